@@ -1,0 +1,70 @@
+/**
+ * The columnar transfer format: how a table travels from the host (after CSV ingest or
+ * from the binary cache) into an isolate. Plain typed arrays only: they cross process
+ * boundaries (structured clone over IPC) and isolate boundaries (isolated-vm ExternalCopy)
+ * without ever becoming row objects or JSON.
+ *
+ * Null handling is explicit: `valid[i] === 0` means row i is null (for every kind).
+ * Strings are UTF-8; `offsets` has numRows + 1 entries (value i is bytes[offsets[i]..offsets[i+1]]).
+ */
+
+/** The logical type of a column, as shown to users by `dtypes`. */
+export type ColumnType = 'number' | 'integer' | 'date' | 'string' | 'boolean';
+
+/** 64-bit floats; integers and dates use this too (dates: ms since 1970-01-01T00:00:00Z, UTC). */
+export interface Float64Column {
+  kind: 'float64';
+  type: 'number' | 'integer' | 'date';
+  values: Float64Array;
+  valid: Uint8Array;
+}
+
+/** Low-cardinality strings: codes into a dictionary; code -1 is null. */
+export interface DictColumn {
+  kind: 'dict';
+  type: 'string';
+  codes: Int32Array;
+  /** The distinct values, UTF-8 encoded back to back. */
+  dictBytes: Uint8Array;
+  /** dictionary size + 1 offsets into dictBytes. */
+  dictOffsets: Int32Array;
+}
+
+/** High-cardinality or long text: UTF-8 bytes + offsets + validity. */
+export interface Utf8Column {
+  kind: 'utf8';
+  type: 'string';
+  bytes: Uint8Array;
+  offsets: Int32Array;
+  valid: Uint8Array;
+}
+
+/** Booleans (only for user tables; SBIR flags stay 'Y'|'N'|'U' strings). */
+export interface BoolColumn {
+  kind: 'bool';
+  type: 'boolean';
+  values: Uint8Array;
+  valid: Uint8Array;
+}
+
+export type ColumnData = Float64Column | DictColumn | Utf8Column | BoolColumn;
+
+export interface ColumnMeta {
+  name: string;
+  type: ColumnType;
+  kind: ColumnData['kind'];
+}
+
+/** A whole table in transfer form. `columns` keeps the file's column order. */
+export interface ColumnarTable {
+  name: string;
+  numRows: number;
+  columns: Array<ColumnMeta & { data: ColumnData }>;
+}
+
+/** Lightweight description of a table, without its data (what an isolate sees before it loads a column). */
+export interface TableMeta {
+  name: string;
+  numRows: number;
+  columns: ColumnMeta[];
+}

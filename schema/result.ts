@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { LimitsSchema } from './limits.js';
+import { RunErrorSchema } from './errors.js';
+
+/** A table result: JSON for programs; `markdown` is the rendering for models. */
+export const TableResultSchema = z.object({
+  columns: z.array(z.string()),
+  /** One of 'number' | 'integer' | 'string' | 'date' | 'boolean' | 'object' per column. */
+  dtypes: z.array(z.string()),
+  /** Row-major cells; dates as ISO-8601 strings, non-finite numbers as null. */
+  rows: z.array(z.array(z.unknown())),
+  totalRows: z.number().int(),
+  truncated: z.boolean(),
+  markdown: z.string(),
+});
+export type TableResult = z.infer<typeof TableResultSchema>;
+
+/** A chart: a Vega-Lite spec (data inlined) or a Plotly-style { data, layout } figure. */
+export const ChartSchema = z.object({
+  kind: z.enum(['vega-lite', 'plotly']),
+  spec: z.record(z.string(), z.unknown()),
+  title: z.string().optional(),
+});
+export type Chart = z.infer<typeof ChartSchema>;
+
+/** What the run could see: which dataset, and whether it is the synthetic sample. */
+export const DatasetInfoSchema = z.object({
+  name: z.string(),
+  synthetic: z.boolean(),
+  /** Where the data came from: 'embedded-synthetic-sample', a file path or a URL. */
+  source: z.string(),
+  /** Identity of the data (content hash, or ETag/Last-Modified of a download). */
+  identity: z.string(),
+  rows: z.number().int(),
+  /** Date of the download or of the file, ISO-8601, when known. */
+  asOf: z.string().optional(),
+});
+export type DatasetInfo = z.infer<typeof DatasetInfoSchema>;
+
+export const RunStatsSchema = z.object({
+  wallMs: z.number(),
+  cpuMs: z.number(),
+  heapUsedMb: z.number(),
+});
+
+export const RunResultSchema = z.object({
+  ok: z.boolean(),
+  stdout: z.string(),
+  stderr: z.string(),
+  /** The run's value: the last expression statement, `result`, or a top-level `return`. JSON only. */
+  value: z.unknown().optional(),
+  /** Markdown/text rendering of `value` for an LLM. */
+  valueText: z.string().optional(),
+  table: TableResultSchema.optional(),
+  /** Tables added with display(), in order. */
+  displays: z.array(TableResultSchema).optional(),
+  charts: z.array(ChartSchema).optional(),
+  error: RunErrorSchema.optional(),
+  stats: RunStatsSchema,
+  truncated: z.object({ stdout: z.boolean(), value: z.boolean() }),
+  limits: LimitsSchema,
+  dataset: DatasetInfoSchema.optional(),
+  /** True when this session's state was reset before this run (after a TIMEOUT, MEMORY_LIMIT or crash). */
+  sessionReset: z.boolean().optional(),
+});
+export type RunResult = z.infer<typeof RunResultSchema>;
