@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { PresetSchema } from './limits.js';
+
+const optionalLimit = (name: string) =>
+  z
+    .unknown()
+    .optional()
+    .superRefine((v, ctx) => {
+      if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < 1)) {
+        ctx.addIssue({ code: 'custom', message: `Expected the \`${name}\` option to be a positive integer, got \`${describe(v)}\`` });
+      }
+    }) as unknown as z.ZodOptional<z.ZodNumber>;
+
+function describe(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean' || v == null) return String(v);
+  return Object.prototype.toString.call(v);
+}
+
+/** Options of createSandbox() and run(); the serializable part, validated up front. */
+export const SandboxOptionsSchema = z
+  .object({
+    /** Limit preset. @default 'standard' */
+    preset: PresetSchema.optional(),
+    memoryLimitMb: optionalLimit('memoryLimitMb'),
+    timeoutMs: optionalLimit('timeoutMs'),
+    maxCodeBytes: optionalLimit('maxCodeBytes'),
+    maxOutputBytes: optionalLimit('maxOutputBytes'),
+    maxResultBytes: optionalLimit('maxResultBytes'),
+    maxRows: optionalLimit('maxRows'),
+    /** A local SBIR CSV to use as award_data (either layout); overrides SBIRTOOLS_CSV_PATH. */
+    dataPath: z.string({ error: 'Expected the `dataPath` option to be a file path string' }).min(1).optional(),
+    /** Cache folder for downloads and binary caches. @default $SBIRTOOLS_CACHE_DIR or ~/.cache/sbirtools */
+    cacheDir: z.string({ error: 'Expected the `cacheDir` option to be a folder path string' }).min(1).optional(),
+    /** Expose award_data at all. @default true */
+    awardData: z.boolean({ error: 'Expected the `awardData` option to be a boolean' }).optional(),
+    /** 'process' (default): isolates live in a child process; 'inline': in this process (needs --no-node-snapshot). */
+    isolation: z.enum(['process', 'inline'], { error: "Expected the `isolation` option to be 'process' or 'inline'" }).optional(),
+    /** Freeze Date.now() and seed Math.random for every run (replayable runs). @default false */
+    deterministic: z.boolean({ error: 'Expected the `deterministic` option to be a boolean' }).optional(),
+  })
+  .passthrough();

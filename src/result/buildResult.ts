@@ -1,0 +1,102 @@
+import { GuestOutcomeSchema } from '../../schema/guest.js';
+import type { Limits } from '../../schema/limits.js';
+import type { DatasetInfo, RunResult } from '../../schema/result.js';
+import type { RunError } from '../../schema/errors.js';
+import type { RawRunOutcome } from '../runtime/protocol.js';
+import { caretSnippet } from './caretSnippet.js';
+
+interface Context {
+  code: string;
+  limits: Limits;
+  dataset?: DatasetInfo;
+  reset?: boolean;
+}
+
+/** Turn a holder's raw outcome into the public RunResult. Guest JSON is validated, never trusted. */
+export function buildResult(raw: RawRunOutcome, ctx: Context): RunResult {
+  const base = {
+    stdout: raw.stdout,
+    stderr: raw.stderr,
+    stats: raw.stats,
+    limits: ctx.limits,
+    ...(ctx.dataset ? { dataset: ctx.dataset } : {}),
+    ...(ctx.reset ? { sessionReset: true } : {}),
+  };
+  const truncated = { stdout: raw.outputTruncated, value: false };
+  if (raw.status !== 'ok') return { ...base, ok: false, truncated, error: limitError(raw, ctx.limits) };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.outcomeJson ?? '');
+  } catch {
+    return { ...base, ok: false, truncated, error: internal('the sandbox returned output that is not valid JSON') };
+  }
+  const outcome = GuestOutcomeSchema.safeParse(parsed);
+  if (!outcome.success) return { ...base, ok: false, truncated, error: internal('the sandbox returned a malformed result') };
+  const o = outcome.data;
+  truncated.stdout ||= !!o.truncatedOutput;
+  if (!o.ok) {
+    const e = o.error;
+    const error: RunError = {
+      type: 'RUNTIME_ERROR',
+      name: e.name ?? 'Error',
+      message: `${e.name ?? 'Error'}: ${e.message}${e.line ? ` (line ${e.line}${e.column ? `, col ${e.column}` : ''})` : ''}`,
+      ...(e.line ? { line: e.line } : {}),
+      ...(e.column ? { column: e.column } : {}),
+      ...(e.line ? { snippet: caretSnippet(ctx.code, e.line, e.column) } : {}),
+      ...(e.stack ? { stack: e.stack } : {}),
+      hint: e.hint ?? 'Fix the error at the line shown and run again; state from earlier runs of this session is kept.',
+    };
+    return { ...base, ok: false, truncated, error };
+  }
+  truncated.value = !!o.truncatedValue;
+  return {
+    ...base,
+    ok: !truncated.stdout,
+    truncated,
+    ...(truncated.stdout ? { error: outputLimit(ctx.limits) } : {}),
+    ...('value' in o && o.value !== undefined ? { value: o.value } : {}),
+    ...(o.valueText !== undefined ? { valueText: o.valueText } : {}),
+    ...(o.table ? { table: o.table } : {}),
+    ...(o.displays?.length ? { displays: o.displays } : {}),
+    ...(o.charts?.length ? { charts: o.charts } : {}),
+  };
+}
+
+function limitError(raw: RawRunOutcome, limits: Limits): RunError {
+  switch (raw.status) {
+    case 'timeout':
+      return {
+        type: 'TIMEOUT',
+        message: `The code did not finish within the ${limits.timeoutMs} ms time limit and was stopped.`,
+        hint: 'Make the computation cheaper: filter award_data before grouping, avoid per-row loops over all rows (use aq verbs or the prelude), and make sure every promise settles. The session state was reset.',
+      };
+    case 'memory':
+      return {
+        type: 'MEMORY_LIMIT',
+        message: `The code used more than the ${limits.memoryLimitMb} MB memory limit and was stopped (${raw.message ?? 'limit exceeded'}).`,
+        hint: 'Work on fewer rows or columns: select() the columns you need, filter first, aggregate instead of materializing rows (objects()), and avoid building huge arrays or strings. The session state was reset.',
+      };
+    case 'queue_full':
+      return { type: 'QUEUE_FULL', message: `The sandbox pool is at capacity: ${raw.message ?? 'queue full'}.`, hint: 'Nothing is wrong with the code: retry after a short wait.' };
+    case 'aborted':
+      return { type: 'ABORTED', message: 'The run was cancelled by the caller (AbortSignal).', hint: 'Nothing to fix in the code; the session state was reset.' };
+    default:
+      return internal(raw.message ?? 'unknown failure');
+  }
+}
+
+function outputLimit(limits: Limits): RunError {
+  return {
+    type: 'OUTPUT_LIMIT',
+    message: `The code printed more than the ${limits.maxOutputBytes}-byte output limit; the output was cut (the value, if any, is still returned).`,
+    hint: 'Print less: aggregate first, print head(10) instead of whole tables, or make the table the last expression so it comes back as a capped table result.',
+  };
+}
+
+function internal(detail: string): RunError {
+  return {
+    type: 'INTERNAL_ERROR',
+    message: `sbirtools failed while running the code: ${detail}.`,
+    hint: 'This is not a mistake in your code as far as sbirtools can tell; retry once. The session state may have been reset.',
+  };
+}

@@ -1,0 +1,58 @@
+import { createRequire } from 'node:module';
+import type IvmModule from 'isolated-vm-legacy';
+
+/** The isolated-vm module, whichever line of it loaded. */
+export type Ivm = typeof IvmModule;
+
+/** Engine candidates, newest first: isolated-vm 6.x (prebuilt for Node 22/24), then 5.0.4 (builds on Node 20). */
+const CANDIDATES = ['isolated-vm', 'isolated-vm-legacy'] as const;
+
+let cached: { ivm: Ivm; name: string; version: string } | undefined;
+
+/** Raised when no isolated-vm build loads on this Node. Host-side failure: thrown, never a result. */
+export class EngineLoadError extends Error {
+  readonly code = 'ENGINE_UNAVAILABLE';
+  constructor(message: string, readonly attempts: string[]) {
+    super(message);
+    this.name = 'EngineLoadError';
+  }
+}
+
+/**
+ * Load isolated-vm: `isolated-vm` (6.x) first, then the `isolated-vm-legacy` alias (5.0.4).
+ * @throws {EngineLoadError} naming the Node version and the fix when neither loads.
+ */
+export function loadEngine(): { ivm: Ivm; name: string; version: string } {
+  if (cached) return cached;
+  const require = createRequire(import.meta.url);
+  const attempts: string[] = [];
+  for (const name of CANDIDATES) {
+    try {
+      const ivm = require(name) as Ivm;
+      const version = (require(`${name}/package.json`) as { version: string }).version;
+      cached = { ivm, name, version };
+      return cached;
+    } catch (err) {
+      attempts.push(`${name}: ${firstLine(err)}`);
+    }
+  }
+  throw new EngineLoadError(
+    `No isolated-vm engine loads on Node ${process.version}. sbirtools needs isolated-vm 6.x on Node 22/24 ` +
+      `(prebuilt) or isolated-vm 5.0.4 on Node 20 (compiled; needs python3, make and g++). ` +
+      `Fix: run \`npm rebuild isolated-vm isolated-vm-legacy\` (or reinstall) with build tools present, ` +
+      `or use Node 22/24. Attempts: ${attempts.join('; ')}`,
+    attempts,
+  );
+}
+
+function firstLine(err: unknown): string {
+  return String(err instanceof Error ? err.message : err).split('\n')[0] ?? '';
+}
+
+/** True when this process was started with `--no-node-snapshot`, which isolated-vm needs on Node >= 20. */
+export function hasNoNodeSnapshotFlag(): boolean {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 20) return true;
+  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  return flags.includes('--no-node-snapshot');
+}

@@ -1,0 +1,48 @@
+import { SessionHost } from './sessionHost.js';
+import { hasNoNodeSnapshotFlag } from './engine.js';
+import type { Backend } from './backend.js';
+import { SbirtoolsValidationError } from './errors.js';
+
+/**
+ * Sessions in this process: the fastest path, with no process boundary. A fatal V8 error or a
+ * builtin that ignores termination takes the host down with it; see docs/threat-model.md.
+ * @throws {SbirtoolsValidationError} when Node was started without `--no-node-snapshot`.
+ */
+export class InlineBackend implements Backend {
+  private readonly host = new SessionHost();
+
+  constructor() {
+    if (!hasNoNodeSnapshotFlag()) {
+      throw new SbirtoolsValidationError(
+        "`isolation: 'inline'` needs Node started with --no-node-snapshot (isolated-vm crashes without it on Node >= 20). " +
+          "Start node with `node --no-node-snapshot` or NODE_OPTIONS=--no-node-snapshot, or use the default `isolation: 'process'`.",
+      );
+    }
+  }
+
+  open(id: string, spec: Parameters<Backend['open']>[1]) {
+    return this.host.open(id, spec);
+  }
+
+  async run(id: string, req: Parameters<Backend['run']>[1], signal?: AbortSignal) {
+    const onAbort = () => this.host.abort(id);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await this.host.run(id, req);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async close(id: string) {
+    this.host.close(id);
+  }
+
+  async liveIsolates() {
+    return this.host.liveIsolates;
+  }
+
+  async shutdown() {
+    this.host.closeAll();
+  }
+}

@@ -1,0 +1,79 @@
+import { SandboxOptionsSchema } from '../../schema/options.js';
+import type { Limits, PresetName } from '../../schema/limits.js';
+import type { SessionSpec, TableSpec } from './protocol.js';
+import { SbirtoolsValidationError } from './errors.js';
+import { resolveDataSource, tableFromArquero, tableFromRows } from '../data/index.js';
+
+/** A table for `tables`: a CSV path, an Arquero table (host `arquero` package), or an array of row objects. */
+export type TableInput = string | { columnNames(): string[]; array(name: string): ArrayLike<unknown> } | Array<Record<string, unknown>>;
+
+/** Options of createSandbox() and run(). Every field is optional; see docs and schema/options.ts. */
+export interface SandboxOptions extends Partial<Limits> {
+  /** Limit preset; explicit limits override it. @default 'standard' */
+  preset?: PresetName;
+  /** A local SBIR CSV (either layout) used as award_data. @default $SBIRTOOLS_CSV_PATH, the download, or the synthetic sample */
+  dataPath?: string;
+  /** Cache folder. @default $SBIRTOOLS_CACHE_DIR or ~/.cache/sbirtools */
+  cacheDir?: string;
+  /** Expose award_data. @default true */
+  awardData?: boolean;
+  /** More tables, each exposed by its name and in `tables`. */
+  tables?: Record<string, TableInput>;
+  /** Where isolates live. @default 'process' */
+  isolation?: 'process' | 'inline';
+  /** Run on this pool's holder processes (from createPool()). */
+  pool?: { readonly backend: import('./backend.js').Backend };
+  /** Freeze Date.now() and seed Math.random for every run. @default false */
+  deterministic?: boolean;
+}
+
+export type ValidatedOptions = SandboxOptions;
+
+const KNOWN = new Set(['preset', 'memoryLimitMb', 'timeoutMs', 'maxCodeBytes', 'maxOutputBytes', 'maxResultBytes', 'maxRows', 'dataPath', 'cacheDir', 'awardData', 'tables', 'isolation', 'pool', 'deterministic']);
+const TABLE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const RESERVED = new Set(['award_data', 'aq', 'tables', 'print', 'display', 'console', 'result', 'op']);
+
+/**
+ * Validate options up front; the message names the option and echoes the bad value.
+ * @throws {SbirtoolsValidationError}
+ */
+export function validateOptions(options: unknown): ValidatedOptions {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new SbirtoolsValidationError(`Expected options to be an object, got \`${options === null ? 'null' : Array.isArray(options) ? 'array' : typeof options}\``);
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN.has(key)) throw new SbirtoolsValidationError(`Unknown option \`${key}\`. Known options: ${[...KNOWN].join(', ')}.`);
+  }
+  const parsed = SandboxOptionsSchema.safeParse(options);
+  if (!parsed.success) throw new SbirtoolsValidationError(parsed.error.issues.map((i) => i.message).join('; '));
+  const o = options as SandboxOptions;
+  if (o.pool !== undefined && !(o.pool && typeof o.pool === 'object' && 'backend' in o.pool)) {
+    throw new SbirtoolsValidationError('Expected the `pool` option to be a pool from createPool()');
+  }
+  if (o.tables !== undefined) {
+    if (o.tables === null || typeof o.tables !== 'object' || Array.isArray(o.tables)) {
+      throw new SbirtoolsValidationError('Expected the `tables` option to be an object mapping table names to a CSV path, an Arquero table or an array of rows');
+    }
+    for (const [name, t] of Object.entries(o.tables)) {
+      if (!TABLE_NAME.test(name) || RESERVED.has(name)) {
+        throw new SbirtoolsValidationError(`Invalid table name \`${name}\` in \`tables\`: use a JavaScript identifier that is not one of ${[...RESERVED].join(', ')}`);
+      }
+      if (!(typeof t === 'string' || Array.isArray(t) || (t && typeof (t as { columnNames?: unknown }).columnNames === 'function'))) {
+        throw new SbirtoolsValidationError(`Expected \`tables.${name}\` to be a CSV path, an Arquero table or an array of row objects`);
+      }
+    }
+  }
+  return o;
+}
+
+/** Resolve data sources and convert in-memory tables to the columnar transfer format. */
+export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits): Promise<SessionSpec> {
+  const data = opts.awardData === false ? null : resolveDataSource({ dataPath: opts.dataPath, cacheDir: opts.cacheDir, env: process.env });
+  const tables: TableSpec[] = [];
+  for (const [name, t] of Object.entries(opts.tables ?? {})) {
+    if (typeof t === 'string') tables.push({ name, kind: 'csv', path: t });
+    else if (Array.isArray(t)) tables.push({ name, kind: 'columnar', table: tableFromRows(name, t) });
+    else tables.push({ name, kind: 'columnar', table: tableFromArquero(name, t as never) });
+  }
+  return { limits, data, tables };
+}

@@ -1,0 +1,27 @@
+/**
+ * Captured stdout/stderr of one run, capped at `maxBytes` together (UTF-8). The prelude caps its
+ * own output too; this is the host's guard, so a patched prelude still cannot flood the host.
+ */
+export class OutputBuffer {
+  stdout = '';
+  stderr = '';
+  truncated = false;
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  write(stream: 'stdout' | 'stderr', text: string): void {
+    if (this.truncated) return;
+    const size = Buffer.byteLength(text, 'utf8');
+    if (this.bytes + size <= this.maxBytes) {
+      this.bytes += size;
+      this[stream] += text;
+      return;
+    }
+    const room = Math.max(0, this.maxBytes - this.bytes);
+    const head = Buffer.from(text, 'utf8').subarray(0, room).toString('utf8').replace(/\uFFFD$/, '');
+    this[stream] += head + `\n… [output truncated: limit of ${this.maxBytes} bytes reached]\n`;
+    this.bytes = this.maxBytes;
+    this.truncated = true;
+  }
+}

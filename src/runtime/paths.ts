@@ -1,0 +1,37 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The package root (the folder with sbirtools' package.json), found from this file whether it
+ * runs compiled (dist/src/runtime/paths.js) or as TypeScript under vitest (src/runtime/paths.ts).
+ */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'schema'))) return dir;
+    dir = dirname(dir);
+  }
+  throw new Error(`sbirtools: cannot find the package root above ${fileURLToPath(import.meta.url)}`);
+}
+
+/** Compiled JavaScript of a runtime module: always under dist/, also when the caller runs from src/. */
+export function compiledPath(...parts: string[]): string {
+  const file = join(packageRoot(), 'dist', ...parts);
+  if (!existsSync(file)) {
+    throw new Error(`sbirtools: ${file} is missing. Run \`npm run build\` (it compiles src/ and bundles the prelude).`);
+  }
+  return file;
+}
+
+/** The prelude bundle evaluated in every isolate. */
+export function preludeBundlePath(): string {
+  return compiledPath('prelude', 'bundle.js');
+}
+
+/** The holder process entry point. */
+export function holderEntryPath(): string {
+  return compiledPath('src', 'runtime', 'holderMain.js');
+}
+
+export const isCompiled = fileURLToPath(import.meta.url).includes(`${sep}dist${sep}`);

@@ -1,0 +1,65 @@
+import type { Limits } from '../../schema/limits.js';
+import type { ColumnarTable } from '../../schema/columnar.js';
+
+/** Where award_data comes from; resolved on the host, opened in the holder. Mirrors src/data DataSource. */
+export interface DataSourceSpec {
+  kind: 'csv' | 'synthetic';
+  path?: string;
+  cacheDir: string;
+}
+
+/** An extra table for a session: a CSV path (ingested in the holder) or an already columnar table. */
+export type TableSpec =
+  | { name: string; kind: 'csv'; path: string }
+  | { name: string; kind: 'columnar'; table: ColumnarTable };
+
+/** Everything a holder needs to open one session. Structured-clone safe (it crosses IPC). */
+export interface SessionSpec {
+  limits: Limits;
+  /** award_data; null for a sandbox without the SBIR table. */
+  data: DataSourceSpec | null;
+  tables: TableSpec[];
+}
+
+/** One run, already checked by the policy and prepared by transform.ts. */
+export interface GuestRunRequest {
+  code: string;
+  async: boolean;
+  lineOffset: number;
+  resultName: boolean;
+  /** Milliseconds the run may take, measured from when the holder receives it. */
+  timeoutMs: number;
+  deterministic?: { now: number; seed: number };
+}
+
+export type RawStatus = 'ok' | 'timeout' | 'memory' | 'aborted' | 'queue_full' | 'internal';
+
+/** What a holder answers for a run; the host turns it into a RunResult (src/result/buildResult.ts). */
+export interface RawRunOutcome {
+  status: RawStatus;
+  /** The guest's GuestOutcome JSON string (status 'ok' only). */
+  outcomeJson?: string;
+  stdout: string;
+  stderr: string;
+  outputTruncated: boolean;
+  /** For non-ok statuses: what happened, for the error message. */
+  message?: string;
+  stats: { wallMs: number; cpuMs: number; heapUsedMb: number };
+}
+
+export type HolderRequest =
+  | { id: number; op: 'open'; sessionId: string; spec: SessionSpec }
+  | { id: number; op: 'run'; sessionId: string; run: GuestRunRequest }
+  | { id: number; op: 'abort'; sessionId: string }
+  | { id: number; op: 'close'; sessionId: string }
+  | { id: number; op: 'stats' };
+
+export type HolderReply =
+  | { id: number; ok: true; data: unknown }
+  | { id: number; ok: false; error: { code: string; message: string } };
+
+/** Unsolicited messages from a holder. */
+export type HolderEvent =
+  | { event: 'ready'; pid: number; engine: string }
+  | { event: 'catastrophe'; message: string }
+  | { event: 'progress'; message: string };

@@ -1,0 +1,50 @@
+import { emptyOutcome, type Backend } from './backend.js';
+import type { GuestRunRequest, SessionSpec } from './protocol.js';
+
+/** A backend with a concurrency cap and a bounded wait queue in front (backpressure: QUEUE_FULL). */
+export class QueuedBackend implements Backend {
+  active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(
+    private readonly inner: Backend,
+    readonly maxConcurrent: number,
+    readonly maxQueue: number,
+  ) {}
+
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  open(id: string, spec: SessionSpec) {
+    return this.inner.open(id, spec);
+  }
+
+  async run(id: string, req: GuestRunRequest, signal?: AbortSignal) {
+    if (this.active >= this.maxConcurrent) {
+      if (this.waiting.length >= this.maxQueue) {
+        return emptyOutcome('queue_full', `the pool is busy: ${this.active} runs executing and ${this.waiting.length} waiting (maxQueue ${this.maxQueue})`);
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    this.active++;
+    try {
+      return await this.inner.run(id, req, signal);
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  close(id: string) {
+    return this.inner.close(id);
+  }
+
+  liveIsolates() {
+    return this.inner.liveIsolates();
+  }
+
+  async shutdown() {
+    await this.inner.shutdown();
+  }
+}

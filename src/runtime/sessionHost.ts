@@ -1,0 +1,113 @@
+import { loadEngine } from './engine.js';
+import { GuestSession } from './guestSession.js';
+import { TableCache, type TableProvider } from './tableProviders.js';
+import type { GuestRunRequest, RawRunOutcome, SessionSpec } from './protocol.js';
+import type { DatasetInfo } from '../../schema/result.js';
+
+/** How far the process RSS may grow during a run, as a multiple of the run's memory limit. */
+const RSS_FACTOR = 1.5;
+const WATCH_INTERVAL_MS = 20;
+
+interface Entry {
+  spec: SessionSpec;
+  session: GuestSession;
+  dataset: DatasetInfo | undefined;
+}
+
+/**
+ * The isolates of one process, by session id. Runs the memory watchdog: isolated-vm's limit can
+ * be overshot 2-3x by hostile code and misses memory outside the V8 heap, so while runs are in
+ * flight the process RSS is sampled and an offending isolate is disposed (MEMORY_LIMIT).
+ */
+export class SessionHost {
+  private readonly sessions = new Map<string, Entry>();
+  private readonly tables = new TableCache();
+  private watch: NodeJS.Timeout | undefined;
+  private baselineRss = 0;
+
+  async open(id: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined }> {
+    this.close(id);
+    const { ivm } = loadEngine();
+    const providers: TableProvider[] = [];
+    let dataset: DatasetInfo | undefined;
+    if (spec.data) {
+      const award = await this.tables.award(spec.data);
+      providers.push(award.provider);
+      dataset = award.info;
+    }
+    for (const t of spec.tables) providers.push(await this.tables.table(t));
+    const session = await GuestSession.open(ivm, spec.limits, providers, dataset);
+    this.sessions.set(id, { spec, session, dataset });
+    return { dataset };
+  }
+
+  /** Run in an open session; reopens it first when a limit disposed its isolate. */
+  async run(id: string, req: GuestRunRequest): Promise<RawRunOutcome & { reset: boolean }> {
+    const entry = this.sessions.get(id);
+    if (!entry) throw new Error(`no open session ${id}`);
+    let reset = false;
+    if (!entry.session.alive) {
+      await this.open(id, entry.spec);
+      reset = true;
+    }
+    const current = this.sessions.get(id)!;
+    this.startWatch();
+    try {
+      return { ...(await current.session.run(req)), reset };
+    } finally {
+      this.stopWatchIfIdle();
+    }
+  }
+
+  /** Cancel the run in flight: the isolate is disposed, the session is rebuilt on its next run. */
+  abort(id: string): void {
+    this.sessions.get(id)?.session.dispose('aborted');
+  }
+
+  close(id: string): void {
+    const entry = this.sessions.get(id);
+    if (!entry) return;
+    this.sessions.delete(id);
+    entry.session.dispose('closed');
+  }
+
+  closeAll(): void {
+    for (const id of [...this.sessions.keys()]) this.close(id);
+  }
+
+  /** Live isolates in this process (the leak check asserts 0 after each test). */
+  get liveIsolates(): number {
+    let n = 0;
+    for (const e of this.sessions.values()) if (e.session.alive) n++;
+    return n;
+  }
+
+  private startWatch(): void {
+    if (this.watch) return;
+    this.baselineRss = process.memoryUsage.rss();
+    this.watch = setInterval(() => this.checkMemory(), WATCH_INTERVAL_MS);
+    this.watch.unref();
+  }
+
+  private stopWatchIfIdle(): void {
+    if (!this.watch) return;
+    for (const e of this.sessions.values()) if (e.session.isRunning) return;
+    clearInterval(this.watch);
+    this.watch = undefined;
+  }
+
+  private checkMemory(): void {
+    const running = [...this.sessions.values()].filter((e) => e.session.isRunning && e.session.alive);
+    if (running.length === 0) return;
+    // Per isolate: heap + external memory against its own limit (catches the 2-3x overshoot early).
+    for (const e of running) {
+      if (e.session.memoryBytes() > e.spec.limits.memoryLimitMb * 1048576 * RSS_FACTOR) e.session.dispose('memory');
+    }
+    // Per process: growth the isolate does not account for (memory outside the V8 heap).
+    const budget = running.reduce((sum, e) => sum + e.spec.limits.memoryLimitMb, 0) * 1048576 * RSS_FACTOR;
+    if (process.memoryUsage.rss() - this.baselineRss > budget) {
+      const worst = running.reduce((a, b) => (a.session.memoryBytes() >= b.session.memoryBytes() ? a : b));
+      worst.session.dispose('memory');
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import type { ColumnData, ColumnarTable, TableMeta } from '../../schema/columnar.js';
+import type { DatasetInfo } from '../../schema/result.js';
+import { openDataset, tableFromCsv } from '../data/index.js';
+import type { DataSourceSpec, TableSpec } from './protocol.js';
+
+/** A table a session can see: its description, and its columns on demand (synchronously). */
+export interface TableProvider {
+  meta: TableMeta;
+  loadColumn(name: string): ColumnData;
+}
+
+/** Wrap an in-memory columnar table. */
+export function providerFromColumnar(table: ColumnarTable): TableProvider {
+  const byName = new Map(table.columns.map((c) => [c.name, c.data]));
+  return {
+    meta: { name: table.name, numRows: table.numRows, columns: table.columns.map(({ name, type, kind }) => ({ name, type, kind })) },
+    loadColumn(name) {
+      const data = byName.get(name);
+      if (!data) throw new Error(`table ${table.name} has no column ${name}`);
+      return data;
+    },
+  };
+}
+
+/**
+ * Opens and keeps the tables of one holder process: award_data once per data source (from the
+ * binary cache, columns loaded lazily), extra CSV tables once per path.
+ */
+export class TableCache {
+  private datasets = new Map<string, Promise<{ provider: TableProvider; info: DatasetInfo }>>();
+  private csvTables = new Map<string, Promise<TableProvider>>();
+
+  award(source: DataSourceSpec): Promise<{ provider: TableProvider; info: DatasetInfo }> {
+    const key = JSON.stringify(source);
+    let entry = this.datasets.get(key);
+    if (!entry) {
+      entry = openDataset(source).then((ds: Awaited<ReturnType<typeof openDataset>>) => ({
+        info: ds.info,
+        provider: { meta: { ...ds.meta, name: 'award_data' }, loadColumn: (name: string) => ds.loadColumn(name) },
+      }));
+      entry.catch(() => this.datasets.delete(key));
+      this.datasets.set(key, entry);
+    }
+    return entry!;
+  }
+
+  async table(spec: TableSpec): Promise<TableProvider> {
+    if (spec.kind === 'columnar') return providerFromColumnar({ ...spec.table, name: spec.name });
+    const key = `${spec.name}\u0000${spec.path}`;
+    let entry = this.csvTables.get(key);
+    if (!entry) {
+      entry = tableFromCsv(spec.name, spec.path).then(providerFromColumnar);
+      entry.catch(() => this.csvTables.delete(key));
+      this.csvTables.set(key, entry);
+    }
+    return entry!;
+  }
+}

@@ -1,0 +1,142 @@
+import * as acorn from 'acorn';
+
+/** How the guest should evaluate a program (see docs/architecture.md, `execute`). */
+export interface PreparedCode {
+  /** The code to evaluate: the user's code with position-preserving edits. */
+  code: string;
+  /** True when wrapped in an async IIFE (top-level await or return). */
+  async: boolean;
+  /** Lines added in front of the user's code (subtract from guest line numbers). */
+  lineOffset: number;
+  /** True when the run's value is the `result` variable the code assigns at top level. */
+  resultName: boolean;
+}
+
+type AnyNode = acorn.Node & Record<string, any>;
+
+const PARSE_OPTIONS: acorn.Options = {
+  ecmaVersion: 'latest',
+  sourceType: 'script',
+  allowAwaitOutsideFunction: true,
+  allowReturnOutsideFunction: true,
+  allowHashBang: true,
+};
+
+/**
+ * Prepare user code for notebook semantics:
+ * - top-level `const`/`let` become `var` (same length, so positions hold) so a session can
+ *   re-run a cell that declares the same name, and the binding persists to the next run;
+ * - code with top-level `await` or `return` is wrapped in an async IIFE on one added line; its
+ *   top-level declarations are hoisted to globals and its last expression statement is returned.
+ * Assumes the code parses (the policy check runs first).
+ */
+export function prepareCode(source: string): PreparedCode {
+  const program = acorn.parse(source, PARSE_OPTIONS) as AnyNode;
+  const body = program.body as AnyNode[];
+  const needsAsync = body.some((s) => containsTopLevel(s, isAsyncMarker));
+  const resultName = !containsTopLevel(program, (n) => n.type === 'ReturnStatement') && assignsResult(body);
+  const edits: Edit[] = [];
+  if (!needsAsync) {
+    for (const s of body) if (s.type === 'VariableDeclaration' && s.kind !== 'var') edits.push(keywordToVar(s));
+    return { code: applyEdits(source, edits), async: false, lineOffset: 0, resultName };
+  }
+  const hoisted = new Set<string>();
+  for (const s of body) hoistDeclaration(s, edits, hoisted);
+  const last = body[body.length - 1];
+  if (last && last.type === 'ExpressionStatement') {
+    edits.push({ start: last.expression.start, end: last.expression.start, text: 'return (' });
+    edits.push({ start: last.expression.end, end: last.expression.end, text: ')' });
+  }
+  const names = [...hoisted];
+  const prefix = (names.length ? `var ${names.join(', ')}; ` : '') + '(async () => {';
+  const code = `${prefix}\n${applyEdits(source, edits)}\n})()`;
+  return { code, async: true, lineOffset: 1, resultName };
+}
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+function keywordToVar(decl: AnyNode): Edit {
+  // `const` -> `var  `, `let` -> `var`: equal length keeps every line/column of the user's code.
+  const len = decl.kind.length;
+  return { start: decl.start, end: decl.start + len, text: 'var'.padEnd(len, ' ') };
+}
+
+function hoistDeclaration(s: AnyNode, edits: Edit[], hoisted: Set<string>): void {
+  if (s.type === 'VariableDeclaration') {
+    for (const d of s.declarations) collectPatternNames(d.id, hoisted);
+    const len = s.kind.length;
+    const needsParens = s.declarations.some((d: AnyNode) => d.id.type !== 'Identifier');
+    // `const {a} = o;` -> `      ({a} = o);`, `let x = 1, y;` -> `    x = 1, y = void 0;`
+    edits.push({ start: s.start, end: s.start + len, text: needsParens ? ' '.repeat(len - 1) + '(' : ' '.repeat(len) });
+    for (const d of s.declarations) if (!d.init) edits.push({ start: d.id.end, end: d.id.end, text: ' = void 0' });
+    if (needsParens) {
+      const lastDecl = s.declarations[s.declarations.length - 1];
+      edits.push({ start: lastDecl.end, end: lastDecl.end, text: ')' });
+    }
+  } else if (s.type === 'FunctionDeclaration' && s.id) {
+    hoisted.add(s.id.name);
+    // function declarations hoist inside the IIFE; publish them before any user statement runs.
+    edits.push({ start: 0, end: 0, text: `globalThis[${JSON.stringify(s.id.name)}] = ${s.id.name}; ` });
+  } else if (s.type === 'ClassDeclaration' && s.id) {
+    hoisted.add(s.id.name);
+    edits.push({ start: s.start, end: s.start, text: `${s.id.name} = ` });
+  }
+}
+
+function collectPatternNames(p: AnyNode | null, out: Set<string>): void {
+  if (!p) return;
+  switch (p.type) {
+    case 'Identifier': out.add(p.name); break;
+    case 'ObjectPattern': for (const prop of p.properties) collectPatternNames(prop.type === 'RestElement' ? prop.argument : prop.value, out); break;
+    case 'ArrayPattern': for (const el of p.elements) collectPatternNames(el, out); break;
+    case 'RestElement': collectPatternNames(p.argument, out); break;
+    case 'AssignmentPattern': collectPatternNames(p.left, out); break;
+  }
+}
+
+function isAsyncMarker(n: AnyNode): boolean {
+  return n.type === 'AwaitExpression' || n.type === 'ReturnStatement' || (n.type === 'ForOfStatement' && n.await === true);
+}
+
+/** Does `node` contain a match outside any nested function (class bodies count as functions)? */
+function containsTopLevel(node: AnyNode, match: (n: AnyNode) => boolean): boolean {
+  if (match(node)) return true;
+  if (/Function/.test(node.type) || node.type === 'ClassBody') return false;
+  for (const key of Object.keys(node)) {
+    if (key === 'type' || key === 'start' || key === 'end' || key === 'loc') continue;
+    const v = node[key];
+    if (Array.isArray(v)) {
+      for (const c of v) if (c && typeof c.type === 'string' && containsTopLevel(c, match)) return true;
+    } else if (v && typeof v === 'object' && typeof v.type === 'string' && containsTopLevel(v, match)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+function assignsResult(body: AnyNode[]): boolean {
+  const declares = (s: AnyNode) => {
+    if (s.type !== 'VariableDeclaration') return false;
+    const names = new Set<string>();
+    for (const d of s.declarations) collectPatternNames(d.id, names);
+    return names.has('result');
+  };
+  const assigns = (n: AnyNode) => n.type === 'AssignmentExpression' && n.left.type === 'Identifier' && n.left.name === 'result';
+  return body.some((s) => declares(s) || containsTopLevel(s, assigns));
+}
+
+function applyEdits(source: string, edits: Edit[]): string {
+  // at one position, insertions go before replacements; otherwise keep the order they were made in
+  const sorted = edits.map((e, i) => ({ ...e, i })).sort((a, b) => a.start - b.start || (a.end - a.start) - (b.end - b.start) || a.i - b.i);
+  let out = '';
+  let pos = 0;
+  for (const e of sorted) {
+    out += source.slice(pos, e.start) + e.text;
+    pos = Math.max(pos, e.end);
+  }
+  return out + source.slice(pos);
+}
