@@ -134,13 +134,6 @@ export class GuestSession {
     return this.running;
   }
 
-  /** Bytes this isolate holds in its heap and in external (ArrayBuffer) memory. */
-  memoryBytes(): number {
-    if (this.isolate.isDisposed) return 0;
-    const s = this.isolate.getHeapStatisticsSync();
-    return s.used_heap_size + s.externally_allocated_size;
-  }
-
   private classify(err: unknown): [RawStatus, Partial<RawRunOutcome>] {
     const message = String(err instanceof Error ? err.message : err);
     if (this.disposedReason === 'aborted') return ['aborted', { message: 'the run was cancelled by its AbortSignal' }];

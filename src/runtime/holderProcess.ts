@@ -55,7 +55,8 @@ export class HolderProcess {
         if (msg.ok) p.resolve(msg.data);
         else p.reject(Object.assign(new Error(msg.error.message), { code: msg.error.code }));
       });
-      this.child.on('exit', (code, signal) => {
+      // 'close' (not 'exit'): stderr is fully read by then, so an OOM message is seen.
+      this.child.on('close', (code, signal) => {
         this.exited = true;
         const err = this.exitError(code, signal);
         reject(err);
@@ -108,7 +109,7 @@ export class HolderProcess {
   /** Wait until the process is gone (after kill or close). */
   async closed(): Promise<void> {
     if (this.exited) return;
-    await new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    await new Promise<void>((resolve) => this.child.once('close', () => resolve()));
   }
 
   /** Disconnect: the holder disposes its isolates and exits. */

@@ -99,15 +99,13 @@ export class SessionHost {
   private checkMemory(): void {
     const running = [...this.sessions.values()].filter((e) => e.session.isRunning && e.session.alive);
     if (running.length === 0) return;
-    // Per isolate: heap + external memory against its own limit (catches the 2-3x overshoot early).
-    for (const e of running) {
-      if (e.session.memoryBytes() > e.spec.limits.memoryLimitMb * 1048576 * RSS_FACTOR) e.session.dispose('memory');
-    }
-    // Per process: growth the isolate does not account for (memory outside the V8 heap).
+    // Only the process RSS is read here: per-isolate heap statistics need the isolate's lock and
+    // would block this thread behind a busy isolate. The heap itself is isolated-vm's memoryLimit;
+    // this catches what it misses (overshoot, memory outside the V8 heap). The offender cannot be
+    // told apart from the process figure, so every run in flight is stopped.
     const budget = running.reduce((sum, e) => sum + e.spec.limits.memoryLimitMb, 0) * 1048576 * RSS_FACTOR;
     if (process.memoryUsage.rss() - this.baselineRss > budget) {
-      const worst = running.reduce((a, b) => (a.session.memoryBytes() >= b.session.memoryBytes() ? a : b));
-      worst.session.dispose('memory');
+      for (const e of running) e.session.dispose('memory');
     }
   }
 }
