@@ -25,6 +25,7 @@ export class HolderProcess {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private waitingForReady = 0;
+  private readonly exitWaiters: Array<() => void> = [];
   private stderrTail = '';
   private killReason: string | undefined;
   readonly ready: Promise<void>;
@@ -55,13 +56,19 @@ export class HolderProcess {
         if (msg.ok) p.resolve(msg.data);
         else p.reject(Object.assign(new Error(msg.error.message), { code: msg.error.code }));
       });
-      // 'close' (not 'exit'): stderr is fully read by then, so an OOM message is seen.
-      this.child.on('close', (code, signal) => {
-        this.exited = true;
-        const err = this.exitError(code, signal);
-        reject(err);
-        for (const p of this.pending.values()) p.reject(err);
-        this.pending.clear();
+      this.child.on('exit', (code, signal) => {
+        // Give stderr a moment to drain so an OOM message is seen ('close' does not always come).
+        const done = () => {
+          if (this.exited) return;
+          this.exited = true;
+          const err = this.exitError(code, signal);
+          reject(err);
+          for (const p of this.pending.values()) p.reject(err);
+          this.pending.clear();
+          this.exitWaiters.splice(0).forEach((w) => w());
+        };
+        this.child.stderr?.once('close', done);
+        setTimeout(done, 200);
       });
       this.child.on('error', (err) => reject(err));
     });
@@ -109,7 +116,7 @@ export class HolderProcess {
   /** Wait until the process is gone (after kill or close). */
   async closed(): Promise<void> {
     if (this.exited) return;
-    await new Promise<void>((resolve) => this.child.once('close', () => resolve()));
+    await new Promise<void>((resolve) => this.exitWaiters.push(resolve));
   }
 
   /** Disconnect: the holder disposes its isolates and exits. */
