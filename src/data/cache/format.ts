@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { DatasetInfoSchema } from '../../../schema/result.js';
+
+/**
+ * The binary columnar cache ("SBTC"), little-endian:
+ *
+ * | offset | bytes | field |
+ * |---|---|---|
+ * | 0 | 8 | magic `SBTCACHE` |
+ * | 8 | 4 | format version ({@link CACHE_VERSION}) |
+ * | 12 | 4 | header length H |
+ * | 16 | 4 | CRC-32 of the header |
+ * | 20 | 4 | reserved, 0 |
+ * | 24 | H | header: UTF-8 JSON ({@link CacheHeaderSchema}) |
+ * | ... | | column buffers, each at an 8-byte aligned offset listed in the header, each with its CRC-32 |
+ *
+ * One column is read with one `readSync` per buffer, without touching the others.
+ */
+export const CACHE_MAGIC = Buffer.from('SBTCACHE', 'latin1');
+/** Bump on any change of layout or of what ingest produces; older files are rebuilt. */
+export const CACHE_VERSION = 1;
+export const PREFIX_BYTES = 24;
+
+const BufferRefSchema = z.object({
+  offset: z.number().int().nonnegative(),
+  length: z.number().int().nonnegative(),
+  crc: z.number().int().nonnegative(),
+});
+export type BufferRef = z.infer<typeof BufferRefSchema>;
+
+/** Buffer roles per column kind, in file order. */
+export const ROLES = {
+  float64: ['values', 'valid'],
+  bool: ['values', 'valid'],
+  utf8: ['bytes', 'offsets', 'valid'],
+  dict: ['codes', 'dictBytes', 'dictOffsets'],
+} as const;
+
+const ColumnEntrySchema = z.object({
+  name: z.string(),
+  type: z.enum(['number', 'integer', 'date', 'string', 'boolean']),
+  kind: z.enum(['float64', 'dict', 'utf8', 'bool']),
+  buffers: z.record(z.string(), BufferRefSchema),
+});
+export type ColumnEntry = z.infer<typeof ColumnEntrySchema>;
+
+export const CacheHeaderSchema = z.object({
+  /** Identity of the source CSV this cache was built from (see identity.ts). */
+  key: z.string(),
+  /** Total size of the cache file: a shorter file is truncated. */
+  fileBytes: z.number().int().positive(),
+  name: z.string(),
+  numRows: z.number().int().nonnegative(),
+  info: DatasetInfoSchema,
+  /** The IngestReport of the build (kept as JSON). */
+  report: z.record(z.string(), z.unknown()),
+  columns: z.array(ColumnEntrySchema),
+});
+export type CacheHeader = z.infer<typeof CacheHeaderSchema>;
+
+/** Rounds up to a multiple of 8. */
+export const align8 = (n: number): number => Math.ceil(n / 8) * 8;

@@ -1,0 +1,147 @@
+import { closeSync, fstatSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
+import type { ColumnData } from '../../../schema/columnar.js';
+import { DataError } from '../errors.js';
+import { crc32 } from './crc32.js';
+import { CACHE_MAGIC, CACHE_VERSION, CacheHeaderSchema, PREFIX_BYTES, type BufferRef, type CacheHeader, type ColumnEntry } from './format.js';
+
+/** A cache that opened, or why it did not (then the caller rebuilds it). */
+export type CacheOpenResult = { ok: true; reader: CacheReader } | { ok: false; reason: string };
+
+/**
+ * Opens a cache file reading only its header: magic, version, header CRC, the source identity
+ * `key`, the file's full length and every buffer's bounds are checked. Never throws for a bad
+ * file: missing, truncated, corrupt, wrong-magic or old-version caches return `{ ok: false }`.
+ * @example const r = openCache(path, key); if (r.ok) r.reader.loadColumn('Award Amount');
+ */
+export function openCache(path: string, key: string): CacheOpenResult {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    return { ok: false, reason: `cannot open (${(err as NodeJS.ErrnoException).code ?? err})` };
+  }
+  try {
+    const reason = check(fd, key);
+    if (typeof reason === 'string') {
+      closeSync(fd);
+      return { ok: false, reason };
+    }
+    return { ok: true, reader: new CacheReader(path, fd, reason) };
+  } catch (err) {
+    closeSync(fd);
+    return { ok: false, reason: `unreadable (${(err as Error).message})` };
+  }
+}
+
+function check(fd: number, key: string): string | CacheHeader {
+  const size = fstatSync(fd).size;
+  if (size < PREFIX_BYTES) return 'too short';
+  const prefix = readExact(fd, 0, PREFIX_BYTES);
+  if (!prefix.subarray(0, 8).equals(CACHE_MAGIC)) return 'wrong magic';
+  const version = prefix.readUInt32LE(8);
+  if (version !== CACHE_VERSION) return `format version ${version}, expected ${CACHE_VERSION}`;
+  const length = prefix.readUInt32LE(12);
+  if (PREFIX_BYTES + length > size) return 'truncated header';
+  const json = readExact(fd, PREFIX_BYTES, length);
+  if (crc32(json) !== prefix.readUInt32LE(16)) return 'header checksum mismatch';
+  const parsed = CacheHeaderSchema.safeParse(JSON.parse(json.toString('utf8')));
+  if (!parsed.success) return 'malformed header';
+  const header = parsed.data;
+  if (header.key !== key) return 'built from another version of the CSV';
+  if (header.fileBytes !== size) return `truncated or padded (${size} bytes, expected ${header.fileBytes})`;
+  for (const c of header.columns) {
+    for (const ref of Object.values(c.buffers)) {
+      if (ref.offset % 8 !== 0 || ref.offset + ref.length > size) return `buffer of column "${c.name}" out of bounds`;
+    }
+  }
+  return header;
+}
+
+function readExact(fd: number, position: number, length: number): Buffer {
+  const buf = Buffer.alloc(length);
+  readInto(fd, buf, position);
+  return buf;
+}
+
+function readInto(fd: number, target: Uint8Array, position: number): void {
+  for (let done = 0; done < target.length; ) {
+    const n = readSync(fd, target, done, target.length - done, position + done);
+    if (n === 0) throw new Error('unexpected end of file');
+    done += n;
+  }
+}
+
+/** An open cache file: columns are read on first use, checked, and memoized. */
+export class CacheReader {
+  private fd: number | null;
+  private readonly memo = new Map<string, ColumnData>();
+  private readonly byName: Map<string, ColumnEntry>;
+
+  constructor(
+    readonly path: string,
+    fd: number,
+    readonly header: CacheHeader,
+  ) {
+    this.fd = fd;
+    this.byName = new Map(header.columns.map((c) => [c.name, c]));
+  }
+
+  /**
+   * One column, read synchronously with positional reads of its own buffers only.
+   * @throws {DataError} COLUMN_NOT_FOUND; CACHE_CORRUPT when a checksum fails (the file is then
+   * removed, so the next open rebuilds it).
+   */
+  loadColumn(name: string): ColumnData {
+    const hit = this.memo.get(name);
+    if (hit) return hit;
+    const entry = this.byName.get(name);
+    if (!entry) {
+      const names = this.header.columns.map((c) => JSON.stringify(c.name)).join(', ');
+      throw new DataError('COLUMN_NOT_FOUND', `${this.header.name} has no column ${JSON.stringify(name)}. Its columns are: ${names}.`);
+    }
+    if (this.fd === null) throw new DataError('DATA_READ_ERROR', `The dataset ${this.header.name} was closed; open it again with openDataset().`);
+    const col = this.decode(entry);
+    this.memo.set(name, col);
+    return col;
+  }
+
+  /** Closes the file; columns already loaded stay usable. Idempotent. */
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+
+  private decode(entry: ColumnEntry): ColumnData {
+    const n = this.header.numRows;
+    const b = (role: string) => this.read(entry, role);
+    let col: ColumnData;
+    if (entry.kind === 'float64') col = { kind: 'float64', type: entry.type as 'number', values: new Float64Array(b('values')), valid: new Uint8Array(b('valid')) };
+    else if (entry.kind === 'bool') col = { kind: 'bool', type: 'boolean', values: new Uint8Array(b('values')), valid: new Uint8Array(b('valid')) };
+    else if (entry.kind === 'utf8') col = { kind: 'utf8', type: 'string', bytes: new Uint8Array(b('bytes')), offsets: new Int32Array(b('offsets')), valid: new Uint8Array(b('valid')) };
+    else col = { kind: 'dict', type: 'string', codes: new Int32Array(b('codes')), dictBytes: new Uint8Array(b('dictBytes')), dictOffsets: new Int32Array(b('dictOffsets')) };
+    const rows = col.kind === 'dict' ? col.codes.length : col.kind === 'utf8' ? col.offsets.length - 1 : col.values.length;
+    if (rows !== n) this.corrupt(entry.name, `${rows} rows instead of ${n}`);
+    return col;
+  }
+
+  private read(entry: ColumnEntry, role: string): ArrayBuffer {
+    const ref: BufferRef | undefined = entry.buffers[role];
+    if (!ref) this.corrupt(entry.name, `no ${role} buffer`);
+    const ab = new ArrayBuffer(ref.length);
+    readInto(this.fd!, new Uint8Array(ab), ref.offset);
+    if (crc32(new Uint8Array(ab)) !== ref.crc) this.corrupt(entry.name, `${role} checksum mismatch`);
+    const unit = role === 'values' && entry.kind === 'float64' ? 8 : role === 'offsets' || role === 'codes' || role === 'dictOffsets' ? 4 : 1;
+    if (ref.length % unit !== 0) this.corrupt(entry.name, `${role} length ${ref.length}`);
+    return ab;
+  }
+
+  private corrupt(column: string, what: string): never {
+    // remove the bad file (only if it is still the one we opened) so the next open rebuilds it
+    try {
+      if (this.fd !== null && statSync(this.path).ino === fstatSync(this.fd).ino) unlinkSync(this.path);
+    } catch {
+      // already gone or replaced: nothing to remove
+    }
+    throw new DataError('CACHE_CORRUPT', `The data cache ${this.path} is corrupt (column "${column}": ${what}). It was removed; open the dataset again to rebuild it from the CSV.`);
+  }
+}

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { ColumnarTable } from '../../../schema/columnar.js';
+import type { DatasetInfo } from '../../../schema/result.js';
+import { DataError, isDiskFull, isUnwritable } from '../errors.js';
+import type { IngestReport } from '../ingest/report.js';
+import { crc32 } from './crc32.js';
+import { align8, CACHE_MAGIC, CACHE_VERSION, PREFIX_BYTES, ROLES, type CacheHeader, type ColumnEntry } from './format.js';
+
+/** What a cache file stores besides the columns. */
+export interface CacheContents {
+  key: string;
+  table: ColumnarTable;
+  info: DatasetInfo;
+  report: IngestReport;
+}
+
+/**
+ * Writes the binary columnar cache atomically: a temp file in the same directory, renamed over
+ * `path` only when complete. A failure removes the temp file and leaves any old cache untouched.
+ * @throws {DataError} DISK_FULL or CACHE_DIR_UNWRITABLE, with the directory to fix.
+ * @example await writeCache('/cache/columnar/ab12.sbtc', { key, table, info, report });
+ */
+export async function writeCache(path: string, contents: CacheContents): Promise<void> {
+  const { header, buffers } = layout(contents);
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const prefix = Buffer.alloc(PREFIX_BYTES);
+  CACHE_MAGIC.copy(prefix, 0);
+  prefix.writeUInt32LE(CACHE_VERSION, 8);
+  prefix.writeUInt32LE(json.length, 12);
+  prefix.writeUInt32LE(crc32(json), 16);
+  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    const fh = await open(tmp, 'wx');
+    try {
+      await fh.write(prefix, 0, PREFIX_BYTES, 0);
+      await fh.write(json, 0, json.length, PREFIX_BYTES);
+      for (const { ref, data } of buffers) if (data.length > 0) await fh.write(data, 0, data.length, ref.offset);
+      await fh.truncate(header.fileBytes); // pads the last buffer to its aligned end
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true }).catch(() => {});
+    if (isDiskFull(err)) {
+      throw new DataError('DISK_FULL', `No space left to write the data cache in ${dirname(path)}. Free some disk space or set SBIRTOOLS_CACHE_DIR to a larger disk.`, { cause: err });
+    }
+    if (isUnwritable(err)) {
+      throw new DataError('CACHE_DIR_UNWRITABLE', `Cannot write the data cache in ${dirname(path)}. Make it writable or set SBIRTOOLS_CACHE_DIR to a writable directory.`, { cause: err });
+    }
+    throw err;
+  }
+}
+
+type Typed = Float64Array | Int32Array | Uint8Array;
+
+/** Computes every buffer's aligned offset; the header's own length decides where data starts. */
+function layout({ key, table, info, report }: CacheContents) {
+  const columns = table.columns.map((c) => {
+    const data = c.data as unknown as Record<string, Typed>;
+    return {
+      c,
+      parts: ROLES[c.data.kind].map((role) => {
+        const bytes = bytesOf(data[role]);
+        return { role, data: bytes, crc: crc32(bytes) };
+      }),
+    };
+  });
+  const build = (dataStart: number) => {
+    let at = dataStart;
+    const buffers: Array<{ ref: { offset: number; length: number; crc: number }; data: Uint8Array }> = [];
+    const entries: ColumnEntry[] = columns.map(({ c, parts }) => {
+      const refs: ColumnEntry['buffers'] = {};
+      for (const { role, data, crc } of parts) {
+        const ref = { offset: at, length: data.length, crc };
+        refs[role] = ref;
+        buffers.push({ ref, data });
+        at = align8(at + data.length);
+      }
+      return { name: c.name, type: c.type, kind: c.kind, buffers: refs };
+    });
+    const header: CacheHeader = { key, fileBytes: Math.max(at, dataStart), name: table.name, numRows: table.numRows, info, report: { ...report }, columns: entries };
+    return { header, buffers };
+  };
+  // offsets change the header's length; grow the reserved room until the header fits in it
+  let room = 4096;
+  for (;;) {
+    const dataStart = align8(PREFIX_BYTES + room);
+    const result = build(dataStart);
+    if (PREFIX_BYTES + Buffer.byteLength(JSON.stringify(result.header)) <= dataStart) return result;
+    room *= 2;
+  }
+}
+
+function bytesOf(a: Typed): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}

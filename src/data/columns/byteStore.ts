@@ -1,0 +1,60 @@
+/** `new ArrayBuffer(n, { maxByteLength })` (ES2024 resizable buffers, in Node >= 20). */
+const ResizableArrayBuffer = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer & {
+  resize(n: number): void;
+  readonly maxByteLength: number;
+};
+
+/** Largest text column: offsets are Int32. */
+export const MAX_COLUMN_BYTES = 0x7fffffff;
+
+/**
+ * Append-only bytes in one resizable ArrayBuffer: it reserves address space up front and
+ * commits pages as it grows, so a 300 MB text column is written once, never copied while it
+ * grows or concatenated at the end (fresh pages are the dominant ingest cost on small VMs).
+ */
+export class ByteStore {
+  /** Bytes appended so far. */
+  length = 0;
+  private readonly rab: InstanceType<typeof ResizableArrayBuffer>;
+  /** A length-tracking view: it follows every resize. */
+  private readonly view: Uint8Array;
+
+  /** @param maxBytes upper bound of what will be appended (reserved, not allocated). */
+  constructor(maxBytes = MAX_COLUMN_BYTES) {
+    this.rab = new ResizableArrayBuffer(0, { maxByteLength: Math.max(1, Math.min(maxBytes, MAX_COLUMN_BYTES)) });
+    this.view = new Uint8Array(this.rab);
+  }
+
+  /** Appends `buf[s, e)`; returns the new length. */
+  append(buf: Buffer, s: number, e: number): number {
+    const n = e - s;
+    let at = this.length;
+    if (at + n > this.view.length) this.grow(at + n);
+    const out = this.view;
+    if (n < 48) for (let k = s; k < e; k++) out[at++] = buf[k];
+    else at += buf.copy(out, at, s, e);
+    return (this.length = at);
+  }
+
+  /** Appends `buf[s, e)` with every `""` collapsed to `"`; returns the new length. */
+  appendUnescaped(buf: Buffer, s: number, e: number): number {
+    for (let k = s; k < e; ) {
+      const q = buf.indexOf(0x22, k);
+      const stop = q < 0 || q >= e ? e : q + 1; // keep the first quote of a pair
+      this.append(buf, k, stop);
+      k = stop === e ? e : stop + 1; // skip its twin
+    }
+    return this.length;
+  }
+
+  /** The bytes, contiguous (a view; the spare capacity is released). */
+  finish(): Uint8Array {
+    this.rab.resize(this.length);
+    return new Uint8Array(this.rab, 0, this.length);
+  }
+
+  private grow(need: number): void {
+    if (need > this.rab.maxByteLength) throw new RangeError(`byte store limit ${this.rab.maxByteLength} exceeded`);
+    this.rab.resize(Math.min(this.rab.maxByteLength, Math.max(need, this.view.length * 2, 1 << 16)));
+  }
+}

@@ -1,0 +1,94 @@
+import type { DictColumn, Utf8Column } from '../../../schema/columnar.js';
+
+/** Most distinct values a dictionary column may have. */
+export const MAX_DICT_SIZE = 65_535;
+
+/**
+ * Dictionary-encodes a string column when that pays off: at most {@link MAX_DICT_SIZE} distinct
+ * values and each value used twice on average (distinct <= non-null / 2). Returns null otherwise,
+ * stopping as soon as the limit is passed. Values keep first-seen order; null is code -1.
+ * @example dictEncode(col, nonNull) ?? col
+ */
+export function dictEncode(col: Utf8Column, nonNull: number): DictColumn | null {
+  const limit = Math.min(MAX_DICT_SIZE, Math.floor(nonNull / 2));
+  const { bytes, offsets, valid } = col;
+  const n = valid.length;
+  const codes = new Int32Array(n);
+  let cap = 1024;
+  let slots: Int32Array = new Int32Array(cap); // code + 1; 0 = empty
+  let hashes: Int32Array = new Int32Array(256);
+  let firstRow: Int32Array = new Int32Array(256);
+  let distinct = 0;
+  for (let r = 0; r < n; r++) {
+    if (valid[r] === 0) {
+      codes[r] = -1;
+      continue;
+    }
+    const s = offsets[r];
+    const e = offsets[r + 1];
+    let h = 0x811c9dc5;
+    for (let k = s; k < e; k++) h = Math.imul(h ^ bytes[k], 16777619);
+    let slot = h & (cap - 1);
+    for (;;) {
+      const code = slots[slot] - 1;
+      if (code < 0) break;
+      if (hashes[code] === h && same(bytes, offsets, firstRow[code], s, e)) {
+        codes[r] = code;
+        break;
+      }
+      slot = (slot + 1) & (cap - 1);
+    }
+    if (slots[slot] !== 0) continue;
+    if (distinct === limit) return null;
+    if (distinct === hashes.length) {
+      hashes = grow(hashes);
+      firstRow = grow(firstRow);
+    }
+    hashes[distinct] = h;
+    firstRow[distinct] = r;
+    codes[r] = distinct;
+    slots[slot] = ++distinct;
+    if (distinct * 2 > cap) {
+      cap *= 2;
+      slots = rehash(hashes, distinct, cap);
+    }
+  }
+  return { kind: 'dict', type: 'string', codes, ...dictionary(bytes, offsets, firstRow, distinct) };
+}
+
+function same(bytes: Uint8Array, offsets: Int32Array, row: number, s: number, e: number): boolean {
+  const a = offsets[row];
+  if (offsets[row + 1] - a !== e - s) return false;
+  for (let k = 0; k < e - s; k++) if (bytes[a + k] !== bytes[s + k]) return false;
+  return true;
+}
+
+function grow(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+function rehash(hashes: Int32Array, distinct: number, cap: number): Int32Array {
+  const slots = new Int32Array(cap);
+  for (let code = 0; code < distinct; code++) {
+    let slot = hashes[code] & (cap - 1);
+    while (slots[slot] !== 0) slot = (slot + 1) & (cap - 1);
+    slots[slot] = code + 1;
+  }
+  return slots;
+}
+
+function dictionary(bytes: Uint8Array, offsets: Int32Array, firstRow: Int32Array, distinct: number) {
+  const dictOffsets = new Int32Array(distinct + 1);
+  let total = 0;
+  for (let c = 0; c < distinct; c++) {
+    total += offsets[firstRow[c] + 1] - offsets[firstRow[c]];
+    dictOffsets[c + 1] = total;
+  }
+  const dictBytes = new Uint8Array(total);
+  for (let c = 0; c < distinct; c++) {
+    dictBytes.set(bytes.subarray(offsets[firstRow[c]], offsets[firstRow[c] + 1]), dictOffsets[c]);
+  }
+  return { dictBytes, dictOffsets };
+}

@@ -1,0 +1,51 @@
+/**
+ * Stable codes of host-side data failures (download, ingest, cache). One row each in
+ * docs/dataset.md ("Errors"). Codes never change meaning; new failures get new codes.
+ */
+export const DATA_ERROR_CODES = [
+  'DATA_NOT_FOUND',
+  'DATA_EMPTY',
+  'DATA_NOT_CSV',
+  'DATA_TOO_LARGE',
+  'DATA_READ_ERROR',
+  'COLUMN_NOT_FOUND',
+  'CACHE_CORRUPT',
+  'DOWNLOAD_BAD_URL',
+  'DOWNLOAD_UNREACHABLE',
+  'DOWNLOAD_HTTP_ERROR',
+  'DOWNLOAD_TOO_MANY_REDIRECTS',
+  'DOWNLOAD_STALLED',
+  'DOWNLOAD_TRUNCATED',
+  'DOWNLOAD_NOT_CSV',
+  'DOWNLOAD_IN_PROGRESS',
+  'DISK_FULL',
+  'CACHE_DIR_UNWRITABLE',
+] as const;
+export type DataErrorCode = (typeof DATA_ERROR_CODES)[number];
+
+/**
+ * A failure of the data layer. `code` is stable; `message` says what failed and what to do.
+ * @example
+ * try { await openDataset(src); } catch (e) { if (e instanceof DataError && e.code === 'DATA_NOT_FOUND') ... }
+ */
+export class DataError extends Error {
+  override readonly name = 'DataError';
+  readonly code: DataErrorCode;
+
+  constructor(code: DataErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** True for errors Node raises when a disk or quota is full. */
+export function isDiskFull(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
+/** True for errors meaning the directory cannot be written. */
+export function isUnwritable(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EACCES' || code === 'EPERM' || code === 'EROFS';
+}

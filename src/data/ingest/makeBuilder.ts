@@ -1,0 +1,35 @@
+import type { ColumnData } from '../../../schema/columnar.js';
+import { Float64Builder } from './float64Builder.js';
+import { InferBuilder } from './inferBuilder.js';
+import type { ColumnPlan } from './layout.js';
+import type { IssueLog } from './report.js';
+import { Utf8Builder } from './utf8Builder.js';
+
+/** What the ingest loop needs from any column builder. */
+export interface ColumnBuilder {
+  add(buf: Buffer, s: number, e: number, flags: number): void;
+  addNull(): void;
+  finish(): ColumnData;
+}
+
+/**
+ * The builder for one planned column: typed by its SBIR spec, a plain string, or inferred.
+ * `maxBytes` bounds any one text column (reserved address space, not memory).
+ */
+export function makeBuilder(plan: ColumnPlan, issues: IssueLog, maxBytes: number): ColumnBuilder {
+  if (plan.mode === 'infer') return new InferBuilder(plan.name, issues, maxBytes);
+  const spec = plan.spec;
+  if (!spec) return new Utf8Builder(plan.name, 'text', issues, false, 'auto', maxBytes);
+  const reportBlank = !spec.nullable;
+  switch (spec.parse) {
+    case 'amount':
+    case 'integer':
+    case 'date':
+      return new Float64Builder(spec.name, spec.parse, issues, reportBlank);
+    case 'duns':
+    case 'flag':
+      return new Utf8Builder(spec.name, spec.parse, issues, reportBlank, spec.encoding, maxBytes);
+    default:
+      return new Utf8Builder(spec.name, 'text', issues, reportBlank, spec.encoding, maxBytes);
+  }
+}

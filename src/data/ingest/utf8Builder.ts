@@ -1,0 +1,88 @@
+import type { DictColumn, Utf8Column } from '../../../schema/columnar.js';
+import { DataError } from '../errors.js';
+import { ByteStore, MAX_COLUMN_BYTES } from '../columns/byteStore.js';
+import { exact, growI32, growU8 } from '../columns/grow.js';
+import { dictEncode } from '../columns/dictEncode.js';
+import { isBlank } from './blank.js';
+import { ESCAPED } from './scanner.js';
+import type { IssueLog } from './report.js';
+
+/** Per-cell rule: plain text, DUNS (legacy apostrophes removed), or a Y/N/U flag (others reported). */
+export type StringRule = 'text' | 'duns' | 'flag';
+
+const MAX_BYTES = MAX_COLUMN_BYTES;
+const APOS = 0x27;
+
+/** Builds a string column from raw UTF-8 cells without creating JS strings. */
+export class Utf8Builder {
+  length = 0;
+  nonNull = 0;
+  /** Validity so far (shared with the inference builder). */
+  valid: Uint8Array = new Uint8Array(1024);
+  private offsets: Int32Array = new Int32Array(1025);
+  private readonly store: ByteStore;
+  private byteLen = 0;
+
+  constructor(
+    readonly name: string,
+    private readonly rule: StringRule,
+    private readonly issues: IssueLog,
+    private readonly reportBlank = false,
+    private readonly encoding: 'auto' | 'utf8' = 'auto',
+    /** Upper bound of the column's bytes (the input's size, x3 for U+FFFD repairs). */
+    maxBytes = MAX_BYTES,
+  ) {
+    this.store = new ByteStore(maxBytes);
+  }
+
+  /** Appends the cell `buf[s, e)`; `flags & ESCAPED` collapses `""` pairs. */
+  add(buf: Buffer, s: number, e: number, flags: number): void {
+    const i = this.length;
+    if (i === this.valid.length) this.valid = growU8(this.valid, i + 1);
+    if (i + 1 === this.offsets.length) this.offsets = growI32(this.offsets, i + 2);
+    this.length = i + 1;
+    if (this.rule === 'duns' && e - s >= 2 && buf[s] === APOS && buf[e - 1] === APOS) {
+      s++;
+      e--;
+    }
+    if (isBlank(buf, s, e)) {
+      this.valid[i] = 0;
+      this.offsets[i + 1] = this.byteLen;
+      if (this.reportBlank) this.issues.invalid(this.name, 'blank in a column that is always filled; stored null', () => '');
+      return;
+    }
+    if (this.rule === 'flag' && !(e - s === 1 && (buf[s] === 0x59 || buf[s] === 0x4e || buf[s] === 0x55))) {
+      this.issues.invalid(this.name, "not 'Y', 'N' or 'U'; kept as is", () => buf.toString('utf8', s, e));
+    }
+    const at = this.byteLen;
+    if (at + (e - s) > MAX_BYTES) {
+      throw new DataError('DATA_TOO_LARGE', `Column "${this.name}" holds more than 2 GiB of text; split the CSV into smaller files.`);
+    }
+    this.byteLen = flags & ESCAPED ? this.store.appendUnescaped(buf, s, e) : this.store.append(buf, s, e);
+    this.offsets[i + 1] = this.byteLen;
+    this.valid[i] = 1;
+    this.nonNull++;
+  }
+
+  /** Appends a null (a cell missing from a short record). */
+  addNull(): void {
+    const i = this.length;
+    if (i === this.valid.length) this.valid = growU8(this.valid, i + 1);
+    if (i + 1 === this.offsets.length) this.offsets = growI32(this.offsets, i + 2);
+    this.valid[i] = 0;
+    this.offsets[i + 1] = this.byteLen;
+    this.length = i + 1;
+  }
+
+  /** Utf8 column, or a dictionary when `encoding` is 'auto' and few values repeat a lot. */
+  finish(): Utf8Column | DictColumn {
+    const col: Utf8Column = {
+      kind: 'utf8',
+      type: 'string',
+      bytes: this.store.finish(),
+      offsets: exact(this.offsets, this.length + 1),
+      valid: exact(this.valid, this.length),
+    };
+    return this.encoding === 'auto' ? (dictEncode(col, this.nonNull) ?? col) : col;
+  }
+}

@@ -1,0 +1,60 @@
+import { resolve } from 'node:path';
+import type { ColumnarTable } from '../../schema/columnar.js';
+import { columnFromValues } from './columns/fromValues.js';
+import { compactTable } from './columns/compactTable.js';
+import { ingestCsv } from './ingest/ingestCsv.js';
+
+/**
+ * A user table from a CSV file: typed by the SBIR schema when its header is an SBIR award
+ * header, otherwise by inference over all rows (see docs/dataset.md, "User tables").
+ * @throws {DataError} DATA_NOT_FOUND, DATA_EMPTY, DATA_NOT_CSV.
+ * @example const t = await tableFromCsv('budgets', './budgets.csv');
+ */
+export async function tableFromCsv(name: string, path: string): Promise<ColumnarTable> {
+  const { table } = await ingestCsv(resolve(path), { name });
+  return compactTable(table);
+}
+
+/**
+ * A user table from row objects: columns are the union of keys in first-seen order; each
+ * column's type is inferred over all rows (a missing key is null; Date objects become 'date').
+ * @throws {TypeError} when `rows` is not an array of objects.
+ * @example tableFromRows('goals', [{ agency: 'DOD', target: 5 }, { agency: 'NSF', target: 2 }]);
+ */
+export function tableFromRows(name: string, rows: object[]): ColumnarTable {
+  if (!Array.isArray(rows)) throw new TypeError(`Expected the rows of table \`${name}\` to be an array of objects, got \`${typeof rows}\``);
+  const keys = new Map<string, true>();
+  rows.forEach((row, i) => {
+    if (row === null || typeof row !== 'object') throw new TypeError(`Expected row ${i} of table \`${name}\` to be an object, got \`${row === null ? 'null' : typeof row}\``);
+    for (const k of Object.keys(row)) keys.set(k, true);
+  });
+  const columns = [...keys.keys()].map((key) => {
+    const data = columnFromValues(rows.map((r) => (r as Record<string, unknown>)[key]));
+    return { name: key, type: data.type, kind: data.kind, data };
+  });
+  return { name, numRows: rows.length, columns };
+}
+
+/** The parts of an Arquero ColumnTable this module uses. */
+export interface ArqueroLike {
+  columnNames(): string[];
+  numRows(): number;
+  array(name: string): ArrayLike<unknown>;
+}
+
+/**
+ * A user table from an Arquero ColumnTable (the host's `arquero` package): each column from
+ * `table.array(name)`, typed over all its values like {@link tableFromRows}.
+ * @throws {TypeError} when `table` is not an Arquero table.
+ * @example tableFromArquero('t', aq.table({ x: [1, 2, 3] }));
+ */
+export function tableFromArquero(name: string, table: ArqueroLike): ColumnarTable {
+  if (!table || typeof table.columnNames !== 'function' || typeof table.array !== 'function') {
+    throw new TypeError(`Expected table \`${name}\` to be an Arquero table (aq.table(...)), a CSV path or an array of row objects`);
+  }
+  const columns = table.columnNames().map((col) => {
+    const data = columnFromValues(table.array(col));
+    return { name: col, type: data.type, kind: data.kind, data };
+  });
+  return { name, numRows: table.numRows(), columns };
+}

@@ -1,0 +1,132 @@
+import { appendFileSync, existsSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ColumnarTable } from '../../../schema/columnar.js';
+import { cacheFileFor } from '../../../src/data/cache/identity.js';
+import { openCache } from '../../../src/data/cache/readCache.js';
+import { writeCache } from '../../../src/data/cache/writeCache.js';
+import { openDataset } from '../../../src/data/openDataset.js';
+import { writeSyntheticCsv } from '../../../src/data/synthetic.js';
+import { ingestCsv } from '../../../src/data/ingest/ingestCsv.js';
+import { decode, tempDir } from './helpers.js';
+
+const info = { name: 't', synthetic: true, source: 'test', identity: 'x', rows: 0 };
+
+describe('binary cache file', () => {
+  it('round-trips every column kind and reads one column at a time', async () => {
+    const dir = tempDir();
+    const csv = join(dir, 'a.csv');
+    await writeSyntheticCsv(csv, { rows: 300, seed: 7 });
+    const { table, report } = await ingestCsv(csv);
+    const path = join(dir, 'a.sbtc');
+    await writeCache(path, { key: 'k1', table, info, report });
+    const opened = openCache(path, 'k1');
+    if (!opened.ok) throw new Error(opened.reason);
+    expect(opened.reader.header.numRows).toBe(300);
+    for (const c of table.columns) expect(decode(opened.reader.loadColumn(c.name))).toEqual(decode(c.data));
+    expect(opened.reader.loadColumn('Agency')).toBe(opened.reader.loadColumn('Agency')); // memoized
+    expect(() => opened.reader.loadColumn('Nope')).toThrow(expect.objectContaining({ code: 'COLUMN_NOT_FOUND' }));
+    expect(openCache(path, 'another-key')).toEqual({ ok: false, reason: 'built from another version of the CSV' });
+    opened.reader.close();
+    opened.reader.close(); // idempotent
+  });
+
+  it('leaves the old cache byte-identical and no temp file when a write fails', async () => {
+    const dir = tempDir();
+    const good: ColumnarTable = { name: 't', numRows: 1, columns: [{ name: 'a', type: 'number', kind: 'float64', data: { kind: 'float64', type: 'number', values: new Float64Array([1]), valid: new Uint8Array([1]) } }] };
+    const path = join(dir, 'c.sbtc');
+    const report = (await ingestCsv(Buffer.from('a\n1\n'))).report;
+    await writeCache(path, { key: 'k', table: good, info, report });
+    const before = readFileSync(path);
+    const failing = { ...good, columns: [good.columns[0], { ...good.columns[0], name: 'b', get data(): never { throw new Error('boom while writing'); } }] };
+    await expect(writeCache(path, { key: 'k', table: failing as ColumnarTable, info, report })).rejects.toThrow('boom');
+    expect(readFileSync(path).equals(before)).toBe(true);
+    expect(readdirSync(dir)).toEqual(['c.sbtc']);
+  });
+});
+
+describe('openDataset rebuilds a bad cache, never crashes', () => {
+  let dir: string;
+  let csv: string;
+  let cache: string;
+  beforeEach(async () => {
+    dir = tempDir();
+    csv = join(dir, 'awards.csv');
+    await writeSyntheticCsv(csv, { rows: 200, seed: 3 });
+    cache = cacheFileFor(dir, csv);
+    (await openDataset({ kind: 'csv', path: csv, cacheDir: dir })).close();
+    expect(existsSync(cache)).toBe(true);
+  });
+
+  const reopen = async () => {
+    const ds = await openDataset({ kind: 'csv', path: csv, cacheDir: dir });
+    expect(decode(ds.loadColumn('Award Year')).length).toBe(200);
+    ds.close();
+    expect(openCache(cache, 'probe').ok).toBe(false); // still a file, just keyed differently
+    return ds;
+  };
+
+  it('uses a good cache as is', async () => {
+    const ds = await reopen();
+    expect(ds.report.warnings).toEqual([]);
+  });
+
+  it('rebuilds a truncated cache', async () => {
+    truncateSync(cache, 1000);
+    expect((await reopen()).report.warnings.join()).toMatch(/rebuilt the binary cache/);
+  });
+
+  it('rebuilds a cache with a flipped header byte', async () => {
+    const bytes = readFileSync(cache);
+    bytes[40] ^= 0xff;
+    writeFileSync(cache, bytes);
+    expect((await reopen()).report.warnings.join()).toMatch(/header checksum mismatch|malformed header/);
+  });
+
+  it('rebuilds a cache with the wrong magic or an old version', async () => {
+    const bytes = readFileSync(cache);
+    bytes.write('NOTCACHE', 0, 'latin1');
+    writeFileSync(cache, bytes);
+    expect((await reopen()).report.warnings.join()).toMatch(/wrong magic/);
+    const again = readFileSync(cache);
+    again.writeUInt32LE(0, 8);
+    writeFileSync(cache, again);
+    expect((await reopen()).report.warnings.join()).toMatch(/format version 0/);
+  });
+
+  it('rebuilds a cache with trailing garbage', async () => {
+    appendFileSync(cache, 'extra');
+    expect((await reopen()).report.warnings.join()).toMatch(/truncated or padded/);
+  });
+
+  it('detects a flipped data byte when the column loads, removes the file, and the next open rebuilds', async () => {
+    const ds = await openDataset({ kind: 'csv', path: csv, cacheDir: dir });
+    const header = openCacheHeader(cache);
+    const ref = header.columns.find((c) => c.name === 'Abstract')!.buffers.bytes;
+    const bytes = readFileSync(cache);
+    bytes[ref.offset + 5] ^= 0x01;
+    writeFileSync(cache, bytes);
+    const fresh = await openDataset({ kind: 'csv', path: csv, cacheDir: dir });
+    expect(() => fresh.loadColumn('Abstract')).toThrow(expect.objectContaining({ code: 'CACHE_CORRUPT' }));
+    expect(existsSync(cache)).toBe(false);
+    ds.close();
+    fresh.close();
+    const rebuilt = await openDataset({ kind: 'csv', path: csv, cacheDir: dir });
+    expect(decode(rebuilt.loadColumn('Abstract')).length).toBe(200);
+    rebuilt.close();
+  });
+
+  it('rebuilds when the CSV changes', async () => {
+    appendFileSync(csv, readFileSync(csv, 'utf8').split('\n').slice(1, 2).join('\n') + '\n');
+    const ds = await openDataset({ kind: 'csv', path: csv, cacheDir: dir });
+    expect(ds.info.rows).toBe(201);
+    ds.close();
+  });
+});
+
+function openCacheHeader(path: string) {
+  const raw = readFileSync(path);
+  return JSON.parse(raw.subarray(24, 24 + raw.readUInt32LE(12)).toString('utf8')) as {
+    columns: Array<{ name: string; buffers: Record<string, { offset: number }> }>;
+  };
+}

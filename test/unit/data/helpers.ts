@@ -1,0 +1,55 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+import type { ColumnData, ColumnarTable } from '../../../schema/columnar.js';
+
+/** The repository root (this file is test/unit/data/helpers.ts). */
+export const repoRoot = resolve(fileURLToPath(import.meta.url), '../../../..');
+
+/** Path of a shared real sample, and whether it is present (tests skip when it is not). */
+export function sample(name: string): { path: string; exists: boolean } {
+  const path = resolve(repoRoot, '../shared/data', name);
+  const exists = existsSync(path);
+  if (!exists) console.warn(`[skip] real sample ${path} is absent; tests on it are skipped`);
+  return { path, exists };
+}
+
+const made: string[] = [];
+// temp dirs hold generated CSVs and caches (~20 MB each): remove them after each test file
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temp directory, removed after the test file. */
+export function tempDir(prefix = 'sbt-data-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+const dec = new TextDecoder();
+
+/** Every value of a column as JS values (null for nulls; dates as ms numbers). */
+export function decode(data: ColumnData): unknown[] {
+  switch (data.kind) {
+    case 'float64':
+      return Array.from(data.values, (v, i) => (data.valid[i] ? v : null));
+    case 'bool':
+      return Array.from(data.values, (v, i) => (data.valid[i] ? v === 1 : null));
+    case 'utf8':
+      return Array.from(data.valid, (ok, i) => (ok ? dec.decode(data.bytes.subarray(data.offsets[i], data.offsets[i + 1])) : null));
+    case 'dict': {
+      const dict = Array.from({ length: data.dictOffsets.length - 1 }, (_, k) => dec.decode(data.dictBytes.subarray(data.dictOffsets[k], data.dictOffsets[k + 1])));
+      return Array.from(data.codes, (k) => (k < 0 ? null : dict[k]));
+    }
+  }
+}
+
+/** Values of one column of a table, by name. */
+export function column(table: ColumnarTable, name: string): unknown[] {
+  const c = table.columns.find((x) => x.name === name);
+  if (!c) throw new Error(`no column ${name}; have ${table.columns.map((x) => x.name).join(', ')}`);
+  return decode(c.data);
+}
