@@ -74,6 +74,7 @@ export const PresetSchema = z.enum(PRESET_NAMES, {
 export function resolveLimits(preset: PresetName | undefined, overrides: Partial<Limits> = {}): Limits {
   const base = PRESETS[PresetSchema.parse(preset ?? DEFAULT_PRESET)];
   const merged: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(overrides)) if (v !== undefined) merged[k] = v;
+  // only limit keys: callers may pass their whole options object
+  for (const k of Object.keys(base) as Array<keyof Limits>) if (overrides[k] !== undefined) merged[k] = overrides[k];
   return LimitsSchema.parse(merged);
 }
