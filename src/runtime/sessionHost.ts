@@ -3,6 +3,7 @@ import { GuestSession } from './guestSession.js';
 import { TableCache, type TableProvider } from './tableProviders.js';
 import type { GuestRunRequest, RawRunOutcome, SessionSpec } from './protocol.js';
 import type { DatasetInfo } from '../../schema/result.js';
+import { WarmSessions } from './warmSessions.js';
 
 /** How far the process RSS may grow during a run, as a multiple of the run's memory limit. */
 const RSS_FACTOR = 1.5;
@@ -25,8 +26,24 @@ export class SessionHost {
   private watch: NodeJS.Timeout | undefined;
   private baselineRss = 0;
 
+  private readonly warm = new WarmSessions(
+    (spec) => this.build(spec),
+    () => [...this.sessions.values()].some((e) => e.session.isRunning),
+  );
+
   async open(id: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined }> {
     this.close(id);
+    const { session, dataset } = (await this.warm.take(spec)) ?? (await this.build(spec));
+    this.sessions.set(id, { spec, session, dataset });
+    return { dataset };
+  }
+
+  /** Spare pre-booted isolates (they belong to no session). */
+  spareIsolates(): Promise<number> {
+    return this.warm.count();
+  }
+
+  private async build(spec: SessionSpec): Promise<{ session: GuestSession; dataset: DatasetInfo | undefined }> {
     const { ivm } = loadEngine();
     const providers: TableProvider[] = [];
     let dataset: DatasetInfo | undefined;
@@ -37,8 +54,7 @@ export class SessionHost {
     }
     for (const t of spec.tables) providers.push(await this.tables.table(t));
     const session = await GuestSession.open(ivm, spec.limits, providers, dataset);
-    this.sessions.set(id, { spec, session, dataset });
-    return { dataset };
+    return { session, dataset };
   }
 
   /** Run in an open session; reopens it first when a limit disposed its isolate. */
@@ -72,6 +88,7 @@ export class SessionHost {
   }
 
   closeAll(): void {
+    this.warm.disposeAll();
     for (const id of [...this.sessions.keys()]) this.close(id);
   }
 

