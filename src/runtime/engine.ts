@@ -22,16 +22,18 @@ export class EngineLoadError extends Error {
  * Load isolated-vm: `isolated-vm` (6.x) first, then the `isolated-vm-legacy` alias (5.0.4).
  * @throws {EngineLoadError} naming the Node version and the fix when neither loads.
  */
-export function loadEngine(): { ivm: Ivm; name: string; version: string } {
-  if (cached) return cached;
+export function loadEngine(candidates: readonly string[] = CANDIDATES): { ivm: Ivm; name: string; version: string } {
+  const useCache = candidates === CANDIDATES;
+  if (cached && useCache) return cached;
   const require = createRequire(import.meta.url);
   const attempts: string[] = [];
-  for (const name of CANDIDATES) {
+  for (const name of candidates) {
     try {
       const ivm = require(name) as Ivm;
       const version = (require(`${name}/package.json`) as { version: string }).version;
-      cached = { ivm, name, version };
-      return cached;
+      const engine = { ivm, name, version };
+      if (useCache) cached = engine;
+      return engine;
     } catch (err) {
       attempts.push(`${name}: ${firstLine(err)}`);
     }
