@@ -1,5 +1,5 @@
 // sbirtools public API: a plain list of re-exports. See docs/architecture.md for the layers.
-export { run, createSandbox, Sandbox, type RunOptions } from './runtime/sandbox.js';
+export { run, createSandbox, Sandbox, type RunOptions, type OneShotOptions } from './runtime/sandbox.js';
 export { createPool, Pool, type PoolOptions } from './runtime/pool.js';
 export type { SandboxOptions, TableInput } from './runtime/options.js';
 export { SbirtoolsError, SbirtoolsValidationError, SandboxClosedError } from './runtime/errors.js';
@@ -11,3 +11,20 @@ export { PRESETS, PRESET_NAMES, DEFAULT_PRESET, LimitsSchema, resolveLimits, typ
 export { RunResultSchema, TableResultSchema, ChartSchema, DatasetInfoSchema, type RunResult, type TableResult, type Chart, type DatasetInfo } from '../schema/result.js';
 export { ERROR_TYPES, RunErrorSchema, type ErrorType, type RunError, type Violation } from '../schema/errors.js';
 export { checkCode, rulesFor } from './policy/index.js';
+export { RunAnalysisInputSchema, HandlerRequestSchema, RUN_ANALYSIS_TOOL_NAME, DESCRIBE_DATASET_TOOL_NAME, type RunAnalysisInput } from '../schema/tool.js';
+export { createSessionStore, SessionStore, type SessionStoreOptions } from './adapters/sessionStore.js';
+export { openAITool, type OpenAITool } from './adapters/openAITool.js';
+export { anthropicTool, type AnthropicTool } from './adapters/anthropicTool.js';
+export { aiSdkTool, type AiSdkModule } from './adapters/aiSdkTool.js';
+export type { ToolAdapterOptions } from './adapters/toolCore.js';
+export { toToolOutput, type ToolOutput, type ToolOutputError } from './adapters/toolOutput.js';
+export { resultText, formatError } from './adapters/resultText.js';
+export { loadDataCard, defaultToolDescription, type DataCardView } from './adapters/description.js';
+export { createHandler, type HandlerOptions, type HandlerErrorBody } from './adapters/handler.js';
+export { toNodeListener } from './adapters/nodeListener.js';
+export { createMcpServer, type McpServerOptions, type SbirtoolsMcpServer } from './mcp/createMcpServer.js';
+export { serveStdio } from './mcp/serveStdio.js';
+export { withCapsules, type RunFn, type CapsuleOptions } from './capsule/withCapsules.js';
+export { replayCapsule, type ReplayOptions, type ReplayReport } from './capsule/replay.js';
+export { readCapsules, type CapsuleEntry } from './capsule/readCapsules.js';
+export { CapsuleRecordSchema, type CapsuleRecord } from './capsule/capsuleRecord.js';

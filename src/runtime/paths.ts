@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'schema'))) return dir;
+    if (isOurPackage(join(dir, 'package.json'))) return dir;
     dir = dirname(dir);
   }
   throw new Error(`sbirtools: cannot find the package root above ${fileURLToPath(import.meta.url)}`);
@@ -35,3 +35,11 @@ export function holderEntryPath(): string {
 }
 
 export const isCompiled = fileURLToPath(import.meta.url).includes(`${sep}dist${sep}`);
+
+function isOurPackage(file: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { name?: string }).name === 'sbirtools';
+  } catch {
+    return false;
+  }
+}

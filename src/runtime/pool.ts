@@ -3,7 +3,7 @@ import type { RunResult } from '../../schema/result.js';
 import { HolderPool } from './holderPool.js';
 import { QueuedBackend } from './queuedBackend.js';
 import { SbirtoolsValidationError } from './errors.js';
-import { createSandbox, run, type RunOptions, type Sandbox } from './sandbox.js';
+import { createSandbox, run, type OneShotOptions, type Sandbox } from './sandbox.js';
 import type { SandboxOptions } from './options.js';
 
 /** Options of createPool(). */
@@ -40,7 +40,7 @@ export class Pool {
   }
 
   /** One-shot run on this pool: a fresh isolate, disposed afterwards. */
-  run(code: string, options: Omit<SandboxOptions, 'pool'> & RunOptions = {}): Promise<RunResult> {
+  run(code: string, options: Omit<OneShotOptions, 'pool'> = {}): Promise<RunResult> {
     this.assertOpen();
     return run(code, { ...options, pool: this });
   }

@@ -19,6 +19,13 @@ export interface RunOptions {
   deterministic?: { now: number; seed: number };
 }
 
+/** Options of the one-shot run(): sandbox options plus run options; `deterministic` may be either form. */
+export type OneShotOptions = Omit<SandboxOptions, 'deterministic'> & {
+  signal?: AbortSignal;
+  /** true: a fixed clock and seed; an object: exactly this clock and seed. */
+  deterministic?: boolean | { now: number; seed: number };
+};
+
 /**
  * A session: one isolate whose state persists between runs, with award_data (and any extra
  * tables) handed in once. Create it with createSandbox(); close it with close() or `await using`.
@@ -121,8 +128,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
  * One-shot: a fresh isolate for this code, disposed afterwards.
  * @example const r = await run('print(award_data.numRows()); 6 * 7'); // r.value === 42
  */
-export async function run(code: string, options: SandboxOptions & RunOptions = {}): Promise<RunResult> {
-  const { signal, deterministic, ...rest } = options as SandboxOptions & { signal?: AbortSignal; deterministic?: unknown };
+export async function run(code: string, options: OneShotOptions = {}): Promise<RunResult> {
+  const { signal, deterministic, ...rest } = options;
   const perRun = deterministic && typeof deterministic === 'object' ? (deterministic as RunOptions['deterministic']) : undefined;
   const sandboxOptions: SandboxOptions = perRun || deterministic === undefined ? rest : { ...rest, deterministic: deterministic as boolean };
   const box = await createSandbox(sandboxOptions);

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** Name of the analysis tool on every surface (MCP, OpenAI, Anthropic, AI SDK). */
+export const RUN_ANALYSIS_TOOL_NAME = 'run_analysis';
+
+/** Name of the MCP tool that returns the data card. */
+export const DESCRIBE_DATASET_TOOL_NAME = 'describe_dataset';
+
+/**
+ * Arguments of the `run_analysis` tool: the single source of truth for the MCP input schema and
+ * the JSON Schema of the OpenAI, Anthropic and AI SDK tool definitions (via `z.toJSONSchema`).
+ */
+export const RunAnalysisInputSchema = z
+  .object({
+    code: z
+      .string({ error: 'Expected `code` to be a string of JavaScript' })
+      .min(1, { error: 'Expected `code` to be non-empty JavaScript; award_data is already loaded' })
+      .describe('JavaScript to run over the award_data table. The last expression (or `result`) is returned; print() writes to stdout.'),
+    session_id: z
+      .string({ error: 'Expected `session_id` to be a string' })
+      .min(1)
+      .max(128, { error: 'Expected `session_id` to be at most 128 characters' })
+      .optional()
+      .describe('Reuse variables across calls: runs with the same session_id share one sandbox. Omit for a fresh, stateless run.'),
+  });
+
+/** Input of `run_analysis`. */
+export type RunAnalysisInput = z.infer<typeof RunAnalysisInputSchema>;
+
+/** Body of a POST to the serverless handler: one stateless run. */
+export const HandlerRequestSchema = z.object({
+  code: RunAnalysisInputSchema.shape.code,
+});

@@ -1,0 +1,82 @@
+import { HandlerRequestSchema } from '../../schema/tool.js';
+import { createSessionStore, type SessionStoreOptions } from './sessionStore.js';
+
+/** Options of createHandler(). Sessions are not kept: every request is a one-shot run. */
+export interface HandlerOptions extends Pick<SessionStoreOptions, 'sandbox' | 'pool' | 'capsuleLog' | 'deterministic'> {
+  /** Largest accepted request body, in bytes. @default 2 * maxCodeBytes + 4096 (room for JSON escapes) */
+  maxBodyBytes?: number;
+  /** Called with host failures (500s), e.g. to log them; the client never sees them. @default console.error */
+  onError?: (err: unknown) => void;
+}
+
+/** The JSON body of every non-200 answer that is not a RunResult. */
+export interface HandlerErrorBody {
+  error: { type: string; message: string };
+}
+
+/**
+ * A Fetch API handler: `POST {"code": "..."}` -> the RunResult as JSON (200; 503 with Retry-After
+ * for QUEUE_FULL). 405 for other methods, 413 for a body over `maxBodyBytes`, 400 for bad JSON or a
+ * missing `code`, 500 for host failures; those answer `{ error: { type, message } }`, never a stack.
+ * Runs on Node runtimes only (isolated-vm is a Node addon).
+ * @throws {SbirtoolsValidationError} for bad limits or a bad preset, at creation.
+ * @example
+ * export default { fetch: createHandler({ sandbox: { preset: 'strict' } }) };
+ */
+export function createHandler(options: HandlerOptions = {}): (request: Request) => Promise<Response> {
+  const store = createSessionStore({ ...options, maxSessions: 1 });
+  const maxBody = options.maxBodyBytes ?? 2 * store.limits.maxCodeBytes + 4096;
+  const onError = options.onError ?? ((err: unknown) => console.error('sbirtools handler:', err));
+  return async (request) => {
+    try {
+      if (request.method !== 'POST') {
+        return fail(405, 'METHOD_NOT_ALLOWED', `Use POST with a JSON body {"code": "<JavaScript>"}; got ${request.method}.`, { allow: 'POST' });
+      }
+      const body = await readBody(request, maxBody);
+      if (body === undefined) return fail(413, 'REQUEST_TOO_LARGE', `The request body is over ${maxBody} bytes. Send shorter code: award_data is already loaded.`);
+      let json: unknown;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        return fail(400, 'VALIDATION_ERROR', 'The request body is not valid JSON. Send {"code": "<JavaScript>"} with Content-Type: application/json.');
+      }
+      const parsed = HandlerRequestSchema.safeParse(json);
+      if (!parsed.success) {
+        const missing = !json || typeof json !== 'object' || !('code' in json);
+        return fail(400, 'VALIDATION_ERROR', missing ? 'The body has no `code`: send {"code": "<JavaScript>"}.' : parsed.error.issues.map((i) => i.message).join('; '));
+      }
+      const result = await store.run(parsed.data.code, { signal: request.signal });
+      const busy = result.error?.type === 'QUEUE_FULL';
+      return Response.json(result, { status: busy ? 503 : 200, headers: { 'cache-control': 'no-store', ...(busy ? { 'retry-after': '1' } : {}) } });
+    } catch (err) {
+      onError(err);
+      return fail(500, 'INTERNAL_ERROR', 'The server failed to run the code. Retry; if it keeps failing, the operator should check the server logs.');
+    }
+  };
+}
+
+function fail(status: number, type: string, message: string, headers: Record<string, string> = {}): Response {
+  const body: HandlerErrorBody = { error: { type, message } };
+  return Response.json(body, { status, headers: { 'cache-control': 'no-store', ...headers } });
+}
+
+/** The body as text, or undefined when it is over `max` bytes (stops reading as soon as it is). */
+async function readBody(request: Request, max: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > max) return undefined;
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

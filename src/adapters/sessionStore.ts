@@ -1,0 +1,183 @@
+import { run, createSandbox, resolveLimits, SbirtoolsError, SbirtoolsValidationError, type Limits, type Pool, type RunResult, type Sandbox, type SandboxOptions } from '../index.js';
+import { withCapsules, type RunFn } from '../capsule/withCapsules.js';
+
+/** Options of createSessionStore(). */
+export interface SessionStoreOptions {
+  /** Options of every sandbox (preset, limits, dataPath, tables...). */
+  sandbox?: Omit<SandboxOptions, 'pool' | 'deterministic'>;
+  /** Run on this pool's holder processes (from createPool()). */
+  pool?: Pool;
+  /** Close a session after this long without a run. @default 600000 (10 min) */
+  idleTimeoutMs?: number;
+  /** Most sessions open at once; at the cap the least recently used idle one is closed. @default 16 */
+  maxSessions?: number;
+  /** Append a capsule record of every run to this JSONL file. */
+  capsuleLog?: string;
+  /** Give every run a fresh recorded `{ now, seed }` (replayable). @default false */
+  deterministic?: boolean;
+}
+
+interface Entry {
+  id: string;
+  box: Promise<Sandbox>;
+  run: Promise<RunFn>;
+  inflight: number;
+  lastUsed: number;
+  timer?: NodeJS.Timeout;
+}
+
+const LIMIT_KEYS = ['memoryLimitMb', 'timeoutMs', 'maxCodeBytes', 'maxOutputBytes', 'maxResultBytes', 'maxRows'] as const;
+
+/**
+ * Sessions keyed by a caller-given id (an MCP client's or a model's `session_id`), with idle expiry
+ * and a cap; runs without an id are one-shot. Shared by the MCP server and the tool adapters.
+ */
+export class SessionStore {
+  private readonly sessions = new Map<string, Entry>();
+  private readonly closing = new Set<Promise<void>>();
+  private readonly oneShot: RunFn;
+  private readonly idleMs: number;
+  private readonly max: number;
+  private closed = false;
+  /** The limits every run gets (validated when the store is created). */
+  readonly limits: Limits;
+
+  constructor(private readonly options: SessionStoreOptions = {}) {
+    this.idleMs = positive('idleTimeoutMs', options.idleTimeoutMs ?? 600_000);
+    this.max = positive('maxSessions', options.maxSessions ?? 16);
+    const sandbox = options.sandbox ?? {};
+    try {
+      this.limits = resolveLimits(sandbox.preset, Object.fromEntries(LIMIT_KEYS.map((k) => [k, sandbox[k]])));
+    } catch (err) {
+      const issues = (err as { issues?: Array<{ message: string }> }).issues;
+      throw new SbirtoolsValidationError(issues ? issues.map((i) => i.message).join('; ') : (err as Error).message);
+    }
+    // The cast: run()'s type intersects SandboxOptions.deterministic (boolean) with RunOptions'
+    // ({ now, seed }); run() itself accepts either, and we only ever pass the object.
+    const base: RunFn = (code, o) => {
+      const merged = { ...sandbox, ...o } as Parameters<typeof run>[1];
+      return options.pool ? options.pool.run(code, merged) : run(code, merged);
+    };
+    this.oneShot = this.wrap(base);
+  }
+
+  /** Sessions open now, and how many are running code. */
+  stats(): { open: number; busy: number; maxSessions: number } {
+    const busy = [...this.sessions.values()].filter((e) => e.inflight > 0).length;
+    return { open: this.sessions.size, busy, maxSessions: this.max };
+  }
+
+  /**
+   * Run code in the session `sessionId` (created on first use), or one-shot without an id.
+   * All sessions busy at the cap -> a `QUEUE_FULL` result, not an exception.
+   * @throws {SbirtoolsError} `SESSIONS_CLOSED` after close().
+   */
+  async run(code: string, opts: { sessionId?: string; signal?: AbortSignal } = {}): Promise<RunResult> {
+    if (this.closed) throw new SbirtoolsError('SESSIONS_CLOSED', 'The session store is closed: create a new one.');
+    const signal = opts.signal ? { signal: opts.signal } : {};
+    if (opts.sessionId === undefined) return this.oneShot(code, signal);
+    const entry = this.sessions.get(opts.sessionId) ?? this.open(opts.sessionId);
+    if (!entry) return this.allBusy(opts.sessionId);
+    entry.inflight++;
+    clearTimeout(entry.timer);
+    try {
+      const runFn = await entry.run;
+      return await runFn(code, signal);
+    } catch (err) {
+      // A session that failed to open is forgotten, so the next call tries again.
+      if (this.sessions.get(entry.id) === entry && !(await entry.box.then(() => true, () => false))) this.sessions.delete(entry.id);
+      throw err;
+    } finally {
+      entry.inflight--;
+      entry.lastUsed = Date.now();
+      if (entry.inflight === 0 && this.sessions.get(entry.id) === entry) {
+        entry.timer = setTimeout(() => this.expire(entry), this.idleMs).unref();
+      }
+    }
+  }
+
+  /** Close one session now. Idempotent. */
+  async closeSession(id: string): Promise<void> {
+    const entry = this.sessions.get(id);
+    if (entry) await this.drop(entry);
+  }
+
+  /** Close every session (waits for runs in flight). Idempotent. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.sessions.values()].map((e) => this.drop(e)));
+    await Promise.all([...this.closing]);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  private open(id: string): Entry | undefined {
+    if (this.sessions.size >= this.max) {
+      const idle = [...this.sessions.values()].filter((e) => e.inflight === 0).sort((a, b) => a.lastUsed - b.lastUsed);
+      if (!idle[0]) return undefined;
+      void this.drop(idle[0]);
+    }
+    const { sandbox = {}, pool } = this.options;
+    const box = pool ? pool.createSandbox(sandbox) : createSandbox(sandbox);
+    const entry: Entry = { id, box, run: box.then((b) => this.wrap(b, id)), inflight: 0, lastUsed: Date.now() };
+    entry.run.catch(() => undefined);
+    this.sessions.set(id, entry);
+    return entry;
+  }
+
+  private wrap(target: Sandbox | RunFn, session?: string): RunFn {
+    const { capsuleLog, deterministic, sandbox } = this.options;
+    if (!capsuleLog && !deterministic) return typeof target === 'function' ? target : (code, o) => target.run(code, o);
+    return withCapsules(target, { path: capsuleLog, deterministic, ...(session ? { session } : {}), ...(sandbox?.preset ? { preset: sandbox.preset } : {}) });
+  }
+
+  private expire(entry: Entry): void {
+    if (entry.inflight === 0 && this.sessions.get(entry.id) === entry) void this.drop(entry);
+  }
+
+  private drop(entry: Entry): Promise<void> {
+    if (this.sessions.get(entry.id) === entry) this.sessions.delete(entry.id);
+    clearTimeout(entry.timer);
+    const done = entry.box.then((b) => b.close(), () => undefined);
+    this.closing.add(done);
+    void done.finally(() => this.closing.delete(done));
+    return done;
+  }
+
+  private allBusy(id: string): RunResult {
+    return {
+      ok: false,
+      stdout: '',
+      stderr: '',
+      error: {
+        type: 'QUEUE_FULL',
+        message: `All ${this.max} sessions are busy running code, so session "${id}" cannot be opened now.`,
+        hint: 'Retry when a run finishes, reuse the session_id of an open session, or omit session_id for a one-off run.',
+      },
+      stats: { wallMs: 0, cpuMs: 0, heapUsedMb: 0 },
+      truncated: { stdout: false, value: false },
+      limits: this.limits,
+    };
+  }
+}
+
+function positive(name: string, v: unknown): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
+    throw new SbirtoolsValidationError(`Expected the \`${name}\` option to be a positive integer, got \`${String(v)}\``);
+  }
+  return v;
+}
+
+/**
+ * Create a session store.
+ * @throws {SbirtoolsValidationError} for a bad preset, limit, idleTimeoutMs or maxSessions.
+ * @example
+ * await using sessions = createSessionStore({ maxSessions: 4 });
+ * await sessions.run('const n = award_data.numRows()', { sessionId: 'a' });
+ * (await sessions.run('n', { sessionId: 'a' })).value;
+ */
+export function createSessionStore(options: SessionStoreOptions = {}): SessionStore {
+  return new SessionStore(options);
+}

@@ -1,0 +1,76 @@
+import type { RunResult } from '../index.js';
+
+/** The error part of a tool output: enough for a model to fix its code. */
+export interface ToolOutputError {
+  type: string;
+  message: string;
+  hint?: string;
+  line?: number;
+  column?: number;
+  snippet?: string;
+}
+
+/** What a model sees from one run: compact and JSON-safe (no stats, limits or raw rows). */
+export interface ToolOutput {
+  ok: boolean;
+  /** Text the code printed (print(), console.log). */
+  stdout?: string;
+  stderr?: string;
+  /** The returned table and any display() tables, as Markdown. */
+  markdown?: string;
+  /** The returned value, as text (valueText) or JSON, when it is not a table. */
+  value?: unknown;
+  /** Titles of charts the run returned (the charts themselves are in the full RunResult). */
+  charts?: string[];
+  error?: ToolOutputError;
+  /** Things the model should know: synthetic data, truncation, a reset session. */
+  notes?: string[];
+}
+
+/**
+ * Shrink a RunResult to what a model needs to read.
+ * @example toToolOutput(await run('6*7')) // { ok: true, value: '42' }
+ */
+export function toToolOutput(result: RunResult): ToolOutput {
+  const out: ToolOutput = { ok: result.ok };
+  if (result.stdout) out.stdout = result.stdout;
+  if (result.stderr) out.stderr = result.stderr;
+  const tables = [...(result.displays ?? []), ...(result.table ? [result.table] : [])];
+  if (tables.length) out.markdown = tables.map((t) => t.markdown).join('\n\n');
+  if (!result.table) {
+    if (result.valueText !== undefined) out.value = result.valueText;
+    else if (result.value !== undefined) out.value = result.value;
+  }
+  if (result.charts?.length) out.charts = result.charts.map((c, i) => c.title ?? `chart ${i + 1} (${c.kind})`);
+  if (result.error) {
+    const e = result.error;
+    out.error = {
+      type: e.type,
+      message: e.message,
+      ...(e.hint ? { hint: e.hint } : {}),
+      ...(e.line ? { line: e.line } : {}),
+      ...(e.column ? { column: e.column } : {}),
+      ...(e.snippet ? { snippet: e.snippet } : {}),
+    };
+  }
+  const notes = resultNotes(result);
+  if (notes.length) out.notes = notes;
+  return out;
+}
+
+/** Notes a reader of any surface should see next to the output. */
+export function resultNotes(result: RunResult): string[] {
+  const notes: string[] = [];
+  if (result.dataset?.synthetic) {
+    notes.push(
+      `award_data is the SYNTHETIC sample (${result.dataset.rows} made-up rows), not real SBIR awards: ` +
+        'do not report its figures as facts. Run `sbirtools download-data` to use the real file.',
+    );
+  }
+  if (result.sessionReset) {
+    notes.push('This session was reset before this run (after a timeout, memory limit or crash): variables from earlier runs are gone.');
+  }
+  if (result.truncated.stdout) notes.push(`Output was cut at ${result.limits.maxOutputBytes} bytes (maxOutputBytes): print less, or summarize first.`);
+  if (result.truncated.value) notes.push(`The returned value was truncated (maxRows ${result.limits.maxRows}, maxResultBytes ${result.limits.maxResultBytes}): aggregate or .slice() before returning.`);
+  return notes;
+}

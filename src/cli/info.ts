@@ -1,0 +1,26 @@
+import { loadDataCard } from '../adapters/description.js';
+import { parseCommandArgs, UsageError, type CliIo } from './args.js';
+import { EXIT } from './exitCodes.js';
+
+export const INFO_HELP = `Usage: sbirtools info [--json] [--data <csv>]
+
+Print the data card of award_data: where it comes from, whether it is the synthetic sample,
+rows, and every column with its type, null rate, distinct count, top values or range.
+
+Options:
+  --json        print the card as JSON
+  --data <csv>  describe this SBIR CSV instead of the default data
+  -h, --help    show this help`;
+
+/** `sbirtools info`: returns the exit code. */
+export async function infoCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('info', argv, { json: { type: 'boolean' }, data: { type: 'string' } });
+  if (values.help) {
+    io.stdout.write(`${INFO_HELP}\n`);
+    return EXIT.OK;
+  }
+  if (positionals.length) throw new UsageError('info', `unexpected argument '${positionals[0]}'`);
+  const card = await loadDataCard(values.data !== undefined ? { dataPath: String(values.data) } : {});
+  io.stdout.write(values.json ? `${JSON.stringify(card.json, null, 2)}\n` : `${card.markdown.replace(/\n$/, '')}\n`);
+  return EXIT.OK;
+}

@@ -1,0 +1,77 @@
+import { shutdown } from '../index.js';
+import { packageInfo } from '../capsule/packageInfo.js';
+import { UsageError, type CliIo } from './args.js';
+import { EXIT, exitCodeForError } from './exitCodes.js';
+import { runDownloadCommand } from './downloadData.js';
+import { infoCommand } from './info.js';
+import { mcpCommand } from './mcp.js';
+import { replayCommand } from './replay.js';
+import { runCommand } from './run.js';
+
+export const MAIN_HELP = `Usage: sbirtools <command> [options]
+
+Run LLM-written JavaScript safely over US SBIR/STTR awards, inside V8 isolates.
+
+Commands:
+  run [file|-] | --code '<js>'   run analysis code and print the result
+  info                           print the data card of award_data
+  download-data [URL]            download the real SBIR award file to the cache
+  mcp                            serve MCP over stdio (for Claude Desktop and other clients)
+  replay <capsule.jsonl>         re-run a recorded run and compare
+
+Run 'sbirtools <command> --help' for a command's options. Docs: docs/cli.md.`;
+
+type Command = (argv: string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  run: runCommand,
+  info: infoCommand,
+  mcp: mcpCommand,
+  replay: replayCommand,
+  'download-data': downloadData,
+};
+
+/** The io of this process. */
+export function processIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, isTTY: !!process.stderr.isTTY };
+}
+
+/**
+ * Run the CLI with `argv` (without node and the script) and return the exit code. Always stops
+ * the holder processes before returning, so none is left behind.
+ * @example process.exitCode = await main(['run', '--code', '6*7']);
+ */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      io.stdout.write(`${MAIN_HELP}\n`);
+      return name === undefined ? EXIT.USAGE : EXIT.OK;
+    }
+    if (name === '--version' || name === '-v') {
+      io.stdout.write(`${packageInfo().version}\n`);
+      return EXIT.OK;
+    }
+    const command = COMMANDS[name];
+    if (!command) throw new UsageError('', `unknown command '${name}'; commands: ${Object.keys(COMMANDS).join(', ')}`);
+    return await command(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`${err.line()}\n`);
+      return EXIT.USAGE;
+    }
+    const exit = exitCodeForError(err);
+    const e = err as Error & { code?: string };
+    // Library errors carry messages written for the user; anything else is a bug worth a stack.
+    const text = exit === EXIT.INTERNAL && !e.code ? (e.stack ?? String(err)) : e.message;
+    io.stderr.write(`sbirtools${name ? ` ${name}` : ''}: ${e.code ? `${e.code}: ` : ''}${text}\n`);
+    return exit;
+  } finally {
+    await shutdown().catch(() => undefined);
+  }
+}
+
+/** `sbirtools download-data`: the data layer's command, given this invocation's streams. */
+function downloadData(argv: string[], io: CliIo): Promise<number> {
+  return runDownloadCommand(argv, { stdout: io.stdout, stderr: io.stderr, env: io.env, isTTY: io.isTTY });
+}

@@ -1,0 +1,57 @@
+import { createPool, type Pool } from '../index.js';
+import { serveStdio } from '../mcp/serveStdio.js';
+import { intFlag, parseCommandArgs, UsageError, type CliIo } from './args.js';
+import { EXIT } from './exitCodes.js';
+import { SANDBOX_FLAGS, SANDBOX_FLAGS_HELP, sandboxOptionsFrom } from './sandboxFlags.js';
+
+export const MCP_HELP = `Usage: sbirtools mcp [options]
+
+Serve the Model Context Protocol over stdio: tools run_analysis and describe_dataset, resources
+with the data card and the prelude reference. Stops when stdin closes or on SIGINT/SIGTERM.
+
+Options:
+${SANDBOX_FLAGS_HELP}
+  --max-sessions <n>       most sessions open at once (default 16)
+  --idle-timeout-ms <ms>   close a session after this long unused (default 600000)
+  --pool-size <n>          spread isolates over n holder processes (default: one holder)
+  --capsule-log <file>     append a capsule record of every run (JSONL)
+  --deterministic          freeze Date.now() and seed Math.random per run (recorded)
+  -h, --help               show this help
+
+Client config (e.g. Claude Desktop):
+  {"mcpServers": {"sbirtools": {"command": "npx", "args": ["sbirtools", "mcp"]}}}`;
+
+/** `sbirtools mcp`: serves until stdin closes or a signal; returns the exit code. */
+export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('mcp', argv, {
+    ...SANDBOX_FLAGS,
+    'max-sessions': { type: 'string' },
+    'idle-timeout-ms': { type: 'string' },
+    'pool-size': { type: 'string' },
+    'capsule-log': { type: 'string' },
+    deterministic: { type: 'boolean' },
+  });
+  if (values.help) {
+    io.stdout.write(`${MCP_HELP}\n`);
+    return EXIT.OK;
+  }
+  if (positionals.length) throw new UsageError('mcp', `unexpected argument '${positionals[0]}'`);
+  const sandbox = sandboxOptionsFrom('mcp', values);
+  const maxSessions = intFlag('mcp', 'max-sessions', values['max-sessions'], 'sessions');
+  const idleTimeoutMs = intFlag('mcp', 'idle-timeout-ms', values['idle-timeout-ms'], 'milliseconds');
+  const poolSize = intFlag('mcp', 'pool-size', values['pool-size'], 'processes');
+  const pool: Pool | undefined = poolSize ? createPool({ size: poolSize }) : undefined;
+  try {
+    await serveStdio({
+      sandbox,
+      ...(pool ? { pool } : {}),
+      ...(maxSessions ? { maxSessions } : {}),
+      ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
+      ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']) } : {}),
+      deterministic: values.deterministic === true,
+    });
+  } finally {
+    await pool?.close();
+  }
+  return EXIT.OK;
+}

@@ -1,0 +1,130 @@
+import { readFile } from 'node:fs/promises';
+import { run, type RunResult } from '../index.js';
+import { withCapsules, type RunFn } from '../capsule/withCapsules.js';
+import { parseCommandArgs, readAll, UsageError, type CliIo } from './args.js';
+import { EXIT, exitCodeFor } from './exitCodes.js';
+import { writeHuman } from './humanOutput.js';
+import { SANDBOX_FLAGS, SANDBOX_FLAGS_HELP, sandboxOptionsFrom } from './sandboxFlags.js';
+import { ChartRenderError } from '../result/renderChart.js';
+import { writeSvgs } from './writeSvgs.js';
+
+export const RUN_HELP = `Usage: sbirtools run [options] <file.js | ->
+       sbirtools run [options] --code '<JavaScript>'
+
+Run analysis code over award_data (US SBIR/STTR awards) in a sandbox and print the result.
+'-' reads the code from stdin.
+
+Options:
+  --code <js>           the code to run (instead of a file)
+  --json                print the whole RunResult as one JSON document on stdout
+${SANDBOX_FLAGS_HELP}
+  --svg <file.svg>      write the returned chart as SVG (several: file-1.svg, file-2.svg...)
+  --capsule-log <file>  append a capsule record of the run (JSONL) for audit and replay
+  --deterministic       freeze Date.now() and seed Math.random (recorded in the capsule)
+  -h, --help            show this help
+
+Exit codes: 0 ok, 1 the code failed, 2 bad usage, 3 a limit was hit, 4 data unavailable,
+70 internal error, 130 interrupted. See docs/cli.md.
+
+Example:
+  sbirtools run --code "value_counts(award_data, 'Agency').head(5)"`;
+
+/** Parsed `sbirtools run` arguments. */
+export interface RunArgs {
+  help: boolean;
+  code?: string;
+  file?: string;
+  json: boolean;
+  svg?: string;
+  capsuleLog?: string;
+  deterministic: boolean;
+  sandbox: ReturnType<typeof sandboxOptionsFrom>;
+}
+
+/**
+ * Parse `sbirtools run` arguments (pure: reads no file).
+ * @throws {UsageError} for unknown flags, bad values, no code, or both a file and --code.
+ */
+export function parseRunArgs(argv: string[]): RunArgs {
+  const { values, positionals } = parseCommandArgs('run', argv, {
+    code: { type: 'string' },
+    json: { type: 'boolean' },
+    svg: { type: 'string' },
+    'capsule-log': { type: 'string' },
+    deterministic: { type: 'boolean' },
+    ...SANDBOX_FLAGS,
+  });
+  const help = values.help === true;
+  if (help) return { help, json: false, deterministic: false, sandbox: {} };
+  if (positionals.length > 1) throw new UsageError('run', `expected one file, got ${positionals.length}: ${positionals.join(' ')}`);
+  const code = values.code as string | undefined;
+  const file = positionals[0];
+  if (code !== undefined && file !== undefined) throw new UsageError('run', `give either a file ('${file}') or --code, not both`);
+  if (code === undefined && file === undefined) throw new UsageError('run', "missing code: pass a file, '-' to read stdin, or --code '<JavaScript>'");
+  return {
+    help,
+    ...(code !== undefined ? { code } : {}),
+    ...(file !== undefined ? { file } : {}),
+    json: values.json === true,
+    ...(values.svg !== undefined ? { svg: String(values.svg) } : {}),
+    ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']) } : {}),
+    deterministic: values.deterministic === true,
+    sandbox: sandboxOptionsFrom('run', values),
+  };
+}
+
+/** `sbirtools run`: returns the exit code. */
+export async function runCommand(argv: string[], io: CliIo): Promise<number> {
+  const args = parseRunArgs(argv);
+  if (args.help) {
+    io.stdout.write(`${RUN_HELP}\n`);
+    return EXIT.OK;
+  }
+  const code = args.code ?? (await readCode(args.file!, io));
+  const oneShot: RunFn = (c, o) => run(c, { ...args.sandbox, ...o } as Parameters<typeof run>[1]);
+  const runFn =
+    args.capsuleLog || args.deterministic
+      ? withCapsules(oneShot, { path: args.capsuleLog, deterministic: args.deterministic, ...(args.sandbox.preset ? { preset: args.sandbox.preset } : {}) })
+      : oneShot;
+  // Ctrl-C cancels the run (ABORTED, exit 130) and still shuts the holder down cleanly.
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.once('SIGINT', onSigint);
+  let result: RunResult;
+  try {
+    result = await runFn(code, { signal: abort.signal });
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+  let exit = exitCodeFor(result);
+  let chartsWritten = false;
+  if (args.svg) {
+    if (result.charts?.length) {
+      try {
+        const files = await writeSvgs(result.charts, args.svg);
+        chartsWritten = true;
+        io.stderr.write(`sbirtools: wrote ${files.join(', ')}\n`);
+      } catch (err) {
+        // A chart that cannot be drawn is the code's to fix (exit 1); an unwritable path is the caller's (exit 2).
+        const unrenderable = err instanceof ChartRenderError;
+        io.stderr.write(`sbirtools run: could not ${unrenderable ? 'render the chart as SVG' : `write ${args.svg}`}: ${(err as Error).message}\n`);
+        if (exit === EXIT.OK) exit = unrenderable ? EXIT.GUEST_ERROR : EXIT.USAGE;
+      }
+    } else if (result.ok) {
+      io.stderr.write('sbirtools: --svg given but the run returned no chart; return one, e.g. the value of a chart helper as the last expression.\n');
+    }
+  }
+  if (args.json) io.stdout.write(`${JSON.stringify(result)}\n`);
+  else writeHuman(result, io, { chartsWritten });
+  if (args.json && result.dataset?.synthetic) io.stderr.write('sbirtools: award_data is the SYNTHETIC sample, not real SBIR awards (run `sbirtools download-data`).\n');
+  return exit;
+}
+
+async function readCode(file: string, io: CliIo): Promise<string> {
+  if (file === '-') return readAll(io.stdin);
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError('run', `cannot read '${file}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}

@@ -1,0 +1,62 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { loadDataCard, type DataCardView } from '../adapters/description.js';
+import { toolDescription } from '../result/toolDescription.js';
+import { createSessionStore, type SessionStore, type SessionStoreOptions } from '../adapters/sessionStore.js';
+import { packageInfo } from '../capsule/packageInfo.js';
+import { registerResources } from './registerResources.js';
+import { registerTools } from './registerTools.js';
+
+/** Options of createMcpServer(): session store options plus the server's own. */
+export interface McpServerOptions extends SessionStoreOptions {
+  /** run_analysis's description. @default the generated description (data card + prelude summary) */
+  description?: string;
+  /** Called with host failures (never sent to the client in full). @default writes to stderr */
+  onError?: (err: unknown) => void;
+}
+
+/** An MCP server for sbirtools, not yet connected. */
+export interface SbirtoolsMcpServer {
+  /** The SDK server, for adding your own tools or resources before connect(). */
+  readonly server: McpServer;
+  readonly sessions: SessionStore;
+  connect(transport: Transport): Promise<void>;
+  /** Close the connection and every session. Idempotent. A `pool` you passed stays open. */
+  close(): Promise<void>;
+}
+
+/**
+ * Create the MCP server: tools `run_analysis` ({ code, session_id? }) and `describe_dataset`,
+ * resources with the data card and the prelude reference. Connect it to any MCP transport.
+ * @throws {SbirtoolsValidationError} for bad limits, preset or session options.
+ * @example
+ * const app = await createMcpServer({ sandbox: { preset: 'strict' }, maxSessions: 8 });
+ * await app.connect(new StdioServerTransport());
+ */
+export async function createMcpServer(options: McpServerOptions = {}): Promise<SbirtoolsMcpServer> {
+  const sessions = createSessionStore(options);
+  const onError = options.onError ?? ((err: unknown) => process.stderr.write(`sbirtools mcp: ${(err as Error)?.stack ?? String(err)}\n`));
+  let cardPromise: Promise<DataCardView> | undefined;
+  // Loaded once, on first use; a failure is retried on the next call.
+  const card = () => (cardPromise ??= loadDataCard({ ...options.sandbox, pool: options.pool }).catch((err) => {
+    cardPromise = undefined;
+    throw err;
+  }));
+  const description = options.description ?? toolDescription((await card()).json);
+  const server = new McpServer(
+    { name: 'sbirtools', version: packageInfo().version },
+    { instructions: 'Analyze US SBIR/STTR awards: call describe_dataset once, then run_analysis with JavaScript over award_data.' },
+  );
+  registerTools(server, { sessions, description, card, onError });
+  registerResources(server, card);
+  let closed: Promise<void> | undefined;
+  return {
+    server,
+    sessions,
+    connect: (transport) => server.connect(transport),
+    close: () => (closed ??= (async () => {
+      await server.close().catch(() => undefined);
+      await sessions.close();
+    })()),
+  };
+}

@@ -1,0 +1,42 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { shutdown } from '../index.js';
+import { createMcpServer, type McpServerOptions } from './createMcpServer.js';
+
+/**
+ * Serve MCP over this process's stdin/stdout until stdin closes, the client disconnects, or
+ * SIGINT/SIGTERM; then close every session and stop the holder processes (none is orphaned).
+ * Resolves once everything is closed; the caller then exits with code 0.
+ * @example await serveStdio({ sandbox: { preset: 'standard' } }); process.exit(0);
+ */
+export async function serveStdio(options: McpServerOptions = {}): Promise<void> {
+  // stdout carries JSON-RPC only: a stray console.log (ours or a dependency's) would corrupt it.
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  console.log = console.info = console.debug = console.error;
+  const app = await createMcpServer(options).catch((err: unknown) => {
+    Object.assign(console, saved);
+    throw err;
+  });
+  const transport = new StdioServerTransport();
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const onSignal = () => stop();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.stdin.once('end', stop);
+  process.stdin.once('close', stop);
+  await app.connect(transport);
+  const previous = app.server.server.onclose;
+  app.server.server.onclose = () => {
+    previous?.();
+    stop();
+  };
+  try {
+    await stopped;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await app.close();
+    await shutdown();
+    Object.assign(console, saved);
+  }
+}

@@ -1,0 +1,61 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSessionStore } from '../../../src/adapters/sessionStore.js';
+import { liveSandboxCount, shutdown } from '../../../src/index.js';
+
+afterAll(async () => {
+  await shutdown();
+});
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
+}
+
+describe('SessionStore', () => {
+  it('keeps state per session_id and runs without one in a fresh sandbox', async () => {
+    await using store = createSessionStore();
+    expect((await store.run('const a = 1; a', { sessionId: 's1' })).ok).toBe(true);
+    expect((await store.run('a + 1', { sessionId: 's1' })).value).toBe(2);
+    const other = await store.run('typeof a', { sessionId: 's2' });
+    expect(other.value).toBe('undefined');
+    expect((await store.run('typeof a')).value).toBe('undefined');
+    expect(store.stats().open).toBe(2);
+  });
+
+  it('at the cap closes the least recently used idle session', async () => {
+    await using store = createSessionStore({ maxSessions: 1 });
+    await store.run('const kept = 1', { sessionId: 'a' });
+    await store.run('1', { sessionId: 'b' });
+    expect(store.stats().open).toBe(1);
+    // 'a' was evicted: a new sandbox, so `kept` is gone.
+    expect((await store.run('typeof kept', { sessionId: 'a' })).value).toBe('undefined');
+  });
+
+  it('answers QUEUE_FULL when every session is busy', async () => {
+    await using store = createSessionStore({ maxSessions: 1 });
+    const busy = store.run('let s = 0; for (let i = 0; i < 1e6; i++) s += i; s', { sessionId: 'a' });
+    const refused = await store.run('1', { sessionId: 'b' });
+    expect(refused).toMatchObject({ ok: false, error: { type: 'QUEUE_FULL', hint: expect.stringContaining('omit session_id') } });
+    expect((await busy).ok).toBe(true);
+  });
+
+  it('closes idle sessions after idleTimeoutMs', async () => {
+    await using store = createSessionStore({ idleTimeoutMs: 50 });
+    await store.run('1', { sessionId: 'a' });
+    await until(() => store.stats().open === 0);
+    expect(store.stats().open).toBe(0);
+  });
+
+  it('close() closes every sandbox and refuses new runs', async () => {
+    const store = createSessionStore();
+    await store.run('1', { sessionId: 'a' });
+    await store.close();
+    await store.close();
+    expect(liveSandboxCount()).toBe(0);
+    await expect(store.run('1')).rejects.toThrow(/session store is closed/);
+  });
+
+  it('validates its options up front, echoing the bad value', () => {
+    expect(() => createSessionStore({ maxSessions: 0 })).toThrow('Expected the `maxSessions` option to be a positive integer, got `0`');
+    expect(() => createSessionStore({ sandbox: { timeoutMs: -1 } })).toThrow(/timeoutMs/);
+  });
+});
