@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { transform } from 'esbuild';
 import { CLI, cliEnv, ROOT } from './helpers/processes.js';
 
 interface Block {
@@ -17,7 +18,7 @@ interface Block {
 
 /** Fenced blocks of a doc, with their info string split into language and marker (```js test). */
 function blocks(doc: string): Block[] {
-  const text = readFileSync(join(ROOT, 'docs', doc), 'utf8');
+  const text = readFileSync(join(ROOT, doc), 'utf8');
   const out: Block[] = [];
   const re = /^```(\w+)(?:[ \t]+([\w-]+))?[ \t]*\n([\s\S]*?)^```[ \t]*$/gm;
   for (let m = re.exec(text); m; m = re.exec(text)) {
@@ -54,20 +55,23 @@ async function runJs(block: Block): Promise<{ code: number; stdout: string; stde
   mkdirSync(scratch, { recursive: true });
   const file = join(scratch, `example-${block.line}.mjs`);
   const uses = /\b(model|toolCall|toolUse)\b/.test(block.code);
-  writeFileSync(file, `${uses ? PRELUDE : ''}\n${block.code}`);
+  // TypeScript examples (e.g. `await using`) are compiled as a TypeScript user's build would.
+  const code = block.lang === 'ts' ? (await transform(block.code, { loader: 'ts', format: 'esm', target: 'node20' })).code : block.code;
+  writeFileSync(file, `${uses ? PRELUDE : ''}\n${code}`);
   return exec(process.execPath, ['--no-node-snapshot', file], mkdtempSync(join(tmpdir(), 'sbirtools-doc-')), cliEnv());
 }
 
-const docs = ['integrations.md', 'cli.md'].flatMap(blocks);
+const docs = ['README.md', 'docs/integrations.md', 'docs/cli.md'].flatMap(blocks);
 
 describe('docs examples', () => {
   it('every JavaScript, shell and JSON example is marked for testing', () => {
-    const untested = docs.filter((b) => ['js', 'sh', 'json'].includes(b.lang) && !b.marker.startsWith('test'));
+    // `ci`: the README's set-up commands, which .ci/run runs on a clean clone.
+    const untested = docs.filter((b) => ['js', 'ts', 'sh', 'json'].includes(b.lang) && !b.marker.startsWith('test') && b.marker !== 'ci');
     expect(untested.map((b) => `${b.doc}:${b.line}`)).toEqual([]);
     expect(docs.filter((b) => b.marker.startsWith('test')).length).toBeGreaterThanOrEqual(10);
   });
 
-  for (const block of docs.filter((b) => b.lang === 'js' && b.marker === 'test')) {
+  for (const block of docs.filter((b) => (b.lang === 'js' || b.lang === 'ts') && b.marker === 'test')) {
     it(`${block.doc}:${block.line} runs`, async () => {
       const r = await runJs(block);
       expect(r.stderr).not.toMatch(/Error|at file:/);
