@@ -6,6 +6,7 @@ import type { GuestRunRequest, RawRunOutcome, RawStatus } from './protocol.js';
 import { compilePrelude } from './preludeScript.js';
 import { OutputBuffer } from './outputBuffer.js';
 import { removeDangerousGlobals } from './hardenGlobals.js';
+import { sliceUtf8 } from './sliceUtf8.js';
 
 import type IVM from 'isolated-vm-legacy';
 
@@ -51,6 +52,11 @@ export class GuestSession {
           if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
           return provider.loadColumn(column);
         }),
+        fetchColumnRange: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) => {
+          const provider = typeof table === 'string' ? byName.get(table) : undefined;
+          if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
+          return sliceUtf8(provider.loadColumn(column), Number(start), Number(end));
+        }),
         write: new ivm.Callback((stream: unknown, text: unknown) => {
           session?.output?.write(stream === 'stderr' ? 'stderr' : 'stdout', typeof text === 'string' ? text : String(text));
         }),
@@ -63,6 +69,8 @@ export class GuestSession {
         result: { reference: true },
       }) as Reference;
       const execute = internals.getSync('execute', { reference: true }) as Reference;
+      // The boot function is called once, by the host; user code must not re-enter it.
+      context.evalSync('delete globalThis.__sbirtools_boot', { timeout: BOOT_TIMEOUT_MS });
       removeDangerousGlobals(context);
       session = new GuestSession(ivm, isolate, execute, limits);
       return session;

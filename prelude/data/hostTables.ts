@@ -1,0 +1,29 @@
+/** Builds the host tables (award_data, ...) as Arquero tables over lazily fetched columns. */
+import { ColumnTable } from 'arquero';
+import type { ColumnData, TableMeta } from '../../schema/columnar.js';
+import { LazyColumn } from './lazyColumn.js';
+
+/** Synchronous host call returning a copy of one column (bridge.fetchColumn). */
+export type FetchColumn = (table: string, column: string) => ColumnData;
+
+/** Optional host call returning rows [start, end) of a utf8 column (bridge.fetchColumnRange). */
+export type FetchColumnRange = (table: string, column: string, start: number, end: number) => ColumnData;
+
+/**
+ * One Arquero table per TableMeta; no column is fetched until a row value is read.
+ * @example hostTables(bridge.tables, bridge.fetchColumn).award_data.numRows()
+ */
+export function hostTables(metas: readonly TableMeta[], fetch: FetchColumn, fetchRange?: FetchColumnRange): Record<string, ColumnTable> {
+  const out: Record<string, ColumnTable> = {};
+  for (const meta of metas) {
+    const cols: Record<string, LazyColumn> = {};
+    const names: string[] = [];
+    for (const c of meta.columns) {
+      const range = fetchRange && ((start: number, end: number) => fetchRange(meta.name, c.name, start, end));
+      cols[c.name] = new LazyColumn(c, meta.numRows, () => fetch(meta.name, c.name), range);
+      names.push(c.name);
+    }
+    out[meta.name] = new ColumnTable(cols, names);
+  }
+  return out;
+}

@@ -1,0 +1,102 @@
+/**
+ * pandas-style aggregation over Arquero's grouping: `t.groupby('Agency').agg({ 'Award Amount': 'sum' })`.
+ * Arquero's own `groupby(...).rollup(...)` is untouched; `agg` reads the grouping Arquero built.
+ * Like pandas: groups with a null key are dropped (dropna=true), groups are sorted by key, and the
+ * keys come back as ordinary columns (as_index=False: there is no index).
+ */
+import type { ColumnTable } from 'arquero';
+import { GuestError } from '../errors/guestError.js';
+import { aggFn, isAggName, type AggFn } from './aggFuncs.js';
+import { compareValues, dtypeOf, isNull, isSummable, newTable, resolveColumn } from './common.js';
+
+/** One output column: name, source column (undefined for size) and function. */
+interface AggOut {
+  out: string;
+  col?: string;
+  fn: AggFn;
+}
+
+/** Options of agg(). */
+export interface AggOptions {
+  /** Drop groups whose key is null, like pandas. @default true */
+  dropna?: boolean;
+  /** Sort groups by key, like pandas. @default true */
+  sort?: boolean;
+}
+
+/** Normalizes the spec forms pandas users write into output columns. */
+export function aggOutputs(t: ColumnTable, spec: unknown, keys: readonly string[]): AggOut[] {
+  const others = t.columnNames().filter((c) => !keys.includes(c));
+  const numeric = others.filter((c) => isSummable(dtypeOf(t, c)));
+  const forAll = (f: unknown, suffix: boolean): AggOut[] => {
+    const { name, fn } = aggFn(f);
+    const cols = ['count', 'size', 'nunique', 'first', 'last', 'min', 'max'].includes(name) ? others : numeric;
+    return cols.map((c) => ({ out: suffix ? `${c}_${name}` : c, col: c, fn }));
+  };
+  if (typeof spec === 'string' || typeof spec === 'function') return forAll(spec, false);
+  if (Array.isArray(spec)) return spec.flatMap((f) => forAll(f, true));
+  if (!spec || typeof spec !== 'object') {
+    throw new GuestError('TypeError', `agg() expects a spec such as { 'Award Amount': 'sum' }, got ${String(spec)}`,
+      "Examples: agg({ 'Award Amount': 'sum' }), agg({ 'Award Amount': ['sum', 'mean'] }), agg({ total: ['Award Amount', 'sum'], n: 'size' }).");
+  }
+  const outs: AggOut[] = [];
+  for (const [key, v] of Object.entries(spec as Record<string, unknown>)) {
+    const isCol = t.column(key) !== undefined;
+    if (Array.isArray(v) && v.length === 2 && !isAggName(v[0]) && (isAggName(v[1]) || typeof v[1] === 'function')) {
+      outs.push({ out: key, col: resolveColumn(t, v[0], 'agg()'), fn: aggFn(v[1]).fn }); // named: total: ['Award Amount', 'sum']
+    } else if (Array.isArray(v)) {
+      const col = resolveColumn(t, key, 'agg()');
+      for (const f of v) { const a = aggFn(f); outs.push({ out: `${col}_${a.name}`, col, fn: a.fn }); }
+    } else if (v && typeof v === 'object' && 'column' in v) {
+      const nv = v as { column: unknown; aggfunc?: unknown };
+      outs.push({ out: key, col: resolveColumn(t, nv.column, 'agg()'), fn: aggFn(nv.aggfunc ?? 'sum').fn }); // pd.NamedAgg
+    } else if (!isCol && (v === 'size' || v === 'count')) {
+      outs.push({ out: key, fn: aggFn('size').fn }); // n: 'size'
+    } else {
+      outs.push({ out: key, col: resolveColumn(t, key, 'agg()'), fn: aggFn(v).fn });
+    }
+  }
+  return outs;
+}
+
+/**
+ * Aggregates each group of `t` (or the whole table when ungrouped) into one row.
+ * @example award_data.groupby('Agency').agg({ 'Award Amount': ['sum', 'mean'] })
+ */
+export function groupAgg(t: ColumnTable, spec: unknown, options: AggOptions = {}): ColumnTable {
+  const { dropna = true, sort = true } = options;
+  const g = t.groups() as unknown as { names: string[]; get: Array<(row: number) => unknown> } | null;
+  const keys = g ? g.names : [];
+  const outs = aggOutputs(t, spec, keys);
+  const parts = (t.partitions() as ArrayLike<number>[]).filter((p) => p.length > 0);
+  let groups = parts.map((rows) => ({ rows, key: keys.map((_, k) => g!.get[k](rows[0])) }));
+  if (dropna) groups = groups.filter((gr) => !gr.key.some(isNull));
+  if (sort && keys.length) groups.sort((a, b) => compareKeys(a.key, b.key));
+  if (!g && groups.length === 0) groups = [{ rows: [], key: [] }];
+  const cols: Record<string, unknown[]> = {};
+  keys.forEach((k, i) => (cols[k] = groups.map((gr) => gr.key[i])));
+  for (const o of outs) {
+    const col = o.col === undefined ? undefined : t.column(o.col)!;
+    cols[o.out] = groups.map((gr) => o.fn(Array.from(gr.rows, col ? (r) => col.at(r) : () => null)));
+  }
+  return newTable(cols, [...keys, ...outs.map((o) => o.out).filter((n) => !keys.includes(n))]);
+}
+
+/** Compares two group keys: nulls last, then compareValues per key part. */
+export function compareKeys(a: readonly unknown[], b: readonly unknown[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    const nx = isNull(x);
+    const ny = isNull(y);
+    if (nx || ny) { if (nx !== ny) return nx ? 1 : -1; continue; }
+    const c = compareValues(x, y);
+    if (c) return c;
+  }
+  return 0;
+}
+
+/** Group sizes (pandas `groupby(...).size()`): the keys plus a `size` column. */
+export function groupSize(t: ColumnTable, options?: AggOptions): ColumnTable {
+  return groupAgg(t, { size: 'size' }, options);
+}

@@ -1,0 +1,92 @@
+/** head/tail/shape/columns/dtypes/info/len: the first look at a table. */
+import { BitSet, type ColumnTable } from 'arquero';
+import { emit } from '../output/output.js';
+import { assertTable, dtypeOf, isNull, isTable, values, type Dtype } from './common.js';
+
+/**
+ * Rows [start, end) in table order (Array.slice semantics). Ungrouped tables get a filter mask
+ * instead of Arquero's copy, so award_data's columns stay lazy and keep their dtypes; grouped
+ * tables use Arquero's per-group slice.
+ */
+export function sliceRows(t: ColumnTable, slice: (this: ColumnTable, s?: number, e?: number) => ColumnTable, start = 0, end = Infinity): ColumnTable {
+  if (t.isGrouped()) return slice.call(t, start, end);
+  const idx = t.indices();
+  const n = idx.length;
+  const s = Math.max(0, start < 0 ? start + n : Math.min(start, n));
+  const e = Math.min(n, Math.max(0, end < 0 ? end + n : end));
+  const bits = new BitSet(t.totalRows());
+  for (let i = s; i < e; i++) bits.set(idx[i]);
+  return t.create({ filter: bits });
+}
+
+/** The first n rows (all but the last |n| when n < 0), like pandas; per group when grouped. @example award_data.head(3) */
+export function head(t: unknown, n = 5): ColumnTable {
+  assertTable(t, 'head');
+  return t.slice(0, n);
+}
+
+/** The last n rows. @example award_data.tail(3) */
+export function tail(t: unknown, n = 5): ColumnTable {
+  assertTable(t, 'tail');
+  return n <= 0 ? t.slice(t.numRows()) : t.slice(-n);
+}
+
+/** [rows, columns]. @example shape(award_data) // [5, 7] */
+export function shape(t: unknown): [number, number] {
+  assertTable(t, 'shape');
+  return [t.numRows(), t.numCols()];
+}
+
+/** Column names. @example columns(award_data) */
+export function columns(t: unknown): string[] {
+  assertTable(t, 'columns');
+  return t.columnNames();
+}
+
+/** { column: dtype } with dtypes 'number' | 'integer' | 'string' | 'date' | 'boolean' | 'object'. */
+export function dtypes(t: unknown): Record<string, Dtype> {
+  assertTable(t, 'dtypes');
+  const out: Record<string, Dtype> = {};
+  for (const c of t.columnNames()) out[c] = dtypeOf(t, c);
+  return out;
+}
+
+/** Number of rows of a table, length of a string/array, size of a Map/Set, null for null. */
+export function len(x: unknown): number | null {
+  if (isTable(x)) return x.numRows();
+  if (isNull(x)) return null;
+  if (typeof x === 'string' || Array.isArray(x) || ArrayBuffer.isView(x)) return (x as ArrayLike<unknown>).length;
+  if (x instanceof Map || x instanceof Set) return x.size;
+  if (typeof x === 'object') return Object.keys(x as object).length;
+  return String(x).length;
+}
+
+/**
+ * Prints a pandas-style summary: rows, each column's non-null count and dtype.
+ * @example award_data.info()
+ */
+export function info(t: unknown): void {
+  assertTable(t, 'info');
+  const names = t.columnNames();
+  const n = t.numRows();
+  const rows = names.map((c, i) => {
+    const nonNull = values(t, c).filter((v) => !isNull(v)).length;
+    return [` ${i}`, c, `${nonNull} non-null`, dtypeOf(t, c)];
+  });
+  const head = [' #', 'Column', 'Non-Null Count', 'Dtype'];
+  const rule = ['---', '------', '--------------', '-----'];
+  const w = rule.map((r0, j) => Math.max(r0.length, ...rows.map((r) => r[j].length)));
+  const fmt = (r: string[]) => r.map((c, j) => c.padEnd(w[j])).join('  ').trimEnd();
+  const counts = new Map<string, number>();
+  rows.forEach((r) => counts.set(r[3], (counts.get(r[3]) ?? 0) + 1));
+  const lines = [
+    `<class 'arquero.ColumnTable'>`,
+    `RangeIndex: ${n} entries${n ? `, 0 to ${n - 1}` : ''}`,
+    `Data columns (total ${names.length} columns):`,
+    fmt(head),
+    fmt(rule),
+    ...rows.map(fmt),
+    `dtypes: ${[...counts].map(([k, v]) => `${k}(${v})`).join(', ')}`,
+  ];
+  emit('stdout', lines.join('\n') + '\n');
+}

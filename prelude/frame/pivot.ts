@@ -1,0 +1,128 @@
+/**
+ * pivot_table and crosstab. Rows: one per distinct index key (sorted, null keys dropped); columns:
+ * one per distinct `columns` key (sorted), named by the key (`2019`), prefixed by the value column
+ * when there are several values (`Award Amount_2019`) and by the function when there are several
+ * aggfuncs (`sum_Award Amount_2019`). Default aggfunc 'mean' as in pandas. margins add an 'All'
+ * row and column aggregated from the raw values.
+ */
+import type { ColumnTable } from 'arquero';
+import { aggFn } from './aggFuncs.js';
+import { assertTable, dtypeOf, isNull, isNumericDtype, newTable, resolveColumns } from './common.js';
+import { compareKeys } from './groupAgg.js';
+import { formatDate } from '../format/cells.js';
+
+/** Options of pivot_table. */
+export interface PivotOptions {
+  index: string | string[];
+  columns?: string | string[];
+  values?: string | string[];
+  /** @default 'mean' */
+  aggfunc?: unknown;
+  fill_value?: unknown;
+  margins?: boolean;
+  /** @default 'All' */
+  margins_name?: string;
+}
+
+const label = (v: unknown) => (v instanceof Date ? formatDate(v, v.getTime() % 86400000 !== 0) : String(v));
+
+/**
+ * Spreadsheet-style pivot.
+ * @example pivot_table(award_data, { index: 'Agency', columns: 'Phase', values: 'Award Amount', aggfunc: 'sum', fill_value: 0 })
+ */
+export function pivot_table(t: unknown, options: PivotOptions | string | string[], columns?: unknown, values?: unknown, aggfunc?: unknown): ColumnTable {
+  assertTable(t, 'pivot_table');
+  const o: PivotOptions = typeof options === 'string' || Array.isArray(options) ? { index: options, columns: columns as string, values: values as string, aggfunc } : options;
+  const idx = resolveColumns(t, o.index, 'pivot_table() index');
+  const ckeys = o.columns === undefined ? [] : resolveColumns(t, o.columns, 'pivot_table() columns');
+  const vals = o.values === undefined
+    ? t.columnNames().filter((c) => !idx.includes(c) && !ckeys.includes(c) && isNumericDtype(dtypeOf(t, c)))
+    : resolveColumns(t, o.values, 'pivot_table() values');
+  const funcs = (Array.isArray(o.aggfunc) ? o.aggfunc : [o.aggfunc ?? 'mean']).map(aggFn);
+  const allName = o.margins_name ?? 'All';
+
+  // bucket backing rows by (row key, column key)
+  const icols = idx.map((c) => t.column(c)!);
+  const ccols = ckeys.map((c) => t.column(c)!);
+  const rowKeys = new Map<string, unknown[]>();
+  const colKeys = new Map<string, unknown[]>();
+  const cells = new Map<string, number[]>();
+  const push = (k: string, r: number) => { const a = cells.get(k); if (a) a.push(r); else cells.set(k, [r]); };
+  t.scan((r) => {
+    const rk = icols.map((c) => c.at(r!));
+    const ck = ccols.map((c) => c.at(r!));
+    if (rk.some(isNull) || ck.some(isNull)) return;
+    const rs = JSON.stringify(rk.map(keyOf));
+    const cs = JSON.stringify(ck.map(keyOf));
+    if (!rowKeys.has(rs)) rowKeys.set(rs, rk);
+    if (!colKeys.has(cs)) colKeys.set(cs, ck);
+    push(`${rs}|${cs}`, r!);
+    push(`${rs}|*`, r!);
+    push(`*|${cs}`, r!);
+    push('*|*', r!);
+  });
+  const rows = [...rowKeys].sort((a, b) => compareKeys(a[1], b[1]));
+  const cols = [...colKeys].sort((a, b) => compareKeys(a[1], b[1]));
+  if (o.margins) rows.push(['*', idx.map((_, i) => (i === 0 ? allName : ''))]);
+
+  const out: Record<string, unknown[]> = {};
+  idx.forEach((c, i) => (out[c] = rows.map(([, k]) => k[i])));
+  const names = [...idx];
+  for (const f of funcs) {
+    for (const v of vals) {
+      const vcol = t.column(v)!;
+      const targets: Array<[string, string]> = ckeys.length ? cols.map(([cs, ck]) => [cs, ck.map(label).join('_')]) : [['*', v]];
+      if (o.margins && ckeys.length) targets.push(['*', allName]);
+      for (const [cs, name] of targets) {
+        const full = [funcs.length > 1 ? f.name : '', ckeys.length && vals.length > 1 ? v : '', name].filter(Boolean).join('_');
+        out[full] = rows.map(([rs]) => {
+          const rr = cells.get(`${rs}|${cs}`);
+          return rr ? f.fn(rr.map((r) => vcol.at(r))) : o.fill_value ?? null;
+        });
+        if (!names.includes(full)) names.push(full);
+      }
+    }
+  }
+  return newTable(out, names);
+}
+
+function keyOf(v: unknown): unknown {
+  return v instanceof Date ? `D${v.getTime()}` : v;
+}
+
+/**
+ * Frequency table of two (or more) columns; `normalize`: true/'all', 'index' (rows sum to 1) or 'columns'.
+ * @example crosstab(award_data, 'Agency', 'Phase')
+ */
+export function crosstab(t: unknown, index: unknown, columns: unknown, options: { normalize?: boolean | 'all' | 'index' | 'columns'; margins?: boolean; values?: string; aggfunc?: unknown } = {}): ColumnTable {
+  assertTable(t, 'crosstab');
+  const aggfunc = options.values ? options.aggfunc ?? 'sum' : 'size';
+  const pt = pivot_table(t, { index: index as string, columns: columns as string, values: options.values ?? (resolveColumns(t, index, 'crosstab()')[0]), aggfunc, fill_value: options.values ? null : 0 });
+  const idx = resolveColumns(t, index, 'crosstab()');
+  let table = pt;
+  if (options.normalize) {
+    const valueCols = pt.columnNames().filter((c) => !idx.includes(c));
+    const grid = valueCols.map((c) => pt.array(c) as number[]);
+    const n = pt.numRows();
+    const rowSum = Array.from({ length: n }, (_, i) => grid.reduce((s, col) => s + (col[i] ?? 0), 0));
+    const colSum = grid.map((col) => col.reduce((s, v) => s + (v ?? 0), 0));
+    const total = colSum.reduce((a, b) => a + b, 0);
+    const mode = options.normalize === true ? 'all' : options.normalize;
+    const out: Record<string, unknown[]> = {};
+    idx.forEach((c) => (out[c] = pt.array(c) as unknown[]));
+    valueCols.forEach((c, j) => (out[c] = grid[j].map((v, i) => (v ?? 0) / (mode === 'index' ? rowSum[i] : mode === 'columns' ? colSum[j] : total))));
+    table = newTable(out, pt.columnNames());
+  }
+  if (options.margins) table = addMargins(table, idx);
+  return table;
+}
+
+function addMargins(t: ColumnTable, idx: string[]): ColumnTable {
+  const valueCols = t.columnNames().filter((c) => !idx.includes(c));
+  const out: Record<string, unknown[]> = {};
+  for (const c of t.columnNames()) out[c] = (t.array(c) as unknown[]).slice();
+  out.All = Array.from({ length: t.numRows() }, (_, i) => valueCols.reduce((s, c) => s + Number(out[c][i] ?? 0), 0));
+  idx.forEach((c, i) => out[c].push(i === 0 ? 'All' : ''));
+  for (const c of [...valueCols, 'All']) out[c].push(out[c].reduce((s: number, v) => s + Number(v ?? 0), 0));
+  return newTable(out, [...t.columnNames(), 'All']);
+}

@@ -1,0 +1,118 @@
+/**
+ * value_counts, unique, nunique, isna/notna with pandas semantics: nulls (and NaN) are dropped by
+ * default, counts sort descending with ties in order of first appearance, `normalize` gives a
+ * `proportion` column instead of `count`. Blank strings are values, not nulls (as in pandas).
+ */
+import { ColumnTable } from 'arquero';
+import { GuestError } from '../errors/guestError.js';
+import { assertTable, isNull, isTable, newTable, resolveColumn, resolveColumns, values, describeType } from './common.js';
+
+/** Options of value_counts. */
+export interface ValueCountsOptions {
+  /** Proportions (summing to 1) instead of counts. @default false */
+  normalize?: boolean;
+  /** Skip null/NaN values. @default true */
+  dropna?: boolean;
+  /** Sort by count. @default true */
+  sort?: boolean;
+  /** Sort ascending instead of descending. @default false */
+  ascending?: boolean;
+}
+
+const keyOf = (v: unknown): unknown => (v instanceof Date ? `D${v.getTime()}` : v === undefined || (typeof v === 'number' && v !== v) ? null : v);
+
+/**
+ * Counts of each distinct value (or combination of values) as a table: the column(s) plus `count`.
+ * @example value_counts(award_data, 'Agency')
+ */
+export function value_counts(t: unknown, cols?: unknown, options: ValueCountsOptions = {}): ColumnTable {
+  if (Array.isArray(t)) return value_counts(newTable({ value: t }), 'value', cols as ValueCountsOptions);
+  assertTable(t, 'value_counts');
+  if (cols && typeof cols === 'object' && !Array.isArray(cols)) return value_counts(t, undefined, cols as ValueCountsOptions);
+  const { normalize = false, dropna = true, sort = true, ascending = false } = options;
+  const names = resolveColumns(t, cols, 'value_counts()');
+  const columns = names.map((n) => values(t, n));
+  const n = t.numRows();
+  const index = new Map<unknown, number>();
+  const firsts: unknown[][] = [];
+  const counts: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const row = columns.map((c) => c[i]);
+    if (dropna && row.some(isNull)) continue;
+    const key = row.length === 1 ? keyOf(row[0]) : JSON.stringify(row.map(keyOf));
+    let k = index.get(key);
+    if (k === undefined) {
+      index.set(key, (k = counts.length));
+      firsts.push(row.map((v) => (isNull(v) ? null : v)));
+      counts.push(0);
+    }
+    counts[k]++;
+  }
+  const order = counts.map((_, i) => i);
+  if (sort) order.sort((a, b) => (ascending ? counts[a] - counts[b] : counts[b] - counts[a]));
+  const total = counts.reduce((a, b) => a + b, 0);
+  const out: Record<string, unknown[]> = {};
+  names.forEach((name, j) => (out[name] = order.map((i) => firsts[i][j])));
+  const label = normalize ? 'proportion' : 'count';
+  out[label] = order.map((i) => (normalize ? (total ? counts[i] / total : null) : counts[i]));
+  return newTable(out, [...names, label]);
+}
+
+/**
+ * Distinct values in order of appearance; null is included when present (pandas unique()).
+ * @example unique(award_data, 'Phase')
+ */
+export function unique(t: unknown, col?: unknown): unknown[] {
+  const vals = isTable(t) ? values(t, resolveColumn(t, col, 'unique()')) : Array.isArray(t) ? t : null;
+  if (!vals) throw new GuestError('TypeError', `unique() expects a table and a column, or an array; got ${describeType(t)}`, "Use unique(award_data, 'Agency').");
+  const seen = new Set<unknown>();
+  const out: unknown[] = [];
+  for (const v of vals) {
+    const k = keyOf(v);
+    if (!seen.has(k)) { seen.add(k); out.push(isNull(v) ? null : v); }
+  }
+  return out;
+}
+
+/**
+ * Number of distinct non-null values of a column (a number), or of every column (an object).
+ * @example nunique(award_data, 'Agency')
+ */
+export function nunique(t: unknown, col?: unknown, options: { dropna?: boolean } = {}): number | Record<string, number> {
+  if (col && typeof col === 'object' && !Array.isArray(col)) return nunique(t, undefined, col as { dropna?: boolean });
+  const count = (vals: unknown[]) => { const u = unique(vals); return options.dropna === false ? u.length : u.filter((v) => !isNull(v)).length; };
+  if (Array.isArray(t)) return count(t);
+  assertTable(t, 'nunique');
+  if (typeof col === 'string' || typeof col === 'number') return count(values(t, resolveColumn(t, col, 'nunique()')));
+  const out: Record<string, number> = {};
+  for (const c of resolveColumns(t, col, 'nunique()')) out[c] = count(values(t, c));
+  return out;
+}
+
+/** A table of booleans over the same rows, computed on read (no copy): true where the value is null/NaN. */
+function maskTable(t: ColumnTable, want: boolean): ColumnTable {
+  const data: Record<string, { length: number; at(i: number): boolean }> = {};
+  for (const name of t.columnNames()) {
+    const col = t.column(name)!;
+    data[name] = { length: col.length, at: (i) => isNull(col.at(i)) === want };
+  }
+  return t.create({ data: data as never, names: t.columnNames() });
+}
+
+/**
+ * pandas isna: a table -> a boolean table (so `t.isna().sum()` counts nulls per column);
+ * an array -> booleans; a value -> boolean.
+ * @example award_data.isna().sum()
+ */
+export function isna(x: unknown): unknown {
+  if (isTable(x)) return maskTable(x, true);
+  if (Array.isArray(x)) return x.map(isNull);
+  return isNull(x);
+}
+
+/** The opposite of isna. @example notna(award_data).sum() */
+export function notna(x: unknown): unknown {
+  if (isTable(x)) return maskTable(x, false);
+  if (Array.isArray(x)) return x.map((v) => !isNull(v));
+  return !isNull(x);
+}

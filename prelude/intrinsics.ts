@@ -1,0 +1,97 @@
+/**
+ * Builtins captured when the bundle is evaluated, before any user code runs. User code shares the
+ * realm and may later replace `JSON.stringify`, `Object.keys` or prototype methods; the output path
+ * (serializer, outcome, error reporting) uses only these captured references, so a polluted realm
+ * can break the tenant's own helpers but not the shape of what execute() returns.
+ */
+const G = globalThis;
+export const JSONStringify = G.JSON.stringify;
+export const JSONParse = G.JSON.parse;
+export const ObjectKeys = G.Object.keys;
+export const ObjectGetOwnPropertyNames = G.Object.getOwnPropertyNames;
+export const ObjectCreate = G.Object.create;
+export const ObjectDefineProperty = G.Object.defineProperty;
+export const ObjectGetOwnPropertyDescriptor = G.Object.getOwnPropertyDescriptor;
+export const ObjectGetPrototypeOf = G.Object.getPrototypeOf;
+export const ObjectPrototype = G.Object.prototype;
+export const ObjectPrototypeToString = G.Object.prototype.toString;
+export const ObjectIs = G.Object.is;
+export const ArrayIsArray = G.Array.isArray;
+export const ArrayBufferIsView = G.ArrayBuffer.isView;
+export const ReflectApply = G.Reflect.apply;
+export const ReflectOwnKeys = G.Reflect.ownKeys;
+export const FunctionPrototypeToString = G.Function.prototype.toString;
+export const NativePromise = G.Promise;
+export const PromisePrototypeThen = G.Promise.prototype.then;
+export const NativeDate = G.Date;
+export const DateNow = G.Date.now;
+export const DatePrototypeGetTime = G.Date.prototype.getTime;
+export const DatePrototypeToISOString = G.Date.prototype.toISOString;
+export const MathRandom = G.Math.random;
+export const NativeMap = G.Map;
+export const NativeSet = G.Set;
+export const NativeWeakMap = G.WeakMap;
+export const NativeError = G.Error;
+export const StringFromCharCode = G.String.fromCharCode;
+export const NumberIsFinite = G.Number.isFinite;
+export const NumberIsInteger = G.Number.isInteger;
+export const MapPrototypeEntries = G.Map.prototype.entries;
+export const SetPrototypeValues = G.Set.prototype.values;
+export const MapSizeGetter = ObjectGetOwnPropertyDescriptor(G.Map.prototype, 'size')!.get!;
+export const SetSizeGetter = ObjectGetOwnPropertyDescriptor(G.Set.prototype, 'size')!.get!;
+export const TypedArrayPrototype = ObjectGetPrototypeOf(G.Uint8Array.prototype);
+export const TypedArrayLengthGetter = ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, 'length')!.get!;
+export const TypedArrayToStringTag = ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag)!.get!;
+export const ErrorCaptureStackTrace = (G.Error as { captureStackTrace?: unknown }).captureStackTrace;
+
+/** `Object.prototype.toString.call(v)` through the captured builtin. */
+export function tagOf(v: unknown): string {
+  return ReflectApply(ObjectPrototypeToString, v, []) as string;
+}
+
+// Brand checks: the cheap tag test first (throwing is slow), then the real brand check, so a
+// spoofed Symbol.toStringTag cannot pass for a Date/Map/Set.
+
+/** True for a real Date. */
+export function isDate(v: unknown): v is Date {
+  if (typeof v !== 'object' || v === null || tagOf(v) !== '[object Date]') return false;
+  try {
+    ReflectApply(DatePrototypeGetTime, v, []);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Time value of a real Date (NaN for an invalid date). */
+export function timeOf(d: Date): number {
+  return ReflectApply(DatePrototypeGetTime, d, []) as number;
+}
+
+/** True for a real Map (brand check through the captured `size` getter). */
+export function isMap(v: unknown): v is Map<unknown, unknown> {
+  if (typeof v !== 'object' || v === null || tagOf(v) !== '[object Map]') return false;
+  try {
+    ReflectApply(MapSizeGetter, v, []);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True for a real Set. */
+export function isSet(v: unknown): v is Set<unknown> {
+  if (typeof v !== 'object' || v === null || tagOf(v) !== '[object Set]') return false;
+  try {
+    ReflectApply(SetSizeGetter, v, []);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The `[Symbol.toStringTag]` of a real typed array ('Float64Array', ...), or undefined. */
+export function typedArrayName(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  return ReflectApply(TypedArrayToStringTag, v, []) as string | undefined;
+}

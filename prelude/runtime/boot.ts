@@ -1,0 +1,58 @@
+/**
+ * globalThis.__sbirtools_boot(bridge): called once per context by the runtime. Captures the bridge,
+ * builds the host tables over lazy columns, installs the prelude and returns the internals.
+ */
+import type { TableMeta } from '../../schema/columnar.js';
+import type { CardDataset } from '../card/dataCard.js';
+import { hostTables, type FetchColumn, type FetchColumnRange } from '../data/hostTables.js';
+import { install } from '../install.js';
+import { setWriter, type Write } from '../output/output.js';
+import { makeDescribeData } from './describeData.js';
+import { makeExecute, type ExecuteOptions } from './execute.js';
+
+/** What the runtime passes to boot (docs/architecture.md). */
+export interface Bridge {
+  tables: TableMeta[];
+  dataset?: CardDataset;
+  fetchColumn: FetchColumn;
+  /**
+   * Optional: rows [start, end) of a utf8 column, offsets rebased to 0. When present, long text
+   * columns are fetched in pages of 4096 rows instead of whole (see data/pagedText.ts).
+   */
+  fetchColumnRange?: FetchColumnRange;
+  write: Write;
+  limits: { maxOutputBytes: number; maxResultBytes: number; maxRows: number };
+}
+
+/** What boot returns. */
+export interface Internals {
+  execute(code: string, opts?: Partial<ExecuteOptions>): string | Promise<string>;
+}
+
+let booted = false;
+
+/**
+ * Boots the prelude in this context.
+ * @throws when called twice, or when the bridge lacks a callback
+ */
+export function boot(bridge: Bridge): Internals {
+  if (booted) throw new Error('__sbirtools_boot: already booted in this context');
+  if (!bridge || typeof bridge.fetchColumn !== 'function' || typeof bridge.write !== 'function') {
+    throw new TypeError('__sbirtools_boot: bridge.fetchColumn and bridge.write must be functions');
+  }
+  booted = true;
+  // Arquero's parser recurses deeply; keep enough frames to reach the user's line in analysis.js
+  (Error as { stackTraceLimit?: number }).stackTraceLimit = 64;
+  // copy what we keep: later changes to the bridge object (it is reachable by nobody else) cannot matter
+  const write = bridge.write;
+  const fetchColumn = bridge.fetchColumn;
+  const limits = { maxOutputBytes: Number(bridge.limits?.maxOutputBytes) || 1 << 20, maxResultBytes: Number(bridge.limits?.maxResultBytes) || 1 << 20, maxRows: Number(bridge.limits?.maxRows) || 1000 };
+  setWriter((stream, text) => write(stream, text));
+  const fetchRange = typeof bridge.fetchColumnRange === 'function' ? bridge.fetchColumnRange : undefined;
+  const tables = hostTables(bridge.tables ?? [], (t, c) => fetchColumn(t, c), fetchRange && ((t, c, s, e) => fetchRange(t, c, s, e)));
+  const extra: Record<string, unknown> = { award_data: undefined, describeData: makeDescribeData(tables, bridge.dataset) };
+  for (const [name, t] of Object.entries(tables)) extra[name] = t;
+  install(extra);
+  for (const [name, t] of Object.entries(tables)) if (name !== 'award_data') Object.defineProperty(globalThis, name, { value: t, writable: true, configurable: true });
+  return { execute: makeExecute(limits) };
+}

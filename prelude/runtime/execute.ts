@@ -1,0 +1,105 @@
+/**
+ * execute(code, opts): the runtime's entry point (docs/architecture.md "The runtime <-> prelude
+ * contract"). Resets per-run state, evaluates the code with indirect eval as a global script named
+ * analysis.js, reads `result` when asked, awaits a native promise, and returns one GuestOutcome JSON
+ * string (or a promise of one that never rejects). Guest failures become `{ ok: false, error }`.
+ */
+import { NativePromise, PromisePrototypeThen, ReflectApply } from '../intrinsics.js';
+import { errorInfo, SOURCE_NAME } from '../errors/errorInfo.js';
+import { resetOutput } from '../output/output.js';
+import { resetResults, runResults } from '../output/results.js';
+import { FALLBACK_OUTCOME, failureJson, successJson } from '../serialize/outcome.js';
+import { enterDeterministic, type Deterministic } from './deterministic.js';
+import { globalize } from './globalize.js';
+
+/** Options the runtime passes. */
+export interface ExecuteOptions {
+  /** The code is wrapped in an async IIFE (its value is a promise). */
+  async: boolean;
+  /** Lines the runtime added before the user's first line. */
+  lineOffset: number;
+  /** The run's value is the global binding `result`. */
+  resultName: boolean;
+  deterministic?: Deterministic;
+}
+
+/** Limits execute() enforces inside the isolate. */
+export interface ExecuteLimits {
+  maxOutputBytes: number;
+  maxResultBytes: number;
+  maxRows: number;
+}
+
+const indirectEval = globalThis.eval;
+
+function failure(e: unknown, code: string, lineOffset: number): string {
+  try {
+    return failureJson(errorInfo(e, code, lineOffset));
+  } catch {
+    return FALLBACK_OUTCOME;
+  }
+}
+
+function success(value: unknown, limits: ExecuteLimits, code: string): string {
+  try {
+    return successJson(value, runResults(), limits);
+  } catch (e) {
+    try {
+      const info = errorInfo(e, code, 0);
+      return failureJson({ name: 'ResultError', message: `The run finished but its result could not be serialized: ${info.name}: ${info.message}`,
+        hint: 'Return plain data (numbers, strings, arrays, objects, tables); do not modify built-in prototypes or JSON.' });
+    } catch {
+      return FALLBACK_OUTCOME;
+    }
+  }
+}
+
+/** Builds execute() over the boot-time limits. */
+export function makeExecute(limits: ExecuteLimits): (code: string, opts?: Partial<ExecuteOptions>) => string | Promise<string> {
+  return function execute(code, opts = {}) {
+    let restore = () => {};
+    const done = () => { const r = restore; restore = () => {}; try { r(); } catch { /* keep the outcome */ } };
+    try {
+      const src = String(code);
+      const lineOffset = Number(opts.lineOffset) || 0;
+      resetOutput(limits.maxOutputBytes);
+      resetResults();
+      if (opts.deterministic) restore = enterDeterministic(opts.deterministic);
+      let value: unknown;
+      try {
+        value = indirectEval(`${opts.async ? src : globalize(src)}\n//# sourceURL=${SOURCE_NAME}`);
+        if (opts.resultName) value = indirectEval('typeof result === "undefined" ? undefined : result');
+      } catch (e) {
+        done();
+        return failure(e, src, lineOffset);
+      }
+      const settled = awaitNative(value);
+      if (!settled) {
+        done();
+        return success(value, limits, src);
+      }
+      return new NativePromise<string>((resolve) => {
+        settled(
+          (v) => { done(); resolve(success(v, limits, src)); },
+          (e) => { done(); resolve(failure(e, src, lineOffset)); },
+        );
+      });
+    } catch (e) {
+      done();
+      try { return failure(e, String(code), 0); } catch { return FALLBACK_OUTCOME; }
+    }
+  };
+}
+
+/** For a native promise, a function that subscribes to it; undefined for anything else. */
+function awaitNative(v: unknown): ((ok: (v: unknown) => void, err: (e: unknown) => void) => void) | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  if (!(v instanceof NativePromise)) return undefined;
+  return (ok, err) => {
+    try {
+      ReflectApply(PromisePrototypeThen, v, [ok, err]);
+    } catch (e) {
+      err(e);
+    }
+  };
+}

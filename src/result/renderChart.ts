@@ -1,0 +1,69 @@
+import * as vega from 'vega';
+import { compile } from 'vega-lite';
+import type { Chart } from '../../schema/result.js';
+
+/** Thrown for input renderChart cannot render (Plotly figures, non-Vega-Lite objects, bad specs). */
+export class ChartRenderError extends Error {
+  override readonly name = 'ChartRenderError';
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
+
+// The spec comes from guest code: never let Vega fetch URLs or read files (data.url, image href).
+function sealedLoader(): ReturnType<typeof vega.loader> {
+  const loader = vega.loader();
+  const refuse = async (uri: unknown): Promise<never> => {
+    throw new ChartRenderError(`renderChart does not load external resources (${String(uri)}); inline the data as data.values`);
+  };
+  loader.load = refuse;
+  loader.sanitize = refuse as never;
+  loader.http = refuse;
+  loader.file = refuse;
+  return loader;
+}
+
+/**
+ * Render a Vega-Lite chart to an SVG string on the host (no browser, no canvas, no network).
+ * Accepts a result's chart (`{ kind: 'vega-lite', spec }`) or a bare Vega-Lite spec.
+ * @throws ChartRenderError for Plotly figures (they need a browser), for objects that are not
+ *   Vega-Lite specs, for specs that do not compile, and for specs that reference external data.
+ * @example const svg = await renderChart(result.charts[0]);
+ */
+export async function renderChart(input: Chart | Record<string, unknown>): Promise<string> {
+  const chart: unknown = input;
+  if (!isObject(chart)) throw new ChartRenderError(`renderChart expects a chart object, got ${chart === null ? 'null' : typeof chart}`);
+  if (chart.kind === 'plotly' || (Array.isArray(chart.data) && 'layout' in chart)) {
+    throw new ChartRenderError('Plotly charts cannot be rendered to SVG here (they need plotly.js in a browser); pass the figure to a Plotly front end, or use a Vega-Lite spec.');
+  }
+  const spec = chart.kind === 'vega-lite' && isObject(chart.spec) ? chart.spec : chart;
+  if (!['mark', 'layer', 'hconcat', 'vconcat', 'concat', 'facet', 'repeat'].some((k) => k in spec)) {
+    throw new ChartRenderError('renderChart expects a Vega-Lite spec (an object with mark, layer, concat, facet or repeat)');
+  }
+  let compiled: vega.Spec;
+  try {
+    compiled = compile(spec as never).spec;
+  } catch (err) {
+    throw new ChartRenderError(`the Vega-Lite spec does not compile: ${(err as Error).message}`);
+  }
+  // Vega logs dataflow errors (such as a refused load) instead of throwing: collect and report them
+  const errors: unknown[] = [];
+  const logger = {
+    level(this: unknown, _?: number) { return arguments.length ? this : vega.Error; },
+    error: (...args: unknown[]) => { errors.push(args.find((a) => a instanceof Error) ?? args.join(' ')); return logger; },
+    // a refused load is only a warning ("Loading failed"), but it means the chart is wrong
+    warn: (...args: unknown[]) => { if (args[0] === 'Loading failed') errors.push(args.find((a) => a instanceof Error) ?? args.join(' ')); return logger; },
+    info: () => logger,
+    debug: () => logger,
+  };
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none', loader: sealedLoader(), logger: logger as never });
+  try {
+    const svg = await view.toSVG();
+    if (errors.length) {
+      const first = errors[0];
+      throw first instanceof ChartRenderError ? first : new ChartRenderError(`the chart failed to render: ${first instanceof Error ? first.message : String(first)}`);
+    }
+    return svg;
+  } finally {
+    view.finalize();
+  }
+}

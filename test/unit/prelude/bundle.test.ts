@@ -1,0 +1,48 @@
+// The prelude bundle: one classic script, nothing Node-only, loadable from V8 code cache.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, test } from 'vitest';
+import { BUNDLE_PATH } from './harness.js';
+
+const require = createRequire(import.meta.url);
+const ivm = require('isolated-vm-legacy');
+const source = readFileSync(BUNDLE_PATH, 'utf8');
+
+describe('dist/prelude/bundle.js', () => {
+  test('contains no require(, process. or import(', () => {
+    for (const s of ['require(', 'process.', 'import(']) expect(source.includes(s), s).toBe(false);
+  });
+  test('is a classic script that defines __sbirtools_boot and nothing else of ours', () => {
+    const isolate = new ivm.Isolate({ memoryLimit: 64 });
+    try {
+      const context = isolate.createContextSync();
+      isolate.compileScriptSync(source).runSync(context);
+      expect(context.evalSync('typeof __sbirtools_boot')).toBe('function');
+      expect(context.evalSync('[typeof aq, typeof award_data, typeof TextDecoder, typeof TextEncoder].join()')).toBe('undefined,undefined,function,function');
+    } finally {
+      isolate.dispose();
+    }
+  });
+  test('V8 code cache made by one isolate is accepted by the next', () => {
+    const first = new ivm.Isolate({ memoryLimit: 64 });
+    const second = new ivm.Isolate({ memoryLimit: 64 });
+    try {
+      const produced = first.compileScriptSync(source, { filename: 'sbirtools-prelude.js', produceCachedData: true });
+      expect(produced.cachedData).toBeDefined();
+      const t0 = performance.now();
+      const consumed = second.compileScriptSync(source, { filename: 'sbirtools-prelude.js', cachedData: produced.cachedData });
+      const ms = performance.now() - t0;
+      expect(consumed.cachedDataRejected).toBe(false);
+      const context = second.createContextSync();
+      consumed.runSync(context);
+      expect(context.evalSync('typeof __sbirtools_boot')).toBe('function');
+      expect(ms).toBeLessThan(1000);
+    } finally {
+      first.dispose();
+      second.dispose();
+    }
+  });
+  test('stays small', () => {
+    expect(Buffer.byteLength(source)).toBeLessThan(600 * 1024);
+  });
+});

@@ -1,0 +1,105 @@
+// Test-only runtime side of the prelude contract (docs/architecture.md): one isolate, the bundle,
+// a bridge with write/fetchColumn callbacks, and execute() called through a Reference.
+// The lead's runtime replaces this in most tests; keep it small.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { ColumnData, ColumnarTable } from '../../../schema/columnar.js';
+import { AWARDS, DATASET } from './fixture.js';
+import { GuestOutcomeSchema } from './outcomeSchema.js';
+import { GuestOutcomeSchema as HostOutcomeSchema } from '../../../schema/guest.js';
+
+const require = createRequire(import.meta.url);
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const ivm = require('isolated-vm-legacy');
+
+export const BUNDLE_PATH = fileURLToPath(new URL('../../../dist/prelude/bundle.js', import.meta.url));
+
+/** What execute() returned, parsed, plus the captured streams of that run. */
+export interface Outcome {
+  ok: boolean;
+  value?: unknown;
+  valueText?: string;
+  table?: { columns: string[]; dtypes: string[]; rows: unknown[][]; totalRows: number; truncated: boolean; markdown: string };
+  displays?: Outcome['table'][];
+  charts?: Array<{ kind: string; spec: Record<string, unknown>; title?: string }>;
+  error?: { name: string; message: string; line?: number; column?: number; stack?: string; hint?: string };
+  truncatedValue?: boolean;
+  truncatedOutput: boolean;
+  stdout: string;
+  stderr: string;
+  raw: string;
+}
+
+export interface HarnessOptions {
+  tables?: ColumnarTable[];
+  dataset?: Record<string, unknown>;
+  limits?: Partial<{ maxOutputBytes: number; maxResultBytes: number; maxRows: number }>;
+  /** Also offer bridge.fetchColumnRange (utf8 columns then load in pages of rows). */
+  paged?: boolean;
+}
+
+/** Rows [start, end) of a utf8 column with offsets rebased to 0: what fetchColumnRange returns. */
+export function sliceUtf8(data: ColumnData, start: number, end: number): ColumnData {
+  if (data.kind !== 'utf8') throw new Error('fetchColumnRange serves utf8 columns only');
+  const base = data.offsets[start];
+  const offsets = Int32Array.from({ length: end - start + 1 }, (_, i) => data.offsets[start + i] - base);
+  return { kind: 'utf8', type: 'string', bytes: data.bytes.slice(base, data.offsets[end]), offsets, valid: data.valid.slice(start, end) };
+}
+
+export interface Harness {
+  run(code: string, opts?: Record<string, unknown>): Promise<Outcome>;
+  /** Columns the guest fetched, in order ("table/column"). */
+  fetched: string[];
+  dispose(): void;
+}
+
+/** Boots the prelude in a fresh isolate. */
+export function createHarness(options: HarnessOptions = {}): Harness {
+  const tables = options.tables ?? [AWARDS];
+  const limits = { maxOutputBytes: 64 * 1024, maxResultBytes: 256 * 1024, maxRows: 200, ...options.limits };
+  const isolate = new ivm.Isolate({ memoryLimit: 256 });
+  const context = isolate.createContextSync();
+  isolate.compileScriptSync(readFileSync(BUNDLE_PATH, 'utf8'), { filename: 'sbirtools-prelude.js' }).runSync(context);
+  const streams = { stdout: '', stderr: '' };
+  const fetched: string[] = [];
+  const write = new ivm.Callback((stream: 'stdout' | 'stderr', text: string) => { streams[stream] += text; });
+  const fetchColumn = new ivm.Callback((table: string, column: string) => {
+    fetched.push(`${table}/${column}`);
+    const col = tables.find((t) => t.name === table)?.columns.find((c) => c.name === column);
+    if (!col) throw new Error(`no column ${table}/${column}`);
+    return col.data;
+  });
+  const fetchColumnRange = new ivm.Callback((table: string, column: string, start: number, end: number) => {
+    fetched.push(`${table}/${column}[${start}:${end}]`);
+    const col = tables.find((t) => t.name === table)?.columns.find((c) => c.name === column);
+    if (!col) throw new Error(`no column ${table}/${column}`);
+    return sliceUtf8(col.data, start, end);
+  });
+  const metas = tables.map((t) => ({ name: t.name, numRows: t.numRows, columns: t.columns.map(({ name, type, kind }) => ({ name, type, kind })) }));
+  const bridge = new ivm.ExternalCopy({ tables: metas, dataset: options.dataset ?? DATASET, limits }).copyInto();
+  context.evalClosureSync(
+    'const b = $0; b.write = $1; b.fetchColumn = $2; if ($3) b.fetchColumnRange = $3; globalThis.__internals = __sbirtools_boot(b); delete globalThis.__sbirtools_boot;',
+    [bridge, write, fetchColumn, options.paged ? fetchColumnRange : null],
+  );
+  const execute = context.evalClosureSync('const x = globalThis.__internals.execute; delete globalThis.__internals; return x;', [], { result: { reference: true } });
+  return {
+    fetched,
+    async run(code, opts = {}) {
+      streams.stdout = '';
+      streams.stderr = '';
+      const raw: string = await execute.apply(undefined, [code, { async: false, lineOffset: 0, resultName: false, ...opts }], {
+        arguments: { copy: true },
+        result: { promise: true, copy: true },
+        timeout: 20_000,
+      });
+      if (typeof raw !== 'string') throw new Error(`execute() returned ${typeof raw}, not a string`);
+      const parsed = GuestOutcomeSchema.parse(JSON.parse(raw)); // every run must be a valid GuestOutcome
+      HostOutcomeSchema.parse(parsed); // ... and pass the host's own check (src/result/buildResult.ts)
+      return { ...parsed, stdout: streams.stdout, stderr: streams.stderr, raw } as Outcome;
+    },
+    dispose() {
+      isolate.dispose();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { describe, expect, test } from 'vitest';
+import { ChartRenderError, renderChart } from '../../../src/result/renderChart.js';
+
+const bar = {
+  $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+  data: { values: [{ Agency: 'DOD', count: 3 }, { Agency: 'NASA', count: 2 }] },
+  mark: 'bar',
+  encoding: { x: { field: 'Agency', type: 'nominal' }, y: { field: 'count', type: 'quantitative' } },
+};
+
+describe('renderChart', () => {
+  test('renders a Vega-Lite chart to SVG', async () => {
+    const svg = await renderChart({ kind: 'vega-lite', spec: bar });
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).toContain('DOD');
+    expect(svg).toContain('</svg>');
+  });
+  test('accepts a bare spec', async () => {
+    expect(await renderChart(bar)).toMatch(/^<svg/);
+  });
+  test('rejects Plotly figures, non-specs and specs that do not compile', async () => {
+    await expect(renderChart({ kind: 'plotly', spec: { data: [] } })).rejects.toThrow(/Plotly charts cannot be rendered/);
+    await expect(renderChart({ data: [{ type: 'bar' }], layout: {} })).rejects.toThrow(ChartRenderError);
+    await expect(renderChart({ foo: 1 })).rejects.toThrow(/expects a Vega-Lite spec/);
+    await expect(renderChart(null as never)).rejects.toThrow(/got null/);
+    await expect(renderChart({ mark: 'nope' })).rejects.toThrow(/does not compile/);
+  });
+  test('never fetches external data', async () => {
+    await expect(renderChart({ ...bar, data: { url: 'https://example.com/data.json' } })).rejects.toThrow(/external resources/);
+  });
+});
