@@ -11,6 +11,7 @@ import { BitSet, escape, parse, type ColumnTable } from 'arquero';
 import { _derive } from 'arquero/src/verbs/derive.js';
 import { FunctionPrototypeToString, ReflectApply } from '../intrinsics.js';
 import { rowView } from './rowView.js';
+import { callsValueMethods } from './valueMethods.js';
 
 type Fn = (d: Record<string, unknown>, $: unknown) => unknown;
 
@@ -32,6 +33,7 @@ export function usesAggregateOps(fn: Function): boolean {
 }
 
 const compiles = (t: ColumnTable, value: unknown): boolean => {
+  if (typeof value === 'function' && callsValueMethods(value)) return false;
   try {
     parse({ v: value } as never, { table: t } as never);
     return true;

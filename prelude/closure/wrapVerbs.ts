@@ -6,6 +6,7 @@
  */
 import type { ColumnTable } from 'arquero';
 import { unknownColumn } from '../errors/didYouMean.js';
+import { callsValueMethods } from './valueMethods.js';
 import { deriveClosure, escapeClosures, filterClosure, groupbyClosure, isClosureError, usesAggregateOps } from './fallback.js';
 
 /** The verbs that take table expressions or column names. */
@@ -16,6 +17,15 @@ export const WRAPPED_VERBS = [
 
 type Verb = (this: ColumnTable, ...args: unknown[]) => ColumnTable;
 
+const CLOSURE_VERBS = new Set<string>(['filter', 'derive', 'groupby', 'orderby']);
+
+function hasValueMethodCall(arg: unknown): boolean {
+  if (typeof arg === 'function') return callsValueMethods(arg) && !usesAggregateOps(arg);
+  if (Array.isArray(arg)) return arg.some(hasValueMethodCall);
+  if (arg && typeof arg === 'object' && typeof (arg as ColumnTable).columnNames !== 'function') return Object.values(arg).some(hasValueMethodCall);
+  return false;
+}
+
 /** Replaces each verb on the prototype with its wrapped version (idempotent per prototype). */
 export function installVerbWrappers(proto: Record<string, unknown>): void {
   for (const name of WRAPPED_VERBS) {
@@ -23,6 +33,11 @@ export function installVerbWrappers(proto: Record<string, unknown>): void {
     if (typeof orig !== 'function' || orig.__sbirtools) continue;
     const wrapped = {
       [name](this: ColumnTable, ...args: unknown[]) {
+        // a method call on a value would be miscompiled by Arquero: run it as JavaScript
+        if (CLOSURE_VERBS.has(name) && args.some(hasValueMethodCall)) {
+          const fixed = closureFallback(this, name, orig, args);
+          if (fixed) return fixed;
+        }
         try {
           return orig.apply(this, args);
         } catch (e) {

@@ -54,6 +54,25 @@ describe('closures run as real JavaScript, with the same results', () => {
   });
 });
 
+describe('method calls on values run as JavaScript (Arquero would drop the receiver)', () => {
+  test('string methods in filter give the JavaScript answer', async () => {
+    // Titles: 'Quantum sensing…', 'quantum computing…' match case-insensitively; a blank and a null do not.
+    expect(await v("award_data.filter(d => (d['Award Title'] || '').toLowerCase().includes('quantum')).numRows()")).toBe(2);
+    expect(await v("award_data.filter(d => (d['Award Title'] ?? '').includes('Quantum')).numRows()")).toBe(1);
+    expect(await v("award_data.filter(d => /quantum/i.test(d['Award Title'] ?? '')).numRows()")).toBe(2);
+    expect(await v("award_data.filter(d => d['Award Title']?.startsWith('Solar')).numRows()")).toBe(1);
+  });
+  test('string methods in derive, groupby and orderby', async () => {
+    expect(await v("award_data.derive({ w: d => (d['Award Title'] ?? '').split(' ')[0] }).array('w').slice(0, 2)")).toEqual(['Quantum', 'AI-driven']);
+    expect(await v("award_data.derive({ s: d => (d['Award Title'] ?? '').slice(0, 3) }).array('s').slice(0, 2)")).toEqual(['Qua', 'AI-']);
+    expect(await v("award_data.groupby({ q: d => (d['Award Title'] ?? '').toLowerCase().includes('quantum') }).count().orderby('q').array('count')")).toEqual([6, 2]);
+  });
+  test('op and Math calls still compile (no row-by-row fallback needed)', async () => {
+    expect(await v("award_data.filter(d => op.includes(op.lower(d['Award Title']), 'quantum')).numRows()")).toBe(2);
+    expect(await v("award_data.filter(d => Math.max(d['Award Year'], 0) >= 2022).numRows()")).toBe(2);
+  });
+});
+
 describe('unknown columns: did you mean', () => {
   test.each([
     ["award_data.filter(d => d['Awrd Amount'] > 1)", 'Award Amount'],
