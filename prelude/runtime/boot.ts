@@ -54,5 +54,7 @@ export function boot(bridge: Bridge): Internals {
   for (const [name, t] of Object.entries(tables)) extra[name] = t;
   install(extra);
   for (const [name, t] of Object.entries(tables)) if (name !== 'award_data') Object.defineProperty(globalThis, name, { value: t, writable: true, configurable: true });
+  // every table also in one `tables` object (the Python runner spec had `dfs` beside per-table globals)
+  Object.defineProperty(globalThis, 'tables', { value: Object.freeze({ ...tables }), writable: true, configurable: true });
   return { execute: makeExecute(limits) };
 }
