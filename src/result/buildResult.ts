@@ -3,7 +3,7 @@ import type { Limits } from '../../schema/limits.js';
 import type { DatasetInfo, RunResult } from '../../schema/result.js';
 import type { RunError } from '../../schema/errors.js';
 import type { RawRunOutcome } from '../runtime/protocol.js';
-import { caretSnippet } from './caretSnippet.js';
+import { caretSnippet } from '../policy/snippet.js';
 
 interface Context {
   code: string;
@@ -42,7 +42,7 @@ export function buildResult(raw: RawRunOutcome, ctx: Context): RunResult {
       message: `${e.name ?? 'Error'}: ${e.message}${e.line ? ` (line ${e.line}${e.column ? `, col ${e.column}` : ''})` : ''}`,
       ...(e.line ? { line: e.line } : {}),
       ...(e.column ? { column: e.column } : {}),
-      ...(e.line ? { snippet: caretSnippet(ctx.code, e.line, e.column) } : {}),
+      ...(e.line ? { snippet: caretSnippet(ctx.code, e.line, e.column ?? 1) } : {}),
       ...(e.stack ? { stack: e.stack } : {}),
       hint: e.hint ?? 'Fix the error at the line shown and run again; state from earlier runs of this session is kept.',
     };
