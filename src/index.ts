@@ -3,7 +3,7 @@ export { run, createSandbox, Sandbox, type RunOptions, type OneShotOptions } fro
 export { createPool, Pool, type PoolOptions } from './runtime/pool.js';
 export type { SandboxOptions, TableInput } from './runtime/options.js';
 export { SbirtoolsError, SbirtoolsValidationError, SandboxClosedError } from './runtime/errors.js';
-export { EngineLoadError, loadEngine } from './runtime/engine.js';
+export { EngineLoadError, engineInfo } from './runtime/engine.js';
 export { liveSandboxCount, closeAllSandboxes } from './runtime/liveSandboxes.js';
 export { shutdownDefaultBackends as shutdown } from './runtime/defaultBackend.js';
 export { liveIsolates } from './runtime/liveIsolates.js';

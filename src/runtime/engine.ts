@@ -1,7 +1,11 @@
 import { createRequire } from 'node:module';
-import type IvmModule from 'isolated-vm-legacy';
+import type IvmModule from '#ivm-types';
 
-/** The isolated-vm module, whichever line of it loaded. */
+/**
+ * The isolated-vm module, whichever line of it loaded. Its types come from whichever of the two
+ * optional packages is installed (tsconfig `paths` tries 6.x, then 5.0.4), so the build never
+ * depends on one optional package being present.
+ */
 export type Ivm = typeof IvmModule;
 
 /** Engine candidates, newest first: isolated-vm 6.x (prebuilt for Node 22/24), then 5.0.4 (builds on Node 20). */
@@ -57,4 +61,14 @@ export function hasNoNodeSnapshotFlag(): boolean {
   if (major < 20) return true;
   const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
   return flags.includes('--no-node-snapshot');
+}
+
+/**
+ * Which engine the holder processes use, for diagnostics (`sbirtools info`, bug reports).
+ * @throws {EngineLoadError} when no engine loads.
+ * @example engineInfo(); // { name: 'isolated-vm', version: '6.2.0', node: 'v22.23.3' }
+ */
+export function engineInfo(): { name: string; version: string; node: string } {
+  const { name, version } = loadEngine();
+  return { name, version, node: process.version };
 }

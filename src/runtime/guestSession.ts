@@ -8,7 +8,7 @@ import { OutputBuffer } from './outputBuffer.js';
 import { removeDangerousGlobals } from './hardenGlobals.js';
 import { sliceUtf8 } from './sliceUtf8.js';
 
-import type IVM from 'isolated-vm-legacy';
+import type IVM from '#ivm-types';
 
 type Isolate = IVM.Isolate;
 type Reference = IVM.Reference<any>;

@@ -1,4 +1,4 @@
-import type IVM from 'isolated-vm-legacy';
+import type IVM from '#ivm-types';
 
 type Context = IVM.Context;
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Ivm } from './engine.js';
 import { preludeBundlePath } from './paths.js';
 
-import type IVM from 'isolated-vm-legacy';
+import type IVM from '#ivm-types';
 
 type Isolate = IVM.Isolate;
 type Script = IVM.Script;
