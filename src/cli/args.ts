@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { PRESET_NAMES, type PresetName } from '../index.js';
+import { PRESET_NAMES, type PresetName } from '../../schema/limits.js';
 
 /** Streams and environment of one CLI invocation (process.* in production, fakes in tests). */
 export interface CliIo {

@@ -1,12 +1,7 @@
-import { shutdown } from '../index.js';
+import { shutdownDefaultBackends as shutdown } from '../runtime/defaultBackend.js';
 import { packageInfo } from '../capsule/packageInfo.js';
 import { UsageError, type CliIo } from './args.js';
 import { EXIT, exitCodeForError } from './exitCodes.js';
-import { runDownloadCommand } from './downloadData.js';
-import { infoCommand } from './info.js';
-import { mcpCommand } from './mcp.js';
-import { replayCommand } from './replay.js';
-import { runCommand } from './run.js';
 
 export const MAIN_HELP = `Usage: sbirtools <command> [options]
 
@@ -23,11 +18,13 @@ Run 'sbirtools <command> --help' for a command's options. Docs: docs/cli.md.`;
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
+// Each command's modules load only when it runs: a cold `sbirtools run` must not pay for the MCP
+// SDK or vega.
 const COMMANDS: Record<string, Command> = {
-  run: runCommand,
-  info: infoCommand,
-  mcp: mcpCommand,
-  replay: replayCommand,
+  run: async (argv, io) => (await import('./run.js')).runCommand(argv, io),
+  info: async (argv, io) => (await import('./info.js')).infoCommand(argv, io),
+  mcp: async (argv, io) => (await import('./mcp.js')).mcpCommand(argv, io),
+  replay: async (argv, io) => (await import('./replay.js')).replayCommand(argv, io),
   'download-data': downloadData,
 };
 
@@ -72,6 +69,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
 }
 
 /** `sbirtools download-data`: the data layer's command, given this invocation's streams. */
-function downloadData(argv: string[], io: CliIo): Promise<number> {
+async function downloadData(argv: string[], io: CliIo): Promise<number> {
+  const { runDownloadCommand } = await import('./downloadData.js');
   return runDownloadCommand(argv, { stdout: io.stdout, stderr: io.stderr, env: io.env, isTTY: io.isTTY });
 }

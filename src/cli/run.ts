@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { run, type RunResult } from '../index.js';
+import { run } from '../runtime/sandbox.js';
+import type { RunResult } from '../../schema/result.js';
 import { withCapsules, type RunFn } from '../capsule/withCapsules.js';
 import { parseCommandArgs, readAll, UsageError, type CliIo } from './args.js';
 import { EXIT, exitCodeFor } from './exitCodes.js';
@@ -90,6 +91,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
+  if ((globalThis as { __sbirtoolsSigint?: boolean }).__sbirtoolsSigint) abort.abort(); // pressed during start-up (bin/sbirtools.js)
   let result: RunResult;
   try {
     result = await runFn(code, { signal: abort.signal });

@@ -1,4 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { loadDataCard, type DataCardView } from '../adapters/description.js';
 import { toolDescription } from '../result/toolDescription.js';
@@ -43,6 +43,8 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<S
     throw err;
   }));
   const description = options.description ?? toolDescription((await card()).json);
+  // the SDK loads here, not with the library (it is a quarter of a second of imports)
+  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
   const server = new McpServer(
     { name: 'sbirtools', version: packageInfo().version },
     { instructions: 'Analyze US SBIR/STTR awards: call describe_dataset once, then run_analysis with JavaScript over award_data.' },

@@ -1,4 +1,3 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { shutdown } from '../index.js';
 import { createMcpServer, type McpServerOptions } from './createMcpServer.js';
 
@@ -16,6 +15,7 @@ export async function serveStdio(options: McpServerOptions = {}): Promise<void> 
     Object.assign(console, saved);
     throw err;
   });
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const transport = new StdioServerTransport();
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));

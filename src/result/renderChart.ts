@@ -1,6 +1,9 @@
-import * as vega from 'vega';
-import { compile } from 'vega-lite';
+import type * as Vega from 'vega';
 import type { Chart } from '../../schema/result.js';
+
+// vega and vega-lite take ~0.5 s to import: load them on the first render, not with the library.
+let libs: Promise<{ vega: typeof Vega; compile: typeof import('vega-lite').compile }> | undefined;
+const loadLibs = () => (libs ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vl]) => ({ vega, compile: vl.compile })));
 
 /** Thrown for input renderChart cannot render (Plotly figures, non-Vega-Lite objects, bad specs). */
 export class ChartRenderError extends Error {
@@ -10,7 +13,7 @@ export class ChartRenderError extends Error {
 const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
 
 // The spec comes from guest code: never let Vega fetch URLs or read files (data.url, image href).
-function sealedLoader(): ReturnType<typeof vega.loader> {
+function sealedLoader(vega: typeof Vega): ReturnType<typeof Vega.loader> {
   const loader = vega.loader();
   const refuse = async (uri: unknown): Promise<never> => {
     throw new ChartRenderError(`renderChart does not load external resources (${String(uri)}); inline the data as data.values`);
@@ -39,7 +42,8 @@ export async function renderChart(input: Chart | Record<string, unknown>): Promi
   if (!['mark', 'layer', 'hconcat', 'vconcat', 'concat', 'facet', 'repeat'].some((k) => k in spec)) {
     throw new ChartRenderError('renderChart expects a Vega-Lite spec (an object with mark, layer, concat, facet or repeat)');
   }
-  let compiled: vega.Spec;
+  const { vega, compile } = await loadLibs();
+  let compiled: Vega.Spec;
   try {
     compiled = compile(spec as never).spec;
   } catch (err) {
@@ -55,7 +59,7 @@ export async function renderChart(input: Chart | Record<string, unknown>): Promi
     info: () => logger,
     debug: () => logger,
   };
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none', loader: sealedLoader(), logger: logger as never });
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none', loader: sealedLoader(vega), logger: logger as never });
   try {
     const svg = await view.toSVG();
     if (errors.length) {

@@ -1,27 +1,26 @@
 import type { Backend } from './backend.js';
-import { HolderPool } from './holderPool.js';
 import { InlineBackend } from './inlineBackend.js';
 import type { ValidatedOptions } from './options.js';
+import { defaultHolderPool, existingDefaultHolderPool, resetDefaultHolderPool } from './defaultHolder.js';
 
-let processBackend: HolderPool | undefined;
 let inlineBackend: InlineBackend | undefined;
 
 /** The backend a sandbox uses: its pool's, or the shared default holder process, or inline. */
 export function backendFor(opts: ValidatedOptions): Backend {
   if (opts.pool) return opts.pool.backend;
   if (opts.isolation === 'inline') return (inlineBackend ??= new InlineBackend());
-  return (processBackend ??= new HolderPool(1));
+  return defaultHolderPool();
 }
 
 /** The shared default backends, for liveIsolates() checks and shutdown. */
 export function defaultBackends(): Backend[] {
-  return [processBackend, inlineBackend].filter((b): b is HolderPool | InlineBackend => !!b);
+  return [existingDefaultHolderPool(), inlineBackend].filter((b): b is NonNullable<typeof b> => !!b);
 }
 
 /** Stop the default holder process (it is unref'd, so a process may also just exit). */
 export async function shutdownDefaultBackends(): Promise<void> {
   const backends = defaultBackends();
-  processBackend = undefined;
+  resetDefaultHolderPool();
   inlineBackend = undefined;
   await Promise.all(backends.map((b) => b.shutdown()));
 }

@@ -14,8 +14,37 @@ type Isolate = IVM.Isolate;
 type Reference = IVM.Reference<any>;
 
 const BOOT_TIMEOUT_MS = 15_000;
+/**
+ * After a limit disposed the isolate, how long its run may take to unwind. A builtin that ignores
+ * termination (indexOf over 2**40 indices, a default sort of millions, huge BigInt math, a deep
+ * JSON.parse) keeps its thread spinning after dispose; past this grace the process is lost.
+ */
+const STUCK_GRACE_MS = 300;
 
 type DisposeReason = 'timeout' | 'memory' | 'aborted' | 'closed';
+
+/**
+ * Called when isolated-vm has lost control of an isolate: its thread is stuck in a builtin that
+ * ignores termination, or V8 hit a fatal out-of-memory (isolated-vm's `onCatastrophicError`).
+ * Nothing but ending the process reclaims that thread and its memory: the holder process installs
+ * a handler that reports and exits (holderMain.ts), so the host replaces it. `kind` says which.
+ */
+export type CatastropheHandler = (message: string, kind: 'oom' | 'stuck') => void;
+
+let onCatastrophe: CatastropheHandler = (message) => {
+  // isolation: 'inline' has no process to end: the thread (and its memory) is lost for good.
+  process.emitWarning(`sbirtools: ${message}; the isolate's thread cannot be reclaimed in this process (use isolation: 'process')`);
+};
+
+/** Install the process-wide catastrophe handler (the holder process does, at start). */
+export function setCatastropheHandler(handler: CatastropheHandler): void {
+  onCatastrophe = handler;
+}
+
+/** Report a catastrophe found outside isolated-vm (the memory watchdog in sessionHost.ts). */
+export function reportCatastrophe(message: string, kind: 'oom' | 'stuck'): void {
+  onCatastrophe(message, kind);
+}
 
 /**
  * One isolate with the prelude booted and the session's tables attached. Lives in a holder
@@ -25,6 +54,10 @@ export class GuestSession {
   private disposedReason: DisposeReason | undefined;
   private output: OutputBuffer | undefined;
   private running = false;
+  /** isolated-vm gave up on this isolate: never touch it again (dispose could wait on its parked thread). */
+  private lost = false;
+  /** Wakes a run in flight when a limit or the caller disposes the isolate (see run()). */
+  private interrupt: (() => void) | undefined;
 
   private constructor(
     private readonly ivm: Ivm,
@@ -35,12 +68,22 @@ export class GuestSession {
 
   /** Create the isolate, evaluate the prelude (from code cache), boot it with the bridge, harden globals. */
   static async open(ivm: Ivm, limits: Limits, tables: TableProvider[], dataset: DatasetInfo | undefined): Promise<GuestSession> {
-    const isolate = new ivm.Isolate({ memoryLimit: limits.memoryLimitMb });
+    let session: GuestSession | undefined;
+    const isolate = new ivm.Isolate({
+      memoryLimit: limits.memoryLimitMb,
+      // Without this handler isolated-vm calls abort() on a fatal OOM (the whole process dies
+      // with SIGABRT) and waits forever on a script that failed to terminate. With it, the
+      // isolate's thread is parked and we decide: report, and end the holder process.
+      onCatastrophicError: (message: string) => {
+        const oom = /memory/i.test(message);
+        onCatastrophe(`isolated-vm: ${message}`, oom ? 'oom' : 'stuck');
+        session?.lose(oom ? 'memory' : 'timeout');
+      },
+    });
     try {
       const context = isolate.createContextSync();
       const script = compilePrelude(ivm, isolate);
       script.runSync(context, { timeout: BOOT_TIMEOUT_MS });
-      let session: GuestSession | undefined;
       const byName = new Map(tables.map((t) => [t.meta.name, t]));
       const bridge = {
         tables: tables.map((t) => t.meta),
@@ -81,7 +124,7 @@ export class GuestSession {
   }
 
   get alive(): boolean {
-    return !this.isolate.isDisposed;
+    return !this.lost && !this.isolate.isDisposed;
   }
 
   /** Run prepared code under the deadline. Never throws: every failure is a RawRunOutcome. */
@@ -105,8 +148,12 @@ export class GuestSession {
       },
     });
     try {
-      const deadline = new Promise<'deadline'>((resolve) => {
-        timer = setTimeout(() => resolve('deadline'), req.timeoutMs);
+      // Resolves when the isolate is disposed mid-run: by the deadline below, the memory watchdog
+      // (sessionHost.ts), an abort or a catastrophe. The run then ends without trusting the
+      // isolate's thread to unwind (a builtin that ignores termination never does).
+      const stopped = new Promise<'stopped'>((resolve) => {
+        this.interrupt = () => resolve('stopped');
+        timer = setTimeout(() => this.dispose('timeout'), req.timeoutMs);
       });
       const opts = { async: req.async, lineOffset: req.lineOffset, resultName: req.resultName, deterministic: req.deterministic };
       // The sync part runs under isolated-vm's timeout; promises are raced against the host deadline.
@@ -115,11 +162,13 @@ export class GuestSession {
         result: { promise: true, copy: true },
         timeout: req.timeoutMs,
       }) as Promise<unknown>;
-      const winner = await Promise.race([exec, deadline]);
-      if (winner === 'deadline') {
-        exec.catch(() => undefined);
-        this.dispose('timeout');
-        return finish('timeout', { message: `did not finish within ${req.timeoutMs} ms` });
+      const winner = await Promise.race([exec, stopped]);
+      if (winner === 'stopped') {
+        const unwound = await Promise.race([exec.then(() => true, () => true), delay(STUCK_GRACE_MS, false)]);
+        if (!unwound) {
+          onCatastrophe(`a run ignored termination for ${STUCK_GRACE_MS} ms after its isolate was disposed (${this.disposedReason})`, 'stuck');
+        }
+        return finish(...this.classify(new Error('disposed')));
       }
       if (typeof winner !== 'string') return finish('internal', { message: 'the prelude returned a non-string outcome' });
       return finish('ok', { outcomeJson: winner });
@@ -127,6 +176,7 @@ export class GuestSession {
       return finish(...this.classify(err));
     } finally {
       clearTimeout(timer);
+      this.interrupt = undefined;
       this.running = false;
       this.output = undefined;
     }
@@ -135,7 +185,15 @@ export class GuestSession {
   /** Dispose the isolate; `reason` decides how an in-flight run is reported. Idempotent. */
   dispose(reason: DisposeReason = 'closed'): void {
     this.disposedReason ??= reason;
-    if (!this.isolate.isDisposed) this.isolate.dispose();
+    if (!this.lost && !this.isolate.isDisposed) this.isolate.dispose();
+    this.interrupt?.();
+  }
+
+  /** isolated-vm reported a catastrophe for this isolate: end its run, never reuse it. */
+  private lose(reason: DisposeReason): void {
+    this.lost = true;
+    this.disposedReason ??= reason;
+    this.interrupt?.();
   }
 
   get isRunning(): boolean {
@@ -143,22 +201,28 @@ export class GuestSession {
   }
 
   private classify(err: unknown): [RawStatus, Partial<RawRunOutcome>] {
+    // `err` is already a host-side copy (isolated-vm copied it out); reading it runs no guest code.
     const message = String(err instanceof Error ? err.message : err);
     if (this.disposedReason === 'aborted') return ['aborted', { message: 'the run was cancelled by its AbortSignal' }];
-    if (this.disposedReason === 'memory' || /memory limit/i.test(message)) {
+    if (this.disposedReason === 'memory' || /^Isolate was disposed during execution due to memory limit/.test(message)) {
       this.dispose('memory');
       return ['memory', { message: `exceeded the memory limit of ${this.limits.memoryLimitMb} MB` }];
     }
-    if (this.disposedReason === 'timeout' || /timed out/i.test(message)) {
+    if (this.disposedReason === 'timeout' || /^Script execution timed out/.test(message)) {
       this.dispose('timeout');
       return ['timeout', { message: `did not finish within the time limit` }];
     }
-    return ['internal', { message }];
+    if (this.disposedReason === 'closed') return ['internal', { message: 'the session was closed while the code ran' }];
+    if (ENGINE_ERRORS.test(message)) return ['internal', { message }];
+    // Anything else is the guest's own reason: isolated-vm rejects the call with a promise
+    // rejection nobody handled (`Promise.reject(e)` left alone, an un-awaited async function that
+    // throws, a dynamic import()). It is the code's failure, not ours; its text is guest-made.
+    return ['ok', { outcomeJson: unhandledRejectionJson(err, message) }];
   }
 
   private cpuNs(): bigint {
     try {
-      return this.isolate.isDisposed ? 0n : BigInt(this.isolate.cpuTime);
+      return this.lost || this.isolate.isDisposed ? 0n : BigInt(this.isolate.cpuTime);
     } catch {
       return 0n;
     }
@@ -166,11 +230,30 @@ export class GuestSession {
 
   private heapUsedMb(): number {
     try {
-      return this.isolate.isDisposed ? 0 : round(this.isolate.getHeapStatisticsSync().used_heap_size / 1048576);
+      return this.lost || this.isolate.isDisposed ? 0 : round(this.isolate.getHeapStatisticsSync().used_heap_size / 1048576);
     } catch {
       return 0;
     }
   }
+}
+
+/** Errors isolated-vm itself raises (not copies of a guest value). */
+const ENGINE_ERRORS = /^(Isolate was disposed during execution|Script execution timed out|Isolated? is (already )?disposed)/;
+
+function unhandledRejectionJson(err: unknown, message: string): string {
+  const name = err instanceof Error && /^[A-Za-z_$][\w$]{0,63}$/.test(err.name) ? err.name : 'Error';
+  return JSON.stringify({
+    ok: false,
+    error: {
+      name,
+      message: `Unhandled promise rejection: ${message.slice(0, 2000)}`,
+      hint: 'A promise was rejected and nothing handled it: await it inside try/catch, or add .catch(...). Only the value of the run (or an awaited promise) is waited for.',
+    },
+  });
+}
+
+function delay<T>(ms: number, value: T): Promise<T> {
+  return new Promise((resolve) => setTimeout(() => resolve(value), ms));
 }
 
 function round(n: number): number {

@@ -5,10 +5,14 @@ import type { DatasetInfo } from '../../schema/result.js';
 
 /** How long past its deadline a run may go before its holder is SIGKILLed (deadline + 1 s is the promise). */
 export const KILL_GRACE_MS = 500;
-/** Holder RSS above (sum of session limits x this + base) is killed from the host side. */
+/**
+ * The host-side memory backstop: a holder whose RSS grows during runs by more than this multiple
+ * of their limits (plus the slack) is SIGKILLed. The holder's own watchdog (sessionHost.ts)
+ * disposes at 1.5x and ends itself at 1.75x; this catches a holder too busy or too broken to.
+ */
 const RSS_KILL_FACTOR = 2;
-const RSS_BASE_BYTES = 512 * 1048576;
-const RSS_POLL_MS = 50;
+const RSS_SLACK_BYTES = 64 * 1048576;
+const RSS_POLL_MS = 25;
 
 interface Assignment {
   holder: HolderProcess;
@@ -24,6 +28,8 @@ interface Assignment {
 export class HolderPool implements Backend {
   private readonly holders: Array<HolderProcess | undefined>;
   private readonly sessions = new Map<string, Assignment>();
+  /** Memory limits (bytes) of the runs in flight on each holder, and its RSS when they began. */
+  private readonly inFlight = new Map<HolderProcess, { limits: number; baseline: number; runs: number }>();
 
   constructor(readonly size = 1) {
     this.holders = new Array(size).fill(undefined);
@@ -46,19 +52,27 @@ export class HolderPool implements Backend {
     let a = this.sessions.get(id);
     if (!a) throw new Error(`no open session ${id}`);
     let reset = false;
-    if (a.holder.exited) {
-      // Its holder died (another session's catastrophe, or a kill): rebuild the session elsewhere.
+    if (a.holder.exited || a.holder.retiring) {
+      // Its holder died or is dying (another session's catastrophe, or a kill): rebuild the
+      // session elsewhere; its state is gone, which the result says (sessionReset).
+      a.holder.sessions--;
       await this.open(id, a.spec);
       a = this.sessions.get(id)!;
       reset = true;
     }
     const holder = a.holder;
     const started = performance.now();
-    const deadline = setTimeout(() => holder.kill(`a run passed its ${req.timeoutMs} ms deadline`), req.timeoutMs + KILL_GRACE_MS);
-    const budget = sessionBudget(this.sessionsOn(holder));
+    const deadline = setTimeout(() => holder.kill(`a run passed its ${req.timeoutMs} ms deadline`, 'timeout'), req.timeoutMs + KILL_GRACE_MS);
+    const limit = a.spec.limits.memoryLimitMb * 1048576;
+    const flight = this.inFlight.get(holder) ?? { limits: 0, baseline: holder.rssBytes() ?? 0, runs: 0 };
+    flight.limits += limit;
+    flight.runs++;
+    this.inFlight.set(holder, flight);
     const rssWatch = setInterval(() => {
       const rss = holder.rssBytes();
-      if (rss !== undefined && rss > budget) holder.kill('its memory passed the limit');
+      if (rss !== undefined && rss - flight.baseline > flight.limits * RSS_KILL_FACTOR + RSS_SLACK_BYTES) {
+        holder.kill(`its memory grew ${Math.round((rss - flight.baseline) / 1048576)} MB during runs limited to ${Math.round(flight.limits / 1048576)} MB`, 'memory');
+      }
     }, RSS_POLL_MS);
     const onAbort = () => void holder.request({ op: 'abort', sessionId: id }).catch(() => undefined);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -68,13 +82,14 @@ export class HolderPool implements Backend {
     } catch (err) {
       if (!(err instanceof HolderExitedError)) throw err;
       const wall = performance.now() - started;
-      const killedByDeadline = err.reason === 'killed' && /deadline/.test(err.message);
-      const status = killedByDeadline ? 'timeout' : err.reason === 'crash' ? 'internal' : 'memory';
+      const status = err.reason === 'timeout' ? 'timeout' : err.reason === 'memory' ? 'memory' : 'internal';
       return { ...emptyOutcome(status, err.message, Math.round(wall)), reset };
     } finally {
       clearTimeout(deadline);
       clearInterval(rssWatch);
       signal?.removeEventListener('abort', onAbort);
+      flight.limits -= limit;
+      if (--flight.runs === 0) this.inFlight.delete(holder);
     }
   }
 
@@ -95,6 +110,11 @@ export class HolderPool implements Backend {
   }
 
   /** Pids of the live holder processes (tests use them to kill a holder from outside). */
+  /** Start the first holder process now (its start-up overlaps the caller's work). */
+  prewarm(): void {
+    if (!this.holders[0] || this.holders[0].exited) this.holders[0] = new HolderProcess();
+  }
+
   pids(): number[] {
     return this.holders.filter((h): h is HolderProcess => !!h && !h.exited).map((h) => h.pid!);
   }
@@ -113,15 +133,11 @@ export class HolderPool implements Backend {
     this.holders.fill(undefined);
   }
 
-  private sessionsOn(holder: HolderProcess): SessionSpec[] {
-    return [...this.sessions.values()].filter((a) => a.holder === holder).map((a) => a.spec);
-  }
-
   private pick(): HolderProcess {
     let best = -1;
     for (let i = 0; i < this.holders.length; i++) {
       const h = this.holders[i];
-      if (!h || h.exited) {
+      if (!h || h.exited || h.retiring) {
         this.holders[i] = new HolderProcess();
         return this.holders[i]!;
       }
@@ -129,9 +145,4 @@ export class HolderPool implements Backend {
     }
     return this.holders[best]!;
   }
-}
-
-function sessionBudget(specs: SessionSpec[]): number {
-  const limits = specs.reduce((sum, s) => sum + s.limits.memoryLimitMb * 1048576, 0);
-  return RSS_BASE_BYTES + limits * RSS_KILL_FACTOR;
 }

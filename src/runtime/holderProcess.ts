@@ -6,10 +6,23 @@ import type { HolderEvent, HolderReply, HolderRequest } from './protocol.js';
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 type Req = HolderRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
+/**
+ * What a run in flight gets when its holder dies: the host's deadline kill ('timeout'), a memory
+ * kill or an out-of-memory death ('memory'), or anything else ('crash': an abort, a kill from
+ * outside, a catastrophe that is not about memory).
+ */
+export type HolderExitKind = 'timeout' | 'memory' | 'crash';
+
+/** After a holder reports a catastrophe, how long it may take to reply and exit before the host kills it. */
+const RETIRE_GRACE_MS = 2_500;
+
+/** Signs of a V8/isolated-vm out-of-memory death in the holder's stderr (or its catastrophe report). */
+const OOM_SIGNS = /out of memory|out-of-memory|heap limit|Allocation failed|is_heap_oom|CALL_AND_RETRY_LAST|Last few GCs/i;
+
 /** The holder died: crashed (fatal OOM, abort), was killed by a watchdog, or exited. */
 export class HolderExitedError extends Error {
   readonly code = 'HOLDER_EXITED';
-  constructor(message: string, readonly reason: 'killed' | 'oom' | 'crash') {
+  constructor(message: string, readonly reason: HolderExitKind) {
     super(message);
     this.name = 'HolderExitedError';
   }
@@ -27,9 +40,14 @@ export class HolderProcess {
   private waitingForReady = 0;
   private readonly exitWaiters: Array<() => void> = [];
   private stderrTail = '';
-  private killReason: string | undefined;
+  private killReason: { message: string; kind: HolderExitKind } | undefined;
   readonly ready: Promise<void>;
+  /** The process is gone (set as soon as its exit is seen). */
   exited = false;
+  /** Its exit was fully handled: runs in flight were told why (see exitError). */
+  private exitHandled = false;
+  /** Set when the holder reported a catastrophe: it is about to exit and takes no new work. */
+  retiring: string | undefined;
   sessions = 0;
 
   constructor() {
@@ -46,7 +64,10 @@ export class HolderProcess {
       this.child.on('message', (msg: HolderReply | HolderEvent) => {
         if ('event' in msg) {
           if (msg.event === 'ready') resolve();
-          else if (msg.event === 'catastrophe') reject(new Error(msg.message));
+          else if (msg.event === 'catastrophe') {
+            reject(new Error(msg.message));
+            this.retire(msg.message);
+          }
           return;
         }
         const p = this.pending.get(msg.id);
@@ -57,18 +78,25 @@ export class HolderProcess {
         else p.reject(Object.assign(new Error(msg.error.message), { code: msg.error.code }));
       });
       this.child.on('exit', (code, signal) => {
+        // No new work from now on (a session that lived here is reopened elsewhere, sessionReset).
+        this.exited = true;
         // Give stderr a moment to drain so an OOM message is seen ('close' does not always come).
+        let handled = false;
         const done = () => {
-          if (this.exited) return;
-          this.exited = true;
+          if (handled) return;
+          handled = true;
           const err = this.exitError(code, signal);
           reject(err);
           for (const p of this.pending.values()) p.reject(err);
           this.pending.clear();
+          this.exitHandled = true;
           this.exitWaiters.splice(0).forEach((w) => w());
         };
-        this.child.stderr?.once('close', done);
-        setTimeout(done, 200);
+        const stderr = this.child.stderr;
+        if (!stderr || stderr.readableEnded || stderr.destroyed) return done();
+        stderr.once('end', done);
+        stderr.once('close', done);
+        setTimeout(done, 200).unref();
       });
       this.child.on('error', (err) => reject(err));
     });
@@ -90,6 +118,9 @@ export class HolderProcess {
       this.waitingForReady--;
     }
     if (this.exited) throw new HolderExitedError('the sandbox process has exited', 'crash');
+    if (this.retiring && req.op !== 'close' && req.op !== 'stats') {
+      throw new HolderExitedError(`the sandbox process is shutting down after an unrecoverable error (${this.retiring})`, 'crash');
+    }
     const id = this.nextId++;
     const promise = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     this.updateRef();
@@ -97,10 +128,23 @@ export class HolderProcess {
     return promise as Promise<T>;
   }
 
-  /** SIGKILL: the only thing that ends a builtin that ignores termination. */
-  kill(reason: string): void {
-    this.killReason ??= reason;
+  /**
+   * SIGKILL: the only thing that ends a builtin that ignores termination. `kind` is what the runs
+   * in flight are told (TIMEOUT for a deadline kill, MEMORY_LIMIT for a memory kill).
+   */
+  kill(reason: string, kind: HolderExitKind = 'crash'): void {
+    this.killReason ??= { message: reason, kind };
     if (!this.exited) this.child.kill('SIGKILL');
+  }
+
+  /**
+   * The holder lost an isolate (fatal OOM, a builtin that ignored termination): it replies to
+   * what is in flight and exits by itself; new work goes elsewhere, and it is killed if it lingers.
+   */
+  private retire(message: string): void {
+    if (this.retiring || this.exited) return;
+    this.retiring = message;
+    setTimeout(() => this.kill(`it did not exit after an unrecoverable error (${message})`, OOM_SIGNS.test(message) ? 'memory' : 'crash'), RETIRE_GRACE_MS).unref();
   }
 
   /** Resident memory of the holder in bytes (Linux /proc), or undefined where unknown. */
@@ -115,8 +159,16 @@ export class HolderProcess {
 
   /** Wait until the process is gone (after kill or close). */
   async closed(): Promise<void> {
-    if (this.exited) return;
-    await new Promise<void>((resolve) => this.exitWaiters.push(resolve));
+    if (this.exitHandled) return;
+    // Keep the host's event loop alive until the exit is seen: an unref'd child whose exit is
+    // awaited would otherwise let the host's loop run dry mid-shutdown.
+    this.waitingForReady++;
+    this.updateRef();
+    try {
+      await new Promise<void>((resolve) => this.exitWaiters.push(resolve));
+    } finally {
+      this.waitingForReady--;
+    }
   }
 
   /** Disconnect: the holder disposes its isolates and exits. */
@@ -140,12 +192,11 @@ export class HolderProcess {
   }
 
   private exitError(code: number | null, signal: NodeJS.Signals | null): HolderExitedError {
-    if (this.killReason) return new HolderExitedError(`the sandbox process was killed: ${this.killReason}`, 'killed');
-    const oom = /out of memory|heap limit|Allocation failed/i.test(this.stderrTail);
+    if (this.killReason) return new HolderExitedError(`the sandbox process was killed: ${this.killReason.message}`, this.killReason.kind);
+    const oom = OOM_SIGNS.test(this.stderrTail) || OOM_SIGNS.test(this.retiring ?? '');
     const how = signal ? `signal ${signal}` : `exit code ${code}`;
-    return new HolderExitedError(
-      oom ? `the sandbox process ran out of memory (${how})` : `the sandbox process crashed (${how})`,
-      oom ? 'oom' : 'crash',
-    );
+    if (oom) return new HolderExitedError(`the sandbox process ran out of memory (${how})`, 'memory');
+    const why = this.retiring ? `: ${this.retiring}` : '';
+    return new HolderExitedError(`the sandbox process crashed (${how})${why}`, 'crash');
   }
 }

@@ -19,7 +19,8 @@ export class OutputBuffer {
       return;
     }
     const room = Math.max(0, this.maxBytes - this.bytes);
-    const head = Buffer.from(text, 'utf8').subarray(0, room).toString('utf8').replace(/\uFFFD$/, '');
+    // at most `room` UTF-16 units can fit in `room` bytes: never copy the whole of a huge text
+    const head = Buffer.from(text.slice(0, room), 'utf8').subarray(0, room).toString('utf8').replace(/\uFFFD$/, '');
     this[stream] += head + `\n… [output truncated: limit of ${this.maxBytes} bytes reached]\n`;
     this.bytes = this.maxBytes;
     this.truncated = true;

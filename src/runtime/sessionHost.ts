@@ -1,5 +1,5 @@
 import { loadEngine } from './engine.js';
-import { GuestSession } from './guestSession.js';
+import { GuestSession, reportCatastrophe } from './guestSession.js';
 import { TableCache, type TableProvider } from './tableProviders.js';
 import type { GuestRunRequest, RawRunOutcome, SessionSpec } from './protocol.js';
 import type { DatasetInfo } from '../../schema/result.js';
@@ -7,6 +7,11 @@ import { WarmSessions } from './warmSessions.js';
 
 /** How far the process RSS may grow during a run, as a multiple of the run's memory limit. */
 const RSS_FACTOR = 1.5;
+/**
+ * Past this multiple the runs did not stop when their isolates were disposed (a builtin that
+ * ignores termination, memory outside the heap): the process itself must end (reportCatastrophe).
+ */
+const RSS_HARD_FACTOR = 1.75;
 const WATCH_INTERVAL_MS = 20;
 
 interface Entry {
@@ -25,6 +30,9 @@ export class SessionHost {
   private readonly tables = new TableCache();
   private watch: NodeJS.Timeout | undefined;
   private baselineRss = 0;
+  /** This process's own memory (main isolate heap + Node buffers: loaded columns) at watch start. */
+  private baselineOwn = 0;
+  private hardLimitReported = false;
 
   private readonly warm = new WarmSessions(
     (spec) => this.build(spec),
@@ -101,7 +109,10 @@ export class SessionHost {
 
   private startWatch(): void {
     if (this.watch) return;
-    this.baselineRss = process.memoryUsage.rss();
+    const m = process.memoryUsage();
+    this.baselineRss = m.rss;
+    this.baselineOwn = m.heapUsed + m.arrayBuffers;
+    this.hardLimitReported = false;
     this.watch = setInterval(() => this.checkMemory(), WATCH_INTERVAL_MS);
     this.watch.unref();
   }
@@ -114,15 +125,29 @@ export class SessionHost {
   }
 
   private checkMemory(): void {
-    const running = [...this.sessions.values()].filter((e) => e.session.isRunning && e.session.alive);
+    // Runs whose isolate was already disposed still count until they return: their thread may
+    // be stuck in a builtin that keeps allocating.
+    const running = [...this.sessions.values()].filter((e) => e.session.isRunning);
     if (running.length === 0) return;
-    // Only the process RSS is read here: per-isolate heap statistics need the isolate's lock and
-    // would block this thread behind a busy isolate. The heap itself is isolated-vm's memoryLimit;
-    // this catches what it misses (overshoot, memory outside the V8 heap). The offender cannot be
-    // told apart from the process figure, so every run in flight is stopped.
-    const budget = running.reduce((sum, e) => sum + e.spec.limits.memoryLimitMb, 0) * 1048576 * RSS_FACTOR;
-    if (process.memoryUsage.rss() - this.baselineRss > budget) {
-      for (const e of running) e.session.dispose('memory');
+    // Only process-wide figures are read here: per-isolate heap statistics need the isolate's lock
+    // and would block this thread behind a busy isolate. The heap itself is isolated-vm's
+    // memoryLimit; this catches what it misses (overshoot, memory outside the V8 heap). Growth of
+    // this process's own heap and buffers (columns loaded for the guest) is not the guest's.
+    // The offender cannot be told apart from the process figure, so every run in flight is stopped.
+    const m = process.memoryUsage();
+    const own = Math.max(0, m.heapUsed + m.arrayBuffers - this.baselineOwn);
+    const grown = m.rss - this.baselineRss - own;
+    const limits = running.reduce((sum, e) => sum + e.spec.limits.memoryLimitMb, 0) * 1048576;
+    if (grown > limits * RSS_HARD_FACTOR && !this.hardLimitReported) {
+      this.hardLimitReported = true;
+      reportCatastrophe(`out of memory: the process grew ${mb(grown)} MB during runs limited to ${mb(limits)} MB and disposing their isolates did not stop it`, 'oom');
+    }
+    if (grown > limits * RSS_FACTOR) {
+      for (const e of running) if (e.session.alive) e.session.dispose('memory');
     }
   }
+}
+
+function mb(bytes: number): number {
+  return Math.round(bytes / 1048576);
 }
