@@ -43,3 +43,14 @@ export async function loadDataCard(options: CardOptions = {}): Promise<DataCardV
 export async function defaultToolDescription(options: CardOptions = {}): Promise<string> {
   return toolDescription((await loadDataCard(options)).json);
 }
+
+/**
+ * The data card of award_data, from the host: the same card `describeData()` returns inside the
+ * sandbox (row count; each column's type, null rate, distinct count, top values or min/max, date
+ * range; whether the data is the synthetic sample or a download, with its date).
+ * @throws {SbirtoolsError} when the card cannot be computed (a data error keeps its code).
+ * @example const card = await describeData(); console.log(card.summary);
+ */
+export async function describeData(options: CardOptions = {}): Promise<DataCard> {
+  return (await loadDataCard(options)).json;
+}
