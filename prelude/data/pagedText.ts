@@ -26,11 +26,18 @@ interface Page {
 export function pagedText(numRows: number, fetchRange: FetchRange) {
   const cache = new Map<number, Page>(); // insertion order = recency
   let bytes = 0;
+  // the page of the previous access: a scan touches one page 4,096 times in a row, and the LRU
+  // bookkeeping below (three Map operations) is only needed when the page changes
+  let lastIndex = -1;
+  let last: Page | undefined;
   const page = (p: number): Page => {
+    if (p === lastIndex && last) return last;
     let pg = cache.get(p);
+    lastIndex = p;
     if (pg) {
       cache.delete(p);
       cache.set(p, pg);
+      last = pg;
       return pg;
     }
     const start = p * PAGE_ROWS;
@@ -45,6 +52,7 @@ export function pagedText(numRows: number, fetchRange: FetchRange) {
       cache.delete(oldest);
       bytes -= old.data.bytes.byteLength;
     }
+    last = pg;
     return pg;
   };
   const get = (row: number): string | null | undefined => {
