@@ -1,5 +1,6 @@
 import { HolderExitedError, HolderProcess } from './holderProcess.js';
 import { emptyOutcome, type Backend } from './backend.js';
+import { SbirtoolsValidationError } from './errors.js';
 import type { GuestRunRequest, RawRunOutcome, SessionSpec } from './protocol.js';
 import type { DatasetInfo } from '../../schema/result.js';
 
@@ -7,11 +8,13 @@ import type { DatasetInfo } from '../../schema/result.js';
 export const KILL_GRACE_MS = 500;
 /**
  * The host-side memory backstop: a holder whose RSS grows during runs by more than this multiple
- * of their limits (plus the slack) is SIGKILLed. The holder's own watchdog (sessionHost.ts)
- * disposes at 1.5x and ends itself at 1.75x; this catches a holder too busy or too broken to.
+ * of their limits (plus the slack) is SIGKILLed. The holder's own watchdog (sessionHost.ts) is the
+ * tight one: it disposes at 1.5x and ends itself at 1.7x, and it can tell the columns it loads
+ * for the guest (up to ~370 MB for the full dataset) from guest memory. From outside, the host
+ * cannot, hence the slack; this only catches a holder too busy or too broken to police itself.
  */
 const RSS_KILL_FACTOR = 2;
-const RSS_SLACK_BYTES = 64 * 1048576;
+const RSS_SLACK_BYTES = 512 * 1048576;
 const RSS_POLL_MS = 25;
 
 interface Assignment {
@@ -49,6 +52,10 @@ export class HolderPool implements Backend {
   }
 
   async run(id: string, req: GuestRunRequest, signal?: AbortSignal): Promise<RawRunOutcome & { reset: boolean }> {
+    // checked before any timer exists: a bad signal must not leave a deadline or a watch behind
+    if (signal !== undefined && !(signal instanceof AbortSignal)) {
+      throw new SbirtoolsValidationError(`Expected the \`signal\` option to be an AbortSignal, got \`${signal === null ? 'null' : typeof signal}\``);
+    }
     let a = this.sessions.get(id);
     if (!a) throw new Error(`no open session ${id}`);
     let reset = false;

@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { holderEntryPath } from './paths.js';
 import type { HolderEvent, HolderReply, HolderRequest } from './protocol.js';
+import { DATA_ERROR_CODES, DataError, type DataErrorCode } from '../data/errors.js';
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 type Req = HolderRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -75,7 +76,7 @@ export class HolderProcess {
         this.pending.delete(msg.id);
         this.updateRef();
         if (msg.ok) p.resolve(msg.data);
-        else p.reject(Object.assign(new Error(msg.error.message), { code: msg.error.code }));
+        else p.reject(reviveError(msg.error));
       });
       this.child.on('exit', (code, signal) => {
         // No new work from now on (a session that lived here is reopened elsewhere, sessionReset).
@@ -199,4 +200,14 @@ export class HolderProcess {
     const why = this.retiring ? `: ${this.retiring}` : '';
     return new HolderExitedError(`the sandbox process crashed (${how})${why}`, 'crash');
   }
+}
+
+/**
+ * A holder's error reply as the caller's typed error: the data layer's failures (bad CSV, missing
+ * file, corrupt cache) cross IPC as { code, message } and become DataError again, so
+ * `err instanceof DataError` holds for the caller as documented (docs/errors.md).
+ */
+function reviveError(e: { code: string; message: string }): Error {
+  if ((DATA_ERROR_CODES as readonly string[]).includes(e.code)) return new DataError(e.code as DataErrorCode, e.message);
+  return Object.assign(new Error(e.message), { code: e.code });
 }

@@ -11,8 +11,8 @@ const RSS_FACTOR = 1.5;
  * Past this multiple the runs did not stop when their isolates were disposed (a builtin that
  * ignores termination, memory outside the heap): the process itself must end (reportCatastrophe).
  */
-const RSS_HARD_FACTOR = 1.75;
-const WATCH_INTERVAL_MS = 20;
+const RSS_HARD_FACTOR = 1.7;
+const WATCH_INTERVAL_MS = 10;
 
 interface Entry {
   spec: SessionSpec;

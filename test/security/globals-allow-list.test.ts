@@ -1,0 +1,61 @@
+// The isolate's global object against an explicit allow-list: everything else was removed before
+// user code ran (hardenGlobals.ts) or was never there. How the test reaches the global object:
+// the policy blocks `globalThis`, `self` and top-level `this` by name, so it takes the Function
+// constructor through a key computed at run time (`(() => 0)[['constr','uctor'].join('')]`), a known
+// static gap, and compiles `return this` with it: Function-constructor code is sloppy mode, where
+// `this` is the global object. That is exactly what an attacker would do, so it checks what an
+// attacker would see. A second route, a sloppy function's `this` (allowed outside strict), must agree.
+// The enumeration runs inside an arrow function so the probe itself declares no globals.
+import { describe, expect, it } from 'vitest';
+import { run } from '../../src/index.js';
+import { PRELUDE_API } from '../../prelude/api.js';
+import { REMOVED_GLOBALS } from '../../src/runtime/hardenGlobals.js';
+
+/** ECMAScript and V8 globals that stay (Intl included; no timers, no eval, no shared memory). */
+const LANGUAGE = [
+  'AggregateError', 'Array', 'ArrayBuffer', 'BigInt', 'BigInt64Array', 'BigUint64Array', 'Boolean', 'DataView', 'Date', 'Error', 'EvalError',
+  'FinalizationRegistry', 'Float32Array', 'Float64Array', 'Function', 'Infinity', 'Int16Array', 'Int32Array', 'Int8Array', 'Intl', 'JSON', 'Map',
+  'Math', 'NaN', 'Number', 'Object', 'Promise', 'Proxy', 'RangeError', 'ReferenceError', 'Reflect', 'RegExp', 'Set', 'String', 'Symbol',
+  'SyntaxError', 'TypeError', 'URIError', 'Uint16Array', 'Uint32Array', 'Uint8Array', 'Uint8ClampedArray', 'WeakMap', 'WeakRef', 'WeakSet',
+  'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape', 'globalThis', 'isFinite', 'isNaN', 'parseFloat', 'parseInt',
+  'undefined', 'unescape',
+];
+/** Polyfills the prelude adds (prelude/polyfills, prelude/output), and `tables` (the session's table list). */
+const POLYFILLS = ['TextDecoder', 'TextEncoder', 'console', 'tables'];
+const PRELUDE = PRELUDE_API.filter((e) => e.global).map((e) => e.name);
+
+const ENUMERATE = `(() => {
+  const F = (() => 0)[['constr', 'uctor'].join('')];
+  const viaFunction = F('return this')();
+  const viaSloppy = (function () { return this })();
+  return [viaFunction === viaSloppy, Object.getOwnPropertyNames(viaFunction).sort(), Object.getOwnPropertySymbols(viaFunction).map(String)];
+})()`;
+
+describe('the global object', () => {
+  for (const preset of ['permissive', 'standard'] as const) {
+    it(`${preset}: holds exactly the language, the polyfills and the prelude`, async () => {
+      const r = await run(ENUMERATE, { preset });
+      expect(r.error).toBeUndefined();
+      const [same, names, symbols] = r.value as [boolean, string[], string[]];
+      expect(same).toBe(true);
+      expect(names).toEqual([...new Set([...LANGUAGE, ...POLYFILLS, ...PRELUDE])].sort());
+      expect(symbols).toEqual(['Symbol(Symbol.toStringTag)'].filter((s) => symbols.includes(s)));
+      for (const removed of [...REMOVED_GLOBALS, '__sbirtools_boot', 'setTimeout', 'queueMicrotask', 'structuredClone', 'fetch']) {
+        expect(names).not.toContain(removed);
+      }
+    });
+  }
+
+  it('strict (no sloppy this, no Reflect) reaches the same global object through the Function constructor', async () => {
+    const r = await run("(() => { const F = (() => 0)[['constr', 'uctor'].join('')]; return Object.getOwnPropertyNames(F('return this')()).sort() })()", { preset: 'strict' });
+    expect(r.error).toBeUndefined();
+    expect(r.value).toEqual([...new Set([...LANGUAGE, ...POLYFILLS, ...PRELUDE])].sort());
+  });
+
+  it('extra tables appear by their names, and nothing else', async () => {
+    const r = await run(ENUMERATE, { awardData: false, tables: { extra: [{ a: 1 }] } });
+    const names = (r.value as [boolean, string[]])[1];
+    expect(names).toContain('extra');
+    expect(names.filter((n) => ![...LANGUAGE, ...POLYFILLS, ...PRELUDE].includes(n))).toEqual(['extra']);
+  });
+});
