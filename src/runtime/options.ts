@@ -58,6 +58,10 @@ export function validateOptions(options: unknown): ValidatedOptions {
       if (!TABLE_NAME.test(name) || RESERVED.has(name)) {
         throw new SbirtoolsValidationError(`Invalid table name \`${name}\` in \`tables\`: use a JavaScript identifier that is not one of ${[...RESERVED].join(', ')}`);
       }
+      if (Array.isArray(t)) {
+        const bad = t.findIndex((row) => row === null || typeof row !== 'object' || Array.isArray(row));
+        if (bad >= 0) throw new SbirtoolsValidationError(`Expected row ${bad} of table \`${name}\` to be an object of column values, got \`${t[bad] === null ? 'null' : Array.isArray(t[bad]) ? 'array' : typeof t[bad]}\``);
+      }
       if (!(typeof t === 'string' || Array.isArray(t) || (t && typeof (t as { columnNames?: unknown }).columnNames === 'function'))) {
         throw new SbirtoolsValidationError(`Expected \`tables.${name}\` to be a CSV path, an Arquero table or an array of row objects`);
       }

@@ -27,7 +27,10 @@ export class Pool {
   private closed = false;
 
   constructor(options: PoolOptions = {}) {
-    if (options === null || typeof options !== 'object') throw new SbirtoolsValidationError('Expected createPool options to be an object');
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new SbirtoolsValidationError('Expected createPool options to be an object');
+    for (const key of Object.keys(options)) {
+      if (!['size', 'maxConcurrent', 'maxQueue'].includes(key)) throw new SbirtoolsValidationError(`Unknown option \`${key}\`. Known createPool options: size, maxConcurrent, maxQueue.`);
+    }
     const size = checkInt('size', options.size ?? Math.max(1, availableParallelism()), 1);
     this.holders = new HolderPool(size);
     this.backend = new QueuedBackend(this.holders, checkInt('maxConcurrent', options.maxConcurrent ?? size * 2, 1), checkInt('maxQueue', options.maxQueue ?? 64, 0));

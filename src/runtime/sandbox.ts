@@ -3,7 +3,7 @@ import { resolveLimits, type Limits, type PresetName } from '../../schema/limits
 import type { DatasetInfo, RunResult } from '../../schema/result.js';
 import { buildResult } from '../result/buildResult.js';
 import type { Backend } from './backend.js';
-import { SandboxClosedError } from './errors.js';
+import { SandboxClosedError, SbirtoolsValidationError } from './errors.js';
 import { precheck } from './precheck.js';
 import { prepareCode } from './transform.js';
 import { resolveSessionSpec, validateOptions, type SandboxOptions } from './options.js';
@@ -61,6 +61,11 @@ export class Sandbox {
    */
   run(code: string, options: RunOptions = {}): Promise<RunResult> {
     if (this.closedFlag) return Promise.reject(new SandboxClosedError());
+    try {
+      checkRunOptions(options);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     // Runs of one session are serialized: state is shared, so order is the user's order.
     const next = this.queue.then(() => this.runNow(code, options));
     this.queue = next.catch(() => undefined);
@@ -114,7 +119,7 @@ export class Sandbox {
  */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const opts = validateOptions(options);
-  const limits = resolveLimits(opts.preset, opts);
+  const limits = limitsOrThrow(opts);
   const spec = await resolveSessionSpec(opts, limits);
   const backend = backendFor(opts);
   const id = randomUUID();
@@ -129,6 +134,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
  * @example const r = await run('print(award_data.numRows()); 6 * 7'); // r.value === 42
  */
 export async function run(code: string, options: OneShotOptions = {}): Promise<RunResult> {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new SbirtoolsValidationError(`Expected options to be an object, got \`${options === null ? 'null' : Array.isArray(options) ? 'array' : typeof options}\``);
+  }
   const { signal, deterministic, ...rest } = options;
   const perRun = deterministic && typeof deterministic === 'object' ? (deterministic as RunOptions['deterministic']) : undefined;
   const sandboxOptions: SandboxOptions = perRun || deterministic === undefined ? rest : { ...rest, deterministic: deterministic as boolean };
@@ -137,5 +145,35 @@ export async function run(code: string, options: OneShotOptions = {}): Promise<R
     return await box.run(code, { ...(signal ? { signal } : {}), ...(perRun ? { deterministic: perRun } : {}) });
   } finally {
     await box.close();
+  }
+}
+
+/** Limits from preset + overrides; a range error is the caller's, so it is a VALIDATION_ERROR. */
+function limitsOrThrow(opts: SandboxOptions): Limits {
+  try {
+    return resolveLimits(opts.preset, opts);
+  } catch (err) {
+    const issues = (err as { issues?: Array<{ message: string }> }).issues;
+    if (issues) throw new SbirtoolsValidationError(issues.map((i) => i.message).join('; '));
+    throw err;
+  }
+}
+
+/** Per-run options, checked before anything starts. */
+function checkRunOptions(options: unknown): void {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new SbirtoolsValidationError(`Expected run options to be an object, got \`${options === null ? 'null' : Array.isArray(options) ? 'array' : typeof options}\``);
+  }
+  const { signal, deterministic, ...rest } = options as RunOptions;
+  const unknown = Object.keys(rest);
+  if (unknown.length) throw new SbirtoolsValidationError(`Unknown run option \`${unknown[0]}\`. Known run options: signal, deterministic.`);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new SbirtoolsValidationError(`Expected the \`signal\` option to be an AbortSignal, got \`${signal === null ? 'null' : typeof signal}\``);
+  }
+  if (deterministic !== undefined) {
+    const d = deterministic as { now?: unknown; seed?: unknown };
+    if (!d || typeof d !== 'object' || typeof d.now !== 'number' || !Number.isFinite(d.now) || typeof d.seed !== 'number' || !Number.isInteger(d.seed)) {
+      throw new SbirtoolsValidationError('Expected the `deterministic` run option to be { now: <ms since epoch, finite>, seed: <integer> }');
+    }
   }
 }

@@ -44,8 +44,11 @@ export function prepareCode(source: string): PreparedCode {
   for (const s of body) hoistDeclaration(s, edits, hoisted);
   const last = body[body.length - 1];
   if (last && last.type === 'ExpressionStatement') {
-    edits.push({ start: last.expression.start, end: last.expression.start, text: 'return (' });
-    edits.push({ start: last.expression.end, end: last.expression.end, text: ')' });
+    // wrap the whole statement, not acorn's expression range: for `({a: 1})` that range excludes
+    // the parentheses, and `return (` before them made `(return ({a: 1}))`
+    const end = source[last.end - 1] === ';' ? last.end - 1 : last.end;
+    edits.push({ start: last.start, end: last.start, text: 'return (' });
+    edits.push({ start: end, end, text: '\n)' });
   }
   const names = [...hoisted];
   const prefix = (names.length ? `var ${names.join(', ')}; ` : '') + '(async () => {';

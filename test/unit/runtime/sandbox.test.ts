@@ -118,3 +118,9 @@ afterAll(async () => {
   const { shutdown } = await import('../../../src/index.js');
   await shutdown();
 });
+
+describe('async last expressions', () => {
+  it('returns a parenthesized object literal after top-level await', async () => {
+    expect((await run('await 1; ({ a: 1 })')).value).toEqual({ a: 1 });
+  });
+});

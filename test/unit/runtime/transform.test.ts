@@ -16,7 +16,7 @@ describe('prepareCode', () => {
     const p = prepareCode('const a = await Promise.resolve(2);\na * 21');
     expect(p.async).toBe(true);
     expect(p.lineOffset).toBe(1);
-    expect(p.code).toBe('var a; (async () => {\n      a = await Promise.resolve(2);\nreturn (a * 21)\n})()');
+    expect(p.code).toBe('var a; (async () => {\n      a = await Promise.resolve(2);\nreturn (a * 21\n)\n})()');
   });
 
   it('wraps top-level return and does not treat returns inside functions as top level', () => {
@@ -41,6 +41,11 @@ describe('prepareCode', () => {
     expect(prepareCode('if (true) { result = 5 } 7').resultName).toBe(true);
     expect(prepareCode('const results = 5').resultName).toBe(false);
     expect(prepareCode('function g() { result = 1 }').resultName).toBe(false);
+  });
+
+  it('returns a parenthesized last expression and one followed by a line comment', () => {
+    expect(prepareCode('await 1; ({a: 1})').code).toContain('return (({a: 1})\n)');
+    expect(prepareCode('await 1;\n6 * 7; // answer').code).toContain('return (6 * 7\n);');
   });
 
   it('treats for await as top-level await', () => {
