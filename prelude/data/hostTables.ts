@@ -16,7 +16,8 @@ export type FetchColumnRange = (table: string, column: string, start: number, en
 export function hostTables(metas: readonly TableMeta[], fetch: FetchColumn, fetchRange?: FetchColumnRange): Record<string, ColumnTable> {
   const out: Record<string, ColumnTable> = {};
   for (const meta of metas) {
-    const cols: Record<string, LazyColumn> = {};
+    // no prototype: a column named __proto__ (or constructor) is an ordinary own property
+    const cols: Record<string, LazyColumn> = Object.create(null);
     const names: string[] = [];
     for (const c of meta.columns) {
       const range = fetchRange && ((start: number, end: number) => fetchRange(meta.name, c.name, start, end));

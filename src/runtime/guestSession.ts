@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { Ivm } from './engine.js';
 import type { Limits } from '../../schema/limits.js';
 import type { DatasetInfo } from '../../schema/result.js';
@@ -87,7 +88,8 @@ export class GuestSession {
       const byName = new Map(tables.map((t) => [t.meta.name, t]));
       const bridge = {
         tables: tables.map((t) => t.meta),
-        dataset: dataset ?? null,
+        // the guest sees a file's name, never the host's absolute path (a URL or 'embedded-…' is kept)
+        dataset: dataset ? { ...dataset, source: guestVisibleSource(dataset.source) } : null,
         limits,
         // Callbacks copy their arguments and results (ExternalCopy rules): nothing of the host is reachable.
         fetchColumn: new ivm.Callback((table: unknown, column: unknown) => {
@@ -258,4 +260,8 @@ function delay<T>(ms: number, value: T): Promise<T> {
 
 function round(n: number): number {
   return Math.round(n * 100) / 100;
+}
+
+function guestVisibleSource(source: string): string {
+  return /^(\/|[A-Za-z]:[\\/]|\.{1,2}[\\/])/.test(source) ? basename(source) : source;
 }

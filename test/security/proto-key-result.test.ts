@@ -64,7 +64,7 @@ describe('a result with an own __proto__ key', () => {
   // object, so a column named __proto__ sets a prototype instead: the table reads as empty and its
   // result serializes `"totalRows":undefined` (the host rejects it as INTERNAL_ERROR). Harmless to
   // the host; wrong for the guest. Fix in prelude/data/hostTables.ts (null-prototype maps).
-  it.fails('a CSV column named __proto__ is an ordinary column inside the isolate', async () => {
+  it('a CSV column named __proto__ is an ordinary column inside the isolate', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sbirtools-proto-'));
     const csv = join(dir, 'proto.csv');
     writeFileSync(csv, '__proto__,constructor,a\n1,2,3\n4,5,6\n');
