@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SYNTHETIC_DEFAULTS, SYNTHETIC_VERSION, syntheticCsv, writeSyntheticCsv } from './synthetic.js';
 
@@ -17,14 +17,28 @@ export async function ensureSyntheticSample(
   onProgress?: (p: { phase: 'generate' }) => void,
 ): Promise<{ csv: string | Uint8Array; warning?: string }> {
   const path = syntheticSamplePath(cacheDir);
-  if (existsSync(path)) return { csv: path };
+  if (isComplete(path)) return { csv: path };
   onProgress?.({ phase: 'generate' });
   try {
     await mkdir(join(cacheDir, 'synthetic'), { recursive: true });
-    await writeSyntheticCsv(path);
+    // writeSyntheticCsv renames into place; the sidecar records the size, so a sample truncated
+    // later (disk full, a user's edit) is regenerated, not served short
+    const { bytes } = await writeSyntheticCsv(path);
+    await writeFile(`${path}.json`, JSON.stringify({ bytes }));
     return { csv: path };
   } catch (err) {
     const bytes = Buffer.from([...syntheticCsv()].join(''), 'utf8');
     return { csv: bytes, warning: `the synthetic sample could not be written to ${path} (${(err as Error).message}); it lives in memory` };
+  }
+}
+
+/** The sample exists with the size its generator recorded. */
+function isComplete(path: string): boolean {
+  try {
+    if (!existsSync(path)) return false;
+    const { bytes } = JSON.parse(readFileSync(`${path}.json`, 'utf8')) as { bytes?: unknown };
+    return typeof bytes === 'number' && statSync(path).size === bytes;
+  } catch {
+    return false;
   }
 }
