@@ -95,12 +95,12 @@ export class GuestSession {
         fetchColumn: new ivm.Callback((table: unknown, column: unknown) => {
           const provider = typeof table === 'string' ? byName.get(table) : undefined;
           if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
-          return provider.loadColumn(column);
+          return guestLoad(provider, table as string, column);
         }),
         fetchColumnRange: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) => {
           const provider = typeof table === 'string' ? byName.get(table) : undefined;
           if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
-          return sliceUtf8(provider.loadColumn(column), Number(start), Number(end));
+          return sliceUtf8(guestLoad(provider, table as string, column), Number(start), Number(end));
         }),
         write: new ivm.Callback((stream: unknown, text: unknown) => {
           session?.output?.write(stream === 'stderr' ? 'stderr' : 'stdout', typeof text === 'string' ? text : String(text));
@@ -264,4 +264,28 @@ function round(n: number): number {
 
 function guestVisibleSource(source: string): string {
   return /^(\/|[A-Za-z]:[\\/]|\.{1,2}[\\/])/.test(source) ? basename(source) : source;
+}
+
+/**
+ * Load a column for the guest. A data-layer failure (a damaged cache, which is deleted and rebuilt
+ * on the next open) reaches the guest as a message without host paths.
+ */
+function guestLoad(provider: TableProvider, table: string, column: string): ReturnType<TableProvider['loadColumn']> {
+  try {
+    return provider.loadColumn(column);
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    const e = new Error(
+      code === 'COLUMN_NOT_FOUND'
+        ? `table ${table} has no column '${column}'`
+        : `column '${column}' of ${table} could not be loaded${code === 'CACHE_CORRUPT' ? ': the cached column is corrupt' : ''}${typeof code === 'string' ? ` (${code})` : ''}; the data cache is rebuilt on the next session, so run the code again`,
+    );
+    // keep the original error object (its class name crosses into the isolate), only its message changes
+    if (err instanceof Error) {
+      err.message = e.message;
+      err.stack = `${err.name}: ${e.message}`;
+      throw err;
+    }
+    throw e;
+  }
 }
