@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { PresetName, RunOptions, RunResult, Sandbox } from '../index.js';
+import type { PresetName } from '../../schema/limits.js';
+import type { RunResult } from '../../schema/result.js';
+import type { RunOptions, Sandbox } from '../runtime/sandbox.js';
 import { appendCapsule } from './capsuleLog.js';
 import type { CapsuleRecord } from './capsuleRecord.js';
 import { freshDeterminism } from './determinism.js';
