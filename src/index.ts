@@ -31,3 +31,7 @@ export { withCapsules, type RunFn, type CapsuleOptions } from './capsule/withCap
 export { replayCapsule, type ReplayOptions, type ReplayReport } from './capsule/replay.js';
 export { readCapsules, type CapsuleEntry } from './capsule/readCapsules.js';
 export { CapsuleRecordSchema, type CapsuleRecord } from './capsule/capsuleRecord.js';
+export { createServer, type SbirtoolsServer } from './server/createServer.js';
+export type { ServerOptions } from './server/options.js';
+export type { Route } from './server/routes/route.js';
+export type { RequestContext } from './server/context.js';

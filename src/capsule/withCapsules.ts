@@ -3,10 +3,8 @@ import type { PresetName } from '../../schema/limits.js';
 import type { RunResult } from '../../schema/result.js';
 import type { RunOptions, Sandbox } from '../runtime/sandbox.js';
 import { appendCapsule } from './capsuleLog.js';
-import type { CapsuleRecord } from './capsuleRecord.js';
+import { capsuleRecordFor } from './capsuleRecordFor.js';
 import { freshDeterminism } from './determinism.js';
-import { sha256, valueHash } from './hash.js';
-import { packageInfo, preludeVersion } from './packageInfo.js';
 
 /** Anything that runs code: `sandbox.run`, `pool.run`, or `(code, o) => run(code, { ...opts, ...o })`. */
 export type RunFn = (code: string, options?: RunOptions) => Promise<RunResult>;
@@ -45,27 +43,8 @@ export function withCapsules(target: Sandbox | RunFn, options: CapsuleOptions): 
     const position = ++seq;
     const result = await runFn(code, { ...runOptions, ...(deterministic ? { deterministic } : {}) });
     if (options.path) {
-      const record: CapsuleRecord = {
-        v: 1,
-        time,
-        code,
-        codeHash: sha256(code),
-        ...(sessionId !== undefined ? { session: { id: sessionId, seq: position } } : {}),
-        ...(preset ? { preset } : {}),
-        dataset: result.dataset ?? null,
-        prelude: preludeVersion(),
-        sbirtools: packageInfo().version,
-        limits: result.limits,
-        deterministic: deterministic ?? null,
-        result: {
-          ok: result.ok,
-          ...(result.error ? { errorType: result.error.type } : {}),
-          stdoutHash: sha256(result.stdout),
-          valueHash: valueHash(result),
-        },
-        stats: result.stats,
-      };
-      await appendCapsule(options.path, record);
+      const session = sessionId !== undefined ? { id: sessionId, seq: position } : undefined;
+      await appendCapsule(options.path, capsuleRecordFor(code, result, { time, ...(session ? { session } : {}), ...(preset ? { preset } : {}), ...(deterministic ? { deterministic } : {}) }));
     }
     return result;
   };

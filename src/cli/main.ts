@@ -12,6 +12,7 @@ Commands:
   info                           print the data card of award_data
   download-data [URL]            download the real SBIR award file to the cache
   mcp                            serve MCP over stdio (for Claude Desktop and other clients)
+  serve                          serve MCP over HTTP and a REST API (scales out with Redis)
   replay <capsule.jsonl>         re-run a recorded run and compare
 
 Run 'sbirtools <command> --help' for a command's options. Docs: docs/cli.md.`;
@@ -24,6 +25,7 @@ const COMMANDS: Record<string, Command> = {
   run: async (argv, io) => (await import('./run.js')).runCommand(argv, io),
   info: async (argv, io) => (await import('./info.js')).infoCommand(argv, io),
   mcp: async (argv, io) => (await import('./mcp.js')).mcpCommand(argv, io),
+  serve: async (argv, io) => (await import('./serve.js')).serveCommand(argv, io),
   replay: async (argv, io) => (await import('./replay.js')).replayCommand(argv, io),
   'download-data': downloadData,
 };
