@@ -156,15 +156,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
         if (!route) return allowed.length ? fail(405, 'METHOD_NOT_ALLOWED', `${url.pathname} answers ${allowed.join(', ')}, not ${request.method}.`, { allow: allowed.join(', ') }) : fail(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}. Routes: /mcp, /v1/run, /v1/sessions, /healthz, /readyz, /metrics.`);
         if (draining && route.auth) return fail(503, 'SHUTTING_DOWN', 'This replica is shutting down; the code never started.', { 'retry-after': '1', connection: 'close', 'sbirtools-code-ran': 'false' }, 'Retry: another replica (or this one after its restart) will answer.');
         const ctx: RequestContext = { request, url, requestId, route, params, body: '', keyId: 'local', log: logFields };
-        inFlight++;
         try {
           return await handle(ctx);
         } catch (err) {
           onError(err);
           span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
           return fail(500, 'INTERNAL_ERROR', 'The server failed to answer. Retry; if it keeps failing, the operator should check the server logs.');
-        } finally {
-          if (--inFlight === 0) idle?.();
         }
       } finally {
         span.end();
@@ -177,7 +174,15 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     return response;
   };
 
-  const server: Server = createHttpServer(nodeListener(fetch));
+  const listener = nodeListener(fetch);
+  // counted until the answer is written out, not just computed: the drain waits for the bytes
+  const server: Server = createHttpServer((req, res) => {
+    inFlight++;
+    res.once('close', () => {
+      if (--inFlight === 0) idle?.();
+    });
+    listener(req, res);
+  });
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
