@@ -13,6 +13,7 @@ Commands:
   download-data [URL]            download the real SBIR award file to the cache
   mcp                            serve MCP over stdio (for Claude Desktop and other clients)
   serve                          serve MCP over HTTP and a REST API (scales out with Redis)
+  build-data <out-dir>           write a read-only data directory (binary cache) for deployment
   replay <capsule.jsonl>         re-run a recorded run and compare
 
 Run 'sbirtools <command> --help' for a command's options. Docs: docs/cli.md.`;
@@ -26,6 +27,7 @@ const COMMANDS: Record<string, Command> = {
   info: async (argv, io) => (await import('./info.js')).infoCommand(argv, io),
   mcp: async (argv, io) => (await import('./mcp.js')).mcpCommand(argv, io),
   serve: async (argv, io) => (await import('./serve.js')).serveCommand(argv, io),
+  'build-data': async (argv, io) => (await import('./buildData.js')).buildDataCommand(argv, io),
   replay: async (argv, io) => (await import('./replay.js')).replayCommand(argv, io),
   'download-data': downloadData,
 };
