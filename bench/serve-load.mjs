@@ -73,8 +73,18 @@ async function stopAll(procs) {
 
 const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
 const CODE = "value_counts(award_data, 'Agency').head(3)";
+// a session cell: keeps a counter (state carried from cell to cell) and does the same analysis
+const SESSION_CODE = "var c = (typeof c === 'number' ? c : 0) + 1; value_counts(award_data, 'Agency').head(3)";
 
-async function loadAgainst(count, redis) {
+/** N sessions; request k uses session k mod N (so a session's cells land on whichever replica is next). */
+async function sessionRequests(url) {
+  const ids = [];
+  for (let i = 0; i < CONNECTIONS; i++) ids.push((await (await fetch(url.replace('/v1/run', '/v1/sessions'), { method: 'POST', headers })).json()).session_id);
+  let k = 0;
+  return [{ method: 'POST', headers, setupRequest: (req) => ({ ...req, body: JSON.stringify({ code: SESSION_CODE, session_id: ids[k++ % ids.length] }) }) }];
+}
+
+async function loadAgainst(count, redis, mode) {
   const replicas = [];
   for (let i = 0; i < count; i++) replicas.push(await startReplica(redis.url));
   const proxyPort = await freePort();
@@ -83,8 +93,12 @@ async function loadAgainst(count, redis) {
   const url = `http://127.0.0.1:${proxyPort}/v1/run`;
   // warm-up: every replica's holder has its isolate pool and code cache ready
   await autocannon({ url, method: 'POST', headers, body: JSON.stringify({ code: CODE }), connections: count, amount: count * 10 });
-  const r = await autocannon({ url, method: 'POST', headers, body: JSON.stringify({ code: CODE }), connections: CONNECTIONS, amount: RUNS, timeout: 60 });
+  const body = mode === 'one-shot' ? { body: JSON.stringify({ code: CODE }) } : { requests: await sessionRequests(url) };
+  const r = await autocannon({ url, method: 'POST', headers, ...body, connections: CONNECTIONS, amount: RUNS, timeout: 60 });
+  const metrics = await Promise.all(replicas.map(async (x) => (await fetch(`http://127.0.0.1:${x.port}/metrics`, { headers })).text()));
+  const replayed = metrics.reduce((n, text) => n + Number(/sbirtools_replayed_cells_total (\d+)/.exec(text)?.[1] ?? 0), 0);
   const result = {
+    mode,
     replicas: count,
     connections: CONNECTIONS,
     runs: r.requests.total,
@@ -93,6 +107,7 @@ async function loadAgainst(count, redis) {
     runsPerSec: Math.round((r.requests.total / (r.duration || 1)) * 10) / 10,
     errorRate: (r.errors + r.timeouts + r.non2xx) / Math.max(1, r.requests.total),
     peakRssMbPerReplica: replicas.map((x) => Math.round(peakRssMb(x.proc.pid))),
+    replayedCells: replayed,
   };
   await stopAll([proxy, ...replicas.map((x) => x.proc)]);
   return result;
@@ -121,12 +136,14 @@ async function migrationCost(redis, cellCounts) {
 const redis = await startRedis();
 try {
   const load = [];
-  for (const n of values.replicas.split(',').map(Number)) {
-    load.push(await loadAgainst(n, redis));
-    process.stderr.write(`${JSON.stringify(load.at(-1))}\n`);
+  for (const mode of ['one-shot', 'session']) {
+    for (const n of values.replicas.split(',').map(Number)) {
+      load.push(await loadAgainst(n, redis, mode));
+      process.stderr.write(`${JSON.stringify(load.at(-1))}\n`);
+    }
   }
   const migration = await migrationCost(redis, values.cells.split(',').map(Number));
-  const report = { machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memGb: Math.round(totalmem() / 1e9), node: process.version }, workload: { code: CODE, data: 'synthetic sample (5,000 rows)' }, load, migration };
+  const report = { machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memGb: Math.round(totalmem() / 1e9), node: process.version }, workload: { oneShot: CODE, session: SESSION_CODE, data: 'synthetic sample (5,000 rows)' }, loadAverageAtEnd: (await import('node:os')).loadavg().map((x) => Math.round(x * 10) / 10), load, migration };
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
   writeFileSync(join(ROOT, 'bench', 'results', 'serve-load.json'), `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report, null, 2));

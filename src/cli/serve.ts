@@ -23,6 +23,10 @@ ${SANDBOX_FLAGS_HELP}
   --cors-origin <list>       comma-separated web origins allowed to call from a browser (default none)
   --grace-ms <ms>            on SIGTERM, how long runs in flight may finish (default 30000)
   --session-ttl-ms <ms>      forget a session unused this long (default 3600000)
+  --max-local-sessions <n>   session isolates this replica keeps (default 64; others rebuilt on demand)
+  --max-replay-cells <n>     rebuild caps: cells (default 500), bytes of code (--max-replay-bytes,
+  --max-replay-bytes <n>       default 4194304) and time (--max-replay-ms, default 60000); over a cap
+  --max-replay-ms <ms>         the session is reset (sessionReset) instead of replayed
   --capsule-log <file>       append a capsule record (with the key id) of every run (JSONL)
   --quiet                    no per-request JSON log lines
   -h, --help                 show this help
@@ -52,6 +56,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     'cors-origin': { type: 'string' },
     'grace-ms': { type: 'string' },
     'session-ttl-ms': { type: 'string' },
+    'max-local-sessions': { type: 'string' },
+    'max-replay-cells': { type: 'string' },
+    'max-replay-bytes': { type: 'string' },
+    'max-replay-ms': { type: 'string' },
     'capsule-log': { type: 'string' },
     quiet: { type: 'boolean' },
   });
@@ -76,6 +84,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(n('max-body-bytes', 'bytes') ? { maxBodyBytes: n('max-body-bytes', 'bytes') } : {}),
     ...(n('grace-ms', 'milliseconds') ? { graceMs: n('grace-ms', 'milliseconds') } : {}),
     ...(n('session-ttl-ms', 'milliseconds') ? { sessionTtlMs: n('session-ttl-ms', 'milliseconds') } : {}),
+    ...(n('max-local-sessions', 'sessions') ? { maxLocalSessions: n('max-local-sessions', 'sessions') } : {}),
+    ...(n('max-replay-cells', 'cells') ? { maxReplayCells: n('max-replay-cells', 'cells') } : {}),
+    ...(n('max-replay-bytes', 'bytes') ? { maxReplayBytes: n('max-replay-bytes', 'bytes') } : {}),
+    ...(n('max-replay-ms', 'milliseconds') ? { maxReplayMs: n('max-replay-ms', 'milliseconds') } : {}),
     ...(list(values['allowed-hosts']) ? { allowedHosts: list(values['allowed-hosts'])! } : {}),
     ...(list(values['cors-origin']) ? { corsOrigins: list(values['cors-origin'])! } : {}),
     ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']) } : {}),

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { PresetName } from '../../../schema/limits.js';
 import type { RunResult } from '../../../schema/result.js';
 import { appendCapsule } from '../../capsule/capsuleLog.js';
 import { capsuleRecordFor } from '../../capsule/capsuleRecordFor.js';
 import { freshDeterminism } from '../../capsule/determinism.js';
-import { packageInfo } from '../../capsule/packageInfo.js';
 import type { SandboxOptions } from '../../runtime/options.js';
 import type { Pool } from '../../runtime/pool.js';
 import type { Sandbox } from '../../runtime/sandbox.js';
 import type { Cell, SharedStore, StoredAnswer } from '../store/sharedStore.js';
-import { cellOutcome, codeRan, toCell } from './cellOutcome.js';
+import { codeRan } from './cellOutcome.js';
+import { recordRun } from './recordRun.js';
+import { tracedRun } from './tracedRun.js';
 import { replayCells, type ReplayCaps } from './replayCells.js';
 import { withLease } from './withLease.js';
 
@@ -114,26 +114,8 @@ export class ServerSessions {
    * created when `create`, else the answer is undefined (not found).
    */
   async run(owner: string, code: string, opts: RunRequest): Promise<SessionRun | undefined> {
-    const tracer = trace.getTracer('sbirtools', packageInfo().version);
-    return tracer.startActiveSpan('sbirtools.run', async (span) => {
-      const started = performance.now();
-      try {
-        if (opts.sessionId) span.setAttribute('sbirtools.session', opts.sessionId);
-        const done = await this.runInner(owner, code, opts);
-        if (done) {
-          const { result } = done;
-          span.setAttributes({ 'sbirtools.ok': result.ok, 'sbirtools.wall_ms': result.stats.wallMs, 'sbirtools.cpu_ms': result.stats.cpuMs, 'sbirtools.replay_cells': done.replayedCells });
-          if (result.error) span.setAttribute('sbirtools.error_type', result.error.type);
-          this.o.observe?.({ owner, ...(opts.sessionId ? { sessionId: opts.sessionId } : {}), code, run: done, ms: performance.now() - started });
-        }
-        return done;
-      } catch (err) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
-        throw err;
-      } finally {
-        span.end();
-      }
-    });
+    const sessionId = opts.sessionId;
+    return tracedRun(sessionId, () => this.runInner(owner, code, opts), (run, ms) => this.o.observe?.({ owner, ...(sessionId ? { sessionId } : {}), code, run, ms }));
   }
 
   private async runInner(owner: string, code: string, opts: RunRequest): Promise<SessionRun | undefined> {
@@ -184,23 +166,11 @@ export class ServerSessions {
     });
     if (resetReason || afterReset) result.sessionReset = true;
     if (resetReason) result.stderr += `sbirtools: this session was reset before this run because ${resetReason}. Variables from earlier runs are gone: recreate them.\n`;
-    const outcome = cellOutcome(result);
     const answer = opts.answer ? { key: opts.answer.key, value: answerOf(opts.answer, result), ttlMs: opts.answer.ttlMs } : undefined;
-    if (outcome === 'record' && !result.sessionReset) {
-      const cell = toCell(randomUUID(), code, deterministic, result);
-      await store.appendCell(owner, id, cell, answer);
-      local.applied.push(cell.id);
-    } else if (outcome === 'record' || outcome === 'reset') {
-      // the state restarted (before this run, or by it): the history restarts with a marker
-      await store.clearCells(owner, id);
-      const marker: Cell = { id: randomUUID(), code: '', deterministic, ok: false, valueHash: '', stdoutHash: '', reset: true };
-      await store.appendCell(owner, id, marker);
-      const first = outcome === 'record' ? toCell(randomUUID(), code, deterministic, result) : undefined;
-      if (first) await store.appendCell(owner, id, first, answer);
-      else if (answer) await store.putAnswer(answer.key, answer.value, answer.ttlMs);
-      // drop the isolate: the next run, on any replica, rebuilds from the history alone
-      await this.dropLocal(full);
-    } else if (answer) await store.putAnswer(answer.key, answer.value, answer.ttlMs);
+    const applied = await recordRun(store, owner, id, { code, deterministic, result, applied: local.applied }, answer);
+    // undefined: a limit disposed the isolate; the next run, on any replica, rebuilds from the history alone
+    if (applied) local.applied = applied;
+    else await this.dropLocal(full);
     await this.capsule(owner, code, result, { id: full, seq: cells.filter((c) => !c.reset).length + 1 }, deterministic, time);
     return { result, ran: codeRan(result), replayedCells: replay.cells, replayMs: replay.ms, ...(resetReason ? { resetReason } : {}) };
   }
