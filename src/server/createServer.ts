@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { resolveLimits } from '../../schema/limits.js';
 import { loadDataCard } from '../adapters/description.js';
 import { packageInfo } from '../capsule/packageInfo.js';
@@ -90,8 +89,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     throw err;
   }
   const cardView = card;
+  // loaded with the server, not with the library; spans are no-ops unless the deployer registers an SDK
+  const { trace, SpanStatusCode } = await import('@opentelemetry/api');
+  const tracer = trace.getTracer('sbirtools', packageInfo().version);
   const pidsSeen = new Set<number>();
-  const metrics = createMetrics({
+  const metrics = await createMetrics({
     openSessions: () => sessions.localCount,
     queueDepth: () => pool.stats().queued,
     activeRuns: () => pool.stats().active,
@@ -109,6 +111,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     caps,
     lockWaitMs,
     ...(options.capsuleLog ? { capsuleLog: options.capsuleLog } : {}),
+    tracer,
     observe: (event) => metrics.run(event),
   });
   let draining = false;
@@ -134,7 +137,6 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   const routes = [...ROUTES, ...(options.routes ?? [])];
   // the order is the security argument: nothing reads a body for a foreign Host, nothing runs without a key
   const handle = chain([hostCheck(allowedHosts, corsOrigins), bodyLimit(maxBody), apiKey(ring), rateLimit(rate, store, metrics.limited)], (ctx) => ctx.route.handle(ctx, app));
-  const tracer = trace.getTracer('sbirtools', packageInfo().version);
   let inFlight = 0;
   let idle: (() => void) | undefined;
 

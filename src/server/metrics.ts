@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { RunEvent } from './sessions/serverSessions.js';
 
 /** The server's Prometheus metrics, on a private registry (never prom-client's global one). */
@@ -13,7 +13,9 @@ export interface ServerMetrics {
  * Create the metrics. `gauges` are read at scrape time: sessions held here, runs queued and
  * running in the pool, holder processes replaced since start.
  */
-export function createMetrics(gauges: { openSessions: () => number; queueDepth: () => number; activeRuns: () => number; holderRestarts: () => number }): ServerMetrics {
+export async function createMetrics(gauges: { openSessions: () => number; queueDepth: () => number; activeRuns: () => number; holderRestarts: () => number }): Promise<ServerMetrics> {
+  // loaded with the server, not with the library
+  const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = await import('prom-client');
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'sbirtools_' });
   const requests = new Counter({ name: 'sbirtools_http_requests_total', help: 'HTTP requests by route and status.', labelNames: ['route', 'method', 'status'], registers: [registry] });

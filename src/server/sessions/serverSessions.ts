@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Tracer } from '@opentelemetry/api';
 import type { PresetName } from '../../../schema/limits.js';
 import type { RunResult } from '../../../schema/result.js';
 import { appendCapsule } from '../../capsule/capsuleLog.js';
@@ -27,6 +28,8 @@ export interface ServerSessionsOptions {
   /** Longest a run waits for its session (another request of the same session is running). */
   lockWaitMs: number;
   capsuleLog?: string;
+  /** OpenTelemetry tracer for `sbirtools.run` spans (from @opentelemetry/api; no-op unless an SDK is registered). */
+  tracer?: Tracer;
   /** Called after every run (metrics, logs, a viewer's record). */
   observe?: (event: RunEvent) => void;
 }
@@ -115,7 +118,7 @@ export class ServerSessions {
    */
   async run(owner: string, code: string, opts: RunRequest): Promise<SessionRun | undefined> {
     const sessionId = opts.sessionId;
-    return tracedRun(sessionId, () => this.runInner(owner, code, opts), (run, ms) => this.o.observe?.({ owner, ...(sessionId ? { sessionId } : {}), code, run, ms }));
+    return tracedRun(this.o.tracer, sessionId, () => this.runInner(owner, code, opts), (run, ms) => this.o.observe?.({ owner, ...(sessionId ? { sessionId } : {}), code, run, ms }));
   }
 
   private async runInner(owner: string, code: string, opts: RunRequest): Promise<SessionRun | undefined> {

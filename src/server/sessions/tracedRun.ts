@@ -1,14 +1,18 @@
-import { SpanStatusCode, trace } from '@opentelemetry/api';
-import { packageInfo } from '../../capsule/packageInfo.js';
+import type { Tracer } from '@opentelemetry/api';
 import type { SessionRun } from './serverSessions.js';
 
 /**
  * Run `fn` inside an OpenTelemetry span `sbirtools.run` (session, ok, error type, wall/CPU ms,
  * replayed cells; error status when the host failed). A no-op tracer unless an SDK is registered.
- * `done` gets the run and its latency in ms.
+ * `done` gets the run and its latency in ms. Without a tracer, just runs `fn`.
  */
-export async function tracedRun(sessionId: string | undefined, fn: () => Promise<SessionRun | undefined>, done: (run: SessionRun, ms: number) => void): Promise<SessionRun | undefined> {
-  const tracer = trace.getTracer('sbirtools', packageInfo().version);
+export async function tracedRun(tracer: Tracer | undefined, sessionId: string | undefined, fn: () => Promise<SessionRun | undefined>, done: (run: SessionRun, ms: number) => void): Promise<SessionRun | undefined> {
+  if (!tracer) {
+    const started = performance.now();
+    const run = await fn();
+    if (run) done(run, performance.now() - started);
+    return run;
+  }
   return tracer.startActiveSpan('sbirtools.run', async (span) => {
     const started = performance.now();
     try {
@@ -22,7 +26,7 @@ export async function tracedRun(sessionId: string | undefined, fn: () => Promise
       }
       return run;
     } catch (err) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+      span.setStatus({ code: 2 /* SpanStatusCode.ERROR */, message: (err as Error).message });
       throw err;
     } finally {
       span.end();
