@@ -169,6 +169,11 @@ describe('sbirtools serve: REST, auth, limits and MCP over Streamable HTTP', () 
     expect(RunResultSchema.parse(b.structuredContent).value).toBe('undefined');
     await other.close();
     await expect(connect('key-c-0123456789abcdef')).rejects.toThrow(/UNAUTHORIZED/);
+    // stateless: no server-initiated stream to open, no MCP session to delete
+    const get = await fetch(`${s.url}/mcp`, { headers: { ...auth(KEY_A), accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect((await fetch(`${s.url}/mcp`, { method: 'DELETE', headers: auth(KEY_A) })).status).toBe(405);
   });
 });
 
