@@ -98,6 +98,23 @@ describe('sbirtools serve: REST, auth, limits and MCP over Streamable HTTP', () 
     expect((await post(s.url, '/v1/run', { code: '5' }, { ...auth(KEY_B), 'idempotency-key': 'inc-1' })).headers.get('idempotent-replayed')).toBeNull();
   });
 
+  it('a client that hangs up during an idempotent run gets the finished answer on retry; the code ran once', async () => {
+    const { session_id: id } = (await (await post(s.url, '/v1/sessions', {}, auth(KEY_A))).json()) as { session_id: string };
+    await post(s.url, '/v1/run', { code: 'var hits = 0', session_id: id }, auth(KEY_A));
+    const body = JSON.stringify({ code: 'hits = hits + 1; let spin = 0; for (let k = 0; k < 4e8; k++) spin += k & 1; hits', session_id: id });
+    const headers = { ...auth(KEY_A), 'content-type': 'application/json', 'idempotency-key': 'slow-1' };
+    const abort = new AbortController();
+    const first = fetch(`${s.url}/v1/run`, { method: 'POST', headers, body, signal: abort.signal });
+    await new Promise((r) => setTimeout(r, 300));
+    abort.abort();
+    await expect(first).rejects.toThrow();
+    const retry = await fetch(`${s.url}/v1/run`, { method: 'POST', headers, body });
+    expect(retry.status).toBe(200);
+    expect((await retry.json()).value).toBe(1);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect((await (await post(s.url, '/v1/run', { code: 'hits', session_id: id }, auth(KEY_A))).json()).value).toBe(1);
+  });
+
   it('over the per-key concurrency limit: 429 with Retry-After, other keys unaffected', async () => {
     const slow = { code: 'const t = Date.now(); while (Date.now() - t < 1500) {} 1' };
     const runs = [0, 1, 2].map(() => post(s.url, '/v1/run', slow, auth(KEY_A)));

@@ -23,7 +23,10 @@ export const runRoute: Route = {
     const waitMs = app.lockWaitMs;
     try {
       return await idempotent(app.store, ctx.keyId, ctx.request.headers.get('idempotency-key'), ctx.body, waitMs, async (answer) => {
-        const done = await app.sessions.run(ctx.keyId, code, { ...(session_id ? { sessionId: session_id } : {}), signal: ctx.request.signal, ...(answer ? { answer } : {}) });
+        // With an Idempotency-Key a dropped connection does not cancel the run: it finishes and its
+        // answer waits for the retry. Without one, a client that hangs up cancels its run.
+        const signal = answer ? {} : { signal: ctx.request.signal };
+        const done = await app.sessions.run(ctx.keyId, code, { ...(session_id ? { sessionId: session_id } : {}), ...signal, ...(answer ? { answer } : {}) });
         if (!done) {
           return fail(404, 'SESSION_NOT_FOUND', `This API key has no session "${session_id}" (closed, expired, or never created); the code never started.`, { 'sbirtools-code-ran': 'false' }, 'Create a session with POST /v1/sessions and pass its session_id, or omit session_id for a one-off run.');
         }

@@ -22,7 +22,8 @@ export async function recordRun(
   const { code, deterministic, result } = run;
   const outcome = cellOutcome(result);
   if (outcome === 'none') {
-    if (answer) await store.putAnswer(answer.key, answer.value, answer.ttlMs);
+    // QUEUE_FULL is not an answer to keep: the retry must get a chance to run
+    if (answer && answer.value.status === 200) await store.putAnswer(answer.key, answer.value, answer.ttlMs);
     return run.applied;
   }
   if (outcome === 'record' && !result.sessionReset) {

@@ -125,7 +125,8 @@ export class ServerSessions {
     const { store } = this.o;
     if (opts.sessionId === undefined) {
       const result = await this.o.pool.run(code, { ...this.o.sandbox, ...(opts.signal ? { signal: opts.signal } : {}) });
-      if (opts.answer) await store.putAnswer(opts.answer.key, answerOf(opts.answer, result), opts.answer.ttlMs);
+      // QUEUE_FULL is not an answer to keep: the retry must get a chance to run
+      if (opts.answer && result.error?.type !== 'QUEUE_FULL') await store.putAnswer(opts.answer.key, answerOf(opts.answer, result), opts.answer.ttlMs);
       await this.capsule(owner, code, result);
       return { result, ran: codeRan(result), replayedCells: 0, replayMs: 0 };
     }
