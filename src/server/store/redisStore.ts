@@ -38,11 +38,16 @@ return 0`;
 export async function createRedisStore(options: RedisStoreOptions): Promise<SharedStore> {
   const { createClient } = await import('redis');
   const p = options.prefix ?? 'sbirtools:';
-  const client = createClient({ url: options.url, socket: { connectTimeout: 5000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000) } });
+  let connected = false;
+  // Before the first connection a failure is final (start-up reports it); after it, reconnect with backoff.
+  const reconnectStrategy = (retries: number, cause: Error) => (connected ? Math.min(50 * 2 ** retries, 2000) : cause);
+  // no offline queue: while Redis is down, commands fail at once (500s, readyz false) instead of hanging
+  const client = createClient({ url: options.url, disableOfflineQueue: true, socket: { connectTimeout: 5000, reconnectStrategy } });
   // Without a listener, a lost connection would be an uncaught 'error' event; the client reconnects by itself.
   client.on('error', () => undefined);
   try {
     await client.connect();
+    connected = true;
   } catch (err) {
     throw new SbirtoolsError('STORE_UNAVAILABLE', `Cannot connect to Redis at ${redact(options.url)}: ${(err as Error).message}. Start redis-server or fix --redis / SBIRTOOLS_REDIS_URL.`);
   }
