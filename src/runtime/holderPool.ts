@@ -1,7 +1,7 @@
 import { HolderExitedError, HolderProcess } from './holderProcess.js';
 import { emptyOutcome, type Backend } from './backend.js';
 import { SbirtoolsValidationError } from './errors.js';
-import type { GuestRunRequest, RawRunOutcome, SessionSpec } from './protocol.js';
+import type { SourceRunRequest, RawRunOutcome, SessionSpec } from './protocol.js';
 import type { DatasetInfo } from '../../schema/result.js';
 
 /** How long past its deadline a run may go before its holder is SIGKILLed (deadline + 1 s is the promise). */
@@ -51,7 +51,7 @@ export class HolderPool implements Backend {
     }
   }
 
-  async run(id: string, req: GuestRunRequest, signal?: AbortSignal): Promise<RawRunOutcome & { reset: boolean }> {
+  async run(id: string, req: SourceRunRequest, signal?: AbortSignal): Promise<RawRunOutcome & { reset: boolean }> {
     // checked before any timer exists: a bad signal must not leave a deadline or a watch behind
     if (signal !== undefined && !(signal instanceof AbortSignal)) {
       throw new SbirtoolsValidationError(`Expected the \`signal\` option to be an AbortSignal, got \`${signal === null ? 'null' : typeof signal}\``);

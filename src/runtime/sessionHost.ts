@@ -1,7 +1,9 @@
 import { loadEngine } from './engine.js';
 import { GuestSession, reportCatastrophe } from './guestSession.js';
 import { TableCache, type TableProvider } from './tableProviders.js';
-import type { GuestRunRequest, RawRunOutcome, SessionSpec } from './protocol.js';
+import type { RawRunOutcome, SessionSpec, SourceRunRequest } from './protocol.js';
+import { CodeChecker, parseTimeout } from './codeChecker.js';
+import { emptyOutcome } from './backend.js';
 import type { DatasetInfo } from '../../schema/result.js';
 import { WarmSessions } from './warmSessions.js';
 
@@ -28,6 +30,9 @@ interface Entry {
 export class SessionHost {
   private readonly sessions = new Map<string, Entry>();
   private readonly tables = new TableCache();
+  private readonly checker = new CodeChecker();
+  /** Checks in flight, by session id, so that abort() also cancels a parse. */
+  private readonly checking = new Map<string, AbortController>();
   private watch: NodeJS.Timeout | undefined;
   private baselineRss = 0;
   /** This process's own memory (main isolate heap + Node buffers: loaded columns) at watch start. */
@@ -65,10 +70,27 @@ export class SessionHost {
     return { session, dataset };
   }
 
-  /** Run in an open session; reopens it first when a limit disposed its isolate. */
-  async run(id: string, req: GuestRunRequest): Promise<RawRunOutcome & { reset: boolean }> {
+  /**
+   * Check and prepare the code (one parse, inside the deadline: codeChecker.ts), then run it in
+   * the open session; reopens the session first when a limit disposed its isolate.
+   */
+  async run(id: string, req: SourceRunRequest): Promise<RawRunOutcome & { reset: boolean }> {
+    const received = performance.now();
     const entry = this.sessions.get(id);
     if (!entry) throw new Error(`no open session ${id}`);
+    const cancel = new AbortController();
+    this.checking.set(id, cancel);
+    let checked: Awaited<ReturnType<CodeChecker['check']>>;
+    try {
+      checked = await this.checker.check(req.source, req.preset, req.timeoutMs, entry.spec.limits.memoryLimitMb, cancel.signal);
+    } finally {
+      this.checking.delete(id);
+    }
+    if (checked === 'aborted') return emptyOutcome('aborted', 'the run was cancelled by its AbortSignal');
+    const remainingMs = Math.floor(req.timeoutMs - (performance.now() - received));
+    if (checked.ok && remainingMs < 1) checked = parseTimeout(req.timeoutMs);
+    if (!checked.ok) return { ...emptyOutcome('rejected', checked.error.message), error: checked.error };
+    if (this.sessions.get(id) !== entry) return emptyOutcome('internal', 'the session was closed while the code was checked');
     let reset = false;
     if (!entry.session.alive) {
       await this.open(id, entry.spec);
@@ -77,7 +99,8 @@ export class SessionHost {
     const current = this.sessions.get(id)!;
     this.startWatch();
     try {
-      return { ...(await current.session.run(req)), reset };
+      const run = { ...checked.prepared, timeoutMs: remainingMs, ...(req.deterministic ? { deterministic: req.deterministic } : {}) };
+      return { ...(await current.session.run(run)), reset };
     } finally {
       this.stopWatchIfIdle();
     }
@@ -85,6 +108,9 @@ export class SessionHost {
 
   /** Cancel the run in flight: the isolate is disposed, the session is rebuilt on its next run. */
   abort(id: string): void {
+    const check = this.checking.get(id);
+    // still parsing: the isolate holds no part of this run, so its state is kept
+    if (check) return check.abort();
     this.sessions.get(id)?.session.dispose('aborted');
   }
 
@@ -96,6 +122,7 @@ export class SessionHost {
   }
 
   closeAll(): void {
+    this.checker.close();
     this.warm.disposeAll();
     for (const id of [...this.sessions.keys()]) this.close(id);
   }

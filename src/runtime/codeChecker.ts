@@ -1,0 +1,114 @@
+import { Worker } from 'node:worker_threads';
+import type { PresetName } from '../../schema/limits.js';
+import { checkAndPrepare, type CheckedCode } from './checkAndPrepare.js';
+import { compiledPath } from './paths.js';
+
+/**
+ * Programs up to this many UTF-16 units are parsed on the calling thread. Measured (Node 20,
+ * 2-core VM, warm): typical model-written code (< 2 KB) takes 0.1-0.3 ms; the worst shape, 16 K
+ * of one-token statements, 10-20 ms. Anything larger goes to a worker thread that is terminated
+ * at the deadline, so the thread serving runs is never blocked for longer than this bound.
+ */
+export const INLINE_CHECK_MAX_UNITS = 16 * 1024;
+/**
+ * And never more than this many units per millisecond of the run's deadline (the worst shape
+ * parses at ~1.5 units/µs): with a tiny deadline even mid-sized code goes to the worker.
+ */
+const INLINE_UNITS_PER_MS = 512;
+/** The worker's stack, as the main thread's (~1 MB): nesting too deep there is too deep here. */
+const WORKER_STACK_MB = 1;
+
+
+/**
+ * Runs checkAndPrepare (one parse: policy + transform) where it cannot hold up the thread that
+ * serves runs: in place for small programs, in a worker thread for large ones. The worker is
+ * terminated when the run's deadline passes or the run is cancelled: the time spent parsing is
+ * part of the run's time limit. Used by SessionHost, in the holder process (isolation 'process')
+ * and on the host (isolation 'inline') alike; engine-neutral.
+ */
+export class CodeChecker {
+  private readonly workers = new Set<Worker>();
+
+  /**
+   * Check and prepare `source` within `budgetMs`.
+   * @returns the checked code; a check the deadline cut off is a TIMEOUT error (the session is
+   *   untouched); 'aborted' when `signal` cancelled it.
+   * @example
+   * const out = await checker.check('1 + 1', 'standard', 30_000, 512);
+   * if (out !== 'aborted' && out.ok) out.prepared.code; // '1 + 1'
+   */
+  async check(source: string, preset: PresetName, budgetMs: number, memoryLimitMb: number, signal?: AbortSignal): Promise<CheckedCode | 'aborted'> {
+    if (signal?.aborted) return 'aborted';
+    if (source.length <= Math.min(INLINE_CHECK_MAX_UNITS, budgetMs * INLINE_UNITS_PER_MS)) return checkAndPrepare(source, preset);
+    return this.inWorker(source, preset, budgetMs, memoryLimitMb, signal);
+  }
+
+  /** Terminate workers still parsing (session host shutdown). */
+  close(): void {
+    for (const w of this.workers) void w.terminate();
+    this.workers.clear();
+  }
+
+  private inWorker(source: string, preset: PresetName, budgetMs: number, memoryLimitMb: number, signal?: AbortSignal): Promise<CheckedCode | 'aborted'> {
+    return new Promise((resolve) => {
+      // the AST of a large program takes several times its size: the run's memory limit applies
+      const worker = new Worker(compiledPath('src', 'runtime', 'codeCheckWorker.js'), {
+        workerData: { source, preset },
+        resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb, stackSizeMb: WORKER_STACK_MB },
+        env: {},
+        stdout: true,
+        stderr: true,
+      });
+      this.workers.add(worker);
+      let settled = false;
+      const finish = (out: CheckedCode | 'aborted') => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.workers.delete(worker);
+        void worker.terminate();
+        resolve(out);
+      };
+      const onAbort = () => finish('aborted');
+      const timer = setTimeout(() => finish(parseTimeout(budgetMs)), budgetMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      worker.once('message', (out: CheckedCode) => finish(out));
+      worker.once('error', (err: Error & { code?: string }) => finish(workerFailure(err, memoryLimitMb)));
+      worker.once('exit', () => finish(workerFailure(new Error('the code-check worker exited without an answer'), memoryLimitMb)));
+    });
+  }
+}
+
+/** The deadline passed while the program was still being parsed: it never ran. */
+export function parseTimeout(timeoutMs: number): CheckedCode {
+  return {
+    ok: false,
+    error: {
+      type: 'TIMEOUT',
+      message: `The code could not be checked (parsed) within the ${timeoutMs} ms time limit, so it did not run.`,
+      hint: 'Send shorter code: award_data is already loaded, so no data needs to be pasted into the code; split the work over several runs. The session state is kept.',
+    },
+  };
+}
+
+function workerFailure(err: Error & { code?: string }, memoryLimitMb: number): CheckedCode {
+  if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    return {
+      ok: false,
+      error: {
+        type: 'MEMORY_LIMIT',
+        message: `Parsing the code needed more than the ${memoryLimitMb} MB memory limit; the code did not run.`,
+        hint: 'Send shorter code: award_data is already loaded, so no data needs to be pasted into the code; split the work over several runs. The session state is kept.',
+      },
+    };
+  }
+  return {
+    ok: false,
+    error: {
+      type: 'INTERNAL_ERROR',
+      message: `sbirtools failed while checking the code: ${err.message}.`,
+      hint: 'This is not a mistake in your code as far as sbirtools can tell; retry once. The session state is kept.',
+    },
+  };
+}
