@@ -17,6 +17,11 @@ export const INLINE_CHECK_MAX_UNITS = 16 * 1024;
 const INLINE_UNITS_PER_MS = 512;
 /** The worker's stack, as the main thread's (~1 MB): nesting too deep there is too deep here. */
 const WORKER_STACK_MB = 1;
+/**
+ * Recent small programs and their outcome (checkAndPrepare is a pure function of source and
+ * preset): a retried or repeated cell skips the parse. Bounded in entries and in source size.
+ */
+const MEMO_ENTRIES = 64;
 
 
 /**
@@ -28,28 +33,51 @@ const WORKER_STACK_MB = 1;
  */
 export class CodeChecker {
   private readonly workers = new Set<Worker>();
+  /** Worker checks in flight, by the caller's key (a session id), for cancel(). */
+  private readonly inFlight = new Map<string, () => void>();
+  private readonly memo = new Map<string, CheckedCode>();
 
   /**
    * Check and prepare `source` within `budgetMs`.
+   * A small program is answered synchronously (no promise): the common case costs no tick.
+   * @param key - names the check for cancel() (the session id).
    * @returns the checked code; a check the deadline cut off is a TIMEOUT error (the session is
-   *   untouched); 'aborted' when `signal` cancelled it.
+   *   untouched); 'aborted' when cancel(key) stopped it.
    * @example
-   * const out = await checker.check('1 + 1', 'standard', 30_000, 512);
+   * const out = await checker.check('1 + 1', 'standard', 30_000, 512, 'session-1');
    * if (out !== 'aborted' && out.ok) out.prepared.code; // '1 + 1'
    */
-  async check(source: string, preset: PresetName, budgetMs: number, memoryLimitMb: number, signal?: AbortSignal): Promise<CheckedCode | 'aborted'> {
-    if (signal?.aborted) return 'aborted';
-    if (source.length <= Math.min(INLINE_CHECK_MAX_UNITS, budgetMs * INLINE_UNITS_PER_MS)) return checkAndPrepare(source, preset);
-    return this.inWorker(source, preset, budgetMs, memoryLimitMb, signal);
+  check(source: string, preset: PresetName, budgetMs: number, memoryLimitMb: number, key: string): CheckedCode | Promise<CheckedCode | 'aborted'> {
+    if (source.length > Math.min(INLINE_CHECK_MAX_UNITS, budgetMs * INLINE_UNITS_PER_MS)) return this.inWorker(source, preset, budgetMs, memoryLimitMb, key);
+    const memoKey = preset + '\u0000' + source;
+    const known = this.memo.get(memoKey);
+    if (known) {
+      // most recently used last: the oldest entry is the first one evicted
+      this.memo.delete(memoKey);
+      this.memo.set(memoKey, known);
+      return known;
+    }
+    const checked = checkAndPrepare(source, preset);
+    this.memo.set(memoKey, checked);
+    if (this.memo.size > MEMO_ENTRIES) this.memo.delete(this.memo.keys().next().value!);
+    return checked;
+  }
+
+  /** Stop the worker check named `key`, if one is in flight; true when one was. */
+  cancel(key: string): boolean {
+    const stop = this.inFlight.get(key);
+    stop?.();
+    return !!stop;
   }
 
   /** Terminate workers still parsing (session host shutdown). */
   close(): void {
+    for (const stop of [...this.inFlight.values()]) stop();
     for (const w of this.workers) void w.terminate();
     this.workers.clear();
   }
 
-  private inWorker(source: string, preset: PresetName, budgetMs: number, memoryLimitMb: number, signal?: AbortSignal): Promise<CheckedCode | 'aborted'> {
+  private inWorker(source: string, preset: PresetName, budgetMs: number, memoryLimitMb: number, key: string): Promise<CheckedCode | 'aborted'> {
     return new Promise((resolve) => {
       // the AST of a large program takes several times its size: the run's memory limit applies
       const worker = new Worker(compiledPath('src', 'runtime', 'codeCheckWorker.js'), {
@@ -65,14 +93,14 @@ export class CodeChecker {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        if (this.inFlight.get(key) === onAbort) this.inFlight.delete(key);
         this.workers.delete(worker);
         void worker.terminate();
         resolve(out);
       };
       const onAbort = () => finish('aborted');
       const timer = setTimeout(() => finish(parseTimeout(budgetMs)), budgetMs);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      this.inFlight.set(key, onAbort);
       worker.once('message', (out: CheckedCode) => finish(out));
       worker.once('error', (err: Error & { code?: string }) => finish(workerFailure(err, memoryLimitMb)));
       worker.once('exit', () => finish(workerFailure(new Error('the code-check worker exited without an answer'), memoryLimitMb)));

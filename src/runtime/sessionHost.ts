@@ -31,13 +31,13 @@ export class SessionHost {
   private readonly sessions = new Map<string, Entry>();
   private readonly tables = new TableCache();
   private readonly checker = new CodeChecker();
-  /** Checks in flight, by session id, so that abort() also cancels a parse. */
-  private readonly checking = new Map<string, AbortController>();
   private watch: NodeJS.Timeout | undefined;
   private baselineRss = 0;
   /** This process's own memory (main isolate heap + Node buffers: loaded columns) at watch start. */
   private baselineOwn = 0;
   private hardLimitReported = false;
+  /** The baseline was measured while no run was in flight and none has started since. */
+  private baselineFresh = false;
 
   private readonly warm = new WarmSessions(
     (spec) => this.build(spec),
@@ -78,16 +78,10 @@ export class SessionHost {
     const received = performance.now();
     const entry = this.sessions.get(id);
     if (!entry) throw new Error(`no open session ${id}`);
-    const cancel = new AbortController();
-    this.checking.set(id, cancel);
-    let checked: Awaited<ReturnType<CodeChecker['check']>>;
-    try {
-      checked = await this.checker.check(req.source, req.preset, req.timeoutMs, entry.spec.limits.memoryLimitMb, cancel.signal);
-    } finally {
-      this.checking.delete(id);
-    }
+    const pending = this.checker.check(req.source, req.preset, req.timeoutMs, entry.spec.limits.memoryLimitMb, id);
+    let checked = pending instanceof Promise ? await pending : pending;
     if (checked === 'aborted') return emptyOutcome('aborted', 'the run was cancelled by its AbortSignal');
-    const remainingMs = Math.floor(req.timeoutMs - (performance.now() - received));
+    const remainingMs = Math.ceil(req.timeoutMs - (performance.now() - received));
     if (checked.ok && remainingMs < 1) checked = parseTimeout(req.timeoutMs);
     if (!checked.ok) return { ...emptyOutcome('rejected', checked.error.message), error: checked.error };
     if (this.sessions.get(id) !== entry) return emptyOutcome('internal', 'the session was closed while the code was checked');
@@ -108,9 +102,8 @@ export class SessionHost {
 
   /** Cancel the run in flight: the isolate is disposed, the session is rebuilt on its next run. */
   abort(id: string): void {
-    const check = this.checking.get(id);
     // still parsing: the isolate holds no part of this run, so its state is kept
-    if (check) return check.abort();
+    if (this.checker.cancel(id)) return;
     this.sessions.get(id)?.session.dispose('aborted');
   }
 
@@ -136,9 +129,10 @@ export class SessionHost {
 
   private startWatch(): void {
     if (this.watch) return;
-    const m = process.memoryUsage();
-    this.baselineRss = m.rss;
-    this.baselineOwn = m.heapUsed + m.arrayBuffers;
+    // the baseline taken after the previous run replied (below) is still exact unless a run
+    // started since; reading /proc and the heap costs ~20 µs, off the reply's path that way
+    if (!this.baselineFresh) this.takeBaseline();
+    this.baselineFresh = false;
     this.hardLimitReported = false;
     this.watch = setInterval(() => this.checkMemory(), WATCH_INTERVAL_MS);
     this.watch.unref();
@@ -149,6 +143,18 @@ export class SessionHost {
     for (const e of this.sessions.values()) if (e.session.isRunning) return;
     clearInterval(this.watch);
     this.watch = undefined;
+    // after this turn (the reply goes out first), measure the baseline for the next run
+    setImmediate(() => {
+      if (this.watch) return;
+      this.takeBaseline();
+      this.baselineFresh = true;
+    }).unref();
+  }
+
+  private takeBaseline(): void {
+    const m = process.memoryUsage();
+    this.baselineRss = m.rss;
+    this.baselineOwn = m.heapUsed + m.arrayBuffers;
   }
 
   private checkMemory(): void {
