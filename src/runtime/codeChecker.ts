@@ -36,6 +36,7 @@ export class CodeChecker {
   /** Worker checks in flight, by the caller's key (a session id), for cancel(). */
   private readonly inFlight = new Map<string, () => void>();
   private readonly memo = new Map<string, CheckedCode>();
+  private readonly heapMb = new WeakMap<Worker, number>();
 
   /**
    * Check and prepare `source` within `budgetMs`.
@@ -63,6 +64,17 @@ export class CodeChecker {
     return checked;
   }
 
+  /**
+   * MiB of heap the worker checks in flight may use (each is capped at its run's limit): the
+   * holder's memory watchdog adds it to the budget of the runs it polices, so a large parse
+   * beside them is not mistaken for their growth.
+   */
+  get workerBudgetMb(): number {
+    let mb = 0;
+    for (const w of this.workers) mb += this.heapMb.get(w) ?? 0;
+    return mb;
+  }
+
   /** Stop the worker check named `key`, if one is in flight; true when one was. */
   cancel(key: string): boolean {
     const stop = this.inFlight.get(key);
@@ -88,6 +100,7 @@ export class CodeChecker {
         stderr: true,
       });
       this.workers.add(worker);
+      this.heapMb.set(worker, memoryLimitMb);
       let settled = false;
       const finish = (out: CheckedCode | 'aborted') => {
         if (settled) return;

@@ -170,7 +170,8 @@ export class SessionHost {
     const m = process.memoryUsage();
     const own = Math.max(0, m.heapUsed + m.arrayBuffers - this.baselineOwn);
     const grown = m.rss - this.baselineRss - own;
-    const limits = running.reduce((sum, e) => sum + e.spec.limits.memoryLimitMb, 0) * 1048576;
+    // parses on worker threads (codeChecker.ts) are capped at their own runs' limits: budgeted too
+    const limits = (running.reduce((sum, e) => sum + e.spec.limits.memoryLimitMb, 0) + this.checker.workerBudgetMb) * 1048576;
     if (grown > limits * RSS_HARD_FACTOR && !this.hardLimitReported) {
       this.hardLimitReported = true;
       reportCatastrophe(`out of memory: the process grew ${mb(grown)} MB during runs limited to ${mb(limits)} MB and disposing their isolates did not stop it`, 'oom');
