@@ -18,11 +18,12 @@ const INLINE_UNITS_PER_MS = 512;
 /** The worker's stack, as the main thread's (~1 MB): nesting too deep there is too deep here. */
 const WORKER_STACK_MB = 1;
 /**
- * Recent small programs and their outcome (checkAndPrepare is a pure function of source and
- * preset): a retried or repeated cell skips the parse. Bounded in entries and in source size.
+ * Recent small programs that passed, and their prepared form (checkAndPrepare is a pure function
+ * of source and preset): a repeated cell skips the parse. Bounded in entries and, by the inline
+ * rule above, in source size. Failures are not kept: their error objects reach the caller as
+ * they are (isolation 'inline'), and a caller may change them.
  */
 const MEMO_ENTRIES = 64;
-
 
 /**
  * Runs checkAndPrepare (one parse: policy + transform) where it cannot hold up the thread that
@@ -59,7 +60,10 @@ export class CodeChecker {
       return known;
     }
     const checked = checkAndPrepare(source, preset);
-    this.memo.set(memoKey, checked);
+    if (!checked.ok) return checked;
+    // kept frozen: callers copy `prepared` into their run request, none may change the entry
+    Object.freeze(checked.prepared);
+    this.memo.set(memoKey, Object.freeze(checked));
     if (this.memo.size > MEMO_ENTRIES) this.memo.delete(this.memo.keys().next().value!);
     return checked;
   }
