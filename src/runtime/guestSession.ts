@@ -8,6 +8,7 @@ import { compilePrelude } from './preludeScript.js';
 import { OutputBuffer } from './outputBuffer.js';
 import { removeDangerousGlobals } from './hardenGlobals.js';
 import { sliceUtf8 } from './sliceUtf8.js';
+import { textPage } from '../data/columns/textPage.js';
 
 import type IVM from '#ivm-types';
 
@@ -101,6 +102,12 @@ export class GuestSession {
           const provider = typeof table === 'string' ? byName.get(table) : undefined;
           if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
           return sliceUtf8(guestLoad(provider, table as string, column), Number(start), Number(end));
+        }),
+        // text decoded natively here (two strings + bounds); the guest slices rows out of them
+        fetchTextPage: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) => {
+          const provider = typeof table === 'string' ? byName.get(table) : undefined;
+          if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
+          return textPage(guestLoad(provider, table as string, column), Number(start), Number(end));
         }),
         write: new ivm.Callback((stream: unknown, text: unknown) => {
           session?.output?.write(stream === 'stderr' ? 'stderr' : 'stdout', typeof text === 'string' ? text : String(text));
