@@ -12,6 +12,8 @@
  * - anything else is fetched again from the host (a memcpy and a native decode there).
  * WeakRefs are only created at the end of a job: V8 keeps every WeakRef target made (or
  * dereferenced) during a job alive until it ends, so making them mid-scan would pin the column.
+ * A page taken back from its WeakRef and dropped again in the same job stays alive until the
+ * job ends, so it still counts against the budget until then.
  */
 import { NativePromise, NativeWeakRef, PromisePrototypeThen, ReflectApply, WeakRefPrototypeDeref } from '../intrinsics.js';
 
@@ -26,6 +28,8 @@ export interface Slot {
   page: CachedPage | null;
   weak: WeakRef<CachedPage> | null;
   stamp: number;
+  /** The job in which the page was last taken back from its WeakRef (V8 keeps it alive until that job ends). */
+  derefJob: number;
 }
 
 /** Budgets of a session's text cache, from the isolate's memory limit. */
@@ -43,6 +47,9 @@ export function textBudgets(memoryLimitMb: number | undefined): { budgetBytes: n
 export class TextCache {
   private held: Slot[] = [];
   private heldBytes = 0;
+  /** Pages dropped in this job after a WeakRef deref: V8 keeps them until the job ends. */
+  private pinnedBytes = 0;
+  private job = 1;
   private clock = 0;
   private settleQueued = false;
   private readonly resolved = new NativePromise<void>((r) => r());
@@ -64,6 +71,7 @@ export class TextCache {
       const page = ReflectApply(WeakRefPrototypeDeref, slot.weak, []) as CachedPage | undefined;
       slot.weak = null;
       if (page) {
+        slot.derefJob = this.job;
         this.hold(slot, page);
         return page;
       }
@@ -78,7 +86,7 @@ export class TextCache {
     slot.stamp = ++this.clock;
     this.held.push(slot);
     this.heldBytes += page.bytes;
-    while (this.heldBytes > this.budgetBytes && this.held.length > 1) this.drop(this.victim(slot));
+    while (this.heldBytes + this.pinnedBytes > this.budgetBytes && this.held.length > 1) this.drop(this.victim(slot));
     this.queueSettle();
   }
 
@@ -103,7 +111,10 @@ export class TextCache {
       this.held[i] = this.held[this.held.length - 1]!;
       this.held.length--;
     }
-    if (slot.page) this.heldBytes -= slot.page.bytes;
+    if (slot.page) {
+      this.heldBytes -= slot.page.bytes;
+      if (slot.derefJob === this.job) this.pinnedBytes += slot.page.bytes;
+    }
     slot.page = null;
   }
 
@@ -116,6 +127,8 @@ export class TextCache {
   /** End of a job: keep the earliest used pages up to idleBytes strongly, the others weakly. */
   private settle(): void {
     this.settleQueued = false;
+    this.job++;
+    this.pinnedBytes = 0;
     if (this.heldBytes <= this.idleBytes) return;
     const order = this.held.slice().sort((a, b) => a.stamp - b.stamp);
     let kept = 0;

@@ -24,7 +24,7 @@ export class TextPages {
   constructor(readonly numRows: number, private readonly fetch: FetchTextPage, private readonly cache: TextCache) {
     const pages = Math.ceil(numRows / PAGE_ROWS);
     this.slots = new Array<Slot>(pages);
-    for (let p = 0; p < pages; p++) this.slots[p] = { page: null, weak: null, stamp: 0 };
+    for (let p = 0; p < pages; p++) this.slots[p] = { page: null, weak: null, stamp: 0, derefJob: 0 };
   }
 
   /** The row strings of page `p` (cached, or fetched and decoded by the host). Never hand this array out. */
