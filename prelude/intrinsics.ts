@@ -36,8 +36,9 @@ export const NativeError = G.Error;
 export const StringFromCharCode = G.String.fromCharCode;
 export const StringPrototypeSlice = G.String.prototype.slice;
 export const ArrayPrototypeSlice = G.Array.prototype.slice;
-export const NativeWeakRef = G.WeakRef;
-export const WeakRefPrototypeDeref = G.WeakRef.prototype.deref;
+/** Undefined in an engine without WeakRef: the text cache then drops pages instead of keeping them weakly. */
+export const NativeWeakRef = G.WeakRef as typeof WeakRef | undefined;
+export const WeakRefPrototypeDeref = G.WeakRef?.prototype.deref;
 export const NumberIsFinite = G.Number.isFinite;
 export const NumberIsInteger = G.Number.isInteger;
 export const MapPrototypeEntries = G.Map.prototype.entries;

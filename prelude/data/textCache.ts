@@ -67,7 +67,7 @@ export class TextCache {
       slot.stamp = ++this.clock;
       return slot.page;
     }
-    if (slot.weak) {
+    if (slot.weak && WeakRefPrototypeDeref) {
       const page = ReflectApply(WeakRefPrototypeDeref, slot.weak, []) as CachedPage | undefined;
       slot.weak = null;
       if (page) {
@@ -88,14 +88,6 @@ export class TextCache {
     this.heldBytes += page.bytes;
     while (this.heldBytes + this.pinnedBytes > this.budgetBytes && this.held.length > 1) this.drop(this.victim(slot));
     this.queueSettle();
-  }
-
-  /** Drops every page (strong and weak) of the given slots. */
-  forget(slots: readonly Slot[]): void {
-    for (const s of slots) {
-      if (s.page) this.drop(s);
-      s.weak = null;
-    }
   }
 
   /** The held slot used most recently before `current`. */
@@ -139,7 +131,7 @@ export class TextCache {
         kept += page.bytes;
         held.push(s);
       } else {
-        s.weak = new NativeWeakRef(page);
+        s.weak = NativeWeakRef ? new NativeWeakRef(page) : null;
         s.page = null;
       }
     }
