@@ -43,7 +43,7 @@ export const SNIPPETS = [
   // --- counting, unique, nulls
   s('count', 'value-counts', 'award_data.Agency.value_counts()', 'df.Agency.value_counts().reset_index()', { anyOrder: true }),
   s('count', 'value-counts-normalize', "award_data['Phase'].value_counts({ normalize: true })", "df['Phase'].value_counts(normalize=True).reset_index()"),
-  s('count', 'value-counts-head', 'award_data.State.value_counts().head(5)', 'df.State.value_counts().head(5).reset_index()'),
+  s('count', 'value-counts-head', 'award_data.State.value_counts().head(4)', 'df.State.value_counts().head(4).reset_index()'),
   s('count', 'unique', 'award_data.Agency.unique()', 'df.Agency.unique()'),
   s('count', 'unique-length', 'award_data.Program.unique().length', 'len(df.Program.unique())'),
   s('count', 'isna-sum', 'award_data.Branch.isna().sum()', 'df.Branch.isna().sum()'),
