@@ -29,7 +29,8 @@ export function filterByMask(t: ColumnTable, mask: Series | readonly unknown[], 
       if (v !== undefined) matched++;
       if (v) keep.set(idx[i]);
     }
-    if (matched === 0) throw lengthError(where, m.length, idx.length);
+    // like pandas: a mask must cover every row it filters (an unalignable mask is an error, not a guess)
+    if (matched !== idx.length) throw lengthError(where, m.length, idx.length);
   } else {
     throw lengthError(where, m.length, idx.length);
   }
