@@ -8,7 +8,7 @@
 import type { ColumnTable } from 'arquero';
 import { unknownColumn } from '../errors/didYouMean.js';
 import { GuestError } from '../errors/guestError.js';
-import { compareValues, isNull } from '../frame/common.js';
+import { compareValues, dtypeOf, isNull } from '../frame/common.js';
 import { contains } from '../frame/strings.js';
 import { to_datetime } from '../frame/dates.js';
 import { querySyntaxError } from './errors.js';
@@ -56,6 +56,35 @@ function arith(op: string, a: unknown, b: unknown): unknown {
 
 const keyOf = (v: unknown) => (v instanceof Date ? v.getTime() : v);
 
+/** `value op x` for a number or string constant x: the common case, without per-row coercion. */
+function constantTest(op: string, x: number | string): (v: unknown) => boolean {
+  const t = typeof x;
+  switch (op) {
+    case '==': return (v) => v === x;
+    case '!=': return (v) => v !== x;
+    case '<': return (v) => typeof v === t && (v as number) < (x as number);
+    case '<=': return (v) => typeof v === t && (v as number) <= (x as number);
+    case '>': return (v) => typeof v === t && (v as number) > (x as number);
+    default: return (v) => typeof v === t && (v as number) >= (x as number);
+  }
+}
+
+/** The fast form of `column op constant`, or undefined when coercion may apply (dates). */
+function constantComparison(t: ColumnTable, node: Extract<Node, { type: 'cmp' }>, l: RowFn): RowFn | undefined {
+  const { left, right, op } = node;
+  if (right.type !== 'lit' || !(typeof right.value === 'number' || typeof right.value === 'string')) return undefined;
+  const isDate = left.type === 'col' && dtypeOf(t, left.name) === 'date';
+  if (isDate && typeof right.value === 'string') {
+    const d = to_datetime(right.value) as Date | null;
+    if (d === null) return undefined;
+    const f = constantTest(op, d.getTime());
+    return (r) => { const v = l(r); return v instanceof Date ? f(v.getTime()) : op === '!='; };
+  }
+  if (isDate || left.type !== 'col') return undefined;
+  const f = constantTest(op, right.value);
+  return (r) => f(l(r));
+}
+
 /** Compiles `node` for table `t`; `vars` resolves @names. */
 export function compile(src: string, node: Node, t: ColumnTable, vars: (name: string, at: number) => unknown): RowFn {
   const c = (n: Node): RowFn => compile(src, n, t, vars);
@@ -90,6 +119,8 @@ export function compile(src: string, node: Node, t: ColumnTable, vars: (name: st
         return (r) => { const v = l(r); const hit = !isNull(v) && set.has(keyOf(v)); return negate ? !hit : hit; };
       }
       if (node.op === 'in' || node.op === 'not in') throw querySyntaxError(src, 0, `'${node.op}' needs a list such as ['a', 'b'] or an @variable holding an array`);
+      const fast = constantComparison(t, node, l);
+      if (fast) return fast;
       const rt = c(node.right);
       const op = node.op;
       return (r) => compareOp(op, l(r), rt(r));

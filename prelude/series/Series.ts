@@ -61,6 +61,22 @@ export class Series {
     return k >= 0 && k < this.length ? this.read(k) : undefined;
   }
 
+  /** The value at position i, 0 <= i < length (no bounds check: the hot loops' accessor). */
+  at0(i: number): unknown {
+    return this.read(i);
+  }
+
+  /**
+   * A boolean Series computed position by position into a byte array (the fast form of a mask:
+   * no array of booleans, no second scan to check it is boolean).
+   */
+  mask(test: (v: unknown, i: number) => boolean): Series {
+    const n = this.length;
+    const bits = new Uint8Array(n);
+    for (let i = 0; i < n; i++) if (test(this.read(i), i)) bits[i] = 1;
+    return new Series((i) => bits[i] === 1, n, this.name, this.labels, null, 'boolean');
+  }
+
   /** The label of position i. */
   label(i: number): number {
     return this.labels ? this.labels[i] : i;
@@ -100,6 +116,7 @@ export class Series {
 
   /** True when every value is a boolean or missing (a mask). */
   isBoolean(): boolean {
+    if (this.dtypeOrThunk === 'boolean') return true;
     for (let i = 0; i < this.length; i++) {
       const v = this.read(i);
       if (typeof v !== 'boolean' && !isNull(v)) return false;

@@ -27,22 +27,40 @@ function coerce(a: unknown, b: unknown): [unknown, unknown] {
   return [a, b];
 }
 
+/** The fast path: a number or string scalar against each value (no coercion can apply). */
+function scalarTest(method: string, x: number | string): (v: unknown) => boolean {
+  const t = typeof x;
+  switch (method) {
+    case 'eq': return (v) => v === x;
+    case 'ne': return (v) => v !== x;
+    case 'lt': return (v) => typeof v === t && (v as number) < (x as number);
+    case 'le': return (v) => typeof v === t && (v as number) <= (x as number);
+    case 'gt': return (v) => typeof v === t && (v as number) > (x as number);
+    default: return (v) => typeof v === t && (v as number) >= (x as number);
+  }
+}
+
 function comparison(method: string, test: (c: number) => boolean, missing = false) {
   return function (this: S, x: unknown): S {
+    if ((typeof x === 'number' && x === x) || typeof x === 'string') {
+      const f = scalarTest(method, x);
+      // a Date column against a date string still needs coercion: take the general path
+      if (typeof x === 'number' || this.dtypeName !== 'date') return this.mask(f);
+    }
     const at = other(this, x, method);
-    return this.mapValues((v, i) => {
+    return this.mask((v, i) => {
       const [a, b] = coerce(v, at(i));
       if (isNull(a) || isNull(b)) return missing;
       if (typeof a !== typeof b && !(a instanceof Date && b instanceof Date)) return method === 'ne';
       return test(compareValues(a, b));
-    }, this.name, 'boolean');
+    });
   };
 }
 
 function logical(method: string, f: (a: boolean, b: boolean) => boolean) {
   return function (this: S, x: unknown): S {
     const at = other(this, x, method);
-    return this.mapValues((v, i) => f(v === true, at(i) === true), this.name, 'boolean');
+    return this.mask((v, i) => f(v === true, at(i) === true));
   };
 }
 
@@ -74,23 +92,23 @@ export const COMPARE: Record<string, (this: S, ...a: never[]) => unknown> = {
   and: logical('and', (a, b) => a && b),
   or: logical('or', (a, b) => a || b),
   xor: logical('xor', (a, b) => a !== b),
-  not(this: S) { return this.mapValues((v) => v !== true, this.name, 'boolean'); },
+  not(this: S) { return this.mask((v) => v !== true); },
   isin(this: S, values: unknown) {
     const list = values instanceof Series ? values.toArray() : values instanceof Set ? [...values] : Array.isArray(values) ? values : null;
     if (!list) throw new GuestError('TypeError', `isin() expects an array of values, got ${typeof values}`, "Example: s.isin(['DOD', 'NASA']).");
     const keys = new Set(list.map((v) => (v instanceof Date ? v.getTime() : v)));
-    return this.mapValues((v) => !isNull(v) && keys.has(v instanceof Date ? v.getTime() : v), this.name, 'boolean');
+    return this.mask((v) => !isNull(v) && keys.has(v instanceof Date ? v.getTime() : v));
   },
   between(this: S, lo: unknown, hi: unknown, inclusive: unknown = 'both') {
     const inc = typeof inclusive === 'boolean' ? (inclusive ? 'both' : 'neither') : String(inclusive);
-    return this.mapValues((v) => {
+    return this.mask((v) => {
       if (isNull(v)) return false;
       const [a, l] = coerce(v, lo);
       const [, h] = coerce(v, hi);
       const cl = compareValues(a, l);
       const ch = compareValues(a, h);
       return (inc === 'both' || inc === 'left' ? cl >= 0 : cl > 0) && (inc === 'both' || inc === 'right' ? ch <= 0 : ch < 0);
-    }, this.name, 'boolean');
+    });
   },
   add: arithmetic('add', (a, b) => a + b, true),
   sub: arithmetic('sub', (a, b) => a - b),

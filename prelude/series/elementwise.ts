@@ -42,8 +42,8 @@ function converter(type: unknown): (v: unknown) => unknown {
 
 /** Element-wise methods installed on Series.prototype. */
 export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = {
-  isna(this: S) { return this.mapValues(isNull, this.name, 'boolean'); },
-  notna(this: S) { return this.mapValues((v) => !isNull(v), this.name, 'boolean'); },
+  isna(this: S) { return this.mask(isNull); },
+  notna(this: S) { return this.mask((v) => !isNull(v)); },
   fillna(this: S, value: unknown) {
     if (value && typeof value === 'object' && 'method' in (value as object)) {
       const m = String((value as { method: unknown }).method);

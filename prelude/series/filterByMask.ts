@@ -16,10 +16,15 @@ export function filterByMask(t: ColumnTable, mask: Series | readonly unknown[], 
     throw new GuestError('TypeError', `${where} needs a boolean mask, but got a Series of ${m.dtypeName} values (column '${m.name ?? ''}')`,
       "Build the mask with a comparison: t['Award Amount'].gt(1e6), t.Agency.eq('DOD'), t.Phase.isin([...]), t['Award Title'].str.contains('x').");
   }
-  const idx = t.indices() as Uint32Array;
   const keep = new BitSet(t.totalRows());
+  if (!t.isFiltered() && !t.isOrdered() && m.length === t.totalRows()) {
+    // the whole table in storage order: position i is row i (no index array)
+    for (let i = 0; i < m.length; i++) if (m.at0(i) === true) keep.set(i);
+    return t.create({ filter: keep });
+  }
+  const idx = t.indices() as Uint32Array;
   if (m.length === idx.length) {
-    for (let i = 0; i < idx.length; i++) if (m.get(i) === true) keep.set(idx[i]);
+    for (let i = 0; i < idx.length; i++) if (m.at0(i) === true) keep.set(idx[i]);
   } else if (m.labels || m.length === t.totalRows()) {
     const byLabel = new Map<number, boolean>();
     for (let i = 0; i < m.length; i++) byLabel.set(m.label(i), m.get(i) === true);

@@ -12,8 +12,10 @@ type S = Series;
 
 const str = (s: S, f: (v: string) => unknown, dtype: 'string' | 'integer' | null = null) =>
   s.mapValues((v) => (isNull(v) ? null : f(typeof v === 'string' ? v : String(v))), s.name, dtype);
-const test = (s: S, na: unknown, f: (v: string) => boolean) =>
-  s.mapValues((v) => (isNull(v) ? Boolean(na ?? false) : f(String(v))), s.name, 'boolean');
+const test = (s: S, na: unknown, f: (v: string) => boolean) => {
+  const missing = Boolean(na ?? false);
+  return s.mask((v) => (isNull(v) ? missing : f(typeof v === 'string' ? v : String(v))));
+};
 const prefixes = (p: unknown): string[] => (Array.isArray(p) ? p.map(String) : [String(p)]);
 const escapeRe = (p: string) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -32,7 +34,15 @@ function title(v: string): string {
 /** The `.str` accessor of one Series. */
 export class StringMethods {
   constructor(private readonly s: S) {}
-  contains(pat: unknown, opts?: ContainsOptions | boolean) { const o = (typeof opts === 'boolean' ? { case: opts } : opts ?? {}) as ContainsOptions; return test(this.s, o.na, (v) => contains(v, pat, o)); }
+  contains(pat: unknown, opts?: ContainsOptions | boolean) {
+    const o = (typeof opts === 'boolean' ? { case: opts } : opts ?? {}) as ContainsOptions;
+    if (typeof pat === 'string' && o.regex !== false) {
+      const re = regex(pat, o.case === false ? 'i' : '', 'contains'); // compiled once, not per value
+      return test(this.s, o.na, (v) => re.test(v));
+    }
+    if (typeof pat === 'string' && o.case === false) { const p = pat.toLowerCase(); return test(this.s, o.na, (v) => v.toLowerCase().includes(p)); }
+    return test(this.s, o.na, (v) => contains(v, pat, o));
+  }
   startswith(p: unknown, na?: unknown) { const ps = prefixes(p); return test(this.s, na, (v) => ps.some((x) => v.startsWith(x))); }
   endswith(p: unknown, na?: unknown) { const ps = prefixes(p); return test(this.s, na, (v) => ps.some((x) => v.endsWith(x))); }
   match(pat: unknown, opts?: { case?: boolean; na?: unknown }) { const re = regex(pat, opts?.case === false ? 'i' : '', 'match'); return test(this.s, opts?.na, (v) => re.exec(v)?.index === 0); }
