@@ -33,12 +33,15 @@ export function query(t: ColumnTable, expr: unknown, options: QueryOptions = {})
       `Top-level const/let/var variables are visible to @names; for other values pass them: t.query(expr, { local_dict: { ${name} } }).`);
   };
   const fn = compile(expr, parseQuery(expr), t, vars);
-  const idx = t.indices() as Uint32Array;
   const keep = new BitSet(t.totalRows());
-  for (let i = 0; i < idx.length; i++) {
-    const v = fn(idx[i]);
-    if (v === true) keep.set(idx[i]);
-    else if (v !== false && v !== null && i === 0 && typeof v !== 'boolean') {
+  // the whole table in storage order needs no index array: position i is row i
+  const idx = !t.isFiltered() && !t.isOrdered() ? null : (t.indices() as Uint32Array);
+  const n = idx ? idx.length : t.totalRows();
+  for (let i = 0; i < n; i++) {
+    const row = idx ? idx[i] : i;
+    const v = fn(row);
+    if (v === true) keep.set(row);
+    else if (i === 0 && v !== false && v !== null) {
       throw new GuestError('TypeError', `query(): the expression gives ${typeof v} values, not true/false`, "A query must be a condition, e.g. \"`Award Amount` > 1e6\"; to compute a column use derive.");
     }
   }
