@@ -1,8 +1,8 @@
 // The Series path against the table helpers it stands for (issue #14: "as fast as the table helpers";
 // same columnar data, no row objects). Each pair answers the same question both ways in one warm
-// session. Timed inside the isolate (Date.now around `--reps` evaluations, default 5), so host
-// round trips and result serialization do not blur the ratio; the figure is the median of `--runs`
-// such runs (default 3), the two forms alternating.
+// session. Timed inside the isolate (Date.now around each evaluation, the two forms interleaved
+// `--reps` times per run, default 5), so host round trips, result serialization and the machine's
+// load do not blur the ratio; the figure is the median over `--runs` runs (default 3).
 //   node bench/series-speed.mjs [--data /work/benchdata/award_data.csv] [--runs 5]
 import { createSandbox, shutdown } from '../dist/src/index.js';
 
@@ -32,15 +32,20 @@ try {
   for (const [, s, t] of PAIRS) { await box.run(s); await box.run(t); } // warm: columns fetched and decoded
   console.log('| question | Series ms | table helper ms | ratio |\n| --- | ---: | ---: | ---: |');
   for (const [label, s, t] of PAIRS) {
+    // both forms interleaved inside one run, so the machine's load hits them alike
+    const code = `const ta = [], tb = [];
+      for (let k = 0; k < ${reps}; k++) {
+        let t0 = Date.now(); ${s}; ta.push(Date.now() - t0);
+        t0 = Date.now(); ${t}; tb.push(Date.now() - t0);
+      }
+      [ta, tb]`;
     const a = [];
     const b = [];
     for (let i = 0; i < runs; i++) {
-      const timed = (code) => `const t0 = Date.now(); for (let k = 0; k < ${reps}; k++) { ${code}; } (Date.now() - t0) / ${reps}`;
-      const ra = await box.run(timed(s));
-      const rb = await box.run(timed(t));
-      if (!ra.ok || !rb.ok) throw new Error(`${label}: ${ra.error?.message ?? rb.error?.message}`);
-      a.push(ra.value);
-      b.push(rb.value);
+      const r = await box.run(code);
+      if (!r.ok) throw new Error(`${label}: ${r.error?.message}`);
+      a.push(...r.value[0]);
+      b.push(...r.value[1]);
     }
     console.log(`| ${label} | ${median(a).toFixed(1)} | ${median(b).toFixed(1)} | ${(median(a) / median(b)).toFixed(2)} |`);
   }
