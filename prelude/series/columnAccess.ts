@@ -7,7 +7,8 @@
  *   a column name           -> a Series over the column (a SeriesGroupBy on a grouped table);
  *   a boolean-mask token    -> the filtered table (`t[mask]`, see maskRegistry.ts);
  *   'a,b' (from t[['a','b']]) -> the table with those columns (a multi-column SeriesGroupBy if grouped);
- *   a key of a keyed Series table -> its value (`totals['Department of Defense']`).
+ *   a key of a keyed Series table -> its value (`totals['Department of Defense']`);
+ * and an assignment `t['new'] = series` (or an array, or one value) adds a column (setColumn.ts).
  * Anything else reads through to Object.prototype as before. `then` is never a column, so awaiting a
  * table stays harmless. Guest code already runs in this realm: the Proxy is not a way out of it.
  */
@@ -18,6 +19,7 @@ import { maskFromToken } from './maskRegistry.js';
 import { Series } from './Series.js';
 import { SeriesGroupBy } from './SeriesGroupBy.js';
 import { seriesMark } from './seriesTables.js';
+import { isColumnValue, setColumn } from './setColumn.js';
 
 const NEVER_COLUMNS = new Set(['then', 'toJSON', 'constructor', '__proto__', 'asymmetricMatch', 'nodeType', '$$typeof']);
 
@@ -49,6 +51,17 @@ export function installColumnAccess(): void {
       if (typeof prop === 'string' && prop === '__sbirtoolsColumns') return true;
       if (typeof prop !== 'string' || prop in target || NEVER_COLUMNS.has(prop) || !(receiver instanceof Table)) return Reflect.get(target, prop, receiver);
       return columnOf(receiver as ColumnTable, prop);
+    },
+    // t['new'] = series: an assignment of a column value to a name no table defines adds a column.
+    // Arquero's own fields (`_data`, `_names`, caches) start with '_' and are set while a table is
+    // built or used: they always pass through as ordinary properties.
+    set(target, prop, value, receiver) {
+      if (typeof prop === 'string' && prop[0] !== '_' && !(prop in target) && !NEVER_COLUMNS.has(prop) && receiver instanceof Table
+        && Object.hasOwn(receiver as object, '_data') && isColumnValue(value)) {
+        setColumn(receiver as ColumnTable, prop, value);
+        return true;
+      }
+      return Reflect.set(target, prop, value, receiver);
     },
   });
   Object.setPrototypeOf(proto, proxy);

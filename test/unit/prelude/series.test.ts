@@ -34,6 +34,20 @@ describe('column access', () => {
   });
 });
 
+describe('column assignment', () => {
+  test("t['new'] = series adds a column to that table only; scalars broadcast; lengths must match", async () => {
+    expect(await v("var T = aq.table({ a: [1, 2, 3] }); var before = T.select('a'); T['b'] = T.a.mul(2); T.c = 'x'; [T.columnNames(), T.b.tolist(), T.c.tolist(), before.columnNames()]"))
+      .toEqual([['a', 'b', 'c'], [2, 4, 6], ['x', 'x', 'x'], ['a']]);
+    expect(await v("T['a'] = T.a.add(10); T.a.tolist()")).toEqual([11, 12, 13]);
+    expect(await v("var R = F.filter(F.y.gt(30)); R['z'] = R.y.add(1); R.z.tolist()")).toEqual([41, 51, 61, 71]);
+    expect((await err("T['d'] = F.y")).name).toBe('ValueError');
+    expect(await v("T.meta = { note: 1 }; T.meta.note")).toBe(1);
+  });
+  test('describeData still describes the dataset after a session adds a column to award_data', async () => {
+    expect(await v("award_data['big'] = award_data['Award Amount'].gt(500000); [award_data.big.sum(), describeData().columns.length]")).toEqual([3, 7]);
+  });
+});
+
 describe('aggregates skip null and NaN', () => {
   test('sum mean median std var quantile count min max idxmax idxmin', async () => {
     expect(await v('[F.x.sum(), F.x.mean(), F.x.median(), F.x.var(), F.x.quantile(0.25), F.x.count(), F.x.min(), F.x.max(), F.x.idxmax(), F.x.idxmin()]'))
