@@ -147,6 +147,9 @@ export function installTableMethods(proto: Proto): void {
     if (mark && typeof name === 'string') return this.rename({ [mark.value]: name });
     return this;
   });
+  // pandas aliases of the table helpers
+  if (typeof proto.isna === 'function') define(proto, 'isnull', proto.isna as Fn);
+  if (typeof proto.notna === 'function') define(proto, 'notnull', proto.notna as Fn);
   define(proto, 'to_frame', function (this: ColumnTable) { return this; });
   define(proto, 'to_dict', function (this: ColumnTable, orient?: unknown) { return toDict(this, typeof orient === 'object' && orient ? (orient as { orient?: unknown }).orient : orient); });
   define(proto, 'idxmax', function (this: ColumnTable) { return keyedIdx(this, 1); });

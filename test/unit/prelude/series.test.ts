@@ -26,6 +26,7 @@ describe('column access', () => {
   });
   test("t[['a', 'b']] selects columns", async () => {
     expect(await v("F[['g', 'y']].columnNames()")).toEqual(['g', 'y']);
+    expect(await v('F.isnull().sum()')).toEqual(await v('F.isna().sum()'));
   });
   test('a column Series reads the table, filter and order applied, with the original labels', async () => {
     expect(await v('F.filter(F.x.gt(3)).x.tolist()')).toEqual([4, 6, 7]);
