@@ -24,6 +24,7 @@ import { contains, endswith, lower, replace, split, startswith, strip, upper } f
 import { isna, notna, nunique, unique, value_counts } from './frame/valueCounts.js';
 import { display, makeConsole, print } from './output/print.js';
 import { ObjectDefineProperty } from './intrinsics.js';
+import { installSeries } from './series/installSeries.js';
 
 type AnyFn = (...args: any[]) => unknown;
 
@@ -91,6 +92,8 @@ export function install(extra: Record<string, unknown>): void {
     writable: true,
   });
   define(globalThis, 'console', { value: makeConsole(), writable: true, enumerable: false });
+  // column access (t['col'], t.col) yields a Series; masks, query, groupby(...)['col'] (series/)
+  installSeries(proto, impl);
   registerArqueroFunctions();
 }
 
