@@ -1,0 +1,36 @@
+/**
+ * filter on codes: `t.filter(d => d.Phase === 'Phase II' && d['Award Year'] >= 2015)` evaluates the
+ * Phase test once per dictionary entry and the year test on the Float64Array, then sets Arquero's
+ * filter BitSet (so later verbs, numRows() and len() read the selection without a copy). Used only
+ * when Arquero itself compiles the predicate (no aggregate/window ops, no closures over variables,
+ * no method calls on values: those keep their paths) and some part of it gains.
+ */
+import { BitSet, parse, type ColumnTable } from 'arquero';
+import { callsValueMethods } from '../closure/valueMethods.js';
+import { plan, type Node } from './predicate.js';
+
+/** The filtered table, or undefined when Arquero's filter must run. */
+export function fastFilter(t: ColumnTable, criteria: unknown): ColumnTable | undefined {
+  if (typeof criteria !== 'function' && typeof criteria !== 'string') return undefined;
+  if (typeof criteria === 'function' && callsValueMethods(criteria)) return undefined;
+  let root: Node | undefined;
+  let ops: unknown[] = [];
+  try {
+    const parsed = parse({ p: criteria } as never, { table: t, value: (_name: string, node: Node) => { root = node; } } as never) as unknown as { ops: unknown[] };
+    ops = parsed.ops;
+  } catch {
+    return undefined; // Arquero's path reports the error (or runs the closure fallback)
+  }
+  if (!root || ops.length || (root as { escape?: unknown }).escape) return undefined;
+  const { test, fast } = plan(t, root, t.params());
+  if (!fast) return undefined;
+  const n = t.totalRows();
+  const keep = new BitSet(n);
+  const bits = t.mask();
+  if (bits) {
+    for (let i = bits.next(0); i >= 0; i = bits.next(i + 1)) if (test(i)) keep.set(i);
+  } else {
+    for (let i = 0; i < n; i++) if (test(i)) keep.set(i);
+  }
+  return t.create({ filter: keep });
+}
