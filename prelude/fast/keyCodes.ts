@@ -13,6 +13,8 @@ export interface KeyCodes {
   card: number;
   /** True when some dictionary string contains a double quote (Arquero's multi-key strings can then collide). */
   quoted: boolean;
+  /** The code of NaN in a number column (a value for Arquero's keys, missing for pandas), else -1. */
+  nan: number;
 }
 
 const cache = new NativeWeakMap<object, KeyCodes>();
@@ -31,7 +33,7 @@ function dictCodes(raw: Int32Array, dict: readonly string[]): KeyCodes {
   for (let i = 0; i < n; i++) codes[i] = raw[i] < 0 ? 0 : raw[i] + 1;
   let quoted = false;
   for (const s of dict) if (s.includes('"')) { quoted = true; break; }
-  return { codes, card: dict.length + 1, quoted };
+  return { codes, card: dict.length + 1, quoted, nan: -1 };
 }
 
 function numCodes(values: Float64Array, valid: Uint8Array): KeyCodes {
@@ -46,5 +48,5 @@ function numCodes(values: Float64Array, valid: Uint8Array): KeyCodes {
     if (c === undefined) index.set(v, (c = next++));
     codes[i] = c;
   }
-  return { codes, card: next, quoted: false };
+  return { codes, card: next, quoted: false, nan: index.get(Number.NaN) ?? -1 };
 }

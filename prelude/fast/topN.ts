@@ -80,3 +80,8 @@ export function topRows(t: ColumnTable, end: number): ColumnTable | undefined {
   consistent.set(out, true);
   return out;
 }
+
+/** True when `t` has no order, or an order marked consistent (a stable sort restricted to any subset agrees with it). */
+export function orderIsConsistent(t: ColumnTable): boolean {
+  return !t.isOrdered() || consistent.has(t);
+}

@@ -106,6 +106,27 @@ describe('fast paths give exactly the plain path answers on random tables', () =
       "(X) => X.filter((d) => op.length(d.K1) > 1 ? d.Y > 0 : d.Y < 0)",
     ])).toEqual([]);
   });
+  test('agg, size and value_counts (pandas semantics) on typed arrays', async () => {
+    expect(await diff([
+      "(X) => X.groupby('K1').agg({ V: ['sum', 'mean', 'median', 'min', 'max', 'std', 'var', 'count', 'size', 'nunique', 'first', 'last', 'prod'], K2: ['count', 'nunique', 'first', 'last', 'size'] })",
+      "(X) => X.groupby('K2', 'Y').agg({ total: ['V', 'sum'], n: 'size', d0: ['D', 'min'], d1: ['D', 'last'], u: ['D', 'nunique'] })",
+      "(X) => X.groupby(['D', 'K1']).agg({ V: 'mean' }, { dropna: false, sort: false })",
+      "(X) => X.groupby('V').agg({ Y: ['sum', 'median'] }, { dropna: false })",
+      "(X) => X.filter((d) => d.Y > 0).groupby('K1').agg({ V: ['sum', 'max'] })",
+      "(X) => X.orderby(aq.desc('V'), 'K1').groupby('K2').agg({ V: ['sum', 'first', 'last', 'median'] })",
+      "(X) => X.agg({ V: ['sum', 'mean', 'min', 'std'], K1: 'nunique' })",
+      "(X) => X.filter((d) => false).agg({ V: ['sum', 'mean', 'prod', 'median', 'first'] })",
+      "(X) => X.groupby('K1', 'K2').size()",
+      "(X) => X.groupby('A').agg({ V: (vs) => vs.length, Y: 'sum' })",
+      "(X) => X.groupby('K1').agg({ K2: 'min' })",
+      "(X) => value_counts(X, 'K1')",
+      "(X) => value_counts(X, ['K1', 'Y'], { dropna: false })",
+      "(X) => value_counts(X, 'V', { dropna: false, normalize: true })",
+      "(X) => value_counts(X, ['D', 'K2', 'A'])",
+      "(X) => X.orderby('V').filter((d) => d.Y !== 2).value_counts('K2', { ascending: true })",
+      "(X) => X.value_counts(['K1', 'V'], { sort: false })",
+    ])).toEqual([]);
+  });
   test('top-n: orderby(...).slice(0, n), sort_values(...).head(n), nlargest, nsmallest', async () => {
     expect(await diff([
       "(X) => X.orderby(aq.desc('V')).slice(0, 7)",
