@@ -1,13 +1,13 @@
 /**
  * filter on codes: `t.filter(d => d.Phase === 'Phase II' && d['Award Year'] >= 2015)` evaluates the
- * Phase test once per dictionary entry and the year test on the Float64Array, then sets Arquero's
- * filter BitSet (so later verbs, numRows() and len() read the selection without a copy). Used only
- * when Arquero itself compiles the predicate (no aggregate/window ops, no closures over variables,
- * no method calls on values: those keep their paths) and some part of it gains.
+ * Phase test once per dictionary entry and the year test on the Float64Array (fast/predicate.ts),
+ * then sets Arquero's filter BitSet, so later verbs, numRows() and len() read the selection without
+ * a copy. Used only when Arquero itself compiles the predicate (no aggregate/window ops, no
+ * closures over variables, no method calls on values: those keep their paths) and some part gains.
  */
 import { BitSet, parse, type ColumnTable } from 'arquero';
 import { callsValueMethods } from '../closure/valueMethods.js';
-import { plan, type Node } from './predicate.js';
+import { evaluate, type Ctx, type Node } from './predicate.js';
 
 /** The filtered table, or undefined when Arquero's filter must run. */
 export function fastFilter(t: ColumnTable, criteria: unknown): ColumnTable | undefined {
@@ -22,15 +22,15 @@ export function fastFilter(t: ColumnTable, criteria: unknown): ColumnTable | und
     return undefined; // Arquero's path reports the error (or runs the closure fallback)
   }
   if (!root || ops.length || (root as { escape?: unknown }).escape) return undefined;
-  const { test, fast } = plan(t, root, t.params());
-  if (!fast) return undefined;
   const n = t.totalRows();
-  const keep = new BitSet(n);
+  const visible = new Uint8Array(n);
   const bits = t.mask();
-  if (bits) {
-    for (let i = bits.next(0); i >= 0; i = bits.next(i + 1)) if (test(i)) keep.set(i);
-  } else {
-    for (let i = 0; i < n; i++) if (test(i)) keep.set(i);
-  }
+  if (bits) for (let i = bits.next(0); i >= 0; i = bits.next(i + 1)) visible[i] = 1;
+  else visible.fill(1);
+  const ctx: Ctx = { t, n, params: t.params(), fast: false };
+  const mask = evaluate(ctx, root, visible);
+  if (!ctx.fast) return undefined;
+  const keep = new BitSet(n);
+  for (let i = 0; i < n; i++) if (mask[i]) keep.set(i);
   return t.create({ filter: keep });
 }

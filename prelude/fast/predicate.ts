@@ -1,10 +1,13 @@
 /**
- * Plans a filter predicate from Arquero's own parse tree (the tree Arquero compiles today):
- * `&&`, `||` and `!` in truth-value position are split into parts; a part that reads only one
- * dictionary column is evaluated once per dictionary entry with Arquero's compiled code for that
- * part (a lookup table by code); a comparison of a host number column with a constant runs on the
- * Float64Array; any other part runs Arquero's compiled code per row. Every part is Arquero's own
- * generated code or a plain JavaScript operator, so the answer is the same by construction.
+ * Evaluates a filter predicate from Arquero's own parse tree (the tree Arquero compiles today) as
+ * byte masks over the rows: `&&`, `||` and `!` in truth-value position combine masks, and the right
+ * side of `&&`/`||` is evaluated only on the rows where JavaScript would evaluate it (so an
+ * expression that throws on some rows still throws exactly where it did). Parts:
+ * - reading only one dictionary column: Arquero's compiled code for the part runs once per
+ *   dictionary entry (and once for null), then a lookup by code;
+ * - `number column OP number` (either side): a loop over the Float64Array;
+ * - anything else: Arquero's compiled code, per row.
+ * Every part is Arquero's own generated code or a plain JavaScript operator on the same values.
  */
 import { codegen } from 'arquero/src/expression/codegen.js';
 import { compile } from 'arquero/src/expression/compile.js';
@@ -15,11 +18,8 @@ import type { ColumnTable } from 'arquero';
 /** A node of Arquero's expression tree. */
 export type Node = { type: string; [key: string]: unknown };
 
-/** A row test over backing row indices. */
-export type RowTest = (row: number) => unknown;
-
-/** The predicate plan: the row test and whether any part avoided Arquero's per-row code. */
-export interface Plan { test: RowTest; fast: boolean }
+/** Evaluation state: the backing row count and whether any part avoided per-row code. */
+export interface Ctx { t: ColumnTable; n: number; params: unknown; fast: boolean }
 
 /** Arquero (and prelude) functions with no state or randomness: safe to evaluate once per entry. */
 const PURE = new Set(('bin equal recode sequence compact concat includes indexof join lastindexof length pluck reverse slice '
@@ -30,9 +30,12 @@ const PURE = new Set(('bin equal recode sequence compact concat includes indexof
 
 /** Node types a per-entry part may contain (plus Column, Function and Parameter, checked apart). */
 const PLAIN = new Set(['Literal', 'Constant', 'BinaryExpression', 'LogicalExpression', 'UnaryExpression', 'ConditionalExpression',
-  'CallExpression', 'ArrayExpression', 'ObjectExpression', 'Property', 'TemplateLiteral', 'TemplateElement', 'MemberExpression', 'Identifier']);
+  'CallExpression', 'ArrayExpression', 'ObjectExpression', 'Property', 'TemplateLiteral', 'TemplateElement', 'MemberExpression']);
 
-const COMPARE = new Set(['===', '!==', '==', '!=', '<', '<=', '>', '>=']);
+/** Comparison operators on two numbers, column on the left (`==` is `===` for numbers). */
+const NORMAL: Record<string, string> = { '===': '===', '!==': '!==', '==': '===', '!=': '!==', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+/** The same with the column on the right: `c < v` is `v > c`. */
+const MIRROR: Record<string, string> = { '===': '===', '!==': '!==', '==': '===', '!=': '!==', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
 
 /** Columns read by `node`, or null when it holds anything a per-entry evaluation must not fold. */
 function columnsOf(node: Node, out: Set<string>): Set<string> | null {
@@ -42,114 +45,99 @@ function columnsOf(node: Node, out: Set<string>): Set<string> | null {
   if (!PLAIN.has(node.type)) return null;
   for (const [key, v] of Object.entries(node)) {
     if (key === 'type') continue;
-    // a member name (d.x.length) or object key is an Identifier that is not a variable
-    if (node.type === 'MemberExpression' && key === 'property' && !node.computed) continue;
-    if (node.type === 'Property' && key === 'key' && !node.computed) continue;
-    const kids = Array.isArray(v) ? v : [v];
-    for (const c of kids) {
-      if (c && typeof c === 'object' && typeof (c as Node).type === 'string') {
-        if ((c as Node).type === 'Identifier' && !(node.type === 'MemberExpression' && key === 'property')) return null;
-        if (!columnsOf(c as Node, out)) return null;
-      }
+    // a member name (d.x.length) or an object key is an Identifier, not a variable
+    if ((node.type === 'MemberExpression' && key === 'property' && !node.computed) || (node.type === 'Property' && key === 'key' && !node.computed)) continue;
+    for (const c of Array.isArray(v) ? v : [v]) {
+      if (c && typeof c === 'object' && typeof (c as Node).type === 'string' && !columnsOf(c as Node, out)) return null;
     }
   }
   return out;
 }
 
-/** The plan of `node` in truth-value position. */
-export function plan(t: ColumnTable, node: Node, params: unknown): Plan {
-  const data = t.data() as Record<string, unknown>;
+/**
+ * The truth value of `node` (1/0) for each row where `sel[row]` is 1 (0 elsewhere).
+ * @param sel rows to evaluate: the visible rows, narrowed by enclosing `&&`/`||`
+ */
+export function evaluate(ctx: Ctx, node: Node, sel: Uint8Array): Uint8Array {
+  const n = ctx.n;
   if (node.type === 'LogicalExpression' && (node.operator === '&&' || node.operator === '||')) {
-    const l = plan(t, node.left as Node, params);
-    const r = plan(t, node.right as Node, params);
-    const a = l.test;
-    const b = r.test;
-    return { test: node.operator === '&&' ? (i) => a(i) && b(i) : (i) => a(i) || b(i), fast: l.fast || r.fast };
+    const a = evaluate(ctx, node.left as Node, sel);
+    if (node.operator === '&&') return evaluate(ctx, node.right as Node, a);
+    const rest = new Uint8Array(n);
+    for (let i = 0; i < n; i++) rest[i] = sel[i] & (a[i] ^ 1);
+    const b = evaluate(ctx, node.right as Node, rest);
+    for (let i = 0; i < n; i++) b[i] |= a[i];
+    return b;
   }
   if (node.type === 'UnaryExpression' && node.operator === '!') {
-    const p = plan(t, node.argument as Node, params);
-    const a = p.test;
-    return { test: (i) => !a(i), fast: p.fast };
+    const a = evaluate(ctx, node.argument as Node, sel);
+    for (let i = 0; i < n; i++) a[i] = sel[i] & (a[i] ^ 1);
+    return a;
   }
-  const f = compile.expr(codegen(node, { index: 'row' }), params);
+  return leaf(ctx, node, sel);
+}
+
+function leaf(ctx: Ctx, node: Node, sel: Uint8Array): Uint8Array {
+  const { t, n } = ctx;
+  const out = new Uint8Array(n);
+  const f = compile.expr(codegen(node, { index: 'row' }), ctx.params);
   const cols = columnsOf(node, new Set());
   if (cols && cols.size === 1) {
     const name = [...cols][0];
     const src = sourceOf(t, name);
     if (src?.kind === 'dict') {
-      // once per dictionary entry (index dict.length stands for null), then a lookup by code
+      // once per dictionary entry; lut[0] is null, lut[k + 1] is entry k
       const fake = ObjectCreate(null) as Record<string, unknown>;
-      const size = src.dict.length;
-      fake[name] = [...src.dict, null];
-      const lut = new Uint8Array(size + 1);
-      for (let k = 0; k <= size; k++) lut[k] = f(k, fake) ? 1 : 0;
+      fake[name] = [null, ...src.dict];
+      const lut = new Uint8Array(src.dict.length + 1);
+      for (let k = 0; k < lut.length; k++) lut[k] = f(k, fake) ? 1 : 0;
       const codes = src.codes;
-      return { test: (i) => lut[codes[i] < 0 ? size : codes[i]], fast: true };
+      for (let i = 0; i < n; i++) out[i] = sel[i] & lut[codes[i] + 1];
+      ctx.fast = true;
+      return out;
     }
-    if (src?.kind === 'num' && src.type !== 'date') {
-      const cmp = numericCompare(node, name, src.values, src.valid, f);
-      if (cmp) return { test: cmp, fast: true };
+    if (src?.kind === 'num' && src.type !== 'date' && numeric(node, name, src.values, src.valid, f, sel, out)) {
+      ctx.fast = true;
+      return out;
     }
   }
-  if (cols && cols.size === 0) {
-    const v = f(0, data) ? 1 : 0;
-    return { test: () => v, fast: false }; // a constant alone gains nothing
-  }
-  return { test: (i) => f(i, data), fast: false };
+  const data = t.data();
+  for (let i = 0; i < n; i++) if (sel[i] && f(i, data)) out[i] = 1;
+  return out;
 }
 
-/** `column OP constant` (either side) on a number column's Float64Array, with null's own answer. */
-function numericCompare(node: Node, name: string, values: Float64Array, valid: Uint8Array, f: (row: number, data: unknown) => unknown): RowTest | undefined {
-  if (node.type !== 'BinaryExpression' || !COMPARE.has(node.operator as string)) return undefined;
+/** `number column OP number constant` (either side) on the Float64Array; false when the shape differs. */
+function numeric(node: Node, name: string, v: Float64Array, valid: Uint8Array, f: (row: number, data: unknown) => unknown, sel: Uint8Array, out: Uint8Array): boolean {
+  if (node.type !== 'BinaryExpression' || !Object.hasOwn(NORMAL, node.operator as string)) return false;
   const left = node.left as Node;
   const right = node.right as Node;
   const colLeft = left.type === 'Column';
   const other = colLeft ? right : left;
-  if ((colLeft ? left : right).type !== 'Column' || other.type === 'Column') return undefined;
-  const c = constant(other);
-  if (c === undefined) return undefined;
+  if ((colLeft ? left : right).type !== 'Column' || other.type === 'Column') return false;
+  const k = constant(other);
+  if (k === undefined) return false;
+  const op = (colLeft ? NORMAL : MIRROR)[node.operator as string];
   // what the expression gives for a null value, by Arquero's own code
   const nullData = ObjectCreate(null) as Record<string, unknown>;
   nullData[name] = [null];
-  const nullRes = f(0, nullData) ? 1 : 0;
-  const op = node.operator as string;
-  const test = binary(op, colLeft, c, values);
-  return (i) => (valid[i] ? test(i) : nullRes);
+  const z = f(0, nullData) ? 1 : 0;
+  const n = out.length;
+  switch (op) {
+    case '===': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] === k ? 1 : 0) : z); break;
+    case '!==': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] !== k ? 1 : 0) : z); break;
+    case '<': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] < k ? 1 : 0) : z); break;
+    case '<=': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] <= k ? 1 : 0) : z); break;
+    case '>': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] > k ? 1 : 0) : z); break;
+    case '>=': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] >= k ? 1 : 0) : z); break;
+    default: return false;
+  }
+  return true;
 }
 
-/** A literal's value (a number, string, boolean or null; -literal for negative numbers), else undefined. */
-function constant(node: Node): unknown {
-  if (node.type === 'Literal') {
-    const v = node.value;
-    return v === null || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' ? v : undefined;
-  }
+/** A number literal's value (or -literal), else undefined: only number operands take the typed loop. */
+function constant(node: Node): number | undefined {
+  if (node.type === 'Literal') return typeof node.value === 'number' ? node.value : undefined;
   if (node.type !== 'UnaryExpression' || node.operator !== '-' || (node.argument as Node).type !== 'Literal') return undefined;
   const v = (node.argument as Node).value;
   return typeof v === 'number' ? -v : undefined;
-}
-
-function binary(op: string, colLeft: boolean, c: unknown, v: Float64Array): RowTest {
-  const k = c as number;
-  if (colLeft) {
-    switch (op) {
-      case '===': return (i) => v[i] === k;
-      case '!==': return (i) => v[i] !== k;
-      case '==': return (i) => v[i] == k; // eslint-disable-line eqeqeq
-      case '!=': return (i) => v[i] != k; // eslint-disable-line eqeqeq
-      case '<': return (i) => v[i] < k;
-      case '<=': return (i) => v[i] <= k;
-      case '>': return (i) => v[i] > k;
-      default: return (i) => v[i] >= k;
-    }
-  }
-  switch (op) {
-    case '===': return (i) => k === v[i];
-    case '!==': return (i) => k !== v[i];
-    case '==': return (i) => k == v[i]; // eslint-disable-line eqeqeq
-    case '!=': return (i) => k != v[i]; // eslint-disable-line eqeqeq
-    case '<': return (i) => k < v[i];
-    case '<=': return (i) => k <= v[i];
-    case '>': return (i) => k > v[i];
-    default: return (i) => k >= v[i];
-  }
 }

@@ -104,6 +104,12 @@ describe('fast paths give exactly the plain path answers on random tables', () =
       "(X) => X.groupby('K1').filter((d) => d.K2 === 'y')",
       "(X) => X.filter((d) => d.Y > op.mean(d.Y))",
       "(X) => X.filter((d) => op.length(d.K1) > 1 ? d.Y > 0 : d.Y < 0)",
+      "(X) => X.filter((d) => d.K2 === 'x' && d.K1.length > 1)",
+      "(X) => X.filter((d) => 3 > d.V || d.Y == 2 || -2 >= d.Y)",
+      "(X) => X.filter((d) => !(d.V <= 0.1) && !(d.K1 != 'a' || d.Y !== 1) || d.V === 0)",
+      "(X) => X.filter((d) => d.Y >= '2' || d.V == null)",
+      "(X) => X.filter((d) => d.K1 === d.K2 || op.abs(d.V) > 10)",
+      "(X) => X.filter((d) => d.D < 0)",
     ])).toEqual([]);
   });
   test('agg, size and value_counts (pandas semantics) on typed arrays', async () => {
