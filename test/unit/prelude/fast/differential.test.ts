@@ -112,6 +112,22 @@ describe('fast paths give exactly the plain path answers on random tables', () =
       "(X) => X.filter((d) => d.D < 0)",
     ])).toEqual([]);
   });
+  test('closures Arquero cannot compile: folded once per dictionary entry when they read one column and have no effects', async () => {
+    expect(await diff([
+      "(X) => X.filter((d) => ['a', 'b', 'null'].includes(d.K1))",
+      "(X) => X.filter((d) => d.K1 !== null && d.K1.startsWith('a'))",
+      "(X) => X.filter((d) => (d.K1 || '').toLowerCase().includes('ü') || /😀|^$/u.test(d.K1 ?? 'x'))",
+      "(X) => X.filter((d) => d.K1.length > 1)",
+      "(X) => X.filter((d) => { const s = d['K2']; return s === 'x' || ['y', 'w'].some((w) => w === s); })",
+      "(X) => { const wanted = new Set(['x', 'z']); return X.filter((d) => wanted.has(d.K2)); }",
+      "(X) => { const lim = 2; return X.filter((d) => d.Y > lim && d.K2 !== 'x'); }",
+      "(X) => { let n = 0; return X.filter((d) => d.K2 === 'x' && n++ < 3); }",
+      "(X) => { const re = /a/g; return X.filter((d) => re.test(d.K1)); }",
+      "(X) => { const f = (s) => s === 'x'; return X.filter((d) => [d.K2].some(f)); }",
+      "(X) => X.filter((d) => d.K1?.endsWith('y'))",
+      "(X) => X.groupby('K2').filter((d) => String(d.K1).startsWith('a')).count()",
+    ])).toEqual([]);
+  });
   test('agg, size and value_counts (pandas semantics) on typed arrays', async () => {
     expect(await diff([
       "(X) => X.groupby('K1').agg({ V: ['sum', 'mean', 'median', 'min', 'max', 'std', 'var', 'count', 'size', 'nunique', 'first', 'last', 'prod'], K2: ['count', 'nunique', 'first', 'last', 'size'] })",
