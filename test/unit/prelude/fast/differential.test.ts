@@ -147,6 +147,13 @@ describe('fast paths give exactly the plain path answers on random tables', () =
       "(X) => value_counts(X, ['D', 'K2', 'A'])",
       "(X) => X.orderby('V').filter((d) => d.Y !== 2).value_counts('K2', { ascending: true })",
       "(X) => X.value_counts(['K1', 'V'], { sort: false })",
+      "(X) => pivot_table(X, { index: 'K1', columns: 'K2', values: 'V', aggfunc: 'sum', fill_value: 0 })",
+      "(X) => pivot_table(X, { index: ['K2', 'Y'], columns: 'D', values: ['V', 'Y'], aggfunc: ['mean', 'size'], margins: true })",
+      "(X) => pivot_table(X, { index: 'V', values: 'Y', aggfunc: 'median' })",
+      "(X) => X.filter((d) => d.Y !== 0).pivot_table({ index: 'A', columns: ['K1', 'K2'], values: 'V' })",
+      "(X) => crosstab(X, 'K1', 'K2')",
+      "(X) => crosstab(X, ['K2', 'A'], 'Y', { normalize: 'index', margins: true })",
+      "(X) => crosstab(X, 'K2', 'Y', { values: 'V', aggfunc: 'max' })",
     ])).toEqual([]);
   });
   test('top-n: orderby(...).slice(0, n), sort_values(...).head(n), nlargest, nsmallest', async () => {
