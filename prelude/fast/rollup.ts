@@ -90,26 +90,43 @@ function reduceOp(op: ParsedOp, src: Source | null, keys: Uint32Array | null, si
   const dev = new Float64Array(size);
   const has = new Uint8Array(size);
   const lists: number[][] | null = name === 'median' || name === 'quantile' ? Array.from({ length: size }, () => []) : null;
-  for (let j = 0; j < m; j++) {
-    const i = order ? order[j] : j;
-    const g = keys ? keys[i] : 0;
-    count[g]++;
-    if (!ok[i]) continue;
-    const v = values[i];
-    if (v !== v) continue; // NaN is not valid
-    const c = ++valid[g];
-    switch (name) {
-      case 'sum': acc[g] += v; break;
-      case 'mean': case 'average': acc[g] += (v - acc[g]) / c; break;
-      case 'variance': case 'variancep': case 'stdev': case 'stdevp': {
-        const d = v - acc[g];
-        acc[g] += d / c;
-        dev[g] += d * (v - acc[g]);
-        break;
+  // one tight loop per kind (no per-row dispatch); the same updates in the same order as Arquero
+  if (name === 'sum' || name === 'valid' || name === 'invalid') {
+    for (let j = 0; j < m; j++) {
+      const i = order ? order[j] : j;
+      const g = keys ? keys[i] : 0;
+      count[g]++;
+      const v = values[i];
+      if (ok[i] && v === v) { valid[g]++; acc[g] += v; }
+    }
+  } else if (name === 'mean' || name === 'average') {
+    for (let j = 0; j < m; j++) {
+      const i = order ? order[j] : j;
+      const g = keys ? keys[i] : 0;
+      count[g]++;
+      const v = values[i];
+      if (ok[i] && v === v) acc[g] += (v - acc[g]) / ++valid[g];
+    }
+  } else {
+    for (let j = 0; j < m; j++) {
+      const i = order ? order[j] : j;
+      const g = keys ? keys[i] : 0;
+      count[g]++;
+      if (!ok[i]) continue;
+      const v = values[i];
+      if (v !== v) continue; // NaN is not valid
+      const c = ++valid[g];
+      switch (name) {
+        case 'variance': case 'variancep': case 'stdev': case 'stdevp': {
+          const d = v - acc[g];
+          acc[g] += d / c;
+          dev[g] += d * (v - acc[g]);
+          break;
+        }
+        case 'min': if (!has[g] || v < acc[g]) { acc[g] = v; has[g] = 1; } break;
+        case 'max': if (!has[g] || v > acc[g]) { acc[g] = v; has[g] = 1; } break;
+        default: lists![g].push(v);
       }
-      case 'min': if (!has[g] || v < acc[g]) { acc[g] = v; has[g] = 1; } break;
-      case 'max': if (!has[g] || v > acc[g]) { acc[g] = v; has[g] = 1; } break;
-      default: lists![g].push(v);
     }
   }
   const out = new Array<unknown>(size);
