@@ -21,7 +21,7 @@ export function fastVerb(t: ColumnTable, verb: string, args: unknown[]): ColumnT
       case 'groupby': {
         const names = args.flat();
         if (!names.every((n) => typeof n === 'string')) return undefined;
-        const groups = fastGroups(t, names as string[]);
+        const groups = fastGroups(t, [...new Set(names as string[])]); // Arquero keys its groups by name: a repeat is one key
         return groups && t.create({ groups: groups as never });
       }
       case 'rollup':

@@ -65,6 +65,9 @@ describe('fast paths give exactly the plain path answers on random tables', () =
       "(X) => X.filter((d) => d.Y > 0).groupby('K2', 'K1')",
       "(X) => X.orderby('V').groupby('Y')",
       "(X) => X.groupby('K1').groupby('A')",
+      "(X) => X.groupby('K1', 'Y', 'K1')",
+      "(X) => X.groupby('Nope')",
+      "(X) => X.groupby('K1', 'K2', 'Y', 'D')",
     ])).toEqual([]);
   });
   test('rollup and count with typed accumulators', async () => {
