@@ -30,7 +30,18 @@ export const tableArb: fc.Arbitrary<ColumnarTable> = fc.oneof(
   { arbitrary: fc.array(row, { minLength: 1200, maxLength: 2500 }), weight: 1 },
 ).map((rows) => build(rows));
 
-function build(rows: Array<{ K1: string | null; K2: string | null; Y: number | null; D: number | null; V: number | null; A: string | null }>): ColumnarTable {
+/** One row of the tables (null = missing). */
+export type Row = { K1: string | null; K2: string | null; Y: number | null; D: number | null; V: number | null; A: string | null };
+
+/** Edge tables every run includes: empty, one row, every key and value missing, one huge group. */
+export const EDGE_TABLES: ColumnarTable[] = [
+  build([]),
+  build([{ K1: '😀', K2: 'y', Y: -1, D: -86400000 * 365 * 20, V: -0, A: 'x' }]),
+  build(Array.from({ length: 9 }, () => ({ K1: null, K2: null, Y: null, D: null, V: null, A: null }))),
+  build(Array.from({ length: 1500 }, (_, i) => ({ K1: 'a', K2: i % 7 ? 'x' : 'y', Y: i % 3, D: 0, V: i % 5 === 0 ? Number.NaN : (i % 11) - 5 + (i % 2 ? 0.5 : 0), A: 'x' }))),
+];
+
+function build(rows: Row[]): ColumnarTable {
   // an all-null group: rows whose K2 is 'w' have no V at all
   const V = rows.map((r) => (r.K2 === 'w' ? null : r.V));
   return columnar('award_data', {
