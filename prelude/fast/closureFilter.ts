@@ -1,18 +1,19 @@
 /**
  * filter with a JavaScript closure that Arquero cannot compile (a method call on a value, a
- * variable from the code around it), when the closure reads exactly one dictionary column and
- * cannot have side effects: `d => ['DOD', 'NASA'].includes(d.Agency)`,
- * `d => d.Agency.startsWith('N')`, `d => wanted.has(d.Agency)`. The closure itself is called once
- * per dictionary entry (and once for null) with a row holding only that column, then rows are kept
- * by code. Its source is checked first (acorn): no assignment, update, delete, `new`, `this`,
+ * variable from the code around it), when the closure reads 1-3 host dictionary/number/date
+ * columns and cannot have side effects: `d => ['DOD', 'NASA'].includes(d.Agency)`,
+ * `d => d.Phase === 'Phase II' && d['Award Year'] >= since`, `d => wanted.has(d.Agency)`. The
+ * closure itself is called once per distinct combination of those columns' values (met in row
+ * order), with a row holding only those columns, and rows are kept by combined code. Its source is checked first (acorn): no assignment, update, delete, `new`, `this`,
  * `arguments`, await/yield, no use of the row other than `d.X` / `d['X']`, and calls only of
  * pure methods (string, array, Set/Map lookups, RegExp tests) or of nested arrow functions given to
  * them. Anything else keeps the row-by-row path (closure/fallback.ts).
  */
 import { parse } from 'acorn';
 import { BitSet, type ColumnTable } from 'arquero';
-import { FunctionPrototypeToString, ObjectCreate, ReflectApply } from '../intrinsics.js';
-import { sourceOf } from './source.js';
+import { FunctionPrototypeToString, NativeMap, NativeWeakMap, ObjectCreate, ReflectApply } from '../intrinsics.js';
+import { keyCodes } from './keyCodes.js';
+import { sourceOf, type NumSource } from './source.js';
 
 type Node = { type: string; [key: string]: unknown };
 
@@ -31,8 +32,8 @@ const BANNED = new Set(['AssignmentExpression', 'UpdateExpression', 'NewExpressi
   'FunctionExpression', 'Super', 'ForStatement', 'ForInStatement', 'ForOfStatement', 'WhileStatement', 'DoWhileStatement', 'ThrowStatement',
   'TryStatement', 'LabeledStatement', 'SwitchStatement', 'ChainExpression', 'SequenceExpression', 'SpreadElement']);
 
-/** The one column the closure reads, or undefined when it is not a foldable closure. */
-export function foldableColumn(fn: Function): string | undefined {
+/** The 1-3 columns the closure reads, or undefined when it is not a foldable closure. */
+export function foldableColumns(fn: Function): string[] | undefined {
   let root: Node;
   try {
     const src = ReflectApply(FunctionPrototypeToString, fn, []) as string;
@@ -46,7 +47,7 @@ export function foldableColumn(fn: Function): string | undefined {
   const row = params[0].name as string;
   const cols = new Set<string>();
   const ok = check(root.body as Node, row, cols, new Set([row]));
-  return ok && cols.size === 1 ? [...cols][0] : undefined;
+  return ok && cols.size >= 1 && cols.size <= 3 ? [...cols] : undefined;
 }
 
 /** Walks `node`; false at the first construct that could have an effect or use the row otherwise. */
@@ -109,29 +110,75 @@ function checkCallback(fn: Node, row: string, cols: Set<string>, bound: Set<stri
   return check(fn.body as Node, row, cols, names);
 }
 
-/** The filtered table, or undefined when the closure does not qualify (or throws for some entry). */
+/**
+ * Exact codes of a number/date column for the fold: 0 is null, every distinct value its own code
+ * (-0 apart from 0: a closure may tell them apart; NaN one code). Cached per column.
+ */
+const exact = new NativeWeakMap<Float64Array, { codes: Int32Array; card: number }>();
+function exactCodes(src: NumSource): { codes: Int32Array; card: number } {
+  let e = exact.get(src.values);
+  if (!e) {
+    const { values, valid } = src;
+    const codes = new Int32Array(values.length);
+    const index = new NativeMap<number, number>();
+    let next = 2; // 1 is -0
+    for (let i = 0; i < values.length; i++) {
+      if (!valid[i]) continue;
+      const v = values[i];
+      if (v === 0 && 1 / v < 0) { codes[i] = 1; continue; }
+      let c = index.get(v);
+      if (c === undefined) index.set(v, (c = next++));
+      codes[i] = c;
+    }
+    exact.set(src.values, (e = { codes, card: next }));
+  }
+  return e;
+}
+
+/**
+ * The filtered table, or undefined when the closure does not qualify, throws for some value, or
+ * meets more distinct value combinations than an eighth of the rows (then row by row is as good).
+ */
 export function fastClosureFilter(t: ColumnTable, fn: (d: unknown, $: unknown) => unknown): ColumnTable | undefined {
-  const name = foldableColumn(fn);
-  if (name === undefined) return undefined;
-  const src = sourceOf(t, name);
-  if (src?.kind !== 'dict') return undefined;
+  const names = foldableColumns(fn);
+  if (!names) return undefined;
+  const keys: Array<{ codes: Int32Array; card: number }> = [];
+  for (const name of names) {
+    const src = sourceOf(t, name);
+    if (!src) return undefined;
+    keys.push(src.kind === 'dict' ? keyCodes(src) : exactCodes(src));
+  }
+  let cells = 1;
+  for (const k of keys) cells *= k.card;
+  if (cells > Number.MAX_SAFE_INTEGER) return undefined;
   const params = t.params();
-  const lut = new Uint8Array(src.dict.length + 1);
-  const at = (v: string | null) => {
-    const d = ObjectCreate(null) as Record<string, unknown>;
-    d[name] = v;
-    return fn(d, params) ? 1 : 0;
-  };
-  lut[0] = at(null);
-  for (let k = 0; k < src.dict.length; k++) lut[k + 1] = at(src.dict[k]);
+  const cols = names.map((name) => t.column(name)!);
   const n = t.totalRows();
-  const codes = src.codes;
+  const limit = Math.max(64, n >> 3);
+  const dense = cells <= 1 << 22 ? new Int8Array(cells).fill(-1) : null;
+  const sparse = dense ? null : new NativeMap<number, number>();
   const keep = new BitSet(n);
+  let combos = 0;
   const bits = t.mask();
-  if (bits) {
-    for (let i = bits.next(0); i >= 0; i = bits.next(i + 1)) if (lut[codes[i] + 1]) keep.set(i);
-  } else {
-    for (let i = 0; i < n; i++) if (lut[codes[i] + 1]) keep.set(i);
+  try {
+    for (let i = bits ? bits.next(0) : 0; i >= 0 && i < n; i = bits ? bits.next(i + 1) : i + 1) {
+      let code = 0;
+      let scale = 1;
+      for (const k of keys) { code += k.codes[i] * scale; scale *= k.card; }
+      let r = dense ? dense[code] : sparse!.get(code) ?? -1;
+      if (r < 0) {
+        if (++combos > limit) return undefined;
+        // the closure itself, on a row holding only the columns it reads (values of this row)
+        const d = ObjectCreate(null) as Record<string, unknown>;
+        for (let k = 0; k < names.length; k++) d[names[k]] = cols[k].at(i);
+        r = fn(d, params) ? 1 : 0;
+        if (dense) dense[code] = r;
+        else sparse!.set(code, r);
+      }
+      if (r) keep.set(i);
+    }
+  } catch {
+    return undefined; // the row-by-row path throws its own error
   }
   return t.create({ filter: keep });
 }

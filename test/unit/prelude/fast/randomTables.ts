@@ -26,7 +26,7 @@ const row = fc.record({
 
 /** Tables of 0-60 rows; every third has 1,200-2,500 rows (enough for the top-n path). */
 export const tableArb: fc.Arbitrary<ColumnarTable> = fc.oneof(
-  { arbitrary: fc.array(row, { minLength: 0, maxLength: 60 }), weight: 2 },
+  { arbitrary: fc.array(row, { minLength: 0, maxLength: 60, size: 'max' }), weight: 2 },
   { arbitrary: fc.array(row, { minLength: 1200, maxLength: 2500 }), weight: 1 },
 ).map((rows) => build(rows));
 
@@ -38,7 +38,8 @@ export const EDGE_TABLES: ColumnarTable[] = [
   build([]),
   build([{ K1: '😀', K2: 'y', Y: -1, D: -86400000 * 365 * 20, V: -0, A: 'x' }]),
   build(Array.from({ length: 9 }, () => ({ K1: null, K2: null, Y: null, D: null, V: null, A: null }))),
-  build(Array.from({ length: 1500 }, (_, i) => ({ K1: 'a', K2: i % 7 ? 'x' : 'y', Y: i % 3, D: 0, V: i % 5 === 0 ? Number.NaN : (i % 11) - 5 + (i % 2 ? 0.5 : 0), A: 'x' }))),
+  build(Array.from({ length: 1500 }, (_, i) => ({ K1: 'a', K2: i % 7 ? 'x' : 'y', Y: i % 3, D: 0, V: [0, -0, Number.NaN, 1.5, -2, null, 7][(i * 5) % 7], A: 'x' }))),
+  build(Array.from({ length: 40 }, (_, i) => ({ K1: ['b', 'a'][i % 2], K2: 'x', Y: i % 4, D: null, V: [0, -0, 0, 3][i % 4], A: null }))),
 ];
 
 function build(rows: Row[]): ColumnarTable {
