@@ -11,7 +11,7 @@
  */
 import { parse } from 'acorn';
 import { BitSet, type ColumnTable } from 'arquero';
-import { FunctionPrototypeToString, NativeMap, NativeWeakMap, ObjectCreate, ReflectApply } from '../intrinsics.js';
+import { FunctionPrototypeToString, NativeMap, NativeSet, NativeWeakMap, ObjectCreate, ReflectApply } from '../intrinsics.js';
 import { keyCodes } from './keyCodes.js';
 import { sourceOf, type NumSource } from './source.js';
 
@@ -135,6 +135,14 @@ function exactCodes(src: NumSource): { codes: Int32Array; card: number } {
   return e;
 }
 
+/** True when a sample of 2,048 values spread over the column already holds more than 256 distinct ones (e.g. amounts). */
+function manyValues(values: Float64Array): boolean {
+  const seen = new NativeSet<number>();
+  const step = Math.max(1, Math.floor(values.length / 2048));
+  for (let i = 0; i < values.length; i += step) if (seen.add(values[i]).size > 256) return true;
+  return false;
+}
+
 /**
  * The filtered table, or undefined when the closure does not qualify, throws for some value, or
  * meets more distinct value combinations than an eighth of the rows (then row by row is as good).
@@ -145,7 +153,7 @@ export function fastClosureFilter(t: ColumnTable, fn: (d: unknown, $: unknown) =
   const keys: Array<{ codes: Int32Array; card: number }> = [];
   for (const name of names) {
     const src = sourceOf(t, name);
-    if (!src) return undefined;
+    if (!src || (src.kind === 'num' && manyValues(src.values))) return undefined;
     keys.push(src.kind === 'dict' ? keyCodes(src) : exactCodes(src));
   }
   let cells = 1;
@@ -159,12 +167,15 @@ export function fastClosureFilter(t: ColumnTable, fn: (d: unknown, $: unknown) =
   const sparse = dense ? null : new NativeMap<number, number>();
   const keep = new BitSet(n);
   let combos = 0;
+  const a = keys[0].codes;
+  const b = keys.length > 1 ? keys[1].codes : null;
+  const c = keys.length > 2 ? keys[2].codes : null;
+  const ca = keys[0].card;
+  const cb = keys.length > 1 ? keys[1].card : 1;
   const bits = t.mask();
   try {
     for (let i = bits ? bits.next(0) : 0; i >= 0 && i < n; i = bits ? bits.next(i + 1) : i + 1) {
-      let code = 0;
-      let scale = 1;
-      for (const k of keys) { code += k.codes[i] * scale; scale *= k.card; }
+      const code = a[i] + (b ? ca * (b[i] + (c ? cb * c[i] : 0)) : 0);
       let r = dense ? dense[code] : sparse!.get(code) ?? -1;
       if (r < 0) {
         if (++combos > limit) return undefined;
