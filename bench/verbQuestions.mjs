@@ -55,6 +55,13 @@ export const VERB_QUESTIONS = [
     py: "int(((df['Phase'] == 'Phase II') & (df['Award Year'] >= 2015)).sum())",
   },
   {
+    id: 'phase2SinceVar',
+    label: 'count of Phase II awards since a year held in a variable',
+    js: "const since = 2015; len(award_data.filter(d => d.Phase === 'Phase II' && d['Award Year'] >= since))",
+    aq: "award_data.params({ since: 2015 }).filter((d, $) => d.Phase === 'Phase II' && d['Award Year'] >= $.since).numRows()",
+    py: "since = 2015\nint(((df['Phase'] == 'Phase II') & (df['Award Year'] >= since)).sum())",
+  },
+  {
     id: 'dodNasaInCA',
     label: 'DOD or NASA awards in CA',
     js: "len(award_data.filter(d => op.includes(['DOD', 'NASA'], d.Agency) && d.State === 'CA'))",
