@@ -3,9 +3,15 @@ import type { Limits, PresetName } from '../../schema/limits.js';
 import type { SessionSpec, TableSpec } from './protocol.js';
 import { SbirtoolsValidationError } from './errors.js';
 import { resolveDataSource, tableFromArquero, tableFromRows } from '../data/index.js';
+import { loadTable, type TableSource } from '../data/formats/loadTable.js';
+import { GLOBAL_NAMES } from '../../prelude/api.js';
 
-/** A table for `tables`: a CSV path, an Arquero table (host `arquero` package), or an array of row objects. */
-export type TableInput = string | { columnNames(): string[]; array(name: string): ArrayLike<unknown> } | Array<Record<string, unknown>>;
+/**
+ * A table for `tables`: a path or http(s) URL of a CSV, Parquet, Arrow IPC, JSON or NDJSON file;
+ * its bytes (Uint8Array/ArrayBuffer, format from its magic bytes); `{ path | url | bytes, format }`;
+ * an Arquero table (host `arquero` package); or an array of row objects.
+ */
+export type TableInput = TableSource | { columnNames(): string[]; array(name: string): ArrayLike<unknown> } | Array<Record<string, unknown>>;
 
 /** Options of createSandbox() and run(). Every field is optional; see docs and schema/options.ts. */
 export interface SandboxOptions extends Partial<Limits> {
@@ -31,7 +37,8 @@ export type ValidatedOptions = SandboxOptions;
 
 const KNOWN = new Set(['preset', 'memoryLimitMb', 'timeoutMs', 'maxCodeBytes', 'maxOutputBytes', 'maxResultBytes', 'maxRows', 'dataPath', 'cacheDir', 'awardData', 'tables', 'isolation', 'pool', 'deterministic']);
 const TABLE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const RESERVED = new Set(['award_data', 'aq', 'tables', 'print', 'display', 'console', 'result', 'op']);
+/** Names a table may not take: every prelude global (award_data, aq, print, to_parquet...) and the run's own names. */
+const RESERVED = new Set(['tables', 'console', 'result', 'globalThis', 'undefined', 'NaN', 'Infinity', ...GLOBAL_NAMES]);
 
 /**
  * Validate options up front; the message names the option and echoes the bad value.
@@ -62,8 +69,8 @@ export function validateOptions(options: unknown): ValidatedOptions {
         const bad = t.findIndex((row) => row === null || typeof row !== 'object' || Array.isArray(row));
         if (bad >= 0) throw new SbirtoolsValidationError(`Expected row ${bad} of table \`${name}\` to be an object of column values, got \`${t[bad] === null ? 'null' : Array.isArray(t[bad]) ? 'array' : typeof t[bad]}\``);
       }
-      if (!(typeof t === 'string' || Array.isArray(t) || (t && typeof (t as { columnNames?: unknown }).columnNames === 'function'))) {
-        throw new SbirtoolsValidationError(`Expected \`tables.${name}\` to be a CSV path, an Arquero table or an array of row objects`);
+      if (!(typeof t === 'string' || Array.isArray(t) || t instanceof Uint8Array || t instanceof ArrayBuffer || isFileSpec(t) || (t && typeof (t as { columnNames?: unknown }).columnNames === 'function'))) {
+        throw new SbirtoolsValidationError(`Expected \`tables.${name}\` to be a file path or URL (CSV, Parquet, Arrow, JSON, NDJSON), bytes, { path | url | bytes, format }, an Arquero table or an array of row objects`);
       }
     }
   }
@@ -74,10 +81,20 @@ export function validateOptions(options: unknown): ValidatedOptions {
 export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits): Promise<SessionSpec> {
   const data = opts.awardData === false ? null : resolveDataSource({ dataPath: opts.dataPath, cacheDir: opts.cacheDir, env: process.env });
   const tables: TableSpec[] = [];
+  const cacheDir = data?.cacheDir ?? resolveDataSource({ cacheDir: opts.cacheDir, env: process.env }).cacheDir;
   for (const [name, t] of Object.entries(opts.tables ?? {})) {
-    if (typeof t === 'string') tables.push({ name, kind: 'csv', path: t });
-    else if (Array.isArray(t)) tables.push({ name, kind: 'columnar', table: tableFromRows(name, t) });
-    else tables.push({ name, kind: 'columnar', table: tableFromArquero(name, t as never) });
+    if (Array.isArray(t)) tables.push({ name, kind: 'columnar', table: tableFromRows(name, t) });
+    else if (typeof t === 'string' || t instanceof Uint8Array || t instanceof ArrayBuffer || isFileSpec(t)) {
+      // Parquet, Arrow and JSON are decoded here, in a worker thread; a CSV path is ingested by the holder
+      const loaded = await loadTable(name, t as TableSource, { cacheDir });
+      tables.push(loaded.kind === 'csv' ? { name, kind: 'csv', path: loaded.path } : { name, kind: 'columnar', table: loaded.table });
+    } else tables.push({ name, kind: 'columnar', table: tableFromArquero(name, t as never) });
   }
   return { limits, data, tables };
+}
+
+function isFileSpec(t: unknown): boolean {
+  if (!t || typeof t !== 'object' || Array.isArray(t) || typeof (t as { columnNames?: unknown }).columnNames === 'function') return false;
+  const o = t as Record<string, unknown>;
+  return typeof o.path === 'string' || typeof o.url === 'string' || o.bytes instanceof Uint8Array || o.bytes instanceof ArrayBuffer;
 }
