@@ -7,6 +7,7 @@ import type { CardDataset } from '../card/dataCard.js';
 import { hostTables, type FetchColumn, type FetchColumnRange } from '../data/hostTables.js';
 import { install } from '../install.js';
 import { setWriter, type Write } from '../output/output.js';
+import { setFileSink, type SaveFile } from '../output/files.js';
 import { makeDescribeData } from './describeData.js';
 import { makeExecute, type ExecuteOptions } from './execute.js';
 
@@ -21,7 +22,9 @@ export interface Bridge {
    */
   fetchColumnRange?: FetchColumnRange;
   write: Write;
-  limits: { maxOutputBytes: number; maxResultBytes: number; maxRows: number };
+  /** Optional: receives each file the run saves (to_csv, to_parquet...); without it saving fails with a clear error. */
+  saveFile?: SaveFile;
+  limits: { maxOutputBytes: number; maxResultBytes: number; maxRows: number; maxFileBytes?: number };
 }
 
 /** What boot returns. */
@@ -48,6 +51,8 @@ export function boot(bridge: Bridge): Internals {
   const fetchColumn = bridge.fetchColumn;
   const limits = { maxOutputBytes: Number(bridge.limits?.maxOutputBytes) || 1 << 20, maxResultBytes: Number(bridge.limits?.maxResultBytes) || 1 << 20, maxRows: Number(bridge.limits?.maxRows) || 1000 };
   setWriter((stream, text) => write(stream, text));
+  const save = typeof bridge.saveFile === 'function' ? bridge.saveFile : null;
+  setFileSink(save && ((name, mediaType, bytes) => save(name, mediaType, bytes)), Number(bridge.limits?.maxFileBytes) || 0);
   const fetchRange = typeof bridge.fetchColumnRange === 'function' ? bridge.fetchColumnRange : undefined;
   const tables = hostTables(bridge.tables ?? [], (t, c) => fetchColumn(t, c), fetchRange && ((t, c, s, e) => fetchRange(t, c, s, e)));
   const extra: Record<string, unknown> = { award_data: undefined, describeData: makeDescribeData(tables, bridge.dataset) };

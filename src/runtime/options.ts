@@ -35,7 +35,7 @@ export interface SandboxOptions extends Partial<Limits> {
 
 export type ValidatedOptions = SandboxOptions;
 
-const KNOWN = new Set(['preset', 'memoryLimitMb', 'timeoutMs', 'maxCodeBytes', 'maxOutputBytes', 'maxResultBytes', 'maxRows', 'dataPath', 'cacheDir', 'awardData', 'tables', 'isolation', 'pool', 'deterministic']);
+const KNOWN = new Set(['preset', 'memoryLimitMb', 'timeoutMs', 'maxCodeBytes', 'maxOutputBytes', 'maxResultBytes', 'maxRows', 'maxFileBytes', 'dataPath', 'cacheDir', 'awardData', 'tables', 'isolation', 'pool', 'deterministic']);
 const TABLE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** Names a table may not take: every prelude global (award_data, aq, print, to_parquet...) and the run's own names. */
 const RESERVED = new Set(['tables', 'console', 'result', 'globalThis', 'undefined', 'NaN', 'Infinity', ...GLOBAL_NAMES]);

@@ -45,6 +45,15 @@ export interface RawRunOutcome {
   /** For non-ok statuses: what happened, for the error message. */
   message?: string;
   stats: { wallMs: number; cpuMs: number; heapUsedMb: number };
+  /** Files the run saved (already checked by FileSink: safe names, within maxFileBytes). */
+  files?: OutFile[];
+}
+
+/** One saved file as it travels from the holder (binary: structured clone keeps the Uint8Array). */
+export interface OutFile {
+  name: string;
+  mediaType: string;
+  bytes: Uint8Array;
 }
 
 export type HolderRequest =

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolveLimits, type Limits, type PresetName } from '../../schema/limits.js';
 import type { DatasetInfo, RunResult } from '../../schema/result.js';
+import { addChartFiles } from '../result/chartFiles.js';
 import { buildResult } from '../result/buildResult.js';
 import type { Backend } from './backend.js';
 import { SandboxClosedError, SbirtoolsValidationError } from './errors.js';
@@ -90,7 +91,7 @@ export class Sandbox {
       { ...prepared, timeoutMs: this.spec.limits.timeoutMs, ...(deterministic ? { deterministic } : {}) },
       options.signal,
     );
-    const result = buildResult(raw, { code: checked.code, limits: this.spec.limits, dataset: this.dataset, reset: raw.reset });
+    const result = await addChartFiles(buildResult(raw, { code: checked.code, limits: this.spec.limits, dataset: this.dataset, reset: raw.reset }));
     result.stats.wallMs = Math.round((performance.now() - started) * 100) / 100;
     return result;
   }
