@@ -1,5 +1,6 @@
 import { SandboxOptionsSchema } from '../../schema/options.js';
 import type { Limits, PresetName } from '../../schema/limits.js';
+import type { ColumnarTable } from '../../schema/columnar.js';
 import type { SessionSpec, TableSpec } from './protocol.js';
 import { SbirtoolsValidationError } from './errors.js';
 import { resolveDataSource, tableFromArquero, tableFromRows } from '../data/index.js';
@@ -9,9 +10,10 @@ import { GLOBAL_NAMES } from '../../prelude/api.js';
 /**
  * A table for `tables`: a path or http(s) URL of a CSV, Parquet, Arrow IPC, JSON or NDJSON file;
  * its bytes (Uint8Array/ArrayBuffer, format from its magic bytes); `{ path | url | bytes, format }`;
- * an Arquero table (host `arquero` package); or an array of row objects.
+ * an Arquero table (host `arquero` package); an array of row objects; or a table already in the
+ * columnar transfer format (schema/columnar.ts, e.g. from `loadTable()`), used as it is.
  */
-export type TableInput = TableSource | { columnNames(): string[]; array(name: string): ArrayLike<unknown> } | Array<Record<string, unknown>>;
+export type TableInput = TableSource | ColumnarTable | { columnNames(): string[]; array(name: string): ArrayLike<unknown> } | Array<Record<string, unknown>>;
 
 /** Options of createSandbox() and run(). Every field is optional; see docs and schema/options.ts. */
 export interface SandboxOptions extends Partial<Limits> {
@@ -69,7 +71,7 @@ export function validateOptions(options: unknown): ValidatedOptions {
         const bad = t.findIndex((row) => row === null || typeof row !== 'object' || Array.isArray(row));
         if (bad >= 0) throw new SbirtoolsValidationError(`Expected row ${bad} of table \`${name}\` to be an object of column values, got \`${t[bad] === null ? 'null' : Array.isArray(t[bad]) ? 'array' : typeof t[bad]}\``);
       }
-      if (!(typeof t === 'string' || Array.isArray(t) || t instanceof Uint8Array || t instanceof ArrayBuffer || isFileSpec(t) || (t && typeof (t as { columnNames?: unknown }).columnNames === 'function'))) {
+      if (!(typeof t === 'string' || Array.isArray(t) || isColumnar(t) || t instanceof Uint8Array || t instanceof ArrayBuffer || isFileSpec(t) || (t && typeof (t as { columnNames?: unknown }).columnNames === 'function'))) {
         throw new SbirtoolsValidationError(`Expected \`tables.${name}\` to be a file path or URL (CSV, Parquet, Arrow, JSON, NDJSON), bytes, { path | url | bytes, format }, an Arquero table or an array of row objects`);
       }
     }
@@ -84,6 +86,7 @@ export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits)
   const cacheDir = data?.cacheDir ?? resolveDataSource({ cacheDir: opts.cacheDir, env: process.env }).cacheDir;
   for (const [name, t] of Object.entries(opts.tables ?? {})) {
     if (Array.isArray(t)) tables.push({ name, kind: 'columnar', table: tableFromRows(name, t) });
+    else if (isColumnar(t)) tables.push({ name, kind: 'columnar', table: { ...t, name } });
     else if (typeof t === 'string' || t instanceof Uint8Array || t instanceof ArrayBuffer || isFileSpec(t)) {
       // Parquet, Arrow and JSON are decoded here, in a worker thread; a CSV path is ingested by the holder
       const loaded = await loadTable(name, t as TableSource, { cacheDir });
@@ -93,8 +96,20 @@ export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits)
   return { limits, data, tables };
 }
 
+/** A ColumnarTable: numRows and columns whose data have a transfer `kind` and a row count that matches. */
+function isColumnar(t: unknown): t is ColumnarTable {
+  if (!t || typeof t !== 'object' || Array.isArray(t)) return false;
+  const o = t as Partial<ColumnarTable>;
+  if (!Number.isSafeInteger(o.numRows) || !Array.isArray(o.columns)) return false;
+  return o.columns.every((c) => {
+    const d = c?.data as unknown as Record<string, unknown> | undefined;
+    const rows = d ? (d.kind === 'dict' ? d.codes : d.kind === 'utf8' ? d.valid : d.kind === 'float64' || d.kind === 'bool' ? d.values : undefined) : undefined;
+    return typeof c?.name === 'string' && ArrayBuffer.isView(rows) && (rows as Uint8Array).length === o.numRows;
+  });
+}
+
 function isFileSpec(t: unknown): boolean {
-  if (!t || typeof t !== 'object' || Array.isArray(t) || typeof (t as { columnNames?: unknown }).columnNames === 'function') return false;
+  if (!t || typeof t !== 'object' || Array.isArray(t) || isColumnar(t) || typeof (t as { columnNames?: unknown }).columnNames === 'function') return false;
   const o = t as Record<string, unknown>;
   return typeof o.path === 'string' || typeof o.url === 'string' || o.bytes instanceof Uint8Array || o.bytes instanceof ArrayBuffer;
 }
