@@ -40,8 +40,10 @@ export function checkParquet(bytes: Uint8Array, meta: FileMetaData, leaves: Parq
         });
       }
       if (!CODECS.has(String(md.codec))) throw new DataError('DATA_UNSUPPORTED', `${file}: column '${leaf.name}' uses compression ${String(md.codec)}`, { hint: 'Write the file with SNAPPY, GZIP, ZSTD, BROTLI, LZ4 or no compression.' });
-      const bad = (md.encodings ?? []).find((e) => !ENCODINGS.has(String(e)));
-      if (bad !== undefined) throw new DataError('DATA_UNSUPPORTED', `${file}: column '${leaf.name}' uses encoding ${String(bad)}`, { hint: 'Write the file with PLAIN, dictionary, RLE or DELTA encodings (the defaults of pyarrow, DuckDB and Polars).' });
+      // findIndex, not find: an unknown encoding id decodes to undefined, which find() would miss
+      const encodings = md.encodings ?? [];
+      const bad = encodings.findIndex((e) => !ENCODINGS.has(String(e)));
+      if (bad >= 0) throw new DataError('DATA_UNSUPPORTED', `${file}: column '${leaf.name}' uses encoding ${String(encodings[bad] ?? 'unknown')}`, { hint: 'Write the file with PLAIN, dictionary, RLE or DELTA encodings (the defaults of pyarrow, DuckDB and Polars).' });
       inflated += scanPages(bytes, view, dataEnd, md, groupRows, caps, `${file}: row group ${g} column '${leaf.name}'`);
       if (inflated > caps.maxDecodedBytes) {
         throw new DataError('DATA_TOO_LARGE', `${file}: the pages would inflate to more than ${caps.maxDecodedBytes} bytes`, { hint: 'Load fewer rows or columns, or split the file.' });
