@@ -88,9 +88,9 @@ export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits)
     if (Array.isArray(t)) tables.push({ name, kind: 'columnar', table: tableFromRows(name, t) });
     else if (isColumnar(t)) tables.push({ name, kind: 'columnar', table: { ...t, name } });
     else if (typeof t === 'string' || t instanceof Uint8Array || t instanceof ArrayBuffer || isFileSpec(t)) {
-      // Parquet, Arrow and JSON are decoded here, in a worker thread; a CSV path is ingested by the holder
-      const loaded = await loadTable(name, t as TableSource, { cacheDir });
-      tables.push(loaded.kind === 'csv' ? { name, kind: 'csv', path: loaded.path } : { name, kind: 'columnar', table: loaded.table });
+      // files on disk are decoded by the holder and kept there across sessions (like CSV tables)
+      const loaded = await loadTable(name, t as TableSource, { cacheDir, decodeLater: true });
+      tables.push(loaded.kind === 'columnar' ? { name, kind: 'columnar', table: loaded.table } : loaded.kind === 'file' ? { name, kind: 'file', path: loaded.path, format: loaded.format } : { name, kind: 'csv', path: loaded.path });
     } else tables.push({ name, kind: 'columnar', table: tableFromArquero(name, t as never) });
   }
   return { limits, data, tables };

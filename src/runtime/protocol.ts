@@ -11,6 +11,8 @@ export interface DataSourceSpec {
 /** An extra table for a session: a CSV path (ingested in the holder) or an already columnar table. */
 export type TableSpec =
   | { name: string; kind: 'csv'; path: string }
+  /** A Parquet/Arrow/JSON file, decoded in the holder (in a worker thread) and kept like CSV tables. */
+  | { name: string; kind: 'file'; path: string; format: 'parquet' | 'arrow' | 'json' | 'ndjson' }
   | { name: string; kind: 'columnar'; table: ColumnarTable };
 
 /** Everything a holder needs to open one session. Structured-clone safe (it crosses IPC). */
@@ -65,7 +67,7 @@ export type HolderRequest =
 
 export type HolderReply =
   | { id: number; ok: true; data: unknown }
-  | { id: number; ok: false; error: { code: string; message: string } };
+  | { id: number; ok: false; error: { code: string; message: string; hint?: string } };
 
 /** Unsolicited messages from a holder. */
 export type HolderEvent =

@@ -18,17 +18,22 @@ export type TableSource =
   | { path?: string; url?: string; bytes?: Uint8Array | ArrayBuffer; format?: TableFormat };
 
 /** A loaded table: CSV files stay paths (the holder ingests them); every other format is decoded here. */
-export type LoadedTable = { kind: 'csv'; path: string } | { kind: 'columnar'; table: ColumnarTable };
+export type LoadedTable =
+  | { kind: 'csv'; path: string }
+  | { kind: 'columnar'; table: ColumnarTable }
+  /** With `decodeLater`: a checked Parquet/Arrow/JSON file the caller decodes where it keeps tables. */
+  | { kind: 'file'; path: string; format: Exclude<TableFormat, 'csv'> };
 
 /**
  * Load a user table from a path, a URL (downloaded into `<cacheDir>/tables/` with size and
  * completeness checks) or bytes, in any of CSV, Parquet, Arrow IPC, JSON or NDJSON. The format is
  * the object's `format`, else the file's magic bytes, else its extension. Parquet, Arrow and JSON
- * are decoded in a worker thread under `caps` (decodeInWorker.ts).
+ * are decoded in a worker thread under `caps` (decodeInWorker.ts); with `decodeLater` a file on disk
+ * is only checked (exists, size, format) and returned as a path for the holder to decode and keep.
  * @throws {DataError} DATA_NOT_FOUND, DATA_TOO_LARGE, DATA_CORRUPT, DATA_UNSUPPORTED, DATA_SCHEMA_MISMATCH, DOWNLOAD_*.
  * @example await loadTable('portfolio', './portfolio.parquet', { cacheDir })
  */
-export async function loadTable(name: string, source: TableSource, opts: { cacheDir: string; caps?: Partial<DecodeCaps> }): Promise<LoadedTable> {
+export async function loadTable(name: string, source: TableSource, opts: { cacheDir: string; caps?: Partial<DecodeCaps>; decodeLater?: boolean }): Promise<LoadedTable> {
   const caps: DecodeCaps = { ...DEFAULT_DECODE_CAPS, ...opts.caps };
   const spec = typeof source === 'string' ? (/^https?:\/\//i.test(source) ? { url: source } : { path: source }) : source instanceof Uint8Array || source instanceof ArrayBuffer ? { bytes: source } : source;
   if (spec.format !== undefined && !(TABLE_FORMATS as readonly string[]).includes(spec.format)) {
@@ -53,6 +58,7 @@ export async function loadTable(name: string, source: TableSource, opts: { cache
   if (size > caps.maxInputBytes) {
     throw new DataError('DATA_TOO_LARGE', `${label}: ${size} bytes, more than the ${caps.maxInputBytes}-byte limit for a table file`, { hint: 'Filter or aggregate the data first, or split the file.' });
   }
+  if (opts.decodeLater) return { kind: 'file', path, format };
   return { kind: 'columnar', table: await decodeInWorker(name, new Uint8Array(await readFile(path)), label, format, caps) };
 }
 
