@@ -7,6 +7,7 @@ import { packageInfo } from '../capsule/packageInfo.js';
 import { registerResources } from './registerResources.js';
 import { registerTools } from './registerTools.js';
 import { FileStore } from './fileStore.js';
+import { startTableLines } from './startTables.js';
 import { registerFileResources } from './registerFileResources.js';
 import { DEFAULT_MAX_UPLOAD_BYTES, registerTableTools } from './registerTableTools.js';
 
@@ -61,7 +62,8 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<S
   const runTool = registerTools(server, { sessions, description, card, onError, files });
   registerResources(server, card);
   registerFileResources(server, files, ResourceTemplate);
-  registerTableTools(server, ResourceTemplate, { sessions, runTool, description, maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES, cacheDir: options.sandbox?.cacheDir, onError });
+  const startTables = await startTableLines(options.sandbox, options.pool);
+  registerTableTools(server, ResourceTemplate, { sessions, runTool, description, startTables, maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES, cacheDir: options.sandbox?.cacheDir, onError });
   let closed: Promise<void> | undefined;
   return {
     server,

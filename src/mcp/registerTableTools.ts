@@ -33,13 +33,14 @@ const InputSchema = z.object({
 export function registerTableTools(
   server: McpServer,
   Template: typeof ResourceTemplate,
-  deps: { sessions: SessionStore; runTool: RegisteredTool; description: string; maxUploadBytes: number; cacheDir?: string; onError: (err: unknown) => void },
+  deps: { sessions: SessionStore; runTool: RegisteredTool; description: string; startTables?: string[]; maxUploadBytes: number; cacheDir?: string; onError: (err: unknown) => void },
 ): void {
   const tables = new Map<string, ColumnarTable>();
   const describe = () => {
-    const lines = [...tables.values()].map((t) => `- ${tableSchemaLine(t)}`);
+    const lines = [...(deps.startTables ?? []).filter((l) => !tables.has(l.slice(0, l.indexOf(' ')))), ...[...tables.values()].map(tableSchemaLine)].map((l) => `- ${l}`);
     return lines.length ? `${deps.description}\n\nYour tables (globals, also in \`tables\`; join them with merge(t, award_data, { on })):\n${lines.join('\n')}` : deps.description;
   };
+  if (deps.startTables?.length) deps.runTool.update({ description: describe() });
   server.registerTool(
     ADD_TABLE_TOOL_NAME,
     {

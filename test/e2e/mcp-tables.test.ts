@@ -67,3 +67,26 @@ describe('sbirtools mcp: add_table in, files out', () => {
     expect(RunResultSchema.parse(res.structuredContent).value).toBe(8);
   });
 });
+
+describe('sbirtools mcp --table', () => {
+  it("lists a table given at start in run_analysis's description, and runs see it", async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'sbirtools-mcp-table-'));
+    const file = join(dir, 'goals.parquet');
+    writeFileSync(file, portfolioParquet());
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--table', `goals=${file}`], cwd: ROOT, env: cliEnv(), stderr: 'pipe' });
+    const c = new Client({ name: 'e2e-start-table', version: '1.0.0' });
+    try {
+      await c.connect(transport);
+      const { tools } = await c.listTools();
+      expect(tools.find((t) => t.name === 'run_analysis')!.description).toMatch(/Your tables[\s\S]*goals \(4 rows\): Agency \(string\), target \(integer\)/);
+      const res = await c.callTool({ name: 'run_analysis', arguments: { code: 'goals.numRows()' } });
+      expect(RunResultSchema.parse(res.structuredContent).value).toBe(4);
+    } finally {
+      await c.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
