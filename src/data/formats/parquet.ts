@@ -7,7 +7,6 @@ import { checkParquet } from './parquetChecks.js';
 import { parquetLeaves } from './parquetSchema.js';
 import { typedColumn } from './typedColumn.js';
 
-const utf8 = new TextDecoder();
 const DAMAGED = 'The file is damaged or truncated: copy or export it again (a complete Parquet file starts and ends with PAR1).';
 
 /**
@@ -40,9 +39,10 @@ export async function decodeParquet(name: string, bytes: Uint8Array, file: strin
       file: buffer,
       metadata: meta,
       compressors: cappedCompressors(caps),
-      // strings stay UTF-8 bytes: typedColumn copies them into the column without decoding
+      // strings (UTF8/STRING/JSON too, via the parsers) stay UTF-8 bytes: typedColumn copies them
+      // into the column without a decode/encode round trip
       utf8: false,
-      parsers: { timestampFromMilliseconds: Number, timestampFromMicroseconds: (us: bigint) => Number(us / 1000n), timestampFromNanoseconds: (ns: bigint) => Number(ns / 1_000_000n), dateFromDays: (d: number) => d * 86_400_000, jsonFromBytes: (b: Uint8Array) => b && utf8.decode(b) },
+      parsers: { timestampFromMilliseconds: Number, timestampFromMicroseconds: (us: bigint) => Number(us / 1000n), timestampFromNanoseconds: (ns: bigint) => Number(ns / 1_000_000n), dateFromDays: (d: number) => d * 86_400_000, jsonFromBytes: (b: Uint8Array) => b, stringFromBytes: (b: Uint8Array) => b },
       onChunk: ({ columnName, columnData, rowStart, rowEnd }) => {
         const c = index.get(columnName);
         if (c === undefined || rowStart < 0 || rowEnd > numRows || columnData.length !== rowEnd - rowStart) {
