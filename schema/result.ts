@@ -36,6 +36,8 @@ export const RunFileSchema = z.object({
   mediaType: z.string(),
   size: z.number().int().nonnegative(),
   bytes: z.custom<Uint8Array>((v) => v instanceof Uint8Array).optional(),
+  /** The bytes as base64, where the result travels as JSON (the HTTP handler). */
+  base64: z.string().optional(),
   /** Where a surface wrote it (CLI --out, MCP), when it did. */
   path: z.string().optional(),
   /** A resource URI (MCP). */
