@@ -16,6 +16,7 @@ ${SANDBOX_FLAGS_HELP}
   --pool-size <n>          spread isolates over n holder processes (default: one holder)
   --capsule-log <file>     append a capsule record of every run (JSONL)
   --max-upload-bytes <n>   largest table add_table accepts (default 33554432, 32 MiB)
+  --deny-table-urls        add_table refuses urls (the model cannot make the server fetch)
   --deterministic          freeze Date.now() and seed Math.random per run (recorded)
   -h, --help               show this help
 
@@ -31,6 +32,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
     'pool-size': { type: 'string' },
     'capsule-log': { type: 'string' },
     'max-upload-bytes': { type: 'string' },
+    'deny-table-urls': { type: 'boolean' },
     deterministic: { type: 'boolean' },
   });
   if (values.help) {
@@ -51,6 +53,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
       ...(maxSessions ? { maxSessions } : {}),
       ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
       ...(maxUploadBytes ? { maxUploadBytes } : {}),
+      ...(values['deny-table-urls'] === true ? { allowTableUrls: false } : {}),
       ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']) } : {}),
       deterministic: values.deterministic === true,
     });

@@ -33,7 +33,7 @@ const InputSchema = z.object({
 export function registerTableTools(
   server: McpServer,
   Template: typeof ResourceTemplate,
-  deps: { sessions: SessionStore; runTool: RegisteredTool; description: string; startTables?: string[]; maxUploadBytes: number; cacheDir?: string; onError: (err: unknown) => void },
+  deps: { sessions: SessionStore; runTool: RegisteredTool; description: string; startTables?: string[]; maxUploadBytes: number; cacheDir?: string; allowUrls?: boolean; onError: (err: unknown) => void },
 ): void {
   const tables = new Map<string, ColumnarTable>();
   const describe = () => {
@@ -51,6 +51,9 @@ export function registerTableTools(
     },
     async (input) => {
       try {
+        if (input.url !== undefined && deps.allowUrls === false) {
+          throw new DataError('DOWNLOAD_BAD_URL', 'this server does not download tables from URLs (started with --deny-table-urls)', { hint: 'Send the file itself in content_base64 or content_text.' });
+        }
         const table = await load(input, deps.maxUploadBytes, deps.cacheDir);
         deps.sessions.addTable(input.name, table);
         tables.set(input.name, table);

@@ -12,7 +12,7 @@ describe('sbirtools mcp: add_table in, files out', () => {
   let client: Client;
 
   beforeAll(async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--max-upload-bytes', '200000'], cwd: ROOT, env: cliEnv(), stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--max-upload-bytes', '200000', '--deny-table-urls'], cwd: ROOT, env: cliEnv(), stderr: 'pipe' });
     client = new Client({ name: 'e2e-tables', version: '1.0.0' });
     await client.connect(transport);
   });
@@ -62,6 +62,8 @@ describe('sbirtools mcp: add_table in, files out', () => {
     expect((shadow.content as Content)[0]!.text).toMatch(/VALIDATION_ERROR: Invalid table name `award_data`/);
     const bad = await client.callTool({ name: 'add_table', arguments: { name: 'broken', content_base64: Buffer.from(portfolioParquet()).subarray(0, 60).toString('base64'), format: 'parquet' } });
     expect((bad.content as Content)[0]!.text).toMatch(/DATA_CORRUPT[\s\S]*hint:/);
+    const url = await client.callTool({ name: 'add_table', arguments: { name: 'remote', url: 'http://169.254.169.254/latest/meta-data' } });
+    expect((url.content as Content)[0]!.text).toMatch(/DOWNLOAD_BAD_URL: this server does not download tables from URLs/);
     // the server still answers
     const res = await client.callTool({ name: 'run_analysis', arguments: { code: 'arrowgoals.numRows() + goals.numRows()' } });
     expect(RunResultSchema.parse(res.structuredContent).value).toBe(8);
