@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, run, type Sandbox } from '../../src/index.js';
 import { DataError } from '../../src/data/index.js';
 import { portfolioArrow } from '../helpers/tableFiles.js';
+import { decodeArrow } from '../../src/data/formats/arrow.js';
+import { DEFAULT_DECODE_CAPS } from '../../src/data/formats/decodeCaps.js';
 import { expectHealthy } from './helpers.js';
 
 let box: Sandbox;
@@ -41,6 +43,13 @@ describe('truncated or garbage Arrow IPC', () => {
       expect((err as DataError).hint).toBeTruthy();
     });
   }
+
+  it('random bytes after a stream marker never decode to a table (a read of an empty stream is refused too)', () => {
+    for (let i = 0; i < 100; i++) {
+      const garbage = Buffer.concat([Buffer.from([0xff, 0xff, 0xff, 0xff]), randomBytes(1024)]);
+      expect(() => decodeArrow('t', garbage, 'garbage.arrow', DEFAULT_DECODE_CAPS)).toThrow(DataError);
+    }
+  });
 
   it('the host and a session opened before are unharmed', async () => {
     await expectHealthy(box);

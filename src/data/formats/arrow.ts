@@ -24,6 +24,8 @@ export function decodeArrow(name: string, bytes: Uint8Array, file: string, caps:
   } catch (err) {
     throw new DataError('DATA_CORRUPT', `${file}: the Arrow data cannot be decoded (${(err as Error).message})`, { hint: DAMAGED });
   }
+  // garbage after a stream marker often reads as an end-of-stream message: a table of nothing
+  if (table.schema.fields.length === 0) throw new DataError('DATA_CORRUPT', `${file}: no Arrow schema with columns was found`, { hint: DAMAGED });
   const numRows = table.numRows;
   if (!Number.isSafeInteger(numRows) || numRows < 0) throw new DataError('DATA_CORRUPT', `${file}: bad row count ${numRows}`, { hint: DAMAGED });
   if (numRows > caps.maxRows) throw new DataError('DATA_TOO_LARGE', `${file}: ${numRows} rows, more than ${caps.maxRows}`, { hint: 'Filter or aggregate the data before loading it.' });

@@ -25,6 +25,7 @@ export function parquetLeaves(meta: FileMetaData, file: string): ParquetLeaf[] {
     }
     throw new DataError('DATA_CORRUPT', `${file}: the Parquet schema is inconsistent (the root lists ${String(root?.num_children)} columns, the file has ${rest.length})`, { hint: 'The file is damaged or not written by a Parquet writer; write it again.' });
   }
+  if (rest.length === 0) throw new DataError('DATA_CORRUPT', `${file}: the Parquet schema has no columns`, { hint: 'The file is damaged or empty; write it again with at least one column.' });
   const seen = new Set<string>();
   return rest.map((element) => {
     if (element.num_children !== undefined || element.repetition_type === 'REPEATED') {
