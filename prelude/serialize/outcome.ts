@@ -59,7 +59,7 @@ export function successJson(value: unknown, extras: { displays: Displayed[]; cha
   for (const c of extras.charts) {
     const sub = new Budget(budget.remaining);
     const out = new JsonOut(sub);
-    out.push('{"kind":' + JSONStringify(c.kind) + (c.title !== undefined ? ',"title":' + JSONStringify(String(c.title)) : '') + ',"spec":');
+    out.push('{"kind":' + JSONStringify(c.kind) + (c.title !== undefined ? ',"title":' + JSONStringify(String(c.title)) : '') + (c.file !== undefined ? ',"file":' + JSONStringify(String(c.file)) : '') + ',"spec":');
     if (!writeJson(c.spec, out, { maxDepth: 64 }) || sub.truncated) { budget.truncated = true; continue; } // a cut spec is not a chart
     out.push('}');
     budget.remaining = sub.remaining;

@@ -21,6 +21,8 @@ export function buildResult(raw: RawRunOutcome, ctx: Context): RunResult {
     limits: ctx.limits,
     ...(ctx.dataset ? { dataset: ctx.dataset } : {}),
     ...(ctx.reset ? { sessionReset: true } : {}),
+    // files saved before a failure are kept: they are whole (each save is atomic) and already paid for
+    ...(raw.files?.length ? { files: raw.files.map((f) => ({ name: f.name, mediaType: f.mediaType, size: f.bytes.byteLength, bytes: f.bytes })) } : {}),
   };
   const truncated = { stdout: raw.outputTruncated, value: false };
   if (raw.status !== 'ok') return { ...base, ok: false, truncated, error: limitError(raw, ctx.limits) };
