@@ -20,6 +20,7 @@ export function buildResult(raw: RawRunOutcome, ctx: Context): RunResult {
     stats: raw.stats,
     limits: ctx.limits,
     ...(ctx.dataset ? { dataset: ctx.dataset } : {}),
+    ...(raw.engine ? { engine: raw.engine } : {}),
     ...(ctx.reset ? { sessionReset: true } : {}),
   };
   const truncated = { stdout: raw.outputTruncated, value: false };

@@ -2,6 +2,7 @@ import { SandboxOptionsSchema } from '../../schema/options.js';
 import type { Limits, PresetName } from '../../schema/limits.js';
 import type { SessionSpec, TableSpec } from './protocol.js';
 import { SbirtoolsValidationError } from './errors.js';
+import type { EngineChoice } from './engineSession.js';
 import { resolveDataSource, tableFromArquero, tableFromRows } from '../data/index.js';
 
 /** A table for `tables`: a CSV path, an Arquero table (host `arquero` package), or an array of row objects. */
@@ -25,11 +26,19 @@ export interface SandboxOptions extends Partial<Limits> {
   pool?: { readonly backend: import('./backend.js').Backend };
   /** Freeze Date.now() and seed Math.random for every run. @default false */
   deterministic?: boolean;
+  /**
+   * Which engine runs the code: 'isolated-vm' (V8 isolates, a native addon), 'quickjs' (QuickJS
+   * compiled to WASM: no native code; Bun, Deno, hosts without addons), or 'auto' (isolated-vm when
+   * it loads, else QuickJS). Each result says which ran (`result.engine`). See docs/engines.md.
+   * @default $SBIRTOOLS_ENGINE or 'auto'
+   */
+  engine?: EngineChoice;
 }
 
 export type ValidatedOptions = SandboxOptions;
 
-const KNOWN = new Set(['preset', 'memoryLimitMb', 'timeoutMs', 'maxCodeBytes', 'maxOutputBytes', 'maxResultBytes', 'maxRows', 'dataPath', 'cacheDir', 'awardData', 'tables', 'isolation', 'pool', 'deterministic']);
+const KNOWN = new Set(['preset', 'memoryLimitMb', 'timeoutMs', 'maxCodeBytes', 'maxOutputBytes', 'maxResultBytes', 'maxRows', 'dataPath', 'cacheDir', 'awardData', 'tables', 'isolation', 'pool', 'deterministic', 'engine']);
+const ENGINE_CHOICES: readonly string[] = ['auto', 'isolated-vm', 'quickjs'];
 const TABLE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const RESERVED = new Set(['award_data', 'aq', 'tables', 'print', 'display', 'console', 'result', 'op']);
 
@@ -79,5 +88,19 @@ export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits)
     else if (Array.isArray(t)) tables.push({ name, kind: 'columnar', table: tableFromRows(name, t) });
     else tables.push({ name, kind: 'columnar', table: tableFromArquero(name, t as never) });
   }
-  return { limits, data, tables };
+  return { limits, data, tables, engine: engineChoice(opts.engine) };
+}
+
+/**
+ * The engine option, else $SBIRTOOLS_ENGINE, else 'auto'.
+ * @throws {SbirtoolsValidationError} when $SBIRTOOLS_ENGINE names no engine.
+ */
+export function engineChoice(option: EngineChoice | undefined, env: NodeJS.ProcessEnv = process.env): EngineChoice {
+  if (option !== undefined) return option;
+  const fromEnv = env.SBIRTOOLS_ENGINE;
+  if (fromEnv === undefined || fromEnv === '') return 'auto';
+  if (!ENGINE_CHOICES.includes(fromEnv)) {
+    throw new SbirtoolsValidationError(`Expected $SBIRTOOLS_ENGINE to be 'auto', 'isolated-vm' or 'quickjs', got \`${fromEnv}\``);
+  }
+  return fromEnv as EngineChoice;
 }

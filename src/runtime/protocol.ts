@@ -1,5 +1,6 @@
 import type { Limits } from '../../schema/limits.js';
 import type { ColumnarTable } from '../../schema/columnar.js';
+import type { EngineChoice, EngineLabel } from './engineSession.js';
 
 /** Where award_data comes from; resolved on the host, opened in the holder. Mirrors src/data DataSource. */
 export interface DataSourceSpec {
@@ -19,6 +20,8 @@ export interface SessionSpec {
   /** award_data; null for a sandbox without the SBIR table. */
   data: DataSourceSpec | null;
   tables: TableSpec[];
+  /** Which engine runs the session (docs/engines.md); absent means 'auto'. */
+  engine?: EngineChoice;
 }
 
 /** One run, already checked by the policy and prepared by transform.ts. */
@@ -45,6 +48,8 @@ export interface RawRunOutcome {
   /** For non-ok statuses: what happened, for the error message. */
   message?: string;
   stats: { wallMs: number; cpuMs: number; heapUsedMb: number };
+  /** The engine that ran it (set by the session host). */
+  engine?: EngineLabel;
 }
 
 export type HolderRequest =
