@@ -15,11 +15,12 @@ import { quickJsFailure } from './quickjsFailure.js';
 
 const BOOT_TIMEOUT_MS = 15_000;
 /**
- * QuickJS's own stack limit (native frames of the interpreter inside WASM). 1 MiB is QuickJS's
- * default and far below the WASM build's stack; deep recursion ends as a catchable RangeError-like
- * InternalError ("stack overflow"), never as a crash.
+ * QuickJS's own stack limit. WASM frames also use the host thread's native stack, and at 512 KiB
+ * V8's own limit (~1 MB) is hit first (a host RangeError mid-WASM); at 256 KiB QuickJS stops
+ * first: ~1,500 plain guest frames, ~560 through builtins like map(), then a catchable
+ * InternalError "stack overflow".
  */
-const MAX_STACK_BYTES = 1024 * 1024;
+const MAX_STACK_BYTES = 256 * 1024;
 /**
  * Room in the WASM memory beyond the memory limit for the engine itself: the prelude and Arquero
  * after boot (~20 MB) and the allocator's slack. The guest's own data gets `memoryLimitMb`.
@@ -43,6 +44,8 @@ const YIELD_EVERY_MS = 25;
 export class QuickJsSession implements EngineSession {
   private stopReason: DisposeReason | undefined;
   private disposed = false;
+  /** Set when a run was stopped mid-way or trapped: the instance is dropped whole, never freed piecemeal. */
+  private poisoned = false;
   private running = false;
   private deadline = Number.POSITIVE_INFINITY;
   private output: OutputBuffer | undefined;
@@ -164,13 +167,22 @@ export class QuickJsSession implements EngineSession {
       }
       return finish(status, extra);
     } catch (err) {
+      // a trap or a host stack overflow inside the WASM code: the instance is not trusted again
+      this.stopReason ??= 'closed';
+      this.poisoned = true;
       return finish('internal', { message: `the QuickJS engine failed: ${err instanceof Error ? err.message : String(err)}` });
     } finally {
       clearTimeout(timer);
       this.running = false;
       this.output = undefined;
       this.deadline = Number.POSITIVE_INFINITY;
-      if (this.stopReason) this.free();
+      if (this.stopReason) {
+        // Stopped by a limit: freeing would walk every object the run left (seconds for a flood
+        // of millions of promises) and can trip QuickJS's leak assertion. The instance is this
+        // session's alone: drop it whole, and the garbage collector takes its memory.
+        this.poisoned = true;
+        this.free();
+      }
     }
   }
 
@@ -301,6 +313,7 @@ export class QuickJsSession implements EngineSession {
   private free(): void {
     if (this.disposed) return;
     this.disposed = true;
+    if (this.poisoned) return;
     try {
       this.execute.dispose();
     } catch {
