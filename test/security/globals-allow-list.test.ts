@@ -10,16 +10,19 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../../src/index.js';
 import { PRELUDE_API } from '../../prelude/api.js';
 import { REMOVED_GLOBALS } from '../../src/runtime/hardenGlobals.js';
+import { ENGINE } from './helpers.js';
 
-/** ECMAScript and V8 globals that stay (Intl included; no timers, no eval, no shared memory). */
-const LANGUAGE = [
+/** ECMAScript globals that stay on both engines (no timers, no eval, no shared memory). */
+const COMMON = [
   'AggregateError', 'Array', 'ArrayBuffer', 'BigInt', 'BigInt64Array', 'BigUint64Array', 'Boolean', 'DataView', 'Date', 'Error', 'EvalError',
-  'FinalizationRegistry', 'Float32Array', 'Float64Array', 'Function', 'Infinity', 'Int16Array', 'Int32Array', 'Int8Array', 'Intl', 'JSON', 'Map',
+  'FinalizationRegistry', 'Float32Array', 'Float64Array', 'Function', 'Infinity', 'Int16Array', 'Int32Array', 'Int8Array', 'JSON', 'Map',
   'Math', 'NaN', 'Number', 'Object', 'Promise', 'Proxy', 'RangeError', 'ReferenceError', 'Reflect', 'RegExp', 'Set', 'String', 'Symbol',
   'SyntaxError', 'TypeError', 'URIError', 'Uint16Array', 'Uint32Array', 'Uint8Array', 'Uint8ClampedArray', 'WeakMap', 'WeakRef', 'WeakSet',
   'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape', 'globalThis', 'isFinite', 'isNaN', 'parseFloat', 'parseInt',
   'undefined', 'unescape',
 ];
+/** Per engine: V8 has Intl; QuickJS has no Intl but Float16Array, Iterator and its InternalError. */
+const LANGUAGE = [...COMMON, ...(ENGINE === 'quickjs' ? ['Float16Array', 'InternalError', 'Iterator'] : ['Intl'])];
 /** Polyfills the prelude adds (prelude/polyfills, prelude/output), and `tables` (the session's table list). */
 const POLYFILLS = ['TextDecoder', 'TextEncoder', 'console', 'tables'];
 const PRELUDE = PRELUDE_API.filter((e) => e.global).map((e) => e.name);

@@ -10,7 +10,7 @@ const dist = fileURLToPath(new URL('../../../dist/src/index.js', import.meta.url
 describe('engine loading', () => {
   it('loads isolated-vm 6.x or the 5.0.4 alias, whichever this Node can use', () => {
     const { name, version } = loadEngine();
-    expect(['isolated-vm', 'isolated-vm-legacy']).toContain(name);
+    expect(['isolated-vm', 'isolated-vm-7', 'isolated-vm-legacy']).toContain(name);
     expect(version).toMatch(/^[56]\./);
   });
 
