@@ -322,11 +322,13 @@ export class QuickJsSession implements EngineSession {
     freeQuietly(this.vm, this.rt);
   }
 
+  /**
+   * The session's WASM memory in MiB: everything its runtime allocated (heap, columns, engine).
+   * Not QuickJS's computeMemoryUsage, which walks every object (seconds after a promise flood).
+   */
   private heapUsedMb(): number {
-    if (this.disposed) return 0;
     try {
-      const used = this.rt.computeMemoryUsage().consume((usage) => this.vm.getProp(usage, 'memory_used_size').consume((v) => this.vm.getNumber(v)));
-      return round(used / 1048576);
+      return round(this.memory.wasm.buffer.byteLength / 1048576);
     } catch {
       return 0;
     }
