@@ -55,10 +55,22 @@ describe("engine: 'quickjs'", () => {
   });
 
   it('ends memory growth at the memory limit as MEMORY_LIMIT (strings and buffers too)', async () => {
-    for (const code of ["const a = []; while (true) a.push('x'.repeat(1000) + a.length)", 'const a = []; while (true) a.push(new Float64Array(1 << 16))']) {
+    for (const code of [
+      "const a = []; while (true) a.push('x'.repeat(1000) + a.length)",
+      'const a = []; while (true) a.push(new Float64Array(1 << 16))',
+      'const m = new Map(); for (let i = 0; ; i++) m.set(i, { i })',
+    ]) {
       const r = await run(code, { ...Q, memoryLimitMb: 32, timeoutMs: 20_000 });
       expect(r.error?.type, code).toBe('MEMORY_LIMIT');
     }
+  });
+
+  it('deep recursion is a catchable error inside the guest, never a crash of the host', async () => {
+    const r = await run('function f(n) { return f(n + 1) + 1 } f(0)', Q);
+    expect(r.error?.type).toBe('RUNTIME_ERROR');
+    expect(r.error?.message).toMatch(/stack overflow/);
+    const caught = await run('let depth = 0; function g() { depth++; g() } try { g() } catch (e) { depth > 500 }', Q);
+    expect(caught.value).toBe(true);
   });
 
   it('caps output and result like isolated-vm', async () => {
