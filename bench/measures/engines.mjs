@@ -1,0 +1,91 @@
+// Engines (issue 17): the bench questions on the QuickJS WASM engine vs isolated-vm, in one run.
+//   - per data set (the embedded synthetic sample, and the full-size file when it exists) and per
+//     engine: one session, each question of MIXED_QUESTIONS once cold (columns load) and `reps`
+//     times warm; p50 per question, the QuickJS/isolated-vm ratio, and whether the answers agree;
+//   - a fresh session on the synthetic sample: one-shot run() with a warm spare (runs spaced by
+//     `gapMs`) and without one (a distinct timeoutMs per run, so every run boots a new isolate).
+// Standard limits throughout; a question that fails (TIMEOUT, MEMORY_LIMIT) is recorded as such.
+//   BENCH_ARGS='{"reps":5,"fullReps":2,"freshRuns":15}' node bench/measures/engines.mjs
+//   SBIRTOOLS_BENCH_CSV=<file> measures another full-size file.
+import { existsSync } from 'node:fs';
+import { CACHE_DIR, CSV, dist } from '../lib/paths.mjs';
+import { emit, log, measureArgs } from '../lib/measureChild.mjs';
+import { sleep, summarize } from '../lib/stats.mjs';
+import { MIXED_QUESTIONS, answerOfRun, sameAnswer } from '../questions.mjs';
+
+const { reps = 5, fullReps = 2, freshRuns = 15, noSpareRuns = 8, gapMs = 400, full = true } = measureArgs();
+const { createSandbox, run, shutdown } = await import(dist('src/index.js'));
+const ENGINES = ['isolated-vm', 'quickjs'];
+
+/** One session per engine over `data`; every question cold once, then `n` warm runs. */
+async function questions(label, data, n) {
+  const out = {};
+  for (const engine of ENGINES) {
+    const t = performance.now();
+    const box = await createSandbox({ engine, ...data });
+    const openMs = performance.now() - t;
+    const perQ = {};
+    for (const q of MIXED_QUESTIONS) {
+      const c = performance.now();
+      const first = await box.run(q.js);
+      const coldMs = performance.now() - c;
+      const warm = [];
+      let r = first;
+      for (let i = 0; i < n && first.ok; i++) {
+        const w = performance.now();
+        r = await box.run(q.js);
+        warm.push(performance.now() - w);
+      }
+      perQ[q.id] = { ok: r.ok, error: r.error?.type, coldMs, warm: warm.length ? summarize(warm) : undefined, answer: answerOfRun(r), engine: r.engine };
+      log(`${label} ${engine} ${q.id}: ${r.ok ? `cold ${coldMs.toFixed(0)} ms, warm p50 ${perQ[q.id].warm?.p50.toFixed(1)} ms` : r.error?.type}`);
+    }
+    await box.close();
+    out[engine] = { openMs, questions: perQ };
+  }
+  const compare = {};
+  for (const q of MIXED_QUESTIONS) {
+    const v = out['isolated-vm'].questions[q.id];
+    const w = out.quickjs.questions[q.id];
+    compare[q.id] = {
+      sameAnswer: v.ok && w.ok && sameAnswer(v.answer, w.answer),
+      quickjsOk: w.ok,
+      coldRatio: w.ok && v.ok ? w.coldMs / v.coldMs : null,
+      warmRatio: w.warm && v.warm ? w.warm.p50 / v.warm.p50 : null,
+    };
+  }
+  for (const e of ENGINES) for (const q of Object.values(out[e].questions)) delete q.answer;
+  return { ...out, compare };
+}
+
+/** One-shot runs on the synthetic sample: warm spare, then no spare. */
+async function fresh(engine) {
+  const code = 'award_data.numRows()';
+  const oneShot = async (extra = {}) => {
+    const t = performance.now();
+    const r = await run(code, { engine, ...extra });
+    if (!r.ok) throw new Error(`${engine}: ${JSON.stringify(r.error)}`);
+    return performance.now() - t;
+  };
+  await oneShot();
+  await sleep(1000);
+  const warm = [];
+  for (let i = 0; i < freshRuns; i++) {
+    warm.push(await oneShot());
+    await sleep(gapMs);
+  }
+  const cold = [];
+  for (let i = 0; i < noSpareRuns; i++) {
+    cold.push(await oneShot({ timeoutMs: 20_000 + i }));
+    await sleep(gapMs);
+  }
+  const res = { warmSpare: summarize(warm), noSpare: summarize(cold) };
+  log(`fresh ${engine}: warm spare p50 ${res.warmSpare.p50.toFixed(1)} ms, no spare p50 ${res.noSpare.p50.toFixed(1)} ms`);
+  return res;
+}
+
+const result = { synthetic: await questions('synthetic', {}, reps), fresh: {} };
+for (const engine of ENGINES) result.fresh[engine] = await fresh(engine);
+if (full && existsSync(CSV)) result.full = { csv: CSV, ...(await questions('full', { dataPath: CSV, cacheDir: CACHE_DIR }, fullReps)) };
+else log(`full-size file ${CSV} not found: skipped (SBIRTOOLS_BENCH_CSV=<file>)`);
+await shutdown();
+emit(result);
