@@ -3,7 +3,10 @@
 //     engine: one session, each question of MIXED_QUESTIONS once cold (columns load) and `reps`
 //     times warm; p50 per question, the QuickJS/isolated-vm ratio, and whether the answers agree;
 //   - a fresh session on the synthetic sample: one-shot run() with a warm spare (runs spaced by
-//     `gapMs`) and without one (a distinct timeoutMs per run, so every run boots a new isolate).
+//     `gapMs`, long enough for the spare to boot) and without one (a distinct timeoutMs per run,
+//     so every run boots a new isolate);
+//   - the column hand-over on the full-size file: a fresh session's first read of one float64, one
+//     dictionary and one utf8 column (copied into the isolate / WASM heap), per engine.
 // Standard limits throughout; a question that fails (TIMEOUT, MEMORY_LIMIT) is recorded as such.
 //   BENCH_ARGS='{"reps":5,"fullReps":2,"freshRuns":15}' node bench/measures/engines.mjs
 //   SBIRTOOLS_BENCH_CSV=<file> measures another full-size file.
@@ -13,7 +16,7 @@ import { emit, log, measureArgs } from '../lib/measureChild.mjs';
 import { sleep, summarize } from '../lib/stats.mjs';
 import { MIXED_QUESTIONS, answerOfRun, sameAnswer } from '../questions.mjs';
 
-const { reps = 5, fullReps = 2, freshRuns = 15, noSpareRuns = 8, gapMs = 400, full = true } = measureArgs();
+const { reps = 5, fullReps = 2, freshRuns = 15, noSpareRuns = 8, gapMs = 1500, full = true, sections = ['synthetic', 'fresh', 'full', 'columns'] } = measureArgs();
 const { createSandbox, run, shutdown } = await import(dist('src/index.js'));
 const ENGINES = ['isolated-vm', 'quickjs'];
 
@@ -83,9 +86,36 @@ async function fresh(engine) {
   return res;
 }
 
-const result = { synthetic: await questions('synthetic', {}, reps), fresh: {} };
-for (const engine of ENGINES) result.fresh[engine] = await fresh(engine);
-if (full && existsSync(CSV)) result.full = { csv: CSV, ...(await questions('full', { dataPath: CSV, cacheDir: CACHE_DIR }, fullReps)) };
-else log(`full-size file ${CSV} not found: skipped (SBIRTOOLS_BENCH_CSV=<file>)`);
+/** A fresh session's first read of each column (the hand-over), then a second read (already in the isolate). */
+async function columns(data) {
+  const cols = { float64: 'Award Amount', dict: 'Agency', utf8: 'Award Title' };
+  const out = {};
+  for (const engine of ENGINES) {
+    out[engine] = {};
+    for (const [kind, name] of Object.entries(cols)) {
+      const box = await createSandbox({ engine, ...data });
+      const code = `award_data.column(${JSON.stringify(name)}).data().length ?? award_data.numRows()`;
+      const t = performance.now();
+      const first = await box.run(code);
+      const firstMs = performance.now() - t;
+      const u = performance.now();
+      await box.run(code);
+      const againMs = performance.now() - u;
+      await box.close();
+      out[engine][kind] = { column: name, ok: first.ok, firstMs, againMs, handOverMs: firstMs - againMs, heapUsedMb: first.stats.heapUsedMb };
+      log(`columns ${engine} ${kind} (${name}): first read ${firstMs.toFixed(0)} ms, again ${againMs.toFixed(0)} ms`);
+    }
+  }
+  return out;
+}
+
+const result = { fresh: {} };
+const fullData = { dataPath: CSV, cacheDir: CACHE_DIR };
+if (sections.includes('synthetic')) result.synthetic = await questions('synthetic', {}, reps);
+if (sections.includes('fresh')) for (const engine of ENGINES) result.fresh[engine] = await fresh(engine);
+if (full && existsSync(CSV)) {
+  if (sections.includes('full')) result.full = { csv: CSV, ...(await questions('full', fullData, fullReps)) };
+  if (sections.includes('columns')) result.columns = await columns(fullData);
+} else log(`full-size file ${CSV} not found: skipped (SBIRTOOLS_BENCH_CSV=<file>)`);
 await shutdown();
 emit(result);
