@@ -6,7 +6,8 @@
 //     `gapMs`, long enough for the spare to boot) and without one (a distinct timeoutMs per run,
 //     so every run boots a new isolate);
 //   - the column hand-over on the full-size file: a fresh session's first read of one float64, one
-//     dictionary and one utf8 column (copied into the isolate / WASM heap), per engine.
+//     dictionary and one utf8 column through the prelude, per engine; and the raw QuickJS copy of
+//     each column's typed arrays into the WASM heap (no prelude), in MB/s.
 // Standard limits throughout; a question that fails (TIMEOUT, MEMORY_LIMIT) is recorded as such.
 //   BENCH_ARGS='{"reps":5,"fullReps":2,"freshRuns":15}' node bench/measures/engines.mjs
 //   SBIRTOOLS_BENCH_CSV=<file> measures another full-size file.
@@ -16,7 +17,7 @@ import { emit, log, measureArgs } from '../lib/measureChild.mjs';
 import { sleep, summarize } from '../lib/stats.mjs';
 import { MIXED_QUESTIONS, answerOfRun, sameAnswer } from '../questions.mjs';
 
-const { reps = 5, fullReps = 2, freshRuns = 15, noSpareRuns = 8, gapMs = 1500, full = true, sections = ['synthetic', 'fresh', 'full', 'columns'] } = measureArgs();
+const { reps = 5, fullReps = 2, freshRuns = 15, noSpareRuns = 8, gapMs = 1500, full = true, sections = ['synthetic', 'fresh', 'full', 'columns', 'handover'] } = measureArgs();
 const { createSandbox, run, shutdown } = await import(dist('src/index.js'));
 const ENGINES = ['isolated-vm', 'quickjs'];
 
@@ -109,6 +110,39 @@ async function columns(data) {
   return out;
 }
 
+/**
+ * The raw hand-over on QuickJS, in this process: each column's typed arrays copied into a session's
+ * WASM heap as ArrayBuffers (quickjsColumns.ts), median of `n`, and the bytes moved.
+ */
+async function handover(data, n = 5) {
+  const { openDataset, resolveDataSource } = await import(dist('src/data/index.js'));
+  const { loadQuickJs } = await import(dist('src/runtime/quickjsModule.js'));
+  const { columnToGuest } = await import(dist('src/runtime/quickjsColumns.js'));
+  const ds = await openDataset(resolveDataSource({ ...data, env: {} }));
+  const { module } = await (await loadQuickJs()).instantiate(1024 * 1048576);
+  const out = {};
+  for (const name of ['Award Amount', 'Agency', 'Award Title', 'Abstract']) {
+    const col = ds.loadColumn(name);
+    const bytes = Object.values(col).reduce((sum, v) => sum + (ArrayBuffer.isView(v) ? v.byteLength : 0), 0);
+    const times = [];
+    for (let i = 0; i < n; i++) {
+      const rt = module.newRuntime();
+      const vm = rt.newContext();
+      const t = performance.now();
+      const h = columnToGuest(vm, col);
+      times.push(performance.now() - t);
+      h.dispose();
+      vm.dispose();
+      rt.dispose();
+    }
+    const ms = summarize(times).p50;
+    out[name] = { kind: col.kind, mb: bytes / 1048576, ms, mbPerS: bytes / 1048576 / (ms / 1000) };
+    log(`hand-over quickjs ${name} (${col.kind}): ${(bytes / 1048576).toFixed(1)} MB in ${ms.toFixed(1)} ms`);
+  }
+  ds.close();
+  return out;
+}
+
 const result = { fresh: {} };
 const fullData = { dataPath: CSV, cacheDir: CACHE_DIR };
 if (sections.includes('synthetic')) result.synthetic = await questions('synthetic', {}, reps);
@@ -116,6 +150,7 @@ if (sections.includes('fresh')) for (const engine of ENGINES) result.fresh[engin
 if (full && existsSync(CSV)) {
   if (sections.includes('full')) result.full = { csv: CSV, ...(await questions('full', fullData, fullReps)) };
   if (sections.includes('columns')) result.columns = await columns(fullData);
+  if (sections.includes('handover')) result.handover = await handover(fullData);
 } else log(`full-size file ${CSV} not found: skipped (SBIRTOOLS_BENCH_CSV=<file>)`);
 await shutdown();
 emit(result);
