@@ -43,7 +43,8 @@ describe("engine: 'quickjs'", () => {
   });
 
   it('ends a sync loop, a never-settling promise and a microtask flood at the deadline as TIMEOUT, and resets the session', async () => {
-    await using box = await createSandbox({ ...Q, timeoutMs: 800 });
+    // 3 s: the run after a reset reopens the session (a QuickJS boot) inside the host's deadline window
+    await using box = await createSandbox({ ...Q, timeoutMs: 3000 });
     for (const code of ['while (true) {}', 'await new Promise(() => {})', 'const f = () => Promise.resolve().then(f); f(); 1']) {
       await box.run('const keep = 1');
       const r = await box.run(code);
