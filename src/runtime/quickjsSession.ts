@@ -1,31 +1,15 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
-import type { QuickJsEngine, WasmMemory } from './quickjsModule.js';
+import type { QuickJsEngine } from './quickjsModule.js';
+import type { BootedMemory } from './quickjsBoot.js';
 import type { Limits } from '../../schema/limits.js';
 import type { DatasetInfo } from '../../schema/result.js';
 import type { TableProvider } from './tableProviders.js';
 import type { GuestRunRequest, RawRunOutcome, RawStatus } from './protocol.js';
 import type { DisposeReason, EngineSession } from './engineSession.js';
-import { preludeSource } from './preludeScript.js';
 import { OutputBuffer } from './outputBuffer.js';
-import { HARDEN_GLOBALS_SCRIPT } from './hardenGlobals.js';
-import { sliceUtf8 } from './sliceUtf8.js';
-import { guestLoad, guestVisibleSource } from './guestSession.js';
-import { QUICKJS_BRIDGE_ADAPTER, columnToGuest } from './quickjsColumns.js';
 import { quickJsFailure } from './quickjsFailure.js';
+import { bootQuickJs, freeQuietly } from './quickjsBoot.js';
 
-const BOOT_TIMEOUT_MS = 15_000;
-/**
- * QuickJS's own stack limit. WASM frames also use the host thread's native stack, and at 512 KiB
- * V8's own limit (~1 MB) is hit first (a host RangeError mid-WASM); at 256 KiB QuickJS stops
- * first: ~1,500 plain guest frames, ~560 through builtins like map(), then a catchable
- * InternalError "stack overflow".
- */
-const MAX_STACK_BYTES = 256 * 1024;
-/**
- * Room in the WASM memory beyond the memory limit for the engine itself: the prelude and Arquero
- * after boot (~20 MB) and the allocator's slack. The guest's own data gets `memoryLimitMb`.
- */
-const BOOT_HEADROOM_BYTES = 48 * 1048576;
 /** A memory within this of its maximum has run out (the allocator cannot grow it any more). */
 const FULL_SLACK_BYTES = 2 * 1048576;
 /** Promise jobs run per slice before the host looks at its clock and its messages again. */
@@ -53,7 +37,7 @@ export class QuickJsSession implements EngineSession {
   private wake: (() => void) | undefined;
 
   private constructor(
-    private readonly memory: { wasm: WasmMemory; maxBytes: number },
+    private readonly memory: BootedMemory,
     private readonly rt: QuickJSRuntime,
     private readonly vm: QuickJSContext,
     private readonly execute: QuickJSHandle,
@@ -62,59 +46,13 @@ export class QuickJsSession implements EngineSession {
 
   /** A fresh runtime and context, the prelude evaluated and booted with the bridge, globals hardened. */
   static async open(engine: QuickJsEngine, limits: Limits, tables: TableProvider[], dataset: DatasetInfo | undefined): Promise<QuickJsSession> {
-    const maxBytes = limits.memoryLimitMb * 1048576 + BOOT_HEADROOM_BYTES;
-    const { module, memory } = await engine.instantiate(maxBytes);
-    const rt = module.newRuntime();
     let session: QuickJsSession | undefined;
-    const bootDeadline = performance.now() + BOOT_TIMEOUT_MS;
-    rt.setMemoryLimit(limits.memoryLimitMb * 1048576);
-    rt.setMaxStackSize(MAX_STACK_BYTES);
-    rt.setInterruptHandler(() => (session ? session.shouldInterrupt() : performance.now() > bootDeadline));
-    const vm = rt.newContext();
-    const owned: QuickJSHandle[] = [];
-    try {
-      vm.evalCode(preludeSource(), 'sbirtools-prelude.js', { type: 'global' }).unwrap().dispose();
-      const byName = new Map(tables.map((t) => [t.meta.name, t]));
-      const provider = (table: QuickJSHandle, column: QuickJSHandle): [TableProvider, string, string] => {
-        const t = vm.typeof(table) === 'string' ? vm.getString(table) : undefined;
-        const c = vm.typeof(column) === 'string' ? vm.getString(column) : undefined;
-        const p = t === undefined ? undefined : byName.get(t);
-        if (!p || c === undefined) throw new Error(`unknown table or column: ${String(t)}.${String(c)}`);
-        return [p, t!, c];
-      };
-      // Host functions copy what they return into the WASM heap: nothing of the host is reachable.
-      const rawFetch = vm.newFunction('fetchColumn', (table, column) => columnToGuest(vm, guestLoad(...provider(table, column))));
-      const rawRange = vm.newFunction('fetchColumnRange', (table, column, start, end) => {
-        const data = guestLoad(...provider(table, column));
-        return columnToGuest(vm, sliceUtf8(data, vm.getNumber(start), vm.getNumber(end)));
-      });
-      const rawWrite = vm.newFunction('write', (stream, text) => {
-        const out = session?.output;
-        if (!out) return;
-        out.write(vm.typeof(stream) === 'string' && vm.getString(stream) === 'stderr' ? 'stderr' : 'stdout', vm.typeof(text) === 'string' ? vm.getString(text) : '');
-      });
-      owned.push(rawFetch, rawRange, rawWrite);
-      const bridgeJson = vm.newString(
-        JSON.stringify({
-          tables: tables.map((t) => t.meta),
-          dataset: dataset ? { ...dataset, source: guestVisibleSource(dataset.source) } : null,
-          limits,
-        }),
-      );
-      owned.push(bridgeJson);
-      const adapter = vm.evalCode(QUICKJS_BRIDGE_ADAPTER, 'sbirtools-bridge.js', { type: 'global' }).unwrap();
-      owned.push(adapter);
-      const execute = vm.callFunction(adapter, vm.undefined, bridgeJson, rawFetch, rawRange, rawWrite).unwrap();
-      vm.evalCode(HARDEN_GLOBALS_SCRIPT, 'sbirtools-harden.js', { type: 'global' }).unwrap().dispose();
-      session = new QuickJsSession({ wasm: memory, maxBytes: Math.min(maxBytes, 2 ** 31) }, rt, vm, execute, limits);
-      return session;
-    } catch (err) {
-      for (const h of owned) if (h.alive) h.dispose();
-      freeQuietly(vm, rt);
-      throw err;
-    } finally {
-      for (const h of owned) if (h.alive) h.dispose();
-    }
+    const booted = await bootQuickJs(engine, limits, tables, dataset, {
+      interrupt: () => session!.shouldInterrupt(),
+      output: () => session?.output,
+    });
+    session = new QuickJsSession(booted.memory, booted.rt, booted.vm, booted.execute, limits);
+    return session;
   }
 
   get alive(): boolean {
@@ -332,20 +270,6 @@ export class QuickJsSession implements EngineSession {
     } catch {
       return 0;
     }
-  }
-}
-
-/**
- * Free a context and its runtime. QuickJS asserts (an emscripten abort) when objects outlive the
- * runtime, which some interrupted promise floods cause; the session's WASM instance is its own and
- * is dropped whole, so nothing else is affected and its memory goes with it.
- */
-function freeQuietly(vm: QuickJSContext, rt: QuickJSRuntime): void {
-  try {
-    vm.dispose();
-    rt.dispose();
-  } catch {
-    // the instance is unreachable after this; the garbage collector reclaims its memory
   }
 }
 
