@@ -84,6 +84,8 @@ export const RunResultSchema = z.object({
   truncated: z.object({ stdout: z.boolean(), value: z.boolean() }),
   limits: LimitsSchema,
   dataset: DatasetInfoSchema.optional(),
+  /** The engine that ran the code: isolated-vm (V8) or quickjs (WASM), and its package version. Absent when no engine ran (a policy or syntax error). */
+  engine: z.object({ name: z.enum(['isolated-vm', 'quickjs']), version: z.string() }).optional(),
   /** True when this session's state was reset before this run (after a TIMEOUT, MEMORY_LIMIT or crash). */
   sessionReset: z.boolean().optional(),
 });

@@ -1,9 +1,9 @@
 // Build: TypeScript (src/, schema/) -> dist/, and the in-isolate prelude -> dist/prelude/bundle.js.
 // Runs on `npm install` (prepare) and before `npm test`, so a fresh clone is usable after one command.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,3 +22,13 @@ mkdirSync(join(root, 'dist'), { recursive: true });
 // after tsc: the holder bundle is made from the compiled JavaScript
 const { buildHolder } = await import('./build-holder.mjs');
 await buildHolder(root);
+
+// Say which engine 'auto' will use here, so an install where no isolated-vm build loads (Node 26
+// without 7.x, no build tools, a host that cannot load addons) says so instead of failing later.
+// In its own process: a native build is never loaded into the build's process.
+const probe = `import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'src', 'runtime', 'engine.js')).href)}).then((m) => {
+  try { const e = m.loadEngine(); console.log('sbirtools: engine isolated-vm ' + e.version + ' (' + e.name + ') loads on Node ' + process.version + "; engine 'auto' uses it, 'quickjs' (WASM) is also available"); }
+  catch (err) { console.log('sbirtools: NO isolated-vm build loads on Node ' + process.version + ": engine 'auto' uses the QuickJS WASM engine (slower; see docs/engines.md). " + String(err.message).split('. Attempts')[0]); }
+})`;
+const report = spawnSync(process.execPath, ['--no-node-snapshot', '-e', probe], { encoding: 'utf8', timeout: 30_000 });
+if (report.stdout) process.stderr.write(report.stdout);

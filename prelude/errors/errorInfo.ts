@@ -84,12 +84,13 @@ interface Frame {
   text: string;
 }
 
-const FRAME = /analysis\.js:(\d+):(\d+)/;
+/** A user frame: `analysis.js` on V8 (sourceURL); QuickJS names indirect-eval code `<input>`. */
+const FRAME = /(?:analysis\.js|<input>):(\d+):(\d+)/;
 
 function userFrames(stack: string, lineOffset: number): Frame[] {
   const out: Frame[] = [];
   for (const l of stack.split('\n')) {
-    if (!l.includes(SOURCE_NAME) || l.includes('eval at')) continue;
+    if (!(l.includes(SOURCE_NAME) || l.includes('(<input>:')) || l.includes('eval at')) continue;
     const m = l.match(FRAME);
     if (!m) continue;
     const line = Math.max(1, Number(m[1]) - lineOffset);

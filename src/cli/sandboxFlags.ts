@@ -9,7 +9,10 @@ export const SANDBOX_FLAGS = {
   data: { type: 'string' },
   table: { type: 'string', multiple: true },
   'max-file-bytes': { type: 'string' },
+  engine: { type: 'string' },
 } as const;
+
+const ENGINES = ['auto', 'isolated-vm', 'quickjs'] as const;
 
 /** Their lines of --help. */
 export const SANDBOX_FLAGS_HELP = `  --preset <name>       limit preset: permissive, standard (default) or strict
@@ -19,7 +22,9 @@ export const SANDBOX_FLAGS_HELP = `  --preset <name>       limit preset: permiss
                         the downloaded file, or the synthetic sample)
   --table <name=file>   add a table (repeatable): a CSV, Parquet, Arrow, JSON or NDJSON
                         file or an http(s) URL, exposed to the code as <name>
-  --max-file-bytes <n>  cap on the bytes of files one run saves (to_csv, to_parquet...)`;
+  --max-file-bytes <n>  cap on the bytes of files one run saves (to_csv, to_parquet...)
+  --engine <name>       auto (default: isolated-vm when it loads, else quickjs),
+                        isolated-vm (V8, native) or quickjs (WASM; Bun, Deno, no addons)`;
 
 /**
  * Sandbox options from the parsed flags.
@@ -32,9 +37,14 @@ export function sandboxOptionsFrom(command: string, values: Record<string, strin
   const dataPath = values.data === undefined ? undefined : String(values.data);
   const maxFileBytes = intFlag(command, 'max-file-bytes', values['max-file-bytes'] as string | undefined, 'bytes');
   const tables = tableFlags(command, (values as Record<string, unknown>).table);
+  const engine = values.engine === undefined ? undefined : String(values.engine);
+  if (engine !== undefined && !(ENGINES as readonly string[]).includes(engine)) {
+    throw new UsageError(command, `--engine must be one of ${ENGINES.join(', ')}, got '${engine}'`);
+  }
   return {
     ...(tables ? { tables } : {}),
     ...(maxFileBytes !== undefined ? { maxFileBytes } : {}),
+    ...(engine ? { engine: engine as (typeof ENGINES)[number] } : {}),
     ...(preset ? { preset } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(memoryLimitMb !== undefined ? { memoryLimitMb } : {}),

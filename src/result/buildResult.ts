@@ -20,6 +20,7 @@ export function buildResult(raw: RawRunOutcome, ctx: Context): RunResult {
     stats: raw.stats,
     limits: ctx.limits,
     ...(ctx.dataset ? { dataset: ctx.dataset } : {}),
+    ...(raw.engine ? { engine: raw.engine } : {}),
     ...(ctx.reset ? { sessionReset: true } : {}),
     // files saved before a failure are kept: they are whole (each save is atomic) and already paid for
     ...(raw.files?.length ? { files: raw.files.map((f) => ({ name: f.name, mediaType: f.mediaType, size: f.bytes.byteLength, bytes: f.bytes })) } : {}),

@@ -10,6 +10,7 @@ import { removeDangerousGlobals } from './hardenGlobals.js';
 import { sliceUtf8 } from './sliceUtf8.js';
 import { textPage } from '../data/columns/textPage.js';
 import { FileSink } from './fileSink.js';
+import type { EngineSession } from './engineSession.js';
 
 import type IVM from '#ivm-types';
 
@@ -53,7 +54,7 @@ export function reportCatastrophe(message: string, kind: 'oom' | 'stuck'): void 
  * One isolate with the prelude booted and the session's tables attached. Lives in a holder
  * process (or in-process with `isolation: 'inline'`). State persists between runs until dispose.
  */
-export class GuestSession {
+export class GuestSession implements EngineSession {
   private disposedReason: DisposeReason | undefined;
   private output: OutputBuffer | undefined;
   /** This run's saved files; undefined between runs (a save then fails). */
@@ -283,7 +284,8 @@ function round(n: number): number {
   return Math.round(n * 100) / 100;
 }
 
-function guestVisibleSource(source: string): string {
+/** The data source as the guest sees it: a file's name, never the host's absolute path. */
+export function guestVisibleSource(source: string): string {
   return /^(\/|[A-Za-z]:[\\/]|\.{1,2}[\\/])/.test(source) ? basename(source) : source;
 }
 
@@ -304,7 +306,7 @@ function guestSafe<T>(body: () => T): T {
  * Load a column for the guest. A data-layer failure (a damaged cache, which is deleted and rebuilt
  * on the next open) reaches the guest as a message without host paths.
  */
-function guestLoad(provider: TableProvider, table: string, column: string): ReturnType<TableProvider['loadColumn']> {
+export function guestLoad(provider: TableProvider, table: string, column: string): ReturnType<TableProvider['loadColumn']> {
   try {
     return provider.loadColumn(column);
   } catch (err) {

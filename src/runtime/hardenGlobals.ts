@@ -17,8 +17,11 @@ export const REMOVED_METHODS = [
   ['ArrayBuffer', 'transferToFixedLength'],
 ] as const;
 
-export function removeDangerousGlobals(context: Context): void {
-  const code = `(() => {
+/**
+ * The hardening script (REMOVED_GLOBALS, REMOVED_METHODS, a non-resizable ArrayBuffer), shared by
+ * both engines: isolated-vm evaluates it below, the QuickJS engine in quickjsSession.ts.
+ */
+export const HARDEN_GLOBALS_SCRIPT = `(() => {
     'use strict';
     for (const name of ${JSON.stringify(REMOVED_GLOBALS)}) {
       delete globalThis[name];
@@ -42,5 +45,7 @@ export function removeDangerousGlobals(context: Context): void {
     }
     Object.defineProperty(globalThis, 'ArrayBuffer', { value: Safe, writable: true, configurable: true, enumerable: false });
   })()`;
-  context.evalSync(code, { timeout: 5_000 });
+
+export function removeDangerousGlobals(context: Context): void {
+  context.evalSync(HARDEN_GLOBALS_SCRIPT, { timeout: 5_000 });
 }

@@ -87,10 +87,14 @@ process.on('disconnect', () => {
   process.exit(0);
 });
 
+// Load isolated-vm now (its start-up overlaps the host's work). When no build loads here (Node 26
+// without 7.x, Bun, Deno, a host without native addons), the holder still serves QuickJS sessions:
+// a session that asks for isolated-vm gets the EngineLoadError at open, 'auto' falls back.
+let engine: string;
 try {
   const { name, version } = loadEngine();
-  send({ event: 'ready', pid: process.pid, engine: `${name}@${version}` });
+  engine = `${name}@${version}`;
 } catch (err) {
-  send({ event: 'catastrophe', message: String(err instanceof Error ? err.message : err) });
-  process.exit(70);
+  engine = `quickjs (no isolated-vm: ${String(err instanceof Error ? err.message : err).slice(0, 200)})`;
 }
+send({ event: 'ready', pid: process.pid, engine });

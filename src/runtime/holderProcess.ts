@@ -179,15 +179,15 @@ export class HolderProcess {
 
   private updateRef(): void {
     // Keep the host alive only while requests are in flight.
-    const channel = (this.child as unknown as { channel?: { ref(): void; unref(): void } }).channel;
+    const channel = (this.child as unknown as { channel?: { ref?(): void; unref?(): void } }).channel; // Bun's channel has neither
     const stderr = this.child.stderr as unknown as { ref?(): void; unref?(): void } | null;
     if (this.pending.size > 0 || this.waitingForReady > 0) {
       this.child.ref();
-      channel?.ref();
+      channel?.ref?.();
       stderr?.ref?.();
     } else {
       this.child.unref();
-      channel?.unref();
+      channel?.unref?.();
       stderr?.unref?.();
     }
   }

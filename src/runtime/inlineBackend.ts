@@ -1,26 +1,25 @@
 import { SessionHost } from './sessionHost.js';
-import { hasNoNodeSnapshotFlag } from './engine.js';
+import { foreignRuntime, hasNoNodeSnapshotFlag } from './engine.js';
 import type { Backend } from './backend.js';
 import { SbirtoolsValidationError } from './errors.js';
 
 /**
  * Sessions in this process: the fastest path, with no process boundary. A fatal V8 error or a
  * builtin that ignores termination takes the host down with it; see docs/threat-model.md.
- * @throws {SbirtoolsValidationError} when Node was started without `--no-node-snapshot`.
+ * isolated-vm needs `--no-node-snapshot` on this Node; the QuickJS engine (WASM) needs nothing.
  */
 export class InlineBackend implements Backend {
   private readonly host = new SessionHost();
 
-  constructor() {
-    if (!hasNoNodeSnapshotFlag()) {
+  /** @throws {SbirtoolsValidationError} when isolated-vm may run here and Node was started without `--no-node-snapshot`. */
+  async open(id: string, spec: Parameters<Backend['open']>[1]) {
+    if (spec.engine !== 'quickjs' && !foreignRuntime() && !hasNoNodeSnapshotFlag()) {
       throw new SbirtoolsValidationError(
         "`isolation: 'inline'` needs Node started with --no-node-snapshot (isolated-vm crashes without it on Node >= 20). " +
-          "Start node with `node --no-node-snapshot` or NODE_OPTIONS=--no-node-snapshot, or use the default `isolation: 'process'`.",
+          "Start node with `node --no-node-snapshot` or NODE_OPTIONS=--no-node-snapshot, use the default `isolation: 'process'`, " +
+          "or use `engine: 'quickjs'` (the WASM engine, which needs no flag).",
       );
     }
-  }
-
-  open(id: string, spec: Parameters<Backend['open']>[1]) {
     return this.host.open(id, spec);
   }
 

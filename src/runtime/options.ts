@@ -3,6 +3,7 @@ import type { Limits, PresetName } from '../../schema/limits.js';
 import type { ColumnarTable } from '../../schema/columnar.js';
 import type { SessionSpec, TableSpec } from './protocol.js';
 import { SbirtoolsValidationError } from './errors.js';
+import type { EngineChoice } from './engineSession.js';
 import { resolveDataSource, tableFromArquero, tableFromRows } from '../data/index.js';
 import { loadTable, type TableSource } from '../data/formats/loadTable.js';
 import { GLOBAL_NAMES } from '../../prelude/api.js';
@@ -33,11 +34,19 @@ export interface SandboxOptions extends Partial<Limits> {
   pool?: { readonly backend: import('./backend.js').Backend };
   /** Freeze Date.now() and seed Math.random for every run. @default false */
   deterministic?: boolean;
+  /**
+   * Which engine runs the code: 'isolated-vm' (V8 isolates, a native addon), 'quickjs' (QuickJS
+   * compiled to WASM: no native code; Bun, Deno, hosts without addons), or 'auto' (isolated-vm when
+   * it loads, else QuickJS). Each result says which ran (`result.engine`). See docs/engines.md.
+   * @default $SBIRTOOLS_ENGINE or 'auto'
+   */
+  engine?: EngineChoice;
 }
 
 export type ValidatedOptions = SandboxOptions;
 
-const KNOWN = new Set(['preset', 'memoryLimitMb', 'timeoutMs', 'maxCodeBytes', 'maxOutputBytes', 'maxResultBytes', 'maxRows', 'maxFileBytes', 'dataPath', 'cacheDir', 'awardData', 'tables', 'isolation', 'pool', 'deterministic']);
+const KNOWN = new Set(['preset', 'memoryLimitMb', 'timeoutMs', 'maxCodeBytes', 'maxOutputBytes', 'maxResultBytes', 'maxRows', 'maxFileBytes', 'dataPath', 'cacheDir', 'awardData', 'tables', 'isolation', 'pool', 'deterministic', 'engine']);
+const ENGINE_CHOICES: readonly string[] = ['auto', 'isolated-vm', 'quickjs'];
 const TABLE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** Names a table may not take: every prelude global (award_data, aq, print, to_parquet...) and the run's own names. */
 const RESERVED = new Set(['tables', 'console', 'result', 'globalThis', 'undefined', 'NaN', 'Infinity', ...GLOBAL_NAMES]);
@@ -93,7 +102,21 @@ export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits)
       tables.push(loaded.kind === 'columnar' ? { name, kind: 'columnar', table: loaded.table } : loaded.kind === 'file' ? { name, kind: 'file', path: loaded.path, format: loaded.format } : { name, kind: 'csv', path: loaded.path });
     } else tables.push({ name, kind: 'columnar', table: tableFromArquero(name, t as never) });
   }
-  return { limits, data, tables };
+  return { limits, data, tables, engine: engineChoice(opts.engine) };
+}
+
+/**
+ * The engine option, else $SBIRTOOLS_ENGINE, else 'auto'.
+ * @throws {SbirtoolsValidationError} when $SBIRTOOLS_ENGINE names no engine.
+ */
+export function engineChoice(option: EngineChoice | undefined, env: NodeJS.ProcessEnv = process.env): EngineChoice {
+  if (option !== undefined) return option;
+  const fromEnv = env.SBIRTOOLS_ENGINE;
+  if (fromEnv === undefined || fromEnv === '') return 'auto';
+  if (!ENGINE_CHOICES.includes(fromEnv)) {
+    throw new SbirtoolsValidationError(`Expected $SBIRTOOLS_ENGINE to be 'auto', 'isolated-vm' or 'quickjs', got \`${fromEnv}\``);
+  }
+  return fromEnv as EngineChoice;
 }
 
 /** A ColumnarTable: numRows and columns whose data have a transfer `kind` and a row count that matches. */

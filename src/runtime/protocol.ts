@@ -1,6 +1,7 @@
 import type { Limits, PresetName } from '../../schema/limits.js';
 import type { RunError } from '../../schema/errors.js';
 import type { ColumnarTable } from '../../schema/columnar.js';
+import type { EngineChoice, EngineLabel } from './engineSession.js';
 
 /** Where award_data comes from; resolved on the host, opened in the holder. Mirrors src/data DataSource. */
 export interface DataSourceSpec {
@@ -22,6 +23,8 @@ export interface SessionSpec {
   /** award_data; null for a sandbox without the SBIR table. */
   data: DataSourceSpec | null;
   tables: TableSpec[];
+  /** Which engine runs the session (docs/engines.md); absent means 'auto'. */
+  engine?: EngineChoice;
 }
 
 /**
@@ -66,6 +69,8 @@ export interface RawRunOutcome {
   stats: { wallMs: number; cpuMs: number; heapUsedMb: number };
   /** Files the run saved (already checked by FileSink: safe names, within maxFileBytes). */
   files?: OutFile[];
+  /** The engine that ran it (set by the session host). */
+  engine?: EngineLabel;
 }
 
 /** One saved file as it travels from the holder (binary: structured clone keeps the Uint8Array). */

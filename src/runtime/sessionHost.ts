@@ -1,5 +1,6 @@
-import { loadEngine } from './engine.js';
-import { GuestSession, reportCatastrophe } from './guestSession.js';
+import { reportCatastrophe } from './guestSession.js';
+import type { EngineLabel, EngineSession } from './engineSession.js';
+import { openEngineSession, resolveEngine } from './openEngineSession.js';
 import { TableCache, type TableProvider } from './tableProviders.js';
 import type { RawRunOutcome, SessionSpec, SourceRunRequest } from './protocol.js';
 import { CodeChecker, parseTimeout } from './codeChecker.js';
@@ -18,8 +19,9 @@ const WATCH_INTERVAL_MS = 10;
 
 interface Entry {
   spec: SessionSpec;
-  session: GuestSession;
+  session: EngineSession;
   dataset: DatasetInfo | undefined;
+  engine: EngineLabel;
 }
 
 /**
@@ -44,11 +46,11 @@ export class SessionHost {
     () => [...this.sessions.values()].some((e) => e.session.isRunning),
   );
 
-  async open(id: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined }> {
+  async open(id: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined; engine: EngineLabel }> {
     this.close(id);
-    const { session, dataset } = (await this.warm.take(spec)) ?? (await this.build(spec));
-    this.sessions.set(id, { spec, session, dataset });
-    return { dataset };
+    const { session, dataset, engine } = (await this.warm.take(spec)) ?? (await this.build(spec));
+    this.sessions.set(id, { spec, session, dataset, engine });
+    return { dataset, engine };
   }
 
   /** Spare pre-booted isolates (they belong to no session). */
@@ -56,8 +58,9 @@ export class SessionHost {
     return this.warm.count();
   }
 
-  private async build(spec: SessionSpec): Promise<{ session: GuestSession; dataset: DatasetInfo | undefined }> {
-    const { ivm } = loadEngine();
+  private async build(spec: SessionSpec): Promise<{ session: EngineSession; dataset: DatasetInfo | undefined; engine: EngineLabel }> {
+    // resolved first: an engine that cannot load is the caller's error, before any data is opened
+    const engine = await resolveEngine(spec.engine);
     const providers: TableProvider[] = [];
     let dataset: DatasetInfo | undefined;
     if (spec.data) {
@@ -66,8 +69,8 @@ export class SessionHost {
       dataset = award.info;
     }
     for (const t of spec.tables) providers.push(await this.tables.table(t));
-    const session = await GuestSession.open(ivm, spec.limits, providers, dataset);
-    return { session, dataset };
+    const session = await openEngineSession(engine, spec.limits, providers, dataset);
+    return { session, dataset, engine: engine.label };
   }
 
   /**
@@ -94,7 +97,7 @@ export class SessionHost {
     this.startWatch();
     try {
       const run = { ...checked.prepared, timeoutMs: remainingMs, ...(req.deterministic ? { deterministic: req.deterministic } : {}) };
-      return { ...(await current.session.run(run)), reset };
+      return { ...(await current.session.run(run)), engine: current.engine, reset };
     } finally {
       this.stopWatchIfIdle();
     }

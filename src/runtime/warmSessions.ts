@@ -1,10 +1,11 @@
-import type { GuestSession } from './guestSession.js';
+import type { EngineLabel, EngineSession } from './engineSession.js';
 import type { SessionSpec } from './protocol.js';
 import type { DatasetInfo } from '../../schema/result.js';
 
 export interface Built {
-  session: GuestSession;
+  session: EngineSession;
   dataset: DatasetInfo | undefined;
+  engine: EngineLabel;
 }
 
 /** How many distinct session shapes keep a spare (most recently used first). */
@@ -74,5 +75,5 @@ export class WarmSessions {
 
 function keyOf(spec: SessionSpec): string | undefined {
   if (spec.tables.length > 0) return undefined;
-  return JSON.stringify({ data: spec.data, limits: spec.limits });
+  return JSON.stringify({ data: spec.data, limits: spec.limits, engine: spec.engine ?? 'auto' });
 }

@@ -10,16 +10,29 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../../src/index.js';
 import { PRELUDE_API } from '../../prelude/api.js';
 import { REMOVED_GLOBALS } from '../../src/runtime/hardenGlobals.js';
+import { ENGINE } from './helpers.js';
 
-/** ECMAScript and V8 globals that stay (Intl included; no timers, no eval, no shared memory). */
-const LANGUAGE = [
+/** ECMAScript globals that stay on both engines (no timers, no eval, no shared memory). */
+const COMMON = [
   'AggregateError', 'Array', 'ArrayBuffer', 'BigInt', 'BigInt64Array', 'BigUint64Array', 'Boolean', 'DataView', 'Date', 'Error', 'EvalError',
-  'FinalizationRegistry', 'Float32Array', 'Float64Array', 'Function', 'Infinity', 'Int16Array', 'Int32Array', 'Int8Array', 'Intl', 'JSON', 'Map',
+  'FinalizationRegistry', 'Float32Array', 'Float64Array', 'Function', 'Infinity', 'Int16Array', 'Int32Array', 'Int8Array', 'JSON', 'Map',
   'Math', 'NaN', 'Number', 'Object', 'Promise', 'Proxy', 'RangeError', 'ReferenceError', 'Reflect', 'RegExp', 'Set', 'String', 'Symbol',
   'SyntaxError', 'TypeError', 'URIError', 'Uint16Array', 'Uint32Array', 'Uint8Array', 'Uint8ClampedArray', 'WeakMap', 'WeakRef', 'WeakSet',
   'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape', 'globalThis', 'isFinite', 'isNaN', 'parseFloat', 'parseInt',
   'undefined', 'unescape',
 ];
+/** Per engine: V8 has Intl; QuickJS has no Intl but its InternalError. */
+const LANGUAGE = [...COMMON, ...(ENGINE === 'quickjs' ? ['InternalError'] : ['Intl'])];
+/**
+ * ECMAScript 2025/2026 globals that newer engines add (V8 14 in Node 26: all of them; QuickJS
+ * 2025-09: Float16Array and Iterator; V8 of Node 20: none). Language, not host: allowed when present.
+ */
+const NEWER_LANGUAGE = ['AsyncDisposableStack', 'DisposableStack', 'Float16Array', 'Iterator', 'SuppressedError', 'Temporal'];
+
+/** The allow-list for a global object that holds `names`. */
+function allowed(names: string[], extra: string[] = []): string[] {
+  return [...new Set([...LANGUAGE, ...names.filter((n) => NEWER_LANGUAGE.includes(n)), ...POLYFILLS, ...PRELUDE, ...extra])].sort();
+}
 /** Polyfills the prelude adds (prelude/polyfills, prelude/output), and `tables` (the session's table list). */
 const POLYFILLS = ['TextDecoder', 'TextEncoder', 'console', 'tables'];
 const PRELUDE = PRELUDE_API.filter((e) => e.global).map((e) => e.name);
@@ -38,7 +51,7 @@ describe('the global object', () => {
       expect(r.error).toBeUndefined();
       const [same, names, symbols] = r.value as [boolean, string[], string[]];
       expect(same).toBe(true);
-      expect(names).toEqual([...new Set([...LANGUAGE, ...POLYFILLS, ...PRELUDE])].sort());
+      expect(names).toEqual(allowed(names));
       expect(symbols).toEqual(['Symbol(Symbol.toStringTag)'].filter((s) => symbols.includes(s)));
       for (const removed of [...REMOVED_GLOBALS, '__sbirtools_boot', 'setTimeout', 'queueMicrotask', 'structuredClone', 'fetch']) {
         expect(names).not.toContain(removed);
@@ -49,13 +62,13 @@ describe('the global object', () => {
   it('strict (no sloppy this, no Reflect) reaches the same global object through the Function constructor', async () => {
     const r = await run("(() => { const F = (() => 0)[['constr', 'uctor'].join('')]; return Object.getOwnPropertyNames(F('return this')()).sort() })()", { preset: 'strict' });
     expect(r.error).toBeUndefined();
-    expect(r.value).toEqual([...new Set([...LANGUAGE, ...POLYFILLS, ...PRELUDE])].sort());
+    expect(r.value).toEqual(allowed(r.value as string[]));
   });
 
   it('extra tables appear by their names, and nothing else', async () => {
     const r = await run(ENUMERATE, { awardData: false, tables: { extra: [{ a: 1 }] } });
     const names = (r.value as [boolean, string[]])[1];
     expect(names).toContain('extra');
-    expect(names.filter((n) => ![...LANGUAGE, ...POLYFILLS, ...PRELUDE].includes(n))).toEqual(['extra']);
+    expect(names.filter((n) => !allowed(names).includes(n))).toEqual(['extra']);
   });
 });

@@ -18,6 +18,15 @@ export function rt(name: string): string {
   return `[${JSON.stringify(name.slice(0, mid))}, ${JSON.stringify(name.slice(mid))}].join('')`;
 }
 
+/**
+ * The engine this file runs against: vitest's 'quickjs' project sets SBIRTOOLS_ENGINE=quickjs, the
+ * default engine of every sandbox (vitest.config.ts); otherwise isolated-vm (the 'auto' pick here).
+ */
+export const ENGINE: 'isolated-vm' | 'quickjs' = process.env.SBIRTOOLS_ENGINE === 'quickjs' ? 'quickjs' : 'isolated-vm';
+
+/** How each engine refuses a dynamic import() (there is no module loader in either). */
+export const IMPORT_REFUSED = ENGINE === 'quickjs' ? /^could not load module '/ : /^Not supported$/;
+
 /** Run in an already open sandbox and time the run alone (not the sandbox's creation). */
 export async function timed(box: Sandbox, code: string): Promise<{ r: RunResult; ms: number }> {
   const t0 = performance.now();

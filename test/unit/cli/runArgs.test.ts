@@ -23,6 +23,10 @@ describe('parseRunArgs', () => {
     });
   });
 
+  it('reads --engine', () => {
+    expect(parseRunArgs(['--code', '1', '--engine', 'quickjs']).sandbox).toEqual({ engine: 'quickjs' });
+  });
+
   it('reads a file, stdin and the capsule flags', () => {
     expect(parseRunArgs(['a.js'])).toMatchObject({ file: 'a.js', json: false });
     expect(parseRunArgs(['-'])).toMatchObject({ file: '-' });
@@ -48,6 +52,7 @@ describe('parseRunArgs', () => {
       [['--code', '1', '--timeout-ms', 'soon'], /--timeout-ms expects a positive whole number of milliseconds, got 'soon'/],
       [['--code', '1', '--timeout-ms', '0'], /got '0'/],
       [['--code', '1', '--memory-mb', '1.5'], /--memory-mb expects a positive whole number of MiB, got '1.5'/],
+      [['--code', '1', '--engine', 'v8'], /--engine must be one of auto, isolated-vm, quickjs, got 'v8'/],
       [['--code'], /option '--code' needs a value/],
       [['--code', '1', '--json=yes'], /option '--json' takes no value/],
     ];

@@ -2,7 +2,7 @@
 // a bridge with write/fetchColumn callbacks, and execute() called through a Reference.
 // The lead's runtime replaces this in most tests; keep it small.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { loadEngine } from '../../../src/runtime/engine.js';
 import { fileURLToPath } from 'node:url';
 import type { ColumnData, ColumnarTable } from '../../../schema/columnar.js';
 import { AWARDS, DATASET } from './fixture.js';
@@ -10,9 +10,8 @@ import { GuestOutcomeSchema } from './outcomeSchema.js';
 import { GuestOutcomeSchema as HostOutcomeSchema } from '../../../schema/guest.js';
 import { textPage } from '../../../src/data/columns/textPage.js';
 
-const require = createRequire(import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const ivm = require('isolated-vm-legacy');
+// whichever isolated-vm build loads on this Node (6.x, 7.x on Node 26, 5.0.4 on Node 20)
+const ivm = loadIvmForTests();
 
 export const BUNDLE_PATH = fileURLToPath(new URL('../../../dist/prelude/bundle.js', import.meta.url));
 
@@ -116,4 +115,8 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       isolate.dispose();
     },
   };
+}
+
+function loadIvmForTests(): any {
+  return loadEngine().ivm;
 }

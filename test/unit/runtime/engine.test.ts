@@ -8,10 +8,10 @@ const exec = promisify(execFile);
 const dist = fileURLToPath(new URL('../../../dist/src/index.js', import.meta.url));
 
 describe('engine loading', () => {
-  it('loads isolated-vm 6.x or the 5.0.4 alias, whichever this Node can use', () => {
+  it('loads isolated-vm 6.x, the 7.x alias or the 5.0.4 alias, whichever this Node can use', () => {
     const { name, version } = loadEngine();
-    expect(['isolated-vm', 'isolated-vm-legacy']).toContain(name);
-    expect(version).toMatch(/^[56]\./);
+    expect(['isolated-vm', 'isolated-vm-7', 'isolated-vm-legacy']).toContain(name);
+    expect(version).toMatch(name === 'isolated-vm-7' ? /^7\./ : name === 'isolated-vm-legacy' ? /^5\.0\.4$/ : /^6\./);
   });
 
   it('names the Node version and the fix when no engine loads', () => {

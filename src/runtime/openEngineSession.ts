@@ -1,0 +1,52 @@
+import { EngineLoadError, foreignRuntime, loadEngine, type Ivm } from './engine.js';
+import type { EngineChoice, EngineLabel, EngineSession } from './engineSession.js';
+import { GuestSession } from './guestSession.js';
+import { loadQuickJs } from './quickjsModule.js';
+import { QuickJsSession } from './quickjsSession.js';
+import type { Limits } from '../../schema/limits.js';
+import type { DatasetInfo } from '../../schema/result.js';
+import type { TableProvider } from './tableProviders.js';
+
+/** Which engine a choice resolves to in this process, and (for isolated-vm) the loaded module. */
+export type ResolvedEngine = { label: EngineLabel; ivm: Ivm } | { label: EngineLabel; ivm?: undefined };
+
+/**
+ * Resolve `engine` in the process that holds the sessions: 'isolated-vm' loads the native addon
+ * (throws EngineLoadError when no build loads), 'quickjs' loads the WASM module, 'auto' tries
+ * isolated-vm and falls back to QuickJS (always on Bun and Deno, where the addon cannot load).
+ * @throws {EngineLoadError} for 'isolated-vm' when no isolated-vm build loads here.
+ * @example (await resolveEngine('auto')).label // { name: 'isolated-vm', version: '6.2.0' }
+ */
+export async function resolveEngine(choice: EngineChoice = 'auto'): Promise<ResolvedEngine> {
+  if (choice === 'isolated-vm' || (choice === 'auto' && !foreignRuntime())) {
+    try {
+      const { ivm, version } = loadEngine();
+      return { ivm, label: { name: 'isolated-vm', version } };
+    } catch (err) {
+      if (choice === 'isolated-vm' || !(err instanceof EngineLoadError)) throw err;
+      noteFallback(err);
+    }
+  }
+  const { version } = await loadQuickJs();
+  return { label: { name: 'quickjs', version } };
+}
+
+/** Open a session on the resolved engine. */
+export async function openEngineSession(
+  engine: ResolvedEngine,
+  limits: Limits,
+  tables: TableProvider[],
+  dataset: DatasetInfo | undefined,
+): Promise<EngineSession> {
+  if (engine.ivm) return GuestSession.open(engine.ivm, limits, tables, dataset);
+  return QuickJsSession.open(await loadQuickJs(), limits, tables, dataset);
+}
+
+let warned = false;
+
+/** 'auto' fell back to QuickJS: say so once per process, on stderr (the holder's goes to the host's log tail). */
+function noteFallback(err: EngineLoadError): void {
+  if (warned) return;
+  warned = true;
+  process.emitWarning(`sbirtools: no isolated-vm build loads here; using the QuickJS WASM engine (engine: 'auto'). ${err.attempts.join('; ')}`, { code: 'SBIRTOOLS_ENGINE_FALLBACK' });
+}
