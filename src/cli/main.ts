@@ -13,6 +13,8 @@ Commands:
   download-data [URL]            download the real SBIR award file to the cache
   mcp                            serve MCP over stdio (for Claude Desktop and other clients)
   replay <capsule.jsonl>         re-run a recorded run and compare
+  view [runs.jsonl]              a local web page of the runs in a capsule log (live)
+  report <runs.jsonl> -o <html>  one self-contained HTML report of a session
 
 Run 'sbirtools <command> --help' for a command's options. Docs: docs/cli.md.`;
 
@@ -25,6 +27,8 @@ const COMMANDS: Record<string, Command> = {
   info: async (argv, io) => (await import('./info.js')).infoCommand(argv, io),
   mcp: async (argv, io) => (await import('./mcp.js')).mcpCommand(argv, io),
   replay: async (argv, io) => (await import('./replay.js')).replayCommand(argv, io),
+  view: async (argv, io) => (await import('./view.js')).viewCommand(argv, io),
+  report: async (argv, io) => (await import('./report.js')).reportCommand(argv, io),
   'download-data': downloadData,
 };
 
