@@ -20,7 +20,13 @@ function sealedLoader(vega: typeof Vega): ReturnType<typeof Vega.loader> {
     throw new ChartRenderError(`renderChart does not load external resources (${String(uri)}); inline the data as data.values`);
   };
   loader.load = refuse;
-  loader.sanitize = refuse as never;
+  // A mark's `href` channel asks to sanitize its link: answer "no link". Refusing instead makes
+  // vega-scenegraph dereference null in a promise nobody catches, an unhandled rejection that
+  // would end the host process.
+  loader.sanitize = (async (uri: unknown, options?: { context?: string }) => {
+    if (options?.context === 'href') return { href: null };
+    return refuse(uri);
+  }) as never;
   loader.http = refuse;
   loader.file = refuse;
   return loader;

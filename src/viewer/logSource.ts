@@ -1,5 +1,6 @@
 import { open, stat } from 'node:fs/promises';
 import { CapsuleRecordSchema, type CapsuleRecord } from '../capsule/capsuleRecord.js';
+import { SHOW_MAX_ROWS } from './renderTable.js';
 
 /** One line of the log as the viewer sees it: a record, or why the line is not one. */
 export interface LogEntry {
@@ -85,6 +86,25 @@ export class LogSource {
   }
 }
 
+/**
+ * Table rows past what a page shows are dropped before validation (the shape, `totalRows`, stays):
+ * a crafted record with a million rows then costs a JSON.parse, not a million-row schema check.
+ */
+function keepShownRows(json: unknown): unknown {
+  const outputs = (json as { outputs?: { table?: unknown; displays?: unknown } } | null)?.outputs;
+  if (!outputs || typeof outputs !== 'object') return json;
+  const cut = (t: unknown) => {
+    const table = t as { rows?: unknown; truncated?: unknown } | null;
+    if (table && Array.isArray(table.rows) && table.rows.length > SHOW_MAX_ROWS) {
+      table.rows = table.rows.slice(0, SHOW_MAX_ROWS);
+      table.truncated = true;
+    }
+  };
+  cut(outputs.table);
+  if (Array.isArray(outputs.displays)) outputs.displays.forEach(cut);
+  return json;
+}
+
 function parseLine(text: string, line: number): LogEntry {
   let json: unknown;
   try {
@@ -92,7 +112,7 @@ function parseLine(text: string, line: number): LogEntry {
   } catch {
     return { line, problem: `Line ${line} is not valid JSON; a capsule log has one JSON record per line.` };
   }
-  const parsed = CapsuleRecordSchema.safeParse(json);
+  const parsed = CapsuleRecordSchema.safeParse(keepShownRows(json));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return { line, problem: `Line ${line} is not a capsule record (${issue?.path.join('.') || 'record'}: ${issue?.message}).` };

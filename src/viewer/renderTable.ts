@@ -30,7 +30,7 @@ export function renderTable(t: CapsuleTable, caption: string): SafeHtml {
   const body = rows.map((r, ri) => html`<tr${ri >= PAGE_ROWS ? html` hidden` : ''}>${columns.map((_, i) => cell(Array.isArray(r) ? r[i] : undefined, t.dtypes[i] ?? ''))}</tr>`);
   const shown = rows.length;
   const shape = `${fmt(t.totalRows)} row${t.totalRows === 1 ? '' : 's'} × ${fmt(t.columns.length)} column${t.columns.length === 1 ? '' : 's'}`;
-  const kept = shown < t.totalRows ? ` · ${fmt(shown)} kept in the log${t.rows.length > shown ? ` (${fmt(t.rows.length)}, ${fmt(shown)} shown)` : ''}` : '';
+  const kept = shown < t.totalRows ? ` · the first ${fmt(shown)} kept` : '';
   return html`<div class="sb-table" data-page-rows="${PAGE_ROWS}" data-rows="${shown}">
 <div class="sb-table-head"><span class="sb-caption">${caption}</span> <span class="sb-shape">${shape}${kept}</span></div>
 <div class="sb-scroll"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>

@@ -39,3 +39,20 @@ describe('renderChart', () => {
     await expect(renderChart({ ...bar, data: { url: 'https://example.com/data.json' } })).rejects.toThrow(/external resources/);
   });
 });
+
+describe('renderChart with an href channel', () => {
+  test('draws the marks without links and leaves no unhandled rejection behind', async () => {
+    const rejections: unknown[] = [];
+    const onRejection = (r: unknown) => rejections.push(r);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const svg = await renderChart({ data: { values: [{ a: 'x', u: 'javascript:alert(1)' }] }, mark: 'bar', encoding: { x: { field: 'a', type: 'nominal' }, href: { field: 'u' } } });
+      expect(svg).toMatch(/^<svg/);
+      expect(svg).not.toMatch(/href=/);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+  });
+});

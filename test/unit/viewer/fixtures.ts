@@ -1,4 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
@@ -6,6 +8,8 @@ import type { CapsuleOutputs } from '../../../src/capsule/capsuleOutputs.js';
 import type { CapsuleRecord } from '../../../src/capsule/capsuleRecord.js';
 import { sha256 } from '../../../src/capsule/hash.js';
 import { PRESETS } from '../../../src/index.js';
+import { createViewerHandler, type ViewerOptions } from '../../../src/viewer/createViewerHandler.js';
+import { renderReport } from '../../../src/viewer/renderReport.js';
 
 /** A capsule record as a guest's run could leave it (outputs are whatever the test says). */
 export function record(over: Partial<CapsuleRecord> & { outputs?: Partial<CapsuleOutputs> } = {}): CapsuleRecord {
@@ -63,4 +67,30 @@ export function activeContent(doc: Document): string[] {
   if (styles.length !== 1 || !styles[0]!.getAttribute('nonce')) found.push(`styles: ${styles.length}`);
   // our own navigation links (?session=) are the only hrefs allowed
   return found.filter((f) => !/^A href=(\.\/|\/)/.test(f));
+}
+
+/** Serve the live viewer in-process on a free loopback port, GET `path`, and close it again. */
+export async function livePage(logPath: string, path = '/', options: Partial<ViewerOptions> = {}): Promise<{ status: number; csp: string; body: string }> {
+  const handler = createViewerHandler({ logPath, ...options });
+  const server = createServer(handler);
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  try {
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`);
+    return { status: res.status, csp: res.headers.get('content-security-policy') ?? '', body: await res.text() };
+  } finally {
+    await handler.close();
+    server.closeAllConnections();
+    await new Promise((done) => server.close(done));
+  }
+}
+
+/** The report and the live page of a log with these records, parsed, for attack tests. */
+export async function bothPages(records: CapsuleRecord[], session?: string): Promise<Array<{ name: string; html: string; doc: Document }>> {
+  const path = writeLog(records);
+  const report = await renderReport(path, session === undefined ? { all: true } : { session });
+  const live = (await livePage(path)).body;
+  return [
+    { name: 'report', html: report, doc: parsePage(report) },
+    { name: 'live', html: live, doc: parsePage(live) },
+  ];
 }
