@@ -9,9 +9,16 @@ const CELL_MAX_CHARS = 2000;
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
+/** Integers as they are (years stay 2019); other numbers grouped and rounded to cents, or to 6 significant digits when small. */
+function number(v: number, dtype: string): string {
+  if (dtype === 'integer' || !Number.isFinite(v)) return String(v);
+  if (Math.abs(v) >= 1000) return v.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  return String(Number(v.toPrecision(6)));
+}
+
 function cell(v: unknown, dtype: string): SafeHtml {
   if (v === null || v === undefined) return html`<td class="sb-null" data-v="">null</td>`;
-  if (typeof v === 'number') return html`<td class="sb-num" data-v="${v}">${Number.isInteger(v) && dtype !== 'integer' && Math.abs(v) >= 1e4 ? fmt(v) : String(v)}</td>`;
+  if (typeof v === 'number') return html`<td class="sb-num" data-v="${v}">${number(v, dtype)}</td>`;
   let text = typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
   if (text.length > CELL_MAX_CHARS) text = `${text.slice(0, CELL_MAX_CHARS)}…`;
   return html`<td data-v="${text}">${text}</td>`;
