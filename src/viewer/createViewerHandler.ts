@@ -60,7 +60,7 @@ export function createViewerHandler(options: ViewerOptions): ViewerHandler {
   async function cell(e: LogEntry): Promise<SafeHtml> {
     if (generation !== log.generation) (cache.clear(), (generation = log.generation));
     let c = cache.get(e.line);
-    if (!c) cache.set(e.line, (c = await renderRun(e, { mode: 'live' })));
+    if (!c) cache.set(e.line, (c = await renderRun(e, { mode: 'live', replay: !!replay })));
     return c;
   }
   async function cells(entries: LogEntry[]): Promise<SafeHtml[]> {

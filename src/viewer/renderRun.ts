@@ -8,9 +8,11 @@ import { errorNote, renderCode } from './renderCode.js';
 import { renderTable } from './renderTable.js';
 import { sanitizeSvg } from './sanitizeSvg.js';
 
-/** How a run is drawn: `live` adds the replay button; `report` is the static notebook cell. */
+/** How a run is drawn: `live` may add the replay button; `report` is the static notebook cell. */
 export interface RunRenderOptions {
   mode: 'live' | 'report';
+  /** Show the Replay button (live only). @default true */
+  replay?: boolean;
 }
 
 async function chartFigure(c: CapsuleChart, id: string): Promise<SafeHtml> {
@@ -47,7 +49,7 @@ async function outputsOf(o: CapsuleOutputs, id: string, rec: CapsuleRecord): Pro
   return html`${error}${textBlock('stdout', o.stdout, 'sb-stdout')}${textBlock('stderr', o.stderr, 'sb-stderr')}${tables}${charts}${!o.table ? textBlock('value', o.valueText, 'sb-value') : ''}${notes.map((n) => html`<div class="sb-note">${n}</div>`)}${!rec.result.ok && !o.error ? html`<div class="sb-note">The run failed (${rec.result.errorType ?? 'error'}).</div>` : ''}`;
 }
 
-function header(e: LogEntry & { record: CapsuleRecord }, mode: RunRenderOptions['mode']): SafeHtml {
+function header(e: LogEntry & { record: CapsuleRecord }, options: RunRenderOptions): SafeHtml {
   const r = e.record;
   const ok = r.result.ok;
   const data = r.dataset;
@@ -58,7 +60,7 @@ function header(e: LogEntry & { record: CapsuleRecord }, mode: RunRenderOptions[
 <span class="sb-stats" title="wall-clock ms, CPU ms, heap used MB">${r.stats.wallMs.toFixed(0)} ms wall · ${r.stats.cpuMs.toFixed(0)} ms CPU · ${r.stats.heapUsedMb.toFixed(1)} MB heap</span>
 ${data?.synthetic ? html`<span class="sb-badge sb-synth" title="award_data was the generated sample, not real SBIR awards">SYNTHETIC data</span>` : data ? html`<span class="sb-data" title="${data.identity}">${data.name}: ${data.rows.toLocaleString('en-US')} rows</span>` : ''}
 <span class="sb-line">log line ${e.line}</span>
-${mode === 'live' ? html`<button type="button" class="sb-replay" data-line="${e.line}">Replay</button><output class="sb-replay-out" aria-live="polite"></output>` : ''}
+${options.mode === 'live' && options.replay !== false ? html`<button type="button" class="sb-replay" data-line="${e.line}">Replay</button><output class="sb-replay-out" aria-live="polite"></output>` : ''}
 </header>`;
 }
 
@@ -77,7 +79,7 @@ export async function renderRun(e: LogEntry, options: RunRenderOptions): Promise
     ? await outputsOf(o, id, rec)
     : html`<div class="sb-note">No outputs in this record: it was logged without outputs (--capsule-outputs). Replay re-runs it.</div>`;
   return html`<article class="sb-run" id="${id}" data-line="${e.line}" data-session="${rec.session?.id ?? ''}">
-${header({ ...e, record: rec }, options.mode)}
+${header({ ...e, record: rec }, options)}
 ${renderCode(rec.code, o?.error?.line || o?.error?.violations?.length ? o.error : undefined)}
 <div class="sb-outputs">${body}</div>
 </article>`;
