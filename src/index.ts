@@ -31,3 +31,7 @@ export { withCapsules, type RunFn, type CapsuleOptions } from './capsule/withCap
 export { replayCapsule, type ReplayOptions, type ReplayReport } from './capsule/replay.js';
 export { readCapsules, type CapsuleEntry } from './capsule/readCapsules.js';
 export { CapsuleRecordSchema, type CapsuleRecord } from './capsule/capsuleRecord.js';
+export { CapsuleOutputsSchema, CUT_MARKER, type CapsuleOutputs, type CapsuleTable, type CapsuleChart } from './capsule/capsuleOutputs.js';
+export { plotlyToVegaLite, PlotlyConversionError } from './result/plotlyToVegaLite.js';
+export { createViewerHandler, type ViewerOptions, type ViewerHandler } from './viewer/createViewerHandler.js';
+export { renderReport, ReportError, type ReportOptions } from './viewer/renderReport.js';

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { createViewerHandler } from '../viewer/createViewerHandler.js';
+import { warmSanitizer } from '../viewer/sanitizeSvg.js';
 import { intFlag, parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';
 
@@ -42,6 +43,7 @@ export async function viewCommand(argv: string[], io: CliIo): Promise<number> {
   });
   const actual = (server.address() as AddressInfo).port;
   allowedHosts.push(`127.0.0.1:${actual}`, `localhost:${actual}`);
+  warmSanitizer();
   io.stdout.write(`sbirtools view: http://127.0.0.1:${actual}/  (log: ${logPath}; Ctrl-C to stop)\n`);
   await new Promise<void>((done) => {
     process.once('SIGINT', done);

@@ -22,6 +22,15 @@ async function load(): Promise<Purifier> {
 }
 
 /**
+ * Start loading jsdom and DOMPurify now (about a second of imports), so the first page with a
+ * chart does not wait for them. Safe to call more than once.
+ * @example warmSanitizer(); server.listen(port);
+ */
+export function warmSanitizer(): void {
+  (purifier ??= load()).catch(() => (purifier = undefined));
+}
+
+/**
  * Sanitize an SVG from the log (guest-influenced) for inlining in a page: DOMPurify's SVG profile,
  * minus everything that can run code, load a resource or restyle the page: scripts, event
  * handlers, `<style>`, `style=`, `class=`, links and `href`, `<image>`, `<use>`, `<foreignObject>`,
