@@ -34,4 +34,5 @@ export { CapsuleRecordSchema, type CapsuleRecord } from './capsule/capsuleRecord
 export { CapsuleOutputsSchema, CUT_MARKER, type CapsuleOutputs, type CapsuleTable, type CapsuleChart } from './capsule/capsuleOutputs.js';
 export { plotlyToVegaLite, PlotlyConversionError } from './result/plotlyToVegaLite.js';
 export { createViewerHandler, type ViewerOptions, type ViewerHandler } from './viewer/createViewerHandler.js';
+export { createViewer, type Viewer, type ViewerCoreOptions, type ViewerScope } from './viewer/createViewer.js';
 export { renderReport, ReportError, type ReportOptions } from './viewer/renderReport.js';
