@@ -68,11 +68,13 @@ td.sb-null{color:#8c959f;font-style:italic}
 .hljs-comment{color:#6e7781;font-style:italic}.hljs-title,.hljs-title.function_{color:#8250df}.hljs-attr,.hljs-property{color:#0550ae}
 .hljs-variable,.hljs-params{color:#953800}.hljs-operator,.hljs-punctuation{color:#1f2328}
 @media print{
- .sb-side,.sb-replay,.sb-replay-out,.sb-pager,.sb-sort::after{display:none!important}
- .sb-layout{display:block}.sb-main{max-width:none;padding:0}
- .sb-run{break-inside:avoid-page;border-color:#999}
+ .sb-side,.sb-replay,.sb-replay-out,.sb-pager button,.sb-sort::after{display:none!important}
+ .sb-layout{display:block;min-height:0}.sb-main{max-width:none;padding:0}
+ .sb-run{overflow:visible;border-color:#999;break-inside:auto}
+ .sb-run-head{break-after:avoid}
+ .sb-ln,tr,.sb-chart,.sb-error,.sb-out{break-inside:avoid}
  pre{max-height:none;overflow:visible}
- .sb-code{overflow:visible}.sb-ln{white-space:pre-wrap}
+ .sb-code,.sb-scroll,.sb-chart{overflow:visible}.sb-ln{white-space:pre-wrap}
  .sb-top{background:none}
 }
 `;
