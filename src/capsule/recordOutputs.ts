@@ -1,5 +1,5 @@
 import type { RunResult, TableResult } from '../../schema/result.js';
-import { renderChart } from '../result/renderChart.js';
+import { renderChartIsolated } from '../result/renderChartIsolated.js';
 import type { CapsuleChart, CapsuleOutputs, CapsuleTable } from './capsuleOutputs.js';
 import { fitOutputs } from './fitOutputs.js';
 
@@ -16,7 +16,7 @@ function table(t: TableResult): CapsuleTable {
 async function chart(c: NonNullable<RunResult['charts']>[number]): Promise<CapsuleChart> {
   const base = { kind: c.kind, ...(c.title !== undefined ? { title: c.title } : {}), spec: c.spec };
   try {
-    return { ...base, svg: await renderChart(c) };
+    return { ...base, svg: await renderChartIsolated(c) };
   } catch (err) {
     return { ...base, svgError: (err as Error).message };
   }

@@ -1,6 +1,6 @@
 import type { CapsuleChart, CapsuleOutputs } from '../capsule/capsuleOutputs.js';
 import type { CapsuleRecord } from '../capsule/capsuleRecord.js';
-import { renderChart } from '../result/renderChart.js';
+import { renderChartIsolated } from '../result/renderChartIsolated.js';
 import { clipText } from './clip.js';
 import { html, trusted, type SafeHtml } from './html.js';
 import type { LogEntry } from './logSource.js';
@@ -21,7 +21,7 @@ async function chartFigure(c: CapsuleChart, id: string): Promise<SafeHtml> {
   if (svg === undefined && c.spec && !problem) {
     // a record without an SVG (older viewer, or cut): draw it now from the spec, on the host
     try {
-      svg = await renderChart({ kind: c.kind, spec: c.spec });
+      svg = await renderChartIsolated({ kind: c.kind, spec: c.spec });
     } catch (err) {
       problem = (err as Error).message;
     }
