@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench`: sbirtools against the Python designs it replaces (issue 8), side by side.
+// `npm run bench`: sbirtools against the Python designs it replaces (issues 8 and 12), side by side.
 // Generates the full-size file if missing (bench/data/, gitignored), builds its binary cache,
 // installs pandas if it can (scripts/install-pandas.sh) or skips that baseline with a message,
 // runs each measure in a fresh Node process (bench/measures/), prints the table, writes
@@ -10,12 +10,23 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { CACHE_DIR, CSV, DOC, GENERATE_ARGS, RESULTS, ROOT, dist } from './lib/paths.mjs';
+import { CACHE_DIR, CSV, DOC, GENERATE_ARGS, MEASURES as MEASURES_DIR, RESULTS, ROOT, dist } from './lib/paths.mjs';
 import { fileInfo, machineInfo } from './lib/machine.mjs';
 import { runMeasure } from './lib/measureChild.mjs';
 import { docSection, resultsTable } from './lib/render.mjs';
 import { writeBetweenMarkers } from './lib/docMarkers.mjs';
+
+/** True when `name` resolves from the bench (an optional devDependency may be missing). */
+function canImport(name) {
+  try {
+    createRequire(import.meta.url).resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, only: { type: 'string' }, 'no-doc': { type: 'boolean' }, 'from-results': { type: 'boolean' } } });
 const say = (s) => process.stderr.write(`${s}\n`);
@@ -32,7 +43,9 @@ if (values['from-results']) {
 
 const q = values.quick;
 const NO_SNAPSHOT = ['--no-node-snapshot'];
-/** Each measure: its script, its arguments (full run / --quick), its Node flags. */
+/** A measure that may not exist yet (written on another branch): skipped, by name, when absent. */
+const OPTIONAL = { optional: true };
+/** Each measure: its script, its arguments (full run / --quick), its Node flags, options. */
 const MEASURES = {
   cold: ['coldAnswer', { runs: q ? 3 : 7 }],
   cliBreakdown: ['cliBreakdown', { runs: q ? 3 : 7 }],
@@ -46,6 +59,10 @@ const MEASURES = {
   codeCache: ['codeCache', { runs: q ? 3 : 7 }, NO_SNAPSHOT],
   lazyColumns: ['lazyColumns', { runs: q ? 1 : 3 }],
   dictEncoding: ['dictEncoding', { runs: q ? 3 : 7 }],
+  // issue 12: loop-style questions over .array(), the verbs on dictionary codes, DuckDB
+  loop: ['loopQuestions', { reps: q ? 3 : 7 }, [], OPTIONAL],
+  verbs: ['verbQuestions', { reps: q ? 5 : 20 }, NO_SNAPSHOT, OPTIONAL],
+  duckdb: ['duckdbReference', { reps: q ? 3 : 7 }, [], OPTIONAL],
 };
 const only = values.only ? new Set(values.only.split(',')) : undefined;
 
@@ -87,12 +104,24 @@ const results = { generatedAt: new Date().toISOString(), machine: machineInfo(py
 results.file = { ...fileInfo(CSV), name: relative(ROOT, CSV), rows, generateArgs: GENERATE_ARGS.join(' ') };
 results.repetitions = Object.entries(MEASURES).map(([k, [, a]]) => `${k} ${Object.entries(a).map(([x, y]) => `${x}=${y}`).join(' ')}`).join('; ');
 const failures = [];
-for (const [key, [script, args, flags]] of Object.entries(MEASURES)) {
+const skipped = [];
+for (const [key, [script, args, flags, opts]] of Object.entries(MEASURES)) {
   if (only && !only.has(key)) continue;
+  if (opts?.optional && !existsSync(join(MEASURES_DIR, `${script}.mjs`))) {
+    skipped.push(key);
+    say(`bench: ${key} skipped: bench/measures/${script}.mjs is not in this tree`);
+    continue;
+  }
+  if (key === 'duckdb' && !canImport('@duckdb/node-api')) {
+    skipped.push(key);
+    say('bench: duckdb skipped: @duckdb/node-api is not installed (npm install; it is a devDependency)');
+    continue;
+  }
   say(`bench: ${key} ...`);
   const t = performance.now();
   try {
-    results[key] = await runMeasure(script, { ...args, python }, { nodeFlags: flags ?? [] });
+    // python null (not undefined): a measure must not go looking for an interpreter of its own
+    results[key] = await runMeasure(script, { ...args, python: python ?? null }, { nodeFlags: flags ?? [] });
   } catch (err) {
     failures.push(key);
     results[key] = undefined;
@@ -100,8 +129,17 @@ for (const [key, [script, args, flags]] of Object.entries(MEASURES)) {
   }
   say(`bench: ${key} done in ${((performance.now() - t) / 1000).toFixed(0)} s`);
 }
-const agreements = [results.cold?.answersAgree, ...Object.values(results.warm?.questions ?? {}).map((x) => x.answersAgree), ...Object.values(results.hostVsIsolate?.queries ?? {}).map((x) => x.answersAgree)].filter((x) => x !== undefined && x !== null);
+results.skipped = skipped;
+const agreements = [
+  results.cold?.answersAgree,
+  ...Object.values(results.warm?.questions ?? {}).map((x) => x.answersAgree),
+  ...Object.values(results.hostVsIsolate?.queries ?? {}).map((x) => x.answersAgree),
+  ...Object.values(results.loop?.questions ?? {}).map((x) => x.answersAgree),
+  ...Object.values(results.verbs?.questions ?? {}).flatMap((x) => Object.values(x.answersAgree ?? {})),
+].filter((x) => x !== undefined && x !== null);
 results.answersAgree = agreements.length ? agreements.every(Boolean) : null;
+const duckAgree = Object.values(results.duckdb?.questions ?? {}).flatMap((x) => Object.values(x.answersAgree ?? {}));
+results.duckdbAnswersAgree = duckAgree.length ? duckAgree.every(Boolean) : null;
 
 // The report: the table, latest.json, the doc.
 const section = docSection(results);

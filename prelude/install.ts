@@ -7,6 +7,7 @@ import * as aq from 'arquero';
 import { ColumnTable } from 'arquero';
 import { PRELUDE_API } from './api.js';
 import { installVerbWrappers } from './closure/wrapVerbs.js';
+import { installColumnArrays } from './data/columnArrays.js';
 import { chart } from './charts/chart.js';
 import { plot } from './charts/plot.js';
 import { drop_duplicates, dropna, fillna } from './frame/clean.js';
@@ -53,6 +54,7 @@ export function install(extra: Record<string, unknown>): void {
   const impl = { ...implementations(), ...extra };
   const proto = ColumnTable.prototype as unknown as Record<string, unknown>;
   installVerbWrappers(proto);
+  installColumnArrays(proto);
   for (const entry of PRELUDE_API) {
     const f = impl[entry.name];
     if (!(entry.name in impl)) throw new Error(`prelude: no implementation for API entry '${entry.name}'`);

@@ -49,6 +49,21 @@ export interface BoolColumn {
 
 export type ColumnData = Float64Column | DictColumn | Utf8Column | BoolColumn;
 
+/**
+ * Rows [start, end) of a utf8 column already decoded to strings (natively, outside the isolate):
+ * how long text reaches the isolate (docs/dataset.md "How long text reaches the isolate"). Each
+ * row is its own string, so V8 stores a row that fits Latin-1 one byte per character whatever
+ * its neighbours hold. Invalid UTF-8 decodes to U+FFFD within its row, as the WHATWG decoder
+ * does (the same text the in-isolate decoder gives).
+ */
+export interface TextPage {
+  kind: 'text';
+  /** One entry per row: the text, or null for a null row. */
+  rows: Array<string | null>;
+  /** The characters' size in V8: 1 byte each for a row that fits Latin-1, else 2 (for cache budgets). */
+  charBytes: number;
+}
+
 export interface ColumnMeta {
   name: string;
   type: ColumnType;

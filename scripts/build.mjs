@@ -19,3 +19,6 @@ if (existsSync(entry)) {
   console.warn('build: prelude/index.ts not found; skipping the prelude bundle');
 }
 mkdirSync(join(root, 'dist'), { recursive: true });
+// after tsc: the holder bundle is made from the compiled JavaScript
+const { buildHolder } = await import('./build-holder.mjs');
+await buildHolder(root);

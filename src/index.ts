@@ -36,3 +36,7 @@ export { plotlyToVegaLite, PlotlyConversionError } from './result/plotlyToVegaLi
 export { createViewerHandler, type ViewerOptions, type ViewerHandler } from './viewer/createViewerHandler.js';
 export { createViewer, type Viewer, type ViewerCoreOptions, type ViewerScope } from './viewer/createViewer.js';
 export { renderReport, ReportError, type ReportOptions } from './viewer/renderReport.js';
+export { createServer, type SbirtoolsServer } from './server/createServer.js';
+export type { ServerOptions } from './server/options.js';
+export type { Route } from './server/routes/route.js';
+export type { RequestContext } from './server/context.js';

@@ -1,6 +1,7 @@
 // Markdown for the results: the part of docs/benchmarks.md between the bench markers, and the
 // table `npm run bench` prints. Numbers only come from the results object.
 import { boundaryRows, resultRows } from './rows.mjs';
+import { GEOMEAN_MAX, PER_QUESTION_MAX, duckdbRows, geomean, questionFormRows } from './questionRows.mjs';
 
 const group = (x) => x.toLocaleString('en-US');
 /** 1234.5 -> "1,235"; 12.34 -> "12.3"; 1.234 -> "1.23"; 0.1234 -> "0.123". */
@@ -56,6 +57,24 @@ function cliTable(r) {
   return table(['<step', 'p50 (p90)'], rows);
 }
 
+const agreeCell = (a) => (a === true ? 'yes' : a === false ? '**no**' : '—');
+
+function questionFormTable(r) {
+  const rows = questionFormRows(r);
+  if (!rows.length) return '';
+  const body = rows.map((x) => [x.label, x.form, stat(x.ours, 'ms'), x.pandas ? stat(x.pandas, 'ms') : 'skipped', x.ratio === null ? '—' : `${num(x.ratio)}x`, metCell(x.met), agreeCell(x.agree)]);
+  const g = geomean(rows);
+  body.push([`**geometric mean** (${rows.filter((x) => x.ratio !== null).length} question-forms)`, '', '', '', g === null ? '—' : `**${num(g)}x**`, g === null ? '' : `${metCell(g <= GEOMEAN_MAX)} (<= ${GEOMEAN_MAX}x)`, '']);
+  return table(['<question', '<form', 'sbirtools p50 (p90)', 'pandas p50 (p90)', 'ratio', `<<= ${PER_QUESTION_MAX}x`, '<answers agree'], body);
+}
+
+function duckdbTable(r) {
+  const rows = duckdbRows(r);
+  if (!rows.length) return '';
+  const body = rows.map((x) => [x.label, x.kind, x.form, stat(x.ours, 'ms'), stat(x.duckdb, 'ms'), x.ratio === null ? '—' : `${num(x.ratio)}x`, agreeCell(x.agree)]);
+  return table(['<question', '<kind', '<form', 'sbirtools p50 (p90)', 'DuckDB p50 (p90)', 'ratio', '<same answer'], body);
+}
+
 function optimisationTable(r) {
   const rows = [];
   if (r.codeCache) {
@@ -103,6 +122,16 @@ export function docSection(r) {
     resultsTable(r),
   ];
   const sections = [
+    [
+      '#### Every question, every form, vs pandas (issue 12)',
+      `Warm, one session (process isolation, the default) and one pandas worker with the frame loaded, asked in turn. Forms: **loop style** (plain JavaScript over \`.array()\` columns, the way models write it: bench/questions-loop.mjs), **prelude** (pandas-like helpers) and **plain Arquero** verbs (bench/questions.mjs, bench/verbQuestions.mjs). The trivial run is left out (its target is absolute, above). Every answer is checked against pandas.${r.skipped?.length ? ` Not measured in this run: ${r.skipped.join(', ')} (measure file absent).` : ''}`,
+      questionFormTable(r),
+    ],
+    [
+      '#### DuckDB as the native reference (issue 12)',
+      r.duckdb ? `DuckDB ${r.duckdb.version ?? ''} (\`@duckdb/node-api\`) inside the bench process, ${r.duckdb.threads} thread (a sandbox session runs on one), over the same CSV loaded into an in-memory table (load ${group(r.duckdb.loadMs)} ms, not counted); SQL in bench/measures/duckdbReference.mjs. Ratio = sbirtools p50 / DuckDB p50. Answers checked against DuckDB's: ${r.duckdbAnswersAgree === null ? 'not compared' : r.duckdbAnswersAgree ? 'all the same' : '**some differ** (latest.json)'}.` : '',
+      duckdbTable(r),
+    ],
     ['#### The process boundary (crash containment)', 'The same warm runs (c) in one session in-process and in one session in a holder process; the difference is the IPC round trip and the structured clone of the request and outcome.', boundaryTable(r)],
     ['#### The CLI cold start, step by step', 'Fresh processes doing what `sbirtools run --code ... --data ...` does (the agency question), with a clock between steps.', cliTable(r)],
     ['#### What each optimisation bought', 'Measured where a switch exists or can be simulated in the bench.', optimisationTable(r)],

@@ -1,7 +1,7 @@
 // The CLI cold start, step by step, in fresh processes: what `sbirtools run --code ... --data ...`
 // does (bin/sbirtools.js: start the holder first, then load the CLI while it boots), with a clock
 // between the steps, using the same internals as the CLI (defaultHolder, HolderProcess requests,
-// precheck, prepareCode, buildResult). Also, each alone in a fresh process: bare Node, the holder's
+// precheck, buildResult; the holder parses). Also, each alone in a fresh process: bare Node, the holder's
 // start-up, and loading only the modules run() needs.
 //   BENCH_ARGS='{"runs":5}' node bench/measures/cliBreakdown.mjs
 import { spawnSync } from 'node:child_process';
@@ -54,7 +54,6 @@ if (probe === '--probe') {
   const { resolveSessionSpec, validateOptions } = await import(dist('src/runtime/options.js'));
   const { resolveLimits } = await import(dist('schema/limits.js'));
   const { precheck } = await import(dist('src/runtime/precheck.js'));
-  const { prepareCode } = await import(dist('src/runtime/transform.js'));
   const { buildResult } = await import(dist('src/result/buildResult.js'));
   lap('cliModulesMs');
   const holder = pool.holders[0];
@@ -64,8 +63,9 @@ if (probe === '--probe') {
   const spec = await resolveSessionSpec(validateOptions({ dataPath: CSV, cacheDir: CACHE_DIR }), limits);
   const { dataset } = await holder.request({ op: 'open', sessionId: 's', spec });
   lap('sessionOpenMs');
-  const checked = precheck(code, limits, 'standard');
-  const raw = await holder.request({ op: 'run', sessionId: 's', run: { ...prepareCode(checked.code), timeoutMs: limits.timeoutMs } });
+  const checked = precheck(code, limits);
+  // the policy check and the transform happen in the holder, inside the deadline
+  const raw = await holder.request({ op: 'run', sessionId: 's', run: { source: checked.code, preset: 'standard', timeoutMs: limits.timeoutMs } });
   const result = buildResult(raw, { code, limits, dataset });
   JSON.stringify(result);
   lap('firstAnswerMs');

@@ -5,19 +5,21 @@
 //   memory = the 8 workers only (their host process is not counted: favours pandas).
 // Each session asks `rounds` rounds of the set, rotated so sessions ask different things at once.
 //   BENCH_ARGS='{"sessions":8,"rounds":4,"python":"/usr/bin/python3"}' node bench/measures/concurrency.mjs
+//   (add "poolSize" / "maxConcurrent" to compare against createPool()'s defaults)
 import { MIXED_QUESTIONS } from '../questions.mjs';
 import { CACHE_DIR, CSV, dist } from '../lib/paths.mjs';
 import { PandasWorker } from '../lib/pandasWorker.mjs';
 import { rssSampler } from '../lib/procMem.mjs';
 import { emit, log, measureArgs } from '../lib/measureChild.mjs';
 
-const { sessions = 8, rounds = 4, python, pandasWorkers = sessions } = measureArgs();
+const { sessions = 8, rounds = 4, python, pandasWorkers = sessions, poolSize, maxConcurrent } = measureArgs();
 const plan = (s) => Array.from({ length: rounds * MIXED_QUESTIONS.length }, (_, i) => MIXED_QUESTIONS[(i + s) % MIXED_QUESTIONS.length]);
 const round2 = (x) => Math.round(x * 100) / 100;
 
 async function sbirtools() {
   const { createPool } = await import(dist('src/index.js'));
-  const pool = createPool();
+  // poolSize: holders (default one per core, as createPool() does)
+  const pool = createPool({ ...(poolSize ? { size: poolSize } : {}), ...(maxConcurrent ? { maxConcurrent } : {}) });
   const sampler = rssSampler(() => [process.pid, ...pool.stats().pids]);
   const t0 = performance.now();
   const boxes = await Promise.all(Array.from({ length: sessions }, () => pool.createSandbox({ dataPath: CSV, cacheDir: CACHE_DIR })));

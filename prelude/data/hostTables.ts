@@ -1,7 +1,8 @@
 /** Builds the host tables (award_data, ...) as Arquero tables over lazily fetched columns. */
 import { ColumnTable } from 'arquero';
-import type { ColumnData, TableMeta } from '../../schema/columnar.js';
+import type { ColumnData, TableMeta, TextPage } from '../../schema/columnar.js';
 import { LazyColumn } from './lazyColumn.js';
+import type { TextCache } from './textCache.js';
 
 /** Synchronous host call returning a copy of one column (bridge.fetchColumn). */
 export type FetchColumn = (table: string, column: string) => ColumnData;
@@ -9,19 +10,34 @@ export type FetchColumn = (table: string, column: string) => ColumnData;
 /** Optional host call returning rows [start, end) of a utf8 column (bridge.fetchColumnRange). */
 export type FetchColumnRange = (table: string, column: string, start: number, end: number) => ColumnData;
 
+/** Optional host call returning rows [start, end) of a utf8 column decoded to strings (bridge.fetchTextPage). */
+export type FetchTextPageOf = (table: string, column: string, start: number, end: number) => TextPage;
+
+/** The optional ways to read text columns in pages; `textCache` is required with `fetchText`. */
+export interface TextSources {
+  fetchRange?: FetchColumnRange;
+  fetchText?: FetchTextPageOf;
+  textCache?: TextCache;
+}
+
 /**
  * One Arquero table per TableMeta; no column is fetched until a row value is read.
  * @example hostTables(bridge.tables, bridge.fetchColumn).award_data.numRows()
  */
-export function hostTables(metas: readonly TableMeta[], fetch: FetchColumn, fetchRange?: FetchColumnRange): Record<string, ColumnTable> {
+export function hostTables(metas: readonly TableMeta[], fetch: FetchColumn, sources: TextSources | FetchColumnRange = {}): Record<string, ColumnTable> {
+  const src: TextSources = typeof sources === 'function' ? { fetchRange: sources } : sources;
+  const { fetchRange, fetchText, textCache } = src;
   const out: Record<string, ColumnTable> = {};
   for (const meta of metas) {
     // no prototype: a column named __proto__ (or constructor) is an ordinary own property
     const cols: Record<string, LazyColumn> = Object.create(null);
     const names: string[] = [];
     for (const c of meta.columns) {
-      const range = fetchRange && ((start: number, end: number) => fetchRange(meta.name, c.name, start, end));
-      cols[c.name] = new LazyColumn(c, meta.numRows, () => fetch(meta.name, c.name), range);
+      cols[c.name] = new LazyColumn(c, meta.numRows, () => fetch(meta.name, c.name), {
+        fetchRange: fetchRange && ((start: number, end: number) => fetchRange(meta.name, c.name, start, end)),
+        fetchText: fetchText && ((start: number, end: number) => fetchText(meta.name, c.name, start, end)),
+        cache: textCache,
+      });
       names.push(c.name);
     }
     out[meta.name] = new ColumnTable(cols, names);

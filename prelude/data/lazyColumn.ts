@@ -7,18 +7,29 @@
  * - float64 'number' | 'integer': the Float64Array itself when no value is null, else a JS array with null;
  * - float64 'date': Date objects (UTC ms) or null;
  * - dict: the dictionary is decoded once, rows map codes to those strings (code -1 is null);
- * - utf8: strings decoded per row on first access and cached (long text such as Abstract is never decoded
- *   in bulk); with bridge.fetchColumnRange, fetched in pages of rows too (data/pagedText.ts);
+ * - utf8: with bridge.fetchTextPage, pages of row strings decoded natively by the host and cached in the
+ *   session (data/textPages.ts); else with bridge.fetchColumnRange, pages of UTF-8 decoded here per
+ *   row (data/pagedText.ts); else the whole column, decoded per row on first access;
  * - bool: true / false / null.
+ * `values()` (behind `t.array(col)`) hands out a fresh copy of an array decoded once per session.
  */
 import type { ColumnData, ColumnMeta, ColumnType } from '../../schema/columnar.js';
 import type { CardColumnData } from '../card/dataCard.js';
 import { utf8Decode } from '../polyfills/utf8.js';
-import { NativeDate } from '../intrinsics.js';
+import { ArrayPrototypeSlice, NativeDate, ReflectApply } from '../intrinsics.js';
 import { pagedText, type FetchRange } from './pagedText.js';
+import { TextPages, type FetchTextPage } from './textPages.js';
+import type { TextCache } from './textCache.js';
 
 /** Reads one column's data from the host (bridge.fetchColumn). */
 export type ColumnFetcher = () => ColumnData;
+
+/** How a utf8 column may be read besides whole: raw pages, and natively decoded pages. */
+export interface TextAccess {
+  fetchRange?: FetchRange;
+  fetchText?: FetchTextPage;
+  cache?: TextCache;
+}
 
 type Getter = (row: number) => unknown;
 
@@ -31,19 +42,33 @@ export class LazyColumn {
   readonly name: string;
   private getter: Getter | null = null;
   private raw: ColumnData | null = null;
+  /** Every value in row order, decoded once (not for dates: Date objects are mutable). */
+  private all: unknown[] | null = null;
   private readonly paged: ReturnType<typeof pagedText> | null;
+  private readonly text: TextPages | null;
 
-  constructor(meta: ColumnMeta, numRows: number, private readonly fetch: ColumnFetcher, fetchRange?: FetchRange) {
+  constructor(meta: ColumnMeta, numRows: number, private readonly fetch: ColumnFetcher, access: TextAccess | FetchRange = {}) {
+    const a: TextAccess = typeof access === 'function' ? { fetchRange: access } : access;
     this.name = meta.name;
     this.type = meta.type;
     this.length = numRows;
-    this.paged = meta.kind === 'utf8' && fetchRange ? pagedText(numRows, fetchRange) : null;
-    if (this.paged) this.getter = this.paged.get;
+    const utf8 = meta.kind === 'utf8';
+    this.text = utf8 && a.fetchText && a.cache ? new TextPages(numRows, a.fetchText, a.cache) : null;
+    this.paged = utf8 && a.fetchRange ? pagedText(numRows, a.fetchRange) : null;
+    if (this.text) {
+      const text = this.text;
+      this.getter = (row) => text.get(row);
+    } else if (this.paged) {
+      this.getter = this.paged.get;
+    }
   }
 
   /** The data in transfer form for describeData() (paged text stays paged). */
   data(): CardColumnData {
-    if (this.paged) return { kind: 'utf8-pages', type: this.type, pages: this.paged.pages, text: this.paged.text };
+    if (this.paged) {
+      const text = this.text;
+      return { kind: 'utf8-pages', type: this.type, pages: this.paged.pages, text: text ? (row) => text.get(row) ?? null : this.paged.text };
+    }
     if (this.raw === null) this.load();
     return this.raw!;
   }
@@ -59,8 +84,45 @@ export class LazyColumn {
 
   /** All values as an array (Arquero calls this for Arrow export). */
   toArray(): unknown[] {
-    const out = new Array(this.length);
-    for (let i = 0; i < this.length; i++) out[i] = this.at(i);
+    return this.values();
+  }
+
+  /** A fresh array of every value, in row order: the caller owns it (writes never reach the column). */
+  values(): unknown[] {
+    if (this.text) return this.text.copy();
+    if (this.type === 'date') return this.dates(null);
+    return ReflectApply(ArrayPrototypeSlice, this.allValues(), []) as unknown[];
+  }
+
+  /** A fresh array of the values at `indices` (the rows of a filtered or ordered table). */
+  pick(indices: ArrayLike<number>): unknown[] {
+    if (this.text) return this.text.pick(indices);
+    if (this.type === 'date') return this.dates(indices);
+    const all = this.allValues();
+    const out = new Array<unknown>(indices.length);
+    for (let k = 0; k < indices.length; k++) out[k] = all[indices[k]!];
+    return out;
+  }
+
+  private allValues(): unknown[] {
+    if (this.all) return this.all;
+    const get = this.getter ?? this.load();
+    const all = new Array<unknown>(this.length);
+    for (let i = 0; i < this.length; i++) all[i] = get(i);
+    this.all = all;
+    return all;
+  }
+
+  /** Fresh Date objects (a guest may call setFullYear on one; the next run must not see it). */
+  private dates(indices: ArrayLike<number> | null): unknown[] {
+    if (this.raw === null) this.load();
+    const raw = this.raw as Extract<ColumnData, { kind: 'float64' }>;
+    const n = indices ? indices.length : this.length;
+    const out = new Array<unknown>(n);
+    for (let k = 0; k < n; k++) {
+      const i = indices ? indices[k]! : k;
+      out[k] = raw.valid[i] ? new NativeDate(raw.values[i]!) : null;
+    }
     return out;
   }
 

@@ -4,7 +4,8 @@
  */
 import type { TableMeta } from '../../schema/columnar.js';
 import type { CardDataset } from '../card/dataCard.js';
-import { hostTables, type FetchColumn, type FetchColumnRange } from '../data/hostTables.js';
+import { hostTables, type FetchColumn, type FetchColumnRange, type FetchTextPageOf } from '../data/hostTables.js';
+import { TextCache, textBudgets } from '../data/textCache.js';
 import { install } from '../install.js';
 import { setWriter, type Write } from '../output/output.js';
 import { makeDescribeData } from './describeData.js';
@@ -20,8 +21,14 @@ export interface Bridge {
    * columns are fetched in pages of 4096 rows instead of whole (see data/pagedText.ts).
    */
   fetchColumnRange?: FetchColumnRange;
+  /**
+   * Optional: rows [start, end) of a utf8 column decoded by the host into strings (TextPage).
+   * When present, text is never decoded in the isolate and decoded pages stay cached in the
+   * session between runs, within a budget from `limits.memoryLimitMb` (see data/textCache.ts).
+   */
+  fetchTextPage?: FetchTextPageOf;
   write: Write;
-  limits: { maxOutputBytes: number; maxResultBytes: number; maxRows: number };
+  limits: { maxOutputBytes: number; maxResultBytes: number; maxRows: number; memoryLimitMb?: number };
 }
 
 /** What boot returns. */
@@ -49,7 +56,13 @@ export function boot(bridge: Bridge): Internals {
   const limits = { maxOutputBytes: Number(bridge.limits?.maxOutputBytes) || 1 << 20, maxResultBytes: Number(bridge.limits?.maxResultBytes) || 1 << 20, maxRows: Number(bridge.limits?.maxRows) || 1000 };
   setWriter((stream, text) => write(stream, text));
   const fetchRange = typeof bridge.fetchColumnRange === 'function' ? bridge.fetchColumnRange : undefined;
-  const tables = hostTables(bridge.tables ?? [], (t, c) => fetchColumn(t, c), fetchRange && ((t, c, s, e) => fetchRange(t, c, s, e)));
+  const fetchText = typeof bridge.fetchTextPage === 'function' ? bridge.fetchTextPage : undefined;
+  const budgets = textBudgets(bridge.limits?.memoryLimitMb);
+  const tables = hostTables(bridge.tables ?? [], (t, c) => fetchColumn(t, c), {
+    fetchRange: fetchRange && ((t, c, s, e) => fetchRange(t, c, s, e)),
+    fetchText: fetchText && ((t, c, s, e) => fetchText(t, c, s, e)),
+    textCache: new TextCache(budgets.budgetBytes, budgets.idleBytes),
+  });
   const extra: Record<string, unknown> = { award_data: undefined, describeData: makeDescribeData(tables, bridge.dataset) };
   for (const [name, t] of Object.entries(tables)) extra[name] = t;
   install(extra);

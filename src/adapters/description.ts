@@ -1,4 +1,7 @@
-import { run, SbirtoolsError, type Pool, type SandboxOptions } from '../index.js';
+import { run } from '../runtime/sandbox.js';
+import { SbirtoolsError } from '../runtime/errors.js';
+import type { Pool } from '../runtime/pool.js';
+import type { SandboxOptions } from '../runtime/options.js';
 import type { DataCard } from '../result/dataCard.js';
 import { toolDescription } from '../result/toolDescription.js';
 

@@ -1,4 +1,5 @@
 import { HandlerRequestSchema } from '../../schema/tool.js';
+import { parseRunBody } from './parseRunBody.js';
 import { createSessionStore, type SessionStoreOptions } from './sessionStore.js';
 
 /** Options of createHandler(). Sessions are not kept: every request is a one-shot run. */
@@ -34,17 +35,8 @@ export function createHandler(options: HandlerOptions = {}): (request: Request) 
       }
       const body = await readBody(request, maxBody);
       if (body === undefined) return fail(413, 'REQUEST_TOO_LARGE', `The request body is over ${maxBody} bytes. Send shorter code: award_data is already loaded.`);
-      let json: unknown;
-      try {
-        json = JSON.parse(body);
-      } catch {
-        return fail(400, 'VALIDATION_ERROR', 'The request body is not valid JSON. Send {"code": "<JavaScript>"} with Content-Type: application/json.');
-      }
-      const parsed = HandlerRequestSchema.safeParse(json);
-      if (!parsed.success) {
-        const missing = !json || typeof json !== 'object' || !('code' in json);
-        return fail(400, 'VALIDATION_ERROR', missing ? 'The body has no `code`: send {"code": "<JavaScript>"}.' : parsed.error.issues.map((i) => i.message).join('; '));
-      }
+      const parsed = parseRunBody(body, HandlerRequestSchema);
+      if (!parsed.ok) return fail(400, 'VALIDATION_ERROR', parsed.message);
       const result = await store.run(parsed.data.code, { signal: request.signal });
       const busy = result.error?.type === 'QUEUE_FULL';
       return Response.json(result, { status: busy ? 503 : 200, headers: { 'cache-control': 'no-store', ...(busy ? { 'retry-after': '1' } : {}) } });

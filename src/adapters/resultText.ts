@@ -1,4 +1,5 @@
-import type { RunError, RunResult } from '../index.js';
+import type { RunError } from '../../schema/errors.js';
+import type { RunResult } from '../../schema/result.js';
 import { resultNotes } from './toolOutput.js';
 
 /**

@@ -1,4 +1,9 @@
-import { run, createSandbox, resolveLimits, SbirtoolsError, SbirtoolsValidationError, type Limits, type Pool, type RunResult, type Sandbox, type SandboxOptions } from '../index.js';
+import { resolveLimits, type Limits } from '../../schema/limits.js';
+import type { RunResult } from '../../schema/result.js';
+import { run, createSandbox, type Sandbox } from '../runtime/sandbox.js';
+import { SbirtoolsError, SbirtoolsValidationError } from '../runtime/errors.js';
+import type { Pool } from '../runtime/pool.js';
+import type { SandboxOptions } from '../runtime/options.js';
 import { withCapsules, type RunFn } from '../capsule/withCapsules.js';
 
 /** Options of createSessionStore(). */

@@ -1,4 +1,4 @@
-import type { RunResult } from '../index.js';
+import type { RunResult } from '../../schema/result.js';
 
 /** The error part of a tool output: enough for a model to fix its code. */
 export interface ToolOutputError {

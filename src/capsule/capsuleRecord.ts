@@ -25,6 +25,8 @@ export const CapsuleRecordSchema = z.object({
   /** For runs of a session: its id and the run's 1-based position in it (state carries between runs). */
   session: z.object({ id: z.string(), seq: z.number().int().min(1) }).optional(),
   preset: z.enum(PRESET_NAMES).optional(),
+  /** On `sbirtools serve`: the id of the API key that ran it (a hash prefix, never the key), so a viewer shows a key only its own runs. */
+  key: z.string().optional(),
   dataset: DatasetInfoSchema.nullable(),
   /** Hash of the prelude bundle (or the package version when unbuilt). */
   prelude: z.string(),

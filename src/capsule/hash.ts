@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RunResult } from '../index.js';
+import type { RunResult } from '../../schema/result.js';
 
 /** `sha256:<hex>` of a UTF-8 string. */
 export function sha256(text: string): string {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { PresetName, RunOptions, RunResult, Sandbox } from '../index.js';
+import type { PresetName } from '../../schema/limits.js';
+import type { RunResult } from '../../schema/result.js';
+import type { RunOptions, Sandbox } from '../runtime/sandbox.js';
 import { appendCapsule } from './capsuleLog.js';
-import type { CapsuleRecord } from './capsuleRecord.js';
+import { capsuleRecordFor } from './capsuleRecordFor.js';
 import { freshDeterminism } from './determinism.js';
-import { sha256, valueHash } from './hash.js';
-import { packageInfo, preludeVersion } from './packageInfo.js';
 import { DEFAULT_OUTPUTS_MAX_BYTES, recordOutputs } from './recordOutputs.js';
 import { SbirtoolsValidationError } from '../runtime/errors.js';
 
@@ -58,27 +58,9 @@ export function withCapsules(target: Sandbox | RunFn, options: CapsuleOptions): 
     const position = ++seq;
     const result = await runFn(code, { ...runOptions, ...(deterministic ? { deterministic } : {}) });
     if (options.path) {
-      const record: CapsuleRecord = {
-        v: 1,
-        time,
-        code,
-        codeHash: sha256(code),
-        ...(sessionId !== undefined ? { session: { id: sessionId, seq: position } } : {}),
-        ...(preset ? { preset } : {}),
-        dataset: result.dataset ?? null,
-        prelude: preludeVersion(),
-        sbirtools: packageInfo().version,
-        limits: result.limits,
-        deterministic: deterministic ?? null,
-        result: {
-          ok: result.ok,
-          ...(result.error ? { errorType: result.error.type } : {}),
-          stdoutHash: sha256(result.stdout),
-          valueHash: valueHash(result),
-        },
-        stats: result.stats,
-        ...(options.outputs ? { outputs: await recordOutputs(result, maxBytes) } : {}),
-      };
+      const session = sessionId !== undefined ? { id: sessionId, seq: position } : undefined;
+      const record = capsuleRecordFor(code, result, { time, ...(session ? { session } : {}), ...(preset ? { preset } : {}), ...(deterministic ? { deterministic } : {}) });
+      if (options.outputs) record.outputs = await recordOutputs(result, maxBytes);
       await appendCapsule(options.path, record);
     }
     return result;

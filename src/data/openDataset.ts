@@ -2,7 +2,8 @@ import { statSync, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ColumnData, TableMeta } from '../../schema/columnar.js';
 import type { DatasetInfo } from '../../schema/result.js';
-import { openCache, type CacheReader } from './cache/readCache.js';
+import { openCache } from './cache/readCache.js';
+import { datasetFromCache, isDataDir, openDataDir } from './dataDir.js';
 import { identityKey, cacheFileFor } from './cache/identity.js';
 import { writeCache } from './cache/writeCache.js';
 import { readSidecar } from './download/sidecar.js';
@@ -46,11 +47,13 @@ export async function openDataset(source: DataSource, opts: { onProgress?: (p: D
   }
   const csvPath = sample ? (sample.csv as string) : source.path;
   if (!csvPath) throw new DataError('DATA_NOT_FOUND', 'The data source has kind "csv" but no path; build it with resolveDataSource().');
+  // a prebuilt data directory (`sbirtools build-data`): opened read-only, never rebuilt
+  if (!sample && isDataDir(csvPath)) return openDataDir(csvPath);
   const stat = statOrThrow(csvPath, source);
   const key = identityKey(csvPath, stat);
   const cachePath = cacheFileFor(source.cacheDir, csvPath);
   const cached = openCache(cachePath, key);
-  if (cached.ok) return fromCache(cached.reader);
+  if (cached.ok) return datasetFromCache(cached.reader);
 
   const { table, report, sha256 } = await ingestCsv(csvPath, { onProgress: opts.onProgress });
   const info = describe(source, csvPath, sha256, table.numRows, stat);
@@ -63,18 +66,7 @@ export async function openDataset(source: DataSource, opts: { onProgress?: (p: D
     return memoryDataset(table, info, report);
   }
   const reopened = openCache(cachePath, key);
-  return reopened.ok ? fromCache(reopened.reader) : memoryDataset(table, info, report);
-}
-
-function fromCache(reader: CacheReader): Dataset {
-  const h = reader.header;
-  return {
-    info: h.info,
-    meta: { name: h.name, numRows: h.numRows, columns: h.columns.map(({ name, type, kind }) => ({ name, type, kind })) },
-    report: h.report as unknown as IngestReport,
-    loadColumn: (name) => reader.loadColumn(name),
-    close: () => reader.close(),
-  };
+  return reopened.ok ? datasetFromCache(reopened.reader) : memoryDataset(table, info, report);
 }
 
 function statOrThrow(path: string, source: DataSource): Stats {

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { RunResult } from '../index.js';
+import type { RunResult } from '../../schema/result.js';
 import { resultText } from '../adapters/resultText.js';
 
 /**

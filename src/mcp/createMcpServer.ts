@@ -13,6 +13,10 @@ export interface McpServerOptions extends SessionStoreOptions {
   description?: string;
   /** Called with host failures (never sent to the client in full). @default writes to stderr */
   onError?: (err: unknown) => void;
+  /** Run tools in this existing store (e.g. a server's, shared by many connections); close() leaves it open. */
+  sessions?: SessionStore;
+  /** Load the data card through this (e.g. one card shared by many connections). @default computed once per server */
+  card?: () => Promise<DataCardView>;
 }
 
 /** An MCP server for sbirtools, not yet connected. */
@@ -34,14 +38,14 @@ export interface SbirtoolsMcpServer {
  * await app.connect(new StdioServerTransport());
  */
 export async function createMcpServer(options: McpServerOptions = {}): Promise<SbirtoolsMcpServer> {
-  const sessions = createSessionStore(options);
+  const sessions = options.sessions ?? createSessionStore(options);
   const onError = options.onError ?? ((err: unknown) => process.stderr.write(`sbirtools mcp: ${(err as Error)?.stack ?? String(err)}\n`));
   let cardPromise: Promise<DataCardView> | undefined;
   // Loaded once, on first use; a failure is retried on the next call.
-  const card = () => (cardPromise ??= loadDataCard({ ...options.sandbox, pool: options.pool }).catch((err) => {
+  const card = options.card ?? (() => (cardPromise ??= loadDataCard({ ...options.sandbox, pool: options.pool }).catch((err) => {
     cardPromise = undefined;
     throw err;
-  }));
+  })));
   const description = options.description ?? toolDescription((await card()).json);
   // the SDK loads here, not with the library (it is a quarter of a second of imports)
   const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
@@ -58,7 +62,7 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<S
     connect: (transport) => server.connect(transport),
     close: () => (closed ??= (async () => {
       await server.close().catch(() => undefined);
-      await sessions.close();
+      if (!options.sessions) await sessions.close();
     })()),
   };
 }

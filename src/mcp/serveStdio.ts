@@ -1,4 +1,4 @@
-import { shutdown } from '../index.js';
+import { shutdownDefaultBackends as shutdown } from '../runtime/defaultBackend.js';
 import { createMcpServer, type McpServerOptions } from './createMcpServer.js';
 
 /**

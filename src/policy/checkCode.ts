@@ -7,6 +7,7 @@ import { ruleIndex } from './ruleIndex.js';
 import { isIssuedRuleSet, rulesFor } from './rulesFor.js';
 import { caretSnippet, locate } from './snippet.js';
 import { toViolation } from './toViolation.js';
+import type { Program } from 'acorn';
 import type { CheckResult, RuleSet } from './types.js';
 
 /**
@@ -28,6 +29,19 @@ import type { CheckResult, RuleSet } from './types.js';
  * //   message: "`require` is not available (line 1, col 11). There are no files, ...", ... }] }
  */
 export function checkCode(code: string, rules: RuleSet | PresetName = 'standard'): CheckResult {
+  return inspectCode(code, rules).check;
+}
+
+/**
+ * checkCode, also handing back the parsed program when the code passed, so that a caller who
+ * goes on to transform the code (the runtime's notebook transform) does not parse it again.
+ * The program is acorn's ESTree with `locations`; treat it as read-only.
+ * @throws TypeError as checkCode does.
+ * @example
+ * const { check, program } = inspectCode('const x = 1; x + 1', 'standard');
+ * if (check.ok) program!.body.length; // 2
+ */
+export function inspectCode(code: string, rules: RuleSet | PresetName = 'standard'): { check: CheckResult; program?: Program } {
   if (typeof code !== 'string') throw new TypeError(`Expected \`code\` to be a string, got \`${typeof code}\``);
   const set = typeof rules === 'string' && (PRESET_NAMES as readonly string[]).includes(rules) ? rulesFor(rules) : rules;
   if (!isIssuedRuleSet(set)) {
@@ -38,14 +52,14 @@ export function checkCode(code: string, rules: RuleSet | PresetName = 'standard'
     const { line, column } = locate(code, code.search(/\S/));
     const message = `The code starts with a Markdown fence (line ${line}, col ${column}).`;
     const snippet = caretSnippet(code, line, column);
-    return { ok: false, type: 'SYNTAX_ERROR', syntaxError: { message, line, column, snippet, hint: FENCE_HINT, python: false } };
+    return { check: { ok: false, type: 'SYNTAX_ERROR', syntaxError: { message, line, column, snippet, hint: FENCE_HINT, python: false } } };
   }
   const parsed = parseProgram(code);
-  if (!parsed.ok && parsed.kind === 'syntax') return { ok: false, type: 'SYNTAX_ERROR', syntaxError: describeSyntaxError(code, parsed) };
+  if (!parsed.ok && parsed.kind === 'syntax') return { check: { ok: false, type: 'SYNTAX_ERROR', syntaxError: describeSyntaxError(code, parsed) } };
   try {
     if (parsed.ok) {
       const violations = findViolations(code, parsed.program, set);
-      return violations.length === 0 ? { ok: true } : { ok: false, type: 'POLICY_VIOLATION', violations };
+      return violations.length === 0 ? { check: { ok: true }, program: parsed.program } : { check: { ok: false, type: 'POLICY_VIOLATION', violations } };
     }
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
@@ -54,7 +68,7 @@ export function checkCode(code: string, rules: RuleSet | PresetName = 'standard'
   const rule = ruleIndex(set).tooDeep!;
   const start = parsed.ok ? { line: 1, column: 0 } : { line: parsed.line, column: parsed.column };
   const at = { type: 'Program', start: 0, end: 0, loc: { start, end: start } };
-  return { ok: false, type: 'POLICY_VIOLATION', violations: [toViolation(code, { rule, name: '', at })] };
+  return { check: { ok: false, type: 'POLICY_VIOLATION', violations: [toViolation(code, { rule, name: '', at })] } };
 }
 
 function describe(value: unknown): string {

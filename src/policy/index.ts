@@ -1,5 +1,5 @@
 // The policy layer: acorn parse + denylist -> violations, as pure functions. Plain re-exports.
-export { checkCode } from './checkCode.js';
+export { checkCode, inspectCode } from './checkCode.js';
 export { rulesFor, isIssuedRuleSet } from './rulesFor.js';
 export { RULES } from './rules.js';
 export { toRunError } from './toRunError.js';

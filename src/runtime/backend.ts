@@ -1,10 +1,10 @@
 import type { DatasetInfo } from '../../schema/result.js';
-import type { GuestRunRequest, RawRunOutcome, SessionSpec } from './protocol.js';
+import type { SourceRunRequest, RawRunOutcome, SessionSpec } from './protocol.js';
 
 /** Where sessions live: holder processes (the default) or this process (`isolation: 'inline'`). */
 export interface Backend {
   open(sessionId: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined }>;
-  run(sessionId: string, req: GuestRunRequest, signal?: AbortSignal): Promise<RawRunOutcome & { reset: boolean }>;
+  run(sessionId: string, req: SourceRunRequest, signal?: AbortSignal): Promise<RawRunOutcome & { reset: boolean }>;
   close(sessionId: string): Promise<void>;
   /** Isolates alive in this backend (the leak check asserts 0 once every sandbox is closed). */
   liveIsolates(): Promise<number>;

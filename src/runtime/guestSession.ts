@@ -8,6 +8,7 @@ import { compilePrelude } from './preludeScript.js';
 import { OutputBuffer } from './outputBuffer.js';
 import { removeDangerousGlobals } from './hardenGlobals.js';
 import { sliceUtf8 } from './sliceUtf8.js';
+import { textPage } from '../data/columns/textPage.js';
 
 import type IVM from '#ivm-types';
 
@@ -92,16 +93,22 @@ export class GuestSession {
         dataset: dataset ? { ...dataset, source: guestVisibleSource(dataset.source) } : null,
         limits,
         // Callbacks copy their arguments and results (ExternalCopy rules): nothing of the host is reachable.
-        fetchColumn: new ivm.Callback((table: unknown, column: unknown) => {
+        fetchColumn: new ivm.Callback((table: unknown, column: unknown) => guestSafe(() => {
           const provider = typeof table === 'string' ? byName.get(table) : undefined;
           if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
           return guestLoad(provider, table as string, column);
-        }),
-        fetchColumnRange: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) => {
+        })),
+        fetchColumnRange: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) => guestSafe(() => {
           const provider = typeof table === 'string' ? byName.get(table) : undefined;
           if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
           return sliceUtf8(guestLoad(provider, table as string, column), Number(start), Number(end));
-        }),
+        })),
+        // text decoded natively here, one string per row; the guest caches the pages (prelude/data/textCache.ts)
+        fetchTextPage: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) => guestSafe(() => {
+          const provider = typeof table === 'string' ? byName.get(table) : undefined;
+          if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
+          return textPage(guestLoad(provider, table as string, column), Number(start), Number(end));
+        })),
         write: new ivm.Callback((stream: unknown, text: unknown) => {
           session?.output?.write(stream === 'stderr' ? 'stderr' : 'stdout', typeof text === 'string' ? text : String(text));
         }),
@@ -264,6 +271,19 @@ function round(n: number): number {
 
 function guestVisibleSource(source: string): string {
   return /^(\/|[A-Za-z]:[\\/]|\.{1,2}[\\/])/.test(source) ? basename(source) : source;
+}
+
+/**
+ * Runs the body of a bridge callback. An error crosses into the guest with its class and message
+ * only: isolated-vm copies `stack` too, and a host stack names host files (paths of this install).
+ */
+function guestSafe<T>(body: () => T): T {
+  try {
+    return body();
+  } catch (err) {
+    if (err instanceof Error) err.stack = `${err.name}: ${err.message}`;
+    throw err;
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { HolderExitedError, HolderProcess } from './holderProcess.js';
 import { emptyOutcome, type Backend } from './backend.js';
 import { SbirtoolsValidationError } from './errors.js';
-import type { GuestRunRequest, RawRunOutcome, SessionSpec } from './protocol.js';
+import type { SourceRunRequest, RawRunOutcome, SessionSpec } from './protocol.js';
 import type { DatasetInfo } from '../../schema/result.js';
 
 /** How long past its deadline a run may go before its holder is SIGKILLed (deadline + 1 s is the promise). */
@@ -51,7 +51,7 @@ export class HolderPool implements Backend {
     }
   }
 
-  async run(id: string, req: GuestRunRequest, signal?: AbortSignal): Promise<RawRunOutcome & { reset: boolean }> {
+  async run(id: string, req: SourceRunRequest, signal?: AbortSignal): Promise<RawRunOutcome & { reset: boolean }> {
     // checked before any timer exists: a bad signal must not leave a deadline or a watch behind
     if (signal !== undefined && !(signal instanceof AbortSignal)) {
       throw new SbirtoolsValidationError(`Expected the \`signal\` option to be an AbortSignal, got \`${signal === null ? 'null' : typeof signal}\``);
@@ -71,13 +71,17 @@ export class HolderPool implements Backend {
     const started = performance.now();
     const deadline = setTimeout(() => holder.kill(`a run passed its ${req.timeoutMs} ms deadline`, 'timeout'), req.timeoutMs + KILL_GRACE_MS);
     const limit = a.spec.limits.memoryLimitMb * 1048576;
-    const flight = this.inFlight.get(holder) ?? { limits: 0, baseline: holder.rssBytes() ?? 0, runs: 0 };
+    // The RSS baseline is read at the first poll, not here: reading /proc costs ~20 µs on every
+    // run's path, and growth in the first poll interval is covered by RSS_SLACK_BYTES and by
+    // the holder's own watchdog (10 ms polls, baseline taken before the run).
+    const flight = this.inFlight.get(holder) ?? { limits: 0, baseline: -1, runs: 0 };
     flight.limits += limit;
     flight.runs++;
     this.inFlight.set(holder, flight);
     const rssWatch = setInterval(() => {
       const rss = holder.rssBytes();
-      if (rss !== undefined && rss - flight.baseline > flight.limits * RSS_KILL_FACTOR + RSS_SLACK_BYTES) {
+      if (rss !== undefined && flight.baseline < 0) flight.baseline = rss;
+      else if (rss !== undefined && rss - flight.baseline > flight.limits * RSS_KILL_FACTOR + RSS_SLACK_BYTES) {
         holder.kill(`its memory grew ${Math.round((rss - flight.baseline) / 1048576)} MB during runs limited to ${Math.round(flight.limits / 1048576)} MB`, 'memory');
       }
     }, RSS_POLL_MS);

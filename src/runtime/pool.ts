@@ -8,9 +8,16 @@ import type { SandboxOptions } from './options.js';
 
 /** Options of createPool(). */
 export interface PoolOptions {
-  /** Holder processes; each runs several isolates at once on its own threads. @default os.availableParallelism() */
+  /**
+   * Holder processes; each runs several isolates at once on its own threads, so one holder
+   * already uses several cores, and every holder loads its own copy of the columns its sessions
+   * read. Measured with 8 sessions on 2 cores (docs/benchmarks.md): one holder answered 1.3-2x
+   * more questions per second than two, with ~15% less memory. More holders buy containment (a
+   * holder lost to a fatal error takes only its own sessions along), not speed.
+   * @default Math.ceil(os.availableParallelism() / 2)
+   */
   size?: number;
-  /** Runs executing at once across the pool. @default size * 2 */
+  /** Runs executing at once across the pool. @default size * 2 (with the default size: one per core) */
   maxConcurrent?: number;
   /** Runs waiting for a slot before new ones get QUEUE_FULL. @default 64 */
   maxQueue?: number;
@@ -31,7 +38,7 @@ export class Pool {
     for (const key of Object.keys(options)) {
       if (!['size', 'maxConcurrent', 'maxQueue'].includes(key)) throw new SbirtoolsValidationError(`Unknown option \`${key}\`. Known createPool options: size, maxConcurrent, maxQueue.`);
     }
-    const size = checkInt('size', options.size ?? Math.max(1, availableParallelism()), 1);
+    const size = checkInt('size', options.size ?? Math.max(1, Math.ceil(availableParallelism() / 2)), 1);
     this.holders = new HolderPool(size);
     this.backend = new QueuedBackend(this.holders, checkInt('maxConcurrent', options.maxConcurrent ?? size * 2, 1), checkInt('maxQueue', options.maxQueue ?? 64, 0));
   }

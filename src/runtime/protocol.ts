@@ -1,4 +1,5 @@
-import type { Limits } from '../../schema/limits.js';
+import type { Limits, PresetName } from '../../schema/limits.js';
+import type { RunError } from '../../schema/errors.js';
 import type { ColumnarTable } from '../../schema/columnar.js';
 
 /** Where award_data comes from; resolved on the host, opened in the holder. Mirrors src/data DataSource. */
@@ -21,7 +22,20 @@ export interface SessionSpec {
   tables: TableSpec[];
 }
 
-/** One run, already checked by the policy and prepared by transform.ts. */
+/**
+ * One run as it leaves the host: the program as sent (BOM removed, size already checked). Where
+ * the session lives, checkAndPrepare.ts parses it once (policy + transform) inside the deadline.
+ */
+export interface SourceRunRequest {
+  source: string;
+  /** Which policy rule set applies. */
+  preset: PresetName;
+  /** Milliseconds the run may take, parse included, measured from when the holder receives it. */
+  timeoutMs: number;
+  deterministic?: { now: number; seed: number };
+}
+
+/** One run, already checked by the policy and prepared by transform.ts: what a session evaluates. */
 export interface GuestRunRequest {
   code: string;
   async: boolean;
@@ -32,7 +46,8 @@ export interface GuestRunRequest {
   deterministic?: { now: number; seed: number };
 }
 
-export type RawStatus = 'ok' | 'timeout' | 'memory' | 'aborted' | 'queue_full' | 'internal';
+/** 'rejected': the code never reached the isolate (syntax error, policy, too slow to parse); see `error`. */
+export type RawStatus = 'ok' | 'timeout' | 'memory' | 'aborted' | 'queue_full' | 'internal' | 'rejected';
 
 /** What a holder answers for a run; the host turns it into a RunResult (src/result/buildResult.ts). */
 export interface RawRunOutcome {
@@ -44,12 +59,14 @@ export interface RawRunOutcome {
   outputTruncated: boolean;
   /** For non-ok statuses: what happened, for the error message. */
   message?: string;
+  /** Status 'rejected' only: the error exactly as the caller sees it. */
+  error?: RunError;
   stats: { wallMs: number; cpuMs: number; heapUsedMb: number };
 }
 
 export type HolderRequest =
   | { id: number; op: 'open'; sessionId: string; spec: SessionSpec }
-  | { id: number; op: 'run'; sessionId: string; run: GuestRunRequest }
+  | { id: number; op: 'run'; sessionId: string; run: SourceRunRequest }
   | { id: number; op: 'abort'; sessionId: string }
   | { id: number; op: 'close'; sessionId: string }
   | { id: number; op: 'stats' };

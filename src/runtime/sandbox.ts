@@ -4,8 +4,7 @@ import type { DatasetInfo, RunResult } from '../../schema/result.js';
 import { buildResult } from '../result/buildResult.js';
 import type { Backend } from './backend.js';
 import { SandboxClosedError, SbirtoolsValidationError } from './errors.js';
-import { precheck } from './precheck.js';
-import { prepareCode } from './transform.js';
+import { emptyResult, precheck } from './precheck.js';
 import { resolveSessionSpec, validateOptions, type SandboxOptions } from './options.js';
 import { backendFor } from './defaultBackend.js';
 import type { SessionSpec } from './protocol.js';
@@ -75,7 +74,7 @@ export class Sandbox {
   private async runNow(code: string, options: RunOptions): Promise<RunResult> {
     if (this.closedFlag) throw new SandboxClosedError();
     const started = performance.now();
-    const checked = precheck(code, this.spec.limits, this.preset);
+    const checked = precheck(code, this.spec.limits);
     if (!checked.ok) return { ...checked.result, ...(this.dataset ? { dataset: this.dataset } : {}) };
     if (options.signal?.aborted) {
       return buildResult(
@@ -83,13 +82,18 @@ export class Sandbox {
         { code: checked.code, limits: this.spec.limits, dataset: this.dataset },
       );
     }
-    const prepared = prepareCode(checked.code);
     const deterministic = options.deterministic ?? (this.deterministic ? { now: Date.UTC(2026, 0, 1), seed: 1 } : undefined);
+    // The policy check and the notebook transform happen where the session lives, inside the
+    // deadline (sessionHost.ts): a large program never blocks this thread.
     const raw = await this.backend.run(
       this.id,
-      { ...prepared, timeoutMs: this.spec.limits.timeoutMs, ...(deterministic ? { deterministic } : {}) },
+      { source: checked.code, preset: this.preset, timeoutMs: this.spec.limits.timeoutMs, ...(deterministic ? { deterministic } : {}) },
       options.signal,
     );
+    if (raw.status === 'rejected' && raw.error) {
+      // refused before it ran (syntax, policy, a parse past the deadline): nothing of the session changed
+      return { ...emptyResult(this.spec.limits, raw.error), ...(this.dataset ? { dataset: this.dataset } : {}), ...(raw.reset ? { sessionReset: true } : {}) };
+    }
     const result = buildResult(raw, { code: checked.code, limits: this.spec.limits, dataset: this.dataset, reset: raw.reset });
     result.stats.wallMs = Math.round((performance.now() - started) * 100) / 100;
     return result;

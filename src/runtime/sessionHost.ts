@@ -1,7 +1,9 @@
 import { loadEngine } from './engine.js';
 import { GuestSession, reportCatastrophe } from './guestSession.js';
 import { TableCache, type TableProvider } from './tableProviders.js';
-import type { GuestRunRequest, RawRunOutcome, SessionSpec } from './protocol.js';
+import type { RawRunOutcome, SessionSpec, SourceRunRequest } from './protocol.js';
+import { CodeChecker, parseTimeout } from './codeChecker.js';
+import { emptyOutcome } from './backend.js';
 import type { DatasetInfo } from '../../schema/result.js';
 import { WarmSessions } from './warmSessions.js';
 
@@ -28,11 +30,14 @@ interface Entry {
 export class SessionHost {
   private readonly sessions = new Map<string, Entry>();
   private readonly tables = new TableCache();
+  private readonly checker = new CodeChecker();
   private watch: NodeJS.Timeout | undefined;
   private baselineRss = 0;
   /** This process's own memory (main isolate heap + Node buffers: loaded columns) at watch start. */
   private baselineOwn = 0;
   private hardLimitReported = false;
+  /** The baseline was measured while no run was in flight and none has started since. */
+  private baselineFresh = false;
 
   private readonly warm = new WarmSessions(
     (spec) => this.build(spec),
@@ -65,10 +70,21 @@ export class SessionHost {
     return { session, dataset };
   }
 
-  /** Run in an open session; reopens it first when a limit disposed its isolate. */
-  async run(id: string, req: GuestRunRequest): Promise<RawRunOutcome & { reset: boolean }> {
+  /**
+   * Check and prepare the code (one parse, inside the deadline: codeChecker.ts), then run it in
+   * the open session; reopens the session first when a limit disposed its isolate.
+   */
+  async run(id: string, req: SourceRunRequest): Promise<RawRunOutcome & { reset: boolean }> {
+    const received = performance.now();
     const entry = this.sessions.get(id);
     if (!entry) throw new Error(`no open session ${id}`);
+    const pending = this.checker.check(req.source, req.preset, req.timeoutMs, entry.spec.limits.memoryLimitMb, id);
+    let checked = pending instanceof Promise ? await pending : pending;
+    if (checked === 'aborted') return emptyOutcome('aborted', 'the run was cancelled by its AbortSignal');
+    const remainingMs = Math.ceil(req.timeoutMs - (performance.now() - received));
+    if (checked.ok && remainingMs < 1) checked = parseTimeout(req.timeoutMs);
+    if (!checked.ok) return { ...emptyOutcome('rejected', checked.error.message), error: checked.error };
+    if (this.sessions.get(id) !== entry) return emptyOutcome('internal', 'the session was closed while the code was checked');
     let reset = false;
     if (!entry.session.alive) {
       await this.open(id, entry.spec);
@@ -77,7 +93,8 @@ export class SessionHost {
     const current = this.sessions.get(id)!;
     this.startWatch();
     try {
-      return { ...(await current.session.run(req)), reset };
+      const run = { ...checked.prepared, timeoutMs: remainingMs, ...(req.deterministic ? { deterministic: req.deterministic } : {}) };
+      return { ...(await current.session.run(run)), reset };
     } finally {
       this.stopWatchIfIdle();
     }
@@ -85,6 +102,8 @@ export class SessionHost {
 
   /** Cancel the run in flight: the isolate is disposed, the session is rebuilt on its next run. */
   abort(id: string): void {
+    // still parsing: the isolate holds no part of this run, so its state is kept
+    if (this.checker.cancel(id)) return;
     this.sessions.get(id)?.session.dispose('aborted');
   }
 
@@ -96,6 +115,7 @@ export class SessionHost {
   }
 
   closeAll(): void {
+    this.checker.close();
     this.warm.disposeAll();
     for (const id of [...this.sessions.keys()]) this.close(id);
   }
@@ -109,9 +129,10 @@ export class SessionHost {
 
   private startWatch(): void {
     if (this.watch) return;
-    const m = process.memoryUsage();
-    this.baselineRss = m.rss;
-    this.baselineOwn = m.heapUsed + m.arrayBuffers;
+    // the baseline taken after the previous run replied (below) is still exact unless a run
+    // started since; reading /proc and the heap costs ~20 µs, off the reply's path that way
+    if (!this.baselineFresh) this.takeBaseline();
+    this.baselineFresh = false;
     this.hardLimitReported = false;
     this.watch = setInterval(() => this.checkMemory(), WATCH_INTERVAL_MS);
     this.watch.unref();
@@ -122,6 +143,18 @@ export class SessionHost {
     for (const e of this.sessions.values()) if (e.session.isRunning) return;
     clearInterval(this.watch);
     this.watch = undefined;
+    // after this turn (the reply goes out first), measure the baseline for the next run
+    setImmediate(() => {
+      if (this.watch) return;
+      this.takeBaseline();
+      this.baselineFresh = true;
+    }).unref();
+  }
+
+  private takeBaseline(): void {
+    const m = process.memoryUsage();
+    this.baselineRss = m.rss;
+    this.baselineOwn = m.heapUsed + m.arrayBuffers;
   }
 
   private checkMemory(): void {
@@ -137,7 +170,8 @@ export class SessionHost {
     const m = process.memoryUsage();
     const own = Math.max(0, m.heapUsed + m.arrayBuffers - this.baselineOwn);
     const grown = m.rss - this.baselineRss - own;
-    const limits = running.reduce((sum, e) => sum + e.spec.limits.memoryLimitMb, 0) * 1048576;
+    // parses on worker threads (codeChecker.ts) are capped at their own runs' limits: budgeted too
+    const limits = (running.reduce((sum, e) => sum + e.spec.limits.memoryLimitMb, 0) + this.checker.workerBudgetMb) * 1048576;
     if (grown > limits * RSS_HARD_FACTOR && !this.hardLimitReported) {
       this.hardLimitReported = true;
       reportCatastrophe(`out of memory: the process grew ${mb(grown)} MB during runs limited to ${mb(limits)} MB and disposing their isolates did not stop it`, 'oom');

@@ -28,13 +28,16 @@ const PARSE_OPTIONS: acorn.Options = {
  *   re-run a cell that declares the same name, and the binding persists to the next run;
  * - code with top-level `await` or `return` is wrapped in an async IIFE on one added line; its
  *   top-level declarations are hoisted to globals and its last expression statement is returned.
- * Assumes the code parses (the policy check runs first).
+ * Assumes the code parses (the policy check runs first). Pass the policy check's program
+ * (`inspectCode`) to skip a second parse: one parse serves both.
  */
-export function prepareCode(source: string): PreparedCode {
-  const program = acorn.parse(source, PARSE_OPTIONS) as AnyNode;
+export function prepareCode(source: string, parsed?: acorn.Program): PreparedCode {
+  const program = (parsed ?? acorn.parse(source, PARSE_OPTIONS)) as AnyNode;
   const body = program.body as AnyNode[];
-  const needsAsync = body.some((s) => containsTopLevel(s, isAsyncMarker));
-  const resultName = !containsTopLevel(program, (n) => n.type === 'ReturnStatement') && assignsResult(body);
+  // one walk of the top level (functions and class bodies excluded) finds every marker
+  const found = scanTopLevel(program);
+  const needsAsync = found.asyncMarker;
+  const resultName = !found.returns && (found.assignsResult || body.some(declaresResult));
   const edits: Edit[] = [];
   if (!needsAsync) {
     for (const s of body) if (s.type === 'VariableDeclaration' && s.kind !== 'var') edits.push(keywordToVar(s));
@@ -101,35 +104,46 @@ function collectPatternNames(p: AnyNode | null, out: Set<string>): void {
   }
 }
 
-function isAsyncMarker(n: AnyNode): boolean {
-  return n.type === 'AwaitExpression' || n.type === 'ReturnStatement' || (n.type === 'ForOfStatement' && n.await === true);
+interface TopLevelMarkers {
+  /** `await`, `for await` or `return` outside any function: the code needs the async wrapper. */
+  asyncMarker: boolean;
+  returns: boolean;
+  /** `result = ...` outside any function. */
+  assignsResult: boolean;
 }
 
-/** Does `node` contain a match outside any nested function (class bodies count as functions)? */
-function containsTopLevel(node: AnyNode, match: (n: AnyNode) => boolean): boolean {
-  if (match(node)) return true;
-  if (/Function/.test(node.type) || node.type === 'ClassBody') return false;
-  for (const key of Object.keys(node)) {
-    if (key === 'type' || key === 'start' || key === 'end' || key === 'loc') continue;
-    const v = node[key];
-    if (Array.isArray(v)) {
-      for (const c of v) if (c && typeof c.type === 'string' && containsTopLevel(c, match)) return true;
-    } else if (v && typeof v === 'object' && typeof v.type === 'string' && containsTopLevel(v, match)) {
-      return true;
+/** Walk `program` once, skipping nested functions (class bodies count as functions). */
+function scanTopLevel(program: AnyNode): TopLevelMarkers {
+  const found: TopLevelMarkers = { asyncMarker: false, returns: false, assignsResult: false };
+  // an explicit stack: a deeply nested program must not overflow the walk
+  const stack: AnyNode[] = [program];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const type = node.type as string;
+    if (type === 'ReturnStatement') found.returns = found.asyncMarker = true;
+    else if (type === 'AwaitExpression' || (type === 'ForOfStatement' && node.await === true)) found.asyncMarker = true;
+    else if (type === 'AssignmentExpression' && node.left.type === 'Identifier' && node.left.name === 'result') found.assignsResult = true;
+    if (found.returns && found.asyncMarker && found.assignsResult) break;
+    if (type === 'FunctionDeclaration' || type === 'FunctionExpression' || type === 'ArrowFunctionExpression' || type === 'ClassBody') continue;
+    for (const key in node) {
+      if (key === 'type' || key === 'start' || key === 'end' || key === 'loc') continue;
+      const v = node[key];
+      if (v === null || typeof v !== 'object') continue;
+      if (Array.isArray(v)) {
+        for (let i = v.length - 1; i >= 0; i--) if (v[i] && typeof v[i].type === 'string') stack.push(v[i]);
+      } else if (typeof v.type === 'string') {
+        stack.push(v);
+      }
     }
   }
-  return false;
+  return found;
 }
 
-function assignsResult(body: AnyNode[]): boolean {
-  const declares = (s: AnyNode) => {
-    if (s.type !== 'VariableDeclaration') return false;
-    const names = new Set<string>();
-    for (const d of s.declarations) collectPatternNames(d.id, names);
-    return names.has('result');
-  };
-  const assigns = (n: AnyNode) => n.type === 'AssignmentExpression' && n.left.type === 'Identifier' && n.left.name === 'result';
-  return body.some((s) => declares(s) || containsTopLevel(s, assigns));
+function declaresResult(s: AnyNode): boolean {
+  if (s.type !== 'VariableDeclaration') return false;
+  const names = new Set<string>();
+  for (const d of s.declarations) collectPatternNames(d.id, names);
+  return names.has('result');
 }
 
 function applyEdits(source: string, edits: Edit[]): string {

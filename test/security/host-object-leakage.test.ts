@@ -31,7 +31,7 @@ const WALK = `${BYPASS}
     }
     try { queue.push([Object.getPrototypeOf(o), path + '.[[Prototype]]']) } catch {}
   }
-  ({ visited: seen.size, hits, fetches: fetches.filter((p) => !/^G\\.award_data\\._data\\.[^.]+$/.test(p)) })`;
+  ({ visited: seen.size, hits, fetches: fetches.filter((p) => !/^G\\.award_data\\._data\\.[^.]+(\\.text)?$/.test(p)) })`;
 
 describe('host objects reachable from guest code', () => {
   it('walking every object reachable from the global object (own keys, accessors, prototypes) finds none', async () => {
@@ -40,7 +40,7 @@ describe('host objects reachable from guest code', () => {
     const v = r.value as { visited: number; hits: string[]; fetches: string[] };
     expect(v.visited, 'the walk saw the prelude and Arquero, not just the global').toBeGreaterThan(1000);
     expect(v.hits).toEqual([]);
-    // the only `fetch` members are award_data's lazy column loaders (they copy one column in)
+    // the only `fetch` members are award_data's lazy column loaders and text page loaders (they copy one column in)
     expect(v.fetches).toEqual([]);
   });
 
@@ -51,6 +51,23 @@ describe('host objects reachable from guest code', () => {
     );
     expect(r.error?.type === 'RUNTIME_ERROR' || r.error === undefined).toBe(true);
     expect(JSON.stringify(r)).not.toMatch(/\/work|node_modules|\.cache/);
+    await expectHealthy(box);
+  });
+
+  it('a text page loader only returns rows of its own column, as copies; bad ranges throw without host paths', async () => {
+    await using box = await createSandbox();
+    const r = await box.run(`const t = award_data._data['Abstract'].text; const out = [];
+for (const args of [[0, 2], [-1, 5], [0, 1e9], ['a', 2], [5, 1]]) {
+  try { const p = t.fetch(...args); p.rows[0] = 'changed'; out.push(p.rows.length) } catch (e) { out.push(e.name + ': ' + e.message + ' | ' + e.stack) }
+}
+out.push(award_data.get('Abstract', 0) !== 'changed');
+out`);
+    expect(r.error).toBeUndefined();
+    const out = r.value as unknown[];
+    expect(out[0]).toBe(2);
+    expect(out.slice(1, 5).every((x) => typeof x === 'string' && /^RangeError: row range/.test(x))).toBe(true);
+    expect(out[5]).toBe(true);
+    expect(JSON.stringify(r)).not.toMatch(/\/work\/|node_modules|file:\/\/|dist\/src/);
     await expectHealthy(box);
   });
 

@@ -8,6 +8,7 @@ import type { ColumnData, ColumnarTable } from '../../../schema/columnar.js';
 import { AWARDS, DATASET } from './fixture.js';
 import { GuestOutcomeSchema } from './outcomeSchema.js';
 import { GuestOutcomeSchema as HostOutcomeSchema } from '../../../schema/guest.js';
+import { textPage } from '../../../src/data/columns/textPage.js';
 
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-var-requires
@@ -37,6 +38,10 @@ export interface HarnessOptions {
   limits?: Partial<{ maxOutputBytes: number; maxResultBytes: number; maxRows: number }>;
   /** Also offer bridge.fetchColumnRange (utf8 columns then load in pages of rows). */
   paged?: boolean;
+  /** Also offer bridge.fetchTextPage (utf8 columns then arrive decoded by the host, cached in the session). */
+  textPages?: boolean;
+  /** `limits.memoryLimitMb` as the bridge reports it (sizes the text cache; the isolate itself gets 256 MB). */
+  memoryLimitMb?: number;
 }
 
 /** Rows [start, end) of a utf8 column with offsets rebased to 0: what fetchColumnRange returns. */
@@ -76,11 +81,18 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     if (!col) throw new Error(`no column ${table}/${column}`);
     return sliceUtf8(col.data, start, end);
   });
+  const fetchTextPage = new ivm.Callback((table: string, column: string, start: number, end: number) => {
+    fetched.push(`${table}/${column}{${start}:${end}}`);
+    const col = tables.find((t) => t.name === table)?.columns.find((c) => c.name === column);
+    if (!col) throw new Error(`no column ${table}/${column}`);
+    return textPage(col.data, start, end);
+  });
   const metas = tables.map((t) => ({ name: t.name, numRows: t.numRows, columns: t.columns.map(({ name, type, kind }) => ({ name, type, kind })) }));
-  const bridge = new ivm.ExternalCopy({ tables: metas, dataset: options.dataset ?? DATASET, limits }).copyInto();
+  const bridgeLimits = options.memoryLimitMb ? { ...limits, memoryLimitMb: options.memoryLimitMb } : limits;
+  const bridge = new ivm.ExternalCopy({ tables: metas, dataset: options.dataset ?? DATASET, limits: bridgeLimits }).copyInto();
   context.evalClosureSync(
-    'const b = $0; b.write = $1; b.fetchColumn = $2; if ($3) b.fetchColumnRange = $3; globalThis.__internals = __sbirtools_boot(b); delete globalThis.__sbirtools_boot;',
-    [bridge, write, fetchColumn, options.paged ? fetchColumnRange : null],
+    'const b = $0; b.write = $1; b.fetchColumn = $2; if ($3) b.fetchColumnRange = $3; if ($4) b.fetchTextPage = $4; globalThis.__internals = __sbirtools_boot(b); delete globalThis.__sbirtools_boot;',
+    [bridge, write, fetchColumn, options.paged || options.textPages ? fetchColumnRange : null, options.textPages ? fetchTextPage : null],
   );
   const execute = context.evalClosureSync('const x = globalThis.__internals.execute; delete globalThis.__internals; return x;', [], { result: { reference: true } });
   return {

@@ -1,0 +1,76 @@
+/**
+ * A long text column read through `bridge.fetchTextPage`: the host decodes a page of rows with
+ * Node's native decoders into one string per row (schema/columnar.ts `TextPage`), so no UTF-8 is
+ * decoded in the isolate. Decoded pages stay in the session's TextCache between runs.
+ */
+import type { TextPage } from '../../schema/columnar.js';
+import { ArrayIsArray } from '../intrinsics.js';
+import { PAGE_SHIFT } from './pagedText.js';
+import type { CachedPage, Slot, TextCache } from './textCache.js';
+
+const PAGE_ROWS = 1 << PAGE_SHIFT;
+/** Heap cost of one row beyond its characters: the string header and its array slot. */
+const ROW_OVERHEAD_BYTES = 24;
+
+/** Rows [start, end) of a utf8 column, decoded by the host (bridge.fetchTextPage). */
+export type FetchTextPage = (start: number, end: number) => TextPage;
+
+/** A text column over the shared cache: `get(row)`, `page(p)`, the whole column `copy()`, `pick(rows)`. */
+export class TextPages {
+  private readonly slots: Slot[];
+  private lastIndex = -1;
+  private last: CachedPage | null = null;
+
+  constructor(readonly numRows: number, private readonly fetch: FetchTextPage, private readonly cache: TextCache) {
+    const pages = Math.ceil(numRows / PAGE_ROWS);
+    this.slots = new Array<Slot>(pages);
+    for (let p = 0; p < pages; p++) this.slots[p] = { page: null, weak: null, stamp: 0, derefJob: 0 };
+  }
+
+  /** The row strings of page `p` (cached, or fetched and decoded by the host). Never hand this array out. */
+  page(p: number): Array<string | null> {
+    if (p === this.lastIndex && this.last) return this.last.rows;
+    const slot = this.slots[p]!;
+    let page = this.cache.lookup(slot);
+    if (!page) {
+      const start = p * PAGE_ROWS;
+      const end = Math.min(this.numRows, start + PAGE_ROWS);
+      const data = this.fetch(start, end);
+      if (!data || data.kind !== 'text' || !ArrayIsArray(data.rows) || data.rows.length !== end - start) {
+        throw new Error(`fetchTextPage returned malformed data for rows ${start}..${end}`);
+      }
+      page = { rows: data.rows, bytes: Number(data.charBytes) + (end - start) * ROW_OVERHEAD_BYTES };
+      this.cache.hold(slot, page);
+    }
+    this.lastIndex = p;
+    this.last = page;
+    return page.rows;
+  }
+
+  /** The value at `row`: a string, null for a null row, undefined outside the column. */
+  get(row: number): string | null | undefined {
+    if (!(row >= 0 && row < this.numRows) || row !== (row | 0)) return undefined;
+    return this.page(row >> PAGE_SHIFT)[row & (PAGE_ROWS - 1)];
+  }
+
+  /** A fresh array of every row (the caller may modify it; the cache keeps its own pages). */
+  copy(): Array<string | null> {
+    const out = new Array<string | null>(this.numRows);
+    let k = 0;
+    for (let p = 0; p < this.slots.length; p++) {
+      const rows = this.page(p);
+      for (let i = 0; i < rows.length; i++) out[k++] = rows[i]!;
+    }
+    return out;
+  }
+
+  /** Values at the given row indices (a filtered or ordered table's rows), in a fresh array. */
+  pick(indices: ArrayLike<number>): Array<string | null> {
+    const out = new Array<string | null>(indices.length);
+    for (let k = 0; k < indices.length; k++) {
+      const row = indices[k]!;
+      out[k] = this.page(row >> PAGE_SHIFT)[row & (PAGE_ROWS - 1)]!;
+    }
+    return out;
+  }
+}

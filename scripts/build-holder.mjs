@@ -1,0 +1,28 @@
+// Bundle the holder process's entry (dist/src/runtime/holderMain.js and everything it imports)
+// into one ES module: dist/holder/holderMain.mjs. A cold `sbirtools run` waits for the holder to
+// start; one file instead of ~200 (zod alone is 106) loads in about half the time. isolated-vm is
+// native and stays external (resolved from node_modules as before).
+import { build } from 'esbuild';
+import { join } from 'node:path';
+
+/**
+ * Bundle the compiled holder entry (run after tsc).
+ * @param {string} root the repository root.
+ * @returns {Promise<string>} the bundle's path.
+ */
+export async function buildHolder(root) {
+  const outfile = join(root, 'dist', 'holder', 'holderMain.mjs');
+  await build({
+    absWorkingDir: root,
+    entryPoints: [join(root, 'dist', 'src', 'runtime', 'holderMain.js')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: ['isolated-vm', 'isolated-vm-legacy'],
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  return outfile;
+}

@@ -1,0 +1,112 @@
+import { createServer } from '../server/createServer.js';
+import type { ServerOptions } from '../server/options.js';
+import { intFlag, parseCommandArgs, UsageError, type CliIo } from './args.js';
+import { EXIT } from './exitCodes.js';
+import { SANDBOX_FLAGS, SANDBOX_FLAGS_HELP, sandboxOptionsFrom } from './sandboxFlags.js';
+
+export const SERVE_HELP = `Usage: sbirtools serve [options]
+
+Serve sbirtools over HTTP: MCP (Streamable HTTP) at /mcp, REST at /v1/run and /v1/sessions,
+/healthz, /readyz and /metrics. Prints the URL when ready; SIGTERM/SIGINT drain and exit 0.
+
+Options:
+  --host <addr>              interface to listen on (default 127.0.0.1; anything else needs API keys)
+  --port <n>                 port (default 8787; 0 picks a free one)
+  --redis <url>              Redis for several replicas (default $SBIRTOOLS_REDIS_URL; none: in memory)
+${SANDBOX_FLAGS_HELP}
+  --pool-size <n>            holder processes of this replica (default 1)
+  --max-concurrent-runs <n>  runs executing at once on this replica (default 2 per holder)
+  --max-concurrent-per-key <n>  runs of one API key at once (default 4)
+  --runs-per-minute <n>      runs of one API key per minute (default 120)
+  --max-body-bytes <n>       largest request body (default 2 x the code cap + 4096)
+  --allowed-hosts <list>     comma-separated host names to answer to (DNS-rebinding protection)
+  --cors-origin <list>       comma-separated web origins allowed to call from a browser (default none)
+  --grace-ms <ms>            on SIGTERM, how long runs in flight may finish (default 30000)
+  --session-ttl-ms <ms>      forget a session unused this long (default 3600000)
+  --max-local-sessions <n>   session isolates this replica keeps (default 64; others rebuilt on demand)
+  --max-replay-cells <n>     rebuild caps: cells (default 500), bytes of code (--max-replay-bytes,
+  --max-replay-bytes <n>       default 4194304) and time (--max-replay-ms, default 60000); over a cap
+  --max-replay-ms <ms>         the session is reset (sessionReset) instead of replayed
+  --capsule-log <file>       append a capsule record (with the key id) of every run (JSONL)
+  --quiet                    no per-request JSON log lines
+  -h, --help                 show this help
+
+Environment:
+  SBIRTOOLS_API_KEYS         comma-separated bearer keys (every route but /healthz and /readyz needs one)
+  SBIRTOOLS_API_KEYS_FILE    a file with one key per line, instead
+  SBIRTOOLS_REDIS_URL        as --redis
+
+MCP client config: {"mcpServers": {"sbirtools": {"url": "http://127.0.0.1:8787/mcp"}}}. Docs: docs/deploy.md.`;
+
+const list = (v: string | boolean | undefined) => (v === undefined ? undefined : String(v).split(',').map((s) => s.trim()).filter(Boolean));
+
+/** `sbirtools serve`: listens until SIGTERM/SIGINT, then drains; returns the exit code. */
+export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('serve', argv, {
+    ...SANDBOX_FLAGS,
+    host: { type: 'string' },
+    port: { type: 'string' },
+    redis: { type: 'string' },
+    'pool-size': { type: 'string' },
+    'max-concurrent-runs': { type: 'string' },
+    'max-concurrent-per-key': { type: 'string' },
+    'runs-per-minute': { type: 'string' },
+    'max-body-bytes': { type: 'string' },
+    'allowed-hosts': { type: 'string' },
+    'cors-origin': { type: 'string' },
+    'grace-ms': { type: 'string' },
+    'session-ttl-ms': { type: 'string' },
+    'max-local-sessions': { type: 'string' },
+    'max-replay-cells': { type: 'string' },
+    'max-replay-bytes': { type: 'string' },
+    'max-replay-ms': { type: 'string' },
+    'capsule-log': { type: 'string' },
+    quiet: { type: 'boolean' },
+  });
+  if (values.help) {
+    io.stdout.write(`${SERVE_HELP}\n`);
+    return EXIT.OK;
+  }
+  if (positionals.length) throw new UsageError('serve', `unexpected argument '${positionals[0]}'`);
+  const port = values.port === '0' ? 0 : intFlag('serve', 'port', values.port, 'port');
+  if (port !== undefined && port > 65535) throw new UsageError('serve', `--port expects 0-65535, got '${port}'`);
+  const n = (flag: string, unit: string) => intFlag('serve', flag, values[flag], unit);
+  const options: ServerOptions = {
+    sandbox: sandboxOptionsFrom('serve', values),
+    env: io.env,
+    ...(values.host !== undefined ? { host: String(values.host) } : {}),
+    ...(port !== undefined ? { port } : {}),
+    ...(values.redis !== undefined ? { redisUrl: String(values.redis) } : {}),
+    ...(n('pool-size', 'processes') ? { poolSize: n('pool-size', 'processes') } : {}),
+    ...(n('max-concurrent-runs', 'runs') ? { maxConcurrentRuns: n('max-concurrent-runs', 'runs') } : {}),
+    ...(n('max-concurrent-per-key', 'runs') ? { maxConcurrentPerKey: n('max-concurrent-per-key', 'runs') } : {}),
+    ...(n('runs-per-minute', 'runs') ? { runsPerMinutePerKey: n('runs-per-minute', 'runs') } : {}),
+    ...(n('max-body-bytes', 'bytes') ? { maxBodyBytes: n('max-body-bytes', 'bytes') } : {}),
+    ...(n('grace-ms', 'milliseconds') ? { graceMs: n('grace-ms', 'milliseconds') } : {}),
+    ...(n('session-ttl-ms', 'milliseconds') ? { sessionTtlMs: n('session-ttl-ms', 'milliseconds') } : {}),
+    ...(n('max-local-sessions', 'sessions') ? { maxLocalSessions: n('max-local-sessions', 'sessions') } : {}),
+    ...(n('max-replay-cells', 'cells') ? { maxReplayCells: n('max-replay-cells', 'cells') } : {}),
+    ...(n('max-replay-bytes', 'bytes') ? { maxReplayBytes: n('max-replay-bytes', 'bytes') } : {}),
+    ...(n('max-replay-ms', 'milliseconds') ? { maxReplayMs: n('max-replay-ms', 'milliseconds') } : {}),
+    ...(list(values['allowed-hosts']) ? { allowedHosts: list(values['allowed-hosts'])! } : {}),
+    ...(list(values['cors-origin']) ? { corsOrigins: list(values['cors-origin'])! } : {}),
+    ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']) } : {}),
+    log: values.quiet ? false : (line) => io.stdout.write(`${JSON.stringify(line)}\n`),
+  };
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  try {
+    const server = await createServer(options);
+    io.stderr.write(`sbirtools serve: listening on ${server.url} (MCP: ${server.url}/mcp)\n`);
+    await stopped;
+    io.stderr.write('sbirtools serve: draining\n');
+    await server.close();
+    io.stderr.write('sbirtools serve: stopped\n');
+  } finally {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+  }
+  return EXIT.OK;
+}

@@ -1,0 +1,21 @@
+import type { Route } from './routes/route.js';
+
+/** What middleware and routes know about one request. */
+export interface RequestContext {
+  request: Request;
+  url: URL;
+  /** Echoed in the `x-request-id` response header and every log line of the request. */
+  requestId: string;
+  route: Route;
+  /** Path parameters (`:id`). */
+  params: Record<string, string>;
+  /** The body as text, read (under the cap) by the body-limit middleware. */
+  body: string;
+  /** Id of the API key (a hash prefix, never the key); `local` when the server has no keys. */
+  keyId: string;
+  /** Extra fields for this request's log line (session, error type...). */
+  log: Record<string, unknown>;
+}
+
+/** One step of the chain: answer, or call next(). */
+export type Middleware = (ctx: RequestContext, next: () => Promise<Response>) => Promise<Response>;

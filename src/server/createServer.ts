@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolveLimits } from '../../schema/limits.js';
+import { loadDataCard } from '../adapters/description.js';
+import { packageInfo } from '../capsule/packageInfo.js';
+import { SbirtoolsValidationError } from '../runtime/errors.js';
+import { createPool } from '../runtime/pool.js';
+import { toolDescription } from '../result/toolDescription.js';
+import { loadKeyRing } from './apiKeys.js';
+import { chain } from './chain.js';
+import type { RequestContext } from './context.js';
+import { createMetrics } from './metrics.js';
+import { apiKey } from './middleware/apiKey.js';
+import { bodyLimit } from './middleware/bodyLimit.js';
+import { hostCheck } from './middleware/hostCheck.js';
+import { rateLimit } from './middleware/rateLimit.js';
+import { nodeListener } from './nodeListener.js';
+import { isLoopback, type ServerOptions } from './options.js';
+import { fail } from './respond.js';
+import { matchRoute } from './routes/route.js';
+import { ROUTES } from './routes/routes.js';
+import type { ServerApp } from './serverApp.js';
+import { ServerSessions } from './sessions/serverSessions.js';
+import { createMemoryStore } from './store/memoryStore.js';
+import { createRedisStore } from './store/redisStore.js';
+
+/** A running sbirtools service. */
+export interface SbirtoolsServer {
+  /** `http://host:port`, e.g. for an MCP client: `${url}/mcp`. */
+  readonly url: string;
+  readonly port: number;
+  /** The whole service as a Fetch handler (what the HTTP listener calls). */
+  fetch(request: Request): Promise<Response>;
+  /** Graceful: not-ready, refuse new work (503), let runs in flight finish up to `graceMs`, close holders and the store. Idempotent. */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * Start the service: MCP over Streamable HTTP at `/mcp`, REST `/v1/run` and `/v1/sessions`,
+ * `/healthz`, `/readyz`, `/metrics`. Resolves once it listens (after opening the data once).
+ * @throws {SbirtoolsValidationError} for a bad option, or a non-loopback host without API keys.
+ * @throws {SbirtoolsError} `STORE_UNAVAILABLE` when Redis cannot be reached; data errors (DATA_NOT_FOUND...).
+ * @example
+ * const server = await createServer({ port: 0, redisUrl: process.env.SBIRTOOLS_REDIS_URL });
+ * console.log(`${server.url}/mcp`);
+ */
+export async function createServer(options: ServerOptions = {}): Promise<SbirtoolsServer> {
+  const env = options.env ?? process.env;
+  const host = options.host ?? '127.0.0.1';
+  const ring = loadKeyRing(options.apiKeys, env);
+  if (ring.open && !isLoopback(host)) {
+    throw new SbirtoolsValidationError(`Listening on ${host} (not loopback) needs API keys: set SBIRTOOLS_API_KEYS (comma-separated) or SBIRTOOLS_API_KEYS_FILE.`);
+  }
+  const int = (name: keyof ServerOptions, fallback: number, min = 1) => {
+    const v = options[name] ?? fallback;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new SbirtoolsValidationError(`Expected the \`${name}\` option to be an integer >= ${min}, got \`${String(v)}\``);
+    return v;
+  };
+  const sandbox = options.sandbox ?? {};
+  let limits;
+  try {
+    limits = resolveLimits(sandbox.preset, { timeoutMs: sandbox.timeoutMs, maxCodeBytes: sandbox.maxCodeBytes, memoryLimitMb: sandbox.memoryLimitMb });
+  } catch (err) {
+    const issues = (err as { issues?: Array<{ message: string }> }).issues;
+    throw new SbirtoolsValidationError(issues ? issues.map((i) => i.message).join('; ') : (err as Error).message);
+  }
+  const port = int('port', 8787, 0);
+  const poolSize = int('poolSize', 1);
+  const graceMs = int('graceMs', 30_000, 0);
+  const maxBody = int('maxBodyBytes', 2 * limits.maxCodeBytes + 4096);
+  const caps = { maxReplayCells: int('maxReplayCells', 500), maxReplayBytes: int('maxReplayBytes', 4 * 1048576), maxReplayMs: int('maxReplayMs', 60_000) };
+  const rate = { maxConcurrentPerKey: int('maxConcurrentPerKey', 4), runsPerMinutePerKey: int('runsPerMinutePerKey', 120) };
+  const lockWaitMs = 2 * limits.timeoutMs + caps.maxReplayMs + 5000;
+  const log = options.log === false ? () => undefined : (options.log ?? ((line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`)));
+  const onError = (err: unknown) => log({ time: new Date().toISOString(), level: 'error', message: (err as Error)?.stack ?? String(err) });
+
+  const redisUrl = options.redisUrl ?? env.SBIRTOOLS_REDIS_URL;
+  const store = redisUrl ? await createRedisStore({ url: redisUrl, ...(options.redisPrefix ? { prefix: options.redisPrefix } : {}) }) : createMemoryStore();
+  const pool = createPool({ size: poolSize, maxConcurrent: int('maxConcurrentRuns', poolSize * 2) });
+  let card;
+  try {
+    // the card proves the data opens and a holder runs code before the server says it is up
+    card = await loadDataCard({ ...sandbox, pool });
+  } catch (err) {
+    await pool.close();
+    await store.close();
+    throw err;
+  }
+  const cardView = card;
+  // loaded with the server, not with the library; spans are no-ops unless the deployer registers an SDK
+  const { trace, SpanStatusCode } = await import('@opentelemetry/api');
+  const tracer = trace.getTracer('sbirtools', packageInfo().version);
+  const pidsSeen = new Set<number>();
+  const metrics = await createMetrics({
+    openSessions: () => sessions.localCount,
+    queueDepth: () => pool.stats().queued,
+    activeRuns: () => pool.stats().active,
+    holderRestarts: () => {
+      for (const pid of pool.stats().pids) pidsSeen.add(pid);
+      return Math.max(0, pidsSeen.size - poolSize);
+    },
+  });
+  const sessions = new ServerSessions({
+    store,
+    pool,
+    sandbox,
+    sessionTtlMs: int('sessionTtlMs', 3_600_000),
+    maxLocalSessions: int('maxLocalSessions', 64),
+    caps,
+    lockWaitMs,
+    ...(options.capsuleLog ? { capsuleLog: options.capsuleLog } : {}),
+    tracer,
+    observe: (event) => metrics.run(event),
+  });
+  let draining = false;
+  const app: ServerApp = {
+    sessions,
+    store,
+    metrics,
+    sandbox,
+    card: async () => cardView,
+    description: toolDescription(cardView.json),
+    lockWaitMs,
+    onError,
+    readiness: async () => ({
+      accepting: !draining,
+      store: await store.ping(),
+      holder: pool.stats().pids.length > 0 || (await pool.run('1').then((r) => r.ok, () => false)),
+    }),
+  };
+
+  const loopback = isLoopback(host);
+  const allowedHosts = options.allowedHosts ? new Set(options.allowedHosts.map((h) => h.toLowerCase())) : loopback ? new Set(['localhost', '127.0.0.1', '[::1]', host]) : undefined;
+  const corsOrigins = new Set(options.corsOrigins ?? []);
+  const routes = [...ROUTES, ...(options.routes ?? [])];
+  // the order is the security argument: nothing reads a body for a foreign Host, nothing runs without a key
+  const handle = chain([hostCheck(allowedHosts, corsOrigins), bodyLimit(maxBody), apiKey(ring), rateLimit(rate, store, metrics.limited)], (ctx) => ctx.route.handle(ctx, app));
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
+
+  const fetch = async (request: Request): Promise<Response> => {
+    const started = performance.now();
+    const given = request.headers.get('x-request-id');
+    const requestId = given && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+    const url = new URL(request.url);
+    const origin = request.headers.get('origin');
+    const cors = origin && corsOrigins.has(origin) ? { 'access-control-allow-origin': origin, 'access-control-expose-headers': 'x-request-id, retry-after, sbirtools-code-ran, idempotent-replayed', vary: 'origin' } : undefined;
+    const { route, params, allowed } = matchRoute(routes, request.method, url.pathname);
+    const logFields: Record<string, unknown> = {};
+    const response = await tracer.startActiveSpan('sbirtools.request', async (span) => {
+      try {
+        span.setAttributes({ 'http.request.method': request.method, 'url.path': url.pathname, 'sbirtools.request_id': requestId });
+        if (request.method === 'OPTIONS' && cors) {
+          return new Response(null, { status: 204, headers: { ...cors, 'access-control-allow-methods': 'GET, POST, DELETE', 'access-control-allow-headers': 'authorization, content-type, idempotency-key, x-request-id, mcp-protocol-version, accept', 'access-control-max-age': '600' } });
+        }
+        if (!route) return allowed.length ? fail(405, 'METHOD_NOT_ALLOWED', `${url.pathname} answers ${allowed.join(', ')}, not ${request.method}.`, { allow: allowed.join(', ') }) : fail(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}. Routes: /mcp, /v1/run, /v1/sessions, /healthz, /readyz, /metrics.`);
+        if (draining && route.auth) return fail(503, 'SHUTTING_DOWN', 'This replica is shutting down; the code never started.', { 'retry-after': '1', connection: 'close', 'sbirtools-code-ran': 'false' }, 'Retry: another replica (or this one after its restart) will answer.');
+        const ctx: RequestContext = { request, url, requestId, route, params, body: '', keyId: 'local', log: logFields };
+        try {
+          return await handle(ctx);
+        } catch (err) {
+          onError(err);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+          return fail(500, 'INTERNAL_ERROR', 'The server failed to answer. Retry; if it keeps failing, the operator should check the server logs.');
+        }
+      } finally {
+        span.end();
+      }
+    });
+    response.headers.set('x-request-id', requestId);
+    if (cors) for (const [k, v] of Object.entries(cors)) response.headers.set(k, v);
+    metrics.request(route?.path ?? 'unmatched', request.method, response.status);
+    log({ time: new Date().toISOString(), level: response.status >= 500 ? 'error' : 'info', requestId, method: request.method, path: url.pathname, status: response.status, ms: Math.round(performance.now() - started), ...logFields });
+    return response;
+  };
+
+  const listener = nodeListener(fetch);
+  // counted until the answer is written out, not just computed: the drain waits for the bytes
+  const server: Server = createHttpServer((req, res) => {
+    inFlight++;
+    res.once('close', () => {
+      if (--inFlight === 0) idle?.();
+    });
+    listener(req, res);
+  });
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  }).catch(async (err: NodeJS.ErrnoException) => {
+    await sessions.close();
+    await pool.close();
+    await store.close();
+    throw new SbirtoolsValidationError(`Cannot listen on ${host}:${port}: ${err.code ?? err.message}${err.code === 'EADDRINUSE' ? ' (the port is taken: pick another with --port)' : ''}.`);
+  });
+  const bound = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      draining = true;
+      server.close();
+      server.closeIdleConnections();
+      if (inFlight > 0) {
+        await new Promise<void>((resolve) => {
+          idle = resolve;
+          setTimeout(resolve, graceMs).unref();
+        });
+      }
+      server.closeAllConnections();
+      await sessions.close();
+      await pool.close();
+      await store.close();
+    })());
+  return { url: `http://${shownHost}:${bound}`, port: bound, fetch, close, [Symbol.asyncDispose]: close };
+}

@@ -1,0 +1,23 @@
+import type { KeyRing } from '../apiKeys.js';
+import type { Middleware } from '../context.js';
+import { fail } from '../respond.js';
+
+/**
+ * `Authorization: Bearer <key>` on every route that needs it (all but the health checks) when the
+ * server has keys; 401 for a missing or unknown key. Sets `ctx.keyId`, which scopes sessions,
+ * limits and idempotency keys.
+ */
+export function apiKey(ring: KeyRing): Middleware {
+  return async (ctx, next) => {
+    if (!ctx.route.auth || ring.open) return next();
+    const header = ctx.request.headers.get('authorization') ?? '';
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+    const challenge = { 'www-authenticate': 'Bearer realm="sbirtools"' };
+    if (!match) return fail(401, 'UNAUTHORIZED', 'This server needs an API key: send `Authorization: Bearer <key>`.', challenge, 'Ask the operator for a key (SBIRTOOLS_API_KEYS on the server).');
+    const id = ring.identify(match[1]!);
+    if (!id) return fail(401, 'UNAUTHORIZED', 'The API key is not one of this server\'s keys.', { ...challenge, 'www-authenticate': 'Bearer realm="sbirtools", error="invalid_token"' });
+    ctx.keyId = id;
+    ctx.log.key = id;
+    return next();
+  };
+}

@@ -1,0 +1,55 @@
+import type { SandboxOptions } from '../runtime/options.js';
+import type { Route } from './routes/route.js';
+
+/** Options of createServer() (and the flags of `sbirtools serve`). */
+export interface ServerOptions {
+  /** Interface to listen on. Anything but loopback requires API keys. @default '127.0.0.1' */
+  host?: string;
+  /** Port; 0 picks a free one (see `server.url`). @default 8787 */
+  port?: number;
+  /** Bearer keys. @default $SBIRTOOLS_API_KEYS (comma-separated) or the lines of $SBIRTOOLS_API_KEYS_FILE */
+  apiKeys?: string[];
+  /** Redis for scale-out (sessions, idempotency, rate windows shared by replicas). @default $SBIRTOOLS_REDIS_URL, else in memory */
+  redisUrl?: string;
+  /** Prefix of every Redis key. @default 'sbirtools:' */
+  redisPrefix?: string;
+  /** Options of every sandbox (preset, limits, dataPath...). */
+  sandbox?: Omit<SandboxOptions, 'pool' | 'deterministic'>;
+  /** Holder processes of this replica. @default 1 */
+  poolSize?: number;
+  /** Runs executing at once on this replica. @default poolSize * 2 */
+  maxConcurrentRuns?: number;
+  /** Runs of one key executing at once on this replica. @default 4 */
+  maxConcurrentPerKey?: number;
+  /** Runs of one key per minute. @default 120 */
+  runsPerMinutePerKey?: number;
+  /** Largest request body, in bytes. @default 2 * maxCodeBytes + 4096 */
+  maxBodyBytes?: number;
+  /** Host names the server answers to (DNS-rebinding protection). @default loopback names on loopback; any elsewhere */
+  allowedHosts?: string[];
+  /** Web origins allowed to call the API from a browser (CORS). @default none */
+  corsOrigins?: string[];
+  /** On close()/SIGTERM, how long runs in flight may finish before they are cut. @default 30000 */
+  graceMs?: number;
+  /** A session unused this long is forgotten. @default 3600000 (1 h) */
+  sessionTtlMs?: number;
+  /** Session isolates this replica keeps (least recently used closed past it; rebuilt on demand). @default 64 */
+  maxLocalSessions?: number;
+  /** Replay caps for rebuilding a session on another replica. @default 500 cells, 4 MiB of code, 60000 ms */
+  maxReplayCells?: number;
+  maxReplayBytes?: number;
+  maxReplayMs?: number;
+  /** Append a capsule record (with the key id) of every run to this JSONL file. */
+  capsuleLog?: string;
+  /** More routes (e.g. the viewer at /ui); they get the same middleware chain. */
+  routes?: Route[];
+  /** One JSON object per request; `false` for no logs. @default a line on stdout */
+  log?: ((line: Record<string, unknown>) => void) | false;
+  /** Environment to read SBIRTOOLS_* settings from. @default process.env */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** True for names and addresses that only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}

@@ -1,0 +1,21 @@
+import type { DataCardView } from '../adapters/description.js';
+import type { SandboxOptions } from '../runtime/options.js';
+import type { ServerMetrics } from './metrics.js';
+import type { ServerSessions } from './sessions/serverSessions.js';
+import type { SharedStore } from './store/sharedStore.js';
+
+/** What routes reach: the server's parts, built once by createServer(). */
+export interface ServerApp {
+  sessions: ServerSessions;
+  store: SharedStore;
+  metrics: ServerMetrics;
+  sandbox: Omit<SandboxOptions, 'pool' | 'deterministic'>;
+  /** The data card, computed once at start (it also proves the data opens and a holder runs). */
+  card: () => Promise<DataCardView>;
+  description: string;
+  /** Longest a request waits for its session or its Idempotency-Key. */
+  lockWaitMs: number;
+  /** Each readiness check; all true -> ready. */
+  readiness(): Promise<Record<string, boolean>>;
+  onError(err: unknown): void;
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { Cell, SharedStore, StoredAnswer } from './sharedStore.js';
+
+interface Timed<T> {
+  value: T;
+  expires: number;
+}
+
+/**
+ * The shared store of a single replica: plain maps with TTLs. Sessions then live as long as this
+ * process; use createRedisStore() to run several replicas.
+ * @example const store = createMemoryStore();
+ */
+export function createMemoryStore(): SharedStore {
+  const sessions = new Map<string, Timed<Cell[]>>();
+  const answers = new Map<string, Timed<StoredAnswer>>();
+  const leases = new Map<string, Timed<string>>();
+  const windows = new Map<string, Timed<number>>();
+  const sk = (owner: string, id: string) => `${owner}\u0000${id}`;
+  const live = <T>(map: Map<string, Timed<T>>, key: string): Timed<T> | undefined => {
+    const entry = map.get(key);
+    if (entry && entry.expires <= Date.now()) {
+      map.delete(key);
+      return undefined;
+    }
+    return entry;
+  };
+  return {
+    kind: 'memory',
+    async createSession(owner, id, ttlMs) {
+      if (live(sessions, sk(owner, id))) return false;
+      sessions.set(sk(owner, id), { value: [], expires: Date.now() + ttlMs });
+      return true;
+    },
+    async touchSession(owner, id, ttlMs) {
+      const entry = live(sessions, sk(owner, id));
+      if (entry) entry.expires = Date.now() + ttlMs;
+      return !!entry;
+    },
+    async listSessions(owner) {
+      const prefix = `${owner}\u0000`;
+      return [...sessions.keys()].filter((k) => k.startsWith(prefix) && live(sessions, k)).map((k) => k.slice(prefix.length));
+    },
+    async deleteSession(owner, id) {
+      return !!live(sessions, sk(owner, id)) && sessions.delete(sk(owner, id));
+    },
+    async cells(owner, id) {
+      return [...(live(sessions, sk(owner, id))?.value ?? [])];
+    },
+    async clearCells(owner, id) {
+      const entry = live(sessions, sk(owner, id));
+      if (entry) entry.value = [];
+    },
+    async appendCell(owner, id, cell, answer) {
+      live(sessions, sk(owner, id))?.value.push(cell);
+      if (answer) answers.set(answer.key, { value: answer.value, expires: Date.now() + answer.ttlMs });
+    },
+    async putAnswer(key, value, ttlMs) {
+      answers.set(key, { value, expires: Date.now() + ttlMs });
+    },
+    async getAnswer(key) {
+      return live(answers, key)?.value;
+    },
+    async acquireLease(name, ttlMs) {
+      if (live(leases, name)) return undefined;
+      const token = randomUUID();
+      leases.set(name, { value: token, expires: Date.now() + ttlMs });
+      return token;
+    },
+    async renewLease(name, token, ttlMs) {
+      const entry = live(leases, name);
+      if (!entry || entry.value !== token) return false;
+      entry.expires = Date.now() + ttlMs;
+      return true;
+    },
+    async releaseLease(name, token) {
+      if (live(leases, name)?.value === token) leases.delete(name);
+    },
+    async hit(name, windowMs) {
+      const entry = live(windows, name) ?? { value: 0, expires: Date.now() + windowMs };
+      entry.value++;
+      windows.set(name, entry);
+      return { count: entry.value, resetMs: entry.expires - Date.now() };
+    },
+    async ping() {
+      return true;
+    },
+    async close() {
+      sessions.clear();
+      answers.clear();
+      leases.clear();
+      windows.clear();
+    },
+  };
+}

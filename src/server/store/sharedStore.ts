@@ -1,0 +1,70 @@
+/** `{ now, seed }` a cell ran with: replaying it with the same pair gives the same clock and randomness. */
+export interface CellDeterminism {
+  now: number;
+  seed: number;
+}
+
+/**
+ * One cell of a session as the shared store keeps it: what ran, with which clock and seed, and the
+ * hashes of what came out. A replica that does not hold the session replays these in order and
+ * compares each hash before it runs a new cell.
+ */
+export interface Cell {
+  /** Random id; a holder remembers the ids it applied, so it can tell how far behind it is. */
+  id: string;
+  code: string;
+  deterministic: CellDeterminism;
+  ok: boolean;
+  errorType?: string;
+  valueHash: string;
+  stdoutHash: string;
+  /** A marker, not a run: the state was reset here (a limit disposed the isolate); never replayed. */
+  reset?: boolean;
+}
+
+/** A stored answer of an idempotent request. */
+export interface StoredAnswer {
+  /** Hash of the request body: a retry with another body under the same key is refused. */
+  fingerprint: string;
+  status: number;
+  body: string;
+  /** Whether the code ran (true), or never started (false). */
+  ran: boolean;
+}
+
+/**
+ * What replicas share: sessions' cells, idempotent answers, leases (per-session and per-request
+ * locks) and rate-limit windows. Small values with TTLs, never objects (an isolate cannot be
+ * shared; its history can). `createMemoryStore()` for one replica, `createRedisStore()` for many.
+ */
+export interface SharedStore {
+  readonly kind: 'memory' | 'redis';
+  /** Create an empty session owned by `owner`; false when it already exists. */
+  createSession(owner: string, id: string, ttlMs: number): Promise<boolean>;
+  /** True when `owner` has a session `id`; refreshes its TTL. */
+  touchSession(owner: string, id: string, ttlMs: number): Promise<boolean>;
+  /** The session ids of `owner`. */
+  listSessions(owner: string): Promise<string[]>;
+  /** Forget a session and its cells; false when it did not exist. */
+  deleteSession(owner: string, id: string): Promise<boolean>;
+  /** The session's cells, in order. */
+  cells(owner: string, id: string): Promise<Cell[]>;
+  /** Drop every cell (the session's state was reset). */
+  clearCells(owner: string, id: string): Promise<void>;
+  /** Append a cell and, in the same atomic step, store an idempotent answer. */
+  appendCell(owner: string, id: string, cell: Cell, answer?: { key: string; value: StoredAnswer; ttlMs: number }): Promise<void>;
+  /** Store an idempotent answer of a run without a session. */
+  putAnswer(key: string, value: StoredAnswer, ttlMs: number): Promise<void>;
+  getAnswer(key: string): Promise<StoredAnswer | undefined>;
+  /** Take the lease `name` for `ttlMs` when free; the token to renew or release it, or undefined when taken. */
+  acquireLease(name: string, ttlMs: number): Promise<string | undefined>;
+  /** Extend a lease we hold; false when it was lost (expired and taken). */
+  renewLease(name: string, token: string, ttlMs: number): Promise<boolean>;
+  releaseLease(name: string, token: string): Promise<void>;
+  /** Count one hit in the fixed window `name` of `windowMs`; the count so far and ms until it resets. */
+  hit(name: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /** True when the store answers. */
+  ping(): Promise<boolean>;
+  /** Disconnect. Idempotent. */
+  close(): Promise<void>;
+}

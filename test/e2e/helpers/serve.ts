@@ -1,0 +1,86 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLI, cliEnv, ROOT } from './processes.js';
+
+/** A free loopback port (bound then released). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A `sbirtools serve` child process. */
+export interface ServeProcess {
+  proc: ChildProcess;
+  url: string;
+  port: number;
+  /** Everything it printed so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or the signal name). */
+  exited: Promise<number | string>;
+}
+
+/** Start `sbirtools serve` on a free port (or `port`) and wait until it prints its URL. */
+export async function startServe(args: string[], env: Record<string, string> = {}, opts: { port?: number; cacheDir?: string } = {}): Promise<ServeProcess> {
+  const port = opts.port ?? (await freePort());
+  const extra = opts.cacheDir ? { SBIRTOOLS_CACHE_DIR: opts.cacheDir, ...env } : env;
+  const proc = spawn(process.execPath, [CLI, 'serve', '--port', String(port), ...args], { cwd: ROOT, env: cliEnv(extra), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | string>((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const deadline = Date.now() + 60_000;
+  while (!/listening on/.test(err)) {
+    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`sbirtools serve exited early: ${err}`);
+    if (Date.now() > deadline) throw new Error(`sbirtools serve did not start: ${err}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { proc, url: `http://127.0.0.1:${port}`, port, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Stop a child and wait for it. */
+export async function stop(p: ServeProcess | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (!p || p.proc.exitCode !== null || p.proc.signalCode !== null) return;
+  p.proc.kill(signal);
+  await p.exited;
+}
+
+/** A redis-server on a free loopback port, without persistence; stop() ends it. */
+export async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
+  // installs redis-server via apt when missing (the project's own script); prints the binary
+  const bin = execFileSync('sh', [join(ROOT, 'scripts', 'install-redis.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop()!;
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'sbirtools-redis-'));
+  const proc = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  proc.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+  const deadline = Date.now() + 20_000;
+  while (!/Ready to accept connections/.test(log)) {
+    if (proc.exitCode !== null) throw new Error(`redis-server exited: ${log}`);
+    if (Date.now() > deadline) throw new Error(`redis-server did not start: ${log}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: async () => {
+      if (proc.exitCode === null) proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** A shared empty cache folder so several replicas ingest the synthetic sample once. */
+export function sharedCacheDir(): string {
+  return mkdtempSync(join(tmpdir(), 'sbirtools-serve-cache-'));
+}

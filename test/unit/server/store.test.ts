@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../../../src/server/store/memoryStore.js';
+import { createRedisStore } from '../../../src/server/store/redisStore.js';
+import type { Cell, SharedStore } from '../../../src/server/store/sharedStore.js';
+import { startRedis } from '../../e2e/helpers/serve.js';
+
+const cell = (id: string): Cell => ({ id, code: `var ${id} = 1`, deterministic: { now: 1, seed: 2 }, ok: true, valueHash: 'v', stdoutHash: 's' });
+const answer = { fingerprint: 'f', status: 200, body: '{"ok":true}', ran: true };
+
+/** The same contract, against the in-memory store and a real redis-server. */
+function contract(name: string, make: () => Promise<SharedStore>) {
+  describe(`${name} store`, () => {
+    let store: SharedStore;
+    beforeAll(async () => {
+      store = await make();
+    });
+    afterAll(async () => {
+      await store?.close();
+      await store?.close(); // idempotent
+    });
+
+    it('keeps sessions per owner, in order, and forgets deleted ones', async () => {
+      expect(await store.createSession('o1', 's', 60_000)).toBe(true);
+      expect(await store.createSession('o1', 's', 60_000)).toBe(false);
+      expect(await store.touchSession('o2', 's', 60_000)).toBe(false);
+      await store.appendCell('o1', 's', cell('a'));
+      await store.appendCell('o1', 's', cell('b'), { key: 'o1:k', value: answer, ttlMs: 60_000 });
+      expect((await store.cells('o1', 's')).map((c) => c.id)).toEqual(['a', 'b']);
+      expect(await store.getAnswer('o1:k')).toEqual(answer);
+      expect(await store.listSessions('o1')).toEqual(['s']);
+      expect(await store.listSessions('o2')).toEqual([]);
+      await store.clearCells('o1', 's');
+      expect(await store.cells('o1', 's')).toEqual([]);
+      expect(await store.deleteSession('o1', 's')).toBe(true);
+      expect(await store.deleteSession('o1', 's')).toBe(false);
+      expect(await store.listSessions('o1')).toEqual([]);
+    });
+
+    it('expires sessions after their TTL', async () => {
+      await store.createSession('o1', 'short', 150);
+      await store.appendCell('o1', 'short', cell('x'));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await store.touchSession('o1', 'short', 150)).toBe(false);
+      expect(await store.cells('o1', 'short')).toEqual([]);
+    });
+
+    it('gives a lease to one holder at a time, renewable only by it, free after release or expiry', async () => {
+      const t1 = await store.acquireLease('L', 200);
+      expect(t1).toBeDefined();
+      expect(await store.acquireLease('L', 200)).toBeUndefined();
+      expect(await store.renewLease('L', 'not-the-token', 200)).toBe(false);
+      expect(await store.renewLease('L', t1!, 200)).toBe(true);
+      await store.releaseLease('L', 'not-the-token');
+      expect(await store.acquireLease('L', 200)).toBeUndefined();
+      await store.releaseLease('L', t1!);
+      const t2 = await store.acquireLease('L', 100);
+      expect(t2).toBeDefined();
+      await new Promise((r) => setTimeout(r, 250));
+      expect(await store.acquireLease('L', 100)).toBeDefined();
+    });
+
+    it('counts hits in a fixed window', async () => {
+      const a = await store.hit('w', 60_000);
+      const b = await store.hit('w', 60_000);
+      expect([a.count, b.count]).toEqual([1, 2]);
+      expect(b.resetMs).toBeGreaterThan(0);
+      expect(b.resetMs).toBeLessThanOrEqual(60_000);
+      expect(await store.ping()).toBe(true);
+    });
+  });
+}
+
+let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
+afterAll(async () => {
+  await redis?.stop();
+});
+
+contract('memory', async () => createMemoryStore());
+contract('redis', async () => {
+  redis = await startRedis();
+  return createRedisStore({ url: redis.url, prefix: 'test:' });
+});
+
+describe('createRedisStore', () => {
+  it('says which URL it could not reach', async () => {
+    await expect(createRedisStore({ url: 'redis://user:pw@127.0.0.1:1' })).rejects.toThrow(/Cannot connect to Redis at redis:\/\/user:\*\*\*@127\.0\.0\.1:1/);
+  });
+});
