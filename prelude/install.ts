@@ -23,7 +23,10 @@ import { corr, cumsum, pct_change, quantile, round, roundValue } from './frame/s
 import { contains, endswith, lower, replace, split, startswith, strip, upper } from './frame/strings.js';
 import { isna, notna, nunique, unique, value_counts } from './frame/valueCounts.js';
 import { display, makeConsole, print } from './output/print.js';
+import { to_arrow, to_csv, to_json, to_parquet } from './output/toFiles.js';
+import { save_chart } from './output/saveChart.js';
 import { ObjectDefineProperty } from './intrinsics.js';
+import { installSeries } from './series/installSeries.js';
 
 type AnyFn = (...args: any[]) => unknown;
 
@@ -37,6 +40,7 @@ function implementations(): Record<string, unknown> {
     size: (t: ColumnTable) => groupSize(t),
     quantile, corr, cumsum, pct_change, pivot_table, crosstab, merge, concat, drop_duplicates, fillna, dropna, round,
     contains, startswith, endswith, lower, upper, strip, split, replace, to_datetime, year, month, day, quarter,
+    to_csv, to_parquet, to_arrow, to_json, save_chart,
   };
   for (const r of REDUCTIONS) impl[r] = (x: unknown, cols?: unknown, ...rest: unknown[]) => reduce(r, x, cols, ...rest);
   return impl;
@@ -91,6 +95,8 @@ export function install(extra: Record<string, unknown>): void {
     writable: true,
   });
   define(globalThis, 'console', { value: makeConsole(), writable: true, enumerable: false });
+  // column access (t['col'], t.col) yields a Series; masks, query, groupby(...)['col'] (series/)
+  installSeries(proto, impl);
   registerArqueroFunctions();
 }
 

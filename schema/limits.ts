@@ -32,6 +32,8 @@ export const LimitsSchema = z
     maxResultBytes: positiveInt('maxResultBytes', 64 * 1024 * 1024),
     /** Most table rows returned in a result (and printed before eliding). */
     maxRows: positiveInt('maxRows', 1_000_000),
+    /** Cap on the files one run saves (to_csv, to_parquet, to_arrow, to_json, save_chart) together, in bytes. */
+    maxFileBytes: positiveInt('maxFileBytes', 2 * 1024 * 1024 * 1024),
   })
   .strict();
 export type Limits = z.infer<typeof LimitsSchema>;
@@ -45,6 +47,7 @@ export const PRESETS: Readonly<Record<PresetName, Readonly<Limits>>> = Object.fr
     maxOutputBytes: 1024 * 1024,
     maxResultBytes: 4 * 1024 * 1024,
     maxRows: 10_000,
+    maxFileBytes: 256 * 1024 * 1024,
   }),
   standard: Object.freeze({
     memoryLimitMb: 512,
@@ -53,6 +56,7 @@ export const PRESETS: Readonly<Record<PresetName, Readonly<Limits>>> = Object.fr
     maxOutputBytes: 256 * 1024,
     maxResultBytes: 1024 * 1024,
     maxRows: 1_000,
+    maxFileBytes: 32 * 1024 * 1024,
   }),
   strict: Object.freeze({
     memoryLimitMb: 256,
@@ -61,6 +65,7 @@ export const PRESETS: Readonly<Record<PresetName, Readonly<Limits>>> = Object.fr
     maxOutputBytes: 64 * 1024,
     maxResultBytes: 256 * 1024,
     maxRows: 200,
+    maxFileBytes: 4 * 1024 * 1024,
   }),
 });
 

@@ -28,6 +28,7 @@ export const SandboxOptionsSchema = z
     maxOutputBytes: optionalLimit('maxOutputBytes'),
     maxResultBytes: optionalLimit('maxResultBytes'),
     maxRows: optionalLimit('maxRows'),
+    maxFileBytes: optionalLimit('maxFileBytes'),
     /** A local SBIR CSV to use as award_data (either layout); overrides SBIRTOOLS_CSV_PATH. */
     dataPath: z.string({ error: 'Expected the `dataPath` option to be a file path string' }).min(1).optional(),
     /** Cache folder for downloads and binary caches. @default $SBIRTOOLS_CACHE_DIR or ~/.cache/sbirtools */

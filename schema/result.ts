@@ -20,8 +20,30 @@ export const ChartSchema = z.object({
   kind: z.enum(['vega-lite', 'plotly']),
   spec: z.record(z.string(), z.unknown()),
   title: z.string().optional(),
+  /** Set by save_chart(): the host renders this chart to SVG and returns it in `files` under this name. */
+  file: z.string().optional(),
 });
 export type Chart = z.infer<typeof ChartSchema>;
+
+/**
+ * A file the run saved (to_csv, to_parquet, to_arrow, to_json, save_chart). The library returns
+ * its `bytes`; the CLI (`--out`) and MCP write it and give its `path` or a resource URI instead.
+ */
+export const RunFileSchema = z.object({
+  /** A plain file name (no folders), unique within the run. */
+  name: z.string(),
+  /** e.g. 'text/csv', 'application/vnd.apache.parquet', 'image/svg+xml'. */
+  mediaType: z.string(),
+  size: z.number().int().nonnegative(),
+  bytes: z.custom<Uint8Array>((v) => v instanceof Uint8Array).optional(),
+  /** The bytes as base64, where the result travels as JSON (the HTTP handler). */
+  base64: z.string().optional(),
+  /** Where a surface wrote it (CLI --out, MCP), when it did. */
+  path: z.string().optional(),
+  /** A resource URI (MCP). */
+  uri: z.string().optional(),
+});
+export type RunFile = z.infer<typeof RunFileSchema>;
 
 /** What the run could see: which dataset, and whether it is the synthetic sample. */
 export const DatasetInfoSchema = z.object({
@@ -55,6 +77,8 @@ export const RunResultSchema = z.object({
   /** Tables added with display(), in order. */
   displays: z.array(TableResultSchema).optional(),
   charts: z.array(ChartSchema).optional(),
+  /** Files saved by the run, in the order saved (a name saved twice keeps its last content). */
+  files: z.array(RunFileSchema).optional(),
   error: RunErrorSchema.optional(),
   stats: RunStatsSchema,
   truncated: z.object({ stdout: z.boolean(), value: z.boolean() }),

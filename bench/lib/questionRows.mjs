@@ -44,7 +44,9 @@ export function duckdbRows(r) {
   for (const [id, q] of Object.entries(r.duckdb?.questions ?? {})) {
     for (const form of ['js', 'aq']) {
       if (!q.stats[form]) continue;
-      rows.push({ id, label: q.label, kind: q.kind, form: FORM[form], ours: q.stats[form], duckdb: q.stats.duckdb, ratio: ratio(q.stats[form], q.stats.duckdb), agree: q.answersAgree?.[form] ?? null });
+      // a `js` form that loops over .array() columns is the loop style, not the prelude
+      const name = form === 'js' && /\.array\(/.test(q.js ?? '') ? FORM.loop : FORM[form];
+      rows.push({ id, label: q.label, kind: q.kind, form: name, ours: q.stats[form], duckdb: q.stats.duckdb, ratio: ratio(q.stats[form], q.stats.duckdb), agree: q.answersAgree?.[form] ?? null });
     }
   }
   return rows;

@@ -7,6 +7,7 @@
 import type { ColumnTable } from 'arquero';
 import { unknownColumn } from '../errors/didYouMean.js';
 import { callsValueMethods } from './valueMethods.js';
+import { afterVerb, fastVerb } from '../fast/hook.js';
 import { deriveClosure, escapeClosures, filterClosure, groupbyClosure, isClosureError, usesAggregateOps } from './fallback.js';
 
 /** The verbs that take table expressions or column names. */
@@ -33,13 +34,15 @@ export function installVerbWrappers(proto: Record<string, unknown>): void {
     if (typeof orig !== 'function' || orig.__sbirtools) continue;
     const wrapped = {
       [name](this: ColumnTable, ...args: unknown[]) {
+        const fast = fastVerb(this, name, args); // dictionary codes and typed arrays (fast/)
+        if (fast) return fast;
         // a method call on a value would be miscompiled by Arquero: run it as JavaScript
         if (CLOSURE_VERBS.has(name) && args.some(hasValueMethodCall)) {
           const fixed = closureFallback(this, name, orig, args);
           if (fixed) return fixed;
         }
         try {
-          return orig.apply(this, args);
+          return afterVerb(this, name, args, orig.apply(this, args));
         } catch (e) {
           return recover(this, name, orig, args, e);
         }

@@ -6,8 +6,8 @@ import { didYouMean } from './didYouMean.js';
 
 /** pandas names the prelude does not implement, with what to write instead. */
 export const PANDAS_ALTERNATIVES: Readonly<Record<string, string>> = {
-  loc: "Tables have no .loc/.iloc: filter rows with t.filter(d => ...), take rows with t.head(n) / t.slice(start, end), read a cell with t.get('col', row).",
-  iloc: "Tables have no .iloc: take rows with t.slice(start, end) or t.head(n), read a cell with t.get('col', row), columns with t.select('a', 'b').",
+  loc: "loc is for tables and Series: t.loc(mask) or t.loc[mask] keeps the rows where a boolean Series is true (mask = t['Award Amount'].gt(1e6)); t.loc(mask, ['a', 'b']) also picks columns.",
+  iloc: "iloc is for tables and Series: t.iloc[0] is row 0 as an object, s.iloc[0] the first value; take rows with t.slice(start, end) or t.head(n).",
   at: "Read a cell with t.get('col', row).",
   iat: "Read a cell with t.get('col', row).",
   apply: "Compute per row with t.derive({ new_col: d => ... }) (any JavaScript works inside; d['Col'] is the row's value).",
@@ -17,14 +17,14 @@ export const PANDAS_ALTERNATIVES: Readonly<Record<string, string>> = {
   reset_index: "Tables have no index: groupby(...).agg(...) already returns the keys as columns, so reset_index() is not needed.",
   set_index: "Tables have no index; keep the key as a column (sort with sort_values, look rows up with filter).",
   sort_index: "Tables have no index; sort with t.sort_values('col') or t.orderby('col').",
-  to_csv: 'Use t.toCSV() for CSV text; the run result already returns the table when it is the last expression.',
+  to_csv: "Save a table as a CSV file with to_csv(t, 'name.csv') (a table method too); t.toCSV() gives CSV text.",
   to_dict: 'Use t.objects() for an array of row objects, or t.array(\'col\') for one column.',
-  to_list: "Use t.array('col') for a column's values.",
-  tolist: "Use t.array('col') for a column's values.",
-  to_json: 'Use t.objects() (array of row objects) or t.toJSON().',
+  to_list: "tolist()/to_list() are Series methods: t['col'].tolist() (or t.array('col')).",
+  tolist: "tolist()/to_list() are Series methods: t['col'].tolist() (or t.array('col')).",
+  to_json: "Save a table as a JSON file with to_json(t, 'name.json'); t.objects() gives row objects.",
   iterrows: 'Iterate rows with for (const row of t.objects()) { ... }.',
   itertuples: 'Iterate rows with for (const row of t.objects()) { ... }.',
-  query: "Use t.filter(d => d['Award Amount'] > 1e6 && d.Agency === 'DOD').",
+  query: "query() is a table method: award_data.query(\"Agency == 'DOD' and `Award Amount` > 1e6\") (or t.filter(d => ...)).",
   plot: 'Use plot.bar(t, x, y), plot.line, plot.hist or plot.scatter (or chart(vegaLiteSpec)).',
   resample: "Derive the period first, then group: t.derive({ year: d => year(d['Proposal Award Date']) }).groupby('year').agg({...}).",
   sum: "JavaScript arrays have no .sum(): use sum(arr) or arr.reduce((a, b) => a + b, 0); for a column use t.sum('col').",
@@ -32,10 +32,10 @@ export const PANDAS_ALTERNATIVES: Readonly<Record<string, string>> = {
   max: "Use max(arr) or t.max('col').",
   min: "Use min(arr) or t.min('col').",
   value_counts: "Use value_counts(t, 'col') (or t.value_counts('col')) on a table, not on an array.",
-  str: "There is no .str accessor: use the string helpers inside derive/filter, e.g. t.filter(d => contains(d['Award Title'], 'quantum', { case: false })).",
-  dt: "There is no .dt accessor: use year(d.x), month(d.x), to_datetime(d.x) inside derive/filter.",
-  isin: "Use t.filter(d => ['DOD', 'NASA'].includes(d.Agency)) (or op.includes([...], d.Agency)).",
-  between: 'Use t.filter(d => d.x >= lo && d.x <= hi).',
+  str: ".str belongs to a Series (a column): t['Award Title'].str.contains('quantum', { case: false }); inside a row function use contains(d['Award Title'], 'quantum').",
+  dt: ".dt belongs to a Series of dates: t['Proposal Award Date'].dt.year; inside a row function use year(d.x), month(d.x).",
+  isin: "isin is a Series method: t.filter(t.Agency.isin(['DOD', 'NASA'])); for a plain array use arr.includes(x).",
+  between: "between is a Series method: t.filter(t['Award Year'].between(2010, 2015)).",
   unique: "Use unique(t, 'col') (or t.unique('col')).",
   nunique: "Use nunique(t, 'col') (or t.nunique('col')).",
   len: 'Use len(x) or t.numRows().',
@@ -87,8 +87,8 @@ export function hintFor(name: string, message: string, globals: readonly string[
   }
   if ((m = message.match(/Cannot read propert(?:y|ies) of (?:undefined|null) \(reading '([^']+)'\)/))) {
     if (SERIES_METHODS.has(m[1])) {
-      return `Tables have no column indexing (t['col'] is undefined), so there is no Series .${m[1]}. `
-        + `Use t.array('col') for the values, or the table helpers: t.sum('col'), t.mean('col'), value_counts(t, 'col'), t.groupby('k').agg({ col: 'sum' }).`;
+      return `.${m[1]} was read on undefined: t['col'] and t.col give a Series only for an existing column, and names are exact (case, spaces). `
+        + `Check the name against t.columns, e.g. award_data['Award Amount'].${m[1]}().`;
     }
   }
   if (name === 'ReferenceError' && (m = message.match(/^(\S+) is not defined/))) {

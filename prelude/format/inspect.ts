@@ -9,6 +9,7 @@ import {
   ObjectPrototype, ReflectApply, isDate, isMap, isSet, timeOf, typedArrayName, MapPrototypeEntries, SetPrototypeValues,
 } from '../intrinsics.js';
 import { isTable } from '../frame/common.js';
+import { isSeries } from '../series/brand.js';
 
 /** Inspect options. */
 export interface InspectOptions {
@@ -72,6 +73,7 @@ function fmtInner(v: unknown, st: State, level: number, top: boolean): string {
   if (o instanceof RegExp) return String(o);
   if (o instanceof Error) return errorText(o);
   if (isTable(o)) return `[Table: ${o.numRows()} rows x ${o.numCols()} columns]`;
+  if (isSeries(o)) return top ? o.text() : `[Series: ${o.length} values]`;
   if (st.seen.includes(o)) return '[Circular]';
   const ta = typedArrayName(o);
   if (level > st.depth) return ArrayIsArray(o) ? '[Array]' : ta ? `[${ta}]` : isMap(o) ? '[Map]' : isSet(o) ? '[Set]' : '[Object]';

@@ -8,6 +8,7 @@ import type { ColumnTable } from 'arquero';
 import { GuestError } from '../errors/guestError.js';
 import { aggFn, isAggName, type AggFn } from './aggFuncs.js';
 import { compareValues, dtypeOf, isNull, isSummable, newTable, resolveColumn } from './common.js';
+import { fastAgg } from '../fast/agg.js';
 
 /** One output column: name, source column (undefined for size) and function. */
 interface AggOut {
@@ -68,17 +69,24 @@ export function groupAgg(t: ColumnTable, spec: unknown, options: AggOptions = {}
   const g = t.groups() as unknown as { names: string[]; get: Array<(row: number) => unknown> } | null;
   const keys = g ? g.names : [];
   const outs = aggOutputs(t, spec, keys);
-  const parts = (t.partitions() as ArrayLike<number>[]).filter((p) => p.length > 0);
-  let groups = parts.map((rows) => ({ rows, key: keys.map((_, k) => g!.get[k](rows[0])) }));
+  const fast = fastAgg(t, outs); // typed arrays, same results (fast/agg.ts)
+  let groups: Array<{ rows: ArrayLike<number>; gi: number; key: unknown[] }>;
+  if (fast) {
+    groups = [];
+    fast.first.forEach((row, gi) => { if (row >= 0 || !g) groups.push({ rows: [], gi, key: keys.map((_, k) => g!.get[k](row)) }); });
+  } else {
+    const parts = (t.partitions() as ArrayLike<number>[]).filter((p) => p.length > 0);
+    groups = parts.map((rows, gi) => ({ rows, gi, key: keys.map((_, k) => g!.get[k](rows[0])) }));
+  }
   if (dropna) groups = groups.filter((gr) => !gr.key.some(isNull));
   if (sort && keys.length) groups.sort((a, b) => compareKeys(a.key, b.key));
-  if (!g && groups.length === 0) groups = [{ rows: [], key: [] }];
+  if (!g && groups.length === 0) groups = [{ rows: [], gi: 0, key: [] }];
   const cols: Record<string, unknown[]> = {};
   keys.forEach((k, i) => (cols[k] = groups.map((gr) => gr.key[i])));
-  for (const o of outs) {
+  outs.forEach((o, j) => {
     const col = o.col === undefined ? undefined : t.column(o.col)!;
-    cols[o.out] = groups.map((gr) => o.fn(Array.from(gr.rows, col ? (r) => col.at(r) : () => null)));
-  }
+    cols[o.out] = groups.map((gr) => (fast ? fast.values[j][gr.gi] : o.fn(Array.from(gr.rows, col ? (r) => col.at(r) : () => null))));
+  });
   return newTable(cols, [...keys, ...outs.map((o) => o.out).filter((n) => !keys.includes(n))]);
 }
 

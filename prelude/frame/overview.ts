@@ -1,6 +1,7 @@
 /** head/tail/shape/columns/dtypes/info/len: the first look at a table. */
 import { BitSet, type ColumnTable } from 'arquero';
 import { emit } from '../output/output.js';
+import { topRows } from '../fast/topN.js';
 import { assertTable, dtypeOf, isNull, isTable, values, type Dtype } from './common.js';
 
 /**
@@ -10,6 +11,7 @@ import { assertTable, dtypeOf, isNull, isTable, values, type Dtype } from './com
  */
 export function sliceRows(t: ColumnTable, slice: (this: ColumnTable, s?: number, e?: number) => ColumnTable, start = 0, end = Infinity): ColumnTable {
   if (t.isGrouped()) return slice.call(t, start, end);
+  if (start >= 0 && end >= 0 && end < t.numRows()) t = topRows(t, end) ?? t; // top-n, not a full sort
   const idx = t.indices();
   const n = idx.length;
   const s = Math.max(0, start < 0 ? start + n : Math.min(start, n));

@@ -10,6 +10,7 @@ import { aggFn } from './aggFuncs.js';
 import { assertTable, dtypeOf, isNull, isNumericDtype, newTable, resolveColumns } from './common.js';
 import { compareKeys } from './groupAgg.js';
 import { formatDate } from '../format/cells.js';
+import { fastBuckets } from '../fast/pivot.js';
 
 /** Options of pivot_table. */
 export interface PivotOptions {
@@ -42,25 +43,28 @@ export function pivot_table(t: unknown, options: PivotOptions | string | string[
   const allName = o.margins_name ?? 'All';
 
   // bucket backing rows by (row key, column key)
+  const fast = fastBuckets(t, idx, ckeys); // on key codes, the same maps (fast/pivot.ts)
+  const rowKeys = fast?.rowKeys ?? new Map<string, unknown[]>();
+  const colKeys = fast?.colKeys ?? new Map<string, unknown[]>();
+  const cells = fast?.cells ?? new Map<string, number[]>();
   const icols = idx.map((c) => t.column(c)!);
   const ccols = ckeys.map((c) => t.column(c)!);
-  const rowKeys = new Map<string, unknown[]>();
-  const colKeys = new Map<string, unknown[]>();
-  const cells = new Map<string, number[]>();
   const push = (k: string, r: number) => { const a = cells.get(k); if (a) a.push(r); else cells.set(k, [r]); };
-  t.scan((r) => {
-    const rk = icols.map((c) => c.at(r!));
-    const ck = ccols.map((c) => c.at(r!));
-    if (rk.some(isNull) || ck.some(isNull)) return;
-    const rs = JSON.stringify(rk.map(keyOf));
-    const cs = JSON.stringify(ck.map(keyOf));
-    if (!rowKeys.has(rs)) rowKeys.set(rs, rk);
-    if (!colKeys.has(cs)) colKeys.set(cs, ck);
-    push(`${rs}|${cs}`, r!);
-    push(`${rs}|*`, r!);
-    push(`*|${cs}`, r!);
-    push('*|*', r!);
-  });
+  if (!fast) {
+    t.scan((r) => {
+      const rk = icols.map((c) => c.at(r!));
+      const ck = ccols.map((c) => c.at(r!));
+      if (rk.some(isNull) || ck.some(isNull)) return;
+      const rs = JSON.stringify(rk.map(keyOf));
+      const cs = JSON.stringify(ck.map(keyOf));
+      if (!rowKeys.has(rs)) rowKeys.set(rs, rk);
+      if (!colKeys.has(cs)) colKeys.set(cs, ck);
+      push(`${rs}|${cs}`, r!);
+      push(`${rs}|*`, r!);
+      push(`*|${cs}`, r!);
+      push('*|*', r!);
+    });
+  }
   const rows = [...rowKeys].sort((a, b) => compareKeys(a[1], b[1]));
   const cols = [...colKeys].sort((a, b) => compareKeys(a[1], b[1]));
   if (o.margins) rows.push(['*', idx.map((_, i) => (i === 0 ? allName : ''))]);

@@ -6,6 +6,7 @@
 import { BitSet, type ColumnTable } from 'arquero';
 import { GuestError } from '../errors/guestError.js';
 import { assertTable, compareValues, isNull, resolveColumns } from './common.js';
+import { noteOrderColumns } from '../fast/topN.js';
 
 /** Options of sort_values. */
 export interface SortOptions {
@@ -44,7 +45,9 @@ export function sort_values(t: unknown, by: unknown, options: SortOptions | bool
     }
     return a - b; // stable
   };
-  return t.create({ order: cmp as never });
+  const out = t.create({ order: cmp as never });
+  noteOrderColumns(out, t, names); // head(n) may then take the top-n path
+  return out;
 }
 
 function nExtreme(name: string, t: unknown, n: unknown, cols: unknown, ascending: boolean): ColumnTable {

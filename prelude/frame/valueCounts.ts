@@ -6,6 +6,7 @@
 import { ColumnTable } from 'arquero';
 import { GuestError } from '../errors/guestError.js';
 import { assertTable, isNull, isTable, newTable, resolveColumn, resolveColumns, values, describeType } from './common.js';
+import { fastValueCounts } from '../fast/valueCounts.js';
 
 /** Options of value_counts. */
 export interface ValueCountsOptions {
@@ -31,22 +32,29 @@ export function value_counts(t: unknown, cols?: unknown, options: ValueCountsOpt
   if (cols && typeof cols === 'object' && !Array.isArray(cols)) return value_counts(t, undefined, cols as ValueCountsOptions);
   const { normalize = false, dropna = true, sort = true, ascending = false } = options;
   const names = resolveColumns(t, cols, 'value_counts()');
-  const columns = names.map((n) => values(t, n));
-  const n = t.numRows();
-  const index = new Map<unknown, number>();
+  const fast = fastValueCounts(t, names, dropna); // one pass over key codes (fast/valueCounts.ts)
   const firsts: unknown[][] = [];
-  const counts: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const row = columns.map((c) => c[i]);
-    if (dropna && row.some(isNull)) continue;
-    const key = row.length === 1 ? keyOf(row[0]) : JSON.stringify(row.map(keyOf));
-    let k = index.get(key);
-    if (k === undefined) {
-      index.set(key, (k = counts.length));
-      firsts.push(row.map((v) => (isNull(v) ? null : v)));
-      counts.push(0);
+  let counts: number[] = [];
+  if (fast) {
+    const cols = names.map((name) => t.column(name)!);
+    for (const r of fast.firsts) firsts.push(cols.map((c) => { const v = c.at(r); return isNull(v) ? null : v; }));
+    counts = fast.counts;
+  } else {
+    const columns = names.map((n) => values(t, n));
+    const n = t.numRows();
+    const index = new Map<unknown, number>();
+    for (let i = 0; i < n; i++) {
+      const row = columns.map((c) => c[i]);
+      if (dropna && row.some(isNull)) continue;
+      const key = row.length === 1 ? keyOf(row[0]) : JSON.stringify(row.map(keyOf));
+      let k = index.get(key);
+      if (k === undefined) {
+        index.set(key, (k = counts.length));
+        firsts.push(row.map((v) => (isNull(v) ? null : v)));
+        counts.push(0);
+      }
+      counts[k]++;
     }
-    counts[k]++;
   }
   const order = counts.map((_, i) => i);
   if (sort) order.sort((a, b) => (ascending ? counts[a] - counts[b] : counts[b] - counts[a]));

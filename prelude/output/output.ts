@@ -22,6 +22,11 @@ export function resetOutput(limitBytes: number): void {
   state.truncated = false;
 }
 
+/** Bytes this run wrote to stdout and stderr so far. */
+export function outputBytes(): number {
+  return state.bytes;
+}
+
 /** True when this run's output hit the cap. */
 export function outputTruncated(): boolean {
   return state.truncated;

@@ -1,11 +1,14 @@
 /** Per-run lists of display() tables and charts, reset before each run. */
 import type { ColumnTable } from 'arquero';
+import { resetFiles } from './files.js';
 
 /** A chart queued for the result. */
 export interface PendingChart {
   kind: 'vega-lite' | 'plotly';
   spec: Record<string, unknown>;
   title?: string;
+  /** Set by save_chart(): the host renders the chart to this SVG file. */
+  file?: string;
 }
 
 /** An item passed to display(): a table (serialized at the end of the run) or a chart. */
@@ -17,6 +20,7 @@ const run = { displays: [] as Displayed[], charts: [] as PendingChart[] };
 export function resetResults(): void {
   run.displays = [];
   run.charts = [];
+  resetFiles();
 }
 
 /** Queues a table for `displays`. */

@@ -8,6 +8,7 @@ import { hostTables, type FetchColumn, type FetchColumnRange, type FetchTextPage
 import { TextCache, textBudgets } from '../data/textCache.js';
 import { install } from '../install.js';
 import { setWriter, type Write } from '../output/output.js';
+import { setFileSink, type SaveFile } from '../output/files.js';
 import { makeDescribeData } from './describeData.js';
 import { makeExecute, type ExecuteOptions } from './execute.js';
 
@@ -28,7 +29,9 @@ export interface Bridge {
    */
   fetchTextPage?: FetchTextPageOf;
   write: Write;
-  limits: { maxOutputBytes: number; maxResultBytes: number; maxRows: number; memoryLimitMb?: number };
+  /** Optional: receives each file the run saves (to_csv, to_parquet...); without it saving fails with a clear error. */
+  saveFile?: SaveFile;
+  limits: { maxOutputBytes: number; maxResultBytes: number; maxRows: number; memoryLimitMb?: number; maxFileBytes?: number };
 }
 
 /** What boot returns. */
@@ -55,6 +58,8 @@ export function boot(bridge: Bridge): Internals {
   const fetchColumn = bridge.fetchColumn;
   const limits = { maxOutputBytes: Number(bridge.limits?.maxOutputBytes) || 1 << 20, maxResultBytes: Number(bridge.limits?.maxResultBytes) || 1 << 20, maxRows: Number(bridge.limits?.maxRows) || 1000 };
   setWriter((stream, text) => write(stream, text));
+  const save = typeof bridge.saveFile === 'function' ? bridge.saveFile : null;
+  setFileSink(save && ((name, mediaType, bytes) => save(name, mediaType, bytes)), Number(bridge.limits?.maxFileBytes) || 0);
   const fetchRange = typeof bridge.fetchColumnRange === 'function' ? bridge.fetchColumnRange : undefined;
   const fetchText = typeof bridge.fetchTextPage === 'function' ? bridge.fetchTextPage : undefined;
   const budgets = textBudgets(bridge.limits?.memoryLimitMb);

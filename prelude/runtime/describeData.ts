@@ -16,7 +16,8 @@ export function makeDescribeData(tables: Record<string, ColumnTable>, dataset: C
     if (!t) throw new GuestError('KeyError', `Unknown table '${name}'`, `Tables: ${Object.keys(tables).join(', ')}.`);
     let card = cache.get(name);
     if (!card) {
-      const columns = t.columnNames().map((c) => {
+      // host columns only: a column the session added (t['x'] = ...) is not part of the dataset's card
+      const columns = t.columnNames().filter((c) => t.column(c) instanceof LazyColumn).map((c) => {
         const col = t.column(c) as unknown as LazyColumn;
         return { name: c, type: col.type, data: col.data() };
       });

@@ -6,10 +6,11 @@
  */
 import { NativePromise, PromisePrototypeThen, ReflectApply } from '../intrinsics.js';
 import { errorInfo, SOURCE_NAME } from '../errors/errorInfo.js';
-import { resetOutput } from '../output/output.js';
+import { outputBytes, resetOutput } from '../output/output.js';
 import { resetResults, runResults } from '../output/results.js';
 import { FALLBACK_OUTCOME, failureJson, successJson } from '../serialize/outcome.js';
 import { enterDeterministic, type Deterministic } from './deterministic.js';
+import { emptyNote } from './emptyNote.js';
 import { globalize } from './globalize.js';
 
 /** Options the runtime passes. */
@@ -40,9 +41,13 @@ function failure(e: unknown, code: string, lineOffset: number): string {
   }
 }
 
-function success(value: unknown, limits: ExecuteLimits, code: string): string {
+function success(value: unknown, limits: ExecuteLimits, code: string, opts: Partial<ExecuteOptions> = {}): string {
   try {
-    return successJson(value, runResults(), limits);
+    const extras = runResults();
+    // never a silent empty success: say why there is nothing (valueText, for the model)
+    const note = value === undefined && outputBytes() === 0 && !extras.displays.length && !extras.charts.length
+      ? emptyNote(code, !!opts.async, !!opts.resultName) : undefined;
+    return successJson(value, extras, limits, note);
   } catch (e) {
     try {
       const info = errorInfo(e, code, 0);
@@ -76,11 +81,11 @@ export function makeExecute(limits: ExecuteLimits): (code: string, opts?: Partia
       const settled = awaitNative(value);
       if (!settled) {
         done();
-        return success(value, limits, src);
+        return success(value, limits, src, opts);
       }
       return new NativePromise<string>((resolve) => {
         settled(
-          (v) => { done(); resolve(success(v, limits, src)); },
+          (v) => { done(); resolve(success(v, limits, src, opts)); },
           (e) => { done(); resolve(failure(e, src, lineOffset)); },
         );
       });

@@ -6,6 +6,7 @@
 import { JSONStringify, NumberIsFinite } from '../intrinsics.js';
 import type { ErrorInfo } from '../errors/errorInfo.js';
 import { isTable } from '../frame/common.js';
+import { isSeries } from '../series/brand.js';
 import { inspect } from '../format/inspect.js';
 import { outputTruncated } from '../output/output.js';
 import type { Displayed, PendingChart } from '../output/results.js';
@@ -26,13 +27,17 @@ export const FALLBACK_OUTCOME = '{"ok":false,"error":{"name":"InternalError","me
 const TEXT_SHARE = 0.5;
 const TEXT_MAX = 256 * 1024;
 
-/** The outcome of a successful run. */
-export function successJson(value: unknown, extras: { displays: Displayed[]; charts: PendingChart[] }, limits: ResultLimits): string {
+/** The outcome of a successful run; `note` is the valueText of a run that produced nothing (runtime/emptyNote.ts). */
+export function successJson(value: unknown, extras: { displays: Displayed[]; charts: PendingChart[] }, limits: ResultLimits, note?: string): string {
   const budget = new Budget(limits.maxResultBytes);
   let s = '{"ok":true';
+  if (isSeries(value)) value = value.to_frame(); // a Series result is its one-column table
   if (isTable(value)) {
     const tj = tableResultJson(value, budget, limits.maxRows);
     if (tj) s += ',"table":' + tj;
+  } else if (value === undefined && note) {
+    s += ',"valueText":' + JSONStringify(note);
+    budget.remaining -= note.length;
   } else if (value !== undefined) {
     const share = new Budget(Math.min(TEXT_MAX, Math.floor(budget.remaining * TEXT_SHARE)));
     const text = new JsonOut(share);
@@ -54,7 +59,7 @@ export function successJson(value: unknown, extras: { displays: Displayed[]; cha
   for (const c of extras.charts) {
     const sub = new Budget(budget.remaining);
     const out = new JsonOut(sub);
-    out.push('{"kind":' + JSONStringify(c.kind) + (c.title !== undefined ? ',"title":' + JSONStringify(String(c.title)) : '') + ',"spec":');
+    out.push('{"kind":' + JSONStringify(c.kind) + (c.title !== undefined ? ',"title":' + JSONStringify(String(c.title)) : '') + (c.file !== undefined ? ',"file":' + JSONStringify(String(c.file)) : '') + ',"spec":');
     if (!writeJson(c.spec, out, { maxDepth: 64 }) || sub.truncated) { budget.truncated = true; continue; } // a cut spec is not a chart
     out.push('}');
     budget.remaining = sub.remaining;

@@ -11,6 +11,7 @@ import {
   SetPrototypeValues, JSONStringify, isDate, isMap, isSet, timeOf, typedArrayName, DatePrototypeToISOString, FunctionPrototypeToString,
 } from '../intrinsics.js';
 import { isTable } from '../frame/common.js';
+import { isSeries } from '../series/brand.js';
 import type { JsonOut } from './jsonOut.js';
 
 /** Serialization options. */
@@ -77,6 +78,7 @@ function write(v: unknown, c: Ctx, depth: number): boolean {
   c.stack.push(o);
   try {
     if (isTable(o)) return items(c, depth, '[', ']', tableRows(o, c.maxRows));
+    if (isSeries(o)) return items(c, depth, '[', ']', o.head(c.maxRows).toArray());
     if (ArrayIsArray(o) || ta) return items(c, depth, '[', ']', arrayIter(o as ArrayLike<unknown>));
     if (isSet(o)) return items(c, depth, '[', ']', ReflectApply(SetPrototypeValues, o, []) as Iterable<unknown>);
     if (isMap(o)) return writeMap(o, c, depth);

@@ -6,3 +6,24 @@ declare module 'arquero/src/verbs/derive.js' {
     options?: Record<string, unknown>,
   ): import('arquero').ColumnTable;
 }
+declare module 'arquero/src/verbs/reduce/util.js' {
+  export function groupOutput(cols: { add(name: string, values: unknown[]): unknown[] }, groups: unknown): void;
+}
+declare module 'arquero/src/table/ColumnSet.js' {
+  export function columnSet(): { add(name: string, values: unknown[]): unknown[]; 'new'(proto: unknown): import('arquero').ColumnTable };
+}
+declare module 'arquero/src/util/quantile.js' {
+  export function quantile(values: unknown[], p: number): unknown;
+}
+declare module 'arquero/src/util/ascending.js' {
+  export function ascending(a: unknown, b: unknown): number;
+}
+declare module 'arquero/src/expression/codegen.js' {
+  export function codegen(node: unknown, opt?: { index: string }): string;
+}
+declare module 'arquero/src/expression/compile.js' {
+  export const compile: { expr(code: string, params: unknown): (row: number, data: unknown, op?: unknown) => unknown };
+}
+declare module 'arquero/src/op/functions/index.js' {
+  export const functions: Record<string, unknown>;
+}

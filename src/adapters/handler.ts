@@ -39,7 +39,9 @@ export function createHandler(options: HandlerOptions = {}): (request: Request) 
       if (!parsed.ok) return fail(400, 'VALIDATION_ERROR', parsed.message);
       const result = await store.run(parsed.data.code, { signal: request.signal });
       const busy = result.error?.type === 'QUEUE_FULL';
-      return Response.json(result, { status: busy ? 503 : 200, headers: { 'cache-control': 'no-store', ...(busy ? { 'retry-after': '1' } : {}) } });
+      // JSON has no bytes: a saved file's Uint8Array travels as base64
+      const out = result.files?.length ? { ...result, files: result.files.map(({ bytes, ...f }) => ({ ...f, ...(bytes ? { base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') } : {}) })) } : result;
+      return Response.json(out, { status: busy ? 503 : 200, headers: { 'cache-control': 'no-store', ...(busy ? { 'retry-after': '1' } : {}) } });
     } catch (err) {
       onError(err);
       return fail(500, 'INTERNAL_ERROR', 'The server failed to run the code. Retry; if it keeps failing, the operator should check the server logs.');

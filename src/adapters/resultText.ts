@@ -32,6 +32,7 @@ export function resultText(result: RunResult): string {
   else if (result.valueText !== undefined) parts.push(`result:\n${result.valueText}`);
   else if (result.value !== undefined) parts.push(`result:\n${JSON.stringify(result.value)}`);
   if (result.charts?.length) parts.push(`charts: ${result.charts.length} (Vega-Lite/Plotly specs in structuredContent.charts)`);
+  if (result.files?.length) parts.push(`files: ${result.files.map((f) => `${f.name} (${f.mediaType}, ${f.size} bytes)`).join(', ')}`);
   if (result.error) parts.push(`error: ${formatError(result.error)}`);
   for (const note of resultNotes(result)) parts.push(`note: ${note}`);
   if (parts.length === 0) parts.push(result.ok ? 'ok (no output and no value)' : 'failed (no output)');

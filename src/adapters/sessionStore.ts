@@ -5,6 +5,7 @@ import { SbirtoolsError, SbirtoolsValidationError } from '../runtime/errors.js';
 import type { Pool } from '../runtime/pool.js';
 import type { SandboxOptions } from '../runtime/options.js';
 import { withCapsules, type RunFn } from '../capsule/withCapsules.js';
+import { validateOptions } from '../runtime/options.js';
 
 /** Options of createSessionStore(). */
 export interface SessionStoreOptions {
@@ -46,6 +47,10 @@ export class SessionStore {
   private readonly idleMs: number;
   private readonly max: number;
   private closed = false;
+  /** Tables added after creation (MCP add_table): merged into every sandbox opened from now on. */
+  private added: Record<string, NonNullable<SandboxOptions['tables']>[string]> = {};
+  /** Sessions opened before the last addTable(): reopened (state lost) on their next run. */
+  private stale = new Set<Entry>();
   /** The limits every run gets (validated when the store is created). */
   readonly limits: Limits;
 
@@ -62,7 +67,7 @@ export class SessionStore {
     // The cast: run()'s type intersects SandboxOptions.deterministic (boolean) with RunOptions'
     // ({ now, seed }); run() itself accepts either, and we only ever pass the object.
     const base: RunFn = (code, o) => {
-      const merged = { ...sandbox, ...o } as Parameters<typeof run>[1];
+      const merged = { ...this.sandboxOptions(), ...o } as Parameters<typeof run>[1];
       return options.pool ? options.pool.run(code, merged) : run(code, merged);
     };
     this.oneShot = this.wrap(base);
@@ -83,6 +88,8 @@ export class SessionStore {
     if (this.closed) throw new SbirtoolsError('SESSIONS_CLOSED', 'The session store is closed: create a new one.');
     const signal = opts.signal ? { signal: opts.signal } : {};
     if (opts.sessionId === undefined) return this.oneShot(code, signal);
+    const existing = this.sessions.get(opts.sessionId);
+    if (existing && this.stale.has(existing) && existing.inflight === 0) await this.drop(existing);
     const entry = this.sessions.get(opts.sessionId) ?? this.open(opts.sessionId);
     if (!entry) return this.allBusy(opts.sessionId);
     entry.inflight++;
@@ -101,6 +108,27 @@ export class SessionStore {
         entry.timer = setTimeout(() => this.expire(entry), this.idleMs).unref();
       }
     }
+  }
+
+  /**
+   * Add (or replace) a table for every run from now on: one-shot runs and new sessions see it at
+   * once; sessions opened before are reopened on their next run, so their variables are lost.
+   * @throws {SbirtoolsValidationError} for a bad name or table (checked like the `tables` option).
+   */
+  addTable(name: string, table: NonNullable<SandboxOptions['tables']>[string]): void {
+    validateOptions({ tables: { [name]: table } });
+    this.added = { ...this.added, [name]: table };
+    for (const e of this.sessions.values()) this.stale.add(e);
+  }
+
+  /** The tables added with addTable(), by name. */
+  addedTables(): Record<string, NonNullable<SandboxOptions['tables']>[string]> {
+    return { ...this.added };
+  }
+
+  private sandboxOptions(): Omit<SandboxOptions, 'pool' | 'deterministic'> {
+    const sandbox = this.options.sandbox ?? {};
+    return Object.keys(this.added).length ? { ...sandbox, tables: { ...sandbox.tables, ...this.added } } : sandbox;
   }
 
   /** Close one session now. Idempotent. */
@@ -126,7 +154,8 @@ export class SessionStore {
       if (!idle[0]) return undefined;
       void this.drop(idle[0]);
     }
-    const { sandbox = {}, pool } = this.options;
+    const { pool } = this.options;
+    const sandbox = this.sandboxOptions();
     const box = pool ? pool.createSandbox(sandbox) : createSandbox(sandbox);
     const entry: Entry = { id, box, run: box.then((b) => this.wrap(b, id)), inflight: 0, lastUsed: Date.now() };
     entry.run.catch(() => undefined);
@@ -146,6 +175,7 @@ export class SessionStore {
 
   private drop(entry: Entry): Promise<void> {
     if (this.sessions.get(entry.id) === entry) this.sessions.delete(entry.id);
+    this.stale.delete(entry);
     clearTimeout(entry.timer);
     const done = entry.box.then((b) => b.close(), () => undefined);
     this.closing.add(done);

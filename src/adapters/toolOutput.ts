@@ -22,6 +22,8 @@ export interface ToolOutput {
   value?: unknown;
   /** Titles of charts the run returned (the charts themselves are in the full RunResult). */
   charts?: string[];
+  /** Files the run saved (to_csv, to_parquet...), as "name (media type, size bytes)"; the bytes are in the full RunResult. */
+  files?: string[];
   error?: ToolOutputError;
   /** Things the model should know: synthetic data, truncation, a reset session. */
   notes?: string[];
@@ -42,6 +44,7 @@ export function toToolOutput(result: RunResult): ToolOutput {
     else if (result.value !== undefined) out.value = result.value;
   }
   if (result.charts?.length) out.charts = result.charts.map((c, i) => c.title ?? `chart ${i + 1} (${c.kind})`);
+  if (result.files?.length) out.files = result.files.map((f) => `${f.name} (${f.mediaType}, ${f.size} bytes)`);
   if (result.error) {
     const e = result.error;
     out.error = {

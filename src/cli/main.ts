@@ -10,6 +10,7 @@ Run LLM-written JavaScript safely over US SBIR/STTR awards, inside V8 isolates.
 Commands:
   run [file|-] | --code '<js>'   run analysis code and print the result
   info                           print the data card of award_data
+  export --format parquet -o f   write award_data as Parquet, Arrow or CSV (for DuckDB, pandas)
   download-data [URL]            download the real SBIR award file to the cache
   mcp                            serve MCP over stdio (for Claude Desktop and other clients)
   serve                          serve MCP over HTTP and a REST API (scales out with Redis)
@@ -27,6 +28,7 @@ type Command = (argv: string[], io: CliIo) => Promise<number>;
 const COMMANDS: Record<string, Command> = {
   run: async (argv, io) => (await import('./run.js')).runCommand(argv, io),
   info: async (argv, io) => (await import('./info.js')).infoCommand(argv, io),
+  export: async (argv, io) => (await import('./export.js')).exportCommand(argv, io),
   mcp: async (argv, io) => (await import('./mcp.js')).mcpCommand(argv, io),
   serve: async (argv, io) => (await import('./serve.js')).serveCommand(argv, io),
   'build-data': async (argv, io) => (await import('./buildData.js')).buildDataCommand(argv, io),

@@ -6,8 +6,8 @@ import { SANDBOX_FLAGS, SANDBOX_FLAGS_HELP, sandboxOptionsFrom } from './sandbox
 
 export const MCP_HELP = `Usage: sbirtools mcp [options]
 
-Serve the Model Context Protocol over stdio: tools run_analysis and describe_dataset, resources
-with the data card and the prelude reference. Stops when stdin closes or on SIGINT/SIGTERM.
+Serve the Model Context Protocol over stdio: tools run_analysis, describe_dataset and add_table,
+resources with the data card, the prelude reference, added tables and the files runs saved. Stops when stdin closes or on SIGINT/SIGTERM.
 
 Options:
 ${SANDBOX_FLAGS_HELP}
@@ -16,6 +16,8 @@ ${SANDBOX_FLAGS_HELP}
   --pool-size <n>          spread isolates over n holder processes (default: one holder)
   --capsule-log <file>     append a capsule record of every run (JSONL)
   --capsule-outputs        also keep each run's outputs in the capsule log (for 'sbirtools view')
+  --max-upload-bytes <n>   largest table add_table accepts (default 33554432, 32 MiB)
+  --deny-table-urls        add_table refuses urls (the model cannot make the server fetch)
   --deterministic          freeze Date.now() and seed Math.random per run (recorded)
   -h, --help               show this help
 
@@ -31,6 +33,8 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
     'pool-size': { type: 'string' },
     'capsule-log': { type: 'string' },
     'capsule-outputs': { type: 'boolean' },
+    'max-upload-bytes': { type: 'string' },
+    'deny-table-urls': { type: 'boolean' },
     deterministic: { type: 'boolean' },
   });
   if (values.help) {
@@ -43,6 +47,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
   const maxSessions = intFlag('mcp', 'max-sessions', values['max-sessions'], 'sessions');
   const idleTimeoutMs = intFlag('mcp', 'idle-timeout-ms', values['idle-timeout-ms'], 'milliseconds');
   const poolSize = intFlag('mcp', 'pool-size', values['pool-size'], 'processes');
+  const maxUploadBytes = intFlag('mcp', 'max-upload-bytes', values['max-upload-bytes'], 'bytes');
   const pool: Pool | undefined = poolSize ? createPool({ size: poolSize }) : undefined;
   try {
     await serveStdio({
@@ -50,6 +55,8 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
       ...(pool ? { pool } : {}),
       ...(maxSessions ? { maxSessions } : {}),
       ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
+      ...(maxUploadBytes ? { maxUploadBytes } : {}),
+      ...(values['deny-table-urls'] === true ? { allowTableUrls: false } : {}),
       ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']) } : {}),
       capsuleOutputs: values['capsule-outputs'] === true,
       deterministic: values.deterministic === true,

@@ -8,6 +8,7 @@ import { writeHuman } from './humanOutput.js';
 import { SANDBOX_FLAGS, SANDBOX_FLAGS_HELP, sandboxOptionsFrom } from './sandboxFlags.js';
 import { ChartRenderError } from '../result/renderChart.js';
 import { writeSvgs } from './writeSvgs.js';
+import { writeRunFiles } from './writeFiles.js';
 
 export const RUN_HELP = `Usage: sbirtools run [options] <file.js | ->
        sbirtools run [options] --code '<JavaScript>'
@@ -20,6 +21,8 @@ Options:
   --json                print the whole RunResult as one JSON document on stdout
 ${SANDBOX_FLAGS_HELP}
   --svg <file.svg>      write the returned chart as SVG (several: file-1.svg, file-2.svg...)
+  --out <dir>           write the files the run saves (to_csv, to_parquet, to_arrow,
+                        to_json, save_chart) into this folder
   --capsule-log <file>  append a capsule record of the run (JSONL) for audit and replay
   --capsule-outputs     also keep the run's outputs in the record (for 'sbirtools view')
   --deterministic       freeze Date.now() and seed Math.random (recorded in the capsule)
@@ -38,6 +41,7 @@ export interface RunArgs {
   file?: string;
   json: boolean;
   svg?: string;
+  out?: string;
   capsuleLog?: string;
   capsuleOutputs: boolean;
   deterministic: boolean;
@@ -53,6 +57,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
     code: { type: 'string' },
     json: { type: 'boolean' },
     svg: { type: 'string' },
+    out: { type: 'string' },
     'capsule-log': { type: 'string' },
     'capsule-outputs': { type: 'boolean' },
     deterministic: { type: 'boolean' },
@@ -72,6 +77,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
     ...(file !== undefined ? { file } : {}),
     json: values.json === true,
     ...(values.svg !== undefined ? { svg: String(values.svg) } : {}),
+    ...(values.out !== undefined ? { out: String(values.out) } : {}),
     ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']) } : {}),
     capsuleOutputs: values['capsule-outputs'] === true,
     deterministic: values.deterministic === true,
@@ -119,6 +125,23 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       }
     } else if (result.ok) {
       io.stderr.write('sbirtools: --svg given but the run returned no chart; return one, e.g. the value of a chart helper as the last expression.\n');
+    }
+  }
+  const saved = result.files ?? [];
+  if (saved.length) {
+    if (args.out) {
+      try {
+        const written = await writeRunFiles(saved, args.out);
+        result = { ...result, files: written };
+        io.stderr.write(`sbirtools: wrote ${written.map((f) => f.path).join(', ')}\n`);
+      } catch (err) {
+        io.stderr.write(`sbirtools run: could not write the files to ${args.out}: ${(err as Error).message}\n`);
+        if (exit === EXIT.OK) exit = EXIT.USAGE;
+        result = { ...result, files: saved.map(({ bytes: _b, ...f }) => f) };
+      }
+    } else {
+      io.stderr.write(`sbirtools: the run saved ${saved.map((f) => `${f.name} (${f.size} bytes)`).join(', ')}; write them with --out <dir>.\n`);
+      result = { ...result, files: saved.map(({ bytes: _b, ...f }) => f) };
     }
   }
   if (args.json) io.stdout.write(`${JSON.stringify(result)}\n`);

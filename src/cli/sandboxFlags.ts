@@ -1,5 +1,5 @@
 import type { SandboxOptions } from '../index.js';
-import { intFlag, presetFlag } from './args.js';
+import { intFlag, presetFlag, UsageError } from './args.js';
 
 /** Flags every command that opens a sandbox accepts. */
 export const SANDBOX_FLAGS = {
@@ -7,6 +7,8 @@ export const SANDBOX_FLAGS = {
   'timeout-ms': { type: 'string' },
   'memory-mb': { type: 'string' },
   data: { type: 'string' },
+  table: { type: 'string', multiple: true },
+  'max-file-bytes': { type: 'string' },
 } as const;
 
 /** Their lines of --help. */
@@ -14,7 +16,10 @@ export const SANDBOX_FLAGS_HELP = `  --preset <name>       limit preset: permiss
   --timeout-ms <ms>     wall-clock limit of one run, in milliseconds
   --memory-mb <MiB>     heap limit of the isolate, in MiB (at least 16)
   --data <csv>          use this SBIR CSV as award_data (default: $SBIRTOOLS_CSV_PATH,
-                        the downloaded file, or the synthetic sample)`;
+                        the downloaded file, or the synthetic sample)
+  --table <name=file>   add a table (repeatable): a CSV, Parquet, Arrow, JSON or NDJSON
+                        file or an http(s) URL, exposed to the code as <name>
+  --max-file-bytes <n>  cap on the bytes of files one run saves (to_csv, to_parquet...)`;
 
 /**
  * Sandbox options from the parsed flags.
@@ -25,10 +30,32 @@ export function sandboxOptionsFrom(command: string, values: Record<string, strin
   const timeoutMs = intFlag(command, 'timeout-ms', values['timeout-ms'], 'milliseconds');
   const memoryLimitMb = intFlag(command, 'memory-mb', values['memory-mb'], 'MiB');
   const dataPath = values.data === undefined ? undefined : String(values.data);
+  const maxFileBytes = intFlag(command, 'max-file-bytes', values['max-file-bytes'] as string | undefined, 'bytes');
+  const tables = tableFlags(command, (values as Record<string, unknown>).table);
   return {
+    ...(tables ? { tables } : {}),
+    ...(maxFileBytes !== undefined ? { maxFileBytes } : {}),
     ...(preset ? { preset } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(memoryLimitMb !== undefined ? { memoryLimitMb } : {}),
     ...(dataPath !== undefined ? { dataPath } : {}),
   };
+}
+
+/**
+ * `--table name=file` flags as the `tables` option (names are checked by the library).
+ * @throws {UsageError} for a flag without `=`, or a name given twice.
+ */
+export function tableFlags(command: string, value: unknown): Record<string, string> | undefined {
+  if (value === undefined) return undefined;
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const item of Array.isArray(value) ? value : [value]) {
+    const text = String(item);
+    const eq = text.indexOf('=');
+    if (eq <= 0 || eq === text.length - 1) throw new UsageError(command, `--table expects name=file (e.g. --table portfolio=portfolio.parquet), got '${text}'`);
+    const name = text.slice(0, eq);
+    if (name in out) throw new UsageError(command, `--table ${name} is given twice`);
+    out[name] = text.slice(eq + 1);
+  }
+  return { ...out };
 }

@@ -20,6 +20,10 @@ export const DATA_ERROR_CODES = [
   'DOWNLOAD_IN_PROGRESS',
   'DISK_FULL',
   'CACHE_DIR_UNWRITABLE',
+  'DATA_CORRUPT',
+  'DATA_UNSUPPORTED',
+  'DATA_SCHEMA_MISMATCH',
+  'DATA_DECODE_FAILED',
 ] as const;
 export type DataErrorCode = (typeof DATA_ERROR_CODES)[number];
 
@@ -31,10 +35,13 @@ export type DataErrorCode = (typeof DATA_ERROR_CODES)[number];
 export class DataError extends Error {
   override readonly name = 'DataError';
   readonly code: DataErrorCode;
+  /** What to do about it, when the message alone does not say (table formats set it). */
+  readonly hint?: string;
 
-  constructor(code: DataErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: DataErrorCode, message: string, options?: { cause?: unknown; hint?: string }) {
     super(message, options);
     this.code = code;
+    if (options?.hint) this.hint = options.hint;
   }
 }
 

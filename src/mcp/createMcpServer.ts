@@ -6,6 +6,10 @@ import { createSessionStore, type SessionStore, type SessionStoreOptions } from 
 import { packageInfo } from '../capsule/packageInfo.js';
 import { registerResources } from './registerResources.js';
 import { registerTools } from './registerTools.js';
+import { FileStore } from './fileStore.js';
+import { startTableLines } from './startTables.js';
+import { registerFileResources } from './registerFileResources.js';
+import { DEFAULT_MAX_UPLOAD_BYTES, registerTableTools } from './registerTableTools.js';
 
 /** Options of createMcpServer(): session store options plus the server's own. */
 export interface McpServerOptions extends SessionStoreOptions {
@@ -17,6 +21,12 @@ export interface McpServerOptions extends SessionStoreOptions {
   sessions?: SessionStore;
   /** Load the data card through this (e.g. one card shared by many connections). @default computed once per server */
   card?: () => Promise<DataCardView>;
+  /** Largest table add_table accepts, in bytes. @default 33554432 (32 MiB) */
+  maxUploadBytes?: number;
+  /** Let add_table download a `url` (the server then fetches URLs a model names). @default true */
+  allowTableUrls?: boolean;
+  /** Memory kept for saved files clients read as resources (oldest dropped first), in bytes. @default 268435456 */
+  maxKeptFileBytes?: number;
 }
 
 /** An MCP server for sbirtools, not yet connected. */
@@ -30,8 +40,9 @@ export interface SbirtoolsMcpServer {
 }
 
 /**
- * Create the MCP server: tools `run_analysis` ({ code, session_id? }) and `describe_dataset`,
- * resources with the data card and the prelude reference. Connect it to any MCP transport.
+ * Create the MCP server: tools `run_analysis` ({ code, session_id? }), `describe_dataset` and
+ * `add_table`, resources with the data card, the prelude reference, added tables
+ * (`sbirtools://tables/{name}`) and files runs saved (`sbirtools://files/{run}/{name}`). Connect it to any MCP transport.
  * @throws {SbirtoolsValidationError} for bad limits, preset or session options.
  * @example
  * const app = await createMcpServer({ sandbox: { preset: 'strict' }, maxSessions: 8 });
@@ -48,13 +59,17 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<S
   })));
   const description = options.description ?? toolDescription((await card()).json);
   // the SDK loads here, not with the library (it is a quarter of a second of imports)
-  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+  const { McpServer, ResourceTemplate } = await import('@modelcontextprotocol/sdk/server/mcp.js');
   const server = new McpServer(
     { name: 'sbirtools', version: packageInfo().version },
     { instructions: 'Analyze US SBIR/STTR awards: call describe_dataset once, then run_analysis with JavaScript over award_data.' },
   );
-  registerTools(server, { sessions, description, card, onError });
+  const files = new FileStore(options.maxKeptFileBytes ?? 256 * 1024 * 1024);
+  const runTool = registerTools(server, { sessions, description, card, onError, files });
   registerResources(server, card);
+  registerFileResources(server, files, ResourceTemplate);
+  const startTables = await startTableLines(options.sandbox, options.pool);
+  registerTableTools(server, ResourceTemplate, { sessions, runTool, description, startTables, maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES, cacheDir: options.sandbox?.cacheDir, allowUrls: options.allowTableUrls !== false, onError });
   let closed: Promise<void> | undefined;
   return {
     server,

@@ -1,16 +1,17 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { DESCRIBE_DATASET_TOOL_NAME, RUN_ANALYSIS_TOOL_NAME, RunAnalysisInputSchema } from '../../schema/tool.js';
 import type { SessionStore } from '../adapters/sessionStore.js';
 import type { DataCardView } from '../adapters/description.js';
 import { hostErrorResult, toCallToolResult } from './callToolResult.js';
+import type { FileStore } from './fileStore.js';
 
-/** Register `run_analysis` and `describe_dataset` on an McpServer. */
+/** Register `run_analysis` and `describe_dataset` on an McpServer; returns run_analysis (add_table updates its description). */
 export function registerTools(
   server: McpServer,
-  deps: { sessions: SessionStore; description: string; card: () => Promise<DataCardView>; onError: (err: unknown) => void },
-): void {
-  server.registerTool(
+  deps: { sessions: SessionStore; description: string; card: () => Promise<DataCardView>; onError: (err: unknown) => void; files?: FileStore },
+): RegisteredTool {
+  const runTool = server.registerTool(
     RUN_ANALYSIS_TOOL_NAME,
     {
       title: 'Run analysis code over SBIR/STTR awards',
@@ -21,7 +22,7 @@ export function registerTools(
     async ({ code, session_id }, extra) => {
       try {
         const result = await deps.sessions.run(code, { ...(session_id ? { sessionId: session_id } : {}), signal: extra.signal });
-        return toCallToolResult(result);
+        return toCallToolResult(result, deps.files);
       } catch (err) {
         deps.onError(err);
         return hostErrorResult(err);
@@ -47,4 +48,5 @@ export function registerTools(
       }
     },
   );
+  return runTool;
 }

@@ -1,5 +1,6 @@
 import { shutdownDefaultBackends as shutdown } from '../runtime/defaultBackend.js';
 import { createMcpServer, type McpServerOptions } from './createMcpServer.js';
+import { DEFAULT_MAX_UPLOAD_BYTES } from './registerTableTools.js';
 
 /**
  * Serve MCP over this process's stdin/stdout until stdin closes, the client disconnects, or
@@ -16,7 +17,10 @@ export async function serveStdio(options: McpServerOptions = {}): Promise<void> 
     throw err;
   });
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-  const transport = new StdioServerTransport();
+  // the SDK drops the connection past 10 MiB per message: leave room for an add_table upload at
+  // its cap (base64 is 4/3 of the bytes), so an upload over the cap gets add_table's typed error
+  const maxUpload = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+  const transport = new StdioServerTransport(undefined, undefined, { maxBufferSize: Math.ceil((maxUpload * 4) / 3) + 16 * 1024 * 1024 });
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   const onSignal = () => stop();

@@ -21,6 +21,8 @@ export function buildResult(raw: RawRunOutcome, ctx: Context): RunResult {
     limits: ctx.limits,
     ...(ctx.dataset ? { dataset: ctx.dataset } : {}),
     ...(ctx.reset ? { sessionReset: true } : {}),
+    // files saved before a failure are kept: they are whole (each save is atomic) and already paid for
+    ...(raw.files?.length ? { files: raw.files.map((f) => ({ name: f.name, mediaType: f.mediaType, size: f.bytes.byteLength, bytes: f.bytes })) } : {}),
   };
   const truncated = { stdout: raw.outputTruncated, value: false };
   if (raw.status !== 'ok') return { ...base, ok: false, truncated, error: limitError(raw, ctx.limits) };
@@ -55,11 +57,18 @@ export function buildResult(raw: RawRunOutcome, ctx: Context): RunResult {
     truncated,
     ...(truncated.stdout ? { error: outputLimit(ctx.limits) } : {}),
     ...('value' in o && o.value !== undefined ? { value: o.value } : {}),
-    ...(o.valueText !== undefined ? { valueText: o.valueText } : {}),
+    ...(o.valueText !== undefined ? { valueText: o.valueText } : isSilent(o, raw) ? { valueText: SILENT_NOTE } : {}),
     ...(o.table ? { table: o.table } : {}),
     ...(o.displays?.length ? { displays: o.displays } : {}),
     ...(o.charts?.length ? { charts: o.charts } : {}),
   };
+}
+
+/** Said when a run produced nothing at all and the guest gave no note of its own (never a silent empty success). */
+const SILENT_NOTE = 'The run printed nothing and returned no value (its last expression was undefined). End the code with an expression (its value is the result), assign `result = ...`, or print(...) what you want to see.';
+
+function isSilent(o: { value?: unknown; table?: unknown; displays?: unknown[]; charts?: unknown[] }, raw: RawRunOutcome): boolean {
+  return o.value === undefined && !o.table && !o.displays?.length && !o.charts?.length && raw.stdout === '' && raw.stderr === '';
 }
 
 function limitError(raw: RawRunOutcome, limits: Limits): RunError {

@@ -31,12 +31,25 @@ function examples(card: DataCard): string[] {
   const year = pick(card, 'Award Year', (c) => c.type === 'integer');
   const text = pick(card, 'Award Title', (c) => c.type === 'string' && !c.top?.length);
   const out: string[] = [];
-  if (cat) out.push(`value_counts(award_data, ${q(cat)}).head(10)`);
+  if (cat) out.push(`award_data[${q(cat)}].value_counts().head(10)`);
   if (cat && amount) {
-    out.push(`award_data${year ? `.filter(d => d[${q(year)}] >= 2020)` : ''}.groupby(${q(cat)}).agg({ ${q(amount)}: ['sum', 'mean', 'count'] }).sort_values(${q(`${amount}_sum`)}, { ascending: false })`);
+    const t = year ? 'recent' : 'award_data';
+    out.push(`${year ? `const recent = award_data[award_data[${q(year)}].ge(2020)];\n` : ''}${t}.groupby(${q(cat)})[${q(amount)}].agg(['sum', 'mean', 'count']).sort_values('sum', { ascending: false })`);
   }
-  if (text) out.push(`const word = 'quantum';\naward_data.filter(d => contains(d[${q(text)}], word, { case: false })).select(${[cat, text, amount].filter(Boolean).map((c) => q(c!)).join(', ')}).head(20)`);
+  if (text) out.push(`award_data[award_data[${q(text)}].str.contains('quantum', { case: false })].select(${[cat, text, amount].filter(Boolean).map((c) => q(c!)).join(', ')}).head(20)`);
   return out.slice(0, 3);
+}
+
+/** The Series, first: what models write from pandas habits and what works here. */
+function seriesSection(card: DataCard): string {
+  const amount = pick(card, 'Award Amount', (c) => c.type === 'number') ?? 'x';
+  const cat = pick(card, 'Agency', (c) => c.type === 'string') ?? 'k';
+  const a = `t['${amount}']`;
+  return [
+    `Columns are pandas-like Series: ${a}.sum(), t.${/^[A-Za-z_$][\w$]*$/.test(cat) ? cat : `['${cat}']`}.value_counts(); mean median min max std count nunique quantile idxmax unique isna fillna dropna round cumsum map apply astype head sort_values nlargest tolist; .str.contains/startswith/lower/len/replace/split, .dt.year/month/quarter/dayofweek.`,
+    `Masks (JS operators do not work on a Series): ${a}.gt(1e6).and(t.Phase.eq('Phase II')) with eq ne lt le gt ge between isin and or not; filter with t[mask], t.loc(mask, cols?) or t.filter(mask); arithmetic with add sub mul div.`,
+    `t.groupby(k)['col'].sum() | .mean() | .agg(['sum', 'mean']) | .size() | .value_counts() return tables with the keys as columns (sort_values({ ascending: false }), nlargest(n), idxmax() work on them). t.query("Phase == 'Phase II' and \`${amount}\` > @x").`,
+  ].join('\n');
 }
 
 function apiSection(): string {
@@ -66,15 +79,16 @@ export function toolDescription(card: DataCard): string {
     'The last expression (or a variable named result) is the answer: a table comes back as Markdown, other values as JSON. print()/console.log write stdout; display(t) adds another table. No imports, files or network; top-level variables persist within a session.',
   ].join('\n');
   const rules = [
-    'Rules: column names are exact and may contain spaces: d[\'Award Amount\']. Table helpers work as functions f(t, ...) and methods t.f(...); free variables work inside filter/derive closures. Dates are UTC Date objects. Nulls are skipped by sum/mean/count; groupby(...).agg(...) drops null keys, sorts by key and returns keys as columns (no index). month() is 1-12. There is no Series or t[\'col\']: use t.array(\'col\') for values.',
+    'Rules: column names are exact and may contain spaces: t[\'Award Amount\']. Table helpers work as functions f(t, ...) and methods t.f(...); free variables work inside filter/derive closures. Dates are UTC Date objects. Nulls are skipped by sum/mean/count; groupby(...).agg(...) drops null keys, sorts by key and returns keys as columns (no index). month() is 1-12.',
     "Arquero verbs also work: filter(d => ...), derive({ c: d => ... }), select, groupby(...).rollup({ n: op.count(), s: op.sum('col') }), orderby(aq.desc('col')), join.",
   ].join('\n');
+  const series = seriesSection(card);
   const api = `Helpers (call as f(t, ...) or t.f(...)):\n${apiSection()}\n- Data: award_data, aq (Arquero), op, describeData() (data card)`;
   const ex = `Examples:\n${examples(card).map((e, i) => `${i + 1}. ${e}`).join('\n')}`;
   const build = (topValues: number, maxColumns: number) => {
     const cols = card.columns.slice(0, maxColumns).map((c) => columnLine(c, topValues));
     const more = card.columns.length > maxColumns ? `; ... ${card.columns.length - maxColumns} more (describeData())` : '';
-    return [head, `Columns: ${cols.join('; ')}${more}`, rules, api, ex].join('\n\n');
+    return [head, series, `Columns: ${cols.join('; ')}${more}`, rules, api, ex].join('\n\n');
   };
   // shrink the column list until the description fits the budget
   for (const [top, max] of [[3, Infinity], [2, Infinity], [1, Infinity], [0, Infinity], [0, 40], [0, 25], [0, 12]] as const) {

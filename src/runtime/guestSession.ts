@@ -9,6 +9,7 @@ import { OutputBuffer } from './outputBuffer.js';
 import { removeDangerousGlobals } from './hardenGlobals.js';
 import { sliceUtf8 } from './sliceUtf8.js';
 import { textPage } from '../data/columns/textPage.js';
+import { FileSink } from './fileSink.js';
 
 import type IVM from '#ivm-types';
 
@@ -55,6 +56,8 @@ export function reportCatastrophe(message: string, kind: 'oom' | 'stuck'): void 
 export class GuestSession {
   private disposedReason: DisposeReason | undefined;
   private output: OutputBuffer | undefined;
+  /** This run's saved files; undefined between runs (a save then fails). */
+  private files: FileSink | undefined;
   private running = false;
   /** isolated-vm gave up on this isolate: never touch it again (dispose could wait on its parked thread). */
   private lost = false;
@@ -112,6 +115,13 @@ export class GuestSession {
         write: new ivm.Callback((stream: unknown, text: unknown) => {
           session?.output?.write(stream === 'stderr' ? 'stderr' : 'stdout', typeof text === 'string' ? text : String(text));
         }),
+        // Files out (isolated-vm's part): the Uint8Array argument arrives as a host copy of its bytes
+        // (ExternalCopy of the typed array, never JSON); FileSink checks name, type and the byte cap.
+        saveFile: new ivm.Callback((name: unknown, mediaType: unknown, bytes: unknown) => {
+          const sink = session?.files;
+          if (!sink) throw new Error('files can only be saved while code runs');
+          sink.add(name, mediaType, bytes);
+        }),
       };
       const boot = context.global.getSync('__sbirtools_boot', { reference: true }) as Reference;
       if (boot.typeof !== 'function') throw new Error('the prelude bundle did not define __sbirtools_boot');
@@ -141,6 +151,8 @@ export class GuestSession {
     const started = performance.now();
     const output = new OutputBuffer(this.limits.maxOutputBytes);
     this.output = output;
+    const files = new FileSink(this.limits.maxFileBytes);
+    this.files = files;
     this.running = true;
     const cpu0 = this.cpuNs();
     let timer: NodeJS.Timeout | undefined;
@@ -149,6 +161,7 @@ export class GuestSession {
       stdout: output.stdout,
       stderr: output.stderr,
       outputTruncated: output.truncated,
+      ...(files.usedBytes > 0 || files.files().length ? { files: files.files() } : {}),
       ...extra,
       stats: {
         wallMs: round(performance.now() - started),
@@ -188,6 +201,7 @@ export class GuestSession {
       this.interrupt = undefined;
       this.running = false;
       this.output = undefined;
+      this.files = undefined;
     }
   }
 

@@ -74,8 +74,8 @@ process.on('message', (req: HolderRequest) => {
   handle(req).then(
     (data) => send({ id: req.id, ok: true, data }, replied),
     (err: unknown) => {
-      const e = err as { code?: string; message?: string };
-      send({ id: req.id, ok: false, error: { code: e?.code ?? 'INTERNAL_ERROR', message: String(e?.message ?? err) } }, replied);
+      const e = err as { code?: string; message?: string; hint?: unknown };
+      send({ id: req.id, ok: false, error: { code: e?.code ?? 'INTERNAL_ERROR', message: String(e?.message ?? err), ...(typeof e?.hint === 'string' ? { hint: e.hint } : {}) } }, replied);
     },
   );
 });

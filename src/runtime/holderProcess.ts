@@ -207,7 +207,7 @@ export class HolderProcess {
  * file, corrupt cache) cross IPC as { code, message } and become DataError again, so
  * `err instanceof DataError` holds for the caller as documented (docs/errors.md).
  */
-function reviveError(e: { code: string; message: string }): Error {
-  if ((DATA_ERROR_CODES as readonly string[]).includes(e.code)) return new DataError(e.code as DataErrorCode, e.message);
+function reviveError(e: { code: string; message: string; hint?: string }): Error {
+  if ((DATA_ERROR_CODES as readonly string[]).includes(e.code)) return new DataError(e.code as DataErrorCode, e.message, e.hint ? { hint: e.hint } : undefined);
   return Object.assign(new Error(e.message), { code: e.code });
 }

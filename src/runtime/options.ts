@@ -1,11 +1,19 @@
 import { SandboxOptionsSchema } from '../../schema/options.js';
 import type { Limits, PresetName } from '../../schema/limits.js';
+import type { ColumnarTable } from '../../schema/columnar.js';
 import type { SessionSpec, TableSpec } from './protocol.js';
 import { SbirtoolsValidationError } from './errors.js';
 import { resolveDataSource, tableFromArquero, tableFromRows } from '../data/index.js';
+import { loadTable, type TableSource } from '../data/formats/loadTable.js';
+import { GLOBAL_NAMES } from '../../prelude/api.js';
 
-/** A table for `tables`: a CSV path, an Arquero table (host `arquero` package), or an array of row objects. */
-export type TableInput = string | { columnNames(): string[]; array(name: string): ArrayLike<unknown> } | Array<Record<string, unknown>>;
+/**
+ * A table for `tables`: a path or http(s) URL of a CSV, Parquet, Arrow IPC, JSON or NDJSON file;
+ * its bytes (Uint8Array/ArrayBuffer, format from its magic bytes); `{ path | url | bytes, format }`;
+ * an Arquero table (host `arquero` package); an array of row objects; or a table already in the
+ * columnar transfer format (schema/columnar.ts, e.g. from `loadTable()`), used as it is.
+ */
+export type TableInput = TableSource | ColumnarTable | { columnNames(): string[]; array(name: string): ArrayLike<unknown> } | Array<Record<string, unknown>>;
 
 /** Options of createSandbox() and run(). Every field is optional; see docs and schema/options.ts. */
 export interface SandboxOptions extends Partial<Limits> {
@@ -29,9 +37,10 @@ export interface SandboxOptions extends Partial<Limits> {
 
 export type ValidatedOptions = SandboxOptions;
 
-const KNOWN = new Set(['preset', 'memoryLimitMb', 'timeoutMs', 'maxCodeBytes', 'maxOutputBytes', 'maxResultBytes', 'maxRows', 'dataPath', 'cacheDir', 'awardData', 'tables', 'isolation', 'pool', 'deterministic']);
+const KNOWN = new Set(['preset', 'memoryLimitMb', 'timeoutMs', 'maxCodeBytes', 'maxOutputBytes', 'maxResultBytes', 'maxRows', 'maxFileBytes', 'dataPath', 'cacheDir', 'awardData', 'tables', 'isolation', 'pool', 'deterministic']);
 const TABLE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const RESERVED = new Set(['award_data', 'aq', 'tables', 'print', 'display', 'console', 'result', 'op']);
+/** Names a table may not take: every prelude global (award_data, aq, print, to_parquet...) and the run's own names. */
+const RESERVED = new Set(['tables', 'console', 'result', 'globalThis', 'undefined', 'NaN', 'Infinity', ...GLOBAL_NAMES]);
 
 /**
  * Validate options up front; the message names the option and echoes the bad value.
@@ -62,8 +71,8 @@ export function validateOptions(options: unknown): ValidatedOptions {
         const bad = t.findIndex((row) => row === null || typeof row !== 'object' || Array.isArray(row));
         if (bad >= 0) throw new SbirtoolsValidationError(`Expected row ${bad} of table \`${name}\` to be an object of column values, got \`${t[bad] === null ? 'null' : Array.isArray(t[bad]) ? 'array' : typeof t[bad]}\``);
       }
-      if (!(typeof t === 'string' || Array.isArray(t) || (t && typeof (t as { columnNames?: unknown }).columnNames === 'function'))) {
-        throw new SbirtoolsValidationError(`Expected \`tables.${name}\` to be a CSV path, an Arquero table or an array of row objects`);
+      if (!(typeof t === 'string' || Array.isArray(t) || isColumnar(t) || t instanceof Uint8Array || t instanceof ArrayBuffer || isFileSpec(t) || (t && typeof (t as { columnNames?: unknown }).columnNames === 'function'))) {
+        throw new SbirtoolsValidationError(`Expected \`tables.${name}\` to be a file path or URL (CSV, Parquet, Arrow, JSON, NDJSON), bytes, { path | url | bytes, format }, an Arquero table or an array of row objects`);
       }
     }
   }
@@ -74,10 +83,33 @@ export function validateOptions(options: unknown): ValidatedOptions {
 export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits): Promise<SessionSpec> {
   const data = opts.awardData === false ? null : resolveDataSource({ dataPath: opts.dataPath, cacheDir: opts.cacheDir, env: process.env });
   const tables: TableSpec[] = [];
+  const cacheDir = data?.cacheDir ?? resolveDataSource({ cacheDir: opts.cacheDir, env: process.env }).cacheDir;
   for (const [name, t] of Object.entries(opts.tables ?? {})) {
-    if (typeof t === 'string') tables.push({ name, kind: 'csv', path: t });
-    else if (Array.isArray(t)) tables.push({ name, kind: 'columnar', table: tableFromRows(name, t) });
-    else tables.push({ name, kind: 'columnar', table: tableFromArquero(name, t as never) });
+    if (Array.isArray(t)) tables.push({ name, kind: 'columnar', table: tableFromRows(name, t) });
+    else if (isColumnar(t)) tables.push({ name, kind: 'columnar', table: { ...t, name } });
+    else if (typeof t === 'string' || t instanceof Uint8Array || t instanceof ArrayBuffer || isFileSpec(t)) {
+      // files on disk are decoded by the holder and kept there across sessions (like CSV tables)
+      const loaded = await loadTable(name, t as TableSource, { cacheDir, decodeLater: true });
+      tables.push(loaded.kind === 'columnar' ? { name, kind: 'columnar', table: loaded.table } : loaded.kind === 'file' ? { name, kind: 'file', path: loaded.path, format: loaded.format } : { name, kind: 'csv', path: loaded.path });
+    } else tables.push({ name, kind: 'columnar', table: tableFromArquero(name, t as never) });
   }
   return { limits, data, tables };
+}
+
+/** A ColumnarTable: numRows and columns whose data have a transfer `kind` and a row count that matches. */
+function isColumnar(t: unknown): t is ColumnarTable {
+  if (!t || typeof t !== 'object' || Array.isArray(t)) return false;
+  const o = t as Partial<ColumnarTable>;
+  if (!Number.isSafeInteger(o.numRows) || !Array.isArray(o.columns)) return false;
+  return o.columns.every((c) => {
+    const d = c?.data as unknown as Record<string, unknown> | undefined;
+    const rows = d ? (d.kind === 'dict' ? d.codes : d.kind === 'utf8' ? d.valid : d.kind === 'float64' || d.kind === 'bool' ? d.values : undefined) : undefined;
+    return typeof c?.name === 'string' && ArrayBuffer.isView(rows) && (rows as Uint8Array).length === o.numRows;
+  });
+}
+
+function isFileSpec(t: unknown): boolean {
+  if (!t || typeof t !== 'object' || Array.isArray(t) || isColumnar(t) || typeof (t as { columnNames?: unknown }).columnNames === 'function') return false;
+  const o = t as Record<string, unknown>;
+  return typeof o.path === 'string' || typeof o.url === 'string' || o.bytes instanceof Uint8Array || o.bytes instanceof ArrayBuffer;
 }

@@ -12,6 +12,8 @@ export interface DataSourceSpec {
 /** An extra table for a session: a CSV path (ingested in the holder) or an already columnar table. */
 export type TableSpec =
   | { name: string; kind: 'csv'; path: string }
+  /** A Parquet/Arrow/JSON file, decoded in the holder (in a worker thread) and kept like CSV tables. */
+  | { name: string; kind: 'file'; path: string; format: 'parquet' | 'arrow' | 'json' | 'ndjson' }
   | { name: string; kind: 'columnar'; table: ColumnarTable };
 
 /** Everything a holder needs to open one session. Structured-clone safe (it crosses IPC). */
@@ -62,6 +64,15 @@ export interface RawRunOutcome {
   /** Status 'rejected' only: the error exactly as the caller sees it. */
   error?: RunError;
   stats: { wallMs: number; cpuMs: number; heapUsedMb: number };
+  /** Files the run saved (already checked by FileSink: safe names, within maxFileBytes). */
+  files?: OutFile[];
+}
+
+/** One saved file as it travels from the holder (binary: structured clone keeps the Uint8Array). */
+export interface OutFile {
+  name: string;
+  mediaType: string;
+  bytes: Uint8Array;
 }
 
 export type HolderRequest =
@@ -73,7 +84,7 @@ export type HolderRequest =
 
 export type HolderReply =
   | { id: number; ok: true; data: unknown }
-  | { id: number; ok: false; error: { code: string; message: string } };
+  | { id: number; ok: false; error: { code: string; message: string; hint?: string } };
 
 /** Unsolicited messages from a holder. */
 export type HolderEvent =

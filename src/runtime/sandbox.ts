@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolveLimits, type Limits, type PresetName } from '../../schema/limits.js';
 import type { DatasetInfo, RunResult } from '../../schema/result.js';
+import { addChartFiles } from '../result/chartFiles.js';
 import { buildResult } from '../result/buildResult.js';
 import type { Backend } from './backend.js';
 import { SandboxClosedError, SbirtoolsValidationError } from './errors.js';
@@ -94,7 +95,7 @@ export class Sandbox {
       // refused before it ran (syntax, policy, a parse past the deadline): nothing of the session changed
       return { ...emptyResult(this.spec.limits, raw.error), ...(this.dataset ? { dataset: this.dataset } : {}), ...(raw.reset ? { sessionReset: true } : {}) };
     }
-    const result = buildResult(raw, { code: checked.code, limits: this.spec.limits, dataset: this.dataset, reset: raw.reset });
+    const result = await addChartFiles(buildResult(raw, { code: checked.code, limits: this.spec.limits, dataset: this.dataset, reset: raw.reset }));
     result.stats.wallMs = Math.round((performance.now() - started) * 100) / 100;
     return result;
   }

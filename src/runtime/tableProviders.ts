@@ -2,6 +2,24 @@ import type { ColumnData, ColumnarTable, TableMeta } from '../../schema/columnar
 import type { DatasetInfo } from '../../schema/result.js';
 import { openDataset, tableFromCsv } from '../data/index.js';
 import type { DataSourceSpec, TableSpec } from './protocol.js';
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { decodeInWorker } from '../data/formats/decodeInWorker.js';
+
+function fileStamp(path: string): string {
+  try {
+    const st = statSync(path);
+    return `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+/** Decode a Parquet/Arrow/JSON table file in a worker thread of this process (decodeInWorker.ts). */
+async function decodeFile(spec: Extract<TableSpec, { kind: 'file' }>): Promise<ColumnarTable> {
+  return decodeInWorker(spec.name, new Uint8Array(await readFile(spec.path)), basename(spec.path), spec.format);
+}
 
 /** A table a session can see: its description, and its columns on demand (synchronously). */
 export interface TableProvider {
@@ -46,10 +64,11 @@ export class TableCache {
 
   async table(spec: TableSpec): Promise<TableProvider> {
     if (spec.kind === 'columnar') return providerFromColumnar({ ...spec.table, name: spec.name });
-    const key = `${spec.name}\u0000${spec.path}`;
+    // a decoded file is kept while the file is unchanged (size and mtime are part of the key)
+    const key = spec.kind === 'file' ? `${spec.name}\u0000${spec.path}\u0000${fileStamp(spec.path)}` : `${spec.name}\u0000${spec.path}`;
     let entry = this.csvTables.get(key);
     if (!entry) {
-      entry = tableFromCsv(spec.name, spec.path).then(providerFromColumnar);
+      entry = (spec.kind === 'file' ? decodeFile(spec) : tableFromCsv(spec.name, spec.path)).then(providerFromColumnar);
       entry.catch(() => this.csvTables.delete(key));
       this.csvTables.set(key, entry);
     }

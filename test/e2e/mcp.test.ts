@@ -25,7 +25,7 @@ describe('sbirtools mcp, driven by the SDK client', () => {
 
   it('lists run_analysis with the generated description and describe_dataset', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['describe_dataset', 'run_analysis']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['add_table', 'describe_dataset', 'run_analysis']);
     const run = tools.find((t) => t.name === 'run_analysis')!;
     // The generated description (src/result/toolDescription.ts), from this server's data card.
     expect(run.description).toMatch(/^Run JavaScript over award_data, an Arquero table of \d+ US SBIR\/STTR awards/);

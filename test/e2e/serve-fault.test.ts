@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRoundRobinProxy, type RoundRobinProxy } from './helpers/roundRobinProxy.js';
 import { freePort, sharedCacheDir, startRedis, startServe, stop, type ServeProcess } from './helpers/serve.js';
@@ -30,6 +31,7 @@ describe('sbirtools serve: 3 replicas, no affinity, one SIGKILLed mid-conversati
     await proxy?.close();
     for (const r of replicas) await stop(r);
     await redis?.stop();
+    rmSync(cacheDir, { recursive: true, force: true });
   });
 
   /** POST through the proxy, retrying (same Idempotency-Key) on 502/503 and dropped connections, as a client should. */

@@ -8,7 +8,8 @@ import { fail } from '../respond.js';
  */
 export function hostCheck(allowedHosts: ReadonlySet<string> | undefined, corsOrigins: ReadonlySet<string>): Middleware {
   return async (ctx, next) => {
-    const host = ctx.request.headers.get('host') ?? '';
+    // no Host header: a Request handed to server.fetch() directly; its URL names the host
+    const host = ctx.request.headers.get('host') ?? ctx.url.host;
     const name = hostName(host);
     if (allowedHosts && !allowedHosts.has(name)) {
       return fail(421, 'HOST_NOT_ALLOWED', `This server does not answer to the host "${name}".`, {}, 'Use the address the server printed when it started, or add the name to --allowed-hosts.');

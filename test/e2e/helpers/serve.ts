@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +76,7 @@ export async function startRedis(): Promise<{ url: string; stop: () => Promise<v
     stop: async () => {
       if (proc.exitCode === null) proc.kill('SIGTERM');
       await exited;
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

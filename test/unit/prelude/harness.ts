@@ -62,13 +62,15 @@ export interface Harness {
 /** Boots the prelude in a fresh isolate. */
 export function createHarness(options: HarnessOptions = {}): Harness {
   const tables = options.tables ?? [AWARDS];
-  const limits = { maxOutputBytes: 64 * 1024, maxResultBytes: 256 * 1024, maxRows: 200, ...options.limits };
+  const limits = { maxOutputBytes: 64 * 1024, maxResultBytes: 256 * 1024, maxRows: 200, maxFileBytes: 4 * 1024 * 1024, ...options.limits };
   const isolate = new ivm.Isolate({ memoryLimit: 256 });
   const context = isolate.createContextSync();
   isolate.compileScriptSync(readFileSync(BUNDLE_PATH, 'utf8'), { filename: 'sbirtools-prelude.js' }).runSync(context);
   const streams = { stdout: '', stderr: '' };
   const fetched: string[] = [];
   const write = new ivm.Callback((stream: 'stdout' | 'stderr', text: string) => { streams[stream] += text; });
+  // files saved by the code are counted, not kept (the runtime's FileSink is tested elsewhere)
+  const saveFile = new ivm.Callback((_name: string, _type: string, bytes: Uint8Array) => { if (!(bytes instanceof Uint8Array)) throw new Error('not bytes'); });
   const fetchColumn = new ivm.Callback((table: string, column: string) => {
     fetched.push(`${table}/${column}`);
     const col = tables.find((t) => t.name === table)?.columns.find((c) => c.name === column);
@@ -91,8 +93,8 @@ export function createHarness(options: HarnessOptions = {}): Harness {
   const bridgeLimits = options.memoryLimitMb ? { ...limits, memoryLimitMb: options.memoryLimitMb } : limits;
   const bridge = new ivm.ExternalCopy({ tables: metas, dataset: options.dataset ?? DATASET, limits: bridgeLimits }).copyInto();
   context.evalClosureSync(
-    'const b = $0; b.write = $1; b.fetchColumn = $2; if ($3) b.fetchColumnRange = $3; if ($4) b.fetchTextPage = $4; globalThis.__internals = __sbirtools_boot(b); delete globalThis.__sbirtools_boot;',
-    [bridge, write, fetchColumn, options.paged || options.textPages ? fetchColumnRange : null, options.textPages ? fetchTextPage : null],
+    'const b = $0; b.write = $1; b.fetchColumn = $2; if ($3) b.fetchColumnRange = $3; if ($4) b.fetchTextPage = $4; b.saveFile = $5; globalThis.__internals = __sbirtools_boot(b); delete globalThis.__sbirtools_boot;',
+    [bridge, write, fetchColumn, options.paged || options.textPages ? fetchColumnRange : null, options.textPages ? fetchTextPage : null, saveFile],
   );
   const execute = context.evalClosureSync('const x = globalThis.__internals.execute; delete globalThis.__internals; return x;', [], { result: { reference: true } });
   return {

@@ -39,10 +39,10 @@ describe('toolDescription', () => {
     const text = toolDescription(dataCard(AWARDS, DATASET));
     const ex = text.split('Examples:\n')[1];
     expect(ex).toMatchInlineSnapshot(`
-      "1. value_counts(award_data, 'Agency').head(10)
-      2. award_data.filter(d => d['Award Year'] >= 2020).groupby('Agency').agg({ 'Award Amount': ['sum', 'mean', 'count'] }).sort_values('Award Amount_sum', { ascending: false })
-      3. const word = 'quantum';
-      award_data.filter(d => contains(d['Award Title'], word, { case: false })).select('Agency', 'Award Title', 'Award Amount').head(20)"
+      "1. award_data['Agency'].value_counts().head(10)
+      2. const recent = award_data[award_data['Award Year'].ge(2020)];
+      recent.groupby('Agency')['Award Amount'].agg(['sum', 'mean', 'count']).sort_values('sum', { ascending: false })
+      3. award_data[award_data['Award Title'].str.contains('quantum', { case: false })].select('Agency', 'Award Title', 'Award Amount').head(20)"
     `);
   });
   test('its examples run', async () => {

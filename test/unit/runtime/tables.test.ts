@@ -38,7 +38,7 @@ describe('more tables', () => {
   it('rejects bad table names and values', async () => {
     await expect(createSandbox({ tables: { award_data: [] } })).rejects.toThrow(SbirtoolsValidationError);
     await expect(createSandbox({ tables: { 'not an identifier': [] } })).rejects.toThrow(/Invalid table name/);
-    await expect(createSandbox({ tables: { t: 42 as never } })).rejects.toThrow(/CSV path, an Arquero table or an array/);
+    await expect(createSandbox({ tables: { t: 42 as never } })).rejects.toThrow(/file path or URL \(CSV, Parquet, Arrow, JSON, NDJSON\), bytes, .*an Arquero table or an array of row objects/);
     await expect(createSandbox({ tables: { t: '/nonexistent/file.csv' } })).rejects.toMatchObject({ code: 'DATA_NOT_FOUND' });
   });
 });

@@ -1,0 +1,140 @@
+/**
+ * The prelude's `agg` (frame/groupAgg.ts) on typed arrays: for the named aggregations of
+ * frame/aggFuncs.ts over host number/integer columns (sum, mean, median, min, max, count, size,
+ * nunique, std, var, first, last, prod) and dictionary/date columns (count, size, nunique, first,
+ * last), one pass in partition order with the same arithmetic in the same order as the
+ * per-group arrays would get, so each result is the same number. Anything else: undefined.
+ */
+import type { ColumnTable } from 'arquero';
+import { AGG_FUNCS, quantileSorted, type AggFn } from '../frame/aggFuncs.js';
+import { NativeSet } from '../intrinsics.js';
+import { sourceOf, type Source } from './source.js';
+import { orderIsConsistent } from './topN.js';
+
+/** Per group index: its first row (-1 when empty), row count and each output's value. */
+export interface FastAgg {
+  first: Int32Array;
+  count: Float64Array;
+  values: unknown[][];
+}
+
+const NAME = new Map<AggFn, string>(Object.entries(AGG_FUNCS).map(([k, f]) => [f, k]));
+const NUM_ONLY = new Set(['sum', 'mean', 'median', 'std', 'var', 'prod', 'min', 'max']);
+
+/** Aggregates `outs` over `t`'s groups (or the whole table), or undefined when one is not recognized. */
+export function fastAgg(t: ColumnTable, outs: ReadonlyArray<{ col?: string; fn: AggFn }>): FastAgg | undefined {
+  try {
+    return aggregate(t, outs);
+  } catch {
+    return undefined; // never a different answer: the plain path runs
+  }
+}
+
+function aggregate(t: ColumnTable, outs: ReadonlyArray<{ col?: string; fn: AggFn }>): FastAgg | undefined {
+  if (!orderIsConsistent(t)) return undefined;
+  const plan: Array<{ name: string; src: Source | null; col?: string }> = [];
+  for (const o of outs) {
+    const name = NAME.get(o.fn);
+    if (name === undefined) return undefined;
+    if (o.col === undefined) { if (name !== 'size') return undefined; plan.push({ name, src: null }); continue; }
+    const src = sourceOf(t, o.col);
+    if (!src) return undefined;
+    if (NUM_ONLY.has(name) && !(src.kind === 'num' && src.type !== 'date')) return undefined;
+    plan.push({ name, src, col: o.col });
+  }
+  const g = t.groups() as unknown as { keys: Uint32Array; size: number } | null;
+  const size = g ? g.size : 1;
+  const keys = g ? g.keys : null;
+  const rows = t.isOrdered() || t.isFiltered() ? (t.indices() as Uint32Array) : null;
+  const m = rows ? rows.length : t.totalRows();
+  const first = new Int32Array(size).fill(-1);
+  const count = new Float64Array(size);
+  for (let j = 0; j < m; j++) {
+    const i = rows ? rows[j] : j;
+    const gi = keys ? keys[i] : 0;
+    if (first[gi] < 0) first[gi] = i;
+    count[gi]++;
+  }
+  const values = plan.map((p) => one(t, p.name, p.src, p.col, keys, size, rows, m, count));
+  return { first, count, values };
+}
+
+function one(t: ColumnTable, name: string, src: Source | null, colName: string | undefined, keys: Uint32Array | null, size: number,
+  rows: Uint32Array | null, m: number, count: Float64Array): unknown[] {
+  if (src === null || name === 'size') return Array.from(count);
+  const isValue = src.kind === 'dict' ? ((i: number) => src.codes[i] >= 0) : ((i: number) => src.valid[i] !== 0 && src.values[i] === src.values[i]);
+  const col = t.column(colName!)!;
+  if (name === 'count' || name === 'first' || name === 'last') {
+    const n = new Float64Array(size);
+    const at = new Int32Array(size).fill(-1);
+    for (let j = 0; j < m; j++) {
+      const i = rows ? rows[j] : j;
+      if (!isValue(i)) continue;
+      const gi = keys ? keys[i] : 0;
+      n[gi]++;
+      if (name === 'last' || at[gi] < 0) at[gi] = i;
+    }
+    return name === 'count' ? Array.from(n) : Array.from(at, (r) => (r < 0 ? null : col.at(r)));
+  }
+  if (name === 'nunique') {
+    const sets = Array.from({ length: size }, () => new NativeSet<number>());
+    const codes = src.kind === 'dict' ? src.codes : src.values;
+    for (let j = 0; j < m; j++) {
+      const i = rows ? rows[j] : j;
+      if (isValue(i)) sets[keys ? keys[i] : 0].add(codes[i]);
+    }
+    return sets.map((s) => s.size);
+  }
+  const { values } = src as Extract<Source, { kind: 'num' }>;
+  if (name === 'median') {
+    const lists = Array.from({ length: size }, () => [] as number[]);
+    for (let j = 0; j < m; j++) {
+      const i = rows ? rows[j] : j;
+      if (isValue(i)) lists[keys ? keys[i] : 0].push(values[i]);
+    }
+    return lists.map((xs) => quantileSorted(xs.sort((a, b) => a - b), 0.5));
+  }
+  if (name === 'sum' || name === 'mean') {
+    // the common case in one tight loop: the same additions in the same order
+    const { valid } = src as Extract<Source, { kind: 'num' }>;
+    const sum = new Float64Array(size);
+    const cnt = new Float64Array(size);
+    for (let j = 0; j < m; j++) {
+      const i = rows ? rows[j] : j;
+      const v = values[i];
+      if (valid[i] !== 0 && v === v) { const gi = keys ? keys[i] : 0; sum[gi] += v; cnt[gi]++; }
+    }
+    return Array.from(sum, (a, gi) => (name === 'sum' ? a : cnt[gi] ? a / cnt[gi] : null));
+  }
+  const acc = new Float64Array(size).fill(name === 'prod' ? 1 : 0);
+  const m2 = new Float64Array(size);
+  const n = new Float64Array(size);
+  const best = new Int32Array(size).fill(-1);
+  for (let j = 0; j < m; j++) {
+    const i = rows ? rows[j] : j;
+    if (!isValue(i)) continue;
+    const gi = keys ? keys[i] : 0;
+    const v = values[i];
+    const c = ++n[gi];
+    switch (name) {
+      case 'sum': case 'mean': acc[gi] += v; break;
+      case 'prod': acc[gi] *= v; break;
+      case 'min': if (best[gi] < 0 || v < values[best[gi]]) best[gi] = i; break;
+      case 'max': if (best[gi] < 0 || v > values[best[gi]]) best[gi] = i; break;
+      default: { // std, var: the same running update as aggFuncs' variance()
+        const d = v - acc[gi];
+        acc[gi] += d / c;
+        m2[gi] += d * (v - acc[gi]);
+      }
+    }
+  }
+  return Array.from(acc, (a, gi) => {
+    switch (name) {
+      case 'sum': case 'prod': return a;
+      case 'mean': return n[gi] ? a / n[gi] : null;
+      case 'min': case 'max': return best[gi] < 0 ? null : col.at(best[gi]);
+      case 'var': return n[gi] < 2 ? null : m2[gi] / (n[gi] - 1);
+      default: return n[gi] < 2 ? null : Math.sqrt(m2[gi] / (n[gi] - 1));
+    }
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * filter on codes: `t.filter(d => d.Phase === 'Phase II' && d['Award Year'] >= 2015)` evaluates the
+ * Phase test once per dictionary entry and the year test on the Float64Array (fast/predicate.ts),
+ * then sets Arquero's filter BitSet, so later verbs, numRows() and len() read the selection without
+ * a copy. Used when Arquero itself compiles the predicate (no aggregate/window ops) and some part
+ * gains; closures Arquero cannot compile go to fast/closureFilter.ts (one dictionary column, no
+ * side effects) or keep their row-by-row path.
+ */
+import { BitSet, parse, type ColumnTable } from 'arquero';
+import { callsValueMethods } from '../closure/valueMethods.js';
+import { evaluate, type Ctx, type Node } from './predicate.js';
+import { fastClosureFilter } from './closureFilter.js';
+
+/** The filtered table, or undefined when Arquero's filter must run. */
+export function fastFilter(t: ColumnTable, criteria: unknown): ColumnTable | undefined {
+  if (typeof criteria !== 'function' && typeof criteria !== 'string') return undefined;
+  if (typeof criteria === 'function' && callsValueMethods(criteria)) return fastClosureFilter(t, criteria as never);
+  let root: Node | undefined;
+  let ops: unknown[] = [];
+  try {
+    const parsed = parse({ p: criteria } as never, { table: t, value: (_name: string, node: Node) => { root = node; } } as never) as unknown as { ops: unknown[] };
+    ops = parsed.ops;
+  } catch {
+    // a closure over variables: fold it when it reads one dictionary column, else Arquero's path
+    // reports the error or runs the closure fallback
+    return typeof criteria === 'function' ? fastClosureFilter(t, criteria as never) : undefined;
+  }
+  if (!root || ops.length || (root as { escape?: unknown }).escape) return undefined;
+  const n = t.totalRows();
+  const visible = new Uint8Array(n);
+  const bits = t.mask();
+  if (bits) for (let i = bits.next(0); i >= 0; i = bits.next(i + 1)) visible[i] = 1;
+  else visible.fill(1);
+  const ctx: Ctx = { t, n, params: t.params(), fast: false };
+  const mask = evaluate(ctx, root, visible);
+  if (!ctx.fast) return undefined;
+  const keep = new BitSet(n);
+  for (let i = 0; i < n; i++) if (mask[i]) keep.set(i);
+  return t.create({ filter: keep });
+}

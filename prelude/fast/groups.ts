@@ -1,0 +1,92 @@
+/**
+ * groupby on codes: the grouping object Arquero's `groupby('A', 'B')` builds (`keys` = group index per
+ * row, `rows` = first row of each group, `get` = key getters), computed in one pass over the key
+ * columns' codes instead of building and hashing a key string per row. Group order is first
+ * appearance in row-index order over the visible rows, exactly as Arquero scans.
+ */
+import type { ColumnTable } from 'arquero';
+import { NativeMap } from '../intrinsics.js';
+import { keyCodes, type KeyCodes } from './keyCodes.js';
+import { sourceOf } from './source.js';
+
+/** Arquero's grouping object (Table#groups()). */
+export interface Grouping {
+  keys: Uint32Array;
+  get: Array<(row: number) => unknown>;
+  names: string[];
+  rows: number[];
+  size: number;
+}
+
+/** Combined codes above this many cells use a Map instead of a lookup array. */
+const DENSE_LIMIT = 1 << 22;
+
+/** The key codes of each named column, or undefined when one is not a host dict/float64 column. */
+export function keyCodesOf(t: ColumnTable, names: readonly string[]): KeyCodes[] | undefined {
+  const out: KeyCodes[] = [];
+  for (const name of names) {
+    const src = typeof name === 'string' ? sourceOf(t, name) : undefined;
+    if (!src) return undefined;
+    out.push(keyCodes(src));
+  }
+  if (out.length > 1 && out.some((k) => k.quoted)) return undefined;
+  return out;
+}
+
+/**
+ * Group ids for the rows in `rows` (null = all rows 0..n-1), numbered in the order met.
+ * @returns `ids[row]` (rows not visited stay 0), `first[g]` the first row met of group g, and `size`
+ */
+export function assignGroups(kc: readonly KeyCodes[], n: number, rows: ArrayLike<number> | null): { ids: Uint32Array; first: number[]; size: number } {
+  const ids = new Uint32Array(n);
+  const first: number[] = [];
+  const m = rows ? rows.length : n;
+  let cells = 1;
+  for (const k of kc) cells *= k.card;
+  const a = kc[0].codes;
+  const b = kc.length > 1 ? kc[1].codes : null;
+  const c = kc.length > 2 ? kc[2].codes : null;
+  const ca = kc[0].card;
+  const cb = kc.length > 1 ? kc[1].card : 1;
+  if (cells <= DENSE_LIMIT) {
+    const slot = new Int32Array(cells).fill(-1);
+    for (let j = 0; j < m; j++) {
+      const i = rows ? rows[j] : j;
+      const code = a[i] + (b ? ca * (b[i] + (c ? cb * c[i] : 0)) : 0);
+      let g = slot[code];
+      if (g < 0) { g = slot[code] = first.length; first.push(i); }
+      ids[i] = g;
+    }
+  } else {
+    const slot = new NativeMap<number, number>();
+    for (let j = 0; j < m; j++) {
+      const i = rows ? rows[j] : j;
+      const code = a[i] + (b ? ca * (b[i] + (c ? cb * c[i] : 0)) : 0);
+      let g = slot.get(code);
+      if (g === undefined) { slot.set(code, (g = first.length)); first.push(i); }
+      ids[i] = g;
+    }
+  }
+  return { ids, first, size: first.length };
+}
+
+/**
+ * The grouping of `t` by 1-3 plain column names, or undefined when Arquero's own path must run
+ * (computed keys, non-host columns, more than 3 keys, a product of cardinalities past 2^53).
+ */
+export function fastGroups(t: ColumnTable, names: readonly string[]): Grouping | undefined {
+  if (names.length < 1 || names.length > 3) return undefined;
+  const kc = keyCodesOf(t, names);
+  if (!kc) return undefined;
+  let cells = 1;
+  for (const k of kc) cells *= k.card;
+  if (cells > Number.MAX_SAFE_INTEGER) return undefined;
+  const n = t.totalRows();
+  const rows = t.isFiltered() ? (t.indices(false) as Uint32Array) : null;
+  const { ids, first, size } = assignGroups(kc, n, rows);
+  const get = names.map((name) => {
+    const col = t.column(name)!;
+    return (row: number) => col.at(row);
+  });
+  return { keys: ids, get, names: [...names], rows: first, size };
+}

@@ -1,0 +1,52 @@
+/**
+ * Dense per-row codes for key columns, computed once per column and kept for the session: a
+ * dictionary column's codes shifted by one (0 is null), a float64 column's distinct values numbered
+ * in first-appearance order (0 is null). Two rows share a code exactly when Arquero's key string
+ * (`key(value) + ''`) is the same: distinct strings stay distinct, 0 and -0 meet, NaN is one value.
+ */
+import { NativeMap, NativeWeakMap } from '../intrinsics.js';
+import type { Source } from './source.js';
+
+/** Codes of one key column: `codes[row]` in [0, card), 0 = null. */
+export interface KeyCodes {
+  codes: Int32Array;
+  card: number;
+  /** True when some dictionary string contains a double quote (Arquero's multi-key strings can then collide). */
+  quoted: boolean;
+  /** The code of NaN in a number column (a value for Arquero's keys, missing for pandas), else -1. */
+  nan: number;
+}
+
+const cache = new NativeWeakMap<object, KeyCodes>();
+
+/** The key codes of a column source (cached by its backing array). */
+export function keyCodes(src: Source): KeyCodes {
+  const owner = src.kind === 'dict' ? src.codes : src.values;
+  let kc = cache.get(owner);
+  if (!kc) cache.set(owner, (kc = src.kind === 'dict' ? dictCodes(src.codes, src.dict) : numCodes(src.values, src.valid)));
+  return kc;
+}
+
+function dictCodes(raw: Int32Array, dict: readonly string[]): KeyCodes {
+  const n = raw.length;
+  const codes = new Int32Array(n);
+  for (let i = 0; i < n; i++) codes[i] = raw[i] < 0 ? 0 : raw[i] + 1;
+  let quoted = false;
+  for (const s of dict) if (s.includes('"')) { quoted = true; break; }
+  return { codes, card: dict.length + 1, quoted, nan: -1 };
+}
+
+function numCodes(values: Float64Array, valid: Uint8Array): KeyCodes {
+  const n = values.length;
+  const codes = new Int32Array(n);
+  const index = new NativeMap<number, number>();
+  let next = 1;
+  for (let i = 0; i < n; i++) {
+    if (!valid[i]) continue; // 0 = null
+    const v = values[i];
+    let c = index.get(v);
+    if (c === undefined) index.set(v, (c = next++));
+    codes[i] = c;
+  }
+  return { codes, card: next, quoted: false, nan: index.get(Number.NaN) ?? -1 };
+}

@@ -1,0 +1,92 @@
+/**
+ * pivot_table/crosstab bucketing (frame/pivot.ts) on key codes: rows are grouped by the codes of
+ * the index and column keys in one pass, and the key strings the plain path builds per row
+ * (`JSON.stringify` of the key values) are built once per distinct key instead. The maps come out
+ * with the same keys, values, row lists and insertion order as the row-by-row scan.
+ */
+import type { ColumnTable } from 'arquero';
+import { JSONStringify, NativeMap } from '../intrinsics.js';
+import { keyCodesOf } from './groups.js';
+import type { KeyCodes } from './keyCodes.js';
+
+/** What the pivot's scan fills: distinct row/column keys and the backing rows of every cell. */
+export interface Buckets {
+  rowKeys: Map<string, unknown[]>;
+  colKeys: Map<string, unknown[]>;
+  cells: Map<string, number[]>;
+}
+
+const keyOf = (v: unknown): unknown => (v instanceof Date ? `D${v.getTime()}` : v);
+
+/** Buckets of `t` by `idx` x `ckeys` (1-3 columns each, host columns), or undefined for the plain path. */
+export function fastBuckets(t: ColumnTable, idx: readonly string[], ckeys: readonly string[]): Buckets | undefined {
+  try {
+    if (idx.length < 1 || idx.length > 3 || ckeys.length > 3) return undefined;
+    const ik = keyCodesOf(t, idx);
+    const ck = ckeys.length ? keyCodesOf(t, ckeys) : [];
+    if (!ik || !ck) return undefined;
+    const rows = t.isFiltered() ? (t.indices(false) as Uint32Array) : null;
+    const m = rows ? rows.length : t.totalRows();
+    const rg = groupIds(ik, rows, m);
+    const cg = groupIds(ck, rows, m);
+    if (!rg || !cg) return undefined;
+    const name = (cols: ReturnType<ColumnTable['column']>[], row: number) => {
+      const vals = cols.map((c) => c!.at(row));
+      return { vals, key: JSONStringify(vals.map(keyOf)) as string };
+    };
+    const icols = idx.map((c) => t.column(c));
+    const ccols = ckeys.map((c) => t.column(c));
+    // key values from the first row where both keys are present (as the plain scan stores them)
+    const rk: Array<{ vals: unknown[]; key: string }> = [];
+    const cks: Array<{ vals: unknown[]; key: string }> = [];
+    const out: Buckets = { rowKeys: new NativeMap(), colKeys: new NativeMap(), cells: new NativeMap() };
+    const push = (k: string, r: number) => { const a = out.cells.get(k); if (a) a.push(r); else out.cells.set(k, [r]); };
+    for (let j = 0; j < m; j++) {
+      const a = rg.ids[j];
+      const b = cg.ids[j];
+      if (a < 0 || b < 0) continue;
+      const r = rows ? rows[j] : j;
+      const rs = (rk[a] ??= name(icols, r)).key;
+      const cs = (cks[b] ??= name(ccols, r)).key;
+      if (!out.rowKeys.has(rs)) out.rowKeys.set(rs, rk[a].vals);
+      if (!out.colKeys.has(cs)) out.colKeys.set(cs, cks[b].vals);
+      push(`${rs}|${cs}`, r);
+      push(`${rs}|*`, r);
+      push(`*|${cs}`, r);
+      push('*|*', r);
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Per visited row j: the id of its key combination (first-appearance order), -1 when a key part
+ * is missing (null or NaN); `first[g]` is the first row of g. No key columns: one group.
+ */
+function groupIds(kc: readonly KeyCodes[], rows: Uint32Array | null, m: number): { ids: Int32Array; first: number[] } | undefined {
+  const ids = new Int32Array(m);
+  const first: number[] = [];
+  let cells = 1;
+  for (const k of kc) cells *= k.card;
+  if (cells > Number.MAX_SAFE_INTEGER) return undefined;
+  const slot = new NativeMap<number, number>();
+  for (let j = 0; j < m; j++) {
+    const i = rows ? rows[j] : j;
+    let code = 0;
+    let scale = 1;
+    let missing = false;
+    for (const k of kc) {
+      const x = k.codes[i];
+      if (x === 0 || x === k.nan) { missing = true; break; }
+      code += x * scale;
+      scale *= k.card;
+    }
+    if (missing) { ids[j] = -1; continue; }
+    let g = slot.get(code);
+    if (g === undefined) { slot.set(code, (g = first.length)); first.push(i); }
+    ids[j] = g;
+  }
+  return { ids, first };
+}

@@ -1,0 +1,143 @@
+/**
+ * Evaluates a filter predicate from Arquero's own parse tree (the tree Arquero compiles today) as
+ * byte masks over the rows: `&&`, `||` and `!` in truth-value position combine masks, and the right
+ * side of `&&`/`||` is evaluated only on the rows where JavaScript would evaluate it (so an
+ * expression that throws on some rows still throws exactly where it did). Parts:
+ * - reading only one dictionary column: Arquero's compiled code for the part runs once per
+ *   dictionary entry (and once for null), then a lookup by code;
+ * - `number column OP number` (either side): a loop over the Float64Array;
+ * - anything else: Arquero's compiled code, per row.
+ * Every part is Arquero's own generated code or a plain JavaScript operator on the same values.
+ */
+import { codegen } from 'arquero/src/expression/codegen.js';
+import { compile } from 'arquero/src/expression/compile.js';
+import { ObjectCreate } from '../intrinsics.js';
+import { sourceOf } from './source.js';
+import type { ColumnTable } from 'arquero';
+
+/** A node of Arquero's expression tree. */
+export type Node = { type: string; [key: string]: unknown };
+
+/** Evaluation state: the backing row count and whether any part avoided per-row code. */
+export interface Ctx { t: ColumnTable; n: number; params: unknown; fast: boolean }
+
+/** Arquero (and prelude) functions with no state or randomness: safe to evaluate once per entry. */
+const PURE = new Set(('bin equal recode sequence compact concat includes indexof join lastindexof length pluck reverse slice '
+  + 'parse_json to_json abs acos acosh asin asinh atan atan2 atanh cbrt ceil clz32 cos cosh degrees exp expm1 floor fround greatest '
+  + 'is_finite is_nan least log log10 log1p log2 pow radians round sign sin sinh sqrt tan tanh trunc entries has keys object values '
+  + 'endswith lower match normalize padend padstart parse_float parse_int repeat replace split startswith substring trim upper '
+  + 'contains strip len isna notna').split(' '));
+
+/** Node types a per-entry part may contain (plus Column, Function and Parameter, checked apart). */
+const PLAIN = new Set(['Literal', 'Constant', 'BinaryExpression', 'LogicalExpression', 'UnaryExpression', 'ConditionalExpression',
+  'CallExpression', 'ArrayExpression', 'ObjectExpression', 'Property', 'TemplateLiteral', 'TemplateElement', 'MemberExpression']);
+
+/** Comparison operators on two numbers, column on the left (`==` is `===` for numbers). */
+const NORMAL: Record<string, string> = { '===': '===', '!==': '!==', '==': '===', '!=': '!==', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+/** The same with the column on the right: `c < v` is `v > c`. */
+const MIRROR: Record<string, string> = { '===': '===', '!==': '!==', '==': '===', '!=': '!==', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+
+/** Columns read by `node`, or null when it holds anything a per-entry evaluation must not fold. */
+function columnsOf(node: Node, out: Set<string>): Set<string> | null {
+  if (node.type === 'Column') { out.add(node.name as string); return out; }
+  if (node.type === 'Function') return PURE.has(node.name as string) ? out : null;
+  if (node.type === 'Parameter') return out;
+  if (!PLAIN.has(node.type)) return null;
+  for (const [key, v] of Object.entries(node)) {
+    if (key === 'type') continue;
+    // a member name (d.x.length) or an object key is an Identifier, not a variable
+    if ((node.type === 'MemberExpression' && key === 'property' && !node.computed) || (node.type === 'Property' && key === 'key' && !node.computed)) continue;
+    for (const c of Array.isArray(v) ? v : [v]) {
+      if (c && typeof c === 'object' && typeof (c as Node).type === 'string' && !columnsOf(c as Node, out)) return null;
+    }
+  }
+  return out;
+}
+
+/**
+ * The truth value of `node` (1/0) for each row where `sel[row]` is 1 (0 elsewhere).
+ * @param sel rows to evaluate: the visible rows, narrowed by enclosing `&&`/`||`
+ */
+export function evaluate(ctx: Ctx, node: Node, sel: Uint8Array): Uint8Array {
+  const n = ctx.n;
+  if (node.type === 'LogicalExpression' && (node.operator === '&&' || node.operator === '||')) {
+    const a = evaluate(ctx, node.left as Node, sel);
+    if (node.operator === '&&') return evaluate(ctx, node.right as Node, a);
+    const rest = new Uint8Array(n);
+    for (let i = 0; i < n; i++) rest[i] = sel[i] & (a[i] ^ 1);
+    const b = evaluate(ctx, node.right as Node, rest);
+    for (let i = 0; i < n; i++) b[i] |= a[i];
+    return b;
+  }
+  if (node.type === 'UnaryExpression' && node.operator === '!') {
+    const a = evaluate(ctx, node.argument as Node, sel);
+    for (let i = 0; i < n; i++) a[i] = sel[i] & (a[i] ^ 1);
+    return a;
+  }
+  return leaf(ctx, node, sel);
+}
+
+function leaf(ctx: Ctx, node: Node, sel: Uint8Array): Uint8Array {
+  const { t, n } = ctx;
+  const out = new Uint8Array(n);
+  const f = compile.expr(codegen(node, { index: 'row' }), ctx.params);
+  const cols = columnsOf(node, new Set());
+  if (cols && cols.size === 1) {
+    const name = [...cols][0];
+    const src = sourceOf(t, name);
+    if (src?.kind === 'dict') {
+      // once per dictionary entry; lut[0] is null, lut[k + 1] is entry k
+      const fake = ObjectCreate(null) as Record<string, unknown>;
+      fake[name] = [null, ...src.dict];
+      const lut = new Uint8Array(src.dict.length + 1);
+      for (let k = 0; k < lut.length; k++) lut[k] = f(k, fake) ? 1 : 0;
+      const codes = src.codes;
+      for (let i = 0; i < n; i++) out[i] = sel[i] & lut[codes[i] + 1];
+      ctx.fast = true;
+      return out;
+    }
+    if (src?.kind === 'num' && src.type !== 'date' && numeric(node, name, src.values, src.valid, f, sel, out)) {
+      ctx.fast = true;
+      return out;
+    }
+  }
+  const data = t.data();
+  for (let i = 0; i < n; i++) if (sel[i] && f(i, data)) out[i] = 1;
+  return out;
+}
+
+/** `number column OP number constant` (either side) on the Float64Array; false when the shape differs. */
+function numeric(node: Node, name: string, v: Float64Array, valid: Uint8Array, f: (row: number, data: unknown) => unknown, sel: Uint8Array, out: Uint8Array): boolean {
+  if (node.type !== 'BinaryExpression' || !Object.hasOwn(NORMAL, node.operator as string)) return false;
+  const left = node.left as Node;
+  const right = node.right as Node;
+  const colLeft = left.type === 'Column';
+  const other = colLeft ? right : left;
+  if ((colLeft ? left : right).type !== 'Column' || other.type === 'Column') return false;
+  const k = constant(other);
+  if (k === undefined) return false;
+  const op = (colLeft ? NORMAL : MIRROR)[node.operator as string];
+  // what the expression gives for a null value, by Arquero's own code
+  const nullData = ObjectCreate(null) as Record<string, unknown>;
+  nullData[name] = [null];
+  const z = f(0, nullData) ? 1 : 0;
+  const n = out.length;
+  switch (op) {
+    case '===': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] === k ? 1 : 0) : z); break;
+    case '!==': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] !== k ? 1 : 0) : z); break;
+    case '<': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] < k ? 1 : 0) : z); break;
+    case '<=': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] <= k ? 1 : 0) : z); break;
+    case '>': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] > k ? 1 : 0) : z); break;
+    case '>=': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] >= k ? 1 : 0) : z); break;
+    default: return false;
+  }
+  return true;
+}
+
+/** A number literal's value (or -literal), else undefined: only number operands take the typed loop. */
+function constant(node: Node): number | undefined {
+  if (node.type === 'Literal') return typeof node.value === 'number' ? node.value : undefined;
+  if (node.type !== 'UnaryExpression' || node.operator !== '-' || (node.argument as Node).type !== 'Literal') return undefined;
+  const v = (node.argument as Node).value;
+  return typeof v === 'number' ? -v : undefined;
+}

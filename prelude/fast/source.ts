@@ -1,0 +1,61 @@
+/**
+ * Raw access for the fast paths: the typed arrays behind a host column (dictionary codes, float64
+ * values + validity), and the visible rows of a table. Only award_data's lazily fetched columns
+ * (data/lazyColumn.ts) qualify; any other column (user arrays, derived values) returns undefined
+ * and the caller keeps Arquero's path.
+ */
+import type { ColumnTable } from 'arquero';
+import { LazyColumn } from '../data/lazyColumn.js';
+import { utf8Decode } from '../polyfills/utf8.js';
+import { NativeWeakMap } from '../intrinsics.js';
+
+/** A dictionary-coded string column: `codes[row]` indexes `dict`, -1 is null. */
+export interface DictSource {
+  kind: 'dict';
+  codes: Int32Array;
+  dict: readonly string[];
+}
+
+/** A float64 column of type number/integer/date: `valid[row] === 0` is null. */
+export interface NumSource {
+  kind: 'num';
+  type: 'number' | 'integer' | 'date';
+  values: Float64Array;
+  valid: Uint8Array;
+}
+
+/** The raw data of a column a fast path can use. */
+export type Source = DictSource | NumSource;
+
+const dicts = new NativeWeakMap<Int32Array, readonly string[]>();
+
+/** The typed data of `t`'s column `name`, or undefined when it is not a host dict/float64 column. */
+export function sourceOf(t: ColumnTable, name: string): Source | undefined {
+  const col = t.column(name) as unknown;
+  if (!(col instanceof LazyColumn)) return undefined;
+  const raw = col.data();
+  if (raw.kind === 'dict') {
+    let dict = dicts.get(raw.codes);
+    if (!dict) {
+      const size = raw.dictOffsets.length - 1;
+      const out = new Array<string>(size);
+      for (let k = 0; k < size; k++) out[k] = utf8Decode(raw.dictBytes, raw.dictOffsets[k], raw.dictOffsets[k + 1]);
+      dicts.set(raw.codes, (dict = out));
+    }
+    return { kind: 'dict', codes: raw.codes, dict };
+  }
+  if (raw.kind === 'float64' && (raw.type === 'number' || raw.type === 'integer' || raw.type === 'date')) {
+    return { kind: 'num', type: raw.type, values: raw.values, valid: raw.valid };
+  }
+  return undefined;
+}
+
+/**
+ * The visible rows of `t` in scan order: table order when `ordered` and the table is ordered, else
+ * ascending row index (what Arquero's scan without order visits). null means every row 0..n-1.
+ */
+export function visibleRows(t: ColumnTable, ordered: boolean): Uint32Array | null {
+  if (ordered && t.isOrdered()) return t.indices() as Uint32Array;
+  if (!t.isFiltered()) return null;
+  return t.indices(false) as Uint32Array;
+}

@@ -1,0 +1,87 @@
+/**
+ * Top-n instead of a full sort: `t.orderby(aq.desc('Award Amount')).slice(0, 10)`,
+ * `sort_values(...).head(n)` and `nlargest` select the first n rows with a bounded heap over the
+ * table's own comparator (ties broken by row index, which is where the stable full sort puts them),
+ * then let Arquero sort those n rows. Only orders known to be consistent qualify: plain host columns
+ * (strings, numbers, dates, nulls), marked when the order is set.
+ */
+import { BitSet, type ColumnTable } from 'arquero';
+import { NativeWeakMap } from '../intrinsics.js';
+import { sourceOf } from './source.js';
+
+type Comparator = (a: number, b: number, data: unknown) => number;
+
+const consistent = new NativeWeakMap<object, true>();
+
+/** Marks `out` (= t.orderby(...args)) when every sort key is a plain host column. */
+export function noteOrder(t: ColumnTable, out: ColumnTable, args: unknown[]): void {
+  const names: string[] = [];
+  for (const a of args.flat()) {
+    if (typeof a === 'string') names.push(a);
+    else if (typeof a === 'number') { const n = t.columnName(a); if (n === undefined) return; names.push(n); }
+    else if (a && typeof a === 'object' && typeof (a as { expr?: unknown }).expr === 'string'
+      && Object.keys(a).every((k) => k === 'expr' || k === 'desc' || k === 'field')) names.push((a as { expr: string }).expr);
+    else return;
+  }
+  noteOrderColumns(out, t, names);
+}
+
+/** Marks `out` when every column in `names` is a host dictionary or number/date column of `t`. */
+export function noteOrderColumns(out: ColumnTable, t: ColumnTable, names: readonly string[]): void {
+  if (names.length && names.every((n) => sourceOf(t, n) !== undefined)) consistent.set(out, true);
+}
+
+/**
+ * `t` restricted to its first `end` rows in table order (a filter of those rows, order kept), or
+ * undefined when a full sort is what runs (unmarked order, grouped, few rows, large n).
+ */
+export function topRows(t: ColumnTable, end: number): ColumnTable | undefined {
+  if (!consistent.has(t) || t.isGrouped() || !(end >= 0) || end !== Math.floor(end)) return undefined;
+  const total = t.numRows();
+  if (total < 1024 || end * 8 > total) return undefined;
+  const cmp = (t as unknown as { _order: Comparator })._order;
+  if (typeof cmp !== 'function') return undefined;
+  const data = t.data();
+  // max-heap on (cmp, row): the root is the worst of the best `end` rows seen
+  const heap = new Uint32Array(end);
+  let size = 0;
+  const worse = (a: number, b: number) => { const c = cmp(a, b, data); return c > 0 || (c === 0 && a > b); };
+  const up = (j: number) => {
+    const r = heap[j];
+    while (j > 0) {
+      const p = (j - 1) >> 1;
+      if (!worse(r, heap[p])) break;
+      heap[j] = heap[p];
+      j = p;
+    }
+    heap[j] = r;
+  };
+  const down = (r: number) => {
+    let j = 0;
+    for (;;) {
+      const l = 2 * j + 1;
+      if (l >= size) break;
+      const m = l + 1 < size && worse(heap[l + 1], heap[l]) ? l + 1 : l;
+      if (!worse(heap[m], r)) break;
+      heap[j] = heap[m];
+      j = m;
+    }
+    heap[j] = r;
+  };
+  const visit = (i: number) => {
+    if (size < end) { heap[size] = i; up(size++); } else if (end > 0 && worse(heap[0], i)) down(i);
+  };
+  const bits = t.mask();
+  if (bits) for (let i = bits.next(0); i >= 0; i = bits.next(i + 1)) visit(i);
+  else for (let i = 0, n = t.totalRows(); i < n; i++) visit(i);
+  const keep = new BitSet(t.totalRows());
+  for (let j = 0; j < size; j++) keep.set(heap[j]);
+  const out = t.create({ filter: keep });
+  consistent.set(out, true);
+  return out;
+}
+
+/** True when `t` has no order, or an order marked consistent (a stable sort restricted to any subset agrees with it). */
+export function orderIsConsistent(t: ColumnTable): boolean {
+  return !t.isOrdered() || consistent.has(t);
+}

@@ -1,0 +1,61 @@
+/**
+ * Files a run produces (to_csv, to_parquet, to_arrow, to_json, save_chart): each is handed to the
+ * host at once through the bridge as bytes (a Uint8Array, copied across the isolate boundary as
+ * binary), checked here first so the code gets a clear error, and checked again by the host, which
+ * enforces the name rule and the per-run byte cap (`maxFileBytes`) whatever happens in here.
+ */
+import { GuestError } from '../errors/guestError.js';
+
+/** The host's file callback: (name, media type, bytes). */
+export type SaveFile = (name: string, mediaType: string, bytes: Uint8Array) => void;
+
+/** What to_csv() & co. return: a small description of the file, printed like any object. */
+export interface SavedFile {
+  name: string;
+  mediaType: string;
+  size: number;
+}
+
+const state = { save: null as SaveFile | null, cap: 0, sizes: new Map<string, number>() };
+
+/** A file name: one path segment of letters, digits, `_`, `-`, `.` (no `..`), at most 128 characters. */
+export const FILE_NAME = /^(?!.*\.\.)[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
+
+/** Installs the host callback and the per-run cap (once, at boot). */
+export function setFileSink(save: SaveFile | null, capBytes: number): void {
+  state.save = save;
+  state.cap = capBytes;
+}
+
+/** Forgets this run's files (the host starts a new list for every run too). */
+export function resetFiles(): void {
+  state.sizes = new Map();
+}
+
+/**
+ * Checks a file name for the guest; returns it with `ext` appended when it has no extension.
+ * @throws {GuestError} FileNameError for a name that is a path, empty, too long or has odd characters.
+ */
+export function fileName(name: unknown, fallback: string, ext: string): string {
+  const n = name === undefined || name === null ? fallback : name;
+  if (typeof n !== 'string' || !FILE_NAME.test(n)) {
+    throw new GuestError('FileNameError', `Invalid file name ${typeof n === 'string' ? JSON.stringify(n.slice(0, 200)) : typeof n}: a file name is one segment of letters, digits, '_', '-' and '.', at most 128 characters`, `Pass a plain name such as 'result${ext}': no folders, '..', '/', '\\' or NUL; the host decides where files are written.`);
+  }
+  return /\.[A-Za-z0-9]{1,10}$/.test(n) ? n : n + ext;
+}
+
+/**
+ * Hands a file to the host; a later file with the same name replaces the earlier one.
+ * @throws {GuestError} FileLimitError past the run's byte cap, FileError when files are not available.
+ */
+export function saveFile(name: string, mediaType: string, bytes: Uint8Array): SavedFile {
+  if (!state.save) throw new GuestError('FileError', 'Files cannot be saved in this sandbox', 'Return the data as the value of the run instead.');
+  let used = 0;
+  for (const [k, v] of state.sizes) if (k !== name) used += v;
+  if (used + bytes.byteLength > state.cap) {
+    throw new GuestError('FileLimitError', `Saving ${name} (${bytes.byteLength} bytes) would pass this run's limit of ${state.cap} bytes of files (${used} bytes already saved)`, 'Save fewer rows or columns (select/filter/aggregate first), use to_parquet (smaller than CSV/JSON), or raise the maxFileBytes limit.');
+  }
+  state.save(name, mediaType, bytes);
+  state.sizes.set(name, bytes.byteLength);
+  return { name, mediaType, size: bytes.byteLength };
+}

@@ -1,0 +1,48 @@
+/** to_csv, to_json, to_arrow, to_parquet: a table as a named file of the run (see files.ts). */
+import * as aq from 'arquero';
+import type { ColumnTable } from 'arquero';
+import { utf8Encode } from '../polyfills/utf8.js';
+import { columnsOf } from '../files/columnsOf.js';
+import { csvText } from '../files/csv.js';
+import { jsonText } from '../files/json.js';
+import { parquetBytes } from '../files/parquet.js';
+import { fileName, saveFile, type SavedFile } from './files.js';
+
+/**
+ * Saves `t` as CSV (header row, nulls empty, dates ISO-8601 UTC).
+ * @example to_csv(merge(portfolio, award_data, { on: 'UEI' }), 'joined.csv')
+ */
+export function to_csv(t: unknown, name?: string): SavedFile {
+  const { columns, numRows } = columnsOf(t, 'to_csv');
+  return saveFile(fileName(name, 'result.csv', '.csv'), 'text/csv', utf8Encode(csvText(columns, numRows)));
+}
+
+/**
+ * Saves `t` as a JSON array of row objects, or NDJSON when the name ends in .ndjson or .jsonl.
+ * @example to_json(t, 'rows.ndjson')
+ */
+export function to_json(t: unknown, name?: string): SavedFile {
+  const { columns, numRows } = columnsOf(t, 'to_json');
+  const file = fileName(name, 'result.json', '.json');
+  const lines = /\.(ndjson|jsonl)$/i.test(file);
+  return saveFile(file, lines ? 'application/x-ndjson' : 'application/json', utf8Encode(jsonText(columns, numRows, lines)));
+}
+
+/**
+ * Saves `t` as Parquet (written in the sandbox; integers INT64, dates TIMESTAMP UTC).
+ * @example to_parquet(t, 'result.parquet')
+ */
+export function to_parquet(t: unknown, name?: string): SavedFile {
+  const { columns, numRows } = columnsOf(t, 'to_parquet');
+  return saveFile(fileName(name, 'result.parquet', '.parquet'), 'application/vnd.apache.parquet', parquetBytes(columns, numRows));
+}
+
+/**
+ * Saves `t` as an Arrow IPC file (Arquero's Arrow encoder).
+ * @example to_arrow(t, 'result.arrow')
+ */
+export function to_arrow(t: unknown, name?: string): SavedFile {
+  columnsOf(t, 'to_arrow'); // the same checks and errors as the other writers
+  const bytes = aq.toArrowIPC(t as ColumnTable, { format: 'file' });
+  return saveFile(fileName(name, 'result.arrow', '.arrow'), 'application/vnd.apache.arrow.file', bytes);
+}

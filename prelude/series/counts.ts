@@ -1,0 +1,54 @@
+/**
+ * Counting Series methods: unique, nunique, value_counts, mode, describe. A column Series delegates
+ * to the table helpers (frame/valueCounts.ts) on its own table, so their fast paths apply; a computed
+ * Series counts its values. value_counts and describe return keyed tables (keys as columns).
+ */
+import { describe } from '../frame/describe.js';
+import { isNull, newTable } from '../frame/common.js';
+import { unique, value_counts, type ValueCountsOptions } from '../frame/valueCounts.js';
+import type { ColumnTable } from 'arquero';
+import { Series } from './Series.js';
+import { markSeriesTable } from './seriesTables.js';
+
+type S = Series;
+
+/** The Series as (table, column) for the table helpers: its own table when it is a column. */
+export function asTableColumn(s: S): { t: ColumnTable; col: string } {
+  if (s.source) return { t: s.source.table, col: s.source.column };
+  const col = s.name ?? 'value';
+  return { t: newTable({ [col]: s.toArray() }), col };
+}
+
+/** Counting methods installed on Series.prototype. */
+export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
+  unique(this: S) { const { t, col } = asTableColumn(this); return unique(t, col); },
+  nunique(this: S, opts?: unknown) {
+    const dropna = !(opts && typeof opts === 'object' && (opts as { dropna?: unknown }).dropna === false);
+    const u = (COUNTS.unique as (this: S) => unknown[]).call(this);
+    return dropna ? u.filter((v) => !isNull(v)).length : u.length;
+  },
+  value_counts(this: S, opts?: unknown) {
+    const o = (typeof opts === 'object' && opts !== null ? opts : typeof opts === 'boolean' ? { normalize: opts } : {}) as ValueCountsOptions;
+    const { t, col } = asTableColumn(this);
+    const out = value_counts(t, col, o);
+    return markSeriesTable(out, [col], o.normalize ? 'proportion' : 'count');
+  },
+  /** The most frequent value(s), smallest first (pandas mode), as an array. */
+  mode(this: S) {
+    const counts = new Map<unknown, { v: unknown; n: number }>();
+    for (const v of this) {
+      if (isNull(v)) continue;
+      const k = v instanceof Date ? v.getTime() : v;
+      const e = counts.get(k);
+      if (e) e.n++; else counts.set(k, { v, n: 1 });
+    }
+    let best = 0;
+    for (const e of counts.values()) best = Math.max(best, e.n);
+    const out = [...counts.values()].filter((e) => e.n === best).map((e) => e.v);
+    return out.sort((a, b) => (a! < b! ? -1 : a! > b! ? 1 : 0));
+  },
+  describe(this: S, opts?: unknown) {
+    const { t, col } = asTableColumn(this);
+    return markSeriesTable(describe(t, [col], opts as never), ['stat'], col);
+  },
+};

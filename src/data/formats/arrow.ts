@@ -1,0 +1,72 @@
+import { tableFromIPC, Type } from '@uwdata/flechette';
+import type { ColumnarTable } from '../../../schema/columnar.js';
+import { DataError } from '../errors.js';
+import type { DecodeCaps } from './decodeCaps.js';
+import { typedColumn, type DeclaredType } from './typedColumn.js';
+
+const DAMAGED = 'The file is damaged or truncated: write it again (an Arrow IPC file starts and ends with ARROW1; a stream starts with 0xFFFFFFFF).';
+/** Arrow type ids that flechette's constants list without a name here (Utf8, LargeUtf8, Utf8View). */
+const UTF8_IDS = new Set([5, 20, 24]);
+
+/**
+ * An Arrow IPC file or stream as a columnar table (decoded with `@uwdata/flechette`). Decodes in
+ * the calling thread: call it inside the decode worker (decodeInWorker.ts). Every column must
+ * have exactly the table's row count after decoding; anything else is a damaged file.
+ * @throws {DataError} DATA_CORRUPT, DATA_UNSUPPORTED, DATA_TOO_LARGE.
+ * @example const t = decodeArrow('portfolio', bytes, 'portfolio.arrow', DEFAULT_DECODE_CAPS);
+ */
+export function decodeArrow(name: string, bytes: Uint8Array, file: string, caps: DecodeCaps): ColumnarTable {
+  if (!looksLikeArrow(bytes)) throw new DataError('DATA_CORRUPT', `${file}: not an Arrow IPC file or stream`, { hint: DAMAGED });
+  let table: ReturnType<typeof tableFromIPC>;
+  try {
+    // int64 as BigInt so that values beyond 2^53 are seen (typedColumn keeps them exact as text)
+    table = tableFromIPC(bytes, { useBigInt: true, useDate: false, useMap: false, useProxy: false });
+  } catch (err) {
+    throw new DataError('DATA_CORRUPT', `${file}: the Arrow data cannot be decoded (${(err as Error).message})`, { hint: DAMAGED });
+  }
+  // garbage after a stream marker often reads as an end-of-stream message: a table of nothing
+  if (table.schema.fields.length === 0) throw new DataError('DATA_CORRUPT', `${file}: no Arrow schema with columns was found`, { hint: DAMAGED });
+  const numRows = table.numRows;
+  if (!Number.isSafeInteger(numRows) || numRows < 0) throw new DataError('DATA_CORRUPT', `${file}: bad row count ${numRows}`, { hint: DAMAGED });
+  if (numRows > caps.maxRows) throw new DataError('DATA_TOO_LARGE', `${file}: ${numRows} rows, more than ${caps.maxRows}`, { hint: 'Filter or aggregate the data before loading it.' });
+  const seen = new Set<string>();
+  const columns = table.schema.fields.map((field, i) => {
+    if (seen.has(field.name)) throw new DataError('DATA_CORRUPT', `${file}: column '${field.name}' appears twice`, { hint: 'Give every column a distinct name.' });
+    seen.add(field.name);
+    const type = declared(field.type as { typeId: number; dictionary?: { typeId: number } }, field.name, file);
+    const child = table.getChildAt(i);
+    if (!child || child.length !== numRows) {
+      throw new DataError('DATA_CORRUPT', `${file}: column '${field.name}' has ${child?.length ?? 0} values for ${numRows} rows`, { hint: DAMAGED });
+    }
+    let values: ArrayLike<unknown>;
+    try {
+      values = child.toArray() as ArrayLike<unknown>;
+    } catch (err) {
+      throw new DataError('DATA_CORRUPT', `${file}: column '${field.name}' cannot be decoded (${(err as Error).message})`, { hint: DAMAGED });
+    }
+    if (values.length !== numRows) throw new DataError('DATA_CORRUPT', `${file}: column '${field.name}' decoded to ${values.length} values for ${numRows} rows`, { hint: DAMAGED });
+    const { column } = typedColumn(values, type);
+    return { name: field.name, type: column.type, kind: column.kind, data: column };
+  });
+  return { name, numRows, columns };
+}
+
+function declared(t: { typeId: number; dictionary?: { typeId: number } }, column: string, file: string): DeclaredType {
+  const id = t.typeId === Type.Dictionary && t.dictionary ? t.dictionary.typeId : t.typeId;
+  if (id === Type.Int) return 'integer';
+  if (id === Type.Float || id === Type.Decimal) return 'number';
+  if (id === Type.Bool) return 'boolean';
+  if (id === Type.Date || id === Type.Timestamp) return 'date';
+  if (id === Type.Null || UTF8_IDS.has(id)) return 'string';
+  throw new DataError('DATA_UNSUPPORTED', `${file}: column '${column}' has Arrow type id ${id} (binary, list, struct, map, union, interval or time), which sbirtools cannot load`, {
+    hint: 'Cast it to a number, a string or a timestamp before writing the file, or drop the column.',
+  });
+}
+
+/** The Arrow IPC file magic at both ends, or a stream's first message (continuation marker or a plausible length). */
+export function looksLikeArrow(b: Uint8Array): boolean {
+  const magic = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31]; // ARROW1
+  const at = (o: number) => magic.every((m, i) => b[o + i] === m);
+  if (b.length >= 12 && at(0)) return at(b.length - 6);
+  return b.length >= 8 && b[0] === 0xff && b[1] === 0xff && b[2] === 0xff && b[3] === 0xff;
+}

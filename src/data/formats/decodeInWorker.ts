@@ -1,0 +1,67 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ColumnarTable } from '../../../schema/columnar.js';
+import { DataError, type DataErrorCode } from '../errors.js';
+import { DEFAULT_DECODE_CAPS, type DecodeCaps } from './decodeCaps.js';
+import type { DecodedFormat } from './decodeTable.js';
+
+/**
+ * Decode a Parquet, Arrow, JSON or NDJSON table file in a worker thread with its own heap limit
+ * (`resourceLimits`) and a wall-clock deadline. File readers are not hardened: on a hostile file
+ * they can allocate without bound, recurse until the stack overflows or spin. Here such a file
+ * ends the worker (terminated on overrun) and the caller gets a DataError; the host process, its
+ * sessions and its other tables are untouched.
+ * @throws {DataError} the format's codes, DATA_TOO_LARGE (heap overrun), DATA_DECODE_FAILED (deadline, crash).
+ * @example const t = await decodeInWorker('portfolio', bytes, 'portfolio.parquet', 'parquet');
+ */
+export function decodeInWorker(name: string, bytes: Uint8Array, file: string, format: DecodedFormat, caps: Partial<DecodeCaps> = {}): Promise<ColumnarTable> {
+  const c: DecodeCaps = { ...DEFAULT_DECODE_CAPS, ...caps };
+  if (bytes.byteLength > c.maxInputBytes) {
+    return Promise.reject(new DataError('DATA_TOO_LARGE', `${file}: ${bytes.byteLength} bytes, more than the ${c.maxInputBytes}-byte limit for a table file`, { hint: 'Filter or aggregate the data first, or load fewer columns.' }));
+  }
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const worker = new Worker(workerPath(), {
+      workerData: { name, bytes, file, format, caps: c },
+      resourceLimits: { maxOldGenerationSizeMb: c.heapMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
+      stdout: true,
+      stderr: true,
+    });
+    const finish = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      fn();
+      void worker.terminate();
+    };
+    const timer = setTimeout(() => {
+      finish(() => reject(new DataError('DATA_DECODE_FAILED', `${file}: decoding took longer than ${c.timeoutMs} ms and was stopped`, { hint: 'The file is too large or crafted to be slow: split it, or load fewer columns.' })));
+    }, c.timeoutMs);
+    worker.on('message', (msg: { table?: ColumnarTable; error?: { code: DataErrorCode; message: string; hint?: string } }) => {
+      finish(() => (msg.table ? resolve(msg.table) : reject(new DataError(msg.error?.code ?? 'DATA_CORRUPT', msg.error?.message ?? `${file}: cannot be decoded`, { hint: msg.error?.hint }))));
+    });
+    worker.on('error', (err: Error & { code?: string }) => {
+      const oom = err.code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory|heap/i.test(err.message);
+      finish(() =>
+        reject(
+          oom
+            ? new DataError('DATA_TOO_LARGE', `${file}: decoding needed more than the ${c.heapMb} MB decode heap`, { hint: 'The file inflates to more than fits in memory (or is crafted to): split it or load fewer columns.' })
+            : new DataError('DATA_DECODE_FAILED', `${file}: the ${format} decoder failed (${err.message.slice(0, 300)})`, { hint: 'The file is damaged or uses features sbirtools cannot read; write it again with pyarrow, DuckDB or Polars.' }),
+        ),
+      );
+    });
+    worker.on('exit', (code) => {
+      finish(() => reject(new DataError('DATA_DECODE_FAILED', `${file}: the ${format} decoder stopped (exit code ${code}) before finishing`, { hint: 'The file is damaged or crafted to crash readers; write it again.' })));
+    });
+  });
+}
+
+/** The compiled worker script: beside this file in dist/, or dist/'s copy when running from src/ under vitest. */
+function workerPath(): URL {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.js')) return new URL('./decodeWorker.js', import.meta.url);
+  const compiled = here.replace(/([\\/])src([\\/]data[\\/]formats[\\/])decodeInWorker\.ts$/, '$1dist$1src$2decodeWorker.js');
+  if (!existsSync(compiled)) throw new Error(`sbirtools: ${compiled} is missing. Run \`npm run build\`.`);
+  return new URL(`file://${compiled}`);
+}
