@@ -38,3 +38,13 @@ describe('chart render DoS', () => {
     expect(charts[1]!.svg).toMatch(/^<svg/);
   }, 120_000);
 });
+
+describe('chart render DoS through save_chart()', () => {
+  it('a run that saves a chart bomb ends with a note on stderr; the host keeps running', async () => {
+    const { run } = await import('../../src/runtime/sandbox.js');
+    const r = await run(`save_chart(${JSON.stringify(BOMB)}, 'bomb.svg'); 1`, { timeoutMs: 30_000 });
+    expect(r.ok).toBe(true);
+    expect(r.files?.some((f) => f.name === 'bomb.svg')).toBeFalsy();
+    expect(r.stderr).toMatch(/bomb\.svg could not be rendered as SVG: the chart (took longer|needs more)/);
+  }, 120_000);
+});
