@@ -159,7 +159,10 @@ export function installTableMethods(proto: Proto): void {
     return mark ? Array.from(this.array(mark.value) as ArrayLike<unknown>) : this.objects().map((o) => Object.values(o as object));
   });
   define(proto, 'to_list', proto.tolist as Fn);
-  getter(proto, 'values', (t) => (proto.tolist as Fn).call(t));
+  // Arquero's own values(name) iterator stays on plain tables (code written for Arquero calls it);
+  // a keyed Series table (groupby(k)['col'].sum()) gives its values as pandas' .values does.
+  const arqueroValues = proto.values as Fn | undefined;
+  getter(proto, 'values', (t) => (seriesMark(t) || typeof arqueroValues !== 'function' ? (proto.tolist as Fn).call(t) : arqueroValues.bind(t)));
   getter(proto, 'index', keysOf);
   getter(proto, 'empty', (t) => t.numRows() === 0);
   getter(proto, 'loc', (t) => indexer((rows, cols) => loc(t, rows, cols)));

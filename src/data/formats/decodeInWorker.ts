@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ColumnarTable } from '../../../schema/columnar.js';
 import { DataError, type DataErrorCode } from '../errors.js';
@@ -57,11 +58,19 @@ export function decodeInWorker(name: string, bytes: Uint8Array, file: string, fo
   });
 }
 
-/** The compiled worker script: beside this file in dist/, or dist/'s copy when running from src/ under vitest. */
+/**
+ * The compiled worker script: beside this file when this is the compiled module
+ * (dist/src/data/formats/), else under the package's dist/ — from src/ under vitest, or from a
+ * one-file bundle such as the holder's (dist/holder/holderMain.mjs), where `import.meta.url` names
+ * the bundle, not this module.
+ */
 function workerPath(): URL {
   const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.js')) return new URL('./decodeWorker.js', import.meta.url);
-  const compiled = here.replace(/([\\/])src([\\/]data[\\/]formats[\\/])decodeInWorker\.ts$/, '$1dist$1src$2decodeWorker.js');
-  if (!existsSync(compiled)) throw new Error(`sbirtools: ${compiled} is missing. Run \`npm run build\`.`);
-  return new URL(`file://${compiled}`);
+  if (here.endsWith(`${sep}decodeInWorker.js`)) return new URL('./decodeWorker.js', import.meta.url);
+  for (let dir = dirname(here); ; dir = dirname(dir)) {
+    const compiled = join(dir, 'dist', 'src', 'data', 'formats', 'decodeWorker.js');
+    if (existsSync(compiled)) return pathToFileURL(compiled);
+    if (dirname(dir) === dir) break;
+  }
+  throw new Error(`sbirtools: dist/src/data/formats/decodeWorker.js is missing above ${here}. Run \`npm run build\`.`);
 }
