@@ -31,7 +31,11 @@ export const CapsuleRecordSchema = z.object({
   /** Hash of the prelude bundle (or the package version when unbuilt). */
   prelude: z.string(),
   sbirtools: z.string(),
-  limits: LimitsSchema,
+  /**
+   * The run's limits. Partial, and unknown keys dropped: a record written before a limit existed
+   * (maxFileBytes came later) or by a newer sbirtools still reads, and replays with today's default.
+   */
+  limits: LimitsSchema.partial().strip(),
   deterministic: DeterminismSchema.nullable(),
   result: z.object({
     ok: z.boolean(),
