@@ -31,6 +31,11 @@ export { withCapsules, type RunFn, type CapsuleOptions } from './capsule/withCap
 export { replayCapsule, type ReplayOptions, type ReplayReport } from './capsule/replay.js';
 export { readCapsules, type CapsuleEntry } from './capsule/readCapsules.js';
 export { CapsuleRecordSchema, type CapsuleRecord } from './capsule/capsuleRecord.js';
+export { CapsuleOutputsSchema, CUT_MARKER, type CapsuleOutputs, type CapsuleTable, type CapsuleChart } from './capsule/capsuleOutputs.js';
+export { plotlyToVegaLite, PlotlyConversionError } from './result/plotlyToVegaLite.js';
+export { createViewerHandler, type ViewerOptions, type ViewerHandler } from './viewer/createViewerHandler.js';
+export { createViewer, type Viewer, type ViewerCoreOptions, type ViewerScope } from './viewer/createViewer.js';
+export { renderReport, ReportError, type ReportOptions } from './viewer/renderReport.js';
 export { createServer, type SbirtoolsServer } from './server/createServer.js';
 export type { ServerOptions } from './server/options.js';
 export type { Route } from './server/routes/route.js';

@@ -3,7 +3,7 @@ import { parseRunBody } from './parseRunBody.js';
 import { createSessionStore, type SessionStoreOptions } from './sessionStore.js';
 
 /** Options of createHandler(). Sessions are not kept: every request is a one-shot run. */
-export interface HandlerOptions extends Pick<SessionStoreOptions, 'sandbox' | 'pool' | 'capsuleLog' | 'deterministic'> {
+export interface HandlerOptions extends Pick<SessionStoreOptions, 'sandbox' | 'pool' | 'capsuleLog' | 'capsuleOutputs' | 'deterministic'> {
   /** Largest accepted request body, in bytes. @default 2 * maxCodeBytes + 4096 (room for JSON escapes) */
   maxBodyBytes?: number;
   /** Called with host failures (500s), e.g. to log them; the client never sees them. @default console.error */

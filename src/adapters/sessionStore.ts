@@ -19,6 +19,8 @@ export interface SessionStoreOptions {
   maxSessions?: number;
   /** Append a capsule record of every run to this JSONL file. */
   capsuleLog?: string;
+  /** Also keep each run's outputs (stdout, value, tables, chart SVGs, error) in the capsule log, for `sbirtools view`. @default false */
+  capsuleOutputs?: boolean;
   /** Give every run a fresh recorded `{ now, seed }` (replayable). @default false */
   deterministic?: boolean;
 }
@@ -162,9 +164,9 @@ export class SessionStore {
   }
 
   private wrap(target: Sandbox | RunFn, session?: string): RunFn {
-    const { capsuleLog, deterministic, sandbox } = this.options;
+    const { capsuleLog, capsuleOutputs, deterministic, sandbox } = this.options;
     if (!capsuleLog && !deterministic) return typeof target === 'function' ? target : (code, o) => target.run(code, o);
-    return withCapsules(target, { path: capsuleLog, deterministic, ...(session ? { session } : {}), ...(sandbox?.preset ? { preset: sandbox.preset } : {}) });
+    return withCapsules(target, { path: capsuleLog, deterministic, outputs: capsuleOutputs === true, ...(session ? { session } : {}), ...(sandbox?.preset ? { preset: sandbox.preset } : {}) });
   }
 
   private expire(entry: Entry): void {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 // Schemas straight from schema/ (not the index): this module builds them at load time, and the index re-exports it.
 import { DatasetInfoSchema } from '../../schema/result.js';
 import { LimitsSchema, PRESET_NAMES } from '../../schema/limits.js';
+import { CapsuleOutputsSchema } from './capsuleOutputs.js';
 
 /** `{ now, seed }` given to a deterministic run: Date.now() is frozen at `now`, Math.random seeded with `seed`. */
 export const DeterminismSchema = z.object({
@@ -12,7 +13,7 @@ export type Determinism = z.infer<typeof DeterminismSchema>;
 
 /**
  * One line of a capsule log (JSONL): what ran, over which data and prelude, with which limits,
- * and a summary of what came out. Enough for `sbirtools replay` to re-run it and compare.
+ * and a summary of what came out (plus the outputs themselves when asked). Enough for `sbirtools replay` to re-run it and compare.
  */
 export const CapsuleRecordSchema = z.object({
   /** Format version of this record. */
@@ -30,7 +31,11 @@ export const CapsuleRecordSchema = z.object({
   /** Hash of the prelude bundle (or the package version when unbuilt). */
   prelude: z.string(),
   sbirtools: z.string(),
-  limits: LimitsSchema,
+  /**
+   * The run's limits. Partial, and unknown keys dropped: a record written before a limit existed
+   * (maxFileBytes came later) or by a newer sbirtools still reads, and replays with today's default.
+   */
+  limits: LimitsSchema.partial().strip(),
   deterministic: DeterminismSchema.nullable(),
   result: z.object({
     ok: z.boolean(),
@@ -39,5 +44,7 @@ export const CapsuleRecordSchema = z.object({
     valueHash: z.string(),
   }),
   stats: z.object({ wallMs: z.number(), cpuMs: z.number(), heapUsedMb: z.number() }),
+  /** What came out (stdout, value, tables, charts with SVG, error), when outputs are on. Older records have none. */
+  outputs: CapsuleOutputsSchema.optional(),
 });
 export type CapsuleRecord = z.infer<typeof CapsuleRecordSchema>;

@@ -16,6 +16,8 @@ Commands:
   serve                          serve MCP over HTTP and a REST API (scales out with Redis)
   build-data <out-dir>           write a read-only data directory (binary cache) for deployment
   replay <capsule.jsonl>         re-run a recorded run and compare
+  view [runs.jsonl]              a local web page of the runs in a capsule log (live)
+  report <runs.jsonl> -o <html>  one self-contained HTML report of a session
 
 Run 'sbirtools <command> --help' for a command's options. Docs: docs/cli.md.`;
 
@@ -31,6 +33,8 @@ const COMMANDS: Record<string, Command> = {
   serve: async (argv, io) => (await import('./serve.js')).serveCommand(argv, io),
   'build-data': async (argv, io) => (await import('./buildData.js')).buildDataCommand(argv, io),
   replay: async (argv, io) => (await import('./replay.js')).replayCommand(argv, io),
+  view: async (argv, io) => (await import('./view.js')).viewCommand(argv, io),
+  report: async (argv, io) => (await import('./report.js')).reportCommand(argv, io),
   'download-data': downloadData,
 };
 

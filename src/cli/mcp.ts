@@ -15,6 +15,7 @@ ${SANDBOX_FLAGS_HELP}
   --idle-timeout-ms <ms>   close a session after this long unused (default 600000)
   --pool-size <n>          spread isolates over n holder processes (default: one holder)
   --capsule-log <file>     append a capsule record of every run (JSONL)
+  --capsule-outputs        also keep each run's outputs in the capsule log (for 'sbirtools view')
   --max-upload-bytes <n>   largest table add_table accepts (default 33554432, 32 MiB)
   --deny-table-urls        add_table refuses urls (the model cannot make the server fetch)
   --deterministic          freeze Date.now() and seed Math.random per run (recorded)
@@ -31,6 +32,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
     'idle-timeout-ms': { type: 'string' },
     'pool-size': { type: 'string' },
     'capsule-log': { type: 'string' },
+    'capsule-outputs': { type: 'boolean' },
     'max-upload-bytes': { type: 'string' },
     'deny-table-urls': { type: 'boolean' },
     deterministic: { type: 'boolean' },
@@ -40,6 +42,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT.OK;
   }
   if (positionals.length) throw new UsageError('mcp', `unexpected argument '${positionals[0]}'`);
+  if (values['capsule-outputs'] && values['capsule-log'] === undefined) throw new UsageError('mcp', '--capsule-outputs needs --capsule-log <file> (the log the outputs go to)');
   const sandbox = sandboxOptionsFrom('mcp', values);
   const maxSessions = intFlag('mcp', 'max-sessions', values['max-sessions'], 'sessions');
   const idleTimeoutMs = intFlag('mcp', 'idle-timeout-ms', values['idle-timeout-ms'], 'milliseconds');
@@ -55,6 +58,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
       ...(maxUploadBytes ? { maxUploadBytes } : {}),
       ...(values['deny-table-urls'] === true ? { allowTableUrls: false } : {}),
       ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']) } : {}),
+      capsuleOutputs: values['capsule-outputs'] === true,
       deterministic: values.deterministic === true,
     });
   } finally {

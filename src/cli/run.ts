@@ -24,6 +24,7 @@ ${SANDBOX_FLAGS_HELP}
   --out <dir>           write the files the run saves (to_csv, to_parquet, to_arrow,
                         to_json, save_chart) into this folder
   --capsule-log <file>  append a capsule record of the run (JSONL) for audit and replay
+  --capsule-outputs     also keep the run's outputs in the record (for 'sbirtools view')
   --deterministic       freeze Date.now() and seed Math.random (recorded in the capsule)
   -h, --help            show this help
 
@@ -42,6 +43,7 @@ export interface RunArgs {
   svg?: string;
   out?: string;
   capsuleLog?: string;
+  capsuleOutputs: boolean;
   deterministic: boolean;
   sandbox: ReturnType<typeof sandboxOptionsFrom>;
 }
@@ -57,15 +59,17 @@ export function parseRunArgs(argv: string[]): RunArgs {
     svg: { type: 'string' },
     out: { type: 'string' },
     'capsule-log': { type: 'string' },
+    'capsule-outputs': { type: 'boolean' },
     deterministic: { type: 'boolean' },
     ...SANDBOX_FLAGS,
   });
   const help = values.help === true;
-  if (help) return { help, json: false, deterministic: false, sandbox: {} };
+  if (help) return { help, json: false, capsuleOutputs: false, deterministic: false, sandbox: {} };
   if (positionals.length > 1) throw new UsageError('run', `expected one file, got ${positionals.length}: ${positionals.join(' ')}`);
   const code = values.code as string | undefined;
   const file = positionals[0];
   if (code !== undefined && file !== undefined) throw new UsageError('run', `give either a file ('${file}') or --code, not both`);
+  if (values['capsule-outputs'] && values['capsule-log'] === undefined) throw new UsageError('run', '--capsule-outputs needs --capsule-log <file> (the log the outputs go to)');
   if (code === undefined && file === undefined) throw new UsageError('run', "missing code: pass a file, '-' to read stdin, or --code '<JavaScript>'");
   return {
     help,
@@ -75,6 +79,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
     ...(values.svg !== undefined ? { svg: String(values.svg) } : {}),
     ...(values.out !== undefined ? { out: String(values.out) } : {}),
     ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']) } : {}),
+    capsuleOutputs: values['capsule-outputs'] === true,
     deterministic: values.deterministic === true,
     sandbox: sandboxOptionsFrom('run', values),
   };
@@ -91,7 +96,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const oneShot: RunFn = (c, o) => run(c, { ...args.sandbox, ...o } as Parameters<typeof run>[1]);
   const runFn =
     args.capsuleLog || args.deterministic
-      ? withCapsules(oneShot, { path: args.capsuleLog, deterministic: args.deterministic, ...(args.sandbox.preset ? { preset: args.sandbox.preset } : {}) })
+      ? withCapsules(oneShot, { path: args.capsuleLog, deterministic: args.deterministic, outputs: args.capsuleOutputs, ...(args.sandbox.preset ? { preset: args.sandbox.preset } : {}) })
       : oneShot;
   // Ctrl-C cancels the run (ABORTED, exit 130) and still shuts the holder down cleanly.
   const abort = new AbortController();

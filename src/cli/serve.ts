@@ -27,7 +27,9 @@ ${SANDBOX_FLAGS_HELP}
   --max-replay-cells <n>     rebuild caps: cells (default 500), bytes of code (--max-replay-bytes,
   --max-replay-bytes <n>       default 4194304) and time (--max-replay-ms, default 60000); over a cap
   --max-replay-ms <ms>         the session is reset (sessionReset) instead of replayed
-  --capsule-log <file>       append a capsule record (with the key id) of every run (JSONL)
+  --capsule-log <file>       append a capsule record (with the key id) of every run (JSONL);
+                             the viewer at /ui shows each key its own runs (browsers: /ui/?key=<key>)
+  --capsule-outputs          also keep each run's outputs in the log (what /ui shows)
   --quiet                    no per-request JSON log lines
   -h, --help                 show this help
 
@@ -61,6 +63,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     'max-replay-bytes': { type: 'string' },
     'max-replay-ms': { type: 'string' },
     'capsule-log': { type: 'string' },
+    'capsule-outputs': { type: 'boolean' },
     quiet: { type: 'boolean' },
   });
   if (values.help) {
@@ -90,7 +93,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(n('max-replay-ms', 'milliseconds') ? { maxReplayMs: n('max-replay-ms', 'milliseconds') } : {}),
     ...(list(values['allowed-hosts']) ? { allowedHosts: list(values['allowed-hosts'])! } : {}),
     ...(list(values['cors-origin']) ? { corsOrigins: list(values['cors-origin'])! } : {}),
-    ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']) } : {}),
+    ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']), capsuleOutputs: values['capsule-outputs'] === true } : {}),
     log: values.quiet ? false : (line) => io.stdout.write(`${JSON.stringify(line)}\n`),
   };
   let stop!: () => void;

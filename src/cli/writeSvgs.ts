@@ -13,7 +13,7 @@ export function svgPaths(path: string, count: number): string[] {
 
 /**
  * Render every chart to SVG and write it; returns the files written.
- * @throws {ChartRenderError} when a chart cannot be rendered (Plotly figures, bad specs);
+ * @throws {ChartRenderError} when a chart cannot be rendered (Plotly traces without a Vega-Lite equivalent, bad specs);
  *   a Node error when a file cannot be written.
  */
 export async function writeSvgs(charts: Chart[], path: string): Promise<string[]> {

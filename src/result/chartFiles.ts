@@ -1,6 +1,6 @@
 import type { RunResult } from '../../schema/result.js';
 import { isSafeFileName } from '../runtime/fileSink.js';
-import { renderChart } from './renderChart.js';
+import { renderChartIsolated } from './renderChartIsolated.js';
 
 /**
  * Renders the charts that save_chart() marked (`chart.file`) to SVG and adds them to
@@ -22,7 +22,8 @@ export async function addChartFiles(result: RunResult): Promise<RunResult> {
     }
     let svg: Uint8Array;
     try {
-      svg = new TextEncoder().encode(await renderChart(c));
+      // drawn in the chart process: a guest spec must not stall or exhaust the host (renderChartIsolated)
+      svg = new TextEncoder().encode(await renderChartIsolated(c));
     } catch (err) {
       notes.push(`save_chart: ${name} could not be rendered as SVG: ${(err as Error).message}`);
       continue;

@@ -1,5 +1,6 @@
 import type * as Vega from 'vega';
 import type { Chart } from '../../schema/result.js';
+import { plotlyToVegaLite } from './plotlyToVegaLite.js';
 
 // vega and vega-lite take ~0.5 s to import: load them on the first render, not with the library.
 let libs: Promise<{ vega: typeof Vega; compile: typeof import('vega-lite').compile }> | undefined;
@@ -19,26 +20,38 @@ function sealedLoader(vega: typeof Vega): ReturnType<typeof Vega.loader> {
     throw new ChartRenderError(`renderChart does not load external resources (${String(uri)}); inline the data as data.values`);
   };
   loader.load = refuse;
-  loader.sanitize = refuse as never;
+  // A mark's `href` channel asks to sanitize its link: answer "no link". Refusing instead makes
+  // vega-scenegraph dereference null in a promise nobody catches, an unhandled rejection that
+  // would end the host process.
+  loader.sanitize = (async (uri: unknown, options?: { context?: string }) => {
+    if (options?.context === 'href') return { href: null };
+    return refuse(uri);
+  }) as never;
   loader.http = refuse;
   loader.file = refuse;
   return loader;
 }
 
 /**
- * Render a Vega-Lite chart to an SVG string on the host (no browser, no canvas, no network).
- * Accepts a result's chart (`{ kind: 'vega-lite', spec }`) or a bare Vega-Lite spec.
- * @throws ChartRenderError for Plotly figures (they need a browser), for objects that are not
+ * Render a chart to an SVG string on the host (no browser, no canvas, no network). Accepts a
+ * result's chart (`{ kind: 'vega-lite' | 'plotly', spec }`), a bare Vega-Lite spec or a Plotly
+ * figure (converted to Vega-Lite by plotlyToVegaLite).
+ * @throws ChartRenderError for Plotly traces without a Vega-Lite equivalent, for objects that are not
  *   Vega-Lite specs, for specs that do not compile, and for specs that reference external data.
  * @example const svg = await renderChart(result.charts[0]);
  */
 export async function renderChart(input: Chart | Record<string, unknown>): Promise<string> {
   const chart: unknown = input;
   if (!isObject(chart)) throw new ChartRenderError(`renderChart expects a chart object, got ${chart === null ? 'null' : typeof chart}`);
+  let spec: Record<string, unknown> = chart.kind === 'vega-lite' && isObject(chart.spec) ? chart.spec : chart;
   if (chart.kind === 'plotly' || (Array.isArray(chart.data) && 'layout' in chart)) {
-    throw new ChartRenderError('Plotly charts cannot be rendered to SVG here (they need plotly.js in a browser); pass the figure to a Plotly front end, or use a Vega-Lite spec.');
+    // Plotly figures are converted to Vega-Lite, so they render on the host like every chart.
+    try {
+      spec = plotlyToVegaLite(chart.kind === 'plotly' && isObject(chart.spec) ? chart.spec : chart);
+    } catch (err) {
+      throw new ChartRenderError((err as Error).message);
+    }
   }
-  const spec = chart.kind === 'vega-lite' && isObject(chart.spec) ? chart.spec : chart;
   if (!['mark', 'layer', 'hconcat', 'vconcat', 'concat', 'facet', 'repeat'].some((k) => k in spec)) {
     throw new ChartRenderError('renderChart expects a Vega-Lite spec (an object with mark, layer, concat, facet or repeat)');
   }

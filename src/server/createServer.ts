@@ -7,6 +7,7 @@ import { packageInfo } from '../capsule/packageInfo.js';
 import { SbirtoolsValidationError } from '../runtime/errors.js';
 import { createPool } from '../runtime/pool.js';
 import { toolDescription } from '../result/toolDescription.js';
+import { createViewer } from '../viewer/createViewer.js';
 import { loadKeyRing } from './apiKeys.js';
 import { chain } from './chain.js';
 import type { RequestContext } from './context.js';
@@ -110,11 +111,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     maxLocalSessions: int('maxLocalSessions', 64),
     caps,
     lockWaitMs,
-    ...(options.capsuleLog ? { capsuleLog: options.capsuleLog } : {}),
+    ...(options.capsuleLog ? { capsuleLog: options.capsuleLog, capsuleOutputs: options.capsuleOutputs === true } : {}),
     tracer,
     observe: (event) => metrics.run(event),
   });
   let draining = false;
+  const viewer = options.capsuleLog ? createViewer({ logPath: options.capsuleLog, prefix: '/ui', replay: options.viewerReplay !== false }) : undefined;
   const app: ServerApp = {
     sessions,
     store,
@@ -124,6 +126,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     description: toolDescription(cardView.json),
     lockWaitMs,
     onError,
+    ...(viewer ? { viewer } : {}),
     readiness: async () => ({
       accepting: !draining,
       store: await store.ping(),
@@ -201,6 +204,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   const close = () =>
     (closing ??= (async () => {
       draining = true;
+      await viewer?.close(); // ends the viewers' live streams, so the drain does not wait on them
       server.close();
       server.closeIdleConnections();
       if (inFlight > 0) {

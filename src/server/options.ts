@@ -41,6 +41,10 @@ export interface ServerOptions {
   maxReplayMs?: number;
   /** Append a capsule record (with the key id) of every run to this JSONL file. */
   capsuleLog?: string;
+  /** Also keep each run's outputs in the capsule log, for the viewer at /ui. @default false */
+  capsuleOutputs?: boolean;
+  /** The viewer's Replay button at /ui (it re-runs a key's own recorded run; counts as a run). @default true */
+  viewerReplay?: boolean;
   /** More routes (e.g. the viewer at /ui); they get the same middleware chain. */
   routes?: Route[];
   /** One JSON object per request; `false` for no logs. @default a line on stdout */

@@ -3,6 +3,7 @@ import type { SandboxOptions } from '../runtime/options.js';
 import type { ServerMetrics } from './metrics.js';
 import type { ServerSessions } from './sessions/serverSessions.js';
 import type { SharedStore } from './store/sharedStore.js';
+import type { Viewer } from '../viewer/createViewer.js';
 
 /** What routes reach: the server's parts, built once by createServer(). */
 export interface ServerApp {
@@ -18,4 +19,6 @@ export interface ServerApp {
   /** Each readiness check; all true -> ready. */
   readiness(): Promise<Record<string, boolean>>;
   onError(err: unknown): void;
+  /** The viewer of the capsule log at /ui (only with a capsule log). */
+  viewer?: Viewer;
 }

@@ -61,7 +61,7 @@ async function runJs(block: Block): Promise<{ code: number; stdout: string; stde
   return exec(process.execPath, ['--no-node-snapshot', file], mkdtempSync(join(tmpdir(), 'sbirtools-doc-')), cliEnv());
 }
 
-const docs = ['README.md', 'docs/integrations.md', 'docs/cli.md'].flatMap(blocks);
+const docs = ['README.md', 'docs/integrations.md', 'docs/cli.md', 'docs/viewer.md'].flatMap(blocks);
 
 describe('docs examples', () => {
   it('every JavaScript, shell and JSON example is marked for testing', () => {

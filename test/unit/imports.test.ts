@@ -12,8 +12,8 @@ function files(dir: string): string[] {
 }
 
 describe('layering', () => {
-  it('adapters, capsules, the MCP server and the network service import the layer that defines a thing, never the public barrel', () => {
-    const offenders = ['adapters', 'capsule', 'mcp', 'server']
+  it('adapters, capsules, the MCP server, the network service and the viewer import the layer that defines a thing, never the public barrel', () => {
+    const offenders = ['adapters', 'capsule', 'mcp', 'server', 'viewer']
       .flatMap((layer) => files(join(SRC, layer)))
       .filter((f) => /from '(\.\.\/)+index\.js'/.test(readFileSync(f, 'utf8')))
       .map((f) => relative(SRC, f));

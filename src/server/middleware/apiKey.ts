@@ -1,6 +1,21 @@
 import type { KeyRing } from '../apiKeys.js';
 import type { Middleware } from '../context.js';
 import { fail } from '../respond.js';
+import { UI_KEY_COOKIE } from '../routes/ui.js';
+
+function cookieValue(header: string | null, name: string): string | null {
+  for (const part of (header ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) {
+      try {
+        return decodeURIComponent(v.join('='));
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
 
 /**
  * `Authorization: Bearer <key>` on every route that needs it (all but the health checks) when the
@@ -11,7 +26,10 @@ export function apiKey(ring: KeyRing): Middleware {
   return async (ctx, next) => {
     if (!ctx.route.auth || ring.open) return next();
     const header = ctx.request.headers.get('authorization') ?? '';
-    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+    // a browser cannot send Authorization when it navigates: the viewer's routes also take the key
+    // from their HttpOnly SameSite=Strict cookie, or once from ?key= (routes/ui.ts sets the cookie)
+    const browserKey = ctx.route.browser && !header ? (cookieValue(ctx.request.headers.get('cookie'), UI_KEY_COOKIE) ?? ctx.url.searchParams.get('key')) : null;
+    const match = browserKey ? ['', browserKey] : /^Bearer[ ]+(\S+)\s*$/i.exec(header);
     const challenge = { 'www-authenticate': 'Bearer realm="sbirtools"' };
     if (!match) return fail(401, 'UNAUTHORIZED', 'This server needs an API key: send `Authorization: Bearer <key>`.', challenge, 'Ask the operator for a key (SBIRTOOLS_API_KEYS on the server).');
     const id = ring.identify(match[1]!);

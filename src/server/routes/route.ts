@@ -7,6 +7,8 @@ export interface Route {
   path: string;
   /** Needs an API key when the server has keys (every route but the health checks). */
   auth: boolean;
+  /** Opened by a browser (the viewer at /ui): the API key may also come in the `sbirtools_key` cookie or a `?key=` query. */
+  browser?: boolean;
   /** True when this request runs code: it then counts against the key's concurrency and runs/minute. */
   isRun?: (ctx: RequestContext) => boolean;
   handle(ctx: RequestContext, app: ServerApp): Promise<Response>;

@@ -5,6 +5,7 @@ import type { RunResult } from '../../../schema/result.js';
 import { appendCapsule } from '../../capsule/capsuleLog.js';
 import { capsuleRecordFor } from '../../capsule/capsuleRecordFor.js';
 import { freshDeterminism } from '../../capsule/determinism.js';
+import { recordOutputs } from '../../capsule/recordOutputs.js';
 import type { SandboxOptions } from '../../runtime/options.js';
 import type { Pool } from '../../runtime/pool.js';
 import type { Sandbox } from '../../runtime/sandbox.js';
@@ -28,6 +29,8 @@ export interface ServerSessionsOptions {
   /** Longest a run waits for its session (another request of the same session is running). */
   lockWaitMs: number;
   capsuleLog?: string;
+  /** Also keep each run's outputs in its capsule record (for the viewer). @default false */
+  capsuleOutputs?: boolean;
   /** OpenTelemetry tracer for `sbirtools.run` spans (from @opentelemetry/api; no-op unless an SDK is registered). */
   tracer?: Tracer;
   /** Called after every run (metrics, logs, a viewer's record). */
@@ -201,7 +204,9 @@ export class ServerSessions {
   private async capsule(owner: string, code: string, result: RunResult, session?: { id: string; seq: number }, deterministic?: { now: number; seed: number }, time = new Date().toISOString()): Promise<void> {
     if (!this.o.capsuleLog) return;
     const preset = this.o.sandbox.preset as PresetName | undefined;
-    await appendCapsule(this.o.capsuleLog, capsuleRecordFor(code, result, { time, key: owner, ...(session ? { session } : {}), ...(preset ? { preset } : {}), ...(deterministic ? { deterministic } : {}) }));
+    const record = capsuleRecordFor(code, result, { time, key: owner, ...(session ? { session } : {}), ...(preset ? { preset } : {}), ...(deterministic ? { deterministic } : {}) });
+    if (this.o.capsuleOutputs) record.outputs = await recordOutputs(result);
+    await appendCapsule(this.o.capsuleLog, record);
   }
 
   /** Close every isolate of this replica (the histories stay in the store). Idempotent. */

@@ -46,3 +46,22 @@ describe('replayCapsule', () => {
     expect(report.notes.join('\n')).toMatch(/does not match its recorded hash/);
   });
 });
+
+describe('replayCapsule on old and new records', () => {
+  it('replays a record written before maxFileBytes existed, and one with outputs, in the same log', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'sbirtools-replay-')), 'runs.jsonl');
+    const store = createSessionStore({ capsuleLog: path, capsuleOutputs: true, deterministic: true });
+    await store.run("print('new'); value_counts(award_data, 'Phase')");
+    await store.close();
+    const fresh = JSON.parse(readFileSync(path, 'utf8').trim());
+    expect(fresh.outputs.stdout).toBe('new\n');
+    // the same run as an older sbirtools logged it: no outputs, no maxFileBytes among the limits
+    const { outputs: _o, ...old } = fresh;
+    const { maxFileBytes: _m, ...oldLimits } = fresh.limits;
+    writeFileSync(path, `${JSON.stringify({ ...old, limits: oldLimits })}\n${JSON.stringify(fresh)}\n`);
+    for (const line of [1, 2]) {
+      const report = await replayCapsule(path, { line });
+      expect(report).toMatchObject({ line, match: true, stdoutMatch: true, valueMatch: true });
+    }
+  });
+});

@@ -13,7 +13,7 @@ describe('host APIs', () => {
     expect(card.columns.map((c) => c.name)).toContain('Award Amount');
   });
 
-  it('renderChart() turns a chart from a run into SVG and refuses Plotly figures', async () => {
+  it('renderChart() turns a chart from a run into SVG and refuses empty Plotly figures', async () => {
     const r = await run("plot.bar(value_counts(award_data, 'Agency').head(5), 'Agency', 'count')");
     expect(r.charts?.[0]?.kind).toBe('vega-lite');
     const svg = await renderChart(r.charts![0]!);
