@@ -22,3 +22,6 @@ mkdirSync(join(root, 'dist'), { recursive: true });
 // after tsc: the holder bundle is made from the compiled JavaScript
 const { buildHolder } = await import('./build-holder.mjs');
 await buildHolder(root);
+// the CLI's `run` path, bundled the same way (bin/sbirtools.js loads it when present)
+const { buildCli } = await import('./build-cli.mjs');
+await buildCli(root);
