@@ -6,6 +6,7 @@ import { CodeChecker, parseTimeout } from './codeChecker.js';
 import { emptyOutcome } from './backend.js';
 import type { DatasetInfo } from '../../schema/result.js';
 import { WarmSessions } from './warmSessions.js';
+import { usePreludeCodeCacheDir } from './preludeScript.js';
 
 /** How far the process RSS may grow during a run, as a multiple of the run's memory limit. */
 const RSS_FACTOR = 1.5;
@@ -61,6 +62,7 @@ export class SessionHost {
     const providers: TableProvider[] = [];
     let dataset: DatasetInfo | undefined;
     if (spec.data) {
+      usePreludeCodeCacheDir(spec.data.cacheDir);
       const award = await this.tables.award(spec.data);
       providers.push(award.provider);
       dataset = award.info;
