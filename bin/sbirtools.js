@@ -6,6 +6,12 @@
 import { existsSync } from 'node:fs';
 
 const isRun = process.argv[2] === 'run';
+if (isRun) {
+  // A run validates a few small objects once: zod's JIT (a `new Function` compiled per object
+  // schema on its first parse) costs more than it saves in a one-shot process. Same results;
+  // zod reads this shared config object when a schema is built, so it is set before any import.
+  globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };
+}
 const bundled = isRun && existsSync(new URL('../dist/cli/main.js', import.meta.url));
 if (isRun && !process.argv.includes('--help') && !process.argv.includes('-h')) {
   // a Ctrl-C during start-up is remembered, so the run is cancelled (exit 130) and the holder stopped
