@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 
 /** First bytes of every code cache file this version writes. */
 const MAGIC = Buffer.from('SBIRTOOLS-V8CC-1', 'latin1');
@@ -42,11 +41,13 @@ export class CodeCacheFile {
     }
   }
 
-  /** Store `payload` atomically (a temporary file renamed over the old one); failures are ignored. */
+  /**
+   * Store `payload` atomically (a temporary file renamed over the old one); failures are ignored.
+   * The folder must exist: none is created (opening a read-only data directory writes nothing).
+   */
   write(payload: Uint8Array): void {
     const tmp = `${this.path}.${process.pid}.${Date.now()}.tmp`;
     try {
-      mkdirSync(dirname(this.path), { recursive: true });
       writeFileSync(tmp, Buffer.concat([MAGIC, this.keyHash, sha256(payload), payload]), { mode: 0o600 });
       renameSync(tmp, this.path);
     } catch {

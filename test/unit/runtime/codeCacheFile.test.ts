@@ -35,7 +35,10 @@ describe('CodeCacheFile', () => {
     }
   });
 
-  it('never throws when the folder cannot be written', () => {
+  it('creates no folder, and never throws when the folder cannot be written', () => {
+    const missing = join(tmpdir(), `sbir-cc-missing-${process.pid}`);
+    new CodeCacheFile(join(missing, 'x.codecache'), 'k').write(new Uint8Array(10));
+    expect(() => readdirSync(missing)).toThrow();
     const dir = mkdtempSync(join(tmpdir(), 'sbir-cc-'));
     try {
       writeFileSync(join(dir, 'file'), 'x');
