@@ -11,6 +11,8 @@ if (isRun) {
   // schema on its first parse) costs more than it saves in a one-shot process. Same results;
   // zod reads this shared config object when a schema is built, so it is set before any import.
   globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };
+  // one question, then exit: the holder boots no spare isolates (src/runtime/holderProcess.ts)
+  globalThis.__sbirtoolsOneShot = true;
 }
 const bundled = isRun && existsSync(new URL('../dist/cli/main.js', import.meta.url));
 if (isRun && !process.argv.includes('--help') && !process.argv.includes('-h')) {

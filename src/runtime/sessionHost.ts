@@ -43,6 +43,7 @@ export class SessionHost {
   private readonly warm = new WarmSessions(
     (spec) => this.build(spec),
     () => [...this.sessions.values()].some((e) => e.session.isRunning),
+    process.env.SBIRTOOLS_NO_SPARES !== '1',
   );
 
   async open(id: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined }> {
