@@ -22,6 +22,9 @@ mkdirSync(join(root, 'dist'), { recursive: true });
 // after tsc: the holder bundle is made from the compiled JavaScript
 const { buildHolder } = await import('./build-holder.mjs');
 await buildHolder(root);
+// the CLI's `run` path, bundled the same way (bin/sbirtools.js loads it when present)
+const { buildCli } = await import('./build-cli.mjs');
+await buildCli(root);
 
 // Say which engine 'auto' will use here, so an install where no isolated-vm build loads (Node 26
 // without 7.x, no build tools, a host that cannot load addons) says so instead of failing later.

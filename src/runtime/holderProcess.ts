@@ -34,6 +34,23 @@ export class HolderExitedError extends Error {
  * secrets), TZ=UTC (dates never depend on the host's zone) and `--no-node-snapshot` (needed by
  * isolated-vm on Node >= 20), and is unref'd while idle so it never keeps the host alive.
  */
+/**
+ * Whether this process turned zod's JIT off (bin/sbirtools.js does for a one-shot `run`): the
+ * holder then does too (the holder bundle's banner reads SBIRTOOLS_ZOD_JITLESS before zod loads).
+ */
+function zodJitless(): boolean {
+  return (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig?.jitless === true;
+}
+
+/**
+ * Whether this process answers one question and exits (bin/sbirtools.js sets it for `run`): its
+ * holder then boots no spare isolates (a spare's boot, ~30-40 ms on this thread, could start
+ * between the session's open and its first run and delay it; nothing would ever use the spare).
+ */
+function oneShot(): boolean {
+  return (globalThis as { __sbirtoolsOneShot?: boolean }).__sbirtoolsOneShot === true;
+}
+
 export class HolderProcess {
   private readonly child: ChildProcess;
   private readonly pending = new Map<number, Pending>();
@@ -55,7 +72,12 @@ export class HolderProcess {
     this.child = fork(holderEntryPath(), [], {
       execArgv: ['--no-node-snapshot'],
       serialization: 'advanced',
-      env: { TZ: 'UTC', LANG: 'C.UTF-8' },
+      env: {
+        TZ: 'UTC',
+        LANG: 'C.UTF-8',
+        ...(zodJitless() ? { SBIRTOOLS_ZOD_JITLESS: '1' } : {}),
+        ...(oneShot() ? { SBIRTOOLS_NO_SPARES: '1' } : {}),
+      },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     this.child.stderr?.on('data', (chunk: Buffer) => {

@@ -7,6 +7,7 @@ import { CodeChecker, parseTimeout } from './codeChecker.js';
 import { emptyOutcome } from './backend.js';
 import type { DatasetInfo } from '../../schema/result.js';
 import { WarmSessions } from './warmSessions.js';
+import { usePreludeCodeCacheDir } from './preludeScript.js';
 
 /** How far the process RSS may grow during a run, as a multiple of the run's memory limit. */
 const RSS_FACTOR = 1.5;
@@ -44,6 +45,7 @@ export class SessionHost {
   private readonly warm = new WarmSessions(
     (spec) => this.build(spec),
     () => [...this.sessions.values()].some((e) => e.session.isRunning),
+    process.env.SBIRTOOLS_NO_SPARES !== '1',
   );
 
   async open(id: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined; engine: EngineLabel }> {
@@ -64,6 +66,7 @@ export class SessionHost {
     const providers: TableProvider[] = [];
     let dataset: DatasetInfo | undefined;
     if (spec.data) {
+      usePreludeCodeCacheDir(spec.data.cacheDir);
       const award = await this.tables.award(spec.data);
       providers.push(award.provider);
       dataset = award.info;

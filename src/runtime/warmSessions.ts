@@ -26,12 +26,14 @@ export class WarmSessions {
     private readonly build: (spec: SessionSpec) => Promise<Built>,
     /** True while runs are in flight: a boot is synchronous on this thread and would delay them. */
     private readonly busy: () => boolean,
+    /** False in a one-shot holder (SBIRTOOLS_NO_SPARES=1, set by HolderProcess for `sbirtools run`). */
+    private readonly enabled = true,
   ) {}
 
   /** A spare for this shape, if one is ready; schedules the next one. */
   async take(spec: SessionSpec): Promise<Built | undefined> {
     const key = keyOf(spec);
-    if (key === undefined) return undefined;
+    if (key === undefined || !this.enabled) return undefined;
     const spare = this.spares.get(key);
     this.spares.delete(key);
     this.refillLater(key, spec);

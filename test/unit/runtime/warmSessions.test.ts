@@ -1,0 +1,33 @@
+import { describe, it, expect } from 'vitest';
+import { WarmSessions, type Built } from '../../../src/runtime/warmSessions.js';
+import { PRESETS } from '../../../schema/limits.js';
+import type { SessionSpec } from '../../../src/runtime/protocol.js';
+
+const spec: SessionSpec = { limits: { ...PRESETS.standard }, data: { kind: 'synthetic', cacheDir: '/tmp/x' }, tables: [] };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function counting(enabled?: boolean) {
+  let builds = 0;
+  const built = () => ({ session: { alive: true, run: async () => undefined, dispose: () => undefined }, dataset: undefined }) as unknown as Built;
+  const warm = new WarmSessions(async () => (builds++, built()), () => false, enabled);
+  return { warm, builds: () => builds };
+}
+
+describe('WarmSessions', () => {
+  it('boots a spare in the background after a take, and hands it to the next take', async () => {
+    const { warm, builds } = counting();
+    expect(await warm.take(spec)).toBeUndefined();
+    await sleep(100);
+    expect(builds()).toBe(1);
+    expect(await warm.take(spec)).toBeDefined();
+    warm.disposeAll();
+  });
+
+  it('boots nothing when disabled (a one-shot holder: SBIRTOOLS_NO_SPARES=1)', async () => {
+    const { warm, builds } = counting(false);
+    expect(await warm.take(spec)).toBeUndefined();
+    await sleep(100);
+    expect(builds()).toBe(0);
+    expect(await warm.count()).toBe(0);
+  });
+});
