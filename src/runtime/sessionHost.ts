@@ -38,6 +38,8 @@ export class SessionHost {
   private baselineRss = 0;
   /** This process's own memory (main isolate heap + Node buffers: loaded columns) at watch start. */
   private baselineOwn = 0;
+  /** The highest own figure seen since the baseline (see checkMemory). */
+  private peakOwn = 0;
   private hardLimitReported = false;
   /** The baseline was measured while no run was in flight and none has started since. */
   private baselineFresh = false;
@@ -161,6 +163,7 @@ export class SessionHost {
     const m = process.memoryUsage();
     this.baselineRss = m.rss;
     this.baselineOwn = m.heapUsed + m.arrayBuffers;
+    this.peakOwn = this.baselineOwn;
   }
 
   private checkMemory(): void {
@@ -174,7 +177,12 @@ export class SessionHost {
     // this process's own heap and buffers (columns loaded for the guest) is not the guest's.
     // The offender cannot be told apart from the process figure, so every run in flight is stopped.
     const m = process.memoryUsage();
-    const own = Math.max(0, m.heapUsed + m.arrayBuffers - this.baselineOwn);
+    // The peak, not the current figure: pages this process decoded for the guest (long text) are
+    // garbage once copied in, and after a GC the heap shrinks while the RSS keeps those pages for a
+    // while. Counting only the current heap made that retained RSS look like the guest's growth
+    // (a row-by-row scan of text larger than the isolate was stopped as MEMORY_LIMIT).
+    this.peakOwn = Math.max(this.peakOwn, m.heapUsed + m.arrayBuffers);
+    const own = Math.max(0, this.peakOwn - this.baselineOwn);
     const grown = m.rss - this.baselineRss - own;
     // parses on worker threads (codeChecker.ts) are capped at their own runs' limits: budgeted too
     const limits = (running.reduce((sum, e) => sum + e.spec.limits.memoryLimitMb, 0) + this.checker.workerBudgetMb) * 1048576;
