@@ -4,7 +4,7 @@
 // results cross as a JSON string. This walks everything reachable from the global object.
 import { describe, expect, it } from 'vitest';
 import { createSandbox, run } from '../../src/index.js';
-import { BYPASS, expectHealthy } from './helpers.js';
+import { BYPASS, ENGINE, expectHealthy } from './helpers.js';
 
 /** Names that would mean a host object, an isolated-vm handle or a removed global is reachable. */
 const FORBIDDEN = [
@@ -54,7 +54,9 @@ describe('host objects reachable from guest code', () => {
     await expectHealthy(box);
   });
 
-  it('a text page loader only returns rows of its own column, as copies; bad ranges throw without host paths', async () => {
+  // the text page loader is isolated-vm's bridge (bridge.fetchTextPage); the WASM engine hands no
+  // loader to the guest (its prelude decodes text pages itself), so there is nothing to attack there
+  it.skipIf(ENGINE === 'quickjs')('a text page loader only returns rows of its own column, as copies; bad ranges throw without host paths', async () => {
     await using box = await createSandbox();
     const r = await box.run(`const t = award_data._data['Abstract'].text; const out = [];
 for (const args of [[0, 2], [-1, 5], [0, 1e9], ['a', 2], [5, 1]]) {
