@@ -58,6 +58,15 @@ describe('host objects reachable from guest code', () => {
   // loader to the guest (its prelude decodes text pages itself), so there is nothing to attack there
   it.skipIf(ENGINE === 'quickjs')('a text page loader only returns rows of its own column, as copies; bad ranges throw without host paths', async () => {
     await using box = await createSandbox();
+    if (ENGINE === 'quickjs') {
+      // QuickJS has no host text page loader: long text crosses as byte ranges (fetchColumnRange)
+      // that the guest decodes itself, through a host function the guest cannot reach (docs/engines.md)
+      const q = await box.run("const c = award_data._data['Abstract']; [c.text, typeof c.paged.get(0), c.paged.get(0) === award_data.get('Abstract', 0)]");
+      expect(q.error).toBeUndefined();
+      expect(q.value).toEqual([null, 'string', true]);
+      await expectHealthy(box);
+      return;
+    }
     const r = await box.run(`const t = award_data._data['Abstract'].text; const out = [];
 for (const args of [[0, 2], [-1, 5], [0, 1e9], ['a', 2], [5, 1]]) {
   try { const p = t.fetch(...args); p.rows[0] = 'changed'; out.push(p.rows.length) } catch (e) { out.push(e.name + ': ' + e.message + ' | ' + e.stack) }
