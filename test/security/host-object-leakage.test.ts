@@ -54,9 +54,7 @@ describe('host objects reachable from guest code', () => {
     await expectHealthy(box);
   });
 
-  // the text page loader is isolated-vm's bridge (bridge.fetchTextPage); the WASM engine hands no
-  // loader to the guest (its prelude decodes text pages itself), so there is nothing to attack there
-  it.skipIf(ENGINE === 'quickjs')('a text page loader only returns rows of its own column, as copies; bad ranges throw without host paths', async () => {
+  it('a text page loader only returns rows of its own column, as copies; bad ranges throw without host paths', async () => {
     await using box = await createSandbox();
     if (ENGINE === 'quickjs') {
       // QuickJS has no host text page loader: long text crosses as byte ranges (fetchColumnRange)
