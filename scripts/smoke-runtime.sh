@@ -16,7 +16,10 @@ bin="$cache/node_modules/.bin/$name"
 if [ ! -x "$bin" ]; then
   echo "== installing $pkg into $cache"
   mkdir -p "$cache"
-  (cd "$cache" && npm install --no-save --no-audit --no-fund --silent "$pkg" >/dev/null)
+  # --prefix and a package.json of its own: without them npm installs into the nearest folder above
+  # that has a node_modules or package.json (the home folder, a parent cache), not into $cache
+  [ -f "$cache/package.json" ] || echo '{ "private": true }' > "$cache/package.json"
+  npm install --prefix "$cache" --no-save --no-audit --no-fund --silent "$pkg" >/dev/null
 fi
 echo "== $("$bin" --version | head -1)"
 [ -f "$root/dist/src/index.js" ] || (cd "$root" && npm run build)
