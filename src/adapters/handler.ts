@@ -1,6 +1,7 @@
 import { HandlerRequestSchema } from '../../schema/tool.js';
 import { parseRunBody } from './parseRunBody.js';
 import { createSessionStore, type SessionStoreOptions } from './sessionStore.js';
+import { readBody } from './readBody.js';
 
 /** Options of createHandler(). Sessions are not kept: every request is a one-shot run. */
 export interface HandlerOptions extends Pick<SessionStoreOptions, 'sandbox' | 'pool' | 'capsuleLog' | 'capsuleOutputs' | 'deterministic'> {
@@ -52,25 +53,4 @@ export function createHandler(options: HandlerOptions = {}): (request: Request) 
 function fail(status: number, type: string, message: string, headers: Record<string, string> = {}): Response {
   const body: HandlerErrorBody = { error: { type, message } };
   return Response.json(body, { status, headers: { 'cache-control': 'no-store', ...headers } });
-}
-
-/** The body as text, or undefined when it is over `max` bytes (stops reading as soon as it is). */
-async function readBody(request: Request, max: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (declared > max) return undefined;
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

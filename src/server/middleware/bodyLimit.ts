@@ -1,5 +1,6 @@
 import type { Middleware } from '../context.js';
 import { fail } from '../respond.js';
+import { readBody } from '../../adapters/readBody.js';
 
 /**
  * Read the body into `ctx.body`, refusing more than `maxBytes` with 413 (stops reading as soon as
@@ -10,23 +11,11 @@ export function bodyLimit(maxBytes: number): Middleware {
     const { request } = ctx;
     if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'DELETE') return next();
     const tooLarge = () => fail(413, 'REQUEST_TOO_LARGE', `The request body is over ${maxBytes} bytes.`, { connection: 'close' }, 'Send shorter code: award_data is already loaded, so no data needs to be sent.');
-    if (Number(request.headers.get('content-length') ?? 0) > maxBytes) return tooLarge();
     if (request.body) {
-      const reader = request.body.getReader();
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > maxBytes) {
-          await reader.cancel().catch(() => undefined);
-          return tooLarge();
-        }
-        chunks.push(value);
-      }
-      ctx.body = Buffer.concat(chunks).toString('utf8');
-    }
+      const text = await readBody(request, maxBytes);
+      if (text === undefined) return tooLarge();
+      ctx.body = text;
+    } else if (Number(request.headers.get('content-length') ?? 0) > maxBytes) return tooLarge();
     return next();
   };
 }
