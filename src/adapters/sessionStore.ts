@@ -4,6 +4,7 @@ import { run, createSandbox, type Sandbox } from '../runtime/sandbox.js';
 import { SbirtoolsError, SbirtoolsValidationError } from '../runtime/errors.js';
 import type { Pool } from '../runtime/pool.js';
 import type { SandboxOptions } from '../runtime/options.js';
+import { emptyResult } from '../runtime/precheck.js';
 import { withCapsules, type RunFn } from '../capsule/withCapsules.js';
 import { validateOptions } from '../runtime/options.js';
 
@@ -184,20 +185,13 @@ export class SessionStore {
   }
 
   private allBusy(id: string): RunResult {
-    return {
-      ok: false,
-      stdout: '',
-      stderr: '',
-      error: {
-        type: 'QUEUE_FULL',
-        message: `All ${this.max} sessions are busy running code, so session "${id}" cannot be opened now.`,
-        hint: 'Retry when a run finishes, reuse the session_id of an open session, or omit session_id for a one-off run.',
-      },
-      stats: { wallMs: 0, cpuMs: 0, heapUsedMb: 0 },
-      truncated: { stdout: false, value: false },
-      limits: this.limits,
-    };
+    return emptyResult(this.limits, {
+      type: 'QUEUE_FULL',
+      message: `All ${this.max} sessions are busy running code, so session "${id}" cannot be opened now.`,
+      hint: 'Retry when a run finishes, reuse the session_id of an open session, or omit session_id for a one-off run.',
+    });
   }
+
 }
 
 function positive(name: string, v: unknown): number {

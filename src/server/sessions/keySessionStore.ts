@@ -2,6 +2,7 @@ import type { Limits } from '../../../schema/limits.js';
 import type { RunResult } from '../../../schema/result.js';
 import { SessionStore } from '../../adapters/sessionStore.js';
 import type { SandboxOptions } from '../../runtime/options.js';
+import { emptyResult } from '../../runtime/precheck.js';
 import type { ServerSessions } from './serverSessions.js';
 import { LeaseTimeoutError } from './withLease.js';
 
@@ -39,17 +40,9 @@ export class KeySessionStore extends SessionStore {
 
 /** The answer when a session stayed busy with another request: the code never started. */
 export function sessionBusy(limits: Limits, id: string): RunResult {
-  return {
-    ok: false,
-    stdout: '',
-    stderr: '',
-    error: {
-      type: 'QUEUE_FULL',
-      message: `Session "${id}" is busy running another request, so this code never started.`,
-      hint: 'Wait for the other call on this session_id to answer, then send this code again.',
-    },
-    stats: { wallMs: 0, cpuMs: 0, heapUsedMb: 0 },
-    truncated: { stdout: false, value: false },
-    limits,
-  };
+  return emptyResult(limits, {
+    type: 'QUEUE_FULL',
+    message: `Session "${id}" is busy running another request, so this code never started.`,
+    hint: 'Wait for the other call on this session_id to answer, then send this code again.',
+  });
 }
