@@ -122,6 +122,11 @@ export class SessionStore {
     for (const e of this.sessions.values()) this.stale.add(e);
   }
 
+  /** Name, rows and column types of every added table that is decoded (Parquet, Arrow, JSON, CSV via add_table). */
+  tableSchemas(): TableSchema[] {
+    return Object.entries(this.added).flatMap(([name, t]) => (isSchema(t) ? [{ name, numRows: t.numRows, columns: t.columns }] : []));
+  }
+
   /** The tables added with addTable(), by name. */
   addedTables(): Record<string, NonNullable<SandboxOptions['tables']>[string]> {
     return { ...this.added };
@@ -211,4 +216,16 @@ function positive(name: string, v: unknown): number {
  */
 export function createSessionStore(options: SessionStoreOptions = {}): SessionStore {
   return new SessionStore(options);
+}
+
+/** What a line about a table needs: a decoded table, or a stored table's schema (serve's added tables). */
+export interface TableSchema {
+  name: string;
+  numRows: number;
+  columns: ReadonlyArray<{ name: string; type: string }>;
+}
+
+function isSchema(t: unknown): t is TableSchema {
+  const o = t as Partial<TableSchema> | null;
+  return typeof o === 'object' && o !== null && typeof o.numRows === 'number' && Array.isArray(o.columns);
 }

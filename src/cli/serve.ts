@@ -18,7 +18,10 @@ ${SANDBOX_FLAGS_HELP}
   --max-concurrent-runs <n>  runs executing at once on this replica (default 2 per holder)
   --max-concurrent-per-key <n>  runs of one API key at once (default 4)
   --runs-per-minute <n>      runs of one API key per minute (default 120)
-  --max-body-bytes <n>       largest request body (default 2 x the code cap + 4096)
+  --max-body-bytes <n>       largest request body (default 2 x the code cap + 4096; /mcp also
+                             fits an add_table upload)
+  --max-upload-bytes <n>     largest table add_table accepts (default 4194304, 4 MiB)
+  --allow-table-urls         add_table may download a url the model names (default: refused)
   --allowed-hosts <list>     comma-separated host names to answer to (DNS-rebinding protection)
   --cors-origin <list>       comma-separated web origins allowed to call from a browser (default none)
   --grace-ms <ms>            on SIGTERM, how long runs in flight may finish (default 30000)
@@ -54,6 +57,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     'max-concurrent-per-key': { type: 'string' },
     'runs-per-minute': { type: 'string' },
     'max-body-bytes': { type: 'string' },
+    'max-upload-bytes': { type: 'string' },
+    'allow-table-urls': { type: 'boolean' },
     'allowed-hosts': { type: 'string' },
     'cors-origin': { type: 'string' },
     'grace-ms': { type: 'string' },
@@ -85,6 +90,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(n('max-concurrent-per-key', 'runs') ? { maxConcurrentPerKey: n('max-concurrent-per-key', 'runs') } : {}),
     ...(n('runs-per-minute', 'runs') ? { runsPerMinutePerKey: n('runs-per-minute', 'runs') } : {}),
     ...(n('max-body-bytes', 'bytes') ? { maxBodyBytes: n('max-body-bytes', 'bytes') } : {}),
+    ...(n('max-upload-bytes', 'bytes') ? { maxUploadBytes: n('max-upload-bytes', 'bytes') } : {}),
+    ...(values['allow-table-urls'] === true ? { allowTableUrls: true } : {}),
     ...(n('grace-ms', 'milliseconds') ? { graceMs: n('grace-ms', 'milliseconds') } : {}),
     ...(n('session-ttl-ms', 'milliseconds') ? { sessionTtlMs: n('session-ttl-ms', 'milliseconds') } : {}),
     ...(n('max-local-sessions', 'sessions') ? { maxLocalSessions: n('max-local-sessions', 'sessions') } : {}),

@@ -1,7 +1,7 @@
 import type { McpServer, RegisteredTool, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ColumnarTable } from '../../schema/columnar.js';
-import type { SessionStore } from '../adapters/sessionStore.js';
+import type { SessionStore, TableSchema } from '../adapters/sessionStore.js';
 import { DataError } from '../data/errors.js';
 import { resolveDataSource } from '../data/resolveDataSource.js';
 import { tableFromCsv } from '../data/tables.js';
@@ -35,12 +35,13 @@ export function registerTableTools(
   Template: typeof ResourceTemplate,
   deps: { sessions: SessionStore; runTool: RegisteredTool; description: string; startTables?: string[]; maxUploadBytes: number; cacheDir?: string; allowUrls?: boolean; onError: (err: unknown) => void },
 ): void {
-  const tables = new Map<string, ColumnarTable>();
+  // tables added earlier through the same store (serve: the API key's tables, on any replica)
+  const tables = new Map<string, TableSchema>(deps.sessions.tableSchemas().map((t) => [t.name, t]));
   const describe = () => {
     const lines = [...(deps.startTables ?? []).filter((l) => !tables.has(l.slice(0, l.indexOf(' ')))), ...[...tables.values()].map(tableSchemaLine)].map((l) => `- ${l}`);
     return lines.length ? `${deps.description}\n\nYour tables (globals, also in \`tables\`; join them with merge(t, award_data, { on })):\n${lines.join('\n')}` : deps.description;
   };
-  if (deps.startTables?.length) deps.runTool.update({ description: describe() });
+  if (deps.startTables?.length || tables.size) deps.runTool.update({ description: describe() });
   server.registerTool(
     ADD_TABLE_TOOL_NAME,
     {
@@ -52,10 +53,10 @@ export function registerTableTools(
     async (input) => {
       try {
         if (input.url !== undefined && deps.allowUrls === false) {
-          throw new DataError('DOWNLOAD_BAD_URL', 'this server does not download tables from URLs (started with --deny-table-urls)', { hint: 'Send the file itself in content_base64 or content_text.' });
+          throw new DataError('DOWNLOAD_BAD_URL', 'this server does not download tables from URLs (sbirtools mcp started with --deny-table-urls, or sbirtools serve without --allow-table-urls)', { hint: 'Send the file itself in content_base64 or content_text.' });
         }
         const table = await load(input, deps.maxUploadBytes, deps.cacheDir);
-        deps.sessions.addTable(input.name, table);
+        await deps.sessions.addTable(input.name, table);
         tables.set(input.name, table);
         deps.runTool.update({ description: describe() });
         server.sendResourceListChanged();

@@ -71,6 +71,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   const poolSize = int('poolSize', 1);
   const graceMs = int('graceMs', 30_000, 0);
   const maxBody = int('maxBodyBytes', 2 * limits.maxCodeBytes + 4096);
+  const uploads = { maxUploadBytes: int('maxUploadBytes', 4 * 1048576), allowTableUrls: options.allowTableUrls === true };
+  // an add_table upload arrives base64-encoded inside a JSON-RPC message on /mcp
+  const mcpBody = Math.max(maxBody, Math.ceil((uploads.maxUploadBytes * 4) / 3) + 65_536);
   const caps = { maxReplayCells: int('maxReplayCells', 500), maxReplayBytes: int('maxReplayBytes', 4 * 1048576), maxReplayMs: int('maxReplayMs', 60_000) };
   const rate = { maxConcurrentPerKey: int('maxConcurrentPerKey', 4), runsPerMinutePerKey: int('runsPerMinutePerKey', 120) };
   const lockWaitMs = 2 * limits.timeoutMs + caps.maxReplayMs + 5000;
@@ -125,6 +128,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     card: async () => cardView,
     description: toolDescription(cardView.json),
     lockWaitMs,
+    uploads,
     onError,
     ...(viewer ? { viewer } : {}),
     readiness: async () => ({
@@ -139,7 +143,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   const corsOrigins = new Set(options.corsOrigins ?? []);
   const routes = [...ROUTES, ...(options.routes ?? [])];
   // the order is the security argument: nothing reads a body for a foreign Host, nothing runs without a key
-  const handle = chain([hostCheck(allowedHosts, corsOrigins), bodyLimit(maxBody), apiKey(ring), rateLimit(rate, store, metrics.limited)], (ctx) => ctx.route.handle(ctx, app));
+  const handle = chain([hostCheck(allowedHosts, corsOrigins), bodyLimit((ctx) => (ctx.route.path === '/mcp' ? mcpBody : maxBody)), apiKey(ring), rateLimit(rate, store, metrics.limited)], (ctx) => ctx.route.handle(ctx, app));
   let inFlight = 0;
   let idle: (() => void) | undefined;
 

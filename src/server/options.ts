@@ -25,6 +25,10 @@ export interface ServerOptions {
   runsPerMinutePerKey?: number;
   /** Largest request body, in bytes. @default 2 * maxCodeBytes + 4096 */
   maxBodyBytes?: number;
+  /** Largest table the MCP `add_table` tool accepts (decoded bytes); `/mcp` bodies may be that much larger (base64). @default 4194304 (4 MiB) */
+  maxUploadBytes?: number;
+  /** Let `add_table` download a `url` a model names (the server then fetches URLs: keep off where it can reach internal addresses). @default false */
+  allowTableUrls?: boolean;
   /** Host names the server answers to (DNS-rebinding protection). @default loopback names on loopback; any elsewhere */
   allowedHosts?: string[];
   /** Web origins allowed to call the API from a browser (CORS). @default none */

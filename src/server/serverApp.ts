@@ -14,6 +14,8 @@ export interface ServerApp {
   /** The data card, computed once at start (it also proves the data opens and a holder runs). */
   card: () => Promise<DataCardView>;
   description: string;
+  /** What the MCP `add_table` tool accepts. */
+  uploads: { maxUploadBytes: number; allowTableUrls: boolean };
   /** Longest a request waits for its session or its Idempotency-Key. */
   lockWaitMs: number;
   /** Each readiness check; all true -> ready. */

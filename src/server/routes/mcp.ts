@@ -34,8 +34,8 @@ export const mcpPost: Route = {
     } catch {
       return json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON.' }, id: null }, 400);
     }
-    const sessions = new KeySessionStore(app.sessions, ctx.keyId, app.sandbox);
-    const server = await createMcpServer({ sessions, card: app.card, description: app.description, sandbox: app.sandbox, onError: app.onError });
+    const sessions = await new KeySessionStore(app.sessions, ctx.keyId, app.sandbox).load();
+    const server = await createMcpServer({ sessions, card: app.card, description: app.description, sandbox: app.sandbox, onError: app.onError, maxUploadBytes: app.uploads.maxUploadBytes, allowTableUrls: app.uploads.allowTableUrls });
     const { WebStandardStreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js');
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

@@ -1,8 +1,11 @@
 import type { Limits } from '../../../schema/limits.js';
 import type { RunResult } from '../../../schema/result.js';
-import { SessionStore } from '../../adapters/sessionStore.js';
+import { SessionStore, type TableSchema } from '../../adapters/sessionStore.js';
+import { SbirtoolsValidationError } from '../../runtime/errors.js';
+import { validateOptions } from '../../runtime/options.js';
 import type { SandboxOptions } from '../../runtime/options.js';
 import { emptyResult } from '../../runtime/precheck.js';
+import type { ColumnarTable } from '../../../schema/columnar.js';
 import type { ServerSessions } from './serverSessions.js';
 import { LeaseTimeoutError } from './withLease.js';
 
@@ -12,6 +15,8 @@ import { LeaseTimeoutError } from './withLease.js';
  * another key's session even by guessing its name.
  */
 export class KeySessionStore extends SessionStore {
+  private schemas: TableSchema[] = [];
+
   constructor(
     private readonly shared: ServerSessions,
     private readonly owner: string,
@@ -28,6 +33,31 @@ export class KeySessionStore extends SessionStore {
       if (err instanceof LeaseTimeoutError) return sessionBusy(this.limits, opts.sessionId ?? '');
       throw err;
     }
+  }
+
+  /** Read this key's added tables (their schemas) from the shared store; call before serving a request. */
+  async load(): Promise<this> {
+    this.schemas = await this.shared.tableInfos(this.owner);
+    return this;
+  }
+
+  override tableSchemas(): TableSchema[] {
+    return [...this.schemas];
+  }
+
+  /**
+   * Add a decoded table for this key on every replica (ServerSessions.addTable): one-shot runs and
+   * sessions see it from their next run; sessions that ran code before start over.
+   * @throws {SbirtoolsValidationError} for a bad name, or a table that is not decoded (columnar).
+   */
+  override async addTable(name: string, table: NonNullable<SandboxOptions['tables']>[string]): Promise<void> {
+    validateOptions({ tables: { [name]: table } });
+    const t = table as Partial<ColumnarTable>;
+    if (typeof t !== 'object' || t === null || !Array.isArray(t.columns) || typeof t.numRows !== 'number') {
+      throw new SbirtoolsValidationError(`table ${name}: the server keeps decoded tables only (what add_table makes from a file)`);
+    }
+    const info = await this.shared.addTable(this.owner, { ...(t as ColumnarTable), name });
+    this.schemas = [...this.schemas.filter((s) => s.name !== name), info];
   }
 
   override async closeSession(id: string): Promise<void> {

@@ -16,7 +16,7 @@ export async function recordRun(
   store: SharedStore,
   owner: string,
   id: string,
-  run: { code: string; deterministic: CellDeterminism; result: RunResult; applied: string[] },
+  run: { code: string; deterministic: CellDeterminism; result: RunResult; applied: string[]; tables?: string },
   answer?: { key: string; value: StoredAnswer; ttlMs: number },
 ): Promise<string[] | undefined> {
   const { code, deterministic, result } = run;
@@ -27,7 +27,7 @@ export async function recordRun(
     return run.applied;
   }
   if (outcome === 'record' && !result.sessionReset) {
-    const cell = toCell(randomUUID(), code, deterministic, result);
+    const cell = withTables(toCell(randomUUID(), code, deterministic, result), run.tables);
     await store.appendCell(owner, id, cell, answer);
     return [...run.applied, cell.id];
   }
@@ -38,7 +38,12 @@ export async function recordRun(
     if (answer) await store.putAnswer(answer.key, answer.value, answer.ttlMs);
     return undefined;
   }
-  const first = toCell(randomUUID(), code, deterministic, result);
+  const first = withTables(toCell(randomUUID(), code, deterministic, result), run.tables);
   await store.appendCell(owner, id, first, answer);
   return [marker.id, first.id];
+}
+
+/** The cell with the version of the owner's added tables it ran with (none: the field stays out). */
+function withTables(cell: Cell, tables: string | undefined): Cell {
+  return tables ? { ...cell, tables } : cell;
 }

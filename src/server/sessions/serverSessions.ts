@@ -10,7 +10,10 @@ import type { SandboxOptions } from '../../runtime/options.js';
 import type { Pool } from '../../runtime/pool.js';
 import type { Sandbox } from '../../runtime/sandbox.js';
 import type { Cell, SharedStore, StoredAnswer } from '../store/sharedStore.js';
+import type { ColumnarTable } from '../../../schema/columnar.js';
+import type { StoredTableInfo } from '../store/sharedStore.js';
 import { codeRan } from './cellOutcome.js';
+import { OwnerTables, type TableSet } from './ownerTables.js';
 import { recordRun } from './recordRun.js';
 import { tracedRun } from './tracedRun.js';
 import { replayCells, type ReplayCaps } from './replayCells.js';
@@ -76,6 +79,8 @@ export interface RunRequest {
 
 interface Local {
   box: Sandbox;
+  /** Version of the owner's added tables this isolate was opened with. */
+  tables: string;
   /** Ids of the store's cells this isolate has applied, in order. */
   applied: string[];
   lastUsed: number;
@@ -90,8 +95,25 @@ interface Local {
  */
 export class ServerSessions {
   private readonly local = new Map<string, Local>();
+  private readonly tables: OwnerTables;
 
-  constructor(private readonly o: ServerSessionsOptions) {}
+  constructor(private readonly o: ServerSessionsOptions) {
+    this.tables = new OwnerTables(o.store, o.sessionTtlMs);
+  }
+
+  /**
+   * Add (or replace) a table for every run of `owner` from now on, on every replica. Sessions
+   * that ran code before start over at their next run (`sessionReset`): their history was built
+   * with the earlier tables.
+   */
+  addTable(owner: string, table: ColumnarTable): Promise<StoredTableInfo> {
+    return this.tables.add(owner, table);
+  }
+
+  /** The schemas of `owner`'s added tables. */
+  async tableInfos(owner: string): Promise<StoredTableInfo[]> {
+    return (await this.tables.current(owner)).infos;
+  }
 
   /** Isolates held on this replica. */
   get localCount(): number {
@@ -127,7 +149,8 @@ export class ServerSessions {
   private async runInner(owner: string, code: string, opts: RunRequest): Promise<SessionRun | undefined> {
     const { store } = this.o;
     if (opts.sessionId === undefined) {
-      const result = await this.o.pool.run(code, { ...this.o.sandbox, ...(opts.signal ? { signal: opts.signal } : {}) });
+      const set = await this.tables.current(owner);
+      const result = await this.o.pool.run(code, { ...(await this.sandboxFor(owner, set)), ...(opts.signal ? { signal: opts.signal } : {}) });
       // QUEUE_FULL is not an answer to keep: the retry must get a chance to run
       if (opts.answer && result.error?.type !== 'QUEUE_FULL') await store.putAnswer(opts.answer.key, answerOf(opts.answer, result), opts.answer.ttlMs);
       await this.capsule(owner, code, result);
@@ -145,22 +168,30 @@ export class ServerSessions {
   private async runHeld(owner: string, id: string, code: string, opts: { signal?: AbortSignal; answer?: AnswerSlot }): Promise<SessionRun> {
     const { store } = this.o;
     const full = `${owner}:${id}`;
-    const cells = await store.cells(owner, id);
+    const set = await this.tables.current(owner);
+    let cells = await store.cells(owner, id);
+    let resetReason: string | undefined;
+    // cells that ran with another set of added tables cannot be replayed as they ran
+    if (cells.some((c) => !c.reset && (c.tables ?? '') !== set.version)) {
+      resetReason = 'tables were added with add_table after its earlier runs (a session starts over with the new tables)';
+      await store.clearCells(owner, id);
+      await this.dropLocal(full);
+      cells = [];
+    }
     let local = this.local.get(full);
-    if (local && !isPrefix(local.applied, cells)) {
+    if (local && (!isPrefix(local.applied, cells) || local.tables !== set.version)) {
       await this.dropLocal(full);
       local = undefined;
     }
-    local ??= await this.openLocal(full);
+    local ??= await this.openLocal(full, owner, set);
     const missing = cells.slice(local.applied.length);
     const replay = await replayCells(local.box, missing.filter((c) => !c.reset), local.applied.filter((_, i) => !cells[i]!.reset).length, this.o.caps);
-    let resetReason: string | undefined;
     if (replay.ok) local.applied.push(...missing.map((c) => c.id));
     else {
       resetReason = `its history could not be rebuilt on this replica: ${replay.reason}`;
       await store.clearCells(owner, id);
       await this.dropLocal(full);
-      local = await this.openLocal(full);
+      local = await this.openLocal(full, owner, set);
     }
     // A reset marker last in the history: a limit disposed the isolate at the previous run.
     const afterReset = !resetReason && cells.length > 0 && cells[cells.length - 1]!.reset === true;
@@ -174,7 +205,7 @@ export class ServerSessions {
     if (resetReason || afterReset) result.sessionReset = true;
     if (resetReason) result.stderr += `sbirtools: this session was reset before this run because ${resetReason}. Variables from earlier runs are gone: recreate them.\n`;
     const answer = opts.answer ? { key: opts.answer.key, value: answerOf(opts.answer, result), ttlMs: opts.answer.ttlMs } : undefined;
-    const applied = await recordRun(store, owner, id, { code, deterministic, result, applied: local.applied }, answer);
+    const applied = await recordRun(store, owner, id, { code, deterministic, result, applied: local.applied, tables: set.version }, answer);
     // undefined: a limit disposed the isolate; the next run, on any replica, rebuilds from the history alone
     if (applied) local.applied = applied;
     else await this.dropLocal(full);
@@ -182,14 +213,20 @@ export class ServerSessions {
     return { result, ran: codeRan(result), replayedCells: replay.cells, replayMs: replay.ms, ...(resetReason ? { resetReason } : {}) };
   }
 
-  private async openLocal(full: string): Promise<Local> {
+  /** The sandbox options of `owner`'s runs: the server's, plus the owner's added tables. */
+  private async sandboxFor(owner: string, set: TableSet): Promise<Omit<SandboxOptions, 'pool' | 'deterministic'>> {
+    if (!set.infos.length) return this.o.sandbox;
+    return { ...this.o.sandbox, tables: { ...this.o.sandbox.tables, ...(await this.tables.decode(owner, set)) } };
+  }
+
+  private async openLocal(full: string, owner: string, set: TableSet): Promise<Local> {
     if (this.local.size >= this.o.maxLocalSessions) {
       const oldest = [...this.local.entries()].filter(([, l]) => !l.busy).sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0];
       // an evicted session is not lost: its history is in the store and any replica rebuilds it
       if (oldest) await this.dropLocal(oldest[0]);
     }
-    const box = await this.o.pool.createSandbox(this.o.sandbox);
-    const entry: Local = { box, applied: [], lastUsed: Date.now(), busy: false };
+    const box = await this.o.pool.createSandbox(await this.sandboxFor(owner, set));
+    const entry: Local = { box, tables: set.version, applied: [], lastUsed: Date.now(), busy: false };
     this.local.set(full, entry);
     return entry;
   }

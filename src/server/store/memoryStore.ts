@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Cell, SharedStore, StoredAnswer } from './sharedStore.js';
+import type { Cell, SharedStore, StoredAnswer, StoredTableInfo } from './sharedStore.js';
 
 interface Timed<T> {
   value: T;
@@ -16,6 +16,7 @@ export function createMemoryStore(): SharedStore {
   const answers = new Map<string, Timed<StoredAnswer>>();
   const leases = new Map<string, Timed<string>>();
   const windows = new Map<string, Timed<number>>();
+  const tables = new Map<string, Timed<Map<string, { info: StoredTableInfo; bytes: Uint8Array }>>>();
   const sk = (owner: string, id: string) => `${owner}\u0000${id}`;
   const live = <T>(map: Map<string, Timed<T>>, key: string): Timed<T> | undefined => {
     const entry = map.get(key);
@@ -55,6 +56,22 @@ export function createMemoryStore(): SharedStore {
       live(sessions, sk(owner, id))?.value.push(cell);
       if (answer) answers.set(answer.key, { value: answer.value, expires: Date.now() + answer.ttlMs });
     },
+    async putTable(owner, info, bytes, ttlMs) {
+      const entry = live(tables, owner) ?? { value: new Map(), expires: 0 };
+      entry.value.set(info.name, { info, bytes });
+      entry.expires = Date.now() + ttlMs;
+      tables.set(owner, entry);
+    },
+    async tableIndex(owner, ttlMs) {
+      const entry = live(tables, owner);
+      if (!entry) return [];
+      entry.expires = Date.now() + ttlMs;
+      return [...entry.value.values()].map((t) => t.info).sort((a, b) => (a.name < b.name ? -1 : 1));
+    },
+    async tableBytes(owner, sha) {
+      for (const t of live(tables, owner)?.value.values() ?? []) if (t.info.sha === sha) return t.bytes;
+      return undefined;
+    },
     async putAnswer(key, value, ttlMs) {
       answers.set(key, { value, expires: Date.now() + ttlMs });
     },
@@ -90,6 +107,7 @@ export function createMemoryStore(): SharedStore {
       answers.clear();
       leases.clear();
       windows.clear();
+      tables.clear();
     },
   };
 }

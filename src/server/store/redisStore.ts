@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SbirtoolsError } from '../../runtime/errors.js';
-import type { Cell, SharedStore, StoredAnswer } from './sharedStore.js';
+import type { Cell, SharedStore, StoredAnswer, StoredTableInfo } from './sharedStore.js';
 
 /** Options of createRedisStore(). */
 export interface RedisStoreOptions {
@@ -56,6 +56,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Shar
   const marker = (owner: string, id: string) => `${p}s:${owner}:${id}`;
   const list = (owner: string, id: string) => `${p}c:${owner}:${id}`;
   const index = (owner: string) => `${p}o:${owner}`;
+  const tableList = (owner: string) => `${p}t:${owner}`;
+  const tableData = (owner: string, sha: string) => `${p}tb:${owner}:${sha}`;
   let closed = false;
   return {
     kind: 'redis',
@@ -93,6 +95,26 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Shar
     async appendCell(owner, id, cell, answer) {
       const keys = [marker(owner, id), list(owner, id), answer ? `${p}a:${answer.key}` : `${p}a:-`];
       await eval_(APPEND, keys, [JSON.stringify(cell), answer ? JSON.stringify(answer.value) : '', answer ? String(answer.ttlMs) : '0']);
+    },
+    async putTable(owner, info, bytes, ttlMs) {
+      // bytes first: a replica that sees the index entry always finds its bytes
+      await cmd(['SET', tableData(owner, info.sha), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), 'PX', String(ttlMs)]);
+      await cmd(['HSET', tableList(owner), info.name, JSON.stringify(info)]);
+      await cmd(['PEXPIRE', tableList(owner), String(ttlMs)]);
+    },
+    async tableIndex(owner, ttlMs) {
+      const raw = await cmd<string[] | Record<string, string>>(['HGETALL', tableList(owner)]);
+      const values = Array.isArray(raw) ? raw.filter((_, i) => i % 2 === 1) : Object.values(raw ?? {});
+      const infos = values.map((v) => JSON.parse(v) as StoredTableInfo).sort((a, b) => (a.name < b.name ? -1 : 1));
+      if (infos.length) {
+        await cmd(['PEXPIRE', tableList(owner), String(ttlMs)]);
+        for (const t of infos) await cmd(['PEXPIRE', tableData(owner, t.sha), String(ttlMs)]);
+      }
+      return infos;
+    },
+    async tableBytes(owner, sha) {
+      const raw = await cmd<string | null>(['GET', tableData(owner, sha)]);
+      return raw === null ? undefined : new Uint8Array(Buffer.from(raw, 'base64'));
     },
     async putAnswer(key, value, ttlMs) {
       await cmd(['SET', `${p}a:${key}`, JSON.stringify(value), 'PX', String(ttlMs)]);

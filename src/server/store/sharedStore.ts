@@ -18,8 +18,23 @@ export interface Cell {
   errorType?: string;
   valueHash: string;
   stdoutHash: string;
+  /** Version of the owner's added tables the cell ran with (absent: none); another version resets the session. */
+  tables?: string;
   /** A marker, not a run: the state was reset here (a limit disposed the isolate); never replayed. */
   reset?: boolean;
+}
+
+/**
+ * A table an owner added (MCP `add_table` through `sbirtools serve`), as the store lists it: the
+ * schema for tool descriptions and resources, and the fingerprint of its stored bytes (an Arrow IPC
+ * file of the decoded table) that every replica decodes once and keeps.
+ */
+export interface StoredTableInfo {
+  name: string;
+  /** SHA-256 of the stored bytes (hex). */
+  sha: string;
+  numRows: number;
+  columns: Array<{ name: string; type: string }>;
 }
 
 /** A stored answer of an idempotent request. */
@@ -34,7 +49,7 @@ export interface StoredAnswer {
 
 /**
  * What replicas share: sessions' cells, idempotent answers, leases (per-session and per-request
- * locks) and rate-limit windows. Small values with TTLs, never objects (an isolate cannot be
+ * locks), rate-limit windows and the tables owners added. Small values with TTLs, never objects (an isolate cannot be
  * shared; its history can). `createMemoryStore()` for one replica, `createRedisStore()` for many.
  */
 export interface SharedStore {
@@ -53,6 +68,12 @@ export interface SharedStore {
   clearCells(owner: string, id: string): Promise<void>;
   /** Append a cell and, in the same atomic step, store an idempotent answer. */
   appendCell(owner: string, id: string, cell: Cell, answer?: { key: string; value: StoredAnswer; ttlMs: number }): Promise<void>;
+  /** Add or replace `owner`'s table `info.name` with its bytes; both live `ttlMs` from their last use. */
+  putTable(owner: string, info: StoredTableInfo, bytes: Uint8Array, ttlMs: number): Promise<void>;
+  /** `owner`'s tables (sorted by name), refreshing their TTL: every run reads this. */
+  tableIndex(owner: string, ttlMs: number): Promise<StoredTableInfo[]>;
+  /** The stored bytes of `owner`'s table with fingerprint `sha`, or undefined when expired. */
+  tableBytes(owner: string, sha: string): Promise<Uint8Array | undefined>;
   /** Store an idempotent answer of a run without a session. */
   putAnswer(key: string, value: StoredAnswer, ttlMs: number): Promise<void>;
   getAnswer(key: string): Promise<StoredAnswer | undefined>;

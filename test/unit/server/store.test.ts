@@ -59,6 +59,24 @@ function contract(name: string, make: () => Promise<SharedStore>) {
       expect(await store.acquireLease('L', 100)).toBeDefined();
     });
 
+    it("keeps each owner's tables (schema + bytes), replaces by name, refreshes and expires them", async () => {
+      const info = (name: string, sha: string) => ({ name, sha, numRows: 2, columns: [{ name: 'UEI', type: 'string' }] });
+      const bytes = new Uint8Array([0, 1, 2, 250, 255]);
+      expect(await store.tableIndex('t1', 60_000)).toEqual([]);
+      await store.putTable('t1', info('zeta', 'aa'), bytes, 60_000);
+      await store.putTable('t1', info('alpha', 'bb'), new Uint8Array([9]), 60_000);
+      await store.putTable('t1', info('zeta', 'cc'), new Uint8Array([7, 7]), 60_000);
+      expect((await store.tableIndex('t1', 60_000)).map((t) => [t.name, t.sha])).toEqual([['alpha', 'bb'], ['zeta', 'cc']]);
+      expect([...((await store.tableBytes('t1', 'cc')) ?? [])]).toEqual([7, 7]);
+      expect(await store.tableIndex('t2', 60_000)).toEqual([]);
+      expect(await store.tableBytes('t2', 'cc')).toBeUndefined();
+      await store.putTable('t3', info('short', 'dd'), bytes, 150);
+      expect([...((await store.tableBytes('t3', 'dd')) ?? [])]).toEqual([...bytes]);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await store.tableIndex('t3', 60_000)).toEqual([]);
+      expect(await store.tableBytes('t3', 'dd')).toBeUndefined();
+    });
+
     it('counts hits in a fixed window', async () => {
       const a = await store.hit('w', 60_000);
       const b = await store.hit('w', 60_000);

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import type { ColumnarTable } from '../../../schema/columnar.js';
+import { decodeInWorker } from '../../data/formats/decodeInWorker.js';
+import { encodeTable } from '../../data/formats/encodeTable.js';
+import { SbirtoolsError } from '../../runtime/errors.js';
+import type { SharedStore, StoredTableInfo } from '../store/sharedStore.js';
+
+/** Decoded tables a replica keeps (by fingerprint), so a session opening does not decode again. */
+const KEEP_DECODED = 32;
+
+/** An owner's added tables at one moment: their schemas and the version every cell records. */
+export interface TableSet {
+  /** '' when the owner added none; else a hash of every (name, fingerprint) pair. */
+  version: string;
+  infos: StoredTableInfo[];
+}
+
+/**
+ * The tables API keys add through `add_table` on `sbirtools serve`. A table is stored once in the
+ * shared store as an Arrow IPC file of the decoded table (so every replica gets the same typed
+ * columns whatever the upload's format), listed per owner with its schema, and decoded at most
+ * once per replica, in the hardened decode worker.
+ */
+export class OwnerTables {
+  private readonly decoded = new Map<string, ColumnarTable>();
+
+  constructor(
+    private readonly store: SharedStore,
+    private readonly ttlMs: number,
+  ) {}
+
+  /** Store `table` as `owner`'s table of its name (replacing one of the same name). */
+  async add(owner: string, table: ColumnarTable): Promise<StoredTableInfo> {
+    const bytes = encodeTable(table.columns, 'arrow');
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    const info: StoredTableInfo = { name: table.name, sha, numRows: table.numRows, columns: table.columns.map((c) => ({ name: c.name, type: c.type })) };
+    await this.store.putTable(owner, info, bytes, this.ttlMs);
+    this.keep(sha, table);
+    return info;
+  }
+
+  /** `owner`'s tables now (refreshes their TTL). */
+  async current(owner: string): Promise<TableSet> {
+    const infos = await this.store.tableIndex(owner, this.ttlMs);
+    const version = infos.length ? createHash('sha256').update(infos.map((t) => `${t.name}\u0000${t.sha}`).join('\u0001')).digest('hex').slice(0, 32) : '';
+    return { version, infos };
+  }
+
+  /**
+   * The decoded tables of a set, by name (for a sandbox's `tables`).
+   * @throws {SbirtoolsError} STORE_UNAVAILABLE when a table's bytes expired or cannot be decoded.
+   */
+  async decode(owner: string, set: TableSet): Promise<Record<string, ColumnarTable>> {
+    const out: Record<string, ColumnarTable> = {};
+    for (const info of set.infos) {
+      let table = this.decoded.get(info.sha);
+      if (!table) {
+        const bytes = await this.store.tableBytes(owner, info.sha);
+        if (!bytes || createHash('sha256').update(bytes).digest('hex') !== info.sha) {
+          throw new SbirtoolsError('STORE_UNAVAILABLE', `The table '${info.name}' added with add_table is no longer in the shared store (expired or damaged). Add it again with add_table.`);
+        }
+        table = await decodeInWorker(info.name, bytes, `table '${info.name}'`, 'arrow');
+        this.keep(info.sha, table);
+      }
+      out[info.name] = table.name === info.name ? table : { ...table, name: info.name };
+    }
+    return out;
+  }
+
+  private keep(sha: string, table: ColumnarTable): void {
+    this.decoded.delete(sha);
+    this.decoded.set(sha, table);
+    if (this.decoded.size > KEEP_DECODED) this.decoded.delete(this.decoded.keys().next().value!);
+  }
+}
