@@ -9,6 +9,8 @@ import { HARDEN_GLOBALS_SCRIPT } from './hardenGlobals.js';
 import { sliceUtf8 } from './sliceUtf8.js';
 import { guestLoad, guestVisibleSource } from './guestSession.js';
 import { QUICKJS_BRIDGE_ADAPTER, columnToGuest } from './quickjsColumns.js';
+import { reseedScript, restorePrelude } from './quickjsSnapshot.js';
+import { getRandomValues } from 'node:crypto';
 
 const BOOT_TIMEOUT_MS = 15_000;
 /**
@@ -40,7 +42,8 @@ export interface Booted {
 }
 
 /**
- * A fresh WASM instance, runtime and context with the prelude evaluated, booted with the bridge
+ * A fresh WASM instance, runtime and context with the prelude evaluated (restored from the
+ * process's prelude image: a memory copy instead of a parse), booted with the bridge
  * (columns copied in by host functions, output to `hooks.output()`), and its globals hardened.
  * `hooks.interrupt` becomes the interrupt handler once booted (the boot has its own deadline).
  * @throws when the prelude fails to boot (a broken build) or the boot passes 15 s.
@@ -54,17 +57,20 @@ export async function bootQuickJs(
   hooks: { interrupt: () => boolean; output: () => OutputBuffer | undefined },
 ): Promise<Booted> {
   const maxBytes = limits.memoryLimitMb * 1048576 + BOOT_HEADROOM_BYTES;
-  const { module, memory } = await engine.instantiate(maxBytes);
-  const rt = module.newRuntime();
+  // the prelude already evaluated, copied in from the process's image (quickjsSnapshot.ts); else the slow way
+  const restored = await restorePrelude(engine, maxBytes);
+  const { module, memory } = restored ? { module: undefined, memory: restored.memory } : await engine.instantiate(maxBytes);
+  const vm = restored ? restored.vm : module!.newRuntime().newContext();
+  const rt = vm.runtime;
   let booted = false;
   const bootDeadline = performance.now() + BOOT_TIMEOUT_MS;
   rt.setMemoryLimit(limits.memoryLimitMb * 1048576);
   rt.setMaxStackSize(MAX_STACK_BYTES);
   rt.setInterruptHandler(() => (booted ? hooks.interrupt() : performance.now() > bootDeadline));
-  const vm = rt.newContext();
   const owned: QuickJSHandle[] = [];
   try {
-    vm.evalCode(preludeSource(), 'sbirtools-prelude.js', { type: 'global' }).unwrap().dispose();
+    if (restored) vm.evalCode(reseedScript(randomWords()), 'sbirtools-random.js', { type: 'global' }).unwrap().dispose();
+    else vm.evalCode(preludeSource(), 'sbirtools-prelude.js', { type: 'global' }).unwrap().dispose();
     const byName = new Map(tables.map((t) => [t.meta.name, t]));
     const provider = (table: QuickJSHandle, column: QuickJSHandle): [TableProvider, string, string] => {
       const t = vm.typeof(table) === 'string' ? vm.getString(table) : undefined;
@@ -107,6 +113,10 @@ export async function bootQuickJs(
   } finally {
     for (const h of owned) if (h.alive) h.dispose();
   }
+}
+
+function randomWords(): Uint32Array {
+  return getRandomValues(new Uint32Array(4));
 }
 
 /**

@@ -10,7 +10,7 @@ export interface QuickJsEngine {
    * A new WASM instance of the module compiled once, one per session, with its own linear memory
    * that cannot grow past `maxBytes` (rounded up to 64 KiB pages, at most the build's 2 GiB).
    */
-  instantiate(maxBytes: number): Promise<{ module: QuickJSWASMModule; memory: WasmMemory }>;
+  instantiate(maxBytes: number, initialBytes?: number): Promise<{ module: QuickJSWASMModule; memory: WasmMemory }>;
   version: string;
 }
 
@@ -54,11 +54,12 @@ async function compile(): Promise<QuickJsEngine> {
   const quiet = { print: () => undefined, printErr: () => undefined };
   return {
     version: quickJsVersion(require),
-    async instantiate(maxBytes) {
+    async instantiate(maxBytes, initialBytes = 0) {
       // The cap QuickJS cannot overshoot: its own malloc accounting misses strings and buffers in
       // this build, but no allocation can grow the instance's memory past its maximum.
-      const maximum = Math.min(MAX_PAGES, Math.max(INITIAL_PAGES, Math.ceil(maxBytes / PAGE)));
-      const memory = new wasm.Memory({ initial: INITIAL_PAGES, maximum });
+      const initial = Math.max(INITIAL_PAGES, Math.ceil(initialBytes / PAGE));
+      const maximum = Math.min(MAX_PAGES, Math.max(initial, Math.ceil(maxBytes / PAGE)));
+      const memory = new wasm.Memory({ initial, maximum });
       const customized = newVariant(base, { wasmModule: wasmModule as never, wasmMemory: memory as never, emscriptenModule: quiet as never });
       return { module: await newQuickJSWASMModuleFromVariant(customized), memory };
     },

@@ -28,6 +28,24 @@ describe("engine: 'quickjs'", () => {
     expect(q.value).toEqual(v.value);
   });
 
+  it('sessions restored from the prelude image share nothing: own globals, own Math.random draws', async () => {
+    // every session is a copy of one booted instance (quickjsSnapshot.ts): nothing written in one
+    // may show in another, and each must draw its own random numbers (the image has one state)
+    await using a = await createSandbox(Q);
+    await using b = await createSandbox(Q);
+    const wrote = await a.run('var leak = 41; try { aq.leaked = 1 } catch {} try { Math.seen = 2 } catch {} leak + 1');
+    expect(wrote.value, JSON.stringify(wrote.error)).toBe(42);
+    const seen = await b.run('[typeof leak, typeof aq.leaked, typeof Math.seen, typeof aq.table]');
+    expect(seen.value).toEqual(['undefined', 'undefined', 'undefined', 'function']);
+    const draws = async (box: typeof a) => (await box.run('Array.from({ length: 4 }, () => Math.random())')).value as number[];
+    const [da, db] = [await draws(a), await draws(b)];
+    expect(da).not.toEqual(db);
+    for (const x of [...da, ...db]) expect(x >= 0 && x < 1).toBe(true);
+    // the deterministic mode still gives the same draws for the same seed
+    const det = { deterministic: { now: 0, seed: 7 } };
+    expect((await a.run('Math.random()', det)).value).toBe((await b.run('Math.random()', det)).value);
+  });
+
   it('reports a guest error with its name, line and column', async () => {
     const r = await run('const x = 1;\nnull.y', Q);
     expect(r.error).toMatchObject({ type: 'RUNTIME_ERROR', name: 'TypeError', line: 2 });
