@@ -89,7 +89,7 @@ export class StringBuilder {
 
   /** The code of `buf[s, e)`, adding it; -1 when the dictionary is full. */
   private intern(buf: Uint8Array, s: number, e: number): number {
-    let h = 0x811c9dc5;
+    let h = 0x811c9dc5 | 0; // int32 like the Int32Array it is compared with (an empty value hashes to the seed)
     for (let k = s; k < e; k++) h = Math.imul(h ^ buf[k], 16777619);
     const mask = this.slots.length - 1;
     let slot = h & mask;
