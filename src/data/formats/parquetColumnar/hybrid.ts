@@ -57,12 +57,18 @@ function unpack(buf: Uint8Array, pos: number, end: number, width: number, out: I
     out.fill(0, at, at + n);
     return;
   }
-  const byte = (k: number) => (k < end ? buf[k] : 0); // bits past `end` are padding, never needed
+  if (width === 1) {
+    // definition levels and booleans: 8 values per byte (the caller checked ceil(n / 8) bytes)
+    for (let i = 0; i < n; i++) out[at + i] = (buf[pos + (i >>> 3)] >>> (i & 7)) & 1;
+    return;
+  }
   if (width <= 24) {
     const mask = (1 << width) - 1;
+    // a 4-byte window per value; windows that reach past `end` read padding as 0
+    const fast = end - 4;
     for (let i = 0, bit = 0; i < n; i++, bit += width) {
       const k = pos + (bit >>> 3);
-      const word = byte(k) | (byte(k + 1) << 8) | (byte(k + 2) << 16) | (byte(k + 3) << 24);
+      const word = k <= fast ? buf[k] | (buf[k + 1] << 8) | (buf[k + 2] << 16) | (buf[k + 3] << 24) : tail(buf, k, end);
       out[at + i] = (word >>> (bit & 7)) & mask;
     }
     return;
@@ -70,8 +76,15 @@ function unpack(buf: Uint8Array, pos: number, end: number, width: number, out: I
   const span = 2 ** width;
   for (let i = 0, bit = 0; i < n; i++, bit += width) {
     const k = pos + Math.floor(bit / 8);
-    const word = (byte(k) | (byte(k + 1) << 8) | (byte(k + 2) << 16) | (byte(k + 3) << 24)) >>> 0;
-    const v = Math.floor((word + byte(k + 4) * 2 ** 32) / 2 ** (bit % 8)) % span;
+    const word = tail(buf, k, end) >>> 0;
+    const v = Math.floor((word + (k + 4 < end ? buf[k + 4] : 0) * 2 ** 32) / 2 ** (bit % 8)) % span;
     out[at + i] = v > 0x7fffffff ? -1 : v;
   }
+}
+
+/** The little-endian 4-byte window at `k`, bytes at or past `end` read as 0 (padding, never needed). */
+function tail(buf: Uint8Array, k: number, end: number): number {
+  let w = 0;
+  for (let j = 0; j < 4 && k + j < end; j++) w |= buf[k + j] << (8 * j);
+  return w;
 }

@@ -87,16 +87,42 @@ export class StringBuilder {
     return { kind: 'utf8', type: 'string', bytes: t.bytes.length === t.length ? t.bytes : t.bytes.slice(0, t.length), offsets: t.offsets, valid: t.valid };
   }
 
+  /**
+   * Make room for `more` distinct values before they come (a Parquet dictionary page's size), so
+   * the hash table is not rebuilt step by step while they are interned.
+   */
+  reserve(more: number): void {
+    if (this.text) return;
+    const want = Math.min(MAX_DICT_SIZE, this.distinct + more);
+    if (want > this.hashes.length) {
+      this.hashes = grow32(this.hashes, want);
+      this.dictOffsets = grow32(this.dictOffsets, want + 1);
+    }
+    while (want * 2 > this.slots.length) this.rehash();
+  }
+
   /** The code of `buf[s, e)`, adding it; -1 when the dictionary is full. */
   private intern(buf: Uint8Array, s: number, e: number): number {
     let h = 0x811c9dc5 | 0; // int32 like the Int32Array it is compared with (an empty value hashes to the seed)
     for (let k = s; k < e; k++) h = Math.imul(h ^ buf[k], 16777619);
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const hashes = this.hashes;
+    const offsets = this.dictOffsets;
+    const len = e - s;
+    const mask = slots.length - 1;
     let slot = h & mask;
     for (;;) {
-      const code = this.slots[slot] - 1;
+      const code = slots[slot] - 1;
       if (code < 0) break;
-      if (this.hashes[code] === h && this.same(code, buf, s, e)) return code;
+      if (hashes[code] === h) {
+        const a = offsets[code];
+        if (offsets[code + 1] - a === len) {
+          const d = this.dictBytes;
+          let k = 0;
+          while (k < len && d[a + k] === buf[s + k]) k++;
+          if (k === len) return code;
+        }
+      }
       slot = (slot + 1) & mask;
     }
     if (this.distinct === MAX_DICT_SIZE) return -1;
@@ -106,22 +132,19 @@ export class StringBuilder {
       this.dictOffsets = grow32(this.dictOffsets, this.hashes.length + 1);
     }
     this.hashes[code] = h;
-    const len = e - s;
-    if (this.dictLength + len > this.dictBytes.length) this.dictBytes = grow8(this.dictBytes, this.dictLength + len);
-    this.dictBytes.set(buf.subarray(s, e), this.dictLength);
-    this.dictLength += len;
-    this.dictOffsets[code + 1] = this.dictLength;
+    let at = this.dictLength;
+    if (at + len > this.dictBytes.length) this.dictBytes = grow8(this.dictBytes, at + len);
+    const d = this.dictBytes;
+    if (len < 64) for (let k = s; k < e; k++) d[at++] = buf[k];
+    else {
+      d.set(buf.subarray(s, e), at);
+      at += len;
+    }
+    this.dictLength = at;
+    this.dictOffsets[code + 1] = at;
     this.slots[slot] = code + 1;
     if (this.distinct * 2 > this.slots.length) this.rehash();
     return code;
-  }
-
-  private same(code: number, buf: Uint8Array, s: number, e: number): boolean {
-    const a = this.dictOffsets[code];
-    if (this.dictOffsets[code + 1] - a !== e - s) return false;
-    const d = this.dictBytes;
-    for (let k = 0; k < e - s; k++) if (d[a + k] !== buf[s + k]) return false;
-    return true;
   }
 
   private rehash(): void {

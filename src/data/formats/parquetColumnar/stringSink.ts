@@ -24,30 +24,38 @@ export class StringSink implements ColumnSink {
   dictionary(buf: Uint8Array, pos: number, end: number, count: number): void {
     this.dict = plainBytes(buf, pos, end, count).ranges;
     this.codeOf = new Int32Array(count).fill(-1);
+    this.out.reserve(count);
   }
 
   page(p: PageRows): void {
     const out = this.out;
-    const n = p.nonNull;
-    let get: (k: number) => void;
+    const { defs, rows } = p;
     if (p.encoding === 'PLAIN') {
-      const { buf, begin, end } = plainBytes(p.buf, p.pos, p.end, n).ranges;
-      get = (k) => void out.add(buf, begin[k], end[k]);
-    } else if (p.encoding === 'PLAIN_DICTIONARY' || p.encoding === 'RLE_DICTIONARY') {
-      const { buf, begin, end } = this.dict ?? { buf: p.buf, begin: new Int32Array(0), end: new Int32Array(0) };
-      const idx = dictIndices(p.buf, p.pos, p.end, n, this.dict?.begin.length);
-      const codeOf = this.codeOf;
-      get = (k) => {
-        const e = idx[k];
-        const code = codeOf[e];
-        if (code >= 0 && !out.isText) out.addCode(code);
-        else codeOf[e] = out.add(buf, begin[e], end[e]);
-      };
-    } else {
-      throw new NeedsFallback(`encoding ${p.encoding}`);
+      const { buf, begin, end } = plainBytes(p.buf, p.pos, p.end, p.nonNull).ranges;
+      for (let i = 0, k = 0; i < rows; i++) {
+        if (defs !== null && defs[i] === 0) out.nul();
+        else {
+          out.add(buf, begin[k], end[k]);
+          k++;
+        }
+      }
+      return;
     }
-    if (p.defs === null) for (let k = 0; k < p.rows; k++) get(k);
-    else for (let i = 0, k = 0; i < p.rows; i++) p.defs[i] === 0 ? out.nul() : get(k++);
+    if (p.encoding !== 'PLAIN_DICTIONARY' && p.encoding !== 'RLE_DICTIONARY') throw new NeedsFallback(`encoding ${p.encoding}`);
+    const idx = dictIndices(p.buf, p.pos, p.end, p.nonNull, this.dict?.begin.length);
+    const { buf, begin, end } = this.dict!;
+    const codeOf = this.codeOf;
+    for (let i = 0, k = 0; i < rows; i++) {
+      if (defs !== null && defs[i] === 0) {
+        out.nul();
+        continue;
+      }
+      const e = idx[k++];
+      const code = codeOf[e];
+      // a cached code is valid only while the column is still dictionary-coded
+      if (code >= 0 && !out.isText) out.addCode(code);
+      else codeOf[e] = out.add(buf, begin[e], end[e]);
+    }
   }
 
   finish(): DictColumn | Utf8Column {
