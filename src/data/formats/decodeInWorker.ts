@@ -9,6 +9,8 @@ import { decodeWorker, keepSpare } from './spareWorker.js';
 
 /** How long after a decode the spare worker for the next one is started. */
 const SPARE_DELAY_MS = 500;
+/** Decodes under way in this process: the spare (and its warm-up) never starts while one runs. */
+let active = 0;
 
 /**
  * Decode a Parquet, Arrow, JSON or NDJSON table file in a worker thread with its own heap limit
@@ -30,15 +32,18 @@ export function decodeInWorker(name: string, bytes: Uint8Array, file: string, fo
     let settled = false;
     const script = workerPath();
     const { worker, post } = decodeWorker(script, { name, bytes, file, format, caps: c }, c.heapMb);
+    active++;
     const finish = (fn: () => void) => {
       if (settled) return;
       settled = true;
+      active--;
       clearTimeout(timer);
       fn();
       void worker.terminate();
       // the next decode's worker starts a little after this one ends, not competing with it
       // or with the session that is about to use the table
-      setTimeout(() => keepSpare(script, DEFAULT_DECODE_CAPS.heapMb), SPARE_DELAY_MS).unref();
+      const later = () => (active === 0 ? keepSpare(script, DEFAULT_DECODE_CAPS.heapMb) : undefined);
+      setTimeout(later, SPARE_DELAY_MS).unref();
     };
     const timer = setTimeout(() => {
       finish(() => reject(new DataError('DATA_DECODE_FAILED', `${file}: decoding took longer than ${c.timeoutMs} ms and was stopped`, { hint: 'The file is too large or crafted to be slow: split it, or load fewer columns.' })));

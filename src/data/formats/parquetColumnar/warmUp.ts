@@ -12,7 +12,7 @@ const ROWS = 20_000;
  * waits at most one round (a few ms).
  * @example await warmUpParquet(() => jobArrived);
  */
-export async function warmUpParquet(stop: () => boolean, rounds = 6): Promise<void> {
+export async function warmUpParquet(stop: () => boolean, rounds = 8): Promise<void> {
   const bytes = sample();
   for (let r = 0; r < rounds && !stop(); r++) {
     await new Promise((resolve) => setImmediate(resolve));
