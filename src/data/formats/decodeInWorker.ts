@@ -19,7 +19,8 @@ let active = 0;
  * ends the worker (terminated on overrun) and the caller gets a DataError; the host process, its
  * sessions and its other tables are untouched. Each decode has its own worker (one file per
  * worker, terminated after it); a spare worker with the readers loaded is kept ready for the next
- * decode (spareWorker.ts), so the thread start and module compile are off the critical path.
+ * decode (spareWorker.ts), so the thread start and module compile are off the critical path
+ * (about 85 MB of idle memory; SBIRTOOLS_DECODE_SPARE=0 turns it off).
  * @throws {DataError} the format's codes, DATA_TOO_LARGE (heap overrun), DATA_DECODE_FAILED (deadline, crash).
  * @example const t = await decodeInWorker('portfolio', bytes, 'portfolio.parquet', 'parquet');
  */
@@ -42,7 +43,7 @@ export function decodeInWorker(name: string, bytes: Uint8Array, file: string, fo
       void worker.terminate();
       // the next decode's worker starts a little after this one ends, not competing with it
       // or with the session that is about to use the table
-      const later = () => (active === 0 ? keepSpare(script, DEFAULT_DECODE_CAPS.heapMb) : undefined);
+      const later = () => (active === 0 && process.env.SBIRTOOLS_DECODE_SPARE !== '0' ? keepSpare(script, DEFAULT_DECODE_CAPS.heapMb) : undefined);
       setTimeout(later, SPARE_DELAY_MS).unref();
     };
     const timer = setTimeout(() => {
