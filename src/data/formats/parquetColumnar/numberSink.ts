@@ -1,5 +1,6 @@
 import type { Float64Column } from '../../../../schema/columnar.js';
 import type { ColumnSink, PageRows } from './columnSink.js';
+import { deltaInts } from './delta.js';
 import { dictIndices } from './dictIndices.js';
 import type { LeafPlan } from './leafPlan.js';
 import { NeedsFallback, PageCorrupt } from './pageErrors.js';
@@ -8,7 +9,7 @@ import { unsplit } from './unsplit.js';
 
 /**
  * A float64 transfer column (numbers, integers, dates as UTC ms) built from PLAIN,
- * dictionary-coded and BYTE_STREAM_SPLIT pages; other encodings are NeedsFallback.
+ * dictionary-coded, BYTE_STREAM_SPLIT and DELTA_BINARY_PACKED pages; other encodings are NeedsFallback.
  * @example const s = new NumberSink(plan, 'integer', numRows); ... s.finish();
  */
 export class NumberSink implements ColumnSink {
@@ -70,6 +71,11 @@ export class NumberSink implements ColumnSink {
       case 'BYTE_STREAM_SPLIT': {
         const width = this.plan.physical === 'INT64' || this.plan.physical === 'DOUBLE' ? 8 : 4;
         return plainNumbers(unsplit(p.buf, p.pos, p.end, n, width), 0, n * width, n, this.plan, integer).values;
+      }
+      case 'DELTA_BINARY_PACKED': {
+        if (this.plan.physical !== 'INT32' && this.plan.physical !== 'INT64') throw new NeedsFallback(`encoding ${p.encoding} for ${this.plan.physical}`);
+        const { bytes } = deltaInts(p.buf, p.pos, p.end, n, this.plan.physical === 'INT64');
+        return plainNumbers(bytes, 0, bytes.length, n, this.plan, integer).values;
       }
       default:
         throw new NeedsFallback(`encoding ${p.encoding}`);

@@ -1,13 +1,14 @@
 import type { DictColumn, Utf8Column } from '../../../../schema/columnar.js';
 import type { ColumnSink, PageRows } from './columnSink.js';
+import { deltaInts } from './delta.js';
 import { dictIndices } from './dictIndices.js';
-import { NeedsFallback } from './pageErrors.js';
+import { NeedsFallback, PageCorrupt } from './pageErrors.js';
 import { plainBytes, type ByteRanges } from './plainBytes.js';
 import { StringBuilder } from './stringBuilder.js';
 
 /**
- * A string transfer column (dictionary-coded or UTF-8) built from PLAIN and dictionary-coded
- * BYTE_ARRAY pages, through StringBuilder. A Parquet dictionary entry is interned once, when a
+ * A string transfer column (dictionary-coded or UTF-8) built from PLAIN, DELTA_LENGTH_BYTE_ARRAY
+ * and dictionary-coded BYTE_ARRAY pages, through StringBuilder. A Parquet dictionary entry is interned once, when a
  * row first uses it; later rows with that index copy its column code (no hashing per row).
  * @example const s = new StringSink(numRows); ... s.finish();
  */
@@ -30,8 +31,8 @@ export class StringSink implements ColumnSink {
   page(p: PageRows): void {
     const out = this.out;
     const { defs, rows } = p;
-    if (p.encoding === 'PLAIN') {
-      const { buf, begin, end } = plainBytes(p.buf, p.pos, p.end, p.nonNull).ranges;
+    if (p.encoding === 'PLAIN' || p.encoding === 'DELTA_LENGTH_BYTE_ARRAY') {
+      const { buf, begin, end } = p.encoding === 'PLAIN' ? plainBytes(p.buf, p.pos, p.end, p.nonNull).ranges : deltaLengthBytes(p.buf, p.pos, p.end, p.nonNull);
       for (let i = 0, k = 0; i < rows; i++) {
         if (defs !== null && defs[i] === 0) out.nul();
         else {
@@ -61,4 +62,21 @@ export class StringSink implements ColumnSink {
   finish(): DictColumn | Utf8Column {
     return this.out.finish();
   }
+}
+
+/** DELTA_LENGTH_BYTE_ARRAY: the lengths (DELTA_BINARY_PACKED), then the values back to back; each length checked. */
+function deltaLengthBytes(buf: Uint8Array, pos: number, stop: number, n: number): ByteRanges {
+  const { bytes, pos: at } = deltaInts(buf, pos, stop, n, false);
+  const lengths = new Int32Array(bytes.buffer, bytes.byteOffset, n);
+  const begin = new Int32Array(n);
+  const end = new Int32Array(n);
+  let p = at;
+  for (let i = 0; i < n; i++) {
+    const len = lengths[i];
+    if (len < 0 || len > stop - p) throw new PageCorrupt(`a text value of ${len} bytes, with ${stop - p} bytes left in the page`);
+    begin[i] = p;
+    p += len;
+    end[i] = p;
+  }
+  return { buf, begin, end };
 }
