@@ -26,7 +26,7 @@ export function dictEncode(col: Utf8Column, nonNull: number): DictColumn | null 
     }
     const s = offsets[r];
     const e = offsets[r + 1];
-    let h = 0x811c9dc5;
+    let h = 0x811c9dc5 | 0; // int32 like the Int32Array it is compared with (an empty value hashes to the seed)
     for (let k = s; k < e; k++) h = Math.imul(h ^ bytes[k], 16777619);
     let slot = h & (cap - 1);
     for (;;) {

@@ -1,18 +1,26 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { ColumnarTable } from '../../../schema/columnar.js';
 import { DataError, type DataErrorCode } from '../errors.js';
 import { DEFAULT_DECODE_CAPS, type DecodeCaps } from './decodeCaps.js';
 import type { DecodedFormat } from './decodeTable.js';
+import { decodeWorker, keepSpare } from './spareWorker.js';
+
+/** How long after a decode the spare worker for the next one is started. */
+const SPARE_DELAY_MS = 500;
+/** Decodes under way in this process: the spare (and its warm-up) never starts while one runs. */
+let active = 0;
 
 /**
  * Decode a Parquet, Arrow, JSON or NDJSON table file in a worker thread with its own heap limit
  * (`resourceLimits`) and a wall-clock deadline. File readers are not hardened: on a hostile file
  * they can allocate without bound, recurse until the stack overflows or spin. Here such a file
  * ends the worker (terminated on overrun) and the caller gets a DataError; the host process, its
- * sessions and its other tables are untouched.
+ * sessions and its other tables are untouched. Each decode has its own worker (one file per
+ * worker, terminated after it); a spare worker with the readers loaded is kept ready for the next
+ * decode (spareWorker.ts), so the thread start and module compile are off the critical path
+ * (about 85 MB of idle memory; SBIRTOOLS_DECODE_SPARE=0 turns it off).
  * @throws {DataError} the format's codes, DATA_TOO_LARGE (heap overrun), DATA_DECODE_FAILED (deadline, crash).
  * @example const t = await decodeInWorker('portfolio', bytes, 'portfolio.parquet', 'parquet');
  */
@@ -23,18 +31,20 @@ export function decodeInWorker(name: string, bytes: Uint8Array, file: string, fo
   }
   return new Promise((resolve, reject) => {
     let settled = false;
-    const worker = new Worker(workerPath(), {
-      workerData: { name, bytes, file, format, caps: c },
-      resourceLimits: { maxOldGenerationSizeMb: c.heapMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
-      stdout: true,
-      stderr: true,
-    });
+    const script = workerPath();
+    const { worker, post } = decodeWorker(script, { name, bytes, file, format, caps: c }, c.heapMb);
+    active++;
     const finish = (fn: () => void) => {
       if (settled) return;
       settled = true;
+      active--;
       clearTimeout(timer);
       fn();
       void worker.terminate();
+      // the next decode's worker starts a little after this one ends, not competing with it
+      // or with the session that is about to use the table
+      const later = () => (active === 0 && process.env.SBIRTOOLS_DECODE_SPARE !== '0' ? keepSpare(script, DEFAULT_DECODE_CAPS.heapMb) : undefined);
+      setTimeout(later, SPARE_DELAY_MS).unref();
     };
     const timer = setTimeout(() => {
       finish(() => reject(new DataError('DATA_DECODE_FAILED', `${file}: decoding took longer than ${c.timeoutMs} ms and was stopped`, { hint: 'The file is too large or crafted to be slow: split it, or load fewer columns.' })));
@@ -55,6 +65,7 @@ export function decodeInWorker(name: string, bytes: Uint8Array, file: string, fo
     worker.on('exit', (code) => {
       finish(() => reject(new DataError('DATA_DECODE_FAILED', `${file}: the ${format} decoder stopped (exit code ${code}) before finishing`, { hint: 'The file is damaged or crafted to crash readers; write it again.' })));
     });
+    post();
   });
 }
 

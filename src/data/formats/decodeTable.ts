@@ -1,15 +1,15 @@
 import type { ColumnarTable } from '../../../schema/columnar.js';
 import { DataError } from '../errors.js';
-import { decodeArrow } from './arrow.js';
 import type { DecodeCaps } from './decodeCaps.js';
-import { decodeJson } from './json.js';
-import { decodeParquet } from './parquet.js';
 
 /** A binary table format decoded in the worker (CSV has its own hardened ingest). */
 export type DecodedFormat = 'parquet' | 'arrow' | 'json' | 'ndjson';
 
 /**
  * Decode a table file's bytes by format, in the calling thread (the decode worker's body).
+ * Each format's reader is imported when first needed: a fresh decode worker then compiles only
+ * the reader it runs (the JSON reader pulls in the row-table and CSV code, ~0.3 s to load on the
+ * 2-core VM, which a Parquet decode would otherwise pay; docs/benchmarks.md, issue 16).
  * @throws {DataError} the format's typed errors.
  * @example await decodeTable('t', bytes, 't.parquet', 'parquet', DEFAULT_DECODE_CAPS)
  */
@@ -19,10 +19,10 @@ export async function decodeTable(name: string, bytes: Uint8Array, file: string,
   }
   switch (format) {
     case 'parquet':
-      return decodeParquet(name, bytes, file, caps);
+      return (await import('./parquet.js')).decodeParquet(name, bytes, file, caps);
     case 'arrow':
-      return decodeArrow(name, bytes, file, caps);
+      return (await import('./arrow.js')).decodeArrow(name, bytes, file, caps);
     default:
-      return decodeJson(name, bytes, file, caps, format);
+      return (await import('./json.js')).decodeJson(name, bytes, file, caps, format);
   }
 }

@@ -1,8 +1,11 @@
 /**
- * Worker-thread entry of decodeInWorker.ts: decodes one table file and posts the columnar table
+ * Worker-thread entry of decodeInWorker.ts: decodes ONE table file and posts the columnar table
  * back with its typed arrays transferred (no copy). A DataError is posted as { error }; anything
  * that kills this thread (a heap overrun under resourceLimits, a stack overflow in a reader)
- * ends the worker, never the host.
+ * ends the worker, never the host. The job comes as workerData, or, for a spare worker started
+ * ahead of need (spareWorker.ts), as the first message; a spare loads the Parquet and Arrow
+ * readers while it waits and warms the Parquet decoder up (parquetColumnar/warmUp.ts), so a
+ * decode does not pay for compiling them.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ColumnarTable } from '../../../schema/columnar.js';
@@ -18,15 +21,31 @@ interface Job {
   caps: DecodeCaps;
 }
 
-const job = workerData as Job;
-try {
-  const table = await decodeTable(job.name, job.bytes, job.file, job.format, job.caps);
-  parentPort!.postMessage({ table }, transferables(table));
-} catch (err) {
-  const e = err as Error & { code?: string; hint?: string };
-  parentPort!.postMessage({
-    error: err instanceof DataError ? { code: e.code, message: e.message, hint: e.hint } : { code: 'DATA_CORRUPT', message: `${job.file}: the ${job.format} data cannot be decoded (${String(e?.message ?? err).slice(0, 500)})` },
+const init = workerData as Job | { spare: true };
+if ('spare' in init) {
+  let arrived = false;
+  parentPort!.once('message', (job: Job) => {
+    arrived = true;
+    void run(job);
   });
+  // compile the common readers while idle (a job that arrives first simply waits for them), then
+  // let V8 optimize the Parquet decoder's loops on a small synthetic file
+  void import('./arrow.js').catch(() => undefined);
+  void import('./parquetColumnar/warmUp.js').then((m) => m.warmUpParquet(() => arrived)).catch(() => undefined);
+} else {
+  await run(init);
+}
+
+async function run(job: Job): Promise<void> {
+  try {
+    const table = await decodeTable(job.name, job.bytes, job.file, job.format, job.caps);
+    parentPort!.postMessage({ table }, transferables(table));
+  } catch (err) {
+    const e = err as Error & { code?: string; hint?: string };
+    parentPort!.postMessage({
+      error: err instanceof DataError ? { code: e.code, message: e.message, hint: e.hint } : { code: 'DATA_CORRUPT', message: `${job.file}: the ${job.format} data cannot be decoded (${String(e?.message ?? err).slice(0, 500)})` },
+    });
+  }
 }
 
 function transferables(t: ColumnarTable): ArrayBuffer[] {

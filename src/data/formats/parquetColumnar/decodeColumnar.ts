@@ -1,0 +1,44 @@
+import type { Compressors, FileMetaData } from 'hyparquet';
+import type { ColumnData } from '../../../../schema/columnar.js';
+import { DataError } from '../../errors.js';
+import type { ParquetLeaf } from '../parquetSchema.js';
+import { BoolSink } from './boolSink.js';
+import type { ColumnSink } from './columnSink.js';
+import { leafPlan, type LeafPlan } from './leafPlan.js';
+import { NumberSink } from './numberSink.js';
+import { NeedsFallback, PageCorrupt } from './pageErrors.js';
+import { readColumnChunk } from './readColumnChunk.js';
+import { StringSink } from './stringSink.js';
+
+/**
+ * The columnar Parquet decoder: every flat column it supports, decoded page by page straight
+ * into its transfer form (schema/columnar.ts), with no JS value per cell. Returns one entry per
+ * leaf: the column, or null for a column left to the hyparquet path (see leafPlan and
+ * NeedsFallback), which then gives the same values the slow way. Call it after checkParquet, in
+ * the decode worker.
+ * @throws {DataError} DATA_CORRUPT (a page contradicts itself), DATA_TOO_LARGE (the codecs' caps).
+ * @example const cols = decodeColumnar(bytes, meta, leaves, numRows, cappedCompressors(caps), 'a.parquet');
+ */
+export function decodeColumnar(bytes: Uint8Array, meta: FileMetaData, leaves: ParquetLeaf[], numRows: number, codecs: Compressors, file: string): Array<ColumnData | null> {
+  return leaves.map((leaf, c) => {
+    const plan = leafPlan(leaf);
+    if (!plan) return null;
+    const sink = sinkFor(plan, leaf, numRows);
+    try {
+      meta.row_groups.forEach((rg, g) => {
+        readColumnChunk(bytes, rg.columns[c].meta_data!, Number(rg.num_rows), plan, sink, codecs, `${file}: row group ${g} column '${leaf.name}'`);
+      });
+      return sink.finish();
+    } catch (err) {
+      if (err instanceof NeedsFallback) return null;
+      if (err instanceof PageCorrupt) throw new DataError('DATA_CORRUPT', `${file}: column '${leaf.name}': ${err.message}`, { hint: 'The file is damaged: copy or export it again.' });
+      throw err;
+    }
+  });
+}
+
+function sinkFor(plan: LeafPlan, leaf: ParquetLeaf, numRows: number): ColumnSink {
+  if (plan.physical === 'BOOLEAN') return new BoolSink(numRows);
+  if (plan.physical === 'BYTE_ARRAY') return new StringSink(numRows);
+  return new NumberSink(plan, leaf.type === 'date' ? 'date' : leaf.type === 'integer' ? 'integer' : 'number', numRows);
+}
