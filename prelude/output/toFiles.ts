@@ -2,10 +2,10 @@
 import * as aq from 'arquero';
 import type { ColumnTable } from 'arquero';
 import { utf8Encode } from '../polyfills/utf8.js';
-import { columnsOf } from '../files/columnsOf.js';
+import { columnsOf, fileTable } from '../files/columnsOf.js';
 import { csvText } from '../files/csv.js';
 import { jsonText } from '../files/json.js';
-import { parquetBytes } from '../files/parquet.js';
+import { writeParquet } from '../files/parquet/writeParquet.js';
 import { fileName, saveFile, type SavedFile } from './files.js';
 
 /**
@@ -29,12 +29,13 @@ export function to_json(t: unknown, name?: string): SavedFile {
 }
 
 /**
- * Saves `t` as Parquet (written in the sandbox; integers INT64, dates TIMESTAMP UTC).
+ * Saves `t` as Parquet, written in the sandbox column by column (files/parquet/): integers INT64,
+ * numbers DOUBLE, dates TIMESTAMP (ms, UTC), booleans BOOLEAN, text UTF-8 (objects as JSON text).
  * @example to_parquet(t, 'result.parquet')
  */
 export function to_parquet(t: unknown, name?: string): SavedFile {
-  const { columns, numRows } = columnsOf(t, 'to_parquet');
-  return saveFile(fileName(name, 'result.parquet', '.parquet'), 'application/vnd.apache.parquet', parquetBytes(columns, numRows));
+  const file = fileName(name, 'result.parquet', '.parquet');
+  return saveFile(file, 'application/vnd.apache.parquet', writeParquet(fileTable(t, 'to_parquet')));
 }
 
 /**
