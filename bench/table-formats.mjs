@@ -3,7 +3,7 @@
 //  1. a 200,000-row user table ready in a session: CSV vs Parquet vs Arrow (createSandbox + first run)
 //  2. to_parquet / to_csv of a 100,000-row result: the run alone vs the run + the file
 //  3. `sbirtools export` of award_data: file size and read time in DuckDB (and pandas for CSV)
-// Usage: node bench/table-formats.mjs [--rows 200000] [--repeat 3] [--awards FILE]
+// Usage: node bench/table-formats.mjs [--rows 200000] [--repeat 3] [--awards FILE] [--sections 1,2,3]
 // Needs the build (npm run build) and the devDependency @duckdb/node-api.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '200000' }, repeat: { type: 'string', default: '3' }, awards: { type: 'string' } } });
+const { values } = parseArgs({ options: { rows: { type: 'string', default: '200000' }, repeat: { type: 'string', default: '3' }, awards: { type: 'string' }, sections: { type: 'string', default: '1,2,3' } } });
+const SECTIONS = new Set(values.sections.split(','));
 const ROWS = Number(values.rows);
 const REPEAT = Number(values.repeat);
 const root = resolve(import.meta.dirname, '..');
@@ -50,6 +51,7 @@ async function ready(path) {
   if (r.value !== ROWS) throw new Error(`expected ${ROWS} rows, got ${JSON.stringify(r.value ?? r.error)}`);
   return t;
 }
+if (SECTIONS.has('1')) {
 await ready(csv); // warm the holder and the prelude code cache
 // first load: a file the holder has not seen (a fresh copy each time); kept: the same file again
 const times = { csv: [], parquet: [], arrow: [] };
@@ -69,8 +71,10 @@ for (const [f, p] of [['csv', csv], ['parquet', parquet], ['arrow', arrow]]) {
   console.log(`| ${f} | ${size(p)} | ${ms(median(cold[f]))} | ${(median(cold[f]) / median(cold.csv)).toFixed(2)} | ${ms(median(times[f]))} | ${(median(times[f]) / median(times.csv)).toFixed(2)} |`);
 }
 
+}
+
 // 2. files out: a 100,000-row result
-{
+if (SECTIONS.has('2')) {
   const box = await createSandbox({ awardData: false, tables: { t: parquet }, preset: 'permissive', maxFileBytes: 1 << 30 });
   const base = "const r = t.filter(d => d.Employees < 250).derive({ Amount2: d => d.Amount * 2 }).orderby('UEI').slice(0, 100000)";
   const out = { run: [], parquet: [], csv: [] };
@@ -89,7 +93,7 @@ for (const [f, p] of [['csv', csv], ['parquet', parquet], ['arrow', arrow]]) {
 }
 
 // 3. export of award_data and reads in DuckDB / pandas
-{
+if (SECTIONS.has('3')) {
   const env = { ...process.env, ...(values.awards ? { SBIRTOOLS_CSV_PATH: resolve(values.awards) } : {}) };
   const files = {};
   console.log('\n## 3. `sbirtools export` of award_data, read back');

@@ -12,10 +12,12 @@ export class ByteSink {
     this.buf = new Uint8Array(capacity);
   }
 
-  /** Makes room for `n` more bytes. */
+  /** Makes room for `n` more bytes (the check inlines; growing does not). */
   ensure(n: number): void {
-    const need = this.pos + n;
-    if (need <= this.buf.length) return;
+    if (this.pos + n > this.buf.length) this.grow(this.pos + n);
+  }
+
+  private grow(need: number): void {
     let size = this.buf.length * 2;
     while (size < need) size *= 2;
     const next = new Uint8Array(size);
