@@ -22,20 +22,35 @@ export function encodeNumbers(p: NumPlan, a: number, b: number, s: Scratch): Enc
   let min = Infinity;
   let max = -Infinity;
   let nan = false;
-  for (let k = a; k < b; k++) {
-    const r = rows ? rows[k] : k;
-    let v = values[r];
-    let ok = valid ? valid[r] === 1 : true;
-    if (ok && time) {
-      ok = v >= -MAX_MS && v <= MAX_MS;
-      v = Math.trunc(v) + 0; // a Date's own truncation; +0 turns -0 into 0
+  if (time) {
+    for (let k = a; k < b; k++) {
+      const r = rows ? rows[k] : k;
+      const raw = values[r];
+      // valid and within Date's range (NaN fails both comparisons)
+      if ((valid && valid[r] !== 1) || !(raw >= -MAX_MS && raw <= MAX_MS)) {
+        flags[k - a] = 0;
+        continue;
+      }
+      flags[k - a] = 1;
+      const v = Math.trunc(raw) + 0; // a Date's own truncation; +0 turns -0 into 0
+      f64[j++] = v;
+      if (v < min) min = v;
+      if (v > max) max = v;
     }
-    flags[k - a] = ok ? 1 : 0;
-    if (!ok) continue;
-    f64[j++] = v;
-    if (v < min) min = v;
-    if (v > max) max = v;
-    if (v !== v) nan = true;
+  } else {
+    for (let k = a; k < b; k++) {
+      const r = rows ? rows[k] : k;
+      if (valid && valid[r] !== 1) {
+        flags[k - a] = 0;
+        continue;
+      }
+      flags[k - a] = 1;
+      const v = values[r];
+      f64[j++] = v;
+      if (v < min) min = v;
+      if (v > max) max = v;
+      if (v !== v) nan = true;
+    }
   }
   const out = s.values;
   if (kind === 'double') {

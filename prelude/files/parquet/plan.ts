@@ -22,8 +22,8 @@ export interface BoolPlan { name: string; kind: 'boolean'; values: Uint8Array; v
 export interface DictPlan { name: string; kind: 'dict'; codes: Int32Array; dictBytes: Uint8Array; dictOffsets: Int32Array; rows: Rows }
 /** UTF-8 text already encoded (a host column read whole). */
 export interface Utf8Plan { name: string; kind: 'utf8'; bytes: Uint8Array; offsets: Int32Array; valid: Uint8Array; rows: Rows }
-/** Values written as text (strings; mixed values and objects through textOf). */
-export interface TextPlan { name: string; kind: 'text'; values: ArrayLike<unknown>; rows: Rows }
+/** Values written as text (strings; mixed values and objects through textOf); `at` reads a paged host column in place. */
+export interface TextPlan { name: string; kind: 'text'; values: ArrayLike<unknown> | null; at?: (row: number) => unknown; rows: Rows }
 /** No value at all: a text column of nulls. */
 export interface NullPlan { name: string; kind: 'null' }
 
@@ -49,11 +49,10 @@ export function planColumns(t: ColumnTable): ColumnPlan[] {
 function typedPlan(name: string, col: LazyColumn, rows: Rows, n: number): ColumnPlan | null {
   const raw = col.data();
   switch (raw.kind) {
+    // text with no value at all needs no scan: a text chunk of nulls is what the null plan writes
     case 'dict':
-      if (!anyCode(raw.codes, rows, n)) return { name, kind: 'null' };
       return { name, kind: 'dict', codes: raw.codes, dictBytes: raw.dictBytes, dictOffsets: raw.dictOffsets, rows };
     case 'utf8':
-      if (!anyValid(raw.valid, rows, n)) return { name, kind: 'null' };
       return { name, kind: 'utf8', bytes: raw.bytes, offsets: raw.offsets, valid: raw.valid, rows };
     case 'bool':
       if (!anyValid(raw.valid, rows, n)) return { name, kind: 'null' };
@@ -63,14 +62,9 @@ function typedPlan(name: string, col: LazyColumn, rows: Rows, n: number): Column
       const kind = raw.type === 'date' ? 'timestamp' : allWhole(raw.values, raw.valid, rows, n) ? 'int64' : 'double';
       return { name, kind, values: raw.values, valid: raw.valid, rows };
     }
-    default:
-      return null; // paged text: its strings come from t.array (decoded natively, page by page)
+    default: // paged text: the strings of its pages (decoded by the host), read in place
+      return { name, kind: 'text', values: null, at: (row) => col.at(row), rows };
   }
-}
-
-function anyCode(codes: Int32Array, rows: Rows, n: number): boolean {
-  for (let k = 0; k < n; k++) if (codes[rows ? rows[k] : k] >= 0) return true;
-  return false;
 }
 
 function anyValid(valid: Uint8Array, rows: Rows, n: number): boolean {

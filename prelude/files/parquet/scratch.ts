@@ -27,7 +27,7 @@ export class Scratch {
   readonly big: BigInt64Array;
   readonly codes: Int32Array;
   /** The data page's values (after the levels). */
-  readonly values = new ByteSink(1 << 16);
+  readonly values: ByteSink;
   /** The definition levels. */
   readonly levels = new ByteSink(1 << 12);
   /** A dictionary page's entries. */
@@ -39,6 +39,8 @@ export class Scratch {
     this.i32 = new Int32Array(this.f64.buffer);
     this.big = new BigInt64Array(this.f64.buffer);
     this.codes = new Int32Array(rows);
+    // a number chunk's size: text chunks grow it further, once per file
+    this.values = new ByteSink(rows * 8 + 1024);
   }
 
   /** Empties the page buffers for the next chunk (capacity kept). */

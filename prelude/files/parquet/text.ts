@@ -9,12 +9,13 @@ import { writeText } from './writeText.js';
 
 /** Rows [a, b) of values written as text. */
 export function encodeText(p: TextPlan, a: number, b: number, s: Scratch): Encoded {
-  const { values, rows } = p;
+  const { values, at, rows } = p;
   const flags = s.valid;
   const out = s.values;
   let nulls = 0;
   for (let k = a; k < b; k++) {
-    const v = values[rows ? rows[k] : k];
+    const r = rows ? rows[k] : k;
+    const v = values ? values[r] : at!(r);
     const t = typeof v === 'string' ? v : textOf(v);
     if (t === null) {
       flags[k - a] = 0;

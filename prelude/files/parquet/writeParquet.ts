@@ -5,7 +5,7 @@
  */
 import type { ColumnTable } from 'arquero';
 import { ByteSink } from './byteSink.js';
-import { planColumns } from './plan.js';
+import { planColumns, type ColumnPlan } from './plan.js';
 import { Scratch } from './scratch.js';
 import { writeChunk } from './chunk.js';
 import { writeFooter, type RowGroupMeta } from './footer.js';
@@ -22,7 +22,7 @@ const MAGIC = [0x50, 0x41, 0x52, 0x31]; // PAR1
 export function writeParquet(t: ColumnTable, rowGroupRows = ROW_GROUP_ROWS): Uint8Array {
   const numRows = t.numRows();
   const plans = planColumns(t);
-  const out = new ByteSink(1 << 20);
+  const out = new ByteSink(sizeHint(plans, numRows));
   for (const b of MAGIC) out.byte(b);
   const scratch = new Scratch(Math.min(numRows, rowGroupRows));
   const groups: RowGroupMeta[] = [];
@@ -35,4 +35,18 @@ export function writeParquet(t: ColumnTable, rowGroupRows = ROW_GROUP_ROWS): Uin
   out.u32(out.pos - footerStart);
   for (const b of MAGIC) out.byte(b);
   return out.result();
+}
+
+/** A first capacity near the file's size, so the buffer rarely grows (each growth copies it). */
+function sizeHint(plans: ColumnPlan[], numRows: number): number {
+  let perRow = 0;
+  for (const p of plans) {
+    if (p.kind === 'boolean') perRow += 0.25;
+    else if (p.kind === 'null') perRow += 0.125;
+    else if (p.kind === 'dict') perRow += 2.5 + Math.min(16, p.dictBytes.length / Math.max(1, numRows));
+    else if (p.kind === 'utf8') perRow += 4.125 + p.bytes.length / Math.max(1, p.offsets.length - 1);
+    else if (p.kind === 'text') perRow += 20;
+    else perRow += 8.125;
+  }
+  return Math.ceil(4096 + 512 * plans.length + perRow * numRows);
 }

@@ -54,6 +54,7 @@ const caseArb = fc.integer({ min: 0, max: 70 }).chain((n) => fc.record({
   mask: fc.option(fc.array(fc.boolean(), { minLength: n, maxLength: n }), { nil: null }),
   order: fc.option(fc.array(fc.double({ noNaN: true }), { minLength: n, maxLength: n }), { nil: null }),
   groupRows: fc.constantFrom(1, 3, 8, 100_000),
+  paged: fc.boolean(),
 }));
 
 type Case = fc.Arbitrary<unknown> extends never ? never : ReturnType<typeof caseArb.generate>['value'];
@@ -63,8 +64,15 @@ function tableOf(c: Case): ColumnTable {
   const host = columnar('h', {
     S: dict(c.S), U: utf8(c.U), I: float(c.I, 'integer'), N: float(c.N, 'number'), D: float(c.D, 'date'), B: bool(c.B),
   });
-  const h = hostTables([{ name: 'h', numRows: c.n, columns: host.columns.map(({ name, type, kind }) => ({ name, type, kind })) }] as never,
-    (_t, col) => host.columns.find((x) => x.name === col)!.data).h!;
+  const data = (col: string) => host.columns.find((x) => x.name === col)!.data;
+  // paged: the utf8 column is read in pages of rows (bridge.fetchColumnRange), as long text is
+  const fetchRange = (_t: string, col: string, start: number, end: number): ColumnData => {
+    const d = data(col) as Extract<ColumnData, { kind: 'utf8' }>;
+    const base = d.offsets[start]!;
+    return { kind: 'utf8', type: 'string', bytes: d.bytes.slice(base, d.offsets[end]), offsets: d.offsets.slice(start, end + 1).map((o) => o - base), valid: d.valid.slice(start, end) };
+  };
+  const metas = [{ name: 'h', numRows: c.n, columns: host.columns.map(({ name, type, kind }) => ({ name, type, kind })) }];
+  const h = hostTables(metas as never, (_t, col) => data(col), c.paged ? { fetchRange } : {}).h!;
   const cols: Record<string, unknown> = {};
   for (const name of h.columnNames()) cols[name] = h.column(name);
   cols.P = c.P;
