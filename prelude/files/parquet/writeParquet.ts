@@ -4,9 +4,8 @@
  * RLE_DICTIONARY over its own dictionary, everything else PLAIN, pages UNCOMPRESSED.
  */
 import type { ColumnTable } from 'arquero';
-import { ByteSink } from './byteSink.js';
 import { planColumns, type ColumnPlan } from './plan.js';
-import { Scratch } from './scratch.js';
+import { giveBack, takeScratch, takeSink } from './pool.js';
 import { writeChunk } from './chunk.js';
 import { writeFooter, type RowGroupMeta } from './footer.js';
 
@@ -22,19 +21,23 @@ const MAGIC = [0x50, 0x41, 0x52, 0x31]; // PAR1
 export function writeParquet(t: ColumnTable, rowGroupRows = ROW_GROUP_ROWS): Uint8Array {
   const numRows = t.numRows();
   const plans = planColumns(t);
-  const out = new ByteSink(sizeHint(plans, numRows));
-  for (const b of MAGIC) out.byte(b);
-  const scratch = new Scratch(Math.min(numRows, rowGroupRows));
-  const groups: RowGroupMeta[] = [];
-  for (let a = 0; a < numRows; a += rowGroupRows) {
-    const b = Math.min(numRows, a + rowGroupRows);
-    groups.push({ numRows: b - a, chunks: plans.map((p) => writeChunk(out, p, a, b, scratch)) });
+  const out = takeSink(sizeHint(plans, numRows));
+  const scratch = takeScratch(Math.min(numRows, rowGroupRows));
+  try {
+    for (const b of MAGIC) out.byte(b);
+    const groups: RowGroupMeta[] = [];
+    for (let a = 0; a < numRows; a += rowGroupRows) {
+      const b = Math.min(numRows, a + rowGroupRows);
+      groups.push({ numRows: b - a, chunks: plans.map((p) => writeChunk(out, p, a, b, scratch)) });
+    }
+    const footerStart = out.pos;
+    writeFooter(out, plans, groups, numRows);
+    out.u32(out.pos - footerStart);
+    for (const b of MAGIC) out.byte(b);
+    return out.result();
+  } finally {
+    giveBack(out, scratch);
   }
-  const footerStart = out.pos;
-  writeFooter(out, plans, groups, numRows);
-  out.u32(out.pos - footerStart);
-  for (const b of MAGIC) out.byte(b);
-  return out.result();
 }
 
 /** A first capacity near the file's size, so the buffer rarely grows (each growth copies it). */
