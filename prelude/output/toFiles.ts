@@ -3,18 +3,19 @@ import * as aq from 'arquero';
 import type { ColumnTable } from 'arquero';
 import { utf8Encode } from '../polyfills/utf8.js';
 import { columnsOf, fileTable } from '../files/columnsOf.js';
-import { csvText } from '../files/csv.js';
+import { writeCsv } from '../files/csv/writeCsv.js';
 import { jsonText } from '../files/json.js';
 import { writeParquet } from '../files/parquet/writeParquet.js';
 import { fileName, saveFile, type SavedFile } from './files.js';
 
 /**
- * Saves `t` as CSV (header row, nulls empty, dates ISO-8601 UTC).
+ * Saves `t` as CSV (header row, nulls empty, dates ISO-8601 UTC), written as UTF-8 bytes row by
+ * row from the columns (files/csv/).
  * @example to_csv(merge(portfolio, award_data, { on: 'UEI' }), 'joined.csv')
  */
 export function to_csv(t: unknown, name?: string): SavedFile {
-  const { columns, numRows } = columnsOf(t, 'to_csv');
-  return saveFile(fileName(name, 'result.csv', '.csv'), 'text/csv', utf8Encode(csvText(columns, numRows)));
+  const table = fileTable(t, 'to_csv');
+  return saveFile(fileName(name, 'result.csv', '.csv'), 'text/csv', writeCsv(table));
 }
 
 /**
@@ -34,8 +35,8 @@ export function to_json(t: unknown, name?: string): SavedFile {
  * @example to_parquet(t, 'result.parquet')
  */
 export function to_parquet(t: unknown, name?: string): SavedFile {
-  const file = fileName(name, 'result.parquet', '.parquet');
-  return saveFile(file, 'application/vnd.apache.parquet', writeParquet(fileTable(t, 'to_parquet')));
+  const table = fileTable(t, 'to_parquet');
+  return saveFile(fileName(name, 'result.parquet', '.parquet'), 'application/vnd.apache.parquet', writeParquet(table));
 }
 
 /**

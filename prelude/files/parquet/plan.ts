@@ -29,8 +29,11 @@ export interface NullPlan { name: string; kind: 'null' }
 
 export type ColumnPlan = NumPlan | BigPlan | BoolPlan | DictPlan | Utf8Plan | TextPlan | NullPlan;
 
-/** The write plan of every column of `t` (in column order). */
-export function planColumns(t: ColumnTable): ColumnPlan[] {
+/**
+ * The write plan of every column of `t` (in column order). With `valuesAsText` (CSV, which needs
+ * no kinds), a column that is not a host column stays a text plan over its values, unscanned.
+ */
+export function planColumns(t: ColumnTable, valuesAsText = false): ColumnPlan[] {
   const rows: Rows = t.isFiltered() || t.isOrdered() ? (t.indices() as ArrayLike<number>) : null;
   const n = t.numRows();
   return t.columnNames().map((name) => {
@@ -41,8 +44,10 @@ export function planColumns(t: ColumnTable): ColumnPlan[] {
     }
     // an array column (derived, reified, user data) is read in place through the rows; any other
     // column object through Arquero's copy
-    if (ArrayIsArray(col) || (ArrayBufferIsView(col) && !(col instanceof DataView))) return valuesPlan(name, col as ArrayLike<unknown>, rows, n);
-    return valuesPlan(name, t.array(name) as ArrayLike<unknown>, null, n);
+    const inPlace = ArrayIsArray(col) || (ArrayBufferIsView(col) && !(col instanceof DataView));
+    const values = (inPlace ? col : t.array(name)) as ArrayLike<unknown>;
+    if (valuesAsText) return { name, kind: 'text', values, rows: inPlace ? rows : null };
+    return valuesPlan(name, values, inPlace ? rows : null, n);
   });
 }
 

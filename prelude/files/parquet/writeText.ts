@@ -1,17 +1,25 @@
 /**
- * One PLAIN BYTE_ARRAY value: a 4-byte little-endian length, then the string's UTF-8, encoded
- * straight into the sink (no Uint8Array per string). ASCII takes a one-comparison-per-char loop;
+ * Strings as UTF-8 straight into a sink (no Uint8Array per string): a PLAIN BYTE_ARRAY value (a
+ * 4-byte little-endian length first) or bare bytes (CSV). ASCII takes a one-comparison-per-char loop;
  * anything else the full encoder (lone surrogates become U+FFFD, as TextEncoder does).
  */
 import type { ByteSink } from './byteSink.js';
 
 /** Appends `s` as a length-prefixed UTF-8 value. */
 export function writeText(sink: ByteSink, s: string): void {
-  const n = s.length;
-  sink.ensure(4 + n * 3); // UTF-8 needs at most 3 bytes per UTF-16 unit
-  const b = sink.buf;
   const start = sink.pos;
-  let w = start + 4;
+  sink.ensure(4);
+  sink.pos += 4;
+  writeUtf8(sink, s);
+  sink.u32At(start, sink.pos - start - 4);
+}
+
+/** Appends the UTF-8 bytes of `s` (no length). */
+export function writeUtf8(sink: ByteSink, s: string): void {
+  const n = s.length;
+  sink.ensure(n * 3); // UTF-8 needs at most 3 bytes per UTF-16 unit
+  const b = sink.buf;
+  let w = sink.pos;
   let i = 0;
   for (; i < n; i++) {
     const c = s.charCodeAt(i);
@@ -43,6 +51,5 @@ export function writeText(sink: ByteSink, s: string): void {
       b[w++] = 0x80 | (c & 0x3f);
     }
   }
-  sink.u32At(start, w - start - 4);
   sink.pos = w;
 }
