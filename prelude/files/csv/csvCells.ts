@@ -6,7 +6,7 @@
  * end with white space.
  */
 import type { ColumnPlan, DictPlan, Utf8Plan } from '../parquet/plan.js';
-import type { ByteSink } from '../parquet/byteSink.js';
+import { ByteSink } from '../parquet/byteSink.js';
 import { writeUtf8 } from '../parquet/writeText.js';
 import { textOf } from '../columnsOf.js';
 import { utf8Decode } from '../../polyfills/utf8.js';
@@ -58,7 +58,7 @@ export function csvCells(p: ColumnPlan, out: ByteSink): (k: number) => void {
         const r = rows ? rows[k] : k;
         if (valid && valid[r] !== 1) return;
         const v = values[r];
-        if (v - v === 0) writeUtf8(out, '' + v); // finite
+        if (v - v === 0) writeNumber(out, v); // finite
       };
     }
     case 'timestamp': {
@@ -95,7 +95,7 @@ export function csvCells(p: ColumnPlan, out: ByteSink): (k: number) => void {
         if (v === null || v === undefined) return;
         if (typeof v === 'string') writeField(out, v);
         else if (typeof v === 'number') {
-          if (v - v === 0) writeUtf8(out, '' + v);
+          if (v - v === 0) writeNumber(out, v);
         } else if (v instanceof Date) {
           const ms = v.getTime();
           if (ms === ms) writeIsoDate(out, ms);
@@ -106,25 +106,51 @@ export function csvCells(p: ColumnPlan, out: ByteSink): (k: number) => void {
   }
 }
 
-/** Dictionary cells: each entry's field bytes are made once, the first time a row uses it. */
+/** Dictionary cells: each entry's field bytes are made once (the first time a row uses it) into one arena. */
 function dictCells(p: DictPlan, out: ByteSink): (k: number) => void {
   const { codes, dictBytes, dictOffsets, rows } = p;
   const size = dictOffsets.length - 1;
-  const made: Array<Uint8Array | undefined> = new Array(size);
+  const at = new Int32Array(size).fill(-1);
+  const len = new Int32Array(size);
+  const arena = new ByteSink(4096);
   return (k) => {
     const c = codes[rows ? rows[k] : k];
     if (c < 0 || c >= size) return;
-    let f = made[c];
-    if (!f) {
-      const start = out.pos;
-      writeBytesField(out, dictBytes, dictOffsets[c], dictOffsets[c + 1]);
-      made[c] = out.buf.slice(start, out.pos);
-      return;
+    let start = at[c];
+    if (start < 0) {
+      start = at[c] = arena.pos;
+      writeBytesField(arena, dictBytes, dictOffsets[c], dictOffsets[c + 1]);
+      len[c] = arena.pos - start;
     }
-    out.ensure(f.length);
+    const n = len[c];
+    out.ensure(n);
     const b = out.buf;
+    const a = arena.buf;
     let w = out.pos;
-    for (let i = 0; i < f.length; i++) b[w++] = f[i];
+    for (let i = start; i < start + n; i++) b[w++] = a[i];
     out.pos = w;
   };
+}
+
+/** Appends a finite number as JavaScript prints it; whole numbers within 32 bits without a string. */
+function writeNumber(out: ByteSink, v: number): void {
+  if ((v | 0) !== v || (v === 0 && 1 / v < 0)) {
+    writeUtf8(out, '' + v); // fractions, -0 ('0'), large and exponent forms: JavaScript's own text
+    return;
+  }
+  out.ensure(11);
+  const b = out.buf;
+  let w = out.pos;
+  if (v < 0) {
+    b[w++] = 45;
+    v = -v;
+  }
+  let d = 1;
+  while (d * 10 <= v) d *= 10;
+  for (; d >= 1; d = (d / 10) | 0) {
+    const q = (v / d) | 0;
+    b[w++] = 48 + q;
+    v -= q * d;
+  }
+  out.pos = w;
 }

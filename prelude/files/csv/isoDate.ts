@@ -11,8 +11,9 @@ const DAY = 86_400_000;
 
 function digits(b: Uint8Array, at: number, v: number, width: number): void {
   for (let i = at + width - 1; i >= at; i--) {
-    b[i] = 48 + (v % 10);
-    v = Math.floor(v / 10);
+    const q = (v / 10) | 0;
+    b[i] = 48 + v - q * 10;
+    v = q;
   }
 }
 
@@ -22,11 +23,12 @@ export function writeIsoDate(out: ByteSink, ms: number): void {
   let rest = ms - days * DAY;
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
+  // from here every quantity is a small non-negative integer: `| 0` is floor
   const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const yoe = ((doe - ((doe / 1460) | 0) + ((doe / 36_524) | 0) - ((doe / 146_096) | 0)) / 365) | 0;
+  const doy = doe - (365 * yoe + ((yoe / 4) | 0) - ((yoe / 100) | 0));
+  const mp = ((5 * doy + 2) / 153) | 0;
+  const d = doy - (((153 * mp + 2) / 5) | 0) + 1;
   const m = mp < 10 ? mp + 3 : mp - 9;
   const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
   if (y < 0 || y > 9999) {
@@ -42,11 +44,11 @@ export function writeIsoDate(out: ByteSink, ms: number): void {
   b[p + 7] = 45;
   digits(b, p + 8, d, 2);
   b[p + 10] = 84; // T
-  const h = Math.floor(rest / 3_600_000);
+  const h = (rest / 3_600_000) | 0;
   rest -= h * 3_600_000;
-  const min = Math.floor(rest / 60_000);
+  const min = (rest / 60_000) | 0;
   rest -= min * 60_000;
-  const s = Math.floor(rest / 1000);
+  const s = (rest / 1000) | 0;
   digits(b, p + 11, h, 2);
   b[p + 13] = 58; // :
   digits(b, p + 14, min, 2);
