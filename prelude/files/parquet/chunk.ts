@@ -1,12 +1,16 @@
 /**
  * One column chunk of one row group: the encoder for the plan's kind fills the scratch buffers,
  * then the pages go out as [dictionary page] data page (v1: definition levels, then values), each
- * behind its Thrift page header. Pages are UNCOMPRESSED (docs/benchmarks.md, issue 16: measured).
+ * behind its Thrift page header. INT64 chunks (integers, dates) are SNAPPY-compressed: their bytes
+ * are mostly zeros and repeats, which Snappy shrinks ~15x in a few ms per 100,000 values; every
+ * other chunk stays UNCOMPRESSED, where JS Snappy costs more time than the whole writer
+ * (docs/benchmarks.md, "Tables in, files out": measured).
  */
 import type { ByteSink } from './byteSink.js';
 import type { ColumnPlan } from './plan.js';
 import type { Encoded, Scratch } from './scratch.js';
 import { ThriftWriter } from './thrift.js';
+import { snappyCompress } from 'hyparquet-writer/src/snappy.js';
 import { writeLevels } from './rle.js';
 import { encodeBigInts, encodeNumbers } from './numbers.js';
 import { encodeBooleans } from './booleans.js';
@@ -21,8 +25,12 @@ export interface ChunkMeta {
   type: number;
   encodings: number[];
   numValues: number;
-  /** Bytes of the chunk, page headers included (uncompressed = compressed). */
+  /** Bytes of the chunk as stored, page headers included. */
   size: number;
+  /** The same with every page uncompressed. */
+  uncompressed: number;
+  /** 0 UNCOMPRESSED, 1 SNAPPY. */
+  codec: number;
   offset: number;
   dataPageOffset: number;
   dictPageOffset: number;
@@ -71,17 +79,30 @@ export function writeChunk(out: ByteSink, p: ColumnPlan, a: number, b: number, s
   }
   const dataPageOffset = out.pos;
   const size = s.levels.pos + s.values.pos;
+  const codec = physicalOf(p) === PHYSICAL.INT64 ? 1 : 0;
+  let stored: Uint8Array | null = null;
+  if (codec) {
+    // Snappy needs the page body (levels, then values) in one buffer
+    s.levels.bytes(s.values.buf.subarray(0, s.values.pos));
+    stored = snappyCompress(s.levels.buf.subarray(0, size));
+  }
   const w = new ThriftWriter(out);
-  w.i32(1, 0).i32(2, size).i32(3, size);
+  w.i32(1, 0).i32(2, size).i32(3, stored ? stored.length : size);
   w.begin(5).i32(1, count).i32(2, enc.encoding).i32(3, 3).i32(4, 3).end();
   w.end();
-  out.bytes(s.levels.buf.subarray(0, s.levels.pos));
-  out.bytes(s.values.buf.subarray(0, s.values.pos));
+  const headerBytes = out.pos - dataPageOffset;
+  if (stored) out.bytes(stored);
+  else {
+    out.bytes(s.levels.buf.subarray(0, s.levels.pos));
+    out.bytes(s.values.buf.subarray(0, s.values.pos));
+  }
   return {
     type: physicalOf(p),
     encodings: enc.encoding === 8 ? [0, 3, 8] : [0, 3],
     numValues: count,
     size: out.pos - offset,
+    uncompressed: dataPageOffset - offset + headerBytes + size,
+    codec,
     offset,
     dataPageOffset,
     dictPageOffset,

@@ -37,14 +37,16 @@ export function writeFooter(out: ByteSink, plans: ColumnPlan[], groups: RowGroup
     w.begin();
     w.list(1, T.STRUCT, g.chunks.length);
     let bytes = 0;
+    let stored = 0;
     g.chunks.forEach((c, i) => {
-      bytes += c.size;
+      bytes += c.uncompressed;
+      stored += c.size;
       w.begin().i64(2, c.offset).begin(3);
       w.i32(1, c.type);
       w.list(2, T.I32, c.encodings.length);
       for (const e of c.encodings) w.item32(e);
       w.list(3, T.BINARY, 1).itemString(plans[i].name);
-      w.i32(4, 0).i64(5, c.numValues).i64(6, c.size).i64(7, c.size).i64(9, c.dataPageOffset);
+      w.i32(4, c.codec).i64(5, c.numValues).i64(6, c.uncompressed).i64(7, c.size).i64(9, c.dataPageOffset);
       if (c.dictPageOffset >= 0) w.i64(11, c.dictPageOffset);
       w.begin(12).i64(3, c.nulls);
       if (c.min && c.max) w.binary(5, c.max).binary(6, c.min);
@@ -53,7 +55,7 @@ export function writeFooter(out: ByteSink, plans: ColumnPlan[], groups: RowGroup
     });
     w.i64(2, bytes).i64(3, g.numRows);
     if (g.chunks.length) w.i64(5, g.chunks[0].offset);
-    w.i64(6, bytes);
+    w.i64(6, stored);
     w.end();
   }
   w.string(6, 'sbirtools');
