@@ -88,6 +88,21 @@ describe('to_parquet writer: random tables read back by hyparquet', () => {
     expect(rows[150_000]).toEqual({ i: 150_000n, s: null });
   });
 
+  test('layout: host dictionary text as RLE_DICTIONARY, INT64 pages SNAPPY, the rest UNCOMPRESSED, TIMESTAMP in UTC', async () => {
+    const c = fc.sample(caseArb.filter((x) => x.n > 20 && x.mask === null && x.S.some((v) => v !== null) && x.I.some((v) => v !== null)), { numRuns: 1, seed: SEED })[0]!;
+    const bytes = writeParquet(tableOf(c));
+    const meta = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    const chunk = (name: string) => meta.row_groups[0]!.columns.find((x) => x.meta_data!.path_in_schema[0] === name)!.meta_data!;
+    expect(chunk('S').encodings).toContain('RLE_DICTIONARY');
+    expect(chunk('S').dictionary_page_offset).toBeDefined();
+    expect(chunk('I')).toMatchObject({ type: 'INT64', codec: 'SNAPPY' });
+    expect(chunk('U')).toMatchObject({ type: 'BYTE_ARRAY', codec: 'UNCOMPRESSED' });
+    expect(chunk('N').codec).toBe('UNCOMPRESSED');
+    const d = meta.schema.find((x) => x.name === 'D')!;
+    expect(d).toMatchObject({ type: 'INT64', converted_type: 'TIMESTAMP_MILLIS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' } });
+    expect(meta.schema.find((x) => x.name === 'U')).toMatchObject({ type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' });
+  });
+
   test('a BigInt beyond 64 bits is a RangeError naming the column', () => {
     expect(() => writeParquet(new ColumnTable({ big: [1n, 2n ** 64n] } as never))).toThrow(/column "big" holds 18446744073709551616, beyond a 64-bit integer/);
   });
