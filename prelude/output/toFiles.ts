@@ -6,7 +6,14 @@ import { columnsOf, fileTable } from '../files/columnsOf.js';
 import { writeCsv } from '../files/csv/writeCsv.js';
 import { jsonText } from '../files/json.js';
 import { writeParquet } from '../files/parquet/writeParquet.js';
-import { fileName, saveFile, type SavedFile } from './files.js';
+import { checkFileSize, fileBytesLeft, fileName, requireFiles, saveFile, type SavedFile } from './files.js';
+import type { SizeLimit } from '../files/parquet/writeParquet.js';
+
+/** The run's byte cap as the writers see it: they stop before taking memory for a file that cannot be saved. */
+function limitOf(file: string): SizeLimit {
+  requireFiles();
+  return { bytes: fileBytesLeft(file), overLimit: (bytes) => checkFileSize(file, bytes, true) };
+}
 
 /**
  * Saves `t` as CSV (header row, nulls empty, dates ISO-8601 UTC), written as UTF-8 bytes row by
@@ -15,7 +22,8 @@ import { fileName, saveFile, type SavedFile } from './files.js';
  */
 export function to_csv(t: unknown, name?: string): SavedFile {
   const table = fileTable(t, 'to_csv');
-  return saveFile(fileName(name, 'result.csv', '.csv'), 'text/csv', writeCsv(table));
+  const file = fileName(name, 'result.csv', '.csv');
+  return saveFile(file, 'text/csv', writeCsv(table, limitOf(file)));
 }
 
 /**
@@ -36,7 +44,8 @@ export function to_json(t: unknown, name?: string): SavedFile {
  */
 export function to_parquet(t: unknown, name?: string): SavedFile {
   const table = fileTable(t, 'to_parquet');
-  return saveFile(fileName(name, 'result.parquet', '.parquet'), 'application/vnd.apache.parquet', writeParquet(table));
+  const file = fileName(name, 'result.parquet', '.parquet');
+  return saveFile(file, 'application/vnd.apache.parquet', writeParquet(table, undefined, limitOf(file)));
 }
 
 /**

@@ -6,16 +6,18 @@
 import type { ColumnTable } from 'arquero';
 import { planColumns } from '../parquet/plan.js';
 import { ByteSink } from '../parquet/byteSink.js';
+import type { SizeLimit } from '../parquet/writeParquet.js';
 import { csvCells, writeField } from './csvCells.js';
 
 /**
  * The CSV file of `t` (its visible rows, in order).
  * @example writeCsv(award_data.select('Company', 'Award Amount')).byteLength
  */
-export function writeCsv(t: ColumnTable): Uint8Array {
+export function writeCsv(t: ColumnTable, limit?: SizeLimit): Uint8Array {
   const plans = planColumns(t, true);
   const numRows = t.numRows();
-  const out = new ByteSink(Math.max(1 << 16, numRows * plans.length * 8));
+  const out = new ByteSink(Math.min(Math.max(1 << 16, numRows * plans.length * 8), limit ? limit.bytes + 1 : Infinity));
+  if (limit) out.setLimit(limit.bytes, limit.overLimit);
   plans.forEach((p, c) => {
     if (c) out.byte(44);
     writeField(out, p.name);

@@ -8,21 +8,45 @@ export class ByteSink {
   buf: Uint8Array;
   pos = 0;
 
+  /** The most bytes this sink may hold; past it `overLimit` (which throws) is called before allocating. */
+  private limit = Infinity;
+  private overLimit: ((bytes: number) => void) | null = null;
+  /** min(buf.length, limit): where `ensure` must look further. */
+  private end: number;
+
   constructor(capacity = 1 << 16) {
     this.buf = new Uint8Array(capacity);
+    this.end = capacity;
+  }
+
+  /** Caps the sink (Infinity: none); `overLimit` must throw. */
+  setLimit(bytes: number, overLimit: ((bytes: number) => void) | null): void {
+    this.limit = bytes;
+    this.overLimit = overLimit;
+    this.end = Math.min(this.buf.length, bytes);
   }
 
   /** Makes room for `n` more bytes (the check inlines; growing does not). */
   ensure(n: number): void {
-    if (this.pos + n > this.buf.length) this.grow(this.pos + n);
+    if (this.pos + n > this.end) this.grow(this.pos + n);
   }
 
   private grow(need: number): void {
+    if (need > this.limit) {
+      this.overLimit?.(need);
+      throw new RangeError(`a buffer limited to ${this.limit} bytes needs ${need}`);
+    }
+    if (need <= this.buf.length) {
+      this.end = Math.min(this.buf.length, this.limit);
+      return;
+    }
     let size = this.buf.length * 2;
     while (size < need) size *= 2;
+    if (size > this.limit) size = Math.max(need, this.limit);
     const next = new Uint8Array(size);
     next.set(this.buf.subarray(0, this.pos));
     this.buf = next;
+    this.end = Math.min(size, this.limit);
   }
 
   byte(b: number): void {

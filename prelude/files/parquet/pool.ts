@@ -20,6 +20,7 @@ export function takeSink(capacity: number): ByteSink {
   spare.out = null;
   if (s && s.buf.length >= capacity) {
     s.pos = 0;
+    s.setLimit(Infinity, null);
     return s;
   }
   return new ByteSink(capacity);

@@ -14,14 +14,21 @@ export const ROW_GROUP_ROWS = 100_000;
 
 const MAGIC = [0x50, 0x41, 0x52, 0x31]; // PAR1
 
+/** A cap on the file's size: past `bytes`, `overLimit` is called (and must throw) before more memory is taken. */
+export interface SizeLimit {
+  bytes: number;
+  overLimit: (bytes: number) => void;
+}
+
 /**
  * The Parquet file of `t` (its visible rows, in order).
  * @example writeParquet(award_data.select('Company', 'Award Amount')).byteLength
  */
-export function writeParquet(t: ColumnTable, rowGroupRows = ROW_GROUP_ROWS): Uint8Array {
+export function writeParquet(t: ColumnTable, rowGroupRows = ROW_GROUP_ROWS, limit?: SizeLimit): Uint8Array {
   const numRows = t.numRows();
   const plans = planColumns(t);
-  const out = takeSink(sizeHint(plans, numRows));
+  const out = takeSink(Math.min(sizeHint(plans, numRows), limit ? limit.bytes + 1 : Infinity));
+  out.setLimit(limit ? limit.bytes : Infinity, limit ? limit.overLimit : null);
   const scratch = takeScratch(Math.min(numRows, rowGroupRows));
   try {
     for (const b of MAGIC) out.byte(b);

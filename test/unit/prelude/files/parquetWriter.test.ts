@@ -103,6 +103,15 @@ describe('to_parquet writer: random tables read back by hyparquet', () => {
     expect(meta.schema.find((x) => x.name === 'U')).toMatchObject({ type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' });
   });
 
+  test('a size limit stops the writer before its buffer passes it', () => {
+    const t = new ColumnTable({ s: Array.from({ length: 50_000 }, (_, i) => `row ${i}`) } as never);
+    const seen: number[] = [];
+    const limit = { bytes: 10_000, overLimit: (n: number) => { seen.push(n); throw new Error(`over by ${n}`); } };
+    expect(() => writeParquet(t, 100_000, limit)).toThrow(/^over by \d+/);
+    expect(seen[0]).toBeGreaterThan(10_000);
+    expect(writeParquet(t, 100_000, { bytes: 10_000_000, overLimit: () => { throw new Error('no'); } }).byteLength).toBeLessThan(10_000_000);
+  });
+
   test('a BigInt beyond 64 bits is a RangeError naming the column', () => {
     expect(() => writeParquet(new ColumnTable({ big: [1n, 2n ** 64n] } as never))).toThrow(/column "big" holds 18446744073709551616, beyond a 64-bit integer/);
   });
