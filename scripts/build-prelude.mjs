@@ -40,8 +40,9 @@ export async function buildPrelude(root) {
       {
         name: 'sandbox-shims',
         setup(b) {
-          // hyparquet's and hyparquet-writer's default export condition is their Node entry (imports fs); the writer in
-          // prelude/files/parquet.ts needs only the platform-neutral modules
+          // hyparquet's and hyparquet-writer's default export condition is their Node entry (imports fs): should the
+          // prelude import them by name, only their platform-neutral modules (to_parquet has its own writer,
+          // files/parquet/, and takes only hyparquet-writer/src/snappy.js by path)
           b.onResolve({ filter: /^hyparquet(-writer)?$/ }, (args) => ({ path: join(root, 'node_modules', args.path, 'src', 'index.js') }));
           for (const { filter, stub } of SHIMS) {
             b.onResolve({ filter: /byte-stream\.js$/ }, (args) => {

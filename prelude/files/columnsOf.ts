@@ -14,14 +14,22 @@ export interface FileColumn {
 }
 
 /**
+ * `t` as a table for a file writer named `fn`.
+ * @throws {GuestError} TypeError when `t` is not a table.
+ */
+export function fileTable(t: unknown, fn: string): ColumnTable {
+  if (!isTable(t)) {
+    throw new GuestError('TypeError', `${fn}() expects a table, got ${t === null ? 'null' : Array.isArray(t) ? 'an array' : typeof t}`, `Pass an Arquero table, e.g. ${fn}(award_data.filter(...).select('Company', 'Award Amount')); for an array of objects use ${fn}(aq.from(rows)).`);
+  }
+  return t as ColumnTable;
+}
+
+/**
  * Reads every column of `t` once.
  * @throws {GuestError} TypeError when `t` is not a table.
  */
 export function columnsOf(t: unknown, fn: string): { numRows: number; columns: FileColumn[] } {
-  if (!isTable(t)) {
-    throw new GuestError('TypeError', `${fn}() expects a table, got ${t === null ? 'null' : Array.isArray(t) ? 'an array' : typeof t}`, `Pass an Arquero table, e.g. ${fn}(award_data.filter(...).select('Company', 'Award Amount')); for an array of objects use ${fn}(aq.from(rows)).`);
-  }
-  const table = t as ColumnTable;
+  const table = fileTable(t, fn);
   const columns = table.columnNames().map((name) => {
     const values = table.array(name) as ArrayLike<unknown>;
     return { name, kind: kindOf(values), values };
@@ -29,16 +37,21 @@ export function columnsOf(t: unknown, fn: string): { numRows: number; columns: F
   return { numRows: table.numRows(), columns };
 }
 
-function kindOf(values: ArrayLike<unknown>): FileKind {
+/**
+ * The kind of a column over every value (`rows`: positions to visit, null = all): integers are safe
+ * integers (BigInts too) other than -0, which only a DOUBLE keeps; any object makes it JSON text.
+ */
+export function kindOf(values: ArrayLike<unknown>, rows: ArrayLike<number> | null = null): FileKind {
   let bits = 0;
   let whole = true;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
+  const n = rows ? rows.length : values.length;
+  for (let k = 0; k < n; k++) {
+    const v = values[rows ? rows[k] : k];
     if (v === null || v === undefined) continue;
     const t = typeof v;
     if (t === 'number') {
       bits |= 1;
-      if (whole && !Number.isSafeInteger(v)) whole = false;
+      if (whole && (!Number.isSafeInteger(v) || (v === 0 && 1 / (v as number) < 0))) whole = false;
     } else if (t === 'bigint') bits |= 1;
     else if (v instanceof Date) bits |= 2;
     else if (t === 'boolean') bits |= 4;

@@ -45,17 +45,45 @@ export function fileName(name: unknown, fallback: string, ext: string): string {
 }
 
 /**
+ * Throws unless this sandbox takes files (checked before a writer spends time on one).
+ * @throws {GuestError} FileError.
+ */
+export function requireFiles(): void {
+  if (!state.save) throw noFiles();
+}
+
+function noFiles(): GuestError {
+  return new GuestError('FileError', 'Files cannot be saved in this sandbox', 'Return the data as the value of the run instead.');
+}
+
+/** Bytes a file named `name` may still take in this run (a file of the same name is replaced, so its size is free). */
+export function fileBytesLeft(name: string): number {
+  let used = 0;
+  for (const [k, v] of state.sizes) if (k !== name) used += v;
+  return Math.max(0, state.cap - used);
+}
+
+/**
+ * Throws when `bytes` more for `name` would pass the run's cap (`atLeast`: a writer stopped early,
+ * the file would have been larger still).
+ * @throws {GuestError} FileLimitError.
+ */
+export function checkFileSize(name: string, bytes: number, atLeast = false): void {
+  const left = fileBytesLeft(name);
+  if (bytes <= left) return;
+  const used = state.cap - left;
+  throw new GuestError('FileLimitError', `Saving ${name} (${atLeast ? 'more than ' : ''}${bytes} bytes) would pass this run's limit of ${state.cap} bytes of files (${used} bytes already saved)`, 'Save fewer rows or columns (select/filter/aggregate first), use to_parquet (smaller than CSV/JSON), or raise the maxFileBytes limit.');
+}
+
+/**
  * Hands a file to the host; a later file with the same name replaces the earlier one.
  * @throws {GuestError} FileLimitError past the run's byte cap, FileError when files are not available.
  */
 export function saveFile(name: string, mediaType: string, bytes: Uint8Array): SavedFile {
-  if (!state.save) throw new GuestError('FileError', 'Files cannot be saved in this sandbox', 'Return the data as the value of the run instead.');
-  let used = 0;
-  for (const [k, v] of state.sizes) if (k !== name) used += v;
-  if (used + bytes.byteLength > state.cap) {
-    throw new GuestError('FileLimitError', `Saving ${name} (${bytes.byteLength} bytes) would pass this run's limit of ${state.cap} bytes of files (${used} bytes already saved)`, 'Save fewer rows or columns (select/filter/aggregate first), use to_parquet (smaller than CSV/JSON), or raise the maxFileBytes limit.');
-  }
-  state.save(name, mediaType, bytes);
+  const save = state.save;
+  if (!save) throw noFiles();
+  checkFileSize(name, bytes.byteLength);
+  save(name, mediaType, bytes);
   state.sizes.set(name, bytes.byteLength);
   return { name, mediaType, size: bytes.byteLength };
 }

@@ -2,19 +2,28 @@
 import * as aq from 'arquero';
 import type { ColumnTable } from 'arquero';
 import { utf8Encode } from '../polyfills/utf8.js';
-import { columnsOf } from '../files/columnsOf.js';
-import { csvText } from '../files/csv.js';
+import { columnsOf, fileTable } from '../files/columnsOf.js';
+import { writeCsv } from '../files/csv/writeCsv.js';
 import { jsonText } from '../files/json.js';
-import { parquetBytes } from '../files/parquet.js';
-import { fileName, saveFile, type SavedFile } from './files.js';
+import { writeParquet } from '../files/parquet/writeParquet.js';
+import { checkFileSize, fileBytesLeft, fileName, requireFiles, saveFile, type SavedFile } from './files.js';
+import type { SizeLimit } from '../files/parquet/writeParquet.js';
+
+/** The run's byte cap as the writers see it: they stop before taking memory for a file that cannot be saved. */
+function limitOf(file: string): SizeLimit {
+  requireFiles();
+  return { bytes: fileBytesLeft(file), overLimit: (bytes) => checkFileSize(file, bytes, true) };
+}
 
 /**
- * Saves `t` as CSV (header row, nulls empty, dates ISO-8601 UTC).
+ * Saves `t` as CSV (header row, nulls empty, dates ISO-8601 UTC), written as UTF-8 bytes row by
+ * row from the columns (files/csv/).
  * @example to_csv(merge(portfolio, award_data, { on: 'UEI' }), 'joined.csv')
  */
 export function to_csv(t: unknown, name?: string): SavedFile {
-  const { columns, numRows } = columnsOf(t, 'to_csv');
-  return saveFile(fileName(name, 'result.csv', '.csv'), 'text/csv', utf8Encode(csvText(columns, numRows)));
+  const table = fileTable(t, 'to_csv');
+  const file = fileName(name, 'result.csv', '.csv');
+  return saveFile(file, 'text/csv', writeCsv(table, limitOf(file)));
 }
 
 /**
@@ -29,12 +38,14 @@ export function to_json(t: unknown, name?: string): SavedFile {
 }
 
 /**
- * Saves `t` as Parquet (written in the sandbox; integers INT64, dates TIMESTAMP UTC).
+ * Saves `t` as Parquet, written in the sandbox column by column (files/parquet/): integers INT64,
+ * numbers DOUBLE, dates TIMESTAMP (ms, UTC), booleans BOOLEAN, text UTF-8 (objects as JSON text).
  * @example to_parquet(t, 'result.parquet')
  */
 export function to_parquet(t: unknown, name?: string): SavedFile {
-  const { columns, numRows } = columnsOf(t, 'to_parquet');
-  return saveFile(fileName(name, 'result.parquet', '.parquet'), 'application/vnd.apache.parquet', parquetBytes(columns, numRows));
+  const table = fileTable(t, 'to_parquet');
+  const file = fileName(name, 'result.parquet', '.parquet');
+  return saveFile(file, 'application/vnd.apache.parquet', writeParquet(table, undefined, limitOf(file)));
 }
 
 /**

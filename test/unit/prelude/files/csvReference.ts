@@ -1,6 +1,6 @@
-/** RFC 4180 CSV of a table: a header row, CRLF-free `\n` lines, fields quoted when needed, nulls empty, dates ISO-8601 UTC. */
-import type { FileColumn } from './columnsOf.js';
-import { textOf } from './columnsOf.js';
+/** The previous to_csv (kept as the reference of csvWriter.test.ts): RFC 4180 CSV of a table: a header row, CRLF-free `\n` lines, fields quoted when needed, nulls empty, dates ISO-8601 UTC. */
+import type { FileColumn } from '../../../../prelude/files/columnsOf.js';
+import { textOf } from '../../../../prelude/files/columnsOf.js';
 
 const NEEDS_QUOTES = /[",\n\r]|^\s|\s$/;
 
