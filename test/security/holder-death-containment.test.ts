@@ -65,7 +65,7 @@ describe('a holder process dies', () => {
   it('an attack that kills its holder (fatal OOM): MEMORY_LIMIT from the holder\'s own report, not an abort', async () => {
     await withPool(async (pool) => {
       await using victim = await pool.createSandbox();
-      await using attacker = await pool.createSandbox({ memoryLimitMb: 64, timeoutMs: 5000 });
+      await using attacker = await pool.createSandbox({ memoryLimitMb: 64, timeoutMs: 15_000 });
       await victim.run('const mine = 1');
       const pid = holderPid(pool);
       const r = await attacker.run('const m = new Map(); for (let i = 0; ; i++) m.set(i, i)');
