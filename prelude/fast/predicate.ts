@@ -10,6 +10,8 @@
  *   compiled code per row, on the text pages themselves (fast/columnChunks.ts), not through
  *   `column.at(row)`;
  * - anything else: Arquero's compiled code, per row.
+ * In `A && B` where A searches text and B is a cheap test, and neither can throw (fast/cheapFirst.ts),
+ * B runs first and A only on B's rows: the same rows, less searching.
  * Every part is Arquero's own generated code or a plain JavaScript operator on the same values.
  */
 import { codegen } from 'arquero/src/expression/codegen.js';
@@ -17,6 +19,7 @@ import { compile } from 'arquero/src/expression/compile.js';
 import { ObjectCreate } from '../intrinsics.js';
 import { sourceOf } from './source.js';
 import { columnChunks, readsTextPages } from './columnChunks.js';
+import { cheapFirst } from './cheapFirst.js';
 import type { ColumnTable } from 'arquero';
 
 /** A node of Arquero's expression tree. */
@@ -65,6 +68,10 @@ function columnsOf(node: Node, out: Set<string>): Set<string> | null {
 export function evaluate(ctx: Ctx, node: Node, sel: Uint8Array): Uint8Array {
   const n = ctx.n;
   if (node.type === 'LogicalExpression' && (node.operator === '&&' || node.operator === '||')) {
+    if (node.operator === '&&' && cheapFirst(ctx.t, node.left as Node, node.right as Node)) {
+      // a text search on the left, a cheap test on the right, neither can throw: same rows either way
+      return evaluate(ctx, node.left as Node, evaluate(ctx, node.right as Node, sel));
+    }
     const a = evaluate(ctx, node.left as Node, sel);
     if (node.operator === '&&') return evaluate(ctx, node.right as Node, a);
     const rest = new Uint8Array(n);

@@ -36,6 +36,12 @@ const COMPILED = [
   "d => !op.startswith(d.T, 'Q')",
   "d => d.T != null && d.T.length >= 2",
   "d => op.match(d.T, /ü|😀|\\r\\n/) != null && d.K == 'DOD'",
+  // text search && cheap test: the cheap side may run first (fast/cheapFirst.ts) ...
+  "d => op.match(d.T, /a/) != null && op.length(d.T) > 2 && d.N >= 0",
+  "d => op.lower(d.T) === 'qa' && d.N !== 1",
+  // ... but never a side that can throw (d.T.length on a null row: only rows with an 'a' reach it)
+  "d => op.includes(d.T, 'a') && d.T.length > 2",
+  "d => op.includes(d.T, 'a') && op.parse_int(d.T) > 0",
 ];
 
 /** Every table is asked unfiltered, after a filter on codes, and after a filter keeping few rows. */
