@@ -114,6 +114,11 @@ export class LazyColumn {
     return out;
   }
 
+  /** True when the column is long text read through the session's page cache (asking fetches nothing). */
+  get textPaged(): boolean {
+    return this.text !== null;
+  }
+
   /**
    * The values behind `at(row)` for a scan over many rows (see ScanSource), or null when only
    * `at` reads them cheaply (text decoded per row in the isolate: a scan of a few rows must not

@@ -75,7 +75,7 @@ export function columnChunks(t: ColumnTable, names: readonly string[], aligned =
 export function readsTextPages(t: ColumnTable, names: Iterable<string>): boolean {
   for (const name of names) {
     const col = t.column(name) as unknown;
-    if (col instanceof LazyColumn && col.scanSource()?.kind === 'pages') return true;
+    if (col instanceof LazyColumn && col.textPaged) return true; // asking scanSource() would build value arrays
   }
   return false;
 }
