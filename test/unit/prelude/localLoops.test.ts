@@ -23,10 +23,14 @@ describe('which loops run over local copies', () => {
     for (const l of [2, 3, 5]) expect(lines[l]).toBe(DOD.split('\n')[l]); // the loop's lines and what follows
     expect(lines[3].indexOf('total += 1.5')).toBe(DOD.split('\n')[3].indexOf('total += 1.5'));
   });
+  test('the column array in a for-of head is the one call allowed', () => {
+    expect(globalize("var c = 0;\nfor (const a of award_data.array('Abstract')) if (a && a.length > 2) c++;\nc")).toContain('let c = $sbl0;');
+  });
   test('left alone: calls, functions, this, var inside, same-line loops, nothing declared', () => {
     for (const code of [
       'var m = new Map();\nfor (const a of arr) m.set(a, 1);',
-      'var c = 0;\nfor (const a of award_data.array("Agency")) c++;',
+      'var c = 0;\nfor (const a of award_data.array(k)) c++;',
+      'var c = 0;\nfor (const a of other.array("Agency")) c++;',
       'var c = 0;\nfor (let i = 0; i < 3; i++) c += [1].map((x) => x)[0];',
       'var c = 0;\nfor (let i = 0; i < 3; i++) c += this.k;',
       'var c = 0;\nfor (let i = 0; i < 3; i++) { var k = i; c += k; }',
