@@ -31,7 +31,7 @@ const RUNS_CODE = new Set(['CallExpression', 'NewExpression', 'TaggedTemplateExp
   'ArrowFunctionExpression', 'ClassExpression', 'FunctionDeclaration', 'ClassDeclaration', 'ThisExpression', 'MetaProperty',
   'YieldExpression', 'AwaitExpression', 'WithStatement', 'LabeledStatement', 'ChainExpression']);
 const AFTER_OK = /^[ \t;]*(\/\/[^\n]*|\/\*.*)?(\r?\n|$)/;
-const RESERVED = new Set(['eval', 'arguments', 'globalThis', 'undefined']);
+const RESERVED = new Set(['eval', 'arguments', 'globalThis', 'undefined', 'NaN', 'Infinity']);
 
 /** The insertions that run each eligible top-level loop over local copies (none when there is nothing to gain). */
 export function localLoops(code: string, body: readonly Node[]): Insert[] {
