@@ -76,6 +76,19 @@ award_data.array('Abstract').filter(a => a != null && re.test(a)).length`,
     py: "a = df['Abstract']\nint((a.str.contains('prototype', regex=False, na=False) & (a.str.len() > 1500)).sum())",
   },
   {
+    id: 'filterClosureUniversity',
+    label: "closure filter: abstracts mentioning 'university', any case (toLowerCase().includes)",
+    js: "award_data.filter(d => d.Abstract && d.Abstract.toLowerCase().includes('university')).numRows()",
+    py: "int(df['Abstract'].str.contains('university', case=False, regex=False, na=False).sum())",
+  },
+  {
+    id: 'filterClosureAmountVar',
+    label: 'closure filter over a variable: DoD awards above a threshold',
+    js: `const min = 1e6;
+award_data.filter(d => d['Award Amount'] > min && d.Agency === 'Department of Defense').numRows()`,
+    py: "int(((df['Award Amount'] > 1e6) & (df['Agency'] == 'Department of Defense')).sum())",
+  },
+  {
     id: 'titleQuantumLower',
     label: "titles containing 'quantum', any case (loop over Award Title)",
     js: `const titles = award_data.array('Award Title');

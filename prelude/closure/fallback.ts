@@ -10,6 +10,7 @@
 import { BitSet, escape, parse, type ColumnTable } from 'arquero';
 import { _derive } from 'arquero/src/verbs/derive.js';
 import { FunctionPrototypeToString, ReflectApply } from '../intrinsics.js';
+import { filterByColumns } from './columnScan.js';
 import { rowView } from './rowView.js';
 import { callsValueMethods } from './valueMethods.js';
 
@@ -44,6 +45,8 @@ const compiles = (t: ColumnTable, value: unknown): boolean => {
 
 /** filter() with a closure predicate, evaluated row by row. */
 export function filterClosure(t: ColumnTable, fn: Fn): ColumnTable {
+  const scanned = filterByColumns(t, fn); // the same calls on the columns' arrays, when the closure only reads d.X
+  if (scanned) return scanned;
   const rv = rowView(t);
   const params = t.params();
   const n = t.totalRows();

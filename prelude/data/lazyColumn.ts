@@ -33,6 +33,14 @@ export interface TextAccess {
 
 type Getter = (row: number) => unknown;
 
+/**
+ * What a prelude scan (fast/, closure/) reads instead of calling `at(row)` per row; never handed to
+ * the guest, and only read: `pages` = text in the session's page cache (row r is
+ * `pages.page(r >> PAGE_SHIFT)[r & (PAGE_ROWS - 1)]`), `all` = the cached array of every value
+ * (`all[r]` is what `at(r)` returns: the same strings, numbers, null and Date objects).
+ */
+export type ScanSource = { kind: 'pages'; pages: TextPages } | { kind: 'all'; all: readonly unknown[] };
+
 /** A lazily fetched and decoded column of a host table. */
 export class LazyColumn {
   /** Number of rows (known from the table metadata, no fetch needed). */
@@ -46,6 +54,7 @@ export class LazyColumn {
   private all: unknown[] | null = null;
   private readonly paged: ReturnType<typeof pagedText> | null;
   private readonly text: TextPages | null;
+  private readonly utf8: boolean;
 
   constructor(meta: ColumnMeta, numRows: number, private readonly fetch: ColumnFetcher, access: TextAccess | FetchRange = {}) {
     const a: TextAccess = typeof access === 'function' ? { fetchRange: access } : access;
@@ -53,6 +62,7 @@ export class LazyColumn {
     this.type = meta.type;
     this.length = numRows;
     const utf8 = meta.kind === 'utf8';
+    this.utf8 = utf8;
     this.text = utf8 && a.fetchText && a.cache ? new TextPages(numRows, a.fetchText, a.cache) : null;
     this.paged = utf8 && a.fetchRange ? pagedText(numRows, a.fetchRange) : null;
     if (this.text) {
@@ -102,6 +112,22 @@ export class LazyColumn {
     const out = new Array<unknown>(indices.length);
     for (let k = 0; k < indices.length; k++) out[k] = all[indices[k]!];
     return out;
+  }
+
+  /** True when the column is long text read through the session's page cache (asking fetches nothing). */
+  get textPaged(): boolean {
+    return this.text !== null;
+  }
+
+  /**
+   * The values behind `at(row)` for a scan over many rows (see ScanSource), or null when only
+   * `at` reads them cheaply (text decoded per row in the isolate: a scan of a few rows must not
+   * decode the whole column).
+   */
+  scanSource(): ScanSource | null {
+    if (this.text) return { kind: 'pages', pages: this.text };
+    if (this.utf8) return null;
+    return { kind: 'all', all: this.allValues() };
   }
 
   private allValues(): unknown[] {

@@ -6,13 +6,20 @@
  * - reading only one dictionary column: Arquero's compiled code for the part runs once per
  *   dictionary entry (and once for null), then a lookup by code;
  * - `number column OP number` (either side): a loop over the Float64Array;
+ * - reading long text (`op.includes(d.Abstract, 'x')`, `op.length(d.Abstract) > 1500`): Arquero's
+ *   compiled code per row, on the text pages themselves (fast/columnChunks.ts), not through
+ *   `column.at(row)`;
  * - anything else: Arquero's compiled code, per row.
+ * In `A && B` where A searches text and B is a cheap test, and neither can throw (fast/cheapFirst.ts),
+ * B runs first and A only on B's rows: the same rows, less searching.
  * Every part is Arquero's own generated code or a plain JavaScript operator on the same values.
  */
 import { codegen } from 'arquero/src/expression/codegen.js';
 import { compile } from 'arquero/src/expression/compile.js';
 import { ObjectCreate } from '../intrinsics.js';
 import { sourceOf } from './source.js';
+import { columnChunks, readsTextPages } from './columnChunks.js';
+import { cheapFirst } from './cheapFirst.js';
 import type { ColumnTable } from 'arquero';
 
 /** A node of Arquero's expression tree. */
@@ -61,6 +68,10 @@ function columnsOf(node: Node, out: Set<string>): Set<string> | null {
 export function evaluate(ctx: Ctx, node: Node, sel: Uint8Array): Uint8Array {
   const n = ctx.n;
   if (node.type === 'LogicalExpression' && (node.operator === '&&' || node.operator === '||')) {
+    if (node.operator === '&&' && cheapFirst(ctx.t, node.left as Node, node.right as Node)) {
+      // a text search on the left, a cheap test on the right, neither can throw: same rows either way
+      return evaluate(ctx, node.left as Node, evaluate(ctx, node.right as Node, sel));
+    }
     const a = evaluate(ctx, node.left as Node, sel);
     if (node.operator === '&&') return evaluate(ctx, node.right as Node, a);
     const rest = new Uint8Array(n);
@@ -101,9 +112,44 @@ function leaf(ctx: Ctx, node: Node, sel: Uint8Array): Uint8Array {
       return out;
     }
   }
+  if (textChunks(ctx, node, f, sel, out)) return out;
   const data = t.data();
   for (let i = 0; i < n; i++) if (sel[i] && f(i, data)) out[i] = 1;
   return out;
+}
+
+/** Every column a node reads. */
+function readColumns(node: Node, out: Set<string>): Set<string> {
+  if (node.type === 'Column') out.add(node.name as string);
+  for (const [key, v] of Object.entries(node)) {
+    if (key === 'type') continue;
+    for (const c of Array.isArray(v) ? v : [v]) if (c && typeof c === 'object' && typeof (c as Node).type === 'string') readColumns(c as Node, out);
+  }
+  return out;
+}
+
+/**
+ * A part reading long text: the compiled code per selected row, in row order as the plain loop,
+ * with `data` holding each chunk's text page (and the other columns' values for the same rows).
+ * The compiled code reads a column only as `data.X.at(row)` / `data.X[row]`, so the chunk's arrays
+ * with the row number relative to the chunk give the same values. False when it does not apply.
+ */
+function textChunks(ctx: Ctx, node: Node, f: (row: number, data: unknown) => unknown, sel: Uint8Array, out: Uint8Array): boolean {
+  const names = [...readColumns(node, new Set())];
+  if (!names.length || !readsTextPages(ctx.t, names)) return false;
+  const chunks = columnChunks(ctx.t, names, true);
+  if (!chunks) return false;
+  const data = ObjectCreate(null) as Record<string, unknown>;
+  const any = (lo: number, hi: number) => {
+    for (let i = lo; i < hi; i++) if (sel[i]) return true;
+    return false;
+  };
+  chunks((lo, hi, arrays) => {
+    for (let k = 0; k < names.length; k++) data[names[k]] = arrays[k];
+    for (let i = lo; i < hi; i++) if (sel[i] && f(i - lo, data)) out[i] = 1;
+  }, any);
+  ctx.fast = true;
+  return true;
 }
 
 /** `number column OP number constant` (either side) on the Float64Array; false when the shape differs. */

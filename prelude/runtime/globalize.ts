@@ -15,12 +15,17 @@ interface Node {
   id?: { name: string } | null;
 }
 
+const MAY_DECLARE = /const|let|class|\\/;
+
 /**
  * Rewrites top-level lexical declarations of a script; returns the code unchanged when it does not
  * parse (the eval then reports the SyntaxError).
  * @example globalize('const a = 1;\nlet b = 2;') // 'var   a = 1;\nvar b = 2;'
  */
 export function globalize(code: string): string {
+  // no parse when no declaration can be there (the trivial run's path): a lexical declaration or a
+  // class needs one of these words spelled out (a keyword cannot be written with \u escapes)
+  if (!MAY_DECLARE.test(code)) return code;
   let body: Node[];
   try {
     body = (parse(code, { ecmaVersion: 'latest', sourceType: 'script' }) as unknown as { body: Node[] }).body;
