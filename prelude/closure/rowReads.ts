@@ -7,10 +7,8 @@
  * Unlike the fold of fast/closureFilter.ts the closure may do anything else (call any function,
  * keep state, use a shared regex): it still runs once per row, in row order.
  */
-import { parse } from 'acorn';
-import { FunctionPrototypeToString, NativeWeakMap, ReflectApply } from '../intrinsics.js';
-
-type Node = { type: string; [key: string]: unknown };
+import { NativeWeakMap } from '../intrinsics.js';
+import { closureNode, type Node } from './arrowSource.js';
 
 /** Identifiers that could reach the row some other way (direct eval sees the closure's scope). */
 const ESCAPES = new Set(['arguments', 'eval']);
@@ -27,13 +25,8 @@ export function rowReads(fn: Function): string[] | undefined {
 }
 
 function analyse(fn: Function): string[] | undefined {
-  let root: Node;
-  try {
-    const src = ReflectApply(FunctionPrototypeToString, fn, []) as string;
-    root = ((parse(`(${src})`, { ecmaVersion: 'latest' }) as unknown as Node).body as Node[])[0].expression as Node;
-  } catch {
-    return undefined;
-  }
+  const root = closureNode(fn);
+  if (!root) return undefined;
   // only arrows: a `function` closure could be reached through its own `.arguments` (sloppy mode)
   if (root.type !== 'ArrowFunctionExpression') return undefined;
   const params = root.params as Node[];

@@ -9,13 +9,12 @@
  * pure methods (string, array, Set/Map lookups, RegExp tests) or of nested arrow functions given to
  * them. Anything else keeps the row-by-row path (closure/fallback.ts).
  */
-import { parse } from 'acorn';
 import { BitSet, type ColumnTable } from 'arquero';
-import { FunctionPrototypeToString, NativeMap, NativeSet, NativeWeakMap, ObjectCreate, ReflectApply } from '../intrinsics.js';
+import { closureNode, type Node } from '../closure/arrowSource.js';
+import { NativeMap, NativeSet, NativeWeakMap, ObjectCreate } from '../intrinsics.js';
 import { keyCodes } from './keyCodes.js';
 import { sourceOf, type NumSource } from './source.js';
 
-type Node = { type: string; [key: string]: unknown };
 
 /** Methods without side effects on strings, arrays, Sets, Maps and RegExps. */
 const PURE_METHODS = new Set(('startsWith endsWith includes indexOf lastIndexOf toLowerCase toUpperCase trim trimStart trimEnd slice '
@@ -34,13 +33,8 @@ const BANNED = new Set(['AssignmentExpression', 'UpdateExpression', 'NewExpressi
 
 /** The 1-3 columns the closure reads, or undefined when it is not a foldable closure. */
 export function foldableColumns(fn: Function): string[] | undefined {
-  let root: Node;
-  try {
-    const src = ReflectApply(FunctionPrototypeToString, fn, []) as string;
-    root = ((parse(`(${src})`, { ecmaVersion: 'latest' }) as unknown as Node).body as Node[])[0].expression as Node;
-  } catch {
-    return undefined;
-  }
+  const root = closureNode(fn);
+  if (!root) return undefined;
   if (root.type !== 'ArrowFunctionExpression' || root.async || root.generator) return undefined;
   const params = root.params as Node[];
   if (params.length !== 1 || params[0].type !== 'Identifier') return undefined;

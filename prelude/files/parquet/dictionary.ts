@@ -35,14 +35,7 @@ export function encodeDict(p: DictPlan, a: number, b: number, s: Scratch): Encod
   const dict = s.dict;
   for (let q = 0; q < order.length; q++) {
     const c = order[q];
-    const start = dictOffsets[c];
-    const len = dictOffsets[c + 1] - start;
-    dict.ensure(4 + len);
-    dict.u32(len);
-    const buf = dict.buf;
-    let w = dict.pos;
-    for (let i = start; i < start + len; i++) buf[w++] = dictBytes[i];
-    dict.pos = w;
+    dict.lengthPrefixed(dictBytes, dictOffsets[c], dictOffsets[c + 1]);
   }
   const width = Math.max(1, bitWidth(order.length - 1));
   s.values.byte(width);

@@ -42,14 +42,7 @@ export function encodeUtf8(p: Utf8Plan, a: number, b: number, s: Scratch): Encod
       continue;
     }
     flags[k - a] = 1;
-    const start = offsets[r];
-    const len = offsets[r + 1] - start;
-    out.ensure(4 + len);
-    out.u32(len);
-    const buf = out.buf;
-    let w = out.pos;
-    for (let i = start; i < start + len; i++) buf[w++] = bytes[i];
-    out.pos = w;
+    out.lengthPrefixed(bytes, offsets[r], offsets[r + 1]);
   }
   return { nulls, encoding: 0 };
 }
