@@ -8,6 +8,7 @@ import { jsonText } from '../files/json.js';
 import { writeParquet } from '../files/parquet/writeParquet.js';
 import { checkFileSize, fileBytesLeft, fileName, requireFiles, saveFile, type SavedFile } from './files.js';
 import type { SizeLimit } from '../files/parquet/writeParquet.js';
+import { GuestError } from '../errors/guestError.js';
 
 /** The run's byte cap as the writers see it: they stop before taking memory for a file that cannot be saved. */
 function limitOf(file: string): SizeLimit {
@@ -39,13 +40,19 @@ export function to_json(t: unknown, name?: string): SavedFile {
 
 /**
  * Saves `t` as Parquet, written in the sandbox column by column (files/parquet/): integers INT64,
- * numbers DOUBLE, dates TIMESTAMP (ms, UTC), booleans BOOLEAN, text UTF-8 (objects as JSON text).
- * @example to_parquet(t, 'result.parquet')
+ * numbers DOUBLE, dates TIMESTAMP (ms, UTC), booleans BOOLEAN, text UTF-8 (objects as JSON text;
+ * repeated text dictionary-encoded). Pages are uncompressed (the fast default);
+ * `{ compression: 'snappy' }` compresses the integer and date columns (smaller, slower).
+ * @example to_parquet(t, 'result.parquet', { compression: 'snappy' })
  */
-export function to_parquet(t: unknown, name?: string): SavedFile {
+export function to_parquet(t: unknown, name?: string, options?: { compression?: 'none' | 'snappy' }): SavedFile {
   const table = fileTable(t, 'to_parquet');
   const file = fileName(name, 'result.parquet', '.parquet');
-  return saveFile(file, 'application/vnd.apache.parquet', writeParquet(table, undefined, limitOf(file)));
+  const compression = options?.compression ?? 'none';
+  if (compression !== 'none' && compression !== 'snappy') {
+    throw new GuestError('TypeError', `to_parquet: compression must be 'none' or 'snappy', got ${JSON.stringify(compression)}`, "Use to_parquet(t, 'result.parquet') or to_parquet(t, 'result.parquet', { compression: 'snappy' }).");
+  }
+  return saveFile(file, 'application/vnd.apache.parquet', writeParquet(table, undefined, limitOf(file), compression === 'snappy'));
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
  * One column chunk of one row group: the encoder for the plan's kind fills the scratch buffers,
  * then the pages go out as [dictionary page] data page (v1: definition levels, then values), each
- * behind its Thrift page header. INT64 chunks (integers, dates) are SNAPPY-compressed: their bytes
- * are mostly zeros and repeats, which Snappy shrinks ~15x in a few ms per 100,000 values; every
- * other chunk stays UNCOMPRESSED, where JS Snappy costs more time than the whole writer
+ * behind its Thrift page header. Pages are UNCOMPRESSED unless `snappy` is asked for: then INT64
+ * chunks (integers, dates) are SNAPPY-compressed (their bytes are mostly zeros and repeats, which
+ * Snappy shrinks ~15x, but it took the writer from ~0.4x to ~0.66x of a 100,000-row run on the
+ * 2-core VM, docs/benchmarks.md); every other chunk stays UNCOMPRESSED, where JS Snappy costs more
+ * time than the whole writer
  * (docs/benchmarks.md, "Tables in, files out": measured).
  */
 import type { ByteSink } from './byteSink.js';
@@ -62,7 +64,7 @@ function encode(p: ColumnPlan, a: number, b: number, s: Scratch): Encoded {
 }
 
 /** Writes rows [a, b) of `p` to `out` as one column chunk. */
-export function writeChunk(out: ByteSink, p: ColumnPlan, a: number, b: number, s: Scratch): ChunkMeta {
+export function writeChunk(out: ByteSink, p: ColumnPlan, a: number, b: number, s: Scratch, snappy = false): ChunkMeta {
   s.reset();
   const count = b - a;
   const enc = encode(p, a, b, s);
@@ -79,7 +81,7 @@ export function writeChunk(out: ByteSink, p: ColumnPlan, a: number, b: number, s
   }
   const dataPageOffset = out.pos;
   const size = s.levels.pos + s.values.pos;
-  const codec = physicalOf(p) === PHYSICAL.INT64 ? 1 : 0;
+  const codec = snappy && physicalOf(p) === PHYSICAL.INT64 ? 1 : 0;
   let stored: Uint8Array | null = null;
   if (codec) {
     // Snappy needs the page body (levels, then values) in one buffer

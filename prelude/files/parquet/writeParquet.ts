@@ -24,7 +24,7 @@ export interface SizeLimit {
  * The Parquet file of `t` (its visible rows, in order).
  * @example writeParquet(award_data.select('Company', 'Award Amount')).byteLength
  */
-export function writeParquet(t: ColumnTable, rowGroupRows = ROW_GROUP_ROWS, limit?: SizeLimit): Uint8Array {
+export function writeParquet(t: ColumnTable, rowGroupRows = ROW_GROUP_ROWS, limit?: SizeLimit, snappy = false): Uint8Array {
   const numRows = t.numRows();
   const plans = planColumns(t);
   const out = takeSink(Math.min(sizeHint(plans, numRows), limit ? limit.bytes + 1 : Infinity));
@@ -35,7 +35,7 @@ export function writeParquet(t: ColumnTable, rowGroupRows = ROW_GROUP_ROWS, limi
     const groups: RowGroupMeta[] = [];
     for (let a = 0; a < numRows; a += rowGroupRows) {
       const b = Math.min(numRows, a + rowGroupRows);
-      groups.push({ numRows: b - a, chunks: plans.map((p) => writeChunk(out, p, a, b, scratch)) });
+      groups.push({ numRows: b - a, chunks: plans.map((p) => writeChunk(out, p, a, b, scratch, snappy)) });
     }
     const footerStart = out.pos;
     writeFooter(out, plans, groups, numRows);

@@ -5,7 +5,7 @@ import type { ColumnarTable } from '../../../schema/columnar.js';
 import { DataError, type DataErrorCode } from '../errors.js';
 import { DEFAULT_DECODE_CAPS, type DecodeCaps } from './decodeCaps.js';
 import type { DecodedFormat } from './decodeTable.js';
-import { decodeWorker, keepSpare } from './spareWorker.js';
+import { decodeWorker, keepSpare, returnSpare } from './spareWorker.js';
 
 /** How long after a decode the spare worker for the next one is started. */
 const SPARE_DELAY_MS = 500;
@@ -32,15 +32,15 @@ export function decodeInWorker(name: string, bytes: Uint8Array, file: string, fo
   return new Promise((resolve, reject) => {
     let settled = false;
     const script = workerPath();
-    const { worker, post } = decodeWorker(script, { name, bytes, file, format, caps: c }, c.heapMb);
+    const { worker, post, reusable, decodes } = decodeWorker(script, { name, bytes, file, format, caps: c }, c.heapMb);
     active++;
-    const finish = (fn: () => void) => {
+    const finish = (fn: () => void, kept = false) => {
       if (settled) return;
       settled = true;
       active--;
       clearTimeout(timer);
       fn();
-      void worker.terminate();
+      if (!kept) void worker.terminate();
       // the next decode's worker starts a little after this one ends, not competing with it
       // or with the session that is about to use the table
       const later = () => (active === 0 && process.env.SBIRTOOLS_DECODE_SPARE !== '0' ? keepSpare(script, DEFAULT_DECODE_CAPS.heapMb) : undefined);
@@ -49,8 +49,10 @@ export function decodeInWorker(name: string, bytes: Uint8Array, file: string, fo
     const timer = setTimeout(() => {
       finish(() => reject(new DataError('DATA_DECODE_FAILED', `${file}: decoding took longer than ${c.timeoutMs} ms and was stopped`, { hint: 'The file is too large or crafted to be slow: split it, or load fewer columns.' })));
     }, c.timeoutMs);
-    worker.on('message', (msg: { table?: ColumnarTable; error?: { code: DataErrorCode; message: string; hint?: string } }) => {
-      finish(() => (msg.table ? resolve(msg.table) : reject(new DataError(msg.error?.code ?? 'DATA_CORRUPT', msg.error?.message ?? `${file}: cannot be decoded`, { hint: msg.error?.hint }))));
+    worker.on('message', (msg: { table?: ColumnarTable; heapUsed?: number; error?: { code: DataErrorCode; message: string; hint?: string } }) => {
+      // a spare that decoded this file cleanly stays warm for the next one (spareWorker.ts)
+      const kept = !!msg.table && reusable && process.env.SBIRTOOLS_DECODE_SPARE !== '0' && returnSpare(worker, c.heapMb, decodes, msg.heapUsed ?? -1);
+      finish(() => (msg.table ? resolve(msg.table) : reject(new DataError(msg.error?.code ?? 'DATA_CORRUPT', msg.error?.message ?? `${file}: cannot be decoded`, { hint: msg.error?.hint }))), kept);
     });
     worker.on('error', (err: Error & { code?: string }) => {
       const oom = err.code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory|heap/i.test(err.message);

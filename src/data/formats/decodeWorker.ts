@@ -1,9 +1,10 @@
 /**
- * Worker-thread entry of decodeInWorker.ts: decodes ONE table file and posts the columnar table
+ * Worker-thread entry of decodeInWorker.ts: decodes a table file and posts the columnar table
  * back with its typed arrays transferred (no copy). A DataError is posted as { error }; anything
  * that kills this thread (a heap overrun under resourceLimits, a stack overflow in a reader)
  * ends the worker, never the host. The job comes as workerData, or, for a spare worker started
- * ahead of need (spareWorker.ts), as the first message; a spare loads the Parquet and Arrow
+ * ahead of need (spareWorker.ts), as a message (a spare that decoded a file without any failure
+ * may be sent a few more, each after the last one's answer); a spare loads the Parquet and Arrow
  * readers while it waits and warms the Parquet decoder up (parquetColumnar/warmUp.ts), so a
  * decode does not pay for compiling them.
  */
@@ -24,7 +25,9 @@ interface Job {
 const init = workerData as Job | { spare: true };
 if ('spare' in init) {
   let arrived = false;
-  parentPort!.once('message', (job: Job) => {
+  // jobs one at a time: the host sends the next only after this one's answer (and only after a
+  // success: any failure ends this worker), so a reused worker is always idle and healthy
+  parentPort!.on('message', (job: Job) => {
     arrived = true;
     void run(job);
   });
@@ -39,7 +42,7 @@ if ('spare' in init) {
 async function run(job: Job): Promise<void> {
   try {
     const table = await decodeTable(job.name, job.bytes, job.file, job.format, job.caps);
-    parentPort!.postMessage({ table }, transferables(table));
+    parentPort!.postMessage({ table, heapUsed: process.memoryUsage().heapUsed }, transferables(table));
   } catch (err) {
     const e = err as Error & { code?: string; hint?: string };
     parentPort!.postMessage({

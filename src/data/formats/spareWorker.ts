@@ -5,7 +5,10 @@ export interface WorkerLimits {
   heapMb: number;
 }
 
-let spare: { worker: Worker; heapMb: number; dead: boolean } | null = null;
+let spare: { worker: Worker; heapMb: number; dead: boolean; decodes: number } | null = null;
+
+/** Files one spare worker decodes at most before it is replaced (its heap starts clean again). */
+const MAX_DECODES = 16;
 
 function start(script: URL, workerData: unknown, heapMb: number): Worker {
   return new Worker(script, {
@@ -19,22 +22,44 @@ function start(script: URL, workerData: unknown, heapMb: number): Worker {
 /**
  * A decode worker for one job: the spare started earlier when its limits match (it has already
  * loaded and compiled the readers: ~0.1-0.2 s of a decode on the 2-core VM, docs/benchmarks.md),
- * else a new one. The job goes in `workerData` for a new worker and as the first message for the
- * spare. Each worker still decodes exactly one file and is terminated after it, so a hostile
- * file can only ever crash its own worker. Call `keepSpare` once the decode is done to have the
- * next one ready.
+ * else a new one. The job goes in `workerData` for a new worker and as a message for the spare.
+ * A worker that failed in any way is terminated, so a hostile file can only ever crash its own
+ * worker and never reaches a worker another file will use; a spare that succeeded may come back
+ * (returnSpare). Call `keepSpare` once the decode is done to have the next one ready.
  * @example const { worker, post } = decodeWorker(script, job, 2048); post();
  */
-export function decodeWorker(script: URL, job: unknown, heapMb: number): { worker: Worker; post: () => void } {
+export function decodeWorker(script: URL, job: unknown, heapMb: number): { worker: Worker; post: () => void; reusable: boolean; decodes: number } {
   const s = spare;
   spare = null;
   if (s && !s.dead && s.heapMb === heapMb) {
     s.worker.removeAllListeners();
     s.worker.ref();
-    return { worker: s.worker, post: () => s.worker.postMessage(job) };
+    return { worker: s.worker, post: () => s.worker.postMessage(job), reusable: true, decodes: s.decodes };
   }
   if (s) void s.worker.terminate();
-  return { worker: start(script, job, heapMb), post: () => undefined };
+  return { worker: start(script, job, heapMb), post: () => undefined, reusable: false, decodes: 0 };
+}
+
+/**
+ * Keep a spare-started worker that just decoded a file successfully as the next spare: it stays
+ * JIT-warm (a decode in a warm worker is ~2x faster, docs/benchmarks.md) instead of a new one
+ * warming up again. Only a worker whose every decode succeeded comes back (any failure, deadline
+ * or crash terminates it), with a small heap left after the decode, for at most MAX_DECODES
+ * files; otherwise, or when a spare is already waiting, it is terminated. Returns whether it was kept.
+ */
+export function returnSpare(worker: Worker, heapMb: number, decodes: number, heapUsed: number): boolean {
+  if (spare || decodes + 1 >= MAX_DECODES || !(heapUsed >= 0 && heapUsed < (heapMb * 1048576) / 8)) return false;
+  const entry = { worker, heapMb, dead: false, decodes: decodes + 1 };
+  worker.removeAllListeners();
+  const drop = () => {
+    entry.dead = true;
+    if (spare === entry) spare = null;
+  };
+  worker.on('error', drop);
+  worker.on('exit', drop);
+  worker.unref();
+  spare = entry;
+  return true;
 }
 
 /**
@@ -45,7 +70,7 @@ export function decodeWorker(script: URL, job: unknown, heapMb: number): { worke
 export function keepSpare(script: URL, heapMb: number): void {
   if (spare) return;
   const worker = start(script, { spare: true }, heapMb);
-  const entry = { worker, heapMb, dead: false };
+  const entry = { worker, heapMb, dead: false, decodes: 0 };
   // an idle spare that fails or exits is dropped; the next decode starts a new worker
   const drop = () => {
     entry.dead = true;
@@ -55,4 +80,9 @@ export function keepSpare(script: URL, heapMb: number): void {
   worker.on('exit', drop);
   worker.unref();
   spare = entry;
+}
+
+/** The waiting spare, if any: how many files it has decoded (tests and diagnostics). */
+export function spareState(): { decodes: number } | undefined {
+  return spare && !spare.dead ? { decodes: spare.decodes } : undefined;
 }

@@ -37,7 +37,8 @@ describe('to_parquet writer: random tables read back by hyparquet', () => {
   test('every visible value of every column survives', async () => {
     await fc.assert(fc.asyncProperty(caseArb, async (c) => {
       const t = tableOf(c);
-      const bytes = writeParquet(t, c.groupRows);
+      // both codecs: the default (uncompressed) and { compression: 'snappy' } (INT64 pages compressed)
+      const bytes = writeParquet(t, c.groupRows, undefined, c.n % 2 === 0);
       const rows = await readBack(bytes);
       expect(rows.length).toBe(t.numRows());
       for (const name of t.columnNames()) {
@@ -88,15 +89,21 @@ describe('to_parquet writer: random tables read back by hyparquet', () => {
     expect(rows[150_000]).toEqual({ i: 150_000n, s: null });
   });
 
-  test('layout: host dictionary text as RLE_DICTIONARY, INT64 pages SNAPPY, the rest UNCOMPRESSED, TIMESTAMP in UTC', async () => {
+  test('layout: host dictionary text as RLE_DICTIONARY, pages UNCOMPRESSED (INT64 SNAPPY on request), TIMESTAMP in UTC', async () => {
     const c = fc.sample(caseArb.filter((x) => x.n > 20 && x.mask === null && x.S.some((v) => v !== null) && x.I.some((v) => v !== null)), { numRuns: 1, seed: SEED })[0]!;
     const bytes = writeParquet(tableOf(c));
     const meta = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
     const chunk = (name: string) => meta.row_groups[0]!.columns.find((x) => x.meta_data!.path_in_schema[0] === name)!.meta_data!;
     expect(chunk('S').encodings).toContain('RLE_DICTIONARY');
     expect(chunk('S').dictionary_page_offset).toBeDefined();
-    expect(chunk('I')).toMatchObject({ type: 'INT64', codec: 'SNAPPY' });
+    expect(chunk('I')).toMatchObject({ type: 'INT64', codec: 'UNCOMPRESSED' });
     expect(chunk('U')).toMatchObject({ type: 'BYTE_ARRAY', codec: 'UNCOMPRESSED' });
+    const snappy = writeParquet(tableOf(c), undefined, undefined, true);
+    const sm = parquetMetadata(snappy.buffer.slice(snappy.byteOffset, snappy.byteOffset + snappy.byteLength) as ArrayBuffer);
+    const sChunk = (name: string) => sm.row_groups[0]!.columns.find((x) => x.meta_data!.path_in_schema[0] === name)!.meta_data!;
+    expect(sChunk('I')).toMatchObject({ type: 'INT64', codec: 'SNAPPY' });
+    expect(sChunk('U').codec).toBe('UNCOMPRESSED');
+    expect(await readBack(snappy)).toEqual(await readBack(bytes));
     expect(chunk('N').codec).toBe('UNCOMPRESSED');
     const d = meta.schema.find((x) => x.name === 'D')!;
     expect(d).toMatchObject({ type: 'INT64', converted_type: 'TIMESTAMP_MILLIS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' } });
