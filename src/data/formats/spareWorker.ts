@@ -49,16 +49,8 @@ export function decodeWorker(script: URL, job: unknown, heapMb: number): { worke
  */
 export function returnSpare(worker: Worker, heapMb: number, decodes: number, heapUsed: number): boolean {
   if (spare || decodes + 1 >= MAX_DECODES || !(heapUsed >= 0 && heapUsed < (heapMb * 1048576) / 8)) return false;
-  const entry = { worker, heapMb, dead: false, decodes: decodes + 1 };
   worker.removeAllListeners();
-  const drop = () => {
-    entry.dead = true;
-    if (spare === entry) spare = null;
-  };
-  worker.on('error', drop);
-  worker.on('exit', drop);
-  worker.unref();
-  spare = entry;
+  park(worker, heapMb, decodes + 1);
   return true;
 }
 
@@ -69,9 +61,12 @@ export function returnSpare(worker: Worker, heapMb: number, decodes: number, hea
  */
 export function keepSpare(script: URL, heapMb: number): void {
   if (spare) return;
-  const worker = start(script, { spare: true }, heapMb);
-  const entry = { worker, heapMb, dead: false, decodes: 0 };
-  // an idle spare that fails or exits is dropped; the next decode starts a new worker
+  park(start(script, { spare: true }, heapMb), heapMb, 0);
+}
+
+/** Make `worker` the waiting spare, unreferenced; one that fails or exits while idle is dropped. */
+function park(worker: Worker, heapMb: number, decodes: number): void {
+  const entry = { worker, heapMb, dead: false, decodes };
   const drop = () => {
     entry.dead = true;
     if (spare === entry) spare = null;
