@@ -34,6 +34,19 @@ export function keyCodesOf(t: ColumnTable, names: readonly string[]): KeyCodes[]
 }
 
 /**
+ * The key codes of 1-3 plain column names whose combined codes fit a safe integer (the product of
+ * their cardinalities <= 2^53), with that product; undefined when Arquero's own path must run.
+ */
+export function combinableKeys(t: ColumnTable, names: readonly string[]): { kc: KeyCodes[]; cells: number } | undefined {
+  if (names.length < 1 || names.length > 3) return undefined;
+  const kc = keyCodesOf(t, names);
+  if (!kc) return undefined;
+  let cells = 1;
+  for (const k of kc) cells *= k.card;
+  return cells > Number.MAX_SAFE_INTEGER ? undefined : { kc, cells };
+}
+
+/**
  * Group ids for the rows in `rows` (null = all rows 0..n-1), numbered in the order met.
  * @returns `ids[row]` (rows not visited stay 0), `first[g]` the first row met of group g, and `size`
  */
@@ -75,12 +88,9 @@ export function assignGroups(kc: readonly KeyCodes[], n: number, rows: ArrayLike
  * (computed keys, non-host columns, more than 3 keys, a product of cardinalities past 2^53).
  */
 export function fastGroups(t: ColumnTable, names: readonly string[]): Grouping | undefined {
-  if (names.length < 1 || names.length > 3) return undefined;
-  const kc = keyCodesOf(t, names);
-  if (!kc) return undefined;
-  let cells = 1;
-  for (const k of kc) cells *= k.card;
-  if (cells > Number.MAX_SAFE_INTEGER) return undefined;
+  const keys = combinableKeys(t, names);
+  if (!keys) return undefined;
+  const kc = keys.kc;
   const n = t.totalRows();
   const rows = t.isFiltered() ? (t.indices(false) as Uint32Array) : null;
   const { ids, first, size } = assignGroups(kc, n, rows);

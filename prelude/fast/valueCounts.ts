@@ -6,7 +6,7 @@
  */
 import type { ColumnTable } from 'arquero';
 import { NativeMap } from '../intrinsics.js';
-import { keyCodesOf } from './groups.js';
+import { combinableKeys } from './groups.js';
 
 /** Distinct keys in order of first appearance: the first row of each and its count. */
 export interface FastCounts {
@@ -24,12 +24,9 @@ export function fastValueCounts(t: ColumnTable, names: readonly string[], dropna
 }
 
 function count(t: ColumnTable, names: readonly string[], dropna: boolean): FastCounts | undefined {
-  if (names.length < 1 || names.length > 3) return undefined;
-  const kc = keyCodesOf(t, names);
-  if (!kc) return undefined;
-  let cells = 1;
-  for (const k of kc) cells *= k.card;
-  if (cells > Number.MAX_SAFE_INTEGER) return undefined;
+  const keys = combinableKeys(t, names);
+  if (!keys) return undefined;
+  const { kc, cells } = keys;
   // per column: code with NaN folded into null (0)
   const cols = kc.map((k) => ({ codes: k.codes, nan: k.nan, card: k.card }));
   const rows = t.isOrdered() || t.isFiltered() ? (t.indices() as Uint32Array) : null;

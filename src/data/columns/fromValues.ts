@@ -36,17 +36,22 @@ export function columnFromValues(values: ArrayLike<unknown>): ColumnData {
     }
     return { kind: 'float64', type: kinds === 2 ? 'date' : whole ? 'integer' : 'number', values: out, valid };
   }
-  if (kinds === 4) {
-    const out = new Uint8Array(n);
-    for (let i = 0; i < n; i++) {
-      const v = values[i];
-      if (v === null || v === undefined) continue;
-      out[i] = v ? 1 : 0;
-      valid[i] = 1;
-    }
-    return { kind: 'bool', type: 'boolean', values: out, valid };
-  }
+  if (kinds === 4) return boolColumn(values);
   return stringColumn(values, valid);
+}
+
+/** A boolean column: truthy -> 1, null/undefined -> null. */
+export function boolColumn(values: ArrayLike<unknown>): ColumnData {
+  const n = values.length;
+  const out = new Uint8Array(n);
+  const valid = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (v === null || v === undefined) continue;
+    out[i] = v ? 1 : 0;
+    valid[i] = 1;
+  }
+  return { kind: 'bool', type: 'boolean', values: out, valid };
 }
 
 function stringColumn(values: ArrayLike<unknown>, valid: Uint8Array): ColumnData {

@@ -1,5 +1,6 @@
 import type { ColumnData, ColumnType } from '../../../schema/columnar.js';
 import { dictEncode } from '../columns/dictEncode.js';
+import { boolColumn } from '../columns/fromValues.js';
 
 /** The type a file's schema declares for a column; 'string' also covers JSON and decimal text. */
 export type DeclaredType = Exclude<ColumnType, never>;
@@ -49,19 +50,6 @@ function floatColumn(values: ArrayLike<unknown>, type: 'number' | 'integer' | 'd
     valid[i] = 1;
   }
   return { kind: 'float64', type, values: out, valid };
-}
-
-function boolColumn(values: ArrayLike<unknown>): ColumnData {
-  const n = values.length;
-  const out = new Uint8Array(n);
-  const valid = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const v = values[i];
-    if (v === null || v === undefined) continue;
-    out[i] = v ? 1 : 0;
-    valid[i] = 1;
-  }
-  return { kind: 'bool', type: 'boolean', values: out, valid };
 }
 
 /**
