@@ -18,9 +18,10 @@ export function plainBytes(buf: Uint8Array, pos: number, stop: number, n: number
   if (stop > buf.length || n < 0 || n * 4 > stop - pos) throw new PageCorrupt(`${n} text values do not fit in the ${stop - pos} bytes left in the page`);
   const begin = new Int32Array(n);
   const end = new Int32Array(n);
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   for (let i = 0; i < n; i++) {
     if (pos + 4 > stop) throw new PageCorrupt(`the page ends after ${i} of ${n} text values`);
-    const len = (buf[pos] | (buf[pos + 1] << 8) | (buf[pos + 2] << 16) | (buf[pos + 3] << 24)) >>> 0;
+    const len = view.getUint32(pos, true);
     pos += 4;
     if (len > stop - pos) throw new PageCorrupt(`a text value of ${len} bytes, with ${stop - pos} bytes left in the page`);
     begin[i] = pos;

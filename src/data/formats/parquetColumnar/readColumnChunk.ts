@@ -85,6 +85,7 @@ export function readColumnChunk(bytes: Uint8Array, md: ChunkMeta, groupRows: num
 
 /** Definition levels of a flat OPTIONAL column (bit width 1); null when every row has a value. */
 function levels(buf: Uint8Array, pos: number, end: number, n: number): { defs: Int32Array | null; nonNull: number } {
+  if (oneRunOfValues(buf, pos, end, n)) return { defs: null, nonNull: n };
   const defs = new Int32Array(n);
   if (n > 0) readHybrid(buf, pos, end, 1, defs, n);
   let nonNull = 0;
@@ -94,6 +95,22 @@ function levels(buf: Uint8Array, pos: number, end: number, n: number): { defs: I
     nonNull += d;
   }
   return { defs: nonNull === n ? null : defs, nonNull };
+}
+
+/**
+ * True when the levels are one RLE run of level 1 covering at least `n` rows (how writers encode a
+ * page without nulls): then no row is null and nothing needs decoding. Anything else, including
+ * a malformed run, is left to readHybrid, which checks it.
+ */
+function oneRunOfValues(buf: Uint8Array, pos: number, end: number, n: number): boolean {
+  let header = 0;
+  for (let shift = 0; shift <= 28; shift += 7) {
+    if (pos >= end) return false;
+    const b = buf[pos++];
+    header += (b & 0x7f) * 2 ** shift;
+    if ((b & 0x80) === 0) return header % 2 === 0 && header / 2 >= n && n > 0 && pos < end && buf[pos] === 1;
+  }
+  return false;
 }
 
 function inflate(raw: Uint8Array, size: number, codec: string, codecs: Compressors): Uint8Array {

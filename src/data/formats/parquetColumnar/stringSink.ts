@@ -1,67 +1,162 @@
 import type { DictColumn, Utf8Column } from '../../../../schema/columnar.js';
+import { MAX_DICT_SIZE } from '../../columns/dictEncode.js';
 import type { ColumnSink, PageRows } from './columnSink.js';
 import { deltaInts } from './delta.js';
 import { dictIndices } from './dictIndices.js';
+import { DistinctFloor, hashBytes, viewOf } from './distinctFloor.js';
 import { NeedsFallback, PageCorrupt } from './pageErrors.js';
 import { plainBytes, type ByteRanges } from './plainBytes.js';
 import { StringBuilder } from './stringBuilder.js';
 
+/** A Parquet dictionary page: its entries, which of them rows use, and (once hashed) their hashes. */
+interface DictStep {
+  kind: 'dict';
+  ranges: ByteRanges;
+  used: Uint8Array;
+  hashes: Int32Array;
+  /** Per entry: its column code once a row used it, else -1 (set up when the rows are built). */
+  codeOf: Int32Array | null;
+}
+/** A PLAIN or DELTA_LENGTH_BYTE_ARRAY page: its values in place, and (once hashed) their hashes. */
+interface ValuesStep {
+  kind: 'values';
+  ranges: ByteRanges;
+  hashes: Int32Array;
+  defs: Int32Array | null;
+  rows: number;
+}
+/** A dictionary-coded page: an index into `dict` per value. */
+interface IndexStep {
+  kind: 'indices';
+  idx: Int32Array;
+  dict: DictStep;
+  defs: Int32Array | null;
+  rows: number;
+}
+type Step = DictStep | ValuesStep | IndexStep;
+
 /**
  * A string transfer column (dictionary-coded or UTF-8) built from PLAIN, DELTA_LENGTH_BYTE_ARRAY
- * and dictionary-coded BYTE_ARRAY pages, through StringBuilder. A Parquet dictionary entry is interned once, when a
- * row first uses it; later rows with that index copy its column code (no hashing per row).
+ * and dictionary-coded BYTE_ARRAY pages. Pages are checked as they come (a damaged page fails
+ * in its row group) and the column is built once all of them are known, so its form is decided
+ * up front: when a lower bound on the distinct values (DistinctFloor) already breaks dictEncode's
+ * rule, the rows are copied straight into UTF-8 bytes + offsets, with no interning; otherwise
+ * StringBuilder interns them (with the hashes the bound computed), and the rule is applied exactly.
+ * Either way the column is the one typedColumn + dictEncode would build.
  * @example const s = new StringSink(numRows); ... s.finish();
  */
 export class StringSink implements ColumnSink {
-  private readonly out: StringBuilder;
-  private dict: ByteRanges | undefined;
-  /** Per entry of the current Parquet dictionary: its column code, or -1 before first use. */
-  private codeOf = new Int32Array(0);
+  private readonly steps: Step[] = [];
+  private dict: DictStep | undefined;
+  private nonNull = 0;
+  private rows = 0;
 
-  constructor(numRows: number) {
-    this.out = new StringBuilder(numRows);
-  }
+  constructor(private readonly numRows: number) {}
 
   dictionary(buf: Uint8Array, pos: number, end: number, count: number): void {
-    this.dict = plainBytes(buf, pos, end, count).ranges;
-    this.codeOf = new Int32Array(count).fill(-1);
-    this.out.reserve(count);
+    this.dict = { kind: 'dict', ranges: plainBytes(buf, pos, end, count).ranges, used: new Uint8Array(count), hashes: new Int32Array(count), codeOf: null };
+    this.steps.push(this.dict);
   }
 
   page(p: PageRows): void {
-    const out = this.out;
-    const { defs, rows } = p;
+    if (this.rows + p.rows > this.numRows) throw new PageCorrupt('more values than rows');
     if (p.encoding === 'PLAIN' || p.encoding === 'DELTA_LENGTH_BYTE_ARRAY') {
-      const { buf, begin, end } = p.encoding === 'PLAIN' ? plainBytes(p.buf, p.pos, p.end, p.nonNull).ranges : deltaLengthBytes(p.buf, p.pos, p.end, p.nonNull);
-      for (let i = 0, k = 0; i < rows; i++) {
-        if (defs !== null && defs[i] === 0) out.nul();
-        else {
-          out.add(buf, begin[k], end[k]);
-          k++;
-        }
-      }
-      return;
-    }
-    if (p.encoding !== 'PLAIN_DICTIONARY' && p.encoding !== 'RLE_DICTIONARY') throw new NeedsFallback(`encoding ${p.encoding}`);
-    const idx = dictIndices(p.buf, p.pos, p.end, p.nonNull, this.dict?.begin.length);
-    const { buf, begin, end } = this.dict!;
-    const codeOf = this.codeOf;
-    for (let i = 0, k = 0; i < rows; i++) {
-      if (defs !== null && defs[i] === 0) {
-        out.nul();
-        continue;
-      }
-      const e = idx[k++];
-      const code = codeOf[e];
-      // a cached code is valid only while the column is still dictionary-coded
-      if (code >= 0 && !out.isText) out.addCode(code);
-      else codeOf[e] = out.add(buf, begin[e], end[e]);
-    }
+      const ranges = p.encoding === 'PLAIN' ? plainBytes(p.buf, p.pos, p.end, p.nonNull).ranges : deltaLengthBytes(p.buf, p.pos, p.end, p.nonNull);
+      this.steps.push({ kind: 'values', ranges, hashes: new Int32Array(p.nonNull), defs: p.defs, rows: p.rows });
+    } else if (p.encoding === 'PLAIN_DICTIONARY' || p.encoding === 'RLE_DICTIONARY') {
+      const dict = this.dict;
+      const idx = dictIndices(p.buf, p.pos, p.end, p.nonNull, dict?.used.length);
+      const used = dict!.used;
+      for (let k = 0; k < idx.length; k++) used[idx[k]] = 1;
+      this.steps.push({ kind: 'indices', idx, dict: dict!, defs: p.defs, rows: p.rows });
+    } else throw new NeedsFallback(`encoding ${p.encoding}`);
+    this.nonNull += p.nonNull;
+    this.rows += p.rows;
   }
 
   finish(): DictColumn | Utf8Column {
-    return this.out.finish();
+    const out = new StringBuilder(this.numRows);
+    if (this.moreDistinctThan(Math.min(MAX_DICT_SIZE, Math.floor(this.nonNull / 2)))) out.startText(this.textBytes());
+    for (const step of this.steps) {
+      if (step.kind === 'values') replayValues(out, step);
+      else if (step.kind === 'indices') replayIndices(out, step);
+      else out.reserve(countUsed(step.used));
+    }
+    return out.finish();
   }
+
+  /**
+   * Hashes the values in column order (each dictionary entry once, where a row uses it), and
+   * says whether more than `limit` distinct ones are proven. Unless it returns true, every
+   * value's hash is left in its step for the interning.
+   */
+  private moreDistinctThan(limit: number): boolean {
+    const floor = new DistinctFloor(limit);
+    for (const step of this.steps) {
+      if (step.kind === 'indices') continue;
+      const { buf, begin, end } = step.ranges;
+      const view = viewOf(buf);
+      const hashes = step.hashes;
+      const used = step.kind === 'dict' ? step.used : null;
+      for (let k = 0; k < begin.length; k++) {
+        if (used !== null && used[k] === 0) continue;
+        const h = hashBytes(view, buf, begin[k], end[k]);
+        hashes[k] = h;
+        floor.add(h);
+      }
+      if (floor.above) return true;
+    }
+    return false;
+  }
+
+  /** The UTF-8 bytes of all rows together. */
+  private textBytes(): number {
+    let total = 0;
+    for (const step of this.steps) {
+      if (step.kind === 'values') {
+        const { begin, end } = step.ranges;
+        for (let k = 0; k < begin.length; k++) total += end[k] - begin[k];
+      } else if (step.kind === 'indices') {
+        const { begin, end } = step.dict.ranges;
+        const idx = step.idx;
+        for (let k = 0; k < idx.length; k++) total += end[idx[k]] - begin[idx[k]];
+      }
+    }
+    return total;
+  }
+}
+
+function replayValues(out: StringBuilder, step: ValuesStep): void {
+  const { buf, begin, end } = step.ranges;
+  if (step.defs === null && out.isText) out.appendAll(buf, begin, end);
+  else out.addValues(buf, begin, end, step.hashes, step.defs, step.rows);
+}
+
+/** Rows of a dictionary-coded page: an entry is interned when a row first uses it; later rows copy its column code. */
+function replayIndices(out: StringBuilder, step: IndexStep): void {
+  const { defs, rows, idx } = step;
+  const { buf, begin, end } = step.dict.ranges;
+  const hashes = step.dict.hashes;
+  // per entry of the Parquet dictionary: its column code, or -1 before first use (one array per dictionary)
+  const codeOf = (step.dict.codeOf ??= new Int32Array(begin.length).fill(-1));
+  const view = viewOf(buf);
+  for (let i = 0, k = 0; i < rows; i++) {
+    if (defs !== null && defs[i] === 0) {
+      out.nul();
+      continue;
+    }
+    const e = idx[k++];
+    const code = codeOf[e];
+    // a cached code is valid only while the column is still dictionary-coded
+    if (code >= 0 && !out.isText) out.addCode(code);
+    else codeOf[e] = out.add(view, buf, begin[e], end[e], hashes[e]);
+  }
+}
+
+function countUsed(used: Uint8Array): number {
+  let n = 0;
+  for (let k = 0; k < used.length; k++) n += used[k];
+  return n;
 }
 
 /** DELTA_LENGTH_BYTE_ARRAY: the lengths (DELTA_BINARY_PACKED), then the values back to back; each length checked. */

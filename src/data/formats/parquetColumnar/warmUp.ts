@@ -21,10 +21,11 @@ export async function warmUpParquet(stop: () => boolean, rounds = 8): Promise<vo
   }
 }
 
-/** One column of each shape the decoder has a loop for: dictionary and PLAIN text, nulls, ints, floats, dates, booleans. */
+/** One column of each shape the decoder has a loop for: dictionary-coded text, PLAIN text that is unique and that repeats (with and without nulls), ints, floats, dates, booleans. */
 function sample(): Uint8Array {
   const ids = new Array<string>(ROWS);
   const names = new Array<string | null>(ROWS);
+  const labels = new Array<string>(ROWS);
   const amounts = new Array<number | null>(ROWS);
   const small = new Int32Array(ROWS);
   const big = new Array<bigint>(ROWS);
@@ -33,6 +34,7 @@ function sample(): Uint8Array {
   for (let i = 0; i < ROWS; i++) {
     ids[i] = `U${(1e11 + i * 7919).toString(36)}`;
     names[i] = i % 7 === 0 ? null : `Company ${i % 3000}`;
+    labels[i] = `Label ${i % 4000}`;
     amounts[i] = i % 5 === 0 ? null : i * 37.5;
     small[i] = i % 500;
     big[i] = BigInt(i * 1000);
@@ -44,6 +46,8 @@ function sample(): Uint8Array {
       columnData: [
         { name: 'id', data: ids, type: 'STRING', nullable: false, encoding: 'PLAIN' },
         { name: 'name', data: names, type: 'STRING', encoding: 'RLE_DICTIONARY' },
+        { name: 'plainName', data: names, type: 'STRING', encoding: 'PLAIN' },
+        { name: 'label', data: labels, type: 'STRING', nullable: false, encoding: 'PLAIN' },
         { name: 'amount', data: amounts, type: 'DOUBLE' },
         { name: 'small', data: small, type: 'INT32', nullable: false, encoding: 'RLE_DICTIONARY' },
         { name: 'big', data: big, type: 'INT64', nullable: false, encoding: 'PLAIN' },
