@@ -72,8 +72,12 @@ export class GuestSession implements EngineSession {
     private readonly limits: Limits,
   ) {}
 
-  /** Create the isolate, evaluate the prelude (from code cache), boot it with the bridge, harden globals. */
-  static async open(ivm: Ivm, limits: Limits, tables: TableProvider[], dataset: DatasetInfo | undefined): Promise<GuestSession> {
+  /**
+   * Create the isolate, evaluate the prelude (from code cache), boot it with the bridge, harden
+   * globals. `tables` may still be loading: the isolate and the prelude (synchronous, on this
+   * thread) are made while a decode worker or a download finishes them, and the boot waits.
+   */
+  static async open(ivm: Ivm, limits: Limits, tables: TableProvider[] | Promise<TableProvider[]>, dataset: DatasetInfo | undefined): Promise<GuestSession> {
     let session: GuestSession | undefined;
     const isolate = new ivm.Isolate({
       memoryLimit: limits.memoryLimitMb,
@@ -90,9 +94,10 @@ export class GuestSession implements EngineSession {
       const context = isolate.createContextSync();
       const script = compilePrelude(ivm, isolate);
       script.runSync(context, { timeout: BOOT_TIMEOUT_MS });
-      const byName = new Map(tables.map((t) => [t.meta.name, t]));
+      const providers = await tables;
+      const byName = new Map(providers.map((t) => [t.meta.name, t]));
       const bridge = {
-        tables: tables.map((t) => t.meta),
+        tables: providers.map((t) => t.meta),
         // the guest sees a file's name, never the host's absolute path (a URL or 'embedded-…' is kept)
         dataset: dataset ? { ...dataset, source: guestVisibleSource(dataset.source) } : null,
         limits,

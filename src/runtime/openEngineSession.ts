@@ -31,15 +31,18 @@ export async function resolveEngine(choice: EngineChoice = 'auto'): Promise<Reso
   return { label: { name: 'quickjs', version } };
 }
 
-/** Open a session on the resolved engine. */
+/**
+ * Open a session on the resolved engine. `tables` may be a promise (tables still decoding): the
+ * isolated-vm engine makes its isolate and evaluates the prelude meanwhile; QuickJS waits for it.
+ */
 export async function openEngineSession(
   engine: ResolvedEngine,
   limits: Limits,
-  tables: TableProvider[],
+  tables: TableProvider[] | Promise<TableProvider[]>,
   dataset: DatasetInfo | undefined,
 ): Promise<EngineSession> {
   if (engine.ivm) return GuestSession.open(engine.ivm, limits, tables, dataset);
-  return QuickJsSession.open(await loadQuickJs(), limits, tables, dataset);
+  return QuickJsSession.open(await loadQuickJs(), limits, await tables, dataset);
 }
 
 let warned = false;

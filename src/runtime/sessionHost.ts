@@ -73,8 +73,10 @@ export class SessionHost {
       providers.push(award.provider);
       dataset = award.info;
     }
-    for (const t of spec.tables) providers.push(await this.tables.table(t));
-    const session = await openEngineSession(engine, spec.limits, providers, dataset);
+    // the tables load together (decode workers, CSV ingest) while the engine makes the isolate
+    const tables = Promise.allSettled(spec.tables.map((t) => this.tables.table(t))).then((settled) => [...providers, ...settled.map(loadedOrThrow)]);
+    tables.catch(() => undefined); // awaited by openEngineSession; this only keeps an early failure from counting as unhandled
+    const session = await openEngineSession(engine, spec.limits, spec.tables.length > 0 ? tables : providers, dataset);
     return { session, dataset, engine: engine.label };
   }
 
@@ -198,4 +200,10 @@ export class SessionHost {
 
 function mb(bytes: number): number {
   return Math.round(bytes / 1048576);
+}
+
+/** A table that loaded, or (in the tables' order, so the error does not depend on timing) the first one's failure. */
+function loadedOrThrow<T>(r: PromiseSettledResult<T>): T {
+  if (r.status === 'rejected') throw r.reason;
+  return r.value;
 }

@@ -2,8 +2,7 @@ import type { ColumnData, ColumnarTable, TableMeta } from '../../schema/columnar
 import type { DatasetInfo } from '../../schema/result.js';
 import { openDataset, tableFromCsv } from '../data/index.js';
 import type { DataSourceSpec, TableSpec } from './protocol.js';
-import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { decodeInWorker } from '../data/formats/decodeInWorker.js';
 
@@ -16,9 +15,13 @@ function fileStamp(path: string): string {
   }
 }
 
-/** Decode a Parquet/Arrow/JSON table file in a worker thread of this process (decodeInWorker.ts). */
+/**
+ * Decode a Parquet/Arrow/JSON table file in a worker thread of this process (decodeInWorker.ts).
+ * The file is read synchronously (a few ms; its size was checked by loadTable) so the worker has
+ * its job before this thread goes on to make the session's isolate (sessionHost.ts build).
+ */
 async function decodeFile(spec: Extract<TableSpec, { kind: 'file' }>): Promise<ColumnarTable> {
-  return decodeInWorker(spec.name, new Uint8Array(await readFile(spec.path)), basename(spec.path), spec.format);
+  return decodeInWorker(spec.name, new Uint8Array(readFileSync(spec.path)), basename(spec.path), spec.format);
 }
 
 /** A table a session can see: its description, and its columns on demand (synchronously). */

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, run } from '../../../src/index.js';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import { portfolioArrow, portfolioParquet } from '../../helpers/tableFiles.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sbirtools-formats-'));
@@ -58,5 +59,19 @@ describe('tables from Parquet, Arrow and JSON files', () => {
     expect((await b.run('g.array("Agency")[3]')).value).toBe('Département ü 日本');
     await a.close();
     await b.close();
+  });
+
+  it('tables load together; with several bad ones the error is the first one\'s in the tables\' order', async () => {
+    // 'late' fails in a decode worker after reading its first row group; 'early' (an empty CSV) fails at once
+    const bytes = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'x', data: Array.from({ length: 50_000 }, (_, i) => `v${i}`), type: 'STRING' }] }));
+    bytes.fill(7, 100, 20_000);
+    const late = join(dir, 'late.parquet');
+    const early = join(dir, 'early.csv');
+    writeFileSync(late, bytes);
+    writeFileSync(early, '');
+    await expect(run('1', { awardData: false, tables: { late, early } })).rejects.toMatchObject({ code: 'DATA_CORRUPT', message: expect.stringMatching(/late\.parquet/) });
+    await expect(run('1', { awardData: false, tables: { early, late } })).rejects.toMatchObject({ code: 'DATA_EMPTY' });
+    // and the holder is fine afterwards
+    expect((await run('1 + 1', { awardData: false, tables: { g: parquetPath } })).value).toBe(2);
   });
 });
