@@ -5,12 +5,23 @@ import type { ColumnarTable } from '../../../schema/columnar.js';
 import { DataError, type DataErrorCode } from '../errors.js';
 import { DEFAULT_DECODE_CAPS, type DecodeCaps } from './decodeCaps.js';
 import type { DecodedFormat } from './decodeTable.js';
-import { decodeWorker, keepSpare, returnSpare } from './spareWorker.js';
+import type { TablePart } from './parquetParts.js';
+import { decodeWorker, keepSpare, returnSpare, sparePair, type DecodeWorker } from './spareWorker.js';
 
 /** How long after a decode the spare worker for the next one is started. */
 const SPARE_DELAY_MS = 500;
+/** Parquet files from this size on are decoded in two parts, on two warm spares when two wait. */
+const PARTS_MIN_BYTES = 1 << 20;
 /** Decodes under way in this process: the spare (and its warm-up) never starts while one runs. */
 let active = 0;
+/** Spares to keep: two once this process has decoded a Parquet file big enough to split. */
+let wantedSpares = 1;
+
+interface Answer {
+  table?: ColumnarTable & { leaves?: number[] };
+  heapUsed?: number;
+  error?: { code: DataErrorCode; message: string; hint?: string };
+}
 
 /**
  * Decode a Parquet, Arrow, JSON or NDJSON table file in a worker thread with its own heap limit
@@ -18,21 +29,69 @@ let active = 0;
  * they can allocate without bound, recurse until the stack overflows or spin. Here such a file
  * ends the worker (terminated on overrun) and the caller gets a DataError; the host process, its
  * sessions and its other tables are untouched. Each decode has its own worker (one file per
- * worker, terminated after it); a spare worker with the readers loaded is kept ready for the next
- * decode (spareWorker.ts), so the thread start and module compile are off the critical path
- * (about 85 MB of idle memory; SBIRTOOLS_DECODE_SPARE=0 turns it off).
+ * worker, terminated after a failure); a spare worker with the readers loaded is kept ready for
+ * the next decode (spareWorker.ts), so the thread start and module compile are off the critical
+ * path (about 65 MB of idle memory; SBIRTOOLS_DECODE_SPARE=0 turns spares off). A Parquet file of
+ * 1 MiB or more is decoded in two parts on two cores when two warm spares wait: each worker checks
+ * the whole file and decodes half of its columns (by size), and the halves are joined here. Once
+ * such a file was seen, two spares are kept (SBIRTOOLS_DECODE_PARALLEL=0: one, never in parts).
  * @throws {DataError} the format's codes, DATA_TOO_LARGE (heap overrun), DATA_DECODE_FAILED (deadline, crash).
  * @example const t = await decodeInWorker('portfolio', bytes, 'portfolio.parquet', 'parquet');
  */
-export function decodeInWorker(name: string, bytes: Uint8Array, file: string, format: DecodedFormat, caps: Partial<DecodeCaps> = {}): Promise<ColumnarTable> {
+export async function decodeInWorker(name: string, bytes: Uint8Array, file: string, format: DecodedFormat, caps: Partial<DecodeCaps> = {}): Promise<ColumnarTable> {
   const c: DecodeCaps = { ...DEFAULT_DECODE_CAPS, ...caps };
   if (bytes.byteLength > c.maxInputBytes) {
-    return Promise.reject(new DataError('DATA_TOO_LARGE', `${file}: ${bytes.byteLength} bytes, more than the ${c.maxInputBytes}-byte limit for a table file`, { hint: 'Filter or aggregate the data first, or load fewer columns.' }));
+    throw new DataError('DATA_TOO_LARGE', `${file}: ${bytes.byteLength} bytes, more than the ${c.maxInputBytes}-byte limit for a table file`, { hint: 'Filter or aggregate the data first, or load fewer columns.' });
   }
-  return new Promise((resolve, reject) => {
+  const script = workerPath();
+  const job = { name, bytes, file, format, caps: c };
+  if (format === 'parquet' && bytes.byteLength >= PARTS_MIN_BYTES && process.env.SBIRTOOLS_DECODE_PARALLEL !== '0') {
+    wantedSpares = 2;
+    const part = (index: number): TablePart => ({ index, count: 2 });
+    const pair = sparePair([{ ...job, part: part(0) }, { ...job, part: part(1) }], c.heapMb);
+    if (pair) return joinParts(name, file, await inParts(pair.map((w) => runJob(w, script, file, format, c))));
+  }
+  const { table } = await runJob(decodeWorker(script, job, c.heapMb), script, file, format, c).answer;
+  return table!;
+}
+
+/** The answers of all parts; the first failure cancels the others (their workers are terminated). */
+async function inParts(jobs: Array<{ answer: Promise<Answer>; cancel: () => void }>): Promise<Answer[]> {
+  try {
+    return await Promise.all(jobs.map((j) => j.answer));
+  } catch (err) {
+    for (const j of jobs) j.cancel();
+    throw err;
+  }
+}
+
+/** One table from the parts' columns, in the file's order; every column must come from exactly one part. */
+function joinParts(name: string, file: string, parts: Answer[]): ColumnarTable {
+  const count = parts.reduce((n, p) => n + p.table!.columns.length, 0);
+  const columns = new Array<ColumnarTable['columns'][number] | undefined>(count).fill(undefined);
+  let fits = parts.every((p) => p.table!.numRows === parts[0].table!.numRows);
+  for (const p of parts) {
+    p.table!.leaves!.forEach((leaf, i) => {
+      if (!(leaf >= 0 && leaf < count) || columns[leaf] !== undefined) fits = false;
+      else columns[leaf] = p.table!.columns[i];
+    });
+  }
+  if (!fits || columns.includes(undefined)) {
+    throw new DataError('DATA_DECODE_FAILED', `${file}: the two halves of the decode do not fit together`, { hint: 'Decode the file in one worker: set SBIRTOOLS_DECODE_PARALLEL=0, and report this as a bug.' });
+  }
+  return { name, numRows: parts[0].table!.numRows, columns: columns as ColumnarTable['columns'] };
+}
+
+/**
+ * Run one job on `w`: its answer, or a DataError for a failure, the deadline, a heap overrun or
+ * a crash. The worker is terminated unless it is a spare that answered with a table (it then
+ * waits for the next file: returnSpare). `cancel` ends the job and its worker (a sibling part failed).
+ */
+function runJob(w: DecodeWorker, script: URL, file: string, format: DecodedFormat, c: DecodeCaps): { answer: Promise<Answer>; cancel: () => void } {
+  const { worker, post, reusable, decodes } = w;
+  let cancel = () => undefined as void;
+  const answer = new Promise<Answer>((resolve, reject) => {
     let settled = false;
-    const script = workerPath();
-    const { worker, post, reusable, decodes } = decodeWorker(script, { name, bytes, file, format, caps: c }, c.heapMb);
     active++;
     const finish = (fn: () => void, kept = false) => {
       if (settled) return;
@@ -43,16 +102,17 @@ export function decodeInWorker(name: string, bytes: Uint8Array, file: string, fo
       if (!kept) void worker.terminate();
       // the next decode's worker starts a little after this one ends, not competing with it
       // or with the session that is about to use the table
-      const later = () => (active === 0 && process.env.SBIRTOOLS_DECODE_SPARE !== '0' ? keepSpare(script, DEFAULT_DECODE_CAPS.heapMb) : undefined);
+      const later = () => (active === 0 && process.env.SBIRTOOLS_DECODE_SPARE !== '0' ? keepSpare(script, DEFAULT_DECODE_CAPS.heapMb, wantedSpares) : undefined);
       setTimeout(later, SPARE_DELAY_MS).unref();
     };
+    cancel = () => finish(() => reject(new DataError('DATA_DECODE_FAILED', `${file}: the decode was cancelled`)));
     const timer = setTimeout(() => {
       finish(() => reject(new DataError('DATA_DECODE_FAILED', `${file}: decoding took longer than ${c.timeoutMs} ms and was stopped`, { hint: 'The file is too large or crafted to be slow: split it, or load fewer columns.' })));
     }, c.timeoutMs);
-    worker.on('message', (msg: { table?: ColumnarTable; heapUsed?: number; error?: { code: DataErrorCode; message: string; hint?: string } }) => {
+    worker.on('message', (msg: Answer) => {
       // a spare that decoded this file cleanly stays warm for the next one (spareWorker.ts)
-      const kept = !!msg.table && reusable && process.env.SBIRTOOLS_DECODE_SPARE !== '0' && returnSpare(worker, c.heapMb, decodes, msg.heapUsed ?? -1);
-      finish(() => (msg.table ? resolve(msg.table) : reject(new DataError(msg.error?.code ?? 'DATA_CORRUPT', msg.error?.message ?? `${file}: cannot be decoded`, { hint: msg.error?.hint }))), kept);
+      const kept = !!msg.table && reusable && process.env.SBIRTOOLS_DECODE_SPARE !== '0' && returnSpare(worker, c.heapMb, decodes, msg.heapUsed ?? -1, wantedSpares);
+      finish(() => (msg.table ? resolve(msg) : reject(new DataError(msg.error?.code ?? 'DATA_CORRUPT', msg.error?.message ?? `${file}: cannot be decoded`, { hint: msg.error?.hint }))), kept);
     });
     worker.on('error', (err: Error & { code?: string }) => {
       const oom = err.code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory|heap/i.test(err.message);
@@ -69,6 +129,7 @@ export function decodeInWorker(name: string, bytes: Uint8Array, file: string, fo
     });
     post();
   });
+  return { answer, cancel: () => cancel() };
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { ColumnarTable } from '../../../schema/columnar.js';
 import { DataError } from '../errors.js';
 import type { DecodeCaps } from './decodeCaps.js';
+import type { DecodedParquet } from './parquet.js';
+import type { TablePart } from './parquetParts.js';
 
 /** A binary table format decoded in the worker (CSV has its own hardened ingest). */
 export type DecodedFormat = 'parquet' | 'arrow' | 'json' | 'ndjson';
@@ -10,16 +12,18 @@ export type DecodedFormat = 'parquet' | 'arrow' | 'json' | 'ndjson';
  * Each format's reader is imported when first needed: a fresh decode worker then compiles only
  * the reader it runs (the JSON reader pulls in the row-table and CSV code, ~0.3 s to load on the
  * 2-core VM, which a Parquet decode would otherwise pay; docs/benchmarks.md, issue 16).
+ * With `part` (Parquet only) just that part's columns are decoded, and `leaves` says which.
  * @throws {DataError} the format's typed errors.
  * @example await decodeTable('t', bytes, 't.parquet', 'parquet', DEFAULT_DECODE_CAPS)
  */
-export async function decodeTable(name: string, bytes: Uint8Array, file: string, format: DecodedFormat, caps: DecodeCaps): Promise<ColumnarTable> {
+export async function decodeTable(name: string, bytes: Uint8Array, file: string, format: DecodedFormat, caps: DecodeCaps, part?: TablePart): Promise<ColumnarTable | DecodedParquet> {
+  if (part && format !== 'parquet') throw new Error(`only Parquet files are decoded in parts, not ${format}`);
   if (bytes.byteLength > caps.maxInputBytes) {
     throw new DataError('DATA_TOO_LARGE', `${file}: ${bytes.byteLength} bytes, more than the ${caps.maxInputBytes}-byte limit for a table file`, { hint: 'Filter or aggregate the data first, or load fewer columns.' });
   }
   switch (format) {
     case 'parquet':
-      return (await import('./parquet.js')).decodeParquet(name, bytes, file, caps);
+      return (await import('./parquet.js')).decodeParquet(name, bytes, file, caps, part ? { part } : {});
     case 'arrow':
       return (await import('./arrow.js')).decodeArrow(name, bytes, file, caps);
     default:

@@ -13,6 +13,7 @@ import type { ColumnarTable } from '../../../schema/columnar.js';
 import { DataError } from '../errors.js';
 import type { DecodeCaps } from './decodeCaps.js';
 import { decodeTable, type DecodedFormat } from './decodeTable.js';
+import type { TablePart } from './parquetParts.js';
 
 interface Job {
   name: string;
@@ -20,6 +21,8 @@ interface Job {
   file: string;
   format: DecodedFormat;
   caps: DecodeCaps;
+  /** Decode only this part of a Parquet file's columns (the answer's table then has `leaves`). */
+  part?: TablePart;
 }
 
 const init = workerData as Job | { spare: true };
@@ -41,7 +44,7 @@ if ('spare' in init) {
 
 async function run(job: Job): Promise<void> {
   try {
-    const table = await decodeTable(job.name, job.bytes, job.file, job.format, job.caps);
+    const table = await decodeTable(job.name, job.bytes, job.file, job.format, job.caps, job.part);
     parentPort!.postMessage({ table, heapUsed: process.memoryUsage().heapUsed }, transferables(table));
   } catch (err) {
     const e = err as Error & { code?: string; hint?: string };
@@ -51,7 +54,7 @@ async function run(job: Job): Promise<void> {
   }
 }
 
-function transferables(t: ColumnarTable): ArrayBuffer[] {
+function transferables(t: Pick<ColumnarTable, 'columns'>): ArrayBuffer[] {
   const out = new Set<ArrayBuffer>();
   for (const c of t.columns) {
     for (const v of Object.values(c.data)) if (ArrayBuffer.isView(v)) out.add(v.buffer as ArrayBuffer);

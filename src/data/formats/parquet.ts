@@ -5,6 +5,7 @@ import { cappedCompressors } from './cappedCompressors.js';
 import type { DecodeCaps } from './decodeCaps.js';
 import { checkParquet } from './parquetChecks.js';
 import { decodeColumnar } from './parquetColumnar/decodeColumnar.js';
+import { partLeaves, type TablePart } from './parquetParts.js';
 import { parquetRows } from './parquetRows.js';
 import { parquetLeaves } from './parquetSchema.js';
 
@@ -14,7 +15,12 @@ const DAMAGED = 'The file is damaged or truncated: copy or export it again (a co
 export interface ParquetDecodeOptions {
   /** Decode supported columns page by page into typed columns (parquetColumnar/). @default true */
   columnar?: boolean;
+  /** Decode only this part's columns (parquetParts.ts); the file is still checked whole. */
+  part?: TablePart;
 }
+
+/** A table, or with `part` the columns of one part: `leaves[i]` is the file's index of `columns[i]`. */
+export type DecodedParquet = ColumnarTable & { leaves?: number[] };
 
 /**
  * A Parquet file as a columnar table. Decodes in the calling thread: call it inside the decode
@@ -28,7 +34,7 @@ export interface ParquetDecodeOptions {
  * @throws {DataError} DATA_CORRUPT, DATA_UNSUPPORTED, DATA_SCHEMA_MISMATCH, DATA_TOO_LARGE.
  * @example const t = await decodeParquet('portfolio', bytes, 'portfolio.parquet', DEFAULT_DECODE_CAPS);
  */
-export async function decodeParquet(name: string, bytes: Uint8Array, file: string, caps: DecodeCaps, options: ParquetDecodeOptions = {}): Promise<ColumnarTable> {
+export async function decodeParquet(name: string, bytes: Uint8Array, file: string, caps: DecodeCaps, options: ParquetDecodeOptions = {}): Promise<DecodedParquet> {
   if (bytes.byteLength < 12 || !isPar1(bytes, 0) || !isPar1(bytes, bytes.byteLength - 4)) {
     throw new DataError('DATA_CORRUPT', `${file}: not a complete Parquet file (${bytes.byteLength} bytes; it must start and end with PAR1)`, { hint: DAMAGED });
   }
@@ -41,19 +47,23 @@ export async function decodeParquet(name: string, bytes: Uint8Array, file: strin
   }
   const leaves = parquetLeaves(meta, file);
   const numRows = checkParquet(bytes, meta, leaves, caps, file);
-  const columns = options.columnar === false ? leaves.map(() => null) : decodeColumnar(bytes, meta, leaves, numRows, cappedCompressors(caps), file);
-  const rest = leaves.map((_, i) => i).filter((i) => columns[i] === null);
+  const mine = options.part ? partLeaves(meta, leaves.length, options.part) : leaves.map((_, c) => c);
+  const codecs = cappedCompressors(caps);
+  const columns = options.columnar === false ? mine.map(() => null) : decodeColumnar(bytes, meta, leaves, numRows, codecs, file, mine);
+  const rest = mine.filter((_, i) => columns[i] === null);
   // a fresh codec budget: a column that fell back part-way re-inflates its pages, and
   // checkParquet already bounded what all the file's pages may declare
   const slow = await parquetRows(buffer, meta, leaves, rest, numRows, caps, file);
-  rest.forEach((c, i) => (columns[c] = slow[i]));
+  let k = 0;
+  mine.forEach((_, i) => (columns[i] ??= slow[k++]));
   return {
     name,
     numRows,
-    columns: leaves.map((leaf, i) => {
+    columns: mine.map((c, i) => {
       const column = columns[i]!;
-      return { name: leaf.name, type: column.type, kind: column.kind, data: column };
+      return { name: leaves[c].name, type: column.type, kind: column.kind, data: column };
     }),
+    ...(options.part ? { leaves: mine } : {}),
   };
 }
 

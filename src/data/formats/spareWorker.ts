@@ -1,12 +1,27 @@
 import { Worker } from 'node:worker_threads';
 
-/** The resource limits a decode worker is started with (fixed for a thread's life). */
-export interface WorkerLimits {
-  heapMb: number;
+/** A worker for one decode job: a warm spare (the job goes as a message) or a new one (workerData). */
+export interface DecodeWorker {
+  worker: Worker;
+  /** Sends the job (a no-op for a new worker, which got it as workerData). */
+  post: () => void;
+  /** A spare that may come back after a clean decode (returnSpare). */
+  reusable: boolean;
+  /** Files this worker decoded before. */
+  decodes: number;
 }
 
-let spare: { worker: Worker; heapMb: number; dead: boolean; decodes: number } | null = null;
+interface Spare {
+  worker: Worker;
+  heapMb: number;
+  dead: boolean;
+  decodes: number;
+}
 
+/** Waiting spares, oldest first; at most MAX_SPARES. */
+const spares: Spare[] = [];
+/** Spares kept at most: two, so a large Parquet file can be decoded in two parts (decodeInWorker.ts). */
+const MAX_SPARES = 2;
 /** Files one spare worker decodes at most before it is replaced (its heap starts clean again). */
 const MAX_DECODES = 16;
 
@@ -20,7 +35,7 @@ function start(script: URL, workerData: unknown, heapMb: number): Worker {
 }
 
 /**
- * A decode worker for one job: the spare started earlier when its limits match (it has already
+ * A decode worker for one job: a spare started earlier when its limits match (it has already
  * loaded and compiled the readers: ~0.1-0.2 s of a decode on the 2-core VM, docs/benchmarks.md),
  * else a new one. The job goes in `workerData` for a new worker and as a message for the spare.
  * A worker that failed in any way is terminated, so a hostile file can only ever crash its own
@@ -28,56 +43,88 @@ function start(script: URL, workerData: unknown, heapMb: number): Worker {
  * (returnSpare). Call `keepSpare` once the decode is done to have the next one ready.
  * @example const { worker, post } = decodeWorker(script, job, 2048); post();
  */
-export function decodeWorker(script: URL, job: unknown, heapMb: number): { worker: Worker; post: () => void; reusable: boolean; decodes: number } {
-  const s = spare;
-  spare = null;
-  if (s && !s.dead && s.heapMb === heapMb) {
-    s.worker.removeAllListeners();
-    s.worker.ref();
-    return { worker: s.worker, post: () => s.worker.postMessage(job), reusable: true, decodes: s.decodes };
-  }
-  if (s) void s.worker.terminate();
-  return { worker: start(script, job, heapMb), post: () => undefined, reusable: false, decodes: 0 };
+export function decodeWorker(script: URL, job: unknown, heapMb: number): DecodeWorker {
+  return takeSpare(job, heapMb) ?? { worker: start(script, job, heapMb), post: () => undefined, reusable: false, decodes: 0 };
 }
 
 /**
- * Keep a spare-started worker that just decoded a file successfully as the next spare: it stays
+ * Two warm spares for the two parts of one file, or null (and nothing taken) unless two with
+ * these limits are waiting: a part never waits for a new worker to start and compile.
+ * @example const pair = sparePair([jobA, jobB], 2048);
+ */
+export function sparePair(jobs: [unknown, unknown], heapMb: number): [DecodeWorker, DecodeWorker] | null {
+  prune(heapMb);
+  if (spares.length < 2) return null;
+  return [takeSpare(jobs[0], heapMb)!, takeSpare(jobs[1], heapMb)!];
+}
+
+/**
+ * Keep a spare-started worker that just decoded a file successfully as a spare again: it stays
  * JIT-warm (a decode in a warm worker is ~2x faster, docs/benchmarks.md) instead of a new one
  * warming up again. Only a worker whose every decode succeeded comes back (any failure, deadline
  * or crash terminates it), with a small heap left after the decode, for at most MAX_DECODES
- * files; otherwise, or when a spare is already waiting, it is terminated. Returns whether it was kept.
+ * files, while fewer than `wanted` spares wait; otherwise it is terminated. Returns whether it was kept.
  */
-export function returnSpare(worker: Worker, heapMb: number, decodes: number, heapUsed: number): boolean {
-  if (spare || decodes + 1 >= MAX_DECODES || !(heapUsed >= 0 && heapUsed < (heapMb * 1048576) / 8)) return false;
+export function returnSpare(worker: Worker, heapMb: number, decodes: number, heapUsed: number, wanted = 1): boolean {
+  prune(heapMb);
+  if (spares.length >= Math.min(wanted, MAX_SPARES) || decodes + 1 >= MAX_DECODES || !(heapUsed >= 0 && heapUsed < (heapMb * 1048576) / 8)) return false;
   worker.removeAllListeners();
   park(worker, heapMb, decodes + 1);
   return true;
 }
 
 /**
- * Start a spare decode worker (if none is waiting) that loads the readers and then waits,
- * unreferenced, so it never keeps a process alive. One idle thread per process at most.
+ * Start spare decode workers until `wanted` (at most two) wait: each loads the readers and then
+ * waits, unreferenced, so it never keeps a process alive.
  * @example keepSpare(script, 2048);
  */
-export function keepSpare(script: URL, heapMb: number): void {
-  if (spare) return;
-  park(start(script, { spare: true }, heapMb), heapMb, 0);
+export function keepSpare(script: URL, heapMb: number, wanted = 1): void {
+  prune(heapMb);
+  while (spares.length < Math.min(wanted, MAX_SPARES)) park(start(script, { spare: true }, heapMb), heapMb, 0);
 }
 
-/** Make `worker` the waiting spare, unreferenced; one that fails or exits while idle is dropped. */
+/** The oldest waiting spare, if any: how many files it has decoded, and how many spares wait (tests and diagnostics). */
+export function spareState(): { decodes: number; waiting?: number } | undefined {
+  const live = spareDecodes();
+  if (live.length === 0) return undefined;
+  return live.length === 1 ? { decodes: live[0] } : { decodes: live[0], waiting: live.length };
+}
+
+/** How many files each waiting spare has decoded, oldest first (tests and diagnostics). */
+export function spareDecodes(): number[] {
+  return spares.filter((s) => !s.dead).map((s) => s.decodes);
+}
+
+function takeSpare(job: unknown, heapMb: number): DecodeWorker | null {
+  prune(heapMb);
+  const s = spares.shift();
+  if (!s) return null;
+  s.worker.removeAllListeners();
+  s.worker.ref();
+  return { worker: s.worker, post: () => s.worker.postMessage(job), reusable: true, decodes: s.decodes };
+}
+
+/** Drop dead spares, and terminate those started with other limits. */
+function prune(heapMb: number): void {
+  for (let i = spares.length - 1; i >= 0; i--) {
+    const s = spares[i];
+    if (s.dead || s.heapMb !== heapMb) {
+      spares.splice(i, 1);
+      if (!s.dead) void s.worker.terminate();
+    }
+  }
+}
+
+/** Make `worker` a waiting spare, unreferenced; one that fails or exits while idle is dropped. */
 function park(worker: Worker, heapMb: number, decodes: number): void {
-  const entry = { worker, heapMb, dead: false, decodes };
+  const entry: Spare = { worker, heapMb, dead: false, decodes };
   const drop = () => {
     entry.dead = true;
-    if (spare === entry) spare = null;
+    const i = spares.indexOf(entry);
+    if (i >= 0) spares.splice(i, 1);
   };
   worker.on('error', drop);
   worker.on('exit', drop);
   worker.unref();
-  spare = entry;
-}
-
-/** The waiting spare, if any: how many files it has decoded (tests and diagnostics). */
-export function spareState(): { decodes: number } | undefined {
-  return spare && !spare.dead ? { decodes: spare.decodes } : undefined;
+  spares.push(entry);
 }

@@ -13,14 +13,15 @@ import { StringSink } from './stringSink.js';
 /**
  * The columnar Parquet decoder: every flat column it supports, decoded page by page straight
  * into its transfer form (schema/columnar.ts), with no JS value per cell. Returns one entry per
- * leaf: the column, or null for a column left to the hyparquet path (see leafPlan and
- * NeedsFallback), which then gives the same values the slow way. Call it after checkParquet, in
- * the decode worker.
+ * leaf of `which` (every leaf by default): the column, or null for a column left to the hyparquet
+ * path (see leafPlan and NeedsFallback), which then gives the same values the slow way. Call it
+ * after checkParquet, in the decode worker.
  * @throws {DataError} DATA_CORRUPT (a page contradicts itself), DATA_TOO_LARGE (the codecs' caps).
  * @example const cols = decodeColumnar(bytes, meta, leaves, numRows, cappedCompressors(caps), 'a.parquet');
  */
-export function decodeColumnar(bytes: Uint8Array, meta: FileMetaData, leaves: ParquetLeaf[], numRows: number, codecs: Compressors, file: string): Array<ColumnData | null> {
-  return leaves.map((leaf, c) => {
+export function decodeColumnar(bytes: Uint8Array, meta: FileMetaData, leaves: ParquetLeaf[], numRows: number, codecs: Compressors, file: string, which: number[] = leaves.map((_, c) => c)): Array<ColumnData | null> {
+  return which.map((c) => {
+    const leaf = leaves[c];
     const plan = leafPlan(leaf);
     if (!plan) return null;
     const sink = sinkFor(plan, leaf, numRows);
