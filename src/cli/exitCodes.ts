@@ -1,4 +1,4 @@
-import type { RunResult } from '../index.js';
+import type { RunResult } from '../../schema/result.js';
 
 /** Exit codes of the `sbirtools` CLI; one row each in docs/cli.md. */
 export const EXIT = {

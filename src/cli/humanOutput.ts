@@ -1,4 +1,4 @@
-import type { RunResult } from '../index.js';
+import type { RunResult } from '../../schema/result.js';
 import { formatError } from '../adapters/resultText.js';
 import { resultNotes } from '../adapters/toolOutput.js';
 

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import type { Chart } from '../index.js';
+import type { Chart } from '../../schema/result.js';
 import { renderChart } from '../result/renderChart.js';
 
 /** `chart.svg` for one chart; `chart-1.svg`, `chart-2.svg`... for several. */
