@@ -1,6 +1,7 @@
 /**
- * Worker-thread entry of decodeInWorker.ts: decodes a table file and posts the columnar table
- * back with its typed arrays transferred (no copy). A DataError is posted as { error }; anything
+ * Worker-thread entry of decodeInWorker.ts: decodes a table file (or one part of a Parquet
+ * file's columns: the job's `part`) and posts the columnar table back with its typed arrays
+ * transferred (no copy). A DataError is posted as { error }; anything
  * that kills this thread (a heap overrun under resourceLimits, a stack overflow in a reader)
  * ends the worker, never the host. The job comes as workerData, or, for a spare worker started
  * ahead of need (spareWorker.ts), as a message (a spare that decoded a file without any failure
