@@ -8,7 +8,7 @@ import type { DecodedFormat } from './decodeTable.js';
 import type { TablePart } from './parquetParts.js';
 import { decodeWorker, keepSpare, returnSpare, sparePair, type DecodeWorker } from './spareWorker.js';
 
-/** How long after a decode the spare worker for the next one is started. */
+/** How long after a decode the spare worker for the next one is started (the second one twice as long). */
 const SPARE_DELAY_MS = 500;
 /** Parquet files from this size on are decoded in two parts, on two warm spares when two wait. */
 const PARTS_MIN_BYTES = 1 << 20;
@@ -100,10 +100,12 @@ function runJob(w: DecodeWorker, script: URL, file: string, format: DecodedForma
       clearTimeout(timer);
       fn();
       if (!kept) void worker.terminate();
-      // the next decode's worker starts a little after this one ends, not competing with it
-      // or with the session that is about to use the table
-      const later = () => (active === 0 && process.env.SBIRTOOLS_DECODE_SPARE !== '0' ? keepSpare(script, DEFAULT_DECODE_CAPS.heapMb, wantedSpares) : undefined);
-      setTimeout(later, SPARE_DELAY_MS).unref();
+      // the next decode's workers start a little after this one ends, not competing with it or
+      // with the session that is about to use the table, and one at a time (each warms up on a core)
+      for (let n = 1; n <= wantedSpares; n++) {
+        const later = () => (active === 0 && process.env.SBIRTOOLS_DECODE_SPARE !== '0' ? keepSpare(script, DEFAULT_DECODE_CAPS.heapMb, n) : undefined);
+        setTimeout(later, n * SPARE_DELAY_MS).unref();
+      }
     };
     cancel = () => finish(() => reject(new DataError('DATA_DECODE_FAILED', `${file}: the decode was cancelled`)));
     const timer = setTimeout(() => {
