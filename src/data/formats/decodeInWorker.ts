@@ -111,12 +111,15 @@ function runJob(w: DecodeWorker, script: URL, file: string, format: DecodedForma
     const timer = setTimeout(() => {
       finish(() => reject(new DataError('DATA_DECODE_FAILED', `${file}: decoding took longer than ${c.timeoutMs} ms and was stopped`, { hint: 'The file is too large or crafted to be slow: split it, or load fewer columns.' })));
     }, c.timeoutMs);
-    worker.on('message', (msg: Answer) => {
+    const onMessage = (msg: Answer & { warm?: boolean }) => {
+      if (msg.warm) return; // a spare's 'warm-up done', sent just before it got this job
       // a spare that decoded this file cleanly stays warm for the next one (spareWorker.ts)
-      const kept = !!msg.table && reusable && process.env.SBIRTOOLS_DECODE_SPARE !== '0' && returnSpare(worker, c.heapMb, decodes, msg.heapUsed ?? -1, wantedSpares);
+      const keep = !!msg.table && reusable && process.env.SBIRTOOLS_DECODE_SPARE !== '0';
+      if (keep) detach();
+      const kept = keep && returnSpare(worker, c.heapMb, decodes, msg.heapUsed ?? -1, wantedSpares);
       finish(() => (msg.table ? resolve(msg) : reject(new DataError(msg.error?.code ?? 'DATA_CORRUPT', msg.error?.message ?? `${file}: cannot be decoded`, { hint: msg.error?.hint }))), kept);
-    });
-    worker.on('error', (err: Error & { code?: string }) => {
+    };
+    const onError = (err: Error & { code?: string }) => {
       const oom = err.code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory|heap/i.test(err.message);
       finish(() =>
         reject(
@@ -125,10 +128,19 @@ function runJob(w: DecodeWorker, script: URL, file: string, format: DecodedForma
             : new DataError('DATA_DECODE_FAILED', `${file}: the ${format} decoder failed (${err.message.slice(0, 300)})`, { hint: 'The file is damaged or uses features sbirtools cannot read; write it again with pyarrow, DuckDB or Polars.' }),
         ),
       );
-    });
-    worker.on('exit', (code) => {
+    };
+    const onExit = (code: number) => {
       finish(() => reject(new DataError('DATA_DECODE_FAILED', `${file}: the ${format} decoder stopped (exit code ${code}) before finishing`, { hint: 'The file is damaged or crafted to crash readers; write it again.' })));
-    });
+    };
+    // a worker kept as a spare gets new listeners from spareWorker.ts: these must not answer for its next job
+    const detach = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
     post();
   });
   return { answer, cancel: () => cancel() };

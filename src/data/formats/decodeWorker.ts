@@ -38,7 +38,12 @@ if ('spare' in init) {
   // compile the common readers while idle (a job that arrives first simply waits for them), then
   // let V8 optimize the Parquet decoder's loops on a small synthetic file
   void import('./arrow.js').catch(() => undefined);
-  void import('./parquetColumnar/warmUp.js').then((m) => m.warmUpParquet(() => arrived)).catch(() => undefined);
+  // ...and says when it is done: only a spare that finished warming up takes a part of a file
+  // (a part on a cold one would hold the other part back; spareWorker.ts sparePair)
+  void import('./parquetColumnar/warmUp.js')
+    .then((m) => m.warmUpParquet(() => arrived))
+    .then(() => (arrived ? undefined : parentPort!.postMessage({ warm: true })))
+    .catch(() => undefined);
 } else {
   await run(init);
 }

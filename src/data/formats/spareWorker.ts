@@ -16,6 +16,10 @@ interface Spare {
   heapMb: number;
   dead: boolean;
   decodes: number;
+  /** Its JIT is warm: it finished its warm-up, or it has decoded a file. */
+  warm: boolean;
+  /** Removes the listeners park() added (and only those: see takeSpare). */
+  detach: () => void;
 }
 
 /** Waiting spares, oldest first; at most MAX_SPARES. */
@@ -49,13 +53,14 @@ export function decodeWorker(script: URL, job: unknown, heapMb: number): DecodeW
 
 /**
  * Two warm spares for the two parts of one file, or null (and nothing taken) unless two with
- * these limits are waiting: a part never waits for a new worker to start and compile.
+ * these limits are waiting and done warming up: a part never waits for a worker to start,
+ * compile or warm up (the slower part sets the time of the whole file).
  * @example const pair = sparePair([jobA, jobB], 2048);
  */
 export function sparePair(jobs: [unknown, unknown], heapMb: number): [DecodeWorker, DecodeWorker] | null {
   prune(heapMb);
-  if (spares.length < 2) return null;
-  return [takeSpare(jobs[0], heapMb)!, takeSpare(jobs[1], heapMb)!];
+  if (spares.filter((s) => s.warm).length < 2) return null;
+  return [takeSpare(jobs[0], heapMb, true)!, takeSpare(jobs[1], heapMb, true)!];
 }
 
 /**
@@ -63,13 +68,13 @@ export function sparePair(jobs: [unknown, unknown], heapMb: number): [DecodeWork
  * JIT-warm (a decode in a warm worker is ~2x faster, docs/benchmarks.md) instead of a new one
  * warming up again. Only a worker whose every decode succeeded comes back (any failure, deadline
  * or crash terminates it), with a small heap left after the decode, for at most MAX_DECODES
- * files, while fewer than `wanted` spares wait; otherwise it is terminated. Returns whether it was kept.
+ * files, while fewer than `wanted` spares wait; otherwise it is terminated. Returns whether it was
+ * kept. The caller has removed its own listeners from the worker first.
  */
 export function returnSpare(worker: Worker, heapMb: number, decodes: number, heapUsed: number, wanted = 1): boolean {
   prune(heapMb);
   if (spares.length >= Math.min(wanted, MAX_SPARES) || decodes + 1 >= MAX_DECODES || !(heapUsed >= 0 && heapUsed < (heapMb * 1048576) / 8)) return false;
-  worker.removeAllListeners();
-  park(worker, heapMb, decodes + 1);
+  park(worker, heapMb, decodes + 1, true);
   return true;
 }
 
@@ -80,7 +85,7 @@ export function returnSpare(worker: Worker, heapMb: number, decodes: number, hea
  */
 export function keepSpare(script: URL, heapMb: number, wanted = 1): void {
   prune(heapMb);
-  while (spares.length < Math.min(wanted, MAX_SPARES)) park(start(script, { spare: true }, heapMb), heapMb, 0);
+  while (spares.length < Math.min(wanted, MAX_SPARES)) park(start(script, { spare: true }, heapMb), heapMb, 0, false);
 }
 
 /** The oldest waiting spare, if any: how many files it has decoded, and how many spares wait (tests and diagnostics). */
@@ -95,11 +100,24 @@ export function spareDecodes(): number[] {
   return spares.filter((s) => !s.dead).map((s) => s.decodes);
 }
 
-function takeSpare(job: unknown, heapMb: number): DecodeWorker | null {
+/** How many waiting spares are done warming up (only those take parts of a file). */
+export function warmSpares(): number {
+  return spares.filter((s) => !s.dead && s.warm).length;
+}
+
+/**
+ * A waiting spare (a warm one first; with `warmOnly` none other), taken out of the pool with the
+ * job. Only park()'s own listeners are removed: `removeAllListeners()` would also remove the ones
+ * Node's Worker uses to start its message port again when a 'message' listener is added, and the
+ * next job's answer would never arrive.
+ */
+function takeSpare(job: unknown, heapMb: number, warmOnly = false): DecodeWorker | null {
   prune(heapMb);
-  const s = spares.shift();
+  const warm = spares.findIndex((s) => s.warm);
+  const i = warm >= 0 || warmOnly ? warm : 0;
+  const s = i >= 0 ? spares.splice(i, 1)[0] : undefined;
   if (!s) return null;
-  s.worker.removeAllListeners();
+  s.detach();
   s.worker.ref();
   return { worker: s.worker, post: () => s.worker.postMessage(job), reusable: true, decodes: s.decodes };
 }
@@ -115,14 +133,32 @@ function prune(heapMb: number): void {
   }
 }
 
-/** Make `worker` a waiting spare, unreferenced; one that fails or exits while idle is dropped. */
-function park(worker: Worker, heapMb: number, decodes: number): void {
-  const entry: Spare = { worker, heapMb, dead: false, decodes };
+/**
+ * Make `worker` a waiting spare, unreferenced; one that fails or exits while idle is dropped. A new
+ * one says `{ warm: true }` when its warm-up is done (decodeWorker.ts).
+ */
+function park(worker: Worker, heapMb: number, decodes: number, warm: boolean): void {
+  const onMessage = (m: { warm?: boolean }) => {
+    if (m?.warm) entry.warm = true;
+  };
   const drop = () => {
     entry.dead = true;
     const i = spares.indexOf(entry);
     if (i >= 0) spares.splice(i, 1);
   };
+  const entry: Spare = {
+    worker,
+    heapMb,
+    dead: false,
+    decodes,
+    warm,
+    detach: () => {
+      worker.off('message', onMessage);
+      worker.off('error', drop);
+      worker.off('exit', drop);
+    },
+  };
+  worker.on('message', onMessage);
   worker.on('error', drop);
   worker.on('exit', drop);
   worker.unref();

@@ -10,7 +10,7 @@ import { DEFAULT_DECODE_CAPS } from '../../../../src/data/formats/decodeCaps.js'
 import { decodeInWorker } from '../../../../src/data/formats/decodeInWorker.js';
 import { decodeParquet } from '../../../../src/data/formats/parquet.js';
 import { partLeaves } from '../../../../src/data/formats/parquetParts.js';
-import { spareDecodes, spareState } from '../../../../src/data/formats/spareWorker.js';
+import { spareDecodes, spareState, warmSpares } from '../../../../src/data/formats/spareWorker.js';
 import { tableDifference } from '../../../helpers/sameTable.js';
 
 const ROWS = 120_000;
@@ -33,10 +33,11 @@ function bigFile(): Uint8Array {
   );
 }
 
-/** Two spares wait once a file big enough to split was decoded (they start 0.5 s after it, then warm up). */
+/** Two warm spares wait once a file big enough to split was decoded (they start 0.5 s and 1 s after it, then warm up). */
 async function twoSpares(): Promise<void> {
-  for (let i = 0; i < 100 && spareState()?.waiting !== 2; i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 150 && warmSpares() !== 2; i++) await new Promise((r) => setTimeout(r, 100));
   expect(spareState()?.waiting).toBe(2);
+  expect(warmSpares()).toBe(2);
 }
 
 afterEach(() => {
