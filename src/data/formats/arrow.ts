@@ -4,6 +4,7 @@ import { DataError } from '../errors.js';
 import type { ArrowBatch } from './arrowColumnar/arrowBatch.js';
 import { arrowColumn, type ArrowFieldType } from './arrowColumnar/arrowColumn.js';
 import { ARROW_DAMAGED as DAMAGED } from './arrowColumnar/corrupt.js';
+import { eagerDictionaries, tableWithoutDictionaryValues } from './arrowColumnar/lazyDictionaries.js';
 import type { DecodeCaps } from './decodeCaps.js';
 import { typedColumn, type DeclaredType } from './typedColumn.js';
 
@@ -38,7 +39,8 @@ export function decodeArrow(name: string, bytes: Uint8Array, file: string, caps:
   let table: ReturnType<typeof tableFromIPC>;
   try {
     // int64 as BigInt so that values beyond 2^53 are seen (typedColumn keeps them exact as text)
-    table = tableFromIPC(own, { useBigInt: true, useDate: false, useMap: false, useProxy: false });
+    const read = { useBigInt: true, useDate: false, useMap: false, useProxy: false };
+    table = options.columnar === false ? tableFromIPC(own, read) : tableWithoutDictionaryValues(own, read);
   } catch (err) {
     throw new DataError('DATA_CORRUPT', `${file}: the Arrow data cannot be decoded (${(err as Error).message})`, { hint: DAMAGED });
   }
@@ -59,6 +61,13 @@ export function decodeArrow(name: string, bytes: Uint8Array, file: string, caps:
       throw new DataError('DATA_CORRUPT', `${file}: column '${field.name}' has ${child?.length ?? 0} values for ${numRows} rows`, { hint: DAMAGED });
     }
     const fast = options.columnar === false ? null : arrowColumn(child.data as unknown as ArrowBatch[], field.type as ArrowFieldType, rows, file, field.name);
+    if (!fast && options.columnar !== false) {
+      try {
+        eagerDictionaries(child.data);
+      } catch (err) {
+        throw new DataError('DATA_CORRUPT', `${file}: the Arrow data cannot be decoded (${(err as Error).message})`, { hint: DAMAGED });
+      }
+    }
     const column = fast ?? valueByValue(child, type, numRows, file, field.name);
     return { name: field.name, type: column.type, kind: column.kind, data: column };
   });

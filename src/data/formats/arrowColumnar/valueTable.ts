@@ -3,7 +3,7 @@
  * order first added) and its bytes kept back to back in `pool`: equal values met in different
  * dictionaries (a replacement, a delta, a repeated entry) get one id. Open addressing on a
  * 32-bit FNV-1a hash, as dictEncode.ts.
- * @example const t = new ValueTable(); const id = t.add(bytes); t.pool.subarray(t.start(id), t.start(id + 1));
+ * @example const t = new ValueTable(); const id = t.add(bytes, 0, bytes.length); t.pool.subarray(t.start(id), t.start(id + 1));
  */
 export class ValueTable {
   /** The values' bytes, back to back (only the first `start(size)` bytes are used). */
@@ -21,16 +21,16 @@ export class ValueTable {
     return this.ends[id];
   }
 
-  /** The id of these bytes, added if new. */
-  add(b: Uint8Array): number {
+  /** The id of the bytes src[s..e), added if new. */
+  add(src: Uint8Array, s: number, e: number): number {
     let h = 0x811c9dc5 | 0;
-    for (let k = 0; k < b.length; k++) h = Math.imul(h ^ b[k], 16777619);
+    for (let k = s; k < e; k++) h = Math.imul(h ^ src[k], 16777619);
     const mask = this.slots.length - 1;
     let slot = h & mask;
     for (;;) {
       const id = this.slots[slot] - 1;
       if (id < 0) break;
-      if (this.hashes[id] === h && this.equals(id, b)) return id;
+      if (this.hashes[id] === h && this.equals(id, src, s, e)) return id;
       slot = (slot + 1) & mask;
     }
     const id = this.size++;
@@ -39,23 +39,23 @@ export class ValueTable {
       this.ends = grow(this.ends, this.hashes.length + 1);
     }
     const at = this.ends[id];
-    if (at + b.length > this.pool.length) {
-      const pool = new Uint8Array(Math.max(this.pool.length * 2, at + b.length));
+    if (at + e - s > this.pool.length) {
+      const pool = new Uint8Array(Math.max(this.pool.length * 2, at + e - s));
       pool.set(this.pool.subarray(0, at));
       this.pool = pool;
     }
-    this.pool.set(b, at);
-    this.ends[id + 1] = at + b.length;
+    for (let k = s, o = at; k < e; k++, o++) this.pool[o] = src[k];
+    this.ends[id + 1] = at + e - s;
     this.hashes[id] = h;
     this.slots[slot] = id + 1;
     if (this.size * 2 > this.slots.length) this.rehash();
     return id;
   }
 
-  private equals(id: number, b: Uint8Array): boolean {
-    const s = this.ends[id];
-    if (this.ends[id + 1] - s !== b.length) return false;
-    for (let k = 0; k < b.length; k++) if (this.pool[s + k] !== b[k]) return false;
+  private equals(id: number, src: Uint8Array, s: number, e: number): boolean {
+    const a = this.ends[id];
+    if (this.ends[id + 1] - a !== e - s) return false;
+    for (let k = 0; k < e - s; k++) if (this.pool[a + k] !== src[s + k]) return false;
     return true;
   }
 
