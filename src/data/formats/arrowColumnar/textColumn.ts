@@ -1,0 +1,69 @@
+import type { ColumnData } from '../../../../schema/columnar.js';
+import { dictEncode } from '../../columns/dictEncode.js';
+import type { ArrowBatch } from './arrowBatch.js';
+import { textBatch, type TextBatch } from './textBatch.js';
+import { textRow } from './textRow.js';
+
+/**
+ * A string transfer column from checked batches (checkBatches.ts) of Utf8 or LargeUtf8: the
+ * bytes are copied, not decoded (a batch at a time when TextBatch.clean, else row by row through
+ * textRow.ts), then dictionary-coded by the same rule as every other string column (dictEncode.ts).
+ * @throws {DataError} DATA_CORRUPT when a batch's offsets do not fit its bytes.
+ * @throws {RangeError} when the text is larger than 2 GiB, as the per-value path.
+ * @example textColumn(batches, 't.arrow', 'name')
+ */
+export function textColumn(batches: readonly ArrowBatch[], file: string, column: string): ColumnData {
+  const read: TextBatch[] = [];
+  const rows: Array<Array<Uint8Array | null> | null> = [];
+  let total = 0;
+  let nonNull = 0;
+  let bytes = 0;
+  for (let k = 0; k < batches.length; k++) {
+    const tb = textBatch(batches[k], k, file, column);
+    read.push(tb);
+    total += tb.n;
+    nonNull += tb.nonNull;
+    if (tb.clean) {
+      rows.push(null);
+      bytes += tb.offsets[tb.n] - tb.offsets[0];
+      continue;
+    }
+    const parts: Array<Uint8Array | null> = new Array(tb.n).fill(null);
+    for (let i = 0; i < tb.n; i++) {
+      if (!tb.valid[i]) continue;
+      parts[i] = textRow(tb, i);
+      bytes += parts[i]!.length;
+    }
+    rows.push(parts);
+  }
+  if (bytes > 0x7fffffff) throw new RangeError('a text column is larger than 2 GiB');
+  const out = new Uint8Array(bytes);
+  const offsets = new Int32Array(total + 1);
+  const valid = new Uint8Array(total);
+  let at = 0;
+  let pos = 0;
+  for (let k = 0; k < read.length; k++) {
+    const tb = read[k];
+    valid.set(tb.valid, at);
+    const parts = rows[k];
+    if (!parts) {
+      const o = tb.offsets;
+      const base = pos - o[0];
+      out.set(tb.values.subarray(o[0], o[tb.n]), pos);
+      for (let i = 1; i <= tb.n; i++) offsets[at + i] = o[i] + base;
+      pos += o[tb.n] - o[0];
+    } else {
+      for (let i = 0; i < tb.n; i++) {
+        const p = parts[i];
+        if (p) {
+          out.set(p, pos);
+          pos += p.length;
+        }
+        offsets[at + i + 1] = pos;
+      }
+    }
+    at += tb.n;
+  }
+  const col = { kind: 'utf8' as const, type: 'string' as const, bytes: out, offsets, valid };
+  return dictEncode(col, nonNull) ?? col;
+}

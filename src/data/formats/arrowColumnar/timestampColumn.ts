@@ -1,0 +1,79 @@
+import type { Float64Column } from '../../../../schema/columnar.js';
+import { DataError } from '../../errors.js';
+import type { ArrowBatch } from './arrowBatch.js';
+import { ARROW_DAMAGED } from './corrupt.js';
+import { validBytes } from './validBytes.js';
+import { words64 } from './words64.js';
+
+/** The unit of 64-bit time values: seconds, milliseconds (Timestamp and Date), microseconds, nanoseconds. */
+export type TimeUnitName = 's' | 'ms' | 'us' | 'ns';
+
+const HIGH = 4294967296;
+const SAFE_HIGH = 0x1fffff;
+
+/**
+ * A 'date' column (float64 ms since the epoch, UTC) from checked batches of 64-bit Timestamp or
+ * Date(ms) values, with exactly the numbers flechette gives per value: s and ms must be exact
+ * float64 integers (else the column cannot be decoded, as flechette refuses them), us and ns are
+ * divided as BigInts are (truncated quotient + remainder / divisor), done here on 32-bit words.
+ * @throws {DataError} DATA_CORRUPT for a short batch or an s / ms value beyond +-(2^53 - 1).
+ * @example timestampColumn(batches, 'ns', 't.arrow', 'when')
+ */
+export function timestampColumn(batches: readonly ArrowBatch[], unit: TimeUnitName, file: string, column: string): Float64Column {
+  let total = 0;
+  for (const b of batches) total += b.length;
+  const values = new Float64Array(total);
+  const valid = new Uint8Array(total);
+  let at = 0;
+  for (let k = 0; k < batches.length; k++) {
+    const b = batches[k];
+    const n = b.length;
+    const w = words64(b, k, file, column);
+    validBytes(b, valid, at);
+    for (let i = 0; i < n; i++) {
+      if (!valid[at + i]) continue;
+      const lo = w[2 * i] >>> 0;
+      const hi = w[2 * i + 1];
+      if (unit === 's' || unit === 'ms') {
+        if (hi > SAFE_HIGH || hi < -SAFE_HIGH - 1 || (hi === -SAFE_HIGH - 1 && lo === 0)) {
+          const big = (b.values as BigInt64Array)[i];
+          throw new DataError('DATA_CORRUPT', `${file}: column '${column}' cannot be decoded (BigInt exceeds integer number representation: ${big})`, { hint: ARROW_DAMAGED });
+        }
+        values[at + i] = unit === 's' ? (hi * HIGH + lo) * 1e3 : hi * HIGH + lo;
+      } else if (unit === 'ns') values[at + i] = divide(hi, lo, 1e6);
+      else if (hi < 0x40000000 && hi >= -0x40000000) values[at + i] = divide(hi, lo, 1e3);
+      else {
+        // beyond +-2^62 us the quotient is not an exact float64: BigInt, as flechette does
+        const big = (b.values as BigInt64Array)[i];
+        values[at + i] = Number(big / 1000n) + Number(big % 1000n) / 1000;
+      }
+    }
+    at += n;
+  }
+  return { kind: 'float64', type: 'date', values, valid };
+}
+
+/**
+ * Number(v / d) + Number(v % d) / d for v = hi * 2^32 + lo (BigInt semantics: the quotient is
+ * truncated, the remainder has v's sign), exact while |v / d| < 2^53.
+ */
+function divide(hi: number, lo: number, d: number): number {
+  const qh = Math.floor(hi / d);
+  const rh = hi - qh * d; // 0 <= rh < d
+  const t = rh * HIGH + lo; // < d * 2^32 <= 2^53: exact
+  let qt = Math.floor(t / d);
+  let rt = t - qt * d;
+  if (rt < 0) {
+    qt--;
+    rt += d;
+  } else if (rt >= d) {
+    qt++;
+    rt -= d;
+  }
+  let q = qh * HIGH + qt; // the floored quotient
+  if (hi < 0 && rt !== 0) {
+    q += 1;
+    rt -= d;
+  }
+  return q + rt / d;
+}
