@@ -6,8 +6,9 @@
  * ends the worker, never the host. The job comes as workerData, or, for a spare worker started
  * ahead of need (spareWorker.ts), as a message (a spare that decoded a file without any failure
  * may be sent a few more, each after the last one's answer); a spare loads the Parquet and Arrow
- * readers while it waits and warms the Parquet decoder up (parquetColumnar/warmUp.ts), so a
- * decode does not pay for compiling them.
+ * readers while it waits and warms both decoders up (parquetColumnar/warmUp.ts,
+ * arrowColumnar/warmUp.ts), so a decode does not pay for compiling them, then posts
+ * `{ warm: true }` (only a warm spare takes a part of a Parquet file).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ColumnarTable } from '../../../schema/columnar.js';
@@ -36,12 +37,14 @@ if ('spare' in init) {
     void run(job);
   });
   // compile the common readers while idle (a job that arrives first simply waits for them), then
-  // let V8 optimize the Parquet decoder's loops on a small synthetic file
+  // let V8 optimize the Parquet and Arrow decoders' loops on small synthetic files
   void import('./arrow.js').catch(() => undefined);
   // ...and says when it is done: only a spare that finished warming up takes a part of a file
   // (a part on a cold one would hold the other part back; spareWorker.ts sparePair)
   void import('./parquetColumnar/warmUp.js')
     .then((m) => m.warmUpParquet(() => arrived))
+    .then(() => import('./arrowColumnar/warmUp.js'))
+    .then((m) => m.warmUpArrow(() => arrived))
     .then(() => (arrived ? undefined : parentPort!.postMessage({ warm: true })))
     .catch(() => undefined);
 } else {
