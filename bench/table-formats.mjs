@@ -69,6 +69,7 @@ for (let k = 0; k < REPEAT; k++) {
   }
 }
 const size = (p) => statSync(p).size;
+if (process.env.SBIRTOOLS_BENCH_RAW === '1') for (const f of ['csv', 'parquet', 'arrow']) console.log(`${f} first loads (ms, in order): ${cold[f].map(ms).join(' ')}`);
 console.log(`\n## 1. A ${ROWS}-row table ready in a session (createSandbox + first run), median of ${REPEAT}`);
 console.log('| format | file bytes | first load ms | x CSV | kept by the holder ms | x CSV |\n| --- | ---: | ---: | ---: | ---: | ---: |');
 for (const [f, p] of [['csv', csv], ['parquet', parquet], ['arrow', arrow]]) {

@@ -6,7 +6,7 @@ import { DataError, type DataErrorCode } from '../errors.js';
 import { DEFAULT_DECODE_CAPS, type DecodeCaps } from './decodeCaps.js';
 import type { DecodedFormat } from './decodeTable.js';
 import type { TablePart } from './parquetParts.js';
-import { decodeWorker, keepSpare, returnSpare, sparePair, type DecodeWorker } from './spareWorker.js';
+import { decodeWorker, keepSpare, returnSpare, sparePair, warmSpares, type DecodeWorker } from './spareWorker.js';
 
 /** How long after a decode the spare worker for the next one is started (the second one twice as long). */
 const SPARE_DELAY_MS = 500;
@@ -47,9 +47,14 @@ export async function decodeInWorker(name: string, bytes: Uint8Array, file: stri
   const job = { name, bytes, file, format, caps: c };
   if (format === 'parquet' && bytes.byteLength >= PARTS_MIN_BYTES && process.env.SBIRTOOLS_DECODE_PARALLEL !== '0') {
     wantedSpares = 2;
-    const part = (index: number): TablePart => ({ index, count: 2 });
-    const pair = sparePair([{ ...job, part: part(0) }, { ...job, part: part(1) }], c.heapMb);
-    if (pair) return joinParts(name, file, await inParts(pair.map((w) => runJob(w, script, file, format, c))));
+    if (warmSpares() >= 2) {
+      // one copy both workers read (each copies it into its own heap), not a 4 MB clone per message
+      const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+      shared.set(bytes);
+      const part = (index: number) => ({ ...job, bytes: shared, part: { index, count: 2 } satisfies TablePart });
+      const pair = sparePair([part(0), part(1)], c.heapMb);
+      if (pair) return joinParts(name, file, await inParts(pair.map((w) => runJob(w, script, file, format, c))));
+    }
   }
   const { table } = await runJob(decodeWorker(script, job, c.heapMb), script, file, format, c).answer;
   return table!;

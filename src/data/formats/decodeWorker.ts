@@ -53,7 +53,10 @@ if ('spare' in init) {
 
 async function run(job: Job): Promise<void> {
   try {
-    const table = await decodeTable(job.name, job.bytes, job.file, job.format, job.caps, job.part);
+    // the parts of one file come in one SharedArrayBuffer: decode a private copy (readers call
+    // TextDecoder, which refuses shared memory, and nothing may change under the decoder)
+    const bytes = job.bytes.buffer instanceof SharedArrayBuffer ? job.bytes.slice() : job.bytes;
+    const table = await decodeTable(job.name, bytes, job.file, job.format, job.caps, job.part);
     parentPort!.postMessage({ table, heapUsed: process.memoryUsage().heapUsed }, transferables(table));
   } catch (err) {
     const e = err as Error & { code?: string; hint?: string };
