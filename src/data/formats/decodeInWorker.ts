@@ -6,7 +6,7 @@ import { DataError, type DataErrorCode } from '../errors.js';
 import { DEFAULT_DECODE_CAPS, type DecodeCaps } from './decodeCaps.js';
 import type { DecodedFormat } from './decodeTable.js';
 import type { TablePart } from './parquetParts.js';
-import { decodeWorker, keepSpare, returnSpare, sparePair, warmSpares, type DecodeWorker } from './spareWorker.js';
+import { decodeWorker, keepSpare, listen, returnSpare, sparePair, warmSpares, type DecodeWorker } from './spareWorker.js';
 
 /** How long after a decode the spare worker for the next one is started (the second one twice as long). */
 const SPARE_DELAY_MS = 500;
@@ -138,14 +138,7 @@ function runJob(w: DecodeWorker, script: URL, file: string, format: DecodedForma
       finish(() => reject(new DataError('DATA_DECODE_FAILED', `${file}: the ${format} decoder stopped (exit code ${code}) before finishing`, { hint: 'The file is damaged or crafted to crash readers; write it again.' })));
     };
     // a worker kept as a spare gets new listeners from spareWorker.ts: these must not answer for its next job
-    const detach = () => {
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-    };
-    worker.on('message', onMessage);
-    worker.on('error', onError);
-    worker.on('exit', onExit);
+    const detach = listen(worker, { message: onMessage, error: onError, exit: onExit });
     post();
   });
   return { answer, cancel: () => cancel() };

@@ -18,7 +18,7 @@ interface Spare {
   decodes: number;
   /** Its JIT is warm: it finished its warm-up, or it has decoded a file. */
   warm: boolean;
-  /** Removes the listeners park() added (and only those: see takeSpare). */
+  /** Removes the listeners park() added (and only those: see listen). */
   detach: () => void;
 }
 
@@ -28,6 +28,24 @@ const spares: Spare[] = [];
 const MAX_SPARES = 2;
 /** Files one spare worker decodes at most before it is replaced (its heap starts clean again). */
 const MAX_DECODES = 16;
+
+/**
+ * Listens to a decode worker's 'message', 'error' and 'exit' events; the returned function removes
+ * exactly these listeners. (Never `removeAllListeners()`: Node's Worker has listeners of its own
+ * that start its message port again when a 'message' listener is added, and without them the
+ * worker's next answer would never arrive.)
+ * @example const detach = listen(worker, { message: onAnswer, error: onError, exit: onExit });
+ */
+export function listen<M>(worker: Worker, on: { message: (m: M) => void; error: (e: Error & { code?: string }) => void; exit: (code: number) => void }): () => void {
+  worker.on('message', on.message);
+  worker.on('error', on.error);
+  worker.on('exit', on.exit);
+  return () => {
+    worker.off('message', on.message);
+    worker.off('error', on.error);
+    worker.off('exit', on.exit);
+  };
+}
 
 function start(script: URL, workerData: unknown, heapMb: number): Worker {
   return new Worker(script, {
@@ -105,12 +123,7 @@ export function warmSpares(): number {
   return spares.filter((s) => !s.dead && s.warm).length;
 }
 
-/**
- * A waiting spare (a warm one first; with `warmOnly` none other), taken out of the pool with the
- * job. Only park()'s own listeners are removed: `removeAllListeners()` would also remove the ones
- * Node's Worker uses to start its message port again when a 'message' listener is added, and the
- * next job's answer would never arrive.
- */
+/** A waiting spare (a warm one first; with `warmOnly` none other), taken out of the pool (only park's listeners removed: listen). */
 function takeSpare(job: unknown, heapMb: number, warmOnly = false): DecodeWorker | null {
   prune(heapMb);
   const warm = spares.findIndex((s) => s.warm);
@@ -138,29 +151,15 @@ function prune(heapMb: number): void {
  * one says `{ warm: true }` when its warm-up is done (decodeWorker.ts).
  */
 function park(worker: Worker, heapMb: number, decodes: number, warm: boolean): void {
-  const onMessage = (m: { warm?: boolean }) => {
-    if (m?.warm) entry.warm = true;
-  };
   const drop = () => {
     entry.dead = true;
     const i = spares.indexOf(entry);
     if (i >= 0) spares.splice(i, 1);
   };
-  const entry: Spare = {
-    worker,
-    heapMb,
-    dead: false,
-    decodes,
-    warm,
-    detach: () => {
-      worker.off('message', onMessage);
-      worker.off('error', drop);
-      worker.off('exit', drop);
-    },
+  const onMessage = (m: { warm?: boolean }) => {
+    if (m?.warm) entry.warm = true;
   };
-  worker.on('message', onMessage);
-  worker.on('error', drop);
-  worker.on('exit', drop);
+  const entry: Spare = { worker, heapMb, dead: false, decodes, warm, detach: listen(worker, { message: onMessage, error: drop, exit: drop }) };
   worker.unref();
   spares.push(entry);
 }

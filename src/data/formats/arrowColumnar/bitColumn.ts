@@ -1,5 +1,6 @@
 import type { BoolColumn } from '../../../../schema/columnar.js';
 import type { ArrowBatch } from './arrowBatch.js';
+import { batchArrays } from './batchArrays.js';
 import { corrupt } from './corrupt.js';
 import { validBytes } from './validBytes.js';
 
@@ -10,19 +11,12 @@ import { validBytes } from './validBytes.js';
  * @example bitColumn(batches, 't.arrow', 'active')
  */
 export function bitColumn(batches: readonly ArrowBatch[], file: string, column: string): BoolColumn {
-  let total = 0;
-  for (const b of batches) total += b.length;
-  const values = new Uint8Array(total);
-  const valid = new Uint8Array(total);
-  let at = 0;
-  for (let k = 0; k < batches.length; k++) {
-    const b = batches[k];
+  const out = batchArrays(batches, (n) => new Uint8Array(n), (b, k, values, valid, at) => {
     const n = b.length;
     const bits = b.values;
     if (!(bits instanceof Uint8Array) || bits.length < Math.ceil(n / 8)) throw corrupt(file, column, `record batch ${k + 1} has ${bits?.byteLength ?? 0} bytes of booleans for ${n} rows`);
     validBytes(b, valid, at);
     for (let i = 0; i < n; i++) if (valid[at + i]) values[at + i] = (bits[i >> 3] >> (i & 7)) & 1;
-    at += n;
-  }
-  return { kind: 'bool', type: 'boolean', values, valid };
+  })!;
+  return { kind: 'bool', type: 'boolean', ...out };
 }

@@ -1,5 +1,6 @@
 import type { Float64Column } from '../../../../schema/columnar.js';
 import type { ArrowBatch } from './arrowBatch.js';
+import { batchArrays } from './batchArrays.js';
 import { corrupt } from './corrupt.js';
 import { validBytes } from './validBytes.js';
 
@@ -11,13 +12,7 @@ import { validBytes } from './validBytes.js';
  * @example numberColumn(batches, 'integer', 1, 't.arrow', 'employees')
  */
 export function numberColumn(batches: readonly ArrowBatch[], type: Float64Column['type'], scale: number, file: string, column: string): Float64Column {
-  let total = 0;
-  for (const b of batches) total += b.length;
-  const values = new Float64Array(total);
-  const valid = new Uint8Array(total);
-  let at = 0;
-  for (let k = 0; k < batches.length; k++) {
-    const b = batches[k];
+  const out = batchArrays(batches, (n) => new Float64Array(n), (b, k, values, valid, at) => {
     const n = b.length;
     const src = b.values as unknown as Float64Array; // any non-64-bit-integer typed array: read as numbers
     if (!src || src instanceof BigInt64Array || src instanceof BigUint64Array || src.length < n) throw corrupt(file, column, `record batch ${k + 1} has ${src?.length ?? 0} values for ${n} rows`);
@@ -25,7 +20,6 @@ export function numberColumn(batches: readonly ArrowBatch[], type: Float64Column
     if (some === n && scale === 1) values.set(src.subarray(0, n), at);
     else if (some === n) for (let i = 0; i < n; i++) values[at + i] = scale * src[i];
     else for (let i = 0; i < n; i++) if (valid[at + i]) values[at + i] = scale * src[i];
-    at += n;
-  }
-  return { kind: 'float64', type, values, valid };
+  })!;
+  return { kind: 'float64', type, ...out };
 }

@@ -2,14 +2,13 @@ import type { Float64Column } from '../../../../schema/columnar.js';
 import { DataError } from '../../errors.js';
 import type { ArrowBatch } from './arrowBatch.js';
 import { ARROW_DAMAGED } from './corrupt.js';
+import { batchArrays } from './batchArrays.js';
 import { validBytes } from './validBytes.js';
-import { words64 } from './words64.js';
+import { exactInt, HIGH, words64 } from './words64.js';
 
 /** The unit of 64-bit time values: seconds, milliseconds (Timestamp and Date), microseconds, nanoseconds. */
 export type TimeUnitName = 's' | 'ms' | 'us' | 'ns';
 
-const HIGH = 4294967296;
-const SAFE_HIGH = 0x1fffff;
 
 /**
  * A 'date' column (float64 ms since the epoch, UTC) from checked batches of 64-bit Timestamp or
@@ -20,22 +19,15 @@ const SAFE_HIGH = 0x1fffff;
  * @example timestampColumn(batches, 'ns', 't.arrow', 'when')
  */
 export function timestampColumn(batches: readonly ArrowBatch[], unit: TimeUnitName, file: string, column: string): Float64Column {
-  let total = 0;
-  for (const b of batches) total += b.length;
-  const values = new Float64Array(total);
-  const valid = new Uint8Array(total);
-  let at = 0;
-  for (let k = 0; k < batches.length; k++) {
-    const b = batches[k];
-    const n = b.length;
+  const out = batchArrays(batches, (n) => new Float64Array(n), (b, k, values, valid, at) => {
     const w = words64(b, k, file, column);
     validBytes(b, valid, at);
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < b.length; i++) {
       if (!valid[at + i]) continue;
       const lo = w[2 * i] >>> 0;
       const hi = w[2 * i + 1];
       if (unit === 's' || unit === 'ms') {
-        if (hi > SAFE_HIGH || hi < -SAFE_HIGH - 1 || (hi === -SAFE_HIGH - 1 && lo === 0)) {
+        if (!exactInt(hi, lo)) {
           const big = (b.values as BigInt64Array)[i];
           throw new DataError('DATA_CORRUPT', `${file}: column '${column}' cannot be decoded (BigInt exceeds integer number representation: ${big})`, { hint: ARROW_DAMAGED });
         }
@@ -48,9 +40,8 @@ export function timestampColumn(batches: readonly ArrowBatch[], unit: TimeUnitNa
         values[at + i] = Number(big / 1000n) + Number(big % 1000n) / 1000;
       }
     }
-    at += n;
-  }
-  return { kind: 'float64', type: 'date', values, valid };
+  })!;
+  return { kind: 'float64', type: 'date', ...out };
 }
 
 /**

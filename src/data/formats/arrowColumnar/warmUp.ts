@@ -1,6 +1,7 @@
 import { bool, columnFromArray, dictionary, float64, int32, int64, tableFromColumns, tableToIPC, timestamp, TimeUnit, utf8 } from '@uwdata/flechette';
 import { decodeArrow } from '../arrow.js';
 import { DEFAULT_DECODE_CAPS } from '../decodeCaps.js';
+import { warmRounds } from '../warmRounds.js';
 
 const ROWS = 20_000;
 
@@ -13,11 +14,7 @@ const ROWS = 20_000;
  */
 export async function warmUpArrow(stop: () => boolean, rounds = 8): Promise<void> {
   const bytes = sample();
-  for (let r = 0; r < rounds && !stop(); r++) {
-    await new Promise((resolve) => setImmediate(resolve));
-    if (stop()) return;
-    decodeArrow('warm', bytes, 'warm-up.arrow', DEFAULT_DECODE_CAPS);
-  }
+  await warmRounds(stop, rounds, () => decodeArrow('warm', bytes, 'warm-up.arrow', DEFAULT_DECODE_CAPS));
 }
 
 /** One column of each shape the reader has a loop for: dictionary text (unique: plain UTF-8; repeating: codes), plain text with nulls, int64, doubles with nulls, timestamps, int32, booleans with nulls. */

@@ -14,3 +14,13 @@ export function words64(batch: ArrowBatch, k: number, file: string, column: stri
   }
   return new Int32Array(v.buffer, v.byteOffset, batch.length * 2);
 }
+
+/** 2^32: a high word's weight. */
+export const HIGH = 4294967296;
+/** The high word of 2^53 - 1, the largest integer a float64 holds exactly. */
+const SAFE_HIGH = 0x1fffff;
+
+/** True when hi * 2^32 + lo (lo read unsigned) lies within +-(2^53 - 1), so a float64 holds it exactly. */
+export function exactInt(hi: number, lo: number): boolean {
+  return !(hi > SAFE_HIGH || hi < -SAFE_HIGH - 1 || (hi === -SAFE_HIGH - 1 && lo === 0));
+}

@@ -1,5 +1,6 @@
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { DEFAULT_DECODE_CAPS } from '../decodeCaps.js';
+import { warmRounds } from '../warmRounds.js';
 import { decodeParquet } from '../parquet.js';
 
 const ROWS = 20_000;
@@ -14,11 +15,7 @@ const ROWS = 20_000;
  */
 export async function warmUpParquet(stop: () => boolean, rounds = 8): Promise<void> {
   const bytes = sample();
-  for (let r = 0; r < rounds && !stop(); r++) {
-    await new Promise((resolve) => setImmediate(resolve));
-    if (stop()) return;
-    await decodeParquet('warm', bytes, 'warm-up.parquet', DEFAULT_DECODE_CAPS);
-  }
+  await warmRounds(stop, rounds, () => decodeParquet('warm', bytes, 'warm-up.parquet', DEFAULT_DECODE_CAPS));
 }
 
 /** One column of each shape the decoder has a loop for: dictionary-coded text, PLAIN text that is unique and that repeats (with and without nulls), ints, floats, dates, booleans. */
