@@ -1,7 +1,9 @@
 import type { Compressors } from 'hyparquet';
-import { compressors, decompressBrotli, decompressGzip, decompressLz4, decompressLz4Raw, decompressZstd } from 'hyparquet-compressors';
+import { compressors, decompressBrotli, decompressLz4, decompressLz4Raw } from 'hyparquet-compressors';
 import { DataError } from '../errors.js';
 import type { DecodeCaps } from './decodeCaps.js';
+import { gzipDecompress } from './gzip.js';
+import { zstdDecompress } from './zstd.js';
 
 /**
  * The decompressors of hyparquet-compressors, each bounded: it must produce exactly the page's
@@ -25,9 +27,10 @@ export function cappedCompressors(caps: DecodeCaps): Compressors {
   return {
     // the shared SNAPPY instance: decompressSnappy would instantiate its WASM module per page
     SNAPPY: wrap('SNAPPY', compressors.SNAPPY!),
-    GZIP: wrap('GZIP', decompressGzip),
+    GZIP: wrap('GZIP', gzipDecompress),
     BROTLI: wrap('BROTLI', decompressBrotli),
-    ZSTD: wrap('ZSTD', (input, n) => decompressZstd(input, new Uint8Array(n))),
+    // WebAssembly once loadZstd() has run (decodeParquet does, for a file with ZSTD pages)
+    ZSTD: wrap('ZSTD', zstdDecompress),
     LZ4: wrap('LZ4', decompressLz4),
     LZ4_RAW: wrap('LZ4_RAW', decompressLz4Raw),
   };

@@ -10,8 +10,8 @@ import { decodeWorker, keepSpare, listen, returnSpare, sparePair, warmSpares, ty
 
 /** How long after a decode the spare worker for the next one is started (the second one twice as long). */
 const SPARE_DELAY_MS = 500;
-/** Parquet files from this size on are decoded in two parts, on two warm spares when two wait. */
-const PARTS_MIN_BYTES = 1 << 20;
+/** Parquet files from this size on are decoded in two parts on two warm spares, when two wait (the 200,000-row bench table is 0.86 MB in ZSTD). */
+const PARTS_MIN_BYTES = 256 * 1024;
 /** Decodes under way in this process: the spare (and its warm-up) never starts while one runs. */
 let active = 0;
 /** Spares to keep: two once this process has decoded a Parquet file big enough to split. */
@@ -32,7 +32,7 @@ interface Answer {
  * worker, terminated after a failure); a spare worker with the readers loaded is kept ready for
  * the next decode (spareWorker.ts), so the thread start and module compile are off the critical
  * path (about 65 MB of idle memory; SBIRTOOLS_DECODE_SPARE=0 turns spares off). A Parquet file of
- * 1 MiB or more is decoded in two parts on two cores when two warm spares wait: each worker checks
+ * 256 KiB or more is decoded in two parts on two cores when two warm spares wait: each worker checks
  * the whole file and decodes half of its columns (by size), and the halves are joined here. Once
  * such a file was seen, two spares are kept (SBIRTOOLS_DECODE_PARALLEL=0: one, never in parts).
  * @throws {DataError} the format's codes, DATA_TOO_LARGE (heap overrun), DATA_DECODE_FAILED (deadline, crash).

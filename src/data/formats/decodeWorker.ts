@@ -39,6 +39,7 @@ if ('spare' in init) {
   // compile the common readers while idle (a job that arrives first simply waits for them), then
   // let V8 optimize the Parquet and Arrow decoders' loops on small synthetic files
   void import('./arrow.js').catch(() => undefined);
+  void import('./zstd.js').then((m) => m.loadZstd()).catch(() => undefined);
   // ...and says when it is done: only a spare that finished warming up takes a part of a file
   // (a part on a cold one would hold the other part back; spareWorker.ts sparePair)
   void import('./parquetColumnar/warmUp.js')

@@ -8,6 +8,7 @@ import { decodeColumnar } from './parquetColumnar/decodeColumnar.js';
 import { partLeaves, type TablePart } from './parquetParts.js';
 import { parquetRows } from './parquetRows.js';
 import { parquetLeaves } from './parquetSchema.js';
+import { loadZstd } from './zstd.js';
 
 const DAMAGED = 'The file is damaged or truncated: copy or export it again (a complete Parquet file starts and ends with PAR1).';
 
@@ -47,6 +48,8 @@ export async function decodeParquet(name: string, bytes: Uint8Array, file: strin
   }
   const leaves = parquetLeaves(meta, file);
   const numRows = checkParquet(bytes, meta, leaves, caps, file);
+  // the WebAssembly Zstandard decoder loads once per worker (zstd.ts); until then fzstd would run
+  if (meta.row_groups.some((rg) => rg.columns.some((chunk) => chunk.meta_data?.codec === 'ZSTD'))) await loadZstd();
   const mine = options.part ? partLeaves(meta, leaves.length, options.part) : leaves.map((_, c) => c);
   const codecs = cappedCompressors(caps);
   const columns = options.columnar === false ? mine.map(() => null) : decodeColumnar(bytes, meta, leaves, numRows, codecs, file, mine);

@@ -16,8 +16,9 @@ const TWO32 = 2 ** 32;
 export function plainNumbers(buf: Uint8Array, pos: number, end: number, n: number, plan: LeafPlan, integer: boolean): { values: Float64Array; pos: number } {
   const width = plan.physical === 'INT64' || plan.physical === 'DOUBLE' ? 8 : 4;
   if (!(n >= 0) || pos + n * width > end || end > buf.length) throw new PageCorrupt(`${n} values of ${width} bytes do not fit in the ${end - pos} bytes left in the page`);
-  // one aligned copy of the bytes, then typed views (no DataView call per value)
-  const raw = buf.slice(pos, pos + n * width).buffer;
+  // one aligned copy of the bytes, then typed views (no DataView call per value); Uint8Array's
+  // slice, which copies, even for a Node Buffer (whose own slice is a view of the same memory)
+  const raw = Uint8Array.prototype.slice.call(buf, pos, pos + n * width).buffer;
   const values = new Float64Array(n);
   switch (plan.physical) {
     case 'DOUBLE':

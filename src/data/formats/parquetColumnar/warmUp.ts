@@ -18,7 +18,7 @@ export async function warmUpParquet(stop: () => boolean, rounds = 8): Promise<vo
   await warmRounds(stop, rounds, () => decodeParquet('warm', bytes, 'warm-up.parquet', DEFAULT_DECODE_CAPS));
 }
 
-/** One column of each shape the decoder has a loop for: dictionary-coded text, PLAIN text that is unique and that repeats (with and without nulls), ints, floats, dates, booleans. */
+/** One column of each shape the decoder has a loop for: dictionary-coded text, PLAIN text that is unique and that repeats (with and without nulls), ints, floats, dates, booleans, and the DELTA / BYTE_STREAM_SPLIT encodings. */
 function sample(): Uint8Array {
   const ids = new Array<string>(ROWS);
   const names = new Array<string | null>(ROWS);
@@ -50,6 +50,10 @@ function sample(): Uint8Array {
         { name: 'big', data: big, type: 'INT64', nullable: false, encoding: 'PLAIN' },
         { name: 'when', data: dates, type: 'TIMESTAMP', nullable: false },
         { name: 'flag', data: flags, type: 'BOOLEAN' },
+        // the encodings of PARQUET_VERSION 2 writers (DuckDB V2, pyarrow data_page_version 2.0)
+        { name: 'deltaInts', data: small, type: 'INT32', nullable: false, encoding: 'DELTA_BINARY_PACKED' },
+        { name: 'deltaText', data: labels, type: 'STRING', nullable: false, encoding: 'DELTA_LENGTH_BYTE_ARRAY' },
+        { name: 'split', data: amounts, type: 'DOUBLE', encoding: 'BYTE_STREAM_SPLIT' },
       ],
       statistics: false,
     }),
