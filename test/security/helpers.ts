@@ -4,6 +4,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { createPool, run, type Pool, type RunResult, type Sandbox } from '../../src/index.js';
+import { DataError } from '../../src/data/index.js';
+import type { DecodeCaps } from '../../src/data/formats/decodeCaps.js';
+import { decodeInWorker } from '../../src/data/formats/decodeInWorker.js';
 
 /**
  * Reaches the isolate's Function constructor (`F`) and its global object (`G`) with keys built at
@@ -179,4 +182,11 @@ export async function expectMemoryAttack(
     await expectHealthy(box);
   });
   expect(process.memoryUsage.rss() - hostBefore, 'the host process did not absorb the attack').toBeLessThan(150 * 1048576);
+}
+
+/** The DataError a table file's decode (in a decode worker, Parquet unless said) ends with; the test fails if it succeeds. */
+export async function decodeFailure(bytes: Uint8Array, file: string, caps: Partial<DecodeCaps> = {}): Promise<DataError> {
+  const err = await decodeInWorker('t', bytes, file, 'parquet', caps).then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(DataError);
+  return err as DataError;
 }

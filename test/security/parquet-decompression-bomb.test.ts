@@ -6,10 +6,9 @@
 import { gzipSync } from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
-import { DataError } from '../../src/data/index.js';
 import { decodeInWorker } from '../../src/data/formats/decodeInWorker.js';
 import { firstPage, patchUncompressedSize } from '../helpers/parquetSurgery.js';
-import { expectHealthy } from './helpers.js';
+import { decodeFailure, expectHealthy } from './helpers.js';
 
 const ROWS = 1_000_000;
 const bomb = new Uint8Array(
@@ -23,11 +22,7 @@ const bomb = new Uint8Array(
   }),
 );
 
-async function failure(bytes: Uint8Array, caps: object): Promise<DataError> {
-  const err = await decodeInWorker('t', bytes, 'bomb.parquet', 'parquet', caps).then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(DataError);
-  return err as DataError;
-}
+const failure = (bytes: Uint8Array, caps: object = {}) => decodeFailure(bytes, 'bomb.parquet', caps);
 
 describe('Parquet decompression bombs', () => {
   it('the file is a real bomb: a few KB that inflate to 4 MB, and it decodes under the default caps', async () => {

@@ -3,17 +3,11 @@
 // DATA_UNSUPPORTED and a hint saying how to write the file instead, never decoded into garbage.
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
-import { DataError } from '../../src/data/index.js';
-import { decodeInWorker } from '../../src/data/formats/decodeInWorker.js';
 import { portfolioParquet } from '../helpers/tableFiles.js';
 import { withFooter } from '../helpers/parquetSurgery.js';
-import { expectHealthy } from './helpers.js';
+import { decodeFailure, expectHealthy } from './helpers.js';
 
-async function failure(bytes: Uint8Array): Promise<DataError> {
-  const err = await decodeInWorker('t', bytes, 'exotic.parquet', 'parquet').then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(DataError);
-  return err as DataError;
-}
+const failure = (bytes: Uint8Array) => decodeFailure(bytes, 'exotic.parquet');
 
 describe('unsupported Parquet codecs, encodings and types', () => {
   it('LZO compression', async () => {

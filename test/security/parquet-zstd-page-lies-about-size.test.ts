@@ -9,11 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DataError } from '../../src/data/index.js';
 import { columnValues } from '../../src/data/formats/columnValues.js';
 import { decodeInWorker } from '../../src/data/formats/decodeInWorker.js';
 import { firstPage, patchUncompressedSize } from '../helpers/parquetSurgery.js';
-import { expectHealthy } from './helpers.js';
+import { decodeFailure, expectHealthy } from './helpers.js';
 
 let dir: string;
 let zstd: Uint8Array;
@@ -27,11 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function failure(bytes: Uint8Array, caps: object = {}): Promise<DataError> {
-  const err = await decodeInWorker('t', bytes, 'liar.parquet', 'parquet', caps).then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(DataError);
-  return err as DataError;
-}
+const failure = (bytes: Uint8Array, caps: object = {}) => decodeFailure(bytes, 'liar.parquet', caps);
 
 describe('ZSTD pages that lie about their size', () => {
   it('the real file decodes: every value right', async () => {
