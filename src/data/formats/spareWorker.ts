@@ -14,7 +14,6 @@ export interface DecodeWorker {
 interface Spare {
   worker: Worker;
   heapMb: number;
-  dead: boolean;
   decodes: number;
   /** Its JIT is warm: it finished its warm-up, or it has decoded a file. */
   warm: boolean;
@@ -22,7 +21,7 @@ interface Spare {
   detach: () => void;
 }
 
-/** Waiting spares, oldest first; at most MAX_SPARES. */
+/** Waiting spares, oldest first; at most MAX_SPARES. A spare that exits or fails leaves the list (park's drop). */
 const spares: Spare[] = [];
 /** Spares kept at most: two, so a large Parquet file can be decoded in two parts (decodeInWorker.ts). */
 const MAX_SPARES = 2;
@@ -115,12 +114,12 @@ export function spareState(): { decodes: number; waiting?: number } | undefined 
 
 /** How many files each waiting spare has decoded, oldest first (tests and diagnostics). */
 export function spareDecodes(): number[] {
-  return spares.filter((s) => !s.dead).map((s) => s.decodes);
+  return spares.map((s) => s.decodes);
 }
 
 /** How many waiting spares are done warming up (only those take parts of a file). */
 export function warmSpares(): number {
-  return spares.filter((s) => !s.dead && s.warm).length;
+  return spares.filter((s) => s.warm).length;
 }
 
 /** A waiting spare (a warm one first; with `warmOnly` none other), taken out of the pool (only park's listeners removed: listen). */
@@ -135,13 +134,13 @@ function takeSpare(job: unknown, heapMb: number, warmOnly = false): DecodeWorker
   return { worker: s.worker, post: () => s.worker.postMessage(job), reusable: true, decodes: s.decodes };
 }
 
-/** Drop dead spares, and terminate those started with other limits. */
+/** Terminate the spares started with other limits. */
 function prune(heapMb: number): void {
   for (let i = spares.length - 1; i >= 0; i--) {
     const s = spares[i];
-    if (s.dead || s.heapMb !== heapMb) {
+    if (s.heapMb !== heapMb) {
       spares.splice(i, 1);
-      if (!s.dead) void s.worker.terminate();
+      void s.worker.terminate();
     }
   }
 }
@@ -152,14 +151,13 @@ function prune(heapMb: number): void {
  */
 function park(worker: Worker, heapMb: number, decodes: number, warm: boolean): void {
   const drop = () => {
-    entry.dead = true;
     const i = spares.indexOf(entry);
     if (i >= 0) spares.splice(i, 1);
   };
   const onMessage = (m: { warm?: boolean }) => {
     if (m?.warm) entry.warm = true;
   };
-  const entry: Spare = { worker, heapMb, dead: false, decodes, warm, detach: listen(worker, { message: onMessage, error: drop, exit: drop }) };
+  const entry: Spare = { worker, heapMb, decodes, warm, detach: listen(worker, { message: onMessage, error: drop, exit: drop }) };
   worker.unref();
   spares.push(entry);
 }
