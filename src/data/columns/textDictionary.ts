@@ -1,6 +1,8 @@
-import { MAX_DICT_SIZE } from '../../columns/dictEncode.js';
+import { MAX_DICT_SIZE } from './dictEncode.js';
+import { growI32, growU8 } from './grow.js';
 
-const MAX_BYTES = 0x7fffffff;
+/** The most bytes a text column holds (its offsets are Int32). */
+export const MAX_BYTES = 0x7fffffff;
 
 /**
  * The distinct values of a text column, in first-seen order (codes 0, 1, ...), as UTF-8 bytes +
@@ -57,14 +59,12 @@ export class TextDictionary {
     if (this.size === MAX_DICT_SIZE) return -1;
     const len = e - s;
     const code = this.size++;
-    if (code === this.hashes.length) {
-      this.hashes = grow32(this.hashes, this.hashes.length * 2);
-      this.offsets = grow32(this.offsets, this.hashes.length + 1);
-    }
+    this.hashes = growI32(this.hashes, code + 1);
+    this.offsets = growI32(this.offsets, code + 2);
     this.hashes[code] = h;
     const start = this.length;
     if (start + len > this.bytes.length) {
-      this.bytes = grow8(this.bytes, start + len);
+      this.bytes = growU8(this.bytes, start + len);
       this.view = new DataView(this.bytes.buffer);
     }
     const d = this.bytes;
@@ -80,10 +80,8 @@ export class TextDictionary {
   /** Room for `more` values beyond those held, so the table is not rebuilt step by step while they come. */
   reserve(more: number): void {
     const want = Math.min(MAX_DICT_SIZE, this.size + more);
-    if (want > this.hashes.length) {
-      this.hashes = grow32(this.hashes, want);
-      this.offsets = grow32(this.offsets, want + 1);
-    }
+    this.hashes = growI32(this.hashes, want);
+    this.offsets = growI32(this.offsets, want + 1);
     let slots = this.slots.length;
     while (want * 2 > slots) slots *= 2;
     if (slots > this.slots.length) this.rehash(slots);
@@ -98,17 +96,4 @@ export class TextDictionary {
     }
     this.slots = slots;
   }
-}
-
-function grow32(a: Int32Array, n: number): Int32Array {
-  const b = new Int32Array(n);
-  b.set(a.subarray(0, Math.min(a.length, n)));
-  return b;
-}
-
-/** A copy of `a` with room for `need` bytes (at least twice the size, at most 2 GiB - 1). */
-export function grow8(a: Uint8Array, need: number): Uint8Array {
-  const b = new Uint8Array(Math.min(MAX_BYTES, Math.max(need, a.length * 2)));
-  b.set(a);
-  return b;
 }

@@ -1,10 +1,11 @@
 import type { ColumnData } from '../../../../schema/columnar.js';
 import { MAX_DICT_SIZE } from '../../columns/dictEncode.js';
+import { hashBytes, viewOf } from '../../columns/hashBytes.js';
+import { TextDictionary } from '../../columns/textDictionary.js';
 import type { ArrowBatch } from './arrowBatch.js';
 import { corrupt } from './corrupt.js';
 import { DictionaryEntries } from './dictionaryEntries.js';
 import { validBytes } from './validBytes.js';
-import { ValueTable } from './valueTable.js';
 
 /**
  * A string transfer column from checked batches (checkBatches.ts) of a dictionary-encoded
@@ -63,36 +64,33 @@ export function dictionaryColumn(batches: readonly ArrowBatch[], file: string, c
     at += n;
   }
   const limit = Math.min(MAX_DICT_SIZE, Math.floor(nonNull / 2));
-  const table = new ValueTable();
-  const entryValue = new Int32Array(entries.bases[entries.parts.length]).fill(-1);
-  const codeOf = new Int32Array(entryValue.length).fill(-1); // value id -> code
-  const valueOf = new Int32Array(limit + 1); // code -> value id
+  // the column dictionary, values in the order rows first meet them (TextDictionary numbers them so)
+  const dict = new TextDictionary();
+  const entryCode = new Int32Array(entries.bases[entries.parts.length]).fill(-1);
   const codes = new Int32Array(total);
-  let distinct = 0;
+  let src: Uint8Array | undefined;
+  let view: DataView | undefined;
   for (let r = 0; r < total; r++) {
     const g = rowEntry[r];
     if (g < 0) {
       codes[r] = -1;
       continue;
     }
-    let v = entryValue[g];
-    if (v < 0) {
-      const [src, s, e] = entries.bytes(g);
-      v = entryValue[g] = table.add(src, s, e);
-    }
-    let c = codeOf[v];
+    let c = entryCode[g];
     if (c < 0) {
-      if (distinct === limit) return plain(rowEntry, valid, entries);
-      c = codeOf[v] = distinct++;
-      valueOf[c] = v;
+      const [bytes, s, e] = entries.bytes(g);
+      if (bytes !== src) view = viewOf((src = bytes));
+      const h = hashBytes(view!, bytes, s, e);
+      c = dict.find(view!, bytes, s, e, h);
+      if (c < 0) {
+        if (dict.size === limit) return plain(rowEntry, valid, entries);
+        c = dict.insert(bytes, s, e, h);
+      }
+      entryCode[g] = c;
     }
     codes[r] = c;
   }
-  const dictOffsets = new Int32Array(distinct + 1);
-  for (let c = 0; c < distinct; c++) dictOffsets[c + 1] = dictOffsets[c] + table.start(valueOf[c] + 1) - table.start(valueOf[c]);
-  const dictBytes = new Uint8Array(dictOffsets[distinct]);
-  for (let c = 0; c < distinct; c++) dictBytes.set(table.pool.subarray(table.start(valueOf[c]), table.start(valueOf[c] + 1)), dictOffsets[c]);
-  return { kind: 'dict', type: 'string', codes, dictBytes, dictOffsets };
+  return { kind: 'dict', type: 'string', codes, dictBytes: dict.bytes.slice(0, dict.length), dictOffsets: dict.offsets.slice(0, dict.size + 1) };
 }
 
 /** The rows as plain UTF-8 (too many distinct values for a dictionary), copied from the entries. */

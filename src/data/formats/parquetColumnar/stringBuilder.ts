@@ -1,10 +1,10 @@
 import type { DictColumn, Utf8Column } from '../../../../schema/columnar.js';
 import { MAX_DICT_SIZE } from '../../columns/dictEncode.js';
 import { PageCorrupt } from './pageErrors.js';
-import { viewOf } from './distinctFloor.js';
-import { grow8, TextDictionary } from './textDictionary.js';
+import { viewOf } from '../../columns/hashBytes.js';
+import { growU8 } from '../../columns/grow.js';
+import { MAX_BYTES, TextDictionary } from '../../columns/textDictionary.js';
 
-const MAX_BYTES = 0x7fffffff;
 
 /**
  * Builds a string transfer column row by row, in row order, straight from page bytes: values are
@@ -27,11 +27,6 @@ export class StringBuilder {
 
   constructor(private readonly numRows: number) {
     this.codes = new Int32Array(numRows);
-  }
-
-  /** Rows appended so far. */
-  get rows(): number {
-    return this.row;
   }
 
   /** True once the column is plain text (codes from `add` are then -1). */
@@ -200,7 +195,7 @@ export class StringBuilder {
   private room(more: number): void {
     const t = this.text!;
     if (t.length + more > MAX_BYTES) throw new RangeError('a text column is larger than 2 GiB');
-    if (t.length + more > t.bytes.length) t.bytes = grow8(t.bytes, t.length + more);
+    if (t.length + more > t.bytes.length) t.bytes = growU8(t.bytes, t.length + more);
   }
 }
 

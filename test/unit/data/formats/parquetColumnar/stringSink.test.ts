@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DictColumn, Utf8Column } from '../../../../../schema/columnar.js';
 import { dictEncode, MAX_DICT_SIZE } from '../../../../../src/data/columns/dictEncode.js';
-import { DistinctFloor, hashBytes, viewOf } from '../../../../../src/data/formats/parquetColumnar/distinctFloor.js';
+import { hashBytes, viewOf } from '../../../../../src/data/columns/hashBytes.js';
+import { DistinctFloor } from '../../../../../src/data/formats/parquetColumnar/distinctFloor.js';
 import { StringSink } from '../../../../../src/data/formats/parquetColumnar/stringSink.js';
 
 const enc = new TextEncoder();
