@@ -71,6 +71,7 @@ describe('a large Parquet file decoded in two parts', () => {
     process.env.SBIRTOOLS_DECODE_PARALLEL = '0';
     const single = await decodeInWorker('t', file, 't.parquet', 'parquet');
     expect(tableDifference(single, whole)).toBeNull();
+    expect(spareDecodes().reduce((a, b) => a + b, 0)).toBe(3); // one worker decoded the whole file
   }, 60_000);
 
   it('a damaged column in one part fails the decode; the failed worker is not kept; the next file decodes', async () => {
