@@ -73,11 +73,18 @@ export class SessionHost {
       providers.push(award.provider);
       dataset = award.info;
     }
-    // the tables load together (decode workers, CSV ingest) while the engine makes the isolate
+    const session = await openEngineSession(engine, spec.limits, spec.tables.length > 0 ? this.loadTables(spec, providers) : providers, dataset);
+    return { session, dataset, engine: engine.label };
+  }
+
+  /**
+   * The session's tables after `providers`, all loading together (decode workers, CSV ingest) while
+   * the engine makes the isolate; the first failure in the tables' order is the error.
+   */
+  private loadTables(spec: SessionSpec, providers: TableProvider[]): Promise<TableProvider[]> {
     const tables = Promise.allSettled(spec.tables.map((t) => this.tables.table(t))).then((settled) => [...providers, ...settled.map(loadedOrThrow)]);
     tables.catch(() => undefined); // awaited by openEngineSession; this only keeps an early failure from counting as unhandled
-    const session = await openEngineSession(engine, spec.limits, spec.tables.length > 0 ? tables : providers, dataset);
-    return { session, dataset, engine: engine.label };
+    return tables;
   }
 
   /**
