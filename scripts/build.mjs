@@ -1,7 +1,7 @@
 // Build: TypeScript (src/, schema/) -> dist/, and the in-isolate prelude -> dist/prelude/bundle.js.
 // Runs on `npm install` (prepare) and before `npm test`, so a fresh clone is usable after one command.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
@@ -35,3 +35,6 @@ const probe = `import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'src', '
 })`;
 const report = spawnSync(process.execPath, ['--no-node-snapshot', '-e', probe], { encoding: 'utf8', timeout: 30_000 });
 if (report.stdout) process.stderr.write(report.stdout);
+
+// Last: test/setup/distFresh.ts refuses to run tests when a source file is newer than this stamp.
+writeFileSync(join(root, 'dist', '.build-stamp'), `${new Date().toISOString()}\n`);

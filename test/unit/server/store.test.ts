@@ -3,6 +3,7 @@ import { createMemoryStore } from '../../../src/server/store/memoryStore.js';
 import { createRedisStore } from '../../../src/server/store/redisStore.js';
 import type { Cell, SharedStore } from '../../../src/server/store/sharedStore.js';
 import { startRedis } from '../../e2e/helpers/serve.js';
+import { waitFor } from '../../helpers/waitFor.js';
 
 const cell = (id: string): Cell => ({ id, code: `var ${id} = 1`, deterministic: { now: 1, seed: 2 }, ok: true, valueHash: 'v', stdoutHash: 's' });
 const answer = { fingerprint: 'f', status: 200, body: '{"ok":true}', ran: true };
@@ -39,7 +40,7 @@ function contract(name: string, make: () => Promise<SharedStore>) {
     it('expires sessions after their TTL', async () => {
       await store.createSession('o1', 'short', 150);
       await store.appendCell('o1', 'short', cell('x'));
-      await new Promise((r) => setTimeout(r, 300));
+      await waitFor(async () => !(await store.listSessions('o1')).includes('short'), { what: 'the session to expire' });
       expect(await store.touchSession('o1', 'short', 150)).toBe(false);
       expect(await store.cells('o1', 'short')).toEqual([]);
     });
@@ -55,8 +56,8 @@ function contract(name: string, make: () => Promise<SharedStore>) {
       await store.releaseLease('L', t1!);
       const t2 = await store.acquireLease('L', 100);
       expect(t2).toBeDefined();
-      await new Promise((r) => setTimeout(r, 250));
-      expect(await store.acquireLease('L', 100)).toBeDefined();
+      // free once its 100 ms pass: polled, since a lease cannot be observed without trying it
+      expect(await waitFor(() => store.acquireLease('L', 100), { what: 'the lease to expire' })).toBeDefined();
     });
 
     it("keeps each owner's tables (schema + bytes), replaces by name, refreshes and expires them", async () => {
@@ -72,9 +73,9 @@ function contract(name: string, make: () => Promise<SharedStore>) {
       expect(await store.tableBytes('t2', 'cc')).toBeUndefined();
       await store.putTable('t3', info('short', 'dd'), bytes, 150);
       expect([...((await store.tableBytes('t3', 'dd')) ?? [])]).toEqual([...bytes]);
-      await new Promise((r) => setTimeout(r, 300));
+      // polled through tableBytes: tableIndex would refresh the TTL it is waiting out
+      await waitFor(async () => (await store.tableBytes('t3', 'dd')) === undefined, { what: 'the table to expire' });
       expect(await store.tableIndex('t3', 60_000)).toEqual([]);
-      expect(await store.tableBytes('t3', 'dd')).toBeUndefined();
     });
 
     it('counts hits in a fixed window', async () => {
