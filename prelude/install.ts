@@ -28,6 +28,7 @@ import { save_chart } from './output/saveChart.js';
 import { ObjectDefineProperty } from './intrinsics.js';
 import { installSeries } from './series/installSeries.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any function the prelude installs
 type AnyFn = (...args: any[]) => unknown;
 
 /** Implementations of the API names that take a table first (global `f(t, ...)` and method `t.f(...)`). */

@@ -6,7 +6,7 @@
 import { GuestError } from '../errors/guestError.js';
 import { isNull } from '../frame/common.js';
 import { contains, type ContainsOptions } from '../frame/strings.js';
-import { Series } from './Series.js';
+import type { Series } from './Series.js';
 
 type S = Series;
 

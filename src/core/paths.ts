@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -37,8 +37,6 @@ export function holderEntryPath(): string {
   const bundle = join(packageRoot(), 'dist', 'holder', 'holderMain.mjs');
   return existsSync(bundle) ? bundle : compiledPath('src', 'runtime', 'holder', 'holderMain.js');
 }
-
-export const isCompiled = fileURLToPath(import.meta.url).includes(`${sep}dist${sep}`);
 
 function isOurPackage(file: string): boolean {
   try {

@@ -7,7 +7,6 @@ import { resolveDataSource } from '../sandbox/dataset.js';
 import { tableFromCsv } from '../sandbox/tables.js';
 import { loadTable, type TableSource } from '../sandbox/tables.js';
 import { TABLE_FORMATS } from '../sandbox/tables.js';
-import { FileStore } from './fileStore.js';
 import { tableSchemaLine } from './tableSchema.js';
 
 /** The add_table tool's name. */

@@ -60,8 +60,13 @@ function spawn(memoryMb: number): ChildProcess {
 
 const setRef = (w: ChildProcess, on: boolean) => {
   // an idle renderer never keeps the process alive
-  if (on) (w.ref(), w.channel?.ref());
-  else (w.unref(), w.channel?.unref());
+  if (on) {
+    w.ref();
+    w.channel?.ref();
+  } else {
+    w.unref();
+    w.channel?.unref();
+  }
 };
 
 function pump(): void {

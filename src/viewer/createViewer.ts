@@ -61,7 +61,10 @@ export function createViewer(options: ViewerCoreOptions): Viewer {
 
   const visible = (scope?: ViewerScope): LogEntry[] => (scope?.filter ? log.entries.filter((e) => !!e.record && scope.filter!(e.record)) : log.entries);
   async function cells(entries: LogEntry[]): Promise<SafeHtml[]> {
-    if (generation !== log.generation) (cache.clear(), (generation = log.generation));
+    if (generation !== log.generation) {
+      cache.clear();
+      generation = log.generation;
+    }
     const out: SafeHtml[] = [];
     for (const e of [...entries].reverse()) {
       // newest first; a record never changes once written, so its cell is rendered once

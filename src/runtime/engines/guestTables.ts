@@ -10,7 +10,11 @@ export function guestVisibleSource(source: string): string {
  * Load a column for the guest. A data-layer failure (a damaged cache, which is deleted and rebuilt
  * on the next open) reaches the guest as a message without host paths.
  */
-export function guestLoad(provider: TableProvider, table: string, column: string): ReturnType<TableProvider['loadColumn']> {
+export function guestLoad(
+  provider: TableProvider,
+  table: string,
+  column: string,
+): ReturnType<TableProvider['loadColumn']> {
   try {
     return provider.loadColumn(column);
   } catch (err) {

@@ -1,5 +1,4 @@
 import type { Limits, PresetName } from '../../../schema/limits.js';
-import type { RunError } from '../../../schema/errors.js';
 import type { ColumnarTable } from '../../../schema/columnar.js';
 import type { EngineChoice } from '../../../schema/engine.js';
 

@@ -26,7 +26,13 @@ function files(dir: string): string[] {
 describe('errors', () => {
   it('every error class in src/ and schema/ extends SbirtoolsError (only the base extends Error)', () => {
     const offenders = [...files(join(ROOT, 'src')), ...files(join(ROOT, 'schema'))]
-      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/class (\w+) extends (\w*Error)\b/g)].map((m) => ({ file: relative(ROOT, f), cls: m[1]!, base: m[2]! })))
+      .flatMap((f) =>
+        [...readFileSync(f, 'utf8').matchAll(/class (\w+) extends (\w*Error)\b/g)].map((m) => ({
+          file: relative(ROOT, f),
+          cls: m[1]!,
+          base: m[2]!,
+        })),
+      )
       .filter((c) => c.base === 'Error' || c.base === 'TypeError' || c.base === 'RangeError')
       .filter((c) => c.cls !== 'SbirtoolsError');
     expect(offenders).toEqual([]);
