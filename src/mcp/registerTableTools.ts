@@ -7,6 +7,7 @@ import { resolveDataSource } from '../data/resolveDataSource.js';
 import { tableFromCsv } from '../data/tables.js';
 import { loadTable, type TableSource } from '../data/formats/loadTable.js';
 import { TABLE_FORMATS } from '../data/formats/detectFormat.js';
+import { checkTableName } from '../runtime/tableName.js';
 import { FileStore } from './fileStore.js';
 import { tableSchemaLine } from './tableSchema.js';
 
@@ -52,6 +53,8 @@ export function registerTableTools(
     },
     async (input) => {
       try {
+        // the name first: nothing is downloaded or decoded for a table that could not be bound
+        checkTableName(input.name, 'add_table');
         if (input.url !== undefined && deps.allowUrls === false) {
           throw new DataError('DOWNLOAD_BAD_URL', 'this server does not download tables from URLs (sbirtools mcp started with --deny-table-urls, or sbirtools serve without --allow-table-urls)', { hint: 'Send the file itself in content_base64 or content_text.' });
         }

@@ -6,7 +6,7 @@ import { SbirtoolsValidationError } from './errors.js';
 import type { EngineChoice } from './engineSession.js';
 import { resolveDataSource, tableFromArquero, tableFromRows } from '../data/index.js';
 import { loadTable, type TableSource } from '../data/formats/loadTable.js';
-import { GLOBAL_NAMES } from '../../prelude/api.js';
+import { checkTableName } from './tableName.js';
 
 /**
  * A table for `tables`: a path or http(s) URL of a CSV, Parquet, Arrow IPC, JSON or NDJSON file;
@@ -47,9 +47,6 @@ export type ValidatedOptions = SandboxOptions;
 
 const KNOWN = new Set(['preset', 'memoryLimitMb', 'timeoutMs', 'maxCodeBytes', 'maxOutputBytes', 'maxResultBytes', 'maxRows', 'maxFileBytes', 'dataPath', 'cacheDir', 'awardData', 'tables', 'isolation', 'pool', 'deterministic', 'engine']);
 const ENGINE_CHOICES: readonly string[] = ['auto', 'isolated-vm', 'quickjs'];
-const TABLE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-/** Names a table may not take: every prelude global (award_data, aq, print, to_parquet...) and the run's own names. */
-const RESERVED = new Set(['tables', 'console', 'result', 'globalThis', 'undefined', 'NaN', 'Infinity', ...GLOBAL_NAMES]);
 
 /**
  * Validate options up front; the message names the option and echoes the bad value.
@@ -73,9 +70,7 @@ export function validateOptions(options: unknown): ValidatedOptions {
       throw new SbirtoolsValidationError('Expected the `tables` option to be an object mapping table names to a CSV path, an Arquero table or an array of rows');
     }
     for (const [name, t] of Object.entries(o.tables)) {
-      if (!TABLE_NAME.test(name) || RESERVED.has(name)) {
-        throw new SbirtoolsValidationError(`Invalid table name \`${name}\` in \`tables\`: use a JavaScript identifier that is not one of ${[...RESERVED].join(', ')}`);
-      }
+      checkTableName(name);
       if (Array.isArray(t)) {
         const bad = t.findIndex((row) => row === null || typeof row !== 'object' || Array.isArray(row));
         if (bad >= 0) throw new SbirtoolsValidationError(`Expected row ${bad} of table \`${name}\` to be an object of column values, got \`${t[bad] === null ? 'null' : Array.isArray(t[bad]) ? 'array' : typeof t[bad]}\``);
