@@ -55,8 +55,8 @@ export function registerTableTools(
       try {
         // the name first: nothing is downloaded or decoded for a table that could not be bound
         checkTableName(input.name, 'add_table');
-        if (input.url !== undefined && deps.allowUrls === false) {
-          throw new DataError('DOWNLOAD_BAD_URL', 'this server does not download tables from URLs (sbirtools mcp started with --deny-table-urls, or sbirtools serve without --allow-table-urls)', { hint: 'Send the file itself in content_base64 or content_text.' });
+        if (input.url !== undefined && deps.allowUrls !== true) {
+          throw new DataError('DOWNLOAD_BAD_URL', 'this server does not download tables from URLs a model names (sbirtools mcp and sbirtools serve refuse them unless started with --allow-table-urls)', { hint: 'Send the file itself in content_base64 or content_text.' });
         }
         const table = await load(input, deps.maxUploadBytes, deps.cacheDir);
         await deps.sessions.addTable(input.name, table);
