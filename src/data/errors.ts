@@ -24,6 +24,8 @@ export const DATA_ERROR_CODES = [
   'DATA_UNSUPPORTED',
   'DATA_SCHEMA_MISMATCH',
   'DATA_DECODE_FAILED',
+  'DOWNLOAD_DEADLINE',
+  'DOWNLOAD_BLOCKED',
 ] as const;
 export type DataErrorCode = (typeof DATA_ERROR_CODES)[number];
 

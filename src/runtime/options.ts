@@ -93,7 +93,8 @@ export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits)
     else if (isColumnar(t)) tables.push({ name, kind: 'columnar', table: { ...t, name } });
     else if (typeof t === 'string' || t instanceof Uint8Array || t instanceof ArrayBuffer || isFileSpec(t)) {
       // files on disk are decoded by the holder and kept there across sessions (like CSV tables)
-      const loaded = await loadTable(name, t as TableSource, { cacheDir, decodeLater: true });
+      // a URL's whole transfer is bounded by the run's own deadline (a trickling server cannot hold it past)
+      const loaded = await loadTable(name, t as TableSource, { cacheDir, decodeLater: true, download: { deadlineMs: limits.timeoutMs } });
       tables.push(loaded.kind === 'columnar' ? { name, kind: 'columnar', table: loaded.table } : loaded.kind === 'file' ? { name, kind: 'file', path: loaded.path, format: loaded.format } : { name, kind: 'csv', path: loaded.path });
     } else tables.push({ name, kind: 'columnar', table: tableFromArquero(name, t as never) });
   }
