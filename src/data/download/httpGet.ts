@@ -78,7 +78,7 @@ function armDeadline(start: URL, ms: number): Deadline {
     clear: () => clearTimeout(timer),
   };
   const timer = setTimeout(() => {
-    error = new DataError('DOWNLOAD_DEADLINE', `The download of ${start.href} did not finish within ${Math.round(ms / 1000)} s, the bound for the whole transfer. The server is too slow or trickles data.`, {
+    error = new DataError('DOWNLOAD_DEADLINE', `The download of ${start.href} did not finish within ${ms < 10_000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}, the bound for the whole transfer. The server is too slow or trickles data.`, {
       hint: 'Download the file yourself and pass the file, or ask for a smaller one.',
     });
     // the body stream errors with the DataError itself, so a pipeline over it rejects with it
