@@ -4,6 +4,7 @@ import { DataError } from '../errors.js';
 import type { ArrowBatch } from './arrowColumnar/arrowBatch.js';
 import { arrowColumn, type ArrowFieldType } from './arrowColumnar/arrowColumn.js';
 import { ARROW_DAMAGED as DAMAGED } from './arrowColumnar/corrupt.js';
+import { checkStreamFraming } from './arrowColumnar/streamFraming.js';
 import { eagerDictionaries, tableWithoutDictionaryValues } from './arrowColumnar/lazyDictionaries.js';
 import type { DecodeCaps } from './decodeCaps.js';
 import { typedColumn, type DeclaredType } from './typedColumn.js';
@@ -36,6 +37,8 @@ export function decodeArrow(name: string, bytes: Uint8Array, file: string, caps:
   // larger buffer (a pooled Buffer, a structured-clone copy of one) would let a crafted offset
   // read bytes that are not the file's
   const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+  // a stream (not the file form, whose footer is checked by flechette) must be framed whole
+  if (own[0] === 0xff || !(own[0] === 0x41 && own[1] === 0x52)) checkStreamFraming(own, file);
   let table: ReturnType<typeof tableFromIPC>;
   try {
     // int64 as BigInt so that values beyond 2^53 are seen (typedColumn keeps them exact as text)
