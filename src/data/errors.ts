@@ -26,6 +26,7 @@ export const DATA_ERROR_CODES = [
   'DATA_DECODE_FAILED',
   'DOWNLOAD_DEADLINE',
   'DOWNLOAD_BLOCKED',
+  'DATA_OUT_OF_RANGE',
 ] as const;
 export type DataErrorCode = (typeof DATA_ERROR_CODES)[number];
 
