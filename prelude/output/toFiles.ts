@@ -61,6 +61,8 @@ export function to_parquet(t: unknown, name?: string, options?: { compression?: 
  */
 export function to_arrow(t: unknown, name?: string): SavedFile {
   columnsOf(t, 'to_arrow'); // the same checks and errors as the other writers
-  const bytes = aq.toArrowIPC(t as ColumnTable, { format: 'file' });
+  // a null-prototype `types`: Arquero looks each column name up in it, and a column named
+  // `__proto__` or `constructor` must find nothing there, not Object.prototype's members
+  const bytes = aq.toArrowIPC(t as ColumnTable, { format: 'file', types: Object.create(null) as Record<string, never> });
   return saveFile(fileName(name, 'result.arrow', '.arrow'), 'application/vnd.apache.arrow.file', bytes);
 }

@@ -5,6 +5,7 @@ import type { ArrowBatch } from './arrowColumnar/arrowBatch.js';
 import { arrowColumn, type ArrowFieldType } from './arrowColumnar/arrowColumn.js';
 import { ARROW_DAMAGED as DAMAGED } from './arrowColumnar/corrupt.js';
 import { checkStreamFraming } from './arrowColumnar/streamFraming.js';
+import { checkColumnNames } from './checkColumnNames.js';
 import { eagerDictionaries, tableWithoutDictionaryValues } from './arrowColumnar/lazyDictionaries.js';
 import type { DecodeCaps } from './decodeCaps.js';
 import { typedColumn, type DeclaredType } from './typedColumn.js';
@@ -47,6 +48,7 @@ export function decodeArrow(name: string, bytes: Uint8Array, file: string, caps:
   } catch (err) {
     throw new DataError('DATA_CORRUPT', `${file}: the Arrow data cannot be decoded (${(err as Error).message})`, { hint: DAMAGED });
   }
+  if (table.schema.fields.length > caps.maxColumns) checkColumnNames(table.schema.fields.map((f) => f.name), file, caps);
   // garbage after a stream marker often reads as an end-of-stream message: a table of nothing
   if (table.schema.fields.length === 0) throw new DataError('DATA_CORRUPT', `${file}: no Arrow schema with columns was found`, { hint: DAMAGED });
   const numRows = table.numRows;

@@ -2,6 +2,7 @@ import type { ColumnarTable } from '../../../schema/columnar.js';
 import { DataError } from '../errors.js';
 import { tableFromRows } from '../tables.js';
 import type { DecodeCaps } from './decodeCaps.js';
+import { checkColumnNames } from './checkColumnNames.js';
 import { exactNumbersAsText } from './exactJsonNumbers.js';
 
 const HINT = 'Give a JSON array of objects ([{"a": 1}, {"a": 2}]) or NDJSON (one object per line).';
@@ -17,9 +18,10 @@ const HINT = 'Give a JSON array of objects ([{"a": 1}, {"a": 2}]) or NDJSON (one
  */
 export function decodeJson(name: string, bytes: Uint8Array, file: string, caps: DecodeCaps, format: 'json' | 'ndjson'): ColumnarTable {
   // numbers a double would change (beyond 2^53, out of range) are kept as their exact text
-  const text = exactNumbersAsText(new TextDecoder('utf-8', { fatal: false }).decode(bytes));
+  const text = exactNumbersAsText(new TextDecoder('utf-8', { fatal: false }).decode(bytes), caps.maxJsonDepth, file);
   const rows = format === 'ndjson' ? ndjsonRows(text, file) : jsonRows(text, file);
   if (rows.length > caps.maxRows) throw new DataError('DATA_TOO_LARGE', `${file}: ${rows.length} rows, more than ${caps.maxRows}`, { hint: 'Filter the data before loading it.' });
+  checkShape(rows, file, caps);
   return tableFromRows(name, rows);
 }
 
@@ -54,6 +56,27 @@ function ndjsonRows(text: string, file: string): object[] {
   }
   checkRows(rows, file, (i) => `row ${i + 1}`);
   return rows;
+}
+
+/**
+ * Bound the work before the table is built: every key of every row is a column, filled for every
+ * row, so rows x columns is the work (rows that each name new keys make it quadratic).
+ */
+function checkShape(rows: object[], file: string, caps: DecodeCaps): void {
+  const keys = new Set<string>();
+  for (const row of rows) {
+    for (const k in row) {
+      if (!Object.hasOwn(row, k)) continue;
+      keys.add(k);
+      if (keys.size > caps.maxColumns) checkColumnNames([...keys], file, caps);
+    }
+  }
+  if (rows.length * keys.size > caps.maxJsonCells) {
+    throw new DataError('DATA_TOO_LARGE', `${file}: ${rows.length} rows x ${keys.size} columns is ${rows.length * keys.size} cells, more than ${caps.maxJsonCells}`, {
+      hint: 'Select the columns you need before writing the file, or use Parquet or Arrow for a table this large.',
+    });
+  }
+  checkColumnNames([...keys], file, caps);
 }
 
 function checkRows(rows: unknown[], file: string, where: (i: number) => string): void {
