@@ -69,3 +69,10 @@ describe('a timestamp beyond JavaScript\'s date range', () => {
     expect(r.value).toEqual(['-271821-04-20T00:00:00.000Z', '+275760-09-13T00:00:00.000Z']);
   });
 });
+
+describe('a time out of range made in the sandbox', () => {
+  it('to_datetime of a number beyond the range is null, not "Invalid Date"', async () => {
+    const r = await run("[to_datetime(9e15), to_datetime(-8.64e15 - 1), to_datetime(8.64e15)?.toISOString(), year(1e16)]", { awardData: false });
+    expect(r.value).toEqual([null, null, '+275760-09-13T00:00:00.000Z', null]);
+  });
+});
