@@ -65,6 +65,21 @@ describe('column names are data', () => {
     }
   });
 
+  it('a result keeps every name: the table itself, and a table inside a returned value', async () => {
+    for (const engine of ['isolated-vm', 'quickjs'] as const) {
+      const tables = { t: { bytes: enc(rowsJson(NAMES)), format: 'json' as const } };
+      const whole = await run('t', { engine, awardData: false, tables });
+      expect(whole.table?.columns, engine).toEqual(NAMES);
+      expect(whole.table?.rows).toEqual([VALUES.map((v) => v[0]), VALUES.map((v) => v[1])]);
+      const nested = await run('[t.objects(), [t]]', { engine, awardData: false, tables });
+      const [objs, [rows]] = nested.value as [Array<Record<string, unknown>>, [Array<Record<string, unknown>>]];
+      for (const list of [objs, rows]) {
+        expect(Object.keys(list[0]!), engine).toEqual(NAMES);
+        expect(Object.hasOwn(list[0]!, '__proto__') && list[0]!['__proto__']).toBe(0);
+      }
+    }
+  });
+
   it('a row table (library) keeps the names, and a row without `constructor` is null there, not Object', async () => {
     const rows = [JSON.parse('{"__proto__": 1, "a": 2}') as object, { constructor: 3 }];
     const r = await run('[t.columnNames(), t.columnNames().map((n) => Array.from(t.array(n)))]', { awardData: false, tables: { t: rows as Array<Record<string, unknown>> } });
