@@ -123,6 +123,14 @@ describe('names and shapes that are refused, naming the column', () => {
     expect((await refused(enc(sparse), 'ndjson')).message).toMatch(/\d+ columns, more than 10000/);
   });
 
+  it('a CSV header of 200,000 columns is DATA_TOO_LARGE before any column is built (it ran out of memory)', async () => {
+    const n = 200_000;
+    const csv = `${Array.from({ length: n }, (_, i) => `c${i}`).join(',')}\n${Array.from({ length: n }, (_, i) => i).join(',')}\n`;
+    const err = await refused(enc(csv), 'csv');
+    expect(err.code).toBe('DATA_TOO_LARGE');
+    expect(err.message).toMatch(/the header names 200000 columns, more than 10000/);
+  });
+
   it('a JSON file nested 100,000 deep is DATA_UNSUPPORTED', async () => {
     const deep = `[{"a": ${'['.repeat(100_000)}${']'.repeat(100_000)}}]`;
     const err = await refused(enc(deep), 'json');
