@@ -11,10 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataError } from '../../src/data/errors.js';
 import { downloadTable } from '../../src/data/formats/downloadTable.js';
 import { CLI, cliEnv, ROOT } from '../e2e/helpers/processes.js';
+import { startServe, stop } from '../e2e/helpers/serve.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sbirtools-ssrf-'));
 const requests: string[] = [];
@@ -116,4 +118,25 @@ describe('a table URL that points at a non-public address', () => {
     });
     expect(requests).toEqual(['127.0.0.1/t.csv']);
   });
+
+  it('sbirtools serve (MCP over HTTP) applies the same policy', async () => {
+    const key = 'key-ssrf-tables-0123456789';
+    requests.length = 0;
+    for (const [flags, blockedExpected] of [[['--allow-table-urls'], true], [['--allow-table-urls', '--allow-private-table-urls'], false]] as const) {
+      const serve = await startServe(['--quiet', ...flags], { SBIRTOOLS_API_KEYS: key }, { cacheDir: join(dir, `serve-${flags.length}`) });
+      const c = new Client({ name: 'ssrf-serve', version: '1.0.0' });
+      try {
+        await c.connect(new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+        const res = await c.callTool({ name: 'add_table', arguments: { name: 'remote', url: `http://localhost:${port}/serve.csv`, format: 'csv' } });
+        const text = (res.content as Array<{ text: string }>)[0]!.text;
+        if (blockedExpected) expect(text).toMatch(/^error: DOWNLOAD_BLOCKED: Refused to fetch .*localhost resolves to/);
+        else expect(res.isError, text).toBeFalsy();
+      } finally {
+        await c.close();
+        await stop(serve);
+      }
+      expect(requests).toEqual(blockedExpected ? [] : ['127.0.0.1/serve.csv']);
+      requests.length = 0;
+    }
+  }, 120_000);
 });
