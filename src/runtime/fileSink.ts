@@ -3,6 +3,9 @@ import type { OutFile } from './protocol.js';
 /** A saved file's name: one path segment of letters, digits, `_`, `-`, `.`, no `..`, at most 128 characters. */
 export const SAFE_FILE_NAME = /^(?!.*\.\.)[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 
+/** Most files one run may save (prelude/output/files.ts checks the same number for the guest). */
+export const MAX_FILES_PER_RUN = 200;
+
 /** True for a name that can only ever mean a file directly inside an output folder. */
 export function isSafeFileName(name: unknown): name is string {
   return typeof name === 'string' && SAFE_FILE_NAME.test(name);
@@ -12,7 +15,8 @@ export function isSafeFileName(name: unknown): name is string {
  * The files of one run, as the host receives them. This is the authority on files: whatever the
  * guest checked, a name must be safe (no folder, `..`, absolute path or NUL can pass
  * {@link SAFE_FILE_NAME}), the bytes must be a Uint8Array, and all files of the run together must
- * stay within `capBytes` (maxFileBytes). A name saved twice keeps its last bytes.
+ * stay within `capBytes` (maxFileBytes), a name may be saved once per run (a second save would
+ * drop the first file silently), and a run saves at most {@link MAX_FILES_PER_RUN} files.
  * @example const sink = new FileSink(limits.maxFileBytes); sink.add('a.csv', 'text/csv', bytes);
  */
 export class FileSink {
@@ -26,12 +30,12 @@ export class FileSink {
     if (!isSafeFileName(name)) throw new Error(`Invalid file name ${JSON.stringify(String(name).slice(0, 200))}: use a plain name such as 'result.csv' (no folders, '..' or NUL)`);
     if (!(bytes instanceof Uint8Array)) throw new Error('a saved file must be bytes (Uint8Array)');
     const type = typeof mediaType === 'string' && /^[\w.+-]+\/[\w.+-]+$/.test(mediaType) ? mediaType : 'application/octet-stream';
-    const previous = this.byName.get(name)?.bytes.byteLength ?? 0;
-    if (this.used - previous + bytes.byteLength > this.capBytes) {
+    if (this.byName.has(name)) throw new Error(`A file named ${JSON.stringify(name)} was already saved in this run; give each file its own name`);
+    if (this.byName.size >= MAX_FILES_PER_RUN) throw new Error(`Saving ${name} would pass this run's limit of ${MAX_FILES_PER_RUN} files`);
+    if (this.used + bytes.byteLength > this.capBytes) {
       throw new Error(`Saving ${name} (${bytes.byteLength} bytes) would pass this run's limit of ${this.capBytes} bytes of files`);
     }
-    this.used += bytes.byteLength - previous;
-    this.byName.delete(name); // re-insert: the order is the order of the last save
+    this.used += bytes.byteLength;
     this.byName.set(name, { name, mediaType: type, bytes });
   }
 
