@@ -30,7 +30,11 @@ export class LogSource {
   private pending: Buffer = Buffer.alloc(0);
   private reading: Promise<boolean> | undefined;
 
-  constructor(readonly path: string) {}
+  /** `keepAllRows`: keep every table row of a record (the full text of one run); pages keep only what they show. */
+  constructor(
+    readonly path: string,
+    private readonly options: { keepAllRows?: boolean } = {},
+  ) {}
 
   /** Read what was appended. Resolves true when entries changed. A missing file is an empty log. */
   refresh(): Promise<boolean> {
@@ -78,7 +82,7 @@ export class LogSource {
       const text = data.subarray(0, nl).toString('utf8');
       data = data.subarray(nl + 1);
       if (text.trim() === '') continue;
-      this.entries.push(parseLine(text, this.lineNo));
+      this.entries.push(parseLine(text, this.lineNo, this.options.keepAllRows === true));
       added = true;
     }
     this.pending = Buffer.from(data);
@@ -105,14 +109,14 @@ function keepShownRows(json: unknown): unknown {
   return json;
 }
 
-function parseLine(text: string, line: number): LogEntry {
+function parseLine(text: string, line: number, keepAllRows: boolean): LogEntry {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     return { line, problem: `Line ${line} is not valid JSON; a capsule log has one JSON record per line.` };
   }
-  const parsed = CapsuleRecordSchema.safeParse(keepShownRows(json));
+  const parsed = CapsuleRecordSchema.safeParse(keepAllRows ? json : keepShownRows(json));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return { line, problem: `Line ${line} is not a capsule record (${issue?.path.join('.') || 'record'}: ${issue?.message}).` };
