@@ -36,7 +36,7 @@ export class ReportError extends Error {
 const FRAME_BYTES = 64 * 1024;
 
 /** A run in brief, when its full cell would pass what is left of the report's bound. */
-const COMPACT_LIMITS: RenderLimits = { textChars: 2_000, codeChars: 5_000, codeLines: 100, messageChars: 1_000, tableChars: 10_000, tables: 1, charts: 0, svgBytes: 0 };
+const COMPACT_LIMITS: RenderLimits = { textChars: 2_000, codeChars: 5_000, codeLines: 100, messageChars: 1_000, tableChars: 10_000, tables: 1, charts: 0, svgBytes: 0, runBytes: 64 * 1024 };
 
 const shortId = (id: string) => (id.length > 200 ? `${id.slice(0, 200)}…` : id);
 

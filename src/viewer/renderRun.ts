@@ -47,11 +47,10 @@ function textBlock(label: string, text: string | undefined, cls: string, max: nu
 
 async function outputsOf(o: CapsuleOutputs, id: string, rec: CapsuleRecord, limits: RenderLimits, more: (field: TextField) => SafeHtml | string): Promise<SafeHtml> {
   const allCharts = o.charts ?? [];
-  const charts = await Promise.all(allCharts.slice(0, limits.charts).map((c, i) => chartFigure(c, `${id}c${i}`, limits.svgBytes)));
+  const charts = allCharts.slice(0, limits.charts);
   const allTables = [...(o.displays ?? []).map((t, i) => [t, `display() ${i + 1}`] as const), ...(o.table ? [[o.table, 'Returned table'] as const] : [])];
   // the returned table first among those kept: it is the run's answer
   const keptTables = allTables.length > limits.tables ? [...allTables.slice(-1), ...allTables.slice(0, limits.tables - 1)] : allTables;
-  const tables = keptTables.map(([t, caption]) => renderTable(t, caption, limits.tableChars));
   const notes = [
     o.truncated.stdout && 'The run\'s own output limit cut stdout.',
     o.truncated.value && 'The run\'s own result limit cut the value.',
@@ -61,7 +60,37 @@ async function outputsOf(o: CapsuleOutputs, id: string, rec: CapsuleRecord, limi
   ].filter(Boolean);
   // an error with a line is shown at its line in the code; one without a line comes here
   const error = o.error && !o.error.line && !o.error.violations?.length ? errorNote(o.error, limits.messageChars, more('error')) : '';
-  return html`${error}${textBlock('stdout', o.stdout, 'sb-stdout', limits.textChars, more('stdout'))}${textBlock('stderr', o.stderr, 'sb-stderr', limits.textChars, more('stderr'))}${tables}${charts}${!o.table ? textBlock('value', o.valueText, 'sb-value', limits.textChars, more('value')) : ''}${notes.map((n) => html`<div class="sb-note">${n}</div>`)}${!rec.result.ok && !o.error ? html`<div class="sb-note">The run failed (${(rec.result.errorType ?? 'error').slice(0, 100)}).</div>` : ''}`;
+  // the parts in reading order, each drawn only while the run's bound has room (a chart is not
+  // even sanitized once the bound is spent); the rest is counted in a note
+  type Part = () => SafeHtml | string | Promise<SafeHtml | string>;
+  const parts: Part[] = [
+    ...(error ? [() => error] : []),
+    ...(o.stdout ? [() => textBlock('stdout', o.stdout, 'sb-stdout', limits.textChars, more('stdout'))] : []),
+    ...(o.stderr ? [() => textBlock('stderr', o.stderr, 'sb-stderr', limits.textChars, more('stderr'))] : []),
+    ...keptTables.map(([t, caption]): Part => () => renderTable(t, caption, limits.tableChars)),
+    ...charts.map((c, i): Part => () => chartFigure(c, `${id}c${i}`, limits.svgBytes)),
+    ...(!o.table && o.valueText ? [() => textBlock('value', o.valueText, 'sb-value', limits.textChars, more('value'))] : []),
+  ];
+  const kept: SafeHtml[] = [];
+  let bytes = 0;
+  let left = 0;
+  for (const part of parts) {
+    if (bytes >= limits.runBytes) {
+      left++;
+      continue;
+    }
+    const p = await part();
+    const size = typeof p === 'string' ? p.length : p.value.length;
+    if (bytes + size > limits.runBytes) {
+      left++;
+      bytes = limits.runBytes; // keep the reading order: nothing after a part that did not fit
+      continue;
+    }
+    bytes += size;
+    kept.push(typeof p === 'string' ? html`${p}` : p);
+  }
+  if (left) notes.push(`${left} more output${left === 1 ? '' : 's'} of this run not shown: they would pass this page's bound of ${limits.runBytes.toLocaleString('en-US')} bytes per run.`);
+  return html`${kept}${notes.map((n) => html`<div class="sb-note">${n}</div>`)}${!rec.result.ok && !o.error ? html`<div class="sb-note">The run failed (${(rec.result.errorType ?? 'error').slice(0, 100)}).</div>` : ''}`;
 }
 
 function header(e: LogEntry & { record: CapsuleRecord }, options: RunRenderOptions): SafeHtml {
