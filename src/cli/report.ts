@@ -3,7 +3,7 @@ import { readFullText } from '../viewer/readFullText.js';
 import { REPORT_MAX_BYTES, TEXT_FIELDS, type TextField } from '../viewer/renderLimits.js';
 import { intFlag, parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';
-import { checkOutput, inputFiles, writeOutput } from './outputFile.js';
+import { inputFiles, writeOutput } from './outputFile.js';
 import { terminalSafe } from './terminalSafe.js';
 
 export const REPORT_HELP = `Usage: sbirtools report <runs.jsonl> [--session <id> | --all] -o <report.html>
@@ -53,7 +53,6 @@ export async function reportCommand(argv: string[], io: CliIo): Promise<number> 
   const maxBytes = intFlag('report', 'max-bytes', values['max-bytes'], 'bytes');
   const out = String(values.out);
   const target = { force: values.force === true, inputs: inputFiles([positionals[0]]) };
-  if (out !== '-') await checkOutput(out, target); // before the work: never onto the log, never over a file without --force
   let page: string;
   try {
     page =
@@ -68,6 +67,7 @@ export async function reportCommand(argv: string[], io: CliIo): Promise<number> 
     io.stdout.write(io.stdoutIsTTY ? terminalSafe(page) : page); // it quotes the log: raw only into a pipe or file
     return EXIT.OK;
   }
+  // never onto the log (whatever the spelling or link), never over a file without --force
   await writeOutput(out, target, (handle) => handle.writeFile(page, 'utf8'));
   io.stderr.write(`sbirtools report: wrote ${terminalSafe(out)} (${Buffer.byteLength(page).toLocaleString('en-US')} bytes)\n`);
   return EXIT.OK;
