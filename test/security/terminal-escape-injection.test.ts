@@ -79,12 +79,17 @@ describe.skipIf(!hasScript)('on a terminal', () => {
     expect(RAW_CONTROL.test(r.out + failed.out)).toBe(false);
   });
 
-  it('the data card of a file whose column name and values hold escapes', () => {
+  it('the data card of a CSV whose column name and values hold a C1 CSI and a bidi override', () => {
+    // the CSV reader refuses C0 controls as binary; C1 and bidi controls are valid UTF-8 text
     const csv = join(dir, 'hostile.csv');
-    writeFileSync(csv, `Company,Agency,Award Year,Award Amount,${JSON.stringify(`Note${CLEAR}`)}\n${JSON.stringify(`Acme${TITLE}`)},DOD,2020,5,x\n`);
+    writeFileSync(csv, `Company,Agency,Award Year,Award Amount,${JSON.stringify(`Note${RLO}`)}\n${JSON.stringify(`Acme${CSI}2J`)},DOD,2020,5,x\n`);
     const r = onTerminal(['info', '--data', csv]);
+    expect(r.status).toBe(0);
+    expect(r.out).toContain('Note\\u202e');
+    expect(r.out).toContain('Acme\\x9b31m2J');
     expect(RAW_CONTROL.test(r.out)).toBe(false);
     const json = onTerminal(['info', '--json', '--data', csv]);
+    expect(json.out).toContain('Note\\u202e');
     expect(RAW_CONTROL.test(json.out)).toBe(false);
   });
 

@@ -53,6 +53,7 @@ beforeAll(() => {
 
 describe('the report', () => {
   it('of the largest run stays within the bound and says what it cut and how to get it', async () => {
+    expect(REPORT_MAX_BYTES).toBe(4 * MB); // the documented default
     const page = await renderReport(bigLog, { session: 'big' });
     expect(Buffer.byteLength(page)).toBeLessThanOrEqual(REPORT_MAX_BYTES);
     const doc = parsePage(page);
