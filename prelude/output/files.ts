@@ -4,6 +4,7 @@
  * binary), checked here first so the code gets a clear error, and checked again by the host, which
  * enforces the name rule and the per-run byte cap (`maxFileBytes`) whatever happens in here.
  */
+import { MAX_FILES_PER_RUN } from '../../schema/fileName.js';
 import { GuestError } from '../errors/guestError.js';
 
 /** The host's file callback: (name, media type, bytes). */
@@ -18,8 +19,7 @@ export interface SavedFile {
 
 const state = { save: null as SaveFile | null, cap: 0, sizes: new Map<string, number>() };
 
-/** Most files one run may save (the host's FileSink enforces the same number). */
-export const MAX_FILES_PER_RUN = 200;
+export { MAX_FILES_PER_RUN };
 
 /** A file name: one path segment of letters, digits, `_`, `-`, `.` (no `..`), at most 128 characters. */
 export const FILE_NAME = /^(?!.*\.\.)[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;

@@ -1,4 +1,4 @@
-import { SbirtoolsError } from '../runtime/errors.js';
+import { SbirtoolsError } from '../core/errors.js';
 
 /** Why the CLI refused or failed to write a file (one row each in docs/errors.md). */
 export type OutputFileErrorCode = 'OUTPUT_EXISTS' | 'OUTPUT_IS_INPUT' | 'OUTPUT_NOT_WRITABLE';

@@ -1,7 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { RunFile } from '../../schema/result.js';
-import { isSafeFileName } from '../runtime/fileSink.js';
+import { isSafeFileName } from '../../schema/fileName.js';
 import { checkOutput, notWritable, writeOutput, type InputFiles } from './outputFile.js';
 import { OutputFileError } from './outputFileError.js';
 import { terminalSafe } from './terminalSafe.js';

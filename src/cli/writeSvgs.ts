@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import type { Chart } from '../../schema/result.js';
-import { renderChart } from '../result/renderChart.js';
+import { renderChart } from '../sandbox/charts.js';
 import { checkOutput, writeOutput, type InputFiles } from './outputFile.js';
 
 /** `chart.svg` for one chart; `chart-1.svg`, `chart-2.svg`... for several. */

@@ -7,6 +7,7 @@ import { lastLineOf, renderPage } from './renderPage.js';
 import { REPORT_LIMITS, REPORT_MAX_BYTES, type RenderLimits } from './renderLimits.js';
 import { renderRun } from './renderRun.js';
 import { groupSessions, sessionOf } from './sessions.js';
+import { SbirtoolsError } from '../core/errors.js';
 
 /** Options of renderReport(). */
 export interface ReportOptions {
@@ -28,8 +29,11 @@ export interface ReportOptions {
 }
 
 /** Thrown when the log is missing or the report's session cannot be chosen (the message lists the sessions). */
-export class ReportError extends Error {
+export class ReportError extends SbirtoolsError {
   override readonly name = 'ReportError';
+  constructor(message: string, options?: ErrorOptions) {
+    super('REPORT_FAILED', message, options);
+  }
 }
 
 /** Bytes the page around the cells takes (style, script, header), with room to spare. */
