@@ -3,6 +3,7 @@ import type { ServerOptions } from '../server/options.js';
 import { intFlag, parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';
 import { SANDBOX_FLAGS, SANDBOX_FLAGS_HELP, sandboxOptionsFrom } from './sandboxFlags.js';
+import { jsonTerminalSafe } from './terminalSafe.js';
 
 export const SERVE_HELP = `Usage: sbirtools serve [options]
 
@@ -104,7 +105,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(list(values['allowed-hosts']) ? { allowedHosts: list(values['allowed-hosts'])! } : {}),
     ...(list(values['cors-origin']) ? { corsOrigins: list(values['cors-origin'])! } : {}),
     ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']), capsuleOutputs: values['capsule-outputs'] === true } : {}),
-    log: values.quiet ? false : (line) => io.stdout.write(`${JSON.stringify(line)}\n`),
+    log: values.quiet ? false : (line) => io.stdout.write(`${jsonTerminalSafe(JSON.stringify(line))}\n`),
   };
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
