@@ -8,7 +8,6 @@ interface NativeSlices {
 
 const proto = Buffer.prototype as unknown as Partial<NativeSlices>;
 /** A character outside Latin-1: V8 stores its row two bytes per character. */
-// eslint-disable-next-line no-control-regex -- the range starts at U+0000 on purpose: every Latin-1 character
 const NON_LATIN1 = /[^\u0000-\u00ff]/;
 
 const FAST = typeof proto.utf8Slice === 'function';

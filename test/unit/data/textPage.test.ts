@@ -46,7 +46,6 @@ describe('textPage', () => {
           }
           expect(got).toBe(whatwg.decode(r));
           expect(got).toBe(utf8Decode(col.bytes, col.offsets[i], col.offsets[i + 1]));
-          // eslint-disable-next-line no-control-regex -- Latin-1 is U+0000..U+00FF
           charBytes += /[^\u0000-\u00ff]/.test(got!) ? 2 * got!.length : got!.length;
         }
         expect(page.charBytes).toBe(charBytes);
