@@ -17,6 +17,8 @@ ${SANDBOX_FLAGS_HELP}
   --capsule-log <file>     append a capsule record of every run (JSONL)
   --capsule-outputs        also keep each run's outputs in the capsule log (for 'sbirtools view')
   --max-upload-bytes <n>   largest table add_table accepts (default 33554432, 32 MiB)
+  --max-result-chars <n>   characters of run output the model reads per call (default 16000, or
+                           $SBIRTOOLS_MAX_RESULT_CHARS; a call's max_chars overrides it)
   --deny-table-urls        add_table refuses urls (the model cannot make the server fetch)
   --deterministic          freeze Date.now() and seed Math.random per run (recorded)
   -h, --help               show this help
@@ -35,6 +37,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
     'capsule-outputs': { type: 'boolean' },
     'max-upload-bytes': { type: 'string' },
     'deny-table-urls': { type: 'boolean' },
+    'max-result-chars': { type: 'string' },
     deterministic: { type: 'boolean' },
   });
   if (values.help) {
@@ -48,6 +51,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
   const idleTimeoutMs = intFlag('mcp', 'idle-timeout-ms', values['idle-timeout-ms'], 'milliseconds');
   const poolSize = intFlag('mcp', 'pool-size', values['pool-size'], 'processes');
   const maxUploadBytes = intFlag('mcp', 'max-upload-bytes', values['max-upload-bytes'], 'bytes');
+  const maxResultChars = intFlag('mcp', 'max-result-chars', values['max-result-chars'], 'characters');
   const pool: Pool | undefined = poolSize ? createPool({ size: poolSize }) : undefined;
   try {
     await serveStdio({
@@ -56,6 +60,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
       ...(maxSessions ? { maxSessions } : {}),
       ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
       ...(maxUploadBytes ? { maxUploadBytes } : {}),
+      ...(maxResultChars ? { maxResultChars } : {}),
       ...(values['deny-table-urls'] === true ? { allowTableUrls: false } : {}),
       ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']) } : {}),
       capsuleOutputs: values['capsule-outputs'] === true,
