@@ -13,8 +13,9 @@ const size = (v: unknown) => JSON.stringify(v).length;
  */
 export function capStructured(result: Structured, maxChars: number): Structured {
   if (size(result) <= maxChars) return result;
-  const out: Structured = { ...result };
   const cut: string[] = [];
+  // `cut` is part of what is measured: its own lines count against the cap
+  const out: Structured = { ...result, cut };
   const tables: Array<'table' | number> = [...(out.table ? ['table' as const] : []), ...(out.displays ?? []).map((_, i) => i)];
   if (tables.length) {
     out.displays = out.displays ? [...out.displays] : undefined;
@@ -47,9 +48,10 @@ export function capStructured(result: Structured, maxChars: number): Structured 
     const text = out[key];
     const over = size(out) - maxChars;
     if (over <= 0 || !text) continue;
-    const keep = Math.max(0, text.length - over - 200);
+    // room for the marker and this step's line in `cut`
+    const keep = Math.max(0, text.length - over - 300);
     out[key] = `${text.slice(0, Math.ceil(keep / 2))}\n… [${text.length - keep} characters cut] …\n${text.slice(text.length - Math.floor(keep / 2))}`;
     cut.push(`${key}: ${text.length - keep} of ${text.length} characters cut from the middle.`);
   }
-  return { ...out, cut };
+  return out;
 }

@@ -77,12 +77,19 @@ export const mcpPost: Route = {
     })());
     const ids = messages.filter((m) => m.method !== undefined && (typeof m.id === 'string' || typeof m.id === 'number')).map((m) => m.id as string | number);
     const forget = inflight.track(ctx.keyId, ids, cancel);
-    const onAbort = () => void close();
+    // a cancelled request gets no answer from the SDK (its handler was aborted): answer it here, so
+    // the route returns and the key's run slot is freed as soon as the run stops
+    let answerCancelled!: (r: Response) => void;
+    const cancelled = new Promise<Response>((resolve) => (answerCancelled = resolve));
+    const onAbort = () => {
+      void close();
+      answerCancelled(json(ids.length === 1 ? { jsonrpc: '2.0', id: ids[0], error: { code: -32800, message: 'Request cancelled.' } } : ids.map((id) => ({ jsonrpc: '2.0', id, error: { code: -32800, message: 'Request cancelled.' } }))));
+    };
     ctx.request.signal.addEventListener('abort', onAbort, { once: true });
     cancel.signal.addEventListener('abort', onAbort, { once: true });
     let streaming = false;
     try {
-      const response = await transport.handleRequest(request, { parsedBody: stateless.body ?? parsedBody, authInfo: { token: '', clientId: ctx.keyId, scopes: [] } });
+      const response = await Promise.race([transport.handleRequest(request, { parsedBody: stateless.body ?? parsedBody, authInfo: { token: '', clientId: ctx.keyId, scopes: [] } }), cancelled]);
       if (!response.body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return stateless.finish(response);
       // a stream: the server lives until the stream ends (its last answer sent) or the client leaves
       streaming = true;
