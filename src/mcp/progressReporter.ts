@@ -16,8 +16,8 @@ export function progressReporter(
   token: string | number | undefined,
   send: (n: ServerNotification) => Promise<void>,
   intervalMs = PROGRESS_INTERVAL_MS,
-): { output(text: string): void; stop(): void } {
-  if (token === undefined) return { output: () => undefined, stop: () => undefined };
+): { active: boolean; output(text: string): void; stop(): void } {
+  if (token === undefined) return { active: false, output: () => undefined, stop: () => undefined };
   const started = performance.now();
   let pending = '';
   let dropped = 0;
@@ -36,6 +36,7 @@ export function progressReporter(
   }, intervalMs);
   timer.unref();
   return {
+    active: true,
     output(text) {
       // bounded: at most one message's worth waits; the rest is counted, and arrives with the result
       const room = MAX_PROGRESS_MESSAGE_CHARS + 1 - pending.length;

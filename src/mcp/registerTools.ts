@@ -52,7 +52,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): RegisteredTool
         const result = await context.with(ctx, () =>
           tracer.startActiveSpan('sbirtools.tool_call', { attributes: { 'mcp.tool.name': RUN_ANALYSIS_TOOL_NAME } }, async (span) => {
             try {
-              return await deps.sessions.run(code, { ...(session_id ? { sessionId: session_id } : {}), signal: extra.signal });
+              return await deps.sessions.run(code, { ...(session_id ? { sessionId: session_id } : {}), signal: extra.signal, ...(progress.active ? { onOutput: (_s: string, text: string) => progress.output(text) } : {}) });
             } finally {
               span.end();
             }

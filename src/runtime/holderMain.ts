@@ -7,6 +7,7 @@ import { writeSync } from 'node:fs';
 import { SessionHost } from './sessionHost.js';
 import { loadEngine } from './engine.js';
 import { setCatastropheHandler } from './guestSession.js';
+import { outputCoalescer } from './outputCoalescer.js';
 import type { HolderEvent, HolderReply, HolderRequest } from './protocol.js';
 
 /** After a catastrophe, how long replies still in flight may take before the process ends anyway. */
@@ -52,8 +53,16 @@ async function handle(req: HolderRequest): Promise<unknown> {
   switch (req.op) {
     case 'open':
       return host.open(req.sessionId, req.spec);
-    case 'run':
-      return host.run(req.sessionId, req.run);
+    case 'run': {
+      if (!req.run.streamOutput) return host.run(req.sessionId, req.run);
+      const sessionId = req.sessionId;
+      const out = outputCoalescer((stream, text) => send({ event: 'output', sessionId, stream, text }));
+      try {
+        return await host.run(sessionId, req.run, out.write);
+      } finally {
+        out.flush(); // sent before the reply: IPC keeps the order
+      }
+    }
     case 'abort':
       host.abort(req.sessionId);
       return null;

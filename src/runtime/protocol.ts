@@ -38,7 +38,12 @@ export interface SourceRunRequest {
   /** Milliseconds the run may take, parse included, measured from when the holder receives it. */
   timeoutMs: number;
   deterministic?: { now: number; seed: number };
+  /** Send what the code prints as `output` events while it runs (the reply still carries all of it). */
+  streamOutput?: boolean;
 }
+
+/** Receives a run's output as it is written (what the output cap keeps, in order). */
+export type OutputListener = (stream: 'stdout' | 'stderr', text: string) => void;
 
 /** One run, already checked by the policy and prepared by transform.ts: what a session evaluates. */
 export interface GuestRunRequest {
@@ -49,6 +54,8 @@ export interface GuestRunRequest {
   /** Milliseconds the run may take, measured from when the holder receives it. */
   timeoutMs: number;
   deterministic?: { now: number; seed: number };
+  /** In-process only (never sent): called with output as the code writes it. */
+  onOutput?: OutputListener;
 }
 
 /** 'rejected': the code never reached the isolate (syntax error, policy, too slow to parse); see `error`. */
@@ -95,4 +102,6 @@ export type HolderReply =
 export type HolderEvent =
   | { event: 'ready'; pid: number; engine: string }
   | { event: 'catastrophe'; message: string }
-  | { event: 'progress'; message: string };
+  | { event: 'progress'; message: string }
+  /** Output a streaming run wrote (coalesced), sent before the run's reply. */
+  | { event: 'output'; sessionId: string; stream: 'stdout' | 'stderr'; text: string };

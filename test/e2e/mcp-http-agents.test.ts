@@ -133,7 +133,55 @@ describe('MCP over Streamable HTTP, as agent clients use it', () => {
     expect((res.structuredContent as { value: unknown }).value).toBe(42);
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(seen.map((p) => p.progress)).toEqual([...seen.map((p) => p.progress)].sort((a, b) => a - b));
-    expect(seen[0]!.message).toMatch(/running for \d+ s|started/);
+    // the first notification carries what the code printed so far; later ones say it still runs
+    expect(seen[0]!.message).toBe('started\n');
+    expect(seen.at(-1)!.message).toMatch(/^running for \d+ s$/);
+  });
+
+  it('streams POST /v1/run as Server-Sent Events: stdout as printed, progress, then the result', async () => {
+    const res = await fetch(`${s.url}/v1/run`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, accept: 'text/event-stream' }, body: JSON.stringify({ code: 'print("first"); let t = Date.now(); while (Date.now() - t < 2500) {} print("second"); 7' }) });
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const events: Array<{ event: string; data: any }> = [];
+    let buffer = '';
+    const decoder = new TextDecoder();
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let at: number;
+      while ((at = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, at);
+        buffer = buffer.slice(at + 2);
+        const name = /^event: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (name && data) events.push({ event: name, data: JSON.parse(data) });
+      }
+    }
+    const names = events.map((e) => e.event);
+    expect(names.at(-1)).toBe('result');
+    expect(events.at(-1)!.data).toMatchObject({ status: 200, codeRan: true, result: { ok: true, value: 7, stdout: 'first\nsecond\n' } });
+    // "first" arrived before the run's progress events, "second" after them: it was streamed, not sent with the result
+    const first = names.indexOf('stdout');
+    expect(events[first]!.data.text).toBe('first\n');
+    expect(names.indexOf('progress')).toBeGreaterThan(first);
+    const second = names.lastIndexOf('stdout');
+    expect(events[second]!.data.text).toBe('second\n');
+    expect(second).toBeGreaterThan(names.indexOf('progress'));
+  });
+
+  it('applies the output cap to the stream', async () => {
+    // the strict preset caps output at 64 KiB
+    const capped = await startServe(['--quiet', '--preset', 'strict'], { SBIRTOOLS_API_KEYS: KEY });
+    try {
+      const res = await fetch(`${capped.url}/v1/run`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, accept: 'text/event-stream' }, body: JSON.stringify({ code: 'for (let i = 0; i < 30000; i++) print("line " + i)' }) });
+      const text = await res.text();
+      const streamed = [...text.matchAll(/^event: stdout\ndata: (.*)$/gm)].map((m) => JSON.parse(m[1]!).text as string).join('');
+      expect(Buffer.byteLength(streamed)).toBeGreaterThan(60_000);
+      expect(Buffer.byteLength(streamed)).toBeLessThanOrEqual(65_536 + 100);
+      expect(streamed).toMatch(/output truncated: limit of 65536 bytes/);
+      expect(streamed).not.toContain('line 29999');
+      expect(text).toMatch(/event: result\ndata: .*"truncated":\{"stdout":true/);
+    } finally {
+      await stop(capped);
+    }
   });
 
   it('serves the stateless 2026-07-28 revision: server/discover and tools without initialize', async () => {
