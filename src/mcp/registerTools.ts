@@ -49,8 +49,10 @@ export function registerTools(server: McpServer, deps: ToolDeps): RegisteredTool
         const ctx = await traceContextFrom(extra._meta as Record<string, unknown> | undefined);
         const { context, trace } = await import('@opentelemetry/api');
         const tracer = trace.getTracer('sbirtools', packageInfo().version);
+        // the caller's context is passed explicitly (the span's parent even without a context
+        // manager) and made active (the run's own spans nest under it when the SDK has one)
         const result = await context.with(ctx, () =>
-          tracer.startActiveSpan('sbirtools.tool_call', { attributes: { 'mcp.tool.name': RUN_ANALYSIS_TOOL_NAME } }, async (span) => {
+          tracer.startActiveSpan('sbirtools.tool_call', { attributes: { 'mcp.tool.name': RUN_ANALYSIS_TOOL_NAME } }, ctx, async (span) => {
             try {
               return await deps.sessions.run(code, { ...(session_id ? { sessionId: session_id } : {}), signal: extra.signal, ...(progress.active ? { onOutput: (_s: string, text: string) => progress.output(text) } : {}) });
             } finally {
