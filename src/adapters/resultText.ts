@@ -1,6 +1,6 @@
 import type { RunError } from '../../schema/errors.js';
 import type { RunResult } from '../../schema/result.js';
-import { budgetParts, type TextBudget } from '../result/textBudget.js';
+import { budgetParts, type TextBudget } from '../sandbox/textBudget.js';
 import { resultNotes } from './toolOutput.js';
 
 /**

@@ -1,10 +1,10 @@
 import { RunAnalysisInputSchema, RUN_ANALYSIS_TOOL_NAME, type RunAnalysisInput } from '../../schema/tool.js';
-import { SbirtoolsValidationError } from '../runtime/errors.js';
+import { SbirtoolsValidationError } from '../core/errors.js';
 import { defaultToolDescription } from './description.js';
 import { runAnalysisJsonSchema, type JsonSchemaObject } from './inputJsonSchema.js';
 import { createSessionStore, type SessionStore, type SessionStoreOptions } from './sessionStore.js';
 import { toToolOutput, type ToolOutput } from './toolOutput.js';
-import { resolveMaxChars } from '../result/textBudget.js';
+import { resolveMaxChars } from '../sandbox/textBudget.js';
 
 /** Options shared by openAITool(), anthropicTool() and aiSdkTool(). */
 export interface ToolAdapterOptions extends SessionStoreOptions {

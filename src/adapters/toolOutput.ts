@@ -1,5 +1,5 @@
 import type { RunResult } from '../../schema/result.js';
-import { budgetParts, type TextBudget } from '../result/textBudget.js';
+import { budgetParts, type TextBudget } from '../sandbox/textBudget.js';
 
 /** The error part of a tool output: enough for a model to fix its code. */
 export interface ToolOutputError {

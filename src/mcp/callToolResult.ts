@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RunResult } from '../../schema/result.js';
 import { budgetedText } from '../adapters/resultText.js';
-import type { TextBudget } from '../result/textBudget.js';
+import type { TextBudget } from '../sandbox/textBudget.js';
 import { capStructured } from './capStructured.js';
 import type { FileStore } from './fileStore.js';
 

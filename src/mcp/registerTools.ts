@@ -4,7 +4,7 @@ import { DESCRIBE_DATASET_TOOL_NAME, RUN_ANALYSIS_TOOL_NAME, RunAnalysisInputSch
 import type { SessionStore } from '../adapters/sessionStore.js';
 import type { DataCardView } from '../adapters/description.js';
 import { packageInfo } from '../capsule/packageInfo.js';
-import { MAX_RESULT_CHARS } from '../result/textBudget.js';
+import { MAX_RESULT_CHARS } from '../sandbox/textBudget.js';
 import { hostErrorResult, toCallToolResult, type ToolResultShape } from './callToolResult.js';
 import type { FileStore } from './fileStore.js';
 import { RunAnalysisOutputSchema } from './outputSchema.js';

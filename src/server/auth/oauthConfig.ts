@@ -1,4 +1,4 @@
-import { SbirtoolsValidationError } from '../../runtime/errors.js';
+import { SbirtoolsValidationError } from '../../core/errors.js';
 import { isLoopback } from '../options.js';
 
 /** The OAuth resource-server settings of `sbirtools serve`. */

@@ -1,7 +1,7 @@
 import { createMcpServer } from '../../mcp/createMcpServer.js';
 import { InflightCalls } from '../../mcp/inflightCalls.js';
 import { statelessRequest } from '../../mcp/statelessRequest.js';
-import { resolveMaxChars } from '../../result/textBudget.js';
+import { resolveMaxChars } from '../../sandbox/textBudget.js';
 import { json } from '../respond.js';
 import { KeySessionStore } from '../sessions/keySessionStore.js';
 import type { RequestContext } from '../context.js';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, run, shutdown } from '../../../src/index.js';
-import { SbirtoolsValidationError } from '../../../src/runtime/errors.js';
+import { SbirtoolsValidationError } from '../../../src/core/errors.js';
 
 type Piece = { stream: string; text: string; whileRunning: boolean };
 
