@@ -1,15 +1,16 @@
 import type { RunResult } from '../../../schema/result.js';
 import type { RequestContext } from '../context.js';
 import type { ServerApp } from '../serverApp.js';
+import { runResultHttp } from '../../sandbox/http.js';
 
 /** How often a streamed run sends a `progress` event, in ms. */
 export const STREAM_PROGRESS_MS = 1000;
 
 const encoder = new TextEncoder();
 
-/** One Server-Sent Event: its name and one `data:` line of JSON. */
-function event(name: string, data: unknown): Uint8Array {
-  return encoder.encode(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+/** One Server-Sent Event: its name and one `data:` line of JSON (`data` already JSON when a string is marked raw). */
+function event(name: string, data: unknown, raw = false): Uint8Array {
+  return encoder.encode(`event: ${name}\ndata: ${raw ? (data as string) : JSON.stringify(data)}\n\n`);
 }
 
 /**
@@ -33,9 +34,9 @@ export function runStream(ctx: RequestContext, app: ServerApp, input: { code: st
   };
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      const send = (name: string, data: unknown) => {
+      const send = (name: string, data: unknown, raw = false) => {
         try {
-          controller.enqueue(event(name, data));
+          controller.enqueue(event(name, data, raw));
         } catch {
           // the stream is closed (the client left): nothing more to say
         }
@@ -61,7 +62,9 @@ export function runStream(ctx: RequestContext, app: ServerApp, input: { code: st
           // output that was not streamed (a replayed or never-started run) comes whole before the result
           if (!streamed && result.stdout) send('stdout', { text: result.stdout });
           if (!streamed && result.stderr) send('stderr', { text: result.stderr });
-          send('result', { status: result.error?.type === 'QUEUE_FULL' ? 503 : 200, codeRan: done.ran, result });
+          // the one run -> HTTP mapping gives the status and the JSON body (files as base64)
+          const answer = runResultHttp(result);
+          send('result', `{"status":${answer.status},"codeRan":${done.ran},"result":${answer.body}}`, true);
         } catch (err) {
           app.onError(err);
           send('result', { status: 500, codeRan: false, error: { type: 'INTERNAL_ERROR', message: 'The server failed to run the code. Retry; if it keeps failing, the operator should check the server logs.' } });
