@@ -1,6 +1,6 @@
 import type { SandboxOptions } from '../sandbox/options.js';
 import type { Route } from './routes/route.js';
-import type { OAuthOptions } from './auth/oauthConfig.js';
+import type { OAuthOptions } from './auth/oauthOptions.js';
 
 /** Options of createServer() (and the flags of `sbirtools serve`). */
 export interface ServerOptions {
