@@ -10,8 +10,52 @@ export interface StatelessRequest {
   body?: unknown;
   /** An answer to send instead (a version the server does not speak, or a header that contradicts `_meta`). */
   error?: Response;
-  /** Applied to the SDK's answer: a 2026-07-28 answer names its version. */
-  finish(response: Response): Response;
+  /** Applied to the SDK's answer: a 2026-07-28 answer names its version, and its results carry `resultType` (and cache hints). */
+  finish(response: Response): Response | Promise<Response>;
+}
+
+/** Results a 2026-07-28 client may cache (SEP-2549): they carry `ttlMs` and `cacheScope`. */
+const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
+
+/**
+ * A JSON-RPC answer as the 2026-07-28 revision wants it: every result says `resultType: "complete"`;
+ * a cacheable one also `ttlMs: 0` (no freshness promised: a key's tables change the tool list) and
+ * `cacheScope: "private"` (the list depends on the caller).
+ */
+function stampResult(message: unknown, methods: Map<unknown, unknown>): unknown {
+  const m = message as { id?: unknown; result?: Record<string, unknown> };
+  if (!m || typeof m !== 'object' || !m.result || typeof m.result !== 'object') return message;
+  const cacheable = CACHEABLE.has(methods.get(m.id) as string);
+  return { ...m, result: { ...m.result, resultType: 'complete', ...(cacheable ? { ttlMs: 0, cacheScope: 'private' } : {}) } };
+}
+
+/** Stamp each `data:` line of an SSE stream that holds a JSON-RPC result. */
+function stampStream(body: ReadableStream<Uint8Array>, methods: Map<unknown, unknown>): ReadableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let pending = '';
+  const line = (l: string) => {
+    if (!l.startsWith('data: ')) return l;
+    try {
+      return `data: ${JSON.stringify(stampResult(JSON.parse(l.slice(6)), methods))}`;
+    } catch {
+      return l;
+    }
+  };
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        pending += decoder.decode(chunk, { stream: true });
+        const at = pending.lastIndexOf('\n');
+        if (at < 0) return;
+        controller.enqueue(encoder.encode(`${pending.slice(0, at).split('\n').map(line).join('\n')}\n`));
+        pending = pending.slice(at + 1);
+      },
+      flush(controller) {
+        if (pending) controller.enqueue(encoder.encode(line(pending)));
+      },
+    }),
+  );
 }
 
 const rpcError = (status: number, id: unknown, code: number, message: string, data?: unknown) =>
@@ -46,10 +90,17 @@ export function statelessRequest(request: Request, messages: Message[]): Statele
   const rewritten = new Request(request.url, { method: request.method, headers, signal: request.signal });
   return {
     request: rewritten,
-    finish(response) {
+    async finish(response) {
       const h = new Headers(response.headers);
       h.set('mcp-protocol-version', STATELESS_PROTOCOL_VERSION);
-      return new Response(response.body, { status: response.status, headers: h });
+      const methods = new Map<unknown, unknown>(messages.filter((m) => m.id !== undefined).map((m) => [m.id, m.method]));
+      const type = response.headers.get('content-type') ?? '';
+      if (response.body && type.startsWith('text/event-stream')) return new Response(stampStream(response.body, methods), { status: response.status, headers: h });
+      if (!response.body || !type.startsWith('application/json')) return new Response(response.body, { status: response.status, headers: h });
+      const parsed = (await response.json()) as unknown;
+      const stamped = Array.isArray(parsed) ? parsed.map((m) => stampResult(m, methods)) : stampResult(parsed, methods);
+      h.delete('content-length');
+      return new Response(JSON.stringify(stamped), { status: response.status, headers: h });
     },
   };
 }

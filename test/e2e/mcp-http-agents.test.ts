@@ -192,11 +192,18 @@ describe('MCP over Streamable HTTP, as agent clients use it', () => {
     expect(discover.json.result.supportedVersions).toContain('2025-11-25');
     expect(discover.json.result.capabilities.tools).toBeDefined();
     expect(discover.json.result.serverInfo.name).toBe('sbirtools');
+    expect(discover.json.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private' });
     const list = await rpc(s.url, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } }, { 'mcp-protocol-version': '2026-07-28' });
     expect(list.headers.get('mcp-protocol-version')).toBe('2026-07-28');
     expect(list.json.result.tools.map((t: { name: string }) => t.name)).toEqual(['run_analysis', 'describe_dataset', 'add_table']);
     const call = await rpc(s.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'run_analysis', arguments: { code: '6 * 7' }, _meta: meta } }, { 'mcp-protocol-version': '2026-07-28' });
     expect(call.json.result.structuredContent.value).toBe(42);
+    expect(call.json.result.resultType).toBe('complete');
+    expect(call.json.result.ttlMs).toBeUndefined();
+    expect(list.json.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private' });
+    // a 2025-11-25 answer stays as it was
+    const legacy = await rpc(s.url, { jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} });
+    expect(legacy.json.result.resultType).toBeUndefined();
     const unknown = await rpc(s.url, { jsonrpc: '2.0', id: 4, method: 'tools/list', params: { _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': '2031-01-01' } } });
     expect(unknown.status).toBe(400);
     expect(unknown.json.error.data.supported).toContain('2026-07-28');

@@ -90,15 +90,16 @@ export const mcpPost: Route = {
     let streaming = false;
     try {
       const response = await Promise.race([transport.handleRequest(request, { parsedBody: stateless.body ?? parsedBody, authInfo: { token: '', clientId: ctx.keyId, scopes: [] } }), cancelled]);
-      if (!response.body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return stateless.finish(response);
+      if (!response.body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return await stateless.finish(response);
       // a stream: the server lives until the stream ends (its last answer sent) or the client leaves
       streaming = true;
       const done = () => {
         ctx.request.signal.removeEventListener('abort', onAbort);
         void close();
       };
-      const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: done }));
-      return new Response(body, { status: response.status, headers: response.headers });
+      const finished = await stateless.finish(response);
+      const body = finished.body!.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: done }));
+      return new Response(body, { status: finished.status, headers: finished.headers });
     } finally {
       if (!streaming) {
         ctx.request.signal.removeEventListener('abort', onAbort);
