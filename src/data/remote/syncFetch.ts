@@ -55,9 +55,9 @@ export function fetchColumnSync(url: URL, bytes: number, sha256: string, dest: s
 
 function startWorker(): Worker {
   started = new Int32Array(new SharedArrayBuffer(4));
-  // flags such as --input-type (node -e) are for the main script and stop a worker from loading
-  const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type') && !a.startsWith('--eval') && a !== '-e');
-  const w = new Worker(workerPath(), { workerData: { started }, execArgv });
+  // no flags of the parent: --input-type (node -e) stops a worker from loading, and a worker
+  // refuses process-wide ones such as --no-node-snapshot; this one needs none
+  const w = new Worker(workerPath(), { workerData: { started }, execArgv: [] });
   w.unref();
   w.on('error', () => {
     if (worker === w) worker = undefined;
