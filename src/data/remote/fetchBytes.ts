@@ -25,14 +25,9 @@ export interface FetchLimits {
 }
 
 const MAX_REDIRECTS = 5;
-/** A failure that another attempt may fix (network, 5xx, 429, a body cut short). */
-class Retryable extends Error {
-  constructor(
-    readonly error: DataError,
-  ) {
-    super(error.message);
-  }
-}
+/** Failures that another attempt may fix (network, 5xx, 429, a body cut short). */
+const retryable = new WeakSet<DataError>();
+const retry = (e: DataError): DataError => (retryable.add(e), e);
 
 /**
  * GETs one URL with the remote-data rules: http(s) only (http for loopback or when allowed),
@@ -55,12 +50,12 @@ export async function fetchBytes(start: URL, opts: Required<RemoteOptions>, limi
       if (!r.resumed) parts = [];
       parts.push(r.body);
       have = parts.reduce((n, p) => n + p.byteLength, 0);
-      throw new Retryable(fetchFailed(r.url, `the body ended after ${have} of ${r.total} bytes`, r.status));
+      throw retry(fetchFailed(r.url, `the body ended after ${have} of ${r.total} bytes`, r.status));
     } catch (err) {
-      if (!(err instanceof Retryable)) throw err;
+      if (!(err instanceof DataError) || !retryable.has(err)) throw err;
       const wait = BACKOFF_MS * 2 ** attempt;
       if (attempt >= opts.retries || Date.now() + wait >= deadline) {
-        const e = err.error;
+        const e = err;
         throw new DataError('DATA_FETCH_FAILED', `${e.message.replace(/\.$/, '')}, after ${attempt + 1} attempt${attempt ? 's' : ''}.`, { hint: e.hint!, host: e.host!, path: e.path!, ...(e.status !== undefined ? { status: e.status } : {}) });
       }
       await new Promise((r) => setTimeout(r, wait));
@@ -98,7 +93,7 @@ async function attemptOnce(start: URL, opts: Required<RemoteOptions>, limits: Fe
         res = await fetch(url, { headers, redirect: 'manual', signal: ctl.signal });
       } catch (err) {
         if (why.startsWith('no answer within')) throw fetchFailed(url, why);
-        throw new Retryable(fetchFailed(url, why || `network error (${networkCause(err)})`, undefined, err));
+        throw retry(fetchFailed(url, why || `network error (${networkCause(err)})`, undefined, err));
       }
       if (res.status >= 300 && res.status < 400 && res.status !== 304) {
         await res.body?.cancel().catch(() => {});
@@ -119,7 +114,7 @@ async function attemptOnce(start: URL, opts: Required<RemoteOptions>, limits: Fe
       }
       if (res.status === 429 || res.status >= 500) {
         await res.body?.cancel().catch(() => {});
-        throw new Retryable(fetchFailed(url, 'the server failed', res.status));
+        throw retry(fetchFailed(url, 'the server failed', res.status));
       }
       if (res.status !== 200 && res.status !== 206) {
         await res.body?.cancel().catch(() => {});
@@ -171,7 +166,7 @@ async function readBody(res: Response, url: URL, cap: number, touch: () => void,
     if (err instanceof DataError) throw err;
     const reason = why();
     if (reason.startsWith('no answer within')) throw fetchFailed(url, reason, res.status);
-    if (reason) throw new Retryable(fetchFailed(url, reason, res.status));
+    if (reason) throw retry(fetchFailed(url, reason, res.status));
     // the connection dropped mid-body: what arrived is kept, the rest is asked for again
   }
   return concat(chunks);
