@@ -43,7 +43,9 @@ export function pivot_table(t: unknown, options: PivotOptions | string | string[
   const allName = o.margins_name ?? 'All';
 
   // bucket backing rows by (row key, column key)
-  const fast = fastBuckets(t, idx, ckeys); // on key codes, the same maps (fast/pivot.ts)
+  // on key codes, the same maps (fast/pivot.ts); margin lists only where read: `rk|*` when there
+  // are no column keys or margins are on, `*|ck` and `*|*` for the margins row
+  const fast = fastBuckets(t, idx, ckeys, Boolean(o.margins) || ckeys.length === 0, Boolean(o.margins));
   const rowKeys = fast?.rowKeys ?? new Map<string, unknown[]>();
   const colKeys = fast?.colKeys ?? new Map<string, unknown[]>();
   const cells = fast?.cells ?? new Map<string, number[]>();
