@@ -54,7 +54,7 @@ export function describe(t: unknown, cols?: unknown, options: DescribeOptions = 
       row.freq = vc.numRows() ? vc.get('count', 0) : null;
     } else {
       const isDate = kinds[j] === 'date';
-      const xs = typed ? (typed as unknown as number[]) : (vals as unknown[]).map((v) => (v instanceof Date ? v.getTime() : Number(v))).sort((a, b) => a - b);
+      const xs = typed ? (typed as unknown as number[]) : (Float64Array.from(vals as unknown[], (v) => (v instanceof Date ? v.getTime() : Number(v))).sort() as unknown as number[]);
       const back = (x: number | null) => (x === null ? null : isDate ? new Date(x) : x);
       const [mean, std] = meanStd(xs);
       row.mean = back(mean);

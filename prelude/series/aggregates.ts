@@ -41,7 +41,8 @@ function extreme(s: S, sign: 1 | -1): { value: unknown; pos: number } {
 /** The present numbers sorted ascending (a typed-array sort when the Series has a numeric view). */
 export function sortedNumbers(s: S, method: string): ArrayLike<number> & { length: number } {
   const typed = presentNumbers(s);
-  return typed ? typed.sort() : numericValues(s, method).sort((a, b) => a - b);
+  // both paths sort a Float64Array, so -0 and 0 order the same way with or without a typed view
+  return (typed ?? Float64Array.from(numericValues(s, method))).sort();
 }
 
 function quantileOf(s: S, q: unknown): unknown {
