@@ -48,9 +48,12 @@ export function fastSumCount(s: Series): [number, number] | undefined {
   if (t && t.kind === 'bool') return [fastSum(s)!, t.bits.length];
   const v = numView(s);
   if (!v) return undefined;
+  const { values, valid, rows } = v;
+  const n = s.length;
   let sum = 0;
   let c = 0;
-  each(v, s.length, (x) => { sum += x; c++; });
+  if (!rows && valid === null) { for (let i = 0; i < n; i++) { const x = values[i]!; if (x === x) { sum += x; c++; } } return [sum, c]; }
+  each(v, n, (x) => { sum += x; c++; });
   return [sum, c];
 }
 
