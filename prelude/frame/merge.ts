@@ -8,6 +8,7 @@ import { concatColumn, concatIndex, type ColumnLike } from '../data/concatColumn
 import { GuestError } from '../errors/guestError.js';
 import { assertTable, newTable, resolveColumns } from './common.js';
 import { compareKeys } from './groupAgg.js';
+import { mergeLookup } from './mergeLookup.js';
 import { sort_values } from './sortValues.js';
 import { withColumns } from './withColumns.js';
 
@@ -50,6 +51,10 @@ export function merge(left: unknown, right: unknown, options: MergeOptions | str
   }
   if (!lk.length || lk.length !== rk.length) {
     throw new GuestError('ValueError', 'merge(): no key columns to join on', "Pass { on: 'Agency' } or { left_on: 'a', right_on: 'b' }.");
+  }
+  if (lk.length === 1 && lk[0] === rk[0] && opts.left_on === undefined) {
+    const fast = mergeLookup(left, right, lk[0]!, mode, suffix);
+    if (fast) return fast;
   }
   const l = withColumns(left, { [L]: (i) => i });
   const r = withColumns(right, { [R]: (i) => i });

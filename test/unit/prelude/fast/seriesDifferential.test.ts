@@ -66,6 +66,18 @@ beforeAll(async () => {
   if (!r.ok) throw new Error(r.error!.message);
 });
 
+/**
+ * merge's lookup path against the join it replaces (Arquero's join on plain copies, ordered by the
+ * left then the right row, as merge's join path orders): `how`, a right table of distinct keys.
+ */
+const JOIN_REF = `var __join = (X, R, key, how) => {
+  const l = __plain(X).derive({ __l: () => op.row_number() });
+  const r = __plain(R).derive({ __r: () => op.row_number() });
+  const j = (how === 'left' ? l.join_left(r, [[key], [key]], undefined, { suffix: ['_x', '_y'] }) : l.join(r, [[key], [key]], undefined, { suffix: ['_x', '_y'] })).orderby('__l', '__r');
+  return j.select(j.columnNames().filter((c) => c !== '__l' && c !== '__r'));
+};
+true`;
+
 describe('the Series layer on typed arrays gives the per-value answers', () => {
   test('reductions of number, integer, date and dictionary columns, also filtered and ordered', async () => {
     expect(await diff([
@@ -109,6 +121,26 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
       "(X) => [X.V.nlargest(3), X.V.nsmallest(5), X.Y.nlargest(10), X.D.nsmallest(2), X.K1.nlargest(4), X.V.nlargest(0), X.Y.nlargest(1200)]",
       "(X) => X.filter(X.K2.ne('x')).orderby(aq.desc('Y')).V.nlargest(7)",
     ])).toEqual([]);
+  }, 180_000);
+  test('merge on a lookup table (left and inner) gives the join answers, column names and missing values included', async () => {
+    const r = await h.run(JOIN_REF);
+    expect(r.ok).toBe(true);
+    const lookups = [
+      "aq.table({ K2: ['x', 'y'], V: [1, 2], Z: ['p', 'q'] })",
+      "aq.table({ K1: ['a', '😀', 'null', 'nope'], n: [1, 2, 3, 4] })",
+      "tables.t1.select('K1', 'V', 'T')",
+    ];
+    const exprs = [];
+    for (const [key, R] of [['K2', lookups[0]], ['K1', lookups[1]], ['K1', lookups[2]]]) {
+      for (const how of ['left', 'inner']) {
+        exprs.push(`(X) => __dump(merge(X, ${R}, { on: '${key}', how: '${how}' })) === __dump(__join(X, ${R}, '${key}', '${how}')) || [__dump(merge(X, ${R}, { on: '${key}', how: '${how}' })).slice(0, 300), __dump(__join(X, ${R}, '${key}', '${how}')).slice(0, 300)]`);
+        exprs.push(`(X) => { const F = X.filter(X.Y.gt(0)).orderby(aq.desc('V')); return __dump(merge(F, ${R}, { on: '${key}', how: '${how}' })) === __dump(__join(F, ${R}, '${key}', '${how}')) || 'differs'; }`);
+      }
+    }
+    // each expression is true on the host table and on its plain copy when the two paths agree
+    expect(await diff(exprs.map((e) => e))).toEqual([]);
+    const bad = await h.run(`${JSON.stringify(TABLES.map((t) => t.name))}.flatMap((n) => [${exprs.join(',')}].map((e) => e(tables[n]))).filter((x) => x !== true).slice(0, 3)`);
+    expect(bad.ok && bad.value).toEqual([]);
   }, 180_000);
   test('pivot_table with and without margins, and concat of host tables', async () => {
     expect(await diff([
