@@ -6,7 +6,7 @@
 import { GuestError } from '../errors/guestError.js';
 import { AGG_FUNCS, aggFn, quantileSorted } from '../frame/aggFuncs.js';
 import { compareValues, isNull } from '../frame/common.js';
-import { fastCount, fastExtremePos, fastSum, fastSumCount, fastVariance, presentNumbers } from './fastReduce.js';
+import { fastCount, fastExtremePos, fastExtremeValue, fastSum, fastSumCount, fastVariance, presentNumbers } from './fastReduce.js';
 import { Series } from './Series.js';
 
 type S = Series;
@@ -67,8 +67,8 @@ export const AGGREGATES: Record<string, (this: S, ...a: never[]) => unknown> = {
     const xs = numericValues(this, 'mean'); let t = 0; for (const v of xs) t += v; return xs.length ? t / xs.length : null;
   },
   median(this: S) { return quantileSorted(sortedNumbers(this, 'median') as number[], 0.5); },
-  min(this: S) { return extreme(this, -1).value; },
-  max(this: S) { return extreme(this, 1).value; },
+  min(this: S) { const f = fastExtremeValue(this, -1); return f !== undefined ? f : extreme(this, -1).value; },
+  max(this: S) { const f = fastExtremeValue(this, 1); return f !== undefined ? f : extreme(this, 1).value; },
   idxmax(this: S) { const { pos } = extreme(this, 1); return pos < 0 ? null : this.label(pos); },
   idxmin(this: S) { const { pos } = extreme(this, -1); return pos < 0 ? null : this.label(pos); },
   argmax(this: S) { return extreme(this, 1).pos; },

@@ -4,6 +4,7 @@
  * values after (or before) the rest; nlargest/nsmallest keep only n candidates. The same positions
  * as order.ts's comparator over values; undefined when the Series has no such view.
  */
+import { NativeMap } from '../intrinsics.js';
 import type { Series } from './Series.js';
 import { typedOf } from './typed.js';
 
@@ -38,13 +39,29 @@ export function fastSortPositions(s: Series, ascending: boolean, naFirst: boolea
   return naFirst ? [...missing, ...out] : (missing.length ? out.concat(missing) : out);
 }
 
-/** The positions of present keys, sorted by key, ties by position. */
+/**
+ * The positions of present keys, sorted by key, ties by position: the keys sorted natively as a
+ * Float64Array, then each position, in order, takes the next slot of its key's run (a Map from key
+ * to the run's next slot; -0 and 0 share a run, as the comparator treats them as equal).
+ */
 function sortPresent(keys: Float64Array, ascending: boolean): number[] {
-  const present: number[] = [];
-  for (let i = 0; i < keys.length; i++) if (keys[i] === keys[i]) present.push(i);
-  const idx = Uint32Array.from(present);
-  idx.sort(ascending ? (a, b) => keys[a]! - keys[b]! || a - b : (a, b) => keys[b]! - keys[a]! || a - b);
-  return Array.from(idx);
+  let m = 0;
+  for (let i = 0; i < keys.length; i++) if (keys[i] === keys[i]) m++;
+  const sorted = new Float64Array(m);
+  for (let i = 0, k = 0; i < keys.length; i++) if (keys[i] === keys[i]) sorted[k++] = keys[i]!;
+  sorted.sort();
+  if (!ascending) sorted.reverse();
+  const next = new NativeMap<number, number>();
+  for (let k = 0; k < m; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) next.set(sorted[k]!, k);
+  const out = new Array<number>(m);
+  for (let i = 0; i < keys.length; i++) {
+    const x = keys[i]!;
+    if (x !== x) continue;
+    const slot = next.get(x)!;
+    out[slot] = i;
+    next.set(x, slot + 1);
+  }
+  return out;
 }
 
 /** The first n positions of the stable sort, missing values skipped (nlargest/nsmallest), or undefined. */

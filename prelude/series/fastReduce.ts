@@ -4,27 +4,40 @@
  * gives (same order of additions, so the same floating-point result), or undefined when the Series
  * has no numeric view and the caller must take that path.
  */
+import { NativeWeakMap } from '../intrinsics.js';
 import type { Series } from './Series.js';
 import { numView, typedOf, type NumView } from './typed.js';
 
-/** Calls f(value, position) for every present, non-NaN value of a numeric view, in order. */
-function each(v: NumView, n: number, f: (x: number, i: number) => void): void {
+/** Dense present values of a whole column, kept per column for the session (by its Float64Array). */
+const denseCache = new NativeWeakMap<Float64Array, Float64Array>();
+
+/**
+ * The present, non-NaN values of a numeric view in order, packed into a Float64Array: the loops
+ * below then run over one dense array (no validity test, no row map, no callback per value).
+ * Shared for a whole column: never hand it out or sort it in place.
+ */
+function dense(v: NumView, n: number): Float64Array {
   const { values, valid, rows } = v;
-  if (rows) {
-    for (let i = 0; i < n; i++) { const r = rows[i]!; const x = values[r]!; if ((valid === null || valid[r]) && x === x) f(x, i); }
-  } else {
-    for (let i = 0; i < n; i++) { const x = values[i]!; if ((valid === null || valid[i]) && x === x) f(x, i); }
+  if (!rows) {
+    const hit = denseCache.get(values);
+    if (hit) return hit;
   }
+  const out = new Float64Array(n);
+  let k = 0;
+  if (rows) {
+    for (let i = 0; i < n; i++) { const r = rows[i]!; const x = values[r]!; if ((valid === null || valid[r] === 1) && x === x) out[k++] = x; }
+  } else {
+    for (let i = 0; i < n; i++) { const x = values[i]!; if ((valid === null || valid[i] === 1) && x === x) out[k++] = x; }
+  }
+  const d = k === n ? out : out.slice(0, k);
+  if (!rows) denseCache.set(values, d);
+  return d;
 }
 
-/** The present values as a Float64Array (for sorts and quantiles), or undefined. */
+/** The present values as a fresh Float64Array (the caller may sort it), or undefined. */
 export function presentNumbers(s: Series): Float64Array | undefined {
   const v = numView(s);
-  if (!v) return undefined;
-  const out = new Float64Array(s.length);
-  let k = 0;
-  each(v, s.length, (x) => { out[k++] = x; });
-  return k === out.length ? out : out.slice(0, k);
+  return v ? dense(v, s.length).slice() : undefined;
 }
 
 /** sum, or undefined. A mask counts its true values. */
@@ -33,12 +46,9 @@ export function fastSum(s: Series): number | undefined {
   if (t && t.kind === 'bool') { let c = 0; const b = t.bits; for (let i = 0; i < b.length; i++) c += b[i]!; return c; }
   const v = numView(s);
   if (!v) return undefined;
-  const { values, valid, rows } = v;
-  const n = s.length;
+  const xs = dense(v, s.length);
   let sum = 0;
-  // the common case inlined: a plain column, every row present
-  if (!rows && valid === null) { for (let i = 0; i < n; i++) { const x = values[i]!; if (x === x) sum += x; } return sum; }
-  each(v, n, (x) => { sum += x; });
+  for (let i = 0; i < xs.length; i++) sum += xs[i]!;
   return sum;
 }
 
@@ -48,33 +58,36 @@ export function fastSumCount(s: Series): [number, number] | undefined {
   if (t && t.kind === 'bool') return [fastSum(s)!, t.bits.length];
   const v = numView(s);
   if (!v) return undefined;
-  const { values, valid, rows } = v;
-  const n = s.length;
+  const xs = dense(v, s.length);
   let sum = 0;
-  let c = 0;
-  if (!rows && valid === null) { for (let i = 0; i < n; i++) { const x = values[i]!; if (x === x) { sum += x; c++; } } return [sum, c]; }
-  each(v, n, (x) => { sum += x; c++; });
-  return [sum, c];
+  for (let i = 0; i < xs.length; i++) sum += xs[i]!;
+  return [sum, xs.length];
 }
 
 /** Sample variance (ddof=1, Welford as frame/aggFuncs.ts), null under two values; undefined without a view. */
 export function fastVariance(s: Series): number | null | undefined {
   const v = numView(s);
   if (!v) return undefined;
+  const xs = dense(v, s.length);
   let mean = 0;
   let m2 = 0;
-  let k = 0;
-  each(v, s.length, (x) => { k++; const d = x - mean; mean += d / k; m2 += d * (x - mean); });
-  return k < 2 ? null : m2 / (k - 1);
+  for (let i = 0; i < xs.length; i++) { const x = xs[i]!; const d = x - mean; mean += d / (i + 1); m2 += d * (x - mean); }
+  return xs.length < 2 ? null : m2 / (xs.length - 1);
 }
 
 /** The position of the first smallest (sign -1) or largest (sign 1) value, -1 when none; undefined without a view. */
 export function fastExtremePos(s: Series, sign: 1 | -1): number | undefined {
   const v = numView(s);
   if (!v) return undefined;
+  const { values, valid, rows } = v;
   let best = 0;
   let pos = -1;
-  each(v, s.length, (x, i) => { if (pos < 0 || (sign > 0 ? x > best : x < best)) { best = x; pos = i; } });
+  for (let i = 0; i < s.length; i++) {
+    const r = rows ? rows[i]! : i;
+    const x = values[r]!;
+    if ((valid !== null && valid[r] !== 1) || x !== x) continue;
+    if (pos < 0 || (sign > 0 ? x > best : x < best)) { best = x; pos = i; }
+  }
   return pos;
 }
 
@@ -89,6 +102,18 @@ export function fastCount(s: Series): number | undefined {
     for (let i = 0; i < s.length; i++) if (codes[rows ? rows[i]! : i]! >= 0) c++;
     return c;
   }
-  if (t.kind === 'num') { let c = 0; each(t, s.length, () => { c++; }); return c; }
+  if (t.kind === 'num' && t.type !== 'date') return dense(t, s.length).length;
   return undefined;
+}
+
+/** The first smallest (sign -1) or largest (sign 1) value, null when none; undefined without a view. */
+export function fastExtremeValue(s: Series, sign: 1 | -1): number | null | undefined {
+  const v = numView(s);
+  if (!v) return undefined;
+  const xs = dense(v, s.length);
+  if (!xs.length) return null;
+  let best = xs[0]!;
+  if (sign > 0) { for (let i = 1; i < xs.length; i++) if (xs[i]! > best) best = xs[i]!; }
+  else for (let i = 1; i < xs.length; i++) if (xs[i]! < best) best = xs[i]!;
+  return best;
 }
