@@ -108,6 +108,8 @@ function groupIds(kc: readonly KeyCodes[], rows: Uint32Array | null, m: number):
   for (const k of kc) cells *= k.card;
   if (cells > Number.MAX_SAFE_INTEGER) return undefined;
   const slot = new NativeMap<number, number>();
+  // combined codes index an array when there are few enough cells (no Map lookup per row)
+  const lookup = cells <= 1 << 22 ? new Int32Array(cells).fill(-1) : null;
   for (let j = 0; j < m; j++) {
     const i = rows ? rows[j] : j;
     let code = 0;
@@ -120,8 +122,14 @@ function groupIds(kc: readonly KeyCodes[], rows: Uint32Array | null, m: number):
       scale *= k.card;
     }
     if (missing) { ids[j] = -1; continue; }
-    let g = slot.get(code);
-    if (g === undefined) { slot.set(code, (g = first.length)); first.push(i); }
+    let g: number | undefined;
+    if (lookup) {
+      g = lookup[code];
+      if (g < 0) { lookup[code] = g = first.length; first.push(i); }
+    } else {
+      g = slot.get(code);
+      if (g === undefined) { slot.set(code, (g = first.length)); first.push(i); }
+    }
     ids[j] = g;
   }
   return { ids, first };
