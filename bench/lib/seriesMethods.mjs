@@ -42,3 +42,44 @@ export const SERIES_METHODS = [
   { name: 'merge (left, small right)', series: "const names = aq.table({ Agency: ['Department of Defense', 'National Aeronautics and Space Administration'], short: ['DOD', 'NASA'] }); merge(award_data.select('Agency', 'Award Amount'), names, { on: 'Agency', how: 'left' }).numRows()", loop: "const names = new Map([['Department of Defense', 'DOD'], ['National Aeronautics and Space Administration', 'NASA']]); const k = award_data.array('Agency'), v = award_data.array('Award Amount'); const o = new Array(k.length); for (let i = 0; i < k.length; i++) o[i] = [k[i], v[i], names.get(k[i]) ?? null]; o.length", pandas: "len(df[['Agency', 'Award Amount']].merge(pd.DataFrame({'Agency': ['Department of Defense', 'National Aeronautics and Space Administration'], 'short': ['DOD', 'NASA']}), on='Agency', how='left'))" },
   { name: 'concat two halves', series: "concat([award_data.slice(0, 100000), award_data.slice(100000)]).numRows()", loop: "const a = award_data.array('Agency'); a.slice(0, 100000).concat(a.slice(100000)).length", pandas: "len(pd.concat([df.iloc[:100000], df.iloc[100000:]]))" },
 ];
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+
+/**
+ * Guest code timing `a` and `b` `reps` times each, interleaved, in the isolate (Date.now: the
+ * isolate has no performance.now). A first evaluation of each warms the columns and sizes an
+ * inner repeat so one measurement lasts ~30 ms; the figures are per evaluation.
+ */
+const timedPair = (a, b, reps) => `const __fa = () => { ${a}; }, __fb = () => { ${b}; };
+  const __size = (f) => { const t = Date.now(); f(); const ms = Date.now() - t; return Math.max(1, Math.min(200, Math.ceil(30 / Math.max(ms, 0.1)))); };
+  const __na = __size(__fa), __nb = __size(__fb);
+  const __run = (f, n) => { const t = Date.now(); for (let j = 0; j < n; j++) f(); return (Date.now() - t) / n; };
+  const __ta = [], __tb = [];
+  for (let __k = 0; __k < ${reps}; __k++) { __ta.push(__run(__fa, __na)); __tb.push(__run(__fb, __nb)); }
+  [__ta, __tb]`;
+
+/**
+ * Each method's Series and loop medians (ms, inside the isolate) and pandas' (ms, inside Python),
+ * in one session and one pandas worker. `onRow` sees each row as it is measured.
+ */
+export async function measureSeriesMethods({ box, pandas, reps, methods = SERIES_METHODS, onRow = () => {} }) {
+  const rows = [];
+  for (const m of methods) {
+    const r = await box.run(timedPair(m.series, m.loop, reps));
+    if (!r.ok) throw new Error(`${m.name}: ${r.error?.message}`);
+    let pandasMs = null;
+    if (pandas && m.pandas) {
+      const ps = [];
+      for (let i = 0; i < reps + 1; i++) {
+        const a = await pandas.ask(m.pandas);
+        if (!a.ok) throw new Error(`pandas ${m.name}: ${a.value}`);
+        if (i > 0) ps.push(a.computeMs);
+      }
+      pandasMs = median(ps);
+    }
+    const row = { name: m.name, series: m.series, seriesMs: median(r.value[0]), loopMs: median(r.value[1]), pandasMs };
+    rows.push(row);
+    onRow(row);
+  }
+  return rows;
+}
