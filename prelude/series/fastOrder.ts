@@ -4,7 +4,6 @@
  * values after (or before) the rest; nlargest/nsmallest keep only n candidates. The same positions
  * as order.ts's comparator over values; undefined when the Series has no such view.
  */
-import { NativeMap } from '../intrinsics.js';
 import type { Series } from './Series.js';
 import { typedOf } from './typed.js';
 
@@ -39,28 +38,49 @@ export function fastSortPositions(s: Series, ascending: boolean, naFirst: boolea
   return naFirst ? [...missing, ...out] : (missing.length ? out.concat(missing) : out);
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /**
- * The positions of present keys, sorted by key, ties by position: the keys sorted natively as a
- * Float64Array, then each position, in order, takes the next slot of its key's run (a Map from key
- * to the run's next slot; -0 and 0 share a run, as the comparator treats them as equal).
+ * The positions of present keys, sorted by key, ties by position: a least-significant-digit radix
+ * sort (four 16-bit passes, stable) over the keys' bits made order-preserving as unsigned integers
+ * (sign flipped, negatives inverted; -0 taken as 0, which the comparator treats as equal). No
+ * comparator callback: 200k rows cost four counting passes.
  */
 function sortPresent(keys: Float64Array, ascending: boolean): number[] {
   let m = 0;
   for (let i = 0; i < keys.length; i++) if (keys[i] === keys[i]) m++;
-  const sorted = new Float64Array(m);
-  for (let i = 0, k = 0; i < keys.length; i++) if (keys[i] === keys[i]) sorted[k++] = keys[i]!;
-  sorted.sort();
-  if (!ascending) sorted.reverse();
-  const next = new NativeMap<number, number>();
-  for (let k = 0; k < m; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) next.set(sorted[k]!, k);
-  const out = new Array<number>(m);
-  for (let i = 0; i < keys.length; i++) {
+  const pos = new Uint32Array(m);
+  const hi = new Uint32Array(m);
+  const lo = new Uint32Array(m);
+  const f = new Float64Array(1);
+  const u = new Uint32Array(f.buffer);
+  const H = LITTLE_ENDIAN ? 1 : 0;
+  for (let i = 0, k = 0; i < keys.length; i++) {
     const x = keys[i]!;
     if (x !== x) continue;
-    const slot = next.get(x)!;
-    out[slot] = i;
-    next.set(x, slot + 1);
+    f[0] = x === 0 ? 0 : x;
+    let h = u[H]!;
+    let l = u[1 - H]!;
+    if (h & 0x80000000) { h = ~h; l = ~l; } else h ^= 0x80000000;
+    if (!ascending) { h = ~h; l = ~l; }
+    pos[k] = i;
+    hi[k] = h >>> 0;
+    lo[k++] = l >>> 0;
   }
+  let idx = new Uint32Array(m);
+  for (let k = 0; k < m; k++) idx[k] = k;
+  let tmp = new Uint32Array(m);
+  const count = new Uint32Array(65537);
+  for (const [words, shift] of [[lo, 0], [lo, 16], [hi, 0], [hi, 16]] as const) {
+    count.fill(0);
+    for (let k = 0; k < m; k++) count[((words[k]! >>> shift) & 0xffff) + 1]++;
+    if (count[((words[0]! >>> shift) & 0xffff) + 1] === m) continue; // every key has this digit
+    for (let d = 0; d < 65536; d++) count[d + 1] += count[d]!;
+    for (let j = 0; j < m; j++) { const k = idx[j]!; tmp[count[(words[k]! >>> shift) & 0xffff]!++] = k; }
+    const t = idx; idx = tmp; tmp = t;
+  }
+  const out = new Array<number>();
+  for (let j = 0; j < m; j++) out.push(pos[idx[j]!]!);
   return out;
 }
 
