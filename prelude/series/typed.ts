@@ -7,7 +7,7 @@
 import { LazyColumn } from '../data/lazyColumn.js';
 import { PAGE_SHIFT } from '../data/pagedText.js';
 import { sourceOf, visibleRows } from '../fast/source.js';
-import type { Series } from './Series.js';
+import type { ColumnTable } from 'arquero';
 
 const PAGE_MASK = (1 << PAGE_SHIFT) - 1;
 
@@ -22,8 +22,15 @@ export interface TextView { kind: 'text'; length: number; forEach(f: (v: string 
 
 export type TypedView = NumView | DictView | BoolView | TextView;
 
+/** What typedOf reads of a Series (structural, so this file needs no import of Series.ts). */
+export interface Viewed {
+  readonly view: TypedView | null;
+  readonly source: { table: ColumnTable; column: string } | null;
+  readonly length: number;
+}
+
 /** The typed view of `s`, or null when only per-value reads are possible. */
-export function typedOf(s: Series): TypedView | null {
+export function typedOf(s: Viewed): TypedView | null {
   if (s.view) return s.view;
   const src = s.source;
   if (!src) return null;
@@ -57,7 +64,7 @@ export function typedOf(s: Series): TypedView | null {
 }
 
 /** The numeric view of a number/integer Series (dates excluded: their reductions return Dates). */
-export function numView(s: Series): NumView | null {
+export function numView(s: Viewed): NumView | null {
   const v = typedOf(s);
   return v && v.kind === 'num' && v.type !== 'date' ? v : null;
 }
@@ -67,7 +74,7 @@ export function numView(s: Series): NumView | null {
  * tests each distinct string once, then maps its codes; text is visited page by page; numbers
  * are read from the Float64Array (missing as null). null when `s` has no typed view.
  */
-export function maskByValue(s: Series, test: (v: unknown) => boolean): Uint8Array | null {
+export function maskByValue(s: Viewed, test: (v: unknown) => boolean): Uint8Array | null {
   const t = typedOf(s);
   if (!t) return null;
   const n = s.length;
