@@ -45,18 +45,26 @@ export const SERIES_METHODS = [
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
+/** A form as a function body returning its last expression (each form ends with one). */
+const returning = (code) => {
+  const i = Math.max(code.lastIndexOf('; '), code.lastIndexOf('} '));
+  return i < 0 ? `return ${code}` : `${code.slice(0, i + 2)}return ${code.slice(i + 2)}`;
+};
+
 /**
- * Guest code timing `a` and `b` `reps` times each, interleaved, in the isolate (Date.now: the
- * isolate has no performance.now). A first evaluation of each warms the columns and sizes an
- * inner repeat so one measurement lasts ~30 ms; the figures are per evaluation.
+ * Guest code timing `a` and `b` `reps` times each, interleaved, in the isolate (Date.now, 1 ms
+ * steps: the isolate has no performance.now). Each result is stored in a global, so the engine
+ * cannot drop a computation whose value is unused. A first evaluation of each warms the columns
+ * and sizes an inner repeat so one measurement lasts ~50 ms; the figures are per evaluation.
  */
-const timedPair = (a, b, reps) => `const __fa = () => { ${a}; }, __fb = () => { ${b}; };
-  const __size = (f) => { const t = Date.now(); f(); const ms = Date.now() - t; return Math.max(1, Math.min(200, Math.ceil(30 / Math.max(ms, 0.1)))); };
-  const __na = __size(__fa), __nb = __size(__fb);
-  const __run = (f, n) => { const t = Date.now(); for (let j = 0; j < n; j++) f(); return (Date.now() - t) / n; };
+const timedPair = (a, b, reps) => `let __sink = null;
+  const __fa = () => { ${returning(a)}; }, __fb = () => { ${returning(b)}; };
+  const __size = (f) => { let n = 0; const t = Date.now(); while (Date.now() - t < 20 && n < 2000) { __sink = f(); n++; } return Math.max(1, Math.ceil(n * 50 / Math.max(Date.now() - t, 1))); };
+  const __na = Math.min(__size(__fa), 5000), __nb = Math.min(__size(__fb), 5000);
+  const __run = (f, n) => { const t = Date.now(); for (let j = 0; j < n; j++) __sink = f(); return (Date.now() - t) / n; };
   const __ta = [], __tb = [];
   for (let __k = 0; __k < ${reps}; __k++) { __ta.push(__run(__fa, __na)); __tb.push(__run(__fb, __nb)); }
-  [__ta, __tb]`;
+  [__ta, __tb, __sink !== undefined]`;
 
 /**
  * Each method's Series and loop medians (ms, inside the isolate) and pandas' (ms, inside Python),
