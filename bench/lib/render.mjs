@@ -87,7 +87,7 @@ function seriesMethodTable(r) {
     const rp = ratio(x.seriesMs, x.pandasMs);
     const rl = ratio(x.seriesMs, x.loopMs);
     const met = (rp === null || rp <= SERIES_PANDAS_MAX) && rl <= SERIES_LOOP_MAX;
-    return [x.name, `\`${x.series.replace(/\|/g, '\\|')}\``, `${num(x.seriesMs)} ms`, `${num(x.loopMs)} ms`, x.pandasMs === null ? 'skipped' : `${num(x.pandasMs)} ms`, `${num(rl)}x`, rp === null ? '—' : `${num(rp)}x`, metCell(met)];
+    return [x.name.replace(/\|/g, '\\|'), `\`${x.series.replace(/\|/g, '\\|')}\``, `${num(x.seriesMs)} ms`, `${num(x.loopMs)} ms`, x.pandasMs === null ? 'skipped' : `${num(x.pandasMs)} ms`, `${num(rl)}x`, rp === null ? '—' : `${num(rp)}x`, metCell(met)];
   });
   const g = (xs) => (xs.length ? Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length) : null);
   const gl = g(rows.map((x) => Math.max(x.seriesMs, 0.01) / Math.max(x.loopMs, 0.01)));

@@ -30,7 +30,7 @@ export function mapText(s: Series, f: (v: string) => unknown, dtype: 'string' | 
 }
 
 /** An integer per present value (lengths, counts, positions) into a Float64Array; missing stays null. */
-export function countText(s: Series, f: (v: string) => number): Series {
+export function countText(s: Series, f: (v: string) => number, narrowF?: (v: string) => number): Series {
   const t = typedOf(s);
   if (!t || (t.kind !== 'dict' && t.kind !== 'text')) return mapText(s, f, 'integer');
   const n = s.length;
@@ -42,7 +42,8 @@ export function countText(s: Series, f: (v: string) => number): Series {
     for (let k = 0; k < dict.length; k++) mapped[k] = f(dict[k]!);
     for (let i = 0; i < n; i++) { const c = codes[rows ? rows[i]! : i]!; if (c >= 0) { values[i] = mapped[c]!; valid[i] = 1; } }
   } else {
-    t.forEach((v, i) => { if (v !== null) { values[i] = f(v); valid[i] = 1; } });
+    // a page without text outside Latin-1 may take the cheaper count (no surrogate pairs to look for)
+    t.forEach((v, i, narrow) => { if (v !== null) { values[i] = narrow && narrowF ? narrowF(v) : f(v); valid[i] = 1; } });
   }
   return Series.numbers(values, valid, s, s.name, 'integer');
 }

@@ -12,6 +12,8 @@ import { Series } from './Series.js';
 
 type S = Series;
 
+const utf16Length = (v: string) => v.length;
+
 const str = (s: S, f: (v: string) => unknown, dtype: 'string' | 'integer' | null = null) =>
   dtype === 'integer' ? countText(s, f as (v: string) => number) : mapText(s, f, dtype);
 const test = (s: S, na: unknown, f: (v: string) => boolean) => {
@@ -63,7 +65,7 @@ export class StringMethods {
   /** Length in characters (code points, as Python counts them). */
   len() {
     const t = typedOf(this.s);
-    if (t && (t.kind === 'dict' || t.kind === 'text')) return countText(this.s, codePoints);
+    if (t && (t.kind === 'dict' || t.kind === 'text')) return countText(this.s, codePoints, utf16Length);
     return this.s.mapValues((v) => (isNull(v) ? null : typeof v === 'string' ? codePoints(v) : Array.isArray(v) ? v.length : codePoints(String(v))), this.s.name, 'integer');
   }
   replace(pat: unknown, repl: unknown, opts?: { regex?: boolean; case?: boolean } | boolean) {

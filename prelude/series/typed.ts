@@ -18,7 +18,12 @@ export interface DictView { kind: 'dict'; codes: Int32Array; dict: readonly stri
 /** A mask: 1 true, 0 false; no missing values. */
 export interface BoolView { kind: 'bool'; bits: Uint8Array }
 /** Text: `forEach` visits every position with its string or null, reading whole pages at a time. */
-export interface TextView { kind: 'text'; length: number; forEach(f: (v: string | null, i: number) => void): void }
+export interface TextView {
+  kind: 'text';
+  length: number;
+  /** `narrow` is true when the value's page has no text outside Latin-1 (so no surrogate pairs). */
+  forEach(f: (v: string | null, i: number, narrow: boolean) => void): void;
+}
 
 export type TypedView = NumView | DictView | BoolView | TextView;
 
@@ -44,7 +49,7 @@ export function typedOf(s: Viewed): TypedView | null {
   const n = s.length;
   if (scan.kind === 'all') {
     const all = scan.all;
-    return { kind: 'text', length: n, forEach: (f) => { for (let i = 0; i < n; i++) { const v = all[rows ? rows[i]! : i]; f(typeof v === 'string' ? v : null, i); } } };
+    return { kind: 'text', length: n, forEach: (f) => { for (let i = 0; i < n; i++) { const v = all[rows ? rows[i]! : i]; f(typeof v === 'string' ? v : null, i, false); } } };
   }
   const pages = scan.pages;
   return {
@@ -52,12 +57,13 @@ export function typedOf(s: Viewed): TypedView | null {
     length: n,
     forEach(f) {
       if (rows) {
-        for (let i = 0; i < n; i++) { const r = rows[i]!; f(pages.page(r >> PAGE_SHIFT)[r & PAGE_MASK] ?? null, i); }
+        for (let i = 0; i < n; i++) { const r = rows[i]!; f(pages.page(r >> PAGE_SHIFT)[r & PAGE_MASK] ?? null, i, false); }
         return;
       }
       for (let p = 0, i = 0; i < n; p++) {
         const page = pages.page(p);
-        for (let k = 0; k < page.length; k++, i++) f(page[k] ?? null, i);
+        const narrow = pages.narrow(p);
+        for (let k = 0; k < page.length; k++, i++) f(page[k] ?? null, i, narrow);
       }
     },
   };
