@@ -3,6 +3,7 @@ import type { ServerOptions } from '../server/options.js';
 import { intFlag, parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';
 import { SANDBOX_FLAGS, SANDBOX_FLAGS_HELP, sandboxOptionsFrom } from './sandboxFlags.js';
+import { jsonTerminalSafe } from './terminalSafe.js';
 
 export const SERVE_HELP = `Usage: sbirtools serve [options]
 
@@ -22,6 +23,7 @@ ${SANDBOX_FLAGS_HELP}
                              fits an add_table upload)
   --max-upload-bytes <n>     largest table add_table accepts (default 4194304, 4 MiB)
   --allow-table-urls         add_table may download a url the model names (default: refused)
+  --allow-private-table-urls with --allow-table-urls: also loopback, private, link-local addresses
   --allowed-hosts <list>     comma-separated host names to answer to (DNS-rebinding protection)
   --cors-origin <list>       comma-separated web origins allowed to call from a browser (default none)
   --grace-ms <ms>            on SIGTERM, how long runs in flight may finish (default 30000)
@@ -59,6 +61,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     'max-body-bytes': { type: 'string' },
     'max-upload-bytes': { type: 'string' },
     'allow-table-urls': { type: 'boolean' },
+    'allow-private-table-urls': { type: 'boolean' },
     'allowed-hosts': { type: 'string' },
     'cors-origin': { type: 'string' },
     'grace-ms': { type: 'string' },
@@ -92,6 +95,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(n('max-body-bytes', 'bytes') ? { maxBodyBytes: n('max-body-bytes', 'bytes') } : {}),
     ...(n('max-upload-bytes', 'bytes') ? { maxUploadBytes: n('max-upload-bytes', 'bytes') } : {}),
     ...(values['allow-table-urls'] === true ? { allowTableUrls: true } : {}),
+    ...(values['allow-private-table-urls'] === true ? { allowPrivateTableUrls: true } : {}),
     ...(n('grace-ms', 'milliseconds') ? { graceMs: n('grace-ms', 'milliseconds') } : {}),
     ...(n('session-ttl-ms', 'milliseconds') ? { sessionTtlMs: n('session-ttl-ms', 'milliseconds') } : {}),
     ...(n('max-local-sessions', 'sessions') ? { maxLocalSessions: n('max-local-sessions', 'sessions') } : {}),
@@ -101,7 +105,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(list(values['allowed-hosts']) ? { allowedHosts: list(values['allowed-hosts'])! } : {}),
     ...(list(values['cors-origin']) ? { corsOrigins: list(values['cors-origin'])! } : {}),
     ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']), capsuleOutputs: values['capsule-outputs'] === true } : {}),
-    log: values.quiet ? false : (line) => io.stdout.write(`${JSON.stringify(line)}\n`),
+    log: values.quiet ? false : (line) => io.stdout.write(`${jsonTerminalSafe(JSON.stringify(line))}\n`),
   };
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));

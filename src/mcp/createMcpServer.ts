@@ -29,6 +29,12 @@ export interface McpServerOptions extends SessionStoreOptions {
    * loopback service or a cloud metadata address). @default false
    */
   allowTableUrls?: boolean;
+  /**
+   * With allowTableUrls: also fetch URLs whose host is (or resolves to) a loopback, private,
+   * link-local, CGNAT, multicast or other non-public address. Off, only public internet addresses
+   * are fetched, checked on every redirect and DNS answer (DOWNLOAD_BLOCKED). @default false
+   */
+  allowPrivateTableUrls?: boolean;
   /** Memory kept for saved files clients read as resources (oldest dropped first), in bytes. @default 268435456 */
   maxKeptFileBytes?: number;
 }
@@ -73,7 +79,7 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<S
   registerResources(server, card);
   registerFileResources(server, files, ResourceTemplate);
   const startTables = await startTableLines(options.sandbox, options.pool);
-  registerTableTools(server, ResourceTemplate, { sessions, runTool, description, startTables, maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES, cacheDir: options.sandbox?.cacheDir, allowUrls: options.allowTableUrls === true, onError });
+  registerTableTools(server, ResourceTemplate, { sessions, runTool, description, startTables, maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES, cacheDir: options.sandbox?.cacheDir, allowUrls: options.allowTableUrls === true, allowPrivateUrls: options.allowPrivateTableUrls === true, downloadDeadlineMs: options.sandbox?.timeoutMs, onError });
   let closed: Promise<void> | undefined;
   return {
     server,

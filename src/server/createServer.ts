@@ -71,7 +71,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   const poolSize = int('poolSize', 1);
   const graceMs = int('graceMs', 30_000, 0);
   const maxBody = int('maxBodyBytes', 2 * limits.maxCodeBytes + 4096);
-  const uploads = { maxUploadBytes: int('maxUploadBytes', 4 * 1048576), allowTableUrls: options.allowTableUrls === true };
+  const uploads = { maxUploadBytes: int('maxUploadBytes', 4 * 1048576), allowTableUrls: options.allowTableUrls === true, allowPrivateTableUrls: options.allowPrivateTableUrls === true };
   // an add_table upload arrives base64-encoded inside a JSON-RPC message on /mcp
   const mcpBody = Math.max(maxBody, Math.ceil((uploads.maxUploadBytes * 4) / 3) + 65_536);
   const caps = { maxReplayCells: int('maxReplayCells', 500), maxReplayBytes: int('maxReplayBytes', 4 * 1048576), maxReplayMs: int('maxReplayMs', 60_000) };

@@ -29,6 +29,8 @@ export interface ServerOptions {
   maxUploadBytes?: number;
   /** Let `add_table` download a `url` a model names (the server then fetches URLs: keep off where it can reach internal addresses). @default false */
   allowTableUrls?: boolean;
+  /** With allowTableUrls: also fetch loopback, private and link-local addresses. @default false (public internet addresses only) */
+  allowPrivateTableUrls?: boolean;
   /** Host names the server answers to (DNS-rebinding protection). @default loopback names on loopback; any elsewhere */
   allowedHosts?: string[];
   /** Web origins allowed to call the API from a browser (CORS). @default none */

@@ -15,7 +15,7 @@ export interface ServerApp {
   card: () => Promise<DataCardView>;
   description: string;
   /** What the MCP `add_table` tool accepts. */
-  uploads: { maxUploadBytes: number; allowTableUrls: boolean };
+  uploads: { maxUploadBytes: number; allowTableUrls: boolean; allowPrivateTableUrls?: boolean };
   /** Longest a request waits for its session or its Idempotency-Key. */
   lockWaitMs: number;
   /** Each readiness check; all true -> ready. */

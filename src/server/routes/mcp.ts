@@ -35,7 +35,7 @@ export const mcpPost: Route = {
       return json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON.' }, id: null }, 400);
     }
     const sessions = await new KeySessionStore(app.sessions, ctx.keyId, app.sandbox).load();
-    const server = await createMcpServer({ sessions, card: app.card, description: app.description, sandbox: app.sandbox, onError: app.onError, maxUploadBytes: app.uploads.maxUploadBytes, allowTableUrls: app.uploads.allowTableUrls });
+    const server = await createMcpServer({ sessions, card: app.card, description: app.description, sandbox: app.sandbox, onError: app.onError, maxUploadBytes: app.uploads.maxUploadBytes, allowTableUrls: app.uploads.allowTableUrls, allowPrivateTableUrls: app.uploads.allowPrivateTableUrls === true });
     const { WebStandardStreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js');
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
