@@ -50,3 +50,12 @@ export function sourceOf(t: ColumnTable, name: string): Source | undefined {
   return undefined;
 }
 
+/**
+ * The visible rows of `t` in scan order: table order when `ordered` and the table is ordered, else
+ * ascending row index (what Arquero's scan without order visits). null means every row 0..n-1.
+ */
+export function visibleRows(t: ColumnTable, ordered: boolean): Uint32Array | null {
+  if (ordered && t.isOrdered()) return t.indices() as Uint32Array;
+  if (!t.isFiltered()) return null;
+  return t.indices(false) as Uint32Array;
+}

@@ -17,6 +17,8 @@ ${SANDBOX_FLAGS_HELP}
   --capsule-log <file>     append a capsule record of every run (JSONL)
   --capsule-outputs        also keep each run's outputs in the capsule log (for 'sbirtools view')
   --max-upload-bytes <n>   largest table add_table accepts (default 33554432, 32 MiB)
+  --max-result-chars <n>   characters of run output the model reads per call (default 16000, or
+                           $SBIRTOOLS_MAX_RESULT_CHARS; a call's max_chars overrides it)
   --allow-table-urls       add_table may download a url the model names (default: refused, so a
                            prompt-injected model cannot make this host fetch internal addresses)
   --allow-private-table-urls
@@ -42,6 +44,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
     'allow-table-urls': { type: 'boolean' },
     'deny-table-urls': { type: 'boolean' },
     'allow-private-table-urls': { type: 'boolean' },
+    'max-result-chars': { type: 'string' },
     deterministic: { type: 'boolean' },
   });
   if (values.help) {
@@ -57,6 +60,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
   const idleTimeoutMs = intFlag('mcp', 'idle-timeout-ms', values['idle-timeout-ms'], 'milliseconds');
   const poolSize = intFlag('mcp', 'pool-size', values['pool-size'], 'processes');
   const maxUploadBytes = intFlag('mcp', 'max-upload-bytes', values['max-upload-bytes'], 'bytes');
+  const maxResultChars = intFlag('mcp', 'max-result-chars', values['max-result-chars'], 'characters');
   const pool: Pool | undefined = poolSize ? createPool({ size: poolSize }) : undefined;
   try {
     await serveStdio({
@@ -65,6 +69,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
       ...(maxSessions ? { maxSessions } : {}),
       ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
       ...(maxUploadBytes ? { maxUploadBytes } : {}),
+      ...(maxResultChars ? { maxResultChars } : {}),
       allowTableUrls: values['allow-table-urls'] === true,
       allowPrivateTableUrls: values['allow-private-table-urls'] === true,
       ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']) } : {}),

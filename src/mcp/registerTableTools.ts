@@ -49,7 +49,9 @@ export function registerTableTools(
       title: 'Add a table for run_analysis',
       description: `Add a table (Parquet, Arrow IPC, CSV, JSON or NDJSON) that run_analysis code can use by its name, e.g. to join a portfolio with award_data. Give exactly one of content_base64, content_text or url; at most ${deps.maxUploadBytes} bytes. Sessions opened earlier restart on their next run (their variables are lost).`,
       inputSchema: InputSchema.shape,
-      annotations: { readOnlyHint: false, openWorldHint: true },
+      // destructive: a table of the same name is replaced, and sessions that ran code start over;
+      // idempotent: the same upload again leaves the same tables
+      annotations: { title: 'Add a table for run_analysis', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: deps.allowUrls !== false },
     },
     async (input) => {
       try {

@@ -21,6 +21,8 @@ export interface ServerApp {
   /** Each readiness check; all true -> ready. */
   readiness(): Promise<Record<string, boolean>>;
   onError(err: unknown): void;
+  /** Characters of run output a model reads per MCP tool call (the server's default; see routes/mcp.ts). */
+  maxResultChars: number;
   /** The viewer of the capsule log at /ui (only with a capsule log). */
   viewer?: Viewer;
 }
