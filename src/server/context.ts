@@ -1,3 +1,4 @@
+import type { Identity } from './limits/identity.js';
 import type { Route } from './routes/route.js';
 
 /** What middleware and routes know about one request. */
@@ -13,6 +14,11 @@ export interface RequestContext {
   body: string;
   /** Id of the API key (a hash prefix, never the key); `local` when the server has no keys. */
   keyId: string;
+  /**
+   * Who the caller is for budgets, normalised from the credential (a key's hash id, an OAuth
+   * subject); set by authentication. Budgets fall back to `keyId` while it is unset.
+   */
+  identity?: Identity;
   /** Extra fields for this request's log line (session, error type...). */
   log: Record<string, unknown>;
 }

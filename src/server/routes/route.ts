@@ -11,6 +11,8 @@ export interface Route {
   browser?: boolean;
   /** True when this request runs code: it then counts against the key's concurrency and runs/minute. */
   isRun?: (ctx: RequestContext) => boolean;
+  /** True when this request costs one from the caller's per-minute budget without running code (creating a session). */
+  chargesBudget?: (ctx: RequestContext) => boolean;
   handle(ctx: RequestContext, app: ServerApp): Promise<Response>;
 }
 
@@ -25,7 +27,12 @@ export function matchRoute(routes: readonly Route[], method: string, path: strin
     const ok = want.every((seg, i) => {
       if (seg.startsWith(':')) {
         if (!parts[i]) return false;
-        params[seg.slice(1)] = decodeURIComponent(parts[i]!);
+        try {
+          params[seg.slice(1)] = decodeURIComponent(parts[i]!);
+        } catch {
+          // a malformed escape stays as sent; the route's own validation refuses it with a 400
+          params[seg.slice(1)] = parts[i]!;
+        }
         return true;
       }
       return seg === parts[i];
