@@ -88,11 +88,19 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Shar
   }
   const timeout = options.commandTimeoutMs ?? 2000;
   const where = redact(options.url);
+  // the client's own `timeout` covers only a command's wait to be written, not the wait for its
+  // reply (a paused Redis accepts the bytes and never answers): the deadline is kept here
   const cmd = async <T>(args: string[]): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StoreUnavailableError(`Redis at ${where} did not answer within ${timeout} ms.`)), timeout);
+    });
     try {
-      return await client.sendCommand<T>(args, { timeout });
+      return await Promise.race([client.sendCommand<T>(args, { timeout }), deadline]);
     } catch (err) {
       throw unavailable(err, where, timeout);
+    } finally {
+      clearTimeout(timer);
     }
   };
   const eval_ = <T>(script: string, keys: string[], args: string[]) => cmd<T>(['EVAL', script, String(keys.length), ...keys, ...args]);
@@ -215,6 +223,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Shar
  * connections and refused writes; any other error reply (a bug) stays as it is.
  */
 function unavailable(err: unknown, where: string, timeoutMs: number): Error {
+  if (err instanceof StoreUnavailableError) return err;
   const e = err as Error;
   const text = String(e?.message ?? e);
   if (/^OOM\b/.test(text)) return new StoreUnavailableError(`Redis at ${where} is out of memory (maxmemory reached) and refused a write.`);
