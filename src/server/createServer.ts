@@ -208,7 +208,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     return response;
   };
 
-  const listener = nodeListener(fetch, conn);
+  const listener = nodeListener(fetch, conn, () => metrics.slowReader());
   // counted until the answer is written out, not just computed: the drain waits for the bytes
   const server: Server = createHttpServer(httpServerOptions(conn), (req, res) => {
     inFlight++;

@@ -16,7 +16,7 @@ function refuseHead(res: ServerResponse, status: 414 | 431, type: string, messag
  * client that stops reading is dropped after `writeTimeoutMs` (the same). A request whose head
  * is over a cap (header count 431, target length 414) is answered here, before anything else.
  */
-export function nodeListener(handler: (request: Request) => Promise<Response>, limits: ConnectionLimits = CONNECTION_DEFAULTS): (req: IncomingMessage, res: ServerResponse) => void {
+export function nodeListener(handler: (request: Request) => Promise<Response>, limits: ConnectionLimits = CONNECTION_DEFAULTS, onSlowReader?: () => void): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     // node caps the head's bytes (maxHeaderSize); the count of lines and the target are ours
     if (req.rawHeaders.length / 2 > limits.maxHeaderCount) {
@@ -32,7 +32,7 @@ export function nodeListener(handler: (request: Request) => Promise<Response>, l
       .then(async (response) => {
         res.writeHead(response.status, Object.fromEntries(response.headers));
         if (!response.body) return void res.end();
-        await writeResponse(res, response.body, limits.writeTimeoutMs);
+        await writeResponse(res, response.body, limits.writeTimeoutMs, onSlowReader);
       })
       .catch(() => answerInternalError(res));
   };
