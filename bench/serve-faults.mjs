@@ -137,7 +137,7 @@ async function flood() {
       await sleep(200);
       continue;
     }
-    await call(FLOOD_KEY, '/v1/run', { code: 'let s = 0; for (let k = 0; k < 1e8; k++) s += k & 1; s' });
+    await call(FLOOD_KEY, '/v1/run', { code: 'let s = 0; for (let k = 0; k < 5e7; k++) s += k & 1; s' });
     await sleep(20);
   }
 }
@@ -174,17 +174,18 @@ for (let c = 0; c < 4; c++) workers.push(slowReader());
 const timeline = [];
 const at = (s) => sleep(Math.max(0, t0 + s * 1000 - performance.now()));
 (async () => {
-  const unloadedEnd = Math.round(SECONDS * 0.2);
-  await at(unloadedEnd);
+  // phases: unloaded (calm keys alone), flood (one key floods, slow readers connect), faults (and a replica and Redis go down)
+  await at(SECONDS * 0.25);
   phase = 'flood';
-  timeline.push(`${unloadedEnd}s: flood and slow readers start`);
-  await at(SECONDS * 0.35);
+  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: flood and slow readers start`);
+  await at(SECONDS * 0.45);
+  phase = 'faults';
   replicas[2].kill('SIGKILL');
   timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: replica 3 SIGKILLed`);
-  await at(SECONDS * 0.5);
+  await at(SECONDS * 0.55);
   await startReplica(2);
-  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: replica 3 restarted`);
-  await at(SECONDS * 0.65);
+  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: replica 3 restarted (listening)`);
+  await at(SECONDS * 0.75);
   redis.kill('SIGTERM');
   await new Promise((r) => redis.once('exit', r));
   timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: Redis stopped`);
@@ -198,12 +199,15 @@ await Promise.all(workers);
 const elapsed = (performance.now() - t0) / 1000;
 
 const perKey = {};
-for (const [k, ms] of latencies) perKey[k] = { n: ms.length, p50: Math.round(quantile(ms, 0.5)), p99: Math.round(quantile(ms, 0.99)) };
+for (const [k, ms] of [...latencies].sort()) perKey[k] = { n: ms.length, p50: Math.round(quantile(ms, 0.5)), p99: Math.round(quantile(ms, 0.99)) };
+// the fairness figure: each calm key's p99 while one key floods, over its unloaded p99
+const floodOverUnloaded = Object.fromEntries(CALM_KEYS.map((k) => [k, perKey[`flood ${k}`] && perKey[`unloaded ${k}`] ? Math.round((perKey[`flood ${k}`].p99 / perKey[`unloaded ${k}`].p99) * 100) / 100 : null]));
 const result = {
   seconds: Math.round(elapsed),
   clients: calmClients + 34,
   answersPerSecond: Math.round((answers / elapsed) * 10) / 10,
   latencyMs: perKey,
+  p99FloodOverUnloaded: floodOverUnloaded,
   errorClasses: Object.fromEntries([...classes].sort()),
   conversations: { count: conversations.length, cells: conversations.reduce((n, c) => n + c.cells, 0), mismatches: conversations.reduce((n, c) => n + c.mismatches, 0), allFinalLogsExact: conversations.every((c) => c.final) },
   timeline,
