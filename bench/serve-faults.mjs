@@ -21,6 +21,7 @@ const SECONDS = Number(values.seconds);
 const CLIENTS = Number(values.clients);
 const CALM_KEYS = ['soak-calm-a-0123456789', 'soak-calm-b-0123456789', 'soak-calm-c-0123456789'];
 const FLOOD_KEY = 'soak-flood-key-0123456789';
+const SLOW_KEY = 'soak-slow-reader-key-0123456789';
 const PASSWORD = 'soak-redis-password-42';
 const CLI = join(ROOT, 'bin', 'sbirtools.js');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -51,7 +52,7 @@ const replicas = [];
 async function startReplica(i) {
   const proc = spawn(process.execPath, [CLI, 'serve', '--port', String(ports[i]), '--quiet', '--pool-size', '1', '--redis', redisUrl, '--write-timeout-ms', '3000', '--runs-per-minute', '100000', '--max-concurrent-per-key', '8'], {
     cwd: ROOT,
-    env: { ...process.env, SBIRTOOLS_CACHE_DIR: cacheDir, SBIRTOOLS_API_KEYS: [...CALM_KEYS, FLOOD_KEY].join(',') },
+    env: { ...process.env, SBIRTOOLS_CACHE_DIR: cacheDir, SBIRTOOLS_API_KEYS: [...CALM_KEYS, FLOOD_KEY, SLOW_KEY].join(',') },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';
@@ -81,7 +82,7 @@ async function call(key, path, body, idem) {
     try {
       res = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(idem ? { 'idempotency-key': idem } : {}) }, body: JSON.stringify(body) });
     } catch {
-      seen('connection refused/reset (replica down): retried');
+      seen(`${key === FLOOD_KEY ? 'flood' : 'calm'}: connection refused/reset (replica down), retried`);
       await sleep(100);
       continue;
     }
@@ -97,7 +98,7 @@ async function call(key, path, body, idem) {
     try {
       type = JSON.parse(text).error?.type ?? '';
     } catch {}
-    seen(`${res.status} ${type}`);
+    seen(`${key === FLOOD_KEY ? 'flood' : 'calm'}: ${res.status} ${type}`);
     if (res.status === 429 || res.status === 503 || res.status === 502) {
       if (key === FLOOD_KEY) return undefined; // the flood does not wait its turn
       await sleep(Math.min(2000, 1000 * Number(res.headers.get('retry-after') ?? 1)));
@@ -110,6 +111,7 @@ async function call(key, path, body, idem) {
 
 /** A conversation of dependent cells: the expected state is known, so a lost or doubled cell shows. */
 const conversations = [];
+const mismatchSamples = [];
 async function conversation(key, id) {
   const created = await call(key, '/v1/sessions', {}, `create-${id}`);
   const sid = created.session_id;
@@ -120,7 +122,10 @@ async function conversation(key, id) {
   for (let i = 1; !stopping; i++) {
     const r = await call(key, '/v1/run', { code: `acc = (acc * 31 + ${i}) % 1000003; log.push(${i}); [acc, log.length]`, session_id: sid }, `${id}-${i}`);
     acc = (acc * 31 + i) % 1000003;
-    if (!r.ok || r.value[0] !== acc || r.value[1] !== i) conv.mismatches++;
+    if (!r.ok || r.value[0] !== acc || r.value[1] !== i) {
+      conv.mismatches++;
+      if (mismatchSamples.length < 5) mismatchSamples.push({ cell: i, expected: [acc, i], got: r.value, error: r.error, sessionReset: r.sessionReset, stderr: r.stderr?.slice(0, 300) });
+    }
     conv.cells = i;
   }
   const final = await call(key, '/v1/run', { code: 'log.join(",")', session_id: sid }, `${id}-final`);
@@ -153,7 +158,7 @@ async function slowReader() {
     const socket = connect(ports[rr++ % 3], '127.0.0.1');
     socket.on('error', () => undefined);
     socket.pause();
-    socket.write(`POST /v1/run HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${CALM_KEYS[0]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.write(`POST /v1/run HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${SLOW_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     await new Promise((r) => {
       socket.once('close', r);
       setTimeout(() => (socket.destroy(), r()), 20_000);
@@ -164,12 +169,14 @@ async function slowReader() {
 
 const t0 = performance.now();
 const workers = [];
-const calmClients = Math.max(3, CLIENTS - 30 - 4);
+// six clients per calm key (under its concurrency limit of 8), the rest flood
+const calmClients = 18;
+const floodClients = Math.max(1, CLIENTS - calmClients - 4);
 for (let c = 0; c < calmClients; c++) {
   const key = CALM_KEYS[c % CALM_KEYS.length];
   workers.push(c % 2 === 0 ? conversation(key, `c${c}`) : oneOffs(key));
 }
-for (let c = 0; c < 30; c++) workers.push(flood());
+for (let c = 0; c < floodClients; c++) workers.push(flood());
 for (let c = 0; c < 4; c++) workers.push(slowReader());
 const timeline = [];
 const at = (s) => sleep(Math.max(0, t0 + s * 1000 - performance.now()));
@@ -204,12 +211,12 @@ for (const [k, ms] of [...latencies].sort()) perKey[k] = { n: ms.length, p50: Ma
 const floodOverUnloaded = Object.fromEntries(CALM_KEYS.map((k) => [k, perKey[`flood ${k}`] && perKey[`unloaded ${k}`] ? Math.round((perKey[`flood ${k}`].p99 / perKey[`unloaded ${k}`].p99) * 100) / 100 : null]));
 const result = {
   seconds: Math.round(elapsed),
-  clients: calmClients + 34,
+  clients: { calm: calmClients, flood: floodClients, slowReaders: 4 },
   answersPerSecond: Math.round((answers / elapsed) * 10) / 10,
   latencyMs: perKey,
   p99FloodOverUnloaded: floodOverUnloaded,
   errorClasses: Object.fromEntries([...classes].sort()),
-  conversations: { count: conversations.length, cells: conversations.reduce((n, c) => n + c.cells, 0), mismatches: conversations.reduce((n, c) => n + c.mismatches, 0), allFinalLogsExact: conversations.every((c) => c.final) },
+  conversations: { count: conversations.length, cells: conversations.reduce((n, c) => n + c.cells, 0), mismatches: conversations.reduce((n, c) => n + c.mismatches, 0), allFinalLogsExact: conversations.every((c) => c.final), mismatchSamples },
   timeline,
 };
 console.log(JSON.stringify(result, null, 2));

@@ -211,7 +211,15 @@ export class ServerSessions {
     if (resetReason) result.stderr += `sbirtools: this session was reset before this run because ${resetReason}. Variables from earlier runs are gone: recreate them.\n`;
     withSessionHint(result, id);
     const answer = opts.answer ? { key: opts.answer.key, value: answerOf(opts.answer, result), ttlMs: opts.answer.ttlMs } : undefined;
-    const applied = await recordRun(store, owner, id, { code, deterministic, result, applied: local.applied, tables: set.version }, answer);
+    let applied: string[] | undefined;
+    try {
+      applied = await recordRun(store, owner, id, { code, deterministic, result, applied: local.applied, tables: set.version }, answer);
+    } catch (err) {
+      // the isolate ran a cell the history does not have (the store failed): keeping it would run
+      // that cell twice after the client's retry; the next run rebuilds from the history instead
+      await this.dropLocal(full);
+      throw err;
+    }
     // undefined: a limit disposed the isolate; the next run, on any replica, rebuilds from the history alone
     if (applied) local.applied = applied;
     else await this.dropLocal(full);
