@@ -22,6 +22,9 @@ export interface FairSchedulerOptions {
   maxQueueWaitMs: number;
 }
 
+/** Half-life of a caller's recorded run time: what it used a minute ago barely counts now. */
+const USAGE_HALF_LIFE_MS = 10_000;
+
 interface Waiter {
   grant: () => void;
   fail: (err: AdmissionError) => void;
@@ -29,9 +32,11 @@ interface Waiter {
 
 /**
  * Fair admission to this replica's run slots: each identity has its own queue and may hold at most
- * `maxPerKey` of the `capacity` slots; when a slot frees, queues are served round robin. So one
- * identity's flood waits in (or is refused from) its own queue, and every other identity finds a
- * free slot, or at worst the next one: their latency does not depend on the flood's size.
+ * `maxPerKey` of the `capacity` slots; when a slot frees, the waiting identity that used the
+ * least run time lately goes next (weighted fair queuing; equal usage falls back to round robin).
+ * So one identity's flood waits in (or is refused from) its own queue, an identity with short,
+ * occasional runs goes ahead of one that keeps the slots busy, and every other identity finds a
+ * free slot or the next one: their latency does not depend on the flood's size.
  * @example
  * const release = await scheduler.acquire(identity.id, request.signal);
  * try { await run(); } finally { release(); }
@@ -41,6 +46,8 @@ export class FairScheduler {
   private readonly perKey = new Map<string, number>();
   /** Insertion order is the round-robin order; a served key moves to the back. */
   private readonly queues = new Map<string, Waiter[]>();
+  /** Run time each identity used, decayed (USAGE_HALF_LIFE_MS); forgotten once it is negligible. */
+  private readonly usage = new Map<string, { ms: number; at: number }>();
 
   constructor(private readonly o: FairSchedulerOptions) {}
 
@@ -97,10 +104,12 @@ export class FairScheduler {
   private take(key: string): () => void {
     this.running++;
     this.perKey.set(key, (this.perKey.get(key) ?? 0) + 1);
+    const started = Date.now();
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      this.usage.set(key, { ms: this.used(key) + (Date.now() - started), at: Date.now() });
       this.running--;
       const left = (this.perKey.get(key) ?? 1) - 1;
       if (left <= 0) this.perKey.delete(key);
@@ -109,20 +118,30 @@ export class FairScheduler {
     };
   }
 
-  /** Fill free slots from the queues, one key at a time in turn. */
+  /** `key`'s decayed run time now. */
+  private used(key: string): number {
+    const u = this.usage.get(key);
+    if (!u) return 0;
+    const ms = u.ms * 0.5 ** ((Date.now() - u.at) / USAGE_HALF_LIFE_MS);
+    if (ms < 1 && !this.perKey.has(key)) this.usage.delete(key);
+    return ms;
+  }
+
+  /** Fill free slots: each time, the waiting key that used least lately; ties in round-robin order. */
   private dispatch(): void {
-    let progressed = true;
-    while (this.running < this.o.capacity && progressed) {
-      progressed = false;
-      for (const [key, queue] of [...this.queues]) {
-        if (this.running >= this.o.capacity) return;
-        if (!queue.length || !this.canRun(key)) continue;
-        // the served key goes to the back of the round
-        this.queues.delete(key);
-        this.queues.set(key, queue);
-        queue[0]!.grant();
-        progressed = true;
+    while (this.running < this.o.capacity) {
+      let next: [string, Waiter[]] | undefined;
+      let least = Infinity;
+      for (const entry of this.queues) {
+        if (!entry[1].length || !this.canRun(entry[0])) continue;
+        const u = this.used(entry[0]);
+        if (u < least) [next, least] = [entry, u];
       }
+      if (!next) return;
+      // the served key goes to the back of the round
+      this.queues.delete(next[0]);
+      this.queues.set(next[0], next[1]);
+      next[1][0]!.grant();
     }
   }
 }

@@ -29,6 +29,19 @@ describe('FairScheduler', () => {
     expect(order).toEqual(['a', 'b', 'c', 'a', 'a']);
   });
 
+  it('serves the caller that used least run time first: a busy flooder waits behind an occasional caller', async () => {
+    const s = new FairScheduler({ capacity: 1, maxPerKey: 1, maxQueuedPerKey: 10, maxQueueWaitMs: 60_000 });
+    const first = await s.acquire('flood');
+    await new Promise((r) => setTimeout(r, 30)); // the flooder keeps the slot a while
+    const order: string[] = [];
+    const wait = (k: string) => s.acquire(k).then((release) => (order.push(k), release()));
+    // the flooder queued first, yet the calm caller goes first: it used no run time lately
+    const all = [wait('flood'), wait('flood'), wait('calm')];
+    first();
+    await Promise.all(all);
+    expect(order).toEqual(['calm', 'flood', 'flood']);
+  });
+
   it('refuses past the per-caller queue, after the wait, and when the client leaves', async () => {
     const s = new FairScheduler({ capacity: 1, maxPerKey: 1, maxQueuedPerKey: 1, maxQueueWaitMs: 50 });
     const held = await s.acquire('a');
