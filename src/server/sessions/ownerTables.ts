@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ColumnarTable } from '../../../schema/columnar.js';
-import { decodeInWorker } from '../../data/formats/decodeInWorker.js';
-import { encodeTable } from '../../data/formats/encodeTable.js';
-import { SbirtoolsError } from '../../runtime/errors.js';
+import { decodeInWorker } from '../../sandbox/tables.js';
+import { encodeTable } from '../../sandbox/tables.js';
+import { SbirtoolsError } from '../../core/errors.js';
 import { sharedOrLocal } from '../limits/sharedOrLocal.js';
 import type { SharedStore, StoredTableInfo } from '../store/sharedStore.js';
 

@@ -1,4 +1,4 @@
-import { SbirtoolsError } from '../../runtime/errors.js';
+import { SbirtoolsError } from '../../core/errors.js';
 
 /**
  * The shared store (Redis) did not answer in time, is unreachable, or refused a write (out of
