@@ -5,7 +5,7 @@
 // retry what the docs call retryable (429/503 with Retry-After, 502, a dropped connection) with the
 // same Idempotency-Key, on the next replica. Prints answers/s, p50/p99 per key (unloaded, then
 // while one key floods), the error classes seen, and checks that no session cell was lost or run twice.
-//   node bench/serve-faults.mjs [--seconds 150] [--clients 64]
+//   node bench/serve-faults.mjs [--seconds 240] [--clients 64] [--think-ms 500]
 // Writes bench/results/serve-faults.json. Needs the build and redis-server (scripts/install-redis.sh).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,9 +16,12 @@ import { parseArgs } from 'node:util';
 import { ROOT } from './lib/paths.mjs';
 import { quantile } from './lib/stats.mjs';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '150' }, clients: { type: 'string', default: '64' } } });
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '150' }, clients: { type: 'string', default: '64' }, 'think-ms': { type: 'string', default: '500' } } });
 const SECONDS = Number(values.seconds);
 const CLIENTS = Number(values.clients);
+// calm clients pause between requests, as an agent does while it reads an answer: their load is
+// "usual", so a flood shows as what it takes from them, not as a queue they built themselves
+const THINK_MS = Number(values['think-ms']);
 const CALM_KEYS = ['soak-calm-a-0123456789', 'soak-calm-b-0123456789', 'soak-calm-c-0123456789'];
 const FLOOD_KEY = 'soak-flood-key-0123456789';
 const SLOW_KEY = 'soak-slow-reader-key-0123456789';
@@ -122,6 +125,7 @@ async function conversation(key, id) {
   for (let i = 1; !stopping; i++) {
     const r = await call(key, '/v1/run', { code: `acc = (acc * 31 + ${i}) % 1000003; log.push(${i}); [acc, log.length]`, session_id: sid }, `${id}-${i}`);
     acc = (acc * 31 + i) % 1000003;
+    await sleep(THINK_MS);
     if (!r.ok || r.value[0] !== acc || r.value[1] !== i) {
       conv.mismatches++;
       if (mismatchSamples.length < 5) mismatchSamples.push({ cell: i, expected: [acc, i], got: r.value, error: r.error, sessionReset: r.sessionReset, stderr: r.stderr?.slice(0, 300) });
@@ -133,7 +137,10 @@ async function conversation(key, id) {
 }
 
 async function oneOffs(key) {
-  for (let i = 0; !stopping; i++) await call(key, '/v1/run', { code: `award_data.filter((d) => d['Award Amount'] > ${i % 7} * 100000).numRows()` });
+  for (let i = 0; !stopping; i++) {
+    await call(key, '/v1/run', { code: `award_data.filter((d) => d['Award Amount'] > ${i % 7} * 100000).numRows()` });
+    await sleep(THINK_MS);
+  }
 }
 
 async function flood() {
@@ -211,7 +218,7 @@ for (const [k, ms] of [...latencies].sort()) perKey[k] = { n: ms.length, p50: Ma
 const floodOverUnloaded = Object.fromEntries(CALM_KEYS.map((k) => [k, perKey[`flood ${k}`] && perKey[`unloaded ${k}`] ? Math.round((perKey[`flood ${k}`].p99 / perKey[`unloaded ${k}`].p99) * 100) / 100 : null]));
 const result = {
   seconds: Math.round(elapsed),
-  clients: { calm: calmClients, flood: floodClients, slowReaders: 4 },
+  clients: { calm: calmClients, flood: floodClients, slowReaders: 4, calmThinkMs: THINK_MS },
   answersPerSecond: Math.round((answers / elapsed) * 10) / 10,
   latencyMs: perKey,
   p99FloodOverUnloaded: floodOverUnloaded,
