@@ -83,7 +83,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   // an add_table upload arrives base64-encoded inside a JSON-RPC message on /mcp
   const mcpBody = Math.max(maxBody, Math.ceil((uploads.maxUploadBytes * 4) / 3) + 65_536);
   const caps = { maxReplayCells: int('maxReplayCells', 500), maxReplayBytes: int('maxReplayBytes', 4 * 1048576), maxReplayMs: int('maxReplayMs', 60_000) };
-  const storeWaitMs = int('storeWaitMs', 250);
+  // budgets wait this long for Redis before a replica decides alone: long enough that a busy Redis
+  // still counts across replicas, short enough that a hung one delays a one-off run by at most this
+  const storeWaitMs = int('storeWaitMs', 1000);
   const rate = { maxConcurrentPerKey: int('maxConcurrentPerKey', 4), runsPerMinutePerKey: int('runsPerMinutePerKey', 120), storeWaitMs };
   const conn: ConnectionLimits = Object.fromEntries(Object.entries(CONNECTION_DEFAULTS).map(([k, d]) => [k, int(k as keyof ServerOptions, d)])) as unknown as ConnectionLimits;
   if (conn.headersTimeoutMs > conn.requestTimeoutMs) throw new SbirtoolsValidationError(`Expected \`headersTimeoutMs\` (${conn.headersTimeoutMs}) to be at most \`requestTimeoutMs\` (${conn.requestTimeoutMs})`);

@@ -31,7 +31,7 @@ export interface ServerOptions {
   maxQueueWaitMs?: number;
   /** Longest any Redis command may take before it counts as a failure (503 STORE_UNAVAILABLE where needed). @default 2000 */
   redisCommandTimeoutMs?: number;
-  /** Longest budgets (and runs without a session) wait for the store before this replica decides alone. @default 250 */
+  /** Longest budgets (and runs without a session) wait for the store before this replica decides alone (limits then hold per replica). @default 1000 */
   storeWaitMs?: number;
   /** `key`: /metrics needs an API key like every route; `none`: open (for a scraper on a private network). @default $SBIRTOOLS_METRICS_AUTH, else 'key' */
   metricsAuth?: 'key' | 'none';

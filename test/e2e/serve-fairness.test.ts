@@ -33,7 +33,7 @@ describe('sbirtools serve: fairness between callers and one budget per caller', 
       while (!calmDone) {
         const r = await run(FLOOD, heavy);
         floodStatuses.push(r.status);
-        if (r.status === 429) retryAfter.push(r.headers.get('retry-after') ?? '');
+        if (r.status === 429 || r.status === 503) retryAfter.push(r.headers.get('retry-after') ?? '');
         await r.arrayBuffer();
         if (r.status === 429 && floodStatuses.length > 200) break;
         if (r.status === 429) await new Promise((res) => setTimeout(res, 100));
@@ -51,7 +51,8 @@ describe('sbirtools serve: fairness between callers and one budget per caller', 
     await Promise.all(flooders);
     expect(calm).toEqual(Array(10).fill(200));
     expect(floodStatuses.filter((st) => st === 429).length).toBeGreaterThan(0);
-    expect(floodStatuses.every((st) => st === 200 || st === 429)).toBe(true);
+    // 503 SERVER_BUSY: a flood run waited its whole max-queue-wait on a loaded machine (documented, retryable)
+    expect(floodStatuses.filter((st) => st !== 200 && st !== 429 && st !== 503)).toEqual([]);
     expect(retryAfter.every((v) => Number(v) >= 1)).toBe(true);
   }, 300_000);
 

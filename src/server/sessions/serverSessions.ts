@@ -37,7 +37,7 @@ export interface ServerSessionsOptions {
   capsuleOutputs?: boolean;
   /** OpenTelemetry tracer for `sbirtools.run` spans (from @opentelemetry/api; no-op unless an SDK is registered). */
   tracer?: Tracer;
-  /** Longest a run without a session waits for the store before using what this replica knows. @default 250 */
+  /** Longest a run without a session waits for the store before using what this replica knows. @default 1000 */
   storeWaitMs?: number;
   /** Called after every run (metrics, logs, a viewer's record). */
   observe?: (event: RunEvent) => void;
@@ -153,7 +153,7 @@ export class ServerSessions {
     const { store } = this.o;
     if (opts.sessionId === undefined) {
       // an idempotent run stores its answer and so needs the store anyway; others must not wait on it
-      const set = opts.answer ? await this.tables.current(owner) : await this.tables.currentOrLast(owner, this.o.storeWaitMs ?? 250);
+      const set = opts.answer ? await this.tables.current(owner) : await this.tables.currentOrLast(owner, this.o.storeWaitMs ?? 1000);
       const result = await this.o.pool.run(code, { ...(await this.sandboxFor(owner, set)), ...(opts.signal ? { signal: opts.signal } : {}) });
       if ('stale' in set && set.stale) result.stderr += `sbirtools: the shared store did not answer in time, so this run used the tables this replica knew (${set.infos.length ? set.infos.map((t) => t.name).join(', ') : 'none added with add_table'}).\n`;
       // QUEUE_FULL is not an answer to keep: the retry must get a chance to run
