@@ -24,6 +24,7 @@ export interface ConnectionLimits {
   maxDrainBytes: number;
 }
 
+/** The defaults of every connection limit (createServer() options override each). */
 export const CONNECTION_DEFAULTS: ConnectionLimits = {
   headersTimeoutMs: 5000,
   requestTimeoutMs: 60_000,
@@ -38,7 +39,9 @@ export const CONNECTION_DEFAULTS: ConnectionLimits = {
 
 /**
  * The `node:http` server options for these limits. `connectionsCheckingInterval` is what makes
- * the header and request timeouts fire on time (node checks every 30 s by default).
+ * the header and request timeouts fire on time (node checks every 30 s by default). The header
+ * count is not here: node drops lines past `maxHeadersCount` silently, so the server sets it to 0
+ * and nodeListener counts them and answers 431 (their total size stays bounded by maxHeaderSize).
  */
 export function httpServerOptions(l: ConnectionLimits): import('node:http').ServerOptions {
   return {
@@ -47,7 +50,5 @@ export function httpServerOptions(l: ConnectionLimits): import('node:http').Serv
     connectionsCheckingInterval: Math.min(1000, l.headersTimeoutMs),
     keepAliveTimeout: l.keepAliveTimeoutMs,
     maxHeaderSize: l.maxHeaderBytes,
-    // node drops headers past maxHeadersCount silently; counting them ourselves answers 431 instead
-    // (their total size stays bounded by maxHeaderSize)
   };
 }
