@@ -1,3 +1,4 @@
+import { bodyDone } from '../bodyDone.js';
 import type { Middleware, RequestContext } from '../context.js';
 import { fail } from '../respond.js';
 import { createMemoryStore } from '../store/memoryStore.js';
@@ -63,24 +64,32 @@ export function budget(limits: BudgetLimits, store: SharedStore, scheduler: Fair
     if (!token) return refuse('concurrency', `This caller already has ${limits.maxConcurrentPerKey} runs in flight (the limit); this code never started.`, 1, 'Wait for a run to answer before sending more.');
     const renew = setInterval(() => void holder.renewSlot(slotName, token, SLOT_TTL_MS).catch(() => undefined), SLOT_TTL_MS / 3);
     renew.unref();
-    try {
-      let release: () => void;
-      try {
-        release = await scheduler.acquire(id, ctx.request.signal);
-      } catch (err) {
-        if (!(err instanceof AdmissionError)) throw err;
-        if (err.reason === 'queue-full') return refuse('queue', `This caller has too many runs waiting on this replica: ${err.message}; this code never started.`, 1, 'Send runs one after another, or fewer at once.');
-        onLimited(err.reason);
-        return fail(503, 'SERVER_BUSY', `This replica is busy: ${err.message}; this code never started.`, { 'retry-after': '1', 'sbirtools-code-ran': 'false' }, 'Retry: the run never started, so a retry is safe.');
-      }
-      try {
-        return await next();
-      } finally {
-        release();
-      }
-    } finally {
+    const freeSlot = () => {
       clearInterval(renew);
       void holder.releaseSlot(slotName, token).catch(() => undefined);
+    };
+    let release: () => void;
+    try {
+      release = await scheduler.acquire(id, ctx.request.signal);
+    } catch (err) {
+      freeSlot();
+      if (!(err instanceof AdmissionError)) throw err;
+      if (err.reason === 'queue-full') return refuse('queue', `This caller has too many runs waiting on this replica: ${err.message}; this code never started.`, 1, 'Send runs one after another, or fewer at once.');
+      onLimited(err.reason);
+      return fail(503, 'SERVER_BUSY', `This replica is busy: ${err.message}; this code never started.`, { 'retry-after': '1', 'sbirtools-code-ran': 'false' }, 'Retry: the run never started, so a retry is safe.');
     }
+    const done = () => {
+      release();
+      freeSlot();
+    };
+    let response: Response;
+    try {
+      response = await next();
+    } catch (err) {
+      done();
+      throw err;
+    }
+    // a streamed answer (SSE on /v1/run, MCP progress) runs until its body ends: both slots are held until then
+    return bodyDone(response, done);
   };
 }

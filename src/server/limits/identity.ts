@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
-
 /**
  * Who a request is, for budgets and ownership: never the raw credential text. However the
  * credential was spelled (`Bearer` in any case, extra spaces, a cookie, an OAuth token with other
  * claims), one caller maps to one `id`, so REST, MCP and session creation all draw on one budget.
  */
 export interface Identity {
-  /** `key`: a static API key; `oauth`: an OAuth access token's subject; `local`: a keyless loopback server. */
+  /** `key`: a static API key; `oauth`: an OAuth access token's subject (auth/authenticate.ts: a hash of issuer + `sub`); `local`: a keyless loopback server. */
   readonly kind: 'key' | 'oauth' | 'local';
   /** Stable, opaque, safe to log and to use in store keys (`[a-z0-9:]`, no secret). */
   readonly id: string;
@@ -21,15 +19,4 @@ export const LOCAL_IDENTITY: Identity = { kind: 'local', id: 'local' };
  */
 export function keyIdentity(keyId: string): Identity {
   return { kind: 'key', id: keyId };
-}
-
-/**
- * The identity of an OAuth subject: issuer and subject (the `iss` and `sub` claims) hashed
- * together, so one person is one budget however many tokens they hold, and two issuers' equal
- * `sub` values stay apart.
- * @example oauthIdentity('https://idp.example', 'user-42') // { kind: 'oauth', id: 'oauth:7c1e...' }
- */
-export function oauthIdentity(issuer: string, subject: string): Identity {
-  const h = createHash('sha256').update(`${issuer.replace(/\/+$/, '')}\u0000${subject}`).digest('hex').slice(0, 16);
-  return { kind: 'oauth', id: `oauth:${h}` };
 }

@@ -78,6 +78,8 @@ export interface RunRequest {
   create?: boolean;
   signal?: AbortSignal;
   answer?: AnswerSlot;
+  /** Receives what the code prints while it runs (MCP progress, REST event streams). */
+  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
 
 interface Local {
@@ -154,7 +156,7 @@ export class ServerSessions {
     if (opts.sessionId === undefined) {
       // an idempotent run stores its answer and so needs the store anyway; others must not wait on it
       const set = opts.answer ? await this.tables.current(owner) : await this.tables.currentOrLast(owner, this.o.storeWaitMs ?? 1000);
-      const result = await this.o.pool.run(code, { ...(await this.sandboxFor(owner, set)), ...(opts.signal ? { signal: opts.signal } : {}) });
+      const result = await this.o.pool.run(code, { ...(await this.sandboxFor(owner, set)), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onOutput ? { onOutput: opts.onOutput } : {}) });
       if ('stale' in set && set.stale) result.stderr += `sbirtools: the shared store did not answer in time, so this run used the tables this replica knew (${set.infos.length ? set.infos.map((t) => t.name).join(', ') : 'none added with add_table'}).\n`;
       // QUEUE_FULL is not an answer to keep: the retry must get a chance to run
       if (opts.answer && result.error?.type !== 'QUEUE_FULL') await store.putAnswer(opts.answer.key, answerOf(opts.answer, result), opts.answer.ttlMs);
@@ -170,7 +172,7 @@ export class ServerSessions {
     return withLease(store, lease, { waitMs: this.o.lockWaitMs, ...(opts.signal ? { signal: opts.signal } : {}) }, () => this.runHeld(owner, id, code, opts));
   }
 
-  private async runHeld(owner: string, id: string, code: string, opts: { signal?: AbortSignal; answer?: AnswerSlot }): Promise<SessionRun> {
+  private async runHeld(owner: string, id: string, code: string, opts: Pick<RunRequest, 'signal' | 'answer' | 'onOutput'>): Promise<SessionRun> {
     const { store } = this.o;
     const full = `${owner}:${id}`;
     const set = await this.tables.current(owner);
@@ -203,7 +205,7 @@ export class ServerSessions {
     const deterministic = freshDeterminism();
     const time = new Date().toISOString();
     local.busy = true;
-    const result = await local.box.run(code, { deterministic, ...(opts.signal ? { signal: opts.signal } : {}) }).finally(() => {
+    const result = await local.box.run(code, { deterministic, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onOutput ? { onOutput: opts.onOutput } : {}) }).finally(() => {
       local.busy = false;
       local.lastUsed = Date.now();
     });
