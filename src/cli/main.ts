@@ -69,11 +69,11 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       return EXIT.USAGE;
     }
     const exit = exitCodeForError(err);
-    const e = err as Error & { code?: string };
+    const e = err as Error & { code?: string; hint?: string };
     // Library errors carry messages written for the user; anything else is a bug worth a stack.
     const text = exit === EXIT.INTERNAL && !e.code ? (e.stack ?? String(err)) : e.message;
     // the message may quote a file, a log or the network: control characters are shown as escapes
-    io.stderr.write(`sbirtools${name ? ` ${terminalSafe(name, true)}` : ''}: ${e.code ? `${terminalSafe(String(e.code), true)}: ` : ''}${terminalSafe(text)}\n`);
+    io.stderr.write(`sbirtools${name ? ` ${terminalSafe(name, true)}` : ''}: ${e.code ? `${terminalSafe(String(e.code), true)}: ` : ''}${terminalSafe(text)}\n${typeof e.hint === 'string' && e.code ? `hint: ${terminalSafe(e.hint)}\n` : ''}`);
     return exit;
   } finally {
     await shutdown().catch(() => undefined);
