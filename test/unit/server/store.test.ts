@@ -78,6 +78,42 @@ function contract(name: string, make: () => Promise<SharedStore>) {
       expect(await store.tableIndex('t3', 60_000)).toEqual([]);
     });
 
+    it('admits exactly `limit` of a concurrent burst of 50, for budgets and for slots', async () => {
+      const spends = await Promise.all(Array.from({ length: 50 }, () => store.spend('burst', 4, 60_000)));
+      expect(spends.filter((s) => s.ok)).toHaveLength(4);
+      const refused = spends.find((s) => !s.ok)!;
+      expect(refused.retryMs).toBeGreaterThan(0);
+      expect(refused.retryMs).toBeLessThanOrEqual(60_000);
+      const slots = await Promise.all(Array.from({ length: 50 }, () => store.acquireSlot('conc', 4, 60_000)));
+      const held = slots.filter((t): t is string => t !== undefined);
+      expect(held).toHaveLength(4);
+      expect(new Set(held).size).toBe(4);
+      await store.releaseSlot('conc', held[0]!);
+      expect(await store.acquireSlot('conc', 4, 60_000)).toBeDefined();
+      expect(await store.acquireSlot('conc', 4, 60_000)).toBeUndefined();
+    });
+
+    it('frees a slot that is not renewed, and renews one that is', async () => {
+      const a = await store.acquireSlot('ttl', 1, 150);
+      expect(a).toBeDefined();
+      expect(await store.renewSlot('ttl', a!, 60_000)).toBe(true);
+      expect(await store.renewSlot('ttl', 'other', 60_000)).toBe(false);
+      await store.releaseSlot('ttl', a!);
+      const b = await store.acquireSlot('ttl', 1, 100);
+      expect(b).toBeDefined();
+      await new Promise((r) => setTimeout(r, 250));
+      expect(await store.renewSlot('ttl', b!, 100)).toBe(false);
+      expect(await store.acquireSlot('ttl', 1, 100)).toBeDefined();
+    });
+
+    it('spends from a sliding window: the budget comes back as old spends age out', async () => {
+      expect((await store.spend('slide', 2, 200)).ok).toBe(true);
+      expect((await store.spend('slide', 2, 200)).ok).toBe(true);
+      expect((await store.spend('slide', 2, 200)).ok).toBe(false);
+      await new Promise((r) => setTimeout(r, 350));
+      expect((await store.spend('slide', 2, 200)).ok).toBe(true);
+    });
+
     it('counts hits in a fixed window', async () => {
       const a = await store.hit('w', 60_000);
       const b = await store.hit('w', 60_000);
