@@ -11,7 +11,7 @@ Serve sbirtools over HTTP: MCP (Streamable HTTP) at /mcp, REST at /v1/run and /v
 
 Options:
   --host <addr>              interface to listen on (default 127.0.0.1; anything else needs API keys)
-  --port <n>                 port (default 8787; 0 picks a free one)
+  --port <n>                 port (default $PORT, else 8787; 0 picks a free one)
   --redis <url>              Redis for several replicas (default $SBIRTOOLS_REDIS_URL; none: in memory)
 ${SANDBOX_FLAGS_HELP}
   --pool-size <n>            holder processes of this replica (default 1)
@@ -76,7 +76,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT.OK;
   }
   if (positionals.length) throw new UsageError('serve', `unexpected argument '${positionals[0]}'`);
-  const port = values.port === '0' ? 0 : intFlag('serve', 'port', values.port, 'port');
+  // $PORT is how Cloud Run, Heroku-style hosts and most container platforms name the port
+  const portText = values.port ?? (io.env.PORT ? String(io.env.PORT) : undefined);
+  const port = portText === '0' ? 0 : intFlag('serve', 'port', portText, 'port');
   if (port !== undefined && port > 65535) throw new UsageError('serve', `--port expects 0-65535, got '${port}'`);
   const n = (flag: string, unit: string) => intFlag('serve', flag, values[flag], unit);
   const options: ServerOptions = {
