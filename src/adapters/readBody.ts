@@ -21,5 +21,12 @@ export async function readBody(request: Request, max: number): Promise<string | 
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  // (no Buffer: the edge worker reads bodies here too)
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
 }

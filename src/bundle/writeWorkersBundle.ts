@@ -1,7 +1,102 @@
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { writeDataDir } from '../data/dataDir.js';
+import { openDataset } from '../data/openDataset.js';
 import { SbirtoolsValidationError } from '../runtime/errors.js';
+import { compiledPath } from '../runtime/paths.js';
 import type { BundleData } from './targets.js';
-import type { BundleSummary } from './writeBundle.js';
+import { summarize, type BundleSummary } from './writeBundle.js';
 
-export async function writeWorkersBundle(_out: string, _data: BundleData): Promise<BundleSummary> {
-  throw new SbirtoolsValidationError('workers: not yet');
+const MB = 1024 * 1024;
+/** Cloudflare Workers' size limit on a worker's code and modules, gzip-compressed (paid plan; 3 MB on the free plan). */
+export const WORKERS_MAX_GZIP_BYTES = 10 * MB;
+const WORKERS_FREE_GZIP_BYTES = 3 * MB;
+
+/**
+ * The `workers` target: worker.mjs (a module worker on the QuickJS WASM engine, no `node:` import),
+ * the prebuilt edge library (dist/workers/), quickjs.wasm imported as a module (Workers cannot
+ * compile WASM from bytes at run time), and wrangler.toml whose `main` names worker.mjs. The data:
+ * a URL in `[vars]` (byte ranges at run time), or a small built data file embedded as a Data module
+ * (the synthetic sample by default).
+ * @throws {SbirtoolsValidationError} when the embedded data would push the worker over the size limit.
+ */
+export async function writeWorkersBundle(out: string, data: BundleData): Promise<BundleSummary> {
+  copyFileSync(compiledPath('workers', 'sbirtools-edge.mjs'), join(out, 'sbirtools-edge.mjs'));
+  copyFileSync(compiledPath('workers', 'quickjs.wasm'), join(out, 'quickjs.wasm'));
+  const embedded = data.kind === 'url' ? undefined : await embeddedFile(data);
+  if (embedded) {
+    mkdirSync(join(out, 'data'));
+    copyFileSync(embedded.file, join(out, 'data', 'award_data.sbtc'));
+    embedded.cleanup();
+  }
+  writeFileSync(
+    join(out, 'worker.mjs'),
+    `// A Cloudflare Worker written by \`sbirtools bundle --target workers\`: POST / {"code": "..."} -> the RunResult as JSON.
+// QuickJS WASM engine; award_data from SBIRTOOLS_DATA_URL, an R2 binding SBIRTOOLS_DATA, or the embedded file.
+import wasmModule from './quickjs.wasm';
+import { createWorker, quickjsVersion } from './sbirtools-edge.mjs';
+${embedded ? "import embeddedData from './data/award_data.sbtc';\n" : ''}
+export default createWorker({ wasmModule, quickjsVersion${embedded ? ', embeddedData' : ''} });
+`,
+  );
+  writeFileSync(
+    join(out, 'wrangler.toml'),
+    `# wrangler deploy (or wrangler dev) from this folder. Docs: sbirtools docs/deploy.md#cloudflare-workers
+name = "sbirtools"
+main = "worker.mjs"
+compatibility_date = "2025-07-18"
+
+# the embedded data file is a Data module (an ArrayBuffer); quickjs.wasm is a CompiledWasm module by default
+[[rules]]
+type = "Data"
+globs = ["**/*.sbtc"]
+${
+  data.kind === 'url'
+    ? `
+[vars]
+SBIRTOOLS_DATA_URL = ${JSON.stringify(data.url)}
+`
+    : `
+# To read the full data instead: set SBIRTOOLS_DATA_URL to the https:// URL of a built award_data.sbtc,
+# or bind an R2 bucket that holds it:
+# [[r2_buckets]]
+# binding = "SBIRTOOLS_DATA"
+# bucket_name = "sbirtools-data"
+`
+}`,
+  );
+  const summary = summarize(out, 'workers', 'worker.mjs', WORKERS_MAX_GZIP_BYTES);
+  const gzipBytes = ['worker.mjs', 'sbirtools-edge.mjs', 'quickjs.wasm', ...(embedded ? [join('data', 'award_data.sbtc')] : [])].reduce(
+    (n, f) => n + gzipSync(readFileSync(join(out, f))).byteLength,
+    0,
+  );
+  summary.notes.push(`Workers size (gzip, what Cloudflare counts): ${(gzipBytes / MB).toFixed(2)} MB of the ${WORKERS_MAX_GZIP_BYTES / MB} MB limit (${WORKERS_FREE_GZIP_BYTES / MB} MB on the free plan).`);
+  if (data.kind === 'synthetic') summary.notes.push('Data: the embedded synthetic sample (not real award data). Pass --data https://.../award_data.sbtc for the real dataset (columns up to 24 MB each; long text is refused on the edge).');
+  if (gzipBytes > WORKERS_MAX_GZIP_BYTES) {
+    throw new SbirtoolsValidationError(
+      `The workers bundle is ${(gzipBytes / MB).toFixed(1)} MB gzipped, over Cloudflare's ${WORKERS_MAX_GZIP_BYTES / MB} MB limit: the data folder is too large to embed. ` +
+        'Upload its award_data.sbtc to R2 or any static host and pass --data https://.../award_data.sbtc.',
+    );
+  }
+  // the summary counts bytes as deployed; the limit above is on the gzip size
+  summary.maxBytes = Number.POSITIVE_INFINITY;
+  return summary;
+}
+
+/** The data file to embed: the given folder's, or the synthetic sample built now in a temp folder. */
+async function embeddedFile(data: Exclude<BundleData, { kind: 'url' }>): Promise<{ file: string; cleanup: () => void }> {
+  if (data.kind === 'folder') {
+    const manifest = join(data.dir, 'sbirtools-data.json');
+    const name = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { file?: string }).file : undefined;
+    const file = name ? join(data.dir, name) : '';
+    if (!name || !existsSync(file) || !statSync(file).isFile()) {
+      throw new SbirtoolsValidationError(`--data ${data.dir}: no built data file (sbirtools-data.json naming it). Write the folder with \`sbirtools build-data <dir>\`.`);
+    }
+    return { file, cleanup: () => undefined };
+  }
+  const tmp = mkdtempSync(join(tmpdir(), 'sbirtools-workers-data-'));
+  const { dir } = await writeDataDir(join(tmp, 'data'), { kind: 'synthetic', cacheDir: tmp, origin: 'synthetic' }, openDataset);
+  return { file: join(dir, 'award_data.sbtc'), cleanup: () => rmSync(tmp, { recursive: true, force: true }) };
 }

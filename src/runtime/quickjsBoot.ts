@@ -7,10 +7,9 @@ import type { OutputBuffer } from './outputBuffer.js';
 import { preludeSource } from './preludeScript.js';
 import { HARDEN_GLOBALS_SCRIPT } from './hardenGlobals.js';
 import { sliceUtf8 } from './sliceUtf8.js';
-import { guestLoad, guestVisibleSource } from './guestSession.js';
+import { guestLoad, guestVisibleSource } from './guestBridge.js';
 import { QUICKJS_BRIDGE_ADAPTER, columnToGuest } from './quickjsColumns.js';
 import { reseedScript, restorePrelude } from './quickjsSnapshot.js';
-import { getRandomValues } from 'node:crypto';
 
 const BOOT_TIMEOUT_MS = 15_000;
 /**
@@ -116,7 +115,8 @@ export async function bootQuickJs(
 }
 
 function randomWords(): Uint32Array {
-  return getRandomValues(new Uint32Array(4));
+  // Web Crypto (global on Node >= 19 and on the edge), not node:crypto: this file runs on both
+  return crypto.getRandomValues(new Uint32Array(4));
 }
 
 /**
