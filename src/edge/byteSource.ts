@@ -28,12 +28,16 @@ export function urlSource(url: string, fetchImpl: typeof fetch = fetch, timeoutM
       for (let attempt = 1; ; attempt++) {
         let res: Response;
         try {
-          res = await fetchImpl(url, { headers: { range: `bytes=${offset}-${offset + length - 1}` }, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
+          res = await fetchImpl(url, { headers: { range: `bytes=${offset}-${offset + length - 1}` }, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
         } catch (err) {
           if (attempt < 2) continue;
           throw new DataFetchError(`Could not fetch ${where} (bytes ${offset}-${offset + length - 1}): ${(err as Error).message}.`);
         }
         if (res.status >= 500 && attempt < 2) continue;
+        // never followed: a redirect could lead to another host (point the URL at the final location)
+        if (res.status >= 300 && res.status < 400) {
+          throw new DataFetchError(`${where} answered HTTP ${res.status} (a redirect to ${res.headers.get('location') ?? 'an unnamed location'}); redirects are not followed: set SBIRTOOLS_DATA_URL to the final URL.`);
+        }
         if (res.status !== 206 && res.status !== 200) {
           throw new DataFetchError(`${where} answered HTTP ${res.status} for bytes ${offset}-${offset + length - 1}. Check SBIRTOOLS_DATA_URL names the award_data.sbtc file of a folder written by \`sbirtools build-data\`.`);
         }

@@ -32,20 +32,22 @@ const MB = 1048576;
 /** Of a Workers isolate's 128 MB: the QuickJS instance's own memory, and the largest column held for it. */
 const EDGE_MEMORY_MB = 48;
 const EDGE_MAX_COLUMN_BYTES = 24 * MB;
+/** All columns held at once (cached between requests while they fit). */
+const EDGE_MAX_HELD_BYTES = 48 * MB;
 
 /**
  * A Cloudflare Workers module (`export default createWorker(...)`): `POST /` (or /v1/run)
  * `{"code": "..."}` -> the RunResult as JSON, on the QuickJS WASM engine, no `node:` import.
  * award_data comes from `SBIRTOOLS_DATA_URL` (byte ranges), an R2 binding `SBIRTOOLS_DATA`, or the
- * embedded sample; a column over 24 MB (long text on the full data) is refused with its name and
- * the limit. Every request is a one-shot run on a fresh QuickJS instance.
+ * embedded sample; a column over 24 MB (long text on the full data), or past 48 MB of columns held
+ * at once, is refused with its name and the limit (with QuickJS's 48 MB, within Workers' 128 MB). Every request is a one-shot run on a fresh QuickJS instance.
  * @example export default createWorker({ wasmModule, quickjsVersion: '0.32.0' });
  */
 export function createWorker(options: WorkerOptions): { fetch(request: Request, env?: WorkerEnv): Promise<Response> } {
   const engine: QuickJsEngine = quickJsFromModule(options.wasmModule, options.quickjsVersion);
   let dataset: Promise<EdgeDataset> | undefined;
   const open = (env: WorkerEnv) => {
-    dataset ??= EdgeDataset.open(sourceFor(env, options.embeddedData), EDGE_MAX_COLUMN_BYTES);
+    dataset ??= EdgeDataset.open(sourceFor(env, options.embeddedData), EDGE_MAX_COLUMN_BYTES, EDGE_MAX_HELD_BYTES);
     dataset.catch(() => (dataset = undefined));
     return dataset;
   };

@@ -39,12 +39,13 @@ export class EdgeDataset {
     private readonly source: ByteSource,
     private readonly header: Header,
     readonly maxColumnBytes: number,
+    readonly maxHeldBytes: number,
   ) {
     this.byName = new Map(header.columns.map((c) => [c.name, c]));
   }
 
   /** Read and check the file's prefix and header (two range reads). */
-  static async open(source: ByteSource, maxColumnBytes: number): Promise<EdgeDataset> {
+  static async open(source: ByteSource, maxColumnBytes: number, maxHeldBytes = 2 * maxColumnBytes): Promise<EdgeDataset> {
     const prefix = await source.read(0, PREFIX_BYTES);
     const view = new DataView(prefix.buffer, prefix.byteOffset, prefix.byteLength);
     const magic = new TextDecoder().decode(prefix.subarray(0, 8));
@@ -52,7 +53,7 @@ export class EdgeDataset {
     if (view.getUint32(8, true) !== VERSION) throw new DataFetchError(`${source.name} is data format ${view.getUint32(8, true)}; this sbirtools reads ${VERSION}. Rebuild it with this version's \`sbirtools build-data\`.`);
     const headerBytes = await source.read(PREFIX_BYTES, view.getUint32(12, true));
     if (crc32Table(headerBytes) !== view.getUint32(16, true)) throw new DataFetchError(`${source.name}: the header's checksum does not match (a damaged or partial upload).`);
-    return new EdgeDataset(source, JSON.parse(new TextDecoder().decode(headerBytes)) as Header, maxColumnBytes);
+    return new EdgeDataset(source, JSON.parse(new TextDecoder().decode(headerBytes)) as Header, maxColumnBytes, maxHeldBytes);
   }
 
   get info(): DatasetInfo {
@@ -83,10 +84,32 @@ export class EdgeDataset {
     );
   }
 
-  /** Fetch the columns among `names` (all that fit when null) not held yet, in parallel. */
+  /**
+   * Fetch the columns among `names` (all that fit when null) not held yet, in parallel. Columns of
+   * earlier runs stay cached for the next request while all of them fit in `maxHeldBytes`; past
+   * that, those this run does not name are dropped first, and a column that still does not fit is
+   * not fetched (touching it is the COLUMN_TOO_LARGE error).
+   */
   async prepare(names: string[] | null): Promise<void> {
-    const wanted = (names ?? [...this.byName.keys()]).filter((n) => this.byName.has(n) && !this.columns.has(n) && this.columnBytes(n) <= this.maxColumnBytes);
-    await Promise.all(wanted.map(async (n) => this.columns.set(n, await this.fetchColumn(n))));
+    const candidates = (names ?? [...this.byName.keys()]).filter((n) => this.byName.has(n) && this.columnBytes(n) <= this.maxColumnBytes);
+    const keep = new Set(candidates);
+    const missing = candidates.filter((n) => !this.columns.has(n));
+    const need = missing.reduce((sum, n) => sum + this.columnBytes(n), 0);
+    if (this.loadedBytes + need > this.maxHeldBytes) {
+      for (const name of [...this.columns.keys()]) {
+        if (keep.has(name)) continue;
+        this.columns.delete(name);
+        this.loadedBytes -= this.columnBytes(name);
+      }
+    }
+    let budget = this.maxHeldBytes - this.loadedBytes;
+    const fetch: string[] = [];
+    for (const n of missing) {
+      if (this.columnBytes(n) > budget) continue;
+      budget -= this.columnBytes(n);
+      fetch.push(n);
+    }
+    await Promise.all(fetch.map(async (n) => this.columns.set(n, await this.fetchColumn(n))));
   }
 
   /** The table as a session sees it: columns fetched by prepare(), or a clear error. */
@@ -98,6 +121,11 @@ export class EdgeDataset {
         if (hit) return hit;
         if (!this.byName.has(name)) throw Object.assign(new Error(`award_data has no column '${name}'`), { code: 'COLUMN_NOT_FOUND' });
         if (this.columnBytes(name) > this.maxColumnBytes) throw new ColumnTooLargeError(this.tooLargeMessage(name));
+        if (this.byName.size > this.columns.size && this.loadedBytes + this.columnBytes(name) > this.maxHeldBytes) {
+          throw new ColumnTooLargeError(
+            `Column '${name}' of award_data did not fit: on the edge (128 MB per isolate) a run holds at most ${(this.maxHeldBytes / MB).toFixed(0)} MB of columns. Select the columns you need first (award_data.select('A', 'B')).`,
+          );
+        }
         // named only at run time (d[name]): not fetched before the run, and it cannot be fetched mid-run
         throw new ColumnTooLargeError(`Column '${name}' was not loaded before the run: on the edge, name the columns you use as string literals (d['${name}'] or '${name}').`);
       },
