@@ -30,7 +30,9 @@ export const SandboxOptionsSchema = z
     maxRows: optionalLimit('maxRows'),
     maxFileBytes: optionalLimit('maxFileBytes'),
     /** A local SBIR CSV to use as award_data (either layout); overrides SBIRTOOLS_CSV_PATH. */
-    dataPath: z.string({ error: 'Expected the `dataPath` option to be a file path string' }).min(1).optional(),
+    dataPath: z.string({ error: 'Expected the `dataPath` option to be a file path or https:// URL string' }).min(1).optional(),
+    /** How remote data (an https:// dataPath) is fetched; checked in full by src/data/remote/remoteOptions.ts. */
+    remoteData: z.record(z.string(), z.unknown(), { error: 'Expected the `remoteData` option to be an object' }).optional(),
     /** Cache folder for downloads and binary caches. @default $SBIRTOOLS_CACHE_DIR or ~/.cache/sbirtools */
     cacheDir: z.string({ error: 'Expected the `cacheDir` option to be a folder path string' }).min(1).optional(),
     /** Expose award_data at all. @default true */

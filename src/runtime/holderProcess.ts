@@ -229,7 +229,10 @@ export class HolderProcess {
  * file, corrupt cache) cross IPC as { code, message } and become DataError again, so
  * `err instanceof DataError` holds for the caller as documented (docs/errors.md).
  */
-function reviveError(e: { code: string; message: string; hint?: string }): Error {
-  if ((DATA_ERROR_CODES as readonly string[]).includes(e.code)) return new DataError(e.code as DataErrorCode, e.message, e.hint ? { hint: e.hint } : undefined);
+function reviveError(e: { code: string; message: string; hint?: string; host?: string; path?: string; status?: number }): Error {
+  if ((DATA_ERROR_CODES as readonly string[]).includes(e.code)) {
+    const { code, message, ...rest } = e;
+    return new DataError(code as DataErrorCode, message, rest);
+  }
   return Object.assign(new Error(e.message), { code: e.code });
 }

@@ -20,8 +20,14 @@ export type TableInput = TableSource | ColumnarTable | { columnNames(): string[]
 export interface SandboxOptions extends Partial<Limits> {
   /** Limit preset; explicit limits override it. @default 'standard' */
   preset?: PresetName;
-  /** A local SBIR CSV (either layout) used as award_data. @default $SBIRTOOLS_CSV_PATH, the download, or the synthetic sample */
+  /**
+   * award_data from a local SBIR CSV (either layout), a folder built by `sbirtools build-data`, or
+   * the https:// URL of such a folder on a static host (docs/dataset.md "Remote data").
+   * @default $SBIRTOOLS_DATA_URL, $SBIRTOOLS_CSV_PATH, the download, or the synthetic sample
+   */
   dataPath?: string;
+  /** How remote data is fetched: limits and permissions (src/data/remote/remoteOptions.ts). */
+  remoteData?: import('../data/remote/remoteOptions.js').RemoteOptions;
   /** Cache folder. @default $SBIRTOOLS_CACHE_DIR or ~/.cache/sbirtools */
   cacheDir?: string;
   /** Expose award_data. @default true */
@@ -45,7 +51,7 @@ export interface SandboxOptions extends Partial<Limits> {
 
 export type ValidatedOptions = SandboxOptions;
 
-const KNOWN = new Set(['preset', 'memoryLimitMb', 'timeoutMs', 'maxCodeBytes', 'maxOutputBytes', 'maxResultBytes', 'maxRows', 'maxFileBytes', 'dataPath', 'cacheDir', 'awardData', 'tables', 'isolation', 'pool', 'deterministic', 'engine']);
+const KNOWN = new Set(['preset', 'memoryLimitMb', 'timeoutMs', 'maxCodeBytes', 'maxOutputBytes', 'maxResultBytes', 'maxRows', 'maxFileBytes', 'dataPath', 'remoteData', 'cacheDir', 'awardData', 'tables', 'isolation', 'pool', 'deterministic', 'engine']);
 const ENGINE_CHOICES: readonly string[] = ['auto', 'isolated-vm', 'quickjs'];
 const TABLE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** Names a table may not take: every prelude global (award_data, aq, print, to_parquet...) and the run's own names. */
@@ -88,9 +94,19 @@ export function validateOptions(options: unknown): ValidatedOptions {
   return o;
 }
 
+/** A malformed `remoteData` option is the caller's mistake: a validation error echoing it. */
+function resolveRemote<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof TypeError) throw new SbirtoolsValidationError(err.message);
+    throw err;
+  }
+}
+
 /** Resolve data sources and convert in-memory tables to the columnar transfer format. */
 export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits): Promise<SessionSpec> {
-  const data = opts.awardData === false ? null : resolveDataSource({ dataPath: opts.dataPath, cacheDir: opts.cacheDir, env: process.env });
+  const data = opts.awardData === false ? null : resolveRemote(() => resolveDataSource({ dataPath: opts.dataPath, cacheDir: opts.cacheDir, env: process.env, ...(opts.remoteData ? { remote: opts.remoteData } : {}) }));
   const tables: TableSpec[] = [];
   const cacheDir = data?.cacheDir ?? resolveDataSource({ cacheDir: opts.cacheDir, env: process.env }).cacheDir;
   for (const [name, t] of Object.entries(opts.tables ?? {})) {

@@ -5,8 +5,11 @@ import type { EngineChoice, EngineLabel } from './engineSession.js';
 
 /** Where award_data comes from; resolved on the host, opened in the holder. Mirrors src/data DataSource. */
 export interface DataSourceSpec {
-  kind: 'csv' | 'synthetic';
+  kind: 'csv' | 'synthetic' | 'remote';
   path?: string;
+  /** A built data folder's URL (kind 'remote'; src/data/remote/). */
+  url?: string;
+  remote?: import('../data/remote/remoteOptions.js').RemoteOptions;
   cacheDir: string;
 }
 
