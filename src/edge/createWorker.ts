@@ -3,18 +3,18 @@ import { HandlerRequestSchema } from '../../schema/tool.js';
 import { parseRunBody } from '../adapters/parseRunBody.js';
 import { readBody } from '../adapters/readBody.js';
 import { quickJsFromModule, type QuickJsEngine } from '../runtime/quickjsInstance.js';
-import { bucketSource, memorySource, urlSource, type BucketLike, type ByteSource } from './byteSource.js';
+import { bucketFolder, embeddedFolder, urlFolder, type BucketLike, type FolderSource } from './folderSource.js';
 import { EdgeDataset } from './edgeDataset.js';
 import { edgeLimits, edgeRun } from './edgeRun.js';
 
 /** The bindings and variables a deployed worker reads (wrangler.toml `[vars]`, an R2 binding). */
 export interface WorkerEnv {
-  /** https:// URL of a built award_data.sbtc (`sbirtools build-data`); http:// only for loopback hosts. */
+  /** https:// URL of a data folder written by `sbirtools build-data` and uploaded as is; http:// only for loopback hosts. */
   SBIRTOOLS_DATA_URL?: string;
-  /** An R2 bucket binding holding award_data.sbtc (instead of a URL). */
+  /** An R2 bucket binding holding that folder (instead of a URL). */
   SBIRTOOLS_DATA?: BucketLike;
-  /** The object's key in that bucket. @default 'award_data.sbtc' */
-  SBIRTOOLS_DATA_KEY?: string;
+  /** The folder's key prefix in that bucket. @default '' (the bucket's root) */
+  SBIRTOOLS_DATA_PREFIX?: string;
   /** Limits preset. @default 'standard' */
   SBIRTOOLS_PRESET?: string;
 }
@@ -24,7 +24,7 @@ export interface WorkerOptions {
   /** QuickJS compiled by the platform: the .wasm file imported as a module. */
   wasmModule: unknown;
   quickjsVersion: string;
-  /** The embedded data file (the synthetic sample), used when no URL or bucket is configured. */
+  /** The embedded data folder (packFolder(); the synthetic sample), used when no URL or bucket is configured. */
   embeddedData?: ArrayBuffer;
 }
 
@@ -38,8 +38,8 @@ const EDGE_MAX_HELD_BYTES = 48 * MB;
 /**
  * A Cloudflare Workers module (`export default createWorker(...)`): `POST /` (or /v1/run)
  * `{"code": "..."}` -> the RunResult as JSON, on the QuickJS WASM engine, no `node:` import.
- * award_data comes from `SBIRTOOLS_DATA_URL` (byte ranges), an R2 binding `SBIRTOOLS_DATA`, or the
- * embedded sample; a column over 24 MB (long text on the full data), or past 48 MB of columns held
+ * award_data comes from `SBIRTOOLS_DATA_URL` (a data folder; each column file fetched when a run
+ * names it), an R2 binding `SBIRTOOLS_DATA`, or the embedded sample; a column over 24 MB (long text on the full data), or past 48 MB of columns held
  * at once, is refused with its name and the limit (with QuickJS's 48 MB, within Workers' 128 MB). Every request is a one-shot run on a fresh QuickJS instance.
  * @example export default createWorker({ wasmModule, quickjsVersion: '0.32.0' });
  */
@@ -81,18 +81,11 @@ export function createWorker(options: WorkerOptions): { fetch(request: Request, 
   };
 }
 
-function sourceFor(env: WorkerEnv, embedded: ArrayBuffer | undefined): ByteSource {
-  if (env.SBIRTOOLS_DATA) return bucketSource(env.SBIRTOOLS_DATA, env.SBIRTOOLS_DATA_KEY ?? 'award_data.sbtc');
-  if (env.SBIRTOOLS_DATA_URL) {
-    const url = new URL(env.SBIRTOOLS_DATA_URL);
-    const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-      throw new Error(`SBIRTOOLS_DATA_URL must be https:// (http:// only for a loopback host); got ${url.protocol}//${url.host}.`);
-    }
-    return urlSource(env.SBIRTOOLS_DATA_URL);
-  }
-  if (embedded) return memorySource(embedded, 'the embedded synthetic sample');
-  throw new Error('No data: set SBIRTOOLS_DATA_URL (wrangler.toml [vars]) to the URL of a built award_data.sbtc, or bind an R2 bucket as SBIRTOOLS_DATA.');
+function sourceFor(env: WorkerEnv, embedded: ArrayBuffer | undefined): FolderSource {
+  if (env.SBIRTOOLS_DATA) return bucketFolder(env.SBIRTOOLS_DATA, env.SBIRTOOLS_DATA_PREFIX ?? '');
+  if (env.SBIRTOOLS_DATA_URL) return urlFolder(env.SBIRTOOLS_DATA_URL);
+  if (embedded) return embeddedFolder(embedded, 'the embedded data folder ');
+  throw new Error('No data: set SBIRTOOLS_DATA_URL (wrangler.toml [vars]) to the URL of a folder written by `sbirtools build-data`, or bind an R2 bucket holding it as SBIRTOOLS_DATA.');
 }
 
 function fail(status: number, type: string, message: string): Response {

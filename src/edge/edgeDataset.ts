@@ -1,20 +1,10 @@
 import type { ColumnData, TableMeta } from '../../schema/columnar.js';
 import type { DatasetInfo } from '../../schema/result.js';
-import { crc32Table } from '../data/cache/crc32Table.js';
+import { columnFromBuffers } from '../data/pack/columnFromBuffers.js';
+import { DATA_DIR_MANIFEST, parseManifest, type PackColumn, type PackManifest } from '../data/pack/manifest.js';
 import type { TableProvider } from '../runtime/tableProviders.js';
-import { DataFetchError, type ByteSource } from './byteSource.js';
+import { DataFetchError, type FolderSource } from './folderSource.js';
 
-/** The part of the SBTC header (src/data/cache/format.ts) the edge reads. */
-interface Header {
-  name: string;
-  numRows: number;
-  info: DatasetInfo;
-  columns: { name: string; type: ColumnData['type']; kind: ColumnData['kind']; buffers: Record<string, { offset: number; length: number; crc: number }> }[];
-}
-
-const MAGIC = 'SBTCACHE';
-const VERSION = 1;
-const PREFIX_BYTES = 24;
 const MB = 1048576;
 
 /** An error a guest sees when it reaches a column the edge cannot hold. */
@@ -24,36 +14,35 @@ export class ColumnTooLargeError extends Error {
 }
 
 /**
- * award_data of a built data file (`sbirtools build-data`'s award_data.sbtc) read by byte ranges,
- * for a runtime where a column cannot be read synchronously when the guest first touches it:
- * `prepare(names)` fetches the columns a run will read (checksum-verified), then the provider
- * serves them from memory. A column over `maxColumnBytes` is never fetched; touching it is a
- * COLUMN_TOO_LARGE error naming the column, its size and the limit.
+ * award_data of a built data folder (`sbirtools build-data`, format 2: a manifest and one gzip'd
+ * file per column; docs/dataset.md) for a runtime where a column cannot be read synchronously when
+ * the guest first touches it: `prepare(names)` fetches the column files a run will read, checks
+ * each against the manifest's size and SHA-256 (Web Crypto), inflates its buffers with
+ * `DecompressionStream`, then the provider serves them from memory. A column larger than
+ * `maxColumnBytes` once inflated is never fetched; touching it is a COLUMN_TOO_LARGE error naming
+ * the column, its size and the limit.
  */
 export class EdgeDataset {
   private readonly columns = new Map<string, ColumnData>();
-  private readonly byName: Map<string, Header['columns'][number]>;
+  private readonly byName: Map<string, PackColumn>;
   private loadedBytes = 0;
 
   private constructor(
-    private readonly source: ByteSource,
-    private readonly header: Header,
+    private readonly source: FolderSource,
+    private readonly header: PackManifest,
     readonly maxColumnBytes: number,
     readonly maxHeldBytes: number,
   ) {
     this.byName = new Map(header.columns.map((c) => [c.name, c]));
   }
 
-  /** Read and check the file's prefix and header (two range reads). */
-  static async open(source: ByteSource, maxColumnBytes: number, maxHeldBytes = 2 * maxColumnBytes): Promise<EdgeDataset> {
-    const prefix = await source.read(0, PREFIX_BYTES);
-    const view = new DataView(prefix.buffer, prefix.byteOffset, prefix.byteLength);
-    const magic = new TextDecoder().decode(prefix.subarray(0, 8));
-    if (magic !== MAGIC) throw new DataFetchError(`${source.name} is not a built data file (no SBTCACHE magic). Point it at the award_data.sbtc of a folder written by \`sbirtools build-data\`.`);
-    if (view.getUint32(8, true) !== VERSION) throw new DataFetchError(`${source.name} is data format ${view.getUint32(8, true)}; this sbirtools reads ${VERSION}. Rebuild it with this version's \`sbirtools build-data\`.`);
-    const headerBytes = await source.read(PREFIX_BYTES, view.getUint32(12, true));
-    if (crc32Table(headerBytes) !== view.getUint32(16, true)) throw new DataFetchError(`${source.name}: the header's checksum does not match (a damaged or partial upload).`);
-    return new EdgeDataset(source, JSON.parse(new TextDecoder().decode(headerBytes)) as Header, maxColumnBytes, maxHeldBytes);
+  /** Fetch and check the folder's manifest. @throws {DataFetchError} */
+  static async open(source: FolderSource, maxColumnBytes: number, maxHeldBytes = 2 * maxColumnBytes): Promise<EdgeDataset> {
+    const manifest = parseManifest(new TextDecoder().decode(await source.read(DATA_DIR_MANIFEST)));
+    if (typeof manifest === 'string') {
+      throw new DataFetchError(`${source.name}${DATA_DIR_MANIFEST} is not a data folder manifest this version reads: ${manifest}. Rebuild the folder with \`sbirtools build-data\` and upload it as is.`);
+    }
+    return new EdgeDataset(source, manifest, maxColumnBytes, maxHeldBytes);
   }
 
   get info(): DatasetInfo {
@@ -64,10 +53,10 @@ export class EdgeDataset {
     return { name: 'award_data', numRows: this.header.numRows, columns: this.header.columns.map(({ name, type, kind }) => ({ name, type, kind })) };
   }
 
-  /** Bytes of a column in the file (all its buffers). */
+  /** Bytes of a column once inflated (all its buffers): what it takes in memory. */
   columnBytes(name: string): number {
     const entry = this.byName.get(name);
-    return entry ? Object.values(entry.buffers).reduce((n, b) => n + b.length, 0) : 0;
+    return entry ? Object.values(entry.buffers).reduce((n, b) => n + b.rawLength, 0) : 0;
   }
 
   /** The columns among `names` (all when null) that are too large for this runtime. */
@@ -134,24 +123,52 @@ export class EdgeDataset {
 
   private async fetchColumn(name: string): Promise<ColumnData> {
     const entry = this.byName.get(name)!;
-    const b = async (role: string): Promise<ArrayBuffer> => {
-      const ref = entry.buffers[role];
-      if (!ref) throw new DataFetchError(`${this.source.name}: column '${name}' has no ${role} buffer (a damaged file).`);
-      const bytes = await this.source.read(ref.offset, ref.length);
-      if (crc32Table(bytes) !== ref.crc) throw new DataFetchError(`${this.source.name}: column '${name}' (${role}) does not match its checksum; the file is damaged or was changed during the read.`);
-      this.loadedBytes += bytes.byteLength;
-      // a copy at offset 0 of its own buffer, so typed views of any width line up
-      return bytes.slice().buffer;
-    };
-    const kind = entry.kind;
-    if (kind === 'float64') return { kind, type: entry.type as 'number', values: new Float64Array(await b('values')), valid: new Uint8Array(await b('valid')) };
-    if (kind === 'bool') return { kind, type: 'boolean', values: new Uint8Array(await b('values')), valid: new Uint8Array(await b('valid')) };
-    if (kind === 'utf8') return { kind, type: 'string', bytes: new Uint8Array(await b('bytes')), offsets: new Int32Array(await b('offsets')), valid: new Uint8Array(await b('valid')) };
-    return { kind: 'dict', type: 'string', codes: new Int32Array(await b('codes')), dictBytes: new Uint8Array(await b('dictBytes')), dictOffsets: new Int32Array(await b('dictOffsets')) };
+    const where = `${this.source.name}${entry.file} (column '${name}')`;
+    const file = await this.source.read(entry.file);
+    if (file.byteLength !== entry.bytes) throw new DataFetchError(`${where}: ${file.byteLength} bytes, the manifest says ${entry.bytes} (a partial or changed upload).`);
+    if ((await sha256Hex(file)) !== entry.sha256) throw new DataFetchError(`${where} does not match the manifest's SHA-256: the file was changed or damaged; upload the folder again.`);
+    const raw: Record<string, Uint8Array> = {};
+    for (const [role, b] of Object.entries(entry.buffers)) {
+      const stored = file.subarray(b.offset, b.offset + b.length);
+      raw[role] = b.codec === 'none' ? stored : await gunzip(stored, b.rawLength, where);
+      if (raw[role]!.byteLength !== b.rawLength) throw new DataFetchError(`${where}: ${role} is ${raw[role]!.byteLength} bytes once inflated, expected ${b.rawLength}.`);
+    }
+    const col = columnFromBuffers(entry, this.header.numRows, raw);
+    if (typeof col === 'string') throw new DataFetchError(`${where}: ${col}.`);
+    this.loadedBytes += this.columnBytes(name);
+    return col;
   }
 
   /** Bytes of columns held in memory. */
   get heldBytes(): number {
     return this.loadedBytes;
   }
+}
+
+async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** gzip -> bytes with the Web's DecompressionStream (no node:zlib on the edge), refusing more than `rawLength`. */
+async function gunzip(stored: Uint8Array, rawLength: number, where: string): Promise<Uint8Array> {
+  const out = new Uint8Array(rawLength);
+  let at = 0;
+  try {
+    const reader = new Blob([stored as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip')).getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (at + value.byteLength > rawLength) {
+        await reader.cancel();
+        throw new DataFetchError(`${where}: a buffer inflates past its ${rawLength} bytes.`);
+      }
+      out.set(value, at);
+      at += value.byteLength;
+    }
+  } catch (err) {
+    if (err instanceof DataFetchError) throw err;
+    throw new DataFetchError(`${where}: a buffer does not inflate (${(err as Error).message}).`);
+  }
+  return at === rawLength ? out : out.subarray(0, at);
 }
