@@ -4,7 +4,7 @@
 if (process.argv[2] === 'run' && !process.argv.includes('--help') && !process.argv.includes('-h')) {
   // a Ctrl-C during start-up is remembered, so the run is cancelled (exit 130) and the holder stopped
   process.on('SIGINT', () => { globalThis.__sbirtoolsSigint = true; });
-  (await import('../dist/src/runtime/defaultHolder.js')).prewarmDefaultHolder();
+  (await import('../dist/src/runtime/holder/defaultHolder.js')).prewarmDefaultHolder();
 }
 const { main } = await import('../dist/src/cli/main.js');
 

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { packageRoot } from '../runtime/paths.js';
+import { packageRoot } from '../core/paths.js';
 
 /** One file a bundle needs: where it is now, and where it goes under the bundle's root. */
 export interface TracedFile {

@@ -1,10 +1,13 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { SbirtoolsValidationError } from '../runtime/errors.js';
-import { packageRoot } from '../runtime/paths.js';
+import { dirname, join, resolve, sep } from 'node:path';
+import { SbirtoolsValidationError } from '../core/errors.js';
+import { packageRoot } from '../core/paths.js';
 import { traceRuntime } from './traceRuntime.js';
 import { nodeTargetLayout, BUNDLE_TARGETS, type BundleData, type BundleTarget } from './targets.js';
 import { writeWorkersBundle } from './writeWorkersBundle.js';
+import { summarize, type BundleSummary } from './summarize.js';
+
+export type { BundleSummary } from './summarize.js';
 
 /** Options of writeBundle(). */
 export interface BundleOptions {
@@ -13,19 +16,6 @@ export interface BundleOptions {
   data?: string;
   /** Replace the contents of a non-empty `outDir`. @default false */
   force?: boolean;
-}
-
-/** What a bundle holds: its size and its parts, for the CLI to print. */
-export interface BundleSummary {
-  outDir: string;
-  target: BundleTarget;
-  entry: string;
-  totalBytes: number;
-  files: number;
-  /** The biggest parts (entry, engine, data, each dependency), largest first. */
-  parts: { name: string; bytes: number }[];
-  maxBytes: number;
-  notes: string[];
 }
 
 /**
@@ -103,49 +93,6 @@ function dataSource(data: string | undefined): BundleData {
     throw new SbirtoolsValidationError(`--data ${data}: not a folder. Pass a folder written by \`sbirtools build-data <dir>\`, or an https:// URL of one.`);
   }
   return { kind: 'folder', dir };
-}
-
-/** Sizes of the bundle's parts: the entry, data, sbirtools, each engine, each dependency package. */
-export function summarize(out: string, target: BundleTarget, entry: string, maxBytes: number, fnDir = out): BundleSummary {
-  const parts = new Map<string, number>();
-  let total = 0;
-  let files = 0;
-  for (const file of walk(out)) {
-    const bytes = statSync(file).size;
-    total += bytes;
-    files++;
-    const rel = relative(fnDir, file).split(sep);
-    const part = partName(rel);
-    parts.set(part, (parts.get(part) ?? 0) + bytes);
-  }
-  return {
-    outDir: out,
-    target,
-    entry,
-    totalBytes: total,
-    files,
-    parts: [...parts].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes),
-    maxBytes,
-    notes: [],
-  };
-}
-
-function partName(rel: string[]): string {
-  if (rel[0] === '..') return 'platform config';
-  if (rel[0] !== 'node_modules') return rel[0] === 'data' ? 'data/' : rel.length === 1 ? rel[0]! : `${rel[0]}/`;
-  const name = rel[1]?.startsWith('@') ? `${rel[1]}/${rel[2]}` : rel[1]!;
-  if (name === 'sbirtools') return `sbirtools (${rel[2] === 'dist' && rel[3] === 'holder' ? 'holder script' : rel[3] === 'prelude' ? 'prelude' : 'library'})`;
-  if (name.startsWith('isolated-vm')) return `${name} (native engine)`;
-  if (name.includes('quickjs-wasmfile')) return `${name} (QuickJS WASM engine)`;
-  return name;
-}
-
-function* walk(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(path);
-    else yield path;
-  }
 }
 
 const mb = (bytes: number) => (bytes / 1048576).toFixed(1);

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeDataDir } from '../data/dataDir.js';
 import { openDataset } from '../data/openDataset.js';
-import { SbirtoolsValidationError } from '../runtime/errors.js';
-import { compiledPath } from '../runtime/paths.js';
+import { SbirtoolsValidationError } from '../core/errors.js';
+import { compiledPath } from '../core/paths.js';
 import { DATA_DIR_MANIFEST, parseManifest } from '../data/pack/manifest.js';
 import { packFolder } from '../edge/folderSource.js';
 import type { BundleData } from './targets.js';
-import { summarize, type BundleSummary } from './writeBundle.js';
+import { summarize, type BundleSummary } from './summarize.js';
 
 const MB = 1024 * 1024;
 /** Cloudflare Workers' size limit on a worker's code and modules, gzip-compressed (paid plan; 3 MB on the free plan). */

@@ -1,4 +1,4 @@
-import { createPool, type Pool } from '../runtime/pool.js';
+import { createPool, type Pool } from '../sandbox/pool.js';
 import { serveStdio } from '../mcp/serveStdio.js';
 import { intFlag, parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';
@@ -17,7 +17,9 @@ ${SANDBOX_FLAGS_HELP}
   --capsule-log <file>     append a capsule record of every run (JSONL)
   --capsule-outputs        also keep each run's outputs in the capsule log (for 'sbirtools view')
   --max-upload-bytes <n>   largest table add_table accepts (default 33554432, 32 MiB)
-  --deny-table-urls        add_table refuses urls (the model cannot make the server fetch)
+  --allow-table-urls       add_table may download a url the model names (default: refused, so a
+                           prompt-injected model cannot make this host fetch internal addresses)
+  --deny-table-urls        the default; kept so older client configs still start
   --deterministic          freeze Date.now() and seed Math.random per run (recorded)
   -h, --help               show this help
 
@@ -34,6 +36,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
     'capsule-log': { type: 'string' },
     'capsule-outputs': { type: 'boolean' },
     'max-upload-bytes': { type: 'string' },
+    'allow-table-urls': { type: 'boolean' },
     'deny-table-urls': { type: 'boolean' },
     deterministic: { type: 'boolean' },
   });
@@ -42,6 +45,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT.OK;
   }
   if (positionals.length) throw new UsageError('mcp', `unexpected argument '${positionals[0]}'`);
+  if (values['allow-table-urls'] && values['deny-table-urls']) throw new UsageError('mcp', '--allow-table-urls and --deny-table-urls contradict each other; give one (urls are refused by default)');
   if (values['capsule-outputs'] && values['capsule-log'] === undefined) throw new UsageError('mcp', '--capsule-outputs needs --capsule-log <file> (the log the outputs go to)');
   const sandbox = sandboxOptionsFrom('mcp', values);
   const maxSessions = intFlag('mcp', 'max-sessions', values['max-sessions'], 'sessions');
@@ -56,7 +60,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
       ...(maxSessions ? { maxSessions } : {}),
       ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
       ...(maxUploadBytes ? { maxUploadBytes } : {}),
-      ...(values['deny-table-urls'] === true ? { allowTableUrls: false } : {}),
+      allowTableUrls: values['allow-table-urls'] === true,
       ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']) } : {}),
       capsuleOutputs: values['capsule-outputs'] === true,
       deterministic: values.deterministic === true,

@@ -1,3 +1,4 @@
+import { SbirtoolsError } from '../core/errors.js';
 /**
  * Stable codes of host-side data failures (download, ingest, cache). One row each in
  * docs/dataset.md ("Errors"). Codes never change meaning; new failures get new codes.
@@ -33,9 +34,9 @@ export type DataErrorCode = (typeof DATA_ERROR_CODES)[number];
  * @example
  * try { await openDataset(src); } catch (e) { if (e instanceof DataError && e.code === 'DATA_NOT_FOUND') ... }
  */
-export class DataError extends Error {
+export class DataError extends SbirtoolsError {
   override readonly name = 'DataError';
-  readonly code: DataErrorCode;
+  declare readonly code: DataErrorCode;
   /** What to do about it, when the message alone does not say (table formats set it). */
   readonly hint?: string;
   /** DATA_FETCH_FAILED: the host that failed (`name:port`). */
@@ -46,8 +47,7 @@ export class DataError extends Error {
   readonly status?: number;
 
   constructor(code: DataErrorCode, message: string, options?: { cause?: unknown; hint?: string; host?: string; path?: string; status?: number }) {
-    super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
-    this.code = code;
+    super(code, message, options?.cause !== undefined ? { cause: options.cause } : undefined);
     if (options?.hint) this.hint = options.hint;
     if (options?.host !== undefined) this.host = options.host;
     if (options?.path !== undefined) this.path = options.path;

@@ -2,7 +2,7 @@ import { PRESET_NAMES, type PresetName } from '../../schema/limits.js';
 import { HandlerRequestSchema } from '../../schema/tool.js';
 import { parseRunBody } from '../adapters/parseRunBody.js';
 import { readBody } from '../adapters/readBody.js';
-import { quickJsFromModule, type QuickJsEngine } from '../runtime/quickjsInstance.js';
+import { quickJsFromModule, type QuickJsEngine } from '../runtime/engines/quickjs/quickjsInstance.js';
 import { bucketFolder, embeddedFolder, urlFolder, type BucketLike, type FolderSource } from './folderSource.js';
 import { EdgeDataset } from './edgeDataset.js';
 import { edgeLimits, edgeRun } from './edgeRun.js';

@@ -2,7 +2,7 @@ import type { ColumnData, TableMeta } from '../../schema/columnar.js';
 import type { DatasetInfo } from '../../schema/result.js';
 import { columnFromBuffers } from '../data/pack/columnFromBuffers.js';
 import { DATA_DIR_MANIFEST, parseManifest, type PackColumn, type PackManifest } from '../data/pack/manifest.js';
-import type { TableProvider } from '../runtime/tableProviders.js';
+import type { TableProvider } from '../runtime/engines/engineSession.js';
 import { DataFetchError, type FolderSource } from './folderSource.js';
 
 const MB = 1048576;

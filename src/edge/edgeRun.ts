@@ -2,10 +2,10 @@ import { resolveLimits, type Limits, type PresetName } from '../../schema/limits
 import type { RunResult } from '../../schema/result.js';
 import { collectColumnNames } from '../policy/index.js';
 import { buildResult } from '../result/buildResult.js';
-import { checkAndPrepare } from '../runtime/checkAndPrepare.js';
-import { emptyResult, precheck } from '../runtime/precheck.js';
-import type { QuickJsEngine } from '../runtime/quickjsInstance.js';
-import { QuickJsSession } from '../runtime/quickjsSession.js';
+import { checkAndPrepare } from '../runtime/prepare/checkAndPrepare.js';
+import { emptyResult, precheck } from '../sandbox/precheck.js';
+import type { QuickJsEngine } from '../runtime/engines/quickjs/quickjsInstance.js';
+import { QuickJsSession } from '../runtime/engines/quickjs/quickjsSession.js';
 import type { EdgeDataset } from './edgeDataset.js';
 
 /** Limits of a run on the edge: the preset's, with memory held to what a 128 MB isolate leaves. */

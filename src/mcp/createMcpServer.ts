@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { loadDataCard, type DataCardView } from '../adapters/description.js';
-import { toolDescription } from '../result/toolDescription.js';
+import { toolDescription } from '../sandbox/toolDescription.js';
 import { createSessionStore, type SessionStore, type SessionStoreOptions } from '../adapters/sessionStore.js';
 import { packageInfo } from '../capsule/packageInfo.js';
 import { registerResources } from './registerResources.js';
@@ -23,7 +23,11 @@ export interface McpServerOptions extends SessionStoreOptions {
   card?: () => Promise<DataCardView>;
   /** Largest table add_table accepts, in bytes. @default 33554432 (32 MiB) */
   maxUploadBytes?: number;
-  /** Let add_table download a `url` (the server then fetches URLs a model names). @default true */
+  /**
+   * Let add_table download a `url` (the server then fetches URLs a model names: allow it only where
+   * the host cannot reach anything the model must not, since a prompt-injected model could name a
+   * loopback service or a cloud metadata address). @default false
+   */
   allowTableUrls?: boolean;
   /** Memory kept for saved files clients read as resources (oldest dropped first), in bytes. @default 268435456 */
   maxKeptFileBytes?: number;
@@ -69,7 +73,7 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<S
   registerResources(server, card);
   registerFileResources(server, files, ResourceTemplate);
   const startTables = await startTableLines(options.sandbox, options.pool);
-  registerTableTools(server, ResourceTemplate, { sessions, runTool, description, startTables, maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES, cacheDir: options.sandbox?.cacheDir, allowUrls: options.allowTableUrls !== false, onError });
+  registerTableTools(server, ResourceTemplate, { sessions, runTool, description, startTables, maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES, cacheDir: options.sandbox?.cacheDir, allowUrls: options.allowTableUrls === true, onError });
   let closed: Promise<void> | undefined;
   return {
     server,

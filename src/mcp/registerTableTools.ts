@@ -2,11 +2,11 @@ import type { McpServer, RegisteredTool, ResourceTemplate } from '@modelcontextp
 import { z } from 'zod';
 import type { ColumnarTable } from '../../schema/columnar.js';
 import type { SessionStore, TableSchema } from '../adapters/sessionStore.js';
-import { DataError } from '../data/errors.js';
-import { resolveDataSource } from '../data/resolveDataSource.js';
-import { tableFromCsv } from '../data/tables.js';
-import { loadTable, type TableSource } from '../data/formats/loadTable.js';
-import { TABLE_FORMATS } from '../data/formats/detectFormat.js';
+import { DataError } from '../sandbox/dataset.js';
+import { resolveDataSource } from '../sandbox/dataset.js';
+import { tableFromCsv } from '../sandbox/tables.js';
+import { loadTable, type TableSource } from '../sandbox/tables.js';
+import { TABLE_FORMATS } from '../sandbox/tables.js';
 import { FileStore } from './fileStore.js';
 import { tableSchemaLine } from './tableSchema.js';
 
@@ -52,8 +52,8 @@ export function registerTableTools(
     },
     async (input) => {
       try {
-        if (input.url !== undefined && deps.allowUrls === false) {
-          throw new DataError('DOWNLOAD_BAD_URL', 'this server does not download tables from URLs (sbirtools mcp started with --deny-table-urls, or sbirtools serve without --allow-table-urls)', { hint: 'Send the file itself in content_base64 or content_text.' });
+        if (input.url !== undefined && deps.allowUrls !== true) {
+          throw new DataError('DOWNLOAD_BAD_URL', 'this server does not download tables from URLs a model names (sbirtools mcp and sbirtools serve refuse them unless started with --allow-table-urls)', { hint: 'Send the file itself in content_base64 or content_text.' });
         }
         const table = await load(input, deps.maxUploadBytes, deps.cacheDir);
         await deps.sessions.addTable(input.name, table);

@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Chart } from '../../schema/result.js';
-import { chartWorkerPath } from '../runtime/paths.js';
+import { chartWorkerPath } from '../core/paths.js';
 import { ChartRenderError } from './renderChart.js';
 
 /** Limits of one chart drawn by renderChartIsolated(). */

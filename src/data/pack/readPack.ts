@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ColumnData } from '../../../schema/columnar.js';
 import { DataError } from '../errors.js';
 import type { IngestReport } from '../ingest/report.js';
-import type { Dataset } from '../openDataset.js';
+import type { Dataset } from '../dataset.js';
 import { inflateColumn } from './inflateColumn.js';
 import type { PackColumn, PackManifest } from './manifest.js';
 

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { gzip as gzipCb, constants } from 'node:zlib';
 import type { ColumnData } from '../../../schema/columnar.js';
 import { ROLES } from '../cache/format.js';
-import type { Dataset } from '../openDataset.js';
+import type { Dataset } from '../dataset.js';
 import { DATA_DIR_MANIFEST, PACK_FORMAT, PACK_VERSION, type PackBuffer, type PackColumn, type PackManifest } from './manifest.js';
 
 const gzip = promisify(gzipCb);

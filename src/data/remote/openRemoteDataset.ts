@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataError } from '../errors.js';
-import type { Dataset } from '../openDataset.js';
+import type { Dataset } from '../dataset.js';
 import { parseManifest, type PackManifest } from '../pack/manifest.js';
 import { packDataset } from '../pack/readPack.js';
 import { columnCachePath, readCached, remoteCacheDir, writeCachedSync } from './columnCache.js';
