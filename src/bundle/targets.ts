@@ -67,14 +67,14 @@ export default toNodeListener(createHandler({ sandbox: sandboxOptions() }));
   }
   return {
     functionDir: '.',
-    modules: ['dist/src/cli/serve.js', 'dist/src/runtime/defaultBackend.js'],
+    modules: ['dist/src/cli/serve.js', 'dist/src/sandbox/defaultBackend.js'],
     entry: {
       name: 'index.mjs',
       source: `// A server written by \`sbirtools bundle --target node\`: \`node index.mjs\` serves on $PORT (default 8787), host $HOST
 // (default 0.0.0.0, which needs SBIRTOOLS_API_KEYS). For Cloud Run and other container platforms.
 ${preamble}
 const { serveCommand } = await import('${PKG}/cli/serve.js');
-const { shutdownDefaultBackends } = await import('${PKG}/runtime/defaultBackend.js');
+const { shutdownDefaultBackends } = await import('${PKG}/sandbox/defaultBackend.js');
 const data = sandboxOptions().dataPath;
 const argv = ['--host', process.env.HOST ?? '0.0.0.0', ...(data ? ['--data', data] : []), ...process.argv.slice(2)];
 const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, isTTY: false };
