@@ -25,7 +25,7 @@ describe('@vercel/nft tracing of an app that imports sbirtools', () => {
     const root = realpathSync(ROOT);
     const { fileList } = await nodeFileTrace([join(app, 'index.mjs')], { base: '/', ignore: (p: string) => /^(proc|sys|dev)\//.test(p) });
     const files = [...fileList].map((f) => `/${f}`);
-    for (const needed of ['dist/holder/holderMain.mjs', 'dist/prelude/bundle.js', 'dist/src/runtime/codeCheckWorker.js', 'package.json']) {
+    for (const needed of ['dist/holder/holderMain.mjs', 'dist/prelude/bundle.js', 'dist/src/runtime/prepare/codeCheckWorker.js', 'package.json']) {
       expect(files, needed).toContain(join(root, needed));
     }
     expect(files.some((f) => f.endsWith('.node') && f.includes('isolated-vm'))).toBe(true);
