@@ -70,10 +70,10 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       return EXIT.USAGE;
     }
     const exit = exitCodeForError(err);
-    const e = err as Error & { code?: string };
+    const e = err as Error & { code?: string; hint?: string };
     // Library errors carry messages written for the user; anything else is a bug worth a stack.
     const text = exit === EXIT.INTERNAL && !e.code ? (e.stack ?? String(err)) : e.message;
-    io.stderr.write(`sbirtools${name ? ` ${name}` : ''}: ${e.code ? `${e.code}: ` : ''}${text}\n`);
+    io.stderr.write(`sbirtools${name ? ` ${name}` : ''}: ${e.code ? `${e.code}: ` : ''}${text}\n${typeof e.hint === 'string' && e.code ? `hint: ${e.hint}\n` : ''}`);
     return exit;
   } finally {
     await shutdown().catch(() => undefined);

@@ -5,6 +5,7 @@
 //   GET /__log -> [{ path, range, inm }]     POST /__clear
 // Faults: status, delayMs (before headers), truncateAfter (+ times: how many answers are cut),
 // corrupt (one byte flipped), redirect (a Location), cacheControl, noRange.
+// Env LATENCY_MS=<n> delays every file answer by n ms (benchmarks: a far-away host).
 // Exits when its stdin closes (the test process ended) or on SIGTERM.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
@@ -32,7 +33,8 @@ const server = createServer((req, res) => {
   log.push({ path, range: req.headers.range ?? null, inm: req.headers['if-none-match'] ?? null });
   const f = faults[path] ?? {};
   const answer = () => serve(req, res, path, f);
-  if (f.delayMs) setTimeout(answer, f.delayMs);
+  const delay = (f.delayMs ?? 0) + Number(process.env.LATENCY_MS ?? 0);
+  if (delay) setTimeout(answer, delay);
   else answer();
 });
 

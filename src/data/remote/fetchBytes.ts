@@ -2,6 +2,7 @@ import { DataError } from '../errors.js';
 import { BACKOFF_MS, type RemoteOptions } from './remoteOptions.js';
 import { fetchFailed } from './fetchFailed.js';
 import { checkScheme } from './remoteUrl.js';
+import { httpGet, type HttpAnswer } from './httpGet.js';
 
 /** One transfer's answer: the body (empty for 304), the final status and the headers kept. */
 export interface FetchedBytes {
@@ -25,14 +26,9 @@ export interface FetchLimits {
 }
 
 const MAX_REDIRECTS = 5;
-/** A failure that another attempt may fix (network, 5xx, 429, a body cut short). */
-class Retryable extends Error {
-  constructor(
-    readonly error: DataError,
-  ) {
-    super(error.message);
-  }
-}
+/** Failures that another attempt may fix (network, 5xx, 429, a body cut short). */
+const retryable = new WeakSet<DataError>();
+const retry = (e: DataError): DataError => (retryable.add(e), e);
 
 /**
  * GETs one URL with the remote-data rules: http(s) only (http for loopback or when allowed),
@@ -55,12 +51,12 @@ export async function fetchBytes(start: URL, opts: Required<RemoteOptions>, limi
       if (!r.resumed) parts = [];
       parts.push(r.body);
       have = parts.reduce((n, p) => n + p.byteLength, 0);
-      throw new Retryable(fetchFailed(r.url, `the body ended after ${have} of ${r.total} bytes`, r.status));
+      throw retry(fetchFailed(r.url, `the body ended after ${have} of ${r.total} bytes`, r.status));
     } catch (err) {
-      if (!(err instanceof Retryable)) throw err;
+      if (!(err instanceof DataError) || !retryable.has(err)) throw err;
       const wait = BACKOFF_MS * 2 ** attempt;
       if (attempt >= opts.retries || Date.now() + wait >= deadline) {
-        const e = err.error;
+        const e = err;
         throw new DataError('DATA_FETCH_FAILED', `${e.message.replace(/\.$/, '')}, after ${attempt + 1} attempt${attempt ? 's' : ''}.`, { hint: e.hint!, host: e.host!, path: e.path!, ...(e.status !== undefined ? { status: e.status } : {}) });
       }
       await new Promise((r) => setTimeout(r, wait));
@@ -93,16 +89,16 @@ async function attemptOnce(start: URL, opts: Required<RemoteOptions>, limits: Fe
       if (have > 0) headers.range = `bytes=${have}-`;
       touch();
       count(1);
-      let res: Response;
+      let res: HttpAnswer;
       try {
-        res = await fetch(url, { headers, redirect: 'manual', signal: ctl.signal });
+        res = await httpGet(url, headers, ctl.signal);
       } catch (err) {
         if (why.startsWith('no answer within')) throw fetchFailed(url, why);
-        throw new Retryable(fetchFailed(url, why || `network error (${networkCause(err)})`, undefined, err));
+        throw retry(fetchFailed(url, why || `network error (${networkCause(err)})`, undefined, err));
       }
       if (res.status >= 300 && res.status < 400 && res.status !== 304) {
-        await res.body?.cancel().catch(() => {});
-        const location = res.headers.get('location');
+        res.cancel();
+        const location = res.header('location');
         if (!location) throw fetchFailed(url, 'a redirect without a Location', res.status);
         if (hop >= MAX_REDIRECTS) throw fetchFailed(url, `more than ${MAX_REDIRECTS} redirects`, res.status);
         const next = new URL(location, url);
@@ -114,28 +110,28 @@ async function attemptOnce(start: URL, opts: Required<RemoteOptions>, limits: Fe
         continue;
       }
       if (res.status === 304 && limits.headers) {
-        await res.body?.cancel().catch(() => {});
+        res.cancel();
         return { kind: 'done', answer: answerOf(res), body: new Uint8Array(0), resumed: false };
       }
       if (res.status === 429 || res.status >= 500) {
-        await res.body?.cancel().catch(() => {});
-        throw new Retryable(fetchFailed(url, 'the server failed', res.status));
+        res.cancel();
+        throw retry(fetchFailed(url, 'the server failed', res.status));
       }
       if (res.status !== 200 && res.status !== 206) {
-        await res.body?.cancel().catch(() => {});
+        res.cancel();
         throw fetchFailed(url, res.status === 404 ? 'not found' : 'the server refused', res.status);
       }
-      const resumed = res.status === 206 && have > 0 && rangeStart(res.headers.get('content-range')) === have;
+      const resumed = res.status === 206 && have > 0 && rangeStart(res.header('content-range')) === have;
       if (res.status === 206 && !resumed) {
-        await res.body?.cancel().catch(() => {});
-        throw fetchFailed(url, `an unexpected partial answer (${res.headers.get('content-range') ?? 'no Content-Range'})`, res.status);
+        res.cancel();
+        throw fetchFailed(url, `an unexpected partial answer (${res.header('content-range') ?? 'no Content-Range'})`, res.status);
       }
       const offset = resumed ? have : 0;
-      const length = res.headers.get('content-length');
+      const length = res.header('content-length');
       const announced = length !== null && /^\d+$/.test(length) ? offset + Number(length) : undefined;
       const cap = limits.expectedBytes ?? limits.maxBytes;
       if (announced !== undefined && announced > cap) {
-        await res.body?.cancel().catch(() => {});
+        res.cancel();
         throw fetchFailed(url, limits.expectedBytes !== undefined ? `the file has ${announced} bytes, the manifest says ${limits.expectedBytes}` : `the file has ${announced} bytes, over the cap of ${limits.maxBytes}`, res.status);
       }
       const body = await readBody(res, url, cap - offset, touch, () => why);
@@ -151,18 +147,15 @@ async function attemptOnce(start: URL, opts: Required<RemoteOptions>, limits: Fe
 }
 
 /** Reads a body up to `cap` bytes; a body cut by the network comes back short (the caller resumes). */
-async function readBody(res: Response, url: URL, cap: number, touch: () => void, why: () => string): Promise<Uint8Array> {
+async function readBody(res: HttpAnswer, url: URL, cap: number, touch: () => void, why: () => string): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let n = 0;
-  const reader = res.body!.getReader();
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
+    for await (const value of res.body) {
       touch();
       n += value.byteLength;
       if (n > cap) {
-        await reader.cancel().catch(() => {});
+        res.cancel();
         throw fetchFailed(url, `the body passed ${cap} bytes, more than the file may have`, res.status);
       }
       chunks.push(value);
@@ -171,14 +164,14 @@ async function readBody(res: Response, url: URL, cap: number, touch: () => void,
     if (err instanceof DataError) throw err;
     const reason = why();
     if (reason.startsWith('no answer within')) throw fetchFailed(url, reason, res.status);
-    if (reason) throw new Retryable(fetchFailed(url, reason, res.status));
+    if (reason) throw retry(fetchFailed(url, reason, res.status));
     // the connection dropped mid-body: what arrived is kept, the rest is asked for again
   }
   return concat(chunks);
 }
 
-function answerOf(res: Response): Omit<FetchedBytes, 'bytes' | 'requests'> {
-  const h = (name: string) => res.headers.get(name) ?? undefined;
+function answerOf(res: HttpAnswer): Omit<FetchedBytes, 'bytes' | 'requests'> {
+  const h = (name: string) => res.header(name) ?? undefined;
   const out: Omit<FetchedBytes, 'bytes' | 'requests'> = { status: res.status };
   const etag = h('etag');
   const lastModified = h('last-modified');
@@ -195,8 +188,8 @@ function rangeStart(contentRange: string | null): number | undefined {
 }
 
 function networkCause(err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (err as Error).message;
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  return e.code ?? e.cause?.code ?? e.cause?.message ?? String(e.message ?? err);
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {

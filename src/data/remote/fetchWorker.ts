@@ -3,7 +3,7 @@
  * manifest, caches it atomically, hands the bytes back, and wakes the waiting thread.
  */
 import { createHash } from 'node:crypto';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import { fetchBytes } from './fetchBytes.js';
 import { fetchFailed } from './fetchFailed.js';
@@ -42,6 +42,13 @@ async function run(job: FetchJob): Promise<FetchAnswer> {
     const e = err as { code?: string; message?: string; hint?: string; host?: string; path?: string; status?: number };
     return { ok: false, error: { code: e.code ?? 'DATA_FETCH_FAILED', message: String(e.message ?? err), ...(e.hint ? { hint: e.hint } : {}), host: e.host ?? url.host, path: e.path ?? url.pathname, ...(e.status !== undefined ? { status: e.status } : {}) } };
   }
+}
+
+// tell the waiting thread this worker loaded (syncFetch.ts waits for it before its first job)
+const started = (workerData as { started?: Int32Array } | null)?.started;
+if (started) {
+  Atomics.store(started, 0, 1);
+  Atomics.notify(started, 0);
 }
 
 parentPort!.on('message', (job: FetchJob) => {

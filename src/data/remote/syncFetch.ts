@@ -7,6 +7,10 @@ import type { FetchAnswer } from './fetchWorker.js';
 import type { RemoteOptions } from './remoteOptions.js';
 
 let worker: Worker | undefined;
+/** Raised by the worker once its modules loaded (a worker that cannot start must not cost a deadline). */
+let started: Int32Array | undefined;
+/** How long a new fetch thread may take to load its modules (a loaded 2-core machine takes ~1 s). */
+const START_MS = 20_000;
 
 /**
  * Fetches and verifies one column file synchronously: the transfer runs in a worker thread (one per
@@ -17,6 +21,15 @@ let worker: Worker | undefined;
  */
 export function fetchColumnSync(url: URL, bytes: number, sha256: string, dest: string | null, opts: Required<RemoteOptions>): { bytes: Uint8Array; requests: number; cached: boolean } {
   worker ??= startWorker();
+  if (Atomics.load(started!, 0) === 0 && Atomics.wait(started!, 0, 0, START_MS) === 'timed-out') {
+    void worker.terminate();
+    worker = undefined;
+    throw new DataError('DATA_FETCH_FAILED', `Fetching ${url.pathname} from ${url.host} failed: the fetch thread did not start within ${START_MS} ms.`, {
+      hint: 'sbirtools could not start its fetch worker (dist/src/data/remote/fetchWorker.js); check the install (`npm run build`) and that worker threads are allowed.',
+      host: url.host,
+      path: url.pathname,
+    });
+  }
   const { port1, port2 } = new MessageChannel();
   const flag = new Int32Array(new SharedArrayBuffer(4));
   worker.postMessage({ url: url.href, bytes, sha256, dest, opts, port: port2, flag }, [port2]);
@@ -41,7 +54,10 @@ export function fetchColumnSync(url: URL, bytes: number, sha256: string, dest: s
 }
 
 function startWorker(): Worker {
-  const w = new Worker(workerPath());
+  started = new Int32Array(new SharedArrayBuffer(4));
+  // no flags of the parent: --input-type (node -e) stops a worker from loading, and a worker
+  // refuses process-wide ones such as --no-node-snapshot; this one needs none
+  const w = new Worker(workerPath(), { workerData: { started }, execArgv: [] });
   w.unref();
   w.on('error', () => {
     if (worker === w) worker = undefined;

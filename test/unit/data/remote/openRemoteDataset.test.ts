@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync, mkdirSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -214,6 +215,14 @@ describe('remote data: a built data folder over HTTP', () => {
     } finally {
       await s.close();
     }
+  });
+
+  it('loads a column from a `node --input-type=module -e` script (the main script\'s flags never reach the fetch thread)', () => {
+    const mod = join(import.meta.dirname, '../../../../dist/src/data/remote/openRemoteDataset.js');
+    const script = `const { openRemoteDataset } = await import(${JSON.stringify(mod)});
+      const ds = await openRemoteDataset(${JSON.stringify(server.url)}, ${JSON.stringify(tempDir())}, { deadlineMs: 30000 }, {});
+      console.log(ds.loadColumn('Agency').kind);`;
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 120_000 }).trim()).toBe('dict');
   });
 
   it('resolveDataSource: an http(s) dataPath or SBIRTOOLS_DATA_URL is remote data, cached under the temp dir unless a cache dir is set', () => {
