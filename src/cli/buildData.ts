@@ -3,6 +3,7 @@ import { openDataset } from '../sandbox/dataset.js';
 import { resolveDataSource } from '../sandbox/dataset.js';
 import { parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';
+import { terminalSafe } from './terminalSafe.js';
 
 export const BUILD_DATA_HELP = `Usage: sbirtools build-data <out-dir> [--data <csv|folder>]
 
@@ -30,8 +31,8 @@ export async function buildDataCommand(argv: string[], io: CliIo): Promise<numbe
   const started = performance.now();
   const { dir, bytes, info } = await writeDataDir(positionals[0]!, source, openDataset);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  io.stdout.write(`${dir}: ${info.rows.toLocaleString('en-US')} rows of ${info.synthetic ? 'the SYNTHETIC sample' : info.source}, ${(bytes / 1e6).toFixed(1)} MB, built in ${seconds} s\n`);
-  io.stdout.write(`use it with: --data ${dir}   (or SBIRTOOLS_CSV_PATH=${dir}, or { dataPath: '${dir}' })\n`);
-  io.stdout.write(`or upload the folder as is and use its URL: --data https://<host>/<folder>/   (or SBIRTOOLS_DATA_URL)\n`);
+  io.stdout.write(`${terminalSafe(dir)}: ${info.rows.toLocaleString('en-US')} rows of ${info.synthetic ? 'the SYNTHETIC sample' : terminalSafe(info.source)}, ${(bytes / 1e6).toFixed(1)} MB, built in ${seconds} s\n`);
+  io.stdout.write(terminalSafe(`use it with: --data ${dir}   (or SBIRTOOLS_CSV_PATH=${dir}, or { dataPath: '${dir}' })\n`));
+  io.stdout.write('or upload the folder as is and use its URL: --data https://<host>/<folder>/   (or SBIRTOOLS_DATA_URL)\n');
   return EXIT.OK;
 }

@@ -1,6 +1,7 @@
 import { loadDataCard } from '../adapters/description.js';
 import { parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';
+import { jsonTerminalSafe, terminalSafe } from './terminalSafe.js';
 
 export const INFO_HELP = `Usage: sbirtools info [--json] [--data <csv>]
 
@@ -21,6 +22,7 @@ export async function infoCommand(argv: string[], io: CliIo): Promise<number> {
   }
   if (positionals.length) throw new UsageError('info', `unexpected argument '${positionals[0]}'`);
   const card = await loadDataCard(values.data !== undefined ? { dataPath: String(values.data) } : {});
-  io.stdout.write(values.json ? `${JSON.stringify(card.json, null, 2)}\n` : `${card.markdown.replace(/\n$/, '')}\n`);
+  // column names and top values come from the data file: escaped for the terminal
+  io.stdout.write(values.json ? `${jsonTerminalSafe(JSON.stringify(card.json, null, 2))}\n` : `${terminalSafe(card.markdown.replace(/\n$/, ''))}\n`);
   return EXIT.OK;
 }

@@ -25,6 +25,9 @@ export const DATA_ERROR_CODES = [
   'DATA_UNSUPPORTED',
   'DATA_SCHEMA_MISMATCH',
   'DATA_DECODE_FAILED',
+  'DOWNLOAD_DEADLINE',
+  'DOWNLOAD_BLOCKED',
+  'DATA_OUT_OF_RANGE',
   'DATA_FETCH_FAILED',
 ] as const;
 export type DataErrorCode = (typeof DATA_ERROR_CODES)[number];

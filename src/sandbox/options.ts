@@ -6,7 +6,7 @@ import { SbirtoolsValidationError } from '../core/errors.js';
 import { ENGINE_CHOICES, ENGINE_CHOICES_TEXT, type EngineChoice } from '../../schema/engine.js';
 import { resolveDataSource, tableFromArquero, tableFromRows } from '../data/index.js';
 import { loadTable, type TableSource } from '../data/formats/loadTable.js';
-import { GLOBAL_NAMES } from '../../schema/preludeApi.js';
+import { checkTableName } from './tableName.js';
 
 /**
  * A table for `tables`: a path or http(s) URL of a CSV, Parquet, Arrow IPC, JSON or NDJSON file;
@@ -52,9 +52,6 @@ export interface SandboxOptions extends Partial<Limits> {
 export type ValidatedOptions = SandboxOptions;
 
 const KNOWN = new Set(SANDBOX_OPTION_KEYS);
-const TABLE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-/** Names a table may not take: every prelude global (award_data, aq, print, to_parquet...) and the run's own names. */
-const RESERVED = new Set(['tables', 'console', 'result', 'globalThis', 'undefined', 'NaN', 'Infinity', ...GLOBAL_NAMES]);
 
 /**
  * Validate options up front; the message names the option and echoes the bad value.
@@ -78,9 +75,7 @@ export function validateOptions(options: unknown): ValidatedOptions {
       throw new SbirtoolsValidationError('Expected the `tables` option to be an object mapping table names to a CSV path, an Arquero table or an array of rows');
     }
     for (const [name, t] of Object.entries(o.tables)) {
-      if (!TABLE_NAME.test(name) || RESERVED.has(name)) {
-        throw new SbirtoolsValidationError(`Invalid table name \`${name}\` in \`tables\`: use a JavaScript identifier that is not one of ${[...RESERVED].join(', ')}`);
-      }
+      checkTableName(name);
       if (Array.isArray(t)) {
         const bad = t.findIndex((row) => row === null || typeof row !== 'object' || Array.isArray(row));
         if (bad >= 0) throw new SbirtoolsValidationError(`Expected row ${bad} of table \`${name}\` to be an object of column values, got \`${t[bad] === null ? 'null' : Array.isArray(t[bad]) ? 'array' : typeof t[bad]}\``);
@@ -113,7 +108,8 @@ export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits)
     else if (isColumnar(t)) tables.push({ name, kind: 'columnar', table: { ...t, name } });
     else if (typeof t === 'string' || t instanceof Uint8Array || t instanceof ArrayBuffer || isFileSpec(t)) {
       // files on disk are decoded by the holder and kept there across sessions (like CSV tables)
-      const loaded = await loadTable(name, t as TableSource, { cacheDir, decodeLater: true });
+      // a URL's whole transfer is bounded by the run's own deadline (a trickling server cannot hold it past)
+      const loaded = await loadTable(name, t as TableSource, { cacheDir, decodeLater: true, download: { deadlineMs: limits.timeoutMs } });
       tables.push(loaded.kind === 'columnar' ? { name, kind: 'columnar', table: loaded.table } : loaded.kind === 'file' ? { name, kind: 'file', path: loaded.path, format: loaded.format } : { name, kind: 'csv', path: loaded.path });
     } else tables.push({ name, kind: 'columnar', table: tableFromArquero(name, t as never) });
   }

@@ -9,7 +9,7 @@ import { fetchBytes } from './fetchBytes.js';
 import { fetchFailed } from './fetchFailed.js';
 import { MAX_MANIFEST_BYTES, remoteOptions, type RemoteOptions } from './remoteOptions.js';
 import { dataFolderUrl } from './remoteUrl.js';
-import { fetchColumnSync } from './syncFetch.js';
+import { fetchColumnSync, prepareFetchThread } from './syncFetch.js';
 
 /** The HTTP validators and freshness of a cached manifest. */
 interface ManifestMeta {
@@ -42,6 +42,7 @@ export async function openRemoteDataset(url: string, cacheDir: string, options: 
   const { folder, manifest: manifestUrl } = dataFolderUrl(url, opts.allowHttp);
   const dir = remoteCacheDir(cacheDir, folder.href);
   const stats: RemoteStats = { requests: 0, bytesFetched: 0 };
+  prepareFetchThread();
   const { manifest, warning } = await loadManifest(manifestUrl, dir, opts, stats);
   const rebuild = `Upload the folder again from \`sbirtools build-data\` (the cache at ${dir} may be deleted at any time).`;
   const fromCache = new Set<string>();

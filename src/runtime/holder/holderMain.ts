@@ -8,6 +8,7 @@ import { SessionHost } from './sessionHost.js';
 import { loadEngine } from '../engines/isolated-vm/loadIsolatedVm.js';
 import { setCatastropheHandler } from '../engines/isolated-vm/isolatedVmSession.js';
 import type { HolderEvent, HolderReply, HolderRequest } from './protocol.js';
+import { outputCoalescer } from './outputCoalescer.js';
 
 /** After a catastrophe, how long replies still in flight may take before the process ends anyway. */
 const LAST_REPLIES_MS = 2_000;
@@ -52,8 +53,16 @@ async function handle(req: HolderRequest): Promise<unknown> {
   switch (req.op) {
     case 'open':
       return host.open(req.sessionId, req.spec);
-    case 'run':
-      return host.run(req.sessionId, req.run);
+    case 'run': {
+      if (!req.run.streamOutput) return host.run(req.sessionId, req.run);
+      const sessionId = req.sessionId;
+      const out = outputCoalescer((stream, text) => send({ event: 'output', sessionId, stream, text }));
+      try {
+        return await host.run(sessionId, req.run, out.write);
+      } finally {
+        out.flush(); // sent before the reply: IPC keeps the order
+      }
+    }
     case 'abort':
       host.abort(req.sessionId);
       return null;

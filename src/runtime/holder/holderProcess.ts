@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { holderEntryPath } from '../../core/paths.js';
 import { SbirtoolsError } from '../../core/errors.js';
-import type { HolderEvent, HolderReply, HolderRequest } from './protocol.js';
+import type { HolderEvent, HolderReply, HolderRequest, OutputListener } from './protocol.js';
 import { DATA_ERROR_CODES, DataError, type DataErrorCode } from '../../data/errors.js';
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
@@ -54,6 +54,8 @@ function oneShot(): boolean {
 export class HolderProcess {
   private readonly child: ChildProcess;
   private readonly pending = new Map<number, Pending>();
+  /** Who receives a streaming run's output, by session id (one run per session at a time). */
+  readonly outputListeners = new Map<string, OutputListener>();
   private nextId = 1;
   private waitingForReady = 0;
   private readonly exitWaiters: Array<() => void> = [];
@@ -87,6 +89,7 @@ export class HolderProcess {
       this.child.on('message', (msg: HolderReply | HolderEvent) => {
         if ('event' in msg) {
           if (msg.event === 'ready') resolve();
+          else if (msg.event === 'output') this.outputListeners.get(msg.sessionId)?.(msg.stream, msg.text);
           else if (msg.event === 'catastrophe') {
             reject(new Error(msg.message));
             this.retire(msg.message);

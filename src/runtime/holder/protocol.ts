@@ -41,7 +41,11 @@ export interface SourceRunRequest {
   /** Milliseconds the run may take, parse included, measured from when the holder receives it. */
   timeoutMs: number;
   deterministic?: { now: number; seed: number };
+  /** Send what the code prints as `output` events while it runs (the reply still carries all of it). */
+  streamOutput?: boolean;
 }
+
+export type { OutputListener } from '../engines/engineSession.js';
 
 export type HolderRequest =
   | { id: number; op: 'open'; sessionId: string; spec: SessionSpec }
@@ -58,4 +62,6 @@ export type HolderReply =
 export type HolderEvent =
   | { event: 'ready'; pid: number; engine: string }
   | { event: 'catastrophe'; message: string }
-  | { event: 'progress'; message: string };
+  | { event: 'progress'; message: string }
+  /** Output a streaming run wrote (coalesced), sent before the run's reply. */
+  | { event: 'output'; sessionId: string; stream: 'stdout' | 'stderr'; text: string };
