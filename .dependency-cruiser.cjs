@@ -122,6 +122,20 @@ module.exports = {
       to: { path: '^src/(runtime|data|result|policy)/' },
     },
     {
+      name: 'edge-without-node',
+      severity: 'error',
+      comment: 'src/edge/ (the Cloudflare Workers module) runs the QuickJS engine without Node: it may use the QuickJS engine and the files beside the engine contract, prepare/, the precheck, result/, policy/, data/ (its portable pack/ files), two body helpers of adapters/, core/ and schema/; never the holder, isolated-vm or a Node surface (scripts/build-worker.mjs also fails on any node: import).',
+      from: { path: '^src/edge/' },
+      to: { path: '^src/(runtime/holder|runtime/engines/isolated-vm|cli|mcp|server|viewer|capsule|bundle)/' },
+    },
+    {
+      name: 'bundle-is-a-build-tool',
+      severity: 'error',
+      comment: 'src/bundle/ writes deployable folders for `sbirtools bundle`: it reads data/ (build-data, the pack format), core/ and the edge pack helper; it never runs code, so no runtime/ or facade.',
+      from: { path: '^src/bundle/' },
+      to: { path: '^src/(runtime|sandbox|result|policy|cli|mcp|server|adapters|viewer|capsule)/' },
+    },
+    {
       name: 'no-public-barrel-inside',
       severity: 'error',
       comment:

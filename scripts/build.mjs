@@ -28,6 +28,9 @@ await buildHolder(root);
 // the CLI's `run` path, bundled the same way (bin/sbirtools.js loads it when present)
 const { buildCli } = await import('./build-cli.mjs');
 await buildCli(root);
+// the Cloudflare Workers module (QuickJS, no node: import) that `sbirtools bundle --target workers` ships
+const { buildWorker } = await import('./build-worker.mjs');
+await buildWorker(root);
 
 // Say which engine 'auto' will use here, so an install where no isolated-vm build loads (Node 26
 // without 7.x, no build tools, a host that cannot load addons) says so instead of failing later.

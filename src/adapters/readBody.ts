@@ -36,7 +36,14 @@ export async function readBody(request: Request, max: number, idleMs?: number): 
       // a read still pending (the idle case) on an older stream implementation: the caller closes the connection
     }
   }
-  return Buffer.concat(chunks).toString('utf8');
+  // (no Buffer: the edge worker reads bodies here too)
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
 }
 
 function withIdle<T>(read: Promise<T>, ms: number): Promise<T> {

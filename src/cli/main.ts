@@ -16,6 +16,7 @@ Commands:
   mcp                            serve MCP over stdio (for Claude Desktop and other clients)
   serve                          serve MCP over HTTP and a REST API (scales out with Redis)
   build-data <out-dir>           write a read-only data directory (binary cache) for deployment
+  bundle <out-dir> --target t    write a deployable folder for lambda, vercel, node or workers
   replay <capsule.jsonl>         re-run a recorded run and compare
   view [runs.jsonl]              a local web page of the runs in a capsule log (live)
   report <runs.jsonl> -o <html>  one self-contained HTML report of a session
@@ -33,6 +34,7 @@ const COMMANDS: Record<string, Command> = {
   mcp: async (argv, io) => (await import('./mcp.js')).mcpCommand(argv, io),
   serve: async (argv, io) => (await import('./serve.js')).serveCommand(argv, io),
   'build-data': async (argv, io) => (await import('./buildData.js')).buildDataCommand(argv, io),
+  bundle: async (argv, io) => (await import('./bundle.js')).bundleCommand(argv, io),
   replay: async (argv, io) => (await import('./replay.js')).replayCommand(argv, io),
   view: async (argv, io) => (await import('./view.js')).viewCommand(argv, io),
   report: async (argv, io) => (await import('./report.js')).reportCommand(argv, io),

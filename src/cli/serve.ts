@@ -107,7 +107,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT.OK;
   }
   if (positionals.length) throw new UsageError('serve', `unexpected argument '${positionals[0]}'`);
-  const port = values.port === '0' ? 0 : intFlag('serve', 'port', values.port, 'port');
+  // $PORT is how Cloud Run, Heroku-style hosts and most container platforms name the port
+  const portText = values.port ?? (io.env.PORT ? String(io.env.PORT) : undefined);
+  const port = portText === '0' ? 0 : intFlag('serve', 'port', portText, 'port');
   if (port !== undefined && port > 65535) throw new UsageError('serve', `--port expects 0-65535, got '${port}'`);
   const n = (flag: string, unit: string) => intFlag('serve', flag, values[flag], unit);
   const options: ServerOptions = {

@@ -1,5 +1,5 @@
 import type { ColumnData } from '../../../schema/columnar.js';
-import { ROLES } from '../cache/format.js';
+import { ROLES } from '../cache/roles.js';
 import type { PackColumn } from './manifest.js';
 
 /**

@@ -1,9 +1,10 @@
-import { basename } from 'node:path';
 import type { TableProvider } from './engineSession.js';
+
+// No `node:` import: the QuickJS engine that uses these also runs on the edge (src/edge/).
 
 /** The data source as the guest sees it: a file's name, never the host's absolute path. */
 export function guestVisibleSource(source: string): string {
-  return /^(\/|[A-Za-z]:[\\/]|\.{1,2}[\\/])/.test(source) ? basename(source) : source;
+  return /^(\/|[A-Za-z]:[\\/]|\.{1,2}[\\/])/.test(source) ? source.split(/[\\/]/).pop()! : source;
 }
 
 /**
@@ -19,6 +20,8 @@ export function guestLoad(
     return provider.loadColumn(column);
   } catch (err) {
     const code = (err as { code?: unknown }).code;
+    // a column over the edge's memory budget (src/edge/): its message names the column and the limit
+    if (code === 'COLUMN_TOO_LARGE') throw err;
     const e = new Error(
       code === 'COLUMN_NOT_FOUND'
         ? `table ${table} has no column '${column}'`

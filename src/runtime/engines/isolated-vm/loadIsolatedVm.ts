@@ -26,6 +26,17 @@ export class EngineLoadError extends SbirtoolsError {
 }
 
 /**
+ * The candidates, each required by a literal name: file tracers (@vercel/nft, `sbirtools bundle`)
+ * follow `require('<literal>')` from createRequire and ship the package with its native addon.
+ */
+const requireHere = createRequire(import.meta.url);
+const STATIC_LOADS: Record<string, () => unknown> = {
+  'isolated-vm': () => requireHere('isolated-vm'),
+  'isolated-vm-7': () => requireHere('isolated-vm-7'),
+  'isolated-vm-legacy': () => requireHere('isolated-vm-legacy'),
+};
+
+/**
  * Load isolated-vm: `isolated-vm` (6.x) first, then `isolated-vm-7` (7.x), then `isolated-vm-legacy` (5.0.4).
  * Never loaded on Bun or Deno (a V8 addon for Node's ABI; requiring it there may crash the process).
  * @throws {EngineLoadError} naming the runtime and the fix when none loads.
@@ -44,7 +55,7 @@ export function loadEngine(candidates: readonly string[] = CANDIDATES): { ivm: I
   }
   for (const name of candidates) {
     try {
-      const ivm = require(name) as Ivm;
+      const ivm = (STATIC_LOADS[name]?.() ?? require(name)) as Ivm;
       const version = (require(`${name}/package.json`) as { version: string }).version;
       const engine = { ivm, name, version };
       if (useCache) cached = engine;
