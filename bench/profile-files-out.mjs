@@ -14,7 +14,7 @@ const { values } = parseArgs({ options: { parquet: { type: 'string' }, repeat: {
 if (!values.parquet) throw new Error('pass --parquet FILE (a table with Employees, Amount and UEI columns, as bench/table-formats.mjs makes)');
 const root = resolve(import.meta.dirname, '..');
 // catch the isolate the session creates (isolated-vm's exports are read-only: proxy the module record)
-const require = createRequire(join(root, 'dist', 'src', 'runtime', 'engine.js'));
+const require = createRequire(join(root, 'dist', 'src', 'runtime', 'engines', 'isolated-vm', 'loadIsolatedVm.js'));
 const name = ['isolated-vm', 'isolated-vm-legacy'].find((n) => { try { require.resolve(n); return true; } catch { return false; } });
 const ivm = require(name);
 let isolate = null;

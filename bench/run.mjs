@@ -89,7 +89,7 @@ else {
   pandasSkipped = `pandas unavailable: ${install.stderr.trim().split('\n').pop() || `install-pandas.sh exited ${install.status}`}`;
   say(`bench: SKIPPING the pandas comparisons: ${pandasSkipped}`);
 }
-const { loadEngine } = await import(dist('src/runtime/engine.js'));
+const { loadEngine } = await import(dist('src/runtime/engines/isolated-vm/loadIsolatedVm.js'));
 const engine = (() => {
   try {
     const e = loadEngine();

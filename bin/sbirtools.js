@@ -11,14 +11,14 @@ if (isRun) {
   // schema on its first parse) costs more than it saves in a one-shot process. Same results;
   // zod reads this shared config object when a schema is built, so it is set before any import.
   globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };
-  // one question, then exit: the holder boots no spare isolates (src/runtime/holderProcess.ts)
+  // one question, then exit: the holder boots no spare isolates (src/runtime/holder/holderProcess.ts)
   globalThis.__sbirtoolsOneShot = true;
 }
 const bundled = isRun && existsSync(new URL('../dist/cli/main.js', import.meta.url));
 if (isRun && !process.argv.includes('--help') && !process.argv.includes('-h')) {
   // a Ctrl-C during start-up is remembered, so the run is cancelled (exit 130) and the holder stopped
   process.on('SIGINT', () => { globalThis.__sbirtoolsSigint = true; });
-  const prewarm = bundled ? '../dist/cli/defaultHolder.js' : '../dist/src/runtime/defaultHolder.js';
+  const prewarm = bundled ? '../dist/cli/defaultHolder.js' : '../dist/src/runtime/holder/defaultHolder.js';
   (await import(prewarm)).prewarmDefaultHolder();
 }
 const { main } = await import(bundled ? '../dist/cli/main.js' : '../dist/src/cli/main.js');

@@ -5,7 +5,7 @@
  */
 import * as aq from 'arquero';
 import { ColumnTable } from 'arquero';
-import { PRELUDE_API } from './api.js';
+import { PRELUDE_API } from '../schema/preludeApi.js';
 import { installVerbWrappers } from './closure/wrapVerbs.js';
 import { installColumnArrays } from './data/columnArrays.js';
 import { chart } from './charts/chart.js';

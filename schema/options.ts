@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PresetSchema } from './limits.js';
+import { ENGINE_CHOICES } from './engine.js';
 
 const optionalLimit = (name: string) =>
   z
@@ -38,7 +39,7 @@ export const SandboxOptionsSchema = z
     /** 'process' (default): isolates live in a child process; 'inline': in this process (needs --no-node-snapshot). */
     isolation: z.enum(['process', 'inline'], { error: "Expected the `isolation` option to be 'process' or 'inline'" }).optional(),
     /** Which engine runs the code: isolated-vm (V8, native addon) or QuickJS (WASM); 'auto' = isolated-vm when it loads, else QuickJS. @default 'auto' */
-    engine: z.enum(['auto', 'isolated-vm', 'quickjs'], { error: (i) => `Expected the \`engine\` option to be 'auto', 'isolated-vm' or 'quickjs', got \`${describe(i.input)}\`` }).optional(),
+    engine: z.enum(ENGINE_CHOICES, { error: (i) => `Expected the \`engine\` option to be ${ENGINE_CHOICES.map((c) => `'${c}'`).join(', ').replace(/, ([^,]*)$/, ' or $1')}, got \`${describe(i.input)}\`` }).optional(),
     /** Freeze Date.now() and seed Math.random for every run (replayable runs). @default false */
     deterministic: z.boolean({ error: 'Expected the `deterministic` option to be a boolean' }).optional(),
   })

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LimitsSchema } from './limits.js';
 import { RunErrorSchema } from './errors.js';
+import { EngineLabelSchema } from './engine.js';
 
 /** A table result: JSON for programs; `markdown` is the rendering for models. */
 export const TableResultSchema = z.object({
@@ -85,7 +86,7 @@ export const RunResultSchema = z.object({
   limits: LimitsSchema,
   dataset: DatasetInfoSchema.optional(),
   /** The engine that ran the code: isolated-vm (V8) or quickjs (WASM), and its package version. Absent when no engine ran (a policy or syntax error). */
-  engine: z.object({ name: z.enum(['isolated-vm', 'quickjs']), version: z.string() }).optional(),
+  engine: EngineLabelSchema.optional(),
   /** True when this session's state was reset before this run (after a TIMEOUT, MEMORY_LIMIT or crash). */
   sessionReset: z.boolean().optional(),
 });

@@ -1,5 +1,5 @@
 // Bundle the CLI's entry (dist/src/cli/main.js) and the holder pre-warm bin/sbirtools.js starts
-// first (dist/src/runtime/defaultHolder.js) into dist/cli/: one build with shared chunks, so both
+// first (dist/src/runtime/holder/defaultHolder.js) into dist/cli/: one build with shared chunks, so both
 // entries share one module instance (one holder pool), and each command's lazy import() stays a
 // separate chunk. A cold `sbirtools run` loads a handful of files instead of ~250 (zod alone is
 // 106 modules). Only zod is bundled from node_modules: every other package stays external and
@@ -32,7 +32,7 @@ export async function buildCli(root) {
     absWorkingDir: root,
     entryPoints: {
       main: join(root, 'dist', 'src', 'cli', 'main.js'),
-      defaultHolder: join(root, 'dist', 'src', 'runtime', 'defaultHolder.js'),
+      defaultHolder: join(root, 'dist', 'src', 'runtime', 'holder', 'defaultHolder.js'),
     },
     outdir,
     chunkNames: 'chunks/[name]-[hash]',

@@ -1,4 +1,4 @@
-// Bundle the holder process's entry (dist/src/runtime/holderMain.js and everything it imports)
+// Bundle the holder process's entry (dist/src/runtime/holder/holderMain.js and everything it imports)
 // into one ES module: dist/holder/holderMain.mjs. A cold `sbirtools run` waits for the holder to
 // start; one file instead of ~200 (zod alone is 106) loads in about half the time. isolated-vm is
 // native and stays external (resolved from node_modules as before).
@@ -14,7 +14,7 @@ export async function buildHolder(root) {
   const outfile = join(root, 'dist', 'holder', 'holderMain.mjs');
   await build({
     absWorkingDir: root,
-    entryPoints: [join(root, 'dist', 'src', 'runtime', 'holderMain.js')],
+    entryPoints: [join(root, 'dist', 'src', 'runtime', 'holder', 'holderMain.js')],
     outfile,
     bundle: true,
     format: 'esm',

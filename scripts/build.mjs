@@ -29,7 +29,7 @@ await buildCli(root);
 // Say which engine 'auto' will use here, so an install where no isolated-vm build loads (Node 26
 // without 7.x, no build tools, a host that cannot load addons) says so instead of failing later.
 // In its own process: a native build is never loaded into the build's process.
-const probe = `import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'src', 'runtime', 'engine.js')).href)}).then((m) => {
+const probe = `import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'src', 'runtime', 'engines', 'isolated-vm', 'loadIsolatedVm.js')).href)}).then((m) => {
   try { const e = m.loadEngine(); console.log('sbirtools: engine isolated-vm ' + e.version + ' (' + e.name + ') loads on Node ' + process.version + "; engine 'auto' uses it, 'quickjs' (WASM) is also available"); }
   catch (err) { console.log('sbirtools: NO isolated-vm build loads on Node ' + process.version + ": engine 'auto' uses the QuickJS WASM engine (slower; see docs/engines.md). " + String(err.message).split('. Attempts')[0]); }
 })`;

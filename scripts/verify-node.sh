@@ -28,7 +28,7 @@ echo "== npm ci"
 npm ci --no-audit --no-fund 2>&1 | grep -v '^npm warn' | tail -25
 # which engine 'auto' picks (the first isolated-vm build that loads, else QuickJS; two native
 # builds must never share a process, so this runs in its own process)
-node --input-type=module -e "const { resolveEngine } = await import('./dist/src/runtime/openEngineSession.js'); const e = await resolveEngine('auto'); console.log('engine (auto):', e.label.name, e.label.version)"
+node --input-type=module -e "const { resolveEngine } = await import('./dist/src/runtime/engines/openEngineSession.js'); const e = await resolveEngine('auto'); console.log('engine (auto):', e.label.name, e.label.version)"
 echo "== run (engine auto)"
 node bin/sbirtools.js run --json --code 'print(award_data.numRows()); 6 * 7' | node -e 'const r = JSON.parse(require("fs").readFileSync(0, "utf8")); console.log(r.stdout.trim(), r.value, JSON.stringify(r.engine)); if (r.value !== 42) process.exit(1)'
 echo "== run (engine quickjs)"

@@ -51,7 +51,7 @@ function cliTable(r) {
   rows.push(
     ['for reference: `node -e 0`', stat(b.bareNodeMs, 'ms')],
     ['for reference: `node --no-node-snapshot -e 0` (how the holder starts)', stat(b.bareNodeNoSnapshotMs, 'ms')],
-    ['for reference: loading only what `run()` needs (`dist/src/runtime/sandbox.js`)', stat(b.runModulesOnlyMs, 'ms')],
+    ['for reference: loading only what `run()` needs (`dist/src/sandbox/sandbox.js`)', stat(b.runModulesOnlyMs, 'ms')],
     ['for reference: a holder alone, spawn until it answers', stat(b.holderAloneMs, 'ms')],
   );
   return table(['<step', 'p50 (p90)'], rows);

@@ -22,12 +22,12 @@ const keepAlive = probe ? setInterval(() => undefined, 1000) : undefined;
 
 if (probe === '--probe-imports') {
   const t = performance.now();
-  await import(dist('src/runtime/sandbox.js'));
+  await import(dist('src/sandbox/sandbox.js'));
   print({ ms: performance.now() - t });
 }
 
 if (probe === '--probe-holder') {
-  const { HolderProcess } = await import(dist('src/runtime/holderProcess.js'));
+  const { HolderProcess } = await import(dist('src/runtime/holder/holderProcess.js'));
   const t = performance.now();
   const holder = new HolderProcess();
   await holder.request({ op: 'stats' });
@@ -45,15 +45,15 @@ if (probe === '--probe') {
     marks[name] = now - t;
     t = now;
   };
-  const { defaultHolderPool } = await import(dist('src/runtime/defaultHolder.js'));
+  const { defaultHolderPool } = await import(dist('src/runtime/holder/defaultHolder.js'));
   const pool = defaultHolderPool();
   pool.prewarm();
   lap('holderStartMs');
   await import(dist('src/cli/main.js'));
   await import(dist('src/cli/run.js'));
-  const { resolveSessionSpec, validateOptions } = await import(dist('src/runtime/options.js'));
+  const { resolveSessionSpec, validateOptions } = await import(dist('src/sandbox/options.js'));
   const { resolveLimits } = await import(dist('schema/limits.js'));
-  const { precheck } = await import(dist('src/runtime/precheck.js'));
+  const { precheck } = await import(dist('src/sandbox/precheck.js'));
   const { buildResult } = await import(dist('src/result/buildResult.js'));
   lap('cliModulesMs');
   const holder = pool.holders[0];

@@ -1,6 +1,6 @@
 // What the V8 code cache for the prelude bundle buys: compile + evaluate the bundle in a fresh
 // isolate without and with the cached data an earlier isolate produced (what
-// src/runtime/preludeScript.ts does from the second isolate of a process on).
+// src/runtime/engines/preludeScript.ts does from the second isolate of a process on).
 // Needs `node --no-node-snapshot` (isolated-vm in this process).
 //   BENCH_ARGS='{"runs":7}' node --no-node-snapshot bench/measures/codeCache.mjs
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { emit, log, measureArgs } from '../lib/measureChild.mjs';
 import { summarize } from '../lib/stats.mjs';
 
 const { runs = 7 } = measureArgs();
-const { loadEngine } = await import(dist('src/runtime/engine.js'));
+const { loadEngine } = await import(dist('src/runtime/engines/isolated-vm/loadIsolatedVm.js'));
 const { ivm } = loadEngine();
 const source = readFileSync(`${DIST}/prelude/bundle.js`, 'utf8');
 const boot = (cachedData) => {

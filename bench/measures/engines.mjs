@@ -116,8 +116,8 @@ async function columns(data) {
  */
 async function handover(data, n = 5) {
   const { openDataset, resolveDataSource } = await import(dist('src/data/index.js'));
-  const { loadQuickJs } = await import(dist('src/runtime/quickjsModule.js'));
-  const { columnToGuest } = await import(dist('src/runtime/quickjsColumns.js'));
+  const { loadQuickJs } = await import(dist('src/runtime/engines/quickjs/quickjsModule.js'));
+  const { columnToGuest } = await import(dist('src/runtime/engines/quickjs/quickjsColumns.js'));
   const ds = await openDataset(resolveDataSource({ ...data, env: {} }));
   const { module } = await (await loadQuickJs()).instantiate(1024 * 1048576);
   const out = {};

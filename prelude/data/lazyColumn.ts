@@ -14,7 +14,7 @@
  * `values()` (behind `t.array(col)`) hands out a fresh copy of an array decoded once per session.
  */
 import type { ColumnData, ColumnMeta, ColumnType } from '../../schema/columnar.js';
-import type { CardColumnData } from '../card/dataCard.js';
+import type { CardColumnData } from '../../schema/dataCard.js';
 import { utf8Decode } from '../polyfills/utf8.js';
 import { ArrayPrototypeSlice, NativeDate, ReflectApply } from '../intrinsics.js';
 import { pagedText, type FetchRange } from './pagedText.js';

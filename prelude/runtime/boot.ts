@@ -3,7 +3,7 @@
  * builds the host tables over lazy columns, installs the prelude and returns the internals.
  */
 import type { TableMeta } from '../../schema/columnar.js';
-import type { CardDataset } from '../card/dataCard.js';
+import type { CardDataset } from '../../schema/dataCard.js';
 import { hostTables, type FetchColumn, type FetchColumnRange, type FetchTextPageOf } from '../data/hostTables.js';
 import { TextCache, textBudgets } from '../data/textCache.js';
 import { install } from '../install.js';

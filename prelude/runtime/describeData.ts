@@ -1,6 +1,6 @@
 /** describeData(): the data card of a host table, computed in the isolate from the raw columns. */
 import type { ColumnTable } from 'arquero';
-import { buildDataCard, type CardDataset, type DataCard } from '../card/dataCard.js';
+import { buildDataCard, type CardDataset, type DataCard } from '../../schema/dataCard.js';
 import { LazyColumn } from '../data/lazyColumn.js';
 import { GuestError } from '../errors/guestError.js';
 import { utf8Decode } from '../polyfills/utf8.js';

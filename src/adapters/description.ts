@@ -1,9 +1,9 @@
-import { run } from '../runtime/sandbox.js';
-import { SbirtoolsError } from '../runtime/errors.js';
-import type { Pool } from '../runtime/pool.js';
-import type { SandboxOptions } from '../runtime/options.js';
-import type { DataCard } from '../result/dataCard.js';
-import { toolDescription } from '../result/toolDescription.js';
+import { run } from '../sandbox/sandbox.js';
+import { SbirtoolsError } from '../core/errors.js';
+import type { Pool } from '../sandbox/pool.js';
+import type { SandboxOptions } from '../sandbox/options.js';
+import type { DataCard } from '../../schema/dataCard.js';
+import { toolDescription } from '../sandbox/toolDescription.js';
 
 /** The data card as the surfaces show it: text for people and models, JSON for programs. */
 export interface DataCardView {

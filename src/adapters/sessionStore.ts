@@ -1,12 +1,12 @@
 import { resolveLimits, type Limits } from '../../schema/limits.js';
 import type { RunResult } from '../../schema/result.js';
-import { run, createSandbox, type Sandbox } from '../runtime/sandbox.js';
-import { SbirtoolsError, SbirtoolsValidationError } from '../runtime/errors.js';
-import type { Pool } from '../runtime/pool.js';
-import type { SandboxOptions } from '../runtime/options.js';
-import { emptyResult } from '../runtime/precheck.js';
+import { run, createSandbox, type Sandbox } from '../sandbox/sandbox.js';
+import { SbirtoolsError, SbirtoolsValidationError } from '../core/errors.js';
+import type { Pool } from '../sandbox/pool.js';
+import type { SandboxOptions } from '../sandbox/options.js';
+import { emptyResult } from '../sandbox/precheck.js';
 import { withCapsules, type RunFn } from '../capsule/withCapsules.js';
-import { validateOptions } from '../runtime/options.js';
+import { validateOptions } from '../sandbox/options.js';
 
 /** Options of createSessionStore(). */
 export interface SessionStoreOptions {

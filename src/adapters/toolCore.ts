@@ -1,5 +1,5 @@
 import { RunAnalysisInputSchema, RUN_ANALYSIS_TOOL_NAME, type RunAnalysisInput } from '../../schema/tool.js';
-import { SbirtoolsValidationError } from '../runtime/errors.js';
+import { SbirtoolsValidationError } from '../core/errors.js';
 import { defaultToolDescription } from './description.js';
 import { runAnalysisJsonSchema, type JsonSchemaObject } from './inputJsonSchema.js';
 import { createSessionStore, type SessionStore, type SessionStoreOptions } from './sessionStore.js';

@@ -1,5 +1,5 @@
 import type { RunResult, TableResult } from '../../schema/result.js';
-import { renderChartIsolated } from '../result/renderChartIsolated.js';
+import { renderChartIsolated } from '../sandbox/charts.js';
 import type { CapsuleChart, CapsuleOutputs, CapsuleTable } from './capsuleOutputs.js';
 import { fitOutputs } from './fitOutputs.js';
 

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { RunResult } from '../../schema/result.js';
-import { createSandbox } from '../runtime/sandbox.js';
-import type { Pool } from '../runtime/pool.js';
-import type { SandboxOptions } from '../runtime/options.js';
+import { createSandbox } from '../sandbox/sandbox.js';
+import type { Pool } from '../sandbox/pool.js';
+import type { SandboxOptions } from '../sandbox/options.js';
 import type { CapsuleRecord } from './capsuleRecord.js';
 import { sha256, valueHash } from './hash.js';
 import { preludeVersion } from './packageInfo.js';

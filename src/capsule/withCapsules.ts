@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { PresetName } from '../../schema/limits.js';
 import type { RunResult } from '../../schema/result.js';
-import type { RunOptions, Sandbox } from '../runtime/sandbox.js';
+import type { RunOptions, Sandbox } from '../sandbox/sandbox.js';
 import { appendCapsule } from './capsuleLog.js';
 import { capsuleRecordFor } from './capsuleRecordFor.js';
 import { freshDeterminism } from './determinism.js';
 import { DEFAULT_OUTPUTS_MAX_BYTES, recordOutputs } from './recordOutputs.js';
-import { SbirtoolsValidationError } from '../runtime/errors.js';
+import { SbirtoolsValidationError } from '../core/errors.js';
 
 /** Anything that runs code: `sandbox.run`, `pool.run`, or `(code, o) => run(code, { ...opts, ...o })`. */
 export type RunFn = (code: string, options?: RunOptions) => Promise<RunResult>;

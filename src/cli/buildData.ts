@@ -1,6 +1,6 @@
-import { writeDataDir } from '../data/dataDir.js';
-import { openDataset } from '../data/openDataset.js';
-import { resolveDataSource } from '../data/resolveDataSource.js';
+import { writeDataDir } from '../sandbox/dataset.js';
+import { openDataset } from '../sandbox/dataset.js';
+import { resolveDataSource } from '../sandbox/dataset.js';
 import { parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';
 

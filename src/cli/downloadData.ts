@@ -1,8 +1,8 @@
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { downloadData, openDataset, DataError, OFFICIAL_CSV_URL } from '../data/index.js';
-import { progressBar, type TextOut } from '../data/download/progressBar.js';
-import { envValue } from '../data/paths.js';
+import { downloadData, openDataset, DataError, OFFICIAL_CSV_URL } from '../sandbox/dataset.js';
+import { progressBar, type TextOut } from '../sandbox/dataset.js';
+import { envValue } from '../sandbox/dataset.js';
 
 /** Where the command writes, what it reads, and whether stderr is a terminal. */
 export interface CommandIo {

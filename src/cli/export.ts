@@ -2,8 +2,8 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
-import { openDataset, resolveDataSource } from '../data/index.js';
-import { csvChunks, encodeTable, type EncodeColumn, type ExportFormat } from '../data/formats/encodeTable.js';
+import { openDataset, resolveDataSource } from '../sandbox/dataset.js';
+import { csvChunks, encodeTable, type EncodeColumn, type ExportFormat } from '../sandbox/tables.js';
 import { parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';
 

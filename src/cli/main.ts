@@ -1,4 +1,4 @@
-import { shutdownDefaultBackends as shutdown } from '../runtime/defaultBackend.js';
+import { shutdownDefaultBackends as shutdown } from '../sandbox/defaultBackend.js';
 import { packageInfo } from '../capsule/packageInfo.js';
 import { UsageError, type CliIo } from './args.js';
 import { EXIT, exitCodeForError } from './exitCodes.js';

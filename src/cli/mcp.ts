@@ -1,4 +1,4 @@
-import { createPool, type Pool } from '../runtime/pool.js';
+import { createPool, type Pool } from '../sandbox/pool.js';
 import { serveStdio } from '../mcp/serveStdio.js';
 import { intFlag, parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';

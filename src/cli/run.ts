@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { run } from '../runtime/sandbox.js';
+import { run } from '../sandbox/sandbox.js';
 import type { RunResult } from '../../schema/result.js';
 import { withCapsules, type RunFn } from '../capsule/withCapsules.js';
 import { parseCommandArgs, readAll, UsageError, type CliIo } from './args.js';
 import { EXIT, exitCodeFor } from './exitCodes.js';
 import { writeHuman } from './humanOutput.js';
 import { SANDBOX_FLAGS, SANDBOX_FLAGS_HELP, sandboxOptionsFrom } from './sandboxFlags.js';
-import { ChartRenderError } from '../result/renderChart.js';
+import { ChartRenderError } from '../sandbox/charts.js';
 import { writeSvgs } from './writeSvgs.js';
 import { writeRunFiles } from './writeFiles.js';
 

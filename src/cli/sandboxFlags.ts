@@ -1,4 +1,4 @@
-import type { SandboxOptions } from '../runtime/options.js';
+import type { SandboxOptions } from '../sandbox/options.js';
 import { intFlag, presetFlag, UsageError } from './args.js';
 
 /** Flags every command that opens a sandbox accepts. */

@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { RunFile } from '../../schema/result.js';
-import { isSafeFileName } from '../runtime/fileSink.js';
+import { isSafeFileName } from '../../schema/fileName.js';
 
 /**
  * Write a run's files into `dir` (created if missing) and return them with `path` set and

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Chart } from '../../schema/result.js';
-import { renderChart } from '../result/renderChart.js';
+import { renderChart } from '../sandbox/charts.js';
 
 /** `chart.svg` for one chart; `chart-1.svg`, `chart-2.svg`... for several. */
 export function svgPaths(path: string, count: number): string[] {

@@ -6,7 +6,7 @@ import { identityKey } from './cache/identity.js';
 import { openCache, type CacheReader } from './cache/readCache.js';
 import { DataError } from './errors.js';
 import type { IngestReport } from './ingest/report.js';
-import type { Dataset, DatasetProgress } from './openDataset.js';
+import type { Dataset, DatasetProgress } from './dataset.js';
 import type { DataSource } from './resolveDataSource.js';
 import { syntheticSamplePath } from './syntheticSample.js';
 

@@ -1,7 +1,8 @@
 /** The data layer: where award_data comes from, how CSVs become columns, and the download. */
 export { DataError, DATA_ERROR_CODES, type DataErrorCode } from './errors.js';
 export { resolveDataSource, type DataSource, type ResolveDataSourceOptions } from './resolveDataSource.js';
-export { openDataset, type Dataset, type DatasetProgress } from './openDataset.js';
+export { openDataset } from './openDataset.js';
+export type { Dataset, DatasetProgress } from './dataset.js';
 export { tableFromCsv, tableFromRows, tableFromArquero, type ArqueroLike } from './tables.js';
 export { ingestCsv, type IngestOptions, type IngestProgress, type IngestResult } from './ingest/ingestCsv.js';
 export type { IngestReport } from './ingest/report.js';

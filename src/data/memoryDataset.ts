@@ -3,7 +3,7 @@ import type { DatasetInfo } from '../../schema/result.js';
 import { compactColumn } from './columns/compactTable.js';
 import { DataError } from './errors.js';
 import type { IngestReport } from './ingest/report.js';
-import type { Dataset } from './openDataset.js';
+import type { Dataset } from './dataset.js';
 
 /** A Dataset over a table held in memory (used when the binary cache cannot be written). */
 export function memoryDataset(table: ColumnarTable, info: DatasetInfo, report: IngestReport): Dataset {

@@ -11,23 +11,10 @@ import { DataError } from './errors.js';
 import { ingestCsv, type IngestProgress } from './ingest/ingestCsv.js';
 import type { IngestReport } from './ingest/report.js';
 import { memoryDataset } from './memoryDataset.js';
+import type { Dataset, DatasetProgress } from './dataset.js';
 import { DOWNLOAD_FILE, ENV } from './paths.js';
 import type { DataSource } from './resolveDataSource.js';
 import { ensureSyntheticSample } from './syntheticSample.js';
-
-/** award_data, opened: its identity, its shape, and its columns on demand. */
-export interface Dataset {
-  info: DatasetInfo;
-  meta: TableMeta;
-  report: IngestReport;
-  /** One column, synchronously (read from the binary cache on first use, then memoized). */
-  loadColumn(name: string): ColumnData;
-  /** Releases the cache file handle; loaded columns stay usable. Idempotent. */
-  close(): void;
-}
-
-/** Progress of {@link openDataset}: generating the sample, parsing the CSV, writing the cache. */
-export type DatasetProgress = IngestProgress | { phase: 'generate' | 'write-cache' };
 
 /**
  * Opens award_data. The first call for a CSV ingests it and writes the binary cache; later calls

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { loadDataCard, type DataCardView } from '../adapters/description.js';
-import { toolDescription } from '../result/toolDescription.js';
+import { toolDescription } from '../sandbox/toolDescription.js';
 import { createSessionStore, type SessionStore, type SessionStoreOptions } from '../adapters/sessionStore.js';
 import { packageInfo } from '../capsule/packageInfo.js';
 import { registerResources } from './registerResources.js';

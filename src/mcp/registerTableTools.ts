@@ -2,11 +2,11 @@ import type { McpServer, RegisteredTool, ResourceTemplate } from '@modelcontextp
 import { z } from 'zod';
 import type { ColumnarTable } from '../../schema/columnar.js';
 import type { SessionStore, TableSchema } from '../adapters/sessionStore.js';
-import { DataError } from '../data/errors.js';
-import { resolveDataSource } from '../data/resolveDataSource.js';
-import { tableFromCsv } from '../data/tables.js';
-import { loadTable, type TableSource } from '../data/formats/loadTable.js';
-import { TABLE_FORMATS } from '../data/formats/detectFormat.js';
+import { DataError } from '../sandbox/dataset.js';
+import { resolveDataSource } from '../sandbox/dataset.js';
+import { tableFromCsv } from '../sandbox/tables.js';
+import { loadTable, type TableSource } from '../sandbox/tables.js';
+import { TABLE_FORMATS } from '../sandbox/tables.js';
 import { FileStore } from './fileStore.js';
 import { tableSchemaLine } from './tableSchema.js';
 

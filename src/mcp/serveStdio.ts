@@ -1,4 +1,4 @@
-import { shutdownDefaultBackends as shutdown } from '../runtime/defaultBackend.js';
+import { shutdownDefaultBackends as shutdown } from '../sandbox/defaultBackend.js';
 import { createMcpServer, type McpServerOptions } from './createMcpServer.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from './registerTableTools.js';
 

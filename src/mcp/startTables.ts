@@ -1,6 +1,6 @@
-import type { Pool } from '../runtime/pool.js';
-import { run } from '../runtime/sandbox.js';
-import type { SandboxOptions } from '../runtime/options.js';
+import type { Pool } from '../sandbox/pool.js';
+import { run } from '../sandbox/sandbox.js';
+import type { SandboxOptions } from '../sandbox/options.js';
 
 /**
  * One schema line per table the server was started with (`--table`, `sandbox.tables`), e.g.

@@ -2,7 +2,7 @@ import { GuestOutcomeSchema } from '../../schema/guest.js';
 import type { Limits } from '../../schema/limits.js';
 import type { DatasetInfo, RunResult } from '../../schema/result.js';
 import type { RunError } from '../../schema/errors.js';
-import type { RawRunOutcome } from '../runtime/protocol.js';
+import type { RawRunOutcome } from '../../schema/outcome.js';
 import { caretSnippet } from '../policy/snippet.js';
 
 interface Context {

@@ -1,5 +1,5 @@
 import type { RunResult } from '../../schema/result.js';
-import { isSafeFileName } from '../runtime/fileSink.js';
+import { isSafeFileName } from '../../schema/fileName.js';
 import { renderChartIsolated } from './renderChartIsolated.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { ColumnData, ColumnarTable, TableMeta } from '../../schema/columnar.js';
 import type { DatasetInfo } from '../../schema/result.js';
-import { buildDataCard, type DataCard } from '../../prelude/card/dataCard.js';
+import { buildDataCard, type DataCard } from '../../schema/dataCard.js';
 
-export type { ColumnCard, DataCard } from '../../prelude/card/dataCard.js';
+export type { ColumnCard, DataCard } from '../../schema/dataCard.js';
 
 /** A table in transfer form, or anything that serves its columns by name (a Dataset). */
 export type CardSource = ColumnarTable | { meta: TableMeta; info?: DatasetInfo; loadColumn(name: string): ColumnData };
@@ -12,7 +12,7 @@ const decode = (bytes: Uint8Array, start: number, end: number) => decoder.decode
 
 /**
  * The data card of a table, computed on the host from its columnar form: the same pure function
- * (prelude/card/dataCard.ts) that `describeData()` runs inside the isolate, so both agree.
+ * (schema/dataCard.ts) that `describeData()` runs inside the isolate, so both agree.
  * Loads every column of a Dataset (long text is hashed, never decoded in bulk).
  * @param dataset identity of the data; defaults to the Dataset's own `info`
  * @example const card = dataCard(await openDataset(resolveDataSource())); console.log(card.summary);

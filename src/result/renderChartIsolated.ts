@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Chart } from '../../schema/result.js';
-import { compiledPath } from '../runtime/paths.js';
+import { compiledPath } from '../core/paths.js';
 import { ChartRenderError } from './renderChart.js';
 
 /** Limits of one chart drawn by renderChartIsolated(). */

@@ -1,5 +1,5 @@
-import { PRELUDE_API, type ApiEntry } from '../../prelude/api.js';
-import type { ColumnCard, DataCard } from '../../prelude/card/dataCard.js';
+import { PRELUDE_API, type ApiEntry } from '../../schema/preludeApi.js';
+import type { ColumnCard, DataCard } from '../../schema/dataCard.js';
 
 /** The budget: 1,500 tokens, estimated as characters / 4. */
 export const TOOL_DESCRIPTION_MAX_CHARS = 6000;

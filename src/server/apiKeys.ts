@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { SbirtoolsValidationError } from '../runtime/errors.js';
+import { SbirtoolsValidationError } from '../core/errors.js';
 
 /** The server's API keys, kept as SHA-256 digests; identify() compares in constant time. */
 export interface KeyRing {

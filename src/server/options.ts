@@ -1,4 +1,4 @@
-import type { SandboxOptions } from '../runtime/options.js';
+import type { SandboxOptions } from '../sandbox/options.js';
 import type { Route } from './routes/route.js';
 
 /** Options of createServer() (and the flags of `sbirtools serve`). */

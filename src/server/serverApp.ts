@@ -1,5 +1,5 @@
 import type { DataCardView } from '../adapters/description.js';
-import type { SandboxOptions } from '../runtime/options.js';
+import type { SandboxOptions } from '../sandbox/options.js';
 import type { ServerMetrics } from './metrics.js';
 import type { ServerSessions } from './sessions/serverSessions.js';
 import type { SharedStore } from './store/sharedStore.js';

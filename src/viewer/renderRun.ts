@@ -1,6 +1,6 @@
 import type { CapsuleChart, CapsuleOutputs } from '../capsule/capsuleOutputs.js';
 import type { CapsuleRecord } from '../capsule/capsuleRecord.js';
-import { renderChartIsolated } from '../result/renderChartIsolated.js';
+import { renderChartIsolated } from '../sandbox/charts.js';
 import { clipText } from './clip.js';
 import { html, trusted, type SafeHtml } from './html.js';
 import type { LogEntry } from './logSource.js';

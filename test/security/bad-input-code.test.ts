@@ -75,7 +75,7 @@ describe('bad code', () => {
 
   // The policy check and the notebook transform share one parse, done where the session lives and
   // inside the deadline; a large program is parsed in a worker thread that the deadline cuts off
-  // (src/runtime/codeChecker.ts). test/security/huge-program-parse.test.ts has the details.
+  // (src/runtime/prepare/codeChecker.ts). test/security/huge-program-parse.test.ts has the details.
   it('a maximal program is checked off the host thread and ends within its deadline + 1 s', async () => {
     await using box = await createSandbox({ maxCodeBytes: 4 * MB, timeoutMs: 1500 });
     const t0 = performance.now();

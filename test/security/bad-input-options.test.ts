@@ -74,7 +74,7 @@ describe('bad options', () => {
     await expectHealthy();
   });
 
-  // Holes reported to the lead (src/runtime/sandbox.ts, pool.ts, options.ts, src/data/tables.ts): each
+  // Holes reported to the lead (src/sandbox/sandbox.ts, pool.ts, options.ts, src/data/tables.ts): each
   // fails closed today, but with the wrong error class, or is accepted silently.
   it('a limit above its maximum or below its minimum is a VALIDATION_ERROR', async () => {
     await expectRejected(() => createSandbox({ timeoutMs: 1e12 }), /`timeoutMs`.*600000/);

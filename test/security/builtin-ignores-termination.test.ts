@@ -1,7 +1,7 @@
 // Hazard: builtins that ignore V8's termination request (indexOf/includes over an array-like of
 // length 2**40, join of 2**32 - 1 holes, huge BigInt powers, a default sort of millions). On raw
 // isolated-vm the thread keeps spinning after "Script failed to terminate" and the process cannot
-// exit. Layers: the run's deadline (guestSession.ts) answers TIMEOUT; the isolate's thread does
+// exit. Layers: the run's deadline (isolatedVmSession.ts) answers TIMEOUT; the isolate's thread does
 // not unwind, so the holder reports it stuck and exits (holderMain.ts), and the host replaces it;
 // the host SIGKILLs a holder at deadline + 500 ms if even that fails (holderPool.ts).
 import { describe, expect, it } from 'vitest';

@@ -41,7 +41,7 @@ describe('chart render DoS', () => {
 
 describe('chart render DoS through save_chart()', () => {
   it('a run that saves a chart bomb ends with a note on stderr; the host keeps running', async () => {
-    const { run } = await import('../../src/runtime/sandbox.js');
+    const { run } = await import('../../src/sandbox/sandbox.js');
     const r = await run(`save_chart(${JSON.stringify(BOMB)}, 'bomb.svg'); 1`, { timeoutMs: 30_000 });
     expect(r.ok).toBe(true);
     expect(r.files?.some((f) => f.name === 'bomb.svg')).toBeFalsy();

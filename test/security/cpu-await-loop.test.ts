@@ -1,5 +1,5 @@
 // Hazard: an `await` loop never returns to the host, so isolated-vm's synchronous timeout never
-// fires. Layers: the host deadline races the run's promise (guestSession.ts) and disposes the isolate.
+// fires. Layers: the host deadline races the run's promise (isolatedVmSession.ts) and disposes the isolate.
 import { describe, it } from 'vitest';
 import { expectTimeoutAttack } from './helpers.js';
 

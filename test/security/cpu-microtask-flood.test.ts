@@ -1,5 +1,5 @@
 // Hazard: a microtask flood (promise callbacks that enqueue more) runs inside one microtask
-// checkpoint and never yields. Layers: the host deadline disposes the isolate (guestSession.ts).
+// checkpoint and never yields. Layers: the host deadline disposes the isolate (isolatedVmSession.ts).
 import { describe, it } from 'vitest';
 import { expectTimeoutAttack } from './helpers.js';
 

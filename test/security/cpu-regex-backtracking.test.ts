@@ -1,5 +1,5 @@
 // Hazard: catastrophic regular-expression backtracking (ReDoS) burns the CPU inside one builtin
-// call. Layers: V8's irregexp checks for interrupts, so the deadline (guestSession.ts) ends it.
+// call. Layers: V8's irregexp checks for interrupts, so the deadline (isolatedVmSession.ts) ends it.
 import { describe, it } from 'vitest';
 import { expectTimeoutAttack } from './helpers.js';
 

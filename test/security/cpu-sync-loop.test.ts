@@ -1,5 +1,5 @@
 // Hazard: a synchronous infinite loop. Layers: isolated-vm's timeout and the host deadline
-// (guestSession.ts) terminate it; the holder is SIGKILLed at deadline + 500 ms if it does not stop.
+// (isolatedVmSession.ts) terminate it; the holder is SIGKILLed at deadline + 500 ms if it does not stop.
 import { describe, it } from 'vitest';
 import { expectTimeoutAttack } from './helpers.js';
 

@@ -1,6 +1,6 @@
 // Hazard: out-of-memory is often a V8 *fatal* error, not a clean exception: Array(1e9).fill(0),
 // Map growth and objects with millions of keys end in a fatal OOM of the whole process. Layers:
-// isolated-vm's onCatastrophicError handler (guestSession.ts) parks the isolate instead of
+// isolated-vm's onCatastrophicError handler (isolatedVmSession.ts) parks the isolate instead of
 // aborting; the holder reports "out of memory" and exits (holderMain.ts); the host answers
 // MEMORY_LIMIT (holderProcess.ts) and reopens the session on a fresh holder (sessionReset).
 import { describe, expect, it } from 'vitest';

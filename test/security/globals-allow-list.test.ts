@@ -8,8 +8,8 @@
 // The enumeration runs inside an arrow function so the probe itself declares no globals.
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/index.js';
-import { PRELUDE_API } from '../../prelude/api.js';
-import { REMOVED_GLOBALS } from '../../src/runtime/hardenGlobals.js';
+import { PRELUDE_API } from '../../schema/preludeApi.js';
+import { REMOVED_GLOBALS } from '../../src/runtime/engines/hardenGlobals.js';
 import { ENGINE } from './helpers.js';
 
 /** ECMAScript globals that stay on both engines (no timers, no eval, no shared memory). */

@@ -2,7 +2,7 @@
 // isolated-vm catastrophe or a kill from outside ends one holder, never the host. Layers:
 // holderProcess.ts (exit seen at once, classified from the holder's report), holderPool.ts (sessions
 // of a dead or retiring holder reopen on a fresh one with sessionReset; a holder that does not
-// answer by deadline + 500 ms is SIGKILLed), holderMain.ts + guestSession.ts (onCatastrophicError:
+// answer by deadline + 500 ms is SIGKILLed), holderMain.ts + isolatedVmSession.ts (onCatastrophicError:
 // report, then exit instead of aborting or hanging).
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.js';

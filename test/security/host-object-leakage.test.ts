@@ -1,6 +1,6 @@
 // Hazard: a host object (the bridge, an isolated-vm Reference, process, require) reachable from
 // guest code would be an escape. Layers: the runtime hands the prelude only copies and callbacks
-// (guestSession.ts), deletes the boot function and the dangerous globals (hardenGlobals.ts), and
+// (isolatedVmSession.ts), deletes the boot function and the dangerous globals (hardenGlobals.ts), and
 // results cross as a JSON string. This walks everything reachable from the global object.
 import { describe, expect, it } from 'vitest';
 import { createSandbox, run } from '../../src/index.js';

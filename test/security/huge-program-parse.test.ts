@@ -5,7 +5,7 @@
 // deadline + 1 s as a TIMEOUT that did not touch the session, and the session keeps its state.
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.js';
-import { checkAndPrepare } from '../../src/runtime/checkAndPrepare.js';
+import { checkAndPrepare } from '../../src/runtime/prepare/checkAndPrepare.js';
 import { expectWithinDeadline } from './helpers.js';
 
 const MB = 1024 * 1024;

@@ -1,5 +1,5 @@
 // Hazard: Map and Set growth, and objects with millions of keys, often end in a *fatal* V8 OOM
-// rather than a catchable error. Layers: onCatastrophicError (guestSession.ts) and the holder's
+// rather than a catchable error. Layers: onCatastrophicError (isolatedVmSession.ts) and the holder's
 // exit (holderMain.ts) turn it into MEMORY_LIMIT; the RSS watchdogs bound the holder meanwhile.
 import { describe, it } from 'vitest';
 import { expectMemoryAttack } from './helpers.js';

@@ -1,6 +1,6 @@
 // Hazard: promise results never time out on raw isolated-vm: a never-settling promise, a thenable
 // that never calls back, or one that loops when called. Layers: the host races the run against
-// its deadline (guestSession.ts) and answers TIMEOUT; the prelude only awaits native promises, so
+// its deadline (isolatedVmSession.ts) and answers TIMEOUT; the prelude only awaits native promises, so
 // a returned thenable that is not awaited is a value, not a wait.
 import { describe, expect, it } from 'vitest';
 import { createSandbox, run } from '../../src/index.js';

@@ -4,7 +4,7 @@
 // session carries on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.js';
-import { FileSink } from '../../src/runtime/fileSink.js';
+import { FileSink } from '../../src/runtime/engines/fileSink.js';
 import { expectHealthy } from './helpers.js';
 
 let box: Sandbox;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.js';
-import { FileSink } from '../../src/runtime/fileSink.js';
+import { FileSink } from '../../src/runtime/engines/fileSink.js';
 import { writeRunFiles } from '../../src/cli/writeFiles.js';
 import { CLI, cliEnv } from '../e2e/helpers/processes.js';
 import { expectHealthy } from './helpers.js';

@@ -1,7 +1,7 @@
 // Hazard: reused contexts keep everything: prototype pollution, replaced builtins, global writes
 // and mutated table columns persist. That is the point of a session (notebook semantics), so it
 // must hold within one session and never leak to another session, to a later fresh run, or to the
-// host. Layers: one isolate (own heap, own realm) per session (guestSession.ts); columns are copied
+// host. Layers: one isolate (own heap, own realm) per session (isolatedVmSession.ts); columns are copied
 // into each isolate (fetchColumn); spare isolates never ran user code (warmSessions.ts); a reset
 // after TIMEOUT/MEMORY_LIMIT starts from a clean isolate.
 import { describe, expect, it } from 'vitest';

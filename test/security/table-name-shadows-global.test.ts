@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GLOBAL_NAMES } from '../../prelude/api.js';
+import { GLOBAL_NAMES } from '../../schema/preludeApi.js';
 import { run, SbirtoolsValidationError } from '../../src/index.js';
 import { CLI, cliEnv } from '../e2e/helpers/processes.js';
 import { portfolioParquet } from '../helpers/tableFiles.js';

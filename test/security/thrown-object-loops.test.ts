@@ -3,7 +3,7 @@
 // errors inside the isolate under the run's deadline (prelude/errors/errorInfo.ts), never calls a
 // thrown plain object's toString, and the host only parses a JSON string. An unhandled rejection
 // is copied by isolated-vm itself, with guest getters running outside any deadline: the run still
-// ends at its deadline (guestSession.ts) and the stuck holder is replaced (holderMain.ts).
+// ends at its deadline (isolatedVmSession.ts) and the stuck holder is replaced (holderMain.ts).
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.js';
 import { expectHealthy, expectWithinDeadline, timed, withPool, expectTimeoutAttack } from './helpers.js';

@@ -1,10 +1,10 @@
 import type { Limits } from '../../../schema/limits.js';
 import type { RunResult } from '../../../schema/result.js';
 import { SessionStore, type TableSchema } from '../../adapters/sessionStore.js';
-import { SbirtoolsValidationError } from '../../runtime/errors.js';
-import { validateOptions } from '../../runtime/options.js';
-import type { SandboxOptions } from '../../runtime/options.js';
-import { emptyResult } from '../../runtime/precheck.js';
+import { SbirtoolsValidationError } from '../../core/errors.js';
+import { validateOptions } from '../../sandbox/options.js';
+import type { SandboxOptions } from '../../sandbox/options.js';
+import { emptyResult } from '../../sandbox/precheck.js';
 import type { ColumnarTable } from '../../../schema/columnar.js';
 import type { ServerSessions } from './serverSessions.js';
 import { LeaseTimeoutError } from './withLease.js';

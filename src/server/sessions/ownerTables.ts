@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ColumnarTable } from '../../../schema/columnar.js';
-import { decodeInWorker } from '../../data/formats/decodeInWorker.js';
-import { encodeTable } from '../../data/formats/encodeTable.js';
-import { SbirtoolsError } from '../../runtime/errors.js';
+import { decodeInWorker } from '../../sandbox/tables.js';
+import { encodeTable } from '../../sandbox/tables.js';
+import { SbirtoolsError } from '../../core/errors.js';
 import type { SharedStore, StoredTableInfo } from '../store/sharedStore.js';
 
 /** Decoded tables a replica keeps (by fingerprint), so a session opening does not decode again. */

@@ -1,4 +1,4 @@
-import type { Sandbox } from '../../runtime/sandbox.js';
+import type { Sandbox } from '../../sandbox/sandbox.js';
 import type { Cell } from '../store/sharedStore.js';
 import { cellDiff } from './cellOutcome.js';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SbirtoolsError } from '../../runtime/errors.js';
+import { SbirtoolsError } from '../../core/errors.js';
 import type { Cell, SharedStore, StoredAnswer, StoredTableInfo } from './sharedStore.js';
 
 /** Options of createRedisStore(). */

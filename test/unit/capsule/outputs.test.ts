@@ -6,7 +6,7 @@ import { readCapsules } from '../../../src/capsule/readCapsules.js';
 import { withCapsules, type RunFn } from '../../../src/capsule/withCapsules.js';
 import { CUT_MARKER } from '../../../src/capsule/capsuleOutputs.js';
 import { fitOutputs } from '../../../src/capsule/fitOutputs.js';
-import { SbirtoolsValidationError } from '../../../src/runtime/errors.js';
+import { SbirtoolsValidationError } from '../../../src/core/errors.js';
 import { fakeResult, TABLE } from '../adapters/fixtures.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'sbirtools-outputs-'));

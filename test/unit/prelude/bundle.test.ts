@@ -1,6 +1,6 @@
 // The prelude bundle: one classic script, nothing Node-only, loadable from V8 code cache.
 import { readFileSync } from 'node:fs';
-import { loadEngine } from '../../../src/runtime/engine.js';
+import { loadEngine } from '../../../src/runtime/engines/isolated-vm/loadIsolatedVm.js';
 import { describe, expect, test } from 'vitest';
 import { BUNDLE_PATH } from './harness.js';
 

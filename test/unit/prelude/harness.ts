@@ -2,7 +2,7 @@
 // a bridge with write/fetchColumn callbacks, and execute() called through a Reference.
 // The lead's runtime replaces this in most tests; keep it small.
 import { readFileSync } from 'node:fs';
-import { loadEngine } from '../../../src/runtime/engine.js';
+import { loadEngine } from '../../../src/runtime/engines/isolated-vm/loadIsolatedVm.js';
 import { fileURLToPath } from 'node:url';
 import type { ColumnData, ColumnarTable } from '../../../schema/columnar.js';
 import { AWARDS, DATASET } from './fixture.js';

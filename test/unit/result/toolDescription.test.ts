@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { PRELUDE_API } from '../../../prelude/api.js';
+import { PRELUDE_API } from '../../../schema/preludeApi.js';
 import { SBIR_COLUMNS } from '../../../schema/sbirColumns.js';
 import { dataCard } from '../../../src/result/dataCard.js';
 import { TOOL_DESCRIPTION_MAX_CHARS, toolDescription } from '../../../src/result/toolDescription.js';

@@ -2,9 +2,9 @@
 // those of the two separate parses they replace (checkCode, then prepareCode on a fresh parse).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkAndPrepare } from '../../../src/runtime/checkAndPrepare.js';
-import { CodeChecker, INLINE_CHECK_MAX_UNITS } from '../../../src/runtime/codeChecker.js';
-import { prepareCode } from '../../../src/runtime/transform.js';
+import { checkAndPrepare } from '../../../src/runtime/prepare/checkAndPrepare.js';
+import { CodeChecker, INLINE_CHECK_MAX_UNITS } from '../../../src/runtime/prepare/codeChecker.js';
+import { prepareCode } from '../../../src/runtime/prepare/transform.js';
 import { checkCode, inspectCode } from '../../../src/policy/index.js';
 
 const PROGRAMS = [

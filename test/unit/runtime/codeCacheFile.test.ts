@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CodeCacheFile } from '../../../src/runtime/codeCacheFile.js';
+import { CodeCacheFile } from '../../../src/runtime/engines/isolated-vm/codeCacheFile.js';
 
 const distRuntime = fileURLToPath(new URL('../../../dist/src/runtime/', import.meta.url));
 
@@ -55,8 +55,8 @@ describe('CodeCacheFile', () => {
 /** A fresh process (the holder's flags) compiles the prelude once with the disk cache in `dir`. */
 function compileOnce(dir: string): { rejected: boolean | undefined; gotCache: boolean } {
   const script = `
-    const { loadEngine } = await import(${JSON.stringify(join(distRuntime, 'engine.js'))});
-    const p = await import(${JSON.stringify(join(distRuntime, 'preludeScript.js'))});
+    const { loadEngine } = await import(${JSON.stringify(join(distRuntime, 'engines', 'isolated-vm', 'loadIsolatedVm.js'))});
+    const p = await import(${JSON.stringify(join(distRuntime, 'engines', 'preludeScript.js'))});
     const { ivm } = loadEngine();
     p.usePreludeCodeCacheDir(${JSON.stringify(dir)});
     const isolate = new ivm.Isolate({ memoryLimit: 128 });

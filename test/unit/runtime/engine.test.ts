@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { EngineLoadError, loadEngine } from '../../../src/runtime/engine.js';
+import { EngineLoadError, loadEngine } from '../../../src/runtime/engines/isolated-vm/loadIsolatedVm.js';
 
 const exec = promisify(execFile);
 const dist = fileURLToPath(new URL('../../../dist/src/index.js', import.meta.url));

@@ -3,7 +3,7 @@
 // result says which engine ran. Runs through the default holder process, as users do.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, run, shutdown } from '../../../src/index.js';
-import { engineChoice } from '../../../src/runtime/options.js';
+import { engineChoice } from '../../../src/sandbox/options.js';
 
 afterAll(() => shutdown());
 

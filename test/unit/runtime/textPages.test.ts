@@ -1,4 +1,4 @@
-// Long text through the real holder process (bridge.fetchTextPage in guestSession.ts): decoded by
+// Long text through the real holder process (bridge.fetchTextPage in isolatedVmSession.ts): decoded by
 // the host, cached in the session, and bounded by the isolate's memory limit. A text column larger
 // than the whole isolate can still be scanned row by row; holding all of it is a MEMORY_LIMIT.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { prepareCode } from '../../../src/runtime/transform.js';
+import { prepareCode } from '../../../src/runtime/prepare/transform.js';
 
 describe('prepareCode', () => {
   it('keeps plain scripts unwrapped and turns top-level const/let into var of the same length', () => {

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { WarmSessions, type Built } from '../../../src/runtime/warmSessions.js';
+import { WarmSessions, type Built } from '../../../src/runtime/holder/warmSessions.js';
 import { PRESETS } from '../../../schema/limits.js';
-import type { SessionSpec } from '../../../src/runtime/protocol.js';
+import type { SessionSpec } from '../../../src/runtime/holder/protocol.js';
 
 const spec: SessionSpec = { limits: { ...PRESETS.standard }, data: { kind: 'synthetic', cacheDir: '/tmp/x' }, tables: [] };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

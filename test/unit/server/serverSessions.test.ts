@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool, type Pool } from '../../../src/runtime/pool.js';
+import { createPool, type Pool } from '../../../src/sandbox/pool.js';
 import { ServerSessions } from '../../../src/server/sessions/serverSessions.js';
 import { createMemoryStore } from '../../../src/server/store/memoryStore.js';
 import type { SharedStore } from '../../../src/server/store/sharedStore.js';

@@ -1,0 +1,7 @@
+/** A saved file's name: one path segment of letters, digits, `_`, `-`, `.`, no `..`, at most 128 characters. */
+export const SAFE_FILE_NAME = /^(?!.*\.\.)[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
+
+/** True for a name that can only ever mean a file directly inside an output folder. */
+export function isSafeFileName(name: unknown): name is string {
+  return typeof name === 'string' && SAFE_FILE_NAME.test(name);
+}

@@ -1,0 +1,18 @@
+import type { ColumnData, TableMeta } from '../../schema/columnar.js';
+import type { DatasetInfo } from '../../schema/result.js';
+import type { IngestProgress } from './ingest/ingestCsv.js';
+import type { IngestReport } from './ingest/report.js';
+
+/** award_data, opened: its identity, its shape, and its columns on demand. */
+export interface Dataset {
+  info: DatasetInfo;
+  meta: TableMeta;
+  report: IngestReport;
+  /** One column, synchronously (read from the binary cache on first use, then memoized). */
+  loadColumn(name: string): ColumnData;
+  /** Releases the cache file handle; loaded columns stay usable. Idempotent. */
+  close(): void;
+}
+
+/** Progress of {@link openDataset}: generating the sample, parsing the CSV, writing the cache. */
+export type DatasetProgress = IngestProgress | { phase: 'generate' | 'write-cache' };

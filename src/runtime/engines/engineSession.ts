@@ -1,0 +1,38 @@
+import type { ColumnData, TableMeta } from '../../../schema/columnar.js';
+import type { RawRunOutcome } from '../../../schema/outcome.js';
+
+/** One run, already checked by the policy and prepared by transform.ts: what a session evaluates. */
+export interface GuestRunRequest {
+  code: string;
+  async: boolean;
+  lineOffset: number;
+  resultName: boolean;
+  /** Milliseconds the run may take, measured from when the holder receives it. */
+  timeoutMs: number;
+  deterministic?: { now: number; seed: number };
+}
+
+/** A table a session can see: its description, and its columns on demand (synchronously). */
+export interface TableProvider {
+  meta: TableMeta;
+  loadColumn(name: string): ColumnData;
+}
+
+/** Why a session's isolate was disposed: decides how a run in flight is reported. */
+export type DisposeReason = 'timeout' | 'memory' | 'aborted' | 'closed';
+
+/**
+ * The contract every engine keeps (docs/engines.md): one isolate (a V8 isolate or a QuickJS
+ * runtime) with the prelude booted and the session's tables attached; state persists between runs
+ * until dispose. Implemented by IsolatedVmSession (isolated-vm) and QuickJsSession (QuickJS in WASM).
+ */
+export interface EngineSession {
+  /** False once disposed (by a limit, an abort or close) or lost: the host then opens a new one. */
+  readonly alive: boolean;
+  /** True while a run is in flight (the memory watchdog and the spare builder look at it). */
+  readonly isRunning: boolean;
+  /** Run prepared code under the deadline and the limits. Never throws: every failure is a RawRunOutcome. */
+  run(req: GuestRunRequest): Promise<RawRunOutcome>;
+  /** Dispose the isolate; `reason` decides how a run in flight is reported. Idempotent. */
+  dispose(reason?: DisposeReason): void;
+}

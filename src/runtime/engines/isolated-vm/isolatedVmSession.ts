@@ -1,0 +1,303 @@
+import { basename } from 'node:path';
+import type { Ivm } from './loadIsolatedVm.js';
+import type { Limits } from '../../../../schema/limits.js';
+import type { DatasetInfo } from '../../../../schema/result.js';
+import type { RawRunOutcome, RawStatus } from '../../../../schema/outcome.js';
+import { guestLoad, guestVisibleSource } from '../guestTables.js';
+import { compilePrelude } from '../preludeScript.js';
+import { OutputBuffer } from '../outputBuffer.js';
+import { removeDangerousGlobals } from '../hardenGlobals.js';
+import { sliceUtf8 } from '../sliceUtf8.js';
+import { textPage } from '../../../data/columns/textPage.js';
+import { FileSink } from '../fileSink.js';
+import type { EngineSession, GuestRunRequest, TableProvider } from '../engineSession.js';
+
+import type IVM from '#ivm-types';
+
+type Isolate = IVM.Isolate;
+type Reference = IVM.Reference<any>;
+
+const BOOT_TIMEOUT_MS = 15_000;
+/**
+ * After a limit disposed the isolate, how long its run may take to unwind. A builtin that ignores
+ * termination (indexOf over 2**40 indices, a default sort of millions, huge BigInt math, a deep
+ * JSON.parse) keeps its thread spinning after dispose; past this grace the process is lost.
+ */
+const STUCK_GRACE_MS = 300;
+
+type DisposeReason = 'timeout' | 'memory' | 'aborted' | 'closed';
+
+/**
+ * Called when isolated-vm has lost control of an isolate: its thread is stuck in a builtin that
+ * ignores termination, or V8 hit a fatal out-of-memory (isolated-vm's `onCatastrophicError`).
+ * Nothing but ending the process reclaims that thread and its memory: the holder process installs
+ * a handler that reports and exits (holderMain.ts), so the host replaces it. `kind` says which.
+ */
+export type CatastropheHandler = (message: string, kind: 'oom' | 'stuck') => void;
+
+let onCatastrophe: CatastropheHandler = (message) => {
+  // isolation: 'inline' has no process to end: the thread (and its memory) is lost for good.
+  process.emitWarning(`sbirtools: ${message}; the isolate's thread cannot be reclaimed in this process (use isolation: 'process')`);
+};
+
+/** Install the process-wide catastrophe handler (the holder process does, at start). */
+export function setCatastropheHandler(handler: CatastropheHandler): void {
+  onCatastrophe = handler;
+}
+
+/** Report a catastrophe found outside isolated-vm (the memory watchdog in sessionHost.ts). */
+export function reportCatastrophe(message: string, kind: 'oom' | 'stuck'): void {
+  onCatastrophe(message, kind);
+}
+
+/**
+ * One isolate with the prelude booted and the session's tables attached. Lives in a holder
+ * process (or in-process with `isolation: 'inline'`). State persists between runs until dispose.
+ */
+export class IsolatedVmSession implements EngineSession {
+  private disposedReason: DisposeReason | undefined;
+  private output: OutputBuffer | undefined;
+  /** This run's saved files; undefined between runs (a save then fails). */
+  private files: FileSink | undefined;
+  private running = false;
+  /** isolated-vm gave up on this isolate: never touch it again (dispose could wait on its parked thread). */
+  private lost = false;
+  /** Wakes a run in flight when a limit or the caller disposes the isolate (see run()). */
+  private interrupt: (() => void) | undefined;
+
+  private constructor(
+    private readonly ivm: Ivm,
+    readonly isolate: Isolate,
+    private readonly execute: Reference,
+    private readonly limits: Limits,
+  ) {}
+
+  /**
+   * Create the isolate, evaluate the prelude (from code cache), boot it with the bridge, harden
+   * globals. `tables` may still be loading: the isolate and the prelude (synchronous, on this
+   * thread) are made while a decode worker or a download finishes them, and the boot waits.
+   */
+  static async open(ivm: Ivm, limits: Limits, tables: TableProvider[] | Promise<TableProvider[]>, dataset: DatasetInfo | undefined): Promise<IsolatedVmSession> {
+    let session: IsolatedVmSession | undefined;
+    const isolate = new ivm.Isolate({
+      memoryLimit: limits.memoryLimitMb,
+      // Without this handler isolated-vm calls abort() on a fatal OOM (the whole process dies
+      // with SIGABRT) and waits forever on a script that failed to terminate. With it, the
+      // isolate's thread is parked and we decide: report, and end the holder process.
+      onCatastrophicError: (message: string) => {
+        const oom = /memory/i.test(message);
+        onCatastrophe(`isolated-vm: ${message}`, oom ? 'oom' : 'stuck');
+        session?.lose(oom ? 'memory' : 'timeout');
+      },
+    });
+    try {
+      const context = isolate.createContextSync();
+      const script = compilePrelude(ivm, isolate);
+      script.runSync(context, { timeout: BOOT_TIMEOUT_MS });
+      const providers = await tables;
+      const byName = new Map(providers.map((t) => [t.meta.name, t]));
+      const bridge = {
+        tables: providers.map((t) => t.meta),
+        // the guest sees a file's name, never the host's absolute path (a URL or 'embedded-…' is kept)
+        dataset: dataset ? { ...dataset, source: guestVisibleSource(dataset.source) } : null,
+        limits,
+        // Callbacks copy their arguments and results (ExternalCopy rules): nothing of the host is reachable.
+        fetchColumn: new ivm.Callback((table: unknown, column: unknown) => guestSafe(() => {
+          const provider = typeof table === 'string' ? byName.get(table) : undefined;
+          if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
+          return guestLoad(provider, table as string, column);
+        })),
+        fetchColumnRange: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) => guestSafe(() => {
+          const provider = typeof table === 'string' ? byName.get(table) : undefined;
+          if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
+          return sliceUtf8(guestLoad(provider, table as string, column), Number(start), Number(end));
+        })),
+        // text decoded natively here, one string per row; the guest caches the pages (prelude/data/textCache.ts)
+        fetchTextPage: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) => guestSafe(() => {
+          const provider = typeof table === 'string' ? byName.get(table) : undefined;
+          if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
+          return textPage(guestLoad(provider, table as string, column), Number(start), Number(end));
+        })),
+        write: new ivm.Callback((stream: unknown, text: unknown) => {
+          session?.output?.write(stream === 'stderr' ? 'stderr' : 'stdout', typeof text === 'string' ? text : String(text));
+        }),
+        // Files out (isolated-vm's part): the Uint8Array argument arrives as a host copy of its bytes
+        // (ExternalCopy of the typed array, never JSON); FileSink checks name, type and the byte cap.
+        saveFile: new ivm.Callback((name: unknown, mediaType: unknown, bytes: unknown) => {
+          const sink = session?.files;
+          if (!sink) throw new Error('files can only be saved while code runs');
+          sink.add(name, mediaType, bytes);
+        }),
+      };
+      const boot = context.global.getSync('__sbirtools_boot', { reference: true }) as Reference;
+      if (boot.typeof !== 'function') throw new Error('the prelude bundle did not define __sbirtools_boot');
+      const internals = boot.applySync(undefined, [bridge], {
+        timeout: BOOT_TIMEOUT_MS,
+        arguments: { copy: true },
+        result: { reference: true },
+      }) as Reference;
+      const execute = internals.getSync('execute', { reference: true }) as Reference;
+      // The boot function is called once, by the host; user code must not re-enter it.
+      context.evalSync('delete globalThis.__sbirtools_boot', { timeout: BOOT_TIMEOUT_MS });
+      removeDangerousGlobals(context);
+      session = new IsolatedVmSession(ivm, isolate, execute, limits);
+      return session;
+    } catch (err) {
+      if (!isolate.isDisposed) isolate.dispose();
+      throw err;
+    }
+  }
+
+  get alive(): boolean {
+    return !this.lost && !this.isolate.isDisposed;
+  }
+
+  /** Run prepared code under the deadline. Never throws: every failure is a RawRunOutcome. */
+  async run(req: GuestRunRequest): Promise<RawRunOutcome> {
+    const started = performance.now();
+    const output = new OutputBuffer(this.limits.maxOutputBytes);
+    this.output = output;
+    const files = new FileSink(this.limits.maxFileBytes);
+    this.files = files;
+    this.running = true;
+    const cpu0 = this.cpuNs();
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (status: RawStatus, extra: Partial<RawRunOutcome> = {}): RawRunOutcome => ({
+      status,
+      stdout: output.stdout,
+      stderr: output.stderr,
+      outputTruncated: output.truncated,
+      ...(files.usedBytes > 0 || files.files().length ? { files: files.files() } : {}),
+      ...extra,
+      stats: {
+        wallMs: round(performance.now() - started),
+        cpuMs: round(Math.max(0, Number(this.cpuNs() - cpu0)) / 1e6),
+        heapUsedMb: this.heapUsedMb(),
+      },
+    });
+    try {
+      // Resolves when the isolate is disposed mid-run: by the deadline below, the memory watchdog
+      // (sessionHost.ts), an abort or a catastrophe. The run then ends without trusting the
+      // isolate's thread to unwind (a builtin that ignores termination never does).
+      const stopped = new Promise<'stopped'>((resolve) => {
+        this.interrupt = () => resolve('stopped');
+        timer = setTimeout(() => this.dispose('timeout'), req.timeoutMs);
+      });
+      const opts = { async: req.async, lineOffset: req.lineOffset, resultName: req.resultName, deterministic: req.deterministic };
+      // The sync part runs under isolated-vm's timeout; promises are raced against the host deadline.
+      const exec = this.execute.apply(undefined, [req.code, opts], {
+        arguments: { copy: true },
+        result: { promise: true, copy: true },
+        timeout: req.timeoutMs,
+      }) as Promise<unknown>;
+      const winner = await Promise.race([exec, stopped]);
+      if (winner === 'stopped') {
+        const unwound = await Promise.race([exec.then(() => true, () => true), delay(STUCK_GRACE_MS, false)]);
+        if (!unwound) {
+          onCatastrophe(`a run ignored termination for ${STUCK_GRACE_MS} ms after its isolate was disposed (${this.disposedReason})`, 'stuck');
+        }
+        return finish(...this.classify(new Error('disposed')));
+      }
+      if (typeof winner !== 'string') return finish('internal', { message: 'the prelude returned a non-string outcome' });
+      return finish('ok', { outcomeJson: winner });
+    } catch (err) {
+      return finish(...this.classify(err));
+    } finally {
+      clearTimeout(timer);
+      this.interrupt = undefined;
+      this.running = false;
+      this.output = undefined;
+      this.files = undefined;
+    }
+  }
+
+  /** Dispose the isolate; `reason` decides how an in-flight run is reported. Idempotent. */
+  dispose(reason: DisposeReason = 'closed'): void {
+    this.disposedReason ??= reason;
+    if (!this.lost && !this.isolate.isDisposed) this.isolate.dispose();
+    this.interrupt?.();
+  }
+
+  /** isolated-vm reported a catastrophe for this isolate: end its run, never reuse it. */
+  private lose(reason: DisposeReason): void {
+    this.lost = true;
+    this.disposedReason ??= reason;
+    this.interrupt?.();
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  private classify(err: unknown): [RawStatus, Partial<RawRunOutcome>] {
+    // `err` is already a host-side copy (isolated-vm copied it out); reading it runs no guest code.
+    const message = String(err instanceof Error ? err.message : err);
+    if (this.disposedReason === 'aborted') return ['aborted', { message: 'the run was cancelled by its AbortSignal' }];
+    if (this.disposedReason === 'memory' || /^Isolate was disposed during execution due to memory limit/.test(message)) {
+      this.dispose('memory');
+      return ['memory', { message: `exceeded the memory limit of ${this.limits.memoryLimitMb} MB` }];
+    }
+    if (this.disposedReason === 'timeout' || /^Script execution timed out/.test(message)) {
+      this.dispose('timeout');
+      return ['timeout', { message: `did not finish within the time limit` }];
+    }
+    if (this.disposedReason === 'closed') return ['internal', { message: 'the session was closed while the code ran' }];
+    if (ENGINE_ERRORS.test(message)) return ['internal', { message }];
+    // Anything else is the guest's own reason: isolated-vm rejects the call with a promise
+    // rejection nobody handled (`Promise.reject(e)` left alone, an un-awaited async function that
+    // throws, a dynamic import()). It is the code's failure, not ours; its text is guest-made.
+    return ['ok', { outcomeJson: unhandledRejectionJson(err, message) }];
+  }
+
+  private cpuNs(): bigint {
+    try {
+      return this.lost || this.isolate.isDisposed ? 0n : BigInt(this.isolate.cpuTime);
+    } catch {
+      return 0n;
+    }
+  }
+
+  private heapUsedMb(): number {
+    try {
+      return this.lost || this.isolate.isDisposed ? 0 : round(this.isolate.getHeapStatisticsSync().used_heap_size / 1048576);
+    } catch {
+      return 0;
+    }
+  }
+}
+
+/** Errors isolated-vm itself raises (not copies of a guest value). */
+const ENGINE_ERRORS = /^(Isolate was disposed during execution|Script execution timed out|Isolated? is (already )?disposed)/;
+
+function unhandledRejectionJson(err: unknown, message: string): string {
+  const name = err instanceof Error && /^[A-Za-z_$][\w$]{0,63}$/.test(err.name) ? err.name : 'Error';
+  return JSON.stringify({
+    ok: false,
+    error: {
+      name,
+      message: `Unhandled promise rejection: ${message.slice(0, 2000)}`,
+      hint: 'A promise was rejected and nothing handled it: await it inside try/catch, or add .catch(...). Only the value of the run (or an awaited promise) is waited for.',
+    },
+  });
+}
+
+function delay<T>(ms: number, value: T): Promise<T> {
+  return new Promise((resolve) => setTimeout(() => resolve(value), ms));
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+/**
+ * Runs the body of a bridge callback. An error crosses into the guest with its class and message
+ * only: isolated-vm copies `stack` too, and a host stack names host files (paths of this install).
+ */
+function guestSafe<T>(body: () => T): T {
+  try {
+    return body();
+  } catch (err) {
+    if (err instanceof Error) err.stack = `${err.name}: ${err.message}`;
+    throw err;
+  }
+}

@@ -1,0 +1,17 @@
+import type { DatasetInfo } from '../../../schema/result.js';
+import type { SourceRunRequest, SessionSpec } from './protocol.js';
+import type { RawRunOutcome } from '../../../schema/outcome.js';
+
+/** Where sessions live: holder processes (the default) or this process (`isolation: 'inline'`). */
+export interface Backend {
+  open(sessionId: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined }>;
+  run(sessionId: string, req: SourceRunRequest, signal?: AbortSignal): Promise<RawRunOutcome & { reset: boolean }>;
+  close(sessionId: string): Promise<void>;
+  /** Isolates alive in this backend (the leak check asserts 0 once every sandbox is closed). */
+  liveIsolates(): Promise<number>;
+  shutdown(): Promise<void>;
+}
+
+export function emptyOutcome(status: RawRunOutcome['status'], message: string, wallMs = 0): RawRunOutcome & { reset: boolean } {
+  return { status, message, stdout: '', stderr: '', outputTruncated: false, stats: { wallMs, cpuMs: 0, heapUsedMb: 0 }, reset: false };
+}

@@ -1,0 +1,100 @@
+/**
+ * Entry point of a holder process: the child that holds isolates, so that a fatal V8 error, an
+ * abort or a builtin that ignores termination kills this process and never the host. Speaks the
+ * protocol in protocol.ts over Node IPC (advanced serialization: typed arrays cross as copies).
+ */
+import { writeSync } from 'node:fs';
+import { SessionHost } from './sessionHost.js';
+import { loadEngine } from '../engines/isolated-vm/loadIsolatedVm.js';
+import { setCatastropheHandler } from '../engines/isolated-vm/isolatedVmSession.js';
+import type { HolderEvent, HolderReply, HolderRequest } from './protocol.js';
+
+/** After a catastrophe, how long replies still in flight may take before the process ends anyway. */
+const LAST_REPLIES_MS = 2_000;
+
+const host = new SessionHost();
+let inflight = 0;
+let lost: string | undefined;
+
+function send(msg: HolderReply | HolderEvent, sent?: () => void): void {
+  if (process.connected) process.send!(msg, undefined, {}, () => sent?.());
+  else sent?.();
+}
+
+/**
+ * SIGKILL ourselves: the only end that cannot hang. process.exit() waits for isolate threads,
+ * and a thread stuck in a builtin or parked by isolated-vm after a fatal OOM never finishes.
+ */
+function die(): void {
+  process.kill(process.pid, 'SIGKILL');
+}
+
+// isolated-vm lost control of an isolate (fatal OOM, a script that failed to terminate) or the
+// memory watchdog saw the process outgrow its runs: this process cannot be trusted to recover.
+// The stderr line lets the host classify the exit (out of memory -> MEMORY_LIMIT); the event goes
+// out before any later reply, so the host retires this holder before it sends it more work.
+setCatastropheHandler((message, kind) => {
+  if (lost) return;
+  lost = message;
+  try {
+    writeSync(2, `\nsbirtools holder: ${kind === 'oom' ? 'out of memory' : 'isolate did not stop'}: ${message}\n`);
+  } catch {
+    // stderr closed: the exit itself still tells the host
+  }
+  send({ event: 'catastrophe', message: `${kind}: ${message}` });
+  // A fatal OOM parks the isolate's thread for good: end now. A stuck builtin: first let the
+  // run that found it reply (its TIMEOUT or MEMORY_LIMIT is already decided), then end.
+  if (kind === 'oom' || inflight === 0) die();
+  setTimeout(die, LAST_REPLIES_MS).unref();
+});
+
+async function handle(req: HolderRequest): Promise<unknown> {
+  switch (req.op) {
+    case 'open':
+      return host.open(req.sessionId, req.spec);
+    case 'run':
+      return host.run(req.sessionId, req.run);
+    case 'abort':
+      host.abort(req.sessionId);
+      return null;
+    case 'close':
+      host.close(req.sessionId);
+      return null;
+    case 'stats':
+      return { liveIsolates: host.liveIsolates, rss: process.memoryUsage.rss() };
+  }
+}
+
+process.on('message', (req: HolderRequest) => {
+  inflight++;
+  const replied = () => {
+    inflight--;
+    if (lost && inflight === 0) die();
+  };
+  handle(req).then(
+    (data) => send({ id: req.id, ok: true, data }, replied),
+    (err: unknown) => {
+      const e = err as { code?: string; message?: string; hint?: unknown };
+      send({ id: req.id, ok: false, error: { code: e?.code ?? 'INTERNAL_ERROR', message: String(e?.message ?? err), ...(typeof e?.hint === 'string' ? { hint: e.hint } : {}) } }, replied);
+    },
+  );
+});
+
+// The host closed the channel (it exited or closed the sandbox): nothing may outlive it.
+process.on('disconnect', () => {
+  if (lost) return die();
+  host.closeAll();
+  process.exit(0);
+});
+
+// Load isolated-vm now (its start-up overlaps the host's work). When no build loads here (Node 26
+// without 7.x, Bun, Deno, a host without native addons), the holder still serves QuickJS sessions:
+// a session that asks for isolated-vm gets the EngineLoadError at open, 'auto' falls back.
+let engine: string;
+try {
+  const { name, version } = loadEngine();
+  engine = `${name}@${version}`;
+} catch (err) {
+  engine = `quickjs (no isolated-vm: ${String(err instanceof Error ? err.message : err).slice(0, 200)})`;
+}
+send({ event: 'ready', pid: process.pid, engine });

@@ -1,0 +1,235 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { holderEntryPath } from '../../core/paths.js';
+import type { HolderEvent, HolderReply, HolderRequest } from './protocol.js';
+import { DATA_ERROR_CODES, DataError, type DataErrorCode } from '../../data/errors.js';
+
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+type Req = HolderRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+/**
+ * What a run in flight gets when its holder dies: the host's deadline kill ('timeout'), a memory
+ * kill or an out-of-memory death ('memory'), or anything else ('crash': an abort, a kill from
+ * outside, a catastrophe that is not about memory).
+ */
+export type HolderExitKind = 'timeout' | 'memory' | 'crash';
+
+/** After a holder reports a catastrophe, how long it may take to reply and exit before the host kills it. */
+const RETIRE_GRACE_MS = 2_500;
+
+/** Signs of a V8/isolated-vm out-of-memory death in the holder's stderr (or its catastrophe report). */
+const OOM_SIGNS = /out of memory|out-of-memory|heap limit|Allocation failed|is_heap_oom|CALL_AND_RETRY_LAST|Last few GCs/i;
+
+/** The holder died: crashed (fatal OOM, abort), was killed by a watchdog, or exited. */
+export class HolderExitedError extends Error {
+  readonly code = 'HOLDER_EXITED';
+  constructor(message: string, readonly reason: HolderExitKind) {
+    super(message);
+    this.name = 'HolderExitedError';
+  }
+}
+
+/**
+ * Host-side handle of one holder process. The process gets a minimal environment (no host
+ * secrets), TZ=UTC (dates never depend on the host's zone) and `--no-node-snapshot` (needed by
+ * isolated-vm on Node >= 20), and is unref'd while idle so it never keeps the host alive.
+ */
+/**
+ * Whether this process turned zod's JIT off (bin/sbirtools.js does for a one-shot `run`): the
+ * holder then does too (the holder bundle's banner reads SBIRTOOLS_ZOD_JITLESS before zod loads).
+ */
+function zodJitless(): boolean {
+  return (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig?.jitless === true;
+}
+
+/**
+ * Whether this process answers one question and exits (bin/sbirtools.js sets it for `run`): its
+ * holder then boots no spare isolates (a spare's boot, ~30-40 ms on this thread, could start
+ * between the session's open and its first run and delay it; nothing would ever use the spare).
+ */
+function oneShot(): boolean {
+  return (globalThis as { __sbirtoolsOneShot?: boolean }).__sbirtoolsOneShot === true;
+}
+
+export class HolderProcess {
+  private readonly child: ChildProcess;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private waitingForReady = 0;
+  private readonly exitWaiters: Array<() => void> = [];
+  private stderrTail = '';
+  private killReason: { message: string; kind: HolderExitKind } | undefined;
+  readonly ready: Promise<void>;
+  /** The process is gone (set as soon as its exit is seen). */
+  exited = false;
+  /** Its exit was fully handled: runs in flight were told why (see exitError). */
+  private exitHandled = false;
+  /** Set when the holder reported a catastrophe: it is about to exit and takes no new work. */
+  retiring: string | undefined;
+  sessions = 0;
+
+  constructor() {
+    this.child = fork(holderEntryPath(), [], {
+      execArgv: ['--no-node-snapshot'],
+      serialization: 'advanced',
+      env: {
+        TZ: 'UTC',
+        LANG: 'C.UTF-8',
+        ...(zodJitless() ? { SBIRTOOLS_ZOD_JITLESS: '1' } : {}),
+        ...(oneShot() ? { SBIRTOOLS_NO_SPARES: '1' } : {}),
+      },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    this.child.stderr?.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-4096);
+    });
+    this.ready = new Promise((resolve, reject) => {
+      this.child.on('message', (msg: HolderReply | HolderEvent) => {
+        if ('event' in msg) {
+          if (msg.event === 'ready') resolve();
+          else if (msg.event === 'catastrophe') {
+            reject(new Error(msg.message));
+            this.retire(msg.message);
+          }
+          return;
+        }
+        const p = this.pending.get(msg.id);
+        if (!p) return;
+        this.pending.delete(msg.id);
+        this.updateRef();
+        if (msg.ok) p.resolve(msg.data);
+        else p.reject(reviveError(msg.error));
+      });
+      this.child.on('exit', (code, signal) => {
+        // No new work from now on (a session that lived here is reopened elsewhere, sessionReset).
+        this.exited = true;
+        // Give stderr a moment to drain so an OOM message is seen ('close' does not always come).
+        let handled = false;
+        const done = () => {
+          if (handled) return;
+          handled = true;
+          const err = this.exitError(code, signal);
+          reject(err);
+          for (const p of this.pending.values()) p.reject(err);
+          this.pending.clear();
+          this.exitHandled = true;
+          this.exitWaiters.splice(0).forEach((w) => w());
+        };
+        const stderr = this.child.stderr;
+        if (!stderr || stderr.readableEnded || stderr.destroyed) return done();
+        stderr.once('end', done);
+        stderr.once('close', done);
+        setTimeout(done, 200).unref();
+      });
+      this.child.on('error', (err) => reject(err));
+    });
+    this.ready.catch(() => undefined);
+    this.updateRef();
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Send one request; rejects with HolderExitedError if the holder dies first. */
+  async request<T>(req: Req): Promise<T> {
+    this.waitingForReady++;
+    this.updateRef();
+    try {
+      await this.ready;
+    } finally {
+      this.waitingForReady--;
+    }
+    if (this.exited) throw new HolderExitedError('the sandbox process has exited', 'crash');
+    if (this.retiring && req.op !== 'close' && req.op !== 'stats') {
+      throw new HolderExitedError(`the sandbox process is shutting down after an unrecoverable error (${this.retiring})`, 'crash');
+    }
+    const id = this.nextId++;
+    const promise = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    this.updateRef();
+    this.child.send({ ...req, id } as HolderRequest);
+    return promise as Promise<T>;
+  }
+
+  /**
+   * SIGKILL: the only thing that ends a builtin that ignores termination. `kind` is what the runs
+   * in flight are told (TIMEOUT for a deadline kill, MEMORY_LIMIT for a memory kill).
+   */
+  kill(reason: string, kind: HolderExitKind = 'crash'): void {
+    this.killReason ??= { message: reason, kind };
+    if (!this.exited) this.child.kill('SIGKILL');
+  }
+
+  /**
+   * The holder lost an isolate (fatal OOM, a builtin that ignored termination): it replies to
+   * what is in flight and exits by itself; new work goes elsewhere, and it is killed if it lingers.
+   */
+  private retire(message: string): void {
+    if (this.retiring || this.exited) return;
+    this.retiring = message;
+    setTimeout(() => this.kill(`it did not exit after an unrecoverable error (${message})`, OOM_SIGNS.test(message) ? 'memory' : 'crash'), RETIRE_GRACE_MS).unref();
+  }
+
+  /** Resident memory of the holder in bytes (Linux /proc), or undefined where unknown. */
+  rssBytes(): number | undefined {
+    try {
+      const pages = Number(readFileSync(`/proc/${this.child.pid}/statm`, 'utf8').split(' ')[1]);
+      return pages * 4096;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Wait until the process is gone (after kill or close). */
+  async closed(): Promise<void> {
+    if (this.exitHandled) return;
+    // Keep the host's event loop alive until the exit is seen: an unref'd child whose exit is
+    // awaited would otherwise let the host's loop run dry mid-shutdown.
+    this.waitingForReady++;
+    this.updateRef();
+    try {
+      await new Promise<void>((resolve) => this.exitWaiters.push(resolve));
+    } finally {
+      this.waitingForReady--;
+    }
+  }
+
+  /** Disconnect: the holder disposes its isolates and exits. */
+  shutdown(): void {
+    if (!this.exited && this.child.connected) this.child.disconnect();
+  }
+
+  private updateRef(): void {
+    // Keep the host alive only while requests are in flight.
+    const channel = (this.child as unknown as { channel?: { ref?(): void; unref?(): void } }).channel; // Bun's channel has neither
+    const stderr = this.child.stderr as unknown as { ref?(): void; unref?(): void } | null;
+    if (this.pending.size > 0 || this.waitingForReady > 0) {
+      this.child.ref();
+      channel?.ref?.();
+      stderr?.ref?.();
+    } else {
+      this.child.unref();
+      channel?.unref?.();
+      stderr?.unref?.();
+    }
+  }
+
+  private exitError(code: number | null, signal: NodeJS.Signals | null): HolderExitedError {
+    if (this.killReason) return new HolderExitedError(`the sandbox process was killed: ${this.killReason.message}`, this.killReason.kind);
+    const oom = OOM_SIGNS.test(this.stderrTail) || OOM_SIGNS.test(this.retiring ?? '');
+    const how = signal ? `signal ${signal}` : `exit code ${code}`;
+    if (oom) return new HolderExitedError(`the sandbox process ran out of memory (${how})`, 'memory');
+    const why = this.retiring ? `: ${this.retiring}` : '';
+    return new HolderExitedError(`the sandbox process crashed (${how})${why}`, 'crash');
+  }
+}
+
+/**
+ * A holder's error reply as the caller's typed error: the data layer's failures (bad CSV, missing
+ * file, corrupt cache) cross IPC as { code, message } and become DataError again, so
+ * `err instanceof DataError` holds for the caller as documented (docs/errors.md).
+ */
+function reviveError(e: { code: string; message: string; hint?: string }): Error {
+  if ((DATA_ERROR_CODES as readonly string[]).includes(e.code)) return new DataError(e.code as DataErrorCode, e.message, e.hint ? { hint: e.hint } : undefined);
+  return Object.assign(new Error(e.message), { code: e.code });
+}

@@ -1,0 +1,58 @@
+import type { Limits, PresetName } from '../../../schema/limits.js';
+import type { RunError } from '../../../schema/errors.js';
+import type { ColumnarTable } from '../../../schema/columnar.js';
+import type { EngineChoice } from '../../../schema/engine.js';
+
+/** Where award_data comes from; resolved on the host, opened in the holder. Mirrors src/data DataSource. */
+export interface DataSourceSpec {
+  kind: 'csv' | 'synthetic';
+  path?: string;
+  cacheDir: string;
+}
+
+/** An extra table for a session: a CSV path (ingested in the holder) or an already columnar table. */
+export type TableSpec =
+  | { name: string; kind: 'csv'; path: string }
+  /** A Parquet/Arrow/JSON file, decoded in the holder (in a worker thread) and kept like CSV tables. */
+  | { name: string; kind: 'file'; path: string; format: 'parquet' | 'arrow' | 'json' | 'ndjson' }
+  | { name: string; kind: 'columnar'; table: ColumnarTable };
+
+/** Everything a holder needs to open one session. Structured-clone safe (it crosses IPC). */
+export interface SessionSpec {
+  limits: Limits;
+  /** award_data; null for a sandbox without the SBIR table. */
+  data: DataSourceSpec | null;
+  tables: TableSpec[];
+  /** Which engine runs the session (docs/engines.md); absent means 'auto'. */
+  engine?: EngineChoice;
+}
+
+/**
+ * One run as it leaves the host: the program as sent (BOM removed, size already checked). Where
+ * the session lives, checkAndPrepare.ts parses it once (policy + transform) inside the deadline.
+ */
+export interface SourceRunRequest {
+  source: string;
+  /** Which policy rule set applies. */
+  preset: PresetName;
+  /** Milliseconds the run may take, parse included, measured from when the holder receives it. */
+  timeoutMs: number;
+  deterministic?: { now: number; seed: number };
+}
+
+export type HolderRequest =
+  | { id: number; op: 'open'; sessionId: string; spec: SessionSpec }
+  | { id: number; op: 'run'; sessionId: string; run: SourceRunRequest }
+  | { id: number; op: 'abort'; sessionId: string }
+  | { id: number; op: 'close'; sessionId: string }
+  | { id: number; op: 'stats' };
+
+export type HolderReply =
+  | { id: number; ok: true; data: unknown }
+  | { id: number; ok: false; error: { code: string; message: string; hint?: string } };
+
+/** Unsolicited messages from a holder. */
+export type HolderEvent =
+  | { event: 'ready'; pid: number; engine: string }
+  | { event: 'catastrophe'; message: string }
+  | { event: 'progress'; message: string };

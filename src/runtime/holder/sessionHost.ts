@@ -1,0 +1,218 @@
+import { reportCatastrophe } from '../engines/isolated-vm/isolatedVmSession.js';
+import type { EngineSession, TableProvider } from '../engines/engineSession.js';
+import type { EngineLabel } from '../../../schema/engine.js';
+import type { RawRunOutcome } from '../../../schema/outcome.js';
+import { openEngineSession, resolveEngine } from '../engines/openEngineSession.js';
+import { TableCache } from './tableProviders.js';
+import type { SessionSpec, SourceRunRequest } from './protocol.js';
+import { CodeChecker, parseTimeout } from '../prepare/codeChecker.js';
+import { emptyOutcome } from './backend.js';
+import type { DatasetInfo } from '../../../schema/result.js';
+import { WarmSessions } from './warmSessions.js';
+import { usePreludeCodeCacheDir } from '../engines/preludeScript.js';
+
+/** How far the process RSS may grow during a run, as a multiple of the run's memory limit. */
+const RSS_FACTOR = 1.5;
+/**
+ * Past this multiple the runs did not stop when their isolates were disposed (a builtin that
+ * ignores termination, memory outside the heap): the process itself must end (reportCatastrophe).
+ */
+const RSS_HARD_FACTOR = 1.7;
+const WATCH_INTERVAL_MS = 10;
+
+interface Entry {
+  spec: SessionSpec;
+  session: EngineSession;
+  dataset: DatasetInfo | undefined;
+  engine: EngineLabel;
+}
+
+/**
+ * The isolates of one process, by session id. Runs the memory watchdog: isolated-vm's limit can
+ * be overshot 2-3x by hostile code and misses memory outside the V8 heap, so while runs are in
+ * flight the process RSS is sampled and an offending isolate is disposed (MEMORY_LIMIT).
+ */
+export class SessionHost {
+  private readonly sessions = new Map<string, Entry>();
+  private readonly tables = new TableCache();
+  private readonly checker = new CodeChecker();
+  private watch: NodeJS.Timeout | undefined;
+  private baselineRss = 0;
+  /** This process's own memory (main isolate heap + Node buffers: loaded columns) at watch start. */
+  private baselineOwn = 0;
+  /** The highest own figure seen since the baseline (see checkMemory). */
+  private peakOwn = 0;
+  private hardLimitReported = false;
+  /** The baseline was measured while no run was in flight and none has started since. */
+  private baselineFresh = false;
+
+  private readonly warm = new WarmSessions(
+    (spec) => this.build(spec),
+    () => [...this.sessions.values()].some((e) => e.session.isRunning),
+    process.env.SBIRTOOLS_NO_SPARES !== '1',
+  );
+
+  async open(id: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined; engine: EngineLabel }> {
+    this.close(id);
+    const { session, dataset, engine } = (await this.warm.take(spec)) ?? (await this.build(spec));
+    this.sessions.set(id, { spec, session, dataset, engine });
+    return { dataset, engine };
+  }
+
+  /** Spare pre-booted isolates (they belong to no session). */
+  spareIsolates(): Promise<number> {
+    return this.warm.count();
+  }
+
+  private async build(spec: SessionSpec): Promise<{ session: EngineSession; dataset: DatasetInfo | undefined; engine: EngineLabel }> {
+    // resolved first: an engine that cannot load is the caller's error, before any data is opened
+    const engine = await resolveEngine(spec.engine);
+    const providers: TableProvider[] = [];
+    let dataset: DatasetInfo | undefined;
+    if (spec.data) {
+      usePreludeCodeCacheDir(spec.data.cacheDir);
+      const award = await this.tables.award(spec.data);
+      providers.push(award.provider);
+      dataset = award.info;
+    }
+    const session = await openEngineSession(engine, spec.limits, spec.tables.length > 0 ? this.loadTables(spec, providers) : providers, dataset);
+    return { session, dataset, engine: engine.label };
+  }
+
+  /**
+   * The session's tables after `providers`, all loading together (decode workers, CSV ingest) while
+   * the engine makes the isolate; the first failure in the tables' order is the error.
+   */
+  private loadTables(spec: SessionSpec, providers: TableProvider[]): Promise<TableProvider[]> {
+    const tables = Promise.allSettled(spec.tables.map((t) => this.tables.table(t))).then((settled) => [...providers, ...settled.map(loadedOrThrow)]);
+    tables.catch(() => undefined); // awaited by openEngineSession; this only keeps an early failure from counting as unhandled
+    return tables;
+  }
+
+  /**
+   * Check and prepare the code (one parse, inside the deadline: codeChecker.ts), then run it in
+   * the open session; reopens the session first when a limit disposed its isolate.
+   */
+  async run(id: string, req: SourceRunRequest): Promise<RawRunOutcome & { reset: boolean }> {
+    const received = performance.now();
+    const entry = this.sessions.get(id);
+    if (!entry) throw new Error(`no open session ${id}`);
+    const pending = this.checker.check(req.source, req.preset, req.timeoutMs, entry.spec.limits.memoryLimitMb, id);
+    let checked = pending instanceof Promise ? await pending : pending;
+    if (checked === 'aborted') return emptyOutcome('aborted', 'the run was cancelled by its AbortSignal');
+    const remainingMs = Math.ceil(req.timeoutMs - (performance.now() - received));
+    if (checked.ok && remainingMs < 1) checked = parseTimeout(req.timeoutMs);
+    if (!checked.ok) return { ...emptyOutcome('rejected', checked.error.message), error: checked.error };
+    if (this.sessions.get(id) !== entry) return emptyOutcome('internal', 'the session was closed while the code was checked');
+    let reset = false;
+    if (!entry.session.alive) {
+      await this.open(id, entry.spec);
+      reset = true;
+    }
+    const current = this.sessions.get(id)!;
+    this.startWatch();
+    try {
+      const run = { ...checked.prepared, timeoutMs: remainingMs, ...(req.deterministic ? { deterministic: req.deterministic } : {}) };
+      return { ...(await current.session.run(run)), engine: current.engine, reset };
+    } finally {
+      this.stopWatchIfIdle();
+    }
+  }
+
+  /** Cancel the run in flight: the isolate is disposed, the session is rebuilt on its next run. */
+  abort(id: string): void {
+    // still parsing: the isolate holds no part of this run, so its state is kept
+    if (this.checker.cancel(id)) return;
+    this.sessions.get(id)?.session.dispose('aborted');
+  }
+
+  close(id: string): void {
+    const entry = this.sessions.get(id);
+    if (!entry) return;
+    this.sessions.delete(id);
+    entry.session.dispose('closed');
+  }
+
+  closeAll(): void {
+    this.checker.close();
+    this.warm.disposeAll();
+    for (const id of [...this.sessions.keys()]) this.close(id);
+  }
+
+  /** Live isolates in this process (the leak check asserts 0 after each test). */
+  get liveIsolates(): number {
+    let n = 0;
+    for (const e of this.sessions.values()) if (e.session.alive) n++;
+    return n;
+  }
+
+  private startWatch(): void {
+    if (this.watch) return;
+    // the baseline taken after the previous run replied (below) is still exact unless a run
+    // started since; reading /proc and the heap costs ~20 µs, off the reply's path that way
+    if (!this.baselineFresh) this.takeBaseline();
+    this.baselineFresh = false;
+    this.hardLimitReported = false;
+    this.watch = setInterval(() => this.checkMemory(), WATCH_INTERVAL_MS);
+    this.watch.unref();
+  }
+
+  private stopWatchIfIdle(): void {
+    if (!this.watch) return;
+    for (const e of this.sessions.values()) if (e.session.isRunning) return;
+    clearInterval(this.watch);
+    this.watch = undefined;
+    // after this turn (the reply goes out first), measure the baseline for the next run
+    setImmediate(() => {
+      if (this.watch) return;
+      this.takeBaseline();
+      this.baselineFresh = true;
+    }).unref();
+  }
+
+  private takeBaseline(): void {
+    const m = process.memoryUsage();
+    this.baselineRss = m.rss;
+    this.baselineOwn = m.heapUsed + m.arrayBuffers;
+    this.peakOwn = this.baselineOwn;
+  }
+
+  private checkMemory(): void {
+    // Runs whose isolate was already disposed still count until they return: their thread may
+    // be stuck in a builtin that keeps allocating.
+    const running = [...this.sessions.values()].filter((e) => e.session.isRunning);
+    if (running.length === 0) return;
+    // Only process-wide figures are read here: per-isolate heap statistics need the isolate's lock
+    // and would block this thread behind a busy isolate. The heap itself is isolated-vm's
+    // memoryLimit; this catches what it misses (overshoot, memory outside the V8 heap). Growth of
+    // this process's own heap and buffers (columns loaded for the guest) is not the guest's.
+    // The offender cannot be told apart from the process figure, so every run in flight is stopped.
+    const m = process.memoryUsage();
+    // The peak, not the current figure: pages this process decoded for the guest (long text) are
+    // garbage once copied in, and after a GC the heap shrinks while the RSS keeps those pages for a
+    // while. Counting only the current heap made that retained RSS look like the guest's growth
+    // (a row-by-row scan of text larger than the isolate was stopped as MEMORY_LIMIT).
+    this.peakOwn = Math.max(this.peakOwn, m.heapUsed + m.arrayBuffers);
+    const own = Math.max(0, this.peakOwn - this.baselineOwn);
+    const grown = m.rss - this.baselineRss - own;
+    // parses on worker threads (codeChecker.ts) are capped at their own runs' limits: budgeted too
+    const limits = (running.reduce((sum, e) => sum + e.spec.limits.memoryLimitMb, 0) + this.checker.workerBudgetMb) * 1048576;
+    if (grown > limits * RSS_HARD_FACTOR && !this.hardLimitReported) {
+      this.hardLimitReported = true;
+      reportCatastrophe(`out of memory: the process grew ${mb(grown)} MB during runs limited to ${mb(limits)} MB and disposing their isolates did not stop it`, 'oom');
+    }
+    if (grown > limits * RSS_FACTOR) {
+      for (const e of running) if (e.session.alive) e.session.dispose('memory');
+    }
+  }
+}
+
+function mb(bytes: number): number {
+  return Math.round(bytes / 1048576);
+}
+
+/** A table that loaded, or (in the tables' order, so the error does not depend on timing) the first one's failure. */
+function loadedOrThrow<T>(r: PromiseSettledResult<T>): T {
+  if (r.status === 'rejected') throw r.reason;
+  return r.value;
+}

@@ -1,0 +1,75 @@
+import type { ColumnData, ColumnarTable, TableMeta } from '../../../schema/columnar.js';
+import type { DatasetInfo } from '../../../schema/result.js';
+import { openDataset, tableFromCsv } from '../../data/index.js';
+import type { DataSourceSpec, TableSpec } from './protocol.js';
+import type { TableProvider } from '../engines/engineSession.js';
+import { readFileSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { decodeInWorker } from '../../data/formats/decodeInWorker.js';
+
+function fileStamp(path: string): string {
+  try {
+    const st = statSync(path);
+    return `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+/**
+ * Decode a Parquet/Arrow/JSON table file in a worker thread of this process (decodeInWorker.ts).
+ * The file is read synchronously (a few ms; its size was checked by loadTable) so the worker has
+ * its job before this thread goes on to make the session's isolate (sessionHost.ts build).
+ */
+async function decodeFile(spec: Extract<TableSpec, { kind: 'file' }>): Promise<ColumnarTable> {
+  return decodeInWorker(spec.name, new Uint8Array(readFileSync(spec.path)), basename(spec.path), spec.format);
+}
+
+/** Wrap an in-memory columnar table. */
+export function providerFromColumnar(table: ColumnarTable): TableProvider {
+  const byName = new Map(table.columns.map((c) => [c.name, c.data]));
+  return {
+    meta: { name: table.name, numRows: table.numRows, columns: table.columns.map(({ name, type, kind }) => ({ name, type, kind })) },
+    loadColumn(name) {
+      const data = byName.get(name);
+      if (!data) throw new Error(`table ${table.name} has no column ${name}`);
+      return data;
+    },
+  };
+}
+
+/**
+ * Opens and keeps the tables of one holder process: award_data once per data source (from the
+ * binary cache, columns loaded lazily), extra CSV tables once per path.
+ */
+export class TableCache {
+  private datasets = new Map<string, Promise<{ provider: TableProvider; info: DatasetInfo }>>();
+  private csvTables = new Map<string, Promise<TableProvider>>();
+
+  award(source: DataSourceSpec): Promise<{ provider: TableProvider; info: DatasetInfo }> {
+    const key = JSON.stringify(source);
+    let entry = this.datasets.get(key);
+    if (!entry) {
+      entry = openDataset(source).then((ds: Awaited<ReturnType<typeof openDataset>>) => ({
+        info: ds.info,
+        provider: { meta: { ...ds.meta, name: 'award_data' }, loadColumn: (name: string) => ds.loadColumn(name) },
+      }));
+      entry.catch(() => this.datasets.delete(key));
+      this.datasets.set(key, entry);
+    }
+    return entry!;
+  }
+
+  async table(spec: TableSpec): Promise<TableProvider> {
+    if (spec.kind === 'columnar') return providerFromColumnar({ ...spec.table, name: spec.name });
+    // a decoded file is kept while the file is unchanged (size and mtime are part of the key)
+    const key = spec.kind === 'file' ? `${spec.name}\u0000${spec.path}\u0000${fileStamp(spec.path)}` : `${spec.name}\u0000${spec.path}`;
+    let entry = this.csvTables.get(key);
+    if (!entry) {
+      entry = (spec.kind === 'file' ? decodeFile(spec) : tableFromCsv(spec.name, spec.path)).then(providerFromColumnar);
+      entry.catch(() => this.csvTables.delete(key));
+      this.csvTables.set(key, entry);
+    }
+    return entry!;
+  }
+}

@@ -1,0 +1,82 @@
+import type { EngineSession } from '../engines/engineSession.js';
+import type { EngineLabel } from '../../../schema/engine.js';
+import type { SessionSpec } from './protocol.js';
+import type { DatasetInfo } from '../../../schema/result.js';
+
+export interface Built {
+  session: EngineSession;
+  dataset: DatasetInfo | undefined;
+  engine: EngineLabel;
+}
+
+/** How many distinct session shapes keep a spare (most recently used first). */
+const MAX_SHAPES = 2;
+/** Boot spares when the process has been idle this long (the caller's first run comes first). */
+const REFILL_DELAY_MS = 25;
+
+/**
+ * Pre-booted spare isolates, one per recent session shape (data source + limits), so a fresh
+ * isolate per run costs a handoff instead of a boot. A spare never ran user code; it is
+ * refilled in the background after it is taken. Only shapes without caller-provided tables
+ * qualify (those carry per-sandbox data).
+ */
+export class WarmSessions {
+  private readonly spares = new Map<string, Promise<Built | undefined>>();
+
+  constructor(
+    private readonly build: (spec: SessionSpec) => Promise<Built>,
+    /** True while runs are in flight: a boot is synchronous on this thread and would delay them. */
+    private readonly busy: () => boolean,
+    /** False in a one-shot holder (SBIRTOOLS_NO_SPARES=1, set by HolderProcess for `sbirtools run`). */
+    private readonly enabled = true,
+  ) {}
+
+  /** A spare for this shape, if one is ready; schedules the next one. */
+  async take(spec: SessionSpec): Promise<Built | undefined> {
+    const key = keyOf(spec);
+    if (key === undefined || !this.enabled) return undefined;
+    const spare = this.spares.get(key);
+    this.spares.delete(key);
+    this.refillLater(key, spec);
+    const built = spare ? await spare : undefined;
+    return built && built.session.alive ? built : undefined;
+  }
+
+  /** Spares alive now (not sessions: they belong to no sandbox). */
+  async count(): Promise<number> {
+    let n = 0;
+    for (const p of this.spares.values()) if ((await p)?.session.alive) n++;
+    return n;
+  }
+
+  disposeAll(): void {
+    for (const p of this.spares.values()) void p.then((b) => b?.session.dispose('closed'));
+    this.spares.clear();
+  }
+
+  private refillLater(key: string, spec: SessionSpec): void {
+    const timer = setTimeout(() => {
+      if (this.spares.has(key)) return;
+      if (this.busy()) return this.refillLater(key, spec);
+      // One trivial run warms the prelude's execute path (lazy compilation, first isolate task).
+      const spare = this.build(spec)
+        .then(async (b) => {
+          await b.session.run({ code: '0', async: false, lineOffset: 0, resultName: false, timeoutMs: 5_000 });
+          return b;
+        })
+        .catch(() => undefined);
+      this.spares.set(key, spare);
+      while (this.spares.size > MAX_SHAPES) {
+        const oldest = this.spares.keys().next().value as string;
+        void this.spares.get(oldest)!.then((b) => b?.session.dispose('closed'));
+        this.spares.delete(oldest);
+      }
+    }, REFILL_DELAY_MS);
+    timer.unref();
+  }
+}
+
+function keyOf(spec: SessionSpec): string | undefined {
+  if (spec.tables.length > 0) return undefined;
+  return JSON.stringify({ data: spec.data, limits: spec.limits, engine: spec.engine ?? 'auto' });
+}

@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { resolveLimits, type Limits, type PresetName } from '../../schema/limits.js';
+import type { DatasetInfo, RunResult } from '../../schema/result.js';
+import { addChartFiles } from '../result/chartFiles.js';
+import { buildResult } from '../result/buildResult.js';
+import type { Backend } from '../runtime/holder/backend.js';
+import { SandboxClosedError, SbirtoolsValidationError } from '../core/errors.js';
+import { emptyResult, precheck } from './precheck.js';
+import { resolveSessionSpec, validateOptions, type SandboxOptions } from './options.js';
+import { backendFor } from './defaultBackend.js';
+import type { SessionSpec } from '../runtime/holder/protocol.js';
+import { trackSandbox, untrackSandbox } from './liveSandboxes.js';
+
+/** Per-run options. */
+export interface RunOptions {
+  /** Cancels the run; the result is `ABORTED` and the session is reset. */
+  signal?: AbortSignal;
+  /** Freeze Date.now() to this value and seed Math.random for this run (overrides the sandbox's `deterministic`). */
+  deterministic?: { now: number; seed: number };
+}
+
+/** Options of the one-shot run(): sandbox options plus run options; `deterministic` may be either form. */
+export type OneShotOptions = Omit<SandboxOptions, 'deterministic'> & {
+  signal?: AbortSignal;
+  /** true: a fixed clock and seed; an object: exactly this clock and seed. */
+  deterministic?: boolean | { now: number; seed: number };
+};
+
+/**
+ * A session: one isolate whose state persists between runs, with award_data (and any extra
+ * tables) handed in once. Create it with createSandbox(); close it with close() or `await using`.
+ */
+export class Sandbox {
+  private closedFlag = false;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** @internal use createSandbox() */
+  constructor(
+    private readonly backend: Backend,
+    private readonly id: string,
+    private readonly spec: SessionSpec,
+    readonly preset: PresetName,
+    readonly dataset: DatasetInfo | undefined,
+    private readonly deterministic: boolean,
+  ) {}
+
+  /** The limits every run of this sandbox gets. */
+  get limits(): Limits {
+    return this.spec.limits;
+  }
+
+  /** False once close() was called. */
+  get alive(): boolean {
+    return !this.closedFlag;
+  }
+
+  /**
+   * Run code in this session. Guest failures (errors, limits) come back as `{ ok: false, error }`.
+   * @throws {SandboxClosedError} after close(); {SbirtoolsValidationError} when `code` is not a string.
+   * @example const r = await box.run("value_counts(award_data, 'Agency')");
+   */
+  run(code: string, options: RunOptions = {}): Promise<RunResult> {
+    if (this.closedFlag) return Promise.reject(new SandboxClosedError());
+    try {
+      checkRunOptions(options);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    // Runs of one session are serialized: state is shared, so order is the user's order.
+    const next = this.queue.then(() => this.runNow(code, options));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async runNow(code: string, options: RunOptions): Promise<RunResult> {
+    if (this.closedFlag) throw new SandboxClosedError();
+    const started = performance.now();
+    const checked = precheck(code, this.spec.limits);
+    if (!checked.ok) return { ...checked.result, ...(this.dataset ? { dataset: this.dataset } : {}) };
+    if (options.signal?.aborted) {
+      return buildResult(
+        { status: 'aborted', stdout: '', stderr: '', outputTruncated: false, stats: { wallMs: 0, cpuMs: 0, heapUsedMb: 0 } },
+        { code: checked.code, limits: this.spec.limits, dataset: this.dataset },
+      );
+    }
+    const deterministic = options.deterministic ?? (this.deterministic ? { now: Date.UTC(2026, 0, 1), seed: 1 } : undefined);
+    // The policy check and the notebook transform happen where the session lives, inside the
+    // deadline (sessionHost.ts): a large program never blocks this thread.
+    const raw = await this.backend.run(
+      this.id,
+      { source: checked.code, preset: this.preset, timeoutMs: this.spec.limits.timeoutMs, ...(deterministic ? { deterministic } : {}) },
+      options.signal,
+    );
+    if (raw.status === 'rejected' && raw.error) {
+      // refused before it ran (syntax, policy, a parse past the deadline): nothing of the session changed
+      return { ...emptyResult(this.spec.limits, raw.error), ...(this.dataset ? { dataset: this.dataset } : {}), ...(raw.reset ? { sessionReset: true } : {}) };
+    }
+    const result = await addChartFiles(buildResult(raw, { code: checked.code, limits: this.spec.limits, dataset: this.dataset, reset: raw.reset }));
+    result.stats.wallMs = Math.round((performance.now() - started) * 100) / 100;
+    return result;
+  }
+
+  /** Dispose the isolate. Idempotent; waits for a run in flight to end. */
+  async close(): Promise<void> {
+    if (this.closedFlag) return;
+    this.closedFlag = true;
+    untrackSandbox(this);
+    await this.queue;
+    await this.backend.close(this.id);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
+
+/**
+ * Create a session sandbox.
+ * @throws {SbirtoolsValidationError} for bad options (the message names the option and the bad value).
+ * @example
+ * await using box = await createSandbox({ preset: 'standard' });
+ * await box.run("const big = award_data.filter(d => d['Award Amount'] > 1000000)");
+ * const r = await box.run('big.numRows()');
+ */
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const opts = validateOptions(options);
+  const limits = limitsOrThrow(opts);
+  const spec = await resolveSessionSpec(opts, limits);
+  const backend = backendFor(opts);
+  const id = randomUUID();
+  const { dataset } = await backend.open(id, spec);
+  const box = new Sandbox(backend, id, spec, opts.preset ?? 'standard', dataset, opts.deterministic ?? false);
+  trackSandbox(box);
+  return box;
+}
+
+/**
+ * One-shot: a fresh isolate for this code, disposed afterwards.
+ * @example const r = await run('print(award_data.numRows()); 6 * 7'); // r.value === 42
+ */
+export async function run(code: string, options: OneShotOptions = {}): Promise<RunResult> {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new SbirtoolsValidationError(`Expected options to be an object, got \`${options === null ? 'null' : Array.isArray(options) ? 'array' : typeof options}\``);
+  }
+  const { signal, deterministic, ...rest } = options;
+  const perRun = deterministic && typeof deterministic === 'object' ? (deterministic as RunOptions['deterministic']) : undefined;
+  const sandboxOptions: SandboxOptions = perRun || deterministic === undefined ? rest : { ...rest, deterministic: deterministic as boolean };
+  const box = await createSandbox(sandboxOptions);
+  try {
+    return await box.run(code, { ...(signal ? { signal } : {}), ...(perRun ? { deterministic: perRun } : {}) });
+  } finally {
+    await box.close();
+  }
+}
+
+/** Limits from preset + overrides; a range error is the caller's, so it is a VALIDATION_ERROR. */
+function limitsOrThrow(opts: SandboxOptions): Limits {
+  try {
+    return resolveLimits(opts.preset, opts);
+  } catch (err) {
+    const issues = (err as { issues?: Array<{ message: string }> }).issues;
+    if (issues) throw new SbirtoolsValidationError(issues.map((i) => i.message).join('; '));
+    throw err;
+  }
+}
+
+/** Per-run options, checked before anything starts. */
+function checkRunOptions(options: unknown): void {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new SbirtoolsValidationError(`Expected run options to be an object, got \`${options === null ? 'null' : Array.isArray(options) ? 'array' : typeof options}\``);
+  }
+  const { signal, deterministic, ...rest } = options as RunOptions;
+  const unknown = Object.keys(rest);
+  if (unknown.length) throw new SbirtoolsValidationError(`Unknown run option \`${unknown[0]}\`. Known run options: signal, deterministic.`);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new SbirtoolsValidationError(`Expected the \`signal\` option to be an AbortSignal, got \`${signal === null ? 'null' : typeof signal}\``);
+  }
+  if (deterministic !== undefined) {
+    const d = deterministic as { now?: unknown; seed?: unknown };
+    if (!d || typeof d !== 'object' || typeof d.now !== 'number' || !Number.isFinite(d.now) || typeof d.seed !== 'number' || !Number.isInteger(d.seed)) {
+      throw new SbirtoolsValidationError('Expected the `deterministic` run option to be { now: <ms since epoch, finite>, seed: <integer> }');
+    }
+  }
+}
