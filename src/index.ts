@@ -4,6 +4,7 @@ export { createPool, Pool, type PoolOptions } from './sandbox/pool.js';
 export type { SandboxOptions, TableInput } from './sandbox/options.js';
 export { SbirtoolsError, SbirtoolsValidationError, SandboxClosedError } from './core/errors.js';
 export { EngineLoadError, engineInfo } from './runtime/engines/isolated-vm/loadIsolatedVm.js';
+export { engineStatus, ENGINE_FALLBACK_WARNING, type EngineStatus } from './sandbox/engines.js';
 export { liveSandboxCount, closeAllSandboxes } from './sandbox/liveSandboxes.js';
 export { shutdownDefaultBackends as shutdown } from './sandbox/defaultBackend.js';
 export { liveIsolates } from './sandbox/liveIsolates.js';

@@ -1,11 +1,13 @@
 import { loadDataCard } from '../adapters/description.js';
+import { engineStatus, engineStatusLine } from '../sandbox/engines.js';
 import { parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';
 
 export const INFO_HELP = `Usage: sbirtools info [--json] [--data <csv>]
 
-Print the data card of award_data: where it comes from, whether it is the synthetic sample,
-rows, and every column with its type, null rate, distinct count, top values or range.
+Print the engine that runs code here (and why, when it is the QuickJS fallback), then the data
+card of award_data: where it comes from, whether it is the synthetic sample, rows, and every
+column with its type, null rate, distinct count, top values or range.
 
 Options:
   --json        print the card as JSON
@@ -20,7 +22,7 @@ export async function infoCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT.OK;
   }
   if (positionals.length) throw new UsageError('info', `unexpected argument '${positionals[0]}'`);
-  const card = await loadDataCard(values.data !== undefined ? { dataPath: String(values.data) } : {});
-  io.stdout.write(values.json ? `${JSON.stringify(card.json, null, 2)}\n` : `${card.markdown.replace(/\n$/, '')}\n`);
+  const [card, engine] = await Promise.all([loadDataCard(values.data !== undefined ? { dataPath: String(values.data) } : {}), engineStatus()]);
+  io.stdout.write(values.json ? `${JSON.stringify({ engine, ...card.json }, null, 2)}\n` : `Engine: ${engineStatusLine(engine)}\n\n${card.markdown.replace(/\n$/, '')}\n`);
   return EXIT.OK;
 }

@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { holderEntryPath } from '../../core/paths.js';
 import type { HolderEvent, HolderReply, HolderRequest } from './protocol.js';
+import { noteEngineFallback } from '../engines/engineFallback.js';
 import { DATA_ERROR_CODES, DataError, type DataErrorCode } from '../../data/errors.js';
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
@@ -90,7 +91,7 @@ export class HolderProcess {
           else if (msg.event === 'catastrophe') {
             reject(new Error(msg.message));
             this.retire(msg.message);
-          }
+          } else if (msg.event === 'engine-fallback') noteEngineFallback(msg.reason);
           return;
         }
         const p = this.pending.get(msg.id);
