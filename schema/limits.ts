@@ -38,6 +38,9 @@ export const LimitsSchema = z
   .strict();
 export type Limits = z.infer<typeof LimitsSchema>;
 
+/** The limit keys, in the order of {@link LimitsSchema}: the one list options, stores and flags derive from. */
+export const LIMIT_KEYS = Object.keys(LimitsSchema.shape) as (keyof Limits)[];
+
 /** The presets. `standard` is the default. Explicit options override a preset. */
 export const PRESETS: Readonly<Record<PresetName, Readonly<Limits>>> = Object.freeze({
   permissive: Object.freeze({

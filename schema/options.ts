@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PresetSchema } from './limits.js';
-import { ENGINE_CHOICES } from './engine.js';
+import { LIMIT_KEYS, PresetSchema, type Limits } from './limits.js';
+import { ENGINE_CHOICES, ENGINE_CHOICES_TEXT } from './engine.js';
 
 const optionalLimit = (name: string) =>
   z
@@ -23,24 +23,26 @@ export const SandboxOptionsSchema = z
   .object({
     /** Limit preset. @default 'standard' */
     preset: PresetSchema.optional(),
-    memoryLimitMb: optionalLimit('memoryLimitMb'),
-    timeoutMs: optionalLimit('timeoutMs'),
-    maxCodeBytes: optionalLimit('maxCodeBytes'),
-    maxOutputBytes: optionalLimit('maxOutputBytes'),
-    maxResultBytes: optionalLimit('maxResultBytes'),
-    maxRows: optionalLimit('maxRows'),
-    maxFileBytes: optionalLimit('maxFileBytes'),
+    /** Each limit of schema/limits.ts, overriding the preset's. */
+    ...(Object.fromEntries(LIMIT_KEYS.map((key) => [key, optionalLimit(key)])) as Record<keyof Limits, z.ZodOptional<z.ZodNumber>>),
     /** A local SBIR CSV to use as award_data (either layout); overrides SBIRTOOLS_CSV_PATH. */
     dataPath: z.string({ error: 'Expected the `dataPath` option to be a file path string' }).min(1).optional(),
     /** Cache folder for downloads and binary caches. @default $SBIRTOOLS_CACHE_DIR or ~/.cache/sbirtools */
     cacheDir: z.string({ error: 'Expected the `cacheDir` option to be a folder path string' }).min(1).optional(),
     /** Expose award_data at all. @default true */
     awardData: z.boolean({ error: 'Expected the `awardData` option to be a boolean' }).optional(),
+    /** Extra tables by name; not serializable, so checked by validateOptions (src/sandbox/options.ts). */
+    tables: z.unknown().optional(),
     /** 'process' (default): isolates live in a child process; 'inline': in this process (needs --no-node-snapshot). */
     isolation: z.enum(['process', 'inline'], { error: "Expected the `isolation` option to be 'process' or 'inline'" }).optional(),
+    /** A pool from createPool(); checked by validateOptions. */
+    pool: z.unknown().optional(),
     /** Which engine runs the code: isolated-vm (V8, native addon) or QuickJS (WASM); 'auto' = isolated-vm when it loads, else QuickJS. @default 'auto' */
-    engine: z.enum(ENGINE_CHOICES, { error: (i) => `Expected the \`engine\` option to be ${ENGINE_CHOICES.map((c) => `'${c}'`).join(', ').replace(/, ([^,]*)$/, ' or $1')}, got \`${describe(i.input)}\`` }).optional(),
+    engine: z.enum(ENGINE_CHOICES, { error: (i) => `Expected the \`engine\` option to be ${ENGINE_CHOICES_TEXT}, got \`${describe(i.input)}\`` }).optional(),
     /** Freeze Date.now() and seed Math.random for every run (replayable runs). @default false */
     deterministic: z.boolean({ error: 'Expected the `deterministic` option to be a boolean' }).optional(),
   })
   .passthrough();
+
+/** Every option key of createSandbox() and run(), in documentation order. */
+export const SANDBOX_OPTION_KEYS = Object.keys(SandboxOptionsSchema.shape) as readonly string[];

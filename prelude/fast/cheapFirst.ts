@@ -12,7 +12,7 @@
  */
 import type { ColumnTable } from 'arquero';
 import { LazyColumn } from '../data/lazyColumn.js';
-import type { Node } from './predicate.js';
+import type { Node } from './node.js';
 
 /** Null-safe Arquero functions: true for the ones that scan a string (the costly side). */
 const SAFE_CALLS: Record<string, boolean> = {

@@ -8,7 +8,8 @@
  */
 import { BitSet, parse, type ColumnTable } from 'arquero';
 import { callsValueMethods } from '../closure/valueMethods.js';
-import { evaluate, type Ctx, type Node } from './predicate.js';
+import { evaluate, type Ctx } from './predicate.js';
+import type { Node } from './node.js';
 import { fastClosureFilter } from './closureFilter.js';
 
 /** The filtered table, or undefined when Arquero's filter must run. */

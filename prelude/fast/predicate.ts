@@ -20,10 +20,10 @@ import { ObjectCreate } from '../intrinsics.js';
 import { sourceOf } from './source.js';
 import { columnChunks, readsTextPages } from './columnChunks.js';
 import { cheapFirst } from './cheapFirst.js';
+import type { Node } from './node.js';
 import type { ColumnTable } from 'arquero';
 
 /** A node of Arquero's expression tree. */
-export type Node = { type: string; [key: string]: unknown };
 
 /** Evaluation state: the backing row count and whether any part avoided per-row code. */
 export interface Ctx { t: ColumnTable; n: number; params: unknown; fast: boolean }

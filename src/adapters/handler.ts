@@ -2,6 +2,7 @@ import { HandlerRequestSchema } from '../../schema/tool.js';
 import { parseRunBody } from './parseRunBody.js';
 import { createSessionStore, type SessionStoreOptions } from './sessionStore.js';
 import { readBody } from './readBody.js';
+import { runResultResponse } from '../sandbox/http.js';
 
 /** Options of createHandler(). Sessions are not kept: every request is a one-shot run. */
 export interface HandlerOptions extends Pick<SessionStoreOptions, 'sandbox' | 'pool' | 'capsuleLog' | 'capsuleOutputs' | 'deterministic'> {
@@ -39,10 +40,7 @@ export function createHandler(options: HandlerOptions = {}): (request: Request) 
       const parsed = parseRunBody(body, HandlerRequestSchema);
       if (!parsed.ok) return fail(400, 'VALIDATION_ERROR', parsed.message);
       const result = await store.run(parsed.data.code, { signal: request.signal });
-      const busy = result.error?.type === 'QUEUE_FULL';
-      // JSON has no bytes: a saved file's Uint8Array travels as base64
-      const out = result.files?.length ? { ...result, files: result.files.map(({ bytes, ...f }) => ({ ...f, ...(bytes ? { base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') } : {}) })) } : result;
-      return Response.json(out, { status: busy ? 503 : 200, headers: { 'cache-control': 'no-store', ...(busy ? { 'retry-after': '1' } : {}) } });
+      return runResultResponse(result);
     } catch (err) {
       onError(err);
       return fail(500, 'INTERNAL_ERROR', 'The server failed to run the code. Retry; if it keeps failing, the operator should check the server logs.');

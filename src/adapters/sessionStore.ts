@@ -1,4 +1,4 @@
-import { resolveLimits, type Limits } from '../../schema/limits.js';
+import { LIMIT_KEYS, resolveLimits, type Limits } from '../../schema/limits.js';
 import type { RunResult } from '../../schema/result.js';
 import { run, createSandbox, type Sandbox } from '../sandbox/sandbox.js';
 import { SbirtoolsError, SbirtoolsValidationError } from '../core/errors.js';
@@ -34,8 +34,6 @@ interface Entry {
   lastUsed: number;
   timer?: NodeJS.Timeout;
 }
-
-const LIMIT_KEYS = ['memoryLimitMb', 'timeoutMs', 'maxCodeBytes', 'maxOutputBytes', 'maxResultBytes', 'maxRows'] as const;
 
 /**
  * Sessions keyed by a caller-given id (an MCP client's or a model's `session_id`), with idle expiry

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { PRESET_NAMES, type PresetName } from '../../schema/limits.js';
+import { SbirtoolsError } from '../core/errors.js';
 
 /** Streams and environment of one CLI invocation (process.* in production, fakes in tests). */
 export interface CliIo {
@@ -12,12 +13,12 @@ export interface CliIo {
 }
 
 /** Bad usage: the CLI prints `sbirtools <command>: <message> (see 'sbirtools <command> --help')` and exits 2. */
-export class UsageError extends Error {
+export class UsageError extends SbirtoolsError {
   constructor(
     readonly command: string,
     message: string,
   ) {
-    super(message);
+    super('USAGE_ERROR', message);
     this.name = 'UsageError';
   }
 

@@ -1,4 +1,5 @@
 import type { SandboxOptions } from '../sandbox/options.js';
+import { ENGINE_CHOICES } from '../../schema/engine.js';
 import { intFlag, presetFlag, UsageError } from './args.js';
 
 /** Flags every command that opens a sandbox accepts. */
@@ -12,7 +13,7 @@ export const SANDBOX_FLAGS = {
   engine: { type: 'string' },
 } as const;
 
-const ENGINES = ['auto', 'isolated-vm', 'quickjs'] as const;
+const ENGINES = ENGINE_CHOICES;
 
 /** Their lines of --help. */
 export const SANDBOX_FLAGS_HELP = `  --preset <name>       limit preset: permissive, standard (default) or strict

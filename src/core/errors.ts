@@ -1,7 +1,15 @@
 /** Base of the errors sbirtools throws to its caller (guest failures are results, never these). */
 export class SbirtoolsError extends Error {
-  constructor(readonly code: string, message: string) {
-    super(message);
+  /**
+   * @param code stable, documented in docs/errors.md; never changes meaning
+   * @param message what failed and what to do instead, for the reader who must fix it
+   */
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
     this.name = new.target.name;
   }
 }

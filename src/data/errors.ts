@@ -1,3 +1,4 @@
+import { SbirtoolsError } from '../core/errors.js';
 /**
  * Stable codes of host-side data failures (download, ingest, cache). One row each in
  * docs/dataset.md ("Errors"). Codes never change meaning; new failures get new codes.
@@ -32,15 +33,14 @@ export type DataErrorCode = (typeof DATA_ERROR_CODES)[number];
  * @example
  * try { await openDataset(src); } catch (e) { if (e instanceof DataError && e.code === 'DATA_NOT_FOUND') ... }
  */
-export class DataError extends Error {
+export class DataError extends SbirtoolsError {
   override readonly name = 'DataError';
-  readonly code: DataErrorCode;
+  declare readonly code: DataErrorCode;
   /** What to do about it, when the message alone does not say (table formats set it). */
   readonly hint?: string;
 
   constructor(code: DataErrorCode, message: string, options?: { cause?: unknown; hint?: string }) {
-    super(message, options);
-    this.code = code;
+    super(code, message, options);
     if (options?.hint) this.hint = options.hint;
   }
 }

@@ -1,6 +1,10 @@
+import { SbirtoolsError } from '../core/errors.js';
 /** Thrown for a Plotly figure that has no Vega-Lite equivalent here (the message names the trace). */
-export class PlotlyConversionError extends Error {
+export class PlotlyConversionError extends SbirtoolsError {
   override readonly name = 'PlotlyConversionError';
+  constructor(message: string, options?: ErrorOptions) {
+    super('PLOTLY_CONVERSION_FAILED', message, options);
+  }
 }
 
 type Obj = Record<string, unknown>;

@@ -1,6 +1,7 @@
 import type * as Vega from 'vega';
 import type { Chart } from '../../schema/result.js';
 import { plotlyToVegaLite } from './plotlyToVegaLite.js';
+import { SbirtoolsError } from '../core/errors.js';
 
 // vega and vega-lite take ~0.5 s to import: load them on the first render, not with the library.
 // Both come bundled in one vendored file (src/vendor/vega.ts), so no install step can miss them.
@@ -8,8 +9,11 @@ let libs: Promise<{ vega: typeof Vega; compile: typeof import('../vendor/vega.js
 const loadLibs = () => (libs ??= import('../vendor/vega.js').then(({ vega, compile }) => ({ vega, compile })));
 
 /** Thrown for input renderChart cannot render (Plotly figures, non-Vega-Lite objects, bad specs). */
-export class ChartRenderError extends Error {
+export class ChartRenderError extends SbirtoolsError {
   override readonly name = 'ChartRenderError';
+  constructor(message: string, options?: ErrorOptions) {
+    super('CHART_RENDER_FAILED', message, options);
+  }
 }
 
 const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);

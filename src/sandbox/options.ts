@@ -1,9 +1,9 @@
-import { SandboxOptionsSchema } from '../../schema/options.js';
+import { SANDBOX_OPTION_KEYS, SandboxOptionsSchema } from '../../schema/options.js';
 import type { Limits, PresetName } from '../../schema/limits.js';
 import type { ColumnarTable } from '../../schema/columnar.js';
 import type { SessionSpec, TableSpec } from '../runtime/holder/protocol.js';
 import { SbirtoolsValidationError } from '../core/errors.js';
-import type { EngineChoice } from '../../schema/engine.js';
+import { ENGINE_CHOICES, ENGINE_CHOICES_TEXT, type EngineChoice } from '../../schema/engine.js';
 import { resolveDataSource, tableFromArquero, tableFromRows } from '../data/index.js';
 import { loadTable, type TableSource } from '../data/formats/loadTable.js';
 import { GLOBAL_NAMES } from '../../schema/preludeApi.js';
@@ -45,8 +45,7 @@ export interface SandboxOptions extends Partial<Limits> {
 
 export type ValidatedOptions = SandboxOptions;
 
-const KNOWN = new Set(['preset', 'memoryLimitMb', 'timeoutMs', 'maxCodeBytes', 'maxOutputBytes', 'maxResultBytes', 'maxRows', 'maxFileBytes', 'dataPath', 'cacheDir', 'awardData', 'tables', 'isolation', 'pool', 'deterministic', 'engine']);
-const ENGINE_CHOICES: readonly string[] = ['auto', 'isolated-vm', 'quickjs'];
+const KNOWN = new Set(SANDBOX_OPTION_KEYS);
 const TABLE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** Names a table may not take: every prelude global (award_data, aq, print, to_parquet...) and the run's own names. */
 const RESERVED = new Set(['tables', 'console', 'result', 'globalThis', 'undefined', 'NaN', 'Infinity', ...GLOBAL_NAMES]);
@@ -113,8 +112,8 @@ export function engineChoice(option: EngineChoice | undefined, env: NodeJS.Proce
   if (option !== undefined) return option;
   const fromEnv = env.SBIRTOOLS_ENGINE;
   if (fromEnv === undefined || fromEnv === '') return 'auto';
-  if (!ENGINE_CHOICES.includes(fromEnv)) {
-    throw new SbirtoolsValidationError(`Expected $SBIRTOOLS_ENGINE to be 'auto', 'isolated-vm' or 'quickjs', got \`${fromEnv}\``);
+  if (!(ENGINE_CHOICES as readonly string[]).includes(fromEnv)) {
+    throw new SbirtoolsValidationError(`Expected $SBIRTOOLS_ENGINE to be ${ENGINE_CHOICES_TEXT}, got \`${fromEnv}\``);
   }
   return fromEnv as EngineChoice;
 }

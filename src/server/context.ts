@@ -1,4 +1,17 @@
-import type { Route } from './routes/route.js';
+import type { ServerApp } from './serverApp.js';
+
+/** One row of the routes table: method, path (`:name` segments are parameters), and the handler. */
+export interface Route {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  /** Needs an API key when the server has keys (every route but the health checks). */
+  auth: boolean;
+  /** Opened by a browser (the viewer at /ui): the API key may also come in the `sbirtools_key` cookie or a `?key=` query. */
+  browser?: boolean;
+  /** True when this request runs code: it then counts against the key's concurrency and runs/minute. */
+  isRun?: (ctx: RequestContext) => boolean;
+  handle(ctx: RequestContext, app: ServerApp): Promise<Response>;
+}
 
 /** What middleware and routes know about one request. */
 export interface RequestContext {

@@ -5,6 +5,7 @@ import { LogSource } from './logSource.js';
 import { lastLineOf, renderPage } from './renderPage.js';
 import { renderRun } from './renderRun.js';
 import { groupSessions, sessionOf } from './sessions.js';
+import { SbirtoolsError } from '../core/errors.js';
 
 /** Options of renderReport(). */
 export interface ReportOptions {
@@ -17,8 +18,11 @@ export interface ReportOptions {
 }
 
 /** Thrown when the log is missing or the report's session cannot be chosen (the message lists the sessions). */
-export class ReportError extends Error {
+export class ReportError extends SbirtoolsError {
   override readonly name = 'ReportError';
+  constructor(message: string, options?: ErrorOptions) {
+    super('REPORT_FAILED', message, options);
+  }
 }
 
 /**

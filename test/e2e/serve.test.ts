@@ -54,6 +54,13 @@ describe('sbirtools serve: REST, auth, limits and MCP over Streamable HTTP', () 
     expect((await missing.json()).error.message).toMatch(/no `code`/);
   });
 
+  it("POST /v1/run gives a saved file's bytes as base64, like createHandler (one mapping)", async () => {
+    const res = await post(s.url, '/v1/run', { code: "to_csv(aq.table({ a: [1, 2] }), 'a.csv'); 1" }, auth(KEY_A));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { files: unknown[] };
+    expect(body.files).toEqual([{ name: 'a.csv', mediaType: 'text/csv', size: 6, base64: Buffer.from('a\n1\n2\n').toString('base64') }]);
+  });
+
   it('a body over the cap is 413 before anything runs', async () => {
     const res = await post(s.url, '/v1/run', { code: `"${'x'.repeat(5000)}".length` }, auth(KEY_A));
     expect(res.status).toBe(413);

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { holderEntryPath } from '../../core/paths.js';
+import { SbirtoolsError } from '../../core/errors.js';
 import type { HolderEvent, HolderReply, HolderRequest } from './protocol.js';
 import { noteEngineFallback } from '../engines/engineFallback.js';
 import { DATA_ERROR_CODES, DataError, type DataErrorCode } from '../../data/errors.js';
@@ -22,10 +23,9 @@ const RETIRE_GRACE_MS = 2_500;
 const OOM_SIGNS = /out of memory|out-of-memory|heap limit|Allocation failed|is_heap_oom|CALL_AND_RETRY_LAST|Last few GCs/i;
 
 /** The holder died: crashed (fatal OOM, abort), was killed by a watchdog, or exited. */
-export class HolderExitedError extends Error {
-  readonly code = 'HOLDER_EXITED';
+export class HolderExitedError extends SbirtoolsError {
   constructor(message: string, readonly reason: HolderExitKind) {
-    super(message);
+    super('HOLDER_EXITED', message);
     this.name = 'HolderExitedError';
   }
 }

@@ -4,6 +4,7 @@ import { idempotent } from '../idempotency.js';
 import { fail } from '../respond.js';
 import { LeaseTimeoutError } from '../sessions/withLease.js';
 import type { Route } from './route.js';
+import { runResultResponse } from '../../sandbox/http.js';
 
 /**
  * `POST /v1/run` `{ code, session_id? }` -> 200 with the RunResult (a guest error is a result);
@@ -33,11 +34,7 @@ export const runRoute: Route = {
         const { result } = done;
         if (result.error) ctx.log.errorType = result.error.type;
         if (done.replayedCells) ctx.log.replayedCells = done.replayedCells;
-        const busy = result.error?.type === 'QUEUE_FULL';
-        return Response.json(result, {
-          status: busy ? 503 : 200,
-          headers: { 'cache-control': 'no-store', 'sbirtools-code-ran': String(done.ran), ...(busy ? { 'retry-after': '1' } : {}) },
-        });
+        return runResultResponse(result, { 'sbirtools-code-ran': String(done.ran) });
       });
     } catch (err) {
       if (!(err instanceof LeaseTimeoutError)) throw err;

@@ -1,12 +1,12 @@
 import type { Tracer } from '@opentelemetry/api';
-import type { SessionRun } from './serverSessions.js';
+import type { RunResult } from '../../../schema/result.js';
 
 /**
  * Run `fn` inside an OpenTelemetry span `sbirtools.run` (session, ok, error type, wall/CPU ms,
  * replayed cells; error status when the host failed). A no-op tracer unless an SDK is registered.
  * `done` gets the run and its latency in ms. Without a tracer, just runs `fn`.
  */
-export async function tracedRun(tracer: Tracer | undefined, sessionId: string | undefined, fn: () => Promise<SessionRun | undefined>, done: (run: SessionRun, ms: number) => void): Promise<SessionRun | undefined> {
+export async function tracedRun<R extends { result: RunResult; replayedCells: number }>(tracer: Tracer | undefined, sessionId: string | undefined, fn: () => Promise<R | undefined>, done: (run: R, ms: number) => void): Promise<R | undefined> {
   if (!tracer) {
     const started = performance.now();
     const run = await fn();

@@ -1,12 +1,13 @@
+import { SbirtoolsError } from '../../core/errors.js';
 import type { SharedStore } from '../store/sharedStore.js';
 
 /** Lease length; renewed every third of it while held, so a dead replica's lease frees in ~this long. */
 export const LEASE_MS = 4000;
 
 /** Why a lease was not taken in time. */
-export class LeaseTimeoutError extends Error {
+export class LeaseTimeoutError extends SbirtoolsError {
   constructor(readonly lease: string, waitedMs: number) {
-    super(`Waited ${waitedMs} ms for ${lease}, which another request holds.`);
+    super('LEASE_TIMEOUT', `Waited ${waitedMs} ms for ${lease}, which another request holds.`);
     this.name = 'LeaseTimeoutError';
   }
 }

@@ -11,6 +11,11 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 describe('SessionStore', () => {
+  it('reports every limit its sandbox options set, maxFileBytes included', async () => {
+    await using store = createSessionStore({ sandbox: { preset: 'strict', maxRows: 7, maxFileBytes: 12_345 } });
+    expect(store.limits).toMatchObject({ maxRows: 7, maxFileBytes: 12_345 });
+  });
+
   it('keeps state per session_id and runs without one in a fresh sandbox', async () => {
     await using store = createSessionStore();
     expect((await store.run('const a = 1; a', { sessionId: 's1' })).ok).toBe(true);

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type IvmModule from '#ivm-types';
+import { SbirtoolsError } from '../../../core/errors.js';
 
 /**
  * The isolated-vm module, whichever line of it loaded. Its types are vendored (types/isolated-vm.d.ts,
@@ -17,10 +18,9 @@ const CANDIDATES = IVM_CANDIDATES;
 let cached: { ivm: Ivm; name: string; version: string } | undefined;
 
 /** Raised when no isolated-vm build loads on this Node. Host-side failure: thrown, never a result. */
-export class EngineLoadError extends Error {
-  readonly code = 'ENGINE_UNAVAILABLE';
+export class EngineLoadError extends SbirtoolsError {
   constructor(message: string, readonly attempts: string[]) {
-    super(message);
+    super('ENGINE_UNAVAILABLE', message);
     this.name = 'EngineLoadError';
   }
 }
