@@ -65,9 +65,9 @@ module.exports = {
     {
       name: 'result-imports-policy-core-schema',
       severity: 'error',
-      comment: 'src/result/ shapes a raw outcome (schema/outcome.ts) into a RunResult: it imports policy/, core/ and schema/, never runtime/ or the facade.',
+      comment: 'src/result/ shapes a raw outcome (schema/outcome.ts) into a RunResult: it imports policy/, core/, vendor/ and schema/, never runtime/ or the facade.',
       from: { path: '^src/result/' },
-      to: { path: '^src/(?!result/|core/|policy/)' },
+      to: { path: '^src/(?!result/|core/|policy/|vendor/)' },
     },
     {
       name: 'runtime-below-the-facade',
@@ -110,6 +110,13 @@ module.exports = {
       comment: 'A surface (cli, mcp, server, adapters, viewer, capsule) imports src/sandbox/, core/, schema/ and other surfaces, never runtime/, data/, result/ or policy/: add what it needs to the facade.',
       from: { path: SURFACES },
       to: { path: '^src/(runtime|data|result|policy)/' },
+    },
+    {
+      name: 'vendor-is-third-party-only',
+      severity: 'error',
+      comment: 'src/vendor/ lists re-exports of third-party packages that the build bundles (scripts/build-vendor.mjs): it imports nothing of ours.',
+      from: { path: '^src/vendor/' },
+      to: { path: '^(src|schema|prelude)/', pathNot: '^src/vendor/' },
     },
     {
       name: 'no-public-barrel-inside',

@@ -1,11 +1,21 @@
-import type { Tool } from 'ai';
 import { RunAnalysisInputSchema, type RunAnalysisInput } from '../../schema/tool.js';
 import { createToolCore, type ToolAdapterOptions } from './toolCore.js';
 import type { ToolOutput } from './toolOutput.js';
 
-/** The part of the `ai` package this adapter uses; pass it to skip the dynamic import. */
+/**
+ * The tool aiSdkTool() returns: what the AI SDK's `tool()` makes of it, written out here so that
+ * this package's types do not import `ai` (an optional peer a TypeScript user may not have). It is
+ * assignable to the AI SDK's `Tool` (`generateText({ tools: { run_analysis: t } })`).
+ */
+export interface AiSdkRunTool {
+  description: string;
+  inputSchema: typeof RunAnalysisInputSchema;
+  execute: (input: RunAnalysisInput, options: { abortSignal?: AbortSignal }) => Promise<ToolOutput>;
+}
+
+/** The part of the `ai` package this adapter uses; pass `await import('ai')` to skip the dynamic import. */
 export interface AiSdkModule {
-  tool: (t: Tool<RunAnalysisInput, ToolOutput>) => Tool<RunAnalysisInput, ToolOutput>;
+  tool: (t: AiSdkRunTool) => unknown;
 }
 
 /**
@@ -16,15 +26,16 @@ export interface AiSdkModule {
  * @example
  * const { text } = await generateText({ model, tools: { run_analysis: await aiSdkTool() }, stopWhen: stepCountIs(5), prompt });
  */
-export async function aiSdkTool(options: ToolAdapterOptions & { ai?: AiSdkModule } = {}): Promise<Tool<RunAnalysisInput, ToolOutput>> {
+export async function aiSdkTool(options: ToolAdapterOptions & { ai?: AiSdkModule } = {}): Promise<AiSdkRunTool> {
   const ai = options.ai ?? (await loadAi());
   const core = await createToolCore(options);
+  // ai's tool() returns the definition it was given (typed as the SDK's Tool)
   return ai.tool({
     description: core.description,
     // zod 4 implements Standard Schema: the AI SDK validates the model's input with it and sends its JSON Schema.
     inputSchema: RunAnalysisInputSchema,
     execute: (input, { abortSignal }) => core.execute(input, abortSignal),
-  });
+  }) as AiSdkRunTool;
 }
 
 async function loadAi(): Promise<AiSdkModule> {

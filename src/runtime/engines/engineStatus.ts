@@ -1,4 +1,5 @@
-import { EngineLoadError, foreignRuntime, loadEngine } from './isolated-vm/loadIsolatedVm.js';
+import { EngineLoadError } from './engineLoadError.js';
+import { foreignRuntime, loadEngine } from './isolated-vm/loadIsolatedVm.js';
 import { loadQuickJs } from './quickjs/quickjsModule.js';
 import { nativeEngineFix } from './engineFallback.js';
 
@@ -36,4 +37,14 @@ export async function engineStatus(): Promise<EngineStatus> {
 export function engineStatusLine(s: EngineStatus): string {
   if (s.isolatedVm) return `isolated-vm ${s.isolatedVm.version} (package ${s.isolatedVm.name}) on ${s.node}; 'quickjs' (WASM ${s.quickjs.version}) also available`;
   return `QuickJS WASM ${s.quickjs.version} on ${s.node}: no isolated-vm build loads, so 'auto' falls back (about 10x slower). Why: ${s.fallback!.reason}. Fix: ${s.fallback!.fix}`;
+}
+
+/**
+ * Which engine the holder processes use, for diagnostics (`sbirtools info`, bug reports).
+ * @throws {EngineLoadError} when no engine loads.
+ * @example engineInfo(); // { name: 'isolated-vm', version: '6.2.0', node: 'v22.23.3' }
+ */
+export function engineInfo(): { name: string; version: string; node: string } {
+  const { name, version } = loadEngine();
+  return { name, version, node: process.version };
 }
