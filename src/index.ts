@@ -15,6 +15,7 @@ export { RunAnalysisInputSchema, HandlerRequestSchema, RUN_ANALYSIS_TOOL_NAME, D
 export { createSessionStore, SessionStore, type SessionStoreOptions } from './adapters/sessionStore.js';
 export { openAITool, type OpenAITool } from './adapters/openAITool.js';
 export { anthropicTool, type AnthropicTool } from './adapters/anthropicTool.js';
+export { OptionalDependencyError } from './core/optionalPeer.js';
 export { aiSdkTool, type AiSdkModule, type AiSdkRunTool } from './adapters/aiSdkTool.js';
 export type { ToolAdapterOptions } from './adapters/toolCore.js';
 export { toToolOutput, type ToolOutput, type ToolOutputError } from './adapters/toolOutput.js';

@@ -1,4 +1,5 @@
 import { RunAnalysisInputSchema, type RunAnalysisInput } from '../../schema/tool.js';
+import { importOptional } from '../core/optionalPeer.js';
 import { createToolCore, type ToolAdapterOptions } from './toolCore.js';
 import type { ToolOutput } from './toolOutput.js';
 
@@ -22,7 +23,7 @@ export interface AiSdkModule {
  * The `run_analysis` tool for the Vercel AI SDK (`generateText({ tools: { run_analysis: ... } })`).
  * `ai` is an optional peer dependency: it is imported only when this function is called.
  * Close the sessions by passing your own `sessions` store (createSessionStore()) and closing it.
- * @throws {Error} when the `ai` package is not installed (the message says how to install it).
+ * @throws {OptionalDependencyError} OPTIONAL_DEPENDENCY_MISSING when the `ai` package is not installed (the message says how to install it).
  * @example
  * const { text } = await generateText({ model, tools: { run_analysis: await aiSdkTool() }, stopWhen: stepCountIs(5), prompt });
  */
@@ -39,9 +40,5 @@ export async function aiSdkTool(options: ToolAdapterOptions & { ai?: AiSdkModule
 }
 
 async function loadAi(): Promise<AiSdkModule> {
-  try {
-    return (await import('ai')) as unknown as AiSdkModule;
-  } catch (err) {
-    throw new Error(`aiSdkTool() needs the Vercel AI SDK: run \`npm install ai\` (version 5 or later). (${(err as Error).message})`);
-  }
+  return (await importOptional('ai', 'aiSdkTool() (the Vercel AI SDK tool, ai 5 or later)', () => import('ai'))) as unknown as AiSdkModule;
 }
