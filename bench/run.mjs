@@ -63,6 +63,8 @@ const MEASURES = {
   loop: ['loopQuestions', { reps: q ? 3 : 7 }, [], OPTIONAL],
   verbs: ['verbQuestions', { reps: q ? 5 : 20 }, NO_SNAPSHOT, OPTIONAL],
   duckdb: ['duckdbReference', { reps: q ? 3 : 7 }, [], OPTIONAL],
+  // issue 25: every Series/DataFrame method against the loop it replaces and pandas
+  series: ['seriesMethods', { reps: q ? 3 : 7 }, NO_SNAPSHOT, OPTIONAL],
 };
 const only = values.only ? new Set(values.only.split(',')) : undefined;
 

@@ -8,6 +8,7 @@ import { ColumnTable } from 'arquero';
 import { PRELUDE_API } from '../schema/preludeApi.js';
 import { installVerbWrappers } from './closure/wrapVerbs.js';
 import { installColumnArrays } from './data/columnArrays.js';
+import { installExactRowObjects } from './frame/exactRowObjects.js';
 import { chart } from './charts/chart.js';
 import { plot } from './charts/plot.js';
 import { drop_duplicates, dropna, fillna } from './frame/clean.js';
@@ -59,6 +60,7 @@ export function install(extra: Record<string, unknown>): void {
   const proto = ColumnTable.prototype as unknown as Record<string, unknown>;
   installVerbWrappers(proto);
   installColumnArrays(proto);
+  installExactRowObjects(proto);
   for (const entry of PRELUDE_API) {
     const f = impl[entry.name];
     if (!(entry.name in impl)) throw new Error(`prelude: no implementation for API entry '${entry.name}'`);

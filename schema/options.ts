@@ -26,7 +26,9 @@ export const SandboxOptionsSchema = z
     /** Each limit of schema/limits.ts, overriding the preset's. */
     ...(Object.fromEntries(LIMIT_KEYS.map((key) => [key, optionalLimit(key)])) as Record<keyof Limits, z.ZodOptional<z.ZodNumber>>),
     /** A local SBIR CSV to use as award_data (either layout); overrides SBIRTOOLS_CSV_PATH. */
-    dataPath: z.string({ error: 'Expected the `dataPath` option to be a file path string' }).min(1).optional(),
+    dataPath: z.string({ error: 'Expected the `dataPath` option to be a file path or https:// URL string' }).min(1).optional(),
+    /** How remote data (an https:// dataPath) is fetched; checked in full by src/data/remote/remoteOptions.ts. */
+    remoteData: z.record(z.string(), z.unknown(), { error: 'Expected the `remoteData` option to be an object' }).optional(),
     /** Cache folder for downloads and binary caches. @default $SBIRTOOLS_CACHE_DIR or ~/.cache/sbirtools */
     cacheDir: z.string({ error: 'Expected the `cacheDir` option to be a folder path string' }).min(1).optional(),
     /** Expose award_data at all. @default true */

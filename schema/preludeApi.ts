@@ -30,7 +30,7 @@ export const PRELUDE_API: readonly ApiEntry[] = [
   e('output', 'display', 'display(tableOrChart)', 'add a table (or chart) to the result without ending the run', false),
   e('output', 'chart', 'chart(vegaLiteSpec | { data, layout })', 'add a Vega-Lite (data: a table or rows) or Plotly chart to the result', false),
   e('output', 'plot', 'plot.bar(t, x, y?) | plot.line(t, x, y) | plot.hist(t, col) | plot.scatter(t, x, y)', 'one-call charts; options { title, color, bins, horizontal }', false),
-  e('output', 'to_csv', "to_csv(t, name = 'result.csv')", 'save the table as a CSV file of the run (result.files / --out / MCP resource)'),
+  e('output', 'to_csv', "to_csv(t, name = 'result.csv', { escapeFormulas: true })", 'save the table as a CSV file of the run (result.files / --out / MCP resource); formula text gets a leading quote'),
   e('output', 'to_parquet', "to_parquet(t, name = 'result.parquet', { compression: 'none' | 'snappy' })", 'save the table as a Parquet file of the run (integers INT64, dates UTC timestamps; uncompressed unless snappy)'),
   e('output', 'to_arrow', "to_arrow(t, name = 'result.arrow')", 'save the table as an Arrow IPC file of the run'),
   e('output', 'to_json', "to_json(t, name = 'result.json')", 'save the table as JSON rows (NDJSON when the name ends in .ndjson)'),

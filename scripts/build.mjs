@@ -15,6 +15,9 @@ const entry = join(root, 'prelude', 'index.ts');
 if (existsSync(entry)) {
   const { buildPrelude } = await import('./build-prelude.mjs');
   await buildPrelude(root);
+  // the names a user table may not take, listed from the bundle just built (src/runtime/engines/sandboxGlobals.ts)
+  const { writeSandboxGlobals } = await import('./sandbox-globals.mjs');
+  await writeSandboxGlobals(root);
 } else {
   console.warn('build: prelude/index.ts not found; skipping the prelude bundle');
 }

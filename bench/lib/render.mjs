@@ -75,6 +75,27 @@ function duckdbTable(r) {
   return table(['<question', '<kind', '<form', 'sbirtools p50 (p90)', 'DuckDB p50 (p90)', 'ratio', '<same answer'], body);
 }
 
+/** Issue 25's targets for each Series method: within these multiples of pandas and of the loop. */
+const SERIES_PANDAS_MAX = 2;
+const SERIES_LOOP_MAX = 1.5;
+
+function seriesMethodTable(r) {
+  const rows = r.series?.methods ?? [];
+  if (!rows.length) return '';
+  const ratio = (a, b) => (b === null || b === undefined ? null : a / Math.max(b, 0.01));
+  const body = rows.map((x) => {
+    const rp = ratio(x.seriesMs, x.pandasMs);
+    const rl = ratio(x.seriesMs, x.loopMs);
+    const met = (rp === null || rp <= SERIES_PANDAS_MAX) && rl <= SERIES_LOOP_MAX;
+    return [x.name.replace(/\|/g, '\\|'), `\`${x.series.replace(/\|/g, '\\|')}\``, `${num(x.seriesMs)} ms`, `${num(x.loopMs)} ms`, x.pandasMs === null ? 'skipped' : `${num(x.pandasMs)} ms`, `${num(rl)}x`, rp === null ? '—' : `${num(rp)}x`, metCell(met)];
+  });
+  const g = (xs) => (xs.length ? Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length) : null);
+  const gl = g(rows.map((x) => Math.max(x.seriesMs, 0.01) / Math.max(x.loopMs, 0.01)));
+  const gp = g(rows.filter((x) => x.pandasMs !== null).map((x) => Math.max(x.seriesMs, 0.01) / Math.max(x.pandasMs, 0.01)));
+  body.push([`**geometric mean** (${rows.length} methods)`, '', '', '', '', `**${num(gl)}x**`, gp === null ? '—' : `**${num(gp)}x**`, gp === null ? '' : `${metCell(gp <= 0.5)} (<= 0.5x pandas)`]);
+  return table(['<method', '<Series form', 'Series', 'plain loop', 'pandas', 'vs loop', 'vs pandas', `<<= ${SERIES_PANDAS_MAX}x pandas and <= ${SERIES_LOOP_MAX}x loop`], body);
+}
+
 function optimisationTable(r) {
   const rows = [];
   if (r.codeCache) {
@@ -131,6 +152,11 @@ export function docSection(r) {
       '#### DuckDB as the native reference (issue 12)',
       r.duckdb ? `DuckDB ${r.duckdb.version ?? ''} (\`@duckdb/node-api\`) inside the bench process, ${r.duckdb.threads} thread (a sandbox session runs on one), over the same CSV loaded into an in-memory table (load ${group(r.duckdb.loadMs)} ms, not counted); SQL in bench/measures/duckdbReference.mjs. Ratio = sbirtools p50 / DuckDB p50. Answers checked against DuckDB's: ${r.duckdbAnswersAgree === null ? 'not compared' : r.duckdbAnswersAgree ? 'all the same' : '**some differ** (latest.json)'}.` : '',
       duckdbTable(r),
+    ],
+    [
+      '#### Every Series/DataFrame method, one by one (issue 25)',
+      r.series ? `Warm, one session and one pandas worker. Each method three ways: the Series form, the plain loop over \`award_data.array()\` it replaces (bench/lib/seriesMethods.mjs), and pandas. Series and loop are timed inside the isolate, interleaved, ${r.series.reps} evaluations each (median); pandas inside Python (perf_counter, median of ${r.series.reps}). No round trip in any figure.` : '',
+      seriesMethodTable(r),
     ],
     ['#### The process boundary (crash containment)', 'The same warm runs (c) in one session in-process and in one session in a holder process; the difference is the IPC round trip and the structured clone of the request and outcome.', boundaryTable(r)],
     ['#### The CLI cold start, step by step', 'Fresh processes doing what `sbirtools run --code ... --data ...` does (the agency question), with a clock between steps.', cliTable(r)],

@@ -47,6 +47,8 @@ export class LazyColumn {
   readonly length: number;
   /** The logical type from the host schema, reported by `dtypes`. */
   readonly type: ColumnType;
+  /** The transfer kind from the host schema (float64, dict, utf8, bool). */
+  readonly kind: ColumnData['kind'];
   readonly name: string;
   private getter: Getter | null = null;
   private raw: ColumnData | null = null;
@@ -60,6 +62,7 @@ export class LazyColumn {
     const a: TextAccess = typeof access === 'function' ? { fetchRange: access } : access;
     this.name = meta.name;
     this.type = meta.type;
+    this.kind = meta.kind;
     this.length = numRows;
     const utf8 = meta.kind === 'utf8';
     this.utf8 = utf8;

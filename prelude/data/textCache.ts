@@ -21,6 +21,8 @@ import { NativePromise, NativeWeakRef, PromisePrototypeThen, ReflectApply, WeakR
 export interface CachedPage {
   rows: Array<string | null>;
   bytes: number;
+  /** True when every row fits Latin-1 (so no row holds a surrogate pair); set by the pager. */
+  narrow?: boolean;
 }
 
 /** Where one page of one column lives in the cache (the column's pager owns the slots). */

@@ -39,12 +39,22 @@ export class TextPages {
       if (!data || data.kind !== 'text' || !ArrayIsArray(data.rows) || data.rows.length !== end - start) {
         throw new Error(`fetchTextPage returned malformed data for rows ${start}..${end}`);
       }
-      page = { rows: data.rows, bytes: Number(data.charBytes) + (end - start) * ROW_OVERHEAD_BYTES };
+      // the host counts one byte per character for a row that fits Latin-1, two otherwise: a page
+      // whose count equals its length in characters has no row outside Latin-1
+      let chars = 0;
+      for (let i = 0; i < data.rows.length; i++) { const r = data.rows[i]; if (typeof r === 'string') chars += r.length; }
+      page = { rows: data.rows, bytes: Number(data.charBytes) + (end - start) * ROW_OVERHEAD_BYTES, narrow: Number(data.charBytes) === chars };
       this.cache.hold(slot, page);
     }
     this.lastIndex = p;
     this.last = page;
     return page.rows;
+  }
+
+  /** True when page `p` (fetched if needed) has no row outside Latin-1: no surrogate pairs. */
+  narrow(p: number): boolean {
+    this.page(p);
+    return this.last?.narrow === true;
   }
 
   /** The value at `row`: a string, null for a null row, undefined outside the column. */

@@ -18,8 +18,13 @@ export interface Buckets {
 
 const keyOf = (v: unknown): unknown => (v instanceof Date ? `D${v.getTime()}` : v);
 
-/** Buckets of `t` by `idx` x `ckeys` (1-3 columns each, host columns), or undefined for the plain path. */
-export function fastBuckets(t: ColumnTable, idx: readonly string[], ckeys: readonly string[]): Buckets | undefined {
+/**
+ * Buckets of `t` by `idx` x `ckeys` (1-3 columns each, host columns), or undefined for the plain
+ * path. Rows are counted per (row group, column group) cell on numbers, then laid out cell by
+ * cell; the string-keyed maps get one entry per distinct cell. The margin lists (`rk|*`, `*|ck`,
+ * `*|*`) are built only when asked: `rowMargins` for `rk|*` and `*|*`, `colMargins` for `*|ck`.
+ */
+export function fastBuckets(t: ColumnTable, idx: readonly string[], ckeys: readonly string[], rowMargins = true, colMargins = true): Buckets | undefined {
   try {
     if (idx.length < 1 || idx.length > 3 || ckeys.length > 3) return undefined;
     const ik = keyCodesOf(t, idx);
@@ -30,30 +35,61 @@ export function fastBuckets(t: ColumnTable, idx: readonly string[], ckeys: reado
     const rg = groupIds(ik, rows, m);
     const cg = groupIds(ck, rows, m);
     if (!rg || !cg) return undefined;
+    const R = rg.first.length;
+    const C = cg.first.length;
+    if (R * C > 1 << 24) return undefined; // a cell table that large: the plain path's maps hold only cells met
     const name = (cols: ReturnType<ColumnTable['column']>[], row: number) => {
       const vals = cols.map((c) => c!.at(row));
       return { vals, key: JSONStringify(vals.map(keyOf)) as string };
     };
     const icols = idx.map((c) => t.column(c));
     const ccols = ckeys.map((c) => t.column(c));
-    // key values from the first row where both keys are present (as the plain scan stores them)
-    const rk: Array<{ vals: unknown[]; key: string }> = [];
-    const cks: Array<{ vals: unknown[]; key: string }> = [];
-    const out: Buckets = { rowKeys: new NativeMap(), colKeys: new NativeMap(), cells: new NativeMap() };
-    const push = (k: string, r: number) => { const a = out.cells.get(k); if (a) a.push(r); else out.cells.set(k, [r]); };
+    // rows per cell, counted then placed (CSR): cell = a * C + b, in visiting order within a cell
+    const cellOf = new Int32Array(m);
+    const count = new Int32Array(R * C + 1);
+    const order: number[] = []; // cells in order of first appearance (the plain scan's map order)
     for (let j = 0; j < m; j++) {
       const a = rg.ids[j];
       const b = cg.ids[j];
-      if (a < 0 || b < 0) continue;
-      const r = rows ? rows[j] : j;
-      const rs = (rk[a] ??= name(icols, r)).key;
-      const cs = (cks[b] ??= name(ccols, r)).key;
+      if (a < 0 || b < 0) { cellOf[j] = -1; continue; }
+      const cell = a * C + b;
+      cellOf[j] = cell;
+      if (count[cell + 1]++ === 0) order.push(cell);
+    }
+    for (let c = 0; c < R * C; c++) count[c + 1] += count[c];
+    const placed = new Uint32Array(count[R * C]);
+    const fill = count.slice(0, R * C);
+    for (let j = 0; j < m; j++) { const cell = cellOf[j]; if (cell >= 0) placed[fill[cell]++] = rows ? rows[j] : j; }
+    const rk: Array<{ vals: unknown[]; key: string }> = [];
+    const cks: Array<{ vals: unknown[]; key: string }> = [];
+    const out: Buckets = { rowKeys: new NativeMap(), colKeys: new NativeMap(), cells: new NativeMap() };
+    const append = (k: string, part: Uint32Array) => {
+      const a = out.cells.get(k);
+      if (!a) { out.cells.set(k, Array.from(part)); return; }
+      for (let i = 0; i < part.length; i++) a.push(part[i]);
+    };
+    for (const cell of order) {
+      const a = (cell / C) | 0;
+      const b = cell - a * C;
+      const part = placed.subarray(count[cell], count[cell + 1]);
+      // key values from the first row of the cell where both keys are present (as the plain scan stores them)
+      const rs = (rk[a] ??= name(icols, part[0])).key;
+      const cs = (cks[b] ??= name(ccols, part[0])).key;
       if (!out.rowKeys.has(rs)) out.rowKeys.set(rs, rk[a].vals);
       if (!out.colKeys.has(cs)) out.colKeys.set(cs, cks[b].vals);
-      push(`${rs}|${cs}`, r);
-      push(`${rs}|*`, r);
-      push(`*|${cs}`, r);
-      push('*|*', r);
+      append(`${rs}|${cs}`, part);
+    }
+    if (rowMargins || colMargins) {
+      // margins need the rows of several cells in row order: one more pass over the visited rows
+      const push = (k: string, r: number) => { const x = out.cells.get(k); if (x) x.push(r); else out.cells.set(k, [r]); };
+      for (let j = 0; j < m; j++) {
+        const cell = cellOf[j];
+        if (cell < 0) continue;
+        const a = (cell / C) | 0;
+        const r = rows ? rows[j] : j;
+        if (rowMargins) { push(`${rk[a].key}|*`, r); push('*|*', r); }
+        if (colMargins) push(`*|${cks[cell - a * C].key}`, r);
+      }
     }
     return out;
   } catch {
@@ -72,6 +108,8 @@ function groupIds(kc: readonly KeyCodes[], rows: Uint32Array | null, m: number):
   for (const k of kc) cells *= k.card;
   if (cells > Number.MAX_SAFE_INTEGER) return undefined;
   const slot = new NativeMap<number, number>();
+  // combined codes index an array when there are few enough cells (no Map lookup per row)
+  const lookup = cells <= 1 << 22 ? new Int32Array(cells).fill(-1) : null;
   for (let j = 0; j < m; j++) {
     const i = rows ? rows[j] : j;
     let code = 0;
@@ -84,8 +122,14 @@ function groupIds(kc: readonly KeyCodes[], rows: Uint32Array | null, m: number):
       scale *= k.card;
     }
     if (missing) { ids[j] = -1; continue; }
-    let g = slot.get(code);
-    if (g === undefined) { slot.set(code, (g = first.length)); first.push(i); }
+    let g: number | undefined;
+    if (lookup) {
+      g = lookup[code];
+      if (g < 0) { lookup[code] = g = first.length; first.push(i); }
+    } else {
+      g = slot.get(code);
+      if (g === undefined) { slot.set(code, (g = first.length)); first.push(i); }
+    }
     ids[j] = g;
   }
   return { ids, first };

@@ -54,7 +54,8 @@ export function to_datetime(x: unknown, col?: unknown): unknown {
 function toDate(x: unknown): Date | null {
   if (isNull(x)) return null;
   if (x instanceof Date) return Number.isNaN(x.getTime()) ? null : x;
-  if (typeof x === 'number') return Number.isFinite(x) ? new Date(x) : null;
+  // beyond JavaScript's date range (+-8.64e15 ms) a Date is invalid: null, like any unparseable value
+  if (typeof x === 'number') return Math.abs(x) <= 8.64e15 ? new Date(x) : null;
   return parse(String(x));
 }
 

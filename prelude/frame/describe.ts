@@ -5,9 +5,10 @@
  * The statistic names are in the first column, `stat` (pandas shows them as the index).
  */
 import type { ColumnTable } from 'arquero';
-import { AGG_FUNCS, quantileSorted } from './aggFuncs.js';
+import { quantileSorted } from './aggFuncs.js';
 import { assertTable, dtypeOf, isNull, isNumericDtype, newTable, resolveColumns, values } from './common.js';
 import { value_counts } from './valueCounts.js';
+import { sourceOf, visibleRows } from '../fast/source.js';
 
 /** Options of describe. */
 export interface DescribeOptions {
@@ -43,7 +44,8 @@ export function describe(t: unknown, cols?: unknown, options: DescribeOptions = 
   ];
   const out: Record<string, unknown[]> = { stat: stats };
   names.forEach((c, j) => {
-    const vals = values(t, c).filter((v) => !isNull(v));
+    const typed = kinds[j] === 'cat' ? undefined : sortedPresent(t, c);
+    const vals = typed ?? values(t, c).filter((v) => !isNull(v));
     const row: Record<string, unknown> = { count: vals.length };
     if (kinds[j] === 'cat') {
       const vc = value_counts(t, c);
@@ -52,10 +54,11 @@ export function describe(t: unknown, cols?: unknown, options: DescribeOptions = 
       row.freq = vc.numRows() ? vc.get('count', 0) : null;
     } else {
       const isDate = kinds[j] === 'date';
-      const xs = vals.map((v) => (v instanceof Date ? v.getTime() : Number(v))).sort((a, b) => a - b);
+      const xs = typed ? (typed as unknown as number[]) : (Float64Array.from(vals as unknown[], (v) => (v instanceof Date ? v.getTime() : Number(v))).sort() as unknown as number[]);
       const back = (x: number | null) => (x === null ? null : isDate ? new Date(x) : x);
-      row.mean = back(AGG_FUNCS.mean(xs) as number | null);
-      if (!isDate) row.std = AGG_FUNCS.std(xs);
+      const [mean, std] = meanStd(xs);
+      row.mean = back(mean);
+      if (!isDate) row.std = std;
       row.min = back(xs.length ? xs[0] : null);
       percentiles.forEach((p, i) => (row[pct[i]] = back(quantileSorted(xs, p))));
       row.max = back(xs.length ? xs[xs.length - 1] : null);
@@ -63,4 +66,40 @@ export function describe(t: unknown, cols?: unknown, options: DescribeOptions = 
     out[c] = stats.map((s) => (s in row ? row[s] : null));
   });
   return newTable(out, ['stat', ...names]);
+}
+
+/**
+ * The present values of a host float64 column (number, integer or date as ms), sorted, in one
+ * pass into a Float64Array and a typed sort; undefined for other columns.
+ */
+function sortedPresent(t: ColumnTable, c: string): Float64Array | undefined {
+  const src = sourceOf(t, c);
+  if (!src || src.kind !== 'num') return undefined;
+  const rows = visibleRows(t, false);
+  const n = rows ? rows.length : t.numRows();
+  const { values, valid } = src;
+  const out = new Float64Array(n);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const r = rows ? rows[i]! : i;
+    const x = values[r]!;
+    if (valid[r] && x === x) out[k++] = x;
+  }
+  return (k === n ? out : out.slice(0, k)).sort();
+}
+
+/** Mean and sample std (ddof=1, Welford as aggFuncs.ts), null when too few values. */
+function meanStd(xs: ArrayLike<number>): [number | null, number | null] {
+  let mean = 0;
+  let m2 = 0;
+  let sum = 0;
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i]!;
+    sum += x;
+    const d = x - mean;
+    mean += d / (i + 1);
+    m2 += d * (x - mean);
+  }
+  const n = xs.length;
+  return [n ? sum / n : null, n < 2 ? null : Math.sqrt(m2 / (n - 1))];
 }

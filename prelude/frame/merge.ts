@@ -4,9 +4,11 @@
  * outer sorts by key. Deviation: null keys never match (SQL semantics; pandas matches NaN to NaN).
  */
 import type { ColumnTable } from 'arquero';
+import { concatColumn, concatIndex, type ColumnLike } from '../data/concatColumns.js';
 import { GuestError } from '../errors/guestError.js';
 import { assertTable, newTable, resolveColumns } from './common.js';
 import { compareKeys } from './groupAgg.js';
+import { mergeLookup } from './mergeLookup.js';
 import { sort_values } from './sortValues.js';
 import { withColumns } from './withColumns.js';
 
@@ -50,6 +52,10 @@ export function merge(left: unknown, right: unknown, options: MergeOptions | str
   if (!lk.length || lk.length !== rk.length) {
     throw new GuestError('ValueError', 'merge(): no key columns to join on', "Pass { on: 'Agency' } or { left_on: 'a', right_on: 'b' }.");
   }
+  if (lk.length === 1 && lk[0] === rk[0] && opts.left_on === undefined) {
+    const fast = mergeLookup(left, right, lk[0]!, mode, suffix);
+    if (fast) return fast;
+  }
   const l = withColumns(left, { [L]: (i) => i });
   const r = withColumns(right, { [R]: (i) => i });
   const joined = (l as unknown as Record<string, Function>)[VERB[mode as keyof typeof VERB]].call(l, r, [lk, rk], undefined, { suffix }) as ColumnTable;
@@ -76,16 +82,11 @@ export function concat(...tables: unknown[]): ColumnTable {
   if (!ts.length) throw new GuestError('ValueError', 'concat() needs at least one table', 'Example: concat([a, b]).');
   const names: string[] = [];
   for (const t of ts) for (const c of t.columnNames()) if (!names.includes(c)) names.push(c);
-  const out: Record<string, unknown[]> = {};
-  for (const c of names) out[c] = [];
-  for (const t of ts) {
-    const idx = t.indices();
-    for (const c of names) {
-      const col = t.column(c);
-      const dst = out[c];
-      for (let i = 0; i < idx.length; i++) dst.push(col ? col.at(idx[i]) : null);
-    }
-  }
-  return newTable(out, names);
+  // columnar and lazy (data/concatColumns.ts): one row map for all columns, nothing read here
+  const rows = ts.map((t) => t.indices() as Uint32Array);
+  const index = concatIndex(rows);
+  const out: Record<string, ColumnLike> = {};
+  for (const c of names) out[c] = concatColumn(c, ts.map((t, p) => ({ col: t.column(c) as ColumnLike | undefined, rows: rows[p]! })), index);
+  return newTable(out as never, names);
 }
 

@@ -11,6 +11,7 @@ import { assertTable, dtypeOf, isNull, isNumericDtype, newTable, resolveColumns 
 import { compareKeys } from './groupAgg.js';
 import { formatDate } from '../format/cells.js';
 import { fastBuckets } from '../fast/pivot.js';
+import { sourceOf } from '../fast/source.js';
 
 /** Options of pivot_table. */
 export interface PivotOptions {
@@ -43,7 +44,9 @@ export function pivot_table(t: unknown, options: PivotOptions | string | string[
   const allName = o.margins_name ?? 'All';
 
   // bucket backing rows by (row key, column key)
-  const fast = fastBuckets(t, idx, ckeys); // on key codes, the same maps (fast/pivot.ts)
+  // on key codes, the same maps (fast/pivot.ts); margin lists only where read: `rk|*` when there
+  // are no column keys or margins are on, `*|ck` and `*|*` for the margins row
+  const fast = fastBuckets(t, idx, ckeys, Boolean(o.margins) || ckeys.length === 0, Boolean(o.margins));
   const rowKeys = fast?.rowKeys ?? new Map<string, unknown[]>();
   const colKeys = fast?.colKeys ?? new Map<string, unknown[]>();
   const cells = fast?.cells ?? new Map<string, number[]>();
@@ -75,19 +78,48 @@ export function pivot_table(t: unknown, options: PivotOptions | string | string[
   for (const f of funcs) {
     for (const v of vals) {
       const vcol = t.column(v)!;
+      const src = sourceOf(t, v);
+      const typed = src && src.kind === 'num' && src.type !== 'date' ? src : undefined;
       const targets: Array<[string, string]> = ckeys.length ? cols.map(([cs, ck]) => [cs, ck.map(label).join('_')]) : [['*', v]];
       if (o.margins && ckeys.length) targets.push(['*', allName]);
       for (const [cs, name] of targets) {
         const full = [funcs.length > 1 ? f.name : '', ckeys.length && vals.length > 1 ? v : '', name].filter(Boolean).join('_');
         out[full] = rows.map(([rs]) => {
           const rr = cells.get(`${rs}|${cs}`);
-          return rr ? f.fn(rr.map((r) => vcol.at(r))) : o.fill_value ?? null;
+          if (!rr) return o.fill_value ?? null;
+          const fast = typed ? typedAgg(f.name, typed.values, typed.valid, rr) : undefined;
+          return fast !== undefined ? fast : f.fn(rr.map((r) => vcol.at(r)));
         });
         if (!names.includes(full)) names.push(full);
       }
     }
   }
   return newTable(out, names);
+}
+
+/**
+ * sum, mean, count, size, min or max of a number column's rows `rr`, read from its Float64Array:
+ * the values and order AGG_FUNCS would see (missing and NaN skipped), without an array of them.
+ * undefined for any other aggregation.
+ */
+function typedAgg(name: string, values: Float64Array, valid: Uint8Array, rr: readonly number[]): number | null | undefined {
+  if (name === 'size') return rr.length;
+  if (name !== 'sum' && name !== 'mean' && name !== 'count' && name !== 'min' && name !== 'max') return undefined;
+  let sum = 0;
+  let n = 0;
+  let best = 0;
+  for (let k = 0; k < rr.length; k++) {
+    const r = rr[k]!;
+    const x = values[r]!;
+    if (!valid[r] || x !== x) continue;
+    if (n === 0 || (name === 'min' ? x < best : x > best)) best = x;
+    sum += x;
+    n++;
+  }
+  if (name === 'sum') return sum;
+  if (name === 'count') return n;
+  if (n === 0) return null;
+  return name === 'mean' ? sum / n : best;
 }
 
 function keyOf(v: unknown): unknown {

@@ -4,6 +4,7 @@
  * binary), checked here first so the code gets a clear error, and checked again by the host, which
  * enforces the name rule and the per-run byte cap (`maxFileBytes`) whatever happens in here.
  */
+import { MAX_FILES_PER_RUN } from '../../schema/fileName.js';
 import { GuestError } from '../errors/guestError.js';
 
 /** The host's file callback: (name, media type, bytes). */
@@ -17,6 +18,8 @@ export interface SavedFile {
 }
 
 const state = { save: null as SaveFile | null, cap: 0, sizes: new Map<string, number>() };
+
+export { MAX_FILES_PER_RUN };
 
 /** A file name: one path segment of letters, digits, `_`, `-`, `.` (no `..`), at most 128 characters. */
 export const FILE_NAME = /^(?!.*\.\.)[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
@@ -56,11 +59,25 @@ function noFiles(): GuestError {
   return new GuestError('FileError', 'Files cannot be saved in this sandbox', 'Return the data as the value of the run instead.');
 }
 
-/** Bytes a file named `name` may still take in this run (a file of the same name is replaced, so its size is free). */
-export function fileBytesLeft(name: string): number {
+/** Bytes a file named `name` may still take in this run. */
+export function fileBytesLeft(_name: string): number {
   let used = 0;
-  for (const [k, v] of state.sizes) if (k !== name) used += v;
+  for (const v of state.sizes.values()) used += v;
   return Math.max(0, state.cap - used);
+}
+
+/**
+ * Throws when `name` was already saved in this run or the run already saved MAX_FILES_PER_RUN
+ * files: a second save under one name would silently drop the first file.
+ * @throws {GuestError} FileExistsError, FileLimitError.
+ */
+export function checkNewFile(name: string): void {
+  if (state.sizes.has(name)) {
+    throw new GuestError('FileExistsError', `A file named ${JSON.stringify(name)} was already saved in this run`, `Give each file of a run its own name, e.g. '${name.replace(/(\.[A-Za-z0-9]+)?$/, '-2$1')}'; saving the same name again would drop the first file.`);
+  }
+  if (state.sizes.size >= MAX_FILES_PER_RUN) {
+    throw new GuestError('FileLimitError', `Saving ${name} would pass this run's limit of ${MAX_FILES_PER_RUN} files`, 'Save fewer, larger files: put the rows of several tables in one (e.g. with a column naming the group) or return the data as the value.');
+  }
 }
 
 /**
@@ -76,12 +93,13 @@ export function checkFileSize(name: string, bytes: number, atLeast = false): voi
 }
 
 /**
- * Hands a file to the host; a later file with the same name replaces the earlier one.
- * @throws {GuestError} FileLimitError past the run's byte cap, FileError when files are not available.
+ * Hands a file to the host. A name may be saved once per run.
+ * @throws {GuestError} FileExistsError for a name saved before, FileLimitError past the run's byte or file-count cap, FileError when files are not available.
  */
 export function saveFile(name: string, mediaType: string, bytes: Uint8Array): SavedFile {
   const save = state.save;
   if (!save) throw noFiles();
+  checkNewFile(name);
   checkFileSize(name, bytes.byteLength);
   save(name, mediaType, bytes);
   state.sizes.set(name, bytes.byteLength);

@@ -6,25 +6,32 @@ import { columnsOf, fileTable } from '../files/columnsOf.js';
 import { writeCsv } from '../files/csv/writeCsv.js';
 import { jsonText } from '../files/json.js';
 import { writeParquet } from '../files/parquet/writeParquet.js';
-import { checkFileSize, fileBytesLeft, fileName, requireFiles, saveFile, type SavedFile } from './files.js';
+import { checkFileSize, checkNewFile, fileBytesLeft, fileName, requireFiles, saveFile, type SavedFile } from './files.js';
 import type { SizeLimit } from '../files/parquet/writeParquet.js';
 import { GuestError } from '../errors/guestError.js';
 
 /** The run's byte cap as the writers see it: they stop before taking memory for a file that cannot be saved. */
 function limitOf(file: string): SizeLimit {
   requireFiles();
+  checkNewFile(file); // before the writer spends time on a file that cannot be saved
   return { bytes: fileBytesLeft(file), overLimit: (bytes) => checkFileSize(file, bytes, true) };
 }
 
 /**
  * Saves `t` as CSV (header row, nulls empty, dates ISO-8601 UTC), written as UTF-8 bytes row by
- * row from the columns (files/csv/).
+ * row from the columns (files/csv/). Text cells a spreadsheet would run as a formula (starting
+ * with `=`, `+`, `-`, `@`, tab or CR, and not a plain number such as `-5`) get a leading `'`;
+ * `{ escapeFormulas: false }` writes them as they are.
  * @example to_csv(merge(portfolio, award_data, { on: 'UEI' }), 'joined.csv')
  */
-export function to_csv(t: unknown, name?: string): SavedFile {
+export function to_csv(t: unknown, name?: string, options?: { escapeFormulas?: boolean }): SavedFile {
   const table = fileTable(t, 'to_csv');
   const file = fileName(name, 'result.csv', '.csv');
-  return saveFile(file, 'text/csv', writeCsv(table, limitOf(file)));
+  const escape = options?.escapeFormulas ?? true;
+  if (typeof escape !== 'boolean') {
+    throw new GuestError('TypeError', `to_csv: escapeFormulas must be true or false, got ${JSON.stringify(escape)}`, "Use to_csv(t, 'result.csv') (formulas escaped) or to_csv(t, 'result.csv', { escapeFormulas: false }).");
+  }
+  return saveFile(file, 'text/csv', writeCsv(table, limitOf(file), escape));
 }
 
 /**
@@ -61,6 +68,8 @@ export function to_parquet(t: unknown, name?: string, options?: { compression?: 
  */
 export function to_arrow(t: unknown, name?: string): SavedFile {
   columnsOf(t, 'to_arrow'); // the same checks and errors as the other writers
-  const bytes = aq.toArrowIPC(t as ColumnTable, { format: 'file' });
+  // a null-prototype `types`: Arquero looks each column name up in it, and a column named
+  // `__proto__` or `constructor` must find nothing there, not Object.prototype's members
+  const bytes = aq.toArrowIPC(t as ColumnTable, { format: 'file', types: Object.create(null) as Record<string, never> });
   return saveFile(fileName(name, 'result.arrow', '.arrow'), 'application/vnd.apache.arrow.file', bytes);
 }

@@ -7,7 +7,7 @@
  * toJSON methods are not called. Only captured builtins are used (see intrinsics.ts).
  */
 import {
-  ArrayIsArray, NumberIsFinite, ObjectGetOwnPropertyDescriptor, ObjectKeys, ReflectApply, MapPrototypeEntries,
+  ArrayIsArray, NumberIsFinite, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectKeys, ReflectApply, MapPrototypeEntries,
   SetPrototypeValues, JSONStringify, isDate, isMap, isSet, timeOf, typedArrayName, DatePrototypeToISOString, FunctionPrototypeToString,
 } from '../intrinsics.js';
 import { isTable } from '../frame/common.js';
@@ -107,7 +107,8 @@ function* tableRows(t: import('arquero').ColumnTable, maxRows: number): Iterable
   const n = Math.min(idx.length, maxRows);
   for (let i = 0; i < n; i++) {
     const row: Record<string, unknown> = {};
-    for (const name of names) row[name] = t.column(name)!.at(idx[i]);
+    // defineProperty: a column named `__proto__` is an own key, not the row's prototype
+    for (const name of names) ObjectDefineProperty(row, name, { value: t.column(name)!.at(idx[i]), enumerable: true, writable: true, configurable: true });
     yield row;
   }
 }

@@ -9,6 +9,7 @@ import { GuestError } from '../errors/guestError.js';
 import { dtypeOf, inferDtype, isNull, type Dtype } from '../frame/common.js';
 import { brandSeries } from './brand.js';
 import { maskToken } from './maskRegistry.js';
+import { maskByValue, type TypedView } from './typed.js';
 
 type At = (i: number) => unknown;
 
@@ -27,6 +28,8 @@ export class Series {
   readonly labels: ArrayLike<number> | null;
   /** Set when this Series is exactly a table's column (filter and order applied). */
   readonly source: SeriesSource | null;
+  /** Typed arrays behind the values, when the Series was computed into them (typed.ts). */
+  view: TypedView | null = null;
   private readonly read: At;
   private dtypeOrThunk: Dtype | (() => Dtype) | null;
 
@@ -43,6 +46,21 @@ export class Series {
   /** A Series over an array (or typed array) of values. */
   static of(values: ArrayLike<unknown>, name: string | null = null, labels: ArrayLike<number> | null = null, dtype: Dtype | null = null): Series {
     return new Series((i) => values[i], values.length, name, labels, null, dtype);
+  }
+
+  /** A mask over a byte array (1 true, 0 false), with the labels and name of `like`. */
+  static bools(bits: Uint8Array, like: Series): Series {
+    const s = new Series((i) => bits[i] === 1, bits.length, like.name, like.labels, null, 'boolean');
+    s.view = { kind: 'bool', bits };
+    return s;
+  }
+
+  /** Numbers in a Float64Array (`valid[i] === 0` is missing, as null), with the labels of `like`. */
+  static numbers(values: Float64Array, valid: Uint8Array | null, like: Series, name: string | null = like.name, dtype: 'number' | 'integer' = 'number'): Series {
+    const read: At = valid ? (i) => (valid[i] ? values[i] : valid[i] === 0 ? null : undefined) : (i) => values[i];
+    const s = new Series(read, values.length, name, like.labels, null, dtype);
+    s.view = { kind: 'num', type: dtype, values, valid, rows: null };
+    return s;
   }
 
   /** The column `name` of table `t`, in table order, without copying it. */
@@ -74,7 +92,13 @@ export class Series {
     const n = this.length;
     const bits = new Uint8Array(n);
     for (let i = 0; i < n; i++) if (test(this.read(i), i)) bits[i] = 1;
-    return new Series((i) => bits[i] === 1, n, this.name, this.labels, null, 'boolean');
+    return Series.bools(bits, this);
+  }
+
+  /** mask() for a test of the value alone: reads the typed arrays when there are some (typed.ts). */
+  maskValues(test: (v: unknown) => boolean): Series {
+    const bits = maskByValue(this, test);
+    return bits ? Series.bools(bits, this) : this.mask(test);
   }
 
   /** The label of position i. */
@@ -116,7 +140,7 @@ export class Series {
 
   /** True when every value is a boolean or missing (a mask). */
   isBoolean(): boolean {
-    if (this.dtypeOrThunk === 'boolean') return true;
+    if (this.dtypeOrThunk === 'boolean' || this.view?.kind === 'bool') return true;
     for (let i = 0; i < this.length; i++) {
       const v = this.read(i);
       if (typeof v !== 'boolean' && !isNull(v)) return false;

@@ -6,6 +6,7 @@
 import { GuestError } from '../errors/guestError.js';
 import { AGG_FUNCS, aggFn, quantileSorted } from '../frame/aggFuncs.js';
 import { compareValues, isNull } from '../frame/common.js';
+import { fastCount, fastExtremePos, fastExtremeValue, fastSum, fastSumCount, fastVariance, presentNumbers } from './fastReduce.js';
 import { Series } from './Series.js';
 
 type S = Series;
@@ -26,6 +27,8 @@ export function numericValues(s: S, method: string): number[] {
 }
 
 function extreme(s: S, sign: 1 | -1): { value: unknown; pos: number } {
+  const fast = fastExtremePos(s, sign);
+  if (fast !== undefined) return { value: fast < 0 ? null : s.get(fast), pos: fast };
   let best: unknown = null;
   let pos = -1;
   for (let i = 0; i < s.length; i++) {
@@ -35,8 +38,15 @@ function extreme(s: S, sign: 1 | -1): { value: unknown; pos: number } {
   return { value: best, pos };
 }
 
+/** The present numbers sorted ascending (a typed-array sort when the Series has a numeric view). */
+export function sortedNumbers(s: S, method: string): ArrayLike<number> & { length: number } {
+  const typed = presentNumbers(s);
+  // both paths sort a Float64Array, so -0 and 0 order the same way with or without a typed view
+  return (typed ?? Float64Array.from(numericValues(s, method))).sort();
+}
+
 function quantileOf(s: S, q: unknown): unknown {
-  const sorted = numericValues(s, 'quantile').sort((a, b) => a - b);
+  const sorted = sortedNumbers(s, 'quantile') as number[];
   const one = (x: unknown) => {
     const p = Number(x);
     if (!(p >= 0 && p <= 1)) throw new GuestError('ValueError', `quantile() takes q between 0 and 1, got ${String(x)}`, 'Example: s.quantile(0.9) or s.quantile([0.25, 0.5, 0.75]).');
@@ -50,18 +60,22 @@ const apply = (name: string) => function (this: S): unknown { return AGG_FUNCS[n
 
 /** Reductions installed on Series.prototype. */
 export const AGGREGATES: Record<string, (this: S, ...a: never[]) => unknown> = {
-  sum(this: S) { let t = 0; for (const v of numericValues(this, 'sum')) t += v; return t; },
-  mean(this: S) { const xs = numericValues(this, 'mean'); let t = 0; for (const v of xs) t += v; return xs.length ? t / xs.length : null; },
-  median(this: S) { return quantileSorted(numericValues(this, 'median').sort((a, b) => a - b), 0.5); },
-  min(this: S) { return extreme(this, -1).value; },
-  max(this: S) { return extreme(this, 1).value; },
+  sum(this: S) { const f = fastSum(this); if (f !== undefined) return f; let t = 0; for (const v of numericValues(this, 'sum')) t += v; return t; },
+  mean(this: S) {
+    const f = fastSumCount(this);
+    if (f) return f[1] ? f[0] / f[1] : null;
+    const xs = numericValues(this, 'mean'); let t = 0; for (const v of xs) t += v; return xs.length ? t / xs.length : null;
+  },
+  median(this: S) { return quantileSorted(sortedNumbers(this, 'median') as number[], 0.5); },
+  min(this: S) { const f = fastExtremeValue(this, -1); return f !== undefined ? f : extreme(this, -1).value; },
+  max(this: S) { const f = fastExtremeValue(this, 1); return f !== undefined ? f : extreme(this, 1).value; },
   idxmax(this: S) { const { pos } = extreme(this, 1); return pos < 0 ? null : this.label(pos); },
   idxmin(this: S) { const { pos } = extreme(this, -1); return pos < 0 ? null : this.label(pos); },
   argmax(this: S) { return extreme(this, 1).pos; },
   argmin(this: S) { return extreme(this, -1).pos; },
-  count(this: S) { let n = 0; for (let i = 0; i < this.length; i++) if (!isNull(this.get(i))) n++; return n; },
-  std: apply('std'),
-  var: apply('var'),
+  count(this: S) { const f = fastCount(this); if (f !== undefined) return f; let n = 0; for (let i = 0; i < this.length; i++) if (!isNull(this.get(i))) n++; return n; },
+  std(this: S) { const f = fastVariance(this); if (f !== undefined) return f === null ? null : Math.sqrt(f); return AGG_FUNCS.std(this.toArray()); },
+  var(this: S) { const f = fastVariance(this); return f !== undefined ? f : AGG_FUNCS.var(this.toArray()); },
   prod: apply('prod'),
   first: apply('first'),
   last: apply('last'),

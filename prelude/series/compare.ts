@@ -7,6 +7,7 @@
 import { GuestError } from '../errors/guestError.js';
 import { compareValues, isNull } from '../frame/common.js';
 import { to_datetime } from '../frame/dates.js';
+import { betweenNumbers, combineMasks, compareNumber, notMask } from './fastCompare.js';
 import { Series } from './Series.js';
 
 type S = Series;
@@ -42,10 +43,14 @@ function scalarTest(method: string, x: number | string): (v: unknown) => boolean
 
 function comparison(method: string, test: (c: number) => boolean, missing = false) {
   return function (this: S, x: unknown): S {
+    if (typeof x === 'number' && x === x) {
+      const fast = compareNumber(this, method, x);
+      if (fast) return fast;
+    }
     if ((typeof x === 'number' && x === x) || typeof x === 'string') {
       const f = scalarTest(method, x);
       // a Date column against a date string still needs coercion: take the general path
-      if (typeof x === 'number' || this.dtypeName !== 'date') return this.mask(f);
+      if (typeof x === 'number' || this.dtypeName !== 'date') return this.maskValues(f);
     }
     const at = other(this, x, method);
     return this.mask((v, i) => {
@@ -59,6 +64,8 @@ function comparison(method: string, test: (c: number) => boolean, missing = fals
 
 function logical(method: string, f: (a: boolean, b: boolean) => boolean) {
   return function (this: S, x: unknown): S {
+    const fast = combineMasks(this, x, method);
+    if (fast) return fast;
     const at = other(this, x, method);
     return this.mask((v, i) => f(v === true, at(i) === true));
   };
@@ -92,16 +99,20 @@ export const COMPARE: Record<string, (this: S, ...a: never[]) => unknown> = {
   and: logical('and', (a, b) => a && b),
   or: logical('or', (a, b) => a || b),
   xor: logical('xor', (a, b) => a !== b),
-  not(this: S) { return this.mask((v) => v !== true); },
+  not(this: S) { return notMask(this) ?? this.maskValues((v) => v !== true); },
   isin(this: S, values: unknown) {
     const list = values instanceof Series ? values.toArray() : values instanceof Set ? [...values] : Array.isArray(values) ? values : null;
     if (!list) throw new GuestError('TypeError', `isin() expects an array of values, got ${typeof values}`, "Example: s.isin(['DOD', 'NASA']).");
     const keys = new Set(list.map((v) => (v instanceof Date ? v.getTime() : v)));
-    return this.mask((v) => !isNull(v) && keys.has(v instanceof Date ? v.getTime() : v));
+    return this.maskValues((v) => !isNull(v) && keys.has(v instanceof Date ? v.getTime() : v));
   },
   between(this: S, lo: unknown, hi: unknown, inclusive: unknown = 'both') {
     const inc = typeof inclusive === 'boolean' ? (inclusive ? 'both' : 'neither') : String(inclusive);
-    return this.mask((v) => {
+    if (typeof lo === 'number' && typeof hi === 'number') {
+      const fast = betweenNumbers(this, lo, hi, inc);
+      if (fast) return fast;
+    }
+    return this.maskValues((v) => {
       if (isNull(v)) return false;
       const [a, l] = coerce(v, lo);
       const [, h] = coerce(v, hi);

@@ -9,6 +9,7 @@ import { unique, value_counts, type ValueCountsOptions } from '../frame/valueCou
 import type { ColumnTable } from 'arquero';
 import { Series } from './Series.js';
 import { markSeriesTable } from './seriesTables.js';
+import { typedOf } from './typed.js';
 
 type S = Series;
 
@@ -24,6 +25,8 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
   unique(this: S) { const { t, col } = asTableColumn(this); return unique(t, col); },
   nunique(this: S, opts?: unknown) {
     const dropna = !(opts && typeof opts === 'object' && (opts as { dropna?: unknown }).dropna === false);
+    const fast = distinctCodes(this);
+    if (fast) return fast[0] + (dropna ? 0 : fast[1]);
     const u = (COUNTS.unique as (this: S) => unknown[]).call(this);
     return dropna ? u.filter((v) => !isNull(v)).length : u.length;
   },
@@ -52,3 +55,19 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
     return markSeriesTable(describe(t, [col], opts as never), ['stat'], col);
   },
 };
+
+/**
+ * [distinct present values, 1 if some value is missing else 0] of a dictionary column, counted on
+ * its codes (each dictionary string once: a code marks its string seen), or undefined.
+ */
+function distinctCodes(s: S): [number, number] | undefined {
+  const t = typedOf(s);
+  if (!t || t.kind !== 'dict') return undefined;
+  const { codes, dict, rows } = t;
+  const seen = new Uint8Array(dict.length);
+  let missing = 0;
+  for (let i = 0; i < s.length; i++) { const c = codes[rows ? rows[i]! : i]!; if (c < 0) missing = 1; else seen[c] = 1; }
+  const strings = new Set<string>();
+  for (let k = 0; k < dict.length; k++) if (seen[k]) strings.add(dict[k]!);
+  return [strings.size, missing];
+}

@@ -17,14 +17,17 @@ export function filterByMask(t: ColumnTable, mask: Series | readonly unknown[], 
       "Build the mask with a comparison: t['Award Amount'].gt(1e6), t.Agency.eq('DOD'), t.Phase.isin([...]), t['Award Title'].str.contains('x').");
   }
   const keep = new BitSet(t.totalRows());
+  const bits = m.view?.kind === 'bool' ? m.view.bits : null;
   if (!t.isFiltered() && !t.isOrdered() && m.length === t.totalRows()) {
     // the whole table in storage order: position i is row i (no index array)
-    for (let i = 0; i < m.length; i++) if (m.at0(i) === true) keep.set(i);
+    if (bits) setWords(keep, bits);
+    else for (let i = 0; i < m.length; i++) if (m.at0(i) === true) keep.set(i);
     return t.create({ filter: keep });
   }
   const idx = t.indices() as Uint32Array;
   if (m.length === idx.length) {
-    for (let i = 0; i < idx.length; i++) if (m.at0(i) === true) keep.set(idx[i]);
+    if (bits) { for (let i = 0; i < idx.length; i++) if (bits[i]) keep.set(idx[i]); }
+    else for (let i = 0; i < idx.length; i++) if (m.at0(i) === true) keep.set(idx[i]);
   } else if (m.labels || m.length === t.totalRows()) {
     const byLabel = new Map<number, boolean>();
     for (let i = 0; i < m.length; i++) byLabel.set(m.label(i), m.get(i) === true);
@@ -40,6 +43,23 @@ export function filterByMask(t: ColumnTable, mask: Series | readonly unknown[], 
     throw lengthError(where, m.length, idx.length);
   }
   return t.create({ filter: keep });
+}
+
+/** Fills a BitSet from mask bytes 32 at a time (Arquero's BitSet keeps its words in `_bits`, row i
+ * at bit 0x80000000 >>> (i & 31)). */
+function setWords(keep: BitSet, bits: Uint8Array): void {
+  const words = (keep as unknown as { _bits?: Uint32Array })._bits;
+  if (!(words instanceof Uint32Array) || words.length * 32 < bits.length) {
+    for (let i = 0; i < bits.length; i++) if (bits[i]) keep.set(i);
+    return;
+  }
+  const n = bits.length;
+  for (let w = 0, i = 0; i < n; w++) {
+    let word = 0;
+    const end = Math.min(n, i + 32);
+    for (let b = 31; i < end; i++, b--) word |= bits[i]! << b; // row i is bit 0x80000000 >>> (i & 31)
+    words[w] = word >>> 0;
+  }
 }
 
 function lengthError(where: string, got: number, want: number): GuestError {

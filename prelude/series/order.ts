@@ -7,6 +7,7 @@ import { GuestError } from '../errors/guestError.js';
 import { compareValues, isNull } from '../frame/common.js';
 import { Series } from './Series.js';
 import { indexer } from './indexer.js';
+import { fastSortPositions, fastTopPositions } from './fastOrder.js';
 
 type S = Series;
 
@@ -16,6 +17,8 @@ export function take(s: S, pos: readonly number[]): S {
 }
 
 function sortPositions(s: S, ascending: boolean, naFirst = false): number[] {
+  const fast = fastSortPositions(s, ascending, naFirst);
+  if (fast) return fast;
   const pos = Array.from({ length: s.length }, (_, i) => i);
   const vals = s.toArray();
   return pos.sort((a, b) => {
@@ -67,8 +70,8 @@ export const ORDER: Record<string, (this: S, ...a: never[]) => unknown> = {
     const pos = Array.from({ length: this.length }, (_, i) => i).sort((a, b) => (this.label(a) - this.label(b)) * (ascending ? 1 : -1));
     return take(this, pos);
   },
-  nlargest(this: S, n?: unknown) { return take(this, sortPositions(this, false).filter((i) => !isNull(this.get(i))).slice(0, Number(n ?? 5))); },
-  nsmallest(this: S, n?: unknown) { return take(this, sortPositions(this, true).filter((i) => !isNull(this.get(i))).slice(0, Number(n ?? 5))); },
+  nlargest(this: S, n?: unknown) { const f = fastTopPositions(this, Number(n ?? 5), true); if (f) return take(this, f); return take(this, sortPositions(this, false).filter((i) => !isNull(this.get(i))).slice(0, Number(n ?? 5))); },
+  nsmallest(this: S, n?: unknown) { const f = fastTopPositions(this, Number(n ?? 5), false); if (f) return take(this, f); return take(this, sortPositions(this, true).filter((i) => !isNull(this.get(i))).slice(0, Number(n ?? 5))); },
   /** Keeps the positions where a boolean mask (Series or array) is true. */
   filter(this: S, mask: unknown) {
     const m = mask instanceof Series ? mask : Array.isArray(mask) ? Series.of(mask) : null;

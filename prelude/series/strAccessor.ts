@@ -5,16 +5,20 @@
  */
 import { GuestError } from '../errors/guestError.js';
 import { isNull } from '../frame/common.js';
+import { typedOf } from './typed.js';
 import { contains, type ContainsOptions } from '../frame/strings.js';
+import { codePoints, countText, mapText } from './mapText.js';
 import { Series } from './Series.js';
 
 type S = Series;
 
+const utf16Length = (v: string) => v.length;
+
 const str = (s: S, f: (v: string) => unknown, dtype: 'string' | 'integer' | null = null) =>
-  s.mapValues((v) => (isNull(v) ? null : f(typeof v === 'string' ? v : String(v))), s.name, dtype);
+  dtype === 'integer' ? countText(s, f as (v: string) => number) : mapText(s, f, dtype);
 const test = (s: S, na: unknown, f: (v: string) => boolean) => {
   const missing = Boolean(na ?? false);
-  return s.mask((v) => (isNull(v) ? missing : f(typeof v === 'string' ? v : String(v))));
+  return s.maskValues((v) => (isNull(v) ? missing : f(typeof v === 'string' ? v : String(v))));
 };
 const prefixes = (p: unknown): string[] => (Array.isArray(p) ? p.map(String) : [String(p)]);
 const escapeRe = (p: string) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -59,7 +63,11 @@ export class StringMethods {
   lstrip() { return str(this.s, (v) => v.trimStart(), 'string'); }
   rstrip() { return str(this.s, (v) => v.trimEnd(), 'string'); }
   /** Length in characters (code points, as Python counts them). */
-  len() { return this.s.mapValues((v) => (isNull(v) ? null : typeof v === 'string' ? [...v].length : Array.isArray(v) ? v.length : [...String(v)].length), this.s.name, 'integer'); }
+  len() {
+    const t = typedOf(this.s);
+    if (t && (t.kind === 'dict' || t.kind === 'text')) return countText(this.s, codePoints, utf16Length);
+    return this.s.mapValues((v) => (isNull(v) ? null : typeof v === 'string' ? codePoints(v) : Array.isArray(v) ? v.length : codePoints(String(v))), this.s.name, 'integer');
+  }
   replace(pat: unknown, repl: unknown, opts?: { regex?: boolean; case?: boolean } | boolean) {
     const useRegex = pat instanceof RegExp || (typeof opts === 'boolean' ? opts : opts?.regex === true);
     const flags = typeof opts === 'object' && opts?.case === false ? 'gi' : 'g';

@@ -21,7 +21,7 @@ export function strictJsonSchema(schema: JsonSchemaObject): JsonSchemaObject {
   const required = new Set(schema.required ?? []);
   const properties: JsonSchemaObject['properties'] = {};
   for (const [key, prop] of Object.entries(schema.properties)) {
-    const { minLength: _min, maxLength: _max, ...rest } = prop;
+    const { minLength: _min, maxLength: _max, minimum: _lo, maximum: _hi, ...rest } = prop;
     properties[key] = required.has(key) ? rest : { ...rest, type: [rest.type, 'null'] };
   }
   return { ...schema, properties, required: Object.keys(properties), additionalProperties: false };

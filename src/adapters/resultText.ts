@@ -1,5 +1,6 @@
 import type { RunError } from '../../schema/errors.js';
 import type { RunResult } from '../../schema/result.js';
+import { budgetParts, type TextBudget } from '../sandbox/textBudget.js';
 import { resultNotes } from './toolOutput.js';
 
 /**
@@ -20,23 +21,32 @@ export function formatError(error: RunError): string {
 
 /**
  * A whole RunResult as one text block for a model (the MCP tool's text content): stdout, the
- * tables as Markdown or the value's text, the error with its hint, then notes.
- * @example resultText(await run("value_counts(award_data, 'Agency')"))
+ * tables as Markdown or the value's text, the error with its hint, then notes. The output parts
+ * share a budget (`maxChars`, default 16,000 characters): past it tables show their shape and first
+ * rows with how to page, long text its head and tail, and a note says what was cut.
+ * @example resultText(await run("value_counts(award_data, 'Agency')"), { maxChars: 8000 })
  */
-export function resultText(result: RunResult): string {
+export function resultText(result: RunResult, budget: TextBudget = {}): string {
+  return budgetedText(result, budget).text;
+}
+
+/** resultText() and what its budget cut (empty when everything fit). */
+export function budgetedText(result: RunResult, budget: TextBudget = {}): { text: string; cuts: string[] } {
+  const fit = budgetParts(result, budget);
   const parts: string[] = [];
-  if (result.stdout) parts.push(`stdout:\n${result.stdout.replace(/\n$/, '')}`);
-  if (result.stderr) parts.push(`stderr:\n${result.stderr.replace(/\n$/, '')}`);
-  for (const t of result.displays ?? []) parts.push(t.markdown);
-  if (result.table) parts.push(`result:\n${result.table.markdown}`);
-  else if (result.valueText !== undefined) parts.push(`result:\n${result.valueText}`);
-  else if (result.value !== undefined) parts.push(`result:\n${JSON.stringify(result.value)}`);
+  if (fit.stdout) parts.push(`stdout:\n${fit.stdout.replace(/\n$/, '')}`);
+  if (fit.stderr) parts.push(`stderr:\n${fit.stderr.replace(/\n$/, '')}`);
+  const shown = [...fit.tables];
+  const returned = result.table ? shown.pop() : undefined;
+  parts.push(...shown);
+  if (returned !== undefined) parts.push(`result:\n${returned}`);
+  else if (fit.value !== undefined) parts.push(`result:\n${fit.value}`);
   if (result.charts?.length) parts.push(`charts: ${result.charts.length} (Vega-Lite/Plotly specs in structuredContent.charts)`);
   if (result.files?.length) parts.push(`files: ${result.files.map((f) => `${f.name} (${f.mediaType}, ${f.size} bytes)`).join(', ')}`);
   if (result.error) parts.push(`error: ${formatError(result.error)}`);
-  for (const note of resultNotes(result)) parts.push(`note: ${note}`);
+  for (const note of [...resultNotes(result), ...fit.cuts]) parts.push(`note: ${note}`);
   if (parts.length === 0) parts.push(result.ok ? 'ok (no output and no value)' : 'failed (no output)');
-  return parts.join('\n\n');
+  return { text: parts.join('\n\n'), cuts: fit.cuts };
 }
 
 function indent(text: string): string {

@@ -1,6 +1,6 @@
 import { LIMIT_KEYS, resolveLimits, type Limits } from '../../schema/limits.js';
 import type { RunResult } from '../../schema/result.js';
-import { run, createSandbox, type Sandbox } from '../sandbox/sandbox.js';
+import { run, createSandbox, type RunOptions, type Sandbox } from '../sandbox/sandbox.js';
 import { SbirtoolsError, SbirtoolsValidationError } from '../core/errors.js';
 import type { Pool } from '../sandbox/pool.js';
 import type { SandboxOptions } from '../sandbox/options.js';
@@ -83,9 +83,9 @@ export class SessionStore {
    * All sessions busy at the cap -> a `QUEUE_FULL` result, not an exception.
    * @throws {SbirtoolsError} `SESSIONS_CLOSED` after close().
    */
-  async run(code: string, opts: { sessionId?: string; signal?: AbortSignal } = {}): Promise<RunResult> {
+  async run(code: string, opts: { sessionId?: string; signal?: AbortSignal; onOutput?: RunOptions['onOutput'] } = {}): Promise<RunResult> {
     if (this.closed) throw new SbirtoolsError('SESSIONS_CLOSED', 'The session store is closed: create a new one.');
-    const signal = opts.signal ? { signal: opts.signal } : {};
+    const signal = { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onOutput ? { onOutput: opts.onOutput } : {}) };
     if (opts.sessionId === undefined) return this.oneShot(code, signal);
     const existing = this.sessions.get(opts.sessionId);
     if (existing && this.stale.has(existing) && existing.inflight === 0) await this.drop(existing);

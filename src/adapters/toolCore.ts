@@ -4,6 +4,7 @@ import { defaultToolDescription } from './description.js';
 import { runAnalysisJsonSchema, type JsonSchemaObject } from './inputJsonSchema.js';
 import { createSessionStore, type SessionStore, type SessionStoreOptions } from './sessionStore.js';
 import { toToolOutput, type ToolOutput } from './toolOutput.js';
+import { resolveMaxChars } from '../sandbox/textBudget.js';
 
 /** Options shared by openAITool(), anthropicTool() and aiSdkTool(). */
 export interface ToolAdapterOptions extends SessionStoreOptions {
@@ -13,6 +14,8 @@ export interface ToolAdapterOptions extends SessionStoreOptions {
   description?: string;
   /** Share an existing session store (e.g. with an MCP server); else one is made from these options. */
   sessions?: SessionStore;
+  /** Characters of output a model reads from one run (a call's `max_chars` overrides it). @default 16000 */
+  maxResultChars?: number;
 }
 
 /** The vendor-neutral part of a tool adapter. */
@@ -33,6 +36,12 @@ const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export async function createToolCore(options: ToolAdapterOptions = {}): Promise<ToolCore> {
   const name = options.name ?? RUN_ANALYSIS_TOOL_NAME;
   if (!NAME.test(name)) throw new SbirtoolsValidationError(`Expected the \`name\` option to match ${NAME}, got \`${name}\``);
+  let maxChars: number;
+  try {
+    maxChars = resolveMaxChars(options.maxResultChars);
+  } catch (err) {
+    throw new SbirtoolsValidationError((err as Error).message);
+  }
   const sessions = options.sessions ?? createSessionStore(options);
   const description = options.description ?? (await defaultToolDescription({ ...options.sandbox, pool: options.pool }));
   return {
@@ -43,9 +52,9 @@ export async function createToolCore(options: ToolAdapterOptions = {}): Promise<
     async execute(args, signal) {
       const parsed = parseToolArgs(args);
       if (!parsed.ok) return parsed.output;
-      const { code, session_id } = parsed.input;
+      const { code, session_id, max_chars, row_offset } = parsed.input;
       const result = await sessions.run(code, { ...(session_id ? { sessionId: session_id } : {}), ...(signal ? { signal } : {}) });
-      return toToolOutput(result);
+      return toToolOutput(result, { maxChars: max_chars ?? maxChars, rowOffset: row_offset ?? 0 });
     },
   };
 }
@@ -64,9 +73,8 @@ export function parseToolArgs(args: unknown): { ok: true; input: RunAnalysisInpu
     }
   }
   // OpenAI strict mode sends null for an optional argument that was not given.
-  if (value && typeof value === 'object' && (value as { session_id?: unknown }).session_id === null) {
-    const { session_id: _null, ...rest } = value as Record<string, unknown>;
-    value = rest;
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    value = Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([k, v]) => !(v === null && k !== 'code')));
   }
   const parsed = RunAnalysisInputSchema.safeParse(value);
   if (parsed.success) return { ok: true, input: parsed.data };

@@ -1,4 +1,5 @@
 import type { RunResult } from '../../schema/result.js';
+import { budgetParts, type TextBudget } from '../sandbox/textBudget.js';
 
 /** The error part of a tool output: enough for a model to fix its code. */
 export interface ToolOutputError {
@@ -30,18 +31,19 @@ export interface ToolOutput {
 }
 
 /**
- * Shrink a RunResult to what a model needs to read.
+ * Shrink a RunResult to what a model needs to read, within the same text budget as the MCP tool
+ * (resultText): stdout, tables and the value share `maxChars` (default 16,000 characters).
  * @example toToolOutput(await run('6*7')) // { ok: true, value: '42' }
  */
-export function toToolOutput(result: RunResult): ToolOutput {
+export function toToolOutput(result: RunResult, budget: TextBudget = {}): ToolOutput {
   const out: ToolOutput = { ok: result.ok };
-  if (result.stdout) out.stdout = result.stdout;
-  if (result.stderr) out.stderr = result.stderr;
-  const tables = [...(result.displays ?? []), ...(result.table ? [result.table] : [])];
-  if (tables.length) out.markdown = tables.map((t) => t.markdown).join('\n\n');
-  if (!result.table) {
-    if (result.valueText !== undefined) out.value = result.valueText;
-    else if (result.value !== undefined) out.value = result.value;
+  const fit = budgetParts(result, budget);
+  if (fit.stdout) out.stdout = fit.stdout;
+  if (fit.stderr) out.stderr = fit.stderr;
+  if (fit.tables.length) out.markdown = fit.tables.join('\n\n');
+  if (!result.table && fit.value !== undefined) {
+    // a value that fit whole stays JSON (as before); a cut one is its text
+    out.value = fit.valueCut || result.valueText !== undefined ? fit.value : result.value;
   }
   if (result.charts?.length) out.charts = result.charts.map((c, i) => c.title ?? `chart ${i + 1} (${c.kind})`);
   if (result.files?.length) out.files = result.files.map((f) => `${f.name} (${f.mediaType}, ${f.size} bytes)`);
@@ -56,7 +58,7 @@ export function toToolOutput(result: RunResult): ToolOutput {
       ...(e.snippet ? { snippet: e.snippet } : {}),
     };
   }
-  const notes = resultNotes(result);
+  const notes = [...resultNotes(result), ...fit.cuts];
   if (notes.length) out.notes = notes;
   return out;
 }

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { PRESET_NAMES, type PresetName } from '../../schema/limits.js';
+import { terminalSafe } from './terminalSafe.js';
 import { SbirtoolsError } from '../core/errors.js';
 
 /** Streams and environment of one CLI invocation (process.* in production, fakes in tests). */
@@ -10,6 +11,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** stderr is a terminal (progress bars go there). */
   isTTY: boolean;
+  /** stdout is a terminal: guest output written there is escaped unless `--raw`. @default false (a pipe or file) */
+  stdoutIsTTY?: boolean;
 }
 
 /** Bad usage: the CLI prints `sbirtools <command>: <message> (see 'sbirtools <command> --help')` and exits 2. */
@@ -22,10 +25,10 @@ export class UsageError extends SbirtoolsError {
     this.name = 'UsageError';
   }
 
-  /** The one line printed on stderr. */
+  /** The one line printed on stderr (control characters from names and paths in it shown as escapes). */
   line(): string {
-    const cmd = this.command ? `sbirtools ${this.command}` : 'sbirtools';
-    return `${cmd}: ${this.message} (see '${cmd} --help')`;
+    const cmd = this.command ? `sbirtools ${terminalSafe(this.command, true)}` : 'sbirtools';
+    return `${cmd}: ${terminalSafe(this.message, true)} (see '${cmd} --help')`;
   }
 }
 

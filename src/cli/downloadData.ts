@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { downloadData, openDataset, DataError, OFFICIAL_CSV_URL } from '../sandbox/dataset.js';
 import { progressBar, type TextOut } from '../sandbox/dataset.js';
 import { envValue } from '../sandbox/dataset.js';
+import { terminalSafe } from './terminalSafe.js';
 
 /** Where the command writes, what it reads, and whether stderr is a terminal. */
 export interface CommandIo {
@@ -52,7 +53,7 @@ export async function runDownloadCommand(argv: string[], io: CommandIo): Promise
       },
     });
   } catch (err) {
-    io.stderr.write(`${(err as Error).message}\n\n${USAGE}`);
+    io.stderr.write(`${terminalSafe((err as Error).message)}\n\n${USAGE}`);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -62,7 +63,7 @@ export async function runDownloadCommand(argv: string[], io: CommandIo): Promise
   }
   const idle = values['idle-timeout-ms'] === undefined ? 30_000 : Number(values['idle-timeout-ms']);
   if (positionals.length > 1 || !Number.isInteger(idle) || idle <= 0) {
-    io.stderr.write(`${positionals.length > 1 ? `Expected at most one URL, got ${positionals.length}` : `Expected --idle-timeout-ms to be a positive integer, got \`${values['idle-timeout-ms']}\``}\n\n${USAGE}`);
+    io.stderr.write(`${positionals.length > 1 ? `Expected at most one URL, got ${positionals.length}` : `Expected --idle-timeout-ms to be a positive integer, got \`${terminalSafe(String(values['idle-timeout-ms']), true)}\``}\n\n${USAGE}`);
     return 2;
   }
   const url = positionals[0] ?? envValue(io.env, 'SBIRTOOLS_CSV_URL') ?? OFFICIAL_CSV_URL;
@@ -97,10 +98,11 @@ export async function runDownloadCommand(argv: string[], io: CommandIo): Promise
   } catch (err) {
     bar?.end();
     if (err instanceof DataError) {
-      io.stderr.write(`error [${err.code}]: ${err.message}\n`);
+      // the message may quote the server (a URL, a header, a status text): escaped for the terminal
+      io.stderr.write(`error [${err.code}]: ${terminalSafe(err.message)}\n`);
       return 1;
     }
-    io.stderr.write(`error: ${(err as Error)?.stack ?? String(err)}\n`);
+    io.stderr.write(`error: ${terminalSafe((err as Error)?.stack ?? String(err))}\n`);
     return 1;
   }
 }

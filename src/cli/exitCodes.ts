@@ -48,7 +48,7 @@ export function exitCodeFor(result: RunResult): number {
 /** The exit code for an exception thrown by the library (not a guest failure). */
 export function exitCodeForError(err: unknown): number {
   const code = String((err as { code?: unknown })?.code ?? '');
-  if (code === 'VALIDATION_ERROR') return EXIT.USAGE;
+  if (code === 'VALIDATION_ERROR' || code.startsWith('OUTPUT_')) return EXIT.USAGE;
   if (code === 'ENGINE_UNAVAILABLE' || code === 'OPTIONAL_DEPENDENCY_MISSING') return EXIT.UNAVAILABLE;
   if (/^(DATA_|DOWNLOAD_|CACHE_|DISK_FULL)/.test(code)) return EXIT.DATA;
   return EXIT.INTERNAL;

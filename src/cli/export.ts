@@ -1,11 +1,12 @@
 import { createWriteStream } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { openDataset, resolveDataSource } from '../sandbox/dataset.js';
 import { csvChunks, encodeTable, type EncodeColumn, type ExportFormat } from '../sandbox/tables.js';
 import { parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';
+import { terminalSafe } from './terminalSafe.js';
+import { checkOutput, inputFiles, writeOutput } from './outputFile.js';
 
 export const EXPORT_HELP = `Usage: sbirtools export --format parquet|arrow|csv [--columns a,b,...] -o <file>
 
@@ -15,7 +16,11 @@ synthetic sample) as a file for DuckDB, Polars, pandas or a spreadsheet.
 Options:
   --format <f>          parquet (default), arrow (Arrow IPC file) or csv
   --columns <list>      only these columns, comma-separated, in this order
-  -o, --output <file>   the file to write (written to a temporary name, then renamed)
+  -o, --output <file>   the file to write (written to a temporary name, then renamed);
+                        an existing file is kept unless --force, an input never replaced
+  --force               replace the output file if it exists
+  --no-escape-formulas  csv: write text cells that start with = + - @ tab or CR as they
+                        are (default: a leading ' so a spreadsheet shows them as text)
   --data <csv>          export this SBIR CSV instead of the default data
   -h, --help            show this help
 
@@ -33,17 +38,23 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
     columns: { type: 'string' },
     output: { type: 'string', short: 'o' },
     data: { type: 'string' },
+    force: { type: 'boolean' },
+    'no-escape-formulas': { type: 'boolean' },
   });
   if (values.help) {
     io.stdout.write(`${EXPORT_HELP}\n`);
     return EXIT.OK;
   }
   if (positionals.length) throw new UsageError('export', `unexpected argument '${positionals[0]}'`);
+  if (values['no-escape-formulas'] && values.format !== 'csv') throw new UsageError('export', '--no-escape-formulas applies to --format csv only');
   const format = String(values.format ?? 'parquet') as ExportFormat;
   if (!FORMATS.includes(format)) throw new UsageError('export', `--format must be one of ${FORMATS.join(', ')}, got '${format}'`);
   if (values.output === undefined) throw new UsageError('export', 'missing -o <file>: where to write the export');
   const output = resolve(String(values.output));
   const source = resolveDataSource({ ...(values.data !== undefined ? { dataPath: String(values.data) } : {}), env: io.env });
+  // what the export reads (the CSV, a build-data folder, the cache beside it): never its output
+  const inputs = inputFiles([source.kind === 'csv' ? source.path : undefined, values.data === undefined ? undefined : String(values.data), source.cacheDir]);
+  await checkOutput(output, { force: values.force === true, inputs }); // before the data is loaded
   const ds = await openDataset(source);
   try {
     const names = ds.meta.columns.map((c) => c.name);
@@ -53,17 +64,13 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
     if (!wanted.length) throw new UsageError('export', '--columns names no column');
     const columns: EncodeColumn[] = wanted.map((name) => ({ name, type: ds.meta.columns.find((c) => c.name === name)!.type, data: ds.loadColumn(name) }));
     const started = performance.now();
-    const tmp = `${output}.${process.pid}.tmp`;
-    try {
-      if (format === 'csv') await writeChunks(tmp, csvChunks(columns));
-      else await writeFile(tmp, encodeTable(columns, format));
-      await rename(tmp, output);
-    } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
-    }
+    const escapeFormulas = values['no-escape-formulas'] !== true;
+    await writeOutput(output, { force: values.force === true, inputs }, async (handle, tmp) => {
+      if (format === 'csv') await writeChunks(tmp, csvChunks(columns, undefined, escapeFormulas));
+      else await handle.writeFile(encodeTable(columns, format));
+    });
     const ms = Math.round(performance.now() - started);
-    io.stderr.write(`sbirtools: wrote ${output} (${format}, ${ds.meta.numRows} rows, ${columns.length} columns, ${ms} ms)${ds.info.synthetic ? ' from the SYNTHETIC sample' : ''}\n`);
+    io.stderr.write(`sbirtools: wrote ${terminalSafe(output)} (${format}, ${ds.meta.numRows} rows, ${columns.length} columns, ${ms} ms)${ds.info.synthetic ? ' from the SYNTHETIC sample' : ''}\n`);
     return EXIT.OK;
   } finally {
     ds.close();

@@ -2,6 +2,7 @@ import { loadDataCard } from '../adapters/description.js';
 import { engineStatus, engineStatusLine } from '../sandbox/engines.js';
 import { parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';
+import { jsonTerminalSafe, terminalSafe } from './terminalSafe.js';
 
 export const INFO_HELP = `Usage: sbirtools info [--json] [--data <csv>]
 
@@ -23,6 +24,7 @@ export async function infoCommand(argv: string[], io: CliIo): Promise<number> {
   }
   if (positionals.length) throw new UsageError('info', `unexpected argument '${positionals[0]}'`);
   const [card, engine] = await Promise.all([loadDataCard(values.data !== undefined ? { dataPath: String(values.data) } : {}), engineStatus()]);
-  io.stdout.write(values.json ? `${JSON.stringify({ engine, ...card.json }, null, 2)}\n` : `Engine: ${engineStatusLine(engine)}\n\n${card.markdown.replace(/\n$/, '')}\n`);
+  // column names and top values come from the data file: escaped for the terminal
+  io.stdout.write(values.json ? `${jsonTerminalSafe(JSON.stringify({ engine, ...card.json }, null, 2))}\n` : `Engine: ${terminalSafe(engineStatusLine(engine))}\n\n${terminalSafe(card.markdown.replace(/\n$/, ''))}\n`);
   return EXIT.OK;
 }

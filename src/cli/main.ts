@@ -2,6 +2,7 @@ import { shutdownDefaultBackends as shutdown } from '../sandbox/defaultBackend.j
 import { packageInfo } from '../capsule/packageInfo.js';
 import { UsageError, type CliIo } from './args.js';
 import { EXIT, exitCodeForError } from './exitCodes.js';
+import { safeWriter, terminalSafe } from './terminalSafe.js';
 
 export const MAIN_HELP = `Usage: sbirtools <command> [options]
 
@@ -40,7 +41,7 @@ const COMMANDS: Record<string, Command> = {
 
 /** The io of this process. */
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, isTTY: !!process.stderr.isTTY };
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, isTTY: !!process.stderr.isTTY, stdoutIsTTY: !!process.stdout.isTTY };
 }
 
 /**
@@ -69,10 +70,11 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       return EXIT.USAGE;
     }
     const exit = exitCodeForError(err);
-    const e = err as Error & { code?: string };
+    const e = err as Error & { code?: string; hint?: string };
     // Library errors carry messages written for the user; anything else is a bug worth a stack.
     const text = exit === EXIT.INTERNAL && !e.code ? (e.stack ?? String(err)) : e.message;
-    io.stderr.write(`sbirtools${name ? ` ${name}` : ''}: ${e.code ? `${e.code}: ` : ''}${text}\n`);
+    // the message may quote a file, a log or the network: control characters are shown as escapes
+    io.stderr.write(`sbirtools${name ? ` ${terminalSafe(name, true)}` : ''}: ${e.code ? `${terminalSafe(String(e.code), true)}: ` : ''}${terminalSafe(text)}\n${typeof e.hint === 'string' && e.code ? `hint: ${terminalSafe(e.hint)}\n` : ''}`);
     return exit;
   } finally {
     await shutdown().catch(() => undefined);
@@ -101,5 +103,5 @@ function warningsAsOneLine(io: CliIo): () => void {
 /** `sbirtools download-data`: the data layer's command, given this invocation's streams. */
 async function downloadData(argv: string[], io: CliIo): Promise<number> {
   const { runDownloadCommand } = await import('./downloadData.js');
-  return runDownloadCommand(argv, { stdout: io.stdout, stderr: io.stderr, env: io.env, isTTY: io.isTTY });
+  return runDownloadCommand(argv, { stdout: safeWriter(io.stdout, false), stderr: io.stderr, env: io.env, isTTY: io.isTTY });
 }

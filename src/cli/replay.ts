@@ -1,6 +1,7 @@
 import { replayCapsule, type ReplayReport } from '../capsule/replay.js';
 import { intFlag, parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';
+import { jsonTerminalSafe, terminalSafe } from './terminalSafe.js';
 
 export const REPLAY_HELP = `Usage: sbirtools replay <capsule.jsonl> [--line N] [--data <csv>] [--json]
 
@@ -33,10 +34,10 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<number> 
   }
   if (values.json) {
     const { recorded: _r, result, ...summary } = report;
-    io.stdout.write(`${JSON.stringify({ ...summary, result })}\n`);
+    io.stdout.write(`${jsonTerminalSafe(JSON.stringify({ ...summary, result }))}\n`);
   } else {
-    io.stdout.write(`${describe(report, positionals[0]!)}\n`);
-    for (const note of report.notes) io.stderr.write(`sbirtools: ${note}\n`);
+    io.stdout.write(`${terminalSafe(describe(report, positionals[0]!))}\n`);
+    for (const note of report.notes) io.stderr.write(`sbirtools: ${terminalSafe(note)}\n`);
   }
   return report.match ? EXIT.OK : EXIT.GUEST_ERROR;
 }

@@ -9,6 +9,8 @@ import { SANDBOX_FLAGS, SANDBOX_FLAGS_HELP, sandboxOptionsFrom } from './sandbox
 import { ChartRenderError } from '../sandbox/charts.js';
 import { writeSvgs } from './writeSvgs.js';
 import { writeRunFiles } from './writeFiles.js';
+import { inputFiles } from './outputFile.js';
+import { jsonTerminalSafe, terminalSafe } from './terminalSafe.js';
 
 export const RUN_HELP = `Usage: sbirtools run [options] <file.js | ->
        sbirtools run [options] --code '<JavaScript>'
@@ -23,6 +25,9 @@ ${SANDBOX_FLAGS_HELP}
   --svg <file.svg>      write the returned chart as SVG (several: file-1.svg, file-2.svg...)
   --out <dir>           write the files the run saves (to_csv, to_parquet, to_arrow,
                         to_json, save_chart) into this folder
+  --force               let --out and --svg replace files that exist (never an input)
+  --raw                 print the run's output as it is, control characters included
+                        (default: escaped on a terminal, raw into a pipe or file)
   --capsule-log <file>  append a capsule record of the run (JSONL) for audit and replay
   --capsule-outputs     also keep the run's outputs in the record (for 'sbirtools view')
   --deterministic       freeze Date.now() and seed Math.random (recorded in the capsule)
@@ -42,6 +47,8 @@ export interface RunArgs {
   json: boolean;
   svg?: string;
   out?: string;
+  force: boolean;
+  raw: boolean;
   capsuleLog?: string;
   capsuleOutputs: boolean;
   deterministic: boolean;
@@ -58,13 +65,15 @@ export function parseRunArgs(argv: string[]): RunArgs {
     json: { type: 'boolean' },
     svg: { type: 'string' },
     out: { type: 'string' },
+    force: { type: 'boolean' },
+    raw: { type: 'boolean' },
     'capsule-log': { type: 'string' },
     'capsule-outputs': { type: 'boolean' },
     deterministic: { type: 'boolean' },
     ...SANDBOX_FLAGS,
   });
   const help = values.help === true;
-  if (help) return { help, json: false, capsuleOutputs: false, deterministic: false, sandbox: {} };
+  if (help) return { help, json: false, force: false, raw: false, capsuleOutputs: false, deterministic: false, sandbox: {} };
   if (positionals.length > 1) throw new UsageError('run', `expected one file, got ${positionals.length}: ${positionals.join(' ')}`);
   const code = values.code as string | undefined;
   const file = positionals[0];
@@ -78,6 +87,8 @@ export function parseRunArgs(argv: string[]): RunArgs {
     json: values.json === true,
     ...(values.svg !== undefined ? { svg: String(values.svg) } : {}),
     ...(values.out !== undefined ? { out: String(values.out) } : {}),
+    force: values.force === true,
+    raw: values.raw === true,
     ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']) } : {}),
     capsuleOutputs: values['capsule-outputs'] === true,
     deterministic: values.deterministic === true,
@@ -111,16 +122,20 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   }
   let exit = exitCodeFor(result);
   let chartsWritten = false;
+  // what this run read: no file it writes may land on one of them, whatever the spelling or link
+  const inputs = inputFiles([args.file === '-' ? undefined : args.file, args.sandbox.dataPath, ...Object.values(args.sandbox.tables ?? {}).map(String), args.capsuleLog, io.env.SBIRTOOLS_CSV_PATH]);
+  const written = { force: args.force, inputs };
   if (args.svg) {
     if (result.charts?.length) {
       try {
-        const files = await writeSvgs(result.charts, args.svg);
+        const files = await writeSvgs(result.charts, args.svg, written);
         chartsWritten = true;
-        io.stderr.write(`sbirtools: wrote ${files.join(', ')}\n`);
+        io.stderr.write(`sbirtools: wrote ${terminalSafe(files.join(', '))}\n`);
       } catch (err) {
         // A chart that cannot be drawn is the code's to fix (exit 1); an unwritable path is the caller's (exit 2).
         const unrenderable = err instanceof ChartRenderError;
-        io.stderr.write(`sbirtools run: could not ${unrenderable ? 'render the chart as SVG' : `write ${args.svg}`}: ${(err as Error).message}\n`);
+        const code = (err as { code?: string }).code;
+        io.stderr.write(`sbirtools run: ${unrenderable ? 'could not render the chart as SVG: ' : code?.startsWith('OUTPUT_') ? `${code}: ` : `could not write ${args.svg}: `}${terminalSafe((err as Error).message)}\n`);
         if (exit === EXIT.OK) exit = unrenderable ? EXIT.GUEST_ERROR : EXIT.USAGE;
       }
     } else if (result.ok) {
@@ -131,11 +146,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (saved.length) {
     if (args.out) {
       try {
-        const written = await writeRunFiles(saved, args.out);
-        result = { ...result, files: written };
-        io.stderr.write(`sbirtools: wrote ${written.map((f) => f.path).join(', ')}\n`);
+        const files = await writeRunFiles(saved, args.out, written);
+        result = { ...result, files };
+        io.stderr.write(`sbirtools: wrote ${terminalSafe(files.map((f) => f.path).join(', '))}\n`);
       } catch (err) {
-        io.stderr.write(`sbirtools run: could not write the files to ${args.out}: ${(err as Error).message}\n`);
+        const code = (err as { code?: string }).code;
+        io.stderr.write(`sbirtools run: ${code?.startsWith('OUTPUT_') ? `${code}: ` : `could not write the files to ${args.out}: `}${terminalSafe((err as Error).message)}\n`);
         if (exit === EXIT.OK) exit = EXIT.USAGE;
         result = { ...result, files: saved.map(({ bytes: _b, ...f }) => f) };
       }
@@ -144,8 +160,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       result = { ...result, files: saved.map(({ bytes: _b, ...f }) => f) };
     }
   }
-  if (args.json) io.stdout.write(`${JSON.stringify(result)}\n`);
-  else writeHuman(result, io, { chartsWritten });
+  if (args.json) io.stdout.write(`${args.raw ? JSON.stringify(result) : jsonTerminalSafe(JSON.stringify(result))}\n`);
+  else writeHuman(result, io, { chartsWritten, raw: args.raw });
   if (args.json && result.dataset?.synthetic) io.stderr.write('sbirtools: award_data is the SYNTHETIC sample, not real SBIR awards (run `sbirtools download-data`).\n');
   return exit;
 }

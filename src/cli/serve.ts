@@ -3,6 +3,7 @@ import type { ServerOptions } from '../server/options.js';
 import { intFlag, parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';
 import { SANDBOX_FLAGS, SANDBOX_FLAGS_HELP, sandboxOptionsFrom } from './sandboxFlags.js';
+import { jsonTerminalSafe } from './terminalSafe.js';
 
 export const SERVE_HELP = `Usage: sbirtools serve [options]
 
@@ -21,7 +22,12 @@ ${SANDBOX_FLAGS_HELP}
   --max-body-bytes <n>       largest request body (default 2 x the code cap + 4096; /mcp also
                              fits an add_table upload)
   --max-upload-bytes <n>     largest table add_table accepts (default 4194304, 4 MiB)
+  --max-result-chars <n>     characters of run output a model reads per MCP call (default 16000;
+                             a client's sbirtools-max-result-chars header or a call's max_chars overrides it)
+  --oauth-issuer <url>       accept OAuth access tokens (JWT) from this issuer (its metadata gives the keys)
+  --oauth-audience <url>     this server's resource URL, which tokens must name in aud (e.g. https://host/mcp)
   --allow-table-urls         add_table may download a url the model names (default: refused)
+  --allow-private-table-urls with --allow-table-urls: also loopback, private, link-local addresses
   --allowed-hosts <list>     comma-separated host names to answer to (DNS-rebinding protection)
   --cors-origin <list>       comma-separated web origins allowed to call from a browser (default none)
   --grace-ms <ms>            on SIGTERM, how long runs in flight may finish (default 30000)
@@ -40,6 +46,9 @@ Environment:
   SBIRTOOLS_API_KEYS         comma-separated bearer keys (every route but /healthz and /readyz needs one)
   SBIRTOOLS_API_KEYS_FILE    a file with one key per line, instead
   SBIRTOOLS_REDIS_URL        as --redis
+  SBIRTOOLS_OAUTH_ISSUER     as --oauth-issuer
+  SBIRTOOLS_OAUTH_AUDIENCE   as --oauth-audience
+  SBIRTOOLS_MAX_RESULT_CHARS as --max-result-chars
 
 MCP client config: {"mcpServers": {"sbirtools": {"url": "http://127.0.0.1:8787/mcp"}}}. Docs: docs/deploy.md.`;
 
@@ -59,6 +68,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     'max-body-bytes': { type: 'string' },
     'max-upload-bytes': { type: 'string' },
     'allow-table-urls': { type: 'boolean' },
+    'allow-private-table-urls': { type: 'boolean' },
+    'max-result-chars': { type: 'string' },
+    'oauth-issuer': { type: 'string' },
+    'oauth-audience': { type: 'string' },
     'allowed-hosts': { type: 'string' },
     'cors-origin': { type: 'string' },
     'grace-ms': { type: 'string' },
@@ -92,6 +105,11 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(n('max-body-bytes', 'bytes') ? { maxBodyBytes: n('max-body-bytes', 'bytes') } : {}),
     ...(n('max-upload-bytes', 'bytes') ? { maxUploadBytes: n('max-upload-bytes', 'bytes') } : {}),
     ...(values['allow-table-urls'] === true ? { allowTableUrls: true } : {}),
+    ...(values['allow-private-table-urls'] === true ? { allowPrivateTableUrls: true } : {}),
+    ...(n('max-result-chars', 'characters') ? { maxResultChars: n('max-result-chars', 'characters') } : {}),
+    ...(values['oauth-issuer'] !== undefined || values['oauth-audience'] !== undefined
+      ? { oauth: { ...(values['oauth-issuer'] !== undefined ? { issuer: String(values['oauth-issuer']) } : {}), ...(values['oauth-audience'] !== undefined ? { audience: String(values['oauth-audience']) } : {}) } }
+      : {}),
     ...(n('grace-ms', 'milliseconds') ? { graceMs: n('grace-ms', 'milliseconds') } : {}),
     ...(n('session-ttl-ms', 'milliseconds') ? { sessionTtlMs: n('session-ttl-ms', 'milliseconds') } : {}),
     ...(n('max-local-sessions', 'sessions') ? { maxLocalSessions: n('max-local-sessions', 'sessions') } : {}),
@@ -101,7 +119,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(list(values['allowed-hosts']) ? { allowedHosts: list(values['allowed-hosts'])! } : {}),
     ...(list(values['cors-origin']) ? { corsOrigins: list(values['cors-origin'])! } : {}),
     ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']), capsuleOutputs: values['capsule-outputs'] === true } : {}),
-    log: values.quiet ? false : (line) => io.stdout.write(`${JSON.stringify(line)}\n`),
+    log: values.quiet ? false : (line) => io.stdout.write(`${jsonTerminalSafe(JSON.stringify(line))}\n`),
   };
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));

@@ -6,6 +6,7 @@ import { createViewerHandler } from '../viewer/createViewerHandler.js';
 import { warmSanitizer } from '../viewer/sanitizeSvg.js';
 import { intFlag, parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';
+import { terminalSafe } from './terminalSafe.js';
 
 export const VIEW_HELP = `Usage: sbirtools view [runs.jsonl] [--port N] [--no-replay]
 
@@ -31,7 +32,7 @@ export async function viewCommand(argv: string[], io: CliIo): Promise<number> {
   const logPath = resolve(positionals[0] ?? 'runs.jsonl');
   const port = values.port === '0' ? 0 : (intFlag('view', 'port', values.port, 'port') ?? 0);
   if (port > 65535) throw new UsageError('view', `--port must be at most 65535, got '${String(values.port)}'`);
-  if (!existsSync(logPath)) io.stderr.write(`sbirtools view: ${logPath} does not exist yet; runs will appear when it is written.\n`);
+  if (!existsSync(logPath)) io.stderr.write(`sbirtools view: ${terminalSafe(logPath)} does not exist yet; runs will appear when it is written.\n`);
   // filled once the port is known: only our own address is answered, so a page on another site
   // whose DNS name rebinds to 127.0.0.1 gets 421, not the log
   const allowedHosts: string[] = [];
@@ -44,7 +45,7 @@ export async function viewCommand(argv: string[], io: CliIo): Promise<number> {
   const actual = (server.address() as AddressInfo).port;
   allowedHosts.push(`127.0.0.1:${actual}`, `localhost:${actual}`);
   warmSanitizer();
-  io.stdout.write(`sbirtools view: http://127.0.0.1:${actual}/  (log: ${logPath}; Ctrl-C to stop)\n`);
+  io.stdout.write(`sbirtools view: http://127.0.0.1:${actual}/  (log: ${terminalSafe(logPath)}; Ctrl-C to stop)\n`);
   await new Promise<void>((done) => {
     process.once('SIGINT', done);
     process.once('SIGTERM', done);

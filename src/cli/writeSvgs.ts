@@ -1,7 +1,7 @@
-import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Chart } from '../../schema/result.js';
 import { renderChart } from '../sandbox/charts.js';
+import { checkOutput, writeOutput, type InputFiles } from './outputFile.js';
 
 /** `chart.svg` for one chart; `chart-1.svg`, `chart-2.svg`... for several. */
 export function svgPaths(path: string, count: number): string[] {
@@ -12,15 +12,17 @@ export function svgPaths(path: string, count: number): string[] {
 }
 
 /**
- * Render every chart to SVG and write it; returns the files written.
+ * Render every chart to SVG and write it; returns the files written. Every path is checked before
+ * the first is written: an existing file is replaced only with `force`, an input never.
  * @throws {ChartRenderError} when a chart cannot be rendered (Plotly traces without a Vega-Lite equivalent, bad specs);
- *   a Node error when a file cannot be written.
+ *   {OutputFileError} when a file exists, is an input, or cannot be written.
  */
-export async function writeSvgs(charts: Chart[], path: string): Promise<string[]> {
+export async function writeSvgs(charts: Chart[], path: string, options: { force?: boolean; inputs?: InputFiles } = {}): Promise<string[]> {
   const paths = svgPaths(path, charts.length);
-  for (const [i, chart] of charts.entries()) {
-    const svg = await renderChart(chart);
-    await writeFile(paths[i]!, svg, 'utf8');
-  }
+  const opts = { force: options.force === true, inputs: options.inputs ?? { byId: new Map() } };
+  for (const p of paths) await checkOutput(p, opts);
+  const svgs: string[] = [];
+  for (const chart of charts) svgs.push(await renderChart(chart));
+  for (const [i, svg] of svgs.entries()) await writeOutput(paths[i]!, opts, (handle) => handle.writeFile(svg, 'utf8'));
   return paths;
 }

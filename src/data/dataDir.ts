@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { DatasetInfo } from '../../schema/result.js';
@@ -9,12 +9,17 @@ import type { IngestReport } from './ingest/report.js';
 import type { Dataset, DatasetProgress } from './dataset.js';
 import type { DataSource } from './resolveDataSource.js';
 import { syntheticSamplePath } from './syntheticSample.js';
+import { DATA_DIR_MANIFEST, parseManifest } from './pack/manifest.js';
+import { localColumnFiles, packDataset } from './pack/readPack.js';
+import { writePack } from './pack/writePack.js';
+import { isDiskFull, isUnwritable } from './errors.js';
 
-/** The manifest that marks a folder as a prebuilt data directory. */
-export const DATA_DIR_MANIFEST = 'sbirtools-data.json';
-const CACHE_FILE = 'award_data.sbtc';
+export { DATA_DIR_MANIFEST };
+/** The single cache file of a format-1 folder (still read; no longer written). */
+const V1_CACHE_FILE = 'award_data.sbtc';
 
-interface Manifest {
+/** A format-1 manifest (one uncompressed binary cache), written by earlier versions. */
+interface ManifestV1 {
   v: 1;
   file: string;
   /** The cache header's source key: the file must carry this exact key. */
@@ -33,11 +38,12 @@ export function isDataDir(path: string): boolean {
 }
 
 /**
- * Build a self-contained, read-only data directory at build time: award_data's binary cache plus
- * a manifest, nothing else (the CSV is not needed to open it). Point `dataPath` (or
- * SBIRTOOLS_CSV_PATH, or `--data`) at the folder; opening it reads and never writes.
+ * Build a self-contained, read-only data folder at build time (format 2, docs/dataset.md "On-disk
+ * layout"): a manifest and one gzip-compressed file per column, nothing else (the CSV is not
+ * needed to open it). Point `dataPath` (or SBIRTOOLS_CSV_PATH, `--data`) at the folder, or upload
+ * it to a static host and point them at its URL; opening it reads and never writes.
  * `openDataset` is passed in (the caller's data layer) to ingest the source into a scratch cache.
- * @throws {DataError} what opening the source throws (DATA_NOT_FOUND...), or DISK_FULL-like write errors as DATA_READ_ERROR.
+ * @throws {DataError} what opening the source throws (DATA_NOT_FOUND...); DISK_FULL or CACHE_DIR_UNWRITABLE for the output folder.
  */
 export async function writeDataDir(
   outDir: string,
@@ -45,21 +51,27 @@ export async function writeDataDir(
   openDataset: (s: DataSource, o?: { onProgress?: (p: DatasetProgress) => void }) => Promise<Dataset>,
   onProgress?: (p: DatasetProgress) => void,
 ): Promise<{ dir: string; bytes: number; info: DatasetInfo }> {
+  if (source.kind === 'remote') throw new DataError('DATA_NOT_FOUND', `build-data reads a local CSV or data folder, not a URL (${source.url}). Download the CSV first (\`sbirtools download-data\`).`);
   const scratch = mkdtempSync(join(tmpdir(), 'sbirtools-build-data-'));
   try {
     const ds = await openDataset({ ...source, cacheDir: scratch }, onProgress ? { onProgress } : {});
-    ds.close();
-    const columnar = join(scratch, 'columnar');
-    const built = existsSync(columnar) ? readdirSync(columnar).filter((f) => f.endsWith('.sbtc')) : [];
-    if (built.length !== 1) throw new DataError('DATA_READ_ERROR', `The binary cache was not written while building the data directory (${ds.report.warnings.join('; ') || 'no cache file'}).`);
     const csv = source.kind === 'csv' ? source.path! : syntheticSamplePath(scratch);
-    const key = identityKey(csv, statSync(csv));
+    // a data folder rebuilt (format 1 -> 2) keeps its source's identity
+    const key = isDataDir(csv) ? String((JSON.parse(readFileSync(join(csv, DATA_DIR_MANIFEST), 'utf8')) as { key?: unknown }).key) : identityKey(csv, statSync(csv));
     const dir = resolve(outDir);
-    mkdirSync(dir, { recursive: true });
-    copyFileSync(join(columnar, built[0]!), join(dir, CACHE_FILE));
-    const manifest: Manifest = { v: 1, file: CACHE_FILE, key, info: ds.info, createdAt: new Date().toISOString() };
-    writeFileSync(join(dir, DATA_DIR_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
-    return { dir, bytes: statSync(join(dir, CACHE_FILE)).size, info: ds.info };
+    let bytes: number;
+    try {
+      ({ bytes } = await writePack(dir, ds, key));
+      // a format-1 folder rebuilt in place: its old cache file is no longer named by the manifest
+      rmSync(join(dir, V1_CACHE_FILE), { force: true });
+    } catch (err) {
+      if (isDiskFull(err)) throw new DataError('DISK_FULL', `No space left to write the data folder ${dir}. Free some disk space or build it on a larger disk.`, { cause: err });
+      if (isUnwritable(err)) throw new DataError('CACHE_DIR_UNWRITABLE', `Cannot write the data folder ${dir}. Choose a writable folder.`, { cause: err });
+      throw err;
+    } finally {
+      ds.close();
+    }
+    return { dir, bytes, info: ds.info };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -71,13 +83,38 @@ export async function writeDataDir(
  * @throws {DataError} CACHE_CORRUPT when the manifest or the cache file is damaged or mismatched.
  */
 export function openDataDir(dir: string): Dataset {
-  let manifest: Manifest;
+  const rebuild = `Rebuild it with \`sbirtools build-data ${dir}\` (sbirtools never rewrites a data folder).`;
+  let text: string;
   try {
-    manifest = JSON.parse(readFileSync(join(dir, DATA_DIR_MANIFEST), 'utf8')) as Manifest;
+    text = readFileSync(join(dir, DATA_DIR_MANIFEST), 'utf8');
   } catch (err) {
-    throw new DataError('CACHE_CORRUPT', `The data directory ${dir} has an unreadable ${DATA_DIR_MANIFEST} (${(err as Error).message}). Rebuild it with \`sbirtools build-data ${dir}\`.`);
+    throw new DataError('CACHE_CORRUPT', `The data directory ${dir} has an unreadable ${DATA_DIR_MANIFEST} (${(err as Error).message}). ${rebuild}`);
   }
-  if (manifest.v !== 1 || typeof manifest.file !== 'string' || typeof manifest.key !== 'string' || /[/\\]/.test(manifest.file)) {
+  let v: unknown;
+  try {
+    v = (JSON.parse(text) as { v?: unknown } | null)?.v;
+  } catch (err) {
+    throw new DataError('CACHE_CORRUPT', `The data directory ${dir} has an unreadable ${DATA_DIR_MANIFEST} (${(err as Error).message}). ${rebuild}`);
+  }
+  if (v === 1) return openDataDirV1(dir, JSON.parse(text) as ManifestV1);
+  const manifest = parseManifest(text);
+  if (typeof manifest === 'string') throw new DataError('CACHE_CORRUPT', `The data directory ${dir} has a ${DATA_DIR_MANIFEST} this version of sbirtools does not read: ${manifest}. ${rebuild}`);
+  // every column file present with its size, checked now (42 stats) rather than at first touch
+  for (const c of manifest.columns) {
+    let size: number | undefined;
+    try {
+      size = statSync(join(dir, c.file)).size;
+    } catch {
+      size = undefined;
+    }
+    if (size !== c.bytes) throw new DataError('CACHE_CORRUPT', `The data directory ${dir} cannot be used: ${c.file} (column ${JSON.stringify(c.name)}) is ${size === undefined ? 'missing' : `${size} bytes, its manifest says ${c.bytes}`}. ${rebuild}`);
+  }
+  return packDataset(manifest, localColumnFiles(dir, rebuild), dir, rebuild);
+}
+
+/** A format-1 folder: one uncompressed binary cache, opened as before. */
+function openDataDirV1(dir: string, manifest: ManifestV1): Dataset {
+  if (typeof manifest.file !== 'string' || typeof manifest.key !== 'string' || /[/\\]/.test(manifest.file)) {
     throw new DataError('CACHE_CORRUPT', `The data directory ${dir} has a manifest this version of sbirtools does not read. Rebuild it with \`sbirtools build-data ${dir}\`.`);
   }
   const opened = openCache(join(dir, manifest.file), manifest.key);

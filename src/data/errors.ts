@@ -25,6 +25,10 @@ export const DATA_ERROR_CODES = [
   'DATA_UNSUPPORTED',
   'DATA_SCHEMA_MISMATCH',
   'DATA_DECODE_FAILED',
+  'DOWNLOAD_DEADLINE',
+  'DOWNLOAD_BLOCKED',
+  'DATA_OUT_OF_RANGE',
+  'DATA_FETCH_FAILED',
 ] as const;
 export type DataErrorCode = (typeof DATA_ERROR_CODES)[number];
 
@@ -38,10 +42,19 @@ export class DataError extends SbirtoolsError {
   declare readonly code: DataErrorCode;
   /** What to do about it, when the message alone does not say (table formats set it). */
   readonly hint?: string;
+  /** DATA_FETCH_FAILED: the host that failed (`name:port`). */
+  readonly host?: string;
+  /** DATA_FETCH_FAILED: the path of the request that failed. */
+  readonly path?: string;
+  /** DATA_FETCH_FAILED: the HTTP status, when the server answered. */
+  readonly status?: number;
 
-  constructor(code: DataErrorCode, message: string, options?: { cause?: unknown; hint?: string }) {
-    super(code, message, options);
+  constructor(code: DataErrorCode, message: string, options?: { cause?: unknown; hint?: string; host?: string; path?: string; status?: number }) {
+    super(code, message, options?.cause !== undefined ? { cause: options.cause } : undefined);
     if (options?.hint) this.hint = options.hint;
+    if (options?.host !== undefined) this.host = options.host;
+    if (options?.path !== undefined) this.path = options.path;
+    if (options?.status !== undefined) this.status = options.status;
   }
 }
 

@@ -3,6 +3,8 @@ import type { ColumnarTable } from '../../schema/columnar.js';
 import { columnFromValues } from './columns/fromValues.js';
 import { compactTable } from './columns/compactTable.js';
 import { ingestCsv } from './ingest/ingestCsv.js';
+import { checkColumnNames } from './formats/checkColumnNames.js';
+import { DEFAULT_DECODE_CAPS } from './formats/decodeCaps.js';
 
 /**
  * A user table from a CSV file: typed by the SBIR schema when its header is an SBIR award
@@ -18,6 +20,7 @@ export async function tableFromCsv(name: string, path: string): Promise<Columnar
 /**
  * A user table from row objects: columns are the union of keys in first-seen order; each
  * column's type is inferred over all rows (a missing key is null; Date objects become 'date').
+ * Column names are kept exactly; an empty, over-long or excess column is refused (checkColumnNames).
  * @throws {TypeError} when `rows` is not an array of objects.
  * @example tableFromRows('goals', [{ agency: 'DOD', target: 5 }, { agency: 'NSF', target: 2 }]);
  */
@@ -28,8 +31,10 @@ export function tableFromRows(name: string, rows: object[]): ColumnarTable {
     if (row === null || typeof row !== 'object') throw new TypeError(`Expected row ${i} of table \`${name}\` to be an object, got \`${row === null ? 'null' : typeof row}\``);
     for (const k of Object.keys(row)) keys.set(k, true);
   });
+  checkColumnNames([...keys.keys()], `table ${name}`, DEFAULT_DECODE_CAPS);
   const columns = [...keys.keys()].map((key) => {
-    const data = columnFromValues(rows.map((r) => (r as Record<string, unknown>)[key]));
+    // an own property only: a row without `constructor` must not give Object's constructor
+    const data = columnFromValues(rows.map((r) => (Object.hasOwn(r, key) ? (r as Record<string, unknown>)[key] : undefined)));
     return { name: key, type: data.type, kind: data.kind, data };
   });
   return { name, numRows: rows.length, columns };
@@ -52,6 +57,7 @@ export function tableFromArquero(name: string, table: ArqueroLike): ColumnarTabl
   if (!table || typeof table.columnNames !== 'function' || typeof table.array !== 'function') {
     throw new TypeError(`Expected table \`${name}\` to be an Arquero table (aq.table(...)), a CSV path or an array of row objects`);
   }
+  checkColumnNames(table.columnNames(), `table ${name}`, DEFAULT_DECODE_CAPS);
   const columns = table.columnNames().map((col) => {
     const data = columnFromValues(table.array(col));
     return { name: col, type: data.type, kind: data.kind, data };

@@ -10,6 +10,12 @@ import { FileStore } from './fileStore.js';
 import { startTableLines } from './startTables.js';
 import { registerFileResources } from './registerFileResources.js';
 import { DEFAULT_MAX_UPLOAD_BYTES, registerTableTools } from './registerTableTools.js';
+import { DEFAULT_MAX_STRUCTURED_CHARS } from './callToolResult.js';
+import { registerDiscover } from './discover.js';
+import { resolveMaxChars } from '../sandbox/textBudget.js';
+import { SbirtoolsValidationError } from '../core/errors.js';
+
+const INSTRUCTIONS = 'Analyze US SBIR/STTR awards: call describe_dataset once, then run_analysis with JavaScript over award_data.';
 
 /** Options of createMcpServer(): session store options plus the server's own. */
 export interface McpServerOptions extends SessionStoreOptions {
@@ -29,8 +35,20 @@ export interface McpServerOptions extends SessionStoreOptions {
    * loopback service or a cloud metadata address). @default false
    */
   allowTableUrls?: boolean;
+  /**
+   * With allowTableUrls: also fetch URLs whose host is (or resolves to) a loopback, private,
+   * link-local, CGNAT, multicast or other non-public address. Off, only public internet addresses
+   * are fetched, checked on every redirect and DNS answer (DOWNLOAD_BLOCKED). @default false
+   */
+  allowPrivateTableUrls?: boolean;
   /** Memory kept for saved files clients read as resources (oldest dropped first), in bytes. @default 268435456 */
   maxKeptFileBytes?: number;
+  /** Characters of run output text a model reads per call (a call's `max_chars` overrides it). @default $SBIRTOOLS_MAX_RESULT_CHARS, else 16000 */
+  maxResultChars?: number;
+  /** Characters of JSON a run's `structuredContent` may take (rows past it are dropped and listed in `cut`). @default 262144 */
+  maxStructuredChars?: number;
+  /** Keep a cut result whole as a `result.json` resource and link it from the tool result (needs one server per client, as on stdio). @default true */
+  keepFullResults?: boolean;
 }
 
 /** An MCP server for sbirtools, not yet connected. */
@@ -53,6 +71,14 @@ export interface SbirtoolsMcpServer {
  * await app.connect(new StdioServerTransport());
  */
 export async function createMcpServer(options: McpServerOptions = {}): Promise<SbirtoolsMcpServer> {
+  let maxChars: number;
+  try {
+    maxChars = resolveMaxChars(options.maxResultChars ?? process.env.SBIRTOOLS_MAX_RESULT_CHARS, options.maxResultChars === undefined ? 'SBIRTOOLS_MAX_RESULT_CHARS' : 'maxResultChars');
+  } catch (err) {
+    throw new SbirtoolsValidationError((err as Error).message);
+  }
+  const maxStructuredChars = options.maxStructuredChars ?? DEFAULT_MAX_STRUCTURED_CHARS;
+  if (!Number.isInteger(maxStructuredChars) || maxStructuredChars < 1024) throw new SbirtoolsValidationError(`Expected the \`maxStructuredChars\` option to be an integer >= 1024, got \`${String(maxStructuredChars)}\``);
   const sessions = options.sessions ?? createSessionStore(options);
   const onError = options.onError ?? ((err: unknown) => process.stderr.write(`sbirtools mcp: ${(err as Error)?.stack ?? String(err)}\n`));
   let cardPromise: Promise<DataCardView> | undefined;
@@ -66,14 +92,17 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<S
   const { McpServer, ResourceTemplate } = await import('@modelcontextprotocol/sdk/server/mcp.js');
   const server = new McpServer(
     { name: 'sbirtools', version: packageInfo().version },
-    { instructions: 'Analyze US SBIR/STTR awards: call describe_dataset once, then run_analysis with JavaScript over award_data.' },
+    // logging: clients may set a level (logging/setLevel); the server sends log messages only then
+    { instructions: INSTRUCTIONS, capabilities: { logging: {} } },
   );
+  registerDiscover(server.server, { name: 'sbirtools', version: packageInfo().version }, INSTRUCTIONS);
   const files = new FileStore(options.maxKeptFileBytes ?? 256 * 1024 * 1024);
-  const runTool = registerTools(server, { sessions, description, card, onError, files });
+  const shape = { maxChars, maxStructuredChars, keepFull: options.keepFullResults !== false };
+  const runTool = registerTools(server, { sessions, description, card, onError, files, shape });
   registerResources(server, card);
   registerFileResources(server, files, ResourceTemplate);
   const startTables = await startTableLines(options.sandbox, options.pool);
-  registerTableTools(server, ResourceTemplate, { sessions, runTool, description, startTables, maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES, cacheDir: options.sandbox?.cacheDir, allowUrls: options.allowTableUrls === true, onError });
+  registerTableTools(server, ResourceTemplate, { sessions, runTool, description, startTables, maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES, cacheDir: options.sandbox?.cacheDir, allowUrls: options.allowTableUrls === true, allowPrivateUrls: options.allowPrivateTableUrls === true, downloadDeadlineMs: options.sandbox?.timeoutMs, onError });
   let closed: Promise<void> | undefined;
   return {
     server,

@@ -7,6 +7,8 @@ import { resolveDataSource } from '../sandbox/dataset.js';
 import { tableFromCsv } from '../sandbox/tables.js';
 import { loadTable, type TableSource } from '../sandbox/tables.js';
 import { TABLE_FORMATS } from '../sandbox/tables.js';
+import { DEFAULT_TABLE_DOWNLOAD_DEADLINE_MS, type TableDownloadOptions } from '../sandbox/tables.js';
+import { checkTableName } from '../sandbox/tableName.js';
 import { FileStore } from './fileStore.js';
 import { tableSchemaLine } from './tableSchema.js';
 
@@ -33,7 +35,7 @@ const InputSchema = z.object({
 export function registerTableTools(
   server: McpServer,
   Template: typeof ResourceTemplate,
-  deps: { sessions: SessionStore; runTool: RegisteredTool; description: string; startTables?: string[]; maxUploadBytes: number; cacheDir?: string; allowUrls?: boolean; onError: (err: unknown) => void },
+  deps: { sessions: SessionStore; runTool: RegisteredTool; description: string; startTables?: string[]; maxUploadBytes: number; cacheDir?: string; allowUrls?: boolean; allowPrivateUrls?: boolean; downloadDeadlineMs?: number; onError: (err: unknown) => void },
 ): void {
   // tables added earlier through the same store (serve: the API key's tables, on any replica)
   const tables = new Map<string, TableSchema>(deps.sessions.tableSchemas().map((t) => [t.name, t]));
@@ -48,14 +50,21 @@ export function registerTableTools(
       title: 'Add a table for run_analysis',
       description: `Add a table (Parquet, Arrow IPC, CSV, JSON or NDJSON) that run_analysis code can use by its name, e.g. to join a portfolio with award_data. Give exactly one of content_base64, content_text or url; at most ${deps.maxUploadBytes} bytes. Sessions opened earlier restart on their next run (their variables are lost).`,
       inputSchema: InputSchema.shape,
-      annotations: { readOnlyHint: false, openWorldHint: true },
+      // destructive: a table of the same name is replaced, and sessions that ran code start over;
+      // idempotent: the same upload again leaves the same tables
+      annotations: { title: 'Add a table for run_analysis', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: deps.allowUrls !== false },
     },
     async (input) => {
       try {
+        // the name first: nothing is downloaded or decoded for a table that could not be bound
+        checkTableName(input.name, 'add_table');
         if (input.url !== undefined && deps.allowUrls !== true) {
           throw new DataError('DOWNLOAD_BAD_URL', 'this server does not download tables from URLs a model names (sbirtools mcp and sbirtools serve refuse them unless started with --allow-table-urls)', { hint: 'Send the file itself in content_base64 or content_text.' });
         }
-        const table = await load(input, deps.maxUploadBytes, deps.cacheDir);
+        // a URL the model names: public addresses only (unless the operator allows private ones), and
+        // the whole transfer bounded
+        const download = { destinations: deps.allowPrivateUrls ? ('any' as const) : ('public' as const), deadlineMs: deps.downloadDeadlineMs ?? DEFAULT_TABLE_DOWNLOAD_DEADLINE_MS };
+        const table = await load(input, deps.maxUploadBytes, deps.cacheDir, download);
         await deps.sessions.addTable(input.name, table);
         tables.set(input.name, table);
         deps.runTool.update({ description: describe() });
@@ -85,7 +94,7 @@ export function registerTableTools(
   );
 }
 
-async function load(input: z.infer<typeof InputSchema>, maxBytes: number, cacheDir: string | undefined): Promise<ColumnarTable> {
+async function load(input: z.infer<typeof InputSchema>, maxBytes: number, cacheDir: string | undefined, download: TableDownloadOptions): Promise<ColumnarTable> {
   const given = [input.content_base64, input.content_text, input.url].filter((x) => x !== undefined).length;
   if (given !== 1) throw new DataError('DATA_NOT_FOUND', `add_table needs exactly one of content_base64, content_text or url (got ${given})`, { hint: 'Send the file base64-encoded in content_base64, or text in content_text, or give a url.' });
   let source: TableSource;
@@ -98,6 +107,6 @@ async function load(input: z.infer<typeof InputSchema>, maxBytes: number, cacheD
     source = { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), ...(input.format ? { format: input.format } : {}) };
   }
   const dir = resolveDataSource({ ...(cacheDir ? { cacheDir } : {}), env: process.env }).cacheDir;
-  const loaded = await loadTable(input.name, source, { cacheDir: dir, caps: { maxInputBytes: maxBytes } });
+  const loaded = await loadTable(input.name, source, { cacheDir: dir, caps: { maxInputBytes: maxBytes }, download });
   return loaded.kind === 'columnar' ? loaded.table : await tableFromCsv(input.name, loaded.path);
 }

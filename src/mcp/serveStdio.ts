@@ -1,4 +1,5 @@
 import { shutdownDefaultBackends as shutdown } from '../sandbox/defaultBackend.js';
+import { BoundedStdioTransport } from './boundedStdioTransport.js';
 import { createMcpServer, type McpServerOptions } from './createMcpServer.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from './registerTableTools.js';
 
@@ -16,11 +17,11 @@ export async function serveStdio(options: McpServerOptions = {}): Promise<void> 
     Object.assign(console, saved);
     throw err;
   });
-  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-  // the SDK drops the connection past 10 MiB per message: leave room for an add_table upload at
-  // its cap (base64 is 4/3 of the bytes), so an upload over the cap gets add_table's typed error
+  // room for an add_table upload at its cap (base64 is 4/3 of the bytes), so an upload a little
+  // over it gets add_table's typed error; a message past this gets a JSON-RPC error and the server
+  // keeps serving (the SDK's own stdio transport would close the connection)
   const maxUpload = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
-  const transport = new StdioServerTransport(undefined, undefined, { maxBufferSize: Math.ceil((maxUpload * 4) / 3) + 16 * 1024 * 1024 });
+  const transport = new BoundedStdioTransport(Math.ceil((maxUpload * 4) / 3) + 16 * 1024 * 1024);
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   const onSignal = () => stop();

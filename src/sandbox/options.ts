@@ -6,7 +6,7 @@ import { SbirtoolsValidationError } from '../core/errors.js';
 import { ENGINE_CHOICES, ENGINE_CHOICES_TEXT, type EngineChoice } from '../../schema/engine.js';
 import { resolveDataSource, tableFromArquero, tableFromRows } from '../data/index.js';
 import { loadTable, type TableSource } from '../data/formats/loadTable.js';
-import { GLOBAL_NAMES } from '../../schema/preludeApi.js';
+import { checkTableName } from './tableName.js';
 
 /**
  * A table for `tables`: a path or http(s) URL of a CSV, Parquet, Arrow IPC, JSON or NDJSON file;
@@ -20,8 +20,14 @@ export type TableInput = TableSource | ColumnarTable | { columnNames(): string[]
 export interface SandboxOptions extends Partial<Limits> {
   /** Limit preset; explicit limits override it. @default 'standard' */
   preset?: PresetName;
-  /** A local SBIR CSV (either layout) used as award_data. @default $SBIRTOOLS_CSV_PATH, the download, or the synthetic sample */
+  /**
+   * award_data from a local SBIR CSV (either layout), a folder built by `sbirtools build-data`, or
+   * the https:// URL of such a folder on a static host (docs/dataset.md "Remote data").
+   * @default $SBIRTOOLS_DATA_URL, $SBIRTOOLS_CSV_PATH, the download, or the synthetic sample
+   */
   dataPath?: string;
+  /** How remote data is fetched: limits and permissions (src/data/remote/remoteOptions.ts). */
+  remoteData?: import('../data/remote/remoteOptions.js').RemoteOptions;
   /** Cache folder. @default $SBIRTOOLS_CACHE_DIR or ~/.cache/sbirtools */
   cacheDir?: string;
   /** Expose award_data. @default true */
@@ -46,9 +52,6 @@ export interface SandboxOptions extends Partial<Limits> {
 export type ValidatedOptions = SandboxOptions;
 
 const KNOWN = new Set(SANDBOX_OPTION_KEYS);
-const TABLE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-/** Names a table may not take: every prelude global (award_data, aq, print, to_parquet...) and the run's own names. */
-const RESERVED = new Set(['tables', 'console', 'result', 'globalThis', 'undefined', 'NaN', 'Infinity', ...GLOBAL_NAMES]);
 
 /**
  * Validate options up front; the message names the option and echoes the bad value.
@@ -72,9 +75,7 @@ export function validateOptions(options: unknown): ValidatedOptions {
       throw new SbirtoolsValidationError('Expected the `tables` option to be an object mapping table names to a CSV path, an Arquero table or an array of rows');
     }
     for (const [name, t] of Object.entries(o.tables)) {
-      if (!TABLE_NAME.test(name) || RESERVED.has(name)) {
-        throw new SbirtoolsValidationError(`Invalid table name \`${name}\` in \`tables\`: use a JavaScript identifier that is not one of ${[...RESERVED].join(', ')}`);
-      }
+      checkTableName(name);
       if (Array.isArray(t)) {
         const bad = t.findIndex((row) => row === null || typeof row !== 'object' || Array.isArray(row));
         if (bad >= 0) throw new SbirtoolsValidationError(`Expected row ${bad} of table \`${name}\` to be an object of column values, got \`${t[bad] === null ? 'null' : Array.isArray(t[bad]) ? 'array' : typeof t[bad]}\``);
@@ -87,9 +88,19 @@ export function validateOptions(options: unknown): ValidatedOptions {
   return o;
 }
 
+/** A malformed `remoteData` option is the caller's mistake: a validation error echoing it. */
+function resolveRemote<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof TypeError) throw new SbirtoolsValidationError(err.message);
+    throw err;
+  }
+}
+
 /** Resolve data sources and convert in-memory tables to the columnar transfer format. */
 export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits): Promise<SessionSpec> {
-  const data = opts.awardData === false ? null : resolveDataSource({ dataPath: opts.dataPath, cacheDir: opts.cacheDir, env: process.env });
+  const data = opts.awardData === false ? null : resolveRemote(() => resolveDataSource({ dataPath: opts.dataPath, cacheDir: opts.cacheDir, env: process.env, ...(opts.remoteData ? { remote: opts.remoteData } : {}) }));
   const tables: TableSpec[] = [];
   const cacheDir = data?.cacheDir ?? resolveDataSource({ cacheDir: opts.cacheDir, env: process.env }).cacheDir;
   for (const [name, t] of Object.entries(opts.tables ?? {})) {
@@ -97,7 +108,8 @@ export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits)
     else if (isColumnar(t)) tables.push({ name, kind: 'columnar', table: { ...t, name } });
     else if (typeof t === 'string' || t instanceof Uint8Array || t instanceof ArrayBuffer || isFileSpec(t)) {
       // files on disk are decoded by the holder and kept there across sessions (like CSV tables)
-      const loaded = await loadTable(name, t as TableSource, { cacheDir, decodeLater: true });
+      // a URL's whole transfer is bounded by the run's own deadline (a trickling server cannot hold it past)
+      const loaded = await loadTable(name, t as TableSource, { cacheDir, decodeLater: true, download: { deadlineMs: limits.timeoutMs } });
       tables.push(loaded.kind === 'columnar' ? { name, kind: 'columnar', table: loaded.table } : loaded.kind === 'file' ? { name, kind: 'file', path: loaded.path, format: loaded.format } : { name, kind: 'csv', path: loaded.path });
     } else tables.push({ name, kind: 'columnar', table: tableFromArquero(name, t as never) });
   }

@@ -17,11 +17,14 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Freeze Date.now() to this value and seed Math.random for this run (overrides the sandbox's `deterministic`). */
   deterministic?: { now: number; seed: number };
+  /** Called with what the code prints while it runs (joined into pieces about every 100 ms, within the output cap); the result still has all of it. */
+  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
 
 /** Options of the one-shot run(): sandbox options plus run options; `deterministic` may be either form. */
 export type OneShotOptions = Omit<SandboxOptions, 'deterministic'> & {
   signal?: AbortSignal;
+  onOutput?: RunOptions['onOutput'];
   /** true: a fixed clock and seed; an object: exactly this clock and seed. */
   deterministic?: boolean | { now: number; seed: number };
 };
@@ -90,6 +93,7 @@ export class Sandbox {
       this.id,
       { source: checked.code, preset: this.preset, timeoutMs: this.spec.limits.timeoutMs, ...(deterministic ? { deterministic } : {}) },
       options.signal,
+      options.onOutput,
     );
     if (raw.status === 'rejected' && raw.error) {
       // refused before it ran (syntax, policy, a parse past the deadline): nothing of the session changed
@@ -142,12 +146,12 @@ export async function run(code: string, options: OneShotOptions = {}): Promise<R
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new SbirtoolsValidationError(`Expected options to be an object, got \`${options === null ? 'null' : Array.isArray(options) ? 'array' : typeof options}\``);
   }
-  const { signal, deterministic, ...rest } = options;
+  const { signal, deterministic, onOutput, ...rest } = options;
   const perRun = deterministic && typeof deterministic === 'object' ? (deterministic as RunOptions['deterministic']) : undefined;
   const sandboxOptions: SandboxOptions = perRun || deterministic === undefined ? rest : { ...rest, deterministic: deterministic as boolean };
   const box = await createSandbox(sandboxOptions);
   try {
-    return await box.run(code, { ...(signal ? { signal } : {}), ...(perRun ? { deterministic: perRun } : {}) });
+    return await box.run(code, { ...(signal ? { signal } : {}), ...(onOutput ? { onOutput } : {}), ...(perRun ? { deterministic: perRun } : {}) });
   } finally {
     await box.close();
   }
@@ -169,9 +173,12 @@ function checkRunOptions(options: unknown): void {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new SbirtoolsValidationError(`Expected run options to be an object, got \`${options === null ? 'null' : Array.isArray(options) ? 'array' : typeof options}\``);
   }
-  const { signal, deterministic, ...rest } = options as RunOptions;
+  const { signal, deterministic, onOutput, ...rest } = options as RunOptions;
   const unknown = Object.keys(rest);
-  if (unknown.length) throw new SbirtoolsValidationError(`Unknown run option \`${unknown[0]}\`. Known run options: signal, deterministic.`);
+  if (unknown.length) throw new SbirtoolsValidationError(`Unknown run option \`${unknown[0]}\`. Known run options: signal, deterministic, onOutput.`);
+  if (onOutput !== undefined && typeof onOutput !== 'function') {
+    throw new SbirtoolsValidationError(`Expected the \`onOutput\` option to be a function (stream, text) => void, got \`${onOutput === null ? 'null' : typeof onOutput}\``);
+  }
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new SbirtoolsValidationError(`Expected the \`signal\` option to be an AbortSignal, got \`${signal === null ? 'null' : typeof signal}\``);
   }

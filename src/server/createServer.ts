@@ -7,12 +7,16 @@ import { packageInfo } from '../capsule/packageInfo.js';
 import { SbirtoolsValidationError } from '../core/errors.js';
 import { createPool } from '../sandbox/pool.js';
 import { toolDescription } from '../sandbox/toolDescription.js';
+import { resolveMaxChars } from '../sandbox/textBudget.js';
 import { createViewer } from '../viewer/createViewer.js';
 import { loadKeyRing } from './apiKeys.js';
 import { chain } from './chain.js';
 import type { RequestContext } from './context.js';
 import { createMetrics } from './metrics.js';
-import { apiKey } from './middleware/apiKey.js';
+import { authenticate } from './auth/authenticate.js';
+import { oauthConfig } from './auth/oauthConfig.js';
+import { createOAuthVerifier } from './auth/oauthVerifier.js';
+import { protectedResourceRoutes } from './auth/protectedResource.js';
 import { bodyLimit } from './middleware/bodyLimit.js';
 import { hostCheck } from './middleware/hostCheck.js';
 import { rateLimit } from './middleware/rateLimit.js';
@@ -25,6 +29,14 @@ import type { ServerApp } from './serverApp.js';
 import { ServerSessions } from './sessions/serverSessions.js';
 import { createMemoryStore } from './store/memoryStore.js';
 import { createRedisStore } from './store/redisStore.js';
+
+function resultChars(value: unknown, name: string): number {
+  try {
+    return resolveMaxChars(value, name);
+  } catch (err) {
+    throw new SbirtoolsValidationError((err as Error).message);
+  }
+}
 
 /** A running sbirtools service. */
 export interface SbirtoolsServer {
@@ -51,8 +63,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   const env = options.env ?? process.env;
   const host = options.host ?? '127.0.0.1';
   const ring = loadKeyRing(options.apiKeys, env);
-  if (ring.open && !isLoopback(host)) {
-    throw new SbirtoolsValidationError(`Listening on ${host} (not loopback) needs API keys: set SBIRTOOLS_API_KEYS (comma-separated) or SBIRTOOLS_API_KEYS_FILE.`);
+  const oauth = oauthConfig(options.oauth, env);
+  if (ring.open && !oauth && !isLoopback(host)) {
+    throw new SbirtoolsValidationError(`Listening on ${host} (not loopback) needs API keys or OAuth: set SBIRTOOLS_API_KEYS (comma-separated) or SBIRTOOLS_API_KEYS_FILE, or --oauth-issuer and --oauth-audience.`);
   }
   const int = (name: keyof ServerOptions, fallback: number, min = 1) => {
     const v = options[name] ?? fallback;
@@ -71,7 +84,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   const poolSize = int('poolSize', 1);
   const graceMs = int('graceMs', 30_000, 0);
   const maxBody = int('maxBodyBytes', 2 * limits.maxCodeBytes + 4096);
-  const uploads = { maxUploadBytes: int('maxUploadBytes', 4 * 1048576), allowTableUrls: options.allowTableUrls === true };
+  const uploads = { maxUploadBytes: int('maxUploadBytes', 4 * 1048576), allowTableUrls: options.allowTableUrls === true, allowPrivateTableUrls: options.allowPrivateTableUrls === true };
+  const maxResultChars = resultChars(options.maxResultChars ?? env.SBIRTOOLS_MAX_RESULT_CHARS, options.maxResultChars === undefined ? 'SBIRTOOLS_MAX_RESULT_CHARS' : 'maxResultChars');
   // an add_table upload arrives base64-encoded inside a JSON-RPC message on /mcp
   const mcpBody = Math.max(maxBody, Math.ceil((uploads.maxUploadBytes * 4) / 3) + 65_536);
   const caps = { maxReplayCells: int('maxReplayCells', 500), maxReplayBytes: int('maxReplayBytes', 4 * 1048576), maxReplayMs: int('maxReplayMs', 60_000) };
@@ -129,6 +143,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     description: toolDescription(cardView.json),
     lockWaitMs,
     uploads,
+    maxResultChars,
     onError,
     ...(viewer ? { viewer } : {}),
     readiness: async () => ({
@@ -141,9 +156,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   const loopback = isLoopback(host);
   const allowedHosts = options.allowedHosts ? new Set(options.allowedHosts.map((h) => h.toLowerCase())) : loopback ? new Set(['localhost', '127.0.0.1', '[::1]', host]) : undefined;
   const corsOrigins = new Set(options.corsOrigins ?? []);
-  const routes = [...ROUTES, ...(options.routes ?? [])];
+  const routes = [...ROUTES, ...(oauth ? protectedResourceRoutes(oauth) : []), ...(options.routes ?? [])];
   // the order is the security argument: nothing reads a body for a foreign Host, nothing runs without a key
-  const handle = chain([hostCheck(allowedHosts, corsOrigins), bodyLimit((ctx) => (ctx.route.path === '/mcp' ? mcpBody : maxBody)), apiKey(ring), rateLimit(rate, store, metrics.limited)], (ctx) => ctx.route.handle(ctx, app));
+  const handle = chain([hostCheck(allowedHosts, corsOrigins), bodyLimit((ctx) => (ctx.route.path === '/mcp' ? mcpBody : maxBody)), authenticate(ring, oauth && createOAuthVerifier(oauth)), rateLimit(rate, store, metrics.limited)], (ctx) => ctx.route.handle(ctx, app));
   let inFlight = 0;
   let idle: (() => void) | undefined;
 

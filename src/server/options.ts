@@ -1,5 +1,6 @@
 import type { SandboxOptions } from '../sandbox/options.js';
 import type { Route } from './routes/route.js';
+import type { OAuthOptions } from './auth/oauthOptions.js';
 
 /** Options of createServer() (and the flags of `sbirtools serve`). */
 export interface ServerOptions {
@@ -9,6 +10,10 @@ export interface ServerOptions {
   port?: number;
   /** Bearer keys. @default $SBIRTOOLS_API_KEYS (comma-separated) or the lines of $SBIRTOOLS_API_KEYS_FILE */
   apiKeys?: string[];
+  /** OAuth 2.1 resource server: accept bearer JWT access tokens from this issuer, for this audience (beside `apiKeys`). @default $SBIRTOOLS_OAUTH_ISSUER / $SBIRTOOLS_OAUTH_AUDIENCE */
+  oauth?: Partial<OAuthOptions>;
+  /** Characters of run output a model reads per MCP tool call (a client's `sbirtools-max-result-chars` header or a call's `max_chars` overrides it). @default $SBIRTOOLS_MAX_RESULT_CHARS, else 16000 */
+  maxResultChars?: number;
   /** Redis for scale-out (sessions, idempotency, rate windows shared by replicas). @default $SBIRTOOLS_REDIS_URL, else in memory */
   redisUrl?: string;
   /** Prefix of every Redis key. @default 'sbirtools:' */
@@ -29,6 +34,8 @@ export interface ServerOptions {
   maxUploadBytes?: number;
   /** Let `add_table` download a `url` a model names (the server then fetches URLs: keep off where it can reach internal addresses). @default false */
   allowTableUrls?: boolean;
+  /** With allowTableUrls: also fetch loopback, private and link-local addresses. @default false (public internet addresses only) */
+  allowPrivateTableUrls?: boolean;
   /** Host names the server answers to (DNS-rebinding protection). @default loopback names on loopback; any elsewhere */
   allowedHosts?: string[];
   /** Web origins allowed to call the API from a browser (CORS). @default none */

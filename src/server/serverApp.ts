@@ -15,12 +15,14 @@ export interface ServerApp {
   card: () => Promise<DataCardView>;
   description: string;
   /** What the MCP `add_table` tool accepts. */
-  uploads: { maxUploadBytes: number; allowTableUrls: boolean };
+  uploads: { maxUploadBytes: number; allowTableUrls: boolean; allowPrivateTableUrls?: boolean };
   /** Longest a request waits for its session or its Idempotency-Key. */
   lockWaitMs: number;
   /** Each readiness check; all true -> ready. */
   readiness(): Promise<Record<string, boolean>>;
   onError(err: unknown): void;
+  /** Characters of run output a model reads per MCP tool call (the server's default; see routes/mcp.ts). */
+  maxResultChars: number;
   /** The viewer of the capsule log at /ui (only with a capsule log). */
   viewer?: Viewer;
 }

@@ -27,10 +27,16 @@ export class LogSource {
   generation = 0;
   private offset = 0;
   private lineNo = 0;
-  private pending: Buffer = Buffer.alloc(0);
+  // the start of a line still waiting for its newline, as the chunks it came in (joined once, when
+  // the newline arrives: joining on every chunk made a 90 MB line cost seconds)
+  private pending: Buffer[] = [];
   private reading: Promise<boolean> | undefined;
 
-  constructor(readonly path: string) {}
+  /** `keepAllRows`: keep every table row of a record (the full text of one run); pages keep only what they show. */
+  constructor(
+    readonly path: string,
+    private readonly options: { keepAllRows?: boolean } = {},
+  ) {}
 
   /** Read what was appended. Resolves true when entries changed. A missing file is an empty log. */
   refresh(): Promise<boolean> {
@@ -49,7 +55,7 @@ export class LogSource {
     if (size < this.offset) {
       this.entries = [];
       this.offset = this.lineNo = 0;
-      this.pending = Buffer.alloc(0);
+      this.pending = [];
       this.generation++;
       changed = true;
     }
@@ -70,20 +76,25 @@ export class LogSource {
   }
 
   private take(chunk: Buffer): boolean {
-    let data = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
     let added = false;
+    let start = 0;
     let nl: number;
-    while ((nl = data.indexOf(0x0a)) !== -1) {
+    // only the new chunk is searched for newlines: the pending part has none
+    while ((nl = chunk.indexOf(0x0a, start)) !== -1) {
       this.lineNo++;
-      const text = data.subarray(0, nl).toString('utf8');
-      data = data.subarray(nl + 1);
+      const piece = chunk.subarray(start, nl);
+      const line = this.pending.length ? Buffer.concat([...this.pending, piece]) : piece;
+      this.pending = [];
+      start = nl + 1;
+      const text = line.toString('utf8');
       if (text.trim() === '') continue;
-      this.entries.push(parseLine(text, this.lineNo));
+      this.entries.push(parseLine(text, this.lineNo, this.options.keepAllRows === true));
       added = true;
     }
-    this.pending = Buffer.from(data);
+    if (start < chunk.length) this.pending.push(Buffer.from(chunk.subarray(start)));
     return added;
   }
+
 }
 
 /**
@@ -105,14 +116,14 @@ function keepShownRows(json: unknown): unknown {
   return json;
 }
 
-function parseLine(text: string, line: number): LogEntry {
+function parseLine(text: string, line: number, keepAllRows: boolean): LogEntry {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     return { line, problem: `Line ${line} is not valid JSON; a capsule log has one JSON record per line.` };
   }
-  const parsed = CapsuleRecordSchema.safeParse(keepShownRows(json));
+  const parsed = CapsuleRecordSchema.safeParse(keepAllRows ? json : keepShownRows(json));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return { line, problem: `Line ${line} is not a capsule record (${issue?.path.join('.') || 'record'}: ${issue?.message}).` };

@@ -46,13 +46,30 @@ document.addEventListener('click', (ev) => {
   if (box && t.closest('.sb-prev')) return page(box, Number(box.dataset.start) - (Number(box.dataset.pageRows) || 20));
   if (box && t.closest('.sb-next')) return page(box, Number(box.dataset.start) + (Number(box.dataset.pageRows) || 20));
   const replay = t.closest('.sb-replay');
-  if (replay) replayRun(replay);
+  if (replay) return replayRun(replay);
+  const older = t.closest('.sb-older-btn');
+  if (older) loadOlder(older.closest('.sb-older'));
 });
 initTables(document);
 if (cfg.mode !== 'live') return;
 const base = cfg.base || './';
 const session = cfg.session;
 function q(extra) { return (session !== undefined ? '&session=' + encodeURIComponent(session) : '') + extra; }
+async function loadOlder(box) {
+  const btn = box.querySelector('.sb-older-btn');
+  if (btn.disabled) return;
+  btn.disabled = true; btn.textContent = 'loading…';
+  try {
+    const res = await fetch(base + 'fragment?before=' + encodeURIComponent(box.dataset.before) + q(''), { headers: { accept: 'application/json' } });
+    const f = await res.json();
+    if (!res.ok || typeof f.older !== 'string') throw new Error(f.error ? f.error.message : String(res.status));
+    box.insertAdjacentHTML('beforebegin', '<div class="sb-batch"></div>');
+    const batch = box.previousElementSibling;
+    batch.insertAdjacentHTML('afterbegin', f.older);
+    box.remove();
+    initTables(batch);
+  } catch (err) { btn.disabled = false; btn.textContent = 'Show older runs (failed: ' + err.message + '; retry)'; }
+}
 async function replayRun(btn) {
   const out = btn.parentNode.querySelector('.sb-replay-out');
   btn.disabled = true; out.className = 'sb-replay-out'; out.textContent = 'replaying…';

@@ -44,6 +44,7 @@ body{margin:0;font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif
 .sb-label{font-size:11px;color:var(--muted);text-transform:uppercase}
 pre{margin:2px 0;padding:6px 8px;background:var(--soft);border-radius:6px;font:12.5px/1.45 ui-monospace,Menlo,monospace;white-space:pre-wrap;word-break:break-word;max-height:480px;overflow:auto}
 .sb-more{color:var(--muted);font-style:italic}
+.sb-older{margin:12px 0;text-align:center}.sb-older button{padding:6px 14px}
 .sb-note{margin:6px 0;padding:4px 8px;color:var(--muted);background:var(--soft);border-radius:6px;font-size:12px}
 .sb-table{margin:8px 0}
 .sb-table-head{font-size:12px;color:var(--muted)}

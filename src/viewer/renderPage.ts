@@ -31,15 +31,21 @@ export interface PageInput {
   generatedAt: string;
 }
 
-const label = (s: SessionView) => (s.id === '' ? 'Runs without a session' : s.id);
+/** A session id as shown (an id from the log can be any length). */
+const label = (s: SessionView) => (s.id === '' ? 'Runs without a session' : s.id.length > 200 ? `${s.id.slice(0, 200)}…` : s.id);
+
+/** Most sessions the sidebar lists (newest first). */
+export const MAX_SESSIONS_LISTED = 500;
 
 /** The sidebar's session list (also sent alone on live updates). */
 export function renderSessionList(sessions: SessionView[], selected: string | undefined, base: string, total: number): SafeHtml {
   const link = (href: string, current: boolean, title: SafeHtml | string, sub: string) =>
     html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}>${title}<small>${sub}</small></a></li>`;
-  return html`${link(base, selected === undefined, 'All runs', `${total} run${total === 1 ? '' : 's'}`)}${sessions.map((s) =>
-    link(`${base}?session=${encodeURIComponent(s.id)}`, selected === s.id, label(s), `${s.runs.length} run${s.runs.length === 1 ? '' : 's'}${s.errors ? ` · ${s.errors} failed` : ''}${s.synthetic ? ' · synthetic' : ''} · ${s.lastTime.slice(0, 19).replace('T', ' ')}`),
-  )}`;
+  // bounded: a log with a hundred thousand sessions, or a megabyte-long session id, keeps a small list
+  const shown = sessions.slice(0, MAX_SESSIONS_LISTED);
+  return html`${link(base, selected === undefined, 'All runs', `${total} run${total === 1 ? '' : 's'}`)}${shown.map((s) =>
+    link(`${base}?session=${encodeURIComponent(s.id.slice(0, 2000))}`, selected === s.id, label(s), `${s.runs.length} run${s.runs.length === 1 ? '' : 's'}${s.errors ? ` · ${s.errors} failed` : ''}${s.synthetic ? ' · synthetic' : ''} · ${s.lastTime.slice(0, 19).replace('T', ' ')}`),
+  )}${sessions.length > shown.length ? html`<li class="sb-more">… ${(sessions.length - shown.length).toLocaleString('en-US')} older sessions not listed</li>` : ''}`;
 }
 
 /**

@@ -11,7 +11,11 @@ function exec(args: string[], env: Record<string, string>): Promise<{ code: numb
   });
 }
 
-const listing = (dir: string) => readdirSync(dir).map((f) => `${f}:${statSync(join(dir, f)).size}:${statSync(join(dir, f)).mtimeMs}`).join(',');
+const listing = (dir: string): string =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .sort()
+    .map((f) => `${f}:${statSync(join(dir, f)).size}:${statSync(join(dir, f)).mtimeMs}`)
+    .join(',');
 
 describe('sbirtools build-data: a read-only data directory for serverless', () => {
   const dir = join(mkdtempSync(join(tmpdir(), 'sbirtools-datadir-')), 'data');
@@ -20,7 +24,9 @@ describe('sbirtools build-data: a read-only data directory for serverless', () =
   it('builds the directory, and a fresh process answers from it with createHandler while unable to write anywhere', async () => {
     const built = await exec([CLI, 'build-data', dir], cliEnv());
     expect(built.code, built.stderr).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual(['award_data.sbtc', 'sbirtools-data.json']);
+    expect(readdirSync(dir).sort()).toEqual(['columns', 'sbirtools-data.json']);
+    const manifest = JSON.parse(readFileSync(join(dir, 'sbirtools-data.json'), 'utf8'));
+    expect(readdirSync(join(dir, 'columns'))).toHaveLength(manifest.columns.length);
     const before = listing(dir);
     const script = `
       const { createHandler, shutdown } = await import(${JSON.stringify(join(ROOT, 'dist', 'src', 'index.js'))});
@@ -40,7 +46,7 @@ describe('sbirtools build-data: a read-only data directory for serverless', () =
   });
 
   it('a damaged data directory is refused with CACHE_CORRUPT and the command to rebuild it, never rewritten', async () => {
-    const file = join(dir, 'award_data.sbtc');
+    const file = join(dir, 'columns', '00.col');
     const bytes = readFileSync(file);
     writeFileSync(file, bytes.subarray(0, bytes.length - 100));
     const before = listing(dir);

@@ -32,7 +32,7 @@ describe('sbirtools mcp, driven by the SDK client', () => {
     expect(run.description).toMatch(/SYNTHETIC SAMPLE/);
     expect(run.description).toMatch(/value_counts/);
     expect(run.inputSchema).toMatchObject({ type: 'object', required: ['code'] });
-    expect(Object.keys(run.inputSchema.properties ?? {})).toEqual(['code', 'session_id']);
+    expect(Object.keys(run.inputSchema.properties ?? {})).toEqual(['code', 'session_id', 'max_chars', 'row_offset']);
   });
 
   it('run_analysis returns text and the RunResult as structuredContent', async () => {

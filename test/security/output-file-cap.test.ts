@@ -32,10 +32,18 @@ describe('files over the per-run byte cap', () => {
     for (const f of r.files!) expect(f.bytes!.byteLength).toBe(f.size);
   });
 
-  it('saving the same name again replaces it instead of adding up', async () => {
+  it('saving the same name again is FileExistsError; the first file is kept', async () => {
     const r = await box.run("const u = aq.table({ s: Array.from({ length: 2000 }, (_, i) => 'row ' + i) }); for (let i = 0; i < 50; i++) to_csv(u, 'same.csv'); 1");
-    expect(r.ok).toBe(true);
+    expect(r.error).toMatchObject({ type: 'RUNTIME_ERROR', name: 'FileExistsError' });
+    expect(r.error?.hint).toMatch(/own name/);
     expect(r.files!.map((f) => f.name)).toEqual(['same.csv']);
+  });
+
+  it('more files than the per-run count cap: FileLimitError at the cap, the ones before kept', async () => {
+    const r = await box.run("const one = aq.table({ a: [1] }); for (let i = 0; i < 100000; i++) to_json(one, 'f' + i + '.json')");
+    expect(r.error).toMatchObject({ name: 'FileLimitError' });
+    expect(r.error?.message).toMatch(/limit of 200 files/);
+    expect(r.files).toHaveLength(200);
   });
 
   it('the host FileSink counts on its own', () => {
@@ -43,7 +51,11 @@ describe('files over the per-run byte cap', () => {
     sink.add('a.bin', 'application/octet-stream', new Uint8Array(6));
     expect(() => sink.add('b.bin', 'application/octet-stream', new Uint8Array(6))).toThrow(/limit of 10 bytes/);
     expect(() => sink.add('c.bin', 'application/octet-stream', 'not bytes')).toThrow(/Uint8Array/);
+    expect(() => sink.add('a.bin', 'application/octet-stream', new Uint8Array(1))).toThrow(/already saved/);
     expect(sink.files().map((f) => f.name)).toEqual(['a.bin']);
+    const many = new FileSink(1e9);
+    for (let i = 0; i < 200; i++) many.add(`f${i}.bin`, 'application/octet-stream', new Uint8Array(1));
+    expect(() => many.add('one-more.bin', 'application/octet-stream', new Uint8Array(1))).toThrow(/limit of 200 files/);
   });
 
   it('the session is unharmed', async () => {

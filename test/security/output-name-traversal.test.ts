@@ -50,14 +50,17 @@ describe('output names that try to leave the output folder', () => {
     expect(sink.files()).toEqual([]);
   });
 
-  it('writeRunFiles refuses an unsafe name and replaces a planted symlink instead of following it', async () => {
+  it('writeRunFiles refuses an unsafe name and a planted symlink; with force it replaces the link instead of following it', async () => {
     const out = join(dir, 'out');
     mkdirSync(out);
     const victim = join(dir, 'victim.txt');
     writeFileSync(victim, 'keep me');
     symlinkSync(victim, join(out, 'result.csv'));
     await expect(writeRunFiles([{ name: '../victim.txt', mediaType: 'text/plain', size: 3, bytes: new Uint8Array([1, 2, 3]) }], out)).rejects.toThrow(/refusing/);
-    const written = await writeRunFiles([{ name: 'result.csv', mediaType: 'text/csv', size: 2, bytes: new TextEncoder().encode('a\n') }], out);
+    const file = { name: 'result.csv', mediaType: 'text/csv', size: 2, bytes: new TextEncoder().encode('a\n') };
+    await expect(writeRunFiles([file], out)).rejects.toMatchObject({ code: 'OUTPUT_EXISTS' });
+    expect(lstatSync(join(out, 'result.csv')).isSymbolicLink()).toBe(true);
+    const written = await writeRunFiles([file], out, { force: true });
     expect(readFileSync(victim, 'utf8')).toBe('keep me');
     expect(lstatSync(join(out, 'result.csv')).isSymbolicLink()).toBe(false);
     expect(readFileSync(written[0]!.path!, 'utf8')).toBe('a\n');

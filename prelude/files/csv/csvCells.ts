@@ -3,7 +3,7 @@
  * output row k. Host columns are read from their typed arrays; a dictionary entry's field bytes
  * are made once per entry, not per row. Fields follow files/csv.ts's rules: nulls and non-finite
  * numbers empty, dates ISO-8601 UTC, quoted when they hold `"`, `,`, a line break, or start or
- * end with white space.
+ * end with white space; with `escape`, text a spreadsheet would run as a formula starts with `'`.
  */
 import type { ColumnPlan, DictPlan, Utf8Plan } from '../parquet/plan.js';
 import { ByteSink } from '../parquet/byteSink.js';
@@ -14,14 +14,35 @@ import { writeIsoDate } from './isoDate.js';
 
 const NEEDS_QUOTES = /[",\n\r]|^\s|\s$/;
 const MAX_MS = 8.64e15;
+/** Text a spreadsheet would run as a formula: it starts with `=`, `+`, `-`, `@`, tab or CR. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** ...unless it is a plain number (`-5`, `+1.5e3`), which a spreadsheet reads as that number. */
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-/** Appends a text field, quoted when needed. */
-export function writeField(out: ByteSink, s: string): void {
+/** True for text that a spreadsheet opening the CSV would execute (OWASP "CSV injection"). */
+export function isFormulaText(s: string): boolean {
+  return FORMULA_START.test(s) && !PLAIN_NUMBER.test(s);
+}
+
+/** Appends a text field, quoted when needed; with `escape`, formula text gets a leading `'` (and quotes). */
+export function writeField(out: ByteSink, s: string, escape = false): void {
+  if (escape && isFormulaText(s)) {
+    writeUtf8(out, '"\'' + s.replace(/"/g, '""') + '"');
+    return;
+  }
   writeUtf8(out, NEEDS_QUOTES.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s);
 }
 
 /** Appends UTF-8 bytes `src[start..end)` as a field (quoting decided on the bytes; non-ASCII edges decoded to check). */
-function writeBytesField(out: ByteSink, src: Uint8Array, start: number, end: number): void {
+function writeBytesField(out: ByteSink, src: Uint8Array, start: number, end: number, escape: boolean): void {
+  if (escape && end > start) {
+    const first = src[start];
+    // = + - @ tab CR: decide on the text (rare, so decoding it costs nothing in the common case)
+    if (first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13) {
+      writeField(out, utf8Decode(src, start, end), true);
+      return;
+    }
+  }
   let quote = false;
   for (let i = start; i < end; i++) {
     const c = src[i];
@@ -50,7 +71,7 @@ function writeBytesField(out: ByteSink, src: Uint8Array, start: number, end: num
 }
 
 /** The cell writer of `p` over `out` (reads `out.buf` afresh: the sink may grow). */
-export function csvCells(p: ColumnPlan, out: ByteSink): (k: number) => void {
+export function csvCells(p: ColumnPlan, out: ByteSink, escape = false): (k: number) => void {
   switch (p.kind) {
     case 'double': case 'int64': {
       const { values, valid, rows } = p;
@@ -78,12 +99,12 @@ export function csvCells(p: ColumnPlan, out: ByteSink): (k: number) => void {
         writeUtf8(out, values[r] ? 'true' : 'false');
       };
     }
-    case 'dict': return dictCells(p, out);
+    case 'dict': return dictCells(p, out, escape);
     case 'utf8': {
       const { bytes, offsets, valid, rows }: Utf8Plan = p;
       return (k) => {
         const r = rows ? rows[k] : k;
-        if (valid[r]) writeBytesField(out, bytes, offsets[r], offsets[r + 1]);
+        if (valid[r]) writeBytesField(out, bytes, offsets[r], offsets[r + 1], escape);
       };
     }
     case 'bigint': case 'text': {
@@ -93,13 +114,13 @@ export function csvCells(p: ColumnPlan, out: ByteSink): (k: number) => void {
         const r = rows ? rows[k] : k;
         const v = values ? values[r] : at!(r);
         if (v === null || v === undefined) return;
-        if (typeof v === 'string') writeField(out, v);
+        if (typeof v === 'string') writeField(out, v, escape);
         else if (typeof v === 'number') {
           if (v - v === 0) writeNumber(out, v);
         } else if (v instanceof Date) {
           const ms = v.getTime();
           if (ms === ms) writeIsoDate(out, ms);
-        } else writeField(out, textOf(v) ?? '');
+        } else writeField(out, textOf(v) ?? '', escape);
       };
     }
     case 'null': return () => {};
@@ -107,7 +128,7 @@ export function csvCells(p: ColumnPlan, out: ByteSink): (k: number) => void {
 }
 
 /** Dictionary cells: each entry's field bytes are made once (the first time a row uses it) into one arena. */
-function dictCells(p: DictPlan, out: ByteSink): (k: number) => void {
+function dictCells(p: DictPlan, out: ByteSink, escape: boolean): (k: number) => void {
   const { codes, dictBytes, dictOffsets, rows } = p;
   const size = dictOffsets.length - 1;
   const at = new Int32Array(size).fill(-1);
@@ -119,7 +140,7 @@ function dictCells(p: DictPlan, out: ByteSink): (k: number) => void {
     let start = at[c];
     if (start < 0) {
       start = at[c] = arena.pos;
-      writeBytesField(arena, dictBytes, dictOffsets[c], dictOffsets[c + 1]);
+      writeBytesField(arena, dictBytes, dictOffsets[c], dictOffsets[c + 1], escape);
       len[c] = arena.pos - start;
     }
     const n = len[c];

@@ -1,6 +1,8 @@
 import type { ColumnData } from '../../../schema/columnar.js';
 import { dictEncode } from './dictEncode.js';
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 /**
  * A column from JS values, typed over ALL of them (never a sample): numbers (and bigints) ->
  * 'integer' if all whole else 'number'; Dates -> 'date' (ms UTC); booleans -> 'boolean'; strings
@@ -15,7 +17,9 @@ export function columnFromValues(values: ArrayLike<unknown>): ColumnData {
   for (let i = 0; i < n; i++) {
     const v = values[i];
     if (v === null || v === undefined) continue;
-    if (typeof v === 'number' || typeof v === 'bigint') {
+    // a bigint a double cannot hold exactly is kept as its exact text (the column becomes text)
+    if (typeof v === 'bigint' && (v > MAX_SAFE || v < -MAX_SAFE)) kinds |= 8;
+    else if (typeof v === 'number' || typeof v === 'bigint') {
       kinds |= 1;
       if (whole && !Number.isInteger(Number(v))) whole = false;
     } else if (v instanceof Date) kinds |= 2;

@@ -15,7 +15,7 @@ const MB = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
  * refused at the first chunk. On a stall or a cut connection the partial file is kept for resume;
  * on a full disk or a refused body it is removed.
  * @returns the partial file's total size.
- * @throws {DataError} DOWNLOAD_STALLED, DOWNLOAD_TRUNCATED, DOWNLOAD_NOT_CSV, DISK_FULL, CACHE_DIR_UNWRITABLE.
+ * @throws {DataError} DOWNLOAD_STALLED, DOWNLOAD_DEADLINE, DOWNLOAD_TRUNCATED, DOWNLOAD_NOT_CSV, DISK_FULL, CACHE_DIR_UNWRITABLE.
  */
 export async function streamBody(
   open: OpenResponse,
@@ -52,6 +52,8 @@ export async function streamBody(
       await rm(part, { force: true });
       throw err;
     }
+    // the transfer's deadline (httpGet's deadlineMs): the partial file is kept for resume
+    if (err instanceof DataError && err.code === 'DOWNLOAD_DEADLINE') throw err;
     if (isDiskFull(err)) {
       await rm(part, { force: true });
       throw new DataError('DISK_FULL', `No space left on the device while writing ${part} (${MB(received)} of ${total ? MB(total) : 'unknown'}). Free some space or set SBIRTOOLS_CACHE_DIR to a larger disk. The cached file was left unchanged.`, { cause: err });

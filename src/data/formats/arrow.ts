@@ -4,6 +4,8 @@ import { DataError } from '../errors.js';
 import type { ArrowBatch } from './arrowColumnar/arrowBatch.js';
 import { arrowColumn, type ArrowFieldType } from './arrowColumnar/arrowColumn.js';
 import { ARROW_DAMAGED as DAMAGED } from './arrowColumnar/corrupt.js';
+import { checkStreamFraming } from './arrowColumnar/streamFraming.js';
+import { checkColumnNames } from './checkColumnNames.js';
 import { eagerDictionaries, tableWithoutDictionaryValues } from './arrowColumnar/lazyDictionaries.js';
 import type { DecodeCaps } from './decodeCaps.js';
 import { typedColumn, type DeclaredType } from './typedColumn.js';
@@ -36,6 +38,8 @@ export function decodeArrow(name: string, bytes: Uint8Array, file: string, caps:
   // larger buffer (a pooled Buffer, a structured-clone copy of one) would let a crafted offset
   // read bytes that are not the file's
   const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+  // a stream (not the file form, whose footer is checked by flechette) must be framed whole
+  if (own[0] === 0xff || !(own[0] === 0x41 && own[1] === 0x52)) checkStreamFraming(own, file);
   let table: ReturnType<typeof tableFromIPC>;
   try {
     // int64 as BigInt so that values beyond 2^53 are seen (typedColumn keeps them exact as text)
@@ -44,6 +48,7 @@ export function decodeArrow(name: string, bytes: Uint8Array, file: string, caps:
   } catch (err) {
     throw new DataError('DATA_CORRUPT', `${file}: the Arrow data cannot be decoded (${(err as Error).message})`, { hint: DAMAGED });
   }
+  if (table.schema.fields.length > caps.maxColumns) checkColumnNames(table.schema.fields.map((f) => f.name), file, caps);
   // garbage after a stream marker often reads as an end-of-stream message: a table of nothing
   if (table.schema.fields.length === 0) throw new DataError('DATA_CORRUPT', `${file}: no Arrow schema with columns was found`, { hint: DAMAGED });
   const numRows = table.numRows;

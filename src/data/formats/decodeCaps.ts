@@ -12,6 +12,14 @@ export interface DecodeCaps {
   maxPageBytes: number;
   /** Most rows of one table. @default 50,000,000 */
   maxRows: number;
+  /** Most columns of one table. @default 10,000 */
+  maxColumns: number;
+  /** Longest column name, in characters. @default 4096 */
+  maxColumnNameChars: number;
+  /** Most cells (rows x columns) of a JSON/NDJSON table, whose rows may each name other keys. @default 200,000,000 */
+  maxJsonCells: number;
+  /** Deepest nesting of arrays and objects in a JSON/NDJSON file (the rows' array is level 1). @default 64 */
+  maxJsonDepth: number;
   /** Wall-clock budget of one decode; the worker is terminated past it. @default 120,000 */
   timeoutMs: number;
   /** Old-generation heap of the decode worker, in MiB. @default 2048 */
@@ -24,6 +32,10 @@ export const DEFAULT_DECODE_CAPS: Readonly<DecodeCaps> = Object.freeze({
   maxDecodedBytes: 2 * 1024 * 1024 * 1024,
   maxPageBytes: 256 * 1024 * 1024,
   maxRows: 50_000_000,
+  maxColumns: 10_000,
+  maxColumnNameChars: 4096,
+  maxJsonCells: 200_000_000,
+  maxJsonDepth: 64,
   timeoutMs: 120_000,
   heapMb: 2048,
 });

@@ -5,21 +5,36 @@ import { extname, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DataError, isDiskFull, isUnwritable } from '../errors.js';
+import type { Destinations } from '../download/addressPolicy.js';
 import { httpGet } from '../download/httpGet.js';
 import { acquireLock } from '../download/lock.js';
 import { readSidecar, writeSidecar } from '../download/sidecar.js';
 
+/** How a table URL is fetched. */
+export interface TableDownloadOptions {
+  /** No byte for this long -> DOWNLOAD_STALLED. @default 30000 */
+  idleTimeoutMs?: number;
+  /** Bound on the whole transfer (redirects, headers, body) -> DOWNLOAD_DEADLINE. @default 60000 */
+  deadlineMs?: number;
+  /** 'public' for a URL a model names: public internet addresses only (DOWNLOAD_BLOCKED). @default 'any' */
+  destinations?: Destinations;
+}
+
+/** Default bound on a table download's whole transfer. */
+export const DEFAULT_TABLE_DOWNLOAD_DEADLINE_MS = 60_000;
+
 /**
  * Download a table file from an http(s) URL into `<cacheDir>/tables/` with the award data's
- * guards: an idle timeout, bounded redirects, a byte cap (DATA_TOO_LARGE as soon as it is passed),
+ * guards: an idle timeout, a deadline for the whole transfer, a destination policy, bounded redirects, a byte cap (DATA_TOO_LARGE as soon as it is passed),
  * the body length checked against Content-Length, a `.part` file renamed only when complete, and
  * ETag / Last-Modified revalidation so an unchanged file is not downloaded twice. A failure never
  * replaces a good cached copy.
  * @returns the cached file's path.
- * @throws {DataError} DOWNLOAD_* codes, DATA_TOO_LARGE, DISK_FULL, CACHE_DIR_UNWRITABLE.
+ * @throws {DataError} DOWNLOAD_* codes (DOWNLOAD_DEADLINE, DOWNLOAD_BLOCKED...), DATA_TOO_LARGE, DISK_FULL, CACHE_DIR_UNWRITABLE.
  * @example const path = await downloadTable('https://example.org/portfolio.parquet', cacheDir, 64e6);
  */
-export async function downloadTable(href: string, cacheDir: string, maxBytes: number, idleTimeoutMs = 30_000): Promise<string> {
+export async function downloadTable(href: string, cacheDir: string, maxBytes: number, o: TableDownloadOptions = {}): Promise<string> {
+  const idleTimeoutMs = o.idleTimeoutMs ?? 30_000;
   let url: URL;
   try {
     url = new URL(href);
@@ -45,7 +60,7 @@ export async function downloadTable(href: string, cacheDir: string, maxBytes: nu
       if (have.etag) headers['if-none-match'] = have.etag;
       if (have.lastModified) headers['if-modified-since'] = have.lastModified;
     }
-    const open = await httpGet(url, headers, { idleTimeoutMs, maxRedirects: 5 });
+    const open = await httpGet(url, headers, { idleTimeoutMs, maxRedirects: 5, deadlineMs: o.deadlineMs ?? DEFAULT_TABLE_DOWNLOAD_DEADLINE_MS, destinations: o.destinations ?? 'any' });
     const status = open.res.statusCode ?? 0;
     if (status === 304 && Object.keys(headers).length) {
       open.res.resume();

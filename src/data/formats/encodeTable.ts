@@ -45,12 +45,17 @@ function arrowType(c: EncodeColumn) {
   return c.data.kind === 'dict' ? dictionary(utf8()) : utf8();
 }
 
+/** Text a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first), unless it is a plain number such as `-5`. */
+export const isFormulaText = (s: string): boolean => /^[=+\-@\t\r]/.test(s) && !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s);
+
 /**
  * CSV text in chunks of `rowsPerChunk` rows (the first chunk starts with the header), so a large
- * table streams to a file without one giant string.
+ * table streams to a file without one giant string. With `escapeFormulas` (the default), a text
+ * cell or header a spreadsheet would execute gets a leading `'` (OWASP's CSV-injection advice);
+ * numbers are never touched, so -5 stays a number.
  */
-export function* csvChunks(columns: EncodeColumn[], rowsPerChunk = 10_000): Generator<string> {
-  const quote = (s: string) => (/[",\n\r]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+export function* csvChunks(columns: EncodeColumn[], rowsPerChunk = 10_000, escapeFormulas = true): Generator<string> {
+  const quote = (s: string) => (escapeFormulas && isFormulaText(s) ? `"'${s.replace(/"/g, '""')}"` : /[",\n\r]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
   const values = columns.map((c) => columnValues(c.data));
   const n = values[0]?.length ?? 0;
   let lines: string[] = [columns.map((c) => quote(c.name)).join(',')];

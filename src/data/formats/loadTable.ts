@@ -8,7 +8,7 @@ import { tableFromCsv } from '../tables.js';
 import { DEFAULT_DECODE_CAPS, type DecodeCaps } from './decodeCaps.js';
 import { decodeInWorker } from './decodeInWorker.js';
 import { detectFormat, TABLE_FORMATS, type TableFormat } from './detectFormat.js';
-import { downloadTable } from './downloadTable.js';
+import { downloadTable, type TableDownloadOptions } from './downloadTable.js';
 
 /** A table file: a path or http(s) URL, raw bytes, or an object that names the format. */
 export type TableSource =
@@ -30,10 +30,11 @@ export type LoadedTable =
  * the object's `format`, else the file's magic bytes, else its extension. Parquet, Arrow and JSON
  * are decoded in a worker thread under `caps` (decodeInWorker.ts); with `decodeLater` a file on disk
  * is only checked (exists, size, format) and returned as a path for the holder to decode and keep.
+ * `download` bounds a URL's transfer and chooses where it may connect (downloadTable).
  * @throws {DataError} DATA_NOT_FOUND, DATA_TOO_LARGE, DATA_CORRUPT, DATA_UNSUPPORTED, DATA_SCHEMA_MISMATCH, DOWNLOAD_*.
  * @example await loadTable('portfolio', './portfolio.parquet', { cacheDir })
  */
-export async function loadTable(name: string, source: TableSource, opts: { cacheDir: string; caps?: Partial<DecodeCaps>; decodeLater?: boolean }): Promise<LoadedTable> {
+export async function loadTable(name: string, source: TableSource, opts: { cacheDir: string; caps?: Partial<DecodeCaps>; decodeLater?: boolean; download?: TableDownloadOptions }): Promise<LoadedTable> {
   const caps: DecodeCaps = { ...DEFAULT_DECODE_CAPS, ...opts.caps };
   const spec = typeof source === 'string' ? (/^https?:\/\//i.test(source) ? { url: source } : { path: source }) : source instanceof Uint8Array || source instanceof ArrayBuffer ? { bytes: source } : source;
   if (spec.format !== undefined && !(TABLE_FORMATS as readonly string[]).includes(spec.format)) {
@@ -43,7 +44,7 @@ export async function loadTable(name: string, source: TableSource, opts: { cache
     const bytes = spec.bytes instanceof ArrayBuffer ? new Uint8Array(spec.bytes) : spec.bytes;
     return fromBytes(name, bytes, `${name} (bytes)`, spec.format ?? detectFormat(bytes.subarray(0, 4096)), caps);
   }
-  const path = spec.url !== undefined ? await downloadTable(spec.url, opts.cacheDir, caps.maxInputBytes) : resolve(String(spec.path ?? ''));
+  const path = spec.url !== undefined ? await downloadTable(spec.url, opts.cacheDir, caps.maxInputBytes, opts.download) : resolve(String(spec.path ?? ''));
   const label = spec.url ?? basename(path);
   let size: number;
   try {

@@ -7,6 +7,7 @@ import { checkParquet } from './parquetChecks.js';
 import { decodeColumnar } from './parquetColumnar/decodeColumnar.js';
 import { partLeaves, type TablePart } from './parquetParts.js';
 import { parquetRows } from './parquetRows.js';
+import { checkColumnNames } from './checkColumnNames.js';
 import { parquetLeaves } from './parquetSchema.js';
 import { loadZstd } from './zstd.js';
 
@@ -47,6 +48,8 @@ export async function decodeParquet(name: string, bytes: Uint8Array, file: strin
     throw new DataError('DATA_CORRUPT', `${file}: the Parquet footer cannot be read (${(err as Error).message})`, { hint: DAMAGED });
   }
   const leaves = parquetLeaves(meta, file);
+  // before any page is read: the column count bounds the work per column
+  if (leaves.length > caps.maxColumns) checkColumnNames(leaves.map((_, i) => String(i)), file, caps);
   const numRows = checkParquet(bytes, meta, leaves, caps, file);
   // the WebAssembly Zstandard decoder loads once per worker (zstd.ts); until then fzstd would run
   if (meta.row_groups.some((rg) => rg.columns.some((chunk) => chunk.meta_data?.codec === 'ZSTD'))) await loadZstd();

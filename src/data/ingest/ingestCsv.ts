@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ColumnarTable } from '../../../schema/columnar.js';
 import { DataError } from '../errors.js';
 import { sniffNotCsv, utf8Chunks, type ByteSourceStats } from './byteSource.js';
+import { DEFAULT_DECODE_CAPS } from '../formats/decodeCaps.js';
 import { planHeader, type HeaderPlan } from './layout.js';
 import { RecordScanner, ESCAPED } from './scanner.js';
 import { IssueLog, MAX_LISTED, type IngestReport } from './report.js';
@@ -60,6 +61,10 @@ export async function ingestCsv(input: string | Uint8Array, opts: IngestOptions 
     const blank = n === 1 && starts[0] === ends[0] && flags[0] === 0;
     if (!plan) {
       if (blank) return;
+      // every column gets its builders: bound the work by the header before any is made
+      if (n > DEFAULT_DECODE_CAPS.maxColumns) {
+        throw new DataError('DATA_TOO_LARGE', `${label}: the header names ${n} columns, more than ${DEFAULT_DECODE_CAPS.maxColumns}`, { hint: 'Load fewer columns: select the ones you need before writing the file, or reshape it long (one row per key and value).' });
+      }
       const header = Array.from({ length: n }, (_, i) => fieldText(buf, starts[i], ends[i], flags[i]));
       plan = planHeader(header, opts.forceInfer);
       // U+FFFD repairs can triple invalid bytes; nothing else makes a column larger than the input

@@ -10,7 +10,12 @@ export interface GuestRunRequest {
   /** Milliseconds the run may take, measured from when the holder receives it. */
   timeoutMs: number;
   deterministic?: { now: number; seed: number };
+  /** In-process only (never sent): called with output as the code writes it. */
+  onOutput?: OutputListener;
 }
+
+/** Receives a run's output as it is written (what the output cap keeps, in order). */
+export type OutputListener = (stream: 'stdout' | 'stderr', text: string) => void;
 
 /** A table a session can see: its description, and its columns on demand (synchronously). */
 export interface TableProvider {

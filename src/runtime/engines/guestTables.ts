@@ -18,7 +18,9 @@ export function guestLoad(provider: TableProvider, table: string, column: string
     const e = new Error(
       code === 'COLUMN_NOT_FOUND'
         ? `table ${table} has no column '${column}'`
-        : `column '${column}' of ${table} could not be loaded${code === 'CACHE_CORRUPT' ? ': the cached column is corrupt' : ''}${typeof code === 'string' ? ` (${code})` : ''}; the data cache is rebuilt on the next session, so run the code again`,
+        : code === 'DATA_FETCH_FAILED'
+          ? `column '${column}' of ${table} could not be fetched from its remote data folder: ${(err as Error).message} Nothing was cached; run the code again, or use other columns`
+          : `column '${column}' of ${table} could not be loaded${code === 'CACHE_CORRUPT' ? ': the cached column is corrupt' : ''}${typeof code === 'string' ? ` (${code})` : ''}; the data cache is rebuilt on the next session, so run the code again`,
     );
     // keep the original error object (its class name crosses into the isolate), only its message changes
     if (err instanceof Error) {

@@ -1,11 +1,12 @@
 import type { DatasetInfo } from '../../../schema/result.js';
-import type { SourceRunRequest, SessionSpec } from './protocol.js';
+import type { OutputListener, SourceRunRequest, SessionSpec } from './protocol.js';
 import type { RawRunOutcome } from '../../../schema/outcome.js';
 
 /** Where sessions live: holder processes (the default) or this process (`isolation: 'inline'`). */
 export interface Backend {
   open(sessionId: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined }>;
-  run(sessionId: string, req: SourceRunRequest, signal?: AbortSignal): Promise<RawRunOutcome & { reset: boolean }>;
+  /** `onOutput` receives what the code prints while it runs (coalesced; all of it is in the outcome too). */
+  run(sessionId: string, req: SourceRunRequest, signal?: AbortSignal, onOutput?: OutputListener): Promise<RawRunOutcome & { reset: boolean }>;
   close(sessionId: string): Promise<void>;
   /** Isolates alive in this backend (the leak check asserts 0 once every sandbox is closed). */
   liveIsolates(): Promise<number>;

@@ -9,6 +9,7 @@ import { loadEngine } from '../engines/isolated-vm/loadIsolatedVm.js';
 import { relayEngineFallback } from '../engines/engineFallback.js';
 import { setCatastropheHandler } from '../engines/isolated-vm/isolatedVmSession.js';
 import type { HolderEvent, HolderReply, HolderRequest } from './protocol.js';
+import { outputCoalescer } from './outputCoalescer.js';
 
 /** After a catastrophe, how long replies still in flight may take before the process ends anyway. */
 const LAST_REPLIES_MS = 2_000;
@@ -53,8 +54,16 @@ async function handle(req: HolderRequest): Promise<unknown> {
   switch (req.op) {
     case 'open':
       return host.open(req.sessionId, req.spec);
-    case 'run':
-      return host.run(req.sessionId, req.run);
+    case 'run': {
+      if (!req.run.streamOutput) return host.run(req.sessionId, req.run);
+      const sessionId = req.sessionId;
+      const out = outputCoalescer((stream, text) => send({ event: 'output', sessionId, stream, text }));
+      try {
+        return await host.run(sessionId, req.run, out.write);
+      } finally {
+        out.flush(); // sent before the reply: IPC keeps the order
+      }
+    }
     case 'abort':
       host.abort(req.sessionId);
       return null;
@@ -75,8 +84,10 @@ process.on('message', (req: HolderRequest) => {
   handle(req).then(
     (data) => send({ id: req.id, ok: true, data }, replied),
     (err: unknown) => {
-      const e = err as { code?: string; message?: string; hint?: unknown };
-      send({ id: req.id, ok: false, error: { code: e?.code ?? 'INTERNAL_ERROR', message: String(e?.message ?? err), ...(typeof e?.hint === 'string' ? { hint: e.hint } : {}) } }, replied);
+      const e = err as { code?: string; message?: string; hint?: unknown; host?: unknown; path?: unknown; status?: unknown };
+      // a failed remote fetch keeps its host, path and status across IPC (DATA_FETCH_FAILED)
+      const where = { ...(typeof e?.host === 'string' ? { host: e.host } : {}), ...(typeof e?.path === 'string' ? { path: e.path } : {}), ...(typeof e?.status === 'number' ? { status: e.status } : {}) };
+      send({ id: req.id, ok: false, error: { code: e?.code ?? 'INTERNAL_ERROR', message: String(e?.message ?? err), ...(typeof e?.hint === 'string' ? { hint: e.hint } : {}), ...where } }, replied);
     },
   );
 });

@@ -1,7 +1,7 @@
 import { HolderExitedError, HolderProcess } from './holderProcess.js';
 import { emptyOutcome, type Backend } from './backend.js';
 import { SbirtoolsValidationError } from '../../core/errors.js';
-import type { SourceRunRequest, SessionSpec } from './protocol.js';
+import type { OutputListener, SourceRunRequest, SessionSpec } from './protocol.js';
 import type { RawRunOutcome } from '../../../schema/outcome.js';
 import type { DatasetInfo } from '../../../schema/result.js';
 
@@ -52,7 +52,7 @@ export class HolderPool implements Backend {
     }
   }
 
-  async run(id: string, req: SourceRunRequest, signal?: AbortSignal): Promise<RawRunOutcome & { reset: boolean }> {
+  async run(id: string, req: SourceRunRequest, signal?: AbortSignal, onOutput?: OutputListener): Promise<RawRunOutcome & { reset: boolean }> {
     // checked before any timer exists: a bad signal must not leave a deadline or a watch behind
     if (signal !== undefined && !(signal instanceof AbortSignal)) {
       throw new SbirtoolsValidationError(`Expected the \`signal\` option to be an AbortSignal, got \`${signal === null ? 'null' : typeof signal}\``);
@@ -88,8 +88,9 @@ export class HolderPool implements Backend {
     }, RSS_POLL_MS);
     const onAbort = () => void holder.request({ op: 'abort', sessionId: id }).catch(() => undefined);
     signal?.addEventListener('abort', onAbort, { once: true });
+    if (onOutput) holder.outputListeners.set(id, onOutput);
     try {
-      const out = await holder.request<RawRunOutcome & { reset: boolean }>({ op: 'run', sessionId: id, run: req });
+      const out = await holder.request<RawRunOutcome & { reset: boolean }>({ op: 'run', sessionId: id, run: onOutput ? { ...req, streamOutput: true } : req });
       return { ...out, reset: reset || out.reset };
     } catch (err) {
       if (!(err instanceof HolderExitedError)) throw err;
@@ -100,6 +101,7 @@ export class HolderPool implements Backend {
       clearTimeout(deadline);
       clearInterval(rssWatch);
       signal?.removeEventListener('abort', onAbort);
+      if (holder.outputListeners.get(id) === onOutput) holder.outputListeners.delete(id);
       flight.limits -= limit;
       if (--flight.runs === 0) this.inFlight.delete(holder);
     }

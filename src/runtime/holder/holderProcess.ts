@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { holderEntryPath } from '../../core/paths.js';
 import { SbirtoolsError } from '../../core/errors.js';
-import type { HolderEvent, HolderReply, HolderRequest } from './protocol.js';
+import type { HolderEvent, HolderReply, HolderRequest, OutputListener } from './protocol.js';
 import { noteEngineFallback } from '../engines/engineFallback.js';
 import { DATA_ERROR_CODES, DataError, type DataErrorCode } from '../../data/errors.js';
 
@@ -55,6 +55,8 @@ function oneShot(): boolean {
 export class HolderProcess {
   private readonly child: ChildProcess;
   private readonly pending = new Map<number, Pending>();
+  /** Who receives a streaming run's output, by session id (one run per session at a time). */
+  readonly outputListeners = new Map<string, OutputListener>();
   private nextId = 1;
   private waitingForReady = 0;
   private readonly exitWaiters: Array<() => void> = [];
@@ -88,6 +90,7 @@ export class HolderProcess {
       this.child.on('message', (msg: HolderReply | HolderEvent) => {
         if ('event' in msg) {
           if (msg.event === 'ready') resolve();
+          else if (msg.event === 'output') this.outputListeners.get(msg.sessionId)?.(msg.stream, msg.text);
           else if (msg.event === 'catastrophe') {
             reject(new Error(msg.message));
             this.retire(msg.message);
@@ -230,7 +233,10 @@ export class HolderProcess {
  * file, corrupt cache) cross IPC as { code, message } and become DataError again, so
  * `err instanceof DataError` holds for the caller as documented (docs/errors.md).
  */
-function reviveError(e: { code: string; message: string; hint?: string }): Error {
-  if ((DATA_ERROR_CODES as readonly string[]).includes(e.code)) return new DataError(e.code as DataErrorCode, e.message, e.hint ? { hint: e.hint } : undefined);
+function reviveError(e: { code: string; message: string; hint?: string; host?: string; path?: string; status?: number }): Error {
+  if ((DATA_ERROR_CODES as readonly string[]).includes(e.code)) {
+    const { code, message, ...rest } = e;
+    return new DataError(code as DataErrorCode, message, rest);
+  }
   return Object.assign(new Error(e.message), { code: e.code });
 }

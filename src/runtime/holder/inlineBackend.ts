@@ -2,6 +2,7 @@ import { SessionHost } from './sessionHost.js';
 import { foreignRuntime, hasNoNodeSnapshotFlag } from '../engines/isolated-vm/loadIsolatedVm.js';
 import type { Backend } from './backend.js';
 import { SbirtoolsValidationError } from '../../core/errors.js';
+import { outputCoalescer } from './outputCoalescer.js';
 
 /**
  * Sessions in this process: the fastest path, with no process boundary. A fatal V8 error or a
@@ -23,11 +24,17 @@ export class InlineBackend implements Backend {
     return this.host.open(id, spec);
   }
 
-  async run(id: string, req: Parameters<Backend['run']>[1], signal?: AbortSignal) {
+  async run(id: string, req: Parameters<Backend['run']>[1], signal?: AbortSignal, onOutput?: Parameters<Backend['run']>[3]) {
     const onAbort = () => this.host.abort(id);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return await this.host.run(id, req);
+      // the same few, joined messages a holder sends
+      const out = onOutput && outputCoalescer(onOutput);
+      try {
+        return await this.host.run(id, req, out?.write);
+      } finally {
+        out?.flush();
+      }
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }

@@ -5,8 +5,11 @@ import type { EngineChoice } from '../../../schema/engine.js';
 
 /** Where award_data comes from; resolved on the host, opened in the holder. Mirrors src/data DataSource. */
 export interface DataSourceSpec {
-  kind: 'csv' | 'synthetic';
+  kind: 'csv' | 'synthetic' | 'remote';
   path?: string;
+  /** A built data folder's URL (kind 'remote'; src/data/remote/). */
+  url?: string;
+  remote?: import('../../data/remote/remoteOptions.js').RemoteOptions;
   cacheDir: string;
 }
 
@@ -38,7 +41,11 @@ export interface SourceRunRequest {
   /** Milliseconds the run may take, parse included, measured from when the holder receives it. */
   timeoutMs: number;
   deterministic?: { now: number; seed: number };
+  /** Send what the code prints as `output` events while it runs (the reply still carries all of it). */
+  streamOutput?: boolean;
 }
+
+export type { OutputListener } from '../engines/engineSession.js';
 
 export type HolderRequest =
   | { id: number; op: 'open'; sessionId: string; spec: SessionSpec }
@@ -57,4 +64,6 @@ export type HolderEvent =
   | { event: 'catastrophe'; message: string }
   /** engine 'auto' fell back to QuickJS in this holder; the host says so (engineFallback.ts) */
   | { event: 'engine-fallback'; reason: string }
-  | { event: 'progress'; message: string };
+  | { event: 'progress'; message: string }
+  /** Output a streaming run wrote (coalesced), sent before the run's reply. */
+  | { event: 'output'; sessionId: string; stream: 'stdout' | 'stderr'; text: string };

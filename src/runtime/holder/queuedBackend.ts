@@ -1,5 +1,5 @@
 import { emptyOutcome, type Backend } from './backend.js';
-import type { SourceRunRequest, SessionSpec } from './protocol.js';
+import type { OutputListener, SourceRunRequest, SessionSpec } from './protocol.js';
 
 /** A backend with a concurrency cap and a bounded wait queue in front (backpressure: QUEUE_FULL). */
 export class QueuedBackend implements Backend {
@@ -20,7 +20,7 @@ export class QueuedBackend implements Backend {
     return this.inner.open(id, spec);
   }
 
-  async run(id: string, req: SourceRunRequest, signal?: AbortSignal) {
+  async run(id: string, req: SourceRunRequest, signal?: AbortSignal, onOutput?: OutputListener) {
     if (this.active >= this.maxConcurrent) {
       if (this.waiting.length >= this.maxQueue) {
         return emptyOutcome('queue_full', `the pool is busy: ${this.active} runs executing and ${this.waiting.length} waiting (maxQueue ${this.maxQueue})`);
@@ -29,7 +29,7 @@ export class QueuedBackend implements Backend {
     }
     this.active++;
     try {
-      return await this.inner.run(id, req, signal);
+      return await this.inner.run(id, req, signal, onOutput);
     } finally {
       this.active--;
       this.waiting.shift()?.();

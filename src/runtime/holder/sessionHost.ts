@@ -4,7 +4,7 @@ import type { EngineLabel } from '../../../schema/engine.js';
 import type { RawRunOutcome } from '../../../schema/outcome.js';
 import { openEngineSession, resolveEngine } from '../engines/openEngineSession.js';
 import { TableCache } from './tableProviders.js';
-import type { SessionSpec, SourceRunRequest } from './protocol.js';
+import type { OutputListener, SessionSpec, SourceRunRequest } from './protocol.js';
 import { CodeChecker, parseTimeout } from '../prepare/codeChecker.js';
 import { emptyOutcome } from './backend.js';
 import type { DatasetInfo } from '../../../schema/result.js';
@@ -93,7 +93,7 @@ export class SessionHost {
    * Check and prepare the code (one parse, inside the deadline: codeChecker.ts), then run it in
    * the open session; reopens the session first when a limit disposed its isolate.
    */
-  async run(id: string, req: SourceRunRequest): Promise<RawRunOutcome & { reset: boolean }> {
+  async run(id: string, req: SourceRunRequest, onOutput?: OutputListener): Promise<RawRunOutcome & { reset: boolean }> {
     const received = performance.now();
     const entry = this.sessions.get(id);
     if (!entry) throw new Error(`no open session ${id}`);
@@ -112,7 +112,7 @@ export class SessionHost {
     const current = this.sessions.get(id)!;
     this.startWatch();
     try {
-      const run = { ...checked.prepared, timeoutMs: remainingMs, ...(req.deterministic ? { deterministic: req.deterministic } : {}) };
+      const run = { ...checked.prepared, timeoutMs: remainingMs, ...(req.deterministic ? { deterministic: req.deterministic } : {}), ...(onOutput ? { onOutput } : {}) };
       return { ...(await current.session.run(run)), engine: current.engine, reset };
     } finally {
       this.stopWatchIfIdle();

@@ -1,4 +1,5 @@
 import type { Middleware } from '../context.js';
+import { bodyDone } from '../bodyDone.js';
 import { fail } from '../respond.js';
 import type { SharedStore } from '../store/sharedStore.js';
 
@@ -31,12 +32,19 @@ export function rateLimit(limits: RateLimits, store: SharedStore, onLimited: (re
       return fail(429, 'RATE_LIMITED', `This API key used its ${limits.runsPerMinutePerKey} runs for this minute; this code never started.`, { 'retry-after': String(retry), 'sbirtools-code-ran': 'false' }, `Retry after ${retry} s.`);
     }
     inFlight.set(key, running + 1);
-    try {
-      return await next();
-    } finally {
+    const release = () => {
       const left = (inFlight.get(key) ?? 1) - 1;
       if (left <= 0) inFlight.delete(key);
       else inFlight.set(key, left);
+    };
+    let response: Response;
+    try {
+      response = await next();
+    } catch (err) {
+      release();
+      throw err;
     }
+    // a streamed answer (SSE on /v1/run, MCP progress) runs until its body ends: the slot is held until then
+    return bodyDone(response, release);
   };
 }

@@ -5,11 +5,13 @@ import { fail } from '../respond.js';
 import { LeaseTimeoutError } from '../sessions/withLease.js';
 import type { Route } from './route.js';
 import { runResultResponse } from '../../sandbox/http.js';
+import { runStream } from './runStream.js';
 
 /**
  * `POST /v1/run` `{ code, session_id? }` -> 200 with the RunResult (a guest error is a result);
  * 404 for a session_id the key does not have; 503 when the session stayed busy (the code never
  * started). Every answer says in `sbirtools-code-ran` whether the code started. Honors `Idempotency-Key`.
+ * With `Accept: text/event-stream` the run streams as Server-Sent Events instead (runStream).
  */
 export const runRoute: Route = {
   method: 'POST',
@@ -21,6 +23,7 @@ export const runRoute: Route = {
     if (!parsed.ok) return fail(400, 'VALIDATION_ERROR', parsed.message);
     const { code, session_id } = parsed.data;
     if (session_id) ctx.log.sessionId = session_id;
+    if (/text\/event-stream/.test(ctx.request.headers.get('accept') ?? '')) return runStream(ctx, app, { code, ...(session_id ? { session_id } : {}) });
     const waitMs = app.lockWaitMs;
     try {
       return await idempotent(app.store, ctx.keyId, ctx.request.headers.get('idempotency-key'), ctx.body, waitMs, async (answer) => {

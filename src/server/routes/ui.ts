@@ -40,4 +40,4 @@ const row = (method: 'GET' | 'POST', path: string, isRun?: boolean): Route => ({
  * open `/ui/?key=<key>` once and then carry the key in a cookie (like Jupyter's `?token=`).
  * Replay runs code, so it counts against the key's concurrency and runs per minute.
  */
-export const UI_ROUTES: readonly Route[] = [row('GET', '/ui'), row('GET', '/ui/'), row('GET', '/ui/events'), row('GET', '/ui/fragment'), row('POST', '/ui/replay', true)];
+export const UI_ROUTES: readonly Route[] = [row('GET', '/ui'), row('GET', '/ui/'), row('GET', '/ui/events'), row('GET', '/ui/fragment'), row('GET', '/ui/text'), row('POST', '/ui/replay', true)];

@@ -25,7 +25,7 @@ export class KeySessionStore extends SessionStore {
     super({ sandbox });
   }
 
-  override async run(code: string, opts: { sessionId?: string; signal?: AbortSignal } = {}): Promise<RunResult> {
+  override async run(code: string, opts: Parameters<SessionStore['run']>[1] = {}): Promise<RunResult> {
     try {
       const done = await this.shared.run(this.owner, code, { ...opts, create: true });
       return done!.result;

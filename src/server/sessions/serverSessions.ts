@@ -75,6 +75,8 @@ export interface RunRequest {
   create?: boolean;
   signal?: AbortSignal;
   answer?: AnswerSlot;
+  /** Receives what the code prints while it runs (MCP progress, REST event streams). */
+  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
 
 interface Local {
@@ -150,7 +152,7 @@ export class ServerSessions {
     const { store } = this.o;
     if (opts.sessionId === undefined) {
       const set = await this.tables.current(owner);
-      const result = await this.o.pool.run(code, { ...(await this.sandboxFor(owner, set)), ...(opts.signal ? { signal: opts.signal } : {}) });
+      const result = await this.o.pool.run(code, { ...(await this.sandboxFor(owner, set)), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onOutput ? { onOutput: opts.onOutput } : {}) });
       // QUEUE_FULL is not an answer to keep: the retry must get a chance to run
       if (opts.answer && result.error?.type !== 'QUEUE_FULL') await store.putAnswer(opts.answer.key, answerOf(opts.answer, result), opts.answer.ttlMs);
       await this.capsule(owner, code, result);
@@ -165,7 +167,7 @@ export class ServerSessions {
     return withLease(store, lease, { waitMs: this.o.lockWaitMs, ...(opts.signal ? { signal: opts.signal } : {}) }, () => this.runHeld(owner, id, code, opts));
   }
 
-  private async runHeld(owner: string, id: string, code: string, opts: { signal?: AbortSignal; answer?: AnswerSlot }): Promise<SessionRun> {
+  private async runHeld(owner: string, id: string, code: string, opts: Pick<RunRequest, 'signal' | 'answer' | 'onOutput'>): Promise<SessionRun> {
     const { store } = this.o;
     const full = `${owner}:${id}`;
     const set = await this.tables.current(owner);
@@ -198,7 +200,7 @@ export class ServerSessions {
     const deterministic = freshDeterminism();
     const time = new Date().toISOString();
     local.busy = true;
-    const result = await local.box.run(code, { deterministic, ...(opts.signal ? { signal: opts.signal } : {}) }).finally(() => {
+    const result = await local.box.run(code, { deterministic, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onOutput ? { onOutput: opts.onOutput } : {}) }).finally(() => {
       local.busy = false;
       local.lastUsed = Date.now();
     });

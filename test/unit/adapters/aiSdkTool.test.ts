@@ -45,7 +45,7 @@ describe('aiSdkTool through generateText', () => {
     const tools = seenTools[0] as Array<{ type: string; name: string; description: string; inputSchema: { type: string; properties: Record<string, unknown>; required: string[] } }>;
     expect(tools[0]).toMatchObject({ type: 'function', name: 'run_analysis', description: 'Run JavaScript over award_data.' });
     expect(tools[0]!.inputSchema).toMatchObject({ type: 'object', required: ['code'] });
-    expect(Object.keys(tools[0]!.inputSchema.properties)).toEqual(['code', 'session_id']);
+    expect(Object.keys(tools[0]!.inputSchema.properties)).toEqual(['code', 'session_id', 'max_chars', 'row_offset']);
 
     const result = out.steps[0]!.toolResults[0]!;
     expect(result.toolName).toBe('run_analysis');

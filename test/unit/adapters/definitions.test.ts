@@ -43,10 +43,11 @@ describe('tool definitions', () => {
     const t = await openAITool({ description: 'd', strict: true });
     const p = OpenAIFunctionTool.parse(t.definition).function.parameters;
     expect(t.definition.function.strict).toBe(true);
-    expect(p.required).toEqual(['code', 'session_id']);
+    expect(p.required).toEqual(['code', 'session_id', 'max_chars', 'row_offset']);
     expect(p.additionalProperties).toBe(false);
     expect(p.properties.session_id).toMatchObject({ type: ['string', 'null'] });
-    expect(JSON.stringify(p)).not.toMatch(/minLength|maxLength/);
+    expect(JSON.stringify(p)).not.toMatch(/minLength|maxLength|minimum|maximum/);
+    expect(p.properties.max_chars).toMatchObject({ type: ['integer', 'null'] });
     await t.close();
   });
 

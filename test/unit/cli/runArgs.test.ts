@@ -18,6 +18,8 @@ describe('parseRunArgs', () => {
       help: false,
       code: '6*7',
       json: true,
+      force: false,
+      raw: false,
       capsuleOutputs: false,
       deterministic: false,
       sandbox: { preset: 'strict', timeoutMs: 5000, memoryLimitMb: 128, dataPath: 'a.csv' },

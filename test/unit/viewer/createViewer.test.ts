@@ -17,7 +17,7 @@ describe('createViewer (Fetch API)', () => {
       expect([...doc.querySelectorAll('.sb-stdout')].map((p) => p.textContent)).toEqual(['one']);
       expect((await viewer.fetch(new Request('http://svc/ui'))).headers.get('location')).toBe('/ui/');
       expect((await viewer.fetch(new Request('http://svc/ui/', { method: 'DELETE' }))).status).toBe(405);
-      expect(viewer.paths).toEqual(['/', '/events', '/fragment', '/replay']);
+      expect(viewer.paths).toEqual(['/', '/events', '/fragment', '/text', '/replay']);
     } finally {
       await viewer.close();
     }

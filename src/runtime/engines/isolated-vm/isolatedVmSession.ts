@@ -155,7 +155,7 @@ export class IsolatedVmSession implements EngineSession {
   /** Run prepared code under the deadline. Never throws: every failure is a RawRunOutcome. */
   async run(req: GuestRunRequest): Promise<RawRunOutcome> {
     const started = performance.now();
-    const output = new OutputBuffer(this.limits.maxOutputBytes);
+    const output = new OutputBuffer(this.limits.maxOutputBytes, req.onOutput);
     this.output = output;
     const files = new FileSink(this.limits.maxFileBytes);
     this.files = files;

@@ -76,7 +76,7 @@ export class QuickJsSession implements EngineSession {
   async run(req: GuestRunRequest): Promise<RawRunOutcome> {
     const started = performance.now();
     const cpu0 = process.cpuUsage();
-    const output = new OutputBuffer(this.limits.maxOutputBytes);
+    const output = new OutputBuffer(this.limits.maxOutputBytes, req.onOutput);
     const finish = (status: RawStatus, extra: Partial<RawRunOutcome> = {}): RawRunOutcome => {
       const cpu = process.cpuUsage(cpu0);
       return {

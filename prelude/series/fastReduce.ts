@@ -1,0 +1,119 @@
+/**
+ * Reductions over a Series' typed arrays (typed.ts): one loop over a Float64Array or a mask's bytes,
+ * no array of values built first. Each gives exactly what the per-value path in aggregates.ts
+ * gives (same order of additions, so the same floating-point result), or undefined when the Series
+ * has no numeric view and the caller must take that path.
+ */
+import { NativeWeakMap } from '../intrinsics.js';
+import type { Series } from './Series.js';
+import { numView, typedOf, type NumView } from './typed.js';
+
+/** Dense present values of a whole column, kept per column for the session (by its Float64Array). */
+const denseCache = new NativeWeakMap<Float64Array, Float64Array>();
+
+/**
+ * The present, non-NaN values of a numeric view in order, packed into a Float64Array: the loops
+ * below then run over one dense array (no validity test, no row map, no callback per value).
+ * Shared for a whole column: never hand it out or sort it in place.
+ */
+function dense(v: NumView, n: number): Float64Array {
+  const { values, valid, rows } = v;
+  if (!rows) {
+    const hit = denseCache.get(values);
+    if (hit) return hit;
+  }
+  const out = new Float64Array(n);
+  let k = 0;
+  if (rows) {
+    for (let i = 0; i < n; i++) { const r = rows[i]!; const x = values[r]!; if ((valid === null || valid[r] === 1) && x === x) out[k++] = x; }
+  } else {
+    for (let i = 0; i < n; i++) { const x = values[i]!; if ((valid === null || valid[i] === 1) && x === x) out[k++] = x; }
+  }
+  const d = k === n ? out : out.slice(0, k);
+  if (!rows) denseCache.set(values, d);
+  return d;
+}
+
+/** The present values as a fresh Float64Array (the caller may sort it), or undefined. */
+export function presentNumbers(s: Series): Float64Array | undefined {
+  const v = numView(s);
+  return v ? dense(v, s.length).slice() : undefined;
+}
+
+/** sum, or undefined. A mask counts its true values. */
+export function fastSum(s: Series): number | undefined {
+  const t = typedOf(s);
+  if (t && t.kind === 'bool') { let c = 0; const b = t.bits; for (let i = 0; i < b.length; i++) c += b[i]!; return c; }
+  const v = numView(s);
+  if (!v) return undefined;
+  const xs = dense(v, s.length);
+  let sum = 0;
+  for (let i = 0; i < xs.length; i++) sum += xs[i]!;
+  return sum;
+}
+
+/** [sum, count] of the present values, or undefined. */
+export function fastSumCount(s: Series): [number, number] | undefined {
+  const t = typedOf(s);
+  if (t && t.kind === 'bool') return [fastSum(s)!, t.bits.length];
+  const v = numView(s);
+  if (!v) return undefined;
+  const xs = dense(v, s.length);
+  let sum = 0;
+  for (let i = 0; i < xs.length; i++) sum += xs[i]!;
+  return [sum, xs.length];
+}
+
+/** Sample variance (ddof=1, Welford as frame/aggFuncs.ts), null under two values; undefined without a view. */
+export function fastVariance(s: Series): number | null | undefined {
+  const v = numView(s);
+  if (!v) return undefined;
+  const xs = dense(v, s.length);
+  let mean = 0;
+  let m2 = 0;
+  for (let i = 0; i < xs.length; i++) { const x = xs[i]!; const d = x - mean; mean += d / (i + 1); m2 += d * (x - mean); }
+  return xs.length < 2 ? null : m2 / (xs.length - 1);
+}
+
+/** The position of the first smallest (sign -1) or largest (sign 1) value, -1 when none; undefined without a view. */
+export function fastExtremePos(s: Series, sign: 1 | -1): number | undefined {
+  const v = numView(s);
+  if (!v) return undefined;
+  const { values, valid, rows } = v;
+  let best = 0;
+  let pos = -1;
+  for (let i = 0; i < s.length; i++) {
+    const r = rows ? rows[i]! : i;
+    const x = values[r]!;
+    if ((valid !== null && valid[r] !== 1) || x !== x) continue;
+    if (pos < 0 || (sign > 0 ? x > best : x < best)) { best = x; pos = i; }
+  }
+  return pos;
+}
+
+/** The count of present values (numbers: not null and not NaN; dictionary text: not null); undefined otherwise. */
+export function fastCount(s: Series): number | undefined {
+  const t = typedOf(s);
+  if (!t) return undefined;
+  if (t.kind === 'bool') return t.bits.length;
+  if (t.kind === 'dict') {
+    let c = 0;
+    const { codes, rows } = t;
+    for (let i = 0; i < s.length; i++) if (codes[rows ? rows[i]! : i]! >= 0) c++;
+    return c;
+  }
+  if (t.kind === 'num' && t.type !== 'date') return dense(t, s.length).length;
+  return undefined;
+}
+
+/** The first smallest (sign -1) or largest (sign 1) value, null when none; undefined without a view. */
+export function fastExtremeValue(s: Series, sign: 1 | -1): number | null | undefined {
+  const v = numView(s);
+  if (!v) return undefined;
+  const xs = dense(v, s.length);
+  if (!xs.length) return null;
+  let best = xs[0]!;
+  if (sign > 0) { for (let i = 1; i < xs.length; i++) if (xs[i]! > best) best = xs[i]!; }
+  else for (let i = 1; i < xs.length; i++) if (xs[i]! < best) best = xs[i]!;
+  return best;
+}

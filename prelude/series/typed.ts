@@ -1,0 +1,117 @@
+/**
+ * The typed arrays behind a Series, for the methods that scan every value: a host column's float64
+ * values or dictionary codes (fast/source.ts) with the table's visible rows, long text read page
+ * by page from the session's cache, a mask's byte array, or a computed numeric result. A Series
+ * without one (values from user arrays, closures) keeps the per-value path.
+ */
+import { LazyColumn } from '../data/lazyColumn.js';
+import { PAGE_SHIFT } from '../data/pagedText.js';
+import { sourceOf, visibleRows } from '../fast/source.js';
+import type { ColumnTable } from 'arquero';
+
+const PAGE_MASK = (1 << PAGE_SHIFT) - 1;
+
+/** float64 values, `valid[i] === 0` (when given) is missing; `rows` maps positions to storage rows. */
+export interface NumView { kind: 'num'; type: 'number' | 'integer' | 'date'; values: Float64Array; valid: Uint8Array | null; rows: Uint32Array | null }
+/** Dictionary codes (-1 is missing). */
+export interface DictView { kind: 'dict'; codes: Int32Array; dict: readonly string[]; rows: Uint32Array | null }
+/** A mask: 1 true, 0 false; no missing values. */
+export interface BoolView { kind: 'bool'; bits: Uint8Array }
+/** Text: `forEach` visits every position with its string or null, reading whole pages at a time. */
+export interface TextView {
+  kind: 'text';
+  length: number;
+  /** `narrow` is true when the value's page has no text outside Latin-1 (so no surrogate pairs). */
+  forEach(f: (v: string | null, i: number, narrow: boolean) => void): void;
+}
+
+export type TypedView = NumView | DictView | BoolView | TextView;
+
+/** What typedOf reads of a Series (structural, so this file needs no import of Series.ts). */
+export interface Viewed {
+  readonly view: TypedView | null;
+  readonly source: { table: ColumnTable; column: string } | null;
+  readonly length: number;
+}
+
+/** The typed view of `s`, or null when only per-value reads are possible. */
+export function typedOf(s: Viewed): TypedView | null {
+  if (s.view) return s.view;
+  const src = s.source;
+  if (!src) return null;
+  const rows = visibleRows(src.table, true);
+  const raw = sourceOf(src.table, src.column);
+  if (raw) return raw.kind === 'dict' ? { kind: 'dict', codes: raw.codes, dict: raw.dict, rows } : { kind: 'num', type: raw.type, values: raw.values, valid: raw.valid, rows };
+  const col = src.table.column(src.column) as unknown;
+  if (!(col instanceof LazyColumn)) return null;
+  const scan = col.scanSource();
+  if (!scan || (scan.kind === 'all' && col.type !== 'string')) return null;
+  const n = s.length;
+  if (scan.kind === 'all') {
+    const all = scan.all;
+    return { kind: 'text', length: n, forEach: (f) => { for (let i = 0; i < n; i++) { const v = all[rows ? rows[i]! : i]; f(typeof v === 'string' ? v : null, i, false); } } };
+  }
+  const pages = scan.pages;
+  return {
+    kind: 'text',
+    length: n,
+    forEach(f) {
+      if (rows) {
+        for (let i = 0; i < n; i++) { const r = rows[i]!; f(pages.page(r >> PAGE_SHIFT)[r & PAGE_MASK] ?? null, i, false); }
+        return;
+      }
+      for (let p = 0, i = 0; i < n; p++) {
+        const page = pages.page(p);
+        const narrow = pages.narrow(p);
+        for (let k = 0; k < page.length; k++, i++) f(page[k] ?? null, i, narrow);
+      }
+    },
+  };
+}
+
+/** The numeric view of a number/integer Series (dates excluded: their reductions return Dates). */
+export function numView(s: Viewed): NumView | null {
+  const v = typedOf(s);
+  return v && v.kind === 'num' && v.type !== 'date' ? v : null;
+}
+
+/**
+ * The bytes of `test(value)` for every position, reading the typed arrays: a dictionary column
+ * tests each distinct string once, then maps its codes; text is visited page by page; numbers
+ * are read from the Float64Array (missing as null). null when `s` has no typed view.
+ */
+export function maskByValue(s: Viewed, test: (v: unknown) => boolean): Uint8Array | null {
+  const t = typedOf(s);
+  if (!t) return null;
+  const n = s.length;
+  const bits = new Uint8Array(n);
+  switch (t.kind) {
+    case 'dict': {
+      const { codes, dict, rows } = t;
+      const hit = new Uint8Array(dict.length);
+      for (let k = 0; k < dict.length; k++) hit[k] = test(dict[k]) ? 1 : 0;
+      const nullHit = test(null) ? 1 : 0;
+      for (let i = 0; i < n; i++) { const c = codes[rows ? rows[i]! : i]!; bits[i] = c < 0 ? nullHit : hit[c]!; }
+      return bits;
+    }
+    case 'text':
+      t.forEach((v, i) => { if (test(v)) bits[i] = 1; });
+      return bits;
+    case 'bool': {
+      const b = t.bits;
+      const yes = test(true) ? 1 : 0;
+      const no = test(false) ? 1 : 0;
+      for (let i = 0; i < n; i++) bits[i] = b[i] ? yes : no;
+      return bits;
+    }
+    case 'num': {
+      if (t.type === 'date') return null; // values are Date objects there
+      const { values, valid, rows } = t;
+      for (let i = 0; i < n; i++) {
+        const r = rows ? rows[i]! : i;
+        if (test(valid === null || valid[r] ? values[r] : null)) bits[i] = 1;
+      }
+      return bits;
+    }
+  }
+}
