@@ -27,6 +27,7 @@ export { toolDescription, TOOL_DESCRIPTION_MAX_CHARS } from './result/toolDescri
 export { createHandler, type HandlerOptions, type HandlerErrorBody } from './adapters/handler.js';
 export { toNodeListener } from './adapters/nodeListener.js';
 export { runResultHttp, runResultResponse, type RunHttpAnswer } from './result/runResultHttp.js';
+export type { McpSdkServer, McpTransport } from './mcp/publicTypes.js';
 export { createMcpServer, type McpServerOptions, type SbirtoolsMcpServer } from './mcp/createMcpServer.js';
 export { serveStdio } from './mcp/serveStdio.js';
 export { withCapsules, type RunFn, type CapsuleOptions } from './capsule/withCapsules.js';
