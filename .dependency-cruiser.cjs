@@ -69,10 +69,9 @@ module.exports = {
     {
       name: 'result-imports-policy-core-schema',
       severity: 'error',
-      comment:
-        'src/result/ shapes a raw outcome (schema/outcome.ts) into a RunResult: it imports policy/, core/ and schema/, never runtime/ or the facade.',
+      comment: 'src/result/ shapes a raw outcome (schema/outcome.ts) into a RunResult: it imports policy/, core/, vendor/ and schema/, never runtime/ or the facade.',
       from: { path: '^src/result/' },
-      to: { path: '^src/(?!result/|core/|policy/)' },
+      to: { path: '^src/(?!result/|core/|policy/|vendor/)' },
     },
     {
       name: 'runtime-below-the-facade',
@@ -134,6 +133,13 @@ module.exports = {
       comment: 'src/bundle/ writes deployable folders for `sbirtools bundle`: it reads data/ (build-data, the pack format), core/ and the edge pack helper; it never runs code, so no runtime/ or facade.',
       from: { path: '^src/bundle/' },
       to: { path: '^src/(runtime|sandbox|result|policy|cli|mcp|server|adapters|viewer|capsule)/' },
+    },
+    {
+      name: 'vendor-is-third-party-only',
+      severity: 'error',
+      comment: 'src/vendor/ lists re-exports of third-party packages that the build bundles (scripts/build-vendor.mjs): it imports nothing of ours.',
+      from: { path: '^src/vendor/' },
+      to: { path: '^(src|schema|prelude)/', pathNot: '^src/vendor/' },
     },
     {
       name: 'no-public-barrel-inside',

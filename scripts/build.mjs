@@ -22,6 +22,9 @@ if (existsSync(entry)) {
   console.warn('build: prelude/index.ts not found; skipping the prelude bundle');
 }
 mkdirSync(join(root, 'dist'), { recursive: true });
+// third-party code we ship bundled (src/vendor/): before the holder and CLI bundles read dist/
+const { buildVendor } = await import('./build-vendor.mjs');
+await buildVendor(root);
 // after tsc: the holder bundle is made from the compiled JavaScript
 const { buildHolder } = await import('./build-holder.mjs');
 await buildHolder(root);

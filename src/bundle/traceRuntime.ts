@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { importOptional } from '../core/optionalPeer.js';
 import { packageRoot } from '../core/paths.js';
 
 /** One file a bundle needs: where it is now, and where it goes under the bundle's root. */
@@ -17,7 +18,8 @@ export interface TracedFile {
  * @example await traceRuntime(['dist/src/adapters/handler.js']); // [{ from, to: 'node_modules/sbirtools/dist/...' }, ...]
  */
 export async function traceRuntime(entries: string[]): Promise<TracedFile[]> {
-  const { nodeFileTrace } = await import('@vercel/nft');
+  // a deployer's tool, not every user's: an optional peer (npm install -D @vercel/nft)
+  const { nodeFileTrace } = await importOptional('@vercel/nft', 'sbirtools bundle (it traces the files a deployed function needs)', () => import('@vercel/nft'));
   const root = realpathSync(packageRoot());
   // base '/' so hoisted dependencies above the package are found; the process files some
   // modules read by absolute path (/proc/<pid>/statm) are not part of a function

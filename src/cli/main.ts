@@ -53,6 +53,7 @@ export function processIo(): CliIo {
  */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
+  const restoreWarnings = warningsAsOneLine(io);
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
       io.stdout.write(`${MAIN_HELP}\n`);
@@ -79,7 +80,26 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return exit;
   } finally {
     await shutdown().catch(() => undefined);
+    restoreWarnings();
   }
+}
+
+/**
+ * Print process warnings (the engine fallback above all: SBIRTOOLS_ENGINE_FALLBACK) as one
+ * `sbirtools: warning:` line on this command's stderr, instead of Node's two-line format with a
+ * --trace-warnings hint meant for developers. Returns a function that puts Node's printer back.
+ */
+function warningsAsOneLine(io: CliIo): () => void {
+  const previous = process.listeners('warning');
+  const print = (w: Error & { code?: string }) => {
+    io.stderr.write(`sbirtools: warning: ${w.message.replace(/^sbirtools: /, '')}${w.code ? ` [${w.code}]` : ''}\n`);
+  };
+  process.removeAllListeners('warning');
+  process.on('warning', print);
+  return () => {
+    process.off('warning', print);
+    for (const l of previous) if (!process.listeners('warning').includes(l)) process.on('warning', l);
+  };
 }
 
 /** `sbirtools download-data`: the data layer's command, given this invocation's streams. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SbirtoolsError } from '../../core/errors.js';
 import { StoreUnavailableError } from './storeUnavailable.js';
+import { importOptional } from '../../core/optionalPeer.js';
 import type { Cell, SharedStore, StoredAnswer, StoredTableInfo } from './sharedStore.js';
 
 /** Options of createRedisStore(). */
@@ -71,7 +72,7 @@ return 0`;
  * @example const store = await createRedisStore({ url: 'redis://127.0.0.1:6379' });
  */
 export async function createRedisStore(options: RedisStoreOptions): Promise<SharedStore> {
-  const { createClient } = await import('redis');
+  const { createClient } = await importOptional('redis', 'A Redis store (serve --redis, SBIRTOOLS_REDIS_URL)', () => import('redis'));
   const p = options.prefix ?? 'sbirtools:';
   let connected = false;
   // Before the first connection a failure is final (start-up reports it); after it, reconnect with backoff.
