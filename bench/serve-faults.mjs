@@ -100,7 +100,9 @@ async function call(key, path, body, idem) {
     let type = '';
     try {
       type = JSON.parse(text).error?.type ?? '';
-    } catch {}
+    } catch {
+      // not JSON (a proxy's or a dropped connection's body): counted by status alone
+    }
     seen(`${key === FLOOD_KEY ? 'flood' : 'calm'}: ${res.status} ${type}`);
     if (res.status === 429 || res.status === 503 || res.status === 502) {
       if (key === FLOOD_KEY) return undefined; // the flood does not wait its turn

@@ -8,7 +8,7 @@
 // then, in the remote process, the first touch of the long-text Abstract column and its bytes.
 //   node bench/serverless-cold.mjs [--csv <award_data.csv>] [--repeat 7] [--latency-ms 20]
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -20,7 +20,7 @@ function exec(args: string[], env = cliEnv()): Promise<{ code: number; stdout: s
 
 const work = mkdtempSync(join(tmpdir(), 'sbirtools-bundle-test-'));
 const dataDir = join(work, 'data');
-let expected: Record<string, unknown> = {};
+const expected: Record<string, unknown> = {};
 
 beforeAll(async () => {
   const built = await exec([CLI, 'build-data', dataDir]);

@@ -43,13 +43,3 @@ export function columnFromBuffers(entry: PackColumn, numRows: number, raw: Recor
   if (col.kind === 'dict' && col.dictOffsets.length > 0 && col.dictOffsets[col.dictOffsets.length - 1] !== col.dictBytes.length) return 'dictionary offsets do not span the dictionary';
   return col;
 }
-
-/**
- * The stored bytes of each buffer of a column file, still compressed (role -> subarray).
- * @example const stored = storedBuffers(entry, fileBytes); // then inflate each per its codec
- */
-export function storedBuffers(entry: PackColumn, file: Uint8Array): Record<string, Uint8Array> {
-  const out: Record<string, Uint8Array> = {};
-  for (const [role, b] of Object.entries(entry.buffers)) out[role] = file.subarray(b.offset, b.offset + b.length);
-  return out;
-}
