@@ -1,8 +1,8 @@
+import { SbirtoolsError } from '../core/errors.js';
 /** The body sent nothing for longer than readBody's `idleMs`. */
-export class BodyIdleError extends Error {
+export class BodyIdleError extends SbirtoolsError {
   constructor(readonly idleMs: number) {
-    super(`The request body sent nothing for ${idleMs} ms.`);
-    this.name = 'BodyIdleError';
+    super('BODY_IDLE', `The request body sent nothing for ${idleMs} ms.`);
   }
 }
 

@@ -4,13 +4,15 @@ import { columnFromBuffers } from '../data/pack/columnFromBuffers.js';
 import { DATA_DIR_MANIFEST, parseManifest, type PackColumn, type PackManifest } from '../data/pack/manifest.js';
 import type { TableProvider } from '../runtime/engines/engineSession.js';
 import { DataFetchError, type FolderSource } from './folderSource.js';
+import { SbirtoolsError } from '../core/errors.js';
 
 const MB = 1048576;
 
 /** An error a guest sees when it reaches a column the edge cannot hold. */
-export class ColumnTooLargeError extends Error {
-  override readonly name = 'ColumnTooLargeError';
-  readonly code = 'COLUMN_TOO_LARGE';
+export class ColumnTooLargeError extends SbirtoolsError {
+  constructor(message: string) {
+    super('COLUMN_TOO_LARGE', message);
+  }
 }
 
 /**

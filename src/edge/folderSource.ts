@@ -1,4 +1,5 @@
 import { isLoopbackHost } from '../data/remote/remoteUrl.js';
+import { SbirtoolsError } from '../core/errors.js';
 
 /**
  * The files of a built data folder (`sbirtools build-data`: sbirtools-data.json and columns/NN.col),
@@ -12,9 +13,10 @@ export interface FolderSource {
 }
 
 /** A failed read of remote data: what was asked of whom, and what came back. */
-export class DataFetchError extends Error {
-  override readonly name = 'DataFetchError';
-  readonly code = 'DATA_FETCH_FAILED';
+export class DataFetchError extends SbirtoolsError {
+  constructor(message: string) {
+    super('DATA_FETCH_FAILED', message);
+  }
 }
 
 /**

@@ -1,11 +1,12 @@
+import { SbirtoolsError } from '../../core/errors.js';
 /** Why a run was not admitted by the FairScheduler. */
-export class AdmissionError extends Error {
+export class AdmissionError extends SbirtoolsError {
   constructor(
     /** `queue-full`: this identity already waits for `maxQueuedPerKey` runs here; `queue-timeout`: no slot freed within `maxQueueWaitMs`; `aborted`: the client left. */
     readonly reason: 'queue-full' | 'queue-timeout' | 'aborted',
     message: string,
   ) {
-    super(message);
+    super(reason === 'queue-full' ? 'QUEUE_FULL' : reason === 'queue-timeout' ? 'QUEUE_TIMEOUT' : 'ABORTED', message);
     this.name = 'AdmissionError';
   }
 }
