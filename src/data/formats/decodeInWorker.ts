@@ -3,7 +3,7 @@ import { dirname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ColumnarTable } from '../../../schema/columnar.js';
 import { DataError, type DataErrorCode } from '../errors.js';
-import { DEFAULT_DECODE_CAPS, type DecodeCaps } from './decodeCaps.js';
+import { capHint, DEFAULT_DECODE_CAPS, type DecodeCaps } from './decodeCaps.js';
 import type { DecodedFormat } from './decodeTable.js';
 import type { TablePart } from './parquetParts.js';
 import { decodeWorker, keepSpare, listen, returnSpare, sparePair, warmSpares, type DecodeWorker } from './spareWorker.js';
@@ -41,7 +41,7 @@ interface Answer {
 export async function decodeInWorker(name: string, bytes: Uint8Array, file: string, format: DecodedFormat, caps: Partial<DecodeCaps> = {}): Promise<ColumnarTable> {
   const c: DecodeCaps = { ...DEFAULT_DECODE_CAPS, ...caps };
   if (bytes.byteLength > c.maxInputBytes) {
-    throw new DataError('DATA_TOO_LARGE', `${file}: ${bytes.byteLength} bytes, more than the ${c.maxInputBytes}-byte limit for a table file`, { hint: 'Filter or aggregate the data first, or load fewer columns.' });
+    throw new DataError('DATA_TOO_LARGE', `${file}: ${bytes.byteLength} bytes, more than the ${c.maxInputBytes}-byte limit for a table file`, { hint: capHint('maxInputBytes', c, 'Filter or aggregate the data first, or load fewer columns.') });
   }
   const script = workerPath();
   const job = { name, bytes, file, format, caps: c };
@@ -129,7 +129,7 @@ function runJob(w: DecodeWorker, script: URL, file: string, format: DecodedForma
       finish(() =>
         reject(
           oom
-            ? new DataError('DATA_TOO_LARGE', `${file}: decoding needed more than the ${c.heapMb} MB decode heap`, { hint: 'The file inflates to more than fits in memory (or is crafted to): split it or load fewer columns.' })
+            ? new DataError('DATA_TOO_LARGE', `${file}: decoding needed more than the ${c.heapMb} MB decode heap`, { hint: capHint('heapMb', c, 'The file inflates to more than fits in memory (or is crafted to): split it or load fewer columns.') })
             : new DataError('DATA_DECODE_FAILED', `${file}: the ${format} decoder failed (${err.message.slice(0, 300)})`, { hint: 'The file is damaged or uses features sbirtools cannot read; write it again with pyarrow, DuckDB or Polars.' }),
         ),
       );
