@@ -30,7 +30,7 @@ export interface DecodeCaps {
   maxJsonDepth: number;
   /** Wall-clock budget of one decode; the worker is terminated past it. @default 120,000 */
   timeoutMs: number;
-  /** Old-generation heap of the decode worker, in MiB. @default max(2048, host memory in MiB / 2), at most 16384 */
+  /** Old-generation heap of one decode worker, in MiB (two may run at once). @default max(2048, host memory in MiB / 4), at most 16384 */
   heapMb: number;
 }
 
@@ -73,7 +73,7 @@ export function hostDecodeCaps(memBytes: number = hostMemoryBytes(), env: Record
     maxJsonCells: 200_000_000,
     maxJsonDepth: 64,
     timeoutMs: 120_000,
-    heapMb: Math.min(16_384, Math.max(2048, Math.floor(mem / 2 / MIB))),
+    heapMb: Math.min(16_384, Math.max(2048, Math.floor(mem / 4 / MIB))), // a large file is decoded by two workers at once
   };
   for (const key of Object.keys(DECODE_CAP_ENV) as (keyof typeof DECODE_CAP_ENV)[]) {
     const raw = env[DECODE_CAP_ENV[key]];

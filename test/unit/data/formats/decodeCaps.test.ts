@@ -30,12 +30,12 @@ describe('host-scaled decode caps', () => {
     expect(caps.heapMb).toBe(2048);
   });
 
-  it('grow with a large host: file 1/8, inflate 1/2, heap 1/2 of its memory', () => {
+  it('grow with a large host: file 1/8, inflate 1/2, heap of each of two workers 1/4 of its memory', () => {
     const caps = hostDecodeCaps(64 * GIB, {});
     expect(caps.maxInputBytes).toBe(8 * GIB);
     expect(caps.maxDecodedBytes).toBe(32 * GIB);
     expect(caps.heapMb).toBe(16_384); // capped
-    expect(hostDecodeCaps(16 * GIB, {}).heapMb).toBe(8192);
+    expect(hostDecodeCaps(32 * GIB, {}).heapMb).toBe(8192);
   });
 
   it('are the defaults of this process, scaled to its memory', () => {
