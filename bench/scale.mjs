@@ -89,7 +89,7 @@ out.cold = performance.now() - t0;
 out.answers = {}; out.warm = {};
 for (const [k, code] of Object.entries(qs)) {
   const times = [];
-  for (let i = 0; i < reps; i++) { const s = performance.now(); const r = await box.run(code); times.push(performance.now() - s); if (i === 0) out.answers[k] = r.ok ? r.value : { error: r.error?.code + ': ' + r.error?.message }; }
+  for (let i = 0; i < reps; i++) { const s = performance.now(); const r = await box.run(code); times.push(performance.now() - s); if (i === 0) out.answers[k] = r.ok ? r.value : { error: String(r.error?.message ?? r.error) }; }
   out.warm[k] = times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
 }
 out.firstOk = first.ok;
@@ -222,7 +222,7 @@ const lines = ['| rows | question | sbirtools ms | DuckDB ms | pandas ms | vs Du
 for (const [rows, e] of Object.entries(result.sizes)) {
   const s = e.sbirtools;
   lines.push(`| ${Number(rows).toLocaleString('en-US')} | **cold** (load + group-by) | ${f(s.cold)} | ${f(e.duckdb.cold)} | ${f(e.pandas.cold)} | ${s.cold ? (s.cold / e.duckdb.cold).toFixed(1) + 'x' : s.error ?? ''} | |`);
-  for (const k of Object.keys(QUESTIONS)) lines.push(`| | ${k} (warm) | ${f(s.warm?.[k])} | ${f(e.duckdb.warm[k])} | ${f(e.pandas.warm?.[k])} | ${s.warm ? (s.warm[k] / e.duckdb.warm[k]).toFixed(1) + 'x' : ''} | ${e.answersAgree[k] ? 'yes' : 'NO'} |`);
+  for (const k of Object.keys(QUESTIONS)) lines.push(`| | ${k} (warm) | ${s.answers?.[k]?.error ? `error after ${f(s.warm?.[k])}` : f(s.warm?.[k])} | ${f(e.duckdb.warm[k])} | ${f(e.pandas.warm?.[k])} | ${s.warm ? (s.warm[k] / e.duckdb.warm[k]).toFixed(1) + 'x' : ''} | ${e.answersAgree[k] ? 'yes' : 'NO'} |`);
   lines.push(`| | peak RSS MB (tree) | ${f(s.peakMb)} | ${f(e.duckdb.peakMb)} | ${f(e.pandas.peakMb)} | table's uncompressed columns ${f(e.uncompressedMb)} MB; sbirtools above empty sandbox ${f(s.peakMb - result.emptySandboxRssMb)} | |`);
 }
 result.table = lines.join('\n');
