@@ -94,10 +94,13 @@ export function hostDecodeCaps(memBytes: number = hostMemoryBytes(), env: Record
 export const DEFAULT_DECODE_CAPS: Readonly<DecodeCaps> = Object.freeze(hostDecodeCaps());
 
 /**
- * What to tell the reader when a host-scaled cap is exceeded: the setting that raises it.
- * @example capHint('maxInputBytes') // 'Raise SBIRTOOLS_TABLE_FILE_MAX_MB (now 512 MiB) or the caps.maxInputBytes option ...'
+ * What to tell the reader when a host-scaled cap is exceeded: the setting that raises it. A cap
+ * the caller set itself (not this process's default, e.g. the MCP upload cap) is named as the
+ * caller's `caps` option only: the environment variable would not change it.
+ * @example capHint('maxInputBytes', DEFAULT_DECODE_CAPS, 'Split the file.') // '... environment variable SBIRTOOLS_TABLE_FILE_MAX_MB (now 512 MiB; ...'
  */
 export function capHint(key: keyof typeof DECODE_CAP_ENV, caps: DecodeCaps, alternative: string): string {
-  const now = key === 'heapMb' ? caps.heapMb : Math.floor(caps[key] / MIB);
-  return `${alternative} Or raise the cap: environment variable ${DECODE_CAP_ENV[key]} (now ${now} MiB; the default scales with host memory) or the \`caps.${key}\` option of loadTable.`;
+  const now = `${key === 'heapMb' ? caps.heapMb : Math.floor(caps[key] / MIB)} MiB`;
+  if (caps[key] !== DEFAULT_DECODE_CAPS[key]) return `${alternative} Or raise the cap the caller set: the \`caps.${key}\` option (now ${now}).`;
+  return `${alternative} Or raise the cap: environment variable ${DECODE_CAP_ENV[key]} (now ${now}; the default scales with host memory) or the \`caps.${key}\` option of loadTable.`;
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataError } from '../../../../src/data/errors.js';
-import { DECODE_CAP_ENV, DEFAULT_DECODE_CAPS, hostDecodeCaps, hostMemoryBytes } from '../../../../src/data/formats/decodeCaps.js';
+import { capHint, DECODE_CAP_ENV, DEFAULT_DECODE_CAPS, hostDecodeCaps, hostMemoryBytes } from '../../../../src/data/formats/decodeCaps.js';
 import { cappedCompressors } from '../../../../src/data/formats/cappedCompressors.js';
 import { loadTable } from '../../../../src/data/formats/loadTable.js';
 import { decodeInWorker } from '../../../../src/data/formats/decodeInWorker.js';
@@ -76,16 +76,26 @@ describe('a table over a cap', () => {
       await refusal(decodeInWorker('p', bytes, 'p.parquet', 'parquet', caps)),
     ]) {
       expect(err.code).toBe('DATA_TOO_LARGE');
-      expect(err.hint).toContain('SBIRTOOLS_TABLE_FILE_MAX_MB');
+      // a cap the caller set is named as its option, not as the environment default
       expect(err.hint).toContain('caps.maxInputBytes');
+      expect(err.hint).not.toContain('SBIRTOOLS_TABLE_FILE_MAX_MB');
+    }
+  });
+
+  it('at the default caps, names the environment variable, its value and the option', () => {
+    for (const key of ['maxInputBytes', 'maxDecodedBytes', 'heapMb'] as const) {
+      const hint = capHint(key, DEFAULT_DECODE_CAPS, 'Split the file.');
+      expect(hint).toContain(DECODE_CAP_ENV[key]);
+      expect(hint).toContain(`caps.${key}`);
+      expect(hint).toContain(`now ${key === 'heapMb' ? DEFAULT_DECODE_CAPS.heapMb : DEFAULT_DECODE_CAPS[key] / MIB} MiB`);
     }
   });
 
   it('is refused at the inflate cap naming its setting (the whole file, then one page)', async () => {
     const err = await refusal(decodeInWorker('p', portfolioParquet(), 'p.parquet', 'parquet', { maxDecodedBytes: 64 }));
     expect(err.code).toBe('DATA_TOO_LARGE');
-    expect(err.hint).toContain('SBIRTOOLS_TABLE_INFLATE_MAX_MB');
-    const codecs = cappedCompressors({ ...DEFAULT_DECODE_CAPS, maxDecodedBytes: 10 });
+    expect(err.hint).toContain('caps.maxDecodedBytes');
+    const codecs = cappedCompressors({ ...DEFAULT_DECODE_CAPS, maxPageBytes: 10 });
     let pageErr: unknown;
     try {
       codecs.SNAPPY!(new Uint8Array([20, 0]), 20);
@@ -93,7 +103,16 @@ describe('a table over a cap', () => {
       pageErr = e;
     }
     expect(pageErr).toBeInstanceOf(DataError);
-    expect((pageErr as DataError).hint).toContain('SBIRTOOLS_TABLE_INFLATE_MAX_MB');
+    expect((pageErr as DataError).message).toContain('page cap');
+    const budget = cappedCompressors({ ...DEFAULT_DECODE_CAPS, maxDecodedBytes: 10 });
+    let budgetErr: unknown;
+    try {
+      budget.SNAPPY!(new Uint8Array([20, 0]), 20);
+    } catch (e) {
+      budgetErr = e;
+    }
+    expect((budgetErr as DataError).message).toContain('inflate cap');
+    expect((budgetErr as DataError).hint).toContain('caps.maxDecodedBytes');
   });
 
   it('loads once the setting is raised', async () => {
