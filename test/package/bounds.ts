@@ -5,9 +5,9 @@
  */
 export const PACKAGE_BOUNDS = {
   /** files in the tarball */
-  maxFiles: 700,
+  maxFiles: 1000,
   /** the .tgz itself */
-  maxTarballBytes: 3_000_000,
+  maxTarballBytes: 4_000_000,
   /** `npm install sbirtools` (production) in an empty project: node_modules on disk */
   maxInstallBytes: 60_000_000,
   /** package.json "engines.node": exactly the supported lines (20 is legacy) */
