@@ -9,12 +9,13 @@
 // Writes bench/results/serve-faults.json. Needs the build and redis-server (scripts/install-redis.sh).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { freePort } from './lib/freePort.mjs';
 import { ROOT } from './lib/paths.mjs';
-import { quantile } from './lib/stats.mjs';
+import { quantile, sleep } from './lib/stats.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '150' }, clients: { type: 'string', default: '64' }, 'think-ms': { type: 'string', default: '500' } } });
 const SECONDS = Number(values.seconds);
@@ -27,14 +28,6 @@ const FLOOD_KEY = 'soak-flood-key-0123456789';
 const SLOW_KEY = 'soak-slow-reader-key-0123456789';
 const PASSWORD = 'soak-redis-password-42';
 const CLI = join(ROOT, 'bin', 'sbirtools.js');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const freePort = () => new Promise((resolve) => {
-  const s = createServer();
-  s.listen(0, '127.0.0.1', () => {
-    const { port } = s.address();
-    s.close(() => resolve(port));
-  });
-});
 
 const redisBin = execFileSync('sh', [join(ROOT, 'scripts', 'install-redis.sh')], { encoding: 'utf8' }).trim().split('\n').pop();
 const redisPort = await freePort();

@@ -6,13 +6,14 @@
 // Prints JSON (and writes bench/results/serve-load.json). Not a test: timings on a shared box are noisy.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { freePort } from './lib/freePort.mjs';
 import { ROOT } from './lib/paths.mjs';
 import { childPids, memOf } from './lib/procMem.mjs';
+import { sleep } from './lib/stats.mjs';
 
 const { values } = parseArgs({ options: { connections: { type: 'string', default: '8' }, runs: { type: 'string', default: '200' }, replicas: { type: 'string', default: '1,2,3' }, cells: { type: 'string', default: '0,10,50,100,200' } } });
 const CONNECTIONS = Number(values.connections);
@@ -20,15 +21,7 @@ const RUNS = Number(values.runs);
 const KEY = 'bench-key-0123456789abcdef';
 const CLI = join(ROOT, 'bin', 'sbirtools.js');
 const cacheDir = mkdtempSync(join(tmpdir(), 'sbirtools-bench-serve-'));
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-const freePort = () => new Promise((resolve) => {
-  const s = createServer();
-  s.listen(0, '127.0.0.1', () => {
-    const { port } = s.address();
-    s.close(() => resolve(port));
-  });
-});
 
 async function waitFor(proc, pattern, stream = 'stdout') {
   let text = '';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CLI, cliEnv, ROOT } from './helpers/processes.js';
-import { freePort, stop, type ServeProcess } from './helpers/serve.js';
+import { CLI, cliEnv, freePort, ROOT } from './helpers/processes.js';
+import { stop, type ServeProcess } from './helpers/serve.js';
 
 const KEY = 'config-test-key-0123456789';
 

@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRoundRobinProxy, type RoundRobinProxy } from './helpers/roundRobinProxy.js';
-import { freePort, sharedCacheDir, startRedis, startServe, stop, type ServeProcess } from './helpers/serve.js';
+import { freePort } from './helpers/processes.js';
+import { sharedCacheDir, startRedis, startServe, stop, type ServeProcess } from './helpers/serve.js';
 import { waitFor } from '../helpers/waitFor.js';
 
 const KEY = 'fault-test-key-0123456789';

@@ -4,7 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startServe, stop, type ServeProcess } from './helpers/serve.js';
+import { freePort } from './helpers/processes.js';
+import { startServe, stop, type ServeProcess } from './helpers/serve.js';
 
 const API_KEY = 'static-key-bbbbbbbbbbbbbbbbbbbbbb';
 

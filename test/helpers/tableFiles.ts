@@ -39,3 +39,25 @@ export function portfolioArrow(format: 'file' | 'stream' = 'file'): Uint8Array {
   });
   return tableToIPC(t, { format })!;
 }
+
+/**
+ * A large UNCOMPRESSED Parquet file for the split-decode tests (about 40 bytes a row): unique ids,
+ * repeated names with nulls, doubles, dates, booleans with nulls (`flag`, when asked) and small ints.
+ */
+export function largeParquet(rows: number, opts: { rowGroupSize: number; flag: boolean }): Uint8Array {
+  const flag = { name: 'flag', data: Array.from({ length: rows }, (_, i) => (i % 11 === 0 ? null : i % 3 === 0)), type: 'BOOLEAN' } as const;
+  return new Uint8Array(
+    parquetWriteBuffer({
+      columnData: [
+        { name: 'id', data: Array.from({ length: rows }, (_, i) => `ID-${(i * 7919).toString(36)}`), type: 'STRING', encoding: 'PLAIN' },
+        { name: 'name', data: Array.from({ length: rows }, (_, i) => (i % 9 === 0 ? null : `Company ${i % 20_000} Ünïcode`)), type: 'STRING', encoding: 'PLAIN' },
+        { name: 'amount', data: Array.from({ length: rows }, (_, i) => (i % 5 === 0 ? null : i * 1.5)), type: 'DOUBLE' },
+        { name: 'when', data: Array.from({ length: rows }, (_, i) => new Date(Date.UTC(2000, 0, 1) + (i % 9000) * 86_400_000)), type: 'TIMESTAMP' },
+        ...(opts.flag ? [flag] : []),
+        { name: 'small', data: Int32Array.from({ length: rows }, (_, i) => i % 500), type: 'INT32' },
+      ],
+      codec: 'UNCOMPRESSED',
+      rowGroupSize: opts.rowGroupSize,
+    }),
+  );
+}

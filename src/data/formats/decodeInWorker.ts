@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ColumnarTable } from '../../../schema/columnar.js';
 import { DataError, type DataErrorCode } from '../errors.js';
+import { workerScript } from '../workerScript.js';
 import { capHint, DEFAULT_DECODE_CAPS, type DecodeCaps } from './decodeCaps.js';
 import type { DecodedFormat } from './decodeTable.js';
 import type { TablePart } from './parquetParts.js';
@@ -156,19 +154,7 @@ function runJob(w: DecodeWorker, script: URL, file: string, format: DecodedForma
   return { answer, cancel: () => cancel() };
 }
 
-/**
- * The compiled worker script: beside this file when this is the compiled module
- * (dist/src/data/formats/), else under the package's dist/ — from src/ under vitest, or from a
- * one-file bundle such as the holder's (dist/holder/holderMain.mjs), where `import.meta.url` names
- * the bundle, not this module.
- */
+/** The compiled worker script (workerScript.ts says where it is looked for). */
 function workerPath(): URL {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith(`${sep}decodeInWorker.js`)) return new URL('./decodeWorker.js', import.meta.url);
-  for (let dir = dirname(here); ; dir = dirname(dir)) {
-    const compiled = join(dir, 'dist', 'src', 'data', 'formats', 'decodeWorker.js');
-    if (existsSync(compiled)) return pathToFileURL(compiled);
-    if (dirname(dir) === dir) break;
-  }
-  throw new Error(`sbirtools: dist/src/data/formats/decodeWorker.js is missing above ${here}. Run \`npm run build\`.`);
+  return workerScript(import.meta.url, 'decodeInWorker.js', 'src/data/formats/decodeWorker.js');
 }

@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { DataError } from '../errors.js';
+import { workerScript } from '../workerScript.js';
 import type { FetchAnswer } from './fetchWorker.js';
 import type { RemoteOptions } from './remoteOptions.js';
 
@@ -76,18 +74,7 @@ function startWorker(): Worker {
   return w;
 }
 
-/**
- * The compiled worker script: beside this file when this is the compiled module
- * (dist/src/data/remote/), else under the package's dist/ (from src/ under vitest, or from a
- * one-file bundle such as the holder's, where `import.meta.url` names the bundle).
- */
+/** The compiled worker script (workerScript.ts says where it is looked for). */
 function workerPath(): URL {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith(`${sep}syncFetch.js`)) return new URL('./fetchWorker.js', import.meta.url);
-  for (let dir = dirname(here); ; dir = dirname(dir)) {
-    const compiled = join(dir, 'dist', 'src', 'data', 'remote', 'fetchWorker.js');
-    if (existsSync(compiled)) return pathToFileURL(compiled);
-    if (dirname(dir) === dir) break;
-  }
-  throw new Error(`sbirtools: dist/src/data/remote/fetchWorker.js is missing above ${here}. Run \`npm run build\`.`);
+  return workerScript(import.meta.url, 'syncFetch.js', 'src/data/remote/fetchWorker.js');
 }

@@ -2,8 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './processes.js';
-import { freePort } from './serve.js';
+import { freePort, ROOT } from './processes.js';
 
 /** A redis-server a test controls: stop, kill, restart on the same port, pause (SIGSTOP) and resume. */
 export interface RedisProcess {

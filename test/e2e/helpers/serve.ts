@@ -1,21 +1,9 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, cliEnv, ROOT } from './processes.js';
-
-/** A free loopback port (bound then released). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { CLI, cliEnv, freePort, ROOT } from './processes.js';
+import { startRedisProcess } from './redisProcess.js';
 
 /** A `sbirtools serve` child process. */
 export interface ServeProcess {
@@ -57,28 +45,8 @@ export async function stop(p: ServeProcess | undefined, signal: NodeJS.Signals =
 
 /** A redis-server on a free loopback port, without persistence; stop() ends it. */
 export async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
-  // installs redis-server via apt when missing (the project's own script); prints the binary
-  const bin = execFileSync('sh', [join(ROOT, 'scripts', 'install-redis.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop()!;
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'sbirtools-redis-'));
-  const proc = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  proc.stdout!.on('data', (d: Buffer) => (log += d.toString()));
-  const deadline = Date.now() + 20_000;
-  while (!/Ready to accept connections/.test(log)) {
-    if (proc.exitCode !== null) throw new Error(`redis-server exited: ${log}`);
-    if (Date.now() > deadline) throw new Error(`redis-server did not start: ${log}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: async () => {
-      if (proc.exitCode === null) proc.kill('SIGTERM');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const redis = await startRedisProcess();
+  return { url: redis.url, stop: redis.stop };
 }
 
 /** A shared empty cache folder so several replicas ingest the synthetic sample once. */

@@ -3,7 +3,6 @@
 // must come from exactly one part, and a part that fails must fail the whole decode (the other
 // part's worker cancelled) while the process goes on. Real worker threads, real files.
 import { parquetMetadata } from 'hyparquet';
-import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DataError } from '../../../../src/data/errors.js';
 import { DEFAULT_DECODE_CAPS } from '../../../../src/data/formats/decodeCaps.js';
@@ -12,26 +11,12 @@ import { decodeParquet } from '../../../../src/data/formats/parquet.js';
 import { partLeaves } from '../../../../src/data/formats/parquetParts.js';
 import { spareDecodes, spareState, warmSpares } from '../../../../src/data/formats/spareWorker.js';
 import { tableDifference } from '../../../helpers/sameTable.js';
+import { largeParquet } from '../../../helpers/tableFiles.js';
 
 const ROWS = 120_000;
 
-/** A ~2 MB file: unique ids, repeated names with nulls, doubles, dates, booleans, small ints. */
-function bigFile(): Uint8Array {
-  return new Uint8Array(
-    parquetWriteBuffer({
-      columnData: [
-        { name: 'id', data: Array.from({ length: ROWS }, (_, i) => `ID-${(i * 7919).toString(36)}`), type: 'STRING', encoding: 'PLAIN' },
-        { name: 'name', data: Array.from({ length: ROWS }, (_, i) => (i % 9 === 0 ? null : `Company ${i % 20_000} Ünïcode`)), type: 'STRING', encoding: 'PLAIN' },
-        { name: 'amount', data: Array.from({ length: ROWS }, (_, i) => (i % 5 === 0 ? null : i * 1.5)), type: 'DOUBLE' },
-        { name: 'when', data: Array.from({ length: ROWS }, (_, i) => new Date(Date.UTC(2000, 0, 1) + (i % 9000) * 86_400_000)), type: 'TIMESTAMP' },
-        { name: 'flag', data: Array.from({ length: ROWS }, (_, i) => (i % 11 === 0 ? null : i % 3 === 0)), type: 'BOOLEAN' },
-        { name: 'small', data: Int32Array.from({ length: ROWS }, (_, i) => i % 500), type: 'INT32' },
-      ],
-      codec: 'UNCOMPRESSED',
-      rowGroupSize: 50_000,
-    }),
-  );
-}
+/** A ~2 MB uncompressed file: unique ids, repeated names with nulls, doubles, dates, booleans, small ints. */
+const bigFile = () => largeParquet(ROWS, { rowGroupSize: 50_000, flag: true });
 
 /** Two warm spares wait once a file big enough to split was decoded (they start 0.5 s and 1 s after it, then warm up). */
 async function twoSpares(): Promise<void> {

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AWARDS } from '../fixture.js';
 import { createHarness, type Harness } from '../harness.js';
+import { differentialHelpers, diffRuns, install } from './differentialRuns.js';
 import { EDGE_TABLES, tableArb } from './randomTables.js';
 
 const SEED = Number(process.env.FAST_CHECK_SEED ?? 20261122);
@@ -16,49 +17,18 @@ let h: Harness;
 beforeAll(() => { h = createHarness({ tables: [AWARDS, ...TABLES], limits: { maxResultBytes: 8 << 20 } }); });
 afterAll(() => h.dispose());
 
-/** Guest-side helpers: an exact dump of a result and the plain-array copy of a table. */
-const HELPERS = `
-var __ser = (v) => v === undefined ? 'u' : v === null ? 'n' : typeof v === 'number' ? (Object.is(v, -0) ? '-0' : String(v))
-  : v instanceof Date ? 'D' + v.getTime() : Array.isArray(v) ? '[' + v.map(__ser).join(',') + ']' : typeof v + ':' + JSON.stringify(v);
-var __dump = (x) => {
+/** The exact dump of a result: a table with its values, column and row order and grouping. */
+const DUMP = `var __dump = (x) => {
   if (!(x instanceof aq.ColumnTable)) return __ser(x);
   const names = x.columnNames();
   const g = x.groups();
   return JSON.stringify({ names, rows: x.numRows(), cols: names.map((c) => x.array(c).map(__ser)),
     groups: g && { names: g.names, size: g.size, rows: g.rows, keys: Array.from(x.indices(), (r) => g.keys[r]), parts: x.partitions().map((p) => Array.from(p)) } });
-};
-var __plain = (t) => aq.table(Object.fromEntries(t.columnNames().map((c) => [c, t.array(c)])));
-var __diff = (exprs) => {
-  const out = [];
-  for (const name of ${JSON.stringify(TABLES.map((t) => t.name))}) {
-    const T = tables[name];
-    const P = __plain(T);
-    for (const e of exprs) {
-      const run = (x) => { try { return __dump(e(x)); } catch (err) { return 'ERR ' + err.name + ': ' + err.message; } };
-      const a = run(T);
-      const b = run(P);
-      if (a !== b) { out.push({ table: name, expr: String(e), fast: a.slice(0, 600), plain: b.slice(0, 600) }); if (out.length > 3) return out; }
-    }
-  }
-  return out;
-};
-true`;
+};`;
 
-/** Differences between the fast and the plain path, a few expressions per run (each run has a deadline). */
-async function diff(exprs: string[]): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for (let i = 0; i < exprs.length; i += 4) {
-    const r = await h.run(`__diff([${exprs.slice(i, i + 4).join(',\n')}])`);
-    if (!r.ok) throw new Error(`${r.error!.name}: ${r.error!.message}`);
-    out.push(...(r.value as unknown[]));
-  }
-  return out;
-}
+const diff = (exprs: string[]) => diffRuns(h, exprs);
 
-beforeAll(async () => {
-  const r = await h.run(HELPERS);
-  if (!r.ok) throw new Error(r.error!.message);
-});
+beforeAll(() => install(h, differentialHelpers(TABLES.map((t) => t.name), DUMP)));
 
 describe('fast paths give exactly the plain path answers on random tables', () => {
   test('groupby keys: 1-3 keys of dictionary, integer and date type, after filters and orders', async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ColumnarTable } from '../../../../schema/columnar.js';
 import { AWARDS, utf8 } from '../fixture.js';
 import { createHarness, type Harness } from '../harness.js';
+import { differentialHelpers, diffRuns, install } from './differentialRuns.js';
 import { EDGE_TABLES, tableArb } from './randomTables.js';
 
 const SEED = Number(process.env.FAST_CHECK_SEED ?? 20261125);
@@ -26,45 +27,16 @@ let h: Harness;
 beforeAll(() => { h = createHarness({ tables: [AWARDS, ...TABLES], textPages: true, limits: { maxResultBytes: 8 << 20 } }); });
 afterAll(() => h.dispose());
 
-const HELPERS = `
-var __ser = (v) => v === undefined ? 'u' : v === null ? 'n' : typeof v === 'number' ? (Object.is(v, -0) ? '-0' : String(v))
-  : v instanceof Date ? 'D' + v.getTime() : Array.isArray(v) ? '[' + v.map(__ser).join(',') + ']' : typeof v + ':' + JSON.stringify(v);
-var __dump = (x) => {
+/** The exact dump of a result: a table's values and column order, a Series' values and index. */
+const DUMP = `var __dump = (x) => {
   if (x instanceof aq.ColumnTable) return JSON.stringify({ names: x.columnNames(), cols: x.columnNames().map((c) => x.array(c).map(__ser)) });
   if (x && typeof x.tolist === 'function' && typeof x.dtype !== 'undefined') return JSON.stringify({ v: x.tolist().map(__ser), i: x.index }); // not dtype: the host schema's and one inferred from a plain copy may differ
   return __ser(x);
-};
-var __plain = (t) => aq.table(Object.fromEntries(t.columnNames().map((c) => [c, t.array(c)])));
-var __diff = (exprs) => {
-  const out = [];
-  for (const name of ${JSON.stringify(TABLES.map((t) => t.name))}) {
-    const T = tables[name];
-    const P = __plain(T);
-    for (const e of exprs) {
-      const run = (x) => { try { return __dump(e(x)); } catch (err) { return 'ERR ' + err.name + ': ' + err.message; } };
-      const a = run(T);
-      const b = run(P);
-      if (a !== b) { out.push({ table: name, expr: String(e), fast: a.slice(0, 600), plain: b.slice(0, 600) }); if (out.length > 3) return out; }
-    }
-  }
-  return out;
-};
-true`;
+};`;
 
-async function diff(exprs: string[]): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for (let i = 0; i < exprs.length; i += 4) {
-    const r = await h.run(`__diff([${exprs.slice(i, i + 4).join(',\n')}])`);
-    if (!r.ok) throw new Error(`${r.error!.name}: ${r.error!.message}`);
-    out.push(...(r.value as unknown[]));
-  }
-  return out;
-}
+const diff = (exprs: string[]) => diffRuns(h, exprs);
 
-beforeAll(async () => {
-  const r = await h.run(HELPERS);
-  if (!r.ok) throw new Error(r.error!.message);
-});
+beforeAll(() => install(h, differentialHelpers(TABLES.map((t) => t.name), DUMP)));
 
 /**
  * merge's lookup path against the join it replaces (Arquero's join on plain copies, ordered by the
