@@ -3,7 +3,7 @@ import type { Ivm } from './loadIsolatedVm.js';
 import type { Limits } from '../../../../schema/limits.js';
 import type { DatasetInfo } from '../../../../schema/result.js';
 import type { RawRunOutcome, RawStatus } from '../../../../schema/outcome.js';
-import { guestLoad, guestVisibleSource } from '../guestTables.js';
+import { guestLoad, guestRows, guestVisibleSource } from '../guestTables.js';
 import { compilePrelude } from '../preludeScript.js';
 import { OutputBuffer } from '../outputBuffer.js';
 import { removeDangerousGlobals } from '../hardenGlobals.js';
@@ -98,6 +98,7 @@ export class IsolatedVmSession implements EngineSession {
       script.runSync(context, { timeout: BOOT_TIMEOUT_MS });
       const providers = await tables;
       const byName = new Map(providers.map((t) => [t.meta.name, t]));
+      const lazyPages = new Map<string, number>();
       const bridge = {
         tables: providers.map((t) => t.meta),
         // the guest sees a file's name, never the host's absolute path (a URL or 'embedded-…' is kept)
@@ -118,7 +119,8 @@ export class IsolatedVmSession implements EngineSession {
         fetchTextPage: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) => guestSafe(() => {
           const provider = typeof table === 'string' ? byName.get(table) : undefined;
           if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
-          return textPage(guestLoad(provider, table as string, column), Number(start), Number(end));
+          const r = guestRows(provider, table as string, column, Number(start), Number(end), lazyPages);
+          return textPage(r.data, r.start, r.end);
         })),
         // a length or a literal contains answered from the UTF-8 bytes: no row crosses into the isolate
         textScan: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown, req: unknown) => guestSafe(() => {
