@@ -78,6 +78,11 @@ export class CacheReader {
   private readonly byName: Map<string, ColumnEntry>;
   /** Offsets and validity of utf8 columns read by range (loadRows) before any full load. */
   private readonly textIndex = new Map<string, { offsets: Int32Array; valid: Uint8Array }>();
+  /**
+   * Text columns with fewer bytes are always read whole and checked (a few ms); larger ones (the
+   * ~290 MB Abstract) may be read by range. @internal tests set it lower.
+   */
+  lazyMinBytes = 32 << 20;
 
   constructor(
     readonly path: string,
@@ -113,13 +118,16 @@ export class CacheReader {
    * a page of long text costs its own bytes, not the column's. The column's offsets and validity
    * are read (and checked) once; the text bytes of a range are not checksummed (the checksum
    * covers the whole buffer), a full `loadColumn` still checks them. Returns null when the column
-   * is already loaded, is not utf8, or the file is closed: the caller slices the loaded column.
+   * is already loaded, is not utf8, holds less than 32 MB of text (`lazyMinBytes`), the range is
+   * every row, or the file is closed: the caller loads the column (checked) and slices it.
    * @throws {RangeError} when the range is outside the column; {DataError} as loadColumn.
    */
   loadRows(name: string, start: number, end: number): Extract<ColumnData, { kind: 'utf8' }> | null {
     if (this.memo.has(name) || this.fd === null) return null;
+    // the whole column is read whole, checksum and all
+    if (start === 0 && end === this.header.numRows) return null;
     const entry = this.byName.get(name);
-    if (!entry || entry.kind !== 'utf8') return null;
+    if (!entry || entry.kind !== 'utf8' || (entry.buffers.bytes?.length ?? 0) < this.lazyMinBytes) return null;
     let index = this.textIndex.get(name);
     if (!index) {
       index = { offsets: new Int32Array(this.read(entry, 'offsets')), valid: new Uint8Array(this.read(entry, 'valid')) };

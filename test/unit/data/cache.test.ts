@@ -41,9 +41,13 @@ describe('binary cache file', () => {
     const opened = openCache(path, 'k1');
     if (!opened.ok) throw new Error(opened.reason);
     const reader = opened.reader;
+    const text0 = table.columns.find((c) => c.data.kind === 'utf8')!;
+    expect(reader.loadRows(text0.name, 0, 1)).toBeNull(); // a small column is read whole, checked
+    reader.lazyMinBytes = 0;
     const text = table.columns.find((c) => c.data.kind === 'utf8')!;
     const whole = decode(text.data);
-    for (const [a, b] of [[0, 300], [17, 18], [5, 5], [250, 300]] as const) {
+    expect(reader.loadRows(text.name, 0, 300)).toBeNull(); // every row: read whole, checksum and all
+    for (const [a, b] of [[0, 299], [17, 18], [5, 5], [250, 300]] as const) {
       const rows = reader.loadRows(text.name, a, b);
       expect(rows).not.toBeNull();
       expect(decode(rows!)).toEqual(whole.slice(a, b));
