@@ -65,6 +65,7 @@ const MEASURES = {
   duckdb: ['duckdbReference', { reps: q ? 3 : 7 }, [], OPTIONAL],
   // issue 25: every Series/DataFrame method against the loop it replaces and pandas
   series: ['seriesMethods', { reps: q ? 3 : 7 }, NO_SNAPSHOT, OPTIONAL],
+  firstTouch: ['firstTouch', { runs: q ? 1 : 3 }, [], OPTIONAL],
 };
 const only = values.only ? new Set(values.only.split(',')) : undefined;
 
