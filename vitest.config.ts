@@ -28,6 +28,8 @@ const shared = {
   maxWorkers: 2,
   execArgv: ['--no-node-snapshot'],
   setupFiles: ['test/setup/leakCheck.ts'],
+  // refuses a dist/ older than src/, schema/, prelude/ or scripts/ ("run npm run build")
+  globalSetup: ['test/setup/distFresh.ts'],
 };
 
 export default defineConfig({

@@ -18,6 +18,7 @@ const require = createRequire(join(root, 'dist', 'src', 'runtime', 'engines', 'i
 const name = ['isolated-vm', 'isolated-vm-legacy'].find((n) => { try { require.resolve(n); return true; } catch { return false; } });
 const ivm = require(name);
 let isolate = null;
+// eslint-disable-next-line @typescript-eslint/no-this-alias -- the profiler needs the isolate the sandbox made
 const Isolate = class extends ivm.Isolate { constructor(...a) { super(...a); isolate = this; } };
 require.cache[require.resolve(name)].exports = new Proxy(ivm, { get: (t, k) => (k === 'Isolate' ? Isolate : t[k]) });
 const { createSandbox, shutdown } = await import(join(root, 'dist', 'src', 'index.js'));

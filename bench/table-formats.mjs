@@ -22,6 +22,8 @@ const dir = mkdtempSync(join(tmpdir(), 'sbirtools-formats-'));
 const duck = await (await DuckDBInstance.create(':memory:')).connect();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x) => Math.round(x);
+// top level: section 3 uses it too (it was defined inside section 1's block, a ReferenceError in section 3)
+const size = (p) => statSync(p).size;
 
 // 1. the table: ids, a dictionary column, high-cardinality names, amounts, dates, flags, short text
 const agencies = ['DOD', 'HHS', 'NSF', 'DOE', 'NASA', 'USDA', 'DOC', 'ED', 'EPA', 'DHS'];
@@ -68,7 +70,6 @@ for (let k = 0; k < REPEAT; k++) {
     times[f].push(await ready(p));
   }
 }
-const size = (p) => statSync(p).size;
 if (process.env.SBIRTOOLS_BENCH_RAW === '1') for (const f of ['csv', 'parquet', 'arrow']) console.log(`${f} first loads (ms, in order): ${cold[f].map(ms).join(' ')}`);
 console.log(`\n## 1. A ${ROWS}-row table ready in a session (createSandbox + first run), median of ${REPEAT}`);
 console.log('| format | file bytes | first load ms | x CSV | kept by the holder ms | x CSV |\n| --- | ---: | ---: | ---: | ---: | ---: |');

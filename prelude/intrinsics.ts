@@ -15,40 +15,31 @@ export const ObjectGetOwnPropertyDescriptor = G.Object.getOwnPropertyDescriptor;
 export const ObjectGetPrototypeOf = G.Object.getPrototypeOf;
 export const ObjectPrototype = G.Object.prototype;
 export const ObjectPrototypeToString = G.Object.prototype.toString;
-export const ObjectIs = G.Object.is;
 export const NativeArray = G.Array;
 export const ArrayIsArray = G.Array.isArray;
 export const ArrayBufferIsView = G.ArrayBuffer.isView;
 export const ReflectApply = G.Reflect.apply;
-export const ReflectOwnKeys = G.Reflect.ownKeys;
 export const FunctionPrototypeToString = G.Function.prototype.toString;
 export const NativePromise = G.Promise;
 export const PromisePrototypeThen = G.Promise.prototype.then;
 export const NativeDate = G.Date;
-export const DateNow = G.Date.now;
 export const DatePrototypeGetTime = G.Date.prototype.getTime;
 export const DatePrototypeToISOString = G.Date.prototype.toISOString;
 export const MathRandom = G.Math.random;
 export const NativeMap = G.Map;
 export const NativeSet = G.Set;
 export const NativeWeakMap = G.WeakMap;
-export const NativeError = G.Error;
-export const StringFromCharCode = G.String.fromCharCode;
-export const StringPrototypeSlice = G.String.prototype.slice;
 export const ArrayPrototypeSlice = G.Array.prototype.slice;
 /** Undefined in an engine without WeakRef: the text cache then drops pages instead of keeping them weakly. */
 export const NativeWeakRef = G.WeakRef as typeof WeakRef | undefined;
 export const WeakRefPrototypeDeref = G.WeakRef?.prototype.deref;
 export const NumberIsFinite = G.Number.isFinite;
-export const NumberIsInteger = G.Number.isInteger;
 export const MapPrototypeEntries = G.Map.prototype.entries;
 export const SetPrototypeValues = G.Set.prototype.values;
 export const MapSizeGetter = ObjectGetOwnPropertyDescriptor(G.Map.prototype, 'size')!.get!;
 export const SetSizeGetter = ObjectGetOwnPropertyDescriptor(G.Set.prototype, 'size')!.get!;
 export const TypedArrayPrototype = ObjectGetPrototypeOf(G.Uint8Array.prototype);
-export const TypedArrayLengthGetter = ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, 'length')!.get!;
 export const TypedArrayToStringTag = ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag)!.get!;
-export const ErrorCaptureStackTrace = (G.Error as { captureStackTrace?: unknown }).captureStackTrace;
 
 /** `Object.prototype.toString.call(v)` through the captured builtin. */
 export function tagOf(v: unknown): string {

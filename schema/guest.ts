@@ -26,4 +26,3 @@ export const GuestOutcomeSchema = z.union([
     truncatedOutput: z.boolean().optional(),
   }),
 ]);
-export type GuestOutcome = z.infer<typeof GuestOutcomeSchema>;

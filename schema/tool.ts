@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** What a session id may be: 1-128 of letters, digits and `_ - . :` (a UUID fits; CR/LF, spaces and `/` never do). */
+export const SESSION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
 /** Name of the analysis tool on every surface (MCP, OpenAI, Anthropic, AI SDK). */
 export const RUN_ANALYSIS_TOOL_NAME = 'run_analysis';
 
@@ -23,6 +26,7 @@ export const RunAnalysisInputSchema = z
       .string({ error: 'Expected `session_id` to be a string' })
       .min(1)
       .max(128, { error: 'Expected `session_id` to be at most 128 characters' })
+      .regex(SESSION_ID, { error: 'Expected `session_id` to use only letters, digits and `_ - . :` (no spaces or control characters), e.g. the id POST /v1/sessions returned' })
       .optional()
       .describe('Reuse variables across calls: runs with the same session_id share one sandbox. Omit for a fresh, stateless run.'),
     max_chars: z

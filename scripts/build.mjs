@@ -1,7 +1,7 @@
 // Build: TypeScript (src/, schema/) -> dist/, and the in-isolate prelude -> dist/prelude/bundle.js.
 // Runs on `npm install` (prepare) and before `npm test`, so a fresh clone is usable after one command.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
@@ -22,12 +22,18 @@ if (existsSync(entry)) {
   console.warn('build: prelude/index.ts not found; skipping the prelude bundle');
 }
 mkdirSync(join(root, 'dist'), { recursive: true });
+// third-party code we ship bundled (src/vendor/): before the holder and CLI bundles read dist/
+const { buildVendor } = await import('./build-vendor.mjs');
+await buildVendor(root);
 // after tsc: the holder bundle is made from the compiled JavaScript
 const { buildHolder } = await import('./build-holder.mjs');
 await buildHolder(root);
 // the CLI's `run` path, bundled the same way (bin/sbirtools.js loads it when present)
 const { buildCli } = await import('./build-cli.mjs');
 await buildCli(root);
+// the Cloudflare Workers module (QuickJS, no node: import) that `sbirtools bundle --target workers` ships
+const { buildWorker } = await import('./build-worker.mjs');
+await buildWorker(root);
 
 // Say which engine 'auto' will use here, so an install where no isolated-vm build loads (Node 26
 // without 7.x, no build tools, a host that cannot load addons) says so instead of failing later.
@@ -38,3 +44,6 @@ const probe = `import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'src', '
 })`;
 const report = spawnSync(process.execPath, ['--no-node-snapshot', '-e', probe], { encoding: 'utf8', timeout: 30_000 });
 if (report.stdout) process.stderr.write(report.stdout);
+
+// Last: test/setup/distFresh.ts refuses to run tests when a source file is newer than this stamp.
+writeFileSync(join(root, 'dist', '.build-stamp'), `${new Date().toISOString()}\n`);

@@ -3,7 +3,7 @@ export { run, createSandbox, Sandbox, type RunOptions, type OneShotOptions } fro
 export { createPool, Pool, type PoolOptions } from './sandbox/pool.js';
 export type { SandboxOptions, TableInput } from './sandbox/options.js';
 export { SbirtoolsError, SbirtoolsValidationError, SandboxClosedError } from './core/errors.js';
-export { EngineLoadError, engineInfo } from './runtime/engines/isolated-vm/loadIsolatedVm.js';
+export { EngineLoadError, engineInfo, engineStatus, ENGINE_FALLBACK_WARNING, type EngineStatus } from './sandbox/engines.js';
 export { liveSandboxCount, closeAllSandboxes } from './sandbox/liveSandboxes.js';
 export { shutdownDefaultBackends as shutdown } from './sandbox/defaultBackend.js';
 export { liveIsolates } from './sandbox/liveIsolates.js';
@@ -15,7 +15,8 @@ export { RunAnalysisInputSchema, HandlerRequestSchema, RUN_ANALYSIS_TOOL_NAME, D
 export { createSessionStore, SessionStore, type SessionStoreOptions } from './adapters/sessionStore.js';
 export { openAITool, type OpenAITool } from './adapters/openAITool.js';
 export { anthropicTool, type AnthropicTool } from './adapters/anthropicTool.js';
-export { aiSdkTool, type AiSdkModule } from './adapters/aiSdkTool.js';
+export { OptionalDependencyError } from './core/optionalPeer.js';
+export { aiSdkTool, type AiSdkModule, type AiSdkRunTool } from './adapters/aiSdkTool.js';
 export type { ToolAdapterOptions } from './adapters/toolCore.js';
 export { toToolOutput, type ToolOutput, type ToolOutputError } from './adapters/toolOutput.js';
 export { resultText, formatError } from './adapters/resultText.js';
@@ -25,7 +26,9 @@ export { dataCard, type DataCard, type ColumnCard } from './result/dataCard.js';
 export { toolDescription, TOOL_DESCRIPTION_MAX_CHARS } from './result/toolDescription.js';
 export { createHandler, type HandlerOptions, type HandlerErrorBody } from './adapters/handler.js';
 export { toNodeListener } from './adapters/nodeListener.js';
+export { lambdaHandler, type LambdaHttpEvent, type LambdaHttpResult } from './adapters/lambdaHandler.js';
 export { runResultHttp, runResultResponse, type RunHttpAnswer } from './result/runResultHttp.js';
+export type { McpSdkServer, McpTransport } from './mcp/publicTypes.js';
 export { createMcpServer, type McpServerOptions, type SbirtoolsMcpServer } from './mcp/createMcpServer.js';
 export { serveStdio } from './mcp/serveStdio.js';
 export { withCapsules, type RunFn, type CapsuleOptions } from './capsule/withCapsules.js';

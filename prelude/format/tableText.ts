@@ -47,7 +47,7 @@ export function tableText(t: ColumnTable, options: TableTextOptions = {}): strin
   let left = names.length > maxColumns ? Math.ceil(maxColumns / 2) : names.length;
   let right = names.length > maxColumns ? Math.floor(maxColumns / 2) : 0;
   const shownNames = () => [...names.slice(0, left), ...names.slice(names.length - right)];
-  let { cells } = formatColumns(t, shownNames(), rows, maxColWidth);
+  const { cells } = formatColumns(t, shownNames(), rows, maxColWidth);
   const labels = positions.map(String);
   const idxW = Math.max(cutRows ? 2 : 0, ...labels.map((l) => l.length));
   const colWidths = () => shownNames().map((name, j) => Math.max(name.length, cutRows ? 3 : 0, ...cells[j].map((c) => c.length)));

@@ -47,11 +47,6 @@ export function values(t: ColumnTable, name: string): unknown[] {
   return t.array(name) as unknown[];
 }
 
-/** The visible row indices, in table order. */
-export function rowIndices(t: ColumnTable): Uint32Array {
-  return t.indices() as Uint32Array;
-}
-
 /** A new table from column arrays (in `names` order). */
 export function newTable(columns: Record<string, ArrayLike<unknown>>, names?: string[]): ColumnTable {
   return new ColumnTable(columns as never, names ?? Object.keys(columns));

@@ -3,7 +3,6 @@
  * `t.sum()` an object { column: value } over numeric (and boolean) columns, `sum([1, 2])` works on
  * arrays, and on a grouped table `t.groupby('Agency').sum('Award Amount')` is a table (one row per group).
  */
-import type { ColumnTable } from 'arquero';
 import { GuestError } from '../errors/guestError.js';
 import { AGG_FUNCS } from './aggFuncs.js';
 import { dtypeOf, isSummable, isTable, resolveColumn, resolveColumns, values, describeType } from './common.js';
@@ -37,9 +36,3 @@ export function reduce(name: string, x: unknown, cols?: unknown, ...rest: unknow
     `Use ${name}(award_data, 'Award Amount'), award_data.${name}('Award Amount') or ${name}([1, 2, 3]).`);
 }
 
-/** Table method form: `t.sum('col')`. */
-export function reductionMethod(name: string): (this: ColumnTable, cols?: unknown) => unknown {
-  return function (this: ColumnTable, cols?: unknown) {
-    return reduce(name, this, cols);
-  };
-}

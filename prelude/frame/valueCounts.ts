@@ -3,7 +3,7 @@
  * default, counts sort descending with ties in order of first appearance, `normalize` gives a
  * `proportion` column instead of `count`. Blank strings are values, not nulls (as in pandas).
  */
-import { ColumnTable } from 'arquero';
+import type { ColumnTable } from 'arquero';
 import { GuestError } from '../errors/guestError.js';
 import { assertTable, isNull, isTable, newTable, resolveColumn, resolveColumns, values, describeType } from './common.js';
 import { fastValueCounts } from '../fast/valueCounts.js';

@@ -1,3 +1,4 @@
+/* eslint-disable prefer-spread -- String.fromCharCode.apply over a chunk: no iterator per call on the decoder's hot path */
 /**
  * Small UTF-8 codec for the isolate (a bare V8 context has no TextDecoder/TextEncoder).
  * Invalid sequences decode to U+FFFD, as the WHATWG decoder does in non-fatal mode.

@@ -95,5 +95,3 @@ for (const name of NAMED) {
   });
 }
 
-/** Names aggregations here accept (for docs and the did-you-mean of a typo). */
-export const GROUPBY_METHODS: readonly string[] = [...NAMED, 'agg', 'aggregate', 'size', 'quantile', 'apply', 'value_counts'];

@@ -7,7 +7,7 @@ import { describe } from '../frame/describe.js';
 import { isNull, newTable } from '../frame/common.js';
 import { unique, value_counts, type ValueCountsOptions } from '../frame/valueCounts.js';
 import type { ColumnTable } from 'arquero';
-import { Series } from './Series.js';
+import type { Series } from './Series.js';
 import { markSeriesTable } from './seriesTables.js';
 import { typedOf } from './typed.js';
 

@@ -7,8 +7,8 @@ import { GuestError } from '../errors/guestError.js';
 import { isNull } from '../frame/common.js';
 import { scanContains, scanLengths, typedOf } from './typed.js';
 import { contains, type ContainsOptions } from '../frame/strings.js';
-import { codePoints, countText, mapText } from './mapText.js';
-import { Series } from './Series.js';
+import { codePoints, countsLike, countText, mapText, maskLike } from './mapText.js';
+import type { Series } from './Series.js';
 
 type S = Series;
 
@@ -25,7 +25,7 @@ const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|\/]/;
 /** The mask of a literal contains answered from the host's bytes (typed.ts scanContains), or null. */
 const scanned = (s: S, needle: string, fold: 'none' | 'regex' | 'lower', f: (v: string) => boolean, na: unknown) => {
   const bits = scanContains(s, needle, fold, f, Boolean(na ?? false));
-  return bits ? Series.bools(bits, s) : null;
+  return bits ? maskLike(s, bits) : null;
 };
 const prefixes = (p: unknown): string[] => (Array.isArray(p) ? p.map(String) : [String(p)]);
 const escapeRe = (p: string) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -80,7 +80,7 @@ export class StringMethods {
   len() {
     const t = typedOf(this.s);
     const host = scanLengths(this.s, codePoints, utf16Length);
-    if (host) return Series.numbers(host.values, host.valid, this.s, this.s.name, 'integer');
+    if (host) return countsLike(this.s, host.values, host.valid);
     if (t && (t.kind === 'dict' || t.kind === 'text')) return countText(this.s, codePoints, utf16Length);
     return this.s.mapValues((v) => (isNull(v) ? null : typeof v === 'string' ? codePoints(v) : Array.isArray(v) ? v.length : codePoints(String(v))), this.s.name, 'integer');
   }

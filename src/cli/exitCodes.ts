@@ -12,6 +12,12 @@ export const EXIT = {
   LIMIT: 3,
   /** award_data could not be loaded (missing, unreadable or bad CSV, cache or download failure). */
   DATA: 4,
+  /**
+   * A part this command needs is not available here: the engine asked for (`--engine isolated-vm`:
+   * ENGINE_UNAVAILABLE) or an optional package (OPTIONAL_DEPENDENCY_MISSING, e.g. redis for
+   * `serve --redis`). sysexits' EX_UNAVAILABLE.
+   */
+  UNAVAILABLE: 69,
   /** A bug or a broken installation (INTERNAL_ERROR, unexpected exception). */
   INTERNAL: 70,
   /** Interrupted by Ctrl-C (ABORTED). */
@@ -43,6 +49,7 @@ export function exitCodeFor(result: RunResult): number {
 export function exitCodeForError(err: unknown): number {
   const code = String((err as { code?: unknown })?.code ?? '');
   if (code === 'VALIDATION_ERROR' || code.startsWith('OUTPUT_')) return EXIT.USAGE;
+  if (code === 'ENGINE_UNAVAILABLE' || code === 'OPTIONAL_DEPENDENCY_MISSING') return EXIT.UNAVAILABLE;
   if (/^(DATA_|DOWNLOAD_|CACHE_|DISK_FULL)/.test(code)) return EXIT.DATA;
   return EXIT.INTERNAL;
 }

@@ -16,6 +16,7 @@ Commands:
   mcp                            serve MCP over stdio (for Claude Desktop and other clients)
   serve                          serve MCP over HTTP and a REST API (scales out with Redis)
   build-data <out-dir>           write a read-only data directory (binary cache) for deployment
+  bundle <out-dir> --target t    write a deployable folder for lambda, vercel, node or workers
   replay <capsule.jsonl>         re-run a recorded run and compare
   view [runs.jsonl]              a local web page of the runs in a capsule log (live)
   report <runs.jsonl> -o <html>  one self-contained HTML report of a session
@@ -33,6 +34,7 @@ const COMMANDS: Record<string, Command> = {
   mcp: async (argv, io) => (await import('./mcp.js')).mcpCommand(argv, io),
   serve: async (argv, io) => (await import('./serve.js')).serveCommand(argv, io),
   'build-data': async (argv, io) => (await import('./buildData.js')).buildDataCommand(argv, io),
+  bundle: async (argv, io) => (await import('./bundle.js')).bundleCommand(argv, io),
   replay: async (argv, io) => (await import('./replay.js')).replayCommand(argv, io),
   view: async (argv, io) => (await import('./view.js')).viewCommand(argv, io),
   report: async (argv, io) => (await import('./report.js')).reportCommand(argv, io),
@@ -51,6 +53,7 @@ export function processIo(): CliIo {
  */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
+  const restoreWarnings = warningsAsOneLine(io);
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
       io.stdout.write(`${MAIN_HELP}\n`);
@@ -77,7 +80,26 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return exit;
   } finally {
     await shutdown().catch(() => undefined);
+    restoreWarnings();
   }
+}
+
+/**
+ * Print process warnings (the engine fallback above all: SBIRTOOLS_ENGINE_FALLBACK) as one
+ * `sbirtools: warning:` line on this command's stderr, instead of Node's two-line format with a
+ * --trace-warnings hint meant for developers. Returns a function that puts Node's printer back.
+ */
+function warningsAsOneLine(io: CliIo): () => void {
+  const previous = process.listeners('warning');
+  const print = (w: Error & { code?: string }) => {
+    io.stderr.write(`sbirtools: warning: ${w.message.replace(/^sbirtools: /, '')}${w.code ? ` [${w.code}]` : ''}\n`);
+  };
+  process.removeAllListeners('warning');
+  process.on('warning', print);
+  return () => {
+    process.off('warning', print);
+    for (const l of previous) if (!process.listeners('warning').includes(l)) process.on('warning', l);
+  };
 }
 
 /** `sbirtools download-data`: the data layer's command, given this invocation's streams. */

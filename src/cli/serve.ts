@@ -12,13 +12,21 @@ Serve sbirtools over HTTP: MCP (Streamable HTTP) at /mcp, REST at /v1/run and /v
 
 Options:
   --host <addr>              interface to listen on (default 127.0.0.1; anything else needs API keys)
-  --port <n>                 port (default 8787; 0 picks a free one)
+  --port <n>                 port (default $PORT, else 8787; 0 picks a free one)
   --redis <url>              Redis for several replicas (default $SBIRTOOLS_REDIS_URL; none: in memory)
 ${SANDBOX_FLAGS_HELP}
   --pool-size <n>            holder processes of this replica (default 1)
   --max-concurrent-runs <n>  runs executing at once on this replica (default 2 per holder)
-  --max-concurrent-per-key <n>  runs of one API key at once (default 4)
-  --runs-per-minute <n>      runs of one API key per minute (default 120)
+  --max-concurrent-per-key <n>  runs of one caller at once, across replicas (default 4)
+  --runs-per-minute <n>      runs + session creations of one caller in any 60 s (default 120)
+  --max-queued-per-key <n>   runs of one caller waiting on this replica before 429 (default 8)
+  --max-queue-wait-ms <ms>   longest wait for a run slot before 503 SERVER_BUSY (default 10000)
+  --redis-timeout-ms <ms>    longest any Redis command may take (default 2000)
+  --headers-timeout-ms <ms>  request line + headers must arrive within (default 5000)
+  --request-timeout-ms <ms>  whole request must arrive within (default 60000)
+  --body-idle-timeout-ms <ms>  a body silent this long gets 408 (default 10000)
+  --write-timeout-ms <ms>    a client reading none of its answer this long is dropped (default 15000)
+  --metrics-auth <key|none>  /metrics needs a key (default) or is open ($SBIRTOOLS_METRICS_AUTH)
   --max-body-bytes <n>       largest request body (default 2 x the code cap + 4096; /mcp also
                              fits an add_table upload)
   --max-upload-bytes <n>     largest table add_table accepts (default 4194304, 4 MiB)
@@ -45,10 +53,12 @@ ${SANDBOX_FLAGS_HELP}
 Environment:
   SBIRTOOLS_API_KEYS         comma-separated bearer keys (every route but /healthz and /readyz needs one)
   SBIRTOOLS_API_KEYS_FILE    a file with one key per line, instead
-  SBIRTOOLS_REDIS_URL        as --redis
+  SBIRTOOLS_REDIS_URL        as --redis (redis://[:password@]host:port, or rediss:// for TLS)
   SBIRTOOLS_OAUTH_ISSUER     as --oauth-issuer
   SBIRTOOLS_OAUTH_AUDIENCE   as --oauth-audience
   SBIRTOOLS_MAX_RESULT_CHARS as --max-result-chars
+  SBIRTOOLS_METRICS_AUTH     as --metrics-auth
+  PORT                       as --port
 
 MCP client config: {"mcpServers": {"sbirtools": {"url": "http://127.0.0.1:8787/mcp"}}}. Docs: docs/deploy.md.`;
 
@@ -65,6 +75,14 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     'max-concurrent-runs': { type: 'string' },
     'max-concurrent-per-key': { type: 'string' },
     'runs-per-minute': { type: 'string' },
+    'max-queued-per-key': { type: 'string' },
+    'max-queue-wait-ms': { type: 'string' },
+    'redis-timeout-ms': { type: 'string' },
+    'headers-timeout-ms': { type: 'string' },
+    'request-timeout-ms': { type: 'string' },
+    'body-idle-timeout-ms': { type: 'string' },
+    'write-timeout-ms': { type: 'string' },
+    'metrics-auth': { type: 'string' },
     'max-body-bytes': { type: 'string' },
     'max-upload-bytes': { type: 'string' },
     'allow-table-urls': { type: 'boolean' },
@@ -89,7 +107,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT.OK;
   }
   if (positionals.length) throw new UsageError('serve', `unexpected argument '${positionals[0]}'`);
-  const port = values.port === '0' ? 0 : intFlag('serve', 'port', values.port, 'port');
+  // $PORT is how Cloud Run, Heroku-style hosts and most container platforms name the port
+  const portText = values.port ?? (io.env.PORT ? String(io.env.PORT) : undefined);
+  const port = portText === '0' ? 0 : intFlag('serve', 'port', portText, 'port');
   if (port !== undefined && port > 65535) throw new UsageError('serve', `--port expects 0-65535, got '${port}'`);
   const n = (flag: string, unit: string) => intFlag('serve', flag, values[flag], unit);
   const options: ServerOptions = {
@@ -102,6 +122,14 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(n('max-concurrent-runs', 'runs') ? { maxConcurrentRuns: n('max-concurrent-runs', 'runs') } : {}),
     ...(n('max-concurrent-per-key', 'runs') ? { maxConcurrentPerKey: n('max-concurrent-per-key', 'runs') } : {}),
     ...(n('runs-per-minute', 'runs') ? { runsPerMinutePerKey: n('runs-per-minute', 'runs') } : {}),
+    ...(n('max-queued-per-key', 'runs') !== undefined ? { maxQueuedPerKey: n('max-queued-per-key', 'runs') } : {}),
+    ...(n('max-queue-wait-ms', 'milliseconds') ? { maxQueueWaitMs: n('max-queue-wait-ms', 'milliseconds') } : {}),
+    ...(n('redis-timeout-ms', 'milliseconds') ? { redisCommandTimeoutMs: n('redis-timeout-ms', 'milliseconds') } : {}),
+    ...(n('headers-timeout-ms', 'milliseconds') ? { headersTimeoutMs: n('headers-timeout-ms', 'milliseconds') } : {}),
+    ...(n('request-timeout-ms', 'milliseconds') ? { requestTimeoutMs: n('request-timeout-ms', 'milliseconds') } : {}),
+    ...(n('body-idle-timeout-ms', 'milliseconds') ? { bodyIdleTimeoutMs: n('body-idle-timeout-ms', 'milliseconds') } : {}),
+    ...(n('write-timeout-ms', 'milliseconds') ? { writeTimeoutMs: n('write-timeout-ms', 'milliseconds') } : {}),
+    ...(values['metrics-auth'] !== undefined ? { metricsAuth: String(values['metrics-auth']) as 'key' | 'none' } : {}),
     ...(n('max-body-bytes', 'bytes') ? { maxBodyBytes: n('max-body-bytes', 'bytes') } : {}),
     ...(n('max-upload-bytes', 'bytes') ? { maxUploadBytes: n('max-upload-bytes', 'bytes') } : {}),
     ...(values['allow-table-urls'] === true ? { allowTableUrls: true } : {}),

@@ -3,9 +3,7 @@
  * controls (which can make a terminal show text in another order than it is): what can reach a
  * terminal as a command (clear the screen, set the title, move the cursor) or disguise a line.
  */
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-// eslint-disable-next-line no-control-regex
 const UNSAFE_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 function escape(c: string): string {

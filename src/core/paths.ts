@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -24,9 +24,34 @@ export function compiledPath(...parts: string[]): string {
   return file;
 }
 
+/**
+ * A file of the compiled package, found beside this module when it runs as dist/src/runtime/paths.js.
+ * Each caller names its file with a literal `new URL('...', import.meta.url)`: file tracers
+ * (@vercel/nft in Vercel and Next.js, `sbirtools bundle`) follow that pattern and ship the file
+ * with a function; a path built from packageRoot() at run time is invisible to them. Elsewhere
+ * (vitest on src/, or this code bundled into the holder) it falls back to dist/ under the package root.
+ */
+function besideCompiled(url: URL, ...parts: string[]): string {
+  if (import.meta.url.endsWith('/dist/src/core/paths.js')) {
+    const file = fileURLToPath(url);
+    if (existsSync(file)) return file;
+  }
+  return compiledPath(...parts);
+}
+
 /** The prelude bundle evaluated in every isolate. */
 export function preludeBundlePath(): string {
-  return compiledPath('prelude', 'bundle.js');
+  return besideCompiled(new URL('../../prelude/bundle.js', import.meta.url), 'prelude', 'bundle.js');
+}
+
+/** The code-check worker thread's script. */
+export function codeCheckWorkerPath(): string {
+  return besideCompiled(new URL('../runtime/prepare/codeCheckWorker.js', import.meta.url), 'src', 'runtime', 'prepare', 'codeCheckWorker.js');
+}
+
+/** The chart-rendering child process's script. */
+export function chartWorkerPath(): string {
+  return besideCompiled(new URL('../result/chartWorkerMain.js', import.meta.url), 'src', 'result', 'chartWorkerMain.js');
 }
 
 /**
@@ -34,11 +59,13 @@ export function preludeBundlePath(): string {
  * about half the time of ~200 separate modules), or the compiled module when no bundle was built.
  */
 export function holderEntryPath(): string {
+  if (import.meta.url.endsWith('/dist/src/core/paths.js')) {
+    const beside = fileURLToPath(new URL('../../holder/holderMain.mjs', import.meta.url));
+    if (existsSync(beside)) return beside;
+  }
   const bundle = join(packageRoot(), 'dist', 'holder', 'holderMain.mjs');
   return existsSync(bundle) ? bundle : compiledPath('src', 'runtime', 'holder', 'holderMain.js');
 }
-
-export const isCompiled = fileURLToPath(import.meta.url).includes(`${sep}dist${sep}`);
 
 function isOurPackage(file: string): boolean {
   try {

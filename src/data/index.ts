@@ -8,4 +8,4 @@ export { ingestCsv, type IngestOptions, type IngestProgress, type IngestResult }
 export type { IngestReport } from './ingest/report.js';
 export { downloadData, type DownloadOptions, type DownloadResult, type DownloadProgress } from './download.js';
 export { syntheticCsv, writeSyntheticCsv, SYNTHETIC_DEFAULTS, SYNTHETIC_VERSION, type SyntheticOptions } from './synthetic.js';
-export { OFFICIAL_CSV_URL, LEGACY_CSV_URL, ENV, defaultCacheDir } from './paths.js';
+export { OFFICIAL_CSV_URL, ENV, defaultCacheDir } from './paths.js';

@@ -1,6 +1,5 @@
 import { statSync, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { ColumnData, TableMeta } from '../../schema/columnar.js';
 import type { DatasetInfo } from '../../schema/result.js';
 import { openCache } from './cache/readCache.js';
 import { datasetFromCache, isDataDir, openDataDir } from './dataDir.js';
@@ -8,8 +7,7 @@ import { identityKey, cacheFileFor } from './cache/identity.js';
 import { writeCache } from './cache/writeCache.js';
 import { readSidecar } from './download/sidecar.js';
 import { DataError } from './errors.js';
-import { ingestCsv, type IngestProgress } from './ingest/ingestCsv.js';
-import type { IngestReport } from './ingest/report.js';
+import { ingestCsv } from './ingest/ingestCsv.js';
 import { memoryDataset } from './memoryDataset.js';
 import type { Dataset, DatasetProgress } from './dataset.js';
 import { DOWNLOAD_FILE, ENV } from './paths.js';

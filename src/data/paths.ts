@@ -3,8 +3,6 @@ import { join } from 'node:path';
 
 /** The official current bulk file (42 columns). */
 export const OFFICIAL_CSV_URL = 'https://data.www.sbir.gov/mod_awarddatapublic/award_data.csv';
-/** The legacy bulk file (41 columns). */
-export const LEGACY_CSV_URL = 'https://data.www.sbir.gov/awarddatapublic/award_data.csv';
 /** File name of the download inside the cache directory. */
 export const DOWNLOAD_FILE = 'award_data.csv';
 

@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema } from '../vendor/mcpSdk.js';
 
 /** JSON-RPC's "Invalid Request" code, used for a message over the size cap. */
 const INVALID_REQUEST = -32600;

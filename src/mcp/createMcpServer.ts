@@ -1,5 +1,5 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpSdkServer, McpTransport } from './publicTypes.js';
 import { loadDataCard, type DataCardView } from '../adapters/description.js';
 import { toolDescription } from '../sandbox/toolDescription.js';
 import { createSessionStore, type SessionStore, type SessionStoreOptions } from '../adapters/sessionStore.js';
@@ -54,9 +54,9 @@ export interface McpServerOptions extends SessionStoreOptions {
 /** An MCP server for sbirtools, not yet connected. */
 export interface SbirtoolsMcpServer {
   /** The SDK server, for adding your own tools or resources before connect(). */
-  readonly server: McpServer;
+  readonly server: McpSdkServer;
   readonly sessions: SessionStore;
-  connect(transport: Transport): Promise<void>;
+  connect(transport: McpTransport): Promise<void>;
   /** Close the connection and every session. Idempotent. A `pool` you passed stays open. */
   close(): Promise<void>;
 }
@@ -89,7 +89,7 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<S
   })));
   const description = options.description ?? toolDescription((await card()).json);
   // the SDK loads here, not with the library (it is a quarter of a second of imports)
-  const { McpServer, ResourceTemplate } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+  const { McpServer, ResourceTemplate } = await import('../vendor/mcpSdk.js');
   const server = new McpServer(
     { name: 'sbirtools', version: packageInfo().version },
     // logging: clients may set a level (logging/setLevel); the server sends log messages only then
@@ -107,7 +107,7 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<S
   return {
     server,
     sessions,
-    connect: (transport) => server.connect(transport),
+    connect: (transport) => server.connect(transport as Transport),
     close: () => (closed ??= (async () => {
       await server.close().catch(() => undefined);
       if (!options.sessions) await sessions.close();

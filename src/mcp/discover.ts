@@ -1,13 +1,12 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../vendor/mcpSdk.js';
 import { z } from 'zod';
 
 /** The stateless protocol revision (no initialize; version and capabilities in each request's `_meta`). */
 export const STATELESS_PROTOCOL_VERSION = '2026-07-28';
 
-/** Keys of a 2026-07-28 request's `params._meta`. */
+/** The key of a 2026-07-28 request's `params._meta` that carries its protocol version. */
 export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
-export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
 /** Every protocol version this server speaks, newest first. */
 export const SERVED_PROTOCOL_VERSIONS = [STATELESS_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== STATELESS_PROTOCOL_VERSION)];

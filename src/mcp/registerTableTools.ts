@@ -9,7 +9,6 @@ import { loadTable, type TableSource } from '../sandbox/tables.js';
 import { TABLE_FORMATS } from '../sandbox/tables.js';
 import { DEFAULT_TABLE_DOWNLOAD_DEADLINE_MS, type TableDownloadOptions } from '../sandbox/tables.js';
 import { checkTableName } from '../sandbox/tableName.js';
-import { FileStore } from './fileStore.js';
 import { tableSchemaLine } from './tableSchema.js';
 
 /** The add_table tool's name. */

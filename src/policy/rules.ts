@@ -1,8 +1,8 @@
-import type { PresetName } from '../../schema/limits.js';
+import { PRESET_NAMES, type PresetName } from '../../schema/limits.js';
 import { HINTS } from './hints.js';
 import type { Rule } from './types.js';
 
-const ALL: readonly PresetName[] = ['permissive', 'standard', 'strict'];
+const ALL: readonly PresetName[] = PRESET_NAMES;
 const STRICT: readonly PresetName[] = ['strict'];
 
 

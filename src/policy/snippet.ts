@@ -3,7 +3,6 @@ export const LINE_BREAK = /\r\n?|[\n\u2028\u2029]/;
 
 const WINDOW = 60;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/g;
 
 /**

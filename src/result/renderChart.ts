@@ -4,8 +4,9 @@ import { plotlyToVegaLite } from './plotlyToVegaLite.js';
 import { SbirtoolsError } from '../core/errors.js';
 
 // vega and vega-lite take ~0.5 s to import: load them on the first render, not with the library.
-let libs: Promise<{ vega: typeof Vega; compile: typeof import('vega-lite').compile }> | undefined;
-const loadLibs = () => (libs ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vl]) => ({ vega, compile: vl.compile })));
+// Both come bundled in one vendored file (src/vendor/vega.ts), so no install step can miss them.
+let libs: Promise<{ vega: typeof Vega; compile: typeof import('../vendor/vega.js').compile }> | undefined;
+const loadLibs = () => (libs ??= import('../vendor/vega.js').then(({ vega, compile }) => ({ vega, compile })));
 
 /** Thrown for input renderChart cannot render (Plotly figures, non-Vega-Lite objects, bad specs). */
 export class ChartRenderError extends SbirtoolsError {

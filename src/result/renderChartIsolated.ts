@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Chart } from '../../schema/result.js';
-import { compiledPath } from '../core/paths.js';
+import { chartWorkerPath } from '../core/paths.js';
 import { ChartRenderError } from './renderChart.js';
 
 /** Limits of one chart drawn by renderChartIsolated(). */
@@ -44,7 +44,7 @@ function kill(reason: string): void {
 // A child process, not a worker thread: a V8 out-of-memory in a worker thread can still abort the
 // whole process (seen with a 30-million-row sequence), a child's only ends the child.
 function spawn(memoryMb: number): ChildProcess {
-  const w = fork(compiledPath('src', 'result', 'chartWorkerMain.js'), [], { execArgv: [`--max-old-space-size=${memoryMb}`], stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced' });
+  const w = fork(chartWorkerPath(), [], { execArgv: [`--max-old-space-size=${memoryMb}`], stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced' });
   w.on('message', (m: { id: number; svg?: string; error?: string }) => {
     if (current && m.id === current.id) finish(current, m);
   });
@@ -60,8 +60,13 @@ function spawn(memoryMb: number): ChildProcess {
 
 const setRef = (w: ChildProcess, on: boolean) => {
   // an idle renderer never keeps the process alive
-  if (on) (w.ref(), w.channel?.ref());
-  else (w.unref(), w.channel?.unref());
+  if (on) {
+    w.ref();
+    w.channel?.ref();
+  } else {
+    w.unref();
+    w.channel?.unref();
+  }
 };
 
 function pump(): void {

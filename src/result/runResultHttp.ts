@@ -20,7 +20,12 @@ export function runResultHttp(result: RunResult, headers: Record<string, string>
   const busy = result.error?.type === 'QUEUE_FULL';
   return {
     status: busy ? 503 : 200,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...(busy ? { 'retry-after': '1' } : {}), ...headers },
+    headers: {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      ...(busy ? { 'retry-after': '1' } : {}),
+      ...headers,
+    },
     body: JSON.stringify(runResultJson(result)),
   };
 }
@@ -39,6 +44,9 @@ function runResultJson(result: RunResult): RunResult {
   if (!result.files?.length) return result;
   return {
     ...result,
-    files: result.files.map(({ bytes, ...file }) => ({ ...file, ...(bytes ? { base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') } : {}) })),
+    files: result.files.map(({ bytes, ...file }) => ({
+      ...file,
+      ...(bytes ? { base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') } : {}),
+    })),
   };
 }

@@ -17,7 +17,7 @@ export function precheck(code: unknown, limits: Limits): Checked {
   // A leading BOM is an editor artefact, not code.
   const source = code.charCodeAt(0) === 0xfeff ? code.slice(1) : code;
   // UTF-8 bytes are at most 3 per UTF-16 unit: most code is decided without counting
-  const bytes = source.length * 3 <= limits.maxCodeBytes ? 0 : Buffer.byteLength(source, 'utf8');
+  const bytes = source.length * 3 <= limits.maxCodeBytes ? 0 : new TextEncoder().encode(source).byteLength; // (no Buffer: also runs on the edge)
   if (bytes > limits.maxCodeBytes) {
     return {
       ok: false,

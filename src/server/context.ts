@@ -1,3 +1,4 @@
+import type { Identity } from './limits/identity.js';
 import type { ServerApp } from './serverApp.js';
 
 /** One row of the routes table: method, path (`:name` segments are parameters), and the handler. */
@@ -10,6 +11,8 @@ export interface Route {
   browser?: boolean;
   /** True when this request runs code: it then counts against the key's concurrency and runs/minute. */
   isRun?: (ctx: RequestContext) => boolean;
+  /** True when this request costs one from the caller's per-minute budget without running code (creating a session). */
+  chargesBudget?: (ctx: RequestContext) => boolean;
   handle(ctx: RequestContext, app: ServerApp): Promise<Response>;
 }
 
@@ -26,6 +29,11 @@ export interface RequestContext {
   body: string;
   /** Id of the API key (a hash prefix, never the key); `local` when the server has no keys. */
   keyId: string;
+  /**
+   * Who the caller is for budgets, normalised from the credential (a key's hash id, an OAuth
+   * subject); set by authentication. Budgets fall back to `keyId` while it is unset.
+   */
+  identity?: Identity;
   /** Extra fields for this request's log line (session, error type...). */
   log: Record<string, unknown>;
 }

@@ -19,7 +19,10 @@ import { createOAuthVerifier } from './auth/oauthVerifier.js';
 import { protectedResourceRoutes } from './auth/protectedResource.js';
 import { bodyLimit } from './middleware/bodyLimit.js';
 import { hostCheck } from './middleware/hostCheck.js';
-import { rateLimit } from './middleware/rateLimit.js';
+import { budget } from './limits/budget.js';
+import { CONNECTION_DEFAULTS, httpServerOptions, type ConnectionLimits } from './limits/connectionLimits.js';
+import { FairScheduler } from './limits/fairScheduler.js';
+import { isStoreUnavailable } from './store/storeUnavailable.js';
 import { nodeListener } from './nodeListener.js';
 import { isLoopback, type ServerOptions } from './options.js';
 import { fail } from './respond.js';
@@ -80,7 +83,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     const issues = (err as { issues?: Array<{ message: string }> }).issues;
     throw new SbirtoolsValidationError(issues ? issues.map((i) => i.message).join('; ') : (err as Error).message);
   }
-  const port = int('port', 8787, 0);
+  // $PORT as platforms set it (Heroku, Cloud Run, Render...); the option or --port wins
+  const envPort = env.PORT !== undefined && env.PORT !== '' ? Number(env.PORT) : undefined;
+  if (options.port === undefined && envPort !== undefined && !(Number.isInteger(envPort) && envPort >= 0 && envPort <= 65535)) {
+    throw new SbirtoolsValidationError(`Expected $PORT to be a port number 0-65535, got \`${env.PORT}\``);
+  }
+  const port = int('port', envPort ?? 8787, 0);
   const poolSize = int('poolSize', 1);
   const graceMs = int('graceMs', 30_000, 0);
   const maxBody = int('maxBodyBytes', 2 * limits.maxCodeBytes + 4096);
@@ -89,14 +97,26 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   // an add_table upload arrives base64-encoded inside a JSON-RPC message on /mcp
   const mcpBody = Math.max(maxBody, Math.ceil((uploads.maxUploadBytes * 4) / 3) + 65_536);
   const caps = { maxReplayCells: int('maxReplayCells', 500), maxReplayBytes: int('maxReplayBytes', 4 * 1048576), maxReplayMs: int('maxReplayMs', 60_000) };
-  const rate = { maxConcurrentPerKey: int('maxConcurrentPerKey', 4), runsPerMinutePerKey: int('runsPerMinutePerKey', 120) };
+  // budgets wait this long for Redis before a replica decides alone: long enough that a busy Redis
+  // still counts across replicas, short enough that a hung one delays a one-off run by at most this
+  const storeWaitMs = int('storeWaitMs', 1000);
+  const rate = { maxConcurrentPerKey: int('maxConcurrentPerKey', 4), runsPerMinutePerKey: int('runsPerMinutePerKey', 120), storeWaitMs };
+  const conn: ConnectionLimits = Object.fromEntries(Object.entries(CONNECTION_DEFAULTS).map(([k, d]) => [k, int(k as keyof ServerOptions, d)])) as unknown as ConnectionLimits;
+  if (conn.headersTimeoutMs > conn.requestTimeoutMs) throw new SbirtoolsValidationError(`Expected \`headersTimeoutMs\` (${conn.headersTimeoutMs}) to be at most \`requestTimeoutMs\` (${conn.requestTimeoutMs})`);
+  const share = options.maxReplicaSharePerKey ?? 0.5;
+  if (typeof share !== 'number' || !(share > 0 && share <= 1)) throw new SbirtoolsValidationError(`Expected the \`maxReplicaSharePerKey\` option to be a fraction in (0, 1], got \`${String(share)}\``);
+  const metricsAuth = options.metricsAuth ?? (env.SBIRTOOLS_METRICS_AUTH as ServerOptions['metricsAuth']) ?? 'key';
+  if (metricsAuth !== 'key' && metricsAuth !== 'none') throw new SbirtoolsValidationError(`Expected \`metricsAuth\` (or SBIRTOOLS_METRICS_AUTH) to be 'key' or 'none', got \`${String(metricsAuth)}\``);
   const lockWaitMs = 2 * limits.timeoutMs + caps.maxReplayMs + 5000;
   const log = options.log === false ? () => undefined : (options.log ?? ((line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`)));
   const onError = (err: unknown) => log({ time: new Date().toISOString(), level: 'error', message: (err as Error)?.stack ?? String(err) });
 
   const redisUrl = options.redisUrl ?? env.SBIRTOOLS_REDIS_URL;
-  const store = redisUrl ? await createRedisStore({ url: redisUrl, ...(options.redisPrefix ? { prefix: options.redisPrefix } : {}) }) : createMemoryStore();
-  const pool = createPool({ size: poolSize, maxConcurrent: int('maxConcurrentRuns', poolSize * 2) });
+  const store = redisUrl ? await createRedisStore({ url: redisUrl, commandTimeoutMs: int('redisCommandTimeoutMs', 2000), ...(options.redisPrefix ? { prefix: options.redisPrefix } : {}) }) : createMemoryStore();
+  const maxConcurrentRuns = int('maxConcurrentRuns', poolSize * 2);
+  const pool = createPool({ size: poolSize, maxConcurrent: maxConcurrentRuns });
+  // fairness: one caller holds at most its share of this replica's run slots; the rest wait in its own queue
+  const scheduler = new FairScheduler({ capacity: maxConcurrentRuns, maxPerKey: Math.max(1, Math.floor(maxConcurrentRuns * share)), maxQueuedPerKey: int('maxQueuedPerKey', 8, 0), maxQueueWaitMs: int('maxQueueWaitMs', 10_000) });
   let card;
   try {
     // the card proves the data opens and a holder runs code before the server says it is up
@@ -128,6 +148,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     maxLocalSessions: int('maxLocalSessions', 64),
     caps,
     lockWaitMs,
+    storeWaitMs,
     ...(options.capsuleLog ? { capsuleLog: options.capsuleLog, capsuleOutputs: options.capsuleOutputs === true } : {}),
     tracer,
     observe: (event) => metrics.run(event),
@@ -156,9 +177,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   const loopback = isLoopback(host);
   const allowedHosts = options.allowedHosts ? new Set(options.allowedHosts.map((h) => h.toLowerCase())) : loopback ? new Set(['localhost', '127.0.0.1', '[::1]', host]) : undefined;
   const corsOrigins = new Set(options.corsOrigins ?? []);
-  const routes = [...ROUTES, ...(oauth ? protectedResourceRoutes(oauth) : []), ...(options.routes ?? [])];
+  // /metrics open to scrapers without a key when the operator says so (keep it off the public interface then)
+  const routes = [...ROUTES, ...(oauth ? protectedResourceRoutes(oauth) : []), ...(options.routes ?? [])].map((r) => (r.path === '/metrics' && metricsAuth === 'none' ? { ...r, auth: false } : r));
   // the order is the security argument: nothing reads a body for a foreign Host, nothing runs without a key
-  const handle = chain([hostCheck(allowedHosts, corsOrigins), bodyLimit((ctx) => (ctx.route.path === '/mcp' ? mcpBody : maxBody)), authenticate(ring, oauth && createOAuthVerifier(oauth)), rateLimit(rate, store, metrics.limited)], (ctx) => ctx.route.handle(ctx, app));
+  const handle = chain([hostCheck(allowedHosts, corsOrigins), bodyLimit((ctx) => (ctx.route.path === '/mcp' ? mcpBody : maxBody), conn.bodyIdleTimeoutMs), authenticate(ring, oauth && createOAuthVerifier(oauth)), budget(rate, store, scheduler, metrics.limited)], (ctx) => ctx.route.handle(ctx, app));
   let inFlight = 0;
   let idle: (() => void) | undefined;
 
@@ -183,6 +205,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
         try {
           return await handle(ctx);
         } catch (err) {
+          if (isStoreUnavailable(err)) {
+            // Redis down, hung or full: only what needs it fails, with a retryable answer
+            logFields.store = err.message;
+            return fail(503, 'STORE_UNAVAILABLE', `The shared store is unavailable: ${err.message}`, { 'retry-after': '2' }, 'Retry in a few seconds (with the same Idempotency-Key, if you sent one); runs without a session_id keep working meanwhile.');
+          }
           onError(err);
           span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
           return fail(500, 'INTERNAL_ERROR', 'The server failed to answer. Retry; if it keeps failing, the operator should check the server logs.');
@@ -198,16 +225,16 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     return response;
   };
 
-  const listener = nodeListener(fetch);
+  const listener = nodeListener(fetch, conn, () => metrics.slowReader());
   // counted until the answer is written out, not just computed: the drain waits for the bytes
-  const server: Server = createHttpServer((req, res) => {
+  const server: Server = createHttpServer(httpServerOptions(conn), (req, res) => {
     inFlight++;
     res.once('close', () => {
       if (--inFlight === 0) idle?.();
     });
     listener(req, res);
   });
-  server.keepAliveTimeout = 5000;
+  server.maxHeadersCount = 0; // no silent drop: nodeListener counts header lines and answers 431
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

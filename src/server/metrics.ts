@@ -7,6 +7,8 @@ export interface ServerMetrics {
   request(route: string, method: string, status: number): void;
   run(event: RunEvent): void;
   limited(reason: string): void;
+  /** A client that read none of its answer within the write timeout was dropped. */
+  slowReader(): void;
 }
 
 /**
@@ -23,7 +25,8 @@ export async function createMetrics(gauges: { openSessions: () => number; queueD
   const latency = new Histogram({ name: 'sbirtools_run_duration_seconds', help: 'Run latency, including any replay.', buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry] });
   const replayed = new Counter({ name: 'sbirtools_replayed_cells_total', help: 'Cells replayed to rebuild sessions that another replica held.', registers: [registry] });
   const resets = new Counter({ name: 'sbirtools_session_resets_total', help: 'Sessions reset because their history could not be rebuilt (divergence or a cap).', registers: [registry] });
-  const limitedCount = new Counter({ name: 'sbirtools_rate_limited_total', help: 'Requests refused with 429, by reason.', labelNames: ['reason'], registers: [registry] });
+  const limitedCount = new Counter({ name: 'sbirtools_rate_limited_total', help: 'Requests refused by the budget (429) or the fair queue (503), by reason.', labelNames: ['reason'], registers: [registry] });
+  const slowReaders = new Counter({ name: 'sbirtools_slow_readers_dropped_total', help: 'Connections dropped because the client read none of its answer within the write timeout.', registers: [registry] });
   const gauge = (name: string, help: string, read: () => number) =>
     new Gauge({ name, help, registers: [registry], collect() {
       this.set(read());
@@ -43,5 +46,6 @@ export async function createMetrics(gauges: { openSessions: () => number; queueD
       if (event.run.resetReason) resets.inc();
     },
     limited: (reason) => limitedCount.inc({ reason }),
+    slowReader: () => slowReaders.inc(),
   };
 }

@@ -6,7 +6,7 @@ import type { OAuthOptions } from './auth/oauthOptions.js';
 export interface ServerOptions {
   /** Interface to listen on. Anything but loopback requires API keys. @default '127.0.0.1' */
   host?: string;
-  /** Port; 0 picks a free one (see `server.url`). @default 8787 */
+  /** Port; 0 picks a free one (see `server.url`). @default $PORT, else 8787 */
   port?: number;
   /** Bearer keys. @default $SBIRTOOLS_API_KEYS (comma-separated) or the lines of $SBIRTOOLS_API_KEYS_FILE */
   apiKeys?: string[];
@@ -24,10 +24,40 @@ export interface ServerOptions {
   poolSize?: number;
   /** Runs executing at once on this replica. @default poolSize * 2 */
   maxConcurrentRuns?: number;
-  /** Runs of one key executing at once on this replica. @default 4 */
+  /** Runs of one caller (API key or OAuth subject) executing at once, across replicas when the store is Redis. @default 4 */
   maxConcurrentPerKey?: number;
-  /** Runs of one key per minute. @default 120 */
+  /** Runs plus session creations of one caller in any 60 s (a sliding window), across replicas. @default 120 */
   runsPerMinutePerKey?: number;
+  /** Fraction of this replica's run slots (`maxConcurrentRuns`) one caller may hold; at least one slot. @default 0.5 */
+  maxReplicaSharePerKey?: number;
+  /** Runs of one caller waiting for a slot on this replica before more get 429. @default 8 */
+  maxQueuedPerKey?: number;
+  /** Longest a run waits for a slot on this replica before it gets 503 SERVER_BUSY. @default 10000 */
+  maxQueueWaitMs?: number;
+  /** Longest any Redis command may take before it counts as a failure (503 STORE_UNAVAILABLE where needed). @default 2000 */
+  redisCommandTimeoutMs?: number;
+  /** Longest budgets (and runs without a session) wait for the store before this replica decides alone (limits then hold per replica). @default 1000 */
+  storeWaitMs?: number;
+  /** `key`: /metrics needs an API key like every route; `none`: open (for a scraper on a private network). @default $SBIRTOOLS_METRICS_AUTH, else 'key' */
+  metricsAuth?: 'key' | 'none';
+  /** The request line and headers must arrive within this. @default 5000 */
+  headersTimeoutMs?: number;
+  /** The whole request, body included, must arrive within this. @default 60000 */
+  requestTimeoutMs?: number;
+  /** A request body that sends nothing for this long gets 408 and the connection closes. @default 10000 */
+  bodyIdleTimeoutMs?: number;
+  /** A client that accepts none of its answer for this long is dropped, and its run cancelled. @default 15000 */
+  writeTimeoutMs?: number;
+  /** An idle keep-alive connection closes after this. @default 5000 */
+  keepAliveTimeoutMs?: number;
+  /** Largest request head (request line + headers), bytes: 431 past it. @default 16384 */
+  maxHeaderBytes?: number;
+  /** Most header lines: 431 past it. @default 100 */
+  maxHeaderCount?: number;
+  /** Longest request target (path + query), bytes: 414 past it. @default 4096 */
+  maxUrlBytes?: number;
+  /** Bytes of a refused body read and dropped after the answer (so the client reads it) before the connection is closed instead. @default 1048576 */
+  maxDrainBytes?: number;
   /** Largest request body, in bytes. @default 2 * maxCodeBytes + 4096 */
   maxBodyBytes?: number;
   /** Largest table the MCP `add_table` tool accepts (decoded bytes); `/mcp` bodies may be that much larger (base64). @default 4194304 (4 MiB) */

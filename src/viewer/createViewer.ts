@@ -74,7 +74,10 @@ export function createViewer(options: ViewerCoreOptions): Viewer {
 
   const visible = (scope?: ViewerScope): LogEntry[] => (scope?.filter ? log.entries.filter((e) => !!e.record && scope.filter!(e.record)) : log.entries);
   async function cell(e: LogEntry): Promise<SafeHtml> {
-    if (generation !== log.generation) (cache.clear(), (generation = log.generation));
+    if (generation !== log.generation) {
+      cache.clear();
+      generation = log.generation;
+    }
     // a record never changes once written, so its cell is rendered once (and kept while recent)
     let c = cache.get(e.line);
     if (!c) {

@@ -1,5 +1,4 @@
-import hljs from 'highlight.js/lib/core';
-import javascript from 'highlight.js/lib/languages/javascript';
+import { hljs, javascript } from '../vendor/highlight.js';
 import { escapeHtml } from './html.js';
 
 hljs.registerLanguage('javascript', javascript);

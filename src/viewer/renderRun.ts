@@ -35,8 +35,13 @@ async function chartFigure(c: CapsuleChart, id: string, maxSvgBytes: number): Pr
       problem = (err as Error).message;
     }
   }
-  const clean = svg === undefined ? null : await sanitizeSvg(svg, `${id}-`);
-  if (clean === null && svg !== undefined) problem = 'The chart\'s SVG had nothing drawable left after sanitizing.';
+  let clean: string | null = null;
+  try {
+    clean = svg === undefined ? null : await sanitizeSvg(svg, `${id}-`);
+    if (clean === null && svg !== undefined) problem = 'The chart\'s SVG had nothing drawable left after sanitizing.';
+  } catch (err) {
+    problem = (err as Error).message; // no sanitizer here (jsdom missing): never inline an unsanitized SVG
+  }
   return html`<figure class="sb-chart">${clean ? trusted(clean) : html`<div class="sb-note">Chart not shown: ${problem ?? 'no SVG in the record'}</div>`}${c.title ? html`<figcaption>${c.title}</figcaption>` : ''}</figure>`;
 }
 

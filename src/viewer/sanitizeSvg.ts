@@ -1,13 +1,20 @@
 import type { DOMPurify as Purifier } from 'dompurify';
 
 // DOMPurify needs a DOM; on the server its docs recommend jsdom. Both load on the first chart.
+// DOMPurify is bundled (src/vendor/dompurify.ts); jsdom (27 MB installed) is an optional peer that
+// only pages with charts need: without it a chart is not inlined, and the page says why.
 let purifier: Promise<Purifier> | undefined;
 let idPrefix = '';
 
 const LOCAL_URL = /^\s*url\(\s*#[A-Za-z0-9_.:-]+\s*\)\s*$/;
 
 async function load(): Promise<Purifier> {
-  const [{ JSDOM }, { default: createDOMPurify }] = await Promise.all([import('jsdom'), import('dompurify')]);
+  const [{ JSDOM }, { createDOMPurify }] = await Promise.all([
+    import('jsdom').catch((err: unknown) => {
+      throw new Error(`charts are drawn in the viewer and the report only with the optional package jsdom installed (\`npm install jsdom\`), which sanitizes their SVG; it did not load: ${String((err as Error)?.message ?? err).split('\n')[0]}`);
+    }),
+    import('../vendor/dompurify.js'),
+  ]);
   const purify = createDOMPurify(new JSDOM('').window as never);
   purify.addHook('uponSanitizeAttribute', (_node, data) => {
     const value = data.attrValue;

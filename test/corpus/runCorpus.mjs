@@ -36,7 +36,11 @@ export async function runCorpus({ createSandbox, writeSyntheticCsv }) {
 /** Share answering correctly, overall and per class. */
 export function summarize(verdicts) {
   const by = {};
-  for (const v of verdicts) (by[v.cls] ??= { ok: 0, n: 0 }).n++, v.ok && by[v.cls].ok++;
+  for (const v of verdicts) {
+    const c = (by[v.cls] ??= { ok: 0, n: 0 });
+    c.n++;
+    if (v.ok) c.ok++;
+  }
   const ok = verdicts.filter((v) => v.ok).length;
   return { ok, n: verdicts.length, rate: ok / verdicts.length, byClass: by };
 }

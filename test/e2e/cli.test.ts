@@ -48,33 +48,6 @@ describe('sbirtools run', () => {
     expect(r.stderr).toMatch(/^TIMEOUT: /m);
   });
 
-  it('bad usage: exit 2 with one line pointing to --help', async () => {
-    const cases = [
-      ['run', '--code', '1', '--bogus'],
-      ['run'],
-      ['run', 'a.js', '--code', '1'],
-      ['run', '--code', '1', '--preset', 'huge'],
-      ['run', '--code', '1', '--timeout-ms', 'ten'],
-      ['run', 'missing-file.js'],
-      ['frobnicate'],
-      ['replay'],
-    ];
-    for (const args of cases) {
-      const r = await cli(args);
-      expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
-      expect(r.stderr).toMatch(/--help'\)$/m);
-    }
-  });
-
-  it('--help works on every command', async () => {
-    for (const args of [['--help'], ['run', '--help'], ['info', '--help'], ['mcp', '--help'], ['replay', '--help'], ['download-data', '--help']]) {
-      const r = await cli(args);
-      expect(r.code, args.join(' ')).toBe(0);
-      expect(r.stdout, args.join(' ')).toMatch(/usage/i);
-    }
-  });
-
   it('--svg writes one chart as file.svg, several as file-1.svg, file-2.svg', async () => {
     const dir = tmp();
     const one = await cli(['run', '--svg', join(dir, 'one.svg'), '--code', "plot.bar(value_counts(award_data, 'Agency').head(3), 'Agency', 'count')"]);
@@ -101,45 +74,5 @@ describe('sbirtools run', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(await waitGone(holders)).toEqual([]);
-  });
-});
-
-describe('sbirtools info', () => {
-  it('prints the data card, and JSON with --json', async () => {
-    const text = await cli(['info']);
-    expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/Award Amount/);
-    const json = await cli(['info', '--json']);
-    expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toBeTypeOf('object');
-  });
-});
-
-describe('capsules: run --capsule-log, then replay', () => {
-  it('a deterministic run replays to the same stdout and value', async () => {
-    const log = join(tmp(), 'runs.jsonl');
-    const r = await cli(['run', '--deterministic', '--capsule-log', log, '--code', 'print(new Date().toISOString(), Math.random()); Math.random()']);
-    expect(r.code).toBe(0);
-    const record = JSON.parse(readFileSync(log, 'utf8'));
-    expect(record.deterministic).toEqual({ now: expect.any(Number), seed: expect.any(Number) });
-    expect(record.dataset.synthetic).toBe(true);
-
-    const replay = await cli(['replay', log]);
-    expect(replay.code).toBe(0);
-    expect(replay.stdout).toMatch(/line 1: MATCH/);
-
-    const json = await cli(['replay', log, '--line', '1', '--json']);
-    expect(JSON.parse(json.stdout)).toMatchObject({ match: true, stdoutMatch: true, valueMatch: true, datasetMatch: true });
-  });
-
-  it('a changed result is a mismatch (exit 1)', async () => {
-    const log = join(tmp(), 'runs.jsonl');
-    await cli(['run', '--capsule-log', log, '--code', '1 + 1']);
-    const record = JSON.parse(readFileSync(log, 'utf8'));
-    writeFileSync(log, `${JSON.stringify({ ...record, result: { ...record.result, valueHash: 'sha256:0' } })}\n`);
-    const replay = await cli(['replay', log]);
-    expect(replay.code).toBe(1);
-    expect(replay.stdout).toMatch(/MISMATCH: value differs/);
-    expect((await cli(['replay', log, '--line', '9'])).code).toBe(2);
   });
 });

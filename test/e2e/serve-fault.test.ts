@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRoundRobinProxy, type RoundRobinProxy } from './helpers/roundRobinProxy.js';
 import { freePort, sharedCacheDir, startRedis, startServe, stop, type ServeProcess } from './helpers/serve.js';
+import { waitFor } from '../helpers/waitFor.js';
 
 const KEY = 'fault-test-key-0123456789';
 const CELLS = 30;
@@ -75,8 +76,7 @@ describe('sbirtools serve: 3 replicas, no affinity, one SIGKILLed mid-conversati
       const pending = call('/v1/run', { code, session_id: sid }, `cell-${i}`, `cell-${i}`);
       if (i === 12) {
         // SIGKILL the replica running this cell while it runs (a long loop: Date.now() is frozen in sessions)
-        await new Promise((r) => setTimeout(r, 600));
-        const port = proxy.inFlight.get('cell-12');
+        const port = await waitFor(() => proxy.inFlight.get('cell-12'), { what: 'cell 12 to reach a replica' });
         expect(port).toBeDefined();
         killedAt = ports.indexOf(port!);
         replicas[killedAt]!.proc.kill('SIGKILL');

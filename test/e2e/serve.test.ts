@@ -4,10 +4,17 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunResultSchema } from '../../src/index.js';
 import { startServe, stop, type ServeProcess } from './helpers/serve.js';
+import { waitFor } from '../helpers/waitFor.js';
 
 const KEY_A = 'key-a-0123456789abcdef';
 const KEY_B = 'key-b-0123456789abcdef';
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** True once the replica's holder pool executes a run (the sbirtools_active_runs gauge). */
+async function activeRuns(base: string, headers: Record<string, string> = {}): Promise<boolean> {
+  const text = await (await fetch(`${base}/metrics`, { headers })).text();
+  return /^sbirtools_active_runs [1-9]/m.test(text);
+}
 
 async function post(base: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -113,7 +120,8 @@ describe('sbirtools serve: REST, auth, limits and MCP over Streamable HTTP', () 
     const headers = { ...auth(KEY_A), 'content-type': 'application/json', 'idempotency-key': 'slow-1' };
     const abort = new AbortController();
     const first = fetch(`${s.url}/v1/run`, { method: 'POST', headers, body, signal: abort.signal });
-    await new Promise((r) => setTimeout(r, 300));
+    first.catch(() => undefined);
+    await waitFor(() => activeRuns(s.url, auth(KEY_A)), { what: 'the run to start' });
     abort.abort();
     await expect(first).rejects.toThrow();
     const retry = await fetch(`${s.url}/v1/run`, { method: 'POST', headers, body });
@@ -126,7 +134,8 @@ describe('sbirtools serve: REST, auth, limits and MCP over Streamable HTTP', () 
   it('over the per-key concurrency limit: 429 with Retry-After, other keys unaffected', async () => {
     const slow = { code: 'const t = Date.now(); while (Date.now() - t < 1500) {} 1' };
     const runs = [0, 1, 2].map(() => post(s.url, '/v1/run', slow, auth(KEY_A)));
-    await new Promise((r) => setTimeout(r, 300));
+    // the third run is refused at once: once it answers, KEY_A is saturated
+    await Promise.race(runs.map(async (p) => (await p).status === 429 || new Promise(() => undefined)));
     const other = await post(s.url, '/v1/run', { code: '2' }, auth(KEY_B));
     const statuses = await Promise.all(runs.map(async (p) => (await p).status));
     expect(statuses.filter((x) => x === 429)).toHaveLength(1);
@@ -139,8 +148,7 @@ describe('sbirtools serve: REST, auth, limits and MCP over Streamable HTTP', () 
     const res = await fetch(`${s.url}/healthz`, { headers: { 'x-request-id': 'trace-abc-123' } });
     expect(res.headers.get('x-request-id')).toBe('trace-abc-123');
     expect((await fetch(`${s.url}/healthz`)).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    await new Promise((r) => setTimeout(r, 100));
-    const line = s.stdout().split('\n').find((l) => l.includes('trace-abc-123'))!;
+    const line = await waitFor(() => s.stdout().split('\n').find((l) => l.includes('trace-abc-123')), { what: 'the log line' });
     expect(JSON.parse(line)).toMatchObject({ requestId: 'trace-abc-123', method: 'GET', path: '/healthz', status: 200 });
     // keys never reach the log
     expect(s.stdout()).not.toContain(KEY_A);
@@ -226,9 +234,9 @@ describe('sbirtools serve: runs per minute and SIGTERM drain', () => {
   it('on SIGTERM, a run in flight finishes and answers, new work is refused, and the process exits 0', async () => {
     const s = await startServe(['--quiet', '--grace-ms', '20000']);
     const inFlight = post(s.url, '/v1/run', { code: 'const t = Date.now(); while (Date.now() - t < 2000) {} "finished"' });
-    await new Promise((r) => setTimeout(r, 500));
+    await waitFor(() => activeRuns(s.url), { what: 'the run to start' });
     s.proc.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor(() => /draining/.test(s.stderr()), { what: 'the server to start draining' });
     const late = await post(s.url, '/v1/run', { code: '1' }).then((r) => r.status, () => 'refused');
     expect([503, 'refused']).toContain(late);
     const res = await inFlight;

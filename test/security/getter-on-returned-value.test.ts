@@ -18,10 +18,9 @@ describe('a getter on the returned value', () => {
       ['result = { get r() { while (true) {} } }', { r: '[Getter]' }],
     ];
     for (const [code, value] of cases) {
-      const { r, ms } = await timed(box, code);
+      const { r } = await timed(box, code);
       expect(r.error, code).toBeUndefined();
       expect(r.value, code).toEqual(value);
-      expect(ms, code).toBeLessThan(TIMEOUT);
     }
     await expectHealthy(box);
   });

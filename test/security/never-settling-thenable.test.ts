@@ -4,7 +4,7 @@
 // a returned thenable that is not awaited is a value, not a wait.
 import { describe, expect, it } from 'vitest';
 import { createSandbox, run } from '../../src/index.js';
-import { BYPASS, expectHealthy, expectPolicy, expectWithinDeadline, rt, timed, expectTimeoutAttack } from './helpers.js';
+import { BYPASS, expectHealthy, expectPolicy, rt, timed, expectTimeoutAttack } from './helpers.js';
 
 const TIMEOUT = 1500;
 
@@ -21,10 +21,9 @@ describe('promises and thenables that never settle', () => {
 
   it('a thenable returned without await is a value: its then is not called', async () => {
     await using box = await createSandbox({ timeoutMs: TIMEOUT });
-    const { r, ms } = await timed(box, '({ then() { while (true) {} }, a: 1 })');
+    const { r } = await timed(box, '({ then() { while (true) {} }, a: 1 })');
     expect(r.error).toBeUndefined();
     expect(r.value).toEqual({ then: '[Function then]', a: 1 });
-    expect(ms).toBeLessThan(TIMEOUT);
   });
 
   it('async WebAssembly.instantiate is blocked by the policy and absent from the isolate', async () => {

@@ -12,13 +12,12 @@ const MARKER = /… \[output truncated: limit of 10000 bytes reached\]/;
 describe('output floods', () => {
   it('a print loop: OUTPUT_LIMIT, output cut with a marker, the value still returned', async () => {
     await using box = await createSandbox({ maxOutputBytes: CAP, timeoutMs: 10_000 });
-    const { r, ms } = await timed(box, "for (let i = 0; i < 1e6; i++) print('y'.repeat(100)); 5");
+    const { r } = await timed(box, "for (let i = 0; i < 1e6; i++) print('y'.repeat(100)); 5");
     expect(r.error?.type).toBe('OUTPUT_LIMIT');
     expect(r.truncated.stdout).toBe(true);
     expect(r.stdout).toMatch(MARKER);
     expect(Buffer.byteLength(r.stdout) + Buffer.byteLength(r.stderr)).toBeLessThan(CAP + 200);
     expect(r.value).toBe(5);
-    expect(ms).toBeLessThan(5000);
   });
 
   it('stderr and stdout share one cap', async () => {

@@ -16,10 +16,9 @@ describe('a polluted Object.prototype.then', () => {
 
   it('a synchronous object result is still returned (it is never adopted as a thenable)', async () => {
     await using box = await createSandbox({ timeoutMs: TIMEOUT });
-    const { r, ms } = await timed(box, `${POLLUTE} const o = { a: 1 }; o`);
+    const { r } = await timed(box, `${POLLUTE} const o = { a: 1 }; o`);
     expect(r.error).toBeUndefined();
     expect(r.value).toEqual({ a: 1 });
-    expect(ms).toBeLessThan(TIMEOUT);
   });
 
   it('an async run that resolves with an object never settles: TIMEOUT within the deadline + 1 s', async () => {

@@ -38,9 +38,8 @@ describe('the table column-access Proxy', () => {
 
   it('a column whose name is a mask token or "then" is harmless: awaiting a table does not hang', async () => {
     await using box = await createSandbox({ timeoutMs: 3000 });
-    const { r, ms } = await timed(box, "const t = aq.table({ then: [1, 2] }); const u = await t; u.numRows()");
+    const { r } = await timed(box, "const t = aq.table({ then: [1, 2] }); const u = await t; u.numRows()");
     expect(r.value).toBe(2);
-    expect(ms).toBeLessThan(3000);
     const forged = await box.run("award_data['[boolean mask #999999 of 1 rows]']");
     expect(forged.ok).toBe(true);
     expect(forged.table).toBeUndefined();

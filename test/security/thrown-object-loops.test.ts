@@ -24,10 +24,9 @@ describe('a thrown object that loops', () => {
 
   it('a thrown plain object: its toString is never called', async () => {
     await using box = await createSandbox({ timeoutMs: TIMEOUT });
-    const { r, ms } = await timed(box, 'throw { toString() { while (true) {} } }');
+    const { r } = await timed(box, 'throw { toString() { while (true) {} } }');
     expect(r.error?.type).toBe('RUNTIME_ERROR');
     expect(r.error?.message).toMatch(/Uncaught/);
-    expect(ms).toBeLessThan(TIMEOUT);
   });
 
   it('an unhandled rejection whose getters loop: TIMEOUT, and the holder that isolated-vm could not stop is replaced', async () => {

@@ -9,7 +9,11 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const DEPCRUISE = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
 
 function cruise(cwd: string, ...paths: string[]) {
-  return spawnSync(process.execPath, [DEPCRUISE, ...paths, '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'err'], { cwd, encoding: 'utf8', timeout: 120_000 });
+  return spawnSync(
+    process.execPath,
+    [DEPCRUISE, ...paths, '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'err'],
+    { cwd, encoding: 'utf8', timeout: 120_000 },
+  );
 }
 
 describe('import rules', () => {

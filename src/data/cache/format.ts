@@ -28,13 +28,7 @@ const BufferRefSchema = z.object({
 });
 export type BufferRef = z.infer<typeof BufferRefSchema>;
 
-/** Buffer roles per column kind, in file order. */
-export const ROLES = {
-  float64: ['values', 'valid'],
-  bool: ['values', 'valid'],
-  utf8: ['bytes', 'offsets', 'valid'],
-  dict: ['codes', 'dictBytes', 'dictOffsets'],
-} as const;
+export { ROLES } from './roles.js';
 
 const ColumnEntrySchema = z.object({
   name: z.string(),

@@ -1,7 +1,7 @@
 import type { Compressors } from 'hyparquet';
 import { compressors, decompressBrotli, decompressLz4, decompressLz4Raw } from 'hyparquet-compressors';
 import { DataError } from '../errors.js';
-import type { DecodeCaps } from './decodeCaps.js';
+import { capHint, type DecodeCaps } from './decodeCaps.js';
 import { gzipDecompress } from './gzip.js';
 import { zstdDecompress } from './zstd.js';
 
@@ -17,7 +17,10 @@ export function cappedCompressors(caps: DecodeCaps): Compressors {
   let budget = caps.maxDecodedBytes;
   const wrap = (codec: string, fn: (input: Uint8Array, outputLength: number) => Uint8Array) => (input: Uint8Array, outputLength: number): Uint8Array => {
     if (!(outputLength >= 0 && outputLength <= caps.maxPageBytes && outputLength <= budget)) {
-      throw new DataError('DATA_TOO_LARGE', `a ${codec} page would inflate to ${outputLength} bytes, over the decode budget`, { hint: 'This looks like a decompression bomb; if the file is genuine, split it.' });
+      const overBudget = outputLength >= 0 && outputLength <= caps.maxPageBytes;
+      throw new DataError('DATA_TOO_LARGE', `a ${codec} page would inflate to ${outputLength} bytes, over the ${overBudget ? `${caps.maxDecodedBytes}-byte inflate cap of the file` : `${caps.maxPageBytes}-byte page cap`}`, {
+        hint: overBudget ? capHint('maxDecodedBytes', caps, 'Load fewer rows or columns, or split the file.') : 'This looks like a decompression bomb; if the file is genuine, write it with smaller pages (row groups of ~100,000 rows).',
+      });
     }
     budget -= outputLength;
     const out = fn(input, outputLength);

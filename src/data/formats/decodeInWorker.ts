@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ColumnarTable } from '../../../schema/columnar.js';
 import { DataError, type DataErrorCode } from '../errors.js';
-import { DEFAULT_DECODE_CAPS, type DecodeCaps } from './decodeCaps.js';
+import { capHint, DEFAULT_DECODE_CAPS, type DecodeCaps } from './decodeCaps.js';
 import type { DecodedFormat } from './decodeTable.js';
 import type { TablePart } from './parquetParts.js';
 import { decodeWorker, keepSpare, listen, returnSpare, sparePair, warmSpares, type DecodeWorker } from './spareWorker.js';
@@ -12,6 +13,14 @@ import { decodeWorker, keepSpare, listen, returnSpare, sparePair, warmSpares, ty
 const SPARE_DELAY_MS = 500;
 /** Parquet files from this size on are decoded in two parts on two warm spares, when two wait (the 200,000-row bench table is 0.86 MB in ZSTD). */
 const PARTS_MIN_BYTES = 256 * 1024;
+/**
+ * Parquet files from this size on are split in two even when no warm spares wait (the first load
+ * of a process): two fresh workers each pay their start (~0.2 s) but decode half the columns on
+ * their own core, which pays from a few MB on (a 1M-row, 7-column table is ~24 MB in Snappy).
+ */
+const COLD_PARTS_MIN_BYTES = 8 * 1024 * 1024;
+/** After a decode of this many bytes, the spares start later: the first run on the new table has the cores first. */
+const LATE_SPARE_DELAY_MS = 3000;
 /** Decodes under way in this process: the spare (and its warm-up) never starts while one runs. */
 let active = 0;
 /** Spares to keep: two once this process has decoded a Parquet file big enough to split. */
@@ -32,31 +41,34 @@ interface Answer {
  * worker, terminated after a failure); a spare worker with the readers loaded is kept ready for
  * the next decode (spareWorker.ts), so the thread start and module compile are off the critical
  * path (about 65 MB of idle memory; SBIRTOOLS_DECODE_SPARE=0 turns spares off). A Parquet file of
- * 256 KiB or more is decoded in two parts on two cores when two warm spares wait: each worker checks
- * the whole file and decodes half of its columns (by size), and the halves are joined here. Once
- * such a file was seen, two spares are kept (SBIRTOOLS_DECODE_PARALLEL=0: one, never in parts).
+ * 256 KiB or more is decoded in two parts on two cores when two warm spares wait (from 8 MiB on, on
+ * two fresh workers when they do not): each worker checks the whole file and decodes half of its
+ * columns (by size), and the halves are joined here. Once such a file was seen, two spares are kept
+ * (SBIRTOOLS_DECODE_PARALLEL=0: one, never in parts); after a file of 8 MiB or more they start 3 s
+ * later, so their warm-up does not compete with the first run on the new table.
  * @throws {DataError} the format's codes, DATA_TOO_LARGE (heap overrun), DATA_DECODE_FAILED (deadline, crash).
  * @example const t = await decodeInWorker('portfolio', bytes, 'portfolio.parquet', 'parquet');
  */
 export async function decodeInWorker(name: string, bytes: Uint8Array, file: string, format: DecodedFormat, caps: Partial<DecodeCaps> = {}): Promise<ColumnarTable> {
   const c: DecodeCaps = { ...DEFAULT_DECODE_CAPS, ...caps };
   if (bytes.byteLength > c.maxInputBytes) {
-    throw new DataError('DATA_TOO_LARGE', `${file}: ${bytes.byteLength} bytes, more than the ${c.maxInputBytes}-byte limit for a table file`, { hint: 'Filter or aggregate the data first, or load fewer columns.' });
+    throw new DataError('DATA_TOO_LARGE', `${file}: ${bytes.byteLength} bytes, more than the ${c.maxInputBytes}-byte limit for a table file`, { hint: capHint('maxInputBytes', c, 'Filter or aggregate the data first, or load fewer columns.') });
   }
   const script = workerPath();
   const job = { name, bytes, file, format, caps: c };
   if (format === 'parquet' && bytes.byteLength >= PARTS_MIN_BYTES && process.env.SBIRTOOLS_DECODE_PARALLEL !== '0') {
     wantedSpares = 2;
-    if (warmSpares() >= 2) {
+    const warm = warmSpares() >= 2;
+    if (warm || (bytes.byteLength >= COLD_PARTS_MIN_BYTES && availableParallelism() >= 2)) {
       // one copy both workers read (each copies it into its own heap), not a 4 MB clone per message
       const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
       shared.set(bytes);
       const part = (index: number) => ({ ...job, bytes: shared, part: { index, count: 2 } satisfies TablePart });
-      const pair = sparePair([part(0), part(1)], c.heapMb);
-      if (pair) return joinParts(name, file, await inParts(pair.map((w) => runJob(w, script, file, format, c))));
+      const pair = warm ? sparePair([part(0), part(1)], c.heapMb) : ([decodeWorker(script, part(0), c.heapMb), decodeWorker(script, part(1), c.heapMb)] as const);
+      if (pair) return joinParts(name, file, await inParts(pair.map((w) => runJob(w, script, file, format, c, bytes.byteLength))));
     }
   }
-  const { table } = await runJob(decodeWorker(script, job, c.heapMb), script, file, format, c).answer;
+  const { table } = await runJob(decodeWorker(script, job, c.heapMb), script, file, format, c, bytes.byteLength).answer;
   return table!;
 }
 
@@ -92,7 +104,7 @@ function joinParts(name: string, file: string, parts: Answer[]): ColumnarTable {
  * a crash. The worker is terminated unless it is a spare that answered with a table (it then
  * waits for the next file: returnSpare). `cancel` ends the job and its worker (a sibling part failed).
  */
-function runJob(w: DecodeWorker, script: URL, file: string, format: DecodedFormat, c: DecodeCaps): { answer: Promise<Answer>; cancel: () => void } {
+function runJob(w: DecodeWorker, script: URL, file: string, format: DecodedFormat, c: DecodeCaps, size: number): { answer: Promise<Answer>; cancel: () => void } {
   const { worker, post, reusable, decodes } = w;
   let cancel = () => undefined as void;
   const answer = new Promise<Answer>((resolve, reject) => {
@@ -109,7 +121,7 @@ function runJob(w: DecodeWorker, script: URL, file: string, format: DecodedForma
       // with the session that is about to use the table, and one at a time (each warms up on a core)
       for (let n = 1; n <= wantedSpares; n++) {
         const later = () => (active === 0 && process.env.SBIRTOOLS_DECODE_SPARE !== '0' ? keepSpare(script, DEFAULT_DECODE_CAPS.heapMb, n) : undefined);
-        setTimeout(later, n * SPARE_DELAY_MS).unref();
+        setTimeout(later, n * (size >= COLD_PARTS_MIN_BYTES ? LATE_SPARE_DELAY_MS : SPARE_DELAY_MS)).unref();
       }
     };
     cancel = () => finish(() => reject(new DataError('DATA_DECODE_FAILED', `${file}: the decode was cancelled`)));
@@ -129,7 +141,7 @@ function runJob(w: DecodeWorker, script: URL, file: string, format: DecodedForma
       finish(() =>
         reject(
           oom
-            ? new DataError('DATA_TOO_LARGE', `${file}: decoding needed more than the ${c.heapMb} MB decode heap`, { hint: 'The file inflates to more than fits in memory (or is crafted to): split it or load fewer columns.' })
+            ? new DataError('DATA_TOO_LARGE', `${file}: decoding needed more than the ${c.heapMb} MB decode heap`, { hint: capHint('heapMb', c, 'The file inflates to more than fits in memory (or is crafted to): split it or load fewer columns.') })
             : new DataError('DATA_DECODE_FAILED', `${file}: the ${format} decoder failed (${err.message.slice(0, 300)})`, { hint: 'The file is damaged or uses features sbirtools cannot read; write it again with pyarrow, DuckDB or Polars.' }),
         ),
       );

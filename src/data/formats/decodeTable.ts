@@ -2,7 +2,7 @@ import type { ColumnarTable } from '../../../schema/columnar.js';
 import { DataError } from '../errors.js';
 import { checkColumnNames } from './checkColumnNames.js';
 import { checkDateRange } from './checkDateRange.js';
-import type { DecodeCaps } from './decodeCaps.js';
+import { capHint, type DecodeCaps } from './decodeCaps.js';
 import type { DecodedParquet } from './parquet.js';
 import type { TablePart } from './parquetParts.js';
 
@@ -23,7 +23,7 @@ export type DecodedFormat = 'parquet' | 'arrow' | 'json' | 'ndjson';
 export async function decodeTable(name: string, bytes: Uint8Array, file: string, format: DecodedFormat, caps: DecodeCaps, part?: TablePart): Promise<ColumnarTable | DecodedParquet> {
   if (part && format !== 'parquet') throw new Error(`only Parquet files are decoded in parts, not ${format}`);
   if (bytes.byteLength > caps.maxInputBytes) {
-    throw new DataError('DATA_TOO_LARGE', `${file}: ${bytes.byteLength} bytes, more than the ${caps.maxInputBytes}-byte limit for a table file`, { hint: 'Filter or aggregate the data first, or load fewer columns.' });
+    throw new DataError('DATA_TOO_LARGE', `${file}: ${bytes.byteLength} bytes, more than the ${caps.maxInputBytes}-byte limit for a table file`, { hint: capHint('maxInputBytes', caps, 'Filter or aggregate the data first, or load fewer columns.') });
   }
   const table = await decodeAs(name, bytes, file, format, caps, part);
   checkColumnNames(table.columns.map((c) => c.name), file, caps);

@@ -5,7 +5,7 @@ import { basename, join, resolve } from 'node:path';
 import type { ColumnarTable } from '../../../schema/columnar.js';
 import { DataError } from '../errors.js';
 import { tableFromCsv } from '../tables.js';
-import { DEFAULT_DECODE_CAPS, type DecodeCaps } from './decodeCaps.js';
+import { capHint, DEFAULT_DECODE_CAPS, type DecodeCaps } from './decodeCaps.js';
 import { decodeInWorker } from './decodeInWorker.js';
 import { detectFormat, TABLE_FORMATS, type TableFormat } from './detectFormat.js';
 import { downloadTable, type TableDownloadOptions } from './downloadTable.js';
@@ -57,7 +57,7 @@ export async function loadTable(name: string, source: TableSource, opts: { cache
   const format = spec.format ?? detectFormat(head(path), spec.url ?? path);
   if (format === 'csv') return { kind: 'csv', path };
   if (size > caps.maxInputBytes) {
-    throw new DataError('DATA_TOO_LARGE', `${label}: ${size} bytes, more than the ${caps.maxInputBytes}-byte limit for a table file`, { hint: 'Filter or aggregate the data first, or split the file.' });
+    throw new DataError('DATA_TOO_LARGE', `${label}: ${size} bytes, more than the ${caps.maxInputBytes}-byte limit for a table file`, { hint: capHint('maxInputBytes', caps, 'Filter or aggregate the data first, or split the file.') });
   }
   if (opts.decodeLater) return { kind: 'file', path, format };
   return { kind: 'columnar', table: await decodeInWorker(name, new Uint8Array(await readFile(path)), label, format, caps) };
@@ -65,7 +65,7 @@ export async function loadTable(name: string, source: TableSource, opts: { cache
 
 async function fromBytes(name: string, bytes: Uint8Array, label: string, format: TableFormat, caps: DecodeCaps): Promise<LoadedTable> {
   if (bytes.byteLength > caps.maxInputBytes) {
-    throw new DataError('DATA_TOO_LARGE', `${label}: ${bytes.byteLength} bytes, more than the ${caps.maxInputBytes}-byte limit for a table`, { hint: 'Send a smaller table: filter or aggregate it first.' });
+    throw new DataError('DATA_TOO_LARGE', `${label}: ${bytes.byteLength} bytes, more than the ${caps.maxInputBytes}-byte limit for a table`, { hint: capHint('maxInputBytes', caps, 'Send a smaller table: filter or aggregate it first.') });
   }
   if (format !== 'csv') return { kind: 'columnar', table: await decodeInWorker(name, bytes, label, format, caps) };
   // CSV bytes go through the same hardened ingest as CSV files, from a private temporary file

@@ -1,7 +1,7 @@
 import type { FileMetaData } from 'hyparquet';
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { DataError } from '../errors.js';
-import type { DecodeCaps } from './decodeCaps.js';
+import { capHint, type DecodeCaps } from './decodeCaps.js';
 import type { ParquetLeaf } from './parquetSchema.js';
 
 const CODECS = new Set(['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'BROTLI', 'ZSTD', 'LZ4', 'LZ4_RAW']);
@@ -46,7 +46,7 @@ export function checkParquet(bytes: Uint8Array, meta: FileMetaData, leaves: Parq
       if (bad >= 0) throw new DataError('DATA_UNSUPPORTED', `${file}: column '${leaf.name}' uses encoding ${String(encodings[bad] ?? 'unknown')}`, { hint: 'Write the file with PLAIN, dictionary, RLE or DELTA encodings (the defaults of pyarrow, DuckDB and Polars).' });
       inflated += scanPages(bytes, view, dataEnd, md, groupRows, caps, `${file}: row group ${g} column '${leaf.name}'`);
       if (inflated > caps.maxDecodedBytes) {
-        throw new DataError('DATA_TOO_LARGE', `${file}: the pages would inflate to more than ${caps.maxDecodedBytes} bytes`, { hint: 'Load fewer rows or columns, or split the file.' });
+        throw new DataError('DATA_TOO_LARGE', `${file}: the pages would inflate to more than ${caps.maxDecodedBytes} bytes`, { hint: capHint('maxDecodedBytes', caps, 'Load fewer rows or columns, or split the file.') });
       }
     });
   });

@@ -1,5 +1,5 @@
 import type { ColumnData } from '../../../schema/columnar.js';
-import { ROLES } from '../cache/format.js';
+import { ROLES } from '../cache/roles.js';
 import type { PackColumn } from './manifest.js';
 
 /**
@@ -42,14 +42,4 @@ export function columnFromBuffers(entry: PackColumn, numRows: number, raw: Recor
   if (col.kind === 'utf8' && (col.offsets[0] !== 0 || col.offsets[numRows] !== col.bytes.length)) return 'offsets do not span the bytes';
   if (col.kind === 'dict' && col.dictOffsets.length > 0 && col.dictOffsets[col.dictOffsets.length - 1] !== col.dictBytes.length) return 'dictionary offsets do not span the dictionary';
   return col;
-}
-
-/**
- * The stored bytes of each buffer of a column file, still compressed (role -> subarray).
- * @example const stored = storedBuffers(entry, fileBytes); // then inflate each per its codec
- */
-export function storedBuffers(entry: PackColumn, file: Uint8Array): Record<string, Uint8Array> {
-  const out: Record<string, Uint8Array> = {};
-  for (const [role, b] of Object.entries(entry.buffers)) out[role] = file.subarray(b.offset, b.offset + b.length);
-  return out;
 }

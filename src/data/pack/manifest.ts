@@ -51,7 +51,7 @@ export const PackManifestSchema = z.object({
 export type PackManifest = z.infer<typeof PackManifestSchema>;
 
 /** Buffer roles per column kind, in file order (the binary cache's roles). */
-export { ROLES } from '../cache/format.js';
+export { ROLES } from '../cache/roles.js';
 
 /**
  * A manifest's text parsed and checked, or why not (the caller words the error: local folder or URL).

@@ -1,16 +1,21 @@
-import { basename } from 'node:path';
 import type { TableProvider } from './engineSession.js';
+
+// No `node:` import: the QuickJS engine that uses these also runs on the edge (src/edge/).
 
 /** The data source as the guest sees it: a file's name, never the host's absolute path. */
 export function guestVisibleSource(source: string): string {
-  return /^(\/|[A-Za-z]:[\\/]|\.{1,2}[\\/])/.test(source) ? basename(source) : source;
+  return /^(\/|[A-Za-z]:[\\/]|\.{1,2}[\\/])/.test(source) ? source.split(/[\\/]/).pop()! : source;
 }
 
 /**
  * Load a column for the guest. A data-layer failure (a damaged cache, which is deleted and rebuilt
  * on the next open) reaches the guest as a message without host paths.
  */
-export function guestLoad(provider: TableProvider, table: string, column: string): ReturnType<TableProvider['loadColumn']> {
+export function guestLoad(
+  provider: TableProvider,
+  table: string,
+  column: string,
+): ReturnType<TableProvider['loadColumn']> {
   try {
     return provider.loadColumn(column);
   } catch (err) {
@@ -50,6 +55,8 @@ export function guestRows(provider: TableProvider, table: string, column: string
 /** A data-layer failure as the guest sees it: a message without host paths, the error's class kept. */
 function guestLoadError(err: unknown, table: string, column: string): unknown {
   const code = (err as { code?: unknown }).code;
+  // a column over the edge's memory budget (src/edge/): its message names the column and the limit
+  if (code === 'COLUMN_TOO_LARGE') return err;
   const e = new Error(
     code === 'COLUMN_NOT_FOUND'
       ? `table ${table} has no column '${column}'`

@@ -1,4 +1,5 @@
 import { EngineLoadError, foreignRuntime, loadEngine, type Ivm } from './isolated-vm/loadIsolatedVm.js';
+import { noteEngineFallback } from './engineFallback.js';
 import type { EngineSession, TableProvider } from './engineSession.js';
 import type { EngineChoice, EngineLabel } from '../../../schema/engine.js';
 import { IsolatedVmSession } from './isolated-vm/isolatedVmSession.js';
@@ -24,7 +25,7 @@ export async function resolveEngine(choice: EngineChoice = 'auto'): Promise<Reso
       return { ivm, label: { name: 'isolated-vm', version } };
     } catch (err) {
       if (choice === 'isolated-vm' || !(err instanceof EngineLoadError)) throw err;
-      noteFallback(err);
+      noteEngineFallback(err.attempts.join('; '));
     }
   }
   const { version } = await loadQuickJs();
@@ -43,13 +44,4 @@ export async function openEngineSession(
 ): Promise<EngineSession> {
   if (engine.ivm) return IsolatedVmSession.open(engine.ivm, limits, tables, dataset);
   return QuickJsSession.open(await loadQuickJs(), limits, await tables, dataset);
-}
-
-let warned = false;
-
-/** 'auto' fell back to QuickJS: say so once per process, on stderr (the holder's goes to the host's log tail). */
-function noteFallback(err: EngineLoadError): void {
-  if (warned) return;
-  warned = true;
-  process.emitWarning(`sbirtools: no isolated-vm build loads here; using the QuickJS WASM engine (engine: 'auto'). ${err.attempts.join('; ')}`, { code: 'SBIRTOOLS_ENGINE_FALLBACK' });
 }

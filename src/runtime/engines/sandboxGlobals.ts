@@ -54,6 +54,7 @@ export function listSandboxGlobals(bundle: string, moreBuiltins: readonly string
 /**
  * The globals of a fresh QuickJS context (the WASM engine has a few V8 lacks: InternalError,
  * Iterator, Float16Array...), for listSandboxGlobals' `moreBuiltins`.
+ * @public used by scripts/sandbox-globals.mjs through dist/ (knip cannot follow that import)
  */
 export async function listQuickJsBuiltins(): Promise<string[]> {
   const { loadQuickJs } = await import('./quickjs/quickjsModule.js');

@@ -6,6 +6,7 @@
 import { writeSync } from 'node:fs';
 import { SessionHost } from './sessionHost.js';
 import { loadEngine } from '../engines/isolated-vm/loadIsolatedVm.js';
+import { relayEngineFallback } from '../engines/engineFallback.js';
 import { setCatastropheHandler } from '../engines/isolated-vm/isolatedVmSession.js';
 import type { HolderEvent, HolderReply, HolderRequest } from './protocol.js';
 import { outputCoalescer } from './outputCoalescer.js';
@@ -108,4 +109,5 @@ try {
 } catch (err) {
   engine = `quickjs (no isolated-vm: ${String(err instanceof Error ? err.message : err).slice(0, 200)})`;
 }
+relayEngineFallback((reason) => send({ event: 'engine-fallback', reason }));
 send({ event: 'ready', pid: process.pid, engine });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { holderEntryPath } from '../../core/paths.js';
 import { SbirtoolsError } from '../../core/errors.js';
 import type { HolderEvent, HolderReply, HolderRequest, OutputListener } from './protocol.js';
+import { noteEngineFallback } from '../engines/engineFallback.js';
 import { DATA_ERROR_CODES, DataError, type DataErrorCode } from '../../data/errors.js';
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
@@ -93,7 +94,7 @@ export class HolderProcess {
           else if (msg.event === 'catastrophe') {
             reject(new Error(msg.message));
             this.retire(msg.message);
-          }
+          } else if (msg.event === 'engine-fallback') noteEngineFallback(msg.reason);
           return;
         }
         const p = this.pending.get(msg.id);

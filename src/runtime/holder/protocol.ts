@@ -1,5 +1,4 @@
 import type { Limits, PresetName } from '../../../schema/limits.js';
-import type { RunError } from '../../../schema/errors.js';
 import type { ColumnarTable } from '../../../schema/columnar.js';
 import type { EngineChoice } from '../../../schema/engine.js';
 
@@ -62,6 +61,8 @@ export type HolderReply =
 export type HolderEvent =
   | { event: 'ready'; pid: number; engine: string }
   | { event: 'catastrophe'; message: string }
+  /** engine 'auto' fell back to QuickJS in this holder; the host says so (engineFallback.ts) */
+  | { event: 'engine-fallback'; reason: string }
   | { event: 'progress'; message: string }
   /** Output a streaming run wrote (coalesced), sent before the run's reply. */
   | { event: 'output'; sessionId: string; stream: 'stdout' | 'stderr'; text: string };

@@ -1,4 +1,4 @@
-import type { ColumnData, ColumnarTable, TableMeta } from '../../../schema/columnar.js';
+import type { ColumnarTable } from '../../../schema/columnar.js';
 import type { DatasetInfo } from '../../../schema/result.js';
 import { openDataset, tableFromCsv } from '../../data/index.js';
 import type { DataSourceSpec, TableSpec } from './protocol.js';

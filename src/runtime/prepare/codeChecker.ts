@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { PresetName } from '../../../schema/limits.js';
 import { checkAndPrepare, type CheckedCode } from './checkAndPrepare.js';
-import { compiledPath } from '../../core/paths.js';
+import { codeCheckWorkerPath } from '../../core/paths.js';
 
 /**
  * Programs up to this many UTF-16 units are parsed on the calling thread. Measured (Node 20,
@@ -96,7 +96,7 @@ export class CodeChecker {
   private inWorker(source: string, preset: PresetName, budgetMs: number, memoryLimitMb: number, key: string): Promise<CheckedCode | 'aborted'> {
     return new Promise((resolve) => {
       // the AST of a large program takes several times its size: the run's memory limit applies
-      const worker = new Worker(compiledPath('src', 'runtime', 'prepare', 'codeCheckWorker.js'), {
+      const worker = new Worker(codeCheckWorkerPath(), {
         workerData: { source, preset },
         resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb, stackSizeMb: WORKER_STACK_MB },
         env: {},

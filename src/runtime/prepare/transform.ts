@@ -12,6 +12,7 @@ export interface PreparedCode {
   resultName: boolean;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- acorn's nodes carry fields per node type
 type AnyNode = acorn.Node & Record<string, any>;
 
 const PARSE_OPTIONS: acorn.Options = {

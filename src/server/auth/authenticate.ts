@@ -49,6 +49,8 @@ export function authenticate(ring: KeyRing, verifier: OAuthVerifier | undefined)
       return fail(403, 'FORBIDDEN', `The access token lacks the scope \`${scope}\` this route needs (it has: ${who.scopes.join(' ') || 'none'}).`, challenge(`, error="insufficient_scope", scope="${scope}"`), `Request a token with scope ${scope}.`);
     }
     ctx.keyId = who.ownerId;
+    // one budget per OAuth subject (ownerId hashes issuer + sub), shared with REST, MCP and sessions
+    ctx.identity = { kind: 'oauth', id: who.ownerId };
     ctx.log.key = who.ownerId;
     ctx.log.subject = who.subject;
     return next();

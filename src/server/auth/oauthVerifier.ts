@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { SbirtoolsError } from '../../core/errors.js';
 import { isLoopback } from '../options.js';
 import type { OAuthOptions } from './oauthConfig.js';
 
@@ -15,13 +16,11 @@ export interface TokenIdentity {
 }
 
 /** Why a token was refused, for the `WWW-Authenticate` header and the error body. */
-export class TokenError extends Error {
-  constructor(
-    message: string,
-    /** `invalid_token` (RFC 6750) for a token that fails; `temporarily_unavailable` when the keys cannot be fetched. */
-    readonly code: 'invalid_token' | 'temporarily_unavailable' = 'invalid_token',
-  ) {
-    super(message);
+export class TokenError extends SbirtoolsError {
+  /** `invalid_token` (RFC 6750) for a token that fails; `temporarily_unavailable` when the keys cannot be fetched. */
+  declare readonly code: 'invalid_token' | 'temporarily_unavailable';
+  constructor(message: string, code: 'invalid_token' | 'temporarily_unavailable' = 'invalid_token') {
+    super(code, message);
   }
 }
 

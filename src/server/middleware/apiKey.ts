@@ -1,5 +1,6 @@
 import type { KeyRing } from '../apiKeys.js';
 import type { Middleware } from '../context.js';
+import { keyIdentity, LOCAL_IDENTITY } from '../limits/identity.js';
 import { fail } from '../respond.js';
 import { UI_KEY_COOKIE } from '../routes/ui.js';
 
@@ -24,7 +25,11 @@ function cookieValue(header: string | null, name: string): string | null {
  */
 export function apiKey(ring: KeyRing): Middleware {
   return async (ctx, next) => {
-    if (!ctx.route.auth || ring.open) return next();
+    if (!ctx.route.auth) return next();
+    if (ring.open) {
+      ctx.identity ??= LOCAL_IDENTITY;
+      return next();
+    }
     const header = ctx.request.headers.get('authorization') ?? '';
     // a browser cannot send Authorization when it navigates: the viewer's routes also take the key
     // from their HttpOnly SameSite=Strict cookie, or once from ?key= (routes/ui.ts sets the cookie)
@@ -34,7 +39,9 @@ export function apiKey(ring: KeyRing): Middleware {
     if (!match) return fail(401, 'UNAUTHORIZED', 'This server needs an API key: send `Authorization: Bearer <key>`.', challenge, 'Ask the operator for a key (SBIRTOOLS_API_KEYS on the server).');
     const id = ring.identify(match[1]!);
     if (!id) return fail(401, 'UNAUTHORIZED', 'The API key is not one of this server\'s keys.', { ...challenge, 'www-authenticate': 'Bearer realm="sbirtools", error="invalid_token"' });
+    // the key's hash id, never the header text: every spelling of one key is one identity and one budget
     ctx.keyId = id;
+    ctx.identity = keyIdentity(id);
     ctx.log.key = id;
     return next();
   };

@@ -64,7 +64,7 @@ export const mcpPost: Route = {
     if ('error' in budget) return json({ jsonrpc: '2.0', error: { code: -32602, message: budget.error }, id: null }, 400);
     const sessions = await new KeySessionStore(app.sessions, ctx.keyId, app.sandbox).load();
     const server = await createMcpServer({ sessions, card: app.card, description: app.description, sandbox: app.sandbox, onError: app.onError, maxUploadBytes: app.uploads.maxUploadBytes, allowTableUrls: app.uploads.allowTableUrls, allowPrivateTableUrls: app.uploads.allowPrivateTableUrls === true, keepFullResults: false, maxResultChars: budget.maxResultChars ?? app.maxResultChars });
-    const { WebStandardStreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js');
+    const { WebStandardStreamableHTTPServerTransport } = await import('../../vendor/mcpSdk.js');
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !stream });
     await server.connect(transport);
     const cancel = new AbortController();

@@ -13,7 +13,12 @@ export function matchRoute(routes: readonly Route[], method: string, path: strin
     const ok = want.every((seg, i) => {
       if (seg.startsWith(':')) {
         if (!parts[i]) return false;
-        params[seg.slice(1)] = decodeURIComponent(parts[i]!);
+        try {
+          params[seg.slice(1)] = decodeURIComponent(parts[i]!);
+        } catch {
+          // a malformed escape stays as sent; the route's own validation refuses it with a 400
+          params[seg.slice(1)] = parts[i]!;
+        }
         return true;
       }
       return seg === parts[i];

@@ -3,10 +3,13 @@ import type { ColumnarTable } from '../../../schema/columnar.js';
 import { decodeInWorker } from '../../sandbox/tables.js';
 import { encodeTable } from '../../sandbox/tables.js';
 import { SbirtoolsError } from '../../core/errors.js';
+import { sharedOrLocal } from '../limits/sharedOrLocal.js';
 import type { SharedStore, StoredTableInfo } from '../store/sharedStore.js';
 
 /** Decoded tables a replica keeps (by fingerprint), so a session opening does not decode again. */
 const KEEP_DECODED = 32;
+/** Owners whose last known table set a replica keeps, for runs while the store is down or slow. */
+const KEEP_SETS = 1000;
 
 /** An owner's added tables at one moment: their schemas and the version every cell records. */
 export interface TableSet {
@@ -23,6 +26,7 @@ export interface TableSet {
  */
 export class OwnerTables {
   private readonly decoded = new Map<string, ColumnarTable>();
+  private readonly lastSets = new Map<string, TableSet>();
 
   constructor(
     private readonly store: SharedStore,
@@ -43,7 +47,21 @@ export class OwnerTables {
   async current(owner: string): Promise<TableSet> {
     const infos = await this.store.tableIndex(owner, this.ttlMs);
     const version = infos.length ? createHash('sha256').update(infos.map((t) => `${t.name}\u0000${t.sha}`).join('\u0001')).digest('hex').slice(0, 32) : '';
-    return { version, infos };
+    const set = { version, infos };
+    this.lastSets.delete(owner);
+    this.lastSets.set(owner, set);
+    if (this.lastSets.size > KEEP_SETS) this.lastSets.delete(this.lastSets.keys().next().value!);
+    return set;
+  }
+
+  /**
+   * For a run that needs nothing else from the store (one without a session): `owner`'s tables,
+   * or, when the store fails or takes over `waitMs`, the set this replica saw last (none when it
+   * saw none; `stale` then says so). A down or slow Redis so never stops or slows such runs.
+   */
+  async currentOrLast(owner: string, waitMs: number): Promise<TableSet & { stale?: boolean }> {
+    const { value, local } = await sharedOrLocal(() => this.current(owner), async () => this.lastSets.get(owner) ?? { version: '', infos: [] }, waitMs);
+    return local ? { ...value, stale: true } : value;
   }
 
   /**

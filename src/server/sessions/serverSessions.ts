@@ -15,6 +15,7 @@ import type { StoredTableInfo } from '../store/sharedStore.js';
 import { codeRan } from './cellOutcome.js';
 import { OwnerTables, type TableSet } from './ownerTables.js';
 import { recordRun } from './recordRun.js';
+import { withSessionHint } from './sessionHint.js';
 import { tracedRun } from './tracedRun.js';
 import { replayCells, type ReplayCaps } from './replayCells.js';
 import { withLease } from './withLease.js';
@@ -36,6 +37,8 @@ export interface ServerSessionsOptions {
   capsuleOutputs?: boolean;
   /** OpenTelemetry tracer for `sbirtools.run` spans (from @opentelemetry/api; no-op unless an SDK is registered). */
   tracer?: Tracer;
+  /** Longest a run without a session waits for the store before using what this replica knows. @default 1000 */
+  storeWaitMs?: number;
   /** Called after every run (metrics, logs, a viewer's record). */
   observe?: (event: RunEvent) => void;
 }
@@ -151,8 +154,10 @@ export class ServerSessions {
   private async runInner(owner: string, code: string, opts: RunRequest): Promise<SessionRun | undefined> {
     const { store } = this.o;
     if (opts.sessionId === undefined) {
-      const set = await this.tables.current(owner);
+      // an idempotent run stores its answer and so needs the store anyway; others must not wait on it
+      const set = opts.answer ? await this.tables.current(owner) : await this.tables.currentOrLast(owner, this.o.storeWaitMs ?? 1000);
       const result = await this.o.pool.run(code, { ...(await this.sandboxFor(owner, set)), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onOutput ? { onOutput: opts.onOutput } : {}) });
+      if ('stale' in set && set.stale) result.stderr += `sbirtools: the shared store did not answer in time, so this run used the tables this replica knew (${set.infos.length ? set.infos.map((t) => t.name).join(', ') : 'none added with add_table'}).\n`;
       // QUEUE_FULL is not an answer to keep: the retry must get a chance to run
       if (opts.answer && result.error?.type !== 'QUEUE_FULL') await store.putAnswer(opts.answer.key, answerOf(opts.answer, result), opts.answer.ttlMs);
       await this.capsule(owner, code, result);
@@ -206,8 +211,17 @@ export class ServerSessions {
     });
     if (resetReason || afterReset) result.sessionReset = true;
     if (resetReason) result.stderr += `sbirtools: this session was reset before this run because ${resetReason}. Variables from earlier runs are gone: recreate them.\n`;
+    withSessionHint(result, id);
     const answer = opts.answer ? { key: opts.answer.key, value: answerOf(opts.answer, result), ttlMs: opts.answer.ttlMs } : undefined;
-    const applied = await recordRun(store, owner, id, { code, deterministic, result, applied: local.applied, tables: set.version }, answer);
+    let applied: string[] | undefined;
+    try {
+      applied = await recordRun(store, owner, id, { code, deterministic, result, applied: local.applied, tables: set.version }, answer);
+    } catch (err) {
+      // the isolate ran a cell the history does not have (the store failed): keeping it would run
+      // that cell twice after the client's retry; the next run rebuilds from the history instead
+      await this.dropLocal(full);
+      throw err;
+    }
     // undefined: a limit disposed the isolate; the next run, on any replica, rebuilds from the history alone
     if (applied) local.applied = applied;
     else await this.dropLocal(full);

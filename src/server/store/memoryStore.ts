@@ -16,6 +16,8 @@ export function createMemoryStore(): SharedStore {
   const answers = new Map<string, Timed<StoredAnswer>>();
   const leases = new Map<string, Timed<string>>();
   const windows = new Map<string, Timed<number>>();
+  const spends = new Map<string, number[]>();
+  const slots = new Map<string, Map<string, number>>();
   const tables = new Map<string, Timed<Map<string, { info: StoredTableInfo; bytes: Uint8Array }>>>();
   const sk = (owner: string, id: string) => `${owner}\u0000${id}`;
   const live = <T>(map: Map<string, Timed<T>>, key: string): Timed<T> | undefined => {
@@ -99,6 +101,39 @@ export function createMemoryStore(): SharedStore {
       windows.set(name, entry);
       return { count: entry.value, resetMs: entry.expires - Date.now() };
     },
+    // no await between the check and the change below: one burst on one event loop cannot interleave
+    async spend(name, limit, windowMs, cost = 1) {
+      const now = Date.now();
+      const log = (spends.get(name) ?? []).filter((t) => t > now - windowMs);
+      if (log.length + cost > limit) {
+        spends.set(name, log);
+        return { ok: false, used: log.length, retryMs: log.length ? log[0]! + windowMs - now : windowMs };
+      }
+      for (let i = 0; i < cost; i++) log.push(now);
+      spends.set(name, log);
+      return { ok: true, used: log.length, retryMs: 0 };
+    },
+    async acquireSlot(name, limit, ttlMs) {
+      const now = Date.now();
+      const held = slots.get(name) ?? new Map<string, number>();
+      for (const [token, expires] of held) if (expires <= now) held.delete(token);
+      if (held.size >= limit) return undefined;
+      const token = randomUUID();
+      held.set(token, now + ttlMs);
+      slots.set(name, held);
+      return token;
+    },
+    async renewSlot(name, token, ttlMs) {
+      const held = slots.get(name);
+      if (!held?.has(token) || held.get(token)! <= Date.now()) return false;
+      held.set(token, Date.now() + ttlMs);
+      return true;
+    },
+    async releaseSlot(name, token) {
+      const held = slots.get(name);
+      held?.delete(token);
+      if (held?.size === 0) slots.delete(name);
+    },
     async ping() {
       return true;
     },
@@ -107,6 +142,8 @@ export function createMemoryStore(): SharedStore {
       answers.clear();
       leases.clear();
       windows.clear();
+      spends.clear();
+      slots.clear();
       tables.clear();
     },
   };

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SbirtoolsError } from '../../core/errors.js';
+import { StoreUnavailableError } from './storeUnavailable.js';
+import { importOptional } from '../../core/optionalPeer.js';
 import type { Cell, SharedStore, StoredAnswer, StoredTableInfo } from './sharedStore.js';
 
 /** Options of createRedisStore(). */
@@ -8,6 +10,8 @@ export interface RedisStoreOptions {
   url: string;
   /** Prefix of every key, so several deployments can share one Redis. @default 'sbirtools:' */
   prefix?: string;
+  /** Longest wait for any one Redis command: a hung Redis is a failure (STORE_UNAVAILABLE), not a wait. @default 2000 */
+  commandTimeoutMs?: number;
 }
 
 // Each script is one atomic step on the Redis server: no other replica sees half of it.
@@ -23,6 +27,35 @@ return 0`;
 const HIT = `local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {n, redis.call('PTTL', KEYS[1])}`;
+// A sliding log of spends (score = time): of a burst, exactly the first `limit` are admitted.
+const SPEND = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit, window, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local used = redis.call('ZCARD', KEYS[1])
+if used + cost > limit then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  local retry = window
+  if oldest[2] then retry = tonumber(oldest[2]) + window - now end
+  return {0, used, retry}
+end
+for i = 1, cost do redis.call('ZADD', KEYS[1], now, ARGV[4] .. ':' .. i) end
+redis.call('PEXPIRE', KEYS[1], window)
+return {1, used + cost, 0}`;
+// Slots are members scored by their expiry: a replica that dies mid-run frees its slots after the TTL.
+const SLOT = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+const RENEW_SLOT = `if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 1`;
 const TOUCH = `if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 1 then
   redis.call('PEXPIRE', KEYS[2], ARGV[1])
   return 1
@@ -31,12 +64,15 @@ return 0`;
 
 /**
  * The shared store on a real Redis (through the `redis` client): what lets several replicas serve
- * one session without affinity. Connects before it resolves.
+ * one session without affinity. Connects before it resolves. Every command has a timeout; a
+ * command that times out, meets a lost connection, or that Redis refuses (out of memory, wrong
+ * password) throws StoreUnavailableError. `rediss://` URLs connect over TLS (trust a private CA
+ * with NODE_EXTRA_CA_CERTS).
  * @throws {SbirtoolsError} `STORE_UNAVAILABLE` when Redis cannot be reached (the message names the URL).
  * @example const store = await createRedisStore({ url: 'redis://127.0.0.1:6379' });
  */
 export async function createRedisStore(options: RedisStoreOptions): Promise<SharedStore> {
-  const { createClient } = await import('redis');
+  const { createClient } = await importOptional('redis', 'A Redis store (serve --redis, SBIRTOOLS_REDIS_URL)', () => import('redis'));
   const p = options.prefix ?? 'sbirtools:';
   let connected = false;
   // Before the first connection a failure is final (start-up reports it); after it, reconnect with backoff.
@@ -51,7 +87,23 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Shar
   } catch (err) {
     throw new SbirtoolsError('STORE_UNAVAILABLE', `Cannot connect to Redis at ${redact(options.url)}: ${(err as Error).message}. Start redis-server or fix --redis / SBIRTOOLS_REDIS_URL.`);
   }
-  const cmd = <T>(args: string[]) => client.sendCommand<T>(args);
+  const timeout = options.commandTimeoutMs ?? 2000;
+  const where = redact(options.url);
+  // the client's own `timeout` covers only a command's wait to be written, not the wait for its
+  // reply (a paused Redis accepts the bytes and never answers): the deadline is kept here
+  const cmd = async <T>(args: string[]): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StoreUnavailableError(`Redis at ${where} did not answer within ${timeout} ms.`)), timeout);
+    });
+    try {
+      return await Promise.race([client.sendCommand<T>(args, { timeout }), deadline]);
+    } catch (err) {
+      throw unavailable(err, where, timeout);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   const eval_ = <T>(script: string, keys: string[], args: string[]) => cmd<T>(['EVAL', script, String(keys.length), ...keys, ...args]);
   const marker = (owner: string, id: string) => `${p}s:${owner}:${id}`;
   const list = (owner: string, id: string) => `${p}c:${owner}:${id}`;
@@ -138,6 +190,20 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Shar
       const [count, ttl] = await eval_<[number, number]>(HIT, [`${p}w:${name}`], [String(windowMs)]);
       return { count, resetMs: Math.max(0, ttl) };
     },
+    async spend(name, limit, windowMs, cost = 1) {
+      const [ok, used, retry] = await eval_<[number, number, number]>(SPEND, [`${p}b:${name}`], [String(limit), String(windowMs), String(cost), randomUUID()]);
+      return { ok: ok === 1, used, retryMs: Math.max(0, retry) };
+    },
+    async acquireSlot(name, limit, ttlMs) {
+      const token = randomUUID();
+      return (await eval_<number>(SLOT, [`${p}k:${name}`], [String(limit), String(ttlMs), token])) === 1 ? token : undefined;
+    },
+    async renewSlot(name, token, ttlMs) {
+      return (await eval_<number>(RENEW_SLOT, [`${p}k:${name}`], [token, String(ttlMs)])) === 1;
+    },
+    async releaseSlot(name, token) {
+      await cmd(['ZREM', `${p}k:${name}`, token]);
+    },
     async ping() {
       try {
         return (await cmd<string>(['PING'])) === 'PONG';
@@ -151,6 +217,22 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Shar
       await client.close().catch(() => client.destroy());
     },
   };
+}
+
+/**
+ * A Redis failure as the service treats it: unavailable (503, retry) for timeouts, lost
+ * connections and refused writes; any other error reply (a bug) stays as it is.
+ */
+function unavailable(err: unknown, where: string, timeoutMs: number): Error {
+  if (err instanceof StoreUnavailableError) return err;
+  const e = err as Error;
+  const text = String(e?.message ?? e);
+  if (/^OOM\b/.test(text)) return new StoreUnavailableError(`Redis at ${where} is out of memory (maxmemory reached) and refused a write.`);
+  if (/^(NOAUTH|WRONGPASS)\b/.test(text)) return new StoreUnavailableError(`Redis at ${where} refused the password (${text.split(' ')[0]}).`);
+  if (/^(LOADING|BUSY|MASTERDOWN|READONLY|MISCONF)\b/.test(text)) return new StoreUnavailableError(`Redis at ${where} cannot serve now: ${text}`);
+  if (e?.name === 'ErrorReply' || e?.constructor?.name === 'ErrorReply' || e?.constructor?.name === 'SimpleError') return e;
+  if (e?.name === 'TimeoutError' || /timeout/i.test(text)) return new StoreUnavailableError(`Redis at ${where} did not answer within ${timeoutMs} ms.`);
+  return new StoreUnavailableError(`Redis at ${where} is unreachable: ${text}`);
 }
 
 /** The URL without a password, for messages. */

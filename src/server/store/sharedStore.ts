@@ -49,7 +49,8 @@ export interface StoredAnswer {
 
 /**
  * What replicas share: sessions' cells, idempotent answers, leases (per-session and per-request
- * locks), rate-limit windows and the tables owners added. Small values with TTLs, never objects (an isolate cannot be
+ * locks), rate-limit windows, per-identity budgets and run slots, and the tables owners added.
+ * A call that cannot reach the store throws StoreUnavailableError (`STORE_UNAVAILABLE`). Small values with TTLs, never objects (an isolate cannot be
  * shared; its history can). `createMemoryStore()` for one replica, `createRedisStore()` for many.
  */
 export interface SharedStore {
@@ -84,6 +85,17 @@ export interface SharedStore {
   releaseLease(name: string, token: string): Promise<void>;
   /** Count one hit in the fixed window `name` of `windowMs`; the count so far and ms until it resets. */
   hit(name: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /**
+   * Spend `cost` from the budget `name`: at most `limit` spends in any `windowMs` (a sliding
+   * window, so no double burst at a window's edge). Atomic: of a burst, exactly the first `limit`
+   * pass, whichever replica they reach. `retryMs`: when the oldest spend leaves the window.
+   */
+  spend(name: string, limit: number, windowMs: number, cost?: number): Promise<{ ok: boolean; used: number; retryMs: number }>;
+  /** Take one of the `limit` slots `name` for `ttlMs` (atomic); its token, or undefined when all are taken. */
+  acquireSlot(name: string, limit: number, ttlMs: number): Promise<string | undefined>;
+  /** Extend a slot we hold; false when it expired. */
+  renewSlot(name: string, token: string, ttlMs: number): Promise<boolean>;
+  releaseSlot(name: string, token: string): Promise<void>;
   /** True when the store answers. */
   ping(): Promise<boolean>;
   /** Disconnect. Idempotent. */

@@ -13,6 +13,7 @@ import { HolderExitedError } from '../../../src/runtime/holder/holderProcess.js'
 import { UsageError } from '../../../src/cli/args.js';
 import { ReportError } from '../../../src/viewer/renderReport.js';
 import { LeaseTimeoutError } from '../../../src/server/sessions/withLease.js';
+import { TokenError } from '../../../src/server/auth/oauthVerifier.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
@@ -26,7 +27,13 @@ function files(dir: string): string[] {
 describe('errors', () => {
   it('every error class in src/ and schema/ extends SbirtoolsError (only the base extends Error)', () => {
     const offenders = [...files(join(ROOT, 'src')), ...files(join(ROOT, 'schema'))]
-      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/class (\w+) extends (\w*Error)\b/g)].map((m) => ({ file: relative(ROOT, f), cls: m[1]!, base: m[2]! })))
+      .flatMap((f) =>
+        [...readFileSync(f, 'utf8').matchAll(/class (\w+) extends (\w*Error)\b/g)].map((m) => ({
+          file: relative(ROOT, f),
+          cls: m[1]!,
+          base: m[2]!,
+        })),
+      )
       .filter((c) => c.base === 'Error' || c.base === 'TypeError' || c.base === 'RangeError')
       .filter((c) => c.cls !== 'SbirtoolsError');
     expect(offenders).toEqual([]);
@@ -44,6 +51,7 @@ describe('errors', () => {
     [new UsageError('run', 'unknown option'), 'USAGE_ERROR', 'UsageError'],
     [new LeaseTimeoutError('session s', 5000), 'LEASE_TIMEOUT', 'LeaseTimeoutError'],
     [new PageCorrupt('bad page'), 'PARQUET_PAGE_CORRUPT', 'PageCorrupt'],
+    [new TokenError('expired'), 'invalid_token', 'TokenError'],
     [new NeedsFallback('dictionary page'), 'PARQUET_NEEDS_FALLBACK', 'NeedsFallback'],
   ] as const)('%o is a SbirtoolsError with its code and name', (err, code, name) => {
     expect(err).toBeInstanceOf(SbirtoolsError);

@@ -29,14 +29,11 @@ describe('dist/prelude/bundle.js', () => {
     try {
       const produced = first.compileScriptSync(source, { filename: 'sbirtools-prelude.js', produceCachedData: true });
       expect(produced.cachedData).toBeDefined();
-      const t0 = performance.now();
       const consumed = second.compileScriptSync(source, { filename: 'sbirtools-prelude.js', cachedData: produced.cachedData });
-      const ms = performance.now() - t0;
       expect(consumed.cachedDataRejected).toBe(false);
       const context = second.createContextSync();
       consumed.runSync(context);
       expect(context.evalSync('typeof __sbirtools_boot')).toBe('function');
-      expect(ms).toBeLessThan(1000);
     } finally {
       first.dispose();
       second.dispose();

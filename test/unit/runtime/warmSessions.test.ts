@@ -1,10 +1,9 @@
-import { describe, it, expect } from 'vitest';
+import { afterEach, describe, it, expect, vi } from 'vitest';
 import { WarmSessions, type Built } from '../../../src/runtime/holder/warmSessions.js';
 import { PRESETS } from '../../../schema/limits.js';
 import type { SessionSpec } from '../../../src/runtime/holder/protocol.js';
 
 const spec: SessionSpec = { limits: { ...PRESETS.standard }, data: { kind: 'synthetic', cacheDir: '/tmp/x' }, tables: [] };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function counting(enabled?: boolean) {
   let builds = 0;
@@ -13,20 +12,28 @@ function counting(enabled?: boolean) {
   return { warm, builds: () => builds };
 }
 
+// Fake timers: the spare is scheduled on a timer, so advancing the clock replaces a sleep.
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe('WarmSessions', () => {
   it('boots a spare in the background after a take, and hands it to the next take', async () => {
+    vi.useFakeTimers();
     const { warm, builds } = counting();
     expect(await warm.take(spec)).toBeUndefined();
-    await sleep(100);
+    vi.runAllTimers();
     expect(builds()).toBe(1);
     expect(await warm.take(spec)).toBeDefined();
     warm.disposeAll();
   });
 
   it('boots nothing when disabled (a one-shot holder: SBIRTOOLS_NO_SPARES=1)', async () => {
+    vi.useFakeTimers();
     const { warm, builds } = counting(false);
     expect(await warm.take(spec)).toBeUndefined();
-    await sleep(100);
+    expect(vi.getTimerCount()).toBe(0); // nothing was scheduled
+    vi.runAllTimers();
     expect(builds()).toBe(0);
     expect(await warm.count()).toBe(0);
   });

@@ -3,6 +3,7 @@ import { createMemoryStore } from '../../../src/server/store/memoryStore.js';
 import { createRedisStore } from '../../../src/server/store/redisStore.js';
 import type { Cell, SharedStore } from '../../../src/server/store/sharedStore.js';
 import { startRedis } from '../../e2e/helpers/serve.js';
+import { waitFor } from '../../helpers/waitFor.js';
 
 const cell = (id: string): Cell => ({ id, code: `var ${id} = 1`, deterministic: { now: 1, seed: 2 }, ok: true, valueHash: 'v', stdoutHash: 's' });
 const answer = { fingerprint: 'f', status: 200, body: '{"ok":true}', ran: true };
@@ -39,7 +40,7 @@ function contract(name: string, make: () => Promise<SharedStore>) {
     it('expires sessions after their TTL', async () => {
       await store.createSession('o1', 'short', 150);
       await store.appendCell('o1', 'short', cell('x'));
-      await new Promise((r) => setTimeout(r, 300));
+      await waitFor(async () => !(await store.listSessions('o1')).includes('short'), { what: 'the session to expire' });
       expect(await store.touchSession('o1', 'short', 150)).toBe(false);
       expect(await store.cells('o1', 'short')).toEqual([]);
     });
@@ -55,8 +56,8 @@ function contract(name: string, make: () => Promise<SharedStore>) {
       await store.releaseLease('L', t1!);
       const t2 = await store.acquireLease('L', 100);
       expect(t2).toBeDefined();
-      await new Promise((r) => setTimeout(r, 250));
-      expect(await store.acquireLease('L', 100)).toBeDefined();
+      // free once its 100 ms pass: polled, since a lease cannot be observed without trying it
+      expect(await waitFor(() => store.acquireLease('L', 100), { what: 'the lease to expire' })).toBeDefined();
     });
 
     it("keeps each owner's tables (schema + bytes), replaces by name, refreshes and expires them", async () => {
@@ -72,9 +73,45 @@ function contract(name: string, make: () => Promise<SharedStore>) {
       expect(await store.tableBytes('t2', 'cc')).toBeUndefined();
       await store.putTable('t3', info('short', 'dd'), bytes, 150);
       expect([...((await store.tableBytes('t3', 'dd')) ?? [])]).toEqual([...bytes]);
-      await new Promise((r) => setTimeout(r, 300));
+      // polled through tableBytes: tableIndex would refresh the TTL it is waiting out
+      await waitFor(async () => (await store.tableBytes('t3', 'dd')) === undefined, { what: 'the table to expire' });
       expect(await store.tableIndex('t3', 60_000)).toEqual([]);
-      expect(await store.tableBytes('t3', 'dd')).toBeUndefined();
+    });
+
+    it('admits exactly `limit` of a concurrent burst of 50, for budgets and for slots', async () => {
+      const spends = await Promise.all(Array.from({ length: 50 }, () => store.spend('burst', 4, 60_000)));
+      expect(spends.filter((s) => s.ok)).toHaveLength(4);
+      const refused = spends.find((s) => !s.ok)!;
+      expect(refused.retryMs).toBeGreaterThan(0);
+      expect(refused.retryMs).toBeLessThanOrEqual(60_000);
+      const slots = await Promise.all(Array.from({ length: 50 }, () => store.acquireSlot('conc', 4, 60_000)));
+      const held = slots.filter((t): t is string => t !== undefined);
+      expect(held).toHaveLength(4);
+      expect(new Set(held).size).toBe(4);
+      await store.releaseSlot('conc', held[0]!);
+      expect(await store.acquireSlot('conc', 4, 60_000)).toBeDefined();
+      expect(await store.acquireSlot('conc', 4, 60_000)).toBeUndefined();
+    });
+
+    it('frees a slot that is not renewed, and renews one that is', async () => {
+      const a = await store.acquireSlot('ttl', 1, 150);
+      expect(a).toBeDefined();
+      expect(await store.renewSlot('ttl', a!, 60_000)).toBe(true);
+      expect(await store.renewSlot('ttl', 'other', 60_000)).toBe(false);
+      await store.releaseSlot('ttl', a!);
+      const b = await store.acquireSlot('ttl', 1, 100);
+      expect(b).toBeDefined();
+      await new Promise((r) => setTimeout(r, 250));
+      expect(await store.renewSlot('ttl', b!, 100)).toBe(false);
+      expect(await store.acquireSlot('ttl', 1, 100)).toBeDefined();
+    });
+
+    it('spends from a sliding window: the budget comes back as old spends age out', async () => {
+      expect((await store.spend('slide', 2, 200)).ok).toBe(true);
+      expect((await store.spend('slide', 2, 200)).ok).toBe(true);
+      expect((await store.spend('slide', 2, 200)).ok).toBe(false);
+      await new Promise((r) => setTimeout(r, 350));
+      expect((await store.spend('slide', 2, 200)).ok).toBe(true);
     });
 
     it('counts hits in a fixed window', async () => {

@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import type { Ivm } from './loadIsolatedVm.js';
 import type { Limits } from '../../../../schema/limits.js';
 import type { DatasetInfo } from '../../../../schema/result.js';
@@ -17,6 +16,7 @@ import type { EngineSession, GuestRunRequest, TableProvider } from '../engineSes
 import type IVM from '#ivm-types';
 
 type Isolate = IVM.Isolate;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a Reference to guest values of any shape
 type Reference = IVM.Reference<any>;
 
 const BOOT_TIMEOUT_MS = 15_000;

@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import type IvmModule from '#ivm-types';
-import { SbirtoolsError } from '../../../core/errors.js';
+import { EngineLoadError } from '../engineLoadError.js';
+
+export { EngineLoadError };
 
 /**
  * The isolated-vm module, whichever line of it loaded. Its types are vendored (types/isolated-vm.d.ts,
@@ -17,13 +19,17 @@ const CANDIDATES = IVM_CANDIDATES;
 
 let cached: { ivm: Ivm; name: string; version: string } | undefined;
 
-/** Raised when no isolated-vm build loads on this Node. Host-side failure: thrown, never a result. */
-export class EngineLoadError extends SbirtoolsError {
-  constructor(message: string, readonly attempts: string[]) {
-    super('ENGINE_UNAVAILABLE', message);
-    this.name = 'EngineLoadError';
-  }
-}
+
+/**
+ * The candidates, each required by a literal name: file tracers (@vercel/nft, `sbirtools bundle`)
+ * follow `require('<literal>')` from createRequire and ship the package with its native addon.
+ */
+const requireHere = createRequire(import.meta.url);
+const STATIC_LOADS: Record<string, () => unknown> = {
+  'isolated-vm': () => requireHere('isolated-vm'),
+  'isolated-vm-7': () => requireHere('isolated-vm-7'),
+  'isolated-vm-legacy': () => requireHere('isolated-vm-legacy'),
+};
 
 /**
  * Load isolated-vm: `isolated-vm` (6.x) first, then `isolated-vm-7` (7.x), then `isolated-vm-legacy` (5.0.4).
@@ -44,7 +50,7 @@ export function loadEngine(candidates: readonly string[] = CANDIDATES): { ivm: I
   }
   for (const name of candidates) {
     try {
-      const ivm = require(name) as Ivm;
+      const ivm = (STATIC_LOADS[name]?.() ?? require(name)) as Ivm;
       const version = (require(`${name}/package.json`) as { version: string }).version;
       const engine = { ivm, name, version };
       if (useCache) cached = engine;
@@ -82,12 +88,3 @@ export function hasNoNodeSnapshotFlag(): boolean {
   return flags.includes('--no-node-snapshot');
 }
 
-/**
- * Which engine the holder processes use, for diagnostics (`sbirtools info`, bug reports).
- * @throws {EngineLoadError} when no engine loads.
- * @example engineInfo(); // { name: 'isolated-vm', version: '6.2.0', node: 'v22.23.3' }
- */
-export function engineInfo(): { name: string; version: string; node: string } {
-  const { name, version } = loadEngine();
-  return { name, version, node: process.version };
-}

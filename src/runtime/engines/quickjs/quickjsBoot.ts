@@ -10,7 +10,6 @@ import { sliceUtf8 } from '../sliceUtf8.js';
 import { guestLoad, guestVisibleSource } from '../guestTables.js';
 import { QUICKJS_BRIDGE_ADAPTER, columnToGuest } from './quickjsColumns.js';
 import { reseedScript, restorePrelude } from './quickjsSnapshot.js';
-import { getRandomValues } from 'node:crypto';
 
 const BOOT_TIMEOUT_MS = 15_000;
 /**
@@ -116,7 +115,8 @@ export async function bootQuickJs(
 }
 
 function randomWords(): Uint32Array {
-  return getRandomValues(new Uint32Array(4));
+  // Web Crypto (global on Node >= 19 and on the edge), not node:crypto: this file runs on both
+  return crypto.getRandomValues(new Uint32Array(4));
 }
 
 /**

@@ -1,28 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
-import variant from '@jitl/quickjs-wasmfile-release-sync';
+import { quickJsFromModule, type QuickJsEngine } from './quickjsInstance.js';
 
-/** The compiled QuickJS WASM code, and the version reported in results. */
-export interface QuickJsEngine {
-  /**
-   * A new WASM instance of the module compiled once, one per session, with its own linear memory
-   * that cannot grow past `maxBytes` (rounded up to 64 KiB pages, at most the build's 2 GiB).
-   */
-  instantiate(maxBytes: number, initialBytes?: number): Promise<{ module: QuickJSWASMModule; memory: WasmMemory }>;
-  version: string;
-}
-
-/** The part of WebAssembly.Memory the engine reads. */
-export interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-}
-
-const PAGE = 65536;
-/** The emscripten build's initial (16 MiB) and largest (2 GiB) memory, in pages. */
-const INITIAL_PAGES = 256;
-const MAX_PAGES = 32768;
+export type { QuickJsEngine, WasmMemory } from './quickjsInstance.js';
 
 let loading: Promise<QuickJsEngine> | undefined;
 
@@ -45,25 +26,9 @@ export function loadQuickJs(): Promise<QuickJsEngine> {
 async function compile(): Promise<QuickJsEngine> {
   const require = createRequire(import.meta.url);
   // (tsconfig has no DOM lib, so WebAssembly is typed here by hand)
-  const wasm = (globalThis as unknown as {
-    WebAssembly: { compile(bytes: Uint8Array): Promise<unknown>; Memory: new (d: { initial: number; maximum: number }) => WasmMemory };
-  }).WebAssembly;
+  const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<unknown> } }).WebAssembly;
   const wasmModule = await wasm.compile(readFileSync(require.resolve('@jitl/quickjs-wasmfile-release-sync/wasm')));
-  // the package's typings describe its CommonJS entry; Node loads its ESM entry, whose default is the variant
-  const base = variant as unknown as QuickJSSyncVariant;
-  const quiet = { print: () => undefined, printErr: () => undefined };
-  return {
-    version: quickJsVersion(require),
-    async instantiate(maxBytes, initialBytes = 0) {
-      // The cap QuickJS cannot overshoot: its own malloc accounting misses strings and buffers in
-      // this build, but no allocation can grow the instance's memory past its maximum.
-      const initial = Math.max(INITIAL_PAGES, Math.ceil(initialBytes / PAGE));
-      const maximum = Math.min(MAX_PAGES, Math.max(initial, Math.ceil(maxBytes / PAGE)));
-      const memory = new wasm.Memory({ initial, maximum });
-      const customized = newVariant(base, { wasmModule: wasmModule as never, wasmMemory: memory as never, emscriptenModule: quiet as never });
-      return { module: await newQuickJSWASMModuleFromVariant(customized), memory };
-    },
-  };
+  return quickJsFromModule(wasmModule, quickJsVersion(require));
 }
 
 function quickJsVersion(require: NodeRequire): string {

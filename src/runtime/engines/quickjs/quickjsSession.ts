@@ -75,10 +75,10 @@ export class QuickJsSession implements EngineSession {
   /** Run prepared code under the deadline. Never throws: every failure is a RawRunOutcome. */
   async run(req: GuestRunRequest): Promise<RawRunOutcome> {
     const started = performance.now();
-    const cpu0 = process.cpuUsage();
+    const cpu0 = cpuNow();
     const output = new OutputBuffer(this.limits.maxOutputBytes, req.onOutput);
     const finish = (status: RawStatus, extra: Partial<RawRunOutcome> = {}): RawRunOutcome => {
-      const cpu = process.cpuUsage(cpu0);
+      const cpu = cpuNow(cpu0);
       return {
         status,
         stdout: output.stdout,
@@ -274,4 +274,9 @@ export class QuickJsSession implements EngineSession {
 
 function round(n: number): number {
   return Math.round(n * 100) / 100;
+}
+
+/** CPU time of this process; on the edge (no `process`) there is none to read, so it counts as 0. */
+function cpuNow(since?: { user: number; system: number }): { user: number; system: number } {
+  return typeof process === 'undefined' ? { user: 0, system: 0 } : process.cpuUsage(since);
 }

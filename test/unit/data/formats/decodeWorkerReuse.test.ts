@@ -6,8 +6,10 @@ import { spareState } from '../../../../src/data/formats/spareWorker.js';
 import { columnValues } from '../../../../src/data/formats/columnValues.js';
 import { DataError } from '../../../../src/data/errors.js';
 import { portfolioParquet, PORTFOLIO } from '../../../helpers/tableFiles.js';
+import { waitFor } from '../../../helpers/waitFor.js';
 
-const settle = () => new Promise((r) => setTimeout(r, 1500));
+/** A spare is started shortly after a decode: wait until it is there and has decoded nothing. */
+const settle = () => waitFor(() => spareState()?.decodes === 0, { what: 'a warm spare decode worker' });
 
 async function decodeOk(): Promise<void> {
   const t = await decodeInWorker('p', portfolioParquet(), 'p.parquet', 'parquet');

@@ -1,0 +1,239 @@
+#!/usr/bin/env node
+// Figures under faults (issues 26 and 28) for `sbirtools serve`: three replicas sharing one
+// redis-server (password, append-only file), several API keys, one of them flooding, slow clients
+// that never read their answers, one replica SIGKILLed and restarted, and Redis restarted. Clients
+// retry what the docs call retryable (429/503 with Retry-After, 502, a dropped connection) with the
+// same Idempotency-Key, on the next replica. Prints answers/s, p50/p99 per key (unloaded, then
+// while one key floods), the error classes seen, and checks that no session cell was lost or run twice.
+//   node bench/serve-faults.mjs [--seconds 240] [--clients 64] [--think-ms 500]
+// Writes bench/results/serve-faults.json. Needs the build and redis-server (scripts/install-redis.sh).
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT } from './lib/paths.mjs';
+import { quantile } from './lib/stats.mjs';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '150' }, clients: { type: 'string', default: '64' }, 'think-ms': { type: 'string', default: '500' } } });
+const SECONDS = Number(values.seconds);
+const CLIENTS = Number(values.clients);
+// calm clients pause between requests, as an agent does while it reads an answer: their load is
+// "usual", so a flood shows as what it takes from them, not as a queue they built themselves
+const THINK_MS = Number(values['think-ms']);
+const CALM_KEYS = ['soak-calm-a-0123456789', 'soak-calm-b-0123456789', 'soak-calm-c-0123456789'];
+const FLOOD_KEY = 'soak-flood-key-0123456789';
+const SLOW_KEY = 'soak-slow-reader-key-0123456789';
+const PASSWORD = 'soak-redis-password-42';
+const CLI = join(ROOT, 'bin', 'sbirtools.js');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const freePort = () => new Promise((resolve) => {
+  const s = createServer();
+  s.listen(0, '127.0.0.1', () => {
+    const { port } = s.address();
+    s.close(() => resolve(port));
+  });
+});
+
+const redisBin = execFileSync('sh', [join(ROOT, 'scripts', 'install-redis.sh')], { encoding: 'utf8' }).trim().split('\n').pop();
+const redisPort = await freePort();
+const redisDir = mkdtempSync(join(tmpdir(), 'sbirtools-soak-redis-'));
+let redis;
+async function startRedis() {
+  redis = spawn(redisBin, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', redisDir, '--requirepass', PASSWORD], { stdio: ['ignore', 'pipe', 'ignore'] });
+  let log = '';
+  redis.stdout.on('data', (d) => (log += d));
+  while (!/Ready to accept connections/.test(log)) await sleep(50);
+}
+await startRedis();
+const redisUrl = `redis://:${PASSWORD}@127.0.0.1:${redisPort}`;
+
+const cacheDir = mkdtempSync(join(tmpdir(), 'sbirtools-soak-cache-'));
+const ports = [await freePort(), await freePort(), await freePort()];
+const replicas = [];
+async function startReplica(i) {
+  const proc = spawn(process.execPath, [CLI, 'serve', '--port', String(ports[i]), '--quiet', '--pool-size', '1', '--redis', redisUrl, '--write-timeout-ms', '3000', '--runs-per-minute', '100000', '--max-concurrent-per-key', '8'], {
+    cwd: ROOT,
+    env: { ...process.env, SBIRTOOLS_CACHE_DIR: cacheDir, SBIRTOOLS_API_KEYS: [...CALM_KEYS, FLOOD_KEY, SLOW_KEY].join(',') },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  proc.stderr.on('data', (d) => (err += d));
+  while (!/listening on/.test(err)) {
+    if (proc.exitCode !== null) throw new Error(`replica ${i} exited: ${err}`);
+    await sleep(50);
+  }
+  replicas[i] = proc;
+}
+for (let i = 0; i < 3; i++) await startReplica(i);
+
+const classes = new Map();
+const seen = (k) => classes.set(k, (classes.get(k) ?? 0) + 1);
+const latencies = new Map(); // `${phase} ${key}` -> ms[]
+let phase = 'unloaded';
+let answers = 0;
+let stopping = false;
+let rr = 0;
+
+/** One request, retried as a client should (same Idempotency-Key, next replica) until it has an answer. */
+async function call(key, path, body, idem) {
+  const started = performance.now();
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = ports[rr++ % 3];
+    let res;
+    try {
+      res = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(idem ? { 'idempotency-key': idem } : {}) }, body: JSON.stringify(body) });
+    } catch {
+      seen(`${key === FLOOD_KEY ? 'flood' : 'calm'}: connection refused/reset (replica down), retried`);
+      await sleep(100);
+      continue;
+    }
+    const text = await res.text();
+    if (res.status === 200 || res.status === 201) {
+      answers++;
+      const k = `${phase} ${key}`;
+      if (!latencies.has(k)) latencies.set(k, []);
+      latencies.get(k).push(performance.now() - started);
+      return JSON.parse(text);
+    }
+    let type = '';
+    try {
+      type = JSON.parse(text).error?.type ?? '';
+    } catch {
+      // not JSON (a proxy's or a dropped connection's body): counted by status alone
+    }
+    seen(`${key === FLOOD_KEY ? 'flood' : 'calm'}: ${res.status} ${type}`);
+    if (res.status === 429 || res.status === 503 || res.status === 502) {
+      if (key === FLOOD_KEY) return undefined; // the flood does not wait its turn
+      await sleep(Math.min(2000, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+      continue;
+    }
+    throw new Error(`unexpected ${res.status}: ${text.slice(0, 300)}`);
+  }
+  throw new Error('gave up after 200 attempts');
+}
+
+/** A conversation of dependent cells: the expected state is known, so a lost or doubled cell shows. */
+const conversations = [];
+const mismatchSamples = [];
+async function conversation(key, id) {
+  const created = await call(key, '/v1/sessions', {}, `create-${id}`);
+  const sid = created.session_id;
+  let acc = 7;
+  const conv = { key, sid, cells: 0, mismatches: 0 };
+  conversations.push(conv);
+  await call(key, '/v1/run', { code: 'var acc = 7; var log = []; acc', session_id: sid }, `${id}-0`);
+  for (let i = 1; !stopping; i++) {
+    const r = await call(key, '/v1/run', { code: `acc = (acc * 31 + ${i}) % 1000003; log.push(${i}); [acc, log.length]`, session_id: sid }, `${id}-${i}`);
+    acc = (acc * 31 + i) % 1000003;
+    await sleep(THINK_MS);
+    if (!r.ok || r.value[0] !== acc || r.value[1] !== i) {
+      conv.mismatches++;
+      if (mismatchSamples.length < 5) mismatchSamples.push({ cell: i, expected: [acc, i], got: r.value, error: r.error, sessionReset: r.sessionReset, stderr: r.stderr?.slice(0, 300) });
+    }
+    conv.cells = i;
+  }
+  const final = await call(key, '/v1/run', { code: 'log.join(",")', session_id: sid }, `${id}-final`);
+  conv.final = final.value === Array.from({ length: conv.cells }, (_, k) => k + 1).join(',');
+}
+
+async function oneOffs(key) {
+  for (let i = 0; !stopping; i++) {
+    await call(key, '/v1/run', { code: `award_data.filter((d) => d['Award Amount'] > ${i % 7} * 100000).numRows()` });
+    await sleep(THINK_MS);
+  }
+}
+
+async function flood() {
+  while (!stopping) {
+    if (phase === 'unloaded') {
+      await sleep(200);
+      continue;
+    }
+    await call(FLOOD_KEY, '/v1/run', { code: 'let s = 0; for (let k = 0; k < 5e7; k++) s += k & 1; s' });
+    await sleep(20);
+  }
+}
+
+/** A client that asks for a large answer and never reads it: the replica drops it after the write timeout. */
+async function slowReader() {
+  while (!stopping) {
+    if (phase === 'unloaded') {
+      await sleep(200);
+      continue;
+    }
+    const body = JSON.stringify({ code: `print('y'.repeat(200000)); 'x'.repeat(3000000)` });
+    const socket = connect(ports[rr++ % 3], '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.pause();
+    socket.write(`POST /v1/run HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${SLOW_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    await new Promise((r) => {
+      socket.once('close', r);
+      setTimeout(() => (socket.destroy(), r()), 20_000);
+    });
+    seen('slow reader dropped (connection closed by the replica)');
+  }
+}
+
+const t0 = performance.now();
+const workers = [];
+// six clients per calm key (under its concurrency limit of 8), the rest flood
+const calmClients = 18;
+const floodClients = Math.max(1, CLIENTS - calmClients - 4);
+for (let c = 0; c < calmClients; c++) {
+  const key = CALM_KEYS[c % CALM_KEYS.length];
+  workers.push(c % 2 === 0 ? conversation(key, `c${c}`) : oneOffs(key));
+}
+for (let c = 0; c < floodClients; c++) workers.push(flood());
+for (let c = 0; c < 4; c++) workers.push(slowReader());
+const timeline = [];
+const at = (s) => sleep(Math.max(0, t0 + s * 1000 - performance.now()));
+(async () => {
+  // phases: unloaded (calm keys alone), flood (one key floods, slow readers connect), faults (and a replica and Redis go down)
+  await at(SECONDS * 0.25);
+  phase = 'flood';
+  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: flood and slow readers start`);
+  await at(SECONDS * 0.45);
+  phase = 'faults';
+  replicas[2].kill('SIGKILL');
+  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: replica 3 SIGKILLed`);
+  await at(SECONDS * 0.55);
+  await startReplica(2);
+  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: replica 3 restarted (listening)`);
+  await at(SECONDS * 0.75);
+  redis.kill('SIGTERM');
+  await new Promise((r) => redis.once('exit', r));
+  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: Redis stopped`);
+  await sleep(3000);
+  await startRedis();
+  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: Redis restarted (append-only file)`);
+  await at(SECONDS);
+  stopping = true;
+})();
+await Promise.all(workers);
+const elapsed = (performance.now() - t0) / 1000;
+
+const perKey = {};
+for (const [k, ms] of [...latencies].sort()) perKey[k] = { n: ms.length, p50: Math.round(quantile(ms, 0.5)), p99: Math.round(quantile(ms, 0.99)) };
+// the fairness figure: each calm key's p99 while one key floods, over its unloaded p99
+const floodOverUnloaded = Object.fromEntries(CALM_KEYS.map((k) => [k, perKey[`flood ${k}`] && perKey[`unloaded ${k}`] ? Math.round((perKey[`flood ${k}`].p99 / perKey[`unloaded ${k}`].p99) * 100) / 100 : null]));
+const result = {
+  seconds: Math.round(elapsed),
+  clients: { calm: calmClients, flood: floodClients, slowReaders: 4, calmThinkMs: THINK_MS },
+  answersPerSecond: Math.round((answers / elapsed) * 10) / 10,
+  latencyMs: perKey,
+  p99FloodOverUnloaded: floodOverUnloaded,
+  errorClasses: Object.fromEntries([...classes].sort()),
+  conversations: { count: conversations.length, cells: conversations.reduce((n, c) => n + c.cells, 0), mismatches: conversations.reduce((n, c) => n + c.mismatches, 0), allFinalLogsExact: conversations.every((c) => c.final), mismatchSamples },
+  timeline,
+};
+console.log(JSON.stringify(result, null, 2));
+mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+writeFileSync(join(ROOT, 'bench', 'results', 'serve-faults.json'), `${JSON.stringify(result, null, 2)}\n`);
+for (const r of replicas) r.kill('SIGTERM');
+redis.kill('SIGTERM');
+await sleep(1000);
+rmSync(redisDir, { recursive: true, force: true });
+rmSync(cacheDir, { recursive: true, force: true });
+process.exit(0);

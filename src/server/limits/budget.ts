@@ -1,0 +1,95 @@
+import { bodyDone } from '../bodyDone.js';
+import type { Middleware, RequestContext } from '../context.js';
+import { fail } from '../respond.js';
+import { createMemoryStore } from '../store/memoryStore.js';
+import type { SharedStore } from '../store/sharedStore.js';
+import { AdmissionError, type FairScheduler } from './fairScheduler.js';
+import { sharedOrLocal } from './sharedOrLocal.js';
+
+/** The per-identity budget (one per API key or OAuth subject, across REST and MCP). */
+export interface BudgetLimits {
+  /** Runs of one identity executing at once, across replicas (Redis) or in this process. */
+  maxConcurrentPerKey: number;
+  /** Runs plus session creations of one identity in any 60 s, across replicas. */
+  runsPerMinutePerKey: number;
+  /** Longest the budget waits for the shared store before this replica decides alone. */
+  storeWaitMs: number;
+}
+
+/** How long a concurrency slot lives without renewal (a replica that dies frees its slots after this). */
+const SLOT_TTL_MS = 15_000;
+const MINUTE = 60_000;
+
+/** The identity requests are counted under: the normalised one, never the credential. */
+export function budgetId(ctx: RequestContext): string {
+  return ctx.identity?.id ?? ctx.keyId;
+}
+
+/**
+ * After authentication: every request that runs code (REST `/v1/run`, MCP `tools/call`) or opens a
+ * session spends from its identity's per-minute budget; runs also take one of the identity's
+ * concurrency slots, then wait their turn for one of this replica's slots in the FairScheduler.
+ * Over a limit: `429 RATE_LIMITED` with `Retry-After` (this identity must slow down); no replica
+ * slot within the wait: `503 SERVER_BUSY` with `Retry-After`. Both before any code starts. The
+ * checks are atomic (a store script, or one synchronous step in memory): a burst of 50 against a
+ * limit of 4 admits exactly 4.
+ */
+export function budget(limits: BudgetLimits, store: SharedStore, scheduler: FairScheduler, onLimited: (reason: string) => void): Middleware {
+  // this replica's own count, used when the shared store is down or slow (limits then hold per replica)
+  const local = store.kind === 'memory' ? store : createMemoryStore();
+  const decide = <T>(shared: (s: SharedStore) => Promise<T>, late?: (v: T) => void) =>
+    store === local ? shared(local).then((value) => ({ value, local: false })) : sharedOrLocal(() => shared(store), () => shared(local), limits.storeWaitMs, late);
+  const refuse = (reason: string, message: string, retryS: number, hint: string) => {
+    onLimited(reason);
+    return fail(429, 'RATE_LIMITED', message, { 'retry-after': String(Math.max(1, retryS)), 'sbirtools-code-ran': 'false' }, hint);
+  };
+  return async (ctx, next) => {
+    const runs = ctx.route.isRun?.(ctx) === true;
+    if (!runs && ctx.route.chargesBudget?.(ctx) !== true) return next();
+    const id = budgetId(ctx);
+    const spent = await decide((s) => s.spend(`runs:${id}`, limits.runsPerMinutePerKey, MINUTE));
+    if (spent.local) ctx.log.budget = 'local';
+    if (!spent.value.ok) {
+      const retry = Math.ceil(spent.value.retryMs / 1000);
+      return refuse('per-minute', `This caller used its ${limits.runsPerMinutePerKey} runs (and session creations) for the last minute; this ${runs ? 'code never started' : 'session was not created'}.`, retry, `Retry after ${retry} s.`);
+    }
+    if (!runs) return next();
+    const slotName = `conc:${id}`;
+    const slot = await decide(
+      (s) => s.acquireSlot(slotName, limits.maxConcurrentPerKey, SLOT_TTL_MS),
+      (token) => token && void store.releaseSlot(slotName, token).catch(() => undefined),
+    );
+    const holder = slot.local ? local : store;
+    const token = slot.value;
+    if (!token) return refuse('concurrency', `This caller already has ${limits.maxConcurrentPerKey} runs in flight (the limit); this code never started.`, 1, 'Wait for a run to answer before sending more.');
+    const renew = setInterval(() => void holder.renewSlot(slotName, token, SLOT_TTL_MS).catch(() => undefined), SLOT_TTL_MS / 3);
+    renew.unref();
+    const freeSlot = () => {
+      clearInterval(renew);
+      void holder.releaseSlot(slotName, token).catch(() => undefined);
+    };
+    let release: () => void;
+    try {
+      release = await scheduler.acquire(id, ctx.request.signal);
+    } catch (err) {
+      freeSlot();
+      if (!(err instanceof AdmissionError)) throw err;
+      if (err.reason === 'queue-full') return refuse('queue', `This caller has too many runs waiting on this replica: ${err.message}; this code never started.`, 1, 'Send runs one after another, or fewer at once.');
+      onLimited(err.reason);
+      return fail(503, 'SERVER_BUSY', `This replica is busy: ${err.message}; this code never started.`, { 'retry-after': '1', 'sbirtools-code-ran': 'false' }, 'Retry: the run never started, so a retry is safe.');
+    }
+    const done = () => {
+      release();
+      freeSlot();
+    };
+    let response: Response;
+    try {
+      response = await next();
+    } catch (err) {
+      done();
+      throw err;
+    }
+    // a streamed answer (SSE on /v1/run, MCP progress) runs until its body ends: both slots are held until then
+    return bodyDone(response, done);
+  };
+}

@@ -1,0 +1,15 @@
+/**
+ * Bounds the package test holds the published package to (docs/benchmarks.md "The package" has
+ * the measured figures). Each has headroom over today's figure, so a stray folder or a heavy new
+ * dependency fails the test instead of slipping into every user's install.
+ */
+export const PACKAGE_BOUNDS = {
+  /** files in the tarball */
+  maxFiles: 700,
+  /** the .tgz itself */
+  maxTarballBytes: 3_000_000,
+  /** `npm install sbirtools` (production) in an empty project: node_modules on disk */
+  maxInstallBytes: 60_000_000,
+  /** package.json "engines.node": exactly the supported lines (20 is legacy) */
+  engines: '^20.19.0 || ^22.12.0 || ^24.0.0 || ^26.0.0',
+} as const;
