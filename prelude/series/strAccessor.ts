@@ -21,7 +21,7 @@ const test = (s: S, na: unknown, f: (v: string) => boolean) => {
   return s.maskValues((v) => (isNull(v) ? missing : f(typeof v === 'string' ? v : String(v))));
 };
 /** Characters that make a pattern more than a literal in a RegExp. */
-const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|\/]/;
+const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/]/;
 /** The mask of a literal contains answered from the host's bytes (typed.ts scanContains), or null. */
 const scanned = (s: S, needle: string, fold: 'none' | 'regex' | 'lower', f: (v: string) => boolean, na: unknown) => {
   const bits = scanContains(s, needle, fold, f, Boolean(na ?? false));
