@@ -65,6 +65,7 @@ const MEASURES = {
   duckdb: ['duckdbReference', { reps: q ? 3 : 7 }, [], OPTIONAL],
   // issue 25: every Series/DataFrame method against the loop it replaces and pandas
   series: ['seriesMethods', { reps: q ? 3 : 7 }, NO_SNAPSHOT, OPTIONAL],
+  firstTouch: ['firstTouch', { runs: q ? 1 : 3 }, [], OPTIONAL],
   // issue 25 item 4: user tables of millions of rows (SBIRTOOLS_BENCH_SCALE_SIZES=1000000,5000000,20000000)
   scale: ['scale', { sizes: q ? '1000000' : (process.env.SBIRTOOLS_BENCH_SCALE_SIZES ?? '1000000,5000000'), reps: q ? 3 : 5 }, NO_SNAPSHOT, OPTIONAL],
 };

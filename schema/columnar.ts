@@ -64,6 +64,15 @@ export interface TextPage {
   charBytes: number;
 }
 
+/**
+ * A question about a utf8 column's rows answered by the host from the UTF-8 bytes
+ * (bridge.textScan, src/data/columns/textScan.ts): `len` = characters per row (Int32Array, -1 for
+ * null); `contains` = whether the row holds the literal `needle` (Uint8Array: 1 yes, 0 no, 2 null),
+ * case folded as `fold` says (`none`; `regex`: a RegExp `i` flag without `u`; `lower`:
+ * `toLowerCase()` on both sides).
+ */
+export type TextScanRequest = { op: 'len' } | { op: 'contains'; needle: string; fold: 'none' | 'regex' | 'lower' };
+
 export interface ColumnMeta {
   name: string;
   type: ColumnType;

@@ -79,6 +79,13 @@ function duckdbTable(r) {
 const SERIES_PANDAS_MAX = 2;
 const SERIES_LOOP_MAX = 1.5;
 
+function firstTouchTable(r) {
+  const rows = r.firstTouch?.rows ?? [];
+  if (!rows.length) return '';
+  const head = '| question | code | first run ms | warm ms |\n| --- | --- | --: | --: |';
+  return [head, ...rows.map((x) => `| ${x.name} | \`${x.code.replace(/\|/g, '\\|')}\` | ${num(x['this build'].firstMs)} | ${num(x['this build'].warmMs)} |`)].join('\n');
+}
+
 function seriesMethodTable(r) {
   const rows = r.series?.methods ?? [];
   if (!rows.length) return '';
@@ -157,6 +164,11 @@ export function docSection(r) {
       '#### Every Series/DataFrame method, one by one (issue 25)',
       r.series ? `Warm, one session and one pandas worker. Each method three ways: the Series form, the plain loop over \`award_data.array()\` it replaces (bench/lib/seriesMethods.mjs), and pandas. Series and loop are timed inside the isolate, interleaved, ${r.series.reps} evaluations each (median); pandas inside Python (perf_counter, median of ${r.series.reps}). No round trip in any figure.` : '',
       seriesMethodTable(r),
+    ],
+    [
+      '#### The first touch of Abstract in a fresh process (issue 25)',
+      r.firstTouch ? `Each question in its own fresh process (bench/first-touch.mjs): sandbox made, \`1\` run, then the question (first touch: the holder reads the column) and again (warm). Median of ${r.firstTouch.runs}.` : '',
+      firstTouchTable(r),
     ],
     ['#### The process boundary (crash containment)', 'The same warm runs (c) in one session in-process and in one session in a holder process; the difference is the IPC round trip and the structured clone of the request and outcome.', boundaryTable(r)],
     ['#### The CLI cold start, step by step', 'Fresh processes doing what `sbirtools run --code ... --data ...` does (the agency question), with a clock between steps.', cliTable(r)],

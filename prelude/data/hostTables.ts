@@ -1,6 +1,6 @@
 /** Builds the host tables (award_data, ...) as Arquero tables over lazily fetched columns. */
 import { ColumnTable } from 'arquero';
-import type { ColumnData, TableMeta, TextPage } from '../../schema/columnar.js';
+import type { ColumnData, TableMeta, TextPage, TextScanRequest } from '../../schema/columnar.js';
 import { LazyColumn } from './lazyColumn.js';
 import type { TextCache } from './textCache.js';
 
@@ -13,10 +13,17 @@ export type FetchColumnRange = (table: string, column: string, start: number, en
 /** Optional host call returning rows [start, end) of a utf8 column decoded to strings (bridge.fetchTextPage). */
 export type FetchTextPageOf = (table: string, column: string, start: number, end: number) => TextPage;
 
+/**
+ * Optional host call answering a length or a literal contains for rows [start, end) of a utf8 column
+ * from its bytes (bridge.textScan); null when the host leaves that page to the guest.
+ */
+export type TextScanOf = (table: string, column: string, start: number, end: number, req: TextScanRequest) => Int32Array | Uint8Array | null;
+
 /** The optional ways to read text columns in pages; `textCache` is required with `fetchText`. */
 export interface TextSources {
   fetchRange?: FetchColumnRange;
   fetchText?: FetchTextPageOf;
+  scanText?: TextScanOf;
   textCache?: TextCache;
 }
 
@@ -26,7 +33,7 @@ export interface TextSources {
  */
 export function hostTables(metas: readonly TableMeta[], fetch: FetchColumn, sources: TextSources | FetchColumnRange = {}): Record<string, ColumnTable> {
   const src: TextSources = typeof sources === 'function' ? { fetchRange: sources } : sources;
-  const { fetchRange, fetchText, textCache } = src;
+  const { fetchRange, fetchText, scanText, textCache } = src;
   const out: Record<string, ColumnTable> = {};
   for (const meta of metas) {
     // no prototype: a column named __proto__ (or constructor) is an ordinary own property
@@ -36,6 +43,7 @@ export function hostTables(metas: readonly TableMeta[], fetch: FetchColumn, sour
       cols[c.name] = new LazyColumn(c, meta.numRows, () => fetch(meta.name, c.name), {
         fetchRange: fetchRange && ((start: number, end: number) => fetchRange(meta.name, c.name, start, end)),
         fetchText: fetchText && ((start: number, end: number) => fetchText(meta.name, c.name, start, end)),
+        scanText: scanText && ((start: number, end: number, req: TextScanRequest) => scanText(meta.name, c.name, start, end, req)),
         cache: textCache,
       });
       names.push(c.name);

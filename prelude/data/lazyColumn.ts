@@ -18,7 +18,7 @@ import type { CardColumnData } from '../../schema/dataCard.js';
 import { utf8Decode } from '../polyfills/utf8.js';
 import { ArrayPrototypeSlice, NativeDate, ReflectApply } from '../intrinsics.js';
 import { pagedText, type FetchRange } from './pagedText.js';
-import { TextPages, type FetchTextPage } from './textPages.js';
+import { TextPages, type FetchTextPage, type ScanText } from './textPages.js';
 import type { TextCache } from './textCache.js';
 
 /** Reads one column's data from the host (bridge.fetchColumn). */
@@ -28,6 +28,7 @@ export type ColumnFetcher = () => ColumnData;
 export interface TextAccess {
   fetchRange?: FetchRange;
   fetchText?: FetchTextPage;
+  scanText?: ScanText;
   cache?: TextCache;
 }
 
@@ -66,7 +67,7 @@ export class LazyColumn {
     this.length = numRows;
     const utf8 = meta.kind === 'utf8';
     this.utf8 = utf8;
-    this.text = utf8 && a.fetchText && a.cache ? new TextPages(numRows, a.fetchText, a.cache) : null;
+    this.text = utf8 && a.fetchText && a.cache ? new TextPages(numRows, a.fetchText, a.cache, a.scanText) : null;
     this.paged = utf8 && a.fetchRange ? pagedText(numRows, a.fetchRange) : null;
     if (this.text) {
       const text = this.text;

@@ -3,7 +3,7 @@
  * Node's native decoders into one string per row (schema/columnar.ts `TextPage`), so no UTF-8 is
  * decoded in the isolate. Decoded pages stay in the session's TextCache between runs.
  */
-import type { TextPage } from '../../schema/columnar.js';
+import type { TextPage, TextScanRequest } from '../../schema/columnar.js';
 import { ArrayIsArray } from '../intrinsics.js';
 import { PAGE_SHIFT } from './pagedText.js';
 import type { CachedPage, Slot, TextCache } from './textCache.js';
@@ -15,13 +15,16 @@ const ROW_OVERHEAD_BYTES = 24;
 /** Rows [start, end) of a utf8 column, decoded by the host (bridge.fetchTextPage). */
 export type FetchTextPage = (start: number, end: number) => TextPage;
 
+/** Rows [start, end) answered by the host from the bytes (bridge.textScan); null: the guest tests that page. */
+export type ScanText = (start: number, end: number, req: TextScanRequest) => Int32Array | Uint8Array | null;
+
 /** A text column over the shared cache: `get(row)`, `page(p)`, the whole column `copy()`, `pick(rows)`. */
 export class TextPages {
   private readonly slots: Slot[];
   private lastIndex = -1;
   private last: CachedPage | null = null;
 
-  constructor(readonly numRows: number, private readonly fetch: FetchTextPage, private readonly cache: TextCache) {
+  constructor(readonly numRows: number, private readonly fetch: FetchTextPage, private readonly cache: TextCache, private readonly scanText?: ScanText) {
     const pages = Math.ceil(numRows / PAGE_ROWS);
     this.slots = new Array<Slot>(pages);
     for (let p = 0; p < pages; p++) this.slots[p] = { page: null, weak: null, stamp: 0, derefJob: 0 };
@@ -49,6 +52,26 @@ export class TextPages {
     this.lastIndex = p;
     this.last = page;
     return page.rows;
+  }
+
+  /** Whether the host can answer lengths and literal contains from the bytes (scan). */
+  get scans(): boolean {
+    return this.scanText !== undefined;
+  }
+
+  /**
+   * Page `p`'s answer to `req` from the host's bytes, unless the page is held in the session (then
+   * testing it here is cheaper than a host call): null when the guest must test the page itself.
+   */
+  scan(p: number, req: TextScanRequest): Int32Array | Uint8Array | null {
+    if (!this.scanText || this.slots[p]!.page) return null;
+    const start = p * PAGE_ROWS;
+    const end = Math.min(this.numRows, start + PAGE_ROWS);
+    const out = this.scanText(start, end, req);
+    if (out === null || out === undefined) return null;
+    const ok = req.op === 'len' ? out instanceof Int32Array : out instanceof Uint8Array;
+    if (!ok || out.length !== end - start) throw new Error(`textScan returned malformed data for rows ${start}..${end}`);
+    return out;
   }
 
   /** True when page `p` (fetched if needed) has no row outside Latin-1: no surrogate pairs. */

@@ -21,6 +21,10 @@ import { sourceOf } from './source.js';
 import { columnChunks, readsTextPages } from './columnChunks.js';
 import { cheapFirst } from './cheapFirst.js';
 import type { Node } from './node.js';
+import { LazyColumn } from '../data/lazyColumn.js';
+import { PAGE_SHIFT } from '../data/pagedText.js';
+
+const PAGE_ROWS = 1 << PAGE_SHIFT;
 import type { ColumnTable } from 'arquero';
 
 /** A node of Arquero's expression tree. */
@@ -112,6 +116,7 @@ function leaf(ctx: Ctx, node: Node, sel: Uint8Array): Uint8Array {
       return out;
     }
   }
+  if (hostIncludes(ctx, node, f, sel, out)) return out;
   if (textChunks(ctx, node, f, sel, out)) return out;
   const data = t.data();
   for (let i = 0; i < n; i++) if (sel[i] && f(i, data)) out[i] = 1;
@@ -148,6 +153,46 @@ function textChunks(ctx: Ctx, node: Node, f: (row: number, data: unknown) => unk
     for (let k = 0; k < names.length; k++) data[names[k]] = arrays[k];
     for (let i = lo; i < hi; i++) if (sel[i] && f(i - lo, data)) out[i] = 1;
   }, any);
+  ctx.fast = true;
+  return true;
+}
+
+/**
+ * `op.includes(d.X, 'literal')` on a long-text column the host can scan (bridge.textScan): each page
+ * the session does not hold is searched on the host's UTF-8 bytes, the others by the compiled code
+ * on the page's rows; a null row takes what the compiled code gives for null. False when it does not apply.
+ */
+function hostIncludes(ctx: Ctx, node: Node, f: (row: number, data: unknown) => unknown, sel: Uint8Array, out: Uint8Array): boolean {
+  if (node.type !== 'CallExpression') return false;
+  const callee = node.callee as Node;
+  const args = node.arguments as Node[];
+  if (callee.type !== 'Function' || callee.name !== 'includes' || args.length !== 2 || args[0]!.type !== 'Column' || args[1]!.type !== 'Literal' || typeof args[1]!.value !== 'string') return false;
+  const name = args[0]!.name as string;
+  const col = ctx.t.column(name) as unknown;
+  if (!(col instanceof LazyColumn)) return false;
+  const scan = col.scanSource();
+  if (!scan || scan.kind !== 'pages' || !scan.pages.scans || scan.pages.numRows !== ctx.n) return false;
+  const pages = scan.pages;
+  const needle = args[1]!.value as string;
+  const data = ObjectCreate(null) as Record<string, unknown>;
+  data[name] = [null];
+  const z = f(0, data) ? 1 : 0;
+  const n = ctx.n;
+  for (let p = 0, lo = 0; lo < n; p++) {
+    const hi = Math.min(n, lo + PAGE_ROWS);
+    let any = false;
+    for (let i = lo; i < hi; i++) if (sel[i]) { any = true; break; }
+    if (any) {
+      const got = pages.scan(p, { op: 'contains', needle, fold: 'none' });
+      if (got) {
+        for (let i = lo; i < hi; i++) { const g = got[i - lo]!; out[i] = sel[i] & (g === 2 ? z : g); }
+      } else {
+        data[name] = pages.page(p);
+        for (let i = lo; i < hi; i++) if (sel[i] && f(i - lo, data)) out[i] = 1;
+      }
+    }
+    lo = hi;
+  }
   ctx.fast = true;
   return true;
 }

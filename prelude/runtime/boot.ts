@@ -4,7 +4,7 @@
  */
 import type { TableMeta } from '../../schema/columnar.js';
 import type { CardDataset } from '../../schema/dataCard.js';
-import { hostTables, type FetchColumn, type FetchColumnRange, type FetchTextPageOf } from '../data/hostTables.js';
+import { hostTables, type FetchColumn, type FetchColumnRange, type FetchTextPageOf, type TextScanOf } from '../data/hostTables.js';
 import { TextCache, textBudgets } from '../data/textCache.js';
 import { install } from '../install.js';
 import { setWriter, type Write } from '../output/output.js';
@@ -28,6 +28,7 @@ export interface Bridge {
    * session between runs, within a budget from `limits.memoryLimitMb` (see data/textCache.ts).
    */
   fetchTextPage?: FetchTextPageOf;
+  textScan?: TextScanOf;
   write: Write;
   /** Optional: receives each file the run saves (to_csv, to_parquet...); without it saving fails with a clear error. */
   saveFile?: SaveFile;
@@ -62,10 +63,12 @@ export function boot(bridge: Bridge): Internals {
   setFileSink(save && ((name, mediaType, bytes) => save(name, mediaType, bytes)), Number(bridge.limits?.maxFileBytes) || 0);
   const fetchRange = typeof bridge.fetchColumnRange === 'function' ? bridge.fetchColumnRange : undefined;
   const fetchText = typeof bridge.fetchTextPage === 'function' ? bridge.fetchTextPage : undefined;
+  const scanText = typeof bridge.textScan === 'function' ? bridge.textScan : undefined;
   const budgets = textBudgets(bridge.limits?.memoryLimitMb);
   const tables = hostTables(bridge.tables ?? [], (t, c) => fetchColumn(t, c), {
     fetchRange: fetchRange && ((t, c, s, e) => fetchRange(t, c, s, e)),
     fetchText: fetchText && ((t, c, s, e) => fetchText(t, c, s, e)),
+    scanText: scanText && ((t, c, s, e, q) => scanText(t, c, s, e, q)),
     textCache: new TextCache(budgets.budgetBytes, budgets.idleBytes),
   });
   const extra: Record<string, unknown> = { award_data: undefined, describeData: makeDescribeData(tables, bridge.dataset) };

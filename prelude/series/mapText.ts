@@ -64,3 +64,13 @@ export function codePoints(v: string): number {
   }
   return n - pairs;
 }
+
+/** Integer counts (lengths) as a Series like `s` (for strAccessor.ts, which imports Series as a type only). */
+export function countsLike(s: Series, values: Float64Array, valid: Uint8Array): Series {
+  return Series.numbers(values, valid, s, s.name, 'integer');
+}
+
+/** A mask as a Series like `s`. */
+export function maskLike(s: Series, bits: Uint8Array): Series {
+  return Series.bools(bits, s);
+}

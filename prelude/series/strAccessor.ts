@@ -5,9 +5,9 @@
  */
 import { GuestError } from '../errors/guestError.js';
 import { isNull } from '../frame/common.js';
-import { typedOf } from './typed.js';
+import { scanContains, scanLengths, typedOf } from './typed.js';
 import { contains, type ContainsOptions } from '../frame/strings.js';
-import { codePoints, countText, mapText } from './mapText.js';
+import { codePoints, countsLike, countText, mapText, maskLike } from './mapText.js';
 import type { Series } from './Series.js';
 
 type S = Series;
@@ -19,6 +19,13 @@ const str = (s: S, f: (v: string) => unknown, dtype: 'string' | 'integer' | null
 const test = (s: S, na: unknown, f: (v: string) => boolean) => {
   const missing = Boolean(na ?? false);
   return s.maskValues((v) => (isNull(v) ? missing : f(typeof v === 'string' ? v : String(v))));
+};
+/** Characters that make a pattern more than a literal in a RegExp. */
+const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/]/;
+/** The mask of a literal contains answered from the host's bytes (typed.ts scanContains), or null. */
+const scanned = (s: S, needle: string, fold: 'none' | 'regex' | 'lower', f: (v: string) => boolean, na: unknown) => {
+  const bits = scanContains(s, needle, fold, f, Boolean(na ?? false));
+  return bits ? maskLike(s, bits) : null;
 };
 const prefixes = (p: unknown): string[] => (Array.isArray(p) ? p.map(String) : [String(p)]);
 const escapeRe = (p: string) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -42,9 +49,16 @@ export class StringMethods {
     const o = (typeof opts === 'boolean' ? { case: opts } : opts ?? {}) as ContainsOptions;
     if (typeof pat === 'string' && o.regex !== false) {
       const re = regex(pat, o.case === false ? 'i' : '', 'contains'); // compiled once, not per value
-      return test(this.s, o.na, (v) => re.test(v));
+      const f = (v: string) => re.test(v);
+      // a pattern without special characters is a literal: long text is searched on the host's bytes
+      return (!REGEX_SPECIAL.test(pat) && scanned(this.s, pat, o.case === false ? 'regex' : 'none', f, o.na)) || test(this.s, o.na, f);
     }
-    if (typeof pat === 'string' && o.case === false) { const p = pat.toLowerCase(); return test(this.s, o.na, (v) => v.toLowerCase().includes(p)); }
+    if (typeof pat === 'string' && o.case === false) {
+      const p = pat.toLowerCase();
+      const f = (v: string) => v.toLowerCase().includes(p);
+      return scanned(this.s, pat, 'lower', f, o.na) || test(this.s, o.na, f);
+    }
+    if (typeof pat === 'string') { const f = (v: string) => v.includes(pat); return scanned(this.s, pat, 'none', f, o.na) || test(this.s, o.na, f); }
     return test(this.s, o.na, (v) => contains(v, pat, o));
   }
   startswith(p: unknown, na?: unknown) { const ps = prefixes(p); return test(this.s, na, (v) => ps.some((x) => v.startsWith(x))); }
@@ -65,6 +79,8 @@ export class StringMethods {
   /** Length in characters (code points, as Python counts them). */
   len() {
     const t = typedOf(this.s);
+    const host = scanLengths(this.s, codePoints, utf16Length);
+    if (host) return countsLike(this.s, host.values, host.valid);
     if (t && (t.kind === 'dict' || t.kind === 'text')) return countText(this.s, codePoints, utf16Length);
     return this.s.mapValues((v) => (isNull(v) ? null : typeof v === 'string' ? codePoints(v) : Array.isArray(v) ? v.length : codePoints(String(v))), this.s.name, 'integer');
   }

@@ -6,6 +6,7 @@
  */
 import { LazyColumn } from '../data/lazyColumn.js';
 import { PAGE_SHIFT } from '../data/pagedText.js';
+import type { TextPages } from '../data/textPages.js';
 import { sourceOf, visibleRows } from '../fast/source.js';
 import type { ColumnTable } from 'arquero';
 
@@ -114,4 +115,63 @@ export function maskByValue(s: Viewed, test: (v: unknown) => boolean): Uint8Arra
       return bits;
     }
   }
+}
+
+/** The host's pages of a whole, unfiltered text column that the host can scan (bridge.textScan), or null. */
+function scannable(s: Viewed): TextPages | null {
+  if (s.view || !s.source) return null;
+  const { table, column } = s.source;
+  if (visibleRows(table, true) !== null) return null;
+  const col = table.column(column) as unknown;
+  if (!(col instanceof LazyColumn)) return null;
+  const scan = col.scanSource();
+  return scan && scan.kind === 'pages' && scan.pages.scans && scan.pages.numRows === s.length ? scan.pages : null;
+}
+
+/**
+ * Characters per row of a whole text column, answered by the host from the UTF-8 bytes page by
+ * page (no row enters the isolate); a page the session already holds is counted here with `f`
+ * (`narrowF` when the page fits Latin-1). null when the column cannot be scanned on the host.
+ */
+export function scanLengths(s: Viewed, f: (v: string) => number, narrowF: (v: string) => number): { values: Float64Array; valid: Uint8Array } | null {
+  const pages = scannable(s);
+  if (!pages) return null;
+  const n = s.length;
+  const values = new Float64Array(n);
+  const valid = new Uint8Array(n);
+  for (let p = 0, i = 0; i < n; p++) {
+    const got = pages.scan(p, { op: 'len' });
+    if (got) {
+      for (let k = 0; k < got.length; k++, i++) if (got[k]! >= 0) { values[i] = got[k]!; valid[i] = 1; }
+      continue;
+    }
+    const rows = pages.page(p);
+    const g = pages.narrow(p) ? narrowF : f;
+    for (let k = 0; k < rows.length; k++, i++) { const v = rows[k]; if (typeof v === 'string') { values[i] = g(v); valid[i] = 1; } }
+  }
+  return { values, valid };
+}
+
+/**
+ * The mask of a literal contains over a whole text column, answered by the host from the bytes
+ * (`fold` as in TextScanRequest); a page the host leaves to the guest, or the session already
+ * holds, is tested here with `test`. Missing rows get `missing`. null when the column cannot be
+ * scanned on the host.
+ */
+export function scanContains(s: Viewed, needle: string, fold: 'none' | 'regex' | 'lower', test: (v: string) => boolean, missing: boolean): Uint8Array | null {
+  const pages = scannable(s);
+  if (!pages) return null;
+  const n = s.length;
+  const bits = new Uint8Array(n);
+  const na = missing ? 1 : 0;
+  for (let p = 0, i = 0; i < n; p++) {
+    const got = pages.scan(p, { op: 'contains', needle, fold });
+    if (got) {
+      for (let k = 0; k < got.length; k++, i++) { const g = got[k]!; bits[i] = g === 2 ? na : g; }
+      continue;
+    }
+    const rows = pages.page(p);
+    for (let k = 0; k < rows.length; k++, i++) { const v = rows[k]; bits[i] = typeof v === 'string' ? (test(v) ? 1 : 0) : na; }
+  }
+  return bits;
 }

@@ -130,6 +130,7 @@ export function datasetFromCache(reader: CacheReader): Dataset {
     meta: { name: h.name, numRows: h.numRows, columns: h.columns.map(({ name, type, kind }) => ({ name, type, kind })) },
     report: h.report as unknown as IngestReport,
     loadColumn: (name) => reader.loadColumn(name),
+    loadRows: (name, start, end) => reader.loadRows(name, start, end),
     close: () => reader.close(),
   };
 }

@@ -10,6 +10,11 @@ export interface Dataset {
   report: IngestReport;
   /** One column, synchronously (read from the binary cache on first use, then memoized). */
   loadColumn(name: string): ColumnData;
+  /**
+   * Optional: rows [start, end) of a utf8 column not loaded yet, read alone (offsets rebased to 0),
+   * so a page of long text costs its own bytes; null when the whole column is loaded (slice it).
+   */
+  loadRows?(name: string, start: number, end: number): Extract<ColumnData, { kind: 'utf8' }> | null;
   /** Releases the cache file handle; loaded columns stay usable. Idempotent. */
   close(): void;
 }

@@ -76,6 +76,13 @@ export class CacheReader {
   private fd: number | null;
   private readonly memo = new Map<string, ColumnData>();
   private readonly byName: Map<string, ColumnEntry>;
+  /** Offsets and validity of utf8 columns read by range (loadRows) before any full load. */
+  private readonly textIndex = new Map<string, { offsets: Int32Array; valid: Uint8Array }>();
+  /**
+   * Text columns with fewer bytes are always read whole and checked (a few ms); larger ones (the
+   * ~290 MB Abstract) may be read by range. @internal tests set it lower.
+   */
+  lazyMinBytes = 32 << 20;
 
   constructor(
     readonly path: string,
@@ -102,7 +109,42 @@ export class CacheReader {
     if (this.fd === null) throw new DataError('DATA_READ_ERROR', `The dataset ${this.header.name} was closed; open it again with openDataset().`);
     const col = this.decode(entry);
     this.memo.set(name, col);
+    this.textIndex.delete(name);
     return col;
+  }
+
+  /**
+   * Rows [start, end) of a utf8 column that is not loaded yet, read alone (offsets rebased to 0):
+   * a page of long text costs its own bytes, not the column's. The column's offsets and validity
+   * are read (and checked) once; the text bytes of a range are not checksummed (the checksum
+   * covers the whole buffer), a full `loadColumn` still checks them. Returns null when the column
+   * is already loaded, is not utf8, holds less than 32 MB of text (`lazyMinBytes`), the range is
+   * every row, or the file is closed: the caller loads the column (checked) and slices it.
+   * @throws {RangeError} when the range is outside the column; {DataError} as loadColumn.
+   */
+  loadRows(name: string, start: number, end: number): Extract<ColumnData, { kind: 'utf8' }> | null {
+    if (this.memo.has(name) || this.fd === null) return null;
+    // the whole column is read whole, checksum and all
+    if (start === 0 && end === this.header.numRows) return null;
+    const entry = this.byName.get(name);
+    if (!entry || entry.kind !== 'utf8' || (entry.buffers.bytes?.length ?? 0) < this.lazyMinBytes) return null;
+    let index = this.textIndex.get(name);
+    if (!index) {
+      index = { offsets: new Int32Array(this.read(entry, 'offsets')), valid: new Uint8Array(this.read(entry, 'valid')) };
+      if (index.valid.length !== this.header.numRows || index.offsets.length !== this.header.numRows + 1) this.corrupt(name, 'index length');
+      this.textIndex.set(name, index);
+    }
+    const n = index.valid.length;
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > n || start > end) throw new RangeError(`row range [${start}, ${end}) is outside 0..${n}`);
+    const from = index.offsets[start]!;
+    const to = index.offsets[end]!;
+    const ref = entry.buffers.bytes;
+    if (!ref || from < 0 || to < from || to > ref.length) this.corrupt(name, 'offsets outside the text bytes');
+    const bytes = new Uint8Array(to - from);
+    readInto(this.fd, bytes, ref.offset + from);
+    const offsets = new Int32Array(end - start + 1);
+    for (let i = 0; i <= end - start; i++) offsets[i] = index.offsets[start + i]! - from;
+    return { kind: 'utf8', type: 'string', bytes, offsets, valid: index.valid.slice(start, end) };
   }
 
   /** Closes the file; columns already loaded stay usable. Idempotent. */

@@ -19,22 +19,56 @@ export function guestLoad(
   try {
     return provider.loadColumn(column);
   } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    // a column over the edge's memory budget (src/edge/): its message names the column and the limit
-    if (code === 'COLUMN_TOO_LARGE') throw err;
-    const e = new Error(
-      code === 'COLUMN_NOT_FOUND'
-        ? `table ${table} has no column '${column}'`
-        : code === 'DATA_FETCH_FAILED'
-          ? `column '${column}' of ${table} could not be fetched from its remote data folder: ${(err as Error).message} Nothing was cached; run the code again, or use other columns`
-          : `column '${column}' of ${table} could not be loaded${code === 'CACHE_CORRUPT' ? ': the cached column is corrupt' : ''}${typeof code === 'string' ? ` (${code})` : ''}; the data cache is rebuilt on the next session, so run the code again`,
-    );
-    // keep the original error object (its class name crosses into the isolate), only its message changes
-    if (err instanceof Error) {
-      err.message = e.message;
-      err.stack = `${err.name}: ${e.message}`;
-      throw err;
-    }
-    throw e;
+    throw guestLoadError(err, table, column);
   }
+}
+
+/** Pages of one column read alone (provider.loadRows) before the column is loaded whole. */
+const LAZY_PAGES = 16;
+
+/**
+ * Rows [start, end) of a utf8 column for the guest, as `{ data, start, end }` over which to slice:
+ * while a session has read fewer than 16 pages of the column and the provider can read a range
+ * alone (the binary cache), only those rows' bytes are read (printing a few rows of Abstract reads
+ * kilobytes); after that, or without `loadRows`, the whole column is loaded once and kept.
+ * `counts` is the session's pages read per column.
+ */
+export function guestRows(provider: TableProvider, table: string, column: string, start: number, end: number, counts: Map<string, number>): { data: ReturnType<TableProvider['loadColumn']>; start: number; end: number } {
+  const key = `${table}\u0000${column}`;
+  const seen = counts.get(key) ?? 0;
+  if (provider.loadRows && seen < LAZY_PAGES) {
+    let rows;
+    try {
+      rows = provider.loadRows(column, start, end);
+    } catch (err) {
+      if (err instanceof RangeError) throw err;
+      throw guestLoadError(err, table, column);
+    }
+    if (rows) {
+      counts.set(key, seen + 1);
+      return { data: rows, start: 0, end: end - start };
+    }
+  }
+  return { data: guestLoad(provider, table, column), start, end };
+}
+
+/** A data-layer failure as the guest sees it: a message without host paths, the error's class kept. */
+function guestLoadError(err: unknown, table: string, column: string): unknown {
+  const code = (err as { code?: unknown }).code;
+  // a column over the edge's memory budget (src/edge/): its message names the column and the limit
+  if (code === 'COLUMN_TOO_LARGE') return err;
+  const e = new Error(
+    code === 'COLUMN_NOT_FOUND'
+      ? `table ${table} has no column '${column}'`
+      : code === 'DATA_FETCH_FAILED'
+        ? `column '${column}' of ${table} could not be fetched from its remote data folder: ${(err as Error).message} Nothing was cached; run the code again, or use other columns`
+        : `column '${column}' of ${table} could not be loaded${code === 'CACHE_CORRUPT' ? ': the cached column is corrupt' : ''}${typeof code === 'string' ? ` (${code})` : ''}; the data cache is rebuilt on the next session, so run the code again`,
+  );
+  // keep the original error object (its class name crosses into the isolate), only its message changes
+  if (err instanceof Error) {
+    err.message = e.message;
+    err.stack = `${err.name}: ${e.message}`;
+    return err;
+  }
+  return e;
 }

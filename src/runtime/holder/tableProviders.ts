@@ -52,7 +52,12 @@ export class TableCache {
     if (!entry) {
       entry = openDataset(source).then((ds: Awaited<ReturnType<typeof openDataset>>) => ({
         info: ds.info,
-        provider: { meta: { ...ds.meta, name: 'award_data' }, loadColumn: (name: string) => ds.loadColumn(name) },
+        provider: {
+          meta: { ...ds.meta, name: 'award_data' },
+          loadColumn: (name: string) => ds.loadColumn(name),
+          // a page of long text read alone until the column is loaded whole (the first touch of Abstract)
+          ...(ds.loadRows ? { loadRows: (name: string, start: number, end: number) => ds.loadRows!(name, start, end) } : {}),
+        },
       }));
       entry.catch(() => this.datasets.delete(key));
       this.datasets.set(key, entry);

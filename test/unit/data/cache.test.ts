@@ -31,6 +31,35 @@ describe('binary cache file', () => {
     opened.reader.close(); // idempotent
   });
 
+  it('reads a range of a text column alone before the column is loaded, the same rows as the whole column', async () => {
+    const dir = tempDir();
+    const csv = join(dir, 'a.csv');
+    await writeSyntheticCsv(csv, { rows: 300, seed: 7 });
+    const { table, report } = await ingestCsv(csv);
+    const path = join(dir, 'a.sbtc');
+    await writeCache(path, { key: 'k1', table, info, report });
+    const opened = openCache(path, 'k1');
+    if (!opened.ok) throw new Error(opened.reason);
+    const reader = opened.reader;
+    const text0 = table.columns.find((c) => c.data.kind === 'utf8')!;
+    expect(reader.loadRows(text0.name, 0, 1)).toBeNull(); // a small column is read whole, checked
+    reader.lazyMinBytes = 0;
+    const text = table.columns.find((c) => c.data.kind === 'utf8')!;
+    const whole = decode(text.data);
+    expect(reader.loadRows(text.name, 0, 300)).toBeNull(); // every row: read whole, checksum and all
+    for (const [a, b] of [[0, 299], [17, 18], [5, 5], [250, 300]] as const) {
+      const rows = reader.loadRows(text.name, a, b);
+      expect(rows).not.toBeNull();
+      expect(decode(rows!)).toEqual(whole.slice(a, b));
+    }
+    expect(() => reader.loadRows(text.name, 10, 301)).toThrow(RangeError);
+    expect(reader.loadRows('Agency', 0, 1)).toBeNull(); // not utf8
+    expect(reader.loadRows('Nope', 0, 1)).toBeNull();
+    reader.loadColumn(text.name);
+    expect(reader.loadRows(text.name, 0, 1)).toBeNull(); // loaded: the caller slices the column
+    reader.close();
+  });
+
   it('leaves the old cache byte-identical and no temp file when a write fails', async () => {
     const dir = tempDir();
     const good: ColumnarTable = { name: 't', numRows: 1, columns: [{ name: 'a', type: 'number', kind: 'float64', data: { kind: 'float64', type: 'number', values: new Float64Array([1]), valid: new Uint8Array([1]) } }] };

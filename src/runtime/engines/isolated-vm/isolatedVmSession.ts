@@ -2,12 +2,14 @@ import type { Ivm } from './loadIsolatedVm.js';
 import type { Limits } from '../../../../schema/limits.js';
 import type { DatasetInfo } from '../../../../schema/result.js';
 import type { RawRunOutcome, RawStatus } from '../../../../schema/outcome.js';
-import { guestLoad, guestVisibleSource } from '../guestTables.js';
+import { guestLoad, guestRows, guestVisibleSource } from '../guestTables.js';
 import { compilePrelude } from '../preludeScript.js';
 import { OutputBuffer } from '../outputBuffer.js';
 import { removeDangerousGlobals } from '../hardenGlobals.js';
 import { sliceUtf8 } from '../sliceUtf8.js';
 import { textPage } from '../../../data/columns/textPage.js';
+import { textScan } from '../../../data/columns/textScan.js';
+import type { TextScanRequest } from '../../../../schema/columnar.js';
 import { FileSink } from '../fileSink.js';
 import type { EngineSession, GuestRunRequest, TableProvider } from '../engineSession.js';
 
@@ -96,6 +98,7 @@ export class IsolatedVmSession implements EngineSession {
       script.runSync(context, { timeout: BOOT_TIMEOUT_MS });
       const providers = await tables;
       const byName = new Map(providers.map((t) => [t.meta.name, t]));
+      const lazyPages = new Map<string, number>();
       const bridge = {
         tables: providers.map((t) => t.meta),
         // the guest sees a file's name, never the host's absolute path (a URL or 'embedded-…' is kept)
@@ -116,7 +119,19 @@ export class IsolatedVmSession implements EngineSession {
         fetchTextPage: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) => guestSafe(() => {
           const provider = typeof table === 'string' ? byName.get(table) : undefined;
           if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
-          return textPage(guestLoad(provider, table as string, column), Number(start), Number(end));
+          const r = guestRows(provider, table as string, column, Number(start), Number(end), lazyPages);
+          return textPage(r.data, r.start, r.end);
+        })),
+        // a length or a literal contains answered from the UTF-8 bytes: no row crosses into the isolate
+        textScan: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown, req: unknown) => guestSafe(() => {
+          const provider = typeof table === 'string' ? byName.get(table) : undefined;
+          if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
+          const r = req as Partial<{ op: string; needle: unknown; fold: unknown }> | null;
+          const ask: TextScanRequest | null = r?.op === 'len' ? { op: 'len' }
+            : r?.op === 'contains' && typeof r.needle === 'string' && (r.fold === 'none' || r.fold === 'regex' || r.fold === 'lower') ? { op: 'contains', needle: r.needle, fold: r.fold }
+            : null;
+          if (!ask) throw new Error('textScan: malformed request');
+          return textScan(guestLoad(provider, table as string, column), Number(start), Number(end), ask);
         })),
         write: new ivm.Callback((stream: unknown, text: unknown) => {
           session?.output?.write(stream === 'stderr' ? 'stderr' : 'stdout', typeof text === 'string' ? text : String(text));

@@ -1,0 +1,128 @@
+import { isAscii, isUtf8 } from 'node:buffer';
+import type { ColumnData, TextScanRequest } from '../../../schema/columnar.js';
+
+/** Code points of a decoded string (what Python's len counts): its UTF-16 length less one per surrogate pair. */
+function codePoints(v: string): number {
+  let n = v.length;
+  for (let i = 0; i + 1 < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = v.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) { n--; i++; }
+    }
+  }
+  return n;
+}
+
+const ASCII_ONLY = /^[\u0000-\u007f]*$/;
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * Answers a text question about rows [start, end) of a utf8 column straight from its UTF-8 bytes,
+ * without handing the rows to the isolate (bridge.textScan; docs/architecture.md "The runtime <->
+ * prelude contract"). The answers are exactly those of the same test run on the decoded strings
+ * (Node's decoder: invalid UTF-8 becomes U+FFFD, as in `textPage`):
+ * - `len`: characters (code points) per row, -1 for a null row. An ASCII page is its offsets; a
+ *   valid UTF-8 page counts the bytes that start a character; an invalid page decodes its rows.
+ * - `contains`: 1 when the row holds `needle`, 0 when not, 2 for a null row. `fold` says how
+ *   case is ignored: `none`; `regex` (a RegExp's `i` flag without `u`: ASCII letters fold,
+ *   nothing outside ASCII folds to ASCII); `lower` (`toLowerCase().includes(needle.toLowerCase())`).
+ *   Byte search (native `indexOf`) answers a case-sensitive needle on valid UTF-8 and an ASCII
+ *   needle on any bytes (an ASCII byte always decodes to itself); folded ASCII needles search a
+ *   Latin-1 copy of the page lowercased (one character per byte, so positions stay byte offsets).
+ *
+ * Returns null when this page cannot be answered here (a folded needle outside ASCII with `regex`):
+ * the guest then reads the page and tests it itself. Only literal needles come here; regular
+ * expressions never run on the host (they could backtrack outside the isolate's deadline).
+ * @throws {RangeError} when the range is outside the column; {Error} for a column that is not utf8.
+ * @example textScan(col, 0, 4096, { op: 'contains', needle: 'laser', fold: 'none' }) // Uint8Array
+ */
+export function textScan(data: ColumnData, start: number, end: number, req: TextScanRequest): Int32Array | Uint8Array | null {
+  if (data.kind !== 'utf8') throw new Error('textScan serves utf8 columns only');
+  const total = data.valid.length;
+  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > total || start > end) {
+    throw new RangeError(`row range [${start}, ${end}) is outside 0..${total}`);
+  }
+  const { bytes, offsets, valid } = data;
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const base = offsets[start]!;
+  const stop = offsets[end]!;
+  const page = buf.subarray(base, stop);
+  const ascii = isAscii(page);
+  if (req.op === 'len') {
+    const out = new Int32Array(end - start);
+    const wellFormed = ascii || isUtf8(page);
+    for (let i = start; i < end; i++) {
+      if (!valid[i]) { out[i - start] = -1; continue; }
+      const a = offsets[i]!;
+      const b = offsets[i + 1]!;
+      if (ascii) out[i - start] = b - a;
+      else if (wellFormed) {
+        let n = 0;
+        for (let k = a; k < b; k++) if ((bytes[k]! & 0xc0) !== 0x80) n++;
+        out[i - start] = n;
+      } else out[i - start] = codePoints(buf.toString('utf8', a, b));
+    }
+    return out;
+  }
+  if (req.op !== 'contains' || typeof req.needle !== 'string') throw new Error('textScan: unknown request');
+  const out = new Uint8Array(end - start);
+  for (let i = start; i < end; i++) if (!valid[i]) out[i - start] = 2;
+  const needle = req.needle;
+  const asciiNeedle = ASCII_ONLY.test(needle);
+  // a lone surrogate has no UTF-8 form: such a needle is tested on the decoded rows
+  const encodable = !SURROGATE.test(needle);
+  if (needle === '') {
+    for (let i = 0; i < out.length; i++) if (out[i] === 0) out[i] = 1;
+    return out;
+  }
+  const fold = req.fold;
+  if (fold === 'none' && encodable && (asciiNeedle || ascii || isUtf8(page))) {
+    const pattern = Buffer.from(needle, 'utf8');
+    markHits(out, offsets, start, end, (from) => page.indexOf(pattern, from - base), pattern.length, base);
+    return out;
+  }
+  if (fold !== 'none' && asciiNeedle && (fold === 'regex' || ascii)) {
+    // one character per byte, so positions are byte offsets; a RegExp `i` flag (no `u`) folds ASCII
+    // letters and never folds a character above 0x7f to ASCII. The escaped literal runs in linear time.
+    const text = page.toString('latin1');
+    const re = new RegExp(needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'gi');
+    const find = (from: number) => {
+      re.lastIndex = from - base;
+      const m = re.exec(text);
+      return m ? m.index : -1;
+    };
+    markHits(out, offsets, start, end, find, needle.length, base);
+    return out;
+  }
+  if (fold === 'regex') return null;
+  const low = fold === 'lower' ? needle.toLowerCase() : needle;
+  for (let i = start; i < end; i++) {
+    if (!valid[i]) continue;
+    const s = buf.toString('utf8', offsets[i]!, offsets[i + 1]!);
+    if ((fold === 'lower' ? s.toLowerCase() : s).includes(low)) out[i - start] = 1;
+  }
+  return out;
+}
+
+/**
+ * Marks the rows holding a hit: `find(from)` is the page-relative position of the next hit at or
+ * after absolute byte `from` (-1: none); a hit counts when it ends inside its row.
+ */
+function markHits(out: Uint8Array, offsets: Int32Array, start: number, end: number, find: (from: number) => number, len: number, base: number): void {
+  let row = start;
+  let from = base;
+  for (;;) {
+    const rel = find(from);
+    if (rel < 0) return;
+    const pos = rel + base;
+    while (row < end && offsets[row + 1]! <= pos) row++;
+    if (row >= end) return;
+    if (pos + len <= offsets[row + 1]!) {
+      if (out[row - start] === 0) out[row - start] = 1;
+      from = offsets[row + 1]!;
+      row++;
+      if (row >= end) return;
+    } else from = pos + 1;
+  }
+}
