@@ -79,10 +79,13 @@ export class CacheReader {
   /** Offsets and validity of utf8 columns read by range (loadRows) before any full load. */
   private readonly textIndex = new Map<string, { offsets: Int32Array; valid: Uint8Array }>();
   /**
-   * Text columns with fewer bytes are always read whole and checked (a few ms); larger ones (the
-   * ~290 MB Abstract) may be read by range. @internal tests set it lower.
+   * Text columns with at least this many bytes may be read by range (loadRows) before they are read
+   * whole. Off (Infinity) by default: a range is served before the column's CRC-32, which covers the
+   * whole buffer, is checked, so a damaged cache could answer wrong text once, and the data cache's
+   * promise is "detected, never served as wrong data" (docs/threat-model.md). A per-page checksum
+   * in the cache format would let it on. @internal tests set it lower.
    */
-  lazyMinBytes = 32 << 20;
+  lazyMinBytes = Number.POSITIVE_INFINITY;
 
   constructor(
     readonly path: string,
