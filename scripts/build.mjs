@@ -1,7 +1,7 @@
 // Build: TypeScript (src/, schema/) -> dist/, and the in-isolate prelude -> dist/prelude/bundle.js.
 // Runs on `npm install` (prepare) and before `npm test`, so a fresh clone is usable after one command.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
@@ -9,6 +9,9 @@ import { createRequire } from 'node:module';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const tsc = require.resolve('typescript/bin/tsc');
+// --clean (npm pack's prepack): start from an empty dist/, so files a move or a rename left behind
+// are never packed (tsc and esbuild only ever add and overwrite)
+if (process.argv.includes('--clean')) rmSync(join(root, 'dist'), { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { stdio: 'inherit', cwd: root });
 
 const entry = join(root, 'prelude', 'index.ts');
