@@ -69,7 +69,8 @@ module.exports = {
     {
       name: 'result-imports-policy-core-schema',
       severity: 'error',
-      comment: 'src/result/ shapes a raw outcome (schema/outcome.ts) into a RunResult: it imports policy/, core/, vendor/ and schema/, never runtime/ or the facade.',
+      comment:
+        'src/result/ shapes a raw outcome (schema/outcome.ts) into a RunResult: it imports policy/, core/, vendor/ and schema/, never runtime/ or the facade.',
       from: { path: '^src/result/' },
       to: { path: '^src/(?!result/|core/|policy/|vendor/)' },
     },
@@ -123,21 +124,24 @@ module.exports = {
     {
       name: 'edge-without-node',
       severity: 'error',
-      comment: 'src/edge/ (the Cloudflare Workers module) runs the QuickJS engine without Node: it may use the QuickJS engine and the files beside the engine contract, prepare/, the precheck, result/, policy/, data/ (its portable pack/ files), two body helpers of adapters/, core/ and schema/; never the holder, isolated-vm or a Node surface (scripts/build-worker.mjs also fails on any node: import).',
+      comment:
+        'src/edge/ (the Cloudflare Workers module) runs the QuickJS engine without Node: it may use the QuickJS engine and the files beside the engine contract, prepare/, the precheck, result/, policy/, data/ (its portable pack/ files), two body helpers of adapters/, core/ and schema/; never the holder, isolated-vm or a Node surface (scripts/build-worker.mjs also fails on any node: import).',
       from: { path: '^src/edge/' },
       to: { path: '^src/(runtime/holder|runtime/engines/isolated-vm|cli|mcp|server|viewer|capsule|bundle)/' },
     },
     {
       name: 'bundle-is-a-build-tool',
       severity: 'error',
-      comment: 'src/bundle/ writes deployable folders for `sbirtools bundle`: it reads data/ (build-data, the pack format), core/ and the edge pack helper; it never runs code, so no runtime/ or facade.',
+      comment:
+        'src/bundle/ writes deployable folders for `sbirtools bundle`: it reads data/ (build-data, the pack format), core/ and the edge pack helper; it never runs code, so no runtime/ or facade.',
       from: { path: '^src/bundle/' },
       to: { path: '^src/(runtime|sandbox|result|policy|cli|mcp|server|adapters|viewer|capsule)/' },
     },
     {
       name: 'vendor-is-third-party-only',
       severity: 'error',
-      comment: 'src/vendor/ lists re-exports of third-party packages that the build bundles (scripts/build-vendor.mjs): it imports nothing of ours.',
+      comment:
+        'src/vendor/ lists re-exports of third-party packages that the build bundles (scripts/build-vendor.mjs): it imports nothing of ours.',
       from: { path: '^src/vendor/' },
       to: { path: '^(src|schema|prelude)/', pathNot: '^src/vendor/' },
     },

@@ -14,10 +14,22 @@ import { defineConfig } from 'vitest/config';
  * See docs/engines.md.
  */
 const QUICKJS_SECURITY = [
-  'cpu-sync-loop', 'cpu-await-loop', 'cpu-microtask-flood', 'cpu-sort-comparator', 'never-settling-thenable',
-  'globals-allow-list', 'require-import', 'network', 'filesystem', 'polluted-object-prototype-then',
-  'realm-escape-constructor-chain', 'proto-key-result', 'getter-on-returned-value', 'tojson-toprimitive-proxy',
-  'host-object-leakage', 'process-env-canary',
+  'cpu-sync-loop',
+  'cpu-await-loop',
+  'cpu-microtask-flood',
+  'cpu-sort-comparator',
+  'never-settling-thenable',
+  'globals-allow-list',
+  'require-import',
+  'network',
+  'filesystem',
+  'polluted-object-prototype-then',
+  'realm-escape-constructor-chain',
+  'proto-key-result',
+  'getter-on-returned-value',
+  'tojson-toprimitive-proxy',
+  'host-object-leakage',
+  'process-env-canary',
 ].map((name) => `test/security/${name}.test.ts`);
 
 // Forked pool: each test file runs in its own child process, so one V8 crash fails one file, not the run.

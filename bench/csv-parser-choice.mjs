@@ -17,7 +17,9 @@ if (!file) {
   console.error('usage: node bench/csv-parser-choice.mjs FILE [runs]');
   process.exit(2);
 }
-const dist = process.env.SBIRTOOLS_DIST ? pathToFileURL(resolve(process.env.SBIRTOOLS_DIST) + '/') : new URL('../dist/', import.meta.url);
+const dist = process.env.SBIRTOOLS_DIST
+  ? pathToFileURL(resolve(process.env.SBIRTOOLS_DIST) + '/')
+  : new URL('../dist/', import.meta.url);
 const { RecordScanner } = await import(new URL('src/data/ingest/scanner.js', dist).href);
 const { ingestCsv } = await import(new URL('src/data/ingest/ingestCsv.js', dist).href);
 const mb = statSync(file).size / 1e6;

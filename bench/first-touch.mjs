@@ -12,11 +12,17 @@ export const QUESTIONS = [
   ['str.len().mean()', "award_data['Abstract'].str.len().mean()"],
   ['str.contains literal sum', "award_data['Abstract'].str.contains('digital twin').sum()"],
   ['str.contains case=False sum', "award_data['Abstract'].str.contains('Digital Twin', { case: false }).sum()"],
-  ['str.contains regex=False case=False', "award_data['Abstract'].str.contains('DIGITAL twin', { case: false, regex: false }).sum()"],
+  [
+    'str.contains regex=False case=False',
+    "award_data['Abstract'].str.contains('DIGITAL twin', { case: false, regex: false }).sum()",
+  ],
   ['one row (get)', "award_data.get('Abstract', 12345).length"],
 ];
 
-const arg = (name, dflt) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : dflt; };
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
 
 if (process.argv.includes('--child')) {
   const api = await import(pathToFileURL(join(arg('--dist', DIST), 'src', 'index.js')).href);
@@ -31,7 +37,14 @@ if (process.argv.includes('--child')) {
   const warmMs = performance.now() - t;
   await box.close();
   await api.shutdown();
-  process.stdout.write(JSON.stringify({ firstMs, warmMs, value: first.ok ? first.value : first.error, same: JSON.stringify(first.value) === JSON.stringify(warm.value) }));
+  process.stdout.write(
+    JSON.stringify({
+      firstMs,
+      warmMs,
+      value: first.ok ? first.value : first.error,
+      same: JSON.stringify(first.value) === JSON.stringify(warm.value),
+    }),
+  );
 } else {
   const runs = Number(arg('--runs', 3));
   const base = arg('--base', '');
@@ -40,22 +53,38 @@ if (process.argv.includes('--child')) {
   const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   const self = fileURLToPath(import.meta.url);
   const rowsOut = [];
-  if (!jsonOut) console.log(`| question | ${builds.map(([n]) => `${n} first ms | ${n} warm ms`).join(' | ')} | value |`);
+  if (!jsonOut)
+    console.log(`| question | ${builds.map(([n]) => `${n} first ms | ${n} warm ms`).join(' | ')} | value |`);
   if (!jsonOut) console.log(`| --- | ${builds.map(() => '--: | --:').join(' | ')} | --- |`);
   for (let q = 0; q < QUESTIONS.length; q++) {
     const got = Object.fromEntries(builds.map(([n]) => [n, []]));
     let value;
     for (let r = 0; r < runs; r++) {
       for (const [n, dir] of builds) {
-        const p = spawnSync(process.execPath, ['--no-node-snapshot', self, '--child', String(q), '--dist', dir], { encoding: 'utf8', maxBuffer: 1 << 24 });
+        const p = spawnSync(process.execPath, ['--no-node-snapshot', self, '--child', String(q), '--dist', dir], {
+          encoding: 'utf8',
+          maxBuffer: 1 << 24,
+        });
         if (p.status !== 0) throw new Error(`${n}: ${QUESTIONS[q][0]}: ${p.stderr}`);
         const o = JSON.parse(p.stdout.trim().split('\n').pop());
         got[n].push(o);
         value = o.value;
       }
     }
-    const cells = builds.map(([n]) => `${median(got[n].map((o) => o.firstMs)).toFixed(0)} | ${median(got[n].map((o) => o.warmMs)).toFixed(1)}`);
-    rowsOut.push({ name: QUESTIONS[q][0], code: QUESTIONS[q][1], value, ...Object.fromEntries(builds.map(([n]) => [n, { firstMs: median(got[n].map((o) => o.firstMs)), warmMs: median(got[n].map((o) => o.warmMs)) }])) });
+    const cells = builds.map(
+      ([n]) => `${median(got[n].map((o) => o.firstMs)).toFixed(0)} | ${median(got[n].map((o) => o.warmMs)).toFixed(1)}`,
+    );
+    rowsOut.push({
+      name: QUESTIONS[q][0],
+      code: QUESTIONS[q][1],
+      value,
+      ...Object.fromEntries(
+        builds.map(([n]) => [
+          n,
+          { firstMs: median(got[n].map((o) => o.firstMs)), warmMs: median(got[n].map((o) => o.warmMs)) },
+        ]),
+      ),
+    });
     if (!jsonOut) console.log(`| ${QUESTIONS[q][0]} | ${cells.join(' | ')} | ${JSON.stringify(value)} |`);
   }
   if (jsonOut) process.stdout.write(`${JSON.stringify({ runs, rows: rowsOut })}\n`);

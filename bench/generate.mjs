@@ -16,10 +16,14 @@ const { values } = parseArgs({
   },
 });
 if (!values.out) {
-  console.error('usage: node bench/generate.mjs --out FILE [--rows N] [--layout current|legacy] [--seed N] [--abstract-chars N]');
+  console.error(
+    'usage: node bench/generate.mjs --out FILE [--rows N] [--layout current|legacy] [--seed N] [--abstract-chars N]',
+  );
   process.exit(2);
 }
-const dist = process.env.SBIRTOOLS_DIST ? pathToFileURL(resolve(process.env.SBIRTOOLS_DIST) + '/') : new URL('../dist/', import.meta.url);
+const dist = process.env.SBIRTOOLS_DIST
+  ? pathToFileURL(resolve(process.env.SBIRTOOLS_DIST) + '/')
+  : new URL('../dist/', import.meta.url);
 const { writeSyntheticCsv } = await import(new URL('src/data/synthetic.js', dist).href);
 const started = performance.now();
 const { rows, bytes } = await writeSyntheticCsv(resolve(values.out), {

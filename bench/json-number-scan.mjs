@@ -4,7 +4,13 @@
 import { exactNumbersAsText } from '../dist/src/data/formats/exactJsonNumbers.js';
 
 const n = Number(process.argv[2] ?? 400_000);
-const rows = Array.from({ length: n }, (_, i) => ({ id: i, name: `Company ${i}`, amount: i * 1.5, when: '2021-01-02', flag: i % 2 === 0 }));
+const rows = Array.from({ length: n }, (_, i) => ({
+  id: i,
+  name: `Company ${i}`,
+  amount: i * 1.5,
+  when: '2021-01-02',
+  flag: i % 2 === 0,
+}));
 const plain = JSON.stringify(rows);
 // the same rows with one 20-digit integer per 1000 rows: the number rewrite runs too
 const big = plain.replace(/"id":(\d*000),/g, '"id":12345678901234567890$1,');
@@ -17,8 +23,13 @@ const best = (f) => {
   }
   return min;
 };
-for (const [what, text] of [['plain', plain], ['with big integers', big]]) {
+for (const [what, text] of [
+  ['plain', plain],
+  ['with big integers', big],
+]) {
   const parse = best(() => JSON.parse(text));
   const scan = best(() => exactNumbersAsText(text, 64, 'bench'));
-  console.log(`${what}: ${(text.length / 1e6).toFixed(1)} MB, JSON.parse ${parse.toFixed(0)} ms, scan ${scan.toFixed(0)} ms (${(scan / parse).toFixed(2)}x of the parse)`);
+  console.log(
+    `${what}: ${(text.length / 1e6).toFixed(1)} MB, JSON.parse ${parse.toFixed(0)} ms, scan ${scan.toFixed(0)} ms (${(scan / parse).toFixed(2)}x of the parse)`,
+  );
 }

@@ -65,7 +65,9 @@ await pool.close();
 latencies.sort((a, b) => a - b);
 const q = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))].toFixed(1);
 const total = SESSIONS * RUNS;
-console.log(`Node ${process.version}, ${(await import('node:os')).cpus().length} cores; ${SESSIONS} concurrent sessions x ${RUNS} runs on a pool of ${POOL} holder processes`);
+console.log(
+  `Node ${process.version}, ${(await import('node:os')).cpus().length} cores; ${SESSIONS} concurrent sessions x ${RUNS} runs on a pool of ${POOL} holder processes`,
+);
 console.log('');
 console.log('| figure | value |');
 console.log('|---|--:|');
@@ -74,6 +76,8 @@ console.log(`| errors | ${errors} |`);
 console.log(`| cross-talk (a session saw another's id, counter or prototype) | ${crossTalk} |`);
 console.log(`| wall time | ${wall.toFixed(1)} s |`);
 console.log(`| throughput | ${(total / wall).toFixed(0)} runs/s |`);
-console.log(`| latency p50 / p95 / p99 / max | ${q(0.5)} / ${q(0.95)} / ${q(0.99)} / ${latencies[latencies.length - 1].toFixed(1)} ms |`);
+console.log(
+  `| latency p50 / p95 / p99 / max | ${q(0.5)} / ${q(0.95)} / ${q(0.99)} / ${latencies[latencies.length - 1].toFixed(1)} ms |`,
+);
 console.log(`| pool liveIsolates() after closing | ${isolates} |`);
 if (errors || crossTalk || isolates) process.exitCode = 1;

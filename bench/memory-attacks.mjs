@@ -30,7 +30,10 @@ const ATTACKS = [
   ['JSON.parse 10M-deep nesting', "JSON.parse('['.repeat(1e7) + ']'.repeat(1e7)); 1"],
   ['default sort of 3M numbers', 'const a = []; for (let i = 0; i < 3e6; i++) a.push(i * 7919 % 3e6); a.sort(); 1'],
   ['huge BigInt squaring', 'let x = 2n; while (true) x = x * x'],
-  ['resizable ArrayBuffer (2 GB max)', 'const b = new ArrayBuffer(8, { maxByteLength: 2 ** 31 }); typeof b.resize === "function" ? b.resize(2 ** 31 - 1) : b.resizable'],
+  [
+    'resizable ArrayBuffer (2 GB max)',
+    'const b = new ArrayBuffer(8, { maxByteLength: 2 ** 31 }); typeof b.resize === "function" ? b.resize(2 ** 31 - 1) : b.resizable',
+  ],
   ['microtask flood allocating', 'Promise.resolve().then(function f() { return Promise.resolve().then(f) }); 1'],
   ['100 MB print', "print('z'.repeat(100 * 1024 * 1024)); 1"],
   ['20 MB error message', "throw new Error('m'.repeat(20 * 1024 * 1024))"],
@@ -73,7 +76,18 @@ for (const limit of limits) {
     const killed = !pool.stats().pids.includes(pid);
     const outcome = r.error ? `${r.error.type}${r.error.type === 'RUNTIME_ERROR' ? ` (${r.error.name})` : ''}` : 'ok';
     const growth = peak - baseline;
-    rows.push({ name, limit, baseline, peak, growth, ratio: growth / limit, outcome, wall, killed, healthy: next.value === 2 });
+    rows.push({
+      name,
+      limit,
+      baseline,
+      peak,
+      growth,
+      ratio: growth / limit,
+      outcome,
+      wall,
+      killed,
+      healthy: next.value === 2,
+    });
     await box.close();
     await pool.close();
     process.stderr.write('.');
@@ -84,11 +98,17 @@ process.stderr.write('\n');
 const f = (n) => (Number.isFinite(n) ? Math.round(n) : '?');
 console.log(`Node ${process.version}, ${(await import('node:os')).cpus().length} cores, timeoutMs ${timeoutMs}`);
 console.log('');
-console.log('| attack | limit MB | holder RSS before MB | peak holder RSS MB | growth MB | growth / limit | outcome | wall ms | holder replaced | next run ok |');
+console.log(
+  '| attack | limit MB | holder RSS before MB | peak holder RSS MB | growth MB | growth / limit | outcome | wall ms | holder replaced | next run ok |',
+);
 console.log('|---|--:|--:|--:|--:|--:|---|--:|---|---|');
 for (const r of rows) {
-  console.log(`| ${r.name} | ${r.limit} | ${f(r.baseline)} | ${f(r.peak)} | ${f(r.growth)} | ${r.ratio.toFixed(2)} | ${r.outcome} | ${f(r.wall)} | ${r.killed ? 'yes' : 'no'} | ${r.healthy ? 'yes' : 'NO'} |`);
+  console.log(
+    `| ${r.name} | ${r.limit} | ${f(r.baseline)} | ${f(r.peak)} | ${f(r.growth)} | ${r.ratio.toFixed(2)} | ${r.outcome} | ${f(r.wall)} | ${r.killed ? 'yes' : 'no'} | ${r.healthy ? 'yes' : 'NO'} |`,
+  );
 }
 const worst = rows.reduce((a, b) => (b.ratio > a.ratio ? b : a));
 console.log('');
-console.log(`worst growth / limit: ${worst.ratio.toFixed(2)} (${worst.name}, ${worst.limit} MB); over 2x: ${rows.filter((r) => r.ratio > 2).length} of ${rows.length}; runs past deadline + 1 s: ${rows.filter((r) => r.wall > timeoutMs + 1000).length}; unhealthy after: ${rows.filter((r) => !r.healthy).length}`);
+console.log(
+  `worst growth / limit: ${worst.ratio.toFixed(2)} (${worst.name}, ${worst.limit} MB); over 2x: ${rows.filter((r) => r.ratio > 2).length} of ${rows.length}; runs past deadline + 1 s: ${rows.filter((r) => r.wall > timeoutMs + 1000).length}; unhealthy after: ${rows.filter((r) => !r.healthy).length}`,
+);

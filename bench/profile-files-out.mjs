@@ -11,19 +11,42 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({ options: { parquet: { type: 'string' }, repeat: { type: 'string', default: '5' } } });
-if (!values.parquet) throw new Error('pass --parquet FILE (a table with Employees, Amount and UEI columns, as bench/table-formats.mjs makes)');
+if (!values.parquet)
+  throw new Error(
+    'pass --parquet FILE (a table with Employees, Amount and UEI columns, as bench/table-formats.mjs makes)',
+  );
 const root = resolve(import.meta.dirname, '..');
 // catch the isolate the session creates (isolated-vm's exports are read-only: proxy the module record)
 const require = createRequire(join(root, 'dist', 'src', 'runtime', 'engines', 'isolated-vm', 'loadIsolatedVm.js'));
-const name = ['isolated-vm', 'isolated-vm-legacy'].find((n) => { try { require.resolve(n); return true; } catch { return false; } });
+const name = ['isolated-vm', 'isolated-vm-legacy'].find((n) => {
+  try {
+    require.resolve(n);
+    return true;
+  } catch {
+    return false;
+  }
+});
 const ivm = require(name);
 let isolate = null;
-// eslint-disable-next-line @typescript-eslint/no-this-alias -- the profiler needs the isolate the sandbox made
-const Isolate = class extends ivm.Isolate { constructor(...a) { super(...a); isolate = this; } };
+const Isolate = class extends ivm.Isolate {
+  constructor(...a) {
+    super(...a);
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the profiler needs the isolate the sandbox made
+    isolate = this;
+  }
+};
 require.cache[require.resolve(name)].exports = new Proxy(ivm, { get: (t, k) => (k === 'Isolate' ? Isolate : t[k]) });
 const { createSandbox, shutdown } = await import(join(root, 'dist', 'src', 'index.js'));
-const box = await createSandbox({ isolation: 'inline', engine: 'isolated-vm', awardData: false, tables: { t: resolve(values.parquet) }, preset: 'permissive', maxFileBytes: 1 << 30 });
-const base = "const r = t.filter(d => d.Employees < 250).derive({ Amount2: d => d.Amount * 2 }).orderby('UEI').slice(0, 100000)";
+const box = await createSandbox({
+  isolation: 'inline',
+  engine: 'isolated-vm',
+  awardData: false,
+  tables: { t: resolve(values.parquet) },
+  preset: 'permissive',
+  maxFileBytes: 1 << 30,
+});
+const base =
+  "const r = t.filter(d => d.Employees < 250).derive({ Amount2: d => d.Amount * 2 }).orderby('UEI').slice(0, 100000)";
 const R = Number(values.repeat);
 const stages = await box.run(`${base};
 const best = (f) => { let m = 1e9; for (let k = 0; k < ${R}; k++) { const t0 = Date.now(); f(); m = Math.min(m, Date.now() - t0); } return m; };
@@ -45,6 +68,7 @@ profile.samples.forEach((id, i) => {
   total += profile.timeDeltas[i];
 });
 console.log(`\nto_parquet x${R}: top self time (share of the profile)`);
-for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
+for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20))
+  console.log(`${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
 await box.close();
 await shutdown();

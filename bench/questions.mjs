@@ -42,14 +42,24 @@ export const WARM_QUESTIONS = [
 /** The mixed set of the concurrency measure (2f): the warm questions and three more. */
 export const MIXED_QUESTIONS = [
   ...WARM_QUESTIONS,
-  { id: 'programCounts', label: 'awards per Program', js: "value_counts(award_data, 'Program')", py: "df['Program'].value_counts()" },
+  {
+    id: 'programCounts',
+    label: 'awards per Program',
+    js: "value_counts(award_data, 'Program')",
+    py: "df['Program'].value_counts()",
+  },
   {
     id: 'meanByYear',
     label: 'mean Award Amount per year since 2020',
     js: "award_data.filter(d => d['Award Year'] >= 2020).groupby('Award Year').agg({ 'Award Amount': 'mean' })",
     py: "df[df['Award Year'] >= 2020].groupby('Award Year')['Award Amount'].mean()",
   },
-  { id: 'topCompanies', label: 'top 5 companies by awards', js: "value_counts(award_data, 'Company').head(5)", py: "df['Company'].value_counts().head(5)" },
+  {
+    id: 'topCompanies',
+    label: 'top 5 companies by awards',
+    js: "value_counts(award_data, 'Company').head(5)",
+    py: "df['Company'].value_counts().head(5)",
+  },
 ];
 
 /** An sbirtools RunResult as plain data: table rows (first two cells) or the value. */
@@ -67,7 +77,8 @@ export function answerOfPandas(a) {
 
 /** Equal, numbers within a relative 1e-9 (summation order differs between engines). */
 export function sameAnswer(a, b) {
-  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+  if (typeof a === 'number' && typeof b === 'number')
+    return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameAnswer(x, b[i]));
   return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -14,8 +14,13 @@ const runs = Number(arg('--runs', 3));
 const latency = Number(arg('--latency-ms', 0));
 const root = new URL('..', import.meta.url).pathname;
 
-const child = spawn(process.execPath, [join(root, 'test/helpers/dataFolderServer.mjs'), folder], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, LATENCY_MS: String(latency) } });
-const port = await new Promise((resolve) => child.stdout.on('data', (c) => /PORT (\d+)/.test(String(c)) && resolve(Number(/PORT (\d+)/.exec(String(c))[1]))));
+const child = spawn(process.execPath, [join(root, 'test/helpers/dataFolderServer.mjs'), folder], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+  env: { ...process.env, LATENCY_MS: String(latency) },
+});
+const port = await new Promise((resolve) =>
+  child.stdout.on('data', (c) => /PORT (\d+)/.test(String(c)) && resolve(Number(/PORT (\d+)/.exec(String(c))[1]))),
+);
 const url = `http://127.0.0.1:${port}/`;
 
 // one fresh process: open the dataset, touch the column, report ms and bytes
@@ -36,7 +41,13 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const rows = [];
 const measure = (label, make) => {
   const got = Array.from({ length: runs }, make);
-  rows.push({ label, open: median(got.map((g) => g.open)), touch: median(got.map((g) => g.touch)), bytes: got[0].bytes, requests: got[0].requests });
+  rows.push({
+    label,
+    open: median(got.map((g) => g.open)),
+    touch: median(got.map((g) => g.touch)),
+    bytes: got[0].bytes,
+    requests: got[0].requests,
+  });
 };
 if (v1) measure('local, format 1 (uncompressed)', () => probe(v1, '/nonexistent'));
 measure('local, format 2 (gzip)', () => probe(folder, '/nonexistent'));
@@ -57,4 +68,7 @@ child.kill('SIGTERM');
 console.log(`first touch of ${column} (median of ${runs} fresh processes)`);
 console.log('| data | open ms | first touch ms | bytes fetched | requests |');
 console.log('|---|--:|--:|--:|--:|');
-for (const r of rows) console.log(`| ${r.label} | ${r.open.toFixed(0)} | ${r.touch.toFixed(0)} | ${r.bytes === null ? '-' : r.bytes.toLocaleString('en-US')} | ${r.requests ?? '-'} |`);
+for (const r of rows)
+  console.log(
+    `| ${r.label} | ${r.open.toFixed(0)} | ${r.touch.toFixed(0)} | ${r.bytes === null ? '-' : r.bytes.toLocaleString('en-US')} | ${r.requests ?? '-'} |`,
+  );

@@ -28,7 +28,14 @@ function canImport(name) {
   }
 }
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean' }, only: { type: 'string' }, 'no-doc': { type: 'boolean' }, 'from-results': { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean' },
+    only: { type: 'string' },
+    'no-doc': { type: 'boolean' },
+    'from-results': { type: 'boolean' },
+  },
+});
 const say = (s) => process.stderr.write(`${s}\n`);
 /** The doc section the markers live in, added at the end when the markers are missing. */
 const HEADING = '## sbirtools vs the Python designs (issue 8)';
@@ -67,7 +74,12 @@ const MEASURES = {
   series: ['seriesMethods', { reps: q ? 3 : 7 }, NO_SNAPSHOT, OPTIONAL],
   firstTouch: ['firstTouch', { runs: q ? 1 : 3 }, [], OPTIONAL],
   // issue 25 item 4: user tables of millions of rows (SBIRTOOLS_BENCH_SCALE_SIZES=1000000,5000000,20000000)
-  scale: ['scale', { sizes: q ? '1000000' : (process.env.SBIRTOOLS_BENCH_SCALE_SIZES ?? '1000000,5000000'), reps: q ? 3 : 5 }, NO_SNAPSHOT, OPTIONAL],
+  scale: [
+    'scale',
+    { sizes: q ? '1000000' : (process.env.SBIRTOOLS_BENCH_SCALE_SIZES ?? '1000000,5000000'), reps: q ? 3 : 5 },
+    NO_SNAPSHOT,
+    OPTIONAL,
+  ],
 };
 const only = values.only ? new Set(values.only.split(',')) : undefined;
 
@@ -79,7 +91,9 @@ if (!existsSync(new URL(dist('src/index.js')))) {
 if (!existsSync(CSV)) {
   say(`bench: generating ${CSV} (once) ...`);
   mkdirSync(dirname(CSV), { recursive: true });
-  execFileSync(process.execPath, [join(ROOT, 'bench', 'generate.mjs'), ...GENERATE_ARGS, '--out', CSV], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(ROOT, 'bench', 'generate.mjs'), ...GENERATE_ARGS, '--out', CSV], {
+    stdio: 'inherit',
+  });
 }
 const { openDataset, resolveDataSource } = await import(dist('src/data/index.js'));
 const ds = await openDataset(resolveDataSource({ dataPath: CSV, cacheDir: CACHE_DIR, env: {} }));
@@ -88,7 +102,10 @@ ds.close();
 
 let python;
 let pandasSkipped;
-const install = spawnSync('sh', [join(ROOT, 'scripts', 'install-pandas.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const install = spawnSync('sh', [join(ROOT, 'scripts', 'install-pandas.sh')], {
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 if (install.status === 0) python = install.stdout.trim().split('\n').pop();
 else {
   pandasSkipped = `pandas unavailable: ${install.stderr.trim().split('\n').pop() || `install-pandas.sh exited ${install.status}`}`;
@@ -105,9 +122,20 @@ const engine = (() => {
 })();
 
 // The measures, one fresh process each, in order.
-const results = { generatedAt: new Date().toISOString(), machine: machineInfo(python, engine), pandasSkipped: pandasSkipped ?? null };
+const results = {
+  generatedAt: new Date().toISOString(),
+  machine: machineInfo(python, engine),
+  pandasSkipped: pandasSkipped ?? null,
+};
 results.file = { ...fileInfo(CSV), name: relative(ROOT, CSV), rows, generateArgs: GENERATE_ARGS.join(' ') };
-results.repetitions = Object.entries(MEASURES).map(([k, [, a]]) => `${k} ${Object.entries(a).map(([x, y]) => `${x}=${y}`).join(' ')}`).join('; ');
+results.repetitions = Object.entries(MEASURES)
+  .map(
+    ([k, [, a]]) =>
+      `${k} ${Object.entries(a)
+        .map(([x, y]) => `${x}=${y}`)
+        .join(' ')}`,
+  )
+  .join('; ');
 const failures = [];
 const skipped = [];
 for (const [key, [script, args, flags, opts]] of Object.entries(MEASURES)) {
@@ -153,7 +181,9 @@ mkdirSync(dirname(RESULTS), { recursive: true });
 writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 say(`bench: wrote ${RESULTS}`);
 if (values['no-doc'] || only || failures.length) {
-  say(`bench: docs/benchmarks.md left unchanged (${values['no-doc'] ? '--no-doc' : only ? '--only runs a subset' : `failed: ${failures.join(', ')}`})`);
+  say(
+    `bench: docs/benchmarks.md left unchanged (${values['no-doc'] ? '--no-doc' : only ? '--only runs a subset' : `failed: ${failures.join(', ')}`})`,
+  );
 } else {
   writeBetweenMarkers(DOC, section, HEADING);
   say(`bench: rewrote the results in ${DOC}`);

@@ -20,7 +20,14 @@ import { childPids, memOf } from './lib/procMem.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const fromEnv = process.env.BENCH_ARGS ? JSON.parse(process.env.BENCH_ARGS) : {};
-const { values } = parseArgs({ options: { sizes: { type: 'string' }, reps: { type: 'string' }, python: { type: 'string' }, keep: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string' },
+    reps: { type: 'string' },
+    python: { type: 'string' },
+    keep: { type: 'boolean' },
+  },
+});
 const SIZES = (values.sizes ?? fromEnv.sizes ?? '1000000,5000000').toString().split(',').map(Number);
 const REPS = Number(values.reps ?? fromEnv.reps ?? 5);
 // under `npm run bench`, python is null when pandas could not be installed: that column is skipped
@@ -56,7 +63,20 @@ const QUESTIONS = {
   },
 };
 
-const WORDS = ['solar', 'quantum', 'battery', 'sensor', 'laser', 'drone', 'protein', 'vaccine', 'radar', 'alloy', 'fiber', 'robot'];
+const WORDS = [
+  'solar',
+  'quantum',
+  'battery',
+  'sensor',
+  'laser',
+  'drone',
+  'protein',
+  'vaccine',
+  'radar',
+  'alloy',
+  'fiber',
+  'robot',
+];
 /** Writes `rows` rows as Parquet (and CSV for pandas) with DuckDB; returns the paths. */
 async function generate(dir, rows, duck) {
   const words = `[${WORDS.map((w) => `'${w}'`).join(',')}]`;
@@ -176,7 +196,10 @@ function runWorker(cmd, args, { keepOpen = false } = {}) {
   });
 }
 
-const node = (script, payload) => [process.execPath, ['--no-node-snapshot', '--input-type=module', '-e', script, JSON.stringify(payload)]];
+const node = (script, payload) => [
+  process.execPath,
+  ['--no-node-snapshot', '--input-type=module', '-e', script, JSON.stringify(payload)],
+];
 const pick = (k) => Object.fromEntries(Object.entries(QUESTIONS).map(([q, v]) => [q, v[k]]));
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -190,8 +213,14 @@ try {
   for (const rows of SIZES) {
     say(`${rows} rows: generating ...`);
     const files = await generate(dir, rows, duck);
-    const colBytes = await duck.runAndReadAll(`SELECT sum(total_uncompressed_size)::BIGINT FROM parquet_metadata('${files.parquet}')`);
-    const entry = { parquetMb: statSync(files.parquet).size / 1e6, csvMb: statSync(files.csv).size / 1e6, uncompressedMb: Number(colBytes.getRows()[0][0]) / 1e6 };
+    const colBytes = await duck.runAndReadAll(
+      `SELECT sum(total_uncompressed_size)::BIGINT FROM parquet_metadata('${files.parquet}')`,
+    );
+    const entry = {
+      parquetMb: statSync(files.parquet).size / 1e6,
+      csvMb: statSync(files.csv).size / 1e6,
+      uncompressedMb: Number(colBytes.getRows()[0][0]) / 1e6,
+    };
     say(`${rows} rows: sbirtools ...`);
     try {
       entry.sbirtools = await runWorker(...node(SBIR_WORKER, [files.parquet, pick('js'), REPS, false]));
@@ -207,23 +236,42 @@ try {
     } catch (e) {
       entry.pandas = { error: String(e.message).slice(0, 300) };
     }
-    entry.answersAgree = Object.fromEntries(Object.keys(QUESTIONS).map((k) => [k, same(entry.sbirtools.answers?.[k], entry.duckdb.answers[k])]));
+    entry.answersAgree = Object.fromEntries(
+      Object.keys(QUESTIONS).map((k) => [k, same(entry.sbirtools.answers?.[k], entry.duckdb.answers[k])]),
+    );
     result.sizes[rows] = entry;
-    say(`${rows} rows: ${JSON.stringify({ cold: [entry.sbirtools.cold, entry.duckdb.cold, entry.pandas.cold], peak: [entry.sbirtools.peakMb, entry.duckdb.peakMb, entry.pandas.peakMb], agree: entry.answersAgree })}`);
-    if (!values.keep) rmSync(files.parquet, { force: true }), rmSync(files.csv, { force: true });
+    say(
+      `${rows} rows: ${JSON.stringify({ cold: [entry.sbirtools.cold, entry.duckdb.cold, entry.pandas.cold], peak: [entry.sbirtools.peakMb, entry.duckdb.peakMb, entry.pandas.peakMb], agree: entry.answersAgree })}`,
+    );
+    if (!values.keep) (rmSync(files.parquet, { force: true }), rmSync(files.csv, { force: true }));
   }
 } finally {
   if (!values.keep) rmSync(dir, { recursive: true, force: true });
 }
 
 // the table, for docs/benchmarks.md
-const f = (x) => (x === undefined || x === null || Number.isNaN(x) ? '–' : x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1));
-const lines = ['| rows | question | sbirtools ms | DuckDB ms | pandas ms | vs DuckDB | agrees |', '|---:|---|---:|---:|---:|---:|:-:|'];
+const f = (x) =>
+  x === undefined || x === null || Number.isNaN(x)
+    ? '–'
+    : x >= 100
+      ? Math.round(x).toLocaleString('en-US')
+      : x.toFixed(1);
+const lines = [
+  '| rows | question | sbirtools ms | DuckDB ms | pandas ms | vs DuckDB | agrees |',
+  '|---:|---|---:|---:|---:|---:|:-:|',
+];
 for (const [rows, e] of Object.entries(result.sizes)) {
   const s = e.sbirtools;
-  lines.push(`| ${Number(rows).toLocaleString('en-US')} | **cold** (load + group-by) | ${f(s.cold)} | ${f(e.duckdb.cold)} | ${f(e.pandas.cold)} | ${s.cold ? (s.cold / e.duckdb.cold).toFixed(1) + 'x' : s.error ?? ''} | |`);
-  for (const k of Object.keys(QUESTIONS)) lines.push(`| | ${k} (warm) | ${s.answers?.[k]?.error ? `error after ${f(s.warm?.[k])}` : f(s.warm?.[k])} | ${f(e.duckdb.warm[k])} | ${f(e.pandas.warm?.[k])} | ${s.warm ? (s.warm[k] / e.duckdb.warm[k]).toFixed(1) + 'x' : ''} | ${e.answersAgree[k] ? 'yes' : 'NO'} |`);
-  lines.push(`| | peak RSS MB (tree) | ${f(s.peakMb)} | ${f(e.duckdb.peakMb)} | ${f(e.pandas.peakMb)} | table's uncompressed columns ${f(e.uncompressedMb)} MB; sbirtools above empty sandbox ${f(s.peakMb - result.emptySandboxRssMb)} | |`);
+  lines.push(
+    `| ${Number(rows).toLocaleString('en-US')} | **cold** (load + group-by) | ${f(s.cold)} | ${f(e.duckdb.cold)} | ${f(e.pandas.cold)} | ${s.cold ? (s.cold / e.duckdb.cold).toFixed(1) + 'x' : (s.error ?? '')} | |`,
+  );
+  for (const k of Object.keys(QUESTIONS))
+    lines.push(
+      `| | ${k} (warm) | ${s.answers?.[k]?.error ? `error after ${f(s.warm?.[k])}` : f(s.warm?.[k])} | ${f(e.duckdb.warm[k])} | ${f(e.pandas.warm?.[k])} | ${s.warm ? (s.warm[k] / e.duckdb.warm[k]).toFixed(1) + 'x' : ''} | ${e.answersAgree[k] ? 'yes' : 'NO'} |`,
+    );
+  lines.push(
+    `| | peak RSS MB (tree) | ${f(s.peakMb)} | ${f(e.duckdb.peakMb)} | ${f(e.pandas.peakMb)} | table's uncompressed columns ${f(e.uncompressedMb)} MB; sbirtools above empty sandbox ${f(s.peakMb - result.emptySandboxRssMb)} | |`,
+  );
 }
 result.table = lines.join('\n');
 process.stderr.write(`\n${result.table}\n\n`);

@@ -17,7 +17,13 @@ import { freePort } from './lib/freePort.mjs';
 import { ROOT } from './lib/paths.mjs';
 import { quantile, sleep } from './lib/stats.mjs';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '150' }, clients: { type: 'string', default: '64' }, 'think-ms': { type: 'string', default: '500' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '150' },
+    clients: { type: 'string', default: '64' },
+    'think-ms': { type: 'string', default: '500' },
+  },
+});
 const SECONDS = Number(values.seconds);
 const CLIENTS = Number(values.clients);
 // calm clients pause between requests, as an agent does while it reads an answer: their load is
@@ -29,12 +35,34 @@ const SLOW_KEY = 'soak-slow-reader-key-0123456789';
 const PASSWORD = 'soak-redis-password-42';
 const CLI = join(ROOT, 'bin', 'sbirtools.js');
 
-const redisBin = execFileSync('sh', [join(ROOT, 'scripts', 'install-redis.sh')], { encoding: 'utf8' }).trim().split('\n').pop();
+const redisBin = execFileSync('sh', [join(ROOT, 'scripts', 'install-redis.sh')], { encoding: 'utf8' })
+  .trim()
+  .split('\n')
+  .pop();
 const redisPort = await freePort();
 const redisDir = mkdtempSync(join(tmpdir(), 'sbirtools-soak-redis-'));
 let redis;
 async function startRedis() {
-  redis = spawn(redisBin, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', redisDir, '--requirepass', PASSWORD], { stdio: ['ignore', 'pipe', 'ignore'] });
+  redis = spawn(
+    redisBin,
+    [
+      '--port',
+      String(redisPort),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--dir',
+      redisDir,
+      '--requirepass',
+      PASSWORD,
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   let log = '';
   redis.stdout.on('data', (d) => (log += d));
   while (!/Ready to accept connections/.test(log)) await sleep(50);
@@ -46,11 +74,35 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'sbirtools-soak-cache-'));
 const ports = [await freePort(), await freePort(), await freePort()];
 const replicas = [];
 async function startReplica(i) {
-  const proc = spawn(process.execPath, [CLI, 'serve', '--port', String(ports[i]), '--quiet', '--pool-size', '1', '--redis', redisUrl, '--write-timeout-ms', '3000', '--runs-per-minute', '100000', '--max-concurrent-per-key', '8'], {
-    cwd: ROOT,
-    env: { ...process.env, SBIRTOOLS_CACHE_DIR: cacheDir, SBIRTOOLS_API_KEYS: [...CALM_KEYS, FLOOD_KEY, SLOW_KEY].join(',') },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [
+      CLI,
+      'serve',
+      '--port',
+      String(ports[i]),
+      '--quiet',
+      '--pool-size',
+      '1',
+      '--redis',
+      redisUrl,
+      '--write-timeout-ms',
+      '3000',
+      '--runs-per-minute',
+      '100000',
+      '--max-concurrent-per-key',
+      '8',
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        SBIRTOOLS_CACHE_DIR: cacheDir,
+        SBIRTOOLS_API_KEYS: [...CALM_KEYS, FLOOD_KEY, SLOW_KEY].join(','),
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let err = '';
   proc.stderr.on('data', (d) => (err += d));
   while (!/listening on/.test(err)) {
@@ -76,7 +128,15 @@ async function call(key, path, body, idem) {
     const port = ports[rr++ % 3];
     let res;
     try {
-      res = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(idem ? { 'idempotency-key': idem } : {}) }, body: JSON.stringify(body) });
+      res = await fetch(`http://127.0.0.1:${port}${path}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          ...(idem ? { 'idempotency-key': idem } : {}),
+        },
+        body: JSON.stringify(body),
+      });
     } catch {
       seen(`${key === FLOOD_KEY ? 'flood' : 'calm'}: connection refused/reset (replica down), retried`);
       await sleep(100);
@@ -118,12 +178,25 @@ async function conversation(key, id) {
   conversations.push(conv);
   await call(key, '/v1/run', { code: 'var acc = 7; var log = []; acc', session_id: sid }, `${id}-0`);
   for (let i = 1; !stopping; i++) {
-    const r = await call(key, '/v1/run', { code: `acc = (acc * 31 + ${i}) % 1000003; log.push(${i}); [acc, log.length]`, session_id: sid }, `${id}-${i}`);
+    const r = await call(
+      key,
+      '/v1/run',
+      { code: `acc = (acc * 31 + ${i}) % 1000003; log.push(${i}); [acc, log.length]`, session_id: sid },
+      `${id}-${i}`,
+    );
     acc = (acc * 31 + i) % 1000003;
     await sleep(THINK_MS);
     if (!r.ok || r.value[0] !== acc || r.value[1] !== i) {
       conv.mismatches++;
-      if (mismatchSamples.length < 5) mismatchSamples.push({ cell: i, expected: [acc, i], got: r.value, error: r.error, sessionReset: r.sessionReset, stderr: r.stderr?.slice(0, 300) });
+      if (mismatchSamples.length < 5)
+        mismatchSamples.push({
+          cell: i,
+          expected: [acc, i],
+          got: r.value,
+          error: r.error,
+          sessionReset: r.sessionReset,
+          stderr: r.stderr?.slice(0, 300),
+        });
     }
     conv.cells = i;
   }
@@ -160,7 +233,9 @@ async function slowReader() {
     const socket = connect(ports[rr++ % 3], '127.0.0.1');
     socket.on('error', () => undefined);
     socket.pause();
-    socket.write(`POST /v1/run HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${SLOW_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.write(
+      `POST /v1/run HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${SLOW_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
     await new Promise((r) => {
       socket.once('close', r);
       setTimeout(() => (socket.destroy(), r()), 20_000);
@@ -208,9 +283,17 @@ await Promise.all(workers);
 const elapsed = (performance.now() - t0) / 1000;
 
 const perKey = {};
-for (const [k, ms] of [...latencies].sort()) perKey[k] = { n: ms.length, p50: Math.round(quantile(ms, 0.5)), p99: Math.round(quantile(ms, 0.99)) };
+for (const [k, ms] of [...latencies].sort())
+  perKey[k] = { n: ms.length, p50: Math.round(quantile(ms, 0.5)), p99: Math.round(quantile(ms, 0.99)) };
 // the fairness figure: each calm key's p99 while one key floods, over its unloaded p99
-const floodOverUnloaded = Object.fromEntries(CALM_KEYS.map((k) => [k, perKey[`flood ${k}`] && perKey[`unloaded ${k}`] ? Math.round((perKey[`flood ${k}`].p99 / perKey[`unloaded ${k}`].p99) * 100) / 100 : null]));
+const floodOverUnloaded = Object.fromEntries(
+  CALM_KEYS.map((k) => [
+    k,
+    perKey[`flood ${k}`] && perKey[`unloaded ${k}`]
+      ? Math.round((perKey[`flood ${k}`].p99 / perKey[`unloaded ${k}`].p99) * 100) / 100
+      : null,
+  ]),
+);
 const result = {
   seconds: Math.round(elapsed),
   clients: { calm: calmClients, flood: floodClients, slowReaders: 4, calmThinkMs: THINK_MS },
@@ -218,7 +301,13 @@ const result = {
   latencyMs: perKey,
   p99FloodOverUnloaded: floodOverUnloaded,
   errorClasses: Object.fromEntries([...classes].sort()),
-  conversations: { count: conversations.length, cells: conversations.reduce((n, c) => n + c.cells, 0), mismatches: conversations.reduce((n, c) => n + c.mismatches, 0), allFinalLogsExact: conversations.every((c) => c.final), mismatchSamples },
+  conversations: {
+    count: conversations.length,
+    cells: conversations.reduce((n, c) => n + c.cells, 0),
+    mismatches: conversations.reduce((n, c) => n + c.mismatches, 0),
+    allFinalLogsExact: conversations.every((c) => c.final),
+    mismatchSamples,
+  },
   timeline,
 };
 console.log(JSON.stringify(result, null, 2));

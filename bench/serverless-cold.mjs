@@ -8,14 +8,32 @@
 // then, in the remote process, the first touch of the long-text Abstract column and its bytes.
 //   node bench/serverless-cold.mjs [--csv <award_data.csv>] [--repeat 7] [--latency-ms 20]
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  createReadStream,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from './lib/paths.mjs';
 
-const { values } = parseArgs({ options: { csv: { type: 'string', default: process.env.SBIRTOOLS_BENCH_CSV }, repeat: { type: 'string', default: '7' }, 'latency-ms': { type: 'string', default: '20' } } });
+const { values } = parseArgs({
+  options: {
+    csv: { type: 'string', default: process.env.SBIRTOOLS_BENCH_CSV },
+    repeat: { type: 'string', default: '7' },
+    'latency-ms': { type: 'string', default: '20' },
+  },
+});
 const repeat = Number(values.repeat);
 const latencyMs = Number(values['latency-ms']);
 const NOBODY = 65534;
@@ -23,7 +41,10 @@ const HEAP_MB = 896;
 const CLI = join(ROOT, 'bin', 'sbirtools.js');
 const work = mkdtempSync(join(tmpdir(), 'sbirtools-cold-'));
 chmodSync(work, 0o755);
-const quiet = { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, SBIRTOOLS_CACHE_DIR: join(work, 'build-cache') } };
+const quiet = {
+  stdio: ['ignore', 'ignore', 'inherit'],
+  env: { ...process.env, SBIRTOOLS_CACHE_DIR: join(work, 'build-cache') },
+};
 
 const dataDir = join(work, 'data');
 execFileSync(process.execPath, [CLI, 'build-data', dataDir, ...(values.csv ? ['--data', values.csv] : [])], quiet);
@@ -65,7 +86,9 @@ function du(p) {
 }
 
 const runner = join(work, 'runner.mjs');
-writeFileSync(runner, `
+writeFileSync(
+  runner,
+  `
 const event = (code) => ({ version: '2.0', rawPath: '/', rawQueryString: '', headers: { 'content-type': 'application/json' }, requestContext: { domainName: 'fn.lambda-url.us-east-1.on.aws', http: { method: 'POST', path: '/' } }, body: JSON.stringify({ code }), isBase64Encoded: false });
 const { handler } = await import(process.cwd() + '/index.mjs');
 const first = JSON.parse((await handler(event("award_data.groupby('Agency').count().orderby('Agency').array('count')"))).body);
@@ -76,7 +99,8 @@ if (process.env.TOUCH_ABSTRACT) {
   console.log(JSON.stringify({ phase: 'abstract', ok: r.ok, value: r.value, ms: Math.round(performance.now() - t), error: r.error?.message }));
 }
 process.exit(0);
-`);
+`,
+);
 chmodSync(runner, 0o644);
 
 /** One cold process: spawn -> the group-by answer (ms), and the rest of its lines. */
@@ -86,24 +110,33 @@ function coldStart(fn, env = {}) {
   const node = [process.execPath, `--max-old-space-size=${HEAP_MB}`, runner];
   const asNobody = process.getuid?.() === 0;
   const started = performance.now();
-  const child = spawn(asNobody ? 'setpriv' : node[0], asNobody ? [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...node] : node.slice(1), {
-    cwd: fn,
-    env: { PATH: process.env.PATH, HOME: fn, TMPDIR: tmp, NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}`, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    asNobody ? 'setpriv' : node[0],
+    asNobody ? [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...node] : node.slice(1),
+    {
+      cwd: fn,
+      env: { PATH: process.env.PATH, HOME: fn, TMPDIR: tmp, NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}`, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
     let answeredMs;
     child.stdout.on('data', (d) => {
       out += d;
-      if (answeredMs === undefined && out.includes('"phase":"group-by"')) answeredMs = Math.round(performance.now() - started);
+      if (answeredMs === undefined && out.includes('"phase":"group-by"'))
+        answeredMs = Math.round(performance.now() - started);
     });
     child.stderr.on('data', (d) => (err += d));
     child.on('close', (code) => {
       rmSync(tmp, { recursive: true, force: true });
-      const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
-      if (code !== 0 || !lines[0]?.ok) reject(new Error(`cold start failed (${code}): ${JSON.stringify(lines)} ${err}`));
+      const lines = out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l));
+      if (code !== 0 || !lines[0]?.ok)
+        reject(new Error(`cold start failed (${code}): ${JSON.stringify(lines)} ${err}`));
       else resolve({ answeredMs, lines });
     });
   });
@@ -134,16 +167,31 @@ const touch = await coldStart(remote.fn, { TOUCH_ABSTRACT: '1' });
 const abstract = touch.lines.find((l) => l.phase === 'abstract');
 server.close();
 rmSync(work, { recursive: true, force: true });
-console.log(JSON.stringify({
-  machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version },
-  source: values.csv ?? 'synthetic sample',
-  rows: touch.lines[0].rows,
-  engine: touch.lines[0].engine,
-  dataFolderMb: Math.round(folderBytes / 1e5) / 10,
-  bundleMb: { local: local.mb, remote: remote.mb },
-  heapCapMb: HEAP_MB,
-  bareNodeP50Ms: p50(bare),
-  local: { p50Ms: p50(localRuns), runsMs: localRuns },
-  remote: { latencyMsPerRequest: latencyMs, p50Ms: p50(remoteRuns), runsMs: remoteRuns, bytesFetchedFirstAnswer: remoteBytes[0] },
-  abstractFirstTouch: { ms: abstract?.ms, ok: abstract?.ok, bytesFetched: abstractFile ? served.get(abstractFile) ?? 0 : undefined },
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version },
+      source: values.csv ?? 'synthetic sample',
+      rows: touch.lines[0].rows,
+      engine: touch.lines[0].engine,
+      dataFolderMb: Math.round(folderBytes / 1e5) / 10,
+      bundleMb: { local: local.mb, remote: remote.mb },
+      heapCapMb: HEAP_MB,
+      bareNodeP50Ms: p50(bare),
+      local: { p50Ms: p50(localRuns), runsMs: localRuns },
+      remote: {
+        latencyMsPerRequest: latencyMs,
+        p50Ms: p50(remoteRuns),
+        runsMs: remoteRuns,
+        bytesFetchedFirstAnswer: remoteBytes[0],
+      },
+      abstractFirstTouch: {
+        ms: abstract?.ms,
+        ok: abstract?.ok,
+        bytesFetched: abstractFile ? (served.get(abstractFile) ?? 0) : undefined,
+      },
+    },
+    null,
+    2,
+  ),
+);

@@ -24,7 +24,7 @@ const BENIGN = [
   "describe(award_data, ['Award Amount'])",
   "print(award_data.select('Company', 'Award Amount').slice(0, 3)); award_data.numRows()",
   "const by = award_data.groupby('Award Year').count().orderby('Award Year'); by.objects().length",
-  "[1, 2, 3].map((x) => x * 2)",
+  '[1, 2, 3].map((x) => x * 2)',
 ];
 const K = "['constr', 'uctor'].join('')";
 const HOSTILE = [
@@ -35,8 +35,11 @@ const HOSTILE = [
   ['builtin ignoring termination', '[].indexOf.call({ length: 2 ** 40 }, 1)'],
   ['output flood', "for (let i = 0; i < 1e5; i++) print('x'.repeat(100)); 1"],
   ['billion laughs', "let a = ['x'.repeat(100)]; for (let i = 0; i < 30; i++) a = [a, a]; a"],
-  ['looping getter and thrown getter', "throw { get message() { while (true) {} } }"],
-  ['prototype pollution', `const F = (() => 0)[${K}]; F('return this')().Object.keys = () => []; ({})[['__pro', 'to__'].join('')].polluted = 1; 1`],
+  ['looping getter and thrown getter', 'throw { get message() { while (true) {} } }'],
+  [
+    'prototype pollution',
+    `const F = (() => 0)[${K}]; F('return this')().Object.keys = () => []; ({})[['__pro', 'to__'].join('')].polluted = 1; 1`,
+  ],
   ['never-settling promise', 'await new Promise(() => {})'],
 ];
 
@@ -53,7 +56,9 @@ const t0 = performance.now();
 
 for (let i = 0; i < RUNS; i++) {
   const hostile = i % HOSTILE_EVERY === HOSTILE_EVERY - 1;
-  const [what, code] = hostile ? HOSTILE[Math.floor(i / HOSTILE_EVERY) % HOSTILE.length] : ['benign', BENIGN[i % BENIGN.length]];
+  const [what, code] = hostile
+    ? HOSTILE[Math.floor(i / HOSTILE_EVERY) % HOSTILE.length]
+    : ['benign', BENIGN[i % BENIGN.length]];
   const started = performance.now();
   let r;
   if (i % 5 === 4) {
@@ -70,7 +75,8 @@ for (let i = 0; i < RUNS; i++) {
   const ms = performance.now() - started;
   if (ms > slowest.ms) slowest = { ms, what };
   count(`${hostile ? 'hostile' : 'benign'} ${r.error?.type ?? 'ok'}`);
-  if (!hostile && r.error && r.error.type !== 'OUTPUT_LIMIT') throw new Error(`benign run ${i} failed: ${JSON.stringify(r.error)}`);
+  if (!hostile && r.error && r.error.type !== 'OUTPUT_LIMIT')
+    throw new Error(`benign run ${i} failed: ${JSON.stringify(r.error)}`);
   if (i + 1 === WARMUP || (i + 1 > WARMUP && (i + 1) % 50 === 0)) {
     gc();
     const rss = hostRss();
@@ -92,13 +98,17 @@ const max = Math.max(...rssAfter);
 const drift = (x) => `${(((x - warmRss) / warmRss) * 100).toFixed(1)}%`;
 const peakHost = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024;
 
-console.log(`Node ${process.version}, ${(await import('node:os')).cpus().length} cores; ${RUNS} runs, 1 in ${HOSTILE_EVERY} hostile, limits ${JSON.stringify(LIMITS)}`);
+console.log(
+  `Node ${process.version}, ${(await import('node:os')).cpus().length} cores; ${RUNS} runs, 1 in ${HOSTILE_EVERY} hostile, limits ${JSON.stringify(LIMITS)}`,
+);
 console.log('');
 console.log('| figure | value |');
 console.log('|---|--:|');
 console.log(`| wall time | ${wall.toFixed(1)} s |`);
 console.log(`| host RSS after warm-up (${WARMUP} runs) | ${warmRss.toFixed(1)} MB |`);
-console.log(`| host RSS min / max after warm-up | ${min.toFixed(1)} / ${max.toFixed(1)} MB (${drift(min)} / ${drift(max)}) |`);
+console.log(
+  `| host RSS min / max after warm-up | ${min.toFixed(1)} / ${max.toFixed(1)} MB (${drift(min)} / ${drift(max)}) |`,
+);
 console.log(`| host RSS at the end | ${endRss.toFixed(1)} MB (${drift(endRss)}) |`);
 console.log(`| host peak RSS (VmHWM) | ${peakHost.toFixed(1)} MB |`);
 console.log(`| slowest run | ${Math.round(slowest.ms)} ms (${slowest.what}; deadline ${LIMITS.timeoutMs} ms) |`);
@@ -111,5 +121,7 @@ for (const [k, v] of [...outcomes].sort()) console.log(`| ${k} | ${v} |`);
 console.log('');
 console.log(`RSS samples (run: MB): ${samples.map(([n, r]) => `${n}: ${r.toFixed(1)}`).join(', ')}`);
 const flat = max <= warmRss * 1.1 && min >= warmRss * 0.9 && endRss <= warmRss * 1.1;
-console.log(`verdict: host RSS ${flat ? 'flat (within +/-10%)' : 'NOT flat'}; live isolates ${isolates === 0 ? '0' : isolates}; slowest run ${slowest.ms <= LIMITS.timeoutMs + 1000 ? 'within' : 'PAST'} deadline + 1 s`);
+console.log(
+  `verdict: host RSS ${flat ? 'flat (within +/-10%)' : 'NOT flat'}; live isolates ${isolates === 0 ? '0' : isolates}; slowest run ${slowest.ms <= LIMITS.timeoutMs + 1000 ? 'within' : 'PAST'} deadline + 1 s`,
+);
 if (!flat || isolates !== 0 || sandboxes !== 0) process.exitCode = 1;

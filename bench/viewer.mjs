@@ -17,7 +17,7 @@ const dir = mkdtempSync(join(tmpdir(), 'sbirtools-bench-viewer-'));
 const CELLS = [
   "print('agencies'); plot.bar(value_counts(award_data, 'Agency').head(8), 'Agency', 'count'); value_counts(award_data, 'Agency')",
   "award_data.groupby('Company').rollup({ total: op.sum('Award Amount') }).orderby(aq.desc('total')).slice(0, 200)",
-  "const x = 1;\nx.nope()",
+  'const x = 1;\nx.nope()',
 ];
 const ms = (t0) => performance.now() - t0;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -41,17 +41,25 @@ const plain = await timeRuns(false);
 const withOut = await timeRuns(true);
 console.log(`runs per mode: ${RUNS} (cells: chart+table, 200-row table, error)`);
 console.log(`median run+log: plain ${plain.median.toFixed(1)} ms, outputs ${withOut.median.toFixed(1)} ms`);
-console.log(`mean record size: plain ${(plain.bytes / 1024).toFixed(1)} KiB, outputs ${(withOut.bytes / 1024).toFixed(1)} KiB`);
+console.log(
+  `mean record size: plain ${(plain.bytes / 1024).toFixed(1)} KiB, outputs ${(withOut.bytes / 1024).toFixed(1)} KiB`,
+);
 
 let t0 = performance.now();
-const svg = await renderChart({ mark: 'bar', data: { values: Array.from({ length: 2000 }, (_, i) => ({ a: `k${i}`, b: i })) }, encoding: { x: { field: 'a', type: 'nominal' }, y: { field: 'b', type: 'quantitative' } } });
+const svg = await renderChart({
+  mark: 'bar',
+  data: { values: Array.from({ length: 2000 }, (_, i) => ({ a: `k${i}`, b: i })) },
+  encoding: { x: { field: 'a', type: 'nominal' }, y: { field: 'b', type: 'quantitative' } },
+});
 const renderMs = ms(t0);
 t0 = performance.now();
 await sanitizeSvg(svg, 'a-');
 const coldSan = ms(t0);
 t0 = performance.now();
 await sanitizeSvg(svg, 'b-');
-console.log(`2,000-bar chart: render ${renderMs.toFixed(0)} ms, SVG ${(svg.length / 1024).toFixed(0)} KiB; sanitize cold (jsdom load) ${coldSan.toFixed(0)} ms, warm ${ms(t0).toFixed(0)} ms`);
+console.log(
+  `2,000-bar chart: render ${renderMs.toFixed(0)} ms, SVG ${(svg.length / 1024).toFixed(0)} KiB; sanitize cold (jsdom load) ${coldSan.toFixed(0)} ms, warm ${ms(t0).toFixed(0)} ms`,
+);
 
 t0 = performance.now();
 const report = await renderReport(withOut.log, { session: 'bench' });
@@ -66,7 +74,9 @@ const first = await (await fetch(url)).text();
 const firstMs = ms(t0);
 t0 = performance.now();
 await (await fetch(url)).text();
-console.log(`live page of ${RUNS + 1} runs: first ${firstMs.toFixed(0)} ms, cached ${ms(t0).toFixed(0)} ms, ${(first.length / 1024).toFixed(0)} KiB`);
+console.log(
+  `live page of ${RUNS + 1} runs: first ${firstMs.toFixed(0)} ms, cached ${ms(t0).toFixed(0)} ms, ${(first.length / 1024).toFixed(0)} KiB`,
+);
 await handler.close();
 server.close();
 await shutdown();

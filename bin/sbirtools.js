@@ -17,7 +17,9 @@ if (isRun) {
 const bundled = isRun && existsSync(new URL('../dist/cli/main.js', import.meta.url));
 if (isRun && !process.argv.includes('--help') && !process.argv.includes('-h')) {
   // a Ctrl-C during start-up is remembered, so the run is cancelled (exit 130) and the holder stopped
-  process.on('SIGINT', () => { globalThis.__sbirtoolsSigint = true; });
+  process.on('SIGINT', () => {
+    globalThis.__sbirtoolsSigint = true;
+  });
   const prewarm = bundled ? '../dist/cli/defaultHolder.js' : '../dist/src/runtime/holder/defaultHolder.js';
   (await import(prewarm)).prewarmDefaultHolder();
 }

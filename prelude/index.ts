@@ -6,4 +6,9 @@ import './polyfills/textCodec.js';
 import './intrinsics.js';
 import { boot } from './runtime/boot.js';
 
-Object.defineProperty(globalThis, '__sbirtools_boot', { value: boot, writable: true, configurable: true, enumerable: false });
+Object.defineProperty(globalThis, '__sbirtools_boot', {
+  value: boot,
+  writable: true,
+  configurable: true,
+  enumerable: false,
+});

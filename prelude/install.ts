@@ -34,14 +34,61 @@ type AnyFn = (...args: any[]) => unknown;
 /** Implementations of the API names that take a table first (global `f(t, ...)` and method `t.f(...)`). */
 function implementations(): Record<string, unknown> {
   const impl: Record<string, unknown> = {
-    aq, op: aq.op, print, display, chart, plot, head, tail, shape, columns, dtypes, info, describe, len,
-    value_counts, nunique, unique, isna, notna, sort_values, nlargest, nsmallest,
+    aq,
+    op: aq.op,
+    print,
+    display,
+    chart,
+    plot,
+    head,
+    tail,
+    shape,
+    columns,
+    dtypes,
+    info,
+    describe,
+    len,
+    value_counts,
+    nunique,
+    unique,
+    isna,
+    notna,
+    sort_values,
+    nlargest,
+    nsmallest,
     groupby: (t: ColumnTable, ...keys: unknown[]) => t.groupby(...(keys as never[])),
     agg: (t: ColumnTable, spec: unknown, opts?: object) => groupAgg(t, spec, opts),
     size: (t: ColumnTable) => groupSize(t),
-    quantile, corr, cumsum, pct_change, pivot_table, crosstab, merge, concat, drop_duplicates, fillna, dropna, round,
-    contains, startswith, endswith, lower, upper, strip, split, replace, to_datetime, year, month, day, quarter,
-    to_csv, to_parquet, to_arrow, to_json, save_chart,
+    quantile,
+    corr,
+    cumsum,
+    pct_change,
+    pivot_table,
+    crosstab,
+    merge,
+    concat,
+    drop_duplicates,
+    fillna,
+    dropna,
+    round,
+    contains,
+    startswith,
+    endswith,
+    lower,
+    upper,
+    strip,
+    split,
+    replace,
+    to_datetime,
+    year,
+    month,
+    day,
+    quarter,
+    to_csv,
+    to_parquet,
+    to_arrow,
+    to_json,
+    save_chart,
   };
   for (const r of REDUCTIONS) impl[r] = (x: unknown, cols?: unknown, ...rest: unknown[]) => reduce(r, x, cols, ...rest);
   return impl;
@@ -66,13 +113,26 @@ export function install(extra: Record<string, unknown>): void {
     if (!(entry.name in impl)) throw new Error(`prelude: no implementation for API entry '${entry.name}'`);
     if (entry.global) define(globalThis, entry.name, { value: f, writable: true, enumerable: false });
     if (entry.table === 'method') {
-      define(proto, entry.name, { value: function (this: ColumnTable, ...args: unknown[]) { return (f as AnyFn)(this, ...args); }, writable: true });
+      define(proto, entry.name, {
+        value: function (this: ColumnTable, ...args: unknown[]) {
+          return (f as AnyFn)(this, ...args);
+        },
+        writable: true,
+      });
     } else if (entry.table === 'getter' && entry.name !== 'size') {
-      define(proto, entry.name, { get(this: ColumnTable) { return (f as AnyFn)(this); } });
+      define(proto, entry.name, {
+        get(this: ColumnTable) {
+          return (f as AnyFn)(this);
+        },
+      });
     }
   }
   // t.size: Arquero's row count, but callable on a grouped table (pandas groupby(...).size())
-  define(proto, 'size', { get(this: ColumnTable) { return this.isGrouped() ? () => groupSize(this) : this.numRows(); } });
+  define(proto, 'size', {
+    get(this: ColumnTable) {
+      return this.isGrouped() ? () => groupSize(this) : this.numRows();
+    },
+  });
   // t.print(n) / t.print({ limit }) keep Arquero's arguments, with pandas-style output
   define(proto, 'print', {
     value: function (this: ColumnTable, o?: number | { limit?: number }) {
@@ -84,14 +144,31 @@ export function install(extra: Record<string, unknown>): void {
   });
   // t.slice keeps award_data's lazy columns (a filter mask instead of a copy) on ungrouped tables
   const slice = proto.slice as (this: ColumnTable, s?: number, e?: number) => ColumnTable;
-  define(proto, 'slice', { value: function (this: ColumnTable, s?: number, e?: number) { return sliceRows(this, slice, s, e); }, writable: true });
+  define(proto, 'slice', {
+    value: function (this: ColumnTable, s?: number, e?: number) {
+      return sliceRows(this, slice, s, e);
+    },
+    writable: true,
+  });
   // t.concat(other) unions columns like pandas; t.rename({ columns: {...} }) accepts the pandas form
-  define(proto, 'concat', { value: function (this: ColumnTable, ...others: unknown[]) { return concat([this, ...others.flat()]); }, writable: true });
+  define(proto, 'concat', {
+    value: function (this: ColumnTable, ...others: unknown[]) {
+      return concat([this, ...others.flat()]);
+    },
+    writable: true,
+  });
   const rename = proto.rename as AnyFn;
   define(proto, 'rename', {
     value: function (this: ColumnTable, ...args: unknown[]) {
       const a = args[0] as { columns?: unknown } | undefined;
-      const pandas = args.length === 1 && a && typeof a === 'object' && Object.keys(a).length === 1 && a.columns && typeof a.columns === 'object' && !this.column('columns');
+      const pandas =
+        args.length === 1 &&
+        a &&
+        typeof a === 'object' &&
+        Object.keys(a).length === 1 &&
+        a.columns &&
+        typeof a.columns === 'object' &&
+        !this.column('columns');
       return rename.apply(this, pandas ? [a!.columns] : args);
     },
     writable: true,
@@ -119,7 +196,18 @@ function registerArqueroFunctions(): void {
   add('round', (x: unknown, d?: number) => roundValue(x, d ?? 0));
   // Arquero's local-time date functions, pinned to UTC (the host runs TZ=UTC, this makes it explicit)
   const o = aq.op as unknown as Record<string, AnyFn>;
-  for (const name of ['date', 'dayofyear', 'dayofweek', 'hours', 'minutes', 'seconds', 'milliseconds', 'week', 'datetime', 'format_date']) {
+  for (const name of [
+    'date',
+    'dayofyear',
+    'dayofweek',
+    'hours',
+    'minutes',
+    'seconds',
+    'milliseconds',
+    'week',
+    'datetime',
+    'format_date',
+  ]) {
     const utc = o[name === 'format_date' ? 'format_utcdate' : name === 'datetime' ? 'utcdatetime' : `utc${name}`];
     if (utc) add(name, utc);
   }

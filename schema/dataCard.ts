@@ -80,8 +80,14 @@ const clip = (s: string, n: number) => (s.length > n ? s.slice(0, n - 1) + '…'
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const round = (x: number) => (Math.abs(x) >= 100 ? Math.round(x) : Math.round(x * 100) / 100);
 
-function topOf(counts: Map<number | string | boolean, number>, label: (k: number | string | boolean) => string | number | boolean): ColumnCard['top'] {
-  return [...counts].sort((a, b) => b[1] - a[1]).slice(0, TOP).map(([k, count]) => ({ value: label(k), count }));
+function topOf(
+  counts: Map<number | string | boolean, number>,
+  label: (k: number | string | boolean) => string | number | boolean,
+): ColumnCard['top'] {
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, TOP)
+    .map(([k, count]) => ({ value: label(k), count }));
 }
 
 /**
@@ -108,10 +114,18 @@ function hashRange(b: Uint8Array, s: number, e: number): number {
 }
 
 /** Text columns: nulls, distinct (hashing bytes, never decoding), lengths, top values or an example. */
-function textStats(card: ColumnCard, pages: Iterable<{ start: number; data: Utf8Data }>, text: (row: number) => string): void {
+function textStats(
+  card: ColumnCard,
+  pages: Iterable<{ start: number; data: Utf8Data }>,
+  text: (row: number) => string,
+): void {
   const counts = new Map<number, number>();
   const first = new Map<number, number>();
-  let total = 0, maxLen = 0, valid = 0, example = -1, rows = 0;
+  let total = 0,
+    maxLen = 0,
+    valid = 0,
+    example = -1,
+    rows = 0;
   for (const { start, data: c } of pages) {
     const n = c.valid.length;
     rows += n;
@@ -119,12 +133,16 @@ function textStats(card: ColumnCard, pages: Iterable<{ start: number; data: Utf8
       if (!c.valid[i]) continue;
       const s = c.offsets[i];
       const e = c.offsets[i + 1];
-      valid++; total += e - s;
+      valid++;
+      total += e - s;
       if (e - s > maxLen) maxLen = e - s;
       if (example < 0 && e > s) example = start + i;
       const h = hashRange(c.bytes, s, e);
       const cnt = counts.get(h);
-      if (cnt === undefined) { counts.set(h, 1); first.set(h, start + i); } else counts.set(h, cnt + 1);
+      if (cnt === undefined) {
+        counts.set(h, 1);
+        first.set(h, start + i);
+      } else counts.set(h, cnt + 1);
     }
   }
   card.nullCount = rows - valid;
@@ -144,11 +162,15 @@ function columnCard(name: string, type: string, c: CardColumnData, n: number, de
   const card: ColumnCard = { name, type, nullCount: 0, nullRate: 0, distinct: 0 };
   if (c.kind === 'float64') {
     const seen = new Map<number, number>();
-    let min = Infinity, max = -Infinity, sum = 0, valid = 0;
+    let min = Infinity,
+      max = -Infinity,
+      sum = 0,
+      valid = 0;
     for (let i = 0; i < n; i++) {
       if (!c.valid[i]) continue;
       const v = c.values[i];
-      valid++; sum += v;
+      valid++;
+      sum += v;
       if (v < min) min = v;
       if (v > max) max = v;
       seen.set(v, (seen.get(v) ?? 0) + 1);
@@ -164,18 +186,31 @@ function columnCard(name: string, type: string, c: CardColumnData, n: number, de
   } else if (c.kind === 'dict') {
     const size = c.dictOffsets.length - 1;
     const counts = new Int32Array(size);
-    for (let i = 0; i < n; i++) { const k = c.codes[i]; if (k < 0) card.nullCount++; else counts[k]++; }
+    for (let i = 0; i < n; i++) {
+      const k = c.codes[i];
+      if (k < 0) card.nullCount++;
+      else counts[k]++;
+    }
     const used = new Map<number, number>();
-    counts.forEach((cnt, k) => { if (cnt) used.set(k, cnt); });
+    counts.forEach((cnt, k) => {
+      if (cnt) used.set(k, cnt);
+    });
     card.distinct = used.size;
-    card.top = topOf(used, (k) => clip(decode(c.dictBytes, c.dictOffsets[k as number], c.dictOffsets[(k as number) + 1]), 40));
+    card.top = topOf(used, (k) =>
+      clip(decode(c.dictBytes, c.dictOffsets[k as number], c.dictOffsets[(k as number) + 1]), 40),
+    );
   } else if (c.kind === 'utf8') {
-    textStats(card, [{ start: 0, data: c }], (i) => decode(c.bytes, c.offsets[i], Math.min(c.offsets[i + 1], c.offsets[i] + 240)));
+    textStats(card, [{ start: 0, data: c }], (i) =>
+      decode(c.bytes, c.offsets[i], Math.min(c.offsets[i + 1], c.offsets[i] + 240)),
+    );
   } else if (c.kind === 'utf8-pages') {
     textStats(card, c.pages(), (i) => (c.text(i) ?? '').slice(0, 240));
   } else {
     const counts = new Map<boolean, number>();
-    for (let i = 0; i < n; i++) { if (!c.valid[i]) card.nullCount++; else counts.set(c.values[i] !== 0, (counts.get(c.values[i] !== 0) ?? 0) + 1); }
+    for (let i = 0; i < n; i++) {
+      if (!c.valid[i]) card.nullCount++;
+      else counts.set(c.values[i] !== 0, (counts.get(c.values[i] !== 0) ?? 0) + 1);
+    }
     card.distinct = counts.size;
     card.top = topOf(counts as Map<boolean, number>, (k) => k);
   }
@@ -186,16 +221,26 @@ function columnCard(name: string, type: string, c: CardColumnData, n: number, de
 /** One line per column, plus a header naming the data's origin. */
 export function dataCardText(card: Omit<DataCard, 'summary'>): string {
   const d = card.dataset;
-  const origin = !d ? '' : d.synthetic
-    ? ' - SYNTHETIC SAMPLE (made-up rows for trying the tools; not real awards)'
-    : ` - real data from ${d.source}${d.asOf ? `, as of ${d.asOf.slice(0, 10)}` : ''}`;
+  const origin = !d
+    ? ''
+    : d.synthetic
+      ? ' - SYNTHETIC SAMPLE (made-up rows for trying the tools; not real awards)'
+      : ` - real data from ${d.source}${d.asOf ? `, as of ${d.asOf.slice(0, 10)}` : ''}`;
   const lines = [`${card.table}: ${card.rows} rows x ${card.columns.length} columns${origin}`];
   for (const c of card.columns) {
-    const parts = [`${(c.nullRate * 100).toFixed(c.nullRate > 0 && c.nullRate < 0.01 ? 1 : 0)}% null`, `${c.distinct} distinct`];
+    const parts = [
+      `${(c.nullRate * 100).toFixed(c.nullRate > 0 && c.nullRate < 0.01 ? 1 : 0)}% null`,
+      `${c.distinct} distinct`,
+    ];
     if (c.type === 'date' && c.min !== undefined) parts.push(`range ${c.min} .. ${c.max}`);
-    else if (c.min !== undefined) parts.push(`min ${c.min}, max ${c.max}${c.mean !== undefined ? `, mean ${c.mean}` : ''}`);
-    if (c.top) parts.push(`top: ${c.top.map((t) => `${typeof t.value === 'string' ? JSON.stringify(t.value) : t.value} (${t.count})`).join(', ')}`);
-    if (c.meanLength !== undefined && !c.top) parts.push(`avg length ${c.meanLength}${c.example ? `, e.g. ${JSON.stringify(c.example)}` : ''}`);
+    else if (c.min !== undefined)
+      parts.push(`min ${c.min}, max ${c.max}${c.mean !== undefined ? `, mean ${c.mean}` : ''}`);
+    if (c.top)
+      parts.push(
+        `top: ${c.top.map((t) => `${typeof t.value === 'string' ? JSON.stringify(t.value) : t.value} (${t.count})`).join(', ')}`,
+      );
+    if (c.meanLength !== undefined && !c.top)
+      parts.push(`avg length ${c.meanLength}${c.example ? `, e.g. ${JSON.stringify(c.example)}` : ''}`);
     lines.push(`- ${c.name} (${c.type}): ${parts.join('; ')}`);
   }
   return lines.join('\n');

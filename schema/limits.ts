@@ -21,7 +21,9 @@ function fmt(v: unknown): string {
 export const LimitsSchema = z
   .object({
     /** Heap limit of the isolate, in MiB; the host also watches the holder process's RSS. */
-    memoryLimitMb: positiveInt('memoryLimitMb', 8192).min(16, { error: (i) => `Expected the \`memoryLimitMb\` option to be at least 16, got \`${fmt(i.input)}\`` }),
+    memoryLimitMb: positiveInt('memoryLimitMb', 8192).min(16, {
+      error: (i) => `Expected the \`memoryLimitMb\` option to be at least 16, got \`${fmt(i.input)}\``,
+    }),
     /** Wall-clock deadline of one run in ms, enforced by the host; covers awaited promises. */
     timeoutMs: positiveInt('timeoutMs', 600_000),
     /** Largest accepted program, in UTF-8 bytes. */
@@ -75,7 +77,8 @@ export const PRESETS: Readonly<Record<PresetName, Readonly<Limits>>> = Object.fr
 export const DEFAULT_PRESET: PresetName = 'standard';
 
 export const PresetSchema = z.enum(PRESET_NAMES, {
-  error: (i) => `Expected the \`preset\` option to be one of ${PRESET_NAMES.map((p) => `'${p}'`).join(', ')}, got \`${fmt(i.input)}\``,
+  error: (i) =>
+    `Expected the \`preset\` option to be one of ${PRESET_NAMES.map((p) => `'${p}'`).join(', ')}, got \`${fmt(i.input)}\``,
 });
 
 /** Resolve a preset plus explicit overrides into validated limits. Throws a zod error on bad input. */

@@ -8,7 +8,10 @@ const optionalLimit = (name: string) =>
     .optional()
     .superRefine((v, ctx) => {
       if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < 1)) {
-        ctx.addIssue({ code: 'custom', message: `Expected the \`${name}\` option to be a positive integer, got \`${describe(v)}\`` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `Expected the \`${name}\` option to be a positive integer, got \`${describe(v)}\``,
+        });
       }
     }) as unknown as z.ZodOptional<z.ZodNumber>;
 
@@ -24,11 +27,19 @@ export const SandboxOptionsSchema = z
     /** Limit preset. @default 'standard' */
     preset: PresetSchema.optional(),
     /** Each limit of schema/limits.ts, overriding the preset's. */
-    ...(Object.fromEntries(LIMIT_KEYS.map((key) => [key, optionalLimit(key)])) as Record<keyof Limits, z.ZodOptional<z.ZodNumber>>),
+    ...(Object.fromEntries(LIMIT_KEYS.map((key) => [key, optionalLimit(key)])) as Record<
+      keyof Limits,
+      z.ZodOptional<z.ZodNumber>
+    >),
     /** A local SBIR CSV to use as award_data (either layout); overrides SBIRTOOLS_CSV_PATH. */
-    dataPath: z.string({ error: 'Expected the `dataPath` option to be a file path or https:// URL string' }).min(1).optional(),
+    dataPath: z
+      .string({ error: 'Expected the `dataPath` option to be a file path or https:// URL string' })
+      .min(1)
+      .optional(),
     /** How remote data (an https:// dataPath) is fetched; checked in full by src/data/remote/remoteOptions.ts. */
-    remoteData: z.record(z.string(), z.unknown(), { error: 'Expected the `remoteData` option to be an object' }).optional(),
+    remoteData: z
+      .record(z.string(), z.unknown(), { error: 'Expected the `remoteData` option to be an object' })
+      .optional(),
     /** Cache folder for downloads and binary caches. @default $SBIRTOOLS_CACHE_DIR or ~/.cache/sbirtools */
     cacheDir: z.string({ error: 'Expected the `cacheDir` option to be a folder path string' }).min(1).optional(),
     /** Expose award_data at all. @default true */
@@ -36,11 +47,17 @@ export const SandboxOptionsSchema = z
     /** Extra tables by name; not serializable, so checked by validateOptions (src/sandbox/options.ts). */
     tables: z.unknown().optional(),
     /** 'process' (default): isolates live in a child process; 'inline': in this process (needs --no-node-snapshot). */
-    isolation: z.enum(['process', 'inline'], { error: "Expected the `isolation` option to be 'process' or 'inline'" }).optional(),
+    isolation: z
+      .enum(['process', 'inline'], { error: "Expected the `isolation` option to be 'process' or 'inline'" })
+      .optional(),
     /** A pool from createPool(); checked by validateOptions. */
     pool: z.unknown().optional(),
     /** Which engine runs the code: isolated-vm (V8, native addon) or QuickJS (WASM); 'auto' = isolated-vm when it loads, else QuickJS. @default 'auto' */
-    engine: z.enum(ENGINE_CHOICES, { error: (i) => `Expected the \`engine\` option to be ${ENGINE_CHOICES_TEXT}, got \`${describe(i.input)}\`` }).optional(),
+    engine: z
+      .enum(ENGINE_CHOICES, {
+        error: (i) => `Expected the \`engine\` option to be ${ENGINE_CHOICES_TEXT}, got \`${describe(i.input)}\``,
+      })
+      .optional(),
     /** Freeze Date.now() and seed Math.random for every run (replayable runs). @default false */
     deterministic: z.boolean({ error: 'Expected the `deterministic` option to be a boolean' }).optional(),
   })

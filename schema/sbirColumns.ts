@@ -44,32 +44,74 @@ const ROWS: Row[] = [
   ['Company', 'string', 'text', false, 'auto', 'Name of the small business that received the award.'],
   ['Award Title', 'string', 'text', true, 'utf8', 'Title of the funded project.'],
   ['Agency', 'string', 'text', false, 'auto', "Awarding federal agency, full name (e.g. 'Department of Defense')."],
-  ['Branch', 'string', 'text', true, 'auto', "Component of the agency (e.g. 'Air Force', 'National Institutes of Health'); null when the agency has none."],
+  [
+    'Branch',
+    'string',
+    'text',
+    true,
+    'auto',
+    "Component of the agency (e.g. 'Air Force', 'National Institutes of Health'); null when the agency has none.",
+  ],
   ['Phase', 'string', 'text', false, 'auto', "'Phase I' (feasibility) or 'Phase II' (development)."],
   ['Program', 'string', 'text', false, 'auto', "'SBIR' or 'STTR' (STTR requires a research-institution partner)."],
   ['Agency Tracking Number', 'string', 'identifier', true, 'utf8', "The agency's internal proposal number."],
   ['Contract', 'string', 'identifier', true, 'utf8', 'Contract or grant number of the award.'],
   ['Proposal Award Date', 'date', 'date', true, 'auto', 'Date the award was made.'],
   ['Contract End Date', 'date', 'date', true, 'auto', 'Date the period of performance ends.'],
-  ['Solicitation Number', 'string', 'identifier', true, 'auto', "Solicitation the proposal answered (e.g. 'NSF 24-580', '25.4'); a string, not a number."],
+  [
+    'Solicitation Number',
+    'string',
+    'identifier',
+    true,
+    'auto',
+    "Solicitation the proposal answered (e.g. 'NSF 24-580', '25.4'); a string, not a number.",
+  ],
   ['Solicitation Year', 'integer', 'integer', true, 'auto', 'Year of the solicitation.'],
   ['Solicitation Close Date', 'date', 'date', true, 'auto', 'Deadline of the solicitation.'],
   ['Proposal Receipt Date', 'date', 'date', true, 'auto', 'Date the agency received the proposal.'],
   ['Date of Notification', 'date', 'date', true, 'auto', 'Date the company was told of the award.'],
   ['Topic Code', 'string', 'identifier', true, 'auto', 'Solicitation topic the proposal answered.'],
   ['Award Year', 'integer', 'integer', false, 'auto', 'Fiscal year of the award.'],
-  ['Award Amount', 'number', 'amount', true, 'auto', 'Award value in US dollars; null when not reported (0 is a real value).'],
+  [
+    'Award Amount',
+    'number',
+    'amount',
+    true,
+    'auto',
+    'Award value in US dollars; null when not reported (0 is a real value).',
+  ],
   ['UEI', 'string', 'identifier', true, 'auto', 'Unique Entity ID of the company (SAM.gov); current layout only.'],
   ['Duns', 'string', 'duns', true, 'auto', 'DUNS number of the company, 9 digits kept as a string with leading zeros.'],
-  ['HUBZone Owned', 'string', 'flag', true, 'auto', "'Y', 'N' or 'U' (unknown): located in a Historically Underutilized Business Zone."],
-  ['Socially and Economically Disadvantaged', 'string', 'flag', true, 'auto', "'Y', 'N' or 'U' (unknown): socially and economically disadvantaged ownership."],
+  [
+    'HUBZone Owned',
+    'string',
+    'flag',
+    true,
+    'auto',
+    "'Y', 'N' or 'U' (unknown): located in a Historically Underutilized Business Zone.",
+  ],
+  [
+    'Socially and Economically Disadvantaged',
+    'string',
+    'flag',
+    true,
+    'auto',
+    "'Y', 'N' or 'U' (unknown): socially and economically disadvantaged ownership.",
+  ],
   ['Woman Owned', 'string', 'flag', true, 'auto', "'Y', 'N' or 'U' (unknown): at least 51% woman-owned."],
   ['Number Employees', 'integer', 'integer', true, 'auto', 'Head count of the company when it applied.'],
   ['Company Website', 'string', 'text', true, 'auto', 'Web address of the company, as entered.'],
   ['Address1', 'string', 'text', true, 'auto', 'Street address of the company.'],
   ['Address2', 'string', 'text', true, 'auto', 'Suite, floor or second address line.'],
   ['City', 'string', 'text', true, 'auto', 'City of the company.'],
-  ['State', 'string', 'text', true, 'auto', "State of the company: full name in the current layout ('California'), 2-letter code in the legacy one ('CA')."],
+  [
+    'State',
+    'string',
+    'text',
+    true,
+    'auto',
+    "State of the company: full name in the current layout ('California'), 2-letter code in the legacy one ('CA').",
+  ],
   ['Zip', 'string', 'identifier', true, 'auto', "ZIP or ZIP+4 code, a string (keeps leading zeros: '02472')."],
   ['Abstract', 'string', 'text', true, 'utf8', "Project abstract; may contain line breaks; 'N/A' when withheld."],
   ['Contact Name', 'string', 'text', true, 'auto', "Company's business contact."],
@@ -122,11 +164,15 @@ const FLAG = z.enum(['Y', 'N', 'U']);
 
 function rowField(spec: SbirColumnSpec): z.ZodType {
   const base =
-    spec.parse === 'flag' ? FLAG
-    : spec.type === 'number' ? z.number()
-    : spec.type === 'integer' ? z.number().int()
-    : spec.type === 'date' ? z.number().describe('ms since 1970-01-01T00:00:00Z')
-    : z.string().min(1);
+    spec.parse === 'flag'
+      ? FLAG
+      : spec.type === 'number'
+        ? z.number()
+        : spec.type === 'integer'
+          ? z.number().int()
+          : spec.type === 'date'
+            ? z.number().describe('ms since 1970-01-01T00:00:00Z')
+            : z.string().min(1);
   return (spec.nullable ? base.nullable() : base).describe(spec.meaning);
 }
 

@@ -8,7 +8,9 @@ import { simple } from 'acorn-walk';
 import { join } from 'node:path';
 
 /** Arquero modules that reach for Node or the network, replaced by sandbox stubs. */
-const SHIMS = [{ filter: /[\\/]arquero[\\/]src[\\/]format[\\/]stream[\\/]byte-stream\.js$/, stub: 'shims/byteStream.ts' }];
+const SHIMS = [
+  { filter: /[\\/]arquero[\\/]src[\\/]format[\\/]stream[\\/]byte-stream\.js$/, stub: 'shims/byteStream.ts' },
+];
 
 /** Strings that must never appear in the bundle (see the bundle test). */
 export const FORBIDDEN = ['require(', 'process.', 'import('];
@@ -43,7 +45,9 @@ export async function buildPrelude(root) {
           // hyparquet's and hyparquet-writer's default export condition is their Node entry (imports fs): should the
           // prelude import them by name, only their platform-neutral modules (to_parquet has its own writer,
           // files/parquet/, and takes only hyparquet-writer/src/snappy.js by path)
-          b.onResolve({ filter: /^hyparquet(-writer)?$/ }, (args) => ({ path: join(root, 'node_modules', args.path, 'src', 'index.js') }));
+          b.onResolve({ filter: /^hyparquet(-writer)?$/ }, (args) => ({
+            path: join(root, 'node_modules', args.path, 'src', 'index.js'),
+          }));
           for (const { filter, stub } of SHIMS) {
             b.onResolve({ filter: /byte-stream\.js$/ }, (args) => {
               const full = join(args.resolveDir, args.path);
@@ -79,7 +83,9 @@ function escapeForbiddenInStrings(text) {
   });
   let out = text;
   for (const node of edits.sort((a, b) => b.start - a.start)) {
-    const raw = out.slice(node.start, node.end).replace(/(require|import|process)(\(|\.)/g, (_, w, p) => w + (p === '(' ? '\\x28' : '\\x2e'));
+    const raw = out
+      .slice(node.start, node.end)
+      .replace(/(require|import|process)(\(|\.)/g, (_, w, p) => w + (p === '(' ? '\\x28' : '\\x2e'));
     out = out.slice(0, node.start) + raw + out.slice(node.end);
   }
   return out;

@@ -33,7 +33,9 @@ export async function buildVendor(root) {
       minify: true,
       legalComments: 'eof',
       // CommonJS inside an ES module bundle needs a require of its own
-      banner: { js: "import { createRequire as __sbirtoolsRequire } from 'node:module'; const require = __sbirtoolsRequire(import.meta.url);" },
+      banner: {
+        js: "import { createRequire as __sbirtoolsRequire } from 'node:module'; const require = __sbirtoolsRequire(import.meta.url);",
+      },
       logLevel: 'warning',
     });
     written.push(outfile);

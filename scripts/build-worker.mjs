@@ -17,7 +17,9 @@ export async function buildWorker(root) {
   mkdirSync(outDir, { recursive: true });
   const require = createRequire(join(root, 'package.json'));
   copyFileSync(require.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'), join(outDir, 'quickjs.wasm'));
-  const quickjsVersion = JSON.parse(readFileSync(join(dirname(require.resolve('quickjs-emscripten-core')), '..', 'package.json'), 'utf8')).version;
+  const quickjsVersion = JSON.parse(
+    readFileSync(join(dirname(require.resolve('quickjs-emscripten-core')), '..', 'package.json'), 'utf8'),
+  ).version;
   const prelude = readFileSync(join(root, 'dist', 'prelude', 'bundle.js'), 'utf8');
   const builtins = new Set(builtinModules);
   const outfile = join(outDir, 'sbirtools-edge.mjs');
@@ -43,11 +45,24 @@ export async function buildWorker(root) {
         setup(b) {
           // the prelude's source comes in as a string, not read from disk (preludeScript.ts reads it with node:fs)
           b.onResolve({ filter: /\/preludeScript\.js$/ }, () => ({ path: 'prelude-source', namespace: 'edge' }));
-          b.onLoad({ filter: /^prelude-source$/, namespace: 'edge' }, () => ({ contents: `const source = ${JSON.stringify(prelude)}; export function preludeSource() { return source; }`, loader: 'js' }));
+          b.onLoad({ filter: /^prelude-source$/, namespace: 'edge' }, () => ({
+            contents: `const source = ${JSON.stringify(prelude)}; export function preludeSource() { return source; }`,
+            loader: 'js',
+          }));
           b.onResolve({ filter: /.*/ }, (args) => {
             const bare = args.path.replace(/^node:/, '').split('/')[0];
-            if (args.path.startsWith('node:') || builtins.has(args.path) || builtins.has(bare) && !args.path.startsWith('.')) {
-              return { errors: [{ text: `the edge worker must not import ${args.path} (imported by ${args.importer}); keep that module off the QuickJS path` }] };
+            if (
+              args.path.startsWith('node:') ||
+              builtins.has(args.path) ||
+              (builtins.has(bare) && !args.path.startsWith('.'))
+            ) {
+              return {
+                errors: [
+                  {
+                    text: `the edge worker must not import ${args.path} (imported by ${args.importer}); keep that module off the QuickJS path`,
+                  },
+                ],
+              };
             }
             return undefined;
           });

@@ -13,7 +13,13 @@ import { SNIPPETS } from '../test/corpus/snippets.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const at = process.argv.indexOf('--python');
-const python = at > 0 ? process.argv[at + 1] : execFileSync('sh', [join(root, 'scripts/install-pandas.sh')], { encoding: 'utf8' }).trim().split('\n').pop();
+const python =
+  at > 0
+    ? process.argv[at + 1]
+    : execFileSync('sh', [join(root, 'scripts/install-pandas.sh')], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .pop();
 const dir = mkdtempSync(join(tmpdir(), 'sbirtools-corpus-'));
 try {
   const csv = join(dir, 'award_data.csv');
@@ -21,7 +27,11 @@ try {
   const snippets = join(dir, 'snippets.json');
   writeFileSync(snippets, JSON.stringify(SNIPPETS));
   const out = join(root, 'test/corpus/expected.json');
-  execFileSync(python, [join(root, 'scripts/corpus_expected.py'), csv, join(root, 'test/corpus/agencies.csv'), snippets, out], { stdio: 'inherit' });
+  execFileSync(
+    python,
+    [join(root, 'scripts/corpus_expected.py'), csv, join(root, 'test/corpus/agencies.csv'), snippets, out],
+    { stdio: 'inherit' },
+  );
   console.log(`wrote ${out} (${SNIPPETS.length} answers)`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -3,15 +3,44 @@ export { run, createSandbox, Sandbox, type RunOptions, type OneShotOptions } fro
 export { createPool, Pool, type PoolOptions } from './sandbox/pool.js';
 export type { SandboxOptions, TableInput } from './sandbox/options.js';
 export { SbirtoolsError, SbirtoolsValidationError, SandboxClosedError } from './core/errors.js';
-export { EngineLoadError, engineInfo, engineStatus, ENGINE_FALLBACK_WARNING, type EngineStatus } from './sandbox/engines.js';
+export {
+  EngineLoadError,
+  engineInfo,
+  engineStatus,
+  ENGINE_FALLBACK_WARNING,
+  type EngineStatus,
+} from './sandbox/engines.js';
 export { liveSandboxCount, closeAllSandboxes } from './sandbox/liveSandboxes.js';
 export { shutdownDefaultBackends as shutdown } from './sandbox/defaultBackend.js';
 export { liveIsolates } from './sandbox/liveIsolates.js';
-export { PRESETS, PRESET_NAMES, DEFAULT_PRESET, LimitsSchema, resolveLimits, type Limits, type PresetName } from '../schema/limits.js';
-export { RunResultSchema, TableResultSchema, ChartSchema, DatasetInfoSchema, type RunResult, type TableResult, type Chart, type DatasetInfo } from '../schema/result.js';
+export {
+  PRESETS,
+  PRESET_NAMES,
+  DEFAULT_PRESET,
+  LimitsSchema,
+  resolveLimits,
+  type Limits,
+  type PresetName,
+} from '../schema/limits.js';
+export {
+  RunResultSchema,
+  TableResultSchema,
+  ChartSchema,
+  DatasetInfoSchema,
+  type RunResult,
+  type TableResult,
+  type Chart,
+  type DatasetInfo,
+} from '../schema/result.js';
 export { ERROR_TYPES, RunErrorSchema, type ErrorType, type RunError, type Violation } from '../schema/errors.js';
 export { checkCode, rulesFor } from './policy/index.js';
-export { RunAnalysisInputSchema, HandlerRequestSchema, RUN_ANALYSIS_TOOL_NAME, DESCRIBE_DATASET_TOOL_NAME, type RunAnalysisInput } from '../schema/tool.js';
+export {
+  RunAnalysisInputSchema,
+  HandlerRequestSchema,
+  RUN_ANALYSIS_TOOL_NAME,
+  DESCRIBE_DATASET_TOOL_NAME,
+  type RunAnalysisInput,
+} from '../schema/tool.js';
 export { createSessionStore, SessionStore, type SessionStoreOptions } from './adapters/sessionStore.js';
 export { openAITool, type OpenAITool } from './adapters/openAITool.js';
 export { anthropicTool, type AnthropicTool } from './adapters/anthropicTool.js';
@@ -20,7 +49,13 @@ export { aiSdkTool, type AiSdkModule, type AiSdkRunTool } from './adapters/aiSdk
 export type { ToolAdapterOptions } from './adapters/toolCore.js';
 export { toToolOutput, type ToolOutput, type ToolOutputError } from './adapters/toolOutput.js';
 export { resultText, formatError } from './adapters/resultText.js';
-export { loadDataCard, defaultToolDescription, describeData, type DataCardView, type CardOptions } from './adapters/description.js';
+export {
+  loadDataCard,
+  defaultToolDescription,
+  describeData,
+  type DataCardView,
+  type CardOptions,
+} from './adapters/description.js';
 export { renderChart, ChartRenderError } from './result/renderChart.js';
 export { dataCard, type DataCard, type ColumnCard } from './result/dataCard.js';
 export { toolDescription, TOOL_DESCRIPTION_MAX_CHARS } from './result/toolDescription.js';
@@ -35,7 +70,13 @@ export { withCapsules, type RunFn, type CapsuleOptions } from './capsule/withCap
 export { replayCapsule, type ReplayOptions, type ReplayReport } from './capsule/replay.js';
 export { readCapsules, type CapsuleEntry } from './capsule/readCapsules.js';
 export { CapsuleRecordSchema, type CapsuleRecord } from './capsule/capsuleRecord.js';
-export { CapsuleOutputsSchema, CUT_MARKER, type CapsuleOutputs, type CapsuleTable, type CapsuleChart } from './capsule/capsuleOutputs.js';
+export {
+  CapsuleOutputsSchema,
+  CUT_MARKER,
+  type CapsuleOutputs,
+  type CapsuleTable,
+  type CapsuleChart,
+} from './capsule/capsuleOutputs.js';
 export { plotlyToVegaLite, PlotlyConversionError } from './result/plotlyToVegaLite.js';
 export { createViewerHandler, type ViewerOptions, type ViewerHandler } from './viewer/createViewerHandler.js';
 export { createViewer, type Viewer, type ViewerCoreOptions, type ViewerScope } from './viewer/createViewer.js';

@@ -15,7 +15,10 @@ export function writeBetweenMarkers(path, body, heading) {
   const block = `${START}\n${body.trim()}\n${END}`;
   const s = text.indexOf(START);
   const e = text.indexOf(END);
-  const next = s >= 0 && e > s ? text.slice(0, s) + block + text.slice(e + END.length) : `${text.trimEnd()}\n\n${heading}\n\n${block}\n`;
+  const next =
+    s >= 0 && e > s
+      ? text.slice(0, s) + block + text.slice(e + END.length)
+      : `${text.trimEnd()}\n\n${heading}\n\n${block}\n`;
   const tmp = `${path}.bench.tmp`;
   writeFileSync(tmp, next);
   renameSync(tmp, path);

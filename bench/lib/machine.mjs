@@ -26,9 +26,17 @@ const version = (pkg) => {
 export function machineInfo(python, engine) {
   const cpu = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1];
   const free = sh('free', ['-h']);
-  const mem = free?.split('\n').find((l) => l.startsWith('Mem:'))?.split(/\s+/);
+  const mem = free
+    ?.split('\n')
+    .find((l) => l.startsWith('Mem:'))
+    ?.split(/\s+/);
   const py = python
-    ? JSON.parse(sh(python, ['-c', 'import sys, json, pandas, numpy; print(json.dumps({"python": sys.version.split()[0], "pandas": pandas.__version__, "numpy": numpy.__version__}))']) ?? '{}')
+    ? JSON.parse(
+        sh(python, [
+          '-c',
+          'import sys, json, pandas, numpy; print(json.dumps({"python": sys.version.split()[0], "pandas": pandas.__version__, "numpy": numpy.__version__}))',
+        ]) ?? '{}',
+      )
     : {};
   return {
     nproc: Number(sh('nproc', [])) || availableParallelism(),

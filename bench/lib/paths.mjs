@@ -10,7 +10,9 @@ export const dist = (path) => pathToFileURL(join(DIST, path)).href;
 
 export const DATA_DIR = join(ROOT, 'bench', 'data');
 /** The full-size file; SBIRTOOLS_BENCH_CSV=<file> measures another CSV (e.g. the real download). */
-export const CSV = process.env.SBIRTOOLS_BENCH_CSV ? resolve(process.env.SBIRTOOLS_BENCH_CSV) : join(DATA_DIR, 'award_data.csv');
+export const CSV = process.env.SBIRTOOLS_BENCH_CSV
+  ? resolve(process.env.SBIRTOOLS_BENCH_CSV)
+  : join(DATA_DIR, 'award_data.csv');
 /** The binary cache every "cache present" measure reads (built once by run.mjs). */
 export const CACHE_DIR = join(DATA_DIR, 'cache');
 export const RESULTS = join(ROOT, 'bench', 'results', 'latest.json');

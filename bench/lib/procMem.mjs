@@ -51,7 +51,12 @@ export function rssSampler(pids, intervalMs = 50) {
       clearInterval(timer);
       sample();
       const per = last.map((pid) => ({ pid, ...memOf(pid) }));
-      return { peakSumMb, hwmSumMb: per.reduce((a, p) => a + (p.hwmMb ?? 0), 0), rssSumMb: per.reduce((a, p) => a + (p.rssMb ?? 0), 0), processes: per };
+      return {
+        peakSumMb,
+        hwmSumMb: per.reduce((a, p) => a + (p.hwmMb ?? 0), 0),
+        rssSumMb: per.reduce((a, p) => a + (p.rssMb ?? 0), 0),
+        processes: per,
+      };
     },
   };
 }

@@ -19,16 +19,30 @@ export function questionFormRows(r) {
   const rows = [];
   const push = (source, id, label, form, ours, pandas, agree) => {
     const x = ratio(ours, pandas);
-    rows.push({ source, id, label, form: FORM[form] ?? form, ours, pandas: pandas ?? null, ratio: x, met: x === null ? null : x <= PER_QUESTION_MAX, agree: agree ?? null });
+    rows.push({
+      source,
+      id,
+      label,
+      form: FORM[form] ?? form,
+      ours,
+      pandas: pandas ?? null,
+      ratio: x,
+      met: x === null ? null : x <= PER_QUESTION_MAX,
+      agree: agree ?? null,
+    });
   };
   for (const [id, q] of Object.entries(r.warm?.questions ?? {})) {
     if (id === 'trivial') continue;
-    for (const form of ['js', 'aq']) if (q.stats[`process.${form}`]) push('warm', id, q.label, form, q.stats[`process.${form}`], q.stats.pandas, q.answersAgree);
+    for (const form of ['js', 'aq'])
+      if (q.stats[`process.${form}`])
+        push('warm', id, q.label, form, q.stats[`process.${form}`], q.stats.pandas, q.answersAgree);
   }
   for (const [id, q] of Object.entries(r.verbs?.questions ?? {})) {
-    for (const form of ['js', 'aq']) if (q.stats?.[form]) push('verbs', id, q.label, form, q.stats[form], q.stats.pandas, q.answersAgree?.[form]);
+    for (const form of ['js', 'aq'])
+      if (q.stats?.[form]) push('verbs', id, q.label, form, q.stats[form], q.stats.pandas, q.answersAgree?.[form]);
   }
-  for (const [id, q] of Object.entries(r.loop?.questions ?? {})) push('loop', id, q.label, 'loop', q.sbirtools, q.pandas, q.answersAgree);
+  for (const [id, q] of Object.entries(r.loop?.questions ?? {}))
+    push('loop', id, q.label, 'loop', q.sbirtools, q.pandas, q.answersAgree);
   return rows;
 }
 
@@ -46,7 +60,16 @@ export function duckdbRows(r) {
       if (!q.stats[form]) continue;
       // a `js` form that loops over .array() columns is the loop style, not the prelude
       const name = form === 'js' && /\.array\(/.test(q.js ?? '') ? FORM.loop : FORM[form];
-      rows.push({ id, label: q.label, kind: q.kind, form: name, ours: q.stats[form], duckdb: q.stats.duckdb, ratio: ratio(q.stats[form], q.stats.duckdb), agree: q.answersAgree?.[form] ?? null });
+      rows.push({
+        id,
+        label: q.label,
+        kind: q.kind,
+        form: name,
+        ours: q.stats[form],
+        duckdb: q.stats.duckdb,
+        ratio: ratio(q.stats[form], q.stats.duckdb),
+        agree: q.answersAgree?.[form] ?? null,
+      });
     }
   }
   return rows;

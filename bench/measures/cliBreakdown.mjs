@@ -65,7 +65,11 @@ if (probe === '--probe') {
   lap('sessionOpenMs');
   const checked = precheck(code, limits);
   // the policy check and the transform happen in the holder, inside the deadline
-  const raw = await holder.request({ op: 'run', sessionId: 's', run: { source: checked.code, preset: 'standard', timeoutMs: limits.timeoutMs } });
+  const raw = await holder.request({
+    op: 'run',
+    sessionId: 's',
+    run: { source: checked.code, preset: 'standard', timeoutMs: limits.timeoutMs },
+  });
   const result = buildResult(raw, { code, limits, dataset });
   JSON.stringify(result);
   lap('firstAnswerMs');
@@ -83,7 +87,10 @@ const spawnMs = (args) => {
   const t = performance.now();
   const p = spawnSync(process.execPath, args, { encoding: 'utf8' });
   if (p.status !== 0) throw new Error(`${args.join(' ')} failed: ${p.stderr.slice(-1500)}`);
-  return { wallMs: performance.now() - t, out: p.stdout.trim() ? JSON.parse(p.stdout.trim().split('\n').pop()) : undefined };
+  return {
+    wallMs: performance.now() - t,
+    out: p.stdout.trim() ? JSON.parse(p.stdout.trim().split('\n').pop()) : undefined,
+  };
 };
 const rows = { probes: [], bare: [], bareNoSnapshot: [], runModules: [], holderAlone: [] };
 for (let i = 0; i < runs; i++) {
@@ -93,7 +100,9 @@ for (let i = 0; i < runs; i++) {
   rows.holderAlone.push(spawnMs([self, '--probe-holder']).out.ms);
   const p = spawnMs([self, '--probe']);
   rows.probes.push({ ...p.out, wallMs: p.wallMs });
-  log(`cli breakdown ${i + 1}/${runs}: ${JSON.stringify(rows.probes.at(-1), (k, v) => (typeof v === 'number' ? Math.round(v) : v))}`);
+  log(
+    `cli breakdown ${i + 1}/${runs}: ${JSON.stringify(rows.probes.at(-1), (k, v) => (typeof v === 'number' ? Math.round(v) : v))}`,
+  );
 }
 emit({
   question: 'sum of Award Amount by Agency, top 5',

@@ -16,7 +16,11 @@ const boot = (cachedData) => {
   const isolate = new ivm.Isolate({ memoryLimit: 128 });
   const t = performance.now();
   const context = isolate.createContextSync();
-  const script = isolate.compileScriptSync(source, { filename: 'sbirtools-prelude.js', produceCachedData: !cachedData, ...(cachedData ? { cachedData } : {}) });
+  const script = isolate.compileScriptSync(source, {
+    filename: 'sbirtools-prelude.js',
+    produceCachedData: !cachedData,
+    ...(cachedData ? { cachedData } : {}),
+  });
   const compileMs = performance.now() - t;
   script.runSync(context, { timeout: 15_000 });
   const ms = performance.now() - t;
@@ -35,8 +39,16 @@ for (let i = 0; i < runs; i++) {
 const result = {
   bundleKb: Math.round(Buffer.byteLength(source) / 1024),
   cacheKb: Math.round(cache.copy().byteLength / 1024),
-  withoutCache: { compileMs: summarize(without.map((x) => x.compileMs)), compileAndEvalMs: summarize(without.map((x) => x.ms)) },
-  withCache: { compileMs: summarize(withCache.map((x) => x.compileMs)), compileAndEvalMs: summarize(withCache.map((x) => x.ms)) },
+  withoutCache: {
+    compileMs: summarize(without.map((x) => x.compileMs)),
+    compileAndEvalMs: summarize(without.map((x) => x.ms)),
+  },
+  withCache: {
+    compileMs: summarize(withCache.map((x) => x.compileMs)),
+    compileAndEvalMs: summarize(withCache.map((x) => x.ms)),
+  },
 };
-log(`code cache: compile+eval ${result.withoutCache.compileAndEvalMs.p50.toFixed(1)} ms without, ${result.withCache.compileAndEvalMs.p50.toFixed(1)} ms with`);
+log(
+  `code cache: compile+eval ${result.withoutCache.compileAndEvalMs.p50.toFixed(1)} ms without, ${result.withCache.compileAndEvalMs.p50.toFixed(1)} ms with`,
+);
 emit(result);

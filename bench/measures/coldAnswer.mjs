@@ -47,7 +47,9 @@ for (let i = 0; i < runs; i++) {
     const p = pandasColdAnswer(python, CSV, question.py);
     py.push(p);
     agree ??= sameAnswer(answerOfRun(c.result), answerOfPandas(p.answer));
-    log(`cold ${i + 1}/${runs}: sbirtools answer ${c.answerMs.toFixed(0)} ms (exit ${c.exitMs.toFixed(0)}), pandas ${p.wallMs.toFixed(0)} ms (read_csv ${p.readMs.toFixed(0)})`);
+    log(
+      `cold ${i + 1}/${runs}: sbirtools answer ${c.answerMs.toFixed(0)} ms (exit ${c.exitMs.toFixed(0)}), pandas ${p.wallMs.toFixed(0)} ms (read_csv ${p.readMs.toFixed(0)})`,
+    );
   } else {
     log(`cold ${i + 1}/${runs}: sbirtools answer ${c.answerMs.toFixed(0)} ms (exit ${c.exitMs.toFixed(0)})`);
   }

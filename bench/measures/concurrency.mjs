@@ -13,7 +13,8 @@ import { rssSampler } from '../lib/procMem.mjs';
 import { emit, log, measureArgs } from '../lib/measureChild.mjs';
 
 const { sessions = 8, rounds = 4, python, pandasWorkers = sessions, poolSize, maxConcurrent } = measureArgs();
-const plan = (s) => Array.from({ length: rounds * MIXED_QUESTIONS.length }, (_, i) => MIXED_QUESTIONS[(i + s) % MIXED_QUESTIONS.length]);
+const plan = (s) =>
+  Array.from({ length: rounds * MIXED_QUESTIONS.length }, (_, i) => MIXED_QUESTIONS[(i + s) % MIXED_QUESTIONS.length]);
 const round2 = (x) => Math.round(x * 100) / 100;
 
 async function sbirtools() {
@@ -22,7 +23,9 @@ async function sbirtools() {
   const pool = createPool({ ...(poolSize ? { size: poolSize } : {}), ...(maxConcurrent ? { maxConcurrent } : {}) });
   const sampler = rssSampler(() => [process.pid, ...pool.stats().pids]);
   const t0 = performance.now();
-  const boxes = await Promise.all(Array.from({ length: sessions }, () => pool.createSandbox({ dataPath: CSV, cacheDir: CACHE_DIR })));
+  const boxes = await Promise.all(
+    Array.from({ length: sessions }, () => pool.createSandbox({ dataPath: CSV, cacheDir: CACHE_DIR })),
+  );
   const openMs = performance.now() - t0;
   const t1 = performance.now();
   let answered = 0;
@@ -40,7 +43,14 @@ async function sbirtools() {
   const holders = pool.stats().pids.length;
   for (const box of boxes) await box.close();
   await pool.close();
-  return { holders, openMs: round2(openMs), wallMs: round2(wallMs), questions: answered, perSecond: round2(answered / (wallMs / 1000)), ...mem };
+  return {
+    holders,
+    openMs: round2(openMs),
+    wallMs: round2(wallMs),
+    questions: answered,
+    perSecond: round2(answered / (wallMs / 1000)),
+    ...mem,
+  };
 }
 
 async function pandas() {
@@ -65,11 +75,23 @@ async function pandas() {
   const wallMs = performance.now() - t1;
   const mem = sampler.stop();
   await Promise.all(workers.map((w) => w.close()));
-  return { workers: pandasWorkers, openMs: round2(openMs), wallMs: round2(wallMs), questions: answered, perSecond: round2(answered / (wallMs / 1000)), ...mem };
+  return {
+    workers: pandasWorkers,
+    openMs: round2(openMs),
+    wallMs: round2(wallMs),
+    questions: answered,
+    perSecond: round2(answered / (wallMs / 1000)),
+    ...mem,
+  };
 }
 
 const ours = await sbirtools();
-log(`concurrency sbirtools: ${ours.perSecond} q/s, peak RSS sum ${ours.peakSumMb.toFixed(0)} MB (HWM sum ${ours.hwmSumMb.toFixed(0)} MB) over ${ours.holders} holders + host`);
+log(
+  `concurrency sbirtools: ${ours.perSecond} q/s, peak RSS sum ${ours.peakSumMb.toFixed(0)} MB (HWM sum ${ours.hwmSumMb.toFixed(0)} MB) over ${ours.holders} holders + host`,
+);
 const theirs = python ? await pandas() : null;
-if (theirs) log(`concurrency pandas: ${theirs.perSecond} q/s, peak RSS sum ${theirs.peakSumMb.toFixed(0)} MB (HWM sum ${theirs.hwmSumMb.toFixed(0)} MB) over ${theirs.workers} workers`);
+if (theirs)
+  log(
+    `concurrency pandas: ${theirs.perSecond} q/s, peak RSS sum ${theirs.peakSumMb.toFixed(0)} MB (HWM sum ${theirs.hwmSumMb.toFixed(0)} MB) over ${theirs.workers} workers`,
+  );
 emit({ sessions, rounds, questionSet: MIXED_QUESTIONS.map((q) => q.id), sbirtools: ours, pandas: theirs });

@@ -14,7 +14,9 @@ const d = ds.loadColumn('Agency');
 if (d.kind !== 'dict') throw new Error(`Agency is ${d.kind}, expected dict`);
 const n = d.codes.length;
 const dec = new TextDecoder();
-const dictStrings = Array.from({ length: d.dictOffsets.length - 1 }, (_, k) => d.dictBytes.subarray(d.dictOffsets[k], d.dictOffsets[k + 1]));
+const dictStrings = Array.from({ length: d.dictOffsets.length - 1 }, (_, k) =>
+  d.dictBytes.subarray(d.dictOffsets[k], d.dictOffsets[k + 1]),
+);
 // the same column as utf8: bytes per row, offsets, validity
 let total = 0;
 for (let i = 0; i < n; i++) if (d.codes[i] >= 0) total += dictStrings[d.codes[i]].length;
@@ -34,10 +36,16 @@ const fromDict = () => {
   const dict = dictStrings.map((b) => dec.decode(b));
   return Array.from(d.codes, (k) => (k < 0 ? null : dict[k]));
 };
-const fromUtf8 = () => Array.from({ length: n }, (_, i) => (valid[i] ? dec.decode(bytes.subarray(offsets[i], offsets[i + 1])) : null));
+const fromUtf8 = () =>
+  Array.from({ length: n }, (_, i) => (valid[i] ? dec.decode(bytes.subarray(offsets[i], offsets[i + 1])) : null));
 const amount = ds.loadColumn('Award Amount');
 const amounts = Array.from(amount.values, (v, i) => (amount.valid[i] ? v : null));
-const groupby = (agency) => aq.table({ Agency: agency, 'Award Amount': amounts }).groupby('Agency').rollup({ total: aq.op.sum('Award Amount') }).numRows();
+const groupby = (agency) =>
+  aq
+    .table({ Agency: agency, 'Award Amount': amounts })
+    .groupby('Agency')
+    .rollup({ total: aq.op.sum('Award Amount') })
+    .numRows();
 const t = (fn) => {
   const ms = [];
   for (let i = 0; i < runs + 2; i++) {
@@ -58,5 +66,7 @@ const result = {
   groupbyMs: { dict: t(() => groupby(dictArr)), utf8: t(() => groupby(utf8Arr)) },
 };
 ds.close();
-log(`dict encoding: ${result.dictBytes} vs ${result.utf8Bytes} bytes; decode ${result.decodeMs.dict.p50.toFixed(2)} vs ${result.decodeMs.utf8.p50.toFixed(2)} ms`);
+log(
+  `dict encoding: ${result.dictBytes} vs ${result.utf8Bytes} bytes; decode ${result.decodeMs.dict.p50.toFixed(2)} vs ${result.decodeMs.utf8.p50.toFixed(2)} ms`,
+);
 emit(result);

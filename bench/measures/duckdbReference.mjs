@@ -15,22 +15,34 @@ const byId = Object.fromEntries(MIXED_QUESTIONS.map((q) => [q.id, q]));
 
 /** The questions, each as SQL over the typed table `t` (and the sbirtools forms). */
 export const DUCKDB_QUESTIONS = [
-  { ...byId.agencyTop5, kind: 'group-by', sql: 'SELECT "Agency", sum("Award Amount") AS s FROM t GROUP BY "Agency" ORDER BY s DESC LIMIT 5' },
+  {
+    ...byId.agencyTop5,
+    kind: 'group-by',
+    sql: 'SELECT "Agency", sum("Award Amount") AS s FROM t GROUP BY "Agency" ORDER BY s DESC LIMIT 5',
+  },
   {
     ...byId.programCounts,
     kind: 'group-by',
     aq: "award_data.groupby('Program').count().orderby(aq.desc('count'))",
     sql: 'SELECT "Program", count(*) AS n FROM t WHERE "Program" IS NOT NULL GROUP BY "Program" ORDER BY n DESC',
   },
-  { ...byId.meanByYear, kind: 'group-by', sql: 'SELECT "Award Year", avg("Award Amount") FROM t WHERE "Award Year" >= 2020 GROUP BY "Award Year" ORDER BY "Award Year"' },
-  { ...byId.phase2Since2015, kind: 'filter', sql: `SELECT count(*) FROM t WHERE "Phase" = 'Phase II' AND "Award Year" >= 2015` },
+  {
+    ...byId.meanByYear,
+    kind: 'group-by',
+    sql: 'SELECT "Award Year", avg("Award Amount") FROM t WHERE "Award Year" >= 2020 GROUP BY "Award Year" ORDER BY "Award Year"',
+  },
+  {
+    ...byId.phase2Since2015,
+    kind: 'filter',
+    sql: `SELECT count(*) FROM t WHERE "Phase" = 'Phase II' AND "Award Year" >= 2015`,
+  },
   { ...byId.quantumTitles, kind: 'text search', sql: `SELECT count(*) FROM t WHERE "Award Title" ILIKE '%quantum%'` },
   {
     id: 'quantumAbstracts',
     label: 'abstracts containing "quantum" (any case)',
     kind: 'text search',
     js: "award_data.filter(d => contains(d.Abstract, 'quantum', { case: false })).numRows()",
-    aq: "award_data.filter(d => op.match(d.Abstract, /quantum/i) != null).numRows()",
+    aq: 'award_data.filter(d => op.match(d.Abstract, /quantum/i) != null).numRows()',
     sql: `SELECT count(*) FROM t WHERE "Abstract" ILIKE '%quantum%'`,
   },
   {
@@ -57,7 +69,9 @@ const duck = await DuckDBInstance.create(':memory:', { threads: String(threads) 
 const db = await duck.connect();
 const path = CSV.replaceAll("'", "''");
 // every column as text first, then the typed columns the questions use, parsed like the ingest
-await db.run(`CREATE TABLE raw AS SELECT * FROM read_csv('${path}', header = true, all_varchar = true, quote = '"', escape = '"', max_line_size = 10000000)`);
+await db.run(
+  `CREATE TABLE raw AS SELECT * FROM read_csv('${path}', header = true, all_varchar = true, quote = '"', escape = '"', max_line_size = 10000000)`,
+);
 await db.run(`CREATE TABLE t AS SELECT "Agency", "Phase", "Program", "Company", "Award Title", "Abstract",
   TRY_CAST("Award Year" AS INTEGER) AS "Award Year", TRY_CAST(replace(replace("Award Amount", '$', ''), ',', '') AS DOUBLE) AS "Award Amount" FROM raw`);
 await db.run('DROP TABLE raw');
@@ -89,14 +103,37 @@ for (const q of questions) {
     answers.duckdb ??= answerOfDuck(rows);
   }
   const stats = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
-  const ratios = Object.fromEntries(Object.keys(forms).map((f) => [f, Math.round((stats[f].p50 / stats.duckdb.p50) * 1000) / 1000]));
+  const ratios = Object.fromEntries(
+    Object.keys(forms).map((f) => [f, Math.round((stats[f].p50 / stats.duckdb.p50) * 1000) / 1000]),
+  );
   const agree = Object.fromEntries(Object.keys(forms).map((f) => [f, sameAnswer(answers[f], answers.duckdb)]));
-  out[q.id] = { label: q.label, kind: q.kind, js: q.js, aq: q.aq ?? null, sql: q.sql, stats, ratios, answersAgree: agree };
-  if (Object.values(agree).some((x) => !x)) log(`  answers differ for ${q.id}: ${JSON.stringify(answers).slice(0, 800)}`);
-  log(`duckdb ${q.id}: ${Object.entries(stats).map(([k, s]) => `${k} ${s.p50.toFixed(2)}`).join(', ')} ms p50; ratio ${JSON.stringify(ratios)}; agree ${JSON.stringify(agree)}`);
+  out[q.id] = {
+    label: q.label,
+    kind: q.kind,
+    js: q.js,
+    aq: q.aq ?? null,
+    sql: q.sql,
+    stats,
+    ratios,
+    answersAgree: agree,
+  };
+  if (Object.values(agree).some((x) => !x))
+    log(`  answers differ for ${q.id}: ${JSON.stringify(answers).slice(0, 800)}`);
+  log(
+    `duckdb ${q.id}: ${Object.entries(stats)
+      .map(([k, s]) => `${k} ${s.p50.toFixed(2)}`)
+      .join(', ')} ms p50; ratio ${JSON.stringify(ratios)}; agree ${JSON.stringify(agree)}`,
+  );
 }
 
 await box.close();
 await shutdown();
 db.closeSync?.();
-emit({ threads, loadMs: Math.round(loadMs), version: (await import('@duckdb/node-api/package.json', { with: { type: 'json' } }).catch(() => ({ default: {} }))).default.version ?? null, questions: out });
+emit({
+  threads,
+  loadMs: Math.round(loadMs),
+  version:
+    (await import('@duckdb/node-api/package.json', { with: { type: 'json' } }).catch(() => ({ default: {} }))).default
+      .version ?? null,
+  questions: out,
+});

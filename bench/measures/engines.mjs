@@ -17,7 +17,15 @@ import { emit, log, measureArgs } from '../lib/measureChild.mjs';
 import { sleep, summarize } from '../lib/stats.mjs';
 import { MIXED_QUESTIONS, answerOfRun, sameAnswer } from '../questions.mjs';
 
-const { reps = 5, fullReps = 2, freshRuns = 15, noSpareRuns = 8, gapMs = 1500, full = true, sections = ['synthetic', 'fresh', 'full', 'columns', 'handover'] } = measureArgs();
+const {
+  reps = 5,
+  fullReps = 2,
+  freshRuns = 15,
+  noSpareRuns = 8,
+  gapMs = 1500,
+  full = true,
+  sections = ['synthetic', 'fresh', 'full', 'columns', 'handover'],
+} = measureArgs();
 const { createSandbox, run, shutdown } = await import(dist('src/index.js'));
 const ENGINES = ['isolated-vm', 'quickjs'];
 
@@ -40,8 +48,17 @@ async function questions(label, data, n) {
         r = await box.run(q.js);
         warm.push(performance.now() - w);
       }
-      perQ[q.id] = { ok: r.ok, error: r.error?.type, coldMs, warm: warm.length ? summarize(warm) : undefined, answer: answerOfRun(r), engine: r.engine };
-      log(`${label} ${engine} ${q.id}: ${r.ok ? `cold ${coldMs.toFixed(0)} ms, warm p50 ${perQ[q.id].warm?.p50.toFixed(1)} ms` : r.error?.type}`);
+      perQ[q.id] = {
+        ok: r.ok,
+        error: r.error?.type,
+        coldMs,
+        warm: warm.length ? summarize(warm) : undefined,
+        answer: answerOfRun(r),
+        engine: r.engine,
+      };
+      log(
+        `${label} ${engine} ${q.id}: ${r.ok ? `cold ${coldMs.toFixed(0)} ms, warm p50 ${perQ[q.id].warm?.p50.toFixed(1)} ms` : r.error?.type}`,
+      );
     }
     await box.close();
     out[engine] = { openMs, questions: perQ };
@@ -83,7 +100,9 @@ async function fresh(engine) {
     await sleep(gapMs);
   }
   const res = { warmSpare: summarize(warm), noSpare: summarize(cold) };
-  log(`fresh ${engine}: warm spare p50 ${res.warmSpare.p50.toFixed(1)} ms, no spare p50 ${res.noSpare.p50.toFixed(1)} ms`);
+  log(
+    `fresh ${engine}: warm spare p50 ${res.warmSpare.p50.toFixed(1)} ms, no spare p50 ${res.noSpare.p50.toFixed(1)} ms`,
+  );
   return res;
 }
 
@@ -103,7 +122,14 @@ async function columns(data) {
       await box.run(code);
       const againMs = performance.now() - u;
       await box.close();
-      out[engine][kind] = { column: name, ok: first.ok, firstMs, againMs, handOverMs: firstMs - againMs, heapUsedMb: first.stats.heapUsedMb };
+      out[engine][kind] = {
+        column: name,
+        ok: first.ok,
+        firstMs,
+        againMs,
+        handOverMs: firstMs - againMs,
+        heapUsedMb: first.stats.heapUsedMb,
+      };
       log(`columns ${engine} ${kind} (${name}): first read ${firstMs.toFixed(0)} ms, again ${againMs.toFixed(0)} ms`);
     }
   }

@@ -7,5 +7,9 @@ import { ROOT } from '../lib/paths.mjs';
 import { emit, measureArgs } from '../lib/measureChild.mjs';
 
 const { runs = 3 } = measureArgs();
-const out = execFileSync(process.execPath, ['--no-node-snapshot', join(ROOT, 'bench', 'first-touch.mjs'), '--runs', String(runs), '--json'], { encoding: 'utf8', maxBuffer: 1 << 24 });
+const out = execFileSync(
+  process.execPath,
+  ['--no-node-snapshot', join(ROOT, 'bench', 'first-touch.mjs'), '--runs', String(runs), '--json'],
+  { encoding: 'utf8', maxBuffer: 1 << 24 },
+);
 emit(JSON.parse(out.trim().split('\n').pop()));

@@ -61,18 +61,27 @@ for (const [name, code] of Object.entries(CODES)) {
     await sleep(noSpareGapMs);
   }
   out.noSpare[name] = summarize(n);
-  log(`fresh isolate ${name}: warm spare p50 ${out.warmSpare[name].p50.toFixed(1)} ms, no spare p50 ${out.noSpare[name].p50.toFixed(1)} ms`);
+  log(
+    `fresh isolate ${name}: warm spare p50 ${out.warmSpare[name].p50.toFixed(1)} ms, no spare p50 ${out.noSpare[name].p50.toFixed(1)} ms`,
+  );
 }
 await shutdown();
 
-for (const [name, isolation, flags] of [['coldHolder', 'process', []], ['inlineFirst', 'inline', ['--no-node-snapshot']]]) {
+for (const [name, isolation, flags] of [
+  ['coldHolder', 'process', []],
+  ['inlineFirst', 'inline', ['--no-node-snapshot']],
+]) {
   const probes = [];
   for (let i = 0; i < coldRuns; i++) {
     const p = spawnSync(process.execPath, [...flags, self, '--probe', isolation], { encoding: 'utf8' });
     if (p.status !== 0) throw new Error(`probe ${name} failed: ${p.stderr.slice(-1500)}`);
     probes.push(JSON.parse(p.stdout.trim().split('\n').pop()));
   }
-  out[name] = { createMs: summarize(probes.map((p) => p.createMs)), totalMs: summarize(probes.map((p) => p.totalMs)), importMs: summarize(probes.map((p) => p.importMs)) };
+  out[name] = {
+    createMs: summarize(probes.map((p) => p.createMs)),
+    totalMs: summarize(probes.map((p) => p.totalMs)),
+    importMs: summarize(probes.map((p) => p.importMs)),
+  };
   log(`fresh isolate ${name}: createSandbox + first run p50 ${out[name].totalMs.p50.toFixed(1)} ms`);
 }
 emit({ codes: CODES, gapMs, ...out });

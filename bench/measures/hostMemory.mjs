@@ -25,7 +25,9 @@ if (process.argv[2] === '--probe') {
   }
   const ms = performance.now() - t;
   const after = memOf(process.pid);
-  process.stdout.write(`${JSON.stringify({ openMs, ms, columns: names.length, columnMb: bytes / 1e6, baseRssMb: before.rssMb, rssMb: after.rssMb, hwmMb: after.hwmMb })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ openMs, ms, columns: names.length, columnMb: bytes / 1e6, baseRssMb: before.rssMb, rssMb: after.rssMb, hwmMb: after.hwmMb })}\n`,
+  );
   process.exit(0);
 }
 
@@ -39,7 +41,15 @@ for (let i = 0; i < runs; i++) {
     out[which].push(JSON.parse(p.stdout.trim().split('\n').pop()));
   }
 }
-const sum = (rows) => Object.fromEntries(['openMs', 'ms', 'columnMb', 'baseRssMb', 'rssMb', 'hwmMb'].map((k) => [k, summarize(rows.map((r) => r[k]))]));
-const result = { twoColumns: { columns: out.two[0].columns, ...sum(out.two) }, allColumns: { columns: out.all[0].columns, ...sum(out.all) } };
-log(`host memory: all ${result.allColumns.columns} columns RSS ${result.allColumns.rssMb.p50.toFixed(0)} MB in ${result.allColumns.ms.p50.toFixed(0)} ms; 2 columns ${result.twoColumns.rssMb.p50.toFixed(0)} MB in ${result.twoColumns.ms.p50.toFixed(1)} ms`);
+const sum = (rows) =>
+  Object.fromEntries(
+    ['openMs', 'ms', 'columnMb', 'baseRssMb', 'rssMb', 'hwmMb'].map((k) => [k, summarize(rows.map((r) => r[k]))]),
+  );
+const result = {
+  twoColumns: { columns: out.two[0].columns, ...sum(out.two) },
+  allColumns: { columns: out.all[0].columns, ...sum(out.all) },
+};
+log(
+  `host memory: all ${result.allColumns.columns} columns RSS ${result.allColumns.rssMb.p50.toFixed(0)} MB in ${result.allColumns.ms.p50.toFixed(0)} ms; 2 columns ${result.twoColumns.rssMb.p50.toFixed(0)} MB in ${result.twoColumns.ms.p50.toFixed(1)} ms`,
+);
 emit(result);

@@ -16,13 +16,23 @@ import { summarize } from '../lib/stats.mjs';
 
 const { samples = 11, loops = 3 } = measureArgs();
 const QUERIES = {
-  agencyTop5: { cols: ['Agency', 'Award Amount'], q: "award_data.groupby('Agency').rollup({ total: op.sum('Award Amount') }).orderby(aq.desc('total')).slice(0, 5).objects()" },
-  phase2Since2015: { cols: ['Phase', 'Award Year'], q: "award_data.filter(d => d.Phase === 'Phase II' && d['Award Year'] >= 2015).numRows()" },
-  quantumTitles: { cols: ['Award Title'], q: "award_data.filter(d => op.match(d['Award Title'], /quantum/i) != null).numRows()" },
+  agencyTop5: {
+    cols: ['Agency', 'Award Amount'],
+    q: "award_data.groupby('Agency').rollup({ total: op.sum('Award Amount') }).orderby(aq.desc('total')).slice(0, 5).objects()",
+  },
+  phase2Since2015: {
+    cols: ['Phase', 'Award Year'],
+    q: "award_data.filter(d => d.Phase === 'Phase II' && d['Award Year'] >= 2015).numRows()",
+  },
+  quantumTitles: {
+    cols: ['Award Title'],
+    q: "award_data.filter(d => op.match(d['Award Title'], /quantum/i) != null).numRows()",
+  },
 };
 
 // The same timing loop on both sides: warm up twice, then `samples` samples of `loops` calls.
-const timingLoop = (now) => `(f) => { f(); f(); const ms = []; for (let s = 0; s < ${samples}; s++) { const t = ${now}; for (let i = 0; i < ${loops}; i++) f(); ms.push((${now} - t) / ${loops}); } return { ms, value: JSON.stringify(f()) }; }`;
+const timingLoop = (now) =>
+  `(f) => { f(); f(); const ms = []; for (let s = 0; s < ${samples}; s++) { const t = ${now}; for (let i = 0; i < ${loops}; i++) f(); ms.push((${now} - t) / ${loops}); } return { ms, value: JSON.stringify(f()) }; }`;
 
 if (process.argv[2] === '--probe-host') {
   // a fresh host process per query: the table of plain arrays, then the timing loop
@@ -32,17 +42,27 @@ if (process.argv[2] === '--probe-host') {
   const dec = new TextDecoder();
   const n = ds.meta.numRows;
   function plainArray(c) {
-    if (c.kind === 'float64') return Array.from({ length: n }, (_, i) => (c.valid[i] ? (c.type === 'date' ? new Date(c.values[i]) : c.values[i]) : null));
+    if (c.kind === 'float64')
+      return Array.from({ length: n }, (_, i) =>
+        c.valid[i] ? (c.type === 'date' ? new Date(c.values[i]) : c.values[i]) : null,
+      );
     if (c.kind === 'dict') {
-      const dict = Array.from({ length: c.dictOffsets.length - 1 }, (_, k) => dec.decode(c.dictBytes.subarray(c.dictOffsets[k], c.dictOffsets[k + 1])));
+      const dict = Array.from({ length: c.dictOffsets.length - 1 }, (_, k) =>
+        dec.decode(c.dictBytes.subarray(c.dictOffsets[k], c.dictOffsets[k + 1])),
+      );
       return Array.from(c.codes, (k) => (k < 0 ? null : dict[k]));
     }
-    if (c.kind === 'utf8') return Array.from({ length: n }, (_, i) => (c.valid[i] ? dec.decode(c.bytes.subarray(c.offsets[i], c.offsets[i + 1])) : null));
+    if (c.kind === 'utf8')
+      return Array.from({ length: n }, (_, i) =>
+        c.valid[i] ? dec.decode(c.bytes.subarray(c.offsets[i], c.offsets[i + 1])) : null,
+      );
     return Array.from({ length: n }, (_, i) => (c.valid[i] ? c.values[i] !== 0 : null));
   }
   const hostTable = aq.table(Object.fromEntries(cols.map((c) => [c, plainArray(ds.loadColumn(c))])));
   const hostLoop = new Function(`return ${timingLoop('performance.now()')}`)();
-  process.stdout.write(`${JSON.stringify(hostLoop(new Function('award_data', 'aq', 'op', `return () => ${q}`)(hostTable, aq, aq.op)))}\n`);
+  process.stdout.write(
+    `${JSON.stringify(hostLoop(new Function('award_data', 'aq', 'op', `return () => ${q}`)(hostTable, aq, aq.op)))}\n`,
+  );
   process.exit(0);
 }
 
@@ -58,7 +78,9 @@ for (const [id, { q, cols }] of Object.entries(QUERIES)) {
   const inIsolate = {};
   for (const table of ['award_data', 'plain_data']) {
     const box = await createSandbox({ dataPath: CSV, cacheDir: CACHE_DIR });
-    const setup = await box.run(`${table === 'plain_data' ? copy : ''}\nconst __loop = ${timingLoop('Date.now()')};\n0`);
+    const setup = await box.run(
+      `${table === 'plain_data' ? copy : ''}\nconst __loop = ${timingLoop('Date.now()')};\n0`,
+    );
     if (!setup.ok) throw new Error(JSON.stringify(setup.error));
     const r = await box.run(`__loop(() => ${q.replace(/^award_data/, table)})`);
     if (!r.ok) throw new Error(`${id} in ${table}: ${JSON.stringify(r.error)}`);
@@ -66,8 +88,16 @@ for (const [id, { q, cols }] of Object.entries(QUERIES)) {
     await box.close();
   }
   const agree = host.value === inIsolate.award_data.value && host.value === inIsolate.plain_data.value;
-  out[id] = { query: q, host: summarize(host.ms), isolate: summarize(inIsolate.award_data.ms), isolatePlainArrays: summarize(inIsolate.plain_data.ms), answersAgree: agree };
-  log(`host vs isolate ${id}: host ${out[id].host.p50.toFixed(1)} ms, isolate ${out[id].isolate.p50.toFixed(1)} ms, isolate plain arrays ${out[id].isolatePlainArrays.p50.toFixed(1)} ms; agree=${agree}`);
+  out[id] = {
+    query: q,
+    host: summarize(host.ms),
+    isolate: summarize(inIsolate.award_data.ms),
+    isolatePlainArrays: summarize(inIsolate.plain_data.ms),
+    answersAgree: agree,
+  };
+  log(
+    `host vs isolate ${id}: host ${out[id].host.p50.toFixed(1)} ms, isolate ${out[id].isolate.p50.toFixed(1)} ms, isolate plain arrays ${out[id].isolatePlainArrays.p50.toFixed(1)} ms; agree=${agree}`,
+  );
 }
 await shutdown();
 emit({ samples, loops, queries: out });

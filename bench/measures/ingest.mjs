@@ -42,10 +42,15 @@ for (let i = 0; i < runs; i++) {
     if (p.status !== 0) throw new Error(`${kind} probe failed: ${p.stderr.slice(-1500)}`);
     out[kind].push(JSON.parse(p.stdout.trim().split('\n').pop()));
   }
-  log(`ingest ${i + 1}/${runs}: openDataset ${out.openDataset.at(-1).ms.toFixed(0)} ms, ingestCsv ${out.ingestCsv.at(-1).ms.toFixed(0)} ms`);
+  log(
+    `ingest ${i + 1}/${runs}: openDataset ${out.openDataset.at(-1).ms.toFixed(0)} ms, ingestCsv ${out.ingestCsv.at(-1).ms.toFixed(0)} ms`,
+  );
 }
 emit(
   Object.fromEntries(
-    Object.entries(out).map(([k, v]) => [k, { ms: summarize(v.map((x) => x.ms)), peakRssMb: summarize(v.map((x) => x.hwmMb)) }]),
+    Object.entries(out).map(([k, v]) => [
+      k,
+      { ms: summarize(v.map((x) => x.ms)), peakRssMb: summarize(v.map((x) => x.hwmMb)) },
+    ]),
   ),
 );

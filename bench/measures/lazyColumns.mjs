@@ -39,6 +39,14 @@ for (let i = 0; i < runs; i++) {
   }
 }
 const s = (o) => ({ twoColumns: summarize(o.two), allColumns: summarize(o.all) });
-const result = { query, forceAll, freshHolderMs: s(rows.freshHolder), warmHolderMs: s(rows.warmHolder), holderRssMb: s(rows.holderRssMb) };
-log(`lazy columns: fresh holder ${result.freshHolderMs.twoColumns.p50.toFixed(0)} ms (2 columns) vs ${result.freshHolderMs.allColumns.p50.toFixed(0)} ms (all)`);
+const result = {
+  query,
+  forceAll,
+  freshHolderMs: s(rows.freshHolder),
+  warmHolderMs: s(rows.warmHolder),
+  holderRssMb: s(rows.holderRssMb),
+};
+log(
+  `lazy columns: fresh holder ${result.freshHolderMs.twoColumns.p50.toFixed(0)} ms (2 columns) vs ${result.freshHolderMs.allColumns.p50.toFixed(0)} ms (all)`,
+);
 emit(result);

@@ -30,7 +30,9 @@ export async function measureLoopQuestions(args = {}) {
   const python = args.python === undefined ? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : null) : args.python;
   const { createSandbox, shutdown } = await import(dist('src/index.js'));
   const box = await createSandbox({ dataPath: csv, cacheDir });
-  const baseline = args.baselineDist ? await import(pathToFileURL(join(resolve(args.baselineDist), 'src/index.js')).href) : null;
+  const baseline = args.baselineDist
+    ? await import(pathToFileURL(join(resolve(args.baselineDist), 'src/index.js')).href)
+    : null;
   const baseBox = baseline ? await baseline.createSandbox({ dataPath: csv, cacheDir }) : null;
   const pandas = python ? await PandasWorker.start(python, csv) : undefined;
   const questions = only ? LOOP_QUESTIONS.filter((q) => only.includes(q.id)) : LOOP_QUESTIONS;
@@ -72,8 +74,20 @@ export async function measureLoopQuestions(args = {}) {
       const agree = pandas ? sameAnswer(answer, pandasAnswer) : null;
       const b = baseBox ? summarize(samples.base) : null;
       const baseRatio = b && p ? r3(b.p50 / p.p50) : null;
-      out[q.id] = { label: q.label, firstMs: r3(first), sbirtools: s, pandas: p, ratio, answersAgree: agree, heapUsedMb, answer, ...(b ? { base: b, baseRatio } : {}) };
-      log(`loop ${q.id}: first ${first.toFixed(1)} ms, warm p50 ${s.p50.toFixed(1)} ms${b ? ` (baseline ${b.p50.toFixed(1)} ms)` : ''}${p ? `, pandas ${p.p50.toFixed(1)} ms, ratio ${ratio}x${b ? ` (baseline ${baseRatio}x)` : ''}, agree=${agree}` : ''}`);
+      out[q.id] = {
+        label: q.label,
+        firstMs: r3(first),
+        sbirtools: s,
+        pandas: p,
+        ratio,
+        answersAgree: agree,
+        heapUsedMb,
+        answer,
+        ...(b ? { base: b, baseRatio } : {}),
+      };
+      log(
+        `loop ${q.id}: first ${first.toFixed(1)} ms, warm p50 ${s.p50.toFixed(1)} ms${b ? ` (baseline ${b.p50.toFixed(1)} ms)` : ''}${p ? `, pandas ${p.p50.toFixed(1)} ms, ratio ${ratio}x${b ? ` (baseline ${baseRatio}x)` : ''}, agree=${agree}` : ''}`,
+      );
     }
   } finally {
     await pandas?.close();
@@ -82,10 +96,14 @@ export async function measureLoopQuestions(args = {}) {
     await shutdown();
     await baseline?.shutdown();
   }
-  const ratios = Object.values(out).map((q) => q.ratio).filter((x) => typeof x === 'number' && x > 0);
+  const ratios = Object.values(out)
+    .map((q) => q.ratio)
+    .filter((x) => typeof x === 'number' && x > 0);
   const geo = (xs) => (xs.length ? r3(Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length)) : null);
   const geomean = geo(ratios);
-  const baseRatios = Object.values(out).map((q) => q.baseRatio).filter((x) => typeof x === 'number' && x > 0);
+  const baseRatios = Object.values(out)
+    .map((q) => q.baseRatio)
+    .filter((x) => typeof x === 'number' && x > 0);
   const summary = {
     questions: Object.keys(out).length,
     geomeanRatio: geomean,
@@ -94,7 +112,9 @@ export async function measureLoopQuestions(args = {}) {
     allAgree: pandas ? Object.values(out).every((q) => q.answersAgree) : null,
     ...(baseRatios.length ? { baseGeomeanRatio: geo(baseRatios) } : {}),
   };
-  log(`loop questions: geomean ${geomean}x pandas${summary.baseGeomeanRatio ? ` (baseline ${summary.baseGeomeanRatio}x)` : ''}, worst ${summary.worstRatio}x, ${summary.atMostHalf}/${ratios.length} at <= 0.5x, answers agree: ${summary.allAgree}`);
+  log(
+    `loop questions: geomean ${geomean}x pandas${summary.baseGeomeanRatio ? ` (baseline ${summary.baseGeomeanRatio}x)` : ''}, worst ${summary.worstRatio}x, ${summary.atMostHalf}/${ratios.length} at <= 0.5x, answers agree: ${summary.allAgree}`,
+  );
   return { questions: out, summary, reps };
 }
 

@@ -24,7 +24,8 @@ for (const row of shares${i}.objects().slice(0, 3)) {
 let program = '';
 for (let i = 0; program.length < bytes; i++) program += block(i);
 const first = checkCode(program);
-if (!first.ok) throw new Error(`the benchmark program does not pass the policy: ${JSON.stringify(first).slice(0, 500)}`);
+if (!first.ok)
+  throw new Error(`the benchmark program does not pass the policy: ${JSON.stringify(first).slice(0, 500)}`);
 
 // checkCode = parse (acorn, with locations) + one walk; all are timed interleaved
 const fns = {
@@ -50,5 +51,14 @@ for (let i = -warmup; i < reps; i++) {
   }
 }
 const stats = Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, summarize(v)]));
-log(`policy check of ${program.length} bytes: p50 ${stats.checkCode.p50.toFixed(3)} ms (parse ${stats.parse.p50.toFixed(3)}, walk ${stats.walk.p50.toFixed(3)})`);
-emit({ bytes: Buffer.byteLength(program), lines: program.split('\n').length, checkCodeMs: stats.checkCode, parseMs: stats.parse, walkMs: stats.walk, parseNoLocationsMs: stats.parseNoLocations });
+log(
+  `policy check of ${program.length} bytes: p50 ${stats.checkCode.p50.toFixed(3)} ms (parse ${stats.parse.p50.toFixed(3)}, walk ${stats.walk.p50.toFixed(3)})`,
+);
+emit({
+  bytes: Buffer.byteLength(program),
+  lines: program.split('\n').length,
+  checkCodeMs: stats.checkCode,
+  parseMs: stats.parse,
+  walkMs: stats.walk,
+  parseNoLocationsMs: stats.parseNoLocations,
+});

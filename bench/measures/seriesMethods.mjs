@@ -13,8 +13,13 @@ const box = await createSandbox({ dataPath: CSV, cacheDir, timeoutMs: 300_000, m
 const pandas = python ? await PandasWorker.start(python, CSV) : undefined;
 try {
   const methods = await measureSeriesMethods({
-    box, pandas, reps,
-    onRow: (r) => log(`series ${r.name}: Series ${r.seriesMs.toFixed(2)} ms, loop ${r.loopMs.toFixed(2)} ms, pandas ${r.pandasMs?.toFixed(2) ?? '—'} ms`),
+    box,
+    pandas,
+    reps,
+    onRow: (r) =>
+      log(
+        `series ${r.name}: Series ${r.seriesMs.toFixed(2)} ms, loop ${r.loopMs.toFixed(2)} ms, pandas ${r.pandasMs?.toFixed(2) ?? '—'} ms`,
+      ),
   });
   emit({ reps, methods });
 } finally {

@@ -31,7 +31,11 @@ for (const code of ['1 + 1', 'award_data.numRows()']) {
     }
   }
   out[code] = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
-  log(`trivial ${code}: ${Object.entries(out[code]).map(([k, s]) => `${k} p50 ${s.p50.toFixed(3)} ms (p90 ${s.p90.toFixed(3)})`).join(', ')}`);
+  log(
+    `trivial ${code}: ${Object.entries(out[code])
+      .map(([k, s]) => `${k} p50 ${s.p50.toFixed(3)} ms (p90 ${s.p90.toFixed(3)})`)
+      .join(', ')}`,
+  );
 }
 for (const box of Object.values(boxes)) await box.close();
 for (const shutdown of shutdowns) await shutdown();

@@ -52,12 +52,29 @@ for (const q of questions) {
     }
   }
   const stats = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
-  const ratios = pandas ? Object.fromEntries(Object.keys(forms).map((f) => [f, Math.round((stats[f].p50 / stats.pandas.p50) * 1000) / 1000])) : null;
-  const agree = pandas ? Object.fromEntries(Object.keys(answers).filter((f) => f !== 'pandas').map((f) => [f, sameAnswer(answers[f], answers.pandas)])) : null;
-  if (baseBox && ratios) for (const f of Object.keys(forms)) ratios[`base.${f}`] = Math.round((stats[`base.${f}`].p50 / stats.pandas.p50) * 1000) / 1000;
+  const ratios = pandas
+    ? Object.fromEntries(
+        Object.keys(forms).map((f) => [f, Math.round((stats[f].p50 / stats.pandas.p50) * 1000) / 1000]),
+      )
+    : null;
+  const agree = pandas
+    ? Object.fromEntries(
+        Object.keys(answers)
+          .filter((f) => f !== 'pandas')
+          .map((f) => [f, sameAnswer(answers[f], answers.pandas)]),
+      )
+    : null;
+  if (baseBox && ratios)
+    for (const f of Object.keys(forms))
+      ratios[`base.${f}`] = Math.round((stats[`base.${f}`].p50 / stats.pandas.p50) * 1000) / 1000;
   out[q.id] = { label: q.label, js: q.js, aq: q.aq ?? null, py: q.py, stats, ratios, answersAgree: agree };
-  if (agree && Object.values(agree).some((x) => !x)) log(`  answers differ for ${q.id}: ${JSON.stringify(answers).slice(0, 1500)}`);
-  log(`verb ${q.id}: ${Object.entries(stats).map(([k, s]) => `${k} ${s.p50.toFixed(2)}`).join(', ')} ms p50; ratio ${JSON.stringify(ratios)}; agree ${JSON.stringify(agree)}`);
+  if (agree && Object.values(agree).some((x) => !x))
+    log(`  answers differ for ${q.id}: ${JSON.stringify(answers).slice(0, 1500)}`);
+  log(
+    `verb ${q.id}: ${Object.entries(stats)
+      .map(([k, s]) => `${k} ${s.p50.toFixed(2)}`)
+      .join(', ')} ms p50; ratio ${JSON.stringify(ratios)}; agree ${JSON.stringify(agree)}`,
+  );
 }
 
 await pandas?.close();

@@ -53,9 +53,22 @@ for (const q of WARM_QUESTIONS) {
     }
   }
   const stats = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
-  const agree = answers.pandas === undefined ? null : Object.entries(answers).every(([, a]) => sameAnswer(a, answers.pandas));
-  out[q.id] = { label: q.label, js: q.js, aq: q.aq ?? null, fast: q.fast ?? null, py: q.py, stats, answersAgree: agree };
-  log(`warm ${q.id}: ${Object.entries(stats).map(([k, s]) => `${k} ${s.p50.toFixed(2)}`).join(', ')} ms p50; agree=${agree}`);
+  const agree =
+    answers.pandas === undefined ? null : Object.entries(answers).every(([, a]) => sameAnswer(a, answers.pandas));
+  out[q.id] = {
+    label: q.label,
+    js: q.js,
+    aq: q.aq ?? null,
+    fast: q.fast ?? null,
+    py: q.py,
+    stats,
+    answersAgree: agree,
+  };
+  log(
+    `warm ${q.id}: ${Object.entries(stats)
+      .map(([k, s]) => `${k} ${s.p50.toFixed(2)}`)
+      .join(', ')} ms p50; agree=${agree}`,
+  );
 }
 
 const pandasMem = pandas ? await pandas.mem() : null;

@@ -24,7 +24,11 @@ export function isPlotly(x: unknown): boolean {
 
 /** True for something chart() accepts. */
 export function isChartSpec(x: unknown): boolean {
-  return isObj(x) && !isTable(x) && (isPlotly(x) || VL_KEYS.some((k) => k in x) || String(x.$schema ?? '').includes('vega-lite'));
+  return (
+    isObj(x) &&
+    !isTable(x) &&
+    (isPlotly(x) || VL_KEYS.some((k) => k in x) || String(x.$schema ?? '').includes('vega-lite'))
+  );
 }
 
 /** Row objects of `t` (only `cols` if given), evenly sampled down to MAX_CHART_ROWS. */
@@ -45,11 +49,20 @@ export function inlineRows(t: ColumnTable, cols?: string[]): { values: Record<st
 }
 
 function inlineData(data: unknown): { data: unknown; note?: string } {
-  if (isTable(data)) { const r = inlineRows(data); return { data: { values: r.values }, note: r.note }; }
+  if (isTable(data)) {
+    const r = inlineRows(data);
+    return { data: { values: r.values }, note: r.note };
+  }
   if (Array.isArray(data)) return inlineData({ values: data });
-  if (isObj(data) && isTable(data.values)) { const r = inlineRows(data.values); return { data: { ...data, values: r.values }, note: r.note }; }
+  if (isObj(data) && isTable(data.values)) {
+    const r = inlineRows(data.values);
+    return { data: { ...data, values: r.values }, note: r.note };
+  }
   if (isObj(data) && Array.isArray(data.values) && data.values.length > MAX_CHART_ROWS) {
-    return { data: { ...data, values: data.values.slice(0, MAX_CHART_ROWS) }, note: `data cut to ${MAX_CHART_ROWS} of ${data.values.length} rows` };
+    return {
+      data: { ...data, values: data.values.slice(0, MAX_CHART_ROWS) },
+      note: `data cut to ${MAX_CHART_ROWS} of ${data.values.length} rows`,
+    };
   }
   return { data };
 }
@@ -67,8 +80,11 @@ function titleOf(spec: Record<string, unknown>): string | undefined {
  */
 export function chart(spec: unknown): void {
   if (!isChartSpec(spec)) {
-    throw new GuestError('TypeError', 'chart() expects a Vega-Lite spec (with mark/layer/...) or a Plotly { data: [traces], layout } object',
-      "Example: chart({ mark: 'bar', data: table, encoding: { x: { field: 'Agency', type: 'nominal' }, y: { field: 'count', type: 'quantitative' } } }), or use plot.bar(table, x, y).");
+    throw new GuestError(
+      'TypeError',
+      'chart() expects a Vega-Lite spec (with mark/layer/...) or a Plotly { data: [traces], layout } object',
+      "Example: chart({ mark: 'bar', data: table, encoding: { x: { field: 'Agency', type: 'nominal' }, y: { field: 'count', type: 'quantitative' } } }), or use plot.bar(table, x, y).",
+    );
   }
   const s = spec as Record<string, unknown>;
   if (isPlotly(s)) {

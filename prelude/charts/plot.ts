@@ -46,7 +46,8 @@ function base(t: ColumnTable, cols: string[], o: PlotOptions, mark: unknown, enc
   };
 }
 
-const withColor = (t: ColumnTable, cols: string[], o: PlotOptions) => (o.color ? [...cols, resolveColumn(t, o.color, 'plot color')] : cols);
+const withColor = (t: ColumnTable, cols: string[], o: PlotOptions) =>
+  o.color ? [...cols, resolveColumn(t, o.color, 'plot color')] : cols;
 
 /** Bar chart of y by x; without y, counts the rows of each x. @example plot.bar(value_counts(award_data, 'Agency'), 'Agency', 'count') */
 function bar(t: unknown, x: string, y?: string, o: PlotOptions = {}): void {
@@ -55,7 +56,11 @@ function bar(t: unknown, x: string, y?: string, o: PlotOptions = {}): void {
   const xc = resolveColumn(t, x, 'plot.bar');
   if (!y) return bar(value_counts(t, xc), xc, 'count', o);
   const yc = resolveColumn(t, y, 'plot.bar');
-  const cat = { field: field(xc), type: vlType(t, xc, true), sort: vlType(t, xc, true) === 'nominal' ? (o.horizontal ? '-x' : '-y') : undefined };
+  const cat = {
+    field: field(xc),
+    type: vlType(t, xc, true),
+    sort: vlType(t, xc, true) === 'nominal' ? (o.horizontal ? '-x' : '-y') : undefined,
+  };
   const val = { field: field(yc), type: 'quantitative' };
   chart(base(t, withColor(t, [xc, yc], o), o, 'bar', o.horizontal ? { y: cat, x: val } : { x: cat, y: val }));
 }
@@ -66,8 +71,18 @@ function line(t: unknown, x: string, y: string, o: PlotOptions = {}): void {
   const xc = resolveColumn(t, x, 'plot.line');
   const yc = resolveColumn(t, y, 'plot.line');
   const xt = vlType(t, xc);
-  chart(base(t.orderby(xc), withColor(t, [xc, yc], o), o, { type: 'line', point: true },
-    { x: { field: field(xc), type: xt === 'nominal' ? 'ordinal' : xt }, y: { field: field(yc), type: 'quantitative' } }));
+  chart(
+    base(
+      t.orderby(xc),
+      withColor(t, [xc, yc], o),
+      o,
+      { type: 'line', point: true },
+      {
+        x: { field: field(xc), type: xt === 'nominal' ? 'ordinal' : xt },
+        y: { field: field(yc), type: 'quantitative' },
+      },
+    ),
+  );
 }
 
 /** Scatter plot of y against x. @example plot.scatter(award_data, 'Award Year', 'Award Amount') */
@@ -75,20 +90,35 @@ function scatter(t: unknown, x: string, y: string, o: PlotOptions = {}): void {
   assertTable(t, 'plot.scatter');
   const xc = resolveColumn(t, x, 'plot.scatter');
   const yc = resolveColumn(t, y, 'plot.scatter');
-  chart(base(t, withColor(t, [xc, yc], o), o, { type: 'point', filled: true, opacity: 0.6 },
-    { x: { field: field(xc), type: vlType(t, xc) }, y: { field: field(yc), type: vlType(t, yc) } }));
+  chart(
+    base(
+      t,
+      withColor(t, [xc, yc], o),
+      o,
+      { type: 'point', filled: true, opacity: 0.6 },
+      { x: { field: field(xc), type: vlType(t, xc) }, y: { field: field(yc), type: vlType(t, yc) } },
+    ),
+  );
 }
 
 /** Histogram of a numeric column, binned over all rows. @example plot.hist(award_data, 'Award Amount', { bins: 20 }) */
 function hist(t: unknown, col: string, o: PlotOptions = {}): void {
   assertTable(t, 'plot.hist');
   const c = resolveColumn(t, col, 'plot.hist');
-  const xs = values(t, c).filter((v) => !isNull(v)).map(Number);
+  const xs = values(t, c)
+    .filter((v) => !isNull(v))
+    .map(Number);
   const bins = Math.max(1, Math.floor(o.bins ?? 30));
   let lo = Infinity;
   let hi = -Infinity;
-  for (const v of xs) { if (v < lo) lo = v; if (v > hi) hi = v; }
-  if (!xs.length) { lo = 0; hi = 1; }
+  for (const v of xs) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  if (!xs.length) {
+    lo = 0;
+    hi = 1;
+  }
   const w = hi > lo ? (hi - lo) / bins : 1;
   const counts = new Array(bins).fill(0);
   for (const v of xs) counts[Math.min(bins - 1, Math.floor((v - lo) / w))]++;

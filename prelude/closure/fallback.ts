@@ -16,19 +16,29 @@ import { callsValueMethods } from './valueMethods.js';
 
 type Fn = (d: Record<string, unknown>, $: unknown) => unknown;
 
-const OPS = new Set(('count array_agg object_agg map_agg entries_agg any valid invalid distinct array_agg_distinct mode sum product mean average '
-  + 'variance variancep stdev stdevp min max quantile median covariance covariancep corr bins row_number avg_rank dense_rank percent_rank '
-  + 'rank cume_dist ntile lag lead first_value last_value nth_value fill_down fill_up').split(' '));
+const OPS = new Set(
+  (
+    'count array_agg object_agg map_agg entries_agg any valid invalid distinct array_agg_distinct mode sum product mean average ' +
+    'variance variancep stdev stdevp min max quantile median covariance covariancep corr bins row_number avg_rank dense_rank percent_rank ' +
+    'rank cume_dist ntile lag lead first_value last_value nth_value fill_down fill_up'
+  ).split(' '),
+);
 
 /** True when Arquero's message says the expression uses something it cannot compile. */
 export function isClosureError(message: string): boolean {
-  return /Invalid variable reference|Invalid function call|Variable not accessible in operator call|Invalid member expression/.test(message);
+  return /Invalid variable reference|Invalid function call|Variable not accessible in operator call|Invalid member expression/.test(
+    message,
+  );
 }
 
 /** True when the function's source calls an aggregate or window op (cannot run row by row). */
 export function usesAggregateOps(fn: Function): boolean {
   let src = '';
-  try { src = ReflectApply(FunctionPrototypeToString, fn, []) as string; } catch { return true; }
+  try {
+    src = ReflectApply(FunctionPrototypeToString, fn, []) as string;
+  } catch {
+    return true;
+  }
   for (const m of src.matchAll(/\bop\s*\.\s*([a-z_]+)\s*\(/g)) if (OPS.has(m[1])) return true;
   return false;
 }
@@ -64,7 +74,11 @@ export function filterClosure(t: ColumnTable, fn: Fn): ColumnTable {
  * derive() where some values are closures: those run row by row, the rest compile as usual.
  * @returns undefined when a closure also uses aggregate/window ops (no safe fallback)
  */
-export function deriveClosure(t: ColumnTable, values: Record<string, unknown>, options: Record<string, unknown> = {}): ColumnTable | undefined {
+export function deriveClosure(
+  t: ColumnTable,
+  values: Record<string, unknown>,
+  options: Record<string, unknown> = {},
+): ColumnTable | undefined {
   const compiled: Record<string, unknown> = {};
   const closures = new Map<string, Fn>();
   for (const [k, v] of Object.entries(values)) {
@@ -73,7 +87,11 @@ export function deriveClosure(t: ColumnTable, values: Record<string, unknown>, o
       closures.set(k, v as Fn);
     } else compiled[k] = v;
   }
-  const parsed = parse(compiled as never, { table: t } as never) as unknown as { names: string[]; exprs: Array<(r: number, d: unknown, o: unknown) => unknown>; ops: unknown[] };
+  const parsed = parse(compiled as never, { table: t } as never) as unknown as {
+    names: string[];
+    exprs: Array<(r: number, d: unknown, o: unknown) => unknown>;
+    ops: unknown[];
+  };
   const rv = rowView(t);
   const params = t.params();
   const names: string[] = [];
@@ -86,11 +104,18 @@ export function deriveClosure(t: ColumnTable, values: Record<string, unknown>, o
   const dt = _derive(t, { names, exprs, ops: parsed.ops }, options);
   return options.drop || (options.before == null && options.after == null)
     ? dt
-    : dt.relocate(Object.keys(values).filter((name) => !t.column(name)), options as never);
+    : dt.relocate(
+        Object.keys(values).filter((name) => !t.column(name)),
+        options as never,
+      );
 }
 
 /** groupby() keys given as closures: computed with deriveClosure, then grouped by name. */
-export function groupbyClosure(t: ColumnTable, keys: unknown[], groupby: (this: ColumnTable, ...k: unknown[]) => ColumnTable): ColumnTable | undefined {
+export function groupbyClosure(
+  t: ColumnTable,
+  keys: unknown[],
+  groupby: (this: ColumnTable, ...k: unknown[]) => ColumnTable,
+): ColumnTable | undefined {
   const derived: Record<string, unknown> = {};
   const names: unknown[] = [];
   keys.flat().forEach((k, i) => {

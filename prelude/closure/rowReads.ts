@@ -99,7 +99,8 @@ function walk(node: Node, row: string, cols: Set<string>): boolean {
   for (const [key, v] of Object.entries(node)) {
     if (key === 'type' || key === 'start' || key === 'end') continue;
     for (const c of Array.isArray(v) ? v : [v]) {
-      if (c && typeof c === 'object' && typeof (c as Node).type === 'string' && !walk(c as Node, row, cols)) return false;
+      if (c && typeof c === 'object' && typeof (c as Node).type === 'string' && !walk(c as Node, row, cols))
+        return false;
     }
   }
   return true;
@@ -118,7 +119,9 @@ function writesRow(target: Node | null, row: string): boolean {
     case 'ArrayPattern':
       return (target.elements as Array<Node | null>).some((e) => writesRow(e, row));
     case 'ObjectPattern':
-      return (target.properties as Node[]).some((p) => writesRow((p.type === 'RestElement' ? p.argument : p.value) as Node, row));
+      return (target.properties as Node[]).some((p) =>
+        writesRow((p.type === 'RestElement' ? p.argument : p.value) as Node, row),
+      );
     case 'RestElement':
       return writesRow(target.argument as Node, row);
     case 'AssignmentPattern':

@@ -45,6 +45,12 @@ function isValueMethod(callee: Node): boolean {
   if (callee.type !== 'MemberExpression') return false;
   const obj = callee.object as Node;
   if (obj.type === 'Identifier' && (obj.name === 'op' || obj.name === 'Math')) return false;
-  if (obj.type === 'MemberExpression' && (obj.object as Node).type === 'Identifier' && (obj.object as Node).name === 'aq' && (obj.property as Node).name === 'op') return false;
+  if (
+    obj.type === 'MemberExpression' &&
+    (obj.object as Node).type === 'Identifier' &&
+    (obj.object as Node).name === 'aq' &&
+    (obj.property as Node).name === 'op'
+  )
+    return false;
   return true;
 }

@@ -8,12 +8,40 @@ import type { ColumnTable } from 'arquero';
 import { unknownColumn } from '../errors/didYouMean.js';
 import { callsValueMethods } from './valueMethods.js';
 import { afterVerb, fastVerb } from '../fast/hook.js';
-import { deriveClosure, escapeClosures, filterClosure, groupbyClosure, isClosureError, usesAggregateOps } from './fallback.js';
+import {
+  deriveClosure,
+  escapeClosures,
+  filterClosure,
+  groupbyClosure,
+  isClosureError,
+  usesAggregateOps,
+} from './fallback.js';
 
 /** The verbs that take table expressions or column names. */
 export const WRAPPED_VERBS = [
-  'filter', 'derive', 'rollup', 'groupby', 'orderby', 'spread', 'unroll', 'impute', 'pivot', 'dedupe', 'fold',
-  'select', 'relocate', 'join', 'join_left', 'join_right', 'join_full', 'semijoin', 'antijoin', 'lookup', 'cross', 'count', 'sample',
+  'filter',
+  'derive',
+  'rollup',
+  'groupby',
+  'orderby',
+  'spread',
+  'unroll',
+  'impute',
+  'pivot',
+  'dedupe',
+  'fold',
+  'select',
+  'relocate',
+  'join',
+  'join_left',
+  'join_right',
+  'join_full',
+  'semijoin',
+  'antijoin',
+  'lookup',
+  'cross',
+  'count',
+  'sample',
 ] as const;
 
 type Verb = (this: ColumnTable, ...args: unknown[]) => ColumnTable;
@@ -23,7 +51,8 @@ const CLOSURE_VERBS = new Set<string>(['filter', 'derive', 'groupby', 'orderby']
 function hasValueMethodCall(arg: unknown): boolean {
   if (typeof arg === 'function') return callsValueMethods(arg) && !usesAggregateOps(arg);
   if (Array.isArray(arg)) return arg.some(hasValueMethodCall);
-  if (arg && typeof arg === 'object' && typeof (arg as ColumnTable).columnNames !== 'function') return Object.values(arg).some(hasValueMethodCall);
+  if (arg && typeof arg === 'object' && typeof (arg as ColumnTable).columnNames !== 'function')
+    return Object.values(arg).some(hasValueMethodCall);
   return false;
 }
 
@@ -67,13 +96,15 @@ function recover(t: ColumnTable, verb: string, orig: Verb, args: unknown[], e: u
 function closureFallback(t: ColumnTable, verb: string, orig: Verb, args: unknown[]): ColumnTable | undefined {
   const [a, b] = args;
   if (verb === 'filter' && typeof a === 'function' && !usesAggregateOps(a)) return filterClosure(t, a as never);
-  if (verb === 'derive' && a && typeof a === 'object' && !Array.isArray(a)) return deriveClosure(t, a as Record<string, unknown>, (b ?? {}) as Record<string, unknown>);
+  if (verb === 'derive' && a && typeof a === 'object' && !Array.isArray(a))
+    return deriveClosure(t, a as Record<string, unknown>, (b ?? {}) as Record<string, unknown>);
   if (verb === 'groupby') return groupbyClosure(t, args, orig);
   if (verb === 'orderby') return orig.apply(t, escapeClosures(t, args.flat()));
   return undefined;
 }
 
-const SNIPPET = /(?:Invalid column reference|Unrecognized column)(?: \(must be input to an aggregate function\))?: "?([^"\n]*)"?/;
+const SNIPPET =
+  /(?:Invalid column reference|Unrecognized column)(?: \(must be input to an aggregate function\))?: "?([^"\n]*)"?/;
 
 /** The unknown column named by an Arquero error, from its snippet or from the string arguments. */
 function unknownColumnIn(t: ColumnTable, args: unknown[], msg: string): string | undefined {
@@ -82,7 +113,10 @@ function unknownColumnIn(t: ColumnTable, args: unknown[], msg: string): string |
   if (/must be input to an aggregate/.test(msg)) return undefined;
   const known = columnsOf(t, args);
   const snip = m[1].trim();
-  const fromSnippet = snip.match(/\[\s*(['"`])(.*)\1\s*\]$/)?.[2] ?? snip.match(/\.([A-Za-z_$][\w$]*)$/)?.[1] ?? (/^[A-Za-z_$][\w$ ]*$/.test(snip) ? snip : undefined);
+  const fromSnippet =
+    snip.match(/\[\s*(['"`])(.*)\1\s*\]$/)?.[2] ??
+    snip.match(/\.([A-Za-z_$][\w$]*)$/)?.[1] ??
+    (/^[A-Za-z_$][\w$ ]*$/.test(snip) ? snip : undefined);
   if (fromSnippet !== undefined && !known.includes(fromSnippet) && msg.startsWith('Unrecognized')) return fromSnippet;
   if (fromSnippet !== undefined && !known.includes(fromSnippet) && /^d\d?\s*(\.|\[)/.test(snip)) return fromSnippet;
   // Arquero's snippet for a field name is often cut ("ncy" for "agency"): look at the string arguments
@@ -96,6 +130,7 @@ function unknownColumnIn(t: ColumnTable, args: unknown[], msg: string): string |
 }
 
 function columnsOf(t: ColumnTable, args: unknown[]): string[] {
-  const other = args.find((a) => a && typeof a === 'object' && typeof (a as ColumnTable).columnNames === 'function') as ColumnTable | undefined;
+  const other = args.find((a) => a && typeof a === 'object' && typeof (a as ColumnTable).columnNames === 'function') as
+    ColumnTable | undefined;
   return other ? [...new Set([...t.columnNames(), ...other.columnNames()])] : t.columnNames();
 }

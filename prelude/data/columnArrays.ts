@@ -16,7 +16,8 @@ export function installColumnArrays(proto: Record<string, unknown>): void {
   if (typeof orig !== 'function' || orig.__sbirtools) return;
   const array = function array(this: ColumnTable, name: string, constructor: unknown = NativeArray): unknown {
     const col = this.column(name) as unknown;
-    if (!(col instanceof LazyColumn) || constructor !== NativeArray) return ReflectApply(orig, this, [name, constructor]);
+    if (!(col instanceof LazyColumn) || constructor !== NativeArray)
+      return ReflectApply(orig, this, [name, constructor]);
     return this.isFiltered() || this.isOrdered() ? col.pick(this.indices()) : col.values();
   } as ArrayMethod & { __sbirtools?: boolean };
   array.__sbirtools = true;

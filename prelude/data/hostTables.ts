@@ -17,7 +17,13 @@ export type FetchTextPageOf = (table: string, column: string, start: number, end
  * Optional host call answering a length or a literal contains for rows [start, end) of a utf8 column
  * from its bytes (bridge.textScan); null when the host leaves that page to the guest.
  */
-export type TextScanOf = (table: string, column: string, start: number, end: number, req: TextScanRequest) => Int32Array | Uint8Array | null;
+export type TextScanOf = (
+  table: string,
+  column: string,
+  start: number,
+  end: number,
+  req: TextScanRequest,
+) => Int32Array | Uint8Array | null;
 
 /** The optional ways to read text columns in pages; `textCache` is required with `fetchText`. */
 export interface TextSources {
@@ -31,7 +37,11 @@ export interface TextSources {
  * One Arquero table per TableMeta; no column is fetched until a row value is read.
  * @example hostTables(bridge.tables, bridge.fetchColumn).award_data.numRows()
  */
-export function hostTables(metas: readonly TableMeta[], fetch: FetchColumn, sources: TextSources | FetchColumnRange = {}): Record<string, ColumnTable> {
+export function hostTables(
+  metas: readonly TableMeta[],
+  fetch: FetchColumn,
+  sources: TextSources | FetchColumnRange = {},
+): Record<string, ColumnTable> {
   const src: TextSources = typeof sources === 'function' ? { fetchRange: sources } : sources;
   const { fetchRange, fetchText, scanText, textCache } = src;
   const out: Record<string, ColumnTable> = {};
@@ -43,7 +53,9 @@ export function hostTables(metas: readonly TableMeta[], fetch: FetchColumn, sour
       cols[c.name] = new LazyColumn(c, meta.numRows, () => fetch(meta.name, c.name), {
         fetchRange: fetchRange && ((start: number, end: number) => fetchRange(meta.name, c.name, start, end)),
         fetchText: fetchText && ((start: number, end: number) => fetchText(meta.name, c.name, start, end)),
-        scanText: scanText && ((start: number, end: number, req: TextScanRequest) => scanText(meta.name, c.name, start, end, req)),
+        scanText:
+          scanText &&
+          ((start: number, end: number, req: TextScanRequest) => scanText(meta.name, c.name, start, end, req)),
         cache: textCache,
       });
       names.push(c.name);

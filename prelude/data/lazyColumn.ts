@@ -59,7 +59,12 @@ export class LazyColumn {
   private readonly text: TextPages | null;
   private readonly utf8: boolean;
 
-  constructor(meta: ColumnMeta, numRows: number, private readonly fetch: ColumnFetcher, access: TextAccess | FetchRange = {}) {
+  constructor(
+    meta: ColumnMeta,
+    numRows: number,
+    private readonly fetch: ColumnFetcher,
+    access: TextAccess | FetchRange = {},
+  ) {
     const a: TextAccess = typeof access === 'function' ? { fetchRange: access } : access;
     this.name = meta.name;
     this.type = meta.type;
@@ -81,7 +86,12 @@ export class LazyColumn {
   data(): CardColumnData {
     if (this.paged) {
       const text = this.text;
-      return { kind: 'utf8-pages', type: this.type, pages: this.paged.pages, text: text ? (row) => text.get(row) ?? null : this.paged.text };
+      return {
+        kind: 'utf8-pages',
+        type: this.type,
+        pages: this.paged.pages,
+        text: text ? (row) => text.get(row) ?? null : this.paged.text,
+      };
     }
     if (this.raw === null) this.load();
     return this.raw!;
@@ -201,7 +211,12 @@ function decode(c: ColumnData, n: number): Getter {
 
 function decodeFloat(values: Float64Array, valid: Uint8Array, isDate: boolean, n: number): Getter {
   let allValid = !isDate;
-  if (allValid) for (let i = 0; i < n; i++) if (!valid[i]) { allValid = false; break; }
+  if (allValid)
+    for (let i = 0; i < n; i++)
+      if (!valid[i]) {
+        allValid = false;
+        break;
+      }
   if (allValid) return (row) => values[row];
   const arr = new Array<unknown>(n);
   for (let i = 0; i < n; i++) arr[i] = valid[i] ? (isDate ? new NativeDate(values[i]) : values[i]) : null;

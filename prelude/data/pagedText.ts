@@ -43,7 +43,8 @@ export function pagedText(numRows: number, fetchRange: FetchRange) {
     const start = p * PAGE_ROWS;
     const end = Math.min(numRows, start + PAGE_ROWS);
     const data = fetchRange(start, end);
-    if (data.kind !== 'utf8' || data.valid.length !== end - start) throw new Error(`fetchColumnRange returned ${data.kind} data of the wrong length for rows ${start}..${end}`);
+    if (data.kind !== 'utf8' || data.valid.length !== end - start)
+      throw new Error(`fetchColumnRange returned ${data.kind} data of the wrong length for rows ${start}..${end}`);
     pg = { data, strings: new Array(end - start) };
     cache.set(p, pg);
     bytes += data.bytes.byteLength;

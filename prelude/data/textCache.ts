@@ -15,7 +15,13 @@
  * A page taken back from its WeakRef and dropped again in the same job stays alive until the
  * job ends, so it still counts against the budget until then.
  */
-import { NativePromise, NativeWeakRef, PromisePrototypeThen, ReflectApply, WeakRefPrototypeDeref } from '../intrinsics.js';
+import {
+  NativePromise,
+  NativeWeakRef,
+  PromisePrototypeThen,
+  ReflectApply,
+  WeakRefPrototypeDeref,
+} from '../intrinsics.js';
 
 /** One decoded page: its row strings (null for a null row) and their estimated heap cost. */
 export interface CachedPage {
@@ -56,7 +62,10 @@ export class TextCache {
   private settleQueued = false;
   private readonly resolved = new NativePromise<void>((r) => r());
 
-  constructor(readonly budgetBytes: number, readonly idleBytes: number) {}
+  constructor(
+    readonly budgetBytes: number,
+    readonly idleBytes: number,
+  ) {}
 
   /** Bytes of the pages held strongly now. */
   get bytesHeld(): number {

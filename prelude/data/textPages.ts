@@ -24,7 +24,12 @@ export class TextPages {
   private lastIndex = -1;
   private last: CachedPage | null = null;
 
-  constructor(readonly numRows: number, private readonly fetch: FetchTextPage, private readonly cache: TextCache, private readonly scanText?: ScanText) {
+  constructor(
+    readonly numRows: number,
+    private readonly fetch: FetchTextPage,
+    private readonly cache: TextCache,
+    private readonly scanText?: ScanText,
+  ) {
     const pages = Math.ceil(numRows / PAGE_ROWS);
     this.slots = new Array<Slot>(pages);
     for (let p = 0; p < pages; p++) this.slots[p] = { page: null, weak: null, stamp: 0, derefJob: 0 };
@@ -45,8 +50,15 @@ export class TextPages {
       // the host counts one byte per character for a row that fits Latin-1, two otherwise: a page
       // whose count equals its length in characters has no row outside Latin-1
       let chars = 0;
-      for (let i = 0; i < data.rows.length; i++) { const r = data.rows[i]; if (typeof r === 'string') chars += r.length; }
-      page = { rows: data.rows, bytes: Number(data.charBytes) + (end - start) * ROW_OVERHEAD_BYTES, narrow: Number(data.charBytes) === chars };
+      for (let i = 0; i < data.rows.length; i++) {
+        const r = data.rows[i];
+        if (typeof r === 'string') chars += r.length;
+      }
+      page = {
+        rows: data.rows,
+        bytes: Number(data.charBytes) + (end - start) * ROW_OVERHEAD_BYTES,
+        narrow: Number(data.charBytes) === chars,
+      };
       this.cache.hold(slot, page);
     }
     this.lastIndex = p;
@@ -70,7 +82,8 @@ export class TextPages {
     const out = this.scanText(start, end, req);
     if (out === null || out === undefined) return null;
     const ok = req.op === 'len' ? out instanceof Int32Array : out instanceof Uint8Array;
-    if (!ok || out.length !== end - start) throw new Error(`textScan returned malformed data for rows ${start}..${end}`);
+    if (!ok || out.length !== end - start)
+      throw new Error(`textScan returned malformed data for rows ${start}..${end}`);
     return out;
   }
 

@@ -36,7 +36,10 @@ export function didYouMean(name: string, candidates: readonly string[]): string 
   let bestD = Math.max(2, Math.floor(name.length / 3)) + 1;
   for (const c of candidates) {
     const d = levenshtein(lower, c.toLowerCase());
-    if (d < bestD) { bestD = d; best = c; }
+    if (d < bestD) {
+      bestD = d;
+      best = c;
+    }
   }
   return best;
 }

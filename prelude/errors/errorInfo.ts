@@ -52,7 +52,7 @@ export function errorInfo(e: unknown, code: string, lineOffset: number): ErrorIn
     if (safe(() => e instanceof GuestError, false)) hint = (e as GuestError).hint;
     if (!isError) {
       message ||= `Uncaught ${safe(() => inspect(e, { depth: 2, breakLength: Infinity }), '[object]')}`;
-      hint = 'The code threw a plain object, not an Error; throw new Error(\'...\') to get a line number.';
+      hint = "The code threw a plain object, not an Error; throw new Error('...') to get a line number.";
     }
     if (!message) message = '(the error message could not be read)';
   } else {
@@ -106,7 +106,12 @@ function userFrames(stack: string, lineOffset: number): Frame[] {
 
 function locateSyntaxError(code: string): { line: number; column: number } | undefined {
   try {
-    parse(code, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: false, allowAwaitOutsideFunction: false });
+    parse(code, {
+      ecmaVersion: 'latest',
+      sourceType: 'script',
+      allowReturnOutsideFunction: false,
+      allowAwaitOutsideFunction: false,
+    });
   } catch (err) {
     const loc = (err as { loc?: { line: number; column: number } }).loc;
     if (loc) return { line: loc.line, column: loc.column + 1 };
@@ -115,5 +120,11 @@ function locateSyntaxError(code: string): { line: number; column: number } | und
 }
 
 function globalNames(): string[] {
-  return safe(() => ObjectGetOwnPropertyNames(globalThis).filter((k) => typeof ObjectGetOwnPropertyDescriptor(globalThis, k)?.value === 'function' || k === 'award_data'), []);
+  return safe(
+    () =>
+      ObjectGetOwnPropertyNames(globalThis).filter(
+        (k) => typeof ObjectGetOwnPropertyDescriptor(globalThis, k)?.value === 'function' || k === 'award_data',
+      ),
+    [],
+  );
 }

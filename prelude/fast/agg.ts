@@ -36,7 +36,11 @@ function aggregate(t: ColumnTable, outs: ReadonlyArray<{ col?: string; fn: AggFn
   for (const o of outs) {
     const name = NAME.get(o.fn);
     if (name === undefined) return undefined;
-    if (o.col === undefined) { if (name !== 'size') return undefined; plan.push({ name, src: null }); continue; }
+    if (o.col === undefined) {
+      if (name !== 'size') return undefined;
+      plan.push({ name, src: null });
+      continue;
+    }
     const src = sourceOf(t, o.col);
     if (!src) return undefined;
     if (NUM_ONLY.has(name) && !(src.kind === 'num' && src.type !== 'date')) return undefined;
@@ -59,10 +63,22 @@ function aggregate(t: ColumnTable, outs: ReadonlyArray<{ col?: string; fn: AggFn
   return { first, count, values };
 }
 
-function one(t: ColumnTable, name: string, src: Source | null, colName: string | undefined, keys: Uint32Array | null, size: number,
-  rows: Uint32Array | null, m: number, count: Float64Array): unknown[] {
+function one(
+  t: ColumnTable,
+  name: string,
+  src: Source | null,
+  colName: string | undefined,
+  keys: Uint32Array | null,
+  size: number,
+  rows: Uint32Array | null,
+  m: number,
+  count: Float64Array,
+): unknown[] {
   if (src === null || name === 'size') return Array.from(count);
-  const isValue = src.kind === 'dict' ? ((i: number) => src.codes[i] >= 0) : ((i: number) => src.valid[i] !== 0 && src.values[i] === src.values[i]);
+  const isValue =
+    src.kind === 'dict'
+      ? (i: number) => src.codes[i] >= 0
+      : (i: number) => src.valid[i] !== 0 && src.values[i] === src.values[i];
   const col = t.column(colName!)!;
   if (name === 'count' || name === 'first' || name === 'last') {
     const n = new Float64Array(size);
@@ -92,7 +108,12 @@ function one(t: ColumnTable, name: string, src: Source | null, colName: string |
       const i = rows ? rows[j] : j;
       if (isValue(i)) lists[keys ? keys[i] : 0].push(values[i]);
     }
-    return lists.map((xs) => quantileSorted(xs.sort((a, b) => a - b), 0.5));
+    return lists.map((xs) =>
+      quantileSorted(
+        xs.sort((a, b) => a - b),
+        0.5,
+      ),
+    );
   }
   if (name === 'sum' || name === 'mean') {
     // the common case in one tight loop: the same additions in the same order
@@ -102,7 +123,11 @@ function one(t: ColumnTable, name: string, src: Source | null, colName: string |
     for (let j = 0; j < m; j++) {
       const i = rows ? rows[j] : j;
       const v = values[i];
-      if (valid[i] !== 0 && v === v) { const gi = keys ? keys[i] : 0; sum[gi] += v; cnt[gi]++; }
+      if (valid[i] !== 0 && v === v) {
+        const gi = keys ? keys[i] : 0;
+        sum[gi] += v;
+        cnt[gi]++;
+      }
     }
     return Array.from(sum, (a, gi) => (name === 'sum' ? a : cnt[gi] ? a / cnt[gi] : null));
   }
@@ -117,11 +142,21 @@ function one(t: ColumnTable, name: string, src: Source | null, colName: string |
     const v = values[i];
     const c = ++n[gi];
     switch (name) {
-      case 'sum': case 'mean': acc[gi] += v; break;
-      case 'prod': acc[gi] *= v; break;
-      case 'min': if (best[gi] < 0 || v < values[best[gi]]) best[gi] = i; break;
-      case 'max': if (best[gi] < 0 || v > values[best[gi]]) best[gi] = i; break;
-      default: { // std, var: the same running update as aggFuncs' variance()
+      case 'sum':
+      case 'mean':
+        acc[gi] += v;
+        break;
+      case 'prod':
+        acc[gi] *= v;
+        break;
+      case 'min':
+        if (best[gi] < 0 || v < values[best[gi]]) best[gi] = i;
+        break;
+      case 'max':
+        if (best[gi] < 0 || v > values[best[gi]]) best[gi] = i;
+        break;
+      default: {
+        // std, var: the same running update as aggFuncs' variance()
         const d = v - acc[gi];
         acc[gi] += d / c;
         m2[gi] += d * (v - acc[gi]);
@@ -130,11 +165,18 @@ function one(t: ColumnTable, name: string, src: Source | null, colName: string |
   }
   return Array.from(acc, (a, gi) => {
     switch (name) {
-      case 'sum': case 'prod': return a;
-      case 'mean': return n[gi] ? a / n[gi] : null;
-      case 'min': case 'max': return best[gi] < 0 ? null : col.at(best[gi]);
-      case 'var': return n[gi] < 2 ? null : m2[gi] / (n[gi] - 1);
-      default: return n[gi] < 2 ? null : Math.sqrt(m2[gi] / (n[gi] - 1));
+      case 'sum':
+      case 'prod':
+        return a;
+      case 'mean':
+        return n[gi] ? a / n[gi] : null;
+      case 'min':
+      case 'max':
+        return best[gi] < 0 ? null : col.at(best[gi]);
+      case 'var':
+        return n[gi] < 2 ? null : m2[gi] / (n[gi] - 1);
+      default:
+        return n[gi] < 2 ? null : Math.sqrt(m2[gi] / (n[gi] - 1));
     }
   });
 }

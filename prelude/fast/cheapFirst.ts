@@ -16,8 +16,15 @@ import type { Node } from './node.js';
 
 /** Null-safe Arquero functions: true for the ones that scan a string (the costly side). */
 const SAFE_CALLS: Record<string, boolean> = {
-  length: false, startswith: false, endswith: false,
-  includes: true, indexof: true, lastindexof: true, lower: true, upper: true, match: true,
+  length: false,
+  startswith: false,
+  endswith: false,
+  includes: true,
+  indexof: true,
+  lastindexof: true,
+  lower: true,
+  upper: true,
+  match: true,
 };
 const SAFE_BINARY = new Set(['==', '!=', '===', '!==', '<', '<=', '>', '>=', '+', '-', '*', '/', '%']);
 const SAFE_UNARY = new Set(['!', '-', '+', 'typeof']);
@@ -53,9 +60,13 @@ function cost(t: ColumnTable, node: Node): 'search' | 'cheap' | undefined {
         if (!args.length || !ok(args[0])) return false;
         // the other arguments: literals (a regex literal only as match's pattern: a string
         // pattern compiles per call and may be invalid, a regex given to includes throws)
-        return args.slice(1).every((x) => (name === 'match' && x === args[1]
-          ? x.type === 'Literal' && x.regex != null
-          : x.type === 'Literal' && x.regex == null && (typeof x.value === 'string' || typeof x.value === 'number')));
+        return args
+          .slice(1)
+          .every((x) =>
+            name === 'match' && x === args[1]
+              ? x.type === 'Literal' && x.regex != null
+              : x.type === 'Literal' && x.regex == null && (typeof x.value === 'string' || typeof x.value === 'number'),
+          );
       }
       default:
         return false;

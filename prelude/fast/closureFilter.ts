@@ -15,21 +15,48 @@ import { NativeMap, NativeSet, NativeWeakMap, ObjectCreate } from '../intrinsics
 import { keyCodes } from './keyCodes.js';
 import { sourceOf, type NumSource } from './source.js';
 
-
 /** Methods without side effects on strings, arrays, Sets, Maps and RegExps. */
-const PURE_METHODS = new Set(('startsWith endsWith includes indexOf lastIndexOf toLowerCase toUpperCase trim trimStart trimEnd slice '
-  + 'substring substr charAt charCodeAt codePointAt at test exec match search split some every find findIndex filter map has get '
-  + 'normalize replace replaceAll padStart padEnd repeat concat join localeCompare toString valueOf').split(' '));
+const PURE_METHODS = new Set(
+  (
+    'startsWith endsWith includes indexOf lastIndexOf toLowerCase toUpperCase trim trimStart trimEnd slice ' +
+    'substring substr charAt charCodeAt codePointAt at test exec match search split some every find findIndex filter map has get ' +
+    'normalize replace replaceAll padStart padEnd repeat concat join localeCompare toString valueOf'
+  ).split(' '),
+);
 
 /** Methods that call a function argument: only an inline arrow function may be given. */
 const CALLBACK_METHODS = new Set(['some', 'every', 'find', 'findIndex', 'filter', 'map']);
 /** RegExp methods that move a shared regex's lastIndex: only on a regex literal (a fresh object per call). */
 const STATEFUL_REGEX = new Set(['test', 'exec']);
 
-const BANNED = new Set(['AssignmentExpression', 'UpdateExpression', 'NewExpression', 'ThisExpression', 'AwaitExpression', 'YieldExpression',
-  'ImportExpression', 'MetaProperty', 'TaggedTemplateExpression', 'ClassExpression', 'ClassDeclaration', 'FunctionDeclaration',
-  'FunctionExpression', 'Super', 'ForStatement', 'ForInStatement', 'ForOfStatement', 'WhileStatement', 'DoWhileStatement', 'ThrowStatement',
-  'TryStatement', 'LabeledStatement', 'SwitchStatement', 'ChainExpression', 'SequenceExpression', 'SpreadElement']);
+const BANNED = new Set([
+  'AssignmentExpression',
+  'UpdateExpression',
+  'NewExpression',
+  'ThisExpression',
+  'AwaitExpression',
+  'YieldExpression',
+  'ImportExpression',
+  'MetaProperty',
+  'TaggedTemplateExpression',
+  'ClassExpression',
+  'ClassDeclaration',
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'Super',
+  'ForStatement',
+  'ForInStatement',
+  'ForOfStatement',
+  'WhileStatement',
+  'DoWhileStatement',
+  'ThrowStatement',
+  'TryStatement',
+  'LabeledStatement',
+  'SwitchStatement',
+  'ChainExpression',
+  'SequenceExpression',
+  'SpreadElement',
+]);
 
 /** The 1-3 columns the closure reads, or undefined when it is not a foldable closure. */
 export function foldableColumns(fn: Function): string[] | undefined {
@@ -56,8 +83,14 @@ function check(node: Node, row: string, cols: Set<string>, bound: Set<string>): 
     const obj = node.object as Node;
     if (obj.type === 'Identifier' && obj.name === row) {
       const p = node.property as Node;
-      if (!node.computed && p.type === 'Identifier') { cols.add(p.name as string); return true; }
-      if (node.computed && p.type === 'Literal' && typeof p.value === 'string') { cols.add(p.value); return true; }
+      if (!node.computed && p.type === 'Identifier') {
+        cols.add(p.name as string);
+        return true;
+      }
+      if (node.computed && p.type === 'Literal' && typeof p.value === 'string') {
+        cols.add(p.value);
+        return true;
+      }
       return false;
     }
     if (!check(obj, row, cols, bound)) return false;
@@ -65,15 +98,28 @@ function check(node: Node, row: string, cols: Set<string>, bound: Set<string>): 
   }
   if (node.type === 'CallExpression') {
     const callee = node.callee as Node;
-    if (callee.type !== 'MemberExpression' || callee.computed || !PURE_METHODS.has((callee.property as Node).name as string)) return false;
+    if (
+      callee.type !== 'MemberExpression' ||
+      callee.computed ||
+      !PURE_METHODS.has((callee.property as Node).name as string)
+    )
+      return false;
     const method = (callee.property as Node).name as string;
     const recv = callee.object as Node;
     if (STATEFUL_REGEX.has(method) && !(recv.type === 'Literal' && recv.regex)) return false;
     if (!check(recv, row, cols, bound)) return false;
     const args = node.arguments as Node[];
     if (CALLBACK_METHODS.has(method) && (args.length === 0 || args[0].type !== 'ArrowFunctionExpression')) return false;
-    if ((method === 'replace' || method === 'replaceAll') && args.length > 1 && args[1].type !== 'Literal' && args[1].type !== 'TemplateLiteral') return false;
-    return args.every((a) => (a.type === 'ArrowFunctionExpression' ? checkCallback(a, row, cols, bound) : check(a, row, cols, bound)));
+    if (
+      (method === 'replace' || method === 'replaceAll') &&
+      args.length > 1 &&
+      args[1].type !== 'Literal' &&
+      args[1].type !== 'TemplateLiteral'
+    )
+      return false;
+    return args.every((a) =>
+      a.type === 'ArrowFunctionExpression' ? checkCallback(a, row, cols, bound) : check(a, row, cols, bound),
+    );
   }
   if (node.type === 'ArrowFunctionExpression') return false; // only as a callback argument
   if (node.type === 'VariableDeclaration') {
@@ -88,7 +134,8 @@ function check(node: Node, row: string, cols: Set<string>, bound: Set<string>): 
   for (const [key, v] of Object.entries(node)) {
     if (key === 'type' || key === 'start' || key === 'end') continue;
     for (const c of Array.isArray(v) ? v : [v]) {
-      if (c && typeof c === 'object' && typeof (c as Node).type === 'string' && !check(c as Node, row, cols, bound)) return false;
+      if (c && typeof c === 'object' && typeof (c as Node).type === 'string' && !check(c as Node, row, cols, bound))
+        return false;
     }
   }
   return true;
@@ -119,7 +166,10 @@ function exactCodes(src: NumSource): { codes: Int32Array; card: number } {
     for (let i = 0; i < values.length; i++) {
       if (!valid[i]) continue;
       const v = values[i];
-      if (v === 0 && 1 / v < 0) { codes[i] = 1; continue; }
+      if (v === 0 && 1 / v < 0) {
+        codes[i] = 1;
+        continue;
+      }
       let c = index.get(v);
       if (c === undefined) index.set(v, (c = next++));
       codes[i] = c;
@@ -170,7 +220,7 @@ export function fastClosureFilter(t: ColumnTable, fn: (d: unknown, $: unknown) =
   try {
     for (let i = bits ? bits.next(0) : 0; i >= 0 && i < n; i = bits ? bits.next(i + 1) : i + 1) {
       const code = a[i] + (b ? ca * (b[i] + (c ? cb * c[i] : 0)) : 0);
-      let r = dense ? dense[code] : sparse!.get(code) ?? -1;
+      let r = dense ? dense[code] : (sparse!.get(code) ?? -1);
       if (r < 0) {
         if (++combos > limit) return undefined;
         // the closure itself, on a row holding only the columns it reads (values of this row)

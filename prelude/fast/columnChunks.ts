@@ -15,7 +15,12 @@ import type { TextPages } from '../data/textPages.js';
 const CHUNK = 1 << PAGE_SHIFT;
 
 /** Called per chunk of rows [lo, hi) that holds a visible row; row i of column k is `arrays[k][i - offsets[k]]`. */
-export type ChunkVisitor = (lo: number, hi: number, arrays: ReadonlyArray<ArrayLike<unknown>>, offsets: readonly number[]) => void;
+export type ChunkVisitor = (
+  lo: number,
+  hi: number,
+  arrays: ReadonlyArray<ArrayLike<unknown>>,
+  offsets: readonly number[],
+) => void;
 
 type Src = { pages: TextPages; all: null } | { pages: null; all: ArrayLike<unknown> };
 
@@ -27,7 +32,11 @@ type Src = { pages: TextPages; all: null } | { pages: null; all: ArrayLike<unkno
  * @param aligned every array starts at the chunk's first row (offsets all `lo`): whole-column
  *   arrays are sliced per chunk, for code that indexes every column with one row number
  */
-export function columnChunks(t: ColumnTable, names: readonly string[], aligned = false): ((visit: ChunkVisitor, wanted?: (lo: number, hi: number) => boolean) => void) | undefined {
+export function columnChunks(
+  t: ColumnTable,
+  names: readonly string[],
+  aligned = false,
+): ((visit: ChunkVisitor, wanted?: (lo: number, hi: number) => boolean) => void) | undefined {
   const srcs: Src[] = [];
   for (const name of names) {
     const col = t.column(name) as unknown;
@@ -59,7 +68,9 @@ export function columnChunks(t: ColumnTable, names: readonly string[], aligned =
           arrays[k] = s.pages.page(lo >> PAGE_SHIFT);
           offsets[k] = lo;
         } else if (aligned) {
-          arrays[k] = ArrayIsArray(s.all) ? (ReflectApply(ArrayPrototypeSlice, s.all, [lo, hi]) as unknown[]) : (s.all as unknown as Float64Array).subarray(lo, hi);
+          arrays[k] = ArrayIsArray(s.all)
+            ? (ReflectApply(ArrayPrototypeSlice, s.all, [lo, hi]) as unknown[])
+            : (s.all as unknown as Float64Array).subarray(lo, hi);
           offsets[k] = lo;
         } else {
           arrays[k] = s.all;

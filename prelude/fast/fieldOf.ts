@@ -12,7 +12,11 @@ const FIELD = /^\(row,data,op\)=>data(?:\.([A-Za-z_$][\w$]*)|\[("(?:[^"\\]|\\.)*
 export function fieldOf(fn: unknown): string | undefined {
   if (typeof fn !== 'function') return undefined;
   let src: string;
-  try { src = ReflectApply(FunctionPrototypeToString, fn, []) as string; } catch { return undefined; }
+  try {
+    src = ReflectApply(FunctionPrototypeToString, fn, []) as string;
+  } catch {
+    return undefined;
+  }
   const m = FIELD.exec(src);
   if (!m) return undefined;
   if (m[1] !== undefined) return m[1];

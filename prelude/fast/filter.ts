@@ -19,7 +19,15 @@ export function fastFilter(t: ColumnTable, criteria: unknown): ColumnTable | und
   let root: Node | undefined;
   let ops: unknown[] = [];
   try {
-    const parsed = parse({ p: criteria } as never, { table: t, value: (_name: string, node: Node) => { root = node; } } as never) as unknown as { ops: unknown[] };
+    const parsed = parse(
+      { p: criteria } as never,
+      {
+        table: t,
+        value: (_name: string, node: Node) => {
+          root = node;
+        },
+      } as never,
+    ) as unknown as { ops: unknown[] };
     ops = parsed.ops;
   } catch {
     // a closure over variables: fold it when it reads one dictionary column, else Arquero's path

@@ -37,7 +37,10 @@ export function keyCodesOf(t: ColumnTable, names: readonly string[]): KeyCodes[]
  * The key codes of 1-3 plain column names whose combined codes fit a safe integer (the product of
  * their cardinalities <= 2^53), with that product; undefined when Arquero's own path must run.
  */
-export function combinableKeys(t: ColumnTable, names: readonly string[]): { kc: KeyCodes[]; cells: number } | undefined {
+export function combinableKeys(
+  t: ColumnTable,
+  names: readonly string[],
+): { kc: KeyCodes[]; cells: number } | undefined {
   if (names.length < 1 || names.length > 3) return undefined;
   const kc = keyCodesOf(t, names);
   if (!kc) return undefined;
@@ -50,7 +53,11 @@ export function combinableKeys(t: ColumnTable, names: readonly string[]): { kc: 
  * Group ids for the rows in `rows` (null = all rows 0..n-1), numbered in the order met.
  * @returns `ids[row]` (rows not visited stay 0), `first[g]` the first row met of group g, and `size`
  */
-export function assignGroups(kc: readonly KeyCodes[], n: number, rows: ArrayLike<number> | null): { ids: Uint32Array; first: number[]; size: number } {
+export function assignGroups(
+  kc: readonly KeyCodes[],
+  n: number,
+  rows: ArrayLike<number> | null,
+): { ids: Uint32Array; first: number[]; size: number } {
   const ids = new Uint32Array(n);
   const first: number[] = [];
   const m = rows ? rows.length : n;
@@ -67,7 +74,10 @@ export function assignGroups(kc: readonly KeyCodes[], n: number, rows: ArrayLike
       const i = rows ? rows[j] : j;
       const code = a[i] + (b ? ca * (b[i] + (c ? cb * c[i] : 0)) : 0);
       let g = slot[code];
-      if (g < 0) { g = slot[code] = first.length; first.push(i); }
+      if (g < 0) {
+        g = slot[code] = first.length;
+        first.push(i);
+      }
       ids[i] = g;
     }
   } else {
@@ -76,7 +86,10 @@ export function assignGroups(kc: readonly KeyCodes[], n: number, rows: ArrayLike
       const i = rows ? rows[j] : j;
       const code = a[i] + (b ? ca * (b[i] + (c ? cb * c[i] : 0)) : 0);
       let g = slot.get(code);
-      if (g === undefined) { slot.set(code, (g = first.length)); first.push(i); }
+      if (g === undefined) {
+        slot.set(code, (g = first.length));
+        first.push(i);
+      }
       ids[i] = g;
     }
   }

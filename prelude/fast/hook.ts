@@ -45,7 +45,11 @@ export function fastVerb(t: ColumnTable, verb: string, args: unknown[]): ColumnT
 /** Records what a fast path later needs from a verb's result (orderby: whether top-n may replace the sort). */
 export function afterVerb(t: ColumnTable, verb: string, args: unknown[], out: ColumnTable): ColumnTable {
   if (verb === 'orderby') {
-    try { noteOrder(t, out, args); } catch { /* no mark: the full sort runs */ }
+    try {
+      noteOrder(t, out, args);
+    } catch {
+      /* no mark: the full sort runs */
+    }
   }
   return out;
 }

@@ -23,7 +23,8 @@ const cache = new NativeWeakMap<object, KeyCodes>();
 export function keyCodes(src: Source): KeyCodes {
   const owner = src.kind === 'dict' ? src.codes : src.values;
   let kc = cache.get(owner);
-  if (!kc) cache.set(owner, (kc = src.kind === 'dict' ? dictCodes(src.codes, src.dict) : numCodes(src.values, src.valid)));
+  if (!kc)
+    cache.set(owner, (kc = src.kind === 'dict' ? dictCodes(src.codes, src.dict) : numCodes(src.values, src.valid)));
   return kc;
 }
 
@@ -32,7 +33,11 @@ function dictCodes(raw: Int32Array, dict: readonly string[]): KeyCodes {
   const codes = new Int32Array(n);
   for (let i = 0; i < n; i++) codes[i] = raw[i] < 0 ? 0 : raw[i] + 1;
   let quoted = false;
-  for (const s of dict) if (s.includes('"')) { quoted = true; break; }
+  for (const s of dict)
+    if (s.includes('"')) {
+      quoted = true;
+      break;
+    }
   return { codes, card: dict.length + 1, quoted, nan: -1 };
 }
 

@@ -24,7 +24,13 @@ const keyOf = (v: unknown): unknown => (v instanceof Date ? `D${v.getTime()}` : 
  * cell; the string-keyed maps get one entry per distinct cell. The margin lists (`rk|*`, `*|ck`,
  * `*|*`) are built only when asked: `rowMargins` for `rk|*` and `*|*`, `colMargins` for `*|ck`.
  */
-export function fastBuckets(t: ColumnTable, idx: readonly string[], ckeys: readonly string[], rowMargins = true, colMargins = true): Buckets | undefined {
+export function fastBuckets(
+  t: ColumnTable,
+  idx: readonly string[],
+  ckeys: readonly string[],
+  rowMargins = true,
+  colMargins = true,
+): Buckets | undefined {
   try {
     if (idx.length < 1 || idx.length > 3 || ckeys.length > 3) return undefined;
     const ik = keyCodesOf(t, idx);
@@ -51,7 +57,10 @@ export function fastBuckets(t: ColumnTable, idx: readonly string[], ckeys: reado
     for (let j = 0; j < m; j++) {
       const a = rg.ids[j];
       const b = cg.ids[j];
-      if (a < 0 || b < 0) { cellOf[j] = -1; continue; }
+      if (a < 0 || b < 0) {
+        cellOf[j] = -1;
+        continue;
+      }
       const cell = a * C + b;
       cellOf[j] = cell;
       if (count[cell + 1]++ === 0) order.push(cell);
@@ -59,13 +68,19 @@ export function fastBuckets(t: ColumnTable, idx: readonly string[], ckeys: reado
     for (let c = 0; c < R * C; c++) count[c + 1] += count[c];
     const placed = new Uint32Array(count[R * C]);
     const fill = count.slice(0, R * C);
-    for (let j = 0; j < m; j++) { const cell = cellOf[j]; if (cell >= 0) placed[fill[cell]++] = rows ? rows[j] : j; }
+    for (let j = 0; j < m; j++) {
+      const cell = cellOf[j];
+      if (cell >= 0) placed[fill[cell]++] = rows ? rows[j] : j;
+    }
     const rk: Array<{ vals: unknown[]; key: string }> = [];
     const cks: Array<{ vals: unknown[]; key: string }> = [];
     const out: Buckets = { rowKeys: new NativeMap(), colKeys: new NativeMap(), cells: new NativeMap() };
     const append = (k: string, part: Uint32Array) => {
       const a = out.cells.get(k);
-      if (!a) { out.cells.set(k, Array.from(part)); return; }
+      if (!a) {
+        out.cells.set(k, Array.from(part));
+        return;
+      }
       for (let i = 0; i < part.length; i++) a.push(part[i]);
     };
     for (const cell of order) {
@@ -81,13 +96,20 @@ export function fastBuckets(t: ColumnTable, idx: readonly string[], ckeys: reado
     }
     if (rowMargins || colMargins) {
       // margins need the rows of several cells in row order: one more pass over the visited rows
-      const push = (k: string, r: number) => { const x = out.cells.get(k); if (x) x.push(r); else out.cells.set(k, [r]); };
+      const push = (k: string, r: number) => {
+        const x = out.cells.get(k);
+        if (x) x.push(r);
+        else out.cells.set(k, [r]);
+      };
       for (let j = 0; j < m; j++) {
         const cell = cellOf[j];
         if (cell < 0) continue;
         const a = (cell / C) | 0;
         const r = rows ? rows[j] : j;
-        if (rowMargins) { push(`${rk[a].key}|*`, r); push('*|*', r); }
+        if (rowMargins) {
+          push(`${rk[a].key}|*`, r);
+          push('*|*', r);
+        }
         if (colMargins) push(`*|${cks[cell - a * C].key}`, r);
       }
     }
@@ -101,7 +123,11 @@ export function fastBuckets(t: ColumnTable, idx: readonly string[], ckeys: reado
  * Per visited row j: the id of its key combination (first-appearance order), -1 when a key part
  * is missing (null or NaN); `first[g]` is the first row of g. No key columns: one group.
  */
-function groupIds(kc: readonly KeyCodes[], rows: Uint32Array | null, m: number): { ids: Int32Array; first: number[] } | undefined {
+function groupIds(
+  kc: readonly KeyCodes[],
+  rows: Uint32Array | null,
+  m: number,
+): { ids: Int32Array; first: number[] } | undefined {
   const ids = new Int32Array(m);
   const first: number[] = [];
   let cells = 1;
@@ -117,18 +143,30 @@ function groupIds(kc: readonly KeyCodes[], rows: Uint32Array | null, m: number):
     let missing = false;
     for (const k of kc) {
       const x = k.codes[i];
-      if (x === 0 || x === k.nan) { missing = true; break; }
+      if (x === 0 || x === k.nan) {
+        missing = true;
+        break;
+      }
       code += x * scale;
       scale *= k.card;
     }
-    if (missing) { ids[j] = -1; continue; }
+    if (missing) {
+      ids[j] = -1;
+      continue;
+    }
     let g: number | undefined;
     if (lookup) {
       g = lookup[code];
-      if (g < 0) { lookup[code] = g = first.length; first.push(i); }
+      if (g < 0) {
+        lookup[code] = g = first.length;
+        first.push(i);
+      }
     } else {
       g = slot.get(code);
-      if (g === undefined) { slot.set(code, (g = first.length)); first.push(i); }
+      if (g === undefined) {
+        slot.set(code, (g = first.length));
+        first.push(i);
+      }
     }
     ids[j] = g;
   }

@@ -30,34 +30,81 @@ import type { ColumnTable } from 'arquero';
 /** A node of Arquero's expression tree. */
 
 /** Evaluation state: the backing row count and whether any part avoided per-row code. */
-export interface Ctx { t: ColumnTable; n: number; params: unknown; fast: boolean }
+export interface Ctx {
+  t: ColumnTable;
+  n: number;
+  params: unknown;
+  fast: boolean;
+}
 
 /** Arquero (and prelude) functions with no state or randomness: safe to evaluate once per entry. */
-const PURE = new Set(('bin equal recode sequence compact concat includes indexof join lastindexof length pluck reverse slice '
-  + 'parse_json to_json abs acos acosh asin asinh atan atan2 atanh cbrt ceil clz32 cos cosh degrees exp expm1 floor fround greatest '
-  + 'is_finite is_nan least log log10 log1p log2 pow radians round sign sin sinh sqrt tan tanh trunc entries has keys object values '
-  + 'endswith lower match normalize padend padstart parse_float parse_int repeat replace split startswith substring trim upper '
-  + 'contains strip len isna notna').split(' '));
+const PURE = new Set(
+  (
+    'bin equal recode sequence compact concat includes indexof join lastindexof length pluck reverse slice ' +
+    'parse_json to_json abs acos acosh asin asinh atan atan2 atanh cbrt ceil clz32 cos cosh degrees exp expm1 floor fround greatest ' +
+    'is_finite is_nan least log log10 log1p log2 pow radians round sign sin sinh sqrt tan tanh trunc entries has keys object values ' +
+    'endswith lower match normalize padend padstart parse_float parse_int repeat replace split startswith substring trim upper ' +
+    'contains strip len isna notna'
+  ).split(' '),
+);
 
 /** Node types a per-entry part may contain (plus Column, Function and Parameter, checked apart). */
-const PLAIN = new Set(['Literal', 'Constant', 'BinaryExpression', 'LogicalExpression', 'UnaryExpression', 'ConditionalExpression',
-  'CallExpression', 'ArrayExpression', 'ObjectExpression', 'Property', 'TemplateLiteral', 'TemplateElement', 'MemberExpression']);
+const PLAIN = new Set([
+  'Literal',
+  'Constant',
+  'BinaryExpression',
+  'LogicalExpression',
+  'UnaryExpression',
+  'ConditionalExpression',
+  'CallExpression',
+  'ArrayExpression',
+  'ObjectExpression',
+  'Property',
+  'TemplateLiteral',
+  'TemplateElement',
+  'MemberExpression',
+]);
 
 /** Comparison operators on two numbers, column on the left (`==` is `===` for numbers). */
-const NORMAL: Record<string, string> = { '===': '===', '!==': '!==', '==': '===', '!=': '!==', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+const NORMAL: Record<string, string> = {
+  '===': '===',
+  '!==': '!==',
+  '==': '===',
+  '!=': '!==',
+  '<': '<',
+  '<=': '<=',
+  '>': '>',
+  '>=': '>=',
+};
 /** The same with the column on the right: `c < v` is `v > c`. */
-const MIRROR: Record<string, string> = { '===': '===', '!==': '!==', '==': '===', '!=': '!==', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+const MIRROR: Record<string, string> = {
+  '===': '===',
+  '!==': '!==',
+  '==': '===',
+  '!=': '!==',
+  '<': '>',
+  '<=': '>=',
+  '>': '<',
+  '>=': '<=',
+};
 
 /** Columns read by `node`, or null when it holds anything a per-entry evaluation must not fold. */
 function columnsOf(node: Node, out: Set<string>): Set<string> | null {
-  if (node.type === 'Column') { out.add(node.name as string); return out; }
+  if (node.type === 'Column') {
+    out.add(node.name as string);
+    return out;
+  }
   if (node.type === 'Function') return PURE.has(node.name as string) ? out : null;
   if (node.type === 'Parameter') return out;
   if (!PLAIN.has(node.type)) return null;
   for (const [key, v] of Object.entries(node)) {
     if (key === 'type') continue;
     // a member name (d.x.length) or an object key is an Identifier, not a variable
-    if ((node.type === 'MemberExpression' && key === 'property' && !node.computed) || (node.type === 'Property' && key === 'key' && !node.computed)) continue;
+    if (
+      (node.type === 'MemberExpression' && key === 'property' && !node.computed) ||
+      (node.type === 'Property' && key === 'key' && !node.computed)
+    )
+      continue;
     for (const c of Array.isArray(v) ? v : [v]) {
       if (c && typeof c === 'object' && typeof (c as Node).type === 'string' && !columnsOf(c as Node, out)) return null;
     }
@@ -128,7 +175,8 @@ function readColumns(node: Node, out: Set<string>): Set<string> {
   if (node.type === 'Column') out.add(node.name as string);
   for (const [key, v] of Object.entries(node)) {
     if (key === 'type') continue;
-    for (const c of Array.isArray(v) ? v : [v]) if (c && typeof c === 'object' && typeof (c as Node).type === 'string') readColumns(c as Node, out);
+    for (const c of Array.isArray(v) ? v : [v])
+      if (c && typeof c === 'object' && typeof (c as Node).type === 'string') readColumns(c as Node, out);
   }
   return out;
 }
@@ -139,7 +187,13 @@ function readColumns(node: Node, out: Set<string>): Set<string> {
  * The compiled code reads a column only as `data.X.at(row)` / `data.X[row]`, so the chunk's arrays
  * with the row number relative to the chunk give the same values. False when it does not apply.
  */
-function textChunks(ctx: Ctx, node: Node, f: (row: number, data: unknown) => unknown, sel: Uint8Array, out: Uint8Array): boolean {
+function textChunks(
+  ctx: Ctx,
+  node: Node,
+  f: (row: number, data: unknown) => unknown,
+  sel: Uint8Array,
+  out: Uint8Array,
+): boolean {
   const names = [...readColumns(node, new Set())];
   if (!names.length || !readsTextPages(ctx.t, names)) return false;
   const chunks = columnChunks(ctx.t, names, true);
@@ -162,11 +216,25 @@ function textChunks(ctx: Ctx, node: Node, f: (row: number, data: unknown) => unk
  * the session does not hold is searched on the host's UTF-8 bytes, the others by the compiled code
  * on the page's rows; a null row takes what the compiled code gives for null. False when it does not apply.
  */
-function hostIncludes(ctx: Ctx, node: Node, f: (row: number, data: unknown) => unknown, sel: Uint8Array, out: Uint8Array): boolean {
+function hostIncludes(
+  ctx: Ctx,
+  node: Node,
+  f: (row: number, data: unknown) => unknown,
+  sel: Uint8Array,
+  out: Uint8Array,
+): boolean {
   if (node.type !== 'CallExpression') return false;
   const callee = node.callee as Node;
   const args = node.arguments as Node[];
-  if (callee.type !== 'Function' || callee.name !== 'includes' || args.length !== 2 || args[0]!.type !== 'Column' || args[1]!.type !== 'Literal' || typeof args[1]!.value !== 'string') return false;
+  if (
+    callee.type !== 'Function' ||
+    callee.name !== 'includes' ||
+    args.length !== 2 ||
+    args[0]!.type !== 'Column' ||
+    args[1]!.type !== 'Literal' ||
+    typeof args[1]!.value !== 'string'
+  )
+    return false;
   const name = args[0]!.name as string;
   const col = ctx.t.column(name) as unknown;
   if (!(col instanceof LazyColumn)) return false;
@@ -181,11 +249,18 @@ function hostIncludes(ctx: Ctx, node: Node, f: (row: number, data: unknown) => u
   for (let p = 0, lo = 0; lo < n; p++) {
     const hi = Math.min(n, lo + PAGE_ROWS);
     let any = false;
-    for (let i = lo; i < hi; i++) if (sel[i]) { any = true; break; }
+    for (let i = lo; i < hi; i++)
+      if (sel[i]) {
+        any = true;
+        break;
+      }
     if (any) {
       const got = pages.scan(p, { op: 'contains', needle, fold: 'none' });
       if (got) {
-        for (let i = lo; i < hi; i++) { const g = got[i - lo]!; out[i] = sel[i] & (g === 2 ? z : g); }
+        for (let i = lo; i < hi; i++) {
+          const g = got[i - lo]!;
+          out[i] = sel[i] & (g === 2 ? z : g);
+        }
       } else {
         data[name] = pages.page(p);
         for (let i = lo; i < hi; i++) if (sel[i] && f(i - lo, data)) out[i] = 1;
@@ -198,7 +273,15 @@ function hostIncludes(ctx: Ctx, node: Node, f: (row: number, data: unknown) => u
 }
 
 /** `number column OP number constant` (either side) on the Float64Array; false when the shape differs. */
-function numeric(node: Node, name: string, v: Float64Array, valid: Uint8Array, f: (row: number, data: unknown) => unknown, sel: Uint8Array, out: Uint8Array): boolean {
+function numeric(
+  node: Node,
+  name: string,
+  v: Float64Array,
+  valid: Uint8Array,
+  f: (row: number, data: unknown) => unknown,
+  sel: Uint8Array,
+  out: Uint8Array,
+): boolean {
   if (node.type !== 'BinaryExpression' || !Object.hasOwn(NORMAL, node.operator as string)) return false;
   const left = node.left as Node;
   const right = node.right as Node;
@@ -214,13 +297,26 @@ function numeric(node: Node, name: string, v: Float64Array, valid: Uint8Array, f
   const z = f(0, nullData) ? 1 : 0;
   const n = out.length;
   switch (op) {
-    case '===': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] === k ? 1 : 0) : z); break;
-    case '!==': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] !== k ? 1 : 0) : z); break;
-    case '<': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] < k ? 1 : 0) : z); break;
-    case '<=': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] <= k ? 1 : 0) : z); break;
-    case '>': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] > k ? 1 : 0) : z); break;
-    case '>=': for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] >= k ? 1 : 0) : z); break;
-    default: return false;
+    case '===':
+      for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] === k ? 1 : 0) : z);
+      break;
+    case '!==':
+      for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] !== k ? 1 : 0) : z);
+      break;
+    case '<':
+      for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] < k ? 1 : 0) : z);
+      break;
+    case '<=':
+      for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] <= k ? 1 : 0) : z);
+      break;
+    case '>':
+      for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] > k ? 1 : 0) : z);
+      break;
+    case '>=':
+      for (let i = 0; i < n; i++) out[i] = sel[i] & (valid[i] ? (v[i] >= k ? 1 : 0) : z);
+      break;
+    default:
+      return false;
   }
   return true;
 }
@@ -228,7 +324,8 @@ function numeric(node: Node, name: string, v: Float64Array, valid: Uint8Array, f
 /** A number literal's value (or -literal), else undefined: only number operands take the typed loop. */
 function constant(node: Node): number | undefined {
   if (node.type === 'Literal') return typeof node.value === 'number' ? node.value : undefined;
-  if (node.type !== 'UnaryExpression' || node.operator !== '-' || (node.argument as Node).type !== 'Literal') return undefined;
+  if (node.type !== 'UnaryExpression' || node.operator !== '-' || (node.argument as Node).type !== 'Literal')
+    return undefined;
   const v = (node.argument as Node).value;
   return typeof v === 'number' ? -v : undefined;
 }

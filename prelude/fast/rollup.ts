@@ -15,10 +15,27 @@ import { fieldOf } from './fieldOf.js';
 import { sourceOf, type Source } from './source.js';
 import type { Grouping } from './groups.js';
 
-interface ParsedOp { name: string; fields: unknown[]; params: unknown[]; id: number }
+interface ParsedOp {
+  name: string;
+  fields: unknown[];
+  params: unknown[];
+  id: number;
+}
 type Expr = ((row: number, data: unknown, op: (id: number, row: number) => unknown) => unknown) & { field?: number };
 
-const NUMERIC = new Set(['sum', 'mean', 'average', 'min', 'max', 'variance', 'variancep', 'stdev', 'stdevp', 'median', 'quantile']);
+const NUMERIC = new Set([
+  'sum',
+  'mean',
+  'average',
+  'min',
+  'max',
+  'variance',
+  'variancep',
+  'stdev',
+  'stdevp',
+  'median',
+  'quantile',
+]);
 const ANY_COLUMN = new Set(['valid', 'invalid']);
 
 /** The fast rollup of `t`, or undefined when some value is not recognized. */
@@ -32,7 +49,10 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
   }
   const sources: Array<Source | null> = [];
   for (const op of parsed.ops) {
-    if (op.name === 'count' && op.fields.length === 0) { sources.push(null); continue; }
+    if (op.name === 'count' && op.fields.length === 0) {
+      sources.push(null);
+      continue;
+    }
     if (op.fields.length !== 1 || !(NUMERIC.has(op.name) || ANY_COLUMN.has(op.name))) return undefined;
     const name = fieldOf(op.fields[0]);
     const src = name === undefined ? undefined : sourceOf(t, name);
@@ -45,7 +65,9 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
   const size = groups ? groups.size : 1;
   const order = scanOrder(t);
   const result: unknown[][] = [];
-  parsed.ops.forEach((op, k) => (result[op.id] = reduceOp(op, sources[k], groups ? groups.keys : null, size, order, t.totalRows())));
+  parsed.ops.forEach(
+    (op, k) => (result[op.id] = reduceOp(op, sources[k], groups ? groups.keys : null, size, order, t.totalRows())),
+  );
   const cols = columnSet();
   if (groups) groupOutput(cols, groups);
   const opAt = (id: number, row: number) => result[id][row];
@@ -66,7 +88,14 @@ function scanOrder(t: ColumnTable): Uint32Array | null {
   return null;
 }
 
-function reduceOp(op: ParsedOp, src: Source | null, keys: Uint32Array | null, size: number, order: Uint32Array | null, n: number): unknown[] {
+function reduceOp(
+  op: ParsedOp,
+  src: Source | null,
+  keys: Uint32Array | null,
+  size: number,
+  order: Uint32Array | null,
+  n: number,
+): unknown[] {
   const m = order ? order.length : n;
   const count = new Float64Array(size);
   if (src === null) {
@@ -89,7 +118,8 @@ function reduceOp(op: ParsedOp, src: Source | null, keys: Uint32Array | null, si
   const acc = new Float64Array(size); // sum, mean, min or max
   const dev = new Float64Array(size);
   const has = new Uint8Array(size);
-  const lists: number[][] | null = name === 'median' || name === 'quantile' ? Array.from({ length: size }, () => []) : null;
+  const lists: number[][] | null =
+    name === 'median' || name === 'quantile' ? Array.from({ length: size }, () => []) : null;
   // one tight loop per kind (no per-row dispatch); the same updates in the same order as Arquero
   if (name === 'sum' || name === 'valid' || name === 'invalid') {
     for (let j = 0; j < m; j++) {
@@ -97,7 +127,10 @@ function reduceOp(op: ParsedOp, src: Source | null, keys: Uint32Array | null, si
       const g = keys ? keys[i] : 0;
       count[g]++;
       const v = values[i];
-      if (ok[i] && v === v) { valid[g]++; acc[g] += v; }
+      if (ok[i] && v === v) {
+        valid[g]++;
+        acc[g] += v;
+      }
     }
   } else if (name === 'mean' || name === 'average') {
     for (let j = 0; j < m; j++) {
@@ -117,15 +150,29 @@ function reduceOp(op: ParsedOp, src: Source | null, keys: Uint32Array | null, si
       if (v !== v) continue; // NaN is not valid
       const c = ++valid[g];
       switch (name) {
-        case 'variance': case 'variancep': case 'stdev': case 'stdevp': {
+        case 'variance':
+        case 'variancep':
+        case 'stdev':
+        case 'stdevp': {
           const d = v - acc[g];
           acc[g] += d / c;
           dev[g] += d * (v - acc[g]);
           break;
         }
-        case 'min': if (!has[g] || v < acc[g]) { acc[g] = v; has[g] = 1; } break;
-        case 'max': if (!has[g] || v > acc[g]) { acc[g] = v; has[g] = 1; } break;
-        default: lists![g].push(v);
+        case 'min':
+          if (!has[g] || v < acc[g]) {
+            acc[g] = v;
+            has[g] = 1;
+          }
+          break;
+        case 'max':
+          if (!has[g] || v > acc[g]) {
+            acc[g] = v;
+            has[g] = 1;
+          }
+          break;
+        default:
+          lists![g].push(v);
       }
     }
   }
@@ -133,14 +180,33 @@ function reduceOp(op: ParsedOp, src: Source | null, keys: Uint32Array | null, si
   for (let g = 0; g < size; g++) {
     const c = valid[g];
     switch (name) {
-      case 'valid': out[g] = c; break;
-      case 'invalid': out[g] = count[g] - c; break;
-      case 'sum': case 'mean': case 'average': out[g] = c ? acc[g] : undefined; break;
-      case 'min': case 'max': out[g] = has[g] ? acc[g] : undefined; break;
-      case 'variance': out[g] = c > 1 ? dev[g] / (c - 1) : undefined; break;
-      case 'variancep': out[g] = c > 1 ? dev[g] / c : undefined; break;
-      case 'stdev': out[g] = c > 1 ? Math.sqrt(dev[g] / (c - 1)) : undefined; break;
-      case 'stdevp': out[g] = c > 1 ? Math.sqrt(dev[g] / c) : undefined; break;
+      case 'valid':
+        out[g] = c;
+        break;
+      case 'invalid':
+        out[g] = count[g] - c;
+        break;
+      case 'sum':
+      case 'mean':
+      case 'average':
+        out[g] = c ? acc[g] : undefined;
+        break;
+      case 'min':
+      case 'max':
+        out[g] = has[g] ? acc[g] : undefined;
+        break;
+      case 'variance':
+        out[g] = c > 1 ? dev[g] / (c - 1) : undefined;
+        break;
+      case 'variancep':
+        out[g] = c > 1 ? dev[g] / c : undefined;
+        break;
+      case 'stdev':
+        out[g] = c > 1 ? Math.sqrt(dev[g] / (c - 1)) : undefined;
+        break;
+      case 'stdevp':
+        out[g] = c > 1 ? Math.sqrt(dev[g] / c) : undefined;
+        break;
       default: {
         const list = lists![g].sort(ascending);
         out[g] = quantile(list, name === 'median' ? 0.5 : (op.params[0] as number));

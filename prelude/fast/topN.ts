@@ -18,9 +18,17 @@ export function noteOrder(t: ColumnTable, out: ColumnTable, args: unknown[]): vo
   const names: string[] = [];
   for (const a of args.flat()) {
     if (typeof a === 'string') names.push(a);
-    else if (typeof a === 'number') { const n = t.columnName(a); if (n === undefined) return; names.push(n); }
-    else if (a && typeof a === 'object' && typeof (a as { expr?: unknown }).expr === 'string'
-      && Object.keys(a).every((k) => k === 'expr' || k === 'desc' || k === 'field')) names.push((a as { expr: string }).expr);
+    else if (typeof a === 'number') {
+      const n = t.columnName(a);
+      if (n === undefined) return;
+      names.push(n);
+    } else if (
+      a &&
+      typeof a === 'object' &&
+      typeof (a as { expr?: unknown }).expr === 'string' &&
+      Object.keys(a).every((k) => k === 'expr' || k === 'desc' || k === 'field')
+    )
+      names.push((a as { expr: string }).expr);
     else return;
   }
   noteOrderColumns(out, t, names);
@@ -45,7 +53,10 @@ export function topRows(t: ColumnTable, end: number): ColumnTable | undefined {
   // max-heap on (cmp, row): the root is the worst of the best `end` rows seen
   const heap = new Uint32Array(end);
   let size = 0;
-  const worse = (a: number, b: number) => { const c = cmp(a, b, data); return c > 0 || (c === 0 && a > b); };
+  const worse = (a: number, b: number) => {
+    const c = cmp(a, b, data);
+    return c > 0 || (c === 0 && a > b);
+  };
   const up = (j: number) => {
     const r = heap[j];
     while (j > 0) {
@@ -69,7 +80,10 @@ export function topRows(t: ColumnTable, end: number): ColumnTable | undefined {
     heap[j] = r;
   };
   const visit = (i: number) => {
-    if (size < end) { heap[size] = i; up(size++); } else if (end > 0 && worse(heap[0], i)) down(i);
+    if (size < end) {
+      heap[size] = i;
+      up(size++);
+    } else if (end > 0 && worse(heap[0], i)) down(i);
   };
   const bits = t.mask();
   if (bits) for (let i = bits.next(0); i >= 0; i = bits.next(i + 1)) visit(i);

@@ -48,7 +48,7 @@ function count(t: ColumnTable, names: readonly string[], dropna: boolean): FastC
       scale *= c.card;
     }
     if (missing && dropna) continue;
-    let k = dense ? dense[code] : sparse!.get(code) ?? -1;
+    let k = dense ? dense[code] : (sparse!.get(code) ?? -1);
     if (k < 0) {
       k = counts.length;
       if (dense) dense[code] = k;

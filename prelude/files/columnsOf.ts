@@ -19,7 +19,11 @@ export interface FileColumn {
  */
 export function fileTable(t: unknown, fn: string): ColumnTable {
   if (!isTable(t)) {
-    throw new GuestError('TypeError', `${fn}() expects a table, got ${t === null ? 'null' : Array.isArray(t) ? 'an array' : typeof t}`, `Pass an Arquero table, e.g. ${fn}(award_data.filter(...).select('Company', 'Award Amount')); for an array of objects use ${fn}(aq.from(rows)).`);
+    throw new GuestError(
+      'TypeError',
+      `${fn}() expects a table, got ${t === null ? 'null' : Array.isArray(t) ? 'an array' : typeof t}`,
+      `Pass an Arquero table, e.g. ${fn}(award_data.filter(...).select('Company', 'Award Amount')); for an array of objects use ${fn}(aq.from(rows)).`,
+    );
   }
   return t as ColumnTable;
 }

@@ -41,7 +41,12 @@ export function cellFormatter(dtype: Dtype, shown: readonly unknown[]): (v: unkn
 }
 
 /** The shown rows of a table as formatted strings per column, plus the dtypes. */
-export function formatColumns(t: ColumnTable, names: string[], rows: ArrayLike<number>, width: number): { cells: string[][]; dtypes: Dtype[] } {
+export function formatColumns(
+  t: ColumnTable,
+  names: string[],
+  rows: ArrayLike<number>,
+  width: number,
+): { cells: string[][]; dtypes: Dtype[] } {
   const cells: string[][] = [];
   const dtypes: Dtype[] = [];
   for (const name of names) {

@@ -50,7 +50,8 @@ export function tableText(t: ColumnTable, options: TableTextOptions = {}): strin
   const { cells } = formatColumns(t, shownNames(), rows, maxColWidth);
   const labels = positions.map(String);
   const idxW = Math.max(cutRows ? 2 : 0, ...labels.map((l) => l.length));
-  const colWidths = () => shownNames().map((name, j) => Math.max(name.length, cutRows ? 3 : 0, ...cells[j].map((c) => c.length)));
+  const colWidths = () =>
+    shownNames().map((name, j) => Math.max(name.length, cutRows ? 3 : 0, ...cells[j].map((c) => c.length)));
   let widths = colWidths();
   const lineWidth = () => idxW + widths.reduce((a, w) => a + w + 2, 0) + (left + right < names.length ? 5 : 0);
   while (lineWidth() > width && left + right > 1) {
@@ -77,8 +78,19 @@ export function tableText(t: ColumnTable, options: TableTextOptions = {}): strin
   };
   const lines = [line('', shown)];
   positions.forEach((_, i) => {
-    if (cutRows && i === head) lines.push(line('..', shown.map(() => '...')));
-    lines.push(line(labels[i], cells.map((c) => c[i])));
+    if (cutRows && i === head)
+      lines.push(
+        line(
+          '..',
+          shown.map(() => '...'),
+        ),
+      );
+    lines.push(
+      line(
+        labels[i],
+        cells.map((c) => c[i]),
+      ),
+    );
   });
   if (cutRows || cutCols) lines.push('', `[${n} rows x ${names.length} columns]`);
   return lines.join('\n');

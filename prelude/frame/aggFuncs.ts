@@ -19,8 +19,12 @@ function numbers(vs: readonly unknown[], name: string): number[] {
     if (typeof v === 'number') out.push(v);
     else if (typeof v === 'boolean') out.push(v ? 1 : 0);
     else if (v instanceof Date) out.push(v.getTime());
-    else throw new GuestError('TypeError', `${name}() needs numbers, got ${typeof v === 'string' ? `the string '${String(v).slice(0, 30)}'` : typeof v}`,
-      `Apply ${name} to numeric columns only (e.g. 'Award Amount'); for text use 'count', 'nunique', 'first' or value_counts.`);
+    else
+      throw new GuestError(
+        'TypeError',
+        `${name}() needs numbers, got ${typeof v === 'string' ? `the string '${String(v).slice(0, 30)}'` : typeof v}`,
+        `Apply ${name} to numeric columns only (e.g. 'Award Amount'); for text use 'count', 'nunique', 'first' or value_counts.`,
+      );
   }
   return out;
 }
@@ -57,31 +61,63 @@ const extreme = (sign: 1 | -1) => (vs: readonly unknown[]) => {
 /** The named aggregations accepted by agg(), pivot_table() and groupby shortcuts. */
 export const AGG_FUNCS: Readonly<Record<string, AggFn>> = {
   sum: (vs) => numbers(vs, 'sum').reduce((a, b) => a + b, 0),
-  mean: (vs) => { const xs = numbers(vs, 'mean'); return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null; },
-  median: (vs) => quantileSorted(numbers(vs, 'median').sort((a, b) => a - b), 0.5),
+  mean: (vs) => {
+    const xs = numbers(vs, 'mean');
+    return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
+  },
+  median: (vs) =>
+    quantileSorted(
+      numbers(vs, 'median').sort((a, b) => a - b),
+      0.5,
+    ),
   min: extreme(-1),
   max: extreme(1),
   count: (vs) => nonNull(vs).length,
   size: (vs) => vs.length,
   nunique: (vs) => new Set(nonNull(vs).map((v) => (v instanceof Date ? v.getTime() : v))).size,
-  std: (vs) => { const v = variance(vs, 'std'); return v === null ? null : Math.sqrt(v); },
+  std: (vs) => {
+    const v = variance(vs, 'std');
+    return v === null ? null : Math.sqrt(v);
+  },
   var: (vs) => variance(vs, 'var'),
-  first: (vs) => { for (const v of vs) if (!isNull(v)) return v; return null; },
-  last: (vs) => { for (let i = vs.length - 1; i >= 0; i--) if (!isNull(vs[i])) return vs[i]; return null; },
+  first: (vs) => {
+    for (const v of vs) if (!isNull(v)) return v;
+    return null;
+  },
+  last: (vs) => {
+    for (let i = vs.length - 1; i >= 0; i--) if (!isNull(vs[i])) return vs[i];
+    return null;
+  },
   prod: (vs) => numbers(vs, 'prod').reduce((a, b) => a * b, 1),
 };
 
 /** Aliases LLMs write for the same aggregations. */
-const ALIASES: Readonly<Record<string, string>> = { average: 'mean', avg: 'mean', total: 'sum', stdev: 'std', variance: 'var', len: 'size', product: 'prod', distinct: 'nunique', n: 'size' };
+const ALIASES: Readonly<Record<string, string>> = {
+  average: 'mean',
+  avg: 'mean',
+  total: 'sum',
+  stdev: 'std',
+  variance: 'var',
+  len: 'size',
+  product: 'prod',
+  distinct: 'nunique',
+  n: 'size',
+};
 
 /** Resolves an aggregation name or function; throws with the list of names when unknown. */
 export function aggFn(spec: unknown): { name: string; fn: AggFn } {
-  if (typeof spec === 'function') return { name: (spec as Function).name || 'custom', fn: (vs) => (spec as (v: unknown[]) => unknown)(vs.slice()) };
+  if (typeof spec === 'function')
+    return { name: (spec as Function).name || 'custom', fn: (vs) => (spec as (v: unknown[]) => unknown)(vs.slice()) };
   const name = typeof spec === 'string' ? (Object.hasOwn(ALIASES, spec) ? ALIASES[spec] : spec) : '';
   const fn = Object.hasOwn(AGG_FUNCS, name) ? AGG_FUNCS[name] : undefined;
   if (!fn) {
-    throw new GuestError('ValueError', `Unknown aggregation ${JSON.stringify(spec)}`,
-      `Use one of ${Object.keys(AGG_FUNCS).map((k) => `'${k}'`).join(', ')}, or a function (values) => result.`);
+    throw new GuestError(
+      'ValueError',
+      `Unknown aggregation ${JSON.stringify(spec)}`,
+      `Use one of ${Object.keys(AGG_FUNCS)
+        .map((k) => `'${k}'`)
+        .join(', ')}, or a function (values) => result.`,
+    );
   }
   return { name, fn };
 }

@@ -11,7 +11,11 @@ const keyPart = (v: unknown) => (v instanceof Date ? `D${v.getTime()}` : isNull(
  * ('last') or none (false) of each set of duplicates. Row order is kept.
  * @example drop_duplicates(award_data, ['Agency', 'Phase'])
  */
-export function drop_duplicates(t: unknown, subset?: unknown, options: { keep?: 'first' | 'last' | false } = {}): ColumnTable {
+export function drop_duplicates(
+  t: unknown,
+  subset?: unknown,
+  options: { keep?: 'first' | 'last' | false } = {},
+): ColumnTable {
   assertTable(t, 'drop_duplicates');
   if (subset && typeof subset === 'object' && !Array.isArray(subset)) {
     const o = subset as { subset?: unknown; keep?: 'first' | 'last' | false };
@@ -40,14 +44,22 @@ export function drop_duplicates(t: unknown, subset?: unknown, options: { keep?: 
  */
 export function fillna(t: unknown, value: unknown): ColumnTable {
   assertTable(t, 'fillna');
-  if (value === undefined) throw new GuestError('TypeError', 'fillna() needs a value', "Example: fillna(award_data, { 'Award Amount': 0 }) or t.fillna(0). (method='ffill' is not supported.)");
+  if (value === undefined)
+    throw new GuestError(
+      'TypeError',
+      'fillna() needs a value',
+      "Example: fillna(award_data, { 'Award Amount': 0 }) or t.fillna(0). (method='ffill' is not supported.)",
+    );
   const perCol = value !== null && typeof value === 'object' && !(value instanceof Date) && !Array.isArray(value);
   const names = perCol ? resolveColumns(t, Object.keys(value as object), 'fillna()') : t.columnNames();
   const cols: Record<string, (row: number) => unknown> = {};
   for (const name of names) {
     const col = t.column(name)!;
     const fill = perCol ? (value as Record<string, unknown>)[name] : value;
-    cols[name] = (r) => { const v = col.at(r); return isNull(v) ? fill : v; };
+    cols[name] = (r) => {
+      const v = col.at(r);
+      return isNull(v) ? fill : v;
+    };
   }
   return withColumns(t, cols);
 }
@@ -56,7 +68,10 @@ export function fillna(t: unknown, value: unknown): ColumnTable {
  * Drops rows with nulls/NaN in any (how='any') or all (how='all') of the `subset` columns.
  * @example dropna(award_data, { subset: ['Award Amount'] })
  */
-export function dropna(t: unknown, options: { subset?: unknown; how?: 'any' | 'all' } | string | string[] = {}): ColumnTable {
+export function dropna(
+  t: unknown,
+  options: { subset?: unknown; how?: 'any' | 'all' } | string | string[] = {},
+): ColumnTable {
   assertTable(t, 'dropna');
   const opts = typeof options === 'string' || Array.isArray(options) ? { subset: options } : options;
   const cols = resolveColumns(t, opts.subset, 'dropna()').map((c) => t.column(c)!);

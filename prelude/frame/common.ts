@@ -15,8 +15,11 @@ export function isTable(x: unknown): x is ColumnTable {
 /** Throws a TypeError naming the helper when `t` is not a table. */
 export function assertTable(t: unknown, fn: string): asserts t is ColumnTable {
   if (!isTable(t)) {
-    throw new GuestError('TypeError', `${fn}() expects an Arquero table as its first argument, got ${describeType(t)}`,
-      `Call it as ${fn}(award_data, ...) or award_data.${fn}(...).`);
+    throw new GuestError(
+      'TypeError',
+      `${fn}() expects an Arquero table as its first argument, got ${describeType(t)}`,
+      `Call it as ${fn}(award_data, ...) or award_data.${fn}(...).`,
+    );
   }
 }
 
@@ -56,7 +59,8 @@ export function newTable(columns: Record<string, ArrayLike<unknown>>, names?: st
 export function dtypeOf(t: ColumnTable, name: string): Dtype {
   const col = t.column(name) as unknown;
   if (col instanceof LazyColumn) return col.type;
-  if (col instanceof Float64Array || col instanceof Float32Array) return inferDtype(col as unknown as ArrayLike<unknown>, 1000);
+  if (col instanceof Float64Array || col instanceof Float32Array)
+    return inferDtype(col as unknown as ArrayLike<unknown>, 1000);
   if (ArrayBuffer.isView(col)) return 'integer';
   return inferDtype(sampleValues(t, name, 1000), 1000);
 }
@@ -81,10 +85,18 @@ export function inferDtype(vals: ArrayLike<unknown>, limit = Infinity): Dtype {
     const v = vals[i];
     if (isNull(v)) continue;
     seen++;
-    const k: Dtype = typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number')
-      : typeof v === 'string' ? 'string'
-      : typeof v === 'boolean' ? 'boolean'
-      : v instanceof Date ? 'date' : 'object';
+    const k: Dtype =
+      typeof v === 'number'
+        ? Number.isInteger(v)
+          ? 'integer'
+          : 'number'
+        : typeof v === 'string'
+          ? 'string'
+          : typeof v === 'boolean'
+            ? 'boolean'
+            : v instanceof Date
+              ? 'date'
+              : 'object';
     if (kind === null) kind = k;
     else if (kind !== k) {
       if ((kind === 'integer' && k === 'number') || (kind === 'number' && k === 'integer')) kind = 'number';
@@ -118,7 +130,11 @@ export function describeType(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (v instanceof Date) return 'a Date';
-  return typeof v === 'object' ? 'an object' : typeof v === 'string' ? `the string ${JSON.stringify(v.slice(0, 40))}` : `${typeof v} ${String(v)}`;
+  return typeof v === 'object'
+    ? 'an object'
+    : typeof v === 'string'
+      ? `the string ${JSON.stringify(v.slice(0, 40))}`
+      : `${typeof v} ${String(v)}`;
 }
 
 /** Columns that sum/mean without arguments include: numbers and booleans (pandas sums booleans). */

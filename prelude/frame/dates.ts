@@ -7,7 +7,8 @@ import type { ColumnTable } from 'arquero';
 import { isNull, isTable, resolveColumn } from './common.js';
 import { withColumns } from './withColumns.js';
 
-const ISO = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
+const ISO =
+  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 const US = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 const YEAR = /^(\d{4})$/;
 
@@ -59,10 +60,12 @@ function toDate(x: unknown): Date | null {
   return parse(String(x));
 }
 
-const part = (f: (d: Date) => number) => (x: unknown): number | null => {
-  const d = toDate(x);
-  return d === null ? null : f(d);
-};
+const part =
+  (f: (d: Date) => number) =>
+  (x: unknown): number | null => {
+    const d = toDate(x);
+    return d === null ? null : f(d);
+  };
 
 /** UTC year. @example year('2021-03-15') // 2021 */
 export const year = part((d) => d.getUTCFullYear());

@@ -35,12 +35,17 @@ export function describe(t: unknown, cols?: unknown, options: DescribeOptions = 
     const text = names.filter((c) => !isNumericDtype(dtypeOf(t, c)) && dtypeOf(t, c) !== 'date');
     names = include === 'object' ? text : numeric.length ? numeric : text;
   }
-  const kinds = names.map((c) => { const d = dtypeOf(t, c); return isNumericDtype(d) ? 'num' : d === 'date' ? 'date' : 'cat'; });
+  const kinds = names.map((c) => {
+    const d = dtypeOf(t, c);
+    return isNumericDtype(d) ? 'num' : d === 'date' ? 'date' : 'cat';
+  });
   const pct = percentiles.map(label);
   const stats = [
     'count',
     ...(kinds.includes('cat') ? ['unique', 'top', 'freq'] : []),
-    ...(kinds.some((k) => k !== 'cat') ? ['mean', ...(kinds.includes('num') ? ['std'] : []), 'min', ...pct, 'max'] : []),
+    ...(kinds.some((k) => k !== 'cat')
+      ? ['mean', ...(kinds.includes('num') ? ['std'] : []), 'min', ...pct, 'max']
+      : []),
   ];
   const out: Record<string, unknown[]> = { stat: stats };
   names.forEach((c, j) => {
@@ -54,7 +59,11 @@ export function describe(t: unknown, cols?: unknown, options: DescribeOptions = 
       row.freq = vc.numRows() ? vc.get('count', 0) : null;
     } else {
       const isDate = kinds[j] === 'date';
-      const xs = typed ? (typed as unknown as number[]) : (Float64Array.from(vals as unknown[], (v) => (v instanceof Date ? v.getTime() : Number(v))).sort() as unknown as number[]);
+      const xs = typed
+        ? (typed as unknown as number[])
+        : (Float64Array.from(vals as unknown[], (v) =>
+            v instanceof Date ? v.getTime() : Number(v),
+          ).sort() as unknown as number[]);
       const back = (x: number | null) => (x === null ? null : isDate ? new Date(x) : x);
       const [mean, std] = meanStd(xs);
       row.mean = back(mean);

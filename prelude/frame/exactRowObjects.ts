@@ -48,6 +48,12 @@ function restore(x: unknown, tmp: string): unknown {
     return o;
   }
   const row: Record<string, unknown> = {};
-  for (const k of ObjectKeys(o)) ObjectDefineProperty(row, k === tmp ? PROTO : k, { value: o[k], writable: true, enumerable: true, configurable: true });
+  for (const k of ObjectKeys(o))
+    ObjectDefineProperty(row, k === tmp ? PROTO : k, {
+      value: o[k],
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
   return row;
 }

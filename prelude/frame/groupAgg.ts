@@ -37,8 +37,11 @@ export function aggOutputs(t: ColumnTable, spec: unknown, keys: readonly string[
   if (typeof spec === 'string' || typeof spec === 'function') return forAll(spec, false);
   if (Array.isArray(spec)) return spec.flatMap((f) => forAll(f, true));
   if (!spec || typeof spec !== 'object') {
-    throw new GuestError('TypeError', `agg() expects a spec such as { 'Award Amount': 'sum' }, got ${String(spec)}`,
-      "Examples: agg({ 'Award Amount': 'sum' }), agg({ 'Award Amount': ['sum', 'mean'] }), agg({ total: ['Award Amount', 'sum'], n: 'size' }).");
+    throw new GuestError(
+      'TypeError',
+      `agg() expects a spec such as { 'Award Amount': 'sum' }, got ${String(spec)}`,
+      "Examples: agg({ 'Award Amount': 'sum' }), agg({ 'Award Amount': ['sum', 'mean'] }), agg({ total: ['Award Amount', 'sum'], n: 'size' }).",
+    );
   }
   const outs: AggOut[] = [];
   for (const [key, v] of Object.entries(spec as Record<string, unknown>)) {
@@ -47,7 +50,10 @@ export function aggOutputs(t: ColumnTable, spec: unknown, keys: readonly string[
       outs.push({ out: key, col: resolveColumn(t, v[0], 'agg()'), fn: aggFn(v[1]).fn }); // named: total: ['Award Amount', 'sum']
     } else if (Array.isArray(v)) {
       const col = resolveColumn(t, key, 'agg()');
-      for (const f of v) { const a = aggFn(f); outs.push({ out: `${col}_${a.name}`, col, fn: a.fn }); }
+      for (const f of v) {
+        const a = aggFn(f);
+        outs.push({ out: `${col}_${a.name}`, col, fn: a.fn });
+      }
     } else if (v && typeof v === 'object' && 'column' in v) {
       const nv = v as { column: unknown; aggfunc?: unknown };
       outs.push({ out: key, col: resolveColumn(t, nv.column, 'agg()'), fn: aggFn(nv.aggfunc ?? 'sum').fn }); // pd.NamedAgg
@@ -73,7 +79,9 @@ export function groupAgg(t: ColumnTable, spec: unknown, options: AggOptions = {}
   let groups: Array<{ rows: ArrayLike<number>; gi: number; key: unknown[] }>;
   if (fast) {
     groups = [];
-    fast.first.forEach((row, gi) => { if (row >= 0 || !g) groups.push({ rows: [], gi, key: keys.map((_, k) => g!.get[k](row)) }); });
+    fast.first.forEach((row, gi) => {
+      if (row >= 0 || !g) groups.push({ rows: [], gi, key: keys.map((_, k) => g!.get[k](row)) });
+    });
   } else {
     const parts = (t.partitions() as ArrayLike<number>[]).filter((p) => p.length > 0);
     groups = parts.map((rows, gi) => ({ rows, gi, key: keys.map((_, k) => g!.get[k](rows[0])) }));
@@ -85,7 +93,9 @@ export function groupAgg(t: ColumnTable, spec: unknown, options: AggOptions = {}
   keys.forEach((k, i) => (cols[k] = groups.map((gr) => gr.key[i])));
   outs.forEach((o, j) => {
     const col = o.col === undefined ? undefined : t.column(o.col)!;
-    cols[o.out] = groups.map((gr) => (fast ? fast.values[j][gr.gi] : o.fn(Array.from(gr.rows, col ? (r) => col.at(r) : () => null))));
+    cols[o.out] = groups.map((gr) =>
+      fast ? fast.values[j][gr.gi] : o.fn(Array.from(gr.rows, col ? (r) => col.at(r) : () => null)),
+    );
   });
   return newTable(cols, [...keys, ...outs.map((o) => o.out).filter((n) => !keys.includes(n))]);
 }
@@ -97,7 +107,10 @@ export function compareKeys(a: readonly unknown[], b: readonly unknown[]): numbe
     const y = b[i];
     const nx = isNull(x);
     const ny = isNull(y);
-    if (nx || ny) { if (nx !== ny) return nx ? 1 : -1; continue; }
+    if (nx || ny) {
+      if (nx !== ny) return nx ? 1 : -1;
+      continue;
+    }
     const c = compareValues(x, y);
     if (c) return c;
   }

@@ -31,14 +31,24 @@ const R = '__merge_right_row';
  * Joins two tables on key columns.
  * @example merge(award_data, agencies, { on: 'Agency', how: 'left' })
  */
-export function merge(left: unknown, right: unknown, options: MergeOptions | string | string[] = {}, how?: MergeOptions['how']): ColumnTable {
+export function merge(
+  left: unknown,
+  right: unknown,
+  options: MergeOptions | string | string[] = {},
+  how?: MergeOptions['how'],
+): ColumnTable {
   assertTable(left, 'merge');
   assertTable(right, 'merge');
   const opts: MergeOptions = typeof options === 'string' || Array.isArray(options) ? { on: options, how } : options;
   const mode = opts.how ?? 'inner';
   const suffix = opts.suffixes ?? ['_x', '_y'];
   if (mode === 'cross') return left.cross(right, undefined, { suffix } as never);
-  if (!(mode in VERB)) throw new GuestError('ValueError', `merge(): unknown how='${mode}'`, "Use how: 'inner' | 'left' | 'right' | 'outer' | 'cross'.");
+  if (!(mode in VERB))
+    throw new GuestError(
+      'ValueError',
+      `merge(): unknown how='${mode}'`,
+      "Use how: 'inner' | 'left' | 'right' | 'outer' | 'cross'.",
+    );
   let lk: string[];
   let rk: string[];
   if (opts.left_on !== undefined || opts.right_on !== undefined) {
@@ -50,7 +60,11 @@ export function merge(left: unknown, right: unknown, options: MergeOptions | str
     rk = resolveColumns(right, opts.on, 'merge() on (right table)', common);
   }
   if (!lk.length || lk.length !== rk.length) {
-    throw new GuestError('ValueError', 'merge(): no key columns to join on', "Pass { on: 'Agency' } or { left_on: 'a', right_on: 'b' }.");
+    throw new GuestError(
+      'ValueError',
+      'merge(): no key columns to join on',
+      "Pass { on: 'Agency' } or { left_on: 'a', right_on: 'b' }.",
+    );
   }
   if (lk.length === 1 && lk[0] === rk[0] && opts.left_on === undefined) {
     const fast = mergeLookup(left, right, lk[0]!, mode, suffix);
@@ -58,10 +72,17 @@ export function merge(left: unknown, right: unknown, options: MergeOptions | str
   }
   const l = withColumns(left, { [L]: (i) => i });
   const r = withColumns(right, { [R]: (i) => i });
-  const joined = (l as unknown as Record<string, Function>)[VERB[mode as keyof typeof VERB]].call(l, r, [lk, rk], undefined, { suffix }) as ColumnTable;
+  const joined = (l as unknown as Record<string, Function>)[VERB[mode as keyof typeof VERB]].call(
+    l,
+    r,
+    [lk, rk],
+    undefined,
+    { suffix },
+  ) as ColumnTable;
   const sorted = mode === 'outer' ? sortByKeys(joined, lk) : sort_values(joined, mode === 'right' ? [R, L] : [L, R]);
   const names = sorted.columnNames().filter((c) => c !== L && c !== R);
-  const ordered = mode === 'right' ? [...lk.filter((k) => names.includes(k)), ...names.filter((c) => !lk.includes(c))] : names;
+  const ordered =
+    mode === 'right' ? [...lk.filter((k) => names.includes(k)), ...names.filter((c) => !lk.includes(c))] : names;
   return sorted.select(ordered);
 }
 
@@ -86,7 +107,11 @@ export function concat(...tables: unknown[]): ColumnTable {
   const rows = ts.map((t) => t.indices() as Uint32Array);
   const index = concatIndex(rows);
   const out: Record<string, ColumnLike> = {};
-  for (const c of names) out[c] = concatColumn(c, ts.map((t, p) => ({ col: t.column(c) as ColumnLike | undefined, rows: rows[p]! })), index);
+  for (const c of names)
+    out[c] = concatColumn(
+      c,
+      ts.map((t, p) => ({ col: t.column(c) as ColumnLike | undefined, rows: rows[p]! })),
+      index,
+    );
   return newTable(out as never, names);
 }
-

@@ -15,7 +15,13 @@ import { newTable } from './common.js';
 const keyable = (v: unknown) => typeof v === 'string' || (typeof v === 'number' && v === v);
 
 /** The merged table, or undefined when the lookup does not apply. */
-export function mergeLookup(left: ColumnTable, right: ColumnTable, key: string, mode: string, suffix: [string, string]): ColumnTable | undefined {
+export function mergeLookup(
+  left: ColumnTable,
+  right: ColumnTable,
+  key: string,
+  mode: string,
+  suffix: [string, string],
+): ColumnTable | undefined {
   if (mode !== 'left' && mode !== 'inner') return undefined;
   const rkeys = right.array(key) as ArrayLike<unknown>;
   const byKey = new NativeMap<unknown, number>();
@@ -43,7 +49,11 @@ export function mergeLookup(left: ColumnTable, right: ColumnTable, key: string, 
   if (mode === 'inner' && matched < n) {
     rows = new Uint32Array(matched);
     rmatch = new Int32Array(matched);
-    for (let i = 0, k = 0; i < n; i++) if (match[i]! >= 0) { rows[k] = lrows[i]!; rmatch[k++] = match[i]!; }
+    for (let i = 0, k = 0; i < n; i++)
+      if (match[i]! >= 0) {
+        rows[k] = lrows[i]!;
+        rmatch[k++] = match[i]!;
+      }
   }
   const index = concatIndex([rows]);
   const lnames = left.columnNames();
@@ -59,7 +69,10 @@ export function mergeLookup(left: ColumnTable, right: ColumnTable, key: string, 
     const name = lnames.includes(c) ? c + suffix[1] : c;
     const col = right.column(c)!;
     const vals = new Array<unknown>(rmatch.length);
-    for (let i = 0; i < rmatch.length; i++) { const r = rmatch[i]!; vals[i] = r < 0 ? undefined : col.at(r); }
+    for (let i = 0; i < rmatch.length; i++) {
+      const r = rmatch[i]!;
+      vals[i] = r < 0 ? undefined : col.at(r);
+    }
     out[name] = vals;
     names.push(name);
   }

@@ -9,7 +9,12 @@ import { assertTable, dtypeOf, isNull, isTable, values, type Dtype } from './com
  * instead of Arquero's copy, so award_data's columns stay lazy and keep their dtypes; grouped
  * tables use Arquero's per-group slice.
  */
-export function sliceRows(t: ColumnTable, slice: (this: ColumnTable, s?: number, e?: number) => ColumnTable, start = 0, end = Infinity): ColumnTable {
+export function sliceRows(
+  t: ColumnTable,
+  slice: (this: ColumnTable, s?: number, e?: number) => ColumnTable,
+  start = 0,
+  end = Infinity,
+): ColumnTable {
   if (t.isGrouped()) return slice.call(t, start, end);
   if (start >= 0 && end >= 0 && end < t.numRows()) t = topRows(t, end) ?? t; // top-n, not a full sort
   const idx = t.indices();
@@ -78,7 +83,11 @@ export function info(t: unknown): void {
   const head = [' #', 'Column', 'Non-Null Count', 'Dtype'];
   const rule = ['---', '------', '--------------', '-----'];
   const w = rule.map((r0, j) => Math.max(r0.length, ...rows.map((r) => r[j].length)));
-  const fmt = (r: string[]) => r.map((c, j) => c.padEnd(w[j])).join('  ').trimEnd();
+  const fmt = (r: string[]) =>
+    r
+      .map((c, j) => c.padEnd(w[j]))
+      .join('  ')
+      .trimEnd();
   const counts = new Map<string, number>();
   rows.forEach((r) => counts.set(r[3], (counts.get(r[3]) ?? 0) + 1));
   const lines = [

@@ -32,14 +32,24 @@ const label = (v: unknown) => (v instanceof Date ? formatDate(v, v.getTime() % 8
  * Spreadsheet-style pivot.
  * @example pivot_table(award_data, { index: 'Agency', columns: 'Phase', values: 'Award Amount', aggfunc: 'sum', fill_value: 0 })
  */
-export function pivot_table(t: unknown, options: PivotOptions | string | string[], columns?: unknown, values?: unknown, aggfunc?: unknown): ColumnTable {
+export function pivot_table(
+  t: unknown,
+  options: PivotOptions | string | string[],
+  columns?: unknown,
+  values?: unknown,
+  aggfunc?: unknown,
+): ColumnTable {
   assertTable(t, 'pivot_table');
-  const o: PivotOptions = typeof options === 'string' || Array.isArray(options) ? { index: options, columns: columns as string, values: values as string, aggfunc } : options;
+  const o: PivotOptions =
+    typeof options === 'string' || Array.isArray(options)
+      ? { index: options, columns: columns as string, values: values as string, aggfunc }
+      : options;
   const idx = resolveColumns(t, o.index, 'pivot_table() index');
   const ckeys = o.columns === undefined ? [] : resolveColumns(t, o.columns, 'pivot_table() columns');
-  const vals = o.values === undefined
-    ? t.columnNames().filter((c) => !idx.includes(c) && !ckeys.includes(c) && isNumericDtype(dtypeOf(t, c)))
-    : resolveColumns(t, o.values, 'pivot_table() values');
+  const vals =
+    o.values === undefined
+      ? t.columnNames().filter((c) => !idx.includes(c) && !ckeys.includes(c) && isNumericDtype(dtypeOf(t, c)))
+      : resolveColumns(t, o.values, 'pivot_table() values');
   const funcs = (Array.isArray(o.aggfunc) ? o.aggfunc : [o.aggfunc ?? 'mean']).map(aggFn);
   const allName = o.margins_name ?? 'All';
 
@@ -52,7 +62,11 @@ export function pivot_table(t: unknown, options: PivotOptions | string | string[
   const cells = fast?.cells ?? new Map<string, number[]>();
   const icols = idx.map((c) => t.column(c)!);
   const ccols = ckeys.map((c) => t.column(c)!);
-  const push = (k: string, r: number) => { const a = cells.get(k); if (a) a.push(r); else cells.set(k, [r]); };
+  const push = (k: string, r: number) => {
+    const a = cells.get(k);
+    if (a) a.push(r);
+    else cells.set(k, [r]);
+  };
   if (!fast) {
     t.scan((r) => {
       const rk = icols.map((c) => c.at(r!));
@@ -80,10 +94,14 @@ export function pivot_table(t: unknown, options: PivotOptions | string | string[
       const vcol = t.column(v)!;
       const src = sourceOf(t, v);
       const typed = src && src.kind === 'num' && src.type !== 'date' ? src : undefined;
-      const targets: Array<[string, string]> = ckeys.length ? cols.map(([cs, ck]) => [cs, ck.map(label).join('_')]) : [['*', v]];
+      const targets: Array<[string, string]> = ckeys.length
+        ? cols.map(([cs, ck]) => [cs, ck.map(label).join('_')])
+        : [['*', v]];
       if (o.margins && ckeys.length) targets.push(['*', allName]);
       for (const [cs, name] of targets) {
-        const full = [funcs.length > 1 ? f.name : '', ckeys.length && vals.length > 1 ? v : '', name].filter(Boolean).join('_');
+        const full = [funcs.length > 1 ? f.name : '', ckeys.length && vals.length > 1 ? v : '', name]
+          .filter(Boolean)
+          .join('_');
         out[full] = rows.map(([rs]) => {
           const rr = cells.get(`${rs}|${cs}`);
           if (!rr) return o.fill_value ?? null;
@@ -102,7 +120,12 @@ export function pivot_table(t: unknown, options: PivotOptions | string | string[
  * the values and order AGG_FUNCS would see (missing and NaN skipped), without an array of them.
  * undefined for any other aggregation.
  */
-function typedAgg(name: string, values: Float64Array, valid: Uint8Array, rr: readonly number[]): number | null | undefined {
+function typedAgg(
+  name: string,
+  values: Float64Array,
+  valid: Uint8Array,
+  rr: readonly number[],
+): number | null | undefined {
   if (name === 'size') return rr.length;
   if (name !== 'sum' && name !== 'mean' && name !== 'count' && name !== 'min' && name !== 'max') return undefined;
   let sum = 0;
@@ -130,10 +153,26 @@ function keyOf(v: unknown): unknown {
  * Frequency table of two (or more) columns; `normalize`: true/'all', 'index' (rows sum to 1) or 'columns'.
  * @example crosstab(award_data, 'Agency', 'Phase')
  */
-export function crosstab(t: unknown, index: unknown, columns: unknown, options: { normalize?: boolean | 'all' | 'index' | 'columns'; margins?: boolean; values?: string; aggfunc?: unknown } = {}): ColumnTable {
+export function crosstab(
+  t: unknown,
+  index: unknown,
+  columns: unknown,
+  options: {
+    normalize?: boolean | 'all' | 'index' | 'columns';
+    margins?: boolean;
+    values?: string;
+    aggfunc?: unknown;
+  } = {},
+): ColumnTable {
   assertTable(t, 'crosstab');
-  const aggfunc = options.values ? options.aggfunc ?? 'sum' : 'size';
-  const pt = pivot_table(t, { index: index as string, columns: columns as string, values: options.values ?? (resolveColumns(t, index, 'crosstab()')[0]), aggfunc, fill_value: options.values ? null : 0 });
+  const aggfunc = options.values ? (options.aggfunc ?? 'sum') : 'size';
+  const pt = pivot_table(t, {
+    index: index as string,
+    columns: columns as string,
+    values: options.values ?? resolveColumns(t, index, 'crosstab()')[0],
+    aggfunc,
+    fill_value: options.values ? null : 0,
+  });
   const idx = resolveColumns(t, index, 'crosstab()');
   let table = pt;
   if (options.normalize) {
@@ -146,7 +185,12 @@ export function crosstab(t: unknown, index: unknown, columns: unknown, options: 
     const mode = options.normalize === true ? 'all' : options.normalize;
     const out: Record<string, unknown[]> = {};
     idx.forEach((c) => (out[c] = pt.array(c) as unknown[]));
-    valueCols.forEach((c, j) => (out[c] = grid[j].map((v, i) => (v ?? 0) / (mode === 'index' ? rowSum[i] : mode === 'columns' ? colSum[j] : total))));
+    valueCols.forEach(
+      (c, j) =>
+        (out[c] = grid[j].map(
+          (v, i) => (v ?? 0) / (mode === 'index' ? rowSum[i] : mode === 'columns' ? colSum[j] : total),
+        )),
+    );
     table = newTable(out, pt.columnNames());
   }
   if (options.margins) table = addMargins(table, idx);

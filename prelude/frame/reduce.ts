@@ -21,9 +21,10 @@ export function reduce(name: string, x: unknown, cols?: unknown, ...rest: unknow
       return groupAgg(x, targets ? Object.fromEntries(targets.map((c) => [c, name])) : name);
     }
     if (typeof cols === 'string' || typeof cols === 'number') return fn(values(x, resolveColumn(x, cols, `${name}()`)));
-    const names = cols === undefined
-      ? x.columnNames().filter((c) => ANY_TYPE.has(name) || isSummable(dtypeOf(x, c)))
-      : resolveColumns(x, cols, `${name}()`);
+    const names =
+      cols === undefined
+        ? x.columnNames().filter((c) => ANY_TYPE.has(name) || isSummable(dtypeOf(x, c)))
+        : resolveColumns(x, cols, `${name}()`);
     const out: Record<string, unknown> = {};
     for (const c of names) out[c] = fn(values(x, c));
     return out;
@@ -32,7 +33,9 @@ export function reduce(name: string, x: unknown, cols?: unknown, ...rest: unknow
   if ((name === 'min' || name === 'max') && (typeof x === 'number' || x instanceof Date || typeof x === 'string')) {
     return fn([x, cols, ...rest].filter((v) => v !== undefined));
   }
-  throw new GuestError('TypeError', `${name}() expects a table or an array, got ${describeType(x)}`,
-    `Use ${name}(award_data, 'Award Amount'), award_data.${name}('Award Amount') or ${name}([1, 2, 3]).`);
+  throw new GuestError(
+    'TypeError',
+    `${name}() expects a table or an array, got ${describeType(x)}`,
+    `Use ${name}(award_data, 'Award Amount'), award_data.${name}('Award Amount') or ${name}([1, 2, 3]).`,
+  );
 }
-

@@ -23,11 +23,19 @@ export interface SortOptions {
  */
 export function sort_values(t: unknown, by: unknown, options: SortOptions | boolean = {}): ColumnTable {
   assertTable(t, 'sort_values');
-  if (by && typeof by === 'object' && !Array.isArray(by) && 'by' in by) return sort_values(t, (by as { by: unknown }).by, by as SortOptions);
-  if (by === undefined) throw new GuestError('TypeError', 'sort_values() needs the column(s) to sort by', "Example: sort_values(award_data, 'Award Amount', { ascending: false }).");
+  if (by && typeof by === 'object' && !Array.isArray(by) && 'by' in by)
+    return sort_values(t, (by as { by: unknown }).by, by as SortOptions);
+  if (by === undefined)
+    throw new GuestError(
+      'TypeError',
+      'sort_values() needs the column(s) to sort by',
+      "Example: sort_values(award_data, 'Award Amount', { ascending: false }).",
+    );
   const opts = typeof options === 'boolean' ? { ascending: options } : options;
   const names = resolveColumns(t, by, 'sort_values()');
-  const asc = names.map((_, i) => (Array.isArray(opts.ascending) ? opts.ascending[i] ?? true : opts.ascending ?? true));
+  const asc = names.map((_, i) =>
+    Array.isArray(opts.ascending) ? (opts.ascending[i] ?? true) : (opts.ascending ?? true),
+  );
   const nullsFirst = opts.na_position === 'first';
   const cols = names.map((n) => t.column(n)!);
   const cmp = (a: number, b: number) => {
@@ -54,7 +62,8 @@ function nExtreme(name: string, t: unknown, n: unknown, cols: unknown, ascending
   assertTable(t, name);
   if (typeof n === 'string' || Array.isArray(n)) [n, cols] = [cols ?? 5, n]; // nlargest(t, 'col', 5)
   const names = resolveColumns(t, cols, `${name}()`);
-  if (!names.length) throw new GuestError('TypeError', `${name}() needs a column`, `Example: ${name}(award_data, 5, 'Award Amount').`);
+  if (!names.length)
+    throw new GuestError('TypeError', `${name}() needs a column`, `Example: ${name}(award_data, 5, 'Award Amount').`);
   const first = t.column(names[0])!;
   return head(sort_values(filterValid(t, first), names, { ascending }), Number(n ?? 5));
 }
@@ -62,7 +71,9 @@ function nExtreme(name: string, t: unknown, n: unknown, cols: unknown, ascending
 /** Rows of `t` where `col` is not null (a filter mask: no copy). */
 function filterValid(t: ColumnTable, col: { at(i: number): unknown }): ColumnTable {
   const keep = new BitSet(t.totalRows());
-  t.scan((r) => { if (!isNull(col.at(r!))) keep.set(r!); });
+  t.scan((r) => {
+    if (!isNull(col.at(r!))) keep.set(r!);
+  });
   return t.create({ filter: keep });
 }
 

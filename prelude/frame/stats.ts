@@ -6,12 +6,29 @@
 import type { ColumnTable } from 'arquero';
 import { GuestError } from '../errors/guestError.js';
 import { quantileSorted } from './aggFuncs.js';
-import { assertTable, dtypeOf, isNull, isNumericDtype, isTable, newTable, resolveColumn, resolveColumns, values, describeType } from './common.js';
+import {
+  assertTable,
+  dtypeOf,
+  isNull,
+  isNumericDtype,
+  isTable,
+  newTable,
+  resolveColumn,
+  resolveColumns,
+  values,
+  describeType,
+} from './common.js';
 import { groupAgg } from './groupAgg.js';
 import { withColumns } from './withColumns.js';
 
-const nums = (vs: ArrayLike<unknown>) => Array.from(vs).filter((v): v is number => typeof v === 'number' && v === v).sort((a, b) => a - b);
-const quant = (vs: ArrayLike<unknown>, q: number | number[]) => (Array.isArray(q) ? Object.fromEntries(q.map((p) => [String(p), quantileSorted(nums(vs), p)])) : quantileSorted(nums(vs), q));
+const nums = (vs: ArrayLike<unknown>) =>
+  Array.from(vs)
+    .filter((v): v is number => typeof v === 'number' && v === v)
+    .sort((a, b) => a - b);
+const quant = (vs: ArrayLike<unknown>, q: number | number[]) =>
+  Array.isArray(q)
+    ? Object.fromEntries(q.map((p) => [String(p), quantileSorted(nums(vs), p)]))
+    : quantileSorted(nums(vs), q);
 const numericCols = (t: ColumnTable) => t.columnNames().filter((c) => isNumericDtype(dtypeOf(t, c)));
 
 /**
@@ -22,11 +39,18 @@ const numericCols = (t: ColumnTable) => t.columnNames().filter((c) => isNumericD
 export function quantile(t: unknown, col?: unknown, q?: unknown): unknown {
   if (typeof col === 'number' || (Array.isArray(col) && typeof col[0] === 'number')) [col, q] = [q, col]; // t.quantile(0.9, 'col')
   const qs = (q ?? 0.5) as number | number[];
-  if (Array.isArray(t) || ArrayBuffer.isView(t)) return quant(t as ArrayLike<unknown>, (col ?? qs) as number | number[]);
+  if (Array.isArray(t) || ArrayBuffer.isView(t))
+    return quant(t as ArrayLike<unknown>, (col ?? qs) as number | number[]);
   assertTable(t, 'quantile');
   if (t.isGrouped()) {
-    if (Array.isArray(qs)) throw new GuestError('ValueError', 'quantile() on a grouped table takes one q', 'Call it once per q.');
-    const cols = resolveColumns(t, col, 'quantile()', numericCols(t).filter((c) => !t.groups()!.names.includes(c)));
+    if (Array.isArray(qs))
+      throw new GuestError('ValueError', 'quantile() on a grouped table takes one q', 'Call it once per q.');
+    const cols = resolveColumns(
+      t,
+      col,
+      'quantile()',
+      numericCols(t).filter((c) => !t.groups()!.names.includes(c)),
+    );
     return groupAgg(t, Object.fromEntries(cols.map((c) => [c, (vs: unknown[]) => quantileSorted(nums(vs), qs)])));
   }
   if (typeof col === 'string') return quant(values(t, resolveColumn(t, col, 'quantile()')), qs);
@@ -36,12 +60,22 @@ export function quantile(t: unknown, col?: unknown, q?: unknown): unknown {
 }
 
 function pearson(xs: ArrayLike<unknown>, ys: ArrayLike<unknown>): number | null {
-  let n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+  let n = 0,
+    sx = 0,
+    sy = 0,
+    sxx = 0,
+    syy = 0,
+    sxy = 0;
   for (let i = 0; i < xs.length; i++) {
     const x = xs[i];
     const y = ys[i];
     if (typeof x !== 'number' || typeof y !== 'number' || x !== x || y !== y) continue;
-    n++; sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y;
+    n++;
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    syy += y * y;
+    sxy += x * y;
   }
   if (n < 2) return null;
   const cov = sxy - (sx * sy) / n;
@@ -56,7 +90,8 @@ function pearson(xs: ArrayLike<unknown>, ys: ArrayLike<unknown>): number | null 
 export function corr(t: unknown, a?: unknown, b?: unknown): unknown {
   if (Array.isArray(t) && Array.isArray(a)) return pearson(t, a);
   assertTable(t, 'corr');
-  if (a !== undefined && b !== undefined) return pearson(values(t, resolveColumn(t, a, 'corr()')), values(t, resolveColumn(t, b, 'corr()')));
+  if (a !== undefined && b !== undefined)
+    return pearson(values(t, resolveColumn(t, a, 'corr()')), values(t, resolveColumn(t, b, 'corr()')));
   const cols = resolveColumns(t, a, 'corr()', numericCols(t));
   const vals = cols.map((c) => values(t, c));
   const out: Record<string, unknown[]> = { column: cols };
@@ -84,9 +119,15 @@ function running(t: ColumnTable, cols: string[], step: () => (v: unknown) => unk
  * @example award_data.orderby('Award Year').cumsum('Award Amount')
  */
 export function cumsum(t: unknown, cols?: unknown): unknown {
-  if (Array.isArray(t)) { let s = 0; return t.map((v) => (isNull(v) ? null : (s += Number(v)))); }
+  if (Array.isArray(t)) {
+    let s = 0;
+    return t.map((v) => (isNull(v) ? null : (s += Number(v))));
+  }
   assertTable(t, 'cumsum');
-  return running(t, resolveColumns(t, cols, 'cumsum()', numericCols(t)), () => { let s = 0; return (v) => (isNull(v) ? null : (s += Number(v))); });
+  return running(t, resolveColumns(t, cols, 'cumsum()', numericCols(t)), () => {
+    let s = 0;
+    return (v) => (isNull(v) ? null : (s += Number(v)));
+  });
 }
 
 /**
@@ -95,8 +136,18 @@ export function cumsum(t: unknown, cols?: unknown): unknown {
  */
 export function pct_change(t: unknown, cols?: unknown, options: { periods?: number } = {}): unknown {
   const periods = options.periods ?? 1;
-  const stepper = () => { const prev: unknown[] = []; return (v: unknown) => { prev.push(v); const p = prev.length > periods ? prev[prev.length - 1 - periods] : null; return isNull(v) || isNull(p) ? null : Number(v) / Number(p) - 1; }; };
-  if (Array.isArray(t)) { const f = stepper(); return t.map(f); }
+  const stepper = () => {
+    const prev: unknown[] = [];
+    return (v: unknown) => {
+      prev.push(v);
+      const p = prev.length > periods ? prev[prev.length - 1 - periods] : null;
+      return isNull(v) || isNull(p) ? null : Number(v) / Number(p) - 1;
+    };
+  };
+  if (Array.isArray(t)) {
+    const f = stepper();
+    return t.map(f);
+  }
   assertTable(t, 'pct_change');
   return running(t, resolveColumns(t, cols, 'pct_change()', numericCols(t)), stepper);
 }
@@ -120,13 +171,22 @@ export function round(x: unknown, decimals: unknown = 0): unknown {
   if (isTable(x)) {
     const per = decimals !== null && typeof decimals === 'object' ? (decimals as Record<string, number>) : null;
     const cols = per ? resolveColumns(x, Object.keys(per), 'round()') : x.columnNames();
-    return withColumns(x, Object.fromEntries(cols.map((c) => {
-      const col = x.column(c)!;
-      const d = per ? per[c] : (decimals as number);
-      return [c, (r: number) => roundValue(col.at(r), d)];
-    })));
+    return withColumns(
+      x,
+      Object.fromEntries(
+        cols.map((c) => {
+          const col = x.column(c)!;
+          const d = per ? per[c] : (decimals as number);
+          return [c, (r: number) => roundValue(col.at(r), d)];
+        }),
+      ),
+    );
   }
   if (Array.isArray(x)) return x.map((v) => roundValue(v, decimals as number));
   if (typeof x === 'number' || isNull(x)) return isNull(x) ? null : roundValue(x, decimals as number);
-  throw new GuestError('TypeError', `round() expects a number, an array or a table, got ${describeType(x)}`, 'Example: round(3.14159, 2).');
+  throw new GuestError(
+    'TypeError',
+    `round() expects a number, an array or a table, got ${describeType(x)}`,
+    'Example: round(3.14159, 2).',
+  );
 }

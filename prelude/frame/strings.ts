@@ -27,8 +27,11 @@ function toRegExp(pat: string, flags: string): RegExp {
     try {
       re = new RegExp(pat, flags);
     } catch (e) {
-      throw new GuestError('ValueError', `contains(): invalid regular expression ${JSON.stringify(pat)}: ${(e as Error).message}`,
-        `Pass { regex: false } to match the text literally: contains(s, ${JSON.stringify(pat)}, { regex: false }).`);
+      throw new GuestError(
+        'ValueError',
+        `contains(): invalid regular expression ${JSON.stringify(pat)}: ${(e as Error).message}`,
+        `Pass { regex: false } to match the text literally: contains(s, ${JSON.stringify(pat)}, { regex: false }).`,
+      );
     }
     if (cache.size > 500) cache.clear();
     cache.set(key, re);
@@ -42,11 +45,15 @@ function toRegExp(pat: string, flags: string): RegExp {
  * @example award_data.filter(d => contains(d['Award Title'], 'quantum', { case: false }))
  */
 export function contains(s: unknown, pat: unknown, options: ContainsOptions | boolean = {}): boolean {
-  const o = typeof options === 'boolean' ? { case: options } : options ?? {};
+  const o = typeof options === 'boolean' ? { case: options } : (options ?? {});
   if (isNull(s)) return o.na ?? false;
   const text = String(s);
   const caseSensitive = o.case ?? true;
-  if (pat instanceof RegExp) return toRegExp(pat.source, pat.flags.replace('g', '') + (caseSensitive || pat.flags.includes('i') ? '' : 'i')).test(text);
+  if (pat instanceof RegExp)
+    return toRegExp(
+      pat.source,
+      pat.flags.replace('g', '') + (caseSensitive || pat.flags.includes('i') ? '' : 'i'),
+    ).test(text);
   const p = String(pat);
   if (o.regex === false) return caseSensitive ? text.includes(p) : text.toLowerCase().includes(p.toLowerCase());
   return toRegExp(p, caseSensitive ? '' : 'i').test(text);

@@ -5,7 +5,16 @@
  */
 import type { ColumnTable } from 'arquero';
 import { GuestError } from '../errors/guestError.js';
-import { assertTable, isNull, isTable, newTable, resolveColumn, resolveColumns, values, describeType } from './common.js';
+import {
+  assertTable,
+  isNull,
+  isTable,
+  newTable,
+  resolveColumn,
+  resolveColumns,
+  values,
+  describeType,
+} from './common.js';
 import { fastValueCounts } from '../fast/valueCounts.js';
 
 /** Options of value_counts. */
@@ -20,7 +29,8 @@ export interface ValueCountsOptions {
   ascending?: boolean;
 }
 
-const keyOf = (v: unknown): unknown => (v instanceof Date ? `D${v.getTime()}` : v === undefined || (typeof v === 'number' && v !== v) ? null : v);
+const keyOf = (v: unknown): unknown =>
+  v instanceof Date ? `D${v.getTime()}` : v === undefined || (typeof v === 'number' && v !== v) ? null : v;
 
 /**
  * Counts of each distinct value (or combination of values) as a table: the column(s) plus `count`.
@@ -29,7 +39,8 @@ const keyOf = (v: unknown): unknown => (v instanceof Date ? `D${v.getTime()}` : 
 export function value_counts(t: unknown, cols?: unknown, options: ValueCountsOptions = {}): ColumnTable {
   if (Array.isArray(t)) return value_counts(newTable({ value: t }), 'value', cols as ValueCountsOptions);
   assertTable(t, 'value_counts');
-  if (cols && typeof cols === 'object' && !Array.isArray(cols)) return value_counts(t, undefined, cols as ValueCountsOptions);
+  if (cols && typeof cols === 'object' && !Array.isArray(cols))
+    return value_counts(t, undefined, cols as ValueCountsOptions);
   const { normalize = false, dropna = true, sort = true, ascending = false } = options;
   const names = resolveColumns(t, cols, 'value_counts()');
   const fast = fastValueCounts(t, names, dropna); // one pass over key codes (fast/valueCounts.ts)
@@ -37,7 +48,13 @@ export function value_counts(t: unknown, cols?: unknown, options: ValueCountsOpt
   let counts: number[] = [];
   if (fast) {
     const cols = names.map((name) => t.column(name)!);
-    for (const r of fast.firsts) firsts.push(cols.map((c) => { const v = c.at(r); return isNull(v) ? null : v; }));
+    for (const r of fast.firsts)
+      firsts.push(
+        cols.map((c) => {
+          const v = c.at(r);
+          return isNull(v) ? null : v;
+        }),
+      );
     counts = fast.counts;
   } else {
     const columns = names.map((n) => values(t, n));
@@ -72,12 +89,20 @@ export function value_counts(t: unknown, cols?: unknown, options: ValueCountsOpt
  */
 export function unique(t: unknown, col?: unknown): unknown[] {
   const vals = isTable(t) ? values(t, resolveColumn(t, col, 'unique()')) : Array.isArray(t) ? t : null;
-  if (!vals) throw new GuestError('TypeError', `unique() expects a table and a column, or an array; got ${describeType(t)}`, "Use unique(award_data, 'Agency').");
+  if (!vals)
+    throw new GuestError(
+      'TypeError',
+      `unique() expects a table and a column, or an array; got ${describeType(t)}`,
+      "Use unique(award_data, 'Agency').",
+    );
   const seen = new Set<unknown>();
   const out: unknown[] = [];
   for (const v of vals) {
     const k = keyOf(v);
-    if (!seen.has(k)) { seen.add(k); out.push(isNull(v) ? null : v); }
+    if (!seen.has(k)) {
+      seen.add(k);
+      out.push(isNull(v) ? null : v);
+    }
   }
   return out;
 }
@@ -86,9 +111,16 @@ export function unique(t: unknown, col?: unknown): unknown[] {
  * Number of distinct non-null values of a column (a number), or of every column (an object).
  * @example nunique(award_data, 'Agency')
  */
-export function nunique(t: unknown, col?: unknown, options: { dropna?: boolean } = {}): number | Record<string, number> {
+export function nunique(
+  t: unknown,
+  col?: unknown,
+  options: { dropna?: boolean } = {},
+): number | Record<string, number> {
   if (col && typeof col === 'object' && !Array.isArray(col)) return nunique(t, undefined, col as { dropna?: boolean });
-  const count = (vals: unknown[]) => { const u = unique(vals); return options.dropna === false ? u.length : u.filter((v) => !isNull(v)).length; };
+  const count = (vals: unknown[]) => {
+    const u = unique(vals);
+    return options.dropna === false ? u.length : u.filter((v) => !isNull(v)).length;
+  };
   if (Array.isArray(t)) return count(t);
   assertTable(t, 'nunique');
   if (typeof col === 'string' || typeof col === 'number') return count(values(t, resolveColumn(t, col, 'nunique()')));

@@ -42,7 +42,11 @@ export function resetFiles(): void {
 export function fileName(name: unknown, fallback: string, ext: string): string {
   const n = name === undefined || name === null ? fallback : name;
   if (typeof n !== 'string' || !FILE_NAME.test(n)) {
-    throw new GuestError('FileNameError', `Invalid file name ${typeof n === 'string' ? JSON.stringify(n.slice(0, 200)) : typeof n}: a file name is one segment of letters, digits, '_', '-' and '.', at most 128 characters`, `Pass a plain name such as 'result${ext}': no folders, '..', '/', '\\' or NUL; the host decides where files are written.`);
+    throw new GuestError(
+      'FileNameError',
+      `Invalid file name ${typeof n === 'string' ? JSON.stringify(n.slice(0, 200)) : typeof n}: a file name is one segment of letters, digits, '_', '-' and '.', at most 128 characters`,
+      `Pass a plain name such as 'result${ext}': no folders, '..', '/', '\\' or NUL; the host decides where files are written.`,
+    );
   }
   return /\.[A-Za-z0-9]{1,10}$/.test(n) ? n : n + ext;
 }
@@ -56,7 +60,11 @@ export function requireFiles(): void {
 }
 
 function noFiles(): GuestError {
-  return new GuestError('FileError', 'Files cannot be saved in this sandbox', 'Return the data as the value of the run instead.');
+  return new GuestError(
+    'FileError',
+    'Files cannot be saved in this sandbox',
+    'Return the data as the value of the run instead.',
+  );
 }
 
 /** Bytes a file named `name` may still take in this run. */
@@ -73,10 +81,18 @@ export function fileBytesLeft(_name: string): number {
  */
 export function checkNewFile(name: string): void {
   if (state.sizes.has(name)) {
-    throw new GuestError('FileExistsError', `A file named ${JSON.stringify(name)} was already saved in this run`, `Give each file of a run its own name, e.g. '${name.replace(/(\.[A-Za-z0-9]+)?$/, '-2$1')}'; saving the same name again would drop the first file.`);
+    throw new GuestError(
+      'FileExistsError',
+      `A file named ${JSON.stringify(name)} was already saved in this run`,
+      `Give each file of a run its own name, e.g. '${name.replace(/(\.[A-Za-z0-9]+)?$/, '-2$1')}'; saving the same name again would drop the first file.`,
+    );
   }
   if (state.sizes.size >= MAX_FILES_PER_RUN) {
-    throw new GuestError('FileLimitError', `Saving ${name} would pass this run's limit of ${MAX_FILES_PER_RUN} files`, 'Save fewer, larger files: put the rows of several tables in one (e.g. with a column naming the group) or return the data as the value.');
+    throw new GuestError(
+      'FileLimitError',
+      `Saving ${name} would pass this run's limit of ${MAX_FILES_PER_RUN} files`,
+      'Save fewer, larger files: put the rows of several tables in one (e.g. with a column naming the group) or return the data as the value.',
+    );
   }
 }
 
@@ -89,7 +105,11 @@ export function checkFileSize(name: string, bytes: number, atLeast = false): voi
   const left = fileBytesLeft(name);
   if (bytes <= left) return;
   const used = state.cap - left;
-  throw new GuestError('FileLimitError', `Saving ${name} (${atLeast ? 'more than ' : ''}${bytes} bytes) would pass this run's limit of ${state.cap} bytes of files (${used} bytes already saved)`, 'Save fewer rows or columns (select/filter/aggregate first), use to_parquet (smaller than CSV/JSON), or raise the maxFileBytes limit.');
+  throw new GuestError(
+    'FileLimitError',
+    `Saving ${name} (${atLeast ? 'more than ' : ''}${bytes} bytes) would pass this run's limit of ${state.cap} bytes of files (${used} bytes already saved)`,
+    'Save fewer rows or columns (select/filter/aggregate first), use to_parquet (smaller than CSV/JSON), or raise the maxFileBytes limit.',
+  );
 }
 
 /**

@@ -49,12 +49,23 @@ export function makeConsole(): Record<string, (...args: unknown[]) => void> {
     trace: (...a) => err('Trace:', ...a),
     dir: (x) => emit('stdout', inspect(x) + '\n'),
     table: (x) => out(isTable(x) ? x : Array.isArray(x) ? from(x as object[]) : x),
-    assert: (cond, ...a) => { if (!cond) err('Assertion failed' + (a.length ? ':' : ''), ...a); },
-    time: (label = 'default') => { timers.set(String(label), Date.now()); },
+    assert: (cond, ...a) => {
+      if (!cond) err('Assertion failed' + (a.length ? ':' : ''), ...a);
+    },
+    time: (label = 'default') => {
+      timers.set(String(label), Date.now());
+    },
     timeEnd: (label = 'default') => {
       const t0 = timers.get(String(label));
-      if (t0 !== undefined) { timers.delete(String(label)); out(`${label}: ${Date.now() - t0}ms`); }
+      if (t0 !== undefined) {
+        timers.delete(String(label));
+        out(`${label}: ${Date.now() - t0}ms`);
+      }
     },
-    count: (label = 'default') => { const n = (counts.get(String(label)) ?? 0) + 1; counts.set(String(label), n); out(`${label}: ${n}`); },
+    count: (label = 'default') => {
+      const n = (counts.get(String(label)) ?? 0) + 1;
+      counts.set(String(label), n);
+      out(`${label}: ${n}`);
+    },
   };
 }

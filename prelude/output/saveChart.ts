@@ -17,8 +17,18 @@ export function save_chart(specOrName?: unknown, name?: unknown): { name: string
   if (!onlyName) chart(specOrName);
   const charts = runResults().charts;
   const last = charts[charts.length - 1];
-  if (!last) throw new GuestError('FileError', 'save_chart(name) found no chart in this run', "Make the chart first (plot.bar(...) or chart({...})), or pass it: save_chart({ mark: 'bar', data: t, encoding: {...} }, 'chart.svg').");
-  if (last.kind !== 'vega-lite') throw new GuestError('FileError', 'save_chart can only save Vega-Lite charts as SVG; this one is a Plotly figure', 'Use chart() with a Vega-Lite spec or plot.bar/line/hist/scatter.');
+  if (!last)
+    throw new GuestError(
+      'FileError',
+      'save_chart(name) found no chart in this run',
+      "Make the chart first (plot.bar(...) or chart({...})), or pass it: save_chart({ mark: 'bar', data: t, encoding: {...} }, 'chart.svg').",
+    );
+  if (last.kind !== 'vega-lite')
+    throw new GuestError(
+      'FileError',
+      'save_chart can only save Vega-Lite charts as SVG; this one is a Plotly figure',
+      'Use chart() with a Vega-Lite spec or plot.bar/line/hist/scatter.',
+    );
   last.file = file;
   return { name: file, mediaType: 'image/svg+xml' };
 }

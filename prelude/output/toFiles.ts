@@ -6,7 +6,15 @@ import { columnsOf, fileTable } from '../files/columnsOf.js';
 import { writeCsv } from '../files/csv/writeCsv.js';
 import { jsonText } from '../files/json.js';
 import { writeParquet } from '../files/parquet/writeParquet.js';
-import { checkFileSize, checkNewFile, fileBytesLeft, fileName, requireFiles, saveFile, type SavedFile } from './files.js';
+import {
+  checkFileSize,
+  checkNewFile,
+  fileBytesLeft,
+  fileName,
+  requireFiles,
+  saveFile,
+  type SavedFile,
+} from './files.js';
 import type { SizeLimit } from '../files/parquet/writeParquet.js';
 import { GuestError } from '../errors/guestError.js';
 
@@ -29,7 +37,11 @@ export function to_csv(t: unknown, name?: string, options?: { escapeFormulas?: b
   const file = fileName(name, 'result.csv', '.csv');
   const escape = options?.escapeFormulas ?? true;
   if (typeof escape !== 'boolean') {
-    throw new GuestError('TypeError', `to_csv: escapeFormulas must be true or false, got ${JSON.stringify(escape)}`, "Use to_csv(t, 'result.csv') (formulas escaped) or to_csv(t, 'result.csv', { escapeFormulas: false }).");
+    throw new GuestError(
+      'TypeError',
+      `to_csv: escapeFormulas must be true or false, got ${JSON.stringify(escape)}`,
+      "Use to_csv(t, 'result.csv') (formulas escaped) or to_csv(t, 'result.csv', { escapeFormulas: false }).",
+    );
   }
   return saveFile(file, 'text/csv', writeCsv(table, limitOf(file), escape));
 }
@@ -42,7 +54,11 @@ export function to_json(t: unknown, name?: string): SavedFile {
   const { columns, numRows } = columnsOf(t, 'to_json');
   const file = fileName(name, 'result.json', '.json');
   const lines = /\.(ndjson|jsonl)$/i.test(file);
-  return saveFile(file, lines ? 'application/x-ndjson' : 'application/json', utf8Encode(jsonText(columns, numRows, lines)));
+  return saveFile(
+    file,
+    lines ? 'application/x-ndjson' : 'application/json',
+    utf8Encode(jsonText(columns, numRows, lines)),
+  );
 }
 
 /**
@@ -57,9 +73,17 @@ export function to_parquet(t: unknown, name?: string, options?: { compression?: 
   const file = fileName(name, 'result.parquet', '.parquet');
   const compression = options?.compression ?? 'none';
   if (compression !== 'none' && compression !== 'snappy') {
-    throw new GuestError('TypeError', `to_parquet: compression must be 'none' or 'snappy', got ${JSON.stringify(compression)}`, "Use to_parquet(t, 'result.parquet') or to_parquet(t, 'result.parquet', { compression: 'snappy' }).");
+    throw new GuestError(
+      'TypeError',
+      `to_parquet: compression must be 'none' or 'snappy', got ${JSON.stringify(compression)}`,
+      "Use to_parquet(t, 'result.parquet') or to_parquet(t, 'result.parquet', { compression: 'snappy' }).",
+    );
   }
-  return saveFile(file, 'application/vnd.apache.parquet', writeParquet(table, undefined, limitOf(file), compression === 'snappy'));
+  return saveFile(
+    file,
+    'application/vnd.apache.parquet',
+    writeParquet(table, undefined, limitOf(file), compression === 'snappy'),
+  );
 }
 
 /**
@@ -70,6 +94,9 @@ export function to_arrow(t: unknown, name?: string): SavedFile {
   columnsOf(t, 'to_arrow'); // the same checks and errors as the other writers
   // a null-prototype `types`: Arquero looks each column name up in it, and a column named
   // `__proto__` or `constructor` must find nothing there, not Object.prototype's members
-  const bytes = aq.toArrowIPC(t as ColumnTable, { format: 'file', types: Object.create(null) as Record<string, never> });
+  const bytes = aq.toArrowIPC(t as ColumnTable, {
+    format: 'file',
+    types: Object.create(null) as Record<string, never>,
+  });
   return saveFile(fileName(name, 'result.arrow', '.arrow'), 'application/vnd.apache.arrow.file', bytes);
 }

@@ -21,7 +21,8 @@ export class TextDecoderPolyfill {
   readonly ignoreBOM: boolean;
   constructor(label = 'utf-8', options: { ignoreBOM?: boolean } = {}) {
     const l = String(label).toLowerCase();
-    if (l !== 'utf-8' && l !== 'utf8' && l !== 'unicode-1-1-utf-8') throw new RangeError(`TextDecoder: unsupported encoding "${label}" (only utf-8)`);
+    if (l !== 'utf-8' && l !== 'utf8' && l !== 'unicode-1-1-utf-8')
+      throw new RangeError(`TextDecoder: unsupported encoding "${label}" (only utf-8)`);
     this.ignoreBOM = !!options.ignoreBOM;
   }
   decode(input?: Bytes): string {

@@ -10,11 +10,16 @@ const fromCharCode = String.fromCharCode;
 export function utf8Decode(bytes: Uint8Array, start = 0, end = bytes.length): string {
   // fast path: pure ASCII (names, agencies, most abstracts) converts straight from the bytes
   let ascii = true;
-  for (let i = start; i < end; i++) if (bytes[i] > 0x7f) { ascii = false; break; }
+  for (let i = start; i < end; i++)
+    if (bytes[i] > 0x7f) {
+      ascii = false;
+      break;
+    }
   if (ascii) {
     if (end - start <= CHUNK) return fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
     let out = '';
-    for (let i = start; i < end; i += CHUNK) out += fromCharCode.apply(null, bytes.subarray(i, Math.min(end, i + CHUNK)) as unknown as number[]);
+    for (let i = start; i < end; i += CHUNK)
+      out += fromCharCode.apply(null, bytes.subarray(i, Math.min(end, i + CHUNK)) as unknown as number[]);
     return out;
   }
   // the WHATWG UTF-8 decoder state machine (maximal-subpart replacement, like TextDecoder)
@@ -47,10 +52,20 @@ export function utf8Decode(bytes: Uint8Array, start = 0, end = bytes.length): st
     }
     if (needed === 0) {
       if (b <= 0x7f) emit(b);
-      else if (b >= 0xc2 && b <= 0xdf) { needed = 1; cp = b & 0x1f; }
-      else if (b >= 0xe0 && b <= 0xef) { if (b === 0xe0) lower = 0xa0; if (b === 0xed) upper = 0x9f; needed = 2; cp = b & 0x0f; }
-      else if (b >= 0xf0 && b <= 0xf4) { if (b === 0xf0) lower = 0x90; if (b === 0xf4) upper = 0x8f; needed = 3; cp = b & 0x07; }
-      else emit(0xfffd);
+      else if (b >= 0xc2 && b <= 0xdf) {
+        needed = 1;
+        cp = b & 0x1f;
+      } else if (b >= 0xe0 && b <= 0xef) {
+        if (b === 0xe0) lower = 0xa0;
+        if (b === 0xed) upper = 0x9f;
+        needed = 2;
+        cp = b & 0x0f;
+      } else if (b >= 0xf0 && b <= 0xf4) {
+        if (b === 0xf0) lower = 0x90;
+        if (b === 0xf4) upper = 0x8f;
+        needed = 3;
+        cp = b & 0x07;
+      } else emit(0xfffd);
       continue;
     }
     if (b < lower || b > upper) {
@@ -81,8 +96,10 @@ export function utf8Length(s: string): number {
     const c = s.charCodeAt(i);
     if (c < 0x80) bytes += 1;
     else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) { bytes += 4; i++; }
-    else bytes += 3;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
   }
   return bytes;
 }
@@ -103,9 +120,19 @@ export function utf8EncodeInto(s: string, out: Uint8Array): { read: number; writ
     const need = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
     if (w + need > out.length) break;
     if (need === 1) out[w++] = c;
-    else if (need === 2) { out[w++] = 0xc0 | (c >> 6); out[w++] = 0x80 | (c & 0x3f); }
-    else if (need === 3) { out[w++] = 0xe0 | (c >> 12); out[w++] = 0x80 | ((c >> 6) & 0x3f); out[w++] = 0x80 | (c & 0x3f); }
-    else { out[w++] = 0xf0 | (c >> 18); out[w++] = 0x80 | ((c >> 12) & 0x3f); out[w++] = 0x80 | ((c >> 6) & 0x3f); out[w++] = 0x80 | (c & 0x3f); }
+    else if (need === 2) {
+      out[w++] = 0xc0 | (c >> 6);
+      out[w++] = 0x80 | (c & 0x3f);
+    } else if (need === 3) {
+      out[w++] = 0xe0 | (c >> 12);
+      out[w++] = 0x80 | ((c >> 6) & 0x3f);
+      out[w++] = 0x80 | (c & 0x3f);
+    } else {
+      out[w++] = 0xf0 | (c >> 18);
+      out[w++] = 0x80 | ((c >> 12) & 0x3f);
+      out[w++] = 0x80 | ((c >> 6) & 0x3f);
+      out[w++] = 0x80 | (c & 0x3f);
+    }
     i += width - 1;
   }
   return { read: i, written: w };

@@ -18,8 +18,12 @@ import type { Arg, Node } from './parse.js';
 export type RowFn = (row: number) => unknown;
 
 const DATE_PARTS: Record<string, (d: Date) => number> = {
-  year: (d) => d.getUTCFullYear(), month: (d) => d.getUTCMonth() + 1, day: (d) => d.getUTCDate(),
-  quarter: (d) => Math.floor(d.getUTCMonth() / 3) + 1, dayofweek: (d) => (d.getUTCDay() + 6) % 7, weekday: (d) => (d.getUTCDay() + 6) % 7,
+  year: (d) => d.getUTCFullYear(),
+  month: (d) => d.getUTCMonth() + 1,
+  day: (d) => d.getUTCDate(),
+  quarter: (d) => Math.floor(d.getUTCMonth() / 3) + 1,
+  dayofweek: (d) => (d.getUTCDay() + 6) % 7,
+  weekday: (d) => (d.getUTCDay() + 6) % 7,
 };
 
 function compareOp(op: string, a: unknown, b: unknown): boolean {
@@ -29,12 +33,18 @@ function compareOp(op: string, a: unknown, b: unknown): boolean {
   if (typeof a !== typeof b && !(a instanceof Date && b instanceof Date)) return op === '!=';
   const c = compareValues(a, b);
   switch (op) {
-    case '==': return c === 0;
-    case '!=': return c !== 0;
-    case '<': return c < 0;
-    case '<=': return c <= 0;
-    case '>': return c > 0;
-    default: return c >= 0;
+    case '==':
+      return c === 0;
+    case '!=':
+      return c !== 0;
+    case '<':
+      return c < 0;
+    case '<=':
+      return c <= 0;
+    case '>':
+      return c > 0;
+    default:
+      return c >= 0;
   }
 }
 
@@ -44,13 +54,20 @@ function arith(op: string, a: unknown, b: unknown): unknown {
   const x = Number(a instanceof Date ? a.getTime() : a);
   const y = Number(b instanceof Date ? b.getTime() : b);
   switch (op) {
-    case '+': return x + y;
-    case '-': return x - y;
-    case '*': return x * y;
-    case '/': return x / y;
-    case '//': return Math.floor(x / y);
-    case '%': return x - Math.floor(x / y) * y;
-    default: return x ** y;
+    case '+':
+      return x + y;
+    case '-':
+      return x - y;
+    case '*':
+      return x * y;
+    case '/':
+      return x / y;
+    case '//':
+      return Math.floor(x / y);
+    case '%':
+      return x - Math.floor(x / y) * y;
+    default:
+      return x ** y;
   }
 }
 
@@ -60,12 +77,18 @@ const keyOf = (v: unknown) => (v instanceof Date ? v.getTime() : v);
 function constantTest(op: string, x: number | string): (v: unknown) => boolean {
   const t = typeof x;
   switch (op) {
-    case '==': return (v) => v === x;
-    case '!=': return (v) => v !== x;
-    case '<': return (v) => typeof v === t && (v as number) < (x as number);
-    case '<=': return (v) => typeof v === t && (v as number) <= (x as number);
-    case '>': return (v) => typeof v === t && (v as number) > (x as number);
-    default: return (v) => typeof v === t && (v as number) >= (x as number);
+    case '==':
+      return (v) => v === x;
+    case '!=':
+      return (v) => v !== x;
+    case '<':
+      return (v) => typeof v === t && (v as number) < (x as number);
+    case '<=':
+      return (v) => typeof v === t && (v as number) <= (x as number);
+    case '>':
+      return (v) => typeof v === t && (v as number) > (x as number);
+    default:
+      return (v) => typeof v === t && (v as number) >= (x as number);
   }
 }
 
@@ -78,7 +101,10 @@ function constantComparison(t: ColumnTable, node: Extract<Node, { type: 'cmp' }>
     const d = to_datetime(right.value) as Date | null;
     if (d === null) return undefined;
     const f = constantTest(op, d.getTime());
-    return (r) => { const v = l(r); return v instanceof Date ? f(v.getTime()) : op === '!='; };
+    return (r) => {
+      const v = l(r);
+      return v instanceof Date ? f(v.getTime()) : op === '!=';
+    };
   }
   if (isDate || left.type !== 'col') return undefined;
   const f = constantTest(op, right.value);
@@ -90,42 +116,81 @@ export function compile(src: string, node: Node, t: ColumnTable, vars: (name: st
   const c = (n: Node): RowFn => compile(src, n, t, vars);
   const constant = (n: Node): unknown[] | null => {
     if (n.type === 'list') return n.items.map((i) => c(i)(0));
-    if (n.type === 'var') { const v = vars(n.name, n.at); return Array.isArray(v) ? v : v instanceof Set ? [...v] : v && typeof v === 'object' && typeof (v as { tolist?: unknown }).tolist === 'function' ? (v as { tolist(): unknown[] }).tolist() : null; }
+    if (n.type === 'var') {
+      const v = vars(n.name, n.at);
+      return Array.isArray(v)
+        ? v
+        : v instanceof Set
+          ? [...v]
+          : v && typeof v === 'object' && typeof (v as { tolist?: unknown }).tolist === 'function'
+            ? (v as { tolist(): unknown[] }).tolist()
+            : null;
+    }
     return null;
   };
   switch (node.type) {
-    case 'lit': { const v = node.value; return () => v; }
-    case 'var': { const v = vars(node.name, node.at); return () => v; }
-    case 'list': { const items = node.items.map(c); return (r) => items.map((f) => f(r)); }
+    case 'lit': {
+      const v = node.value;
+      return () => v;
+    }
+    case 'var': {
+      const v = vars(node.name, node.at);
+      return () => v;
+    }
+    case 'list': {
+      const items = node.items.map(c);
+      return (r) => items.map((f) => f(r));
+    }
     case 'col': {
       const col = t.column(node.name);
       if (!col) throw unknownColumn(node.name, t.columnNames(), 'query()');
       return (r) => col.at(r);
     }
-    case 'not': { const f = c(node.arg); return (r) => f(r) !== true; }
-    case 'neg': { const f = c(node.arg); return (r) => { const v = f(r); return isNull(v) ? null : -Number(v); }; }
+    case 'not': {
+      const f = c(node.arg);
+      return (r) => f(r) !== true;
+    }
+    case 'neg': {
+      const f = c(node.arg);
+      return (r) => {
+        const v = f(r);
+        return isNull(v) ? null : -Number(v);
+      };
+    }
     case 'bool': {
       const l = c(node.left);
       const rt = c(node.right);
       return node.op === 'and' ? (r) => l(r) === true && rt(r) === true : (r) => l(r) === true || rt(r) === true;
     }
-    case 'arith': { const l = c(node.left); const rt = c(node.right); const op = node.op; return (r) => arith(op, l(r), rt(r)); }
+    case 'arith': {
+      const l = c(node.left);
+      const rt = c(node.right);
+      const op = node.op;
+      return (r) => arith(op, l(r), rt(r));
+    }
     case 'cmp': {
       const l = c(node.left);
-      const list = node.op === 'in' || node.op === 'not in' || node.op === '==' || node.op === '!=' ? constant(node.right) : null;
+      const list =
+        node.op === 'in' || node.op === 'not in' || node.op === '==' || node.op === '!=' ? constant(node.right) : null;
       if (list) {
         const set = new Set(list.map(keyOf));
         const negate = node.op === 'not in' || node.op === '!=';
-        return (r) => { const v = l(r); const hit = !isNull(v) && set.has(keyOf(v)); return negate ? !hit : hit; };
+        return (r) => {
+          const v = l(r);
+          const hit = !isNull(v) && set.has(keyOf(v));
+          return negate ? !hit : hit;
+        };
       }
-      if (node.op === 'in' || node.op === 'not in') throw querySyntaxError(src, 0, `'${node.op}' needs a list such as ['a', 'b'] or an @variable holding an array`);
+      if (node.op === 'in' || node.op === 'not in')
+        throw querySyntaxError(src, 0, `'${node.op}' needs a list such as ['a', 'b'] or an @variable holding an array`);
       const fast = constantComparison(t, node, l);
       if (fast) return fast;
       const rt = c(node.right);
       const op = node.op;
       return (r) => compareOp(op, l(r), rt(r));
     }
-    case 'attr': return attribute(src, node, c, vars);
+    case 'attr':
+      return attribute(src, node, c, vars);
   }
 }
 
@@ -141,31 +206,93 @@ function attribute(src: string, node: Extract<Node, { type: 'attr' }>, c: (n: No
     const a = args ?? [];
     if (obj.name === 'dt') {
       const part = DATE_PARTS[name];
-      if (!part || args !== null) throw querySyntaxError(src, node.at, `.dt.${name} is not supported in query(); use year, month, day, quarter or dayofweek`);
-      return (r) => { const d = to_datetime(f(r)) as Date | null; return d === null ? null : part(d); };
+      if (!part || args !== null)
+        throw querySyntaxError(
+          src,
+          node.at,
+          `.dt.${name} is not supported in query(); use year, month, day, quarter or dayofweek`,
+        );
+      return (r) => {
+        const d = to_datetime(f(r)) as Date | null;
+        return d === null ? null : part(d);
+      };
     }
     switch (name) {
       case 'contains': {
-        const opts = { case: argValue(a, 1, 'case', c) as boolean | undefined, na: (argValue(a, 3, 'na', c) ?? false) as boolean, regex: argValue(a, 4, 'regex', c) as boolean | undefined };
+        const opts = {
+          case: argValue(a, 1, 'case', c) as boolean | undefined,
+          na: (argValue(a, 3, 'na', c) ?? false) as boolean,
+          regex: argValue(a, 4, 'regex', c) as boolean | undefined,
+        };
         const pat = argValue(a, 0, 'pat', c);
         return (r) => contains(f(r), pat, opts);
       }
-      case 'startswith': { const x = String(argValue(a, 0, 'pat', c)); return (r) => { const v = f(r); return !isNull(v) && String(v).startsWith(x); }; }
-      case 'endswith': { const x = String(argValue(a, 0, 'pat', c)); return (r) => { const v = f(r); return !isNull(v) && String(v).endsWith(x); }; }
-      case 'lower': return (r) => { const v = f(r); return isNull(v) ? null : String(v).toLowerCase(); };
-      case 'upper': return (r) => { const v = f(r); return isNull(v) ? null : String(v).toUpperCase(); };
-      case 'strip': return (r) => { const v = f(r); return isNull(v) ? null : String(v).trim(); };
-      case 'len': return (r) => { const v = f(r); return isNull(v) ? null : [...String(v)].length; };
-      default: throw querySyntaxError(src, node.at, `.str.${name}() is not supported in query(); use contains, startswith, endswith, lower, upper, strip or len (or filter with a Series mask)`);
+      case 'startswith': {
+        const x = String(argValue(a, 0, 'pat', c));
+        return (r) => {
+          const v = f(r);
+          return !isNull(v) && String(v).startsWith(x);
+        };
+      }
+      case 'endswith': {
+        const x = String(argValue(a, 0, 'pat', c));
+        return (r) => {
+          const v = f(r);
+          return !isNull(v) && String(v).endsWith(x);
+        };
+      }
+      case 'lower':
+        return (r) => {
+          const v = f(r);
+          return isNull(v) ? null : String(v).toLowerCase();
+        };
+      case 'upper':
+        return (r) => {
+          const v = f(r);
+          return isNull(v) ? null : String(v).toUpperCase();
+        };
+      case 'strip':
+        return (r) => {
+          const v = f(r);
+          return isNull(v) ? null : String(v).trim();
+        };
+      case 'len':
+        return (r) => {
+          const v = f(r);
+          return isNull(v) ? null : [...String(v)].length;
+        };
+      default:
+        throw querySyntaxError(
+          src,
+          node.at,
+          `.str.${name}() is not supported in query(); use contains, startswith, endswith, lower, upper, strip or len (or filter with a Series mask)`,
+        );
     }
   }
   const f = c(obj);
-  if (args === null && (name === 'str' || name === 'dt')) throw querySyntaxError(src, node.at, `.${name} needs a method after it, e.g. .${name === 'str' ? 'str.contains(\'x\')' : 'dt.year'}`);
+  if (args === null && (name === 'str' || name === 'dt'))
+    throw querySyntaxError(
+      src,
+      node.at,
+      `.${name} needs a method after it, e.g. .${name === 'str' ? "str.contains('x')" : 'dt.year'}`,
+    );
   switch (name) {
-    case 'isna': case 'isnull': return (r) => isNull(f(r));
-    case 'notna': case 'notnull': return (r) => !isNull(f(r));
-    case 'abs': return (r) => { const v = f(r); return isNull(v) ? null : Math.abs(Number(v)); };
-    default: throw new GuestError('ValueError', `query(): .${name}${args ? '()' : ''} is not supported in a query string`,
-      'Supported: comparisons, and/or/not, in [...], + - * /, .str.contains/startswith/endswith/lower/upper/strip/len, .dt.year/month/day/quarter, .isna()/.notna(). For anything else filter with a Series mask: t.filter(t.col.gt(x)).');
+    case 'isna':
+    case 'isnull':
+      return (r) => isNull(f(r));
+    case 'notna':
+    case 'notnull':
+      return (r) => !isNull(f(r));
+    case 'abs':
+      return (r) => {
+        const v = f(r);
+        return isNull(v) ? null : Math.abs(Number(v));
+      };
+    default:
+      throw new GuestError(
+        'ValueError',
+        `query(): .${name}${args ? '()' : ''} is not supported in a query string`,
+        'Supported: comparisons, and/or/not, in [...], + - * /, .str.contains/startswith/endswith/lower/upper/strip/len, .dt.year/month/day/quarter, .isna()/.notna(). For anything else filter with a Series mask: t.filter(t.col.gt(x)).',
+      );
   }
 }

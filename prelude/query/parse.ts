@@ -47,30 +47,53 @@ export function parseQuery(src: string): Node {
   const isOp = (v: string) => peek().kind === 'op' && peek().value === v;
   const isWord = (v: string) => peek().kind === 'name' && peek().value === v;
   const expect = (v: string) => {
-    if (!isOp(v)) throw querySyntaxError(src, peek().at, `expected '${v}'${peek().kind === 'end' ? ' before the end' : ` but found '${peek().value}'`}`);
+    if (!isOp(v))
+      throw querySyntaxError(
+        src,
+        peek().at,
+        `expected '${v}'${peek().kind === 'end' ? ' before the end' : ` but found '${peek().value}'`}`,
+      );
     p++;
   };
 
   function or(): Node {
     let left = and();
-    while (isWord('or') || isOp('|')) { p++; left = { type: 'bool', op: 'or', left, right: and() }; }
+    while (isWord('or') || isOp('|')) {
+      p++;
+      left = { type: 'bool', op: 'or', left, right: and() };
+    }
     return left;
   }
   function and(): Node {
     let left = not();
-    while (isWord('and') || isOp('&')) { p++; left = { type: 'bool', op: 'and', left, right: not() }; }
+    while (isWord('and') || isOp('&')) {
+      p++;
+      left = { type: 'bool', op: 'and', left, right: not() };
+    }
     return left;
   }
   function not(): Node {
-    if (isWord('not') || isOp('~')) { p++; return { type: 'not', arg: not() }; }
+    if (isWord('not') || isOp('~')) {
+      p++;
+      return { type: 'not', arg: not() };
+    }
     return cmp();
   }
   function cmpOp(): string | null {
     const t = peek();
-    if (t.kind === 'op' && CMP.has(t.value)) { p++; return t.value; }
+    if (t.kind === 'op' && CMP.has(t.value)) {
+      p++;
+      return t.value;
+    }
     if (t.kind === 'op' && t.value === '=') throw querySyntaxError(src, t.at, "'=' is assignment; compare with '=='");
-    if (isWord('in')) { p++; return 'in'; }
-    if (isWord('not') && toks[p + 1]?.kind === 'name' && toks[p + 1].value === 'in') { p += 2; return 'not in'; }
+    if (isWord('in')) {
+      p++;
+      return 'in';
+    }
+    if (isWord('not') && toks[p + 1]?.kind === 'name' && toks[p + 1].value === 'in') {
+      p += 2;
+      return 'not in';
+    }
     return null;
   }
   function cmp(): Node {
@@ -87,22 +110,37 @@ export function parseQuery(src: string): Node {
   }
   function sum(): Node {
     let left = prod();
-    while (isOp('+') || isOp('-')) { const op = toks[p++].value; left = { type: 'arith', op, left, right: prod() }; }
+    while (isOp('+') || isOp('-')) {
+      const op = toks[p++].value;
+      left = { type: 'arith', op, left, right: prod() };
+    }
     return left;
   }
   function prod(): Node {
     let left = unary();
-    while (isOp('*') || isOp('/') || isOp('//') || isOp('%')) { const op = toks[p++].value; left = { type: 'arith', op, left, right: unary() }; }
+    while (isOp('*') || isOp('/') || isOp('//') || isOp('%')) {
+      const op = toks[p++].value;
+      left = { type: 'arith', op, left, right: unary() };
+    }
     return left;
   }
   function unary(): Node {
-    if (isOp('-')) { p++; return { type: 'neg', arg: unary() }; }
-    if (isOp('+')) { p++; return unary(); }
+    if (isOp('-')) {
+      p++;
+      return { type: 'neg', arg: unary() };
+    }
+    if (isOp('+')) {
+      p++;
+      return unary();
+    }
     return pow();
   }
   function pow(): Node {
     const base = post();
-    if (isOp('**')) { p++; return { type: 'arith', op: '**', left: base, right: unary() }; }
+    if (isOp('**')) {
+      p++;
+      return { type: 'arith', op: '**', left: base, right: unary() };
+    }
     return base;
   }
   function post(): Node {
@@ -118,7 +156,10 @@ export function parseQuery(src: string): Node {
         args = [];
         while (!isOp(')')) {
           let key: string | null = null;
-          if (peek().kind === 'name' && toks[p + 1]?.kind === 'op' && toks[p + 1].value === '=') { key = peek().value; p += 2; } // case=False
+          if (peek().kind === 'name' && toks[p + 1]?.kind === 'op' && toks[p + 1].value === '=') {
+            key = peek().value;
+            p += 2;
+          } // case=False
           args.push({ key, node: or() });
           if (!isOp(')')) expect(',');
         }
@@ -141,20 +182,29 @@ export function parseQuery(src: string): Node {
     const t = peek();
     p++;
     switch (t.kind) {
-      case 'num': return { type: 'lit', value: Number(t.value) };
-      case 'str': return { type: 'lit', value: t.value };
-      case 'col': return { type: 'col', name: t.value, at: t.at };
-      case 'var': return { type: 'var', name: t.value, at: t.at };
+      case 'num':
+        return { type: 'lit', value: Number(t.value) };
+      case 'str':
+        return { type: 'lit', value: t.value };
+      case 'col':
+        return { type: 'col', name: t.value, at: t.at };
+      case 'var':
+        return { type: 'var', name: t.value, at: t.at };
       case 'name':
         if (t.value === 'True' || t.value === 'true') return { type: 'lit', value: true };
         if (t.value === 'False' || t.value === 'false') return { type: 'lit', value: false };
-        if (t.value === 'None' || t.value === 'NaN' || t.value === 'nan' || t.value === 'null') return { type: 'lit', value: null };
+        if (t.value === 'None' || t.value === 'NaN' || t.value === 'nan' || t.value === 'null')
+          return { type: 'lit', value: null };
         if (['and', 'or', 'not', 'in'].includes(t.value)) throw querySyntaxError(src, t.at, `unexpected '${t.value}'`);
         return { type: 'col', name: t.value, at: t.at };
       case 'op':
         if (t.value === '(') {
           const inner = or();
-          if (isOp(',')) { p++; const rest = items(')'); return { type: 'list', items: [inner, ...rest] }; }
+          if (isOp(',')) {
+            p++;
+            const rest = items(')');
+            return { type: 'list', items: [inner, ...rest] };
+          }
           expect(')');
           return inner;
         }

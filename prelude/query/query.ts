@@ -23,14 +23,21 @@ const G = globalThis as Record<string, unknown>;
  */
 export function query(t: ColumnTable, expr: unknown, options: QueryOptions = {}): ColumnTable {
   if (typeof expr !== 'string') {
-    throw new GuestError('TypeError', `query() expects a string, got ${typeof expr}`, "Example: award_data.query(\"Agency == 'Department of Energy' and `Award Year` >= 2020\"); for a function use t.filter(d => ...).");
+    throw new GuestError(
+      'TypeError',
+      `query() expects a string, got ${typeof expr}`,
+      'Example: award_data.query("Agency == \'Department of Energy\' and `Award Year` >= 2020"); for a function use t.filter(d => ...).',
+    );
   }
-  const local = options && typeof options === 'object' ? options.local_dict ?? {} : {};
+  const local = options && typeof options === 'object' ? (options.local_dict ?? {}) : {};
   const vars = (name: string): unknown => {
     if (Object.hasOwn(local, name)) return local[name];
     if (name in G && G[name] !== undefined) return G[name];
-    throw new GuestError('NameError', `query(): the variable @${name} is not defined`,
-      `Top-level const/let/var variables are visible to @names; for other values pass them: t.query(expr, { local_dict: { ${name} } }).`);
+    throw new GuestError(
+      'NameError',
+      `query(): the variable @${name} is not defined`,
+      `Top-level const/let/var variables are visible to @names; for other values pass them: t.query(expr, { local_dict: { ${name} } }).`,
+    );
   };
   const ast = parseQuery(expr);
   // the whole table in storage order needs no index array: position i is row i
@@ -48,7 +55,14 @@ export function query(t: ColumnTable, expr: unknown, options: QueryOptions = {})
  * false: Python's short-circuit), so each loop calls one compiled comparison: a tight, monomorphic
  * loop instead of one nested call chain per row.
  */
-function maskOf(node: Node, src: string, t: ColumnTable, vars: (name: string) => unknown, idx: Uint32Array | null, n: number): Uint8Array {
+function maskOf(
+  node: Node,
+  src: string,
+  t: ColumnTable,
+  vars: (name: string) => unknown,
+  idx: Uint32Array | null,
+  n: number,
+): Uint8Array {
   if (node.type === 'bool') {
     const bits = maskOf(node.left, src, t, vars, idx, n);
     const want = node.op === 'and' ? 1 : 0;
@@ -72,7 +86,11 @@ function maskOf(node: Node, src: string, t: ColumnTable, vars: (name: string) =>
     const v = fn(idx ? idx[i] : i);
     if (v === true) bits[i] = 1;
     else if (i === 0 && v !== false && v !== null) {
-      throw new GuestError('TypeError', `query(): the expression gives ${typeof v} values, not true/false`, "A query must be a condition, e.g. \"`Award Amount` > 1e6\"; to compute a column use derive.");
+      throw new GuestError(
+        'TypeError',
+        `query(): the expression gives ${typeof v} values, not true/false`,
+        'A query must be a condition, e.g. "`Award Amount` > 1e6"; to compute a column use derive.',
+      );
     }
   }
   return bits;

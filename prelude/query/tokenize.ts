@@ -13,7 +13,31 @@ export interface Token {
   at: number;
 }
 
-const OPS = ['==', '!=', '<=', '>=', '//', '**', '<', '>', '&', '|', '~', '+', '-', '*', '/', '%', '(', ')', '[', ']', ',', '.', '='];
+const OPS = [
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '//',
+  '**',
+  '<',
+  '>',
+  '&',
+  '|',
+  '~',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '(',
+  ')',
+  '[',
+  ']',
+  ',',
+  '.',
+  '=',
+];
 const NUMBER = /^(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/;
 const IDENT = /^[A-Za-z_\u00C0-\uFFFF][\w\u00C0-\uFFFF]*/;
 
@@ -26,18 +50,29 @@ export function tokenize(src: string): Token[] {
   let i = 0;
   while (i < src.length) {
     const c = src[i];
-    if (/\s/.test(c)) { i++; continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
     const rest = src.slice(i);
     let m: RegExpMatchArray | null;
-    if ((m = rest.match(NUMBER))) { out.push({ kind: 'num', value: m[0].replace(/_/g, ''), at: i }); i += m[0].length; continue; }
+    if ((m = rest.match(NUMBER))) {
+      out.push({ kind: 'num', value: m[0].replace(/_/g, ''), at: i });
+      i += m[0].length;
+      continue;
+    }
     if (c === "'" || c === '"' || c === '`') {
       let j = i + 1;
       let text = '';
       while (j < src.length && src[j] !== c) {
-        if (src[j] === '\\' && c !== '`' && j + 1 < src.length) { j++; text += ({ n: '\n', t: '\t' } as Record<string, string>)[src[j]] ?? src[j]; } else text += src[j];
+        if (src[j] === '\\' && c !== '`' && j + 1 < src.length) {
+          j++;
+          text += ({ n: '\n', t: '\t' } as Record<string, string>)[src[j]] ?? src[j];
+        } else text += src[j];
         j++;
       }
-      if (j >= src.length) throw querySyntaxError(src, i, `unterminated ${c === '`' ? 'backtick column name' : 'string'}`);
+      if (j >= src.length)
+        throw querySyntaxError(src, i, `unterminated ${c === '`' ? 'backtick column name' : 'string'}`);
       out.push({ kind: c === '`' ? 'col' : 'str', value: text, at: i });
       i = j + 1;
       continue;
@@ -49,7 +84,11 @@ export function tokenize(src: string): Token[] {
       i += 1 + id[0].length;
       continue;
     }
-    if ((m = rest.match(IDENT))) { out.push({ kind: 'name', value: m[0], at: i }); i += m[0].length; continue; }
+    if ((m = rest.match(IDENT))) {
+      out.push({ kind: 'name', value: m[0], at: i });
+      i += m[0].length;
+      continue;
+    }
     const op = OPS.find((o) => rest.startsWith(o));
     if (!op) throw querySyntaxError(src, i, `unexpected character '${c}'`);
     out.push({ kind: 'op', value: op, at: i });

@@ -4,7 +4,13 @@
  */
 import type { TableMeta } from '../../schema/columnar.js';
 import type { CardDataset } from '../../schema/dataCard.js';
-import { hostTables, type FetchColumn, type FetchColumnRange, type FetchTextPageOf, type TextScanOf } from '../data/hostTables.js';
+import {
+  hostTables,
+  type FetchColumn,
+  type FetchColumnRange,
+  type FetchTextPageOf,
+  type TextScanOf,
+} from '../data/hostTables.js';
 import { TextCache, textBudgets } from '../data/textCache.js';
 import { install } from '../install.js';
 import { setWriter, type Write } from '../output/output.js';
@@ -32,7 +38,13 @@ export interface Bridge {
   write: Write;
   /** Optional: receives each file the run saves (to_csv, to_parquet...); without it saving fails with a clear error. */
   saveFile?: SaveFile;
-  limits: { maxOutputBytes: number; maxResultBytes: number; maxRows: number; memoryLimitMb?: number; maxFileBytes?: number };
+  limits: {
+    maxOutputBytes: number;
+    maxResultBytes: number;
+    maxRows: number;
+    memoryLimitMb?: number;
+    maxFileBytes?: number;
+  };
 }
 
 /** What boot returns. */
@@ -57,10 +69,17 @@ export function boot(bridge: Bridge): Internals {
   // copy what we keep: later changes to the bridge object (it is reachable by nobody else) cannot matter
   const write = bridge.write;
   const fetchColumn = bridge.fetchColumn;
-  const limits = { maxOutputBytes: Number(bridge.limits?.maxOutputBytes) || 1 << 20, maxResultBytes: Number(bridge.limits?.maxResultBytes) || 1 << 20, maxRows: Number(bridge.limits?.maxRows) || 1000 };
+  const limits = {
+    maxOutputBytes: Number(bridge.limits?.maxOutputBytes) || 1 << 20,
+    maxResultBytes: Number(bridge.limits?.maxResultBytes) || 1 << 20,
+    maxRows: Number(bridge.limits?.maxRows) || 1000,
+  };
   setWriter((stream, text) => write(stream, text));
   const save = typeof bridge.saveFile === 'function' ? bridge.saveFile : null;
-  setFileSink(save && ((name, mediaType, bytes) => save(name, mediaType, bytes)), Number(bridge.limits?.maxFileBytes) || 0);
+  setFileSink(
+    save && ((name, mediaType, bytes) => save(name, mediaType, bytes)),
+    Number(bridge.limits?.maxFileBytes) || 0,
+  );
   const fetchRange = typeof bridge.fetchColumnRange === 'function' ? bridge.fetchColumnRange : undefined;
   const fetchText = typeof bridge.fetchTextPage === 'function' ? bridge.fetchTextPage : undefined;
   const scanText = typeof bridge.textScan === 'function' ? bridge.textScan : undefined;
@@ -71,11 +90,20 @@ export function boot(bridge: Bridge): Internals {
     scanText: scanText && ((t, c, s, e, q) => scanText(t, c, s, e, q)),
     textCache: new TextCache(budgets.budgetBytes, budgets.idleBytes),
   });
-  const extra: Record<string, unknown> = { award_data: undefined, describeData: makeDescribeData(tables, bridge.dataset) };
+  const extra: Record<string, unknown> = {
+    award_data: undefined,
+    describeData: makeDescribeData(tables, bridge.dataset),
+  };
   for (const [name, t] of Object.entries(tables)) extra[name] = t;
   install(extra);
-  for (const [name, t] of Object.entries(tables)) if (name !== 'award_data') Object.defineProperty(globalThis, name, { value: t, writable: true, configurable: true });
+  for (const [name, t] of Object.entries(tables))
+    if (name !== 'award_data')
+      Object.defineProperty(globalThis, name, { value: t, writable: true, configurable: true });
   // every table also in one `tables` object (the Python runner spec had `dfs` beside per-table globals)
-  Object.defineProperty(globalThis, 'tables', { value: Object.freeze({ ...tables }), writable: true, configurable: true });
+  Object.defineProperty(globalThis, 'tables', {
+    value: Object.freeze({ ...tables }),
+    writable: true,
+    configurable: true,
+  });
   return { execute: makeExecute(limits) };
 }

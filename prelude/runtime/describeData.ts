@@ -9,7 +9,10 @@ import { utf8Decode } from '../polyfills/utf8.js';
  * Makes the describeData global over the host tables (the card is cached per table).
  * @example describeData().summary
  */
-export function makeDescribeData(tables: Record<string, ColumnTable>, dataset: CardDataset | undefined): (name?: string) => DataCard {
+export function makeDescribeData(
+  tables: Record<string, ColumnTable>,
+  dataset: CardDataset | undefined,
+): (name?: string) => DataCard {
   const cache = new Map<string, DataCard>();
   return (name = 'award_data') => {
     const t = tables[name];
@@ -17,11 +20,20 @@ export function makeDescribeData(tables: Record<string, ColumnTable>, dataset: C
     let card = cache.get(name);
     if (!card) {
       // host columns only: a column the session added (t['x'] = ...) is not part of the dataset's card
-      const columns = t.columnNames().filter((c) => t.column(c) instanceof LazyColumn).map((c) => {
-        const col = t.column(c) as unknown as LazyColumn;
-        return { name: c, type: col.type, data: col.data() };
+      const columns = t
+        .columnNames()
+        .filter((c) => t.column(c) instanceof LazyColumn)
+        .map((c) => {
+          const col = t.column(c) as unknown as LazyColumn;
+          return { name: c, type: col.type, data: col.data() };
+        });
+      card = buildDataCard({
+        table: name,
+        numRows: t.numRows(),
+        columns,
+        dataset: name === 'award_data' ? dataset : undefined,
+        decode: utf8Decode,
       });
-      card = buildDataCard({ table: name, numRows: t.numRows(), columns, dataset: name === 'award_data' ? dataset : undefined, decode: utf8Decode });
       cache.set(name, card);
     }
     return structuredCopy(card);
@@ -30,5 +42,9 @@ export function makeDescribeData(tables: Record<string, ColumnTable>, dataset: C
 
 // the caller may mutate what it gets; keep the cached card intact
 function structuredCopy(card: DataCard): DataCard {
-  return { ...card, dataset: card.dataset && { ...card.dataset }, columns: card.columns.map((c) => ({ ...c, top: c.top?.map((x) => ({ ...x })) })) };
+  return {
+    ...card,
+    dataset: card.dataset && { ...card.dataset },
+    columns: card.columns.map((c) => ({ ...c, top: c.top?.map((x) => ({ ...x })) })),
+  };
 }

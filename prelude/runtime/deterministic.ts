@@ -31,7 +31,9 @@ export function enterDeterministic(d: Deterministic): () => void {
   const now = Number(d.now);
   function FrozenDate(this: unknown, ...args: unknown[]): unknown {
     if (!new.target) return new NativeDate(now).toString();
-    return args.length ? Reflect.construct(NativeDate, args, new.target) : Reflect.construct(NativeDate, [now], new.target);
+    return args.length
+      ? Reflect.construct(NativeDate, args, new.target)
+      : Reflect.construct(NativeDate, [now], new.target);
   }
   Object.setPrototypeOf(FrozenDate, NativeDate);
   FrozenDate.prototype = NativeDate.prototype;

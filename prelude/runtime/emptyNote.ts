@@ -17,22 +17,36 @@ interface Node {
 }
 
 const G = globalThis as Record<string, unknown>;
-const TAIL = 'End the code with an expression (its value is the result), assign `result = ...`, or print(...) what you want to see.';
+const TAIL =
+  'End the code with an expression (its value is the result), assign `result = ...`, or print(...) what you want to see.';
 
 function lastStatement(code: string, async: boolean): Node | undefined {
   let body: Node[];
   try {
-    body = (parse(code, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true }) as unknown as { body: Node[] }).body;
+    body = (
+      parse(code, {
+        ecmaVersion: 'latest',
+        sourceType: 'script',
+        allowReturnOutsideFunction: true,
+        allowAwaitOutsideFunction: true,
+      }) as unknown as { body: Node[] }
+    ).body;
   } catch {
     return undefined;
   }
   let last = body[body.length - 1];
   if (async && last?.type === 'ExpressionStatement') {
     // the runtime's wrapper: (async () => { ...; return (<last expression>) })()
-    const fn = ((last.expression as Node).callee as Node | undefined);
+    const fn = (last.expression as Node).callee as Node | undefined;
     const inner = fn && (fn.body as { body?: Node[] }).body;
     last = inner?.[inner.length - 1] as Node;
-    if (last?.type === 'ReturnStatement' && last.argument) return { type: 'ExpressionStatement', start: (last.argument as Node).start, end: (last.argument as Node).end, expression: last.argument };
+    if (last?.type === 'ReturnStatement' && last.argument)
+      return {
+        type: 'ExpressionStatement',
+        start: (last.argument as Node).start,
+        end: (last.argument as Node).end,
+        expression: last.argument,
+      };
   }
   return last;
 }
@@ -42,14 +56,27 @@ function tableSuggestion(expr: Node, code: string): string {
   if (expr.type !== 'MemberExpression') return '';
   const obj = expr.object as Node;
   const prop = expr.property as Node;
-  const key = expr.computed ? (prop.type === 'Literal' ? String(prop.value) : undefined) : (prop as { name?: string }).name;
+  const key = expr.computed
+    ? prop.type === 'Literal'
+      ? String(prop.value)
+      : undefined
+    : (prop as { name?: string }).name;
   if (obj.type !== 'Identifier' || key === undefined) return '';
   const name = (obj as { name?: string }).name!;
   const t = Object.hasOwn(G, name) ? G[name] : undefined;
   if (!isTable(t)) return '';
   const guess = didYouMean(key, t.columnNames());
   const src = code.slice(obj.start, obj.end);
-  return ` ${src} has no column or method '${key}'` + (guess ? `; did you mean ${src}['${guess}']?` : `; its columns are ${t.columnNames().slice(0, 12).map((c) => `'${c}'`).join(', ')}${t.numCols() > 12 ? ', ...' : ''}.`);
+  return (
+    ` ${src} has no column or method '${key}'` +
+    (guess
+      ? `; did you mean ${src}['${guess}']?`
+      : `; its columns are ${t
+          .columnNames()
+          .slice(0, 12)
+          .map((c) => `'${c}'`)
+          .join(', ')}${t.numCols() > 12 ? ', ...' : ''}.`)
+  );
 }
 
 /**
@@ -61,12 +88,21 @@ export function emptyNote(code: string, async: boolean, resultName: boolean): st
   const last = lastStatement(code, async);
   if (!last) return `The run printed nothing and returned no value. ${TAIL}`;
   if (last.type !== 'ExpressionStatement') {
-    const what = last.type === 'VariableDeclaration' ? 'a declaration' : last.type === 'FunctionDeclaration' ? 'a function declaration' : `a ${last.type.replace(/Statement$/, '').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()} statement`;
+    const what =
+      last.type === 'VariableDeclaration'
+        ? 'a declaration'
+        : last.type === 'FunctionDeclaration'
+          ? 'a function declaration'
+          : `a ${last.type
+              .replace(/Statement$/, '')
+              .replace(/([a-z])([A-Z])/g, '$1 $2')
+              .toLowerCase()} statement`;
     return `The run printed nothing and returned no value: the code ends with ${what}, which has no value. ${TAIL}`;
   }
   const expr = last.expression as Node;
   const text = code.slice(expr.start, expr.end);
   const shown = text.length > 120 ? `${text.slice(0, 117)}...` : text;
-  if (expr.type === 'CallExpression') return `The run printed nothing and returned no value: the last expression, \`${shown}\`, returned undefined. ${TAIL}`;
+  if (expr.type === 'CallExpression')
+    return `The run printed nothing and returned no value: the last expression, \`${shown}\`, returned undefined. ${TAIL}`;
   return `The run printed nothing and returned no value: the last expression, \`${shown}\`, is undefined.${tableSuggestion(expr, code)} ${TAIL}`;
 }

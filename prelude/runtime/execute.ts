@@ -45,14 +45,19 @@ function success(value: unknown, limits: ExecuteLimits, code: string, opts: Part
   try {
     const extras = runResults();
     // never a silent empty success: say why there is nothing (valueText, for the model)
-    const note = value === undefined && outputBytes() === 0 && !extras.displays.length && !extras.charts.length
-      ? emptyNote(code, !!opts.async, !!opts.resultName) : undefined;
+    const note =
+      value === undefined && outputBytes() === 0 && !extras.displays.length && !extras.charts.length
+        ? emptyNote(code, !!opts.async, !!opts.resultName)
+        : undefined;
     return successJson(value, extras, limits, note);
   } catch (e) {
     try {
       const info = errorInfo(e, code, 0);
-      return failureJson({ name: 'ResultError', message: `The run finished but its result could not be serialized: ${info.name}: ${info.message}`,
-        hint: 'Return plain data (numbers, strings, arrays, objects, tables); do not modify built-in prototypes or JSON.' });
+      return failureJson({
+        name: 'ResultError',
+        message: `The run finished but its result could not be serialized: ${info.name}: ${info.message}`,
+        hint: 'Return plain data (numbers, strings, arrays, objects, tables); do not modify built-in prototypes or JSON.',
+      });
     } catch {
       return FALLBACK_OUTCOME;
     }
@@ -60,10 +65,20 @@ function success(value: unknown, limits: ExecuteLimits, code: string, opts: Part
 }
 
 /** Builds execute() over the boot-time limits. */
-export function makeExecute(limits: ExecuteLimits): (code: string, opts?: Partial<ExecuteOptions>) => string | Promise<string> {
+export function makeExecute(
+  limits: ExecuteLimits,
+): (code: string, opts?: Partial<ExecuteOptions>) => string | Promise<string> {
   return function execute(code, opts = {}) {
     let restore = () => {};
-    const done = () => { const r = restore; restore = () => {}; try { r(); } catch { /* keep the outcome */ } };
+    const done = () => {
+      const r = restore;
+      restore = () => {};
+      try {
+        r();
+      } catch {
+        /* keep the outcome */
+      }
+    };
     try {
       const src = String(code);
       const lineOffset = Number(opts.lineOffset) || 0;
@@ -85,13 +100,23 @@ export function makeExecute(limits: ExecuteLimits): (code: string, opts?: Partia
       }
       return new NativePromise<string>((resolve) => {
         settled(
-          (v) => { done(); resolve(success(v, limits, src, opts)); },
-          (e) => { done(); resolve(failure(e, src, lineOffset)); },
+          (v) => {
+            done();
+            resolve(success(v, limits, src, opts));
+          },
+          (e) => {
+            done();
+            resolve(failure(e, src, lineOffset));
+          },
         );
       });
     } catch (e) {
       done();
-      try { return failure(e, String(code), 0); } catch { return FALLBACK_OUTCOME; }
+      try {
+        return failure(e, String(code), 0);
+      } catch {
+        return FALLBACK_OUTCOME;
+      }
     }
   };
 }

@@ -21,14 +21,20 @@ export interface ResultLimits {
 }
 
 /** Returned when even the error outcome cannot be built. */
-export const FALLBACK_OUTCOME = '{"ok":false,"error":{"name":"InternalError","message":"The prelude could not build the outcome of this run."},"truncatedOutput":false}';
+export const FALLBACK_OUTCOME =
+  '{"ok":false,"error":{"name":"InternalError","message":"The prelude could not build the outcome of this run."},"truncatedOutput":false}';
 
 /** valueText gets at most this share of the budget (and 256 KiB), before `value`. */
 const TEXT_SHARE = 0.5;
 const TEXT_MAX = 256 * 1024;
 
 /** The outcome of a successful run; `note` is the valueText of a run that produced nothing (runtime/emptyNote.ts). */
-export function successJson(value: unknown, extras: { displays: Displayed[]; charts: PendingChart[] }, limits: ResultLimits, note?: string): string {
+export function successJson(
+  value: unknown,
+  extras: { displays: Displayed[]; charts: PendingChart[] },
+  limits: ResultLimits,
+  note?: string,
+): string {
   const budget = new Budget(limits.maxResultBytes);
   let s = '{"ok":true';
   if (isSeries(value)) value = value.to_frame(); // a Series result is its one-column table
@@ -51,7 +57,10 @@ export function successJson(value: unknown, extras: { displays: Displayed[]; cha
   const displays: string[] = [];
   for (const d of extras.displays) {
     const tj = tableResultJson(d.table, budget, limits.maxRows);
-    if (!tj) { budget.truncated = true; break; }
+    if (!tj) {
+      budget.truncated = true;
+      break;
+    }
     displays.push(tj);
   }
   if (displays.length) s += ',"displays":[' + displays.join(',') + ']';
@@ -59,19 +68,39 @@ export function successJson(value: unknown, extras: { displays: Displayed[]; cha
   for (const c of extras.charts) {
     const sub = new Budget(budget.remaining);
     const out = new JsonOut(sub);
-    out.push('{"kind":' + JSONStringify(c.kind) + (c.title !== undefined ? ',"title":' + JSONStringify(String(c.title)) : '') + (c.file !== undefined ? ',"file":' + JSONStringify(String(c.file)) : '') + ',"spec":');
-    if (!writeJson(c.spec, out, { maxDepth: 64 }) || sub.truncated) { budget.truncated = true; continue; } // a cut spec is not a chart
+    out.push(
+      '{"kind":' +
+        JSONStringify(c.kind) +
+        (c.title !== undefined ? ',"title":' + JSONStringify(String(c.title)) : '') +
+        (c.file !== undefined ? ',"file":' + JSONStringify(String(c.file)) : '') +
+        ',"spec":',
+    );
+    if (!writeJson(c.spec, out, { maxDepth: 64 }) || sub.truncated) {
+      budget.truncated = true;
+      continue;
+    } // a cut spec is not a chart
     out.push('}');
     budget.remaining = sub.remaining;
     charts.push(out.text());
   }
   if (charts.length) s += ',"charts":[' + charts.join(',') + ']';
-  return s + ',"truncatedValue":' + (budget.truncated ? 'true' : 'false') + ',"truncatedOutput":' + (outputTruncated() ? 'true' : 'false') + '}';
+  return (
+    s +
+    ',"truncatedValue":' +
+    (budget.truncated ? 'true' : 'false') +
+    ',"truncatedOutput":' +
+    (outputTruncated() ? 'true' : 'false') +
+    '}'
+  );
 }
 
 /** The outcome of a failed run. */
 export function failureJson(info: ErrorInfo): string {
-  let e = '{"name":' + JSONStringify(String(info.name).slice(0, 200)) + ',"message":' + JSONStringify(String(info.message).slice(0, 4000));
+  let e =
+    '{"name":' +
+    JSONStringify(String(info.name).slice(0, 200)) +
+    ',"message":' +
+    JSONStringify(String(info.message).slice(0, 4000));
   if (typeof info.line === 'number' && NumberIsFinite(info.line)) e += ',"line":' + Math.trunc(info.line);
   if (typeof info.column === 'number' && NumberIsFinite(info.column)) e += ',"column":' + Math.trunc(info.column);
   if (typeof info.stack === 'string' && info.stack) e += ',"stack":' + JSONStringify(info.stack.slice(0, 4000));

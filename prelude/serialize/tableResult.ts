@@ -29,7 +29,8 @@ export function tableResultJson(t: ColumnTable, budget: Budget, maxRows: number)
   const cols = names.map((n) => t.column(n)!);
 
   const head = new JsonOut(budget);
-  if (!head.push(`{"columns":${JSONStringify(names)},"dtypes":${JSONStringify(dtypes)},"totalRows":${total},"rows":`)) return undefined;
+  if (!head.push(`{"columns":${JSONStringify(names)},"dtypes":${JSONStringify(dtypes)},"totalRows":${total},"rows":`))
+    return undefined;
 
   // rows: at most half of what is left, so the Markdown has room too
   const half = new Budget(Math.floor(budget.remaining / 2));
@@ -39,13 +40,19 @@ export function tableResultJson(t: ColumnTable, budget: Budget, maxRows: number)
   const limit = Math.min(total, maxRows);
   for (; opened && shown < limit; shown++) {
     const m = rowsOut.mark();
-    if ((shown > 0 && !rowsOut.push(',')) || !rowsOut.open('[')) { rowsOut.rollback(m); break; }
+    if ((shown > 0 && !rowsOut.push(',')) || !rowsOut.open('[')) {
+      rowsOut.rollback(m);
+      break;
+    }
     let ok = true;
     for (let j = 0; j < cols.length && ok; j++) {
       if (j > 0 && !rowsOut.push(',')) ok = false;
       else if (!writeJson(cols[j].at(idx[shown]), rowsOut, { maxDepth: 4, maxRows: 20 })) ok = false;
     }
-    if (!ok) { rowsOut.rollback(m); break; }
+    if (!ok) {
+      rowsOut.rollback(m);
+      break;
+    }
     rowsOut.close(']');
   }
   if (opened) rowsOut.close(']');
@@ -62,7 +69,14 @@ export function tableResultJson(t: ColumnTable, budget: Budget, maxRows: number)
   return head.text() + rowsText + tail;
 }
 
-function markdownFor(t: ColumnTable, names: string[], idx: ArrayLike<number>, shown: number, total: number, budget: Budget): string {
+function markdownFor(
+  t: ColumnTable,
+  names: string[],
+  idx: ArrayLike<number>,
+  shown: number,
+  total: number,
+  budget: Budget,
+): string {
   const n = Math.min(shown, MARKDOWN_ROWS);
   const rows = Array.from({ length: n }, (_, i) => idx[i]);
   const { cells, dtypes } = formatColumns(t, names, rows, 100);

@@ -7,8 +7,22 @@
  * toJSON methods are not called. Only captured builtins are used (see intrinsics.ts).
  */
 import {
-  ArrayIsArray, NumberIsFinite, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectKeys, ReflectApply, MapPrototypeEntries,
-  SetPrototypeValues, JSONStringify, isDate, isMap, isSet, timeOf, typedArrayName, DatePrototypeToISOString, FunctionPrototypeToString,
+  ArrayIsArray,
+  NumberIsFinite,
+  ObjectDefineProperty,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectKeys,
+  ReflectApply,
+  MapPrototypeEntries,
+  SetPrototypeValues,
+  JSONStringify,
+  isDate,
+  isMap,
+  isSet,
+  timeOf,
+  typedArrayName,
+  DatePrototypeToISOString,
+  FunctionPrototypeToString,
 } from '../intrinsics.js';
 import { isTable } from '../frame/common.js';
 import { isSeries } from '../series/brand.js';
@@ -37,18 +51,27 @@ function fnLabel(f: Function): string {
   const d = ObjectGetOwnPropertyDescriptor(f, 'name');
   if (d && typeof d.value === 'string') name = d.value;
   let cls = false;
-  try { cls = (ReflectApply(FunctionPrototypeToString, f, []) as string).startsWith('class'); } catch { /* proxy */ }
+  try {
+    cls = (ReflectApply(FunctionPrototypeToString, f, []) as string).startsWith('class');
+  } catch {
+    /* proxy */
+  }
   return cls ? `[class ${name || '(anonymous)'}]` : name ? `[Function ${name}]` : '[Function (anonymous)]';
 }
 
 /** The JSON form of a primitive or simple built-in, or undefined for containers. */
 function scalar(v: unknown): string | null | undefined {
   switch (typeof v) {
-    case 'number': return NumberIsFinite(v) ? (v === 0 ? '0' : '' + v) : 'null';
-    case 'boolean': return v ? 'true' : 'false';
-    case 'bigint': return null;
-    case 'function': return null;
-    case 'symbol': return null;
+    case 'number':
+      return NumberIsFinite(v) ? (v === 0 ? '0' : '' + v) : 'null';
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'bigint':
+      return null;
+    case 'function':
+      return null;
+    case 'symbol':
+      return null;
   }
   if (v === null) return 'null';
   return undefined;
@@ -82,10 +105,15 @@ function write(v: unknown, c: Ctx, depth: number): boolean {
     if (ArrayIsArray(o) || ta) return items(c, depth, '[', ']', arrayIter(o as ArrayLike<unknown>));
     if (isSet(o)) return items(c, depth, '[', ']', ReflectApply(SetPrototypeValues, o, []) as Iterable<unknown>);
     if (isMap(o)) return writeMap(o, c, depth);
-    if (o instanceof Error) return props(c, depth, [['name', safeGet(o, 'name')], ['message', safeGet(o, 'message')]]);
+    if (o instanceof Error)
+      return props(c, depth, [
+        ['name', safeGet(o, 'name')],
+        ['message', safeGet(o, 'message')],
+      ]);
     if (o instanceof Promise) return out.string('[Promise]');
     if (o instanceof ArrayBuffer) return out.string(`[ArrayBuffer ${o.byteLength} bytes]`);
-    if (o instanceof WeakMap || o instanceof WeakSet) return out.string(o instanceof WeakMap ? '[WeakMap]' : '[WeakSet]');
+    if (o instanceof WeakMap || o instanceof WeakSet)
+      return out.string(o instanceof WeakMap ? '[WeakMap]' : '[WeakSet]');
     return props(c, depth, ownEntries(o));
   } finally {
     c.stack.pop();
@@ -93,7 +121,11 @@ function write(v: unknown, c: Ctx, depth: number): boolean {
 }
 
 function safeGet(o: object, k: string): unknown {
-  try { return (o as Record<string, unknown>)[k]; } catch { return undefined; }
+  try {
+    return (o as Record<string, unknown>)[k];
+  } catch {
+    return undefined;
+  }
 }
 
 function* arrayIter(a: ArrayLike<unknown>): Iterable<unknown> {
@@ -108,7 +140,13 @@ function* tableRows(t: import('arquero').ColumnTable, maxRows: number): Iterable
   for (let i = 0; i < n; i++) {
     const row: Record<string, unknown> = {};
     // defineProperty: a column named `__proto__` is an own key, not the row's prototype
-    for (const name of names) ObjectDefineProperty(row, name, { value: t.column(name)!.at(idx[i]), enumerable: true, writable: true, configurable: true });
+    for (const name of names)
+      ObjectDefineProperty(row, name, {
+        value: t.column(name)!.at(idx[i]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     yield row;
   }
 }
@@ -161,7 +199,11 @@ function props(c: Ctx, depth: number, entries: Iterable<[string, unknown, boolea
 function writeMap(m: Map<unknown, unknown>, c: Ctx, depth: number): boolean {
   const entries = [...(ReflectApply(MapPrototypeEntries, m, []) as Iterable<[unknown, unknown]>)];
   if (entries.every(([k]) => typeof k === 'string' || typeof k === 'number')) {
-    return props(c, depth, entries.map(([k, v]) => [String(k), v] as [string, unknown]));
+    return props(
+      c,
+      depth,
+      entries.map(([k, v]) => [String(k), v] as [string, unknown]),
+    );
   }
   return items(c, depth, '[', ']', entries);
 }

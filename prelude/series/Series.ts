@@ -33,7 +33,14 @@ export class Series {
   private readonly read: At;
   private dtypeOrThunk: Dtype | (() => Dtype) | null;
 
-  constructor(read: At, length: number, name: string | null, labels: ArrayLike<number> | null = null, source: SeriesSource | null = null, dtype: Dtype | (() => Dtype) | null = null) {
+  constructor(
+    read: At,
+    length: number,
+    name: string | null,
+    labels: ArrayLike<number> | null = null,
+    source: SeriesSource | null = null,
+    dtype: Dtype | (() => Dtype) | null = null,
+  ) {
     this.read = read;
     this.length = length;
     this.name = name;
@@ -44,7 +51,12 @@ export class Series {
   }
 
   /** A Series over an array (or typed array) of values. */
-  static of(values: ArrayLike<unknown>, name: string | null = null, labels: ArrayLike<number> | null = null, dtype: Dtype | null = null): Series {
+  static of(
+    values: ArrayLike<unknown>,
+    name: string | null = null,
+    labels: ArrayLike<number> | null = null,
+    dtype: Dtype | null = null,
+  ): Series {
     return new Series((i) => values[i], values.length, name, labels, null, dtype);
   }
 
@@ -56,7 +68,13 @@ export class Series {
   }
 
   /** Numbers in a Float64Array (`valid[i] === 0` is missing, as null), with the labels of `like`. */
-  static numbers(values: Float64Array, valid: Uint8Array | null, like: Series, name: string | null = like.name, dtype: 'number' | 'integer' = 'number'): Series {
+  static numbers(
+    values: Float64Array,
+    valid: Uint8Array | null,
+    like: Series,
+    name: string | null = like.name,
+    dtype: 'number' | 'integer' = 'number',
+  ): Series {
     const read: At = valid ? (i) => (valid[i] ? values[i] : valid[i] === 0 ? null : undefined) : (i) => values[i];
     const s = new Series(read, values.length, name, like.labels, null, dtype);
     s.view = { kind: 'num', type: dtype, values, valid, rows: null };
@@ -126,12 +144,20 @@ export class Series {
   }
 
   /** A Series of the same labels and name with new values. */
-  withValues(values: ArrayLike<unknown>, name: string | null = this.name, dtype: Dtype | null = this.dtypeName): Series {
+  withValues(
+    values: ArrayLike<unknown>,
+    name: string | null = this.name,
+    dtype: Dtype | null = this.dtypeName,
+  ): Series {
     return Series.of(values, name, this.labels, dtype);
   }
 
   /** Values mapped one by one (labels and name kept). */
-  mapValues(f: (v: unknown, i: number) => unknown, name: string | null = this.name, dtype: Dtype | null = null): Series {
+  mapValues(
+    f: (v: unknown, i: number) => unknown,
+    name: string | null = this.name,
+    dtype: Dtype | null = null,
+  ): Series {
     const n = this.length;
     const out = new Array<unknown>(n);
     for (let i = 0; i < n; i++) out[i] = f(this.read(i) ?? null, i);
@@ -159,7 +185,10 @@ export class Series {
    */
   [Symbol.toPrimitive](hint: string): string {
     if (hint === 'string') return this.isBoolean() ? maskToken(this) : (this as unknown as { text(): string }).text();
-    throw new GuestError('TypeError', `JavaScript operators (>, <, ==, +, -, &, |, !) do not work on a Series (column '${this.name ?? ''}'): JavaScript cannot overload them`,
-      "Use the methods: s.gt(1e6), s.lt(x), s.eq('DOD'), s.ne(x), s.ge/le, s.between(a, b), s.isin([...]); combine masks with m1.and(m2), m1.or(m2), m.not(); arithmetic with s.add(x), s.sub(x), s.mul(x), s.div(x). Then award_data.filter(mask) or award_data[mask].");
+    throw new GuestError(
+      'TypeError',
+      `JavaScript operators (>, <, ==, +, -, &, |, !) do not work on a Series (column '${this.name ?? ''}'): JavaScript cannot overload them`,
+      "Use the methods: s.gt(1e6), s.lt(x), s.eq('DOD'), s.ne(x), s.ge/le, s.between(a, b), s.isin([...]); combine masks with m1.and(m2), m1.or(m2), m.not(); arithmetic with s.add(x), s.sub(x), s.mul(x), s.div(x). Then award_data.filter(mask) or award_data[mask].",
+    );
   }
 }

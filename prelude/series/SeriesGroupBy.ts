@@ -13,11 +13,28 @@ import { isNull, newTable } from '../frame/common.js';
 import { Series } from './Series.js';
 import { markSeriesTable } from './seriesTables.js';
 
-const NAMED = ['sum', 'mean', 'median', 'min', 'max', 'std', 'var', 'count', 'nunique', 'first', 'last', 'prod'] as const;
+const NAMED = [
+  'sum',
+  'mean',
+  'median',
+  'min',
+  'max',
+  'std',
+  'var',
+  'count',
+  'nunique',
+  'first',
+  'last',
+  'prod',
+] as const;
 
 /** A column selection of a grouped table. */
 export class SeriesGroupBy {
-  constructor(private readonly t: ColumnTable, private readonly cols: readonly string[], private readonly single: boolean) {}
+  constructor(
+    private readonly t: ColumnTable,
+    private readonly cols: readonly string[],
+    private readonly single: boolean,
+  ) {}
 
   private keys(): string[] {
     return ((this.t.groups() as unknown as { names: string[] } | null)?.names ?? []).slice();
@@ -32,7 +49,12 @@ export class SeriesGroupBy {
 
   /** agg('sum') | agg(['sum', 'mean']) | agg(fn): one column per function (pandas names them by function). */
   agg(spec: unknown): ColumnTable {
-    if (!Array.isArray(spec)) return this.run(typeof spec === 'function' ? (vs: unknown[]) => (spec as (s: Series) => unknown)(Series.of(vs, this.cols[0])) : spec);
+    if (!Array.isArray(spec))
+      return this.run(
+        typeof spec === 'function'
+          ? (vs: unknown[]) => (spec as (s: Series) => unknown)(Series.of(vs, this.cols[0]))
+          : spec,
+      );
     const named: Record<string, unknown> = {};
     for (const c of this.cols) {
       for (const f of spec) {
@@ -44,14 +66,28 @@ export class SeriesGroupBy {
     return groupAgg(this.t, named);
   }
 
-  aggregate(spec: unknown): ColumnTable { return this.agg(spec); }
-  size(): ColumnTable { return markSeriesTable(groupSize(this.t), this.keys(), 'size'); }
+  aggregate(spec: unknown): ColumnTable {
+    return this.agg(spec);
+  }
+  size(): ColumnTable {
+    return markSeriesTable(groupSize(this.t), this.keys(), 'size');
+  }
   quantile(q: unknown = 0.5): ColumnTable {
-    return this.run((vs: unknown[]) => quantileSorted(vs.filter((v): v is number => typeof v === 'number' && v === v).sort((a, b) => a - b), Number(q)));
+    return this.run((vs: unknown[]) =>
+      quantileSorted(
+        vs.filter((v): v is number => typeof v === 'number' && v === v).sort((a, b) => a - b),
+        Number(q),
+      ),
+    );
   }
   /** apply(fn): fn gets each group's values as a Series and returns one value. */
   apply(fn: unknown): ColumnTable {
-    if (typeof fn !== 'function') throw new GuestError('TypeError', 'groupby(...)[col].apply() expects a function', "Example: t.groupby('Agency')['Award Amount'].apply(s => s.max() - s.min()).");
+    if (typeof fn !== 'function')
+      throw new GuestError(
+        'TypeError',
+        'groupby(...)[col].apply() expects a function',
+        "Example: t.groupby('Agency')['Award Amount'].apply(s => s.max() - s.min()).",
+      );
     return this.run((vs: unknown[]) => (fn as (s: Series) => unknown)(Series.of(vs, this.cols[0])));
   }
 
@@ -60,7 +96,8 @@ export class SeriesGroupBy {
     const keys = this.keys();
     const g = this.t.groups() as unknown as { get: Array<(row: number) => unknown> };
     const col = this.t.column(this.cols[0])!;
-    const parts = (this.t.partitions() as ArrayLike<number>[]).filter((p) => p.length > 0)
+    const parts = (this.t.partitions() as ArrayLike<number>[])
+      .filter((p) => p.length > 0)
       .map((rows) => ({ rows, key: keys.map((_, k) => g.get[k](rows[0])) }))
       .filter((p) => !p.key.some(isNull))
       .sort((a, b) => compareKeys(a.key, b.key));
@@ -73,7 +110,8 @@ export class SeriesGroupBy {
         if (isNull(v)) continue;
         const key = v instanceof Date ? v.getTime() : v;
         const e = counts.get(key);
-        if (e) e.n++; else counts.set(key, { v, n: 1 });
+        if (e) e.n++;
+        else counts.set(key, { v, n: 1 });
       }
       const total = [...counts.values()].reduce((a, e) => a + e.n, 0);
       const sorted = [...counts.values()].sort((a, b) => (opts.ascending ? a.n - b.n : b.n - a.n));
@@ -90,8 +128,10 @@ export class SeriesGroupBy {
 
 for (const name of NAMED) {
   Object.defineProperty(SeriesGroupBy.prototype, name, {
-    value: function (this: SeriesGroupBy) { return (this as unknown as { run(f: unknown): ColumnTable }).run(name); },
-    writable: true, configurable: true,
+    value: function (this: SeriesGroupBy) {
+      return (this as unknown as { run(f: unknown): ColumnTable }).run(name);
+    },
+    writable: true,
+    configurable: true,
   });
 }
-

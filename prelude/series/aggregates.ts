@@ -6,7 +6,15 @@
 import { GuestError } from '../errors/guestError.js';
 import { AGG_FUNCS, aggFn, quantileSorted } from '../frame/aggFuncs.js';
 import { compareValues, isNull } from '../frame/common.js';
-import { fastCount, fastExtremePos, fastExtremeValue, fastSum, fastSumCount, fastVariance, presentNumbers } from './fastReduce.js';
+import {
+  fastCount,
+  fastExtremePos,
+  fastExtremeValue,
+  fastSum,
+  fastSumCount,
+  fastVariance,
+  presentNumbers,
+} from './fastReduce.js';
 import { Series } from './Series.js';
 
 type S = Series;
@@ -16,11 +24,16 @@ export function numericValues(s: S, method: string): number[] {
   const out: number[] = [];
   for (let i = 0; i < s.length; i++) {
     const v = s.get(i);
-    if (typeof v === 'number') { if (v === v) out.push(v); } else if (typeof v === 'boolean') out.push(v ? 1 : 0);
+    if (typeof v === 'number') {
+      if (v === v) out.push(v);
+    } else if (typeof v === 'boolean') out.push(v ? 1 : 0);
     else if (v instanceof Date) out.push(v.getTime());
     else if (!isNull(v)) {
-      throw new GuestError('TypeError', `Series.${method}() needs numbers, but column '${s.name ?? ''}' holds ${typeof v === 'string' ? `text such as '${v.slice(0, 30)}'` : typeof v}`,
-        `Use ${method} on a numeric column (e.g. award_data['Award Amount'].${method}()); for text use .count(), .nunique(), .value_counts() or .str methods.`);
+      throw new GuestError(
+        'TypeError',
+        `Series.${method}() needs numbers, but column '${s.name ?? ''}' holds ${typeof v === 'string' ? `text such as '${v.slice(0, 30)}'` : typeof v}`,
+        `Use ${method} on a numeric column (e.g. award_data['Award Amount'].${method}()); for text use .count(), .nunique(), .value_counts() or .str methods.`,
+      );
     }
   }
   return out;
@@ -33,7 +46,10 @@ function extreme(s: S, sign: 1 | -1): { value: unknown; pos: number } {
   let pos = -1;
   for (let i = 0; i < s.length; i++) {
     const v = s.get(i);
-    if (!isNull(v) && (pos < 0 || compareValues(v, best) * sign > 0)) { best = v; pos = i; }
+    if (!isNull(v) && (pos < 0 || compareValues(v, best) * sign > 0)) {
+      best = v;
+      pos = i;
+    }
   }
   return { value: best, pos };
 }
@@ -49,43 +65,119 @@ function quantileOf(s: S, q: unknown): unknown {
   const sorted = sortedNumbers(s, 'quantile') as number[];
   const one = (x: unknown) => {
     const p = Number(x);
-    if (!(p >= 0 && p <= 1)) throw new GuestError('ValueError', `quantile() takes q between 0 and 1, got ${String(x)}`, 'Example: s.quantile(0.9) or s.quantile([0.25, 0.5, 0.75]).');
+    if (!(p >= 0 && p <= 1))
+      throw new GuestError(
+        'ValueError',
+        `quantile() takes q between 0 and 1, got ${String(x)}`,
+        'Example: s.quantile(0.9) or s.quantile([0.25, 0.5, 0.75]).',
+      );
     return quantileSorted(sorted, p);
   };
-  if (Array.isArray(q)) return Series.of(q.map(one), s.name, q.map((_, i) => i));
+  if (Array.isArray(q))
+    return Series.of(
+      q.map(one),
+      s.name,
+      q.map((_, i) => i),
+    );
   return one(q ?? 0.5);
 }
 
-const apply = (name: string) => function (this: S): unknown { return AGG_FUNCS[name](this.toArray()); };
+const apply = (name: string) =>
+  function (this: S): unknown {
+    return AGG_FUNCS[name](this.toArray());
+  };
 
 /** Reductions installed on Series.prototype. */
 export const AGGREGATES: Record<string, (this: S, ...a: never[]) => unknown> = {
-  sum(this: S) { const f = fastSum(this); if (f !== undefined) return f; let t = 0; for (const v of numericValues(this, 'sum')) t += v; return t; },
+  sum(this: S) {
+    const f = fastSum(this);
+    if (f !== undefined) return f;
+    let t = 0;
+    for (const v of numericValues(this, 'sum')) t += v;
+    return t;
+  },
   mean(this: S) {
     const f = fastSumCount(this);
     if (f) return f[1] ? f[0] / f[1] : null;
-    const xs = numericValues(this, 'mean'); let t = 0; for (const v of xs) t += v; return xs.length ? t / xs.length : null;
+    const xs = numericValues(this, 'mean');
+    let t = 0;
+    for (const v of xs) t += v;
+    return xs.length ? t / xs.length : null;
   },
-  median(this: S) { return quantileSorted(sortedNumbers(this, 'median') as number[], 0.5); },
-  min(this: S) { const f = fastExtremeValue(this, -1); return f !== undefined ? f : extreme(this, -1).value; },
-  max(this: S) { const f = fastExtremeValue(this, 1); return f !== undefined ? f : extreme(this, 1).value; },
-  idxmax(this: S) { const { pos } = extreme(this, 1); return pos < 0 ? null : this.label(pos); },
-  idxmin(this: S) { const { pos } = extreme(this, -1); return pos < 0 ? null : this.label(pos); },
-  argmax(this: S) { return extreme(this, 1).pos; },
-  argmin(this: S) { return extreme(this, -1).pos; },
-  count(this: S) { const f = fastCount(this); if (f !== undefined) return f; let n = 0; for (let i = 0; i < this.length; i++) if (!isNull(this.get(i))) n++; return n; },
-  std(this: S) { const f = fastVariance(this); if (f !== undefined) return f === null ? null : Math.sqrt(f); return AGG_FUNCS.std(this.toArray()); },
-  var(this: S) { const f = fastVariance(this); return f !== undefined ? f : AGG_FUNCS.var(this.toArray()); },
+  median(this: S) {
+    return quantileSorted(sortedNumbers(this, 'median') as number[], 0.5);
+  },
+  min(this: S) {
+    const f = fastExtremeValue(this, -1);
+    return f !== undefined ? f : extreme(this, -1).value;
+  },
+  max(this: S) {
+    const f = fastExtremeValue(this, 1);
+    return f !== undefined ? f : extreme(this, 1).value;
+  },
+  idxmax(this: S) {
+    const { pos } = extreme(this, 1);
+    return pos < 0 ? null : this.label(pos);
+  },
+  idxmin(this: S) {
+    const { pos } = extreme(this, -1);
+    return pos < 0 ? null : this.label(pos);
+  },
+  argmax(this: S) {
+    return extreme(this, 1).pos;
+  },
+  argmin(this: S) {
+    return extreme(this, -1).pos;
+  },
+  count(this: S) {
+    const f = fastCount(this);
+    if (f !== undefined) return f;
+    let n = 0;
+    for (let i = 0; i < this.length; i++) if (!isNull(this.get(i))) n++;
+    return n;
+  },
+  std(this: S) {
+    const f = fastVariance(this);
+    if (f !== undefined) return f === null ? null : Math.sqrt(f);
+    return AGG_FUNCS.std(this.toArray());
+  },
+  var(this: S) {
+    const f = fastVariance(this);
+    return f !== undefined ? f : AGG_FUNCS.var(this.toArray());
+  },
   prod: apply('prod'),
   first: apply('first'),
   last: apply('last'),
-  quantile(this: S, q?: unknown) { return quantileOf(this, q); },
-  any(this: S) { for (let i = 0; i < this.length; i++) { const v = this.get(i); if (!isNull(v) && v) return true; } return false; },
-  all(this: S) { for (let i = 0; i < this.length; i++) { const v = this.get(i); if (!isNull(v) && !v) return false; } return true; },
+  quantile(this: S, q?: unknown) {
+    return quantileOf(this, q);
+  },
+  any(this: S) {
+    for (let i = 0; i < this.length; i++) {
+      const v = this.get(i);
+      if (!isNull(v) && v) return true;
+    }
+    return false;
+  },
+  all(this: S) {
+    for (let i = 0; i < this.length; i++) {
+      const v = this.get(i);
+      if (!isNull(v) && !v) return false;
+    }
+    return true;
+  },
   /** agg('sum') -> a number; agg(['min', 'max']) -> a Series of results labelled by position. */
   agg(this: S, spec?: unknown) {
-    if (Array.isArray(spec)) return Series.of(spec.map((f) => (AGGREGATES.agg as (this: S, x: unknown) => unknown).call(this, f)), this.name);
-    if (typeof spec === 'string' && typeof (AGGREGATES as Record<string, unknown>)[spec] === 'function' && spec !== 'agg') return (AGGREGATES[spec] as () => unknown).call(this);
+    if (Array.isArray(spec))
+      return Series.of(
+        spec.map((f) => (AGGREGATES.agg as (this: S, x: unknown) => unknown).call(this, f)),
+        this.name,
+      );
+    if (
+      typeof spec === 'string' &&
+      typeof (AGGREGATES as Record<string, unknown>)[spec] === 'function' &&
+      spec !== 'agg'
+    )
+      return (AGGREGATES[spec] as () => unknown).call(this);
     return aggFn(spec).fn(this.toArray());
   },
 };

@@ -21,7 +21,15 @@ import { SeriesGroupBy } from './SeriesGroupBy.js';
 import { seriesMark } from './seriesTables.js';
 import { isColumnValue, setColumn } from './setColumn.js';
 
-const NEVER_COLUMNS = new Set(['then', 'toJSON', 'constructor', '__proto__', 'asymmetricMatch', 'nodeType', '$$typeof']);
+const NEVER_COLUMNS = new Set([
+  'then',
+  'toJSON',
+  'constructor',
+  '__proto__',
+  'asymmetricMatch',
+  'nodeType',
+  '$$typeof',
+]);
 
 function columnOf(t: ColumnTable, key: string): unknown {
   if (t.column(key) !== undefined) return t.isGrouped() ? new SeriesGroupBy(t, [key], true) : Series.column(t, key);
@@ -29,7 +37,8 @@ function columnOf(t: ColumnTable, key: string): unknown {
   if (mask) return filterByMask(t, mask as Series, `t[mask]`);
   if (key.includes(',')) {
     const names = key.split(',');
-    if (names.every((n) => t.column(n) !== undefined)) return t.isGrouped() ? new SeriesGroupBy(t, names, false) : t.select(names);
+    if (names.every((n) => t.column(n) !== undefined))
+      return t.isGrouped() ? new SeriesGroupBy(t, names, false) : t.select(names);
   }
   const mark = seriesMark(t);
   if (mark && mark.keys.length === 1) {
@@ -49,15 +58,23 @@ export function installColumnAccess(): void {
   const proxy = new Proxy(parent, {
     get(target, prop, receiver) {
       if (typeof prop === 'string' && prop === '__sbirtoolsColumns') return true;
-      if (typeof prop !== 'string' || prop in target || NEVER_COLUMNS.has(prop) || !(receiver instanceof Table)) return Reflect.get(target, prop, receiver);
+      if (typeof prop !== 'string' || prop in target || NEVER_COLUMNS.has(prop) || !(receiver instanceof Table))
+        return Reflect.get(target, prop, receiver);
       return columnOf(receiver as ColumnTable, prop);
     },
     // t['new'] = series: an assignment of a column value to a name no table defines adds a column.
     // Arquero's own fields (`_data`, `_names`, caches) start with '_' and are set while a table is
     // built or used: they always pass through as ordinary properties.
     set(target, prop, value, receiver) {
-      if (typeof prop === 'string' && prop[0] !== '_' && !(prop in target) && !NEVER_COLUMNS.has(prop) && receiver instanceof Table
-        && Object.hasOwn(receiver as object, '_data') && isColumnValue(value)) {
+      if (
+        typeof prop === 'string' &&
+        prop[0] !== '_' &&
+        !(prop in target) &&
+        !NEVER_COLUMNS.has(prop) &&
+        receiver instanceof Table &&
+        Object.hasOwn(receiver as object, '_data') &&
+        isColumnValue(value)
+      ) {
         setColumn(receiver as ColumnTable, prop, value);
         return true;
       }

@@ -14,7 +14,12 @@ type S = Series;
 
 function other(s: S, x: unknown, method: string): (i: number) => unknown {
   if (x instanceof Series) {
-    if (x.length !== s.length) throw new GuestError('ValueError', `${method}(): the two Series have different lengths (${s.length} and ${x.length})`, 'Combine columns of the same table (filter the table first, then take its columns).');
+    if (x.length !== s.length)
+      throw new GuestError(
+        'ValueError',
+        `${method}(): the two Series have different lengths (${s.length} and ${x.length})`,
+        'Combine columns of the same table (filter the table first, then take its columns).',
+      );
     return (i) => x.get(i);
   }
   if (Array.isArray(x) && x.length === s.length) return (i) => x[i];
@@ -32,12 +37,18 @@ function coerce(a: unknown, b: unknown): [unknown, unknown] {
 function scalarTest(method: string, x: number | string): (v: unknown) => boolean {
   const t = typeof x;
   switch (method) {
-    case 'eq': return (v) => v === x;
-    case 'ne': return (v) => v !== x;
-    case 'lt': return (v) => typeof v === t && (v as number) < (x as number);
-    case 'le': return (v) => typeof v === t && (v as number) <= (x as number);
-    case 'gt': return (v) => typeof v === t && (v as number) > (x as number);
-    default: return (v) => typeof v === t && (v as number) >= (x as number);
+    case 'eq':
+      return (v) => v === x;
+    case 'ne':
+      return (v) => v !== x;
+    case 'lt':
+      return (v) => typeof v === t && (v as number) < (x as number);
+    case 'le':
+      return (v) => typeof v === t && (v as number) <= (x as number);
+    case 'gt':
+      return (v) => typeof v === t && (v as number) > (x as number);
+    default:
+      return (v) => typeof v === t && (v as number) >= (x as number);
   }
 }
 
@@ -81,7 +92,11 @@ function arithmetic(method: string, f: (a: number, b: number) => number, strings
       const a = v instanceof Date ? v.getTime() : Number(v);
       const b = w instanceof Date ? w.getTime() : Number(w);
       if (a !== a || b !== b) {
-        throw new GuestError('TypeError', `${method}(): cannot do arithmetic with ${JSON.stringify(typeof v === 'string' ? v : w)}`, `Use ${method} on numeric columns; convert text with .astype('float').`);
+        throw new GuestError(
+          'TypeError',
+          `${method}(): cannot do arithmetic with ${JSON.stringify(typeof v === 'string' ? v : w)}`,
+          `Use ${method} on numeric columns; convert text with .astype('float').`,
+        );
       }
       return f(a, b);
     });
@@ -99,10 +114,24 @@ export const COMPARE: Record<string, (this: S, ...a: never[]) => unknown> = {
   and: logical('and', (a, b) => a && b),
   or: logical('or', (a, b) => a || b),
   xor: logical('xor', (a, b) => a !== b),
-  not(this: S) { return notMask(this) ?? this.maskValues((v) => v !== true); },
+  not(this: S) {
+    return notMask(this) ?? this.maskValues((v) => v !== true);
+  },
   isin(this: S, values: unknown) {
-    const list = values instanceof Series ? values.toArray() : values instanceof Set ? [...values] : Array.isArray(values) ? values : null;
-    if (!list) throw new GuestError('TypeError', `isin() expects an array of values, got ${typeof values}`, "Example: s.isin(['DOD', 'NASA']).");
+    const list =
+      values instanceof Series
+        ? values.toArray()
+        : values instanceof Set
+          ? [...values]
+          : Array.isArray(values)
+            ? values
+            : null;
+    if (!list)
+      throw new GuestError(
+        'TypeError',
+        `isin() expects an array of values, got ${typeof values}`,
+        "Example: s.isin(['DOD', 'NASA']).",
+      );
     const keys = new Set(list.map((v) => (v instanceof Date ? v.getTime() : v)));
     return this.maskValues((v) => !isNull(v) && keys.has(v instanceof Date ? v.getTime() : v));
   },
@@ -118,7 +147,9 @@ export const COMPARE: Record<string, (this: S, ...a: never[]) => unknown> = {
       const [, h] = coerce(v, hi);
       const cl = compareValues(a, l);
       const ch = compareValues(a, h);
-      return (inc === 'both' || inc === 'left' ? cl >= 0 : cl > 0) && (inc === 'both' || inc === 'right' ? ch <= 0 : ch < 0);
+      return (
+        (inc === 'both' || inc === 'left' ? cl >= 0 : cl > 0) && (inc === 'both' || inc === 'right' ? ch <= 0 : ch < 0)
+      );
     });
   },
   add: arithmetic('add', (a, b) => a + b, true),

@@ -22,7 +22,10 @@ export function asTableColumn(s: S): { t: ColumnTable; col: string } {
 
 /** Counting methods installed on Series.prototype. */
 export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
-  unique(this: S) { const { t, col } = asTableColumn(this); return unique(t, col); },
+  unique(this: S) {
+    const { t, col } = asTableColumn(this);
+    return unique(t, col);
+  },
   nunique(this: S, opts?: unknown) {
     const dropna = !(opts && typeof opts === 'object' && (opts as { dropna?: unknown }).dropna === false);
     const fast = distinctCodes(this);
@@ -31,7 +34,9 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
     return dropna ? u.filter((v) => !isNull(v)).length : u.length;
   },
   value_counts(this: S, opts?: unknown) {
-    const o = (typeof opts === 'object' && opts !== null ? opts : typeof opts === 'boolean' ? { normalize: opts } : {}) as ValueCountsOptions;
+    const o = (
+      typeof opts === 'object' && opts !== null ? opts : typeof opts === 'boolean' ? { normalize: opts } : {}
+    ) as ValueCountsOptions;
     const { t, col } = asTableColumn(this);
     const out = value_counts(t, col, o);
     return markSeriesTable(out, [col], o.normalize ? 'proportion' : 'count');
@@ -43,7 +48,8 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
       if (isNull(v)) continue;
       const k = v instanceof Date ? v.getTime() : v;
       const e = counts.get(k);
-      if (e) e.n++; else counts.set(k, { v, n: 1 });
+      if (e) e.n++;
+      else counts.set(k, { v, n: 1 });
     }
     let best = 0;
     for (const e of counts.values()) best = Math.max(best, e.n);
@@ -66,7 +72,11 @@ function distinctCodes(s: S): [number, number] | undefined {
   const { codes, dict, rows } = t;
   const seen = new Uint8Array(dict.length);
   let missing = 0;
-  for (let i = 0; i < s.length; i++) { const c = codes[rows ? rows[i]! : i]!; if (c < 0) missing = 1; else seen[c] = 1; }
+  for (let i = 0; i < s.length; i++) {
+    const c = codes[rows ? rows[i]! : i]!;
+    if (c < 0) missing = 1;
+    else seen[c] = 1;
+  }
   const strings = new Set<string>();
   for (let k = 0; k < dict.length; k++) if (seen[k]) strings.add(dict[k]!);
   return [strings.size, missing];

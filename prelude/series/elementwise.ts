@@ -10,7 +10,8 @@ import { Series } from './Series.js';
 
 type S = Series;
 
-const num = (v: unknown): number | null => (typeof v === 'number' ? (v === v ? v : null) : typeof v === 'boolean' ? Number(v) : null);
+const num = (v: unknown): number | null =>
+  typeof v === 'number' ? (v === v ? v : null) : typeof v === 'boolean' ? Number(v) : null;
 
 function cumulative(s: S, step: (acc: number, v: number) => number): S {
   let acc: number | null = null;
@@ -25,25 +26,49 @@ function cumulative(s: S, step: (acc: number, v: number) => number): S {
 /** One value converted for astype(). */
 function converter(type: unknown): (v: unknown) => unknown {
   const t = typeof type === 'function' ? (type as { name: string }).name.toLowerCase() : String(type).toLowerCase();
-  if (['str', 'string', 'object', 'category'].includes(t)) return (v) => (isNull(v) ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v));
+  if (['str', 'string', 'object', 'category'].includes(t))
+    return (v) => (isNull(v) ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v));
   if (/^u?int(8|16|32|64)?$/.test(t) || t === 'integer') {
     return (v) => {
       if (isNull(v)) return null;
       const x = Math.trunc(Number(v));
-      if (x !== x) throw new GuestError('ValueError', `astype('${t}'): cannot convert ${JSON.stringify(v)} to an integer`, "Clean the values first, e.g. s.str.replace(',', '') or s.fillna(0).");
+      if (x !== x)
+        throw new GuestError(
+          'ValueError',
+          `astype('${t}'): cannot convert ${JSON.stringify(v)} to an integer`,
+          "Clean the values first, e.g. s.str.replace(',', '') or s.fillna(0).",
+        );
       return x;
     };
   }
-  if (/^float(16|32|64)?$/.test(t) || t === 'number' || t === 'double') return (v) => (isNull(v) ? null : v instanceof Date ? v.getTime() : typeof v === 'boolean' ? Number(v) : (v === '' ? null : Number(v)));
+  if (/^float(16|32|64)?$/.test(t) || t === 'number' || t === 'double')
+    return (v) =>
+      isNull(v)
+        ? null
+        : v instanceof Date
+          ? v.getTime()
+          : typeof v === 'boolean'
+            ? Number(v)
+            : v === ''
+              ? null
+              : Number(v);
   if (t === 'bool' || t === 'boolean') return (v) => (isNull(v) ? null : Boolean(v));
   if (t.startsWith('datetime') || t === 'date') return (v) => to_datetime(v);
-  throw new GuestError('TypeError', `astype(): unknown type ${JSON.stringify(String(type))}`, "Use astype('str'), astype('int'), astype('float'), astype('bool') or astype('datetime64[ns]').");
+  throw new GuestError(
+    'TypeError',
+    `astype(): unknown type ${JSON.stringify(String(type))}`,
+    "Use astype('str'), astype('int'), astype('float'), astype('bool') or astype('datetime64[ns]').",
+  );
 }
 
 /** Element-wise methods installed on Series.prototype. */
 export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = {
-  isna(this: S) { return this.mask(isNull); },
-  notna(this: S) { return this.mask((v) => !isNull(v)); },
+  isna(this: S) {
+    return this.mask(isNull);
+  },
+  notna(this: S) {
+    return this.mask((v) => !isNull(v));
+  },
   fillna(this: S, value: unknown) {
     if (value && typeof value === 'object' && 'method' in (value as object)) {
       const m = String((value as { method: unknown }).method);
@@ -51,58 +76,129 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
       const vals = this.toArray();
       let last: unknown = null;
       const order = fwd ? vals.map((_, i) => i) : vals.map((_, i) => vals.length - 1 - i);
-      for (const i of order) { if (isNull(vals[i])) vals[i] = last; else last = vals[i]; }
+      for (const i of order) {
+        if (isNull(vals[i])) vals[i] = last;
+        else last = vals[i];
+      }
       return this.withValues(vals);
     }
     return this.mapValues((v) => (isNull(v) ? value : v));
   },
-  ffill(this: S) { return (ELEMENTWISE.fillna as (this: S, v: unknown) => S).call(this, { method: 'ffill' }); },
-  bfill(this: S) { return (ELEMENTWISE.fillna as (this: S, v: unknown) => S).call(this, { method: 'bfill' }); },
+  ffill(this: S) {
+    return (ELEMENTWISE.fillna as (this: S, v: unknown) => S).call(this, { method: 'ffill' });
+  },
+  bfill(this: S) {
+    return (ELEMENTWISE.fillna as (this: S, v: unknown) => S).call(this, { method: 'bfill' });
+  },
   dropna(this: S) {
     const keep: number[] = [];
     for (let i = 0; i < this.length; i++) if (!isNull(this.get(i))) keep.push(i);
-    return Series.of(keep.map((i) => this.get(i)), this.name, keep.map((i) => this.label(i)), this.dtypeName);
+    return Series.of(
+      keep.map((i) => this.get(i)),
+      this.name,
+      keep.map((i) => this.label(i)),
+      this.dtypeName,
+    );
   },
-  round(this: S, decimals?: unknown) { return this.mapValues((v) => (typeof v === 'number' ? roundValue(v, Number(decimals ?? 0)) : v)); },
-  abs(this: S) { return this.mapValues((v) => { const x = num(v); return x === null ? null : Math.abs(x); }); },
-  cumsum(this: S) { return cumulative(this, (a, b) => a + b); },
-  cumprod(this: S) { return cumulative(this, (a, b) => a * b); },
-  cummax(this: S) { return cumulative(this, Math.max); },
-  cummin(this: S) { return cumulative(this, Math.min); },
+  round(this: S, decimals?: unknown) {
+    return this.mapValues((v) => (typeof v === 'number' ? roundValue(v, Number(decimals ?? 0)) : v));
+  },
+  abs(this: S) {
+    return this.mapValues((v) => {
+      const x = num(v);
+      return x === null ? null : Math.abs(x);
+    });
+  },
+  cumsum(this: S) {
+    return cumulative(this, (a, b) => a + b);
+  },
+  cumprod(this: S) {
+    return cumulative(this, (a, b) => a * b);
+  },
+  cummax(this: S) {
+    return cumulative(this, Math.max);
+  },
+  cummin(this: S) {
+    return cumulative(this, Math.min);
+  },
   shift(this: S, periods?: unknown) {
     const p = Number(periods ?? 1);
-    return this.mapValues((_, i) => { const v = this.get(i - p); return i - p < 0 || i - p >= this.length ? null : v; });
+    return this.mapValues((_, i) => {
+      const v = this.get(i - p);
+      return i - p < 0 || i - p >= this.length ? null : v;
+    });
   },
   diff(this: S, periods?: unknown) {
     const p = Number(periods ?? 1);
-    return this.mapValues((v, i) => { const a = num(v); const b = i - p >= 0 && i - p < this.length ? num(this.get(i - p)) : null; return a === null || b === null ? null : a - b; });
+    return this.mapValues((v, i) => {
+      const a = num(v);
+      const b = i - p >= 0 && i - p < this.length ? num(this.get(i - p)) : null;
+      return a === null || b === null ? null : a - b;
+    });
   },
   pct_change(this: S, periods?: unknown) {
     const p = Number(periods ?? 1);
-    return this.mapValues((v, i) => { const a = num(v); const b = i - p >= 0 && i - p < this.length ? num(this.get(i - p)) : null; return a === null || b === null ? null : a / b - 1; });
+    return this.mapValues((v, i) => {
+      const a = num(v);
+      const b = i - p >= 0 && i - p < this.length ? num(this.get(i - p)) : null;
+      return a === null || b === null ? null : a / b - 1;
+    });
   },
   clip(this: S, lower?: unknown, upper?: unknown) {
-    return this.mapValues((v) => { const x = num(v); if (x === null) return null; let y = x; if (!isNull(lower)) y = Math.max(y, Number(lower)); if (!isNull(upper)) y = Math.min(y, Number(upper)); return y; });
+    return this.mapValues((v) => {
+      const x = num(v);
+      if (x === null) return null;
+      let y = x;
+      if (!isNull(lower)) y = Math.max(y, Number(lower));
+      if (!isNull(upper)) y = Math.min(y, Number(upper));
+      return y;
+    });
   },
   /** map(fn) calls fn(value) for every value; map({ a: 1 }) / map(Map) look values up (missing -> null). */
   map(this: S, f: unknown) {
     if (typeof f === 'function') return this.mapValues((v) => (f as (x: unknown) => unknown)(v), this.name);
     if (f instanceof Map) return this.mapValues((v) => (f.has(v) ? f.get(v) : null));
-    if (f && typeof f === 'object') return this.mapValues((v) => (typeof v === 'string' || typeof v === 'number') && Object.hasOwn(f, String(v)) ? (f as Record<string, unknown>)[String(v)] : null);
-    if (f instanceof Series) throw new GuestError('TypeError', 'map() with a Series is not supported', 'Pass a function or an object: s.map(v => ...), s.map({ a: 1 }).');
-    throw new GuestError('TypeError', `map() expects a function or an object, got ${typeof f}`, "Example: s.map(v => v * 2) or s.map({ 'Phase I': 1, 'Phase II': 2 }).");
+    if (f && typeof f === 'object')
+      return this.mapValues((v) =>
+        (typeof v === 'string' || typeof v === 'number') && Object.hasOwn(f, String(v))
+          ? (f as Record<string, unknown>)[String(v)]
+          : null,
+      );
+    if (f instanceof Series)
+      throw new GuestError(
+        'TypeError',
+        'map() with a Series is not supported',
+        'Pass a function or an object: s.map(v => ...), s.map({ a: 1 }).',
+      );
+    throw new GuestError(
+      'TypeError',
+      `map() expects a function or an object, got ${typeof f}`,
+      "Example: s.map(v => v * 2) or s.map({ 'Phase I': 1, 'Phase II': 2 }).",
+    );
   },
   apply(this: S, f: unknown) {
-    if (typeof f !== 'function') throw new GuestError('TypeError', `apply() expects a function, got ${typeof f}`, 'Example: s.apply(v => v > 1e6 ? "big" : "small").');
+    if (typeof f !== 'function')
+      throw new GuestError(
+        'TypeError',
+        `apply() expects a function, got ${typeof f}`,
+        'Example: s.apply(v => v > 1e6 ? "big" : "small").',
+      );
     return this.mapValues((v) => (f as (x: unknown) => unknown)(v));
   },
-  astype(this: S, type: unknown) { return this.mapValues(converter(type)); },
+  astype(this: S, type: unknown) {
+    return this.mapValues(converter(type));
+  },
   where(this: S, cond: unknown, other: unknown = null) {
     const c = cond instanceof Series ? cond : Series.of(cond as unknown[]);
     return this.mapValues((v, i) => (c.get(i) === true ? v : other instanceof Series ? other.get(i) : other));
   },
   replace(this: S, from: unknown, to?: unknown) {
-    if (from && typeof from === 'object' && !Array.isArray(from)) return this.mapValues((v) => ((typeof v === 'string' || typeof v === 'number') && Object.hasOwn(from, String(v)) ? (from as Record<string, unknown>)[String(v)] : v));
+    if (from && typeof from === 'object' && !Array.isArray(from))
+      return this.mapValues((v) =>
+        (typeof v === 'string' || typeof v === 'number') && Object.hasOwn(from, String(v))
+          ? (from as Record<string, unknown>)[String(v)]
+          : v,
+      );
     const set = new Set(Array.isArray(from) ? from : [from]);
     return this.mapValues((v) => (set.has(v) ? to : v));
   },

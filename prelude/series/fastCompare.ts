@@ -17,16 +17,30 @@ export function compareNumber(s: Series, method: string, x: number): Series | un
   const missing = method === 'ne' ? 1 : 0;
   for (let i = 0; i < n; i++) {
     const r = rows ? rows[i]! : i;
-    if (valid !== null && !valid[r]) { bits[i] = missing; continue; }
+    if (valid !== null && !valid[r]) {
+      bits[i] = missing;
+      continue;
+    }
     const a = values[r]!;
     let b: boolean;
     switch (method) {
-      case 'eq': b = a === x; break;
-      case 'ne': b = a !== x; break;
-      case 'lt': b = a < x; break;
-      case 'le': b = a <= x; break;
-      case 'gt': b = a > x; break;
-      default: b = a >= x;
+      case 'eq':
+        b = a === x;
+        break;
+      case 'ne':
+        b = a !== x;
+        break;
+      case 'lt':
+        b = a < x;
+        break;
+      case 'le':
+        b = a <= x;
+        break;
+      case 'gt':
+        b = a > x;
+        break;
+      default:
+        b = a >= x;
     }
     if (b) bits[i] = 1;
   }

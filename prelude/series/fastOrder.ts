@@ -15,7 +15,10 @@ function keysOf(s: Series): Float64Array | undefined {
   const keys = new Float64Array(n);
   if (t.kind === 'num') {
     const { values, valid, rows } = t;
-    for (let i = 0; i < n; i++) { const r = rows ? rows[i]! : i; keys[i] = valid === null || valid[r] ? values[r]! : NaN; }
+    for (let i = 0; i < n; i++) {
+      const r = rows ? rows[i]! : i;
+      keys[i] = valid === null || valid[r] ? values[r]! : NaN;
+    }
     return keys;
   }
   // strings order by code unit: rank the dictionary once, then sort by rank
@@ -23,8 +26,12 @@ function keysOf(s: Series): Float64Array | undefined {
   const byString = Array.from(dict.keys()).sort((a, b) => (dict[a]! < dict[b]! ? -1 : dict[a]! > dict[b]! ? 1 : 0));
   const rank = new Float64Array(dict.length);
   // equal strings (a dictionary may repeat one) share a rank
-  for (let j = 0; j < byString.length; j++) rank[byString[j]!] = j > 0 && dict[byString[j]!] === dict[byString[j - 1]!] ? rank[byString[j - 1]!]! : j;
-  for (let i = 0; i < n; i++) { const c = codes[rows ? rows[i]! : i]!; keys[i] = c < 0 ? NaN : rank[c]!; }
+  for (let j = 0; j < byString.length; j++)
+    rank[byString[j]!] = j > 0 && dict[byString[j]!] === dict[byString[j - 1]!] ? rank[byString[j - 1]!]! : j;
+  for (let i = 0; i < n; i++) {
+    const c = codes[rows ? rows[i]! : i]!;
+    keys[i] = c < 0 ? NaN : rank[c]!;
+  }
   return keys;
 }
 
@@ -35,7 +42,7 @@ export function fastSortPositions(s: Series, ascending: boolean, naFirst: boolea
   const missing: number[] = [];
   for (let i = 0; i < keys.length; i++) if (keys[i] !== keys[i]) missing.push(i);
   const out = sortPresent(keys, ascending);
-  return naFirst ? [...missing, ...out] : (missing.length ? out.concat(missing) : out);
+  return naFirst ? [...missing, ...out] : missing.length ? out.concat(missing) : out;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -61,8 +68,14 @@ function sortPresent(keys: Float64Array, ascending: boolean): number[] {
     f[0] = x === 0 ? 0 : x;
     let h = u[H]!;
     let l = u[1 - H]!;
-    if (h & 0x80000000) { h = ~h; l = ~l; } else h ^= 0x80000000;
-    if (!ascending) { h = ~h; l = ~l; }
+    if (h & 0x80000000) {
+      h = ~h;
+      l = ~l;
+    } else h ^= 0x80000000;
+    if (!ascending) {
+      h = ~h;
+      l = ~l;
+    }
     pos[k] = i;
     hi[k] = h >>> 0;
     lo[k++] = l >>> 0;
@@ -71,13 +84,23 @@ function sortPresent(keys: Float64Array, ascending: boolean): number[] {
   for (let k = 0; k < m; k++) idx[k] = k;
   let tmp = new Uint32Array(m);
   const count = new Uint32Array(65537);
-  for (const [words, shift] of [[lo, 0], [lo, 16], [hi, 0], [hi, 16]] as const) {
+  for (const [words, shift] of [
+    [lo, 0],
+    [lo, 16],
+    [hi, 0],
+    [hi, 16],
+  ] as const) {
     count.fill(0);
     for (let k = 0; k < m; k++) count[((words[k]! >>> shift) & 0xffff) + 1]++;
     if (count[((words[0]! >>> shift) & 0xffff) + 1] === m) continue; // every key has this digit
     for (let d = 0; d < 65536; d++) count[d + 1] += count[d]!;
-    for (let j = 0; j < m; j++) { const k = idx[j]!; tmp[count[(words[k]! >>> shift) & 0xffff]!++] = k; }
-    const t = idx; idx = tmp; tmp = t;
+    for (let j = 0; j < m; j++) {
+      const k = idx[j]!;
+      tmp[count[(words[k]! >>> shift) & 0xffff]!++] = k;
+    }
+    const t = idx;
+    idx = tmp;
+    tmp = t;
   }
   const out = new Array<number>();
   for (let j = 0; j < m; j++) out.push(pos[idx[j]!]!);

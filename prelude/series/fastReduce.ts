@@ -25,9 +25,16 @@ function dense(v: NumView, n: number): Float64Array {
   const out = new Float64Array(n);
   let k = 0;
   if (rows) {
-    for (let i = 0; i < n; i++) { const r = rows[i]!; const x = values[r]!; if ((valid === null || valid[r] === 1) && x === x) out[k++] = x; }
+    for (let i = 0; i < n; i++) {
+      const r = rows[i]!;
+      const x = values[r]!;
+      if ((valid === null || valid[r] === 1) && x === x) out[k++] = x;
+    }
   } else {
-    for (let i = 0; i < n; i++) { const x = values[i]!; if ((valid === null || valid[i] === 1) && x === x) out[k++] = x; }
+    for (let i = 0; i < n; i++) {
+      const x = values[i]!;
+      if ((valid === null || valid[i] === 1) && x === x) out[k++] = x;
+    }
   }
   const d = k === n ? out : out.slice(0, k);
   if (!rows) denseCache.set(values, d);
@@ -43,7 +50,12 @@ export function presentNumbers(s: Series): Float64Array | undefined {
 /** sum, or undefined. A mask counts its true values. */
 export function fastSum(s: Series): number | undefined {
   const t = typedOf(s);
-  if (t && t.kind === 'bool') { let c = 0; const b = t.bits; for (let i = 0; i < b.length; i++) c += b[i]!; return c; }
+  if (t && t.kind === 'bool') {
+    let c = 0;
+    const b = t.bits;
+    for (let i = 0; i < b.length; i++) c += b[i]!;
+    return c;
+  }
   const v = numView(s);
   if (!v) return undefined;
   const xs = dense(v, s.length);
@@ -71,7 +83,12 @@ export function fastVariance(s: Series): number | null | undefined {
   const xs = dense(v, s.length);
   let mean = 0;
   let m2 = 0;
-  for (let i = 0; i < xs.length; i++) { const x = xs[i]!; const d = x - mean; mean += d / (i + 1); m2 += d * (x - mean); }
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i]!;
+    const d = x - mean;
+    mean += d / (i + 1);
+    m2 += d * (x - mean);
+  }
   return xs.length < 2 ? null : m2 / (xs.length - 1);
 }
 
@@ -86,7 +103,10 @@ export function fastExtremePos(s: Series, sign: 1 | -1): number | undefined {
     const r = rows ? rows[i]! : i;
     const x = values[r]!;
     if ((valid !== null && valid[r] !== 1) || x !== x) continue;
-    if (pos < 0 || (sign > 0 ? x > best : x < best)) { best = x; pos = i; }
+    if (pos < 0 || (sign > 0 ? x > best : x < best)) {
+      best = x;
+      pos = i;
+    }
   }
   return pos;
 }
@@ -113,7 +133,8 @@ export function fastExtremeValue(s: Series, sign: 1 | -1): number | null | undef
   const xs = dense(v, s.length);
   if (!xs.length) return null;
   let best = xs[0]!;
-  if (sign > 0) { for (let i = 1; i < xs.length; i++) if (xs[i]! > best) best = xs[i]!; }
-  else for (let i = 1; i < xs.length; i++) if (xs[i]! < best) best = xs[i]!;
+  if (sign > 0) {
+    for (let i = 1; i < xs.length; i++) if (xs[i]! > best) best = xs[i]!;
+  } else for (let i = 1; i < xs.length; i++) if (xs[i]! < best) best = xs[i]!;
   return best;
 }

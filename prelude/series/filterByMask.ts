@@ -13,8 +13,11 @@ import { Series } from './Series.js';
 export function filterByMask(t: ColumnTable, mask: Series | readonly unknown[], where: string): ColumnTable {
   const m = mask instanceof Series ? mask : Series.of(mask as unknown[]);
   if (!m.isBoolean()) {
-    throw new GuestError('TypeError', `${where} needs a boolean mask, but got a Series of ${m.dtypeName} values (column '${m.name ?? ''}')`,
-      "Build the mask with a comparison: t['Award Amount'].gt(1e6), t.Agency.eq('DOD'), t.Phase.isin([...]), t['Award Title'].str.contains('x').");
+    throw new GuestError(
+      'TypeError',
+      `${where} needs a boolean mask, but got a Series of ${m.dtypeName} values (column '${m.name ?? ''}')`,
+      "Build the mask with a comparison: t['Award Amount'].gt(1e6), t.Agency.eq('DOD'), t.Phase.isin([...]), t['Award Title'].str.contains('x').",
+    );
   }
   const keep = new BitSet(t.totalRows());
   const bits = m.view?.kind === 'bool' ? m.view.bits : null;
@@ -26,8 +29,9 @@ export function filterByMask(t: ColumnTable, mask: Series | readonly unknown[], 
   }
   const idx = t.indices() as Uint32Array;
   if (m.length === idx.length) {
-    if (bits) { for (let i = 0; i < idx.length; i++) if (bits[i]) keep.set(idx[i]); }
-    else for (let i = 0; i < idx.length; i++) if (m.at0(i) === true) keep.set(idx[i]);
+    if (bits) {
+      for (let i = 0; i < idx.length; i++) if (bits[i]) keep.set(idx[i]);
+    } else for (let i = 0; i < idx.length; i++) if (m.at0(i) === true) keep.set(idx[i]);
   } else if (m.labels || m.length === t.totalRows()) {
     const byLabel = new Map<number, boolean>();
     for (let i = 0; i < m.length; i++) byLabel.set(m.label(i), m.get(i) === true);
@@ -63,6 +67,9 @@ function setWords(keep: BitSet, bits: Uint8Array): void {
 }
 
 function lengthError(where: string, got: number, want: number): GuestError {
-  return new GuestError('ValueError', `${where}: the mask has ${got} values but the table has ${want} rows`,
-    'Build the mask from the same table you filter: const t2 = award_data.filter(...); t2.filter(t2.Phase.eq("Phase II")).');
+  return new GuestError(
+    'ValueError',
+    `${where}: the mask has ${got} values but the table has ${want} rows`,
+    'Build the mask from the same table you filter: const t2 = award_data.filter(...); t2.filter(t2.Phase.eq("Phase II")).',
+  );
 }

@@ -12,10 +12,20 @@ const NUMERIC = /^-?\d+$/;
  * @example indexer((i) => values[i]).call(null, 0) === indexer((i) => values[i])[0]
  */
 export function indexer(pick: (key: unknown, ...rest: unknown[]) => unknown): unknown {
-  const fn = function (key: unknown, ...rest: unknown[]) { return pick(key, ...rest); };
+  const fn = function (key: unknown, ...rest: unknown[]) {
+    return pick(key, ...rest);
+  };
   return new Proxy(fn, {
     get(target, prop, receiver) {
-      if (typeof prop !== 'string' || prop === 'call' || prop === 'apply' || prop === 'bind' || prop === 'name' || prop === 'length') return Reflect.get(target, prop, receiver);
+      if (
+        typeof prop !== 'string' ||
+        prop === 'call' ||
+        prop === 'apply' ||
+        prop === 'bind' ||
+        prop === 'name' ||
+        prop === 'length'
+      )
+        return Reflect.get(target, prop, receiver);
       if (prop === 'then' || prop === 'toJSON') return undefined;
       const mask = maskFromToken(prop);
       return pick(mask ?? (NUMERIC.test(prop) ? Number(prop) : prop));

@@ -19,23 +19,60 @@ type AnyFn = (...args: unknown[]) => unknown;
 
 /** Global helpers that take a table or array first and get a Series form: fn(s, ...) -> s.method(...). */
 const GLOBAL_FORMS: Record<string, string> = {
-  sum: 'sum', mean: 'mean', median: 'median', min: 'min', max: 'max', std: 'std', var: 'var', prod: 'prod', first: 'first', last: 'last',
-  len: 'length', value_counts: 'value_counts', unique: 'unique', nunique: 'nunique', isna: 'isna', notna: 'notna', round: 'round',
-  quantile: 'quantile', cumsum: 'cumsum', pct_change: 'pct_change', head: 'head', tail: 'tail', fillna: 'fillna', dropna: 'dropna',
-  sort_values: 'sort_values', nlargest: 'nlargest', nsmallest: 'nsmallest', describe: 'describe', to_datetime: 'astype',
+  sum: 'sum',
+  mean: 'mean',
+  median: 'median',
+  min: 'min',
+  max: 'max',
+  std: 'std',
+  var: 'var',
+  prod: 'prod',
+  first: 'first',
+  last: 'last',
+  len: 'length',
+  value_counts: 'value_counts',
+  unique: 'unique',
+  nunique: 'nunique',
+  isna: 'isna',
+  notna: 'notna',
+  round: 'round',
+  quantile: 'quantile',
+  cumsum: 'cumsum',
+  pct_change: 'pct_change',
+  head: 'head',
+  tail: 'tail',
+  fillna: 'fillna',
+  dropna: 'dropna',
+  sort_values: 'sort_values',
+  nlargest: 'nlargest',
+  nsmallest: 'nsmallest',
+  describe: 'describe',
+  to_datetime: 'astype',
 };
 
 function defineAll(target: object, methods: Record<string, unknown>): void {
-  for (const [name, value] of Object.entries(methods)) Object.defineProperty(target, name, { value, writable: true, configurable: true });
+  for (const [name, value] of Object.entries(methods))
+    Object.defineProperty(target, name, { value, writable: true, configurable: true });
 }
 
 /** Installs everything; `tableProto` is ColumnTable.prototype with the prelude's methods already on it. */
 export function installSeries(tableProto: Record<string, unknown>, globals: Record<string, unknown>): void {
   const proto = Series.prototype as unknown as Record<string, unknown>;
   defineAll(proto, { ...AGGREGATES, ...ELEMENTWISE, ...COMPARE, ...COUNTS, ...ORDER, ...CONVERT });
-  for (const [name, get] of Object.entries({ ...PROPERTIES, ...INDEXERS })) Object.defineProperty(proto, name, { get, configurable: true });
-  Object.defineProperty(proto, 'str', { get(this: Series) { return new StringMethods(this); }, configurable: true });
-  Object.defineProperty(proto, 'dt', { get(this: Series) { return new DateMethods(this); }, configurable: true });
+  for (const [name, get] of Object.entries({ ...PROPERTIES, ...INDEXERS }))
+    Object.defineProperty(proto, name, { get, configurable: true });
+  Object.defineProperty(proto, 'str', {
+    get(this: Series) {
+      return new StringMethods(this);
+    },
+    configurable: true,
+  });
+  Object.defineProperty(proto, 'dt', {
+    get(this: Series) {
+      return new DateMethods(this);
+    },
+    configurable: true,
+  });
   installTableMethods(tableProto);
   installColumnAccess();
   for (const [name, method] of Object.entries(GLOBAL_FORMS)) {

@@ -18,12 +18,17 @@ export function mapText(s: Series, f: (v: string) => unknown, dtype: 'string' | 
     const mapped = new Array<unknown>(dict.length);
     for (let k = 0; k < dict.length; k++) mapped[k] = f(dict[k]!);
     const out = new Array<unknown>(n);
-    for (let i = 0; i < n; i++) { const c = codes[rows ? rows[i]! : i]!; out[i] = c < 0 ? null : mapped[c]; }
+    for (let i = 0; i < n; i++) {
+      const c = codes[rows ? rows[i]! : i]!;
+      out[i] = c < 0 ? null : mapped[c];
+    }
     return Series.of(out, s.name, s.labels, dtype);
   }
   if (t && t.kind === 'text') {
     const out = new Array<unknown>(n);
-    t.forEach((v, i) => { out[i] = v === null ? null : f(v); });
+    t.forEach((v, i) => {
+      out[i] = v === null ? null : f(v);
+    });
     return Series.of(out, s.name, s.labels, dtype);
   }
   return s.mapValues((v) => (isNull(v) ? null : f(asText(v))), s.name, dtype);
@@ -40,10 +45,21 @@ export function countText(s: Series, f: (v: string) => number, narrowF?: (v: str
     const { codes, dict, rows } = t;
     const mapped = new Float64Array(dict.length);
     for (let k = 0; k < dict.length; k++) mapped[k] = f(dict[k]!);
-    for (let i = 0; i < n; i++) { const c = codes[rows ? rows[i]! : i]!; if (c >= 0) { values[i] = mapped[c]!; valid[i] = 1; } }
+    for (let i = 0; i < n; i++) {
+      const c = codes[rows ? rows[i]! : i]!;
+      if (c >= 0) {
+        values[i] = mapped[c]!;
+        valid[i] = 1;
+      }
+    }
   } else {
     // a page without text outside Latin-1 may take the cheaper count (no surrogate pairs to look for)
-    t.forEach((v, i, narrow) => { if (v !== null) { values[i] = narrow && narrowF ? narrowF(v) : f(v); valid[i] = 1; } });
+    t.forEach((v, i, narrow) => {
+      if (v !== null) {
+        values[i] = narrow && narrowF ? narrowF(v) : f(v);
+        valid[i] = 1;
+      }
+    });
   }
   return Series.numbers(values, valid, s, s.name, 'integer');
 }
@@ -59,7 +75,10 @@ export function codePoints(v: string): number {
     const c = v.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff) {
       const d = v.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) { pairs++; i++; }
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        pairs++;
+        i++;
+      }
     }
   }
   return n - pairs;

@@ -5,7 +5,14 @@
 import { cellFormatter, clip } from '../format/cells.js';
 import type { Series } from './Series.js';
 
-const PANDAS_DTYPE: Record<string, string> = { number: 'float64', integer: 'int64', string: 'object', date: 'datetime64[ns]', boolean: 'bool', object: 'object' };
+const PANDAS_DTYPE: Record<string, string> = {
+  number: 'float64',
+  integer: 'int64',
+  string: 'object',
+  date: 'datetime64[ns]',
+  boolean: 'bool',
+  object: 'object',
+};
 
 /**
  * The text of a Series.

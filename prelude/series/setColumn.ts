@@ -12,7 +12,13 @@ import { Series } from './Series.js';
 
 /** True for what `t[name] = value` turns into a column. */
 export function isColumnValue(v: unknown): boolean {
-  return v instanceof Series || Array.isArray(v) || v === null || v instanceof Date || ['number', 'string', 'boolean'].includes(typeof v);
+  return (
+    v instanceof Series ||
+    Array.isArray(v) ||
+    v === null ||
+    v instanceof Date ||
+    ['number', 'string', 'boolean'].includes(typeof v)
+  );
 }
 
 /** Adds or replaces column `name` of `t` in place. */
@@ -21,8 +27,11 @@ export function setColumn(t: ColumnTable, name: string, value: unknown): void {
   const n = idx.length;
   const len = value instanceof Series || Array.isArray(value) ? value.length : n;
   if (len !== n) {
-    throw new GuestError('ValueError', `Length of values (${len}) does not match the table's ${n} rows (assigning column '${name}')`,
-      "Assign a Series computed from the same table (t['x'] = t['a'].mul(2)), an array of one value per row, or one value for every row.");
+    throw new GuestError(
+      'ValueError',
+      `Length of values (${len}) does not match the table's ${n} rows (assigning column '${name}')`,
+      "Assign a Series computed from the same table (t['x'] = t['a'].mul(2)), an array of one value per row, or one value for every row.",
+    );
   }
   const col = new Array<unknown>(t.totalRows()).fill(null);
   for (let i = 0; i < n; i++) {

@@ -13,11 +13,25 @@ import type { ColumnTable } from 'arquero';
 const PAGE_MASK = (1 << PAGE_SHIFT) - 1;
 
 /** float64 values, `valid[i] === 0` (when given) is missing; `rows` maps positions to storage rows. */
-export interface NumView { kind: 'num'; type: 'number' | 'integer' | 'date'; values: Float64Array; valid: Uint8Array | null; rows: Uint32Array | null }
+export interface NumView {
+  kind: 'num';
+  type: 'number' | 'integer' | 'date';
+  values: Float64Array;
+  valid: Uint8Array | null;
+  rows: Uint32Array | null;
+}
 /** Dictionary codes (-1 is missing). */
-export interface DictView { kind: 'dict'; codes: Int32Array; dict: readonly string[]; rows: Uint32Array | null }
+export interface DictView {
+  kind: 'dict';
+  codes: Int32Array;
+  dict: readonly string[];
+  rows: Uint32Array | null;
+}
 /** A mask: 1 true, 0 false; no missing values. */
-export interface BoolView { kind: 'bool'; bits: Uint8Array }
+export interface BoolView {
+  kind: 'bool';
+  bits: Uint8Array;
+}
 /** Text: `forEach` visits every position with its string or null, reading whole pages at a time. */
 export interface TextView {
   kind: 'text';
@@ -42,7 +56,10 @@ export function typedOf(s: Viewed): TypedView | null {
   if (!src) return null;
   const rows = visibleRows(src.table, true);
   const raw = sourceOf(src.table, src.column);
-  if (raw) return raw.kind === 'dict' ? { kind: 'dict', codes: raw.codes, dict: raw.dict, rows } : { kind: 'num', type: raw.type, values: raw.values, valid: raw.valid, rows };
+  if (raw)
+    return raw.kind === 'dict'
+      ? { kind: 'dict', codes: raw.codes, dict: raw.dict, rows }
+      : { kind: 'num', type: raw.type, values: raw.values, valid: raw.valid, rows };
   const col = src.table.column(src.column) as unknown;
   if (!(col instanceof LazyColumn)) return null;
   const scan = col.scanSource();
@@ -50,7 +67,16 @@ export function typedOf(s: Viewed): TypedView | null {
   const n = s.length;
   if (scan.kind === 'all') {
     const all = scan.all;
-    return { kind: 'text', length: n, forEach: (f) => { for (let i = 0; i < n; i++) { const v = all[rows ? rows[i]! : i]; f(typeof v === 'string' ? v : null, i, false); } } };
+    return {
+      kind: 'text',
+      length: n,
+      forEach: (f) => {
+        for (let i = 0; i < n; i++) {
+          const v = all[rows ? rows[i]! : i];
+          f(typeof v === 'string' ? v : null, i, false);
+        }
+      },
+    };
   }
   const pages = scan.pages;
   return {
@@ -58,7 +84,10 @@ export function typedOf(s: Viewed): TypedView | null {
     length: n,
     forEach(f) {
       if (rows) {
-        for (let i = 0; i < n; i++) { const r = rows[i]!; f(pages.page(r >> PAGE_SHIFT)[r & PAGE_MASK] ?? null, i, false); }
+        for (let i = 0; i < n; i++) {
+          const r = rows[i]!;
+          f(pages.page(r >> PAGE_SHIFT)[r & PAGE_MASK] ?? null, i, false);
+        }
         return;
       }
       for (let p = 0, i = 0; i < n; p++) {
@@ -92,11 +121,16 @@ export function maskByValue(s: Viewed, test: (v: unknown) => boolean): Uint8Arra
       const hit = new Uint8Array(dict.length);
       for (let k = 0; k < dict.length; k++) hit[k] = test(dict[k]) ? 1 : 0;
       const nullHit = test(null) ? 1 : 0;
-      for (let i = 0; i < n; i++) { const c = codes[rows ? rows[i]! : i]!; bits[i] = c < 0 ? nullHit : hit[c]!; }
+      for (let i = 0; i < n; i++) {
+        const c = codes[rows ? rows[i]! : i]!;
+        bits[i] = c < 0 ? nullHit : hit[c]!;
+      }
       return bits;
     }
     case 'text':
-      t.forEach((v, i) => { if (test(v)) bits[i] = 1; });
+      t.forEach((v, i) => {
+        if (test(v)) bits[i] = 1;
+      });
       return bits;
     case 'bool': {
       const b = t.bits;
@@ -133,7 +167,11 @@ function scannable(s: Viewed): TextPages | null {
  * page (no row enters the isolate); a page the session already holds is counted here with `f`
  * (`narrowF` when the page fits Latin-1). null when the column cannot be scanned on the host.
  */
-export function scanLengths(s: Viewed, f: (v: string) => number, narrowF: (v: string) => number): { values: Float64Array; valid: Uint8Array } | null {
+export function scanLengths(
+  s: Viewed,
+  f: (v: string) => number,
+  narrowF: (v: string) => number,
+): { values: Float64Array; valid: Uint8Array } | null {
   const pages = scannable(s);
   if (!pages) return null;
   const n = s.length;
@@ -142,12 +180,22 @@ export function scanLengths(s: Viewed, f: (v: string) => number, narrowF: (v: st
   for (let p = 0, i = 0; i < n; p++) {
     const got = pages.scan(p, { op: 'len' });
     if (got) {
-      for (let k = 0; k < got.length; k++, i++) if (got[k]! >= 0) { values[i] = got[k]!; valid[i] = 1; }
+      for (let k = 0; k < got.length; k++, i++)
+        if (got[k]! >= 0) {
+          values[i] = got[k]!;
+          valid[i] = 1;
+        }
       continue;
     }
     const rows = pages.page(p);
     const g = pages.narrow(p) ? narrowF : f;
-    for (let k = 0; k < rows.length; k++, i++) { const v = rows[k]; if (typeof v === 'string') { values[i] = g(v); valid[i] = 1; } }
+    for (let k = 0; k < rows.length; k++, i++) {
+      const v = rows[k];
+      if (typeof v === 'string') {
+        values[i] = g(v);
+        valid[i] = 1;
+      }
+    }
   }
   return { values, valid };
 }
@@ -158,7 +206,13 @@ export function scanLengths(s: Viewed, f: (v: string) => number, narrowF: (v: st
  * holds, is tested here with `test`. Missing rows get `missing`. null when the column cannot be
  * scanned on the host.
  */
-export function scanContains(s: Viewed, needle: string, fold: 'none' | 'regex' | 'lower', test: (v: string) => boolean, missing: boolean): Uint8Array | null {
+export function scanContains(
+  s: Viewed,
+  needle: string,
+  fold: 'none' | 'regex' | 'lower',
+  test: (v: string) => boolean,
+  missing: boolean,
+): Uint8Array | null {
   const pages = scannable(s);
   if (!pages) return null;
   const n = s.length;
@@ -167,11 +221,17 @@ export function scanContains(s: Viewed, needle: string, fold: 'none' | 'regex' |
   for (let p = 0, i = 0; i < n; p++) {
     const got = pages.scan(p, { op: 'contains', needle, fold });
     if (got) {
-      for (let k = 0; k < got.length; k++, i++) { const g = got[k]!; bits[i] = g === 2 ? na : g; }
+      for (let k = 0; k < got.length; k++, i++) {
+        const g = got[k]!;
+        bits[i] = g === 2 ? na : g;
+      }
       continue;
     }
     const rows = pages.page(p);
-    for (let k = 0; k < rows.length; k++, i++) { const v = rows[k]; bits[i] = typeof v === 'string' ? (test(v) ? 1 : 0) : na; }
+    for (let k = 0; k < rows.length; k++, i++) {
+      const v = rows[k];
+      bits[i] = typeof v === 'string' ? (test(v) ? 1 : 0) : na;
+    }
   }
   return bits;
 }

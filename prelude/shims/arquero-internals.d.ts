@@ -10,7 +10,10 @@ declare module 'arquero/src/verbs/reduce/util.js' {
   export function groupOutput(cols: { add(name: string, values: unknown[]): unknown[] }, groups: unknown): void;
 }
 declare module 'arquero/src/table/ColumnSet.js' {
-  export function columnSet(): { add(name: string, values: unknown[]): unknown[]; 'new'(proto: unknown): import('arquero').ColumnTable };
+  export function columnSet(): {
+    add(name: string, values: unknown[]): unknown[];
+    'new'(proto: unknown): import('arquero').ColumnTable;
+  };
 }
 declare module 'arquero/src/util/quantile.js' {
   export function quantile(values: unknown[], p: number): unknown;

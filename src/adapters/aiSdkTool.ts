@@ -40,5 +40,9 @@ export async function aiSdkTool(options: ToolAdapterOptions & { ai?: AiSdkModule
 }
 
 async function loadAi(): Promise<AiSdkModule> {
-  return (await importOptional('ai', 'aiSdkTool() (the Vercel AI SDK tool, ai 5 or later)', () => import('ai'))) as unknown as AiSdkModule;
+  return (await importOptional(
+    'ai',
+    'aiSdkTool() (the Vercel AI SDK tool, ai 5 or later)',
+    () => import('ai'),
+  )) as unknown as AiSdkModule;
 }

@@ -5,7 +5,10 @@ import { readBody } from './readBody.js';
 import { runResultResponse } from '../sandbox/http.js';
 
 /** Options of createHandler(). Sessions are not kept: every request is a one-shot run. */
-export interface HandlerOptions extends Pick<SessionStoreOptions, 'sandbox' | 'pool' | 'capsuleLog' | 'capsuleOutputs' | 'deterministic'> {
+export interface HandlerOptions extends Pick<
+  SessionStoreOptions,
+  'sandbox' | 'pool' | 'capsuleLog' | 'capsuleOutputs' | 'deterministic'
+> {
   /** Largest accepted request body, in bytes. @default 2 * maxCodeBytes + 4096 (room for JSON escapes) */
   maxBodyBytes?: number;
   /** Called with host failures (500s), e.g. to log them; the client never sees them. @default console.error */
@@ -33,17 +36,31 @@ export function createHandler(options: HandlerOptions = {}): (request: Request) 
   return async (request) => {
     try {
       if (request.method !== 'POST') {
-        return fail(405, 'METHOD_NOT_ALLOWED', `Use POST with a JSON body {"code": "<JavaScript>"}; got ${request.method}.`, { allow: 'POST' });
+        return fail(
+          405,
+          'METHOD_NOT_ALLOWED',
+          `Use POST with a JSON body {"code": "<JavaScript>"}; got ${request.method}.`,
+          { allow: 'POST' },
+        );
       }
       const body = await readBody(request, maxBody);
-      if (body === undefined) return fail(413, 'REQUEST_TOO_LARGE', `The request body is over ${maxBody} bytes. Send shorter code: award_data is already loaded.`);
+      if (body === undefined)
+        return fail(
+          413,
+          'REQUEST_TOO_LARGE',
+          `The request body is over ${maxBody} bytes. Send shorter code: award_data is already loaded.`,
+        );
       const parsed = parseRunBody(body, HandlerRequestSchema);
       if (!parsed.ok) return fail(400, 'VALIDATION_ERROR', parsed.message);
       const result = await store.run(parsed.data.code, { signal: request.signal });
       return runResultResponse(result);
     } catch (err) {
       onError(err);
-      return fail(500, 'INTERNAL_ERROR', 'The server failed to run the code. Retry; if it keeps failing, the operator should check the server logs.');
+      return fail(
+        500,
+        'INTERNAL_ERROR',
+        'The server failed to run the code. Retry; if it keeps failing, the operator should check the server logs.',
+      );
     }
   };
 }

@@ -2,14 +2,21 @@ import { z } from 'zod';
 import { RunAnalysisInputSchema } from '../../schema/tool.js';
 
 /** A JSON Schema object, as vendors' tool definitions carry it. */
-export type JsonSchemaObject = { type: 'object'; properties: Record<string, Record<string, unknown>>; required?: string[]; [key: string]: unknown };
+export type JsonSchemaObject = {
+  type: 'object';
+  properties: Record<string, Record<string, unknown>>;
+  required?: string[];
+  [key: string]: unknown;
+};
 
 /**
  * The JSON Schema of `run_analysis`'s arguments, generated from RunAnalysisInputSchema (no `$schema`
  * key: vendors want the bare object).
  */
 export function runAnalysisJsonSchema(): JsonSchemaObject {
-  const { $schema: _drop, ...schema } = z.toJSONSchema(RunAnalysisInputSchema) as JsonSchemaObject & { $schema?: string };
+  const { $schema: _drop, ...schema } = z.toJSONSchema(RunAnalysisInputSchema) as JsonSchemaObject & {
+    $schema?: string;
+  };
   return schema;
 }
 

@@ -31,7 +31,9 @@ export interface LambdaHttpResult {
  * // index.mjs, handler string `index.handler`
  * export const handler = lambdaHandler({ sandbox: { dataPath: './data' } });
  */
-export function lambdaHandler(options: HandlerOptions = {}): (event: LambdaHttpEvent, context?: unknown) => Promise<LambdaHttpResult> {
+export function lambdaHandler(
+  options: HandlerOptions = {},
+): (event: LambdaHttpEvent, context?: unknown) => Promise<LambdaHttpResult> {
   const handle = createHandler(options);
   return async (event) => {
     const method = event?.requestContext?.http?.method;
@@ -46,13 +48,18 @@ export function lambdaHandler(options: HandlerOptions = {}): (event: LambdaHttpE
       });
     }
     const headers = new Headers();
-    for (const [name, value] of Object.entries(event.headers ?? {})) if (typeof value === 'string') headers.set(name, value);
+    for (const [name, value] of Object.entries(event.headers ?? {}))
+      if (typeof value === 'string') headers.set(name, value);
     if (event.cookies?.length) headers.set('cookie', event.cookies.join('; '));
     const host = event.requestContext?.domainName ?? headers.get('host') ?? 'lambda.local';
     const path = event.rawPath ?? event.requestContext?.http?.path ?? '/';
     const url = `https://${host}${path.startsWith('/') ? path : `/${path}`}${event.rawQueryString ? `?${event.rawQueryString}` : ''}`;
     const hasBody = method !== 'GET' && method !== 'HEAD' && typeof event.body === 'string';
-    const body = hasBody ? (event.isBase64Encoded ? Buffer.from(event.body as string, 'base64') : (event.body as string)) : undefined;
+    const body = hasBody
+      ? event.isBase64Encoded
+        ? Buffer.from(event.body as string, 'base64')
+        : (event.body as string)
+      : undefined;
     const response = await handle(new Request(url, { method, headers, ...(body !== undefined ? { body } : {}) }));
     return toResult(response);
   };
@@ -64,11 +71,21 @@ async function toResult(response: Response): Promise<LambdaHttpResult> {
   const bytes = Buffer.from(await response.arrayBuffer());
   // JSON and text travel as text; anything else as base64, which Lambda decodes for the client
   const text = type === '' || /^(application\/json|text\/)/.test(type);
-  return { statusCode: response.status, headers, body: text ? bytes.toString('utf8') : bytes.toString('base64'), isBase64Encoded: !text };
+  return {
+    statusCode: response.status,
+    headers,
+    body: text ? bytes.toString('utf8') : bytes.toString('base64'),
+    isBase64Encoded: !text,
+  };
 }
 
 function json(statusCode: number, body: unknown): LambdaHttpResult {
-  return { statusCode, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body: JSON.stringify(body), isBase64Encoded: false };
+  return {
+    statusCode,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+    body: JSON.stringify(body),
+    isBase64Encoded: false,
+  };
 }
 
 function describe(event: unknown): string {

@@ -6,7 +6,9 @@ import { answerInternalError, nodeRequest } from './nodeRequest.js';
  * Response -> ServerResponse. A client that hangs up aborts the run.
  * @example http.createServer(toNodeListener(createHandler())).listen(8080);
  */
-export function toNodeListener(handler: (request: Request) => Promise<Response>): (req: IncomingMessage, res: ServerResponse) => void {
+export function toNodeListener(
+  handler: (request: Request) => Promise<Response>,
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     handler(nodeRequest(req, res, `http://${req.headers.host ?? 'localhost'}`))
       .then(async (response) => {

@@ -5,7 +5,10 @@ import type { ToolOutput } from './toolOutput.js';
 
 /** An OpenAI Chat Completions function tool, plus the function that runs its calls. */
 export interface OpenAITool {
-  definition: { type: 'function'; function: { name: string; description: string; parameters: JsonSchemaObject; strict?: boolean } };
+  definition: {
+    type: 'function';
+    function: { name: string; description: string; parameters: JsonSchemaObject; strict?: boolean };
+  };
   /** Run one tool call: pass `tool_call.function.arguments` (the JSON string) or the parsed object. */
   execute(args: unknown, signal?: AbortSignal): Promise<ToolOutput>;
   sessions: SessionStore;
@@ -27,7 +30,12 @@ export async function openAITool(options: ToolAdapterOptions & { strict?: boolea
   return {
     definition: {
       type: 'function',
-      function: { name: core.name, description: core.description, parameters, ...(options.strict ? { strict: true } : {}) },
+      function: {
+        name: core.name,
+        description: core.description,
+        parameters,
+        ...(options.strict ? { strict: true } : {}),
+      },
     },
     execute: core.execute,
     sessions: core.sessions,

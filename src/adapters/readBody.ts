@@ -48,5 +48,8 @@ export async function readBody(request: Request, max: number, idleMs?: number): 
 
 function withIdle<T>(read: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([read, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new BodyIdleError(ms)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    read,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new BodyIdleError(ms)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }

@@ -13,7 +13,8 @@ export function formatError(error: RunError): string {
   if (error.snippet) lines.push(indent(error.snippet));
   const violations = error.violations ?? [];
   if (violations.length > 1) {
-    for (const v of violations) lines.push(`  - line ${v.line}, col ${v.column}: ${v.message}${v.hint ? ` (${v.hint})` : ''}`);
+    for (const v of violations)
+      lines.push(`  - line ${v.line}, col ${v.column}: ${v.message}${v.hint ? ` (${v.hint})` : ''}`);
   }
   if (error.hint) lines.push(`hint: ${error.hint}`);
   return lines.join('\n');
@@ -41,8 +42,10 @@ export function budgetedText(result: RunResult, budget: TextBudget = {}): { text
   parts.push(...shown);
   if (returned !== undefined) parts.push(`result:\n${returned}`);
   else if (fit.value !== undefined) parts.push(`result:\n${fit.value}`);
-  if (result.charts?.length) parts.push(`charts: ${result.charts.length} (Vega-Lite/Plotly specs in structuredContent.charts)`);
-  if (result.files?.length) parts.push(`files: ${result.files.map((f) => `${f.name} (${f.mediaType}, ${f.size} bytes)`).join(', ')}`);
+  if (result.charts?.length)
+    parts.push(`charts: ${result.charts.length} (Vega-Lite/Plotly specs in structuredContent.charts)`);
+  if (result.files?.length)
+    parts.push(`files: ${result.files.map((f) => `${f.name} (${f.mediaType}, ${f.size} bytes)`).join(', ')}`);
   if (result.error) parts.push(`error: ${formatError(result.error)}`);
   for (const note of [...resultNotes(result), ...fit.cuts]) parts.push(`note: ${note}`);
   if (parts.length === 0) parts.push(result.ok ? 'ok (no output and no value)' : 'failed (no output)');

@@ -83,9 +83,15 @@ export class SessionStore {
    * All sessions busy at the cap -> a `QUEUE_FULL` result, not an exception.
    * @throws {SbirtoolsError} `SESSIONS_CLOSED` after close().
    */
-  async run(code: string, opts: { sessionId?: string; signal?: AbortSignal; onOutput?: RunOptions['onOutput'] } = {}): Promise<RunResult> {
+  async run(
+    code: string,
+    opts: { sessionId?: string; signal?: AbortSignal; onOutput?: RunOptions['onOutput'] } = {},
+  ): Promise<RunResult> {
     if (this.closed) throw new SbirtoolsError('SESSIONS_CLOSED', 'The session store is closed: create a new one.');
-    const signal = { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onOutput ? { onOutput: opts.onOutput } : {}) };
+    const signal = {
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.onOutput ? { onOutput: opts.onOutput } : {}),
+    };
     if (opts.sessionId === undefined) return this.oneShot(code, signal);
     const existing = this.sessions.get(opts.sessionId);
     if (existing && this.stale.has(existing) && existing.inflight === 0) await this.drop(existing);
@@ -98,7 +104,14 @@ export class SessionStore {
       return await runFn(code, signal);
     } catch (err) {
       // A session that failed to open is forgotten, so the next call tries again.
-      if (this.sessions.get(entry.id) === entry && !(await entry.box.then(() => true, () => false))) this.sessions.delete(entry.id);
+      if (
+        this.sessions.get(entry.id) === entry &&
+        !(await entry.box.then(
+          () => true,
+          () => false,
+        ))
+      )
+        this.sessions.delete(entry.id);
       throw err;
     } finally {
       entry.inflight--;
@@ -122,7 +135,9 @@ export class SessionStore {
 
   /** Name, rows and column types of every added table that is decoded (Parquet, Arrow, JSON, CSV via add_table). */
   tableSchemas(): TableSchema[] {
-    return Object.entries(this.added).flatMap(([name, t]) => (isSchema(t) ? [{ name, numRows: t.numRows, columns: t.columns }] : []));
+    return Object.entries(this.added).flatMap(([name, t]) =>
+      isSchema(t) ? [{ name, numRows: t.numRows, columns: t.columns }] : [],
+    );
   }
 
   /** The tables added with addTable(), by name. */
@@ -170,7 +185,13 @@ export class SessionStore {
   private wrap(target: Sandbox | RunFn, session?: string): RunFn {
     const { capsuleLog, capsuleOutputs, deterministic, sandbox } = this.options;
     if (!capsuleLog && !deterministic) return typeof target === 'function' ? target : (code, o) => target.run(code, o);
-    return withCapsules(target, { path: capsuleLog, deterministic, outputs: capsuleOutputs === true, ...(session ? { session } : {}), ...(sandbox?.preset ? { preset: sandbox.preset } : {}) });
+    return withCapsules(target, {
+      path: capsuleLog,
+      deterministic,
+      outputs: capsuleOutputs === true,
+      ...(session ? { session } : {}),
+      ...(sandbox?.preset ? { preset: sandbox.preset } : {}),
+    });
   }
 
   private expire(entry: Entry): void {
@@ -181,7 +202,10 @@ export class SessionStore {
     if (this.sessions.get(entry.id) === entry) this.sessions.delete(entry.id);
     this.stale.delete(entry);
     clearTimeout(entry.timer);
-    const done = entry.box.then((b) => b.close(), () => undefined);
+    const done = entry.box.then(
+      (b) => b.close(),
+      () => undefined,
+    );
     this.closing.add(done);
     void done.finally(() => this.closing.delete(done));
     return done;
@@ -194,12 +218,13 @@ export class SessionStore {
       hint: 'Retry when a run finishes, reuse the session_id of an open session, or omit session_id for a one-off run.',
     });
   }
-
 }
 
 function positive(name: string, v: unknown): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
-    throw new SbirtoolsValidationError(`Expected the \`${name}\` option to be a positive integer, got \`${String(v)}\``);
+    throw new SbirtoolsValidationError(
+      `Expected the \`${name}\` option to be a positive integer, got \`${String(v)}\``,
+    );
   }
   return v;
 }

@@ -35,7 +35,8 @@ const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  */
 export async function createToolCore(options: ToolAdapterOptions = {}): Promise<ToolCore> {
   const name = options.name ?? RUN_ANALYSIS_TOOL_NAME;
-  if (!NAME.test(name)) throw new SbirtoolsValidationError(`Expected the \`name\` option to match ${NAME}, got \`${name}\``);
+  if (!NAME.test(name))
+    throw new SbirtoolsValidationError(`Expected the \`name\` option to match ${NAME}, got \`${name}\``);
   let maxChars: number;
   try {
     maxChars = resolveMaxChars(options.maxResultChars);
@@ -53,7 +54,10 @@ export async function createToolCore(options: ToolAdapterOptions = {}): Promise<
       const parsed = parseToolArgs(args);
       if (!parsed.ok) return parsed.output;
       const { code, session_id, max_chars, row_offset } = parsed.input;
-      const result = await sessions.run(code, { ...(session_id ? { sessionId: session_id } : {}), ...(signal ? { signal } : {}) });
+      const result = await sessions.run(code, {
+        ...(session_id ? { sessionId: session_id } : {}),
+        ...(signal ? { signal } : {}),
+      });
       return toToolOutput(result, { maxChars: max_chars ?? maxChars, rowOffset: row_offset ?? 0 });
     },
   };
@@ -63,7 +67,9 @@ export async function createToolCore(options: ToolAdapterOptions = {}): Promise<
  * Validate a model's arguments (an object, or the JSON string OpenAI sends). Bad arguments become
  * a VALIDATION_ERROR output the model can act on, not an exception in the caller's loop.
  */
-export function parseToolArgs(args: unknown): { ok: true; input: RunAnalysisInput } | { ok: false; output: ToolOutput } {
+export function parseToolArgs(
+  args: unknown,
+): { ok: true; input: RunAnalysisInput } | { ok: false; output: ToolOutput } {
   let value = args;
   if (typeof args === 'string') {
     try {
@@ -74,7 +80,9 @@ export function parseToolArgs(args: unknown): { ok: true; input: RunAnalysisInpu
   }
   // OpenAI strict mode sends null for an optional argument that was not given.
   if (value && typeof value === 'object' && !Array.isArray(value)) {
-    value = Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([k, v]) => !(v === null && k !== 'code')));
+    value = Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).filter(([k, v]) => !(v === null && k !== 'code')),
+    );
   }
   const parsed = RunAnalysisInputSchema.safeParse(value);
   if (parsed.success) return { ok: true, input: parsed.data };
@@ -86,7 +94,11 @@ function invalid(message: string): { ok: false; output: ToolOutput } {
     ok: false,
     output: {
       ok: false,
-      error: { type: 'VALIDATION_ERROR', message, hint: 'Call the tool with {"code": "<JavaScript>"} and optionally "session_id" to keep variables between calls.' },
+      error: {
+        type: 'VALIDATION_ERROR',
+        message,
+        hint: 'Call the tool with {"code": "<JavaScript>"} and optionally "session_id" to keep variables between calls.',
+      },
     },
   };
 }

@@ -73,9 +73,17 @@ export function resultNotes(result: RunResult): string[] {
     );
   }
   if (result.sessionReset) {
-    notes.push('This session was reset before this run (after a timeout, memory limit or crash): variables from earlier runs are gone.');
+    notes.push(
+      'This session was reset before this run (after a timeout, memory limit or crash): variables from earlier runs are gone.',
+    );
   }
-  if (result.truncated.stdout) notes.push(`Output was cut at ${result.limits.maxOutputBytes} bytes (maxOutputBytes): print less, or summarize first.`);
-  if (result.truncated.value) notes.push(`The returned value was truncated (maxRows ${result.limits.maxRows}, maxResultBytes ${result.limits.maxResultBytes}): aggregate or .slice() before returning.`);
+  if (result.truncated.stdout)
+    notes.push(
+      `Output was cut at ${result.limits.maxOutputBytes} bytes (maxOutputBytes): print less, or summarize first.`,
+    );
+  if (result.truncated.value)
+    notes.push(
+      `The returned value was truncated (maxRows ${result.limits.maxRows}, maxResultBytes ${result.limits.maxResultBytes}): aggregate or .slice() before returning.`,
+    );
   return notes;
 }

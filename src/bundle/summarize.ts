@@ -16,7 +16,13 @@ export interface BundleSummary {
 }
 
 /** Sizes of the bundle's parts: the entry, data, sbirtools, each engine, each dependency package. */
-export function summarize(out: string, target: BundleTarget, entry: string, maxBytes: number, fnDir = out): BundleSummary {
+export function summarize(
+  out: string,
+  target: BundleTarget,
+  entry: string,
+  maxBytes: number,
+  fnDir = out,
+): BundleSummary {
   const parts = new Map<string, number>();
   let total = 0;
   let files = 0;
@@ -44,7 +50,8 @@ function partName(rel: string[]): string {
   if (rel[0] === '..') return 'platform config';
   if (rel[0] !== 'node_modules') return rel[0] === 'data' ? 'data/' : rel.length === 1 ? rel[0]! : `${rel[0]}/`;
   const name = rel[1]?.startsWith('@') ? `${rel[1]}/${rel[2]}` : rel[1]!;
-  if (name === 'sbirtools') return `sbirtools (${rel[2] === 'dist' && rel[3] === 'holder' ? 'holder script' : rel[3] === 'prelude' ? 'prelude' : 'library'})`;
+  if (name === 'sbirtools')
+    return `sbirtools (${rel[2] === 'dist' && rel[3] === 'holder' ? 'holder script' : rel[3] === 'prelude' ? 'prelude' : 'library'})`;
   if (name.startsWith('isolated-vm')) return `${name} (native engine)`;
   if (name.includes('quickjs-wasmfile')) return `${name} (QuickJS WASM engine)`;
   return name;
@@ -57,4 +64,3 @@ function* walk(dir: string): Generator<string> {
     else yield path;
   }
 }
-

@@ -21,7 +21,11 @@ const MB = 1024 * 1024;
 const PKG = './node_modules/sbirtools/dist/src';
 
 /** The entry file, the files around it and the limits, per Node target. */
-export function nodeTargetLayout(target: Exclude<BundleTarget, 'workers'>, data: BundleData, nodeMajor: number): NodeTargetLayout {
+export function nodeTargetLayout(
+  target: Exclude<BundleTarget, 'workers'>,
+  data: BundleData,
+  nodeMajor: number,
+): NodeTargetLayout {
   const preamble = entryPreamble(data);
   if (target === 'lambda') {
     return {
@@ -56,7 +60,10 @@ export default toNodeListener(createHandler({ sandbox: sandboxOptions() }));
 `,
       },
       extra: [
-        { path: '.vercel/output/config.json', text: `${JSON.stringify({ version: 3, routes: [{ src: '/api/run', dest: '/api/run' }] }, null, 2)}\n` },
+        {
+          path: '.vercel/output/config.json',
+          text: `${JSON.stringify({ version: 3, routes: [{ src: '/api/run', dest: '/api/run' }] }, null, 2)}\n`,
+        },
         {
           path: `${fn}/.vc-config.json`,
           text: `${JSON.stringify({ runtime: `nodejs${nodeMajor}.x`, handler: 'index.mjs', launcherType: 'Nodejs', shouldAddHelpers: false, memory: 1024, maxDuration: 60 }, null, 2)}\n`,
@@ -85,7 +92,12 @@ process.exitCode = await serveCommand(argv, io).catch((err) => {
 await shutdownDefaultBackends();
 `,
     },
-    extra: [{ path: 'package.json', text: `${JSON.stringify({ private: true, type: 'module', scripts: { start: 'node index.mjs' }, engines: { node: `>=${nodeMajor}` } }, null, 2)}\n` }],
+    extra: [
+      {
+        path: 'package.json',
+        text: `${JSON.stringify({ private: true, type: 'module', scripts: { start: 'node index.mjs' }, engines: { node: `>=${nodeMajor}` } }, null, 2)}\n`,
+      },
+    ],
     maxBytes: Number.POSITIVE_INFINITY,
   };
 }

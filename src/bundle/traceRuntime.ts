@@ -19,7 +19,11 @@ export interface TracedFile {
  */
 export async function traceRuntime(entries: string[]): Promise<TracedFile[]> {
   // a deployer's tool, not every user's: an optional peer (npm install -D @vercel/nft)
-  const { nodeFileTrace } = await importOptional('@vercel/nft', 'sbirtools bundle (it traces the files a deployed function needs)', () => import('@vercel/nft'));
+  const { nodeFileTrace } = await importOptional(
+    '@vercel/nft',
+    'sbirtools bundle (it traces the files a deployed function needs)',
+    () => import('@vercel/nft'),
+  );
   const root = realpathSync(packageRoot());
   // base '/' so hoisted dependencies above the package are found; the process files some
   // modules read by absolute path (/proc/<pid>/statm) are not part of a function
@@ -39,7 +43,8 @@ export async function traceRuntime(entries: string[]): Promise<TracedFile[]> {
 /** Where a traced file goes in the bundle, or undefined for one outside any package. */
 function bundlePath(file: string, root: string): string | undefined {
   const inRoot = relative(root, file);
-  if (!inRoot.startsWith('..') && !inRoot.startsWith(`node_modules${sep}`)) return join('node_modules', 'sbirtools', inRoot);
+  if (!inRoot.startsWith('..') && !inRoot.startsWith(`node_modules${sep}`))
+    return join('node_modules', 'sbirtools', inRoot);
   const at = file.indexOf(`${sep}node_modules${sep}`);
   return at < 0 ? undefined : file.slice(at + 1);
 }

@@ -28,7 +28,9 @@ export interface BundleOptions {
  */
 export async function writeBundle(outDir: string, options: BundleOptions): Promise<BundleSummary> {
   if (!(BUNDLE_TARGETS as readonly string[]).includes(options.target)) {
-    throw new SbirtoolsValidationError(`Unknown bundle target '${String(options.target)}'; expected one of ${BUNDLE_TARGETS.join(', ')}.`);
+    throw new SbirtoolsValidationError(
+      `Unknown bundle target '${String(options.target)}'; expected one of ${BUNDLE_TARGETS.join(', ')}.`,
+    );
   }
   const out = resolve(outDir);
   prepareOutDir(out, options.force === true);
@@ -51,10 +53,17 @@ export async function writeBundle(outDir: string, options: BundleOptions): Promi
     if (data.kind === 'folder') cpSync(data.dir, join(fnDir, 'data'), { recursive: true, dereference: true });
     const summary = summarize(out, options.target, join(layout.functionDir, layout.entry.name), layout.maxBytes, fnDir);
     if (process.platform !== 'linux' || process.arch !== 'x64') {
-      summary.notes.push(`The native addon was built for ${process.platform}-${process.arch}; on a linux-x64 platform it will not load and 'auto' runs the QuickJS WASM engine. Bundle on linux-x64 (e.g. in a node:${nodeMajor} container) for isolated-vm.`);
+      summary.notes.push(
+        `The native addon was built for ${process.platform}-${process.arch}; on a linux-x64 platform it will not load and 'auto' runs the QuickJS WASM engine. Bundle on linux-x64 (e.g. in a node:${nodeMajor} container) for isolated-vm.`,
+      );
     }
-    summary.notes.push(`Engine: the isolated-vm addon in this install, built for Node ${nodeMajor} (${process.platform}-${process.arch}); deploy on a Node ${nodeMajor} runtime, or 'auto' falls back to the QuickJS WASM engine (also bundled).`);
-    if (data.kind === 'synthetic') summary.notes.push('Data: the embedded synthetic sample (not real award data). Pass --data <built folder|https URL> for the real dataset.');
+    summary.notes.push(
+      `Engine: the isolated-vm addon in this install, built for Node ${nodeMajor} (${process.platform}-${process.arch}); deploy on a Node ${nodeMajor} runtime, or 'auto' falls back to the QuickJS WASM engine (also bundled).`,
+    );
+    if (data.kind === 'synthetic')
+      summary.notes.push(
+        'Data: the embedded synthetic sample (not real award data). Pass --data <built folder|https URL> for the real dataset.',
+      );
     if (summary.totalBytes > summary.maxBytes) {
       throw new SbirtoolsValidationError(
         `The ${options.target} bundle is ${mb(summary.totalBytes)} MB, over the platform's ${mb(summary.maxBytes)} MB limit on an unzipped function. ` +
@@ -71,12 +80,18 @@ export async function writeBundle(outDir: string, options: BundleOptions): Promi
 /** Refuse a non-empty folder unless forced, and never empty one that holds the current directory or this package. */
 function prepareOutDir(out: string, force: boolean): void {
   if (existsSync(out)) {
-    if (!statSync(out).isDirectory()) throw new SbirtoolsValidationError(`${out} exists and is not a folder; pick a new output folder.`);
+    if (!statSync(out).isDirectory())
+      throw new SbirtoolsValidationError(`${out} exists and is not a folder; pick a new output folder.`);
     if (readdirSync(out).length > 0) {
-      if (!force) throw new SbirtoolsValidationError(`${out} is not empty; pick a new output folder, or pass --force to replace its contents.`);
+      if (!force)
+        throw new SbirtoolsValidationError(
+          `${out} is not empty; pick a new output folder, or pass --force to replace its contents.`,
+        );
       for (const inside of [process.cwd(), packageRoot()]) {
         if (inside === out || inside.startsWith(`${out}${sep}`)) {
-          throw new SbirtoolsValidationError(`Refusing to replace ${out}: it holds ${inside}. Pick a new output folder.`);
+          throw new SbirtoolsValidationError(
+            `Refusing to replace ${out}: it holds ${inside}. Pick a new output folder.`,
+          );
         }
       }
       rmSync(out, { recursive: true, force: true });
@@ -90,7 +105,9 @@ function dataSource(data: string | undefined): BundleData {
   if (/^https?:\/\//i.test(data)) return { kind: 'url', url: data };
   const dir = resolve(data);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new SbirtoolsValidationError(`--data ${data}: not a folder. Pass a folder written by \`sbirtools build-data <dir>\`, or an https:// URL of one.`);
+    throw new SbirtoolsValidationError(
+      `--data ${data}: not a folder. Pass a folder written by \`sbirtools build-data <dir>\`, or an https:// URL of one.`,
+    );
   }
   return { kind: 'folder', dir };
 }

@@ -73,12 +73,19 @@ SBIRTOOLS_DATA_URL = ${JSON.stringify(data.url)}
 }`,
   );
   const summary = summarize(out, 'workers', 'worker.mjs', WORKERS_MAX_GZIP_BYTES);
-  const gzipBytes = ['worker.mjs', 'sbirtools-edge.mjs', 'quickjs.wasm', ...(embedded ? [join('data', EMBEDDED)] : [])].reduce(
-    (n, f) => n + gzipSync(readFileSync(join(out, f))).byteLength,
-    0,
+  const gzipBytes = [
+    'worker.mjs',
+    'sbirtools-edge.mjs',
+    'quickjs.wasm',
+    ...(embedded ? [join('data', EMBEDDED)] : []),
+  ].reduce((n, f) => n + gzipSync(readFileSync(join(out, f))).byteLength, 0);
+  summary.notes.push(
+    `Workers size (gzip, what Cloudflare counts): ${(gzipBytes / MB).toFixed(2)} MB of the ${WORKERS_MAX_GZIP_BYTES / MB} MB limit (${WORKERS_FREE_GZIP_BYTES / MB} MB on the free plan).`,
   );
-  summary.notes.push(`Workers size (gzip, what Cloudflare counts): ${(gzipBytes / MB).toFixed(2)} MB of the ${WORKERS_MAX_GZIP_BYTES / MB} MB limit (${WORKERS_FREE_GZIP_BYTES / MB} MB on the free plan).`);
-  if (data.kind === 'synthetic') summary.notes.push('Data: the embedded synthetic sample (not real award data). Pass --data https://<host>/<built folder>/ for the real dataset (columns up to 24 MB each; long text is refused on the edge).');
+  if (data.kind === 'synthetic')
+    summary.notes.push(
+      'Data: the embedded synthetic sample (not real award data). Pass --data https://<host>/<built folder>/ for the real dataset (columns up to 24 MB each; long text is refused on the edge).',
+    );
   if (gzipBytes > WORKERS_MAX_GZIP_BYTES) {
     throw new SbirtoolsValidationError(
       `The workers bundle is ${(gzipBytes / MB).toFixed(1)} MB gzipped, over Cloudflare's ${WORKERS_MAX_GZIP_BYTES / MB} MB limit: the data folder is too large to embed. ` +
@@ -98,13 +105,17 @@ async function packedFolder(data: Exclude<BundleData, { kind: 'url' }>): Promise
     dir = data.dir;
   } else {
     tmp = mkdtempSync(join(tmpdir(), 'sbirtools-workers-data-'));
-    dir = (await writeDataDir(join(tmp, 'data'), { kind: 'synthetic', cacheDir: tmp, origin: 'synthetic' }, openDataset)).dir;
+    dir = (
+      await writeDataDir(join(tmp, 'data'), { kind: 'synthetic', cacheDir: tmp, origin: 'synthetic' }, openDataset)
+    ).dir;
   }
   try {
     const text = existsSync(join(dir, DATA_DIR_MANIFEST)) ? readFileSync(join(dir, DATA_DIR_MANIFEST), 'utf8') : '';
     const manifest = text ? parseManifest(text) : 'no sbirtools-data.json';
     if (typeof manifest === 'string') {
-      throw new SbirtoolsValidationError(`--data ${dir}: not a data folder this version reads (${manifest}). Write it with \`sbirtools build-data <dir>\`.`);
+      throw new SbirtoolsValidationError(
+        `--data ${dir}: not a data folder this version reads (${manifest}). Write it with \`sbirtools build-data <dir>\`.`,
+      );
     }
     return packFolder([
       { path: DATA_DIR_MANIFEST, bytes: new TextEncoder().encode(text) },

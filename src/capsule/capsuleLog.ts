@@ -37,7 +37,9 @@ export function appendCapsule(path: string, record: CapsuleRecord): Promise<void
       await mkdir(dirname(file), { recursive: true });
       await appendLine(file, line);
     } catch (err) {
-      throw new Error(`Cannot write the capsule log ${file}: ${(err as Error).message}. Pick a writable path for the capsule log.`);
+      throw new Error(
+        `Cannot write the capsule log ${file}: ${(err as Error).message}. Pick a writable path for the capsule log.`,
+      );
     }
   });
   const settled = next.catch(() => undefined);

@@ -48,6 +48,8 @@ export const CapsuleOutputsSchema = z.object({
    * Present when the log cut these outputs to fit `maxBytes`: which fields (e.g. `stdout`,
    * `table.rows`, `charts[0].svg`) and how large the outputs were. Cut strings end with CUT_MARKER.
    */
-  cut: z.object({ maxBytes: z.number().int(), originalBytes: z.number().int(), fields: z.array(z.string()) }).optional(),
+  cut: z
+    .object({ maxBytes: z.number().int(), originalBytes: z.number().int(), fields: z.array(z.string()) })
+    .optional(),
 });
 export type CapsuleOutputs = z.infer<typeof CapsuleOutputsSchema>;

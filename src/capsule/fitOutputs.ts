@@ -78,17 +78,36 @@ export function fitOutputs(outputs: CapsuleOutputs, maxBytes: number): CapsuleOu
   // text is cut, and the SVGs (what a person looks at) go last.
   const tiers: Shrinkable[][] = [
     [dropSlot(o, 'value', 'value')],
-    charts.filter((c) => c.svg !== undefined).map((c, i) => dropSlot(c as Record<string, unknown>, 'spec', `charts[${i}].spec`)),
+    charts
+      .filter((c) => c.svg !== undefined)
+      .map((c, i) => dropSlot(c as Record<string, unknown>, 'spec', `charts[${i}].spec`)),
     [
       ...tables.map(([t, f]) => rowsSlot(t, f)),
       stringSlot(o, 'stdout', 'stdout'),
       stringSlot(o, 'stderr', 'stderr'),
       stringSlot(o, 'valueText', 'valueText'),
-      ...(o.error ? [stringSlot(o.error as Record<string, unknown>, 'stack', 'error.stack'), stringSlot(o.error as Record<string, unknown>, 'message', 'error.message')] : []),
+      ...(o.error
+        ? [
+            stringSlot(o.error as Record<string, unknown>, 'stack', 'error.stack'),
+            stringSlot(o.error as Record<string, unknown>, 'message', 'error.message'),
+          ]
+        : []),
       ...charts.map((c, i) => dropSlot(c as Record<string, unknown>, 'spec', `charts[${i}].spec`)),
     ],
-    charts.map((c, i) => dropSlot(c as Record<string, unknown>, 'svg', `charts[${i}].svg`, () => (c.svgError = 'The SVG was dropped to fit the capsule log byte cap.'))),
-    [dropSlot(o, 'displays', 'displays'), dropSlot(o, 'table', 'table'), dropSlot(o, 'charts', 'charts'), dropSlot(o, 'error', 'error')],
+    charts.map((c, i) =>
+      dropSlot(
+        c as Record<string, unknown>,
+        'svg',
+        `charts[${i}].svg`,
+        () => (c.svgError = 'The SVG was dropped to fit the capsule log byte cap.'),
+      ),
+    ),
+    [
+      dropSlot(o, 'displays', 'displays'),
+      dropSlot(o, 'table', 'table'),
+      dropSlot(o, 'charts', 'charts'),
+      dropSlot(o, 'error', 'error'),
+    ],
   ];
   const fields = new Set<string>();
   let size = originalBytes;

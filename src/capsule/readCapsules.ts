@@ -17,7 +17,9 @@ export async function readCapsules(path: string): Promise<CapsuleEntry[]> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new Error(`Cannot read the capsule log ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new Error(
+      `Cannot read the capsule log ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   const entries: CapsuleEntry[] = [];
   text.split('\n').forEach((raw, i) => {
@@ -31,7 +33,9 @@ export async function readCapsules(path: string): Promise<CapsuleEntry[]> {
     const parsed = CapsuleRecordSchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new Error(`${path}:${i + 1} is not a capsule record (${issue?.path.join('.') || 'record'}: ${issue?.message}).`);
+      throw new Error(
+        `${path}:${i + 1} is not a capsule record (${issue?.path.join('.') || 'record'}: ${issue?.message}).`,
+      );
     }
     entries.push({ line: i + 1, record: parsed.data });
   });

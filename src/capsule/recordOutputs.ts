@@ -10,7 +10,13 @@ export const CAPSULE_TABLE_ROWS = 1000;
 
 function table(t: TableResult): CapsuleTable {
   const rows = t.rows.slice(0, CAPSULE_TABLE_ROWS);
-  return { columns: t.columns, dtypes: t.dtypes, rows, totalRows: t.totalRows, truncated: t.truncated || rows.length < t.rows.length };
+  return {
+    columns: t.columns,
+    dtypes: t.dtypes,
+    rows,
+    totalRows: t.totalRows,
+    truncated: t.truncated || rows.length < t.rows.length,
+  };
 }
 
 async function chart(c: NonNullable<RunResult['charts']>[number]): Promise<CapsuleChart> {

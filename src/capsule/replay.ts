@@ -44,11 +44,16 @@ export interface ReplayReport {
 export async function replayCapsule(path: string, options: ReplayOptions = {}): Promise<ReplayReport> {
   const entries = await readCapsules(path);
   if (entries.length === 0) throw new Error(`${path} has no capsule records.`);
-  const target = options.line === undefined ? entries[entries.length - 1]! : entries.find((e) => e.line === options.line);
-  if (!target) throw new Error(`${path} has no record on line ${options.line}; lines with records: ${entries.map((e) => e.line).join(', ')}.`);
+  const target =
+    options.line === undefined ? entries[entries.length - 1]! : entries.find((e) => e.line === options.line);
+  if (!target)
+    throw new Error(
+      `${path} has no record on line ${options.line}; lines with records: ${entries.map((e) => e.line).join(', ')}.`,
+    );
   const rec = target.record;
   const notes: string[] = [];
-  if (sha256(rec.code) !== rec.codeHash) notes.push(`The code on line ${target.line} does not match its recorded hash: the log was edited.`);
+  if (sha256(rec.code) !== rec.codeHash)
+    notes.push(`The code on line ${target.line} does not match its recorded hash: the log was edited.`);
   const before = earlierRuns(entries, target, notes);
   const box = await createSandbox(sandboxOptions(rec, options, notes));
   let result: RunResult;
@@ -63,27 +68,53 @@ export async function replayCapsule(path: string, options: ReplayOptions = {}): 
   const errorTypeMatch = (result.error?.type ?? undefined) === rec.result.errorType;
   const datasetMatch = (result.dataset?.identity ?? null) === (rec.dataset?.identity ?? null);
   if (!datasetMatch) {
-    notes.push(`award_data differs from the recorded data: recorded ${describe(rec.dataset)}, now ${describe(result.dataset ?? null)}.`);
+    notes.push(
+      `award_data differs from the recorded data: recorded ${describe(rec.dataset)}, now ${describe(result.dataset ?? null)}.`,
+    );
   }
   const preludeMatch = preludeVersion() === rec.prelude;
-  if (!preludeMatch) notes.push(`The prelude differs from the recorded one (recorded ${rec.prelude}, now ${preludeVersion()}): sbirtools was updated.`);
-  if (!rec.deterministic) notes.push('The run was not deterministic (no { now, seed } recorded): Date.now() and Math.random() may differ.');
+  if (!preludeMatch)
+    notes.push(
+      `The prelude differs from the recorded one (recorded ${rec.prelude}, now ${preludeVersion()}): sbirtools was updated.`,
+    );
+  if (!rec.deterministic)
+    notes.push('The run was not deterministic (no { now, seed } recorded): Date.now() and Math.random() may differ.');
   const match = stdoutMatch && valueMatch && errorTypeMatch;
-  return { line: target.line, match, stdoutMatch, valueMatch, errorTypeMatch, datasetMatch, preludeMatch, replayedBefore: before.length, notes, recorded: rec, result };
+  return {
+    line: target.line,
+    match,
+    stdoutMatch,
+    valueMatch,
+    errorTypeMatch,
+    datasetMatch,
+    preludeMatch,
+    replayedBefore: before.length,
+    notes,
+    recorded: rec,
+    result,
+  };
 }
 
 function earlierRuns(entries: CapsuleEntry[], target: CapsuleEntry, notes: string[]): CapsuleEntry[] {
   const session = target.record.session;
   if (!session || session.seq === 1) return [];
-  const before = entries.filter((e) => e.line < target.line && e.record.session?.id === session.id && e.record.session.seq < session.seq);
+  const before = entries.filter(
+    (e) => e.line < target.line && e.record.session?.id === session.id && e.record.session.seq < session.seq,
+  );
   if (before.length !== session.seq - 1) {
-    notes.push(`Only ${before.length} of the ${session.seq - 1} earlier runs of session ${session.id} are in the log: state may differ.`);
+    notes.push(
+      `Only ${before.length} of the ${session.seq - 1} earlier runs of session ${session.id} are in the log: state may differ.`,
+    );
   }
   return before;
 }
 
 function sandboxOptions(rec: CapsuleRecord, options: ReplayOptions, notes: string[]): SandboxOptions {
-  const out: SandboxOptions = { ...rec.limits, ...(rec.preset ? { preset: rec.preset } : {}), ...(options.pool ? { pool: options.pool } : {}) };
+  const out: SandboxOptions = {
+    ...rec.limits,
+    ...(rec.preset ? { preset: rec.preset } : {}),
+    ...(options.pool ? { pool: options.pool } : {}),
+  };
   if (options.dataPath) return { ...out, dataPath: options.dataPath };
   const source = rec.dataset?.source;
   if (source && !rec.dataset?.synthetic && !/^https?:/.test(source)) {

@@ -45,7 +45,9 @@ export interface CapsuleOptions {
 export function withCapsules(target: Sandbox | RunFn, options: CapsuleOptions): RunFn {
   const maxBytes = options.outputsMaxBytes ?? DEFAULT_OUTPUTS_MAX_BYTES;
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1024) {
-    throw new SbirtoolsValidationError(`Expected the \`outputsMaxBytes\` option to be a whole number of bytes, at least 1024, got \`${String(options.outputsMaxBytes)}\``);
+    throw new SbirtoolsValidationError(
+      `Expected the \`outputsMaxBytes\` option to be a whole number of bytes, at least 1024, got \`${String(options.outputsMaxBytes)}\``,
+    );
   }
   const isSandbox = typeof target !== 'function';
   const runFn: RunFn = isSandbox ? (code, o) => target.run(code, o) : target;
@@ -59,7 +61,12 @@ export function withCapsules(target: Sandbox | RunFn, options: CapsuleOptions): 
     const result = await runFn(code, { ...runOptions, ...(deterministic ? { deterministic } : {}) });
     if (options.path) {
       const session = sessionId !== undefined ? { id: sessionId, seq: position } : undefined;
-      const record = capsuleRecordFor(code, result, { time, ...(session ? { session } : {}), ...(preset ? { preset } : {}), ...(deterministic ? { deterministic } : {}) });
+      const record = capsuleRecordFor(code, result, {
+        time,
+        ...(session ? { session } : {}),
+        ...(preset ? { preset } : {}),
+        ...(deterministic ? { deterministic } : {}),
+      });
       if (options.outputs) record.outputs = await recordOutputs(result, maxBytes);
       await appendCapsule(options.path, record);
     }

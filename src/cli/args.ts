@@ -38,17 +38,33 @@ type Options = NonNullable<ParseArgsConfig['options']>;
  * parseArgs in strict mode with `--help`/`-h` added; its errors become UsageErrors that name the flag.
  * @throws {UsageError}
  */
-export function parseCommandArgs(command: string, argv: string[], options: Options): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+export function parseCommandArgs(
+  command: string,
+  argv: string[],
+  options: Options,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   try {
-    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true }) as { values: Record<string, string | boolean | undefined>; positionals: string[] };
+    return parseArgs({
+      args: argv,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    }) as { values: Record<string, string | boolean | undefined>; positionals: string[] };
   } catch (err) {
     const e = err as { code?: string; message: string };
     const flag = /'(-[^' ]+)/.exec(e.message)?.[1];
-    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(command, `unknown option '${flag ?? e.message}'`);
+    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+      throw new UsageError(command, `unknown option '${flag ?? e.message}'`);
     if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-      throw new UsageError(command, flag && options[flag.replace(/^-+/, '')]?.type === 'boolean' ? `option '${flag}' takes no value` : `option '${flag ?? '?'}' needs a value`);
+      throw new UsageError(
+        command,
+        flag && options[flag.replace(/^-+/, '')]?.type === 'boolean'
+          ? `option '${flag}' takes no value`
+          : `option '${flag ?? '?'}' needs a value`,
+      );
     }
-    if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new UsageError(command, `unexpected argument: ${e.message}`);
+    if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+      throw new UsageError(command, `unexpected argument: ${e.message}`);
     throw new UsageError(command, e.message);
   }
 }
@@ -57,7 +73,12 @@ export function parseCommandArgs(command: string, argv: string[], options: Optio
  * A positive integer flag value, or undefined when absent.
  * @throws {UsageError} for anything else, echoing the bad value.
  */
-export function intFlag(command: string, flag: string, value: string | boolean | undefined, unit: string): number | undefined {
+export function intFlag(
+  command: string,
+  flag: string,
+  value: string | boolean | undefined,
+  unit: string,
+): number | undefined {
   if (value === undefined) return undefined;
   const text = String(value);
   if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(Number(text))) {

@@ -26,13 +26,28 @@ export async function buildDataCommand(argv: string[], io: CliIo): Promise<numbe
     io.stdout.write(`${BUILD_DATA_HELP}\n`);
     return EXIT.OK;
   }
-  if (positionals.length !== 1) throw new UsageError('build-data', positionals.length ? `expected one output folder, got ${positionals.length} arguments` : 'missing the output folder');
-  const source = resolveDataSource({ ...(values.data !== undefined ? { dataPath: String(values.data) } : {}), env: io.env });
+  if (positionals.length !== 1)
+    throw new UsageError(
+      'build-data',
+      positionals.length
+        ? `expected one output folder, got ${positionals.length} arguments`
+        : 'missing the output folder',
+    );
+  const source = resolveDataSource({
+    ...(values.data !== undefined ? { dataPath: String(values.data) } : {}),
+    env: io.env,
+  });
   const started = performance.now();
   const { dir, bytes, info } = await writeDataDir(positionals[0]!, source, openDataset);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  io.stdout.write(`${terminalSafe(dir)}: ${info.rows.toLocaleString('en-US')} rows of ${info.synthetic ? 'the SYNTHETIC sample' : terminalSafe(info.source)}, ${(bytes / 1e6).toFixed(1)} MB, built in ${seconds} s\n`);
-  io.stdout.write(terminalSafe(`use it with: --data ${dir}   (or SBIRTOOLS_CSV_PATH=${dir}, or { dataPath: '${dir}' })\n`));
-  io.stdout.write('or upload the folder as is and use its URL: --data https://<host>/<folder>/   (or SBIRTOOLS_DATA_URL)\n');
+  io.stdout.write(
+    `${terminalSafe(dir)}: ${info.rows.toLocaleString('en-US')} rows of ${info.synthetic ? 'the SYNTHETIC sample' : terminalSafe(info.source)}, ${(bytes / 1e6).toFixed(1)} MB, built in ${seconds} s\n`,
+  );
+  io.stdout.write(
+    terminalSafe(`use it with: --data ${dir}   (or SBIRTOOLS_CSV_PATH=${dir}, or { dataPath: '${dir}' })\n`),
+  );
+  io.stdout.write(
+    'or upload the folder as is and use its URL: --data https://<host>/<folder>/   (or SBIRTOOLS_DATA_URL)\n',
+  );
   return EXIT.OK;
 }

@@ -22,12 +22,22 @@ Options:
 
 /** `sbirtools bundle`: returns the exit code. */
 export async function bundleCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs('bundle', argv, { target: { type: 'string' }, data: { type: 'string' }, force: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs('bundle', argv, {
+    target: { type: 'string' },
+    data: { type: 'string' },
+    force: { type: 'boolean' },
+  });
   if (values.help) {
     io.stdout.write(`${BUNDLE_HELP}\n`);
     return EXIT.OK;
   }
-  if (positionals.length !== 1) throw new UsageError('bundle', positionals.length ? `expected one output folder, got ${positionals.length} arguments` : 'missing the output folder');
+  if (positionals.length !== 1)
+    throw new UsageError(
+      'bundle',
+      positionals.length
+        ? `expected one output folder, got ${positionals.length} arguments`
+        : 'missing the output folder',
+    );
   const target = values.target === undefined ? undefined : String(values.target);
   if (!target || !(BUNDLE_TARGETS as readonly string[]).includes(target)) {
     throw new UsageError('bundle', `--target expects one of ${BUNDLE_TARGETS.join(', ')}, got '${target ?? ''}'`);
@@ -38,7 +48,9 @@ export async function bundleCommand(argv: string[], io: CliIo): Promise<number> 
     force: values.force === true,
   });
   const limit = Number.isFinite(summary.maxBytes) ? ` (limit ${mb(summary.maxBytes)} MB)` : '';
-  io.stdout.write(`${summary.outDir}: ${target} bundle, ${mb(summary.totalBytes)} MB in ${summary.files} files${limit}; entry ${summary.entry}\n`);
+  io.stdout.write(
+    `${summary.outDir}: ${target} bundle, ${mb(summary.totalBytes)} MB in ${summary.files} files${limit}; entry ${summary.entry}\n`,
+  );
   for (const part of summary.parts.slice(0, 12)) io.stdout.write(`  ${mb(part.bytes).padStart(8)} MB  ${part.name}\n`);
   if (summary.parts.length > 12) {
     const rest = summary.parts.slice(12);

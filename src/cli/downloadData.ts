@@ -63,7 +63,9 @@ export async function runDownloadCommand(argv: string[], io: CommandIo): Promise
   }
   const idle = values['idle-timeout-ms'] === undefined ? 30_000 : Number(values['idle-timeout-ms']);
   if (positionals.length > 1 || !Number.isInteger(idle) || idle <= 0) {
-    io.stderr.write(`${positionals.length > 1 ? `Expected at most one URL, got ${positionals.length}` : `Expected --idle-timeout-ms to be a positive integer, got \`${terminalSafe(String(values['idle-timeout-ms']), true)}\``}\n\n${USAGE}`);
+    io.stderr.write(
+      `${positionals.length > 1 ? `Expected at most one URL, got ${positionals.length}` : `Expected --idle-timeout-ms to be a positive integer, got \`${terminalSafe(String(values['idle-timeout-ms']), true)}\``}\n\n${USAGE}`,
+    );
     return 2;
   }
   const url = positionals[0] ?? envValue(io.env, 'SBIRTOOLS_CSV_URL') ?? OFFICIAL_CSV_URL;
@@ -93,7 +95,9 @@ export async function runDownloadCommand(argv: string[], io: CommandIo): Promise
     );
     building?.end();
     ds.close();
-    io.stdout.write(`Columnar cache ready: ${ds.info.rows.toLocaleString('en-US')} rows, ${ds.meta.columns.length} columns (${ds.report.layout} layout)\n`);
+    io.stdout.write(
+      `Columnar cache ready: ${ds.info.rows.toLocaleString('en-US')} rows, ${ds.meta.columns.length} columns (${ds.report.layout} layout)\n`,
+    );
     return 0;
   } catch (err) {
     bar?.end();

@@ -46,23 +46,46 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
     return EXIT.OK;
   }
   if (positionals.length) throw new UsageError('export', `unexpected argument '${positionals[0]}'`);
-  if (values['no-escape-formulas'] && values.format !== 'csv') throw new UsageError('export', '--no-escape-formulas applies to --format csv only');
+  if (values['no-escape-formulas'] && values.format !== 'csv')
+    throw new UsageError('export', '--no-escape-formulas applies to --format csv only');
   const format = String(values.format ?? 'parquet') as ExportFormat;
-  if (!FORMATS.includes(format)) throw new UsageError('export', `--format must be one of ${FORMATS.join(', ')}, got '${format}'`);
+  if (!FORMATS.includes(format))
+    throw new UsageError('export', `--format must be one of ${FORMATS.join(', ')}, got '${format}'`);
   if (values.output === undefined) throw new UsageError('export', 'missing -o <file>: where to write the export');
   const output = resolve(String(values.output));
-  const source = resolveDataSource({ ...(values.data !== undefined ? { dataPath: String(values.data) } : {}), env: io.env });
+  const source = resolveDataSource({
+    ...(values.data !== undefined ? { dataPath: String(values.data) } : {}),
+    env: io.env,
+  });
   // what the export reads (the CSV, a build-data folder, the cache beside it): never its output
-  const inputs = inputFiles([source.kind === 'csv' ? source.path : undefined, values.data === undefined ? undefined : String(values.data), source.cacheDir]);
+  const inputs = inputFiles([
+    source.kind === 'csv' ? source.path : undefined,
+    values.data === undefined ? undefined : String(values.data),
+    source.cacheDir,
+  ]);
   await checkOutput(output, { force: values.force === true, inputs }); // before the data is loaded
   const ds = await openDataset(source);
   try {
     const names = ds.meta.columns.map((c) => c.name);
-    const wanted = values.columns === undefined ? names : String(values.columns).split(',').map((s) => s.trim()).filter(Boolean);
+    const wanted =
+      values.columns === undefined
+        ? names
+        : String(values.columns)
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean);
     const unknown = wanted.filter((w) => !names.includes(w));
-    if (unknown.length) throw new UsageError('export', `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `'${u}'`).join(', ')}; columns: ${names.join(', ')}`);
+    if (unknown.length)
+      throw new UsageError(
+        'export',
+        `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `'${u}'`).join(', ')}; columns: ${names.join(', ')}`,
+      );
     if (!wanted.length) throw new UsageError('export', '--columns names no column');
-    const columns: EncodeColumn[] = wanted.map((name) => ({ name, type: ds.meta.columns.find((c) => c.name === name)!.type, data: ds.loadColumn(name) }));
+    const columns: EncodeColumn[] = wanted.map((name) => ({
+      name,
+      type: ds.meta.columns.find((c) => c.name === name)!.type,
+      data: ds.loadColumn(name),
+    }));
     const started = performance.now();
     const escapeFormulas = values['no-escape-formulas'] !== true;
     await writeOutput(output, { force: values.force === true, inputs }, async (handle, tmp) => {
@@ -70,7 +93,9 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
       else await handle.writeFile(encodeTable(columns, format));
     });
     const ms = Math.round(performance.now() - started);
-    io.stderr.write(`sbirtools: wrote ${terminalSafe(output)} (${format}, ${ds.meta.numRows} rows, ${columns.length} columns, ${ms} ms)${ds.info.synthetic ? ' from the SYNTHETIC sample' : ''}\n`);
+    io.stderr.write(
+      `sbirtools: wrote ${terminalSafe(output)} (${format}, ${ds.meta.numRows} rows, ${columns.length} columns, ${ms} ms)${ds.info.synthetic ? ' from the SYNTHETIC sample' : ''}\n`,
+    );
     return EXIT.OK;
   } finally {
     ds.close();

@@ -42,6 +42,8 @@ export function writeHuman(result: RunResult, out: Out, opts: { chartsWritten: b
   for (const note of resultNotes(result)) out.stderr.write(`sbirtools: ${terminalSafe(note)}\n`);
   const charts = result.charts?.length ?? 0;
   if (charts && !opts.chartsWritten) {
-    out.stderr.write(`sbirtools: the run returned ${charts} chart${charts > 1 ? 's' : ''}; write ${charts > 1 ? 'them' : 'it'} as SVG with --svg chart.svg, or get the specs with --json.\n`);
+    out.stderr.write(
+      `sbirtools: the run returned ${charts} chart${charts > 1 ? 's' : ''}; write ${charts > 1 ? 'them' : 'it'} as SVG with --svg chart.svg, or get the specs with --json.\n`,
+    );
   }
 }

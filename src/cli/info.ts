@@ -17,14 +17,24 @@ Options:
 
 /** `sbirtools info`: returns the exit code. */
 export async function infoCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs('info', argv, { json: { type: 'boolean' }, data: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs('info', argv, {
+    json: { type: 'boolean' },
+    data: { type: 'string' },
+  });
   if (values.help) {
     io.stdout.write(`${INFO_HELP}\n`);
     return EXIT.OK;
   }
   if (positionals.length) throw new UsageError('info', `unexpected argument '${positionals[0]}'`);
-  const [card, engine] = await Promise.all([loadDataCard(values.data !== undefined ? { dataPath: String(values.data) } : {}), engineStatus()]);
+  const [card, engine] = await Promise.all([
+    loadDataCard(values.data !== undefined ? { dataPath: String(values.data) } : {}),
+    engineStatus(),
+  ]);
   // column names and top values come from the data file: escaped for the terminal
-  io.stdout.write(values.json ? `${jsonTerminalSafe(JSON.stringify({ engine, ...card.json }, null, 2))}\n` : `Engine: ${terminalSafe(engineStatusLine(engine))}\n\n${terminalSafe(card.markdown.replace(/\n$/, ''))}\n`);
+  io.stdout.write(
+    values.json
+      ? `${jsonTerminalSafe(JSON.stringify({ engine, ...card.json }, null, 2))}\n`
+      : `Engine: ${terminalSafe(engineStatusLine(engine))}\n\n${terminalSafe(card.markdown.replace(/\n$/, ''))}\n`,
+  );
   return EXIT.OK;
 }

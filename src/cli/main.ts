@@ -43,7 +43,14 @@ const COMMANDS: Record<string, Command> = {
 
 /** The io of this process. */
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, isTTY: !!process.stderr.isTTY, stdoutIsTTY: !!process.stdout.isTTY };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    isTTY: !!process.stderr.isTTY,
+    stdoutIsTTY: !!process.stdout.isTTY,
+  };
 }
 
 /**
@@ -76,7 +83,9 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     // Library errors carry messages written for the user; anything else is a bug worth a stack.
     const text = exit === EXIT.INTERNAL && !e.code ? (e.stack ?? String(err)) : e.message;
     // the message may quote a file, a log or the network: control characters are shown as escapes
-    io.stderr.write(`sbirtools${name ? ` ${terminalSafe(name, true)}` : ''}: ${e.code ? `${terminalSafe(String(e.code), true)}: ` : ''}${terminalSafe(text)}\n${typeof e.hint === 'string' && e.code ? `hint: ${terminalSafe(e.hint)}\n` : ''}`);
+    io.stderr.write(
+      `sbirtools${name ? ` ${terminalSafe(name, true)}` : ''}: ${e.code ? `${terminalSafe(String(e.code), true)}: ` : ''}${terminalSafe(text)}\n${typeof e.hint === 'string' && e.code ? `hint: ${terminalSafe(e.hint)}\n` : ''}`,
+    );
     return exit;
   } finally {
     await shutdown().catch(() => undefined);
@@ -105,5 +114,10 @@ function warningsAsOneLine(io: CliIo): () => void {
 /** `sbirtools download-data`: the data layer's command, given this invocation's streams. */
 async function downloadData(argv: string[], io: CliIo): Promise<number> {
   const { runDownloadCommand } = await import('./downloadData.js');
-  return runDownloadCommand(argv, { stdout: safeWriter(io.stdout, false), stderr: io.stderr, env: io.env, isTTY: io.isTTY });
+  return runDownloadCommand(argv, {
+    stdout: safeWriter(io.stdout, false),
+    stderr: io.stderr,
+    env: io.env,
+    isTTY: io.isTTY,
+  });
 }

@@ -52,9 +52,15 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT.OK;
   }
   if (positionals.length) throw new UsageError('mcp', `unexpected argument '${positionals[0]}'`);
-  if (values['allow-table-urls'] && values['deny-table-urls']) throw new UsageError('mcp', '--allow-table-urls and --deny-table-urls contradict each other; give one (urls are refused by default)');
-  if (values['allow-private-table-urls'] && !values['allow-table-urls']) throw new UsageError('mcp', '--allow-private-table-urls needs --allow-table-urls (urls are refused by default)');
-  if (values['capsule-outputs'] && values['capsule-log'] === undefined) throw new UsageError('mcp', '--capsule-outputs needs --capsule-log <file> (the log the outputs go to)');
+  if (values['allow-table-urls'] && values['deny-table-urls'])
+    throw new UsageError(
+      'mcp',
+      '--allow-table-urls and --deny-table-urls contradict each other; give one (urls are refused by default)',
+    );
+  if (values['allow-private-table-urls'] && !values['allow-table-urls'])
+    throw new UsageError('mcp', '--allow-private-table-urls needs --allow-table-urls (urls are refused by default)');
+  if (values['capsule-outputs'] && values['capsule-log'] === undefined)
+    throw new UsageError('mcp', '--capsule-outputs needs --capsule-log <file> (the log the outputs go to)');
   const sandbox = sandboxOptionsFrom('mcp', values);
   const maxSessions = intFlag('mcp', 'max-sessions', values['max-sessions'], 'sessions');
   const idleTimeoutMs = intFlag('mcp', 'idle-timeout-ms', values['idle-timeout-ms'], 'milliseconds');

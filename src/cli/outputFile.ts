@@ -69,11 +69,25 @@ export async function checkOutput(path: string, opts: { force: boolean; inputs: 
   for (const s of [link, target]) {
     const input = s && opts.inputs.byId.get(idOf(s));
     if (input !== undefined) {
-      throw new OutputFileError('OUTPUT_IS_INPUT', `${shown(path)} is ${input === path ? '' : `the same file as ${shown(input)}, `}an input of this command`, 'write the output to another file; an input is never overwritten, even with --force');
+      throw new OutputFileError(
+        'OUTPUT_IS_INPUT',
+        `${shown(path)} is ${input === path ? '' : `the same file as ${shown(input)}, `}an input of this command`,
+        'write the output to another file; an input is never overwritten, even with --force',
+      );
     }
   }
-  if (target?.isDirectory()) throw new OutputFileError('OUTPUT_NOT_WRITABLE', `${shown(path)} is a folder`, 'give a file name inside it, e.g. ' + shown(join(path, basename(path) || 'out')));
-  if (!opts.force) throw new OutputFileError('OUTPUT_EXISTS', `${shown(path)} already exists`, 'choose another name, or pass --force to replace it');
+  if (target?.isDirectory())
+    throw new OutputFileError(
+      'OUTPUT_NOT_WRITABLE',
+      `${shown(path)} is a folder`,
+      'give a file name inside it, e.g. ' + shown(join(path, basename(path) || 'out')),
+    );
+  if (!opts.force)
+    throw new OutputFileError(
+      'OUTPUT_EXISTS',
+      `${shown(path)} already exists`,
+      'choose another name, or pass --force to replace it',
+    );
 }
 
 /**
@@ -95,7 +109,11 @@ export function notWritable(path: string, err: unknown): OutputFileError {
     ENAMETOOLONG: 'the name is too long',
     ELOOP: 'it is a loop of symbolic links',
   };
-  return new OutputFileError('OUTPUT_NOT_WRITABLE', `cannot write ${shown(path)}: ${why[code] ?? terminalSafe(code || (err as Error)?.message || String(err))}`, 'give a path in a folder you can write to');
+  return new OutputFileError(
+    'OUTPUT_NOT_WRITABLE',
+    `cannot write ${shown(path)}: ${why[code] ?? terminalSafe(code || (err as Error)?.message || String(err))}`,
+    'give a path in a folder you can write to',
+  );
 }
 
 /**
@@ -106,7 +124,11 @@ export function notWritable(path: string, err: unknown): OutputFileError {
  * @throws {OutputFileError} as {@link checkOutput}, or OUTPUT_NOT_WRITABLE when the write fails.
  * @example await writeOutput('report.html', { force: false, inputs }, (fh) => fh.writeFile(page));
  */
-export async function writeOutput(path: string, opts: { force: boolean; inputs: InputFiles }, write: (file: import('node:fs/promises').FileHandle, tmp: string) => Promise<void>): Promise<void> {
+export async function writeOutput(
+  path: string,
+  opts: { force: boolean; inputs: InputFiles },
+  write: (file: import('node:fs/promises').FileHandle, tmp: string) => Promise<void>,
+): Promise<void> {
   await checkOutput(path, opts);
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`);
   let handle;

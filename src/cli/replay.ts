@@ -17,19 +17,33 @@ Options:
 
 /** `sbirtools replay`: returns 0 on a match, 1 on a mismatch. */
 export async function replayCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs('replay', argv, { line: { type: 'string' }, data: { type: 'string' }, json: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs('replay', argv, {
+    line: { type: 'string' },
+    data: { type: 'string' },
+    json: { type: 'boolean' },
+  });
   if (values.help) {
     io.stdout.write(`${REPLAY_HELP}\n`);
     return EXIT.OK;
   }
-  if (positionals.length !== 1) throw new UsageError('replay', positionals.length ? `expected one capsule file, got ${positionals.length}` : 'missing the capsule file (a .jsonl written with --capsule-log)');
+  if (positionals.length !== 1)
+    throw new UsageError(
+      'replay',
+      positionals.length
+        ? `expected one capsule file, got ${positionals.length}`
+        : 'missing the capsule file (a .jsonl written with --capsule-log)',
+    );
   const line = intFlag('replay', 'line', values.line, 'lines');
   let report: ReplayReport;
   try {
-    report = await replayCapsule(positionals[0]!, { ...(line ? { line } : {}), ...(values.data !== undefined ? { dataPath: String(values.data) } : {}) });
+    report = await replayCapsule(positionals[0]!, {
+      ...(line ? { line } : {}),
+      ...(values.data !== undefined ? { dataPath: String(values.data) } : {}),
+    });
   } catch (err) {
     // An unreadable log or a line without a record is the caller's to fix.
-    if (err instanceof Error && /capsule|no record|not valid JSON/.test(err.message)) throw new UsageError('replay', err.message);
+    if (err instanceof Error && /capsule|no record|not valid JSON/.test(err.message))
+      throw new UsageError('replay', err.message);
     throw err;
   }
   if (values.json) {
@@ -45,6 +59,11 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<number> 
 function describe(r: ReplayReport, file: string): string {
   const head = `replay of ${file} line ${r.line}${r.replayedBefore ? ` (after ${r.replayedBefore} earlier run${r.replayedBefore > 1 ? 's' : ''} of its session)` : ''}:`;
   if (r.match) return `${head} MATCH: stdout and value are the same.`;
-  const diffs = [!r.stdoutMatch && 'stdout differs', !r.valueMatch && 'value differs', !r.errorTypeMatch && `error type differs (recorded ${r.recorded.result.errorType ?? 'none'}, now ${r.result.error?.type ?? 'none'})`].filter(Boolean);
+  const diffs = [
+    !r.stdoutMatch && 'stdout differs',
+    !r.valueMatch && 'value differs',
+    !r.errorTypeMatch &&
+      `error type differs (recorded ${r.recorded.result.errorType ?? 'none'}, now ${r.result.error?.type ?? 'none'})`,
+  ].filter(Boolean);
   return `${head} MISMATCH: ${diffs.join(', ')}.${r.datasetMatch ? '' : ' The data is not the recorded data.'}`;
 }

@@ -43,13 +43,22 @@ export async function reportCommand(argv: string[], io: CliIo): Promise<number> 
     io.stdout.write(`${REPORT_HELP}\n`);
     return EXIT.OK;
   }
-  if (positionals.length !== 1) throw new UsageError('report', positionals.length ? `expected one capsule log, got ${positionals.length}` : 'missing the capsule log (a .jsonl written with --capsule-log)');
+  if (positionals.length !== 1)
+    throw new UsageError(
+      'report',
+      positionals.length
+        ? `expected one capsule log, got ${positionals.length}`
+        : 'missing the capsule log (a .jsonl written with --capsule-log)',
+    );
   if (values.out === undefined) throw new UsageError('report', 'missing -o <report.html> (the file to write)');
-  if (values.all && values.session !== undefined) throw new UsageError('report', 'give either --session or --all, not both');
+  if (values.all && values.session !== undefined)
+    throw new UsageError('report', 'give either --session or --all, not both');
   const line = intFlag('report', 'line', values.line, 'lines');
   const field = values.field === undefined ? undefined : String(values.field);
-  if ((line === undefined) !== (field === undefined)) throw new UsageError('report', '--line and --field go together: --line <N> --field stdout');
-  if (field !== undefined && !(TEXT_FIELDS as readonly string[]).includes(field)) throw new UsageError('report', `--field must be one of ${TEXT_FIELDS.join(', ')}, got '${field}'`);
+  if ((line === undefined) !== (field === undefined))
+    throw new UsageError('report', '--line and --field go together: --line <N> --field stdout');
+  if (field !== undefined && !(TEXT_FIELDS as readonly string[]).includes(field))
+    throw new UsageError('report', `--field must be one of ${TEXT_FIELDS.join(', ')}, got '${field}'`);
   const maxBytes = intFlag('report', 'max-bytes', values['max-bytes'], 'bytes');
   const out = String(values.out);
   const target = { force: values.force === true, inputs: inputFiles([positionals[0]]) };
@@ -58,7 +67,12 @@ export async function reportCommand(argv: string[], io: CliIo): Promise<number> 
     page =
       line !== undefined
         ? await readFullText(positionals[0]!, line, field as TextField)
-        : await renderReport(positionals[0]!, { ...(values.session !== undefined ? { session: String(values.session) } : {}), all: values.all === true, ...(maxBytes ? { maxBytes } : {}), logName: positionals[0]! });
+        : await renderReport(positionals[0]!, {
+            ...(values.session !== undefined ? { session: String(values.session) } : {}),
+            all: values.all === true,
+            ...(maxBytes ? { maxBytes } : {}),
+            logName: positionals[0]!,
+          });
   } catch (err) {
     if (err instanceof ReportError) throw new UsageError('report', err.message);
     throw err;
@@ -69,6 +83,8 @@ export async function reportCommand(argv: string[], io: CliIo): Promise<number> 
   }
   // never onto the log (whatever the spelling or link), never over a file without --force
   await writeOutput(out, target, (handle) => handle.writeFile(page, 'utf8'));
-  io.stderr.write(`sbirtools report: wrote ${terminalSafe(out)} (${Buffer.byteLength(page).toLocaleString('en-US')} bytes)\n`);
+  io.stderr.write(
+    `sbirtools report: wrote ${terminalSafe(out)} (${Buffer.byteLength(page).toLocaleString('en-US')} bytes)\n`,
+  );
   return EXIT.OK;
 }

@@ -73,13 +73,18 @@ export function parseRunArgs(argv: string[]): RunArgs {
     ...SANDBOX_FLAGS,
   });
   const help = values.help === true;
-  if (help) return { help, json: false, force: false, raw: false, capsuleOutputs: false, deterministic: false, sandbox: {} };
-  if (positionals.length > 1) throw new UsageError('run', `expected one file, got ${positionals.length}: ${positionals.join(' ')}`);
+  if (help)
+    return { help, json: false, force: false, raw: false, capsuleOutputs: false, deterministic: false, sandbox: {} };
+  if (positionals.length > 1)
+    throw new UsageError('run', `expected one file, got ${positionals.length}: ${positionals.join(' ')}`);
   const code = values.code as string | undefined;
   const file = positionals[0];
-  if (code !== undefined && file !== undefined) throw new UsageError('run', `give either a file ('${file}') or --code, not both`);
-  if (values['capsule-outputs'] && values['capsule-log'] === undefined) throw new UsageError('run', '--capsule-outputs needs --capsule-log <file> (the log the outputs go to)');
-  if (code === undefined && file === undefined) throw new UsageError('run', "missing code: pass a file, '-' to read stdin, or --code '<JavaScript>'");
+  if (code !== undefined && file !== undefined)
+    throw new UsageError('run', `give either a file ('${file}') or --code, not both`);
+  if (values['capsule-outputs'] && values['capsule-log'] === undefined)
+    throw new UsageError('run', '--capsule-outputs needs --capsule-log <file> (the log the outputs go to)');
+  if (code === undefined && file === undefined)
+    throw new UsageError('run', "missing code: pass a file, '-' to read stdin, or --code '<JavaScript>'");
   return {
     help,
     ...(code !== undefined ? { code } : {}),
@@ -107,7 +112,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const oneShot: RunFn = (c, o) => run(c, { ...args.sandbox, ...o } as Parameters<typeof run>[1]);
   const runFn =
     args.capsuleLog || args.deterministic
-      ? withCapsules(oneShot, { path: args.capsuleLog, deterministic: args.deterministic, outputs: args.capsuleOutputs, ...(args.sandbox.preset ? { preset: args.sandbox.preset } : {}) })
+      ? withCapsules(oneShot, {
+          path: args.capsuleLog,
+          deterministic: args.deterministic,
+          outputs: args.capsuleOutputs,
+          ...(args.sandbox.preset ? { preset: args.sandbox.preset } : {}),
+        })
       : oneShot;
   // Ctrl-C cancels the run (ABORTED, exit 130) and still shuts the holder down cleanly.
   const abort = new AbortController();
@@ -123,7 +133,13 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   let exit = exitCodeFor(result);
   let chartsWritten = false;
   // what this run read: no file it writes may land on one of them, whatever the spelling or link
-  const inputs = inputFiles([args.file === '-' ? undefined : args.file, args.sandbox.dataPath, ...Object.values(args.sandbox.tables ?? {}).map(String), args.capsuleLog, io.env.SBIRTOOLS_CSV_PATH]);
+  const inputs = inputFiles([
+    args.file === '-' ? undefined : args.file,
+    args.sandbox.dataPath,
+    ...Object.values(args.sandbox.tables ?? {}).map(String),
+    args.capsuleLog,
+    io.env.SBIRTOOLS_CSV_PATH,
+  ]);
   const written = { force: args.force, inputs };
   if (args.svg) {
     if (result.charts?.length) {
@@ -135,11 +151,15 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         // A chart that cannot be drawn is the code's to fix (exit 1); an unwritable path is the caller's (exit 2).
         const unrenderable = err instanceof ChartRenderError;
         const code = (err as { code?: string }).code;
-        io.stderr.write(`sbirtools run: ${unrenderable ? 'could not render the chart as SVG: ' : code?.startsWith('OUTPUT_') ? `${code}: ` : `could not write ${args.svg}: `}${terminalSafe((err as Error).message)}\n`);
+        io.stderr.write(
+          `sbirtools run: ${unrenderable ? 'could not render the chart as SVG: ' : code?.startsWith('OUTPUT_') ? `${code}: ` : `could not write ${args.svg}: `}${terminalSafe((err as Error).message)}\n`,
+        );
         if (exit === EXIT.OK) exit = unrenderable ? EXIT.GUEST_ERROR : EXIT.USAGE;
       }
     } else if (result.ok) {
-      io.stderr.write('sbirtools: --svg given but the run returned no chart; return one, e.g. the value of a chart helper as the last expression.\n');
+      io.stderr.write(
+        'sbirtools: --svg given but the run returned no chart; return one, e.g. the value of a chart helper as the last expression.\n',
+      );
     }
   }
   const saved = result.files ?? [];
@@ -151,18 +171,25 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         io.stderr.write(`sbirtools: wrote ${terminalSafe(files.map((f) => f.path).join(', '))}\n`);
       } catch (err) {
         const code = (err as { code?: string }).code;
-        io.stderr.write(`sbirtools run: ${code?.startsWith('OUTPUT_') ? `${code}: ` : `could not write the files to ${args.out}: `}${terminalSafe((err as Error).message)}\n`);
+        io.stderr.write(
+          `sbirtools run: ${code?.startsWith('OUTPUT_') ? `${code}: ` : `could not write the files to ${args.out}: `}${terminalSafe((err as Error).message)}\n`,
+        );
         if (exit === EXIT.OK) exit = EXIT.USAGE;
         result = { ...result, files: saved.map(({ bytes: _b, ...f }) => f) };
       }
     } else {
-      io.stderr.write(`sbirtools: the run saved ${saved.map((f) => `${f.name} (${f.size} bytes)`).join(', ')}; write them with --out <dir>.\n`);
+      io.stderr.write(
+        `sbirtools: the run saved ${saved.map((f) => `${f.name} (${f.size} bytes)`).join(', ')}; write them with --out <dir>.\n`,
+      );
       result = { ...result, files: saved.map(({ bytes: _b, ...f }) => f) };
     }
   }
   if (args.json) io.stdout.write(`${args.raw ? JSON.stringify(result) : jsonTerminalSafe(JSON.stringify(result))}\n`);
   else writeHuman(result, io, { chartsWritten, raw: args.raw });
-  if (args.json && result.dataset?.synthetic) io.stderr.write('sbirtools: award_data is the SYNTHETIC sample, not real SBIR awards (run `sbirtools download-data`).\n');
+  if (args.json && result.dataset?.synthetic)
+    io.stderr.write(
+      'sbirtools: award_data is the SYNTHETIC sample, not real SBIR awards (run `sbirtools download-data`).\n',
+    );
   return exit;
 }
 
@@ -171,6 +198,9 @@ async function readCode(file: string, io: CliIo): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError('run', `cannot read '${file}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      'run',
+      `cannot read '${file}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
 }

@@ -31,7 +31,10 @@ export const SANDBOX_FLAGS_HELP = `  --preset <name>       limit preset: permiss
  * Sandbox options from the parsed flags.
  * @throws {UsageError} for a bad preset or a non-numeric limit.
  */
-export function sandboxOptionsFrom(command: string, values: Record<string, string | boolean | undefined>): Omit<SandboxOptions, 'pool' | 'deterministic'> {
+export function sandboxOptionsFrom(
+  command: string,
+  values: Record<string, string | boolean | undefined>,
+): Omit<SandboxOptions, 'pool' | 'deterministic'> {
   const preset = presetFlag(command, values.preset);
   const timeoutMs = intFlag(command, 'timeout-ms', values['timeout-ms'], 'milliseconds');
   const memoryLimitMb = intFlag(command, 'memory-mb', values['memory-mb'], 'MiB');
@@ -63,7 +66,11 @@ export function tableFlags(command: string, value: unknown): Record<string, stri
   for (const item of Array.isArray(value) ? value : [value]) {
     const text = String(item);
     const eq = text.indexOf('=');
-    if (eq <= 0 || eq === text.length - 1) throw new UsageError(command, `--table expects name=file (e.g. --table portfolio=portfolio.parquet), got '${text}'`);
+    if (eq <= 0 || eq === text.length - 1)
+      throw new UsageError(
+        command,
+        `--table expects name=file (e.g. --table portfolio=portfolio.parquet), got '${text}'`,
+      );
     const name = text.slice(0, eq);
     if (name in out) throw new UsageError(command, `--table ${name} is given twice`);
     out[name] = text.slice(eq + 1);

@@ -62,7 +62,13 @@ Environment:
 
 MCP client config: {"mcpServers": {"sbirtools": {"url": "http://127.0.0.1:8787/mcp"}}}. Docs: docs/deploy.md.`;
 
-const list = (v: string | boolean | undefined) => (v === undefined ? undefined : String(v).split(',').map((s) => s.trim()).filter(Boolean));
+const list = (v: string | boolean | undefined) =>
+  v === undefined
+    ? undefined
+    : String(v)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 
 /** `sbirtools serve`: listens until SIGTERM/SIGINT, then drains; returns the exit code. */
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
@@ -127,7 +133,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(n('redis-timeout-ms', 'milliseconds') ? { redisCommandTimeoutMs: n('redis-timeout-ms', 'milliseconds') } : {}),
     ...(n('headers-timeout-ms', 'milliseconds') ? { headersTimeoutMs: n('headers-timeout-ms', 'milliseconds') } : {}),
     ...(n('request-timeout-ms', 'milliseconds') ? { requestTimeoutMs: n('request-timeout-ms', 'milliseconds') } : {}),
-    ...(n('body-idle-timeout-ms', 'milliseconds') ? { bodyIdleTimeoutMs: n('body-idle-timeout-ms', 'milliseconds') } : {}),
+    ...(n('body-idle-timeout-ms', 'milliseconds')
+      ? { bodyIdleTimeoutMs: n('body-idle-timeout-ms', 'milliseconds') }
+      : {}),
     ...(n('write-timeout-ms', 'milliseconds') ? { writeTimeoutMs: n('write-timeout-ms', 'milliseconds') } : {}),
     ...(values['metrics-auth'] !== undefined ? { metricsAuth: String(values['metrics-auth']) as 'key' | 'none' } : {}),
     ...(n('max-body-bytes', 'bytes') ? { maxBodyBytes: n('max-body-bytes', 'bytes') } : {}),
@@ -136,7 +144,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(values['allow-private-table-urls'] === true ? { allowPrivateTableUrls: true } : {}),
     ...(n('max-result-chars', 'characters') ? { maxResultChars: n('max-result-chars', 'characters') } : {}),
     ...(values['oauth-issuer'] !== undefined || values['oauth-audience'] !== undefined
-      ? { oauth: { ...(values['oauth-issuer'] !== undefined ? { issuer: String(values['oauth-issuer']) } : {}), ...(values['oauth-audience'] !== undefined ? { audience: String(values['oauth-audience']) } : {}) } }
+      ? {
+          oauth: {
+            ...(values['oauth-issuer'] !== undefined ? { issuer: String(values['oauth-issuer']) } : {}),
+            ...(values['oauth-audience'] !== undefined ? { audience: String(values['oauth-audience']) } : {}),
+          },
+        }
       : {}),
     ...(n('grace-ms', 'milliseconds') ? { graceMs: n('grace-ms', 'milliseconds') } : {}),
     ...(n('session-ttl-ms', 'milliseconds') ? { sessionTtlMs: n('session-ttl-ms', 'milliseconds') } : {}),
@@ -146,7 +159,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(n('max-replay-ms', 'milliseconds') ? { maxReplayMs: n('max-replay-ms', 'milliseconds') } : {}),
     ...(list(values['allowed-hosts']) ? { allowedHosts: list(values['allowed-hosts'])! } : {}),
     ...(list(values['cors-origin']) ? { corsOrigins: list(values['cors-origin'])! } : {}),
-    ...(values['capsule-log'] !== undefined ? { capsuleLog: String(values['capsule-log']), capsuleOutputs: values['capsule-outputs'] === true } : {}),
+    ...(values['capsule-log'] !== undefined
+      ? { capsuleLog: String(values['capsule-log']), capsuleOutputs: values['capsule-outputs'] === true }
+      : {}),
     log: values.quiet ? false : (line) => io.stdout.write(`${jsonTerminalSafe(JSON.stringify(line))}\n`),
   };
   let stop!: () => void;

@@ -33,7 +33,8 @@ export function terminalSafe(text: string, oneLine = false): string {
 export function safeWriter(stream: NodeJS.WritableStream, raw: boolean): NodeJS.WritableStream {
   if (raw) return stream;
   return {
-    write: (chunk: string | Uint8Array) => stream.write(terminalSafe(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))),
+    write: (chunk: string | Uint8Array) =>
+      stream.write(terminalSafe(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))),
   } as unknown as NodeJS.WritableStream;
 }
 

@@ -23,23 +23,36 @@ Options:
 
 /** `sbirtools view`: serves until SIGINT/SIGTERM, then returns 0. */
 export async function viewCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs('view', argv, { port: { type: 'string' }, 'no-replay': { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs('view', argv, {
+    port: { type: 'string' },
+    'no-replay': { type: 'boolean' },
+  });
   if (values.help) {
     io.stdout.write(`${VIEW_HELP}\n`);
     return EXIT.OK;
   }
-  if (positionals.length > 1) throw new UsageError('view', `expected one capsule log, got ${positionals.length}: ${positionals.join(' ')}`);
+  if (positionals.length > 1)
+    throw new UsageError('view', `expected one capsule log, got ${positionals.length}: ${positionals.join(' ')}`);
   const logPath = resolve(positionals[0] ?? 'runs.jsonl');
   const port = values.port === '0' ? 0 : (intFlag('view', 'port', values.port, 'port') ?? 0);
   if (port > 65535) throw new UsageError('view', `--port must be at most 65535, got '${String(values.port)}'`);
-  if (!existsSync(logPath)) io.stderr.write(`sbirtools view: ${terminalSafe(logPath)} does not exist yet; runs will appear when it is written.\n`);
+  if (!existsSync(logPath))
+    io.stderr.write(
+      `sbirtools view: ${terminalSafe(logPath)} does not exist yet; runs will appear when it is written.\n`,
+    );
   // filled once the port is known: only our own address is answered, so a page on another site
   // whose DNS name rebinds to 127.0.0.1 gets 421, not the log
   const allowedHosts: string[] = [];
   const handler = createViewerHandler({ logPath, replay: values['no-replay'] !== true, allowedHosts });
   const server = createServer(handler);
   await new Promise<void>((done, fail) => {
-    server.once('error', (err: NodeJS.ErrnoException) => fail(err.code === 'EADDRINUSE' ? new UsageError('view', `port ${port} is in use; pick another --port or omit it for a free one`) : err));
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      fail(
+        err.code === 'EADDRINUSE'
+          ? new UsageError('view', `port ${port} is in use; pick another --port or omit it for a free one`)
+          : err,
+      ),
+    );
     server.listen(port, '127.0.0.1', () => done());
   });
   const actual = (server.address() as AddressInfo).port;

@@ -26,7 +26,11 @@ export interface WriteFilesOptions {
  *   OUTPUT_NOT_WRITABLE (`dir` is a file, or cannot be created or written); an Error for an unsafe name.
  * @example const written = await writeRunFiles(result.files ?? [], './out');
  */
-export async function writeRunFiles(files: RunFile[], dir: string, options: WriteFilesOptions = {}): Promise<RunFile[]> {
+export async function writeRunFiles(
+  files: RunFile[],
+  dir: string,
+  options: WriteFilesOptions = {},
+): Promise<RunFile[]> {
   const root = resolve(dir);
   const opts = { force: options.force === true, inputs: options.inputs ?? { byId: new Map() } };
   try {
@@ -34,12 +38,17 @@ export async function writeRunFiles(files: RunFile[], dir: string, options: Writ
     if (!(await stat(root)).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') {
-      throw new OutputFileError('OUTPUT_NOT_WRITABLE', `--out '${terminalSafe(dir, true)}' is a file, not a folder`, 'give a folder (it is created when missing)');
+      throw new OutputFileError(
+        'OUTPUT_NOT_WRITABLE',
+        `--out '${terminalSafe(dir, true)}' is a file, not a folder`,
+        'give a folder (it is created when missing)',
+      );
     }
     throw notWritable(dir, err);
   }
   const targets = files.map((f) => {
-    if (!isSafeFileName(f.name)) throw new Error(`refusing to write a file named ${JSON.stringify(f.name)}: not a plain file name`);
+    if (!isSafeFileName(f.name))
+      throw new Error(`refusing to write a file named ${JSON.stringify(f.name)}: not a plain file name`);
     const target = join(root, f.name);
     if (dirname(target) !== root) throw new Error(`refusing to write ${JSON.stringify(f.name)} outside ${root}`);
     return target;
@@ -55,7 +64,11 @@ export async function writeRunFiles(files: RunFile[], dir: string, options: Writ
     }
   }
   if (existing.length) {
-    throw new OutputFileError('OUTPUT_EXISTS', `${existing.map((p) => `'${terminalSafe(p, true)}'`).join(', ')} already exist${existing.length === 1 ? 's' : ''}; no file was written`, 'write into another (or an empty) folder, or pass --force to replace them');
+    throw new OutputFileError(
+      'OUTPUT_EXISTS',
+      `${existing.map((p) => `'${terminalSafe(p, true)}'`).join(', ')} already exist${existing.length === 1 ? 's' : ''}; no file was written`,
+      'write into another (or an empty) folder, or pass --force to replace them',
+    );
   }
   const out: RunFile[] = [];
   for (const [i, f] of files.entries()) {

@@ -17,7 +17,11 @@ export function svgPaths(path: string, count: number): string[] {
  * @throws {ChartRenderError} when a chart cannot be rendered (Plotly traces without a Vega-Lite equivalent, bad specs);
  *   {OutputFileError} when a file exists, is an input, or cannot be written.
  */
-export async function writeSvgs(charts: Chart[], path: string, options: { force?: boolean; inputs?: InputFiles } = {}): Promise<string[]> {
+export async function writeSvgs(
+  charts: Chart[],
+  path: string,
+  options: { force?: boolean; inputs?: InputFiles } = {},
+): Promise<string[]> {
   const paths = svgPaths(path, charts.length);
   const opts = { force: options.force === true, inputs: options.inputs ?? { byId: new Map() } };
   for (const p of paths) await checkOutput(p, opts);

@@ -25,7 +25,8 @@ export async function importOptional<T>(packageName: string, feature: string, lo
     return await load();
   } catch (err) {
     const code = (err as { code?: string })?.code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') throw new OptionalDependencyError(packageName, feature, err);
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND')
+      throw new OptionalDependencyError(packageName, feature, err);
     throw err;
   }
 }

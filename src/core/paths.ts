@@ -46,12 +46,23 @@ export function preludeBundlePath(): string {
 
 /** The code-check worker thread's script. */
 export function codeCheckWorkerPath(): string {
-  return besideCompiled(new URL('../runtime/prepare/codeCheckWorker.js', import.meta.url), 'src', 'runtime', 'prepare', 'codeCheckWorker.js');
+  return besideCompiled(
+    new URL('../runtime/prepare/codeCheckWorker.js', import.meta.url),
+    'src',
+    'runtime',
+    'prepare',
+    'codeCheckWorker.js',
+  );
 }
 
 /** The chart-rendering child process's script. */
 export function chartWorkerPath(): string {
-  return besideCompiled(new URL('../result/chartWorkerMain.js', import.meta.url), 'src', 'result', 'chartWorkerMain.js');
+  return besideCompiled(
+    new URL('../result/chartWorkerMain.js', import.meta.url),
+    'src',
+    'result',
+    'chartWorkerMain.js',
+  );
 }
 
 /**

@@ -1,7 +1,8 @@
 import { SBIR_COLUMNS } from '../../schema/sbirColumns.js';
 
 /** Markers around the generated table in docs/dataset.md. */
-export const COLUMNS_DOC_START = '<!-- columns:start (generated from schema/sbirColumns.ts; test/unit/data/datasetDoc.test.ts checks it) -->';
+export const COLUMNS_DOC_START =
+  '<!-- columns:start (generated from schema/sbirColumns.ts; test/unit/data/datasetDoc.test.ts checks it) -->';
 export const COLUMNS_DOC_END = '<!-- columns:end -->';
 
 /**
@@ -9,7 +10,10 @@ export const COLUMNS_DOC_END = '<!-- columns:end -->';
  * @example renderColumnsTable().split('\n')[0] // '| # | column | type | parse | ...'
  */
 export function renderColumnsTable(): string {
-  const lines = ['| # | column | type | rule | always filled | legacy name | layouts | meaning |', '|--:|---|---|---|---|---|---|---|'];
+  const lines = [
+    '| # | column | type | rule | always filled | legacy name | layouts | meaning |',
+    '|--:|---|---|---|---|---|---|---|',
+  ];
   SBIR_COLUMNS.forEach((c, i) => {
     const cells = [
       String(i + 1),

@@ -51,13 +51,19 @@ export async function writeDataDir(
   openDataset: (s: DataSource, o?: { onProgress?: (p: DatasetProgress) => void }) => Promise<Dataset>,
   onProgress?: (p: DatasetProgress) => void,
 ): Promise<{ dir: string; bytes: number; info: DatasetInfo }> {
-  if (source.kind === 'remote') throw new DataError('DATA_NOT_FOUND', `build-data reads a local CSV or data folder, not a URL (${source.url}). Download the CSV first (\`sbirtools download-data\`).`);
+  if (source.kind === 'remote')
+    throw new DataError(
+      'DATA_NOT_FOUND',
+      `build-data reads a local CSV or data folder, not a URL (${source.url}). Download the CSV first (\`sbirtools download-data\`).`,
+    );
   const scratch = mkdtempSync(join(tmpdir(), 'sbirtools-build-data-'));
   try {
     const ds = await openDataset({ ...source, cacheDir: scratch }, onProgress ? { onProgress } : {});
     const csv = source.kind === 'csv' ? source.path! : syntheticSamplePath(scratch);
     // a data folder rebuilt (format 1 -> 2) keeps its source's identity
-    const key = isDataDir(csv) ? String((JSON.parse(readFileSync(join(csv, DATA_DIR_MANIFEST), 'utf8')) as { key?: unknown }).key) : identityKey(csv, statSync(csv));
+    const key = isDataDir(csv)
+      ? String((JSON.parse(readFileSync(join(csv, DATA_DIR_MANIFEST), 'utf8')) as { key?: unknown }).key)
+      : identityKey(csv, statSync(csv));
     const dir = resolve(outDir);
     let bytes: number;
     try {
@@ -65,8 +71,16 @@ export async function writeDataDir(
       // a format-1 folder rebuilt in place: its old cache file is no longer named by the manifest
       rmSync(join(dir, V1_CACHE_FILE), { force: true });
     } catch (err) {
-      if (isDiskFull(err)) throw new DataError('DISK_FULL', `No space left to write the data folder ${dir}. Free some disk space or build it on a larger disk.`, { cause: err });
-      if (isUnwritable(err)) throw new DataError('CACHE_DIR_UNWRITABLE', `Cannot write the data folder ${dir}. Choose a writable folder.`, { cause: err });
+      if (isDiskFull(err))
+        throw new DataError(
+          'DISK_FULL',
+          `No space left to write the data folder ${dir}. Free some disk space or build it on a larger disk.`,
+          { cause: err },
+        );
+      if (isUnwritable(err))
+        throw new DataError('CACHE_DIR_UNWRITABLE', `Cannot write the data folder ${dir}. Choose a writable folder.`, {
+          cause: err,
+        });
       throw err;
     } finally {
       ds.close();
@@ -88,17 +102,27 @@ export function openDataDir(dir: string): Dataset {
   try {
     text = readFileSync(join(dir, DATA_DIR_MANIFEST), 'utf8');
   } catch (err) {
-    throw new DataError('CACHE_CORRUPT', `The data directory ${dir} has an unreadable ${DATA_DIR_MANIFEST} (${(err as Error).message}). ${rebuild}`);
+    throw new DataError(
+      'CACHE_CORRUPT',
+      `The data directory ${dir} has an unreadable ${DATA_DIR_MANIFEST} (${(err as Error).message}). ${rebuild}`,
+    );
   }
   let v: unknown;
   try {
     v = (JSON.parse(text) as { v?: unknown } | null)?.v;
   } catch (err) {
-    throw new DataError('CACHE_CORRUPT', `The data directory ${dir} has an unreadable ${DATA_DIR_MANIFEST} (${(err as Error).message}). ${rebuild}`);
+    throw new DataError(
+      'CACHE_CORRUPT',
+      `The data directory ${dir} has an unreadable ${DATA_DIR_MANIFEST} (${(err as Error).message}). ${rebuild}`,
+    );
   }
   if (v === 1) return openDataDirV1(dir, JSON.parse(text) as ManifestV1);
   const manifest = parseManifest(text);
-  if (typeof manifest === 'string') throw new DataError('CACHE_CORRUPT', `The data directory ${dir} has a ${DATA_DIR_MANIFEST} this version of sbirtools does not read: ${manifest}. ${rebuild}`);
+  if (typeof manifest === 'string')
+    throw new DataError(
+      'CACHE_CORRUPT',
+      `The data directory ${dir} has a ${DATA_DIR_MANIFEST} this version of sbirtools does not read: ${manifest}. ${rebuild}`,
+    );
   // every column file present with its size, checked now (42 stats) rather than at first touch
   for (const c of manifest.columns) {
     let size: number | undefined;
@@ -107,7 +131,11 @@ export function openDataDir(dir: string): Dataset {
     } catch {
       size = undefined;
     }
-    if (size !== c.bytes) throw new DataError('CACHE_CORRUPT', `The data directory ${dir} cannot be used: ${c.file} (column ${JSON.stringify(c.name)}) is ${size === undefined ? 'missing' : `${size} bytes, its manifest says ${c.bytes}`}. ${rebuild}`);
+    if (size !== c.bytes)
+      throw new DataError(
+        'CACHE_CORRUPT',
+        `The data directory ${dir} cannot be used: ${c.file} (column ${JSON.stringify(c.name)}) is ${size === undefined ? 'missing' : `${size} bytes, its manifest says ${c.bytes}`}. ${rebuild}`,
+      );
   }
   return packDataset(manifest, localColumnFiles(dir, rebuild), dir, rebuild);
 }
@@ -115,10 +143,17 @@ export function openDataDir(dir: string): Dataset {
 /** A format-1 folder: one uncompressed binary cache, opened as before. */
 function openDataDirV1(dir: string, manifest: ManifestV1): Dataset {
   if (typeof manifest.file !== 'string' || typeof manifest.key !== 'string' || /[/\\]/.test(manifest.file)) {
-    throw new DataError('CACHE_CORRUPT', `The data directory ${dir} has a manifest this version of sbirtools does not read. Rebuild it with \`sbirtools build-data ${dir}\`.`);
+    throw new DataError(
+      'CACHE_CORRUPT',
+      `The data directory ${dir} has a manifest this version of sbirtools does not read. Rebuild it with \`sbirtools build-data ${dir}\`.`,
+    );
   }
   const opened = openCache(join(dir, manifest.file), manifest.key);
-  if (!opened.ok) throw new DataError('CACHE_CORRUPT', `The data directory ${dir} cannot be used: its cache file is ${opened.reason}. Rebuild it with \`sbirtools build-data ${dir}\` (sbirtools never rewrites a data directory).`);
+  if (!opened.ok)
+    throw new DataError(
+      'CACHE_CORRUPT',
+      `The data directory ${dir} cannot be used: its cache file is ${opened.reason}. Rebuild it with \`sbirtools build-data ${dir}\` (sbirtools never rewrites a data directory).`,
+    );
   return datasetFromCache(opened.reader);
 }
 
@@ -127,7 +162,11 @@ export function datasetFromCache(reader: CacheReader): Dataset {
   const h = reader.header;
   return {
     info: h.info,
-    meta: { name: h.name, numRows: h.numRows, columns: h.columns.map(({ name, type, kind }) => ({ name, type, kind })) },
+    meta: {
+      name: h.name,
+      numRows: h.numRows,
+      columns: h.columns.map(({ name, type, kind }) => ({ name, type, kind })),
+    },
     report: h.report as unknown as IngestReport,
     loadColumn: (name) => reader.loadColumn(name),
     loadRows: (name, start, end) => reader.loadRows(name, start, end),

@@ -65,7 +65,11 @@ export async function downloadData(opts: DownloadOptions = {}): Promise<Download
     await mkdir(cacheDir, { recursive: true });
   } catch (err) {
     const code = isUnwritable(err) ? 'CACHE_DIR_UNWRITABLE' : 'DATA_READ_ERROR';
-    throw new DataError(code, `Cannot create the cache directory ${cacheDir}. Set SBIRTOOLS_CACHE_DIR to a writable directory.`, { cause: err });
+    throw new DataError(
+      code,
+      `Cannot create the cache directory ${cacheDir}. Set SBIRTOOLS_CACHE_DIR to a writable directory.`,
+      { cause: err },
+    );
   }
   const release = acquireLock(final);
   try {
@@ -99,12 +103,23 @@ async function attempt(a: Attempt): Promise<DownloadResult> {
     if (have.etag) headers['if-none-match'] = have.etag;
     if (have.lastModified) headers['if-modified-since'] = have.lastModified;
   }
-  const open = await httpGet(url, headers, { idleTimeoutMs: opts.idleTimeoutMs ?? 30_000, maxRedirects: opts.maxRedirects ?? 5, signal: opts.signal });
+  const open = await httpGet(url, headers, {
+    idleTimeoutMs: opts.idleTimeoutMs ?? 30_000,
+    maxRedirects: opts.maxRedirects ?? 5,
+    signal: opts.signal,
+  });
   const { res } = open;
   const status = res.statusCode ?? 0;
   if (status === 304 && (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined)) {
     res.resume();
-    return { status: 'not-modified', path: final, url: href, bytes: statSync(final).size, etag: have?.etag, lastModified: have?.lastModified };
+    return {
+      status: 'not-modified',
+      path: final,
+      url: href,
+      bytes: statSync(final).size,
+      etag: have?.etag,
+      lastModified: have?.lastModified,
+    };
   }
   if (status === 416 && resuming) {
     res.resume();
@@ -124,21 +139,42 @@ async function attempt(a: Attempt): Promise<DownloadResult> {
   }
   const etag = header(res.headers.etag);
   const lastModified = header(res.headers['last-modified']);
-  if (!append) await writeSidecar(part, { url: href, etag, lastModified, bytes: 0, downloadedAt: new Date().toISOString() });
+  if (!append)
+    await writeSidecar(part, { url: href, etag, lastModified, bytes: 0, downloadedAt: new Date().toISOString() });
   const bytes = await streamBody(open, part, { append, partSize, onProgress: opts.onProgress });
 
   const check = await validateCsvFile(part);
   if (!check.ok) {
     await discard(part);
     const code = check.problem === 'not-csv' ? 'DOWNLOAD_NOT_CSV' : 'DOWNLOAD_TRUNCATED';
-    const advice = check.problem === 'not-csv' ? 'Check the URL (the official one is the default).' : 'The server sent an incomplete file; try again later.';
-    throw new DataError(code, `${open.url.href} did not give a complete SBIR award CSV: ${check.reason}. ${advice} The cached file was left unchanged.`);
+    const advice =
+      check.problem === 'not-csv'
+        ? 'Check the URL (the official one is the default).'
+        : 'The server sent an incomplete file; try again later.';
+    throw new DataError(
+      code,
+      `${open.url.href} did not give a complete SBIR award CSV: ${check.reason}. ${advice} The cached file was left unchanged.`,
+    );
   }
   await rename(part, final);
   // the sidecar follows the file: a crash in between leaves an old sidecar, which only forces a re-download
-  await writeSidecar(final, { url: href, etag: append ? partMeta?.etag : etag, lastModified: append ? partMeta?.lastModified : lastModified, bytes, downloadedAt: new Date().toISOString() });
+  await writeSidecar(final, {
+    url: href,
+    etag: append ? partMeta?.etag : etag,
+    lastModified: append ? partMeta?.lastModified : lastModified,
+    bytes,
+    downloadedAt: new Date().toISOString(),
+  });
   await rm(`${part}.json`, { force: true });
-  return { status: append ? 'resumed' : 'downloaded', path: final, url: href, bytes, layout: check.layout, etag: append ? partMeta?.etag : etag, lastModified: append ? partMeta?.lastModified : lastModified };
+  return {
+    status: append ? 'resumed' : 'downloaded',
+    path: final,
+    url: href,
+    bytes,
+    layout: check.layout,
+    etag: append ? partMeta?.etag : etag,
+    lastModified: append ? partMeta?.lastModified : lastModified,
+  };
 }
 
 function parseUrl(href: string): URL {
@@ -146,10 +182,16 @@ function parseUrl(href: string): URL {
   try {
     url = new URL(href);
   } catch {
-    throw new DataError('DOWNLOAD_BAD_URL', `Not a URL: ${JSON.stringify(href)}. Pass an http(s) URL, e.g. ${OFFICIAL_CSV_URL}`);
+    throw new DataError(
+      'DOWNLOAD_BAD_URL',
+      `Not a URL: ${JSON.stringify(href)}. Pass an http(s) URL, e.g. ${OFFICIAL_CSV_URL}`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new DataError('DOWNLOAD_BAD_URL', `Only http(s) URLs can be downloaded, got ${JSON.stringify(href)}. For a local file set SBIRTOOLS_CSV_PATH instead.`);
+    throw new DataError(
+      'DOWNLOAD_BAD_URL',
+      `Only http(s) URLs can be downloaded, got ${JSON.stringify(href)}. For a local file set SBIRTOOLS_CSV_PATH instead.`,
+    );
   }
   return url;
 }

@@ -49,7 +49,11 @@ export class DataError extends SbirtoolsError {
   /** DATA_FETCH_FAILED: the HTTP status, when the server answered. */
   readonly status?: number;
 
-  constructor(code: DataErrorCode, message: string, options?: { cause?: unknown; hint?: string; host?: string; path?: string; status?: number }) {
+  constructor(
+    code: DataErrorCode,
+    message: string,
+    options?: { cause?: unknown; hint?: string; host?: string; path?: string; status?: number },
+  ) {
     super(code, message, options?.cause !== undefined ? { cause: options.cause } : undefined);
     if (options?.hint) this.hint = options.hint;
     if (options?.host !== undefined) this.host = options.host;

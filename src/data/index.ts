@@ -7,5 +7,11 @@ export { tableFromCsv, tableFromRows, tableFromArquero, type ArqueroLike } from 
 export { ingestCsv, type IngestOptions, type IngestProgress, type IngestResult } from './ingest/ingestCsv.js';
 export type { IngestReport } from './ingest/report.js';
 export { downloadData, type DownloadOptions, type DownloadResult, type DownloadProgress } from './download.js';
-export { syntheticCsv, writeSyntheticCsv, SYNTHETIC_DEFAULTS, SYNTHETIC_VERSION, type SyntheticOptions } from './synthetic.js';
+export {
+  syntheticCsv,
+  writeSyntheticCsv,
+  SYNTHETIC_DEFAULTS,
+  SYNTHETIC_VERSION,
+  type SyntheticOptions,
+} from './synthetic.js';
 export { OFFICIAL_CSV_URL, ENV, defaultCacheDir } from './paths.js';

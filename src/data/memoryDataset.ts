@@ -10,12 +10,19 @@ export function memoryDataset(table: ColumnarTable, info: DatasetInfo, report: I
   const byName = new Map(table.columns.map((c) => [c.name, c.data]));
   return {
     info,
-    meta: { name: table.name, numRows: table.numRows, columns: table.columns.map(({ name, type, kind }) => ({ name, type, kind })) },
+    meta: {
+      name: table.name,
+      numRows: table.numRows,
+      columns: table.columns.map(({ name, type, kind }) => ({ name, type, kind })),
+    },
     report,
     loadColumn(name) {
       const data = byName.get(name);
       if (!data) {
-        throw new DataError('COLUMN_NOT_FOUND', `${table.name} has no column ${JSON.stringify(name)}. Its columns are: ${[...byName.keys()].map((n) => JSON.stringify(n)).join(', ')}.`);
+        throw new DataError(
+          'COLUMN_NOT_FOUND',
+          `${table.name} has no column ${JSON.stringify(name)}. Its columns are: ${[...byName.keys()].map((n) => JSON.stringify(n)).join(', ')}.`,
+        );
       }
       const tight = compactColumn(data);
       byName.set(name, tight);

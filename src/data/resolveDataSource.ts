@@ -51,10 +51,21 @@ export function resolveDataSource(opts: ResolveDataSourceOptions = {}): DataSour
   const env = opts.env ?? process.env;
   const explicitCache = opts.cacheDir ?? envValue(env, ENV.cacheDir);
   const cacheDir = resolve(explicitCache ?? defaultCacheDir());
-  const url = opts.dataPath && isDataUrl(opts.dataPath) ? opts.dataPath : opts.dataPath ? undefined : envValue(env, REMOTE_ENV.url);
+  const url =
+    opts.dataPath && isDataUrl(opts.dataPath)
+      ? opts.dataPath
+      : opts.dataPath
+        ? undefined
+        : envValue(env, REMOTE_ENV.url);
   if (url) {
     const origin = opts.dataPath ? 'dataPath' : 'dataUrlEnv';
-    return { kind: 'remote', url, cacheDir: resolve(explicitCache ?? join(tmpdir(), 'sbirtools')), origin, remote: remoteOptions(opts.remote, env) };
+    return {
+      kind: 'remote',
+      url,
+      cacheDir: resolve(explicitCache ?? join(tmpdir(), 'sbirtools')),
+      origin,
+      remote: remoteOptions(opts.remote, env),
+    };
   }
   if (opts.dataPath) return { kind: 'csv', path: resolve(opts.dataPath), cacheDir, origin: 'dataPath' };
   const fromEnv = envValue(env, ENV.csvPath);

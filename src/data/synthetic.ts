@@ -34,10 +34,11 @@ const BATCH_ROWS = 500;
  */
 export function* syntheticCsv(opts: SyntheticOptions = {}): Generator<string> {
   const o = { ...SYNTHETIC_DEFAULTS, ...opts };
-  if (!Number.isInteger(o.rows) || o.rows < 0) throw new TypeError(`Expected the \`rows\` option to be a non-negative integer, got \`${o.rows}\``);
+  if (!Number.isInteger(o.rows) || o.rows < 0)
+    throw new TypeError(`Expected the \`rows\` option to be a non-negative integer, got \`${o.rows}\``);
   const maker = new RowMaker(o.layout, o.seed, o.rows, o.abstractChars);
   yield maker.header();
-  for (let done = 0; done < o.rows; ) {
+  for (let done = 0; done < o.rows;) {
     let text = '';
     const end = Math.min(o.rows, done + BATCH_ROWS);
     for (; done < end; done++) text += maker.row();
@@ -51,7 +52,10 @@ export function* syntheticCsv(opts: SyntheticOptions = {}): Generator<string> {
  * @returns rows and bytes written.
  * @example await writeSyntheticCsv('/tmp/awards.csv', { rows: 219_590 });
  */
-export async function writeSyntheticCsv(path: string, opts: SyntheticOptions = {}): Promise<{ rows: number; bytes: number }> {
+export async function writeSyntheticCsv(
+  path: string,
+  opts: SyntheticOptions = {},
+): Promise<{ rows: number; bytes: number }> {
   const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
   const fh = await open(tmp, 'w');
   let bytes = 0;

@@ -28,7 +28,10 @@ export async function ensureSyntheticSample(
     return { csv: path };
   } catch (err) {
     const bytes = Buffer.from([...syntheticCsv()].join(''), 'utf8');
-    return { csv: bytes, warning: `the synthetic sample could not be written to ${path} (${(err as Error).message}); it lives in memory` };
+    return {
+      csv: bytes,
+      warning: `the synthetic sample could not be written to ${path} (${(err as Error).message}); it lives in memory`,
+    };
   }
 }
 

@@ -25,16 +25,22 @@ export async function tableFromCsv(name: string, path: string): Promise<Columnar
  * @example tableFromRows('goals', [{ agency: 'DOD', target: 5 }, { agency: 'NSF', target: 2 }]);
  */
 export function tableFromRows(name: string, rows: object[]): ColumnarTable {
-  if (!Array.isArray(rows)) throw new TypeError(`Expected the rows of table \`${name}\` to be an array of objects, got \`${typeof rows}\``);
+  if (!Array.isArray(rows))
+    throw new TypeError(`Expected the rows of table \`${name}\` to be an array of objects, got \`${typeof rows}\``);
   const keys = new Map<string, true>();
   rows.forEach((row, i) => {
-    if (row === null || typeof row !== 'object') throw new TypeError(`Expected row ${i} of table \`${name}\` to be an object, got \`${row === null ? 'null' : typeof row}\``);
+    if (row === null || typeof row !== 'object')
+      throw new TypeError(
+        `Expected row ${i} of table \`${name}\` to be an object, got \`${row === null ? 'null' : typeof row}\``,
+      );
     for (const k of Object.keys(row)) keys.set(k, true);
   });
   checkColumnNames([...keys.keys()], `table ${name}`, DEFAULT_DECODE_CAPS);
   const columns = [...keys.keys()].map((key) => {
     // an own property only: a row without `constructor` must not give Object's constructor
-    const data = columnFromValues(rows.map((r) => (Object.hasOwn(r, key) ? (r as Record<string, unknown>)[key] : undefined)));
+    const data = columnFromValues(
+      rows.map((r) => (Object.hasOwn(r, key) ? (r as Record<string, unknown>)[key] : undefined)),
+    );
     return { name: key, type: data.type, kind: data.kind, data };
   });
   return { name, numRows: rows.length, columns };
@@ -55,7 +61,9 @@ export interface ArqueroLike {
  */
 export function tableFromArquero(name: string, table: ArqueroLike): ColumnarTable {
   if (!table || typeof table.columnNames !== 'function' || typeof table.array !== 'function') {
-    throw new TypeError(`Expected table \`${name}\` to be an Arquero table (aq.table(...)), a CSV path or an array of row objects`);
+    throw new TypeError(
+      `Expected table \`${name}\` to be an Arquero table (aq.table(...)), a CSV path or an array of row objects`,
+    );
   }
   checkColumnNames(table.columnNames(), `table ${name}`, DEFAULT_DECODE_CAPS);
   const columns = table.columnNames().map((col) => {

@@ -55,12 +55,25 @@ export function createWorker(options: WorkerOptions): { fetch(request: Request, 
     async fetch(request, env = {}) {
       const path = new URL(request.url).pathname;
       if (request.method === 'GET' && path === '/healthz') return Response.json({ ok: true });
-      if (path !== '/' && path !== '/v1/run') return fail(404, 'NOT_FOUND', `No route ${path}: POST {"code": "..."} to / or /v1/run.`);
-      if (request.method !== 'POST') return fail(405, 'METHOD_NOT_ALLOWED', `Use POST with a JSON body {"code": "<JavaScript>"}; got ${request.method}.`);
-      const preset = (PRESET_NAMES as readonly string[]).includes(env.SBIRTOOLS_PRESET ?? '') ? (env.SBIRTOOLS_PRESET as PresetName) : 'standard';
+      if (path !== '/' && path !== '/v1/run')
+        return fail(404, 'NOT_FOUND', `No route ${path}: POST {"code": "..."} to / or /v1/run.`);
+      if (request.method !== 'POST')
+        return fail(
+          405,
+          'METHOD_NOT_ALLOWED',
+          `Use POST with a JSON body {"code": "<JavaScript>"}; got ${request.method}.`,
+        );
+      const preset = (PRESET_NAMES as readonly string[]).includes(env.SBIRTOOLS_PRESET ?? '')
+        ? (env.SBIRTOOLS_PRESET as PresetName)
+        : 'standard';
       const limits = edgeLimits(preset, EDGE_MEMORY_MB);
       const text = await readBody(request, 2 * limits.maxCodeBytes + 4096);
-      if (text === undefined) return fail(413, 'REQUEST_TOO_LARGE', 'The request body is too large. Send shorter code: award_data is already loaded.');
+      if (text === undefined)
+        return fail(
+          413,
+          'REQUEST_TOO_LARGE',
+          'The request body is too large. Send shorter code: award_data is already loaded.',
+        );
       const parsed = parseRunBody(text, HandlerRequestSchema);
       if (!parsed.ok) return fail(400, 'VALIDATION_ERROR', parsed.message);
       let data: EdgeDataset;
@@ -70,12 +83,18 @@ export function createWorker(options: WorkerOptions): { fetch(request: Request, 
         return fail(502, 'DATA_FETCH_FAILED', (err as Error).message);
       }
       try {
-        return Response.json(await edgeRun(parsed.data.code, engine, data, preset, limits), { headers: { 'cache-control': 'no-store' } });
+        return Response.json(await edgeRun(parsed.data.code, engine, data, preset, limits), {
+          headers: { 'cache-control': 'no-store' },
+        });
       } catch (err) {
         const e = err as Error & { code?: string };
         if (e.code === 'DATA_FETCH_FAILED') return fail(502, e.code, e.message);
         console.error('sbirtools worker:', err);
-        return fail(500, 'INTERNAL_ERROR', 'The worker failed to run the code. Retry; if it keeps failing, check the worker logs (wrangler tail).');
+        return fail(
+          500,
+          'INTERNAL_ERROR',
+          'The worker failed to run the code. Retry; if it keeps failing, check the worker logs (wrangler tail).',
+        );
       }
     },
   };
@@ -85,7 +104,9 @@ function sourceFor(env: WorkerEnv, embedded: ArrayBuffer | undefined): FolderSou
   if (env.SBIRTOOLS_DATA) return bucketFolder(env.SBIRTOOLS_DATA, env.SBIRTOOLS_DATA_PREFIX ?? '');
   if (env.SBIRTOOLS_DATA_URL) return urlFolder(env.SBIRTOOLS_DATA_URL);
   if (embedded) return embeddedFolder(embedded, 'the embedded data folder ');
-  throw new Error('No data: set SBIRTOOLS_DATA_URL (wrangler.toml [vars]) to the URL of a folder written by `sbirtools build-data`, or bind an R2 bucket holding it as SBIRTOOLS_DATA.');
+  throw new Error(
+    'No data: set SBIRTOOLS_DATA_URL (wrangler.toml [vars]) to the URL of a folder written by `sbirtools build-data`, or bind an R2 bucket holding it as SBIRTOOLS_DATA.',
+  );
 }
 
 function fail(status: number, type: string, message: string): Response {

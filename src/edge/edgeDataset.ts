@@ -39,10 +39,16 @@ export class EdgeDataset {
   }
 
   /** Fetch and check the folder's manifest. @throws {DataFetchError} */
-  static async open(source: FolderSource, maxColumnBytes: number, maxHeldBytes = 2 * maxColumnBytes): Promise<EdgeDataset> {
+  static async open(
+    source: FolderSource,
+    maxColumnBytes: number,
+    maxHeldBytes = 2 * maxColumnBytes,
+  ): Promise<EdgeDataset> {
     const manifest = parseManifest(new TextDecoder().decode(await source.read(DATA_DIR_MANIFEST)));
     if (typeof manifest === 'string') {
-      throw new DataFetchError(`${source.name}${DATA_DIR_MANIFEST} is not a data folder manifest this version reads: ${manifest}. Rebuild the folder with \`sbirtools build-data\` and upload it as is.`);
+      throw new DataFetchError(
+        `${source.name}${DATA_DIR_MANIFEST} is not a data folder manifest this version reads: ${manifest}. Rebuild the folder with \`sbirtools build-data\` and upload it as is.`,
+      );
     }
     return new EdgeDataset(source, manifest, maxColumnBytes, maxHeldBytes);
   }
@@ -52,7 +58,11 @@ export class EdgeDataset {
   }
 
   get meta(): TableMeta {
-    return { name: 'award_data', numRows: this.header.numRows, columns: this.header.columns.map(({ name, type, kind }) => ({ name, type, kind })) };
+    return {
+      name: 'award_data',
+      numRows: this.header.numRows,
+      columns: this.header.columns.map(({ name, type, kind }) => ({ name, type, kind })),
+    };
   }
 
   /** Bytes of a column once inflated (all its buffers): what it takes in memory. */
@@ -63,7 +73,9 @@ export class EdgeDataset {
 
   /** The columns among `names` (all when null) that are too large for this runtime. */
   tooLarge(names: string[] | null): string[] {
-    return (names ?? [...this.byName.keys()]).filter((n) => this.byName.has(n) && this.columnBytes(n) > this.maxColumnBytes);
+    return (names ?? [...this.byName.keys()]).filter(
+      (n) => this.byName.has(n) && this.columnBytes(n) > this.maxColumnBytes,
+    );
   }
 
   /** The message for a column over the limit. */
@@ -82,7 +94,9 @@ export class EdgeDataset {
    * not fetched (touching it is the COLUMN_TOO_LARGE error).
    */
   async prepare(names: string[] | null): Promise<void> {
-    const candidates = (names ?? [...this.byName.keys()]).filter((n) => this.byName.has(n) && this.columnBytes(n) <= this.maxColumnBytes);
+    const candidates = (names ?? [...this.byName.keys()]).filter(
+      (n) => this.byName.has(n) && this.columnBytes(n) <= this.maxColumnBytes,
+    );
     const keep = new Set(candidates);
     const missing = candidates.filter((n) => !this.columns.has(n));
     const need = missing.reduce((sum, n) => sum + this.columnBytes(n), 0);
@@ -110,7 +124,8 @@ export class EdgeDataset {
       loadColumn: (name) => {
         const hit = this.columns.get(name);
         if (hit) return hit;
-        if (!this.byName.has(name)) throw Object.assign(new Error(`award_data has no column '${name}'`), { code: 'COLUMN_NOT_FOUND' });
+        if (!this.byName.has(name))
+          throw Object.assign(new Error(`award_data has no column '${name}'`), { code: 'COLUMN_NOT_FOUND' });
         if (this.columnBytes(name) > this.maxColumnBytes) throw new ColumnTooLargeError(this.tooLargeMessage(name));
         if (this.byName.size > this.columns.size && this.loadedBytes + this.columnBytes(name) > this.maxHeldBytes) {
           throw new ColumnTooLargeError(
@@ -118,7 +133,9 @@ export class EdgeDataset {
           );
         }
         // named only at run time (d[name]): not fetched before the run, and it cannot be fetched mid-run
-        throw new ColumnTooLargeError(`Column '${name}' was not loaded before the run: on the edge, name the columns you use as string literals (d['${name}'] or '${name}').`);
+        throw new ColumnTooLargeError(
+          `Column '${name}' was not loaded before the run: on the edge, name the columns you use as string literals (d['${name}'] or '${name}').`,
+        );
       },
     };
   }
@@ -127,13 +144,22 @@ export class EdgeDataset {
     const entry = this.byName.get(name)!;
     const where = `${this.source.name}${entry.file} (column '${name}')`;
     const file = await this.source.read(entry.file);
-    if (file.byteLength !== entry.bytes) throw new DataFetchError(`${where}: ${file.byteLength} bytes, the manifest says ${entry.bytes} (a partial or changed upload).`);
-    if ((await sha256Hex(file)) !== entry.sha256) throw new DataFetchError(`${where} does not match the manifest's SHA-256: the file was changed or damaged; upload the folder again.`);
+    if (file.byteLength !== entry.bytes)
+      throw new DataFetchError(
+        `${where}: ${file.byteLength} bytes, the manifest says ${entry.bytes} (a partial or changed upload).`,
+      );
+    if ((await sha256Hex(file)) !== entry.sha256)
+      throw new DataFetchError(
+        `${where} does not match the manifest's SHA-256: the file was changed or damaged; upload the folder again.`,
+      );
     const raw: Record<string, Uint8Array> = {};
     for (const [role, b] of Object.entries(entry.buffers)) {
       const stored = file.subarray(b.offset, b.offset + b.length);
       raw[role] = b.codec === 'none' ? stored : await gunzip(stored, b.rawLength, where);
-      if (raw[role]!.byteLength !== b.rawLength) throw new DataFetchError(`${where}: ${role} is ${raw[role]!.byteLength} bytes once inflated, expected ${b.rawLength}.`);
+      if (raw[role]!.byteLength !== b.rawLength)
+        throw new DataFetchError(
+          `${where}: ${role} is ${raw[role]!.byteLength} bytes once inflated, expected ${b.rawLength}.`,
+        );
     }
     const col = columnFromBuffers(entry, this.header.numRows, raw);
     if (typeof col === 'string') throw new DataFetchError(`${where}: ${col}.`);
@@ -157,7 +183,10 @@ async function gunzip(stored: Uint8Array, rawLength: number, where: string): Pro
   const out = new Uint8Array(rawLength);
   let at = 0;
   try {
-    const reader = new Blob([stored as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip')).getReader();
+    const reader = new Blob([stored as Uint8Array<ArrayBuffer>])
+      .stream()
+      .pipeThrough(new DecompressionStream('gzip'))
+      .getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;

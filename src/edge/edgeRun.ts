@@ -20,7 +20,13 @@ export function edgeLimits(preset: PresetName, memoryLimitMb: number): Limits {
  * (the edge cannot read a column synchronously mid-run), a fresh QuickJS instance, the result
  * shaped as everywhere. Never throws for the guest's failures: they are results.
  */
-export async function edgeRun(code: unknown, engine: QuickJsEngine, data: EdgeDataset, preset: PresetName, limits: Limits): Promise<RunResult> {
+export async function edgeRun(
+  code: unknown,
+  engine: QuickJsEngine,
+  data: EdgeDataset,
+  preset: PresetName,
+  limits: Limits,
+): Promise<RunResult> {
   const checked = precheck(code, limits);
   if (!checked.ok) return { ...checked.result, dataset: data.info };
   const prepared = checkAndPrepare(checked.code, preset);
@@ -28,12 +34,19 @@ export async function edgeRun(code: unknown, engine: QuickJsEngine, data: EdgeDa
   const named = collectColumnNames(checked.code);
   const columns = named && data.meta.columns.map((c) => c.name).filter((n) => named.includes(n));
   const tooLarge = columns ? data.tooLarge(columns) : [];
-  if (tooLarge.length) return { ...emptyResult(limits, { type: 'MEMORY_LIMIT', message: data.tooLargeMessage(tooLarge[0]!) }), dataset: data.info };
+  if (tooLarge.length)
+    return {
+      ...emptyResult(limits, { type: 'MEMORY_LIMIT', message: data.tooLargeMessage(tooLarge[0]!) }),
+      dataset: data.info,
+    };
   await data.prepare(columns);
   const session = await QuickJsSession.open(engine, limits, [data.provider()], data.info);
   try {
     const raw = await session.run({ ...prepared.prepared, timeoutMs: limits.timeoutMs });
-    return buildResult({ ...raw, engine: { name: 'quickjs', version: engine.version } }, { code: checked.code, limits, dataset: data.info });
+    return buildResult(
+      { ...raw, engine: { name: 'quickjs', version: engine.version } },
+      { code: checked.code, limits, dataset: data.info },
+    );
   } finally {
     session.dispose('closed');
   }

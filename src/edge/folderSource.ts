@@ -28,7 +28,9 @@ export class DataFetchError extends SbirtoolsError {
 export function urlFolder(value: string, fetchImpl: typeof fetch = fetch, timeoutMs = 15_000): FolderSource {
   const folder = new URL(value);
   if (!(folder.protocol === 'https:' || (folder.protocol === 'http:' && isLoopbackHost(folder.hostname)))) {
-    throw new DataFetchError(`SBIRTOOLS_DATA_URL must be https:// (http:// only for a loopback host); got ${folder.protocol}//${folder.host}.`);
+    throw new DataFetchError(
+      `SBIRTOOLS_DATA_URL must be https:// (http:// only for a loopback host); got ${folder.protocol}//${folder.host}.`,
+    );
   }
   folder.search = '';
   folder.hash = '';
@@ -48,10 +50,14 @@ export function urlFolder(value: string, fetchImpl: typeof fetch = fetch, timeou
         }
         if (res.status >= 500 && attempt < 2) continue;
         if (res.status >= 300 && res.status < 400) {
-          throw new DataFetchError(`${name}${path} answered HTTP ${res.status} (a redirect to ${res.headers.get('location') ?? 'an unnamed location'}); redirects are not followed: set SBIRTOOLS_DATA_URL to the final location.`);
+          throw new DataFetchError(
+            `${name}${path} answered HTTP ${res.status} (a redirect to ${res.headers.get('location') ?? 'an unnamed location'}); redirects are not followed: set SBIRTOOLS_DATA_URL to the final location.`,
+          );
         }
         if (res.status !== 200) {
-          throw new DataFetchError(`${name}${path} answered HTTP ${res.status}. SBIRTOOLS_DATA_URL must name a folder written by \`sbirtools build-data\`, uploaded as is.`);
+          throw new DataFetchError(
+            `${name}${path} answered HTTP ${res.status}. SBIRTOOLS_DATA_URL must name a folder written by \`sbirtools build-data\`, uploaded as is.`,
+          );
         }
         return new Uint8Array(await res.arrayBuffer());
       }
@@ -72,7 +78,10 @@ export function bucketFolder(bucket: BucketLike, prefix: string): FolderSource {
     name,
     async read(path) {
       const object = await bucket.get(`${base}${path}`);
-      if (!object) throw new DataFetchError(`${path} is not in ${name}. Upload the folder written by \`sbirtools build-data\` as is, or set SBIRTOOLS_DATA_PREFIX.`);
+      if (!object)
+        throw new DataFetchError(
+          `${path} is not in ${name}. Upload the folder written by \`sbirtools build-data\` as is, or set SBIRTOOLS_DATA_PREFIX.`,
+        );
       return new Uint8Array(await object.arrayBuffer());
     },
   };
@@ -84,7 +93,10 @@ export function bucketFolder(bucket: BucketLike, prefix: string): FolderSource {
  */
 export function embeddedFolder(packed: ArrayBuffer, name: string): FolderSource {
   const indexLength = new DataView(packed).getUint32(0, true);
-  const index = JSON.parse(new TextDecoder().decode(new Uint8Array(packed, 4, indexLength))) as Record<string, [number, number]>;
+  const index = JSON.parse(new TextDecoder().decode(new Uint8Array(packed, 4, indexLength))) as Record<
+    string,
+    [number, number]
+  >;
   return {
     name,
     async read(path) {

@@ -115,6 +115,10 @@ export class BoundedStdioTransport implements Transport {
     this.onerror?.(new Error(text));
     const id = /"id"\s*:\s*("(?:[^"\\]|\\.){0,128}"|-?\d{1,20})/.exec(head.toString('latin1'))?.[1];
     if (id === undefined) return;
-    void this.send({ jsonrpc: '2.0', id: JSON.parse(id) as string | number, error: { code: INVALID_REQUEST, message: text } } as JSONRPCMessage);
+    void this.send({
+      jsonrpc: '2.0',
+      id: JSON.parse(id) as string | number,
+      error: { code: INVALID_REQUEST, message: text },
+    } as JSONRPCMessage);
   }
 }

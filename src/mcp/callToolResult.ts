@@ -30,7 +30,11 @@ export interface ToolResultShape extends TextBudget {
  * When something was cut and `keepFull` is set, the whole result is kept in the store and linked.
  */
 export function toCallToolResult(result: RunResult, store?: FileStore, shape: ToolResultShape = {}): CallToolResult {
-  const files = result.files?.length ? (store ? store.keep(result.files) : result.files.map(({ bytes: _b, ...f }) => f)) : undefined;
+  const files = result.files?.length
+    ? store
+      ? store.keep(result.files)
+      : result.files.map(({ bytes: _b, ...f }) => f)
+    : undefined;
   const { text, cuts } = budgetedText(result, shape);
   const content: CallToolResult['content'] = [{ type: 'text', text }];
   for (const [i, f] of (files ?? []).entries()) {
@@ -41,19 +45,46 @@ export function toCallToolResult(result: RunResult, store?: FileStore, shape: To
       content.push({
         type: 'resource',
         resource: TEXTUAL.test(f.mediaType)
-          ? { uri, mimeType: f.mediaType, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') }
-          : { uri, mimeType: f.mediaType, blob: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') },
+          ? {
+              uri,
+              mimeType: f.mediaType,
+              text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'),
+            }
+          : {
+              uri,
+              mimeType: f.mediaType,
+              blob: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
+            },
       });
     } else {
-      content.push({ type: 'resource_link', uri, name: f.name, mimeType: f.mediaType, description: `${f.size} bytes, saved by the run; read it as a resource` });
+      content.push({
+        type: 'resource_link',
+        uri,
+        name: f.name,
+        mimeType: f.mediaType,
+        description: `${f.size} bytes, saved by the run; read it as a resource`,
+      });
     }
   }
   const full = files ? { ...result, files } : result;
   const capped = capStructured(full, shape.maxStructuredChars ?? DEFAULT_MAX_STRUCTURED_CHARS);
   if (store && shape.keepFull && (capped.cut?.length || cuts.length)) {
     const json = Buffer.from(JSON.stringify(full), 'utf8');
-    const [kept] = store.keep([{ name: 'result.json', mediaType: 'application/json', size: json.byteLength, bytes: new Uint8Array(json.buffer, json.byteOffset, json.byteLength) }]);
-    content.push({ type: 'resource_link', uri: kept!.uri, name: 'result.json', mimeType: 'application/json', description: `The whole result (${json.byteLength} bytes of JSON), kept while the server has room; read it as a resource` });
+    const [kept] = store.keep([
+      {
+        name: 'result.json',
+        mediaType: 'application/json',
+        size: json.byteLength,
+        bytes: new Uint8Array(json.buffer, json.byteOffset, json.byteLength),
+      },
+    ]);
+    content.push({
+      type: 'resource_link',
+      uri: kept!.uri,
+      name: 'result.json',
+      mimeType: 'application/json',
+      description: `The whole result (${json.byteLength} bytes of JSON), kept while the server has room; read it as a resource`,
+    });
   }
   return {
     content,
@@ -66,6 +97,9 @@ export function toCallToolResult(result: RunResult, store?: FileStore, shape: To
 export function hostErrorResult(err: unknown): CallToolResult {
   const e = err as { code?: string; message?: string };
   const type = e.code === 'VALIDATION_ERROR' ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR';
-  const message = type === 'VALIDATION_ERROR' ? String(e.message) : 'The server failed to run the code; retry, and if it keeps failing tell the user to check the server log.';
+  const message =
+    type === 'VALIDATION_ERROR'
+      ? String(e.message)
+      : 'The server failed to run the code; retry, and if it keeps failing tell the user to check the server log.';
   return { content: [{ type: 'text', text: `error: ${type}: ${message}` }], isError: true };
 }

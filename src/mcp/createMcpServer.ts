@@ -15,7 +15,8 @@ import { registerDiscover } from './discover.js';
 import { resolveMaxChars } from '../sandbox/textBudget.js';
 import { SbirtoolsValidationError } from '../core/errors.js';
 
-const INSTRUCTIONS = 'Analyze US SBIR/STTR awards: call describe_dataset once, then run_analysis with JavaScript over award_data.';
+const INSTRUCTIONS =
+  'Analyze US SBIR/STTR awards: call describe_dataset once, then run_analysis with JavaScript over award_data.';
 
 /** Options of createMcpServer(): session store options plus the server's own. */
 export interface McpServerOptions extends SessionStoreOptions {
@@ -73,20 +74,31 @@ export interface SbirtoolsMcpServer {
 export async function createMcpServer(options: McpServerOptions = {}): Promise<SbirtoolsMcpServer> {
   let maxChars: number;
   try {
-    maxChars = resolveMaxChars(options.maxResultChars ?? process.env.SBIRTOOLS_MAX_RESULT_CHARS, options.maxResultChars === undefined ? 'SBIRTOOLS_MAX_RESULT_CHARS' : 'maxResultChars');
+    maxChars = resolveMaxChars(
+      options.maxResultChars ?? process.env.SBIRTOOLS_MAX_RESULT_CHARS,
+      options.maxResultChars === undefined ? 'SBIRTOOLS_MAX_RESULT_CHARS' : 'maxResultChars',
+    );
   } catch (err) {
     throw new SbirtoolsValidationError((err as Error).message);
   }
   const maxStructuredChars = options.maxStructuredChars ?? DEFAULT_MAX_STRUCTURED_CHARS;
-  if (!Number.isInteger(maxStructuredChars) || maxStructuredChars < 1024) throw new SbirtoolsValidationError(`Expected the \`maxStructuredChars\` option to be an integer >= 1024, got \`${String(maxStructuredChars)}\``);
+  if (!Number.isInteger(maxStructuredChars) || maxStructuredChars < 1024)
+    throw new SbirtoolsValidationError(
+      `Expected the \`maxStructuredChars\` option to be an integer >= 1024, got \`${String(maxStructuredChars)}\``,
+    );
   const sessions = options.sessions ?? createSessionStore(options);
-  const onError = options.onError ?? ((err: unknown) => process.stderr.write(`sbirtools mcp: ${(err as Error)?.stack ?? String(err)}\n`));
+  const onError =
+    options.onError ??
+    ((err: unknown) => process.stderr.write(`sbirtools mcp: ${(err as Error)?.stack ?? String(err)}\n`));
   let cardPromise: Promise<DataCardView> | undefined;
   // Loaded once, on first use; a failure is retried on the next call.
-  const card = options.card ?? (() => (cardPromise ??= loadDataCard({ ...options.sandbox, pool: options.pool }).catch((err) => {
-    cardPromise = undefined;
-    throw err;
-  })));
+  const card =
+    options.card ??
+    (() =>
+      (cardPromise ??= loadDataCard({ ...options.sandbox, pool: options.pool }).catch((err) => {
+        cardPromise = undefined;
+        throw err;
+      })));
   const description = options.description ?? toolDescription((await card()).json);
   // the SDK loads here, not with the library (it is a quarter of a second of imports)
   const { McpServer, ResourceTemplate } = await import('../vendor/mcpSdk.js');
@@ -102,15 +114,27 @@ export async function createMcpServer(options: McpServerOptions = {}): Promise<S
   registerResources(server, card);
   registerFileResources(server, files, ResourceTemplate);
   const startTables = await startTableLines(options.sandbox, options.pool);
-  registerTableTools(server, ResourceTemplate, { sessions, runTool, description, startTables, maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES, cacheDir: options.sandbox?.cacheDir, allowUrls: options.allowTableUrls === true, allowPrivateUrls: options.allowPrivateTableUrls === true, downloadDeadlineMs: options.sandbox?.timeoutMs, onError });
+  registerTableTools(server, ResourceTemplate, {
+    sessions,
+    runTool,
+    description,
+    startTables,
+    maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+    cacheDir: options.sandbox?.cacheDir,
+    allowUrls: options.allowTableUrls === true,
+    allowPrivateUrls: options.allowPrivateTableUrls === true,
+    downloadDeadlineMs: options.sandbox?.timeoutMs,
+    onError,
+  });
   let closed: Promise<void> | undefined;
   return {
     server,
     sessions,
     connect: (transport) => server.connect(transport as Transport),
-    close: () => (closed ??= (async () => {
-      await server.close().catch(() => undefined);
-      if (!options.sessions) await sessions.close();
-    })()),
+    close: () =>
+      (closed ??= (async () => {
+        await server.close().catch(() => undefined);
+        if (!options.sessions) await sessions.close();
+      })()),
   };
 }

@@ -9,9 +9,18 @@ export const STATELESS_PROTOCOL_VERSION = '2026-07-28';
 export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 
 /** Every protocol version this server speaks, newest first. */
-export const SERVED_PROTOCOL_VERSIONS = [STATELESS_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== STATELESS_PROTOCOL_VERSION)];
+export const SERVED_PROTOCOL_VERSIONS = [
+  STATELESS_PROTOCOL_VERSION,
+  ...SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== STATELESS_PROTOCOL_VERSION),
+];
 
-const DiscoverRequestSchema = z.object({ method: z.literal('server/discover'), params: z.object({ _meta: z.record(z.string(), z.unknown()).optional() }).passthrough().optional() });
+const DiscoverRequestSchema = z.object({
+  method: z.literal('server/discover'),
+  params: z
+    .object({ _meta: z.record(z.string(), z.unknown()).optional() })
+    .passthrough()
+    .optional(),
+});
 
 /**
  * Answer `server/discover` (the 2026-07-28 revision's replacement for the initialize exchange):
@@ -21,13 +30,16 @@ const DiscoverRequestSchema = z.object({ method: z.literal('server/discover'), p
  * @example registerDiscover(mcp.server, { name: 'sbirtools', version }, instructions)
  */
 export function registerDiscover(server: Server, info: { name: string; version: string }, instructions: string): void {
-  server.setRequestHandler(DiscoverRequestSchema as never, (async () => ({
-    supportedVersions: SERVED_PROTOCOL_VERSIONS,
-    // the capabilities the server registered (tools, resources, logging), as initialize reports them
-    capabilities: (server as unknown as { getCapabilities(): unknown }).getCapabilities() ?? {},
-    serverInfo: info,
-    instructions,
-  })) as never);
+  server.setRequestHandler(
+    DiscoverRequestSchema as never,
+    (async () => ({
+      supportedVersions: SERVED_PROTOCOL_VERSIONS,
+      // the capabilities the server registered (tools, resources, logging), as initialize reports them
+      capabilities: (server as unknown as { getCapabilities(): unknown }).getCapabilities() ?? {},
+      serverInfo: info,
+      instructions,
+    })) as never,
+  );
 }
 
 /** The version a legacy (2025-era) transport check accepts, for a request of the stateless revision. */

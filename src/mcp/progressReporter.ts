@@ -27,12 +27,18 @@ export function progressReporter(
     const seconds = Math.round((performance.now() - started) / 1000);
     let message = `running for ${seconds} s`;
     if (pending) {
-      message = pending.length > MAX_PROGRESS_MESSAGE_CHARS ? `${pending.slice(0, MAX_PROGRESS_MESSAGE_CHARS)}… [${pending.length - MAX_PROGRESS_MESSAGE_CHARS} more characters in the result]` : pending;
-      if (dropped) message += `\n… [${dropped} characters of earlier output not shown here; all of it is in the result]`;
+      message =
+        pending.length > MAX_PROGRESS_MESSAGE_CHARS
+          ? `${pending.slice(0, MAX_PROGRESS_MESSAGE_CHARS)}… [${pending.length - MAX_PROGRESS_MESSAGE_CHARS} more characters in the result]`
+          : pending;
+      if (dropped)
+        message += `\n… [${dropped} characters of earlier output not shown here; all of it is in the result]`;
       pending = '';
       dropped = 0;
     }
-    send({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } }).catch(() => undefined);
+    send({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } }).catch(
+      () => undefined,
+    );
   }, intervalMs);
   timer.unref();
   return {

@@ -11,8 +11,25 @@ export function registerFileResources(server: McpServer, files: FileStore, Templ
     { title: 'Files saved by runs', description: 'Files from to_csv, to_parquet, to_arrow, to_json and save_chart.' },
     async (uri) => {
       const f = files.get(uri.href);
-      if (!f) return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'This file is no longer kept (older files are dropped when the store is full); run the code again.' }] };
-      return { contents: [{ uri: uri.href, mimeType: f.mediaType, blob: Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength).toString('base64') }] };
+      if (!f)
+        return {
+          contents: [
+            {
+              uri: uri.href,
+              mimeType: 'text/plain',
+              text: 'This file is no longer kept (older files are dropped when the store is full); run the code again.',
+            },
+          ],
+        };
+      return {
+        contents: [
+          {
+            uri: uri.href,
+            mimeType: f.mediaType,
+            blob: Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength).toString('base64'),
+          },
+        ],
+      };
     },
   );
 }

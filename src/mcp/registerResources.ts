@@ -17,22 +17,34 @@ export function registerResources(server: McpServer, card: () => Promise<DataCar
   server.registerResource(
     'data-card',
     RESOURCE_URIS.dataCard,
-    { title: 'award_data data card', description: 'Source, rows, columns, types and meanings of award_data.', mimeType: 'text/markdown' },
+    {
+      title: 'award_data data card',
+      description: 'Source, rows, columns, types and meanings of award_data.',
+      mimeType: 'text/markdown',
+    },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: (await card()).markdown }] }),
   );
   server.registerResource(
     'data-card-json',
     RESOURCE_URIS.dataCardJson,
     { title: 'award_data data card (JSON)', description: 'The data card as JSON.', mimeType: 'application/json' },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify((await card()).json, null, 2) }] }),
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify((await card()).json, null, 2) }],
+    }),
   );
   const prelude = join(packageInfo().root, 'docs', 'prelude.md');
   if (existsSync(prelude)) {
     server.registerResource(
       'prelude-reference',
       RESOURCE_URIS.prelude,
-      { title: 'Prelude reference', description: 'Every helper available inside run_analysis (print, value_counts, groupby, charts...).', mimeType: 'text/markdown' },
-      async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await readFile(prelude, 'utf8') }] }),
+      {
+        title: 'Prelude reference',
+        description: 'Every helper available inside run_analysis (print, value_counts, groupby, charts...).',
+        mimeType: 'text/markdown',
+      },
+      async (uri) => ({
+        contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await readFile(prelude, 'utf8') }],
+      }),
     );
   }
 }

@@ -39,7 +39,13 @@ export function registerTools(server: McpServer, deps: ToolDeps): RegisteredTool
       inputSchema: RunAnalysisInputSchema,
       outputSchema: RunAnalysisOutputSchema,
       // read-only over award_data and the caller's tables; a session's variables change, which is not a write to the world
-      annotations: { title: 'Run analysis code over SBIR/STTR awards', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: {
+        title: 'Run analysis code over SBIR/STTR awards',
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
       // hosts that cap tool results (Claude Code) may keep up to this much text in context
       _meta: { 'anthropic/maxResultSizeChars': MAX_RESULT_CHARS },
     },
@@ -52,15 +58,28 @@ export function registerTools(server: McpServer, deps: ToolDeps): RegisteredTool
         // the caller's context is passed explicitly (the span's parent even without a context
         // manager) and made active (the run's own spans nest under it when the SDK has one)
         const result = await context.with(ctx, () =>
-          tracer.startActiveSpan('sbirtools.tool_call', { attributes: { 'mcp.tool.name': RUN_ANALYSIS_TOOL_NAME } }, ctx, async (span) => {
-            try {
-              return await deps.sessions.run(code, { ...(session_id ? { sessionId: session_id } : {}), signal: extra.signal, ...(progress.active ? { onOutput: (_s: string, text: string) => progress.output(text) } : {}) });
-            } finally {
-              span.end();
-            }
-          }),
+          tracer.startActiveSpan(
+            'sbirtools.tool_call',
+            { attributes: { 'mcp.tool.name': RUN_ANALYSIS_TOOL_NAME } },
+            ctx,
+            async (span) => {
+              try {
+                return await deps.sessions.run(code, {
+                  ...(session_id ? { sessionId: session_id } : {}),
+                  signal: extra.signal,
+                  ...(progress.active ? { onOutput: (_s: string, text: string) => progress.output(text) } : {}),
+                });
+              } finally {
+                span.end();
+              }
+            },
+          ),
         );
-        return toCallToolResult(result, deps.files, { ...deps.shape, ...(max_chars ? { maxChars: max_chars } : {}), rowOffset: row_offset ?? 0 });
+        return toCallToolResult(result, deps.files, {
+          ...deps.shape,
+          ...(max_chars ? { maxChars: max_chars } : {}),
+          rowOffset: row_offset ?? 0,
+        });
       } catch (err) {
         deps.onError(err);
         return hostErrorResult(err);
@@ -74,14 +93,24 @@ export function registerTools(server: McpServer, deps: ToolDeps): RegisteredTool
     DESCRIBE_DATASET_TOOL_NAME,
     {
       title: 'Describe the award_data table',
-      description: 'The data card of award_data: source, whether it is the synthetic sample, rows, and every column with its type, null rate, distinct count, top values or range. Call it before writing analysis code.',
+      description:
+        'The data card of award_data: source, whether it is the synthetic sample, rows, and every column with its type, null rate, distinct count, top values or range. Call it before writing analysis code.',
       inputSchema: z.object({}),
-      annotations: { title: 'Describe the award_data table', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: 'Describe the award_data table',
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     },
     async () => {
       try {
         const card = await deps.card();
-        return { content: [{ type: 'text', text: card.markdown }], structuredContent: card.json as unknown as Record<string, unknown> };
+        return {
+          content: [{ type: 'text', text: card.markdown }],
+          structuredContent: card.json as unknown as Record<string, unknown>,
+        };
       } catch (err) {
         deps.onError(err);
         return hostErrorResult(err);

@@ -1,4 +1,9 @@
-import { LEGACY_TRANSPORT_VERSION, META_PROTOCOL_VERSION, SERVED_PROTOCOL_VERSIONS, STATELESS_PROTOCOL_VERSION } from './discover.js';
+import {
+  LEGACY_TRANSPORT_VERSION,
+  META_PROTOCOL_VERSION,
+  SERVED_PROTOCOL_VERSIONS,
+  STATELESS_PROTOCOL_VERSION,
+} from './discover.js';
 
 type Message = { method?: unknown; id?: unknown; params?: { _meta?: Record<string, unknown> } };
 
@@ -15,7 +20,14 @@ export interface StatelessRequest {
 }
 
 /** Results a 2026-07-28 client may cache (SEP-2549): they carry `ttlMs` and `cacheScope`. */
-const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
+const CACHEABLE = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
 
 /**
  * A JSON-RPC answer as the 2026-07-28 revision wants it: every result says `resultType: "complete"`;
@@ -26,7 +38,10 @@ function stampResult(message: unknown, methods: Map<unknown, unknown>): unknown 
   const m = message as { id?: unknown; result?: Record<string, unknown> };
   if (!m || typeof m !== 'object' || !m.result || typeof m.result !== 'object') return message;
   const cacheable = CACHEABLE.has(methods.get(m.id) as string);
-  return { ...m, result: { ...m.result, resultType: 'complete', ...(cacheable ? { ttlMs: 0, cacheScope: 'private' } : {}) } };
+  return {
+    ...m,
+    result: { ...m.result, resultType: 'complete', ...(cacheable ? { ttlMs: 0, cacheScope: 'private' } : {}) },
+  };
 }
 
 /** Stamp each `data:` line of an SSE stream that holds a JSON-RPC result. */
@@ -59,7 +74,10 @@ function stampStream(body: ReadableStream<Uint8Array>, methods: Map<unknown, unk
 }
 
 const rpcError = (status: number, id: unknown, code: number, message: string, data?: unknown) =>
-  new Response(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(data ? { data } : {}) } }), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+  new Response(
+    JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(data ? { data } : {}) } }),
+    { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } },
+  );
 
 /**
  * The thin layer that lets the SDK (which speaks up to 2025-11-25) serve the stateless 2026-07-28
@@ -77,13 +95,32 @@ export function statelessRequest(request: Request, messages: Message[]): Statele
     const v = m.params?._meta?.[META_PROTOCOL_VERSION];
     if (v === undefined) continue;
     if (typeof v !== 'string' || !SERVED_PROTOCOL_VERSIONS.includes(v)) {
-      return { ...same, error: rpcError(400, m.id, -32602, `Unsupported protocol version ${JSON.stringify(v)}: this server speaks ${SERVED_PROTOCOL_VERSIONS.join(', ')}.`, { supported: SERVED_PROTOCOL_VERSIONS, requested: v }) };
+      return {
+        ...same,
+        error: rpcError(
+          400,
+          m.id,
+          -32602,
+          `Unsupported protocol version ${JSON.stringify(v)}: this server speaks ${SERVED_PROTOCOL_VERSIONS.join(', ')}.`,
+          { supported: SERVED_PROTOCOL_VERSIONS, requested: v },
+        ),
+      };
     }
     if (header && header !== v) {
-      return { ...same, error: rpcError(400, m.id, -32602, `The MCP-Protocol-Version header (${header}) does not match params._meta["${META_PROTOCOL_VERSION}"] (${v}); send the same version in both.`) };
+      return {
+        ...same,
+        error: rpcError(
+          400,
+          m.id,
+          -32602,
+          `The MCP-Protocol-Version header (${header}) does not match params._meta["${META_PROTOCOL_VERSION}"] (${v}); send the same version in both.`,
+        ),
+      };
     }
   }
-  const stateless = header === STATELESS_PROTOCOL_VERSION || messages.some((m) => m.params?._meta?.[META_PROTOCOL_VERSION] === STATELESS_PROTOCOL_VERSION);
+  const stateless =
+    header === STATELESS_PROTOCOL_VERSION ||
+    messages.some((m) => m.params?._meta?.[META_PROTOCOL_VERSION] === STATELESS_PROTOCOL_VERSION);
   if (!stateless) return same;
   const headers = new Headers(request.headers);
   headers.set('mcp-protocol-version', LEGACY_TRANSPORT_VERSION);
@@ -93,10 +130,14 @@ export function statelessRequest(request: Request, messages: Message[]): Statele
     async finish(response) {
       const h = new Headers(response.headers);
       h.set('mcp-protocol-version', STATELESS_PROTOCOL_VERSION);
-      const methods = new Map<unknown, unknown>(messages.filter((m) => m.id !== undefined).map((m) => [m.id, m.method]));
+      const methods = new Map<unknown, unknown>(
+        messages.filter((m) => m.id !== undefined).map((m) => [m.id, m.method]),
+      );
       const type = response.headers.get('content-type') ?? '';
-      if (response.body && type.startsWith('text/event-stream')) return new Response(stampStream(response.body, methods), { status: response.status, headers: h });
-      if (!response.body || !type.startsWith('application/json')) return new Response(response.body, { status: response.status, headers: h });
+      if (response.body && type.startsWith('text/event-stream'))
+        return new Response(stampStream(response.body, methods), { status: response.status, headers: h });
+      if (!response.body || !type.startsWith('application/json'))
+        return new Response(response.body, { status: response.status, headers: h });
       const parsed = (await response.json()) as unknown;
       const stamped = Array.isArray(parsed) ? parsed.map((m) => stampResult(m, methods)) : stampResult(parsed, methods);
       h.delete('content-length');

@@ -14,7 +14,10 @@ export async function traceContextFrom(meta: Record<string, unknown> | undefined
   const active = context.active();
   const parent = typeof meta?.traceparent === 'string' ? meta.traceparent.trim().toLowerCase() : undefined;
   if (!parent) return active;
-  const carrier = { traceparent: parent, ...(typeof meta?.tracestate === 'string' ? { tracestate: meta.tracestate } : {}) };
+  const carrier = {
+    traceparent: parent,
+    ...(typeof meta?.tracestate === 'string' ? { tracestate: meta.tracestate } : {}),
+  };
   const extracted = propagation.extract(active, carrier);
   if (trace.getSpanContext(extracted)) return extracted;
   const m = TRACEPARENT.exec(parent);

@@ -41,25 +41,40 @@ export function checkCode(code: string, rules: RuleSet | PresetName = 'standard'
  * const { check, program } = inspectCode('const x = 1; x + 1', 'standard');
  * if (check.ok) program!.body.length; // 2
  */
-export function inspectCode(code: string, rules: RuleSet | PresetName = 'standard'): { check: CheckResult; program?: Program } {
+export function inspectCode(
+  code: string,
+  rules: RuleSet | PresetName = 'standard',
+): { check: CheckResult; program?: Program } {
   if (typeof code !== 'string') throw new TypeError(`Expected \`code\` to be a string, got \`${typeof code}\``);
-  const set = typeof rules === 'string' && (PRESET_NAMES as readonly string[]).includes(rules) ? rulesFor(rules) : rules;
+  const set =
+    typeof rules === 'string' && (PRESET_NAMES as readonly string[]).includes(rules) ? rulesFor(rules) : rules;
   if (!isIssuedRuleSet(set)) {
-    throw new TypeError(`Expected \`rules\` to be a preset name or a rule set from rulesFor(preset), got \`${describe(rules)}\``);
+    throw new TypeError(
+      `Expected \`rules\` to be a preset name or a rule set from rulesFor(preset), got \`${describe(rules)}\``,
+    );
   }
   if (/^\s*```/.test(code)) {
     // a fence is never meant as code, even when the backticks happen to parse (as tagged templates)
     const { line, column } = locate(code, code.search(/\S/));
     const message = `The code starts with a Markdown fence (line ${line}, col ${column}).`;
     const snippet = caretSnippet(code, line, column);
-    return { check: { ok: false, type: 'SYNTAX_ERROR', syntaxError: { message, line, column, snippet, hint: FENCE_HINT, python: false } } };
+    return {
+      check: {
+        ok: false,
+        type: 'SYNTAX_ERROR',
+        syntaxError: { message, line, column, snippet, hint: FENCE_HINT, python: false },
+      },
+    };
   }
   const parsed = parseProgram(code);
-  if (!parsed.ok && parsed.kind === 'syntax') return { check: { ok: false, type: 'SYNTAX_ERROR', syntaxError: describeSyntaxError(code, parsed) } };
+  if (!parsed.ok && parsed.kind === 'syntax')
+    return { check: { ok: false, type: 'SYNTAX_ERROR', syntaxError: describeSyntaxError(code, parsed) } };
   try {
     if (parsed.ok) {
       const violations = findViolations(code, parsed.program, set);
-      return violations.length === 0 ? { check: { ok: true }, program: parsed.program } : { check: { ok: false, type: 'POLICY_VIOLATION', violations } };
+      return violations.length === 0
+        ? { check: { ok: true }, program: parsed.program }
+        : { check: { ok: false, type: 'POLICY_VIOLATION', violations } };
     }
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;

@@ -7,13 +7,52 @@ type Node = acorn.AnyNode;
 
 /** Names that read columns the code does not name: row objects, selection helpers, whole-table output. */
 const UNKNOWABLE = new Set([
-  'columnNames', 'objects', 'object', 'toJSON', 'toCSV', 'toMarkdown', 'toHTML', 'toArrow', 'toArrowIPC',
-  'all', 'not', 'matches', 'startswith', 'endswith', 'range', 'keys', 'values', 'entries', 'assign',
+  'columnNames',
+  'objects',
+  'object',
+  'toJSON',
+  'toCSV',
+  'toMarkdown',
+  'toHTML',
+  'toArrow',
+  'toArrowIPC',
+  'all',
+  'not',
+  'matches',
+  'startswith',
+  'endswith',
+  'range',
+  'keys',
+  'values',
+  'entries',
+  'assign',
 ]);
 /** Table methods whose result keeps only named columns (or none). */
-const NARROWING = new Set(['select', 'rollup', 'count', 'agg', 'numRows', 'numCols', 'totalRows', 'array', 'get', 'column']);
+const NARROWING = new Set([
+  'select',
+  'rollup',
+  'count',
+  'agg',
+  'numRows',
+  'numCols',
+  'totalRows',
+  'array',
+  'get',
+  'column',
+]);
 /** Table methods whose result still carries every column of their input. */
-const PASS_THROUGH = new Set(['filter', 'groupby', 'orderby', 'ungroup', 'unorder', 'slice', 'sample', 'derive', 'params', 'reify']);
+const PASS_THROUGH = new Set([
+  'filter',
+  'groupby',
+  'orderby',
+  'ungroup',
+  'unorder',
+  'slice',
+  'sample',
+  'derive',
+  'params',
+  'reify',
+]);
 /** Prelude helpers that read only the columns named in their other arguments. */
 const COLUMN_SCOPED = new Set(['value_counts']);
 const TABLE = 'award_data';
@@ -58,7 +97,9 @@ function collect(root: Node, depth: number): string[] | null {
         else if (node.property.type === 'Identifier') add(node.property.name);
         return;
       case 'Property':
-        add(node.computed ? literalKey(node.key) : node.key.type === 'Identifier' ? node.key.name : literalKey(node.key));
+        add(
+          node.computed ? literalKey(node.key) : node.key.type === 'Identifier' ? node.key.name : literalKey(node.key),
+        );
         return;
       case 'SpreadElement':
       case 'RestElement':
@@ -67,7 +108,8 @@ function collect(root: Node, depth: number): string[] | null {
         return;
       case 'Identifier':
         if (UNKNOWABLE.has(node.name) && isVariable(ancestors[ancestors.length - 1], key)) known = false;
-        if (node.name === TABLE && isVariable(ancestors[ancestors.length - 1], key) && !narrowed(node, ancestors)) known = false;
+        if (node.name === TABLE && isVariable(ancestors[ancestors.length - 1], key) && !narrowed(node, ancestors))
+          known = false;
         return;
       case 'Literal':
         if (typeof node.value === 'string') addString(node.value);
@@ -96,7 +138,8 @@ function collect(root: Node, depth: number): string[] | null {
 function literalKey(node: Node): string | undefined {
   if (node.type === 'Literal' && typeof node.value === 'string') return node.value;
   if (node.type === 'Literal' && typeof node.value === 'number') return String(node.value);
-  if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? undefined;
+  if (node.type === 'TemplateLiteral' && node.expressions.length === 0)
+    return node.quasis[0]?.value.cooked ?? undefined;
   return undefined;
 }
 
@@ -105,13 +148,26 @@ function narrowed(table: Node, ancestors: readonly Node[]): boolean {
   let current: Node = table;
   for (let i = ancestors.length - 1; i >= 0; i--) {
     const parent = ancestors[i]!;
-    if (parent.type === 'ChainExpression') { current = parent; continue; }
+    if (parent.type === 'ChainExpression') {
+      current = parent;
+      continue;
+    }
     if (parent.type === 'CallExpression' && parent.arguments[0] === current) {
       return parent.callee.type === 'Identifier' && COLUMN_SCOPED.has(parent.callee.name);
     }
     const call = ancestors[i - 1];
-    if (parent.type !== 'MemberExpression' || parent.object !== current || call?.type !== 'CallExpression' || call.callee !== parent) return false;
-    const method = parent.computed ? literalKey(parent.property) : parent.property.type === 'Identifier' ? parent.property.name : undefined;
+    if (
+      parent.type !== 'MemberExpression' ||
+      parent.object !== current ||
+      call?.type !== 'CallExpression' ||
+      call.callee !== parent
+    )
+      return false;
+    const method = parent.computed
+      ? literalKey(parent.property)
+      : parent.property.type === 'Identifier'
+        ? parent.property.name
+        : undefined;
     if (method !== undefined && NARROWING.has(method)) return true;
     if (method === undefined || !PASS_THROUGH.has(method)) return false;
     current = call;

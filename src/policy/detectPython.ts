@@ -22,12 +22,20 @@ interface Signal {
 // inside strings or comments never count. Lines are capped in length and number so that
 // adversarial input stays linear.
 const SIGNALS: readonly Signal[] = [
-  { id: 'import', weight: 3, re: /^\s*(?:from\s+[\w.]+\s+import\s+[\w*(]|import\s+[\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*\s*$)/ },
+  {
+    id: 'import',
+    weight: 3,
+    re: /^\s*(?:from\s+[\w.]+\s+import\s+[\w*(]|import\s+[\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*\s*$)/,
+  },
   { id: 'def', weight: 3, re: /^\s*(?:async\s+)?def\s+\w+\s*\(/ },
   { id: 'class-colon', weight: 3, re: /^\s*class\s+\w+\s*(?:\([^)]*\))?\s*:/ },
   // `if x:` / `for a in b: print(a)`: a JavaScript line with these keywords has braces, `;` or `?` before any colon
   { id: 'block-colon', weight: 3, re: /^\s*(?:if|elif|else|for|while|with|try|except|finally)\b[^{};?]*:[^{};?]*$/ },
-  { id: 'python-statement', weight: 3, re: /^\s*(?:pass\s*$|raise\s+\w|except\b[^{};]*:|del\s+\w|nonlocal\s+\w|global\s+\w|assert\s+\w|yield\s+from\b)/ },
+  {
+    id: 'python-statement',
+    weight: 3,
+    re: /^\s*(?:pass\s*$|raise\s+\w|except\b[^{};]*:|del\s+\w|nonlocal\s+\w|global\s+\w|assert\s+\w|yield\s+from\b)/,
+  },
   { id: 'print-statement', weight: 3, re: /^\s*print\s+(?![=(.[\s])[\w'"]/ },
   { id: 'f-string', weight: 3, re: /(?:^|[^\w$.])(?:[fF][rR]?|[rR][fFbB]?|[bB][rR]?)(['"])/ },
   { id: 'triple-quote', weight: 3, re: /"""|'''/, on: 'raw' },
@@ -42,8 +50,16 @@ const SIGNALS: readonly Signal[] = [
   { id: 'star-args', weight: 3, re: /\(\s*\*{1,2}[A-Za-z_]|,\s*\*\*[A-Za-z_]/ },
   { id: 'line-continuation', weight: 2, re: /\s\\\s*$/ },
   { id: 'none-true-false', weight: 1, re: /\b(?:None|True|False)\b/ },
-  { id: 'builtin-call', weight: 1, re: /(?<![.\w$])(?:len|range|str|int|float|isinstance|enumerate|zip|sorted|list|dict|tuple|set)\s*\(/ },
-  { id: 'pandas', weight: 1, re: /\b(?:pd|np|plt|sns)\.\w|\bdf\s*\[|\bdf\.\w|\.iloc\b|\.loc\s*\[|\.(?:astype|reset_index|sort_values|value_counts|nlargest|read_csv|to_csv|apply)\s*\(/ },
+  {
+    id: 'builtin-call',
+    weight: 1,
+    re: /(?<![.\w$])(?:len|range|str|int|float|isinstance|enumerate|zip|sorted|list|dict|tuple|set)\s*\(/,
+  },
+  {
+    id: 'pandas',
+    weight: 1,
+    re: /\b(?:pd|np|plt|sns)\.\w|\bdf\s*\[|\bdf\.\w|\.iloc\b|\.loc\s*\[|\.(?:astype|reset_index|sort_values|value_counts|nlargest|read_csv|to_csv|apply)\s*\(/,
+  },
   { id: 'walrus', weight: 1, re: /:=/ },
   { id: 'decorator', weight: 1, re: /^\s*@\w+/ },
 ];
@@ -77,13 +93,20 @@ export function detectPython(code: string): PythonDetection | null {
     for (const s of SIGNALS) {
       if (found.has(s.id)) continue;
       const m = s.re.exec(s.on === 'raw' ? raw : s.on === 'noStrings' ? noStrings : bare);
-      if (m) found.set(s.id, { weight: s.weight, line: i + 1, column: m.index + (m[0].length - m[0].trimStart().length) + 1 });
+      if (m)
+        found.set(s.id, {
+          weight: s.weight,
+          line: i + 1,
+          column: m.index + (m[0].length - m[0].trimStart().length) + 1,
+        });
     }
   });
   let score = 0;
   for (const f of found.values()) score += f.weight;
   if (score < PYTHON_SCORE) return null;
-  const ordered = [...found.entries()].sort(([, a], [, b]) => b.weight - a.weight || a.line - b.line || a.column - b.column);
+  const ordered = [...found.entries()].sort(
+    ([, a], [, b]) => b.weight - a.weight || a.line - b.line || a.column - b.column,
+  );
   const first = ordered[0]![1];
   return { line: first.line, column: first.column, signals: ordered.map(([id]) => id) };
 }

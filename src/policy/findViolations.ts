@@ -20,8 +20,12 @@ const LOOKS_LIKE_FUNCTION = /=>|^\s*(?:async\s+)?function\b/;
 
 /** `Reflect.x` / `Object.x` calls whose second argument is a property key, and whether they write it. */
 const REFLECTIVE: ReadonlyMap<string, 'read' | 'write'> = new Map([
-  ['get', 'read'], ['has', 'read'], ['getOwnPropertyDescriptor', 'read'],
-  ['set', 'write'], ['defineProperty', 'write'], ['deleteProperty', 'write'],
+  ['get', 'read'],
+  ['has', 'read'],
+  ['getOwnPropertyDescriptor', 'read'],
+  ['set', 'write'],
+  ['defineProperty', 'write'],
+  ['deleteProperty', 'write'],
 ]);
 
 /**
@@ -50,16 +54,30 @@ function scan(root: Node, index: RuleIndex, depth: number, report: (f: Finding) 
         if (!rule || !isVariable(parent, key)) return;
         const binding = isBinding(ancestors, key);
         const required = parent?.type === 'CallExpression' && key === 'callee' && node.name === 'require';
-        report({ rule, name: node.name, at: node, binding, hint: required ? moduleHint(foldKey(parent.arguments[0])) : undefined });
+        report({
+          rule,
+          name: node.name,
+          at: node,
+          binding,
+          hint: required ? moduleHint(foldKey(parent.arguments[0])) : undefined,
+        });
         return;
       }
       case 'MemberExpression': {
-        const name = node.computed ? foldKey(node.property) : node.property.type === 'Identifier' ? node.property.name : undefined;
+        const name = node.computed
+          ? foldKey(node.property)
+          : node.property.type === 'Identifier'
+            ? node.property.name
+            : undefined;
         if (name !== undefined) checkKey(index, name, isWriteTarget(ancestors, key), false, node.property, report);
         return;
       }
       case 'Property': {
-        const name = node.computed ? foldKey(node.key) : node.key.type === 'Identifier' ? node.key.name : foldKey(node.key);
+        const name = node.computed
+          ? foldKey(node.key)
+          : node.key.type === 'Identifier'
+            ? node.key.name
+            : foldKey(node.key);
         if (name === undefined) return;
         // destructuring reads the key from the source object; an object literal defines it
         if (parent?.type === 'ObjectPattern') checkKey(index, name, false, false, node.key, report);
@@ -81,14 +99,26 @@ function scan(root: Node, index: RuleIndex, depth: number, report: (f: Finding) 
         return;
       case 'ImportDeclaration':
       case 'ExportAllDeclaration':
-        reportNode(index, node, node.type === 'ImportDeclaration' ? 'import' : 'export', moduleHint(foldKey(node.source)), report);
+        reportNode(
+          index,
+          node,
+          node.type === 'ImportDeclaration' ? 'import' : 'export',
+          moduleHint(foldKey(node.source)),
+          report,
+        );
         return;
       case 'ImportExpression':
         reportNode(index, node, 'import()', moduleHint(foldKey(node.source)), report);
         return;
       case 'ExportNamedDeclaration':
       case 'ExportDefaultDeclaration':
-        reportNode(index, node, 'export', 'Remove `export`: the last expression (or `return`) is the result of the run.', report);
+        reportNode(
+          index,
+          node,
+          'export',
+          'Remove `export`: the last expression (or `return`) is the result of the run.',
+          report,
+        );
         return;
       case 'WithStatement':
       case 'DebuggerStatement':
@@ -98,7 +128,8 @@ function scan(root: Node, index: RuleIndex, depth: number, report: (f: Finding) 
         if (typeof node.value === 'string') checkEmbedded(index, node.value, node, depth, report);
         return;
       case 'TemplateLiteral':
-        if (node.expressions.length === 0) checkEmbedded(index, node.quasis[0]?.value.cooked ?? '', node, depth, report);
+        if (node.expressions.length === 0)
+          checkEmbedded(index, node.quasis[0]?.value.cooked ?? '', node, depth, report);
         return;
       default:
         return;
@@ -106,7 +137,14 @@ function scan(root: Node, index: RuleIndex, depth: number, report: (f: Finding) 
   });
 }
 
-function checkKey(index: RuleIndex, name: string, write: boolean, objectKey: boolean, at: Node, report: (f: Finding) => void): void {
+function checkKey(
+  index: RuleIndex,
+  name: string,
+  write: boolean,
+  objectKey: boolean,
+  at: Node,
+  report: (f: Finding) => void,
+): void {
   const entry = index.properties.get(name);
   if (!entry) return;
   if (objectKey && !entry.objectKeys) return;
@@ -119,21 +157,35 @@ function checkCall(index: RuleIndex, node: acorn.CallExpression, report: (f: Fin
   if (callee.type === 'Identifier') {
     const rule = index.timers.get(callee.name);
     const first = node.arguments[0];
-    if (rule && first && (first.type === 'TemplateLiteral' || (first.type === 'Literal' && typeof first.value === 'string'))) {
+    if (
+      rule &&
+      first &&
+      (first.type === 'TemplateLiteral' || (first.type === 'Literal' && typeof first.value === 'string'))
+    ) {
       report({ rule, name: callee.name, at: first, what: `\`${callee.name}\` with a string of code is not available` });
     }
     return;
   }
   if (callee.type !== 'MemberExpression' || callee.object.type !== 'Identifier') return;
   if (callee.object.name !== 'Reflect' && callee.object.name !== 'Object') return;
-  const method = callee.computed ? foldKey(callee.property) : callee.property.type === 'Identifier' ? callee.property.name : undefined;
+  const method = callee.computed
+    ? foldKey(callee.property)
+    : callee.property.type === 'Identifier'
+      ? callee.property.name
+      : undefined;
   const access = method === undefined ? undefined : REFLECTIVE.get(method);
   const keyArg = node.arguments[1];
   const name = access && keyArg ? foldKey(keyArg) : undefined;
   if (name !== undefined && keyArg) checkKey(index, name, access === 'write', false, keyArg, report);
 }
 
-function reportNode(index: RuleIndex, node: Node, name: string, hint: string | undefined, report: (f: Finding) => void): void {
+function reportNode(
+  index: RuleIndex,
+  node: Node,
+  name: string,
+  hint: string | undefined,
+  report: (f: Finding) => void,
+): void {
   const rule = index.nodeTypes.get(node.type);
   if (rule) report({ rule, name, at: node, hint });
 }

@@ -45,7 +45,10 @@ function fold(node: acorn.AnyNode | null | undefined, depth: number): Folded | u
     case 'ArrayExpression': {
       const parts: string[] = [];
       for (const el of node.elements) {
-        if (el === null) { parts.push(''); continue; }
+        if (el === null) {
+          parts.push('');
+          continue;
+        }
         const part = el.type === 'SpreadElement' ? undefined : fold(el, depth + 1);
         if (part === undefined) return undefined;
         parts.push(part === null ? '' : String(part));

@@ -4,19 +4,32 @@ import { unclosedBracket } from './unclosedBracket.js';
 
 const WORD = /^[A-Za-z_$][\w$]*/;
 const JS_OPERATOR_WORDS = new Set(['in', 'of', 'instanceof', 'typeof', 'new', 'delete', 'void', 'await', 'yield']);
-const TYPESCRIPT = /^\s*(?:interface|type|enum)\s+\w+\s*(?:=|\{|<)|\b(?:const|let|var)\s+[\w$]+\s*:\s*[\w$<[{]|\)\s*:\s*[\w$]+(?:<[^>]*>)?(?:\[\])?\s*(?:=>|\{)|\bas\s+(?:const|string|number|any|unknown)\b|\bpublic\s+\w+\s*[:(]/;
+const TYPESCRIPT =
+  /^\s*(?:interface|type|enum)\s+\w+\s*(?:=|\{|<)|\b(?:const|let|var)\s+[\w$]+\s*:\s*[\w$<[{]|\)\s*:\s*[\w$]+(?:<[^>]*>)?(?:\[\])?\s*(?:=>|\{)|\bas\s+(?:const|string|number|any|unknown)\b|\bpublic\s+\w+\s*[:(]/;
 
 const AWAIT_HINT = '`await` works at the top level and inside `async` functions: mark the enclosing function `async`.';
 
 /** Rows of (acorn message test, hint) for mistakes that acorn reports plainly. */
 const BY_MESSAGE: ReadonlyArray<[RegExp, string]> = [
-  [/Unterminated string constant/, 'Close the string with the quote it opened with; for text with quotes or line breaks use a template literal (`...`).'],
+  [
+    /Unterminated string constant/,
+    'Close the string with the quote it opened with; for text with quotes or line breaks use a template literal (`...`).',
+  ],
   [/Unterminated template/, 'Close the template literal with a backtick (`).'],
   [/Unterminated comment/, 'Close the comment with `*/`.'],
-  [/has already been declared/, 'Declare each name once per scope: assign to it without `const`/`let`, or pick a new name (top-level `const` and `let` persist between runs of a session).'],
+  [
+    /has already been declared/,
+    'Declare each name once per scope: assign to it without `const`/`let`, or pick a new name (top-level `const` and `let` persist between runs of a session).',
+  ],
   [/await.*(?:async|outside)|Cannot use keyword 'await'/, AWAIT_HINT],
-  [/Invalid regular expression/, 'Fix the regular expression, or match with string methods such as `includes` or `startsWith`.'],
-  [/Escape sequence in keyword|Keyword must not contain escaped characters/, 'Write keywords without escape sequences.'],
+  [
+    /Invalid regular expression/,
+    'Fix the regular expression, or match with string methods such as `includes` or `startsWith`.',
+  ],
+  [
+    /Escape sequence in keyword|Keyword must not contain escaped characters/,
+    'Write keywords without escape sequences.',
+  ],
 ];
 
 /**
@@ -30,13 +43,19 @@ export function jsSyntaxHint(code: string, failure: ParseFailure): string {
   return (
     spacedColumn(code, failure.pos) ??
     (/^\s*```/.test(code) ? FENCE_HINT : undefined) ??
-    (/[\u2018\u2019\u201C\u201D]/.test(code.charAt(failure.pos)) ? 'Replace curly quotes (‘ ’ “ ”) with straight quotes (\' or ").' : undefined) ??
-    (TYPESCRIPT.test(lineAt(code, failure.line)) ? 'This is TypeScript syntax; write plain JavaScript (remove type annotations, `as` casts, `interface` and `type`).' : undefined) ??
+    (/[\u2018\u2019\u201C\u201D]/.test(code.charAt(failure.pos))
+      ? 'Replace curly quotes (‘ ’ “ ”) with straight quotes (\' or ").'
+      : undefined) ??
+    (TYPESCRIPT.test(lineAt(code, failure.line))
+      ? 'This is TypeScript syntax; write plain JavaScript (remove type annotations, `as` casts, `interface` and `type`).'
+      : undefined) ??
     BY_MESSAGE.find(([re]) => re.test(failure.message))?.[1] ??
     // inside a non-async function `await` is a plain identifier, so acorn fails on the next token
     (/\bawait\s+$/.test(code.slice(Math.max(0, failure.pos - 50), failure.pos)) ? AWAIT_HINT : undefined) ??
     unclosedBeforeLine(code, failure) ??
-    (failure.pos >= code.trimEnd().length ? 'The code ends early: close every `(`, `[`, `{`, string and template literal.' : undefined) ??
+    (failure.pos >= code.trimEnd().length
+      ? 'The code ends early: close every `(`, `[`, `{`, string and template literal.'
+      : undefined) ??
     'Fix the JavaScript syntax at the caret: look for a missing comma, bracket, quote or operator just before it.'
   );
 }
@@ -58,7 +77,9 @@ export const FENCE_HINT = 'Send only the code, without the Markdown fence lines 
  * word follows. Rebuild the intended column name from the words up to the next operator.
  */
 function spacedColumn(code: string, pos: number): string | undefined {
-  const before = /([A-Za-z_$][\w$]*|[)\]])\s*(\??\.)\s*([A-Za-z_$][\w$]*)([ \t]+)$/.exec(code.slice(Math.max(0, pos - 200), pos));
+  const before = /([A-Za-z_$][\w$]*|[)\]])\s*(\??\.)\s*([A-Za-z_$][\w$]*)([ \t]+)$/.exec(
+    code.slice(Math.max(0, pos - 200), pos),
+  );
   if (!before) return undefined;
   const words = [before[3]!];
   let rest = code.slice(pos, pos + 200);

@@ -37,7 +37,8 @@ export function ruleIndex(set: RuleSet): RuleIndex {
     if (rule.id === 'nesting-too-deep') index.tooDeep = rule;
     for (const m of rule.match) {
       if (m.on === 'identifier') for (const n of m.names) identifiers.set(n, rule);
-      else if (m.on === 'property') for (const n of m.names) properties.set(n, { rule, access: m.access, objectKeys: m.objectKeys ?? false });
+      else if (m.on === 'property')
+        for (const n of m.names) properties.set(n, { rule, access: m.access, objectKeys: m.objectKeys ?? false });
       else if (m.on === 'node') for (const t of m.types) nodeTypes.set(t, rule);
       else if (m.on === 'timer-string') for (const n of m.names) timers.set(n, rule);
       else if (m.scope === 'top') index.thisTop = rule;

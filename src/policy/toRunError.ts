@@ -15,7 +15,10 @@ export function toRunError(result: Exclude<CheckResult, { ok: true }>): RunError
     return { type: 'SYNTAX_ERROR', message, line, column, snippet, hint };
   }
   const [first, ...rest] = result.violations;
-  const more = rest.length === 0 ? '' : ` (${rest.length} more ${rest.length === 1 ? 'violation' : 'violations'} in \`violations\`)`;
+  const more =
+    rest.length === 0
+      ? ''
+      : ` (${rest.length} more ${rest.length === 1 ? 'violation' : 'violations'} in \`violations\`)`;
   return {
     type: 'POLICY_VIOLATION',
     message: `${first?.message ?? 'The code breaks the sandbox policy.'}${more}`,

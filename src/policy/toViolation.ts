@@ -37,5 +37,12 @@ export function toViolation(code: string, f: Finding): Violation {
     what = `\`${f.name}\` may not be used as a variable name`;
     hint = `Rename it, e.g. \`${f.name}_\`.`;
   }
-  return { rule: f.rule.id, message: `${what}${where}. ${hint}`, line, column, snippet: caretSnippet(code, line, column), hint };
+  return {
+    rule: f.rule.id,
+    message: `${what}${where}. ${hint}`,
+    line,
+    column,
+    snippet: caretSnippet(code, line, column),
+    hint,
+  };
 }

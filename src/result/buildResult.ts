@@ -23,7 +23,16 @@ export function buildResult(raw: RawRunOutcome, ctx: Context): RunResult {
     ...(raw.engine ? { engine: raw.engine } : {}),
     ...(ctx.reset ? { sessionReset: true } : {}),
     // files saved before a failure are kept: they are whole (each save is atomic) and already paid for
-    ...(raw.files?.length ? { files: raw.files.map((f) => ({ name: f.name, mediaType: f.mediaType, size: f.bytes.byteLength, bytes: f.bytes })) } : {}),
+    ...(raw.files?.length
+      ? {
+          files: raw.files.map((f) => ({
+            name: f.name,
+            mediaType: f.mediaType,
+            size: f.bytes.byteLength,
+            bytes: f.bytes,
+          })),
+        }
+      : {}),
   };
   const truncated = { stdout: raw.outputTruncated, value: false };
   if (raw.status !== 'ok') return { ...base, ok: false, truncated, error: limitError(raw, ctx.limits) };
@@ -34,7 +43,8 @@ export function buildResult(raw: RawRunOutcome, ctx: Context): RunResult {
     return { ...base, ok: false, truncated, error: internal('the sandbox returned output that is not valid JSON') };
   }
   const outcome = GuestOutcomeSchema.safeParse(parsed);
-  if (!outcome.success) return { ...base, ok: false, truncated, error: internal('the sandbox returned a malformed result') };
+  if (!outcome.success)
+    return { ...base, ok: false, truncated, error: internal('the sandbox returned a malformed result') };
   const o = outcome.data;
   truncated.stdout ||= !!o.truncatedOutput;
   if (!o.ok) {
@@ -66,10 +76,21 @@ export function buildResult(raw: RawRunOutcome, ctx: Context): RunResult {
 }
 
 /** Said when a run produced nothing at all and the guest gave no note of its own (never a silent empty success). */
-const SILENT_NOTE = 'The run printed nothing and returned no value (its last expression was undefined). End the code with an expression (its value is the result), assign `result = ...`, or print(...) what you want to see.';
+const SILENT_NOTE =
+  'The run printed nothing and returned no value (its last expression was undefined). End the code with an expression (its value is the result), assign `result = ...`, or print(...) what you want to see.';
 
-function isSilent(o: { value?: unknown; table?: unknown; displays?: unknown[]; charts?: unknown[] }, raw: RawRunOutcome): boolean {
-  return o.value === undefined && !o.table && !o.displays?.length && !o.charts?.length && raw.stdout === '' && raw.stderr === '';
+function isSilent(
+  o: { value?: unknown; table?: unknown; displays?: unknown[]; charts?: unknown[] },
+  raw: RawRunOutcome,
+): boolean {
+  return (
+    o.value === undefined &&
+    !o.table &&
+    !o.displays?.length &&
+    !o.charts?.length &&
+    raw.stdout === '' &&
+    raw.stderr === ''
+  );
 }
 
 function limitError(raw: RawRunOutcome, limits: Limits): RunError {
@@ -87,9 +108,17 @@ function limitError(raw: RawRunOutcome, limits: Limits): RunError {
         hint: 'Work on fewer rows or columns: select() the columns you need, filter first, aggregate instead of materializing rows (objects()), and avoid building huge arrays or strings. The session state was reset.',
       };
     case 'queue_full':
-      return { type: 'QUEUE_FULL', message: `The sandbox pool is at capacity: ${raw.message ?? 'queue full'}.`, hint: 'Nothing is wrong with the code: retry after a short wait.' };
+      return {
+        type: 'QUEUE_FULL',
+        message: `The sandbox pool is at capacity: ${raw.message ?? 'queue full'}.`,
+        hint: 'Nothing is wrong with the code: retry after a short wait.',
+      };
     case 'aborted':
-      return { type: 'ABORTED', message: 'The run was cancelled by the caller (AbortSignal).', hint: 'Nothing to fix in the code; the session state was reset.' };
+      return {
+        type: 'ABORTED',
+        message: 'The run was cancelled by the caller (AbortSignal).',
+        hint: 'Nothing to fix in the code; the session state was reset.',
+      };
     default:
       return internal(raw.message ?? 'unknown failure');
   }

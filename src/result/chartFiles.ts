@@ -31,7 +31,9 @@ export async function addChartFiles(result: RunResult): Promise<RunResult> {
     const at = files.findIndex((f) => f.name === name);
     const previous = at >= 0 ? files[at]!.size : 0;
     if (used - previous + svg.byteLength > result.limits.maxFileBytes) {
-      notes.push(`save_chart: ${name} (${svg.byteLength} bytes) would pass this run's limit of ${result.limits.maxFileBytes} bytes of files`);
+      notes.push(
+        `save_chart: ${name} (${svg.byteLength} bytes) would pass this run's limit of ${result.limits.maxFileBytes} bytes of files`,
+      );
       continue;
     }
     used += svg.byteLength - previous;

@@ -11,15 +11,28 @@ type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => x !== null && typeof x === 'object' && !Array.isArray(x);
 const arr = (x: unknown): unknown[] => (Array.isArray(x) ? x : []);
 /** Plotly titles are a string or `{ text }`. */
-const text = (t: unknown): string | undefined => (typeof t === 'string' ? t : isObj(t) && typeof t.text === 'string' ? t.text : undefined);
-const MARKS: Record<string, string> = { bar: 'bar', scatter: 'point', scattergl: 'point', line: 'line', histogram: 'bar', pie: 'arc', box: 'boxplot' };
+const text = (t: unknown): string | undefined =>
+  typeof t === 'string' ? t : isObj(t) && typeof t.text === 'string' ? t.text : undefined;
+const MARKS: Record<string, string> = {
+  bar: 'bar',
+  scatter: 'point',
+  scattergl: 'point',
+  line: 'line',
+  histogram: 'bar',
+  pie: 'arc',
+  box: 'boxplot',
+};
 const SUPPORTED = Object.keys(MARKS).join(', ');
 
 function markOf(trace: Obj): string {
   const type = typeof trace.type === 'string' ? trace.type : 'scatter';
   const mark = MARKS[type];
-  if (!mark) throw new PlotlyConversionError(`Plotly trace type '${type}' cannot be drawn here; use one of ${SUPPORTED}, or a Vega-Lite spec.`);
-  if ((type === 'scatter' || type === 'scattergl') && typeof trace.mode === 'string' && trace.mode.includes('lines')) return 'line';
+  if (!mark)
+    throw new PlotlyConversionError(
+      `Plotly trace type '${type}' cannot be drawn here; use one of ${SUPPORTED}, or a Vega-Lite spec.`,
+    );
+  if ((type === 'scatter' || type === 'scattergl') && typeof trace.mode === 'string' && trace.mode.includes('lines'))
+    return 'line';
   return mark;
 }
 
@@ -50,17 +63,46 @@ function layerOf(trace: Obj, i: number, layout: Obj, multi: boolean): Obj {
   const values = rowsOf(trace, name);
   const color = multi ? { color: { field: 'trace', type: 'nominal', title: null } } : {};
   if (mark === 'arc') {
-    return { data: { values }, mark: 'arc', encoding: { theta: { field: 'value', type: 'quantitative' }, color: { field: 'label', type: 'nominal', title: null } } };
+    return {
+      data: { values },
+      mark: 'arc',
+      encoding: {
+        theta: { field: 'value', type: 'quantitative' },
+        color: { field: 'label', type: 'nominal', title: null },
+      },
+    };
   }
   const xTitle = text(isObj(layout.xaxis) ? layout.xaxis.title : undefined) ?? null;
   const yTitle = text(isObj(layout.yaxis) ? layout.yaxis.title : undefined) ?? null;
   if (trace.type === 'histogram') {
-    return { data: { values }, mark: 'bar', encoding: { x: { field: 'x', type: 'quantitative', bin: true, title: xTitle }, y: { aggregate: 'count', type: 'quantitative', title: yTitle ?? 'count' }, ...color } };
+    return {
+      data: { values },
+      mark: 'bar',
+      encoding: {
+        x: { field: 'x', type: 'quantitative', bin: true, title: xTitle },
+        y: { aggregate: 'count', type: 'quantitative', title: yTitle ?? 'count' },
+        ...color,
+      },
+    };
   }
   const horizontal = trace.orientation === 'h';
-  const x = { field: 'x', type: typeOf(values.map((r) => r.x)), title: xTitle, ...(mark === 'bar' && !horizontal ? { sort: null } : {}) };
-  const y = { field: 'y', type: typeOf(values.map((r) => r.y)), title: yTitle, ...(mark === 'bar' && horizontal ? { sort: null } : {}) };
-  return { data: { values }, mark: mark === 'line' ? { type: 'line', point: String(trace.mode ?? '').includes('markers') } : mark, encoding: { x, y, ...color } };
+  const x = {
+    field: 'x',
+    type: typeOf(values.map((r) => r.x)),
+    title: xTitle,
+    ...(mark === 'bar' && !horizontal ? { sort: null } : {}),
+  };
+  const y = {
+    field: 'y',
+    type: typeOf(values.map((r) => r.y)),
+    title: yTitle,
+    ...(mark === 'bar' && horizontal ? { sort: null } : {}),
+  };
+  return {
+    data: { values },
+    mark: mark === 'line' ? { type: 'line', point: String(trace.mode ?? '').includes('markers') } : mark,
+    encoding: { x, y, ...color },
+  };
 }
 
 /**
@@ -73,11 +115,17 @@ function layerOf(trace: Obj, i: number, layout: Obj, multi: boolean): Obj {
  */
 export function plotlyToVegaLite(figure: Obj): Obj {
   const traces = arr(figure.data).filter(isObj);
-  if (traces.length === 0) throw new PlotlyConversionError('The Plotly figure has no traces: give `data` an array of trace objects, e.g. [{ type: "bar", x: [...], y: [...] }].');
+  if (traces.length === 0)
+    throw new PlotlyConversionError(
+      'The Plotly figure has no traces: give `data` an array of trace objects, e.g. [{ type: "bar", x: [...], y: [...] }].',
+    );
   const layout = isObj(figure.layout) ? figure.layout : {};
   const title = text(layout.title);
   const layers = traces.map((t, i) => layerOf(t, i, layout, traces.length > 1));
-  const size = { width: typeof layout.width === 'number' ? Math.min(layout.width, 2000) : 480, height: typeof layout.height === 'number' ? Math.min(layout.height, 2000) : 300 };
+  const size = {
+    width: typeof layout.width === 'number' ? Math.min(layout.width, 2000) : 480,
+    height: typeof layout.height === 'number' ? Math.min(layout.height, 2000) : 300,
+  };
   const head = { ...(title ? { title } : {}), ...size };
   return layers.length === 1 ? { ...head, ...layers[0] } : { ...head, layer: layers };
 }

@@ -22,7 +22,9 @@ const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typ
 function sealedLoader(vega: typeof Vega): ReturnType<typeof Vega.loader> {
   const loader = vega.loader();
   const refuse = async (uri: unknown): Promise<never> => {
-    throw new ChartRenderError(`renderChart does not load external resources (${String(uri)}); inline the data as data.values`);
+    throw new ChartRenderError(
+      `renderChart does not load external resources (${String(uri)}); inline the data as data.values`,
+    );
   };
   loader.load = refuse;
   // A mark's `href` channel asks to sanitize its link: answer "no link". Refusing instead makes
@@ -47,7 +49,8 @@ function sealedLoader(vega: typeof Vega): ReturnType<typeof Vega.loader> {
  */
 export async function renderChart(input: Chart | Record<string, unknown>): Promise<string> {
   const chart: unknown = input;
-  if (!isObject(chart)) throw new ChartRenderError(`renderChart expects a chart object, got ${chart === null ? 'null' : typeof chart}`);
+  if (!isObject(chart))
+    throw new ChartRenderError(`renderChart expects a chart object, got ${chart === null ? 'null' : typeof chart}`);
   let spec: Record<string, unknown> = chart.kind === 'vega-lite' && isObject(chart.spec) ? chart.spec : chart;
   if (chart.kind === 'plotly' || (Array.isArray(chart.data) && 'layout' in chart)) {
     // Plotly figures are converted to Vega-Lite, so they render on the host like every chart.
@@ -58,7 +61,9 @@ export async function renderChart(input: Chart | Record<string, unknown>): Promi
     }
   }
   if (!['mark', 'layer', 'hconcat', 'vconcat', 'concat', 'facet', 'repeat'].some((k) => k in spec)) {
-    throw new ChartRenderError('renderChart expects a Vega-Lite spec (an object with mark, layer, concat, facet or repeat)');
+    throw new ChartRenderError(
+      'renderChart expects a Vega-Lite spec (an object with mark, layer, concat, facet or repeat)',
+    );
   }
   const { vega, compile } = await loadLibs();
   let compiled: Vega.Spec;
@@ -70,19 +75,33 @@ export async function renderChart(input: Chart | Record<string, unknown>): Promi
   // Vega logs dataflow errors (such as a refused load) instead of throwing: collect and report them
   const errors: unknown[] = [];
   const logger = {
-    level(this: unknown, _?: number) { return arguments.length ? this : vega.Error; },
-    error: (...args: unknown[]) => { errors.push(args.find((a) => a instanceof Error) ?? args.join(' ')); return logger; },
+    level(this: unknown, _?: number) {
+      return arguments.length ? this : vega.Error;
+    },
+    error: (...args: unknown[]) => {
+      errors.push(args.find((a) => a instanceof Error) ?? args.join(' '));
+      return logger;
+    },
     // a refused load is only a warning ("Loading failed"), but it means the chart is wrong
-    warn: (...args: unknown[]) => { if (args[0] === 'Loading failed') errors.push(args.find((a) => a instanceof Error) ?? args.join(' ')); return logger; },
+    warn: (...args: unknown[]) => {
+      if (args[0] === 'Loading failed') errors.push(args.find((a) => a instanceof Error) ?? args.join(' '));
+      return logger;
+    },
     info: () => logger,
     debug: () => logger,
   };
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none', loader: sealedLoader(vega), logger: logger as never });
+  const view = new vega.View(vega.parse(compiled), {
+    renderer: 'none',
+    loader: sealedLoader(vega),
+    logger: logger as never,
+  });
   try {
     const svg = await view.toSVG();
     if (errors.length) {
       const first = errors[0];
-      throw first instanceof ChartRenderError ? first : new ChartRenderError(`the chart failed to render: ${first instanceof Error ? first.message : String(first)}`);
+      throw first instanceof ChartRenderError
+        ? first
+        : new ChartRenderError(`the chart failed to render: ${first instanceof Error ? first.message : String(first)}`);
     }
     return svg;
   } finally {

@@ -44,7 +44,11 @@ function kill(reason: string): void {
 // A child process, not a worker thread: a V8 out-of-memory in a worker thread can still abort the
 // whole process (seen with a 30-million-row sequence), a child's only ends the child.
 function spawn(memoryMb: number): ChildProcess {
-  const w = fork(chartWorkerPath(), [], { execArgv: [`--max-old-space-size=${memoryMb}`], stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced' });
+  const w = fork(chartWorkerPath(), [], {
+    execArgv: [`--max-old-space-size=${memoryMb}`],
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    serialization: 'advanced',
+  });
   w.on('message', (m: { id: number; svg?: string; error?: string }) => {
     if (current && m.id === current.id) finish(current, m);
   });
@@ -52,7 +56,12 @@ function spawn(memoryMb: number): ChildProcess {
     if (worker === w) kill(`the chart renderer failed: ${err.message}`);
   });
   w.on('exit', (code, signal) => {
-    if (worker === w) kill(signal === 'SIGABRT' || signal === 'SIGTRAP' || code === 134 ? `the chart needs more than ${memoryMb} MB to draw; draw fewer marks (aggregate first)` : 'the chart renderer stopped');
+    if (worker === w)
+      kill(
+        signal === 'SIGABRT' || signal === 'SIGTRAP' || code === 134
+          ? `the chart needs more than ${memoryMb} MB to draw; draw fewer marks (aggregate first)`
+          : 'the chart renderer stopped',
+      );
   });
   workerMb = memoryMb;
   return w;
@@ -78,7 +87,10 @@ function pump(): void {
   }
   worker ??= spawn(workerMb || 512);
   setRef(worker, true);
-  const timer = setTimeout(() => kill(`the chart took longer than ${job.timeoutMs} ms to draw; draw fewer marks or a smaller sequence`), job.timeoutMs);
+  const timer = setTimeout(
+    () => kill(`the chart took longer than ${job.timeoutMs} ms to draw; draw fewer marks or a smaller sequence`),
+    job.timeoutMs,
+  );
   current = { ...job, timer };
   worker.send({ id: job.id, chart: job.chart });
 }

@@ -41,7 +41,9 @@ export function resolveMaxChars(value: unknown, name = 'maxResultChars'): number
   if (value === undefined || value === null || value === '') return DEFAULT_MAX_RESULT_CHARS;
   const n = typeof value === 'string' ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < MIN_RESULT_CHARS || n > MAX_RESULT_CHARS) {
-    throw new RangeError(`Expected \`${name}\` to be an integer from ${MIN_RESULT_CHARS} to ${MAX_RESULT_CHARS} (characters of result text), got \`${String(value)}\``);
+    throw new RangeError(
+      `Expected \`${name}\` to be an integer from ${MIN_RESULT_CHARS} to ${MAX_RESULT_CHARS} (characters of result text), got \`${String(value)}\``,
+    );
   }
   return n;
 }
@@ -57,10 +59,22 @@ export function budgetParts(result: RunResult, budget: TextBudget = {}): Budgete
   const maxChars = budget.maxChars ?? DEFAULT_MAX_RESULT_CHARS;
   const offset = Math.max(0, Math.floor(budget.rowOffset ?? 0));
   const tables = [...(result.displays ?? []), ...(result.table ? [result.table] : [])];
-  const value = result.table ? undefined : result.valueText ?? (result.value !== undefined ? JSON.stringify(result.value) : undefined);
-  const whole = (result.stdout?.length ?? 0) + (result.stderr?.length ?? 0) + tables.reduce((n, t) => n + t.markdown.length, 0) + (value?.length ?? 0);
+  const value = result.table
+    ? undefined
+    : (result.valueText ?? (result.value !== undefined ? JSON.stringify(result.value) : undefined));
+  const whole =
+    (result.stdout?.length ?? 0) +
+    (result.stderr?.length ?? 0) +
+    tables.reduce((n, t) => n + t.markdown.length, 0) +
+    (value?.length ?? 0);
   if (whole <= maxChars && offset === 0) {
-    return { ...(result.stdout ? { stdout: result.stdout } : {}), ...(result.stderr ? { stderr: result.stderr } : {}), tables: tables.map((t) => t.markdown), ...(value !== undefined ? { value } : {}), cuts: [] };
+    return {
+      ...(result.stdout ? { stdout: result.stdout } : {}),
+      ...(result.stderr ? { stderr: result.stderr } : {}),
+      tables: tables.map((t) => t.markdown),
+      ...(value !== undefined ? { value } : {}),
+      cuts: [],
+    };
   }
   // fair shares: the smallest parts are kept whole, what they leave goes to the larger ones
   type Part = { key: 'stdout' | 'stderr' | 'value' | number; size: number };
@@ -81,7 +95,9 @@ export function budgetParts(result: RunResult, budget: TextBudget = {}): Budgete
   const out: BudgetedParts = { tables: [], cuts };
   if (result.stdout) out.stdout = cutText(result.stdout, share.get('stdout')!, 'stdout', cuts);
   if (result.stderr) out.stderr = cutText(result.stderr, share.get('stderr')!, 'stderr', cuts);
-  tables.forEach((t, i) => out.tables.push(tableText(t, offset, share.get(i)!, i === tables.length - 1 && !!result.table, cuts)));
+  tables.forEach((t, i) =>
+    out.tables.push(tableText(t, offset, share.get(i)!, i === tables.length - 1 && !!result.table, cuts)),
+  );
   if (value !== undefined) {
     out.value = cutText(value, share.get('value')!, 'value', cuts);
     if (out.value !== value) out.valueCut = true;
@@ -96,14 +112,23 @@ function cutText(text: string, max: number, what: string, cuts: string[]): strin
   const head = text.slice(0, Math.ceil(room * 0.7));
   const tail = room - head.length > 0 ? text.slice(text.length - (room - head.length)) : '';
   const cut = text.length - head.length - tail.length;
-  cuts.push(`${cut.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters of ${what} were cut from the middle: print or return less (aggregate, .head()), raise max_chars, or read the full ${what} in the structured result.`);
+  cuts.push(
+    `${cut.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters of ${what} were cut from the middle: print or return less (aggregate, .head()), raise max_chars, or read the full ${what} in the structured result.`,
+  );
   return `${head}\n… [${cut.toLocaleString('en-US')} characters of ${what} cut] …\n${tail}`;
 }
 
 const escapeCell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r\n|\r|\n/g, ' ');
 
 function cellText(v: unknown): { text: string; cut: boolean } {
-  const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  const s =
+    v === null || v === undefined
+      ? ''
+      : typeof v === 'string'
+        ? v
+        : typeof v === 'object'
+          ? JSON.stringify(v)
+          : String(v);
   if (s.length <= MAX_CELL_CHARS) return { text: escapeCell(s), cut: false };
   return { text: `${escapeCell(s.slice(0, MAX_CELL_CHARS))}… [+${s.length - MAX_CELL_CHARS} chars]`, cut: true };
 }
@@ -111,7 +136,9 @@ function cellText(v: unknown): { text: string; cut: boolean } {
 /** The size a table's rows from `offset` take as Markdown (an estimate from the pre-rendered text when not paging). */
 function tableSize(t: TableResult, offset: number): number {
   if (offset === 0) return t.markdown.length;
-  return t.rows.slice(offset).reduce<number>((n, r) => n + r.reduce<number>((m, c) => m + cellText(c).text.length + 3, 2), 200);
+  return t.rows
+    .slice(offset)
+    .reduce<number>((n, r) => n + r.reduce<number>((m, c) => m + cellText(c).text.length + 3, 2), 200);
 }
 
 /** A table as Markdown within `max` characters: shape, header, the rows from `offset` that fit, and how to see more. */
@@ -142,11 +169,16 @@ function tableText(t: TableResult, offset: number, max: number, returned: boolea
   const last = offset + shown;
   const next = `Next rows: call run_analysis again with row_offset: ${last}${returned ? '' : ' (for the returned table)'} or return .slice(${last}, ${last + Math.max(shown, 10)}) of the table.`;
   const inResult = t.rows.length;
-  const paging = shown === 0
-    ? `No rows from row ${first}: the result holds ${inResult} rows.`
-    : `Rows ${first}–${last} of ${t.totalRows.toLocaleString('en-US')} shown.${last < inResult ? ` ${next}` : ''}${inResult < t.totalRows && last >= inResult ? ` Only the first ${inResult} rows came back (maxRows): filter, aggregate or .slice() in the code to see others.` : ''}`;
-  if (last < t.totalRows) cuts.push(`A table was cut to rows ${first}–${last} of ${t.totalRows.toLocaleString('en-US')}; page with row_offset or narrow it in the code.`);
-  if (longCells) cuts.push(`Cells over ${MAX_CELL_CHARS} characters were cut in the text; the structured result has them whole.`);
+  const paging =
+    shown === 0
+      ? `No rows from row ${first}: the result holds ${inResult} rows.`
+      : `Rows ${first}–${last} of ${t.totalRows.toLocaleString('en-US')} shown.${last < inResult ? ` ${next}` : ''}${inResult < t.totalRows && last >= inResult ? ` Only the first ${inResult} rows came back (maxRows): filter, aggregate or .slice() in the code to see others.` : ''}`;
+  if (last < t.totalRows)
+    cuts.push(
+      `A table was cut to rows ${first}–${last} of ${t.totalRows.toLocaleString('en-US')}; page with row_offset or narrow it in the code.`,
+    );
+  if (longCells)
+    cuts.push(`Cells over ${MAX_CELL_CHARS} characters were cut in the text; the structured result has them whole.`);
   lines.push('', paging);
   return lines.join('\n');
 }

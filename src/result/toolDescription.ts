@@ -5,8 +5,17 @@ import type { ColumnCard, DataCard } from '../../schema/dataCard.js';
 export const TOOL_DESCRIPTION_MAX_CHARS = 6000;
 
 const GROUP_TITLES: Record<ApiEntry['group'], string> = {
-  data: 'Data', output: 'Output', explore: 'Look', count: 'Count', sort: 'Sort', aggregate: 'Aggregate',
-  reshape: 'Reshape', clean: 'Clean', math: 'Math', string: 'Strings (one value; use inside filter/derive)', date: 'Dates (UTC)',
+  data: 'Data',
+  output: 'Output',
+  explore: 'Look',
+  count: 'Count',
+  sort: 'Sort',
+  aggregate: 'Aggregate',
+  reshape: 'Reshape',
+  clean: 'Clean',
+  math: 'Math',
+  string: 'Strings (one value; use inside filter/derive)',
+  date: 'Dates (UTC)',
 };
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -16,7 +25,13 @@ function columnLine(c: ColumnCard, topValues: number): string {
   if (c.nullRate >= 0.05) bits.push(`${Math.round(c.nullRate * 100)}% null`);
   if (c.type === 'date' && c.min !== undefined) bits.push(`${c.min}..${c.max}`);
   else if (c.min !== undefined && (c.type === 'number' || c.type === 'integer')) bits.push(`${c.min}..${c.max}`);
-  if (topValues && c.top?.length && c.type === 'string') bits.push(`e.g. ${c.top.slice(0, topValues).map((t) => clip(String(t.value), 18)).join(', ')}`);
+  if (topValues && c.top?.length && c.type === 'string')
+    bits.push(
+      `e.g. ${c.top
+        .slice(0, topValues)
+        .map((t) => clip(String(t.value), 18))
+        .join(', ')}`,
+    );
   return `${c.name} (${bits.join('; ')})`;
 }
 
@@ -34,9 +49,17 @@ function examples(card: DataCard): string[] {
   if (cat) out.push(`award_data[${q(cat)}].value_counts().head(10)`);
   if (cat && amount) {
     const t = year ? 'recent' : 'award_data';
-    out.push(`${year ? `const recent = award_data[award_data[${q(year)}].ge(2020)];\n` : ''}${t}.groupby(${q(cat)})[${q(amount)}].agg(['sum', 'mean', 'count']).sort_values('sum', { ascending: false })`);
+    out.push(
+      `${year ? `const recent = award_data[award_data[${q(year)}].ge(2020)];\n` : ''}${t}.groupby(${q(cat)})[${q(amount)}].agg(['sum', 'mean', 'count']).sort_values('sum', { ascending: false })`,
+    );
   }
-  if (text) out.push(`award_data[award_data[${q(text)}].str.contains('quantum', { case: false })].select(${[cat, text, amount].filter(Boolean).map((c) => q(c!)).join(', ')}).head(20)`);
+  if (text)
+    out.push(
+      `award_data[award_data[${q(text)}].str.contains('quantum', { case: false })].select(${[cat, text, amount]
+        .filter(Boolean)
+        .map((c) => q(c!))
+        .join(', ')}).head(20)`,
+    );
   return out.slice(0, 3);
 }
 
@@ -71,27 +94,40 @@ function apiSection(): string {
  */
 export function toolDescription(card: DataCard): string {
   const d = card.dataset;
-  const origin = !d ? '' : d.synthetic
-    ? ' NOTE: this is a SYNTHETIC SAMPLE (made-up rows for trying the tool), not real SBIR awards.'
-    : ` Source: ${d.source}${d.asOf ? `, as of ${d.asOf.slice(0, 10)}` : ''}.`;
+  const origin = !d
+    ? ''
+    : d.synthetic
+      ? ' NOTE: this is a SYNTHETIC SAMPLE (made-up rows for trying the tool), not real SBIR awards.'
+      : ` Source: ${d.source}${d.asOf ? `, as of ${d.asOf.slice(0, 10)}` : ''}.`;
   const head = [
     `Run JavaScript over award_data, an Arquero table of ${card.rows} US SBIR/STTR awards (${card.columns.length} columns).${origin}`,
     'The last expression (or a variable named result) is the answer: a table comes back as Markdown, other values as JSON. print()/console.log write stdout; display(t) adds another table. No imports, files or network; top-level variables persist within a session.',
   ].join('\n');
   const rules = [
-    'Rules: column names are exact and may contain spaces: t[\'Award Amount\']. Table helpers work as functions f(t, ...) and methods t.f(...); free variables work inside filter/derive closures. Dates are UTC Date objects. Nulls are skipped by sum/mean/count; groupby(...).agg(...) drops null keys, sorts by key and returns keys as columns (no index). month() is 1-12.',
+    "Rules: column names are exact and may contain spaces: t['Award Amount']. Table helpers work as functions f(t, ...) and methods t.f(...); free variables work inside filter/derive closures. Dates are UTC Date objects. Nulls are skipped by sum/mean/count; groupby(...).agg(...) drops null keys, sorts by key and returns keys as columns (no index). month() is 1-12.",
     "Arquero verbs also work: filter(d => ...), derive({ c: d => ... }), select, groupby(...).rollup({ n: op.count(), s: op.sum('col') }), orderby(aq.desc('col')), join.",
   ].join('\n');
   const series = seriesSection(card);
   const api = `Helpers (call as f(t, ...) or t.f(...)):\n${apiSection()}\n- Data: award_data, aq (Arquero), op, describeData() (data card)`;
-  const ex = `Examples:\n${examples(card).map((e, i) => `${i + 1}. ${e}`).join('\n')}`;
+  const ex = `Examples:\n${examples(card)
+    .map((e, i) => `${i + 1}. ${e}`)
+    .join('\n')}`;
   const build = (topValues: number, maxColumns: number) => {
     const cols = card.columns.slice(0, maxColumns).map((c) => columnLine(c, topValues));
-    const more = card.columns.length > maxColumns ? `; ... ${card.columns.length - maxColumns} more (describeData())` : '';
+    const more =
+      card.columns.length > maxColumns ? `; ... ${card.columns.length - maxColumns} more (describeData())` : '';
     return [head, series, `Columns: ${cols.join('; ')}${more}`, rules, api, ex].join('\n\n');
   };
   // shrink the column list until the description fits the budget
-  for (const [top, max] of [[3, Infinity], [2, Infinity], [1, Infinity], [0, Infinity], [0, 40], [0, 25], [0, 12]] as const) {
+  for (const [top, max] of [
+    [3, Infinity],
+    [2, Infinity],
+    [1, Infinity],
+    [0, Infinity],
+    [0, 40],
+    [0, 25],
+    [0, 12],
+  ] as const) {
     const text = build(top, max);
     if (text.length <= TOOL_DESCRIPTION_MAX_CHARS) return text;
   }

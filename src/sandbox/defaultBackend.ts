@@ -1,7 +1,11 @@
 import type { Backend } from '../runtime/holder/backend.js';
 import { InlineBackend } from '../runtime/holder/inlineBackend.js';
 import type { ValidatedOptions } from './options.js';
-import { defaultHolderPool, existingDefaultHolderPool, resetDefaultHolderPool } from '../runtime/holder/defaultHolder.js';
+import {
+  defaultHolderPool,
+  existingDefaultHolderPool,
+  resetDefaultHolderPool,
+} from '../runtime/holder/defaultHolder.js';
 
 let inlineBackend: InlineBackend | undefined;
 

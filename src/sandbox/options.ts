@@ -14,7 +14,11 @@ import { checkTableName } from './tableName.js';
  * an Arquero table (host `arquero` package); an array of row objects; or a table already in the
  * columnar transfer format (schema/columnar.ts, e.g. from `loadTable()`), used as it is.
  */
-export type TableInput = TableSource | ColumnarTable | { columnNames(): string[]; array(name: string): ArrayLike<unknown> } | Array<Record<string, unknown>>;
+export type TableInput =
+  | TableSource
+  | ColumnarTable
+  | { columnNames(): string[]; array(name: string): ArrayLike<unknown> }
+  | Array<Record<string, unknown>>;
 
 /** Options of createSandbox() and run(). Every field is optional; see docs and schema/options.ts. */
 export interface SandboxOptions extends Partial<Limits> {
@@ -59,10 +63,13 @@ const KNOWN = new Set(SANDBOX_OPTION_KEYS);
  */
 export function validateOptions(options: unknown): ValidatedOptions {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new SbirtoolsValidationError(`Expected options to be an object, got \`${options === null ? 'null' : Array.isArray(options) ? 'array' : typeof options}\``);
+    throw new SbirtoolsValidationError(
+      `Expected options to be an object, got \`${options === null ? 'null' : Array.isArray(options) ? 'array' : typeof options}\``,
+    );
   }
   for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) throw new SbirtoolsValidationError(`Unknown option \`${key}\`. Known options: ${[...KNOWN].join(', ')}.`);
+    if (!KNOWN.has(key))
+      throw new SbirtoolsValidationError(`Unknown option \`${key}\`. Known options: ${[...KNOWN].join(', ')}.`);
   }
   const parsed = SandboxOptionsSchema.safeParse(options);
   if (!parsed.success) throw new SbirtoolsValidationError(parsed.error.issues.map((i) => i.message).join('; '));
@@ -72,16 +79,31 @@ export function validateOptions(options: unknown): ValidatedOptions {
   }
   if (o.tables !== undefined) {
     if (o.tables === null || typeof o.tables !== 'object' || Array.isArray(o.tables)) {
-      throw new SbirtoolsValidationError('Expected the `tables` option to be an object mapping table names to a CSV path, an Arquero table or an array of rows');
+      throw new SbirtoolsValidationError(
+        'Expected the `tables` option to be an object mapping table names to a CSV path, an Arquero table or an array of rows',
+      );
     }
     for (const [name, t] of Object.entries(o.tables)) {
       checkTableName(name);
       if (Array.isArray(t)) {
         const bad = t.findIndex((row) => row === null || typeof row !== 'object' || Array.isArray(row));
-        if (bad >= 0) throw new SbirtoolsValidationError(`Expected row ${bad} of table \`${name}\` to be an object of column values, got \`${t[bad] === null ? 'null' : Array.isArray(t[bad]) ? 'array' : typeof t[bad]}\``);
+        if (bad >= 0)
+          throw new SbirtoolsValidationError(
+            `Expected row ${bad} of table \`${name}\` to be an object of column values, got \`${t[bad] === null ? 'null' : Array.isArray(t[bad]) ? 'array' : typeof t[bad]}\``,
+          );
       }
-      if (!(typeof t === 'string' || Array.isArray(t) || isColumnar(t) || t instanceof Uint8Array || t instanceof ArrayBuffer || isFileSpec(t) || (t && typeof (t as { columnNames?: unknown }).columnNames === 'function'))) {
-        throw new SbirtoolsValidationError(`Expected \`tables.${name}\` to be a file path or URL (CSV, Parquet, Arrow, JSON, NDJSON), bytes, { path | url | bytes, format }, an Arquero table or an array of row objects`);
+      if (!(
+        typeof t === 'string' ||
+        Array.isArray(t) ||
+        isColumnar(t) ||
+        t instanceof Uint8Array ||
+        t instanceof ArrayBuffer ||
+        isFileSpec(t) ||
+        (t && typeof (t as { columnNames?: unknown }).columnNames === 'function')
+      )) {
+        throw new SbirtoolsValidationError(
+          `Expected \`tables.${name}\` to be a file path or URL (CSV, Parquet, Arrow, JSON, NDJSON), bytes, { path | url | bytes, format }, an Arquero table or an array of row objects`,
+        );
       }
     }
   }
@@ -100,7 +122,17 @@ function resolveRemote<T>(f: () => T): T {
 
 /** Resolve data sources and convert in-memory tables to the columnar transfer format. */
 export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits): Promise<SessionSpec> {
-  const data = opts.awardData === false ? null : resolveRemote(() => resolveDataSource({ dataPath: opts.dataPath, cacheDir: opts.cacheDir, env: process.env, ...(opts.remoteData ? { remote: opts.remoteData } : {}) }));
+  const data =
+    opts.awardData === false
+      ? null
+      : resolveRemote(() =>
+          resolveDataSource({
+            dataPath: opts.dataPath,
+            cacheDir: opts.cacheDir,
+            env: process.env,
+            ...(opts.remoteData ? { remote: opts.remoteData } : {}),
+          }),
+        );
   const tables: TableSpec[] = [];
   const cacheDir = data?.cacheDir ?? resolveDataSource({ cacheDir: opts.cacheDir, env: process.env }).cacheDir;
   for (const [name, t] of Object.entries(opts.tables ?? {})) {
@@ -109,8 +141,18 @@ export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits)
     else if (typeof t === 'string' || t instanceof Uint8Array || t instanceof ArrayBuffer || isFileSpec(t)) {
       // files on disk are decoded by the holder and kept there across sessions (like CSV tables)
       // a URL's whole transfer is bounded by the run's own deadline (a trickling server cannot hold it past)
-      const loaded = await loadTable(name, t as TableSource, { cacheDir, decodeLater: true, download: { deadlineMs: limits.timeoutMs } });
-      tables.push(loaded.kind === 'columnar' ? { name, kind: 'columnar', table: loaded.table } : loaded.kind === 'file' ? { name, kind: 'file', path: loaded.path, format: loaded.format } : { name, kind: 'csv', path: loaded.path });
+      const loaded = await loadTable(name, t as TableSource, {
+        cacheDir,
+        decodeLater: true,
+        download: { deadlineMs: limits.timeoutMs },
+      });
+      tables.push(
+        loaded.kind === 'columnar'
+          ? { name, kind: 'columnar', table: loaded.table }
+          : loaded.kind === 'file'
+            ? { name, kind: 'file', path: loaded.path, format: loaded.format }
+            : { name, kind: 'csv', path: loaded.path },
+      );
     } else tables.push({ name, kind: 'columnar', table: tableFromArquero(name, t as never) });
   }
   return { limits, data, tables, engine: engineChoice(opts.engine) };
@@ -137,13 +179,33 @@ function isColumnar(t: unknown): t is ColumnarTable {
   if (!Number.isSafeInteger(o.numRows) || !Array.isArray(o.columns)) return false;
   return o.columns.every((c) => {
     const d = c?.data as unknown as Record<string, unknown> | undefined;
-    const rows = d ? (d.kind === 'dict' ? d.codes : d.kind === 'utf8' ? d.valid : d.kind === 'float64' || d.kind === 'bool' ? d.values : undefined) : undefined;
+    const rows = d
+      ? d.kind === 'dict'
+        ? d.codes
+        : d.kind === 'utf8'
+          ? d.valid
+          : d.kind === 'float64' || d.kind === 'bool'
+            ? d.values
+            : undefined
+      : undefined;
     return typeof c?.name === 'string' && ArrayBuffer.isView(rows) && (rows as Uint8Array).length === o.numRows;
   });
 }
 
 function isFileSpec(t: unknown): boolean {
-  if (!t || typeof t !== 'object' || Array.isArray(t) || isColumnar(t) || typeof (t as { columnNames?: unknown }).columnNames === 'function') return false;
+  if (
+    !t ||
+    typeof t !== 'object' ||
+    Array.isArray(t) ||
+    isColumnar(t) ||
+    typeof (t as { columnNames?: unknown }).columnNames === 'function'
+  )
+    return false;
   const o = t as Record<string, unknown>;
-  return typeof o.path === 'string' || typeof o.url === 'string' || o.bytes instanceof Uint8Array || o.bytes instanceof ArrayBuffer;
+  return (
+    typeof o.path === 'string' ||
+    typeof o.url === 'string' ||
+    o.bytes instanceof Uint8Array ||
+    o.bytes instanceof ArrayBuffer
+  );
 }

@@ -34,13 +34,21 @@ export class Pool {
   private closed = false;
 
   constructor(options: PoolOptions = {}) {
-    if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new SbirtoolsValidationError('Expected createPool options to be an object');
+    if (options === null || typeof options !== 'object' || Array.isArray(options))
+      throw new SbirtoolsValidationError('Expected createPool options to be an object');
     for (const key of Object.keys(options)) {
-      if (!['size', 'maxConcurrent', 'maxQueue'].includes(key)) throw new SbirtoolsValidationError(`Unknown option \`${key}\`. Known createPool options: size, maxConcurrent, maxQueue.`);
+      if (!['size', 'maxConcurrent', 'maxQueue'].includes(key))
+        throw new SbirtoolsValidationError(
+          `Unknown option \`${key}\`. Known createPool options: size, maxConcurrent, maxQueue.`,
+        );
     }
     const size = checkInt('size', options.size ?? Math.max(1, Math.ceil(availableParallelism() / 2)), 1);
     this.holders = new HolderPool(size);
-    this.backend = new QueuedBackend(this.holders, checkInt('maxConcurrent', options.maxConcurrent ?? size * 2, 1), checkInt('maxQueue', options.maxQueue ?? 64, 0));
+    this.backend = new QueuedBackend(
+      this.holders,
+      checkInt('maxConcurrent', options.maxConcurrent ?? size * 2, 1),
+      checkInt('maxQueue', options.maxQueue ?? 64, 0),
+    );
   }
 
   /** A session sandbox whose isolate lives on this pool. */
@@ -58,7 +66,13 @@ export class Pool {
   /** Queue and process figures. */
   stats(): { active: number; queued: number; maxConcurrent: number; maxQueue: number; pids: number[] } {
     const b = this.backend;
-    return { active: b.active, queued: b.queued, maxConcurrent: b.maxConcurrent, maxQueue: b.maxQueue, pids: this.holders.pids() };
+    return {
+      active: b.active,
+      queued: b.queued,
+      maxConcurrent: b.maxConcurrent,
+      maxQueue: b.maxQueue,
+      pids: this.holders.pids(),
+    };
   }
 
   /** Isolates alive in this pool's holders. */
@@ -84,7 +98,9 @@ export class Pool {
 
 function checkInt(name: string, v: unknown, min: number): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
-    throw new SbirtoolsValidationError(`Expected the \`${name}\` option to be an integer >= ${min}, got \`${String(v)}\``);
+    throw new SbirtoolsValidationError(
+      `Expected the \`${name}\` option to be an integer >= ${min}, got \`${String(v)}\``,
+    );
   }
   return v;
 }

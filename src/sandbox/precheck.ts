@@ -12,7 +12,9 @@ type Checked = { ok: true; code: string } | { ok: false; result: RunResult };
  */
 export function precheck(code: unknown, limits: Limits): Checked {
   if (typeof code !== 'string') {
-    throw new SbirtoolsValidationError(`Expected \`code\` to be a string of JavaScript, got \`${code === null ? 'null' : typeof code}\``);
+    throw new SbirtoolsValidationError(
+      `Expected \`code\` to be a string of JavaScript, got \`${code === null ? 'null' : typeof code}\``,
+    );
   }
   // A leading BOM is an editor artefact, not code.
   const source = code.charCodeAt(0) === 0xfeff ? code.slice(1) : code;
@@ -25,7 +27,16 @@ export function precheck(code: unknown, limits: Limits): Checked {
         type: 'POLICY_VIOLATION',
         message: `The code is ${bytes} bytes, over the ${limits.maxCodeBytes}-byte limit (maxCodeBytes).`,
         hint: 'Send shorter code: award_data is already loaded, so no data needs to be pasted into the code; split the work over several runs of a session.',
-        violations: [{ rule: 'max-code-bytes', message: `code is ${bytes} bytes`, line: 1, column: 1, snippet: '', hint: 'Send shorter code.' }],
+        violations: [
+          {
+            rule: 'max-code-bytes',
+            message: `code is ${bytes} bytes`,
+            line: 1,
+            column: 1,
+            snippet: '',
+            hint: 'Send shorter code.',
+          },
+        ],
       }),
     };
   }

@@ -82,24 +82,42 @@ export class Sandbox {
     if (!checked.ok) return { ...checked.result, ...(this.dataset ? { dataset: this.dataset } : {}) };
     if (options.signal?.aborted) {
       return buildResult(
-        { status: 'aborted', stdout: '', stderr: '', outputTruncated: false, stats: { wallMs: 0, cpuMs: 0, heapUsedMb: 0 } },
+        {
+          status: 'aborted',
+          stdout: '',
+          stderr: '',
+          outputTruncated: false,
+          stats: { wallMs: 0, cpuMs: 0, heapUsedMb: 0 },
+        },
         { code: checked.code, limits: this.spec.limits, dataset: this.dataset },
       );
     }
-    const deterministic = options.deterministic ?? (this.deterministic ? { now: Date.UTC(2026, 0, 1), seed: 1 } : undefined);
+    const deterministic =
+      options.deterministic ?? (this.deterministic ? { now: Date.UTC(2026, 0, 1), seed: 1 } : undefined);
     // The policy check and the notebook transform happen where the session lives, inside the
     // deadline (sessionHost.ts): a large program never blocks this thread.
     const raw = await this.backend.run(
       this.id,
-      { source: checked.code, preset: this.preset, timeoutMs: this.spec.limits.timeoutMs, ...(deterministic ? { deterministic } : {}) },
+      {
+        source: checked.code,
+        preset: this.preset,
+        timeoutMs: this.spec.limits.timeoutMs,
+        ...(deterministic ? { deterministic } : {}),
+      },
       options.signal,
       options.onOutput,
     );
     if (raw.status === 'rejected' && raw.error) {
       // refused before it ran (syntax, policy, a parse past the deadline): nothing of the session changed
-      return { ...emptyResult(this.spec.limits, raw.error), ...(this.dataset ? { dataset: this.dataset } : {}), ...(raw.reset ? { sessionReset: true } : {}) };
+      return {
+        ...emptyResult(this.spec.limits, raw.error),
+        ...(this.dataset ? { dataset: this.dataset } : {}),
+        ...(raw.reset ? { sessionReset: true } : {}),
+      };
     }
-    const result = await addChartFiles(buildResult(raw, { code: checked.code, limits: this.spec.limits, dataset: this.dataset, reset: raw.reset }));
+    const result = await addChartFiles(
+      buildResult(raw, { code: checked.code, limits: this.spec.limits, dataset: this.dataset, reset: raw.reset }),
+    );
     result.stats.wallMs = Math.round((performance.now() - started) * 100) / 100;
     return result;
   }
@@ -144,14 +162,22 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
  */
 export async function run(code: string, options: OneShotOptions = {}): Promise<RunResult> {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new SbirtoolsValidationError(`Expected options to be an object, got \`${options === null ? 'null' : Array.isArray(options) ? 'array' : typeof options}\``);
+    throw new SbirtoolsValidationError(
+      `Expected options to be an object, got \`${options === null ? 'null' : Array.isArray(options) ? 'array' : typeof options}\``,
+    );
   }
   const { signal, deterministic, onOutput, ...rest } = options;
-  const perRun = deterministic && typeof deterministic === 'object' ? (deterministic as RunOptions['deterministic']) : undefined;
-  const sandboxOptions: SandboxOptions = perRun || deterministic === undefined ? rest : { ...rest, deterministic: deterministic as boolean };
+  const perRun =
+    deterministic && typeof deterministic === 'object' ? (deterministic as RunOptions['deterministic']) : undefined;
+  const sandboxOptions: SandboxOptions =
+    perRun || deterministic === undefined ? rest : { ...rest, deterministic: deterministic as boolean };
   const box = await createSandbox(sandboxOptions);
   try {
-    return await box.run(code, { ...(signal ? { signal } : {}), ...(onOutput ? { onOutput } : {}), ...(perRun ? { deterministic: perRun } : {}) });
+    return await box.run(code, {
+      ...(signal ? { signal } : {}),
+      ...(onOutput ? { onOutput } : {}),
+      ...(perRun ? { deterministic: perRun } : {}),
+    });
   } finally {
     await box.close();
   }
@@ -171,21 +197,39 @@ function limitsOrThrow(opts: SandboxOptions): Limits {
 /** Per-run options, checked before anything starts. */
 function checkRunOptions(options: unknown): void {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new SbirtoolsValidationError(`Expected run options to be an object, got \`${options === null ? 'null' : Array.isArray(options) ? 'array' : typeof options}\``);
+    throw new SbirtoolsValidationError(
+      `Expected run options to be an object, got \`${options === null ? 'null' : Array.isArray(options) ? 'array' : typeof options}\``,
+    );
   }
   const { signal, deterministic, onOutput, ...rest } = options as RunOptions;
   const unknown = Object.keys(rest);
-  if (unknown.length) throw new SbirtoolsValidationError(`Unknown run option \`${unknown[0]}\`. Known run options: signal, deterministic, onOutput.`);
+  if (unknown.length)
+    throw new SbirtoolsValidationError(
+      `Unknown run option \`${unknown[0]}\`. Known run options: signal, deterministic, onOutput.`,
+    );
   if (onOutput !== undefined && typeof onOutput !== 'function') {
-    throw new SbirtoolsValidationError(`Expected the \`onOutput\` option to be a function (stream, text) => void, got \`${onOutput === null ? 'null' : typeof onOutput}\``);
+    throw new SbirtoolsValidationError(
+      `Expected the \`onOutput\` option to be a function (stream, text) => void, got \`${onOutput === null ? 'null' : typeof onOutput}\``,
+    );
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new SbirtoolsValidationError(`Expected the \`signal\` option to be an AbortSignal, got \`${signal === null ? 'null' : typeof signal}\``);
+    throw new SbirtoolsValidationError(
+      `Expected the \`signal\` option to be an AbortSignal, got \`${signal === null ? 'null' : typeof signal}\``,
+    );
   }
   if (deterministic !== undefined) {
     const d = deterministic as { now?: unknown; seed?: unknown };
-    if (!d || typeof d !== 'object' || typeof d.now !== 'number' || !Number.isFinite(d.now) || typeof d.seed !== 'number' || !Number.isInteger(d.seed)) {
-      throw new SbirtoolsValidationError('Expected the `deterministic` run option to be { now: <ms since epoch, finite>, seed: <integer> }');
+    if (
+      !d ||
+      typeof d !== 'object' ||
+      typeof d.now !== 'number' ||
+      !Number.isFinite(d.now) ||
+      typeof d.seed !== 'number' ||
+      !Number.isInteger(d.seed)
+    ) {
+      throw new SbirtoolsValidationError(
+        'Expected the `deterministic` run option to be { now: <ms since epoch, finite>, seed: <integer> }',
+      );
     }
   }
 }

@@ -6,8 +6,10 @@ export const MAX_TABLE_NAME_LENGTH = 64;
 
 /** Words that cannot name a binding in strict-mode code, or that mean something else there. */
 const RESERVED_WORDS = new Set(
-  ('await break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null ' +
-    'return super switch this throw true try typeof var void while with yield let static implements interface package private protected public arguments eval async of get set').split(' '),
+  (
+    'await break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null ' +
+    'return super switch this throw true try typeof var void while with yield let static implements interface package private protected public arguments eval async of get set'
+  ).split(' '),
 );
 
 /** ECMAScript IdentifierName: ID_Start or $ or _, then ID_Continue, $, ZWNJ or ZWJ. */
@@ -24,8 +26,10 @@ const IDENTIFIER = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u;
 export function tableNameProblem(name: unknown): string | undefined {
   if (typeof name !== 'string') return `it is a ${name === null ? 'null' : typeof name}, not a string`;
   if (name.length === 0) return 'it is empty';
-  if (name.length > MAX_TABLE_NAME_LENGTH) return `it is ${name.length} characters long, over the ${MAX_TABLE_NAME_LENGTH}-character limit`;
-  if (!IDENTIFIER.test(name)) return 'it is not a JavaScript identifier (letters, digits, _ or $, not starting with a digit)';
+  if (name.length > MAX_TABLE_NAME_LENGTH)
+    return `it is ${name.length} characters long, over the ${MAX_TABLE_NAME_LENGTH}-character limit`;
+  if (!IDENTIFIER.test(name))
+    return 'it is not a JavaScript identifier (letters, digits, _ or $, not starting with a digit)';
   if (RESERVED_WORDS.has(name)) return 'it is a JavaScript reserved word';
   const globals = sandboxGlobalNames();
   if (name === 'award_data' || name === 'tables') return `it would hide the sandbox's own \`${name}\``;
@@ -52,10 +56,16 @@ export function checkTableName(name: unknown, where = '`tables`'): asserts name 
 function printable(name: unknown): string {
   const s = String(name);
   const cut = s.length > 80 ? `${s.slice(0, 80)}…` : s;
-  return cut.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029`]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return cut.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029`]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function suggestion(name: unknown): string {
-  const s = String(name).replace(/[^A-Za-z0-9_$]+/g, '_').slice(0, 40).toLowerCase();
+  const s = String(name)
+    .replace(/[^A-Za-z0-9_$]+/g, '_')
+    .slice(0, 40)
+    .toLowerCase();
   return s && s !== '_' ? s : 'table';
 }

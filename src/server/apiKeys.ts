@@ -23,14 +23,21 @@ export function loadKeyRing(option: string[] | undefined, env: NodeJS.ProcessEnv
   if (!keys && env.SBIRTOOLS_API_KEYS) keys = env.SBIRTOOLS_API_KEYS.split(',');
   if (!keys && env.SBIRTOOLS_API_KEYS_FILE) {
     try {
-      keys = readFileSync(env.SBIRTOOLS_API_KEYS_FILE, 'utf8').split('\n').filter((l) => !l.trim().startsWith('#'));
+      keys = readFileSync(env.SBIRTOOLS_API_KEYS_FILE, 'utf8')
+        .split('\n')
+        .filter((l) => !l.trim().startsWith('#'));
     } catch (err) {
-      throw new SbirtoolsValidationError(`Cannot read SBIRTOOLS_API_KEYS_FILE ${env.SBIRTOOLS_API_KEYS_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new SbirtoolsValidationError(
+        `Cannot read SBIRTOOLS_API_KEYS_FILE ${env.SBIRTOOLS_API_KEYS_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
   }
   const list = (keys ?? []).map((k) => k.trim()).filter(Boolean);
   const short = list.find((k) => k.length < 16);
-  if (short !== undefined) throw new SbirtoolsValidationError(`API keys must be at least 16 characters (got one of ${short.length}); generate one with \`openssl rand -hex 32\`.`);
+  if (short !== undefined)
+    throw new SbirtoolsValidationError(
+      `API keys must be at least 16 characters (got one of ${short.length}); generate one with \`openssl rand -hex 32\`.`,
+    );
   const digests = list.map(digest);
   return {
     open: digests.length === 0,

@@ -68,55 +68,109 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   const ring = loadKeyRing(options.apiKeys, env);
   const oauth = oauthConfig(options.oauth, env);
   if (ring.open && !oauth && !isLoopback(host)) {
-    throw new SbirtoolsValidationError(`Listening on ${host} (not loopback) needs API keys or OAuth: set SBIRTOOLS_API_KEYS (comma-separated) or SBIRTOOLS_API_KEYS_FILE, or --oauth-issuer and --oauth-audience.`);
+    throw new SbirtoolsValidationError(
+      `Listening on ${host} (not loopback) needs API keys or OAuth: set SBIRTOOLS_API_KEYS (comma-separated) or SBIRTOOLS_API_KEYS_FILE, or --oauth-issuer and --oauth-audience.`,
+    );
   }
   const int = (name: keyof ServerOptions, fallback: number, min = 1) => {
     const v = options[name] ?? fallback;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new SbirtoolsValidationError(`Expected the \`${name}\` option to be an integer >= ${min}, got \`${String(v)}\``);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min)
+      throw new SbirtoolsValidationError(
+        `Expected the \`${name}\` option to be an integer >= ${min}, got \`${String(v)}\``,
+      );
     return v;
   };
   const sandbox = options.sandbox ?? {};
   let limits;
   try {
-    limits = resolveLimits(sandbox.preset, { timeoutMs: sandbox.timeoutMs, maxCodeBytes: sandbox.maxCodeBytes, memoryLimitMb: sandbox.memoryLimitMb });
+    limits = resolveLimits(sandbox.preset, {
+      timeoutMs: sandbox.timeoutMs,
+      maxCodeBytes: sandbox.maxCodeBytes,
+      memoryLimitMb: sandbox.memoryLimitMb,
+    });
   } catch (err) {
     const issues = (err as { issues?: Array<{ message: string }> }).issues;
     throw new SbirtoolsValidationError(issues ? issues.map((i) => i.message).join('; ') : (err as Error).message);
   }
   // $PORT as platforms set it (Heroku, Cloud Run, Render...); the option or --port wins
   const envPort = env.PORT !== undefined && env.PORT !== '' ? Number(env.PORT) : undefined;
-  if (options.port === undefined && envPort !== undefined && !(Number.isInteger(envPort) && envPort >= 0 && envPort <= 65535)) {
+  if (
+    options.port === undefined &&
+    envPort !== undefined &&
+    !(Number.isInteger(envPort) && envPort >= 0 && envPort <= 65535)
+  ) {
     throw new SbirtoolsValidationError(`Expected $PORT to be a port number 0-65535, got \`${env.PORT}\``);
   }
   const port = int('port', envPort ?? 8787, 0);
   const poolSize = int('poolSize', 1);
   const graceMs = int('graceMs', 30_000, 0);
   const maxBody = int('maxBodyBytes', 2 * limits.maxCodeBytes + 4096);
-  const uploads = { maxUploadBytes: int('maxUploadBytes', 4 * 1048576), allowTableUrls: options.allowTableUrls === true, allowPrivateTableUrls: options.allowPrivateTableUrls === true };
-  const maxResultChars = resultChars(options.maxResultChars ?? env.SBIRTOOLS_MAX_RESULT_CHARS, options.maxResultChars === undefined ? 'SBIRTOOLS_MAX_RESULT_CHARS' : 'maxResultChars');
+  const uploads = {
+    maxUploadBytes: int('maxUploadBytes', 4 * 1048576),
+    allowTableUrls: options.allowTableUrls === true,
+    allowPrivateTableUrls: options.allowPrivateTableUrls === true,
+  };
+  const maxResultChars = resultChars(
+    options.maxResultChars ?? env.SBIRTOOLS_MAX_RESULT_CHARS,
+    options.maxResultChars === undefined ? 'SBIRTOOLS_MAX_RESULT_CHARS' : 'maxResultChars',
+  );
   // an add_table upload arrives base64-encoded inside a JSON-RPC message on /mcp
   const mcpBody = Math.max(maxBody, Math.ceil((uploads.maxUploadBytes * 4) / 3) + 65_536);
-  const caps = { maxReplayCells: int('maxReplayCells', 500), maxReplayBytes: int('maxReplayBytes', 4 * 1048576), maxReplayMs: int('maxReplayMs', 60_000) };
+  const caps = {
+    maxReplayCells: int('maxReplayCells', 500),
+    maxReplayBytes: int('maxReplayBytes', 4 * 1048576),
+    maxReplayMs: int('maxReplayMs', 60_000),
+  };
   // budgets wait this long for Redis before a replica decides alone: long enough that a busy Redis
   // still counts across replicas, short enough that a hung one delays a one-off run by at most this
   const storeWaitMs = int('storeWaitMs', 1000);
-  const rate = { maxConcurrentPerKey: int('maxConcurrentPerKey', 4), runsPerMinutePerKey: int('runsPerMinutePerKey', 120), storeWaitMs };
-  const conn: ConnectionLimits = Object.fromEntries(Object.entries(CONNECTION_DEFAULTS).map(([k, d]) => [k, int(k as keyof ServerOptions, d)])) as unknown as ConnectionLimits;
-  if (conn.headersTimeoutMs > conn.requestTimeoutMs) throw new SbirtoolsValidationError(`Expected \`headersTimeoutMs\` (${conn.headersTimeoutMs}) to be at most \`requestTimeoutMs\` (${conn.requestTimeoutMs})`);
+  const rate = {
+    maxConcurrentPerKey: int('maxConcurrentPerKey', 4),
+    runsPerMinutePerKey: int('runsPerMinutePerKey', 120),
+    storeWaitMs,
+  };
+  const conn: ConnectionLimits = Object.fromEntries(
+    Object.entries(CONNECTION_DEFAULTS).map(([k, d]) => [k, int(k as keyof ServerOptions, d)]),
+  ) as unknown as ConnectionLimits;
+  if (conn.headersTimeoutMs > conn.requestTimeoutMs)
+    throw new SbirtoolsValidationError(
+      `Expected \`headersTimeoutMs\` (${conn.headersTimeoutMs}) to be at most \`requestTimeoutMs\` (${conn.requestTimeoutMs})`,
+    );
   const share = options.maxReplicaSharePerKey ?? 0.5;
-  if (typeof share !== 'number' || !(share > 0 && share <= 1)) throw new SbirtoolsValidationError(`Expected the \`maxReplicaSharePerKey\` option to be a fraction in (0, 1], got \`${String(share)}\``);
+  if (typeof share !== 'number' || !(share > 0 && share <= 1))
+    throw new SbirtoolsValidationError(
+      `Expected the \`maxReplicaSharePerKey\` option to be a fraction in (0, 1], got \`${String(share)}\``,
+    );
   const metricsAuth = options.metricsAuth ?? (env.SBIRTOOLS_METRICS_AUTH as ServerOptions['metricsAuth']) ?? 'key';
-  if (metricsAuth !== 'key' && metricsAuth !== 'none') throw new SbirtoolsValidationError(`Expected \`metricsAuth\` (or SBIRTOOLS_METRICS_AUTH) to be 'key' or 'none', got \`${String(metricsAuth)}\``);
+  if (metricsAuth !== 'key' && metricsAuth !== 'none')
+    throw new SbirtoolsValidationError(
+      `Expected \`metricsAuth\` (or SBIRTOOLS_METRICS_AUTH) to be 'key' or 'none', got \`${String(metricsAuth)}\``,
+    );
   const lockWaitMs = 2 * limits.timeoutMs + caps.maxReplayMs + 5000;
-  const log = options.log === false ? () => undefined : (options.log ?? ((line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`)));
-  const onError = (err: unknown) => log({ time: new Date().toISOString(), level: 'error', message: (err as Error)?.stack ?? String(err) });
+  const log =
+    options.log === false
+      ? () => undefined
+      : (options.log ?? ((line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`)));
+  const onError = (err: unknown) =>
+    log({ time: new Date().toISOString(), level: 'error', message: (err as Error)?.stack ?? String(err) });
 
   const redisUrl = options.redisUrl ?? env.SBIRTOOLS_REDIS_URL;
-  const store = redisUrl ? await createRedisStore({ url: redisUrl, commandTimeoutMs: int('redisCommandTimeoutMs', 2000), ...(options.redisPrefix ? { prefix: options.redisPrefix } : {}) }) : createMemoryStore();
+  const store = redisUrl
+    ? await createRedisStore({
+        url: redisUrl,
+        commandTimeoutMs: int('redisCommandTimeoutMs', 2000),
+        ...(options.redisPrefix ? { prefix: options.redisPrefix } : {}),
+      })
+    : createMemoryStore();
   const maxConcurrentRuns = int('maxConcurrentRuns', poolSize * 2);
   const pool = createPool({ size: poolSize, maxConcurrent: maxConcurrentRuns });
   // fairness: one caller holds at most its share of this replica's run slots; the rest wait in its own queue
-  const scheduler = new FairScheduler({ capacity: maxConcurrentRuns, maxPerKey: Math.max(1, Math.floor(maxConcurrentRuns * share)), maxQueuedPerKey: int('maxQueuedPerKey', 8, 0), maxQueueWaitMs: int('maxQueueWaitMs', 10_000) });
+  const scheduler = new FairScheduler({
+    capacity: maxConcurrentRuns,
+    maxPerKey: Math.max(1, Math.floor(maxConcurrentRuns * share)),
+    maxQueuedPerKey: int('maxQueuedPerKey', 8, 0),
+    maxQueueWaitMs: int('maxQueueWaitMs', 10_000),
+  });
   let card;
   try {
     // the card proves the data opens and a holder runs code before the server says it is up
@@ -154,7 +208,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     observe: (event) => metrics.run(event),
   });
   let draining = false;
-  const viewer = options.capsuleLog ? createViewer({ logPath: options.capsuleLog, prefix: '/ui', replay: options.viewerReplay !== false }) : undefined;
+  const viewer = options.capsuleLog
+    ? createViewer({ logPath: options.capsuleLog, prefix: '/ui', replay: options.viewerReplay !== false })
+    : undefined;
   const app: ServerApp = {
     sessions,
     store,
@@ -170,17 +226,36 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     readiness: async () => ({
       accepting: !draining,
       store: await store.ping(),
-      holder: pool.stats().pids.length > 0 || (await pool.run('1').then((r) => r.ok, () => false)),
+      holder:
+        pool.stats().pids.length > 0 ||
+        (await pool.run('1').then(
+          (r) => r.ok,
+          () => false,
+        )),
     }),
   };
 
   const loopback = isLoopback(host);
-  const allowedHosts = options.allowedHosts ? new Set(options.allowedHosts.map((h) => h.toLowerCase())) : loopback ? new Set(['localhost', '127.0.0.1', '[::1]', host]) : undefined;
+  const allowedHosts = options.allowedHosts
+    ? new Set(options.allowedHosts.map((h) => h.toLowerCase()))
+    : loopback
+      ? new Set(['localhost', '127.0.0.1', '[::1]', host])
+      : undefined;
   const corsOrigins = new Set(options.corsOrigins ?? []);
   // /metrics open to scrapers without a key when the operator says so (keep it off the public interface then)
-  const routes = [...ROUTES, ...(oauth ? protectedResourceRoutes(oauth) : []), ...(options.routes ?? [])].map((r) => (r.path === '/metrics' && metricsAuth === 'none' ? { ...r, auth: false } : r));
+  const routes = [...ROUTES, ...(oauth ? protectedResourceRoutes(oauth) : []), ...(options.routes ?? [])].map((r) =>
+    r.path === '/metrics' && metricsAuth === 'none' ? { ...r, auth: false } : r,
+  );
   // the order is the security argument: nothing reads a body for a foreign Host, nothing runs without a key
-  const handle = chain([hostCheck(allowedHosts, corsOrigins), bodyLimit((ctx) => (ctx.route.path === '/mcp' ? mcpBody : maxBody), conn.bodyIdleTimeoutMs), authenticate(ring, oauth && createOAuthVerifier(oauth)), budget(rate, store, scheduler, metrics.limited)], (ctx) => ctx.route.handle(ctx, app));
+  const handle = chain(
+    [
+      hostCheck(allowedHosts, corsOrigins),
+      bodyLimit((ctx) => (ctx.route.path === '/mcp' ? mcpBody : maxBody), conn.bodyIdleTimeoutMs),
+      authenticate(ring, oauth && createOAuthVerifier(oauth)),
+      budget(rate, store, scheduler, metrics.limited),
+    ],
+    (ctx) => ctx.route.handle(ctx, app),
+  );
   let inFlight = 0;
   let idle: (() => void) | undefined;
 
@@ -190,29 +265,84 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     const requestId = given && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
     const url = new URL(request.url);
     const origin = request.headers.get('origin');
-    const cors = origin && corsOrigins.has(origin) ? { 'access-control-allow-origin': origin, 'access-control-expose-headers': 'x-request-id, retry-after, sbirtools-code-ran, idempotent-replayed', vary: 'origin' } : undefined;
+    const cors =
+      origin && corsOrigins.has(origin)
+        ? {
+            'access-control-allow-origin': origin,
+            'access-control-expose-headers': 'x-request-id, retry-after, sbirtools-code-ran, idempotent-replayed',
+            vary: 'origin',
+          }
+        : undefined;
     const { route, params, allowed } = matchRoute(routes, request.method, url.pathname);
     const logFields: Record<string, unknown> = {};
     const response = await tracer.startActiveSpan('sbirtools.request', async (span) => {
       try {
-        span.setAttributes({ 'http.request.method': request.method, 'url.path': url.pathname, 'sbirtools.request_id': requestId });
+        span.setAttributes({
+          'http.request.method': request.method,
+          'url.path': url.pathname,
+          'sbirtools.request_id': requestId,
+        });
         if (request.method === 'OPTIONS' && cors) {
-          return new Response(null, { status: 204, headers: { ...cors, 'access-control-allow-methods': 'GET, POST, DELETE', 'access-control-allow-headers': 'authorization, content-type, idempotency-key, x-request-id, mcp-protocol-version, accept', 'access-control-max-age': '600' } });
+          return new Response(null, {
+            status: 204,
+            headers: {
+              ...cors,
+              'access-control-allow-methods': 'GET, POST, DELETE',
+              'access-control-allow-headers':
+                'authorization, content-type, idempotency-key, x-request-id, mcp-protocol-version, accept',
+              'access-control-max-age': '600',
+            },
+          });
         }
-        if (!route) return allowed.length ? fail(405, 'METHOD_NOT_ALLOWED', `${url.pathname} answers ${allowed.join(', ')}, not ${request.method}.`, { allow: allowed.join(', ') }) : fail(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}. Routes: /mcp, /v1/run, /v1/sessions, /healthz, /readyz, /metrics.`);
-        if (draining && route.auth) return fail(503, 'SHUTTING_DOWN', 'This replica is shutting down; the code never started.', { 'retry-after': '1', connection: 'close', 'sbirtools-code-ran': 'false' }, 'Retry: another replica (or this one after its restart) will answer.');
-        const ctx: RequestContext = { request, url, requestId, route, params, body: '', keyId: 'local', log: logFields };
+        if (!route)
+          return allowed.length
+            ? fail(405, 'METHOD_NOT_ALLOWED', `${url.pathname} answers ${allowed.join(', ')}, not ${request.method}.`, {
+                allow: allowed.join(', '),
+              })
+            : fail(
+                404,
+                'NOT_FOUND',
+                `No route ${request.method} ${url.pathname}. Routes: /mcp, /v1/run, /v1/sessions, /healthz, /readyz, /metrics.`,
+              );
+        if (draining && route.auth)
+          return fail(
+            503,
+            'SHUTTING_DOWN',
+            'This replica is shutting down; the code never started.',
+            { 'retry-after': '1', connection: 'close', 'sbirtools-code-ran': 'false' },
+            'Retry: another replica (or this one after its restart) will answer.',
+          );
+        const ctx: RequestContext = {
+          request,
+          url,
+          requestId,
+          route,
+          params,
+          body: '',
+          keyId: 'local',
+          log: logFields,
+        };
         try {
           return await handle(ctx);
         } catch (err) {
           if (isStoreUnavailable(err)) {
             // Redis down, hung or full: only what needs it fails, with a retryable answer
             logFields.store = err.message;
-            return fail(503, 'STORE_UNAVAILABLE', `The shared store is unavailable: ${err.message}`, { 'retry-after': '2' }, 'Retry in a few seconds (with the same Idempotency-Key, if you sent one); runs without a session_id keep working meanwhile.');
+            return fail(
+              503,
+              'STORE_UNAVAILABLE',
+              `The shared store is unavailable: ${err.message}`,
+              { 'retry-after': '2' },
+              'Retry in a few seconds (with the same Idempotency-Key, if you sent one); runs without a session_id keep working meanwhile.',
+            );
           }
           onError(err);
           span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
-          return fail(500, 'INTERNAL_ERROR', 'The server failed to answer. Retry; if it keeps failing, the operator should check the server logs.');
+          return fail(
+            500,
+            'INTERNAL_ERROR',
+            'The server failed to answer. Retry; if it keeps failing, the operator should check the server logs.',
+          );
         }
       } finally {
         span.end();
@@ -221,7 +351,16 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     response.headers.set('x-request-id', requestId);
     if (cors) for (const [k, v] of Object.entries(cors)) response.headers.set(k, v);
     metrics.request(route?.path ?? 'unmatched', request.method, response.status);
-    log({ time: new Date().toISOString(), level: response.status >= 500 ? 'error' : 'info', requestId, method: request.method, path: url.pathname, status: response.status, ms: Math.round(performance.now() - started), ...logFields });
+    log({
+      time: new Date().toISOString(),
+      level: response.status >= 500 ? 'error' : 'info',
+      requestId,
+      method: request.method,
+      path: url.pathname,
+      status: response.status,
+      ms: Math.round(performance.now() - started),
+      ...logFields,
+    });
     return response;
   };
 
@@ -242,7 +381,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     await sessions.close();
     await pool.close();
     await store.close();
-    throw new SbirtoolsValidationError(`Cannot listen on ${host}:${port}: ${err.code ?? err.message}${err.code === 'EADDRINUSE' ? ' (the port is taken: pick another with --port)' : ''}.`);
+    throw new SbirtoolsValidationError(
+      `Cannot listen on ${host}:${port}: ${err.code ?? err.message}${err.code === 'EADDRINUSE' ? ' (the port is taken: pick another with --port)' : ''}.`,
+    );
   });
   const bound = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;

@@ -24,22 +24,46 @@ export async function idempotent(
   exec: (slot?: AnswerSlot) => Promise<Response>,
 ): Promise<Response> {
   if (header === null) return exec();
-  if (!KEY.test(header)) return fail(400, 'VALIDATION_ERROR', 'The Idempotency-Key header must be 1-255 visible ASCII characters (a UUID is typical).');
+  if (!KEY.test(header))
+    return fail(
+      400,
+      'VALIDATION_ERROR',
+      'The Idempotency-Key header must be 1-255 visible ASCII characters (a UUID is typical).',
+    );
   const key = `${owner}:${header}`;
   const fingerprint = createHash('sha256').update(body).digest('hex');
   const stored = async (): Promise<Response | undefined> => {
     const answer = await store.getAnswer(key);
     return answer && replayAnswer(answer, fingerprint);
   };
-  return (await stored()) ?? withLease(store, `idem:${key}`, { waitMs, onWait: stored }, async () => (await stored()) ?? exec({ key, fingerprint, ttlMs: IDEMPOTENCY_TTL_MS }));
+  return (
+    (await stored()) ??
+    withLease(
+      store,
+      `idem:${key}`,
+      { waitMs, onWait: stored },
+      async () => (await stored()) ?? exec({ key, fingerprint, ttlMs: IDEMPOTENCY_TTL_MS }),
+    )
+  );
 }
 
 function replayAnswer(answer: StoredAnswer, fingerprint: string): Response {
   if (answer.fingerprint !== fingerprint) {
-    return fail(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request body.', {}, 'Use a new Idempotency-Key for new code; reuse a key only to retry the very same request.');
+    return fail(
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+      'This Idempotency-Key was already used for a different request body.',
+      {},
+      'Use a new Idempotency-Key for new code; reuse a key only to retry the very same request.',
+    );
   }
   return new Response(answer.body, {
     status: answer.status,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', 'idempotent-replayed': 'true', 'sbirtools-code-ran': String(answer.ran) },
+    headers: {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      'idempotent-replayed': 'true',
+      'sbirtools-code-ran': String(answer.ran),
+    },
   });
 }

@@ -16,14 +16,28 @@ function refuseHead(res: ServerResponse, status: 414 | 431, type: string, messag
  * client that stops reading is dropped after `writeTimeoutMs` (the same). A request whose head
  * is over a cap (header count 431, target length 414) is answered here, before anything else.
  */
-export function nodeListener(handler: (request: Request) => Promise<Response>, limits: ConnectionLimits = CONNECTION_DEFAULTS, onSlowReader?: () => void): (req: IncomingMessage, res: ServerResponse) => void {
+export function nodeListener(
+  handler: (request: Request) => Promise<Response>,
+  limits: ConnectionLimits = CONNECTION_DEFAULTS,
+  onSlowReader?: () => void,
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     // node caps the head's bytes (maxHeaderSize); the count of lines and the target are ours
     if (req.rawHeaders.length / 2 > limits.maxHeaderCount) {
-      return refuseHead(res, 431, 'HEADERS_TOO_LARGE', `The request has ${req.rawHeaders.length / 2} header lines; the limit is ${limits.maxHeaderCount}.`);
+      return refuseHead(
+        res,
+        431,
+        'HEADERS_TOO_LARGE',
+        `The request has ${req.rawHeaders.length / 2} header lines; the limit is ${limits.maxHeaderCount}.`,
+      );
     }
     if ((req.url ?? '').length > limits.maxUrlBytes) {
-      return refuseHead(res, 414, 'URL_TOO_LONG', `The request target is ${(req.url ?? '').length} bytes; the limit is ${limits.maxUrlBytes}. Send data in the body.`);
+      return refuseHead(
+        res,
+        414,
+        'URL_TOO_LONG',
+        `The request target is ${(req.url ?? '').length} bytes; the limit is ${limits.maxUrlBytes}. Send data in the body.`,
+      );
     }
     // a fixed origin: the Host header is checked by the host-check middleware, never trusted here
     const request = nodeRequest(req, res, 'http://sbirtools.invalid');

@@ -8,14 +8,23 @@ export interface ErrorBody {
  * @example return json({ ok: true });
  */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+  });
 }
 
 /**
  * An error answer `{ error: { type, message, hint? } }`, written for whoever must fix the request.
  * @example return fail(404, 'NOT_FOUND', 'No route GET /x.');
  */
-export function fail(status: number, type: string, message: string, headers: Record<string, string> = {}, hint?: string): Response {
+export function fail(
+  status: number,
+  type: string,
+  message: string,
+  headers: Record<string, string> = {},
+  hint?: string,
+): Response {
   const body: ErrorBody = { error: { type, message, ...(hint ? { hint } : {}) } };
   return json(body, status, headers);
 }

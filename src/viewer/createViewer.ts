@@ -67,12 +67,17 @@ export function createViewer(options: ViewerCoreOptions): Viewer {
   const token = randomBytes(18).toString('base64url');
   const cache = new Map<number, SafeHtml>();
   // a cut field links to its full text (GET /text, same scope as the page)
-  const more = (line: number, field: TextField) => html`<a href="${base}text?line=${line}&amp;field=${field}" target="_blank" rel="noopener noreferrer">full text</a>`;
+  const more = (line: number, field: TextField) =>
+    html`<a href="${base}text?line=${line}&amp;field=${field}" target="_blank" rel="noopener noreferrer">full text</a>`;
   let generation = log.generation;
   const events = eventsRoute(log, options.pollMs ?? 500);
-  const replay = options.replay === false ? undefined : replayRoute(log, typeof options.replay === 'function' ? options.replay : undefined, token);
+  const replay =
+    options.replay === false
+      ? undefined
+      : replayRoute(log, typeof options.replay === 'function' ? options.replay : undefined, token);
 
-  const visible = (scope?: ViewerScope): LogEntry[] => (scope?.filter ? log.entries.filter((e) => !!e.record && scope.filter!(e.record)) : log.entries);
+  const visible = (scope?: ViewerScope): LogEntry[] =>
+    scope?.filter ? log.entries.filter((e) => !!e.record && scope.filter!(e.record)) : log.entries;
   async function cell(e: LogEntry): Promise<SafeHtml> {
     if (generation !== log.generation) {
       cache.clear();
@@ -96,7 +101,11 @@ export function createViewer(options: ViewerCoreOptions): Viewer {
    * LIVE_PAGE_BYTES of cells (always at least one run), then a "Show older runs" button that
    * loads the next page. A session of ten thousand runs opens as fast as one of fifty.
    */
-  async function pageOf(entries: LogEntry[], before: number | undefined, session: string | undefined): Promise<SafeHtml[]> {
+  async function pageOf(
+    entries: LogEntry[],
+    before: number | undefined,
+    session: string | undefined,
+  ): Promise<SafeHtml[]> {
     const out: SafeHtml[] = [];
     let bytes = 0;
     let i = entries.length - 1;
@@ -110,7 +119,12 @@ export function createViewer(options: ViewerCoreOptions): Viewer {
     if (i >= 0) {
       const next = entries[i + 1]!.line;
       const query = `before=${next}${session !== undefined ? `&session=${encodeURIComponent(session.slice(0, 2000))}` : ''}`;
-      out.push(html`<div class="sb-older" data-before="${next}"><button type="button" class="sb-older-btn">Show older runs (${(i + 1).toLocaleString('en-US')} more)</button> <a href="${base}?${query}">or open them as a page</a></div>`);
+      out.push(
+        html`<div class="sb-older" data-before="${next}">
+          <button type="button" class="sb-older-btn">Show older runs (${(i + 1).toLocaleString('en-US')} more)</button>
+          <a href="${base}?${query}">or open them as a page</a>
+        </div>`,
+      );
     }
     return out;
   }
@@ -122,10 +136,27 @@ export function createViewer(options: ViewerCoreOptions): Viewer {
     const shown = selected === undefined ? all : all.filter((e) => sessionOf(e) === selected);
     const nonce = randomBytes(16).toString('base64');
     const body = renderPage({
-      mode: 'live', title: 'sbirtools runs', logName: basename(options.logPath), sessions: groupSessions(all), ...(selected !== undefined ? { selected } : {}),
-      cells: await pageOf(shown, lineParam(url, 'before'), selected), count: all.length, lastLine: lastLineOf(all), nonce, base, token, generatedAt: new Date().toISOString(),
+      mode: 'live',
+      title: 'sbirtools runs',
+      logName: basename(options.logPath),
+      sessions: groupSessions(all),
+      ...(selected !== undefined ? { selected } : {}),
+      cells: await pageOf(shown, lineParam(url, 'before'), selected),
+      count: all.length,
+      lastLine: lastLineOf(all),
+      nonce,
+      base,
+      token,
+      generatedAt: new Date().toISOString(),
     });
-    return new Response(body, { status: 200, headers: { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy(nonce, 'live') } });
+    return new Response(body, {
+      status: 200,
+      headers: {
+        ...SECURITY_HEADERS,
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': contentSecurityPolicy(nonce, 'live'),
+      },
+    });
   }
 
   async function fragment(url: URL, scope?: ViewerScope): Promise<Response> {
@@ -144,7 +175,12 @@ export function createViewer(options: ViewerCoreOptions): Viewer {
     const selected = url.searchParams.get('session') ?? undefined;
     const fresh = all.filter((e) => e.line > after && (selected === undefined || sessionOf(e) === selected));
     const runs = (await cells(fresh)).map((c) => c.value.replace('class="sb-run"', 'class="sb-run sb-new"')).join('');
-    return jsonResponse(200, { runs, sessions: renderSessionList(groupSessions(all), selected, base, all.length).value, lastLine: last, count: all.length });
+    return jsonResponse(200, {
+      runs,
+      sessions: renderSessionList(groupSessions(all), selected, base, all.length).value,
+      lastLine: last,
+      count: all.length,
+    });
   }
 
   /** GET /text?line=N&field=F: the whole text of a field a page cut, as plain text the browser will not run. */
@@ -152,25 +188,50 @@ export function createViewer(options: ViewerCoreOptions): Viewer {
     await log.refresh();
     const line = lineParam(url, 'line');
     const field = url.searchParams.get('field') ?? '';
-    if (!(TEXT_FIELDS as readonly string[]).includes(field)) return jsonResponse(400, { error: { type: 'VALIDATION_ERROR', message: `field must be one of ${TEXT_FIELDS.join(', ')}.` } });
+    if (!(TEXT_FIELDS as readonly string[]).includes(field))
+      return jsonResponse(400, {
+        error: { type: 'VALIDATION_ERROR', message: `field must be one of ${TEXT_FIELDS.join(', ')}.` },
+      });
     const entry = line === undefined ? undefined : visible(scope).find((e) => e.line === line);
     const body = entry?.record ? fullText(entry.record, field as TextField) : undefined;
     if (body === undefined) return notFound(`No ${field} for a run on line ${line ?? '?'}.`);
-    return new Response(body, { status: 200, headers: { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'content-security-policy': "sandbox; default-src 'none'" } });
+    return new Response(body, {
+      status: 200,
+      headers: {
+        ...SECURITY_HEADERS,
+        'content-type': 'text/plain; charset=utf-8',
+        'content-security-policy': "sandbox; default-src 'none'",
+      },
+    });
   }
 
   async function route(request: Request, scope?: ViewerScope): Promise<Response> {
-    if (options.allowedHosts && !options.allowedHosts.includes(request.headers.get('host') ?? '')) return jsonResponse(421, { error: { type: 'BAD_HOST', message: 'This viewer answers only on its own address.' } });
+    if (options.allowedHosts && !options.allowedHosts.includes(request.headers.get('host') ?? ''))
+      return jsonResponse(421, {
+        error: { type: 'BAD_HOST', message: 'This viewer answers only on its own address.' },
+      });
     const url = new URL(request.url);
     let path = url.pathname;
     if (prefix && (path === prefix || path.startsWith(`${prefix}/`))) path = path.slice(prefix.length);
-    if (path === '' && prefix) return new Response(null, { status: 308, headers: { ...SECURITY_HEADERS, location: `${base}${url.search}` } });
+    if (path === '' && prefix)
+      return new Response(null, { status: 308, headers: { ...SECURITY_HEADERS, location: `${base}${url.search}` } });
     const method = request.method;
     if (path === '/replay') {
       if (!replay) return notFound('Replay is turned off in this viewer.');
-      return method === 'POST' ? replay(request, scope?.filter) : jsonResponse(405, { error: { type: 'METHOD_NOT_ALLOWED', message: 'POST a JSON body {"line": N}.' } }, { allow: 'POST' });
+      return method === 'POST'
+        ? replay(request, scope?.filter)
+        : jsonResponse(
+            405,
+            { error: { type: 'METHOD_NOT_ALLOWED', message: 'POST a JSON body {"line": N}.' } },
+            { allow: 'POST' },
+          );
     }
-    if (method !== 'GET' && method !== 'HEAD') return jsonResponse(405, { error: { type: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed here; the viewer only reads.` } }, { allow: 'GET' });
+    if (method !== 'GET' && method !== 'HEAD')
+      return jsonResponse(
+        405,
+        { error: { type: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed here; the viewer only reads.` } },
+        { allow: 'GET' },
+      );
     if (path === '/') return page(url, scope);
     if (path === '/events') return events(request, SECURITY_HEADERS);
     if (path === '/fragment') return fragment(url, scope);
@@ -185,7 +246,9 @@ export function createViewer(options: ViewerCoreOptions): Viewer {
         return await route(request, scope);
       } catch (err) {
         process.emitWarning(`sbirtools viewer: ${(err as Error)?.stack ?? String(err)}`);
-        return jsonResponse(500, { error: { type: 'INTERNAL_ERROR', message: 'The viewer failed to render this page.' } });
+        return jsonResponse(500, {
+          error: { type: 'INTERNAL_ERROR', message: 'The viewer failed to render this page.' },
+        });
       }
     },
     close: () => events.close(),

@@ -4,7 +4,9 @@ const HEARTBEAT_MS = 15_000;
 const encoder = new TextEncoder();
 
 /** GET /events as a Fetch handler, plus close() (ends every open stream). */
-export type EventsRoute = ((request: Request, headers: Record<string, string>) => Response) & { close(): Promise<void> };
+export type EventsRoute = ((request: Request, headers: Record<string, string>) => Response) & {
+  close(): Promise<void>;
+};
 
 /**
  * Server-sent events: while at least one page listens, the log is checked every `pollMs` and each
@@ -61,7 +63,10 @@ export function eventsRoute(log: LogSource, pollMs: number): EventsRoute {
     });
     timer ??= setTimeout(tick, pollMs).unref();
     beat ??= setInterval(() => send(': ping\n\n'), HEARTBEAT_MS).unref();
-    return new Response(body, { status: 200, headers: { ...headers, 'content-type': 'text/event-stream; charset=utf-8' } });
+    return new Response(body, {
+      status: 200,
+      headers: { ...headers, 'content-type': 'text/event-stream; charset=utf-8' },
+    });
   }) as EventsRoute;
   route.close = async () => {
     closed = true;

@@ -19,6 +19,10 @@ export function fullText(record: CapsuleRecord, field: TextField): string | unde
     case 'value':
       return o?.valueText ?? (o?.value !== undefined ? JSON.stringify(o.value, null, 2) : undefined);
     case 'error':
-      return o?.error ? [`${o.error.type}: ${o.error.message}`, o.error.hint ? `hint: ${o.error.hint}` : ''].filter(Boolean).join('\n') : undefined;
+      return o?.error
+        ? [`${o.error.type}: ${o.error.message}`, o.error.hint ? `hint: ${o.error.hint}` : '']
+            .filter(Boolean)
+            .join('\n')
+        : undefined;
   }
 }

@@ -94,7 +94,6 @@ export class LogSource {
     if (start < chunk.length) this.pending.push(Buffer.from(chunk.subarray(start)));
     return added;
   }
-
 }
 
 /**
@@ -126,7 +125,10 @@ function parseLine(text: string, line: number, keepAllRows: boolean): LogEntry {
   const parsed = CapsuleRecordSchema.safeParse(keepAllRows ? json : keepShownRows(json));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { line, problem: `Line ${line} is not a capsule record (${issue?.path.join('.') || 'record'}: ${issue?.message}).` };
+    return {
+      line,
+      problem: `Line ${line} is not a capsule record (${issue?.path.join('.') || 'record'}: ${issue?.message}).`,
+    };
   }
   return { line, record: parsed.data };
 }

@@ -15,9 +15,15 @@ export async function readFullText(logPath: string, line: number, field: TextFie
   const log = new LogSource(logPath, { keepAllRows: true });
   await log.refresh();
   const entry = log.entries.find((e) => e.line === line);
-  if (!entry) throw new ReportError(`${logPath} has no record on line ${line} (its records are on lines ${log.entries[0]?.line ?? '-'} to ${log.entries.at(-1)?.line ?? '-'}).`);
+  if (!entry)
+    throw new ReportError(
+      `${logPath} has no record on line ${line} (its records are on lines ${log.entries[0]?.line ?? '-'} to ${log.entries.at(-1)?.line ?? '-'}).`,
+    );
   if (!entry.record) throw new ReportError(entry.problem ?? `Line ${line} is not a capsule record.`);
   const text = fullText(entry.record, field);
-  if (text === undefined) throw new ReportError(`The run on line ${line} has no ${field}${entry.record.outputs ? '' : ' (it was logged without --capsule-outputs)'}.`);
+  if (text === undefined)
+    throw new ReportError(
+      `The run on line ${line} has no ${field}${entry.record.outputs ? '' : ' (it was logged without --capsule-outputs)'}.`,
+    );
   return text;
 }

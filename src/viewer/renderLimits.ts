@@ -25,10 +25,30 @@ export interface RenderLimits {
 }
 
 /** The live viewer's bounds per run (its pages are also bounded as a whole: LIVE_PAGE_BYTES). */
-export const LIVE_LIMITS: RenderLimits = { textChars: 100_000, codeChars: 200_000, codeLines: 5000, messageChars: 20_000, tableChars: 400_000, tables: 20, charts: 20, svgBytes: 1_000_000, runBytes: 3 * 1024 * 1024 };
+export const LIVE_LIMITS: RenderLimits = {
+  textChars: 100_000,
+  codeChars: 200_000,
+  codeLines: 5000,
+  messageChars: 20_000,
+  tableChars: 400_000,
+  tables: 20,
+  charts: 20,
+  svgBytes: 1_000_000,
+  runBytes: 3 * 1024 * 1024,
+};
 
 /** A report's bounds per run: smaller, since a report holds a whole session in one file. */
-export const REPORT_LIMITS: RenderLimits = { textChars: 20_000, codeChars: 50_000, codeLines: 2000, messageChars: 5_000, tableChars: 100_000, tables: 10, charts: 10, svgBytes: 500_000, runBytes: 1024 * 1024 };
+export const REPORT_LIMITS: RenderLimits = {
+  textChars: 20_000,
+  codeChars: 50_000,
+  codeLines: 2000,
+  messageChars: 5_000,
+  tableChars: 100_000,
+  tables: 10,
+  charts: 10,
+  svgBytes: 500_000,
+  runBytes: 1024 * 1024,
+};
 
 /** Default size bound of a report file (4 MiB); `--max-bytes` / `maxBytes` changes it. */
 export const REPORT_MAX_BYTES = 4 * 1024 * 1024;

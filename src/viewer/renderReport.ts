@@ -40,7 +40,17 @@ export class ReportError extends SbirtoolsError {
 const FRAME_BYTES = 64 * 1024;
 
 /** A run in brief, when its full cell would pass what is left of the report's bound. */
-const COMPACT_LIMITS: RenderLimits = { textChars: 2_000, codeChars: 5_000, codeLines: 100, messageChars: 1_000, tableChars: 10_000, tables: 1, charts: 0, svgBytes: 0, runBytes: 64 * 1024 };
+const COMPACT_LIMITS: RenderLimits = {
+  textChars: 2_000,
+  codeChars: 5_000,
+  codeLines: 100,
+  messageChars: 1_000,
+  tableChars: 10_000,
+  tables: 1,
+  charts: 0,
+  svgBytes: 0,
+  runBytes: 64 * 1024,
+};
 
 const shortId = (id: string) => (id.length > 200 ? `${id.slice(0, 200)}…` : id);
 
@@ -56,22 +66,32 @@ const shortId = (id: string) => (id.length > 200 ? `${id.slice(0, 200)}…` : id
  * @example await writeFile('report.html', await renderReport('runs.jsonl', { session: 'abc' }));
  */
 export async function renderReport(logPath: string, options: ReportOptions = {}): Promise<string> {
-  if (!existsSync(logPath)) throw new ReportError(`${logPath} does not exist; write one with --capsule-log <file> --capsule-outputs.`);
+  if (!existsSync(logPath))
+    throw new ReportError(`${logPath} does not exist; write one with --capsule-log <file> --capsule-outputs.`);
   const log = new LogSource(logPath);
   await log.refresh();
   const sessions = groupSessions(log.entries);
-  const names = sessions.slice(0, 50).map((s) => (s.id === '' ? '"" (runs without a session)' : shortId(s.id))).join(', ') + (sessions.length > 50 ? `, and ${sessions.length - 50} more` : '') || 'none';
+  const names =
+    sessions
+      .slice(0, 50)
+      .map((s) => (s.id === '' ? '"" (runs without a session)' : shortId(s.id)))
+      .join(', ') + (sessions.length > 50 ? `, and ${sessions.length - 50} more` : '') || 'none';
   let chosen = sessions;
   if (!options.all) {
-    if (options.session === undefined && sessions.length > 1) throw new ReportError(`${logPath} has ${sessions.length} sessions; choose one with --session <id> (or --all): ${names}.`);
+    if (options.session === undefined && sessions.length > 1)
+      throw new ReportError(
+        `${logPath} has ${sessions.length} sessions; choose one with --session <id> (or --all): ${names}.`,
+      );
     if (options.session !== undefined) chosen = sessions.filter((s) => s.id === options.session);
-    if (options.session !== undefined && chosen.length === 0) throw new ReportError(`${logPath} has no session '${shortId(options.session)}'; its sessions: ${names}.`);
+    if (options.session !== undefined && chosen.length === 0)
+      throw new ReportError(`${logPath} has no session '${shortId(options.session)}'; its sessions: ${names}.`);
   }
   const ids = new Set(chosen.map((s) => s.id));
   const entries = log.entries.filter((e) => ids.has(sessionOf(e)));
   const maxBytes = options.maxBytes ?? REPORT_MAX_BYTES;
   const logName = options.logName ?? basename(logPath);
-  const more = (line: number, field: string): SafeHtml => html`full text: <code>sbirtools report ${logName} --line ${line} --field ${field} -o -</code>`;
+  const more = (line: number, field: string): SafeHtml =>
+    html`full text: <code>sbirtools report ${logName} --line ${line} --field ${field} -o -</code>`;
   const cells: SafeHtml[] = [];
   let used = FRAME_BYTES;
   let included = 0;
@@ -91,10 +111,19 @@ export async function renderReport(logPath: string, options: ReportOptions = {})
   }
   if (included < entries.length) {
     const next = entries[included]!; // runs are kept oldest first, so the rest follows this line
-    cells.push(html`<div class="sb-note sb-left-out">${(entries.length - included).toLocaleString('en-US')} of ${entries.length.toLocaleString('en-US')} runs (log line ${next.line} on) are not in this report: it reached its size bound of ${maxBytes.toLocaleString('en-US')} bytes. See them with <code>sbirtools view ${logName}</code>, or write a larger report with <code>--max-bytes</code>.</div>`);
+    cells.push(
+      html`<div class="sb-note sb-left-out">
+        ${(entries.length - included).toLocaleString('en-US')} of ${entries.length.toLocaleString('en-US')} runs (log
+        line ${next.line} on) are not in this report: it reached its size bound of ${maxBytes.toLocaleString('en-US')}
+        bytes. See them with <code>sbirtools view ${logName}</code>, or write a larger report with
+        <code>--max-bytes</code>.
+      </div>`,
+    );
   }
   const one = chosen.length === 1 ? chosen[0]! : undefined;
-  const title = options.title ?? `sbirtools report: ${options.all || !one ? 'all runs' : one.id === '' ? 'runs without a session' : `session ${shortId(one.id)}`}`;
+  const title =
+    options.title ??
+    `sbirtools report: ${options.all || !one ? 'all runs' : one.id === '' ? 'runs without a session' : `session ${shortId(one.id)}`}`;
   return renderPage({
     mode: 'report',
     title,

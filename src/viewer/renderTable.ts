@@ -23,7 +23,7 @@ function number(v: number, dtype: string): string {
 function cell(v: unknown, dtype: string): [SafeHtml, number] {
   if (v === null || v === undefined) return [html`<td class="sb-null" data-v="">null</td>`, 4];
   if (typeof v === 'number') return [html`<td class="sb-num" data-v="${v}">${number(v, dtype)}</td>`, 24];
-  let text = typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+  let text = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
   if (text.length > CELL_MAX_CHARS) text = `${text.slice(0, CELL_MAX_CHARS)}…`;
   return [html`<td data-v="${text}">${text}</td>`, 2 * text.length + 4];
 }
@@ -37,7 +37,12 @@ export function renderTable(t: CapsuleTable, caption: string, maxChars = TABLE_M
   const rows = Array.isArray(t.rows) ? t.rows.slice(0, SHOW_MAX_ROWS) : [];
   const columns = t.columns.slice(0, 500);
   const numeric = (i: number) => ['number', 'integer'].includes(t.dtypes[i] ?? '');
-  const head = columns.map((c, i) => html`<th scope="col" data-type="${numeric(i) ? 'number' : 'text'}" aria-sort="none"><button type="button" class="sb-sort" data-col="${i}">${String(c).slice(0, HEADER_MAX_CHARS)}</button></th>`);
+  const head = columns.map(
+    (c, i) =>
+      html`<th scope="col" data-type="${numeric(i) ? 'number' : 'text'}" aria-sort="none">
+        <button type="button" class="sb-sort" data-col="${i}">${String(c).slice(0, HEADER_MAX_CHARS)}</button>
+      </th>`,
+  );
   // rows until the table's character budget is spent: a thousand rows of 2,000-character cells
   // in 500 columns would otherwise be a gigabyte of page
   let used = 0;
@@ -51,10 +56,26 @@ export function renderTable(t: CapsuleTable, caption: string, maxChars = TABLE_M
   }
   const shown = body.length;
   const shape = `${fmt(t.totalRows)} row${t.totalRows === 1 ? '' : 's'} × ${fmt(t.columns.length)} column${t.columns.length === 1 ? '' : 's'}`;
-  const kept = shown < t.totalRows ? ` · the first ${fmt(shown)} kept${shown < rows.length ? ' (the page\'s size bound)' : ''}` : '';
+  const kept =
+    shown < t.totalRows
+      ? ` · the first ${fmt(shown)} kept${shown < rows.length ? " (the page's size bound)" : ''}`
+      : '';
   return html`<div class="sb-table" data-page-rows="${PAGE_ROWS}" data-rows="${shown}">
-<div class="sb-table-head"><span class="sb-caption">${caption}</span> <span class="sb-shape">${shape}${kept}</span></div>
-<div class="sb-scroll"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>
-${shown > PAGE_ROWS ? html`<div class="sb-pager"><button type="button" class="sb-prev">‹ Prev</button> <span class="sb-page">rows 1–${Math.min(PAGE_ROWS, shown)} of ${fmt(shown)}</span> <button type="button" class="sb-next">Next ›</button></div>` : ''}
-</div>`;
+    <div class="sb-table-head">
+      <span class="sb-caption">${caption}</span> <span class="sb-shape">${shape}${kept}</span>
+    </div>
+    <div class="sb-scroll">
+      <table>
+        <thead>
+          <tr>
+            ${head}
+          </tr>
+        </thead>
+        <tbody>
+          ${body}
+        </tbody>
+      </table>
+    </div>
+    ${shown > PAGE_ROWS ? html`<div class="sb-pager"><button type="button" class="sb-prev">‹ Prev</button> <span class="sb-page">rows 1–${Math.min(PAGE_ROWS, shown)} of ${fmt(shown)}</span> <button type="button" class="sb-next">Next ›</button></div>` : ''}
+  </div>`;
 }

@@ -30,16 +30,19 @@ export function replayRoute(log: LogSource, runner: ReplayRunner | undefined, to
   let queue: Promise<unknown> = Promise.resolve();
   let waiting = 0;
   return async (request: Request, filter: ((r: CapsuleRecord) => boolean) | undefined): Promise<Response> => {
-    if (!sameToken(request.headers.get('x-sbirtools-viewer'), token)) return fail(403, 'FORBIDDEN', 'Replay needs the x-sbirtools-viewer header of the viewer page.');
+    if (!sameToken(request.headers.get('x-sbirtools-viewer'), token))
+      return fail(403, 'FORBIDDEN', 'Replay needs the x-sbirtools-viewer header of the viewer page.');
     const text = await request.text();
-    if (Buffer.byteLength(text) > MAX_BODY_BYTES) return fail(413, 'BODY_TOO_LARGE', `The body must be at most ${MAX_BODY_BYTES} bytes: {"line": N}.`);
+    if (Buffer.byteLength(text) > MAX_BODY_BYTES)
+      return fail(413, 'BODY_TOO_LARGE', `The body must be at most ${MAX_BODY_BYTES} bytes: {"line": N}.`);
     let line: unknown;
     try {
       line = (JSON.parse(text) as { line?: unknown }).line;
     } catch {
       return fail(400, 'BAD_REQUEST', 'The body must be JSON: {"line": N}.');
     }
-    if (typeof line !== 'number' || !Number.isSafeInteger(line) || line < 1) return fail(400, 'BAD_REQUEST', `"line" must be a positive whole number, got ${JSON.stringify(line)}.`);
+    if (typeof line !== 'number' || !Number.isSafeInteger(line) || line < 1)
+      return fail(400, 'BAD_REQUEST', `"line" must be a positive whole number, got ${JSON.stringify(line)}.`);
     await log.refresh();
     const entry = log.entries.find((e) => e.line === line && e.record && (!filter || filter(e.record)));
     if (!entry) return fail(404, 'NOT_FOUND', `No run on line ${line} of this log.`);
@@ -49,7 +52,19 @@ export function replayRoute(log: LogSource, runner: ReplayRunner | undefined, to
     queue = job.catch(() => undefined);
     try {
       const r = await job;
-      return jsonResponse(200, { line: r.line, match: r.match, stdoutMatch: r.stdoutMatch, valueMatch: r.valueMatch, errorTypeMatch: r.errorTypeMatch, datasetMatch: r.datasetMatch, preludeMatch: r.preludeMatch, replayedBefore: r.replayedBefore, notes: r.notes, ok: r.result.ok, errorType: r.result.error?.type ?? null });
+      return jsonResponse(200, {
+        line: r.line,
+        match: r.match,
+        stdoutMatch: r.stdoutMatch,
+        valueMatch: r.valueMatch,
+        errorTypeMatch: r.errorTypeMatch,
+        datasetMatch: r.datasetMatch,
+        preludeMatch: r.preludeMatch,
+        replayedBefore: r.replayedBefore,
+        notes: r.notes,
+        ok: r.result.ok,
+        errorType: r.result.error?.type ?? null,
+      });
     } catch (err) {
       return fail(500, 'REPLAY_FAILED', `The replay could not run: ${(err as Error).message}`);
     } finally {

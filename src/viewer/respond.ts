@@ -12,5 +12,8 @@ export const SECURITY_HEADERS: Record<string, string> = {
  * @example return jsonResponse(404, { error: { type: 'NOT_FOUND', message: '…' } });
  */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', ...headers } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
 }

@@ -11,7 +11,9 @@ const LOCAL_URL = /^\s*url\(\s*#[A-Za-z0-9_.:-]+\s*\)\s*$/;
 async function load(): Promise<Purifier> {
   const [{ JSDOM }, { createDOMPurify }] = await Promise.all([
     import('jsdom').catch((err: unknown) => {
-      throw new Error(`charts are drawn in the viewer and the report only with the optional package jsdom installed (\`npm install jsdom\`), which sanitizes their SVG; it did not load: ${String((err as Error)?.message ?? err).split('\n')[0]}`);
+      throw new Error(
+        `charts are drawn in the viewer and the report only with the optional package jsdom installed (\`npm install jsdom\`), which sanitizes their SVG; it did not load: ${String((err as Error)?.message ?? err).split('\n')[0]}`,
+      );
     }),
     import('../vendor/dompurify.js'),
   ]);
@@ -50,7 +52,20 @@ export async function sanitizeSvg(svg: string, prefix: string): Promise<string |
   idPrefix = prefix; // read by the hook during this synchronous call only
   const clean = purify.sanitize(svg, {
     USE_PROFILES: { svg: true, svgFilters: true },
-    FORBID_TAGS: ['style', 'script', 'a', 'image', 'use', 'foreignObject', 'animate', 'animateMotion', 'animateTransform', 'set', 'feImage', 'iframe'],
+    FORBID_TAGS: [
+      'style',
+      'script',
+      'a',
+      'image',
+      'use',
+      'foreignObject',
+      'animate',
+      'animateMotion',
+      'animateTransform',
+      'set',
+      'feImage',
+      'iframe',
+    ],
     FORBID_ATTR: ['style', 'class', 'href', 'xlink:href', 'src', 'action', 'formaction'],
     ALLOW_DATA_ATTR: false,
   });

@@ -30,5 +30,7 @@ export function groupSessions(entries: LogEntry[]): SessionView[] {
     if (!e.record || !e.record.result.ok) s.errors++;
     if (e.record?.dataset?.synthetic) s.synthetic = true;
   }
-  return [...byId.values()].sort((a, b) => (b.lastTime > a.lastTime ? 1 : b.lastTime < a.lastTime ? -1 : b.runs.at(-1)!.line - a.runs.at(-1)!.line));
+  return [...byId.values()].sort((a, b) =>
+    b.lastTime > a.lastTime ? 1 : b.lastTime < a.lastTime ? -1 : b.runs.at(-1)!.line - a.runs.at(-1)!.line,
+  );
 }

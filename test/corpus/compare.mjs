@@ -16,13 +16,14 @@ export function sameCell(a, b) {
   if (isNum(a) && isNum(b)) return a === b || Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
   if (typeof a === 'boolean' && isNum(b)) return Number(a) === b;
   if (isNum(a) && typeof b === 'boolean') return a === Number(b);
-  if (typeof a === 'string' && typeof b === 'string' && ISO.test(a) && ISO.test(b)) return a.slice(0, 19) === b.slice(0, 19);
+  if (typeof a === 'string' && typeof b === 'string' && ISO.test(a) && ISO.test(b))
+    return a.slice(0, 19) === b.slice(0, 19);
   if (typeof a === 'string' && isNum(b)) return a.trim() !== '' && sameCell(Number(a), b);
   if (isNum(a) && typeof b === 'string') return sameCell(b, a);
   return a === b;
 }
 
-const key = (row) => JSON.stringify(row.map((c) => (isNum(c) ? Math.round(c * 1e4) / 1e4 : c ?? null)));
+const key = (row) => JSON.stringify(row.map((c) => (isNum(c) ? Math.round(c * 1e4) / 1e4 : (c ?? null))));
 
 function sameRows(exp, act, anyOrder) {
   if (exp.length !== act.length) return false;
@@ -30,7 +31,9 @@ function sameRows(exp, act, anyOrder) {
     exp = [...exp].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
     act = [...act].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   }
-  return exp.every((r, i) => Array.isArray(act[i]) && r.length === act[i].length && r.every((c, j) => sameCell(c, act[i][j])));
+  return exp.every(
+    (r, i) => Array.isArray(act[i]) && r.length === act[i].length && r.every((c, j) => sameCell(c, act[i][j])),
+  );
 }
 
 /** The answer of a run as { kind, value } (kind: rows | list | dict | scalar | none), before stdout. */
@@ -45,7 +48,14 @@ export function actualOf(result) {
   return { kind: 'none', value: undefined };
 }
 
-const asRows = (x) => (x.kind === 'rows' ? x.value : x.kind === 'list' ? x.value.map((v) => (Array.isArray(v) ? v : [v])) : x.kind === 'dict' ? Object.entries(x.value) : [[x.value]]);
+const asRows = (x) =>
+  x.kind === 'rows'
+    ? x.value
+    : x.kind === 'list'
+      ? x.value.map((v) => (Array.isArray(v) ? v : [v]))
+      : x.kind === 'dict'
+        ? Object.entries(x.value)
+        : [[x.value]];
 
 /** True when a value answer matches the expected one. */
 export function sameAnswer(expected, actual, anyOrder = false) {
@@ -56,7 +66,9 @@ export function sameAnswer(expected, actual, anyOrder = false) {
   }
   if (expected.kind === 'dict' && actual.kind === 'dict') {
     const ek = Object.keys(expected.value);
-    return ek.length === Object.keys(actual.value).length && ek.every((k) => sameCell(expected.value[k], actual.value[k]));
+    return (
+      ek.length === Object.keys(actual.value).length && ek.every((k) => sameCell(expected.value[k], actual.value[k]))
+    );
   }
   return sameRows(asRows(expected), asRows(actual), anyOrder);
 }
@@ -81,8 +93,18 @@ export function judge(expected, result, anyOrder = false) {
   if (!result.ok) return { ok: false, why: result.error?.message ?? 'failed' };
   const actual = actualOf(result);
   if (actual.kind !== 'none') {
-    return sameAnswer(expected, actual, anyOrder) ? { ok: true } : { ok: false, why: `answered ${JSON.stringify(actual.value).slice(0, 200)}, pandas ${JSON.stringify(expected.value).slice(0, 200)}` };
+    return sameAnswer(expected, actual, anyOrder)
+      ? { ok: true }
+      : {
+          ok: false,
+          why: `answered ${JSON.stringify(actual.value).slice(0, 200)}, pandas ${JSON.stringify(expected.value).slice(0, 200)}`,
+        };
   }
   if (result.stdout.trim() === '') return { ok: false, why: 'no value and nothing printed' };
-  return stdoutShows(expected, result.stdout) ? { ok: true } : { ok: false, why: `printed ${JSON.stringify(result.stdout.slice(0, 200))}, pandas ${JSON.stringify(expected.value).slice(0, 200)}` };
+  return stdoutShows(expected, result.stdout)
+    ? { ok: true }
+    : {
+        ok: false,
+        why: `printed ${JSON.stringify(result.stdout.slice(0, 200))}, pandas ${JSON.stringify(expected.value).slice(0, 200)}`,
+      };
 }

@@ -19,7 +19,13 @@ export async function runCorpus({ createSandbox, writeSyntheticCsv }) {
   const dir = mkdtempSync(join(tmpdir(), 'sbirtools-corpus-'));
   const csv = join(dir, 'award_data.csv');
   await writeSyntheticCsv(csv);
-  const box = await createSandbox({ dataPath: csv, tables: { agencies: join(here, 'agencies.csv') }, maxRows: 10000, maxResultBytes: 16 << 20, timeoutMs: 30000 });
+  const box = await createSandbox({
+    dataPath: csv,
+    tables: { agencies: join(here, 'agencies.csv') },
+    maxRows: 10000,
+    maxResultBytes: 16 << 20,
+    timeoutMs: 30000,
+  });
   const verdicts = [];
   try {
     for (const s of SNIPPETS) {

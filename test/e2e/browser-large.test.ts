@@ -27,7 +27,13 @@ const log = join(dir, 'runs.jsonl');
 
 function hugeRecord(): CapsuleRecord {
   const rows = Array.from({ length: 1000 }, (_, r) => [r, ...Array.from({ length: 9 }, () => '<td>&amp;'.repeat(20))]);
-  const table = { columns: ['n', ...Array.from({ length: 9 }, (_, i) => `c${i}`)], dtypes: ['integer', ...Array(9).fill('string')], rows, totalRows: 1000, truncated: false };
+  const table = {
+    columns: ['n', ...Array.from({ length: 9 }, (_, i) => `c${i}`)],
+    dtypes: ['integer', ...Array(9).fill('string')],
+    rows,
+    totalRows: 1000,
+    truncated: false,
+  };
   const svg = `<svg xmlns="http://www.w3.org/2000/svg">${'<rect width="1" height="1"/>'.repeat(40_000)}</svg>`;
   return record({
     time: '2026-01-02T00:00:00.000Z',
@@ -60,8 +66,26 @@ describe.skipIf(!!unavailable)('the largest pages in a real browser', () => {
     appendFileSync(log, `${JSON.stringify(hugeRecord())}\n`);
     const lines: string[] = [];
     for (let i = 1; i <= 3000; i++) {
-      const outputs = { stdout: `run ${i} `.padEnd(2048, '.'), table: { columns: ['i', 'name'], dtypes: ['integer', 'string'], rows: Array.from({ length: 45 }, (_, r) => [45 - r, `row ${r}`]), totalRows: 45, truncated: false } };
-      lines.push(JSON.stringify(record({ time: `2026-01-03T00:00:00.000Z`, session: { id: 'long', seq: i }, code: `print(${i})`, outputs: outputs as Partial<CapsuleRecord['outputs']> })));
+      const outputs = {
+        stdout: `run ${i} `.padEnd(2048, '.'),
+        table: {
+          columns: ['i', 'name'],
+          dtypes: ['integer', 'string'],
+          rows: Array.from({ length: 45 }, (_, r) => [45 - r, `row ${r}`]),
+          totalRows: 45,
+          truncated: false,
+        },
+      };
+      lines.push(
+        JSON.stringify(
+          record({
+            time: `2026-01-03T00:00:00.000Z`,
+            session: { id: 'long', seq: i },
+            code: `print(${i})`,
+            outputs: outputs as Partial<CapsuleRecord['outputs']>,
+          }),
+        ),
+      );
     }
     appendFileSync(log, `${lines.join('\n')}\n`);
     viewer = await startViewer(log);
@@ -84,8 +108,14 @@ describe.skipIf(!!unavailable)('the largest pages in a real browser', () => {
       expect(await table.$eval('.sb-page', (el) => el.textContent)).toMatch(/^rows 1–20 of/);
       const clicked = performance.now();
       await (await table.$('.sb-next'))!.click();
-      await page.waitForFunction((el) => /^rows 21–/.test(el.querySelector('.sb-page')?.textContent ?? ''), { timeout: CLICK_GUARD_MS }, table);
-      console.log(`report ${session}: ${bytes.toLocaleString('en-US')} bytes, ${await page.$$eval('.sb-run', (a) => a.length)} runs, loaded in ${ms} ms, click handled in ${Math.round(performance.now() - clicked)} ms`);
+      await page.waitForFunction(
+        (el) => /^rows 21–/.test(el.querySelector('.sb-page')?.textContent ?? ''),
+        { timeout: CLICK_GUARD_MS },
+        table,
+      );
+      console.log(
+        `report ${session}: ${bytes.toLocaleString('en-US')} bytes, ${await page.$$eval('.sb-run', (a) => a.length)} runs, loaded in ${ms} ms, click handled in ${Math.round(performance.now() - clicked)} ms`,
+      );
       await page.close();
     });
   }
@@ -95,12 +125,18 @@ describe.skipIf(!!unavailable)('the largest pages in a real browser', () => {
     const table = (await page.$$('.sb-table'))[0]!;
     const clicked = performance.now();
     await (await table.$('th:nth-child(1) .sb-sort'))!.click();
-    await page.waitForFunction((el) => el.querySelector('th')?.getAttribute('aria-sort') === 'ascending', { timeout: CLICK_GUARD_MS }, table);
+    await page.waitForFunction(
+      (el) => el.querySelector('th')?.getAttribute('aria-sort') === 'ascending',
+      { timeout: CLICK_GUARD_MS },
+      table,
+    );
     expect(await table.$eval('tbody tr td', (td) => td.textContent)).toBe('0');
     const sorted = Math.round(performance.now() - clicked);
     await page.close();
     const again = await open(`${viewer.url}?session=big`); // the viewer keeps rendered cells: this is the browser's own time
-    console.log(`live page, largest run: ${(await again.page.content()).length.toLocaleString('en-US')} characters, first load (server parses and renders) ${ms} ms, again ${again.ms} ms, sort handled in ${sorted} ms`);
+    console.log(
+      `live page, largest run: ${(await again.page.content()).length.toLocaleString('en-US')} characters, first load (server parses and renders) ${ms} ms, again ${again.ms} ms, sort handled in ${sorted} ms`,
+    );
     await again.page.close();
   });
 
@@ -115,8 +151,14 @@ describe.skipIf(!!unavailable)('the largest pages in a real browser', () => {
     // the older runs' tables work like the first ones
     const table = (await page.$$('.sb-run'))[60]!;
     await (await table.$('.sb-next'))!.click();
-    await page.waitForFunction((el) => /^rows 21–40 of 45/.test(el.querySelector('.sb-page')?.textContent ?? ''), { timeout: CLICK_GUARD_MS }, table);
-    console.log(`live page, 3,000 runs: loaded in ${ms} ms, 50 older runs in ${Math.round(performance.now() - clicked)} ms`);
+    await page.waitForFunction(
+      (el) => /^rows 21–40 of 45/.test(el.querySelector('.sb-page')?.textContent ?? ''),
+      { timeout: CLICK_GUARD_MS },
+      table,
+    );
+    console.log(
+      `live page, 3,000 runs: loaded in ${ms} ms, 50 older runs in ${Math.round(performance.now() - clicked)} ms`,
+    );
     await page.close();
   });
 });

@@ -36,9 +36,14 @@ describe.skipIf(!!unavailable)('in a real browser', () => {
     mkdirSync(shots, { recursive: true });
     const cells = join(dir, 'cells.json');
     writeFileSync(cells, JSON.stringify(CELLS));
-    await sh(process.execPath, [join(ROOT, 'test/e2e/helpers/sessionRuns.mjs'), log, 'agency-analysis', cells], { env: cliEnv() });
+    await sh(process.execPath, [join(ROOT, 'test/e2e/helpers/sessionRuns.mjs'), log, 'agency-analysis', cells], {
+      env: cliEnv(),
+    });
     // a record an attacker wrote straight into the log: an SVG with handlers and a script
-    appendFileSync(log, `${JSON.stringify(record({ time: '2020-01-01T00:00:00.000Z', session: { id: 'tampered', seq: 1 }, outputs: { stdout: XSS, charts: [{ kind: 'vega-lite', svg: '<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=3"><script>window.__pwned=4</script><rect width="40" height="20" fill="teal"/></svg>' }] } }))}\n`);
+    appendFileSync(
+      log,
+      `${JSON.stringify(record({ time: '2020-01-01T00:00:00.000Z', session: { id: 'tampered', seq: 1 }, outputs: { stdout: XSS, charts: [{ kind: 'vega-lite', svg: '<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=3"><script>window.__pwned=4</script><rect width="40" height="20" fill="teal"/></svg>' }] } }))}\n`,
+    );
     viewer = await startViewer(log);
     browser = await launchBrowser();
   });
@@ -54,7 +59,10 @@ describe.skipIf(!!unavailable)('in a real browser', () => {
     await page.goto(`${viewer.url}?session=agency-analysis`, { waitUntil: 'networkidle2' });
     await page.screenshot({ path: join(shots, 'viewer.png') });
     // the failing cell (.joined is not a function) is marked at line 4 with its hint
-    const err = await page.$eval('.sb-err-line', (el) => ({ line: el.getAttribute('data-line'), note: el.nextElementSibling?.textContent ?? '' }));
+    const err = await page.$eval('.sb-err-line', (el) => ({
+      line: el.getAttribute('data-line'),
+      note: el.nextElementSibling?.textContent ?? '',
+    }));
     expect(err.line).toBe('4');
     expect(err.note).toMatch(/joined is not a function/);
     expect(err.note).toMatch(/Hint:/);
@@ -74,7 +82,9 @@ describe.skipIf(!!unavailable)('in a real browser', () => {
     expect(await firms.$eval('.sb-page', (el) => el.textContent)).toBe('rows 21–40 of 45');
     // sorting: ascending by total puts the smallest first
     await (await firms.$('th:nth-child(2) .sb-sort'))!.click();
-    const totals = await firms.$$eval('tbody tr', (trs) => trs.slice(0, 5).map((tr) => Number((tr as HTMLTableRowElement).cells[1]!.dataset.v)));
+    const totals = await firms.$$eval('tbody tr', (trs) =>
+      trs.slice(0, 5).map((tr) => Number((tr as HTMLTableRowElement).cells[1]!.dataset.v)),
+    );
     expect(totals).toEqual([...totals].sort((a, b) => a - b));
     expect(await firms.$eval('th:nth-child(2)', (th) => th.getAttribute('aria-sort'))).toBe('ascending');
     expect(dialogs).toEqual([]);
@@ -87,7 +97,11 @@ describe.skipIf(!!unavailable)('in a real browser', () => {
     page.on('console', (m) => violations.push(m.text()));
     await page.goto(viewer.url, { waitUntil: 'networkidle2' });
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
-    const tampered = await page.$eval('article[data-session="tampered"]', (a) => ({ stdout: a.querySelector('.sb-stdout')?.textContent, rects: a.querySelectorAll('svg rect').length, scripts: a.querySelectorAll('script').length }));
+    const tampered = await page.$eval('article[data-session="tampered"]', (a) => ({
+      stdout: a.querySelector('.sb-stdout')?.textContent,
+      rects: a.querySelectorAll('svg rect').length,
+      scripts: a.querySelectorAll('script').length,
+    }));
     expect(tampered).toEqual({ stdout: XSS, rects: 1, scripts: 0 });
     expect(await page.$$eval('[onload], [onerror], img', (els) => els.length)).toBe(0);
     await page.close();
@@ -97,15 +111,34 @@ describe.skipIf(!!unavailable)('in a real browser', () => {
     const page = await browser.newPage();
     await page.goto(viewer.url, { waitUntil: 'domcontentloaded' });
     const before = await page.$$eval('.sb-run', (r) => r.length);
-    expect((await cli(['run', '--capsule-log', log, '--capsule-outputs', '--code', "print('appended while watching'); 6 * 7"])).code).toBe(0);
+    expect(
+      (
+        await cli([
+          'run',
+          '--capsule-log',
+          log,
+          '--capsule-outputs',
+          '--code',
+          "print('appended while watching'); 6 * 7",
+        ])
+      ).code,
+    ).toBe(0);
     await page.waitForSelector('.sb-run.sb-new', { timeout: 20_000 });
     expect(await page.$eval('.sb-run.sb-new .sb-stdout', (el) => el.textContent)).toBe('appended while watching\n');
     expect(await page.$$eval('.sb-run', (r) => r.length)).toBe(before + 1);
     expect(await page.$eval('#sb-count', (el) => el.textContent)).toBe(String(before + 1));
     // replay the new run: it reproduces
     await page.click('.sb-run.sb-new .sb-replay');
-    await page.waitForFunction(() => /reproduces|does not reproduce|failed/.test(document.querySelector('.sb-run.sb-new .sb-replay-out')?.textContent ?? ''), { timeout: 60_000 });
-    expect(await page.$eval('.sb-run.sb-new .sb-replay-out', (el) => el.textContent)).toBe('reproduces: stdout and value match');
+    await page.waitForFunction(
+      () =>
+        /reproduces|does not reproduce|failed/.test(
+          document.querySelector('.sb-run.sb-new .sb-replay-out')?.textContent ?? '',
+        ),
+      { timeout: 60_000 },
+    );
+    expect(await page.$eval('.sb-run.sb-new .sb-replay-out', (el) => el.textContent)).toBe(
+      'reproduces: stdout and value match',
+    );
     await page.close();
   });
 
@@ -121,7 +154,12 @@ describe.skipIf(!!unavailable)('in a real browser', () => {
     });
     await page.goto(pathToFileURL(out).href, { waitUntil: 'load' });
     expect(requests).toEqual([pathToFileURL(out).href]);
-    expect(await page.$$eval('.sb-run', (r) => r.map((a) => a.getAttribute('data-line')))).toEqual(['1', '2', '3', '4']); // notebook order
+    expect(await page.$$eval('.sb-run', (r) => r.map((a) => a.getAttribute('data-line')))).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+    ]); // notebook order
     expect(await page.$$eval('.sb-chart svg', (s) => s.length)).toBeGreaterThanOrEqual(2);
     expect(await page.$eval('.sb-err-line', (el) => el.getAttribute('data-line'))).toBe('4');
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();

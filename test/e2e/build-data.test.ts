@@ -7,7 +7,9 @@ import { CLI, cliEnv, ROOT } from './helpers/processes.js';
 
 function exec(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(process.execPath, args, { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -38,7 +40,9 @@ describe('sbirtools build-data: a read-only data directory for serverless', () =
     const r = await exec(['--no-node-snapshot', '--input-type=module', '-e', script], env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toMatch(/^200 \d+$/);
-    expect(Number(r.stdout.trim().split(' ')[1])).toBe(JSON.parse(readFileSync(join(dir, 'sbirtools-data.json'), 'utf8')).info.rows);
+    expect(Number(r.stdout.trim().split(' ')[1])).toBe(
+      JSON.parse(readFileSync(join(dir, 'sbirtools-data.json'), 'utf8')).info.rows,
+    );
     expect(listing(dir)).toBe(before);
     // the CLI takes it as --data too
     const cli = await exec([CLI, 'run', '--data', dir, '--code', 'award_data.numRows() > 0'], env);
@@ -50,7 +54,10 @@ describe('sbirtools build-data: a read-only data directory for serverless', () =
     const bytes = readFileSync(file);
     writeFileSync(file, bytes.subarray(0, bytes.length - 100));
     const before = listing(dir);
-    const r = await exec([CLI, 'run', '--data', dir, '--code', '1'], { ...cliEnv(), SBIRTOOLS_CACHE_DIR: '/dev/null/cache' });
+    const r = await exec([CLI, 'run', '--data', dir, '--code', '1'], {
+      ...cliEnv(),
+      SBIRTOOLS_CACHE_DIR: '/dev/null/cache',
+    });
     expect(r.code).not.toBe(0);
     expect(r.stderr + r.stdout).toMatch(/CACHE_CORRUPT[\s\S]*sbirtools build-data/);
     expect(listing(dir)).toBe(before);

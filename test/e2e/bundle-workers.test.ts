@@ -14,7 +14,9 @@ import { FIVE_QUESTIONS } from './helpers/fiveQuestions.js';
 
 function exec(args: string[], env = cliEnv()): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(process.execPath, args, { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -45,7 +47,10 @@ async function ask(mf: Miniflare, code: string): Promise<{ status: number; body:
 }
 
 /** The library's own answers (isolated-vm, in a holder of this process) on the same data. */
-async function expectedAnswers(dataDir: string, codes: { name: string; code: string }[]): Promise<Record<string, unknown>> {
+async function expectedAnswers(
+  dataDir: string,
+  codes: { name: string; code: string }[],
+): Promise<Record<string, unknown>> {
   const { run, shutdown } = await import(join(ROOT, 'dist', 'src', 'index.js'));
   const out: Record<string, unknown> = {};
   for (const q of codes) {
@@ -98,7 +103,11 @@ describe('sbirtools bundle --target workers, in workerd', () => {
       // 40,000 generated rows: numeric and categorical columns of a few MB, an Abstract column of
       // ~55 MB once inflated, over the edge's 24 MB per column
       const csv = join(work, 'large.csv');
-      const gen = await exec(['--input-type=module', '-e', `const { writeSyntheticCsv } = await import(${JSON.stringify(join(ROOT, 'dist', 'src', 'data', 'synthetic.js'))}); await writeSyntheticCsv(${JSON.stringify(csv)}, { rows: 40000, seed: 7 });`]);
+      const gen = await exec([
+        '--input-type=module',
+        '-e',
+        `const { writeSyntheticCsv } = await import(${JSON.stringify(join(ROOT, 'dist', 'src', 'data', 'synthetic.js'))}); await writeSyntheticCsv(${JSON.stringify(csv)}, { rows: 40000, seed: 7 });`,
+      ]);
       expect(gen.code, gen.stderr).toBe(0);
       const built = await exec([CLI, 'build-data', dataDir, '--data', csv]);
       expect(built.code, built.stderr).toBe(0);
@@ -128,7 +137,10 @@ describe('sbirtools bundle --target workers, in workerd', () => {
         { name: 'rows', code: 'award_data.numRows()' },
         // (array(), not objects(): objects() may read any column, so the edge would fetch them all)
         { name: 'group-by', code: "award_data.groupby('Agency').count().orderby('Agency').array('count')" },
-        { name: 'sum-by-phase', code: "award_data.groupby('Phase').rollup({ total: d => aq.op.sum(d['Award Amount']) }).orderby('Phase').array('total')" },
+        {
+          name: 'sum-by-phase',
+          code: "award_data.groupby('Phase').rollup({ total: d => aq.op.sum(d['Award Amount']) }).orderby('Phase').array('total')",
+        },
         { name: 'value-counts', code: "value_counts(award_data, 'State').orderby('State').array('count')" },
       ];
       const expected = await expectedAnswers(dataDir, questions);
@@ -155,7 +167,9 @@ describe('sbirtools bundle --target workers, in workerd', () => {
         // reached without naming it (a whole row): the guest's error names it too
         const rows = await ask(mf, 'award_data.objects({ limit: 1 })');
         expect(rows.body.ok).toBe(false);
-        expect(rows.body.error.message).toMatch(/Column '(Abstract|[^']+)' of award_data is [\d.]+ MB; .*at most 24 MB/);
+        expect(rows.body.error.message).toMatch(
+          /Column '(Abstract|[^']+)' of award_data is [\d.]+ MB; .*at most 24 MB/,
+        );
       } finally {
         await mf.dispose();
       }

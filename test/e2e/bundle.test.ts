@@ -14,7 +14,9 @@ import { spawn } from 'node:child_process';
 
 function exec(args: string[], env = cliEnv()): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(process.execPath, args, { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -49,21 +51,35 @@ const TIMEOUT = 600_000;
 const mbOf = (stdout: string) => Number(/bundle, ([\d.]+) MB/.exec(stdout)?.[1]);
 
 describe('sbirtools bundle --target lambda', () => {
-  it('writes index.mjs exporting handler and answers five questions through lambda-local with recorded API Gateway v2 and Function URL events, read-only', async () => {
-    const { dir, stdout } = await bundle('lambda');
-    expect(stdout).toMatch(/isolated-vm[^\n]*native engine/);
-    expect(stdout).toMatch(/sbirtools \(holder script\)/);
-    expect(mbOf(stdout)).toBeLessThan(250);
-    expect(readFileSync(join(dir, 'index.mjs'), 'utf8')).toMatch(/export const handler = lambdaHandler/);
-    const fn = copyReadOnly(dir);
-    const events = ['http-api-v2', 'function-url'].map((n) => JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'lambda', `${n}.json`), 'utf8')));
-    writeFileSync(join(fn.runners, 'events.json'), JSON.stringify(FIVE_QUESTIONS.map((q, i) => {
-      const event = structuredClone(events[i % 2]);
-      const body = JSON.stringify({ code: q.code });
-      return { name: q.name, event: { ...event, body: event.isBase64Encoded ? Buffer.from(body).toString('base64') : body } };
-    })));
-    const lambdaLocal = createRequire(join(ROOT, 'package.json')).resolve('lambda-local');
-    writeFileSync(join(fn.runners, 'lambda.mjs'), `
+  it(
+    'writes index.mjs exporting handler and answers five questions through lambda-local with recorded API Gateway v2 and Function URL events, read-only',
+    async () => {
+      const { dir, stdout } = await bundle('lambda');
+      expect(stdout).toMatch(/isolated-vm[^\n]*native engine/);
+      expect(stdout).toMatch(/sbirtools \(holder script\)/);
+      expect(mbOf(stdout)).toBeLessThan(250);
+      expect(readFileSync(join(dir, 'index.mjs'), 'utf8')).toMatch(/export const handler = lambdaHandler/);
+      const fn = copyReadOnly(dir);
+      const events = ['http-api-v2', 'function-url'].map((n) =>
+        JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'lambda', `${n}.json`), 'utf8')),
+      );
+      writeFileSync(
+        join(fn.runners, 'events.json'),
+        JSON.stringify(
+          FIVE_QUESTIONS.map((q, i) => {
+            const event = structuredClone(events[i % 2]);
+            const body = JSON.stringify({ code: q.code });
+            return {
+              name: q.name,
+              event: { ...event, body: event.isBase64Encoded ? Buffer.from(body).toString('base64') : body },
+            };
+          }),
+        ),
+      );
+      const lambdaLocal = createRequire(join(ROOT, 'package.json')).resolve('lambda-local');
+      writeFileSync(
+        join(fn.runners, 'lambda.mjs'),
+        `
       import { readFileSync, writeFileSync } from 'node:fs';
       import { createRequire } from 'node:module';
       // the function platform's promise: nothing but the temp dir is writable
@@ -75,67 +91,88 @@ describe('sbirtools bundle --target lambda', () => {
         const res = await lambdaLocal.execute({ event, lambdaPath: process.cwd() + '/index.mjs', lambdaHandler: 'handler', esm: true, timeoutMs: 120000, verboseLevel: 0 });
         console.log(JSON.stringify({ name, res }));
       }
-      process.exit(0);`);
-    const r = await runFunction(fn, [join(fn.runners, 'lambda.mjs'), join(fn.runners, 'events.json')]);
-    expect(r.code, r.stderr).toBe(0);
-    const lines = jsonLines(r.stdout);
-    expect(lines[0]).toEqual({ cwdWritable: false });
-    const answers = lines.slice(1) as { name: string; res: { statusCode: number; body: string; isBase64Encoded: boolean; headers: Record<string, string> } }[];
-    expect(answers.map((a) => a.name)).toEqual(FIVE_QUESTIONS.map((q) => q.name));
-    for (const { name, res } of answers) {
-      expect(res.statusCode, res.body).toBe(200);
-      expect(res.isBase64Encoded).toBe(false);
-      expect(res.headers['content-type']).toMatch(/application\/json/);
-      const body = JSON.parse(res.body);
-      expect(body.ok, res.body).toBe(true);
-      expect(body.value, name).toEqual(expected[name]);
-      expect(body.engine.name).toBe('isolated-vm');
-    }
-  }, TIMEOUT);
+      process.exit(0);`,
+      );
+      const r = await runFunction(fn, [join(fn.runners, 'lambda.mjs'), join(fn.runners, 'events.json')]);
+      expect(r.code, r.stderr).toBe(0);
+      const lines = jsonLines(r.stdout);
+      expect(lines[0]).toEqual({ cwdWritable: false });
+      const answers = lines.slice(1) as {
+        name: string;
+        res: { statusCode: number; body: string; isBase64Encoded: boolean; headers: Record<string, string> };
+      }[];
+      expect(answers.map((a) => a.name)).toEqual(FIVE_QUESTIONS.map((q) => q.name));
+      for (const { name, res } of answers) {
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.isBase64Encoded).toBe(false);
+        expect(res.headers['content-type']).toMatch(/application\/json/);
+        const body = JSON.parse(res.body);
+        expect(body.ok, res.body).toBe(true);
+        expect(body.value, name).toEqual(expected[name]);
+        expect(body.engine.name).toBe('isolated-vm');
+      }
+    },
+    TIMEOUT,
+  );
 });
 
 describe('sbirtools bundle --target node', () => {
-  it('index.mjs serves on $PORT and answers five questions over HTTP, read-only', async () => {
-    const { dir } = await bundle('node');
-    const fn = copyReadOnly(dir);
-    const port = 20000 + (process.pid % 20000);
-    const { command, args, options } = functionCommand(fn, ['index.mjs'], { PORT: String(port), HOST: '127.0.0.1' });
-    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    try {
-      await new Promise<void>((resolve, reject) => {
-        const check = () => (stderr.includes('listening on') ? resolve() : undefined);
-        child.stderr.on('data', check);
-        child.on('close', () => reject(new Error(`exited before listening: ${stderr}`)));
-      });
-      expect(stderr).toContain(`127.0.0.1:${port}`);
-      for (const q of FIVE_QUESTIONS) {
-        const res = await fetch(`http://127.0.0.1:${port}/v1/run`, { method: 'POST', body: JSON.stringify({ code: q.code }) });
-        const body = await res.json();
-        expect(res.status, JSON.stringify(body)).toBe(200);
-        expect(body.value, q.name).toEqual(expected[q.name]);
+  it(
+    'index.mjs serves on $PORT and answers five questions over HTTP, read-only',
+    async () => {
+      const { dir } = await bundle('node');
+      const fn = copyReadOnly(dir);
+      const port = 20000 + (process.pid % 20000);
+      const { command, args, options } = functionCommand(fn, ['index.mjs'], { PORT: String(port), HOST: '127.0.0.1' });
+      const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const check = () => (stderr.includes('listening on') ? resolve() : undefined);
+          child.stderr.on('data', check);
+          child.on('close', () => reject(new Error(`exited before listening: ${stderr}`)));
+        });
+        expect(stderr).toContain(`127.0.0.1:${port}`);
+        for (const q of FIVE_QUESTIONS) {
+          const res = await fetch(`http://127.0.0.1:${port}/v1/run`, {
+            method: 'POST',
+            body: JSON.stringify({ code: q.code }),
+          });
+          const body = await res.json();
+          expect(res.status, JSON.stringify(body)).toBe(200);
+          expect(body.value, q.name).toEqual(expected[q.name]);
+        }
+      } finally {
+        child.kill('SIGTERM');
       }
-    } finally {
-      child.kill('SIGTERM');
-    }
-    expect(await exited).toBe(0);
-  }, TIMEOUT);
+      expect(await exited).toBe(0);
+    },
+    TIMEOUT,
+  );
 });
 
 describe('sbirtools bundle --target vercel', () => {
-  it('writes the Build Output API layout whose function answers five questions, read-only', async () => {
-    const { dir, stdout } = await bundle('vercel');
-    expect(mbOf(stdout)).toBeLessThan(250);
-    expect(JSON.parse(readFileSync(join(dir, '.vercel', 'output', 'config.json'), 'utf8')).version).toBe(3);
-    const func = join(dir, '.vercel', 'output', 'functions', 'api', 'run.func');
-    const vc = JSON.parse(readFileSync(join(func, '.vc-config.json'), 'utf8'));
-    expect(vc).toMatchObject({ handler: 'index.mjs', launcherType: 'Nodejs', runtime: `nodejs${process.versions.node.split('.')[0]}.x` });
-    expect(existsSync(join(func, 'node_modules', 'sbirtools', 'dist', 'holder', 'holderMain.mjs'))).toBe(true);
-    // Vercel runs the .func folder on its own: copy just that
-    const fn = copyReadOnly(func);
-    writeFileSync(join(fn.runners, 'vercel.mjs'), `
+  it(
+    'writes the Build Output API layout whose function answers five questions, read-only',
+    async () => {
+      const { dir, stdout } = await bundle('vercel');
+      expect(mbOf(stdout)).toBeLessThan(250);
+      expect(JSON.parse(readFileSync(join(dir, '.vercel', 'output', 'config.json'), 'utf8')).version).toBe(3);
+      const func = join(dir, '.vercel', 'output', 'functions', 'api', 'run.func');
+      const vc = JSON.parse(readFileSync(join(func, '.vc-config.json'), 'utf8'));
+      expect(vc).toMatchObject({
+        handler: 'index.mjs',
+        launcherType: 'Nodejs',
+        runtime: `nodejs${process.versions.node.split('.')[0]}.x`,
+      });
+      expect(existsSync(join(func, 'node_modules', 'sbirtools', 'dist', 'holder', 'holderMain.mjs'))).toBe(true);
+      // Vercel runs the .func folder on its own: copy just that
+      const fn = copyReadOnly(func);
+      writeFileSync(
+        join(fn.runners, 'vercel.mjs'),
+        `
       import { createServer } from 'node:http';
       const { default: listener } = await import(process.cwd() + '/index.mjs');
       const server = createServer(listener).listen(0, '127.0.0.1');
@@ -144,16 +181,19 @@ describe('sbirtools bundle --target vercel', () => {
         const res = await fetch('http://127.0.0.1:' + server.address().port + '/api/run', { method: 'POST', body: JSON.stringify({ code }) });
         console.log(JSON.stringify({ name, status: res.status, body: await res.json() }));
       }
-      process.exit(0);`);
-    const r = await runFunction(fn, [join(fn.runners, 'vercel.mjs'), JSON.stringify(FIVE_QUESTIONS)]);
-    expect(r.code, r.stderr).toBe(0);
-    const answers = jsonLines(r.stdout) as { name: string; status: number; body: { value: unknown } }[];
-    expect(answers).toHaveLength(5);
-    for (const a of answers) {
-      expect(a.status).toBe(200);
-      expect(a.body.value, a.name).toEqual(expected[a.name]);
-    }
-  }, TIMEOUT);
+      process.exit(0);`,
+      );
+      const r = await runFunction(fn, [join(fn.runners, 'vercel.mjs'), JSON.stringify(FIVE_QUESTIONS)]);
+      expect(r.code, r.stderr).toBe(0);
+      const answers = jsonLines(r.stdout) as { name: string; status: number; body: { value: unknown } }[];
+      expect(answers).toHaveLength(5);
+      for (const a of answers) {
+        expect(a.status).toBe(200);
+        expect(a.body.value, a.name).toEqual(expected[a.name]);
+      }
+    },
+    TIMEOUT,
+  );
 });
 
 describe('sbirtools bundle: the output folder', () => {

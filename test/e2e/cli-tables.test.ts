@@ -9,7 +9,8 @@ import { CLI, cliEnv } from './helpers/processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sbirtools-cli-tables-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { env: cliEnv(), encoding: 'utf8', cwd: dir });
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, [CLI, ...args], { env: cliEnv(), encoding: 'utf8', cwd: dir });
 
 describe('sbirtools export / run --table / run --out', () => {
   it('exports chosen columns as Parquet that a reader gets back whole', async () => {
@@ -38,18 +39,36 @@ describe('sbirtools export / run --table / run --out', () => {
 
   it('reads an NDJSON table with --table, joins it and writes files with --out (--json lists their paths)', () => {
     const goals = join(dir, 'goals.ndjson');
-    writeFileSync(goals, '{"Agency":"Department of Defense","target":5}\n{"Agency":"National Science Foundation","target":2}\n');
+    writeFileSync(
+      goals,
+      '{"Agency":"Department of Defense","target":5}\n{"Agency":"National Science Foundation","target":2}\n',
+    );
     const out = join(dir, 'out');
-    const r = cli('run', '--json', '--table', `goals=${goals}`, '--out', out, '--code', "const j = merge(value_counts(award_data, 'Agency'), goals, { on: 'Agency' }); to_csv(j, 'joined'); to_json(j, 'joined.ndjson'); j.numRows()");
+    const r = cli(
+      'run',
+      '--json',
+      '--table',
+      `goals=${goals}`,
+      '--out',
+      out,
+      '--code',
+      "const j = merge(value_counts(award_data, 'Agency'), goals, { on: 'Agency' }); to_csv(j, 'joined'); to_json(j, 'joined.ndjson'); j.numRows()",
+    );
     expect(r.status, r.stderr).toBe(0);
     const result = JSON.parse(r.stdout);
     expect(result.value).toBe(2);
-    expect(result.files.map((f: { name: string; path: string; bytes?: unknown }) => [f.name, f.path, f.bytes])).toEqual([
-      ['joined.csv', join(out, 'joined.csv'), undefined],
-      ['joined.ndjson', join(out, 'joined.ndjson'), undefined],
-    ]);
-    expect(readFileSync(join(out, 'joined.csv'), 'utf8')).toMatch(/^Agency,count,target\nDepartment of Defense,\d+,5\n/);
-    expect(readFileSync(join(out, 'joined.ndjson'), 'utf8').split('\n')[1]).toMatch(/^\{"Agency":"National Science Foundation","count":\d+,"target":2\}$/);
+    expect(result.files.map((f: { name: string; path: string; bytes?: unknown }) => [f.name, f.path, f.bytes])).toEqual(
+      [
+        ['joined.csv', join(out, 'joined.csv'), undefined],
+        ['joined.ndjson', join(out, 'joined.ndjson'), undefined],
+      ],
+    );
+    expect(readFileSync(join(out, 'joined.csv'), 'utf8')).toMatch(
+      /^Agency,count,target\nDepartment of Defense,\d+,5\n/,
+    );
+    expect(readFileSync(join(out, 'joined.ndjson'), 'utf8').split('\n')[1]).toMatch(
+      /^\{"Agency":"National Science Foundation","count":\d+,"target":2\}$/,
+    );
   });
 
   it('without --out the files are listed on stderr, not written', () => {

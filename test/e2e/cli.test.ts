@@ -50,20 +50,42 @@ describe('sbirtools run', () => {
 
   it('--svg writes one chart as file.svg, several as file-1.svg, file-2.svg', async () => {
     const dir = tmp();
-    const one = await cli(['run', '--svg', join(dir, 'one.svg'), '--code', "plot.bar(value_counts(award_data, 'Agency').head(3), 'Agency', 'count')"]);
+    const one = await cli([
+      'run',
+      '--svg',
+      join(dir, 'one.svg'),
+      '--code',
+      "plot.bar(value_counts(award_data, 'Agency').head(3), 'Agency', 'count')",
+    ]);
     expect(one.code).toBe(0);
     expect(readFileSync(join(dir, 'one.svg'), 'utf8')).toMatch(/^<svg /);
-    const two = await cli(['run', '--svg', join(dir, 'two.svg'), '--code', "plot.bar(value_counts(award_data, 'Phase'), 'Phase', 'count'); plot.hist(award_data, 'Award Amount'); 1"]);
+    const two = await cli([
+      'run',
+      '--svg',
+      join(dir, 'two.svg'),
+      '--code',
+      "plot.bar(value_counts(award_data, 'Phase'), 'Phase', 'count'); plot.hist(award_data, 'Award Amount'); 1",
+    ]);
     expect(two.code).toBe(0);
     expect(two.stderr).toContain(`wrote ${join(dir, 'two-1.svg')}, ${join(dir, 'two-2.svg')}`);
     expect(readFileSync(join(dir, 'two-2.svg'), 'utf8')).toMatch(/^<svg /);
-    const plotly = await cli(['run', '--svg', join(dir, 'p.svg'), '--code', "chart({ data: [{ type: 'bar', x: ['a'], y: [1] }], layout: {} })"]);
+    const plotly = await cli([
+      'run',
+      '--svg',
+      join(dir, 'p.svg'),
+      '--code',
+      "chart({ data: [{ type: 'bar', x: ['a'], y: [1] }], layout: {} })",
+    ]);
     expect(plotly.code).toBe(0);
     expect(readFileSync(join(dir, 'p.svg'), 'utf8')).toMatch(/^<svg /);
   });
 
   it('Ctrl-C cancels the run: exit 130 and no holder process left', async () => {
-    const child = spawn(process.execPath, [CLI, 'run', '--code', 'while (true) {}', '--timeout-ms', '120000'], { cwd: ROOT, env: cliEnv(), stdio: 'pipe' });
+    const child = spawn(process.execPath, [CLI, 'run', '--code', 'while (true) {}', '--timeout-ms', '120000'], {
+      cwd: ROOT,
+      env: cliEnv(),
+      stdio: 'pipe',
+    });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     let holders: number[] = [];
     for (let i = 0; i < 400 && holders.length === 0; i++) {

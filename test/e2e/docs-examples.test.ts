@@ -42,7 +42,12 @@ const toolUse = { type: 'tool_use', id: 'toolu_1', name: 'run_analysis', input: 
 const scratch = join(ROOT, 'test', 'e2e', '.docs-tmp');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function exec(file: string, args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+function exec(
+  file: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(file, args, { cwd, env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
@@ -56,7 +61,10 @@ async function runJs(block: Block): Promise<{ code: number; stdout: string; stde
   const file = join(scratch, `example-${block.line}.mjs`);
   const uses = /\b(model|toolCall|toolUse)\b/.test(block.code);
   // TypeScript examples (e.g. `await using`) are compiled as a TypeScript user's build would.
-  const code = block.lang === 'ts' ? (await transform(block.code, { loader: 'ts', format: 'esm', target: 'node20' })).code : block.code;
+  const code =
+    block.lang === 'ts'
+      ? (await transform(block.code, { loader: 'ts', format: 'esm', target: 'node20' })).code
+      : block.code;
   writeFileSync(file, `${uses ? PRELUDE : ''}\n${code}`);
   return exec(process.execPath, ['--no-node-snapshot', file], mkdtempSync(join(tmpdir(), 'sbirtools-doc-')), cliEnv());
 }
@@ -66,7 +74,9 @@ const docs = ['README.md', 'docs/integrations.md', 'docs/cli.md', 'docs/viewer.m
 describe('docs examples', () => {
   it('every JavaScript, shell and JSON example is marked for testing', () => {
     // `ci`: the README's set-up commands, which .ci/run runs on a clean clone.
-    const untested = docs.filter((b) => ['js', 'ts', 'sh', 'json'].includes(b.lang) && !b.marker.startsWith('test') && b.marker !== 'ci');
+    const untested = docs.filter(
+      (b) => ['js', 'ts', 'sh', 'json'].includes(b.lang) && !b.marker.startsWith('test') && b.marker !== 'ci',
+    );
     expect(untested.map((b) => `${b.doc}:${b.line}`)).toEqual([]);
     expect(docs.filter((b) => b.marker.startsWith('test')).length).toBeGreaterThanOrEqual(10);
   });
@@ -83,7 +93,12 @@ describe('docs examples', () => {
   for (const block of docs.filter((b) => b.lang === 'sh' && b.marker === 'test')) {
     it(`${block.doc}:${block.line} runs in a shell`, async () => {
       const script = block.code.replaceAll('npx sbirtools', `"${process.execPath}" "${CLI}"`);
-      const r = await exec('bash', ['-e', '-o', 'pipefail', '-c', script], mkdtempSync(join(tmpdir(), 'sbirtools-doc-')), cliEnv());
+      const r = await exec(
+        'bash',
+        ['-e', '-o', 'pipefail', '-c', script],
+        mkdtempSync(join(tmpdir(), 'sbirtools-doc-')),
+        cliEnv(),
+      );
       expect(r.code, r.stderr).toBe(0);
     });
   }
@@ -94,7 +109,13 @@ describe('docs examples', () => {
       const server = config.mcpServers.sbirtools!;
       expect(server).toEqual({ command: 'npx', args: ['sbirtools', 'mcp'] });
       // `npx sbirtools` resolves to bin/sbirtools.js; run that directly.
-      const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, ...server.args.slice(1)], cwd: ROOT, env: cliEnv(), stderr: 'pipe' });
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, ...server.args.slice(1)],
+        cwd: ROOT,
+        env: cliEnv(),
+        stderr: 'pipe',
+      });
       const client = new Client({ name: 'docs', version: '1' });
       await client.connect(transport);
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('run_analysis');
@@ -107,7 +128,11 @@ describe('docs examples', () => {
       mkdirSync(scratch, { recursive: true });
       const file = join(scratch, `server-${block.line}.mjs`);
       writeFileSync(file, block.code);
-      const child = spawn(process.execPath, ['--no-node-snapshot', file], { cwd: ROOT, env: cliEnv({ PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--no-node-snapshot', file], {
+        cwd: ROOT,
+        env: cliEnv({ PORT: '0' }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const exited = new Promise((resolve) => child.once('exit', resolve));
       try {
         const port = await new Promise<number>((resolve, reject) => {
@@ -117,7 +142,10 @@ describe('docs examples', () => {
           });
           child.once('exit', () => reject(new Error('the example server exited before listening')));
         });
-        const res = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: JSON.stringify({ code: '6 * 7' }) });
+        const res = await fetch(`http://127.0.0.1:${port}/`, {
+          method: 'POST',
+          body: JSON.stringify({ code: '6 * 7' }),
+        });
         expect(res.status).toBe(200);
         expect(((await res.json()) as { value: unknown }).value).toBe(42);
       } finally {

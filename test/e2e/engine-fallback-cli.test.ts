@@ -15,7 +15,12 @@ function cli(args: string[]) {
   const env = { ...process.env, SBIRTOOLS_CACHE_DIR: join(dir, 'cache') };
   delete env.SBIRTOOLS_ENGINE;
   delete env.NODE_OPTIONS;
-  const r = spawnSync(process.execPath, [join(dir, 'bin', 'sbirtools.js'), ...args], { cwd: dir, env, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [join(dir, 'bin', 'sbirtools.js'), ...args], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -39,7 +44,9 @@ describe('no native engine on this host', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ value: 42, engine: { name: 'quickjs' } });
     const lines = r.stderr.split('\n').filter((l) => l.includes('SBIRTOOLS_ENGINE_FALLBACK'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^sbirtools: warning: no isolated-vm build loads on Node v\d+.*Why: isolated-vm: Cannot find module 'isolated-vm'.*Fix: .*isolated-vm.*\[SBIRTOOLS_ENGINE_FALLBACK\]$/);
+    expect(lines[0]).toMatch(
+      /^sbirtools: warning: no isolated-vm build loads on Node v\d+.*Why: isolated-vm: Cannot find module 'isolated-vm'.*Fix: .*isolated-vm.*\[SBIRTOOLS_ENGINE_FALLBACK\]$/,
+    );
     expect(r.stderr).not.toMatch(/--trace-warnings/);
   });
 

@@ -23,7 +23,8 @@ afterAll(async () => {
   await shutdown();
 });
 
-const post = (body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) => fetch(url, { method: 'POST', body, headers });
+const post = (body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+  fetch(url, { method: 'POST', body, headers });
 
 describe('createHandler behind node:http', () => {
   it('POST { code } answers the RunResult', async () => {
@@ -82,7 +83,10 @@ describe('createHandler behind node:http', () => {
     const pool = createPool({ size: 1, maxConcurrent: 1, maxQueue: 0 });
     const busy = await listen(createHandler({ pool }));
     try {
-      const slow = fetch(busy.url, { method: 'POST', body: JSON.stringify({ code: 'const t = Date.now(); while (Date.now() - t < 3000) {} 1' }) });
+      const slow = fetch(busy.url, {
+        method: 'POST',
+        body: JSON.stringify({ code: 'const t = Date.now(); while (Date.now() - t < 3000) {} 1' }),
+      });
       for (let i = 0; i < 400 && pool.stats().active === 0; i++) await new Promise((r) => setTimeout(r, 25));
       const refused = await fetch(busy.url, { method: 'POST', body: JSON.stringify({ code: '1' }) });
       expect(refused.status).toBe(503);
@@ -103,7 +107,9 @@ describe('createHandler behind node:http', () => {
     try {
       const res = await fetch(broken.url, { method: 'POST', body: '{"code":"1"}' });
       expect(res.status).toBe(500);
-      expect(await res.json()).toEqual({ error: { type: 'INTERNAL_ERROR', message: expect.stringMatching(/failed to run the code/) } });
+      expect(await res.json()).toEqual({
+        error: { type: 'INTERNAL_ERROR', message: expect.stringMatching(/failed to run the code/) },
+      });
       expect(seen).toHaveLength(1);
     } finally {
       await new Promise((resolve) => broken.server.close(resolve));

@@ -14,19 +14,41 @@ describe('sbirtools mcp --capsule-outputs', () => {
   it('logs each run with its outputs; the session exports as a report', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sbirtools-mcp-outputs-'));
     const log = join(dir, 'runs.jsonl');
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--capsule-log', log, '--capsule-outputs'], cwd: ROOT, env: cliEnv(), stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--capsule-log', log, '--capsule-outputs'],
+      cwd: ROOT,
+      env: cliEnv(),
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'e2e', version: '1.0.0' });
     await client.connect(transport);
     try {
-      await client.callTool({ name: 'run_analysis', arguments: { code: "print('first'); plot.bar(value_counts(award_data, 'Phase'), 'Phase', 'count')", session_id: 'm1' } });
+      await client.callTool({
+        name: 'run_analysis',
+        arguments: {
+          code: "print('first'); plot.bar(value_counts(award_data, 'Phase'), 'Phase', 'count')",
+          session_id: 'm1',
+        },
+      });
       await client.callTool({ name: 'run_analysis', arguments: { code: 'const x = 1;\nx.nope()', session_id: 'm1' } });
     } finally {
       await client.close();
     }
     const entries = await readCapsules(log);
-    expect(entries.map((e) => e.record.session)).toEqual([{ id: 'm1', seq: 1 }, { id: 'm1', seq: 2 }]);
-    expect(entries[0]!.record.outputs).toMatchObject({ stdout: 'first\n', charts: [{ kind: 'vega-lite', svg: expect.stringMatching(/^<svg/) }] });
-    expect(entries[1]!.record.outputs!.error).toMatchObject({ type: 'RUNTIME_ERROR', line: 2, hint: expect.any(String) });
+    expect(entries.map((e) => e.record.session)).toEqual([
+      { id: 'm1', seq: 1 },
+      { id: 'm1', seq: 2 },
+    ]);
+    expect(entries[0]!.record.outputs).toMatchObject({
+      stdout: 'first\n',
+      charts: [{ kind: 'vega-lite', svg: expect.stringMatching(/^<svg/) }],
+    });
+    expect(entries[1]!.record.outputs!.error).toMatchObject({
+      type: 'RUNTIME_ERROR',
+      line: 2,
+      hint: expect.any(String),
+    });
     const out = join(dir, 'm1.html');
     expect((await cli(['report', log, '--session', 'm1', '-o', out])).code).toBe(0);
     const page = readFileSync(out, 'utf8');

@@ -11,13 +11,30 @@ type Text = Array<{ type: string; text?: string }>;
 
 async function connect(base: string, headers: Record<string, string> = {}): Promise<Client> {
   const c = new Client({ name: 'e2e-agents', version: '1.0.0' });
-  await c.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${KEY}`, ...headers } } }));
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${KEY}`, ...headers } },
+    }),
+  );
   return c;
 }
 
 /** A raw JSON-RPC POST to /mcp (no SDK): for the 2026-07-28 revision, which the SDK client does not speak. */
-async function rpc(base: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; json: any }> {
-  const res = await fetch(`${base}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+async function rpc(
+  base: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; json: any }> {
+  const res = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${KEY}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, headers: res.headers, json: await res.json() };
 }
 
@@ -29,7 +46,13 @@ async function activeRuns(base: string): Promise<number> {
 
 /** One REST run: 200 when the key's one slot is free. */
 async function runOnce(base: string): Promise<number> {
-  return (await fetch(`${base}/v1/run`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: JSON.stringify({ code: '1' }) })).status;
+  return (
+    await fetch(`${base}/v1/run`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}` },
+      body: JSON.stringify({ code: '1' }),
+    })
+  ).status;
 }
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
@@ -46,7 +69,10 @@ describe('MCP over Streamable HTTP, as agent clients use it', () => {
   let client: Client;
 
   beforeAll(async () => {
-    s = await startServe(['--quiet', '--max-concurrent-per-key', '1', '--runs-per-minute', '100000', '--timeout-ms', '600000'], { SBIRTOOLS_API_KEYS: KEY });
+    s = await startServe(
+      ['--quiet', '--max-concurrent-per-key', '1', '--runs-per-minute', '100000', '--timeout-ms', '600000'],
+      { SBIRTOOLS_API_KEYS: KEY },
+    );
     client = await connect(s.url);
   });
   afterAll(async () => {
@@ -60,7 +86,13 @@ describe('MCP over Streamable HTTP, as agent clients use it', () => {
     expect(first.tools.map((t) => t.name)).toEqual(['run_analysis', 'describe_dataset', 'add_table']);
     expect(again.tools.map((t) => t.name)).toEqual(first.tools.map((t) => t.name));
     for (const t of first.tools) {
-      expect(Object.keys(t.annotations ?? {}).sort()).toEqual(['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint', 'title']);
+      expect(Object.keys(t.annotations ?? {}).sort()).toEqual([
+        'destructiveHint',
+        'idempotentHint',
+        'openWorldHint',
+        'readOnlyHint',
+        'title',
+      ]);
     }
     const run = first.tools[0]!;
     expect(run.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
@@ -78,18 +110,25 @@ describe('MCP over Streamable HTTP, as agent clients use it', () => {
     expect(text).toMatch(/row_offset: \d+/);
     expect(validate(res.structuredContent)).toBe(true);
     expect(JSON.stringify(res.structuredContent).length).toBeLessThanOrEqual(256 * 1024);
-    const paged = await client.callTool({ name: 'run_analysis', arguments: { code: 'award_data', row_offset: 40, max_chars: 3000 } });
+    const paged = await client.callTool({
+      name: 'run_analysis',
+      arguments: { code: 'award_data', row_offset: 40, max_chars: 3000 },
+    });
     const pagedText = (paged.content as Text)[0]!.text!;
     expect(pagedText.length).toBeLessThanOrEqual(4000);
     expect(pagedText).toMatch(/Rows 41–\d+ of/);
   });
 
-  it('takes the connection\'s budget from the sbirtools-max-result-chars header, and refuses a bad one', async () => {
+  it("takes the connection's budget from the sbirtools-max-result-chars header, and refuses a bad one", async () => {
     const small = await connect(s.url, { 'sbirtools-max-result-chars': '2000' });
     const res = await small.callTool({ name: 'run_analysis', arguments: { code: 'award_data' } });
     expect((res.content as Text)[0]!.text!.length).toBeLessThanOrEqual(3000);
     await small.close();
-    const bad = await rpc(s.url, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, { 'sbirtools-max-result-chars': '12' });
+    const bad = await rpc(
+      s.url,
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+      { 'sbirtools-max-result-chars': '12' },
+    );
     expect(bad.status).toBe(400);
     expect(bad.json.error.message).toMatch(/sbirtools-max-result-chars header.*from 1000 to 200000/);
   });
@@ -99,22 +138,42 @@ describe('MCP over Streamable HTTP, as agent clients use it', () => {
     const abort = new AbortController();
     let progressed = false;
     // the first progress notification says the run is under way
-    const call = client.callTool({ name: 'run_analysis', arguments: { code: 'let marker = 1; while (true) {}', session_id: 'cancel-me' } }, undefined, { signal: abort.signal, timeout: 900_000, onprogress: () => (progressed = true) });
+    const call = client.callTool(
+      { name: 'run_analysis', arguments: { code: 'let marker = 1; while (true) {}', session_id: 'cancel-me' } },
+      undefined,
+      { signal: abort.signal, timeout: 900_000, onprogress: () => (progressed = true) },
+    );
     call.catch(() => undefined);
     await until(async () => progressed, 'the run to report progress');
     abort.abort();
     await expect(call).rejects.toThrow();
     // the key has one run slot and the run a 10-minute deadline: only the cancel frees the slot
     await until(async () => (await runOnce(s.url)) === 200, 'the slot to be free');
-    const after = await client.callTool({ name: 'run_analysis', arguments: { code: '[typeof before, typeof marker]', session_id: 'cancel-me' } });
+    const after = await client.callTool({
+      name: 'run_analysis',
+      arguments: { code: '[typeof before, typeof marker]', session_id: 'cancel-me' },
+    });
     const r = after.structuredContent as { value: unknown; sessionReset?: boolean };
     expect(r.sessionReset).toBe(true);
     expect(r.value).toEqual(['undefined', 'undefined']);
   });
 
   it('a dropped connection stops the run (raw HTTP, the socket destroyed)', async () => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'run_analysis', arguments: { code: 'while (true) {}' } } });
-    const req = httpRequest(`${s.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'run_analysis', arguments: { code: 'while (true) {}' } },
+    });
+    const req = httpRequest(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${KEY}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'content-length': Buffer.byteLength(body),
+      },
+    });
     req.on('error', () => undefined);
     req.end(body);
     await until(async () => (await activeRuns(s.url)) === 1, 'the run to start');
@@ -126,7 +185,10 @@ describe('MCP over Streamable HTTP, as agent clients use it', () => {
   it('sends progress notifications while a long run lasts, when the call carries a progress token', async () => {
     const seen: ProgressNotification['params'][] = [];
     const res = await client.callTool(
-      { name: 'run_analysis', arguments: { code: 'print("started"); const t = Date.now(); while (Date.now() - t < 3500) {} 42' } },
+      {
+        name: 'run_analysis',
+        arguments: { code: 'print("started"); const t = Date.now(); while (Date.now() - t < 3500) {} 42' },
+      },
       undefined,
       { onprogress: (p) => seen.push(p), timeout: 120_000 },
     );
@@ -139,7 +201,13 @@ describe('MCP over Streamable HTTP, as agent clients use it', () => {
   });
 
   it('streams POST /v1/run as Server-Sent Events: stdout as printed, progress, then the result', async () => {
-    const res = await fetch(`${s.url}/v1/run`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, accept: 'text/event-stream' }, body: JSON.stringify({ code: 'print("first"); let t = Date.now(); while (Date.now() - t < 2500) {} print("second"); 7' }) });
+    const res = await fetch(`${s.url}/v1/run`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, accept: 'text/event-stream' },
+      body: JSON.stringify({
+        code: 'print("first"); let t = Date.now(); while (Date.now() - t < 2500) {} print("second"); 7',
+      }),
+    });
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     const events: Array<{ event: string; data: any }> = [];
     let buffer = '';
@@ -157,7 +225,11 @@ describe('MCP over Streamable HTTP, as agent clients use it', () => {
     }
     const names = events.map((e) => e.event);
     expect(names.at(-1)).toBe('result');
-    expect(events.at(-1)!.data).toMatchObject({ status: 200, codeRan: true, result: { ok: true, value: 7, stdout: 'first\nsecond\n' } });
+    expect(events.at(-1)!.data).toMatchObject({
+      status: 200,
+      codeRan: true,
+      result: { ok: true, value: 7, stdout: 'first\nsecond\n' },
+    });
     // "first" arrived before the run's progress events, "second" after them: it was streamed, not sent with the result
     const first = names.indexOf('stdout');
     expect(events[first]!.data.text).toBe('first\n');
@@ -171,9 +243,15 @@ describe('MCP over Streamable HTTP, as agent clients use it', () => {
     // the strict preset caps output at 64 KiB
     const capped = await startServe(['--quiet', '--preset', 'strict'], { SBIRTOOLS_API_KEYS: KEY });
     try {
-      const res = await fetch(`${capped.url}/v1/run`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, accept: 'text/event-stream' }, body: JSON.stringify({ code: 'for (let i = 0; i < 30000; i++) print("line " + i)' }) });
+      const res = await fetch(`${capped.url}/v1/run`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, accept: 'text/event-stream' },
+        body: JSON.stringify({ code: 'for (let i = 0; i < 30000; i++) print("line " + i)' }),
+      });
       const text = await res.text();
-      const streamed = [...text.matchAll(/^event: stdout\ndata: (.*)$/gm)].map((m) => JSON.parse(m[1]!).text as string).join('');
+      const streamed = [...text.matchAll(/^event: stdout\ndata: (.*)$/gm)]
+        .map((m) => JSON.parse(m[1]!).text as string)
+        .join('');
       expect(Buffer.byteLength(streamed)).toBeGreaterThan(60_000);
       expect(Buffer.byteLength(streamed)).toBeLessThanOrEqual(65_536 + 100);
       expect(streamed).toMatch(/output truncated: limit of 65536 bytes/);
@@ -185,18 +263,42 @@ describe('MCP over Streamable HTTP, as agent clients use it', () => {
   });
 
   it('serves the stateless 2026-07-28 revision: server/discover and tools without initialize', async () => {
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-    const discover = await rpc(s.url, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }, { 'mcp-protocol-version': '2026-07-28' });
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const discover = await rpc(
+      s.url,
+      { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } },
+      { 'mcp-protocol-version': '2026-07-28' },
+    );
     expect(discover.status).toBe(200);
     expect(discover.json.result.supportedVersions).toContain('2026-07-28');
     expect(discover.json.result.supportedVersions).toContain('2025-11-25');
     expect(discover.json.result.capabilities.tools).toBeDefined();
     expect(discover.json.result.serverInfo.name).toBe('sbirtools');
     expect(discover.json.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private' });
-    const list = await rpc(s.url, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } }, { 'mcp-protocol-version': '2026-07-28' });
+    const list = await rpc(
+      s.url,
+      { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } },
+      { 'mcp-protocol-version': '2026-07-28' },
+    );
     expect(list.headers.get('mcp-protocol-version')).toBe('2026-07-28');
-    expect(list.json.result.tools.map((t: { name: string }) => t.name)).toEqual(['run_analysis', 'describe_dataset', 'add_table']);
-    const call = await rpc(s.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'run_analysis', arguments: { code: '6 * 7' }, _meta: meta } }, { 'mcp-protocol-version': '2026-07-28' });
+    expect(list.json.result.tools.map((t: { name: string }) => t.name)).toEqual([
+      'run_analysis',
+      'describe_dataset',
+      'add_table',
+    ]);
+    const call = await rpc(
+      s.url,
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'run_analysis', arguments: { code: '6 * 7' }, _meta: meta },
+      },
+      { 'mcp-protocol-version': '2026-07-28' },
+    );
     expect(call.json.result.structuredContent.value).toBe(42);
     expect(call.json.result.resultType).toBe('complete');
     expect(call.json.result.ttlMs).toBeUndefined();
@@ -204,10 +306,19 @@ describe('MCP over Streamable HTTP, as agent clients use it', () => {
     // a 2025-11-25 answer stays as it was
     const legacy = await rpc(s.url, { jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} });
     expect(legacy.json.result.resultType).toBeUndefined();
-    const unknown = await rpc(s.url, { jsonrpc: '2.0', id: 4, method: 'tools/list', params: { _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': '2031-01-01' } } });
+    const unknown = await rpc(s.url, {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/list',
+      params: { _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': '2031-01-01' } },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.json.error.data.supported).toContain('2026-07-28');
-    const mismatch = await rpc(s.url, { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: meta } }, { 'mcp-protocol-version': '2025-11-25' });
+    const mismatch = await rpc(
+      s.url,
+      { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: meta } },
+      { 'mcp-protocol-version': '2025-11-25' },
+    );
     expect(mismatch.status).toBe(400);
   });
 

@@ -10,7 +10,13 @@ describe('sbirtools mcp (stdio): budget, progress and cancel, driven by the SDK 
   let client: Client;
 
   beforeAll(async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--timeout-ms', '600000'], cwd: ROOT, env: cliEnv({ SBIRTOOLS_MAX_RESULT_CHARS: '6000' }), stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--timeout-ms', '600000'],
+      cwd: ROOT,
+      env: cliEnv({ SBIRTOOLS_MAX_RESULT_CHARS: '6000' }),
+      stderr: 'pipe',
+    });
     client = new Client({ name: 'e2e-stdio-agents', version: '1.0.0' });
     await client.connect(transport);
   });
@@ -38,7 +44,10 @@ describe('sbirtools mcp (stdio): budget, progress and cancel, driven by the SDK 
     const seen: ProgressNotification['params'][] = [];
     const abort = new AbortController();
     const call = client.callTool(
-      { name: 'run_analysis', arguments: { code: 'print("looping"); let n = 0; while (true) { n++ }', session_id: 's' } },
+      {
+        name: 'run_analysis',
+        arguments: { code: 'print("looping"); let n = 0; while (true) { n++ }', session_id: 's' },
+      },
       undefined,
       { signal: abort.signal, timeout: 900_000, onprogress: (p) => seen.push(p) },
     );
@@ -48,7 +57,11 @@ describe('sbirtools mcp (stdio): budget, progress and cancel, driven by the SDK 
     abort.abort();
     await expect(call).rejects.toThrow();
     // the 10-minute run was stopped: the session answers again, reset
-    const next = await client.callTool({ name: 'run_analysis', arguments: { code: '1 + 1', session_id: 's' } }, undefined, { timeout: 60_000 });
+    const next = await client.callTool(
+      { name: 'run_analysis', arguments: { code: '1 + 1', session_id: 's' } },
+      undefined,
+      { timeout: 60_000 },
+    );
     expect(next.structuredContent).toMatchObject({ value: 2, sessionReset: true });
   });
 });

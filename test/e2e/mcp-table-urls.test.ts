@@ -32,7 +32,15 @@ describe('sbirtools mcp: add_table urls are refused unless the operator allows t
 
   async function withServer<T>(args: string[], body: (c: Client) => Promise<T>): Promise<T> {
     const c = new Client({ name: 'e2e-table-urls', version: '1.0.0' });
-    await c.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], cwd: ROOT, env: cliEnv(), stderr: 'pipe' }));
+    await c.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', ...args],
+        cwd: ROOT,
+        env: cliEnv(),
+        stderr: 'pipe',
+      }),
+    );
     try {
       return await body(c);
     } finally {
@@ -43,12 +51,17 @@ describe('sbirtools mcp: add_table urls are refused unless the operator allows t
   it('by default: a typed error, and the named address never sees a request', async () => {
     await withServer([], async (c) => {
       for (const path of ['/metrics', '/latest/meta-data/iam']) {
-        const res = await c.callTool({ name: 'add_table', arguments: { name: 'remote', url: `${base}${path}`, format: 'csv' } });
+        const res = await c.callTool({
+          name: 'add_table',
+          arguments: { name: 'remote', url: `${base}${path}`, format: 'csv' },
+        });
         expect(res.isError).toBe(true);
-        expect((res.content as Content)[0]!.text).toMatch(/DOWNLOAD_BAD_URL: this server does not download tables from URLs a model names[\s\S]*hint: Send the file itself/);
+        expect((res.content as Content)[0]!.text).toMatch(
+          /DOWNLOAD_BAD_URL: this server does not download tables from URLs a model names[\s\S]*hint: Send the file itself/,
+        );
       }
       // the server keeps serving, and no table was bound
-      const run = await c.callTool({ name: 'run_analysis', arguments: { code: "typeof remote" } });
+      const run = await c.callTool({ name: 'run_analysis', arguments: { code: 'typeof remote' } });
       expect((run.structuredContent as { value: unknown }).value).toBe('undefined');
     });
     expect(requests).toEqual([]);
@@ -61,7 +74,12 @@ describe('sbirtools mcp: add_table urls are refused unless the operator allows t
     });
     expect(requests).toEqual([]);
     const { spawnSync } = await import('node:child_process');
-    const both = spawnSync(process.execPath, [CLI, 'mcp', '--allow-table-urls', '--deny-table-urls'], { cwd: ROOT, env: cliEnv(), encoding: 'utf8', input: '' });
+    const both = spawnSync(process.execPath, [CLI, 'mcp', '--allow-table-urls', '--deny-table-urls'], {
+      cwd: ROOT,
+      env: cliEnv(),
+      encoding: 'utf8',
+      input: '',
+    });
     expect(both.status).toBe(2);
     expect(both.stderr).toMatch(/--allow-table-urls and --deny-table-urls contradict each other/);
   });

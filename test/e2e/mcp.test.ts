@@ -14,7 +14,13 @@ describe('sbirtools mcp, driven by the SDK client', () => {
   let transport: StdioClientTransport;
 
   beforeAll(async () => {
-    transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: ROOT, env: cliEnv(), stderr: 'pipe' });
+    transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      cwd: ROOT,
+      env: cliEnv(),
+      stderr: 'pipe',
+    });
     client = new Client({ name: 'e2e', version: '1.0.0' });
     await client.connect(transport);
   });
@@ -36,7 +42,10 @@ describe('sbirtools mcp, driven by the SDK client', () => {
   });
 
   it('run_analysis returns text and the RunResult as structuredContent', async () => {
-    const res = await client.callTool({ name: 'run_analysis', arguments: { code: 'print("rows", award_data.numRows()); 6 * 7' } });
+    const res = await client.callTool({
+      name: 'run_analysis',
+      arguments: { code: 'print("rows", award_data.numRows()); 6 * 7' },
+    });
     expect(res.isError).toBeFalsy();
     const result = RunResultSchema.parse(res.structuredContent);
     expect(result).toMatchObject({ ok: true, value: 42 });
@@ -47,7 +56,10 @@ describe('sbirtools mcp, driven by the SDK client', () => {
 
   it('a session keeps state across two calls', async () => {
     await client.callTool({ name: 'run_analysis', arguments: { code: 'const total = 40', session_id: 'e2e-session' } });
-    const res = await client.callTool({ name: 'run_analysis', arguments: { code: 'total + 2', session_id: 'e2e-session' } });
+    const res = await client.callTool({
+      name: 'run_analysis',
+      arguments: { code: 'total + 2', session_id: 'e2e-session' },
+    });
     expect(RunResultSchema.parse(res.structuredContent).value).toBe(42);
     const fresh = await client.callTool({ name: 'run_analysis', arguments: { code: 'typeof total' } });
     expect(RunResultSchema.parse(fresh.structuredContent).value).toBe('undefined');
@@ -72,7 +84,10 @@ describe('sbirtools mcp, driven by the SDK client', () => {
     const read = await client.readResource({ uri: 'sbirtools://dataset/card.md' });
     expect((read.contents[0] as { text: string }).text).toBe(card);
     const json = await client.readResource({ uri: 'sbirtools://dataset/card.json' });
-    expect(JSON.parse((json.contents[0] as { text: string }).text)).toMatchObject({ table: 'award_data', summary: card });
+    expect(JSON.parse((json.contents[0] as { text: string }).text)).toMatchObject({
+      table: 'award_data',
+      summary: card,
+    });
   });
 
   it('serves docs/prelude.md as a resource when the package ships it', async () => {
@@ -98,7 +113,9 @@ describe('sbirtools mcp, driven by the SDK client', () => {
 /** Speak raw JSON-RPC to `sbirtools mcp` so the test sees the exit code itself. */
 async function startRaw() {
   const child = spawn(process.execPath, [CLI, 'mcp'], { cwd: ROOT, env: cliEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   let buffer = '';
   const waiters = new Map<number, (msg: unknown) => void>();
   child.stdout.on('data', (chunk: Buffer) => {
@@ -114,7 +131,11 @@ async function startRaw() {
       waiters.set(id, resolve);
       child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
     });
-  await request(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+  await request(1, 'initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '1' },
+  });
   child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
   await request(2, 'tools/call', { name: 'run_analysis', arguments: { code: '1 + 1', session_id: 'keep-open' } });
   return { child, exited };

@@ -17,15 +17,26 @@ describe('@vercel/nft tracing of an app that imports sbirtools', () => {
     const app = join(work, 'app');
     mkdirSync(join(app, 'node_modules'), { recursive: true });
     symlinkSync(ROOT, join(app, 'node_modules', 'sbirtools'));
-    writeFileSync(join(app, 'index.mjs'), `
+    writeFileSync(
+      join(app, 'index.mjs'),
+      `
       import { run, shutdown } from 'sbirtools';
       const r = await run("award_data.groupby('Agency').count().numRows()", { cacheDir: process.env.TMPDIR });
       console.log(JSON.stringify({ ok: r.ok, value: r.value, engine: r.engine?.name, error: r.error?.message }));
-      await shutdown();`);
+      await shutdown();`,
+    );
     const root = realpathSync(ROOT);
-    const { fileList } = await nodeFileTrace([join(app, 'index.mjs')], { base: '/', ignore: (p: string) => /^(proc|sys|dev)\//.test(p) });
+    const { fileList } = await nodeFileTrace([join(app, 'index.mjs')], {
+      base: '/',
+      ignore: (p: string) => /^(proc|sys|dev)\//.test(p),
+    });
     const files = [...fileList].map((f) => `/${f}`);
-    for (const needed of ['dist/holder/holderMain.mjs', 'dist/prelude/bundle.js', 'dist/src/runtime/prepare/codeCheckWorker.js', 'package.json']) {
+    for (const needed of [
+      'dist/holder/holderMain.mjs',
+      'dist/prelude/bundle.js',
+      'dist/src/runtime/prepare/codeCheckWorker.js',
+      'package.json',
+    ]) {
       expect(files, needed).toContain(join(root, needed));
     }
     expect(files.some((f) => f.endsWith('.node') && f.includes('isolated-vm'))).toBe(true);

@@ -17,7 +17,9 @@ let verdicts: Array<{ id: string; cls: string; ok: boolean; why?: string }>;
 beforeAll(async () => {
   verdicts = await runCorpus({ createSandbox, writeSyntheticCsv });
 }, 300_000);
-afterAll(async () => { await shutdown(); });
+afterAll(async () => {
+  await shutdown();
+});
 
 describe('pandas-habits corpus', () => {
   test('has at least 150 varied snippets, each with a pandas answer', () => {
@@ -31,6 +33,7 @@ describe('pandas-habits corpus', () => {
     expect(s.rate, `first-try rate ${s.ok}/${s.n}; failures:\n${failed.join('\n')}`).toBeGreaterThanOrEqual(TARGET);
   });
   test('every class of snippet mostly works (no class is left behind)', () => {
-    for (const [cls, c] of Object.entries(summarize(verdicts).byClass)) expect(c.ok / c.n, cls).toBeGreaterThanOrEqual(0.85);
+    for (const [cls, c] of Object.entries(summarize(verdicts).byClass))
+      expect(c.ok / c.n, cls).toBeGreaterThanOrEqual(0.85);
   });
 });

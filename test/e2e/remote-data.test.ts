@@ -8,7 +8,9 @@ import { CLI, cliEnv, ROOT } from './helpers/processes.js';
 
 function exec(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(process.execPath, args, { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -29,7 +31,7 @@ describe('remote data end to end: the sandbox answers over a data folder served 
     rmSync(dirname(dir), { recursive: true, force: true });
   });
 
-  it('library: run() with dataPath = the URL gives the local folder\'s answers, in a process that can write only its temp dir', async () => {
+  it("library: run() with dataPath = the URL gives the local folder's answers, in a process that can write only its temp dir", async () => {
     const script = `
       const { run, shutdown } = await import(${JSON.stringify(join(ROOT, 'dist', 'src', 'index.js'))});
       const out = [];
@@ -48,7 +50,9 @@ describe('remote data end to end: the sandbox answers over a data folder served 
     await server.clear();
     const r = await exec(['--no-node-snapshot', '--input-type=module', '-e', script], env);
     expect(r.code, r.stderr).toBe(0);
-    const [remoteGroup, remoteText, localGroup, localText] = JSON.parse(r.stdout.trim().split('\n').pop()!) as unknown[];
+    const [remoteGroup, remoteText, localGroup, localText] = JSON.parse(
+      r.stdout.trim().split('\n').pop()!,
+    ) as unknown[];
     expect(remoteGroup).toBe(localGroup);
     expect(remoteText).toBe(localText);
     expect(remoteText).toBeGreaterThan(0);
@@ -82,7 +86,9 @@ describe('remote data end to end: the sandbox answers over a data folder served 
 
   it('a column that cannot be fetched during a run is a guest error naming the column and the host', async () => {
     const env = cliEnv();
-    const entry = await (await fetch(`${server.url}sbirtools-data.json`)).json() as { columns: Array<{ name: string; file: string }> };
+    const entry = (await (await fetch(`${server.url}sbirtools-data.json`)).json()) as {
+      columns: Array<{ name: string; file: string }>;
+    };
     await server.faults({ [`/${entry.columns.find((c) => c.name === 'Abstract')!.file}`]: { status: 404 } });
     try {
       const r = await exec([CLI, 'run', '--data', server.url, '--json', '--code', TEXT], env);

@@ -12,14 +12,15 @@ import { CLI, cliEnv } from './helpers/processes.js';
 const dir = mkdtempSync(join(tmpdir(), 'sbirtools-roundtrip-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const CSV = [
-  'id,big,huge,amount,day,at,text,flag',
-  '1,12345678901,9007199254740993,1.5,2021-01-02,2021-01-02T03:04:05.678Z,plain,true',
-  '2,-2147483649,-9223372036854775807,,1999-12-31,1999-12-31T23:59:59Z,"comma, ""quote"" and',
-  'newline",false',
-  '3,,,0.1,,,Département ü 日本 🚀,',
-  '4,0,42,-7,2030-06-01,2030-06-01T00:00:00Z,,true',
-].join('\n') + '\n';
+const CSV =
+  [
+    'id,big,huge,amount,day,at,text,flag',
+    '1,12345678901,9007199254740993,1.5,2021-01-02,2021-01-02T03:04:05.678Z,plain,true',
+    '2,-2147483649,-9223372036854775807,,1999-12-31,1999-12-31T23:59:59Z,"comma, ""quote"" and',
+    'newline",false',
+    '3,,,0.1,,,Département ü 日本 🚀,',
+    '4,0,42,-7,2030-06-01,2030-06-01T00:00:00Z,,true',
+  ].join('\n') + '\n';
 
 // Canonical text of every cell, so DATE vs TIMESTAMP and BIGINT vs exact text compare as values.
 const CANON = `SELECT CAST("id" AS VARCHAR) AS id, CAST("big" AS VARCHAR) AS big, CAST("huge" AS VARCHAR) AS huge, CAST("amount" AS VARCHAR) AS amount,
@@ -41,14 +42,42 @@ describe('CSV -> Parquet -> sbirtools -> Parquet', () => {
 
   beforeAll(async () => {
     writeFileSync(csv, CSV);
-    await duck.run(`COPY (SELECT * FROM read_csv('${csv}', header = true, columns = {'id': 'INTEGER', 'big': 'BIGINT', 'huge': 'BIGINT', 'amount': 'DOUBLE', 'day': 'DATE', 'at': 'TIMESTAMPTZ', 'text': 'VARCHAR', 'flag': 'BOOLEAN'})) TO '${parquetIn}' (FORMAT parquet)`);
-    const r = spawnSync(process.execPath, [CLI, 'run', '--table', `t=${parquetIn}`, '--out', out, '--code', "to_parquet(t, 'out.parquet'); [t.numRows(), dtypes(t)]", '--json'], { env: cliEnv(), encoding: 'utf8' });
+    await duck.run(
+      `COPY (SELECT * FROM read_csv('${csv}', header = true, columns = {'id': 'INTEGER', 'big': 'BIGINT', 'huge': 'BIGINT', 'amount': 'DOUBLE', 'day': 'DATE', 'at': 'TIMESTAMPTZ', 'text': 'VARCHAR', 'flag': 'BOOLEAN'})) TO '${parquetIn}' (FORMAT parquet)`,
+    );
+    const r = spawnSync(
+      process.execPath,
+      [
+        CLI,
+        'run',
+        '--table',
+        `t=${parquetIn}`,
+        '--out',
+        out,
+        '--code',
+        "to_parquet(t, 'out.parquet'); [t.numRows(), dtypes(t)]",
+        '--json',
+      ],
+      { env: cliEnv(), encoding: 'utf8' },
+    );
     expect(r.status, r.stderr).toBe(0);
   });
 
   it('sbirtools reads the DuckDB Parquet with the right types', () => {
-    const r = spawnSync(process.execPath, [CLI, 'run', '--table', `t=${parquetIn}`, '--code', 'dtypes(t)', '--json'], { env: cliEnv(), encoding: 'utf8' });
-    expect(JSON.parse(r.stdout).value).toEqual({ id: 'integer', big: 'integer', huge: 'string', amount: 'number', day: 'date', at: 'date', text: 'string', flag: 'boolean' });
+    const r = spawnSync(process.execPath, [CLI, 'run', '--table', `t=${parquetIn}`, '--code', 'dtypes(t)', '--json'], {
+      env: cliEnv(),
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(r.stdout).value).toEqual({
+      id: 'integer',
+      big: 'integer',
+      huge: 'string',
+      amount: 'number',
+      day: 'date',
+      at: 'date',
+      text: 'string',
+      flag: 'boolean',
+    });
   });
 
   it('DuckDB reads back every value of the file sbirtools wrote', async () => {
@@ -62,9 +91,15 @@ describe('CSV -> Parquet -> sbirtools -> Parquet', () => {
 
   it('pandas reads back every value (skipped when pandas has no Parquet engine here)', async (ctx) => {
     const py = process.env.SBIRTOOLS_BENCH_PYTHON ?? '/usr/bin/python3';
-    const probe = spawnSync(py, ['-c', 'import pandas\ntry:\n import pyarrow\nexcept ImportError:\n import fastparquet'], { encoding: 'utf8' });
+    const probe = spawnSync(
+      py,
+      ['-c', 'import pandas\ntry:\n import pyarrow\nexcept ImportError:\n import fastparquet'],
+      { encoding: 'utf8' },
+    );
     if (probe.status !== 0) {
-      ctx.skip(`pandas with a Parquet engine (pyarrow or fastparquet) is not importable by ${py}; Debian packages neither, so this check runs where they are installed (DuckDB checked the same file above)`);
+      ctx.skip(
+        `pandas with a Parquet engine (pyarrow or fastparquet) is not importable by ${py}; Debian packages neither, so this check runs where they are installed (DuckDB checked the same file above)`,
+      );
       return;
     }
     const script = `import pandas as pd, json, sys
@@ -78,7 +113,13 @@ print(json.dumps([[cell(v) for v in row] for row in df[['id','big','huge','amoun
     const r = spawnSync(py, ['-c', script, join(out, 'out.parquet')], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     const fromPandas = JSON.parse(r.stdout) as unknown[][];
-    const expected = (await rows(`${CANON} FROM '${parquetIn}' ORDER BY id`)).map((row) => row.map((v, i) => (i === 1 || i === 0) && v !== null ? String(Number(v)) : v));
-    expect(fromPandas.map((row) => row.map((v, i) => (i === 3 && v !== null ? String(Number(v)) : i <= 1 && v !== null ? String(Number(v)) : v)))).toEqual(expected);
+    const expected = (await rows(`${CANON} FROM '${parquetIn}' ORDER BY id`)).map((row) =>
+      row.map((v, i) => ((i === 1 || i === 0) && v !== null ? String(Number(v)) : v)),
+    );
+    expect(
+      fromPandas.map((row) =>
+        row.map((v, i) => (i === 3 && v !== null ? String(Number(v)) : i <= 1 && v !== null ? String(Number(v)) : v)),
+      ),
+    ).toEqual(expected);
   });
 });

@@ -16,14 +16,17 @@ const dir = mkdtempSync(join(tmpdir(), 'sbirtools-scale-'));
 
 // deterministic columns: a small and a large dictionary, a float with ties, an integer, a date, free text
 let seed = 7;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const Agency = Array.from({ length: ROWS }, (_, i) => `AG${i % 11}`);
 const Phase = Array.from({ length: ROWS }, (_, i) => (i % 3 === 0 ? 'Phase II' : 'Phase I'));
 const Company = Array.from({ length: ROWS }, () => `Company ${Math.floor(rnd() * 20_000)}`);
 const Amount = Array.from({ length: ROWS }, () => Math.round(rnd() * 1e7) / 100);
 const Employees = Array.from({ length: ROWS }, (_, i) => i % 500);
 const Start = Array.from({ length: ROWS }, (_, i) => Date.UTC(2000, 0, 1) + (i % 9000) * 86_400_000);
-const Abstract = Array.from({ length: ROWS }, (_, i) => `A study of ${WORDS[Math.floor(rnd() * 8)]} and ${WORDS[Math.floor(rnd() * 8)]} for award ${i}`);
+const Abstract = Array.from(
+  { length: ROWS },
+  (_, i) => `A study of ${WORDS[Math.floor(rnd() * 8)]} and ${WORDS[Math.floor(rnd() * 8)]} for award ${i}`,
+);
 
 const reference = {
   groupby: (() => {
@@ -38,7 +41,10 @@ const reference = {
   })(),
   filterCount: Amount.filter((x, i) => x > 5000 && Phase[i] === 'Phase II').length,
   distinct: new Set(Company).size,
-  topk: [...Amount].sort((a, b) => b - a).slice(0, 10).map((x) => Math.round(x * 100)),
+  topk: [...Amount]
+    .sort((a, b) => b - a)
+    .slice(0, 10)
+    .map((x) => Math.round(x * 100)),
   contains: Abstract.filter((s) => s.includes('quantum')).length,
 };
 const QUESTIONS: Record<string, string[]> = {
@@ -46,10 +52,19 @@ const QUESTIONS: Record<string, string[]> = {
     "t.groupby('Agency').rollup({ n: op.count(), s: op.sum('Amount') }).orderby('Agency').objects().map((r) => [r.Agency, r.n, Math.round(r.s)])",
     "t.groupby('Agency').agg({ Amount: ['count', 'sum'] }).reset_index().objects().sort((a, b) => (a.Agency < b.Agency ? -1 : 1)).map((r) => [r.Agency, r.Amount_count, Math.round(r.Amount_sum)])",
   ],
-  filterCount: ["t.filter((d) => d.Amount > 5000 && d.Phase === 'Phase II').numRows()", "(t.Amount.gt(5000).and(t.Phase.eq('Phase II'))).sum()"],
+  filterCount: [
+    "t.filter((d) => d.Amount > 5000 && d.Phase === 'Phase II').numRows()",
+    "(t.Amount.gt(5000).and(t.Phase.eq('Phase II'))).sum()",
+  ],
   distinct: ['t.Company.nunique()', "t.rollup({ n: op.distinct('Company') }).get('n', 0)"],
-  topk: ["t.orderby(aq.desc('Amount')).slice(0, 10).array('Amount').map((x) => Math.round(x * 100))", 't.Amount.nlargest(10).tolist().map((x) => Math.round(x * 100))'],
-  contains: ["t.Abstract.str.contains('quantum').sum()", "t.filter((d) => op.includes(d.Abstract, 'quantum')).numRows()"],
+  topk: [
+    "t.orderby(aq.desc('Amount')).slice(0, 10).array('Amount').map((x) => Math.round(x * 100))",
+    't.Amount.nlargest(10).tolist().map((x) => Math.round(x * 100))',
+  ],
+  contains: [
+    "t.Abstract.str.contains('quantum').sum()",
+    "t.filter((d) => op.includes(d.Abstract, 'quantum')).numRows()",
+  ],
 };
 
 const files: Record<string, string> = {};
@@ -62,7 +77,19 @@ beforeAll(() => {
     { name: 'Employees', type: 'integer', values: Employees },
     { name: 'Start', type: 'date', values: Start },
     { name: 'Abstract', type: 'string', values: Abstract },
-  ].map((c) => ({ name: c.name, type: c.type, data: c.type === 'string' ? stringColumn(c.values) : { kind: 'float64', type: c.type, values: Float64Array.from(c.values as number[]), valid: new Uint8Array(ROWS).fill(1) } }));
+  ].map((c) => ({
+    name: c.name,
+    type: c.type,
+    data:
+      c.type === 'string'
+        ? stringColumn(c.values)
+        : {
+            kind: 'float64',
+            type: c.type,
+            values: Float64Array.from(c.values as number[]),
+            valid: new Uint8Array(ROWS).fill(1),
+          },
+  }));
   for (const format of ['parquet', 'arrow', 'csv'] as const) {
     files[format] = join(dir, `t.${format}`);
     writeFileSync(files[format], encodeTable(columns as never, format));
@@ -75,7 +102,12 @@ afterAll(async () => {
 
 describe.each(['parquet', 'arrow', 'csv'])('a 300,000-row %s table', (format) => {
   it('answers the five question kinds as the reference does, each way it can be written', async () => {
-    const box = await createSandbox({ awardData: false, tables: { t: files[format] }, preset: 'permissive', timeoutMs: 120_000 });
+    const box = await createSandbox({
+      awardData: false,
+      tables: { t: files[format] },
+      preset: 'permissive',
+      timeoutMs: 120_000,
+    });
     try {
       expect((await box.run('t.numRows()')).value).toBe(ROWS);
       for (const [kind, forms] of Object.entries(QUESTIONS)) {

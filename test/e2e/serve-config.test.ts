@@ -7,12 +7,18 @@ const KEY = 'config-test-key-0123456789';
 
 /** `sbirtools serve` with only environment settings: $PORT and SBIRTOOLS_METRICS_AUTH. */
 async function serveFromEnv(env: Record<string, string>): Promise<ServeProcess & { port: number }> {
-  const proc = spawn(process.execPath, [CLI, 'serve', '--quiet'], { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [CLI, 'serve', '--quiet'], {
+    cwd: ROOT,
+    env: cliEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | string>((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    proc.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   for (let i = 0; i < 1200 && !/listening on/.test(err); i++) {
     if (proc.exitCode !== null) throw new Error(`serve exited: ${err}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -52,8 +58,15 @@ describe('sbirtools serve configuration from the environment', () => {
     const s = await serveFromEnv({ PORT: String(port), SBIRTOOLS_API_KEYS: KEY });
     try {
       const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-      const sid = (await (await fetch(`${s.url}/v1/sessions`, { method: 'POST', headers, body: '{}' })).json()).session_id;
-      const r = await (await fetch(`${s.url}/v1/run`, { method: 'POST', headers, body: JSON.stringify({ code: 'myVar + 1', session_id: sid }) })).json();
+      const sid = (await (await fetch(`${s.url}/v1/sessions`, { method: 'POST', headers, body: '{}' })).json())
+        .session_id;
+      const r = await (
+        await fetch(`${s.url}/v1/run`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ code: 'myVar + 1', session_id: sid }),
+        })
+      ).json();
       expect(r.error.hint).toContain(`\`myVar\` is not defined in session ${sid}`);
       expect(r.error.hint).not.toMatch(/Did you mean/);
     } finally {

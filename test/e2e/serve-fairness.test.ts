@@ -15,14 +15,31 @@ const LIMIT = 40;
 describe('sbirtools serve: fairness between callers and one budget per caller', () => {
   let s: ServeProcess;
   beforeAll(async () => {
-    s = await startServe(['--quiet', '--pool-size', '1', '--runs-per-minute', String(LIMIT), '--max-concurrent-per-key', '4', '--max-queued-per-key', '2'], { SBIRTOOLS_API_KEYS: [FLOOD, CALM, BUDGET].join(',') });
+    s = await startServe(
+      [
+        '--quiet',
+        '--pool-size',
+        '1',
+        '--runs-per-minute',
+        String(LIMIT),
+        '--max-concurrent-per-key',
+        '4',
+        '--max-queued-per-key',
+        '2',
+      ],
+      { SBIRTOOLS_API_KEYS: [FLOOD, CALM, BUDGET].join(',') },
+    );
   }, 120_000);
   afterAll(async () => {
     await stop(s);
   });
 
   const run = (key: string, code: string, authorization = `Bearer ${key}`) =>
-    fetch(`${s.url}/v1/run`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    fetch(`${s.url}/v1/run`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
 
   it("a flooding caller gets 429 + Retry-After while another caller's runs all answer", async () => {
     const heavy = 'let s = 0; for (let k = 0; k < 2e8; k++) s += k & 1; s';
@@ -61,15 +78,35 @@ describe('sbirtools serve: fairness between callers and one budget per caller', 
     const mcp = (authorization: string, i: number) =>
       fetch(`${s.url}/mcp`, {
         method: 'POST',
-        headers: { authorization, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'run_analysis', arguments: { code: `${i}` } } }),
+        headers: {
+          authorization,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: i,
+          method: 'tools/call',
+          params: { name: 'run_analysis', arguments: { code: `${i}` } },
+        }),
       });
-    const session = (authorization: string) => fetch(`${s.url}/v1/sessions`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: '{}' });
+    const session = (authorization: string) =>
+      fetch(`${s.url}/v1/sessions`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: '{}',
+      });
     let admitted = 0;
     let refused = 0;
     for (let i = 0; i < 60; i++) {
       const authorization = spellings[i % 3]!;
-      const r = i % 3 === 0 ? await run(BUDGET, `${i}`, authorization) : i % 3 === 1 ? await mcp(authorization, i) : await session(authorization);
+      const r =
+        i % 3 === 0
+          ? await run(BUDGET, `${i}`, authorization)
+          : i % 3 === 1
+            ? await mcp(authorization, i)
+            : await session(authorization);
       const body = await r.text();
       if (r.status === 429) {
         refused++;

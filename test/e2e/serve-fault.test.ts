@@ -19,7 +19,8 @@ describe('sbirtools serve: 3 replicas, no affinity, one SIGKILLed mid-conversati
   const ports: number[] = [];
   const replicas: Array<ServeProcess | undefined> = [];
   const cacheDir = sharedCacheDir();
-  const startReplica = (i: number) => startServe(['--redis', redis.url, '--quiet'], { SBIRTOOLS_API_KEYS: KEY }, { port: ports[i]!, cacheDir });
+  const startReplica = (i: number) =>
+    startServe(['--redis', redis.url, '--quiet'], { SBIRTOOLS_API_KEYS: KEY }, { port: ports[i]!, cacheDir });
 
   beforeAll(async () => {
     redis = await startRedis();
@@ -37,19 +38,34 @@ describe('sbirtools serve: 3 replicas, no affinity, one SIGKILLed mid-conversati
   });
 
   /** POST through the proxy, retrying (same Idempotency-Key) on 502/503 and dropped connections, as a client should. */
-  async function call(path: string, body: unknown, idem: string, tag = idem): Promise<{ status: number; json: any; attempts: number; replayed: boolean }> {
+  async function call(
+    path: string,
+    body: unknown,
+    idem: string,
+    tag = idem,
+  ): Promise<{ status: number; json: any; attempts: number; replayed: boolean }> {
     for (let attempt = 1; ; attempt++) {
       try {
         const res = await fetch(`${proxy.url}${path}`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'idempotency-key': idem, 'x-test-tag': tag },
+          headers: {
+            authorization: `Bearer ${KEY}`,
+            'content-type': 'application/json',
+            'idempotency-key': idem,
+            'x-test-tag': tag,
+          },
           body: JSON.stringify(body),
         });
         if ((res.status === 502 || res.status === 503) && attempt < 20) {
           await new Promise((r) => setTimeout(r, 250));
           continue;
         }
-        return { status: res.status, json: await res.json(), attempts: attempt, replayed: res.headers.get('idempotent-replayed') === 'true' };
+        return {
+          status: res.status,
+          json: await res.json(),
+          attempts: attempt,
+          replayed: res.headers.get('idempotent-replayed') === 'true',
+        };
       } catch (err) {
         if (attempt >= 20) throw err;
         await new Promise((r) => setTimeout(r, 250));
@@ -71,8 +87,10 @@ describe('sbirtools serve: 3 replicas, no affinity, one SIGKILLed mid-conversati
     for (let i = 1; i <= CELLS; i++) {
       let code: string;
       if (i === 1) code = 'var log = [1]; var acc = 7; var sumR = 0; var t0 = Date.now(); [acc, log.length, sumR, t0]';
-      else if (i % 5 === 0) code = `var r${i} = Math.random(); sumR += r${i}; log.push(${i}); [acc, log.length, sumR, t0, r${i}]`;
-      else if (i === 12) code = `let spin = 0; for (let k = 0; k < 1.5e9; k++) spin += k & 1; acc = (acc * 31 + ${i}) % 1000003; log.push(${i}); [acc, log.length, sumR, t0]`;
+      else if (i % 5 === 0)
+        code = `var r${i} = Math.random(); sumR += r${i}; log.push(${i}); [acc, log.length, sumR, t0, r${i}]`;
+      else if (i === 12)
+        code = `let spin = 0; for (let k = 0; k < 1.5e9; k++) spin += k & 1; acc = (acc * 31 + ${i}) % 1000003; log.push(${i}); [acc, log.length, sumR, t0]`;
       else code = `acc = (acc * 31 + ${i}) % 1000003; log.push(${i}); [acc, log.length, sumR, t0]`;
       const pending = call('/v1/run', { code, session_id: sid }, `cell-${i}`, `cell-${i}`);
       if (i === 12) {
@@ -100,13 +118,19 @@ describe('sbirtools serve: 3 replicas, no affinity, one SIGKILLed mid-conversati
     const final = await call('/v1/run', { code: 'log.join(",")', session_id: sid }, 'final');
     expect(final.json.value).toBe(Array.from({ length: CELLS }, (_, k) => k + 1).join(','));
     // a retry of an answered cell returns the first answer and runs nothing
-    const again = await call('/v1/run', { code: `acc = (acc * 31 + 2) % 1000003; log.push(2); [acc, log.length, sumR, t0]`, session_id: sid }, 'cell-2');
+    const again = await call(
+      '/v1/run',
+      { code: `acc = (acc * 31 + 2) % 1000003; log.push(2); [acc, log.length, sumR, t0]`, session_id: sid },
+      'cell-2',
+    );
     expect(again.replayed).toBe(true);
     expect((await call('/v1/run', { code: 'log.length', session_id: sid }, 'len')).json.value).toBe(CELLS);
     // replicas did rebuild the session from Redis (no affinity), and every replica served requests
     let replayed = 0;
     for (const port of ports) {
-      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${KEY}` } })).text();
+      const text = await (
+        await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${KEY}` } })
+      ).text();
       replayed += Number(/sbirtools_replayed_cells_total (\d+)/.exec(text)?.[1] ?? 0);
     }
     expect(replayed).toBeGreaterThan(0);

@@ -34,7 +34,27 @@ describe('sbirtools serve against hostile clients (real sockets)', () => {
   let s: ServeProcess;
   beforeAll(async () => {
     s = await startServe(
-      ['--quiet', '--preset', 'permissive', '--headers-timeout-ms', '1000', '--request-timeout-ms', '4000', '--body-idle-timeout-ms', '1000', '--write-timeout-ms', '1500', '--max-concurrent-per-key', '64', '--max-queued-per-key', '64', '--runs-per-minute', '100000', '--max-queue-wait-ms', '300000'],
+      [
+        '--quiet',
+        '--preset',
+        'permissive',
+        '--headers-timeout-ms',
+        '1000',
+        '--request-timeout-ms',
+        '4000',
+        '--body-idle-timeout-ms',
+        '1000',
+        '--write-timeout-ms',
+        '1500',
+        '--max-concurrent-per-key',
+        '64',
+        '--max-queued-per-key',
+        '64',
+        '--runs-per-minute',
+        '100000',
+        '--max-queue-wait-ms',
+        '300000',
+      ],
       { SBIRTOOLS_API_KEYS: `${KEY},${OTHER}` },
     );
   }, 120_000);
@@ -43,10 +63,29 @@ describe('sbirtools serve against hostile clients (real sockets)', () => {
   });
 
   // another caller: the fair scheduler keeps it out of the hostile key's queue
-  const ok = async () => (await (await fetch(`${s.url}/v1/run`, { method: 'POST', headers: { ...auth, authorization: `Bearer ${OTHER}` }, body: JSON.stringify({ code: '20 + 22' }) })).json()).value;
+  const ok = async () =>
+    (
+      await (
+        await fetch(`${s.url}/v1/run`, {
+          method: 'POST',
+          headers: { ...auth, authorization: `Bearer ${OTHER}` },
+          body: JSON.stringify({ code: '20 + 22' }),
+        })
+      ).json()
+    ).value;
 
-  it.each(['127.0.0.1:PORT@evil.example', 'user@127.0.0.1:PORT', '127.0.0.1.:PORT', 'localhost.', '127.0.0.1:PORT/path', '127.1:PORT'])('refuses Host %j with 400 before authentication', async (host) => {
-    const r = await raw(s.port, `GET /v1/sessions HTTP/1.1\r\nHost: ${host.replace('PORT', String(s.port))}\r\nConnection: close\r\n\r\n`);
+  it.each([
+    '127.0.0.1:PORT@evil.example',
+    'user@127.0.0.1:PORT',
+    '127.0.0.1.:PORT',
+    'localhost.',
+    '127.0.0.1:PORT/path',
+    '127.1:PORT',
+  ])('refuses Host %j with 400 before authentication', async (host) => {
+    const r = await raw(
+      s.port,
+      `GET /v1/sessions HTTP/1.1\r\nHost: ${host.replace('PORT', String(s.port))}\r\nConnection: close\r\n\r\n`,
+    );
     expect(r.status).toBe(400);
     expect(r.text).not.toContain('UNAUTHORIZED');
   });
@@ -56,11 +95,16 @@ describe('sbirtools serve against hostile clients (real sockets)', () => {
     expect(r.status).toBe(401);
   });
 
-  it.each(['http://127.0.0.1:PORT@evil.example', 'http://127.0.0.1:PORT/', 'http://u@127.0.0.1:PORT', 'null'])('refuses Origin %j with 403', async (origin) => {
-    const res = await fetch(`${s.url}/v1/sessions`, { headers: { ...auth, origin: origin.replace('PORT', String(s.port)) } });
-    expect(res.status).toBe(403);
-    expect((await res.json()).error.type).toBe('ORIGIN_NOT_ALLOWED');
-  });
+  it.each(['http://127.0.0.1:PORT@evil.example', 'http://127.0.0.1:PORT/', 'http://u@127.0.0.1:PORT', 'null'])(
+    'refuses Origin %j with 403',
+    async (origin) => {
+      const res = await fetch(`${s.url}/v1/sessions`, {
+        headers: { ...auth, origin: origin.replace('PORT', String(s.port)) },
+      });
+      expect(res.status).toBe(403);
+      expect((await res.json()).error.type).toBe('ORIGIN_NOT_ALLOWED');
+    },
+  );
 
   it('answers 431 to thousands of small headers and to one huge header, 414 to a long URL', async () => {
     const many = Array.from({ length: 2000 }, (_, i) => `x${i}: y\r\n`).join('');
@@ -77,7 +121,11 @@ describe('sbirtools serve against hostile clients (real sockets)', () => {
 
   it('refuses session ids with control characters, spaces or over 128 characters with a clear 400', async () => {
     for (const id of ['a\r\nb', 'a b', 'x'.repeat(129), '../x']) {
-      const res = await fetch(`${s.url}/v1/run`, { method: 'POST', headers: auth, body: JSON.stringify({ code: '1', session_id: id }) });
+      const res = await fetch(`${s.url}/v1/run`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ code: '1', session_id: id }),
+      });
       expect(res.status, id).toBe(400);
       expect((await res.json()).error.message).toMatch(/session_id/);
     }
@@ -87,7 +135,11 @@ describe('sbirtools serve against hostile clients (real sockets)', () => {
   });
 
   it('a body over the cap gets a 413 that fetch reads (no broken pipe)', async () => {
-    const res = await fetch(`${s.url}/v1/run`, { method: 'POST', headers: auth, body: JSON.stringify({ code: `'${'x'.repeat(3_000_000)}'` }) });
+    const res = await fetch(`${s.url}/v1/run`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ code: `'${'x'.repeat(3_000_000)}'` }),
+    });
     expect(res.status).toBe(413);
     expect((await res.json()).error.type).toBe('REQUEST_TOO_LARGE');
   });
@@ -107,7 +159,9 @@ describe('sbirtools serve against hostile clients (real sockets)', () => {
 
   it('answers 408 to a body that stalls, and closes', async () => {
     const c = open(s.port);
-    c.socket.write(`POST /v1/run HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"code":`);
+    c.socket.write(
+      `POST /v1/run HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"code":`,
+    );
     await c.closed;
     expect(c.received()).toMatch(/^HTTP\/1\.1 408/);
     expect(c.received()).toContain('REQUEST_TIMEOUT');
@@ -115,7 +169,9 @@ describe('sbirtools serve against hostile clients (real sockets)', () => {
 
   it('closes a body that trickles forever (never idle long enough for the idle timeout)', async () => {
     const c = open(s.port);
-    c.socket.write(`POST /v1/run HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"code":"`);
+    c.socket.write(
+      `POST /v1/run HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"code":"`,
+    );
     const drip = setInterval(() => c.socket.writable && c.socket.write('1'), 300);
     try {
       expect(await ok()).toBe(42);
@@ -125,8 +181,18 @@ describe('sbirtools serve against hostile clients (real sockets)', () => {
     }
   }, 30_000);
 
-  const dropped = async () => Number(/sbirtools_slow_readers_dropped_total (\d+)/.exec(await (await fetch(`${s.url}/metrics`, { headers: auth })).text())?.[1] ?? 0);
-  const rssMb = async () => Number(/sbirtools_process_resident_memory_bytes (\d+)/.exec(await (await fetch(`${s.url}/metrics`, { headers: auth })).text())?.[1] ?? 0) / 1048576;
+  const dropped = async () =>
+    Number(
+      /sbirtools_slow_readers_dropped_total (\d+)/.exec(
+        await (await fetch(`${s.url}/metrics`, { headers: auth })).text(),
+      )?.[1] ?? 0,
+    );
+  const rssMb = async () =>
+    Number(
+      /sbirtools_process_resident_memory_bytes (\d+)/.exec(
+        await (await fetch(`${s.url}/metrics`, { headers: auth })).text(),
+      )?.[1] ?? 0,
+    ) / 1048576;
   // a ~4 MB answer: more than a socket that is never read takes into its buffers
   const bigRun = (id: number) => {
     // ~3.9 MB of value and ~0.9 MB of stdout (the permissive preset's caps are 4 MB and 1 MB)
@@ -164,7 +230,8 @@ describe('sbirtools serve against hostile clients (real sockets)', () => {
   it('a flood of MCP notifications does not grow memory', async () => {
     const note = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const headers = { ...auth, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
-    const send = () => fetch(`${s.url}/mcp`, { method: 'POST', headers, body: note }).then((r) => r.arrayBuffer().then(() => r.status));
+    const send = () =>
+      fetch(`${s.url}/mcp`, { method: 'POST', headers, body: note }).then((r) => r.arrayBuffer().then(() => r.status));
     for (let i = 0; i < 200; i++) await send();
     const baseline = await rssMb();
     for (let round = 0; round < 40; round++) {

@@ -33,7 +33,13 @@ describe('sbirtools serve with a Redis in trouble', () => {
   beforeAll(async () => {
     redis = await startRedisProcess({ password: PASSWORD });
     for (let i = 0; i < 2; i++) {
-      replicas.push(await startServe(['--quiet', '--redis-timeout-ms', '1000', '--max-concurrent-per-key', '4', '--max-queue-wait-ms', '60000'], { SBIRTOOLS_API_KEYS: KEY, SBIRTOOLS_REDIS_URL: redis.url }, { cacheDir }));
+      replicas.push(
+        await startServe(
+          ['--quiet', '--redis-timeout-ms', '1000', '--max-concurrent-per-key', '4', '--max-queue-wait-ms', '60000'],
+          { SBIRTOOLS_API_KEYS: KEY, SBIRTOOLS_REDIS_URL: redis.url },
+          { cacheDir },
+        ),
+      );
     }
   }, 180_000);
 
@@ -44,12 +50,21 @@ describe('sbirtools serve with a Redis in trouble', () => {
   });
 
   const at = (i: number) => replicas[i % replicas.length]!.url;
-  const run = (i: number, body: unknown) => fetch(`${at(i)}/v1/run`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+  const run = (i: number, body: unknown) =>
+    fetch(`${at(i)}/v1/run`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
   const newSession = (i = 0) => fetch(`${at(i)}/v1/sessions`, { method: 'POST', headers: auth, body: '{}' });
 
   it('admits exactly 4 of a burst of 50 runs spread over two replicas (limit 4, counted in Redis)', async () => {
     const code = 'let s = 0; for (let k = 0; k < 3e8; k++) s += k & 1; s';
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => run(i, { code }).then(async (r) => ({ status: r.status, retry: r.headers.get('retry-after'), body: await r.json() }))));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        run(i, { code }).then(async (r) => ({
+          status: r.status,
+          retry: r.headers.get('retry-after'),
+          body: await r.json(),
+        })),
+      ),
+    );
     const ok = answers.filter((a) => a.status === 200);
     const limited = answers.filter((a) => a.status === 429);
     expect(ok).toHaveLength(4);
@@ -79,7 +94,10 @@ describe('sbirtools serve with a Redis in trouble', () => {
     } finally {
       redis.resume();
     }
-    await until(async () => (await run(1, { code: 'kept + 1', session_id: sid })).status === 200, 'the session to answer after SIGCONT');
+    await until(
+      async () => (await run(1, { code: 'kept + 1', session_id: sid })).status === 200,
+      'the session to answer after SIGCONT',
+    );
   }, 120_000);
 
   it('Redis killed: 503 on what needs it, one-off runs answer; restarted, the same replicas recover without a restart', async () => {
@@ -88,7 +106,11 @@ describe('sbirtools serve with a Redis in trouble', () => {
     expect(created.status).toBe(503);
     expect((await created.json()).error.type).toBe('STORE_UNAVAILABLE');
     expect(created.headers.get('retry-after')).toBeTruthy();
-    const idem = await fetch(`${at(0)}/v1/run`, { method: 'POST', headers: { ...auth, 'idempotency-key': 'k1' }, body: JSON.stringify({ code: '1' }) });
+    const idem = await fetch(`${at(0)}/v1/run`, {
+      method: 'POST',
+      headers: { ...auth, 'idempotency-key': 'k1' },
+      body: JSON.stringify({ code: '1' }),
+    });
     expect(idem.status).toBe(503);
     for (let i = 0; i < 4; i++) expect((await (await run(i, { code: `${i} + 1` })).json()).value).toBe(i + 1);
     await redis.restart();
@@ -113,10 +135,16 @@ describe('sbirtools serve with a Redis in trouble', () => {
 
   it('a slow Redis (DEBUG SLEEP) does not hold up runs that do not need it', async () => {
     const order: string[] = [];
-    const sleeper = spawn('redis-cli', ['-h', '127.0.0.1', '-p', String(redis.port), '--no-auth-warning', '-a', PASSWORD, 'DEBUG', 'SLEEP', '6'], { stdio: 'ignore' });
+    const sleeper = spawn(
+      'redis-cli',
+      ['-h', '127.0.0.1', '-p', String(redis.port), '--no-auth-warning', '-a', PASSWORD, 'DEBUG', 'SLEEP', '6'],
+      { stdio: 'ignore' },
+    );
     const slept = new Promise<void>((resolve) => sleeper.once('exit', () => (order.push('redis awake'), resolve())));
     await new Promise((r) => setTimeout(r, 200)); // let the DEBUG command reach Redis (it blocks it whole)
-    const answers = await Promise.all([0, 1, 2, 3].map((i) => run(i, { code: `${i} * 10` }).then(async (r) => (order.push(`run ${i}`), r.status))));
+    const answers = await Promise.all(
+      [0, 1, 2, 3].map((i) => run(i, { code: `${i} * 10` }).then(async (r) => (order.push(`run ${i}`), r.status))),
+    );
     expect(answers).toEqual([200, 200, 200, 200]);
     await slept;
     // every run answered while Redis still slept
@@ -129,20 +157,58 @@ describe('sbirtools serve over rediss:// (TLS) with a password', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sbirtools-tls-'));
     const cert = join(dir, 'cert.pem');
     const key = join(dir, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     const redis = await startRedisProcess({ password: PASSWORD, tls: { cert, key } });
     let serve: ServeProcess | undefined;
     try {
       expect(redis.url.startsWith('rediss://')).toBe(true);
-      serve = await startServe([], { SBIRTOOLS_API_KEYS: KEY, SBIRTOOLS_REDIS_URL: redis.url, NODE_EXTRA_CA_CERTS: cert });
-      const sid = (await (await fetch(`${serve.url}/v1/sessions`, { method: 'POST', headers: auth, body: '{}' })).json()).session_id;
-      await fetch(`${serve.url}/v1/run`, { method: 'POST', headers: auth, body: JSON.stringify({ code: 'var t = 5', session_id: sid }) });
-      const r = await (await fetch(`${serve.url}/v1/run`, { method: 'POST', headers: auth, body: JSON.stringify({ code: 't * 2', session_id: sid }) })).json();
+      serve = await startServe([], {
+        SBIRTOOLS_API_KEYS: KEY,
+        SBIRTOOLS_REDIS_URL: redis.url,
+        NODE_EXTRA_CA_CERTS: cert,
+      });
+      const sid = (
+        await (await fetch(`${serve.url}/v1/sessions`, { method: 'POST', headers: auth, body: '{}' })).json()
+      ).session_id;
+      await fetch(`${serve.url}/v1/run`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ code: 'var t = 5', session_id: sid }),
+      });
+      const r = await (
+        await fetch(`${serve.url}/v1/run`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ code: 't * 2', session_id: sid }),
+        })
+      ).json();
       expect(r.value).toBe(10);
       expect(Number(redis.cli('DBSIZE'))).toBeGreaterThan(0);
       // a wrong password fails at start with a message that names the URL without any password
       const wrong = redis.url.replace(encodeURIComponent(PASSWORD), 'not-the-password');
-      await expect(startServe([], { SBIRTOOLS_API_KEYS: KEY, SBIRTOOLS_REDIS_URL: wrong, NODE_EXTRA_CA_CERTS: cert })).rejects.toThrow(/rediss:\/\/:\*\*\*@127\.0\.0\.1/);
+      await expect(
+        startServe([], { SBIRTOOLS_API_KEYS: KEY, SBIRTOOLS_REDIS_URL: wrong, NODE_EXTRA_CA_CERTS: cert }),
+      ).rejects.toThrow(/rediss:\/\/:\*\*\*@127\.0\.0\.1/);
       expect(serve.stdout() + serve.stderr()).not.toContain(PASSWORD);
     } finally {
       await stop(serve);

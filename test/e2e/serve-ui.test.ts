@@ -8,13 +8,20 @@ import { startServe, stop, type ServeProcess } from './helpers/serve.js';
 const KEY_A = 'key-a-0123456789abcdef';
 const KEY_B = 'key-b-0123456789abcdef';
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
-const run = (base: string, key: string, code: string) => fetch(`${base}/v1/run`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth(key) }, body: JSON.stringify({ code }) });
+const run = (base: string, key: string, code: string) =>
+  fetch(`${base}/v1/run`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...auth(key) },
+    body: JSON.stringify({ code }),
+  });
 
 describe('sbirtools serve --capsule-log --capsule-outputs: the viewer at /ui', () => {
   let s: ServeProcess;
   beforeAll(async () => {
     const log = join(mkdtempSync(join(tmpdir(), 'sbirtools-serve-ui-')), 'runs.jsonl');
-    s = await startServe(['--capsule-log', log, '--capsule-outputs', '--quiet'], { SBIRTOOLS_API_KEYS: `${KEY_A},${KEY_B}` });
+    s = await startServe(['--capsule-log', log, '--capsule-outputs', '--quiet'], {
+      SBIRTOOLS_API_KEYS: `${KEY_A},${KEY_B}`,
+    });
     expect((await run(s.url, KEY_A, "print('run of key A'); value_counts(award_data, 'Phase')")).status).toBe(200);
     expect((await run(s.url, KEY_B, "print('run of key B')")).status).toBe(200);
   });
@@ -57,11 +64,16 @@ describe('sbirtools serve --capsule-log --capsule-outputs: the viewer at /ui', (
     expect((await fetch(`${s.url}/v1/sessions`, { headers: { cookie: cookie.split(';')[0]! } })).status).toBe(401);
   });
 
-  it('replays only the key\'s own records, with the page token', async () => {
+  it("replays only the key's own records, with the page token", async () => {
     const html = await (await fetch(`${s.url}/ui/`, { headers: auth(KEY_A) })).text();
     const token = /data-token="([^"]+)"/.exec(html)![1]!;
     const line = Number(/data-line="(\d+)"/.exec(html)![1]);
-    const replay = (key: string, l: number) => fetch(`${s.url}/ui/replay`, { method: 'POST', headers: { ...auth(key), 'x-sbirtools-viewer': token }, body: JSON.stringify({ line: l }) });
+    const replay = (key: string, l: number) =>
+      fetch(`${s.url}/ui/replay`, {
+        method: 'POST',
+        headers: { ...auth(key), 'x-sbirtools-viewer': token },
+        body: JSON.stringify({ line: l }),
+      });
     const mine = await replay(KEY_A, line);
     expect(mine.status).toBe(200);
     expect(await mine.json()).toMatchObject({ line, match: true });

@@ -16,15 +16,26 @@ async function activeRuns(base: string, headers: Record<string, string> = {}): P
   return /^sbirtools_active_runs [1-9]/m.test(text);
 }
 
-async function post(base: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+async function post(
+  base: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 describe('sbirtools serve: REST, auth, limits and MCP over Streamable HTTP', () => {
   let s: ServeProcess;
 
   beforeAll(async () => {
-    s = await startServe(['--max-body-bytes', '4000', '--max-concurrent-per-key', '2'], { SBIRTOOLS_API_KEYS: `${KEY_A},${KEY_B}` });
+    s = await startServe(['--max-body-bytes', '4000', '--max-concurrent-per-key', '2'], {
+      SBIRTOOLS_API_KEYS: `${KEY_A},${KEY_B}`,
+    });
   });
   afterAll(async () => {
     await stop(s);
@@ -65,7 +76,9 @@ describe('sbirtools serve: REST, auth, limits and MCP over Streamable HTTP', () 
     const res = await post(s.url, '/v1/run', { code: "to_csv(aq.table({ a: [1, 2] }), 'a.csv'); 1" }, auth(KEY_A));
     expect(res.status).toBe(200);
     const body = (await res.json()) as { files: unknown[] };
-    expect(body.files).toEqual([{ name: 'a.csv', mediaType: 'text/csv', size: 6, base64: Buffer.from('a\n1\n2\n').toString('base64') }]);
+    expect(body.files).toEqual([
+      { name: 'a.csv', mediaType: 'text/csv', size: 6, base64: Buffer.from('a\n1\n2\n').toString('base64') },
+    ]);
   });
 
   it('a body over the cap is 413 before anything runs', async () => {
@@ -93,13 +106,17 @@ describe('sbirtools serve: REST, auth, limits and MCP over Streamable HTTP', () 
     expect(listB.sessions).not.toContainEqual({ session_id: id });
     expect((await fetch(`${s.url}/v1/sessions/${id}`, { method: 'DELETE', headers: auth(KEY_B) })).status).toBe(404);
     // still A's, then closed by A
-    expect((await (await post(s.url, '/v1/run', { code: 'secret', session_id: id }, auth(KEY_A))).json()).value).toBe('zq-secret-value');
+    expect((await (await post(s.url, '/v1/run', { code: 'secret', session_id: id }, auth(KEY_A))).json()).value).toBe(
+      'zq-secret-value',
+    );
     expect((await fetch(`${s.url}/v1/sessions/${id}`, { method: 'DELETE', headers: auth(KEY_A) })).status).toBe(204);
     expect((await post(s.url, '/v1/run', { code: 'secret', session_id: id }, auth(KEY_A))).status).toBe(404);
   });
 
   it('an Idempotency-Key retry returns the first answer without running again', async () => {
-    const { session_id: id } = (await (await post(s.url, '/v1/sessions', {}, auth(KEY_A))).json()) as { session_id: string };
+    const { session_id: id } = (await (await post(s.url, '/v1/sessions', {}, auth(KEY_A))).json()) as {
+      session_id: string;
+    };
     await post(s.url, '/v1/run', { code: 'var n = 0', session_id: id }, auth(KEY_A));
     const body = { code: 'n = n + 1', session_id: id };
     const first = await post(s.url, '/v1/run', body, { ...auth(KEY_A), 'idempotency-key': 'inc-1' });
@@ -107,16 +124,30 @@ describe('sbirtools serve: REST, auth, limits and MCP over Streamable HTTP', () 
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(await retry.json()).toEqual(await first.json());
     expect((await (await post(s.url, '/v1/run', { code: 'n', session_id: id }, auth(KEY_A))).json()).value).toBe(1);
-    const reused = await post(s.url, '/v1/run', { code: 'n = n + 100', session_id: id }, { ...auth(KEY_A), 'idempotency-key': 'inc-1' });
+    const reused = await post(
+      s.url,
+      '/v1/run',
+      { code: 'n = n + 100', session_id: id },
+      { ...auth(KEY_A), 'idempotency-key': 'inc-1' },
+    );
     expect(reused.status).toBe(422);
     // the same key string of another API key is another request
-    expect((await post(s.url, '/v1/run', { code: '5' }, { ...auth(KEY_B), 'idempotency-key': 'inc-1' })).headers.get('idempotent-replayed')).toBeNull();
+    expect(
+      (await post(s.url, '/v1/run', { code: '5' }, { ...auth(KEY_B), 'idempotency-key': 'inc-1' })).headers.get(
+        'idempotent-replayed',
+      ),
+    ).toBeNull();
   });
 
   it('a client that hangs up during an idempotent run gets the finished answer on retry; the code ran once', async () => {
-    const { session_id: id } = (await (await post(s.url, '/v1/sessions', {}, auth(KEY_A))).json()) as { session_id: string };
+    const { session_id: id } = (await (await post(s.url, '/v1/sessions', {}, auth(KEY_A))).json()) as {
+      session_id: string;
+    };
     await post(s.url, '/v1/run', { code: 'var hits = 0', session_id: id }, auth(KEY_A));
-    const body = JSON.stringify({ code: 'hits = hits + 1; let spin = 0; for (let k = 0; k < 4e8; k++) spin += k & 1; hits', session_id: id });
+    const body = JSON.stringify({
+      code: 'hits = hits + 1; let spin = 0; for (let k = 0; k < 4e8; k++) spin += k & 1; hits',
+      session_id: id,
+    });
     const headers = { ...auth(KEY_A), 'content-type': 'application/json', 'idempotency-key': 'slow-1' };
     const abort = new AbortController();
     const first = fetch(`${s.url}/v1/run`, { method: 'POST', headers, body, signal: abort.signal });
@@ -148,8 +179,20 @@ describe('sbirtools serve: REST, auth, limits and MCP over Streamable HTTP', () 
     const res = await fetch(`${s.url}/healthz`, { headers: { 'x-request-id': 'trace-abc-123' } });
     expect(res.headers.get('x-request-id')).toBe('trace-abc-123');
     expect((await fetch(`${s.url}/healthz`)).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const line = await waitFor(() => s.stdout().split('\n').find((l) => l.includes('trace-abc-123')), { what: 'the log line' });
-    expect(JSON.parse(line)).toMatchObject({ requestId: 'trace-abc-123', method: 'GET', path: '/healthz', status: 200 });
+    const line = await waitFor(
+      () =>
+        s
+          .stdout()
+          .split('\n')
+          .find((l) => l.includes('trace-abc-123')),
+      { what: 'the log line' },
+    );
+    expect(JSON.parse(line)).toMatchObject({
+      requestId: 'trace-abc-123',
+      method: 'GET',
+      path: '/healthz',
+      status: 200,
+    });
     // keys never reach the log
     expect(s.stdout()).not.toContain(KEY_A);
   });
@@ -167,10 +210,13 @@ describe('sbirtools serve: REST, auth, limits and MCP over Streamable HTTP', () 
 
   it('refuses a foreign Host (DNS rebinding) and a foreign Origin; no CORS headers by default', async () => {
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port: s.port, path: '/healthz', headers: { host: 'attacker.example:80' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = httpRequest(
+        { host: '127.0.0.1', port: s.port, path: '/healthz', headers: { host: 'attacker.example:80' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -183,17 +229,25 @@ describe('sbirtools serve: REST, auth, limits and MCP over Streamable HTTP', () 
   it('an MCP client over Streamable HTTP lists tools, runs code, and resumes its session after reconnecting', async () => {
     const connect = async (key: string) => {
       const client = new Client({ name: 'e2e-http', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: auth(key) } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: auth(key) } }),
+      );
       return client;
     };
     const first = await connect(KEY_A);
     const { tools } = await first.listTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['run_analysis', 'describe_dataset']));
-    const res = await first.callTool({ name: 'run_analysis', arguments: { code: 'const base = award_data.numRows(); base > 0', session_id: 'mcp-s1' } });
+    const res = await first.callTool({
+      name: 'run_analysis',
+      arguments: { code: 'const base = award_data.numRows(); base > 0', session_id: 'mcp-s1' },
+    });
     expect(RunResultSchema.parse(res.structuredContent).value).toBe(true);
     await first.close();
     const second = await connect(KEY_A);
-    const again = await second.callTool({ name: 'run_analysis', arguments: { code: 'typeof base', session_id: 'mcp-s1' } });
+    const again = await second.callTool({
+      name: 'run_analysis',
+      arguments: { code: 'typeof base', session_id: 'mcp-s1' },
+    });
     expect(RunResultSchema.parse(again.structuredContent).value).toBe('number');
     await second.close();
     // the same session name under key B is B's own (empty) session
@@ -233,11 +287,16 @@ describe('sbirtools serve: runs per minute and SIGTERM drain', () => {
 
   it('on SIGTERM, a run in flight finishes and answers, new work is refused, and the process exits 0', async () => {
     const s = await startServe(['--quiet', '--grace-ms', '20000']);
-    const inFlight = post(s.url, '/v1/run', { code: 'const t = Date.now(); while (Date.now() - t < 2000) {} "finished"' });
+    const inFlight = post(s.url, '/v1/run', {
+      code: 'const t = Date.now(); while (Date.now() - t < 2000) {} "finished"',
+    });
     await waitFor(() => activeRuns(s.url), { what: 'the run to start' });
     s.proc.kill('SIGTERM');
     await waitFor(() => /draining/.test(s.stderr()), { what: 'the server to start draining' });
-    const late = await post(s.url, '/v1/run', { code: '1' }).then((r) => r.status, () => 'refused');
+    const late = await post(s.url, '/v1/run', { code: '1' }).then(
+      (r) => r.status,
+      () => 'refused',
+    );
     expect([503, 'refused']).toContain(late);
     const res = await inFlight;
     expect(res.status).toBe(200);

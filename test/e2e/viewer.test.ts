@@ -12,7 +12,18 @@ let viewer: ViewerProcess;
 
 beforeAll(async () => {
   // one run with outputs, one written the old way (no outputs): both must show and replay
-  expect((await cli(['run', '--capsule-log', log, '--capsule-outputs', '--code', "print('hello'); plot.bar(value_counts(award_data, 'Agency').head(3), 'Agency', 'count'); value_counts(award_data, 'Phase')"])).code).toBe(0);
+  expect(
+    (
+      await cli([
+        'run',
+        '--capsule-log',
+        log,
+        '--capsule-outputs',
+        '--code',
+        "print('hello'); plot.bar(value_counts(award_data, 'Agency').head(3), 'Agency', 'count'); value_counts(award_data, 'Phase')",
+      ])
+    ).code,
+  ).toBe(0);
   expect((await cli(['run', '--capsule-log', log, '--code', "print('old style'); 6 * 7"])).code).toBe(0);
   viewer = await startViewer(log);
 });
@@ -50,10 +61,16 @@ describe('sbirtools view', () => {
   it('pushes an event when a run is appended, and /fragment returns the new cell', async () => {
     const sse = nextRunsEvent(viewer.url);
     await sse.ready;
-    expect((await cli(['run', '--capsule-log', log, '--capsule-outputs', '--code', "print('third run <live>')"])).code).toBe(0);
+    expect(
+      (await cli(['run', '--capsule-log', log, '--capsule-outputs', '--code', "print('third run <live>')"])).code,
+    ).toBe(0);
     await sse.event;
     sse.close();
-    const f = JSON.parse((await fetchText(`${viewer.url}fragment?after=2`)).body) as { runs: string; lastLine: number; count: number };
+    const f = JSON.parse((await fetchText(`${viewer.url}fragment?after=2`)).body) as {
+      runs: string;
+      lastLine: number;
+      count: number;
+    };
     expect(f.lastLine).toBe(3);
     expect(f.count).toBe(3);
     expect(f.runs).toContain('third run &lt;live&gt;');
@@ -64,11 +81,39 @@ describe('sbirtools view', () => {
     const page = (await fetchText(viewer.url)).body;
     const token = /data-token="([^"]+)"/.exec(page)![1]!;
     const body = JSON.stringify({ line: 1 });
-    expect((await fetchText(`${viewer.url}replay`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })).status).toBe(403);
-    expect((await fetchText(`${viewer.url}replay`, { method: 'POST', body: JSON.stringify({ line: 99 }), headers: { 'x-sbirtools-viewer': token } })).status).toBe(404);
-    expect((await fetchText(`${viewer.url}replay`, { method: 'POST', body: '{"line":"1; rm"}', headers: { 'x-sbirtools-viewer': token } })).status).toBe(400);
+    expect(
+      (
+        await fetchText(`${viewer.url}replay`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await fetchText(`${viewer.url}replay`, {
+          method: 'POST',
+          body: JSON.stringify({ line: 99 }),
+          headers: { 'x-sbirtools-viewer': token },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await fetchText(`${viewer.url}replay`, {
+          method: 'POST',
+          body: '{"line":"1; rm"}',
+          headers: { 'x-sbirtools-viewer': token },
+        })
+      ).status,
+    ).toBe(400);
     for (const line of [1, 2]) {
-      const r = await fetchText(`${viewer.url}replay`, { method: 'POST', body: JSON.stringify({ line }), headers: { 'x-sbirtools-viewer': token } });
+      const r = await fetchText(`${viewer.url}replay`, {
+        method: 'POST',
+        body: JSON.stringify({ line }),
+        headers: { 'x-sbirtools-viewer': token },
+      });
       expect(r.status).toBe(200);
       expect(JSON.parse(r.body)).toMatchObject({ line, match: true, stdoutMatch: true, valueMatch: true });
     }

@@ -23,7 +23,7 @@ const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      if (path === '/__faults') (faults = JSON.parse(body || '{}')), cut.clear();
+      if (path === '/__faults') ((faults = JSON.parse(body || '{}')), cut.clear());
       else log.length = 0;
       res.end('ok');
     });
@@ -50,9 +50,14 @@ function serve(req, res, path, f) {
   } catch {
     return res.writeHead(404).end('not found');
   }
-  if (f.corrupt) (bytes = Buffer.from(bytes)), (bytes[bytes.length >> 1] ^= 0xff);
+  if (f.corrupt) ((bytes = Buffer.from(bytes)), (bytes[bytes.length >> 1] ^= 0xff));
   const etag = `"${createHash('sha1').update(bytes).digest('hex')}"`;
-  const headers = { etag, 'content-type': 'application/octet-stream', ...(f.noRange ? {} : { 'accept-ranges': 'bytes' }), ...(f.cacheControl ? { 'cache-control': f.cacheControl } : {}) };
+  const headers = {
+    etag,
+    'content-type': 'application/octet-stream',
+    ...(f.noRange ? {} : { 'accept-ranges': 'bytes' }),
+    ...(f.cacheControl ? { 'cache-control': f.cacheControl } : {}),
+  };
   if (req.headers['if-none-match'] === etag) return res.writeHead(304, headers).end();
   let start = 0;
   let status = 200;

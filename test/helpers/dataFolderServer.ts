@@ -28,7 +28,9 @@ export interface DataFolderServer {
  * @example const s = await startDataFolderServer(dir); openRemoteDataset(s.url, cache)
  */
 export async function startDataFolderServer(root: string): Promise<DataFolderServer> {
-  const child: ChildProcess = spawn(process.execPath, [join(import.meta.dirname, 'dataFolderServer.mjs'), root], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [join(import.meta.dirname, 'dataFolderServer.mjs'), root], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error('the data folder server did not start within 20 s')), 20_000);
@@ -43,13 +45,19 @@ export async function startDataFolderServer(root: string): Promise<DataFolderSer
     child.once('exit', (code) => reject(new Error(`the data folder server exited (${code})`)));
   });
   const base = `http://127.0.0.1:${port}`;
-  const post = async (path: string, body: unknown) => void (await (await fetch(`${base}${path}`, { method: 'POST', body: JSON.stringify(body) })).text());
+  const post = async (path: string, body: unknown) =>
+    void (await (await fetch(`${base}${path}`, { method: 'POST', body: JSON.stringify(body) })).text());
   return {
     url: `${base}/`,
     host: `127.0.0.1:${port}`,
     faults: (f) => post('/__faults', f),
     clear: () => post('/__clear', {}),
-    log: async () => (await (await fetch(`${base}/__log`)).json()) as Array<{ path: string; range: string | null; inm: string | null }>,
+    log: async () =>
+      (await (await fetch(`${base}/__log`)).json()) as Array<{
+        path: string;
+        range: string | null;
+        inm: string | null;
+      }>,
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -37,13 +37,23 @@ export function withFooter(file: Uint8Array, edit: (footer: RawFooter) => void):
 }
 
 /** The first page header of the first column chunk: its offset, and its declared uncompressed size. */
-export function firstPage(file: Uint8Array): { offset: number; uncompressed: number; compressed: number; headerEnd: number } {
+export function firstPage(file: Uint8Array): {
+  offset: number;
+  uncompressed: number;
+  compressed: number;
+  headerEnd: number;
+} {
   const footer = readFooter(file);
   const md = footer.field_4[0].field_1[0].field_3;
   const offset = Number(md.field_11 ?? md.field_9); // dictionary page offset, else data page offset
   const reader = { view: new DataView(file.buffer, file.byteOffset, file.byteLength), offset };
   const h = parquetHeader(reader);
-  return { offset, uncompressed: h.uncompressed_page_size, compressed: h.compressed_page_size, headerEnd: reader.offset };
+  return {
+    offset,
+    uncompressed: h.uncompressed_page_size,
+    compressed: h.compressed_page_size,
+    headerEnd: reader.offset,
+  };
 }
 
 /**

@@ -22,8 +22,10 @@ export function tableDifference(a: ColumnarTable, b: ColumnarTable): string | nu
       }
       const p = u as unknown as ArrayLike<number>;
       const q = v as unknown as ArrayLike<number>;
-      if (!ArrayBuffer.isView(u) || u.constructor !== v.constructor || p.length !== q.length) return `column ${x.name}.${f}: different arrays (${p?.length} vs ${q.length})`;
-      for (let i = 0; i < q.length; i++) if (!Object.is(p[i], q[i])) return `column ${x.name}.${f}[${i}]: ${p[i]} vs ${q[i]}`;
+      if (!ArrayBuffer.isView(u) || u.constructor !== v.constructor || p.length !== q.length)
+        return `column ${x.name}.${f}: different arrays (${p?.length} vs ${q.length})`;
+      for (let i = 0; i < q.length; i++)
+        if (!Object.is(p[i], q[i])) return `column ${x.name}.${f}[${i}]: ${p[i]} vs ${q[i]}`;
     }
   }
   return null;

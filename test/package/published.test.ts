@@ -15,8 +15,18 @@ import { PACKAGE_BOUNDS } from './bounds.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
-function sh(cmd: string, args: string[], opts: SpawnSyncOptions = {}): { status: number | null; stdout: string; stderr: string } {
-  const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...(opts.env ?? {}) };
+function sh(
+  cmd: string,
+  args: string[],
+  opts: SpawnSyncOptions = {},
+): { status: number | null; stdout: string; stderr: string } {
+  const env = {
+    ...process.env,
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+    ...(opts.env ?? {}),
+  };
   delete env.NODE_OPTIONS; // vitest's own loader options must not reach the consumer
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 10 * 60_000, ...opts, env });
   return { status: r.status, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
@@ -31,7 +41,15 @@ let work = '';
 let tarball = '';
 let consumer = '';
 let files: Array<{ path: string; size: number }> = [];
-let packed: { name: string; version: string; exports: Record<string, unknown>; bin: Record<string, string>; optionalDependencies?: Record<string, string>; peerDependencies?: Record<string, string>; engines?: Record<string, string> };
+let packed: {
+  name: string;
+  version: string;
+  exports: Record<string, unknown>;
+  bin: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  engines?: Record<string, string>;
+};
 let installBytes = 0;
 
 beforeAll(() => {
@@ -59,7 +77,10 @@ beforeAll(() => {
 
   consumer = join(work, 'consumer');
   mkdirSync(consumer);
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
+  writeFileSync(
+    join(consumer, 'package.json'),
+    JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }),
+  );
   const install = sh('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', tarball], { cwd: consumer });
   expect(install.status, `npm install failed:\n${install.stdout}\n${install.stderr}`).toBe(0);
   expect(install.stderr, 'an install prints no engine warning on a supported Node').not.toMatch(/EBADENGINE/);
@@ -115,12 +136,24 @@ describe('installed from the tarball', () => {
     const r = sh(process.execPath, ['--input-type=module', '-e', code], { cwd: consumer });
     expect(r.status, r.stderr).toBe(0);
     for (const s of subpaths) expect(r.stdout).toMatch(new RegExp(`^${s.replace('.', '\\.')} [1-9]`, 'm'));
-    const schema = sh(process.execPath, ['--input-type=module', '-e', "const s = await import('sbirtools/schema'); console.log(s.RunResultSchema.safeParse({}).success, typeof s.LimitsSchema.parse)"], { cwd: consumer });
+    const schema = sh(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const s = await import('sbirtools/schema'); console.log(s.RunResultSchema.safeParse({}).success, typeof s.LimitsSchema.parse)",
+      ],
+      { cwd: consumer },
+    );
     expect(schema.stdout.trim()).toBe('false function');
   });
 
   it('runs the CLI through npx and answers on the embedded sample', () => {
-    const r = sh('npx', ['--no-install', 'sbirtools', 'run', '--json', '--code', 'print(award_data.numRows()); 6 * 7'], { cwd: consumer, env: { SBIRTOOLS_CACHE_DIR: join(work, 'cache') } });
+    const r = sh(
+      'npx',
+      ['--no-install', 'sbirtools', 'run', '--json', '--code', 'print(award_data.numRows()); 6 * 7'],
+      { cwd: consumer, env: { SBIRTOOLS_CACHE_DIR: join(work, 'cache') } },
+    );
     expect(r.status, r.stderr).toBe(0);
     const result = JSON.parse(r.stdout) as { value: number; engine: { name: string } };
     expect(result.value).toBe(42);
@@ -132,7 +165,10 @@ describe('installed from the tarball', () => {
 
   it('answers require() from CommonJS (Node require(esm))', () => {
     const file = join(consumer, 'use.cjs');
-    writeFileSync(file, "const s = require('sbirtools'); const schema = require('sbirtools/schema'); console.log(typeof s.run, typeof s.createSandbox, typeof schema.RunResultSchema.parse);\n");
+    writeFileSync(
+      file,
+      "const s = require('sbirtools'); const schema = require('sbirtools/schema'); console.log(typeof s.run, typeof s.createSandbox, typeof schema.RunResultSchema.parse);\n",
+    );
     const r = sh(process.execPath, [file], { cwd: consumer });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe('function function function');
@@ -142,30 +178,41 @@ describe('installed from the tarball', () => {
     it(`compiles a strict TypeScript consumer (moduleResolution ${resolution}, skipLibCheck false, no optional peers)`, () => {
       const dir = join(consumer, `ts-${resolution}`);
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022', strict: true, skipLibCheck: false, noEmit: true, lib: ['ES2023', 'ESNext.Disposable'],
-          module: resolution === 'node16' ? 'node16' : 'esnext', moduleResolution: resolution,
-          types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')],
-        },
-        files: ['index.ts'],
-      }));
-      writeFileSync(join(dir, 'index.ts'), [
-        "import { run, createSandbox, createPool, RunResultSchema, openAITool, anthropicTool, type RunResult, type SandboxOptions } from 'sbirtools';",
-        "import { LimitsSchema, type RunError } from 'sbirtools/schema';",
-        'export async function answer(code: string): Promise<number> {',
-        "  const opts: SandboxOptions = { preset: 'standard' };",
-        '  const r: RunResult = await run(code, opts);',
-        '  const e: RunError | undefined = r.error;',
-        '  void createSandbox; void createPool; void openAITool; void anthropicTool; void LimitsSchema; void e;',
-        '  return RunResultSchema.parse(r).value as number;',
-        '}',
-        '',
-      ].join('\n'));
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            strict: true,
+            skipLibCheck: false,
+            noEmit: true,
+            lib: ['ES2023', 'ESNext.Disposable'],
+            module: resolution === 'node16' ? 'node16' : 'esnext',
+            moduleResolution: resolution,
+            types: ['node'],
+            typeRoots: [join(ROOT, 'node_modules', '@types')],
+          },
+          files: ['index.ts'],
+        }),
+      );
+      writeFileSync(
+        join(dir, 'index.ts'),
+        [
+          "import { run, createSandbox, createPool, RunResultSchema, openAITool, anthropicTool, type RunResult, type SandboxOptions } from 'sbirtools';",
+          "import { LimitsSchema, type RunError } from 'sbirtools/schema';",
+          'export async function answer(code: string): Promise<number> {',
+          "  const opts: SandboxOptions = { preset: 'standard' };",
+          '  const r: RunResult = await run(code, opts);',
+          '  const e: RunError | undefined = r.error;',
+          '  void createSandbox; void createPool; void openAITool; void anthropicTool; void LimitsSchema; void e;',
+          '  return RunResultSchema.parse(r).value as number;',
+          '}',
+          '',
+        ].join('\n'),
+      );
       // consumers' own copy of package.json "type": "module" sits one folder up
       const r = sh(process.execPath, [TSC, '-p', dir], { cwd: dir });
       expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
     });
   }
 });
-

@@ -27,7 +27,10 @@ function file(offsets: number[], large = false): Uint8Array {
 }
 
 async function refusal(bytes: Uint8Array): Promise<DataError> {
-  const err = await decodeInWorker('t', bytes, 'attack.arrow', 'arrow').then(() => null, (e: unknown) => e);
+  const err = await decodeInWorker('t', bytes, 'attack.arrow', 'arrow').then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(DataError);
   return err as DataError;
 }
@@ -42,7 +45,11 @@ describe('Arrow text offsets outside the text bytes', () => {
   });
 
   it.each([
-    ['the last value ends 986 bytes past the data', [0, 5, 9, 1000], /row 3 of record batch 1 spans bytes 9 to 1000 of a text buffer of \d+ bytes/],
+    [
+      'the last value ends 986 bytes past the data',
+      [0, 5, 9, 1000],
+      /row 3 of record batch 1 spans bytes 9 to 1000 of a text buffer of \d+ bytes/,
+    ],
     ['a value starts past the data', [0, 5, 500, 600], /row 2 of record batch 1 spans bytes 5 to 500/],
     ['offsets that go backwards', [0, 9, 5, 14], /row 2 of record batch 1 spans bytes 9 to 5/],
     ['a negative offset', [-4, 5, 9, 14], /row 1 of record batch 1 spans bytes -4 to 5/],

@@ -25,19 +25,31 @@ const cases: Array<[string, Uint8Array]> = [
   ['an Arrow file without its end', file.subarray(0, file.byteLength - 20)],
   ['an Arrow file cut in half', file.subarray(0, Math.floor(file.byteLength / 2))],
   ['an Arrow stream cut in half', stream.subarray(0, Math.floor(stream.byteLength / 2))],
-  ['ARROW1 magic followed by random bytes', Buffer.concat([Buffer.from('ARROW1\0\0'), randomBytes(2048), Buffer.from('ARROW1')])],
-  ['a stream marker followed by random bytes', Buffer.concat([Buffer.from([0xff, 0xff, 0xff, 0xff]), randomBytes(4096)])],
+  [
+    'ARROW1 magic followed by random bytes',
+    Buffer.concat([Buffer.from('ARROW1\0\0'), randomBytes(2048), Buffer.from('ARROW1')]),
+  ],
+  [
+    'a stream marker followed by random bytes',
+    Buffer.concat([Buffer.from([0xff, 0xff, 0xff, 0xff]), randomBytes(4096)]),
+  ],
 ];
 
 describe('truncated or garbage Arrow IPC', () => {
   it('the whole file and stream load', async () => {
-    const r = await run('[f.numRows(), s.numRows(), f.array("big")[0]]', { awardData: false, tables: { f: file, s: stream } });
+    const r = await run('[f.numRows(), s.numRows(), f.array("big")[0]]', {
+      awardData: false,
+      tables: { f: file, s: stream },
+    });
     expect(r.value).toEqual([4, 4, '9007199254740993']);
   });
 
   for (const [what, bytes] of cases) {
     it(`${what}: a typed DataError`, async () => {
-      const err = await run('t.numRows()', { awardData: false, tables: { t: { bytes, format: 'arrow' } } }).then(() => null, (e: unknown) => e);
+      const err = await run('t.numRows()', { awardData: false, tables: { t: { bytes, format: 'arrow' } } }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(DataError);
       expect(['DATA_CORRUPT', 'DATA_UNSUPPORTED', 'DATA_DECODE_FAILED']).toContain((err as DataError).code);
       expect((err as DataError).hint).toBeTruthy();

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { createSandbox, run } from '../../src/index.js';
 import { BYPASS, expectHealthy, expectPolicy, rt } from './helpers.js';
 
-const ATTACK = 'const sab = new SharedArrayBuffer(16); const ia = new Int32Array(sab); Atomics.waitAsync(ia, 0, 0, 1000); 1';
+const ATTACK =
+  'const sab = new SharedArrayBuffer(16); const ia = new Int32Array(sab); Atomics.waitAsync(ia, 0, 0, 1000); 1';
 
 describe('Atomics.waitAsync on a SharedArrayBuffer', () => {
   it('is blocked by the policy', async () => {
@@ -14,7 +15,9 @@ describe('Atomics.waitAsync on a SharedArrayBuffer', () => {
   });
 
   it('finds neither Atomics nor SharedArrayBuffer on the global object when the policy is bypassed', async () => {
-    const r = await run(`${BYPASS} [typeof G[${rt('Atomics')}], typeof G[${rt('SharedArrayBuffer')}], ${rt('Atomics')} in G]`);
+    const r = await run(
+      `${BYPASS} [typeof G[${rt('Atomics')}], typeof G[${rt('SharedArrayBuffer')}], ${rt('Atomics')} in G]`,
+    );
     expect(r.error).toBeUndefined();
     expect(r.value).toEqual(['undefined', 'undefined', false]);
   });

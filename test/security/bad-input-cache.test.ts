@@ -11,7 +11,8 @@ import { run, shutdown } from '../../src/index.js';
 import { expectHealthy } from './helpers.js';
 
 const root = mkdtempSync(join(tmpdir(), 'sbirtools-bad-cache-'));
-const PROBE = "[award_data.numRows(), award_data.columnNames().length, award_data.columnNames().map((c) => award_data.array(c).length).reduce((a, b) => a + b, 0)]";
+const PROBE =
+  '[award_data.numRows(), award_data.columnNames().length, award_data.columnNames().map((c) => award_data.array(c).length).reduce((a, b) => a + b, 0)]';
 let expected: unknown;
 let pristineSize = 0;
 
@@ -72,7 +73,9 @@ describe('damaged cache files', () => {
   }
 
   it('a corrupted column: a typed DataError (CACHE_CORRUPT) inside the run, then rebuilt for the next', async () => {
-    const dir = await damaged('column', (f) => patch(f, Math.floor(statSync(f).size * 0.66), Buffer.from([0xff, 0xfe, 0xfd, 0xfc])));
+    const dir = await damaged('column', (f) =>
+      patch(f, Math.floor(statSync(f).size * 0.66), Buffer.from([0xff, 0xfe, 0xfd, 0xfc])),
+    );
     const r = await run(PROBE, { cacheDir: dir });
     expect(r.error?.type).toBe('RUNTIME_ERROR');
     expect(r.error?.name).toBe('DataError');

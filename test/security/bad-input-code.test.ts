@@ -12,7 +12,13 @@ const MB = 1024 * 1024;
 describe('bad code', () => {
   it('code that is not a string: VALIDATION_ERROR naming its type', async () => {
     await using box = await createSandbox();
-    for (const [code, type] of [[5, 'number'], [null, 'null'], [undefined, 'undefined'], [{ toString: () => '1' }, 'object'], [new String('1'), 'object']] as const) {
+    for (const [code, type] of [
+      [5, 'number'],
+      [null, 'null'],
+      [undefined, 'undefined'],
+      [{ toString: () => '1' }, 'object'],
+      [new String('1'), 'object'],
+    ] as const) {
       const err = await box.run(code as never).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(SbirtoolsValidationError);
       expect((err as Error).message).toContain(`got \`${type}\``);

@@ -25,8 +25,16 @@ const garbage = Buffer.concat([Buffer.from('a,b\n'), randomBytes(4096), Buffer.f
 
 /** Both ways a CSV gets in, with a probe of what the isolate sees. */
 const WAYS = [
-  ['tables', (path: string) => ({ awardData: false, tables: { t: path } }), "[t.numRows(), t.columnNames(), t.objects()]"],
-  ['dataPath', (path: string) => ({ dataPath: path, cacheDir }), '[award_data.numRows(), award_data.columnNames(), award_data.objects()]'],
+  [
+    'tables',
+    (path: string) => ({ awardData: false, tables: { t: path } }),
+    '[t.numRows(), t.columnNames(), t.objects()]',
+  ],
+  [
+    'dataPath',
+    (path: string) => ({ dataPath: path, cacheDir }),
+    '[award_data.numRows(), award_data.columnNames(), award_data.objects()]',
+  ],
 ] as const;
 
 async function thrown(code: string, options: object): Promise<unknown> {
@@ -61,7 +69,14 @@ describe('bad CSV files', () => {
       it('ragged rows: short rows padded with nulls, long rows cut to the header', async () => {
         const r = await run(probe, opts(file(`${way}-ragged.csv`, 'a,b\n1,2,3\n4\n')));
         expect(r.error).toBeUndefined();
-        expect(r.value).toEqual([2, ['a', 'b'], [{ a: 1, b: 2 }, { a: 4, b: null }]]);
+        expect(r.value).toEqual([
+          2,
+          ['a', 'b'],
+          [
+            { a: 1, b: 2 },
+            { a: 4, b: null },
+          ],
+        ]);
       });
 
       it('an unterminated quote at EOF: the field runs to the end of the file', async () => {

@@ -11,10 +11,22 @@ const CAP = 100_000;
 describe('billion laughs in a result', () => {
   for (const [name, code] of [
     ['nested arrays (2**30 leaves)', "let a = ['x'.repeat(100)]; for (let i = 0; i < 30; i++) a = [a, a]; a"],
-    ['nested objects (2**40 leaves)', "let o = { s: 'x'.repeat(1000) }; for (let i = 0; i < 40; i++) o = { l: o, r: o }; o"],
-    ['a Map of shared arrays', "const big = Array.from({ length: 1e4 }, (_, i) => i); const m = new Map(); for (let i = 0; i < 1e4; i++) m.set('k' + i, big); m"],
-    ['a Set of shared objects', "const big = { rows: Array.from({ length: 1e4 }, (_, i) => ({ i })) }; new Set(Array.from({ length: 1e3 }, () => ({ big })))"],
-    ['a chart spec with shared data', "const rows = Array.from({ length: 1e4 }, (_, i) => ({ x: i, y: i })); let s = { data: { values: rows } }; for (let i = 0; i < 20; i++) s = { layer: [s, s] }; chart(s); 1"],
+    [
+      'nested objects (2**40 leaves)',
+      "let o = { s: 'x'.repeat(1000) }; for (let i = 0; i < 40; i++) o = { l: o, r: o }; o",
+    ],
+    [
+      'a Map of shared arrays',
+      "const big = Array.from({ length: 1e4 }, (_, i) => i); const m = new Map(); for (let i = 0; i < 1e4; i++) m.set('k' + i, big); m",
+    ],
+    [
+      'a Set of shared objects',
+      'const big = { rows: Array.from({ length: 1e4 }, (_, i) => ({ i })) }; new Set(Array.from({ length: 1e3 }, () => ({ big })))',
+    ],
+    [
+      'a chart spec with shared data',
+      'const rows = Array.from({ length: 1e4 }, (_, i) => ({ x: i, y: i })); let s = { data: { values: rows } }; for (let i = 0; i < 20; i++) s = { layer: [s, s] }; chart(s); 1',
+    ],
   ] as const) {
     it(`${name}: capped at maxResultBytes, fast, the host untouched`, async () => {
       await using box = await createSandbox({ maxResultBytes: CAP, timeoutMs: 10_000, memoryLimitMb: 256 });

@@ -14,7 +14,11 @@ const ATTACKS: Array<[string, string, { stuck: boolean }]> = [
   ['includes over an array-like of length 2**40', '[].includes.call({ length: 2 ** 40 }, 1)', { stuck: true }],
   ['join of 2**32 - 1 holes', "[].join.call({ length: 2 ** 32 - 1 }, '')", { stuck: true }],
   ['a huge BigInt power', '(7n ** 100000000n) > 0n', { stuck: false }],
-  ['a default sort of millions of numbers', 'const a = []; for (let i = 0; i < 3e6; i++) a.push(i * 7919 % 3e6); a.sort(); a[0]', { stuck: false }],
+  [
+    'a default sort of millions of numbers',
+    'const a = []; for (let i = 0; i < 3e6; i++) a.push(i * 7919 % 3e6); a.sort(); a[0]',
+    { stuck: false },
+  ],
 ];
 
 describe('a builtin that ignores termination', () => {

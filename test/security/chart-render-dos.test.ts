@@ -11,8 +11,16 @@ import { renderChartIsolated } from '../../src/result/renderChartIsolated.js';
 import { fakeResult } from '../unit/adapters/fixtures.js';
 import { expectNoHang } from '../helpers/hangGuard.js';
 
-const BOMB = { data: { sequence: { start: 0, stop: 3e7, as: 'x' } }, mark: 'point', encoding: { x: { field: 'x', type: 'quantitative' } } };
-const SMALL = { data: { values: [{ a: 'x', b: 1 }] }, mark: 'bar', encoding: { x: { field: 'a', type: 'nominal' }, y: { field: 'b', type: 'quantitative' } } };
+const BOMB = {
+  data: { sequence: { start: 0, stop: 3e7, as: 'x' } },
+  mark: 'point',
+  encoding: { x: { field: 'x', type: 'quantitative' } },
+};
+const SMALL = {
+  data: { values: [{ a: 'x', b: 1 }] },
+  mark: 'bar',
+  encoding: { x: { field: 'a', type: 'nominal' }, y: { field: 'b', type: 'quantitative' } },
+};
 
 describe('chart render DoS', () => {
   it('is cut by the worker deadline; the host stays responsive and the next chart draws', async () => {
@@ -27,13 +35,24 @@ describe('chart render DoS', () => {
   });
 
   it('a memory-hungry chart fails alone (heap cap of the chart process)', async () => {
-    await expect(renderChartIsolated(BOMB, { timeoutMs: 60_000, memoryMb: 64 })).rejects.toThrow(/more than 64 MB|longer than/);
+    await expect(renderChartIsolated(BOMB, { timeoutMs: 60_000, memoryMb: 64 })).rejects.toThrow(
+      /more than 64 MB|longer than/,
+    );
     expect(await renderChartIsolated(SMALL, { memoryMb: 512 })).toMatch(/^<svg/);
   });
 
   it('with outputs on, the run is logged with svgError instead of stalling the host', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'sbirtools-chart-dos-')), 'runs.jsonl');
-    await withCapsules(async () => fakeResult({ charts: [{ kind: 'vega-lite', spec: BOMB }, { kind: 'vega-lite', spec: SMALL }] }), { path, outputs: true })('chart(bomb)');
+    await withCapsules(
+      async () =>
+        fakeResult({
+          charts: [
+            { kind: 'vega-lite', spec: BOMB },
+            { kind: 'vega-lite', spec: SMALL },
+          ],
+        }),
+      { path, outputs: true },
+    )('chart(bomb)');
     const charts = (await readCapsules(path))[0]!.record.outputs!.charts!;
     expect(charts[0]!.svgError).toMatch(/longer than|more than/);
     expect(charts[1]!.svg).toMatch(/^<svg/);

@@ -8,7 +8,9 @@ describe('cpu-microtask-flood', () => {
     await expectTimeoutAttack('const f = () => Promise.resolve().then(f); f(); await new Promise(() => {})');
   });
   it('two promise chains feeding each other' + ': TIMEOUT by the deadline + 1 s, session reset', async () => {
-    await expectTimeoutAttack('let a, b; a = () => Promise.resolve().then(b); b = () => Promise.resolve().then(a); a(); await new Promise(() => {})');
+    await expectTimeoutAttack(
+      'let a, b; a = () => Promise.resolve().then(b); b = () => Promise.resolve().then(a); a(); await new Promise(() => {})',
+    );
   });
   it('a flood started but not awaited' + ': TIMEOUT by the deadline + 1 s, session reset', async () => {
     await expectTimeoutAttack('const f = () => Promise.resolve().then(f); f(); 1');

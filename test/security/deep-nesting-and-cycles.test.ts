@@ -38,7 +38,9 @@ describe('cycles and deep nesting', () => {
   }
 
   it('printing deep and cyclic values is bounded', async () => {
-    const r = await run("let o = {}; for (let i = 0; i < 1e5; i++) o = { c: o }; const c = { a: 1 }; c.c = c; print(o); print(c); 1");
+    const r = await run(
+      'let o = {}; for (let i = 0; i < 1e5; i++) o = { c: o }; const c = { a: 1 }; c.c = c; print(o); print(c); 1',
+    );
     expect(r.value).toBe(1);
     expect(r.stdout.length).toBeLessThan(2000);
     expect(r.stdout).toMatch(/Circular/);
@@ -46,7 +48,10 @@ describe('cycles and deep nesting', () => {
 
   it('a 100k-long error cause chain: a RUNTIME_ERROR with a bounded message', async () => {
     await using box = await createSandbox();
-    const { r } = await timed(box, "let e = new Error('root'); for (let i = 0; i < 1e5; i++) e = new Error('e' + i, { cause: e }); throw e");
+    const { r } = await timed(
+      box,
+      "let e = new Error('root'); for (let i = 0; i < 1e5; i++) e = new Error('e' + i, { cause: e }); throw e",
+    );
     expect(r.error?.type).toBe('RUNTIME_ERROR');
     expect(JSON.stringify(r.error).length).toBeLessThan(20_000);
   });
@@ -66,7 +71,9 @@ describe('cycles and deep nesting', () => {
   });
 
   it('JSON.stringify of a 100k-deep value with a replacer (the recursive path on every V8): RangeError', async () => {
-    const r = await run('let o = {}; for (let i = 0; i < 1e5; i++) o = { c: o }; JSON.stringify(o, (k, v) => v).length');
+    const r = await run(
+      'let o = {}; for (let i = 0; i < 1e5; i++) o = { c: o }; JSON.stringify(o, (k, v) => v).length',
+    );
     expect(r.error?.type).toBe('RUNTIME_ERROR');
     expect(r.error?.name).toBe('RangeError');
     await expectHealthy();

@@ -37,7 +37,9 @@ describe('fatal out-of-memory', () => {
         if (r.error?.message.includes('sandbox process')) expect(holderPid(pool)).not.toBe(before);
         await expectHealthy(box);
       });
-      expect(process.memoryUsage.rss() - hostRss, 'the host process did not absorb the attack').toBeLessThan(150 * 1048576);
+      expect(process.memoryUsage.rss() - hostRss, 'the host process did not absorb the attack').toBeLessThan(
+        150 * 1048576,
+      );
     });
   }
 

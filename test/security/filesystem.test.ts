@@ -39,7 +39,7 @@ describe('the filesystem', () => {
     }
   });
 
-  it('Arquero\'s loaders reject inside the isolate (RUNTIME_ERROR, no host path in the message)', async () => {
+  it("Arquero's loaders reject inside the isolate (RUNTIME_ERROR, no host path in the message)", async () => {
     const r = await run("await aq.loadCSV('/etc/passwd')");
     expect(r.error?.type).toBe('RUNTIME_ERROR');
     expect(r.error?.message).not.toMatch(/root:/);

@@ -36,7 +36,10 @@ describe('a getter on the returned value', () => {
     // the serializer reads array elements by index (prelude/serialize/writeJson.ts), so this getter
     // does run, but inside the isolate and under the run's deadline
     await using box = await createSandbox({ timeoutMs: TIMEOUT });
-    const { r, ms } = await timed(box, 'const arr = [1, 2]; Object.defineProperty(arr, 1, { get() { while (true) {} } }); arr');
+    const { r, ms } = await timed(
+      box,
+      'const arr = [1, 2]; Object.defineProperty(arr, 1, { get() { while (true) {} } }); arr',
+    );
     expect(r.error?.type).toBe('TIMEOUT');
     expectWithinDeadline(ms, TIMEOUT);
     await expectHealthy(box);

@@ -14,12 +14,62 @@ import { ENGINE } from './helpers.js';
 
 /** ECMAScript globals that stay on both engines (no timers, no eval, no shared memory). */
 const COMMON = [
-  'AggregateError', 'Array', 'ArrayBuffer', 'BigInt', 'BigInt64Array', 'BigUint64Array', 'Boolean', 'DataView', 'Date', 'Error', 'EvalError',
-  'FinalizationRegistry', 'Float32Array', 'Float64Array', 'Function', 'Infinity', 'Int16Array', 'Int32Array', 'Int8Array', 'JSON', 'Map',
-  'Math', 'NaN', 'Number', 'Object', 'Promise', 'Proxy', 'RangeError', 'ReferenceError', 'Reflect', 'RegExp', 'Set', 'String', 'Symbol',
-  'SyntaxError', 'TypeError', 'URIError', 'Uint16Array', 'Uint32Array', 'Uint8Array', 'Uint8ClampedArray', 'WeakMap', 'WeakRef', 'WeakSet',
-  'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape', 'globalThis', 'isFinite', 'isNaN', 'parseFloat', 'parseInt',
-  'undefined', 'unescape',
+  'AggregateError',
+  'Array',
+  'ArrayBuffer',
+  'BigInt',
+  'BigInt64Array',
+  'BigUint64Array',
+  'Boolean',
+  'DataView',
+  'Date',
+  'Error',
+  'EvalError',
+  'FinalizationRegistry',
+  'Float32Array',
+  'Float64Array',
+  'Function',
+  'Infinity',
+  'Int16Array',
+  'Int32Array',
+  'Int8Array',
+  'JSON',
+  'Map',
+  'Math',
+  'NaN',
+  'Number',
+  'Object',
+  'Promise',
+  'Proxy',
+  'RangeError',
+  'ReferenceError',
+  'Reflect',
+  'RegExp',
+  'Set',
+  'String',
+  'Symbol',
+  'SyntaxError',
+  'TypeError',
+  'URIError',
+  'Uint16Array',
+  'Uint32Array',
+  'Uint8Array',
+  'Uint8ClampedArray',
+  'WeakMap',
+  'WeakRef',
+  'WeakSet',
+  'decodeURI',
+  'decodeURIComponent',
+  'encodeURI',
+  'encodeURIComponent',
+  'escape',
+  'globalThis',
+  'isFinite',
+  'isNaN',
+  'parseFloat',
+  'parseInt',
+  'undefined',
+  'unescape',
 ];
 /** Per engine: V8 has Intl; QuickJS has no Intl but its InternalError. */
 const LANGUAGE = [...COMMON, ...(ENGINE === 'quickjs' ? ['InternalError'] : ['Intl'])];
@@ -27,11 +77,20 @@ const LANGUAGE = [...COMMON, ...(ENGINE === 'quickjs' ? ['InternalError'] : ['In
  * ECMAScript 2025/2026 globals that newer engines add (V8 14 in Node 26: all of them; QuickJS
  * 2025-09: Float16Array and Iterator; V8 of Node 20: none). Language, not host: allowed when present.
  */
-const NEWER_LANGUAGE = ['AsyncDisposableStack', 'DisposableStack', 'Float16Array', 'Iterator', 'SuppressedError', 'Temporal'];
+const NEWER_LANGUAGE = [
+  'AsyncDisposableStack',
+  'DisposableStack',
+  'Float16Array',
+  'Iterator',
+  'SuppressedError',
+  'Temporal',
+];
 
 /** The allow-list for a global object that holds `names`. */
 function allowed(names: string[], extra: string[] = []): string[] {
-  return [...new Set([...LANGUAGE, ...names.filter((n) => NEWER_LANGUAGE.includes(n)), ...POLYFILLS, ...PRELUDE, ...extra])].sort();
+  return [
+    ...new Set([...LANGUAGE, ...names.filter((n) => NEWER_LANGUAGE.includes(n)), ...POLYFILLS, ...PRELUDE, ...extra]),
+  ].sort();
 }
 /** Polyfills the prelude adds (prelude/polyfills, prelude/output), and `tables` (the session's table list). */
 const POLYFILLS = ['TextDecoder', 'TextEncoder', 'console', 'tables'];
@@ -53,14 +112,24 @@ describe('the global object', () => {
       expect(same).toBe(true);
       expect(names).toEqual(allowed(names));
       expect(symbols).toEqual(['Symbol(Symbol.toStringTag)'].filter((s) => symbols.includes(s)));
-      for (const removed of [...REMOVED_GLOBALS, '__sbirtools_boot', 'setTimeout', 'queueMicrotask', 'structuredClone', 'fetch']) {
+      for (const removed of [
+        ...REMOVED_GLOBALS,
+        '__sbirtools_boot',
+        'setTimeout',
+        'queueMicrotask',
+        'structuredClone',
+        'fetch',
+      ]) {
         expect(names).not.toContain(removed);
       }
     });
   }
 
   it('strict (no sloppy this, no Reflect) reaches the same global object through the Function constructor', async () => {
-    const r = await run("(() => { const F = (() => 0)[['constr', 'uctor'].join('')]; return Object.getOwnPropertyNames(F('return this')()).sort() })()", { preset: 'strict' });
+    const r = await run(
+      "(() => { const F = (() => 0)[['constr', 'uctor'].join('')]; return Object.getOwnPropertyNames(F('return this')()).sort() })()",
+      { preset: 'strict' },
+    );
     expect(r.error).toBeUndefined();
     expect(r.value).toEqual(allowed(r.value as string[]));
   });

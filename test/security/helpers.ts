@@ -48,7 +48,7 @@ export function expectWithinDeadline(ms: number, timeoutMs: number): void {
 
 /** What a fresh session sees when nothing leaked into it. */
 const CLEAN_PROBE =
-  "[1 + 1, typeof ({}).polluted, typeof [].polluted, typeof ({}).then, Math.max(1, 2), JSON.stringify({ a: 1 }), typeof leaked, award_data.numRows() > 0]";
+  '[1 + 1, typeof ({}).polluted, typeof [].polluted, typeof ({}).then, Math.max(1, 2), JSON.stringify({ a: 1 }), typeof leaked, award_data.numRows() > 0]';
 const CLEAN = [2, 'undefined', 'undefined', 'undefined', 2, '{"a":1}', 'undefined', true];
 
 /**
@@ -182,15 +182,26 @@ export async function expectMemoryAttack(
       expect(next.sessionReset).toBe(true);
     }
     expectWithinDeadline(ms, timeoutMs);
-    expect(peakMb - baselineMb, `holder peak ${Math.round(peakMb)} MB from ${Math.round(baselineMb)} MB`).toBeLessThan(maxGrowth * limitMb);
+    expect(peakMb - baselineMb, `holder peak ${Math.round(peakMb)} MB from ${Math.round(baselineMb)} MB`).toBeLessThan(
+      maxGrowth * limitMb,
+    );
     await expectHealthy(box);
   });
-  expect(process.memoryUsage.rss() - hostBefore, 'the host process did not absorb the attack').toBeLessThan(150 * 1048576);
+  expect(process.memoryUsage.rss() - hostBefore, 'the host process did not absorb the attack').toBeLessThan(
+    150 * 1048576,
+  );
 }
 
 /** The DataError a table file's decode (in a decode worker, Parquet unless said) ends with; the test fails if it succeeds. */
-export async function decodeFailure(bytes: Uint8Array, file: string, caps: Partial<DecodeCaps> = {}): Promise<DataError> {
-  const err = await decodeInWorker('t', bytes, file, 'parquet', caps).then(() => null, (e: unknown) => e);
+export async function decodeFailure(
+  bytes: Uint8Array,
+  file: string,
+  caps: Partial<DecodeCaps> = {},
+): Promise<DataError> {
+  const err = await decodeInWorker('t', bytes, file, 'parquet', caps).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(DataError);
   return err as DataError;
 }

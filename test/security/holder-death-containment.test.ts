@@ -61,7 +61,7 @@ describe('a holder process dies', () => {
     });
   });
 
-  it('an attack that kills its holder (fatal OOM): MEMORY_LIMIT from the holder\'s own report, not an abort', async () => {
+  it("an attack that kills its holder (fatal OOM): MEMORY_LIMIT from the holder's own report, not an abort", async () => {
     await withPool(async (pool) => {
       await using victim = await pool.createSandbox();
       await using attacker = await pool.createSandbox({ memoryLimitMb: 64, timeoutMs: 15_000 });

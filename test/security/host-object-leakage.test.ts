@@ -8,10 +8,48 @@ import { BYPASS, ENGINE, expectHealthy } from './helpers.js';
 
 /** Names that would mean a host object, an isolated-vm handle or a removed global is reachable. */
 const FORBIDDEN = [
-  'process', 'require', 'module', 'exports', 'Buffer', '__dirname', '__filename', '__sbirtools_boot', 'bridge', 'fetchColumn', 'fetchColumnRange',
-  'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'structuredClone', 'SharedArrayBuffer', 'Atomics', 'WebAssembly', 'eval',
-  'importScripts', 'XMLHttpRequest', 'WebSocket', 'applySync', 'applySyncPromise', 'applyIgnored', 'derefInto', 'copySync', 'copyInto', 'getSync',
-  'setSync', 'ExternalCopy', 'Reference', 'Callback', 'Isolate', 'NativeModule', 'ivm', 'env', 'argv', 'cwd', 'binding', 'dlopen',
+  'process',
+  'require',
+  'module',
+  'exports',
+  'Buffer',
+  '__dirname',
+  '__filename',
+  '__sbirtools_boot',
+  'bridge',
+  'fetchColumn',
+  'fetchColumnRange',
+  'setTimeout',
+  'setInterval',
+  'setImmediate',
+  'queueMicrotask',
+  'structuredClone',
+  'SharedArrayBuffer',
+  'Atomics',
+  'WebAssembly',
+  'eval',
+  'importScripts',
+  'XMLHttpRequest',
+  'WebSocket',
+  'applySync',
+  'applySyncPromise',
+  'applyIgnored',
+  'derefInto',
+  'copySync',
+  'copyInto',
+  'getSync',
+  'setSync',
+  'ExternalCopy',
+  'Reference',
+  'Callback',
+  'Isolate',
+  'NativeModule',
+  'ivm',
+  'env',
+  'argv',
+  'cwd',
+  'binding',
+  'dlopen',
 ];
 
 const WALK = `${BYPASS}
@@ -59,7 +97,9 @@ describe('host objects reachable from guest code', () => {
     if (ENGINE === 'quickjs') {
       // QuickJS has no host text page loader: long text crosses as byte ranges (fetchColumnRange)
       // that the guest decodes itself, through a host function the guest cannot reach (docs/engines.md)
-      const q = await box.run("const c = award_data._data['Abstract']; [c.text, typeof c.paged.get(0), c.paged.get(0) === award_data.get('Abstract', 0)]");
+      const q = await box.run(
+        "const c = award_data._data['Abstract']; [c.text, typeof c.paged.get(0), c.paged.get(0) === award_data.get('Abstract', 0)]",
+      );
       expect(q.error).toBeUndefined();
       expect(q.value).toEqual([null, 'string', true]);
       await expectHealthy(box);

@@ -65,7 +65,10 @@ describe.each(['process', 'inline'] as const)('a huge slow-to-parse program (iso
     expect(policy.error).toMatchObject({ type: 'POLICY_VIOLATION', line: 30_001, column: 8 });
     expect(policy.error?.violations?.[0]?.rule).toBe('no-module-globals');
     // Python sent by mistake, large enough for the worker: the same answer as the in-place check
-    const py = 'import pandas as pd\ndf = pd.read_csv("award_data.csv")\n' + 'df = df[df["Award Amount"] > 1000]\n'.repeat(1_000) + 'print(df.groupby("Agency").size())\n';
+    const py =
+      'import pandas as pd\ndf = pd.read_csv("award_data.csv")\n' +
+      'df = df[df["Award Amount"] > 1000]\n'.repeat(1_000) +
+      'print(df.groupby("Agency").size())\n';
     const python = await box.run(py);
     const direct = checkAndPrepare(py, 'standard');
     expect(direct.ok).toBe(false);

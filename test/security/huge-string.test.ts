@@ -10,7 +10,7 @@ import { expectHealthy, expectWithinDeadline, holderPid, timed, watchHolder, wit
 const LIMIT = 64;
 
 describe('huge strings', () => {
-  it('a 512 MB string: RangeError (past V8\'s string length cap)', async () => {
+  it("a 512 MB string: RangeError (past V8's string length cap)", async () => {
     await using box = await createSandbox({ memoryLimitMb: LIMIT, timeoutMs: 3000 });
     const r = await box.run("'x'.repeat(512 * 1024 * 1024).length");
     expect(r.error?.type).toBe('RUNTIME_ERROR');
@@ -40,7 +40,12 @@ describe('huge strings', () => {
   }
 
   it('under a large memory limit, a 100 MB value is capped to maxResultBytes and 100 MB of output to maxOutputBytes', async () => {
-    await using box = await createSandbox({ memoryLimitMb: 1024, timeoutMs: 10_000, maxResultBytes: 100_000, maxOutputBytes: 50_000 });
+    await using box = await createSandbox({
+      memoryLimitMb: 1024,
+      timeoutMs: 10_000,
+      maxResultBytes: 100_000,
+      maxOutputBytes: 50_000,
+    });
     const v = await box.run("'v'.repeat(100 * 1024 * 1024)");
     expect(v.truncated.value).toBe(true);
     expect(Buffer.byteLength(JSON.stringify(v))).toBeLessThan(300_000);

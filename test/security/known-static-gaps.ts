@@ -65,14 +65,16 @@ export const KNOWN_STATIC_GAPS: readonly StaticGap[] = [
     code: "const k = 'constr' + 'uctor'.slice(0); award_data.derive({ y: 'd => d.Agency.' + k })",
     missedIn: ALL,
     why: 'Arquero expression strings are checked only when written as one literal; a string built at run time is code the check never sees',
-    isolateHolds: 'Arquero compiles it inside the isolate, with the same reach as the other gaps (own realm, no host objects)',
+    isolateHolds:
+      'Arquero compiles it inside the isolate, with the same reach as the other gaps (own realm, no host objects)',
   },
   {
     id: 'runtime-timer-string',
     code: "const src = 'pri' + 'nt(1)'; typeof setTimeout === 'function' && setTimeout(src, 0)",
     missedIn: ALL,
     why: 'only literal strings passed to timers are caught; a variable can hold code',
-    isolateHolds: 'the prelude’s timers, if any, must accept functions only; a string would still be evaluated inside the isolate',
+    isolateHolds:
+      'the prelude’s timers, if any, must accept functions only; a string would still be evaluated inside the isolate',
   },
   {
     id: 'reflect-with-runtime-key',
@@ -91,24 +93,26 @@ export const KNOWN_STATIC_GAPS: readonly StaticGap[] = [
   },
   {
     id: 'descriptor-probe',
-    code: "const d = Object.getOwnPropertyDescriptors(Object.getPrototypeOf(async () => {})); Object.keys(d)",
+    code: 'const d = Object.getOwnPropertyDescriptors(Object.getPrototypeOf(async () => {})); Object.keys(d)',
     missedIn: NOT_STRICT,
     why: 'descriptors are read from an object the code never names; strict bans the reflective calls',
     isolateHolds: OWN_REALM,
   },
   {
     id: 'proxy-traps',
-    code: "const p = new Proxy({}, { get: (_t, key) => key }); p.anything",
+    code: 'const p = new Proxy({}, { get: (_t, key) => key }); p.anything',
     missedIn: NOT_STRICT,
     why: 'a Proxy runs guest code on every property access; which keys it serves is decided at run time (strict bans Proxy by name)',
-    isolateHolds: 'traps run inside the isolate under its limits; a Proxy handed to the prelude can only feed it values, and results cross as a validated JSON string',
+    isolateHolds:
+      'traps run inside the isolate under its limits; a Proxy handed to the prelude can only feed it values, and results cross as a validated JSON string',
   },
   {
     id: 'sloppy-function-this',
-    code: "const g = (function () { return this })(); typeof g.award_data",
+    code: 'const g = (function () { return this })(); typeof g.award_data',
     missedIn: NOT_STRICT,
     why: 'in a sloppy-mode function called bare, `this` is the global object; strict bans `this` outside methods',
-    isolateHolds: 'the isolate’s global object holds only award_data, aq and the prelude helpers; the runtime deletes everything else after boot',
+    isolateHolds:
+      'the isolate’s global object holds only award_data, aq and the prelude helpers; the runtime deletes everything else after boot',
   },
   {
     id: 'arguments-computed-index',

@@ -42,7 +42,10 @@ describe('deadline', () => {
 describe('memory', () => {
   it('ends a memory bomb as MEMORY_LIMIT with the host alive', async () => {
     const before = process.memoryUsage.rss();
-    const r = await run('const a = []; while (true) a.push(new Array(1e5).fill(1.5));', { memoryLimitMb: 64, timeoutMs: 20_000 });
+    const r = await run('const a = []; while (true) a.push(new Array(1e5).fill(1.5));', {
+      memoryLimitMb: 64,
+      timeoutMs: 20_000,
+    });
     expect(r.error?.type).toBe('MEMORY_LIMIT');
     expect(process.memoryUsage.rss() - before).toBeLessThan(200 * 1048576);
     await healthy();
@@ -62,7 +65,7 @@ describe('output', () => {
 
 describe('values leave as copies', () => {
   it('never runs a guest getter in the host', async () => {
-    const r = await run("({ a: 1, get b() { while (true) {} } })", { timeoutMs: TIMEOUT });
+    const r = await run('({ a: 1, get b() { while (true) {} } })', { timeoutMs: TIMEOUT });
     expect(r.ok).toBe(true);
     expect((r.value as { a: number }).a).toBe(1);
     await healthy();
@@ -77,7 +80,8 @@ describe('values leave as copies', () => {
 
 describe('realm escape', () => {
   it('finds nothing of the host through the constructor chain reached by runtime strings', async () => {
-    const code = "const k = ['constr', 'uctor'].join(''); const F = (() => {})[k]; F('return [typeof process, typeof require, typeof globalThis.fetch]')()";
+    const code =
+      "const k = ['constr', 'uctor'].join(''); const F = (() => {})[k]; F('return [typeof process, typeof require, typeof globalThis.fetch]')()";
     const r = await run(code);
     expect(r.ok).toBe(true);
     expect(r.value).toEqual(['undefined', 'undefined', 'undefined']);

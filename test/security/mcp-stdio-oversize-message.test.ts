@@ -10,7 +10,11 @@ import { CLI, cliEnv, ROOT } from '../e2e/helpers/processes.js';
 describe('a stdio MCP message over the cap', () => {
   it('gets a JSON-RPC error with its id, and the server keeps running', async () => {
     // --max-upload-bytes 100000: the per-message cap is 4/3 of that plus 16 MiB
-    const child = spawn(process.execPath, [CLI, 'mcp', '--max-upload-bytes', '100000'], { cwd: ROOT, env: cliEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'mcp', '--max-upload-bytes', '100000'], {
+      cwd: ROOT,
+      env: cliEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     child.stderr.resume();
     const replies = new Map<unknown, { result?: unknown; error?: { code: number; message: string } }>();
     const waiters = new Map<unknown, () => void>();
@@ -20,14 +24,22 @@ describe('a stdio MCP message over the cap', () => {
       replies.set(m.id, m as never);
       waiters.get(m.id)?.();
     });
-    const reply = (id: unknown) => (replies.has(id) ? Promise.resolve() : new Promise<void>((r) => waiters.set(id, r))).then(() => replies.get(id)!);
-    const send = (m: object) => new Promise<void>((r) => (child.stdin.write(`${JSON.stringify(m)}\n`) ? r() : child.stdin.once('drain', r)));
+    const reply = (id: unknown) =>
+      (replies.has(id) ? Promise.resolve() : new Promise<void>((r) => waiters.set(id, r))).then(() => replies.get(id)!);
+    const send = (m: object) =>
+      new Promise<void>((r) => (child.stdin.write(`${JSON.stringify(m)}\n`) ? r() : child.stdin.once('drain', r)));
     try {
-      await send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'oversize', version: '1' } } });
+      await send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'oversize', version: '1' } },
+      });
       expect((await reply(1)).result).toBeDefined();
       await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       // a 200 MB upload, written in 1 MiB pieces
-      const head = '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add_table","arguments":{"name":"huge","content_text":"';
+      const head =
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add_table","arguments":{"name":"huge","content_text":"';
       await new Promise<void>((r) => (child.stdin.write(head) ? r() : child.stdin.once('drain', r)));
       const piece = 'a,b\\n1,2\\n'.repeat(104_858);
       for (let sent = 0; sent < 200e6; sent += piece.length) {
@@ -36,9 +48,16 @@ describe('a stdio MCP message over the cap', () => {
       await new Promise<void>((r) => (child.stdin.write('"}}}\n') ? r() : child.stdin.once('drain', r)));
       const refused = await reply(2);
       expect(refused.error?.code).toBe(-32600);
-      expect(refused.error?.message).toMatch(/^A message of \d+ bytes is over this server's \d+-byte limit per message; it was not read\. For add_table, send a smaller file/);
+      expect(refused.error?.message).toMatch(
+        /^A message of \d+ bytes is over this server's \d+-byte limit per message; it was not read\. For add_table, send a smaller file/,
+      );
       // the same connection still serves
-      await send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'run_analysis', arguments: { code: '6 * 7' } } });
+      await send({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'run_analysis', arguments: { code: '6 * 7' } },
+      });
       const ok = (await reply(3)) as { result?: { structuredContent?: { value?: unknown } } };
       expect(ok.result?.structuredContent?.value).toBe(42);
       expect(child.exitCode).toBeNull();

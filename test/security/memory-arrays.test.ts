@@ -9,7 +9,9 @@ describe('memory-arrays', () => {
     await expectMemoryAttack('const a = []; while (true) a.push(new Array(1e5).fill(1.5))', { type: 'MEMORY_LIMIT' });
   });
   it('one growing array of objects: MEMORY_LIMIT', async () => {
-    await expectMemoryAttack('const a = []; for (let i = 0; ; i++) a.push({ i, s: String(i) })', { type: 'MEMORY_LIMIT' });
+    await expectMemoryAttack('const a = []; for (let i = 0; ; i++) a.push({ i, s: String(i) })', {
+      type: 'MEMORY_LIMIT',
+    });
   });
   it('a huge holey array filled: MEMORY_LIMIT', async () => {
     await expectMemoryAttack('const a = new Array(2 ** 30); a.fill(1.5); a.length', { type: 'MEMORY_LIMIT' });

@@ -9,7 +9,9 @@ describe('memory-maps', () => {
     await expectMemoryAttack('const m = new Map(); for (let i = 0; ; i++) m.set(i, i)', { type: 'MEMORY_LIMIT' });
   });
   it('a Map with string keys and object values: MEMORY_LIMIT', async () => {
-    await expectMemoryAttack("const m = new Map(); for (let i = 0; ; i++) m.set('k' + i, { i })", { type: 'MEMORY_LIMIT' });
+    await expectMemoryAttack("const m = new Map(); for (let i = 0; ; i++) m.set('k' + i, { i })", {
+      type: 'MEMORY_LIMIT',
+    });
   });
   it('a Set of numbers: MEMORY_LIMIT', async () => {
     await expectMemoryAttack('const s = new Set(); for (let i = 0; ; i++) s.add(i + 0.5)', { type: 'MEMORY_LIMIT' });

@@ -17,6 +17,9 @@ describe('memory-typed-arrays', () => {
     await expectMemoryAttack('new DataView(new ArrayBuffer(2 ** 30)).byteLength', REFUSED);
   });
   it('typed-array copies of award_data columns, kept: RangeError, never host memory', async () => {
-    await expectMemoryAttack("const keep = []; while (true) keep.push(Float64Array.from(award_data.array('Award Amount')), new Float64Array(1e6))", REFUSED);
+    await expectMemoryAttack(
+      "const keep = []; while (true) keep.push(Float64Array.from(award_data.array('Award Amount')), new Float64Array(1e6))",
+      REFUSED,
+    );
   });
 });

@@ -38,7 +38,9 @@ describe('the network', () => {
 
   it('bypassed: no transport exists, and no connection reaches a loopback server', async () => {
     await using box = await createSandbox({ timeoutMs: 3000 });
-    const present = await box.run(`${BYPASS} ['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'navigator', 'Request', 'Response', 'Headers', 'URL'].filter((n) => typeof G[n] !== 'undefined')`);
+    const present = await box.run(
+      `${BYPASS} ['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'navigator', 'Request', 'Response', 'Headers', 'URL'].filter((n) => typeof G[n] !== 'undefined')`,
+    );
     expect(present.value).toEqual([]);
     for (const code of [
       `${BYPASS} await G[${rt('fetch')}](URL)`,

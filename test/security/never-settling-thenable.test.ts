@@ -14,7 +14,10 @@ describe('promises and thenables that never settle', () => {
     ['await of a thenable that never calls back', 'await { then() {} }'],
     ['await of a thenable that loops when called', 'await { then(resolve) { while (true) {} } }'],
     ['a top-level return of a never-settling promise', 'return new Promise(() => {})'],
-    ['a promise chain that keeps re-arming', 'await new Promise((resolve) => { const again = () => Promise.resolve().then(again); again() })'],
+    [
+      'a promise chain that keeps re-arming',
+      'await new Promise((resolve) => { const again = () => Promise.resolve().then(again); again() })',
+    ],
   ] as const) {
     it(`${name}: TIMEOUT within the deadline + 1 s`, () => expectTimeoutAttack(code, TIMEOUT));
   }
@@ -27,7 +30,10 @@ describe('promises and thenables that never settle', () => {
   });
 
   it('async WebAssembly.instantiate is blocked by the policy and absent from the isolate', async () => {
-    expectPolicy(await run('await WebAssembly.instantiate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]))'), 'no-wasm-threads');
+    expectPolicy(
+      await run('await WebAssembly.instantiate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]))'),
+      'no-wasm-threads',
+    );
     const r = await run(`${BYPASS} typeof G[${rt('WebAssembly')}]`);
     expect(r.value).toBe('undefined');
     await expectHealthy();

@@ -24,7 +24,12 @@ writeFileSync(csv, CSV_TEXT);
 
 describe('an output onto an input', () => {
   // cli() runs in the repository root: a relative spelling of the log from there
-  const spellings = { 'the same path': log, 'a ./ spelling': `./${relative(ROOT, log)}`, 'a symbolic link to it': join(dir, 'link.html'), 'a hard link to it': join(dir, 'hard.html') };
+  const spellings = {
+    'the same path': log,
+    'a ./ spelling': `./${relative(ROOT, log)}`,
+    'a symbolic link to it': join(dir, 'link.html'),
+    'a hard link to it': join(dir, 'hard.html'),
+  };
   for (const [name, target] of Object.entries(spellings)) {
     it(`report -o refuses ${name} of the log, even with --force`, async () => {
       const r = await cli(['report', log, '-o', target, '--force']);
@@ -46,7 +51,8 @@ describe('an output onto an input', () => {
 
   it('run --svg refuses the code file, and --out refuses a --table file in the folder, even with --force', async () => {
     const code = join(dir, 'chart.js');
-    const CODE = "chart({ mark: 'bar', data: { values: [{ a: 1 }] }, encoding: { x: { field: 'a', type: 'quantitative' } } })";
+    const CODE =
+      "chart({ mark: 'bar', data: { values: [{ a: 1 }] }, encoding: { x: { field: 'a', type: 'quantitative' } } })";
     writeFileSync(code, CODE);
     const svg = await cli(['run', code, '--svg', code, '--force']);
     expect(svg.code).toBe(2);
@@ -57,7 +63,16 @@ describe('an output onto an input', () => {
     mkdirSync(out);
     const table = join(out, 'extra.csv');
     writeFileSync(table, 'a\n1\n');
-    const r = await cli(['run', '--table', `extra=${table}`, '--out', out, '--force', '--code', "to_csv(extra, 'extra.csv')"]);
+    const r = await cli([
+      'run',
+      '--table',
+      `extra=${table}`,
+      '--out',
+      out,
+      '--force',
+      '--code',
+      "to_csv(extra, 'extra.csv')",
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/OUTPUT_IS_INPUT/);
     expect(readFileSync(table, 'utf8')).toBe('a\n1\n');

@@ -24,7 +24,9 @@ describe('files over the per-run byte cap', () => {
   });
 
   it('many small files: the ones within the cap are kept whole, the next is refused', async () => {
-    const r = await box.run("const t = aq.table({ s: Array.from({ length: 2000 }, (_, i) => 'row ' + i) }); for (let i = 0; i < 100; i++) to_csv(t, 'part' + i + '.csv')");
+    const r = await box.run(
+      "const t = aq.table({ s: Array.from({ length: 2000 }, (_, i) => 'row ' + i) }); for (let i = 0; i < 100; i++) to_csv(t, 'part' + i + '.csv')",
+    );
     expect(r.error).toMatchObject({ name: 'FileLimitError' });
     const total = r.files!.reduce((n, f) => n + f.size, 0);
     expect(total).toBeLessThanOrEqual(100_000);
@@ -33,14 +35,18 @@ describe('files over the per-run byte cap', () => {
   });
 
   it('saving the same name again is FileExistsError; the first file is kept', async () => {
-    const r = await box.run("const u = aq.table({ s: Array.from({ length: 2000 }, (_, i) => 'row ' + i) }); for (let i = 0; i < 50; i++) to_csv(u, 'same.csv'); 1");
+    const r = await box.run(
+      "const u = aq.table({ s: Array.from({ length: 2000 }, (_, i) => 'row ' + i) }); for (let i = 0; i < 50; i++) to_csv(u, 'same.csv'); 1",
+    );
     expect(r.error).toMatchObject({ type: 'RUNTIME_ERROR', name: 'FileExistsError' });
     expect(r.error?.hint).toMatch(/own name/);
     expect(r.files!.map((f) => f.name)).toEqual(['same.csv']);
   });
 
   it('more files than the per-run count cap: FileLimitError at the cap, the ones before kept', async () => {
-    const r = await box.run("const one = aq.table({ a: [1] }); for (let i = 0; i < 100000; i++) to_json(one, 'f' + i + '.json')");
+    const r = await box.run(
+      "const one = aq.table({ a: [1] }); for (let i = 0; i < 100000; i++) to_json(one, 'f' + i + '.json')",
+    );
     expect(r.error).toMatchObject({ name: 'FileLimitError' });
     expect(r.error?.message).toMatch(/limit of 200 files/);
     expect(r.files).toHaveLength(200);

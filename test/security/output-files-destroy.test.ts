@@ -13,16 +13,29 @@ import { cli } from '../e2e/helpers/cli.js';
 const dir = mkdtempSync(join(tmpdir(), 'sbirtools-files-out-'));
 
 describe('run --out', () => {
-  it('never replaces a file already in the folder without --force, and writes none of the run\'s files', async () => {
+  it("never replaces a file already in the folder without --force, and writes none of the run's files", async () => {
     const out = join(dir, 'keep');
     mkdirSync(out);
-    writeFileSync(join(out, 'b.csv'), 'the user\'s file');
-    const r = await cli(['run', '--out', out, '--code', "to_csv(aq.table({ a: [1] }), 'a.csv'); to_csv(aq.table({ a: [2] }), 'b.csv')"]);
+    writeFileSync(join(out, 'b.csv'), "the user's file");
+    const r = await cli([
+      'run',
+      '--out',
+      out,
+      '--code',
+      "to_csv(aq.table({ a: [1] }), 'a.csv'); to_csv(aq.table({ a: [2] }), 'b.csv')",
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/OUTPUT_EXISTS: '.*b\.csv' already exists; no file was written/);
-    expect(readFileSync(join(out, 'b.csv'), 'utf8')).toBe('the user\'s file');
+    expect(readFileSync(join(out, 'b.csv'), 'utf8')).toBe("the user's file");
     expect(readdirSync(out)).toEqual(['b.csv']);
-    const forced = await cli(['run', '--out', out, '--force', '--code', "to_csv(aq.table({ a: [1] }), 'a.csv'); to_csv(aq.table({ a: [2] }), 'b.csv')"]);
+    const forced = await cli([
+      'run',
+      '--out',
+      out,
+      '--force',
+      '--code',
+      "to_csv(aq.table({ a: [1] }), 'a.csv'); to_csv(aq.table({ a: [2] }), 'b.csv')",
+    ]);
     expect(forced.code).toBe(0);
     expect(readFileSync(join(out, 'b.csv'), 'utf8')).toBe('a\n2\n');
     expect(readdirSync(out).sort()).toEqual(['a.csv', 'b.csv']);
@@ -30,7 +43,13 @@ describe('run --out', () => {
 
   it('saving one name twice in a run is FileExistsError; the first file is written', async () => {
     const out = join(dir, 'twice');
-    const r = await cli(['run', '--out', out, '--code', "to_csv(aq.table({ a: [1] }), 'x.csv'); to_json(aq.table({ a: [2] }), 'x.csv')"]);
+    const r = await cli([
+      'run',
+      '--out',
+      out,
+      '--code',
+      "to_csv(aq.table({ a: [1] }), 'x.csv'); to_json(aq.table({ a: [2] }), 'x.csv')",
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/FileExistsError: A file named "x\.csv" was already saved in this run/);
     expect(readFileSync(join(out, 'x.csv'), 'utf8')).toBe('a\n1\n');
@@ -38,7 +57,13 @@ describe('run --out', () => {
 
   it('tens of thousands of files: stopped at 200', async () => {
     const out = join(dir, 'many');
-    const r = await cli(['run', '--out', out, '--code', "const t = aq.table({ a: [1] }); for (let i = 0; i < 50000; i++) to_json(t, 'f' + i + '.json')"]);
+    const r = await cli([
+      'run',
+      '--out',
+      out,
+      '--code',
+      "const t = aq.table({ a: [1] }); for (let i = 0; i < 50000; i++) to_json(t, 'f' + i + '.json')",
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/FileLimitError: .*limit of 200 files/);
     expect(readdirSync(out)).toHaveLength(200);
@@ -76,7 +101,13 @@ describe('export and report paths that cannot be written', () => {
     const missing = await cli(['report', log, '-o', join(dir, 'no', 'such', 'r.html')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/OUTPUT_NOT_WRITABLE: .*does not exist/);
-    const svg = await cli(['run', '--svg', join(dir, 'plain', 'c.svg'), '--code', "chart({ mark: 'bar', data: { values: [{ a: 1 }] }, encoding: { x: { field: 'a', type: 'quantitative' } } })"]);
+    const svg = await cli([
+      'run',
+      '--svg',
+      join(dir, 'plain', 'c.svg'),
+      '--code',
+      "chart({ mark: 'bar', data: { values: [{ a: 1 }] }, encoding: { x: { field: 'a', type: 'quantitative' } } })",
+    ]);
     expect(svg.code).toBe(2);
     expect(svg.stderr).toMatch(/OUTPUT_NOT_WRITABLE/);
   });

@@ -22,7 +22,9 @@ describe('output floods', () => {
 
   it('stderr and stdout share one cap', async () => {
     await using box = await createSandbox({ maxOutputBytes: CAP });
-    const r = await box.run("for (let i = 0; i < 1e4; i++) { console.log('a'.repeat(50)); console.error('b'.repeat(50)) } 1");
+    const r = await box.run(
+      "for (let i = 0; i < 1e4; i++) { console.log('a'.repeat(50)); console.error('b'.repeat(50)) } 1",
+    );
     expect(r.error?.type).toBe('OUTPUT_LIMIT');
     expect(Buffer.byteLength(r.stdout) + Buffer.byteLength(r.stderr)).toBeLessThan(CAP + 200);
   });

@@ -4,7 +4,17 @@
 // did; and `sbirtools run --out` writes through a temporary name and a rename, so nothing is
 // written outside the folder and a planted symlink is replaced, never followed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +34,17 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const BAD = ['../escape.csv', '../../etc/passwd', '/tmp/abs.csv', 'a/b.csv', 'a\\\\b.csv', 'nul\\u0000.csv', '.hidden', '..', 'x'.repeat(200)];
+const BAD = [
+  '../escape.csv',
+  '../../etc/passwd',
+  '/tmp/abs.csv',
+  'a/b.csv',
+  'a\\\\b.csv',
+  'nul\\u0000.csv',
+  '.hidden',
+  '..',
+  'x'.repeat(200),
+];
 
 describe('output names that try to leave the output folder', () => {
   for (const name of BAD) {
@@ -56,7 +76,12 @@ describe('output names that try to leave the output folder', () => {
     const victim = join(dir, 'victim.txt');
     writeFileSync(victim, 'keep me');
     symlinkSync(victim, join(out, 'result.csv'));
-    await expect(writeRunFiles([{ name: '../victim.txt', mediaType: 'text/plain', size: 3, bytes: new Uint8Array([1, 2, 3]) }], out)).rejects.toThrow(/refusing/);
+    await expect(
+      writeRunFiles(
+        [{ name: '../victim.txt', mediaType: 'text/plain', size: 3, bytes: new Uint8Array([1, 2, 3]) }],
+        out,
+      ),
+    ).rejects.toThrow(/refusing/);
     const file = { name: 'result.csv', mediaType: 'text/csv', size: 2, bytes: new TextEncoder().encode('a\n') };
     await expect(writeRunFiles([file], out)).rejects.toMatchObject({ code: 'OUTPUT_EXISTS' });
     expect(lstatSync(join(out, 'result.csv')).isSymbolicLink()).toBe(true);
@@ -69,7 +94,18 @@ describe('output names that try to leave the output folder', () => {
 
   it('sbirtools run --out writes only inside the folder', () => {
     const out = join(dir, 'cli-out');
-    const r = spawnSync(process.execPath, [CLI, 'run', '--out', out, '--code', "to_csv(aq.table({ a: [1, 2] }), 'ok.csv'); to_json(aq.table({ a: [1] }), '../bad.json')"], { env: cliEnv(), encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [
+        CLI,
+        'run',
+        '--out',
+        out,
+        '--code',
+        "to_csv(aq.table({ a: [1, 2] }), 'ok.csv'); to_json(aq.table({ a: [1] }), '../bad.json')",
+      ],
+      { env: cliEnv(), encoding: 'utf8' },
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/FileNameError/);
     // the file saved before the error is kept, inside the folder; nothing is written beside it

@@ -9,7 +9,15 @@ import { pagesOf } from '../helpers/parquetPages.js';
 
 const good = new Uint8Array(
   parquetWriteBuffer({
-    columnData: [{ name: 'company', data: Array.from({ length: 30 }, (_, i) => `Company ${i % 4}`), type: 'STRING', nullable: false, encoding: 'RLE_DICTIONARY' }],
+    columnData: [
+      {
+        name: 'company',
+        data: Array.from({ length: 30 }, (_, i) => `Company ${i % 4}`),
+        type: 'STRING',
+        nullable: false,
+        encoding: 'RLE_DICTIONARY',
+      },
+    ],
     codec: 'UNCOMPRESSED',
     statistics: false,
   }),
@@ -24,7 +32,10 @@ describe('a bit width over 32', () => {
     const page = pagesOf(good).find((p) => p.type === 'DATA_PAGE_V2')!;
     const bad = good.slice();
     bad[page.body] = 40;
-    const err = await decodeInWorker('t', bad, 'attack.parquet', 'parquet').then(() => null, (e: unknown) => e);
+    const err = await decodeInWorker('t', bad, 'attack.parquet', 'parquet').then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(DataError);
     expect((err as DataError).code).toBe('DATA_CORRUPT');
     expect((err as DataError).message).toMatch(/company.*a bit width of 40/);

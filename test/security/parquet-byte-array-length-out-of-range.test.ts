@@ -10,7 +10,15 @@ import { pagesOf } from '../helpers/parquetPages.js';
 
 const good = new Uint8Array(
   parquetWriteBuffer({
-    columnData: [{ name: 'note', data: Array.from({ length: 20 }, (_, i) => `note ${i}`), type: 'STRING', nullable: false, encoding: 'PLAIN' }],
+    columnData: [
+      {
+        name: 'note',
+        data: Array.from({ length: 20 }, (_, i) => `note ${i}`),
+        type: 'STRING',
+        nullable: false,
+        encoding: 'PLAIN',
+      },
+    ],
     codec: 'UNCOMPRESSED',
     statistics: false,
   }),
@@ -21,7 +29,10 @@ async function refusal(length: number): Promise<DataError> {
   const bad = good.slice();
   // the second value's length prefix (the first value is 'note 0': 4 + 6 bytes)
   new DataView(bad.buffer).setUint32(page.body + 10, length, true);
-  const err = await decodeInWorker('t', bad, 'attack.parquet', 'parquet').then(() => null, (e: unknown) => e);
+  const err = await decodeInWorker('t', bad, 'attack.parquet', 'parquet').then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(DataError);
   return err as DataError;
 }

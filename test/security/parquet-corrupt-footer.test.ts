@@ -13,7 +13,10 @@ import { expectHealthy } from './helpers.js';
 const whole = portfolioParquet();
 
 async function code(bytes: Uint8Array): Promise<string | undefined> {
-  return decodeInWorker('t', bytes, 'attack.parquet', 'parquet').then(() => undefined, (e: unknown) => (e instanceof DataError ? e.code : `not a DataError: ${String(e)}`));
+  return decodeInWorker('t', bytes, 'attack.parquet', 'parquet').then(
+    () => undefined,
+    (e: unknown) => (e instanceof DataError ? e.code : `not a DataError: ${String(e)}`),
+  );
 }
 
 describe('Parquet footers that lie', () => {
@@ -57,7 +60,13 @@ describe('Parquet footers that lie', () => {
     const len = new DataView(bad.buffer).getUint32(bad.byteLength - 8, true);
     bad.set(randomBytes(len), bad.byteLength - 8 - len);
     const c = await code(bad);
-    expect(['DATA_CORRUPT', 'DATA_UNSUPPORTED', 'DATA_SCHEMA_MISMATCH', 'DATA_TOO_LARGE', 'DATA_DECODE_FAILED']).toContain(c);
+    expect([
+      'DATA_CORRUPT',
+      'DATA_UNSUPPORTED',
+      'DATA_SCHEMA_MISMATCH',
+      'DATA_TOO_LARGE',
+      'DATA_DECODE_FAILED',
+    ]).toContain(c);
   });
 
   it('the host is unharmed', async () => {

@@ -11,7 +11,14 @@ import { pagesOf } from '../helpers/parquetPages.js';
 const ROWS = 40;
 const good = new Uint8Array(
   parquetWriteBuffer({
-    columnData: [{ name: 'amount', data: Array.from({ length: ROWS }, (_, i) => (i % 2 ? null : i * 1.5)), type: 'DOUBLE', encoding: 'PLAIN' }],
+    columnData: [
+      {
+        name: 'amount',
+        data: Array.from({ length: ROWS }, (_, i) => (i % 2 ? null : i * 1.5)),
+        type: 'DOUBLE',
+        encoding: 'PLAIN',
+      },
+    ],
     codec: 'UNCOMPRESSED',
     statistics: false,
   }),
@@ -32,7 +39,10 @@ describe('definition levels that claim more values than the page holds', () => {
     const levels = new Uint8Array(page.defLen);
     levels.set([ROWS << 1, 1]);
     bad.set(levels, page.body + page.repLen);
-    const err = await decodeInWorker('t', bad, 'attack.parquet', 'parquet').then(() => null, (e: unknown) => e);
+    const err = await decodeInWorker('t', bad, 'attack.parquet', 'parquet').then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(DataError);
     expect((err as DataError).code).toBe('DATA_CORRUPT');
     expect((err as DataError).message).toMatch(/amount.*40 values of 8 bytes do not fit/);

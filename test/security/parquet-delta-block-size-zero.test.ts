@@ -10,7 +10,15 @@ import { pagesOf } from '../helpers/parquetPages.js';
 
 const good = new Uint8Array(
   parquetWriteBuffer({
-    columnData: [{ name: 'employees', data: Int32Array.from({ length: 300 }, (_, i) => (i * 37) % 500), type: 'INT32', nullable: false, encoding: 'DELTA_BINARY_PACKED' }],
+    columnData: [
+      {
+        name: 'employees',
+        data: Int32Array.from({ length: 300 }, (_, i) => (i * 37) % 500),
+        type: 'INT32',
+        nullable: false,
+        encoding: 'DELTA_BINARY_PACKED',
+      },
+    ],
     codec: 'UNCOMPRESSED',
     statistics: false,
   }),
@@ -28,7 +36,10 @@ describe('a DELTA_BINARY_PACKED block of 0 values', () => {
     const bad = good.slice();
     expect(Array.from(bad.subarray(page.body, page.body + 2))).toEqual([0x80, 0x01]); // 128, as a varint
     bad.set([0x00, 0x00], page.body); // block size 0, then 0 miniblocks
-    const err = await decodeInWorker('t', bad, 'attack.parquet', 'parquet', { timeoutMs: 30_000 }).then(() => null, (e: unknown) => e);
+    const err = await decodeInWorker('t', bad, 'attack.parquet', 'parquet', { timeoutMs: 30_000 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(DataError);
     expect((err as DataError).code).toBe('DATA_CORRUPT');
     expect((err as DataError).message).toMatch(/employees.*a DELTA_BINARY_PACKED block of 0 values/);

@@ -11,7 +11,15 @@ import { pagesOf } from '../helpers/parquetPages.js';
 const ROWS = 12;
 const good = new Uint8Array(
   parquetWriteBuffer({
-    columnData: [{ name: 'agency', data: Array.from({ length: ROWS }, (_, i) => ['DOD', 'NSF', 'NASA'][i % 3]), type: 'STRING', nullable: false, encoding: 'RLE_DICTIONARY' }],
+    columnData: [
+      {
+        name: 'agency',
+        data: Array.from({ length: ROWS }, (_, i) => ['DOD', 'NSF', 'NASA'][i % 3]),
+        type: 'STRING',
+        nullable: false,
+        encoding: 'RLE_DICTIONARY',
+      },
+    ],
     codec: 'UNCOMPRESSED',
     statistics: false,
   }),
@@ -29,7 +37,10 @@ describe('a dictionary index past the dictionary', () => {
     const bad = good.slice();
     // bit width 2, then one RLE run: every row is index 3 (the dictionary has 0..2)
     bad.set([2, ROWS << 1, 3], data.body);
-    const err = await decodeInWorker('t', bad, 'attack.parquet', 'parquet').then(() => null, (e: unknown) => e);
+    const err = await decodeInWorker('t', bad, 'attack.parquet', 'parquet').then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(DataError);
     expect((err as DataError).code).toBe('DATA_CORRUPT');
     expect((err as DataError).message).toMatch(/agency.*dictionary index 3 of a dictionary with 3 entries/);

@@ -27,7 +27,10 @@ describe('a page with more values than its row group has rows', () => {
       f.field_3 = 5n; // the file's rows
       f.field_4[0].field_3 = 5n; // the row group's rows
     });
-    const err = await decodeInWorker('t', bad, 'attack.parquet', 'parquet').then(() => null, (e: unknown) => e);
+    const err = await decodeInWorker('t', bad, 'attack.parquet', 'parquet').then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(DataError);
     expect((err as DataError).code).toBe('DATA_CORRUPT');
     expect((err as DataError).message).toMatch(/a page declares 40 values, more than its row group's 5 rows/);

@@ -20,7 +20,10 @@ const twoGroups = new Uint8Array(
 );
 
 async function codeOf(bytes: Uint8Array): Promise<[string | undefined, string]> {
-  const err = await run('t.numRows()', { awardData: false, tables: { t: bytes } }).then(() => null, (e: unknown) => e);
+  const err = await run('t.numRows()', { awardData: false, tables: { t: bytes } }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   return err instanceof DataError ? [err.code, `${err.message} / ${err.hint}`] : [undefined, String(err)];
 }
 

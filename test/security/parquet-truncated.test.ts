@@ -20,13 +20,19 @@ const cuts: Array<[string, Uint8Array]> = [
   ['half the file', whole.subarray(0, Math.floor(whole.byteLength / 2))],
   ['the last byte missing', whole.subarray(0, whole.byteLength - 1)],
   ['only the magic', whole.subarray(0, 4)],
-  ['the footer length kept but the footer cut', Buffer.concat([whole.subarray(0, 40), whole.subarray(whole.byteLength - 8)])],
+  [
+    'the footer length kept but the footer cut',
+    Buffer.concat([whole.subarray(0, 40), whole.subarray(whole.byteLength - 8)]),
+  ],
 ];
 
 describe('truncated Parquet', () => {
   for (const [what, bytes] of cuts) {
     it(`${what}: DATA_CORRUPT with a hint, nothing decoded`, async () => {
-      const err = await run('t.numRows()', { awardData: false, tables: { t: { bytes, format: 'parquet' } } }).then(() => null, (e: unknown) => e);
+      const err = await run('t.numRows()', { awardData: false, tables: { t: { bytes, format: 'parquet' } } }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(DataError);
       expect((err as DataError).code).toBe('DATA_CORRUPT');
       expect((err as DataError).hint).toMatch(/damaged or truncated/);

@@ -47,7 +47,10 @@ describe('unsupported Parquet codecs, encodings and types', () => {
     const raw = new Uint8Array(
       parquetWriteBuffer({
         columnData: [{ name: 'h', data: [new Uint8Array([1, 2, 3, 4])] }],
-        schema: [{ name: 'root', num_children: 1 }, { name: 'h', type: 'FIXED_LEN_BYTE_ARRAY', type_length: 4, repetition_type: 'REQUIRED' }],
+        schema: [
+          { name: 'root', num_children: 1 },
+          { name: 'h', type: 'FIXED_LEN_BYTE_ARRAY', type_length: 4, repetition_type: 'REQUIRED' },
+        ],
       }),
     );
     expect((await failure(raw)).code).toBe('DATA_UNSUPPORTED');

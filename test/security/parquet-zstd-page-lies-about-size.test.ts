@@ -21,7 +21,9 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sbirtools-zstd-'));
   const path = join(dir, 'counts.parquet');
   const duck = await (await DuckDBInstance.create(':memory:')).connect();
-  await duck.run(`COPY (SELECT i::BIGINT AS z FROM range(300000) r(i)) TO '${path}' (FORMAT parquet, COMPRESSION zstd)`);
+  await duck.run(
+    `COPY (SELECT i::BIGINT AS z FROM range(300000) r(i)) TO '${path}' (FORMAT parquet, COMPRESSION zstd)`,
+  );
   zstd = new Uint8Array(readFileSync(path));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

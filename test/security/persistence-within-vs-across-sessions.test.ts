@@ -19,7 +19,8 @@ const MUTATE = `${BYPASS}
   award_data = award_data.derive({ 'Award Amount': () => -1 });
   'mutated'`;
 
-const PROBE = "[typeof ({}).polluted, typeof [].polluted, Math.max(1, 2), JSON.stringify({ a: 1 }), typeof leaked, typeof leakedViaG, award_data.get('Award Amount', 0), award_data.column('Award Amount').at(0)]";
+const PROBE =
+  "[typeof ({}).polluted, typeof [].polluted, Math.max(1, 2), JSON.stringify({ a: 1 }), typeof leaked, typeof leakedViaG, award_data.get('Award Amount', 0), award_data.column('Award Amount').at(0)]";
 
 describe('state within and across sessions', () => {
   it('persists within its session, never reaches another session, a fresh run or the host', async () => {
@@ -49,25 +50,34 @@ describe('state within and across sessions', () => {
     expect(JSON.stringify({ a: 1 })).toBe('{"a":1}');
   });
 
-  it('a reset after TIMEOUT drops the session\'s own pollution', async () => {
+  it("a reset after TIMEOUT drops the session's own pollution", async () => {
     await using a = await createSandbox({ timeoutMs: 1500 });
     await a.run(MUTATE);
     expect((await a.run('while (true) {}')).error?.type).toBe('TIMEOUT');
     const after = await a.run(PROBE);
     expect(after.sessionReset).toBe(true);
-    expect((after.value as unknown[]).slice(0, 6)).toEqual(['undefined', 'undefined', 2, '{"a":1}', 'undefined', 'undefined']);
+    expect((after.value as unknown[]).slice(0, 6)).toEqual([
+      'undefined',
+      'undefined',
+      2,
+      '{"a":1}',
+      'undefined',
+      'undefined',
+    ]);
   });
 
   it('the prelude keeps returning valid results in a session whose builtins are replaced', async () => {
     await using a = await createSandbox();
-    await a.run(`${BYPASS} G.Object.keys = () => { throw new Error('no') }; G.Array.isArray = () => false; G.JSON.parse = () => 0`);
+    await a.run(
+      `${BYPASS} G.Object.keys = () => { throw new Error('no') }; G.Array.isArray = () => false; G.JSON.parse = () => 0`,
+    );
     const r = await a.run("({ rows: [1, 2], name: 'n' })");
     expect(r.error).toBeUndefined();
     expect(r.value).toEqual({ rows: [1, 2], name: 'n' });
     // replacing a global the prelude does not capture (String) garbles this session's own messages,
     // but the host still gets a valid, typed result, and nothing else is affected
     await a.run(`G.String = () => 'x'`);
-    const garbled = await a.run("({ a: 1 })");
+    const garbled = await a.run('({ a: 1 })');
     expect(RunResultSchema.safeParse(garbled).success).toBe(true);
     expect(garbled.error?.type).not.toBe('INTERNAL_ERROR');
     await expectHealthy();

@@ -31,7 +31,10 @@ describe('a polluted Object.prototype.then', () => {
 
   it('a then that loops: TIMEOUT within the deadline + 1 s', async () => {
     await using box = await createSandbox({ timeoutMs: TIMEOUT });
-    const { r, ms } = await timed(box, `${BYPASS} G.Object[${rt('prototype')}].then = function () { while (true) {} }; const o = { a: 1 }; await 0; o`);
+    const { r, ms } = await timed(
+      box,
+      `${BYPASS} G.Object[${rt('prototype')}].then = function () { while (true) {} }; const o = { a: 1 }; await 0; o`,
+    );
     expect(r.error?.type).toBe('TIMEOUT');
     expectWithinDeadline(ms, TIMEOUT);
   });

@@ -12,14 +12,17 @@ const HOOK = rt('prepareStackTrace');
 describe('a looping Error.prepareStackTrace', () => {
   it('is blocked by the policy when named', async () => {
     expectPolicy(await run('Error.prepareStackTrace = () => { while (true) {} }; null.x'), 'no-stack-trace-hooks');
-    expectPolicy(await run("Object.assign(Error, { prepareStackTrace() { while (true) {} } })"), 'no-stack-trace-hooks');
+    expectPolicy(
+      await run('Object.assign(Error, { prepareStackTrace() { while (true) {} } })'),
+      'no-stack-trace-hooks',
+    );
   });
 
   for (const [name, trigger] of [
     ['a TypeError from the guest', 'null.x'],
     ['a thrown Error', "throw new Error('x')"],
     ['reading .stack', "new Error('x').stack"],
-    ['an error inside an Arquero verb', "award_data.derive({ y: d => d.nope.x }).numRows()"],
+    ['an error inside an Arquero verb', 'award_data.derive({ y: d => d.nope.x }).numRows()'],
   ] as const) {
     it(`set through a runtime key, then ${name}: TIMEOUT within the deadline + 1 s`, async () => {
       await using box = await createSandbox({ timeoutMs: TIMEOUT });
@@ -32,7 +35,10 @@ describe('a looping Error.prepareStackTrace', () => {
 
   it('a hook whose result loops when turned into a string: TIMEOUT within the deadline + 1 s', async () => {
     await using box = await createSandbox({ timeoutMs: TIMEOUT });
-    const { r, ms } = await timed(box, `${BYPASS} G.Error[${HOOK}] = () => ({ toString() { while (true) {} } }); null.x`);
+    const { r, ms } = await timed(
+      box,
+      `${BYPASS} G.Error[${HOOK}] = () => ({ toString() { while (true) {} } }); null.x`,
+    );
     expect(r.error?.type).toBe('TIMEOUT');
     expectWithinDeadline(ms, TIMEOUT);
     await expectHealthy(box);

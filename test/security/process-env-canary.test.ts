@@ -66,7 +66,12 @@ describe('host environment and file canaries', () => {
     expect(environ).not.toContain(ENV_VALUE);
     expect(environ).not.toContain(ENV_NAME);
     // TZ and LANG from holderProcess.ts; the two NODE_CHANNEL_* entries are Node's own IPC setup
-    expect(environ.split('\0').filter(Boolean).sort()).toEqual(['LANG=C.UTF-8', 'NODE_CHANNEL_FD=3', 'NODE_CHANNEL_SERIALIZATION_MODE=advanced', 'TZ=UTC']);
+    expect(environ.split('\0').filter(Boolean).sort()).toEqual([
+      'LANG=C.UTF-8',
+      'NODE_CHANNEL_FD=3',
+      'NODE_CHANNEL_SERIALIZATION_MODE=advanced',
+      'TZ=UTC',
+    ]);
   });
 
   it('no attempt, blocked or bypassed, shows either canary in any output, error, stack or hint', async () => {

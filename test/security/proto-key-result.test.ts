@@ -11,7 +11,12 @@ import { expectHealthy } from './helpers.js';
 
 const clean = () => {
   const probe = {} as Record<string, unknown>;
-  return [probe.polluted, probe.x, ([] as unknown as Record<string, unknown>).polluted, Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')];
+  return [
+    probe.polluted,
+    probe.x,
+    ([] as unknown as Record<string, unknown>).polluted,
+    Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted'),
+  ];
 };
 
 afterEach(() => {
@@ -72,7 +77,10 @@ describe('a result with an own __proto__ key', () => {
       const r = await run('t', { awardData: false, tables: { t: csv } });
       expect(r.error).toBeUndefined();
       expect(r.table?.columns).toEqual(['__proto__', 'constructor', 'a']);
-      expect(r.table?.rows).toEqual([[1, 2, 3], [4, 5, 6]]);
+      expect(r.table?.rows).toEqual([
+        [1, 2, 3],
+        [4, 5, 6],
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

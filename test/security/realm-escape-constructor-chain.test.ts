@@ -7,7 +7,25 @@ import { describe, expect, it } from 'vitest';
 import { createSandbox, run } from '../../src/index.js';
 import { BYPASS, IMPORT_REFUSED, expectHealthy, expectPolicy, rt } from './helpers.js';
 
-const HOST_NAMES = ['process', 'require', 'module', 'exports', 'Buffer', 'global', '__dirname', '__filename', 'setTimeout', 'setImmediate', 'structuredClone', 'fetch', 'eval', 'WebAssembly', 'SharedArrayBuffer', 'Atomics', '__sbirtools_boot'];
+const HOST_NAMES = [
+  'process',
+  'require',
+  'module',
+  'exports',
+  'Buffer',
+  'global',
+  '__dirname',
+  '__filename',
+  'setTimeout',
+  'setImmediate',
+  'structuredClone',
+  'fetch',
+  'eval',
+  'WebAssembly',
+  'SharedArrayBuffer',
+  'Atomics',
+  '__sbirtools_boot',
+];
 
 describe('the constructor chain', () => {
   it('the literal forms are blocked by the policy', async () => {
@@ -16,9 +34,11 @@ describe('the constructor chain', () => {
     expectPolicy(await run("(async () => {}).constructor('return process')"), 'no-prototype-access');
   });
 
-  it('with runtime keys it reaches the isolate\'s own realm: no host object under any name', async () => {
+  it("with runtime keys it reaches the isolate's own realm: no host object under any name", async () => {
     await using box = await createSandbox();
-    const r = await box.run(`${BYPASS} const names = ${JSON.stringify(HOST_NAMES)}; names.filter((n) => F('try { return typeof ' + n + ' !== "undefined" } catch { return false }')())`);
+    const r = await box.run(
+      `${BYPASS} const names = ${JSON.stringify(HOST_NAMES)}; names.filter((n) => F('try { return typeof ' + n + ' !== "undefined" } catch { return false }')())`,
+    );
     expect(r.error).toBeUndefined();
     expect(r.value).toEqual([]);
     const g = await box.run(`${BYPASS} ${JSON.stringify(HOST_NAMES)}.filter((n) => n in G)`);
@@ -47,8 +67,10 @@ describe('the constructor chain', () => {
     }
   });
 
-  it('this of a sloppy function, of the global object and of an Arquero callback are the isolate\'s own', async () => {
-    const r = await run(`${BYPASS} const s = F('return (function () { return this })()')(); const a = award_data.filter(function () { return true }).numRows(); [s === G, ${rt('process')} in s, a > 0]`);
+  it("this of a sloppy function, of the global object and of an Arquero callback are the isolate's own", async () => {
+    const r = await run(
+      `${BYPASS} const s = F('return (function () { return this })()')(); const a = award_data.filter(function () { return true }).numRows(); [s === G, ${rt('process')} in s, a > 0]`,
+    );
     expect(r.value).toEqual([true, false, true]);
   });
 

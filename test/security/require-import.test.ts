@@ -20,13 +20,17 @@ describe('require and import', () => {
   }
 
   it('bypassed: require, module and exports do not exist', async () => {
-    const r = await run(`${BYPASS} [typeof G[${rt('require')}], typeof G[${rt('module')}], typeof G[${rt('exports')}], F('return typeof require')()]`);
+    const r = await run(
+      `${BYPASS} [typeof G[${rt('require')}], typeof G[${rt('module')}], typeof G[${rt('exports')}], F('return typeof require')()]`,
+    );
     expect(r.value).toEqual(['undefined', 'undefined', 'undefined', 'undefined']);
   });
 
   it('bypassed: a dynamic import is refused by the engine', async () => {
     await using box = await createSandbox();
-    const caught = await box.run(`${BYPASS} await F('return import("node:child_process")')().then(() => 'loaded', (e) => e.message)`);
+    const caught = await box.run(
+      `${BYPASS} await F('return import("node:child_process")')().then(() => 'loaded', (e) => e.message)`,
+    );
     expect(caught.value).toMatch(IMPORT_REFUSED);
     const loose = await box.run(`${BYPASS} F('return import("node:fs")')(); 1`);
     if (ENGINE === 'isolated-vm') {
@@ -36,7 +40,9 @@ describe('require and import', () => {
       // QuickJS drops a rejection nobody handles (docs/engines.md): the import still loaded nothing
       expect(loose.value).toBe(1);
     }
-    const relative = await box.run(`${BYPASS} await F('return import("../../package.json")')().then(() => 'loaded', (e) => e.message)`);
+    const relative = await box.run(
+      `${BYPASS} await F('return import("../../package.json")')().then(() => 'loaded', (e) => e.message)`,
+    );
     expect(relative.value).toMatch(IMPORT_REFUSED);
     await expectHealthy(box);
   });

@@ -30,7 +30,9 @@ describe('a resizable ArrayBuffer', () => {
   });
 
   it('ordinary ArrayBuffer use still works (subclassing, isView, typed arrays)', async () => {
-    const r = await run('class B extends ArrayBuffer {}; const b = new B(16); [b.byteLength, b instanceof ArrayBuffer, ArrayBuffer.isView(new Uint8Array(b)), new Float64Array(b).length]');
+    const r = await run(
+      'class B extends ArrayBuffer {}; const b = new B(16); [b.byteLength, b instanceof ArrayBuffer, ArrayBuffer.isView(new Uint8Array(b)), new Float64Array(b).length]',
+    );
     expect(r.value).toEqual([16, true, true, 2]);
   });
 

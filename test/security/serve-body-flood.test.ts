@@ -15,12 +15,23 @@ describe('attack: an unbounded chunked request body', () => {
 
   it('gets 413 after the cap, not after the whole body, and the server keeps serving', async () => {
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: s.port, path: '/v1/run', method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-        req.destroy();
-      });
-      req.on('error', (err) => (String(err).includes('EPIPE') || String(err).includes('ECONNRESET') ? undefined : reject(err)));
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: s.port,
+          path: '/v1/run',
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        },
+      );
+      req.on('error', (err) =>
+        String(err).includes('EPIPE') || String(err).includes('ECONNRESET') ? undefined : reject(err),
+      );
       const chunk = Buffer.alloc(64 * 1024, 'a');
       let sent = 0;
       // up to 256 MiB, stopped as soon as the answer arrives
@@ -40,7 +51,11 @@ describe('attack: an unbounded chunked request body', () => {
   });
 
   it('a declared Content-Length over the cap is refused before reading', async () => {
-    const res = await fetch(`${s.url}/v1/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: `'${'x'.repeat(70_000)}'` }) });
+    const res = await fetch(`${s.url}/v1/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: `'${'x'.repeat(70_000)}'` }),
+    });
     expect(res.status).toBe(413);
     expect((await res.json()).error.type).toBe('REQUEST_TOO_LARGE');
   });

@@ -11,7 +11,11 @@ const B = 'tenant-b-key-0123456789';
 describe("attack: one API key reaching another key's sessions", () => {
   let s: ServeProcess;
   const post = (key: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${s.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${s.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
 
   beforeAll(async () => {
     s = await startServe(['--quiet'], { SBIRTOOLS_API_KEYS: `${A},${B}` });
@@ -34,7 +38,10 @@ describe("attack: one API key reaching another key's sessions", () => {
     expect(await replay.text()).not.toContain('A-SECRET');
     const list = await (await fetch(`${s.url}/v1/sessions`, { headers: { authorization: `Bearer ${B}` } })).text();
     expect(list).not.toContain(id);
-    expect((await fetch(`${s.url}/v1/sessions/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${B}` } })).status).toBe(404);
+    expect(
+      (await fetch(`${s.url}/v1/sessions/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${B}` } }))
+        .status,
+    ).toBe(404);
     // A's session is intact
     expect(await (await post(A, '/v1/run', { code: 'secret', session_id: id })).text()).toContain('A-SECRET-7731');
   });
@@ -42,14 +49,21 @@ describe("attack: one API key reaching another key's sessions", () => {
   it('MCP: the same session_id name under B is B’s own empty session', async () => {
     const connect = async (key: string) => {
       const c = new Client({ name: 'tenant', version: '1' });
-      await c.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+      await c.connect(
+        new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${key}` } },
+        }),
+      );
       return c;
     };
     const a = await connect(A);
     await a.callTool({ name: 'run_analysis', arguments: { code: 'var token = "A-TOKEN-5521"', session_id: 'work' } });
     await a.close();
     const b = await connect(B);
-    const r = await b.callTool({ name: 'run_analysis', arguments: { code: 'typeof token === "undefined" ? "nothing" : token', session_id: 'work' } });
+    const r = await b.callTool({
+      name: 'run_analysis',
+      arguments: { code: 'typeof token === "undefined" ? "nothing" : token', session_id: 'work' },
+    });
     expect(JSON.stringify(r)).not.toContain('A-TOKEN');
     expect((r.structuredContent as { value: unknown }).value).toBe('nothing');
     await b.close();

@@ -44,7 +44,9 @@ describe('stack tricks', () => {
     const c = await box.run('const o = {}; Error.captureStackTrace(o); o.stack');
     expect(c.value as string).toMatch(/^Error\n\s+at /);
     expect(c.value as string).not.toMatch(HOST_PATH);
-    const deep = await box.run(`${BYPASS} G.Error[${rt('stackTraceLimit')}] = Infinity; function r(n) { if (n === 0) throw new Error('deep'); return r(n - 1) } r(5000)`);
+    const deep = await box.run(
+      `${BYPASS} G.Error[${rt('stackTraceLimit')}] = Infinity; function r(n) { if (n === 0) throw new Error('deep'); return r(n - 1) } r(5000)`,
+    );
     expect(deep.error?.type).toBe('RUNTIME_ERROR');
     expect(JSON.stringify(deep.error).length).toBeLessThan(20_000);
   });
@@ -53,7 +55,7 @@ describe('stack tricks', () => {
     await using box = await createSandbox({ timeoutMs: 3000 });
     for (const code of [
       'function foo() { null.x } foo()',
-      "award_data.derive({ y: (d) => d.nope.x }).numRows()",
+      'award_data.derive({ y: (d) => d.nope.x }).numRows()',
       "award_data.filter('d => d.nope.x').numRows()",
       "value_counts(award_data, 'Nope')",
       "await Promise.reject(new Error('async'))",
@@ -70,9 +72,13 @@ describe('stack tricks', () => {
     }
   });
 
-  it('a guest error\'s stack shows user frames only', async () => {
+  it("a guest error's stack shows user frames only", async () => {
     const r = await run('function inner() { throw new Error("x") } function outer() { inner() } outer()');
     const lines = (r.error?.stack ?? '').split('\n');
-    expect(lines.map((l) => l.replace(/:\d+:\d+/, ':L:C'))).toEqual(['    at inner (analysis.js:L:C)', '    at outer (analysis.js:L:C)', '    at analysis.js:L:C']);
+    expect(lines.map((l) => l.replace(/:\d+:\d+/, ':L:C'))).toEqual([
+      '    at inner (analysis.js:L:C)',
+      '    at outer (analysis.js:L:C)',
+      '    at analysis.js:L:C',
+    ]);
   });
 });

@@ -13,7 +13,9 @@ const REACH = 'const P = Object.getPrototypeOf(Object.getPrototypeOf(Object.getP
 describe('the table column-access Proxy', () => {
   it('is in the guest realm: nothing of the host is reachable through it', async () => {
     await using box = await createSandbox();
-    const r = await box.run(`${REACH} const names = Object.getOwnPropertyNames(P); [typeof P, names.includes('hasOwnProperty'), typeof P.isPrototypeOf, Object.getPrototypeOf(P) === null]`);
+    const r = await box.run(
+      `${REACH} const names = Object.getOwnPropertyNames(P); [typeof P, names.includes('hasOwnProperty'), typeof P.isPrototypeOf, Object.getPrototypeOf(P) === null]`,
+    );
     expect(r.error).toBeUndefined();
     expect(r.value).toEqual(['object', true, 'function', true]);
     const host = await box.run(`${REACH} [typeof P.process, typeof P.require, typeof P.global]`);
@@ -22,23 +24,30 @@ describe('the table column-access Proxy', () => {
 
   it('cannot be detached or re-parented (Object.prototype is immutable), and the result shape holds', async () => {
     await using box = await createSandbox();
-    const r = await box.run(`${REACH} let err = ''; try { Object.setPrototypeOf(P, {}); } catch (e) { err = e.name; } [err, award_data.Agency.nunique() > 0]`);
+    const r = await box.run(
+      `${REACH} let err = ''; try { Object.setPrototypeOf(P, {}); } catch (e) { err = e.name; } [err, award_data.Agency.nunique() > 0]`,
+    );
     expect(r.value).toEqual(['TypeError', true]);
   });
 
   it('a property defined on it pollutes only this session, and results still serialize', async () => {
     await using box = await createSandbox();
-    const r = await box.run(`${REACH} Object.defineProperty(P, 'Agency', { get() { return 'pwned'; }, configurable: true }); [({}).Agency, typeof award_data.Agency, award_data.head(2).numRows()]`);
+    const r = await box.run(
+      `${REACH} Object.defineProperty(P, 'Agency', { get() { return 'pwned'; }, configurable: true }); [({}).Agency, typeof award_data.Agency, award_data.head(2).numRows()]`,
+    );
     expect(r.error).toBeUndefined();
     // names Object.prototype has are read from it, so the guest's own pollution shadows the column
     expect(r.value).toEqual(['pwned', 'string', 2]);
     await using other = await createSandbox();
-    expect((await other.run('[({}).Agency === undefined, award_data.Agency.nunique() > 0]')).value).toEqual([true, true]);
+    expect((await other.run('[({}).Agency === undefined, award_data.Agency.nunique() > 0]')).value).toEqual([
+      true,
+      true,
+    ]);
   });
 
   it('a column whose name is a mask token or "then" is harmless: awaiting a table does not hang', async () => {
     await using box = await createSandbox({ timeoutMs: 3000 });
-    const { r } = await timed(box, "const t = aq.table({ then: [1, 2] }); const u = await t; u.numRows()");
+    const { r } = await timed(box, 'const t = aq.table({ then: [1, 2] }); const u = await t; u.numRows()');
     expect(r.value).toBe(2);
     const forged = await box.run("award_data['[boolean mask #999999 of 1 rows]']");
     expect(forged.ok).toBe(true);

@@ -24,7 +24,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = join(dir, 'goals.parquet');
 writeFileSync(file, portfolioParquet());
 
-const refused = async (name: string) => run('1', { tables: { [name]: file } }).then(() => null, (e: unknown) => e);
+const refused = async (name: string) =>
+  run('1', { tables: { [name]: file } }).then(
+    () => null,
+    (e: unknown) => e,
+  );
 
 describe('a table name that shadows a global or is no identifier', () => {
   const cases: Array<[string, RegExp]> = [
@@ -79,7 +83,10 @@ describe('a table name that shadows a global or is no identifier', () => {
 
   it('every prelude global is reserved', async () => {
     for (const name of GLOBAL_NAMES) {
-      const err = await run('1', { tables: { [name]: [{ a: 1 }] } }).then(() => null, (e: unknown) => e);
+      const err = await run('1', { tables: { [name]: [{ a: 1 }] } }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err, name).toBeInstanceOf(SbirtoolsValidationError);
     }
   });
@@ -87,7 +94,10 @@ describe('a table name that shadows a global or is no identifier', () => {
   // the forbidden list is derived from the prelude bundle; this checks it against a live sandbox
   for (const engine of ['isolated-vm', 'quickjs'] as const) {
     it(`every global a live ${engine} sandbox has is refused as a table name`, async () => {
-      const r = await run(`(() => { ${BYPASS} return [...Object.getOwnPropertyNames(G), ...Object.getOwnPropertyNames(Object.getPrototypeOf(G) ?? {})]; })()`, { engine, tables: { mine: [{ a: 1 }] } });
+      const r = await run(
+        `(() => { ${BYPASS} return [...Object.getOwnPropertyNames(G), ...Object.getOwnPropertyNames(Object.getPrototypeOf(G) ?? {})]; })()`,
+        { engine, tables: { mine: [{ a: 1 }] } },
+      );
       expect(r.ok, JSON.stringify(r.ok ? null : r.error)).toBe(true);
       const names = (r.ok ? (r.value as string[]) : []).filter((n) => n !== 'mine');
       expect(names).toContain('Object');
@@ -98,14 +108,23 @@ describe('a table name that shadows a global or is no identifier', () => {
 
   it('the CLI exits 2 with the reason', () => {
     for (const name of ['aq', 'Math']) {
-      const r = spawnSync(process.execPath, [CLI, 'run', '--table', `${name}=${file}`, '--code', '1'], { env: cliEnv(), encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [CLI, 'run', '--table', `${name}=${file}`, '--code', '1'], {
+        env: cliEnv(),
+        encoding: 'utf8',
+      });
       expect(r.status).toBe(2);
       expect(r.stderr).toContain(`Invalid table name \`${name}\``);
     }
   });
 
   it('MCP add_table refuses the name before it downloads anything', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: ROOT, env: cliEnv(), stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      cwd: ROOT,
+      env: cliEnv(),
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'table-names', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -113,7 +132,9 @@ describe('a table name that shadows a global or is no identifier', () => {
         // a URL that would fail differently (unreachable) if it were fetched
         const res = await client.callTool({ name: 'add_table', arguments: { name, url: 'http://203.0.113.9/t.csv' } });
         expect(res.isError).toBe(true);
-        expect((res.content as Array<{ text: string }>)[0]!.text).toMatch(new RegExp(`^error: VALIDATION_ERROR: Invalid table name \`${name}\` in add_table`));
+        expect((res.content as Array<{ text: string }>)[0]!.text).toMatch(
+          new RegExp(`^error: VALIDATION_ERROR: Invalid table name \`${name}\` in add_table`),
+        );
       }
     } finally {
       await client.close();

@@ -42,14 +42,19 @@ afterAll(async () => {
 });
 
 async function code(p: Promise<unknown>): Promise<string | undefined> {
-  return p.then(() => undefined, (e: unknown) => (e instanceof DataError ? e.code : String(e)));
+  return p.then(
+    () => undefined,
+    (e: unknown) => (e instanceof DataError ? e.code : String(e)),
+  );
 }
 
 describe('tables over their size cap', () => {
   const caps = { maxInputBytes: 100_000 };
 
   it('bytes over the cap', async () => {
-    expect(await code(loadTable('t', { bytes: new Uint8Array(200_000), format: 'parquet' }, { cacheDir, caps }))).toBe('DATA_TOO_LARGE');
+    expect(await code(loadTable('t', { bytes: new Uint8Array(200_000), format: 'parquet' }, { cacheDir, caps }))).toBe(
+      'DATA_TOO_LARGE',
+    );
   });
 
   it('a file over the cap', async () => {

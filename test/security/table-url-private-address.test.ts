@@ -36,7 +36,8 @@ function serve(host: string, handler: Parameters<typeof createServer>[0]): Promi
 beforeAll(async () => {
   [target, port] = await serve('127.0.0.1', (req, res) => {
     requests.push(`127.0.0.1${req.url}`);
-    if (req.url?.startsWith('/hop')) return res.writeHead(302, { location: `http://127.0.0.2:${otherPort}/metrics` }).end();
+    if (req.url?.startsWith('/hop'))
+      return res.writeHead(302, { location: `http://127.0.0.2:${otherPort}/metrics` }).end();
     res.writeHead(200, { 'content-type': 'text/csv' }).end('secret,value\ntoken,42\n');
   });
   // a second loopback address stands in for "the internal service" a redirect leads to
@@ -51,19 +52,44 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function refusal(href: string, destinations: Parameters<typeof downloadTable>[3] extends infer O ? (O extends { destinations?: infer D } ? D : never) : never = 'public'): Promise<DataError> {
-  const err = await downloadTable(href, dir, 1e6, { destinations }).then(() => null, (e: unknown) => e);
+async function refusal(
+  href: string,
+  destinations: Parameters<typeof downloadTable>[3] extends infer O
+    ? O extends { destinations?: infer D }
+      ? D
+      : never
+    : never = 'public',
+): Promise<DataError> {
+  const err = await downloadTable(href, dir, 1e6, { destinations }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err, href).toBeInstanceOf(DataError);
   return err as DataError;
 }
 
 describe('a table URL that points at a non-public address', () => {
   it('is refused in every spelling of a loopback or private address, and nothing is requested', async () => {
-    const spellings = [`127.0.0.1:${port}`, `2130706433:${port}`, `0x7f.0.0.1:${port}`, `127.1:${port}`, `[::ffff:127.0.0.1]:${port}`, `[::ffff:7f00:1]:${port}`, `[::1]:${port}`, `169.254.169.254`, `[fd00::1]`, `10.0.0.1`, `100.64.0.1`, `0.0.0.0:${port}`];
+    const spellings = [
+      `127.0.0.1:${port}`,
+      `2130706433:${port}`,
+      `0x7f.0.0.1:${port}`,
+      `127.1:${port}`,
+      `[::ffff:127.0.0.1]:${port}`,
+      `[::ffff:7f00:1]:${port}`,
+      `[::1]:${port}`,
+      `169.254.169.254`,
+      `[fd00::1]`,
+      `10.0.0.1`,
+      `100.64.0.1`,
+      `0.0.0.0:${port}`,
+    ];
     for (const host of spellings) {
       const err = await refusal(`http://${host}/latest/meta-data/`);
       expect(err.code, host).toBe('DOWNLOAD_BLOCKED');
-      expect(err.message).toMatch(/Refused to fetch .*: .* is (loopback|link-local|unique local|private|carrier-grade|this network|IPv4-mapped)/);
+      expect(err.message).toMatch(
+        /Refused to fetch .*: .* is (loopback|link-local|unique local|private|carrier-grade|this network|IPv4-mapped)/,
+      );
       expect(err.hint).toMatch(/Send the file itself/);
     }
     expect(requests).toEqual([]);
@@ -95,7 +121,15 @@ describe('a table URL that points at a non-public address', () => {
 
   async function mcp(args: string[], body: (c: Client) => Promise<void>): Promise<void> {
     const c = new Client({ name: 'ssrf', version: '1.0.0' });
-    await c.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], cwd: ROOT, env: cliEnv({ SBIRTOOLS_CACHE_DIR: join(dir, 'mcp') }), stderr: 'pipe' }));
+    await c.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', ...args],
+        cwd: ROOT,
+        env: cliEnv({ SBIRTOOLS_CACHE_DIR: join(dir, 'mcp') }),
+        stderr: 'pipe',
+      }),
+    );
     try {
       await body(c);
     } finally {
@@ -105,7 +139,12 @@ describe('a table URL that points at a non-public address', () => {
 
   it('MCP add_table with --allow-table-urls fetches public addresses only; --allow-private-table-urls lifts that', async () => {
     await mcp(['--allow-table-urls'], async (c) => {
-      for (const url of [`http://127.0.0.1:${port}/metrics`, `http://localhost:${port}/metrics`, 'http://169.254.169.254/latest/meta-data/iam', `http://[::ffff:127.0.0.1]:${port}/x.csv`]) {
+      for (const url of [
+        `http://127.0.0.1:${port}/metrics`,
+        `http://localhost:${port}/metrics`,
+        'http://169.254.169.254/latest/meta-data/iam',
+        `http://[::ffff:127.0.0.1]:${port}/x.csv`,
+      ]) {
         const res = await c.callTool({ name: 'add_table', arguments: { name: 'remote', url, format: 'csv' } });
         expect(res.isError, url).toBe(true);
         expect((res.content as Array<{ text: string }>)[0]!.text).toMatch(/^error: DOWNLOAD_BLOCKED: Refused to fetch/);
@@ -113,7 +152,10 @@ describe('a table URL that points at a non-public address', () => {
     });
     expect(requests).toEqual([]);
     await mcp(['--allow-table-urls', '--allow-private-table-urls'], async (c) => {
-      const res = await c.callTool({ name: 'add_table', arguments: { name: 'remote', url: `http://127.0.0.1:${port}/t.csv`, format: 'csv' } });
+      const res = await c.callTool({
+        name: 'add_table',
+        arguments: { name: 'remote', url: `http://127.0.0.1:${port}/t.csv`, format: 'csv' },
+      });
       expect(res.isError).toBeFalsy();
     });
     expect(requests).toEqual(['127.0.0.1/t.csv']);
@@ -122,12 +164,26 @@ describe('a table URL that points at a non-public address', () => {
   it('sbirtools serve (MCP over HTTP) applies the same policy', async () => {
     const key = 'key-ssrf-tables-0123456789';
     requests.length = 0;
-    for (const [flags, blockedExpected] of [[['--allow-table-urls'], true], [['--allow-table-urls', '--allow-private-table-urls'], false]] as const) {
-      const serve = await startServe(['--quiet', ...flags], { SBIRTOOLS_API_KEYS: key }, { cacheDir: join(dir, `serve-${flags.length}`) });
+    for (const [flags, blockedExpected] of [
+      [['--allow-table-urls'], true],
+      [['--allow-table-urls', '--allow-private-table-urls'], false],
+    ] as const) {
+      const serve = await startServe(
+        ['--quiet', ...flags],
+        { SBIRTOOLS_API_KEYS: key },
+        { cacheDir: join(dir, `serve-${flags.length}`) },
+      );
       const c = new Client({ name: 'ssrf-serve', version: '1.0.0' });
       try {
-        await c.connect(new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-        const res = await c.callTool({ name: 'add_table', arguments: { name: 'remote', url: `http://localhost:${port}/serve.csv`, format: 'csv' } });
+        await c.connect(
+          new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), {
+            requestInit: { headers: { authorization: `Bearer ${key}` } },
+          }),
+        );
+        const res = await c.callTool({
+          name: 'add_table',
+          arguments: { name: 'remote', url: `http://localhost:${port}/serve.csv`, format: 'csv' },
+        });
         const text = (res.content as Array<{ text: string }>)[0]!.text;
         if (blockedExpected) expect(text).toMatch(/^error: DOWNLOAD_BLOCKED: Refused to fetch .*localhost resolves to/);
         else expect(res.isError, text).toBeFalsy();

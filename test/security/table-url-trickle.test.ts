@@ -52,7 +52,15 @@ afterAll(async () => {
 
 describe('a table URL that trickles forever', () => {
   it('a run with it as a table ends with DOWNLOAD_DEADLINE at the run deadline', async () => {
-    const err = await run('1', { awardData: false, cacheDir: dir, timeoutMs: 1500, tables: { slow: `${base}/slow.csv` } }).then(() => null, (e: unknown) => e);
+    const err = await run('1', {
+      awardData: false,
+      cacheDir: dir,
+      timeoutMs: 1500,
+      tables: { slow: `${base}/slow.csv` },
+    }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(DataError);
     expect((err as DataError).code).toBe('DOWNLOAD_DEADLINE');
     expect((err as DataError).message).toMatch(/did not finish within 1500 ms, the bound for the whole transfer/);
@@ -62,7 +70,15 @@ describe('a table URL that trickles forever', () => {
 
   it('MCP add_table ends with DOWNLOAD_DEADLINE and the server keeps serving', async () => {
     const c = new Client({ name: 'trickle', version: '1.0.0' });
-    await c.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--allow-table-urls', '--allow-private-table-urls', '--timeout-ms', '2000'], cwd: ROOT, env: cliEnv({ SBIRTOOLS_CACHE_DIR: join(dir, 'mcp') }), stderr: 'pipe' }));
+    await c.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', '--allow-table-urls', '--allow-private-table-urls', '--timeout-ms', '2000'],
+        cwd: ROOT,
+        env: cliEnv({ SBIRTOOLS_CACHE_DIR: join(dir, 'mcp') }),
+        stderr: 'pipe',
+      }),
+    );
     try {
       const res = await c.callTool({ name: 'add_table', arguments: { name: 'slow', url: `${base}/slow.csv` } });
       expect(res.isError).toBe(true);

@@ -37,7 +37,9 @@ describe('terminalSafe', () => {
     expect(terminalSafe('tab\tand\nline')).toBe('tab\tand\nline');
     expect(terminalSafe('tab\tand\nline', true)).toBe('tab\\tand\\nline');
     expect(terminalSafe('Ünïcödé ✓ 数据')).toBe('Ünïcödé ✓ 数据');
-    expect(RAW_CONTROL.test(terminalSafe(String.fromCharCode(...Array.from({ length: 0xa0 }, (_, i) => i))))).toBe(false);
+    expect(RAW_CONTROL.test(terminalSafe(String.fromCharCode(...Array.from({ length: 0xa0 }, (_, i) => i))))).toBe(
+      false,
+    );
   });
 
   it('jsonTerminalSafe keeps the JSON value and escapes C1 and bidi controls', () => {
@@ -50,7 +52,10 @@ describe('terminalSafe', () => {
 
 describe.skipIf(!hasScript)('on a terminal', () => {
   it('a session id from the log is escaped in the usage error', () => {
-    const log = writeLog([record({ session: { id: `a${HOSTILE}`, seq: 1 } }), record({ session: { id: 'b', seq: 1 } })]);
+    const log = writeLog([
+      record({ session: { id: `a${HOSTILE}`, seq: 1 } }),
+      record({ session: { id: 'b', seq: 1 } }),
+    ]);
     const r = onTerminal(['report', log, '--session', `nope${HOSTILE}`, '-o', join(dir, 'r.html')]);
     expect(r.status).toBe(2);
     expect(r.out).toMatch(/has no session 'nope\\e\]0;pwned\\x07/);
@@ -72,7 +77,8 @@ describe.skipIf(!hasScript)('on a terminal', () => {
     const code = `print(${JSON.stringify(`out${HOSTILE}`)}); console.error(${JSON.stringify(`err${HOSTILE}`)}); aq.table({ [${JSON.stringify(`col${CLEAR}`)}]: [${JSON.stringify(`cell${TITLE}`)}] })`;
     const r = onTerminal(['run', '--code', code]);
     expect(r.status).toBe(0);
-    for (const seen of ['out\\e]0;pwned', 'err\\e]0;pwned', 'cell\\e]0;pwned', 'col\\e[2J']) expect(r.out).toContain(seen);
+    for (const seen of ['out\\e]0;pwned', 'err\\e]0;pwned', 'cell\\e]0;pwned', 'col\\e[2J'])
+      expect(r.out).toContain(seen);
     const failed = onTerminal(['run', '--code', `throw new Error(${JSON.stringify(`boom${HOSTILE}`)})`]);
     expect(failed.status).toBe(1);
     expect(failed.out).toContain('boom\\e]0;pwned');
@@ -82,7 +88,10 @@ describe.skipIf(!hasScript)('on a terminal', () => {
   it('the data card of a CSV whose column name and values hold a C1 CSI and a bidi override', () => {
     // the CSV reader refuses C0 controls as binary; C1 and bidi controls are valid UTF-8 text
     const csv = join(dir, 'hostile.csv');
-    writeFileSync(csv, `Company,Agency,Award Year,Award Amount,${JSON.stringify(`Note${RLO}`)}\n${JSON.stringify(`Acme${CSI}2J`)},DOD,2020,5,x\n`);
+    writeFileSync(
+      csv,
+      `Company,Agency,Award Year,Award Amount,${JSON.stringify(`Note${RLO}`)}\n${JSON.stringify(`Acme${CSI}2J`)},DOD,2020,5,x\n`,
+    );
     const r = onTerminal(['info', '--data', csv]);
     expect(r.status).toBe(0);
     expect(r.out).toContain('Note\\u202e');
@@ -101,7 +110,11 @@ describe.skipIf(!hasScript)('on a terminal', () => {
 
 describe('into a pipe', () => {
   it('guest stdout passes through unchanged; the error message on stderr is still escaped', async () => {
-    const r = await cli(['run', '--code', `print(${JSON.stringify(`piped${TITLE}`)}); throw new Error(${JSON.stringify(`bad${CLEAR}`)})`]);
+    const r = await cli([
+      'run',
+      '--code',
+      `print(${JSON.stringify(`piped${TITLE}`)}); throw new Error(${JSON.stringify(`bad${CLEAR}`)})`,
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`piped${TITLE}`);
     expect(r.stderr).toContain('bad\\e[2J');

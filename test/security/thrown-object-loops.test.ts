@@ -13,11 +13,23 @@ const TIMEOUT = 1500;
 describe('a thrown object that loops', () => {
   for (const [name, code] of [
     ['a plain object with a looping message getter', "throw { get message() { while (true) {} }, name: 'X' }"],
-    ['an Error whose message getter loops', "const e = new Error('x'); Object.defineProperty(e, 'message', { get() { while (true) {} } }); throw e"],
-    ['an Error whose name getter loops', "const e = new Error('x'); Object.defineProperty(e, 'name', { get() { while (true) {} } }); throw e"],
-    ['an Error whose stack getter loops', "const e = new Error('x'); Object.defineProperty(e, 'stack', { get() { while (true) {} } }); throw e"],
-    ['a Proxy whose traps loop', 'throw new Proxy({}, { get() { while (true) {} }, getPrototypeOf() { while (true) {} } })'],
-    ['a rejection with a looping message, awaited', "await Promise.reject({ get message() { while (true) {} } })"],
+    [
+      'an Error whose message getter loops',
+      "const e = new Error('x'); Object.defineProperty(e, 'message', { get() { while (true) {} } }); throw e",
+    ],
+    [
+      'an Error whose name getter loops',
+      "const e = new Error('x'); Object.defineProperty(e, 'name', { get() { while (true) {} } }); throw e",
+    ],
+    [
+      'an Error whose stack getter loops',
+      "const e = new Error('x'); Object.defineProperty(e, 'stack', { get() { while (true) {} } }); throw e",
+    ],
+    [
+      'a Proxy whose traps loop',
+      'throw new Proxy({}, { get() { while (true) {} }, getPrototypeOf() { while (true) {} } })',
+    ],
+    ['a rejection with a looping message, awaited', 'await Promise.reject({ get message() { while (true) {} } })'],
   ] as const) {
     it(`${name}: TIMEOUT within the deadline + 1 s`, () => expectTimeoutAttack(code, TIMEOUT));
   }
@@ -32,7 +44,10 @@ describe('a thrown object that loops', () => {
   it('an unhandled rejection whose getters loop: TIMEOUT, and the holder that isolated-vm could not stop is replaced', async () => {
     await withPool(async (pool) => {
       await using box = await pool.createSandbox({ timeoutMs: TIMEOUT });
-      const { r, ms } = await timed(box, "const e = new Error('x'); Object.defineProperty(e, 'message', { get() { while (true) {} } }); Promise.reject(e); 1");
+      const { r, ms } = await timed(
+        box,
+        "const e = new Error('x'); Object.defineProperty(e, 'message', { get() { while (true) {} } }); Promise.reject(e); 1",
+      );
       expect(r.error?.type).toBe('TIMEOUT');
       expectWithinDeadline(ms, TIMEOUT);
       const next = await box.run('1 + 1');
@@ -41,7 +56,7 @@ describe('a thrown object that loops', () => {
     });
   });
 
-  it('a plain unhandled rejection is the code\'s RUNTIME_ERROR, not an internal error', async () => {
+  it("a plain unhandled rejection is the code's RUNTIME_ERROR, not an internal error", async () => {
     await using box = await createSandbox({ timeoutMs: TIMEOUT });
     const r = await box.run("print('before'); Promise.reject(new TypeError('nobody caught me')); 1");
     expect(r.error?.type).toBe('RUNTIME_ERROR');

@@ -22,7 +22,9 @@ describe('timers', () => {
   });
 
   it('no timer function exists in the isolate', async () => {
-    const r = await run(`${BYPASS} ['setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'requestAnimationFrame', 'clearTimeout'].map((n) => typeof G[n])`);
+    const r = await run(
+      `${BYPASS} ['setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'requestAnimationFrame', 'clearTimeout'].map((n) => typeof G[n])`,
+    );
     expect(r.value).toEqual(Array(6).fill('undefined'));
     const call = await run('setTimeout(() => 1, 0)');
     expect(call.error?.type).toBe('RUNTIME_ERROR');
@@ -47,14 +49,19 @@ describe('timers', () => {
   it('a looping FinalizationRegistry callback never runs between runs; inside a run it ends at the deadline', async () => {
     await withPool(async (pool) => {
       await using box = await pool.createSandbox({ timeoutMs: TIMEOUT });
-      const registered = await box.run("var fr = new FinalizationRegistry(() => { while (true) {} }); (() => { for (let i = 0; i < 100; i++) fr.register({ i }, i) })(); 'registered'");
+      const registered = await box.run(
+        "var fr = new FinalizationRegistry(() => { while (true) {} }); (() => { for (let i = 0; i < 100; i++) fr.register({ i }, i) })(); 'registered'",
+      );
       expect(registered.value).toBe('registered');
       const pid = holderPid(pool);
       const idle0 = cpuSeconds(pid);
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(cpuSeconds(pid) - idle0, 'the holder stays idle between runs').toBeLessThan(0.3);
       // a run that makes garbage triggers the GC, and the cleanup loops inside that run
-      const { r, ms } = await timed(box, 'for (let k = 0; k < 20; k++) { let g = []; for (let i = 0; i < 3e5; i++) g.push({ i }) } 1');
+      const { r, ms } = await timed(
+        box,
+        'for (let k = 0; k < 20; k++) { let g = []; for (let i = 0; i < 3e5; i++) g.push({ i }) } 1',
+      );
       expect(r.error?.type).toBe('TIMEOUT');
       expectWithinDeadline(ms, TIMEOUT);
       const next = await box.run('1 + 1');

@@ -15,10 +15,16 @@ describe('toJSON, toPrimitive and Proxy in results', () => {
     const cases: Array<[string, unknown]> = [
       ['({ toJSON() { while (true) {} }, a: 1 })', { toJSON: '[Function toJSON]', a: 1 }],
       ['({ [Symbol.toPrimitive]() { while (true) {} }, a: 1 })', { a: 1 }],
-      ['({ valueOf() { while (true) {} }, toString() { while (true) {} }, a: 1 })', { valueOf: '[Function valueOf]', toString: '[Function toString]', a: 1 }],
+      [
+        '({ valueOf() { while (true) {} }, toString() { while (true) {} }, a: 1 })',
+        { valueOf: '[Function valueOf]', toString: '[Function toString]', a: 1 },
+      ],
       ['const d = new Date(0); d.toISOString = () => { while (true) {} }; d', '1970-01-01T00:00:00.000Z'],
       ["({ [Symbol.toStringTag]: 'Date', getTime() { while (true) {} } })", { getTime: '[Function getTime]' }],
-      ["({ [Symbol.toStringTag]: 'Map', size: 1, entries() { while (true) {} } })", { size: 1, entries: '[Function entries]' }],
+      [
+        "({ [Symbol.toStringTag]: 'Map', size: 1, entries() { while (true) {} } })",
+        { size: 1, entries: '[Function entries]' },
+      ],
       ['print({ toJSON() { while (true) {} }, a: 1 }); 1', 1],
     ];
     for (const [code, value] of cases) {
@@ -47,7 +53,10 @@ describe('toJSON, toPrimitive and Proxy in results', () => {
   for (const [name, code] of [
     ['a looping ownKeys trap', 'new Proxy({}, { ownKeys() { while (true) {} } })'],
     ['a looping get trap', 'new Proxy({ a: 1 }, { get() { while (true) {} } })'],
-    ['a looping getOwnPropertyDescriptor trap', 'new Proxy({ a: 1 }, { getOwnPropertyDescriptor() { while (true) {} } })'],
+    [
+      'a looping getOwnPropertyDescriptor trap',
+      'new Proxy({ a: 1 }, { getOwnPropertyDescriptor() { while (true) {} } })',
+    ],
     ['a looping getPrototypeOf trap', 'new Proxy({ a: 1 }, { getPrototypeOf() { while (true) {} } })'],
     ['printing a Proxy with a looping trap', 'print(new Proxy({}, { ownKeys() { while (true) {} } })); 1'],
     ['a template literal over a looping toString (guest code calls it)', '`${{ toString() { while (true) {} } }}`'],

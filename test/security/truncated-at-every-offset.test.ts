@@ -42,7 +42,9 @@ function schemaMessageLength(s: Uint8Array): number {
 function rows(t: ColumnarTable): unknown[][] {
   // as text: a 64-bit integer column is numbers when every value fits a double, else exact text,
   // so a prefix may type the same values differently; the values themselves must be the same
-  const cols = t.columns.map((c) => columnValues(c.data).map((v) => (v === null ? null : v instanceof Date ? v.toISOString() : String(v))));
+  const cols = t.columns.map((c) =>
+    columnValues(c.data).map((v) => (v === null ? null : v instanceof Date ? v.toISOString() : String(v))),
+  );
   return Array.from({ length: t.numRows }, (_, i) => cols.map((c) => c[i]));
 }
 
@@ -55,8 +57,16 @@ async function decode(bytes: Uint8Array, format: DecodedFormat): Promise<Columna
   }
 }
 
-const ndjson = new TextEncoder().encode(['{"a":1,"b":"x"}', '{"a":22,"b":"yy"}', '{"a":333,"b":null}', '{"a":-4.5,"b":"z"}', ''].join('\n'));
-const json = new TextEncoder().encode(JSON.stringify([{ a: 1, b: 'x' }, { a: 22, b: 'yy' }, { a: 333, b: null }]));
+const ndjson = new TextEncoder().encode(
+  ['{"a":1,"b":"x"}', '{"a":22,"b":"yy"}', '{"a":333,"b":null}', '{"a":-4.5,"b":"z"}', ''].join('\n'),
+);
+const json = new TextEncoder().encode(
+  JSON.stringify([
+    { a: 1, b: 'x' },
+    { a: 22, b: 'yy' },
+    { a: 333, b: null },
+  ]),
+);
 
 const files: Array<[string, Uint8Array, DecodedFormat]> = [
   ['Parquet', portfolioParquet(), 'parquet'],

@@ -11,7 +11,13 @@ describe('viewer: CSS injection', () => {
       code: `/* ${CSS} */ 1`,
       outputs: {
         stdout: CSS,
-        table: { columns: [`x" style="display:none`], dtypes: ['string" class="sb-err-line'], rows: [[CSS]], totalRows: 1, truncated: false },
+        table: {
+          columns: [`x" style="display:none`],
+          dtypes: ['string" class="sb-err-line'],
+          rows: [[CSS]],
+          totalRows: 1,
+          truncated: false,
+        },
         charts: [{ kind: 'vega-lite', title: CSS, svg }],
       },
     });

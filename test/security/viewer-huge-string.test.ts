@@ -7,7 +7,10 @@ const TEN_MB = 10 * 1024 * 1024;
 describe('viewer: 10 MB strings', () => {
   it('render a bounded page that says how much was left out', async () => {
     const big = '<marquee>'.repeat(Math.ceil(TEN_MB / 9));
-    const rec = record({ code: `// ${'y'.repeat(TEN_MB)}\n1`, outputs: { stdout: big, valueText: big, error: { type: 'RUNTIME_ERROR', message: big, hint: big } } });
+    const rec = record({
+      code: `// ${'y'.repeat(TEN_MB)}\n1`,
+      outputs: { stdout: big, valueText: big, error: { type: 'RUNTIME_ERROR', message: big, hint: big } },
+    });
     for (const page of await bothPages([rec])) {
       expect(activeContent(page.doc), page.name).toEqual([]);
       // stdout and value are capped at 1e6 characters each (escaped: up to 4 bytes per char)

@@ -14,7 +14,17 @@ const rows = () => Array.from({ length: MILLION }, (_, i) => [`r${i}`, i]);
 
 describe('viewer: a million-row table', () => {
   it('shows at most SHOW_MAX_ROWS rows and the real shape', async () => {
-    const rec = record({ outputs: { table: { columns: ['id', 'n'], dtypes: ['string', 'integer'], rows: rows(), totalRows: MILLION, truncated: false } } });
+    const rec = record({
+      outputs: {
+        table: {
+          columns: ['id', 'n'],
+          dtypes: ['string', 'integer'],
+          rows: rows(),
+          totalRows: MILLION,
+          truncated: false,
+        },
+      },
+    });
     for (const page of await bothPages([rec])) {
       expect(activeContent(page.doc), page.name).toEqual([]);
       expect(page.doc.querySelectorAll('tbody tr')).toHaveLength(SHOW_MAX_ROWS);
@@ -24,7 +34,14 @@ describe('viewer: a million-row table', () => {
 
   it('is cut to the byte cap when a run returns it with outputs on', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'sbirtools-million-')), 'runs.jsonl');
-    const table = { columns: ['id', 'n'], dtypes: ['string', 'integer'], rows: rows(), totalRows: MILLION, truncated: false, markdown: '' };
+    const table = {
+      columns: ['id', 'n'],
+      dtypes: ['string', 'integer'],
+      rows: rows(),
+      totalRows: MILLION,
+      truncated: false,
+      markdown: '',
+    };
     await withCapsules(async () => fakeResult({ table }), { path, outputs: true })('award_data');
     const out = (await readCapsules(path))[0]!.record.outputs!;
     expect(Buffer.byteLength(JSON.stringify(out))).toBeLessThanOrEqual(256 * 1024 + 512);

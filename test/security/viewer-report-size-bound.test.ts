@@ -26,7 +26,13 @@ const STDOUT = `<b>"&'`.repeat(MB); // 6 MiB that escaping would make ~25 MiB
 function hugeRecord(): CapsuleRecord {
   const cell = '<td>'.repeat(50);
   const rows = Array.from({ length: 1000 }, () => Array.from({ length: 10 }, () => cell));
-  const table = { columns: Array.from({ length: 10 }, (_, i) => `c${i}${'x'.repeat(5000)}`), dtypes: Array(10).fill('string'), rows, totalRows: 1_000_000, truncated: true };
+  const table = {
+    columns: Array.from({ length: 10 }, (_, i) => `c${i}${'x'.repeat(5000)}`),
+    dtypes: Array(10).fill('string'),
+    rows,
+    totalRows: 1_000_000,
+    truncated: true,
+  };
   const svg = `<svg xmlns="http://www.w3.org/2000/svg">${'<rect width="1" height="1"/>'.repeat(40_000)}</svg>`; // 1.1 MB
   return record({
     code: `// ${'y'.repeat(2 * MB)}\n${'print(1)\n'.repeat(20_000)}`,
@@ -47,7 +53,16 @@ beforeAll(() => {
   writeFileSync(bigLog, `${JSON.stringify(hugeRecord())}\n`);
   // a long session: 3,000 runs of 4 KiB of output each (12 MiB of stdout)
   const lines: string[] = [];
-  for (let i = 1; i <= 3000; i++) lines.push(JSON.stringify(record({ session: { id: 'long', seq: i }, code: `print(${i})`, outputs: { stdout: `run ${i} `.padEnd(4096, '.') } })));
+  for (let i = 1; i <= 3000; i++)
+    lines.push(
+      JSON.stringify(
+        record({
+          session: { id: 'long', seq: i },
+          code: `print(${i})`,
+          outputs: { stdout: `run ${i} `.padEnd(4096, '.') },
+        }),
+      ),
+    );
   appendFileSync(longLog, `${lines.join('\n')}\n`);
 }, 120_000);
 
@@ -58,7 +73,9 @@ describe('the report', () => {
     expect(Buffer.byteLength(page)).toBeLessThanOrEqual(REPORT_MAX_BYTES);
     const doc = parsePage(page);
     expect(activeContent(doc)).toEqual([]);
-    expect(doc.querySelector('.sb-stdout .sb-more')!.textContent).toMatch(/more characters not shown; full text: sbirtools report big\.jsonl --line 1 --field stdout -o -/);
+    expect(doc.querySelector('.sb-stdout .sb-more')!.textContent).toMatch(
+      /more characters not shown; full text: sbirtools report big\.jsonl --line 1 --field stdout -o -/,
+    );
     expect(doc.querySelector('.sb-code .sb-more')!.textContent).toMatch(/not shown; full text: .*--field code/);
     expect(doc.body.textContent).toMatch(/more tables not shown/);
     expect(doc.body.textContent).toMatch(/more charts not shown/);
@@ -72,7 +89,11 @@ describe('the report', () => {
     const runs = [...doc.querySelectorAll('.sb-run')];
     expect(runs.length).toBeGreaterThan(100);
     expect(runs[0]!.getAttribute('data-line')).toBe('1');
-    expect(doc.querySelector('.sb-left-out')!.textContent).toMatch(new RegExp(`^${(3000 - runs.length).toLocaleString('en-US')} of 3,000 runs \\(log line ${runs.length + 1} on\\) are not in this report`));
+    expect(doc.querySelector('.sb-left-out')!.textContent).toMatch(
+      new RegExp(
+        `^${(3000 - runs.length).toLocaleString('en-US')} of 3,000 runs \\(log line ${runs.length + 1} on\\) are not in this report`,
+      ),
+    );
     const small = await renderReport(longLog, { maxBytes: MB });
     expect(Buffer.byteLength(small)).toBeLessThanOrEqual(MB);
   });
@@ -99,14 +120,23 @@ describe('the live page', () => {
     const older = doc.querySelector('.sb-older')!;
     expect(older.getAttribute('data-before')).toBe(String(3000 - LIVE_PAGE_RUNS + 1));
     expect(older.textContent).toMatch(/Show older runs \(2,950 more\)/);
-    const next = JSON.parse((await livePage(longLog, `/fragment?before=${older.getAttribute('data-before')}`)).body) as { older: string };
+    const next = JSON.parse(
+      (await livePage(longLog, `/fragment?before=${older.getAttribute('data-before')}`)).body,
+    ) as { older: string };
     const batch = parsePage(`<body>${next.older}</body>`);
-    expect([...batch.querySelectorAll('.sb-run')].map((r) => r.getAttribute('data-line'))[0]).toBe(String(3000 - LIVE_PAGE_RUNS));
+    expect([...batch.querySelectorAll('.sb-run')].map((r) => r.getAttribute('data-line'))[0]).toBe(
+      String(3000 - LIVE_PAGE_RUNS),
+    );
     expect(batch.querySelector('.sb-older')!.getAttribute('data-before')).toBe(String(3000 - 2 * LIVE_PAGE_RUNS + 1));
   });
 
   it('of the largest run is bounded and links the cut fields to /text, served whole as inert text', async () => {
-    const [page, text, badField, badLine] = await getAll(bigLog, ['/', '/text?line=1&field=stdout', '/text?line=1&field=nope', '/text?line=9&field=stdout']);
+    const [page, text, badField, badLine] = await getAll(bigLog, [
+      '/',
+      '/text?line=1&field=stdout',
+      '/text?line=1&field=nope',
+      '/text?line=9&field=stdout',
+    ]);
     expect(Buffer.byteLength(page!.body)).toBeLessThan(5 * MB);
     const doc = parsePage(page!.body);
     expect(activeContent(doc)).toEqual([]);
@@ -121,7 +151,10 @@ describe('the live page', () => {
 });
 
 /** GET paths of one live viewer of `log` (it parses the log once), with status and headers. */
-async function getAll(log: string, paths: string[]): Promise<Array<{ status: number; body: string; type: string; csp: string }>> {
+async function getAll(
+  log: string,
+  paths: string[],
+): Promise<Array<{ status: number; body: string; type: string; csp: string }>> {
   const { createServer } = await import('node:http');
   const { createViewerHandler } = await import('../../src/viewer/createViewerHandler.js');
   const handler = createViewerHandler({ logPath: log });
@@ -131,7 +164,12 @@ async function getAll(log: string, paths: string[]): Promise<Array<{ status: num
     const out = [];
     for (const path of paths) {
       const res = await fetch(`http://127.0.0.1:${(server.address() as { port: number }).port}${path}`);
-      out.push({ status: res.status, body: await res.text(), type: res.headers.get('content-type') ?? '', csp: res.headers.get('content-security-policy') ?? '' });
+      out.push({
+        status: res.status,
+        body: await res.text(),
+        type: res.headers.get('content-type') ?? '',
+        csp: res.headers.get('content-security-policy') ?? '',
+      });
     }
     return out;
   } finally {

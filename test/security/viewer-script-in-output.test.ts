@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { activeContent, bothPages, record } from '../unit/viewer/fixtures.js';
 
-const XSS = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"><svg onload="window.__pwned=3">';
+const XSS =
+  '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"><svg onload="window.__pwned=3">';
 
 describe('viewer: <script> in guest output', () => {
   it('is shown as text in stdout, value, tables, errors, code, titles and session ids, never as markup', async () => {
@@ -14,7 +15,16 @@ describe('viewer: <script> in guest output', () => {
         stdout: XSS,
         stderr: XSS,
         valueText: XSS,
-        table: { columns: [XSS, 'n'], dtypes: [XSS, 'integer'], rows: [[XSS, 1], [{ [XSS]: XSS }, 2]], totalRows: 2, truncated: false },
+        table: {
+          columns: [XSS, 'n'],
+          dtypes: [XSS, 'integer'],
+          rows: [
+            [XSS, 1],
+            [{ [XSS]: XSS }, 2],
+          ],
+          totalRows: 2,
+          truncated: false,
+        },
         charts: [{ kind: 'vega-lite', title: XSS, svgError: XSS }],
         error: { type: 'RUNTIME_ERROR', message: XSS, hint: XSS, line: 2, column: 1 },
       },

@@ -12,7 +12,14 @@ const EVIL_SVG = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://ww
 
 describe('viewer: SVG with onload', () => {
   it('keeps the drawing, drops every handler, script, embedded document and remote load', async () => {
-    const rec = record({ outputs: { charts: [{ kind: 'vega-lite', title: 'evil', svg: EVIL_SVG }, { kind: 'plotly', svg: '<svg onload=alert(1)><rect width="1" height="1"/></svg>' }] } });
+    const rec = record({
+      outputs: {
+        charts: [
+          { kind: 'vega-lite', title: 'evil', svg: EVIL_SVG },
+          { kind: 'plotly', svg: '<svg onload=alert(1)><rect width="1" height="1"/></svg>' },
+        ],
+      },
+    });
     for (const page of await bothPages([rec])) {
       expect(activeContent(page.doc), page.name).toEqual([]);
       const svgs = page.doc.querySelectorAll('.sb-chart svg');

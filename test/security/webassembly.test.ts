@@ -12,7 +12,7 @@ describe('WebAssembly', () => {
     `new WebAssembly.Module(new Uint8Array(${MODULE}))`,
     `await WebAssembly.compile(new Uint8Array(${MODULE}))`,
     `await WebAssembly.instantiate(new Uint8Array(${MODULE}))`,
-    "new WebAssembly.Memory({ initial: 1, maximum: 65536, shared: true })",
+    'new WebAssembly.Memory({ initial: 1, maximum: 65536, shared: true })',
     "new WebAssembly.Table({ initial: 1, element: 'anyfunc' })",
     'const W = WebAssembly; W.validate(new Uint8Array(8))',
   ]) {
@@ -23,7 +23,9 @@ describe('WebAssembly', () => {
 
   it('bypassed: WebAssembly does not exist, under any name built at run time', async () => {
     await using box = await createSandbox();
-    const r = await box.run(`${BYPASS} [typeof G[${rt('WebAssembly')}], Object.getOwnPropertyNames(G).filter((n) => /^web|assembly|wasm/i.test(n)), F('return typeof WebAssembly')()]`);
+    const r = await box.run(
+      `${BYPASS} [typeof G[${rt('WebAssembly')}], Object.getOwnPropertyNames(G).filter((n) => /^web|assembly|wasm/i.test(n)), F('return typeof WebAssembly')()]`,
+    );
     expect(r.value).toEqual(['undefined', [], 'undefined']);
     const call = await box.run(`${BYPASS} await F('return WebAssembly.instantiate(new Uint8Array(${MODULE}))')()`);
     expect(call.error?.type).toBe('RUNTIME_ERROR');

@@ -46,7 +46,10 @@ function writeBytesField(out: ByteSink, src: Uint8Array, start: number, end: num
   let quote = false;
   for (let i = start; i < end; i++) {
     const c = src[i];
-    if (c === 34 || c === 44 || c === 10 || c === 13) { quote = true; break; }
+    if (c === 34 || c === 44 || c === 10 || c === 13) {
+      quote = true;
+      break;
+    }
   }
   if (!quote && end > start) {
     const first = src[start];
@@ -73,7 +76,8 @@ function writeBytesField(out: ByteSink, src: Uint8Array, start: number, end: num
 /** The cell writer of `p` over `out` (reads `out.buf` afresh: the sink may grow). */
 export function csvCells(p: ColumnPlan, out: ByteSink, escape = false): (k: number) => void {
   switch (p.kind) {
-    case 'double': case 'int64': {
+    case 'double':
+    case 'int64': {
       const { values, valid, rows } = p;
       return (k) => {
         const r = rows ? rows[k] : k;
@@ -99,7 +103,8 @@ export function csvCells(p: ColumnPlan, out: ByteSink, escape = false): (k: numb
         writeUtf8(out, values[r] ? 'true' : 'false');
       };
     }
-    case 'dict': return dictCells(p, out, escape);
+    case 'dict':
+      return dictCells(p, out, escape);
     case 'utf8': {
       const { bytes, offsets, valid, rows }: Utf8Plan = p;
       return (k) => {
@@ -107,7 +112,8 @@ export function csvCells(p: ColumnPlan, out: ByteSink, escape = false): (k: numb
         if (valid[r]) writeBytesField(out, bytes, offsets[r], offsets[r + 1], escape);
       };
     }
-    case 'bigint': case 'text': {
+    case 'bigint':
+    case 'text': {
       const { values, rows } = p;
       const at = p.kind === 'text' ? p.at : undefined;
       return (k) => {
@@ -123,7 +129,8 @@ export function csvCells(p: ColumnPlan, out: ByteSink, escape = false): (k: numb
         } else writeField(out, textOf(v) ?? '', escape);
       };
     }
-    case 'null': return () => {};
+    case 'null':
+      return () => {};
   }
 }
 

@@ -44,22 +44,37 @@ export interface ChunkMeta {
 /** The physical type of a plan. */
 export function physicalOf(p: ColumnPlan): number {
   switch (p.kind) {
-    case 'double': return PHYSICAL.DOUBLE;
-    case 'int64': case 'timestamp': case 'bigint': return PHYSICAL.INT64;
-    case 'boolean': return PHYSICAL.BOOLEAN;
-    default: return PHYSICAL.BYTE_ARRAY;
+    case 'double':
+      return PHYSICAL.DOUBLE;
+    case 'int64':
+    case 'timestamp':
+    case 'bigint':
+      return PHYSICAL.INT64;
+    case 'boolean':
+      return PHYSICAL.BOOLEAN;
+    default:
+      return PHYSICAL.BYTE_ARRAY;
   }
 }
 
 function encode(p: ColumnPlan, a: number, b: number, s: Scratch): Encoded {
   switch (p.kind) {
-    case 'double': case 'int64': case 'timestamp': return encodeNumbers(p, a, b, s);
-    case 'bigint': return encodeBigInts(p, a, b, s);
-    case 'boolean': return encodeBooleans(p, a, b, s);
-    case 'dict': return encodeDict(p, a, b, s);
-    case 'utf8': return encodeUtf8(p, a, b, s);
-    case 'text': return encodeText(p, a, b, s);
-    case 'null': return encodeNulls(p, a, b, s);
+    case 'double':
+    case 'int64':
+    case 'timestamp':
+      return encodeNumbers(p, a, b, s);
+    case 'bigint':
+      return encodeBigInts(p, a, b, s);
+    case 'boolean':
+      return encodeBooleans(p, a, b, s);
+    case 'dict':
+      return encodeDict(p, a, b, s);
+    case 'utf8':
+      return encodeUtf8(p, a, b, s);
+    case 'text':
+      return encodeText(p, a, b, s);
+    case 'null':
+      return encodeNulls(p, a, b, s);
   }
 }
 
@@ -89,7 +104,9 @@ export function writeChunk(out: ByteSink, p: ColumnPlan, a: number, b: number, s
     stored = snappyCompress(s.levels.buf.subarray(0, size));
   }
   const w = new ThriftWriter(out);
-  w.i32(1, 0).i32(2, size).i32(3, stored ? stored.length : size);
+  w.i32(1, 0)
+    .i32(2, size)
+    .i32(3, stored ? stored.length : size);
   w.begin(5).i32(1, count).i32(2, enc.encoding).i32(3, 3).i32(4, 3).end();
   w.end();
   const headerBytes = out.pos - dataPageOffset;

@@ -86,7 +86,11 @@ export function encodeBigInts(p: BigPlan, a: number, b: number, s: Scratch): Enc
     flags[k - a] = 1;
     const v = typeof x === 'bigint' ? x : BigInt(x as number);
     if (v > 9223372036854775807n || v < -9223372036854775808n) {
-      throw new GuestError('RangeError', `to_parquet: column ${JSON.stringify(p.name)} holds ${v}, beyond a 64-bit integer (Parquet INT64)`, `Convert that column to text first, e.g. derive({ ${JSON.stringify(p.name)}: d => d[${JSON.stringify(p.name)}] + '' }), or to a number (inexact beyond 2^53).`);
+      throw new GuestError(
+        'RangeError',
+        `to_parquet: column ${JSON.stringify(p.name)} holds ${v}, beyond a 64-bit integer (Parquet INT64)`,
+        `Convert that column to text first, e.g. derive({ ${JSON.stringify(p.name)}: d => d[${JSON.stringify(p.name)}] + '' }), or to a number (inexact beyond 2^53).`,
+      );
     }
     big[j++] = v;
   }

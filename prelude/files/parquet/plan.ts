@@ -14,18 +14,58 @@ import { ArrayBufferIsView, ArrayIsArray } from '../../intrinsics.js';
 export type Rows = ArrayLike<number> | null;
 
 /** A number column: DOUBLE, INT64 (every value a safe integer) or TIMESTAMP (ms, UTC). */
-export interface NumPlan { name: string; kind: 'double' | 'int64' | 'timestamp'; values: Float64Array; valid: Uint8Array | null; rows: Rows }
+export interface NumPlan {
+  name: string;
+  kind: 'double' | 'int64' | 'timestamp';
+  values: Float64Array;
+  valid: Uint8Array | null;
+  rows: Rows;
+}
 /** Integers some of which are BigInts (INT64, range-checked). */
-export interface BigPlan { name: string; kind: 'bigint'; values: ArrayLike<unknown>; rows: Rows }
-export interface BoolPlan { name: string; kind: 'boolean'; values: Uint8Array; valid: Uint8Array | null; rows: Rows }
+export interface BigPlan {
+  name: string;
+  kind: 'bigint';
+  values: ArrayLike<unknown>;
+  rows: Rows;
+}
+export interface BoolPlan {
+  name: string;
+  kind: 'boolean';
+  values: Uint8Array;
+  valid: Uint8Array | null;
+  rows: Rows;
+}
 /** Dictionary codes (-1 null) over UTF-8 entries `dictBytes[dictOffsets[c]..dictOffsets[c+1])`. */
-export interface DictPlan { name: string; kind: 'dict'; codes: Int32Array; dictBytes: Uint8Array; dictOffsets: Int32Array; rows: Rows }
+export interface DictPlan {
+  name: string;
+  kind: 'dict';
+  codes: Int32Array;
+  dictBytes: Uint8Array;
+  dictOffsets: Int32Array;
+  rows: Rows;
+}
 /** UTF-8 text already encoded (a host column read whole). */
-export interface Utf8Plan { name: string; kind: 'utf8'; bytes: Uint8Array; offsets: Int32Array; valid: Uint8Array; rows: Rows }
+export interface Utf8Plan {
+  name: string;
+  kind: 'utf8';
+  bytes: Uint8Array;
+  offsets: Int32Array;
+  valid: Uint8Array;
+  rows: Rows;
+}
 /** Values written as text (strings; mixed values and objects through textOf); `at` reads a paged host column in place. */
-export interface TextPlan { name: string; kind: 'text'; values: ArrayLike<unknown> | null; at?: (row: number) => unknown; rows: Rows }
+export interface TextPlan {
+  name: string;
+  kind: 'text';
+  values: ArrayLike<unknown> | null;
+  at?: (row: number) => unknown;
+  rows: Rows;
+}
 /** No value at all: a text column of nulls. */
-export interface NullPlan { name: string; kind: 'null' }
+export interface NullPlan {
+  name: string;
+  kind: 'null';
+}
 
 export type ColumnPlan = NumPlan | BigPlan | BoolPlan | DictPlan | Utf8Plan | TextPlan | NullPlan;
 
@@ -93,7 +133,9 @@ function valuesPlan(name: string, v: ArrayLike<unknown>, rows: Rows, n: number):
   const kind = kindOf(v, rows);
   if (kind === 'null') return { name, kind: 'null' };
   if (kind === 'string' || kind === 'json') return { name, kind: 'text', values: v, rows };
-  if (kind === 'integer') for (let k = 0; k < n; k++) if (typeof v[rows ? rows[k] : k] === 'bigint') return { name, kind: 'bigint', values: v, rows };
+  if (kind === 'integer')
+    for (let k = 0; k < n; k++)
+      if (typeof v[rows ? rows[k] : k] === 'bigint') return { name, kind: 'bigint', values: v, rows };
   const valid = new Uint8Array(n);
   if (kind === 'boolean') {
     const values = new Uint8Array(n);

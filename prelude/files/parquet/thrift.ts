@@ -7,7 +7,18 @@ import { utf8Encode } from '../../polyfills/utf8.js';
 import type { ByteSink } from './byteSink.js';
 
 /** Compact protocol type ids. */
-export const T = { TRUE: 1, FALSE: 2, BYTE: 3, I16: 4, I32: 5, I64: 6, DOUBLE: 7, BINARY: 8, LIST: 9, STRUCT: 12 } as const;
+export const T = {
+  TRUE: 1,
+  FALSE: 2,
+  BYTE: 3,
+  I16: 4,
+  I32: 5,
+  I64: 6,
+  DOUBLE: 7,
+  BINARY: 8,
+  LIST: 9,
+  STRUCT: 12,
+} as const;
 
 /** A writer of one message into a ByteSink; structs nest with begin()/end(). */
 export class ThriftWriter {

@@ -24,7 +24,12 @@ export interface SizeLimit {
  * The Parquet file of `t` (its visible rows, in order).
  * @example writeParquet(award_data.select('Company', 'Award Amount')).byteLength
  */
-export function writeParquet(t: ColumnTable, rowGroupRows = ROW_GROUP_ROWS, limit?: SizeLimit, snappy = false): Uint8Array {
+export function writeParquet(
+  t: ColumnTable,
+  rowGroupRows = ROW_GROUP_ROWS,
+  limit?: SizeLimit,
+  snappy = false,
+): Uint8Array {
   const numRows = t.numRows();
   const plans = planColumns(t);
   const out = takeSink(Math.min(sizeHint(plans, numRows), limit ? limit.bytes + 1 : Infinity));

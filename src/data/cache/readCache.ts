@@ -2,7 +2,15 @@ import { closeSync, fstatSync, openSync, readSync, statSync, unlinkSync } from '
 import type { ColumnData } from '../../../schema/columnar.js';
 import { DataError } from '../errors.js';
 import { crc32 } from './crc32.js';
-import { CACHE_MAGIC, CACHE_VERSION, CacheHeaderSchema, PREFIX_BYTES, type BufferRef, type CacheHeader, type ColumnEntry } from './format.js';
+import {
+  CACHE_MAGIC,
+  CACHE_VERSION,
+  CacheHeaderSchema,
+  PREFIX_BYTES,
+  type BufferRef,
+  type CacheHeader,
+  type ColumnEntry,
+} from './format.js';
 
 /** A cache that opened, or why it did not (then the caller rebuilds it). */
 export type CacheOpenResult = { ok: true; reader: CacheReader } | { ok: false; reason: string };
@@ -64,7 +72,7 @@ function readExact(fd: number, position: number, length: number): Buffer {
 }
 
 function readInto(fd: number, target: Uint8Array, position: number): void {
-  for (let done = 0; done < target.length; ) {
+  for (let done = 0; done < target.length;) {
     const n = readSync(fd, target, done, target.length - done, position + done);
     if (n === 0) throw new Error('unexpected end of file');
     done += n;
@@ -107,9 +115,16 @@ export class CacheReader {
     const entry = this.byName.get(name);
     if (!entry) {
       const names = this.header.columns.map((c) => JSON.stringify(c.name)).join(', ');
-      throw new DataError('COLUMN_NOT_FOUND', `${this.header.name} has no column ${JSON.stringify(name)}. Its columns are: ${names}.`);
+      throw new DataError(
+        'COLUMN_NOT_FOUND',
+        `${this.header.name} has no column ${JSON.stringify(name)}. Its columns are: ${names}.`,
+      );
     }
-    if (this.fd === null) throw new DataError('DATA_READ_ERROR', `The dataset ${this.header.name} was closed; open it again with openDataset().`);
+    if (this.fd === null)
+      throw new DataError(
+        'DATA_READ_ERROR',
+        `The dataset ${this.header.name} was closed; open it again with openDataset().`,
+      );
     const col = this.decode(entry);
     this.memo.set(name, col);
     this.textIndex.delete(name);
@@ -133,12 +148,17 @@ export class CacheReader {
     if (!entry || entry.kind !== 'utf8' || (entry.buffers.bytes?.length ?? 0) < this.lazyMinBytes) return null;
     let index = this.textIndex.get(name);
     if (!index) {
-      index = { offsets: new Int32Array(this.read(entry, 'offsets')), valid: new Uint8Array(this.read(entry, 'valid')) };
-      if (index.valid.length !== this.header.numRows || index.offsets.length !== this.header.numRows + 1) this.corrupt(name, 'index length');
+      index = {
+        offsets: new Int32Array(this.read(entry, 'offsets')),
+        valid: new Uint8Array(this.read(entry, 'valid')),
+      };
+      if (index.valid.length !== this.header.numRows || index.offsets.length !== this.header.numRows + 1)
+        this.corrupt(name, 'index length');
       this.textIndex.set(name, index);
     }
     const n = index.valid.length;
-    if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > n || start > end) throw new RangeError(`row range [${start}, ${end}) is outside 0..${n}`);
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > n || start > end)
+      throw new RangeError(`row range [${start}, ${end}) is outside 0..${n}`);
     const from = index.offsets[start]!;
     const to = index.offsets[end]!;
     const ref = entry.buffers.bytes;
@@ -160,11 +180,33 @@ export class CacheReader {
     const n = this.header.numRows;
     const b = (role: string) => this.read(entry, role);
     let col: ColumnData;
-    if (entry.kind === 'float64') col = { kind: 'float64', type: entry.type as 'number', values: new Float64Array(b('values')), valid: new Uint8Array(b('valid')) };
-    else if (entry.kind === 'bool') col = { kind: 'bool', type: 'boolean', values: new Uint8Array(b('values')), valid: new Uint8Array(b('valid')) };
-    else if (entry.kind === 'utf8') col = { kind: 'utf8', type: 'string', bytes: new Uint8Array(b('bytes')), offsets: new Int32Array(b('offsets')), valid: new Uint8Array(b('valid')) };
-    else col = { kind: 'dict', type: 'string', codes: new Int32Array(b('codes')), dictBytes: new Uint8Array(b('dictBytes')), dictOffsets: new Int32Array(b('dictOffsets')) };
-    const rows = col.kind === 'dict' ? col.codes.length : col.kind === 'utf8' ? col.offsets.length - 1 : col.values.length;
+    if (entry.kind === 'float64')
+      col = {
+        kind: 'float64',
+        type: entry.type as 'number',
+        values: new Float64Array(b('values')),
+        valid: new Uint8Array(b('valid')),
+      };
+    else if (entry.kind === 'bool')
+      col = { kind: 'bool', type: 'boolean', values: new Uint8Array(b('values')), valid: new Uint8Array(b('valid')) };
+    else if (entry.kind === 'utf8')
+      col = {
+        kind: 'utf8',
+        type: 'string',
+        bytes: new Uint8Array(b('bytes')),
+        offsets: new Int32Array(b('offsets')),
+        valid: new Uint8Array(b('valid')),
+      };
+    else
+      col = {
+        kind: 'dict',
+        type: 'string',
+        codes: new Int32Array(b('codes')),
+        dictBytes: new Uint8Array(b('dictBytes')),
+        dictOffsets: new Int32Array(b('dictOffsets')),
+      };
+    const rows =
+      col.kind === 'dict' ? col.codes.length : col.kind === 'utf8' ? col.offsets.length - 1 : col.values.length;
     if (rows !== n) this.corrupt(entry.name, `${rows} rows instead of ${n}`);
     return col;
   }
@@ -175,7 +217,12 @@ export class CacheReader {
     const ab = new ArrayBuffer(ref.length);
     readInto(this.fd!, new Uint8Array(ab), ref.offset);
     if (crc32(new Uint8Array(ab)) !== ref.crc) this.corrupt(entry.name, `${role} checksum mismatch`);
-    const unit = role === 'values' && entry.kind === 'float64' ? 8 : role === 'offsets' || role === 'codes' || role === 'dictOffsets' ? 4 : 1;
+    const unit =
+      role === 'values' && entry.kind === 'float64'
+        ? 8
+        : role === 'offsets' || role === 'codes' || role === 'dictOffsets'
+          ? 4
+          : 1;
     if (ref.length % unit !== 0) this.corrupt(entry.name, `${role} length ${ref.length}`);
     return ab;
   }
@@ -187,6 +234,9 @@ export class CacheReader {
     } catch {
       // already gone or replaced: nothing to remove
     }
-    throw new DataError('CACHE_CORRUPT', `The data cache ${this.path} is corrupt (column "${column}": ${what}). It was removed; open the dataset again to rebuild it from the CSV.`);
+    throw new DataError(
+      'CACHE_CORRUPT',
+      `The data cache ${this.path} is corrupt (column "${column}": ${what}). It was removed; open the dataset again to rebuild it from the CSV.`,
+    );
   }
 }

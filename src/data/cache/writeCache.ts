@@ -6,7 +6,15 @@ import type { DatasetInfo } from '../../../schema/result.js';
 import { DataError, isDiskFull, isUnwritable } from '../errors.js';
 import type { IngestReport } from '../ingest/report.js';
 import { crc32 } from './crc32.js';
-import { align8, CACHE_MAGIC, CACHE_VERSION, PREFIX_BYTES, ROLES, type CacheHeader, type ColumnEntry } from './format.js';
+import {
+  align8,
+  CACHE_MAGIC,
+  CACHE_VERSION,
+  PREFIX_BYTES,
+  ROLES,
+  type CacheHeader,
+  type ColumnEntry,
+} from './format.js';
 
 /** What a cache file stores besides the columns. */
 export interface CacheContents {
@@ -46,10 +54,18 @@ export async function writeCache(path: string, contents: CacheContents): Promise
   } catch (err) {
     await rm(tmp, { force: true }).catch(() => {});
     if (isDiskFull(err)) {
-      throw new DataError('DISK_FULL', `No space left to write the data cache in ${dirname(path)}. Free some disk space or set SBIRTOOLS_CACHE_DIR to a larger disk.`, { cause: err });
+      throw new DataError(
+        'DISK_FULL',
+        `No space left to write the data cache in ${dirname(path)}. Free some disk space or set SBIRTOOLS_CACHE_DIR to a larger disk.`,
+        { cause: err },
+      );
     }
     if (isUnwritable(err)) {
-      throw new DataError('CACHE_DIR_UNWRITABLE', `Cannot write the data cache in ${dirname(path)}. Make it writable or set SBIRTOOLS_CACHE_DIR to a writable directory.`, { cause: err });
+      throw new DataError(
+        'CACHE_DIR_UNWRITABLE',
+        `Cannot write the data cache in ${dirname(path)}. Make it writable or set SBIRTOOLS_CACHE_DIR to a writable directory.`,
+        { cause: err },
+      );
     }
     throw err;
   }
@@ -82,7 +98,15 @@ function layout({ key, table, info, report }: CacheContents) {
       }
       return { name: c.name, type: c.type, kind: c.kind, buffers: refs };
     });
-    const header: CacheHeader = { key, fileBytes: Math.max(at, dataStart), name: table.name, numRows: table.numRows, info, report: { ...report }, columns: entries };
+    const header: CacheHeader = {
+      key,
+      fileBytes: Math.max(at, dataStart),
+      name: table.name,
+      numRows: table.numRows,
+      info,
+      report: { ...report },
+      columns: entries,
+    };
     return { header, buffers };
   };
   // offsets change the header's length; grow the reserved room until the header fits in it

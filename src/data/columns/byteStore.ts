@@ -1,5 +1,8 @@
 /** `new ArrayBuffer(n, { maxByteLength })` (ES2024 resizable buffers, in Node >= 20). */
-const ResizableArrayBuffer = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer & {
+const ResizableArrayBuffer = ArrayBuffer as unknown as new (
+  n: number,
+  o: { maxByteLength: number },
+) => ArrayBuffer & {
   resize(n: number): void;
   readonly maxByteLength: number;
 };
@@ -38,7 +41,7 @@ export class ByteStore {
 
   /** Appends `buf[s, e)` with every `""` collapsed to `"`; returns the new length. */
   appendUnescaped(buf: Buffer, s: number, e: number): number {
-    for (let k = s; k < e; ) {
+    for (let k = s; k < e;) {
       const q = buf.indexOf(0x22, k);
       const stop = q < 0 || q >= e ? e : q + 1; // keep the first quote of a pair
       this.append(buf, k, stop);

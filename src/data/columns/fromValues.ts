@@ -66,7 +66,8 @@ function stringColumn(values: ArrayLike<unknown>, valid: Uint8Array): ColumnData
   for (let i = 0; i < n; i++) {
     const v = values[i];
     if (v === null || v === undefined || (v instanceof Date && Number.isNaN(v.getTime()))) continue;
-    const s = typeof v === 'string' ? v : v instanceof Date ? v.toISOString() : typeof v === 'object' ? safeJson(v) : String(v);
+    const s =
+      typeof v === 'string' ? v : v instanceof Date ? v.toISOString() : typeof v === 'object' ? safeJson(v) : String(v);
     texts[i] = s;
     total += Buffer.byteLength(s, 'utf8');
     valid[i] = 1;
@@ -79,7 +80,13 @@ function stringColumn(values: ArrayLike<unknown>, valid: Uint8Array): ColumnData
     if (valid[i]) at += bytes.write(texts[i], at, 'utf8');
     offsets[i + 1] = at;
   }
-  const col = { kind: 'utf8' as const, type: 'string' as const, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, at).slice(), offsets, valid };
+  const col = {
+    kind: 'utf8' as const,
+    type: 'string' as const,
+    bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, at).slice(),
+    offsets,
+    valid,
+  };
   return dictEncode(col, nonNull) ?? col;
 }
 

@@ -30,4 +30,3 @@ export function hashBytes(view: DataView, buf: Uint8Array, s: number, e: number)
 export function viewOf(buf: Uint8Array): DataView {
   return new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
 }
-

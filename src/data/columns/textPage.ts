@@ -41,10 +41,13 @@ export function textPage(data: ColumnData, start: number, end: number): TextPage
     // one copy of the page, then O(1) slices: the isolate's copy of each row is made by the
     // structured clone that carries the page (a sequential string per row, not a slice)
     const page = buf.toString('latin1', base, stop);
-    for (let i = start; i < end; i++) rows[i - start] = valid[i] ? page.slice(offsets[i]! - base, offsets[i + 1]! - base) : null;
+    for (let i = start; i < end; i++)
+      rows[i - start] = valid[i] ? page.slice(offsets[i]! - base, offsets[i + 1]! - base) : null;
     return { kind: 'text', rows, charBytes: stop - base };
   }
-  const decode: (a: number, b: number) => string = FAST ? (buf as unknown as NativeSlices).utf8Slice.bind(buf) : (a, b) => buf.toString('utf8', a, b);
+  const decode: (a: number, b: number) => string = FAST
+    ? (buf as unknown as NativeSlices).utf8Slice.bind(buf)
+    : (a, b) => buf.toString('utf8', a, b);
   let charBytes = 0;
   for (let i = start; i < end; i++) {
     if (!valid[i]) {

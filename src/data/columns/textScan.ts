@@ -8,7 +8,10 @@ function codePoints(v: string): number {
     const c = v.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff) {
       const d = v.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) { n--; i++; }
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
     }
   }
   return n;
@@ -37,7 +40,12 @@ const SURROGATE = /[\uD800-\uDFFF]/;
  * @throws {RangeError} when the range is outside the column; {Error} for a column that is not utf8.
  * @example textScan(col, 0, 4096, { op: 'contains', needle: 'laser', fold: 'none' }) // Uint8Array
  */
-export function textScan(data: ColumnData, start: number, end: number, req: TextScanRequest): Int32Array | Uint8Array | null {
+export function textScan(
+  data: ColumnData,
+  start: number,
+  end: number,
+  req: TextScanRequest,
+): Int32Array | Uint8Array | null {
   if (data.kind !== 'utf8') throw new Error('textScan serves utf8 columns only');
   const total = data.valid.length;
   if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > total || start > end) {
@@ -53,7 +61,10 @@ export function textScan(data: ColumnData, start: number, end: number, req: Text
     const out = new Int32Array(end - start);
     const wellFormed = ascii || isUtf8(page);
     for (let i = start; i < end; i++) {
-      if (!valid[i]) { out[i - start] = -1; continue; }
+      if (!valid[i]) {
+        out[i - start] = -1;
+        continue;
+      }
       const a = offsets[i]!;
       const b = offsets[i + 1]!;
       if (ascii) out[i - start] = b - a;
@@ -109,7 +120,15 @@ export function textScan(data: ColumnData, start: number, end: number, req: Text
  * Marks the rows holding a hit: `find(from)` is the page-relative position of the next hit at or
  * after absolute byte `from` (-1: none); a hit counts when it ends inside its row.
  */
-function markHits(out: Uint8Array, offsets: Int32Array, start: number, end: number, find: (from: number) => number, len: number, base: number): void {
+function markHits(
+  out: Uint8Array,
+  offsets: Int32Array,
+  start: number,
+  end: number,
+  find: (from: number) => number,
+  len: number,
+  base: number,
+): void {
   let row = start;
   let from = base;
   for (;;) {

@@ -8,7 +8,9 @@ import { isIPv4, isIPv6 } from 'node:net';
 export type Destinations = 'any' | 'public' | ((address: string) => string | undefined);
 
 /** The check for a policy, or undefined for 'any'. */
-export function addressCheck(destinations: Destinations | undefined): ((address: string) => string | undefined) | undefined {
+export function addressCheck(
+  destinations: Destinations | undefined,
+): ((address: string) => string | undefined) | undefined {
   if (destinations === undefined || destinations === 'any') return undefined;
   return destinations === 'public' ? privateAddressReason : destinations;
 }
@@ -55,8 +57,16 @@ export function privateAddressReason(address: string): string | undefined {
   const b = v6Bytes(ip);
   const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
   if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return embedded(b.slice(12), 'IPv4-mapped');
-  if (zeros(0, 12)) return zeros(12, 15) && b[15] <= 1 ? (b[15] === 1 ? 'loopback (::1)' : 'unspecified (::)') : embedded(b.slice(12), 'IPv4-compatible');
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b) return b[4] === 0 && b[5] === 0 && zeros(6, 12) ? embedded(b.slice(12), 'NAT64') : 'NAT64 local-use (64:ff9b:1::/48)';
+  if (zeros(0, 12))
+    return zeros(12, 15) && b[15] <= 1
+      ? b[15] === 1
+        ? 'loopback (::1)'
+        : 'unspecified (::)'
+      : embedded(b.slice(12), 'IPv4-compatible');
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b)
+    return b[4] === 0 && b[5] === 0 && zeros(6, 12)
+      ? embedded(b.slice(12), 'NAT64')
+      : 'NAT64 local-use (64:ff9b:1::/48)';
   if (b[0] === 0x20 && b[1] === 0x02) return embedded(b.slice(2, 6), '6to4');
   if ((b[0] & 0xe0) !== 0x20) {
     if ((b[0] & 0xfe) === 0xfc) return 'unique local (fc00::/7)';

@@ -34,7 +34,19 @@ export interface HttpGetOptions {
   signal?: AbortSignal;
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+]);
 
 /**
  * The one guarded GET every download uses (award data, table URLs, remote data): follows up to
@@ -45,7 +57,11 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNR
  * @throws {DataError} DOWNLOAD_UNREACHABLE, DOWNLOAD_STALLED, DOWNLOAD_DEADLINE, DOWNLOAD_BLOCKED, DOWNLOAD_TOO_MANY_REDIRECTS, DOWNLOAD_BAD_URL.
  * @example const open = await httpGet(new URL(href), {}, { idleTimeoutMs: 30_000, maxRedirects: 5, deadlineMs: 60_000, destinations: 'public' });
  */
-export async function httpGet(start: URL, headers: Record<string, string>, opts: HttpGetOptions): Promise<OpenResponse> {
+export async function httpGet(
+  start: URL,
+  headers: Record<string, string>,
+  opts: HttpGetOptions,
+): Promise<OpenResponse> {
   const deadline = opts.deadlineMs === undefined ? undefined : armDeadline(start, opts.deadlineMs);
   try {
     const opened = await follow(start, headers, opts, deadline);
@@ -78,9 +94,13 @@ function armDeadline(start: URL, ms: number): Deadline {
     clear: () => clearTimeout(timer),
   };
   const timer = setTimeout(() => {
-    error = new DataError('DOWNLOAD_DEADLINE', `The download of ${start.href} did not finish within ${ms < 10_000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}, the bound for the whole transfer. The server is too slow or trickles data.`, {
-      hint: 'Download the file yourself and pass the file, or ask for a smaller one.',
-    });
+    error = new DataError(
+      'DOWNLOAD_DEADLINE',
+      `The download of ${start.href} did not finish within ${ms < 10_000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}, the bound for the whole transfer. The server is too slow or trickles data.`,
+      {
+        hint: 'Download the file yourself and pass the file, or ask for a smaller one.',
+      },
+    );
     // the body stream errors with the DataError itself, so a pipeline over it rejects with it
     if (res) res.destroy(error);
     d.current?.destroy(error);
@@ -89,7 +109,12 @@ function armDeadline(start: URL, ms: number): Deadline {
   return d;
 }
 
-async function follow(start: URL, headers: Record<string, string>, opts: HttpGetOptions, deadline: Deadline | undefined): Promise<OpenResponse> {
+async function follow(
+  start: URL,
+  headers: Record<string, string>,
+  opts: HttpGetOptions,
+  deadline: Deadline | undefined,
+): Promise<OpenResponse> {
   let url = start;
   for (let hop = 0; ; hop++) {
     const opened = await once(url, headers, opts, deadline);
@@ -99,16 +124,27 @@ async function follow(start: URL, headers: Record<string, string>, opts: HttpGet
     res.resume(); // drain the redirect body so the socket can be reused or closed
     opened.req.destroy();
     if (hop >= opts.maxRedirects) {
-      throw new DataError('DOWNLOAD_TOO_MANY_REDIRECTS', `${start.href} redirected more than ${opts.maxRedirects} times (last to ${res.headers.location}). Check the URL, or download the file yourself and set SBIRTOOLS_CSV_PATH.`);
+      throw new DataError(
+        'DOWNLOAD_TOO_MANY_REDIRECTS',
+        `${start.href} redirected more than ${opts.maxRedirects} times (last to ${res.headers.location}). Check the URL, or download the file yourself and set SBIRTOOLS_CSV_PATH.`,
+      );
     }
     url = new URL(res.headers.location, url);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new DataError('DOWNLOAD_BAD_URL', `${start.href} redirected to ${url.href}, which is not http(s). Download the file yourself and set SBIRTOOLS_CSV_PATH.`);
+      throw new DataError(
+        'DOWNLOAD_BAD_URL',
+        `${start.href} redirected to ${url.href}, which is not http(s). Download the file yourself and set SBIRTOOLS_CSV_PATH.`,
+      );
     }
   }
 }
 
-function once(url: URL, headers: Record<string, string>, opts: HttpGetOptions, deadline: Deadline | undefined): Promise<OpenResponse> {
+function once(
+  url: URL,
+  headers: Record<string, string>,
+  opts: HttpGetOptions,
+  deadline: Deadline | undefined,
+): Promise<OpenResponse> {
   return new Promise((resolve, reject) => {
     let stalled = false;
     let answered = false;
@@ -148,9 +184,10 @@ function once(url: URL, headers: Record<string, string>, opts: HttpGetOptions, d
       if (cause instanceof DataError) return reject(cause);
       if (err.name === 'AbortError') return reject(err);
       const code = err.code ?? 'error';
-      const message = UNREACHABLE.has(code) || code.startsWith('ERR_TLS') || code.startsWith('CERT_')
-        ? `Cannot reach ${url.host} (${code}: ${err.message}). Check the network, proxy or URL; or download the file another way and set SBIRTOOLS_CSV_PATH to it.`
-        : `Request to ${url.href} failed (${code}: ${err.message}). Check the network or URL, then run the command again.`;
+      const message =
+        UNREACHABLE.has(code) || code.startsWith('ERR_TLS') || code.startsWith('CERT_')
+          ? `Cannot reach ${url.host} (${code}: ${err.message}). Check the network, proxy or URL; or download the file another way and set SBIRTOOLS_CSV_PATH to it.`
+          : `Request to ${url.href} failed (${code}: ${err.message}). Check the network or URL, then run the command again.`;
       reject(new DataError('DOWNLOAD_UNREACHABLE', message, { cause: err }));
     });
   });

@@ -21,7 +21,10 @@ export function acquireLock(file: string): () => void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number(readFileSync(lock, 'utf8').trim());
       if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
-        throw new DataError('DOWNLOAD_IN_PROGRESS', `Another download (pid ${pid}) is writing ${file}. Wait for it to finish, or delete ${lock} if that process is gone.`);
+        throw new DataError(
+          'DOWNLOAD_IN_PROGRESS',
+          `Another download (pid ${pid}) is writing ${file}. Wait for it to finish, or delete ${lock} if that process is gone.`,
+        );
       }
       rmSync(lock, { force: true }); // stale: its process died
     }

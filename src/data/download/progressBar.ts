@@ -32,7 +32,9 @@ export function progressBar(out: TextOut, label: string, now: () => number = per
       const rate = (received - resumedFrom) / Math.max(0.001, (t - started) / 1000);
       const width = 24;
       const frac = total ? Math.min(1, received / total) : 0;
-      const bar = total ? `[${'#'.repeat(Math.round(frac * width)).padEnd(width, '.')}] ${String(Math.floor(frac * 100)).padStart(3)}% ` : '';
+      const bar = total
+        ? `[${'#'.repeat(Math.round(frac * width)).padEnd(width, '.')}] ${String(Math.floor(frac * 100)).padStart(3)}% `
+        : '';
       const size = total ? `${MB(received)}/${MB(total)} MB` : `${MB(received)} MB`;
       const eta = total ? `  ETA ${clock((total - received) / rate)}` : '';
       out.write(`\r${label} ${bar}${size}  ${MB(rate)} MB/s${eta}\x1b[K`);

@@ -20,7 +20,11 @@ const MB = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 export async function streamBody(
   open: OpenResponse,
   part: string,
-  o: { append: boolean; partSize: number; onProgress?: (p: { receivedBytes: number; totalBytes?: number; resumedFrom: number }) => void },
+  o: {
+    append: boolean;
+    partSize: number;
+    onProgress?: (p: { receivedBytes: number; totalBytes?: number; resumedFrom: number }) => void;
+  },
 ): Promise<number> {
   const { res, url } = open;
   const start = o.append ? o.partSize : 0;
@@ -34,7 +38,13 @@ export async function streamBody(
       if (first) {
         first = false;
         const why = sniffNotCsv(chunk);
-        if (why) return done(new DataError('DOWNLOAD_NOT_CSV', `${url.href} did not return a CSV: ${why}. Check the URL. The cached file was left unchanged.`));
+        if (why)
+          return done(
+            new DataError(
+              'DOWNLOAD_NOT_CSV',
+              `${url.href} did not return a CSV: ${why}. Check the URL. The cached file was left unchanged.`,
+            ),
+          );
       }
       received += chunk.length;
       o.onProgress?.({ receivedBytes: received, totalBytes: total, resumedFrom: start });
@@ -56,13 +66,25 @@ export async function streamBody(
     if (err instanceof DataError && err.code === 'DOWNLOAD_DEADLINE') throw err;
     if (isDiskFull(err)) {
       await rm(part, { force: true });
-      throw new DataError('DISK_FULL', `No space left on the device while writing ${part} (${MB(received)} of ${total ? MB(total) : 'unknown'}). Free some space or set SBIRTOOLS_CACHE_DIR to a larger disk. The cached file was left unchanged.`, { cause: err });
+      throw new DataError(
+        'DISK_FULL',
+        `No space left on the device while writing ${part} (${MB(received)} of ${total ? MB(total) : 'unknown'}). Free some space or set SBIRTOOLS_CACHE_DIR to a larger disk. The cached file was left unchanged.`,
+        { cause: err },
+      );
     }
     if (isUnwritable(err)) {
-      throw new DataError('CACHE_DIR_UNWRITABLE', `Cannot write ${part}. Make the directory writable or set SBIRTOOLS_CACHE_DIR. The cached file was left unchanged.`, { cause: err });
+      throw new DataError(
+        'CACHE_DIR_UNWRITABLE',
+        `Cannot write ${part}. Make the directory writable or set SBIRTOOLS_CACHE_DIR. The cached file was left unchanged.`,
+        { cause: err },
+      );
     }
     if (open.stalled()) {
-      throw new DataError('DOWNLOAD_STALLED', `No data from ${url.host} for a while after ${MB(received)}${total ? ` of ${MB(total)}` : ''}. The server stalled: run the command again to resume, or raise --idle-timeout-ms. The cached file was left unchanged.`, { cause: err });
+      throw new DataError(
+        'DOWNLOAD_STALLED',
+        `No data from ${url.host} for a while after ${MB(received)}${total ? ` of ${MB(total)}` : ''}. The server stalled: run the command again to resume, or raise --idle-timeout-ms. The cached file was left unchanged.`,
+        { cause: err },
+      );
     }
     throw truncated(url, received, total, err);
   }

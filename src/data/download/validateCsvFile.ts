@@ -40,8 +40,14 @@ export async function validateCsvFile(path: string): Promise<CsvCheck> {
   }
   scanner.finish();
   if (width < 0) return { ok: false, problem: 'not-csv', reason: 'it is empty' };
-  if (layout === 'custom') return { ok: false, problem: 'not-csv', reason: 'its header is not an SBIR award header (current or legacy layout)' };
+  if (layout === 'custom')
+    return {
+      ok: false,
+      problem: 'not-csv',
+      reason: 'its header is not an SBIR award header (current or legacy layout)',
+    };
   if (scanner.unterminatedQuote) return { ok: false, problem: 'incomplete', reason: 'it ends inside a quoted field' };
-  if (records > 0 && lastFields !== width) return { ok: false, problem: 'incomplete', reason: `its last record has ${lastFields} of ${width} fields` };
+  if (records > 0 && lastFields !== width)
+    return { ok: false, problem: 'incomplete', reason: `its last record has ${lastFields} of ${width} fields` };
   return { ok: true, layout, records };
 }

@@ -32,8 +32,15 @@ export interface ArrowDecodeOptions {
  * @throws {DataError} DATA_CORRUPT, DATA_UNSUPPORTED, DATA_TOO_LARGE.
  * @example const t = decodeArrow('portfolio', bytes, 'portfolio.arrow', DEFAULT_DECODE_CAPS);
  */
-export function decodeArrow(name: string, bytes: Uint8Array, file: string, caps: DecodeCaps, options: ArrowDecodeOptions = {}): ColumnarTable {
-  if (!looksLikeArrow(bytes)) throw new DataError('DATA_CORRUPT', `${file}: not an Arrow IPC file or stream`, { hint: DAMAGED });
+export function decodeArrow(
+  name: string,
+  bytes: Uint8Array,
+  file: string,
+  caps: DecodeCaps,
+  options: ArrowDecodeOptions = {},
+): ColumnarTable {
+  if (!looksLikeArrow(bytes))
+    throw new DataError('DATA_CORRUPT', `${file}: not an Arrow IPC file or stream`, { hint: DAMAGED });
   // flechette makes typed arrays over `bytes.buffer` at the file's own offsets: a view into a
   // larger buffer (a pooled Buffer, a structured-clone copy of one) would let a crafted offset
   // read bytes that are not the file's
@@ -46,31 +53,55 @@ export function decodeArrow(name: string, bytes: Uint8Array, file: string, caps:
     const read = { useBigInt: true, useDate: false, useMap: false, useProxy: false };
     table = options.columnar === false ? tableFromIPC(own, read) : tableWithoutDictionaryValues(own, read);
   } catch (err) {
-    throw new DataError('DATA_CORRUPT', `${file}: the Arrow data cannot be decoded (${(err as Error).message})`, { hint: DAMAGED });
+    throw new DataError('DATA_CORRUPT', `${file}: the Arrow data cannot be decoded (${(err as Error).message})`, {
+      hint: DAMAGED,
+    });
   }
-  if (table.schema.fields.length > caps.maxColumns) checkColumnNames(table.schema.fields.map((f) => f.name), file, caps);
+  if (table.schema.fields.length > caps.maxColumns)
+    checkColumnNames(
+      table.schema.fields.map((f) => f.name),
+      file,
+      caps,
+    );
   // garbage after a stream marker often reads as an end-of-stream message: a table of nothing
-  if (table.schema.fields.length === 0) throw new DataError('DATA_CORRUPT', `${file}: no Arrow schema with columns was found`, { hint: DAMAGED });
+  if (table.schema.fields.length === 0)
+    throw new DataError('DATA_CORRUPT', `${file}: no Arrow schema with columns was found`, { hint: DAMAGED });
   const numRows = table.numRows;
-  if (!Number.isSafeInteger(numRows) || numRows < 0) throw new DataError('DATA_CORRUPT', `${file}: bad row count ${numRows}`, { hint: DAMAGED });
-  if (numRows > caps.maxRows) throw new DataError('DATA_TOO_LARGE', `${file}: ${numRows} rows, more than ${caps.maxRows}`, { hint: 'Filter or aggregate the data before loading it.' });
+  if (!Number.isSafeInteger(numRows) || numRows < 0)
+    throw new DataError('DATA_CORRUPT', `${file}: bad row count ${numRows}`, { hint: DAMAGED });
+  if (numRows > caps.maxRows)
+    throw new DataError('DATA_TOO_LARGE', `${file}: ${numRows} rows, more than ${caps.maxRows}`, {
+      hint: 'Filter or aggregate the data before loading it.',
+    });
   // every column's batches must line up with the first column's (one batch per record batch)
   const rows = (table.getChildAt(0)?.data ?? []).map((b) => b.length);
   const seen = new Set<string>();
   const columns = table.schema.fields.map((field, i) => {
-    if (seen.has(field.name)) throw new DataError('DATA_CORRUPT', `${file}: column '${field.name}' appears twice`, { hint: 'Give every column a distinct name.' });
+    if (seen.has(field.name))
+      throw new DataError('DATA_CORRUPT', `${file}: column '${field.name}' appears twice`, {
+        hint: 'Give every column a distinct name.',
+      });
     seen.add(field.name);
     const type = declared(field.type as { typeId: number; dictionary?: { typeId: number } }, field.name, file);
     const child = table.getChildAt(i);
     if (!child || child.length !== numRows) {
-      throw new DataError('DATA_CORRUPT', `${file}: column '${field.name}' has ${child?.length ?? 0} values for ${numRows} rows`, { hint: DAMAGED });
+      throw new DataError(
+        'DATA_CORRUPT',
+        `${file}: column '${field.name}' has ${child?.length ?? 0} values for ${numRows} rows`,
+        { hint: DAMAGED },
+      );
     }
-    const fast = options.columnar === false ? null : arrowColumn(child.data as unknown as ArrowBatch[], field.type as ArrowFieldType, rows, file, field.name);
+    const fast =
+      options.columnar === false
+        ? null
+        : arrowColumn(child.data as unknown as ArrowBatch[], field.type as ArrowFieldType, rows, file, field.name);
     if (!fast && options.columnar !== false) {
       try {
         eagerDictionaries(child.data);
       } catch (err) {
-        throw new DataError('DATA_CORRUPT', `${file}: the Arrow data cannot be decoded (${(err as Error).message})`, { hint: DAMAGED });
+        throw new DataError('DATA_CORRUPT', `${file}: the Arrow data cannot be decoded (${(err as Error).message})`, {
+          hint: DAMAGED,
+        });
       }
     }
     const column = fast ?? valueByValue(child, type, numRows, file, field.name);
@@ -80,14 +111,27 @@ export function decodeArrow(name: string, bytes: Uint8Array, file: string, caps:
 }
 
 /** The per-value path: every value extracted by flechette (`toArray()`), then typed (typedColumn.ts). */
-function valueByValue(child: { toArray(): unknown }, type: DeclaredType, numRows: number, file: string, column: string): ColumnData {
+function valueByValue(
+  child: { toArray(): unknown },
+  type: DeclaredType,
+  numRows: number,
+  file: string,
+  column: string,
+): ColumnData {
   let values: ArrayLike<unknown>;
   try {
     values = child.toArray() as ArrayLike<unknown>;
   } catch (err) {
-    throw new DataError('DATA_CORRUPT', `${file}: column '${column}' cannot be decoded (${(err as Error).message})`, { hint: DAMAGED });
+    throw new DataError('DATA_CORRUPT', `${file}: column '${column}' cannot be decoded (${(err as Error).message})`, {
+      hint: DAMAGED,
+    });
   }
-  if (values.length !== numRows) throw new DataError('DATA_CORRUPT', `${file}: column '${column}' decoded to ${values.length} values for ${numRows} rows`, { hint: DAMAGED });
+  if (values.length !== numRows)
+    throw new DataError(
+      'DATA_CORRUPT',
+      `${file}: column '${column}' decoded to ${values.length} values for ${numRows} rows`,
+      { hint: DAMAGED },
+    );
   return typedColumn(values, type).column;
 }
 
@@ -98,9 +142,13 @@ function declared(t: { typeId: number; dictionary?: { typeId: number } }, column
   if (id === Type.Bool) return 'boolean';
   if (id === Type.Date || id === Type.Timestamp) return 'date';
   if (id === Type.Null || UTF8_IDS.has(id)) return 'string';
-  throw new DataError('DATA_UNSUPPORTED', `${file}: column '${column}' has Arrow type id ${id} (binary, list, struct, map, union, interval or time), which sbirtools cannot load`, {
-    hint: 'Cast it to a number, a string or a timestamp before writing the file, or drop the column.',
-  });
+  throw new DataError(
+    'DATA_UNSUPPORTED',
+    `${file}: column '${column}' has Arrow type id ${id} (binary, list, struct, map, union, interval or time), which sbirtools cannot load`,
+    {
+      hint: 'Cast it to a number, a string or a timestamp before writing the file, or drop the column.',
+    },
+  );
 }
 
 /** The Arrow IPC file magic at both ends, or a stream's first message (continuation marker or a plausible length). */

@@ -15,18 +15,27 @@ import { zstdDecompress } from './zstd.js';
  */
 export function cappedCompressors(caps: DecodeCaps): Compressors {
   let budget = caps.maxDecodedBytes;
-  const wrap = (codec: string, fn: (input: Uint8Array, outputLength: number) => Uint8Array) => (input: Uint8Array, outputLength: number): Uint8Array => {
-    if (!(outputLength >= 0 && outputLength <= caps.maxPageBytes && outputLength <= budget)) {
-      const overBudget = outputLength >= 0 && outputLength <= caps.maxPageBytes;
-      throw new DataError('DATA_TOO_LARGE', `a ${codec} page would inflate to ${outputLength} bytes, over the ${overBudget ? `${caps.maxDecodedBytes}-byte inflate cap of the file` : `${caps.maxPageBytes}-byte page cap`}`, {
-        hint: overBudget ? capHint('maxDecodedBytes', caps, 'Load fewer rows or columns, or split the file.') : 'This looks like a decompression bomb; if the file is genuine, write it with smaller pages (row groups of ~100,000 rows).',
-      });
-    }
-    budget -= outputLength;
-    const out = fn(input, outputLength);
-    if (out.length !== outputLength) throw new Error(`a ${codec} page inflated to ${out.length} bytes, its header says ${outputLength}`);
-    return out;
-  };
+  const wrap =
+    (codec: string, fn: (input: Uint8Array, outputLength: number) => Uint8Array) =>
+    (input: Uint8Array, outputLength: number): Uint8Array => {
+      if (!(outputLength >= 0 && outputLength <= caps.maxPageBytes && outputLength <= budget)) {
+        const overBudget = outputLength >= 0 && outputLength <= caps.maxPageBytes;
+        throw new DataError(
+          'DATA_TOO_LARGE',
+          `a ${codec} page would inflate to ${outputLength} bytes, over the ${overBudget ? `${caps.maxDecodedBytes}-byte inflate cap of the file` : `${caps.maxPageBytes}-byte page cap`}`,
+          {
+            hint: overBudget
+              ? capHint('maxDecodedBytes', caps, 'Load fewer rows or columns, or split the file.')
+              : 'This looks like a decompression bomb; if the file is genuine, write it with smaller pages (row groups of ~100,000 rows).',
+          },
+        );
+      }
+      budget -= outputLength;
+      const out = fn(input, outputLength);
+      if (out.length !== outputLength)
+        throw new Error(`a ${codec} page inflated to ${out.length} bytes, its header says ${outputLength}`);
+      return out;
+    };
   return {
     // the shared SNAPPY instance: decompressSnappy would instantiate its WASM module per page
     SNAPPY: wrap('SNAPPY', compressors.SNAPPY!),

@@ -18,9 +18,13 @@ export function checkDateRange(table: ColumnarTable, file: string): void {
     for (let i = 0; i < values.length; i++) {
       const v = values[i]!;
       if (valid[i] && !(v >= -MAX_DATE_MS && v <= MAX_DATE_MS)) {
-        throw new DataError('DATA_OUT_OF_RANGE', `${file}: column '${c.name}' row ${i + 1} holds a time of ${v} ms since 1970, outside JavaScript's date range (±8.64e15 ms, years -271821 to 275760)`, {
-          hint: 'Fix or drop that value, or store the column as integers or text before loading the file.',
-        });
+        throw new DataError(
+          'DATA_OUT_OF_RANGE',
+          `${file}: column '${c.name}' row ${i + 1} holds a time of ${v} ms since 1970, outside JavaScript's date range (±8.64e15 ms, years -271821 to 275760)`,
+          {
+            hint: 'Fix or drop that value, or store the column as integers or text before loading the file.',
+          },
+        );
       }
     }
   }

@@ -11,7 +11,8 @@ export function columnValues(c: ColumnData): Array<number | Date | boolean | str
   switch (c.kind) {
     case 'float64': {
       const out = new Array<number | Date | null>(c.values.length);
-      for (let i = 0; i < out.length; i++) out[i] = c.valid[i] ? (c.type === 'date' ? new Date(c.values[i]) : c.values[i]) : null;
+      for (let i = 0; i < out.length; i++)
+        out[i] = c.valid[i] ? (c.type === 'date' ? new Date(c.values[i]) : c.values[i]) : null;
       return out;
     }
     case 'bool': {
@@ -21,14 +22,16 @@ export function columnValues(c: ColumnData): Array<number | Date | boolean | str
     }
     case 'dict': {
       const dict = new Array<string>(c.dictOffsets.length - 1);
-      for (let k = 0; k < dict.length; k++) dict[k] = utf8.decode(c.dictBytes.subarray(c.dictOffsets[k], c.dictOffsets[k + 1]));
+      for (let k = 0; k < dict.length; k++)
+        dict[k] = utf8.decode(c.dictBytes.subarray(c.dictOffsets[k], c.dictOffsets[k + 1]));
       const out = new Array<string | null>(c.codes.length);
       for (let i = 0; i < out.length; i++) out[i] = c.codes[i] < 0 ? null : dict[c.codes[i]];
       return out;
     }
     case 'utf8': {
       const out = new Array<string | null>(c.valid.length);
-      for (let i = 0; i < out.length; i++) out[i] = c.valid[i] ? utf8.decode(c.bytes.subarray(c.offsets[i], c.offsets[i + 1])) : null;
+      for (let i = 0; i < out.length; i++)
+        out[i] = c.valid[i] ? utf8.decode(c.bytes.subarray(c.offsets[i], c.offsets[i + 1])) : null;
       return out;
     }
   }

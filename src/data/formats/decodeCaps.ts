@@ -61,7 +61,10 @@ export function hostMemoryBytes(): number {
  * @throws {DataError} DATA_UNSUPPORTED when an override is not a positive whole number.
  * @example hostDecodeCaps(16 * 2 ** 30, {}).maxInputBytes // 2 GiB
  */
-export function hostDecodeCaps(memBytes: number = hostMemoryBytes(), env: Record<string, string | undefined> = process.env): DecodeCaps {
+export function hostDecodeCaps(
+  memBytes: number = hostMemoryBytes(),
+  env: Record<string, string | undefined> = process.env,
+): DecodeCaps {
   const mem = Number.isFinite(memBytes) && memBytes > 0 ? memBytes : 0;
   const caps: DecodeCaps = {
     maxInputBytes: Math.max(512 * MIB, Math.floor(mem / 8 / MIB) * MIB),
@@ -80,7 +83,9 @@ export function hostDecodeCaps(memBytes: number = hostMemoryBytes(), env: Record
     if (raw === undefined || raw === '') continue;
     const mb = Number(raw);
     if (!Number.isInteger(mb) || mb < 1) {
-      throw new DataError('DATA_UNSUPPORTED', `${DECODE_CAP_ENV[key]}=${JSON.stringify(raw)} is not a size in MiB`, { hint: `Set ${DECODE_CAP_ENV[key]} to a positive whole number of MiB (e.g. 4096), or unset it for the host-scaled default.` });
+      throw new DataError('DATA_UNSUPPORTED', `${DECODE_CAP_ENV[key]}=${JSON.stringify(raw)} is not a size in MiB`, {
+        hint: `Set ${DECODE_CAP_ENV[key]} to a positive whole number of MiB (e.g. 4096), or unset it for the host-scaled default.`,
+      });
     }
     caps[key] = key === 'heapMb' ? mb : mb * MIB;
   }
@@ -101,6 +106,7 @@ export const DEFAULT_DECODE_CAPS: Readonly<DecodeCaps> = Object.freeze(hostDecod
  */
 export function capHint(key: keyof typeof DECODE_CAP_ENV, caps: DecodeCaps, alternative: string): string {
   const now = `${key === 'heapMb' ? caps.heapMb : Math.floor(caps[key] / MIB)} MiB`;
-  if (caps[key] !== DEFAULT_DECODE_CAPS[key]) return `${alternative} Or raise the cap the caller set: the \`caps.${key}\` option (now ${now}).`;
+  if (caps[key] !== DEFAULT_DECODE_CAPS[key])
+    return `${alternative} Or raise the cap the caller set: the \`caps.${key}\` option (now ${now}).`;
   return `${alternative} Or raise the cap: environment variable ${DECODE_CAP_ENV[key]} (now ${now}; the default scales with host memory) or the \`caps.${key}\` option of loadTable.`;
 }

@@ -5,7 +5,15 @@ import { workerScript } from '../workerScript.js';
 import { capHint, DEFAULT_DECODE_CAPS, type DecodeCaps } from './decodeCaps.js';
 import type { DecodedFormat } from './decodeTable.js';
 import type { TablePart } from './parquetParts.js';
-import { decodeWorker, keepSpare, listen, returnSpare, sparePair, warmSpares, type DecodeWorker } from './spareWorker.js';
+import {
+  decodeWorker,
+  keepSpare,
+  listen,
+  returnSpare,
+  sparePair,
+  warmSpares,
+  type DecodeWorker,
+} from './spareWorker.js';
 
 /** How long after a decode the spare worker for the next one is started (the second one twice as long). */
 const SPARE_DELAY_MS = 500;
@@ -47,10 +55,20 @@ interface Answer {
  * @throws {DataError} the format's codes, DATA_TOO_LARGE (heap overrun), DATA_DECODE_FAILED (deadline, crash).
  * @example const t = await decodeInWorker('portfolio', bytes, 'portfolio.parquet', 'parquet');
  */
-export async function decodeInWorker(name: string, bytes: Uint8Array, file: string, format: DecodedFormat, caps: Partial<DecodeCaps> = {}): Promise<ColumnarTable> {
+export async function decodeInWorker(
+  name: string,
+  bytes: Uint8Array,
+  file: string,
+  format: DecodedFormat,
+  caps: Partial<DecodeCaps> = {},
+): Promise<ColumnarTable> {
   const c: DecodeCaps = { ...DEFAULT_DECODE_CAPS, ...caps };
   if (bytes.byteLength > c.maxInputBytes) {
-    throw new DataError('DATA_TOO_LARGE', `${file}: ${bytes.byteLength} bytes, more than the ${c.maxInputBytes}-byte limit for a table file`, { hint: capHint('maxInputBytes', c, 'Filter or aggregate the data first, or load fewer columns.') });
+    throw new DataError(
+      'DATA_TOO_LARGE',
+      `${file}: ${bytes.byteLength} bytes, more than the ${c.maxInputBytes}-byte limit for a table file`,
+      { hint: capHint('maxInputBytes', c, 'Filter or aggregate the data first, or load fewer columns.') },
+    );
   }
   const script = workerPath();
   const job = { name, bytes, file, format, caps: c };
@@ -62,8 +80,15 @@ export async function decodeInWorker(name: string, bytes: Uint8Array, file: stri
       const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
       shared.set(bytes);
       const part = (index: number) => ({ ...job, bytes: shared, part: { index, count: 2 } satisfies TablePart });
-      const pair = warm ? sparePair([part(0), part(1)], c.heapMb) : ([decodeWorker(script, part(0), c.heapMb), decodeWorker(script, part(1), c.heapMb)] as const);
-      if (pair) return joinParts(name, file, await inParts(pair.map((w) => runJob(w, script, file, format, c, bytes.byteLength))));
+      const pair = warm
+        ? sparePair([part(0), part(1)], c.heapMb)
+        : ([decodeWorker(script, part(0), c.heapMb), decodeWorker(script, part(1), c.heapMb)] as const);
+      if (pair)
+        return joinParts(
+          name,
+          file,
+          await inParts(pair.map((w) => runJob(w, script, file, format, c, bytes.byteLength))),
+        );
     }
   }
   const { table } = await runJob(decodeWorker(script, job, c.heapMb), script, file, format, c, bytes.byteLength).answer;
@@ -92,7 +117,9 @@ function joinParts(name: string, file: string, parts: Answer[]): ColumnarTable {
     });
   }
   if (!fits || columns.includes(undefined)) {
-    throw new DataError('DATA_DECODE_FAILED', `${file}: the two halves of the decode do not fit together`, { hint: 'Decode the file in one worker: set SBIRTOOLS_DECODE_PARALLEL=0, and report this as a bug.' });
+    throw new DataError('DATA_DECODE_FAILED', `${file}: the two halves of the decode do not fit together`, {
+      hint: 'Decode the file in one worker: set SBIRTOOLS_DECODE_PARALLEL=0, and report this as a bug.',
+    });
   }
   return { name, numRows: parts[0].table!.numRows, columns: columns as ColumnarTable['columns'] };
 }
@@ -102,7 +129,14 @@ function joinParts(name: string, file: string, parts: Answer[]): ColumnarTable {
  * a crash. The worker is terminated unless it is a spare that answered with a table (it then
  * waits for the next file: returnSpare). `cancel` ends the job and its worker (a sibling part failed).
  */
-function runJob(w: DecodeWorker, script: URL, file: string, format: DecodedFormat, c: DecodeCaps, size: number): { answer: Promise<Answer>; cancel: () => void } {
+function runJob(
+  w: DecodeWorker,
+  script: URL,
+  file: string,
+  format: DecodedFormat,
+  c: DecodeCaps,
+  size: number,
+): { answer: Promise<Answer>; cancel: () => void } {
   const { worker, post, reusable, decodes } = w;
   let cancel = () => undefined as void;
   const answer = new Promise<Answer>((resolve, reject) => {
@@ -118,13 +152,22 @@ function runJob(w: DecodeWorker, script: URL, file: string, format: DecodedForma
       // the next decode's workers start a little after this one ends, not competing with it or
       // with the session that is about to use the table, and one at a time (each warms up on a core)
       for (let n = 1; n <= wantedSpares; n++) {
-        const later = () => (active === 0 && process.env.SBIRTOOLS_DECODE_SPARE !== '0' ? keepSpare(script, DEFAULT_DECODE_CAPS.heapMb, n) : undefined);
+        const later = () =>
+          active === 0 && process.env.SBIRTOOLS_DECODE_SPARE !== '0'
+            ? keepSpare(script, DEFAULT_DECODE_CAPS.heapMb, n)
+            : undefined;
         setTimeout(later, n * (size >= COLD_PARTS_MIN_BYTES ? LATE_SPARE_DELAY_MS : SPARE_DELAY_MS)).unref();
       }
     };
     cancel = () => finish(() => reject(new DataError('DATA_DECODE_FAILED', `${file}: the decode was cancelled`)));
     const timer = setTimeout(() => {
-      finish(() => reject(new DataError('DATA_DECODE_FAILED', `${file}: decoding took longer than ${c.timeoutMs} ms and was stopped`, { hint: 'The file is too large or crafted to be slow: split it, or load fewer columns.' })));
+      finish(() =>
+        reject(
+          new DataError('DATA_DECODE_FAILED', `${file}: decoding took longer than ${c.timeoutMs} ms and was stopped`, {
+            hint: 'The file is too large or crafted to be slow: split it, or load fewer columns.',
+          }),
+        ),
+      );
     }, c.timeoutMs);
     const onMessage = (msg: Answer & { warm?: boolean }) => {
       if (msg.warm) return; // a spare's 'warm-up done', sent just before it got this job
@@ -132,20 +175,50 @@ function runJob(w: DecodeWorker, script: URL, file: string, format: DecodedForma
       const keep = !!msg.table && reusable && process.env.SBIRTOOLS_DECODE_SPARE !== '0';
       if (keep) detach();
       const kept = keep && returnSpare(worker, c.heapMb, decodes, msg.heapUsed ?? -1, wantedSpares);
-      finish(() => (msg.table ? resolve(msg) : reject(new DataError(msg.error?.code ?? 'DATA_CORRUPT', msg.error?.message ?? `${file}: cannot be decoded`, { hint: msg.error?.hint }))), kept);
+      finish(
+        () =>
+          msg.table
+            ? resolve(msg)
+            : reject(
+                new DataError(msg.error?.code ?? 'DATA_CORRUPT', msg.error?.message ?? `${file}: cannot be decoded`, {
+                  hint: msg.error?.hint,
+                }),
+              ),
+        kept,
+      );
     };
     const onError = (err: Error & { code?: string }) => {
       const oom = err.code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory|heap/i.test(err.message);
       finish(() =>
         reject(
           oom
-            ? new DataError('DATA_TOO_LARGE', `${file}: decoding needed more than the ${c.heapMb} MB decode heap`, { hint: capHint('heapMb', c, 'The file inflates to more than fits in memory (or is crafted to): split it or load fewer columns.') })
-            : new DataError('DATA_DECODE_FAILED', `${file}: the ${format} decoder failed (${err.message.slice(0, 300)})`, { hint: 'The file is damaged or uses features sbirtools cannot read; write it again with pyarrow, DuckDB or Polars.' }),
+            ? new DataError('DATA_TOO_LARGE', `${file}: decoding needed more than the ${c.heapMb} MB decode heap`, {
+                hint: capHint(
+                  'heapMb',
+                  c,
+                  'The file inflates to more than fits in memory (or is crafted to): split it or load fewer columns.',
+                ),
+              })
+            : new DataError(
+                'DATA_DECODE_FAILED',
+                `${file}: the ${format} decoder failed (${err.message.slice(0, 300)})`,
+                {
+                  hint: 'The file is damaged or uses features sbirtools cannot read; write it again with pyarrow, DuckDB or Polars.',
+                },
+              ),
         ),
       );
     };
     const onExit = (code: number) => {
-      finish(() => reject(new DataError('DATA_DECODE_FAILED', `${file}: the ${format} decoder stopped (exit code ${code}) before finishing`, { hint: 'The file is damaged or crafted to crash readers; write it again.' })));
+      finish(() =>
+        reject(
+          new DataError(
+            'DATA_DECODE_FAILED',
+            `${file}: the ${format} decoder stopped (exit code ${code}) before finishing`,
+            { hint: 'The file is damaged or crafted to crash readers; write it again.' },
+          ),
+        ),
+      );
     };
     // a worker kept as a spare gets new listeners from spareWorker.ts: these must not answer for its next job
     const detach = listen(worker, { message: onMessage, error: onError, exit: onExit });

@@ -20,18 +20,40 @@ export type DecodedFormat = 'parquet' | 'arrow' | 'json' | 'ndjson';
  * @throws {DataError} the format's typed errors, DATA_OUT_OF_RANGE.
  * @example await decodeTable('t', bytes, 't.parquet', 'parquet', DEFAULT_DECODE_CAPS)
  */
-export async function decodeTable(name: string, bytes: Uint8Array, file: string, format: DecodedFormat, caps: DecodeCaps, part?: TablePart): Promise<ColumnarTable | DecodedParquet> {
+export async function decodeTable(
+  name: string,
+  bytes: Uint8Array,
+  file: string,
+  format: DecodedFormat,
+  caps: DecodeCaps,
+  part?: TablePart,
+): Promise<ColumnarTable | DecodedParquet> {
   if (part && format !== 'parquet') throw new Error(`only Parquet files are decoded in parts, not ${format}`);
   if (bytes.byteLength > caps.maxInputBytes) {
-    throw new DataError('DATA_TOO_LARGE', `${file}: ${bytes.byteLength} bytes, more than the ${caps.maxInputBytes}-byte limit for a table file`, { hint: capHint('maxInputBytes', caps, 'Filter or aggregate the data first, or load fewer columns.') });
+    throw new DataError(
+      'DATA_TOO_LARGE',
+      `${file}: ${bytes.byteLength} bytes, more than the ${caps.maxInputBytes}-byte limit for a table file`,
+      { hint: capHint('maxInputBytes', caps, 'Filter or aggregate the data first, or load fewer columns.') },
+    );
   }
   const table = await decodeAs(name, bytes, file, format, caps, part);
-  checkColumnNames(table.columns.map((c) => c.name), file, caps);
+  checkColumnNames(
+    table.columns.map((c) => c.name),
+    file,
+    caps,
+  );
   checkDateRange(table, file);
   return table;
 }
 
-async function decodeAs(name: string, bytes: Uint8Array, file: string, format: DecodedFormat, caps: DecodeCaps, part?: TablePart): Promise<ColumnarTable | DecodedParquet> {
+async function decodeAs(
+  name: string,
+  bytes: Uint8Array,
+  file: string,
+  format: DecodedFormat,
+  caps: DecodeCaps,
+  part?: TablePart,
+): Promise<ColumnarTable | DecodedParquet> {
   switch (format) {
     case 'parquet':
       return (await import('./parquet.js')).decodeParquet(name, bytes, file, caps, part ? { part } : {});

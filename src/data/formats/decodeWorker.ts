@@ -62,7 +62,13 @@ async function run(job: Job): Promise<void> {
   } catch (err) {
     const e = err as Error & { code?: string; hint?: string };
     parentPort!.postMessage({
-      error: err instanceof DataError ? { code: e.code, message: e.message, hint: e.hint } : { code: 'DATA_CORRUPT', message: `${job.file}: the ${job.format} data cannot be decoded (${String(e?.message ?? err).slice(0, 500)})` },
+      error:
+        err instanceof DataError
+          ? { code: e.code, message: e.message, hint: e.hint }
+          : {
+              code: 'DATA_CORRUPT',
+              message: `${job.file}: the ${job.format} data cannot be decoded (${String(e?.message ?? err).slice(0, 500)})`,
+            },
     });
   }
 }

@@ -26,8 +26,18 @@ const BY_EXTENSION: Record<string, TableFormat> = {
  * @example detectFormat(bytes, 'portfolio.parquet') // 'parquet'
  */
 export function detectFormat(head: Uint8Array, name = ''): TableFormat {
-  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x41 && head[2] === 0x52 && head[3] === 0x31) return 'parquet';
-  if (head.length >= 6 && head[0] === 0x41 && head[1] === 0x52 && head[2] === 0x52 && head[3] === 0x4f && head[4] === 0x57 && head[5] === 0x31) return 'arrow';
+  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x41 && head[2] === 0x52 && head[3] === 0x31)
+    return 'parquet';
+  if (
+    head.length >= 6 &&
+    head[0] === 0x41 &&
+    head[1] === 0x52 &&
+    head[2] === 0x52 &&
+    head[3] === 0x4f &&
+    head[4] === 0x57 &&
+    head[5] === 0x31
+  )
+    return 'arrow';
   if (looksLikeArrow(head)) return 'arrow';
   const byName = BY_EXTENSION[extname(name.replace(/[?#].*$/, '')).toLowerCase()];
   if (byName) return byName;
@@ -45,6 +55,10 @@ function ndjsonLike(head: Uint8Array, start: number): boolean {
   let end = nl - 1;
   while (end > start && (head[end] === 0x20 || head[end] === 0x0d || head[end] === 0x09)) end--;
   let next = nl + 1;
-  while (next < head.length && (head[next] === 0x20 || head[next] === 0x0d || head[next] === 0x0a || head[next] === 0x09)) next++;
+  while (
+    next < head.length &&
+    (head[next] === 0x20 || head[next] === 0x0d || head[next] === 0x0a || head[next] === 0x09)
+  )
+    next++;
   return head[end] === 0x7d && (next >= head.length || head[next] === 0x7b);
 }

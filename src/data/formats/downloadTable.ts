@@ -33,7 +33,12 @@ export const DEFAULT_TABLE_DOWNLOAD_DEADLINE_MS = 60_000;
  * @throws {DataError} DOWNLOAD_* codes (DOWNLOAD_DEADLINE, DOWNLOAD_BLOCKED...), DATA_TOO_LARGE, DISK_FULL, CACHE_DIR_UNWRITABLE.
  * @example const path = await downloadTable('https://example.org/portfolio.parquet', cacheDir, 64e6);
  */
-export async function downloadTable(href: string, cacheDir: string, maxBytes: number, o: TableDownloadOptions = {}): Promise<string> {
+export async function downloadTable(
+  href: string,
+  cacheDir: string,
+  maxBytes: number,
+  o: TableDownloadOptions = {},
+): Promise<string> {
   const idleTimeoutMs = o.idleTimeoutMs ?? 30_000;
   let url: URL;
   try {
@@ -41,12 +46,17 @@ export async function downloadTable(href: string, cacheDir: string, maxBytes: nu
   } catch {
     throw new DataError('DOWNLOAD_BAD_URL', `Not a URL: ${JSON.stringify(href)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DataError('DOWNLOAD_BAD_URL', `Only http(s) URLs can be downloaded, got ${JSON.stringify(href)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new DataError('DOWNLOAD_BAD_URL', `Only http(s) URLs can be downloaded, got ${JSON.stringify(href)}`);
   const dir = join(cacheDir, 'tables');
   try {
     await mkdir(dir, { recursive: true });
   } catch (err) {
-    throw new DataError(isUnwritable(err) ? 'CACHE_DIR_UNWRITABLE' : 'DATA_READ_ERROR', `Cannot create ${dir}. Set SBIRTOOLS_CACHE_DIR to a writable directory.`, { cause: err });
+    throw new DataError(
+      isUnwritable(err) ? 'CACHE_DIR_UNWRITABLE' : 'DATA_READ_ERROR',
+      `Cannot create ${dir}. Set SBIRTOOLS_CACHE_DIR to a writable directory.`,
+      { cause: err },
+    );
   }
   // the cache name comes from a hash of the URL: nothing in the URL chooses where the file goes
   const ext = /^\.[a-z0-9]{1,8}$/i.test(extname(url.pathname)) ? extname(url.pathname).toLowerCase() : '';
@@ -60,7 +70,12 @@ export async function downloadTable(href: string, cacheDir: string, maxBytes: nu
       if (have.etag) headers['if-none-match'] = have.etag;
       if (have.lastModified) headers['if-modified-since'] = have.lastModified;
     }
-    const open = await httpGet(url, headers, { idleTimeoutMs, maxRedirects: 5, deadlineMs: o.deadlineMs ?? DEFAULT_TABLE_DOWNLOAD_DEADLINE_MS, destinations: o.destinations ?? 'any' });
+    const open = await httpGet(url, headers, {
+      idleTimeoutMs,
+      maxRedirects: 5,
+      deadlineMs: o.deadlineMs ?? DEFAULT_TABLE_DOWNLOAD_DEADLINE_MS,
+      destinations: o.destinations ?? 'any',
+    });
     const status = open.res.statusCode ?? 0;
     if (status === 304 && Object.keys(headers).length) {
       open.res.resume();
@@ -68,7 +83,10 @@ export async function downloadTable(href: string, cacheDir: string, maxBytes: nu
     }
     if (status !== 200) {
       open.res.resume();
-      throw new DataError('DOWNLOAD_HTTP_ERROR', `${open.url.href} answered ${status}${open.res.statusMessage ? ` ${open.res.statusMessage}` : ''}. Check the URL.`);
+      throw new DataError(
+        'DOWNLOAD_HTTP_ERROR',
+        `${open.url.href} answered ${status}${open.res.statusMessage ? ` ${open.res.statusMessage}` : ''}. Check the URL.`,
+      );
     }
     const declared = Number(open.res.headers['content-length'] ?? NaN);
     if (declared > maxBytes) {
@@ -89,17 +107,38 @@ export async function downloadTable(href: string, cacheDir: string, maxBytes: nu
       open.req.destroy();
       await rm(part, { force: true });
       if (err instanceof DataError) throw err;
-      if (isDiskFull(err)) throw new DataError('DISK_FULL', `No space left while writing ${part}. Free some space or set SBIRTOOLS_CACHE_DIR.`, { cause: err });
-      if (open.stalled()) throw new DataError('DOWNLOAD_STALLED', `No data from ${url.host} for ${Math.round(idleTimeoutMs / 1000)} s. Try again.`, { cause: err });
-      throw new DataError('DOWNLOAD_TRUNCATED', `The download of ${href} stopped after ${received} bytes. Try again.`, { cause: err });
+      if (isDiskFull(err))
+        throw new DataError(
+          'DISK_FULL',
+          `No space left while writing ${part}. Free some space or set SBIRTOOLS_CACHE_DIR.`,
+          { cause: err },
+        );
+      if (open.stalled())
+        throw new DataError(
+          'DOWNLOAD_STALLED',
+          `No data from ${url.host} for ${Math.round(idleTimeoutMs / 1000)} s. Try again.`,
+          { cause: err },
+        );
+      throw new DataError('DOWNLOAD_TRUNCATED', `The download of ${href} stopped after ${received} bytes. Try again.`, {
+        cause: err,
+      });
     }
     if (Number.isFinite(declared) && received !== declared) {
       await rm(part, { force: true });
-      throw new DataError('DOWNLOAD_TRUNCATED', `${href} sent ${received} of ${declared} bytes. Try again; the cached copy (if any) was left unchanged.`);
+      throw new DataError(
+        'DOWNLOAD_TRUNCATED',
+        `${href} sent ${received} of ${declared} bytes. Try again; the cached copy (if any) was left unchanged.`,
+      );
     }
     await rename(part, final);
     const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-    await writeSidecar(final, { url: href, etag: header(open.res.headers.etag), lastModified: header(open.res.headers['last-modified']), bytes: statSync(final).size, downloadedAt: new Date().toISOString() });
+    await writeSidecar(final, {
+      url: href,
+      etag: header(open.res.headers.etag),
+      lastModified: header(open.res.headers['last-modified']),
+      bytes: statSync(final).size,
+      downloadedAt: new Date().toISOString(),
+    });
     return final;
   } finally {
     release();
@@ -107,5 +146,7 @@ export async function downloadTable(href: string, cacheDir: string, maxBytes: nu
 }
 
 function tooLarge(href: string, bytes: number, max: number): DataError {
-  return new DataError('DATA_TOO_LARGE', `${href} is ${bytes} bytes or more, over the ${max}-byte limit for a table`, { hint: 'Filter the data on the server side, or download it yourself and pass a smaller file.' });
+  return new DataError('DATA_TOO_LARGE', `${href} is ${bytes} bytes or more, over the ${max}-byte limit for a table`, {
+    hint: 'Filter the data on the server side, or download it yourself and pass a smaller file.',
+  });
 }

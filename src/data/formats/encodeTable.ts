@@ -1,4 +1,15 @@
-import { bool, columnFromArray, dictionary, float64, int64, tableFromColumns, tableToIPC, timestamp, TimeUnit, utf8 } from '@uwdata/flechette';
+import {
+  bool,
+  columnFromArray,
+  dictionary,
+  float64,
+  int64,
+  tableFromColumns,
+  tableToIPC,
+  timestamp,
+  TimeUnit,
+  utf8,
+} from '@uwdata/flechette';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import type { ColumnData, ColumnType } from '../../../schema/columnar.js';
 import { columnValues } from './columnValues.js';
@@ -28,7 +39,12 @@ export function encodeTable(columns: EncodeColumn[], format: ExportFormat): Uint
   }
   const columnData = columns.map((c) => {
     const values = columnValues(c.data);
-    if (c.type === 'integer') return { name: c.name, data: values.map((v) => (v === null ? null : BigInt(v as number))), type: 'INT64' as const };
+    if (c.type === 'integer')
+      return {
+        name: c.name,
+        data: values.map((v) => (v === null ? null : BigInt(v as number))),
+        type: 'INT64' as const,
+      };
     if (c.type === 'number') return { name: c.name, data: values, type: 'DOUBLE' as const };
     if (c.type === 'date') return { name: c.name, data: values, type: 'TIMESTAMP' as const };
     if (c.type === 'boolean') return { name: c.name, data: values, type: 'BOOLEAN' as const };
@@ -46,7 +62,8 @@ function arrowType(c: EncodeColumn) {
 }
 
 /** Text a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first), unless it is a plain number such as `-5`. */
-export const isFormulaText = (s: string): boolean => /^[=+\-@\t\r]/.test(s) && !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s);
+export const isFormulaText = (s: string): boolean =>
+  /^[=+\-@\t\r]/.test(s) && !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s);
 
 /**
  * CSV text in chunks of `rowsPerChunk` rows (the first chunk starts with the header), so a large
@@ -55,7 +72,12 @@ export const isFormulaText = (s: string): boolean => /^[=+\-@\t\r]/.test(s) && !
  * numbers are never touched, so -5 stays a number.
  */
 export function* csvChunks(columns: EncodeColumn[], rowsPerChunk = 10_000, escapeFormulas = true): Generator<string> {
-  const quote = (s: string) => (escapeFormulas && isFormulaText(s) ? `"'${s.replace(/"/g, '""')}"` : /[",\n\r]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  const quote = (s: string) =>
+    escapeFormulas && isFormulaText(s)
+      ? `"'${s.replace(/"/g, '""')}"`
+      : /[",\n\r]|^\s|\s$/.test(s)
+        ? `"${s.replace(/"/g, '""')}"`
+        : s;
   const values = columns.map((c) => columnValues(c.data));
   const n = values[0]?.length ?? 0;
   let lines: string[] = [columns.map((c) => quote(c.name)).join(',')];
@@ -63,7 +85,16 @@ export function* csvChunks(columns: EncodeColumn[], rowsPerChunk = 10_000, escap
     let line = '';
     for (let c = 0; c < values.length; c++) {
       const v = values[c][r];
-      const text = v === null ? '' : v instanceof Date ? v.toISOString() : typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : quote(String(v));
+      const text =
+        v === null
+          ? ''
+          : v instanceof Date
+            ? v.toISOString()
+            : typeof v === 'number'
+              ? Number.isFinite(v)
+                ? String(v)
+                : ''
+              : quote(String(v));
       line += c ? `,${text}` : text;
     }
     lines.push(line);

@@ -23,16 +23,20 @@ export function exactNumbersAsText(text: string, maxDepth = Infinity, file = 'th
   let from = 0;
   let depth = 0;
   const n = text.length;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const c = text.charCodeAt(i);
     if (c === 0x5b || c === 0x7b) {
       if (++depth > maxDepth) {
-        throw new DataError('DATA_UNSUPPORTED', `${file}: arrays and objects nest more than ${maxDepth} levels deep (at character ${i})`, { hint: 'Flatten the nested values into columns before loading the file.' });
+        throw new DataError(
+          'DATA_UNSUPPORTED',
+          `${file}: arrays and objects nest more than ${maxDepth} levels deep (at character ${i})`,
+          { hint: 'Flatten the nested values into columns before loading the file.' },
+        );
       }
     } else if (c === 0x5d || c === 0x7d) depth--;
     if (c === 0x22) {
       // skip a string: to the next quote not escaped by an odd run of backslashes
-      for (i++; ; ) {
+      for (i++; ;) {
         const q = text.indexOf('"', i);
         if (q < 0) return from === 0 ? text : out + text.slice(from); // unterminated: JSON.parse reports it
         let slashes = 0;

@@ -14,7 +14,9 @@ export function gzipDecompress(input: Uint8Array, outputLength: number): Uint8Ar
     const out = gunzipSync(input, { maxOutputLength: Math.max(1, outputLength) });
     // a page owns its whole buffer, as every other codec's does: the page readers view
     // `page.buffer` (typed arrays at aligned offsets), and zlib may hand back a view into a larger one
-    return out.byteOffset === 0 && out.buffer.byteLength === out.byteLength ? new Uint8Array(out.buffer) : new Uint8Array(out);
+    return out.byteOffset === 0 && out.buffer.byteLength === out.byteLength
+      ? new Uint8Array(out.buffer)
+      : new Uint8Array(out);
   } catch {
     return decompressGzip(input, outputLength);
   }

@@ -16,11 +16,20 @@ const HINT = 'Give a JSON array of objects ([{"a": 1}, {"a": 2}]) or NDJSON (one
  * @throws {DataError} DATA_CORRUPT (bad JSON, with its line), DATA_UNSUPPORTED (not rows), DATA_TOO_LARGE.
  * @example decodeJson('goals', Buffer.from('[{"agency":"DOD","target":5}]'), 'goals.json', caps, 'json');
  */
-export function decodeJson(name: string, bytes: Uint8Array, file: string, caps: DecodeCaps, format: 'json' | 'ndjson'): ColumnarTable {
+export function decodeJson(
+  name: string,
+  bytes: Uint8Array,
+  file: string,
+  caps: DecodeCaps,
+  format: 'json' | 'ndjson',
+): ColumnarTable {
   // numbers a double would change (beyond 2^53, out of range) are kept as their exact text
   const text = exactNumbersAsText(new TextDecoder('utf-8', { fatal: false }).decode(bytes), caps.maxJsonDepth, file);
   const rows = format === 'ndjson' ? ndjsonRows(text, file) : jsonRows(text, file);
-  if (rows.length > caps.maxRows) throw new DataError('DATA_TOO_LARGE', `${file}: ${rows.length} rows, more than ${caps.maxRows}`, { hint: 'Filter the data before loading it.' });
+  if (rows.length > caps.maxRows)
+    throw new DataError('DATA_TOO_LARGE', `${file}: ${rows.length} rows, more than ${caps.maxRows}`, {
+      hint: 'Filter the data before loading it.',
+    });
   checkShape(rows, file, caps);
   return tableFromRows(name, rows);
 }
@@ -37,7 +46,12 @@ function jsonRows(text: string, file: string): object[] {
     const inner = (data as Record<string, unknown>).rows ?? (data as Record<string, unknown>).data;
     if (Array.isArray(inner)) data = inner;
   }
-  if (!Array.isArray(data)) throw new DataError('DATA_UNSUPPORTED', `${file}: the JSON is a ${data === null ? 'null' : typeof data}, not an array of row objects`, { hint: HINT });
+  if (!Array.isArray(data))
+    throw new DataError(
+      'DATA_UNSUPPORTED',
+      `${file}: the JSON is a ${data === null ? 'null' : typeof data}, not an array of row objects`,
+      { hint: HINT },
+    );
   checkRows(data, file, (i) => `item ${i}`);
   return data as object[];
 }
@@ -51,7 +65,9 @@ function ndjsonRows(text: string, file: string): object[] {
     try {
       rows.push(JSON.parse(line) as object);
     } catch (err) {
-      throw new DataError('DATA_CORRUPT', `${file}: line ${i + 1} is not valid JSON (${(err as Error).message})`, { hint: HINT });
+      throw new DataError('DATA_CORRUPT', `${file}: line ${i + 1} is not valid JSON (${(err as Error).message})`, {
+        hint: HINT,
+      });
     }
   }
   checkRows(rows, file, (i) => `row ${i + 1}`);
@@ -72,9 +88,13 @@ function checkShape(rows: object[], file: string, caps: DecodeCaps): void {
     }
   }
   if (rows.length * keys.size > caps.maxJsonCells) {
-    throw new DataError('DATA_TOO_LARGE', `${file}: ${rows.length} rows x ${keys.size} columns is ${rows.length * keys.size} cells, more than ${caps.maxJsonCells}`, {
-      hint: 'Select the columns you need before writing the file, or use Parquet or Arrow for a table this large.',
-    });
+    throw new DataError(
+      'DATA_TOO_LARGE',
+      `${file}: ${rows.length} rows x ${keys.size} columns is ${rows.length * keys.size} cells, more than ${caps.maxJsonCells}`,
+      {
+        hint: 'Select the columns you need before writing the file, or use Parquet or Arrow for a table this large.',
+      },
+    );
   }
   checkColumnNames([...keys], file, caps);
 }

@@ -34,17 +34,33 @@ export type LoadedTable =
  * @throws {DataError} DATA_NOT_FOUND, DATA_TOO_LARGE, DATA_CORRUPT, DATA_UNSUPPORTED, DATA_SCHEMA_MISMATCH, DOWNLOAD_*.
  * @example await loadTable('portfolio', './portfolio.parquet', { cacheDir })
  */
-export async function loadTable(name: string, source: TableSource, opts: { cacheDir: string; caps?: Partial<DecodeCaps>; decodeLater?: boolean; download?: TableDownloadOptions }): Promise<LoadedTable> {
+export async function loadTable(
+  name: string,
+  source: TableSource,
+  opts: { cacheDir: string; caps?: Partial<DecodeCaps>; decodeLater?: boolean; download?: TableDownloadOptions },
+): Promise<LoadedTable> {
   const caps: DecodeCaps = { ...DEFAULT_DECODE_CAPS, ...opts.caps };
-  const spec = typeof source === 'string' ? (/^https?:\/\//i.test(source) ? { url: source } : { path: source }) : source instanceof Uint8Array || source instanceof ArrayBuffer ? { bytes: source } : source;
+  const spec =
+    typeof source === 'string'
+      ? /^https?:\/\//i.test(source)
+        ? { url: source }
+        : { path: source }
+      : source instanceof Uint8Array || source instanceof ArrayBuffer
+        ? { bytes: source }
+        : source;
   if (spec.format !== undefined && !(TABLE_FORMATS as readonly string[]).includes(spec.format)) {
-    throw new DataError('DATA_UNSUPPORTED', `table ${name}: unknown format ${JSON.stringify(spec.format)}`, { hint: `Use one of ${TABLE_FORMATS.join(', ')}.` });
+    throw new DataError('DATA_UNSUPPORTED', `table ${name}: unknown format ${JSON.stringify(spec.format)}`, {
+      hint: `Use one of ${TABLE_FORMATS.join(', ')}.`,
+    });
   }
   if (spec.bytes !== undefined) {
     const bytes = spec.bytes instanceof ArrayBuffer ? new Uint8Array(spec.bytes) : spec.bytes;
     return fromBytes(name, bytes, `${name} (bytes)`, spec.format ?? detectFormat(bytes.subarray(0, 4096)), caps);
   }
-  const path = spec.url !== undefined ? await downloadTable(spec.url, opts.cacheDir, caps.maxInputBytes, opts.download) : resolve(String(spec.path ?? ''));
+  const path =
+    spec.url !== undefined
+      ? await downloadTable(spec.url, opts.cacheDir, caps.maxInputBytes, opts.download)
+      : resolve(String(spec.path ?? ''));
   const label = spec.url ?? basename(path);
   let size: number;
   try {
@@ -52,20 +68,39 @@ export async function loadTable(name: string, source: TableSource, opts: { cache
     if (!st.isFile()) throw new Error('not a file');
     size = st.size;
   } catch {
-    throw new DataError('DATA_NOT_FOUND', `table ${name}: no file at ${spec.path ?? path}`, { hint: 'Check the path (relative paths are resolved from the current directory).' });
+    throw new DataError('DATA_NOT_FOUND', `table ${name}: no file at ${spec.path ?? path}`, {
+      hint: 'Check the path (relative paths are resolved from the current directory).',
+    });
   }
   const format = spec.format ?? detectFormat(head(path), spec.url ?? path);
   if (format === 'csv') return { kind: 'csv', path };
   if (size > caps.maxInputBytes) {
-    throw new DataError('DATA_TOO_LARGE', `${label}: ${size} bytes, more than the ${caps.maxInputBytes}-byte limit for a table file`, { hint: capHint('maxInputBytes', caps, 'Filter or aggregate the data first, or split the file.') });
+    throw new DataError(
+      'DATA_TOO_LARGE',
+      `${label}: ${size} bytes, more than the ${caps.maxInputBytes}-byte limit for a table file`,
+      { hint: capHint('maxInputBytes', caps, 'Filter or aggregate the data first, or split the file.') },
+    );
   }
   if (opts.decodeLater) return { kind: 'file', path, format };
-  return { kind: 'columnar', table: await decodeInWorker(name, new Uint8Array(await readFile(path)), label, format, caps) };
+  return {
+    kind: 'columnar',
+    table: await decodeInWorker(name, new Uint8Array(await readFile(path)), label, format, caps),
+  };
 }
 
-async function fromBytes(name: string, bytes: Uint8Array, label: string, format: TableFormat, caps: DecodeCaps): Promise<LoadedTable> {
+async function fromBytes(
+  name: string,
+  bytes: Uint8Array,
+  label: string,
+  format: TableFormat,
+  caps: DecodeCaps,
+): Promise<LoadedTable> {
   if (bytes.byteLength > caps.maxInputBytes) {
-    throw new DataError('DATA_TOO_LARGE', `${label}: ${bytes.byteLength} bytes, more than the ${caps.maxInputBytes}-byte limit for a table`, { hint: capHint('maxInputBytes', caps, 'Send a smaller table: filter or aggregate it first.') });
+    throw new DataError(
+      'DATA_TOO_LARGE',
+      `${label}: ${bytes.byteLength} bytes, more than the ${caps.maxInputBytes}-byte limit for a table`,
+      { hint: capHint('maxInputBytes', caps, 'Send a smaller table: filter or aggregate it first.') },
+    );
   }
   if (format !== 'csv') return { kind: 'columnar', table: await decodeInWorker(name, bytes, label, format, caps) };
   // CSV bytes go through the same hardened ingest as CSV files, from a private temporary file

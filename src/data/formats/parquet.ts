@@ -11,7 +11,8 @@ import { checkColumnNames } from './checkColumnNames.js';
 import { parquetLeaves } from './parquetSchema.js';
 import { loadZstd } from './zstd.js';
 
-const DAMAGED = 'The file is damaged or truncated: copy or export it again (a complete Parquet file starts and ends with PAR1).';
+const DAMAGED =
+  'The file is damaged or truncated: copy or export it again (a complete Parquet file starts and ends with PAR1).';
 
 /** How decodeParquet decodes; the row-wise path alone exists for differential tests and benchmarks. */
 export interface ParquetDecodeOptions {
@@ -36,26 +37,49 @@ export type DecodedParquet = ColumnarTable & { leaves?: number[] };
  * @throws {DataError} DATA_CORRUPT, DATA_UNSUPPORTED, DATA_SCHEMA_MISMATCH, DATA_TOO_LARGE.
  * @example const t = await decodeParquet('portfolio', bytes, 'portfolio.parquet', DEFAULT_DECODE_CAPS);
  */
-export async function decodeParquet(name: string, bytes: Uint8Array, file: string, caps: DecodeCaps, options: ParquetDecodeOptions = {}): Promise<DecodedParquet> {
+export async function decodeParquet(
+  name: string,
+  bytes: Uint8Array,
+  file: string,
+  caps: DecodeCaps,
+  options: ParquetDecodeOptions = {},
+): Promise<DecodedParquet> {
   if (bytes.byteLength < 12 || !isPar1(bytes, 0) || !isPar1(bytes, bytes.byteLength - 4)) {
-    throw new DataError('DATA_CORRUPT', `${file}: not a complete Parquet file (${bytes.byteLength} bytes; it must start and end with PAR1)`, { hint: DAMAGED });
+    throw new DataError(
+      'DATA_CORRUPT',
+      `${file}: not a complete Parquet file (${bytes.byteLength} bytes; it must start and end with PAR1)`,
+      { hint: DAMAGED },
+    );
   }
-  const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
+  const buffer =
+    bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+      ? (bytes.buffer as ArrayBuffer)
+      : (bytes.slice().buffer as ArrayBuffer);
   let meta: FileMetaData;
   try {
     meta = parquetMetadata(buffer, { geoparquet: false });
   } catch (err) {
-    throw new DataError('DATA_CORRUPT', `${file}: the Parquet footer cannot be read (${(err as Error).message})`, { hint: DAMAGED });
+    throw new DataError('DATA_CORRUPT', `${file}: the Parquet footer cannot be read (${(err as Error).message})`, {
+      hint: DAMAGED,
+    });
   }
   const leaves = parquetLeaves(meta, file);
   // before any page is read: the column count bounds the work per column
-  if (leaves.length > caps.maxColumns) checkColumnNames(leaves.map((_, i) => String(i)), file, caps);
+  if (leaves.length > caps.maxColumns)
+    checkColumnNames(
+      leaves.map((_, i) => String(i)),
+      file,
+      caps,
+    );
   const numRows = checkParquet(bytes, meta, leaves, caps, file);
   // the WebAssembly Zstandard decoder loads once per worker (zstd.ts); until then fzstd would run
   if (meta.row_groups.some((rg) => rg.columns.some((chunk) => chunk.meta_data?.codec === 'ZSTD'))) await loadZstd();
   const mine = options.part ? partLeaves(meta, leaves.length, options.part) : leaves.map((_, c) => c);
   const codecs = cappedCompressors(caps);
-  const columns = options.columnar === false ? mine.map(() => null) : decodeColumnar(bytes, meta, leaves, numRows, codecs, file, mine);
+  const columns =
+    options.columnar === false
+      ? mine.map(() => null)
+      : decodeColumnar(bytes, meta, leaves, numRows, codecs, file, mine);
   const rest = mine.filter((_, i) => columns[i] === null);
   // a fresh codec budget: a column that fell back part-way re-inflates its pages, and
   // checkParquet already bounded what all the file's pages may declare

@@ -15,7 +15,8 @@ export interface TablePart {
  */
 export function partLeaves(meta: FileMetaData, leafCount: number, part: TablePart): number[] {
   const size = new Array<number>(leafCount).fill(0);
-  for (const rg of meta.row_groups) rg.columns.forEach((chunk, c) => (size[c] += Number(chunk.meta_data?.total_uncompressed_size ?? 0) || 0));
+  for (const rg of meta.row_groups)
+    rg.columns.forEach((chunk, c) => (size[c] += Number(chunk.meta_data?.total_uncompressed_size ?? 0) || 0));
   const order = size.map((_, c) => c).sort((a, b) => size[b] - size[a] || a - b);
   const load = new Array<number>(part.count).fill(0);
   const owner = new Array<number>(leafCount);

@@ -9,7 +9,8 @@ export interface ParquetLeaf {
   type: DeclaredType;
 }
 
-const NESTED_HINT = 'Flatten nested columns (lists, maps, structs) before loading, e.g. in DuckDB: COPY (SELECT a, b.c AS b_c FROM t) TO \'flat.parquet\'; or save the table as CSV.';
+const NESTED_HINT =
+  "Flatten nested columns (lists, maps, structs) before loading, e.g. in DuckDB: COPY (SELECT a, b.c AS b_c FROM t) TO 'flat.parquet'; or save the table as CSV.";
 
 /**
  * The flat columns of a Parquet file with their sbirtools types, or a typed error: nested
@@ -21,17 +22,35 @@ export function parquetLeaves(meta: FileMetaData, file: string): ParquetLeaf[] {
   const [root, ...rest] = meta.schema;
   if (!root || root.num_children === undefined || root.num_children !== rest.length) {
     if (rest.some((e) => e.num_children !== undefined)) {
-      throw new DataError('DATA_UNSUPPORTED', `${file}: nested Parquet columns (groups, lists or maps) are not supported`, { hint: NESTED_HINT });
+      throw new DataError(
+        'DATA_UNSUPPORTED',
+        `${file}: nested Parquet columns (groups, lists or maps) are not supported`,
+        { hint: NESTED_HINT },
+      );
     }
-    throw new DataError('DATA_CORRUPT', `${file}: the Parquet schema is inconsistent (the root lists ${String(root?.num_children)} columns, the file has ${rest.length})`, { hint: 'The file is damaged or not written by a Parquet writer; write it again.' });
+    throw new DataError(
+      'DATA_CORRUPT',
+      `${file}: the Parquet schema is inconsistent (the root lists ${String(root?.num_children)} columns, the file has ${rest.length})`,
+      { hint: 'The file is damaged or not written by a Parquet writer; write it again.' },
+    );
   }
-  if (rest.length === 0) throw new DataError('DATA_CORRUPT', `${file}: the Parquet schema has no columns`, { hint: 'The file is damaged or empty; write it again with at least one column.' });
+  if (rest.length === 0)
+    throw new DataError('DATA_CORRUPT', `${file}: the Parquet schema has no columns`, {
+      hint: 'The file is damaged or empty; write it again with at least one column.',
+    });
   const seen = new Set<string>();
   return rest.map((element) => {
     if (element.num_children !== undefined || element.repetition_type === 'REPEATED') {
-      throw new DataError('DATA_UNSUPPORTED', `${file}: column '${element.name}' is nested or repeated, which is not supported`, { hint: NESTED_HINT });
+      throw new DataError(
+        'DATA_UNSUPPORTED',
+        `${file}: column '${element.name}' is nested or repeated, which is not supported`,
+        { hint: NESTED_HINT },
+      );
     }
-    if (seen.has(element.name)) throw new DataError('DATA_CORRUPT', `${file}: column '${element.name}' appears twice in the Parquet schema`, { hint: 'Give every column a distinct name.' });
+    if (seen.has(element.name))
+      throw new DataError('DATA_CORRUPT', `${file}: column '${element.name}' appears twice in the Parquet schema`, {
+        hint: 'Give every column a distinct name.',
+      });
     seen.add(element.name);
     return { name: element.name, element, type: leafType(element, file) };
   });
@@ -44,7 +63,15 @@ function leafType(e: SchemaElement, file: string): DeclaredType {
     new DataError('DATA_UNSUPPORTED', `${file}: column '${e.name}' has type ${what}, which sbirtools cannot load`, {
       hint: 'Cast it to a number, a string or a timestamp before writing the file, or drop the column.',
     });
-  if (logical === 'GEOMETRY' || logical === 'GEOGRAPHY' || logical === 'VARIANT' || logical === 'INTERVAL' || conv === 'INTERVAL' || conv === 'MAP' || conv === 'LIST') {
+  if (
+    logical === 'GEOMETRY' ||
+    logical === 'GEOGRAPHY' ||
+    logical === 'VARIANT' ||
+    logical === 'INTERVAL' ||
+    conv === 'INTERVAL' ||
+    conv === 'MAP' ||
+    conv === 'LIST'
+  ) {
     throw unsupported(logical ?? conv ?? 'unknown');
   }
   switch (e.type) {
@@ -57,7 +84,14 @@ function leafType(e: SchemaElement, file: string): DeclaredType {
       return 'date';
     case 'INT32':
     case 'INT64':
-      if (conv === 'DATE' || logical === 'DATE' || conv === 'TIMESTAMP_MILLIS' || conv === 'TIMESTAMP_MICROS' || logical === 'TIMESTAMP') return 'date';
+      if (
+        conv === 'DATE' ||
+        logical === 'DATE' ||
+        conv === 'TIMESTAMP_MILLIS' ||
+        conv === 'TIMESTAMP_MICROS' ||
+        logical === 'TIMESTAMP'
+      )
+        return 'date';
       if (conv === 'DECIMAL' || logical === 'DECIMAL') return (e.scale ?? 0) > 0 ? 'number' : 'integer';
       return 'integer';
     case 'BYTE_ARRAY':

@@ -35,7 +35,10 @@ const MAX_DECODES = 16;
  * worker's next answer would never arrive.)
  * @example const detach = listen(worker, { message: onAnswer, error: onError, exit: onExit });
  */
-export function listen<M>(worker: Worker, on: { message: (m: M) => void; error: (e: Error & { code?: string }) => void; exit: (code: number) => void }): () => void {
+export function listen<M>(
+  worker: Worker,
+  on: { message: (m: M) => void; error: (e: Error & { code?: string }) => void; exit: (code: number) => void },
+): () => void {
   worker.on('message', on.message);
   worker.on('error', on.error);
   worker.on('exit', on.exit);
@@ -65,7 +68,9 @@ function start(script: URL, workerData: unknown, heapMb: number): Worker {
  * @example const { worker, post } = decodeWorker(script, job, 2048); post();
  */
 export function decodeWorker(script: URL, job: unknown, heapMb: number): DecodeWorker {
-  return takeSpare(job, heapMb) ?? { worker: start(script, job, heapMb), post: () => undefined, reusable: false, decodes: 0 };
+  return (
+    takeSpare(job, heapMb) ?? { worker: start(script, job, heapMb), post: () => undefined, reusable: false, decodes: 0 }
+  );
 }
 
 /**
@@ -90,7 +95,12 @@ export function sparePair(jobs: [unknown, unknown], heapMb: number): [DecodeWork
  */
 export function returnSpare(worker: Worker, heapMb: number, decodes: number, heapUsed: number, wanted = 1): boolean {
   prune(heapMb);
-  if (spares.length >= Math.min(wanted, MAX_SPARES) || decodes + 1 >= MAX_DECODES || !(heapUsed >= 0 && heapUsed < (heapMb * 1048576) / 8)) return false;
+  if (
+    spares.length >= Math.min(wanted, MAX_SPARES) ||
+    decodes + 1 >= MAX_DECODES ||
+    !(heapUsed >= 0 && heapUsed < (heapMb * 1048576) / 8)
+  )
+    return false;
   park(worker, heapMb, decodes + 1, true);
   return true;
 }
@@ -157,7 +167,13 @@ function park(worker: Worker, heapMb: number, decodes: number, warm: boolean): v
   const onMessage = (m: { warm?: boolean }) => {
     if (m?.warm) entry.warm = true;
   };
-  const entry: Spare = { worker, heapMb, decodes, warm, detach: listen(worker, { message: onMessage, error: drop, exit: drop }) };
+  const entry: Spare = {
+    worker,
+    heapMb,
+    decodes,
+    warm,
+    detach: listen(worker, { message: onMessage, error: drop, exit: drop }),
+  };
   worker.unref();
   spares.push(entry);
 }

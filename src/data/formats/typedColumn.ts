@@ -44,7 +44,8 @@ function floatColumn(values: ArrayLike<unknown>, type: 'number' | 'integer' | 'd
   for (let i = 0; i < n; i++) {
     const v = values[i];
     if (v === null || v === undefined) continue;
-    const x = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : v instanceof Date ? v.getTime() : Number(v);
+    const x =
+      typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : v instanceof Date ? v.getTime() : Number(v);
     if (type === 'date' && !Number.isFinite(x)) continue; // an invalid date is null, never NaN ms
     out[i] = x;
     valid[i] = 1;

@@ -32,6 +32,7 @@ export function loadZstd(): Promise<void> {
  * @example zstdDecompress(stored, header.uncompressed_page_size)
  */
 export function zstdDecompress(input: Uint8Array, outputLength: number): Uint8Array {
-  if (decoder && input.byteLength <= WASM_MAX_BYTES && outputLength <= WASM_MAX_BYTES) return decoder.decode(input, outputLength);
+  if (decoder && input.byteLength <= WASM_MAX_BYTES && outputLength <= WASM_MAX_BYTES)
+    return decoder.decode(input, outputLength);
   return decompressZstd(input, new Uint8Array(outputLength));
 }

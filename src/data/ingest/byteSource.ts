@@ -110,8 +110,16 @@ export function sniffNotCsv(head: Uint8Array): string | null {
     if (b < 0x09 || (b > 0x0d && b < 0x20)) control++;
   }
   if (control > n / 100) return 'it contains binary data';
-  const text = Buffer.from(head.subarray(0, Math.min(n, 1024))).toString('latin1').trimStart().toLowerCase();
-  if (text.startsWith('<!doctype html') || text.startsWith('<html') || text.startsWith('<?xml') || text.startsWith('<head')) {
+  const text = Buffer.from(head.subarray(0, Math.min(n, 1024)))
+    .toString('latin1')
+    .trimStart()
+    .toLowerCase();
+  if (
+    text.startsWith('<!doctype html') ||
+    text.startsWith('<html') ||
+    text.startsWith('<?xml') ||
+    text.startsWith('<head')
+  ) {
     return 'it is an HTML/XML page, not a CSV (often an error or login page served instead of the file)';
   }
   return null;

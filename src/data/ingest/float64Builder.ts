@@ -38,7 +38,8 @@ export class Float64Builder {
     this.length = i + 1;
     if (isBlank(buf, s, e)) {
       this.valid[i] = 0;
-      if (this.reportBlank) this.issues.invalid(this.name, 'blank in a column that is always filled; stored null', () => '');
+      if (this.reportBlank)
+        this.issues.invalid(this.name, 'blank in a column that is always filled; stored null', () => '');
       return;
     }
     const v = this.rule === 'date' ? parseDateBytes(buf, s, e) : parseNumberBytes(buf, s, e, true);

@@ -68,7 +68,8 @@ export class InferBuilder {
     const n = this.text.length;
     const valid = this.text.valid.subarray(0, n);
     if (this.text.nonNull > 0) {
-      if (this.num) return { kind: 'float64', type: this.allInt ? 'integer' : 'number', values: sized(this.num, n), valid };
+      if (this.num)
+        return { kind: 'float64', type: this.allInt ? 'integer' : 'number', values: sized(this.num, n), valid };
       if (this.date) return { kind: 'float64', type: 'date', values: sized(this.date, n), valid };
       if (this.bool) return { kind: 'bool', type: 'boolean', values: sized(this.bool, n), valid };
     }

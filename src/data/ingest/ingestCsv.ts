@@ -63,7 +63,13 @@ export async function ingestCsv(input: string | Uint8Array, opts: IngestOptions 
       if (blank) return;
       // every column gets its builders: bound the work by the header before any is made
       if (n > DEFAULT_DECODE_CAPS.maxColumns) {
-        throw new DataError('DATA_TOO_LARGE', `${label}: the header names ${n} columns, more than ${DEFAULT_DECODE_CAPS.maxColumns}`, { hint: 'Load fewer columns: select the ones you need before writing the file, or reshape it long (one row per key and value).' });
+        throw new DataError(
+          'DATA_TOO_LARGE',
+          `${label}: the header names ${n} columns, more than ${DEFAULT_DECODE_CAPS.maxColumns}`,
+          {
+            hint: 'Load fewer columns: select the ones you need before writing the file, or reshape it long (one row per key and value).',
+          },
+        );
       }
       const header = Array.from({ length: n }, (_, i) => fieldText(buf, starts[i], ends[i], flags[i]));
       plan = planHeader(header, opts.forceInfer);
@@ -91,7 +97,10 @@ export async function ingestCsv(input: string | Uint8Array, opts: IngestOptions 
       if (first) {
         const why = sniffNotCsv(chunk.data);
         if (why || stats.replacedInvalidUtf8 > chunk.data.length / 100) {
-          throw new DataError('DATA_NOT_CSV', `${label} is not a CSV file: ${why ?? 'it is mostly invalid UTF-8 (binary data)'}. Pass a comma-separated text file with a header row.`);
+          throw new DataError(
+            'DATA_NOT_CSV',
+            `${label} is not a CSV file: ${why ?? 'it is mostly invalid UTF-8 (binary data)'}. Pass a comma-separated text file with a header row.`,
+          );
         }
         first = false;
       }
@@ -103,10 +112,14 @@ export async function ingestCsv(input: string | Uint8Array, opts: IngestOptions 
     fileHash?.cancel();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
-      throw new DataError('DATA_NOT_FOUND', `CSV file not found: ${label}. Check the path (or SBIRTOOLS_CSV_PATH).`, { cause: err });
+      throw new DataError('DATA_NOT_FOUND', `CSV file not found: ${label}. Check the path (or SBIRTOOLS_CSV_PATH).`, {
+        cause: err,
+      });
     }
     if (code === 'EISDIR' || code === 'EACCES' || code === 'EPERM' || code === 'EIO') {
-      throw new DataError('DATA_READ_ERROR', `Cannot read ${label} (${code}). Pass a readable CSV file.`, { cause: err });
+      throw new DataError('DATA_READ_ERROR', `Cannot read ${label} (${code}). Pass a readable CSV file.`, {
+        cause: err,
+      });
     }
     throw err;
   }

@@ -47,7 +47,9 @@ export function planHeader(header: string[], forceCustom = false): HeaderPlan {
     return spec ? { name: final, mode: 'sbir', spec } : { name: final, mode: 'extra' };
   });
   if (!sbir) return { layout: 'custom', columns, unknownColumns: [], missingColumns: [], renamedColumns };
-  const usedAlias = raw.some(({ name, spec }) => spec && spec.aliases.some((a) => a.toLowerCase() === name.trim().toLowerCase()));
+  const usedAlias = raw.some(
+    ({ name, spec }) => spec && spec.aliases.some((a) => a.toLowerCase() === name.trim().toLowerCase()),
+  );
   const layout = usedAlias || !matched.has(SBIR_COLUMNS.find((s) => s.name === 'UEI')!) ? 'legacy' : 'current';
   return {
     layout,

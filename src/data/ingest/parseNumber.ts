@@ -84,7 +84,8 @@ function slow(buf: Uint8Array, s: number, e: number): number {
   for (let i = s; i < e; i++) {
     const c = buf[i];
     if (c !== COMMA && c !== DOLLAR && c !== MINUS && c !== PLUS) text += String.fromCharCode(c);
-    else if ((c === MINUS || c === PLUS) && i > s && (buf[i - 1] === 0x65 || buf[i - 1] === 0x45)) text += String.fromCharCode(c);
+    else if ((c === MINUS || c === PLUS) && i > s && (buf[i - 1] === 0x65 || buf[i - 1] === 0x45))
+      text += String.fromCharCode(c);
   }
   return Number(text);
 }

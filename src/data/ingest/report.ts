@@ -18,7 +18,12 @@ export interface IngestReport {
   /** Header names changed: legacy aliases (`Women Owned` -> `Woman Owned`), blanks and duplicates. */
   renamedColumns: Array<{ from: string; to: string }>;
   /** Cells that did not fit their column's rule (stored null, or kept for flags), by column. */
-  invalidCells: Array<{ column: string; count: number; reason: string; examples: Array<{ record: number; value: string }> }>;
+  invalidCells: Array<{
+    column: string;
+    count: number;
+    reason: string;
+    examples: Array<{ record: number; value: string }>;
+  }>;
   /** U+FFFD characters written in place of invalid UTF-8 bytes. */
   replacedInvalidUtf8: number;
   /** Empty lines skipped between records. */
@@ -50,7 +55,8 @@ export class IssueLog {
       this.byColumn.set(column, entry);
     }
     entry.count++;
-    if (entry.examples.length < MAX_EXAMPLES) entry.examples.push({ record: this.record, value: value().slice(0, 200) });
+    if (entry.examples.length < MAX_EXAMPLES)
+      entry.examples.push({ record: this.record, value: value().slice(0, 200) });
   }
 
   /** The collected entries, in the order columns first failed. */

@@ -48,7 +48,8 @@ export class Utf8Builder {
     if (isBlank(buf, s, e)) {
       this.valid[i] = 0;
       this.offsets[i + 1] = this.byteLen;
-      if (this.reportBlank) this.issues.invalid(this.name, 'blank in a column that is always filled; stored null', () => '');
+      if (this.reportBlank)
+        this.issues.invalid(this.name, 'blank in a column that is always filled; stored null', () => '');
       return;
     }
     if (this.rule === 'flag' && !(e - s === 1 && (buf[s] === 0x59 || buf[s] === 0x4e || buf[s] === 0x55))) {
@@ -56,7 +57,10 @@ export class Utf8Builder {
     }
     const at = this.byteLen;
     if (at + (e - s) > MAX_BYTES) {
-      throw new DataError('DATA_TOO_LARGE', `Column "${this.name}" holds more than 2 GiB of text; split the CSV into smaller files.`);
+      throw new DataError(
+        'DATA_TOO_LARGE',
+        `Column "${this.name}" holds more than 2 GiB of text; split the CSV into smaller files.`,
+      );
     }
     this.byteLen = flags & ESCAPED ? this.store.appendUnescaped(buf, s, e) : this.store.append(buf, s, e);
     this.offsets[i + 1] = this.byteLen;

@@ -9,7 +9,11 @@ import type { PackColumn } from './manifest.js';
  * @returns the column, or a string saying what is wrong (wrong row count, missing buffer, bad length).
  * @example const col = columnFromBuffers(entry, manifest.numRows, { values, valid });
  */
-export function columnFromBuffers(entry: PackColumn, numRows: number, raw: Record<string, Uint8Array>): ColumnData | string {
+export function columnFromBuffers(
+  entry: PackColumn,
+  numRows: number,
+  raw: Record<string, Uint8Array>,
+): ColumnData | string {
   for (const role of ROLES[entry.kind]) if (!raw[role]) return `no ${role} buffer`;
   const u8 = (role: string) => raw[role]!;
   const typed = <T>(role: string, unit: number, Ctor: new (b: ArrayBuffer, o: number, n: number) => T): T | string => {
@@ -36,10 +40,18 @@ export function columnFromBuffers(entry: PackColumn, numRows: number, raw: Recor
     if (typeof dictOffsets === 'string') return dictOffsets;
     col = { kind: 'dict', type: 'string', codes, dictBytes: u8('dictBytes'), dictOffsets };
   }
-  const rows = col.kind === 'dict' ? col.codes.length : col.kind === 'utf8' ? col.offsets.length - 1 : col.values.length;
+  const rows =
+    col.kind === 'dict' ? col.codes.length : col.kind === 'utf8' ? col.offsets.length - 1 : col.values.length;
   if (rows !== numRows) return `${rows} rows instead of ${numRows}`;
-  if ((col.kind === 'float64' || col.kind === 'bool' || col.kind === 'utf8') && col.valid.length !== numRows) return `valid has ${col.valid.length} entries instead of ${numRows}`;
-  if (col.kind === 'utf8' && (col.offsets[0] !== 0 || col.offsets[numRows] !== col.bytes.length)) return 'offsets do not span the bytes';
-  if (col.kind === 'dict' && col.dictOffsets.length > 0 && col.dictOffsets[col.dictOffsets.length - 1] !== col.dictBytes.length) return 'dictionary offsets do not span the dictionary';
+  if ((col.kind === 'float64' || col.kind === 'bool' || col.kind === 'utf8') && col.valid.length !== numRows)
+    return `valid has ${col.valid.length} entries instead of ${numRows}`;
+  if (col.kind === 'utf8' && (col.offsets[0] !== 0 || col.offsets[numRows] !== col.bytes.length))
+    return 'offsets do not span the bytes';
+  if (
+    col.kind === 'dict' &&
+    col.dictOffsets.length > 0 &&
+    col.dictOffsets[col.dictOffsets.length - 1] !== col.dictBytes.length
+  )
+    return 'dictionary offsets do not span the dictionary';
   return col;
 }

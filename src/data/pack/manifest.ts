@@ -65,14 +65,17 @@ export function parseManifest(text: string): PackManifest | string {
     return `not JSON (${(err as Error).message})`;
   }
   const v = (json as { v?: unknown; format?: unknown } | null)?.v;
-  if ((json as { format?: unknown } | null)?.format !== PACK_FORMAT || v !== PACK_VERSION) return `format ${JSON.stringify(v)}, this version of sbirtools reads format ${PACK_VERSION}`;
+  if ((json as { format?: unknown } | null)?.format !== PACK_FORMAT || v !== PACK_VERSION)
+    return `format ${JSON.stringify(v)}, this version of sbirtools reads format ${PACK_VERSION}`;
   const parsed = PackManifestSchema.safeParse(json);
-  if (!parsed.success) return `malformed (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`;
+  if (!parsed.success)
+    return `malformed (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`;
   const names = new Set<string>();
   for (const c of parsed.data.columns) {
     if (names.has(c.name)) return `column ${JSON.stringify(c.name)} listed twice`;
     names.add(c.name);
-    for (const b of Object.values(c.buffers)) if (b.offset + b.length > c.bytes) return `a buffer of column ${JSON.stringify(c.name)} lies outside its file`;
+    for (const b of Object.values(c.buffers))
+      if (b.offset + b.length > c.bytes) return `a buffer of column ${JSON.stringify(c.name)} lies outside its file`;
   }
   return parsed.data;
 }

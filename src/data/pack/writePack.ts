@@ -6,7 +6,14 @@ import { gzip as gzipCb, constants } from 'node:zlib';
 import type { ColumnData } from '../../../schema/columnar.js';
 import { ROLES } from '../cache/format.js';
 import type { Dataset } from '../dataset.js';
-import { DATA_DIR_MANIFEST, PACK_FORMAT, PACK_VERSION, type PackBuffer, type PackColumn, type PackManifest } from './manifest.js';
+import {
+  DATA_DIR_MANIFEST,
+  PACK_FORMAT,
+  PACK_VERSION,
+  type PackBuffer,
+  type PackColumn,
+  type PackManifest,
+} from './manifest.js';
 
 const gzip = promisify(gzipCb);
 /** zlib level 6: within a few % of level 9's size at a third of its time (docs/benchmarks.md). */
@@ -20,7 +27,11 @@ export const GZIP_LEVEL = 6;
  * @returns the manifest and the folder's total size in bytes.
  * @example await writePack('/srv/data', ds, key)
  */
-export async function writePack(dir: string, ds: Dataset, key: string): Promise<{ manifest: PackManifest; bytes: number }> {
+export async function writePack(
+  dir: string,
+  ds: Dataset,
+  key: string,
+): Promise<{ manifest: PackManifest; bytes: number }> {
   await mkdir(join(dir, 'columns'), { recursive: true });
   const width = ds.meta.columns.length > 100 ? 3 : 2;
   const columns: PackColumn[] = [];
@@ -30,7 +41,15 @@ export async function writePack(dir: string, ds: Dataset, key: string): Promise<
     const { bytes, buffers } = await packColumn(ds.loadColumn(meta.name));
     await writeAtomic(join(dir, file), bytes);
     total += bytes.byteLength;
-    columns.push({ name: meta.name, type: meta.type, kind: meta.kind, file, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex'), buffers });
+    columns.push({
+      name: meta.name,
+      type: meta.type,
+      kind: meta.kind,
+      file,
+      bytes: bytes.byteLength,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      buffers,
+    });
   }
   const manifest: PackManifest = {
     format: PACK_FORMAT,
@@ -57,8 +76,12 @@ async function packColumn(col: ColumnData): Promise<{ bytes: Uint8Array; buffers
       const a = data[role]!;
       const raw = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
       if (raw.byteLength === 0) return { raw, out: raw, codec: 'none' as const };
-      const z = new Uint8Array(await gzip(raw, { level: GZIP_LEVEL, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY }));
-      return z.byteLength < raw.byteLength ? { raw, out: z, codec: 'gzip' as const } : { raw, out: raw, codec: 'none' as const };
+      const z = new Uint8Array(
+        await gzip(raw, { level: GZIP_LEVEL, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY }),
+      );
+      return z.byteLength < raw.byteLength
+        ? { raw, out: z, codec: 'gzip' as const }
+        : { raw, out: raw, codec: 'none' as const };
     }),
   );
   const bytes = new Uint8Array(stored.reduce((n, s) => n + s.out.byteLength, 0));

@@ -38,7 +38,11 @@ const retry = (e: DataError): DataError => (retryable.add(e), e);
  * @throws {DataError} DATA_FETCH_FAILED naming host, path and status.
  * @example const { bytes } = await fetchBytes(new URL('https://cdn/x/columns/00.col'), opts, { maxBytes: 1e9, expectedBytes: 1234 });
  */
-export async function fetchBytes(start: URL, opts: Required<RemoteOptions>, limits: FetchLimits): Promise<FetchedBytes> {
+export async function fetchBytes(
+  start: URL,
+  opts: Required<RemoteOptions>,
+  limits: FetchLimits,
+): Promise<FetchedBytes> {
   const deadline = Date.now() + opts.deadlineMs;
   let parts: Uint8Array[] = [];
   let have = 0;
@@ -57,7 +61,11 @@ export async function fetchBytes(start: URL, opts: Required<RemoteOptions>, limi
       const wait = BACKOFF_MS * 2 ** attempt;
       if (attempt >= opts.retries || Date.now() + wait >= deadline) {
         const e = err;
-        throw new DataError('DATA_FETCH_FAILED', `${e.message.replace(/\.$/, '')}, after ${attempt + 1} attempt${attempt ? 's' : ''}.`, { hint: e.hint!, host: e.host!, path: e.path!, ...(e.status !== undefined ? { status: e.status } : {}) });
+        throw new DataError(
+          'DATA_FETCH_FAILED',
+          `${e.message.replace(/\.$/, '')}, after ${attempt + 1} attempt${attempt ? 's' : ''}.`,
+          { hint: e.hint!, host: e.host!, path: e.path!, ...(e.status !== undefined ? { status: e.status } : {}) },
+        );
       }
       await new Promise((r) => setTimeout(r, wait));
     }
@@ -68,7 +76,14 @@ type Attempt =
   | { kind: 'done'; answer: Omit<FetchedBytes, 'bytes' | 'requests'>; body: Uint8Array; resumed: boolean }
   | { kind: 'short'; url: URL; body: Uint8Array; resumed: boolean; total: number; status: number };
 
-async function attemptOnce(start: URL, opts: Required<RemoteOptions>, limits: FetchLimits, deadline: number, have: number, count: (n: number) => void): Promise<Attempt> {
+async function attemptOnce(
+  start: URL,
+  opts: Required<RemoteOptions>,
+  limits: FetchLimits,
+  deadline: number,
+  have: number,
+  count: (n: number) => void,
+): Promise<Attempt> {
   let url = start;
   const ctl = new AbortController();
   let why = '';
@@ -76,7 +91,10 @@ async function attemptOnce(start: URL, opts: Required<RemoteOptions>, limits: Fe
     why ||= reason;
     ctl.abort();
   };
-  const total = setTimeout(() => abort(`no answer within the ${opts.deadlineMs} ms deadline`), Math.max(0, deadline - Date.now()));
+  const total = setTimeout(
+    () => abort(`no answer within the ${opts.deadlineMs} ms deadline`),
+    Math.max(0, deadline - Date.now()),
+  );
   let idle: ReturnType<typeof setTimeout> | undefined;
   const touch = () => {
     clearTimeout(idle);
@@ -102,10 +120,15 @@ async function attemptOnce(start: URL, opts: Required<RemoteOptions>, limits: Fe
         if (!location) throw fetchFailed(url, 'a redirect without a Location', res.status);
         if (hop >= MAX_REDIRECTS) throw fetchFailed(url, `more than ${MAX_REDIRECTS} redirects`, res.status);
         const next = new URL(location, url);
-        if (next.host.toLowerCase() !== start.host.toLowerCase() && !opts.allowRedirectHosts.includes(next.hostname.toLowerCase()) && !opts.allowRedirectHosts.includes(next.host.toLowerCase())) {
+        if (
+          next.host.toLowerCase() !== start.host.toLowerCase() &&
+          !opts.allowRedirectHosts.includes(next.hostname.toLowerCase()) &&
+          !opts.allowRedirectHosts.includes(next.host.toLowerCase())
+        ) {
           throw fetchFailed(url, `a redirect to another host (${next.host}) was refused`, res.status);
         }
-        if (url.protocol === 'https:' && next.protocol !== 'https:') throw fetchFailed(url, `a redirect from https to ${next.protocol} was refused`, res.status);
+        if (url.protocol === 'https:' && next.protocol !== 'https:')
+          throw fetchFailed(url, `a redirect from https to ${next.protocol} was refused`, res.status);
         url = next;
         continue;
       }
@@ -124,7 +147,11 @@ async function attemptOnce(start: URL, opts: Required<RemoteOptions>, limits: Fe
       const resumed = res.status === 206 && have > 0 && rangeStart(res.header('content-range')) === have;
       if (res.status === 206 && !resumed) {
         res.cancel();
-        throw fetchFailed(url, `an unexpected partial answer (${res.header('content-range') ?? 'no Content-Range'})`, res.status);
+        throw fetchFailed(
+          url,
+          `an unexpected partial answer (${res.header('content-range') ?? 'no Content-Range'})`,
+          res.status,
+        );
       }
       const offset = resumed ? have : 0;
       const length = res.header('content-length');
@@ -132,12 +159,19 @@ async function attemptOnce(start: URL, opts: Required<RemoteOptions>, limits: Fe
       const cap = limits.expectedBytes ?? limits.maxBytes;
       if (announced !== undefined && announced > cap) {
         res.cancel();
-        throw fetchFailed(url, limits.expectedBytes !== undefined ? `the file has ${announced} bytes, the manifest says ${limits.expectedBytes}` : `the file has ${announced} bytes, over the cap of ${limits.maxBytes}`, res.status);
+        throw fetchFailed(
+          url,
+          limits.expectedBytes !== undefined
+            ? `the file has ${announced} bytes, the manifest says ${limits.expectedBytes}`
+            : `the file has ${announced} bytes, over the cap of ${limits.maxBytes}`,
+          res.status,
+        );
       }
       const body = await readBody(res, url, cap - offset, touch, () => why);
       const got = offset + body.byteLength;
       const want = limits.expectedBytes ?? announced;
-      if (want !== undefined && got < want) return { kind: 'short', url, body, resumed, total: want, status: res.status };
+      if (want !== undefined && got < want)
+        return { kind: 'short', url, body, resumed, total: want, status: res.status };
       return { kind: 'done', answer: answerOf(res), body, resumed };
     }
   } finally {
@@ -147,7 +181,13 @@ async function attemptOnce(start: URL, opts: Required<RemoteOptions>, limits: Fe
 }
 
 /** Reads a body up to `cap` bytes; a body cut by the network comes back short (the caller resumes). */
-async function readBody(res: HttpAnswer, url: URL, cap: number, touch: () => void, why: () => string): Promise<Uint8Array> {
+async function readBody(
+  res: HttpAnswer,
+  url: URL,
+  cap: number,
+  touch: () => void,
+  why: () => string,
+): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let n = 0;
   try {

@@ -18,11 +18,15 @@ export function fetchFailed(url: URL, what: string, status?: number, cause?: unk
             : /redirect/.test(what)
               ? 'Point the URL at the final host, or list that host in SBIRTOOLS_DATA_ALLOW_HOSTS (option remoteData.allowRedirectHosts).'
               : 'Check the network and the URL; the transfer was retried. Limits: option remoteData (requestTimeoutMs, deadlineMs, retries, maxColumnBytes).';
-  return new DataError('DATA_FETCH_FAILED', `Fetching ${url.pathname} from ${url.host} failed: ${what}${status !== undefined ? ` (HTTP ${status})` : ''}.`, {
-    hint,
-    host: url.host,
-    path: url.pathname,
-    ...(status !== undefined ? { status } : {}),
-    ...(cause !== undefined ? { cause } : {}),
-  });
+  return new DataError(
+    'DATA_FETCH_FAILED',
+    `Fetching ${url.pathname} from ${url.host} failed: ${what}${status !== undefined ? ` (HTTP ${status})` : ''}.`,
+    {
+      hint,
+      host: url.host,
+      path: url.pathname,
+      ...(status !== undefined ? { status } : {}),
+      ...(cause !== undefined ? { cause } : {}),
+    },
+  );
 }

@@ -25,22 +25,47 @@ export interface FetchJob {
 /** The worker's answer, sent on the job's port before the flag is raised. */
 export type FetchAnswer =
   | { ok: true; bytes: Uint8Array; requests: number; cached: boolean }
-  | { ok: false; error: { code: string; message: string; hint?: string; host?: string; path?: string; status?: number } };
+  | {
+      ok: false;
+      error: { code: string; message: string; hint?: string; host?: string; path?: string; status?: number };
+    };
 
 async function run(job: FetchJob): Promise<FetchAnswer> {
   const url = new URL(job.url);
   try {
-    if (job.bytes > job.opts.maxColumnBytes) throw fetchFailed(url, `the manifest gives this column file ${job.bytes} bytes, over the cap of ${job.opts.maxColumnBytes} (remoteData.maxColumnBytes)`);
-    const { bytes, requests } = await fetchBytes(url, job.opts, { maxBytes: job.opts.maxColumnBytes, expectedBytes: job.bytes });
-    if (bytes.byteLength !== job.bytes) throw fetchFailed(url, `the column file has ${bytes.byteLength} bytes, the manifest says ${job.bytes}`);
+    if (job.bytes > job.opts.maxColumnBytes)
+      throw fetchFailed(
+        url,
+        `the manifest gives this column file ${job.bytes} bytes, over the cap of ${job.opts.maxColumnBytes} (remoteData.maxColumnBytes)`,
+      );
+    const { bytes, requests } = await fetchBytes(url, job.opts, {
+      maxBytes: job.opts.maxColumnBytes,
+      expectedBytes: job.bytes,
+    });
+    if (bytes.byteLength !== job.bytes)
+      throw fetchFailed(url, `the column file has ${bytes.byteLength} bytes, the manifest says ${job.bytes}`);
     const sha = createHash('sha256').update(bytes).digest('hex');
     // checked before it is cached or used: a file whose hash differs is never written
-    if (sha !== job.sha256) throw fetchFailed(url, `the column file's hash ${sha.slice(0, 12)}… differs from the manifest's ${job.sha256.slice(0, 12)}…`);
+    if (sha !== job.sha256)
+      throw fetchFailed(
+        url,
+        `the column file's hash ${sha.slice(0, 12)}… differs from the manifest's ${job.sha256.slice(0, 12)}…`,
+      );
     const cached = job.dest !== null && writeCachedSync(job.dest, bytes);
     return { ok: true, bytes, requests, cached };
   } catch (err) {
     const e = err as { code?: string; message?: string; hint?: string; host?: string; path?: string; status?: number };
-    return { ok: false, error: { code: e.code ?? 'DATA_FETCH_FAILED', message: String(e.message ?? err), ...(e.hint ? { hint: e.hint } : {}), host: e.host ?? url.host, path: e.path ?? url.pathname, ...(e.status !== undefined ? { status: e.status } : {}) } };
+    return {
+      ok: false,
+      error: {
+        code: e.code ?? 'DATA_FETCH_FAILED',
+        message: String(e.message ?? err),
+        ...(e.hint ? { hint: e.hint } : {}),
+        host: e.host ?? url.host,
+        path: e.path ?? url.pathname,
+        ...(e.status !== undefined ? { status: e.status } : {}),
+      },
+    };
   }
 }
 
@@ -53,7 +78,10 @@ if (started) {
 
 parentPort!.on('message', (job: FetchJob) => {
   void run(job).then((answer) => {
-    const transfer = answer.ok && answer.bytes.byteOffset === 0 && answer.bytes.byteLength === answer.bytes.buffer.byteLength ? [answer.bytes.buffer as ArrayBuffer] : [];
+    const transfer =
+      answer.ok && answer.bytes.byteOffset === 0 && answer.bytes.byteLength === answer.bytes.buffer.byteLength
+        ? [answer.bytes.buffer as ArrayBuffer]
+        : [];
     job.port.postMessage(answer, transfer);
     job.port.close();
     Atomics.store(job.flag, 0, 1);

@@ -37,7 +37,12 @@ export interface RemoteStats {
  * @throws {DataError} DATA_FETCH_FAILED naming host, path and status; CACHE_CORRUPT for a manifest this version does not read.
  * @example const ds = await openRemoteDataset('https://cdn.example.com/sbir/', tmpdir()); ds.loadColumn('Agency');
  */
-export async function openRemoteDataset(url: string, cacheDir: string, options: RemoteOptions = {}, env: Record<string, string | undefined> = process.env): Promise<Dataset & { remote: RemoteStats }> {
+export async function openRemoteDataset(
+  url: string,
+  cacheDir: string,
+  options: RemoteOptions = {},
+  env: Record<string, string | undefined> = process.env,
+): Promise<Dataset & { remote: RemoteStats }> {
   const opts = remoteOptions(options, env);
   const { folder, manifest: manifestUrl } = dataFolderUrl(url, opts.allowHttp);
   const dir = remoteCacheDir(cacheDir, folder.href);
@@ -82,9 +87,15 @@ export async function openRemoteDataset(url: string, cacheDir: string, options: 
   };
 }
 
-async function loadManifest(url: URL, dir: string, opts: Required<RemoteOptions>, stats: RemoteStats): Promise<{ manifest: PackManifest; warning?: string }> {
+async function loadManifest(
+  url: URL,
+  dir: string,
+  opts: Required<RemoteOptions>,
+  stats: RemoteStats,
+): Promise<{ manifest: PackManifest; warning?: string }> {
   const cached = readCachedManifest(dir, url);
-  if (cached && cached.meta.maxAgeS !== undefined && Date.now() - cached.meta.fetchedAt < cached.meta.maxAgeS * 1000) return { manifest: cached.manifest };
+  if (cached && cached.meta.maxAgeS !== undefined && Date.now() - cached.meta.fetchedAt < cached.meta.maxAgeS * 1000)
+    return { manifest: cached.manifest };
   const headers: Record<string, string> = {};
   if (cached?.meta.etag) headers['if-none-match'] = cached.meta.etag;
   if (cached?.meta.lastModified) headers['if-modified-since'] = cached.meta.lastModified;
@@ -93,7 +104,11 @@ async function loadManifest(url: URL, dir: string, opts: Required<RemoteOptions>
     got = await fetchBytes(url, opts, { maxBytes: MAX_MANIFEST_BYTES, ...(cached ? { headers } : {}) });
   } catch (err) {
     // offline or the host is down: a manifest fetched before still names verified columns
-    if (cached && err instanceof DataError && err.status === undefined) return { manifest: cached.manifest, warning: `the manifest could not be refreshed (${err.message}); the cached copy from ${new Date(cached.meta.fetchedAt).toISOString()} is used` };
+    if (cached && err instanceof DataError && err.status === undefined)
+      return {
+        manifest: cached.manifest,
+        warning: `the manifest could not be refreshed (${err.message}); the cached copy from ${new Date(cached.meta.fetchedAt).toISOString()} is used`,
+      };
     throw err;
   } finally {
     stats.requests += got?.requests ?? 0;
@@ -102,19 +117,34 @@ async function loadManifest(url: URL, dir: string, opts: Required<RemoteOptions>
   const maxAge = /(?:^|,)\s*max-age=(\d+)/i.exec(got.cacheControl ?? '');
   if (maxAge && !/no-cache|no-store/i.test(got.cacheControl ?? '')) meta.maxAgeS = Number(maxAge[1]);
   if (got.status === 304 && cached) {
-    writeCachedSync(join(dir, 'manifest.meta.json'), Buffer.from(JSON.stringify({ ...cached.meta, ...meta, etag: got.etag ?? cached.meta.etag, lastModified: got.lastModified ?? cached.meta.lastModified })));
+    writeCachedSync(
+      join(dir, 'manifest.meta.json'),
+      Buffer.from(
+        JSON.stringify({
+          ...cached.meta,
+          ...meta,
+          etag: got.etag ?? cached.meta.etag,
+          lastModified: got.lastModified ?? cached.meta.lastModified,
+        }),
+      ),
+    );
     return { manifest: cached.manifest };
   }
   const text = Buffer.from(got.bytes.buffer, got.bytes.byteOffset, got.bytes.byteLength).toString('utf8');
   const manifest = parseManifest(text);
   if (typeof manifest === 'string') {
-    if (/^format/.test(manifest)) throw new DataError('CACHE_CORRUPT', `The data folder at ${url.href} has a manifest this version of sbirtools does not read: ${manifest}. Rebuild it with \`sbirtools build-data\` and upload it again.`);
+    if (/^format/.test(manifest))
+      throw new DataError(
+        'CACHE_CORRUPT',
+        `The data folder at ${url.href} has a manifest this version of sbirtools does not read: ${manifest}. Rebuild it with \`sbirtools build-data\` and upload it again.`,
+      );
     throw fetchFailed(url, `the manifest is ${manifest}`, got.status);
   }
   if (got.etag) meta.etag = got.etag;
   if (got.lastModified) meta.lastModified = got.lastModified;
   // manifest first, its validators second: a reader that finds validators finds their manifest
-  if (writeCachedSync(join(dir, 'manifest.json'), got.bytes)) writeCachedSync(join(dir, 'manifest.meta.json'), Buffer.from(JSON.stringify(meta)));
+  if (writeCachedSync(join(dir, 'manifest.json'), got.bytes))
+    writeCachedSync(join(dir, 'manifest.meta.json'), Buffer.from(JSON.stringify(meta)));
   return { manifest };
 }
 

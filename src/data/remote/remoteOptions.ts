@@ -46,20 +46,42 @@ export const REMOTE_ENV = {
  * @throws {TypeError} for a value of the wrong kind, echoing it.
  * @example remoteOptions({ retries: 1 }, process.env).deadlineMs // 120000
  */
-export function remoteOptions(opts: RemoteOptions = {}, env: Record<string, string | undefined> = {}): Required<RemoteOptions> {
-  const merged = { ...REMOTE_DEFAULTS, ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) } as Required<RemoteOptions>;
+export function remoteOptions(
+  opts: RemoteOptions = {},
+  env: Record<string, string | undefined> = {},
+): Required<RemoteOptions> {
+  const merged = {
+    ...REMOTE_DEFAULTS,
+    ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)),
+  } as Required<RemoteOptions>;
   for (const k of ['requestTimeoutMs', 'deadlineMs', 'maxColumnBytes'] as const) {
-    if (!Number.isInteger(merged[k]) || merged[k] <= 0) throw new TypeError(`Expected the \`remoteData.${k}\` option to be a positive integer, got \`${String(merged[k])}\``);
+    if (!Number.isInteger(merged[k]) || merged[k] <= 0)
+      throw new TypeError(
+        `Expected the \`remoteData.${k}\` option to be a positive integer, got \`${String(merged[k])}\``,
+      );
   }
-  if (!Number.isInteger(merged.retries) || merged.retries < 0 || merged.retries > 10) throw new TypeError(`Expected the \`remoteData.retries\` option to be an integer from 0 to 10, got \`${String(merged.retries)}\``);
+  if (!Number.isInteger(merged.retries) || merged.retries < 0 || merged.retries > 10)
+    throw new TypeError(
+      `Expected the \`remoteData.retries\` option to be an integer from 0 to 10, got \`${String(merged.retries)}\``,
+    );
   if (!Array.isArray(merged.allowRedirectHosts) || merged.allowRedirectHosts.some((h) => typeof h !== 'string')) {
-    throw new TypeError(`Expected the \`remoteData.allowRedirectHosts\` option to be an array of host names, got \`${JSON.stringify(merged.allowRedirectHosts)}\``);
+    throw new TypeError(
+      `Expected the \`remoteData.allowRedirectHosts\` option to be an array of host names, got \`${JSON.stringify(merged.allowRedirectHosts)}\``,
+    );
   }
   const envHttp = envValue(env, REMOTE_ENV.allowHttp);
   const envHosts = envValue(env, REMOTE_ENV.allowHosts);
   return {
     ...merged,
     allowHttp: merged.allowHttp === true || envHttp === '1' || envHttp === 'true',
-    allowRedirectHosts: [...merged.allowRedirectHosts, ...(envHosts ? envHosts.split(',').map((h) => h.trim()).filter(Boolean) : [])].map((h) => h.toLowerCase()),
+    allowRedirectHosts: [
+      ...merged.allowRedirectHosts,
+      ...(envHosts
+        ? envHosts
+            .split(',')
+            .map((h) => h.trim())
+            .filter(Boolean)
+        : []),
+    ].map((h) => h.toLowerCase()),
   };
 }

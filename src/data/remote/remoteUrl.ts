@@ -24,10 +24,19 @@ export function dataFolderUrl(value: string, allowHttp: boolean): { folder: URL;
   try {
     url = new URL(value);
   } catch {
-    throw refused(value, 'it is not a valid URL', 'Give the https:// URL of a folder written by `sbirtools build-data`.');
+    throw refused(
+      value,
+      'it is not a valid URL',
+      'Give the https:// URL of a folder written by `sbirtools build-data`.',
+    );
   }
   checkScheme(url, allowHttp);
-  if (url.username || url.password) throw refused(url.host, 'it carries a user name or password', 'Remove the credentials from the URL; use a public or pre-signed folder URL.');
+  if (url.username || url.password)
+    throw refused(
+      url.host,
+      'it carries a user name or password',
+      'Remove the credentials from the URL; use a public or pre-signed folder URL.',
+    );
   url.hash = '';
   url.search = '';
   if (url.pathname.endsWith(`/${DATA_DIR_MANIFEST}`)) url.pathname = url.pathname.slice(0, -DATA_DIR_MANIFEST.length);
@@ -43,9 +52,17 @@ export function checkScheme(url: URL, allowHttp: boolean): void {
   if (url.protocol === 'https:') return;
   if (url.protocol === 'http:' && (allowHttp || isLoopbackHost(url.hostname))) return;
   if (url.protocol === 'http:') {
-    throw refused(url.host, 'plain http:// is only used for loopback hosts', 'Serve the data folder over https://, or set SBIRTOOLS_DATA_ALLOW_HTTP=1 (option remoteData.allowHttp) on a private network you trust.');
+    throw refused(
+      url.host,
+      'plain http:// is only used for loopback hosts',
+      'Serve the data folder over https://, or set SBIRTOOLS_DATA_ALLOW_HTTP=1 (option remoteData.allowHttp) on a private network you trust.',
+    );
   }
-  throw refused(url.host || url.href, `the scheme ${url.protocol} is not supported`, 'Give an https:// URL, or a local folder path.');
+  throw refused(
+    url.host || url.href,
+    `the scheme ${url.protocol} is not supported`,
+    'Give an https:// URL, or a local folder path.',
+  );
 }
 
 function refused(where: string, why: string, hint: string): DataError {

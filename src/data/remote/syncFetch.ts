@@ -17,16 +17,26 @@ const START_MS = 20_000;
  * @throws {DataError} DATA_FETCH_FAILED (host, path, status) from the worker, or when it does not answer by the deadline.
  * @example const { bytes } = fetchColumnSync(url, entry.bytes, entry.sha256, cachePath, opts);
  */
-export function fetchColumnSync(url: URL, bytes: number, sha256: string, dest: string | null, opts: Required<RemoteOptions>): { bytes: Uint8Array; requests: number; cached: boolean } {
+export function fetchColumnSync(
+  url: URL,
+  bytes: number,
+  sha256: string,
+  dest: string | null,
+  opts: Required<RemoteOptions>,
+): { bytes: Uint8Array; requests: number; cached: boolean } {
   worker ??= startWorker();
   if (Atomics.load(started!, 0) === 0 && Atomics.wait(started!, 0, 0, START_MS) === 'timed-out') {
     void worker.terminate();
     worker = undefined;
-    throw new DataError('DATA_FETCH_FAILED', `Fetching ${url.pathname} from ${url.host} failed: the fetch thread did not start within ${START_MS} ms.`, {
-      hint: 'sbirtools could not start its fetch worker (dist/src/data/remote/fetchWorker.js); check the install (`npm run build`) and that worker threads are allowed.',
-      host: url.host,
-      path: url.pathname,
-    });
+    throw new DataError(
+      'DATA_FETCH_FAILED',
+      `Fetching ${url.pathname} from ${url.host} failed: the fetch thread did not start within ${START_MS} ms.`,
+      {
+        hint: 'sbirtools could not start its fetch worker (dist/src/data/remote/fetchWorker.js); check the install (`npm run build`) and that worker threads are allowed.',
+        host: url.host,
+        path: url.pathname,
+      },
+    );
   }
   const { port1, port2 } = new MessageChannel();
   const flag = new Int32Array(new SharedArrayBuffer(4));
@@ -38,11 +48,15 @@ export function fetchColumnSync(url: URL, bytes: number, sha256: string, dest: s
   if (waited === 'timed-out' || !got) {
     void worker.terminate();
     worker = undefined;
-    throw new DataError('DATA_FETCH_FAILED', `Fetching ${url.pathname} from ${url.host} failed: the fetch thread did not answer within ${opts.deadlineMs} ms.`, {
-      hint: 'Run the code again; if it keeps failing, check the host and the remoteData limits.',
-      host: url.host,
-      path: url.pathname,
-    });
+    throw new DataError(
+      'DATA_FETCH_FAILED',
+      `Fetching ${url.pathname} from ${url.host} failed: the fetch thread did not answer within ${opts.deadlineMs} ms.`,
+      {
+        hint: 'Run the code again; if it keeps failing, check the host and the remoteData limits.',
+        host: url.host,
+        path: url.pathname,
+      },
+    );
   }
   if (!got.ok) {
     const { code, message, ...rest } = got.error;

@@ -59,7 +59,11 @@ export class RowMaker {
       Contract: r.chance(0.15) ? null : `${agency.code}${r.digits(2)}-${year}-C-${r.digits(4)}`,
       'Proposal Award Date': r.chance(0.0005) ? this.day(1905, r.int(0, 300)) : award,
       'Contract End Date': dated ? this.day(year, r.int(180, 900)) : null,
-      'Solicitation Number': r.chance(0.4) ? null : agency.code === 'NSF' ? `NSF ${year % 100}-${r.int(500, 599)}` : `${year % 100}.${r.int(1, 4)}`,
+      'Solicitation Number': r.chance(0.4)
+        ? null
+        : agency.code === 'NSF'
+          ? `NSF ${year % 100}-${r.int(500, 599)}`
+          : `${year % 100}.${r.int(1, 4)}`,
       'Solicitation Year': r.chance(0.3) ? null : String(year - r.int(0, 1)),
       'Solicitation Close Date': dated && r.chance(0.7) ? this.day(year - 1, r.int(0, 364)) : null,
       'Proposal Receipt Date': dated && r.chance(0.6) ? this.day(year - 1, r.int(0, 364)) : null,
@@ -69,9 +73,21 @@ export class RowMaker {
       'Award Amount': amount,
       UEI: r.chance(0.1) ? null : co.uei,
       Duns: r.chance(0.4) ? null : legacy ? `'${co.duns}'` : co.duns,
-      'HUBZone Owned': r.weighted([['N', 85], ['Y', 5], ['U', 10]] as const),
-      'Socially and Economically Disadvantaged': r.weighted([['N', 80], ['Y', 12], ['U', 8]] as const),
-      'Woman Owned': r.weighted([['N', 82], ['Y', 12], ['U', 6]] as const),
+      'HUBZone Owned': r.weighted([
+        ['N', 85],
+        ['Y', 5],
+        ['U', 10],
+      ] as const),
+      'Socially and Economically Disadvantaged': r.weighted([
+        ['N', 80],
+        ['Y', 12],
+        ['U', 8],
+      ] as const),
+      'Woman Owned': r.weighted([
+        ['N', 82],
+        ['Y', 12],
+        ['U', 6],
+      ] as const),
       'Number Employees': r.chance(0.08) ? null : String(co.employees),
       'Company Website': co.website,
       Address1: co.address1,
@@ -92,9 +108,11 @@ export class RowMaker {
       'RI POC Name': program === 'STTR' ? this.person() : legacy ? null : '  ',
       'RI POC Phone': program === 'STTR' ? this.phone() : null,
     };
-    return SBIR_COLUMNS.filter((c) => !legacy || c.layouts.includes('legacy'))
-      .map((c) => this.csv(values[c.name], c.parse === 'text'))
-      .join(',') + '\n';
+    return (
+      SBIR_COLUMNS.filter((c) => !legacy || c.layouts.includes('legacy'))
+        .map((c) => this.csv(values[c.name], c.parse === 'text'))
+        .join(',') + '\n'
+    );
   }
 
   private csv(v: Cell, text: boolean): string {
@@ -108,7 +126,9 @@ export class RowMaker {
   private day(year: number, dayOfYear: number): string {
     const d = new Date(Date.UTC(year, 0, 1 + dayOfYear));
     const [y, m, dd] = [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()];
-    return this.layout === 'current' ? `${y}-${String(m).padStart(2, '0')}-${String(dd).padStart(2, '0')}` : `${m}/${dd}/${y}`;
+    return this.layout === 'current'
+      ? `${y}-${String(m).padStart(2, '0')}-${String(dd).padStart(2, '0')}`
+      : `${m}/${dd}/${y}`;
   }
 
   private amount(phase: string, year: number): Cell {
@@ -127,7 +147,9 @@ export class RowMaker {
 
   private phone(): string {
     const r = this.rng;
-    return this.layout === 'legacy' ? `(${r.int(201, 989)}) ${r.int(200, 999)}-${r.digits(4)}` : `${r.int(201, 989)}-${r.int(200, 999)}-${r.digits(4)}`;
+    return this.layout === 'legacy'
+      ? `(${r.int(201, 989)}) ${r.int(200, 999)}-${r.digits(4)}`
+      : `${r.int(201, 989)}-${r.int(200, 999)}-${r.digits(4)}`;
   }
 
   private abstract(): Cell {

@@ -37,9 +37,12 @@ export function engineFallbackMessage(reason: string): string {
 /** How to get a native engine on this runtime. */
 export function nativeEngineFix(): string {
   const versions = process.versions as Record<string, string | undefined>;
-  if (versions.bun || versions.deno) return 'none on Bun or Deno (isolated-vm is a Node addon); run under Node 22, 24 or 26 for it';
+  if (versions.bun || versions.deno)
+    return 'none on Bun or Deno (isolated-vm is a Node addon); run under Node 22, 24 or 26 for it';
   const major = Number(process.versions.node.split('.')[0]);
-  if (major === 20) return 'Node 20 is a legacy line: `npm install isolated-vm-legacy@npm:isolated-vm@5.0.4` (compiles; needs python3, make and g++), or move to Node 22, 24 or 26 (prebuilt)';
-  if (major >= 26) return '`npm install isolated-vm-7@npm:isolated-vm@^7` (prebuilt for Node 24/26), or `npm rebuild isolated-vm-7`';
+  if (major === 20)
+    return 'Node 20 is a legacy line: `npm install isolated-vm-legacy@npm:isolated-vm@5.0.4` (compiles; needs python3, make and g++), or move to Node 22, 24 or 26 (prebuilt)';
+  if (major >= 26)
+    return '`npm install isolated-vm-7@npm:isolated-vm@^7` (prebuilt for Node 24/26), or `npm rebuild isolated-vm-7`';
   return '`npm rebuild isolated-vm` (or `npm install isolated-vm@^6`, prebuilt for Node 22/24 on Linux, macOS and Windows)';
 }

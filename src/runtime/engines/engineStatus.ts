@@ -35,7 +35,8 @@ export async function engineStatus(): Promise<EngineStatus> {
 
 /** One line for people: `isolated-vm 6.2.0 (isolated-vm) on Node v22.23.3` or the fallback and its fix. */
 export function engineStatusLine(s: EngineStatus): string {
-  if (s.isolatedVm) return `isolated-vm ${s.isolatedVm.version} (package ${s.isolatedVm.name}) on ${s.node}; 'quickjs' (WASM ${s.quickjs.version}) also available`;
+  if (s.isolatedVm)
+    return `isolated-vm ${s.isolatedVm.version} (package ${s.isolatedVm.name}) on ${s.node}; 'quickjs' (WASM ${s.quickjs.version}) also available`;
   return `QuickJS WASM ${s.quickjs.version} on ${s.node}: no isolated-vm build loads, so 'auto' falls back (about 10x slower). Why: ${s.fallback!.reason}. Fix: ${s.fallback!.fix}`;
 }
 

@@ -17,13 +17,23 @@ export class FileSink {
 
   /** @throws {Error} with a message for the guest, for a bad name or type, or past the cap. */
   add(name: unknown, mediaType: unknown, bytes: unknown): void {
-    if (!isSafeFileName(name)) throw new Error(`Invalid file name ${JSON.stringify(String(name).slice(0, 200))}: use a plain name such as 'result.csv' (no folders, '..' or NUL)`);
+    if (!isSafeFileName(name))
+      throw new Error(
+        `Invalid file name ${JSON.stringify(String(name).slice(0, 200))}: use a plain name such as 'result.csv' (no folders, '..' or NUL)`,
+      );
     if (!(bytes instanceof Uint8Array)) throw new Error('a saved file must be bytes (Uint8Array)');
-    const type = typeof mediaType === 'string' && /^[\w.+-]+\/[\w.+-]+$/.test(mediaType) ? mediaType : 'application/octet-stream';
-    if (this.byName.has(name)) throw new Error(`A file named ${JSON.stringify(name)} was already saved in this run; give each file its own name`);
-    if (this.byName.size >= MAX_FILES_PER_RUN) throw new Error(`Saving ${name} would pass this run's limit of ${MAX_FILES_PER_RUN} files`);
+    const type =
+      typeof mediaType === 'string' && /^[\w.+-]+\/[\w.+-]+$/.test(mediaType) ? mediaType : 'application/octet-stream';
+    if (this.byName.has(name))
+      throw new Error(
+        `A file named ${JSON.stringify(name)} was already saved in this run; give each file its own name`,
+      );
+    if (this.byName.size >= MAX_FILES_PER_RUN)
+      throw new Error(`Saving ${name} would pass this run's limit of ${MAX_FILES_PER_RUN} files`);
     if (this.used + bytes.byteLength > this.capBytes) {
-      throw new Error(`Saving ${name} (${bytes.byteLength} bytes) would pass this run's limit of ${this.capBytes} bytes of files`);
+      throw new Error(
+        `Saving ${name} (${bytes.byteLength} bytes) would pass this run's limit of ${this.capBytes} bytes of files`,
+      );
     }
     this.used += bytes.byteLength;
     this.byName.set(name, { name, mediaType: type, bytes });

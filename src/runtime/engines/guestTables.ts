@@ -33,7 +33,14 @@ const LAZY_PAGES = 16;
  * kilobytes); after that, or without `loadRows`, the whole column is loaded once and kept.
  * `counts` is the session's pages read per column.
  */
-export function guestRows(provider: TableProvider, table: string, column: string, start: number, end: number, counts: Map<string, number>): { data: ReturnType<TableProvider['loadColumn']>; start: number; end: number } {
+export function guestRows(
+  provider: TableProvider,
+  table: string,
+  column: string,
+  start: number,
+  end: number,
+  counts: Map<string, number>,
+): { data: ReturnType<TableProvider['loadColumn']>; start: number; end: number } {
   const key = `${table}\u0000${column}`;
   const seen = counts.get(key) ?? 0;
   if (provider.loadRows && seen < LAZY_PAGES) {

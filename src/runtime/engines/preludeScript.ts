@@ -54,8 +54,15 @@ export function compilePrelude(ivm: Ivm, isolate: Isolate): Script {
       cachedData = new ivm.ExternalCopy(copy.buffer) as CachedData;
     }
   }
-  const options = { filename: 'sbirtools-prelude.js', produceCachedData: true as const, ...(cachedData ? { cachedData } : {}) };
-  const script = isolate.compileScriptSync(preludeSource(), options) as Script & { cachedData?: CachedData; cachedDataRejected?: boolean };
+  const options = {
+    filename: 'sbirtools-prelude.js',
+    produceCachedData: true as const,
+    ...(cachedData ? { cachedData } : {}),
+  };
+  const script = isolate.compileScriptSync(preludeSource(), options) as Script & {
+    cachedData?: CachedData;
+    cachedDataRejected?: boolean;
+  };
   if (!cachedData || script.cachedDataRejected) {
     cachedData = script.cachedData;
     // made here (none on disk, or V8 refused the file's bytes): store it for the next process

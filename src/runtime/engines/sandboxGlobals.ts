@@ -30,7 +30,9 @@ export function sandboxGlobalNames(): { all: ReadonlySet<string>; builtins: Read
   if (cached) return cached;
   const dir = join(packageRoot(), 'dist', 'prelude');
   const file = join(dir, SANDBOX_GLOBALS_FILE);
-  const g = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SandboxGlobals) : listSandboxGlobals(readFileSync(join(dir, 'bundle.js'), 'utf8'));
+  const g = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as SandboxGlobals)
+    : listSandboxGlobals(readFileSync(join(dir, 'bundle.js'), 'utf8'));
   cached = { all: new Set([...g.builtins, ...g.prelude]), builtins: new Set(g.builtins) };
   return cached;
 }
@@ -61,7 +63,11 @@ export async function listQuickJsBuiltins(): Promise<string[]> {
   const { module } = await (await loadQuickJs()).instantiate(64 * 1024 * 1024);
   const context = module.newContext();
   try {
-    const handle = context.unwrapResult(context.evalCode('JSON.stringify([...Object.getOwnPropertyNames(globalThis), ...Object.getOwnPropertyNames(Object.prototype)])'));
+    const handle = context.unwrapResult(
+      context.evalCode(
+        'JSON.stringify([...Object.getOwnPropertyNames(globalThis), ...Object.getOwnPropertyNames(Object.prototype)])',
+      ),
+    );
     const names = JSON.parse(context.getString(handle)) as string[];
     handle.dispose();
     return names;

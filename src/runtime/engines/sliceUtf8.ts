@@ -14,5 +14,11 @@ export function sliceUtf8(data: ColumnData, start: number, end: number): Utf8Col
   const base = data.offsets[start]!;
   const offsets = new Int32Array(end - start + 1);
   for (let i = 0; i <= end - start; i++) offsets[i] = data.offsets[start + i]! - base;
-  return { kind: 'utf8', type: 'string', bytes: data.bytes.slice(base, data.offsets[end]), offsets, valid: data.valid.slice(start, end) };
+  return {
+    kind: 'utf8',
+    type: 'string',
+    bytes: data.bytes.slice(base, data.offsets[end]),
+    offsets,
+    valid: data.valid.slice(start, end),
+  };
 }

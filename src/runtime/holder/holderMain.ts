@@ -84,10 +84,33 @@ process.on('message', (req: HolderRequest) => {
   handle(req).then(
     (data) => send({ id: req.id, ok: true, data }, replied),
     (err: unknown) => {
-      const e = err as { code?: string; message?: string; hint?: unknown; host?: unknown; path?: unknown; status?: unknown };
+      const e = err as {
+        code?: string;
+        message?: string;
+        hint?: unknown;
+        host?: unknown;
+        path?: unknown;
+        status?: unknown;
+      };
       // a failed remote fetch keeps its host, path and status across IPC (DATA_FETCH_FAILED)
-      const where = { ...(typeof e?.host === 'string' ? { host: e.host } : {}), ...(typeof e?.path === 'string' ? { path: e.path } : {}), ...(typeof e?.status === 'number' ? { status: e.status } : {}) };
-      send({ id: req.id, ok: false, error: { code: e?.code ?? 'INTERNAL_ERROR', message: String(e?.message ?? err), ...(typeof e?.hint === 'string' ? { hint: e.hint } : {}), ...where } }, replied);
+      const where = {
+        ...(typeof e?.host === 'string' ? { host: e.host } : {}),
+        ...(typeof e?.path === 'string' ? { path: e.path } : {}),
+        ...(typeof e?.status === 'number' ? { status: e.status } : {}),
+      };
+      send(
+        {
+          id: req.id,
+          ok: false,
+          error: {
+            code: e?.code ?? 'INTERNAL_ERROR',
+            message: String(e?.message ?? err),
+            ...(typeof e?.hint === 'string' ? { hint: e.hint } : {}),
+            ...where,
+          },
+        },
+        replied,
+      );
     },
   );
 });

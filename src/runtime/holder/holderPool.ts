@@ -43,7 +43,11 @@ export class HolderPool implements Backend {
     const holder = this.pick();
     holder.sessions++;
     try {
-      const { dataset } = await holder.request<{ dataset: DatasetInfo | undefined }>({ op: 'open', sessionId: id, spec });
+      const { dataset } = await holder.request<{ dataset: DatasetInfo | undefined }>({
+        op: 'open',
+        sessionId: id,
+        spec,
+      });
       this.sessions.set(id, { holder, spec, dataset });
       return { dataset };
     } catch (err) {
@@ -52,10 +56,17 @@ export class HolderPool implements Backend {
     }
   }
 
-  async run(id: string, req: SourceRunRequest, signal?: AbortSignal, onOutput?: OutputListener): Promise<RawRunOutcome & { reset: boolean }> {
+  async run(
+    id: string,
+    req: SourceRunRequest,
+    signal?: AbortSignal,
+    onOutput?: OutputListener,
+  ): Promise<RawRunOutcome & { reset: boolean }> {
     // checked before any timer exists: a bad signal must not leave a deadline or a watch behind
     if (signal !== undefined && !(signal instanceof AbortSignal)) {
-      throw new SbirtoolsValidationError(`Expected the \`signal\` option to be an AbortSignal, got \`${signal === null ? 'null' : typeof signal}\``);
+      throw new SbirtoolsValidationError(
+        `Expected the \`signal\` option to be an AbortSignal, got \`${signal === null ? 'null' : typeof signal}\``,
+      );
     }
     let a = this.sessions.get(id);
     if (!a) throw new Error(`no open session ${id}`);
@@ -70,7 +81,10 @@ export class HolderPool implements Backend {
     }
     const holder = a.holder;
     const started = performance.now();
-    const deadline = setTimeout(() => holder.kill(`a run passed its ${req.timeoutMs} ms deadline`, 'timeout'), req.timeoutMs + KILL_GRACE_MS);
+    const deadline = setTimeout(
+      () => holder.kill(`a run passed its ${req.timeoutMs} ms deadline`, 'timeout'),
+      req.timeoutMs + KILL_GRACE_MS,
+    );
     const limit = a.spec.limits.memoryLimitMb * 1048576;
     // The RSS baseline is read at the first poll, not here: reading /proc costs ~20 µs on every
     // run's path, and growth in the first poll interval is covered by RSS_SLACK_BYTES and by
@@ -83,14 +97,21 @@ export class HolderPool implements Backend {
       const rss = holder.rssBytes();
       if (rss !== undefined && flight.baseline < 0) flight.baseline = rss;
       else if (rss !== undefined && rss - flight.baseline > flight.limits * RSS_KILL_FACTOR + RSS_SLACK_BYTES) {
-        holder.kill(`its memory grew ${Math.round((rss - flight.baseline) / 1048576)} MB during runs limited to ${Math.round(flight.limits / 1048576)} MB`, 'memory');
+        holder.kill(
+          `its memory grew ${Math.round((rss - flight.baseline) / 1048576)} MB during runs limited to ${Math.round(flight.limits / 1048576)} MB`,
+          'memory',
+        );
       }
     }, RSS_POLL_MS);
     const onAbort = () => void holder.request({ op: 'abort', sessionId: id }).catch(() => undefined);
     signal?.addEventListener('abort', onAbort, { once: true });
     if (onOutput) holder.outputListeners.set(id, onOutput);
     try {
-      const out = await holder.request<RawRunOutcome & { reset: boolean }>({ op: 'run', sessionId: id, run: onOutput ? { ...req, streamOutput: true } : req });
+      const out = await holder.request<RawRunOutcome & { reset: boolean }>({
+        op: 'run',
+        sessionId: id,
+        run: onOutput ? { ...req, streamOutput: true } : req,
+      });
       return { ...out, reset: reset || out.reset };
     } catch (err) {
       if (!(err instanceof HolderExitedError)) throw err;
@@ -118,7 +139,9 @@ export class HolderPool implements Backend {
   async liveIsolates(): Promise<number> {
     let n = 0;
     for (const h of this.holders) {
-      if (h && !h.exited) n += (await h.request<{ liveIsolates: number }>({ op: 'stats' }).catch(() => ({ liveIsolates: 0 }))).liveIsolates;
+      if (h && !h.exited)
+        n += (await h.request<{ liveIsolates: number }>({ op: 'stats' }).catch(() => ({ liveIsolates: 0 })))
+          .liveIsolates;
     }
     return n;
   }

@@ -20,11 +20,15 @@ export type HolderExitKind = 'timeout' | 'memory' | 'crash';
 const RETIRE_GRACE_MS = 2_500;
 
 /** Signs of a V8/isolated-vm out-of-memory death in the holder's stderr (or its catastrophe report). */
-const OOM_SIGNS = /out of memory|out-of-memory|heap limit|Allocation failed|is_heap_oom|CALL_AND_RETRY_LAST|Last few GCs/i;
+const OOM_SIGNS =
+  /out of memory|out-of-memory|heap limit|Allocation failed|is_heap_oom|CALL_AND_RETRY_LAST|Last few GCs/i;
 
 /** The holder died: crashed (fatal OOM, abort), was killed by a watchdog, or exited. */
 export class HolderExitedError extends SbirtoolsError {
-  constructor(message: string, readonly reason: HolderExitKind) {
+  constructor(
+    message: string,
+    readonly reason: HolderExitKind,
+  ) {
     super('HOLDER_EXITED', message);
     this.name = 'HolderExitedError';
   }
@@ -146,7 +150,10 @@ export class HolderProcess {
     }
     if (this.exited) throw new HolderExitedError('the sandbox process has exited', 'crash');
     if (this.retiring && req.op !== 'close' && req.op !== 'stats') {
-      throw new HolderExitedError(`the sandbox process is shutting down after an unrecoverable error (${this.retiring})`, 'crash');
+      throw new HolderExitedError(
+        `the sandbox process is shutting down after an unrecoverable error (${this.retiring})`,
+        'crash',
+      );
     }
     const id = this.nextId++;
     const promise = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject }));
@@ -171,7 +178,14 @@ export class HolderProcess {
   private retire(message: string): void {
     if (this.retiring || this.exited) return;
     this.retiring = message;
-    setTimeout(() => this.kill(`it did not exit after an unrecoverable error (${message})`, OOM_SIGNS.test(message) ? 'memory' : 'crash'), RETIRE_GRACE_MS).unref();
+    setTimeout(
+      () =>
+        this.kill(
+          `it did not exit after an unrecoverable error (${message})`,
+          OOM_SIGNS.test(message) ? 'memory' : 'crash',
+        ),
+      RETIRE_GRACE_MS,
+    ).unref();
   }
 
   /** Resident memory of the holder in bytes (Linux /proc), or undefined where unknown. */
@@ -219,7 +233,8 @@ export class HolderProcess {
   }
 
   private exitError(code: number | null, signal: NodeJS.Signals | null): HolderExitedError {
-    if (this.killReason) return new HolderExitedError(`the sandbox process was killed: ${this.killReason.message}`, this.killReason.kind);
+    if (this.killReason)
+      return new HolderExitedError(`the sandbox process was killed: ${this.killReason.message}`, this.killReason.kind);
     const oom = OOM_SIGNS.test(this.stderrTail) || OOM_SIGNS.test(this.retiring ?? '');
     const how = signal ? `signal ${signal}` : `exit code ${code}`;
     if (oom) return new HolderExitedError(`the sandbox process ran out of memory (${how})`, 'memory');
@@ -233,7 +248,14 @@ export class HolderProcess {
  * file, corrupt cache) cross IPC as { code, message } and become DataError again, so
  * `err instanceof DataError` holds for the caller as documented (docs/errors.md).
  */
-function reviveError(e: { code: string; message: string; hint?: string; host?: string; path?: string; status?: number }): Error {
+function reviveError(e: {
+  code: string;
+  message: string;
+  hint?: string;
+  host?: string;
+  path?: string;
+  status?: number;
+}): Error {
   if ((DATA_ERROR_CODES as readonly string[]).includes(e.code)) {
     const { code, message, ...rest } = e;
     return new DataError(code as DataErrorCode, message, rest);

@@ -24,7 +24,12 @@ export class InlineBackend implements Backend {
     return this.host.open(id, spec);
   }
 
-  async run(id: string, req: Parameters<Backend['run']>[1], signal?: AbortSignal, onOutput?: Parameters<Backend['run']>[3]) {
+  async run(
+    id: string,
+    req: Parameters<Backend['run']>[1],
+    signal?: AbortSignal,
+    onOutput?: Parameters<Backend['run']>[3],
+  ) {
     const onAbort = () => this.host.abort(id);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {

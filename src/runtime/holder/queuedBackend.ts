@@ -23,7 +23,10 @@ export class QueuedBackend implements Backend {
   async run(id: string, req: SourceRunRequest, signal?: AbortSignal, onOutput?: OutputListener) {
     if (this.active >= this.maxConcurrent) {
       if (this.waiting.length >= this.maxQueue) {
-        return emptyOutcome('queue_full', `the pool is busy: ${this.active} runs executing and ${this.waiting.length} waiting (maxQueue ${this.maxQueue})`);
+        return emptyOutcome(
+          'queue_full',
+          `the pool is busy: ${this.active} runs executing and ${this.waiting.length} waiting (maxQueue ${this.maxQueue})`,
+        );
       }
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }

@@ -64,7 +64,9 @@ export class SessionHost {
     return this.warm.count();
   }
 
-  private async build(spec: SessionSpec): Promise<{ session: EngineSession; dataset: DatasetInfo | undefined; engine: EngineLabel }> {
+  private async build(
+    spec: SessionSpec,
+  ): Promise<{ session: EngineSession; dataset: DatasetInfo | undefined; engine: EngineLabel }> {
     // resolved first: an engine that cannot load is the caller's error, before any data is opened
     const engine = await resolveEngine(spec.engine);
     const providers: TableProvider[] = [];
@@ -75,7 +77,12 @@ export class SessionHost {
       providers.push(award.provider);
       dataset = award.info;
     }
-    const session = await openEngineSession(engine, spec.limits, spec.tables.length > 0 ? this.loadTables(spec, providers) : providers, dataset);
+    const session = await openEngineSession(
+      engine,
+      spec.limits,
+      spec.tables.length > 0 ? this.loadTables(spec, providers) : providers,
+      dataset,
+    );
     return { session, dataset, engine: engine.label };
   }
 
@@ -84,7 +91,10 @@ export class SessionHost {
    * the engine makes the isolate; the first failure in the tables' order is the error.
    */
   private loadTables(spec: SessionSpec, providers: TableProvider[]): Promise<TableProvider[]> {
-    const tables = Promise.allSettled(spec.tables.map((t) => this.tables.table(t))).then((settled) => [...providers, ...settled.map(loadedOrThrow)]);
+    const tables = Promise.allSettled(spec.tables.map((t) => this.tables.table(t))).then((settled) => [
+      ...providers,
+      ...settled.map(loadedOrThrow),
+    ]);
     tables.catch(() => undefined); // awaited by openEngineSession; this only keeps an early failure from counting as unhandled
     return tables;
   }
@@ -103,7 +113,8 @@ export class SessionHost {
     const remainingMs = Math.ceil(req.timeoutMs - (performance.now() - received));
     if (checked.ok && remainingMs < 1) checked = parseTimeout(req.timeoutMs);
     if (!checked.ok) return { ...emptyOutcome('rejected', checked.error.message), error: checked.error };
-    if (this.sessions.get(id) !== entry) return emptyOutcome('internal', 'the session was closed while the code was checked');
+    if (this.sessions.get(id) !== entry)
+      return emptyOutcome('internal', 'the session was closed while the code was checked');
     let reset = false;
     if (!entry.session.alive) {
       await this.open(id, entry.spec);
@@ -112,7 +123,12 @@ export class SessionHost {
     const current = this.sessions.get(id)!;
     this.startWatch();
     try {
-      const run = { ...checked.prepared, timeoutMs: remainingMs, ...(req.deterministic ? { deterministic: req.deterministic } : {}), ...(onOutput ? { onOutput } : {}) };
+      const run = {
+        ...checked.prepared,
+        timeoutMs: remainingMs,
+        ...(req.deterministic ? { deterministic: req.deterministic } : {}),
+        ...(onOutput ? { onOutput } : {}),
+      };
       return { ...(await current.session.run(run)), engine: current.engine, reset };
     } finally {
       this.stopWatchIfIdle();
@@ -196,10 +212,14 @@ export class SessionHost {
     const own = Math.max(0, this.peakOwn - this.baselineOwn);
     const grown = m.rss - this.baselineRss - own;
     // parses on worker threads (codeChecker.ts) are capped at their own runs' limits: budgeted too
-    const limits = (running.reduce((sum, e) => sum + e.spec.limits.memoryLimitMb, 0) + this.checker.workerBudgetMb) * 1048576;
+    const limits =
+      (running.reduce((sum, e) => sum + e.spec.limits.memoryLimitMb, 0) + this.checker.workerBudgetMb) * 1048576;
     if (grown > limits * RSS_HARD_FACTOR && !this.hardLimitReported) {
       this.hardLimitReported = true;
-      reportCatastrophe(`out of memory: the process grew ${mb(grown)} MB during runs limited to ${mb(limits)} MB and disposing their isolates did not stop it`, 'oom');
+      reportCatastrophe(
+        `out of memory: the process grew ${mb(grown)} MB during runs limited to ${mb(limits)} MB and disposing their isolates did not stop it`,
+        'oom',
+      );
     }
     if (grown > limits * RSS_FACTOR) {
       for (const e of running) if (e.session.alive) e.session.dispose('memory');

@@ -29,7 +29,11 @@ async function decodeFile(spec: Extract<TableSpec, { kind: 'file' }>): Promise<C
 export function providerFromColumnar(table: ColumnarTable): TableProvider {
   const byName = new Map(table.columns.map((c) => [c.name, c.data]));
   return {
-    meta: { name: table.name, numRows: table.numRows, columns: table.columns.map(({ name, type, kind }) => ({ name, type, kind })) },
+    meta: {
+      name: table.name,
+      numRows: table.numRows,
+      columns: table.columns.map(({ name, type, kind }) => ({ name, type, kind })),
+    },
     loadColumn(name) {
       const data = byName.get(name);
       if (!data) throw new Error(`table ${table.name} has no column ${name}`);
@@ -56,7 +60,9 @@ export class TableCache {
           meta: { ...ds.meta, name: 'award_data' },
           loadColumn: (name: string) => ds.loadColumn(name),
           // a page of long text read alone until the column is loaded whole (the first touch of Abstract)
-          ...(ds.loadRows ? { loadRows: (name: string, start: number, end: number) => ds.loadRows!(name, start, end) } : {}),
+          ...(ds.loadRows
+            ? { loadRows: (name: string, start: number, end: number) => ds.loadRows!(name, start, end) }
+            : {}),
         },
       }));
       entry.catch(() => this.datasets.delete(key));
@@ -68,7 +74,10 @@ export class TableCache {
   async table(spec: TableSpec): Promise<TableProvider> {
     if (spec.kind === 'columnar') return providerFromColumnar({ ...spec.table, name: spec.name });
     // a decoded file is kept while the file is unchanged (size and mtime are part of the key)
-    const key = spec.kind === 'file' ? `${spec.name}\u0000${spec.path}\u0000${fileStamp(spec.path)}` : `${spec.name}\u0000${spec.path}`;
+    const key =
+      spec.kind === 'file'
+        ? `${spec.name}\u0000${spec.path}\u0000${fileStamp(spec.path)}`
+        : `${spec.name}\u0000${spec.path}`;
     let entry = this.csvTables.get(key);
     if (!entry) {
       entry = (spec.kind === 'file' ? decodeFile(spec) : tableFromCsv(spec.name, spec.path)).then(providerFromColumnar);

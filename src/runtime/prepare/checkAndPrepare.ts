@@ -22,7 +22,17 @@ export function checkAndPrepare(source: string, preset: PresetName): CheckedCode
   if (check.ok) return { ok: true, prepared: prepareCode(source, program) };
   if (check.type === 'SYNTAX_ERROR') {
     const s = check.syntaxError;
-    return { ok: false, error: { type: 'SYNTAX_ERROR', message: s.message, line: s.line, column: s.column, snippet: s.snippet, hint: s.hint } };
+    return {
+      ok: false,
+      error: {
+        type: 'SYNTAX_ERROR',
+        message: s.message,
+        line: s.line,
+        column: s.column,
+        snippet: s.snippet,
+        hint: s.hint,
+      },
+    };
   }
   const first = check.violations[0]!;
   const more = check.violations.length > 1 ? ` (and ${check.violations.length - 1} more: see violations)` : '';

@@ -49,8 +49,15 @@ export class CodeChecker {
    * const out = await checker.check('1 + 1', 'standard', 30_000, 512, 'session-1');
    * if (out !== 'aborted' && out.ok) out.prepared.code; // '1 + 1'
    */
-  check(source: string, preset: PresetName, budgetMs: number, memoryLimitMb: number, key: string): CheckedCode | Promise<CheckedCode | 'aborted'> {
-    if (source.length > Math.min(INLINE_CHECK_MAX_UNITS, budgetMs * INLINE_UNITS_PER_MS)) return this.inWorker(source, preset, budgetMs, memoryLimitMb, key);
+  check(
+    source: string,
+    preset: PresetName,
+    budgetMs: number,
+    memoryLimitMb: number,
+    key: string,
+  ): CheckedCode | Promise<CheckedCode | 'aborted'> {
+    if (source.length > Math.min(INLINE_CHECK_MAX_UNITS, budgetMs * INLINE_UNITS_PER_MS))
+      return this.inWorker(source, preset, budgetMs, memoryLimitMb, key);
     const memoKey = preset + '\u0000' + source;
     const known = this.memo.get(memoKey);
     if (known) {
@@ -93,7 +100,13 @@ export class CodeChecker {
     this.workers.clear();
   }
 
-  private inWorker(source: string, preset: PresetName, budgetMs: number, memoryLimitMb: number, key: string): Promise<CheckedCode | 'aborted'> {
+  private inWorker(
+    source: string,
+    preset: PresetName,
+    budgetMs: number,
+    memoryLimitMb: number,
+    key: string,
+  ): Promise<CheckedCode | 'aborted'> {
     return new Promise((resolve) => {
       // the AST of a large program takes several times its size: the run's memory limit applies
       const worker = new Worker(codeCheckWorkerPath(), {
@@ -120,7 +133,9 @@ export class CodeChecker {
       this.inFlight.set(key, onAbort);
       worker.once('message', (out: CheckedCode) => finish(out));
       worker.once('error', (err: Error & { code?: string }) => finish(workerFailure(err, memoryLimitMb)));
-      worker.once('exit', () => finish(workerFailure(new Error('the code-check worker exited without an answer'), memoryLimitMb)));
+      worker.once('exit', () =>
+        finish(workerFailure(new Error('the code-check worker exited without an answer'), memoryLimitMb)),
+      );
     });
   }
 }

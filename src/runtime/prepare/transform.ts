@@ -97,11 +97,22 @@ function hoistDeclaration(s: AnyNode, edits: Edit[], hoisted: Set<string>): void
 function collectPatternNames(p: AnyNode | null, out: Set<string>): void {
   if (!p) return;
   switch (p.type) {
-    case 'Identifier': out.add(p.name); break;
-    case 'ObjectPattern': for (const prop of p.properties) collectPatternNames(prop.type === 'RestElement' ? prop.argument : prop.value, out); break;
-    case 'ArrayPattern': for (const el of p.elements) collectPatternNames(el, out); break;
-    case 'RestElement': collectPatternNames(p.argument, out); break;
-    case 'AssignmentPattern': collectPatternNames(p.left, out); break;
+    case 'Identifier':
+      out.add(p.name);
+      break;
+    case 'ObjectPattern':
+      for (const prop of p.properties)
+        collectPatternNames(prop.type === 'RestElement' ? prop.argument : prop.value, out);
+      break;
+    case 'ArrayPattern':
+      for (const el of p.elements) collectPatternNames(el, out);
+      break;
+    case 'RestElement':
+      collectPatternNames(p.argument, out);
+      break;
+    case 'AssignmentPattern':
+      collectPatternNames(p.left, out);
+      break;
   }
 }
 
@@ -123,9 +134,16 @@ function scanTopLevel(program: AnyNode): TopLevelMarkers {
     const type = node.type as string;
     if (type === 'ReturnStatement') found.returns = found.asyncMarker = true;
     else if (type === 'AwaitExpression' || (type === 'ForOfStatement' && node.await === true)) found.asyncMarker = true;
-    else if (type === 'AssignmentExpression' && node.left.type === 'Identifier' && node.left.name === 'result') found.assignsResult = true;
+    else if (type === 'AssignmentExpression' && node.left.type === 'Identifier' && node.left.name === 'result')
+      found.assignsResult = true;
     if (found.returns && found.asyncMarker && found.assignsResult) break;
-    if (type === 'FunctionDeclaration' || type === 'FunctionExpression' || type === 'ArrowFunctionExpression' || type === 'ClassBody') continue;
+    if (
+      type === 'FunctionDeclaration' ||
+      type === 'FunctionExpression' ||
+      type === 'ArrowFunctionExpression' ||
+      type === 'ClassBody'
+    )
+      continue;
     for (const key in node) {
       if (key === 'type' || key === 'start' || key === 'end' || key === 'loc') continue;
       const v = node[key];
@@ -149,7 +167,9 @@ function declaresResult(s: AnyNode): boolean {
 
 function applyEdits(source: string, edits: Edit[]): string {
   // at one position, insertions go before replacements; otherwise keep the order they were made in
-  const sorted = edits.map((e, i) => ({ ...e, i })).sort((a, b) => a.start - b.start || (a.end - a.start) - (b.end - b.start) || a.i - b.i);
+  const sorted = edits
+    .map((e, i) => ({ ...e, i }))
+    .sort((a, b) => a.start - b.start || a.end - a.start - (b.end - b.start) || a.i - b.i);
   let out = '';
   let pos = 0;
   for (const e of sorted) {

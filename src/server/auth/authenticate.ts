@@ -34,19 +34,43 @@ export function authenticate(ring: KeyRing, verifier: OAuthVerifier | undefined)
     if (!token || !JWT.test(token)) {
       // an API key (or the viewer's cookie) still works beside OAuth when the server has keys
       if (!ring.open && (token || ctx.route.browser)) return keys(ctx, next);
-      return fail(401, 'UNAUTHORIZED', 'This server needs an OAuth access token: send `Authorization: Bearer <token>`.', challenge(), `Get a token from the authorization server named in ${metadata} (for the resource ${verifier.options.audience}).`);
+      return fail(
+        401,
+        'UNAUTHORIZED',
+        'This server needs an OAuth access token: send `Authorization: Bearer <token>`.',
+        challenge(),
+        `Get a token from the authorization server named in ${metadata} (for the resource ${verifier.options.audience}).`,
+      );
     }
     let who;
     try {
       who = await verifier.verify(token);
     } catch (err) {
       if (!(err instanceof TokenError)) throw err;
-      if (err.code === 'temporarily_unavailable') return fail(503, 'AUTH_UNAVAILABLE', err.message, { 'retry-after': '5', 'sbirtools-code-ran': 'false' }, 'Retry shortly; the operator should check that the issuer\'s metadata and JWKS are reachable.');
-      return fail(401, 'UNAUTHORIZED', err.message, challenge(`, error="invalid_token", error_description="${err.message.replace(/["\\]/g, '')}"`));
+      if (err.code === 'temporarily_unavailable')
+        return fail(
+          503,
+          'AUTH_UNAVAILABLE',
+          err.message,
+          { 'retry-after': '5', 'sbirtools-code-ran': 'false' },
+          "Retry shortly; the operator should check that the issuer's metadata and JWKS are reachable.",
+        );
+      return fail(
+        401,
+        'UNAUTHORIZED',
+        err.message,
+        challenge(`, error="invalid_token", error_description="${err.message.replace(/["\\]/g, '')}"`),
+      );
     }
     const scope = scopeFor(ctx.route.path);
     if (scope && !who.scopes.includes(scope)) {
-      return fail(403, 'FORBIDDEN', `The access token lacks the scope \`${scope}\` this route needs (it has: ${who.scopes.join(' ') || 'none'}).`, challenge(`, error="insufficient_scope", scope="${scope}"`), `Request a token with scope ${scope}.`);
+      return fail(
+        403,
+        'FORBIDDEN',
+        `The access token lacks the scope \`${scope}\` this route needs (it has: ${who.scopes.join(' ') || 'none'}).`,
+        challenge(`, error="insufficient_scope", scope="${scope}"`),
+        `Request a token with scope ${scope}.`,
+      );
     }
     ctx.keyId = who.ownerId;
     // one budget per OAuth subject (ownerId hashes issuer + sub), shared with REST, MCP and sessions

@@ -46,7 +46,11 @@ export function createOAuthVerifier(options: OAuthOptions): OAuthVerifier {
       const { createRemoteJWKSet } = await import('jose');
       const jwksUri = await discoverJwksUri(options.issuer);
       // cooldown 0: a new key id refetches at once (rotation); jose shares one fetch between callers
-      return createRemoteJWKSet(new URL(jwksUri), { cacheMaxAge: options.jwksCacheMs ?? 600_000, cooldownDuration: 0, timeoutDuration: 5000 });
+      return createRemoteJWKSet(new URL(jwksUri), {
+        cacheMaxAge: options.jwksCacheMs ?? 600_000,
+        cooldownDuration: 0,
+        timeoutDuration: 5000,
+      });
     })().catch((err: unknown) => {
       keys = undefined; // the metadata is looked up again on the next token
       throw err;
@@ -59,7 +63,10 @@ export function createOAuthVerifier(options: OAuthOptions): OAuthVerifier {
       try {
         keySet = await jwks();
       } catch (err) {
-        throw new TokenError(`The authorization server's keys could not be fetched (${(err as Error).message}).`, 'temporarily_unavailable');
+        throw new TokenError(
+          `The authorization server's keys could not be fetched (${(err as Error).message}).`,
+          'temporarily_unavailable',
+        );
       }
       try {
         const { payload } = await jose.jwtVerify(token, keySet as never, {
@@ -69,10 +76,25 @@ export function createOAuthVerifier(options: OAuthOptions): OAuthVerifier {
           clockTolerance: options.clockToleranceSec ?? 30,
           requiredClaims: ['exp', 'sub'],
         });
-        const scope = typeof payload.scope === 'string' ? payload.scope.split(' ') : Array.isArray(payload.scp) ? payload.scp.map(String) : [];
-        const clientId = typeof payload.client_id === 'string' ? payload.client_id : typeof payload.azp === 'string' ? payload.azp : undefined;
+        const scope =
+          typeof payload.scope === 'string'
+            ? payload.scope.split(' ')
+            : Array.isArray(payload.scp)
+              ? payload.scp.map(String)
+              : [];
+        const clientId =
+          typeof payload.client_id === 'string'
+            ? payload.client_id
+            : typeof payload.azp === 'string'
+              ? payload.azp
+              : undefined;
         const subject = payload.sub!;
-        return { subject, ownerId: `t${createHash('sha256').update(`${options.issuer}\u0000${subject}`).digest('hex').slice(0, 15)}`, scopes: scope.filter(Boolean), ...(clientId ? { clientId } : {}) };
+        return {
+          subject,
+          ownerId: `t${createHash('sha256').update(`${options.issuer}\u0000${subject}`).digest('hex').slice(0, 15)}`,
+          scopes: scope.filter(Boolean),
+          ...(clientId ? { clientId } : {}),
+        };
       } catch (err) {
         throw new TokenError(reason(err, jose));
       }
@@ -83,17 +105,22 @@ export function createOAuthVerifier(options: OAuthOptions): OAuthVerifier {
 /** A reason a client (or its developer) can act on, never the token itself. */
 function reason(err: unknown, jose: typeof import('jose')): string {
   const e = err as { code?: string; claim?: string; message?: string };
-  if (err instanceof jose.errors.JWTExpired) return 'The access token has expired: get a new one from the authorization server.';
+  if (err instanceof jose.errors.JWTExpired)
+    return 'The access token has expired: get a new one from the authorization server.';
   if (err instanceof jose.errors.JWTClaimValidationFailed) {
-    if (e.claim === 'aud') return 'The access token is not for this server (its `aud` does not name this resource): request a token for this resource.';
+    if (e.claim === 'aud')
+      return 'The access token is not for this server (its `aud` does not name this resource): request a token for this resource.';
     if (e.claim === 'iss') return 'The access token comes from another issuer than this server trusts.';
     if (e.claim === 'nbf') return 'The access token is not valid yet (`nbf`).';
     return `The access token's \`${e.claim}\` claim is missing or invalid.`;
   }
-  if (err instanceof jose.errors.JOSEAlgNotAllowed) return 'The access token is signed with an algorithm this server does not accept.';
-  if (err instanceof jose.errors.JWKSNoMatchingKey) return 'The access token is signed with a key the authorization server does not publish (unknown `kid`).';
-  if (err instanceof jose.errors.JWSSignatureVerificationFailed) return 'The access token\'s signature does not verify.';
-  if (err instanceof jose.errors.JWKSTimeout || err instanceof jose.errors.JOSEError && e.code === 'ERR_JWKS_INVALID') return 'The authorization server\'s keys could not be read.';
+  if (err instanceof jose.errors.JOSEAlgNotAllowed)
+    return 'The access token is signed with an algorithm this server does not accept.';
+  if (err instanceof jose.errors.JWKSNoMatchingKey)
+    return 'The access token is signed with a key the authorization server does not publish (unknown `kid`).';
+  if (err instanceof jose.errors.JWSSignatureVerificationFailed) return "The access token's signature does not verify.";
+  if (err instanceof jose.errors.JWKSTimeout || (err instanceof jose.errors.JOSEError && e.code === 'ERR_JWKS_INVALID'))
+    return "The authorization server's keys could not be read.";
   return 'The access token is not a valid signed JWT.';
 }
 
@@ -101,11 +128,18 @@ function reason(err: unknown, jose: typeof import('jose')): string {
 async function discoverJwksUri(issuer: string): Promise<string> {
   const u = new URL(issuer);
   const path = u.pathname === '/' ? '' : u.pathname.replace(/\/$/, '');
-  const candidates = [`${u.origin}/.well-known/oauth-authorization-server${path}`, `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`];
+  const candidates = [
+    `${u.origin}/.well-known/oauth-authorization-server${path}`,
+    `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`,
+  ];
   const errors: string[] = [];
   for (const at of candidates) {
     try {
-      const res = await fetch(at, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(5000), redirect: 'error' });
+      const res = await fetch(at, {
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(5000),
+        redirect: 'error',
+      });
       if (!res.ok) {
         errors.push(`${at}: HTTP ${res.status}`);
         continue;
@@ -115,7 +149,8 @@ async function discoverJwksUri(issuer: string): Promise<string> {
       if (meta.issuer !== issuer) throw new Error(`${at} names issuer ${JSON.stringify(meta.issuer)}, not ${issuer}`);
       if (typeof meta.jwks_uri !== 'string') throw new Error(`${at} has no jwks_uri`);
       const jwks = new URL(meta.jwks_uri);
-      if (jwks.protocol !== 'https:' && !(jwks.protocol === 'http:' && isLoopback(jwks.hostname))) throw new Error(`${at} gives a jwks_uri that is not https: ${meta.jwks_uri}`);
+      if (jwks.protocol !== 'https:' && !(jwks.protocol === 'http:' && isLoopback(jwks.hostname)))
+        throw new Error(`${at} gives a jwks_uri that is not https: ${meta.jwks_uri}`);
       return meta.jwks_uri;
     } catch (err) {
       errors.push((err as Error).message);

@@ -20,5 +20,10 @@ export function protectedResourceRoutes(oauth: OAuthOptions): Route[] {
   };
   const at = new URL(resourceMetadataUrl(oauth.audience)).pathname;
   const paths = [...new Set(['/.well-known/oauth-protected-resource', at])];
-  return paths.map((path) => ({ method: 'GET' as const, path, auth: false, handle: async () => json(body, 200, { 'cache-control': 'public, max-age=300' }) }));
+  return paths.map((path) => ({
+    method: 'GET' as const,
+    path,
+    auth: false,
+    handle: async () => json(body, 200, { 'cache-control': 'public, max-age=300' }),
+  }));
 }

@@ -34,14 +34,32 @@ export function budgetId(ctx: RequestContext): string {
  * checks are atomic (a store script, or one synchronous step in memory): a burst of 50 against a
  * limit of 4 admits exactly 4.
  */
-export function budget(limits: BudgetLimits, store: SharedStore, scheduler: FairScheduler, onLimited: (reason: string) => void): Middleware {
+export function budget(
+  limits: BudgetLimits,
+  store: SharedStore,
+  scheduler: FairScheduler,
+  onLimited: (reason: string) => void,
+): Middleware {
   // this replica's own count, used when the shared store is down or slow (limits then hold per replica)
   const local = store.kind === 'memory' ? store : createMemoryStore();
   const decide = <T>(shared: (s: SharedStore) => Promise<T>, late?: (v: T) => void) =>
-    store === local ? shared(local).then((value) => ({ value, local: false })) : sharedOrLocal(() => shared(store), () => shared(local), limits.storeWaitMs, late);
+    store === local
+      ? shared(local).then((value) => ({ value, local: false }))
+      : sharedOrLocal(
+          () => shared(store),
+          () => shared(local),
+          limits.storeWaitMs,
+          late,
+        );
   const refuse = (reason: string, message: string, retryS: number, hint: string) => {
     onLimited(reason);
-    return fail(429, 'RATE_LIMITED', message, { 'retry-after': String(Math.max(1, retryS)), 'sbirtools-code-ran': 'false' }, hint);
+    return fail(
+      429,
+      'RATE_LIMITED',
+      message,
+      { 'retry-after': String(Math.max(1, retryS)), 'sbirtools-code-ran': 'false' },
+      hint,
+    );
   };
   return async (ctx, next) => {
     const runs = ctx.route.isRun?.(ctx) === true;
@@ -51,7 +69,12 @@ export function budget(limits: BudgetLimits, store: SharedStore, scheduler: Fair
     if (spent.local) ctx.log.budget = 'local';
     if (!spent.value.ok) {
       const retry = Math.ceil(spent.value.retryMs / 1000);
-      return refuse('per-minute', `This caller used its ${limits.runsPerMinutePerKey} runs (and session creations) for the last minute; this ${runs ? 'code never started' : 'session was not created'}.`, retry, `Retry after ${retry} s.`);
+      return refuse(
+        'per-minute',
+        `This caller used its ${limits.runsPerMinutePerKey} runs (and session creations) for the last minute; this ${runs ? 'code never started' : 'session was not created'}.`,
+        retry,
+        `Retry after ${retry} s.`,
+      );
     }
     if (!runs) return next();
     const slotName = `conc:${id}`;
@@ -61,8 +84,17 @@ export function budget(limits: BudgetLimits, store: SharedStore, scheduler: Fair
     );
     const holder = slot.local ? local : store;
     const token = slot.value;
-    if (!token) return refuse('concurrency', `This caller already has ${limits.maxConcurrentPerKey} runs in flight (the limit); this code never started.`, 1, 'Wait for a run to answer before sending more.');
-    const renew = setInterval(() => void holder.renewSlot(slotName, token, SLOT_TTL_MS).catch(() => undefined), SLOT_TTL_MS / 3);
+    if (!token)
+      return refuse(
+        'concurrency',
+        `This caller already has ${limits.maxConcurrentPerKey} runs in flight (the limit); this code never started.`,
+        1,
+        'Wait for a run to answer before sending more.',
+      );
+    const renew = setInterval(
+      () => void holder.renewSlot(slotName, token, SLOT_TTL_MS).catch(() => undefined),
+      SLOT_TTL_MS / 3,
+    );
     renew.unref();
     const freeSlot = () => {
       clearInterval(renew);
@@ -74,9 +106,21 @@ export function budget(limits: BudgetLimits, store: SharedStore, scheduler: Fair
     } catch (err) {
       freeSlot();
       if (!(err instanceof AdmissionError)) throw err;
-      if (err.reason === 'queue-full') return refuse('queue', `This caller has too many runs waiting on this replica: ${err.message}; this code never started.`, 1, 'Send runs one after another, or fewer at once.');
+      if (err.reason === 'queue-full')
+        return refuse(
+          'queue',
+          `This caller has too many runs waiting on this replica: ${err.message}; this code never started.`,
+          1,
+          'Send runs one after another, or fewer at once.',
+        );
       onLimited(err.reason);
-      return fail(503, 'SERVER_BUSY', `This replica is busy: ${err.message}; this code never started.`, { 'retry-after': '1', 'sbirtools-code-ran': 'false' }, 'Retry: the run never started, so a retry is safe.');
+      return fail(
+        503,
+        'SERVER_BUSY',
+        `This replica is busy: ${err.message}; this code never started.`,
+        { 'retry-after': '1', 'sbirtools-code-ran': 'false' },
+        'Retry: the run never started, so a retry is safe.',
+      );
     }
     const done = () => {
       release();

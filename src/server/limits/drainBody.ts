@@ -6,7 +6,12 @@ import type { IncomingMessage } from 'node:http';
  * of a reset; past that, or when the body stalls `idleMs`, close the connection. Called only once
  * the answer is flushed.
  */
-export function drainBody(req: IncomingMessage, body: ReadableStream<Uint8Array> | null, maxBytes: number, idleMs: number): void {
+export function drainBody(
+  req: IncomingMessage,
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  idleMs: number,
+): void {
   if (req.complete || req.destroyed) return;
   const close = () => void req.socket.destroy();
   if (!body || body.locked) return close();

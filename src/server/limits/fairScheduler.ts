@@ -67,7 +67,12 @@ export class FairScheduler {
     if (this.canRun(key) && !this.queues.has(key)) return Promise.resolve(this.take(key));
     const queue = this.queues.get(key) ?? [];
     if (queue.length >= this.o.maxQueuedPerKey) {
-      return Promise.reject(new AdmissionError('queue-full', `${queue.length} runs of this caller already wait on this replica (limit ${this.o.maxQueuedPerKey})`));
+      return Promise.reject(
+        new AdmissionError(
+          'queue-full',
+          `${queue.length} runs of this caller already wait on this replica (limit ${this.o.maxQueuedPerKey})`,
+        ),
+      );
     }
     return new Promise((resolve, reject) => {
       const done = () => {
@@ -89,7 +94,10 @@ export class FairScheduler {
         },
       };
       const onAbort = () => waiter.fail(new AdmissionError('aborted', 'the client closed the request while it waited'));
-      const timer = setTimeout(() => waiter.fail(new AdmissionError('queue-timeout', `no run slot freed within ${this.o.maxQueueWaitMs} ms`)), this.o.maxQueueWaitMs);
+      const timer = setTimeout(
+        () => waiter.fail(new AdmissionError('queue-timeout', `no run slot freed within ${this.o.maxQueueWaitMs} ms`)),
+        this.o.maxQueueWaitMs,
+      );
       timer.unref?.();
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });

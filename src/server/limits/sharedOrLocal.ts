@@ -14,12 +14,20 @@ export interface Decided<T> {
  * arrived after the local decision (e.g. to give back a slot the store granted too late).
  * @example const { value } = await sharedOrLocal(() => store.spend(k, 120, 60_000), () => local.spend(k, 120, 60_000), 250);
  */
-export async function sharedOrLocal<T>(shared: () => Promise<T>, local: () => Promise<T>, waitMs: number, late?: (value: T) => void): Promise<Decided<T>> {
+export async function sharedOrLocal<T>(
+  shared: () => Promise<T>,
+  local: () => Promise<T>,
+  waitMs: number,
+  late?: (value: T) => void,
+): Promise<Decided<T>> {
   let timedOut = false;
   let timer: NodeJS.Timeout | undefined;
   const asked = shared();
   const outcome = await Promise.race([
-    asked.then((value) => ({ value }), (err: unknown) => ({ err })),
+    asked.then(
+      (value) => ({ value }),
+      (err: unknown) => ({ err }),
+    ),
     new Promise<'slow'>((resolve) => {
       timer = setTimeout(() => resolve('slow'), waitMs);
       timer.unref?.();
@@ -28,7 +36,10 @@ export async function sharedOrLocal<T>(shared: () => Promise<T>, local: () => Pr
   clearTimeout(timer);
   if (outcome === 'slow') {
     timedOut = true;
-    asked.then((value) => timedOut && late?.(value), () => undefined);
+    asked.then(
+      (value) => timedOut && late?.(value),
+      () => undefined,
+    );
     return { value: await local(), local: true };
   }
   if ('err' in outcome) {

@@ -7,7 +7,12 @@ import type { ServerResponse } from 'node:http';
  * request's signal and so cancels its run. Other connections never wait on it.
  * @example await writeResponse(res, response.body, 15_000);
  */
-export async function writeResponse(res: ServerResponse, body: ReadableStream<Uint8Array>, writeTimeoutMs: number, onDropped?: () => void): Promise<void> {
+export async function writeResponse(
+  res: ServerResponse,
+  body: ReadableStream<Uint8Array>,
+  writeTimeoutMs: number,
+  onDropped?: () => void,
+): Promise<void> {
   const reader = body.getReader();
   try {
     for (;;) {

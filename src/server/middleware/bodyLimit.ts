@@ -13,14 +13,27 @@ export function bodyLimit(limitOf: number | ((ctx: RequestContext) => number), i
     const { request } = ctx;
     const maxBytes = typeof limitOf === 'number' ? limitOf : limitOf(ctx);
     if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'DELETE') return next();
-    const tooLarge = () => fail(413, 'REQUEST_TOO_LARGE', `The request body is over ${maxBytes} bytes.`, {}, 'Send shorter code: award_data is already loaded, so no data needs to be sent.');
+    const tooLarge = () =>
+      fail(
+        413,
+        'REQUEST_TOO_LARGE',
+        `The request body is over ${maxBytes} bytes.`,
+        {},
+        'Send shorter code: award_data is already loaded, so no data needs to be sent.',
+      );
     if (request.body) {
       let text: string | undefined;
       try {
         text = await readBody(request, maxBytes, idleMs);
       } catch (err) {
         if (!(err instanceof BodyIdleError)) throw err;
-        return fail(408, 'REQUEST_TIMEOUT', `${err.message} The request was dropped; nothing ran.`, { connection: 'close', 'sbirtools-code-ran': 'false' }, 'Send the whole body at once; a body that stalls is closed.');
+        return fail(
+          408,
+          'REQUEST_TIMEOUT',
+          `${err.message} The request was dropped; nothing ran.`,
+          { connection: 'close', 'sbirtools-code-ran': 'false' },
+          'Send the whole body at once; a body that stalls is closed.',
+        );
       }
       if (text === undefined) return tooLarge();
       ctx.body = text;

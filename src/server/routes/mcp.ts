@@ -8,11 +8,28 @@ import type { RequestContext } from '../context.js';
 import type { Route } from './route.js';
 
 const notAllowed = () =>
-  json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless (no server-initiated streams, no MCP session to delete). POST JSON-RPC messages to /mcp.' }, id: null }, 405, { allow: 'POST' });
+  json(
+    {
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message:
+          'Method not allowed: this MCP server is stateless (no server-initiated streams, no MCP session to delete). POST JSON-RPC messages to /mcp.',
+      },
+      id: null,
+    },
+    405,
+    { allow: 'POST' },
+  );
 
-type Message = { method?: unknown; id?: unknown; params?: { requestId?: unknown; reason?: unknown; _meta?: { progressToken?: unknown } } };
+type Message = {
+  method?: unknown;
+  id?: unknown;
+  params?: { requestId?: unknown; reason?: unknown; _meta?: { progressToken?: unknown } };
+};
 
-const messagesOf = (body: unknown): Message[] => (Array.isArray(body) ? body : [body]).filter((m): m is Message => !!m && typeof m === 'object');
+const messagesOf = (body: unknown): Message[] =>
+  (Array.isArray(body) ? body : [body]).filter((m): m is Message => !!m && typeof m === 'object');
 
 /** A JSON-RPC message (or a batch) that calls a tool: it runs code, so it counts against the key's limits. */
 function callsTool(ctx: RequestContext): boolean {
@@ -47,35 +64,64 @@ export const mcpPost: Route = {
     try {
       parsedBody = JSON.parse(ctx.body);
     } catch {
-      return json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON.' }, id: null }, 400);
+      return json(
+        { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON.' }, id: null },
+        400,
+      );
     }
     const messages = messagesOf(parsedBody);
     for (const m of messages) {
-      if (m.method === 'notifications/cancelled' && (typeof m.params?.requestId === 'string' || typeof m.params?.requestId === 'number')) {
-        inflight.cancel(ctx.keyId, m.params.requestId, typeof m.params.reason === 'string' ? m.params.reason : undefined);
+      if (
+        m.method === 'notifications/cancelled' &&
+        (typeof m.params?.requestId === 'string' || typeof m.params?.requestId === 'number')
+      ) {
+        inflight.cancel(
+          ctx.keyId,
+          m.params.requestId,
+          typeof m.params.reason === 'string' ? m.params.reason : undefined,
+        );
       }
     }
     const stateless = statelessRequest(ctx.request, messages);
     if (stateless.error) return stateless.error;
     const request = stateless.request;
     const accepts = /text\/event-stream/.test(request.headers.get('accept') ?? '');
-    const stream = accepts && messages.some((m) => m.method === 'tools/call' && m.params?._meta?.progressToken !== undefined);
+    const stream =
+      accepts && messages.some((m) => m.method === 'tools/call' && m.params?._meta?.progressToken !== undefined);
     const budget = budgetOf(ctx);
-    if ('error' in budget) return json({ jsonrpc: '2.0', error: { code: -32602, message: budget.error }, id: null }, 400);
+    if ('error' in budget)
+      return json({ jsonrpc: '2.0', error: { code: -32602, message: budget.error }, id: null }, 400);
     const sessions = await new KeySessionStore(app.sessions, ctx.keyId, app.sandbox).load();
-    const server = await createMcpServer({ sessions, card: app.card, description: app.description, sandbox: app.sandbox, onError: app.onError, maxUploadBytes: app.uploads.maxUploadBytes, allowTableUrls: app.uploads.allowTableUrls, allowPrivateTableUrls: app.uploads.allowPrivateTableUrls === true, keepFullResults: false, maxResultChars: budget.maxResultChars ?? app.maxResultChars });
+    const server = await createMcpServer({
+      sessions,
+      card: app.card,
+      description: app.description,
+      sandbox: app.sandbox,
+      onError: app.onError,
+      maxUploadBytes: app.uploads.maxUploadBytes,
+      allowTableUrls: app.uploads.allowTableUrls,
+      allowPrivateTableUrls: app.uploads.allowPrivateTableUrls === true,
+      keepFullResults: false,
+      maxResultChars: budget.maxResultChars ?? app.maxResultChars,
+    });
     const { WebStandardStreamableHTTPServerTransport } = await import('../../vendor/mcpSdk.js');
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !stream });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: !stream,
+    });
     await server.connect(transport);
     const cancel = new AbortController();
     let closed: Promise<void> | undefined;
     // closing the server aborts every request handler (the SDK's onclose), so the runs stop
-    const close = () => (closed ??= (async () => {
-      forget();
-      await transport.close().catch(() => undefined);
-      await server.close();
-    })());
-    const ids = messages.filter((m) => m.method !== undefined && (typeof m.id === 'string' || typeof m.id === 'number')).map((m) => m.id as string | number);
+    const close = () =>
+      (closed ??= (async () => {
+        forget();
+        await transport.close().catch(() => undefined);
+        await server.close();
+      })());
+    const ids = messages
+      .filter((m) => m.method !== undefined && (typeof m.id === 'string' || typeof m.id === 'number'))
+      .map((m) => m.id as string | number);
     const forget = inflight.track(ctx.keyId, ids, cancel);
     // a cancelled request gets no answer from the SDK (its handler was aborted): answer it here, so
     // the route returns and the key's run slot is freed as soon as the run stops
@@ -83,14 +129,27 @@ export const mcpPost: Route = {
     const cancelled = new Promise<Response>((resolve) => (answerCancelled = resolve));
     const onAbort = () => {
       void close();
-      answerCancelled(json(ids.length === 1 ? { jsonrpc: '2.0', id: ids[0], error: { code: -32800, message: 'Request cancelled.' } } : ids.map((id) => ({ jsonrpc: '2.0', id, error: { code: -32800, message: 'Request cancelled.' } }))));
+      answerCancelled(
+        json(
+          ids.length === 1
+            ? { jsonrpc: '2.0', id: ids[0], error: { code: -32800, message: 'Request cancelled.' } }
+            : ids.map((id) => ({ jsonrpc: '2.0', id, error: { code: -32800, message: 'Request cancelled.' } })),
+        ),
+      );
     };
     ctx.request.signal.addEventListener('abort', onAbort, { once: true });
     cancel.signal.addEventListener('abort', onAbort, { once: true });
     let streaming = false;
     try {
-      const response = await Promise.race([transport.handleRequest(request, { parsedBody: stateless.body ?? parsedBody, authInfo: { token: '', clientId: ctx.keyId, scopes: [] } }), cancelled]);
-      if (!response.body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return await stateless.finish(response);
+      const response = await Promise.race([
+        transport.handleRequest(request, {
+          parsedBody: stateless.body ?? parsedBody,
+          authInfo: { token: '', clientId: ctx.keyId, scopes: [] },
+        }),
+        cancelled,
+      ]);
+      if (!response.body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream'))
+        return await stateless.finish(response);
       // a stream: the server lives until the stream ends (its last answer sent) or the client leaves
       streaming = true;
       const done = () => {

@@ -5,5 +5,8 @@ export const metrics: Route = {
   method: 'GET',
   path: '/metrics',
   auth: true,
-  handle: async (_ctx, app) => new Response(await app.metrics.registry.metrics(), { headers: { 'content-type': app.metrics.registry.contentType, 'cache-control': 'no-store' } }),
+  handle: async (_ctx, app) =>
+    new Response(await app.metrics.registry.metrics(), {
+      headers: { 'content-type': app.metrics.registry.contentType, 'cache-control': 'no-store' },
+    }),
 };

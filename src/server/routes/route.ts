@@ -3,7 +3,11 @@ import type { Route } from '../context.js';
 export type { Route };
 
 /** The route for `method path`, with its parameters; `allowed` lists the methods of a known path. */
-export function matchRoute(routes: readonly Route[], method: string, path: string): { route?: Route; params: Record<string, string>; allowed: string[] } {
+export function matchRoute(
+  routes: readonly Route[],
+  method: string,
+  path: string,
+): { route?: Route; params: Record<string, string>; allowed: string[] } {
   const parts = path.split('/');
   const allowed: string[] = [];
   for (const route of routes) {

@@ -10,4 +10,16 @@ import { createSession, deleteSession, listSessions } from './sessions.js';
  * Every route of `sbirtools serve`, in one table: adding a surface (e.g. the viewer at `/ui`) is one
  * row here, and it gets the same middleware (host check, body limit, API key, rate limit).
  */
-export const ROUTES: readonly Route[] = [healthz, readyz, metrics, runRoute, createSession, listSessions, deleteSession, mcpPost, mcpGet, mcpDelete, ...UI_ROUTES];
+export const ROUTES: readonly Route[] = [
+  healthz,
+  readyz,
+  metrics,
+  runRoute,
+  createSession,
+  listSessions,
+  deleteSession,
+  mcpPost,
+  mcpGet,
+  mcpDelete,
+  ...UI_ROUTES,
+];

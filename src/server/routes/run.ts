@@ -23,25 +23,49 @@ export const runRoute: Route = {
     if (!parsed.ok) return fail(400, 'VALIDATION_ERROR', parsed.message);
     const { code, session_id } = parsed.data;
     if (session_id) ctx.log.sessionId = session_id;
-    if (/text\/event-stream/.test(ctx.request.headers.get('accept') ?? '')) return runStream(ctx, app, { code, ...(session_id ? { session_id } : {}) });
+    if (/text\/event-stream/.test(ctx.request.headers.get('accept') ?? ''))
+      return runStream(ctx, app, { code, ...(session_id ? { session_id } : {}) });
     const waitMs = app.lockWaitMs;
     try {
-      return await idempotent(app.store, ctx.keyId, ctx.request.headers.get('idempotency-key'), ctx.body, waitMs, async (answer) => {
-        // With an Idempotency-Key a dropped connection does not cancel the run: it finishes and its
-        // answer waits for the retry. Without one, a client that hangs up cancels its run.
-        const signal = answer ? {} : { signal: ctx.request.signal };
-        const done = await app.sessions.run(ctx.keyId, code, { ...(session_id ? { sessionId: session_id } : {}), ...signal, ...(answer ? { answer } : {}) });
-        if (!done) {
-          return fail(404, 'SESSION_NOT_FOUND', `This API key has no session "${session_id}" (closed, expired, or never created); the code never started.`, { 'sbirtools-code-ran': 'false' }, 'Create a session with POST /v1/sessions and pass its session_id, or omit session_id for a one-off run.');
-        }
-        const { result } = done;
-        if (result.error) ctx.log.errorType = result.error.type;
-        if (done.replayedCells) ctx.log.replayedCells = done.replayedCells;
-        return runResultResponse(result, { 'sbirtools-code-ran': String(done.ran) });
-      });
+      return await idempotent(
+        app.store,
+        ctx.keyId,
+        ctx.request.headers.get('idempotency-key'),
+        ctx.body,
+        waitMs,
+        async (answer) => {
+          // With an Idempotency-Key a dropped connection does not cancel the run: it finishes and its
+          // answer waits for the retry. Without one, a client that hangs up cancels its run.
+          const signal = answer ? {} : { signal: ctx.request.signal };
+          const done = await app.sessions.run(ctx.keyId, code, {
+            ...(session_id ? { sessionId: session_id } : {}),
+            ...signal,
+            ...(answer ? { answer } : {}),
+          });
+          if (!done) {
+            return fail(
+              404,
+              'SESSION_NOT_FOUND',
+              `This API key has no session "${session_id}" (closed, expired, or never created); the code never started.`,
+              { 'sbirtools-code-ran': 'false' },
+              'Create a session with POST /v1/sessions and pass its session_id, or omit session_id for a one-off run.',
+            );
+          }
+          const { result } = done;
+          if (result.error) ctx.log.errorType = result.error.type;
+          if (done.replayedCells) ctx.log.replayedCells = done.replayedCells;
+          return runResultResponse(result, { 'sbirtools-code-ran': String(done.ran) });
+        },
+      );
     } catch (err) {
       if (!(err instanceof LeaseTimeoutError)) throw err;
-      return fail(503, 'SESSION_BUSY', `Another request of this session (or with this Idempotency-Key) is still running after ${waitMs} ms; this code never started.`, { 'retry-after': '1', 'sbirtools-code-ran': 'false' }, 'Retry with the same Idempotency-Key: you get the first answer once it is ready.');
+      return fail(
+        503,
+        'SESSION_BUSY',
+        `Another request of this session (or with this Idempotency-Key) is still running after ${waitMs} ms; this code never started.`,
+        { 'retry-after': '1', 'sbirtools-code-ran': 'false' },
+        'Retry with the same Idempotency-Key: you get the first answer once it is ready.',
+      );
     }
   },
 };

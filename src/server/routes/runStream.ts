@@ -43,7 +43,10 @@ export function runStream(ctx: RequestContext, app: ServerApp, input: { code: st
       };
       // a comment first: proxies and clients see the stream open before the first event
       controller.enqueue(encoder.encode(': sbirtools run\n\n'));
-      timer = setInterval(() => send('progress', { elapsedMs: Math.round(performance.now() - started) }), STREAM_PROGRESS_MS);
+      timer = setInterval(
+        () => send('progress', { elapsedMs: Math.round(performance.now() - started) }),
+        STREAM_PROGRESS_MS,
+      );
       timer.unref();
       void (async () => {
         try {
@@ -52,9 +55,21 @@ export function runStream(ctx: RequestContext, app: ServerApp, input: { code: st
             streamed = true;
             send(stream, { text });
           };
-          const done = await app.sessions.run(ctx.keyId, input.code, { ...(input.session_id ? { sessionId: input.session_id } : {}), signal: cancel.signal, onOutput });
+          const done = await app.sessions.run(ctx.keyId, input.code, {
+            ...(input.session_id ? { sessionId: input.session_id } : {}),
+            signal: cancel.signal,
+            onOutput,
+          });
           if (!done) {
-            send('result', { status: 404, codeRan: false, error: { type: 'SESSION_NOT_FOUND', message: `This API key has no session "${input.session_id}" (closed, expired, or never created); the code never started.`, hint: 'Create a session with POST /v1/sessions and pass its session_id, or omit session_id for a one-off run.' } });
+            send('result', {
+              status: 404,
+              codeRan: false,
+              error: {
+                type: 'SESSION_NOT_FOUND',
+                message: `This API key has no session "${input.session_id}" (closed, expired, or never created); the code never started.`,
+                hint: 'Create a session with POST /v1/sessions and pass its session_id, or omit session_id for a one-off run.',
+              },
+            });
             return;
           }
           const result: RunResult = done.result;
@@ -67,7 +82,15 @@ export function runStream(ctx: RequestContext, app: ServerApp, input: { code: st
           send('result', `{"status":${answer.status},"codeRan":${done.ran},"result":${answer.body}}`, true);
         } catch (err) {
           app.onError(err);
-          send('result', { status: 500, codeRan: false, error: { type: 'INTERNAL_ERROR', message: 'The server failed to run the code. Retry; if it keeps failing, the operator should check the server logs.' } });
+          send('result', {
+            status: 500,
+            codeRan: false,
+            error: {
+              type: 'INTERNAL_ERROR',
+              message:
+                'The server failed to run the code. Retry; if it keeps failing, the operator should check the server logs.',
+            },
+          });
         } finally {
           stopAll();
           try {
@@ -84,5 +107,8 @@ export function runStream(ctx: RequestContext, app: ServerApp, input: { code: st
       stopAll();
     },
   });
-  return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no' } });
+  return new Response(body, {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
+  });
 }

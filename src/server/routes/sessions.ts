@@ -21,7 +21,8 @@ export const listSessions: Route = {
   method: 'GET',
   path: '/v1/sessions',
   auth: true,
-  handle: async (ctx, app) => json({ sessions: (await app.sessions.list(ctx.keyId)).map((id: string) => ({ session_id: id })) }),
+  handle: async (ctx, app) =>
+    json({ sessions: (await app.sessions.list(ctx.keyId)).map((id: string) => ({ session_id: id })) }),
 };
 
 /** `DELETE /v1/sessions/:id`: close a session of the caller's key -> 204; 404 for any other id. */
@@ -31,9 +32,22 @@ export const deleteSession: Route = {
   auth: true,
   handle: async (ctx, app) => {
     const id = ctx.params.id!;
-    if (!SESSION_ID.test(id)) return fail(400, 'VALIDATION_ERROR', `The session id ${JSON.stringify(id.slice(0, 140))} is not a session id: 1-128 letters, digits and \`_ - . :\`.`, {}, 'Use the session_id POST /v1/sessions returned.');
+    if (!SESSION_ID.test(id))
+      return fail(
+        400,
+        'VALIDATION_ERROR',
+        `The session id ${JSON.stringify(id.slice(0, 140))} is not a session id: 1-128 letters, digits and \`_ - . :\`.`,
+        {},
+        'Use the session_id POST /v1/sessions returned.',
+      );
     ctx.log.sessionId = id;
     if (await app.sessions.remove(ctx.keyId, id)) return new Response(null, { status: 204 });
-    return fail(404, 'SESSION_NOT_FOUND', `This API key has no session "${id}" (closed, expired, or never created).`, {}, 'Create one with POST /v1/sessions.');
+    return fail(
+      404,
+      'SESSION_NOT_FOUND',
+      `This API key has no session "${id}" (closed, expired, or never created).`,
+      {},
+      'Create one with POST /v1/sessions.',
+    );
   },
 };

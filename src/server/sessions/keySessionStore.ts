@@ -54,7 +54,9 @@ export class KeySessionStore extends SessionStore {
     validateOptions({ tables: { [name]: table } });
     const t = table as Partial<ColumnarTable>;
     if (typeof t !== 'object' || t === null || !Array.isArray(t.columns) || typeof t.numRows !== 'number') {
-      throw new SbirtoolsValidationError(`table ${name}: the server keeps decoded tables only (what add_table makes from a file)`);
+      throw new SbirtoolsValidationError(
+        `table ${name}: the server keeps decoded tables only (what add_table makes from a file)`,
+      );
     }
     const info = await this.shared.addTable(this.owner, { ...(t as ColumnarTable), name });
     this.schemas = [...this.schemas.filter((s) => s.name !== name), info];

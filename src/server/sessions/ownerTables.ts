@@ -37,7 +37,12 @@ export class OwnerTables {
   async add(owner: string, table: ColumnarTable): Promise<StoredTableInfo> {
     const bytes = encodeTable(table.columns, 'arrow');
     const sha = createHash('sha256').update(bytes).digest('hex');
-    const info: StoredTableInfo = { name: table.name, sha, numRows: table.numRows, columns: table.columns.map((c) => ({ name: c.name, type: c.type })) };
+    const info: StoredTableInfo = {
+      name: table.name,
+      sha,
+      numRows: table.numRows,
+      columns: table.columns.map((c) => ({ name: c.name, type: c.type })),
+    };
     await this.store.putTable(owner, info, bytes, this.ttlMs);
     this.keep(sha, table);
     return info;
@@ -46,7 +51,12 @@ export class OwnerTables {
   /** `owner`'s tables now (refreshes their TTL). */
   async current(owner: string): Promise<TableSet> {
     const infos = await this.store.tableIndex(owner, this.ttlMs);
-    const version = infos.length ? createHash('sha256').update(infos.map((t) => `${t.name}\u0000${t.sha}`).join('\u0001')).digest('hex').slice(0, 32) : '';
+    const version = infos.length
+      ? createHash('sha256')
+          .update(infos.map((t) => `${t.name}\u0000${t.sha}`).join('\u0001'))
+          .digest('hex')
+          .slice(0, 32)
+      : '';
     const set = { version, infos };
     this.lastSets.delete(owner);
     this.lastSets.set(owner, set);
@@ -60,7 +70,11 @@ export class OwnerTables {
    * saw none; `stale` then says so). A down or slow Redis so never stops or slows such runs.
    */
   async currentOrLast(owner: string, waitMs: number): Promise<TableSet & { stale?: boolean }> {
-    const { value, local } = await sharedOrLocal(() => this.current(owner), async () => this.lastSets.get(owner) ?? { version: '', infos: [] }, waitMs);
+    const { value, local } = await sharedOrLocal(
+      () => this.current(owner),
+      async () => this.lastSets.get(owner) ?? { version: '', infos: [] },
+      waitMs,
+    );
     return local ? { ...value, stale: true } : value;
   }
 
@@ -75,7 +89,10 @@ export class OwnerTables {
       if (!table) {
         const bytes = await this.store.tableBytes(owner, info.sha);
         if (!bytes || createHash('sha256').update(bytes).digest('hex') !== info.sha) {
-          throw new SbirtoolsError('STORE_UNAVAILABLE', `The table '${info.name}' added with add_table is no longer in the shared store (expired or damaged). Add it again with add_table.`);
+          throw new SbirtoolsError(
+            'STORE_UNAVAILABLE',
+            `The table '${info.name}' added with add_table is no longer in the shared store (expired or damaged). Add it again with add_table.`,
+          );
         }
         table = await decodeInWorker(info.name, bytes, `table '${info.name}'`, 'arrow');
         this.keep(info.sha, table);

@@ -32,7 +32,15 @@ export async function recordRun(
     return [...run.applied, cell.id];
   }
   await store.clearCells(owner, id);
-  const marker: Cell = { id: randomUUID(), code: '', deterministic, ok: false, valueHash: '', stdoutHash: '', reset: true };
+  const marker: Cell = {
+    id: randomUUID(),
+    code: '',
+    deterministic,
+    ok: false,
+    valueHash: '',
+    stdoutHash: '',
+    reset: true,
+  };
   await store.appendCell(owner, id, marker);
   if (outcome === 'reset') {
     if (answer) await store.putAnswer(answer.key, answer.value, answer.ttlMs);

@@ -148,18 +148,31 @@ export class ServerSessions {
    */
   async run(owner: string, code: string, opts: RunRequest): Promise<SessionRun | undefined> {
     const sessionId = opts.sessionId;
-    return tracedRun(this.o.tracer, sessionId, () => this.runInner(owner, code, opts), (run, ms) => this.o.observe?.({ owner, ...(sessionId ? { sessionId } : {}), code, run, ms }));
+    return tracedRun(
+      this.o.tracer,
+      sessionId,
+      () => this.runInner(owner, code, opts),
+      (run, ms) => this.o.observe?.({ owner, ...(sessionId ? { sessionId } : {}), code, run, ms }),
+    );
   }
 
   private async runInner(owner: string, code: string, opts: RunRequest): Promise<SessionRun | undefined> {
     const { store } = this.o;
     if (opts.sessionId === undefined) {
       // an idempotent run stores its answer and so needs the store anyway; others must not wait on it
-      const set = opts.answer ? await this.tables.current(owner) : await this.tables.currentOrLast(owner, this.o.storeWaitMs ?? 1000);
-      const result = await this.o.pool.run(code, { ...(await this.sandboxFor(owner, set)), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onOutput ? { onOutput: opts.onOutput } : {}) });
-      if ('stale' in set && set.stale) result.stderr += `sbirtools: the shared store did not answer in time, so this run used the tables this replica knew (${set.infos.length ? set.infos.map((t) => t.name).join(', ') : 'none added with add_table'}).\n`;
+      const set = opts.answer
+        ? await this.tables.current(owner)
+        : await this.tables.currentOrLast(owner, this.o.storeWaitMs ?? 1000);
+      const result = await this.o.pool.run(code, {
+        ...(await this.sandboxFor(owner, set)),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.onOutput ? { onOutput: opts.onOutput } : {}),
+      });
+      if ('stale' in set && set.stale)
+        result.stderr += `sbirtools: the shared store did not answer in time, so this run used the tables this replica knew (${set.infos.length ? set.infos.map((t) => t.name).join(', ') : 'none added with add_table'}).\n`;
       // QUEUE_FULL is not an answer to keep: the retry must get a chance to run
-      if (opts.answer && result.error?.type !== 'QUEUE_FULL') await store.putAnswer(opts.answer.key, answerOf(opts.answer, result), opts.answer.ttlMs);
+      if (opts.answer && result.error?.type !== 'QUEUE_FULL')
+        await store.putAnswer(opts.answer.key, answerOf(opts.answer, result), opts.answer.ttlMs);
       await this.capsule(owner, code, result);
       return { result, ran: codeRan(result), replayedCells: 0, replayMs: 0 };
     }
@@ -169,10 +182,17 @@ export class ServerSessions {
       await store.createSession(owner, id, this.o.sessionTtlMs);
     }
     const lease = `session:${owner}:${id}`;
-    return withLease(store, lease, { waitMs: this.o.lockWaitMs, ...(opts.signal ? { signal: opts.signal } : {}) }, () => this.runHeld(owner, id, code, opts));
+    return withLease(store, lease, { waitMs: this.o.lockWaitMs, ...(opts.signal ? { signal: opts.signal } : {}) }, () =>
+      this.runHeld(owner, id, code, opts),
+    );
   }
 
-  private async runHeld(owner: string, id: string, code: string, opts: Pick<RunRequest, 'signal' | 'answer' | 'onOutput'>): Promise<SessionRun> {
+  private async runHeld(
+    owner: string,
+    id: string,
+    code: string,
+    opts: Pick<RunRequest, 'signal' | 'answer' | 'onOutput'>,
+  ): Promise<SessionRun> {
     const { store } = this.o;
     const full = `${owner}:${id}`;
     const set = await this.tables.current(owner);
@@ -180,7 +200,8 @@ export class ServerSessions {
     let resetReason: string | undefined;
     // cells that ran with another set of added tables cannot be replayed as they ran
     if (cells.some((c) => !c.reset && (c.tables ?? '') !== set.version)) {
-      resetReason = 'tables were added with add_table after its earlier runs (a session starts over with the new tables)';
+      resetReason =
+        'tables were added with add_table after its earlier runs (a session starts over with the new tables)';
       await store.clearCells(owner, id);
       await this.dropLocal(full);
       cells = [];
@@ -192,7 +213,12 @@ export class ServerSessions {
     }
     local ??= await this.openLocal(full, owner, set);
     const missing = cells.slice(local.applied.length);
-    const replay = await replayCells(local.box, missing.filter((c) => !c.reset), local.applied.filter((_, i) => !cells[i]!.reset).length, this.o.caps);
+    const replay = await replayCells(
+      local.box,
+      missing.filter((c) => !c.reset),
+      local.applied.filter((_, i) => !cells[i]!.reset).length,
+      this.o.caps,
+    );
     if (replay.ok) local.applied.push(...missing.map((c) => c.id));
     else {
       resetReason = `its history could not be rebuilt on this replica: ${replay.reason}`;
@@ -205,17 +231,32 @@ export class ServerSessions {
     const deterministic = freshDeterminism();
     const time = new Date().toISOString();
     local.busy = true;
-    const result = await local.box.run(code, { deterministic, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onOutput ? { onOutput: opts.onOutput } : {}) }).finally(() => {
-      local.busy = false;
-      local.lastUsed = Date.now();
-    });
+    const result = await local.box
+      .run(code, {
+        deterministic,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.onOutput ? { onOutput: opts.onOutput } : {}),
+      })
+      .finally(() => {
+        local.busy = false;
+        local.lastUsed = Date.now();
+      });
     if (resetReason || afterReset) result.sessionReset = true;
-    if (resetReason) result.stderr += `sbirtools: this session was reset before this run because ${resetReason}. Variables from earlier runs are gone: recreate them.\n`;
+    if (resetReason)
+      result.stderr += `sbirtools: this session was reset before this run because ${resetReason}. Variables from earlier runs are gone: recreate them.\n`;
     withSessionHint(result, id);
-    const answer = opts.answer ? { key: opts.answer.key, value: answerOf(opts.answer, result), ttlMs: opts.answer.ttlMs } : undefined;
+    const answer = opts.answer
+      ? { key: opts.answer.key, value: answerOf(opts.answer, result), ttlMs: opts.answer.ttlMs }
+      : undefined;
     let applied: string[] | undefined;
     try {
-      applied = await recordRun(store, owner, id, { code, deterministic, result, applied: local.applied, tables: set.version }, answer);
+      applied = await recordRun(
+        store,
+        owner,
+        id,
+        { code, deterministic, result, applied: local.applied, tables: set.version },
+        answer,
+      );
     } catch (err) {
       // the isolate ran a cell the history does not have (the store failed): keeping it would run
       // that cell twice after the client's retry; the next run rebuilds from the history instead
@@ -225,8 +266,21 @@ export class ServerSessions {
     // undefined: a limit disposed the isolate; the next run, on any replica, rebuilds from the history alone
     if (applied) local.applied = applied;
     else await this.dropLocal(full);
-    await this.capsule(owner, code, result, { id: full, seq: cells.filter((c) => !c.reset).length + 1 }, deterministic, time);
-    return { result, ran: codeRan(result), replayedCells: replay.cells, replayMs: replay.ms, ...(resetReason ? { resetReason } : {}) };
+    await this.capsule(
+      owner,
+      code,
+      result,
+      { id: full, seq: cells.filter((c) => !c.reset).length + 1 },
+      deterministic,
+      time,
+    );
+    return {
+      result,
+      ran: codeRan(result),
+      replayedCells: replay.cells,
+      replayMs: replay.ms,
+      ...(resetReason ? { resetReason } : {}),
+    };
   }
 
   /** The sandbox options of `owner`'s runs: the server's, plus the owner's added tables. */
@@ -237,7 +291,9 @@ export class ServerSessions {
 
   private async openLocal(full: string, owner: string, set: TableSet): Promise<Local> {
     if (this.local.size >= this.o.maxLocalSessions) {
-      const oldest = [...this.local.entries()].filter(([, l]) => !l.busy).sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0];
+      const oldest = [...this.local.entries()]
+        .filter(([, l]) => !l.busy)
+        .sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0];
       // an evicted session is not lost: its history is in the store and any replica rebuilds it
       if (oldest) await this.dropLocal(oldest[0]);
     }
@@ -254,10 +310,23 @@ export class ServerSessions {
     await entry.box.close().catch(() => undefined);
   }
 
-  private async capsule(owner: string, code: string, result: RunResult, session?: { id: string; seq: number }, deterministic?: { now: number; seed: number }, time = new Date().toISOString()): Promise<void> {
+  private async capsule(
+    owner: string,
+    code: string,
+    result: RunResult,
+    session?: { id: string; seq: number },
+    deterministic?: { now: number; seed: number },
+    time = new Date().toISOString(),
+  ): Promise<void> {
     if (!this.o.capsuleLog) return;
     const preset = this.o.sandbox.preset as PresetName | undefined;
-    const record = capsuleRecordFor(code, result, { time, key: owner, ...(session ? { session } : {}), ...(preset ? { preset } : {}), ...(deterministic ? { deterministic } : {}) });
+    const record = capsuleRecordFor(code, result, {
+      time,
+      key: owner,
+      ...(session ? { session } : {}),
+      ...(preset ? { preset } : {}),
+      ...(deterministic ? { deterministic } : {}),
+    });
     if (this.o.capsuleOutputs) record.outputs = await recordOutputs(result);
     await appendCapsule(this.o.capsuleLog, record);
   }
@@ -273,5 +342,10 @@ function isPrefix(applied: string[], cells: Cell[]): boolean {
 }
 
 function answerOf(slot: AnswerSlot, result: RunResult): StoredAnswer {
-  return { fingerprint: slot.fingerprint, status: result.error?.type === 'QUEUE_FULL' ? 503 : 200, body: JSON.stringify(result), ran: codeRan(result) };
+  return {
+    fingerprint: slot.fingerprint,
+    status: result.error?.type === 'QUEUE_FULL' ? 503 : 200,
+    body: JSON.stringify(result),
+    ran: codeRan(result),
+  };
 }

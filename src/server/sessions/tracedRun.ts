@@ -6,7 +6,12 @@ import type { RunResult } from '../../../schema/result.js';
  * replayed cells; error status when the host failed). A no-op tracer unless an SDK is registered.
  * `done` gets the run and its latency in ms. Without a tracer, just runs `fn`.
  */
-export async function tracedRun<R extends { result: RunResult; replayedCells: number }>(tracer: Tracer | undefined, sessionId: string | undefined, fn: () => Promise<R | undefined>, done: (run: R, ms: number) => void): Promise<R | undefined> {
+export async function tracedRun<R extends { result: RunResult; replayedCells: number }>(
+  tracer: Tracer | undefined,
+  sessionId: string | undefined,
+  fn: () => Promise<R | undefined>,
+  done: (run: R, ms: number) => void,
+): Promise<R | undefined> {
   if (!tracer) {
     const started = performance.now();
     const run = await fn();
@@ -20,7 +25,12 @@ export async function tracedRun<R extends { result: RunResult; replayedCells: nu
       const run = await fn();
       if (run) {
         const { result } = run;
-        span.setAttributes({ 'sbirtools.ok': result.ok, 'sbirtools.wall_ms': result.stats.wallMs, 'sbirtools.cpu_ms': result.stats.cpuMs, 'sbirtools.replay_cells': run.replayedCells });
+        span.setAttributes({
+          'sbirtools.ok': result.ok,
+          'sbirtools.wall_ms': result.stats.wallMs,
+          'sbirtools.cpu_ms': result.stats.cpuMs,
+          'sbirtools.replay_cells': run.replayedCells,
+        });
         if (result.error) span.setAttribute('sbirtools.error_type', result.error.type);
         done(run, performance.now() - started);
       }

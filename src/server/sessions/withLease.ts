@@ -6,7 +6,10 @@ export const LEASE_MS = 4000;
 
 /** Why a lease was not taken in time. */
 export class LeaseTimeoutError extends SbirtoolsError {
-  constructor(readonly lease: string, waitedMs: number) {
+  constructor(
+    readonly lease: string,
+    waitedMs: number,
+  ) {
     super('LEASE_TIMEOUT', `Waited ${waitedMs} ms for ${lease}, which another request holds.`);
     this.name = 'LeaseTimeoutError';
   }
@@ -30,7 +33,8 @@ export async function withLease<T>(
   for (let delay = 20; !(token = await store.acquireLease(name, LEASE_MS)); delay = Math.min(delay * 2, 250)) {
     const early = await opts.onWait?.();
     if (early !== undefined) return early;
-    if (Date.now() - started > opts.waitMs || opts.signal?.aborted) throw new LeaseTimeoutError(name, Date.now() - started);
+    if (Date.now() - started > opts.waitMs || opts.signal?.aborted)
+      throw new LeaseTimeoutError(name, Date.now() - started);
     await new Promise((r) => setTimeout(r, delay));
   }
   const held = token;

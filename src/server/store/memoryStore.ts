@@ -42,7 +42,9 @@ export function createMemoryStore(): SharedStore {
     },
     async listSessions(owner) {
       const prefix = `${owner}\u0000`;
-      return [...sessions.keys()].filter((k) => k.startsWith(prefix) && live(sessions, k)).map((k) => k.slice(prefix.length));
+      return [...sessions.keys()]
+        .filter((k) => k.startsWith(prefix) && live(sessions, k))
+        .map((k) => k.slice(prefix.length));
     },
     async deleteSession(owner, id) {
       return !!live(sessions, sk(owner, id)) && sessions.delete(sk(owner, id));

@@ -72,20 +72,31 @@ return 0`;
  * @example const store = await createRedisStore({ url: 'redis://127.0.0.1:6379' });
  */
 export async function createRedisStore(options: RedisStoreOptions): Promise<SharedStore> {
-  const { createClient } = await importOptional('redis', 'A Redis store (serve --redis, SBIRTOOLS_REDIS_URL)', () => import('redis'));
+  const { createClient } = await importOptional(
+    'redis',
+    'A Redis store (serve --redis, SBIRTOOLS_REDIS_URL)',
+    () => import('redis'),
+  );
   const p = options.prefix ?? 'sbirtools:';
   let connected = false;
   // Before the first connection a failure is final (start-up reports it); after it, reconnect with backoff.
   const reconnectStrategy = (retries: number, cause: Error) => (connected ? Math.min(50 * 2 ** retries, 2000) : cause);
   // no offline queue: while Redis is down, commands fail at once (500s, readyz false) instead of hanging
-  const client = createClient({ url: options.url, disableOfflineQueue: true, socket: { connectTimeout: 5000, reconnectStrategy } });
+  const client = createClient({
+    url: options.url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 5000, reconnectStrategy },
+  });
   // Without a listener, a lost connection would be an uncaught 'error' event; the client reconnects by itself.
   client.on('error', () => undefined);
   try {
     await client.connect();
     connected = true;
   } catch (err) {
-    throw new SbirtoolsError('STORE_UNAVAILABLE', `Cannot connect to Redis at ${redact(options.url)}: ${(err as Error).message}. Start redis-server or fix --redis / SBIRTOOLS_REDIS_URL.`);
+    throw new SbirtoolsError(
+      'STORE_UNAVAILABLE',
+      `Cannot connect to Redis at ${redact(options.url)}: ${(err as Error).message}. Start redis-server or fix --redis / SBIRTOOLS_REDIS_URL.`,
+    );
   }
   const timeout = options.commandTimeoutMs ?? 2000;
   const where = redact(options.url);
@@ -94,7 +105,10 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Shar
   const cmd = async <T>(args: string[]): Promise<T> => {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StoreUnavailableError(`Redis at ${where} did not answer within ${timeout} ms.`)), timeout);
+      timer = setTimeout(
+        () => reject(new StoreUnavailableError(`Redis at ${where} did not answer within ${timeout} ms.`)),
+        timeout,
+      );
     });
     try {
       return await Promise.race([client.sendCommand<T>(args, { timeout }), deadline]);
@@ -104,7 +118,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Shar
       clearTimeout(timer);
     }
   };
-  const eval_ = <T>(script: string, keys: string[], args: string[]) => cmd<T>(['EVAL', script, String(keys.length), ...keys, ...args]);
+  const eval_ = <T>(script: string, keys: string[], args: string[]) =>
+    cmd<T>(['EVAL', script, String(keys.length), ...keys, ...args]);
   const marker = (owner: string, id: string) => `${p}s:${owner}:${id}`;
   const list = (owner: string, id: string) => `${p}c:${owner}:${id}`;
   const index = (owner: string) => `${p}o:${owner}`;
@@ -146,11 +161,21 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Shar
     },
     async appendCell(owner, id, cell, answer) {
       const keys = [marker(owner, id), list(owner, id), answer ? `${p}a:${answer.key}` : `${p}a:-`];
-      await eval_(APPEND, keys, [JSON.stringify(cell), answer ? JSON.stringify(answer.value) : '', answer ? String(answer.ttlMs) : '0']);
+      await eval_(APPEND, keys, [
+        JSON.stringify(cell),
+        answer ? JSON.stringify(answer.value) : '',
+        answer ? String(answer.ttlMs) : '0',
+      ]);
     },
     async putTable(owner, info, bytes, ttlMs) {
       // bytes first: a replica that sees the index entry always finds its bytes
-      await cmd(['SET', tableData(owner, info.sha), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), 'PX', String(ttlMs)]);
+      await cmd([
+        'SET',
+        tableData(owner, info.sha),
+        Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
+        'PX',
+        String(ttlMs),
+      ]);
       await cmd(['HSET', tableList(owner), info.name, JSON.stringify(info)]);
       await cmd(['PEXPIRE', tableList(owner), String(ttlMs)]);
     },
@@ -191,12 +216,18 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Shar
       return { count, resetMs: Math.max(0, ttl) };
     },
     async spend(name, limit, windowMs, cost = 1) {
-      const [ok, used, retry] = await eval_<[number, number, number]>(SPEND, [`${p}b:${name}`], [String(limit), String(windowMs), String(cost), randomUUID()]);
+      const [ok, used, retry] = await eval_<[number, number, number]>(
+        SPEND,
+        [`${p}b:${name}`],
+        [String(limit), String(windowMs), String(cost), randomUUID()],
+      );
       return { ok: ok === 1, used, retryMs: Math.max(0, retry) };
     },
     async acquireSlot(name, limit, ttlMs) {
       const token = randomUUID();
-      return (await eval_<number>(SLOT, [`${p}k:${name}`], [String(limit), String(ttlMs), token])) === 1 ? token : undefined;
+      return (await eval_<number>(SLOT, [`${p}k:${name}`], [String(limit), String(ttlMs), token])) === 1
+        ? token
+        : undefined;
     },
     async renewSlot(name, token, ttlMs) {
       return (await eval_<number>(RENEW_SLOT, [`${p}k:${name}`], [token, String(ttlMs)])) === 1;
@@ -227,11 +258,16 @@ function unavailable(err: unknown, where: string, timeoutMs: number): Error {
   if (err instanceof StoreUnavailableError) return err;
   const e = err as Error;
   const text = String(e?.message ?? e);
-  if (/^OOM\b/.test(text)) return new StoreUnavailableError(`Redis at ${where} is out of memory (maxmemory reached) and refused a write.`);
-  if (/^(NOAUTH|WRONGPASS)\b/.test(text)) return new StoreUnavailableError(`Redis at ${where} refused the password (${text.split(' ')[0]}).`);
-  if (/^(LOADING|BUSY|MASTERDOWN|READONLY|MISCONF)\b/.test(text)) return new StoreUnavailableError(`Redis at ${where} cannot serve now: ${text}`);
-  if (e?.name === 'ErrorReply' || e?.constructor?.name === 'ErrorReply' || e?.constructor?.name === 'SimpleError') return e;
-  if (e?.name === 'TimeoutError' || /timeout/i.test(text)) return new StoreUnavailableError(`Redis at ${where} did not answer within ${timeoutMs} ms.`);
+  if (/^OOM\b/.test(text))
+    return new StoreUnavailableError(`Redis at ${where} is out of memory (maxmemory reached) and refused a write.`);
+  if (/^(NOAUTH|WRONGPASS)\b/.test(text))
+    return new StoreUnavailableError(`Redis at ${where} refused the password (${text.split(' ')[0]}).`);
+  if (/^(LOADING|BUSY|MASTERDOWN|READONLY|MISCONF)\b/.test(text))
+    return new StoreUnavailableError(`Redis at ${where} cannot serve now: ${text}`);
+  if (e?.name === 'ErrorReply' || e?.constructor?.name === 'ErrorReply' || e?.constructor?.name === 'SimpleError')
+    return e;
+  if (e?.name === 'TimeoutError' || /timeout/i.test(text))
+    return new StoreUnavailableError(`Redis at ${where} did not answer within ${timeoutMs} ms.`);
   return new StoreUnavailableError(`Redis at ${where} is unreachable: ${text}`);
 }
 

@@ -68,7 +68,12 @@ export interface SharedStore {
   /** Drop every cell (the session's state was reset). */
   clearCells(owner: string, id: string): Promise<void>;
   /** Append a cell and, in the same atomic step, store an idempotent answer. */
-  appendCell(owner: string, id: string, cell: Cell, answer?: { key: string; value: StoredAnswer; ttlMs: number }): Promise<void>;
+  appendCell(
+    owner: string,
+    id: string,
+    cell: Cell,
+    answer?: { key: string; value: StoredAnswer; ttlMs: number },
+  ): Promise<void>;
   /** Add or replace `owner`'s table `info.name` with its bytes; both live `ttlMs` from their last use. */
   putTable(owner: string, info: StoredTableInfo, bytes: Uint8Array, ttlMs: number): Promise<void>;
   /** `owner`'s tables (sorted by name), refreshing their TTL: every run reads this. */
@@ -90,7 +95,12 @@ export interface SharedStore {
    * window, so no double burst at a window's edge). Atomic: of a burst, exactly the first `limit`
    * pass, whichever replica they reach. `retryMs`: when the oldest spend leaves the window.
    */
-  spend(name: string, limit: number, windowMs: number, cost?: number): Promise<{ ok: boolean; used: number; retryMs: number }>;
+  spend(
+    name: string,
+    limit: number,
+    windowMs: number,
+    cost?: number,
+  ): Promise<{ ok: boolean; used: number; retryMs: number }>;
   /** Take one of the `limit` slots `name` for `ttlMs` (atomic); its token, or undefined when all are taken. */
   acquireSlot(name: string, limit: number, ttlMs: number): Promise<string | undefined>;
   /** Extend a slot we hold; false when it expired. */

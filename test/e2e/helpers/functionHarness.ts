@@ -52,7 +52,11 @@ export interface Spawned {
 }
 
 /** The command and environment of a function process: as `nobody` when root, cwd and HOME the read-only folder. */
-export function functionCommand(fn: FunctionFolder, args: string[], env: Record<string, string> = {}): { command: string; args: string[]; options: { cwd: string; env: Record<string, string> } } {
+export function functionCommand(
+  fn: FunctionFolder,
+  args: string[],
+  env: Record<string, string> = {},
+): { command: string; args: string[]; options: { cwd: string; env: Record<string, string> } } {
   const node = [process.execPath, `--max-old-space-size=${HEAP_CAP_MB}`, ...args];
   const asNobody = process.getuid?.() === 0;
   return {
@@ -61,16 +65,33 @@ export function functionCommand(fn: FunctionFolder, args: string[], env: Record<
     options: {
       cwd: fn.dir,
       // a platform's environment: no NODE_PATH, no caches, nothing of the test runner's
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: fn.dir, TMPDIR: fn.tmp, LANG: 'C.UTF-8', NODE_OPTIONS: `--max-old-space-size=${HEAP_CAP_MB}`, ...env },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: fn.dir,
+        TMPDIR: fn.tmp,
+        LANG: 'C.UTF-8',
+        NODE_OPTIONS: `--max-old-space-size=${HEAP_CAP_MB}`,
+        ...env,
+      },
     },
   };
 }
 
 /** Run a script in a function process to its end (bounded by `timeoutMs`, a hang guard). */
-export function runFunction(fn: FunctionFolder, args: string[], env: Record<string, string> = {}, timeoutMs = 180_000): Promise<Spawned> {
+export function runFunction(
+  fn: FunctionFolder,
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 180_000,
+): Promise<Spawned> {
   const { command, args: argv, options } = functionCommand(fn, args, env);
   return new Promise((resolve) => {
-    const child = spawn(command, argv, { ...options, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
+    const child = spawn(command, argv, {
+      ...options,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -24,12 +24,46 @@ export interface RedisProcess {
  * without persistence, with DEBUG allowed (DEBUG SLEEP slows it), optionally with a password and
  * TLS (then `url` is `rediss://`).
  */
-export async function startRedisProcess(opts: { password?: string; tls?: { cert: string; key: string } } = {}): Promise<RedisProcess> {
-  const bin = execFileSync('sh', [join(ROOT, 'scripts', 'install-redis.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop()!;
+export async function startRedisProcess(
+  opts: { password?: string; tls?: { cert: string; key: string } } = {},
+): Promise<RedisProcess> {
+  const bin = execFileSync('sh', [join(ROOT, 'scripts', 'install-redis.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+    .trim()
+    .split('\n')
+    .pop()!;
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'sbirtools-redis-'));
-  const portArgs = opts.tls ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', opts.tls.cert, '--tls-key-file', opts.tls.key, '--tls-auth-clients', 'no'] : ['--port', String(port)];
-  const args = [...portArgs, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--enable-debug-command', 'yes', ...(opts.password ? ['--requirepass', opts.password] : [])];
+  const portArgs = opts.tls
+    ? [
+        '--port',
+        '0',
+        '--tls-port',
+        String(port),
+        '--tls-cert-file',
+        opts.tls.cert,
+        '--tls-key-file',
+        opts.tls.key,
+        '--tls-auth-clients',
+        'no',
+      ]
+    : ['--port', String(port)];
+  const args = [
+    ...portArgs,
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--enable-debug-command',
+    'yes',
+    ...(opts.password ? ['--requirepass', opts.password] : []),
+  ];
   let proc: ChildProcess;
   let exited: Promise<void>;
   const start = async () => {
@@ -46,7 +80,14 @@ export async function startRedisProcess(opts: { password?: string; tls?: { cert:
   };
   await start();
   const auth = opts.password ? `:${encodeURIComponent(opts.password)}@` : '';
-  const cliArgs = ['-h', '127.0.0.1', '-p', String(port), ...(opts.password ? ['--no-auth-warning', '-a', opts.password] : []), ...(opts.tls ? ['--tls', '--cacert', opts.tls.cert] : [])];
+  const cliArgs = [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    ...(opts.password ? ['--no-auth-warning', '-a', opts.password] : []),
+    ...(opts.tls ? ['--tls', '--cacert', opts.tls.cert] : []),
+  ];
   return {
     url: `${opts.tls ? 'rediss' : 'redis'}://${auth}127.0.0.1:${port}`,
     port,

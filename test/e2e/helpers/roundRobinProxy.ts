@@ -27,13 +27,22 @@ export async function startRoundRobinProxy(ports: number[]): Promise<RoundRobinP
       const tag = String(req.headers['x-test-tag'] ?? '');
       const attempt = (tries: number) => {
         const port = ports[next++ % ports.length]!;
-        const up = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${port}` } }, (upRes) => {
-          counts.set(port, (counts.get(port) ?? 0) + 1);
-          res.writeHead(upRes.statusCode ?? 502, upRes.headers);
-          upRes.pipe(res);
-          upRes.on('end', () => inFlight.delete(tag));
-          upRes.on('error', () => res.destroy());
-        });
+        const up = request(
+          {
+            host: '127.0.0.1',
+            port,
+            method: req.method,
+            path: req.url,
+            headers: { ...req.headers, host: `127.0.0.1:${port}` },
+          },
+          (upRes) => {
+            counts.set(port, (counts.get(port) ?? 0) + 1);
+            res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+            upRes.pipe(res);
+            upRes.on('end', () => inFlight.delete(tag));
+            upRes.on('error', () => res.destroy());
+          },
+        );
         up.on('socket', () => {
           if (tag) inFlight.set(tag, port);
         });
@@ -41,7 +50,9 @@ export async function startRoundRobinProxy(ports: number[]): Promise<RoundRobinP
           inFlight.delete(tag);
           if (err.code === 'ECONNREFUSED' && tries < ports.length) return attempt(tries + 1);
           if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: { type: 'BAD_GATEWAY', message: `backend ${port}: ${err.code ?? err.message}` } }));
+          res.end(
+            JSON.stringify({ error: { type: 'BAD_GATEWAY', message: `backend ${port}: ${err.code ?? err.message}` } }),
+          );
         });
         up.end(body);
       };
@@ -53,9 +64,10 @@ export async function startRoundRobinProxy(ports: number[]): Promise<RoundRobinP
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     inFlight,
     counts,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

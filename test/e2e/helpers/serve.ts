@@ -18,15 +18,25 @@ export interface ServeProcess {
 }
 
 /** Start `sbirtools serve` on a free port (or `port`) and wait until it prints its URL. */
-export async function startServe(args: string[], env: Record<string, string> = {}, opts: { port?: number; cacheDir?: string } = {}): Promise<ServeProcess> {
+export async function startServe(
+  args: string[],
+  env: Record<string, string> = {},
+  opts: { port?: number; cacheDir?: string } = {},
+): Promise<ServeProcess> {
   const port = opts.port ?? (await freePort());
   const extra = opts.cacheDir ? { SBIRTOOLS_CACHE_DIR: opts.cacheDir, ...env } : env;
-  const proc = spawn(process.execPath, [CLI, 'serve', '--port', String(port), ...args], { cwd: ROOT, env: cliEnv(extra), stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [CLI, 'serve', '--port', String(port), ...args], {
+    cwd: ROOT,
+    env: cliEnv(extra),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | string>((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    proc.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   const deadline = Date.now() + 60_000;
   while (!/listening on/.test(err)) {
     if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`sbirtools serve exited early: ${err}`);

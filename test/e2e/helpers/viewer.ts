@@ -11,7 +11,11 @@ export interface ViewerProcess {
 
 /** Start `sbirtools view <log> ...args` and wait for the URL it prints. */
 export async function startViewer(log: string, args: string[] = []): Promise<ViewerProcess> {
-  const child = spawn(process.execPath, [CLI, 'view', log, ...args], { cwd: ROOT, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'view', log, ...args], {
+    cwd: ROOT,
+    env: cliEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const url = await new Promise<string>((done, fail) => {
     let out = '';
@@ -37,12 +41,17 @@ export async function startViewer(log: string, args: string[] = []): Promise<Vie
 }
 
 /** One HTTP request on loopback; resolves status, headers and body text. */
-export function fetchText(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+export function fetchText(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((done, fail) => {
     const req = request(url, { method: init.method ?? 'GET', headers: init.headers ?? {} }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     req.on('error', fail);
     req.end(init.body);
@@ -50,7 +59,10 @@ export function fetchText(url: string, init: { method?: string; headers?: Record
 }
 
 /** Open /events and resolve on the first `event: runs` (or reject after `ms`). */
-export function nextRunsEvent(base: string, ms = 20_000): { ready: Promise<void>; event: Promise<void>; close(): void } {
+export function nextRunsEvent(
+  base: string,
+  ms = 20_000,
+): { ready: Promise<void>; event: Promise<void>; close(): void } {
   let close = () => {};
   let ready!: () => void;
   const readyP = new Promise<void>((r) => (ready = r));

@@ -18,9 +18,17 @@ function scriptedModel(calls: Array<Record<string, unknown>>) {
     doGenerate: async (options) => {
       seenTools.push(options.tools);
       const input = calls[step++];
-      if (!input) return { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+      if (!input)
+        return {
+          content: [{ type: 'text', text: 'done' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        };
       return {
-        content: [{ type: 'tool-call', toolCallId: `call-${step}`, toolName: 'run_analysis', input: JSON.stringify(input) }],
+        content: [
+          { type: 'tool-call', toolCallId: `call-${step}`, toolName: 'run_analysis', input: JSON.stringify(input) },
+        ],
         finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
         usage,
         warnings: [],
@@ -42,8 +50,17 @@ describe('aiSdkTool through generateText', () => {
     const run_analysis = await aiSdkTool({ sessions, description: 'Run JavaScript over award_data.' });
     const out = await generateText({ model, tools: { run_analysis }, stopWhen: stepCountIs(3), prompt: 'compute' });
 
-    const tools = seenTools[0] as Array<{ type: string; name: string; description: string; inputSchema: { type: string; properties: Record<string, unknown>; required: string[] } }>;
-    expect(tools[0]).toMatchObject({ type: 'function', name: 'run_analysis', description: 'Run JavaScript over award_data.' });
+    const tools = seenTools[0] as Array<{
+      type: string;
+      name: string;
+      description: string;
+      inputSchema: { type: string; properties: Record<string, unknown>; required: string[] };
+    }>;
+    expect(tools[0]).toMatchObject({
+      type: 'function',
+      name: 'run_analysis',
+      description: 'Run JavaScript over award_data.',
+    });
     expect(tools[0]!.inputSchema).toMatchObject({ type: 'object', required: ['code'] });
     expect(Object.keys(tools[0]!.inputSchema.properties)).toEqual(['code', 'session_id', 'max_chars', 'row_offset']);
 
@@ -59,7 +76,12 @@ describe('aiSdkTool through generateText', () => {
       { code: 'const answer = 6 * 7; answer', session_id: 'chat-1' },
       { code: 'answer + 1', session_id: 'chat-1' },
     ]);
-    const out = await generateText({ model, tools: { run_analysis: await aiSdkTool({ sessions, description: 'd' }) }, stopWhen: stepCountIs(4), prompt: 'p' });
+    const out = await generateText({
+      model,
+      tools: { run_analysis: await aiSdkTool({ sessions, description: 'd' }) },
+      stopWhen: stepCountIs(4),
+      prompt: 'p',
+    });
     const second = out.steps[1]!.toolResults[0]!.output as { ok: boolean; value: unknown };
     expect(second.ok).toBe(true);
     expect(String(second.value)).toContain('43');
@@ -67,7 +89,12 @@ describe('aiSdkTool through generateText', () => {
 
   it('hands a guest error back to the model with its hint', async () => {
     const { model } = scriptedModel([{ code: 'award_data.nope()' }]);
-    const out = await generateText({ model, tools: { run_analysis: await aiSdkTool({ sessions, description: 'd' }) }, stopWhen: stepCountIs(3), prompt: 'p' });
+    const out = await generateText({
+      model,
+      tools: { run_analysis: await aiSdkTool({ sessions, description: 'd' }) },
+      stopWhen: stepCountIs(3),
+      prompt: 'p',
+    });
     const output = out.steps[0]!.toolResults[0]!.output as { ok: boolean; error: { type: string; hint?: string } };
     expect(output.ok).toBe(false);
     expect(output.error.type).toBe('RUNTIME_ERROR');

@@ -58,7 +58,9 @@ describe('tool definitions', () => {
   });
 
   it('rejects a tool name the vendors would refuse', async () => {
-    await expect(openAITool({ description: 'd', name: 'run analysis!' })).rejects.toThrow(/Expected the `name` option to match/);
+    await expect(openAITool({ description: 'd', name: 'run analysis!' })).rejects.toThrow(
+      /Expected the `name` option to match/,
+    );
   });
 });
 
@@ -73,7 +75,8 @@ describe('parseToolArgs', () => {
     const bad = [parseToolArgs('{code'), parseToolArgs({}), parseToolArgs({ code: 42 }), parseToolArgs({ code: '' })];
     for (const r of bad) {
       expect(r.ok).toBe(false);
-      if (!r.ok) expect(r.output.error).toMatchObject({ type: 'VALIDATION_ERROR', hint: expect.stringContaining('"code"') });
+      if (!r.ok)
+        expect(r.output.error).toMatchObject({ type: 'VALIDATION_ERROR', hint: expect.stringContaining('"code"') });
     }
   });
 });

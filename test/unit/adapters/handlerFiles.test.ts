@@ -7,9 +7,19 @@ import { run } from '../../../src/index.js';
 describe('saved files on JSON surfaces', () => {
   it('the HTTP handler sends a file as base64, never as JSON numbers', async () => {
     const handler = createHandler();
-    const res = await handler(new Request('http://x/', { method: 'POST', body: JSON.stringify({ code: "to_csv(aq.table({ a: [1, 2] }), 'a.csv'); 1" }), headers: { 'content-type': 'application/json' } }));
-    const body = (await res.json()) as { files: Array<{ name: string; size: number; base64?: string; bytes?: unknown }> };
-    expect(body.files).toEqual([{ name: 'a.csv', mediaType: 'text/csv', size: 6, base64: Buffer.from('a\n1\n2\n').toString('base64') }]);
+    const res = await handler(
+      new Request('http://x/', {
+        method: 'POST',
+        body: JSON.stringify({ code: "to_csv(aq.table({ a: [1, 2] }), 'a.csv'); 1" }),
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    const body = (await res.json()) as {
+      files: Array<{ name: string; size: number; base64?: string; bytes?: unknown }>;
+    };
+    expect(body.files).toEqual([
+      { name: 'a.csv', mediaType: 'text/csv', size: 6, base64: Buffer.from('a\n1\n2\n').toString('base64') },
+    ]);
   });
 
   it('tool outputs and the MCP text name the files', async () => {

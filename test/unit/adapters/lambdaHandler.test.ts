@@ -4,7 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { lambdaHandler } from '../../../src/adapters/lambdaHandler.js';
 import { shutdown } from '../../../src/index.js';
 
-const fixture = (name: string) => JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'lambda', `${name}.json`), 'utf8'));
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'lambda', `${name}.json`), 'utf8'));
 afterAll(() => shutdown());
 
 describe('lambdaHandler(): API Gateway HTTP API v2 and Function URL events', () => {
@@ -15,7 +16,10 @@ describe('lambdaHandler(): API Gateway HTTP API v2 and Function URL events', () 
     expect(plain).toMatchObject({ statusCode: 200, isBase64Encoded: false });
     expect(plain.headers['content-type']).toMatch(/application\/json/);
     expect(JSON.parse(plain.body).value).toBe(42);
-    const encoded = await handler({ ...fixture('function-url'), body: Buffer.from(JSON.stringify({ code: '"é" + 1' })).toString('base64') });
+    const encoded = await handler({
+      ...fixture('function-url'),
+      body: Buffer.from(JSON.stringify({ code: '"é" + 1' })).toString('base64'),
+    });
     expect(JSON.parse(encoded.body).value).toBe('é1');
   });
 

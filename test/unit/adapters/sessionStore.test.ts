@@ -39,7 +39,10 @@ describe('SessionStore', () => {
     await using store = createSessionStore({ maxSessions: 1 });
     const busy = store.run('let s = 0; for (let i = 0; i < 1e6; i++) s += i; s', { sessionId: 'a' });
     const refused = await store.run('1', { sessionId: 'b' });
-    expect(refused).toMatchObject({ ok: false, error: { type: 'QUEUE_FULL', hint: expect.stringContaining('omit session_id') } });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { type: 'QUEUE_FULL', hint: expect.stringContaining('omit session_id') },
+    });
     expect((await busy).ok).toBe(true);
   });
 
@@ -60,7 +63,9 @@ describe('SessionStore', () => {
   });
 
   it('validates its options up front, echoing the bad value', () => {
-    expect(() => createSessionStore({ maxSessions: 0 })).toThrow('Expected the `maxSessions` option to be a positive integer, got `0`');
+    expect(() => createSessionStore({ maxSessions: 0 })).toThrow(
+      'Expected the `maxSessions` option to be a positive integer, got `0`',
+    );
     expect(() => createSessionStore({ sandbox: { timeoutMs: -1 } })).toThrow(/timeoutMs/);
   });
 });

@@ -21,7 +21,10 @@ await Promise.all(Array.from({ length: count }, (_, i) => {
 `;
 
 function writer(log: string, id: string, count: number): Promise<number | null> {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', WRITER], { env: { ...process.env, LOG: log, ID: id, COUNT: String(count), LOG_MODULE }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', WRITER], {
+    env: { ...process.env, LOG: log, ID: id, COUNT: String(count), LOG_MODULE },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return new Promise((done) => child.once('exit', done));
 }
 
@@ -40,6 +43,12 @@ describe('capsule log with several writer processes', () => {
       // a record holds only its own writer's letter: no bytes of another line inside it
       expect(record.outputs!.stdout).toMatch(new RegExp(`^${id}+$`));
     }
-    for (const id of ids) expect(entries.filter((e) => e.record.session!.id === id).map((e) => e.record.session!.seq).sort((x, y) => x - y)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    for (const id of ids)
+      expect(
+        entries
+          .filter((e) => e.record.session!.id === id)
+          .map((e) => e.record.session!.seq)
+          .sort((x, y) => x - y),
+      ).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
   });
 });

@@ -17,7 +17,14 @@ describe('replayCapsule', () => {
     await store.run('print(Date.now(), Math.random()); [new Date().toISOString(), Math.random()]');
     await store.close();
     const report = await replayCapsule(path);
-    expect(report).toMatchObject({ line: 1, match: true, stdoutMatch: true, valueMatch: true, datasetMatch: true, preludeMatch: true });
+    expect(report).toMatchObject({
+      line: 1,
+      match: true,
+      stdoutMatch: true,
+      valueMatch: true,
+      datasetMatch: true,
+      preludeMatch: true,
+    });
   });
 
   it('rebuilds a session from its earlier records', async () => {

@@ -8,7 +8,13 @@ import { withCapsules, type RunFn } from '../../../src/capsule/withCapsules.js';
 import type { RunOptions } from '../../../src/index.js';
 import { fakeResult } from '../adapters/fixtures.js';
 
-const dataset = { name: 'award_data', synthetic: false, source: '/data/award_data.csv', identity: 'sha256:abc', rows: 10 };
+const dataset = {
+  name: 'award_data',
+  synthetic: false,
+  source: '/data/award_data.csv',
+  identity: 'sha256:abc',
+  rows: 10,
+};
 
 function fakeRun() {
   const calls: Array<{ code: string; options?: RunOptions }> = [];
@@ -58,7 +64,10 @@ describe('withCapsules', () => {
     expect(Number.isInteger(first!.seed) && first!.seed >= 0 && first!.seed < 2 ** 32).toBe(true);
     const records = (await readCapsules(path)).map((e) => e.record);
     expect(records.map((r) => r.deterministic)).toEqual([first, second]);
-    expect(records.map((r) => r.session)).toEqual([{ id: 'chat-1', seq: 1 }, { id: 'chat-1', seq: 2 }]);
+    expect(records.map((r) => r.session)).toEqual([
+      { id: 'chat-1', seq: 1 },
+      { id: 'chat-1', seq: 2 },
+    ]);
   });
 
   it("a run's own { now, seed } wins", async () => {

@@ -15,8 +15,10 @@ const result = (type?: ErrorType): RunResult => ({
 describe('exit codes', () => {
   it('maps each error type to its documented code', () => {
     expect(exitCodeFor(result())).toBe(EXIT.OK);
-    for (const t of ['SYNTAX_ERROR', 'POLICY_VIOLATION', 'RUNTIME_ERROR'] as const) expect(exitCodeFor(result(t))).toBe(1);
-    for (const t of ['TIMEOUT', 'MEMORY_LIMIT', 'OUTPUT_LIMIT', 'QUEUE_FULL'] as const) expect(exitCodeFor(result(t))).toBe(3);
+    for (const t of ['SYNTAX_ERROR', 'POLICY_VIOLATION', 'RUNTIME_ERROR'] as const)
+      expect(exitCodeFor(result(t))).toBe(1);
+    for (const t of ['TIMEOUT', 'MEMORY_LIMIT', 'OUTPUT_LIMIT', 'QUEUE_FULL'] as const)
+      expect(exitCodeFor(result(t))).toBe(3);
     expect(exitCodeFor(result('INTERNAL_ERROR'))).toBe(70);
     expect(exitCodeFor(result('ABORTED'))).toBe(130);
   });

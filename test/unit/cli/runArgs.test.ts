@@ -14,7 +14,21 @@ function usage(argv: string[]): string {
 
 describe('parseRunArgs', () => {
   it('reads --code and the sandbox flags', () => {
-    expect(parseRunArgs(['--code', '6*7', '--preset', 'strict', '--timeout-ms', '5000', '--memory-mb', '128', '--data', 'a.csv', '--json'])).toEqual({
+    expect(
+      parseRunArgs([
+        '--code',
+        '6*7',
+        '--preset',
+        'strict',
+        '--timeout-ms',
+        '5000',
+        '--memory-mb',
+        '128',
+        '--data',
+        'a.csv',
+        '--json',
+      ]),
+    ).toEqual({
       help: false,
       code: '6*7',
       json: true,
@@ -52,7 +66,10 @@ describe('parseRunArgs', () => {
       [['a.js', '--code', '1'], /either a file \('a\.js'\) or --code, not both/],
       [['a.js', 'b.js'], /expected one file, got 2/],
       [['--code', '1', '--preset', 'lax'], /--preset must be one of permissive, standard, strict, got 'lax'/],
-      [['--code', '1', '--timeout-ms', 'soon'], /--timeout-ms expects a positive whole number of milliseconds, got 'soon'/],
+      [
+        ['--code', '1', '--timeout-ms', 'soon'],
+        /--timeout-ms expects a positive whole number of milliseconds, got 'soon'/,
+      ],
       [['--code', '1', '--timeout-ms', '0'], /got '0'/],
       [['--code', '1', '--memory-mb', '1.5'], /--memory-mb expects a positive whole number of MiB, got '1.5'/],
       [['--code', '1', '--engine', 'v8'], /--engine must be one of auto, isolated-vm, quickjs, got 'v8'/],

@@ -9,11 +9,17 @@ describe('importOptional', () => {
   });
 
   it('turns a missing package into OPTIONAL_DEPENDENCY_MISSING naming the package, the feature and the command', async () => {
-    const err = await importOptional('no-such-pkg-sbirtools', 'serve --frobnicate', () => import('no-such-pkg-sbirtools' as string)).catch((e: unknown) => e);
+    const err = await importOptional(
+      'no-such-pkg-sbirtools',
+      'serve --frobnicate',
+      () => import('no-such-pkg-sbirtools' as string),
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OptionalDependencyError);
     expect(err).toBeInstanceOf(SbirtoolsError);
     expect(err).toMatchObject({ code: 'OPTIONAL_DEPENDENCY_MISSING', packageName: 'no-such-pkg-sbirtools' });
-    expect((err as Error).message).toMatch(/^serve --frobnicate needs the optional package no-such-pkg-sbirtools, which is not installed here: run `npm install no-such-pkg-sbirtools`/);
+    expect((err as Error).message).toMatch(
+      /^serve --frobnicate needs the optional package no-such-pkg-sbirtools, which is not installed here: run `npm install no-such-pkg-sbirtools`/,
+    );
   });
 
   it('passes on other failures of a package that is there (a bug inside it is not a missing install)', async () => {

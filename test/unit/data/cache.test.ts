@@ -47,7 +47,12 @@ describe('binary cache file', () => {
     const text = table.columns.find((c) => c.data.kind === 'utf8')!;
     const whole = decode(text.data);
     expect(reader.loadRows(text.name, 0, 300)).toBeNull(); // every row: read whole, checksum and all
-    for (const [a, b] of [[0, 299], [17, 18], [5, 5], [250, 300]] as const) {
+    for (const [a, b] of [
+      [0, 299],
+      [17, 18],
+      [5, 5],
+      [250, 300],
+    ] as const) {
       const rows = reader.loadRows(text.name, a, b);
       expect(rows).not.toBeNull();
       expect(decode(rows!)).toEqual(whole.slice(a, b));
@@ -62,12 +67,35 @@ describe('binary cache file', () => {
 
   it('leaves the old cache byte-identical and no temp file when a write fails', async () => {
     const dir = tempDir();
-    const good: ColumnarTable = { name: 't', numRows: 1, columns: [{ name: 'a', type: 'number', kind: 'float64', data: { kind: 'float64', type: 'number', values: new Float64Array([1]), valid: new Uint8Array([1]) } }] };
+    const good: ColumnarTable = {
+      name: 't',
+      numRows: 1,
+      columns: [
+        {
+          name: 'a',
+          type: 'number',
+          kind: 'float64',
+          data: { kind: 'float64', type: 'number', values: new Float64Array([1]), valid: new Uint8Array([1]) },
+        },
+      ],
+    };
     const path = join(dir, 'c.sbtc');
     const report = (await ingestCsv(Buffer.from('a\n1\n'))).report;
     await writeCache(path, { key: 'k', table: good, info, report });
     const before = readFileSync(path);
-    const failing = { ...good, columns: [good.columns[0], { ...good.columns[0], name: 'b', get data(): never { throw new Error('boom while writing'); } }] };
+    const failing = {
+      ...good,
+      columns: [
+        good.columns[0],
+        {
+          ...good.columns[0],
+          name: 'b',
+          get data(): never {
+            throw new Error('boom while writing');
+          },
+        },
+      ],
+    };
     await expect(writeCache(path, { key: 'k', table: failing as ColumnarTable, info, report })).rejects.toThrow('boom');
     expect(readFileSync(path).equals(before)).toBe(true);
     expect(readdirSync(dir)).toEqual(['c.sbtc']);

@@ -10,10 +10,12 @@ import { column, tempDir } from './helpers.js';
 function scan(text: string | Buffer, step = 3): string[][] {
   const out: string[][] = [];
   const s = new RecordScanner((buf, starts, ends, flags, n) => {
-    out.push(Array.from({ length: n }, (_, i) => {
-      const t = buf.toString('utf8', starts[i], ends[i]);
-      return flags[i] & 2 ? t.replaceAll('""', '"') : t;
-    }));
+    out.push(
+      Array.from({ length: n }, (_, i) => {
+        const t = buf.toString('utf8', starts[i], ends[i]);
+        return flags[i] & 2 ? t.replaceAll('""', '"') : t;
+      }),
+    );
   }, 4);
   const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text);
   for (let i = 0; i < bytes.length; i += step) s.push(bytes.subarray(i, i + step));
@@ -32,7 +34,10 @@ describe('RecordScanner (RFC 4180, any chunking)', () => {
   });
 
   it('emits a last record without a final newline, and a trailing empty field', () => {
-    expect(scan('a,b\n1,')).toEqual([['a', 'b'], ['1', '']]);
+    expect(scan('a,b\n1,')).toEqual([
+      ['a', 'b'],
+      ['1', ''],
+    ]);
   });
 
   it('keeps a bare CR outside quotes as data', () => {
@@ -67,14 +72,20 @@ describe('ingestCsv on files with every quirk', () => {
   };
 
   it('strips a BOM, reads CRLF, blanks and "  " as null, and reports ragged rows', async () => {
-    const p = file('quirks.csv', '\ufeffname,amount,code\r\n"A, Inc.",12,0123\r\n"  ",,\r\nB,3\r\nC,4,5,6\r\n\r\nD,"7",08\r\n');
+    const p = file(
+      'quirks.csv',
+      '\ufeffname,amount,code\r\n"A, Inc.",12,0123\r\n"  ",,\r\nB,3\r\nC,4,5,6\r\n\r\nD,"7",08\r\n',
+    );
     const { table, report } = await ingestCsv(p);
     expect(table.columns.map((c) => c.name)).toEqual(['name', 'amount', 'code']);
     expect(column(table, 'name')).toEqual(['A, Inc.', null, 'B', 'C', 'D']);
     expect(column(table, 'amount')).toEqual([12, null, 3, 4, 7]);
     expect(column(table, 'code')).toEqual(['0123', null, null, '5', '08']); // leading zeros: string
     expect(report).toMatchObject({ layout: 'custom', rows: 5, raggedCount: 2, blankLines: 1 });
-    expect(report.raggedRecords).toEqual([{ record: 3, fields: 2 }, { record: 4, fields: 4 }]);
+    expect(report.raggedRecords).toEqual([
+      { record: 3, fields: 2 },
+      { record: 4, fields: 4 },
+    ]);
   });
 
   it('reads a header-only file as zero rows', async () => {
@@ -92,7 +103,10 @@ describe('ingestCsv on files with every quirk', () => {
   it('names blank and duplicate header cells', async () => {
     const { table, report } = await ingestCsv(file('dups.csv', 'x,,x\n1,2,3\n'));
     expect(table.columns.map((c) => c.name)).toEqual(['x', 'column_2', 'x_2']);
-    expect(report.renamedColumns).toEqual([{ from: '', to: 'column_2' }, { from: 'x', to: 'x_2' }]);
+    expect(report.renamedColumns).toEqual([
+      { from: '', to: 'column_2' },
+      { from: 'x', to: 'x_2' },
+    ]);
   });
 
   it('rejects an empty file with DATA_EMPTY', async () => {
@@ -103,17 +117,24 @@ describe('ingestCsv on files with every quirk', () => {
     const garbage = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256));
     await expect(ingestCsv(file('garbage.bin', garbage))).rejects.toBeInstanceOf(DataError);
     await expect(ingestCsv(file('garbage.bin', garbage))).rejects.toMatchObject({ code: 'DATA_NOT_CSV' });
-    await expect(ingestCsv(file('page.html', '<!DOCTYPE html><html><body>Error</body></html>'))).rejects.toMatchObject({ code: 'DATA_NOT_CSV' });
+    await expect(ingestCsv(file('page.html', '<!DOCTYPE html><html><body>Error</body></html>'))).rejects.toMatchObject({
+      code: 'DATA_NOT_CSV',
+    });
   });
 
   it('rejects a missing file with DATA_NOT_FOUND naming it, and a directory with DATA_READ_ERROR', async () => {
-    await expect(ingestCsv(join(dir, 'nope.csv'))).rejects.toMatchObject({ code: 'DATA_NOT_FOUND', message: expect.stringContaining('nope.csv') });
+    await expect(ingestCsv(join(dir, 'nope.csv'))).rejects.toMatchObject({
+      code: 'DATA_NOT_FOUND',
+      message: expect.stringContaining('nope.csv'),
+    });
     await expect(ingestCsv(dir)).rejects.toMatchObject({ code: 'DATA_READ_ERROR' });
   });
 
   it('replaces invalid UTF-8, also when a character is split across chunks', async () => {
     const big = 'x'.repeat((1 << 22) - 1); // puts the 2-byte "é" across the 4 MiB chunk boundary
-    const { table, report } = await ingestCsv(Buffer.concat([Buffer.from(`t\n${big}é\n`), Buffer.from([0x62, 0xff, 0x63, 0x0a])]));
+    const { table, report } = await ingestCsv(
+      Buffer.concat([Buffer.from(`t\n${big}é\n`), Buffer.from([0x62, 0xff, 0x63, 0x0a])]),
+    );
     expect(column(table, 't')).toEqual([`${big}é`, 'b\ufffdc']);
     expect(report.replacedInvalidUtf8).toBe(1);
   });

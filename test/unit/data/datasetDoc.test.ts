@@ -21,12 +21,16 @@ describe('docs/dataset.md', () => {
       writeFileSync(docPath, doc.slice(0, start) + expected + doc.slice(end + COLUMNS_DOC_END.length));
       return;
     }
-    expect(actual, 'the columns table is stale: run `UPDATE_DOCS=1 npx vitest run test/unit/data/datasetDoc.test.ts`').toBe(expected);
+    expect(
+      actual,
+      'the columns table is stale: run `UPDATE_DOCS=1 npx vitest run test/unit/data/datasetDoc.test.ts`',
+    ).toBe(expected);
   });
 
   it('lists every DataError code', () => {
     const doc = readFileSync(docPath, 'utf8');
-    for (const code of DATA_ERROR_CODES) expect(doc, `docs/dataset.md does not document ${code}`).toContain(`\`${code}\``);
+    for (const code of DATA_ERROR_CODES)
+      expect(doc, `docs/dataset.md does not document ${code}`).toContain(`\`${code}\``);
   });
 });
 
@@ -41,6 +45,15 @@ describe('schema/sbirColumns.ts', () => {
     const json = z.toJSONSchema(SbirAwardRowSchema) as { properties: Record<string, { description?: string }> };
     expect(Object.keys(json.properties)).toEqual(SBIR_COLUMNS.map((c) => c.name));
     expect(json.properties['Award Amount'].description).toMatch(/US dollars/);
-    expect(SbirAwardRowSchema.safeParse({ ...Object.fromEntries(SBIR_COLUMNS.map((c) => [c.name, null])), Company: 'A', Agency: 'B', Phase: 'Phase I', Program: 'SBIR', 'Award Year': 2020 }).success).toBe(true);
+    expect(
+      SbirAwardRowSchema.safeParse({
+        ...Object.fromEntries(SBIR_COLUMNS.map((c) => [c.name, null])),
+        Company: 'A',
+        Agency: 'B',
+        Phase: 'Phase I',
+        Program: 'SBIR',
+        'Award Year': 2020,
+      }).success,
+    ).toBe(true);
   });
 });

@@ -23,10 +23,19 @@ function serveFile(req: http.IncomingMessage, res: http.ServerResponse, body: Bu
   const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
   if (ranges && m && req.headers['if-range'] === ETAG) {
     const from = Number(m[1]);
-    res.writeHead(206, { etag: ETAG, 'content-length': body.length - from, 'content-range': `bytes ${from}-${body.length - 1}/${body.length}` });
+    res.writeHead(206, {
+      etag: ETAG,
+      'content-length': body.length - from,
+      'content-range': `bytes ${from}-${body.length - 1}/${body.length}`,
+    });
     return void res.end(body.subarray(from));
   }
-  res.writeHead(200, { etag: ETAG, 'last-modified': 'Mon, 01 Sep 2025 00:00:00 GMT', 'content-length': body.length, 'content-type': 'text/csv' });
+  res.writeHead(200, {
+    etag: ETAG,
+    'last-modified': 'Mon, 01 Sep 2025 00:00:00 GMT',
+    'content-length': body.length,
+    'content-type': 'text/csv',
+  });
   res.end(body);
 }
 
@@ -45,7 +54,10 @@ beforeAll(async () => {
     if (path === '/flaky.csv') return flaky++ === 0 ? cutHalfway(res, GOOD) : serveFile(req, res, GOOD);
     if (path === '/norange.csv') return flaky++ === 0 ? cutHalfway(res, GOOD) : serveFile(req, res, GOOD, false);
     if (path === '/incomplete.csv') return serveFile(req, res, GOOD.subarray(0, GOOD.lastIndexOf('"') - 5));
-    if (path === '/html') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body>Maintenance</body></html>');
+    if (path === '/html')
+      return void res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!DOCTYPE html><html><body>Maintenance</body></html>');
     if (path === '/other.csv') return void res.writeHead(200).end('a,b\n1,2\n');
     if (path === '/missing.csv') return void res.writeHead(404).end('not here');
     if (path === '/broken.csv') return void res.writeHead(500).end('oops');
@@ -68,11 +80,15 @@ const file = () => join(dir, 'award_data.csv');
 beforeEach(() => {
   dir = tempDir('sbt-dl-');
   writeFileSync(file(), OLD);
-  writeFileSync(`${file()}.json`, JSON.stringify({ url: `${base}/old.csv`, etag: '"old"', bytes: OLD.length, downloadedAt: '2025-01-01T00:00:00Z' }));
+  writeFileSync(
+    `${file()}.json`,
+    JSON.stringify({ url: `${base}/old.csv`, etag: '"old"', bytes: OLD.length, downloadedAt: '2025-01-01T00:00:00Z' }),
+  );
   seen.length = 0;
   flaky = 0;
 });
-const dl = (path: string, extra: Parameters<typeof downloadData>[0] = {}) => downloadData({ url: `${base}${path}`, cacheDir: dir, env: {}, ...extra });
+const dl = (path: string, extra: Parameters<typeof downloadData>[0] = {}) =>
+  downloadData({ url: `${base}${path}`, cacheDir: dir, env: {}, ...extra });
 const cacheIntact = () => expect(readFileSync(file()).equals(OLD)).toBe(true);
 
 describe('downloadData against a real local HTTP server', () => {
@@ -134,7 +150,10 @@ describe('downloadData against a real local HTTP server', () => {
   });
 
   it('gives up on a stalled server after the idle timeout', async () => {
-    await expect(dl('/stall', { idleTimeoutMs: 300 })).rejects.toMatchObject({ code: 'DOWNLOAD_STALLED', message: expect.stringMatching(/stalled/) });
+    await expect(dl('/stall', { idleTimeoutMs: 300 })).rejects.toMatchObject({
+      code: 'DOWNLOAD_STALLED',
+      message: expect.stringMatching(/stalled/),
+    });
     cacheIntact();
   });
 
@@ -143,17 +162,24 @@ describe('downloadData against a real local HTTP server', () => {
     await new Promise<void>((ok) => closed.listen(0, '127.0.0.1', ok));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((ok) => closed.close(ok));
-    await expect(downloadData({ url: `http://127.0.0.1:${port}/x.csv`, cacheDir: dir, env: {} })).rejects.toMatchObject({ code: 'DOWNLOAD_UNREACHABLE', message: expect.stringMatching(/Cannot reach 127\.0\.0\.1/) });
+    await expect(downloadData({ url: `http://127.0.0.1:${port}/x.csv`, cacheDir: dir, env: {} })).rejects.toMatchObject(
+      { code: 'DOWNLOAD_UNREACHABLE', message: expect.stringMatching(/Cannot reach 127\.0\.0\.1/) },
+    );
     cacheIntact();
   });
 
   it('rejects a URL that is not http(s)', async () => {
-    await expect(downloadData({ url: 'ftp://example.com/a.csv', cacheDir: dir, env: {} })).rejects.toMatchObject({ code: 'DOWNLOAD_BAD_URL' });
+    await expect(downloadData({ url: 'ftp://example.com/a.csv', cacheDir: dir, env: {} })).rejects.toMatchObject({
+      code: 'DOWNLOAD_BAD_URL',
+    });
   });
 
   it.skipIf(!existsSync('/dev/full'))('maps a full disk (ENOSPC) to DISK_FULL', async () => {
     symlinkSync('/dev/full', `${file()}.part`); // every write to the part file fails with ENOSPC
-    await expect(dl('/good.csv', { force: true })).rejects.toMatchObject({ code: 'DISK_FULL', message: expect.stringMatching(/No space left/) });
+    await expect(dl('/good.csv', { force: true })).rejects.toMatchObject({
+      code: 'DISK_FULL',
+      message: expect.stringMatching(/No space left/),
+    });
     cacheIntact();
   });
 

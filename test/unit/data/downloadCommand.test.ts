@@ -28,7 +28,12 @@ function io(isTTY = false, env: Record<string, string | undefined> = {}) {
   const out = { stdout: '', stderr: '' };
   return {
     out,
-    io: { stdout: { write: (s: string) => (out.stdout += s) }, stderr: { write: (s: string) => (out.stderr += s) }, env, isTTY },
+    io: {
+      stdout: { write: (s: string) => (out.stdout += s) },
+      stderr: { write: (s: string) => (out.stderr += s) },
+      env,
+      isTTY,
+    },
   };
 }
 
@@ -53,7 +58,9 @@ describe('runDownloadCommand', () => {
     const { out, io: x } = io(false, { SBIRTOOLS_CACHE_DIR: dir });
     expect(await runDownloadCommand([`${base}/awards.csv`], x)).toBe(0);
     expect(out.stderr).toBe('');
-    expect(out.stdout).toMatch(/^Downloaded 0\.\d MB in [\d.]+ s to .*award_data\.csv \(current layout\)\nColumnar cache ready: 120 rows, 42 columns \(current layout\)\n$/);
+    expect(out.stdout).toMatch(
+      /^Downloaded 0\.\d MB in [\d.]+ s to .*award_data\.csv \(current layout\)\nColumnar cache ready: 120 rows, 42 columns \(current layout\)\n$/,
+    );
     expect(existsSync(join(dir, 'award_data.csv'))).toBe(true);
     expect(readdirSync(join(dir, 'columnar'))).toHaveLength(1);
   });

@@ -39,9 +39,13 @@ export function decode(data: ColumnData): unknown[] {
     case 'bool':
       return Array.from(data.values, (v, i) => (data.valid[i] ? v === 1 : null));
     case 'utf8':
-      return Array.from(data.valid, (ok, i) => (ok ? dec.decode(data.bytes.subarray(data.offsets[i], data.offsets[i + 1])) : null));
+      return Array.from(data.valid, (ok, i) =>
+        ok ? dec.decode(data.bytes.subarray(data.offsets[i], data.offsets[i + 1])) : null,
+      );
     case 'dict': {
-      const dict = Array.from({ length: data.dictOffsets.length - 1 }, (_, k) => dec.decode(data.dictBytes.subarray(data.dictOffsets[k], data.dictOffsets[k + 1])));
+      const dict = Array.from({ length: data.dictOffsets.length - 1 }, (_, k) =>
+        dec.decode(data.dictBytes.subarray(data.dictOffsets[k], data.dictOffsets[k + 1])),
+      );
       return Array.from(data.codes, (k) => (k < 0 ? null : dict[k]));
     }
   }

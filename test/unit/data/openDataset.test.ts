@@ -11,11 +11,25 @@ describe('resolveDataSource', () => {
   it('picks dataPath, then SBIRTOOLS_CSV_PATH, then the download, then the synthetic sample', () => {
     const dir = tempDir();
     const env = { SBIRTOOLS_CSV_PATH: '/data/env.csv', SBIRTOOLS_CACHE_DIR: dir };
-    expect(resolveDataSource({ dataPath: 'rel.csv', env })).toEqual({ kind: 'csv', path: join(process.cwd(), 'rel.csv'), cacheDir: dir, origin: 'dataPath' });
+    expect(resolveDataSource({ dataPath: 'rel.csv', env })).toEqual({
+      kind: 'csv',
+      path: join(process.cwd(), 'rel.csv'),
+      cacheDir: dir,
+      origin: 'dataPath',
+    });
     expect(resolveDataSource({ env })).toEqual({ kind: 'csv', path: '/data/env.csv', cacheDir: dir, origin: 'env' });
-    expect(resolveDataSource({ env: { SBIRTOOLS_CACHE_DIR: dir } })).toEqual({ kind: 'synthetic', cacheDir: dir, origin: 'synthetic' });
+    expect(resolveDataSource({ env: { SBIRTOOLS_CACHE_DIR: dir } })).toEqual({
+      kind: 'synthetic',
+      cacheDir: dir,
+      origin: 'synthetic',
+    });
     writeFileSync(join(dir, 'award_data.csv'), 'x');
-    expect(resolveDataSource({ env: { SBIRTOOLS_CACHE_DIR: dir, SBIRTOOLS_CSV_PATH: ' ' } })).toEqual({ kind: 'csv', path: join(dir, 'award_data.csv'), cacheDir: dir, origin: 'download' });
+    expect(resolveDataSource({ env: { SBIRTOOLS_CACHE_DIR: dir, SBIRTOOLS_CSV_PATH: ' ' } })).toEqual({
+      kind: 'csv',
+      path: join(dir, 'award_data.csv'),
+      cacheDir: dir,
+      origin: 'download',
+    });
   });
 
   it('defaults the cache directory to ~/.cache/sbirtools, and opts.cacheDir wins over the env', () => {
@@ -33,7 +47,11 @@ describe('openDataset', () => {
   it('labels the embedded sample as synthetic and reopens it from the cache', async () => {
     const dir = tempDir();
     const first = await openDataset({ kind: 'synthetic', cacheDir: dir });
-    expect(DatasetInfoSchema.parse(first.info)).toMatchObject({ synthetic: true, source: 'embedded-synthetic-sample', rows: 5000 });
+    expect(DatasetInfoSchema.parse(first.info)).toMatchObject({
+      synthetic: true,
+      source: 'embedded-synthetic-sample',
+      rows: 5000,
+    });
     expect(first.info.name).toMatch(/SYNTHETIC/);
     expect(first.meta).toMatchObject({ name: 'award_data', numRows: 5000 });
     expect(first.meta.columns).toHaveLength(42);
@@ -51,13 +69,20 @@ describe('openDataset', () => {
     const csv = join(dir, 'mine.csv');
     await writeSyntheticCsv(csv, { rows: 50, layout: 'legacy' });
     const ds = await openDataset(resolveDataSource({ dataPath: csv, cacheDir: dir, env: {} }));
-    expect(ds.info).toMatchObject({ synthetic: false, source: csv, rows: 50, identity: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+    expect(ds.info).toMatchObject({
+      synthetic: false,
+      source: csv,
+      rows: 50,
+      identity: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+    });
     expect(ds.report.layout).toBe('legacy');
     ds.close();
   });
 
   it('throws DATA_NOT_FOUND naming the path and the env var that chose it', async () => {
-    const src = resolveDataSource({ env: { SBIRTOOLS_CSV_PATH: '/no/such/awards.csv', SBIRTOOLS_CACHE_DIR: tempDir() } });
+    const src = resolveDataSource({
+      env: { SBIRTOOLS_CSV_PATH: '/no/such/awards.csv', SBIRTOOLS_CACHE_DIR: tempDir() },
+    });
     await expect(openDataset(src)).rejects.toMatchObject({
       name: 'DataError',
       code: 'DATA_NOT_FOUND',

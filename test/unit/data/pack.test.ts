@@ -20,7 +20,8 @@ const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'sbirtools
 const copyFolder = (from: string) => {
   const to = join(tempDir(), 'copy');
   mkdirSync(join(to, 'columns'), { recursive: true });
-  for (const f of readdirSync(from, { recursive: true, encoding: 'utf8' })) if (statSync(join(from, f)).isFile()) copyFileSync(join(from, f), join(to, f));
+  for (const f of readdirSync(from, { recursive: true, encoding: 'utf8' }))
+    if (statSync(join(from, f)).isFile()) copyFileSync(join(from, f), join(to, f));
   return to;
 };
 function corrupt(f: () => unknown): DataError {
@@ -63,7 +64,8 @@ describe('data folder format 2: one gzip-compressed file per column', () => {
     expect(packed * 3).toBeLessThan(statSync(join(cacheDir, 'columnar', sbtc)).size);
     for (const c of m.columns) {
       expect(statSync(join(folder, c.file)).size).toBe(c.bytes);
-      for (const b of Object.values(c.buffers) as Array<{ codec: string; length: number; rawLength: number }>) expect(b.codec === 'gzip' || b.length === b.rawLength).toBe(true);
+      for (const b of Object.values(c.buffers) as Array<{ codec: string; length: number; rawLength: number }>)
+        expect(b.codec === 'gzip' || b.length === b.rawLength).toBe(true);
     }
   });
 
@@ -73,7 +75,16 @@ describe('data folder format 2: one gzip-compressed file per column', () => {
     const sbtc = readdirSync(join(cacheDir, 'columnar')).find((f) => f.endsWith('.sbtc'))!;
     copyFileSync(join(cacheDir, 'columnar', sbtc), join(v1, 'award_data.sbtc'));
     const csv = syntheticSamplePath(cacheDir);
-    writeFileSync(join(v1, 'sbirtools-data.json'), JSON.stringify({ v: 1, file: 'award_data.sbtc', key: identityKey(csv, statSync(csv)), info: source.info, createdAt: new Date().toISOString() }));
+    writeFileSync(
+      join(v1, 'sbirtools-data.json'),
+      JSON.stringify({
+        v: 1,
+        file: 'award_data.sbtc',
+        key: identityKey(csv, statSync(csv)),
+        info: source.info,
+        createdAt: new Date().toISOString(),
+      }),
+    );
     expect(decode(openDataDir(v1).loadColumn('Agency'))).toEqual(decode(source.loadColumn('Agency')));
     await writeDataDir(v1, { kind: 'csv', path: v1, cacheDir: tempDir() }, openDataset);
     expect(existsSync(join(v1, 'award_data.sbtc'))).toBe(false);
@@ -112,20 +123,39 @@ describe('data folder format 2: one gzip-compressed file per column', () => {
   it('a buffer that inflates to another size than the manifest says is refused (no ballooning)', () => {
     const raw = new Uint8Array(8 * 4).fill(7);
     const z = gzipSync(raw);
-    const entry = { name: 'x', type: 'number' as const, kind: 'float64' as const, file: 'columns/00.col', sha256: '0'.repeat(64), bytes: z.length + 4, buffers: { values: { offset: 0, length: z.length, rawLength: 16, codec: 'gzip' as const }, valid: { offset: z.length, length: 4, rawLength: 4, codec: 'none' as const } } };
+    const entry = {
+      name: 'x',
+      type: 'number' as const,
+      kind: 'float64' as const,
+      file: 'columns/00.col',
+      sha256: '0'.repeat(64),
+      bytes: z.length + 4,
+      buffers: {
+        values: { offset: 0, length: z.length, rawLength: 16, codec: 'gzip' as const },
+        valid: { offset: z.length, length: 4, rawLength: 4, codec: 'none' as const },
+      },
+    };
     const file = new Uint8Array(z.length + 4);
     file.set(z);
     expect(inflateColumn(entry, 2, file)).toMatch(/inflate|values/);
     entry.buffers.values.rawLength = 32;
     expect(inflateColumn(entry, 3, file)).toMatch(/4 rows instead of 3/);
-    expect(typeof inflateColumn(entry, 4, file)).toBe("object");
+    expect(typeof inflateColumn(entry, 4, file)).toBe('object');
   });
 
   it('buffers not aligned for their typed array are copied, not misread', () => {
     const values = new Float64Array([1.5, -2, 3]);
     const shifted = new Uint8Array(25);
     shifted.set(new Uint8Array(values.buffer), 1);
-    const entry = { name: 'x', type: 'number' as const, kind: 'float64' as const, file: 'columns/00.col', sha256: '0'.repeat(64), bytes: 0, buffers: {} };
+    const entry = {
+      name: 'x',
+      type: 'number' as const,
+      kind: 'float64' as const,
+      file: 'columns/00.col',
+      sha256: '0'.repeat(64),
+      bytes: 0,
+      buffers: {},
+    };
     const col = columnFromBuffers(entry, 3, { values: shifted.subarray(1), valid: new Uint8Array([1, 1, 1]) });
     expect(typeof col === 'string' ? col : Array.from((col as { values: Float64Array }).values)).toEqual([1.5, -2, 3]);
   });

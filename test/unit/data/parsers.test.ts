@@ -29,7 +29,11 @@ describe('parseNumberBytes', () => {
   });
 
   it('agrees with Number() on every finite double (shortest round-trip text)', () => {
-    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => Object.is(num(String(x), false), Number(String(x)))));
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) =>
+        Object.is(num(String(x), false), Number(String(x))),
+      ),
+    );
   });
 
   it('agrees with Number() on decimal strings', () => {
@@ -53,15 +57,25 @@ describe('parseDateBytes', () => {
   });
 
   it('returns NaN for impossible or malformed dates', () => {
-    for (const s of ['2023-02-29', '13/1/2020', '2/30/2020', '2020-1-5', '1/2/20', 'N/A', '2020-01-01x', '']) expect(date(s)).toBeNaN();
+    for (const s of ['2023-02-29', '13/1/2020', '2/30/2020', '2020-1-5', '1/2/20', 'N/A', '2020-01-01x', ''])
+      expect(date(s)).toBeNaN();
   });
 
   it('matches Date.UTC for every day from year 1 to 9999', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 }), (y, m, d) => {
-        const expected = new Date(0).setUTCFullYear(y, m - 1, d);
-        return date(`${m}/${d}/${String(y).padStart(4, '0')}`) === expected && date(`${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`) === expected;
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 9999 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 28 }),
+        (y, m, d) => {
+          const expected = new Date(0).setUTCFullYear(y, m - 1, d);
+          return (
+            date(`${m}/${d}/${String(y).padStart(4, '0')}`) === expected &&
+            date(`${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`) ===
+              expected
+          );
+        },
+      ),
     );
   });
 });

@@ -12,7 +12,14 @@ describe.skipIf(!current.exists)('real sample, current layout (no Abstract)', as
 
   it('reads 150 rows of 41 columns as the current layout', () => {
     expect(table.numRows).toBe(150);
-    expect(report).toMatchObject({ layout: 'current', rows: 150, columns: 41, raggedCount: 0, unknownColumns: [], missingColumns: ['Abstract'] });
+    expect(report).toMatchObject({
+      layout: 'current',
+      rows: 150,
+      columns: 41,
+      raggedCount: 0,
+      unknownColumns: [],
+      missingColumns: ['Abstract'],
+    });
     expect(report.invalidCells).toEqual([]);
   });
 

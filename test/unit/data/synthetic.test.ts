@@ -20,7 +20,14 @@ describe('synthetic sample', async () => {
   });
 
   it('has 5,000 rows in the current 42-column layout, all cells valid', () => {
-    expect(report).toMatchObject({ layout: 'current', rows: 5000, columns: 42, raggedCount: 0, missingColumns: [], unknownColumns: [] });
+    expect(report).toMatchObject({
+      layout: 'current',
+      rows: 5000,
+      columns: 42,
+      raggedCount: 0,
+      missingColumns: [],
+      unknownColumns: [],
+    });
     expect(report.invalidCells).toEqual([]);
   });
 
@@ -29,7 +36,13 @@ describe('synthetic sample', async () => {
     const share = (name: string) => agencies.filter((a) => a === name).length / agencies.length;
     expect(share('Department of Defense')).toBeGreaterThan(0.4);
     expect(share('Department of Health and Human Services')).toBeGreaterThan(0.15);
-    for (const a of ['National Aeronautics and Space Administration', 'Department of Energy', 'National Science Foundation', 'Department of Agriculture']) expect(share(a)).toBeGreaterThan(0.005);
+    for (const a of [
+      'National Aeronautics and Space Administration',
+      'Department of Energy',
+      'National Science Foundation',
+      'Department of Agriculture',
+    ])
+      expect(share(a)).toBeGreaterThan(0.005);
     expect(new Set(column(table, 'Phase'))).toEqual(new Set(['Phase I', 'Phase II']));
     const amounts = column(table, 'Award Amount');
     expect(amounts.filter((v) => v === null).length).toBeGreaterThan(0);
@@ -58,7 +71,12 @@ describe('synthetic sample', async () => {
 
   it('writes the legacy layout too', async () => {
     const legacy = await ingestCsv(Buffer.from([...syntheticCsv({ rows: 200, layout: 'legacy' })].join('')));
-    expect(legacy.report).toMatchObject({ layout: 'legacy', rows: 200, columns: 41, renamedColumns: [{ from: 'Women Owned', to: 'Woman Owned' }] });
+    expect(legacy.report).toMatchObject({
+      layout: 'legacy',
+      rows: 200,
+      columns: 41,
+      renamedColumns: [{ from: 'Women Owned', to: 'Woman Owned' }],
+    });
     expect(legacy.report.invalidCells).toEqual([]);
   });
 });

@@ -9,7 +9,10 @@ describe('tableFromCsv (a user CSV: types inferred over all rows)', () => {
   const dir = tempDir();
 
   it('infers number, integer, date, boolean and string per column, from every row', async () => {
-    const rows = Array.from({ length: 3000 }, (_, i) => `${i},${i / 2},2024-01-${String((i % 28) + 1).padStart(2, '0')},${i % 2 === 0},z${i % 3}`);
+    const rows = Array.from(
+      { length: 3000 },
+      (_, i) => `${i},${i / 2},2024-01-${String((i % 28) + 1).padStart(2, '0')},${i % 2 === 0},z${i % 3}`,
+    );
     rows.push('3000,1.5,2024-02-01,true,late'); // a value only the last row has
     const p = join(dir, 'typed.csv');
     writeFileSync(p, `int,num,day,flag,word\n${rows.join('\n')}\n`);
@@ -36,8 +39,12 @@ describe('tableFromCsv (a user CSV: types inferred over all rows)', () => {
 
   it('types an SBIR header by the schema, not by inference', async () => {
     const p = join(dir, 'sbir.csv');
-    const header = 'Company,Award Title,Agency,Branch,Phase,Program,Agency Tracking Number,Contract,Proposal Award Date,Contract End Date,Solicitation Number,Solicitation Year,Solicitation Close Date,Proposal Receipt Date,Date of Notification,Topic Code,Award Year,Award Amount,UEI,Duns,HUBZone Owned,Socially and Economically Disadvantaged,Woman Owned,Number Employees';
-    writeFileSync(p, `${header}\nACME,T,DOD,,Phase I,SBIR,123,456,2024-01-02,,25.4,2024,,,,7,2024,"1,000",U1,012345678,N,U,Y,5\n`);
+    const header =
+      'Company,Award Title,Agency,Branch,Phase,Program,Agency Tracking Number,Contract,Proposal Award Date,Contract End Date,Solicitation Number,Solicitation Year,Solicitation Close Date,Proposal Receipt Date,Date of Notification,Topic Code,Award Year,Award Amount,UEI,Duns,HUBZone Owned,Socially and Economically Disadvantaged,Woman Owned,Number Employees';
+    writeFileSync(
+      p,
+      `${header}\nACME,T,DOD,,Phase I,SBIR,123,456,2024-01-02,,25.4,2024,,,,7,2024,"1,000",U1,012345678,N,U,Y,5\n`,
+    );
     const t = await tableFromCsv('sbir', p);
     expect(column(t, 'Contract')).toEqual(['456']);
     expect(column(t, 'Solicitation Number')).toEqual(['25.4']);
@@ -59,9 +66,18 @@ describe('tableFromCsv (a user CSV: types inferred over all rows)', () => {
 
 describe('tableFromRows', () => {
   it('takes the union of keys and infers over all rows', () => {
-    const t = tableFromRows('r', [{ a: 1, when: new Date(Date.UTC(2020, 0, 1)) }, { a: 2.5, b: 'x' }, { b: 'y', c: true }]);
+    const t = tableFromRows('r', [
+      { a: 1, when: new Date(Date.UTC(2020, 0, 1)) },
+      { a: 2.5, b: 'x' },
+      { b: 'y', c: true },
+    ]);
     expect(t.numRows).toBe(3);
-    expect(t.columns.map((c) => [c.name, c.type])).toEqual([['a', 'number'], ['when', 'date'], ['b', 'string'], ['c', 'boolean']]);
+    expect(t.columns.map((c) => [c.name, c.type])).toEqual([
+      ['a', 'number'],
+      ['when', 'date'],
+      ['b', 'string'],
+      ['c', 'boolean'],
+    ]);
     expect(column(t, 'a')).toEqual([1, 2.5, null]);
     expect(column(t, 'when')).toEqual([Date.UTC(2020, 0, 1), null, null]);
   });
@@ -78,9 +94,16 @@ describe('tableFromRows', () => {
 
 describe('tableFromArquero', () => {
   it('reads columns with columnNames() and array()', () => {
-    const t = tableFromArquero('q', aq.table({ n: [1, 2, 3], s: ['a', null, 'c'], d: [new Date(0), null, new Date(86_400_000)] }));
+    const t = tableFromArquero(
+      'q',
+      aq.table({ n: [1, 2, 3], s: ['a', null, 'c'], d: [new Date(0), null, new Date(86_400_000)] }),
+    );
     expect(t.numRows).toBe(3);
-    expect(t.columns.map((c) => [c.name, c.type])).toEqual([['n', 'integer'], ['s', 'string'], ['d', 'date']]);
+    expect(t.columns.map((c) => [c.name, c.type])).toEqual([
+      ['n', 'integer'],
+      ['s', 'string'],
+      ['d', 'date'],
+    ]);
     expect(column(t, 's')).toEqual(['a', null, 'c']);
   });
 

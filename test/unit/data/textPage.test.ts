@@ -20,7 +20,11 @@ function rawColumn(rows: Array<Uint8Array | null>): Extract<ColumnData, { kind: 
 }
 
 /** Bytes biased towards UTF-8 edge cases: lead bytes, continuations, surrogates (ED A0..), F4 90.. */
-const edgyByte = fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xbf }), fc.constantFrom(0xc0, 0xc1, 0xc2, 0xc3, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0x0d, 0x0a));
+const edgyByte = fc.oneof(
+  fc.integer({ min: 0, max: 0x7f }),
+  fc.integer({ min: 0x80, max: 0xbf }),
+  fc.constantFrom(0xc0, 0xc1, 0xc2, 0xc3, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0x0d, 0x0a),
+);
 const rowBytes = fc.oneof(
   fc.uint8Array({ maxLength: 24 }).map((b) => b),
   fc.array(edgyByte, { maxLength: 24 }).map((a) => Uint8Array.from(a)),
@@ -69,6 +73,8 @@ describe('textPage', () => {
     expect(() => textPage(col, 3, 5)).toThrow(RangeError);
     expect(() => textPage(col, -1, 2)).toThrow(RangeError);
     expect(() => textPage(col, 2, 1)).toThrow(/outside/);
-    expect(() => textPage({ kind: 'bool', type: 'boolean', values: new Uint8Array(1), valid: new Uint8Array(1) }, 0, 1)).toThrow(/utf8 columns only/);
+    expect(() =>
+      textPage({ kind: 'bool', type: 'boolean', values: new Uint8Array(1), valid: new Uint8Array(1) }, 0, 1),
+    ).toThrow(/utf8 columns only/);
   });
 });

@@ -24,14 +24,32 @@ function expected(col: ColumnData, start: number, end: number, req: TextScanRequ
   const escaped = req.needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   const re = new RegExp(escaped, 'i');
   const low = req.needle.toLowerCase();
-  return rows.map((r) => (r === null ? 2 : (req.fold === 'none' ? r.includes(req.needle) : req.fold === 'regex' ? re.test(r) : r.toLowerCase().includes(low)) ? 1 : 0));
+  return rows.map((r) =>
+    r === null
+      ? 2
+      : (
+            req.fold === 'none'
+              ? r.includes(req.needle)
+              : req.fold === 'regex'
+                ? re.test(r)
+                : r.toLowerCase().includes(low)
+          )
+        ? 1
+        : 0,
+  );
 }
 
-const edgyByte = fc.oneof(fc.integer({ min: 0x41, max: 0x7a }), fc.integer({ min: 0x80, max: 0xbf }), fc.constantFrom(0x20, 0xc0, 0xc3, 0xc4, 0xe2, 0xed, 0xef, 0xf0, 0xf4, 0xff, 0x0a));
+const edgyByte = fc.oneof(
+  fc.integer({ min: 0x41, max: 0x7a }),
+  fc.integer({ min: 0x80, max: 0xbf }),
+  fc.constantFrom(0x20, 0xc0, 0xc3, 0xc4, 0xe2, 0xed, 0xef, 0xf0, 0xf4, 0xff, 0x0a),
+);
 const rowBytes = fc.oneof(
   fc.array(edgyByte, { maxLength: 20 }).map((a) => Uint8Array.from(a)),
   fc.string({ unit: 'binary', maxLength: 20 }).map((s) => enc.encode(s)),
-  fc.constantFrom('Laser', 'LASER optics', 'İstanbul', 'KELVIN \u212A', 'café CAFÉ', '😀 pair', 'straße', '').map((s) => enc.encode(s)),
+  fc
+    .constantFrom('Laser', 'LASER optics', 'İstanbul', 'KELVIN \u212A', 'café CAFÉ', '😀 pair', 'straße', '')
+    .map((s) => enc.encode(s)),
 );
 const column = fc.array(fc.option(rowBytes, { freq: 6 }), { minLength: 1, maxLength: 30 }).map(rawColumn);
 const needle = fc.oneof(
@@ -40,7 +58,11 @@ const needle = fc.oneof(
 );
 const request: fc.Arbitrary<TextScanRequest> = fc.oneof(
   fc.constant({ op: 'len' } as const),
-  fc.record({ op: fc.constant('contains' as const), needle, fold: fc.constantFrom('none' as const, 'regex' as const, 'lower' as const) }),
+  fc.record({
+    op: fc.constant('contains' as const),
+    needle,
+    fold: fc.constantFrom('none' as const, 'regex' as const, 'lower' as const),
+  }),
 );
 
 describe('textScan', () => {
@@ -69,8 +91,12 @@ describe('textScan', () => {
 
   test('a hit must lie inside one row, not across two', () => {
     const col = textColumn(['las', 'er', 'a laser', null, 'LASER']);
-    expect(Array.from(textScan(col, 0, 5, { op: 'contains', needle: 'laser', fold: 'none' })!)).toEqual([0, 0, 1, 2, 0]);
-    expect(Array.from(textScan(col, 0, 5, { op: 'contains', needle: 'laser', fold: 'regex' })!)).toEqual([0, 0, 1, 2, 1]);
+    expect(Array.from(textScan(col, 0, 5, { op: 'contains', needle: 'laser', fold: 'none' })!)).toEqual([
+      0, 0, 1, 2, 0,
+    ]);
+    expect(Array.from(textScan(col, 0, 5, { op: 'contains', needle: 'laser', fold: 'regex' })!)).toEqual([
+      0, 0, 1, 2, 1,
+    ]);
   });
 
   test('Unicode case folds follow the decoded rule: toLowerCase folds the Kelvin sign to k, a RegExp i flag does not', () => {
@@ -83,6 +109,10 @@ describe('textScan', () => {
   test('bad ranges and non-text columns are refused', () => {
     const col = textColumn(['a']);
     expect(() => textScan(col, 0, 2, { op: 'len' })).toThrow(RangeError);
-    expect(() => textScan({ kind: 'float64', type: 'number', values: new Float64Array(1), valid: new Uint8Array(1) }, 0, 1, { op: 'len' })).toThrow(/utf8/);
+    expect(() =>
+      textScan({ kind: 'float64', type: 'number', values: new Float64Array(1), valid: new Uint8Array(1) }, 0, 1, {
+        op: 'len',
+      }),
+    ).toThrow(/utf8/);
   });
 });

@@ -10,7 +10,9 @@ const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT = '00f067aa0ba902b7';
 
 /** Records each span's name and the trace/span id of the parent context it was started in. */
-function recordingProvider(spans: Array<{ name: string; parent?: { traceId: string; spanId: string } }>): TracerProvider {
+function recordingProvider(
+  spans: Array<{ name: string; parent?: { traceId: string; spanId: string } }>,
+): TracerProvider {
   const tracer = {
     startActiveSpan(name: string, ...args: unknown[]) {
       const fn = args[args.length - 1] as (span: Span) => unknown;
@@ -34,13 +36,18 @@ describe('W3C trace context from params._meta', () => {
     const ctx = await traceContextFrom({ traceparent: `00-${TRACE}-${PARENT}-01`, tracestate: 'vendor=x' });
     expect(trace.getSpanContext(ctx)).toMatchObject({ traceId: TRACE, spanId: PARENT, traceFlags: 1, isRemote: true });
     expect(trace.getSpanContext(ctx)!.traceState?.get('vendor')).toBe('x');
-    for (const bad of ['nonsense', `00-${'0'.repeat(32)}-${PARENT}-01`, `ff-${TRACE}-${PARENT}-01`, `00-${TRACE}-${'0'.repeat(16)}-01`]) {
+    for (const bad of [
+      'nonsense',
+      `00-${'0'.repeat(32)}-${PARENT}-01`,
+      `ff-${TRACE}-${PARENT}-01`,
+      `00-${TRACE}-${'0'.repeat(16)}-01`,
+    ]) {
       expect(trace.getSpanContext(await traceContextFrom({ traceparent: bad }))).toBeUndefined();
     }
     expect(trace.getSpanContext(await traceContextFrom(undefined))).toBeUndefined();
   });
 
-  it('continues the caller\'s trace: run_analysis\'s span has the request\'s traceparent as its parent', async () => {
+  it("continues the caller's trace: run_analysis's span has the request's traceparent as its parent", async () => {
     const spans: Array<{ name: string; parent?: { traceId: string; spanId: string } }> = [];
     trace.setGlobalTracerProvider(recordingProvider(spans));
     const app = await createMcpServer({ description: 'test' });
@@ -48,7 +55,11 @@ describe('W3C trace context from params._meta', () => {
     await app.connect(serverSide);
     const client = new Client({ name: 'trace-test', version: '1.0.0' });
     await client.connect(clientSide);
-    const res = await client.callTool({ name: 'run_analysis', arguments: { code: '6 * 7' }, _meta: { traceparent: `00-${TRACE}-${PARENT}-01` } });
+    const res = await client.callTool({
+      name: 'run_analysis',
+      arguments: { code: '6 * 7' },
+      _meta: { traceparent: `00-${TRACE}-${PARENT}-01` },
+    });
     expect((res.structuredContent as { value: unknown }).value).toBe(42);
     expect(spans.find((s) => s.name === 'sbirtools.tool_call')?.parent).toEqual({ traceId: TRACE, spanId: PARENT });
     await client.close();

@@ -24,9 +24,23 @@ const IDENTIFIER_POSITIONS = [
   '[...NAME]',
 ];
 /** Declaring the name is reported too (a top-level `var eval` would alias the real one). */
-const BINDING_POSITIONS = ['let NAME = 1', 'function f(NAME) {}', 'const { a: NAME } = o', 'try {} catch (NAME) {}', '[NAME] = [1]'];
+const BINDING_POSITIONS = [
+  'let NAME = 1',
+  'function f(NAME) {}',
+  'const { a: NAME } = o',
+  'try {} catch (NAME) {}',
+  '[NAME] = [1]',
+];
 /** Never an identifier reference: property names, object keys, strings, class members. */
-const NOT_IDENTIFIER_POSITIONS = ['d.NAME', "d['NAME']", '({ NAME: 1 })', "value_counts(award_data, 'NAME')", 'class K { NAME() {} }', 'd?.NAME', 'print(`NAME`)'];
+const NOT_IDENTIFIER_POSITIONS = [
+  'd.NAME',
+  "d['NAME']",
+  '({ NAME: 1 })',
+  "value_counts(award_data, 'NAME')",
+  'class K { NAME() {} }',
+  'd?.NAME',
+  'print(`NAME`)',
+];
 
 /** Every way to write a member access with a fixed key. */
 const PROPERTY_POSITIONS = [
@@ -59,7 +73,8 @@ describe.each(RULES.filter((r) => r.match.some((m) => m.on === 'identifier')))('
   const names = rule.match.flatMap((m) => (m.on === 'identifier' ? m.names : []));
   const preset = rule.presets[0]!;
   it.each(names)('catches %s in every position, and its unicode-escaped spelling', (name) => {
-    for (const code of [...fill(IDENTIFIER_POSITIONS, name), escapeFirst(name)]) expect(hits(code, preset), code).toContain(rule.id);
+    for (const code of [...fill(IDENTIFIER_POSITIONS, name), escapeFirst(name)])
+      expect(hits(code, preset), code).toContain(rule.id);
   });
   it.each(names)('catches %s declared as a variable, with a rename hint', (name) => {
     for (const code of fill(BINDING_POSITIONS, name)) expect(hits(code, preset), code).toContain(rule.id);
@@ -69,30 +84,49 @@ describe.each(RULES.filter((r) => r.match.some((m) => m.on === 'identifier')))('
   });
 });
 
-describe.each(RULES.filter((r) => r.match.some((m) => m.on === 'property' && m.access === 'any')))('property rule $id', (rule) => {
-  const names = rule.match.flatMap((m) => (m.on === 'property' && m.access === 'any' ? m.names : []));
-  const preset = rule.presets[0]!;
-  it.each(names)('catches .%s written every way', (name) => {
-    for (const code of [...fill(PROPERTY_POSITIONS, name), ...fill(SHORTHAND_PROPERTY_POSITIONS, name)]) {
-      expect(hits(code, preset), code).toContain(rule.id);
-    }
-  });
-  it.each(names)('does not flag %s as a class method or a plain variable', (name) => {
-    expect(hits(`class K { ${name === 'constructor' ? 'constructor() {}' : `${name}() {}`} }`, 'strict')).toEqual([]);
-    expect(hits(`print('${name}')`, 'strict')).toEqual([]);
-  });
-});
+describe.each(RULES.filter((r) => r.match.some((m) => m.on === 'property' && m.access === 'any')))(
+  'property rule $id',
+  (rule) => {
+    const names = rule.match.flatMap((m) => (m.on === 'property' && m.access === 'any' ? m.names : []));
+    const preset = rule.presets[0]!;
+    it.each(names)('catches .%s written every way', (name) => {
+      for (const code of [...fill(PROPERTY_POSITIONS, name), ...fill(SHORTHAND_PROPERTY_POSITIONS, name)]) {
+        expect(hits(code, preset), code).toContain(rule.id);
+      }
+    });
+    it.each(names)('does not flag %s as a class method or a plain variable', (name) => {
+      expect(hits(`class K { ${name === 'constructor' ? 'constructor() {}' : `${name}() {}`} }`, 'strict')).toEqual([]);
+      expect(hits(`print('${name}')`, 'strict')).toEqual([]);
+    });
+  },
+);
 
 describe('no-stack-trace-hooks', () => {
   it.each(['captureStackTrace', 'stackTraceLimit'])('catches writes to Error.%s however written', (name) => {
-    const writes = ['Error.NAME = f', "Error['NAME'] = f", 'Error.NAME++', 'delete Error.NAME', '({ a: Error.NAME } = y)', 'Object.assign(Error, { NAME: f })', "Reflect.set(Error, 'NAME', f)", "Object.defineProperty(Error, 'NAME', {})"];
+    const writes = [
+      'Error.NAME = f',
+      "Error['NAME'] = f",
+      'Error.NAME++',
+      'delete Error.NAME',
+      '({ a: Error.NAME } = y)',
+      'Object.assign(Error, { NAME: f })',
+      "Reflect.set(Error, 'NAME', f)",
+      "Object.defineProperty(Error, 'NAME', {})",
+    ];
     for (const code of fill(writes, name)) expect(hits(code), code).toContain('no-stack-trace-hooks');
   });
   it.each(['captureStackTrace', 'stackTraceLimit'])('allows reading Error.%s', (name) => {
-    expect(hits(`class E extends Error { constructor() { super(); Error.${name}(this, E) } }; const n = Error.${name}`)).toEqual([]);
+    expect(
+      hits(`class E extends Error { constructor() { super(); Error.${name}(this, E) } }; const n = Error.${name}`),
+    ).toEqual([]);
   });
   it('catches prepareStackTrace anywhere, including as an object key', () => {
-    for (const code of ['Error.prepareStackTrace = f', 'const p = Error.prepareStackTrace', 'Object.assign(Error, { prepareStackTrace: f })', 'const E = Error; E["prepareStackTrace"] = f']) {
+    for (const code of [
+      'Error.prepareStackTrace = f',
+      'const p = Error.prepareStackTrace',
+      'Object.assign(Error, { prepareStackTrace: f })',
+      'const E = Error; E["prepareStackTrace"] = f',
+    ]) {
       expect(hits(code), code).toContain('no-stack-trace-hooks');
     }
   });
@@ -100,7 +134,20 @@ describe('no-stack-trace-hooks', () => {
 
 describe('syntax rules', () => {
   const cases: Array<[RuleId, string[]]> = [
-    ['no-import', ["import x from 'y'", "import * as aq from 'arquero'", "import 'arquero'", 'export const a = 1', 'export default 1', "export * from 'x'", "await import('x')", 'import.meta.url', "function f() { return import('x') }"]],
+    [
+      'no-import',
+      [
+        "import x from 'y'",
+        "import * as aq from 'arquero'",
+        "import 'arquero'",
+        'export const a = 1',
+        'export default 1',
+        "export * from 'x'",
+        "await import('x')",
+        'import.meta.url',
+        "function f() { return import('x') }",
+      ],
+    ],
     ['no-with', ['with (o) { a }', 'function f() { with (o) {} }']],
     ['no-debugger', ['debugger', 'const f = () => { debugger }']],
     ['no-host-globals', ['this', 'this.x', 'const f = () => this', 'print(`${this}`)', 'class K { [this.k]() {} }']],
@@ -112,7 +159,12 @@ describe('syntax rules', () => {
   });
 
   it('allows new.target, bound this, and timers with functions', () => {
-    for (const code of ['function F() { if (!new.target) throw new Error("use new") }', 'class A { m() { return this } x = this; static { this.y = 1 } }', '({ m() { return this }, n: function () { return this } })', 'setTimeout(() => print(1), 0)']) {
+    for (const code of [
+      'function F() { if (!new.target) throw new Error("use new") }',
+      'class A { m() { return this } x = this; static { this.y = 1 } }',
+      '({ m() { return this }, n: function () { return this } })',
+      'setTimeout(() => print(1), 0)',
+    ]) {
       expect(hits(code, 'strict'), code).toEqual([]);
     }
   });
@@ -133,7 +185,8 @@ describe('strict-only rules', () => {
     expect(hits(code, 'permissive')).toEqual([]);
   });
   it('is documented as strict only in the table', () => {
-    for (const id of ['no-reflection', 'no-arguments-object', 'no-loose-this'] as const) expect(byId(id).presets).toEqual(['strict']);
+    for (const id of ['no-reflection', 'no-arguments-object', 'no-loose-this'] as const)
+      expect(byId(id).presets).toEqual(['strict']);
   });
 });
 

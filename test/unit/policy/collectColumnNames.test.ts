@@ -7,10 +7,16 @@ describe('collectColumnNames', () => {
     ["award_data.groupby('Agency').agg({ 'Award Amount': 'sum' })", ['Agency', 'Award Amount']],
     ["award_data.filter(d => d['Award Amount'] > 1e6 && d.Phase === 'Phase II').count()", ['Award Amount', 'Phase']],
     ["award_data.rollup({ total: aq.op.sum('Award Amount') })", ['Award Amount', 'total']],
-    ["award_data.filter('d => d.Agency === \"DOD\"').select('Company', `Award Year`)", ['Agency', 'Company', 'Award Year']],
+    [
+      "award_data.filter('d => d.Agency === \"DOD\"').select('Company', `Award Year`)",
+      ['Agency', 'Company', 'Award Year'],
+    ],
     ["value_counts(award_data.filter(d => d.State === 'CA'), 'City')", ['State', 'City']],
-    ["award_data.derive({ k: d => d['Award Amount'] / 1e3 }).orderby('k').select('k', 'Agency')", ['Award Amount', 'Agency']],
-    ["const n = award_data.numRows(); print(`rows: ${n}`)", []],
+    [
+      "award_data.derive({ k: d => d['Award Amount'] / 1e3 }).orderby('k').select('k', 'Agency')",
+      ['Award Amount', 'Agency'],
+    ],
+    ['const n = award_data.numRows(); print(`rows: ${n}`)', []],
     ["award_data?.filter(d => d.Phase).array('Award Amount')", ['Phase', 'Award Amount']],
   ])('names what %s reads (a superset)', (code, expected) => {
     const names = collectColumnNames(code);
@@ -39,6 +45,7 @@ describe('collectColumnNames', () => {
   });
 
   it('never throws', () => {
-    for (const code of ['', '\u0000', '\uD800', '(((((', 'x'.repeat(100_000)]) expect(() => collectColumnNames(code)).not.toThrow();
+    for (const code of ['', '\u0000', '\uD800', '(((((', 'x'.repeat(100_000)])
+      expect(() => collectColumnNames(code)).not.toThrow();
   });
 });

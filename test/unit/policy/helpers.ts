@@ -11,7 +11,10 @@ export function hits(code: string, preset: PresetName = 'standard'): string[] {
 
 /** Substitute NAME in each template; HEAD and TAIL are its first three characters and the rest (to split it in two). */
 export const fill = (templates: readonly string[], name: string): string[] =>
-  templates.map((t) => t.replaceAll('NAME', name).replaceAll('HEAD', name.slice(0, 3)).replaceAll('TAIL', name.slice(3)));
+  templates.map((t) =>
+    t.replaceAll('NAME', name).replaceAll('HEAD', name.slice(0, 3)).replaceAll('TAIL', name.slice(3)),
+  );
 
 /** `\uXXXX` for the first character: the same identifier to the parser, different text to a regex. */
-export const escapeFirst = (name: string): string => `\\u${name.charCodeAt(0).toString(16).padStart(4, '0')}${name.slice(1)}`;
+export const escapeFirst = (name: string): string =>
+  `\\u${name.charCodeAt(0).toString(16).padStart(4, '0')}${name.slice(1)}`;

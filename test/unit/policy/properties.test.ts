@@ -5,9 +5,54 @@ import { ViolationSchema } from '../../../schema/errors.js';
 import { checkCode, collectColumnNames, RULES, type CheckResult } from '../../../src/policy/index.js';
 
 /** Any UTF-16 string: NUL bytes, control characters, lone surrogates included. */
-const anyUtf16 = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 300 }).map((units) => String.fromCharCode(...units));
+const anyUtf16 = fc
+  .array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 300 })
+  .map((units) => String.fromCharCode(...units));
 /** Strings made of JavaScript and Python tokens, which reach deeper into the parser than random text. */
-const TOKENS = ['award_data', 'd', '.', "['Award Amount']", '(', ')', '[', ']', '{', '}', '=>', ' ', '\n', ';', ',', ':', '=', '+', "'x'", '`t${', '}`', 'if', 'for', 'in', 'def', 'import', 'eval', 'constructor', 'this', 'None', '#', '//', '/*', '*/', '\\u0065', 'await', 'return', 'class', 'function', '...', '?.', '"""'];
+const TOKENS = [
+  'award_data',
+  'd',
+  '.',
+  "['Award Amount']",
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '=>',
+  ' ',
+  '\n',
+  ';',
+  ',',
+  ':',
+  '=',
+  '+',
+  "'x'",
+  '`t${',
+  '}`',
+  'if',
+  'for',
+  'in',
+  'def',
+  'import',
+  'eval',
+  'constructor',
+  'this',
+  'None',
+  '#',
+  '//',
+  '/*',
+  '*/',
+  '\\u0065',
+  'await',
+  'return',
+  'class',
+  'function',
+  '...',
+  '?.',
+  '"""',
+];
 const tokenSoup = fc.array(fc.constantFrom(...TOKENS), { maxLength: 80 }).map((t) => t.join(''));
 
 function assertWellFormed(result: CheckResult): void {
@@ -32,15 +77,24 @@ function assertWellFormed(result: CheckResult): void {
 
 describe('checkCode on arbitrary input', () => {
   it.each(PRESET_NAMES)('never throws and always returns a well-formed result (%s)', (preset) => {
-    fc.assert(fc.property(fc.oneof(fc.string(), anyUtf16, tokenSoup), (code) => assertWellFormed(checkCode(code, preset))), { numRuns: 400 });
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), anyUtf16, tokenSoup), (code) => assertWellFormed(checkCode(code, preset))),
+      { numRuns: 400 },
+    );
   });
 
   it('is deterministic', () => {
-    fc.assert(fc.property(tokenSoup, (code) => { expect(checkCode(code)).toEqual(checkCode(code)); }), { numRuns: 200 });
+    fc.assert(
+      fc.property(tokenSoup, (code) => {
+        expect(checkCode(code)).toEqual(checkCode(code));
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('only tightens: every violation found in a preset is found in the stricter ones', () => {
-    const ids = (r: CheckResult) => (r.ok || r.type !== 'POLICY_VIOLATION' ? [] : r.violations.map((v) => `${v.rule}@${v.line}:${v.column}`));
+    const ids = (r: CheckResult) =>
+      r.ok || r.type !== 'POLICY_VIOLATION' ? [] : r.violations.map((v) => `${v.rule}@${v.line}:${v.column}`);
     fc.assert(
       fc.property(tokenSoup, (code) => {
         const [p, s, t] = PRESET_NAMES.map((preset) => new Set(ids(checkCode(code, preset))));
@@ -52,7 +106,10 @@ describe('checkCode on arbitrary input', () => {
   });
 
   it('collectColumnNames never throws either', () => {
-    fc.assert(fc.property(fc.oneof(anyUtf16, tokenSoup), (code) => void collectColumnNames(code)), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.oneof(anyUtf16, tokenSoup), (code) => void collectColumnNames(code)),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -73,16 +130,24 @@ const safeExpr = fc.letrec<{ expr: string }>((tie) => ({
 
 describe('checkCode on generated valid code', () => {
   it('accepts safe programs in every preset', () => {
-    fc.assert(fc.property(safeExpr, (code) => PRESET_NAMES.forEach((p) => expect(checkCode(code, p)).toEqual({ ok: true }))), { numRuns: 300 });
+    fc.assert(
+      fc.property(safeExpr, (code) => PRESET_NAMES.forEach((p) => expect(checkCode(code, p)).toEqual({ ok: true }))),
+      { numRuns: 300 },
+    );
   });
 
-  const denied = RULES.flatMap((r) => r.match.flatMap((m) => (m.on === 'identifier' && r.presets.includes('permissive') ? m.names.map((n) => [n, r.id] as const) : [])));
+  const denied = RULES.flatMap((r) =>
+    r.match.flatMap((m) =>
+      m.on === 'identifier' && r.presets.includes('permissive') ? m.names.map((n) => [n, r.id] as const) : [],
+    ),
+  );
   it('flags a denylisted name wherever it is spliced into a safe program', () => {
     fc.assert(
       fc.property(safeExpr, fc.constantFrom(...denied), (code, [name, id]) => {
         const result = checkCode(code.replace(/\bx\b|$/, `(${name})`));
         expect(result.ok).toBe(false);
-        if (!result.ok && result.type === 'POLICY_VIOLATION') expect(result.violations.map((v) => v.rule)).toContain(id);
+        if (!result.ok && result.type === 'POLICY_VIOLATION')
+          expect(result.violations.map((v) => v.rule)).toContain(id);
       }),
       { numRuns: 300 },
     );
@@ -112,7 +177,13 @@ describe('checkCode on 100 KB inputs returns (no time assertion: bounded means i
   it('rejects input too deep to parse as nesting-too-deep, never as a pass', () => {
     const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
     const result = checkCode(deep);
-    expect(result).toMatchObject({ ok: false, type: 'POLICY_VIOLATION', violations: [{ rule: 'nesting-too-deep', line: 1 }] });
-    expect(checkCode(`${'('.repeat(5_000)}1${')'.repeat(5_000)}`)).toMatchObject({ violations: [{ rule: 'nesting-too-deep' }] });
+    expect(result).toMatchObject({
+      ok: false,
+      type: 'POLICY_VIOLATION',
+      violations: [{ rule: 'nesting-too-deep', line: 1 }],
+    });
+    expect(checkCode(`${'('.repeat(5_000)}1${')'.repeat(5_000)}`)).toMatchObject({
+      violations: [{ rule: 'nesting-too-deep' }],
+    });
   });
 });

@@ -3,7 +3,8 @@ import { checkCode, detectPython } from '../../../src/policy/index.js';
 
 function syntax(code: string) {
   const result = checkCode(code);
-  if (result.ok || result.type !== 'SYNTAX_ERROR') throw new Error(`expected a SYNTAX_ERROR for ${JSON.stringify(code)}, got ${JSON.stringify(result)}`);
+  if (result.ok || result.type !== 'SYNTAX_ERROR')
+    throw new Error(`expected a SYNTAX_ERROR for ${JSON.stringify(code)}, got ${JSON.stringify(result)}`);
   return result.syntaxError;
 }
 
@@ -61,7 +62,7 @@ const PYTHON: string[] = [
   'async def main():\n    await run()',
   "    df.groupby('Agency').size()\n    # indented snippet",
   'if (n := len(rows)) > 10:\n    print(n)',
-  "result = df.query('Phase == \"Phase II\"')\nprint(result.shape[0])\nprint(True)\nx = None\nresult is None",
+  'result = df.query(\'Phase == "Phase II"\')\nprint(result.shape[0])\nprint(True)\nx = None\nresult is None',
 ];
 
 /** Broken JavaScript: a JavaScript syntax error, never the Python message. */
@@ -107,18 +108,24 @@ describe('Python sent to the JavaScript sandbox', () => {
   it.each(PYTHON)('is a SYNTAX_ERROR saying the sandbox runs JavaScript: %j', (code) => {
     const error = syntax(code);
     expect(error.python).toBe(true);
-    expect(error.message).toMatch(/^This sandbox runs JavaScript, not Python: line \d+ \(`.+`\) is Python \(line \d+, col \d+\)\.$/);
+    expect(error.message).toMatch(
+      /^This sandbox runs JavaScript, not Python: line \d+ \(`.+`\) is Python \(line \d+, col \d+\)\.$/,
+    );
     expect(error.hint).toMatch(/^Rewrite it in JavaScript\. award_data \(an Arquero table\) and aq are already loaded/);
     expect(error.snippet).toContain('^');
   });
 
   it('translates the idioms it recognises into the prelude and Arquero, reusing the names in the code', () => {
-    const hint = syntax("import pandas as pd\nby = df.groupby('Agency')['Award Amount'].mean()\nprint(df['Phase'].value_counts())\nbig = df[df['Award Amount'] > 1000000]").hint;
+    const hint = syntax(
+      "import pandas as pd\nby = df.groupby('Agency')['Award Amount'].mean()\nprint(df['Phase'].value_counts())\nbig = df[df['Award Amount'] > 1000000]",
+    ).hint;
     expect(hint).toContain("`award_data.groupby('Agency').agg({'Award Amount': 'mean'})`");
     expect(hint).toContain("`value_counts(award_data, 'Phase')`");
     expect(hint).toContain("`award_data.filter(d => d['Award Amount'] > 1000000)`");
     expect(hint).toContain('nothing to import');
-    expect(syntax("df[df.Phase == 'Phase II']\nif x: pass").hint).toContain("`award_data.filter(d => d.Phase === 'Phase II')`");
+    expect(syntax("df[df.Phase == 'Phase II']\nif x: pass").hint).toContain(
+      "`award_data.filter(d => d.Phase === 'Phase II')`",
+    );
     expect(syntax('print(f"Total: {total:,.0f} in {n} awards")').hint).toContain('`Total: ${total} in ${n} awards`');
     expect(syntax('for i in range(n):\n    pass').hint).toContain('`for (let i = 0; i < n; i++) { ... }`');
     expect(syntax('sq = [x * 2 for x in xs if x > 0]').hint).toContain('`xs.filter(x => x > 0).map(x => x * 2)`');

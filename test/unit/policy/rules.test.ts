@@ -54,7 +54,9 @@ describe('rulesFor', () => {
   });
 
   it('throws a TypeError that echoes an unknown preset', () => {
-    expect(() => rulesFor('lenient' as never)).toThrow("Expected the `preset` option to be one of 'permissive', 'standard', 'strict', got `\"lenient\"`");
+    expect(() => rulesFor('lenient' as never)).toThrow(
+      "Expected the `preset` option to be one of 'permissive', 'standard', 'strict', got `\"lenient\"`",
+    );
     expect(() => rulesFor('__proto__' as never)).toThrow(TypeError);
   });
 });
@@ -67,8 +69,13 @@ describe('checkCode arguments', () => {
   });
 
   it('refuses a hand-built or copied rule set, so no rule can be switched off', () => {
-    const copy: RuleSet = { preset: 'standard', rules: rulesFor('standard').rules.filter((r) => r.id !== 'no-dynamic-code') };
-    expect(() => checkCode('eval(1)', copy)).toThrow('Expected `rules` to be a preset name or a rule set from rulesFor(preset), got `object`');
+    const copy: RuleSet = {
+      preset: 'standard',
+      rules: rulesFor('standard').rules.filter((r) => r.id !== 'no-dynamic-code'),
+    };
+    expect(() => checkCode('eval(1)', copy)).toThrow(
+      'Expected `rules` to be a preset name or a rule set from rulesFor(preset), got `object`',
+    );
     expect(() => checkCode('1', { ...rulesFor('strict') })).toThrow(TypeError);
     expect(() => checkCode('1', 'loose' as never)).toThrow('got `"loose"`');
   });

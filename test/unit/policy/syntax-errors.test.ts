@@ -3,7 +3,8 @@ import { checkCode, toRunError, type CheckResult } from '../../../src/policy/ind
 
 function syntax(code: string) {
   const result = checkCode(code);
-  if (result.ok || result.type !== 'SYNTAX_ERROR') throw new Error(`expected a SYNTAX_ERROR, got ${JSON.stringify(result)}`);
+  if (result.ok || result.type !== 'SYNTAX_ERROR')
+    throw new Error(`expected a SYNTAX_ERROR, got ${JSON.stringify(result)}`);
   return result.syntaxError;
 }
 
@@ -32,7 +33,9 @@ describe('syntax errors', () => {
       "A column name with spaces needs brackets: write `d['Award Amount']`, not `d.Award Amount`.",
     );
     expect(syntax('award_data.filter(d => d.Proposal Award Date > 0)').hint).toContain("`d['Proposal Award Date']`");
-    expect(syntax('rows.map(r => r?.Socially and Economically Disadvantaged)').hint).toContain("`r?.['Socially and Economically Disadvantaged']`");
+    expect(syntax('rows.map(r => r?.Socially and Economically Disadvantaged)').hint).toContain(
+      "`r?.['Socially and Economically Disadvantaged']`",
+    );
     expect(syntax('const x = row.Award Amount').column).toBe(21);
   });
 
@@ -46,7 +49,11 @@ describe('syntax errors', () => {
     ['a redeclared const', 'const a = 1; const a = 2', 'Declare each name once'],
     ['await in a plain function', 'function f() { await g() }', '`async`'],
     ['await in a plain callback', 'rows.forEach(d => { await save(d) })', '`async`'],
-    ['a bracket left open on an earlier line', "const top = award_data.filter(d => d['Award Amount'] > 1e6\nprint(top)", 'The `(` opened at line 1, col 30 is never closed: close it before line 2.'],
+    [
+      'a bracket left open on an earlier line',
+      "const top = award_data.filter(d => d['Award Amount'] > 1e6\nprint(top)",
+      'The `(` opened at line 1, col 30 is never closed: close it before line 2.',
+    ],
     ['an escaped keyword', '\\u0069f (x) {}', 'without escape sequences'],
   ])('hint %s', (_what, code, hint) => {
     expect(syntax(code).hint).toContain(hint);
@@ -70,7 +77,9 @@ describe('toRunError', () => {
     const checked = checkCode("const fs = require('fs')\neval(fs)") as Exclude<CheckResult, { ok: true }>;
     const error = toRunError(checked);
     expect(error.type).toBe('POLICY_VIOLATION');
-    expect(error.message).toMatch(/^`fs` may not be used as a variable name \(line 1, col 7\)\. .* \(3 more violations in `violations`\)$/);
+    expect(error.message).toMatch(
+      /^`fs` may not be used as a variable name \(line 1, col 7\)\. .* \(3 more violations in `violations`\)$/,
+    );
     expect(error.violations?.map((v) => v.rule)).toEqual(['no-io', 'no-module-globals', 'no-dynamic-code', 'no-io']);
   });
 });

@@ -18,7 +18,9 @@ describe('dist/prelude/bundle.js', () => {
       const context = isolate.createContextSync();
       isolate.compileScriptSync(source).runSync(context);
       expect(context.evalSync('typeof __sbirtools_boot')).toBe('function');
-      expect(context.evalSync('[typeof aq, typeof award_data, typeof TextDecoder, typeof TextEncoder].join()')).toBe('undefined,undefined,function,function');
+      expect(context.evalSync('[typeof aq, typeof award_data, typeof TextDecoder, typeof TextEncoder].join()')).toBe(
+        'undefined,undefined,function,function',
+      );
     } finally {
       isolate.dispose();
     }
@@ -29,7 +31,10 @@ describe('dist/prelude/bundle.js', () => {
     try {
       const produced = first.compileScriptSync(source, { filename: 'sbirtools-prelude.js', produceCachedData: true });
       expect(produced.cachedData).toBeDefined();
-      const consumed = second.compileScriptSync(source, { filename: 'sbirtools-prelude.js', cachedData: produced.cachedData });
+      const consumed = second.compileScriptSync(source, {
+        filename: 'sbirtools-prelude.js',
+        cachedData: produced.cachedData,
+      });
       expect(consumed.cachedDataRejected).toBe(false);
       const context = second.createContextSync();
       consumed.runSync(context);

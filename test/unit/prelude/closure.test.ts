@@ -4,9 +4,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(() => { h = createHarness(); });
+beforeAll(() => {
+  h = createHarness();
+});
 afterAll(() => h.dispose());
-const v = async (code: string) => { const r = await h.run(code); if (!r.ok) throw new Error(`${r.error!.name}: ${r.error!.message}`); return r.value; };
+const v = async (code: string) => {
+  const r = await h.run(code);
+  if (!r.ok) throw new Error(`${r.error!.name}: ${r.error!.message}`);
+  return r.value;
+};
 
 describe('closures run as real JavaScript, with the same results', () => {
   test('filter with a free variable equals the compiled filter and the escaped one', async () => {
@@ -25,27 +31,52 @@ describe('closures run as real JavaScript, with the same results', () => {
     ]);
   });
   test('derive closure respects filters, groups and derive options', async () => {
-    expect(await v("var k = 2; award_data.filter(d => d.Agency === 'NSF').derive({ z: d => d['Award Year'] * k }, { before: 'Agency' }).columnNames().slice(0, 2)")).toEqual(['z', 'Agency']);
-    expect(await v("var k2 = 2; award_data.filter(d => d.Agency === 'NSF').derive({ z: d => d['Award Year'] * k2 }).array('z')")).toEqual([4042, 4046]);
+    expect(
+      await v(
+        "var k = 2; award_data.filter(d => d.Agency === 'NSF').derive({ z: d => d['Award Year'] * k }, { before: 'Agency' }).columnNames().slice(0, 2)",
+      ),
+    ).toEqual(['z', 'Agency']);
+    expect(
+      await v(
+        "var k2 = 2; award_data.filter(d => d.Agency === 'NSF').derive({ z: d => d['Award Year'] * k2 }).array('z')",
+      ),
+    ).toEqual([4042, 4046]);
   });
   test('a local variable in a user function and a computed column name', async () => {
-    expect(await v("function over(t, x) { return t.filter(d => d['Award Amount'] > x).numRows(); } over(award_data, 700000)")).toBe(3);
+    expect(
+      await v(
+        "function over(t, x) { return t.filter(d => d['Award Amount'] > x).numRows(); } over(award_data, 700000)",
+      ),
+    ).toBe(3);
     expect(await v("var col = 'Award Year'; award_data.filter(d => d[col] >= 2022).numRows()")).toBe(2);
   });
   test('prelude helpers and op.* work inside closures', async () => {
-    expect(await v("var word = 'quantum'; award_data.filter(d => contains(d['Award Title'], word, { case: false }) && op.year(d['Proposal Award Date']) >= 2019).numRows()")).toBe(2);
+    expect(
+      await v(
+        "var word = 'quantum'; award_data.filter(d => contains(d['Award Title'], word, { case: false }) && op.year(d['Proposal Award Date']) >= 2019).numRows()",
+      ),
+    ).toBe(2);
   });
   test('groupby and orderby with closures', async () => {
-    expect(await v("var cut = 200000; award_data.groupby({ big: d => d['Award Amount'] > cut }).agg({ 'Award Year': 'size' }).objects()")).toEqual([
-      { big: false, 'Award Year': 5 }, { big: true, 'Award Year': 3 },
+    expect(
+      await v(
+        "var cut = 200000; award_data.groupby({ big: d => d['Award Amount'] > cut }).agg({ 'Award Year': 'size' }).objects()",
+      ),
+    ).toEqual([
+      { big: false, 'Award Year': 5 },
+      { big: true, 'Award Year': 3 },
     ]);
-    expect(await v("var sign = -1; award_data.orderby(d => sign * d['Award Year']).array('Award Year')")).toEqual([2023, 2022, 2021, 2021, 2020, 2020, 2019, 2019]);
+    expect(await v("var sign = -1; award_data.orderby(d => sign * d['Award Year']).array('Award Year')")).toEqual([
+      2023, 2022, 2021, 2021, 2020, 2020, 2019, 2019,
+    ]);
   });
-  test('rollup with a closure keeps Arquero\'s error and explains the fix', async () => {
+  test("rollup with a closure keeps Arquero's error and explains the fix", async () => {
     const r = await h.run("var t2 = 2;\naward_data.rollup({ s: d => op.sum(d['Award Amount']) * t2 })");
     expect(r.error).toMatchObject({ line: 2 });
     expect(r.error!.hint).toContain('params({ t2 })');
-    expect(await v("var t3 = 2; award_data.params({ t3 }).rollup({ s: d => op.sum(d['Award Amount']) * t3 }).get('s', 0)")).toBe(6849999.5);
+    expect(
+      await v("var t3 = 2; award_data.params({ t3 }).rollup({ s: d => op.sum(d['Award Amount']) * t3 }).get('s', 0)"),
+    ).toBe(6849999.5);
   });
   test('a closure using aggregate ops is not run row by row', async () => {
     const r = await h.run("var f = 1; award_data.filter(d => d['Award Amount'] > op.mean(d['Award Amount']) * f)");
@@ -57,15 +88,25 @@ describe('closures run as real JavaScript, with the same results', () => {
 describe('method calls on values run as JavaScript (Arquero would drop the receiver)', () => {
   test('string methods in filter give the JavaScript answer', async () => {
     // Titles: 'Quantum sensing…', 'quantum computing…' match case-insensitively; a blank and a null do not.
-    expect(await v("award_data.filter(d => (d['Award Title'] || '').toLowerCase().includes('quantum')).numRows()")).toBe(2);
+    expect(
+      await v("award_data.filter(d => (d['Award Title'] || '').toLowerCase().includes('quantum')).numRows()"),
+    ).toBe(2);
     expect(await v("award_data.filter(d => (d['Award Title'] ?? '').includes('Quantum')).numRows()")).toBe(1);
     expect(await v("award_data.filter(d => /quantum/i.test(d['Award Title'] ?? '')).numRows()")).toBe(2);
     expect(await v("award_data.filter(d => d['Award Title']?.startsWith('Solar')).numRows()")).toBe(1);
   });
   test('string methods in derive, groupby and orderby', async () => {
-    expect(await v("award_data.derive({ w: d => (d['Award Title'] ?? '').split(' ')[0] }).array('w').slice(0, 2)")).toEqual(['Quantum', 'AI-driven']);
-    expect(await v("award_data.derive({ s: d => (d['Award Title'] ?? '').slice(0, 3) }).array('s').slice(0, 2)")).toEqual(['Qua', 'AI-']);
-    expect(await v("award_data.groupby({ q: d => (d['Award Title'] ?? '').toLowerCase().includes('quantum') }).count().orderby('q').array('count')")).toEqual([6, 2]);
+    expect(
+      await v("award_data.derive({ w: d => (d['Award Title'] ?? '').split(' ')[0] }).array('w').slice(0, 2)"),
+    ).toEqual(['Quantum', 'AI-driven']);
+    expect(
+      await v("award_data.derive({ s: d => (d['Award Title'] ?? '').slice(0, 3) }).array('s').slice(0, 2)"),
+    ).toEqual(['Qua', 'AI-']);
+    expect(
+      await v(
+        "award_data.groupby({ q: d => (d['Award Title'] ?? '').toLowerCase().includes('quantum') }).count().orderby('q').array('count')",
+      ),
+    ).toEqual([6, 2]);
   });
   test('op and Math calls still compile (no row-by-row fallback needed)', async () => {
     expect(await v("award_data.filter(d => op.includes(op.lower(d['Award Title']), 'quantum')).numRows()")).toBe(2);

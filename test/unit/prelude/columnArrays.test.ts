@@ -6,7 +6,9 @@ import { createHarness, type Harness } from './harness.js';
 import { AWARDS, columnar, dict, f64, utf8 } from './fixture.js';
 
 let h: Harness;
-beforeAll(() => { h = createHarness({ tables: [AWARDS], textPages: true, memoryLimitMb: 256 }); });
+beforeAll(() => {
+  h = createHarness({ tables: [AWARDS], textPages: true, memoryLimitMb: 256 });
+});
 afterAll(() => h.dispose());
 
 const COLUMNS = ['Agency', 'Award Amount', 'Award Year', 'Proposal Award Date', 'Award Title', 'Abstract'];
@@ -24,9 +26,15 @@ describe('t.array(col) is a fresh copy', () => {
       award_data.array('Agency').fill('X');
       'done'`);
     expect(vandal.value).toBe('done');
-    expect((await h.run(`[${COLUMNS.map((c) => `award_data.array(${JSON.stringify(c)})`).join(', ')}]`)).raw).toBe(before);
+    expect((await h.run(`[${COLUMNS.map((c) => `award_data.array(${JSON.stringify(c)})`).join(', ')}]`)).raw).toBe(
+      before,
+    );
     const counts = await h.run("value_counts(award_data, 'Agency')");
-    expect(counts.table?.rows).toEqual([['DOD', 3], ['NASA', 2], ['NSF', 2]]);
+    expect(counts.table?.rows).toEqual([
+      ['DOD', 3],
+      ['NASA', 2],
+      ['NSF', 2],
+    ]);
   });
 
   test('two calls never return the same array object', async () => {
@@ -52,7 +60,9 @@ describe('t.array(col) is a fresh copy', () => {
   });
 
   test('typed-array constructors and unknown columns keep Arquero behaviour', async () => {
-    expect((await h.run("Array.from(award_data.array('Award Year', Float64Array))")).value).toEqual([2019, 2020, 2019, 2021, 2022, 2020, 2021, 2023]);
+    expect((await h.run("Array.from(award_data.array('Award Year', Float64Array))")).value).toEqual([
+      2019, 2020, 2019, 2021, 2022, 2020, 2021, 2023,
+    ]);
     const bad = await h.run("award_data.array('Nope')");
     expect(bad.ok).toBe(false);
   });
@@ -60,9 +70,16 @@ describe('t.array(col) is a fresh copy', () => {
 
 describe('long text past the cache budget', () => {
   const n = 10_000;
-  const values = Array.from({ length: n }, (_, i) => (i % 11 === 0 ? null : i % 13 === 0 ? '' : `row ${i} ü😀\r\n${'x'.repeat(i % 97)}`));
-  const table = columnar('award_data', { T: utf8(values), K: dict(values.map((_, i) => (i % 2 ? 'odd' : 'even'))), N: f64(values.map((_, i) => i)) });
-  const code = "{ const a = award_data.array('T'); let s = 0; for (const x of a) if (x) s += x.length; [s, a[0], a[4095], a[4096], a[9999], award_data.get('T', 8191), award_data.filter(d => op.includes(d.T, '99')).numRows()] }";
+  const values = Array.from({ length: n }, (_, i) =>
+    i % 11 === 0 ? null : i % 13 === 0 ? '' : `row ${i} ü😀\r\n${'x'.repeat(i % 97)}`,
+  );
+  const table = columnar('award_data', {
+    T: utf8(values),
+    K: dict(values.map((_, i) => (i % 2 ? 'odd' : 'even'))),
+    N: f64(values.map((_, i) => i)),
+  });
+  const code =
+    "{ const a = award_data.array('T'); let s = 0; for (const x of a) if (x) s += x.length; [s, a[0], a[4095], a[4096], a[9999], award_data.get('T', 8191), award_data.filter(d => op.includes(d.T, '99')).numRows()] }";
 
   test('a tiny budget evicts pages and fetches them again with identical values', async () => {
     const whole = createHarness({ tables: [table] });
@@ -73,7 +90,9 @@ describe('long text past the cache budget', () => {
       const fetches = tiny.fetched.filter((f) => f.startsWith('award_data/T{'));
       // three pages, each read by three passes per run: far more fetches than pages
       expect(fetches.length).toBeGreaterThan(9);
-      expect(new Set(fetches)).toEqual(new Set(['award_data/T{0:4096}', 'award_data/T{4096:8192}', 'award_data/T{8192:10000}']));
+      expect(new Set(fetches)).toEqual(
+        new Set(['award_data/T{0:4096}', 'award_data/T{4096:8192}', 'award_data/T{8192:10000}']),
+      );
     } finally {
       whole.dispose();
       tiny.dispose();

@@ -40,22 +40,40 @@ describe('decoded values', () => {
       ['p', 'q', null, 'p', 'ü'],
       [1.5, null, 3, null, 0],
       [1, 2, 3, 4, 5],
-      ['2020-02-29T00:00:00.000Z', null, '1999-12-31T00:00:00.000Z', '2024-01-01T00:00:00.000Z', '1970-01-01T00:00:00.000Z'],
+      [
+        '2020-02-29T00:00:00.000Z',
+        null,
+        '1999-12-31T00:00:00.000Z',
+        '2024-01-01T00:00:00.000Z',
+        '1970-01-01T00:00:00.000Z',
+      ],
       [true, false, null, true, false],
     ]);
   });
   test('dates are Date objects that op.year and year() read in UTC', async () => {
-    const r = await h.run("award_data.derive({ y: d => op.year(d.d), m: d => month(d.d), isDate: d => d.d instanceof Date }).select('y', 'm', 'isDate').objects()");
+    const r = await h.run(
+      "award_data.derive({ y: d => op.year(d.d), m: d => month(d.d), isDate: d => d.d instanceof Date }).select('y', 'm', 'isDate').objects()",
+    );
     expect(r.value).toEqual([
-      { y: 2020, m: 2, isDate: true }, { y: null, m: null, isDate: false }, { y: 1999, m: 12, isDate: true },
-      { y: 2024, m: 1, isDate: true }, { y: 1970, m: 1, isDate: true },
+      { y: 2020, m: 2, isDate: true },
+      { y: null, m: null, isDate: false },
+      { y: 1999, m: 12, isDate: true },
+      { y: 2024, m: 1, isDate: true },
+      { y: 1970, m: 1, isDate: true },
     ]);
   });
   test('an all-valid float column reads straight from its Float64Array', async () => {
     expect((await h.run("award_data.column('i').at(4) + award_data.get('i', 0)")).value).toBe(6);
   });
   test('dtypes come from the host schema', async () => {
-    expect((await h.run('award_data.dtypes')).value).toEqual({ s: 'string', k: 'string', n: 'number', i: 'integer', d: 'date', b: 'boolean' });
+    expect((await h.run('award_data.dtypes')).value).toEqual({
+      s: 'string',
+      k: 'string',
+      n: 'number',
+      i: 'integer',
+      d: 'date',
+      b: 'boolean',
+    });
   });
   test('TextDecoder/TextEncoder exist in the isolate', async () => {
     const r = await h.run("[new TextDecoder().decode(new TextEncoder().encode('ü€😀')), typeof TextDecoder]");
@@ -72,7 +90,15 @@ describe('utf8 polyfill', () => {
     expect(utf8Length(s)).toBe(Buffer.byteLength(s));
   });
   test('invalid sequences decode to U+FFFD like TextDecoder', () => {
-    for (const bytes of [[0xff], [0xc3], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xf0, 0x9f, 0x98], [0x61, 0x80, 0x62], [0xc0, 0xaf]]) {
+    for (const bytes of [
+      [0xff],
+      [0xc3],
+      [0xe2, 0x82],
+      [0xed, 0xa0, 0x80],
+      [0xf0, 0x9f, 0x98],
+      [0x61, 0x80, 0x62],
+      [0xc0, 0xaf],
+    ]) {
       expect(utf8Decode(Uint8Array.from(bytes))).toBe(new TextDecoder().decode(Uint8Array.from(bytes)));
     }
   });

@@ -10,10 +10,22 @@ import { createHarness, type Harness, type Outcome } from './harness.js';
 const DOC = fileURLToPath(new URL('../../../docs/prelude.md', import.meta.url));
 const BLOCK = /```(js(?: error)?)\n([\s\S]*?)```\n(?:\n?```text\n([\s\S]*?)```\n)?/g;
 
-interface Example { kind: string; code: string; expected?: string; index: number; length: number }
+interface Example {
+  kind: string;
+  code: string;
+  expected?: string;
+  index: number;
+  length: number;
+}
 
 function examples(md: string): Example[] {
-  return [...md.matchAll(BLOCK)].map((m) => ({ kind: m[1], code: m[2], expected: m[3], index: m.index!, length: m[0].length }));
+  return [...md.matchAll(BLOCK)].map((m) => ({
+    kind: m[1],
+    code: m[2],
+    expected: m[3],
+    index: m.index!,
+    length: m[0].length,
+  }));
 }
 
 function actual(r: Outcome, kind: string): string {
@@ -22,7 +34,9 @@ function actual(r: Outcome, kind: string): string {
 }
 
 let h: Harness;
-beforeAll(() => { h = createHarness(); });
+beforeAll(() => {
+  h = createHarness();
+});
 afterAll(() => h.dispose());
 
 describe('docs/prelude.md', () => {
@@ -36,7 +50,14 @@ describe('docs/prelude.md', () => {
       for (const ex of list) {
         const r = await h.run(ex.code);
         const text = actual(r, ex.kind);
-        out += md.slice(at, ex.index) + '```' + ex.kind + '\n' + ex.code + '```\n' + (text.trim() ? '\n```text\n' + text.replace(/\n*$/, '\n') + '```\n' : '');
+        out +=
+          md.slice(at, ex.index) +
+          '```' +
+          ex.kind +
+          '\n' +
+          ex.code +
+          '```\n' +
+          (text.trim() ? '\n```text\n' + text.replace(/\n*$/, '\n') + '```\n' : '');
         at = ex.index + ex.length;
       }
       writeFileSync(DOC, out + md.slice(at));

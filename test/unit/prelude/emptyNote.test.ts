@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(() => { h = createHarness(); });
+beforeAll(() => {
+  h = createHarness();
+});
 afterAll(() => h.dispose());
 
 describe('a run that produces nothing carries a note', () => {

@@ -3,14 +3,22 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(() => { h = createHarness(); });
+beforeAll(() => {
+  h = createHarness();
+});
 afterAll(() => h.dispose());
 
 const wrap = (code: string) => `(async () => {\n${code}\n})()`;
 
 describe('values', () => {
   test('the completion value is the run value', async () => {
-    expect(await h.run('1 + 1')).toMatchObject({ ok: true, value: 2, valueText: '2', truncatedValue: false, truncatedOutput: false });
+    expect(await h.run('1 + 1')).toMatchObject({
+      ok: true,
+      value: 2,
+      valueText: '2',
+      truncatedValue: false,
+      truncatedOutput: false,
+    });
   });
   test('undefined gives no value', async () => {
     const r = await h.run('let u1 = 1;');
@@ -26,14 +34,23 @@ describe('values', () => {
   });
   test('a table value comes back as `table`', async () => {
     const r = await h.run("award_data.select('Agency').head(2)");
-    expect(r.table).toMatchObject({ columns: ['Agency'], dtypes: ['string'], rows: [['DOD'], ['NASA']], totalRows: 2, truncated: false });
+    expect(r.table).toMatchObject({
+      columns: ['Agency'],
+      dtypes: ['string'],
+      rows: [['DOD'], ['NASA']],
+      totalRows: 2,
+      truncated: false,
+    });
     expect(r.table!.markdown).toBe('| Agency |\n| --- |\n| DOD |\n| NASA |');
   });
 });
 
 describe('async', () => {
   test('a promise is awaited and its value returned', async () => {
-    const r = await h.run(wrap('await null;\nreturn value_counts(award_data, "Phase").numRows();'), { async: true, lineOffset: 1 });
+    const r = await h.run(wrap('await null;\nreturn value_counts(award_data, "Phase").numRows();'), {
+      async: true,
+      lineOffset: 1,
+    });
     expect(r).toMatchObject({ ok: true, value: 2 });
   });
   test('a rejection maps lines through lineOffset', async () => {
@@ -44,7 +61,8 @@ describe('async', () => {
 
 describe('deterministic', () => {
   test('freezes Date and seeds Math.random for the run only', async () => {
-    const code = '[Date.now(), new Date().toISOString(), Math.random(), Math.random(), new Date(0).getTime(), new Date() instanceof Date]';
+    const code =
+      '[Date.now(), new Date().toISOString(), Math.random(), Math.random(), new Date(0).getTime(), new Date() instanceof Date]';
     const a = await h.run(code, { deterministic: { now: 1_700_000_000_000, seed: 7 } });
     const b = await h.run(code, { deterministic: { now: 1_700_000_000_000, seed: 7 } });
     expect(a.value).toEqual(b.value);
@@ -69,7 +87,9 @@ describe('errors', () => {
   });
   test('frames of user functions are kept, prelude frames dropped', async () => {
     const r = await h.run('function inner() { throw new Error("deep"); }\nfunction outer() { inner(); }\nouter();');
-    expect(r.error!.stack).toBe('    at inner (analysis.js:1:26)\n    at outer (analysis.js:2:20)\n    at analysis.js:3:1');
+    expect(r.error!.stack).toBe(
+      '    at inner (analysis.js:1:26)\n    at outer (analysis.js:2:20)\n    at analysis.js:3:1',
+    );
     expect(r.error!.stack).not.toMatch(/prelude|bundle|node_modules/);
   });
   test('SyntaxErrors are located with acorn', async () => {
@@ -77,12 +97,17 @@ describe('errors', () => {
   });
   test('thrown non-Errors are readable', async () => {
     expect((await h.run("throw 'plain'")).error).toMatchObject({ name: 'Error', message: 'plain' });
-    expect((await h.run('throw { code: 42 }')).error).toMatchObject({ name: 'Error', message: 'Uncaught { code: 42 }' });
+    expect((await h.run('throw { code: 42 }')).error).toMatchObject({
+      name: 'Error',
+      message: 'Uncaught { code: 42 }',
+    });
     expect((await h.run('throw null')).error).toMatchObject({ name: 'Error', message: 'null' });
     expect((await h.run('throw undefined')).error!.hint).toMatch(/throw new Error/);
   });
   test('hostile error objects cannot break the outcome', async () => {
-    const r = await h.run("const bad = new Error('x'); Object.defineProperty(bad, 'message', { get() { throw new Error('no'); } }); Object.defineProperty(bad, 'name', { get() { throw 1; } }); throw bad;");
+    const r = await h.run(
+      "const bad = new Error('x'); Object.defineProperty(bad, 'message', { get() { throw new Error('no'); } }); Object.defineProperty(bad, 'name', { get() { throw 1; } }); throw bad;",
+    );
     expect(r.error).toMatchObject({ name: 'Error', message: '(the error message could not be read)' });
   });
   test('hints for pandas habits', async () => {
@@ -97,8 +122,10 @@ describe('errors', () => {
 
 describe('output', () => {
   test('stdout and stderr are captured in order, per run', async () => {
-    const r = await h.run("print('a', 1, { b: [2] }); console.warn('w'); console.log(award_data.shape); console.error('e')");
-    expect(r.stdout).toBe("a 1 { b: [ 2 ] }\n[ 8, 7 ]\n");
+    const r = await h.run(
+      "print('a', 1, { b: [2] }); console.warn('w'); console.log(award_data.shape); console.error('e')",
+    );
+    expect(r.stdout).toBe('a 1 { b: [ 2 ] }\n[ 8, 7 ]\n');
     expect(r.stderr).toBe('w\ne\n');
   });
   test('output is capped with one marker and a flag', async () => {
@@ -121,7 +148,9 @@ describe('a polluted realm still yields a valid outcome', () => {
   test('JSON, Object.keys and prototype toJSON replaced', async () => {
     const p = createHarness();
     try {
-      await p.run("Object.prototype.toJSON = () => 'x'; Array.prototype.toJSON = () => 'y'; JSON.stringify = () => '{'; Object.keys = () => { throw new Error('no'); };");
+      await p.run(
+        "Object.prototype.toJSON = () => 'x'; Array.prototype.toJSON = () => 'y'; JSON.stringify = () => '{'; Object.keys = () => { throw new Error('no'); };",
+      );
       expect((await p.run('({ a: [1, 2] })')).value).toEqual({ a: [1, 2] });
       expect((await p.run("throw new Error('still reported')")).error!.message).toBe('still reported');
     } finally {
@@ -131,7 +160,9 @@ describe('a polluted realm still yields a valid outcome', () => {
   test('broken String/Array prototypes give an error outcome, not garbage', async () => {
     const p = createHarness();
     try {
-      const r = await p.run('String.prototype.slice = null; Array.prototype.map = null; Array.prototype.join = null; award_data.head(2)');
+      const r = await p.run(
+        'String.prototype.slice = null; Array.prototype.map = null; Array.prototype.join = null; award_data.head(2)',
+      );
       expect(typeof r.ok).toBe('boolean'); // the harness already validated the shape
     } finally {
       p.dispose();

@@ -29,19 +29,41 @@ export function dict(values: Array<string | null>): ColumnData {
 /** float64 numbers/integers/dates (dates given as 'YYYY-MM-DD' strings) with nulls. */
 export function f64(values: Array<number | string | null>, type: 'number' | 'integer' | 'date' = 'number'): ColumnData {
   const nums = values.map((v) => (v === null ? 0 : typeof v === 'string' ? Date.parse(`${v}T00:00:00Z`) : v));
-  return { kind: 'float64', type, values: Float64Array.from(nums), valid: Uint8Array.from(values, (v) => (v === null ? 0 : 1)) };
+  return {
+    kind: 'float64',
+    type,
+    values: Float64Array.from(nums),
+    valid: Uint8Array.from(values, (v) => (v === null ? 0 : 1)),
+  };
 }
 
 /** Booleans with nulls. */
 export function bool(values: Array<boolean | null>): ColumnData {
-  return { kind: 'bool', type: 'boolean', values: Uint8Array.from(values, (v) => (v ? 1 : 0)), valid: Uint8Array.from(values, (v) => (v === null ? 0 : 1)) };
+  return {
+    kind: 'bool',
+    type: 'boolean',
+    values: Uint8Array.from(values, (v) => (v ? 1 : 0)),
+    valid: Uint8Array.from(values, (v) => (v === null ? 0 : 1)),
+  };
 }
 
 /** A ColumnarTable from named columns. */
 export function columnar(name: string, cols: Record<string, ColumnData>): ColumnarTable {
   const entries = Object.entries(cols);
-  const numRows = entries.length ? (entries[0][1].kind === 'dict' ? entries[0][1].codes.length : entries[0][1].kind === 'utf8' ? entries[0][1].offsets.length - 1 : entries[0][1].values.length) : 0;
-  return { name, numRows, columns: entries.map(([n, data]) => ({ name: n, type: data.type, kind: data.kind, data }) as ColumnMeta & { data: ColumnData }) };
+  const numRows = entries.length
+    ? entries[0][1].kind === 'dict'
+      ? entries[0][1].codes.length
+      : entries[0][1].kind === 'utf8'
+        ? entries[0][1].offsets.length - 1
+        : entries[0][1].values.length
+    : 0;
+  return {
+    name,
+    numRows,
+    columns: entries.map(
+      ([n, data]) => ({ name: n, type: data.type, kind: data.kind, data }) as ColumnMeta & { data: ColumnData },
+    ),
+  };
 }
 
 /**
@@ -53,10 +75,37 @@ export const AWARDS = columnar('award_data', {
   Phase: dict(['Phase I', 'Phase II', 'Phase I', 'Phase I', 'Phase II', 'Phase I', 'Phase II', 'Phase I']),
   'Award Amount': f64([150000, 750000, null, 99999.5, 1500000, 50000, 750000, 125000.25]),
   'Award Year': f64([2019, 2020, 2019, 2021, 2022, 2020, 2021, 2023], 'integer'),
-  'Proposal Award Date': f64(['2019-03-15', '2020-07-01', null, '2021-01-31', '2022-12-01', '2020-02-29', '2021-06-15', '2023-09-30'], 'date'),
-  'Award Title': utf8(['Quantum sensing for navigation', 'AI-driven logistics', '', 'Solar cells', 'quantum computing at scale', null, 'Café ümlaut ✓ test', 'Hypersonic materials']),
-  Abstract: utf8(['Line one.\nLine two.', 'We propose\nan AI system.', 'Short.', 'Photovoltaics research with a long description that goes on and on.', 'Qubits.', null, 'Ünïcødé abstract ✓', 'Materials.']),
+  'Proposal Award Date': f64(
+    ['2019-03-15', '2020-07-01', null, '2021-01-31', '2022-12-01', '2020-02-29', '2021-06-15', '2023-09-30'],
+    'date',
+  ),
+  'Award Title': utf8([
+    'Quantum sensing for navigation',
+    'AI-driven logistics',
+    '',
+    'Solar cells',
+    'quantum computing at scale',
+    null,
+    'Café ümlaut ✓ test',
+    'Hypersonic materials',
+  ]),
+  Abstract: utf8([
+    'Line one.\nLine two.',
+    'We propose\nan AI system.',
+    'Short.',
+    'Photovoltaics research with a long description that goes on and on.',
+    'Qubits.',
+    null,
+    'Ünïcødé abstract ✓',
+    'Materials.',
+  ]),
 });
 
 /** The DatasetInfo for the fixture. */
-export const DATASET = { name: 'award_data', synthetic: true, source: 'embedded-synthetic-sample', identity: 'test', rows: 8 };
+export const DATASET = {
+  name: 'award_data',
+  synthetic: true,
+  source: 'embedded-synthetic-sample',
+  identity: 'test',
+  rows: 8,
+};

@@ -20,7 +20,14 @@ export interface Outcome {
   ok: boolean;
   value?: unknown;
   valueText?: string;
-  table?: { columns: string[]; dtypes: string[]; rows: unknown[][]; totalRows: number; truncated: boolean; markdown: string };
+  table?: {
+    columns: string[];
+    dtypes: string[];
+    rows: unknown[][];
+    totalRows: number;
+    truncated: boolean;
+    markdown: string;
+  };
   displays?: Outcome['table'][];
   charts?: Array<{ kind: string; spec: Record<string, unknown>; title?: string }>;
   error?: { name: string; message: string; line?: number; column?: number; stack?: string; hint?: string };
@@ -48,7 +55,13 @@ export function sliceUtf8(data: ColumnData, start: number, end: number): ColumnD
   if (data.kind !== 'utf8') throw new Error('fetchColumnRange serves utf8 columns only');
   const base = data.offsets[start];
   const offsets = Int32Array.from({ length: end - start + 1 }, (_, i) => data.offsets[start + i] - base);
-  return { kind: 'utf8', type: 'string', bytes: data.bytes.slice(base, data.offsets[end]), offsets, valid: data.valid.slice(start, end) };
+  return {
+    kind: 'utf8',
+    type: 'string',
+    bytes: data.bytes.slice(base, data.offsets[end]),
+    offsets,
+    valid: data.valid.slice(start, end),
+  };
 }
 
 export interface Harness {
@@ -61,15 +74,25 @@ export interface Harness {
 /** Boots the prelude in a fresh isolate. */
 export function createHarness(options: HarnessOptions = {}): Harness {
   const tables = options.tables ?? [AWARDS];
-  const limits = { maxOutputBytes: 64 * 1024, maxResultBytes: 256 * 1024, maxRows: 200, maxFileBytes: 4 * 1024 * 1024, ...options.limits };
+  const limits = {
+    maxOutputBytes: 64 * 1024,
+    maxResultBytes: 256 * 1024,
+    maxRows: 200,
+    maxFileBytes: 4 * 1024 * 1024,
+    ...options.limits,
+  };
   const isolate = new ivm.Isolate({ memoryLimit: 256 });
   const context = isolate.createContextSync();
   isolate.compileScriptSync(readFileSync(BUNDLE_PATH, 'utf8'), { filename: 'sbirtools-prelude.js' }).runSync(context);
   const streams = { stdout: '', stderr: '' };
   const fetched: string[] = [];
-  const write = new ivm.Callback((stream: 'stdout' | 'stderr', text: string) => { streams[stream] += text; });
+  const write = new ivm.Callback((stream: 'stdout' | 'stderr', text: string) => {
+    streams[stream] += text;
+  });
   // files saved by the code are counted, not kept (the runtime's FileSink is tested elsewhere)
-  const saveFile = new ivm.Callback((_name: string, _type: string, bytes: Uint8Array) => { if (!(bytes instanceof Uint8Array)) throw new Error('not bytes'); });
+  const saveFile = new ivm.Callback((_name: string, _type: string, bytes: Uint8Array) => {
+    if (!(bytes instanceof Uint8Array)) throw new Error('not bytes');
+  });
   const fetchColumn = new ivm.Callback((table: string, column: string) => {
     fetched.push(`${table}/${column}`);
     const col = tables.find((t) => t.name === table)?.columns.find((c) => c.name === column);
@@ -88,24 +111,47 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     if (!col) throw new Error(`no column ${table}/${column}`);
     return textPage(col.data, start, end);
   });
-  const metas = tables.map((t) => ({ name: t.name, numRows: t.numRows, columns: t.columns.map(({ name, type, kind }) => ({ name, type, kind })) }));
+  const metas = tables.map((t) => ({
+    name: t.name,
+    numRows: t.numRows,
+    columns: t.columns.map(({ name, type, kind }) => ({ name, type, kind })),
+  }));
   const bridgeLimits = options.memoryLimitMb ? { ...limits, memoryLimitMb: options.memoryLimitMb } : limits;
-  const bridge = new ivm.ExternalCopy({ tables: metas, dataset: options.dataset ?? DATASET, limits: bridgeLimits }).copyInto();
+  const bridge = new ivm.ExternalCopy({
+    tables: metas,
+    dataset: options.dataset ?? DATASET,
+    limits: bridgeLimits,
+  }).copyInto();
   context.evalClosureSync(
     'const b = $0; b.write = $1; b.fetchColumn = $2; if ($3) b.fetchColumnRange = $3; if ($4) b.fetchTextPage = $4; b.saveFile = $5; globalThis.__internals = __sbirtools_boot(b); delete globalThis.__sbirtools_boot;',
-    [bridge, write, fetchColumn, options.paged || options.textPages ? fetchColumnRange : null, options.textPages ? fetchTextPage : null, saveFile],
+    [
+      bridge,
+      write,
+      fetchColumn,
+      options.paged || options.textPages ? fetchColumnRange : null,
+      options.textPages ? fetchTextPage : null,
+      saveFile,
+    ],
   );
-  const execute = context.evalClosureSync('const x = globalThis.__internals.execute; delete globalThis.__internals; return x;', [], { result: { reference: true } });
+  const execute = context.evalClosureSync(
+    'const x = globalThis.__internals.execute; delete globalThis.__internals; return x;',
+    [],
+    { result: { reference: true } },
+  );
   return {
     fetched,
     async run(code, opts = {}) {
       streams.stdout = '';
       streams.stderr = '';
-      const raw: string = await execute.apply(undefined, [code, { async: false, lineOffset: 0, resultName: false, ...opts }], {
-        arguments: { copy: true },
-        result: { promise: true, copy: true },
-        timeout: 20_000,
-      });
+      const raw: string = await execute.apply(
+        undefined,
+        [code, { async: false, lineOffset: 0, resultName: false, ...opts }],
+        {
+          arguments: { copy: true },
+          result: { promise: true, copy: true },
+          timeout: 20_000,
+        },
+      );
       if (typeof raw !== 'string') throw new Error(`execute() returned ${typeof raw}, not a string`);
       const parsed = GuestOutcomeSchema.parse(JSON.parse(raw)); // every run must be a valid GuestOutcome
       HostOutcomeSchema.parse(parsed); // ... and pass the host's own check (src/result/buildResult.ts)

@@ -11,7 +11,9 @@ const BIG = columnar('award_data', {
 });
 
 let h: Harness;
-beforeAll(() => { h = createHarness({ tables: [BIG], paged: true }); });
+beforeAll(() => {
+  h = createHarness({ tables: [BIG], paged: true });
+});
 afterAll(() => h.dispose());
 
 describe('paged text columns', () => {
@@ -22,8 +24,12 @@ describe('paged text columns', () => {
     expect(h.fetched).toEqual(['award_data/Abstract[0:4096]', 'award_data/Abstract[8192:10000]']);
   });
   test('values equal the whole-column path, nulls included', async () => {
-    const r = await h.run("award_data.filter(d => d.Abstract === null).numRows() + ':' + award_data.filter(d => contains(d.Abstract, 'ü 9')).numRows()");
-    expect(r.value).toBe(`${Math.ceil(n / 7)}:${Array.from({ length: n }, (_, i) => i).filter((i) => i % 7 !== 0 && `Abstract ${i} ü`.includes('ü 9')).length}`);
+    const r = await h.run(
+      "award_data.filter(d => d.Abstract === null).numRows() + ':' + award_data.filter(d => contains(d.Abstract, 'ü 9')).numRows()",
+    );
+    expect(r.value).toBe(
+      `${Math.ceil(n / 7)}:${Array.from({ length: n }, (_, i) => i).filter((i) => i % 7 !== 0 && `Abstract ${i} ü`.includes('ü 9')).length}`,
+    );
   });
   test('describeData streams the pages and agrees with the host card', async () => {
     const guest = (await h.run('describeData()')).value;
@@ -33,7 +39,7 @@ describe('paged text columns', () => {
     const paged = createHarness({ tables: [AWARDS], paged: true });
     const whole = createHarness({ tables: [AWARDS] });
     try {
-      for (const code of ['award_data', "describeData().summary", "value_counts(award_data, 'Abstract')"]) {
+      for (const code of ['award_data', 'describeData().summary', "value_counts(award_data, 'Abstract')"]) {
         expect((await paged.run(code)).raw).toBe((await whole.run(code)).raw);
       }
     } finally {

@@ -3,13 +3,20 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHarness, type Harness } from './harness.js';
 
 let h: Harness;
-beforeAll(() => { h = createHarness(); });
+beforeAll(() => {
+  h = createHarness();
+});
 afterAll(() => h.dispose());
-const out = async (code: string) => { const r = await h.run(code); if (!r.ok) throw new Error(r.error!.message); return r.stdout; };
+const out = async (code: string) => {
+  const r = await h.run(code);
+  if (!r.ok) throw new Error(r.error!.message);
+  return r.stdout;
+};
 
 describe('tables', () => {
   test('award_data: aligned, floats share decimals, NaN/NaT for missing, long text cut', async () => {
-    expect(await out("print(award_data.select('Agency', 'Award Amount', 'Proposal Award Date', 'Abstract'))")).toMatchInlineSnapshot(`
+    expect(await out("print(award_data.select('Agency', 'Award Amount', 'Proposal Award Date', 'Abstract'))"))
+      .toMatchInlineSnapshot(`
       "   Agency  Award Amount  Proposal Award Date                                            Abstract
       0     DOD     150000.00           2019-03-15                                Line one.\\nLine two.
       1    NASA     750000.00           2020-07-01                           We propose\\nan AI system.
@@ -23,7 +30,11 @@ describe('tables', () => {
     `);
   });
   test('long tables are cut in the middle', async () => {
-    expect(await out("print(aq.table({ id: Array.from({ length: 100 }, (_, i) => i), x: Array.from({ length: 100 }, (_, i) => i / 4) }))")).toMatchInlineSnapshot(`
+    expect(
+      await out(
+        'print(aq.table({ id: Array.from({ length: 100 }, (_, i) => i), x: Array.from({ length: 100 }, (_, i) => i / 4) }))',
+      ),
+    ).toMatchInlineSnapshot(`
       "     id      x
       0     0   0.00
       1     1   0.25
@@ -42,7 +53,9 @@ describe('tables', () => {
     `);
   });
   test('wide tables are cut in the middle', async () => {
-    expect(await out("var wide = {}; for (let i = 0; i < 25; i++) wide['col_' + i] = [i, i * 10]; print(aq.table(wide))")).toMatchInlineSnapshot(`
+    expect(
+      await out("var wide = {}; for (let i = 0; i < 25; i++) wide['col_' + i] = [i, i * 10]; print(aq.table(wide))"),
+    ).toMatchInlineSnapshot(`
       "   col_0  col_1  col_2  col_3  col_4  col_5  col_6  col_7  col_8  col_9  ...  col_15  col_16  col_17  col_18  col_19  col_20  col_21  col_22  col_23  col_24
       0      0      1      2      3      4      5      6      7      8      9  ...      15      16      17      18      19      20      21      22      23      24
       1      0     10     20     30     40     50     60     70     80     90  ...     150     160     170     180     190     200     210     220     230     240
@@ -52,7 +65,11 @@ describe('tables', () => {
     `);
   });
   test('integers plain, scientific for huge/tiny, booleans, times, objects', async () => {
-    expect(await out("print(aq.table({ i: [1, -20], f: [0.1, 2], e: [1e20, 1], t: [1e-9, 0.5], b: [true, null], ts: [new Date(Date.UTC(2020, 0, 1, 6, 30)), null], o: [{ a: 1 }, [1, 2]] }))")).toMatchInlineSnapshot(`
+    expect(
+      await out(
+        'print(aq.table({ i: [1, -20], f: [0.1, 2], e: [1e20, 1], t: [1e-9, 0.5], b: [true, null], ts: [new Date(Date.UTC(2020, 0, 1, 6, 30)), null], o: [{ a: 1 }, [1, 2]] }))',
+      ),
+    ).toMatchInlineSnapshot(`
       "     i    f             e             t     b                   ts         o
       0    1  0.1  1.000000e+20  1.000000e-09  True  2020-01-01 06:30:00  { a: 1 }
       1  -20  2.0  1.000000e+00  5.000000e-01   NaN                  NaT  [ 1, 2 ]
@@ -68,7 +85,11 @@ describe('tables', () => {
     `);
   });
   test('value_counts and groupby results', async () => {
-    expect(await out("print(value_counts(award_data, 'Agency')); print(award_data.groupby('Phase').agg({ 'Award Amount': ['sum', 'mean'] }))")).toMatchInlineSnapshot(`
+    expect(
+      await out(
+        "print(value_counts(award_data, 'Agency')); print(award_data.groupby('Phase').agg({ 'Award Amount': ['sum', 'mean'] }))",
+      ),
+    ).toMatchInlineSnapshot(`
       "   Agency  count
       0     DOD      3
       1    NASA      2
@@ -91,7 +112,11 @@ describe('tables', () => {
 
 describe('other values', () => {
   test('objects, arrays, Maps, Sets, Dates, functions, nesting', async () => {
-    expect(await out("print({ a: 1, 'b c': 'text', arr: [1, [2, [3, [4, [5, [6]]]]]], m: new Map([['k', 1]]), s: new Set([1]), d: new Date(0), f: print, nul: null, u: undefined })")).toMatchInlineSnapshot(`
+    expect(
+      await out(
+        "print({ a: 1, 'b c': 'text', arr: [1, [2, [3, [4, [5, [6]]]]]], m: new Map([['k', 1]]), s: new Set([1]), d: new Date(0), f: print, nul: null, u: undefined })",
+      ),
+    ).toMatchInlineSnapshot(`
       "{
         a: 1,
         'b c': 'text',
@@ -127,7 +152,9 @@ describe('other values', () => {
     `);
   });
   test('console.log/info/debug to stdout, warn/error to stderr', async () => {
-    const r = await h.run("console.log('l', 1); console.info('i'); console.debug('d'); console.warn('w'); console.error(new TypeError('t')); console.table([{ a: 1 }])");
+    const r = await h.run(
+      "console.log('l', 1); console.info('i'); console.debug('d'); console.warn('w'); console.error(new TypeError('t')); console.table([{ a: 1 }])",
+    );
     expect(r.stdout).toMatchInlineSnapshot(`
       "l 1
       i

@@ -4,7 +4,9 @@ import { createHarness, type Harness } from './harness.js';
 import { expectNoHang } from '../../helpers/hangGuard.js';
 
 let h: Harness;
-beforeAll(() => { h = createHarness(); });
+beforeAll(() => {
+  h = createHarness();
+});
 afterAll(() => h.dispose());
 
 describe('conversions (docs/prelude.md "Result values")', () => {
@@ -17,11 +19,25 @@ describe('conversions (docs/prelude.md "Result values")', () => {
         get g() { throw new Error('getters are never invoked'); }, set s2(v) {}, nested: [undefined, null] };
       o.self = o; o`);
     expect(r.value).toEqual({
-      n: '12345678901234567890n', d: '2020-01-02T00:00:00.000Z', bad: null,
-      m: { a: 1, 2: 'b' }, m2: [[{ k: 1 }, 'v']], s: [1, 'x'],
-      ta: [1.5, 0], nan: null, inf: null, nz: 0, f: '[Function named]', anon: '[Function (anonymous)]',
-      c: '[class K]', re: '/a+/gi', err: { name: 'TypeError', message: 'bad' },
-      g: '[Getter]', s2: '[Setter]', nested: [null, null], self: '[Circular]',
+      n: '12345678901234567890n',
+      d: '2020-01-02T00:00:00.000Z',
+      bad: null,
+      m: { a: 1, 2: 'b' },
+      m2: [[{ k: 1 }, 'v']],
+      s: [1, 'x'],
+      ta: [1.5, 0],
+      nan: null,
+      inf: null,
+      nz: 0,
+      f: '[Function named]',
+      anon: '[Function (anonymous)]',
+      c: '[class K]',
+      re: '/a+/gi',
+      err: { name: 'TypeError', message: 'bad' },
+      g: '[Getter]',
+      s2: '[Setter]',
+      nested: [null, null],
+      self: '[Circular]',
     });
     expect(r.truncatedValue).toBe(false);
   });
@@ -32,7 +48,9 @@ describe('conversions (docs/prelude.md "Result values")', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
   test('a nested table becomes row objects', async () => {
-    expect((await h.run("({ top: award_data.select('Agency').head(2) })")).value).toEqual({ top: [{ Agency: 'DOD' }, { Agency: 'NASA' }] });
+    expect((await h.run("({ top: award_data.select('Agency').head(2) })")).value).toEqual({
+      top: [{ Agency: 'DOD' }, { Agency: 'NASA' }],
+    });
   });
   test('valueText is readable; a string value is its own text', async () => {
     expect((await h.run("({ a: 1, 'b c': [1, 'x'] })")).valueText).toBe("{ a: 1, 'b c': [ 1, 'x' ] }");
@@ -84,12 +102,23 @@ describe('caps', () => {
     }
   });
   test('deep nesting is cut at depth 32', async () => {
-    const r = await h.run('var deep = {}; var cur = deep; for (let i = 0; i < 100; i++) { cur.x = {}; cur = cur.x; } deep');
+    const r = await h.run(
+      'var deep = {}; var cur = deep; for (let i = 0; i < 100; i++) { cur.x = {}; cur = cur.x; } deep',
+    );
     expect(r.truncatedValue).toBe(true);
     expect(r.raw).toContain('"[Object]"');
   });
   test('table cells: dates as ISO strings, NaN/Infinity as null', async () => {
-    const r = await h.run("aq.table({ d: [new Date(Date.UTC(2021, 5, 1)), null], x: [NaN, Infinity], b: [true, null] })");
-    expect(r.table).toMatchObject({ columns: ['d', 'x', 'b'], dtypes: ['date', 'number', 'boolean'], rows: [['2021-06-01T00:00:00.000Z', null, true], [null, null, null]] });
+    const r = await h.run(
+      'aq.table({ d: [new Date(Date.UTC(2021, 5, 1)), null], x: [NaN, Infinity], b: [true, null] })',
+    );
+    expect(r.table).toMatchObject({
+      columns: ['d', 'x', 'b'],
+      dtypes: ['date', 'number', 'boolean'],
+      rows: [
+        ['2021-06-01T00:00:00.000Z', null, true],
+        [null, null, null],
+      ],
+    });
   });
 });

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { pandasHarness } from './pandasApi.js';
 
 let h: Awaited<ReturnType<typeof pandasHarness>>;
-beforeAll(async () => { h = await pandasHarness(); });
+beforeAll(async () => {
+  h = await pandasHarness();
+});
 afterAll(() => h.dispose());
 const v = (code: string) => h.value(code);
 const err = async (code: string) => (await h.run(code)).error!;
@@ -20,8 +22,8 @@ describe('column access', () => {
     expect(await v("award_data['Award Amount'].count()")).toBe(7);
   });
   test('every table has it, including derived ones and tables in `tables`', async () => {
-    expect(await v("tables.award_data.Agency.nunique()")).toBe(3);
-    expect(await v("F.derive({ z: d => d.y * 2 }).z.sum()")).toBe(560);
+    expect(await v('tables.award_data.Agency.nunique()')).toBe(3);
+    expect(await v('F.derive({ z: d => d.y * 2 }).z.sum()')).toBe(560);
     expect(await v("F.orderby(aq.desc('y')).y.head(2).tolist()")).toEqual([70, 60]);
   });
   test("t[['a', 'b']] selects columns", async () => {
@@ -37,29 +39,45 @@ describe('column access', () => {
 
 describe('column assignment', () => {
   test("t['new'] = series adds a column to that table only; scalars broadcast; lengths must match", async () => {
-    expect(await v("var T = aq.table({ a: [1, 2, 3] }); var before = T.select('a'); T['b'] = T.a.mul(2); T.c = 'x'; [T.columnNames(), T.b.tolist(), T.c.tolist(), before.columnNames()]"))
-      .toEqual([['a', 'b', 'c'], [2, 4, 6], ['x', 'x', 'x'], ['a']]);
+    expect(
+      await v(
+        "var T = aq.table({ a: [1, 2, 3] }); var before = T.select('a'); T['b'] = T.a.mul(2); T.c = 'x'; [T.columnNames(), T.b.tolist(), T.c.tolist(), before.columnNames()]",
+      ),
+    ).toEqual([['a', 'b', 'c'], [2, 4, 6], ['x', 'x', 'x'], ['a']]);
     expect(await v("T['a'] = T.a.add(10); T.a.tolist()")).toEqual([11, 12, 13]);
     expect(await v("var R = F.filter(F.y.gt(30)); R['z'] = R.y.add(1); R.z.tolist()")).toEqual([41, 51, 61, 71]);
     expect((await err("T['d'] = F.y")).name).toBe('ValueError');
-    expect(await v("T.meta = { note: 1 }; T.meta.note")).toBe(1);
+    expect(await v('T.meta = { note: 1 }; T.meta.note')).toBe(1);
   });
   test('describeData still describes the dataset after a session adds a column to award_data', async () => {
-    expect(await v("award_data['big'] = award_data['Award Amount'].gt(500000); [award_data.big.sum(), describeData().columns.length]")).toEqual([3, 7]);
+    expect(
+      await v(
+        "award_data['big'] = award_data['Award Amount'].gt(500000); [award_data.big.sum(), describeData().columns.length]",
+      ),
+    ).toEqual([3, 7]);
   });
 });
 
 describe('aggregates skip null and NaN', () => {
   test('sum mean median std var quantile count min max idxmax idxmin', async () => {
-    expect(await v('[F.x.sum(), F.x.mean(), F.x.median(), F.x.var(), F.x.quantile(0.25), F.x.count(), F.x.min(), F.x.max(), F.x.idxmax(), F.x.idxmin()]'))
-      .toEqual([20, 4, 4, 6.5, 2, 5, 1, 7, 6, 0]);
+    expect(
+      await v(
+        '[F.x.sum(), F.x.mean(), F.x.median(), F.x.var(), F.x.quantile(0.25), F.x.count(), F.x.min(), F.x.max(), F.x.idxmax(), F.x.idxmin()]',
+      ),
+    ).toEqual([20, 4, 4, 6.5, 2, 5, 1, 7, 6, 0]);
     expect(await v('F.x.std()')).toBeCloseTo(2.5495097567963922, 12);
     expect(await v("F.x.agg(['min', 'max']).tolist()")).toEqual([1, 7]);
     expect(await v("F.x.agg('sum')")).toBe(20);
   });
   test('empty and all-null Series: sum is 0, the rest null', async () => {
-    expect(await v('[F.x.head(0).sum(), F.x.head(0).mean(), F.x.head(0).max(), F.x.head(0).count(), F.x.head(0).idxmax()]')).toEqual([0, null, null, 0, null]);
-    expect(await v('const N = aq.table({ n: [null, null, NaN] }); [N.n.sum(), N.n.mean(), N.n.min(), N.n.std(), N.n.nunique(), N.n.count(), N.n.median()]')).toEqual([0, null, null, null, 0, 0, null]);
+    expect(
+      await v('[F.x.head(0).sum(), F.x.head(0).mean(), F.x.head(0).max(), F.x.head(0).count(), F.x.head(0).idxmax()]'),
+    ).toEqual([0, null, null, 0, null]);
+    expect(
+      await v(
+        'const N = aq.table({ n: [null, null, NaN] }); [N.n.sum(), N.n.mean(), N.n.min(), N.n.std(), N.n.nunique(), N.n.count(), N.n.median()]',
+      ),
+    ).toEqual([0, null, null, null, 0, 0, null]);
     expect(await v('aq.table({ n: [null, null] }).n.value_counts().numRows()')).toBe(0);
   });
   test('booleans count as 0/1; text is a TypeError with a hint', async () => {
@@ -87,13 +105,13 @@ describe('element-wise', () => {
     expect(await v('aq.table({ r: [2.5, 3.5, -0.5, null] }).r.round().tolist()')).toEqual([2, 4, 0, null]);
     expect(await v('F.x.cumsum().tolist()')).toEqual([1, 3, null, 7, null, 13, 20]);
     expect(await v('F.x.diff().tolist()')).toEqual([null, 1, null, null, null, null, 1]);
-    const pct = await v('F.x.pct_change().tolist()') as Array<number | null>;
+    const pct = (await v('F.x.pct_change().tolist()')) as Array<number | null>;
     expect(pct.slice(0, 6)).toEqual([null, 1, null, null, null, null]);
     expect(pct[6]).toBeCloseTo(1 / 6, 12);
     expect(await v('F.y.sub(100).abs().tolist()')).toEqual([90, 80, 70, 60, 50, 40, 30]);
   });
   test('map (function, object), apply, astype', async () => {
-    expect(await v("F.g.map({ a: 1, b: 2 }).tolist()")).toEqual([1, 2, 1, null, 2, 1, null]);
+    expect(await v('F.g.map({ a: 1, b: 2 }).tolist()')).toEqual([1, 2, 1, null, 2, 1, null]);
     expect(await v('F.y.apply(v => v / 10).tolist()')).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(await v("F.y.astype('str').tolist()")).toEqual(['10', '20', '30', '40', '50', '60', '70']);
     expect(await v("aq.table({ t: ['1.5', '2', null] }).t.astype('float').tolist()")).toEqual([1.5, 2, null]);
@@ -110,7 +128,15 @@ describe('comparisons and masks', () => {
   test('a comparison with a missing value is false (ne: true)', async () => {
     expect(await v('F.x.gt(3).tolist()')).toEqual([false, false, false, true, false, true, true]);
     expect(await v('F.x.ne(2).tolist()')).toEqual([true, false, true, true, true, true, true]);
-    expect(await v("F.g.eq('a').or(F.g.eq('c')).not().tolist()")).toEqual([false, true, false, true, true, false, false]);
+    expect(await v("F.g.eq('a').or(F.g.eq('c')).not().tolist()")).toEqual([
+      false,
+      true,
+      false,
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(await v("F.g.isin(['a', 'c']).sum()")).toBe(4);
     expect(await v('F.y.between(20, 40).sum()')).toBe(3);
     expect(await v("F.y.between(20, 40, 'neither').sum()")).toBe(1);
@@ -153,7 +179,14 @@ describe('counting, ordering, conversion', () => {
   test('indexers, iteration, properties', async () => {
     expect(await v('[F.y.iloc[0], F.y.iloc(-1), F.y.loc[2], F.y.iat[1]]')).toEqual([10, 70, 30, 20]);
     expect(await v('[...F.y].length + Array.from(F.g).length')).toBe(14);
-    expect(await v('[F.y.size, F.y.shape, F.y.empty, F.y.dtype, F.s.dtype, F.x.hasnans]')).toEqual([7, [7], false, 'int64', 'object', true]);
+    expect(await v('[F.y.size, F.y.shape, F.y.empty, F.y.dtype, F.s.dtype, F.x.hasnans]')).toEqual([
+      7,
+      [7],
+      false,
+      'int64',
+      'object',
+      true,
+    ]);
     expect(await v('F.y.to_frame().columnNames()')).toEqual(['y']);
     expect(await v('F.y.head(2).to_dict()')).toEqual({ 0: 10, 1: 20 });
     expect(await v('len(F.y) + sum(F.y)')).toBe(287);
@@ -165,13 +198,24 @@ describe('.str and .dt', () => {
     await h.run("var U = aq.table({ s: ['Café', 'ÉCOLE normale', null, 'naïve ✓', '🚀x'] })");
     expect(await v('U.s.str.len().tolist()')).toEqual([4, 13, null, 7, 2]);
     expect(await v('U.s.str.lower().tolist()')).toEqual(['café', 'école normale', null, 'naïve ✓', '🚀x']);
-    expect(await v("U.s.str.title().iloc[1]")).toBe('École Normale');
+    expect(await v('U.s.str.title().iloc[1]')).toBe('École Normale');
     expect(await v("U.s.str.contains('é', { case: false }).tolist()")).toEqual([true, true, false, false, false]);
-    expect(await v("U.s.str.slice(0, 1).tolist()")).toEqual(['C', 'É', null, 'n', '🚀']);
+    expect(await v('U.s.str.slice(0, 1).tolist()')).toEqual(['C', 'É', null, 'n', '🚀']);
   });
   test('contains is a regex unless regex: false; replace is literal unless a RegExp', async () => {
-    expect(await v("F.s.str.contains('^f', { case: false }).tolist()")).toEqual([true, false, false, false, true, false, true]);
-    expect(await v("aq.table({ t: ['a.b', 'axb'] }).t.str.contains('.', { regex: false }).tolist()")).toEqual([true, false]);
+    expect(await v("F.s.str.contains('^f', { case: false }).tolist()")).toEqual([
+      true,
+      false,
+      false,
+      false,
+      true,
+      false,
+      true,
+    ]);
+    expect(await v("aq.table({ t: ['a.b', 'axb'] }).t.str.contains('.', { regex: false }).tolist()")).toEqual([
+      true,
+      false,
+    ]);
     expect(await v("aq.table({ t: ['a.b.c'] }).t.str.replace('.', '-').iloc[0]")).toBe('a-b-c');
     expect(await v("aq.table({ t: ['a1b22'] }).t.str.replace(/\\d+/g, '#').iloc[0]")).toBe('a#b#');
     expect(await v("aq.table({ t: ['x@y.com', null] }).t.str.split('@').str.get(1).tolist()")).toEqual(['y.com', null]);
@@ -189,7 +233,11 @@ describe('.str and .dt', () => {
 
 describe('groupby column selection', () => {
   test('returns keys as columns, sorted, null keys dropped', async () => {
-    expect(await v("F.groupby('g')['y'].sum().objects()")).toEqual([{ g: 'a', y: 100 }, { g: 'b', y: 70 }, { g: 'c', y: 70 }]);
+    expect(await v("F.groupby('g')['y'].sum().objects()")).toEqual([
+      { g: 'a', y: 100 },
+      { g: 'b', y: 70 },
+      { g: 'c', y: 70 },
+    ]);
     expect(await v("F.groupby('g').x.mean().array('x')")).toEqual([3.5, 2, 7]);
     expect(await v("F.groupby('g')['x'].agg(['count', 'max']).objects()[0]")).toEqual({ g: 'a', count: 2, max: 6 });
     expect(await v("F.groupby('g')['y'].size().array('size')")).toEqual([3, 2, 1]);
@@ -197,6 +245,9 @@ describe('groupby column selection', () => {
     expect(await v("F.groupby('g')['y'].sum().idxmax()")).toBe('a');
     expect(await v("F.groupby('g')['s'].value_counts().objects()[0]")).toEqual({ g: 'a', s: 'foo', count: 1 });
     expect(await v("F.groupby('g')[['x', 'y']].sum().columnNames()")).toEqual(['g', 'x', 'y']);
-    expect(await v("F.groupby(F.g.eq('a').rename('is_a'))['y'].sum().objects()")).toEqual([{ is_a: false, y: 180 }, { is_a: true, y: 100 }]);
+    expect(await v("F.groupby(F.g.eq('a').rename('is_a'))['y'].sum().objects()")).toEqual([
+      { is_a: false, y: 180 },
+      { is_a: true, y: 100 },
+    ]);
   });
 });

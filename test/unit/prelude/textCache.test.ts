@@ -32,7 +32,11 @@ describe('TextCache', () => {
     const p = s.map(() => page(30)); // the test holds them: the WeakRefs stay alive
     for (let i = 0; i < 3; i++) c.hold(s[i]!, p[i]!);
     await endOfJob();
-    expect(s.map((x) => [x.page !== null, x.weak !== null])).toEqual([[true, false], [false, true], [false, true]]);
+    expect(s.map((x) => [x.page !== null, x.weak !== null])).toEqual([
+      [true, false],
+      [false, true],
+      [false, true],
+    ]);
     expect(c.bytesHeld).toBe(30);
     expect(c.lookup(s[2]!)).toBe(p[2]);
     expect(s[2]!.page).toBe(p[2]);

@@ -18,7 +18,9 @@ describe('host APIs', () => {
     expect(r.charts?.[0]?.kind).toBe('vega-lite');
     const svg = await renderChart(r.charts![0]!);
     expect(svg.startsWith('<svg')).toBe(true);
-    await expect(renderChart({ kind: 'plotly', spec: { data: [], layout: {} } })).rejects.toBeInstanceOf(ChartRenderError);
+    await expect(renderChart({ kind: 'plotly', spec: { data: [], layout: {} } })).rejects.toBeInstanceOf(
+      ChartRenderError,
+    );
   });
 
   it('toolDescription() fits the 1,500-token budget', async () => {

@@ -10,8 +10,19 @@ import { fakeResult } from '../adapters/fixtures.js';
 function bigTable(n: number, cell = (i: number, c: number) => (c === 0 ? `Agency ${i}` : i * c)) {
   const columns = ['Agency', 'a', 'b', 'c'];
   const rows = Array.from({ length: n }, (_, i) => columns.map((_, c) => cell(i, c)));
-  const markdown = ['| Agency | a | b | c |', '| --- | ---: | ---: | ---: |', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
-  return { columns, dtypes: ['string', 'integer', 'integer', 'integer'], rows, totalRows: n, truncated: false, markdown };
+  const markdown = [
+    '| Agency | a | b | c |',
+    '| --- | ---: | ---: | ---: |',
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+  return {
+    columns,
+    dtypes: ['string', 'integer', 'integer', 'integer'],
+    rows,
+    totalRows: n,
+    truncated: false,
+    markdown,
+  };
 }
 
 describe('the result text budget', () => {
@@ -68,7 +79,7 @@ describe('the result text budget', () => {
     expect(text.length).toBeLessThanOrEqual(4000);
   });
 
-  it('applies the same budget to the adapters\' tool output', () => {
+  it("applies the same budget to the adapters' tool output", () => {
     const out = toToolOutput(fakeResult({ stdout: 'x'.repeat(50_000), table: bigTable(20_000) }));
     expect(JSON.stringify(out).length).toBeLessThanOrEqual(DEFAULT_MAX_RESULT_CHARS + 2000);
     expect(out.markdown).toMatch(/table: 20,000 rows × 4 columns/);
@@ -79,8 +90,12 @@ describe('the result text budget', () => {
   it('rejects budgets outside 1000..200000 with a message naming the setting', () => {
     expect(resolveMaxChars(undefined)).toBe(16_000);
     expect(resolveMaxChars('5000')).toBe(5000);
-    expect(() => resolveMaxChars(10)).toThrow(/Expected `maxResultChars` to be an integer from 1000 to 200000 \(characters of result text\), got `10`/);
-    expect(() => resolveMaxChars('lots', 'SBIRTOOLS_MAX_RESULT_CHARS')).toThrow(/`SBIRTOOLS_MAX_RESULT_CHARS`.*got `lots`/);
+    expect(() => resolveMaxChars(10)).toThrow(
+      /Expected `maxResultChars` to be an integer from 1000 to 200000 \(characters of result text\), got `10`/,
+    );
+    expect(() => resolveMaxChars('lots', 'SBIRTOOLS_MAX_RESULT_CHARS')).toThrow(
+      /`SBIRTOOLS_MAX_RESULT_CHARS`.*got `lots`/,
+    );
   });
 });
 
@@ -99,7 +114,10 @@ describe('the structured result cap', () => {
   });
 
   it('cuts a huge value and stdout when there is no table', () => {
-    const capped = capStructured(fakeResult({ value: 'v'.repeat(300_000), valueText: 'v'.repeat(300_000), stdout: 's'.repeat(300_000) }), 50_000);
+    const capped = capStructured(
+      fakeResult({ value: 'v'.repeat(300_000), valueText: 'v'.repeat(300_000), stdout: 's'.repeat(300_000) }),
+      50_000,
+    );
     expect(JSON.stringify(capped).length).toBeLessThanOrEqual(50_000);
     expect(capped.value).toBeUndefined();
     expect(capped.cut!.length).toBeGreaterThanOrEqual(2);

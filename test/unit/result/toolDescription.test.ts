@@ -9,13 +9,39 @@ import { createHarness } from '../prelude/harness.js';
 /** A card with every real SBIR column and long, varied values: the worst case for the budget. */
 function fullCard() {
   const n = 50;
-  const cols = Object.fromEntries(SBIR_COLUMNS.map((s, j) => {
-    if (s.type === 'number' || s.type === 'integer') return [s.name, f64(Array.from({ length: n }, (_, i) => 1000 * i + j), s.type)];
-    if (s.type === 'date') return [s.name, f64(Array.from({ length: n }, (_, i) => `20${10 + (i % 10)}-01-0${1 + (i % 9)}`), 'date')];
-    if (s.encoding === 'utf8') return [s.name, utf8(Array.from({ length: n }, (_, i) => `A rather long free-text value number ${i} for ${s.name}`))];
-    return [s.name, dict(Array.from({ length: n }, (_, i) => `${s.name} category value ${i % 7}`))];
-  }));
-  return dataCard(columnar('award_data', cols), { ...DATASET, synthetic: false, source: 'https://data.www.sbir.gov/awarddatapublic/award_data.csv', rows: n, asOf: '2025-06-01' });
+  const cols = Object.fromEntries(
+    SBIR_COLUMNS.map((s, j) => {
+      if (s.type === 'number' || s.type === 'integer')
+        return [
+          s.name,
+          f64(
+            Array.from({ length: n }, (_, i) => 1000 * i + j),
+            s.type,
+          ),
+        ];
+      if (s.type === 'date')
+        return [
+          s.name,
+          f64(
+            Array.from({ length: n }, (_, i) => `20${10 + (i % 10)}-01-0${1 + (i % 9)}`),
+            'date',
+          ),
+        ];
+      if (s.encoding === 'utf8')
+        return [
+          s.name,
+          utf8(Array.from({ length: n }, (_, i) => `A rather long free-text value number ${i} for ${s.name}`)),
+        ];
+      return [s.name, dict(Array.from({ length: n }, (_, i) => `${s.name} category value ${i % 7}`))];
+    }),
+  );
+  return dataCard(columnar('award_data', cols), {
+    ...DATASET,
+    synthetic: false,
+    source: 'https://data.www.sbir.gov/awarddatapublic/award_data.csv',
+    rows: n,
+    asOf: '2025-06-01',
+  });
 }
 
 describe('toolDescription', () => {
@@ -48,7 +74,9 @@ describe('toolDescription', () => {
   test('its examples run', async () => {
     const h = createHarness();
     try {
-      const ex = toolDescription(dataCard(AWARDS, DATASET)).split('Examples:\n')[1].split(/\n(?=\d\. )/);
+      const ex = toolDescription(dataCard(AWARDS, DATASET))
+        .split('Examples:\n')[1]
+        .split(/\n(?=\d\. )/);
       expect(ex).toHaveLength(3);
       for (const e of ex) {
         const r = await h.run(e.replace(/^\d\. /, ''));

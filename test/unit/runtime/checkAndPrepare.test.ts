@@ -9,7 +9,7 @@ import { checkCode, inspectCode } from '../../../src/policy/index.js';
 
 const PROGRAMS = [
   '1 + 1',
-  "const big = 1;\nlet x = 2\nbig + x",
+  'const big = 1;\nlet x = 2\nbig + x',
   'const a = await Promise.resolve(2);\na * 21',
   'const t = 3;\nreturn t * 2;',
   'const { a, b: [c] } = await x;\nfunction f() {}\nclass K {}\nlet u;',
@@ -24,7 +24,36 @@ const PROGRAMS = [
   'class A { m() { return 1 } }\nnew A().m()',
 ];
 
-const TOKENS = ['const ', 'let ', 'var ', 'x', ' = ', '1', ';', '\n', 'await ', 'return ', 'result', '(', ')', '{', '}', '[', ']', ',', '=>', 'async ', 'function ', 'f', '+', '.', 'for (', ' of ', 'class ', 'K'];
+const TOKENS = [
+  'const ',
+  'let ',
+  'var ',
+  'x',
+  ' = ',
+  '1',
+  ';',
+  '\n',
+  'await ',
+  'return ',
+  'result',
+  '(',
+  ')',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  '=>',
+  'async ',
+  'function ',
+  'f',
+  '+',
+  '.',
+  'for (',
+  ' of ',
+  'class ',
+  'K',
+];
 const tokenSoup = fc.array(fc.constantFrom(...TOKENS), { maxLength: 60 }).map((t) => t.join(''));
 
 /** The former path: checkCode, then prepareCode parsing again. */

@@ -64,7 +64,9 @@ function compileOnce(dir: string): { rejected: boolean | undefined; gotCache: bo
     s.runSync(isolate.createContextSync(), { timeout: 20000 });
     console.log(JSON.stringify({ rejected: s.cachedDataRejected, gotCache: s.cachedDataRejected === false }));
     isolate.dispose();`;
-  const out = execFileSync(process.execPath, ['--no-node-snapshot', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--no-node-snapshot', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+  });
   return JSON.parse(out.trim().split('\n').pop()!) as { rejected: boolean | undefined; gotCache: boolean };
 }
 

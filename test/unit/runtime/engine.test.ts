@@ -28,13 +28,17 @@ describe('engine loading', () => {
 describe('--no-node-snapshot', () => {
   it('is not needed by the host: sandboxes run in a holder started with the flag', async () => {
     const script = `const m = await import(${JSON.stringify(dist)}); const r = await m.run('6 * 7'); console.log(r.value); await m.shutdown();`;
-    const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, NODE_OPTIONS: '' } });
+    const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     expect(stdout.trim()).toBe('42');
   });
 
   it("gives a clear error instead of a crash for isolation: 'inline' without the flag", async () => {
     const script = `const m = await import(${JSON.stringify(dist)}); try { await m.run('1', { isolation: 'inline' }); console.log('ran'); } catch (e) { console.log(e.code + ': ' + e.message); } await m.shutdown();`;
-    const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, NODE_OPTIONS: '' } });
+    const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     expect(stdout).toMatch(/^VALIDATION_ERROR: .*--no-node-snapshot/);
   });
 });

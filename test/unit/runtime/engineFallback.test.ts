@@ -12,7 +12,9 @@ const hide = fileURLToPath(new URL('../../fixtures/hide-isolated-vm.cjs', import
 
 async function inProcess(body: string): Promise<{ stdout: string; stderr: string }> {
   const script = `const m = await import(${JSON.stringify(dist)}); ${body} await m.shutdown();`;
-  return exec(process.execPath, ['--no-node-snapshot', '--require', hide, '--input-type=module', '-e', script], { env: { ...process.env, NODE_OPTIONS: '' } });
+  return exec(process.execPath, ['--no-node-snapshot', '--require', hide, '--input-type=module', '-e', script], {
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
 }
 
 describe('no native engine loads', () => {
@@ -21,7 +23,11 @@ describe('no native engine loads', () => {
       "for (let i = 0; i < 2; i++) { const r = await m.run('6 * 7', { isolation: 'inline' }); console.log(r.value, r.engine.name); }",
     );
     expect(stdout.trim().split('\n')).toEqual(['42 quickjs', '42 quickjs']);
-    expect(stderr.match(/\[SBIRTOOLS_ENGINE_FALLBACK\] Warning: sbirtools: no isolated-vm build loads on Node v\d+[^,]*, so engine 'auto' runs code on the QuickJS WASM engine/g)).toHaveLength(1);
+    expect(
+      stderr.match(
+        /\[SBIRTOOLS_ENGINE_FALLBACK\] Warning: sbirtools: no isolated-vm build loads on Node v\d+[^,]*, so engine 'auto' runs code on the QuickJS WASM engine/g,
+      ),
+    ).toHaveLength(1);
     // the reason (the addon's load error) and the fix are in the one warning
     expect(stderr).toMatch(/Why: isolated-vm: Cannot find module 'isolated-vm' \(hidden by the test\)/);
     expect(stderr).toMatch(/Fix: .*npm (install|rebuild) isolated-vm/);

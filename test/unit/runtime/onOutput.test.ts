@@ -5,13 +5,18 @@ import { SbirtoolsValidationError } from '../../../src/core/errors.js';
 type Piece = { stream: string; text: string; whileRunning: boolean };
 
 /** Run code that prints, waits, and prints again; record each piece and whether the run was still going. */
-async function streamed(options: Parameters<typeof run>[1]): Promise<{ pieces: Piece[]; result: Awaited<ReturnType<typeof run>> }> {
+async function streamed(
+  options: Parameters<typeof run>[1],
+): Promise<{ pieces: Piece[]; result: Awaited<ReturnType<typeof run>> }> {
   const pieces: Piece[] = [];
   let running = true;
-  const result = await run('print("one"); console.error("warn"); let t = Date.now(); while (Date.now() - t < 600) {} print("two"); 1', {
-    ...options,
-    onOutput: (stream, text) => pieces.push({ stream, text, whileRunning: running }),
-  });
+  const result = await run(
+    'print("one"); console.error("warn"); let t = Date.now(); while (Date.now() - t < 600) {} print("two"); 1',
+    {
+      ...options,
+      onOutput: (stream, text) => pieces.push({ stream, text, whileRunning: running }),
+    },
+  );
   running = false;
   return { pieces, result };
 }
@@ -37,7 +42,10 @@ describe('run({ onOutput })', () => {
 
   it('streams within the output cap, its marker included', async () => {
     let streamedText = '';
-    const r = await run('for (let i = 0; i < 10000; i++) print("line " + i)', { maxOutputBytes: 1000, onOutput: (_s, t) => (streamedText += t) });
+    const r = await run('for (let i = 0; i < 10000; i++) print("line " + i)', {
+      maxOutputBytes: 1000,
+      onOutput: (_s, t) => (streamedText += t),
+    });
     expect(r.truncated.stdout).toBe(true);
     expect(streamedText).toBe(r.stdout);
   });
@@ -48,6 +56,8 @@ describe('run({ onOutput })', () => {
     await box.run('print("in a session")', { onOutput: (_s, t) => (got += t) });
     expect(got).toBe('in a session\n');
     await expect(box.run('1', { onOutput: 'yes' as never })).rejects.toThrow(SbirtoolsValidationError);
-    await expect(box.run('1', { onOutput: 'yes' as never })).rejects.toThrow(/Expected the `onOutput` option to be a function/);
+    await expect(box.run('1', { onOutput: 'yes' as never })).rejects.toThrow(
+      /Expected the `onOutput` option to be a function/,
+    );
   });
 });

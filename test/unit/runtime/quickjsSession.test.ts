@@ -37,7 +37,8 @@ describe("engine: 'quickjs'", () => {
     expect(wrote.value, JSON.stringify(wrote.error)).toBe(42);
     const seen = await b.run('[typeof leak, typeof aq.leaked, typeof Math.seen, typeof aq.table]');
     expect(seen.value).toEqual(['undefined', 'undefined', 'undefined', 'function']);
-    const draws = async (box: typeof a) => (await box.run('Array.from({ length: 4 }, () => Math.random())')).value as number[];
+    const draws = async (box: typeof a) =>
+      (await box.run('Array.from({ length: 4 }, () => Math.random())')).value as number[];
     const [da, db] = [await draws(a), await draws(b)];
     expect(da).not.toEqual(db);
     for (const x of [...da, ...db]) expect(x >= 0 && x < 1).toBe(true);
@@ -63,7 +64,11 @@ describe("engine: 'quickjs'", () => {
   it('ends a sync loop, a never-settling promise and a microtask flood at the deadline as TIMEOUT, and resets the session', async () => {
     // 3 s: the run after a reset reopens the session (a QuickJS boot) inside the host's deadline window
     await using box = await createSandbox({ ...Q, timeoutMs: 3000 });
-    for (const code of ['while (true) {}', 'await new Promise(() => {})', 'const f = () => Promise.resolve().then(f); f(); 1']) {
+    for (const code of [
+      'while (true) {}',
+      'await new Promise(() => {})',
+      'const f = () => Promise.resolve().then(f); f(); 1',
+    ]) {
       await box.run('const keep = 1');
       const r = await box.run(code);
       expect(r.error?.type, code).toBe('TIMEOUT');
@@ -101,7 +106,10 @@ describe("engine: 'quickjs'", () => {
   });
 
   it('has no require, process, fetch or timers, and Function-built code sees the same hardened global', async () => {
-    const r = await run("var k = ['constr', 'uctor'].join(''); var G = (() => 0)[k]('return this')(); [typeof G.require, typeof G.process, typeof G.fetch, typeof G.setTimeout, typeof G.SharedArrayBuffer, typeof G.__sbirtools_boot]", Q);
+    const r = await run(
+      "var k = ['constr', 'uctor'].join(''); var G = (() => 0)[k]('return this')(); [typeof G.require, typeof G.process, typeof G.fetch, typeof G.setTimeout, typeof G.SharedArrayBuffer, typeof G.__sbirtools_boot]",
+      Q,
+    );
     expect(r.error).toBeUndefined();
     expect(r.value).toEqual(['undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined']);
   });
@@ -109,13 +117,16 @@ describe("engine: 'quickjs'", () => {
   it("'auto' resolves to an engine and reports it; a bad engine is a VALIDATION_ERROR that names the choices", async () => {
     const r = await run('1 + 1');
     expect(['isolated-vm', 'quickjs']).toContain(r.engine?.name);
-    await expect(run('1', { engine: 'spidermonkey' as never })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining("'auto', 'isolated-vm' or 'quickjs'") });
+    await expect(run('1', { engine: 'spidermonkey' as never })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringContaining("'auto', 'isolated-vm' or 'quickjs'"),
+    });
     expect(engineChoice(undefined, { SBIRTOOLS_ENGINE: 'quickjs' })).toBe('quickjs');
     expect(engineChoice('isolated-vm', { SBIRTOOLS_ENGINE: 'quickjs' })).toBe('isolated-vm');
     expect(() => engineChoice(undefined, { SBIRTOOLS_ENGINE: 'v8' })).toThrow(/SBIRTOOLS_ENGINE/);
   });
 
-  it("runs inline without --no-node-snapshot (WASM needs no flag)", async () => {
+  it('runs inline without --no-node-snapshot (WASM needs no flag)', async () => {
     const r = await run('6 * 7', { ...Q, isolation: 'inline' });
     expect(r.value).toBe(42);
     expect(r.engine?.name).toBe('quickjs');

@@ -33,7 +33,10 @@ afterAll(async () => {
 
 describe('tables from Parquet, Arrow and JSON files', () => {
   it('a Parquet path joins with award_data; the data card shows its schema', async () => {
-    const r = await run("[merge(value_counts(award_data, 'Agency'), goals, { on: 'Agency' }).numRows(), dtypes(goals), describeData('goals').summary]", { tables: { goals: parquetPath } });
+    const r = await run(
+      "[merge(value_counts(award_data, 'Agency'), goals, { on: 'Agency' }).numRows(), dtypes(goals), describeData('goals').summary]",
+      { tables: { goals: parquetPath } },
+    );
     expect(r.error).toBeUndefined();
     const [joined, types, summary] = r.value as [number, Record<string, string>, string];
     expect(joined).toBe(2);
@@ -52,7 +55,7 @@ describe('tables from Parquet, Arrow and JSON files', () => {
     expect(hits).toBe(2); // the second request was a conditional GET answered 304
   });
 
-  it('a second session over the same file reuses the holder\'s decoded table', async () => {
+  it("a second session over the same file reuses the holder's decoded table", async () => {
     const a = await createSandbox({ awardData: false, tables: { g: parquetPath } });
     const b = await createSandbox({ awardData: false, tables: { g: parquetPath } });
     expect((await a.run('g.numRows()')).value).toBe(4);
@@ -61,15 +64,22 @@ describe('tables from Parquet, Arrow and JSON files', () => {
     await b.close();
   });
 
-  it('tables load together; with several bad ones the error is the first one\'s in the tables\' order', async () => {
+  it("tables load together; with several bad ones the error is the first one's in the tables' order", async () => {
     // 'late' fails in a decode worker after reading its first row group; 'early' (an empty CSV) fails at once
-    const bytes = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'x', data: Array.from({ length: 50_000 }, (_, i) => `v${i}`), type: 'STRING' }] }));
+    const bytes = new Uint8Array(
+      parquetWriteBuffer({
+        columnData: [{ name: 'x', data: Array.from({ length: 50_000 }, (_, i) => `v${i}`), type: 'STRING' }],
+      }),
+    );
     bytes.fill(7, 100, 20_000);
     const late = join(dir, 'late.parquet');
     const early = join(dir, 'early.csv');
     writeFileSync(late, bytes);
     writeFileSync(early, '');
-    await expect(run('1', { awardData: false, tables: { late, early } })).rejects.toMatchObject({ code: 'DATA_CORRUPT', message: expect.stringMatching(/late\.parquet/) });
+    await expect(run('1', { awardData: false, tables: { late, early } })).rejects.toMatchObject({
+      code: 'DATA_CORRUPT',
+      message: expect.stringMatching(/late\.parquet/),
+    });
     await expect(run('1', { awardData: false, tables: { early, late } })).rejects.toMatchObject({ code: 'DATA_EMPTY' });
     // and the holder is fine afterwards
     expect((await run('1 + 1', { awardData: false, tables: { g: parquetPath } })).value).toBe(2);

@@ -9,7 +9,10 @@ const REAL = resolve(__dirname, '../../../../shared/data/sbir-awards-real-sample
 describe('more tables', () => {
   it('exposes rows, an Arquero table and a CSV by name and in `tables`, beside award_data', async () => {
     const tables: Record<string, unknown> = {
-      people: [{ name: 'a', n: 1, d: new Date('2020-01-02T00:00:00Z') }, { name: 'b', n: null }],
+      people: [
+        { name: 'a', n: 1, d: new Date('2020-01-02T00:00:00Z') },
+        { name: 'b', n: null },
+      ],
       small: aq.table({ x: [1, 2, 3], s: ['u', 'v', null] }),
     };
     if (existsSync(REAL)) tables.sample = REAL;
@@ -38,7 +41,11 @@ describe('more tables', () => {
   it('rejects bad table names and values', async () => {
     await expect(createSandbox({ tables: { award_data: [] } })).rejects.toThrow(SbirtoolsValidationError);
     await expect(createSandbox({ tables: { 'not an identifier': [] } })).rejects.toThrow(/Invalid table name/);
-    await expect(createSandbox({ tables: { t: 42 as never } })).rejects.toThrow(/file path or URL \(CSV, Parquet, Arrow, JSON, NDJSON\), bytes, .*an Arquero table or an array of row objects/);
-    await expect(createSandbox({ tables: { t: '/nonexistent/file.csv' } })).rejects.toMatchObject({ code: 'DATA_NOT_FOUND' });
+    await expect(createSandbox({ tables: { t: 42 as never } })).rejects.toThrow(
+      /file path or URL \(CSV, Parquet, Arrow, JSON, NDJSON\), bytes, .*an Arquero table or an array of row objects/,
+    );
+    await expect(createSandbox({ tables: { t: '/nonexistent/file.csv' } })).rejects.toMatchObject({
+      code: 'DATA_NOT_FOUND',
+    });
   });
 });

@@ -43,7 +43,9 @@ for (let i = 0; i < n; i++) { const t = docs.get('body', i); if (t != null) { ch
 
   it('an Arquero filter over the text agrees with the host', async () => {
     const r = await box.run("docs.filter(d => contains(d.body, 'café', { case: false })).numRows()");
-    expect(r.value).toBe(Array.from({ length: ROWS }, (_, i) => textOf(i)).filter((t) => t?.toLowerCase().includes('café')).length);
+    expect(r.value).toBe(
+      Array.from({ length: ROWS }, (_, i) => textOf(i)).filter((t) => t?.toLowerCase().includes('café')).length,
+    );
   }, 120_000);
 
   it('the session still has room for its own data after scanning', async () => {

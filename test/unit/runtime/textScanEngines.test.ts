@@ -6,11 +6,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../../src/index.js';
 
 const ROWS = 9_000; // three pages of 4,096 rows
-const SPECIAL = ['Laser optics', 'LASER', 'café CAFÉ', '😀 pair 𝔘', 'KELVIN \u212A', 'İstanbul', 'straße', '', 'la\nser', 'x.y'];
+const SPECIAL = [
+  'Laser optics',
+  'LASER',
+  'café CAFÉ',
+  '😀 pair 𝔘',
+  'KELVIN \u212A',
+  'İstanbul',
+  'straße',
+  '',
+  'la\nser',
+  'x.y',
+];
 function textOf(i: number): string | null {
   if (i % 13 === 0) return null;
   // page 0 stays ASCII except row 7; pages 1 and 2 carry every special row
-  if (i < 4096) return i === 7 ? 'naïve laser' : `${i} plain ascii text about lasers ${i % 3 ? 'and optics' : 'DIGITAL twin'}`;
+  if (i < 4096)
+    return i === 7 ? 'naïve laser' : `${i} plain ascii text about lasers ${i % 3 ? 'and optics' : 'DIGITAL twin'}`;
   return `${SPECIAL[i % SPECIAL.length]} ${i} ${i % 5 ? '' : 'digital Twin'}`;
 }
 const values = Array.from({ length: ROWS }, (_, i) => textOf(i));
@@ -29,17 +41,23 @@ const cases: Case[] = [
   { code: "'la.er'", expect: (v) => /la.er/.test(v) },
   { code: "'x.y', { regex: false }", expect: (v) => v.includes('x.y') },
   { code: "'4097'", expect: (v) => v.includes('4097') },
-  { code: "/LAS/i", expect: (v) => /LAS/i.test(v) },
+  { code: '/LAS/i', expect: (v) => /LAS/i.test(v) },
   { code: "'ß', { na: true }", expect: (v) => v.includes('ß'), na: true },
 ];
 
-const engines = [['isolated-vm', {}], ['quickjs', { engine: 'quickjs' as const }]] as const;
+const engines = [
+  ['isolated-vm', {}],
+  ['quickjs', { engine: 'quickjs' as const }],
+] as const;
 const boxes = new Map<string, Sandbox>();
 beforeAll(async () => {
   const rows = values.map((body, id) => ({ id, body }));
-  for (const [name, opts] of engines) boxes.set(name, await createSandbox({ awardData: false, tables: { docs: rows }, timeoutMs: 60_000, ...opts }));
+  for (const [name, opts] of engines)
+    boxes.set(name, await createSandbox({ awardData: false, tables: { docs: rows }, timeoutMs: 60_000, ...opts }));
 }, 120_000);
-afterAll(async () => { for (const b of boxes.values()) await b.close(); });
+afterAll(async () => {
+  for (const b of boxes.values()) await b.close();
+});
 
 describe.each(engines.map(([n]) => n))('%s', (engine) => {
   it('str.len() counts code points per row, null stays null', async () => {
@@ -51,7 +69,9 @@ describe.each(engines.map(([n]) => n))('%s', (engine) => {
   // before any regex case: those read the pages into the session, after which the guest tests them
   it("an Arquero filter op.includes(d.body, 'literal') keeps the rows whose text holds it, also after another filter", async () => {
     const box = boxes.get(engine)!;
-    const r = await box.run(`[docs.filter((d) => op.includes(d.body, 'laser')).numRows(), docs.filter((d) => op.includes(d.body, '😀')).numRows(), docs.filter((d) => d.id % 2 === 0).filter((d) => op.includes(d.body, 'Twin')).numRows(), docs.filter((d) => !op.includes(d.body, 'a')).numRows()]`);
+    const r = await box.run(
+      `[docs.filter((d) => op.includes(d.body, 'laser')).numRows(), docs.filter((d) => op.includes(d.body, '😀')).numRows(), docs.filter((d) => d.id % 2 === 0).filter((d) => op.includes(d.body, 'Twin')).numRows(), docs.filter((d) => !op.includes(d.body, 'a')).numRows()]`,
+    );
     expect(r.error).toBeUndefined();
     const rows = values.map((v, id) => ({ id, v }));
     expect(r.value).toEqual([
@@ -65,7 +85,9 @@ describe.each(engines.map(([n]) => n))('%s', (engine) => {
   for (const c of cases) {
     it(`str.contains(${c.code}) gives the mask of the decoded strings`, async () => {
       const want = values.map((v) => (v === null ? (c.na ?? false) : c.expect(v))).map((b) => (b ? 1 : 0));
-      const r = await boxes.get(engine)!.run(`Array.from(docs['body'].str.contains(${c.code}).toArray(), (b) => (b ? 1 : 0))`);
+      const r = await boxes
+        .get(engine)!
+        .run(`Array.from(docs['body'].str.contains(${c.code}).toArray(), (b) => (b ? 1 : 0))`);
       expect(r.error).toBeUndefined();
       expect(r.value).toEqual(want);
     }, 60_000);
@@ -73,10 +95,15 @@ describe.each(engines.map(([n]) => n))('%s', (engine) => {
 
   it('the same answers once the session holds the pages', async () => {
     const box = boxes.get(engine)!;
-    const r = await box.run(`const all = docs.array('body'); [docs['body'].str.contains('laser', { case: false }).sum(), docs['body'].str.len().sum()]`);
+    const r = await box.run(
+      `const all = docs.array('body'); [docs['body'].str.contains('laser', { case: false }).sum(), docs['body'].str.len().sum()]`,
+    );
     expect(r.error).toBeUndefined();
     const present = values.filter((v): v is string => v !== null);
-    expect(r.value).toEqual([present.filter((v) => /laser/i.test(v)).length, present.reduce((a, v) => a + [...v].length, 0)]);
+    expect(r.value).toEqual([
+      present.filter((v) => /laser/i.test(v)).length,
+      present.reduce((a, v) => a + [...v].length, 0),
+    ]);
   }, 60_000);
 });
 

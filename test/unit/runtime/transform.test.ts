@@ -3,8 +3,8 @@ import { prepareCode } from '../../../src/runtime/prepare/transform.js';
 
 describe('prepareCode', () => {
   it('keeps plain scripts unwrapped and turns top-level const/let into var of the same length', () => {
-    const p = prepareCode("const big = 1;\nlet x = 2\nbig + x");
-    expect(p).toEqual({ code: "var   big = 1;\nvar x = 2\nbig + x", async: false, lineOffset: 0, resultName: false });
+    const p = prepareCode('const big = 1;\nlet x = 2\nbig + x');
+    expect(p).toEqual({ code: 'var   big = 1;\nvar x = 2\nbig + x', async: false, lineOffset: 0, resultName: false });
   });
 
   it('leaves nested declarations alone', () => {

@@ -3,12 +3,24 @@ import { WarmSessions, type Built } from '../../../src/runtime/holder/warmSessio
 import { PRESETS } from '../../../schema/limits.js';
 import type { SessionSpec } from '../../../src/runtime/holder/protocol.js';
 
-const spec: SessionSpec = { limits: { ...PRESETS.standard }, data: { kind: 'synthetic', cacheDir: '/tmp/x' }, tables: [] };
+const spec: SessionSpec = {
+  limits: { ...PRESETS.standard },
+  data: { kind: 'synthetic', cacheDir: '/tmp/x' },
+  tables: [],
+};
 
 function counting(enabled?: boolean) {
   let builds = 0;
-  const built = () => ({ session: { alive: true, run: async () => undefined, dispose: () => undefined }, dataset: undefined }) as unknown as Built;
-  const warm = new WarmSessions(async () => (builds++, built()), () => false, enabled);
+  const built = () =>
+    ({
+      session: { alive: true, run: async () => undefined, dispose: () => undefined },
+      dataset: undefined,
+    }) as unknown as Built;
+  const warm = new WarmSessions(
+    async () => (builds++, built()),
+    () => false,
+    enabled,
+  );
   return { warm, builds: () => builds };
 }
 

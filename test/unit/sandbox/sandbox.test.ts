@@ -1,5 +1,12 @@
 import { describe, it, expect, afterAll } from 'vitest';
-import { run, createSandbox, SandboxClosedError, SbirtoolsValidationError, PRESETS, RunResultSchema } from '../../../src/index.js';
+import {
+  run,
+  createSandbox,
+  SandboxClosedError,
+  SbirtoolsValidationError,
+  PRESETS,
+  RunResultSchema,
+} from '../../../src/index.js';
 
 describe('run() one-shot', () => {
   it('answers the README example: prints the row count and returns the last expression', async () => {

@@ -18,9 +18,18 @@ describe('ServerSessions when the store fails after a cell ran', () => {
     let failAppend = false;
     const flaky = {
       ...store,
-      appendCell: (...args: Parameters<typeof store.appendCell>) => (failAppend ? Promise.reject(new StoreUnavailableError('Redis went away')) : store.appendCell(...args)),
+      appendCell: (...args: Parameters<typeof store.appendCell>) =>
+        failAppend ? Promise.reject(new StoreUnavailableError('Redis went away')) : store.appendCell(...args),
     };
-    const sessions = new ServerSessions({ store: flaky, pool, sandbox: { timeoutMs: 1000 }, sessionTtlMs: 60_000, maxLocalSessions: 8, caps: { maxReplayCells: 500, maxReplayBytes: 4 * 1048576, maxReplayMs: 60_000 }, lockWaitMs: 10_000 });
+    const sessions = new ServerSessions({
+      store: flaky,
+      pool,
+      sandbox: { timeoutMs: 1000 },
+      sessionTtlMs: 60_000,
+      maxLocalSessions: 8,
+      caps: { maxReplayCells: 500, maxReplayBytes: 4 * 1048576, maxReplayMs: 60_000 },
+      lockWaitMs: 10_000,
+    });
     const id = await sessions.create('k');
     await sessions.run('k', 'var n = 1; n', { sessionId: id });
     failAppend = true;

@@ -8,7 +8,16 @@ const caps = { maxReplayCells: 500, maxReplayBytes: 4 * 1048576, maxReplayMs: 60
 
 /** Two "replicas" over one store: each has its own isolates, the history is shared. */
 function replicas(store: SharedStore, pool: Pool, overrides: Partial<typeof caps> = {}) {
-  const make = () => new ServerSessions({ store, pool, sandbox: { timeoutMs: 1000 }, sessionTtlMs: 60_000, maxLocalSessions: 8, caps: { ...caps, ...overrides }, lockWaitMs: 10_000 });
+  const make = () =>
+    new ServerSessions({
+      store,
+      pool,
+      sandbox: { timeoutMs: 1000 },
+      sessionTtlMs: 60_000,
+      maxLocalSessions: 8,
+      caps: { ...caps, ...overrides },
+      lockWaitMs: 10_000,
+    });
   return [make(), make()] as const;
 }
 

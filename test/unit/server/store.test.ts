@@ -5,7 +5,14 @@ import type { Cell, SharedStore } from '../../../src/server/store/sharedStore.js
 import { startRedis } from '../../e2e/helpers/serve.js';
 import { waitFor } from '../../helpers/waitFor.js';
 
-const cell = (id: string): Cell => ({ id, code: `var ${id} = 1`, deterministic: { now: 1, seed: 2 }, ok: true, valueHash: 'v', stdoutHash: 's' });
+const cell = (id: string): Cell => ({
+  id,
+  code: `var ${id} = 1`,
+  deterministic: { now: 1, seed: 2 },
+  ok: true,
+  valueHash: 'v',
+  stdoutHash: 's',
+});
 const answer = { fingerprint: 'f', status: 200, body: '{"ok":true}', ran: true };
 
 /** The same contract, against the in-memory store and a real redis-server. */
@@ -61,13 +68,21 @@ function contract(name: string, make: () => Promise<SharedStore>) {
     });
 
     it("keeps each owner's tables (schema + bytes), replaces by name, refreshes and expires them", async () => {
-      const info = (name: string, sha: string) => ({ name, sha, numRows: 2, columns: [{ name: 'UEI', type: 'string' }] });
+      const info = (name: string, sha: string) => ({
+        name,
+        sha,
+        numRows: 2,
+        columns: [{ name: 'UEI', type: 'string' }],
+      });
       const bytes = new Uint8Array([0, 1, 2, 250, 255]);
       expect(await store.tableIndex('t1', 60_000)).toEqual([]);
       await store.putTable('t1', info('zeta', 'aa'), bytes, 60_000);
       await store.putTable('t1', info('alpha', 'bb'), new Uint8Array([9]), 60_000);
       await store.putTable('t1', info('zeta', 'cc'), new Uint8Array([7, 7]), 60_000);
-      expect((await store.tableIndex('t1', 60_000)).map((t) => [t.name, t.sha])).toEqual([['alpha', 'bb'], ['zeta', 'cc']]);
+      expect((await store.tableIndex('t1', 60_000)).map((t) => [t.name, t.sha])).toEqual([
+        ['alpha', 'bb'],
+        ['zeta', 'cc'],
+      ]);
       expect([...((await store.tableBytes('t1', 'cc')) ?? [])]).toEqual([7, 7]);
       expect(await store.tableIndex('t2', 60_000)).toEqual([]);
       expect(await store.tableBytes('t2', 'cc')).toBeUndefined();
@@ -138,6 +153,8 @@ contract('redis', async () => {
 
 describe('createRedisStore', () => {
   it('says which URL it could not reach', async () => {
-    await expect(createRedisStore({ url: 'redis://user:pw@127.0.0.1:1' })).rejects.toThrow(/Cannot connect to Redis at redis:\/\/user:\*\*\*@127\.0\.0\.1:1/);
+    await expect(createRedisStore({ url: 'redis://user:pw@127.0.0.1:1' })).rejects.toThrow(
+      /Cannot connect to Redis at redis:\/\/user:\*\*\*@127\.0\.0\.1:1/,
+    );
   });
 });

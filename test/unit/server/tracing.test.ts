@@ -41,10 +41,16 @@ describe('createServer: OpenTelemetry spans', () => {
   });
 
   it('emits a span per request and per run, with the error type and timings, all ended', async () => {
-    const res = await server.fetch(new Request('http://127.0.0.1/v1/run', { method: 'POST', body: JSON.stringify({ code: 'null.x' }) }));
+    const res = await server.fetch(
+      new Request('http://127.0.0.1/v1/run', { method: 'POST', body: JSON.stringify({ code: 'null.x' }) }),
+    );
     expect(res.status).toBe(200);
     const run = spans.find((s) => s.name === 'sbirtools.run')!;
-    expect(run.attributes).toMatchObject({ 'sbirtools.ok': false, 'sbirtools.error_type': 'RUNTIME_ERROR', 'sbirtools.replay_cells': 0 });
+    expect(run.attributes).toMatchObject({
+      'sbirtools.ok': false,
+      'sbirtools.error_type': 'RUNTIME_ERROR',
+      'sbirtools.replay_cells': 0,
+    });
     expect(typeof run.attributes['sbirtools.wall_ms']).toBe('number');
     const request = spans.find((s) => s.name === 'sbirtools.request' && s.attributes['url.path'] === '/v1/run')!;
     expect(request.attributes['http.request.method']).toBe('POST');

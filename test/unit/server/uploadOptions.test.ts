@@ -7,13 +7,26 @@ import { serveCommand } from '../../../src/cli/serve.js';
 const io = () => {
   let out = '';
   let err = '';
-  return { io: { stdout: { write: (s: string) => ((out += s), true) }, stderr: { write: (s: string) => ((err += s), true) }, env: {} } as never, out: () => out, err: () => err };
+  return {
+    io: {
+      stdout: { write: (s: string) => ((out += s), true) },
+      stderr: { write: (s: string) => ((err += s), true) },
+      env: {},
+    } as never,
+    out: () => out,
+    err: () => err,
+  };
 };
 
 describe('serve: --max-upload-bytes / maxUploadBytes', () => {
-  it.each([0, -1, 1.5, Number.NaN, '4096' as unknown as number])('refuses maxUploadBytes %s with its name', async (v) => {
-    await expect(createServer({ maxUploadBytes: v, log: false })).rejects.toThrow(/`maxUploadBytes` option to be an integer >= 1/);
-  });
+  it.each([0, -1, 1.5, Number.NaN, '4096' as unknown as number])(
+    'refuses maxUploadBytes %s with its name',
+    async (v) => {
+      await expect(createServer({ maxUploadBytes: v, log: false })).rejects.toThrow(
+        /`maxUploadBytes` option to be an integer >= 1/,
+      );
+    },
+  );
 
   it('refuses a flag value that is not a whole number of bytes', async () => {
     const { io: cliIo } = io();

@@ -7,7 +7,10 @@ const decoder = new TextDecoder();
 
 describe('createViewer (Fetch API)', () => {
   it('answers Requests under its prefix with a per-request scope', async () => {
-    const log = writeLog([record({ session: { id: 's1', seq: 1 }, outputs: { stdout: 'one' } }), record({ session: { id: 's2', seq: 1 }, outputs: { stdout: 'two' } })]);
+    const log = writeLog([
+      record({ session: { id: 's1', seq: 1 }, outputs: { stdout: 'one' } }),
+      record({ session: { id: 's2', seq: 1 }, outputs: { stdout: 'two' } }),
+    ]);
     const viewer = createViewer({ logPath: log, prefix: '/ui' });
     try {
       const scoped = await viewer.fetch(new Request('http://svc/ui/'), { filter: (r) => r.session?.id === 's1' });

@@ -4,7 +4,8 @@ import type { ReplayReport } from '../../../src/capsule/replay.js';
 import { livePage, parsePage, record, writeLog } from './fixtures.js';
 
 // what serve does: each API key sees only its own sessions (here: the key is a header)
-const byKey = (rec: { session?: { id: string } }, req: IncomingMessage) => !!rec.session && rec.session.id.startsWith(`${String(req.headers['x-key'] ?? 'a')}-`);
+const byKey = (rec: { session?: { id: string } }, req: IncomingMessage) =>
+  !!rec.session && rec.session.id.startsWith(`${String(req.headers['x-key'] ?? 'a')}-`);
 
 describe('createViewerHandler', () => {
   const log = writeLog([
@@ -28,14 +29,32 @@ describe('createViewerHandler', () => {
     expect(page.body).toContain('from a');
     expect(page.body).not.toContain('from b');
     expect(page.body).not.toContain('no session');
-    const fragment = JSON.parse((await livePage(log, '/fragment?after=0', { sessionFilter: byKey })).body) as { runs: string; count: number };
+    const fragment = JSON.parse((await livePage(log, '/fragment?after=0', { sessionFilter: byKey })).body) as {
+      runs: string;
+      count: number;
+    };
     expect(fragment.count).toBe(1);
     expect(fragment.runs).not.toContain('from b');
   });
 
   it('replays only records the filter shows, with the page token; replay can be turned off', async () => {
     const calls: number[] = [];
-    const replay = async (line: number) => (calls.push(line), { line, match: true, stdoutMatch: true, valueMatch: true, errorTypeMatch: true, datasetMatch: true, preludeMatch: true, replayedBefore: 0, notes: [], recorded: record(), result: { ok: true } } as unknown as ReplayReport);
+    const replay = async (line: number) => (
+      calls.push(line),
+      {
+        line,
+        match: true,
+        stdoutMatch: true,
+        valueMatch: true,
+        errorTypeMatch: true,
+        datasetMatch: true,
+        preludeMatch: true,
+        replayedBefore: 0,
+        notes: [],
+        recorded: record(),
+        result: { ok: true },
+      } as unknown as ReplayReport
+    );
     const { createViewerHandler } = await import('../../../src/viewer/createViewerHandler.js');
     const { createServer } = await import('node:http');
     const handler = createViewerHandler({ logPath: log, sessionFilter: byKey, replay });
@@ -44,7 +63,12 @@ describe('createViewerHandler', () => {
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
     try {
       const token = parsePage(await (await fetch(base)).text()).body.dataset.token!;
-      const post = (line: number, t = token) => fetch(`${base}replay`, { method: 'POST', headers: { 'x-sbirtools-viewer': t }, body: JSON.stringify({ line }) });
+      const post = (line: number, t = token) =>
+        fetch(`${base}replay`, {
+          method: 'POST',
+          headers: { 'x-sbirtools-viewer': t },
+          body: JSON.stringify({ line }),
+        });
       expect((await post(2)).status).toBe(404); // b's record, invisible to a
       expect((await post(1, 'wrong')).status).toBe(403);
       const ok = await post(1);

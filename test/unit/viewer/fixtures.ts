@@ -20,7 +20,13 @@ export function record(over: Partial<CapsuleRecord> & { outputs?: Partial<Capsul
     time: '2026-01-01T00:00:00.000Z',
     code,
     codeHash: sha256(code),
-    dataset: { name: 'award_data', synthetic: true, source: 'embedded-synthetic-sample', identity: 'sha256:x', rows: 5000 },
+    dataset: {
+      name: 'award_data',
+      synthetic: true,
+      source: 'embedded-synthetic-sample',
+      identity: 'sha256:x',
+      rows: 5000,
+    },
     prelude: 'sha256:p',
     sbirtools: '0.1.0',
     limits: { ...PRESETS.standard },
@@ -70,7 +76,11 @@ export function activeContent(doc: Document): string[] {
 }
 
 /** Serve the live viewer in-process on a free loopback port, GET `path`, and close it again. */
-export async function livePage(logPath: string, path = '/', options: Partial<ViewerOptions> = {}): Promise<{ status: number; csp: string; body: string }> {
+export async function livePage(
+  logPath: string,
+  path = '/',
+  options: Partial<ViewerOptions> = {},
+): Promise<{ status: number; csp: string; body: string }> {
   const handler = createViewerHandler({ logPath, ...options });
   const server = createServer(handler);
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -85,7 +95,10 @@ export async function livePage(logPath: string, path = '/', options: Partial<Vie
 }
 
 /** The report and the live page of a log with these records, parsed, for attack tests. */
-export async function bothPages(records: CapsuleRecord[], session?: string): Promise<Array<{ name: string; html: string; doc: Document }>> {
+export async function bothPages(
+  records: CapsuleRecord[],
+  session?: string,
+): Promise<Array<{ name: string; html: string; doc: Document }>> {
   const path = writeLog(records);
   const report = await renderReport(path, session === undefined ? { all: true } : { session });
   const live = (await livePage(path)).body;

@@ -4,7 +4,9 @@ import { escapeHtml, html, jsonForScript, trusted } from '../../../src/viewer/ht
 describe('html', () => {
   it('escapes every interpolation unless it is SafeHtml', () => {
     const evil = `<script>alert("x")</script>'\`&`;
-    expect(html`<td title="${evil}">${evil}</td>`.value).toBe('<td title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&#96;&amp;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&#96;&amp;</td>');
+    expect(html`<td title="${evil}">${evil}</td>`.value).toBe(
+      '<td title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&#96;&amp;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&#96;&amp;</td>',
+    );
     expect(html`${[evil, trusted('<b>ok</b>')]}`.value).toBe(`${escapeHtml(evil)}<b>ok</b>`);
     expect(html`${null}${undefined}${false}${0}`.value).toBe('0');
   });

@@ -3,7 +3,8 @@ import { sanitizeSvg } from '../../../src/viewer/sanitizeSvg.js';
 
 describe('sanitizeSvg', () => {
   it('keeps the drawing and prefixes ids and local url() references', async () => {
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><clipPath id="clip1"><rect width="5" height="5"/></clipPath></defs><g clip-path="url(#clip1)"><rect width="10" height="10" fill="steelblue"/><text x="1" y="9">&lt;b&gt;</text></g></svg>';
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><clipPath id="clip1"><rect width="5" height="5"/></clipPath></defs><g clip-path="url(#clip1)"><rect width="10" height="10" fill="steelblue"/><text x="1" y="9">&lt;b&gt;</text></g></svg>';
     const clean = (await sanitizeSvg(svg, 'r1c0-'))!;
     expect(clean).toContain('id="r1c0-clip1"');
     expect(clean).toContain('clip-path="url(#r1c0-clip1)"');
@@ -21,7 +22,9 @@ describe('sanitizeSvg', () => {
 <animate attributeName="href" to="javascript:alert(6)"/><set attributeName="onmouseover" to="alert(7)"/></svg>`;
     const clean = (await sanitizeSvg(svg, 'p-'))!;
     expect(clean).toMatch(/^<svg/);
-    expect(clean).not.toMatch(/script|onload|onclick|javascript|evil\.example|style|class=|<image|<use|foreignObject|iframe|<animate|<set|href/i);
+    expect(clean).not.toMatch(
+      /script|onload|onclick|javascript|evil\.example|style|class=|<image|<use|foreignObject|iframe|<animate|<set|href/i,
+    );
     expect(clean).toContain('<rect');
   });
 

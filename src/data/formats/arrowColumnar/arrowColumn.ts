@@ -22,7 +22,12 @@ export interface ArrowFieldType {
 /** Arrow type ids flechette's `Type` lists under names this file does not rely on. */
 const UTF8 = 5;
 const LARGE_UTF8 = 20;
-const UNITS: Record<number, TimeUnitName> = { [TimeUnit.SECOND]: 's', [TimeUnit.MILLISECOND]: 'ms', [TimeUnit.MICROSECOND]: 'us', [TimeUnit.NANOSECOND]: 'ns' };
+const UNITS: Record<number, TimeUnitName> = {
+  [TimeUnit.SECOND]: 's',
+  [TimeUnit.MILLISECOND]: 'ms',
+  [TimeUnit.MICROSECOND]: 'us',
+  [TimeUnit.NANOSECOND]: 'ns',
+};
 
 /**
  * One column of a decoded Arrow table as a transfer column, written straight from flechette's
@@ -35,7 +40,13 @@ const UNITS: Record<number, TimeUnitName> = { [TimeUnit.SECOND]: 's', [TimeUnit.
  * @throws {DataError} DATA_CORRUPT for a damaged column.
  * @example const data = arrowColumn(child.data, field.type, firstColumnLengths, 't.arrow', 'amount') ?? slowPath();
  */
-export function arrowColumn(batches: readonly ArrowBatch[], type: ArrowFieldType, rows: readonly number[], file: string, column: string): ColumnData | null {
+export function arrowColumn(
+  batches: readonly ArrowBatch[],
+  type: ArrowFieldType,
+  rows: readonly number[],
+  file: string,
+  column: string,
+): ColumnData | null {
   const id = type.typeId;
   const handled =
     id === Type.Int ||
@@ -50,11 +61,15 @@ export function arrowColumn(batches: readonly ArrowBatch[], type: ArrowFieldType
   checkBatches(batches, rows, file, column);
   switch (id) {
     case Type.Int:
-      return type.bitWidth === 64 ? int64Column(batches, type.signed !== false, file, column) : numberColumn(batches, 'integer', 1, file, column);
+      return type.bitWidth === 64
+        ? int64Column(batches, type.signed !== false, file, column)
+        : numberColumn(batches, 'integer', 1, file, column);
     case Type.Float:
       return numberColumn(batches, 'number', 1, file, column);
     case Type.Date:
-      return type.unit === DateUnit.DAY ? numberColumn(batches, 'date', 86_400_000, file, column) : timestampColumn(batches, 'ms', file, column);
+      return type.unit === DateUnit.DAY
+        ? numberColumn(batches, 'date', 86_400_000, file, column)
+        : timestampColumn(batches, 'ms', file, column);
     case Type.Timestamp:
       return timestampColumn(batches, UNITS[type.unit!], file, column);
     case Type.Bool:

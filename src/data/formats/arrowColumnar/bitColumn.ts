@@ -11,12 +11,21 @@ import { validBytes } from './validBytes.js';
  * @example bitColumn(batches, 't.arrow', 'active')
  */
 export function bitColumn(batches: readonly ArrowBatch[], file: string, column: string): BoolColumn {
-  const out = batchArrays(batches, (n) => new Uint8Array(n), (b, k, values, valid, at) => {
-    const n = b.length;
-    const bits = b.values;
-    if (!(bits instanceof Uint8Array) || bits.length < Math.ceil(n / 8)) throw corrupt(file, column, `record batch ${k + 1} has ${bits?.byteLength ?? 0} bytes of booleans for ${n} rows`);
-    validBytes(b, valid, at);
-    for (let i = 0; i < n; i++) if (valid[at + i]) values[at + i] = (bits[i >> 3] >> (i & 7)) & 1;
-  })!;
+  const out = batchArrays(
+    batches,
+    (n) => new Uint8Array(n),
+    (b, k, values, valid, at) => {
+      const n = b.length;
+      const bits = b.values;
+      if (!(bits instanceof Uint8Array) || bits.length < Math.ceil(n / 8))
+        throw corrupt(
+          file,
+          column,
+          `record batch ${k + 1} has ${bits?.byteLength ?? 0} bytes of booleans for ${n} rows`,
+        );
+      validBytes(b, valid, at);
+      for (let i = 0; i < n; i++) if (valid[at + i]) values[at + i] = (bits[i >> 3] >> (i & 7)) & 1;
+    },
+  )!;
   return { kind: 'bool', type: 'boolean', ...out };
 }

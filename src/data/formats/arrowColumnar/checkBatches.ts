@@ -9,16 +9,28 @@ import { corrupt } from './corrupt.js';
  * @throws {DataError} DATA_CORRUPT naming the column and the record batch.
  * @example checkBatches(batches, firstColumnLengths, 't.arrow', 'amount');
  */
-export function checkBatches(batches: readonly ArrowBatch[], rows: readonly number[], file: string, column: string): void {
-  if (batches.length !== rows.length) throw corrupt(file, column, `${batches.length} record batches where the first column has ${rows.length}`);
+export function checkBatches(
+  batches: readonly ArrowBatch[],
+  rows: readonly number[],
+  file: string,
+  column: string,
+): void {
+  if (batches.length !== rows.length)
+    throw corrupt(file, column, `${batches.length} record batches where the first column has ${rows.length}`);
   for (let b = 0; b < batches.length; b++) {
     const { length, nullCount, validity } = batches[b];
     const where = `record batch ${b + 1}`;
     if (!Number.isSafeInteger(length) || length < 0) throw corrupt(file, column, `${where} declares ${length} rows`);
-    if (length !== rows[b]) throw corrupt(file, column, `${where} has ${length} rows where the first column has ${rows[b]}`);
-    if (!Number.isSafeInteger(nullCount) || nullCount < 0 || nullCount > length) throw corrupt(file, column, `${where} declares ${nullCount} nulls in ${length} rows`);
+    if (length !== rows[b])
+      throw corrupt(file, column, `${where} has ${length} rows where the first column has ${rows[b]}`);
+    if (!Number.isSafeInteger(nullCount) || nullCount < 0 || nullCount > length)
+      throw corrupt(file, column, `${where} declares ${nullCount} nulls in ${length} rows`);
     if (nullCount > 0 && (!validity || validity.length < Math.ceil(length / 8))) {
-      throw corrupt(file, column, `${where} declares ${nullCount} nulls but its validity bitmap has ${validity?.length ?? 0} bytes for ${length} rows`);
+      throw corrupt(
+        file,
+        column,
+        `${where} declares ${nullCount} nulls but its validity bitmap has ${validity?.length ?? 0} bytes for ${length} rows`,
+      );
     }
   }
 }

@@ -1,7 +1,8 @@
 import { DataError } from '../../errors.js';
 
 /** What to do about a damaged Arrow file (the hint of every DATA_CORRUPT the Arrow reader raises). */
-export const ARROW_DAMAGED = 'The file is damaged or truncated: write it again (an Arrow IPC file starts and ends with ARROW1; a stream starts with 0xFFFFFFFF).';
+export const ARROW_DAMAGED =
+  'The file is damaged or truncated: write it again (an Arrow IPC file starts and ends with ARROW1; a stream starts with 0xFFFFFFFF).';
 
 /**
  * The DataError for a column whose buffers do not hold what the file's headers declare

@@ -29,7 +29,8 @@ export function dictionaryColumn(batches: readonly ArrowBatch[], file: string, c
   for (let k = 0; k < batches.length; k++) {
     const b = batches[k];
     const n = b.length;
-    if (!b.dictionary) throw corrupt(file, column, `record batch ${k + 1} refers to a dictionary that the file does not hold`);
+    if (!b.dictionary)
+      throw corrupt(file, column, `record batch ${k + 1} refers to a dictionary that the file does not hold`);
     const view = entries.view(b.dictionary);
     const keys = keysOf(b, k, file, column);
     validBytes(b, valid, at);
@@ -41,7 +42,12 @@ export function dictionaryColumn(batches: readonly ArrowBatch[], file: string, c
         continue;
       }
       const key = keys[i];
-      if (!(key >= 0 && key < view.size)) throw corrupt(file, column, `row ${i + 1} of record batch ${k + 1} has dictionary key ${key}, outside its dictionary of ${view.size} entries`);
+      if (!(key >= 0 && key < view.size))
+        throw corrupt(
+          file,
+          column,
+          `row ${i + 1} of record batch ${k + 1} has dictionary key ${key}, outside its dictionary of ${view.size} entries`,
+        );
       let j = 0;
       if (parts.length > 1) {
         let hi = parts.length - 1;
@@ -90,7 +96,13 @@ export function dictionaryColumn(batches: readonly ArrowBatch[], file: string, c
     }
     codes[r] = c;
   }
-  return { kind: 'dict', type: 'string', codes, dictBytes: dict.bytes.slice(0, dict.length), dictOffsets: dict.offsets.slice(0, dict.size + 1) };
+  return {
+    kind: 'dict',
+    type: 'string',
+    codes,
+    dictBytes: dict.bytes.slice(0, dict.length),
+    dictOffsets: dict.offsets.slice(0, dict.size + 1),
+  };
 }
 
 /** The rows as plain UTF-8 (too many distinct values for a dictionary), copied from the entries. */
@@ -121,7 +133,8 @@ function plain(rowEntry: Int32Array, valid: Uint8Array, entries: DictionaryEntri
 /** A batch's dictionary keys as numbers (64-bit keys read as words: one beyond 2^31 is -1, outside any dictionary). */
 function keysOf(b: ArrowBatch, k: number, file: string, column: string): ArrayLike<number> {
   const v = b.values;
-  if (!v || v.length < b.length) throw corrupt(file, column, `record batch ${k + 1} has ${v?.length ?? 0} dictionary keys for ${b.length} rows`);
+  if (!v || v.length < b.length)
+    throw corrupt(file, column, `record batch ${k + 1} has ${v?.length ?? 0} dictionary keys for ${b.length} rows`);
   if (!(v instanceof BigInt64Array || v instanceof BigUint64Array)) return v as ArrayLike<number>;
   const w = new Int32Array(v.buffer, v.byteOffset, 2 * b.length);
   const keys = new Int32Array(b.length);

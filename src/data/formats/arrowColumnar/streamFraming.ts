@@ -15,7 +15,10 @@ export function checkStreamFraming(bytes: Uint8Array, file: string): void {
   const end = bytes.byteLength;
   let at = 0;
   while (at < end) {
-    const cut = (what: string) => new DataError('DATA_CORRUPT', `${file}: the Arrow stream is cut short inside ${what} at byte ${at} of ${end}`, { hint: ARROW_DAMAGED });
+    const cut = (what: string) =>
+      new DataError('DATA_CORRUPT', `${file}: the Arrow stream is cut short inside ${what} at byte ${at} of ${end}`, {
+        hint: ARROW_DAMAGED,
+      });
     if (end - at < 4) throw cut('a message header');
     let len = view.getInt32(at, true);
     let head = 4;
@@ -25,11 +28,14 @@ export function checkStreamFraming(bytes: Uint8Array, file: string): void {
       head = 8;
     }
     if (len === 0) return; // end of stream: what follows is not read
-    if (len < 0 || at + head + len > end) throw cut('a message\'s metadata');
+    if (len < 0 || at + head + len > end) throw cut("a message's metadata");
     const body = bodyLength(view, at + head, len);
-    if (body === undefined) throw new DataError('DATA_CORRUPT', `${file}: the Arrow message at byte ${at} has unreadable metadata`, { hint: ARROW_DAMAGED });
+    if (body === undefined)
+      throw new DataError('DATA_CORRUPT', `${file}: the Arrow message at byte ${at} has unreadable metadata`, {
+        hint: ARROW_DAMAGED,
+      });
     const next = at + head + len + body;
-    if (next > end) throw cut('a message\'s body');
+    if (next > end) throw cut("a message's body");
     at = next;
   }
 }

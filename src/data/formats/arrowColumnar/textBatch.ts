@@ -35,7 +35,12 @@ export function textBatch(batch: ArrowBatch, k: number, file: string, column: st
   if (!(values instanceof Uint8Array)) throw corrupt(file, column, `record batch ${k + 1} has no text bytes`);
   const raw = batch.offsets;
   if (n === 0) return { n, values, offsets: new Int32Array(1), valid, nonNull, clean: true };
-  if (!raw || raw.length < n + 1) throw corrupt(file, column, `record batch ${k + 1} has ${raw?.length ?? 0} text offsets for ${n} rows (${n + 1} needed)`);
+  if (!raw || raw.length < n + 1)
+    throw corrupt(
+      file,
+      column,
+      `record batch ${k + 1} has ${raw?.length ?? 0} text offsets for ${n} rows (${n + 1} needed)`,
+    );
   const offsets = raw instanceof Int32Array ? raw : narrow(raw, n);
   const len = values.length;
   const end = offsets[n];
@@ -44,7 +49,12 @@ export function textBatch(batch: ArrowBatch, k: number, file: string, column: st
     const s = offsets[i];
     const e = offsets[i + 1];
     if (valid[i]) {
-      if (!(s >= 0 && s <= e && e <= len)) throw corrupt(file, column, `row ${i + 1} of record batch ${k + 1} spans bytes ${s} to ${e} of a text buffer of ${len} bytes`);
+      if (!(s >= 0 && s <= e && e <= len))
+        throw corrupt(
+          file,
+          column,
+          `row ${i + 1} of record batch ${k + 1} spans bytes ${s} to ${e} of a text buffer of ${len} bytes`,
+        );
       // TextDecoder drops a leading byte order mark: such a value is not its bytes
       if (clean && e - s >= 3 && values[s] === 0xef && values[s + 1] === 0xbb && values[s + 2] === 0xbf) clean = false;
     } else if (s !== e) clean = false;

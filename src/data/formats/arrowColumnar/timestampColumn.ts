@@ -9,7 +9,6 @@ import { exactInt, HIGH, words64 } from './words64.js';
 /** The unit of 64-bit time values: seconds, milliseconds (Timestamp and Date), microseconds, nanoseconds. */
 export type TimeUnitName = 's' | 'ms' | 'us' | 'ns';
 
-
 /**
  * A 'date' column (float64 ms since the epoch, UTC) from checked batches of 64-bit Timestamp or
  * Date(ms) values, with exactly the numbers flechette gives per value: s and ms must be exact
@@ -18,29 +17,42 @@ export type TimeUnitName = 's' | 'ms' | 'us' | 'ns';
  * @throws {DataError} DATA_CORRUPT for a short batch or an s / ms value beyond +-(2^53 - 1).
  * @example timestampColumn(batches, 'ns', 't.arrow', 'when')
  */
-export function timestampColumn(batches: readonly ArrowBatch[], unit: TimeUnitName, file: string, column: string): Float64Column {
-  const out = batchArrays(batches, (n) => new Float64Array(n), (b, k, values, valid, at) => {
-    const w = words64(b, k, file, column);
-    validBytes(b, valid, at);
-    for (let i = 0; i < b.length; i++) {
-      if (!valid[at + i]) continue;
-      const lo = w[2 * i] >>> 0;
-      const hi = w[2 * i + 1];
-      if (unit === 's' || unit === 'ms') {
-        if (!exactInt(hi, lo)) {
+export function timestampColumn(
+  batches: readonly ArrowBatch[],
+  unit: TimeUnitName,
+  file: string,
+  column: string,
+): Float64Column {
+  const out = batchArrays(
+    batches,
+    (n) => new Float64Array(n),
+    (b, k, values, valid, at) => {
+      const w = words64(b, k, file, column);
+      validBytes(b, valid, at);
+      for (let i = 0; i < b.length; i++) {
+        if (!valid[at + i]) continue;
+        const lo = w[2 * i] >>> 0;
+        const hi = w[2 * i + 1];
+        if (unit === 's' || unit === 'ms') {
+          if (!exactInt(hi, lo)) {
+            const big = (b.values as BigInt64Array)[i];
+            throw new DataError(
+              'DATA_CORRUPT',
+              `${file}: column '${column}' cannot be decoded (BigInt exceeds integer number representation: ${big})`,
+              { hint: ARROW_DAMAGED },
+            );
+          }
+          values[at + i] = unit === 's' ? (hi * HIGH + lo) * 1e3 : hi * HIGH + lo;
+        } else if (unit === 'ns') values[at + i] = divide(hi, lo, 1e6);
+        else if (hi < 0x40000000 && hi >= -0x40000000) values[at + i] = divide(hi, lo, 1e3);
+        else {
+          // beyond +-2^62 us the quotient is not an exact float64: BigInt, as flechette does
           const big = (b.values as BigInt64Array)[i];
-          throw new DataError('DATA_CORRUPT', `${file}: column '${column}' cannot be decoded (BigInt exceeds integer number representation: ${big})`, { hint: ARROW_DAMAGED });
+          values[at + i] = Number(big / 1000n) + Number(big % 1000n) / 1000;
         }
-        values[at + i] = unit === 's' ? (hi * HIGH + lo) * 1e3 : hi * HIGH + lo;
-      } else if (unit === 'ns') values[at + i] = divide(hi, lo, 1e6);
-      else if (hi < 0x40000000 && hi >= -0x40000000) values[at + i] = divide(hi, lo, 1e3);
-      else {
-        // beyond +-2^62 us the quotient is not an exact float64: BigInt, as flechette does
-        const big = (b.values as BigInt64Array)[i];
-        values[at + i] = Number(big / 1000n) + Number(big % 1000n) / 1000;
       }
-    }
-  })!;
+    },
+  )!;
   return { kind: 'float64', type: 'date', ...out };
 }
 

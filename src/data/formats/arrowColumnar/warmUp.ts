@@ -1,4 +1,16 @@
-import { bool, columnFromArray, dictionary, float64, int32, int64, tableFromColumns, tableToIPC, timestamp, TimeUnit, utf8 } from '@uwdata/flechette';
+import {
+  bool,
+  columnFromArray,
+  dictionary,
+  float64,
+  int32,
+  int64,
+  tableFromColumns,
+  tableToIPC,
+  timestamp,
+  TimeUnit,
+  utf8,
+} from '@uwdata/flechette';
 import { decodeArrow } from '../arrow.js';
 import { DEFAULT_DECODE_CAPS } from '../decodeCaps.js';
 import { warmRounds } from '../warmRounds.js';

@@ -10,13 +10,15 @@ import { PageCorrupt } from './pageErrors.js';
 export function booleans(buf: Uint8Array, pos: number, stop: number, n: number, encoding: 'PLAIN' | 'RLE'): Uint8Array {
   const out = new Uint8Array(n);
   if (encoding === 'PLAIN') {
-    if (pos + Math.ceil(n / 8) > stop || stop > buf.length) throw new PageCorrupt(`${n} booleans do not fit in the ${stop - pos} bytes left in the page`);
+    if (pos + Math.ceil(n / 8) > stop || stop > buf.length)
+      throw new PageCorrupt(`${n} booleans do not fit in the ${stop - pos} bytes left in the page`);
     for (let i = 0; i < n; i++) out[i] = (buf[pos + (i >>> 3)] >>> (i & 7)) & 1;
     return out;
   }
   if (pos + 4 > stop) throw new PageCorrupt('an RLE boolean run without its length');
   const len = (buf[pos] | (buf[pos + 1] << 8) | (buf[pos + 2] << 16) | (buf[pos + 3] << 24)) >>> 0;
-  if (len > stop - pos - 4) throw new PageCorrupt(`RLE booleans of ${len} bytes, with ${stop - pos - 4} left in the page`);
+  if (len > stop - pos - 4)
+    throw new PageCorrupt(`RLE booleans of ${len} bytes, with ${stop - pos - 4} left in the page`);
   const bits = new Int32Array(n);
   readHybrid(buf, pos + 4, pos + 4 + len, 1, bits, n);
   for (let i = 0; i < n; i++) out[i] = bits[i] === 0 ? 0 : 1;

@@ -19,7 +19,15 @@ import { StringSink } from './stringSink.js';
  * @throws {DataError} DATA_CORRUPT (a page contradicts itself), DATA_TOO_LARGE (the codecs' caps).
  * @example const cols = decodeColumnar(bytes, meta, leaves, numRows, cappedCompressors(caps), 'a.parquet');
  */
-export function decodeColumnar(bytes: Uint8Array, meta: FileMetaData, leaves: ParquetLeaf[], numRows: number, codecs: Compressors, file: string, which: number[] = leaves.map((_, c) => c)): Array<ColumnData | null> {
+export function decodeColumnar(
+  bytes: Uint8Array,
+  meta: FileMetaData,
+  leaves: ParquetLeaf[],
+  numRows: number,
+  codecs: Compressors,
+  file: string,
+  which: number[] = leaves.map((_, c) => c),
+): Array<ColumnData | null> {
   return which.map((c) => {
     const leaf = leaves[c];
     const plan = leafPlan(leaf);
@@ -27,12 +35,23 @@ export function decodeColumnar(bytes: Uint8Array, meta: FileMetaData, leaves: Pa
     const sink = sinkFor(plan, leaf, numRows);
     try {
       meta.row_groups.forEach((rg, g) => {
-        readColumnChunk(bytes, rg.columns[c].meta_data!, Number(rg.num_rows), plan, sink, codecs, `${file}: row group ${g} column '${leaf.name}'`);
+        readColumnChunk(
+          bytes,
+          rg.columns[c].meta_data!,
+          Number(rg.num_rows),
+          plan,
+          sink,
+          codecs,
+          `${file}: row group ${g} column '${leaf.name}'`,
+        );
       });
       return sink.finish();
     } catch (err) {
       if (err instanceof NeedsFallback) return null;
-      if (err instanceof PageCorrupt) throw new DataError('DATA_CORRUPT', `${file}: column '${leaf.name}': ${err.message}`, { hint: 'The file is damaged: copy or export it again.' });
+      if (err instanceof PageCorrupt)
+        throw new DataError('DATA_CORRUPT', `${file}: column '${leaf.name}': ${err.message}`, {
+          hint: 'The file is damaged: copy or export it again.',
+        });
       throw err;
     }
   });

@@ -11,7 +11,13 @@ import { PageCorrupt } from './pageErrors.js';
  * @throws {PageCorrupt} a malformed header or a block past the page.
  * @example const { bytes } = deltaInts(page, 0, page.length, 100, false);
  */
-export function deltaInts(buf: Uint8Array, pos: number, end: number, n: number, int64: boolean): { bytes: Uint8Array; pos: number } {
+export function deltaInts(
+  buf: Uint8Array,
+  pos: number,
+  end: number,
+  n: number,
+  int64: boolean,
+): { bytes: Uint8Array; pos: number } {
   const out = int64 ? new BigInt64Array(n) : new Int32Array(n);
   if (n === 0) return { bytes: new Uint8Array(0), pos };
   if (end > buf.length || pos >= end) throw new PageCorrupt('a DELTA_BINARY_PACKED page without its header');
@@ -28,7 +34,14 @@ export function deltaInts(buf: Uint8Array, pos: number, end: number, n: number, 
   };
   const blockSize = varint();
   const miniblocks = varint();
-  if (!(blockSize > 0 && blockSize % 128 === 0 && blockSize <= 1 << 20 && miniblocks > 0 && blockSize % miniblocks === 0 && (blockSize / miniblocks) % 32 === 0)) {
+  if (!(
+    blockSize > 0 &&
+    blockSize % 128 === 0 &&
+    blockSize <= 1 << 20 &&
+    miniblocks > 0 &&
+    blockSize % miniblocks === 0 &&
+    (blockSize / miniblocks) % 32 === 0
+  )) {
     throw new PageCorrupt(`a DELTA_BINARY_PACKED block of ${blockSize} values in ${miniblocks} miniblocks`);
   }
   const reader = { view: new DataView(buf.buffer, buf.byteOffset + pos, end - pos), offset: 0 };

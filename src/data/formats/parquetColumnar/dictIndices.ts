@@ -7,7 +7,13 @@ import { PageCorrupt } from './pageErrors.js';
  * @throws {PageCorrupt} no dictionary page before the data, a bit width over 32, an index past the dictionary.
  * @example const idx = dictIndices(page, pos, page.length, 100, dict.length);
  */
-export function dictIndices(buf: Uint8Array, pos: number, end: number, n: number, size: number | undefined): Int32Array {
+export function dictIndices(
+  buf: Uint8Array,
+  pos: number,
+  end: number,
+  n: number,
+  size: number | undefined,
+): Int32Array {
   if (size === undefined) throw new PageCorrupt('a dictionary-coded page without a dictionary page before it');
   const out = new Int32Array(n);
   if (n === 0) return out;

@@ -9,7 +9,14 @@ import { PageCorrupt } from './pageErrors.js';
  * @throws {PageCorrupt} a bit width over 32, a truncated run, or fewer values than `count`.
  * @example const defs = new Int32Array(n); readHybrid(page, 4, 4 + len, 1, defs, n);
  */
-export function readHybrid(buf: Uint8Array, pos: number, end: number, width: number, out: Int32Array, count: number): number {
+export function readHybrid(
+  buf: Uint8Array,
+  pos: number,
+  end: number,
+  width: number,
+  out: Int32Array,
+  count: number,
+): number {
   if (!(width >= 0 && width <= 32)) throw new PageCorrupt(`a bit width of ${width} (at most 32)`);
   if (end > buf.length) throw new PageCorrupt('a run of levels or indices past the end of its page');
   const valueBytes = (width + 7) >>> 3;
@@ -31,7 +38,8 @@ export function readHybrid(buf: Uint8Array, pos: number, end: number, width: num
       const take = Math.min(groups * 8, count - seen);
       if (take === 0) throw new PageCorrupt('an empty bit-packed run');
       const need = Math.ceil((take * width) / 8);
-      if (pos + need > end) throw new PageCorrupt(`a bit-packed run of ${take} values needs ${need} bytes, the page has ${end - pos}`);
+      if (pos + need > end)
+        throw new PageCorrupt(`a bit-packed run of ${take} values needs ${need} bytes, the page has ${end - pos}`);
       unpack(buf, pos, end, width, out, seen, take);
       seen += take;
       pos = Math.min(end, pos + groups * width);
@@ -52,7 +60,15 @@ export function readHybrid(buf: Uint8Array, pos: number, end: number, width: num
   return pos;
 }
 
-function unpack(buf: Uint8Array, pos: number, end: number, width: number, out: Int32Array, at: number, n: number): void {
+function unpack(
+  buf: Uint8Array,
+  pos: number,
+  end: number,
+  width: number,
+  out: Int32Array,
+  at: number,
+  n: number,
+): void {
   if (width === 0) {
     out.fill(0, at, at + n);
     return;

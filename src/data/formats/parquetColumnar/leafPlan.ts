@@ -23,9 +23,20 @@ export function leafPlan(leaf: ParquetLeaf): LeafPlan | null {
   const conv = e.converted_type;
   const logical = e.logical_type;
   const optional = e.repetition_type !== 'REQUIRED';
-  const plan = (physical: LeafPlan['physical'], conversion: Conversion): LeafPlan => ({ physical, conversion, optional });
+  const plan = (physical: LeafPlan['physical'], conversion: Conversion): LeafPlan => ({
+    physical,
+    conversion,
+    optional,
+  });
   if (conv === 'DECIMAL' || logical?.type === 'DECIMAL' || conv === 'BSON' || conv === 'INTERVAL') return null;
-  if (logical?.type === 'GEOMETRY' || logical?.type === 'GEOGRAPHY' || logical?.type === 'UUID' || logical?.type === 'FLOAT16' || logical?.type === 'VARIANT') return null;
+  if (
+    logical?.type === 'GEOMETRY' ||
+    logical?.type === 'GEOGRAPHY' ||
+    logical?.type === 'UUID' ||
+    logical?.type === 'FLOAT16' ||
+    logical?.type === 'VARIANT'
+  )
+    return null;
   switch (e.type) {
     case 'BOOLEAN':
     case 'FLOAT':
@@ -36,16 +47,30 @@ export function leafPlan(leaf: ParquetLeaf): LeafPlan | null {
       return plan('BYTE_ARRAY', 'none');
     case 'INT32':
       if (conv === 'DATE') return plan('INT32', 'days');
-      if (conv === 'TIMESTAMP_MILLIS' || conv === 'TIMESTAMP_MICROS' || conv === 'UINT_64' || logical?.type === 'TIMESTAMP') return null;
+      if (
+        conv === 'TIMESTAMP_MILLIS' ||
+        conv === 'TIMESTAMP_MICROS' ||
+        conv === 'UINT_64' ||
+        logical?.type === 'TIMESTAMP'
+      )
+        return null;
       if (logical?.type === 'INTEGER' && logical.bitWidth === 64) return null;
-      if (conv === 'UINT_32' || (logical?.type === 'INTEGER' && logical.bitWidth === 32 && !logical.isSigned)) return plan('INT32', 'uint32');
+      if (conv === 'UINT_32' || (logical?.type === 'INTEGER' && logical.bitWidth === 32 && !logical.isSigned))
+        return plan('INT32', 'uint32');
       return plan('INT32', 'none');
     case 'INT64':
-      if (conv === 'DATE' || conv === 'UINT_32' || (logical?.type === 'INTEGER' && logical.bitWidth === 32 && !logical.isSigned)) return null;
+      if (
+        conv === 'DATE' ||
+        conv === 'UINT_32' ||
+        (logical?.type === 'INTEGER' && logical.bitWidth === 32 && !logical.isSigned)
+      )
+        return null;
       if (conv === 'TIMESTAMP_MILLIS') return plan('INT64', 'ms');
       if (conv === 'TIMESTAMP_MICROS') return plan('INT64', 'us');
-      if (conv === 'UINT_64' || (logical?.type === 'INTEGER' && logical.bitWidth === 64 && !logical.isSigned)) return plan('INT64', 'uint64');
-      if (logical?.type === 'TIMESTAMP') return plan('INT64', logical.unit === 'MICROS' ? 'us' : logical.unit === 'NANOS' ? 'ns' : 'ms');
+      if (conv === 'UINT_64' || (logical?.type === 'INTEGER' && logical.bitWidth === 64 && !logical.isSigned))
+        return plan('INT64', 'uint64');
+      if (logical?.type === 'TIMESTAMP')
+        return plan('INT64', logical.unit === 'MICROS' ? 'us' : logical.unit === 'NANOS' ? 'ns' : 'ms');
       return plan('INT64', 'none');
     default:
       return null;

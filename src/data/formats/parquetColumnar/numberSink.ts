@@ -73,7 +73,8 @@ export class NumberSink implements ColumnSink {
         return plainNumbers(unsplit(p.buf, p.pos, p.end, n, width), 0, n * width, n, this.plan, integer).values;
       }
       case 'DELTA_BINARY_PACKED': {
-        if (this.plan.physical !== 'INT32' && this.plan.physical !== 'INT64') throw new NeedsFallback(`encoding ${p.encoding} for ${this.plan.physical}`);
+        if (this.plan.physical !== 'INT32' && this.plan.physical !== 'INT64')
+          throw new NeedsFallback(`encoding ${p.encoding} for ${this.plan.physical}`);
         const { bytes } = deltaInts(p.buf, p.pos, p.end, n, this.plan.physical === 'INT64');
         return plainNumbers(bytes, 0, bytes.length, n, this.plan, integer).values;
       }

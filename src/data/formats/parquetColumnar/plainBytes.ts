@@ -15,7 +15,8 @@ export interface ByteRanges {
  * @example const { ranges } = plainBytes(page, 0, page.length, 10);
  */
 export function plainBytes(buf: Uint8Array, pos: number, stop: number, n: number): { ranges: ByteRanges; pos: number } {
-  if (stop > buf.length || n < 0 || n * 4 > stop - pos) throw new PageCorrupt(`${n} text values do not fit in the ${stop - pos} bytes left in the page`);
+  if (stop > buf.length || n < 0 || n * 4 > stop - pos)
+    throw new PageCorrupt(`${n} text values do not fit in the ${stop - pos} bytes left in the page`);
   const begin = new Int32Array(n);
   const end = new Int32Array(n);
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -23,7 +24,8 @@ export function plainBytes(buf: Uint8Array, pos: number, stop: number, n: number
     if (pos + 4 > stop) throw new PageCorrupt(`the page ends after ${i} of ${n} text values`);
     const len = view.getUint32(pos, true);
     pos += 4;
-    if (len > stop - pos) throw new PageCorrupt(`a text value of ${len} bytes, with ${stop - pos} bytes left in the page`);
+    if (len > stop - pos)
+      throw new PageCorrupt(`a text value of ${len} bytes, with ${stop - pos} bytes left in the page`);
     begin[i] = pos;
     pos += len;
     end[i] = pos;

@@ -13,9 +13,17 @@ const TWO32 = 2 ** 32;
  * @throws {PageCorrupt} when the page holds fewer than `n` values. {NeedsFallback} see above.
  * @example plainNumbers(page, 0, page.length, 100, plan, 'integer')
  */
-export function plainNumbers(buf: Uint8Array, pos: number, end: number, n: number, plan: LeafPlan, integer: boolean): { values: Float64Array; pos: number } {
+export function plainNumbers(
+  buf: Uint8Array,
+  pos: number,
+  end: number,
+  n: number,
+  plan: LeafPlan,
+  integer: boolean,
+): { values: Float64Array; pos: number } {
   const width = plan.physical === 'INT64' || plan.physical === 'DOUBLE' ? 8 : 4;
-  if (!(n >= 0) || pos + n * width > end || end > buf.length) throw new PageCorrupt(`${n} values of ${width} bytes do not fit in the ${end - pos} bytes left in the page`);
+  if (!(n >= 0) || pos + n * width > end || end > buf.length)
+    throw new PageCorrupt(`${n} values of ${width} bytes do not fit in the ${end - pos} bytes left in the page`);
   // one aligned copy of the bytes, then typed views (no DataView call per value); Uint8Array's
   // slice, which copies, even for a Node Buffer (whose own slice is a view of the same memory)
   const raw = Uint8Array.prototype.slice.call(buf, pos, pos + n * width).buffer;
@@ -48,7 +56,9 @@ function int64s(words: Uint32Array, out: Float64Array, plan: LeafPlan, integer: 
     let v = hi * TWO32 + lo; // exact while |hi| < 2^21
     if (hi >= 2 ** 21 || hi < -(2 ** 21) || v > SAFE || v < -SAFE) {
       if (integer) throw new NeedsFallback('an INT64 beyond 2^53');
-      const big = unsigned ? (BigInt(hiWord) << 32n) | BigInt(lo) : BigInt.asIntN(64, (BigInt(hiWord) << 32n) | BigInt(lo));
+      const big = unsigned
+        ? (BigInt(hiWord) << 32n) | BigInt(lo)
+        : BigInt.asIntN(64, (BigInt(hiWord) << 32n) | BigInt(lo));
       out[i] = Number(divisor === 1 ? big : big / BigInt(divisor));
       continue;
     }

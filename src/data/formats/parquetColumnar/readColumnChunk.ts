@@ -8,7 +8,8 @@ import { NeedsFallback, PageCorrupt } from './pageErrors.js';
 
 type ChunkMeta = NonNullable<FileMetaData['row_groups'][number]['columns'][number]['meta_data']>;
 
-const DAMAGED = 'The file is damaged or truncated: copy or export it again (a complete Parquet file ends with the 4 bytes PAR1).';
+const DAMAGED =
+  'The file is damaged or truncated: copy or export it again (a complete Parquet file ends with the 4 bytes PAR1).';
 
 /**
  * Feed one column chunk (one column of one row group) page by page into `sink`: each page header
@@ -19,22 +20,36 @@ const DAMAGED = 'The file is damaged or truncated: copy or export it again (a co
  * @throws {NeedsFallback} for a feature the columnar decoder leaves to the hyparquet path.
  * @example readColumnChunk(bytes, md, 1000, plan, new NumberSink(plan, 'number', 1000), codecs, "t.parquet: row group 0 column 'x'");
  */
-export function readColumnChunk(bytes: Uint8Array, md: ChunkMeta, groupRows: number, plan: LeafPlan, sink: ColumnSink, codecs: Compressors, where: string): void {
-  const dictAt = md.dictionary_page_offset !== undefined && Number(md.dictionary_page_offset) > 0 ? Number(md.dictionary_page_offset) : Infinity;
+export function readColumnChunk(
+  bytes: Uint8Array,
+  md: ChunkMeta,
+  groupRows: number,
+  plan: LeafPlan,
+  sink: ColumnSink,
+  codecs: Compressors,
+  where: string,
+): void {
+  const dictAt =
+    md.dictionary_page_offset !== undefined && Number(md.dictionary_page_offset) > 0
+      ? Number(md.dictionary_page_offset)
+      : Infinity;
   const start = Math.min(dictAt, Number(md.data_page_offset));
   const end = start + Number(md.total_compressed_size);
-  if (!(start >= 4 && Number.isSafeInteger(end) && end <= bytes.byteLength)) throw corrupt(where, `its pages (bytes ${start}..${end}) lie outside the file`);
+  if (!(start >= 4 && Number.isSafeInteger(end) && end <= bytes.byteLength))
+    throw corrupt(where, `its pages (bytes ${start}..${end}) lie outside the file`);
   const codec = String(md.codec);
   const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: start };
   let rows = 0;
   try {
     while (rows < groupRows) {
-      if (reader.offset >= end) throw new PageCorrupt(`its pages hold ${rows} values, the row group has ${groupRows} rows`);
+      if (reader.offset >= end)
+        throw new PageCorrupt(`its pages hold ${rows} values, the row group has ${groupRows} rows`);
       const header = parquetHeader(reader);
       const size = Number(header.uncompressed_page_size);
       const stored = Number(header.compressed_page_size);
       const at = reader.offset;
-      if (!(stored >= 0 && size >= 0 && at + stored <= end)) throw new PageCorrupt('a page runs past the end of its column chunk');
+      if (!(stored >= 0 && size >= 0 && at + stored <= end))
+        throw new PageCorrupt('a page runs past the end of its column chunk');
       reader.offset += stored;
       const raw = bytes.subarray(at, at + stored);
       if (header.type === 'DICTIONARY_PAGE') {
@@ -45,16 +60,21 @@ export function readColumnChunk(bytes: Uint8Array, md: ChunkMeta, groupRows: num
       } else if (header.type === 'DATA_PAGE') {
         const h = header.data_page_header;
         const n = h?.num_values;
-        if (!h || !(n !== undefined && n >= 0 && rows + n <= groupRows)) throw new PageCorrupt(`a page declares ${String(n)} values, more than its row group's ${groupRows - rows} remaining rows`);
+        if (!h || !(n !== undefined && n >= 0 && rows + n <= groupRows))
+          throw new PageCorrupt(
+            `a page declares ${String(n)} values, more than its row group's ${groupRows - rows} remaining rows`,
+          );
         const page = inflate(raw, size, codec, codecs);
         let pos = 0;
         let defs: Int32Array | null = null;
         let nonNull = n;
         if (plan.optional) {
-          if (h.definition_level_encoding !== 'RLE') throw new NeedsFallback(`definition levels encoded ${String(h.definition_level_encoding)}`);
+          if (h.definition_level_encoding !== 'RLE')
+            throw new NeedsFallback(`definition levels encoded ${String(h.definition_level_encoding)}`);
           if (page.length < 4) throw new PageCorrupt('a page without its definition levels');
           const len = (page[0] | (page[1] << 8) | (page[2] << 16) | (page[3] << 24)) >>> 0;
-          if (len > page.length - 4) throw new PageCorrupt(`definition levels of ${len} bytes in a page of ${page.length}`);
+          if (len > page.length - 4)
+            throw new PageCorrupt(`definition levels of ${len} bytes in a page of ${page.length}`);
           ({ defs, nonNull } = levels(page, 4, 4 + len, n));
           pos = 4 + len;
         }
@@ -63,10 +83,14 @@ export function readColumnChunk(bytes: Uint8Array, md: ChunkMeta, groupRows: num
       } else if (header.type === 'DATA_PAGE_V2') {
         const h = header.data_page_header_v2;
         const n = h?.num_values;
-        if (!h || !(n !== undefined && n >= 0 && rows + n <= groupRows)) throw new PageCorrupt(`a page declares ${String(n)} values, more than its row group's ${groupRows - rows} remaining rows`);
+        if (!h || !(n !== undefined && n >= 0 && rows + n <= groupRows))
+          throw new PageCorrupt(
+            `a page declares ${String(n)} values, more than its row group's ${groupRows - rows} remaining rows`,
+          );
         const repLen = h.repetition_levels_byte_length;
         const defLen = h.definition_levels_byte_length;
-        if (!(repLen >= 0 && defLen >= 0 && repLen + defLen <= stored && repLen + defLen <= size)) throw new PageCorrupt(`levels of ${repLen} + ${defLen} bytes in a page of ${stored}`);
+        if (!(repLen >= 0 && defLen >= 0 && repLen + defLen <= stored && repLen + defLen <= size))
+          throw new PageCorrupt(`levels of ${repLen} + ${defLen} bytes in a page of ${stored}`);
         let defs: Int32Array | null = null;
         let nonNull = n;
         if (plan.optional) ({ defs, nonNull } = levels(raw, repLen, repLen + defLen, n));
@@ -79,7 +103,10 @@ export function readColumnChunk(bytes: Uint8Array, md: ChunkMeta, groupRows: num
     }
   } catch (err) {
     if (err instanceof NeedsFallback || err instanceof DataError) throw err;
-    throw corrupt(where, err instanceof PageCorrupt ? err.message : `a page cannot be decoded (${(err as Error).message})`);
+    throw corrupt(
+      where,
+      err instanceof PageCorrupt ? err.message : `a page cannot be decoded (${(err as Error).message})`,
+    );
   }
 }
 
@@ -115,7 +142,8 @@ function oneRunOfValues(buf: Uint8Array, pos: number, end: number, n: number): b
 
 function inflate(raw: Uint8Array, size: number, codec: string, codecs: Compressors): Uint8Array {
   if (codec === 'UNCOMPRESSED') {
-    if (raw.length !== size) throw new PageCorrupt(`an uncompressed page of ${raw.length} bytes, its header says ${size}`);
+    if (raw.length !== size)
+      throw new PageCorrupt(`an uncompressed page of ${raw.length} bytes, its header says ${size}`);
     return raw;
   }
   const fn = codecs[codec as keyof Compressors];

@@ -5,7 +5,6 @@ import { viewOf } from '../../columns/hashBytes.js';
 import { growU8 } from '../../columns/grow.js';
 import { MAX_BYTES, TextDictionary } from '../../columns/textDictionary.js';
 
-
 /**
  * Builds a string transfer column row by row, in row order, straight from page bytes: values are
  * interned into one column dictionary (TextDictionary) in first-seen order (a Parquet dictionary
@@ -75,7 +74,14 @@ export class StringBuilder {
    * Appends `rows` rows: a null where `defs[i] === 0`, else the next range `buf[begin[k], end[k])`
    * with its hash `hashes[k]` (what `add` and `nul` do row by row, in one loop).
    */
-  addValues(buf: Uint8Array, begin: Int32Array, end: Int32Array, hashes: Int32Array, defs: Int32Array | null, rows: number): void {
+  addValues(
+    buf: Uint8Array,
+    begin: Int32Array,
+    end: Int32Array,
+    hashes: Int32Array,
+    defs: Int32Array | null,
+    rows: number,
+  ): void {
     if (this.row + rows > this.numRows) throw new PageCorrupt('more values than rows');
     let i = 0;
     let k = 0;
@@ -142,7 +148,12 @@ export class StringBuilder {
   startText(bytes: number): void {
     if (this.row !== 0 || this.text) throw new Error('startText after the first row');
     this.dict = null;
-    this.text = { bytes: new Uint8Array(Math.min(MAX_BYTES, Math.max(1, bytes))), length: 0, offsets: new Int32Array(this.numRows + 1), valid: new Uint8Array(this.numRows) };
+    this.text = {
+      bytes: new Uint8Array(Math.min(MAX_BYTES, Math.max(1, bytes))),
+      length: 0,
+      offsets: new Int32Array(this.numRows + 1),
+      valid: new Uint8Array(this.numRows),
+    };
   }
 
   /**
@@ -158,18 +169,35 @@ export class StringBuilder {
     if (this.row !== this.numRows) throw new PageCorrupt(`${this.row} values for ${this.numRows} rows`);
     const dict = this.dict;
     if (dict !== null && dict.size <= Math.min(MAX_DICT_SIZE, Math.floor(this.nonNull / 2))) {
-      return { kind: 'dict', type: 'string', codes: this.codes, dictBytes: dict.bytes.slice(0, dict.length), dictOffsets: dict.offsets.slice(0, dict.size + 1) };
+      return {
+        kind: 'dict',
+        type: 'string',
+        codes: this.codes,
+        dictBytes: dict.bytes.slice(0, dict.length),
+        dictOffsets: dict.offsets.slice(0, dict.size + 1),
+      };
     }
     if (dict !== null) this.toText();
     const t = this.text!;
-    return { kind: 'utf8', type: 'string', bytes: t.bytes.length === t.length ? t.bytes : t.bytes.slice(0, t.length), offsets: t.offsets, valid: t.valid };
+    return {
+      kind: 'utf8',
+      type: 'string',
+      bytes: t.bytes.length === t.length ? t.bytes : t.bytes.slice(0, t.length),
+      offsets: t.offsets,
+      valid: t.valid,
+    };
   }
 
   /** Rewrites the rows so far as UTF-8 bytes + offsets; later rows append to them. */
   private toText(): void {
     const dict = this.dict!;
     this.dict = null;
-    this.text = { bytes: new Uint8Array(Math.max(1 << 16, dict.length * 2)), length: 0, offsets: new Int32Array(this.numRows + 1), valid: new Uint8Array(this.numRows) };
+    this.text = {
+      bytes: new Uint8Array(Math.max(1 << 16, dict.length * 2)),
+      length: 0,
+      offsets: new Int32Array(this.numRows + 1),
+      valid: new Uint8Array(this.numRows),
+    };
     const rows = this.row;
     this.row = 0;
     for (let r = 0; r < rows; r++) {
@@ -200,7 +228,15 @@ export class StringBuilder {
 }
 
 /** Copies `buf[s, e)` to `out` at `at`, four bytes at a time (the views are of `buf` and `out`); returns the end. */
-function copy(view: DataView, buf: Uint8Array, s: number, e: number, outView: DataView, out: Uint8Array, at: number): number {
+function copy(
+  view: DataView,
+  buf: Uint8Array,
+  s: number,
+  e: number,
+  outView: DataView,
+  out: Uint8Array,
+  at: number,
+): number {
   if (e - s > 64) {
     out.set(buf.subarray(s, e), at);
     return at + e - s;

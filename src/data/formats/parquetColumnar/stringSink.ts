@@ -55,14 +55,23 @@ export class StringSink implements ColumnSink {
   constructor(private readonly numRows: number) {}
 
   dictionary(buf: Uint8Array, pos: number, end: number, count: number): void {
-    this.dict = { kind: 'dict', ranges: plainBytes(buf, pos, end, count).ranges, used: new Uint8Array(count), hashes: new Int32Array(count), codeOf: null };
+    this.dict = {
+      kind: 'dict',
+      ranges: plainBytes(buf, pos, end, count).ranges,
+      used: new Uint8Array(count),
+      hashes: new Int32Array(count),
+      codeOf: null,
+    };
     this.steps.push(this.dict);
   }
 
   page(p: PageRows): void {
     if (this.rows + p.rows > this.numRows) throw new PageCorrupt('more values than rows');
     if (p.encoding === 'PLAIN' || p.encoding === 'DELTA_LENGTH_BYTE_ARRAY') {
-      const ranges = p.encoding === 'PLAIN' ? plainBytes(p.buf, p.pos, p.end, p.nonNull).ranges : deltaLengthBytes(p.buf, p.pos, p.end, p.nonNull);
+      const ranges =
+        p.encoding === 'PLAIN'
+          ? plainBytes(p.buf, p.pos, p.end, p.nonNull).ranges
+          : deltaLengthBytes(p.buf, p.pos, p.end, p.nonNull);
       this.steps.push({ kind: 'values', ranges, hashes: new Int32Array(p.nonNull), defs: p.defs, rows: p.rows });
     } else if (p.encoding === 'PLAIN_DICTIONARY' || p.encoding === 'RLE_DICTIONARY') {
       const dict = this.dict;
@@ -169,7 +178,8 @@ function deltaLengthBytes(buf: Uint8Array, pos: number, stop: number, n: number)
   let p = at;
   for (let i = 0; i < n; i++) {
     const len = lengths[i];
-    if (len < 0 || len > stop - p) throw new PageCorrupt(`a text value of ${len} bytes, with ${stop - p} bytes left in the page`);
+    if (len < 0 || len > stop - p)
+      throw new PageCorrupt(`a text value of ${len} bytes, with ${stop - p} bytes left in the page`);
     begin[i] = p;
     p += len;
     end[i] = p;

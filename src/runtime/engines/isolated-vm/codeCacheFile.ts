@@ -22,7 +22,10 @@ const sha256 = (data: string | Uint8Array): Buffer => createHash('sha256').updat
 export class CodeCacheFile {
   private readonly keyHash: Buffer;
 
-  constructor(readonly path: string, key: string) {
+  constructor(
+    readonly path: string,
+    key: string,
+  ) {
     this.keyHash = sha256(key);
   }
 

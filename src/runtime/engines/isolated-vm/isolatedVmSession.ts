@@ -39,7 +39,9 @@ export type CatastropheHandler = (message: string, kind: 'oom' | 'stuck') => voi
 
 let onCatastrophe: CatastropheHandler = (message) => {
   // isolation: 'inline' has no process to end: the thread (and its memory) is lost for good.
-  process.emitWarning(`sbirtools: ${message}; the isolate's thread cannot be reclaimed in this process (use isolation: 'process')`);
+  process.emitWarning(
+    `sbirtools: ${message}; the isolate's thread cannot be reclaimed in this process (use isolation: 'process')`,
+  );
 };
 
 /** Install the process-wide catastrophe handler (the holder process does, at start). */
@@ -79,7 +81,12 @@ export class IsolatedVmSession implements EngineSession {
    * globals. `tables` may still be loading: the isolate and the prelude (synchronous, on this
    * thread) are made while a decode worker or a download finishes them, and the boot waits.
    */
-  static async open(ivm: Ivm, limits: Limits, tables: TableProvider[] | Promise<TableProvider[]>, dataset: DatasetInfo | undefined): Promise<IsolatedVmSession> {
+  static async open(
+    ivm: Ivm,
+    limits: Limits,
+    tables: TableProvider[] | Promise<TableProvider[]>,
+    dataset: DatasetInfo | undefined,
+  ): Promise<IsolatedVmSession> {
     let session: IsolatedVmSession | undefined;
     const isolate = new ivm.Isolate({
       memoryLimit: limits.memoryLimitMb,
@@ -105,36 +112,56 @@ export class IsolatedVmSession implements EngineSession {
         dataset: dataset ? { ...dataset, source: guestVisibleSource(dataset.source) } : null,
         limits,
         // Callbacks copy their arguments and results (ExternalCopy rules): nothing of the host is reachable.
-        fetchColumn: new ivm.Callback((table: unknown, column: unknown) => guestSafe(() => {
-          const provider = typeof table === 'string' ? byName.get(table) : undefined;
-          if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
-          return guestLoad(provider, table as string, column);
-        })),
-        fetchColumnRange: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) => guestSafe(() => {
-          const provider = typeof table === 'string' ? byName.get(table) : undefined;
-          if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
-          return sliceUtf8(guestLoad(provider, table as string, column), Number(start), Number(end));
-        })),
+        fetchColumn: new ivm.Callback((table: unknown, column: unknown) =>
+          guestSafe(() => {
+            const provider = typeof table === 'string' ? byName.get(table) : undefined;
+            if (!provider || typeof column !== 'string')
+              throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
+            return guestLoad(provider, table as string, column);
+          }),
+        ),
+        fetchColumnRange: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) =>
+          guestSafe(() => {
+            const provider = typeof table === 'string' ? byName.get(table) : undefined;
+            if (!provider || typeof column !== 'string')
+              throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
+            return sliceUtf8(guestLoad(provider, table as string, column), Number(start), Number(end));
+          }),
+        ),
         // text decoded natively here, one string per row; the guest caches the pages (prelude/data/textCache.ts)
-        fetchTextPage: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) => guestSafe(() => {
-          const provider = typeof table === 'string' ? byName.get(table) : undefined;
-          if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
-          const r = guestRows(provider, table as string, column, Number(start), Number(end), lazyPages);
-          return textPage(r.data, r.start, r.end);
-        })),
+        fetchTextPage: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) =>
+          guestSafe(() => {
+            const provider = typeof table === 'string' ? byName.get(table) : undefined;
+            if (!provider || typeof column !== 'string')
+              throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
+            const r = guestRows(provider, table as string, column, Number(start), Number(end), lazyPages);
+            return textPage(r.data, r.start, r.end);
+          }),
+        ),
         // a length or a literal contains answered from the UTF-8 bytes: no row crosses into the isolate
-        textScan: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown, req: unknown) => guestSafe(() => {
-          const provider = typeof table === 'string' ? byName.get(table) : undefined;
-          if (!provider || typeof column !== 'string') throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
-          const r = req as Partial<{ op: string; needle: unknown; fold: unknown }> | null;
-          const ask: TextScanRequest | null = r?.op === 'len' ? { op: 'len' }
-            : r?.op === 'contains' && typeof r.needle === 'string' && (r.fold === 'none' || r.fold === 'regex' || r.fold === 'lower') ? { op: 'contains', needle: r.needle, fold: r.fold }
-            : null;
-          if (!ask) throw new Error('textScan: malformed request');
-          return textScan(guestLoad(provider, table as string, column), Number(start), Number(end), ask);
-        })),
+        textScan: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown, req: unknown) =>
+          guestSafe(() => {
+            const provider = typeof table === 'string' ? byName.get(table) : undefined;
+            if (!provider || typeof column !== 'string')
+              throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
+            const r = req as Partial<{ op: string; needle: unknown; fold: unknown }> | null;
+            const ask: TextScanRequest | null =
+              r?.op === 'len'
+                ? { op: 'len' }
+                : r?.op === 'contains' &&
+                    typeof r.needle === 'string' &&
+                    (r.fold === 'none' || r.fold === 'regex' || r.fold === 'lower')
+                  ? { op: 'contains', needle: r.needle, fold: r.fold }
+                  : null;
+            if (!ask) throw new Error('textScan: malformed request');
+            return textScan(guestLoad(provider, table as string, column), Number(start), Number(end), ask);
+          }),
+        ),
         write: new ivm.Callback((stream: unknown, text: unknown) => {
-          session?.output?.write(stream === 'stderr' ? 'stderr' : 'stdout', typeof text === 'string' ? text : String(text));
+          session?.output?.write(
+            stream === 'stderr' ? 'stderr' : 'stdout',
+            typeof text === 'string' ? text : String(text),
+          );
         }),
         // Files out (isolated-vm's part): the Uint8Array argument arrives as a host copy of its bytes
         // (ExternalCopy of the typed array, never JSON); FileSink checks name, type and the byte cap.
@@ -198,7 +225,12 @@ export class IsolatedVmSession implements EngineSession {
         this.interrupt = () => resolve('stopped');
         timer = setTimeout(() => this.dispose('timeout'), req.timeoutMs);
       });
-      const opts = { async: req.async, lineOffset: req.lineOffset, resultName: req.resultName, deterministic: req.deterministic };
+      const opts = {
+        async: req.async,
+        lineOffset: req.lineOffset,
+        resultName: req.resultName,
+        deterministic: req.deterministic,
+      };
       // The sync part runs under isolated-vm's timeout; promises are raced against the host deadline.
       const exec = this.execute.apply(undefined, [req.code, opts], {
         arguments: { copy: true },
@@ -207,13 +239,23 @@ export class IsolatedVmSession implements EngineSession {
       }) as Promise<unknown>;
       const winner = await Promise.race([exec, stopped]);
       if (winner === 'stopped') {
-        const unwound = await Promise.race([exec.then(() => true, () => true), delay(STUCK_GRACE_MS, false)]);
+        const unwound = await Promise.race([
+          exec.then(
+            () => true,
+            () => true,
+          ),
+          delay(STUCK_GRACE_MS, false),
+        ]);
         if (!unwound) {
-          onCatastrophe(`a run ignored termination for ${STUCK_GRACE_MS} ms after its isolate was disposed (${this.disposedReason})`, 'stuck');
+          onCatastrophe(
+            `a run ignored termination for ${STUCK_GRACE_MS} ms after its isolate was disposed (${this.disposedReason})`,
+            'stuck',
+          );
         }
         return finish(...this.classify(new Error('disposed')));
       }
-      if (typeof winner !== 'string') return finish('internal', { message: 'the prelude returned a non-string outcome' });
+      if (typeof winner !== 'string')
+        return finish('internal', { message: 'the prelude returned a non-string outcome' });
       return finish('ok', { outcomeJson: winner });
     } catch (err) {
       return finish(...this.classify(err));
@@ -248,7 +290,10 @@ export class IsolatedVmSession implements EngineSession {
     // `err` is already a host-side copy (isolated-vm copied it out); reading it runs no guest code.
     const message = String(err instanceof Error ? err.message : err);
     if (this.disposedReason === 'aborted') return ['aborted', { message: 'the run was cancelled by its AbortSignal' }];
-    if (this.disposedReason === 'memory' || /^Isolate was disposed during execution due to memory limit/.test(message)) {
+    if (
+      this.disposedReason === 'memory' ||
+      /^Isolate was disposed during execution due to memory limit/.test(message)
+    ) {
       this.dispose('memory');
       return ['memory', { message: `exceeded the memory limit of ${this.limits.memoryLimitMb} MB` }];
     }
@@ -274,7 +319,9 @@ export class IsolatedVmSession implements EngineSession {
 
   private heapUsedMb(): number {
     try {
-      return this.lost || this.isolate.isDisposed ? 0 : round(this.isolate.getHeapStatisticsSync().used_heap_size / 1048576);
+      return this.lost || this.isolate.isDisposed
+        ? 0
+        : round(this.isolate.getHeapStatisticsSync().used_heap_size / 1048576);
     } catch {
       return 0;
     }
@@ -282,7 +329,8 @@ export class IsolatedVmSession implements EngineSession {
 }
 
 /** Errors isolated-vm itself raises (not copies of a guest value). */
-const ENGINE_ERRORS = /^(Isolate was disposed during execution|Script execution timed out|Isolated? is (already )?disposed)/;
+const ENGINE_ERRORS =
+  /^(Isolate was disposed during execution|Script execution timed out|Isolated? is (already )?disposed)/;
 
 function unhandledRejectionJson(err: unknown, message: string): string {
   const name = err instanceof Error && /^[A-Za-z_$][\w$]{0,63}$/.test(err.name) ? err.name : 'Error';

@@ -19,7 +19,6 @@ const CANDIDATES = IVM_CANDIDATES;
 
 let cached: { ivm: Ivm; name: string; version: string } | undefined;
 
-
 /**
  * The candidates, each required by a literal name: file tracers (@vercel/nft, `sbirtools bundle`)
  * follow `require('<literal>')` from createRequire and ship the package with its native addon.
@@ -87,4 +86,3 @@ export function hasNoNodeSnapshotFlag(): boolean {
   const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
   return flags.includes('--no-node-snapshot');
 }
-

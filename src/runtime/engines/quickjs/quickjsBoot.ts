@@ -58,7 +58,9 @@ export async function bootQuickJs(
   const maxBytes = limits.memoryLimitMb * 1048576 + BOOT_HEADROOM_BYTES;
   // the prelude already evaluated, copied in from the process's image (quickjsSnapshot.ts); else the slow way
   const restored = await restorePrelude(engine, maxBytes);
-  const { module, memory } = restored ? { module: undefined, memory: restored.memory } : await engine.instantiate(maxBytes);
+  const { module, memory } = restored
+    ? { module: undefined, memory: restored.memory }
+    : await engine.instantiate(maxBytes);
   const vm = restored ? restored.vm : module!.newRuntime().newContext();
   const rt = vm.runtime;
   let booted = false;
@@ -68,7 +70,8 @@ export async function bootQuickJs(
   rt.setInterruptHandler(() => (booted ? hooks.interrupt() : performance.now() > bootDeadline));
   const owned: QuickJSHandle[] = [];
   try {
-    if (restored) vm.evalCode(reseedScript(randomWords()), 'sbirtools-random.js', { type: 'global' }).unwrap().dispose();
+    if (restored)
+      vm.evalCode(reseedScript(randomWords()), 'sbirtools-random.js', { type: 'global' }).unwrap().dispose();
     else vm.evalCode(preludeSource(), 'sbirtools-prelude.js', { type: 'global' }).unwrap().dispose();
     const byName = new Map(tables.map((t) => [t.meta.name, t]));
     const provider = (table: QuickJSHandle, column: QuickJSHandle): [TableProvider, string, string] => {
@@ -79,7 +82,9 @@ export async function bootQuickJs(
       return [p, t!, c];
     };
     // Host functions copy what they return into the WASM heap: nothing of the host is reachable.
-    const rawFetch = vm.newFunction('fetchColumn', (table, column) => columnToGuest(vm, guestLoad(...provider(table, column))));
+    const rawFetch = vm.newFunction('fetchColumn', (table, column) =>
+      columnToGuest(vm, guestLoad(...provider(table, column))),
+    );
     const rawRange = vm.newFunction('fetchColumnRange', (table, column, start, end) => {
       const data = guestLoad(...provider(table, column));
       return columnToGuest(vm, sliceUtf8(data, vm.getNumber(start), vm.getNumber(end)));
@@ -87,7 +92,10 @@ export async function bootQuickJs(
     const rawWrite = vm.newFunction('write', (stream, text) => {
       const out = hooks.output();
       if (!out) return;
-      out.write(vm.typeof(stream) === 'string' && vm.getString(stream) === 'stderr' ? 'stderr' : 'stdout', vm.typeof(text) === 'string' ? vm.getString(text) : '');
+      out.write(
+        vm.typeof(stream) === 'string' && vm.getString(stream) === 'stderr' ? 'stderr' : 'stdout',
+        vm.typeof(text) === 'string' ? vm.getString(text) : '',
+      );
     });
     owned.push(rawFetch, rawRange, rawWrite);
     const bridgeJson = vm.newString(

@@ -21,7 +21,10 @@ const ARRAYS: Record<ColumnData['kind'], readonly string[]> = {
 export function columnToGuest(vm: QuickJSContext, data: ColumnData): QuickJSHandle {
   const obj = vm.newObject();
   try {
-    for (const [key, value] of [['kind', data.kind], ['type', data.type]] as const) {
+    for (const [key, value] of [
+      ['kind', data.kind],
+      ['type', data.type],
+    ] as const) {
       const h = vm.newString(value);
       vm.setProp(obj, key, h);
       h.dispose();

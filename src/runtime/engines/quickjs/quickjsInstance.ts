@@ -1,4 +1,9 @@
-import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSSyncVariant,
+  type QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
 import variant from '@jitl/quickjs-wasmfile-release-sync';
 
 /** The compiled QuickJS WASM code, and the version reported in results. */
@@ -29,7 +34,9 @@ const MAX_PAGES = 32768;
  */
 export function quickJsFromModule(wasmModule: unknown, version: string): QuickJsEngine {
   // (tsconfig has no DOM lib, so WebAssembly is typed here by hand)
-  const wasm = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => WasmMemory } }).WebAssembly;
+  const wasm = (
+    globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => WasmMemory } }
+  ).WebAssembly;
   // the package's typings describe its CommonJS entry; Node loads its ESM entry, whose default is the variant
   const base = variant as unknown as QuickJSSyncVariant;
   const quiet = { print: () => undefined, printErr: () => undefined };
@@ -41,7 +48,11 @@ export function quickJsFromModule(wasmModule: unknown, version: string): QuickJs
       const initial = Math.max(INITIAL_PAGES, Math.ceil(initialBytes / PAGE));
       const maximum = Math.min(MAX_PAGES, Math.max(initial, Math.ceil(maxBytes / PAGE)));
       const memory = new wasm.Memory({ initial, maximum });
-      const customized = newVariant(base, { wasmModule: wasmModule as never, wasmMemory: memory as never, emscriptenModule: quiet as never });
+      const customized = newVariant(base, {
+        wasmModule: wasmModule as never,
+        wasmMemory: memory as never,
+        emscriptenModule: quiet as never,
+      });
       return { module: await newQuickJSWASMModuleFromVariant(customized), memory };
     },
   };

@@ -35,7 +35,8 @@ function quickJsVersion(require: NodeRequire): string {
   try {
     // the package exports no ./package.json: read it beside its entry point
     const entry = require.resolve('quickjs-emscripten-core');
-    return (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version: string })
+      .version;
   } catch {
     return 'unknown';
   }

@@ -44,7 +44,12 @@ export class QuickJsSession implements EngineSession {
   ) {}
 
   /** A fresh runtime and context, the prelude evaluated and booted with the bridge, globals hardened. */
-  static async open(engine: QuickJsEngine, limits: Limits, tables: TableProvider[], dataset: DatasetInfo | undefined): Promise<QuickJsSession> {
+  static async open(
+    engine: QuickJsEngine,
+    limits: Limits,
+    tables: TableProvider[],
+    dataset: DatasetInfo | undefined,
+  ): Promise<QuickJsSession> {
     let session: QuickJsSession | undefined;
     const booted = await bootQuickJs(engine, limits, tables, dataset, {
       interrupt: () => session!.shouldInterrupt(),
@@ -85,7 +90,11 @@ export class QuickJsSession implements EngineSession {
         stderr: output.stderr,
         outputTruncated: output.truncated,
         ...extra,
-        stats: { wallMs: round(performance.now() - started), cpuMs: round((cpu.user + cpu.system) / 1000), heapUsedMb: this.heapUsedMb() },
+        stats: {
+          wallMs: round(performance.now() - started),
+          cpuMs: round((cpu.user + cpu.system) / 1000),
+          heapUsedMb: this.heapUsedMb(),
+        },
       };
     };
     if (!this.alive) return finish('internal', { message: 'the session was closed' });
@@ -107,7 +116,9 @@ export class QuickJsSession implements EngineSession {
       // a trap or a host stack overflow inside the WASM code: the instance is not trusted again
       this.stopReason ??= 'closed';
       this.poisoned = true;
-      return finish('internal', { message: `the QuickJS engine failed: ${err instanceof Error ? err.message : String(err)}` });
+      return finish('internal', {
+        message: `the QuickJS engine failed: ${err instanceof Error ? err.message : String(err)}`,
+      });
     } finally {
       clearTimeout(timer);
       this.running = false;
@@ -128,7 +139,11 @@ export class QuickJsSession implements EngineSession {
     const opts = vm.newObject();
     const code = vm.newString(req.code);
     try {
-      for (const [k, v] of [['async', req.async], ['resultName', req.resultName]] as const) vm.setProp(opts, k, v ? vm.true : vm.false);
+      for (const [k, v] of [
+        ['async', req.async],
+        ['resultName', req.resultName],
+      ] as const)
+        vm.setProp(opts, k, v ? vm.true : vm.false);
       vm.newNumber(req.lineOffset).consume((h) => vm.setProp(opts, 'lineOffset', h));
       if (req.deterministic) {
         const d = vm.newObject();

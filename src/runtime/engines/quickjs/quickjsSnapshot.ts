@@ -25,7 +25,10 @@ const images = new WeakMap<QuickJsEngine, Promise<PreludeImage>>();
  * Math.random state (see reseedScript).
  * @throws when the image cannot be made (a broken prelude build).
  */
-export async function restorePrelude(engine: QuickJsEngine, maxBytes: number): Promise<{ vm: QuickJSContext; memory: WasmMemory } | undefined> {
+export async function restorePrelude(
+  engine: QuickJsEngine,
+  maxBytes: number,
+): Promise<{ vm: QuickJSContext; memory: WasmMemory } | undefined> {
   let pending = images.get(engine);
   if (!pending) {
     pending = makeImage(engine);
@@ -65,7 +68,11 @@ async function makeImage(engine: QuickJsEngine): Promise<PreludeImage> {
   const vm = rt.newContext();
   vm.evalCode(preludeSource(), 'sbirtools-prelude.js', { type: 'global' }).unwrap().dispose();
   // nothing of the image's instance is used again: its JS wrappers are dropped, not freed
-  return { bytes: new Uint8Array(memory.buffer).slice(), rt: (rt as unknown as { rt: { value: number } }).rt.value, ctx: (vm as unknown as { ctx: { value: number } }).ctx.value };
+  return {
+    bytes: new Uint8Array(memory.buffer).slice(),
+    rt: (rt as unknown as { rt: { value: number } }).rt.value,
+    ctx: (vm as unknown as { ctx: { value: number } }).ctx.value,
+  };
 }
 
 /**

@@ -46,7 +46,18 @@ describe('privateAddressReason: only public internet addresses pass', () => {
     });
   }
 
-  for (const address of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:82b::200e', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1']) {
+  for (const address of [
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:82b::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ]) {
     it(`allows ${address}`, () => {
       expect(privateAddressReason(address)).toBeUndefined();
     });

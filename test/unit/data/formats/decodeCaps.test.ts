@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataError } from '../../../../src/data/errors.js';
-import { capHint, DECODE_CAP_ENV, DEFAULT_DECODE_CAPS, hostDecodeCaps, hostMemoryBytes } from '../../../../src/data/formats/decodeCaps.js';
+import {
+  capHint,
+  DECODE_CAP_ENV,
+  DEFAULT_DECODE_CAPS,
+  hostDecodeCaps,
+  hostMemoryBytes,
+} from '../../../../src/data/formats/decodeCaps.js';
 import { cappedCompressors } from '../../../../src/data/formats/cappedCompressors.js';
 import { loadTable } from '../../../../src/data/formats/loadTable.js';
 import { decodeInWorker } from '../../../../src/data/formats/decodeInWorker.js';
@@ -17,7 +23,10 @@ const dir = mkdtempSync(join(tmpdir(), 'sbirtools-caps-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function refusal(p: Promise<unknown>): Promise<DataError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(DataError);
   return err as DataError;
 }
@@ -44,7 +53,11 @@ describe('host-scaled decode caps', () => {
   });
 
   it('take each environment override in MiB, over the scaled default', () => {
-    const caps = hostDecodeCaps(64 * GIB, { [DECODE_CAP_ENV.maxInputBytes]: '3', [DECODE_CAP_ENV.maxDecodedBytes]: '40000', [DECODE_CAP_ENV.heapMb]: '1024' });
+    const caps = hostDecodeCaps(64 * GIB, {
+      [DECODE_CAP_ENV.maxInputBytes]: '3',
+      [DECODE_CAP_ENV.maxDecodedBytes]: '40000',
+      [DECODE_CAP_ENV.heapMb]: '1024',
+    });
     expect(caps.maxInputBytes).toBe(3 * MIB);
     expect(caps.maxDecodedBytes).toBe(40_000 * MIB);
     expect(caps.heapMb).toBe(1024);
@@ -87,7 +100,9 @@ describe('a table over a cap', () => {
       const hint = capHint(key, DEFAULT_DECODE_CAPS, 'Split the file.');
       expect(hint).toContain(DECODE_CAP_ENV[key]);
       expect(hint).toContain(`caps.${key}`);
-      expect(hint).toContain(`now ${key === 'heapMb' ? DEFAULT_DECODE_CAPS.heapMb : DEFAULT_DECODE_CAPS[key] / MIB} MiB`);
+      expect(hint).toContain(
+        `now ${key === 'heapMb' ? DEFAULT_DECODE_CAPS.heapMb : DEFAULT_DECODE_CAPS[key] / MIB} MiB`,
+      );
     }
   });
 

@@ -52,13 +52,17 @@ describe('decoders', () => {
     expect(byName.Agency).toEqual(PORTFOLIO.Agency);
     expect(byName.target).toEqual(PORTFOLIO.target);
     expect(byName.big).toEqual(['9007199254740993', '12345678901', null, '-42']);
-    expect((byName.when as Array<Date | null>).map((d) => d?.toISOString() ?? null)).toEqual(PORTFOLIO.when.map((d) => d?.toISOString() ?? null));
+    expect((byName.when as Array<Date | null>).map((d) => d?.toISOString() ?? null)).toEqual(
+      PORTFOLIO.when.map((d) => d?.toISOString() ?? null),
+    );
     expect(byName.flag).toEqual(PORTFOLIO.flag);
   };
 
   it('Parquet (SNAPPY, UNCOMPRESSED, several row groups) keeps every value', async () => {
     expectPortfolio(await decodeParquet('t', portfolioParquet(), 'p', DEFAULT_DECODE_CAPS));
-    expectPortfolio(await decodeParquet('t', portfolioParquet({ codec: 'UNCOMPRESSED', rowGroupSize: 1 }), 'p', DEFAULT_DECODE_CAPS));
+    expectPortfolio(
+      await decodeParquet('t', portfolioParquet({ codec: 'UNCOMPRESSED', rowGroupSize: 1 }), 'p', DEFAULT_DECODE_CAPS),
+    );
   });
 
   it('Arrow file and stream keep every value', () => {
@@ -67,10 +71,20 @@ describe('decoders', () => {
   });
 
   it('JSON, wrapped JSON and NDJSON; a bad line is named', () => {
-    expect(decodeJson('t', enc('[{"a":1},{"a":null,"b":"x"}]'), 'j', DEFAULT_DECODE_CAPS, 'json').columns.map((c) => [c.name, c.type])).toEqual([['a', 'integer'], ['b', 'string']]);
+    expect(
+      decodeJson('t', enc('[{"a":1},{"a":null,"b":"x"}]'), 'j', DEFAULT_DECODE_CAPS, 'json').columns.map((c) => [
+        c.name,
+        c.type,
+      ]),
+    ).toEqual([
+      ['a', 'integer'],
+      ['b', 'string'],
+    ]);
     expect(decodeJson('t', enc('{"rows":[{"a":1.5}]}'), 'j', DEFAULT_DECODE_CAPS, 'json').numRows).toBe(1);
     expect(decodeJson('t', enc('{"a":1}\n\n{"a":2}\n'), 'j', DEFAULT_DECODE_CAPS, 'ndjson').numRows).toBe(2);
-    expect(() => decodeJson('t', enc('{"a":1}\n{oops}\n'), 'j', DEFAULT_DECODE_CAPS, 'ndjson')).toThrow(/line 2 is not valid JSON/);
+    expect(() => decodeJson('t', enc('{"a":1}\n{oops}\n'), 'j', DEFAULT_DECODE_CAPS, 'ndjson')).toThrow(
+      /line 2 is not valid JSON/,
+    );
     expect(() => decodeJson('t', enc('[1,2]'), 'j', DEFAULT_DECODE_CAPS, 'json')).toThrow(DataError);
   });
 });

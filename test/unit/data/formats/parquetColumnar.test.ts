@@ -25,7 +25,18 @@ interface Col {
   encoding: string | undefined;
 }
 
-const TEXT = ['', 'DOD', 'a,b', 'line1\r\nline2', 'Département ü', '日本語', '😀 surrogate pair 𝄞', 'tab\there', '"quoted"', ' spaced '];
+const TEXT = [
+  '',
+  'DOD',
+  'a,b',
+  'line1\r\nline2',
+  'Département ü',
+  '日本語',
+  '😀 surrogate pair 𝄞',
+  'tab\there',
+  '"quoted"',
+  ' spaced ',
+];
 const ENCODINGS: Record<Kind, Array<string | undefined>> = {
   string: [undefined, 'PLAIN', 'RLE_DICTIONARY', 'DELTA_BYTE_ARRAY', 'DELTA_LENGTH_BYTE_ARRAY'],
   int32: [undefined, 'PLAIN', 'RLE_DICTIONARY', 'DELTA_BINARY_PACKED', 'BYTE_STREAM_SPLIT'],
@@ -39,11 +50,18 @@ const ENCODINGS: Record<Kind, Array<string | undefined>> = {
 function value(kind: Kind, wide: boolean): fc.Arbitrary<unknown> {
   switch (kind) {
     case 'string':
-      return wide ? fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom(...TEXT)) : fc.constantFrom(...TEXT);
+      return wide
+        ? fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom(...TEXT))
+        : fc.constantFrom(...TEXT);
     case 'int32':
       return wide ? fc.integer() : fc.integer({ min: -3, max: 3 });
     case 'int64':
-      return wide ? fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.bigInt({ min: -(2n ** 53n), max: 2n ** 53n })) : fc.bigInt({ min: -(2n ** 53n) + 1n, max: 2n ** 53n - 1n });
+      return wide
+        ? fc.oneof(
+            fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+            fc.bigInt({ min: -(2n ** 53n), max: 2n ** 53n }),
+          )
+        : fc.bigInt({ min: -(2n ** 53n) + 1n, max: 2n ** 53n - 1n });
     case 'double':
       return fc.oneof(fc.double(), fc.constantFrom(0, -0, NaN, Infinity, -Infinity, 1.5));
     case 'float':
@@ -58,16 +76,34 @@ function value(kind: Kind, wide: boolean): fc.Arbitrary<unknown> {
 
 const column = (rows: number): fc.Arbitrary<Col> =>
   fc
-    .record({ kind: fc.constantFrom<Kind>('string', 'int32', 'int64', 'double', 'float', 'bool', 'timestamp'), wide: fc.boolean(), nulls: fc.constantFrom(0, 0.2, 1), enc: fc.nat(9) })
+    .record({
+      kind: fc.constantFrom<Kind>('string', 'int32', 'int64', 'double', 'float', 'bool', 'timestamp'),
+      wide: fc.boolean(),
+      nulls: fc.constantFrom(0, 0.2, 1),
+      enc: fc.nat(9),
+    })
     .chain(({ kind, wide, nulls, enc }) =>
-      fc.array(fc.option(value(kind, wide), { freq: nulls === 0 ? 1e9 : nulls === 1 ? 1 : 4, nil: null }), { minLength: rows, maxLength: rows }).map((vs) => ({
-        kind,
-        values: nulls === 1 ? vs.map(() => null) : vs,
-        encoding: ENCODINGS[kind][enc % ENCODINGS[kind].length],
-      })),
+      fc
+        .array(fc.option(value(kind, wide), { freq: nulls === 0 ? 1e9 : nulls === 1 ? 1 : 4, nil: null }), {
+          minLength: rows,
+          maxLength: rows,
+        })
+        .map((vs) => ({
+          kind,
+          values: nulls === 1 ? vs.map(() => null) : vs,
+          encoding: ENCODINGS[kind][enc % ENCODINGS[kind].length],
+        })),
     );
 
-const TYPES: Record<Kind, string> = { string: 'STRING', int32: 'INT32', int64: 'INT64', double: 'DOUBLE', float: 'FLOAT', bool: 'BOOLEAN', timestamp: 'TIMESTAMP' };
+const TYPES: Record<Kind, string> = {
+  string: 'STRING',
+  int32: 'INT32',
+  int64: 'INT64',
+  double: 'DOUBLE',
+  float: 'FLOAT',
+  bool: 'BOOLEAN',
+  timestamp: 'TIMESTAMP',
+};
 
 const table = fc.integer({ min: 0, max: 120 }).chain((rows) =>
   fc.record({
@@ -79,7 +115,17 @@ const table = fc.integer({ min: 0, max: 120 }).chain((rows) =>
   }),
 );
 
-function write(t: fc.Arbitrary<unknown> extends never ? never : { cols: Col[]; rowGroupSize: number; pageSize: number; codec: 'SNAPPY' | 'UNCOMPRESSED'; dictionarySize: number | undefined }): Uint8Array | null {
+function write(
+  t: fc.Arbitrary<unknown> extends never
+    ? never
+    : {
+        cols: Col[];
+        rowGroupSize: number;
+        pageSize: number;
+        codec: 'SNAPPY' | 'UNCOMPRESSED';
+        dictionarySize: number | undefined;
+      },
+): Uint8Array | null {
   try {
     return new Uint8Array(
       parquetWriteBuffer({
@@ -136,18 +182,30 @@ describe('columnar Parquet decoder = the hyparquet path', () => {
   it.each([
     ['65,535 distinct values, each ~4 times: the column dictionary is full, still dict', 65_535, 300_000, 'dict'],
     ['65,536 distinct values: the builder switches to UTF-8 part-way, across row groups', 65_536, 300_000, 'utf8'],
-  ])('%s', async (_what, distinct, rows, kind) => {
-    // per-row-group Parquet dictionaries (RLE_DICTIONARY, 150,000-row groups) merge into one column dictionary;
-    // in the first group, entries already seen repeat after the switch to UTF-8
-    const data = Array.from({ length: rows }, (_, i) => (i % 97 === 0 ? null : `v${(i * 7) % distinct}`));
-    const bytes = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 's', data, type: 'STRING', encoding: 'RLE_DICTIONARY' }], rowGroupSize: 150_000 }));
-    expect(parquetMetadata(bytes.slice().buffer).row_groups.map((g) => g.columns[0].meta_data?.encodings)).toEqual([['PLAIN', 'RLE_DICTIONARY'], ['PLAIN', 'RLE_DICTIONARY']]); // PLAIN: the dictionary page
-    share.columnar = share.all = 0;
-    expect(await both(bytes)).toBeNull();
-    expect(share).toEqual({ columnar: 1, all: 1 });
-    const t = await decodeParquet('t', bytes, 't.parquet', DEFAULT_DECODE_CAPS);
-    expect(t.columns[0].kind).toBe(kind);
-  }, 60_000);
+  ])(
+    '%s',
+    async (_what, distinct, rows, kind) => {
+      // per-row-group Parquet dictionaries (RLE_DICTIONARY, 150,000-row groups) merge into one column dictionary;
+      // in the first group, entries already seen repeat after the switch to UTF-8
+      const data = Array.from({ length: rows }, (_, i) => (i % 97 === 0 ? null : `v${(i * 7) % distinct}`));
+      const bytes = new Uint8Array(
+        parquetWriteBuffer({
+          columnData: [{ name: 's', data, type: 'STRING', encoding: 'RLE_DICTIONARY' }],
+          rowGroupSize: 150_000,
+        }),
+      );
+      expect(parquetMetadata(bytes.slice().buffer).row_groups.map((g) => g.columns[0].meta_data?.encodings)).toEqual([
+        ['PLAIN', 'RLE_DICTIONARY'],
+        ['PLAIN', 'RLE_DICTIONARY'],
+      ]); // PLAIN: the dictionary page
+      share.columnar = share.all = 0;
+      expect(await both(bytes)).toBeNull();
+      expect(share).toEqual({ columnar: 1, all: 1 });
+      const t = await decodeParquet('t', bytes, 't.parquet', DEFAULT_DECODE_CAPS);
+      expect(t.columns[0].kind).toBe(kind);
+    },
+    60_000,
+  );
 
   describe('rewritten by DuckDB (v1 and v2 pages, DATE / TIMESTAMP units, every codec)', () => {
     let dir: string;
@@ -169,7 +227,11 @@ describe('columnar Parquet decoder = the hyparquet path', () => {
           fc.integer({ min: 1, max: 200 }),
           async (t, compression, version, rowGroup) => {
             // DuckDB reads BYTE_STREAM_SPLIT only for floats
-            const cols = t.cols.map((c) => (c.encoding === 'BYTE_STREAM_SPLIT' && c.kind !== 'double' && c.kind !== 'float' ? { ...c, encoding: undefined } : c));
+            const cols = t.cols.map((c) =>
+              c.encoding === 'BYTE_STREAM_SPLIT' && c.kind !== 'double' && c.kind !== 'float'
+                ? { ...c, encoding: undefined }
+                : c,
+            );
             const bytes = write({ ...t, cols });
             if (!bytes || t.cols.length === 0) return;
             const src = join(dir, `in${n}.parquet`);
@@ -179,7 +241,9 @@ describe('columnar Parquet decoder = the hyparquet path', () => {
             const extra = t.cols.some((c) => c.kind === 'timestamp')
               ? `, CAST(c${t.cols.findIndex((c) => c.kind === 'timestamp')} AS DATE) AS d, CAST(c${t.cols.findIndex((c) => c.kind === 'timestamp')} AS TIMESTAMP_NS) AS ns, CAST(c${t.cols.findIndex((c) => c.kind === 'timestamp')} AS TIMESTAMP_MS) AS ms, CAST(c${t.cols.findIndex((c) => c.kind === 'timestamp')} AS TIMESTAMP) AS us`
               : '';
-            await duck.run(`COPY (SELECT *${extra} FROM '${src}') TO '${out}' (FORMAT parquet, COMPRESSION ${compression}, PARQUET_VERSION ${version}, ROW_GROUP_SIZE ${rowGroup})`);
+            await duck.run(
+              `COPY (SELECT *${extra} FROM '${src}') TO '${out}' (FORMAT parquet, COMPRESSION ${compression}, PARQUET_VERSION ${version}, ROW_GROUP_SIZE ${rowGroup})`,
+            );
             expect(await both(new Uint8Array(readFileSync(out)))).toBeNull();
           },
         ),

@@ -69,11 +69,23 @@ describe('remote data: a built data folder over HTTP', () => {
     expect((await server.log()).map((r) => r.path)).toEqual(['/sbirtools-data.json']);
     const local = openDataDir(folder);
     expect(ds.meta).toEqual(local.meta);
-    for (const name of ['Award Amount', 'Agency', 'Abstract', 'Proposal Award Date']) expect(decode(ds.loadColumn(name))).toEqual(decode(local.loadColumn(name)));
-    expect((await server.log()).map((r) => r.path)).toEqual(['/sbirtools-data.json', fileOf('Award Amount'), fileOf('Agency'), fileOf('Abstract'), fileOf('Proposal Award Date')]);
+    for (const name of ['Award Amount', 'Agency', 'Abstract', 'Proposal Award Date'])
+      expect(decode(ds.loadColumn(name))).toEqual(decode(local.loadColumn(name)));
+    expect((await server.log()).map((r) => r.path)).toEqual([
+      '/sbirtools-data.json',
+      fileOf('Award Amount'),
+      fileOf('Agency'),
+      fileOf('Abstract'),
+      fileOf('Proposal Award Date'),
+    ]);
     ds.loadColumn('Agency'); // memoized: no request
     expect(await server.log()).toHaveLength(5);
-    expect(ds.remote.bytesFetched).toBe(['Award Amount', 'Agency', 'Abstract', 'Proposal Award Date'].reduce((n, c) => n + manifest.columns.find((m) => m.name === c)!.bytes, 0));
+    expect(ds.remote.bytesFetched).toBe(
+      ['Award Amount', 'Agency', 'Abstract', 'Proposal Award Date'].reduce(
+        (n, c) => n + manifest.columns.find((m) => m.name === c)!.bytes,
+        0,
+      ),
+    );
   });
 
   it('a second open reads cached columns with no request (manifest revalidated with If-None-Match -> 304)', async () => {
@@ -87,7 +99,7 @@ describe('remote data: a built data folder over HTTP', () => {
     expect(log[0]!.inm).toMatch(/^"/);
   });
 
-  it('while the manifest\'s Cache-Control max-age holds, a second open makes no request at all', async () => {
+  it("while the manifest's Cache-Control max-age holds, a second open makes no request at all", async () => {
     const cache = await fresh({ '/sbirtools-data.json': { cacheControl: 'public, max-age=600' } });
     (await openRemoteDataset(server.url, cache, {}, env)).loadColumn('Phase');
     await server.clear();
@@ -116,14 +128,22 @@ describe('remote data: a built data folder over HTTP', () => {
     const ds = await openRemoteDataset(server.url, cache, {}, env);
     const e = failure(() => ds.loadColumn('City'));
     expect(e.code).toBe('DATA_FETCH_FAILED');
-    expect({ host: e.host, path: e.path, status: e.status }).toEqual({ host: server.host, path: fileOf('City'), status: 404 });
+    expect({ host: e.host, path: e.path, status: e.status }).toEqual({
+      host: server.host,
+      path: fileOf('City'),
+      status: 404,
+    });
     expect(e.message).toContain(server.host);
     expect(e.message).toContain(fileOf('City'));
     expect(e.message).not.toMatch(/\n\s+at /);
     expect(e.hint).toMatch(/build-data/);
     expect(cachedFiles(cache).filter((f) => f.endsWith('.col'))).toEqual([]);
     const m = await failureAsync(openRemoteDataset(`${server.url}missing/`, cache, {}, env));
-    expect({ code: m.code, status: m.status, path: m.path }).toEqual({ code: 'DATA_FETCH_FAILED', status: 404, path: '/missing/sbirtools-data.json' });
+    expect({ code: m.code, status: m.status, path: m.path }).toEqual({
+      code: 'DATA_FETCH_FAILED',
+      status: 404,
+      path: '/missing/sbirtools-data.json',
+    });
   });
 
   it('a 5xx is retried with backoff, then fails naming the attempts', async () => {
@@ -217,21 +237,39 @@ describe('remote data: a built data folder over HTTP', () => {
     }
   });
 
-  it('loads a column from a `node --input-type=module -e` script (the main script\'s flags never reach the fetch thread)', () => {
+  it("loads a column from a `node --input-type=module -e` script (the main script's flags never reach the fetch thread)", () => {
     const mod = join(import.meta.dirname, '../../../../dist/src/data/remote/openRemoteDataset.js');
     const script = `const { openRemoteDataset } = await import(${JSON.stringify(mod)});
       const ds = await openRemoteDataset(${JSON.stringify(server.url)}, ${JSON.stringify(tempDir())}, { deadlineMs: 30000 }, {});
       console.log(ds.loadColumn('Agency').kind);`;
-    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 120_000 }).trim()).toBe('dict');
+    expect(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        timeout: 120_000,
+      }).trim(),
+    ).toBe('dict');
   });
 
   it('resolveDataSource: an http(s) dataPath or SBIRTOOLS_DATA_URL is remote data, cached under the temp dir unless a cache dir is set', () => {
     const a = resolveDataSource({ dataPath: 'https://cdn.example.com/sbir/', env: {} });
     expect(a).toMatchObject({ kind: 'remote', url: 'https://cdn.example.com/sbir/', origin: 'dataPath' });
     expect(a.cacheDir).toMatch(/sbirtools$/);
-    const b = resolveDataSource({ env: { SBIRTOOLS_DATA_URL: 'https://cdn.example.com/x/', SBIRTOOLS_CSV_PATH: '/a.csv', SBIRTOOLS_CACHE_DIR: '/c' } });
-    expect(b).toMatchObject({ kind: 'remote', url: 'https://cdn.example.com/x/', cacheDir: '/c', origin: 'dataUrlEnv' });
+    const b = resolveDataSource({
+      env: {
+        SBIRTOOLS_DATA_URL: 'https://cdn.example.com/x/',
+        SBIRTOOLS_CSV_PATH: '/a.csv',
+        SBIRTOOLS_CACHE_DIR: '/c',
+      },
+    });
+    expect(b).toMatchObject({
+      kind: 'remote',
+      url: 'https://cdn.example.com/x/',
+      cacheDir: '/c',
+      origin: 'dataUrlEnv',
+    });
     expect(resolveDataSource({ dataPath: '/local.csv', env: { SBIRTOOLS_DATA_URL: 'https://x/' } }).kind).toBe('csv');
-    expect(() => resolveDataSource({ dataPath: 'https://x/', remote: { retries: -1 }, env: {} })).toThrow(/remoteData.retries/);
+    expect(() => resolveDataSource({ dataPath: 'https://x/', remote: { retries: -1 }, env: {} })).toThrow(
+      /remoteData.retries/,
+    );
   });
 });

@@ -15,7 +15,12 @@ describe('foldableColumn', () => {
     expect(foldableColumns((d: any) => ['DOD', 'NASA'].includes(d.Agency))).toEqual(['Agency']);
     expect(foldableColumns((d: any) => d['Award Title'].toLowerCase().startsWith('quantum'))).toEqual(['Award Title']);
     expect(foldableColumns((d: any) => wanted.has(d.K2))).toEqual(['K2']);
-    expect(foldableColumns((d: any) => { const s = d.K2; return s === 'x' || ['y'].some((w) => w === s); })).toEqual(['K2']);
+    expect(
+      foldableColumns((d: any) => {
+        const s = d.K2;
+        return s === 'x' || ['y'].some((w) => w === s);
+      }),
+    ).toEqual(['K2']);
     expect(foldableColumns((d: any) => /^a/i.test(d.K1))).toEqual(['K1']);
     expect(foldableColumns((d: any) => d.K1 !== undefined && d.K1.length > lim)).toEqual(['K1']);
   });
@@ -25,7 +30,12 @@ describe('foldableColumn', () => {
     expect(foldableColumns((d: any) => [d.K2].some(f))).toBeUndefined(); // a callback we cannot see
     expect(foldableColumns((d: any) => f(d.K2))).toBeUndefined();
     expect(foldableColumns((d: any) => new Set([1]).has(d.K2))).toBeUndefined();
-    expect(foldableColumns((d: any) => { d.K2 = 1; return true; })).toBeUndefined();
+    expect(
+      foldableColumns((d: any) => {
+        d.K2 = 1;
+        return true;
+      }),
+    ).toBeUndefined();
   });
   test('accepts up to three columns; rejects more, or the row as a whole', () => {
     expect(foldableColumns((d: any) => d.K1 === 'a' && d['Award Year'] >= lim)).toEqual(['K1', 'Award Year']);
@@ -33,7 +43,11 @@ describe('foldableColumn', () => {
     expect(foldableColumns((d: any) => JSON.stringify(d).includes('x'))).toBeUndefined();
     expect(foldableColumns((d: any) => Object.keys(d).length > 0)).toBeUndefined();
     expect(foldableColumns((d: any, $: any) => d.K1 === $.k)).toBeUndefined();
-    expect(foldableColumns(function (this: unknown, d: any) { return d.K1 === this; })).toBeUndefined();
+    expect(
+      foldableColumns(function (this: unknown, d: any) {
+        return d.K1 === this;
+      }),
+    ).toBeUndefined();
     expect(foldableColumns(async (d: any) => d.K1)).toBeUndefined();
   });
 });

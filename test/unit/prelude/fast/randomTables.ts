@@ -8,7 +8,12 @@ import { columnar, dict } from '../fixture.js';
 const KEYS = ['a', 'A', 'b', '', 'null', 'é', 'Ünïcødé', '😀', '𝒳y', 'a|b', 'x"|"y', 'Phase I', 'Phase II', ' a'];
 
 function float(values: Array<number | null>, type: 'number' | 'integer' | 'date'): ColumnData {
-  return { kind: 'float64', type, values: Float64Array.from(values, (v) => v ?? 0), valid: Uint8Array.from(values, (v) => (v === null ? 0 : 1)) };
+  return {
+    kind: 'float64',
+    type,
+    values: Float64Array.from(values, (v) => v ?? 0),
+    valid: Uint8Array.from(values, (v) => (v === null ? 0 : 1)),
+  };
 }
 
 const maybe = <T>(arb: fc.Arbitrary<T>, nullFreq: number) => fc.option(arb, { nil: null, freq: nullFreq });
@@ -19,27 +24,64 @@ const row = fc.record({
   K1: maybe(fc.constantFrom(...KEYS), 6),
   K2: maybe(fc.constantFrom('x', 'y', 'z', 'w'), 4),
   Y: maybe(fc.integer({ min: -3, max: 6 }), 5),
-  D: maybe(fc.integer({ min: -800, max: 400 }).map((d) => d * DAY * 30), 5),
-  V: maybe(fc.oneof(fc.integer({ min: -5, max: 9 }), fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.constantFrom(-0, 0, Number.NaN, 0.1, 0.2)), 5),
+  D: maybe(
+    fc.integer({ min: -800, max: 400 }).map((d) => d * DAY * 30),
+    5,
+  ),
+  V: maybe(
+    fc.oneof(
+      fc.integer({ min: -5, max: 9 }),
+      fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+      fc.constantFrom(-0, 0, Number.NaN, 0.1, 0.2),
+    ),
+    5,
+  ),
   A: maybe(fc.constantFrom('x', 'y'), 1000), // K2-like, nearly never null: an all-null-free column
 });
 
 /** Tables of 0-60 rows; every third has 1,200-2,500 rows (enough for the top-n path). */
-export const tableArb: fc.Arbitrary<ColumnarTable> = fc.oneof(
-  { arbitrary: fc.array(row, { minLength: 0, maxLength: 60, size: 'max' }), weight: 2 },
-  { arbitrary: fc.array(row, { minLength: 1200, maxLength: 2500 }), weight: 1 },
-).map((rows) => build(rows));
+export const tableArb: fc.Arbitrary<ColumnarTable> = fc
+  .oneof(
+    { arbitrary: fc.array(row, { minLength: 0, maxLength: 60, size: 'max' }), weight: 2 },
+    { arbitrary: fc.array(row, { minLength: 1200, maxLength: 2500 }), weight: 1 },
+  )
+  .map((rows) => build(rows));
 
 /** One row of the tables (null = missing). */
-export type Row = { K1: string | null; K2: string | null; Y: number | null; D: number | null; V: number | null; A: string | null };
+export type Row = {
+  K1: string | null;
+  K2: string | null;
+  Y: number | null;
+  D: number | null;
+  V: number | null;
+  A: string | null;
+};
 
 /** Edge tables every run includes: empty, one row, every key and value missing, one huge group. */
 export const EDGE_TABLES: ColumnarTable[] = [
   build([]),
   build([{ K1: '😀', K2: 'y', Y: -1, D: -86400000 * 365 * 20, V: -0, A: 'x' }]),
   build(Array.from({ length: 9 }, () => ({ K1: null, K2: null, Y: null, D: null, V: null, A: null }))),
-  build(Array.from({ length: 1500 }, (_, i) => ({ K1: 'a', K2: i % 7 ? 'x' : 'y', Y: i % 3, D: 0, V: [0, -0, Number.NaN, 1.5, -2, null, 7][(i * 5) % 7], A: 'x' }))),
-  build(Array.from({ length: 40 }, (_, i) => ({ K1: ['b', 'a'][i % 2], K2: 'x', Y: i % 4, D: null, V: [0, -0, 0, 3][i % 4], A: null }))),
+  build(
+    Array.from({ length: 1500 }, (_, i) => ({
+      K1: 'a',
+      K2: i % 7 ? 'x' : 'y',
+      Y: i % 3,
+      D: 0,
+      V: [0, -0, Number.NaN, 1.5, -2, null, 7][(i * 5) % 7],
+      A: 'x',
+    })),
+  ),
+  build(
+    Array.from({ length: 40 }, (_, i) => ({
+      K1: ['b', 'a'][i % 2],
+      K2: 'x',
+      Y: i % 4,
+      D: null,
+      V: [0, -0, 0, 3][i % 4],
+      A: null,
+    })),
+  ),
 ];
 
 function build(rows: Row[]): ColumnarTable {
@@ -48,8 +90,14 @@ function build(rows: Row[]): ColumnarTable {
   return columnar('award_data', {
     K1: dict(rows.map((r) => r.K1)),
     K2: dict(rows.map((r) => r.K2)),
-    Y: float(rows.map((r) => r.Y), 'integer'),
-    D: float(rows.map((r) => r.D), 'date'),
+    Y: float(
+      rows.map((r) => r.Y),
+      'integer',
+    ),
+    D: float(
+      rows.map((r) => r.D),
+      'date',
+    ),
     V: float(V, 'number'),
     A: dict(rows.map((r) => r.A)),
   });

@@ -12,11 +12,28 @@ import { differentialHelpers, diffRuns, install } from './differentialRuns.js';
 import { EDGE_TABLES, tableArb } from './randomTables.js';
 
 const SEED = Number(process.env.FAST_CHECK_SEED ?? 20261125);
-const TEXTS = ['Quantum sensing', 'quantum', 'QUANTUM dots', '', 'a😀b', '𝒳y and 𝒳z', 'café', 'lone \uD800 surrogate', 'Ünïcødé ✓', 'sensor\nnetwork'];
+const TEXTS = [
+  'Quantum sensing',
+  'quantum',
+  'QUANTUM dots',
+  '',
+  'a😀b',
+  '𝒳y and 𝒳z',
+  'café',
+  'lone \uD800 surrogate',
+  'Ünïcødé ✓',
+  'sensor\nnetwork',
+];
 
 /** A random table plus T: long text (utf8, served in pages) with nulls, surrogate pairs and a lone surrogate. */
 function withText(t: ColumnarTable, i: number): ColumnarTable {
-  const rng = fc.sample(fc.array(fc.option(fc.constantFrom(...TEXTS), { nil: null, freq: 5 }), { minLength: t.numRows, maxLength: t.numRows }), { numRuns: 1, seed: SEED + i })[0]!;
+  const rng = fc.sample(
+    fc.array(fc.option(fc.constantFrom(...TEXTS), { nil: null, freq: 5 }), {
+      minLength: t.numRows,
+      maxLength: t.numRows,
+    }),
+    { numRuns: 1, seed: SEED + i },
+  )[0]!;
   const data = utf8(rng);
   return { ...t, name: `t${i}`, columns: [...t.columns, { name: 'T', type: 'string', kind: 'utf8', data }] };
 }
@@ -24,7 +41,9 @@ function withText(t: ColumnarTable, i: number): ColumnarTable {
 const TABLES = [...EDGE_TABLES, ...fc.sample(tableArb, { numRuns: 24, seed: SEED })].map(withText);
 
 let h: Harness;
-beforeAll(() => { h = createHarness({ tables: [AWARDS, ...TABLES], textPages: true, limits: { maxResultBytes: 8 << 20 } }); });
+beforeAll(() => {
+  h = createHarness({ tables: [AWARDS, ...TABLES], textPages: true, limits: { maxResultBytes: 8 << 20 } });
+});
 afterAll(() => h.dispose());
 
 /** The exact dump of a result: a table's values and column order, a Series' values and index. */
@@ -36,7 +55,15 @@ const DUMP = `var __dump = (x) => {
 
 const diff = (exprs: string[]) => diffRuns(h, exprs);
 
-beforeAll(() => install(h, differentialHelpers(TABLES.map((t) => t.name), DUMP)));
+beforeAll(() =>
+  install(
+    h,
+    differentialHelpers(
+      TABLES.map((t) => t.name),
+      DUMP,
+    ),
+  ),
+);
 
 /**
  * merge's lookup path against the join it replaces (Arquero's join on plain copies, ordered by the
@@ -52,47 +79,55 @@ true`;
 
 describe('the Series layer on typed arrays gives the per-value answers', () => {
   test('reductions of number, integer, date and dictionary columns, also filtered and ordered', async () => {
-    expect(await diff([
-      '(X) => [X.V.sum(), X.V.mean(), X.V.min(), X.V.max(), X.V.std(), X.V.var(), X.V.count(), X.V.median(), X.V.quantile(0.25)]',
-      '(X) => [X.Y.sum(), X.Y.mean(), X.Y.idxmax(), X.Y.idxmin(), X.Y.argmax(), X.Y.argmin(), X.Y.count()]',
-      "(X) => [X.K1.nunique(), X.K1.nunique({ dropna: false }), X.filter(X.Y.gt(1)).K2.nunique(), X.A.nunique({ dropna: false })]",
-      '(X) => [X.D.min(), X.D.max(), X.D.count(), X.K1.count(), X.K1.min(), X.K1.max(), X.T.count()]',
-      "(X) => { const F = X.filter(X.Y.gt(0)).orderby(aq.desc('V')); return [F.V.sum(), F.V.mean(), F.V.idxmax(), F.V.std(), F.Y.argmin(), F.V.median()]; }",
-      // a plain copy without values has no dtype to infer (it describes as text): columns with values only
-      "(X) => X.V.count() ? X.V.describe() : null",
-      "(X) => X.D.count() ? X.D.describe() : null",
-      "(X) => X.filter(X.K2.eq('x')).Y.count() ? X.filter(X.K2.eq('x')).Y.describe() : null",
-      "(X) => ['K1', 'K2', 'Y', 'D', 'V', 'A', 'T'].every((c) => X[c].count()) ? X.describe() : null",
-    ])).toEqual([]);
+    expect(
+      await diff([
+        '(X) => [X.V.sum(), X.V.mean(), X.V.min(), X.V.max(), X.V.std(), X.V.var(), X.V.count(), X.V.median(), X.V.quantile(0.25)]',
+        '(X) => [X.Y.sum(), X.Y.mean(), X.Y.idxmax(), X.Y.idxmin(), X.Y.argmax(), X.Y.argmin(), X.Y.count()]',
+        '(X) => [X.K1.nunique(), X.K1.nunique({ dropna: false }), X.filter(X.Y.gt(1)).K2.nunique(), X.A.nunique({ dropna: false })]',
+        '(X) => [X.D.min(), X.D.max(), X.D.count(), X.K1.count(), X.K1.min(), X.K1.max(), X.T.count()]',
+        "(X) => { const F = X.filter(X.Y.gt(0)).orderby(aq.desc('V')); return [F.V.sum(), F.V.mean(), F.V.idxmax(), F.V.std(), F.Y.argmin(), F.V.median()]; }",
+        // a plain copy without values has no dtype to infer (it describes as text): columns with values only
+        '(X) => X.V.count() ? X.V.describe() : null',
+        '(X) => X.D.count() ? X.D.describe() : null',
+        "(X) => X.filter(X.K2.eq('x')).Y.count() ? X.filter(X.K2.eq('x')).Y.describe() : null",
+        "(X) => ['K1', 'K2', 'Y', 'D', 'V', 'A', 'T'].every((c) => X[c].count()) ? X.describe() : null",
+      ]),
+    ).toEqual([]);
   }, 180_000);
   test('comparisons and masks combined, counted and used as filters', async () => {
-    expect(await diff([
-      "(X) => [X.V.gt(0).sum(), X.V.ge(0).sum(), X.V.lt(1.5).sum(), X.V.le(-0).sum(), X.V.eq(0).sum(), X.V.ne(0).sum(), X.V.gt(0).mean()]",
-      "(X) => [X.Y.eq(2).tolist(), X.K1.eq('a').tolist(), X.K1.ne('a').tolist(), X.K1.gt('b').tolist(), X.D.gt(0).tolist()]",
-      "(X) => X.V.gt(0).and(X.K2.eq('x')).or(X.Y.isin([1, 2]).not()).xor(X.K1.isin(['a', 'é']))",
-      "(X) => X[X.V.between(-2, 3).and(X.K2.ne('y'))]",
-      "(X) => X.filter(X.Y.between(0, 3, 'neither')).orderby('Y').filter(X.orderby('Y').filter(X.Y.between(0, 3, 'neither')).V.gt(0).not())",
-      "(X) => X.orderby(aq.desc('V')).V.gt(0).tolist()",
-      "(X) => [X.K1.isin(['a', 'null', '😀']).sum(), X.V.isin([0, 1.5]).sum(), X.T.isna().sum()]",
-      "(X) => X.V.gt(0).and(X.V.lt(100)).not().sum()",
-    ])).toEqual([]);
+    expect(
+      await diff([
+        '(X) => [X.V.gt(0).sum(), X.V.ge(0).sum(), X.V.lt(1.5).sum(), X.V.le(-0).sum(), X.V.eq(0).sum(), X.V.ne(0).sum(), X.V.gt(0).mean()]',
+        "(X) => [X.Y.eq(2).tolist(), X.K1.eq('a').tolist(), X.K1.ne('a').tolist(), X.K1.gt('b').tolist(), X.D.gt(0).tolist()]",
+        "(X) => X.V.gt(0).and(X.K2.eq('x')).or(X.Y.isin([1, 2]).not()).xor(X.K1.isin(['a', 'é']))",
+        "(X) => X[X.V.between(-2, 3).and(X.K2.ne('y'))]",
+        "(X) => X.filter(X.Y.between(0, 3, 'neither')).orderby('Y').filter(X.orderby('Y').filter(X.Y.between(0, 3, 'neither')).V.gt(0).not())",
+        "(X) => X.orderby(aq.desc('V')).V.gt(0).tolist()",
+        "(X) => [X.K1.isin(['a', 'null', '😀']).sum(), X.V.isin([0, 1.5]).sum(), X.T.isna().sum()]",
+        '(X) => X.V.gt(0).and(X.V.lt(100)).not().sum()',
+      ]),
+    ).toEqual([]);
   }, 180_000);
   test('string methods on dictionary columns and on long text in pages', async () => {
-    expect(await diff([
-      "(X) => [X.T.str.len().tolist(), X.T.str.len().mean(), X.K1.str.len().tolist(), X.K1.str.len().sum()]",
-      "(X) => [X.T.str.contains('quantum', { case: false }).sum(), X.T.str.contains('sens', { regex: false }).tolist(), X.K1.str.contains('a').tolist()]",
-      "(X) => [X.T.str.lower().tolist(), X.K1.str.upper().tolist(), X.T.str.startswith('Q').sum(), X.K1.str.endswith(['b', 'I']).tolist()]",
-      "(X) => [X.T.str.count('a').tolist(), X.T.str.find('y').tolist(), X.K1.str.strip().value_counts(), X.T.str.len().max()]",
-      "(X) => X.filter(X.K2.eq('x')).orderby('V').T.str.contains('😀').tolist()",
-    ])).toEqual([]);
+    expect(
+      await diff([
+        '(X) => [X.T.str.len().tolist(), X.T.str.len().mean(), X.K1.str.len().tolist(), X.K1.str.len().sum()]',
+        "(X) => [X.T.str.contains('quantum', { case: false }).sum(), X.T.str.contains('sens', { regex: false }).tolist(), X.K1.str.contains('a').tolist()]",
+        "(X) => [X.T.str.lower().tolist(), X.K1.str.upper().tolist(), X.T.str.startswith('Q').sum(), X.K1.str.endswith(['b', 'I']).tolist()]",
+        "(X) => [X.T.str.count('a').tolist(), X.T.str.find('y').tolist(), X.K1.str.strip().value_counts(), X.T.str.len().max()]",
+        "(X) => X.filter(X.K2.eq('x')).orderby('V').T.str.contains('😀').tolist()",
+      ]),
+    ).toEqual([]);
   }, 180_000);
   test('sort_values, nlargest and nsmallest of numbers, dates and dictionary text', async () => {
-    expect(await diff([
-      "(X) => [X.V.sort_values(), X.V.sort_values({ ascending: false, na_position: 'first' }), X.D.sort_values(false)]",
-      "(X) => [X.K1.sort_values(), X.K1.sort_values({ ascending: false }), X.filter(X.Y.gt(0)).orderby('V').K2.sort_values()]",
-      "(X) => [X.V.nlargest(3), X.V.nsmallest(5), X.Y.nlargest(10), X.D.nsmallest(2), X.K1.nlargest(4), X.V.nlargest(0), X.Y.nlargest(1200)]",
-      "(X) => X.filter(X.K2.ne('x')).orderby(aq.desc('Y')).V.nlargest(7)",
-    ])).toEqual([]);
+    expect(
+      await diff([
+        "(X) => [X.V.sort_values(), X.V.sort_values({ ascending: false, na_position: 'first' }), X.D.sort_values(false)]",
+        "(X) => [X.K1.sort_values(), X.K1.sort_values({ ascending: false }), X.filter(X.Y.gt(0)).orderby('V').K2.sort_values()]",
+        '(X) => [X.V.nlargest(3), X.V.nsmallest(5), X.Y.nlargest(10), X.D.nsmallest(2), X.K1.nlargest(4), X.V.nlargest(0), X.Y.nlargest(1200)]',
+        "(X) => X.filter(X.K2.ne('x')).orderby(aq.desc('Y')).V.nlargest(7)",
+      ]),
+    ).toEqual([]);
   }, 180_000);
   test('merge on a lookup table (left and inner) gives the join answers, column names and missing values included', async () => {
     const r = await h.run(JOIN_REF);
@@ -103,27 +138,39 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
       "tables.t1.select('K1', 'V', 'T')",
     ];
     const exprs = [];
-    for (const [key, R] of [['K2', lookups[0]], ['K1', lookups[1]], ['K1', lookups[2]]]) {
+    for (const [key, R] of [
+      ['K2', lookups[0]],
+      ['K1', lookups[1]],
+      ['K1', lookups[2]],
+    ]) {
       for (const how of ['left', 'inner']) {
-        exprs.push(`(X) => __dump(merge(X, ${R}, { on: '${key}', how: '${how}' })) === __dump(__join(X, ${R}, '${key}', '${how}')) || [__dump(merge(X, ${R}, { on: '${key}', how: '${how}' })).slice(0, 300), __dump(__join(X, ${R}, '${key}', '${how}')).slice(0, 300)]`);
-        exprs.push(`(X) => { const F = X.filter(X.Y.gt(0)).orderby(aq.desc('V')); return __dump(merge(F, ${R}, { on: '${key}', how: '${how}' })) === __dump(__join(F, ${R}, '${key}', '${how}')) || 'differs'; }`);
+        exprs.push(
+          `(X) => __dump(merge(X, ${R}, { on: '${key}', how: '${how}' })) === __dump(__join(X, ${R}, '${key}', '${how}')) || [__dump(merge(X, ${R}, { on: '${key}', how: '${how}' })).slice(0, 300), __dump(__join(X, ${R}, '${key}', '${how}')).slice(0, 300)]`,
+        );
+        exprs.push(
+          `(X) => { const F = X.filter(X.Y.gt(0)).orderby(aq.desc('V')); return __dump(merge(F, ${R}, { on: '${key}', how: '${how}' })) === __dump(__join(F, ${R}, '${key}', '${how}')) || 'differs'; }`,
+        );
       }
     }
     // each expression is true on the host table and on its plain copy when the two paths agree
     expect(await diff(exprs.map((e) => e))).toEqual([]);
-    const bad = await h.run(`${JSON.stringify(TABLES.map((t) => t.name))}.flatMap((n) => [${exprs.join(',')}].map((e) => e(tables[n]))).filter((x) => x !== true).slice(0, 3)`);
+    const bad = await h.run(
+      `${JSON.stringify(TABLES.map((t) => t.name))}.flatMap((n) => [${exprs.join(',')}].map((e) => e(tables[n]))).filter((x) => x !== true).slice(0, 3)`,
+    );
     expect(bad.ok && bad.value).toEqual([]);
   }, 180_000);
   test('pivot_table with and without margins, and concat of host tables', async () => {
-    expect(await diff([
-      "(X) => X.pivot_table({ index: 'K1', columns: 'K2', values: 'V', aggfunc: 'sum', fill_value: 0 })",
-      "(X) => X.pivot_table({ index: ['K2', 'Y'], columns: 'A', values: 'V', aggfunc: ['mean', 'count'], margins: true })",
-      "(X) => X.pivot_table({ index: 'K1', values: 'Y', aggfunc: 'max' })",
-      "(X) => X.filter(X.Y.gt(0)).pivot_table({ index: 'Y', columns: 'D', values: 'V', aggfunc: 'size' })",
-      "(X) => crosstab(X, 'K1', 'K2', { margins: true })",
-      "(X) => concat([X, X.filter(X.V.gt(0)).orderby('V')])",
-      "(X) => { const c = concat([X.filter(X.Y.gt(1)), X.select('K1', 'V')]); return [c.V.sum(), c.K1.value_counts(), c.groupby('K1')['V'].sum(), c.Y.count()]; }",
-      "(X) => concat([X, tables.t0, tables.t3]).K2.value_counts()",
-    ])).toEqual([]);
+    expect(
+      await diff([
+        "(X) => X.pivot_table({ index: 'K1', columns: 'K2', values: 'V', aggfunc: 'sum', fill_value: 0 })",
+        "(X) => X.pivot_table({ index: ['K2', 'Y'], columns: 'A', values: 'V', aggfunc: ['mean', 'count'], margins: true })",
+        "(X) => X.pivot_table({ index: 'K1', values: 'Y', aggfunc: 'max' })",
+        "(X) => X.filter(X.Y.gt(0)).pivot_table({ index: 'Y', columns: 'D', values: 'V', aggfunc: 'size' })",
+        "(X) => crosstab(X, 'K1', 'K2', { margins: true })",
+        "(X) => concat([X, X.filter(X.V.gt(0)).orderby('V')])",
+        "(X) => { const c = concat([X.filter(X.Y.gt(1)), X.select('K1', 'V')]); return [c.V.sum(), c.K1.value_counts(), c.groupby('K1')['V'].sum(), c.Y.count()]; }",
+        '(X) => concat([X, tables.t0, tables.t3]).K2.value_counts()',
+      ]),
+    ).toEqual([]);
   }, 180_000);
 });

@@ -22,16 +22,28 @@ const written = (t: ColumnTable) => Buffer.from(writeCsv(t, undefined, false)).t
 
 describe('to_csv writer: the same bytes as the reference writer', () => {
   test('random tables', () => {
-    fc.assert(fc.property(caseArb, (c) => {
-      const t = tableOf(c);
-      expect(written(t)).toBe(reference(t));
-    }), { numRuns: 300, seed: SEED });
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const t = tableOf(c);
+        expect(written(t)).toBe(reference(t));
+      }),
+      { numRuns: 300, seed: SEED },
+    );
   });
 
   test('edge values: quoting, white space, dates far from 1970, non-finite numbers', () => {
     const t = new ColumnTable({
       'a,"b"': [' lead', 'trail ', '\u00a0nbsp', 'x\u2028', 'say "hi"', 'a\r\nb', '', null],
-      d: [new Date(-62198755200000), new Date(253402300799999), new Date(-1), new Date(8.64e15), new Date(-8.64e15), new Date(Number.NaN), new Date(1.5), null],
+      d: [
+        new Date(-62198755200000),
+        new Date(253402300799999),
+        new Date(-1),
+        new Date(8.64e15),
+        new Date(-8.64e15),
+        new Date(Number.NaN),
+        new Date(1.5),
+        null,
+      ],
       n: [Number.NaN, Infinity, -0, 1e21, 1e-7, 2 ** 53, -1.5, undefined],
       o: [{ a: 1 }, [1, 'x'], 10n ** 20n, true, false, 'é', null, undefined],
     } as never);

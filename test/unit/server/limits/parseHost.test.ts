@@ -36,7 +36,15 @@ describe('parseHost', () => {
 describe('parseOrigin', () => {
   it('accepts a serialised origin and refuses anything with extra parts', () => {
     expect(parseOrigin('http://localhost:8787')?.host).toBe('localhost:8787');
-    for (const bad of ['null', 'http://localhost:8787/', 'http://u@localhost:8787', 'http://localhost.:8787', 'file://x', 'http://localhost:8787@evil.example', 'javascript:alert(1)']) {
+    for (const bad of [
+      'null',
+      'http://localhost:8787/',
+      'http://u@localhost:8787',
+      'http://localhost.:8787',
+      'file://x',
+      'http://localhost:8787@evil.example',
+      'javascript:alert(1)',
+    ]) {
       expect(parseOrigin(bad), bad).toBeUndefined();
     }
   });

@@ -21,7 +21,10 @@ describe('warmUpArrow', () => {
     const bytes = decode.mock.calls[0][1];
     const t = tableFromIPC(bytes, { useBigInt: true });
     const rows = t.getChildAt(0).data.map((b) => b.length);
-    const kinds = t.schema.fields.map((f, i) => arrowColumn(t.getChildAt(i).data as unknown as ArrowBatch[], f.type as ArrowFieldType, rows, 'w', f.name)?.kind);
+    const kinds = t.schema.fields.map(
+      (f, i) =>
+        arrowColumn(t.getChildAt(i).data as unknown as ArrowBatch[], f.type as ArrowFieldType, rows, 'w', f.name)?.kind,
+    );
     expect(kinds).toEqual(['utf8', 'dict', 'dict', 'float64', 'float64', 'float64', 'float64', 'bool']);
   });
 

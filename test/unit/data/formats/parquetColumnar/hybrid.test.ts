@@ -8,7 +8,8 @@ function bitPacked(values: number[], width: number): number[] {
   const groups = Math.ceil(values.length / 8);
   const bytes = new Array<number>(groups * width).fill(0);
   values.forEach((v, i) => {
-    for (let b = 0; b < width; b++) if (Math.floor(v / 2 ** b) % 2) bytes[Math.floor((i * width + b) / 8)] |= 1 << ((i * width + b) % 8);
+    for (let b = 0; b < width; b++)
+      if (Math.floor(v / 2 ** b) % 2) bytes[Math.floor((i * width + b) / 8)] |= 1 << ((i * width + b) % 8);
   });
   return [...varint(groups * 2 + 1), ...bytes];
 }
@@ -36,7 +37,20 @@ describe('readHybrid (RLE / bit-packed hybrid)', () => {
         fc.integer({ min: 0, max: 32 }).chain((width) =>
           fc.tuple(
             fc.constant(width),
-            fc.array(fc.oneof(fc.record({ rle: fc.constant(true), v: fc.nat({ max: 2 ** width - 1 }), n: fc.integer({ min: 1, max: 300 }) }), fc.record({ rle: fc.constant(false), vs: fc.array(fc.nat({ max: 2 ** width - 1 }), { minLength: 1, maxLength: 40 }) })), { minLength: 1, maxLength: 6 }),
+            fc.array(
+              fc.oneof(
+                fc.record({
+                  rle: fc.constant(true),
+                  v: fc.nat({ max: 2 ** width - 1 }),
+                  n: fc.integer({ min: 1, max: 300 }),
+                }),
+                fc.record({
+                  rle: fc.constant(false),
+                  vs: fc.array(fc.nat({ max: 2 ** width - 1 }), { minLength: 1, maxLength: 40 }),
+                }),
+              ),
+              { minLength: 1, maxLength: 6 },
+            ),
           ),
         ),
         ([width, runs]) => {
@@ -70,6 +84,8 @@ describe('readHybrid (RLE / bit-packed hybrid)', () => {
     expect(() => readHybrid(buf, 0, buf.length, 8, new Int32Array(5), 5)).toThrow(/stop after 4 of 5/);
     const packed = Uint8Array.from(bitPacked([1, 2, 3, 4, 5, 6, 7, 0], 3));
     expect(() => readHybrid(packed, 0, packed.length - 2, 3, new Int32Array(8), 8)).toThrow(/needs 3 bytes/);
-    expect(() => readHybrid(Uint8Array.from([0x80, 0x80, 0x80, 0x80, 0x80, 0x01]), 0, 6, 1, new Int32Array(1), 1)).toThrow(/longer than 5 bytes/);
+    expect(() =>
+      readHybrid(Uint8Array.from([0x80, 0x80, 0x80, 0x80, 0x80, 0x01]), 0, 6, 1, new Int32Array(1), 1),
+    ).toThrow(/longer than 5 bytes/);
   });
 });

@@ -14,7 +14,8 @@ import { StringSink } from '../../../../../src/data/formats/parquetColumnar/stri
 const enc = new TextEncoder();
 
 /** A page of the column: PLAIN values, or indices into the dictionary page before it. */
-type Page = { kind: 'plain'; rows: Array<string | null> } | { kind: 'dict'; entries: string[]; rows: Array<number | null> };
+type Page =
+  { kind: 'plain'; rows: Array<string | null> } | { kind: 'dict'; entries: string[]; rows: Array<number | null> };
 
 function plainBytes(values: string[]): Uint8Array {
   const parts = values.map((v) => enc.encode(v));
@@ -52,12 +53,28 @@ function built(pages: Page[]): DictColumn | Utf8Column {
     const values = p.rows.filter((r) => r !== null);
     if (p.kind === 'plain') {
       const buf = plainBytes(values as string[]);
-      sink.page({ buf, pos: 0, end: buf.length, encoding: 'PLAIN', rows: p.rows.length, defs: defsOf(p.rows), nonNull: values.length });
+      sink.page({
+        buf,
+        pos: 0,
+        end: buf.length,
+        encoding: 'PLAIN',
+        rows: p.rows.length,
+        defs: defsOf(p.rows),
+        nonNull: values.length,
+      });
     } else {
       const dict = plainBytes(p.entries);
       sink.dictionary(dict, 0, dict.length, p.entries.length);
       const buf = indexBytes(values as number[], p.entries.length);
-      sink.page({ buf, pos: 0, end: buf.length, encoding: 'RLE_DICTIONARY', rows: p.rows.length, defs: defsOf(p.rows), nonNull: values.length });
+      sink.page({
+        buf,
+        pos: 0,
+        end: buf.length,
+        encoding: 'RLE_DICTIONARY',
+        rows: p.rows.length,
+        defs: defsOf(p.rows),
+        nonNull: values.length,
+      });
     }
   }
   return sink.finish();
@@ -65,34 +82,56 @@ function built(pages: Page[]): DictColumn | Utf8Column {
 
 /** The reference: every row as UTF-8, then dictEncode's rule. */
 function reference(pages: Page[]): DictColumn | Utf8Column {
-  const rows = pages.flatMap((p) => (p.kind === 'plain' ? p.rows : p.rows.map((r) => (r === null ? null : p.entries[r]))));
+  const rows = pages.flatMap((p) =>
+    p.kind === 'plain' ? p.rows : p.rows.map((r) => (r === null ? null : p.entries[r])),
+  );
   const parts = rows.map((r) => (r === null ? new Uint8Array(0) : enc.encode(r)));
   const offsets = new Int32Array(rows.length + 1);
   parts.forEach((p, i) => (offsets[i + 1] = offsets[i] + p.length));
   const bytes = new Uint8Array(offsets[rows.length]);
   parts.forEach((p, i) => bytes.set(p, offsets[i]));
-  const col: Utf8Column = { kind: 'utf8', type: 'string', bytes, offsets, valid: Uint8Array.from(rows, (r) => (r === null ? 0 : 1)) };
+  const col: Utf8Column = {
+    kind: 'utf8',
+    type: 'string',
+    bytes,
+    offsets,
+    valid: Uint8Array.from(rows, (r) => (r === null ? 0 : 1)),
+  };
   return dictEncode(col, rows.filter((r) => r !== null).length) ?? col;
 }
 
 /** The two columns are the same: same form, same bytes in every array (toEqual is slow on 100,000-entry arrays). */
 function expectSame(a: DictColumn | Utf8Column, b: DictColumn | Utf8Column): void {
   expect(a.kind).toBe(b.kind);
-  const arrays = (c: DictColumn | Utf8Column) => (c.kind === 'dict' ? [c.codes, c.dictBytes, c.dictOffsets] : [c.bytes, c.offsets, c.valid]);
+  const arrays = (c: DictColumn | Utf8Column) =>
+    c.kind === 'dict' ? [c.codes, c.dictBytes, c.dictOffsets] : [c.bytes, c.offsets, c.valid];
   arrays(a).forEach((x, i) => {
     const y = arrays(b)[i];
     expect(x.constructor).toBe(y.constructor);
-    expect(Buffer.compare(Buffer.from(x.buffer, x.byteOffset, x.byteLength), Buffer.from(y.buffer, y.byteOffset, y.byteLength))).toBe(0);
+    expect(
+      Buffer.compare(
+        Buffer.from(x.buffer, x.byteOffset, x.byteLength),
+        Buffer.from(y.buffer, y.byteOffset, y.byteLength),
+      ),
+    ).toBe(0);
   });
 }
 
-const word = (pool: number) => fc.integer({ min: 0, max: pool - 1 }).map((i) => (i % 5 === 0 ? `é${i}` : i % 7 === 0 ? '' : `value ${i}`));
+const word = (pool: number) =>
+  fc.integer({ min: 0, max: pool - 1 }).map((i) => (i % 5 === 0 ? `é${i}` : i % 7 === 0 ? '' : `value ${i}`));
 const page = (pool: number): fc.Arbitrary<Page> =>
   fc.oneof(
-    fc.record({ kind: fc.constant('plain' as const), rows: fc.array(fc.option(word(pool), { freq: 6, nil: null }), { maxLength: 60 }) }),
-    fc
-      .uniqueArray(word(pool), { minLength: 1, maxLength: 20 })
-      .chain((entries) => fc.record({ kind: fc.constant('dict' as const), entries: fc.constant(entries), rows: fc.array(fc.option(fc.nat(entries.length - 1), { freq: 6, nil: null }), { maxLength: 60 }) })),
+    fc.record({
+      kind: fc.constant('plain' as const),
+      rows: fc.array(fc.option(word(pool), { freq: 6, nil: null }), { maxLength: 60 }),
+    }),
+    fc.uniqueArray(word(pool), { minLength: 1, maxLength: 20 }).chain((entries) =>
+      fc.record({
+        kind: fc.constant('dict' as const),
+        entries: fc.constant(entries),
+        rows: fc.array(fc.option(fc.nat(entries.length - 1), { freq: 6, nil: null }), { maxLength: 60 }),
+      }),
+    ),
   );
 
 describe('StringSink = dictEncode over the same rows', () => {
@@ -110,7 +149,11 @@ describe('StringSink = dictEncode over the same rows', () => {
 
   it.each([
     ['all distinct, PLAIN (the bound proves UTF-8 early)', MAX_DICT_SIZE + 5000, (i: number) => `U${i * 7919}`],
-    ['exactly MAX_DICT_SIZE distinct, each twice, PLAIN: still a dictionary', MAX_DICT_SIZE * 2, (i: number) => `v${i % MAX_DICT_SIZE}`],
+    [
+      'exactly MAX_DICT_SIZE distinct, each twice, PLAIN: still a dictionary',
+      MAX_DICT_SIZE * 2,
+      (i: number) => `v${i % MAX_DICT_SIZE}`,
+    ],
     ['MAX_DICT_SIZE + 1 distinct, PLAIN: UTF-8', MAX_DICT_SIZE * 2 + 2, (i: number) => `v${i % (MAX_DICT_SIZE + 1)}`],
   ])('%s', (_what, rows, value) => {
     // two PLAIN pages and a dictionary-coded page in between, as a writer that falls back does
@@ -147,14 +190,18 @@ describe('StringSink = dictEncode over the same rows', () => {
 describe('DistinctFloor', () => {
   it('never counts more than the distinct values, and proves a column of unique values', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 9 }), { maxLength: 400 }), fc.nat(300), (values, limit) => {
-        const floor = new DistinctFloor(limit);
-        for (const v of values) {
-          const b = enc.encode(v);
-          floor.add(hashBytes(viewOf(b), b, 0, b.length));
-        }
-        if (new Set(values).size <= limit) expect(floor.above).toBe(false);
-      }),
+      fc.property(
+        fc.array(fc.string({ unit: 'binary', maxLength: 9 }), { maxLength: 400 }),
+        fc.nat(300),
+        (values, limit) => {
+          const floor = new DistinctFloor(limit);
+          for (const v of values) {
+            const b = enc.encode(v);
+            floor.add(hashBytes(viewOf(b), b, 0, b.length));
+          }
+          if (new Set(values).size <= limit) expect(floor.above).toBe(false);
+        },
+      ),
     );
     const floor = new DistinctFloor(MAX_DICT_SIZE);
     for (let i = 0; i < MAX_DICT_SIZE * 1.1 && !floor.above; i++) {
