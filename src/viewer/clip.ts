@@ -12,7 +12,5 @@ export function clipText(text: string, max = SHOW_MAX_CHARS, more?: SafeHtml | s
   if (text.length <= max) return html`${text}`;
   // never cut a surrogate pair in half
   const end = max > 0 && /[\ud800-\udbff]/.test(text[max - 1]!) ? max - 1 : max;
-  return html`${text.slice(0, end)}<span class="sb-more"
-      >… ${(text.length - end).toLocaleString('en-US')} more characters not shown${more ? html`; ${more}` : ''}</span
-    >`;
+  return html`${text.slice(0, end)}<span class="sb-more">… ${(text.length - end).toLocaleString('en-US')} more characters not shown${more ? html`; ${more}` : ''}</span>`;
 }

@@ -120,10 +120,7 @@ export function createViewer(options: ViewerCoreOptions): Viewer {
       const next = entries[i + 1]!.line;
       const query = `before=${next}${session !== undefined ? `&session=${encodeURIComponent(session.slice(0, 2000))}` : ''}`;
       out.push(
-        html`<div class="sb-older" data-before="${next}">
-          <button type="button" class="sb-older-btn">Show older runs (${(i + 1).toLocaleString('en-US')} more)</button>
-          <a href="${base}?${query}">or open them as a page</a>
-        </div>`,
+        html`<div class="sb-older" data-before="${next}"><button type="button" class="sb-older-btn">Show older runs (${(i + 1).toLocaleString('en-US')} more)</button> <a href="${base}?${query}">or open them as a page</a></div>`,
       );
     }
     return out;

@@ -9,18 +9,10 @@ export const SHOW_MAX_LINES = 5000;
 /** The error's note under its line: type, message and hint (all escaped, each cut to `maxChars`). */
 export function errorNote(e: RunError, maxChars = 20_000, more?: SafeHtml | string): SafeHtml {
   const where = e.line ? ` at line ${e.line}${e.column ? `, column ${e.column}` : ''}` : '';
-  return html`<div class="sb-error" role="note">
-    <div class="sb-error-head"><span class="sb-badge sb-bad">${String(e.type).slice(0, 100)}</span>${where}</div>
-    <div class="sb-error-msg">${clipText(e.message, maxChars, more)}</div>
-    ${e.hint ? html`<div class="sb-hint"><b>Hint:</b> ${clipText(e.hint, maxChars, more)}</div>` : ''}
-    ${
-      e.violations?.length
-        ? html`<ul class="sb-violations">
-            ${e.violations.slice(0, 50).map((v) => html`<li>line ${v.line}, col ${v.column}: ${v.message} — ${v.hint}</li>`)}
-          </ul>`
-        : ''
-    }
-  </div>`;
+  return html`<div class="sb-error" role="note"><div class="sb-error-head"><span class="sb-badge sb-bad">${String(e.type).slice(0, 100)}</span>${where}</div>
+<div class="sb-error-msg">${clipText(e.message, maxChars, more)}</div>
+${e.hint ? html`<div class="sb-hint"><b>Hint:</b> ${clipText(e.hint, maxChars, more)}</div>` : ''}
+${e.violations?.length ? html`<ul class="sb-violations">${e.violations.slice(0, 50).map((v) => html`<li>line ${v.line}, col ${v.column}: ${v.message} — ${v.hint}</li>`)}</ul>` : ''}</div>`;
 }
 
 /**
@@ -52,9 +44,7 @@ export function renderCode(
   const rows = shown.map((markup, i) => {
     const n = i + 1;
     const bad = marked.has(n);
-    const row = html`<div class="sb-ln${bad ? ' sb-err-line' : ''}" data-line="${n}">
-      <span class="sb-no" aria-hidden="true">${n}</span><code>${trusted(markup || ' ')}</code>
-    </div>`;
+    const row = html`<div class="sb-ln${bad ? ' sb-err-line' : ''}" data-line="${n}"><span class="sb-no" aria-hidden="true">${n}</span><code>${trusted(markup || ' ')}</code></div>`;
     return n === noteAt && error ? html`${row}${errorNote(error, limits.messageChars)}` : row;
   });
   const left = [
@@ -66,6 +56,5 @@ export function renderCode(
     : '';
   // an error whose line is past the code (or missing) is shown after the code
   const tail = error && (!noteAt || noteAt > shown.length) ? errorNote(error, limits.messageChars) : '';
-  return html`<div class="sb-code hljs">${rows}${moreNote}</div>
-    ${tail}`;
+  return html`<div class="sb-code hljs">${rows}${moreNote}</div>${tail}`;
 }

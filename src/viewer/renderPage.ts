@@ -46,9 +46,7 @@ export function renderSessionList(
   total: number,
 ): SafeHtml {
   const link = (href: string, current: boolean, title: SafeHtml | string, sub: string) =>
-    html`<li>
-      <a href="${href}" ${current ? html` aria-current="page"` : ''}>${title}<small>${sub}</small></a>
-    </li>`;
+    html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}>${title}<small>${sub}</small></a></li>`;
   // bounded: a log with a hundred thousand sessions, or a megabyte-long session id, keeps a small list
   const shown = sessions.slice(0, MAX_SESSIONS_LISTED);
   return html`${link(base, selected === undefined, 'All runs', `${total} run${total === 1 ? '' : 's'}`)}${shown.map(
@@ -71,53 +69,25 @@ export function renderSessionList(
 export function renderPage(p: PageInput): string {
   const live = p.mode === 'live';
   const base = p.base ?? './';
-  const empty = html`<div class="sb-empty">
-    ${live ? 'No runs yet. Runs appear here as they are appended to the log (sbirtools run --capsule-log … --capsule-outputs).' : 'This session has no runs.'}
-  </div>`;
+  const empty = html`<div class="sb-empty">${live ? 'No runs yet. Runs appear here as they are appended to the log (sbirtools run --capsule-log … --capsule-outputs).' : 'This session has no runs.'}</div>`;
   const side = live
-    ? html`<nav class="sb-side" aria-label="Sessions">
-        <h2>Sessions</h2>
-        <ul id="sb-sessions">
-          ${renderSessionList(p.sessions, p.selected, base, p.count)}
-        </ul>
-      </nav>`
+    ? html`<nav class="sb-side" aria-label="Sessions"><h2>Sessions</h2><ul id="sb-sessions">${renderSessionList(p.sessions, p.selected, base, p.count)}</ul></nav>`
     : '';
   const synthetic = p.sessions.some((s) => s.synthetic);
   const doc = html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        ${live ? '' : html`<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(p.nonce, 'report')}" />`}
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <title>${p.title}</title>
-        <style nonce="${p.nonce}">
-          ${trusted(PAGE_STYLE)}
-        </style>
-      </head>
-      <body
-        class="sb-${p.mode}"
-        data-mode="${p.mode}"
-        data-last-line="${p.lastLine}"
-        ${live ? html` data-base="${base}" data-token="${p.token ?? ''}"${p.selected !== undefined ? html` data-session="${p.selected}"` : ''}` : ''}
-      >
-        <header class="sb-top">
-          <h1>${p.title}</h1>
-          <span class="sb-meta"
-            >${p.logName} ·
-            <span id="sb-count">${p.count}</span>
-            run${p.count === 1 ? '' : 's'}${live ? ' · live' : ` · generated ${p.generatedAt.slice(0, 19).replace('T', ' ')} UTC`}</span
-          >${synthetic && !live ? html` <span class="sb-badge sb-synth">SYNTHETIC data: not real SBIR awards</span>` : ''}
-        </header>
-        <div class="sb-layout">
-          ${side}
-          <main class="sb-main" id="sb-runs">${p.cells.length ? p.cells : empty}</main>
-        </div>
-        <script nonce="${p.nonce}">
-          ${trusted(PAGE_SCRIPT)};
-        </script>
-      </body>
-    </html> `;
+<html lang="en"><head><meta charset="utf-8">
+${live ? '' : html`<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(p.nonce, 'report')}">`}
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${p.title}</title>
+<style nonce="${p.nonce}">${trusted(PAGE_STYLE)}</style>
+</head>
+<body class="sb-${p.mode}" data-mode="${p.mode}" data-last-line="${p.lastLine}"${live ? html` data-base="${base}" data-token="${p.token ?? ''}"${p.selected !== undefined ? html` data-session="${p.selected}"` : ''}` : ''}>
+<header class="sb-top"><h1>${p.title}</h1><span class="sb-meta">${p.logName} · <span id="sb-count">${p.count}</span> run${p.count === 1 ? '' : 's'}${live ? ' · live' : ` · generated ${p.generatedAt.slice(0, 19).replace('T', ' ')} UTC`}</span>${synthetic && !live ? html` <span class="sb-badge sb-synth">SYNTHETIC data: not real SBIR awards</span>` : ''}</header>
+<div class="sb-layout">${side}<main class="sb-main" id="sb-runs">${p.cells.length ? p.cells : empty}</main></div>
+<script nonce="${p.nonce}">${trusted(PAGE_SCRIPT)}</script>
+</body></html>
+`;
   return doc.value;
 }
 

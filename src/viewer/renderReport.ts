@@ -112,12 +112,7 @@ export async function renderReport(logPath: string, options: ReportOptions = {})
   if (included < entries.length) {
     const next = entries[included]!; // runs are kept oldest first, so the rest follows this line
     cells.push(
-      html`<div class="sb-note sb-left-out">
-        ${(entries.length - included).toLocaleString('en-US')} of ${entries.length.toLocaleString('en-US')} runs (log
-        line ${next.line} on) are not in this report: it reached its size bound of ${maxBytes.toLocaleString('en-US')}
-        bytes. See them with <code>sbirtools view ${logName}</code>, or write a larger report with
-        <code>--max-bytes</code>.
-      </div>`,
+      html`<div class="sb-note sb-left-out">${(entries.length - included).toLocaleString('en-US')} of ${entries.length.toLocaleString('en-US')} runs (log line ${next.line} on) are not in this report: it reached its size bound of ${maxBytes.toLocaleString('en-US')} bytes. See them with <code>sbirtools view ${logName}</code>, or write a larger report with <code>--max-bytes</code>.</div>`,
     );
   }
   const one = chosen.length === 1 ? chosen[0]! : undefined;

@@ -42,9 +42,7 @@ async function chartFigure(c: CapsuleChart, id: string, maxSvgBytes: number): Pr
   } catch (err) {
     problem = (err as Error).message; // no sanitizer here (jsdom missing): never inline an unsanitized SVG
   }
-  return html`<figure class="sb-chart">
-    ${clean ? trusted(clean) : html`<div class="sb-note">Chart not shown: ${problem ?? 'no SVG in the record'}</div>`}${c.title ? html`<figcaption>${c.title}</figcaption>` : ''}
-  </figure>`;
+  return html`<figure class="sb-chart">${clean ? trusted(clean) : html`<div class="sb-note">Chart not shown: ${problem ?? 'no SVG in the record'}</div>`}${c.title ? html`<figcaption>${c.title}</figcaption>` : ''}</figure>`;
 }
 
 function textBlock(
@@ -55,10 +53,7 @@ function textBlock(
   more: SafeHtml | string,
 ): SafeHtml | string {
   if (!text) return '';
-  return html`<div class="sb-out">
-    <div class="sb-label">${label}</div>
-    <pre class="${cls}">${clipText(text, max, more)}</pre>
-  </div>`;
+  return html`<div class="sb-out"><div class="sb-label">${label}</div><pre class="${cls}">${clipText(text, max, more)}</pre></div>`;
 }
 
 async function outputsOf(
@@ -143,19 +138,14 @@ function header(e: LogEntry & { record: CapsuleRecord }, options: RunRenderOptio
   const ok = r.result.ok;
   const data = r.dataset;
   return html`<header class="sb-run-head">
-    <span class="sb-seq">${r.session ? `[${r.session.seq}]` : '[·]'}</span>
-    <span class="sb-badge ${ok ? 'sb-ok' : 'sb-bad'}"
-      >${ok ? 'ok' : (r.result.errorType ?? 'error').slice(0, 100)}</span
-    >
-    <time datetime="${r.time}">${r.time.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}</time>
-    <span class="sb-stats" title="wall-clock ms, CPU ms, heap used MB"
-      >${r.stats.wallMs.toFixed(0)} ms wall · ${r.stats.cpuMs.toFixed(0)} ms CPU · ${r.stats.heapUsedMb.toFixed(1)} MB
-      heap</span
-    >
-    ${data?.synthetic ? html`<span class="sb-badge sb-synth" title="award_data was the generated sample, not real SBIR awards">SYNTHETIC data</span>` : data ? html`<span class="sb-data" title="${data.identity.slice(0, 300)}">${data.name.slice(0, 200)}: ${data.rows.toLocaleString('en-US')} rows</span>` : ''}
-    <span class="sb-line">log line ${e.line}</span>
-    ${options.mode === 'live' && options.replay !== false ? html`<button type="button" class="sb-replay" data-line="${e.line}">Replay</button><output class="sb-replay-out" aria-live="polite"></output>` : ''}
-  </header>`;
+<span class="sb-seq">${r.session ? `[${r.session.seq}]` : '[·]'}</span>
+<span class="sb-badge ${ok ? 'sb-ok' : 'sb-bad'}">${ok ? 'ok' : (r.result.errorType ?? 'error').slice(0, 100)}</span>
+<time datetime="${r.time}">${r.time.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}</time>
+<span class="sb-stats" title="wall-clock ms, CPU ms, heap used MB">${r.stats.wallMs.toFixed(0)} ms wall · ${r.stats.cpuMs.toFixed(0)} ms CPU · ${r.stats.heapUsedMb.toFixed(1)} MB heap</span>
+${data?.synthetic ? html`<span class="sb-badge sb-synth" title="award_data was the generated sample, not real SBIR awards">SYNTHETIC data</span>` : data ? html`<span class="sb-data" title="${data.identity.slice(0, 300)}">${data.name.slice(0, 200)}: ${data.rows.toLocaleString('en-US')} rows</span>` : ''}
+<span class="sb-line">log line ${e.line}</span>
+${options.mode === 'live' && options.replay !== false ? html`<button type="button" class="sb-replay" data-line="${e.line}">Replay</button><output class="sb-replay-out" aria-live="polite"></output>` : ''}
+</header>`;
 }
 
 /**
@@ -166,9 +156,7 @@ function header(e: LogEntry & { record: CapsuleRecord }, options: RunRenderOptio
  */
 export async function renderRun(e: LogEntry, options: RunRenderOptions): Promise<SafeHtml> {
   if (!e.record)
-    return html`<article class="sb-run sb-problem" data-line="${e.line}">
-      <div class="sb-note">${e.problem ?? `Line ${e.line} is unreadable.`}</div>
-    </article>`;
+    return html`<article class="sb-run sb-problem" data-line="${e.line}"><div class="sb-note">${e.problem ?? `Line ${e.line} is unreadable.`}</div></article>`;
   const rec = e.record;
   const id = `r${e.line}`;
   const o = rec.outputs;
@@ -176,17 +164,10 @@ export async function renderRun(e: LogEntry, options: RunRenderOptions): Promise
   const more = (field: TextField) => options.more?.(e.line, field) ?? '';
   const body = o
     ? await outputsOf(o, id, rec, limits, more)
-    : html`<div class="sb-note">
-        No outputs in this record: it was logged without outputs (--capsule-outputs). Replay re-runs it.
-      </div>`;
-  return html`<article
-    class="sb-run"
-    id="${id}"
-    data-line="${e.line}"
-    data-session="${(rec.session?.id ?? '').slice(0, 200)}"
-  >
-    ${header({ ...e, record: rec }, options)}
-    ${renderCode(rec.code, o?.error?.line || o?.error?.violations?.length ? o.error : undefined, limits, more('code'))}
-    <div class="sb-outputs">${body}</div>
-  </article>`;
+    : html`<div class="sb-note">No outputs in this record: it was logged without outputs (--capsule-outputs). Replay re-runs it.</div>`;
+  return html`<article class="sb-run" id="${id}" data-line="${e.line}" data-session="${(rec.session?.id ?? '').slice(0, 200)}">
+${header({ ...e, record: rec }, options)}
+${renderCode(rec.code, o?.error?.line || o?.error?.violations?.length ? o.error : undefined, limits, more('code'))}
+<div class="sb-outputs">${body}</div>
+</article>`;
 }

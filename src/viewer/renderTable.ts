@@ -39,9 +39,7 @@ export function renderTable(t: CapsuleTable, caption: string, maxChars = TABLE_M
   const numeric = (i: number) => ['number', 'integer'].includes(t.dtypes[i] ?? '');
   const head = columns.map(
     (c, i) =>
-      html`<th scope="col" data-type="${numeric(i) ? 'number' : 'text'}" aria-sort="none">
-        <button type="button" class="sb-sort" data-col="${i}">${String(c).slice(0, HEADER_MAX_CHARS)}</button>
-      </th>`,
+      html`<th scope="col" data-type="${numeric(i) ? 'number' : 'text'}" aria-sort="none"><button type="button" class="sb-sort" data-col="${i}">${String(c).slice(0, HEADER_MAX_CHARS)}</button></th>`,
   );
   // rows until the table's character budget is spent: a thousand rows of 2,000-character cells
   // in 500 columns would otherwise be a gigabyte of page
@@ -61,21 +59,8 @@ export function renderTable(t: CapsuleTable, caption: string, maxChars = TABLE_M
       ? ` · the first ${fmt(shown)} kept${shown < rows.length ? " (the page's size bound)" : ''}`
       : '';
   return html`<div class="sb-table" data-page-rows="${PAGE_ROWS}" data-rows="${shown}">
-    <div class="sb-table-head">
-      <span class="sb-caption">${caption}</span> <span class="sb-shape">${shape}${kept}</span>
-    </div>
-    <div class="sb-scroll">
-      <table>
-        <thead>
-          <tr>
-            ${head}
-          </tr>
-        </thead>
-        <tbody>
-          ${body}
-        </tbody>
-      </table>
-    </div>
-    ${shown > PAGE_ROWS ? html`<div class="sb-pager"><button type="button" class="sb-prev">‹ Prev</button> <span class="sb-page">rows 1–${Math.min(PAGE_ROWS, shown)} of ${fmt(shown)}</span> <button type="button" class="sb-next">Next ›</button></div>` : ''}
-  </div>`;
+<div class="sb-table-head"><span class="sb-caption">${caption}</span> <span class="sb-shape">${shape}${kept}</span></div>
+<div class="sb-scroll"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>
+${shown > PAGE_ROWS ? html`<div class="sb-pager"><button type="button" class="sb-prev">‹ Prev</button> <span class="sb-page">rows 1–${Math.min(PAGE_ROWS, shown)} of ${fmt(shown)}</span> <button type="button" class="sb-next">Next ›</button></div>` : ''}
+</div>`;
 }
