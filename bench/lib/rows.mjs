@@ -4,7 +4,8 @@
 // 8-session throughput 1.5x).
 import { GEOMEAN_MAX, PER_QUESTION_MAX, duckdbRows, geomean, questionFormRows } from './questionRows.mjs';
 
-const ratioRow = (id, measure, ours, base, max, unit = 'ms') => {
+/** Lower is better (time): met when ours / base <= max; `higherIsBetter` (throughput): met when >= it. */
+const ratioRow = (id, measure, ours, base, max, unit = 'ms', higherIsBetter = false) => {
   const ratio = ours && base ? ours.p50 / base.p50 : null;
   return {
     id,
@@ -13,24 +14,12 @@ const ratioRow = (id, measure, ours, base, max, unit = 'ms') => {
     base: base ?? null,
     unit,
     ratio,
-    target: `<= ${max}x`,
-    met: ratio === null ? null : ratio <= max,
+    target: `${higherIsBetter ? '>=' : '<='} ${max}x`,
+    met: ratio === null ? null : higherIsBetter ? ratio >= max : ratio <= max,
   };
 };
 /** Higher is better (throughput): met when ours / base >= min. */
-const minRatioRow = (id, measure, ours, base, min, unit) => {
-  const ratio = ours && base ? ours.p50 / base.p50 : null;
-  return {
-    id,
-    measure,
-    ours,
-    base: base ?? null,
-    unit,
-    ratio,
-    target: `>= ${min}x`,
-    met: ratio === null ? null : ratio >= min,
-  };
-};
+const minRatioRow = (id, measure, ours, base, min, unit) => ratioRow(id, measure, ours, base, min, unit, true);
 const absRow = (id, measure, ours, max, unit = 'ms') => ({
   id,
   measure,
