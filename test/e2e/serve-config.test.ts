@@ -1,31 +1,11 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CLI, cliEnv, freePort, ROOT } from './helpers/processes.js';
-import { stop, type ServeProcess } from './helpers/serve.js';
+import { freePort } from './helpers/processes.js';
+import { startServe, stop } from './helpers/serve.js';
 
 const KEY = 'config-test-key-0123456789';
 
 /** `sbirtools serve` with only environment settings: $PORT and SBIRTOOLS_METRICS_AUTH. */
-async function serveFromEnv(env: Record<string, string>): Promise<ServeProcess & { port: number }> {
-  const proc = spawn(process.execPath, [CLI, 'serve', '--quiet'], {
-    cwd: ROOT,
-    env: cliEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | string>((resolve) =>
-    proc.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
-  );
-  for (let i = 0; i < 1200 && !/listening on/.test(err); i++) {
-    if (proc.exitCode !== null) throw new Error(`serve exited: ${err}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const port = Number(/:(\d+) \(MCP/.exec(err)?.[1]);
-  return { proc, url: `http://127.0.0.1:${port}`, port, stdout: () => out, stderr: () => err, exited };
-}
+const serveFromEnv = (env: Record<string, string>) => startServe(['--quiet'], env, { port: 'env' });
 
 describe('sbirtools serve configuration from the environment', () => {
   it('listens on $PORT, and SBIRTOOLS_METRICS_AUTH=none opens /metrics while runs still need a key', async () => {

@@ -17,15 +17,20 @@ export interface ServeProcess {
   exited: Promise<number | string>;
 }
 
-/** Start `sbirtools serve` on a free port (or `port`) and wait until it prints its URL. */
+/**
+ * Start `sbirtools serve` on a free port (or `port`) and wait until it prints its URL. With
+ * `port: 'env'` no --port is passed: the server picks it ($PORT in `env`) and the port is read from
+ * the line it prints.
+ */
 export async function startServe(
   args: string[],
   env: Record<string, string> = {},
-  opts: { port?: number; cacheDir?: string } = {},
+  opts: { port?: number | 'env'; cacheDir?: string } = {},
 ): Promise<ServeProcess> {
-  const port = opts.port ?? (await freePort());
+  const fromEnv = opts.port === 'env';
+  let port = fromEnv ? 0 : ((opts.port as number | undefined) ?? (await freePort()));
   const extra = opts.cacheDir ? { SBIRTOOLS_CACHE_DIR: opts.cacheDir, ...env } : env;
-  const proc = spawn(process.execPath, [CLI, 'serve', '--port', String(port), ...args], {
+  const proc = spawn(process.execPath, [CLI, 'serve', ...(fromEnv ? [] : ['--port', String(port)]), ...args], {
     cwd: ROOT,
     env: cliEnv(extra),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -43,6 +48,7 @@ export async function startServe(
     if (Date.now() > deadline) throw new Error(`sbirtools serve did not start: ${err}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+  if (fromEnv) port = Number(/:(\d+) \(MCP/.exec(err)?.[1]);
   return { proc, url: `http://127.0.0.1:${port}`, port, stdout: () => out, stderr: () => err, exited };
 }
 
