@@ -5,7 +5,7 @@
  * The statistic names are in the first column, `stat` (pandas shows them as the index).
  */
 import type { ColumnTable } from 'arquero';
-import { quantileSorted } from './aggFuncs.js';
+import { quantileSorted, sampleVariance } from './aggFuncs.js';
 import { assertTable, dtypeOf, isNull, isNumericDtype, newTable, resolveColumns, values } from './common.js';
 import { value_counts } from './valueCounts.js';
 import { sourceOf, visibleRows } from '../fast/source.js';
@@ -97,18 +97,11 @@ function sortedPresent(t: ColumnTable, c: string): Float64Array | undefined {
   return (k === n ? out : out.slice(0, k)).sort();
 }
 
-/** Mean and sample std (ddof=1, Welford as aggFuncs.ts), null when too few values. */
+/** Mean and sample std (ddof=1, two passes as aggFuncs.ts), null when too few values. */
 function meanStd(xs: ArrayLike<number>): [number | null, number | null] {
-  let mean = 0;
-  let m2 = 0;
   let sum = 0;
-  for (let i = 0; i < xs.length; i++) {
-    const x = xs[i]!;
-    sum += x;
-    const d = x - mean;
-    mean += d / (i + 1);
-    m2 += d * (x - mean);
-  }
+  for (let i = 0; i < xs.length; i++) sum += xs[i]!;
   const n = xs.length;
-  return [n ? sum / n : null, n < 2 ? null : Math.sqrt(m2 / (n - 1))];
+  const v = sampleVariance(xs);
+  return [n ? sum / n : null, v === null ? null : Math.sqrt(v)];
 }

@@ -9,6 +9,7 @@ import { unique, value_counts, type ValueCountsOptions } from '../frame/valueCou
 import type { ColumnTable } from 'arquero';
 import type { Series } from './Series.js';
 import { markSeriesTable } from './seriesTables.js';
+import { fastDistinctNumbers } from './fastReduce.js';
 import { typedOf } from './typed.js';
 
 type S = Series;
@@ -30,6 +31,8 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
     const dropna = !(opts && typeof opts === 'object' && (opts as { dropna?: unknown }).dropna === false);
     const fast = distinctCodes(this);
     if (fast) return fast[0] + (dropna ? 0 : fast[1]);
+    const numbers = dropna ? fastDistinctNumbers(this) : undefined;
+    if (numbers !== undefined) return numbers;
     const u = (COUNTS.unique as (this: S) => unknown[]).call(this);
     return dropna ? u.filter((v) => !isNull(v)).length : u.length;
   },
