@@ -5,11 +5,11 @@
  */
 import { describe } from '../frame/describe.js';
 import { isNull, newTable } from '../frame/common.js';
-import { unique, value_counts, type ValueCountsOptions } from '../frame/valueCounts.js';
+import { countsTable, unique, value_counts, type ValueCountsOptions } from '../frame/valueCounts.js';
 import type { ColumnTable } from 'arquero';
 import type { Series } from './Series.js';
 import { markSeriesTable } from './seriesTables.js';
-import { fastDistinctNumbers } from './fastReduce.js';
+import { fastCountNumbers, fastDistinctNumbers } from './fastReduce.js';
 import { typedOf } from './typed.js';
 
 type S = Series;
@@ -40,6 +40,18 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
     const o = (
       typeof opts === 'object' && opts !== null ? opts : typeof opts === 'boolean' ? { normalize: opts } : {}
     ) as ValueCountsOptions;
+    const label = o.normalize ? 'proportion' : 'count';
+    const typed = fastCountNumbers(this, o.dropna !== false);
+    if (typed) {
+      const name = this.source ? this.source.column : (this.name ?? 'value');
+      const table = countsTable(
+        [name],
+        typed.firsts.map((v) => [v]),
+        typed.counts,
+        o,
+      );
+      return markSeriesTable(table, [name], label);
+    }
     const { t, col } = asTableColumn(this);
     const out = value_counts(t, col, o);
     return markSeriesTable(out, [col], o.normalize ? 'proportion' : 'count');

@@ -206,3 +206,58 @@ export function fastDistinctNumbers(s: Series): number | undefined {
   }
   return count;
 }
+
+/**
+ * value_counts' keys and counts for a number column, in order of first appearance (a key's value
+ * is its first occurrence: -0 when -0 came before 0), with an open-addressing hash over the values'
+ * bits. Missing values (null, NaN) are one key, null, unless `dropna`. undefined without a numeric
+ * view.
+ */
+export function fastCountNumbers(
+  s: Series,
+  dropna: boolean,
+): { firsts: (number | null)[]; counts: number[] } | undefined {
+  const v = numView(s);
+  if (!v) return undefined;
+  const { values, valid, rows } = v;
+  const n = s.length;
+  let cap = 16;
+  while (cap < n * 2) cap *= 2;
+  const mask = cap - 1;
+  const keys = new Float64Array(cap);
+  const slot = new Int32Array(cap).fill(-1);
+  const word = new Float64Array(1);
+  const half = new Int32Array(word.buffer);
+  const firsts: (number | null)[] = [];
+  const counts: number[] = [];
+  let missingKey = -1;
+  for (let i = 0; i < n; i++) {
+    const r = rows ? rows[i]! : i;
+    const x = values[r]!;
+    if ((valid !== null && valid[r] === 0) || x !== x) {
+      if (dropna) continue;
+      if (missingKey < 0) {
+        missingKey = counts.length;
+        firsts.push(null);
+        counts.push(0);
+      }
+      counts[missingKey]!++;
+      continue;
+    }
+    const k = x + 0; // -0 and 0 are one key
+    word[0] = k;
+    let h = Math.imul(half[0]! ^ Math.imul(half[1]!, 0x9e3779b1), 0x85ebca6b);
+    h = (h ^ (h >>> 15)) & mask;
+    while (slot[h]! >= 0 && keys[h] !== k) h = (h + 1) & mask;
+    let at = slot[h]!;
+    if (at < 0) {
+      at = counts.length;
+      slot[h] = at;
+      keys[h] = k;
+      firsts.push(x);
+      counts.push(0);
+    }
+    counts[at]!++;
+  }
+  return { firsts, counts };
+}

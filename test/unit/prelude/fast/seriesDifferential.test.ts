@@ -193,11 +193,25 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
         '(X) => [X.V.nunique(), X.Y.nunique(), X.V.mul(0).nunique(), X.filter(X.Y.gt(0)).V.nunique(), X.V.round().nunique()]',
         // selection quantiles: -0 and 0, ties, every q
         '(X) => [X.V.median(), X.V.quantile([0, 0.1, 0.5, 0.9, 1]).tolist(), X.Y.quantile(0.33), X.V.mul(0).median(), X.V.mul(0).quantile([0.2, 0.7]).tolist()]',
+        // a zero at an exact position keeps the sign a typed sort gives it
+        '(X) => [X.V.mul(0).quantile(0), X.V.mul(0).quantile([1, 0, 0.25]).tolist(), X.V.mul(-0).quantile(0), X.V.clip(0, 0).quantile([0, 1]).tolist()]',
         "(X) => [X.groupby('K2').agg({ V: ['std', 'var', 'median'], Y: ['median', 'std'] }), X.groupby(['K1', 'A'])['V'].median(), X.filter(X.Y.gt(0)).groupby('K2')['V'].std()]",
         // a mask-filtered table's row index (built from the mask bytes)
         "(X) => { const F = X[X.V.between(-2, 3)]; return [F.numRows(), F.V.mean(), F.indices().length, F.K1.tolist(), F.filter(F.Y.gt(0)).V.sum(), F.orderby('V').V.tolist()]; }",
         '(X) => [X.D.dt.year.tolist(), X.D.dt.month.sum(), X.D.dt.day.tolist(), X.D.dt.quarter.tolist(), X.D.dt.dayofweek.tolist(), X.D.dt.dayofyear.tolist(), X.D.dt.hour.sum()]',
         "(X) => [X.orderby(aq.desc('D')).D.dt.year.value_counts(), X.D.dt.month.mean(), X.filter(X.Y.gt(0)).D.dt.year.tolist()]",
+      ]),
+    ).toEqual([]);
+  }, 300_000);
+  test('value_counts of numbers, drop_duplicates on codes, isna/notna tables counted', async () => {
+    expect(
+      await diff([
+        '(X) => [X.V.value_counts(), X.Y.value_counts({ dropna: false }), X.V.value_counts({ normalize: true, ascending: true }), X.V.value_counts({ sort: false, dropna: false })]',
+        "(X) => [X.orderby(aq.desc('V')).V.value_counts(), X.filter(X.K2.eq('x')).Y.value_counts(), X.V.mul(0).value_counts({ dropna: false }), X.V.round().value_counts().head(3)]",
+        "(X) => [X.K1.value_counts(), value_counts(X, ['K1', 'K2']), X.value_counts('Y', { ascending: true })]",
+        "(X) => [X.drop_duplicates('K1'), X.drop_duplicates(['K2', 'Y'], { keep: 'last' }), X.drop_duplicates('V', { keep: false }), X.drop_duplicates(['D', 'K1', 'V'])]",
+        "(X) => [X.orderby('V').drop_duplicates('K2'), X.filter(X.Y.gt(0)).drop_duplicates(['V'], { keep: 'last' }).numRows(), drop_duplicates(X, { subset: ['D'], keep: false })]",
+        "(X) => [X.isna().sum(), X.notna().sum(), X.isna().mean(), isna(X.filter(X.Y.gt(0))).sum(), notna(X.orderby('V')).mean(), notna(X.filter(X.Y.gt(0))).sum(), X.isna().select('V', 'T').sum(), X.isna().sum('T')]",
       ]),
     ).toEqual([]);
   }, 300_000);
