@@ -4,8 +4,8 @@
 // prints their gzip sizes (what Vercel's limit counts), then per fresh process:
 //   load   the function bundled (esbuild: Vercel does this at deploy time), quickjs.wasm compiled,
 //          the runtime created and the module evaluated
-//   first  the first request (a group-by) -> its answer, on that fresh runtime: data opened, QuickJS
-//          instantiated, columns inflated, the run
+//   first  the first request (a group-by, reading all columns or one) -> its answer, on that fresh
+//          runtime: data opened, QuickJS instantiated, columns inflated, the run
 //   warm   the same request again
 //   node bench/vercel-edge-cold.mjs [--repeat 7]
 import { execFileSync } from 'node:child_process';
@@ -17,10 +17,16 @@ import { gzipSync } from 'node:zlib';
 import { CLI, ROOT } from './lib/paths.mjs';
 import { summarize } from './lib/stats.mjs';
 
-const QUESTION = "award_data.groupby('Agency').count().orderby('Agency').objects()";
+// objects() names no column, so every column is fetched and inflated; array('count') names one
+const QUESTIONS = {
+  'all columns': "award_data.groupby('Agency').count().orderby('Agency').objects()",
+  'one column': "award_data.groupby('Agency').count().orderby('Agency').array('count')",
+};
 const FUNC = join('.vercel', 'output', 'functions', 'api', 'run.func');
 
-const { values } = parseArgs({ options: { repeat: { type: 'string', default: '7' }, child: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { repeat: { type: 'string', default: '7' }, child: { type: 'string' }, question: { type: 'string' } },
+});
 
 if (values.child) {
   // one fresh runtime: print its three times as JSON
@@ -29,7 +35,7 @@ if (values.child) {
     const t = performance.now();
     const res = await fn.dispatchFetch('https://sbirtools.vercel.app/api/run', {
       method: 'POST',
-      body: JSON.stringify({ code: QUESTION }),
+      body: JSON.stringify({ code: QUESTIONS[values.question] }),
     });
     const body = await res.json();
     if (!body.ok) throw new Error(`the run failed: ${JSON.stringify(body.error)}`);
@@ -61,21 +67,26 @@ try {
   console.log(
     `gzip size: embedded synthetic sample ${gzipMb(embedded).toFixed(2)} MB; data by URL ${gzipMb(byUrl).toFixed(2)} MB`,
   );
-  const runs = [];
-  for (let i = 0; i < Number(values.repeat); i++) {
-    const out = execFileSync(process.execPath, [new URL(import.meta.url).pathname, '--child', join(embedded, FUNC)], {
-      encoding: 'utf8',
-    });
-    runs.push(JSON.parse(out.trim().split('\n').pop()));
+  for (const question of Object.keys(QUESTIONS)) {
+    const runs = [];
+    for (let i = 0; i < Number(values.repeat); i++) {
+      const out = execFileSync(
+        process.execPath,
+        [new URL(import.meta.url).pathname, '--child', join(embedded, FUNC), '--question', question],
+        { encoding: 'utf8' },
+      );
+      runs.push(JSON.parse(out.trim().split('\n').pop()));
+    }
+    const row = (name, key) => {
+      const s = summarize(runs.map((r) => r[key]));
+      return `| ${name} | ${Math.round(s.p50)} | ${Math.round(s.min)} | ${Math.round(s.max)} |`;
+    };
+    console.log(`\n${question}: ${QUESTIONS[question]}, ${runs.length} fresh runtimes (ms)`);
+    console.log('| phase | p50 | min | max |\n|---|--:|--:|--:|');
+    console.log(row('load (bundle, WASM compile, evaluate)', 'loadMs'));
+    console.log(row('first answer', 'firstMs'));
+    console.log(row('warm answer', 'warmMs'));
   }
-  const row = (name, key) => {
-    const s = summarize(runs.map((r) => r[key]));
-    return `| ${name} | ${Math.round(s.p50)} | ${Math.round(s.min)} | ${Math.round(s.max)} |`;
-  };
-  console.log(`\nfresh runtimes: ${runs.length} (ms)\n| phase | p50 | min | max |\n|---|--:|--:|--:|`);
-  console.log(row('load (bundle, WASM compile, evaluate)', 'loadMs'));
-  console.log(row('first answer (group-by)', 'firstMs'));
-  console.log(row('warm answer', 'warmMs'));
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -58,8 +58,8 @@ export default vercelEdgeHandler({
   quickjsVersion,${embedded ? '\n  embeddedData,' : ''}
   // each variable named literally: Vercel hands an Edge Function the variables its code reads this way
   env: () => ({
-    SBIRTOOLS_DATA_URL: process.env.SBIRTOOLS_DATA_URL${urlDefault},
-    SBIRTOOLS_PRESET: process.env.SBIRTOOLS_PRESET,
+    SBIRTOOLS_DATA_URL: (typeof process === 'undefined' ? undefined : process.env.SBIRTOOLS_DATA_URL)${urlDefault},
+    SBIRTOOLS_PRESET: typeof process === 'undefined' ? undefined : process.env.SBIRTOOLS_PRESET,
   }),
 });
 `,
@@ -80,7 +80,10 @@ export default vercelEdgeHandler({
   const largest = VERCEL_EDGE_GZIP_LIMITS[VERCEL_EDGE_GZIP_LIMITS.length - 1];
   summary.notes.push(
     `Vercel Edge size (gzip, what Vercel counts): ${(gzipBytes / MB).toFixed(2)} MB; the limit is ${VERCEL_EDGE_GZIP_LIMITS.map((l) => `${l.bytes / MB} MB on ${l.plan}`).join(', ')}` +
-      (fits.length ? `: fits ${fits.join(', ')}.` : '.'),
+      (fits.length ? `: fits ${fits.join(', ')}.` : '.') +
+      (embedded && !fits.includes('Hobby')
+        ? ' For Hobby, leave the data out: --data https://<host>/<built folder>/.'
+        : ''),
   );
   summary.notes.push('Deploy: cd into this folder, then `vercel deploy --prebuilt` (it uploads .vercel/output as is).');
   if (data.kind === 'synthetic')

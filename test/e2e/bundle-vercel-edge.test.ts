@@ -4,7 +4,7 @@
 // embedded synthetic sample; the numeric and categorical columns of a larger generated dataset
 // fetched file by file from a data folder on a loopback URL; a long-text column over the edge's
 // limit refused with its name and the limit.
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,10 @@ describe('sbirtools bundle --target vercel-edge, in edge-runtime', () => {
       /Vercel Edge size \(gzip[^)]*\): [\d.]+ MB; the limit is 1 MB on Hobby, 2 MB on Pro, 4 MB on Enterprise: fits /,
     );
     expect(r.stdout).toContain('vercel deploy --prebuilt');
+    // the plans named are the ones the printed size fits; over Hobby's 1 MB the note says how to fit it
+    const gzipMb = Number(/Vercel Edge size \(gzip[^)]*\): ([\d.]+) MB/.exec(r.stdout)![1]);
+    if (gzipMb > 1) expect(r.stdout).toMatch(/fits Pro, Enterprise\. For Hobby, leave the data out: --data https:/);
+    else expect(r.stdout).toMatch(/fits Hobby, Pro, Enterprise\./);
     const config = JSON.parse(readFileSync(join(dir, '.vercel', 'output', 'config.json'), 'utf8'));
     expect(config.version).toBe(3);
     expect(config.routes).toEqual([{ src: '^/(v1/run)?$', dest: '/api/run' }]);
@@ -126,7 +130,7 @@ describe('sbirtools bundle --target vercel-edge, in edge-runtime', () => {
       const remoteFunc = join(remote, FUNC);
       expect(readdirSync(remoteFunc)).not.toContain('sbirtools-data.js');
       expect(readFileSync(join(remoteFunc, 'index.js'), 'utf8')).toContain(
-        `process.env.SBIRTOOLS_DATA_URL || ${JSON.stringify(url)}`,
+        `process.env.SBIRTOOLS_DATA_URL) || ${JSON.stringify(url)}`,
       );
       expect(nodeImports(remoteFunc)).toEqual([]);
       const questions = [
@@ -163,6 +167,16 @@ describe('sbirtools bundle --target vercel-edge, in edge-runtime', () => {
         /Column 'Abstract' of award_data is [\d.]+ MB; .*Vercel Edge.*at most 24 MB/,
       );
       expect(requests).not.toContain(fileOf('Abstract'));
+    }, 600_000);
+
+    it('refuses to embed a folder over the largest Edge size limit, naming the limit and the way out, and leaves nothing behind', async () => {
+      const out = join(work, 'too-large');
+      const r = await exec([CLI, 'bundle', out, '--target', 'vercel-edge', '--data', dataDir]);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(
+        /vercel-edge function is [\d.]+ MB gzipped, over Vercel's 4 MB Edge Function limit[\s\S]*--data https:/,
+      );
+      expect(existsSync(out)).toBe(false);
     }, 600_000);
 
     it('with no URL set, uses the one baked in at bundle time; a host that answers 404 is a DATA_FETCH_FAILED naming it', async () => {
