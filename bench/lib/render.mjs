@@ -181,7 +181,8 @@ function seriesMethodTable(r) {
     ];
   });
   const g = (xs) => (xs.length ? Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length) : null);
-  const over = (key) => rows.filter((x) => x[key] !== null && x[key] !== undefined).map((x) => ratio(x.seriesMs, x[key]));
+  const over = (key) =>
+    rows.filter((x) => x[key] !== null && x[key] !== undefined).map((x) => ratio(x.seriesMs, x[key]));
   const gl = g(over('loopMs'));
   const gp = g(over('pandasMs'));
   const gd = g(over('duckMs'));

@@ -1,67 +1,69 @@
 /**
- * Quantiles by selection instead of a full sort: the k-th smallest of a Float64Array found in
- * linear time (quickselect, median-of-three pivots, a typed sort of the part left when it does not
- * shrink). The answers are those of sorting a Float64Array and interpolating (quantileSorted): the
- * same numbers, and a zero has the sign it would have at that place of the sorted array (a typed
- * sort puts -0 before 0; comparisons cannot tell them apart, so it is counted afterwards).
+ * Quantiles by selection instead of a full sort: the k-th smallest of a Float64Array found by
+ * counting the values' leading bits (a histogram of the top 16 bits of an order-preserving key,
+ * then of the next 16 inside the bucket that holds k), then sorting only the values left in that
+ * bucket. The answers are those of sorting a Float64Array and interpolating (quantileSorted): the
+ * key orders doubles exactly as a typed sort does, -0 before 0 included.
  */
 
-/** Below this many values a typed sort is as fast, and needs no care about -0. */
+/** Below this many values a typed sort is as fast. */
 const SMALL = 64;
+/** A bucket of at most this many values is sorted; a larger one is split by the next 16 bits. */
+const SORT_BUCKET = 4096;
 
-function swap(xs: Float64Array, i: number, j: number): void {
-  const t = xs[i]!;
-  xs[i] = xs[j]!;
-  xs[j] = t;
-}
+/** The order-preserving key of a double's high word (sign flipped for positives, all bits for negatives), unsigned. */
+const keyHi = (hi: number) => (hi ^ ((hi >> 31) | 0x80000000)) >>> 0;
 
-/** Reorders xs[lo..hi] so that xs[k] is the value a sort would put there, smaller values left of it. */
-function selectK(xs: Float64Array, k: number, lo: number, hi: number): void {
-  let budget = 2 * Math.ceil(Math.log2(hi - lo + 2)) + 8;
-  while (hi > lo) {
-    if (hi - lo < SMALL || budget-- <= 0) {
-      xs.subarray(lo, hi + 1).sort();
-      return;
+/**
+ * The k-th smallest values for each k in `ks` (ascending), by histogram: one counting pass per
+ * level, one gathering pass per distinct bucket.
+ */
+function kthValues(xs: Float64Array, ks: readonly number[]): Map<number, number> {
+  const n = xs.length;
+  const words = new Uint32Array(xs.buffer, xs.byteOffset, n * 2);
+  const top = new Int32Array(65537);
+  for (let i = 0; i < n; i++) top[(keyHi(words[2 * i + 1]!) >>> 16) + 1]++;
+  for (let b = 0; b < 65536; b++) top[b + 1] += top[b]!;
+  const out = new Map<number, number>();
+  const sorted = new Map<number, Float64Array>(); // bucket -> its values sorted (by top bits, or `b << 16 | sub`)
+  for (const k of ks) {
+    if (out.has(k)) continue;
+    let b = 0;
+    while (top[b + 1]! <= k) b++; // the bucket whose range of ranks holds k (ranks top[b] .. top[b+1]-1)
+    let rank = k - top[b]!;
+    let id = b;
+    const size = top[b + 1]! - top[b]!;
+    let vals = sorted.get(id);
+    if (!vals) {
+      let part = new Float64Array(size);
+      let m = 0;
+      for (let i = 0; i < n; i++) if (keyHi(words[2 * i + 1]!) >>> 16 === b) part[m++] = xs[i]!;
+      if (size > SORT_BUCKET) {
+        // split by the next 16 bits of the high word
+        const pw = new Uint32Array(part.buffer, part.byteOffset, size * 2);
+        const sub = new Int32Array(65537);
+        for (let i = 0; i < size; i++) sub[(keyHi(pw[2 * i + 1]!) & 0xffff) + 1]++;
+        for (let c = 0; c < 65536; c++) sub[c + 1] += sub[c]!;
+        let c = 0;
+        while (sub[c + 1]! <= rank) c++;
+        const inner = new Float64Array(sub[c + 1]! - sub[c]!);
+        m = 0;
+        for (let i = 0; i < size; i++) if ((keyHi(pw[2 * i + 1]!) & 0xffff) === c) inner[m++] = part[i]!;
+        rank -= sub[c]!;
+        id = 65536 + b * 65536 + c;
+        part = inner;
+      }
+      vals = part.sort();
+      sorted.set(id, vals);
     }
-    // median of three to xs[lo]
-    const mid = (lo + hi) >>> 1;
-    if (xs[mid]! < xs[lo]!) swap(xs, mid, lo);
-    if (xs[hi]! < xs[lo]!) swap(xs, hi, lo);
-    if (xs[hi]! < xs[mid]!) swap(xs, hi, mid);
-    swap(xs, lo, mid);
-    const pivot = xs[lo]!;
-    let i = lo;
-    let j = hi + 1;
-    for (;;) {
-      do i++;
-      while (i <= hi && xs[i]! < pivot);
-      do j--;
-      while (xs[j]! > pivot);
-      if (i >= j) break;
-      swap(xs, i, j);
-    }
-    swap(xs, lo, j);
-    if (j === k) return;
-    if (j < k) lo = j + 1;
-    else hi = j - 1;
+    out.set(k, vals[rank]!);
   }
-}
-
-/** The sign a zero at sorted position `pos` would have: -0 when the position falls among the negative zeros. */
-function signedZero(xs: Float64Array, pos: number): number {
-  let below = 0;
-  let negZero = 0;
-  for (let i = 0; i < xs.length; i++) {
-    const x = xs[i]!;
-    if (x < 0) below++;
-    else if (x === 0 && 1 / x < 0) negZero++;
-  }
-  return pos >= below && pos < below + negZero ? -0 : 0;
+  return out;
 }
 
 /**
  * The linear-interpolated quantiles `qs` (each 0..1) of the numbers in `xs` (no NaN), as
- * quantileSorted would give them over the sorted values; reorders `xs` (pass a copy). null for
+ * quantileSorted would give them over the sorted values; may reorder `xs` (pass a copy). null for
  * each when `xs` is empty.
  */
 export function selectQuantiles(xs: Float64Array, qs: readonly number[]): (number | null)[] {
@@ -71,27 +73,19 @@ export function selectQuantiles(xs: Float64Array, qs: readonly number[]): (numbe
     xs.sort();
     return qs.map((q) => interpolate(xs[Math.floor((n - 1) * q)]!, xs[Math.ceil((n - 1) * q)]!, (n - 1) * q));
   }
-  const order = qs.map((_, i) => i).sort((a, b) => qs[a]! - qs[b]!);
-  const out = new Array<number | null>(qs.length);
-  let from = 0;
-  for (const at of order) {
-    const pos = (n - 1) * qs[at]!;
-    const lo = Math.floor(pos);
-    const hi = Math.ceil(pos);
-    // earlier selections left everything from `from` on at or above their value: select in that part
-    selectK(xs, lo, from, n - 1);
-    from = lo;
-    let a = xs[lo]!;
-    let b = a;
-    if (hi !== lo) {
-      b = xs[hi]!;
-      for (let i = hi + 1; i < n; i++) if (xs[i]! < b) b = xs[i]!;
-    }
-    if (a === 0) a = signedZero(xs, lo);
-    if (b === 0 && hi !== lo) b = signedZero(xs, hi);
-    out[at] = interpolate(a, b, pos);
+  const ks = new Set<number>();
+  for (const q of qs) {
+    ks.add(Math.floor((n - 1) * q));
+    ks.add(Math.ceil((n - 1) * q));
   }
-  return out;
+  const at = kthValues(
+    xs,
+    [...ks].sort((a, b) => a - b),
+  );
+  return qs.map((q) => {
+    const pos = (n - 1) * q;
+    return interpolate(at.get(Math.floor(pos))!, at.get(Math.ceil(pos))!, pos);
+  });
 }
 
 /** quantileSorted's formula for the values at floor(pos) and ceil(pos). */

@@ -203,7 +203,8 @@ export function roundValue(x: unknown, decimals = 0): unknown {
   const m = 10 ** decimals;
   const y = x * m;
   let r = Math.round(y);
-  if (Math.abs(y % 1) === 0.5) r = 2 * Math.round(y / 2);
+  // y - trunc(y) is y % 1 exactly (the low bits of y), without the slower remainder
+  if (Math.abs(y - Math.trunc(y)) === 0.5) r = 2 * Math.round(y / 2);
   return r / m;
 }
 

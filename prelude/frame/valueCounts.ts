@@ -76,24 +76,32 @@ export function value_counts(t: unknown, cols?: unknown, options: ValueCountsOpt
       counts[k]++;
     }
   }
-  return countsTable(names, firsts, counts, { normalize, sort, ascending });
+  return countsTable(
+    names.map((_, j) => firsts.map((row) => row[j])),
+    names,
+    counts,
+    { normalize, sort, ascending },
+  );
 }
 
 /**
- * value_counts' result from its counted keys (`firsts[k]` the values of key k, `counts[k]` its
- * count, keys in order of first appearance): sorted by count (stable, so ties keep that order),
+ * value_counts' result from its counted keys (`keys[j][k]` the value of column j for key k,
+ * `counts[k]` its count, keys in order of first appearance): sorted by count (stable, so ties keep that order),
  * then `count` or `proportion`.
  */
 export function countsTable(
+  keys: readonly (readonly unknown[])[],
   names: readonly string[],
-  firsts: readonly (readonly unknown[])[],
   counts: readonly number[],
   { normalize = false, sort = true, ascending = false }: ValueCountsOptions,
 ): ColumnTable {
   const order = sort ? byCount(counts, ascending) : counts.map((_, i) => i);
   const total = counts.reduce((a, b) => a + b, 0);
   const out: Record<string, unknown[]> = {};
-  names.forEach((name, j) => (out[name] = order.map((i) => firsts[i]![j])));
+  names.forEach((name, j) => {
+    const col = keys[j]!;
+    out[name] = order.map((i) => col[i]);
+  });
   const label = normalize ? 'proportion' : 'count';
   out[label] = order.map((i) => (normalize ? (total ? counts[i]! / total : null) : counts[i]));
   return newTable(out, [...names, label]);

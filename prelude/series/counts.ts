@@ -44,12 +44,7 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
     const typed = fastCountNumbers(this, o.dropna !== false);
     if (typed) {
       const name = this.source ? this.source.column : (this.name ?? 'value');
-      const table = countsTable(
-        [name],
-        typed.firsts.map((v) => [v]),
-        typed.counts,
-        o,
-      );
+      const table = countsTable([typed.firsts], [name], typed.counts, o);
       return markSeriesTable(table, [name], label);
     }
     const { t, col } = asTableColumn(this);

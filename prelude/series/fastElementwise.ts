@@ -21,25 +21,33 @@ function positional(s: Series, nanMissing: boolean): { x: Float64Array; ok: Uint
   if (!v) return undefined;
   const { values, valid, rows } = v;
   const n = s.length;
-  const x = rows ? new Float64Array(n) : values;
-  const ok = new Uint8Array(n);
-  let all = 1;
-  if (rows) {
-    for (let i = 0; i < n; i++) {
-      const r = rows[i]!;
-      const a = values[r]!;
-      x[i] = a;
-      const o = (valid === null ? 1 : +(valid[r] !== 0)) & (nanMissing ? +(a === a) : 1);
-      ok[i] = o;
-      all &= o;
-    }
-  } else {
+  if (!rows) {
+    // storage order: the column's own array, and a presence byte per row only when one is missing
+    if (valid === null && !nanMissing) return { x: values, ok: null };
+    let all = 1;
     for (let i = 0; i < n; i++) {
       const a = values[i]!;
-      const o = (valid === null ? 1 : +(valid[i] !== 0)) & (nanMissing ? +(a === a) : 1);
-      ok[i] = o;
-      all &= o;
+      all &= (valid === null ? 1 : +(valid[i] !== 0)) & (nanMissing ? +(a === a) : 1);
     }
+    if (all) return { x: values, ok: null };
+    if (valid !== null && !nanMissing) return { x: values, ok: valid };
+    const ok = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const a = values[i]!;
+      ok[i] = (valid === null ? 1 : +(valid[i] !== 0)) & (nanMissing ? +(a === a) : 1);
+    }
+    return { x: values, ok };
+  }
+  const x = new Float64Array(n);
+  const ok = new Uint8Array(n);
+  let all = 1;
+  for (let i = 0; i < n; i++) {
+    const r = rows[i]!;
+    const a = values[r]!;
+    x[i] = a;
+    const o = (valid === null ? 1 : +(valid[r] !== 0)) & (nanMissing ? +(a === a) : 1);
+    ok[i] = o;
+    all &= o;
   }
   return { x, ok: all ? null : ok };
 }

@@ -22,6 +22,11 @@ function dense(v: NumView, n: number): Float64Array {
   if (!rows) {
     const hit = denseCache.get(values);
     if (hit) return hit;
+    if (valid === null && values.length === n && !hasNaN(values)) {
+      // nothing missing: the values themselves (a computed result's own array; never written)
+      denseCache.set(values, values);
+      return values;
+    }
   }
   const out = new Float64Array(n);
   let k = 0;
@@ -42,6 +47,32 @@ function dense(v: NumView, n: number): Float64Array {
   return d;
 }
 
+function hasNaN(xs: Float64Array): boolean {
+  for (let i = 0; i < xs.length; i++) if (xs[i] !== xs[i]) return true;
+  return false;
+}
+
+/**
+ * [sum, count] of the present values of a computed (not host, storage-order) view read in place:
+ * the same additions in the same order as over dense(), without packing a copy that only this
+ * call would use. undefined for a host column (its packed copy is kept for the session) or a view
+ * with a row map.
+ */
+function sumInPlace(s: Series, v: NumView): [number, number] | undefined {
+  const { values, valid, rows } = v;
+  if (rows || s.source || valid === null || denseCache.has(values)) return undefined;
+  let sum = 0;
+  let count = 0;
+  for (let i = 0; i < s.length; i++) {
+    const x = values[i]!;
+    if (valid[i] === 1 && x === x) {
+      sum += x;
+      count++;
+    }
+  }
+  return [sum, count];
+}
+
 /** The present values as a fresh Float64Array (the caller may sort it), or undefined. */
 export function presentNumbers(s: Series): Float64Array | undefined {
   const v = numView(s);
@@ -59,6 +90,8 @@ export function fastSum(s: Series): number | undefined {
   }
   const v = numView(s);
   if (!v) return undefined;
+  const direct = sumInPlace(s, v);
+  if (direct) return direct[0];
   const xs = dense(v, s.length);
   let sum = 0;
   for (let i = 0; i < xs.length; i++) sum += xs[i]!;
@@ -71,6 +104,8 @@ export function fastSumCount(s: Series): [number, number] | undefined {
   if (t && t.kind === 'bool') return [fastSum(s)!, t.bits.length];
   const v = numView(s);
   if (!v) return undefined;
+  const direct = sumInPlace(s, v);
+  if (direct) return direct;
   const xs = dense(v, s.length);
   let sum = 0;
   for (let i = 0; i < xs.length; i++) sum += xs[i]!;
