@@ -5,6 +5,7 @@ import { combinableKeys } from '../fast/groups.js';
 import { sourceOf } from '../fast/source.js';
 import { NativeMap } from '../intrinsics.js';
 import { assertTable, isNull, resolveColumns } from './common.js';
+import { missingBits } from './valueCounts.js';
 import { withColumns } from './withColumns.js';
 
 const keyPart = (v: unknown) => (v instanceof Date ? `D${v.getTime()}` : isNull(v) ? null : v);
@@ -130,9 +131,23 @@ export function dropna(
 ): ColumnTable {
   assertTable(t, 'dropna');
   const opts = typeof options === 'string' || Array.isArray(options) ? { subset: options } : options;
-  const cols = resolveColumns(t, opts.subset, 'dropna()').map((c) => t.column(c)!);
+  const names = resolveColumns(t, opts.subset, 'dropna()');
+  const cols = names.map((c) => t.column(c)!);
   const all = opts.how === 'all';
   const bits = new BitSet(t.totalRows());
+  // each column's missing bits from its typed arrays (isna's), then one pass over the visible rows
+  const missing = names.map((c, i) => missingBits(cols[i], sourceOf(t, c)));
+  if (missing.every((b) => b !== undefined)) {
+    const rows = t.isFiltered() ? (t.indices(false) as Uint32Array) : null;
+    const m = rows ? rows.length : t.totalRows();
+    for (let j = 0; j < m; j++) {
+      const r = rows ? rows[j]! : j;
+      let nulls = 0;
+      for (const b of missing) nulls += b![r]!;
+      if (all ? nulls < cols.length : nulls === 0) bits.set(r);
+    }
+    return t.create({ filter: bits });
+  }
   t.scan((r) => {
     const nulls = cols.reduce((n, c) => n + (isNull(c.at(r!)) ? 1 : 0), 0);
     if (all ? nulls < cols.length : nulls === 0) bits.set(r!);

@@ -193,7 +193,7 @@ const maskColumns = new NativeWeakMap<object, { bits: Uint8Array; want: boolean 
  * column's pages (the host's length scan gives -1 for a missing row, so no text is copied in) or
  * its value array; undefined for any other column.
  */
-function missingBits(col: unknown, src: Source | undefined): Uint8Array | undefined {
+export function missingBits(col: unknown, src: Source | undefined): Uint8Array | undefined {
   if (src && src.kind === 'dict') {
     const { codes } = src;
     const bits = new Uint8Array(codes.length);

@@ -211,6 +211,7 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
         "(X) => [X.K1.value_counts(), value_counts(X, ['K1', 'K2']), X.value_counts('Y', { ascending: true })]",
         "(X) => [X.drop_duplicates('K1'), X.drop_duplicates(['K2', 'Y'], { keep: 'last' }), X.drop_duplicates('V', { keep: false }), X.drop_duplicates(['D', 'K1', 'V'])]",
         "(X) => [X.orderby('V').drop_duplicates('K2'), X.filter(X.Y.gt(0)).drop_duplicates(['V'], { keep: 'last' }).numRows(), drop_duplicates(X, { subset: ['D'], keep: false })]",
+        "(X) => [X.dropna({ subset: ['V', 'K1'] }), dropna(X, { subset: ['V', 'T'], how: 'all' }).numRows(), X.filter(X.K2.eq('x')).orderby('V').dropna('Y'), X.dropna().numRows(), X.dropna(['D']).numRows()]",
         "(X) => [X.isna().sum(), X.notna().sum(), X.isna().mean(), isna(X.filter(X.Y.gt(0))).sum(), notna(X.orderby('V')).mean(), notna(X.filter(X.Y.gt(0))).sum(), X.isna().select('V', 'T').sum(), X.isna().sum('T')]",
       ]),
     ).toEqual([]);
