@@ -8,6 +8,8 @@ import type { IngestReport } from '../ingest/report.js';
 import { crc32 } from './crc32.js';
 import {
   align8,
+  BLOCK_BYTES,
+  blockCount,
   CACHE_MAGIC,
   CACHE_VERSION,
   PREFIX_BYTES,
@@ -81,20 +83,20 @@ function layout({ key, table, info, report }: CacheContents) {
       c,
       parts: ROLES[c.data.kind].map((role) => {
         const bytes = bytesOf(data[role]);
-        return { role, data: bytes, crc: crc32(bytes) };
+        return { role, data: bytes, table: blockTable(bytes) };
       }),
     };
   });
   const build = (dataStart: number) => {
     let at = dataStart;
-    const buffers: Array<{ ref: { offset: number; length: number; crc: number }; data: Uint8Array }> = [];
+    const buffers: Array<{ ref: { offset: number }; data: Uint8Array }> = [];
     const entries: ColumnEntry[] = columns.map(({ c, parts }) => {
       const refs: ColumnEntry['buffers'] = {};
-      for (const { role, data, crc } of parts) {
-        const ref = { offset: at, length: data.length, crc };
-        refs[role] = ref;
-        buffers.push({ ref, data });
-        at = align8(at + data.length);
+      for (const { role, data, table } of parts) {
+        const crcs = align8(at + data.length);
+        refs[role] = { offset: at, length: data.length, crcs };
+        buffers.push({ ref: { offset: at }, data }, { ref: { offset: crcs }, data: table });
+        at = align8(crcs + table.length);
       }
       return { name: c.name, type: c.type, kind: c.kind, buffers: refs };
     });
@@ -117,6 +119,14 @@ function layout({ key, table, info, report }: CacheContents) {
     if (PREFIX_BYTES + Buffer.byteLength(JSON.stringify(result.header)) <= dataStart) return result;
     room *= 2;
   }
+}
+
+/** One CRC-32 per BLOCK_BYTES of `bytes` (u32 little-endian), what a reader checks a block against. */
+function blockTable(bytes: Uint8Array): Uint8Array {
+  const table = Buffer.alloc(blockCount(bytes.length) * 4);
+  for (let b = 0, at = 0; at < bytes.length; b++, at += BLOCK_BYTES)
+    table.writeUInt32LE(crc32(bytes.subarray(at, Math.min(bytes.length, at + BLOCK_BYTES))), b * 4);
+  return table;
 }
 
 function bytesOf(a: Typed): Uint8Array {
