@@ -16,6 +16,8 @@ export interface Dataset {
    * With `reuse` the bytes may be a view the next call overwrites (a page scanned and dropped).
    */
   loadRows?(name: string, start: number, end: number, reuse?: boolean): Extract<ColumnData, { kind: 'utf8' }> | null;
+  /** Optional: characters per row of rows [start, end) of a utf8 column (-1 for null) without reading its text; null when unknown. */
+  textLengths?(name: string, start: number, end: number): Int32Array | null;
   /** Releases the cache file handle; loaded columns stay usable. Idempotent. */
   close(): void;
 }

@@ -60,6 +60,13 @@ export const CacheHeaderSchema = z.object({
 });
 export type CacheHeader = z.infer<typeof CacheHeaderSchema>;
 
+/**
+ * The extra buffer of a utf8 column in this cache (beside its ROLES buffers): Int32 characters
+ * (code points, as textScan's `len` counts them) per row, -1 for a null row, so a length question
+ * reads 4 bytes a row instead of the text.
+ */
+export const CHARS_ROLE = 'chars';
+
 /** Blocks of a buffer of `length` bytes (entries of its block table). */
 export const blockCount = (length: number): number => Math.ceil(length / BLOCK_BYTES);
 

@@ -8,6 +8,7 @@ import {
   CACHE_MAGIC,
   CACHE_VERSION,
   CacheHeaderSchema,
+  CHARS_ROLE,
   PREFIX_BYTES,
   type BufferRef,
   type CacheHeader,
@@ -94,6 +95,8 @@ export class CacheReader {
   private readonly byName: Map<string, ColumnEntry>;
   /** Offsets and validity of utf8 columns read by range (loadRows) before any full load. */
   private readonly textIndex = new Map<string, { offsets: Int32Array; valid: Uint8Array; table: Uint32Array }>();
+  /** Per-row character counts of utf8 columns (textLengths). */
+  private readonly chars = new Map<string, Int32Array>();
   /** Where `loadRows(..., reuse)` reads: grown as needed, kept for the next page. */
   private scratch = new Uint8Array(0);
   /**
@@ -194,6 +197,27 @@ export class CacheReader {
     return { kind: 'utf8', type: 'string', bytes, offsets, valid: index.valid.slice(start, end) };
   }
 
+  /**
+   * Characters (code points) per row of rows [start, end) of a utf8 column, -1 for a null row: what
+   * textScan's `len` answers, read from the cache's per-row counts (4 bytes a row, checked) instead
+   * of the text. Null when the column has no counts (not utf8) or the file is closed.
+   * @throws {RangeError} when the range is outside the column; {DataError} CACHE_CORRUPT.
+   */
+  textLengths(name: string, start: number, end: number): Int32Array | null {
+    let counts = this.chars.get(name);
+    if (!counts) {
+      const entry = this.byName.get(name);
+      if (!entry || entry.kind !== 'utf8' || !entry.buffers[CHARS_ROLE] || this.fd === null) return null;
+      counts = new Int32Array(this.read(entry, CHARS_ROLE));
+      if (counts.length !== this.header.numRows) this.corrupt(name, `${counts.length} character counts`);
+      this.chars.set(name, counts);
+    }
+    const n = counts.length;
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > n || start > end)
+      throw new RangeError(`row range [${start}, ${end}) is outside 0..${n}`);
+    return counts.slice(start, end);
+  }
+
   /** Closes the file; columns already loaded stay usable. Idempotent. */
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
@@ -244,7 +268,7 @@ export class CacheReader {
     const unit =
       role === 'values' && entry.kind === 'float64'
         ? 8
-        : role === 'offsets' || role === 'codes' || role === 'dictOffsets'
+        : role === 'offsets' || role === 'codes' || role === 'dictOffsets' || role === CHARS_ROLE
           ? 4
           : 1;
     if (ref.length % unit !== 0) this.corrupt(entry.name, `${role} length ${ref.length}`);

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { ColumnarTable } from '../../../schema/columnar.js';
+import type { ColumnarTable, ColumnData } from '../../../schema/columnar.js';
+import { textScan } from '../columns/textScan.js';
 import type { DatasetInfo } from '../../../schema/result.js';
 import { DataError, isDiskFull, isUnwritable } from '../errors.js';
 import type { IngestReport } from '../ingest/report.js';
@@ -12,6 +13,7 @@ import {
   blockCount,
   CACHE_MAGIC,
   CACHE_VERSION,
+  CHARS_ROLE,
   PREFIX_BYTES,
   ROLES,
   type CacheHeader,
@@ -81,10 +83,11 @@ function layout({ key, table, info, report }: CacheContents) {
     const data = c.data as unknown as Record<string, Typed>;
     return {
       c,
-      parts: ROLES[c.data.kind].map((role) => {
-        const bytes = bytesOf(data[role]);
-        return { role, data: bytes, table: blockTable(bytes) };
-      }),
+      parts: [
+        ...ROLES[c.data.kind].map((role) => ({ role, data: bytesOf(data[role]) })),
+        // cache only (not a column buffer): characters per row, so a length needs no text read
+        ...(c.data.kind === 'utf8' ? [{ role: CHARS_ROLE, data: bytesOf(charCounts(c.data)) }] : []),
+      ].map((p) => ({ ...p, table: blockTable(p.data) })),
     };
   });
   const build = (dataStart: number) => {
@@ -120,6 +123,18 @@ function layout({ key, table, info, report }: CacheContents) {
     room *= 2;
   }
 }
+
+/** Characters (code points) per row, -1 for null: textScan's `len`, computed page by page. */
+function charCounts(data: ColumnData): Int32Array {
+  const n = data.kind === 'utf8' ? data.valid.length : 0;
+  const out = new Int32Array(n);
+  for (let s = 0; s < n; s += CHARS_PAGE_ROWS) {
+    const e = Math.min(n, s + CHARS_PAGE_ROWS);
+    out.set(textScan(data, s, e, { op: 'len' }) as Int32Array, s);
+  }
+  return out;
+}
+const CHARS_PAGE_ROWS = 4096;
 
 /** One CRC-32 per BLOCK_BYTES of `bytes` (u32 little-endian), what a reader checks a block against. */
 function blockTable(bytes: Uint8Array): Uint8Array {

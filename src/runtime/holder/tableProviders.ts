@@ -66,6 +66,10 @@ export class TableCache {
                   ds.loadRows!(name, start, end, reuse),
               }
             : {}),
+          // lengths of long text from the cache's per-row counts (`.str.len()` reads no text)
+          ...(ds.textLengths
+            ? { textLengths: (name: string, start: number, end: number) => ds.textLengths!(name, start, end) }
+            : {}),
         },
       }));
       entry.catch(() => this.datasets.delete(key));

@@ -89,6 +89,19 @@ describe('binary cache: per-block checksums', () => {
     reader.close();
   });
 
+  it("keeps each text row's character count (code points, -1 for null), read without the text", async () => {
+    const { path } = await textCache();
+    const reader = lazyReader(path);
+    const want = Array.from({ length: ROWS }, (_, i) => {
+      const t = rowText(i);
+      return t === null ? -1 : [...t].length;
+    });
+    expect([...reader.textLengths('Text', 0, ROWS)!]).toEqual(want);
+    expect([...reader.textLengths('Text', 1500, 1510)!]).toEqual(want.slice(1500, 1510));
+    expect(() => reader.textLengths('Text', 0, ROWS + 1)).toThrow(RangeError);
+    reader.close();
+  });
+
   it('detects a flipped byte in one block on a lazy read of its rows; other blocks still read', async () => {
     const { path, bytesAt } = await textCache();
     const flipAt = 3 * BLOCK_BYTES + 100; // inside block 3 of the text bytes

@@ -57,13 +57,18 @@ function provider(path: string) {
   const p = {
     meta: ds.meta,
     wholeLoads: 0,
+    pageReads: 0,
     loadColumn: (name: string) => {
       p.wholeLoads++;
       return ds.loadColumn(name);
     },
-    loadRows: ds.loadRows!,
+    loadRows: (name: string, start: number, end: number, reuse?: boolean) => {
+      p.pageReads++;
+      return ds.loadRows!(name, start, end, reuse);
+    },
+    textLengths: ds.textLengths!,
   };
-  return { p: p as TableProvider & { wholeLoads: number }, close: () => ds.close() };
+  return { p: p as TableProvider & { wholeLoads: number; pageReads: number }, close: () => ds.close() };
 }
 
 const pages = (f: (start: number, end: number) => Int32Array | Uint8Array | null) => {
@@ -88,7 +93,10 @@ describe('HostScan over the binary cache', () => {
     ]) {
       const want = pages((s, e) => textScan(col, s, e, req));
       expect(pages((s, e) => scan.scan(p, 'docs', 'body', s, e, req))).toEqual(want);
-      if (req.op === 'len') expect(p.wholeLoads).toBe(0); // the first pass streamed: no whole load
+      // lengths come from the cache's per-row counts: no text read at all
+      if (req.op === 'len') expect([p.wholeLoads, p.pageReads]).toEqual([0, 0]);
+      // the first contains pass streamed pages: no whole load
+      if (req.op === 'contains' && req.fold === 'none') expect(p.wholeLoads).toBe(0);
     }
     // a repeat is answered from the session: the file is not read again (a damaged file would not be seen)
     const req = { op: 'contains', needle: 'Digital Twin', fold: 'none' } as const;
@@ -120,7 +128,8 @@ describe('HostScan over the binary cache', () => {
     writeFileSync(path, raw);
     const { p, close } = provider(path);
     const scan = new HostScan();
-    expect(() => pages((s, e) => scan.scan(p, 'docs', 'body', s, e, { op: 'len' }))).toThrow(
+    const req = { op: 'contains', needle: 'Twin', fold: 'regex' } as const;
+    expect(() => pages((s, e) => scan.scan(p, 'docs', 'body', s, e, req))).toThrow(
       /column 'body' of docs could not be loaded: the cached column is corrupt \(CACHE_CORRUPT\); the data cache is rebuilt on the next session/,
     );
     expect(existsSync(path)).toBe(false);

@@ -45,6 +45,16 @@ export class HostScan {
     end: number,
     req: TextScanRequest,
   ): ScanResult {
+    if (req.op === 'len' && provider.textLengths) {
+      let lengths;
+      try {
+        lengths = provider.textLengths(column, start, end);
+      } catch (err) {
+        if (err instanceof RangeError) throw err;
+        throw guestLoadError(err, table, column);
+      }
+      if (lengths) return lengths;
+    }
     const col = `${table}\u0000${column}`;
     const seen = this.streamed.get(col) ?? 0;
     if (provider.loadRows && seen < STREAMED_PASSES * provider.meta.numRows) {
