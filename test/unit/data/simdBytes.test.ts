@@ -1,10 +1,11 @@
-// The byte-level ASCII fold (src/data/columns/foldAscii.ts, WebAssembly SIMD) and the
-// case-insensitive literal contains built on it (textScan): the answers must equal a RegExp `i`
+// The WebAssembly SIMD byte routines (src/data/columns/simdBytes.ts: the ASCII fold and the
+// substring search) and the literal contains built on them (textScan): every position a naive
+// search finds, in order, and answers equal to a RegExp `i`
 // (and `toLowerCase().includes`) run on the decoded rows, for ASCII and non-ASCII text, whatever
 // the needle's position against the fold's 16-byte steps.
 import { describe, expect, it } from 'vitest';
 import type { ColumnData, TextScanRequest } from '../../../schema/columnar.js';
-import { foldAscii } from '../../../src/data/columns/foldAscii.js';
+import { byteSearch, foldAscii } from '../../../src/data/columns/simdBytes.js';
 import { textScan } from '../../../src/data/columns/textScan.js';
 
 const reference = (b: number) => (b >= 0x41 && b <= 0x5a ? b + 0x20 : b);
@@ -39,6 +40,58 @@ describe('foldAscii', () => {
     expect(folded[0]).toBe(0x61);
     expect(folded[big.length - 1]).toBe(0x61);
     expect(big[0]).toBe(0x41);
+  });
+});
+
+/** Every start position of `needle` in `hay`, by a plain loop. */
+function naive(hay: Uint8Array, needle: Uint8Array): number[] {
+  const out: number[] = [];
+  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    out.push(i);
+  }
+  return out;
+}
+
+function all(hay: Uint8Array, needle: Uint8Array, fold = false): number[] {
+  const s = byteSearch(hay, needle, fold)!;
+  const out: number[] = [];
+  for (let p = s.next(0); p >= 0; p = s.next(p + 1)) out.push(p);
+  return out;
+}
+
+describe('byteSearch', () => {
+  it('finds every position a plain loop finds, for needles of 1 to 40 bytes, near the ends and across 16-byte steps', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 8) & 0xff;
+    for (let round = 0; round < 300; round++) {
+      const n = rand() + (round % 3) * 37;
+      // a small alphabet so needles repeat, overlap and straddle the 16-byte steps
+      const hay = Uint8Array.from({ length: n }, () => [0x61, 0x62, 0xff, 0x00][rand() & 3]!);
+      const k = 1 + (rand() % 40);
+      const at = n > k ? rand() % (n - k) : 0;
+      const needle =
+        round % 2 === 0 && n >= k
+          ? hay.slice(at, at + k)
+          : Uint8Array.from({ length: k }, () => [0x61, 0x62][rand() & 1]!);
+      expect(all(hay, needle), `round ${round}`).toEqual(naive(hay, needle));
+    }
+  });
+
+  it('reads past a full batch of hits (16,384 a call) without losing or repeating one', () => {
+    const hay = new Uint8Array(100_003).fill(0x61);
+    expect(all(hay, Uint8Array.of(0x61, 0x61))).toEqual(naive(hay, Uint8Array.of(0x61, 0x61)));
+    const s = byteSearch(hay, Uint8Array.of(0x61), false)!;
+    expect([s.next(0), s.next(50_000), s.next(99_000), s.next(100_002), s.next(100_003)]).toEqual([
+      0, 50_000, 99_000, 100_002, -1,
+    ]);
+  });
+
+  it('a needle longer than the bytes finds nothing; folding matches any case of ASCII letters only', () => {
+    expect(all(Uint8Array.of(1, 2), Uint8Array.of(1, 2, 3))).toEqual([]);
+    const hay = new TextEncoder().encode('Laser LASER lAsEr Łaser laserÉ');
+    expect(all(hay, new TextEncoder().encode('laser'), true)).toEqual([0, 6, 12, 25]); // 'Ł' is two bytes
+    expect(all(hay, new TextEncoder().encode('laser'), false)).toEqual([25]);
   });
 });
 
