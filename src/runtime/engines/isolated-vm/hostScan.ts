@@ -12,6 +12,9 @@ const MEMO_BYTES = 16 * 1024 * 1024;
  */
 const STREAMED_PASSES = 2;
 
+/** Longest question (table, column, range, needle) whose answer is kept. */
+const MAX_KEY_CHARS = 1024;
+
 type ScanResult = Int32Array | Uint8Array | null;
 
 /**
@@ -33,7 +36,8 @@ export class HostScan {
     const key = `${table}\u0000${column}\u0000${start}\u0000${end}\u0000${req.op}\u0000${req.op === 'contains' ? `${req.fold}\u0000${req.needle}` : ''}`;
     if (this.memo.has(key)) return this.memo.get(key)!;
     const answer = this.answer(provider, table, column, start, end, req);
-    this.keep(key, answer);
+    // a long needle is not kept: its key would cost more than the answer saves
+    if (key.length <= MAX_KEY_CHARS) this.keep(key, answer);
     return answer;
   }
 
