@@ -124,10 +124,16 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   // budgets wait this long for Redis before a replica decides alone: long enough that a busy Redis
   // still counts across replicas, short enough that a hung one delays a one-off run by at most this
   const storeWaitMs = int('storeWaitMs', 1000);
+  const overShareNice = int('overShareNice', 10, 0);
+  if (overShareNice > 19)
+    throw new SbirtoolsValidationError(
+      `Expected the \`overShareNice\` option to be an integer 0-19 (a nice value; 0 turns it off), got \`${overShareNice}\``,
+    );
   const rate = {
     maxConcurrentPerKey: int('maxConcurrentPerKey', 4),
     runsPerMinutePerKey: int('runsPerMinutePerKey', 120),
     storeWaitMs,
+    lowerOverShare: overShareNice > 0,
   };
   const conn: ConnectionLimits = Object.fromEntries(
     Object.entries(CONNECTION_DEFAULTS).map(([k, d]) => [k, int(k as keyof ServerOptions, d)]),
@@ -163,7 +169,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
       })
     : createMemoryStore();
   const maxConcurrentRuns = int('maxConcurrentRuns', poolSize * 2);
-  const pool = createPool({ size: poolSize, maxConcurrent: maxConcurrentRuns });
+  const pool = createPool({ size: poolSize, maxConcurrent: maxConcurrentRuns, lowPriorityNice: overShareNice });
   // fairness: one caller holds at most its share of this replica's run slots; the rest wait in its own queue
   const scheduler = new FairScheduler({
     capacity: maxConcurrentRuns,

@@ -14,6 +14,8 @@ export interface BudgetLimits {
   runsPerMinutePerKey: number;
   /** Longest the budget waits for the shared store before this replica decides alone. */
   storeWaitMs: number;
+  /** Run the code of a caller over its fair share of this replica's run time at low CPU priority (FairScheduler.overShare). */
+  lowerOverShare: boolean;
 }
 
 /** How long a concurrency slot lives without renewal (a replica that dies frees its slots after this). */
@@ -121,6 +123,12 @@ export function budget(
         { 'retry-after': '1', 'sbirtools-code-ran': 'false' },
         'Retry: the run never started, so a retry is safe.',
       );
+    }
+    // over its share of run time here: its code runs in the low-priority holder, so the slot it
+    // holds takes the CPU only when the other callers' runs leave some (docs/deploy.md, "Fairness")
+    if (limits.lowerOverShare && scheduler.overShare(id)) {
+      ctx.priority = 'low';
+      ctx.log.priority = 'low';
     }
     const done = () => {
       release();

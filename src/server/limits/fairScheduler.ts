@@ -49,6 +49,8 @@ export class FairScheduler {
   private readonly queues = new Map<string, Waiter[]>();
   /** Run time each identity used, decayed (USAGE_HALF_LIFE_MS); forgotten once it is negligible. */
   private readonly usage = new Map<string, { ms: number; at: number }>();
+  /** Start times of each identity's runs in flight: their run time counts before they end. */
+  private readonly starts = new Map<string, number[]>();
 
   constructor(private readonly o: FairSchedulerOptions) {}
 
@@ -110,15 +112,43 @@ export class FairScheduler {
     return this.running < this.o.capacity && (this.perKey.get(key) ?? 0) < this.o.maxPerKey;
   }
 
+  /**
+   * Whether `key` used more than an equal share of this replica's run time lately (decayed run
+   * time, runs in flight included), while at least one other identity ran here too (in flight,
+   * or within about a half-life). Such a
+   * caller's code goes to the low-priority holder (budget.ts): the slots it may hold are bounded
+   * by `maxPerKey`, and this bounds the CPU those slots take from everyone else. Decided per
+   * replica on purpose: CPU is a replica's own; the shared limits are the budget's (Redis).
+   */
+  overShare(key: string): boolean {
+    const now = Date.now();
+    let total = 0;
+    let mine = 0;
+    let active = 0;
+    for (const k of new Set([...this.usage.keys(), ...this.starts.keys()])) {
+      let ms = this.used(k);
+      for (const t of this.starts.get(k) ?? []) ms += now - t;
+      active++;
+      total += ms;
+      if (k === key) mine = ms;
+    }
+    return active >= 2 && mine > total / active;
+  }
+
   private take(key: string): () => void {
     this.running++;
     this.perKey.set(key, (this.perKey.get(key) ?? 0) + 1);
     const started = Date.now();
+    const starts = this.starts.get(key) ?? [];
+    starts.push(started);
+    this.starts.set(key, starts);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.usage.set(key, { ms: this.used(key) + (Date.now() - started), at: Date.now() });
+      starts.splice(starts.indexOf(started), 1);
+      if (!starts.length) this.starts.delete(key);
       this.running--;
       const left = (this.perKey.get(key) ?? 1) - 1;
       if (left <= 0) this.perKey.delete(key);
@@ -131,8 +161,10 @@ export class FairScheduler {
   private used(key: string): number {
     const u = this.usage.get(key);
     if (!u) return 0;
-    const ms = u.ms * 0.5 ** ((Date.now() - u.at) / USAGE_HALF_LIFE_MS);
-    if (ms < 1 && !this.perKey.has(key)) this.usage.delete(key);
+    const age = Date.now() - u.at;
+    const ms = u.ms * 0.5 ** (age / USAGE_HALF_LIFE_MS);
+    // kept a half-life even when tiny: a caller with short runs still counts as active (overShare)
+    if (ms < 1 && age > USAGE_HALF_LIFE_MS && !this.perKey.has(key)) this.usage.delete(key);
     return ms;
   }
 

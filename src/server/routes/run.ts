@@ -41,6 +41,7 @@ export const runRoute: Route = {
             ...(session_id ? { sessionId: session_id } : {}),
             ...signal,
             ...(answer ? { answer } : {}),
+            ...(ctx.priority ? { priority: ctx.priority } : {}),
           });
           if (!done) {
             return fail(

@@ -59,6 +59,7 @@ export function runStream(ctx: RequestContext, app: ServerApp, input: { code: st
             ...(input.session_id ? { sessionId: input.session_id } : {}),
             signal: cancel.signal,
             onOutput,
+            ...(ctx.priority ? { priority: ctx.priority } : {}),
           });
           if (!done) {
             send('result', {

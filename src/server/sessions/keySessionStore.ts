@@ -21,13 +21,19 @@ export class KeySessionStore extends SessionStore {
     private readonly shared: ServerSessions,
     private readonly owner: string,
     sandbox: Omit<SandboxOptions, 'pool' | 'deterministic'>,
+    /** 'low': this request's caller is over its fair share; its code runs at low CPU priority. */
+    private readonly priority?: 'low',
   ) {
     super({ sandbox });
   }
 
   override async run(code: string, opts: Parameters<SessionStore['run']>[1] = {}): Promise<RunResult> {
     try {
-      const done = await this.shared.run(this.owner, code, { ...opts, create: true });
+      const done = await this.shared.run(this.owner, code, {
+        ...opts,
+        create: true,
+        ...(this.priority ? { priority: this.priority } : {}),
+      });
       return done!.result;
     } catch (err) {
       if (err instanceof LeaseTimeoutError) return sessionBusy(this.limits, opts.sessionId ?? '');

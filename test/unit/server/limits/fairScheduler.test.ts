@@ -57,4 +57,28 @@ describe('FairScheduler', () => {
     held(); // idempotent
     expect(s.stats()).toEqual({ running: 0, queued: 0, keys: 0 });
   });
+
+  it('marks the caller that used more than an equal share of run time, and nobody while a caller is alone', async () => {
+    const s = new FairScheduler({ capacity: 2, maxPerKey: 1, maxQueuedPerKey: 10, maxQueueWaitMs: 60_000 });
+    const busyFor = async (key: string, until: () => boolean) => {
+      const release = await s.acquire(key);
+      const t0 = Date.now();
+      while (!until() && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 5));
+      release();
+    };
+    // a caller alone is never over its share, however much it runs
+    const first = Date.now();
+    await busyFor('flood', () => Date.now() - first >= 20);
+    expect(s.overShare('flood')).toBe(false);
+    // the flood holds a slot (its run in flight counts) while a calm caller runs once, briefly
+    const floodHeld = await s.acquire('flood');
+    const calm = await s.acquire('calm');
+    calm();
+    const since = Date.now();
+    while (Date.now() - since < 10) await new Promise((r) => setTimeout(r, 2));
+    expect(s.overShare('flood')).toBe(true);
+    expect(s.overShare('calm')).toBe(false);
+    floodHeld();
+    expect(s.overShare('flood')).toBe(true);
+  });
 });
