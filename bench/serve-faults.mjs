@@ -5,12 +5,20 @@
 // retry what the docs call retryable (429/503 with Retry-After, 502, a dropped connection) with the
 // same Idempotency-Key, on the next replica. Prints answers/s, p50/p99 per key (unloaded, then
 // while one key floods), the error classes seen, and checks that no session cell was lost or run twice.
-//   node bench/serve-faults.mjs [--seconds 240] [--clients 64] [--think-ms 500]
+//   node bench/serve-faults.mjs [--seconds 240] [--clients 64] [--think-ms 500] [--over-share-nice N]
 // Writes bench/results/serve-faults.json. Needs the build and redis-server (scripts/install-redis.sh).
+//
+// --fairness-only (e.g. `--fairness-only --seconds 90`): the fairness figure alone, quick enough to
+// run on a quiet machine: calm keys alone for the first half, then one key floods for the second;
+// no slow readers, no replica killed, no Redis restart. Prints each calm key's p50/p99 unloaded and
+// while flooding and their ratio, the bare CPU yardstick (a plain `node` busy loop, spawned every
+// few seconds, at normal priority) and the load average of each phase. Writes
+// bench/results/serve-fairness.json. `--over-share-nice 0` runs the same with the low-priority
+// lane off (docs/deploy.md "Fairness"), for the comparison.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort } from './lib/freePort.mjs';
@@ -22,8 +30,13 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '150' },
     clients: { type: 'string', default: '64' },
     'think-ms': { type: 'string', default: '500' },
+    'fairness-only': { type: 'boolean', default: false },
+    'over-share-nice': { type: 'string' },
   },
 });
+const FAIRNESS_ONLY = values['fairness-only'];
+// the flood's loop; the yardstick runs the same loop in a bare node process
+const FLOOD_LOOP = 'let s = 0; for (let k = 0; k < 5e7; k++) s += k & 1; s';
 const SECONDS = Number(values.seconds);
 const CLIENTS = Number(values.clients);
 // calm clients pause between requests, as an agent does while it reads an answer: their load is
@@ -92,6 +105,7 @@ async function startReplica(i) {
       '100000',
       '--max-concurrent-per-key',
       '8',
+      ...(values['over-share-nice'] !== undefined ? ['--over-share-nice', values['over-share-nice']] : []),
     ],
     {
       cwd: ROOT,
@@ -217,7 +231,8 @@ async function flood() {
       await sleep(200);
       continue;
     }
-    await call(FLOOD_KEY, '/v1/run', { code: 'let s = 0; for (let k = 0; k < 5e7; k++) s += k & 1; s' });
+    const r = await call(FLOOD_KEY, '/v1/run', { code: FLOOD_LOOP });
+    if (r) seen(`flood: 200 ${r.ok ? 'ok' : r.error?.type}`);
     await sleep(20);
   }
 }
@@ -254,32 +269,66 @@ for (let c = 0; c < calmClients; c++) {
   workers.push(c % 2 === 0 ? conversation(key, `c${c}`) : oneOffs(key));
 }
 for (let c = 0; c < floodClients; c++) workers.push(flood());
-for (let c = 0; c < 4; c++) workers.push(slowReader());
+const slowReaders = FAIRNESS_ONLY ? 0 : 4;
+for (let c = 0; c < slowReaders; c++) workers.push(slowReader());
 const timeline = [];
 const at = (s) => sleep(Math.max(0, t0 + s * 1000 - performance.now()));
-(async () => {
-  // phases: unloaded (calm keys alone), flood (one key floods, slow readers connect), faults (and a replica and Redis go down)
-  await at(SECONDS * 0.25);
-  phase = 'flood';
-  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: flood and slow readers start`);
-  await at(SECONDS * 0.45);
-  phase = 'faults';
-  replicas[2].kill('SIGKILL');
-  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: replica 3 SIGKILLed`);
-  await at(SECONDS * 0.55);
-  await startReplica(2);
-  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: replica 3 restarted (listening)`);
-  await at(SECONDS * 0.75);
-  redis.kill('SIGTERM');
-  await new Promise((r) => redis.once('exit', r));
-  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: Redis stopped`);
-  await sleep(3000);
-  await startRedis();
-  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: Redis restarted (append-only file)`);
-  await at(SECONDS);
-  stopping = true;
+
+// the bare CPU yardstick and the load, sampled through every phase: what a plain CPU-bound process
+// at normal priority gets from this machine at that moment (a flood at normal priority slows it too)
+const yardstick = new Map(); // phase -> ms[]
+const load = new Map(); // phase -> 1-minute load averages
+const push = (m, k, v) => (m.has(k) ? m.get(k) : m.set(k, []).get(k)).push(v);
+const sampler = (async () => {
+  while (!stopping) {
+    const p = phase;
+    push(load, p, loadavg()[0]);
+    const out = await new Promise((resolve) => {
+      const child = spawn(
+        process.execPath,
+        ['-e', `const t = performance.now(); ${FLOOD_LOOP}; console.log(performance.now() - t)`],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      let text = '';
+      child.stdout.on('data', (d) => (text += d));
+      child.once('exit', () => resolve(Number(text)));
+    });
+    if (phase === p && Number.isFinite(out)) push(yardstick, p, out);
+    await sleep(3000);
+  }
 })();
-await Promise.all(workers);
+if (FAIRNESS_ONLY)
+  (async () => {
+    await at(SECONDS * 0.5);
+    phase = 'flood';
+    timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: one key floods`);
+    await at(SECONDS);
+    stopping = true;
+  })();
+else
+  (async () => {
+    // phases: unloaded (calm keys alone), flood (one key floods, slow readers connect), faults (and a replica and Redis go down)
+    await at(SECONDS * 0.25);
+    phase = 'flood';
+    timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: flood and slow readers start`);
+    await at(SECONDS * 0.45);
+    phase = 'faults';
+    replicas[2].kill('SIGKILL');
+    timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: replica 3 SIGKILLed`);
+    await at(SECONDS * 0.55);
+    await startReplica(2);
+    timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: replica 3 restarted (listening)`);
+    await at(SECONDS * 0.75);
+    redis.kill('SIGTERM');
+    await new Promise((r) => redis.once('exit', r));
+    timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: Redis stopped`);
+    await sleep(3000);
+    await startRedis();
+    timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: Redis restarted (append-only file)`);
+    await at(SECONDS);
+    stopping = true;
+  })();
+await Promise.all([...workers, sampler]);
 const elapsed = (performance.now() - t0) / 1000;
 
 const perKey = {};
@@ -294,9 +343,25 @@ const floodOverUnloaded = Object.fromEntries(
       : null,
   ]),
 );
+const median = (xs) => (xs?.length ? Math.round(quantile(xs, 0.5)) : null);
+const phases = [...new Set([...latencies.keys()].map((k) => k.split(' ')[0]))];
+const machine = {
+  overShareNice: values['over-share-nice'] === undefined ? 'default (10)' : Number(values['over-share-nice']),
+  bareLoopMs: Object.fromEntries(
+    phases.map((p) => [p, { median: median(yardstick.get(p)), n: yardstick.get(p)?.length ?? 0 }]),
+  ),
+  loadAverage1m: Object.fromEntries(
+    phases.map((p) => {
+      const l = load.get(p) ?? [];
+      return [p, l.length ? { min: Math.min(...l), max: Math.max(...l) } : null];
+    }),
+  ),
+};
 const result = {
+  mode: FAIRNESS_ONLY ? 'fairness-only' : 'faults',
   seconds: Math.round(elapsed),
-  clients: { calm: calmClients, flood: floodClients, slowReaders: 4, calmThinkMs: THINK_MS },
+  machine,
+  clients: { calm: calmClients, flood: floodClients, slowReaders, calmThinkMs: THINK_MS },
   answersPerSecond: Math.round((answers / elapsed) * 10) / 10,
   latencyMs: perKey,
   p99FloodOverUnloaded: floodOverUnloaded,
@@ -311,8 +376,27 @@ const result = {
   timeline,
 };
 console.log(JSON.stringify(result, null, 2));
+if (FAIRNESS_ONLY) {
+  console.log('\n| calm key | unloaded p50 / p99 | one key floods p50 / p99 | ratio p50 / p99 |\n|---|---|---|---|');
+  for (const k of CALM_KEYS) {
+    const u = perKey[`unloaded ${k}`];
+    const f = perKey[`flood ${k}`];
+    if (!u || !f) continue;
+    const r = (a, b) => (Math.round((a / b) * 100) / 100).toFixed(2);
+    console.log(
+      `| ${k} | ${u.p50} / ${u.p99} ms (${u.n}) | ${f.p50} / ${f.p99} ms (${f.n}) | ${r(f.p50, u.p50)}x / ${r(f.p99, u.p99)}x |`,
+    );
+  }
+  const y = machine.bareLoopMs;
+  console.log(
+    `bare CPU yardstick (a node busy loop, median): unloaded ${y.unloaded?.median} ms, flood ${y.flood?.median} ms; load average ${JSON.stringify(machine.loadAverage1m)}`,
+  );
+}
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-writeFileSync(join(ROOT, 'bench', 'results', 'serve-faults.json'), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(
+  join(ROOT, 'bench', 'results', FAIRNESS_ONLY ? 'serve-fairness.json' : 'serve-faults.json'),
+  `${JSON.stringify(result, null, 2)}\n`,
+);
 for (const r of replicas) r.kill('SIGTERM');
 redis.kill('SIGTERM');
 await sleep(1000);

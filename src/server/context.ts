@@ -39,6 +39,8 @@ export interface RequestContext {
    * its code runs in the low-priority holder.
    */
   priority?: 'low';
+  /** CPU time this request's code used (RunResult.stats.cpuMs), set by the route; the budget charges it to the caller. */
+  cpuMs?: number;
   /** Extra fields for this request's log line (session, error type...). */
   log: Record<string, unknown>;
 }

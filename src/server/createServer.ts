@@ -22,6 +22,7 @@ import { hostCheck } from './middleware/hostCheck.js';
 import { budget } from './limits/budget.js';
 import { CONNECTION_DEFAULTS, httpServerOptions, type ConnectionLimits } from './limits/connectionLimits.js';
 import { FairScheduler } from './limits/fairScheduler.js';
+import { debugGc } from './routes/debugGc.js';
 import { isStoreUnavailable } from './store/storeUnavailable.js';
 import { nodeListener } from './nodeListener.js';
 import { isLoopback, type ServerOptions } from './options.js';
@@ -133,7 +134,6 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     maxConcurrentPerKey: int('maxConcurrentPerKey', 4),
     runsPerMinutePerKey: int('runsPerMinutePerKey', 120),
     storeWaitMs,
-    lowerOverShare: overShareNice > 0,
   };
   const conn: ConnectionLimits = Object.fromEntries(
     Object.entries(CONNECTION_DEFAULTS).map(([k, d]) => [k, int(k as keyof ServerOptions, d)]),
@@ -169,10 +169,17 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
       })
     : createMemoryStore();
   const maxConcurrentRuns = int('maxConcurrentRuns', poolSize * 2);
-  const pool = createPool({ size: poolSize, maxConcurrent: maxConcurrentRuns, lowPriorityNice: overShareNice });
+  // the low-priority lane has slots of its own: a caller over its share then holds none of the normal ones
+  const lowCapacity = overShareNice > 0 ? maxConcurrentRuns : 0;
+  const pool = createPool({
+    size: poolSize,
+    maxConcurrent: maxConcurrentRuns + lowCapacity,
+    lowPriorityNice: overShareNice,
+  });
   // fairness: one caller holds at most its share of this replica's run slots; the rest wait in its own queue
   const scheduler = new FairScheduler({
     capacity: maxConcurrentRuns,
+    lowCapacity,
     maxPerKey: Math.max(1, Math.floor(maxConcurrentRuns * share)),
     maxQueuedPerKey: int('maxQueuedPerKey', 8, 0),
     maxQueueWaitMs: int('maxQueueWaitMs', 10_000),
@@ -249,9 +256,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
       : undefined;
   const corsOrigins = new Set(options.corsOrigins ?? []);
   // /metrics open to scrapers without a key when the operator says so (keep it off the public interface then)
-  const routes = [...ROUTES, ...(oauth ? protectedResourceRoutes(oauth) : []), ...(options.routes ?? [])].map((r) =>
-    r.path === '/metrics' && metricsAuth === 'none' ? { ...r, auth: false } : r,
-  );
+  const routes = [
+    ...ROUTES,
+    ...(oauth ? protectedResourceRoutes(oauth) : []),
+    ...(env.SBIRTOOLS_DEBUG_GC_ROUTE === '1' ? [debugGc] : []),
+    ...(options.routes ?? []),
+  ].map((r) => (r.path === '/metrics' && metricsAuth === 'none' ? { ...r, auth: false } : r));
   // the order is the security argument: nothing reads a body for a foreign Host, nothing runs without a key
   const handle = chain(
     [

@@ -74,6 +74,7 @@ export function runStream(ctx: RequestContext, app: ServerApp, input: { code: st
             return;
           }
           const result: RunResult = done.result;
+          ctx.cpuMs = (ctx.cpuMs ?? 0) + result.stats.cpuMs;
           if (result.error) ctx.log.errorType = result.error.type;
           // output that was not streamed (a replayed or never-started run) comes whole before the result
           if (!streamed && result.stdout) send('stdout', { text: result.stdout });

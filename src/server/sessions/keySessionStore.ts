@@ -21,8 +21,12 @@ export class KeySessionStore extends SessionStore {
     private readonly shared: ServerSessions,
     private readonly owner: string,
     sandbox: Omit<SandboxOptions, 'pool' | 'deterministic'>,
-    /** 'low': this request's caller is over its fair share; its code runs at low CPU priority. */
-    private readonly priority?: 'low',
+    private readonly request: {
+      /** 'low': this request's caller is over its fair share; its code runs at low CPU priority. */
+      priority?: 'low';
+      /** Receives each run's CPU time (the budget charges it to the caller). */
+      charge?: (cpuMs: number) => void;
+    } = {},
   ) {
     super({ sandbox });
   }
@@ -32,8 +36,9 @@ export class KeySessionStore extends SessionStore {
       const done = await this.shared.run(this.owner, code, {
         ...opts,
         create: true,
-        ...(this.priority ? { priority: this.priority } : {}),
+        ...(this.request.priority ? { priority: this.request.priority } : {}),
       });
+      this.request.charge?.(done!.result.stats.cpuMs);
       return done!.result;
     } catch (err) {
       if (err instanceof LeaseTimeoutError) return sessionBusy(this.limits, opts.sessionId ?? '');

@@ -212,9 +212,9 @@ export class ServerSessions {
       cells = [];
     }
     let local = this.local.get(full);
-    // a caller now over its fair share moves this session to the low-priority holder (rebuilt from
-    // its history at its own cost); one way only, so a caller near its share never flaps between them
-    const low = opts.priority === 'low' || local?.low === true;
+    // the session follows its caller's lane (FairScheduler: in past twice the others' average run
+    // time, out at their average), rebuilt from its history in the other holder at the caller's cost
+    const low = opts.priority === 'low';
     if (local && (!isPrefix(local.applied, cells) || local.tables !== set.version || local.low !== low)) {
       await this.dropLocal(full);
       local = undefined;

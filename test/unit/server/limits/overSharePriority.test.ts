@@ -6,7 +6,7 @@ import { createServer, type SbirtoolsServer } from '../../../../src/server/creat
 const FLOOD = 'over-share-flood-key-0123456789';
 const CALM = 'over-share-calm-key-0123456789';
 // long enough that the flood's run time is far over the calm caller's `1 + 1` runs
-const HEAVY = 'let s = 0; for (let k = 0; k < 3e7; k++) s += k & 1; s';
+const HEAVY = 'let s = 0; for (let k = 0; k < 1e8; k++) s += k & 1; s';
 
 /** The nice value of every thread of each child process of this test (the holders). */
 function childNices(): number[][] {
