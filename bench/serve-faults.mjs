@@ -9,12 +9,15 @@
 // Writes bench/results/serve-faults.json. Needs the build and redis-server (scripts/install-redis.sh).
 //
 // --fairness-only (e.g. `--fairness-only --seconds 90`): the fairness figure alone, quick enough to
-// run on a quiet machine: calm keys alone for the first half, then one key floods for the second;
-// no slow readers, no replica killed, no Redis restart. Prints each calm key's p50/p99 unloaded and
+// run on a quiet machine: windows of --window-seconds (10) alternate between calm keys alone and
+// one key flooding (alternating, so a machine whose other load drifts weighs on both phases alike;
+// the first 3 s of each window, and requests that straddle two windows, are left out); no slow
+// readers, no replica killed, no Redis restart. Prints each calm key's p50/p99 unloaded and
 // while flooding and their ratio, the bare CPU yardstick (a plain `node` busy loop, spawned every
 // few seconds, at normal priority) and the load average of each phase. Writes
 // bench/results/serve-fairness.json. `--over-share-nice 0` runs the same with the low-priority
-// lane off (docs/deploy.md "Fairness"), for the comparison.
+// lane off (docs/deploy.md "Fairness"), for the comparison; --flood-honors-retry-after makes the
+// flood's clients wait out each Retry-After, so what refusing ~100 requests/s costs is left out.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -32,6 +35,8 @@ const { values } = parseArgs({
     'think-ms': { type: 'string', default: '500' },
     'fairness-only': { type: 'boolean', default: false },
     'over-share-nice': { type: 'string' },
+    'flood-honors-retry-after': { type: 'boolean', default: false },
+    'window-seconds': { type: 'string', default: '10' },
   },
 });
 const FAIRNESS_ONLY = values['fairness-only'];
@@ -131,6 +136,13 @@ const classes = new Map();
 const seen = (k) => classes.set(k, (classes.get(k) ?? 0) + 1);
 const latencies = new Map(); // `${phase} ${key}` -> ms[]
 let phase = 'unloaded';
+// fairness-only: which window we are in, and when it began (requests are labelled by it)
+let windowSeq = 0;
+let windowAt = performance.now();
+const SETTLE_MS = 3000;
+const label = () => (FAIRNESS_ONLY && performance.now() - windowAt < SETTLE_MS ? 'settling' : phase);
+/** The flood's requests in flight, aborted when a calm window starts (a hang-up cancels the run). */
+let floodAbort = new AbortController();
 let answers = 0;
 let stopping = false;
 let rr = 0;
@@ -138,6 +150,8 @@ let rr = 0;
 /** One request, retried as a client should (same Idempotency-Key, next replica) until it has an answer. */
 async function call(key, path, body, idem) {
   const started = performance.now();
+  const startLabel = label();
+  const startSeq = windowSeq;
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = ports[rr++ % 3];
     let res;
@@ -150,16 +164,24 @@ async function call(key, path, body, idem) {
           ...(idem ? { 'idempotency-key': idem } : {}),
         },
         body: JSON.stringify(body),
+        ...(key === FLOOD_KEY ? { signal: floodAbort.signal } : {}),
       });
     } catch {
+      if (key === FLOOD_KEY && floodAbort.signal.aborted) return undefined;
       seen(`${key === FLOOD_KEY ? 'flood' : 'calm'}: connection refused/reset (replica down), retried`);
       await sleep(100);
       continue;
     }
-    const text = await res.text();
+    let text;
+    try {
+      text = await res.text();
+    } catch (err) {
+      if (key === FLOOD_KEY && floodAbort.signal.aborted) return undefined;
+      throw err;
+    }
     if (res.status === 200 || res.status === 201) {
       answers++;
-      const k = `${phase} ${key}`;
+      const k = `${FAIRNESS_ONLY ? (windowSeq === startSeq ? startLabel : 'straddling') : phase} ${key}`;
       if (!latencies.has(k)) latencies.set(k, []);
       latencies.get(k).push(performance.now() - started);
       return JSON.parse(text);
@@ -172,7 +194,10 @@ async function call(key, path, body, idem) {
     }
     seen(`${key === FLOOD_KEY ? 'flood' : 'calm'}: ${res.status} ${type}`);
     if (res.status === 429 || res.status === 503 || res.status === 502) {
-      if (key === FLOOD_KEY) return undefined; // the flood does not wait its turn
+      // the flood does not wait its turn (unless told to: then what refusing it costs is left out)
+      if (key === FLOOD_KEY && values['flood-honors-retry-after'])
+        await sleep(1000 * Number(res.headers.get('retry-after') ?? 1));
+      if (key === FLOOD_KEY) return undefined;
       await sleep(Math.min(2000, 1000 * Number(res.headers.get('retry-after') ?? 1)));
       continue;
     }
@@ -281,7 +306,8 @@ const load = new Map(); // phase -> 1-minute load averages
 const push = (m, k, v) => (m.has(k) ? m.get(k) : m.set(k, []).get(k)).push(v);
 const sampler = (async () => {
   while (!stopping) {
-    const p = phase;
+    const p = label();
+    const seq = windowSeq;
     push(load, p, loadavg()[0]);
     const out = await new Promise((resolve) => {
       const child = spawn(
@@ -293,15 +319,24 @@ const sampler = (async () => {
       child.stdout.on('data', (d) => (text += d));
       child.once('exit', () => resolve(Number(text)));
     });
-    if (phase === p && Number.isFinite(out)) push(yardstick, p, out);
+    if (windowSeq === seq && Number.isFinite(out)) push(yardstick, p, out);
     await sleep(3000);
   }
 })();
 if (FAIRNESS_ONLY)
   (async () => {
-    await at(SECONDS * 0.5);
-    phase = 'flood';
-    timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: one key floods`);
+    const windowS = Number(values['window-seconds']);
+    for (let w = 1; w * windowS < SECONDS; w++) {
+      await at(w * windowS);
+      phase = phase === 'unloaded' ? 'flood' : 'unloaded';
+      if (phase === 'unloaded') {
+        floodAbort.abort();
+        floodAbort = new AbortController();
+      }
+      windowSeq++;
+      windowAt = performance.now();
+    }
+    timeline.push(`windows of ${windowS} s alternating unloaded / flood, from unloaded`);
     await at(SECONDS);
     stopping = true;
   })();
@@ -347,6 +382,7 @@ const median = (xs) => (xs?.length ? Math.round(quantile(xs, 0.5)) : null);
 const phases = [...new Set([...latencies.keys()].map((k) => k.split(' ')[0]))];
 const machine = {
   overShareNice: values['over-share-nice'] === undefined ? 'default (10)' : Number(values['over-share-nice']),
+  floodHonorsRetryAfter: values['flood-honors-retry-after'],
   bareLoopMs: Object.fromEntries(
     phases.map((p) => [p, { median: median(yardstick.get(p)), n: yardstick.get(p)?.length ?? 0 }]),
   ),
