@@ -24,6 +24,12 @@ export const debugGc: Route = {
     gc();
     gc();
     const m = process.memoryUsage();
-    return json({ rssBytes: m.rss, heapUsedBytes: m.heapUsed, externalBytes: m.external });
+    return json({
+      rssBytes: m.rss,
+      heapUsedBytes: m.heapUsed,
+      heapTotalBytes: m.heapTotal,
+      externalBytes: m.external,
+      arrayBuffersBytes: m.arrayBuffers,
+    });
   },
 };
