@@ -22,7 +22,6 @@ import { hostCheck } from './middleware/hostCheck.js';
 import { budget } from './limits/budget.js';
 import { CONNECTION_DEFAULTS, httpServerOptions, type ConnectionLimits } from './limits/connectionLimits.js';
 import { FairScheduler } from './limits/fairScheduler.js';
-import { debugGc } from './routes/debugGc.js';
 import { isStoreUnavailable } from './store/storeUnavailable.js';
 import { nodeListener } from './nodeListener.js';
 import { isLoopback, type ServerOptions } from './options.js';
@@ -259,7 +258,6 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   const routes = [
     ...ROUTES,
     ...(oauth ? protectedResourceRoutes(oauth) : []),
-    ...(env.SBIRTOOLS_DEBUG_GC_ROUTE === '1' ? [debugGc] : []),
     ...(options.routes ?? []),
   ].map((r) => (r.path === '/metrics' && metricsAuth === 'none' ? { ...r, auth: false } : r));
   // the order is the security argument: nothing reads a body for a foreign Host, nothing runs without a key
