@@ -255,11 +255,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
       : undefined;
   const corsOrigins = new Set(options.corsOrigins ?? []);
   // /metrics open to scrapers without a key when the operator says so (keep it off the public interface then)
-  const routes = [
-    ...ROUTES,
-    ...(oauth ? protectedResourceRoutes(oauth) : []),
-    ...(options.routes ?? []),
-  ].map((r) => (r.path === '/metrics' && metricsAuth === 'none' ? { ...r, auth: false } : r));
+  const routes = [...ROUTES, ...(oauth ? protectedResourceRoutes(oauth) : []), ...(options.routes ?? [])].map((r) =>
+    r.path === '/metrics' && metricsAuth === 'none' ? { ...r, auth: false } : r,
+  );
   // the order is the security argument: nothing reads a body for a foreign Host, nothing runs without a key
   const handle = chain(
     [
