@@ -13,9 +13,19 @@
  * so a row changed after both were handed out shows the change in both (documented in prelude.md).
  *
  * The entries of a session stay within a byte budget (an eighth of the memory limit, estimated);
- * a selection past it is built for the one call, as before.
+ * a selection past it is built for the one call, as before. Between runs the rows are held only
+ * weakly: a run that needs the memory gets it back at the next major GC (the text cache keeps up
+ * to 60% of the limit in pages, so strongly held rows could push a long-text scan over it), and a
+ * set a GC took is built again.
  */
-import { NativeArray } from '../intrinsics.js';
+import {
+  NativeArray,
+  NativePromise,
+  NativeWeakRef,
+  PromisePrototypeThen,
+  ReflectApply,
+  WeakRefPrototypeDeref,
+} from '../intrinsics.js';
 
 /** 'object': `{ name: value, ... }` rows (objects()); 'array': `[value, ...]` rows (tolist()). */
 export type RowShape = 'object' | 'array';
@@ -30,13 +40,19 @@ type Gather = (
   out: unknown[],
 ) => void;
 
+/** What an entry keeps: the values the rows were built from (one array per column), and the rows. */
+interface RowSet {
+  vals: ArrayLike<unknown>[];
+  rows: unknown[];
+}
+
 interface Entry {
   shape: RowShape;
   names: string[];
   columns: unknown[];
-  /** The values the rows were built from, one array per column, indexed by row. */
-  vals: ArrayLike<unknown>[];
-  rows: unknown[];
+  /** Held strongly in the job that built or used it; weakly between runs (any major GC may take it). */
+  set: RowSet | null;
+  weak: WeakRef<RowSet> | null;
   bytes: number;
 }
 
@@ -117,6 +133,17 @@ function estimate(shape: RowShape, vals: ArrayLike<unknown>[], n: number, text: 
   return bytes;
 }
 
+/** The entry's rows, held strongly again for this job, or null when a GC took them. */
+function setOf(x: Entry): RowSet | null {
+  if (x.set) return x.set;
+  const set = x.weak && WeakRefPrototypeDeref ? (ReflectApply(WeakRefPrototypeDeref, x.weak, []) as RowSet | undefined) : undefined;
+  if (!set) return null;
+  x.set = set;
+  x.weak = null;
+  queueSettle();
+  return set;
+}
+
 function find(shape: RowShape, names: string[], columns: unknown[]): Entry | null {
   for (let e = 0; e < entries.length; e++) {
     const x = entries[e]!;
@@ -124,18 +151,37 @@ function find(shape: RowShape, names: string[], columns: unknown[]): Entry | nul
     let same = true;
     for (let k = 0; k < names.length && same; k++) same = x.names[k] === names[k] && x.columns[k] === columns[k];
     if (!same) continue;
-    if (e > 0) {
-      entries.splice(e, 1);
-      entries.unshift(x);
-    }
+    entries.splice(e, 1);
+    if (!setOf(x)) return null;
+    entries.unshift(x);
     return x;
   }
   return null;
 }
 
+let settleQueued = false;
+const resolved = new NativePromise<void>((r) => r());
+
+/** At the end of the job, every entry's rows become weakly held (the text cache's way: WeakRefs made mid-job would pin them). */
+function queueSettle(): void {
+  if (settleQueued) return;
+  settleQueued = true;
+  ReflectApply(PromisePrototypeThen, resolved, [
+    () => {
+      settleQueued = false;
+      for (const x of entries) {
+        if (!x.set) continue;
+        x.weak = NativeWeakRef ? new NativeWeakRef(x.set) : null;
+        x.set = null;
+      }
+    },
+  ]);
+}
+
 function keep(entry: Entry): void {
   if (entry.bytes > budgetBytes) return;
   entries.unshift(entry);
+  queueSettle();
   let total = 0;
   for (let e = 0; e < entries.length; e++) {
     total += entries[e]!.bytes;
@@ -158,8 +204,8 @@ export interface RowColumn {
 
 /**
  * Rows `off .. off + n - 1` of the visible rows (`idx`, or 0..total-1 when null) as a fresh array.
- * Builds the entry for all `total` rows when none is kept and the visible rows are at least an
- * eighth of them; otherwise builds only the rows asked for.
+ * Builds the entry for all `total` rows when none is kept and the rows asked for are at least an
+ * eighth of them; null (the caller builds its few rows itself) when they are fewer.
  */
 export function cachedRows(
   shape: RowShape,
@@ -168,18 +214,14 @@ export function cachedRows(
   idx: ArrayLike<number> | null,
   off: number,
   n: number,
-): unknown[] {
+): unknown[] | null {
   const names = cols.map((c) => c.name);
   const columns = cols.map((c) => c.column);
   const { build, gather } = codeFor(shape, names);
-  const out = new NativeArray<unknown>(n);
   let entry = find(shape, names, columns);
-  if (!entry && n * 8 < total) {
-    const vals = cols.map((c) => c.values());
-    const rows = new NativeArray<unknown>(total);
-    gather(vals, rows, idx, off, n, out);
-    return out;
-  }
+  // a few rows of a large table: reading them one by one (the caller's own path) is cheaper than
+  // every value of every column (a long text column would be read whole)
+  if (!entry && n * 8 < total) return null;
   if (!entry) {
     const vals = cols.map((c) => c.values());
     const rows = new NativeArray<unknown>(total);
@@ -190,9 +232,11 @@ export function cachedRows(
       total,
       cols.map((c) => c.text),
     );
-    entry = { shape, names, columns, vals, rows, bytes };
+    entry = { shape, names, columns, set: { vals, rows }, weak: null, bytes };
     keep(entry);
   }
-  gather(entry.vals, entry.rows, idx, off, n, out);
+  const set = entry.set!;
+  const out = new NativeArray<unknown>(n);
+  gather(set.vals, set.rows, idx, off, n, out);
   return out;
 }
