@@ -318,7 +318,7 @@ for (const a of award_data.array('Abstract')) if (a && a.length >= 100) { total 
 total / n`,
     verbs:
       "award_data.derive({ len: d => op.length(d.Abstract) }).filter(d => d.len >= 100).rollup({ m: op.mean('len') }).get('m', 0)",
-    series: "const len = award_data['Abstract'].str.len();\nlen[len.ge(100)].mean()",
+    series: "const len = award_data['Abstract'].str.len();\nlen.filter(len.ge(100)).mean()",
   },
   {
     id: 'abstractMachineLearning',
@@ -344,7 +344,7 @@ for (let i = 0; i < a.length; i++) { const k = a[i] + ' / ' + p[i]; m.set(k, (m.
 [...m].sort((x, y) => y[1] - x[1]).slice(0, 5)`,
     verbs: `award_data.groupby('Agency', 'Phase').count().orderby(aq.desc('count')).slice(0, 5)
   .objects().map(r => [r.Agency + ' / ' + r.Phase, r.count])`,
-    series: `award_data.groupby(['Agency', 'Phase']).size().sort_values({ ascending: false }).head(5)
+    series: `award_data.groupby(['Agency', 'Phase']).size().sort_values('size', { ascending: false }).head(5)
   .objects().map(r => [r.Agency + ' / ' + r.Phase, r.size])`,
   },
   {
@@ -404,7 +404,7 @@ for (let i = 0; i < ag.length; i++) if (ag[i] === ${DOD} && br[i] != null) m.set
   {
     id: 'latestAwardDate',
     label: 'the latest proposal award date',
-    py: "df['Proposal Award Date'].max()",
+    py: "pd.to_datetime(df['Proposal Award Date']).max().strftime('%Y-%m-%d')",
     objects: `let latest = null;
 for (const r of award_data.select('Proposal Award Date').objects()) { const d = r['Proposal Award Date']; if (d && (!latest || d > latest)) latest = d; }
 latest.toISOString().slice(0, 10)`,
@@ -431,7 +431,7 @@ m.map((n, k) => [k, n]).filter(([k, n]) => n > 0)`,
     verbs: `award_data.filter(d => op.year(d['Proposal Award Date']) === 2021)
   .derive({ month: d => op.month(d['Proposal Award Date']) }).groupby('month').count().orderby('month')`,
     series: `const d = award_data['Proposal Award Date'];
-d[d.dt.year.eq(2021)].dt.month.value_counts().sort_index()`,
+d.filter(d.dt.year.eq(2021)).dt.month.value_counts().sort_index()`,
   },
   {
     id: 'bigDodPhase2',

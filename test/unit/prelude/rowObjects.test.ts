@@ -157,6 +157,14 @@ describe('tolist() and row loops', () => {
     }
   });
 
+  test.each(TABLES)('Series tolist() of every column of %s', async (t) => {
+    // a grouped table's t[c] is a group-by column, not a Series
+    const r = await h.run(`{ const t = (${t}).ungroup();
+      t.columnNames().map(c => { const l = t[c].tolist(); return l.length === t.numRows() && l.every((v, i) => eq(v, t.get(c, i) ?? null)) }) }`);
+    expect(r.ok, r.error?.message).toBe(true);
+    expect((r.value as boolean[]).every(Boolean), JSON.stringify(r.value)).toBe(true);
+  });
+
   test('changed row arrays are rebuilt', async () => {
     const r = await h.run(`{
       const a = award_data.tolist(); a[0].push(1); a[1][0] = 'X'; a[2].length = 1; a[3].reverse();
