@@ -236,7 +236,8 @@ Object.entries(m).sort((a, b) => b[1] - a[1]).slice(0, 3)`,
 const m = new Map();
 for (let i = 0; i < p.length; i++) if (p[i] === 'STTR') m.set(ag[i], (m.get(ag[i]) || 0) + 1);
 [...m].sort((a, b) => b[1] - a[1]).slice(0, 3)`,
-    verbs: "award_data.filter(d => d.Program === 'STTR').groupby('Agency').count().orderby(aq.desc('count')).slice(0, 3)",
+    verbs:
+      "award_data.filter(d => d.Program === 'STTR').groupby('Agency').count().orderby(aq.desc('count')).slice(0, 3)",
     series: "award_data[award_data['Program'].eq('STTR')]['Agency'].value_counts().head(3)",
   },
   {

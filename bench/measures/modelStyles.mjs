@@ -107,7 +107,8 @@ export async function measureModelStyles(args = {}) {
           e.answer ??= f.answer;
         }
         e.agree = pandas ? sameAnswer(e.answer, pandasAnswer) : null;
-        if (e.agree === false) log(`  DISAGREE ${q.id} (${s}): ${JSON.stringify(e.answer)} vs pandas ${JSON.stringify(pandasAnswer)}`);
+        if (e.agree === false)
+          log(`  DISAGREE ${q.id} (${s}): ${JSON.stringify(e.answer)} vs pandas ${JSON.stringify(pandasAnswer)}`);
         delete e.answer;
       }
       out[q.id] = row;

@@ -86,10 +86,11 @@ function codeFor(shape: RowShape, names: string[]): { build: Build; gather: Gath
   const make = rowCode(shape, names);
   const field = (k: number) => (shape === 'array' ? `o[${k}]` : `o[${JSON.stringify(names[k])}]`);
   // a value differs unless === or both are NaN
-  const differs = names.map((_, k) => `(${field(k)} !== v${k}[r] && (${field(k)} === ${field(k)} || v${k}[r] === v${k}[r]))`);
+  const differs = names.map(
+    (_, k) => `(${field(k)} !== v${k}[r] && (${field(k)} === ${field(k)} || v${k}[r] === v${k}[r]))`,
+  );
   // an added or deleted property changes the count (for-in over a row: no array is allocated)
-  const count =
-    shape === 'array' ? `bad = o.length !== ${m};` : `let c = 0; for (const _ in o) c++; bad = c !== ${m};`;
+  const count = shape === 'array' ? `bad = o.length !== ${m};` : `let c = 0; for (const _ in o) c++; bad = c !== ${m};`;
   const build = NewFunction(
     'vals',
     'rows',
@@ -136,7 +137,10 @@ function estimate(shape: RowShape, vals: ArrayLike<unknown>[], n: number, text: 
 /** The entry's rows, held strongly again for this job, or null when a GC took them. */
 function setOf(x: Entry): RowSet | null {
   if (x.set) return x.set;
-  const set = x.weak && WeakRefPrototypeDeref ? (ReflectApply(WeakRefPrototypeDeref, x.weak, []) as RowSet | undefined) : undefined;
+  const set =
+    x.weak && WeakRefPrototypeDeref
+      ? (ReflectApply(WeakRefPrototypeDeref, x.weak, []) as RowSet | undefined)
+      : undefined;
   if (!set) return null;
   x.set = set;
   x.weak = null;

@@ -33,7 +33,10 @@ function rowColumns(t: ColumnTable, names: readonly string[]): RowColumn[] | nul
           return s && s.kind === 'all' ? s.all : col.values();
         },
       });
-    } else if ((ArrayIsArray(column) || ArrayBufferIsView(column)) && (column as ArrayLike<unknown>).length === t.totalRows()) {
+    } else if (
+      (ArrayIsArray(column) || ArrayBufferIsView(column)) &&
+      (column as ArrayLike<unknown>).length === t.totalRows()
+    ) {
       out.push({ name, column, text: false, values: () => column as ArrayLike<unknown> });
     } else return null;
   }

@@ -227,7 +227,9 @@ describe('a larger table, filtered to few rows and to many', () => {
     ["award_data.orderby(aq.desc('N')).select('T', 'K')", 'all'],
   ])('%s (%s)', async (t) => {
     for (let pass = 0; pass < 3; pass++) {
-      const r = await big.run(`{ const t = ${t}; [same(t, t.objects()) === t.numRows(), sameLists(t, t.tolist()) === t.numRows()] }`);
+      const r = await big.run(
+        `{ const t = ${t}; [same(t, t.objects()) === t.numRows(), sameLists(t, t.tolist()) === t.numRows()] }`,
+      );
       expect(r.value, r.error?.message).toEqual([true, true]);
     }
   });
