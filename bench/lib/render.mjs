@@ -315,7 +315,7 @@ export function docSection(r) {
     [
       '#### The code models write, four styles (issue 25)',
       r.styles
-        ? `Each question of bench/model-styles.mjs written four ways (objects: rows from \`select(...).objects()\`, \`.tolist()\` or \`for (const r of t)\` and a loop; array: \`.array()\`/\`.get()\` and an index loop; verbs: Arquero verbs and row callbacks; series: the Series and group-by helpers) and in pandas; ratio = sbirtools / pandas p50 (round trip both). Warm: one session, p50 of ${r.styles.reps} after ${r.styles.warmup} warm-up runs, every style and pandas asked in turn. First run: each program in its own fresh process and session (opened with \`award_data.numRows()\`, untimed), so the columns it touches are loaded then; against pandas' warm p50. Every answer is checked against pandas.`
+        ? `Each question of bench/model-styles.mjs written four ways (objects: rows from \`select(...).objects()\`, \`.tolist()\` or \`for (const r of t)\` and a loop; array: \`.array()\`/\`.get()\` and an index loop; verbs: Arquero verbs and row callbacks; series: the Series and group-by helpers) and in pandas; ratio = sbirtools / pandas p50 (round trip both). Warm: one session per question, p50 of ${r.styles.reps} after ${r.styles.warmup} warm-up runs, every style and pandas asked in turn. First run: each program in its own fresh process and session (opened with \`award_data.numRows()\`, untimed), so the columns it touches are loaded then; against pandas' warm p50. Every answer is checked against pandas.`
         : '',
       modelStylesTables(r),
     ],

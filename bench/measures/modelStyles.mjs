@@ -1,7 +1,8 @@
 // The code models write (issue 25, item 1; bench/model-styles.mjs): every question in four styles
 // against pandas, on the full file.
-// - warm: one sandbox session and one persistent pandas worker (frame loaded), each repetition asks
-//   every style and pandas in turn so machine noise hits all alike; p50 of `reps` after `warmup`.
+// - warm: one sandbox session per question and one persistent pandas worker (frame loaded), each
+//   repetition asks every style and pandas in turn so machine noise hits all alike; p50 of `reps`
+//   after `warmup`.
 // - first run: each (question, style) in a fresh Node process with a fresh sandbox: the session is
 //   opened with `award_data.numRows()` (untimed), then the question is the first code to touch its
 //   columns (what an agent pays on its first call about them). Compared with pandas' warm p50.
@@ -67,11 +68,14 @@ export async function measureModelStyles(args = {}) {
   const questions = only ? MODEL_STYLE_QUESTIONS.filter((q) => only.includes(q.id)) : MODEL_STYLE_QUESTIONS;
   const { createSandbox, shutdown } = await import(dist('src/index.js'));
   const pandas = python ? await PandasWorker.start(python, CSV) : undefined;
-  const box = firstOnly ? null : await createSandbox({ dataPath: CSV, cacheDir });
   const out = {};
+  let box = null;
   try {
-    await box?.run('award_data.numRows()');
     for (const q of questions) {
+      // a session per question (warm within it): one question's caches never crowd another's
+      await box?.close();
+      box = firstOnly ? null : await createSandbox({ dataPath: CSV, cacheDir });
+      await box?.run('award_data.numRows()');
       const row = { label: q.label, styles: {} };
       const samples = { pandas: [] };
       let pandasAnswer;

@@ -59,6 +59,7 @@ interface Entry {
 const G = globalThis;
 const NewFunction = G.Function;
 const MAX_ENTRIES = 8;
+const MAX_BUILDERS = 64;
 const entries: Entry[] = [];
 let budgetBytes = 64 * 2 ** 20;
 const builders = new Map<string, { build: Build; gather: Gather }>();
@@ -116,6 +117,8 @@ for (let k = 0; k < n; k++) {
 }`,
   ) as Gather;
   fns = { build, gather };
+  // compiled once per list of names; a session that makes many differently named tables starts over
+  if (builders.size >= MAX_BUILDERS) builders.clear();
   builders.set(key, fns);
   return fns;
 }
