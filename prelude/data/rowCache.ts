@@ -7,16 +7,18 @@
  * table's filter and order only choose which rows are gathered). Every handout is a fresh array
  * (a guest may sort or splice it), and every row is checked before it is handed out again: its
  * values are still the column's (`===`, NaN equal to NaN), it has exactly as many enumerable
- * properties (or elements) as columns, and it is still extensible. A row that fails is replaced
+ * properties (or elements) as columns, and it is still extensible (asked only once code outside the
+ * prelude made some object non-extensible: sealWatch.ts). A row that fails is replaced
  * by a new one for this and later handouts; the changed object stays with the code that changed
  * it, so a change never reaches a later call. Two handouts of unchanged rows share the objects,
  * so a row changed after both were handed out shows the change in both (documented in prelude.md).
  *
  * The entries of a session stay within a byte budget (an eighth of the memory limit, estimated);
- * a selection past it is built for the one call, as before. Between runs the rows are held only
- * weakly: a run that needs the memory gets it back at the next major GC (the text cache keeps up
- * to 60% of the limit in pages, so strongly held rows could push a long-text scan over it), and a
- * set a GC took is built again.
+ * a selection past it is built for the one call, as before. Between runs only the most recently
+ * used sets, within a 32nd of the limit, stay strongly held; the others are held weakly, so a run
+ * that needs the memory gets it back at the next major GC (the text cache keeps up to 60% of the
+ * limit in pages, and strongly held rows could push a long-text scan over it); a set a GC took is
+ * built again.
  */
 import {
   NativeArray,
@@ -26,6 +28,7 @@ import {
   ReflectApply,
   WeakRefPrototypeDeref,
 } from '../intrinsics.js';
+import { anySealed } from './sealWatch.js';
 
 /** 'object': `{ name: value, ... }` rows (objects()); 'array': `[value, ...]` rows (tolist()). */
 export type RowShape = 'object' | 'array';
@@ -38,6 +41,7 @@ type Gather = (
   off: number,
   n: number,
   out: unknown[],
+  sealed: boolean,
 ) => void;
 
 /** What an entry keeps: the values the rows were built from (one array per column), and the rows. */
@@ -62,12 +66,14 @@ const MAX_ENTRIES = 8;
 const MAX_BUILDERS = 64;
 const entries: Entry[] = [];
 let budgetBytes = 64 * 2 ** 20;
+let strongBytes = 16 * 2 ** 20;
 const builders = new Map<string, { build: Build; gather: Gather }>();
 
 /** Sets the session's budget for cached rows (boot: an eighth of the memory limit). */
 export function setRowCacheBudget(memoryLimitMb: number | undefined): void {
   const mb = Number(memoryLimitMb);
   budgetBytes = mb > 0 ? (mb * 2 ** 20) / 8 : 64 * 2 ** 20;
+  strongBytes = budgetBytes / 4;
 }
 
 /** Code that makes row `r` from the value arrays `v0..vm`. */
@@ -106,11 +112,12 @@ function codeFor(shape: RowShape, names: string[]): { build: Build; gather: Gath
     'off',
     'n',
     'out',
+    'sealed',
     `${load} const isExt = Object.isExtensible;
 for (let k = 0; k < n; k++) {
   const r = idx === null ? off + k : idx[off + k];
   let o = rows[r];
-  let bad = o === undefined || ${differs.join(' || ')} || !isExt(o);
+  let bad = o === undefined || ${differs.join(' || ')} || (sealed && !isExt(o));
   if (!bad) { ${count} }
   if (bad) o = rows[r] = ${make};
   out[k] = o;
@@ -169,15 +176,20 @@ function find(shape: RowShape, names: string[], columns: unknown[]): Entry | nul
 let settleQueued = false;
 const resolved = new NativePromise<void>((r) => r());
 
-/** At the end of the job, every entry's rows become weakly held (the text cache's way: WeakRefs made mid-job would pin them). */
+/** At the end of the job, rows past strongBytes become weakly held (the text cache's way: WeakRefs made mid-job would pin them). */
 function queueSettle(): void {
   if (settleQueued) return;
   settleQueued = true;
   ReflectApply(PromisePrototypeThen, resolved, [
     () => {
       settleQueued = false;
+      // the most recently used sets stay strong up to strongBytes (a repeated question finds its
+      // rows even after a major GC: weak rows rebuilt every run would feed the GC that drops them)
+      let strong = 0;
       for (const x of entries) {
         if (!x.set) continue;
+        strong += x.bytes;
+        if (strong <= strongBytes) continue;
         x.weak = NativeWeakRef ? new NativeWeakRef(x.set) : null;
         x.set = null;
       }
@@ -244,6 +256,6 @@ export function cachedRows(
   }
   const set = entry.set!;
   const out = new NativeArray<unknown>(n);
-  gather(set.vals, set.rows, idx, off, n, out);
+  gather(set.vals, set.rows, idx, off, n, out, anySealed());
   return out;
 }

@@ -136,6 +136,34 @@ describe('changes to handed-out rows never reach a later call', () => {
     expect(next.value).toBe(8);
   });
 
+  test('Object.freeze, seal and preventExtensions behave as the builtins (they are watched)', async () => {
+    const r = await h.run(`{
+      const a = { x: 1 }, b = { y: 2 }, c = { z: 3 }, d = {};
+      [Object.freeze(a) === a, Object.isFrozen(a), Object.seal(b) === b, Object.isSealed(b),
+       Object.preventExtensions(c) === c, Object.isExtensible(c), Reflect.preventExtensions(d), Object.isExtensible(d),
+       Object.freeze.name, Object.freeze.length, Object.seal.name, Reflect.preventExtensions.name, Object.freeze(5),
+       (() => { try { new Object.freeze({}); return 'constructed' } catch (e) { return e.name } })(),
+       (() => { try { Reflect.preventExtensions(1); return 'no error' } catch (e) { return e.name } })()]
+    }`);
+    expect(r.value, r.error?.message).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+      true,
+      false,
+      'freeze',
+      1,
+      'seal',
+      'preventExtensions',
+      5,
+      'TypeError',
+      'TypeError',
+    ]);
+  });
+
   test('an array column changed after the first call is read again', async () => {
     const r = await h.run(`{
       const arr = [1, 2, 3];
