@@ -252,6 +252,8 @@ export function cachedRows(
       cols.map((c) => c.text),
     );
     entry = { shape, names, columns, set: { vals, rows }, weak: null, bytes };
+    // rows too large to keep (long text) were built for this call alone: no second pass over them
+    if (bytes > budgetBytes && idx === null && off === 0 && n === total) return rows;
     keep(entry);
   }
   const set = entry.set!;

@@ -249,6 +249,21 @@ describe('a larger table, filtered to few rows and to many', () => {
   });
   afterAll(() => big.dispose());
 
+  test('rows past the budget are built for each call, with the same values', async () => {
+    const tiny = createHarness({ tables: [table], textPages: true, memoryLimitMb: 0.05 });
+    try {
+      await tiny.run(HELPERS);
+      for (let pass = 0; pass < 2; pass++) {
+        const r = await tiny.run(
+          '{ const a = award_data.objects(), b = award_data.objects(); [same(award_data, a), same(award_data, b), a[0] !== b[0], same(award_data.filter(d => d.N > 10), award_data.filter(d => d.N > 10).objects()) === award_data.filter(d => d.N > 10).numRows()] }',
+        );
+        expect(r.value, r.error?.message).toEqual([n, n, true, true]);
+      }
+    } finally {
+      tiny.dispose();
+    }
+  });
+
   test.each([
     ['award_data.filter(d => d.N > 7000)', 'few'],
     ['award_data.filter(d => d.N > 10)', 'many'],
