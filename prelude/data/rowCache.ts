@@ -54,7 +54,7 @@ interface Entry {
   shape: RowShape;
   names: string[];
   columns: unknown[];
-  /** Held strongly in the job that built or used it; weakly between runs (any major GC may take it). */
+  /** Held strongly in the job that built or used it; between runs strongly within strongBytes, else weakly. */
   set: RowSet | null;
   weak: WeakRef<RowSet> | null;
   bytes: number;
