@@ -10,7 +10,6 @@ import { installVerbWrappers } from './closure/wrapVerbs.js';
 import { installColumnArrays } from './data/columnArrays.js';
 import { installExactRowObjects } from './frame/exactRowObjects.js';
 import { installRowObjects } from './data/rowObjects.js';
-import { installSealWatch } from './data/sealWatch.js';
 import { chart } from './charts/chart.js';
 import { plot } from './charts/plot.js';
 import { drop_duplicates, dropna, fillna } from './frame/clean.js';
@@ -180,7 +179,6 @@ export function install(extra: Record<string, unknown>): void {
   installSeries(proto, impl);
   // objects(), tolist() and row loops through the session's row cache (wraps the methods above)
   installRowObjects(proto);
-  installSealWatch();
   registerArqueroFunctions();
 }
 

@@ -38,10 +38,6 @@ export async function buildPrelude(root) {
     legalComments: 'none',
     tsconfig: join(root, 'prelude', 'tsconfig.json'),
     logLevel: 'warning',
-    // the bundle's own Object.freeze calls (Arquero's tables) use the builtin captured at load; the
-    // guest's go through the watch of prelude/data/sealWatch.ts
-    define: { 'Object.freeze': '__sbirtools_freeze' },
-    inject: [join(root, 'prelude', 'shims', 'freeze.ts')],
     plugins: [
       {
         name: 'sandbox-shims',

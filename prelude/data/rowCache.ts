@@ -1,24 +1,18 @@
 /**
- * Row objects (and row arrays) of a column selection, built once per session and handed out again
- * while they are unchanged: `t.select(...).objects()`, `t.tolist()`, `for (const r of t)` in a warm
- * session cost one pass that checks and gathers pointers, not one new object per row.
+ * Row objects (and row arrays) of a column selection, from column values read once per session:
+ * `t.select(...).objects()`, `t.tolist()`, `for (const r of t)` in a warm session cost one pass
+ * of a compiled row literal over kept value arrays, not a column read per row.
  *
- * An entry holds, for one list of (name, column) pairs, a row for every row of the columns (the
- * table's filter and order only choose which rows are gathered). Every handout is a fresh array
- * (a guest may sort or splice it), and every row is checked before it is handed out again: its
- * values are still the column's (`===`, NaN equal to NaN), it has exactly as many enumerable
- * properties (or elements) as columns, and it is still extensible (asked only once code outside the
- * prelude made some object non-extensible: sealWatch.ts). A row that fails is replaced
- * by a new one for this and later handouts; the changed object stays with the code that changed
- * it, so a change never reaches a later call. Two handouts of unchanged rows share the objects,
- * so a row changed after both were handed out shows the change in both (documented in prelude.md).
+ * An entry holds, for one list of (name, column) pairs, every row's values, one array per column
+ * (the table's filter and order only choose which rows are built). Every handout is a fresh array
+ * of fresh rows: a guest may sort, splice, change, freeze or keep what it got, and no other call
+ * ever sees it (rows shared between calls would carry one call's changes into another).
  *
  * The entries of a session stay within a byte budget (an eighth of the memory limit, estimated);
  * a selection past it is built for the one call, as before. Between runs only the most recently
  * used sets, within a 32nd of the limit, stay strongly held; the others are held weakly, so a run
  * that needs the memory gets it back at the next major GC (the text cache keeps up to 60% of the
- * limit in pages, and strongly held rows could push a long-text scan over it); a set a GC took is
- * built again.
+ * limit in pages); a set a GC took is read again.
  */
 import {
   NativeArray,
@@ -28,26 +22,21 @@ import {
   ReflectApply,
   WeakRefPrototypeDeref,
 } from '../intrinsics.js';
-import { anySealed } from './sealWatch.js';
 
 /** 'object': `{ name: value, ... }` rows (objects()); 'array': `[value, ...]` rows (tolist()). */
 export type RowShape = 'object' | 'array';
 
-type Build = (vals: ArrayLike<unknown>[], rows: unknown[], idx: ArrayLike<number> | null, n: number) => void;
-type Gather = (
+type Build = (
   vals: ArrayLike<unknown>[],
-  rows: unknown[],
   idx: ArrayLike<number> | null,
   off: number,
   n: number,
   out: unknown[],
-  sealed: boolean,
 ) => void;
 
-/** What an entry keeps: the values the rows were built from (one array per column), and the rows. */
+/** What an entry keeps: the values rows are built from (one array per column). */
 interface RowSet {
   vals: ArrayLike<unknown>[];
-  rows: unknown[];
 }
 
 interface Entry {
@@ -67,7 +56,7 @@ const MAX_BUILDERS = 64;
 const entries: Entry[] = [];
 let budgetBytes = 64 * 2 ** 20;
 let strongBytes = 16 * 2 ** 20;
-const builders = new Map<string, { build: Build; gather: Gather }>();
+const builders = new Map<string, Build>();
 
 /** Sets the session's budget for cached rows (boot: an eighth of the memory limit). */
 export function setRowCacheBudget(memoryLimitMb: number | undefined): void {
@@ -83,56 +72,29 @@ function rowCode(shape: RowShape, names: string[]): string {
   return `{ ${names.map((name, k) => `${JSON.stringify(name)}: ${parts[k]}`).join(', ')} }`;
 }
 
-/** The build and check-and-gather loops for one shape and list of names, compiled once. */
-function codeFor(shape: RowShape, names: string[]): { build: Build; gather: Gather } {
+/** The loop that builds rows `off .. off + n - 1` of the visible rows for one shape and list of names, compiled once. */
+function codeFor(shape: RowShape, names: string[]): Build {
   const key = `${shape}\u0000${names.join('\u0000')}`;
-  let fns = builders.get(key);
-  if (fns) return fns;
-  const m = names.length;
+  let build = builders.get(key);
+  if (build) return build;
   const load = names.map((_, k) => `const v${k} = vals[${k}];`).join(' ');
-  const make = rowCode(shape, names);
-  const field = (k: number) => (shape === 'array' ? `o[${k}]` : `o[${JSON.stringify(names[k])}]`);
-  // a value differs unless === or both are NaN
-  const differs = names.map(
-    (_, k) => `(${field(k)} !== v${k}[r] && (${field(k)} === ${field(k)} || v${k}[r] === v${k}[r]))`,
-  );
-  // an added or deleted property changes the count (for-in over a row: no array is allocated)
-  const count = shape === 'array' ? `bad = o.length !== ${m};` : `let c = 0; for (const _ in o) c++; bad = c !== ${m};`;
-  const build = NewFunction(
+  build = NewFunction(
     'vals',
-    'rows',
-    'idx',
-    'n',
-    `${load} for (let k = 0; k < n; k++) { const r = idx === null ? k : idx[k]; rows[r] = ${make}; }`,
-  ) as Build;
-  const gather = NewFunction(
-    'vals',
-    'rows',
     'idx',
     'off',
     'n',
     'out',
-    'sealed',
-    `${load} const isExt = Object.isExtensible;
-for (let k = 0; k < n; k++) {
-  const r = idx === null ? off + k : idx[off + k];
-  let o = rows[r];
-  let bad = o === undefined || ${differs.join(' || ')} || (sealed && !isExt(o));
-  if (!bad) { ${count} }
-  if (bad) o = rows[r] = ${make};
-  out[k] = o;
-}`,
-  ) as Gather;
-  fns = { build, gather };
+    `${load} for (let k = 0; k < n; k++) { const r = idx === null ? off + k : idx[off + k]; out[k] = ${rowCode(shape, names)}; }`,
+  ) as Build;
   // compiled once per list of names; a session that makes many differently named tables starts over
   if (builders.size >= MAX_BUILDERS) builders.clear();
-  builders.set(key, fns);
-  return fns;
+  builders.set(key, build);
+  return build;
 }
 
-/** Estimated heap cost of a row set: headers, fields, the array slot; text counted by its characters. */
-function estimate(shape: RowShape, vals: ArrayLike<unknown>[], n: number, text: boolean[]): number {
-  let bytes = n * (40 + 8 * vals.length + (shape === 'array' ? 16 : 0));
+/** Estimated heap cost of a row set's values: a slot per value; text counted by its characters. */
+function estimate(vals: ArrayLike<unknown>[], n: number, text: boolean[]): number {
+  let bytes = n * 8 * vals.length;
   for (let k = 0; k < vals.length; k++) {
     if (!text[k]) continue;
     const v = vals[k];
@@ -236,28 +198,22 @@ export function cachedRows(
 ): unknown[] | null {
   const names = cols.map((c) => c.name);
   const columns = cols.map((c) => c.column);
-  const { build, gather } = codeFor(shape, names);
+  const build = codeFor(shape, names);
   let entry = find(shape, names, columns);
   // a few rows of a large table: reading them one by one (the caller's own path) is cheaper than
   // every value of every column (a long text column would be read whole)
   if (!entry && n * 8 < total) return null;
   if (!entry) {
     const vals = cols.map((c) => c.values());
-    const rows = new NativeArray<unknown>(total);
-    build(vals, rows, null, total);
     const bytes = estimate(
-      shape,
       vals,
       total,
       cols.map((c) => c.text),
     );
-    entry = { shape, names, columns, set: { vals, rows }, weak: null, bytes };
-    // rows too large to keep (long text) were built for this call alone: no second pass over them
-    if (bytes > budgetBytes && idx === null && off === 0 && n === total) return rows;
+    entry = { shape, names, columns, set: { vals }, weak: null, bytes };
     keep(entry);
   }
-  const set = entry.set!;
   const out = new NativeArray<unknown>(n);
-  gather(set.vals, set.rows, idx, off, n, out, anySealed());
+  build(entry.set!.vals, idx, off, n, out);
   return out;
 }
