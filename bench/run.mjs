@@ -73,6 +73,8 @@ const MEASURES = {
   // issue 25: every Series/DataFrame method against the loop it replaces and pandas
   series: ['seriesMethods', { reps: q ? 3 : 7 }, NO_SNAPSHOT, OPTIONAL],
   firstTouch: ['firstTouch', { runs: q ? 1 : 3 }, [], OPTIONAL],
+  // issue 25 item 1: the code models write, four styles, warm and first run in a fresh process
+  styles: ['modelStyles', { reps: q ? 2 : 5, first: true }, NO_SNAPSHOT, OPTIONAL],
   // issue 25 item 4: user tables of millions of rows (SBIRTOOLS_BENCH_SCALE_SIZES=1000000,5000000,20000000)
   scale: [
     'scale',
@@ -169,6 +171,7 @@ const agreements = [
   ...Object.values(results.hostVsIsolate?.queries ?? {}).map((x) => x.answersAgree),
   ...Object.values(results.loop?.questions ?? {}).map((x) => x.answersAgree),
   ...Object.values(results.verbs?.questions ?? {}).flatMap((x) => Object.values(x.answersAgree ?? {})),
+  ...Object.values(results.styles?.questions ?? {}).flatMap((x) => Object.values(x.styles).map((e) => e.agree)),
 ].filter((x) => x !== undefined && x !== null);
 results.answersAgree = agreements.length ? agreements.every(Boolean) : null;
 const duckAgree = Object.values(results.duckdb?.questions ?? {}).flatMap((x) => Object.values(x.answersAgree ?? {}));

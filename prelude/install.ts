@@ -9,6 +9,7 @@ import { PRELUDE_API } from '../schema/preludeApi.js';
 import { installVerbWrappers } from './closure/wrapVerbs.js';
 import { installColumnArrays } from './data/columnArrays.js';
 import { installExactRowObjects } from './frame/exactRowObjects.js';
+import { installRowObjects } from './data/rowObjects.js';
 import { chart } from './charts/chart.js';
 import { plot } from './charts/plot.js';
 import { drop_duplicates, dropna, fillna } from './frame/clean.js';
@@ -176,6 +177,8 @@ export function install(extra: Record<string, unknown>): void {
   define(globalThis, 'console', { value: makeConsole(), writable: true, enumerable: false });
   // column access (t['col'], t.col) yields a Series; masks, query, groupby(...)['col'] (series/)
   installSeries(proto, impl);
+  // objects(), tolist() and row loops through the session's row cache (wraps the methods above)
+  installRowObjects(proto);
   registerArqueroFunctions();
 }
 

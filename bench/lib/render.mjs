@@ -2,6 +2,7 @@
 // table `npm run bench` prints. Numbers only come from the results object.
 import { boundaryRows, resultRows } from './rows.mjs';
 import { GEOMEAN_MAX, PER_QUESTION_MAX, duckdbRows, geomean, questionFormRows } from './questionRows.mjs';
+import { modelStylesTables } from './modelStylesTable.mjs';
 
 const group = (x) => x.toLocaleString('en-US');
 /** 1234.5 -> "1,235"; 12.34 -> "12.3"; 1.234 -> "1.23"; 0.1234 -> "0.123". */
@@ -322,6 +323,13 @@ export function docSection(r) {
         ? `Warm, one session and one pandas worker. Each method four ways: the Series form, the plain loop over \`award_data.array()\` it replaces (bench/lib/seriesMethods.mjs), pandas, and DuckDB's SQL on the same CSV in an in-memory table (${r.series.duckdb ? `DuckDB ${r.series.duckdb.version}, ${r.series.duckdb.threads} thread` : 'not run'}). Series and loop are timed inside the isolate, interleaved, ${r.series.reps} evaluations each (median); pandas inside Python (perf_counter, median of ${r.series.reps}); DuckDB around \`runAndReadAll\` (median of ${r.series.reps}). No sandbox round trip in any figure.`
         : '',
       seriesMethodTable(r),
+    ],
+    [
+      '#### The code models write, four styles (issue 25)',
+      r.styles
+        ? `Each question of bench/model-styles.mjs written four ways (objects: rows from \`select(...).objects()\`, \`.tolist()\` or \`for (const r of t)\` and a loop; array: \`.array()\`/\`.get()\` and an index loop; verbs: Arquero verbs and row callbacks; series: the Series and group-by helpers) and in pandas; ratio = sbirtools / pandas p50 (round trip both). Warm: one session per question, p50 of ${r.styles.reps} after ${r.styles.warmup} warm-up runs, every style and pandas asked in turn. First run: each program in its own fresh process and session (opened with \`award_data.numRows()\`, untimed), so the columns it touches are loaded then; against pandas' warm p50. Every answer is checked against pandas.`
+        : '',
+      modelStylesTables(r),
     ],
     [
       '#### The first touch of Abstract in a fresh process (issue 25)',

@@ -12,6 +12,7 @@ import {
   type TextScanOf,
 } from '../data/hostTables.js';
 import { TextCache, textBudgets } from '../data/textCache.js';
+import { setRowCacheBudget } from '../data/rowCache.js';
 import { install } from '../install.js';
 import { setWriter, type Write } from '../output/output.js';
 import { setFileSink, type SaveFile } from '../output/files.js';
@@ -84,6 +85,7 @@ export function boot(bridge: Bridge): Internals {
   const fetchText = typeof bridge.fetchTextPage === 'function' ? bridge.fetchTextPage : undefined;
   const scanText = typeof bridge.textScan === 'function' ? bridge.textScan : undefined;
   const budgets = textBudgets(bridge.limits?.memoryLimitMb);
+  setRowCacheBudget(bridge.limits?.memoryLimitMb);
   const tables = hostTables(bridge.tables ?? [], (t, c) => fetchColumn(t, c), {
     fetchRange: fetchRange && ((t, c, s, e) => fetchRange(t, c, s, e)),
     fetchText: fetchText && ((t, c, s, e) => fetchText(t, c, s, e)),

@@ -10,6 +10,7 @@ import { dtypeOf, inferDtype, isNull, type Dtype } from '../frame/common.js';
 import { brandSeries } from './brand.js';
 import { maskToken } from './maskRegistry.js';
 import { maskByValue, type TypedView } from './typed.js';
+import { LazyColumn } from '../data/lazyColumn.js';
 
 type At = (i: number) => unknown;
 
@@ -126,6 +127,10 @@ export class Series {
 
   /** All values as a new array (missing values are null). */
   toArray(): unknown[] {
+    // a column of award_data: the column's decoded values, copied (data/columnArrays.ts)
+    const src = this.source;
+    if (src && src.table.column(src.column) instanceof LazyColumn && src.table.numRows() === this.length)
+      return src.table.array(src.column) as unknown[];
     const n = this.length;
     const out = new Array<unknown>(n);
     for (let i = 0; i < n; i++) {

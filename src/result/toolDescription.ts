@@ -106,6 +106,7 @@ export function toolDescription(card: DataCard): string {
   const rules = [
     "Rules: column names are exact and may contain spaces: t['Award Amount']. Table helpers work as functions f(t, ...) and methods t.f(...); free variables work inside filter/derive closures. Dates are UTC Date objects. Nulls are skipped by sum/mean/count; groupby(...).agg(...) drops null keys, sorts by key and returns keys as columns (no index). month() is 1-12.",
     "Arquero verbs also work: filter(d => ...), derive({ c: d => ... }), select, groupby(...).rollup({ n: op.count(), s: op.sum('col') }), orderby(aq.desc('col')), join.",
+    "Plain loops: t.array('col') for one column; t.select('a', 'b').objects() for rows (select only the columns the loop reads: every selected column is read).",
   ].join('\n');
   const series = seriesSection(card);
   const api = `Helpers (call as f(t, ...) or t.f(...)):\n${apiSection()}\n- Data: award_data, aq (Arquero), op, describeData() (data card)`;

@@ -1,0 +1,219 @@
+/**
+ * Row objects (and row arrays) of a column selection, from column values read once per session:
+ * `t.select(...).objects()`, `t.tolist()`, `for (const r of t)` in a warm session cost one pass
+ * of a compiled row literal over kept value arrays, not a column read per row.
+ *
+ * An entry holds, for one list of (name, column) pairs, every row's values, one array per column
+ * (the table's filter and order only choose which rows are built). Every handout is a fresh array
+ * of fresh rows: a guest may sort, splice, change, freeze or keep what it got, and no other call
+ * ever sees it (rows shared between calls would carry one call's changes into another).
+ *
+ * The entries of a session stay within a byte budget (an eighth of the memory limit, estimated);
+ * a selection past it is built for the one call, as before. Between runs only the most recently
+ * used sets, within a 32nd of the limit, stay strongly held; the others are held weakly, so a run
+ * that needs the memory gets it back at the next major GC (the text cache keeps up to 60% of the
+ * limit in pages); a set a GC took is read again.
+ */
+import {
+  NativeArray,
+  NativePromise,
+  NativeWeakRef,
+  PromisePrototypeThen,
+  ReflectApply,
+  WeakRefPrototypeDeref,
+} from '../intrinsics.js';
+
+/** 'object': `{ name: value, ... }` rows (objects()); 'array': `[value, ...]` rows (tolist()). */
+export type RowShape = 'object' | 'array';
+
+type Build = (
+  vals: ArrayLike<unknown>[],
+  idx: ArrayLike<number> | null,
+  off: number,
+  n: number,
+  out: unknown[],
+) => void;
+
+/** What an entry keeps: the values rows are built from (one array per column). */
+interface RowSet {
+  vals: ArrayLike<unknown>[];
+}
+
+interface Entry {
+  shape: RowShape;
+  names: string[];
+  columns: unknown[];
+  /** Held strongly in the job that built or used it; between runs strongly within strongBytes, else weakly. */
+  set: RowSet | null;
+  weak: WeakRef<RowSet> | null;
+  bytes: number;
+}
+
+const G = globalThis;
+const NewFunction = G.Function;
+const MAX_ENTRIES = 8;
+const MAX_BUILDERS = 64;
+const entries: Entry[] = [];
+let budgetBytes = 64 * 2 ** 20;
+let strongBytes = 16 * 2 ** 20;
+const builders = new Map<string, Build>();
+
+/** Sets the session's budget for cached rows (boot: an eighth of the memory limit). */
+export function setRowCacheBudget(memoryLimitMb: number | undefined): void {
+  const mb = Number(memoryLimitMb);
+  budgetBytes = mb > 0 ? (mb * 2 ** 20) / 8 : 64 * 2 ** 20;
+  strongBytes = budgetBytes / 4;
+}
+
+/** Code that makes row `r` from the value arrays `v0..vm`. */
+function rowCode(shape: RowShape, names: string[]): string {
+  const parts = names.map((_, k) => `v${k}[r]`);
+  if (shape === 'array') return `[${parts.join(', ')}]`;
+  return `{ ${names.map((name, k) => `${JSON.stringify(name)}: ${parts[k]}`).join(', ')} }`;
+}
+
+/** The loop that builds rows `off .. off + n - 1` of the visible rows for one shape and list of names, compiled once. */
+function codeFor(shape: RowShape, names: string[]): Build {
+  const key = `${shape}\u0000${names.join('\u0000')}`;
+  let build = builders.get(key);
+  if (build) return build;
+  const load = names.map((_, k) => `const v${k} = vals[${k}];`).join(' ');
+  build = NewFunction(
+    'vals',
+    'idx',
+    'off',
+    'n',
+    'out',
+    `${load} for (let k = 0; k < n; k++) { const r = idx === null ? off + k : idx[off + k]; out[k] = ${rowCode(shape, names)}; }`,
+  ) as Build;
+  // compiled once per list of names; a session that makes many differently named tables starts over
+  if (builders.size >= MAX_BUILDERS) builders.clear();
+  builders.set(key, build);
+  return build;
+}
+
+/** Estimated heap cost of a row set's values: a slot per value; text counted by its characters. */
+function estimate(vals: ArrayLike<unknown>[], n: number, text: boolean[]): number {
+  let bytes = n * 8 * vals.length;
+  for (let k = 0; k < vals.length; k++) {
+    if (!text[k]) continue;
+    const v = vals[k];
+    for (let i = 0; i < n; i++) {
+      const s = v[i];
+      if (typeof s === 'string') bytes += 24 + s.length;
+    }
+  }
+  return bytes;
+}
+
+/** The entry's rows, held strongly again for this job, or null when a GC took them. */
+function setOf(x: Entry): RowSet | null {
+  if (x.set) return x.set;
+  const set =
+    x.weak && WeakRefPrototypeDeref
+      ? (ReflectApply(WeakRefPrototypeDeref, x.weak, []) as RowSet | undefined)
+      : undefined;
+  if (!set) return null;
+  x.set = set;
+  x.weak = null;
+  queueSettle();
+  return set;
+}
+
+function find(shape: RowShape, names: string[], columns: unknown[]): Entry | null {
+  for (let e = 0; e < entries.length; e++) {
+    const x = entries[e]!;
+    if (x.shape !== shape || x.names.length !== names.length) continue;
+    let same = true;
+    for (let k = 0; k < names.length && same; k++) same = x.names[k] === names[k] && x.columns[k] === columns[k];
+    if (!same) continue;
+    entries.splice(e, 1);
+    if (!setOf(x)) return null;
+    entries.unshift(x);
+    return x;
+  }
+  return null;
+}
+
+let settleQueued = false;
+const resolved = new NativePromise<void>((r) => r());
+
+/** At the end of the job, rows past strongBytes become weakly held (the text cache's way: WeakRefs made mid-job would pin them). */
+function queueSettle(): void {
+  if (settleQueued) return;
+  settleQueued = true;
+  ReflectApply(PromisePrototypeThen, resolved, [
+    () => {
+      settleQueued = false;
+      // the most recently used sets stay strong up to strongBytes (a repeated question finds its
+      // rows even after a major GC: weak rows rebuilt every run would feed the GC that drops them)
+      let strong = 0;
+      for (const x of entries) {
+        if (!x.set) continue;
+        strong += x.bytes;
+        if (strong <= strongBytes) continue;
+        x.weak = NativeWeakRef ? new NativeWeakRef(x.set) : null;
+        x.set = null;
+      }
+    },
+  ]);
+}
+
+function keep(entry: Entry): void {
+  if (entry.bytes > budgetBytes) return;
+  entries.unshift(entry);
+  queueSettle();
+  let total = 0;
+  for (let e = 0; e < entries.length; e++) {
+    total += entries[e]!.bytes;
+    if (e >= MAX_ENTRIES || total > budgetBytes) {
+      entries.length = e;
+      break;
+    }
+  }
+}
+
+/** One selected column: its name, the column object (the cache key) and how to read every row. */
+export interface RowColumn {
+  name: string;
+  column: unknown;
+  /** Every value in row order (kept by the entry; never handed out). */
+  values: () => ArrayLike<unknown>;
+  /** True when the values are strings the session's text cache could otherwise let go. */
+  text: boolean;
+}
+
+/**
+ * Rows `off .. off + n - 1` of the visible rows (`idx`, or 0..total-1 when null) as a fresh array.
+ * Builds the entry for all `total` rows when none is kept and the rows asked for are at least an
+ * eighth of them; null (the caller builds its few rows itself) when they are fewer.
+ */
+export function cachedRows(
+  shape: RowShape,
+  cols: RowColumn[],
+  total: number,
+  idx: ArrayLike<number> | null,
+  off: number,
+  n: number,
+): unknown[] | null {
+  const names = cols.map((c) => c.name);
+  const columns = cols.map((c) => c.column);
+  const build = codeFor(shape, names);
+  let entry = find(shape, names, columns);
+  // a few rows of a large table: reading them one by one (the caller's own path) is cheaper than
+  // every value of every column (a long text column would be read whole)
+  if (!entry && n * 8 < total) return null;
+  if (!entry) {
+    const vals = cols.map((c) => c.values());
+    const bytes = estimate(
+      vals,
+      total,
+      cols.map((c) => c.text),
+    );
+    entry = { shape, names, columns, set: { vals }, weak: null, bytes };
+    keep(entry);
+  }
+  const out = new NativeArray<unknown>(n);
+  build(entry.set!.vals, idx, off, n, out);
+  return out;
+}

@@ -1,0 +1,93 @@
+/**
+ * `t.objects()`, `t.tolist()` (a plain table's rows as arrays) and `for (const r of t)` through the
+ * session's row cache (data/rowCache.ts): the rows of a selection are built once and handed out
+ * again, checked, in a fresh array. Calls this path does not cover keep Arquero's own code:
+ * `objects({ grouped })` on a grouped table, column selections other than names, a column named
+ * `__proto__`, columns that are neither award_data's nor arrays, a non-integer limit or offset.
+ */
+import type { ColumnTable } from 'arquero';
+import { ArrayBufferIsView, ArrayIsArray, ObjectDefineProperty } from '../intrinsics.js';
+import { LazyColumn } from './lazyColumn.js';
+import { cachedRows, type RowColumn, type RowShape } from './rowCache.js';
+import { seriesMark } from '../series/seriesTables.js';
+
+type AnyFn = (this: ColumnTable, ...args: unknown[]) => unknown;
+
+const isCount = (x: unknown) => x === undefined || (typeof x === 'number' && x >= 0 && (x === Infinity || x % 1 === 0));
+
+/** The selected columns as RowColumns, or null when one of them is not one this path reads. */
+function rowColumns(t: ColumnTable, names: readonly string[]): RowColumn[] | null {
+  const out: RowColumn[] = [];
+  for (const name of names) {
+    if (name === '__proto__') return null;
+    const column = t.column(name) as unknown;
+    if (column instanceof LazyColumn) {
+      if (column.length !== t.totalRows()) return null;
+      const col = column;
+      out.push({
+        name,
+        column,
+        text: col.textPaged,
+        values: () => {
+          const s = col.scanSource();
+          return s && s.kind === 'all' ? s.all : col.values();
+        },
+      });
+    } else if (
+      (ArrayIsArray(column) || ArrayBufferIsView(column)) &&
+      (column as ArrayLike<unknown>).length === t.totalRows()
+    ) {
+      out.push({ name, column, text: false, values: () => column as ArrayLike<unknown> });
+    } else return null;
+  }
+  return out.length ? out : null;
+}
+
+/** The names `options.columns` selects, or null for a selection this path leaves to Arquero. */
+function namesOf(t: ColumnTable, columns: unknown): string[] | null {
+  if (columns === undefined) return t.columnNames();
+  const list = typeof columns === 'string' ? [columns] : ArrayIsArray(columns) ? columns : null;
+  if (!list || !list.every((c) => typeof c === 'string' && t.column(c) !== undefined)) return null;
+  return new Set(list).size === list.length ? (list as string[]) : null;
+}
+
+/** The visible rows [offset, offset + limit) through the cache, or null to use Arquero's path. */
+function rows(t: ColumnTable, shape: RowShape, options: Record<string, unknown>): unknown[] | null {
+  const { limit, offset } = options;
+  if (!isCount(limit) || !isCount(offset)) return null;
+  const names = namesOf(t, options.columns);
+  const cols = names && rowColumns(t, names);
+  if (!cols) return null;
+  const visible = t.numRows();
+  const off = Math.min((offset as number | undefined) ?? 0, visible);
+  const n = Math.min(visible - off, (limit as number | undefined) ?? Infinity);
+  const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
+  return cachedRows(shape, cols, t.totalRows(), idx, off, n);
+}
+
+/** Installs objects(), tolist() for plain tables, and the row iterator (after exactRowObjects and tableMethods). */
+export function installRowObjects(proto: Record<string, unknown>): void {
+  const objects = proto.objects as AnyFn;
+  const tolist = proto.tolist as AnyFn | undefined;
+  const define = (name: string | symbol, value: unknown) =>
+    ObjectDefineProperty(proto, name, { value, writable: true, configurable: true });
+  define('objects', function objects_(this: ColumnTable, options?: unknown) {
+    const o = options === undefined ? {} : options;
+    if (o === null || typeof o !== 'object' || ((o as { grouped?: unknown }).grouped && this.isGrouped()))
+      return objects.apply(this, arguments as unknown as unknown[]);
+    return rows(this, 'object', o as Record<string, unknown>) ?? objects.apply(this, arguments as unknown as unknown[]);
+  });
+  if (tolist) {
+    const plainList = function tolist_(this: ColumnTable) {
+      // a keyed Series table (value_counts(), groupby(k)['x'].sum()) keeps its own tolist
+      if (seriesMark(this)) return tolist.call(this);
+      return rows(this, 'array', {}) ?? tolist.call(this);
+    };
+    define('tolist', plainList);
+    define('to_list', plainList);
+  }
+  define(Symbol.iterator, function iterator(this: ColumnTable) {
+    const list = rows(this, 'object', {});
+    return list ? list[Symbol.iterator]() : (objects.call(this) as unknown[])[Symbol.iterator]();
+  });
+}
