@@ -10,6 +10,7 @@ import { relayEngineFallback } from '../engines/engineFallback.js';
 import { setCatastropheHandler } from '../engines/isolated-vm/isolatedVmSession.js';
 import type { HolderEvent, HolderReply, HolderRequest } from './protocol.js';
 import { outputCoalescer } from './outputCoalescer.js';
+import { tableMemory } from '../../data/formats/lazyParquet/tableMemory.js';
 
 /** After a catastrophe, how long replies still in flight may take before the process ends anyway. */
 const LAST_REPLIES_MS = 2_000;
@@ -133,4 +134,6 @@ try {
   engine = `quickjs (no isolated-vm: ${String(err instanceof Error ? err.message : err).slice(0, 200)})`;
 }
 relayEngineFallback((reason) => send({ event: 'engine-fallback', reason }));
+// the host's memory guard (holderPool.ts) counts lazily decoded columns as table memory, not a run's
+tableMemory.listener = (state) => send({ event: 'table-memory', ...state });
 send({ event: 'ready', pid: process.pid, engine });

@@ -76,6 +76,7 @@ async function run(job: ColumnJob): Promise<{ answer: ColumnAnswer; transfer: Ar
     cappedCompressors(f.caps),
     f.file,
     beat,
+    job.from === 0 && job.to === meta.row_groups.length ? undefined : f.numRows,
   );
   if (column === null) {
     // a column the columnar decoder leaves to hyparquet: whole only, from a private copy of the

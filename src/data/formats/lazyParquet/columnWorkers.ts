@@ -94,12 +94,6 @@ export class ColumnWorkers {
     return this.take(p, file);
   }
 
-  /** Ends the workers (idempotent); the next job starts new ones. */
-  close(): void {
-    for (const s of this.slots) if (s) void s.worker.terminate();
-    this.slots.length = 0;
-  }
-
   private take(p: Posted, file: string): ColumnAnswer {
     const got = receiveMessageOnPort(p.port)?.message as ColumnAnswer | undefined;
     p.port.close();
@@ -182,11 +176,16 @@ export class ColumnWorkers {
   }
 }
 
-let pool: ColumnWorkers | undefined;
+const pools = new Map<number, ColumnWorkers>();
 
-/** This process's column workers (one pool for every lazily decoded table). */
-export function columnWorkers(): ColumnWorkers {
-  return (pool ??= new ColumnWorkers(
-    workerScript(import.meta.url, 'columnWorkers.js', 'src/data/formats/lazyParquet/columnWorker.js'),
-  ));
+/** This process's column workers with `heapMb` of decode heap each (one pool for every lazily decoded table with those caps). */
+export function columnWorkers(heapMb: number): ColumnWorkers {
+  let pool = pools.get(heapMb);
+  if (!pool) {
+    pool = new ColumnWorkers(
+      workerScript(import.meta.url, 'columnWorkers.js', 'src/data/formats/lazyParquet/columnWorker.js'),
+    );
+    pools.set(heapMb, pool);
+  }
+  return pool;
 }

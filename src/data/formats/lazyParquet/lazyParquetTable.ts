@@ -6,9 +6,16 @@ import { capHint, DEFAULT_DECODE_CAPS, type DecodeCaps } from '../decodeCaps.js'
 import type { ColumnAnswer, ColumnJob, OpenedFile } from './columnJob.js';
 import { columnWorkers, type Posted } from './columnWorkers.js';
 import { joinColumns } from './joinColumns.js';
+import { asTableMemory } from './tableMemory.js';
 
 /** A column of this many stored bytes or more, in two or more row groups, is decoded on two cores. */
 const SPLIT_MIN_BYTES = 2 * 1024 * 1024;
+
+/** How openLazyParquet splits columns; for tests. */
+export interface LazyParquetOptions {
+  /** A column with at least this many stored bytes (and two row groups) is decoded in two halves. @default 2 MiB */
+  splitMinBytes?: number;
+}
 
 /** A table whose columns are decoded when first asked for (the holder's TableProvider shape). */
 export interface LazyTable {
@@ -39,9 +46,11 @@ export async function openLazyParquet(
   path: string,
   file: string,
   caps: DecodeCaps = DEFAULT_DECODE_CAPS,
+  options: LazyParquetOptions = {},
 ): Promise<LazyTable> {
+  const splitMin = options.splitMinBytes ?? SPLIT_MIN_BYTES;
   const bytes = readShared(path, file, caps);
-  const pool = columnWorkers();
+  const pool = columnWorkers(caps.heapMb);
   const id = nextId++;
   const open: ColumnJob = { op: 'open', id, bytes, file, caps };
   // every worker checks the file itself (a few ms of page headers) and keeps its footer
@@ -62,7 +71,8 @@ export async function openLazyParquet(
     const leaf = index.get(column);
     if (leaf === undefined)
       throw Object.assign(new Error(`table ${name} has no column ${column}`), { code: 'COLUMN_NOT_FOUND' });
-    const data = decodeColumn(id, open, opened, leaf, file, caps);
+    // what the process grows by while the run waits here is the table's memory, not the run's
+    const data = asTableMemory(() => decodeColumn(id, open, opened, leaf, file, caps, splitMin));
     checkDateRange(
       { name, numRows: opened.numRows, columns: [{ name: column, type: data.type, kind: data.kind, data }] },
       file,
@@ -85,12 +95,13 @@ function decodeColumn(
   leaf: number,
   file: string,
   caps: DecodeCaps,
+  splitMin: number,
 ): ColumnData {
-  const pool = columnWorkers();
+  const pool = columnWorkers(caps.heapMb);
   const groups = opened.groupRows.length;
   const stored = opened.groupBytes.reduce((n, g) => n + g[leaf], 0);
   const ranges: Array<[number, number]> =
-    pool.width > 1 && groups >= 2 && stored >= SPLIT_MIN_BYTES ? halves(opened, leaf) : [[0, groups]];
+    pool.width > 1 && groups >= 2 && stored >= splitMin ? halves(opened, leaf) : [[0, groups]];
   let answers = run(id, open, leaf, ranges, file, caps);
   // a column the columnar decoder leaves to hyparquet is decoded whole, on one worker
   if (answers.some((a) => !a.ok && a.whole)) answers = run(id, open, leaf, [[0, groups]], file, caps);
@@ -117,7 +128,7 @@ function run(
   file: string,
   caps: DecodeCaps,
 ): ColumnAnswer[] {
-  const pool = columnWorkers();
+  const pool = columnWorkers(caps.heapMb);
   const posted: Posted[] = [];
   try {
     ranges.forEach(([from, to], i) => {

@@ -36,7 +36,8 @@ export function decodeColumnar(
  * One leaf (`c`, of `leaf`) of row groups [groups[0], groups[1]), which hold `rows` rows, in
  * transfer form; null when the columnar decoder leaves it to the hyparquet path. `onGroup` is
  * called after each row group and each page a text column is built from (the lazy decode's
- * heartbeat, lazyParquet/columnWorker.ts).
+ * heartbeat, lazyParquet/columnWorker.ts). `ruleRows`, for a part of a column: the whole column's
+ * rows (a part then stays a dictionary up to half of those; joinColumns applies the exact rule).
  * String columns become dictionary codes up to USER_MAX_DICT_SIZE distinct values.
  * @throws {DataError} as decodeColumnar.
  * @example decodeLeaf(bytes, meta, leaves[2], 2, [0, 4], rows, codecs, 'a.parquet')
@@ -51,10 +52,11 @@ export function decodeLeaf(
   codecs: Compressors,
   file: string,
   onGroup?: () => void,
+  ruleRows?: number,
 ): ColumnData | null {
   const plan = leafPlan(leaf);
   if (!plan) return null;
-  const sink = sinkFor(plan, leaf, rows, onGroup);
+  const sink = sinkFor(plan, leaf, rows, onGroup, ruleRows);
   try {
     for (let g = groups[0]; g < groups[1]; g++) {
       const rg = meta.row_groups[g];
@@ -80,8 +82,14 @@ export function decodeLeaf(
   }
 }
 
-function sinkFor(plan: LeafPlan, leaf: ParquetLeaf, numRows: number, onStep?: () => void): ColumnSink {
+function sinkFor(
+  plan: LeafPlan,
+  leaf: ParquetLeaf,
+  numRows: number,
+  onStep?: () => void,
+  ruleRows?: number,
+): ColumnSink {
   if (plan.physical === 'BOOLEAN') return new BoolSink(numRows);
-  if (plan.physical === 'BYTE_ARRAY') return new StringSink(numRows, USER_MAX_DICT_SIZE, onStep);
+  if (plan.physical === 'BYTE_ARRAY') return new StringSink(numRows, USER_MAX_DICT_SIZE, onStep, ruleRows);
   return new NumberSink(plan, leaf.type === 'date' ? 'date' : leaf.type === 'integer' ? 'integer' : 'number', numRows);
 }

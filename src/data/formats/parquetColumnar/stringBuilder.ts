@@ -24,10 +24,14 @@ export class StringBuilder {
   /** Set once the column is plain text (and `dict` is null). */
   private text: { bytes: Uint8Array; length: number; offsets: Int32Array; valid: Uint8Array } | null = null;
 
-  /** @param maxDict the most distinct values of a dictionary column. @default MAX_DICT_SIZE */
+  /**
+   * @param maxDict the most distinct values of a dictionary column. @default MAX_DICT_SIZE
+   * @param ruleRows for a part of a column: the rows whose half bounds a dictionary (else the non-null rows).
+   */
   constructor(
     private readonly numRows: number,
     private readonly maxDict: number = MAX_DICT_SIZE,
+    private readonly ruleRows?: number,
   ) {
     this.codes = new Int32Array(numRows);
     this.dict = new TextDictionary(maxDict);
@@ -173,7 +177,7 @@ export class StringBuilder {
   finish(): DictColumn | Utf8Column {
     if (this.row !== this.numRows) throw new PageCorrupt(`${this.row} values for ${this.numRows} rows`);
     const dict = this.dict;
-    if (dict !== null && dict.size <= Math.min(this.maxDict, Math.floor(this.nonNull / 2))) {
+    if (dict !== null && dict.size <= Math.min(this.maxDict, Math.floor((this.ruleRows ?? this.nonNull) / 2))) {
       return {
         kind: 'dict',
         type: 'string',

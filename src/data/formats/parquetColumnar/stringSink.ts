@@ -55,11 +55,14 @@ export class StringSink implements ColumnSink {
   /**
    * @param maxDict the most distinct values of a dictionary column. @default MAX_DICT_SIZE
    * @param onStep called after each page the column is built from (the lazy decode's heartbeat).
+   * @param ruleRows for a part of a column: the whole column's rows, whose half bounds the distinct
+   *   values a part may keep as a dictionary (the joined parts then apply the exact rule).
    */
   constructor(
     private readonly numRows: number,
     private readonly maxDict: number = MAX_DICT_SIZE,
     private readonly onStep?: () => void,
+    private readonly ruleRows?: number,
   ) {}
 
   dictionary(buf: Uint8Array, pos: number, end: number, count: number): void {
@@ -93,8 +96,9 @@ export class StringSink implements ColumnSink {
   }
 
   finish(): DictColumn | Utf8Column {
-    const out = new StringBuilder(this.numRows, this.maxDict);
-    if (this.moreDistinctThan(Math.min(this.maxDict, Math.floor(this.nonNull / 2)))) out.startText(this.textBytes());
+    const out = new StringBuilder(this.numRows, this.maxDict, this.ruleRows);
+    const limit = Math.min(this.maxDict, Math.floor((this.ruleRows ?? this.nonNull) / 2));
+    if (this.moreDistinctThan(limit)) out.startText(this.textBytes());
     for (const step of this.steps) {
       if (step.kind === 'values') replayValues(out, step);
       else if (step.kind === 'indices') replayIndices(out, step);
