@@ -10,7 +10,8 @@ export type ColumnJob =
 /** What a checked file holds: its rows, its columns, and per row group its rows and each column's stored bytes. */
 export interface OpenedFile {
   numRows: number;
-  columns: Array<{ name: string; type: ColumnType }>;
+  /** `settled`: false when the type is known only once decoded (an INT64 column that may hold integers past 2^53 becomes exact text). */
+  columns: Array<{ name: string; type: ColumnType; settled: boolean }>;
   groupRows: number[];
   groupBytes: number[][];
 }

@@ -49,7 +49,7 @@ async function run(job: ColumnJob): Promise<{ answer: ColumnAnswer; transfer: Ar
         ok: true,
         opened: {
           numRows: opened.numRows,
-          columns: opened.leaves.map((l) => ({ name: l.name, type: l.type })),
+          columns: opened.leaves.map((l, c) => ({ name: l.name, type: l.type, settled: settled(opened, c) })),
           groupRows,
           groupBytes,
         },
@@ -89,6 +89,28 @@ async function run(job: ColumnJob): Promise<{ answer: ColumnAnswer; transfer: Ar
   const transfer = new Set<ArrayBuffer>();
   for (const v of Object.values(column)) if (ArrayBuffer.isView(v)) transfer.add(v.buffer as ArrayBuffer);
   return { answer: { ok: true, column }, transfer: [...transfer] };
+}
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * False for an INT64 integer column whose footer statistics do not prove every value within 2^53:
+ * such values are kept as exact text (typedColumn.ts), so its type is known only once decoded.
+ */
+function settled(opened: OpenedParquet, c: number): boolean {
+  const leaf = opened.leaves[c];
+  if (leaf.type !== 'integer' || leaf.element.type !== 'INT64') return true;
+  return opened.meta.row_groups.every((rg) => {
+    const md = rg.columns[c].meta_data;
+    const st = md?.statistics;
+    if (Number(rg.num_rows) === 0 || (st?.null_count !== undefined && Number(st.null_count) === Number(rg.num_rows)))
+      return true;
+    const lo = st?.min_value ?? st?.min;
+    const hi = st?.max_value ?? st?.max;
+    const safe = (v: unknown) =>
+      (typeof v === 'bigint' && v <= SAFE && v >= -SAFE) || (typeof v === 'number' && Number.isSafeInteger(v));
+    return safe(lo) && safe(hi);
+  });
 }
 
 let queue: Promise<void> = Promise.resolve();

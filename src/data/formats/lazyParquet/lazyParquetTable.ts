@@ -80,6 +80,12 @@ export async function openLazyParquet(
     loaded.set(column, data);
     return data;
   };
+  // a column whose type only its values tell (INT64 past 2^53 is exact text) is decoded now
+  opened.columns.forEach((c, i) => {
+    if (c.settled) return;
+    const data = loadColumn(c.name);
+    columns[i] = { name: c.name, type: data.type, kind: data.kind };
+  });
   return {
     meta: { name, numRows: opened.numRows, columns },
     loadColumn,

@@ -1,7 +1,8 @@
 // A Parquet table decoded a column at a time (src/data/formats/lazyParquet/) gives exactly the
 // columns the eager decode gives (decodeInWorker: every column at load), for every column kind:
 // nulls, NaN, dates before 1970, timestamps, booleans, a dictionary past the old 65,535-value cap,
-// unique text, a DECIMAL left to hyparquet; in one piece and split over two workers by row group.
+// unique text, a DECIMAL left to hyparquet, INT64 within and past 2^53; in one piece and split over
+// two workers by row group.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,8 @@ beforeAll(async () => {
       CASE WHEN i % 17 = 0 THEN NULL ELSE 'text ' || i::VARCHAR || ' é' END AS uniq,
       CASE WHEN i % 5 = 0 THEN NULL WHEN i % 97 = 0 THEN 'nan'::DOUBLE ELSE i * 0.5 - 1000 END AS num,
       i::INTEGER AS int,
+      i::BIGINT * 1000 AS big,
+      CASE WHEN i = 5 THEN 9007199254740993::BIGINT ELSE i::BIGINT END AS huge,
       CASE WHEN i % 19 = 0 THEN NULL ELSE DATE '1960-01-01' + (i % 30000)::INTEGER END AS d,
       TIMESTAMP '2020-01-01' + to_seconds(i) AS ts,
       CASE WHEN i % 23 = 0 THEN NULL ELSE i % 3 = 0 END AS b,
@@ -62,6 +65,9 @@ describe('lazy Parquet decode', () => {
       const t = await openLazyParquet('t', path, 'mixed.parquet', undefined, { splitMinBytes });
       expect(t.meta.numRows).toBe(ROWS);
       expect(t.meta.columns.map((c) => c.name)).toEqual([...want.keys()]);
+      // an INT64 column past 2^53 is exact text: its type is settled (decoded) at open; one within 2^53 by its statistics
+      expect(t.meta.columns.find((c) => c.name === 'huge')).toMatchObject({ type: 'string', kind: 'utf8' });
+      expect(t.meta.columns.find((c) => c.name === 'big')).toMatchObject({ type: 'integer', kind: 'float64' });
       // a text column's kind is not known before it is decoded
       expect(t.meta.columns.filter((c) => c.kindPending).map((c) => c.name)).toEqual(['few', 'many', 'uniq']);
       for (const [name, data] of want) {
