@@ -8,7 +8,7 @@
 //          tree; for sbirtools also the RSS of an empty sandbox, to give the table's own cost
 //   warm = the median of `reps` repeats of each question on the loaded table
 // Files are generated with DuckDB into a temporary folder (never committed) and removed after.
-//   node --no-node-snapshot bench/scale.mjs [--sizes 1000000,5000000] [--reps 5] [--python /usr/bin/python3]
+//   node --no-node-snapshot bench/scale.mjs [--sizes 1000000,5000000] [--reps 5] [--python /usr/bin/python3] [--memory-mb 4096]
 // Also run by `npm run bench` (bench/measures/scale.mjs): prints one JSON line last on stdout.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -25,11 +25,14 @@ const { values } = parseArgs({
     sizes: { type: 'string' },
     reps: { type: 'string' },
     python: { type: 'string' },
+    'memory-mb': { type: 'string' },
     keep: { type: 'boolean' },
   },
 });
 const SIZES = (values.sizes ?? fromEnv.sizes ?? '1000000,5000000').toString().split(',').map(Number);
 const REPS = Number(values.reps ?? fromEnv.reps ?? 5);
+// the sandbox's memoryLimitMb: the default (512 MB) unless set; 20M rows' columns (1.6 GB) do not fit 512 MB
+const MEMORY_MB = Number(values['memory-mb'] ?? fromEnv.memoryMb ?? 0) || undefined;
 // under `npm run bench`, python is null when pandas could not be installed: that column is skipped
 const PYTHON = values.python ?? ('python' in fromEnv ? fromEnv.python : '/usr/bin/python3');
 const say = (s) => process.stderr.write(`  scale: ${s}\n`);
@@ -99,10 +102,10 @@ async function generate(dir, rows, duck) {
 // ---- the per-engine worker scripts, each run in a fresh process -------------------------------
 const SBIR_WORKER = `
 const { createSandbox } = await import(${JSON.stringify(join(root, 'dist', 'src', 'index.js'))});
-const [path, qs, reps, empty] = JSON.parse(process.argv[1]);
+const [path, qs, reps, empty, memoryMb] = JSON.parse(process.argv[1]);
 const out = {};
 const t0 = performance.now();
-const box = await createSandbox({ awardData: false, ...(empty ? {} : { tables: { t: path } }), timeoutMs: 600000, maxResultBytes: 64 * 1024 * 1024 }); // the default limits (512 MB isolate), a long deadline
+const box = await createSandbox({ awardData: false, ...(empty ? {} : { tables: { t: path } }), ...(memoryMb ? { memoryLimitMb: memoryMb } : {}), timeoutMs: 600000, maxResultBytes: 64 * 1024 * 1024 }); // the default limits (512 MB isolate), a long deadline
 if (empty) { await box.run('1'); process.stdout.write(JSON.stringify({ ready: true }) + '\\n'); await new Promise((r) => process.stdin.once('data', r)); await box.close(); process.exit(0); }
 const first = await box.run(qs.groupby);
 out.cold = performance.now() - t0;
@@ -205,7 +208,7 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 const dir = mkdtempSync(join(tmpdir(), 'sbirtools-scale-'));
 const duck = await (await DuckDBInstance.create(':memory:')).connect();
-const result = { questions: Object.keys(QUESTIONS), reps: REPS, sizes: {} };
+const result = { questions: Object.keys(QUESTIONS), reps: REPS, memoryLimitMb: MEMORY_MB ?? 'default', sizes: {} };
 try {
   const empty = await runWorker(...node(SBIR_WORKER, ['', {}, 0, true]), { keepOpen: true });
   result.emptySandboxRssMb = empty.rssMb;
@@ -223,7 +226,7 @@ try {
     };
     say(`${rows} rows: sbirtools ...`);
     try {
-      entry.sbirtools = await runWorker(...node(SBIR_WORKER, [files.parquet, pick('js'), REPS, false]));
+      entry.sbirtools = await runWorker(...node(SBIR_WORKER, [files.parquet, pick('js'), REPS, false, MEMORY_MB]));
     } catch (e) {
       entry.sbirtools = { error: String(e.message).slice(0, 500) };
     }

@@ -77,6 +77,12 @@ export interface ColumnMeta {
   name: string;
   type: ColumnType;
   kind: ColumnData['kind'];
+  /**
+   * The host decides the kind when it first loads the column (a text column of a lazily decoded
+   * Parquet table: `dict` or `utf8`); until then `kind` is `utf8`, a guess. The isolate asks the
+   * host (bridge.columnKind) before it picks how to read the column.
+   */
+  kindPending?: boolean;
 }
 
 /** A whole table in transfer form. `columns` keeps the file's column order. */

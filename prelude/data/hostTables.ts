@@ -25,11 +25,15 @@ export type TextScanOf = (
   req: TextScanRequest,
 ) => Int32Array | Uint8Array | null;
 
+/** Optional host call: the kind of a column whose meta has `kindPending` (bridge.columnKind). */
+export type ColumnKindOf = (table: string, column: string) => ColumnData['kind'];
+
 /** The optional ways to read text columns in pages; `textCache` is required with `fetchText`. */
 export interface TextSources {
   fetchRange?: FetchColumnRange;
   fetchText?: FetchTextPageOf;
   scanText?: TextScanOf;
+  columnKind?: ColumnKindOf;
   textCache?: TextCache;
 }
 
@@ -43,7 +47,7 @@ export function hostTables(
   sources: TextSources | FetchColumnRange = {},
 ): Record<string, ColumnTable> {
   const src: TextSources = typeof sources === 'function' ? { fetchRange: sources } : sources;
-  const { fetchRange, fetchText, scanText, textCache } = src;
+  const { fetchRange, fetchText, scanText, columnKind, textCache } = src;
   const out: Record<string, ColumnTable> = {};
   for (const meta of metas) {
     // no prototype: a column named __proto__ (or constructor) is an ordinary own property
@@ -57,6 +61,7 @@ export function hostTables(
           scanText &&
           ((start: number, end: number, req: TextScanRequest) => scanText(meta.name, c.name, start, end, req)),
         cache: textCache,
+        kindOf: columnKind && (() => columnKind(meta.name, c.name)),
       });
       names.push(c.name);
     }

@@ -11,6 +11,8 @@
  *   session (data/textPages.ts); else with bridge.fetchColumnRange, pages of UTF-8 decoded here per
  *   row (data/pagedText.ts); else the whole column, decoded per row on first access;
  * - bool: true / false / null.
+ * A column whose meta has `kindPending` (a lazily decoded Parquet text column) asks the host for its
+ * kind (`kindOf`, else by fetching it) on first use, then reads as that kind.
  * `values()` (behind `t.array(col)`) hands out a fresh copy of an array decoded once per session.
  */
 import type { ColumnData, ColumnMeta, ColumnType } from '../../schema/columnar.js';
@@ -30,6 +32,8 @@ export interface TextAccess {
   fetchText?: FetchTextPage;
   scanText?: ScanText;
   cache?: TextCache;
+  /** The column's kind from the host, for a meta with `kindPending` (bridge.columnKind). */
+  kindOf?: () => ColumnData['kind'];
 }
 
 type Getter = (row: number) => unknown;
@@ -48,16 +52,17 @@ export class LazyColumn {
   readonly length: number;
   /** The logical type from the host schema, reported by `dtypes`. */
   readonly type: ColumnType;
-  /** The transfer kind from the host schema (float64, dict, utf8, bool). */
-  readonly kind: ColumnData['kind'];
   readonly name: string;
   private getter: Getter | null = null;
   private raw: ColumnData | null = null;
   /** Every value in row order, decoded once (not for dates: Date objects are mutable). */
   private all: unknown[] | null = null;
-  private readonly paged: ReturnType<typeof pagedText> | null;
-  private readonly text: TextPages | null;
-  private readonly utf8: boolean;
+  private paged: ReturnType<typeof pagedText> | null = null;
+  private text: TextPages | null = null;
+  private utf8 = false;
+  private known: ColumnData['kind'];
+  /** Until the kind is known (kindPending): how to read text once it is. */
+  private pending: TextAccess | null = null;
 
   constructor(
     meta: ColumnMeta,
@@ -68,12 +73,24 @@ export class LazyColumn {
     const a: TextAccess = typeof access === 'function' ? { fetchRange: access } : access;
     this.name = meta.name;
     this.type = meta.type;
-    this.kind = meta.kind;
     this.length = numRows;
-    const utf8 = meta.kind === 'utf8';
+    this.known = meta.kind;
+    if (meta.kindPending) this.pending = a;
+    else this.setUp(meta.kind, a);
+  }
+
+  /** The transfer kind (float64, dict, utf8, bool); for a `kindPending` column, asking decides it. */
+  get kind(): ColumnData['kind'] {
+    if (this.pending) this.resolve();
+    return this.known;
+  }
+
+  private setUp(kind: ColumnData['kind'], a: TextAccess): void {
+    this.known = kind;
+    const utf8 = kind === 'utf8';
     this.utf8 = utf8;
-    this.text = utf8 && a.fetchText && a.cache ? new TextPages(numRows, a.fetchText, a.cache, a.scanText) : null;
-    this.paged = utf8 && a.fetchRange ? pagedText(numRows, a.fetchRange) : null;
+    this.text = utf8 && a.fetchText && a.cache ? new TextPages(this.length, a.fetchText, a.cache, a.scanText) : null;
+    this.paged = utf8 && a.fetchRange ? pagedText(this.length, a.fetchRange) : null;
     if (this.text) {
       const text = this.text;
       this.getter = (row) => text.get(row);
@@ -82,8 +99,23 @@ export class LazyColumn {
     }
   }
 
+  /** Learns a `kindPending` column's kind from the host (fetching the column when the host has no kindOf). */
+  private resolve(): void {
+    const a = this.pending!;
+    this.pending = null;
+    let kind: ColumnData['kind'];
+    if (a.kindOf) kind = a.kindOf();
+    else {
+      this.raw = this.fetch();
+      kind = this.raw.kind;
+    }
+    this.setUp(kind, a);
+    if (this.raw !== null && this.getter === null) this.getter = decode(this.raw, this.length);
+  }
+
   /** The data in transfer form for describeData() (paged text stays paged). */
   data(): CardColumnData {
+    if (this.pending) this.resolve();
     if (this.paged) {
       const text = this.text;
       return {
@@ -113,6 +145,7 @@ export class LazyColumn {
 
   /** A fresh array of every value, in row order: the caller owns it (writes never reach the column). */
   values(): unknown[] {
+    if (this.pending) this.resolve();
     if (this.text) return this.text.copy();
     if (this.type === 'date') return this.dates(null);
     return ReflectApply(ArrayPrototypeSlice, this.allValues(), []) as unknown[];
@@ -120,6 +153,7 @@ export class LazyColumn {
 
   /** A fresh array of the values at `indices` (the rows of a filtered or ordered table). */
   pick(indices: ArrayLike<number>): unknown[] {
+    if (this.pending) this.resolve();
     if (this.text) return this.text.pick(indices);
     if (this.type === 'date') return this.dates(indices);
     const all = this.allValues();
@@ -130,6 +164,7 @@ export class LazyColumn {
 
   /** True when the column is long text read through the session's page cache (asking fetches nothing). */
   get textPaged(): boolean {
+    if (this.pending) this.resolve();
     return this.text !== null;
   }
 
@@ -139,6 +174,7 @@ export class LazyColumn {
    * decode the whole column).
    */
   scanSource(): ScanSource | null {
+    if (this.pending) this.resolve();
     if (this.text) return { kind: 'pages', pages: this.text };
     if (this.utf8) return null;
     return { kind: 'all', all: this.allValues() };
@@ -167,6 +203,10 @@ export class LazyColumn {
   }
 
   private load(): Getter {
+    if (this.pending) {
+      this.resolve();
+      if (this.getter) return this.getter;
+    }
     const raw = this.fetch();
     this.raw = raw;
     this.getter = decode(raw, this.length);

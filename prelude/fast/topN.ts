@@ -8,15 +8,19 @@
 import { BitSet, type ColumnTable } from 'arquero';
 import { NativeWeakMap } from '../intrinsics.js';
 import { sourceOf } from './source.js';
+import { typedTop, type TopKey } from './typedTop.js';
 
 type Comparator = (a: number, b: number, data: unknown) => number;
 
 const consistent = new NativeWeakMap<object, true>();
+/** The one sort key of a marked order, when it has one: topRows then selects on typed data (typedTop.ts). */
+const oneKey = new NativeWeakMap<object, TopKey>();
 
 /** Marks `out` (= t.orderby(...args)) when every sort key is a plain host column. */
 export function noteOrder(t: ColumnTable, out: ColumnTable, args: unknown[]): void {
   const names: string[] = [];
-  for (const a of args.flat()) {
+  const flat = args.flat();
+  for (const a of flat) {
     if (typeof a === 'string') names.push(a);
     else if (typeof a === 'number') {
       const n = t.columnName(a);
@@ -31,12 +35,26 @@ export function noteOrder(t: ColumnTable, out: ColumnTable, args: unknown[]): vo
       names.push((a as { expr: string }).expr);
     else return;
   }
-  noteOrderColumns(out, t, names);
+  const only = flat.length === 1 ? (flat[0] as { desc?: unknown } | string | number) : undefined;
+  noteOrderColumns(out, t, names, {
+    desc: typeof only === 'object' && only !== null && only.desc === true,
+    nulls: 'low',
+  });
 }
 
-/** Marks `out` when every column in `names` is a host dictionary or number/date column of `t`. */
-export function noteOrderColumns(out: ColumnTable, t: ColumnTable, names: readonly string[]): void {
-  if (names.length && names.every((n) => sourceOf(t, n) !== undefined)) consistent.set(out, true);
+/**
+ * Marks `out` when every column in `names` is a host dictionary or number/date column of `t`;
+ * with one name, `how` (its direction and where nulls go) lets topRows select on typed data.
+ */
+export function noteOrderColumns(
+  out: ColumnTable,
+  t: ColumnTable,
+  names: readonly string[],
+  how?: Omit<TopKey, 'name'>,
+): void {
+  if (!(names.length && names.every((n) => sourceOf(t, n) !== undefined))) return;
+  consistent.set(out, true);
+  if (names.length === 1 && how) oneKey.set(out, { name: names[0], ...how });
 }
 
 /**
@@ -49,6 +67,15 @@ export function topRows(t: ColumnTable, end: number): ColumnTable | undefined {
   if (total < 1024 || end * 8 > total) return undefined;
   const cmp = (t as unknown as { _order: Comparator })._order;
   if (typeof cmp !== 'function') return undefined;
+  const key = oneKey.get(t);
+  const top = key ? typedTop(t, key, end) : undefined;
+  if (top) {
+    const keep = new BitSet(t.totalRows());
+    for (let j = 0; j < top.length; j++) keep.set(top[j]);
+    const out = t.create({ filter: keep });
+    consistent.set(out, true);
+    return out;
+  }
   const data = t.data();
   // max-heap on (cmp, row): the root is the worst of the best `end` rows seen
   const heap = new Uint32Array(end);

@@ -54,7 +54,8 @@ export function sort_values(t: unknown, by: unknown, options: SortOptions | bool
     return a - b; // stable
   };
   const out = t.create({ order: cmp as never });
-  noteOrderColumns(out, t, names); // head(n) may then take the top-n path
+  // head(n) may then take the top-n path
+  noteOrderColumns(out, t, names, { desc: !asc[0], nulls: nullsFirst ? 'first' : 'last' });
   return out;
 }
 

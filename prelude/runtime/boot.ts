@@ -6,6 +6,7 @@ import type { TableMeta } from '../../schema/columnar.js';
 import type { CardDataset } from '../../schema/dataCard.js';
 import {
   hostTables,
+  type ColumnKindOf,
   type FetchColumn,
   type FetchColumnRange,
   type FetchTextPageOf,
@@ -36,6 +37,8 @@ export interface Bridge {
    */
   fetchTextPage?: FetchTextPageOf;
   textScan?: TextScanOf;
+  /** Optional: the kind of a column whose meta has `kindPending` (the host decodes it now). */
+  columnKind?: ColumnKindOf;
   write: Write;
   /** Optional: receives each file the run saves (to_csv, to_parquet...); without it saving fails with a clear error. */
   saveFile?: SaveFile;
@@ -84,12 +87,14 @@ export function boot(bridge: Bridge): Internals {
   const fetchRange = typeof bridge.fetchColumnRange === 'function' ? bridge.fetchColumnRange : undefined;
   const fetchText = typeof bridge.fetchTextPage === 'function' ? bridge.fetchTextPage : undefined;
   const scanText = typeof bridge.textScan === 'function' ? bridge.textScan : undefined;
+  const columnKind = typeof bridge.columnKind === 'function' ? bridge.columnKind : undefined;
   const budgets = textBudgets(bridge.limits?.memoryLimitMb);
   setRowCacheBudget(bridge.limits?.memoryLimitMb);
   const tables = hostTables(bridge.tables ?? [], (t, c) => fetchColumn(t, c), {
     fetchRange: fetchRange && ((t, c, s, e) => fetchRange(t, c, s, e)),
     fetchText: fetchText && ((t, c, s, e) => fetchText(t, c, s, e)),
     scanText: scanText && ((t, c, s, e, q) => scanText(t, c, s, e, q)),
+    columnKind: columnKind && ((t, c) => columnKind(t, c)),
     textCache: new TextCache(budgets.budgetBytes, budgets.idleBytes),
   });
   const extra: Record<string, unknown> = {

@@ -23,6 +23,8 @@ const Company = Array.from({ length: ROWS }, () => `Company ${Math.floor(rnd() *
 const Amount = Array.from({ length: ROWS }, () => Math.round(rnd() * 1e7) / 100);
 const Employees = Array.from({ length: ROWS }, (_, i) => i % 500);
 const Start = Array.from({ length: ROWS }, (_, i) => Date.UTC(2000, 0, 1) + (i % 9000) * 86_400_000);
+// past the 65,535-value dictionary cap of award_data and CSV, with nulls: 90,000 distinct names
+const Firm = Array.from({ length: ROWS }, (_, i) => (i % 10 === 0 ? null : `Firm ${(i * 7919) % 100_000}`));
 const Abstract = Array.from(
   { length: ROWS },
   (_, i) => `A study of ${WORDS[Math.floor(rnd() * 8)]} and ${WORDS[Math.floor(rnd() * 8)]} for award ${i}`,
@@ -46,6 +48,10 @@ const reference = {
     .slice(0, 10)
     .map((x) => Math.round(x * 100)),
   contains: Abstract.filter((s) => s.includes('quantum')).length,
+  firmDistinct: new Set(Firm.filter((s) => s !== null)).size,
+  firmContains: Firm.filter((s) => s !== null && s.includes('777')).length,
+  firmTop: (Firm.filter((s) => s !== null) as string[]).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)).slice(0, 5),
+  firmHead: (Firm.filter((s) => s !== null) as string[]).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, 3),
 };
 const QUESTIONS: Record<string, string[]> = {
   groupby: [
@@ -65,6 +71,10 @@ const QUESTIONS: Record<string, string[]> = {
     "t.Abstract.str.contains('quantum').sum()",
     "t.filter((d) => op.includes(d.Abstract, 'quantum')).numRows()",
   ],
+  firmDistinct: ['t.Firm.nunique()'],
+  firmContains: ["t.Firm.str.contains('777').sum()", "t.filter((d) => op.includes(d.Firm, '777')).numRows()"],
+  firmTop: ["t.orderby(aq.desc('Firm')).slice(0, 5).array('Firm')"],
+  firmHead: ["t.sort_values('Firm').head(3).array('Firm')"],
 };
 
 const files: Record<string, string> = {};
@@ -76,6 +86,7 @@ beforeAll(() => {
     { name: 'Amount', type: 'number', values: Amount },
     { name: 'Employees', type: 'integer', values: Employees },
     { name: 'Start', type: 'date', values: Start },
+    { name: 'Firm', type: 'string', values: Firm },
     { name: 'Abstract', type: 'string', values: Abstract },
   ].map((c) => ({
     name: c.name,

@@ -1,16 +1,26 @@
 import type { DictColumn, Utf8Column } from '../../../schema/columnar.js';
 
-/** Most distinct values a dictionary column may have. */
+/** Most distinct values a dictionary column may have (award_data and CSV tables). */
 export const MAX_DICT_SIZE = 65_535;
 
 /**
- * Dictionary-encodes a string column when that pays off: at most {@link MAX_DICT_SIZE} distinct
- * values and each value used twice on average (distinct <= non-null / 2). Returns null otherwise,
- * stopping as soon as the limit is passed. Values keep first-seen order; null is code -1.
+ * Most distinct values a dictionary column of a user's Parquet table may have: high-cardinality
+ * text such as a company name over millions of rows stays dictionary codes (Int32), so distinct
+ * counts, contains and sorts work on codes and the dictionary, not on one string per row. The
+ * isolate decodes a dictionary to strings once (about 40 bytes each: 2^21 values ~ 85 MB of a
+ * 512 MB isolate), and each value must still be used twice on average (dictEncode's rule).
+ */
+export const USER_MAX_DICT_SIZE = 2_097_152;
+
+/**
+ * Dictionary-encodes a string column when that pays off: at most `maxDict` distinct values
+ * ({@link MAX_DICT_SIZE} by default, {@link USER_MAX_DICT_SIZE} for user tables) and each value
+ * used twice on average (distinct <= non-null / 2). Returns null otherwise, stopping as soon as
+ * the limit is passed. Values keep first-seen order; null is code -1.
  * @example dictEncode(col, nonNull) ?? col
  */
-export function dictEncode(col: Utf8Column, nonNull: number): DictColumn | null {
-  const limit = Math.min(MAX_DICT_SIZE, Math.floor(nonNull / 2));
+export function dictEncode(col: Utf8Column, nonNull: number, maxDict: number = MAX_DICT_SIZE): DictColumn | null {
+  const limit = Math.min(maxDict, Math.floor(nonNull / 2));
   const { bytes, offsets, valid } = col;
   const n = valid.length;
   const codes = new Int32Array(n);

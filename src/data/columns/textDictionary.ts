@@ -23,6 +23,9 @@ export class TextDictionary {
   /** The slot where the last `find` stopped: `insert` uses it for the value `find` did not find. */
   private slot = 0;
 
+  /** @param maxSize the most values it holds (`insert` returns -1 past it). @default MAX_DICT_SIZE */
+  constructor(readonly maxSize: number = MAX_DICT_SIZE) {}
+
   /** The code of `buf[s, e)` (hash `h`; `view` is a DataView of `buf`), or -1 when it is not in the dictionary. */
   find(view: DataView, buf: Uint8Array, s: number, e: number, h: number): number {
     const slots = this.slots;
@@ -53,10 +56,10 @@ export class TextDictionary {
 
   /**
    * Adds `buf[s, e)`, which the last `find` (with the same arguments) did not find, and returns
-   * its code; -1 when the dictionary already has MAX_DICT_SIZE values.
+   * its code; -1 when the dictionary already has `maxSize` values.
    */
   insert(buf: Uint8Array, s: number, e: number, h: number): number {
-    if (this.size === MAX_DICT_SIZE) return -1;
+    if (this.size >= this.maxSize) return -1;
     const len = e - s;
     const code = this.size++;
     this.hashes = growI32(this.hashes, code + 1);
@@ -79,7 +82,7 @@ export class TextDictionary {
 
   /** Room for `more` values beyond those held, so the table is not rebuilt step by step while they come. */
   reserve(more: number): void {
-    const want = Math.min(MAX_DICT_SIZE, this.size + more);
+    const want = Math.min(this.maxSize, this.size + more);
     this.hashes = growI32(this.hashes, want);
     this.offsets = growI32(this.offsets, want + 1);
     let slots = this.slots.length;

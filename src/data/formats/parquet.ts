@@ -8,7 +8,7 @@ import { decodeColumnar } from './parquetColumnar/decodeColumnar.js';
 import { partLeaves, type TablePart } from './parquetParts.js';
 import { parquetRows } from './parquetRows.js';
 import { checkColumnNames } from './checkColumnNames.js';
-import { parquetLeaves } from './parquetSchema.js';
+import { parquetLeaves, type ParquetLeaf } from './parquetSchema.js';
 import { loadZstd } from './zstd.js';
 
 const DAMAGED =
@@ -44,34 +44,11 @@ export async function decodeParquet(
   caps: DecodeCaps,
   options: ParquetDecodeOptions = {},
 ): Promise<DecodedParquet> {
-  if (bytes.byteLength < 12 || !isPar1(bytes, 0) || !isPar1(bytes, bytes.byteLength - 4)) {
-    throw new DataError(
-      'DATA_CORRUPT',
-      `${file}: not a complete Parquet file (${bytes.byteLength} bytes; it must start and end with PAR1)`,
-      { hint: DAMAGED },
-    );
-  }
+  const { meta, leaves, numRows } = openParquet(bytes, file, caps);
   const buffer =
     bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
       ? (bytes.buffer as ArrayBuffer)
       : (bytes.slice().buffer as ArrayBuffer);
-  let meta: FileMetaData;
-  try {
-    meta = parquetMetadata(buffer, { geoparquet: false });
-  } catch (err) {
-    throw new DataError('DATA_CORRUPT', `${file}: the Parquet footer cannot be read (${(err as Error).message})`, {
-      hint: DAMAGED,
-    });
-  }
-  const leaves = parquetLeaves(meta, file);
-  // before any page is read: the column count bounds the work per column
-  if (leaves.length > caps.maxColumns)
-    checkColumnNames(
-      leaves.map((_, i) => String(i)),
-      file,
-      caps,
-    );
-  const numRows = checkParquet(bytes, meta, leaves, caps, file);
   // the WebAssembly Zstandard decoder loads once per worker (zstd.ts); until then fzstd would run
   if (meta.row_groups.some((rg) => rg.columns.some((chunk) => chunk.meta_data?.codec === 'ZSTD'))) await loadZstd();
   const mine = options.part ? partLeaves(meta, leaves.length, options.part) : leaves.map((_, c) => c);
@@ -95,6 +72,49 @@ export async function decodeParquet(
     }),
     ...(options.part ? { leaves: mine } : {}),
   };
+}
+
+/** A checked Parquet file: its footer, its flat columns and its row count. */
+export interface OpenedParquet {
+  meta: FileMetaData;
+  leaves: ParquetLeaf[];
+  numRows: number;
+}
+
+/**
+ * Reads and checks a Parquet file before any page is decoded: both PAR1 marks, the footer (parsed
+ * from a private copy of the file's tail, so `bytes` may be shared memory), the schema, the column
+ * count, and every row group and page header (checkParquet). Call it in a decode worker.
+ * @throws {DataError} DATA_CORRUPT, DATA_UNSUPPORTED, DATA_SCHEMA_MISMATCH, DATA_TOO_LARGE.
+ * @example const { meta, leaves, numRows } = openParquet(bytes, 't.parquet', DEFAULT_DECODE_CAPS);
+ */
+export function openParquet(bytes: Uint8Array, file: string, caps: DecodeCaps): OpenedParquet {
+  if (bytes.byteLength < 12 || !isPar1(bytes, 0) || !isPar1(bytes, bytes.byteLength - 4)) {
+    throw new DataError(
+      'DATA_CORRUPT',
+      `${file}: not a complete Parquet file (${bytes.byteLength} bytes; it must start and end with PAR1)`,
+      { hint: DAMAGED },
+    );
+  }
+  const footer = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(bytes.byteLength - 8, true);
+  const tail = bytes.slice(Math.max(0, bytes.byteLength - 8 - footer));
+  let meta: FileMetaData;
+  try {
+    meta = parquetMetadata(tail, { geoparquet: false });
+  } catch (err) {
+    throw new DataError('DATA_CORRUPT', `${file}: the Parquet footer cannot be read (${(err as Error).message})`, {
+      hint: DAMAGED,
+    });
+  }
+  const leaves = parquetLeaves(meta, file);
+  // before any page is read: the column count bounds the work per column
+  if (leaves.length > caps.maxColumns)
+    checkColumnNames(
+      leaves.map((_, i) => String(i)),
+      file,
+      caps,
+    );
+  return { meta, leaves, numRows: checkParquet(bytes, meta, leaves, caps, file) };
 }
 
 function isPar1(b: Uint8Array, at: number): boolean {

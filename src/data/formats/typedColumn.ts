@@ -1,5 +1,5 @@
 import type { ColumnData, ColumnType } from '../../../schema/columnar.js';
-import { dictEncode } from '../columns/dictEncode.js';
+import { dictEncode, USER_MAX_DICT_SIZE } from '../columns/dictEncode.js';
 import { boolColumn } from '../columns/fromValues.js';
 
 /** The type a file's schema declares for a column; 'string' also covers JSON and decimal text. */
@@ -55,7 +55,7 @@ function floatColumn(values: ArrayLike<unknown>, type: 'number' | 'integer' | 'd
 
 /**
  * Strings: UTF-8 bytes + offsets, then dictionary-coded when that pays off (dictEncode.ts: at most
- * MAX_DICT_SIZE distinct values, each used twice on average). Raw UTF-8 byte values (Parquet with
+ * USER_MAX_DICT_SIZE distinct values, each used twice on average). Raw UTF-8 byte values (Parquet with
  * `utf8: false`) are copied as they are, with no decode/encode round trip.
  */
 export function stringColumn(values: ArrayLike<unknown>): ColumnData {
@@ -91,7 +91,7 @@ export function stringColumn(values: ArrayLike<unknown>): ColumnData {
     offsets[i + 1] = at;
   }
   const col = { kind: 'utf8' as const, type: 'string' as const, bytes, offsets, valid };
-  return dictEncode(col, nonNull) ?? col;
+  return dictEncode(col, nonNull, USER_MAX_DICT_SIZE) ?? col;
 }
 
 function text(v: unknown): string | null {

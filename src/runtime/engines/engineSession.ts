@@ -21,6 +21,8 @@ export type OutputListener = (stream: 'stdout' | 'stderr', text: string) => void
 export interface TableProvider {
   meta: TableMeta;
   loadColumn(name: string): ColumnData;
+  /** Optional: the column's kind, for a column whose meta has `kindPending` (decoding it if need be). */
+  columnKind?(name: string): ColumnData['kind'];
   /** Optional: rows [start, end) of a utf8 column not loaded yet, read alone (data/dataset.ts loadRows). */
   loadRows?(name: string, start: number, end: number, reuse?: boolean): Extract<ColumnData, { kind: 'utf8' }> | null;
   /** Optional: characters per row of a utf8 column without its text (data/dataset.ts textLengths). */

@@ -23,6 +23,15 @@ export function guestLoad(
   }
 }
 
+/** A column's kind for the guest (provider.columnKind: a lazily decoded column is decoded now), failures as guestLoad's. */
+export function guestKind(provider: TableProvider, table: string, column: string): string {
+  try {
+    return provider.columnKind!(column);
+  } catch (err) {
+    throw guestLoadError(err, table, column);
+  }
+}
+
 /** Pages of one column read alone (provider.loadRows) before the column is loaded whole. */
 const LAZY_PAGES = 16;
 
@@ -60,11 +69,27 @@ export function guestRows(
   return { data: guestLoad(provider, table, column), start, end };
 }
 
+/** The codes of a table file that fails as one of its columns is decoded on first use. */
+const DECODE_CODES = new Set([
+  'DATA_CORRUPT',
+  'DATA_TOO_LARGE',
+  'DATA_OUT_OF_RANGE',
+  'DATA_DECODE_FAILED',
+  'DATA_UNSUPPORTED',
+]);
+
 /** A data-layer failure as the guest sees it: a message without host paths, the error's class kept. */
 export function guestLoadError(err: unknown, table: string, column: string): unknown {
   const code = (err as { code?: unknown }).code;
   // a column over the edge's memory budget (src/edge/): its message names the column and the limit
   if (code === 'COLUMN_TOO_LARGE') return err;
+  // a table file's column that cannot be decoded (lazy Parquet): the file's own error, named by file name only
+  if (typeof code === 'string' && DECODE_CODES.has(code) && err instanceof Error) {
+    const hint = (err as { hint?: unknown }).hint;
+    err.message = `column '${column}' of ${table} could not be decoded: ${err.message}${typeof hint === 'string' ? ` ${hint}` : ''} (${code})`;
+    err.stack = `${err.name}: ${err.message}`;
+    return err;
+  }
   const e = new Error(
     code === 'COLUMN_NOT_FOUND'
       ? `table ${table} has no column '${column}'`

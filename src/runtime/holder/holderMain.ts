@@ -10,6 +10,7 @@ import { relayEngineFallback } from '../engines/engineFallback.js';
 import { setCatastropheHandler } from '../engines/isolated-vm/isolatedVmSession.js';
 import type { HolderEvent, HolderReply, HolderRequest } from './protocol.js';
 import { outputCoalescer } from './outputCoalescer.js';
+import { tableMemory } from '../../data/formats/lazyParquet/tableMemory.js';
 import { lowerPriority } from './lowerPriority.js';
 
 // A low-priority holder (HolderPool's lane for callers over their fair share): lowered before
@@ -139,4 +140,6 @@ try {
   engine = `quickjs (no isolated-vm: ${String(err instanceof Error ? err.message : err).slice(0, 200)})`;
 }
 relayEngineFallback((reason) => send({ event: 'engine-fallback', reason }));
+// the host's memory guard (holderPool.ts) counts lazily decoded columns as table memory, not a run's
+tableMemory.listener = (state) => send({ event: 'table-memory', ...state });
 send({ event: 'ready', pid: process.pid, engine });

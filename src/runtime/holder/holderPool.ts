@@ -44,7 +44,11 @@ export class HolderPool implements Backend {
   private low: HolderProcess | undefined;
   private readonly sessions = new Map<string, Assignment>();
   /** Memory limits (bytes) of the runs in flight on each holder, and its RSS when they began. */
-  private readonly inFlight = new Map<HolderProcess, { limits: number; baseline: number; runs: number }>();
+  /** Per holder: the memory limits of its runs in flight, its RSS and table memory when they started. */
+  private readonly inFlight = new Map<
+    HolderProcess,
+    { limits: number; baseline: number; runs: number; tables: number }
+  >();
 
   /** @param lowNice the `nice` of the low-priority holder (1-19); 0: 'low' sessions share the ordinary holders. */
   constructor(
@@ -108,16 +112,24 @@ export class HolderPool implements Backend {
     // The RSS baseline is read at the first poll, not here: reading /proc costs ~20 µs on every
     // run's path, and growth in the first poll interval is covered by RSS_SLACK_BYTES and by
     // the holder's own watchdog (10 ms polls, baseline taken before the run).
-    const flight = this.inFlight.get(holder) ?? { limits: 0, baseline: -1, runs: 0 };
+    const flight = this.inFlight.get(holder) ?? { limits: 0, baseline: -1, runs: 0, tables: 0 };
     flight.limits += limit;
     flight.runs++;
     this.inFlight.set(holder, flight);
     const rssWatch = setInterval(() => {
+      // a table column decoded for the run grows the holder for the table, not for the run (tableMemory.ts)
+      if (holder.tableDecoding) return;
       const rss = holder.rssBytes();
-      if (rss !== undefined && flight.baseline < 0) flight.baseline = rss;
-      else if (rss !== undefined && rss - flight.baseline > flight.limits * RSS_KILL_FACTOR + RSS_SLACK_BYTES) {
+      if (rss !== undefined && flight.baseline < 0) {
+        flight.baseline = rss;
+        flight.tables = holder.tableGrownBytes;
+      } else if (
+        rss !== undefined &&
+        rss - flight.baseline - (holder.tableGrownBytes - flight.tables) >
+          flight.limits * RSS_KILL_FACTOR + RSS_SLACK_BYTES
+      ) {
         holder.kill(
-          `its memory grew ${Math.round((rss - flight.baseline) / 1048576)} MB during runs limited to ${Math.round(flight.limits / 1048576)} MB`,
+          `its memory grew ${Math.round((rss - flight.baseline - (holder.tableGrownBytes - flight.tables)) / 1048576)} MB during runs limited to ${Math.round(flight.limits / 1048576)} MB`,
           'memory',
         );
       }

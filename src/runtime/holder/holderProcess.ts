@@ -101,6 +101,10 @@ export class HolderProcess {
             reject(new Error(msg.message));
             this.retire(msg.message);
           } else if (msg.event === 'engine-fallback') noteEngineFallback(msg.reason);
+          else if (msg.event === 'table-memory') {
+            this.tableDecoding = msg.decoding;
+            this.tableGrownBytes = msg.grownBytes;
+          }
           return;
         }
         const p = this.pending.get(msg.id);
@@ -189,6 +193,11 @@ export class HolderProcess {
       RETIRE_GRACE_MS,
     ).unref();
   }
+
+  /** A table column is being decoded for a run (the holder grows for the table then, not for the run). */
+  tableDecoding = false;
+  /** What the holder grew by while decoding table columns for runs, in bytes (tableMemory.ts). */
+  tableGrownBytes = 0;
 
   /** Resident memory of the holder in bytes (Linux /proc), or undefined where unknown. */
   rssBytes(): number | undefined {

@@ -70,5 +70,7 @@ export type HolderEvent =
   /** engine 'auto' fell back to QuickJS in this holder; the host says so (engineFallback.ts) */
   | { event: 'engine-fallback'; reason: string }
   | { event: 'progress'; message: string }
+  /** A lazily decoded table column is being decoded (or is done): the holder grew by `grownBytes` for tables so far. */
+  | { event: 'table-memory'; decoding: boolean; grownBytes: number }
   /** Output a streaming run wrote (coalesced), sent before the run's reply. */
   | { event: 'output'; sessionId: string; stream: 'stdout' | 'stderr'; text: string };

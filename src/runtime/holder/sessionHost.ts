@@ -9,6 +9,7 @@ import { CodeChecker, parseTimeout } from '../prepare/codeChecker.js';
 import { emptyOutcome } from './backend.js';
 import type { DatasetInfo } from '../../../schema/result.js';
 import { WarmSessions } from './warmSessions.js';
+import { tableMemory } from '../../data/formats/lazyParquet/tableMemory.js';
 import { usePreludeCodeCacheDir } from '../engines/preludeScript.js';
 import { processMemory } from './processMemory.js';
 
@@ -39,6 +40,8 @@ export class SessionHost {
   private readonly checker = new CodeChecker();
   private watch: NodeJS.Timeout | undefined;
   private baselineRss = 0;
+  /** tableMemory.grownBytes at the baseline. */
+  private baselineTables = 0;
   /** This process's own memory (main isolate heap + Node buffers: loaded columns) at watch start. */
   private baselineOwn = 0;
   /** The highest own figure seen since the baseline (see checkMemory). */
@@ -190,6 +193,7 @@ export class SessionHost {
   private takeBaseline(): void {
     const m = processMemory();
     this.baselineRss = m.rss;
+    this.baselineTables = tableMemory.grownBytes;
     this.baselineOwn = m.own;
     this.peakOwn = this.baselineOwn;
   }
@@ -211,7 +215,8 @@ export class SessionHost {
     // (a row-by-row scan of text larger than the isolate was stopped as MEMORY_LIMIT).
     this.peakOwn = Math.max(this.peakOwn, m.own);
     const own = Math.max(0, this.peakOwn - this.baselineOwn);
-    const grown = m.rss - this.baselineRss - own;
+    // and neither is what decoding a lazily decoded table's columns for the guest took (tableMemory.ts)
+    const grown = m.rss - this.baselineRss - own - (tableMemory.grownBytes - this.baselineTables);
     // parses on worker threads (codeChecker.ts) are capped at their own runs' limits: budgeted too
     const limits =
       (running.reduce((sum, e) => sum + e.spec.limits.memoryLimitMb, 0) + this.checker.workerBudgetMb) * 1048576;

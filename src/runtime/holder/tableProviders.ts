@@ -6,6 +6,7 @@ import type { TableProvider } from '../engines/engineSession.js';
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { decodeInWorker } from '../../data/formats/decodeInWorker.js';
+import { openLazyParquet } from '../../data/formats/lazyParquet/lazyParquetTable.js';
 
 function fileStamp(path: string): string {
   try {
@@ -17,12 +18,18 @@ function fileStamp(path: string): string {
 }
 
 /**
- * Decode a Parquet/Arrow/JSON table file in a worker thread of this process (decodeInWorker.ts).
- * The file is read synchronously (a few ms; its size was checked by loadTable) so the worker has
- * its job before this thread goes on to make the session's isolate (sessionHost.ts build).
+ * A Parquet/Arrow/JSON table file. Parquet is opened for lazy decoding (lazyParquet/): checked now,
+ * each column decoded when a run first touches it (SBIRTOOLS_LAZY_PARQUET=0 decodes every column
+ * now instead). Other formats are decoded whole in a worker thread of this process
+ * (decodeInWorker.ts); the file is read synchronously (a few ms; its size was checked by loadTable)
+ * so the worker has its job before this thread goes on to make the session's isolate.
  */
-async function decodeFile(spec: Extract<TableSpec, { kind: 'file' }>): Promise<ColumnarTable> {
-  return decodeInWorker(spec.name, new Uint8Array(readFileSync(spec.path)), basename(spec.path), spec.format);
+async function openFile(spec: Extract<TableSpec, { kind: 'file' }>): Promise<TableProvider> {
+  if (spec.format === 'parquet' && process.env.SBIRTOOLS_LAZY_PARQUET !== '0')
+    return openLazyParquet(spec.name, spec.path, basename(spec.path));
+  return providerFromColumnar(
+    await decodeInWorker(spec.name, new Uint8Array(readFileSync(spec.path)), basename(spec.path), spec.format),
+  );
 }
 
 /** Wrap an in-memory columnar table. */
@@ -87,7 +94,7 @@ export class TableCache {
         : `${spec.name}\u0000${spec.path}`;
     let entry = this.csvTables.get(key);
     if (!entry) {
-      entry = (spec.kind === 'file' ? decodeFile(spec) : tableFromCsv(spec.name, spec.path)).then(providerFromColumnar);
+      entry = spec.kind === 'file' ? openFile(spec) : tableFromCsv(spec.name, spec.path).then(providerFromColumnar);
       entry.catch(() => this.csvTables.delete(key));
       this.csvTables.set(key, entry);
     }

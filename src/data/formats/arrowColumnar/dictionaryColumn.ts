@@ -1,5 +1,5 @@
 import type { ColumnData } from '../../../../schema/columnar.js';
-import { MAX_DICT_SIZE } from '../../columns/dictEncode.js';
+import { USER_MAX_DICT_SIZE } from '../../columns/dictEncode.js';
 import { hashBytes, viewOf } from '../../columns/hashBytes.js';
 import { TextDictionary } from '../../columns/textDictionary.js';
 import type { ArrowBatch } from './arrowBatch.js';
@@ -10,7 +10,7 @@ import { validBytes } from './validBytes.js';
 /**
  * A string transfer column from checked batches (checkBatches.ts) of a dictionary-encoded
  * Arrow text column, exactly what dictEncode.ts makes of the same text row by row: dictionary-
- * coded when there are at most MAX_DICT_SIZE distinct values and no more than half the non-null
+ * coded when there are at most USER_MAX_DICT_SIZE distinct values and no more than half the non-null
  * rows, with codes in the order the VALUES are first met in the rows (unused entries absent,
  * equal values of different dictionaries or entries one code); else plain UTF-8. Entries are
  * hashed when a row first uses them, and no more once the values are too many for a dictionary.
@@ -69,9 +69,9 @@ export function dictionaryColumn(batches: readonly ArrowBatch[], file: string, c
     }
     at += n;
   }
-  const limit = Math.min(MAX_DICT_SIZE, Math.floor(nonNull / 2));
+  const limit = Math.min(USER_MAX_DICT_SIZE, Math.floor(nonNull / 2));
   // the column dictionary, values in the order rows first meet them (TextDictionary numbers them so)
-  const dict = new TextDictionary();
+  const dict = new TextDictionary(USER_MAX_DICT_SIZE);
   const entryCode = new Int32Array(entries.bases[entries.parts.length]).fill(-1);
   const codes = new Int32Array(total);
   let src: Uint8Array | undefined;

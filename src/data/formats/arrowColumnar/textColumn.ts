@@ -1,5 +1,5 @@
 import type { ColumnData } from '../../../../schema/columnar.js';
-import { dictEncode } from '../../columns/dictEncode.js';
+import { dictEncode, USER_MAX_DICT_SIZE } from '../../columns/dictEncode.js';
 import type { ArrowBatch } from './arrowBatch.js';
 import { textBatch, type TextBatch } from './textBatch.js';
 import { textRow } from './textRow.js';
@@ -65,5 +65,5 @@ export function textColumn(batches: readonly ArrowBatch[], file: string, column:
     at += tb.n;
   }
   const col = { kind: 'utf8' as const, type: 'string' as const, bytes: out, offsets, valid };
-  return dictEncode(col, nonNull) ?? col;
+  return dictEncode(col, nonNull, USER_MAX_DICT_SIZE) ?? col;
 }

@@ -1,5 +1,6 @@
 import type { Compressors, FileMetaData } from 'hyparquet';
 import type { ColumnData } from '../../../../schema/columnar.js';
+import { USER_MAX_DICT_SIZE } from '../../columns/dictEncode.js';
 import { DataError } from '../../errors.js';
 import type { ParquetLeaf } from '../parquetSchema.js';
 import { BoolSink } from './boolSink.js';
@@ -28,37 +29,67 @@ export function decodeColumnar(
   file: string,
   which: number[] = leaves.map((_, c) => c),
 ): Array<ColumnData | null> {
-  return which.map((c) => {
-    const leaf = leaves[c];
-    const plan = leafPlan(leaf);
-    if (!plan) return null;
-    const sink = sinkFor(plan, leaf, numRows);
-    try {
-      meta.row_groups.forEach((rg, g) => {
-        readColumnChunk(
-          bytes,
-          rg.columns[c].meta_data!,
-          Number(rg.num_rows),
-          plan,
-          sink,
-          codecs,
-          `${file}: row group ${g} column '${leaf.name}'`,
-        );
-      });
-      return sink.finish();
-    } catch (err) {
-      if (err instanceof NeedsFallback) return null;
-      if (err instanceof PageCorrupt)
-        throw new DataError('DATA_CORRUPT', `${file}: column '${leaf.name}': ${err.message}`, {
-          hint: 'The file is damaged: copy or export it again.',
-        });
-      throw err;
-    }
-  });
+  return which.map((c) => decodeLeaf(bytes, meta, leaves[c], c, [0, meta.row_groups.length], numRows, codecs, file));
 }
 
-function sinkFor(plan: LeafPlan, leaf: ParquetLeaf, numRows: number): ColumnSink {
+/**
+ * One leaf (`c`, of `leaf`) of row groups [groups[0], groups[1]), which hold `rows` rows, in
+ * transfer form; null when the columnar decoder leaves it to the hyparquet path. `onGroup` is
+ * called after each row group and each page a text column is built from (the lazy decode's
+ * heartbeat, lazyParquet/columnWorker.ts). `ruleRows`, for a part of a column: the whole column's
+ * rows (a part then stays a dictionary up to half of those; joinColumns applies the exact rule).
+ * String columns become dictionary codes up to USER_MAX_DICT_SIZE distinct values.
+ * @throws {DataError} as decodeColumnar.
+ * @example decodeLeaf(bytes, meta, leaves[2], 2, [0, 4], rows, codecs, 'a.parquet')
+ */
+export function decodeLeaf(
+  bytes: Uint8Array,
+  meta: FileMetaData,
+  leaf: ParquetLeaf,
+  c: number,
+  groups: readonly [number, number],
+  rows: number,
+  codecs: Compressors,
+  file: string,
+  onGroup?: () => void,
+  ruleRows?: number,
+): ColumnData | null {
+  const plan = leafPlan(leaf);
+  if (!plan) return null;
+  const sink = sinkFor(plan, leaf, rows, onGroup, ruleRows);
+  try {
+    for (let g = groups[0]; g < groups[1]; g++) {
+      const rg = meta.row_groups[g];
+      readColumnChunk(
+        bytes,
+        rg.columns[c].meta_data!,
+        Number(rg.num_rows),
+        plan,
+        sink,
+        codecs,
+        `${file}: row group ${g} column '${leaf.name}'`,
+      );
+      onGroup?.();
+    }
+    return sink.finish();
+  } catch (err) {
+    if (err instanceof NeedsFallback) return null;
+    if (err instanceof PageCorrupt)
+      throw new DataError('DATA_CORRUPT', `${file}: column '${leaf.name}': ${err.message}`, {
+        hint: 'The file is damaged: copy or export it again.',
+      });
+    throw err;
+  }
+}
+
+function sinkFor(
+  plan: LeafPlan,
+  leaf: ParquetLeaf,
+  numRows: number,
+  onStep?: () => void,
+  ruleRows?: number,
+): ColumnSink {
   if (plan.physical === 'BOOLEAN') return new BoolSink(numRows);
-  if (plan.physical === 'BYTE_ARRAY') return new StringSink(numRows);
+  if (plan.physical === 'BYTE_ARRAY') return new StringSink(numRows, USER_MAX_DICT_SIZE, onStep, ruleRows);
   return new NumberSink(plan, leaf.type === 'date' ? 'date' : leaf.type === 'integer' ? 'integer' : 'number', numRows);
 }

@@ -9,9 +9,9 @@ import { MAX_BYTES, TextDictionary } from '../../columns/textDictionary.js';
  * Builds a string transfer column row by row, in row order, straight from page bytes: values are
  * interned into one column dictionary (TextDictionary) in first-seen order (a Parquet dictionary
  * page's entries are interned when a row first uses them, so dictionaries of several row groups
- * merge and unused entries never appear). Past MAX_DICT_SIZE distinct values, or from the start
+ * merge and unused entries never appear). Past `maxDict` distinct values, or from the start
  * when the caller has proven the column will not be a dictionary (`startText`), rows are UTF-8
- * bytes + offsets. `finish` applies dictEncode's rule (at most MAX_DICT_SIZE distinct values and
+ * bytes + offsets. `finish` applies dictEncode's rule (at most `maxDict` distinct values and
  * distinct <= non-null / 2), so the column is the one typedColumn + dictEncode would build.
  * Values come with their hashBytes hash, computed once by the caller.
  * @example const b = new StringBuilder(3); const v = viewOf(page); b.add(v, page, 0, 2, hashBytes(v, page, 0, 2)); b.nul(); b.finish();
@@ -20,12 +20,21 @@ export class StringBuilder {
   private readonly codes: Int32Array;
   private row = 0;
   private nonNull = 0;
-  private dict: TextDictionary | null = new TextDictionary();
+  private dict: TextDictionary | null;
   /** Set once the column is plain text (and `dict` is null). */
   private text: { bytes: Uint8Array; length: number; offsets: Int32Array; valid: Uint8Array } | null = null;
 
-  constructor(private readonly numRows: number) {
+  /**
+   * @param maxDict the most distinct values of a dictionary column. @default MAX_DICT_SIZE
+   * @param ruleRows for a part of a column: the rows whose half bounds a dictionary (else the non-null rows).
+   */
+  constructor(
+    private readonly numRows: number,
+    private readonly maxDict: number = MAX_DICT_SIZE,
+    private readonly ruleRows?: number,
+  ) {
     this.codes = new Int32Array(numRows);
+    this.dict = new TextDictionary(maxDict);
   }
 
   /** True once the column is plain text (codes from `add` are then -1). */
@@ -168,7 +177,7 @@ export class StringBuilder {
   finish(): DictColumn | Utf8Column {
     if (this.row !== this.numRows) throw new PageCorrupt(`${this.row} values for ${this.numRows} rows`);
     const dict = this.dict;
-    if (dict !== null && dict.size <= Math.min(MAX_DICT_SIZE, Math.floor(this.nonNull / 2))) {
+    if (dict !== null && dict.size <= Math.min(this.maxDict, Math.floor((this.ruleRows ?? this.nonNull) / 2))) {
       return {
         kind: 'dict',
         type: 'string',

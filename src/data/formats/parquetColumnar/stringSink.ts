@@ -52,7 +52,18 @@ export class StringSink implements ColumnSink {
   private nonNull = 0;
   private rows = 0;
 
-  constructor(private readonly numRows: number) {}
+  /**
+   * @param maxDict the most distinct values of a dictionary column. @default MAX_DICT_SIZE
+   * @param onStep called after each page the column is built from (the lazy decode's heartbeat).
+   * @param ruleRows for a part of a column: the whole column's rows, whose half bounds the distinct
+   *   values a part may keep as a dictionary (the joined parts then apply the exact rule).
+   */
+  constructor(
+    private readonly numRows: number,
+    private readonly maxDict: number = MAX_DICT_SIZE,
+    private readonly onStep?: () => void,
+    private readonly ruleRows?: number,
+  ) {}
 
   dictionary(buf: Uint8Array, pos: number, end: number, count: number): void {
     this.dict = {
@@ -85,12 +96,14 @@ export class StringSink implements ColumnSink {
   }
 
   finish(): DictColumn | Utf8Column {
-    const out = new StringBuilder(this.numRows);
-    if (this.moreDistinctThan(Math.min(MAX_DICT_SIZE, Math.floor(this.nonNull / 2)))) out.startText(this.textBytes());
+    const out = new StringBuilder(this.numRows, this.maxDict, this.ruleRows);
+    const limit = Math.min(this.maxDict, Math.floor((this.ruleRows ?? this.nonNull) / 2));
+    if (this.moreDistinctThan(limit)) out.startText(this.textBytes());
     for (const step of this.steps) {
       if (step.kind === 'values') replayValues(out, step);
       else if (step.kind === 'indices') replayIndices(out, step);
       else out.reserve(countUsed(step.used));
+      this.onStep?.();
     }
     return out.finish();
   }
@@ -114,6 +127,7 @@ export class StringSink implements ColumnSink {
         hashes[k] = h;
         floor.add(h);
       }
+      this.onStep?.();
       if (floor.above) return true;
     }
     return false;

@@ -2,7 +2,7 @@ import type { Ivm } from './loadIsolatedVm.js';
 import type { Limits } from '../../../../schema/limits.js';
 import type { DatasetInfo } from '../../../../schema/result.js';
 import type { RawRunOutcome, RawStatus } from '../../../../schema/outcome.js';
-import { guestLoad, guestRows, guestVisibleSource } from '../guestTables.js';
+import { guestKind, guestLoad, guestRows, guestVisibleSource } from '../guestTables.js';
 import { compilePrelude } from '../preludeScript.js';
 import { OutputBuffer } from '../outputBuffer.js';
 import { removeDangerousGlobals } from '../hardenGlobals.js';
@@ -119,6 +119,17 @@ export class IsolatedVmSession implements EngineSession {
             if (!provider || typeof column !== 'string')
               throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
             return guestLoad(provider, table as string, column);
+          }),
+        ),
+        // the kind of a column the host decides on first load (kindPending: a lazily decoded Parquet text column)
+        columnKind: new ivm.Callback((table: unknown, column: unknown) =>
+          guestSafe(() => {
+            const provider = typeof table === 'string' ? byName.get(table) : undefined;
+            if (!provider || typeof column !== 'string')
+              throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
+            return provider.columnKind
+              ? guestKind(provider, table as string, column)
+              : guestLoad(provider, table as string, column).kind;
           }),
         ),
         fetchColumnRange: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) =>

@@ -181,7 +181,14 @@ describe('columnar Parquet decoder = the hyparquet path', () => {
 
   it.each([
     ['65,535 distinct values, each ~4 times: the column dictionary is full, still dict', 65_535, 300_000, 'dict'],
-    ['65,536 distinct values: the builder switches to UTF-8 part-way, across row groups', 65_536, 300_000, 'utf8'],
+    // user tables keep up to USER_MAX_DICT_SIZE (2,097,152) values as a dictionary, not award_data's 65,535
+    ['65,536 distinct values: still dict (the user-table cap), across row groups', 65_536, 300_000, 'dict'],
+    [
+      '160,000 distinct values of 300,000 rows (each used less than twice): UTF-8, across row groups',
+      160_000,
+      300_000,
+      'utf8',
+    ],
   ])(
     '%s',
     async (_what, distinct, rows, kind) => {

@@ -176,6 +176,17 @@ describe('fast paths give exactly the plain path answers on random tables', () =
         "(X) => nlargest(X, 5, 'V')",
         "(X) => X.nsmallest(8, 'Y')",
         "(X) => X.orderby(aq.desc('V')).slice(0, 0)",
+        // one key: the typed selection (nulls and NaN below every value in orderby, last in sort_values)
+        "(X) => X.orderby('V').slice(0, 30)",
+        "(X) => X.orderby('K1').slice(0, 50)",
+        "(X) => X.orderby(aq.desc('K1')).slice(0, 50)",
+        "(X) => X.orderby(aq.desc('D')).slice(0, 60)",
+        "(X) => X.orderby('Y').slice(0, 100)",
+        "(X) => X.filter((d) => d.K2 !== 'y').orderby(aq.desc('Y')).slice(0, 33)",
+        "(X) => X.sort_values('V').head(40)",
+        "(X) => X.sort_values('K1', { ascending: false }).head(40)",
+        "(X) => X.sort_values('V', { ascending: false, na_position: 'first' }).head(40)",
+        "(X) => X.sort_values('D', { na_position: 'first' }).head(200)",
       ]),
     ).toEqual([]);
   }, 180_000);

@@ -72,6 +72,17 @@ export const EDGE_TABLES: ColumnarTable[] = [
       A: 'x',
     })),
   ),
+  // large enough for the typed top-n (prelude/fast/typedTop.ts): ties, nulls and NaN in every key
+  build(
+    Array.from({ length: 2000 }, (_, i) => ({
+      K1: i % 13 === 0 ? null : KEYS[(i * 7) % KEYS.length],
+      K2: ['x', 'y', 'z'][i % 3],
+      Y: i % 11 === 0 ? null : (i * 3) % 5,
+      D: i % 17 === 0 ? null : ((i * 11) % 9) * DAY,
+      V: i % 19 === 0 ? null : i % 23 === 0 ? Number.NaN : ((i * 37) % 101) / 4 - 10,
+      A: 'x',
+    })),
+  ),
   build(
     Array.from({ length: 40 }, (_, i) => ({
       K1: ['b', 'a'][i % 2],

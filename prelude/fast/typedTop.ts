@@ -1,0 +1,90 @@
+/**
+ * The first n rows of a one-key sort, chosen from the key's typed data (a host number/date column's
+ * Float64Array, or a dictionary column's codes ranked once) with a bounded heap: no comparator call
+ * and no value per row. The rows are those the table's stable sort puts first (ties by row index),
+ * with the sort's own place for nulls and NaN: Arquero's orderby puts them below every value
+ * (first ascending, last descending); sort_values puts them last, or first with na_position.
+ * topN.ts then lets the table's comparator order those n rows.
+ */
+import type { ColumnTable } from 'arquero';
+import { sourceOf } from './source.js';
+
+/** One sort key: its column, direction, and where null/NaN go ('low': below every value, Arquero's orderby). */
+export interface TopKey {
+  name: string;
+  desc: boolean;
+  nulls: 'low' | 'last' | 'first';
+}
+
+/**
+ * The rows of `t` (visible, any filter applied) that sort first under `key`, at most `end` of
+ * them in no particular order, or undefined when the key is not a typed host column.
+ * @example typedTop(t.orderby(aq.desc('Amount')), { name: 'Amount', desc: true, nulls: 'low' }, 10)
+ */
+export function typedTop(t: ColumnTable, key: TopKey, end: number): Uint32Array | undefined {
+  const src = sourceOf(t, key.name);
+  if (!src) return undefined;
+  // tier first (0 sorts first), then x ascending, then the row: the sorted order, as numbers
+  const nullTier = key.nulls === 'first' ? 0 : key.nulls === 'last' ? 2 : key.desc ? 2 : 0;
+  const nanTier = key.nulls === 'low' ? 1 : nullTier;
+  const valueTier = key.nulls === 'first' ? 2 : key.nulls === 'last' ? 0 : key.desc ? 0 : 2;
+  const sign = key.desc ? -1 : 1;
+  let tierOf: (row: number) => number;
+  let xOf: (row: number) => number;
+  if (src.kind === 'num') {
+    const { values, valid } = src;
+    tierOf = (r) => (valid[r] === 0 ? nullTier : values[r] !== values[r] ? nanTier : valueTier);
+    xOf = (r) => sign * values[r];
+  } else {
+    const { codes, dict } = src;
+    // rank of each dictionary value in code-unit order (how < compares strings)
+    const order = Array.from(dict.keys()).sort((a, b) => (dict[a] < dict[b] ? -1 : dict[a] > dict[b] ? 1 : 0));
+    const rank = new Float64Array(dict.length);
+    order.forEach((code, i) => (rank[code] = i));
+    tierOf = (r) => (codes[r] < 0 ? nullTier : valueTier);
+    xOf = (r) => sign * rank[codes[r]];
+  }
+  const rows = new Uint32Array(end);
+  const tiers = new Uint8Array(end);
+  const xs = new Float64Array(end);
+  let size = 0;
+  // heap entry j sorts after (tier, x, row)
+  const after = (j: number, tier: number, x: number, row: number) =>
+    tiers[j] > tier || (tiers[j] === tier && (xs[j] > x || (xs[j] === x && rows[j] > row)));
+  const place = (j: number, row: number, tier: number, x: number) => {
+    rows[j] = row;
+    tiers[j] = tier;
+    xs[j] = x;
+  };
+  // a max-heap of the best rows so far: the root sorts last of them
+  const visit = (r: number) => {
+    const tr = tierOf(r);
+    const xr = tr === valueTier ? xOf(r) : 0;
+    if (size < end) {
+      let j = size++;
+      while (j > 0) {
+        const p = (j - 1) >> 1;
+        if (after(p, tr, xr, r)) break;
+        place(j, rows[p], tiers[p], xs[p]);
+        j = p;
+      }
+      place(j, r, tr, xr);
+      return;
+    }
+    if (size === 0 || !after(0, tr, xr, r)) return;
+    let j = 0;
+    for (;;) {
+      const l = 2 * j + 1;
+      if (l >= size) break;
+      const m = l + 1 < size && after(l + 1, tiers[l], xs[l], rows[l]) ? l + 1 : l;
+      if (!after(m, tr, xr, r)) break;
+      place(j, rows[m], tiers[m], xs[m]);
+      j = m;
+    }
+    place(j, r, tr, xr);
+  };
+  const bits = t.mask();
+  if (bits) for (let i = bits.next(0); i >= 0; i = bits.next(i + 1)) visit(i);
+  else for (let i = 0, n = t.totalRows(); i < n; i++) visit(i);
+  return rows.subarray(0, size);
+}

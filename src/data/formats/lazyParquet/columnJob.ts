@@ -1,0 +1,26 @@
+import type { ColumnData, ColumnType } from '../../../../schema/columnar.js';
+import type { DecodeCaps } from '../decodeCaps.js';
+
+/** A job for a column worker (columnWorker.ts): open a file, decode a leaf's row groups [from, to), or forget a file. */
+export type ColumnJob =
+  | { op: 'open'; id: number; bytes: Uint8Array; file: string; caps: DecodeCaps }
+  | { op: 'column'; id: number; leaf: number; from: number; to: number }
+  | { op: 'close'; id: number };
+
+/** What a checked file holds: its rows, its columns, and per row group its rows and each column's stored bytes. */
+export interface OpenedFile {
+  numRows: number;
+  /** `settled`: false when the type is known only once decoded (an INT64 column that may hold integers past 2^53 becomes exact text). */
+  columns: Array<{ name: string; type: ColumnType; settled: boolean }>;
+  groupRows: number[];
+  groupBytes: number[][];
+}
+
+/**
+ * A column worker's answer: the opened file or the column; `whole` = this column is decoded whole
+ * only (ask one worker for all row groups); `reopen` = this worker does not know the file (it was
+ * started after the file was opened); `error` = a typed DataError to rethrow.
+ */
+export type ColumnAnswer =
+  | { ok: true; opened?: OpenedFile; column?: ColumnData }
+  | { ok: false; whole?: true; reopen?: true; error?: { code: string; message: string; hint?: string } };

@@ -1,0 +1,123 @@
+import type { ColumnData, DictColumn, Float64Column, Utf8Column } from '../../../../schema/columnar.js';
+import { hashBytes, viewOf } from '../../columns/hashBytes.js';
+import { USER_MAX_DICT_SIZE } from '../../columns/dictEncode.js';
+import { MAX_BYTES, TextDictionary } from '../../columns/textDictionary.js';
+
+/**
+ * One column from the decoded runs of row groups of one Parquet column, in row order (the two
+ * halves columnWorkers.ts decodes on two cores). Numbers and booleans are concatenated. Text
+ * parts that are all dictionary-coded are merged into one dictionary in first-seen order (each
+ * part's values in its own first-seen order), the codes renumbered, and the column stays a
+ * dictionary when dictEncode's rule holds for the whole (at most USER_MAX_DICT_SIZE distinct
+ * values, each used twice on average): the column a one-piece decode gives. Otherwise the rows
+ * become UTF-8 bytes + offsets (a part that one piece would have coded as a dictionary may then
+ * stay text: the same values, in another form).
+ * @throws {RangeError} when the text is larger than 2 GiB (Int32 offsets).
+ * @example joinColumns([firstHalf, secondHalf])
+ */
+export function joinColumns(parts: ColumnData[]): ColumnData {
+  if (parts.length === 1) return parts[0];
+  const first = parts[0];
+  if (first.kind === 'float64' || first.kind === 'bool') {
+    const n = parts.reduce((k, p) => k + (p as Float64Column).values.length, 0);
+    const values = first.kind === 'float64' ? new Float64Array(n) : new Uint8Array(n);
+    const valid = new Uint8Array(n);
+    let at = 0;
+    for (const p of parts as Float64Column[]) {
+      values.set(p.values, at);
+      valid.set(p.valid, at);
+      at += p.values.length;
+    }
+    return { ...first, values, valid } as ColumnData;
+  }
+  if (parts.every((p) => p.kind === 'dict')) {
+    const merged = mergeDicts(parts as DictColumn[]);
+    if (merged) return merged;
+  }
+  return joinText(parts as Array<DictColumn | Utf8Column>);
+}
+
+function mergeDicts(parts: DictColumn[]): DictColumn | null {
+  const total = parts.reduce((k, p) => k + p.codes.length, 0);
+  const dict = new TextDictionary(USER_MAX_DICT_SIZE);
+  const codes = new Int32Array(total);
+  let nonNull = 0;
+  let at = 0;
+  for (const p of parts) {
+    const size = p.dictOffsets.length - 1;
+    const map = new Int32Array(size);
+    const view = viewOf(p.dictBytes);
+    for (let k = 0; k < size; k++) {
+      const s = p.dictOffsets[k];
+      const e = p.dictOffsets[k + 1];
+      const h = hashBytes(view, p.dictBytes, s, e);
+      let c = dict.find(view, p.dictBytes, s, e, h);
+      if (c < 0) c = dict.insert(p.dictBytes, s, e, h);
+      if (c < 0) return null;
+      map[k] = c;
+    }
+    const src = p.codes;
+    for (let r = 0; r < src.length; r++) {
+      const c = src[r];
+      if (c < 0) codes[at + r] = -1;
+      else {
+        codes[at + r] = map[c];
+        nonNull++;
+      }
+    }
+    at += src.length;
+  }
+  if (dict.size > Math.floor(nonNull / 2)) return null;
+  return {
+    kind: 'dict',
+    type: 'string',
+    codes,
+    dictBytes: dict.bytes.slice(0, dict.length),
+    dictOffsets: dict.offsets.slice(0, dict.size + 1),
+  };
+}
+
+function joinText(parts: Array<DictColumn | Utf8Column>): Utf8Column {
+  let rows = 0;
+  let size = 0;
+  for (const p of parts) {
+    if (p.kind === 'utf8') {
+      rows += p.valid.length;
+      size += p.offsets[p.valid.length] - p.offsets[0];
+    } else {
+      rows += p.codes.length;
+      for (let r = 0; r < p.codes.length; r++) {
+        const c = p.codes[r];
+        if (c >= 0) size += p.dictOffsets[c + 1] - p.dictOffsets[c];
+      }
+    }
+  }
+  if (size > MAX_BYTES) throw new RangeError('a text column is larger than 2 GiB');
+  const bytes = new Uint8Array(size);
+  const offsets = new Int32Array(rows + 1);
+  const valid = new Uint8Array(rows);
+  let row = 0;
+  let pos = 0;
+  for (const p of parts) {
+    if (p.kind === 'utf8') {
+      const base = p.offsets[0];
+      const n = p.valid.length;
+      bytes.set(p.bytes.subarray(base, p.offsets[n]), pos);
+      for (let r = 0; r < n; r++) offsets[row + r + 1] = pos + p.offsets[r + 1] - base;
+      valid.set(p.valid, row);
+      pos += p.offsets[n] - base;
+      row += n;
+    } else {
+      for (let r = 0; r < p.codes.length; r++, row++) {
+        const c = p.codes[r];
+        if (c >= 0) {
+          bytes.set(p.dictBytes.subarray(p.dictOffsets[c], p.dictOffsets[c + 1]), pos);
+          pos += p.dictOffsets[c + 1] - p.dictOffsets[c];
+          valid[row] = 1;
+        }
+        offsets[row + 1] = pos;
+      }
+    }
+  }
+  return { kind: 'utf8', type: 'string', bytes, offsets, valid };
+}

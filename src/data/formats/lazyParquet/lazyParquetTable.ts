@@ -1,0 +1,200 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { ColumnData, ColumnMeta, TableMeta } from '../../../../schema/columnar.js';
+import { DataError, type DataErrorCode } from '../../errors.js';
+import { checkDateRange } from '../checkDateRange.js';
+import { capHint, DEFAULT_DECODE_CAPS, type DecodeCaps } from '../decodeCaps.js';
+import type { ColumnAnswer, ColumnJob, OpenedFile } from './columnJob.js';
+import { columnWorkers, type Posted } from './columnWorkers.js';
+import { joinColumns } from './joinColumns.js';
+import { asTableMemory } from './tableMemory.js';
+
+/** A column of this many stored bytes or more, in two or more row groups, is decoded on two cores. */
+const SPLIT_MIN_BYTES = 2 * 1024 * 1024;
+
+/** How openLazyParquet splits columns; for tests. */
+export interface LazyParquetOptions {
+  /** A column with at least this many stored bytes (and two row groups) is decoded in two halves. @default 2 MiB */
+  splitMinBytes?: number;
+}
+
+/** A table whose columns are decoded when first asked for (the holder's TableProvider shape). */
+export interface LazyTable {
+  meta: TableMeta;
+  /** The column, decoded on the first call (synchronously, in the column workers) and kept. */
+  loadColumn(name: string): ColumnData;
+  /** The column's transfer kind: a text column's (`dict` or `utf8`) is known once it is decoded. */
+  columnKind(name: string): ColumnData['kind'];
+}
+
+let nextId = 1;
+
+/**
+ * Opens a Parquet table file for lazy decoding: the file is read once into shared memory, and its
+ * footer, schema and every page header are checked in the column workers (columnWorkers.ts) before
+ * this resolves, so a file refused by a check fails here as it did when every column was decoded
+ * at load. A column is then decoded the first time a run touches it: only the columns a run reads
+ * are ever inflated, a large column on both cores (its row groups in two halves, joined:
+ * joinColumns.ts), under the same caps (page and file inflate caps, the decode heap, the
+ * deadline). A text column's kind (dictionary codes or UTF-8) is only known once decoded: its meta
+ * says `utf8` with `kindPending` until then.
+ * @throws {DataError} DATA_TOO_LARGE, DATA_CORRUPT, DATA_UNSUPPORTED, DATA_SCHEMA_MISMATCH (opening);
+ *   loadColumn: DATA_CORRUPT, DATA_TOO_LARGE, DATA_OUT_OF_RANGE, DATA_DECODE_FAILED.
+ * @example const t = await openLazyParquet('t', '/data/t.parquet', 't.parquet'); t.loadColumn('Amount');
+ */
+export async function openLazyParquet(
+  name: string,
+  path: string,
+  file: string,
+  caps: DecodeCaps = DEFAULT_DECODE_CAPS,
+  options: LazyParquetOptions = {},
+): Promise<LazyTable> {
+  const splitMin = options.splitMinBytes ?? SPLIT_MIN_BYTES;
+  const bytes = readShared(path, file, caps);
+  const pool = columnWorkers(caps.heapMb);
+  const id = nextId++;
+  const open: ColumnJob = { op: 'open', id, bytes, file, caps };
+  // every worker checks the file itself (a few ms of page headers) and keeps its footer
+  const answers = await Promise.all(
+    Array.from({ length: pool.width }, (_, i) => pool.answer(pool.post(i, open, caps.heapMb), file, caps)),
+  );
+  const opened = answers.map((a) => expect(a, file).opened!)[0];
+  const columns: ColumnMeta[] = opened.columns.map((c) =>
+    c.type === 'string'
+      ? { name: c.name, type: c.type, kind: 'utf8', kindPending: true }
+      : { name: c.name, type: c.type, kind: c.type === 'boolean' ? 'bool' : 'float64' },
+  );
+  const index = new Map(opened.columns.map((c, i) => [c.name, i]));
+  const loaded = new Map<string, ColumnData>();
+  const loadColumn = (column: string): ColumnData => {
+    const have = loaded.get(column);
+    if (have) return have;
+    const leaf = index.get(column);
+    if (leaf === undefined)
+      throw Object.assign(new Error(`table ${name} has no column ${column}`), { code: 'COLUMN_NOT_FOUND' });
+    // what the process grows by while the run waits here is the table's memory, not the run's
+    const data = asTableMemory(() => decodeColumn(id, open, opened, leaf, file, caps, splitMin));
+    checkDateRange(
+      { name, numRows: opened.numRows, columns: [{ name: column, type: data.type, kind: data.kind, data }] },
+      file,
+    );
+    loaded.set(column, data);
+    return data;
+  };
+  // a column whose type only its values tell (INT64 past 2^53 is exact text) is decoded now
+  opened.columns.forEach((c, i) => {
+    if (c.settled) return;
+    const data = loadColumn(c.name);
+    columns[i] = { name: c.name, type: data.type, kind: data.kind };
+  });
+  return {
+    meta: { name, numRows: opened.numRows, columns },
+    loadColumn,
+    columnKind: (column) => loadColumn(column).kind,
+  };
+}
+
+/** Decodes one leaf: on both workers in halves of its row groups when it is large enough, else on one. */
+function decodeColumn(
+  id: number,
+  open: ColumnJob,
+  opened: OpenedFile,
+  leaf: number,
+  file: string,
+  caps: DecodeCaps,
+  splitMin: number,
+): ColumnData {
+  const pool = columnWorkers(caps.heapMb);
+  const groups = opened.groupRows.length;
+  const stored = opened.groupBytes.reduce((n, g) => n + g[leaf], 0);
+  const ranges: Array<[number, number]> =
+    pool.width > 1 && groups >= 2 && stored >= splitMin ? halves(opened, leaf) : [[0, groups]];
+  let answers = run(id, open, leaf, ranges, file, caps);
+  // a column the columnar decoder leaves to hyparquet is decoded whole, on one worker
+  if (answers.some((a) => !a.ok && a.whole)) answers = run(id, open, leaf, [[0, groups]], file, caps);
+  try {
+    return joinColumns(answers.map((a) => expect(a, file).column!));
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    throw new DataError(
+      'DATA_TOO_LARGE',
+      `${file}: column '${opened.columns[leaf].name}' holds more than 2 GiB of text`,
+      {
+        hint: 'Split the file into smaller tables (fewer rows each), or drop the long text column.',
+      },
+    );
+  }
+}
+
+/** Posts one job per range (worker i gets range i), opening the file first in a worker that does not know it. */
+function run(
+  id: number,
+  open: ColumnJob,
+  leaf: number,
+  ranges: Array<[number, number]>,
+  file: string,
+  caps: DecodeCaps,
+): ColumnAnswer[] {
+  const pool = columnWorkers(caps.heapMb);
+  const posted: Posted[] = [];
+  try {
+    ranges.forEach(([from, to], i) => {
+      // a worker started after the table was opened (the last one died) checks the file again first
+      if (!pool.knows(i, id)) posted.push(pool.post(i, open, caps.heapMb));
+      posted.push(pool.post(i, { op: 'column', id, leaf, from, to }, caps.heapMb));
+    });
+    const answers: ColumnAnswer[] = [];
+    for (const p of posted) {
+      const a = pool.wait(p, file, caps);
+      if (a.ok && a.opened) continue;
+      answers.push(a);
+    }
+    return answers;
+  } finally {
+    for (const p of posted) p.port.close();
+  }
+}
+
+/** Row groups [0, k) and [k, n), k chosen so both halves hold about the same stored bytes of the leaf. */
+function halves(opened: OpenedFile, leaf: number): Array<[number, number]> {
+  const n = opened.groupBytes.length;
+  const total = opened.groupBytes.reduce((s, g) => s + g[leaf], 0);
+  let k = 0;
+  let acc = 0;
+  while (k < n - 1 && acc + opened.groupBytes[k][leaf] <= total / 2) acc += opened.groupBytes[k++][leaf];
+  k = Math.min(Math.max(k, 1), n - 1);
+  return [
+    [0, k],
+    [k, n],
+  ];
+}
+
+function expect(a: ColumnAnswer, file: string): Extract<ColumnAnswer, { ok: true }> {
+  if (a.ok) return a;
+  const e = a.error ?? { code: 'DATA_DECODE_FAILED', message: `${file}: the column decoder lost the file` };
+  throw new DataError(e.code as DataErrorCode, e.message, e.hint ? { hint: e.hint } : {});
+}
+
+/** The file's bytes in shared memory (read once; the workers read them without a copy). */
+function readShared(path: string, file: string, caps: DecodeCaps): Uint8Array {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > caps.maxInputBytes)
+      throw new DataError(
+        'DATA_TOO_LARGE',
+        `${file}: ${size} bytes, more than the ${caps.maxInputBytes}-byte limit for a table file`,
+        {
+          hint: capHint('maxInputBytes', caps, 'Filter or aggregate the data first, or split the file.'),
+        },
+      );
+    const bytes = new Uint8Array(new SharedArrayBuffer(size));
+    for (let at = 0; at < size;) {
+      const n = readSync(fd, bytes, at, Math.min(size - at, 64 * 1024 * 1024), at);
+      if (n <= 0) break;
+      at += n;
+    }
+    return bytes;
+  } finally {
+    closeSync(fd);
+  }
+}
