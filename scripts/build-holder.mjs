@@ -22,6 +22,10 @@ export async function buildHolder(root) {
     target: 'node20',
     external: ['isolated-vm', 'isolated-vm-legacy'],
     sourcemap: 'linked',
+    // a smaller file is parsed sooner, and a cold start waits for this parse (docs/benchmarks.md
+    // "Serverless for real"); names are kept for stack traces and error classes
+    minify: true,
+    keepNames: true,
     // A one-shot `sbirtools run` asks its holder to skip zod's JIT (a new Function per object
     // schema on its first parse, ~20 ms for the column specs parsed at import): set before any
     // module of the bundle runs. Long-lived hosts (serve, mcp) do not set it and keep the JIT.

@@ -6,6 +6,7 @@ import { traceRuntime } from './traceRuntime.js';
 import { nodeTargetLayout, BUNDLE_TARGETS, type BundleData, type BundleTarget } from './targets.js';
 import { writeWorkersBundle } from './writeWorkersBundle.js';
 import { summarize, type BundleSummary } from './summarize.js';
+import { shipPreludeCodeCache } from './shipPreludeCodeCache.js';
 
 export type { BundleSummary } from './summarize.js';
 
@@ -51,6 +52,8 @@ export async function writeBundle(outDir: string, options: BundleOptions): Promi
       writeFileSync(join(out, path), text);
     }
     if (data.kind === 'folder') cpSync(data.dir, join(fnDir, 'data'), { recursive: true, dereference: true });
+    // a cold function's temp directory is empty: the prelude's compiled code comes with the bundle
+    const codeCache = shipPreludeCodeCache(join(fnDir, 'node_modules', 'sbirtools'));
     const summary = summarize(out, options.target, join(layout.functionDir, layout.entry.name), layout.maxBytes, fnDir);
     if (process.platform !== 'linux' || process.arch !== 'x64') {
       summary.notes.push(
@@ -60,6 +63,10 @@ export async function writeBundle(outDir: string, options: BundleOptions): Promi
     summary.notes.push(
       `Engine: the isolated-vm addon in this install, built for Node ${nodeMajor} (${process.platform}-${process.arch}); deploy on a Node ${nodeMajor} runtime, or 'auto' falls back to the QuickJS WASM engine (also bundled).`,
     );
+    if ('failed' in codeCache)
+      summary.notes.push(
+        `No prelude code cache in the bundle (${codeCache.failed}): a cold start compiles the prelude.`,
+      );
     if (data.kind === 'synthetic')
       summary.notes.push(
         'Data: the embedded synthetic sample (not real award data). Pass --data <built folder|https URL> for the real dataset.',
