@@ -107,6 +107,7 @@ function saveToDisk(data: CachedData): void {
  * process with the holder's flags, from the bundle's own copy of the package).
  * @returns the file written.
  * @throws when the folder cannot be written or V8 makes no cache.
+ * @public used by src/bundle/shipPreludeCodeCache.ts in a child process (knip cannot follow that import)
  */
 export function writeShippedPreludeCodeCache(ivm: Ivm): string {
   const isolate = new ivm.Isolate({ memoryLimit: 128 });
