@@ -6,7 +6,7 @@ import { traceRuntime } from './traceRuntime.js';
 import { nodeTargetLayout, BUNDLE_TARGETS, type BundleData, type BundleTarget } from './targets.js';
 import { writeWorkersBundle } from './writeWorkersBundle.js';
 import { summarize, type BundleSummary } from './summarize.js';
-import { shipPreludeCodeCache } from './shipPreludeCodeCache.js';
+import { shipCodeCaches } from './shipCodeCaches.js';
 
 export type { BundleSummary } from './summarize.js';
 
@@ -52,8 +52,8 @@ export async function writeBundle(outDir: string, options: BundleOptions): Promi
       writeFileSync(join(out, path), text);
     }
     if (data.kind === 'folder') cpSync(data.dir, join(fnDir, 'data'), { recursive: true, dereference: true });
-    // a cold function's temp directory is empty: the prelude's compiled code comes with the bundle
-    const codeCache = shipPreludeCodeCache(join(fnDir, 'node_modules', 'sbirtools'));
+    // a cold function's temp directory is empty: the holder's and the prelude's compiled code come with the bundle
+    const caches = shipCodeCaches(join(fnDir, 'node_modules', 'sbirtools'));
     const summary = summarize(out, options.target, join(layout.functionDir, layout.entry.name), layout.maxBytes, fnDir);
     if (process.platform !== 'linux' || process.arch !== 'x64') {
       summary.notes.push(
@@ -63,10 +63,9 @@ export async function writeBundle(outDir: string, options: BundleOptions): Promi
     summary.notes.push(
       `Engine: the isolated-vm addon in this install, built for Node ${nodeMajor} (${process.platform}-${process.arch}); deploy on a Node ${nodeMajor} runtime, or 'auto' falls back to the QuickJS WASM engine (also bundled).`,
     );
-    if ('failed' in codeCache)
-      summary.notes.push(
-        `No prelude code cache in the bundle (${codeCache.failed}): a cold start compiles the prelude.`,
-      );
+    for (const [what, cache] of Object.entries(caches))
+      if ('failed' in cache)
+        summary.notes.push(`No ${what} code cache in the bundle (${cache.failed}): a cold start compiles the ${what}.`);
     if (data.kind === 'synthetic')
       summary.notes.push(
         'Data: the embedded synthetic sample (not real award data). Pass --data <built folder|https URL> for the real dataset.',

@@ -1,7 +1,8 @@
-// The prelude's V8 code cache shipped inside a Node function bundle (src/bundle/shipPreludeCodeCache.ts):
-// a cold function's temp directory is empty, so this file is the only cache its first isolate has.
-// It must be used from the read-only folder, and a damaged or foreign one must cost only the compile.
-import { execFile } from 'node:child_process';
+// The V8 code caches shipped inside a Node function bundle (src/bundle/shipCodeCaches.ts): the
+// holder bundle's and the prelude's. A cold function's temp directory is empty, so these files are
+// the only caches it has. They must be used from the read-only folder, and a damaged or foreign one
+// must cost only the compile.
+import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,7 @@ beforeAll(async () => {
 }, 600_000);
 
 const PRELUDE = join('node_modules', 'sbirtools', 'dist', 'prelude');
+const HOLDER = join('node_modules', 'sbirtools', 'dist', 'holder');
 const shipped = (dir: string) => readdirSync(join(dir, PRELUDE)).filter((f) => f.endsWith('.codecache'));
 
 /**
@@ -59,23 +61,38 @@ async function coldFunction(fn: FunctionFolder): Promise<{ rejected: boolean | n
   return jsonLines(r.stdout)[0] as { rejected: boolean | null; ok: boolean; value: unknown };
 }
 
-/** A copy of the bundle with its shipped code cache file rewritten by `change`. */
-function withCache(change: (file: Buffer) => Buffer): FunctionFolder {
+/** A copy of the bundle with a shipped code cache file (`dir`/`name`) rewritten by `change`. */
+function withCache(change: (file: Buffer) => Buffer, dir = PRELUDE, name?: string): FunctionFolder {
   const fn = copyReadOnly(bundleDir);
-  const [name] = shipped(fn.dir);
-  const path = join(fn.dir, PRELUDE, name!);
-  chmodSync(join(fn.dir, PRELUDE), 0o755);
+  const path = join(fn.dir, dir, name ?? shipped(fn.dir)[0]!);
+  chmodSync(join(fn.dir, dir), 0o755);
   chmodSync(path, 0o644);
   writeFileSync(path, change(readFileSync(path)));
   chmodSync(path, 0o444);
-  chmodSync(join(fn.dir, PRELUDE), 0o555);
+  chmodSync(join(fn.dir, dir), 0o555);
   return fn;
+}
+
+/**
+ * Start the function's holder entry alone (no IPC: it loads, then exits) with the flags its host
+ * gives it (`--no-node-snapshot` and no other: HolderProcess passes none of the host's, so a
+ * platform's heap flags never reach it) and say whether its code cache was used.
+ */
+function holderCache(fn: FunctionFolder): unknown {
+  const r = spawnSync(process.execPath, ['--no-node-snapshot', join(fn.dir, HOLDER, 'holderBoot.cjs')], {
+    cwd: fn.dir,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', SBIRTOOLS_CODE_CACHE_REPORT: '1' },
+    timeout: 120_000,
+  });
+  expect(r.status, r.stderr).toBe(0);
+  return jsonLines(r.stderr)[0]?.holderCodeCache;
 }
 
 // codeCacheFile.ts: 16-byte magic, SHA-256 of the key, SHA-256 of the payload, then the payload
 const HEADER = 16 + 32 + 32;
 
-describe('the prelude code cache shipped in a lambda bundle', () => {
+describe('the code caches shipped in a lambda bundle', () => {
   it('is written beside the prelude, and the first isolate of a cold function takes it from the read-only folder', async () => {
     expect(shipped(bundleDir)).toEqual([expect.stringMatching(/^prelude-[0-9a-f]{16}-v8-.+\.codecache$/)]);
     expect(bundleOut).not.toMatch(/No prelude code cache/);
@@ -84,6 +101,37 @@ describe('the prelude code cache shipped in a lambda bundle', () => {
     expect(r).toMatchObject({ rejected: false, ok: true });
     expect(r.value).toBeGreaterThan(5);
     expect(readdirSync(fn.tmp).some((f) => f.endsWith('.codecache'))).toBe(false); // nothing to rewrite
+  }, 300_000);
+
+  it('the holder starts from the CommonJS copy of its bundle with its code cache, and a damaged or foreign cache is compiled past', async () => {
+    expect(readdirSync(join(bundleDir, HOLDER))).toEqual(
+      expect.arrayContaining(['holderBoot.cjs', 'holderMain.cjs', 'holderMain.cjs.codecache']),
+    );
+    expect(holderCache(copyReadOnly(bundleDir))).toBe('accepted');
+    // one byte of the payload flipped: its checksum fails, V8 never sees it
+    const damaged = withCache(
+      (file) => {
+        const bad = Buffer.from(file);
+        bad[bad.length - 10]! ^= 0xff;
+        return bad;
+      },
+      HOLDER,
+      'holderMain.cjs.codecache',
+    );
+    expect(holderCache(damaged)).toBe('none');
+    expect(await coldFunction(damaged)).toMatchObject({ ok: true });
+    // checks passed, payload V8 does not take (another V8, other flags): rejected, compiled, answered
+    const HOLDER_HEADER = 'SBIRTOOLS-HOLDERCC-1'.length + 32;
+    const foreign = withCache(
+      (file) => {
+        const payload = Buffer.alloc(file.length - HOLDER_HEADER - 32, 7);
+        return Buffer.concat([file.subarray(0, HOLDER_HEADER), createHash('sha256').update(payload).digest(), payload]);
+      },
+      HOLDER,
+      'holderMain.cjs.codecache',
+    );
+    expect(holderCache(foreign)).toBe('rejected');
+    expect(await coldFunction(foreign)).toMatchObject({ ok: true });
   }, 300_000);
 
   it('a damaged file fails its checksum and is never offered to V8: the prelude compiles, the answer comes', async () => {
