@@ -1,7 +1,8 @@
-// Bundle the edge worker (dist/src/edge/createWorker.js and what it imports) into one ES module
-// with no `node:` import: dist/workers/sbirtools-edge.mjs, plus the QuickJS .wasm beside it.
-// Cloudflare Workers cannot compile WASM from bytes at run time, so `sbirtools bundle --target
-// workers` imports the .wasm file as a module in the worker it writes. Any Node built-in that
+// Bundle the edge core and its two platform wrappers (dist/src/edge/createWorker.js for Cloudflare
+// Workers, vercelEdgeHandler.js for Vercel Edge, and what they import) into one ES module with no
+// `node:` import: dist/workers/sbirtools-edge.mjs, plus the QuickJS .wasm beside it. Neither
+// platform compiles WASM from bytes at run time, so `sbirtools bundle --target workers|vercel-edge`
+// imports the .wasm file as a module in the entry it writes. Any Node built-in that
 // reaches this graph fails the build, naming the importer: the edge path stays node-free.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
@@ -25,7 +26,14 @@ export async function buildWorker(root) {
   const outfile = join(outDir, 'sbirtools-edge.mjs');
   await build({
     absWorkingDir: root,
-    entryPoints: [join(root, 'dist', 'src', 'edge', 'createWorker.js')],
+    stdin: {
+      contents: [
+        "export { createWorker } from './dist/src/edge/createWorker.js';",
+        "export { vercelEdgeHandler } from './dist/src/edge/vercelEdgeHandler.js';",
+      ].join('\n'),
+      resolveDir: root,
+      sourcefile: 'sbirtools-edge-entry.js',
+    },
     outfile,
     bundle: true,
     format: 'esm',

@@ -1,5 +1,5 @@
 /** The platforms `sbirtools bundle` writes for. */
-export const BUNDLE_TARGETS = ['lambda', 'vercel', 'node', 'workers'] as const;
+export const BUNDLE_TARGETS = ['lambda', 'vercel', 'node', 'workers', 'vercel-edge'] as const;
 export type BundleTarget = (typeof BUNDLE_TARGETS)[number];
 
 /** Where the data of a bundle comes from. */
@@ -24,7 +24,7 @@ const FN = './node_modules/sbirtools/dist/fn';
 
 /** The entry file, the files around it and the limits, per Node target. */
 export function nodeTargetLayout(
-  target: Exclude<BundleTarget, 'workers'>,
+  target: Exclude<BundleTarget, 'workers' | 'vercel-edge'>,
   data: BundleData,
   nodeMajor: number,
 ): NodeTargetLayout {

@@ -26,10 +26,11 @@ export async function traceRuntime(entries: string[]): Promise<TracedFile[]> {
   );
   const root = realpathSync(packageRoot());
   // base '/' so hoisted dependencies above the package are found; the process files some
-  // modules read by absolute path (/proc/<pid>/statm) are not part of a function
+  // modules read by absolute path (/proc/<pid>/statm) are not part of a function. Never /tmp as
+  // a whole: a package installed under it (a CI checkout, a build container) would trace empty.
   const { fileList } = await nodeFileTrace(
     entries.map((e) => join(root, e)),
-    { base: '/', ignore: (path: string) => /^(proc|sys|dev|tmp)\//.test(path) },
+    { base: '/', ignore: (path: string) => /^(proc|sys|dev)\//.test(path) },
   );
   const files: TracedFile[] = [];
   for (const file of fileList) {

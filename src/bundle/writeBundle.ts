@@ -5,6 +5,7 @@ import { packageRoot } from '../core/paths.js';
 import { traceRuntime } from './traceRuntime.js';
 import { nodeTargetLayout, BUNDLE_TARGETS, type BundleData, type BundleTarget } from './targets.js';
 import { writeWorkersBundle } from './writeWorkersBundle.js';
+import { writeVercelEdgeBundle } from './writeVercelEdgeBundle.js';
 import { summarize, type BundleSummary } from './summarize.js';
 import { shipCodeCaches } from './shipCodeCaches.js';
 
@@ -38,6 +39,7 @@ export async function writeBundle(outDir: string, options: BundleOptions): Promi
   const data = dataSource(options.data);
   try {
     if (options.target === 'workers') return await writeWorkersBundle(out, data);
+    if (options.target === 'vercel-edge') return await writeVercelEdgeBundle(out, data);
     const nodeMajor = Number(process.versions.node.split('.')[0]);
     const layout = nodeTargetLayout(options.target, data, nodeMajor);
     const fnDir = join(out, layout.functionDir);

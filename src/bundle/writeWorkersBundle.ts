@@ -1,13 +1,9 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { writeDataDir } from '../data/dataDir.js';
-import { openDataset } from '../data/openDataset.js';
 import { SbirtoolsValidationError } from '../core/errors.js';
 import { compiledPath } from '../core/paths.js';
-import { DATA_DIR_MANIFEST, parseManifest } from '../data/pack/manifest.js';
-import { packFolder } from '../edge/folderSource.js';
+import { packedFolder } from './packedFolder.js';
 import type { BundleData } from './targets.js';
 import { summarize, type BundleSummary } from './summarize.js';
 
@@ -95,33 +91,4 @@ SBIRTOOLS_DATA_URL = ${JSON.stringify(data.url)}
   // the summary counts bytes as deployed; the limit above is on the gzip size
   summary.maxBytes = Number.POSITIVE_INFINITY;
   return summary;
-}
-
-/** The data folder to embed, packed into one Data module: the given folder, or the synthetic sample built now. */
-async function packedFolder(data: Exclude<BundleData, { kind: 'url' }>): Promise<Uint8Array> {
-  let dir: string;
-  let tmp: string | undefined;
-  if (data.kind === 'folder') {
-    dir = data.dir;
-  } else {
-    tmp = mkdtempSync(join(tmpdir(), 'sbirtools-workers-data-'));
-    dir = (
-      await writeDataDir(join(tmp, 'data'), { kind: 'synthetic', cacheDir: tmp, origin: 'synthetic' }, openDataset)
-    ).dir;
-  }
-  try {
-    const text = existsSync(join(dir, DATA_DIR_MANIFEST)) ? readFileSync(join(dir, DATA_DIR_MANIFEST), 'utf8') : '';
-    const manifest = text ? parseManifest(text) : 'no sbirtools-data.json';
-    if (typeof manifest === 'string') {
-      throw new SbirtoolsValidationError(
-        `--data ${dir}: not a data folder this version reads (${manifest}). Write it with \`sbirtools build-data <dir>\`.`,
-      );
-    }
-    return packFolder([
-      { path: DATA_DIR_MANIFEST, bytes: new TextEncoder().encode(text) },
-      ...manifest.columns.map((c) => ({ path: c.file, bytes: readFileSync(join(dir, c.file)) })),
-    ]);
-  } finally {
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
-  }
 }

@@ -3,18 +3,20 @@ import { BUNDLE_TARGETS, type BundleTarget } from '../bundle/targets.js';
 import { parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';
 
-export const BUNDLE_HELP = `Usage: sbirtools bundle <out-dir> --target lambda|vercel|node|workers [--data <folder|URL>] [--force]
+export const BUNDLE_HELP = `Usage: sbirtools bundle <out-dir> --target lambda|vercel|node|workers|vercel-edge [--data <folder|URL>] [--force]
 
 Write a self-contained deployable folder in the platform's own layout, then print its size and parts:
   lambda   index.mjs exporting handler (handler string index.handler); zip the folder's contents
   vercel   .vercel/output (Build Output API), function api/run; deploy with vercel deploy --prebuilt
   node     index.mjs serving on $PORT (Cloud Run, containers); node index.mjs
   workers  worker.mjs on the QuickJS WASM engine + wrangler.toml (Cloudflare Workers); wrangler deploy
+  vercel-edge  .vercel/output with an Edge Function (runtime edge) on the QuickJS WASM engine, api/run;
+           deploy with vercel deploy --prebuilt
 The Node targets carry the holder script, the prelude, the isolated-vm addon of this install (and the
 QuickJS WASM engine), and their dependencies as @vercel/nft traces them. See docs/deploy.md.
 
 Options:
-  --target <name>   lambda, vercel, node or workers (required)
+  --target <name>   lambda, vercel, node, workers or vercel-edge (required)
   --data <dir|URL>  a folder written by \`sbirtools build-data\` (copied in), or an https:// URL of one
                     (fetched at run time); default: the embedded synthetic sample
   --force           replace the contents of a non-empty <out-dir>

@@ -16,7 +16,7 @@ Commands:
   mcp                            serve MCP over stdio (for Claude Desktop and other clients)
   serve                          serve MCP over HTTP and a REST API (scales out with Redis)
   build-data <out-dir>           write a read-only data directory (binary cache) for deployment
-  bundle <out-dir> --target t    write a deployable folder for lambda, vercel, node or workers
+  bundle <out-dir> --target t    write a deployable folder for lambda, vercel, node, workers, vercel-edge
   replay <capsule.jsonl>         re-run a recorded run and compare
   view [runs.jsonl]              a local web page of the runs in a capsule log (live)
   report <runs.jsonl> -o <html>  one self-contained HTML report of a session

@@ -1,3 +1,4 @@
+import { gunzip as gunzipInJs } from 'hyparquet-compressors/src/gzip.js';
 import type { ColumnData, TableMeta } from '../../schema/columnar.js';
 import type { DatasetInfo } from '../../schema/result.js';
 import { columnFromBuffers } from '../data/pack/columnFromBuffers.js';
@@ -81,7 +82,7 @@ export class EdgeDataset {
   /** The message for a column over the limit. */
   tooLargeMessage(name: string): string {
     return (
-      `Column '${name}' of award_data is ${(this.columnBytes(name) / MB).toFixed(1)} MB; on the edge (Cloudflare Workers, 128 MB per isolate) ` +
+      `Column '${name}' of award_data is ${(this.columnBytes(name) / MB).toFixed(1)} MB; on the edge (Cloudflare Workers and Vercel Edge, 128 MB per isolate) ` +
       `a column may hold at most ${(this.maxColumnBytes / MB).toFixed(0)} MB. Use the numeric and categorical columns here, ` +
       `or run this question on a Node function (sbirtools bundle --target lambda|vercel|node), which reads long text page by page.`
     );
@@ -178,8 +179,19 @@ async function sha256Hex(bytes: Uint8Array): Promise<string> {
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** gzip -> bytes with the Web's DecompressionStream (no node:zlib on the edge), refusing more than `rawLength`. */
+/**
+ * gzip -> bytes (no node:zlib on the edge), refusing more than `rawLength`: with the Web's
+ * DecompressionStream where the platform has it (Workers), else a JavaScript inflate (Vercel's
+ * Edge Runtime lists no Compression Streams). The file was checked against the manifest's SHA-256 first.
+ */
 async function gunzip(stored: Uint8Array, rawLength: number, where: string): Promise<Uint8Array> {
+  if (typeof DecompressionStream !== 'function') {
+    try {
+      return gunzipInJs(stored, new Uint8Array(rawLength));
+    } catch (err) {
+      throw new DataFetchError(`${where}: a buffer does not inflate (${(err as Error).message}).`);
+    }
+  }
   const out = new Uint8Array(rawLength);
   let at = 0;
   try {

@@ -2,23 +2,14 @@
 // miniflare: the five answers on the embedded synthetic sample; the numeric and categorical
 // columns of a larger generated dataset fetched file by file from a data folder on a loopback URL; a long-text column
 // over the edge's limit refused with its name and the limit.
-import { execFile } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Miniflare } from 'miniflare';
-import { CLI, cliEnv, ROOT } from './helpers/processes.js';
+import { CLI } from './helpers/processes.js';
 import { FIVE_QUESTIONS } from './helpers/fiveQuestions.js';
-
-function exec(args: string[], env = cliEnv()): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+import { buildLargeData, exec, expectedAnswers, serveFolder } from './helpers/edgeBundles.js';
 
 const work = mkdtempSync(join(tmpdir(), 'sbirtools-workers-test-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -44,22 +35,6 @@ function workerd(dir: string, bindings: Record<string, string> = {}): Miniflare 
 async function ask(mf: Miniflare, code: string): Promise<{ status: number; body: Record<string, any> }> {
   const res = await mf.dispatchFetch('http://worker/', { method: 'POST', body: JSON.stringify({ code }) });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
-}
-
-/** The library's own answers (isolated-vm, in a holder of this process) on the same data. */
-async function expectedAnswers(
-  dataDir: string,
-  codes: { name: string; code: string }[],
-): Promise<Record<string, unknown>> {
-  const { run, shutdown } = await import(join(ROOT, 'dist', 'src', 'index.js'));
-  const out: Record<string, unknown> = {};
-  for (const q of codes) {
-    const r = await run(q.code, { dataPath: dataDir });
-    expect(r.ok, JSON.stringify(r.error)).toBe(true);
-    out[q.name] = r.value;
-  }
-  await shutdown();
-  return out;
 }
 
 describe('sbirtools bundle --target workers, in workerd', () => {
@@ -94,39 +69,18 @@ describe('sbirtools bundle --target workers, in workerd', () => {
   }, 600_000);
 
   describe('a larger generated dataset from a loopback URL', () => {
-    const dataDir = join(work, 'large-data');
-    let server: Server;
+    let dataDir = '';
+    let host: Awaited<ReturnType<typeof serveFolder>> | undefined;
     let url = '';
-    const requests: string[] = [];
+    let requests: string[] = [];
 
     beforeAll(async () => {
-      // 40,000 generated rows: numeric and categorical columns of a few MB, an Abstract column of
-      // ~55 MB once inflated, over the edge's 24 MB per column
-      const csv = join(work, 'large.csv');
-      const gen = await exec([
-        '--input-type=module',
-        '-e',
-        `const { writeSyntheticCsv } = await import(${JSON.stringify(join(ROOT, 'dist', 'src', 'data', 'synthetic.js'))}); await writeSyntheticCsv(${JSON.stringify(csv)}, { rows: 40000, seed: 7 });`,
-      ]);
-      expect(gen.code, gen.stderr).toBe(0);
-      const built = await exec([CLI, 'build-data', dataDir, '--data', csv]);
-      expect(built.code, built.stderr).toBe(0);
+      dataDir = await buildLargeData(work);
       // a static host: the folder as built, whole files by GET
-      server = createServer((req, res) => {
-        const path = (req.url ?? '').replace(/^\/data\//, '');
-        const file = join(dataDir, path);
-        if (!req.url?.startsWith('/data/') || path.includes('..') || !existsSync(file) || !statSync(file).isFile()) {
-          res.writeHead(404).end();
-          return;
-        }
-        requests.push(path);
-        res.writeHead(200, { 'content-length': statSync(file).size });
-        createReadStream(file).pipe(res);
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      url = `http://127.0.0.1:${(server.address() as { port: number }).port}/data/`;
+      host = await serveFolder(dataDir);
+      ({ url, requests } = host);
     }, 600_000);
-    afterAll(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+    afterAll(() => host?.close());
 
     it('answers over numeric and categorical columns, fetching only their column files, and refuses the long-text column by name and limit', async () => {
       const dir = join(work, 'remote');

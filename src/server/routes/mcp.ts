@@ -1,5 +1,6 @@
 import { createMcpServer } from '../../mcp/createMcpServer.js';
 import { InflightCalls } from '../../mcp/inflightCalls.js';
+import { notificationsOnly } from '../../mcp/notificationsOnly.js';
 import { statelessRequest } from '../../mcp/statelessRequest.js';
 import { resolveMaxChars } from '../../sandbox/textBudget.js';
 import { json } from '../respond.js';
@@ -85,6 +86,10 @@ export const mcpPost: Route = {
     const stateless = statelessRequest(ctx.request, messages);
     if (stateless.error) return stateless.error;
     const request = stateless.request;
+    // notifications alone change nothing in a stateless server: 202 without building one (a
+    // flood of them must not cost a server, a transport and the key's sessions each)
+    if (notificationsOnly(request, stateless.body ?? parsedBody))
+      return await stateless.finish(new Response(null, { status: 202 }));
     const accepts = /text\/event-stream/.test(request.headers.get('accept') ?? '');
     const stream =
       accepts && messages.some((m) => m.method === 'tools/call' && m.params?._meta?.progressToken !== undefined);

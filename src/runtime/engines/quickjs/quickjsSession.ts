@@ -291,7 +291,10 @@ function round(n: number): number {
   return Math.round(n * 100) / 100;
 }
 
-/** CPU time of this process; on the edge (no `process`) there is none to read, so it counts as 0. */
+/**
+ * CPU time of this process; on the edge there is none to read (Workers have no `process`, Vercel's
+ * Edge Runtime one with `env` only), so it counts as 0.
+ */
 function cpuNow(since?: { user: number; system: number }): { user: number; system: number } {
-  return typeof process === 'undefined' ? { user: 0, system: 0 } : process.cpuUsage(since);
+  return typeof globalThis.process?.cpuUsage === 'function' ? process.cpuUsage(since) : { user: 0, system: 0 };
 }
