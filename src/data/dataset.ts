@@ -15,6 +15,11 @@ export interface Dataset {
    * so a page of long text costs its own bytes; null when the whole column is loaded (slice it).
    */
   loadRows?(name: string, start: number, end: number): Extract<ColumnData, { kind: 'utf8' }> | null;
+  /**
+   * Optional (remote data): fetch these columns ahead of their first touch, in parallel; never
+   * throws (the first touch reports a failure). Names that are not columns are ignored.
+   */
+  prefetch?(names: string[]): Promise<void>;
   /** Releases the cache file handle; loaded columns stay usable. Idempotent. */
   close(): void;
 }
