@@ -3,10 +3,12 @@
 // made, `1` run (the session is up), then the question (first) and again (warm).
 //   node --no-node-snapshot bench/first-touch.mjs [--runs 3] [--base /path/to/other/dist] [--json]
 // --base measures another build in the same run, interleaved (before/after under the same load).
+// Each build keeps its binary cache in its own folder under bench/data/first-touch-cache/ (two
+// builds of different cache format versions sharing one would rebuild it on every process).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import { CSV, DIST } from './lib/paths.mjs';
+import { CSV, DATA_DIR, DIST } from './lib/paths.mjs';
 
 export const QUESTIONS = [
   ['str.len().mean()', "award_data['Abstract'].str.len().mean()"],
@@ -27,7 +29,12 @@ const arg = (name, dflt) => {
 if (process.argv.includes('--child')) {
   const api = await import(pathToFileURL(join(arg('--dist', DIST), 'src', 'index.js')).href);
   const code = QUESTIONS[Number(arg('--child', '0'))][1];
-  const box = await api.createSandbox({ dataPath: CSV, timeoutMs: 300_000, memoryLimitMb: 3072 });
+  const box = await api.createSandbox({
+    dataPath: CSV,
+    cacheDir: arg('--cache-dir', undefined),
+    timeoutMs: 300_000,
+    memoryLimitMb: 3072,
+  });
   await box.run('1');
   let t = performance.now();
   const first = await box.run(code);
@@ -50,6 +57,7 @@ if (process.argv.includes('--child')) {
   const base = arg('--base', '');
   const jsonOut = process.argv.includes('--json');
   const builds = [['this build', DIST], ...(base ? [['base', base]] : [])];
+  const cacheDir = (i) => join(DATA_DIR, 'first-touch-cache', String(i));
   const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   const self = fileURLToPath(import.meta.url);
   const rowsOut = [];
@@ -60,8 +68,9 @@ if (process.argv.includes('--child')) {
     const got = Object.fromEntries(builds.map(([n]) => [n, []]));
     let value;
     for (let r = 0; r < runs; r++) {
-      for (const [n, dir] of builds) {
-        const p = spawnSync(process.execPath, ['--no-node-snapshot', self, '--child', String(q), '--dist', dir], {
+      for (const [b, [n, dir]] of builds.entries()) {
+        const args = ['--no-node-snapshot', self, '--child', String(q), '--dist', dir, '--cache-dir', cacheDir(b)];
+        const p = spawnSync(process.execPath, args, {
           encoding: 'utf8',
           maxBuffer: 1 << 24,
         });

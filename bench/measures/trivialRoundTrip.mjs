@@ -2,7 +2,9 @@
 // another build of sbirtools (before/after in ONE run: both are loaded into this process, each
 // with its own holder process, and asked in turn at every repetition so machine noise hits both).
 //   BENCH_ARGS='{"reps":2000,"baseDist":"/path/to/other/dist"}' node bench/measures/trivialRoundTrip.mjs
-// Without baseDist only this build is measured. Process isolation (the default) throughout.
+// Without baseDist only this build is measured. Process isolation (the default) throughout. The
+// other build keeps its binary cache in its own folder (CACHE_DIR-base): a build of another cache
+// format version sharing one would rebuild it.
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { CACHE_DIR, CSV, DIST } from '../lib/paths.mjs';
@@ -15,7 +17,10 @@ const boxes = {};
 const shutdowns = [];
 for (const [name, dir] of Object.entries(builds)) {
   const api = await import(pathToFileURL(join(dir, 'src', 'index.js')).href);
-  boxes[name] = await api.createSandbox({ dataPath: CSV, cacheDir: CACHE_DIR });
+  boxes[name] = await api.createSandbox({
+    dataPath: CSV,
+    cacheDir: name === 'current' ? CACHE_DIR : `${CACHE_DIR}-base`,
+  });
   shutdowns.push(api.shutdown);
 }
 const out = {};

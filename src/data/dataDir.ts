@@ -169,7 +169,8 @@ export function datasetFromCache(reader: CacheReader): Dataset {
     },
     report: h.report as unknown as IngestReport,
     loadColumn: (name) => reader.loadColumn(name),
-    loadRows: (name, start, end) => reader.loadRows(name, start, end),
+    loadRows: (name, start, end, reuse) => reader.loadRows(name, start, end, reuse),
+    textLengths: (name, start, end) => reader.textLengths(name, start, end),
     close: () => reader.close(),
   };
 }

@@ -13,8 +13,11 @@ export interface Dataset {
   /**
    * Optional: rows [start, end) of a utf8 column not loaded yet, read alone (offsets rebased to 0),
    * so a page of long text costs its own bytes; null when the whole column is loaded (slice it).
+   * With `reuse` the bytes may be a view the next call overwrites (a page scanned and dropped).
    */
-  loadRows?(name: string, start: number, end: number): Extract<ColumnData, { kind: 'utf8' }> | null;
+  loadRows?(name: string, start: number, end: number, reuse?: boolean): Extract<ColumnData, { kind: 'utf8' }> | null;
+  /** Optional: characters per row of rows [start, end) of a utf8 column (-1 for null) without reading its text; null when unknown. */
+  textLengths?(name: string, start: number, end: number): Int32Array | null;
   /**
    * Optional (remote data): fetch these columns ahead of their first touch, in parallel; never
    * throws (the first touch reports a failure). Names that are not columns are ignored.

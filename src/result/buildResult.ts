@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { GuestOutcomeSchema } from '../../schema/guest.js';
 import type { Limits } from '../../schema/limits.js';
 import type { DatasetInfo, RunResult } from '../../schema/result.js';
@@ -42,10 +43,14 @@ export function buildResult(raw: RawRunOutcome, ctx: Context): RunResult {
   } catch {
     return { ...base, ok: false, truncated, error: internal('the sandbox returned output that is not valid JSON') };
   }
-  const outcome = GuestOutcomeSchema.safeParse(parsed);
-  if (!outcome.success)
-    return { ...base, ok: false, truncated, error: internal('the sandbox returned a malformed result') };
-  const o = outcome.data;
+  // the common outcome (a value and nothing else) is checked by hand; any other shape by the schema
+  let o = valueOnly(parsed);
+  if (!o) {
+    const outcome = GuestOutcomeSchema.safeParse(parsed);
+    if (!outcome.success)
+      return { ...base, ok: false, truncated, error: internal('the sandbox returned a malformed result') };
+    o = outcome.data;
+  }
   truncated.stdout ||= !!o.truncatedOutput;
   if (!o.ok) {
     const e = o.error;
@@ -73,6 +78,28 @@ export function buildResult(raw: RawRunOutcome, ctx: Context): RunResult {
     ...(o.displays?.length ? { displays: o.displays } : {}),
     ...(o.charts?.length ? { charts: o.charts } : {}),
   };
+}
+
+type GuestOutcome = z.infer<typeof GuestOutcomeSchema>;
+
+/**
+ * `parsed` when it is exactly what GuestOutcomeSchema accepts for a run that produced only a value
+ * (`ok: true`, `value`, `valueText` a string, the truncation flags booleans, no other key): the
+ * schema would return the same. Undefined for anything else, which the schema then checks.
+ */
+function valueOnly(parsed: unknown): GuestOutcome | undefined {
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const o = parsed as Record<string, unknown>;
+  if (o.ok !== true) return undefined;
+  for (const key of Object.keys(o)) {
+    const v = o[key];
+    if (key === 'valueText') {
+      if (typeof v !== 'string') return undefined;
+    } else if (key === 'truncatedValue' || key === 'truncatedOutput') {
+      if (typeof v !== 'boolean') return undefined;
+    } else if (key !== 'ok' && key !== 'value') return undefined;
+  }
+  return o as GuestOutcome;
 }
 
 /** Said when a run produced nothing at all and the guest gave no note of its own (never a silent empty success). */

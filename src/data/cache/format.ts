@@ -12,19 +12,27 @@ import { DatasetInfoSchema } from '../../../schema/result.js';
  * | 16 | 4 | CRC-32 of the header |
  * | 20 | 4 | reserved, 0 |
  * | 24 | H | header: UTF-8 JSON ({@link CacheHeaderSchema}) |
- * | ... | | column buffers, each at an 8-byte aligned offset listed in the header, each with its CRC-32 |
+ * | ... | | column buffers, each at an 8-byte aligned offset listed in the header, each followed by its block table |
+ *
+ * A buffer's block table (at its `crcs` offset, 8-byte aligned) is one CRC-32 (u32) per
+ * {@link BLOCK_BYTES} block of the buffer, the last block short. A block is checked alone, so a page
+ * of a long text column read by itself is verified before it is served (version 2; version 1 had
+ * one CRC-32 per buffer, so a range read alone could not be checked).
  *
  * One column is read with one `readSync` per buffer, without touching the others.
  */
 export const CACHE_MAGIC = Buffer.from('SBTCACHE', 'latin1');
 /** Bump on any change of layout or of what ingest produces; older files are rebuilt. */
-export const CACHE_VERSION = 1;
+export const CACHE_VERSION = 2;
+/** Bytes per checksummed block of a buffer (the last block of a buffer may be shorter). */
+export const BLOCK_BYTES = 64 * 1024;
 export const PREFIX_BYTES = 24;
 
 const BufferRefSchema = z.object({
   offset: z.number().int().nonnegative(),
   length: z.number().int().nonnegative(),
-  crc: z.number().int().nonnegative(),
+  /** Where the buffer's block table starts: ceil(length / BLOCK_BYTES) CRC-32s, u32 little-endian. */
+  crcs: z.number().int().nonnegative(),
 });
 export type BufferRef = z.infer<typeof BufferRefSchema>;
 
@@ -51,6 +59,16 @@ export const CacheHeaderSchema = z.object({
   columns: z.array(ColumnEntrySchema),
 });
 export type CacheHeader = z.infer<typeof CacheHeaderSchema>;
+
+/**
+ * The extra buffer of a utf8 column in this cache (beside its ROLES buffers): Int32 characters
+ * (code points, as textScan's `len` counts them) per row, -1 for a null row, so a length question
+ * reads 4 bytes a row instead of the text.
+ */
+export const CHARS_ROLE = 'chars';
+
+/** Blocks of a buffer of `length` bytes (entries of its block table). */
+export const blockCount = (length: number): number => Math.ceil(length / BLOCK_BYTES);
 
 /** Rounds up to a multiple of 8. */
 export const align8 = (n: number): number => Math.ceil(n / 8) * 8;

@@ -3,9 +3,12 @@ import type { ColumnData } from '../../../schema/columnar.js';
 import { DataError } from '../errors.js';
 import { crc32 } from './crc32.js';
 import {
+  BLOCK_BYTES,
+  blockCount,
   CACHE_MAGIC,
   CACHE_VERSION,
   CacheHeaderSchema,
+  CHARS_ROLE,
   PREFIX_BYTES,
   type BufferRef,
   type CacheHeader,
@@ -60,10 +63,16 @@ function check(fd: number, key: string): string | CacheHeader {
   for (const c of header.columns) {
     for (const ref of Object.values(c.buffers)) {
       if (ref.offset % 8 !== 0 || ref.offset + ref.length > size) return `buffer of column "${c.name}" out of bounds`;
+      if (ref.crcs % 8 !== 0 || ref.crcs + blockCount(ref.length) * 4 > size)
+        return `block table of column "${c.name}" out of bounds`;
     }
   }
   return header;
 }
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const swap32 = (v: number): number =>
+  (((v & 0xff) << 24) | ((v & 0xff00) << 8) | ((v >>> 8) & 0xff00) | (v >>> 24)) >>> 0;
 
 function readExact(fd: number, position: number, length: number): Buffer {
   const buf = Buffer.alloc(length);
@@ -85,15 +94,18 @@ export class CacheReader {
   private readonly memo = new Map<string, ColumnData>();
   private readonly byName: Map<string, ColumnEntry>;
   /** Offsets and validity of utf8 columns read by range (loadRows) before any full load. */
-  private readonly textIndex = new Map<string, { offsets: Int32Array; valid: Uint8Array }>();
+  private readonly textIndex = new Map<string, { offsets: Int32Array; valid: Uint8Array; table: Uint32Array }>();
+  /** Per-row character counts of utf8 columns (textLengths). */
+  private readonly chars = new Map<string, Int32Array>();
+  /** Where `loadRows(..., reuse)` reads: grown as needed, kept for the next page. */
+  private scratch = new Uint8Array(0);
   /**
-   * Text columns with at least this many bytes may be read by range (loadRows) before they are read
-   * whole. Off (Infinity) by default: a range is served before the column's CRC-32, which covers the
-   * whole buffer, is checked, so a damaged cache could answer wrong text once, and the data cache's
-   * promise is "detected, never served as wrong data" (docs/threat-model.md). A per-page checksum
-   * in the cache format would let it on. @internal tests set it lower.
+   * Text columns with at least this many bytes (32 MiB) are read by range (loadRows) before they
+   * are read whole; smaller ones are read whole at once. Every block a range covers is checked
+   * against its own CRC-32 before the range is served (format version 2), so a damaged cache is
+   * detected, never served as wrong text (docs/threat-model.md). @internal tests set it lower.
    */
-  lazyMinBytes = Number.POSITIVE_INFINITY;
+  lazyMinBytes = 32 * 1024 * 1024;
 
   constructor(
     readonly path: string,
@@ -134,23 +146,27 @@ export class CacheReader {
   /**
    * Rows [start, end) of a utf8 column that is not loaded yet, read alone (offsets rebased to 0):
    * a page of long text costs its own bytes, not the column's. The column's offsets and validity
-   * are read (and checked) once; the text bytes of a range are not checksummed (the checksum
-   * covers the whole buffer), a full `loadColumn` still checks them. Returns null when the column
-   * is already loaded, is not utf8, holds less than 32 MB of text (`lazyMinBytes`), the range is
-   * every row, or the file is closed: the caller loads the column (checked) and slices it.
+   * are read (and checked) once; the text bytes of a range are read in whole blocks, each checked
+   * against its CRC-32 before anything is returned. With `reuse`, the returned bytes are a view of
+   * a buffer the next `loadRows(..., true)` overwrites (a scan that reads page after page then
+   * allocates nothing per page); without it they are the caller's own. Returns null when the column
+   * is already loaded, is not utf8, holds less than `lazyMinBytes` of text, the range is every
+   * row, or the file is closed: the caller loads the column (checked) and slices it.
    * @throws {RangeError} when the range is outside the column; {DataError} as loadColumn.
    */
-  loadRows(name: string, start: number, end: number): Extract<ColumnData, { kind: 'utf8' }> | null {
+  loadRows(name: string, start: number, end: number, reuse = false): Extract<ColumnData, { kind: 'utf8' }> | null {
     if (this.memo.has(name) || this.fd === null) return null;
     // the whole column is read whole, checksum and all
     if (start === 0 && end === this.header.numRows) return null;
     const entry = this.byName.get(name);
-    if (!entry || entry.kind !== 'utf8' || (entry.buffers.bytes?.length ?? 0) < this.lazyMinBytes) return null;
+    const ref = entry?.buffers.bytes;
+    if (!entry || entry.kind !== 'utf8' || !ref || ref.length < this.lazyMinBytes) return null;
     let index = this.textIndex.get(name);
     if (!index) {
       index = {
         offsets: new Int32Array(this.read(entry, 'offsets')),
         valid: new Uint8Array(this.read(entry, 'valid')),
+        table: this.blockTable(ref),
       };
       if (index.valid.length !== this.header.numRows || index.offsets.length !== this.header.numRows + 1)
         this.corrupt(name, 'index length');
@@ -161,13 +177,45 @@ export class CacheReader {
       throw new RangeError(`row range [${start}, ${end}) is outside 0..${n}`);
     const from = index.offsets[start]!;
     const to = index.offsets[end]!;
-    const ref = entry.buffers.bytes;
-    if (!ref || from < 0 || to < from || to > ref.length) this.corrupt(name, 'offsets outside the text bytes');
-    const bytes = new Uint8Array(to - from);
-    readInto(this.fd, bytes, ref.offset + from);
+    if (from < 0 || to < from || to > ref.length) this.corrupt(name, 'offsets outside the text bytes');
+    // whole blocks around the range, each checked before any byte of it is served
+    const first = Math.floor(from / BLOCK_BYTES);
+    const blockStart = first * BLOCK_BYTES;
+    const blockEnd = to === from ? blockStart : Math.min(ref.length, Math.ceil(to / BLOCK_BYTES) * BLOCK_BYTES);
+    const span = blockEnd - blockStart;
+    let target: Uint8Array;
+    if (reuse) {
+      if (this.scratch.length < span) this.scratch = new Uint8Array(Math.max(span, this.scratch.length * 2));
+      target = this.scratch.subarray(0, span);
+    } else target = new Uint8Array(span);
+    readInto(this.fd, target, ref.offset + blockStart);
+    this.verify(name, 'bytes', target, first, index.table);
+    const at = from - blockStart;
+    const bytes = reuse ? target.subarray(at, at + to - from) : target.slice(at, at + to - from);
     const offsets = new Int32Array(end - start + 1);
     for (let i = 0; i <= end - start; i++) offsets[i] = index.offsets[start + i]! - from;
     return { kind: 'utf8', type: 'string', bytes, offsets, valid: index.valid.slice(start, end) };
+  }
+
+  /**
+   * Characters (code points) per row of rows [start, end) of a utf8 column, -1 for a null row: what
+   * textScan's `len` answers, read from the cache's per-row counts (4 bytes a row, checked) instead
+   * of the text. Null when the column has no counts (not utf8) or the file is closed.
+   * @throws {RangeError} when the range is outside the column; {DataError} CACHE_CORRUPT.
+   */
+  textLengths(name: string, start: number, end: number): Int32Array | null {
+    let counts = this.chars.get(name);
+    if (!counts) {
+      const entry = this.byName.get(name);
+      if (!entry || entry.kind !== 'utf8' || !entry.buffers[CHARS_ROLE] || this.fd === null) return null;
+      counts = new Int32Array(this.read(entry, CHARS_ROLE));
+      if (counts.length !== this.header.numRows) this.corrupt(name, `${counts.length} character counts`);
+      this.chars.set(name, counts);
+    }
+    const n = counts.length;
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > n || start > end)
+      throw new RangeError(`row range [${start}, ${end}) is outside 0..${n}`);
+    return counts.slice(start, end);
   }
 
   /** Closes the file; columns already loaded stay usable. Idempotent. */
@@ -216,15 +264,32 @@ export class CacheReader {
     if (!ref) this.corrupt(entry.name, `no ${role} buffer`);
     const ab = new ArrayBuffer(ref.length);
     readInto(this.fd!, new Uint8Array(ab), ref.offset);
-    if (crc32(new Uint8Array(ab)) !== ref.crc) this.corrupt(entry.name, `${role} checksum mismatch`);
+    this.verify(entry.name, role, new Uint8Array(ab), 0, this.blockTable(ref));
     const unit =
       role === 'values' && entry.kind === 'float64'
         ? 8
-        : role === 'offsets' || role === 'codes' || role === 'dictOffsets'
+        : role === 'offsets' || role === 'codes' || role === 'dictOffsets' || role === CHARS_ROLE
           ? 4
           : 1;
     if (ref.length % unit !== 0) this.corrupt(entry.name, `${role} length ${ref.length}`);
     return ab;
+  }
+
+  /** The block table of a buffer: one CRC-32 per BLOCK_BYTES (format.ts). */
+  private blockTable(ref: BufferRef): Uint32Array {
+    const table = new Uint32Array(blockCount(ref.length));
+    readInto(this.fd!, new Uint8Array(table.buffer), ref.crcs);
+    // the file is little-endian; so is every platform Node ships for but s390x
+    if (!LITTLE_ENDIAN) for (let i = 0; i < table.length; i++) table[i] = swap32(table[i]!);
+    return table;
+  }
+
+  /** Checks `bytes`, which start at block `first` of the buffer and end on a block boundary or at the buffer's end. */
+  private verify(column: string, role: string, bytes: Uint8Array, first: number, table: Uint32Array): void {
+    for (let at = 0, b = first; at < bytes.length; at += BLOCK_BYTES, b++) {
+      if (crc32(bytes.subarray(at, Math.min(bytes.length, at + BLOCK_BYTES))) !== table[b])
+        this.corrupt(column, `${role} checksum mismatch in block ${b}`);
+    }
   }
 
   private corrupt(column: string, what: string): never {

@@ -1,15 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { ColumnarTable } from '../../../schema/columnar.js';
+import type { ColumnarTable, ColumnData } from '../../../schema/columnar.js';
+import { textScan } from '../columns/textScan.js';
 import type { DatasetInfo } from '../../../schema/result.js';
 import { DataError, isDiskFull, isUnwritable } from '../errors.js';
 import type { IngestReport } from '../ingest/report.js';
 import { crc32 } from './crc32.js';
 import {
   align8,
+  BLOCK_BYTES,
+  blockCount,
   CACHE_MAGIC,
   CACHE_VERSION,
+  CHARS_ROLE,
   PREFIX_BYTES,
   ROLES,
   type CacheHeader,
@@ -79,22 +83,23 @@ function layout({ key, table, info, report }: CacheContents) {
     const data = c.data as unknown as Record<string, Typed>;
     return {
       c,
-      parts: ROLES[c.data.kind].map((role) => {
-        const bytes = bytesOf(data[role]);
-        return { role, data: bytes, crc: crc32(bytes) };
-      }),
+      parts: [
+        ...ROLES[c.data.kind].map((role) => ({ role, data: bytesOf(data[role]) })),
+        // cache only (not a column buffer): characters per row, so a length needs no text read
+        ...(c.data.kind === 'utf8' ? [{ role: CHARS_ROLE, data: bytesOf(charCounts(c.data)) }] : []),
+      ].map((p) => ({ ...p, table: blockTable(p.data) })),
     };
   });
   const build = (dataStart: number) => {
     let at = dataStart;
-    const buffers: Array<{ ref: { offset: number; length: number; crc: number }; data: Uint8Array }> = [];
+    const buffers: Array<{ ref: { offset: number }; data: Uint8Array }> = [];
     const entries: ColumnEntry[] = columns.map(({ c, parts }) => {
       const refs: ColumnEntry['buffers'] = {};
-      for (const { role, data, crc } of parts) {
-        const ref = { offset: at, length: data.length, crc };
-        refs[role] = ref;
-        buffers.push({ ref, data });
-        at = align8(at + data.length);
+      for (const { role, data, table } of parts) {
+        const crcs = align8(at + data.length);
+        refs[role] = { offset: at, length: data.length, crcs };
+        buffers.push({ ref: { offset: at }, data }, { ref: { offset: crcs }, data: table });
+        at = align8(crcs + table.length);
       }
       return { name: c.name, type: c.type, kind: c.kind, buffers: refs };
     });
@@ -117,6 +122,26 @@ function layout({ key, table, info, report }: CacheContents) {
     if (PREFIX_BYTES + Buffer.byteLength(JSON.stringify(result.header)) <= dataStart) return result;
     room *= 2;
   }
+}
+
+/** Characters (code points) per row, -1 for null: textScan's `len`, computed page by page. */
+function charCounts(data: ColumnData): Int32Array {
+  const n = data.kind === 'utf8' ? data.valid.length : 0;
+  const out = new Int32Array(n);
+  for (let s = 0; s < n; s += CHARS_PAGE_ROWS) {
+    const e = Math.min(n, s + CHARS_PAGE_ROWS);
+    out.set(textScan(data, s, e, { op: 'len' }) as Int32Array, s);
+  }
+  return out;
+}
+const CHARS_PAGE_ROWS = 4096;
+
+/** One CRC-32 per BLOCK_BYTES of `bytes` (u32 little-endian), what a reader checks a block against. */
+function blockTable(bytes: Uint8Array): Uint8Array {
+  const table = Buffer.alloc(blockCount(bytes.length) * 4);
+  for (let b = 0, at = 0; at < bytes.length; b++, at += BLOCK_BYTES)
+    table.writeUInt32LE(crc32(bytes.subarray(at, Math.min(bytes.length, at + BLOCK_BYTES))), b * 4);
+  return table;
 }
 
 function bytesOf(a: Typed): Uint8Array {

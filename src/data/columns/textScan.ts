@@ -1,5 +1,6 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import type { ColumnData, TextScanRequest } from '../../../schema/columnar.js';
+import { byteSearch } from './simdBytes.js';
 
 /** Code points of a decoded string (what Python's len counts): its UTF-16 length less one per surrogate pair. */
 function codePoints(v: string): number {
@@ -30,9 +31,10 @@ const SURROGATE = /[\uD800-\uDFFF]/;
  * - `contains`: 1 when the row holds `needle`, 0 when not, 2 for a null row. `fold` says how
  *   case is ignored: `none`; `regex` (a RegExp's `i` flag without `u`: ASCII letters fold,
  *   nothing outside ASCII folds to ASCII); `lower` (`toLowerCase().includes(needle.toLowerCase())`).
- *   Byte search (native `indexOf`) answers a case-sensitive needle on valid UTF-8 and an ASCII
- *   needle on any bytes (an ASCII byte always decodes to itself); folded ASCII needles search a
- *   Latin-1 copy of the page lowercased (one character per byte, so positions stay byte offsets).
+ *   Byte search (simdBytes.ts; `Buffer.indexOf` without WebAssembly SIMD) answers a case-sensitive
+ *   needle on valid UTF-8 and an ASCII needle on any bytes (an ASCII byte always decodes to
+ *   itself); folded ASCII needles search a copy of the page bytes with A-Z lowercased (positions
+ *   stay byte offsets).
  *
  * Returns null when this page cannot be answered here (a folded needle outside ASCII with `regex`):
  * the guest then reads the page and tests it itself. Only literal needles come here; regular
@@ -90,12 +92,21 @@ export function textScan(
   const fold = req.fold;
   if (fold === 'none' && encodable && (asciiNeedle || ascii || isUtf8(page))) {
     const pattern = Buffer.from(needle, 'utf8');
-    markHits(out, offsets, start, end, (from) => page.indexOf(pattern, from - base), pattern.length, base);
+    const simd = byteSearch(page, pattern, false);
+    const find = simd ? (from: number) => simd.next(from - base) : (from: number) => page.indexOf(pattern, from - base);
+    markHits(out, offsets, start, end, find, pattern.length, base);
     return out;
   }
   if (fold !== 'none' && asciiNeedle && (fold === 'regex' || ascii)) {
-    // one character per byte, so positions are byte offsets; a RegExp `i` flag (no `u`) folds ASCII
-    // letters and never folds a character above 0x7f to ASCII. The escaped literal runs in linear time.
+    // A RegExp `i` flag (no `u`) folds ASCII letters and never folds a byte above 0x7f to ASCII, and
+    // `toLowerCase` of an all-ASCII page is the same fold: lowercase A-Z in the bytes and in the
+    // needle, then search bytes (positions stay byte offsets; non-ASCII bytes are untouched).
+    const simd = byteSearch(page, Buffer.from(needle.toLowerCase(), 'latin1'), true);
+    if (simd) {
+      markHits(out, offsets, start, end, (from) => simd.next(from - base), needle.length, base);
+      return out;
+    }
+    // no WebAssembly SIMD: the same fold through a RegExp over a Latin-1 view (one character per byte)
     const text = page.toString('latin1');
     const re = new RegExp(needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'gi');
     const find = (from: number) => {

@@ -22,7 +22,9 @@ export interface TableProvider {
   meta: TableMeta;
   loadColumn(name: string): ColumnData;
   /** Optional: rows [start, end) of a utf8 column not loaded yet, read alone (data/dataset.ts loadRows). */
-  loadRows?(name: string, start: number, end: number): Extract<ColumnData, { kind: 'utf8' }> | null;
+  loadRows?(name: string, start: number, end: number, reuse?: boolean): Extract<ColumnData, { kind: 'utf8' }> | null;
+  /** Optional: characters per row of a utf8 column without its text (data/dataset.ts textLengths). */
+  textLengths?(name: string, start: number, end: number): Int32Array | null;
 }
 
 /** Why a session's isolate was disposed: decides how a run in flight is reported. */

@@ -46,7 +46,8 @@ export function guestRows(
   if (provider.loadRows && seen < LAZY_PAGES) {
     let rows;
     try {
-      rows = provider.loadRows(column, start, end);
+      // reuse: the page is decoded into strings (textPage) before the next read overwrites it
+      rows = provider.loadRows(column, start, end, true);
     } catch (err) {
       if (err instanceof RangeError) throw err;
       throw guestLoadError(err, table, column);
@@ -60,7 +61,7 @@ export function guestRows(
 }
 
 /** A data-layer failure as the guest sees it: a message without host paths, the error's class kept. */
-function guestLoadError(err: unknown, table: string, column: string): unknown {
+export function guestLoadError(err: unknown, table: string, column: string): unknown {
   const code = (err as { code?: unknown }).code;
   // a column over the edge's memory budget (src/edge/): its message names the column and the limit
   if (code === 'COLUMN_TOO_LARGE') return err;

@@ -11,6 +11,7 @@ import type { DatasetInfo } from '../../../schema/result.js';
 import { WarmSessions, type Built } from './warmSessions.js';
 import { collectColumnNames } from '../../policy/index.js';
 import { usePreludeCodeCacheDir } from '../engines/preludeScript.js';
+import { processMemory } from './processMemory.js';
 
 /** How far the process RSS may grow during a run, as a multiple of the run's memory limit. */
 const RSS_FACTOR = 1.5;
@@ -173,7 +174,7 @@ export class SessionHost {
   private startWatch(): void {
     if (this.watch) return;
     // the baseline taken after the previous run replied (below) is still exact unless a run
-    // started since; reading /proc and the heap costs ~20 µs, off the reply's path that way
+    // started since; reading /proc and the heap costs ~6 µs (processMemory.ts), off the reply's path that way
     if (!this.baselineFresh) this.takeBaseline();
     this.baselineFresh = false;
     this.hardLimitReported = false;
@@ -195,9 +196,9 @@ export class SessionHost {
   }
 
   private takeBaseline(): void {
-    const m = process.memoryUsage();
+    const m = processMemory();
     this.baselineRss = m.rss;
-    this.baselineOwn = m.heapUsed + m.arrayBuffers;
+    this.baselineOwn = m.own;
     this.peakOwn = this.baselineOwn;
   }
 
@@ -211,12 +212,12 @@ export class SessionHost {
     // memoryLimit; this catches what it misses (overshoot, memory outside the V8 heap). Growth of
     // this process's own heap and buffers (columns loaded for the guest) is not the guest's.
     // The offender cannot be told apart from the process figure, so every run in flight is stopped.
-    const m = process.memoryUsage();
+    const m = processMemory();
     // The peak, not the current figure: pages this process decoded for the guest (long text) are
     // garbage once copied in, and after a GC the heap shrinks while the RSS keeps those pages for a
     // while. Counting only the current heap made that retained RSS look like the guest's growth
     // (a row-by-row scan of text larger than the isolate was stopped as MEMORY_LIMIT).
-    this.peakOwn = Math.max(this.peakOwn, m.heapUsed + m.arrayBuffers);
+    this.peakOwn = Math.max(this.peakOwn, m.own);
     const own = Math.max(0, this.peakOwn - this.baselineOwn);
     const grown = m.rss - this.baselineRss - own;
     // parses on worker threads (codeChecker.ts) are capped at their own runs' limits: budgeted too

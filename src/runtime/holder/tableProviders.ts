@@ -68,7 +68,14 @@ export class TableCache {
           loadColumn: (name: string) => ds.loadColumn(name),
           // a page of long text read alone until the column is loaded whole (the first touch of Abstract)
           ...(ds.loadRows
-            ? { loadRows: (name: string, start: number, end: number) => ds.loadRows!(name, start, end) }
+            ? {
+                loadRows: (name: string, start: number, end: number, reuse?: boolean) =>
+                  ds.loadRows!(name, start, end, reuse),
+              }
+            : {}),
+          // lengths of long text from the cache's per-row counts (`.str.len()` reads no text)
+          ...(ds.textLengths
+            ? { textLengths: (name: string, start: number, end: number) => ds.textLengths!(name, start, end) }
             : {}),
         },
       }));

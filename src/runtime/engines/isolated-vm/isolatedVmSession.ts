@@ -8,7 +8,7 @@ import { OutputBuffer } from '../outputBuffer.js';
 import { removeDangerousGlobals } from '../hardenGlobals.js';
 import { sliceUtf8 } from '../sliceUtf8.js';
 import { textPage } from '../../../data/columns/textPage.js';
-import { textScan } from '../../../data/columns/textScan.js';
+import { HostScan } from './hostScan.js';
 import type { TextScanRequest } from '../../../../schema/columnar.js';
 import { FileSink } from '../fileSink.js';
 import type { EngineSession, GuestRunRequest, TableProvider } from '../engineSession.js';
@@ -106,6 +106,7 @@ export class IsolatedVmSession implements EngineSession {
       const providers = await tables;
       const byName = new Map(providers.map((t) => [t.meta.name, t]));
       const lazyPages = new Map<string, number>();
+      const hostScan = new HostScan();
       const bridge = {
         tables: providers.map((t) => t.meta),
         // the guest sees a file's name, never the host's absolute path (a URL or 'embedded-…' is kept)
@@ -154,7 +155,7 @@ export class IsolatedVmSession implements EngineSession {
                   ? { op: 'contains', needle: r.needle, fold: r.fold }
                   : null;
             if (!ask) throw new Error('textScan: malformed request');
-            return textScan(guestLoad(provider, table as string, column), Number(start), Number(end), ask);
+            return hostScan.scan(provider, table as string, column, Number(start), Number(end), ask);
           }),
         ),
         write: new ivm.Callback((stream: unknown, text: unknown) => {

@@ -1,0 +1,91 @@
+import { textScan } from '../../../data/columns/textScan.js';
+import type { TextScanRequest } from '../../../../schema/columnar.js';
+import { guestLoad, guestLoadError } from '../guestTables.js';
+import type { TableProvider } from '../engineSession.js';
+
+/** Answers kept per session (bytes of the Int32Array / Uint8Array results), oldest dropped first. */
+const MEMO_BYTES = 16 * 1024 * 1024;
+/**
+ * Complete passes over a column read page by page from the cache before the column is loaded whole:
+ * a pass costs reading and checking the column's bytes, which is less than loading it whole, but a
+ * session that keeps asking new questions of it is better served from memory.
+ */
+const STREAMED_PASSES = 2;
+
+/** Longest question (table, column, range, needle) whose answer is kept. */
+const MAX_KEY_CHARS = 1024;
+
+type ScanResult = Int32Array | Uint8Array | null;
+
+/**
+ * `bridge.textScan` for one session: a length or a literal contains over rows [start, end) of a
+ * text column, answered from the UTF-8 bytes (data/columns/textScan.ts). While the column is not
+ * loaded, each page's bytes are read alone from the binary cache into one reused buffer, every block
+ * checked against its CRC-32 first (`provider.loadRows(..., reuse)`): the first scan of `Abstract`
+ * reads and checks 293 MB page by page instead of allocating, reading and checking it whole before
+ * the first answer. Answers are kept for the session, so the same question again costs a lookup.
+ * @example const scan = new HostScan(); scan.scan(provider, 'award_data', 'Abstract', 0, 4096, { op: 'len' });
+ */
+export class HostScan {
+  private readonly memo = new Map<string, ScanResult>();
+  private memoBytes = 0;
+  /** Rows streamed from the cache per column (table + column). */
+  private readonly streamed = new Map<string, number>();
+
+  scan(provider: TableProvider, table: string, column: string, start: number, end: number, req: TextScanRequest) {
+    const key = `${table}\u0000${column}\u0000${start}\u0000${end}\u0000${req.op}\u0000${req.op === 'contains' ? `${req.fold}\u0000${req.needle}` : ''}`;
+    if (this.memo.has(key)) return this.memo.get(key)!;
+    const answer = this.answer(provider, table, column, start, end, req);
+    // a long needle is not kept: its key would cost more than the answer saves
+    if (key.length <= MAX_KEY_CHARS) this.keep(key, answer);
+    return answer;
+  }
+
+  private answer(
+    provider: TableProvider,
+    table: string,
+    column: string,
+    start: number,
+    end: number,
+    req: TextScanRequest,
+  ): ScanResult {
+    if (req.op === 'len' && provider.textLengths) {
+      let lengths;
+      try {
+        lengths = provider.textLengths(column, start, end);
+      } catch (err) {
+        if (err instanceof RangeError) throw err;
+        throw guestLoadError(err, table, column);
+      }
+      if (lengths) return lengths;
+    }
+    const col = `${table}\u0000${column}`;
+    const seen = this.streamed.get(col) ?? 0;
+    if (provider.loadRows && seen < STREAMED_PASSES * provider.meta.numRows) {
+      let rows;
+      try {
+        rows = provider.loadRows(column, start, end, true);
+      } catch (err) {
+        if (err instanceof RangeError) throw err;
+        throw guestLoadError(err, table, column);
+      }
+      if (rows) {
+        this.streamed.set(col, seen + (end - start));
+        return textScan(rows, 0, end - start, req);
+      }
+    }
+    return textScan(guestLoad(provider, table, column), start, end, req);
+  }
+
+  private keep(key: string, answer: ScanResult): void {
+    const bytes = answer ? answer.byteLength : 0;
+    if (bytes > MEMO_BYTES) return;
+    for (const [k, v] of this.memo) {
+      if (this.memoBytes + bytes <= MEMO_BYTES) break;
+      this.memo.delete(k);
+      this.memoBytes -= v ? v.byteLength : 0;
+    }
+    this.memo.set(key, answer);
+    this.memoBytes += bytes;
+  }
+}
