@@ -5,12 +5,23 @@
 // retry what the docs call retryable (429/503 with Retry-After, 502, a dropped connection) with the
 // same Idempotency-Key, on the next replica. Prints answers/s, p50/p99 per key (unloaded, then
 // while one key floods), the error classes seen, and checks that no session cell was lost or run twice.
-//   node bench/serve-faults.mjs [--seconds 240] [--clients 64] [--think-ms 500]
+//   node bench/serve-faults.mjs [--seconds 240] [--clients 64] [--think-ms 500] [--over-share-nice N]
 // Writes bench/results/serve-faults.json. Needs the build and redis-server (scripts/install-redis.sh).
+//
+// --fairness-only (e.g. `--fairness-only --seconds 90`): the fairness figure alone, quick enough to
+// run on a quiet machine: windows of --window-seconds (10) alternate between calm keys alone and
+// one key flooding (alternating, so a machine whose other load drifts weighs on both phases alike;
+// the first 3 s of each window, and requests that straddle two windows, are left out); no slow
+// readers, no replica killed, no Redis restart. Prints each calm key's p50/p99 unloaded and
+// while flooding and their ratio, the bare CPU yardstick (a plain `node` busy loop, spawned every
+// few seconds, at normal priority) and the load average of each phase. Writes
+// bench/results/serve-fairness.json. `--over-share-nice 0` runs the same with the low-priority
+// lane off (docs/deploy.md "Fairness"), for the comparison; --flood-honors-retry-after makes the
+// flood's clients wait out each Retry-After, so what refusing ~100 requests/s costs is left out.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort } from './lib/freePort.mjs';
@@ -22,8 +33,15 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '150' },
     clients: { type: 'string', default: '64' },
     'think-ms': { type: 'string', default: '500' },
+    'fairness-only': { type: 'boolean', default: false },
+    'over-share-nice': { type: 'string' },
+    'flood-honors-retry-after': { type: 'boolean', default: false },
+    'window-seconds': { type: 'string', default: '10' },
   },
 });
+const FAIRNESS_ONLY = values['fairness-only'];
+// the flood's loop; the yardstick runs the same loop in a bare node process
+const FLOOD_LOOP = 'let s = 0; for (let k = 0; k < 5e7; k++) s += k & 1; s';
 const SECONDS = Number(values.seconds);
 const CLIENTS = Number(values.clients);
 // calm clients pause between requests, as an agent does while it reads an answer: their load is
@@ -92,6 +110,7 @@ async function startReplica(i) {
       '100000',
       '--max-concurrent-per-key',
       '8',
+      ...(values['over-share-nice'] !== undefined ? ['--over-share-nice', values['over-share-nice']] : []),
     ],
     {
       cwd: ROOT,
@@ -117,6 +136,13 @@ const classes = new Map();
 const seen = (k) => classes.set(k, (classes.get(k) ?? 0) + 1);
 const latencies = new Map(); // `${phase} ${key}` -> ms[]
 let phase = 'unloaded';
+// fairness-only: which window we are in, and when it began (requests are labelled by it)
+let windowSeq = 0;
+let windowAt = performance.now();
+const SETTLE_MS = 3000;
+const label = () => (FAIRNESS_ONLY && performance.now() - windowAt < SETTLE_MS ? 'settling' : phase);
+/** The flood's requests in flight, aborted when a calm window starts (a hang-up cancels the run). */
+let floodAbort = new AbortController();
 let answers = 0;
 let stopping = false;
 let rr = 0;
@@ -124,6 +150,8 @@ let rr = 0;
 /** One request, retried as a client should (same Idempotency-Key, next replica) until it has an answer. */
 async function call(key, path, body, idem) {
   const started = performance.now();
+  const startLabel = label();
+  const startSeq = windowSeq;
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = ports[rr++ % 3];
     let res;
@@ -136,16 +164,24 @@ async function call(key, path, body, idem) {
           ...(idem ? { 'idempotency-key': idem } : {}),
         },
         body: JSON.stringify(body),
+        ...(key === FLOOD_KEY ? { signal: floodAbort.signal } : {}),
       });
     } catch {
+      if (key === FLOOD_KEY && floodAbort.signal.aborted) return undefined;
       seen(`${key === FLOOD_KEY ? 'flood' : 'calm'}: connection refused/reset (replica down), retried`);
       await sleep(100);
       continue;
     }
-    const text = await res.text();
+    let text;
+    try {
+      text = await res.text();
+    } catch (err) {
+      if (key === FLOOD_KEY && floodAbort.signal.aborted) return undefined;
+      throw err;
+    }
     if (res.status === 200 || res.status === 201) {
       answers++;
-      const k = `${phase} ${key}`;
+      const k = `${FAIRNESS_ONLY ? (windowSeq === startSeq ? startLabel : 'straddling') : phase} ${key}`;
       if (!latencies.has(k)) latencies.set(k, []);
       latencies.get(k).push(performance.now() - started);
       return JSON.parse(text);
@@ -158,7 +194,10 @@ async function call(key, path, body, idem) {
     }
     seen(`${key === FLOOD_KEY ? 'flood' : 'calm'}: ${res.status} ${type}`);
     if (res.status === 429 || res.status === 503 || res.status === 502) {
-      if (key === FLOOD_KEY) return undefined; // the flood does not wait its turn
+      // the flood does not wait its turn (unless told to: then what refusing it costs is left out)
+      if (key === FLOOD_KEY && values['flood-honors-retry-after'])
+        await sleep(1000 * Number(res.headers.get('retry-after') ?? 1));
+      if (key === FLOOD_KEY) return undefined;
       await sleep(Math.min(2000, 1000 * Number(res.headers.get('retry-after') ?? 1)));
       continue;
     }
@@ -217,7 +256,8 @@ async function flood() {
       await sleep(200);
       continue;
     }
-    await call(FLOOD_KEY, '/v1/run', { code: 'let s = 0; for (let k = 0; k < 5e7; k++) s += k & 1; s' });
+    const r = await call(FLOOD_KEY, '/v1/run', { code: FLOOD_LOOP });
+    if (r) seen(`flood: 200 ${r.ok ? 'ok' : r.error?.type}`);
     await sleep(20);
   }
 }
@@ -254,32 +294,76 @@ for (let c = 0; c < calmClients; c++) {
   workers.push(c % 2 === 0 ? conversation(key, `c${c}`) : oneOffs(key));
 }
 for (let c = 0; c < floodClients; c++) workers.push(flood());
-for (let c = 0; c < 4; c++) workers.push(slowReader());
+const slowReaders = FAIRNESS_ONLY ? 0 : 4;
+for (let c = 0; c < slowReaders; c++) workers.push(slowReader());
 const timeline = [];
 const at = (s) => sleep(Math.max(0, t0 + s * 1000 - performance.now()));
-(async () => {
-  // phases: unloaded (calm keys alone), flood (one key floods, slow readers connect), faults (and a replica and Redis go down)
-  await at(SECONDS * 0.25);
-  phase = 'flood';
-  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: flood and slow readers start`);
-  await at(SECONDS * 0.45);
-  phase = 'faults';
-  replicas[2].kill('SIGKILL');
-  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: replica 3 SIGKILLed`);
-  await at(SECONDS * 0.55);
-  await startReplica(2);
-  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: replica 3 restarted (listening)`);
-  await at(SECONDS * 0.75);
-  redis.kill('SIGTERM');
-  await new Promise((r) => redis.once('exit', r));
-  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: Redis stopped`);
-  await sleep(3000);
-  await startRedis();
-  timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: Redis restarted (append-only file)`);
-  await at(SECONDS);
-  stopping = true;
+
+// the bare CPU yardstick and the load, sampled through every phase: what a plain CPU-bound process
+// at normal priority gets from this machine at that moment (a flood at normal priority slows it too)
+const yardstick = new Map(); // phase -> ms[]
+const load = new Map(); // phase -> 1-minute load averages
+const push = (m, k, v) => (m.has(k) ? m.get(k) : m.set(k, []).get(k)).push(v);
+const sampler = (async () => {
+  while (!stopping) {
+    const p = label();
+    const seq = windowSeq;
+    push(load, p, loadavg()[0]);
+    const out = await new Promise((resolve) => {
+      const child = spawn(
+        process.execPath,
+        ['-e', `const t = performance.now(); ${FLOOD_LOOP}; console.log(performance.now() - t)`],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      let text = '';
+      child.stdout.on('data', (d) => (text += d));
+      child.once('exit', () => resolve(Number(text)));
+    });
+    if (windowSeq === seq && Number.isFinite(out)) push(yardstick, p, out);
+    await sleep(3000);
+  }
 })();
-await Promise.all(workers);
+if (FAIRNESS_ONLY)
+  (async () => {
+    const windowS = Number(values['window-seconds']);
+    for (let w = 1; w * windowS < SECONDS; w++) {
+      await at(w * windowS);
+      phase = phase === 'unloaded' ? 'flood' : 'unloaded';
+      if (phase === 'unloaded') {
+        floodAbort.abort();
+        floodAbort = new AbortController();
+      }
+      windowSeq++;
+      windowAt = performance.now();
+    }
+    timeline.push(`windows of ${windowS} s alternating unloaded / flood, from unloaded`);
+    await at(SECONDS);
+    stopping = true;
+  })();
+else
+  (async () => {
+    // phases: unloaded (calm keys alone), flood (one key floods, slow readers connect), faults (and a replica and Redis go down)
+    await at(SECONDS * 0.25);
+    phase = 'flood';
+    timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: flood and slow readers start`);
+    await at(SECONDS * 0.45);
+    phase = 'faults';
+    replicas[2].kill('SIGKILL');
+    timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: replica 3 SIGKILLed`);
+    await at(SECONDS * 0.55);
+    await startReplica(2);
+    timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: replica 3 restarted (listening)`);
+    await at(SECONDS * 0.75);
+    redis.kill('SIGTERM');
+    await new Promise((r) => redis.once('exit', r));
+    timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: Redis stopped`);
+    await sleep(3000);
+    await startRedis();
+    timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: Redis restarted (append-only file)`);
+    await at(SECONDS);
+    stopping = true;
+  })();
+await Promise.all([...workers, sampler]);
 const elapsed = (performance.now() - t0) / 1000;
 
 const perKey = {};
@@ -294,9 +378,26 @@ const floodOverUnloaded = Object.fromEntries(
       : null,
   ]),
 );
+const median = (xs) => (xs?.length ? Math.round(quantile(xs, 0.5)) : null);
+const phases = [...new Set([...latencies.keys()].map((k) => k.split(' ')[0]))];
+const machine = {
+  overShareNice: values['over-share-nice'] === undefined ? 'default (10)' : Number(values['over-share-nice']),
+  floodHonorsRetryAfter: values['flood-honors-retry-after'],
+  bareLoopMs: Object.fromEntries(
+    phases.map((p) => [p, { median: median(yardstick.get(p)), n: yardstick.get(p)?.length ?? 0 }]),
+  ),
+  loadAverage1m: Object.fromEntries(
+    phases.map((p) => {
+      const l = load.get(p) ?? [];
+      return [p, l.length ? { min: Math.min(...l), max: Math.max(...l) } : null];
+    }),
+  ),
+};
 const result = {
+  mode: FAIRNESS_ONLY ? 'fairness-only' : 'faults',
   seconds: Math.round(elapsed),
-  clients: { calm: calmClients, flood: floodClients, slowReaders: 4, calmThinkMs: THINK_MS },
+  machine,
+  clients: { calm: calmClients, flood: floodClients, slowReaders, calmThinkMs: THINK_MS },
   answersPerSecond: Math.round((answers / elapsed) * 10) / 10,
   latencyMs: perKey,
   p99FloodOverUnloaded: floodOverUnloaded,
@@ -311,8 +412,27 @@ const result = {
   timeline,
 };
 console.log(JSON.stringify(result, null, 2));
+if (FAIRNESS_ONLY) {
+  console.log('\n| calm key | unloaded p50 / p99 | one key floods p50 / p99 | ratio p50 / p99 |\n|---|---|---|---|');
+  for (const k of CALM_KEYS) {
+    const u = perKey[`unloaded ${k}`];
+    const f = perKey[`flood ${k}`];
+    if (!u || !f) continue;
+    const r = (a, b) => (Math.round((a / b) * 100) / 100).toFixed(2);
+    console.log(
+      `| ${k} | ${u.p50} / ${u.p99} ms (${u.n}) | ${f.p50} / ${f.p99} ms (${f.n}) | ${r(f.p50, u.p50)}x / ${r(f.p99, u.p99)}x |`,
+    );
+  }
+  const y = machine.bareLoopMs;
+  console.log(
+    `bare CPU yardstick (a node busy loop, median): unloaded ${y.unloaded?.median} ms, flood ${y.flood?.median} ms; load average ${JSON.stringify(machine.loadAverage1m)}`,
+  );
+}
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-writeFileSync(join(ROOT, 'bench', 'results', 'serve-faults.json'), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(
+  join(ROOT, 'bench', 'results', FAIRNESS_ONLY ? 'serve-fairness.json' : 'serve-faults.json'),
+  `${JSON.stringify(result, null, 2)}\n`,
+);
 for (const r of replicas) r.kill('SIGTERM');
 redis.kill('SIGTERM');
 await sleep(1000);

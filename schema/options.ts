@@ -58,6 +58,12 @@ export const SandboxOptionsSchema = z
         error: (i) => `Expected the \`engine\` option to be ${ENGINE_CHOICES_TEXT}, got \`${describe(i.input)}\``,
       })
       .optional(),
+    /** 'low': the isolate lives in a holder at a lower CPU scheduling priority (a pool's `lowPriorityNice`). @default 'normal' */
+    priority: z
+      .enum(['normal', 'low'], {
+        error: (i) => `Expected the \`priority\` option to be 'normal' or 'low', got \`${describe(i.input)}\``,
+      })
+      .optional(),
     /** Freeze Date.now() and seed Math.random for every run (replayable runs). @default false */
     deterministic: z.boolean({ error: 'Expected the `deterministic` option to be a boolean' }).optional(),
   })

@@ -142,6 +142,8 @@ function duckdbTable(r) {
 /** Issue 25's targets for each Series method: within these multiples of pandas and of the loop. */
 const SERIES_PANDAS_MAX = 2;
 const SERIES_LOOP_MAX = 1.5;
+const SERIES_GEO_PANDAS_MAX = 0.5;
+const SERIES_GEO_DUCKDB_MAX = 1.5;
 
 function firstTouchTable(r) {
   const rows = r.firstTouch?.rows ?? [];
@@ -159,10 +161,11 @@ function firstTouchTable(r) {
 function seriesMethodTable(r) {
   const rows = r.series?.methods ?? [];
   if (!rows.length) return '';
-  const ratio = (a, b) => (b === null || b === undefined ? null : a / Math.max(b, 0.01));
+  const ratio = (a, b) => (b === null || b === undefined ? null : Math.max(a, 0.01) / Math.max(b, 0.01));
   const body = rows.map((x) => {
     const rp = ratio(x.seriesMs, x.pandasMs);
     const rl = ratio(x.seriesMs, x.loopMs);
+    const rd = ratio(x.seriesMs, x.duckMs);
     const met = (rp === null || rp <= SERIES_PANDAS_MAX) && rl <= SERIES_LOOP_MAX;
     return [
       x.name.replace(/\|/g, '\\|'),
@@ -170,25 +173,32 @@ function seriesMethodTable(r) {
       `${num(x.seriesMs)} ms`,
       `${num(x.loopMs)} ms`,
       x.pandasMs === null ? 'skipped' : `${num(x.pandasMs)} ms`,
+      x.duckMs === null || x.duckMs === undefined ? '—' : `${num(x.duckMs)} ms`,
       `${num(rl)}x`,
       rp === null ? '—' : `${num(rp)}x`,
+      rd === null ? '—' : `${num(rd)}x`,
       metCell(met),
     ];
   });
   const g = (xs) => (xs.length ? Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length) : null);
-  const gl = g(rows.map((x) => Math.max(x.seriesMs, 0.01) / Math.max(x.loopMs, 0.01)));
-  const gp = g(
-    rows.filter((x) => x.pandasMs !== null).map((x) => Math.max(x.seriesMs, 0.01) / Math.max(x.pandasMs, 0.01)),
-  );
+  const over = (key) =>
+    rows.filter((x) => x[key] !== null && x[key] !== undefined).map((x) => ratio(x.seriesMs, x[key]));
+  const gl = g(over('loopMs'));
+  const gp = g(over('pandasMs'));
+  const gd = g(over('duckMs'));
   body.push([
     `**geometric mean** (${rows.length} methods)`,
     '',
     '',
     '',
     '',
+    '',
     `**${num(gl)}x**`,
     gp === null ? '—' : `**${num(gp)}x**`,
-    gp === null ? '' : `${metCell(gp <= 0.5)} (<= 0.5x pandas)`,
+    gd === null ? '—' : `**${num(gd)}x**`,
+    gp === null
+      ? ''
+      : `${metCell(gp <= SERIES_GEO_PANDAS_MAX && (gd === null || gd <= SERIES_GEO_DUCKDB_MAX))} (<= ${SERIES_GEO_PANDAS_MAX}x pandas, <= ${SERIES_GEO_DUCKDB_MAX}x DuckDB)`,
   ]);
   return table(
     [
@@ -197,8 +207,10 @@ function seriesMethodTable(r) {
       'Series',
       'plain loop',
       'pandas',
+      'DuckDB',
       'vs loop',
       'vs pandas',
+      'vs DuckDB',
       `<<= ${SERIES_PANDAS_MAX}x pandas and <= ${SERIES_LOOP_MAX}x loop`,
     ],
     body,
@@ -307,7 +319,7 @@ export function docSection(r) {
     [
       '#### Every Series/DataFrame method, one by one (issue 25)',
       r.series
-        ? `Warm, one session and one pandas worker. Each method three ways: the Series form, the plain loop over \`award_data.array()\` it replaces (bench/lib/seriesMethods.mjs), and pandas. Series and loop are timed inside the isolate, interleaved, ${r.series.reps} evaluations each (median); pandas inside Python (perf_counter, median of ${r.series.reps}). No round trip in any figure.`
+        ? `Warm, one session and one pandas worker. Each method four ways: the Series form, the plain loop over \`award_data.array()\` it replaces (bench/lib/seriesMethods.mjs), pandas, and DuckDB's SQL on the same CSV in an in-memory table (${r.series.duckdb ? `DuckDB ${r.series.duckdb.version}, ${r.series.duckdb.threads} thread` : 'not run'}). Series and loop are timed inside the isolate, interleaved, ${r.series.reps} evaluations each (median); pandas inside Python (perf_counter, median of ${r.series.reps}); DuckDB around \`runAndReadAll\` (median of ${r.series.reps}). No sandbox round trip in any figure.`
         : '',
       seriesMethodTable(r),
     ],

@@ -6,7 +6,8 @@
  * per-group arrays would get, so each result is the same number. Anything else: undefined.
  */
 import type { ColumnTable } from 'arquero';
-import { AGG_FUNCS, quantileSorted, type AggFn } from '../frame/aggFuncs.js';
+import { AGG_FUNCS, type AggFn } from '../frame/aggFuncs.js';
+import { selectQuantiles } from '../frame/selectQuantile.js';
 import { NativeSet } from '../intrinsics.js';
 import { sourceOf, type Source } from './source.js';
 import { orderIsConsistent } from './topN.js';
@@ -103,17 +104,20 @@ function one(
   }
   const { values } = src as Extract<Source, { kind: 'num' }>;
   if (name === 'median') {
-    const lists = Array.from({ length: size }, () => [] as number[]);
+    // each group's values laid out together (counted, then placed), then selected in place
+    const start = new Int32Array(size + 1);
     for (let j = 0; j < m; j++) {
       const i = rows ? rows[j] : j;
-      if (isValue(i)) lists[keys ? keys[i] : 0].push(values[i]);
+      if (isValue(i)) start[(keys ? keys[i] : 0) + 1]++;
     }
-    return lists.map((xs) =>
-      quantileSorted(
-        xs.sort((a, b) => a - b),
-        0.5,
-      ),
-    );
+    for (let gi = 0; gi < size; gi++) start[gi + 1] += start[gi];
+    const at = start.slice(0, size);
+    const all = new Float64Array(start[size]);
+    for (let j = 0; j < m; j++) {
+      const i = rows ? rows[j] : j;
+      if (isValue(i)) all[at[keys ? keys[i] : 0]++] = values[i];
+    }
+    return Array.from({ length: size }, (_, gi) => selectQuantiles(all.subarray(start[gi], start[gi + 1]), [0.5])[0]);
   }
   if (name === 'sum' || name === 'mean') {
     // the common case in one tight loop: the same additions in the same order
@@ -140,7 +144,7 @@ function one(
     if (!isValue(i)) continue;
     const gi = keys ? keys[i] : 0;
     const v = values[i];
-    const c = ++n[gi];
+    n[gi]++;
     switch (name) {
       case 'sum':
       case 'mean':
@@ -155,12 +159,20 @@ function one(
       case 'max':
         if (best[gi] < 0 || v > values[best[gi]]) best[gi] = i;
         break;
-      default: {
-        // std, var: the same running update as aggFuncs' variance()
-        const d = v - acc[gi];
-        acc[gi] += d / c;
-        m2[gi] += d * (v - acc[gi]);
-      }
+      default:
+        // std, var: the sum first, as aggFuncs' sampleVariance()
+        acc[gi] += v;
+    }
+  }
+  if (name === 'std' || name === 'var') {
+    // the second pass: squared deviations from each group's mean, in the same order
+    const mean = acc.map((a, gi) => a / n[gi]);
+    for (let j = 0; j < m; j++) {
+      const i = rows ? rows[j] : j;
+      if (!isValue(i)) continue;
+      const gi = keys ? keys[i] : 0;
+      const d = values[i] - mean[gi];
+      m2[gi] += d * d;
     }
   }
   return Array.from(acc, (a, gi) => {

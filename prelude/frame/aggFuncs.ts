@@ -6,6 +6,7 @@
  */
 import { GuestError } from '../errors/guestError.js';
 import { compareValues, isNull } from './common.js';
+import { selectQuantiles } from './selectQuantile.js';
 
 /** An aggregation over a list of values. */
 export type AggFn = (values: readonly unknown[]) => unknown;
@@ -38,18 +39,28 @@ export function quantileSorted(sorted: readonly number[], q: number): number | n
   return lo === hi ? sorted[lo] : sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
-function variance(vs: readonly unknown[], name: string): number | null {
-  const xs = numbers(vs, name);
+/**
+ * Sample variance (ddof=1) of numbers in order, two passes as pandas' nanvar: the mean (the sum
+ * in order over n), then the sum of squared deviations in order. null under two values. Every
+ * path that gives std/var (Series, agg, describe, their typed fast paths) calls this or does the
+ * same additions in the same order, so they agree to the last bit.
+ */
+export function sampleVariance(xs: ArrayLike<number>): number | null {
   const n = xs.length;
   if (n < 2) return null;
-  let mean = 0;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += xs[i]!;
+  const mean = sum / n;
   let m2 = 0;
-  xs.forEach((x, i) => {
-    const d = x - mean;
-    mean += d / (i + 1);
-    m2 += d * (x - mean);
-  });
+  for (let i = 0; i < n; i++) {
+    const d = xs[i]! - mean;
+    m2 += d * d;
+  }
   return m2 / (n - 1);
+}
+
+function variance(vs: readonly unknown[], name: string): number | null {
+  return sampleVariance(numbers(vs, name));
 }
 
 const extreme = (sign: 1 | -1) => (vs: readonly unknown[]) => {
@@ -65,11 +76,7 @@ export const AGG_FUNCS: Readonly<Record<string, AggFn>> = {
     const xs = numbers(vs, 'mean');
     return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
   },
-  median: (vs) =>
-    quantileSorted(
-      numbers(vs, 'median').sort((a, b) => a - b),
-      0.5,
-    ),
+  median: (vs) => selectQuantiles(Float64Array.from(numbers(vs, 'median')), [0.5])[0],
   min: extreme(-1),
   max: extreme(1),
   count: (vs) => nonNull(vs).length,

@@ -1,7 +1,11 @@
 /** drop_duplicates, fillna, dropna: cleaning with pandas semantics (NaN counts as null). */
 import { BitSet, type ColumnTable } from 'arquero';
 import { GuestError } from '../errors/guestError.js';
+import { combinableKeys } from '../fast/groups.js';
+import { sourceOf } from '../fast/source.js';
+import { NativeMap } from '../intrinsics.js';
 import { assertTable, isNull, resolveColumns } from './common.js';
+import { missingBits } from './valueCounts.js';
 import { withColumns } from './withColumns.js';
 
 const keyPart = (v: unknown) => (v instanceof Date ? `D${v.getTime()}` : isNull(v) ? null : v);
@@ -22,7 +26,10 @@ export function drop_duplicates(
     return drop_duplicates(t, o.subset, o);
   }
   const keep = options.keep ?? 'first';
-  const cols = resolveColumns(t, subset, 'drop_duplicates()').map((c) => t.column(c)!);
+  const names = resolveColumns(t, subset, 'drop_duplicates()');
+  const fast = duplicatesOnCodes(t, names, keep);
+  if (fast) return t.create({ filter: fast });
+  const cols = names.map((c) => t.column(c)!);
   const idx = Array.from(t.indices());
   const key = (r: number) => JSON.stringify(cols.map((c) => keyPart(c.at(r))));
   const counts = new Map<string, number>();
@@ -36,6 +43,56 @@ export function drop_duplicates(
     seen.add(k);
   }
   return t.create({ filter: bits });
+}
+
+/**
+ * drop_duplicates' rows over 1-3 host dictionary/number/date columns, on their key codes (the
+ * same keys as the per-row key: missing and NaN one value, 0 and -0 one value), in the same visit
+ * order; undefined for other columns.
+ */
+function duplicatesOnCodes(t: ColumnTable, names: readonly string[], keep: unknown): BitSet | undefined {
+  const keys = combinableKeys(t, names);
+  if (!keys) return undefined;
+  const { kc, cells } = keys;
+  // NaN is missing in a number column's key; a date column's NaN stays its own key there ('DNaN')
+  const nan = names.map((name, i) => {
+    const src = sourceOf(t, name);
+    return src && src.kind === 'num' && src.type === 'date' ? -1 : kc[i]!.nan;
+  });
+  const idx = t.indices() as Uint32Array;
+  const m = idx.length;
+  const code = new Float64Array(m);
+  for (let j = 0; j < m; j++) {
+    const r = idx[j]!;
+    let c = 0;
+    let scale = 1;
+    for (let q = 0; q < kc.length; q++) {
+      const x = kc[q]!.codes[r]!;
+      c += (x === nan[q] ? 0 : x) * scale;
+      scale *= kc[q]!.card;
+    }
+    code[j] = c;
+  }
+  // key -> times met (keep: false) or met at all: a lookup array while the codes fit, else a Map
+  const dense = cells <= 1 << 22 ? new Int32Array(cells) : null;
+  const sparse = dense ? null : new NativeMap<number, number>();
+  const get = (c: number) => (dense ? dense[c]! : (sparse!.get(c) ?? 0));
+  const bump = (c: number) => (dense ? dense[c]!++ : sparse!.set(c, (sparse!.get(c) ?? 0) + 1));
+  const bits = new BitSet(t.totalRows());
+  if (keep === false) {
+    for (let j = 0; j < m; j++) bump(code[j]!);
+    for (let j = 0; j < m; j++) if (get(code[j]!) === 1) bits.set(idx[j]!);
+    return bits;
+  }
+  const last = keep === 'last';
+  for (let s = 0; s < m; s++) {
+    const j = last ? m - 1 - s : s;
+    if (get(code[j]!) === 0) {
+      bits.set(idx[j]!);
+      bump(code[j]!);
+    }
+  }
+  return bits;
 }
 
 /**
@@ -74,9 +131,23 @@ export function dropna(
 ): ColumnTable {
   assertTable(t, 'dropna');
   const opts = typeof options === 'string' || Array.isArray(options) ? { subset: options } : options;
-  const cols = resolveColumns(t, opts.subset, 'dropna()').map((c) => t.column(c)!);
+  const names = resolveColumns(t, opts.subset, 'dropna()');
+  const cols = names.map((c) => t.column(c)!);
   const all = opts.how === 'all';
   const bits = new BitSet(t.totalRows());
+  // each column's missing bits from its typed arrays (isna's), then one pass over the visible rows
+  const missing = names.map((c, i) => missingBits(cols[i], sourceOf(t, c)));
+  if (missing.every((b) => b !== undefined)) {
+    const rows = t.isFiltered() ? (t.indices(false) as Uint32Array) : null;
+    const m = rows ? rows.length : t.totalRows();
+    for (let j = 0; j < m; j++) {
+      const r = rows ? rows[j]! : j;
+      let nulls = 0;
+      for (const b of missing) nulls += b![r]!;
+      if (all ? nulls < cols.length : nulls === 0) bits.set(r);
+    }
+    return t.create({ filter: bits });
+  }
   t.scan((r) => {
     const nulls = cols.reduce((n, c) => n + (isNull(c.at(r!)) ? 1 : 0), 0);
     if (all ? nulls < cols.length : nulls === 0) bits.set(r!);

@@ -5,7 +5,9 @@
  * The statistic names are in the first column, `stat` (pandas shows them as the index).
  */
 import type { ColumnTable } from 'arquero';
-import { quantileSorted } from './aggFuncs.js';
+import { GuestError } from '../errors/guestError.js';
+import { sampleVariance } from './aggFuncs.js';
+import { selectQuantiles } from './selectQuantile.js';
 import { assertTable, dtypeOf, isNull, isNumericDtype, newTable, resolveColumns, values } from './common.js';
 import { value_counts } from './valueCounts.js';
 import { sourceOf, visibleRows } from '../fast/source.js';
@@ -29,6 +31,12 @@ export function describe(t: unknown, cols?: unknown, options: DescribeOptions = 
   assertTable(t, 'describe');
   if (cols && typeof cols === 'object' && !Array.isArray(cols)) return describe(t, undefined, cols as DescribeOptions);
   const { include, percentiles = [0.25, 0.5, 0.75] } = options;
+  if (!Array.isArray(percentiles) || percentiles.some((p) => typeof p !== 'number' || !(p >= 0 && p <= 1)))
+    throw new GuestError(
+      'ValueError',
+      `describe(): percentiles must be numbers between 0 and 1, got ${JSON.stringify(percentiles)}`,
+      "Example: award_data.describe('Award Amount', { percentiles: [0.1, 0.5, 0.9] }).",
+    );
   let names = resolveColumns(t, cols, 'describe()');
   if (cols === undefined && include !== 'all') {
     const numeric = names.filter((c) => isNumericDtype(dtypeOf(t, c)));
@@ -49,7 +57,7 @@ export function describe(t: unknown, cols?: unknown, options: DescribeOptions = 
   ];
   const out: Record<string, unknown[]> = { stat: stats };
   names.forEach((c, j) => {
-    const typed = kinds[j] === 'cat' ? undefined : sortedPresent(t, c);
+    const typed = kinds[j] === 'cat' ? undefined : presentInOrder(t, c);
     const vals = typed ?? values(t, c).filter((v) => !isNull(v));
     const row: Record<string, unknown> = { count: vals.length };
     if (kinds[j] === 'cat') {
@@ -59,18 +67,17 @@ export function describe(t: unknown, cols?: unknown, options: DescribeOptions = 
       row.freq = vc.numRows() ? vc.get('count', 0) : null;
     } else {
       const isDate = kinds[j] === 'date';
-      const xs = typed
-        ? (typed as unknown as number[])
-        : (Float64Array.from(vals as unknown[], (v) =>
-            v instanceof Date ? v.getTime() : Number(v),
-          ).sort() as unknown as number[]);
+      const xs = typed ?? Float64Array.from(vals as unknown[], (v) => (v instanceof Date ? v.getTime() : Number(v)));
       const back = (x: number | null) => (x === null ? null : isDate ? new Date(x) : x);
+      // mean and std in table order (as Series.mean/std add them), then min, the percentiles and
+      // max selected (the values a sorted copy has at those places) instead of sorting
       const [mean, std] = meanStd(xs);
       row.mean = back(mean);
       if (!isDate) row.std = std;
-      row.min = back(xs.length ? xs[0] : null);
-      percentiles.forEach((p, i) => (row[pct[i]] = back(quantileSorted(xs, p))));
-      row.max = back(xs.length ? xs[xs.length - 1] : null);
+      const q = selectQuantiles(xs, [0, ...percentiles, 1]);
+      row.min = back(q[0]!);
+      percentiles.forEach((_, i) => (row[pct[i]] = back(q[i + 1]!)));
+      row.max = back(q[percentiles.length + 1]!);
     }
     out[c] = stats.map((s) => (s in row ? row[s] : null));
   });
@@ -78,13 +85,13 @@ export function describe(t: unknown, cols?: unknown, options: DescribeOptions = 
 }
 
 /**
- * The present values of a host float64 column (number, integer or date as ms), sorted, in one
- * pass into a Float64Array and a typed sort; undefined for other columns.
+ * The present values of a host float64 column (number, integer or date as ms) in table order, in
+ * one pass into a Float64Array; undefined for other columns.
  */
-function sortedPresent(t: ColumnTable, c: string): Float64Array | undefined {
+function presentInOrder(t: ColumnTable, c: string): Float64Array | undefined {
   const src = sourceOf(t, c);
   if (!src || src.kind !== 'num') return undefined;
-  const rows = visibleRows(t, false);
+  const rows = visibleRows(t, true);
   const n = rows ? rows.length : t.numRows();
   const { values, valid } = src;
   const out = new Float64Array(n);
@@ -94,21 +101,14 @@ function sortedPresent(t: ColumnTable, c: string): Float64Array | undefined {
     const x = values[r]!;
     if (valid[r] && x === x) out[k++] = x;
   }
-  return (k === n ? out : out.slice(0, k)).sort();
+  return k === n ? out : out.slice(0, k);
 }
 
-/** Mean and sample std (ddof=1, Welford as aggFuncs.ts), null when too few values. */
+/** Mean and sample std (ddof=1, two passes as aggFuncs.ts), null when too few values. */
 function meanStd(xs: ArrayLike<number>): [number | null, number | null] {
-  let mean = 0;
-  let m2 = 0;
   let sum = 0;
-  for (let i = 0; i < xs.length; i++) {
-    const x = xs[i]!;
-    sum += x;
-    const d = x - mean;
-    mean += d / (i + 1);
-    m2 += d * (x - mean);
-  }
+  for (let i = 0; i < xs.length; i++) sum += xs[i]!;
   const n = xs.length;
-  return [n ? sum / n : null, n < 2 ? null : Math.sqrt(m2 / (n - 1))];
+  const v = sampleVariance(xs);
+  return [n ? sum / n : null, v === null ? null : Math.sqrt(v)];
 }

@@ -7,6 +7,7 @@ import { GuestError } from '../errors/guestError.js';
 import { AGG_FUNCS } from './aggFuncs.js';
 import { dtypeOf, isSummable, isTable, resolveColumn, resolveColumns, values, describeType } from './common.js';
 import { groupAgg } from './groupAgg.js';
+import { maskCount } from './valueCounts.js';
 
 /** The reductions installed as globals and table methods. */
 export const REDUCTIONS = ['sum', 'mean', 'median', 'min', 'max', 'std', 'var', 'prod', 'first', 'last'] as const;
@@ -26,7 +27,12 @@ export function reduce(name: string, x: unknown, cols?: unknown, ...rest: unknow
         ? x.columnNames().filter((c) => ANY_TYPE.has(name) || isSummable(dtypeOf(x, c)))
         : resolveColumns(x, cols, `${name}()`);
     const out: Record<string, unknown> = {};
-    for (const c of names) out[c] = fn(values(x, c));
+    for (const c of names) {
+      // a column of an isna/notna table: its true values counted on its bits
+      const count = name === 'sum' || name === 'mean' ? maskCount(x, c) : undefined;
+      if (count === undefined) out[c] = fn(values(x, c));
+      else out[c] = name === 'sum' ? count : x.numRows() ? count / x.numRows() : null;
+    }
     return out;
   }
   if (Array.isArray(x) || ArrayBuffer.isView(x)) return fn(Array.from(x as ArrayLike<unknown>));

@@ -6,6 +6,7 @@
 import type { ColumnTable } from 'arquero';
 import { GuestError } from '../errors/guestError.js';
 import { quantileSorted } from './aggFuncs.js';
+import { sourceOf, visibleRows } from '../fast/source.js';
 import {
   assertTable,
   dtypeOf,
@@ -77,10 +78,50 @@ function pearson(xs: ArrayLike<unknown>, ys: ArrayLike<unknown>): number | null 
     syy += y * y;
     sxy += x * y;
   }
+  return pearsonOf(n, sx, sy, sxx, syy, sxy);
+}
+
+function pearsonOf(n: number, sx: number, sy: number, sxx: number, syy: number, sxy: number): number | null {
   if (n < 2) return null;
   const cov = sxy - (sx * sy) / n;
   const d = Math.sqrt((sxx - (sx * sx) / n) * (syy - (sy * sy) / n));
   return d === 0 ? null : Math.max(-1, Math.min(1, cov / d));
+}
+
+/**
+ * pearson() over two host number/integer columns read from their Float64Arrays (rows in table
+ * order, the same sums in the same order), or undefined for other columns.
+ */
+function pearsonTyped(t: ColumnTable, a: string, b: string): number | null | undefined {
+  const sa = sourceOf(t, a);
+  const sb = sourceOf(t, b);
+  if (!sa || !sb || sa.kind !== 'num' || sb.kind !== 'num' || sa.type === 'date' || sb.type === 'date')
+    return undefined;
+  const rows = visibleRows(t, true);
+  const m = rows ? rows.length : t.numRows();
+  const xa = sa.values;
+  const xb = sb.values;
+  const va = sa.valid;
+  const vb = sb.valid;
+  let n = 0,
+    sx = 0,
+    sy = 0,
+    sxx = 0,
+    syy = 0,
+    sxy = 0;
+  for (let j = 0; j < m; j++) {
+    const i = rows ? rows[j]! : j;
+    const x = xa[i]!;
+    const y = xb[i]!;
+    if (va[i] === 0 || vb[i] === 0 || x !== x || y !== y) continue;
+    n++;
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    syy += y * y;
+    sxy += x * y;
+  }
+  return pearsonOf(n, sx, sy, sxx, syy, sxy);
 }
 
 /**
@@ -90,8 +131,12 @@ function pearson(xs: ArrayLike<unknown>, ys: ArrayLike<unknown>): number | null 
 export function corr(t: unknown, a?: unknown, b?: unknown): unknown {
   if (Array.isArray(t) && Array.isArray(a)) return pearson(t, a);
   assertTable(t, 'corr');
-  if (a !== undefined && b !== undefined)
-    return pearson(values(t, resolveColumn(t, a, 'corr()')), values(t, resolveColumn(t, b, 'corr()')));
+  if (a !== undefined && b !== undefined) {
+    const ca = resolveColumn(t, a, 'corr()');
+    const cb = resolveColumn(t, b, 'corr()');
+    const fast = pearsonTyped(t, ca, cb);
+    return fast !== undefined ? fast : pearson(values(t, ca), values(t, cb));
+  }
   const cols = resolveColumns(t, a, 'corr()', numericCols(t));
   const vals = cols.map((c) => values(t, c));
   const out: Record<string, unknown[]> = { column: cols };
@@ -158,7 +203,8 @@ export function roundValue(x: unknown, decimals = 0): unknown {
   const m = 10 ** decimals;
   const y = x * m;
   let r = Math.round(y);
-  if (Math.abs(y % 1) === 0.5) r = 2 * Math.round(y / 2);
+  // y - trunc(y) is y % 1 exactly (the low bits of y), without the slower remainder
+  if (Math.abs(y - Math.trunc(y)) === 0.5) r = 2 * Math.round(y / 2);
   return r / m;
 }
 

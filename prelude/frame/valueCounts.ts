@@ -16,6 +16,9 @@ import {
   describeType,
 } from './common.js';
 import { fastValueCounts } from '../fast/valueCounts.js';
+import { sourceOf, type Source } from '../fast/source.js';
+import { LazyColumn } from '../data/lazyColumn.js';
+import { NativeWeakMap } from '../intrinsics.js';
 
 /** Options of value_counts. */
 export interface ValueCountsOptions {
@@ -73,14 +76,51 @@ export function value_counts(t: unknown, cols?: unknown, options: ValueCountsOpt
       counts[k]++;
     }
   }
-  const order = counts.map((_, i) => i);
-  if (sort) order.sort((a, b) => (ascending ? counts[a] - counts[b] : counts[b] - counts[a]));
+  return countsTable(
+    names.map((_, j) => firsts.map((row) => row[j])),
+    names,
+    counts,
+    { normalize, sort, ascending },
+  );
+}
+
+/**
+ * value_counts' result from its counted keys (`keys[j][k]` the value of column j for key k,
+ * `counts[k]` its count, keys in order of first appearance): sorted by count (stable, so ties keep that order),
+ * then `count` or `proportion`.
+ */
+export function countsTable(
+  keys: readonly (readonly unknown[])[],
+  names: readonly string[],
+  counts: readonly number[],
+  { normalize = false, sort = true, ascending = false }: ValueCountsOptions,
+): ColumnTable {
+  const order = sort ? byCount(counts, ascending) : counts.map((_, i) => i);
   const total = counts.reduce((a, b) => a + b, 0);
   const out: Record<string, unknown[]> = {};
-  names.forEach((name, j) => (out[name] = order.map((i) => firsts[i][j])));
+  names.forEach((name, j) => {
+    const col = keys[j]!;
+    out[name] = order.map((i) => col[i]);
+  });
   const label = normalize ? 'proportion' : 'count';
-  out[label] = order.map((i) => (normalize ? (total ? counts[i] / total : null) : counts[i]));
+  out[label] = order.map((i) => (normalize ? (total ? counts[i]! / total : null) : counts[i]));
   return newTable(out, [...names, label]);
+}
+
+/** Key indices ordered by count (a stable counting sort: ties in index order, as a stable sort gives). */
+function byCount(counts: readonly number[], ascending: boolean): number[] {
+  let max = 0;
+  for (const c of counts) if (c > max) max = c;
+  if (max > 4 * counts.length + 1024) {
+    const order = counts.map((_, i) => i);
+    return order.sort((a, b) => (ascending ? counts[a]! - counts[b]! : counts[b]! - counts[a]!));
+  }
+  const start = new Int32Array(max + 2);
+  for (const c of counts) start[(ascending ? c : max - c) + 1]++;
+  for (let k = 0; k <= max; k++) start[k + 1] += start[k]!;
+  const order = new Array<number>(counts.length);
+  for (let i = 0; i < counts.length; i++) order[start[ascending ? counts[i]! : max - counts[i]!]!++] = i;
+  return order;
 }
 
 /**
@@ -134,9 +174,78 @@ function maskTable(t: ColumnTable, want: boolean): ColumnTable {
   const data: Record<string, { length: number; at(i: number): boolean }> = {};
   for (const name of t.columnNames()) {
     const col = t.column(name)!;
-    data[name] = { length: col.length, at: (i) => isNull(col.at(i)) === want };
+    const bits = missingBits(col, sourceOf(t, name));
+    if (bits) {
+      const column = { length: col.length, at: (i: number) => (bits[i] === 1) === want };
+      maskColumns.set(column, { bits, want });
+      data[name] = column;
+    } else data[name] = { length: col.length, at: (i) => isNull(col.at(i)) === want };
   }
   return t.create({ data: data as never, names: t.columnNames() });
+}
+
+/** The missing bits behind a column of an isna/notna table (by column object), for maskCount. */
+const maskColumns = new NativeWeakMap<object, { bits: Uint8Array; want: boolean }>();
+
+/**
+ * `isNull(col.at(row))` for every storage row, read from the typed arrays: dictionary codes,
+ * float64 validity (NaN missing too, except in dates, where at() gives an Invalid Date), a text
+ * column's pages (the host's length scan gives -1 for a missing row, so no text is copied in) or
+ * its value array; undefined for any other column.
+ */
+export function missingBits(col: unknown, src: Source | undefined): Uint8Array | undefined {
+  if (src && src.kind === 'dict') {
+    const { codes } = src;
+    const bits = new Uint8Array(codes.length);
+    for (let i = 0; i < codes.length; i++) bits[i] = +(codes[i]! < 0);
+    return bits;
+  }
+  if (src && src.kind === 'num') {
+    const { values, valid } = src;
+    const bits = new Uint8Array(values.length);
+    const date = src.type === 'date';
+    for (let i = 0; i < values.length; i++) {
+      const x = values[i]!;
+      bits[i] = +(valid[i] === 0 || (!date && x !== x));
+    }
+    return bits;
+  }
+  if (!(col instanceof LazyColumn) || col.type !== 'string') return undefined;
+  const scan = col.scanSource();
+  if (!scan) return undefined;
+  const n = col.length;
+  const bits = new Uint8Array(n);
+  if (scan.kind === 'all') {
+    for (let i = 0; i < n; i++) bits[i] = +isNull(scan.all[i]);
+    return bits;
+  }
+  const pages = scan.pages;
+  if (pages.numRows !== n) return undefined;
+  for (let p = 0, i = 0; i < n; p++) {
+    const lens = pages.scans ? pages.scan(p, { op: 'len' }) : null;
+    if (lens) {
+      for (let k = 0; k < lens.length; k++, i++) bits[i] = +(lens[k]! < 0);
+      continue;
+    }
+    const rows = pages.page(p);
+    for (let k = 0; k < rows.length; k++, i++) bits[i] = +isNull(rows[k]);
+  }
+  return bits;
+}
+
+/**
+ * The number of true values of column `name` of an isna/notna table over its visible rows (what
+ * summing its booleans gives), or undefined when the column is not one with typed bits.
+ */
+export function maskCount(t: ColumnTable, name: string): number | undefined {
+  const m = maskColumns.get(t.column(name) as object);
+  if (!m) return undefined;
+  const { bits, want } = m;
+  const rows = t.isFiltered() ? (t.indices(false) as Uint32Array) : null;
+  let missing = 0;
+  if (rows) for (let j = 0; j < rows.length; j++) missing += bits[rows[j]!]!;
+  else for (let i = 0; i < bits.length; i++) missing += bits[i]!;
+  return want ? missing : (rows ? rows.length : bits.length) - missing;
 }
 
 /**

@@ -4,7 +4,8 @@
  * booleans count as 0/1 (so `mask.sum()` counts and `mask.mean()` is a share).
  */
 import { GuestError } from '../errors/guestError.js';
-import { AGG_FUNCS, aggFn, quantileSorted } from '../frame/aggFuncs.js';
+import { AGG_FUNCS, aggFn } from '../frame/aggFuncs.js';
+import { selectQuantiles } from '../frame/selectQuantile.js';
 import { compareValues, isNull } from '../frame/common.js';
 import {
   fastCount,
@@ -54,15 +55,12 @@ function extreme(s: S, sign: 1 | -1): { value: unknown; pos: number } {
   return { value: best, pos };
 }
 
-/** The present numbers sorted ascending (a typed-array sort when the Series has a numeric view). */
-export function sortedNumbers(s: S, method: string): ArrayLike<number> & { length: number } {
-  const typed = presentNumbers(s);
-  // both paths sort a Float64Array, so -0 and 0 order the same way with or without a typed view
-  return (typed ?? Float64Array.from(numericValues(s, method))).sort();
+/** The present numbers as a Float64Array the caller may reorder (typed view or per value). */
+function presentCopy(s: S, method: string): Float64Array {
+  return presentNumbers(s) ?? Float64Array.from(numericValues(s, method));
 }
 
 function quantileOf(s: S, q: unknown): unknown {
-  const sorted = sortedNumbers(s, 'quantile') as number[];
   const one = (x: unknown) => {
     const p = Number(x);
     if (!(p >= 0 && p <= 1))
@@ -71,15 +69,18 @@ function quantileOf(s: S, q: unknown): unknown {
         `quantile() takes q between 0 and 1, got ${String(x)}`,
         'Example: s.quantile(0.9) or s.quantile([0.25, 0.5, 0.75]).',
       );
-    return quantileSorted(sorted, p);
+    return p;
   };
+  const qs = Array.isArray(q) ? q.map(one) : [one(q ?? 0.5)];
+  // linear-time selection, the same answers as interpolating over the sorted values
+  const got = selectQuantiles(presentCopy(s, 'quantile'), qs);
   if (Array.isArray(q))
     return Series.of(
-      q.map(one),
+      got,
       s.name,
       q.map((_, i) => i),
     );
-  return one(q ?? 0.5);
+  return got[0];
 }
 
 const apply = (name: string) =>
@@ -105,7 +106,7 @@ export const AGGREGATES: Record<string, (this: S, ...a: never[]) => unknown> = {
     return xs.length ? t / xs.length : null;
   },
   median(this: S) {
-    return quantileSorted(sortedNumbers(this, 'median') as number[], 0.5);
+    return selectQuantiles(presentCopy(this, 'median'), [0.5])[0];
   },
   min(this: S) {
     const f = fastExtremeValue(this, -1);

@@ -8,6 +8,7 @@ import { GuestError } from '../errors/guestError.js';
 import { compareValues, isNull } from '../frame/common.js';
 import { to_datetime } from '../frame/dates.js';
 import { betweenNumbers, combineMasks, compareNumber, notMask } from './fastCompare.js';
+import { arithmeticNumbers } from './fastElementwise.js';
 import { Series } from './Series.js';
 
 type S = Series;
@@ -84,6 +85,8 @@ function logical(method: string, f: (a: boolean, b: boolean) => boolean) {
 
 function arithmetic(method: string, f: (a: number, b: number) => number, strings = false) {
   return function (this: S, x: unknown): S {
+    const fast = arithmeticNumbers(this, x, f);
+    if (fast) return fast;
     const at = other(this, x, method);
     return this.mapValues((v, i) => {
       const w = at(i);

@@ -5,10 +5,11 @@
  */
 import { describe } from '../frame/describe.js';
 import { isNull, newTable } from '../frame/common.js';
-import { unique, value_counts, type ValueCountsOptions } from '../frame/valueCounts.js';
+import { countsTable, unique, value_counts, type ValueCountsOptions } from '../frame/valueCounts.js';
 import type { ColumnTable } from 'arquero';
 import type { Series } from './Series.js';
 import { markSeriesTable } from './seriesTables.js';
+import { fastCountNumbers, fastDistinctNumbers } from './fastReduce.js';
 import { typedOf } from './typed.js';
 
 type S = Series;
@@ -30,6 +31,8 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
     const dropna = !(opts && typeof opts === 'object' && (opts as { dropna?: unknown }).dropna === false);
     const fast = distinctCodes(this);
     if (fast) return fast[0] + (dropna ? 0 : fast[1]);
+    const numbers = dropna ? fastDistinctNumbers(this) : undefined;
+    if (numbers !== undefined) return numbers;
     const u = (COUNTS.unique as (this: S) => unknown[]).call(this);
     return dropna ? u.filter((v) => !isNull(v)).length : u.length;
   },
@@ -37,6 +40,13 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
     const o = (
       typeof opts === 'object' && opts !== null ? opts : typeof opts === 'boolean' ? { normalize: opts } : {}
     ) as ValueCountsOptions;
+    const label = o.normalize ? 'proportion' : 'count';
+    const typed = fastCountNumbers(this, o.dropna !== false);
+    if (typed) {
+      const name = this.source ? this.source.column : (this.name ?? 'value');
+      const table = countsTable([typed.firsts], [name], typed.counts, o);
+      return markSeriesTable(table, [name], label);
+    }
     const { t, col } = asTableColumn(this);
     const out = value_counts(t, col, o);
     return markSeriesTable(out, [col], o.normalize ? 'proportion' : 'count');

@@ -4,7 +4,8 @@
  * missing or unparseable values give missing parts.
  */
 import { to_datetime } from '../frame/dates.js';
-import type { Series } from './Series.js';
+import { Series } from './Series.js';
+import { typedOf } from './typed.js';
 
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const MONTHS = [
@@ -22,6 +23,61 @@ const MONTHS = [
   'December',
 ];
 const p2 = (n: number) => String(n).padStart(2, '0');
+
+/** The integer date parts computed from a date column's epoch milliseconds (no Date per row). */
+type Field = 'year' | 'month' | 'day' | 'quarter' | 'dayofweek' | 'dayofyear' | 'hour' | 'minute' | 'second';
+
+const DAY_MS = 86400000;
+
+/**
+ * One integer part of every date of a host date column, from its Float64Array of epoch ms: the
+ * civil date by arithmetic (H. Hinnant's days-to-civil), the time of day by division. The values
+ * the Date methods give: ms truncated as a Date truncates them, a value outside the Date range
+ * (or NaN) missing as to_datetime makes it. undefined without a date view.
+ */
+function fastPart(s: Series, field: Field): Series | undefined {
+  const t = typedOf(s);
+  if (!t || t.kind !== 'num' || t.type !== 'date') return undefined;
+  const { values, valid, rows } = t;
+  const n = s.length;
+  const out = new Float64Array(n);
+  const ok = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = rows ? rows[i]! : i;
+    const x = values[r]!;
+    if ((valid !== null && valid[r] === 0) || !(Math.abs(x) <= 8.64e15)) continue;
+    const ms = Math.trunc(x) + 0;
+    const days = Math.floor(ms / DAY_MS);
+    const inDay = ms - days * DAY_MS;
+    let v: number;
+    if (field === 'hour') v = Math.floor(inDay / 3600000);
+    else if (field === 'minute') v = Math.floor(inDay / 60000) % 60;
+    else if (field === 'second') v = Math.floor(inDay / 1000) % 60;
+    else if (field === 'dayofweek') v = (((days + 3) % 7) + 7) % 7;
+    else {
+      const z = days + 719468;
+      const era = Math.floor(z / 146097);
+      const doe = z - era * 146097;
+      const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+      const dy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+      const mp = Math.floor((5 * dy + 2) / 153);
+      const month = mp < 10 ? mp + 3 : mp - 9;
+      const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+      if (field === 'year') v = year;
+      else if (field === 'month') v = month;
+      else if (field === 'quarter') v = Math.floor((month - 1) / 3) + 1;
+      else if (field === 'day') v = dy - Math.floor((153 * mp + 2) / 5) + 1;
+      else v = Math.floor((ms - Date.UTC(year, 0, 1)) / DAY_MS) + 1; // dayofyear, as doy() computes it
+    }
+    out[i] = v;
+    ok[i] = 1;
+  }
+  return Series.numbers(out, ok, s, s.name, 'integer');
+}
+
+function intPart(s: Series, field: Field, f: (d: Date) => number): Series {
+  return fastPart(s, field) ?? part(s, f);
+}
 
 function part(
   s: Series,
@@ -68,40 +124,40 @@ function strftime(d: Date, fmt: string): string {
 export class DateMethods {
   constructor(private readonly s: Series) {}
   get year() {
-    return part(this.s, (d) => d.getUTCFullYear());
+    return intPart(this.s, 'year', (d) => d.getUTCFullYear());
   }
   get month() {
-    return part(this.s, (d) => d.getUTCMonth() + 1);
+    return intPart(this.s, 'month', (d) => d.getUTCMonth() + 1);
   }
   get day() {
-    return part(this.s, (d) => d.getUTCDate());
+    return intPart(this.s, 'day', (d) => d.getUTCDate());
   }
   get quarter() {
-    return part(this.s, (d) => Math.floor(d.getUTCMonth() / 3) + 1);
+    return intPart(this.s, 'quarter', (d) => Math.floor(d.getUTCMonth() / 3) + 1);
   }
   get dayofweek() {
-    return part(this.s, dow);
+    return intPart(this.s, 'dayofweek', dow);
   }
   get weekday() {
-    return part(this.s, dow);
+    return intPart(this.s, 'dayofweek', dow);
   }
   get day_of_week() {
-    return part(this.s, dow);
+    return intPart(this.s, 'dayofweek', dow);
   }
   get dayofyear() {
-    return part(this.s, doy);
+    return intPart(this.s, 'dayofyear', doy);
   }
   get day_of_year() {
-    return part(this.s, doy);
+    return intPart(this.s, 'dayofyear', doy);
   }
   get hour() {
-    return part(this.s, (d) => d.getUTCHours());
+    return intPart(this.s, 'hour', (d) => d.getUTCHours());
   }
   get minute() {
-    return part(this.s, (d) => d.getUTCMinutes());
+    return intPart(this.s, 'minute', (d) => d.getUTCMinutes());
   }
   get second() {
-    return part(this.s, (d) => d.getUTCSeconds());
+    return intPart(this.s, 'second', (d) => d.getUTCSeconds());
   }
   /** The date at UTC midnight. */
   get date() {

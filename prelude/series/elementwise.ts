@@ -6,6 +6,15 @@ import { GuestError } from '../errors/guestError.js';
 import { isNull } from '../frame/common.js';
 import { to_datetime } from '../frame/dates.js';
 import { roundValue } from '../frame/stats.js';
+import {
+  applyNumbers,
+  cumulativeNumbers,
+  fillNumbers,
+  laggedNumbers,
+  mapCodes,
+  mapNumbers,
+  missingMask,
+} from './fastElementwise.js';
 import { Series } from './Series.js';
 
 type S = Series;
@@ -14,6 +23,8 @@ const num = (v: unknown): number | null =>
   typeof v === 'number' ? (v === v ? v : null) : typeof v === 'boolean' ? Number(v) : null;
 
 function cumulative(s: S, step: (acc: number, v: number) => number): S {
+  const fast = cumulativeNumbers(s, step);
+  if (fast) return fast;
   let acc: number | null = null;
   return s.mapValues((v) => {
     const x = num(v);
@@ -64,10 +75,10 @@ function converter(type: unknown): (v: unknown) => unknown {
 /** Element-wise methods installed on Series.prototype. */
 export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = {
   isna(this: S) {
-    return this.mask(isNull);
+    return missingMask(this, 1) ?? this.mask(isNull);
   },
   notna(this: S) {
-    return this.mask((v) => !isNull(v));
+    return missingMask(this, 0) ?? this.mask((v) => !isNull(v));
   },
   fillna(this: S, value: unknown) {
     if (value && typeof value === 'object' && 'method' in (value as object)) {
@@ -81,6 +92,10 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
         else last = vals[i];
       }
       return this.withValues(vals);
+    }
+    if (typeof value === 'number' && value === value) {
+      const fast = fillNumbers(this, value);
+      if (fast) return fast;
     }
     return this.mapValues((v) => (isNull(v) ? value : v));
   },
@@ -101,9 +116,15 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
     );
   },
   round(this: S, decimals?: unknown) {
+    const d = Number(decimals ?? 0);
+    // NaN stays NaN here, as roundValue leaves it
+    const fast = mapNumbers(this, (x) => roundValue(x, d) as number, false);
+    if (fast) return fast;
     return this.mapValues((v) => (typeof v === 'number' ? roundValue(v, Number(decimals ?? 0)) : v));
   },
   abs(this: S) {
+    const fast = mapNumbers(this, Math.abs);
+    if (fast) return fast;
     return this.mapValues((v) => {
       const x = num(v);
       return x === null ? null : Math.abs(x);
@@ -123,6 +144,8 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
   },
   shift(this: S, periods?: unknown) {
     const p = Number(periods ?? 1);
+    const fast = laggedNumbers(this, p, null);
+    if (fast) return fast;
     return this.mapValues((_, i) => {
       const v = this.get(i - p);
       return i - p < 0 || i - p >= this.length ? null : v;
@@ -130,6 +153,8 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
   },
   diff(this: S, periods?: unknown) {
     const p = Number(periods ?? 1);
+    const fast = laggedNumbers(this, p, (a, b) => a - b);
+    if (fast) return fast;
     return this.mapValues((v, i) => {
       const a = num(v);
       const b = i - p >= 0 && i - p < this.length ? num(this.get(i - p)) : null;
@@ -138,6 +163,8 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
   },
   pct_change(this: S, periods?: unknown) {
     const p = Number(periods ?? 1);
+    const fast = laggedNumbers(this, p, (a, b) => a / b - 1);
+    if (fast) return fast;
     return this.mapValues((v, i) => {
       const a = num(v);
       const b = i - p >= 0 && i - p < this.length ? num(this.get(i - p)) : null;
@@ -145,6 +172,18 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
     });
   },
   clip(this: S, lower?: unknown, upper?: unknown) {
+    const bound = (b: unknown) => isNull(b) || typeof b === 'number';
+    if (bound(lower) && bound(upper)) {
+      const lo = isNull(lower) ? null : Number(lower);
+      const hi = isNull(upper) ? null : Number(upper);
+      const fast = mapNumbers(this, (x) => {
+        let y = x;
+        if (lo !== null) y = Math.max(y, lo);
+        if (hi !== null) y = Math.min(y, hi);
+        return y;
+      });
+      if (fast) return fast;
+    }
     return this.mapValues((v) => {
       const x = num(v);
       if (x === null) return null;
@@ -156,7 +195,15 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
   },
   /** map(fn) calls fn(value) for every value; map({ a: 1 }) / map(Map) look values up (missing -> null). */
   map(this: S, f: unknown) {
-    if (typeof f === 'function') return this.mapValues((v) => (f as (x: unknown) => unknown)(v), this.name);
+    if (typeof f === 'function')
+      return (
+        applyNumbers(this, f as (x: unknown) => unknown) ??
+        this.mapValues((v) => (f as (x: unknown) => unknown)(v), this.name)
+      );
+    if (f && typeof f === 'object' && !(f instanceof Map) && !(f instanceof Series)) {
+      const fast = mapCodes(this, f as Record<string, unknown>);
+      if (fast) return fast;
+    }
     if (f instanceof Map) return this.mapValues((v) => (f.has(v) ? f.get(v) : null));
     if (f && typeof f === 'object')
       return this.mapValues((v) =>
@@ -183,7 +230,7 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
         `apply() expects a function, got ${typeof f}`,
         'Example: s.apply(v => v > 1e6 ? "big" : "small").',
       );
-    return this.mapValues((v) => (f as (x: unknown) => unknown)(v));
+    return applyNumbers(this, f as (x: unknown) => unknown) ?? this.mapValues((v) => (f as (x: unknown) => unknown)(v));
   },
   astype(this: S, type: unknown) {
     return this.mapValues(converter(type));

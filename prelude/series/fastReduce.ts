@@ -4,6 +4,7 @@
  * gives (same order of additions, so the same floating-point result), or undefined when the Series
  * has no numeric view and the caller must take that path.
  */
+import { sampleVariance } from '../frame/aggFuncs.js';
 import { NativeWeakMap } from '../intrinsics.js';
 import type { Series } from './Series.js';
 import { numView, typedOf, type NumView } from './typed.js';
@@ -21,6 +22,11 @@ function dense(v: NumView, n: number): Float64Array {
   if (!rows) {
     const hit = denseCache.get(values);
     if (hit) return hit;
+    if (valid === null && values.length === n && !hasNaN(values)) {
+      // nothing missing: the values themselves (a computed result's own array; never written)
+      denseCache.set(values, values);
+      return values;
+    }
   }
   const out = new Float64Array(n);
   let k = 0;
@@ -41,6 +47,32 @@ function dense(v: NumView, n: number): Float64Array {
   return d;
 }
 
+function hasNaN(xs: Float64Array): boolean {
+  for (let i = 0; i < xs.length; i++) if (xs[i] !== xs[i]) return true;
+  return false;
+}
+
+/**
+ * [sum, count] of the present values of a computed (not host, storage-order) view read in place:
+ * the same additions in the same order as over dense(), without packing a copy that only this
+ * call would use. undefined for a host column (its packed copy is kept for the session) or a view
+ * with a row map.
+ */
+function sumInPlace(s: Series, v: NumView): [number, number] | undefined {
+  const { values, valid, rows } = v;
+  if (rows || s.source || valid === null || denseCache.has(values)) return undefined;
+  let sum = 0;
+  let count = 0;
+  for (let i = 0; i < s.length; i++) {
+    const x = values[i]!;
+    if (valid[i] === 1 && x === x) {
+      sum += x;
+      count++;
+    }
+  }
+  return [sum, count];
+}
+
 /** The present values as a fresh Float64Array (the caller may sort it), or undefined. */
 export function presentNumbers(s: Series): Float64Array | undefined {
   const v = numView(s);
@@ -58,6 +90,8 @@ export function fastSum(s: Series): number | undefined {
   }
   const v = numView(s);
   if (!v) return undefined;
+  const direct = sumInPlace(s, v);
+  if (direct) return direct[0];
   const xs = dense(v, s.length);
   let sum = 0;
   for (let i = 0; i < xs.length; i++) sum += xs[i]!;
@@ -70,26 +104,19 @@ export function fastSumCount(s: Series): [number, number] | undefined {
   if (t && t.kind === 'bool') return [fastSum(s)!, t.bits.length];
   const v = numView(s);
   if (!v) return undefined;
+  const direct = sumInPlace(s, v);
+  if (direct) return direct;
   const xs = dense(v, s.length);
   let sum = 0;
   for (let i = 0; i < xs.length; i++) sum += xs[i]!;
   return [sum, xs.length];
 }
 
-/** Sample variance (ddof=1, Welford as frame/aggFuncs.ts), null under two values; undefined without a view. */
+/** Sample variance (ddof=1, two passes as frame/aggFuncs.ts), null under two values; undefined without a view. */
 export function fastVariance(s: Series): number | null | undefined {
   const v = numView(s);
   if (!v) return undefined;
-  const xs = dense(v, s.length);
-  let mean = 0;
-  let m2 = 0;
-  for (let i = 0; i < xs.length; i++) {
-    const x = xs[i]!;
-    const d = x - mean;
-    mean += d / (i + 1);
-    m2 += d * (x - mean);
-  }
-  return xs.length < 2 ? null : m2 / (xs.length - 1);
+  return sampleVariance(dense(v, s.length));
 }
 
 /** The position of the first smallest (sign -1) or largest (sign 1) value, -1 when none; undefined without a view. */
@@ -97,10 +124,11 @@ export function fastExtremePos(s: Series, sign: 1 | -1): number | undefined {
   const v = numView(s);
   if (!v) return undefined;
   const { values, valid, rows } = v;
+  if (!rows) return sign > 0 ? maxPos(values, valid, s.length) : minPos(values, valid, s.length);
   let best = 0;
   let pos = -1;
   for (let i = 0; i < s.length; i++) {
-    const r = rows ? rows[i]! : i;
+    const r = rows[i]!;
     const x = values[r]!;
     if ((valid !== null && valid[r] !== 1) || x !== x) continue;
     if (pos < 0 || (sign > 0 ? x > best : x < best)) {
@@ -109,6 +137,39 @@ export function fastExtremePos(s: Series, sign: 1 | -1): number | undefined {
     }
   }
   return pos;
+}
+
+// the whole column in storage order: one loop per direction, the first extreme kept
+function maxPos(values: Float64Array, valid: Uint8Array | null, n: number): number {
+  let best = -Infinity;
+  let pos = -1;
+  for (let i = 0; i < n; i++) {
+    const x = values[i]!;
+    if (x > best && (valid === null || valid[i] === 1)) {
+      best = x;
+      pos = i;
+    }
+  }
+  // -Infinity itself is only a maximum when nothing is larger: the first present one
+  return pos < 0 ? firstPresent(values, valid, n) : pos;
+}
+
+function minPos(values: Float64Array, valid: Uint8Array | null, n: number): number {
+  let best = Infinity;
+  let pos = -1;
+  for (let i = 0; i < n; i++) {
+    const x = values[i]!;
+    if (x < best && (valid === null || valid[i] === 1)) {
+      best = x;
+      pos = i;
+    }
+  }
+  return pos < 0 ? firstPresent(values, valid, n) : pos;
+}
+
+function firstPresent(values: Float64Array, valid: Uint8Array | null, n: number): number {
+  for (let i = 0; i < n; i++) if ((valid === null || valid[i] === 1) && values[i] === values[i]) return i;
+  return -1;
 }
 
 /** The count of present values (numbers: not null and not NaN; dictionary text: not null); undefined otherwise. */
@@ -132,9 +193,106 @@ export function fastExtremeValue(s: Series, sign: 1 | -1): number | null | undef
   if (!v) return undefined;
   const xs = dense(v, s.length);
   if (!xs.length) return null;
+  return sign > 0 ? maxOf(xs) : minOf(xs);
+}
+
+// one function per direction: each loop keeps its own type feedback and stays branch-predictable
+function maxOf(xs: Float64Array): number {
   let best = xs[0]!;
-  if (sign > 0) {
-    for (let i = 1; i < xs.length; i++) if (xs[i]! > best) best = xs[i]!;
-  } else for (let i = 1; i < xs.length; i++) if (xs[i]! < best) best = xs[i]!;
+  for (let i = 1; i < xs.length; i++) if (xs[i]! > best) best = xs[i]!;
   return best;
+}
+
+function minOf(xs: Float64Array): number {
+  let best = xs[0]!;
+  for (let i = 1; i < xs.length; i++) if (xs[i]! < best) best = xs[i]!;
+  return best;
+}
+
+/**
+ * The count of distinct present numbers (as a Set counts them: -0 and 0 are one value), with an
+ * open-addressing hash over the values' bits instead of a Set of boxed numbers; undefined
+ * without a numeric view.
+ */
+export function fastDistinctNumbers(s: Series): number | undefined {
+  const v = numView(s);
+  if (!v) return undefined;
+  const xs = dense(v, s.length);
+  const n = xs.length;
+  let cap = 16;
+  while (cap < n * 2) cap *= 2;
+  const mask = cap - 1;
+  const keys = new Float64Array(cap);
+  const used = new Uint8Array(cap);
+  const word = new Float64Array(1);
+  const half = new Int32Array(word.buffer);
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const x = xs[i]! + 0; // -0 becomes 0
+    word[0] = x;
+    let h = Math.imul(half[0]! ^ Math.imul(half[1]!, 0x9e3779b1), 0x85ebca6b);
+    h = (h ^ (h >>> 15)) & mask;
+    while (used[h] === 1 && keys[h] !== x) h = (h + 1) & mask;
+    if (used[h] === 0) {
+      used[h] = 1;
+      keys[h] = x;
+      count++;
+    }
+  }
+  return count;
+}
+
+/**
+ * value_counts' keys and counts for a number column, in order of first appearance (a key's value
+ * is its first occurrence: -0 when -0 came before 0), with an open-addressing hash over the values'
+ * bits. Missing values (null, NaN) are one key, null, unless `dropna`. undefined without a numeric
+ * view.
+ */
+export function fastCountNumbers(
+  s: Series,
+  dropna: boolean,
+): { firsts: (number | null)[]; counts: number[] } | undefined {
+  const v = numView(s);
+  if (!v) return undefined;
+  const { values, valid, rows } = v;
+  const n = s.length;
+  let cap = 16;
+  while (cap < n * 2) cap *= 2;
+  const mask = cap - 1;
+  const keys = new Float64Array(cap);
+  const slot = new Int32Array(cap).fill(-1);
+  const word = new Float64Array(1);
+  const half = new Int32Array(word.buffer);
+  const firsts: (number | null)[] = [];
+  const counts: number[] = [];
+  let missingKey = -1;
+  for (let i = 0; i < n; i++) {
+    const r = rows ? rows[i]! : i;
+    const x = values[r]!;
+    if ((valid !== null && valid[r] === 0) || x !== x) {
+      if (dropna) continue;
+      if (missingKey < 0) {
+        missingKey = counts.length;
+        firsts.push(null);
+        counts.push(0);
+      }
+      counts[missingKey]!++;
+      continue;
+    }
+    const k = x + 0; // -0 and 0 are one key
+    word[0] = k;
+    let h = Math.imul(half[0]! ^ Math.imul(half[1]!, 0x9e3779b1), 0x85ebca6b);
+    h = (h ^ (h >>> 15)) & mask;
+    while (slot[h]! >= 0 && keys[h] !== k) h = (h + 1) & mask;
+    let at = slot[h]!;
+    if (at < 0) {
+      at = counts.length;
+      slot[h] = at;
+      keys[h] = k;
+      firsts.push(x);
+      counts.push(0);
+    }
+    counts[at]!++;
+  }
+  return { firsts, counts };
 }

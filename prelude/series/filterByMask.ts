@@ -23,9 +23,12 @@ export function filterByMask(t: ColumnTable, mask: Series | readonly unknown[], 
   const bits = m.view?.kind === 'bool' ? m.view.bits : null;
   if (!t.isFiltered() && !t.isOrdered() && m.length === t.totalRows()) {
     // the whole table in storage order: position i is row i (no index array)
-    if (bits) setWords(keep, bits);
-    else for (let i = 0; i < m.length; i++) if (m.at0(i) === true) keep.set(i);
-    return t.create({ filter: keep });
+    if (!bits) {
+      for (let i = 0; i < m.length; i++) if (m.at0(i) === true) keep.set(i);
+      return t.create({ filter: keep });
+    }
+    setWords(keep, bits);
+    return withIndex(t.create({ filter: keep }), bits);
   }
   const idx = t.indices() as Uint32Array;
   if (m.length === idx.length) {
@@ -64,6 +67,27 @@ function setWords(keep: BitSet, bits: Uint8Array): void {
     for (let b = 31; i < end; i++, b--) word |= bits[i]! << b; // row i is bit 0x80000000 >>> (i & 31)
     words[w] = word >>> 0;
   }
+}
+
+/**
+ * Gives a table filtered by whole-table mask bytes its row index at once, from the bytes (one
+ * branch-free pass), instead of Arquero finding each set bit when `indices()` is first asked (the
+ * columns of the result, their Series and reductions all ask). The index is what `indices()`
+ * would compute: the kept rows in storage order (the table is not ordered). Arquero keeps it in
+ * `_index`; a table without that field is left alone.
+ */
+function withIndex(t: ColumnTable, bits: Uint8Array): ColumnTable {
+  const holder = t as unknown as { _index?: Uint32Array | null };
+  if (holder._index !== null || t.isOrdered()) return t;
+  const idx = new Uint32Array(bits.length);
+  let k = 0;
+  for (let i = 0; i < bits.length; i++) {
+    idx[k] = i;
+    k += bits[i]!;
+  }
+  if (k !== t.numRows()) return t; // a mask byte other than 0/1: let Arquero count
+  holder._index = idx.subarray(0, k);
+  return t;
 }
 
 function lengthError(where: string, got: number, want: number): GuestError {

@@ -21,6 +21,8 @@ ${SANDBOX_FLAGS_HELP}
   --runs-per-minute <n>      runs + session creations of one caller in any 60 s (default 120)
   --max-queued-per-key <n>   runs of one caller waiting on this replica before 429 (default 8)
   --max-queue-wait-ms <ms>   longest wait for a run slot before 503 SERVER_BUSY (default 10000)
+  --over-share-nice <n>      CPU priority (nice 1-19) of the code of a caller over its fair share
+                             of this replica's run time (default 10; 0: off)
   --redis-timeout-ms <ms>    longest any Redis command may take (default 2000)
   --headers-timeout-ms <ms>  request line + headers must arrive within (default 5000)
   --request-timeout-ms <ms>  whole request must arrive within (default 60000)
@@ -83,6 +85,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     'runs-per-minute': { type: 'string' },
     'max-queued-per-key': { type: 'string' },
     'max-queue-wait-ms': { type: 'string' },
+    'over-share-nice': { type: 'string' },
     'redis-timeout-ms': { type: 'string' },
     'headers-timeout-ms': { type: 'string' },
     'request-timeout-ms': { type: 'string' },
@@ -130,6 +133,11 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(n('runs-per-minute', 'runs') ? { runsPerMinutePerKey: n('runs-per-minute', 'runs') } : {}),
     ...(n('max-queued-per-key', 'runs') !== undefined ? { maxQueuedPerKey: n('max-queued-per-key', 'runs') } : {}),
     ...(n('max-queue-wait-ms', 'milliseconds') ? { maxQueueWaitMs: n('max-queue-wait-ms', 'milliseconds') } : {}),
+    ...(values['over-share-nice'] === '0'
+      ? { overShareNice: 0 }
+      : n('over-share-nice', 'nice levels (1-19; 0 turns it off)') !== undefined
+        ? { overShareNice: n('over-share-nice', 'nice levels (1-19; 0 turns it off)') }
+        : {}),
     ...(n('redis-timeout-ms', 'milliseconds') ? { redisCommandTimeoutMs: n('redis-timeout-ms', 'milliseconds') } : {}),
     ...(n('headers-timeout-ms', 'milliseconds') ? { headersTimeoutMs: n('headers-timeout-ms', 'milliseconds') } : {}),
     ...(n('request-timeout-ms', 'milliseconds') ? { requestTimeoutMs: n('request-timeout-ms', 'milliseconds') } : {}),

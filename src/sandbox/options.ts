@@ -42,6 +42,14 @@ export interface SandboxOptions extends Partial<Limits> {
   isolation?: 'process' | 'inline';
   /** Run on this pool's holder processes (from createPool()). */
   pool?: { readonly backend: import('../runtime/holder/backend.js').Backend };
+  /**
+   * 'low': this sandbox's isolate lives in a holder process at a lower CPU scheduling priority
+   * (`nice` 10, or the pool's `lowPriorityNice`), so when the cores are contended the kernel runs
+   * other sandboxes' code first; alone on the machine it runs as fast. The server gives this to
+   * callers over their fair share (docs/deploy.md, "Fairness"). Needs `isolation: 'process'`.
+   * @default 'normal'
+   */
+  priority?: 'normal' | 'low';
   /** Freeze Date.now() and seed Math.random for every run. @default false */
   deterministic?: boolean;
   /**
@@ -76,6 +84,11 @@ export function validateOptions(options: unknown): ValidatedOptions {
   const o = options as SandboxOptions;
   if (o.pool !== undefined && !(o.pool && typeof o.pool === 'object' && 'backend' in o.pool)) {
     throw new SbirtoolsValidationError('Expected the `pool` option to be a pool from createPool()');
+  }
+  if (o.priority === 'low' && o.isolation === 'inline' && !o.pool) {
+    throw new SbirtoolsValidationError(
+      "The `priority: 'low'` option needs `isolation: 'process'`: an inline isolate shares this process's threads, whose priority the sandbox does not change",
+    );
   }
   if (o.tables !== undefined) {
     if (o.tables === null || typeof o.tables !== 'object' || Array.isArray(o.tables)) {

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { RunResult } from '../../schema/result.js';
-import { HolderPool } from '../runtime/holder/holderPool.js';
+import { HolderPool, LOW_PRIORITY_NICE } from '../runtime/holder/holderPool.js';
 import { QueuedBackend } from '../runtime/holder/queuedBackend.js';
 import { SbirtoolsValidationError } from '../core/errors.js';
 import { createSandbox, run, type OneShotOptions, type Sandbox } from './sandbox.js';
@@ -21,6 +21,13 @@ export interface PoolOptions {
   maxConcurrent?: number;
   /** Runs waiting for a slot before new ones get QUEUE_FULL. @default 64 */
   maxQueue?: number;
+  /**
+   * CPU scheduling priority (`nice`, 1-19) of the holder process that sandboxes created with
+   * `priority: 'low'` live in (one more process, started on first use); 0 puts them in the
+   * ordinary holders.
+   * @default 10
+   */
+  lowPriorityNice?: number;
 }
 
 /**
@@ -37,13 +44,18 @@ export class Pool {
     if (options === null || typeof options !== 'object' || Array.isArray(options))
       throw new SbirtoolsValidationError('Expected createPool options to be an object');
     for (const key of Object.keys(options)) {
-      if (!['size', 'maxConcurrent', 'maxQueue'].includes(key))
+      if (!['size', 'maxConcurrent', 'maxQueue', 'lowPriorityNice'].includes(key))
         throw new SbirtoolsValidationError(
-          `Unknown option \`${key}\`. Known createPool options: size, maxConcurrent, maxQueue.`,
+          `Unknown option \`${key}\`. Known createPool options: size, maxConcurrent, maxQueue, lowPriorityNice.`,
         );
     }
     const size = checkInt('size', options.size ?? Math.max(1, Math.ceil(availableParallelism() / 2)), 1);
-    this.holders = new HolderPool(size);
+    const nice = checkInt('lowPriorityNice', options.lowPriorityNice ?? LOW_PRIORITY_NICE, 0);
+    if (nice > 19)
+      throw new SbirtoolsValidationError(
+        `Expected the \`lowPriorityNice\` option to be an integer 0-19, got \`${nice}\``,
+      );
+    this.holders = new HolderPool(size, nice);
     this.backend = new QueuedBackend(
       this.holders,
       checkInt('maxConcurrent', options.maxConcurrent ?? size * 2, 1),

@@ -150,7 +150,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const spec = await resolveSessionSpec(opts, limits);
   const backend = backendFor(opts);
   const id = randomUUID();
-  const { dataset } = await backend.open(id, spec);
+  const { dataset } = await backend.open(id, spec, opts.priority);
   const box = new Sandbox(backend, id, spec, opts.preset ?? 'standard', dataset, opts.deterministic ?? false);
   trackSandbox(box);
   return box;

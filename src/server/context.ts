@@ -34,6 +34,13 @@ export interface RequestContext {
    * subject); set by authentication. Budgets fall back to `keyId` while it is unset.
    */
   identity?: Identity;
+  /**
+   * 'low' when this caller is over its fair share of the replica's run time (set by the budget):
+   * its code runs in the low-priority holder.
+   */
+  priority?: 'low';
+  /** CPU time this request's code used (RunResult.stats.cpuMs), set by the route; the budget charges it to the caller. */
+  cpuMs?: number;
   /** Extra fields for this request's log line (session, error type...). */
   log: Record<string, unknown>;
 }

@@ -124,6 +124,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   // budgets wait this long for Redis before a replica decides alone: long enough that a busy Redis
   // still counts across replicas, short enough that a hung one delays a one-off run by at most this
   const storeWaitMs = int('storeWaitMs', 1000);
+  const overShareNice = int('overShareNice', 10, 0);
+  if (overShareNice > 19)
+    throw new SbirtoolsValidationError(
+      `Expected the \`overShareNice\` option to be an integer 0-19 (a nice value; 0 turns it off), got \`${overShareNice}\``,
+    );
   const rate = {
     maxConcurrentPerKey: int('maxConcurrentPerKey', 4),
     runsPerMinutePerKey: int('runsPerMinutePerKey', 120),
@@ -163,10 +168,17 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
       })
     : createMemoryStore();
   const maxConcurrentRuns = int('maxConcurrentRuns', poolSize * 2);
-  const pool = createPool({ size: poolSize, maxConcurrent: maxConcurrentRuns });
+  // the low-priority lane has slots of its own: a caller over its share then holds none of the normal ones
+  const lowCapacity = overShareNice > 0 ? maxConcurrentRuns : 0;
+  const pool = createPool({
+    size: poolSize,
+    maxConcurrent: maxConcurrentRuns + lowCapacity,
+    lowPriorityNice: overShareNice,
+  });
   // fairness: one caller holds at most its share of this replica's run slots; the rest wait in its own queue
   const scheduler = new FairScheduler({
     capacity: maxConcurrentRuns,
+    lowCapacity,
     maxPerKey: Math.max(1, Math.floor(maxConcurrentRuns * share)),
     maxQueuedPerKey: int('maxQueuedPerKey', 8, 0),
     maxQueueWaitMs: int('maxQueueWaitMs', 10_000),

@@ -30,6 +30,12 @@ export interface ServerOptions {
   runsPerMinutePerKey?: number;
   /** Fraction of this replica's run slots (`maxConcurrentRuns`) one caller may hold; at least one slot. @default 0.5 */
   maxReplicaSharePerKey?: number;
+  /**
+   * CPU priority (`nice`, 1-19) of the holder that runs the code of a caller over its fair share of
+   * this replica's run time, so that its slots take the cores only when other callers' runs leave
+   * some; 0 turns it off. @default 10
+   */
+  overShareNice?: number;
   /** Runs of one caller waiting for a slot on this replica before more get 429. @default 8 */
   maxQueuedPerKey?: number;
   /** Longest a run waits for a slot on this replica before it gets 503 SERVER_BUSY. @default 10000 */

@@ -1,10 +1,11 @@
 import type { DatasetInfo } from '../../../schema/result.js';
-import type { OutputListener, SourceRunRequest, SessionSpec } from './protocol.js';
+import type { OutputListener, SessionPriority, SourceRunRequest, SessionSpec } from './protocol.js';
 import type { RawRunOutcome } from '../../../schema/outcome.js';
 
 /** Where sessions live: holder processes (the default) or this process (`isolation: 'inline'`). */
 export interface Backend {
-  open(sessionId: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined }>;
+  /** `priority` 'low': where the backend has a low-priority lane, the session lives there (HolderPool). */
+  open(sessionId: string, spec: SessionSpec, priority?: SessionPriority): Promise<{ dataset: DatasetInfo | undefined }>;
   /** `onOutput` receives what the code prints while it runs (coalesced; all of it is in the outcome too). */
   run(
     sessionId: string,

@@ -10,6 +10,12 @@ import { relayEngineFallback } from '../engines/engineFallback.js';
 import { setCatastropheHandler } from '../engines/isolated-vm/isolatedVmSession.js';
 import type { HolderEvent, HolderReply, HolderRequest } from './protocol.js';
 import { outputCoalescer } from './outputCoalescer.js';
+import { lowerPriority } from './lowerPriority.js';
+
+// A low-priority holder (HolderPool's lane for callers over their fair share): lowered before
+// isolated-vm starts its threads, which then inherit the priority.
+const nice = Number(process.env.SBIRTOOLS_HOLDER_NICE ?? 0);
+if (Number.isInteger(nice) && nice > 0 && nice < 20) lowerPriority(nice);
 
 /** After a catastrophe, how long replies still in flight may take before the process ends anyway. */
 const LAST_REPLIES_MS = 2_000;

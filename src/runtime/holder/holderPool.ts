@@ -1,7 +1,7 @@
 import { HolderExitedError, HolderProcess } from './holderProcess.js';
 import { emptyOutcome, type Backend } from './backend.js';
 import { SbirtoolsValidationError } from '../../core/errors.js';
-import type { OutputListener, SourceRunRequest, SessionSpec } from './protocol.js';
+import type { OutputListener, SessionPriority, SourceRunRequest, SessionSpec } from './protocol.js';
 import type { RawRunOutcome } from '../../../schema/outcome.js';
 import type { DatasetInfo } from '../../../schema/result.js';
 
@@ -18,29 +18,48 @@ const RSS_KILL_FACTOR = 2;
 const RSS_SLACK_BYTES = 512 * 1048576;
 const RSS_POLL_MS = 25;
 
+/**
+ * `nice` of the low-priority holder by default: the kernel's weight for nice 10 is ~1/10 of nice
+ * 0's, so a busy low-priority isolate gets ~9% of a core that an ordinary run also wants.
+ */
+export const LOW_PRIORITY_NICE = 10;
+
 interface Assignment {
   holder: HolderProcess;
   spec: SessionSpec;
   dataset: DatasetInfo | undefined;
+  priority: SessionPriority;
 }
 
 /**
  * Holder processes that sessions are spread over (fewest sessions first). Watches each run from
  * the host: a holder that overruns a deadline by KILL_GRACE_MS, or whose RSS passes its budget,
  * is SIGKILLed; its sessions are reopened on a fresh holder at their next run (`sessionReset`).
+ * Sessions opened with priority 'low' live in one more holder, started on first use at CPU
+ * priority `lowNice` (`nice`): the kernel gives the other holders' runs the cores first.
  */
 export class HolderPool implements Backend {
   private readonly holders: Array<HolderProcess | undefined>;
+  /** The low-priority lane (one process, started on first use). */
+  private low: HolderProcess | undefined;
   private readonly sessions = new Map<string, Assignment>();
   /** Memory limits (bytes) of the runs in flight on each holder, and its RSS when they began. */
   private readonly inFlight = new Map<HolderProcess, { limits: number; baseline: number; runs: number }>();
 
-  constructor(readonly size = 1) {
+  /** @param lowNice the `nice` of the low-priority holder (1-19); 0: 'low' sessions share the ordinary holders. */
+  constructor(
+    readonly size = 1,
+    readonly lowNice = LOW_PRIORITY_NICE,
+  ) {
     this.holders = new Array(size).fill(undefined);
   }
 
-  async open(id: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined }> {
-    const holder = this.pick();
+  async open(
+    id: string,
+    spec: SessionSpec,
+    priority: SessionPriority = 'normal',
+  ): Promise<{ dataset: DatasetInfo | undefined }> {
+    const holder = priority === 'low' && this.lowNice > 0 ? this.pickLow() : this.pick();
     holder.sessions++;
     try {
       const { dataset } = await holder.request<{ dataset: DatasetInfo | undefined }>({
@@ -48,7 +67,7 @@ export class HolderPool implements Backend {
         sessionId: id,
         spec,
       });
-      this.sessions.set(id, { holder, spec, dataset });
+      this.sessions.set(id, { holder, spec, dataset, priority });
       return { dataset };
     } catch (err) {
       holder.sessions--;
@@ -75,7 +94,7 @@ export class HolderPool implements Backend {
       // Its holder died or is dying (another session's catastrophe, or a kill): rebuild the
       // session elsewhere; its state is gone, which the result says (sessionReset).
       a.holder.sessions--;
-      await this.open(id, a.spec);
+      await this.open(id, a.spec, a.priority);
       a = this.sessions.get(id)!;
       reset = true;
     }
@@ -138,7 +157,7 @@ export class HolderPool implements Backend {
 
   async liveIsolates(): Promise<number> {
     let n = 0;
-    for (const h of this.holders) {
+    for (const h of [...this.holders, this.low]) {
       if (h && !h.exited)
         n += (await h.request<{ liveIsolates: number }>({ op: 'stats' }).catch(() => ({ liveIsolates: 0 })))
           .liveIsolates;
@@ -146,12 +165,12 @@ export class HolderPool implements Backend {
     return n;
   }
 
-  /** Pids of the live holder processes (tests use them to kill a holder from outside). */
   /** Start the first holder process now (its start-up overlaps the caller's work). */
   prewarm(): void {
     if (!this.holders[0] || this.holders[0].exited) this.holders[0] = new HolderProcess();
   }
 
+  /** Pids of the live ordinary holder processes (tests use them to kill a holder from outside). */
   pids(): number[] {
     return this.holders.filter((h): h is HolderProcess => !!h && !h.exited).map((h) => h.pid!);
   }
@@ -159,7 +178,7 @@ export class HolderPool implements Backend {
   async shutdown(): Promise<void> {
     this.sessions.clear();
     await Promise.all(
-      this.holders.map(async (h) => {
+      [...this.holders, this.low].map(async (h) => {
         if (!h) return;
         h.shutdown();
         const timer = setTimeout(() => h.kill('shutdown took too long'), 2_000);
@@ -168,6 +187,12 @@ export class HolderPool implements Backend {
       }),
     );
     this.holders.fill(undefined);
+    this.low = undefined;
+  }
+
+  private pickLow(): HolderProcess {
+    if (!this.low || this.low.exited || this.low.retiring) this.low = new HolderProcess(this.lowNice);
+    return this.low;
   }
 
   private pick(): HolderProcess {

@@ -75,7 +75,8 @@ export class HolderProcess {
   retiring: string | undefined;
   sessions = 0;
 
-  constructor() {
+  /** @param nice a CPU scheduling priority (1-19) the holder lowers itself to at start (lowerPriority.ts); 0 leaves it. */
+  constructor(readonly nice = 0) {
     this.child = fork(holderEntryPath(), [], {
       execArgv: ['--no-node-snapshot'],
       serialization: 'advanced',
@@ -84,6 +85,7 @@ export class HolderProcess {
         LANG: 'C.UTF-8',
         ...(zodJitless() ? { SBIRTOOLS_ZOD_JITLESS: '1' } : {}),
         ...(oneShot() ? { SBIRTOOLS_NO_SPARES: '1' } : {}),
+        ...(nice > 0 ? { SBIRTOOLS_HOLDER_NICE: String(nice) } : {}),
       },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });

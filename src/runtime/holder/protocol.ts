@@ -30,6 +30,12 @@ export interface SessionSpec {
 }
 
 /**
+ * Where a session's isolate lives: 'low' puts it in a holder at a lower CPU scheduling priority
+ * (HolderPool), so the kernel runs other sessions' code first when the cores are contended.
+ */
+export type SessionPriority = 'normal' | 'low';
+
+/**
  * One run as it leaves the host: the program as sent (BOM removed, size already checked). Where
  * the session lives, checkAndPrepare.ts parses it once (policy + transform) inside the deadline.
  */

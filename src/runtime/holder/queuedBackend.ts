@@ -1,5 +1,5 @@
 import { emptyOutcome, type Backend } from './backend.js';
-import type { OutputListener, SourceRunRequest, SessionSpec } from './protocol.js';
+import type { OutputListener, SessionPriority, SourceRunRequest, SessionSpec } from './protocol.js';
 
 /** A backend with a concurrency cap and a bounded wait queue in front (backpressure: QUEUE_FULL). */
 export class QueuedBackend implements Backend {
@@ -16,8 +16,8 @@ export class QueuedBackend implements Backend {
     return this.waiting.length;
   }
 
-  open(id: string, spec: SessionSpec) {
-    return this.inner.open(id, spec);
+  open(id: string, spec: SessionSpec, priority?: SessionPriority) {
+    return this.inner.open(id, spec, priority);
   }
 
   async run(id: string, req: SourceRunRequest, signal?: AbortSignal, onOutput?: OutputListener) {

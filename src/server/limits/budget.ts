@@ -3,7 +3,7 @@ import type { Middleware, RequestContext } from '../context.js';
 import { fail } from '../respond.js';
 import { createMemoryStore } from '../store/memoryStore.js';
 import type { SharedStore } from '../store/sharedStore.js';
-import { AdmissionError, type FairScheduler } from './fairScheduler.js';
+import { AdmissionError, type FairScheduler, type Grant } from './fairScheduler.js';
 import { sharedOrLocal } from './sharedOrLocal.js';
 
 /** The per-identity budget (one per API key or OAuth subject, across REST and MCP). */
@@ -100,9 +100,9 @@ export function budget(
       clearInterval(renew);
       void holder.releaseSlot(slotName, token).catch(() => undefined);
     };
-    let release: () => void;
+    let grant: Grant;
     try {
-      release = await scheduler.acquire(id, ctx.request.signal);
+      grant = await scheduler.acquire(id, ctx.request.signal);
     } catch (err) {
       freeSlot();
       if (!(err instanceof AdmissionError)) throw err;
@@ -122,8 +122,14 @@ export function budget(
         'Retry: the run never started, so a retry is safe.',
       );
     }
+    // over its share of run time here: its code runs in the low-priority holder, so its slot
+    // takes the CPU only when the other callers' runs leave some (docs/deploy.md, "Fairness")
+    if (grant.low) {
+      ctx.priority = 'low';
+      ctx.log.priority = 'low';
+    }
     const done = () => {
-      release();
+      grant.release(ctx.cpuMs);
       freeSlot();
     };
     let response: Response;

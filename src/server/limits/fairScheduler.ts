@@ -1,4 +1,5 @@
 import { SbirtoolsError } from '../../core/errors.js';
+import { RunTimeLedger } from './runTimeLedger.js';
 /** Why a run was not admitted by the FairScheduler. */
 export class AdmissionError extends SbirtoolsError {
   constructor(
@@ -13,9 +14,15 @@ export class AdmissionError extends SbirtoolsError {
 
 /** Options of FairScheduler. */
 export interface FairSchedulerOptions {
-  /** Runs executing at once on this replica. */
+  /** Runs executing at once on this replica at normal priority. */
   capacity: number;
-  /** Most of those one identity may hold at once (>= 1). */
+  /**
+   * Runs executing at once in the low-priority lane: the runs of callers over their fair share of
+   * run time (RunTimeLedger.overShare), in a holder the kernel serves last. 0: no lane, every run
+   * takes a normal slot.
+   */
+  lowCapacity: number;
+  /** Most slots one identity may hold at once, both lanes together (>= 1). */
   maxPerKey: number;
   /** Runs of one identity waiting here before more are refused (`queue-full`). */
   maxQueuedPerKey: number;
@@ -23,48 +30,66 @@ export interface FairSchedulerOptions {
   maxQueueWaitMs: number;
 }
 
-/** Half-life of a caller's recorded run time: what it used a minute ago barely counts now. */
-const USAGE_HALF_LIFE_MS = 10_000;
+/**
+ * A slot: release it once, in `finally`, with the CPU time the run used (RunResult.stats.cpuMs;
+ * without it the wall time is charged); `low` says it is in the low-priority lane.
+ */
+export interface Grant {
+  release: (cpuMs?: number) => void;
+  low: boolean;
+}
+
+/** A caller whose run time is over this multiple of the other callers' average runs in the low-priority lane. */
+const OVER_SHARE = 2;
 
 interface Waiter {
-  grant: () => void;
+  grant: (low: boolean) => void;
   fail: (err: AdmissionError) => void;
 }
 
 /**
  * Fair admission to this replica's run slots: each identity has its own queue and may hold at most
- * `maxPerKey` of the `capacity` slots; when a slot frees, the waiting identity that used the
- * least run time lately goes next (weighted fair queuing; equal usage falls back to round robin).
- * So one identity's flood waits in (or is refused from) its own queue, an identity with short,
- * occasional runs goes ahead of one that keeps the slots busy, and every other identity finds a
- * free slot or the next one: their latency does not depend on the flood's size.
+ * `maxPerKey` slots; when a slot frees, the waiting identity that used the least run time (CPU) lately
+ * goes next (weighted fair queuing; equal usage falls back to round robin). So one identity's
+ * flood waits in (or is refused from) its own queue, an identity with short, occasional runs goes
+ * ahead of one that keeps the slots busy, and every other identity finds a free slot or the next
+ * one: their latency does not depend on the flood's size.
+ *
+ * A slot bounds runs, not CPU: a CPU-bound flood in its slot still takes a core. So with a
+ * low-priority lane (`lowCapacity` > 0), an identity that used more than its fair share of run
+ * time gets its slots there only: the caller runs its code in the low-priority holder, and the
+ * normal slots and the cores stay with the others (docs/deploy.md, "Fairness").
  * @example
- * const release = await scheduler.acquire(identity.id, request.signal);
- * try { await run(); } finally { release(); }
+ * const { release, low } = await scheduler.acquire(identity.id, request.signal);
+ * try { await run({ priority: low ? 'low' : 'normal' }); } finally { release(); }
  */
 export class FairScheduler {
-  private running = 0;
+  private readonly running = { normal: 0, low: 0 };
   private readonly perKey = new Map<string, number>();
   /** Insertion order is the round-robin order; a served key moves to the back. */
   private readonly queues = new Map<string, Waiter[]>();
-  /** Run time each identity used, decayed (USAGE_HALF_LIFE_MS); forgotten once it is negligible. */
-  private readonly usage = new Map<string, { ms: number; at: number }>();
+  private readonly ledger = new RunTimeLedger();
+  /** Identities in the low-priority lane now (see laneOf). */
+  private readonly lowKeys = new Set<string>();
 
   constructor(private readonly o: FairSchedulerOptions) {}
 
-  /** Runs executing / waiting on this replica. */
+  /** Runs executing (both lanes) / waiting on this replica. */
   stats(): { running: number; queued: number; keys: number } {
     let queued = 0;
     for (const q of this.queues.values()) queued += q.length;
-    return { running: this.running, queued, keys: this.perKey.size };
+    return { running: this.running.normal + this.running.low, queued, keys: this.perKey.size };
   }
 
   /**
-   * Wait for a slot for `key`; resolves with its release function (call it once, in `finally`).
+   * Wait for a slot for `key`; resolves with the grant (release it once, in `finally`).
    * @throws {AdmissionError} when the key's queue is full, the wait is over `maxQueueWaitMs`, or `signal` aborts.
    */
-  acquire(key: string, signal?: AbortSignal): Promise<() => void> {
-    if (this.canRun(key) && !this.queues.has(key)) return Promise.resolve(this.take(key));
+  acquire(key: string, signal?: AbortSignal): Promise<Grant> {
+    if (!this.queues.has(key)) {
+      const low = this.laneOf(key);
+      if (this.canRun(key, low)) return Promise.resolve(this.take(key, low));
+    }
     const queue = this.queues.get(key) ?? [];
     if (queue.length >= this.o.maxQueuedPerKey) {
       return Promise.reject(
@@ -84,9 +109,9 @@ export class FairScheduler {
         if (q && q.length === 0) this.queues.delete(key);
       };
       const waiter: Waiter = {
-        grant: () => {
+        grant: (low) => {
           done();
-          resolve(this.take(key));
+          resolve(this.take(key, low));
         },
         fail: (err) => {
           done();
@@ -106,51 +131,65 @@ export class FairScheduler {
     });
   }
 
-  private canRun(key: string): boolean {
-    return this.running < this.o.capacity && (this.perKey.get(key) ?? 0) < this.o.maxPerKey;
+  /**
+   * Whether `key`'s next run belongs in the low-priority lane. A caller goes there once it used
+   * more than OVER_SHARE times the average run time of the other active callers, and comes back
+   * once it used no more than their average: the gap keeps a caller near the line from moving
+   * its sessions back and forth (each move rebuilds them, budget.ts), and callers with similar
+   * loads all stay in the normal lane.
+   */
+  private laneOf(key: string): boolean {
+    if (this.o.lowCapacity === 0) return false;
+    const ratio = this.ledger.shareRatio(key);
+    if (ratio > OVER_SHARE) this.lowKeys.add(key);
+    else if (ratio <= 1) this.lowKeys.delete(key);
+    return this.lowKeys.has(key);
   }
 
-  private take(key: string): () => void {
-    this.running++;
+  private canRun(key: string, low: boolean): boolean {
+    const room = low ? this.running.low < this.o.lowCapacity : this.running.normal < this.o.capacity;
+    return room && (this.perKey.get(key) ?? 0) < this.o.maxPerKey;
+  }
+
+  private take(key: string, low: boolean): Grant {
+    const lane = low ? 'low' : 'normal';
+    this.running[lane]++;
     this.perKey.set(key, (this.perKey.get(key) ?? 0) + 1);
-    const started = Date.now();
+    const end = this.ledger.start(key);
+    // forget the lane of callers the ledger forgot (bounded by the callers active lately)
+    for (const k of this.lowKeys) if (!this.ledger.knows(k)) this.lowKeys.delete(k);
     let released = false;
-    return () => {
+    const release = (cpuMs?: number) => {
       if (released) return;
       released = true;
-      this.usage.set(key, { ms: this.used(key) + (Date.now() - started), at: Date.now() });
-      this.running--;
+      end(cpuMs);
+      this.running[lane]--;
       const left = (this.perKey.get(key) ?? 1) - 1;
       if (left <= 0) this.perKey.delete(key);
       else this.perKey.set(key, left);
       this.dispatch();
     };
+    return { release, low };
   }
 
-  /** `key`'s decayed run time now. */
-  private used(key: string): number {
-    const u = this.usage.get(key);
-    if (!u) return 0;
-    const ms = u.ms * 0.5 ** ((Date.now() - u.at) / USAGE_HALF_LIFE_MS);
-    if (ms < 1 && !this.perKey.has(key)) this.usage.delete(key);
-    return ms;
-  }
-
-  /** Fill free slots: each time, the waiting key that used least lately; ties in round-robin order. */
+  /** Fill free slots of both lanes: each time, the waiting key that used least lately; ties in round-robin order. */
   private dispatch(): void {
-    while (this.running < this.o.capacity) {
+    for (;;) {
       let next: [string, Waiter[]] | undefined;
+      let nextLow = false;
       let least = Infinity;
       for (const entry of this.queues) {
-        if (!entry[1].length || !this.canRun(entry[0])) continue;
-        const u = this.used(entry[0]);
-        if (u < least) [next, least] = [entry, u];
+        if (!entry[1].length) continue;
+        const low = this.laneOf(entry[0]);
+        if (!this.canRun(entry[0], low)) continue;
+        const u = this.ledger.used(entry[0]);
+        if (u < least) [next, nextLow, least] = [entry, low, u];
       }
       if (!next) return;
       // the served key goes to the back of the round
       this.queues.delete(next[0]);
       this.queues.set(next[0], next[1]);
-      next[1][0]!.grant();
+      next[1][0]!.grant(nextLow);
     }
   }
 }

@@ -96,7 +96,10 @@ export const mcpPost: Route = {
     const budget = budgetOf(ctx);
     if ('error' in budget)
       return json({ jsonrpc: '2.0', error: { code: -32602, message: budget.error }, id: null }, 400);
-    const sessions = await new KeySessionStore(app.sessions, ctx.keyId, app.sandbox).load();
+    const sessions = await new KeySessionStore(app.sessions, ctx.keyId, app.sandbox, {
+      ...(ctx.priority ? { priority: ctx.priority } : {}),
+      charge: (cpuMs) => (ctx.cpuMs = (ctx.cpuMs ?? 0) + cpuMs),
+    }).load();
     const server = await createMcpServer({
       sessions,
       card: app.card,

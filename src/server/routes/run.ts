@@ -41,6 +41,7 @@ export const runRoute: Route = {
             ...(session_id ? { sessionId: session_id } : {}),
             ...signal,
             ...(answer ? { answer } : {}),
+            ...(ctx.priority ? { priority: ctx.priority } : {}),
           });
           if (!done) {
             return fail(
@@ -52,6 +53,7 @@ export const runRoute: Route = {
             );
           }
           const { result } = done;
+          ctx.cpuMs = (ctx.cpuMs ?? 0) + result.stats.cpuMs;
           if (result.error) ctx.log.errorType = result.error.type;
           if (done.replayedCells) ctx.log.replayedCells = done.replayedCells;
           return runResultResponse(result, { 'sbirtools-code-ran': String(done.ran) });

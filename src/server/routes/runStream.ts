@@ -59,6 +59,7 @@ export function runStream(ctx: RequestContext, app: ServerApp, input: { code: st
             ...(input.session_id ? { sessionId: input.session_id } : {}),
             signal: cancel.signal,
             onOutput,
+            ...(ctx.priority ? { priority: ctx.priority } : {}),
           });
           if (!done) {
             send('result', {
@@ -73,6 +74,7 @@ export function runStream(ctx: RequestContext, app: ServerApp, input: { code: st
             return;
           }
           const result: RunResult = done.result;
+          ctx.cpuMs = (ctx.cpuMs ?? 0) + result.stats.cpuMs;
           if (result.error) ctx.log.errorType = result.error.type;
           // output that was not streamed (a replayed or never-started run) comes whole before the result
           if (!streamed && result.stdout) send('stdout', { text: result.stdout });

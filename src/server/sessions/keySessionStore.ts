@@ -21,13 +21,24 @@ export class KeySessionStore extends SessionStore {
     private readonly shared: ServerSessions,
     private readonly owner: string,
     sandbox: Omit<SandboxOptions, 'pool' | 'deterministic'>,
+    private readonly request: {
+      /** 'low': this request's caller is over its fair share; its code runs at low CPU priority. */
+      priority?: 'low';
+      /** Receives each run's CPU time (the budget charges it to the caller). */
+      charge?: (cpuMs: number) => void;
+    } = {},
   ) {
     super({ sandbox });
   }
 
   override async run(code: string, opts: Parameters<SessionStore['run']>[1] = {}): Promise<RunResult> {
     try {
-      const done = await this.shared.run(this.owner, code, { ...opts, create: true });
+      const done = await this.shared.run(this.owner, code, {
+        ...opts,
+        create: true,
+        ...(this.request.priority ? { priority: this.request.priority } : {}),
+      });
+      this.request.charge?.(done!.result.stats.cpuMs);
       return done!.result;
     } catch (err) {
       if (err instanceof LeaseTimeoutError) return sessionBusy(this.limits, opts.sessionId ?? '');

@@ -80,6 +80,8 @@ export interface RunRequest {
   answer?: AnswerSlot;
   /** Receives what the code prints while it runs (MCP progress, REST event streams). */
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  /** 'low': the caller is over its fair share; the code runs in the low-priority holder (budget.ts). */
+  priority?: 'low';
 }
 
 interface Local {
@@ -88,6 +90,8 @@ interface Local {
   tables: string;
   /** Ids of the store's cells this isolate has applied, in order. */
   applied: string[];
+  /** In the low-priority holder. */
+  low: boolean;
   lastUsed: number;
   busy: boolean;
 }
@@ -165,6 +169,7 @@ export class ServerSessions {
         : await this.tables.currentOrLast(owner, this.o.storeWaitMs ?? 1000);
       const result = await this.o.pool.run(code, {
         ...(await this.sandboxFor(owner, set)),
+        ...(opts.priority ? { priority: opts.priority } : {}),
         ...(opts.signal ? { signal: opts.signal } : {}),
         ...(opts.onOutput ? { onOutput: opts.onOutput } : {}),
       });
@@ -191,7 +196,7 @@ export class ServerSessions {
     owner: string,
     id: string,
     code: string,
-    opts: Pick<RunRequest, 'signal' | 'answer' | 'onOutput'>,
+    opts: Pick<RunRequest, 'signal' | 'answer' | 'onOutput' | 'priority'>,
   ): Promise<SessionRun> {
     const { store } = this.o;
     const full = `${owner}:${id}`;
@@ -207,11 +212,14 @@ export class ServerSessions {
       cells = [];
     }
     let local = this.local.get(full);
-    if (local && (!isPrefix(local.applied, cells) || local.tables !== set.version)) {
+    // the session follows its caller's lane (FairScheduler: in past twice the others' average run
+    // time, out at their average), rebuilt from its history in the other holder at the caller's cost
+    const low = opts.priority === 'low';
+    if (local && (!isPrefix(local.applied, cells) || local.tables !== set.version || local.low !== low)) {
       await this.dropLocal(full);
       local = undefined;
     }
-    local ??= await this.openLocal(full, owner, set);
+    local ??= await this.openLocal(full, owner, set, low);
     const missing = cells.slice(local.applied.length);
     const replay = await replayCells(
       local.box,
@@ -224,7 +232,7 @@ export class ServerSessions {
       resetReason = `its history could not be rebuilt on this replica: ${replay.reason}`;
       await store.clearCells(owner, id);
       await this.dropLocal(full);
-      local = await this.openLocal(full, owner, set);
+      local = await this.openLocal(full, owner, set, low);
     }
     // A reset marker last in the history: a limit disposed the isolate at the previous run.
     const afterReset = !resetReason && cells.length > 0 && cells[cells.length - 1]!.reset === true;
@@ -289,7 +297,7 @@ export class ServerSessions {
     return { ...this.o.sandbox, tables: { ...this.o.sandbox.tables, ...(await this.tables.decode(owner, set)) } };
   }
 
-  private async openLocal(full: string, owner: string, set: TableSet): Promise<Local> {
+  private async openLocal(full: string, owner: string, set: TableSet, low: boolean): Promise<Local> {
     if (this.local.size >= this.o.maxLocalSessions) {
       const oldest = [...this.local.entries()]
         .filter(([, l]) => !l.busy)
@@ -297,8 +305,11 @@ export class ServerSessions {
       // an evicted session is not lost: its history is in the store and any replica rebuilds it
       if (oldest) await this.dropLocal(oldest[0]);
     }
-    const box = await this.o.pool.createSandbox(await this.sandboxFor(owner, set));
-    const entry: Local = { box, tables: set.version, applied: [], lastUsed: Date.now(), busy: false };
+    const box = await this.o.pool.createSandbox({
+      ...(await this.sandboxFor(owner, set)),
+      ...(low ? { priority: 'low' as const } : {}),
+    });
+    const entry: Local = { box, tables: set.version, applied: [], lastUsed: Date.now(), busy: false, low };
     this.local.set(full, entry);
     return entry;
   }

@@ -184,6 +184,10 @@ describe('describe', () => {
       '10%',
       'max',
     ]);
+    // a percentile outside 0..1 is an error that says so (the quantiles are selected, not looked up)
+    const r = await h.run("describe(F, 'y', { percentiles: [0.5, 1.5] })");
+    expect(r.error).toMatchObject({ name: 'ValueError' });
+    expect(r.error!.message).toMatch(/between 0 and 1/);
   });
 });
 

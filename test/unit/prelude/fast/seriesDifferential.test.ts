@@ -173,4 +173,47 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
       ]),
     ).toEqual([]);
   }, 180_000);
+  test('element-wise methods, missing values, apply/map, corr, distinct numbers and selection quantiles', async () => {
+    expect(
+      await diff([
+        // arithmetic with a number and with a column; NaN, -0 and missing values on both sides
+        '(X) => [X.V.mul(2).tolist(), X.V.add(-0).tolist(), X.V.div(0).tolist(), X.V.sub(X.Y).tolist(), X.Y.radd(1).sum(), X.V.pow(2).mean()]',
+        "(X) => [X.V.div(X.V).tolist(), X.filter(X.K2.eq('x')).orderby('V').V.mul(X.filter(X.K2.eq('x')).orderby('V').Y).tolist()]",
+        '(X) => [X.V.fillna(0).tolist(), X.V.fillna(-0).sum(), X.Y.fillna(7).tolist(), X.V.isna().tolist(), X.V.notna().sum(), X.Y.isna().sum(), X.K1.isna().tolist(), X.K1.notna().sum(), X.D.isna().tolist()]',
+        '(X) => [X.V.round().tolist(), X.V.round(2).tolist(), X.V.round(-1).nunique(), X.V.abs().tolist(), X.V.clip(-1, 1).tolist(), X.V.clip(null, 0).sum(), X.Y.clip(0).tolist()]',
+        '(X) => [X.V.cumsum().tolist(), X.V.cumprod().tolist(), X.V.cummax().tolist(), X.Y.cummin().tolist(), X.V.cumsum().max()]',
+        '(X) => [X.V.shift().tolist(), X.V.shift(-2).tolist(), X.V.diff().tolist(), X.Y.diff(2).tolist(), X.V.pct_change().tolist(), X.V.diff(0).tolist()]',
+        "(X) => { const F = X.filter(X.Y.ge(0)).orderby(aq.desc('V')); return [F.V.cumsum().tolist(), F.V.diff().abs().sum(), F.V.fillna(1).mul(F.Y).tolist(), F.V.isna().sum()]; }",
+        // a function is called once per value, in order, with null for a missing value and NaN kept
+        '(X) => { const seen = []; const r = X.V.apply((v) => { seen.push(v); return v === null ? -1 : v * 2; }); return [r.tolist(), r.sum(), seen.map(String)]; }',
+        "(X) => [X.V.apply((v) => (v > 0 ? 'pos' : v)).tolist(), X.Y.map((v) => v).tolist(), X.Y.map((v) => (v === null ? undefined : v)).tolist()]",
+        "(X) => [X.K1.map({ a: 1, b: 2, '😀': -0 }).tolist(), X.K1.map({ a: 1, b: 2 }).sum(), X.K2.map({ x: 'ex', y: 2 }).tolist(), X.filter(X.Y.gt(0)).K1.map({ a: 5 }).tolist()]",
+        // corr and distinct numbers (-0 and 0 are one value)
+        "(X) => [corr(X, 'V', 'Y'), X.corr('Y', 'V'), corr(X.filter(X.K2.ne('x')).orderby('V'), 'Y', 'V')]",
+        '(X) => [X.V.nunique(), X.Y.nunique(), X.V.mul(0).nunique(), X.filter(X.Y.gt(0)).V.nunique(), X.V.round().nunique()]',
+        // selection quantiles: -0 and 0, ties, every q
+        '(X) => [X.V.median(), X.V.quantile([0, 0.1, 0.5, 0.9, 1]).tolist(), X.Y.quantile(0.33), X.V.mul(0).median(), X.V.mul(0).quantile([0.2, 0.7]).tolist()]',
+        // a zero at an exact position keeps the sign a typed sort gives it
+        '(X) => [X.V.mul(0).quantile(0), X.V.mul(0).quantile([1, 0, 0.25]).tolist(), X.V.mul(-0).quantile(0), X.V.clip(0, 0).quantile([0, 1]).tolist()]',
+        "(X) => [X.groupby('K2').agg({ V: ['std', 'var', 'median'], Y: ['median', 'std'] }), X.groupby(['K1', 'A'])['V'].median(), X.filter(X.Y.gt(0)).groupby('K2')['V'].std()]",
+        // a mask-filtered table's row index (built from the mask bytes)
+        "(X) => { const F = X[X.V.between(-2, 3)]; return [F.numRows(), F.V.mean(), F.indices().length, F.K1.tolist(), F.filter(F.Y.gt(0)).V.sum(), F.orderby('V').V.tolist()]; }",
+        '(X) => [X.D.dt.year.tolist(), X.D.dt.month.sum(), X.D.dt.day.tolist(), X.D.dt.quarter.tolist(), X.D.dt.dayofweek.tolist(), X.D.dt.dayofyear.tolist(), X.D.dt.hour.sum()]',
+        "(X) => [X.orderby(aq.desc('D')).D.dt.year.value_counts(), X.D.dt.month.mean(), X.filter(X.Y.gt(0)).D.dt.year.tolist()]",
+      ]),
+    ).toEqual([]);
+  }, 300_000);
+  test('value_counts of numbers, drop_duplicates on codes, isna/notna tables counted', async () => {
+    expect(
+      await diff([
+        '(X) => [X.V.value_counts(), X.Y.value_counts({ dropna: false }), X.V.value_counts({ normalize: true, ascending: true }), X.V.value_counts({ sort: false, dropna: false })]',
+        "(X) => [X.orderby(aq.desc('V')).V.value_counts(), X.filter(X.K2.eq('x')).Y.value_counts(), X.V.mul(0).value_counts({ dropna: false }), X.V.round().value_counts().head(3)]",
+        "(X) => [X.K1.value_counts(), value_counts(X, ['K1', 'K2']), X.value_counts('Y', { ascending: true })]",
+        "(X) => [X.drop_duplicates('K1'), X.drop_duplicates(['K2', 'Y'], { keep: 'last' }), X.drop_duplicates('V', { keep: false }), X.drop_duplicates(['D', 'K1', 'V'])]",
+        "(X) => [X.orderby('V').drop_duplicates('K2'), X.filter(X.Y.gt(0)).drop_duplicates(['V'], { keep: 'last' }).numRows(), drop_duplicates(X, { subset: ['D'], keep: false })]",
+        "(X) => [X.dropna({ subset: ['V', 'K1'] }), dropna(X, { subset: ['V', 'T'], how: 'all' }).numRows(), X.filter(X.K2.eq('x')).orderby('V').dropna('Y'), X.dropna().numRows(), X.dropna(['D']).numRows()]",
+        "(X) => [X.isna().sum(), X.notna().sum(), X.isna().mean(), isna(X.filter(X.Y.gt(0))).sum(), notna(X.orderby('V')).mean(), notna(X.filter(X.Y.gt(0))).sum(), X.isna().select('V', 'T').sum(), X.isna().sum('T')]",
+      ]),
+    ).toEqual([]);
+  }, 300_000);
 });

@@ -1,0 +1,252 @@
+/**
+ * Element-wise methods on a number column's typed arrays (typed.ts): arithmetic with a number or
+ * another number column, fillna, round, abs, clip, cumulative sums, shift, diff, pct_change,
+ * isna/notna, apply/map with a function. One loop over a Float64Array into a new Float64Array (and
+ * a presence byte per position when some are missing), no array of values and no read call per
+ * row. Each gives the values the per-value path of elementwise.ts / compare.ts gives (a missing
+ * value stays missing as null; a NaN the per-value path keeps stays NaN), and the result keeps a
+ * numeric view so a following reduction takes the typed path too. undefined when the Series has
+ * no numeric view.
+ */
+import { Series } from './Series.js';
+import { numView, typedOf } from './typed.js';
+
+/**
+ * Values by position: `x` the numbers, `ok[i]` 1 when position i holds one (valid, and not NaN
+ * when `nanMissing`); `ok` null when every position does. `x` may be the column's own array:
+ * read it, never write it.
+ */
+function positional(s: Series, nanMissing: boolean): { x: Float64Array; ok: Uint8Array | null } | undefined {
+  const v = numView(s);
+  if (!v) return undefined;
+  const { values, valid, rows } = v;
+  const n = s.length;
+  if (!rows) {
+    // storage order: the column's own array, and a presence byte per row only when one is missing
+    if (valid === null && !nanMissing) return { x: values, ok: null };
+    let all = 1;
+    for (let i = 0; i < n; i++) {
+      const a = values[i]!;
+      all &= (valid === null ? 1 : +(valid[i] !== 0)) & (nanMissing ? +(a === a) : 1);
+    }
+    if (all) return { x: values, ok: null };
+    if (valid !== null && !nanMissing) return { x: values, ok: valid };
+    const ok = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const a = values[i]!;
+      ok[i] = (valid === null ? 1 : +(valid[i] !== 0)) & (nanMissing ? +(a === a) : 1);
+    }
+    return { x: values, ok };
+  }
+  const x = new Float64Array(n);
+  const ok = new Uint8Array(n);
+  let all = 1;
+  for (let i = 0; i < n; i++) {
+    const r = rows[i]!;
+    const a = values[r]!;
+    x[i] = a;
+    const o = (valid === null ? 1 : +(valid[r] !== 0)) & (nanMissing ? +(a === a) : 1);
+    ok[i] = o;
+    all &= o;
+  }
+  return { x, ok: all ? null : ok };
+}
+
+/** A computed number Series with the labels and name of `like` (dtype inferred from its values, as Series.of does). */
+function numResult(values: Float64Array, ok: Uint8Array | null, like: Series): Series {
+  const read = ok ? (i: number) => (ok[i] ? values[i] : null) : (i: number) => values[i];
+  const s = new Series(read, values.length, like.name, like.labels, null, null);
+  s.view = { kind: 'num', type: 'number', values, valid: ok, rows: null };
+  return s;
+}
+
+/** `f(value)` for every present value (NaN counts as missing when `nanMissing`); missing stays missing. */
+export function mapNumbers(s: Series, f: (a: number) => number, nanMissing = true): Series | undefined {
+  const p = positional(s, nanMissing);
+  if (!p) return undefined;
+  const { x, ok } = p;
+  const out = new Float64Array(x.length);
+  if (ok) {
+    for (let i = 0; i < x.length; i++) if (ok[i]) out[i] = f(x[i]!);
+  } else for (let i = 0; i < x.length; i++) out[i] = f(x[i]!);
+  return numResult(out, ok, s);
+}
+
+/** `f(s[i], other)` where `other` is a number (not NaN) or a number Series of the same length; undefined otherwise. */
+export function arithmeticNumbers(s: Series, other: unknown, f: (a: number, b: number) => number): Series | undefined {
+  if (typeof other === 'number') return other === other ? mapNumbers(s, (a) => f(a, other)) : undefined;
+  if (!(other instanceof Series) || other.length !== s.length) return undefined;
+  const a = positional(s, true);
+  const b = a && positional(other, true);
+  if (!a || !b) return undefined;
+  const n = s.length;
+  const out = new Float64Array(n);
+  const ok = a.ok || b.ok ? new Uint8Array(n) : null;
+  const ax = a.x;
+  const bx = b.x;
+  if (!ok) for (let i = 0; i < n; i++) out[i] = f(ax[i]!, bx[i]!);
+  else
+    for (let i = 0; i < n; i++)
+      if ((a.ok === null || a.ok[i]) && (b.ok === null || b.ok[i])) {
+        out[i] = f(ax[i]!, bx[i]!);
+        ok[i] = 1;
+      }
+  return numResult(out, ok, s);
+}
+
+/** Missing (null or NaN) replaced by the number `value`. */
+export function fillNumbers(s: Series, value: number): Series | undefined {
+  const p = positional(s, true);
+  if (!p) return undefined;
+  const { x, ok } = p;
+  const out = ok ? new Float64Array(x.length) : x.slice();
+  if (ok) for (let i = 0; i < x.length; i++) out[i] = ok[i] ? x[i]! : value;
+  return numResult(out, null, s);
+}
+
+/** A running `step` over the present values; missing positions stay missing (pandas skipna). */
+export function cumulativeNumbers(s: Series, step: (acc: number, v: number) => number): Series | undefined {
+  const p = positional(s, true);
+  if (!p) return undefined;
+  const { x, ok } = p;
+  const out = new Float64Array(x.length);
+  let started = false;
+  let acc = 0;
+  for (let i = 0; i < x.length; i++) {
+    if (ok && !ok[i]) continue;
+    acc = started ? step(acc, x[i]!) : x[i]!;
+    started = true;
+    out[i] = acc;
+  }
+  return numResult(out, ok, s);
+}
+
+/**
+ * `f(s[i], s[i - periods])` where both are present (diff, pct_change), or the value `periods`
+ * positions back (shift, NaN kept); undefined unless `periods` is an integer.
+ */
+export function laggedNumbers(
+  s: Series,
+  periods: number,
+  f: ((a: number, b: number) => number) | null,
+): Series | undefined {
+  if (!Number.isInteger(periods)) return undefined;
+  const p = positional(s, f !== null);
+  if (!p) return undefined;
+  const { x, ok } = p;
+  const n = x.length;
+  const out = new Float64Array(n);
+  const has = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const j = i - periods;
+    if (j < 0 || j >= n || (ok && !ok[j])) continue;
+    if (f === null) {
+      out[i] = x[j]!;
+      has[i] = 1;
+    } else if (!ok || ok[i]) {
+      out[i] = f(x[i]!, x[j]!);
+      has[i] = 1;
+    }
+  }
+  return numResult(out, has, s);
+}
+
+/**
+ * `f(value)` for every value (null when missing, NaN as NaN: what the per-value path passes),
+ * called once per position in order. When every result is a number the Series is typed;
+ * otherwise it holds the results as they came (as Series.of over them).
+ */
+export function applyNumbers(s: Series, f: (v: unknown) => unknown): Series | undefined {
+  const p = positional(s, false);
+  if (!p) return undefined;
+  const { x, ok } = p;
+  const n = x.length;
+  const out = new Float64Array(n);
+  let i = 0;
+  for (; i < n; i++) {
+    const r = f(ok && !ok[i] ? null : x[i]);
+    if (typeof r !== 'number') {
+      // a result that is not a number: keep every result as it is (no call repeated)
+      const all = new Array<unknown>(n);
+      for (let k = 0; k < i; k++) all[k] = out[k];
+      all[i] = r;
+      for (let k = i + 1; k < n; k++) all[k] = f(ok && !ok[k] ? null : x[k]);
+      return Series.of(all, s.name, s.labels);
+    }
+    out[i] = r;
+  }
+  return numResult(out, null, s);
+}
+
+/** isna (`missing` 1) or notna (`missing` 0) as a byte mask from a number or dictionary view, or undefined. */
+export function missingMask(s: Series, missing: 0 | 1): Series | undefined {
+  const t = typedOf(s);
+  // dates stay on the per-value path: an invalid Date there is a value, not a missing one
+  if (!t || (t.kind !== 'num' && t.kind !== 'dict') || (t.kind === 'num' && t.type === 'date')) return undefined;
+  const n = s.length;
+  const bits = new Uint8Array(n);
+  const flip = missing ^ 1;
+  if (t.kind === 'dict') {
+    const { codes, rows } = t;
+    for (let i = 0; i < n; i++) bits[i] = +(codes[rows ? rows[i]! : i]! < 0) ^ flip;
+    return Series.bools(bits, s);
+  }
+  const { values, valid, rows } = t;
+  if (!rows && valid !== null) {
+    for (let i = 0; i < n; i++) {
+      const a = values[i]!;
+      bits[i] = (+(valid[i] !== 0) & +(a === a)) ^ missing;
+    }
+    return Series.bools(bits, s);
+  }
+  for (let i = 0; i < n; i++) {
+    const r = rows ? rows[i]! : i;
+    const a = values[r]!;
+    bits[i] = ((valid === null ? 1 : +(valid[r] !== 0)) & +(a === a)) ^ missing;
+  }
+  return Series.bools(bits, s);
+}
+
+/**
+ * `map({ key: value })` on a dictionary column: each dictionary string looked up once (as the
+ * per-value path looks up every row: an own key, else null), then the codes mapped. Typed when
+ * every looked-up value is a number or null; otherwise an array of the same values. undefined
+ * without a dictionary view or for an object that is not a plain one (a getter would run once per
+ * string instead of once per row).
+ */
+export function mapCodes(s: Series, f: Record<string, unknown>): Series | undefined {
+  const t = typedOf(s);
+  if (!t || t.kind !== 'dict') return undefined;
+  const proto = Object.getPrototypeOf(f) as unknown;
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  if (Object.values(Object.getOwnPropertyDescriptors(f)).some((d) => d.get || d.set)) return undefined;
+  const { codes, dict, rows } = t;
+  const looked = dict.map((d) => (Object.hasOwn(f, d) ? f[d] : null));
+  const n = s.length;
+  if (looked.every((v) => v === null || typeof v === 'number')) {
+    const num = new Float64Array(dict.length);
+    const has = new Uint8Array(dict.length);
+    looked.forEach((v, k) => {
+      if (v !== null) {
+        num[k] = v as number;
+        has[k] = 1;
+      }
+    });
+    const out = new Float64Array(n);
+    const ok = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const c = codes[rows ? rows[i]! : i]!;
+      if (c >= 0 && has[c]) {
+        out[i] = num[c]!;
+        ok[i] = 1;
+      }
+    }
+    return numResult(out, ok, s);
+  }
+  const out = new Array<unknown>(n);
+  for (let i = 0; i < n; i++) {
+    const c = codes[rows ? rows[i]! : i]!;
+    out[i] = c < 0 ? null : looked[c];
+  }
+  return Series.of(out, s.name, s.labels);
+}
