@@ -6,7 +6,11 @@
 //   local   the data folder (`sbirtools build-data`) inside the bundle
 //   remote  the same folder on a loopback web server adding 20 ms to every request, an empty cache
 // then, in the remote process, the first touch of the long-text Abstract column and its bytes.
-//   node bench/serverless-cold.mjs [--csv <award_data.csv>] [--repeat 7] [--latency-ms 20]
+// Each start reports its phases from the spawn: Node up (the runner's first line), the handler's
+// module imported (the entry starts the holder process first), the first answer.
+// --base <repo> also bundles that checkout's build (e.g. /work/main) and runs its local starts
+// interleaved with this build's, so the load of a shared machine hits both alike.
+//   node bench/serverless-cold.mjs [--csv <award_data.csv>] [--repeat 7] [--latency-ms 20] [--base <repo>]
 import { execFileSync, spawn } from 'node:child_process';
 import {
   chmodSync,
@@ -32,6 +36,7 @@ const { values } = parseArgs({
     csv: { type: 'string', default: process.env.SBIRTOOLS_BENCH_CSV },
     repeat: { type: 'string', default: '7' },
     'latency-ms': { type: 'string', default: '20' },
+    base: { type: 'string' },
   },
 });
 const repeat = Number(values.repeat);
@@ -66,9 +71,9 @@ const server = createServer((req, res) => {
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${server.address().port}/data/`;
 
-function bundle(name, data) {
+function bundle(name, data, cli = CLI) {
   const out = join(work, name);
-  execFileSync(process.execPath, [CLI, 'bundle', out, '--target', 'lambda', '--data', data], quiet);
+  execFileSync(process.execPath, [cli, 'bundle', out, '--target', 'lambda', '--data', data], quiet);
   // the platform's copy: read-only, nothing above it
   const fn = join(work, `${name}-fn`);
   cpSync(out, fn, { recursive: true });
@@ -90,9 +95,12 @@ writeFileSync(
   runner,
   `
 const event = (code) => ({ version: '2.0', rawPath: '/', rawQueryString: '', headers: { 'content-type': 'application/json' }, requestContext: { domainName: 'fn.lambda-url.us-east-1.on.aws', http: { method: 'POST', path: '/' } }, body: JSON.stringify({ code }), isBase64Encoded: false });
+const at = () => Math.round(performance.timeOrigin + performance.now());
+console.log(JSON.stringify({ phase: 'node', at: at() }));
 const { handler } = await import(process.cwd() + '/index.mjs');
+console.log(JSON.stringify({ phase: 'imported', at: at() }));
 const first = JSON.parse((await handler(event("award_data.groupby('Agency').count().orderby('Agency').array('count')"))).body);
-console.log(JSON.stringify({ phase: 'group-by', ok: first.ok, rows: first.dataset?.rows, engine: first.engine?.name, error: first.error?.message }));
+console.log(JSON.stringify({ phase: 'group-by', at: at(), ok: first.ok, rows: first.dataset?.rows, engine: first.engine?.name, error: first.error?.message }));
 if (process.env.TOUCH_ABSTRACT) {
   const t = performance.now();
   const r = JSON.parse((await handler(event("award_data['Abstract'].str.len().sum()"))).body);
@@ -110,6 +118,7 @@ function coldStart(fn, env = {}) {
   const node = [process.execPath, `--max-old-space-size=${HEAP_MB}`, runner];
   const asNobody = process.getuid?.() === 0;
   const started = performance.now();
+  const spawnedAt = Date.now();
   const child = spawn(
     asNobody ? 'setpriv' : node[0],
     asNobody ? [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...node] : node.slice(1),
@@ -135,30 +144,58 @@ function coldStart(fn, env = {}) {
         .split('\n')
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l));
-      if (code !== 0 || !lines[0]?.ok)
-        reject(new Error(`cold start failed (${code}): ${JSON.stringify(lines)} ${err}`));
-      else resolve({ answeredMs, lines });
+      const answer = lines.find((l) => l.phase === 'group-by');
+      if (code !== 0 || !answer?.ok) reject(new Error(`cold start failed (${code}): ${JSON.stringify(lines)} ${err}`));
+      else {
+        // wall-clock stamps of the child, from the spawn (the same clock on one machine)
+        const phase = (name) => lines.find((l) => l.phase === name).at - spawnedAt;
+        resolve({
+          answeredMs,
+          lines,
+          phases: { nodeUp: phase('node'), imported: phase('imported'), answered: phase('group-by') },
+        });
+      }
     });
   });
 }
 
 const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-// the machine's own floor under the same load: spawn -> exit of a bare `node -e 0`
+/** p50 of spawn -> answer, its ratio to the bare Node start, each start's figure, and the p50 of each phase (ms from the spawn). */
+function summary(runs) {
+  const phases = {};
+  for (const name of ['nodeUp', 'imported', 'answered']) phases[name] = p50(runs.map((r) => r.phases[name]));
+  const p = p50(runs.map((r) => r.answeredMs));
+  return {
+    p50Ms: p,
+    xBareNode: Math.round((p / p50(bare)) * 10) / 10,
+    runsMs: runs.map((r) => r.answeredMs),
+    phasesP50Ms: phases,
+  };
+}
+// the machine's own floor under the same load: spawn -> exit of a bare `node -e 0`, measured
+// before each cold start, so it sees the same moments of a shared machine's load
 const bare = [];
-for (let i = 0; i < repeat; i++) {
+function bareNode() {
   const t = performance.now();
   execFileSync(process.execPath, ['-e', '0']);
   bare.push(Math.round(performance.now() - t));
 }
 const local = bundle('local', dataDir);
 const remote = bundle('remote', url);
+const base = values.base ? bundle('base-local', dataDir, join(values.base, 'bin', 'sbirtools.js')) : undefined;
 const localRuns = [];
-for (let i = 0; i < repeat; i++) localRuns.push((await coldStart(local.fn)).answeredMs);
+const baseRuns = [];
+for (let i = 0; i < repeat; i++) {
+  bareNode();
+  localRuns.push(await coldStart(local.fn));
+  if (base) baseRuns.push(await coldStart(base.fn));
+}
 const remoteRuns = [];
 const remoteBytes = [];
 for (let i = 0; i < repeat; i++) {
   served.clear();
-  remoteRuns.push((await coldStart(remote.fn)).answeredMs);
+  bareNode();
+  remoteRuns.push(await coldStart(remote.fn));
   remoteBytes.push([...served.values()].reduce((n, b) => n + b, 0));
 }
 served.clear();
@@ -178,11 +215,11 @@ console.log(
       bundleMb: { local: local.mb, remote: remote.mb },
       heapCapMb: HEAP_MB,
       bareNodeP50Ms: p50(bare),
-      local: { p50Ms: p50(localRuns), runsMs: localRuns },
+      local: summary(localRuns),
+      ...(base ? { baseLocal: { build: values.base, bundleMb: base.mb, ...summary(baseRuns) } } : {}),
       remote: {
         latencyMsPerRequest: latencyMs,
-        p50Ms: p50(remoteRuns),
-        runsMs: remoteRuns,
+        ...summary(remoteRuns),
         bytesFetchedFirstAnswer: remoteBytes[0],
       },
       abstractFirstTouch: {

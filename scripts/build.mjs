@@ -34,6 +34,9 @@ await buildHolder(root);
 // the CLI's `run` path, bundled the same way (bin/sbirtools.js loads it when present)
 const { buildCli } = await import('./build-cli.mjs');
 await buildCli(root);
+// the entries of a Node function bundle (`sbirtools bundle --target lambda|vercel`), bundled the same way
+const { buildFn } = await import('./build-fn.mjs');
+await buildFn(root);
 // the Cloudflare Workers module (QuickJS, no node: import) that `sbirtools bundle --target workers` ships
 const { buildWorker } = await import('./build-worker.mjs');
 await buildWorker(root);

@@ -19,6 +19,8 @@ export interface NodeTargetLayout {
 
 const MB = 1024 * 1024;
 const PKG = './node_modules/sbirtools/dist/src';
+/** The one-file-per-chunk bundle of the function entries (scripts/build-fn.mjs). */
+const FN = './node_modules/sbirtools/dist/fn';
 
 /** The entry file, the files around it and the limits, per Node target. */
 export function nodeTargetLayout(
@@ -30,13 +32,17 @@ export function nodeTargetLayout(
   if (target === 'lambda') {
     return {
       functionDir: '.',
-      modules: ['dist/src/adapters/lambdaHandler.js'],
+      // the bundled entries the function loads, and the compiled modules they were made from: the
+      // tracer follows the latter's literal `new URL(..., import.meta.url)` to the run-time files
+      modules: ['dist/fn/prewarm.js', 'dist/fn/lambdaHandler.js', 'dist/src/adapters/lambdaHandler.js'],
       entry: {
         name: 'index.mjs',
         source: `// AWS Lambda function written by \`sbirtools bundle --target lambda\`. Handler: index.handler (runtime nodejs${nodeMajor}.x).
 // API Gateway HTTP API (payload 2.0) or a Function URL: POST {"code": "..."} -> the RunResult as JSON.
 ${preamble}
-const { lambdaHandler } = await import('${PKG}/adapters/lambdaHandler.js');
+// the holder process starts now, so its start-up overlaps the import of the handler below
+(await import('${FN}/prewarm.js')).prewarmSandbox();
+const { lambdaHandler } = await import('${FN}/lambdaHandler.js');
 export const handler = lambdaHandler({ sandbox: sandboxOptions() });
 `,
       },
@@ -48,14 +54,22 @@ export const handler = lambdaHandler({ sandbox: sandboxOptions() });
     const fn = '.vercel/output/functions/api/run.func';
     return {
       functionDir: fn,
-      modules: ['dist/src/adapters/handler.js', 'dist/src/adapters/nodeListener.js'],
+      modules: [
+        'dist/fn/prewarm.js',
+        'dist/fn/handler.js',
+        'dist/fn/nodeListener.js',
+        'dist/src/adapters/handler.js',
+        'dist/src/adapters/nodeListener.js',
+      ],
       entry: {
         name: 'index.mjs',
         source: `// Vercel function written by \`sbirtools bundle --target vercel\` (Build Output API; deploy: vercel deploy --prebuilt).
 // POST /api/run {"code": "..."} -> the RunResult as JSON.
 ${preamble}
-const { createHandler } = await import('${PKG}/adapters/handler.js');
-const { toNodeListener } = await import('${PKG}/adapters/nodeListener.js');
+// the holder process starts now, so its start-up overlaps the import of the handler below
+(await import('${FN}/prewarm.js')).prewarmSandbox();
+const { createHandler } = await import('${FN}/handler.js');
+const { toNodeListener } = await import('${FN}/nodeListener.js');
 export default toNodeListener(createHandler({ sandbox: sandboxOptions() }));
 `,
       },

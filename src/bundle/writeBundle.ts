@@ -7,6 +7,7 @@ import { nodeTargetLayout, BUNDLE_TARGETS, type BundleData, type BundleTarget } 
 import { writeWorkersBundle } from './writeWorkersBundle.js';
 import { writeVercelEdgeBundle } from './writeVercelEdgeBundle.js';
 import { summarize, type BundleSummary } from './summarize.js';
+import { shipCodeCaches } from './shipCodeCaches.js';
 
 export type { BundleSummary } from './summarize.js';
 
@@ -53,6 +54,8 @@ export async function writeBundle(outDir: string, options: BundleOptions): Promi
       writeFileSync(join(out, path), text);
     }
     if (data.kind === 'folder') cpSync(data.dir, join(fnDir, 'data'), { recursive: true, dereference: true });
+    // a cold function's temp directory is empty: the holder's and the prelude's compiled code come with the bundle
+    const caches = shipCodeCaches(join(fnDir, 'node_modules', 'sbirtools'));
     const summary = summarize(out, options.target, join(layout.functionDir, layout.entry.name), layout.maxBytes, fnDir);
     if (process.platform !== 'linux' || process.arch !== 'x64') {
       summary.notes.push(
@@ -62,6 +65,9 @@ export async function writeBundle(outDir: string, options: BundleOptions): Promi
     summary.notes.push(
       `Engine: the isolated-vm addon in this install, built for Node ${nodeMajor} (${process.platform}-${process.arch}); deploy on a Node ${nodeMajor} runtime, or 'auto' falls back to the QuickJS WASM engine (also bundled).`,
     );
+    for (const [what, cache] of Object.entries(caches))
+      if ('failed' in cache)
+        summary.notes.push(`No ${what} code cache in the bundle (${cache.failed}): a cold start compiles the ${what}.`);
     if (data.kind === 'synthetic')
       summary.notes.push(
         'Data: the embedded synthetic sample (not real award data). Pass --data <built folder|https URL> for the real dataset.',

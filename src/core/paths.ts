@@ -68,13 +68,21 @@ export function chartWorkerPath(): string {
 /**
  * The holder process entry point: the one-file bundle (scripts/build-holder.mjs; it starts in
  * about half the time of ~200 separate modules), or the compiled module when no bundle was built.
+ * In a function bundle that ships the holder's V8 code cache (`sbirtools bundle`), the loader that
+ * compiles the CommonJS copy of the bundle with it (holderBoot.cjs).
  */
 export function holderEntryPath(): string {
   if (import.meta.url.endsWith('/dist/src/core/paths.js')) {
+    const boot = fileURLToPath(new URL('../../holder/holderBoot.cjs', import.meta.url));
+    const main = fileURLToPath(new URL('../../holder/holderMain.cjs', import.meta.url));
+    if (existsSync(`${main}.codecache`) && existsSync(boot)) return boot;
     const beside = fileURLToPath(new URL('../../holder/holderMain.mjs', import.meta.url));
     if (existsSync(beside)) return beside;
   }
-  const bundle = join(packageRoot(), 'dist', 'holder', 'holderMain.mjs');
+  const holder = join(packageRoot(), 'dist', 'holder');
+  if (existsSync(join(holder, 'holderMain.cjs.codecache')) && existsSync(join(holder, 'holderBoot.cjs')))
+    return join(holder, 'holderBoot.cjs');
+  const bundle = join(holder, 'holderMain.mjs');
   return existsSync(bundle) ? bundle : compiledPath('src', 'runtime', 'holder', 'holderMain.js');
 }
 

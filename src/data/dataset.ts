@@ -18,6 +18,11 @@ export interface Dataset {
   loadRows?(name: string, start: number, end: number, reuse?: boolean): Extract<ColumnData, { kind: 'utf8' }> | null;
   /** Optional: characters per row of rows [start, end) of a utf8 column (-1 for null) without reading its text; null when unknown. */
   textLengths?(name: string, start: number, end: number): Int32Array | null;
+  /**
+   * Optional (remote data): fetch these columns ahead of their first touch, in parallel; never
+   * throws (the first touch reports a failure). Names that are not columns are ignored.
+   */
+  prefetch?(names: string[]): Promise<void>;
   /** Releases the cache file handle; loaded columns stay usable. Idempotent. */
   close(): void;
 }

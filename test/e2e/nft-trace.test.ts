@@ -35,6 +35,8 @@ describe('@vercel/nft tracing of an app that imports sbirtools', () => {
       'dist/holder/holderMain.mjs',
       'dist/prelude/bundle.js',
       'dist/src/runtime/prepare/codeCheckWorker.js',
+      'dist/src/data/remote/fetchWorker.js',
+      'dist/src/data/formats/decodeWorker.js',
       'package.json',
     ]) {
       expect(files, needed).toContain(join(root, needed));

@@ -229,5 +229,10 @@ function runJob(
 
 /** The compiled worker script (workerScript.ts says where it is looked for). */
 function workerPath(): URL {
-  return workerScript(import.meta.url, 'decodeInWorker.js', 'src/data/formats/decodeWorker.js');
+  return workerScript(
+    import.meta.url,
+    'decodeInWorker.js',
+    new URL('./decodeWorker.js', import.meta.url),
+    'src/data/formats/decodeWorker.js',
+  );
 }

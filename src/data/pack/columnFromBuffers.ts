@@ -19,7 +19,8 @@ export function columnFromBuffers(
   const typed = <T>(role: string, unit: number, Ctor: new (b: ArrayBuffer, o: number, n: number) => T): T | string => {
     const b = raw[role]!;
     if (b.byteLength % unit !== 0) return `${role} length ${b.byteLength}`;
-    const aligned = b.byteOffset % unit === 0 ? b : b.slice();
+    // a copy: `slice()` of a Node Buffer is a view at the same (misaligned) offset
+    const aligned = b.byteOffset % unit === 0 ? b : new Uint8Array(b);
     return new Ctor(aligned.buffer as ArrayBuffer, aligned.byteOffset, aligned.byteLength / unit);
   };
   let col: ColumnData;

@@ -1,12 +1,14 @@
 import { gunzipSync } from 'node:zlib';
 import type { ColumnData } from '../../../schema/columnar.js';
 import { columnFromBuffers } from './columnFromBuffers.js';
+import { inflatePages } from './inflatePages.js';
 import type { PackColumn } from './manifest.js';
 
 /**
  * A column file's bytes -> the column, in Node: each buffer inflated by `node:zlib` into at most
  * its `rawLength` (a buffer that inflates to more or less is refused, so a damaged or hostile file
- * cannot balloon), gzip's CRC-32 checked by zlib.
+ * cannot balloon), gzip's CRC-32 checked by zlib. A paged buffer (long text) is inflated page by
+ * page on several threads (inflatePages.ts).
  * @returns the column, or a string saying what is wrong.
  * @example const col = inflateColumn(entry, manifest.numRows, readFileSync(file));
  */
@@ -18,6 +20,12 @@ export function inflateColumn(entry: PackColumn, numRows: number, file: Uint8Arr
     if (b.codec === 'none') {
       if (b.length !== b.rawLength) return `${role}: stored ${b.length} bytes, expected ${b.rawLength}`;
       raw[role] = stored;
+      continue;
+    }
+    if (b.pages) {
+      const pages = inflatePages(stored, b);
+      if (typeof pages === 'string') return `${role}: ${pages}`;
+      raw[role] = pages;
       continue;
     }
     let out: Uint8Array;

@@ -16,6 +16,15 @@ const BufferSchema = z.object({
   /** Bytes once inflated: the typed array's byte length. */
   rawLength: z.number().int().nonnegative(),
   codec: z.enum(['gzip', 'none']),
+  /**
+   * A long buffer (PAGED_MIN_BYTES and up) is stored as independent gzip members of `pageRaw`
+   * bytes each (the last one shorter), so its pages inflate in parallel: the stored length of each.
+   * Absent: one gzip stream. The concatenation is still one valid gzip file (a reader that ignores
+   * this field inflates it in one pass).
+   */
+  pages: z.array(z.number().int().positive()).optional(),
+  /** Bytes of every page but the last once inflated (with `pages`). */
+  pageRaw: z.number().int().positive().optional(),
 });
 export type PackBuffer = z.infer<typeof BufferSchema>;
 
@@ -74,8 +83,19 @@ export function parseManifest(text: string): PackManifest | string {
   for (const c of parsed.data.columns) {
     if (names.has(c.name)) return `column ${JSON.stringify(c.name)} listed twice`;
     names.add(c.name);
-    for (const b of Object.values(c.buffers))
+    for (const b of Object.values(c.buffers)) {
       if (b.offset + b.length > c.bytes) return `a buffer of column ${JSON.stringify(c.name)} lies outside its file`;
+      if ((b.pages === undefined) !== (b.pageRaw === undefined) || (b.pages && b.codec !== 'gzip'))
+        return `a buffer of column ${JSON.stringify(c.name)} has a malformed page list`;
+      if (
+        b.pages &&
+        b.pageRaw &&
+        (pageSum(b.pages) !== b.length || b.pages.length !== Math.ceil(b.rawLength / b.pageRaw))
+      )
+        return `the pages of a buffer of column ${JSON.stringify(c.name)} do not add up to the buffer`;
+    }
   }
   return parsed.data;
 }
+
+const pageSum = (pages: number[]) => pages.reduce((n, p) => n + p, 0);

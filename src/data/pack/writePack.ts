@@ -18,6 +18,10 @@ import {
 const gzip = promisify(gzipCb);
 /** zlib level 6: within a few % of level 9's size at a third of its time (docs/benchmarks.md). */
 export const GZIP_LEVEL = 6;
+/** A buffer this long or longer is stored in independent pages (manifest.ts `pages`): long text. */
+const PAGED_MIN_BYTES = 64 * 1024 * 1024;
+/** Raw bytes per page: enough pages to share among a few threads, each still compressing as well as one stream would (gzip's window is 32 KiB). */
+const PAGE_RAW_BYTES = 8 * 1024 * 1024;
 
 /**
  * Writes a format-2 data folder from an open Dataset: one gzip-compressed file per column, then
@@ -31,6 +35,8 @@ export async function writePack(
   dir: string,
   ds: Dataset,
   key: string,
+  /** Where paging starts and the page size (tests make them small). */
+  paging: { minBytes: number; pageBytes: number } = { minBytes: PAGED_MIN_BYTES, pageBytes: PAGE_RAW_BYTES },
 ): Promise<{ manifest: PackManifest; bytes: number }> {
   await mkdir(join(dir, 'columns'), { recursive: true });
   const width = ds.meta.columns.length > 100 ? 3 : 2;
@@ -38,7 +44,7 @@ export async function writePack(
   let total = 0;
   for (const [i, meta] of ds.meta.columns.entries()) {
     const file = `columns/${String(i).padStart(width, '0')}.col`;
-    const { bytes, buffers } = await packColumn(ds.loadColumn(meta.name));
+    const { bytes, buffers } = await packColumn(ds.loadColumn(meta.name), paging);
     await writeAtomic(join(dir, file), bytes);
     total += bytes.byteLength;
     columns.push({
@@ -68,7 +74,10 @@ export async function writePack(
   return { manifest, bytes: total + Buffer.byteLength(text) };
 }
 
-async function packColumn(col: ColumnData): Promise<{ bytes: Uint8Array; buffers: Record<string, PackBuffer> }> {
+async function packColumn(
+  col: ColumnData,
+  paging: { minBytes: number; pageBytes: number },
+): Promise<{ bytes: Uint8Array; buffers: Record<string, PackBuffer> }> {
   const data = col as unknown as Record<string, Float64Array | Int32Array | Uint8Array>;
   const roles = ROLES[col.kind];
   const stored = await Promise.all(
@@ -76,12 +85,23 @@ async function packColumn(col: ColumnData): Promise<{ bytes: Uint8Array; buffers
       const a = data[role]!;
       const raw = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
       if (raw.byteLength === 0) return { raw, out: raw, codec: 'none' as const };
-      const z = new Uint8Array(
-        await gzip(raw, { level: GZIP_LEVEL, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY }),
+      const paged = raw.byteLength >= paging.minBytes;
+      const parts = await Promise.all(
+        (paged ? pageSlices(raw, paging.pageBytes) : [raw]).map(
+          async (part) =>
+            new Uint8Array(
+              await gzip(part, { level: GZIP_LEVEL, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY }),
+            ),
+        ),
       );
-      return z.byteLength < raw.byteLength
-        ? { raw, out: z, codec: 'gzip' as const }
-        : { raw, out: raw, codec: 'none' as const };
+      const z = parts.length === 1 ? parts[0]! : concat(parts);
+      if (z.byteLength >= raw.byteLength) return { raw, out: raw, codec: 'none' as const };
+      return {
+        raw,
+        out: z,
+        codec: 'gzip' as const,
+        ...(paged ? { pages: parts.map((p) => p.byteLength), pageRaw: paging.pageBytes } : {}),
+      };
     }),
   );
   const bytes = new Uint8Array(stored.reduce((n, s) => n + s.out.byteLength, 0));
@@ -89,10 +109,32 @@ async function packColumn(col: ColumnData): Promise<{ bytes: Uint8Array; buffers
   let at = 0;
   for (const [i, s] of stored.entries()) {
     bytes.set(s.out, at);
-    buffers[roles[i]!] = { offset: at, length: s.out.byteLength, rawLength: s.raw.byteLength, codec: s.codec };
+    buffers[roles[i]!] = {
+      offset: at,
+      length: s.out.byteLength,
+      rawLength: s.raw.byteLength,
+      codec: s.codec,
+      ...('pages' in s ? { pages: s.pages, pageRaw: s.pageRaw } : {}),
+    };
     at += s.out.byteLength;
   }
   return { bytes, buffers };
+}
+
+function pageSlices(raw: Uint8Array, size: number): Uint8Array[] {
+  const pages: Uint8Array[] = [];
+  for (let at = 0; at < raw.byteLength; at += size) pages.push(raw.subarray(at, at + size));
+  return pages;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
 }
 
 /** Temp file in the same folder, renamed over `path` when complete; removed on failure. */

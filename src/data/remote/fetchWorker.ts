@@ -2,13 +2,10 @@
  * Worker thread of syncFetch.ts: fetches one column file, checks its size and SHA-256 against the
  * manifest, caches it atomically, hands the bytes back, and wakes the waiting thread.
  */
-import { createHash } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
-import { fetchBytes } from './fetchBytes.js';
-import { fetchFailed } from './fetchFailed.js';
+import { fetchColumn } from './fetchColumn.js';
 import type { RemoteOptions } from './remoteOptions.js';
-import { writeCachedSync } from './columnCache.js';
 
 /** A job for this worker. */
 export interface FetchJob {
@@ -33,26 +30,7 @@ export type FetchAnswer =
 async function run(job: FetchJob): Promise<FetchAnswer> {
   const url = new URL(job.url);
   try {
-    if (job.bytes > job.opts.maxColumnBytes)
-      throw fetchFailed(
-        url,
-        `the manifest gives this column file ${job.bytes} bytes, over the cap of ${job.opts.maxColumnBytes} (remoteData.maxColumnBytes)`,
-      );
-    const { bytes, requests } = await fetchBytes(url, job.opts, {
-      maxBytes: job.opts.maxColumnBytes,
-      expectedBytes: job.bytes,
-    });
-    if (bytes.byteLength !== job.bytes)
-      throw fetchFailed(url, `the column file has ${bytes.byteLength} bytes, the manifest says ${job.bytes}`);
-    const sha = createHash('sha256').update(bytes).digest('hex');
-    // checked before it is cached or used: a file whose hash differs is never written
-    if (sha !== job.sha256)
-      throw fetchFailed(
-        url,
-        `the column file's hash ${sha.slice(0, 12)}… differs from the manifest's ${job.sha256.slice(0, 12)}…`,
-      );
-    const cached = job.dest !== null && writeCachedSync(job.dest, bytes);
-    return { ok: true, bytes, requests, cached };
+    return { ok: true, ...(await fetchColumn(url, job.bytes, job.sha256, job.dest, job.opts)) };
   } catch (err) {
     const e = err as { code?: string; message?: string; hint?: string; host?: string; path?: string; status?: number };
     return {

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataError } from '../errors.js';
 import type { Dataset } from '../dataset.js';
@@ -6,10 +6,14 @@ import { parseManifest, type PackManifest } from '../pack/manifest.js';
 import { packDataset } from '../pack/readPack.js';
 import { columnCachePath, readCached, remoteCacheDir, writeCachedSync } from './columnCache.js';
 import { fetchBytes } from './fetchBytes.js';
+import { fetchColumn } from './fetchColumn.js';
 import { fetchFailed } from './fetchFailed.js';
 import { MAX_MANIFEST_BYTES, remoteOptions, type RemoteOptions } from './remoteOptions.js';
 import { dataFolderUrl } from './remoteUrl.js';
 import { fetchColumnSync, prepareFetchThread } from './syncFetch.js';
+
+/** Largest column file fetched ahead by prefetch() (the categorical and numeric columns are far smaller). */
+const PREFETCH_MAX_BYTES = 16 * 1024 * 1024;
 
 /** The HTTP validators and freshness of a cached manifest. */
 interface ManifestMeta {
@@ -42,7 +46,7 @@ export async function openRemoteDataset(
   cacheDir: string,
   options: RemoteOptions = {},
   env: Record<string, string | undefined> = process.env,
-): Promise<Dataset & { remote: RemoteStats }> {
+): Promise<Dataset & { remote: RemoteStats; prefetch(names: string[]): Promise<void> }> {
   const opts = remoteOptions(options, env);
   const { folder, manifest: manifestUrl } = dataFolderUrl(url, opts.allowHttp);
   const dir = remoteCacheDir(cacheDir, folder.href);
@@ -51,9 +55,17 @@ export async function openRemoteDataset(
   const { manifest, warning } = await loadManifest(manifestUrl, dir, opts, stats);
   const rebuild = `Upload the folder again from \`sbirtools build-data\` (the cache at ${dir} may be deleted at any time).`;
   const fromCache = new Set<string>();
+  /** Columns fetched ahead of their first touch (prefetch), kept until that touch takes them. */
+  const ahead = new Map<string, Uint8Array>();
+  const started = new Set<string>();
   const ds = packDataset(
     manifest,
     (entry) => {
+      const early = ahead.get(entry.name);
+      if (early) {
+        ahead.delete(entry.name);
+        return early;
+      }
       const path = columnCachePath(dir, entry.sha256);
       const cached = readCached(path, entry.bytes);
       if (cached) {
@@ -73,6 +85,33 @@ export async function openRemoteDataset(
   return {
     ...ds,
     remote: stats,
+    /**
+     * Fetch the named columns that are neither loaded nor cached, all at once on this thread
+     * (verified and cached as on a first touch), so a run that reads them waits for one round
+     * trip, not one per column and not for the fetch thread's start. Never throws: a column that
+     * fails here is fetched again by its first touch, which reports the failure.
+     */
+    async prefetch(names) {
+      const byName = new Map(manifest.columns.map((c) => [c.name, c]));
+      await Promise.all(
+        names.map(async (name) => {
+          const entry = byName.get(name);
+          // a name in the code need not be read: a long-text column waits for its first touch
+          if (!entry || started.has(name) || entry.bytes > Math.min(PREFETCH_MAX_BYTES, opts.maxColumnBytes)) return;
+          started.add(name);
+          const path = columnCachePath(dir, entry.sha256);
+          if (existsSync(path)) return;
+          try {
+            const got = await fetchColumn(new URL(entry.file, folder), entry.bytes, entry.sha256, path, opts);
+            stats.requests += got.requests;
+            stats.bytesFetched += got.bytes.byteLength;
+            ahead.set(name, got.bytes);
+          } catch {
+            // the first touch fetches it again and reports what fails
+          }
+        }),
+      );
+    },
     loadColumn(name) {
       try {
         return ds.loadColumn(name);

@@ -90,5 +90,10 @@ function startWorker(): Worker {
 
 /** The compiled worker script (workerScript.ts says where it is looked for). */
 function workerPath(): URL {
-  return workerScript(import.meta.url, 'syncFetch.js', 'src/data/remote/fetchWorker.js');
+  return workerScript(
+    import.meta.url,
+    'syncFetch.js',
+    new URL('./fetchWorker.js', import.meta.url),
+    'src/data/remote/fetchWorker.js',
+  );
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CodeCacheFile } from './isolated-vm/codeCacheFile.js';
 import type { Ivm } from './isolated-vm/loadIsolatedVm.js';
 import { preludeBundlePath } from '../../core/paths.js';
@@ -14,8 +14,9 @@ type CachedData = IVM.ExternalCopy<ArrayBuffer>;
 let source: string | undefined;
 let cachedData: CachedData | undefined;
 let diskCache: CodeCacheFile | undefined;
-/** Whether the disk cache was consulted already (once per process: after that the memory copy serves). */
+/** Whether the disk caches were consulted already (once per process: after that the memory copy serves). */
 let diskTried = false;
+let cacheName: { file: string; key: string } | undefined;
 
 /** The prelude bundle's source, read once per process. */
 export function preludeSource(): string {
@@ -24,30 +25,51 @@ export function preludeSource(): string {
 }
 
 /**
+ * The code cache file's name and its checked key: they carry the prelude's hash, the V8 version and
+ * the platform, so a file made for another prelude or another V8 is never offered to V8.
+ */
+export function preludeCodeCacheName(): { file: string; key: string } {
+  if (cacheName) return cacheName;
+  const hash = createHash('sha256').update(preludeSource()).digest('hex');
+  const v8 = process.versions.v8;
+  cacheName = {
+    file: `prelude-${hash.slice(0, 16)}-v8-${v8}-${process.arch}.codecache`,
+    key: `prelude sha256:${hash} v8:${v8} ${process.platform}-${process.arch}`,
+  };
+  return cacheName;
+}
+
+/**
  * Keep the prelude's V8 code cache in `cacheDir` too (the data cache's folder), so the first
- * isolate of a new process skips the prelude's compile. The file name and its checked key carry
- * the prelude's hash, the V8 version and the platform; the first folder given wins.
+ * isolate of a new process skips the prelude's compile. The first folder given wins.
  */
 export function usePreludeCodeCacheDir(cacheDir: string): void {
   if (diskCache) return;
-  const hash = createHash('sha256').update(preludeSource()).digest('hex');
-  const v8 = process.versions.v8;
-  diskCache = new CodeCacheFile(
-    join(cacheDir, `prelude-${hash.slice(0, 16)}-v8-${v8}-${process.arch}.codecache`),
-    `prelude sha256:${hash} v8:${v8} ${process.platform}-${process.arch}`,
-  );
+  const { file, key } = preludeCodeCacheName();
+  diskCache = new CodeCacheFile(join(cacheDir, file), key);
+}
+
+/**
+ * The code cache shipped beside the prelude bundle (`sbirtools bundle` writes it there): a cold
+ * function starts with an empty temp directory, so this is the only cache its first isolate can
+ * have. Read only; a file that fails a check, or that V8 rejects, costs the compile it would save.
+ */
+function shippedCodeCache(): CodeCacheFile {
+  const { file, key } = preludeCodeCacheName();
+  return new CodeCacheFile(join(dirname(preludeBundlePath()), file), key);
 }
 
 /**
  * Compile the prelude in `isolate`, consuming V8 code cache made by an earlier isolate of this
  * process (parsing Arquero once per process, not once per isolate) or, for the first isolate of
- * a process, by an earlier process (the file set by usePreludeCodeCacheDir; V8 rejects bytes that
- * do not match its version, flags or the source, and the file is then rewritten).
+ * a process, by an earlier process (the file set by usePreludeCodeCacheDir, else the one shipped
+ * beside the prelude; V8 rejects bytes that do not match its version, flags or the source, and the
+ * file in the cache folder is then rewritten).
  */
 export function compilePrelude(ivm: Ivm, isolate: Isolate): Script {
-  if (!cachedData && diskCache && !diskTried) {
+  if (!cachedData && !diskTried) {
     diskTried = true;
-    const bytes = diskCache.read();
+    const bytes = diskCache?.read() ?? shippedCodeCache().read();
     if (bytes) {
       const copy = new Uint8Array(bytes.length);
       copy.set(bytes);
@@ -77,4 +99,30 @@ function saveToDisk(data: CachedData): void {
   if (saved || !diskCache) return;
   saved = true;
   diskCache.write(new Uint8Array(data.copy()));
+}
+
+/**
+ * Compile the prelude in a fresh isolate and write its code cache beside the prelude bundle, where
+ * compilePrelude() finds it when the cache folder has none (`sbirtools bundle` runs this in a
+ * process with the holder's flags, from the bundle's own copy of the package).
+ * @returns the file written.
+ * @throws when the folder cannot be written or V8 makes no cache.
+ * @public used by src/bundle/shipPreludeCodeCache.ts in a child process (knip cannot follow that import)
+ */
+export function writeShippedPreludeCodeCache(ivm: Ivm): string {
+  const isolate = new ivm.Isolate({ memoryLimit: 128 });
+  try {
+    const script = isolate.compileScriptSync(preludeSource(), {
+      filename: 'sbirtools-prelude.js',
+      produceCachedData: true,
+    }) as Script & { cachedData?: CachedData };
+    if (!script.cachedData) throw new Error('V8 made no code cache for the prelude');
+    const file = shippedCodeCache();
+    // written through CodeCacheFile (header, key, checksum), then read back: a silent write failure throws here
+    file.write(new Uint8Array(script.cachedData.copy()));
+    if (!file.read()) throw new Error(`could not write ${file.path}`);
+    return file.path;
+  } finally {
+    isolate.dispose();
+  }
 }

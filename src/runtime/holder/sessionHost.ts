@@ -8,8 +8,9 @@ import type { OutputListener, SessionSpec, SourceRunRequest } from './protocol.j
 import { CodeChecker, parseTimeout } from '../prepare/codeChecker.js';
 import { emptyOutcome } from './backend.js';
 import type { DatasetInfo } from '../../../schema/result.js';
-import { WarmSessions } from './warmSessions.js';
+import { WarmSessions, type Built } from './warmSessions.js';
 import { tableMemory } from '../../data/formats/lazyParquet/tableMemory.js';
+import { collectColumnNames } from '../../policy/index.js';
 import { usePreludeCodeCacheDir } from '../engines/preludeScript.js';
 import { processMemory } from './processMemory.js';
 
@@ -27,6 +28,8 @@ interface Entry {
   session: EngineSession;
   dataset: DatasetInfo | undefined;
   engine: EngineLabel;
+  /** Remote data: fetch the columns a run names before it starts (tableProviders.ts). */
+  prefetch?: ((names: string[]) => Promise<void>) | undefined;
 }
 
 /**
@@ -58,8 +61,8 @@ export class SessionHost {
 
   async open(id: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined; engine: EngineLabel }> {
     this.close(id);
-    const { session, dataset, engine } = (await this.warm.take(spec)) ?? (await this.build(spec));
-    this.sessions.set(id, { spec, session, dataset, engine });
+    const { session, dataset, engine, prefetch } = (await this.warm.take(spec)) ?? (await this.build(spec));
+    this.sessions.set(id, { spec, session, dataset, engine, prefetch });
     return { dataset, engine };
   }
 
@@ -68,18 +71,18 @@ export class SessionHost {
     return this.warm.count();
   }
 
-  private async build(
-    spec: SessionSpec,
-  ): Promise<{ session: EngineSession; dataset: DatasetInfo | undefined; engine: EngineLabel }> {
+  private async build(spec: SessionSpec): Promise<Built> {
     // resolved first: an engine that cannot load is the caller's error, before any data is opened
     const engine = await resolveEngine(spec.engine);
     const providers: TableProvider[] = [];
     let dataset: DatasetInfo | undefined;
+    let prefetch: Built['prefetch'];
     if (spec.data) {
       usePreludeCodeCacheDir(spec.data.cacheDir);
       const award = await this.tables.award(spec.data);
       providers.push(award.provider);
       dataset = award.info;
+      prefetch = award.prefetch;
     }
     const session = await openEngineSession(
       engine,
@@ -87,7 +90,7 @@ export class SessionHost {
       spec.tables.length > 0 ? this.loadTables(spec, providers) : providers,
       dataset,
     );
-    return { session, dataset, engine: engine.label };
+    return { session, dataset, engine: engine.label, prefetch };
   }
 
   /**
@@ -111,6 +114,9 @@ export class SessionHost {
     const received = performance.now();
     const entry = this.sessions.get(id);
     if (!entry) throw new Error(`no open session ${id}`);
+    // remote data: the columns the code names are fetched while it is checked, all at once
+    const named = entry.prefetch ? collectColumnNames(req.source) : null;
+    const fetching = named && entry.prefetch ? entry.prefetch(named) : undefined;
     const pending = this.checker.check(req.source, req.preset, req.timeoutMs, entry.spec.limits.memoryLimitMb, id);
     let checked = pending instanceof Promise ? await pending : pending;
     if (checked === 'aborted') return emptyOutcome('aborted', 'the run was cancelled by its AbortSignal');
@@ -125,6 +131,8 @@ export class SessionHost {
       reset = true;
     }
     const current = this.sessions.get(id)!;
+    // bounded by the run's own time: a slow host leaves the rest to the columns' first touch
+    if (fetching) await Promise.race([fetching, new Promise((r) => setTimeout(r, remainingMs).unref())]);
     this.startWatch();
     try {
       const run = {

@@ -54,15 +54,22 @@ export function providerFromColumnar(table: ColumnarTable): TableProvider {
  * binary cache, columns loaded lazily), extra CSV tables once per path.
  */
 export class TableCache {
-  private datasets = new Map<string, Promise<{ provider: TableProvider; info: DatasetInfo }>>();
+  private datasets = new Map<
+    string,
+    Promise<{ provider: TableProvider; info: DatasetInfo; prefetch?: (names: string[]) => Promise<void> }>
+  >();
   private csvTables = new Map<string, Promise<TableProvider>>();
 
-  award(source: DataSourceSpec): Promise<{ provider: TableProvider; info: DatasetInfo }> {
+  award(
+    source: DataSourceSpec,
+  ): Promise<{ provider: TableProvider; info: DatasetInfo; prefetch?: (names: string[]) => Promise<void> }> {
     const key = JSON.stringify(source);
     let entry = this.datasets.get(key);
     if (!entry) {
       entry = openDataset(source).then((ds: Awaited<ReturnType<typeof openDataset>>) => ({
         info: ds.info,
+        // remote data: the columns a run names are fetched together before it starts (sessionHost.ts)
+        ...(ds.prefetch ? { prefetch: (names: string[]) => ds.prefetch!(names) } : {}),
         provider: {
           meta: { ...ds.meta, name: 'award_data' },
           loadColumn: (name: string) => ds.loadColumn(name),

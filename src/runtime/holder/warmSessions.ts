@@ -7,6 +7,8 @@ export interface Built {
   session: EngineSession;
   dataset: DatasetInfo | undefined;
   engine: EngineLabel;
+  /** Remote data: fetch the columns a run names before it starts. */
+  prefetch?: ((names: string[]) => Promise<void>) | undefined;
 }
 
 /** How many distinct session shapes keep a spare (most recently used first). */
