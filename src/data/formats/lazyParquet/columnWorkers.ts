@@ -183,7 +183,12 @@ export function columnWorkers(heapMb: number): ColumnWorkers {
   let pool = pools.get(heapMb);
   if (!pool) {
     pool = new ColumnWorkers(
-      workerScript(import.meta.url, 'columnWorkers.js', 'src/data/formats/lazyParquet/columnWorker.js'),
+      workerScript(
+        import.meta.url,
+        'columnWorkers.js',
+        new URL('./columnWorker.js', import.meta.url),
+        'src/data/formats/lazyParquet/columnWorker.js',
+      ),
     );
     pools.set(heapMb, pool);
   }
