@@ -19,6 +19,8 @@ export interface BudgetLimits {
 /** How long a concurrency slot lives without renewal (a replica that dies frees its slots after this). */
 const SLOT_TTL_MS = 15_000;
 const MINUTE = 60_000;
+/** Identities remembered as over their per-minute limit at once (expired ones are dropped first). */
+const MAX_BLOCKED = 10_000;
 
 /** The identity requests are counted under: the normalised one, never the credential. */
 export function budgetId(ctx: RequestContext): string {
@@ -61,20 +63,39 @@ export function budget(
       hint,
     );
   };
+  // identities refused by the per-minute limit, until when: a caller that comes back before its
+  // Retry-After is refused here, without a store round trip (the count in the last 60 s only
+  // falls when its oldest run leaves the window, which is what Retry-After named), so a flood of
+  // refused requests costs the replica and Redis next to nothing
+  const blocked = new Map<string, number>();
+  const perMinuteRefusal = (runs: boolean, retryMs: number) => {
+    const retry = Math.ceil(retryMs / 1000);
+    return refuse(
+      'per-minute',
+      `This caller used its ${limits.runsPerMinutePerKey} runs (and session creations) for the last minute; this ${runs ? 'code never started' : 'session was not created'}.`,
+      retry,
+      `Retry after ${retry} s.`,
+    );
+  };
   return async (ctx, next) => {
     const runs = ctx.route.isRun?.(ctx) === true;
     if (!runs && ctx.route.chargesBudget?.(ctx) !== true) return next();
     const id = budgetId(ctx);
+    const until = blocked.get(id);
+    if (until !== undefined) {
+      const left = until - Date.now();
+      if (left > 0) {
+        ctx.log.budget = 'refused-locally';
+        return perMinuteRefusal(runs, left);
+      }
+      blocked.delete(id);
+    }
     const spent = await decide((s) => s.spend(`runs:${id}`, limits.runsPerMinutePerKey, MINUTE));
     if (spent.local) ctx.log.budget = 'local';
     if (!spent.value.ok) {
-      const retry = Math.ceil(spent.value.retryMs / 1000);
-      return refuse(
-        'per-minute',
-        `This caller used its ${limits.runsPerMinutePerKey} runs (and session creations) for the last minute; this ${runs ? 'code never started' : 'session was not created'}.`,
-        retry,
-        `Retry after ${retry} s.`,
-      );
+      if (blocked.size >= MAX_BLOCKED) for (const [k, t] of blocked) if (t <= Date.now()) blocked.delete(k);
+      if (blocked.size < MAX_BLOCKED) blocked.set(id, Date.now() + spent.value.retryMs);
+      return perMinuteRefusal(runs, spent.value.retryMs);
     }
     if (!runs) return next();
     const slotName = `conc:${id}`;
