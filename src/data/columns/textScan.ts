@@ -21,13 +21,23 @@ function codePoints(v: string): number {
 const ASCII_ONLY = /^[\u0000-\u007f]*$/;
 const SURROGATE = /[\uD800-\uDFFF]/;
 
+/** True when no non-empty row of [start, end) begins with a UTF-8 continuation byte. */
+function rowsStartOnCharacters(bytes: Uint8Array, offsets: Int32Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const a = offsets[i]!;
+    if (a < offsets[i + 1]! && (bytes[a]! & 0xc0) === 0x80) return false;
+  }
+  return true;
+}
+
 /**
  * Answers a text question about rows [start, end) of a utf8 column straight from its UTF-8 bytes,
  * without handing the rows to the isolate (bridge.textScan; docs/architecture.md "The runtime <->
  * prelude contract"). The answers are exactly those of the same test run on the decoded strings
  * (Node's decoder: invalid UTF-8 becomes U+FFFD, as in `textPage`):
  * - `len`: characters (code points) per row, -1 for a null row. An ASCII page is its offsets; a
- *   valid UTF-8 page counts the bytes that start a character; an invalid page decodes its rows.
+ *   valid UTF-8 page whose rows all start on a character counts the bytes that start one; any
+ *   other page decodes its rows.
  * - `contains`: 1 when the row holds `needle`, 0 when not, 2 for a null row. `fold` says how
  *   case is ignored: `none`; `regex` (a RegExp's `i` flag without `u`: ASCII letters fold,
  *   nothing outside ASCII folds to ASCII); `lower` (`toLowerCase().includes(needle.toLowerCase())`).
@@ -61,7 +71,9 @@ export function textScan(
   const ascii = isAscii(page);
   if (req.op === 'len') {
     const out = new Int32Array(end - start);
-    const wellFormed = ascii || isUtf8(page);
+    // every row well-formed: the page is, and no row starts inside a character (a page can be
+    // valid UTF-8 while a row boundary splits one: both halves then decode to U+FFFD)
+    const wellFormed = ascii || (isUtf8(page) && rowsStartOnCharacters(bytes, offsets, start, end));
     for (let i = start; i < end; i++) {
       if (!valid[i]) {
         out[i - start] = -1;

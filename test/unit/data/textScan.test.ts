@@ -89,6 +89,21 @@ describe('textScan', () => {
     expect(Array.from(textScan(col, 0, 6, { op: 'len' })!)).toEqual([3, -1, 0, 2, 4, 9]);
   });
 
+  test('a page that is valid UTF-8 while a row boundary splits a character: each half decodes to U+FFFD', () => {
+    // E2 80 80 is U+2000 as a whole; rows [E2] and [80 80] decode to one and two U+FFFD (fast-check found it)
+    const col: ColumnData = {
+      kind: 'utf8',
+      type: 'string',
+      bytes: Uint8Array.from([226, 128, 128]),
+      offsets: Int32Array.from([0, 1, 3]),
+      valid: Uint8Array.from([1, 1]),
+    };
+    expect([...(textScan(col, 0, 2, { op: 'len' }) as Int32Array)]).toEqual([1, 2]);
+    expect([...(textScan(col, 0, 2, { op: 'contains', needle: '\u2000', fold: 'none' }) as Uint8Array)]).toEqual([
+      0, 0,
+    ]);
+  });
+
   test('a hit must lie inside one row, not across two', () => {
     const col = textColumn(['las', 'er', 'a laser', null, 'LASER']);
     expect(Array.from(textScan(col, 0, 5, { op: 'contains', needle: 'laser', fold: 'none' })!)).toEqual([
