@@ -16,6 +16,12 @@ function open(port: number): { socket: Socket; received: () => string; closed: P
   return { socket, received: () => data, closed };
 }
 
+/** One counter or gauge of a server's `/metrics`, 0 when it is absent. */
+async function metric(url: string, name: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`, { headers: auth })).text();
+  return Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+}
+
 /** Send a whole raw request and read until the server closes (every refusal here closes). */
 async function raw(port: number, head: string, body = ''): Promise<{ status: number; text: string }> {
   const c = open(port);
@@ -181,18 +187,8 @@ describe('sbirtools serve against hostile clients (real sockets)', () => {
     }
   }, 30_000);
 
-  const dropped = async () =>
-    Number(
-      /sbirtools_slow_readers_dropped_total (\d+)/.exec(
-        await (await fetch(`${s.url}/metrics`, { headers: auth })).text(),
-      )?.[1] ?? 0,
-    );
-  const rssMb = async () =>
-    Number(
-      /sbirtools_process_resident_memory_bytes (\d+)/.exec(
-        await (await fetch(`${s.url}/metrics`, { headers: auth })).text(),
-      )?.[1] ?? 0,
-    ) / 1048576;
+  const dropped = () => metric(s.url, 'sbirtools_slow_readers_dropped_total');
+  const rssMb = async () => (await metric(s.url, 'sbirtools_process_resident_memory_bytes')) / 1048576;
   // a ~4 MB answer: more than a socket that is never read takes into its buffers
   const bigRun = (id: number) => {
     // ~3.9 MB of value and ~0.9 MB of stdout (the permissive preset's caps are 4 MB and 1 MB)
@@ -242,12 +238,7 @@ describe('sbirtools serve against hostile clients (real sockets)', () => {
         fetch(`${r.url}/mcp`, { method: 'POST', headers, body: note }).then((res) =>
           res.arrayBuffer().then(() => res.status),
         );
-      const rss = async () =>
-        Number(
-          /sbirtools_process_resident_memory_bytes (\d+)/.exec(
-            await (await fetch(`${r.url}/metrics`, { headers: auth })).text(),
-          )?.[1] ?? 0,
-        ) / 1048576;
+      const rss = async () => (await metric(r.url, 'sbirtools_process_resident_memory_bytes')) / 1048576;
       const flood = async (rounds: number) => {
         for (let round = 0; round < rounds; round++) {
           const statuses = await Promise.all(Array.from({ length: 50 }, send));

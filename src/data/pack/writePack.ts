@@ -14,6 +14,7 @@ import {
   type PackColumn,
   type PackManifest,
 } from './manifest.js';
+import { concatBytes } from '../concatBytes.js';
 
 const gzip = promisify(gzipCb);
 /** zlib level 6: within a few % of level 9's size at a third of its time (docs/benchmarks.md). */
@@ -94,7 +95,7 @@ async function packColumn(
             ),
         ),
       );
-      const z = parts.length === 1 ? parts[0]! : concat(parts);
+      const z = parts.length === 1 ? parts[0]! : concatBytes(parts);
       if (z.byteLength >= raw.byteLength) return { raw, out: raw, codec: 'none' as const };
       return {
         raw,
@@ -125,16 +126,6 @@ function pageSlices(raw: Uint8Array, size: number): Uint8Array[] {
   const pages: Uint8Array[] = [];
   for (let at = 0; at < raw.byteLength; at += size) pages.push(raw.subarray(at, at + size));
   return pages;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
 }
 
 /** Temp file in the same folder, renamed over `path` when complete; removed on failure. */

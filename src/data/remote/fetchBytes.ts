@@ -3,6 +3,7 @@ import { BACKOFF_MS, type RemoteOptions } from './remoteOptions.js';
 import { fetchFailed } from './fetchFailed.js';
 import { checkScheme } from './remoteUrl.js';
 import { httpGet, type HttpAnswer } from './httpGet.js';
+import { concatBytes } from '../concatBytes.js';
 
 /** One transfer's answer: the body (empty for 304), the final status and the headers kept. */
 export interface FetchedBytes {
@@ -50,7 +51,8 @@ export async function fetchBytes(
   for (let attempt = 0; ; attempt++) {
     try {
       const r = await attemptOnce(start, opts, limits, deadline, have, (n) => (requests += n));
-      if (r.kind === 'done') return { ...r.answer, bytes: concat(r.resumed ? [...parts, r.body] : [r.body]), requests };
+      if (r.kind === 'done')
+        return { ...r.answer, bytes: concatBytes(r.resumed ? [...parts, r.body] : [r.body]), requests };
       // a body cut short: keep what arrived, ask for the rest (or start over if ranges were ignored)
       if (!r.resumed) parts = [];
       parts.push(r.body);
@@ -207,7 +209,7 @@ async function readBody(
     if (reason) throw retry(fetchFailed(url, reason, res.status));
     // the connection dropped mid-body: what arrived is kept, the rest is asked for again
   }
-  return concat(chunks);
+  return concatBytes(chunks);
 }
 
 function answerOf(res: HttpAnswer): Omit<FetchedBytes, 'bytes' | 'requests'> {
@@ -230,15 +232,4 @@ function rangeStart(contentRange: string | null): number | undefined {
 function networkCause(err: unknown): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   return e.code ?? e.cause?.code ?? e.cause?.message ?? String(e.message ?? err);
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
 }
