@@ -1,5 +1,6 @@
 import { isAscii } from 'node:buffer';
 import type { ColumnData, TextPage } from '../../../schema/columnar.js';
+import { utf8Rows } from './utf8Rows.js';
 
 /** Node's native slice decoders (what `toString(encoding, start, end)` calls after checking its arguments). */
 interface NativeSlices {
@@ -27,15 +28,7 @@ const FAST = typeof proto.utf8Slice === 'function';
  * @example const page = textPage(loadColumn('Abstract'), 0, 4096); page.rows[0];
  */
 export function textPage(data: ColumnData, start: number, end: number): TextPage {
-  if (data.kind !== 'utf8') throw new Error('fetchTextPage serves utf8 columns only');
-  const total = data.valid.length;
-  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > total || start > end) {
-    throw new RangeError(`row range [${start}, ${end}) is outside 0..${total}`);
-  }
-  const { bytes, offsets, valid } = data;
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const base = offsets[start]!;
-  const stop = offsets[end]!;
+  const { offsets, valid, buf, base, stop } = utf8Rows(data, start, end, 'fetchTextPage');
   const rows = new Array<string | null>(end - start);
   if (isAscii(buf.subarray(base, stop))) {
     // one copy of the page, then O(1) slices: the isolate's copy of each row is made by the

@@ -1,6 +1,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import type { ColumnData, TextScanRequest } from '../../../schema/columnar.js';
 import { byteSearch } from './simdBytes.js';
+import { utf8Rows } from './utf8Rows.js';
 
 /** Code points of a decoded string (what Python's len counts): its UTF-16 length less one per surrogate pair. */
 function codePoints(v: string): number {
@@ -58,15 +59,7 @@ export function textScan(
   end: number,
   req: TextScanRequest,
 ): Int32Array | Uint8Array | null {
-  if (data.kind !== 'utf8') throw new Error('textScan serves utf8 columns only');
-  const total = data.valid.length;
-  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > total || start > end) {
-    throw new RangeError(`row range [${start}, ${end}) is outside 0..${total}`);
-  }
-  const { bytes, offsets, valid } = data;
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const base = offsets[start]!;
-  const stop = offsets[end]!;
+  const { bytes, offsets, valid, buf, base, stop } = utf8Rows(data, start, end, 'textScan');
   const page = buf.subarray(base, stop);
   const ascii = isAscii(page);
   if (req.op === 'len') {
