@@ -33,3 +33,14 @@ describe('serve: --max-upload-bytes / maxUploadBytes', () => {
     await expect(serveCommand(['--max-upload-bytes', 'lots'], cliIo)).rejects.toThrow(/--max-upload-bytes/);
   });
 });
+
+describe('serve: --over-share-nice / overShareNice', () => {
+  it.each([20, -1, 1.5, Number.NaN])('refuses overShareNice %s with its name', async (v) => {
+    await expect(createServer({ overShareNice: v, log: false })).rejects.toThrow(/`overShareNice` option/);
+  });
+
+  it('refuses a flag value that is not a nice level', async () => {
+    const { io: cliIo } = io();
+    await expect(serveCommand(['--over-share-nice', 'low'], cliIo)).rejects.toThrow(/--over-share-nice/);
+  });
+});
