@@ -4,7 +4,7 @@
 // first touch, so what it reads later is no longer what was checked. Every page is checked again as
 // it is decoded (bounds, sizes, the capped inflate): the column must fail with a typed DataError
 // (DATA_CORRUPT), never zeros, a wrong value or a crash, and the sandbox must go on running.
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -61,6 +61,26 @@ describe('a Parquet table file changed after it was opened', () => {
     writeFileSync(p, noise);
     expect(code(() => t.loadColumn('z'))).toBe('DATA_CORRUPT');
     expect(code(() => t.loadColumn('w'))).toBe('DATA_CORRUPT');
+  }, 60_000);
+
+  it('rewritten in place with a valid file of the same shape: refused, never a mix of two versions', async () => {
+    const p = fresh('same.parquet');
+    const t = await openLazyParquet('t', p, 'same.parquet');
+    expect(t.loadColumn('w').kind).toBe('float64');
+    // the same bytes, written again later: every page still checks out, only the stamp tells
+    writeFileSync(p, original);
+    utimesSync(p, new Date(), new Date(Date.now() + 5000));
+    let err: unknown;
+    try {
+      t.loadColumn('z');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(DataError);
+    expect((err as DataError).code).toBe('DATA_CORRUPT');
+    expect((err as Error).message).toMatch(/same\.parquet: the file changed on disk after the table was opened/);
+    // a column decoded before the change is kept as it was
+    expect(t.loadColumn('w').kind).toBe('float64');
   }, 60_000);
 
   it('in a sandbox: the run fails with the code in its message, the session goes on', async () => {

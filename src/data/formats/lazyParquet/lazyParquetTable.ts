@@ -51,6 +51,7 @@ export async function openLazyParquet(
 ): Promise<LazyTable> {
   const splitMin = options.splitMinBytes ?? SPLIT_MIN_BYTES;
   const { fd, size } = openChecked(path, file, caps);
+  const stamp = stampOf(fd);
   const pool = columnWorkers(caps.heapMb);
   const id = nextId++;
   const open: ColumnJob = { op: 'open', id, fd, size, file, caps };
@@ -81,6 +82,7 @@ export async function openLazyParquet(
     const leaf = index.get(column);
     if (leaf === undefined)
       throw Object.assign(new Error(`table ${name} has no column ${column}`), { code: 'COLUMN_NOT_FOUND' });
+    unchanged(fd, stamp, file);
     // what the process grows by while the run waits here is the table's memory, not the run's
     const data = asTableMemory(() => decodeColumn(id, open, opened, leaf, file, caps, splitMin));
     checkDateRange(
@@ -182,6 +184,25 @@ function expect(a: ColumnAnswer, file: string): Extract<ColumnAnswer, { ok: true
   if (a.ok) return a;
   const e = a.error ?? { code: 'DATA_DECODE_FAILED', message: `${file}: the column decoder lost the file` };
   throw new DataError(e.code as DataErrorCode, e.message, e.hint ? { hint: e.hint } : {});
+}
+
+/** The file's size and modification time, as its descriptor sees them. */
+function stampOf(fd: number): string {
+  const st = fstatSync(fd);
+  return `${st.size}:${st.mtimeMs}`;
+}
+
+/**
+ * Refuses to decode a column of a file rewritten in place since the table was opened (its size or
+ * modification time changed): its columns would mix two versions of the file. A file replaced by a
+ * new one (written aside, then renamed) is not seen: the descriptor still reads the old one.
+ * @throws {DataError} DATA_CORRUPT naming the change and what to do.
+ */
+function unchanged(fd: number, stamp: string, file: string): void {
+  if (stampOf(fd) === stamp) return;
+  throw new DataError('DATA_CORRUPT', `${file}: the file changed on disk after the table was opened`, {
+    hint: 'Its columns would mix two versions of the file. Start a new session (or sandbox) to read the file as it is now.',
+  });
 }
 
 /** The file opened for reading, its size checked against the file cap (the descriptor stays open while the table lives). */
