@@ -33,6 +33,7 @@ import { connect } from 'node:net';
 import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { coresBetween, cpuSnapshot } from './lib/cpuByRole.mjs';
 import { freePort } from './lib/freePort.mjs';
 import { ROOT } from './lib/paths.mjs';
 import { quantile, sleep } from './lib/stats.mjs';
@@ -154,7 +155,30 @@ let floodWorker;
 let floodMs = 0;
 let floodSince;
 let floodRequests = 0;
+// CPU by role, per phase: a snapshot at every phase change, the ticks between two charged to the
+// phase that ended (fairness-only; the settling seconds are included)
+const cpuRoots = () => ({
+  'bench (calm clients)': [process.pid],
+  'flood generator': floodWorker ? [floodWorker.pid] : [],
+  redis: [redis.pid],
+  replicas: replicas.map((r) => r.pid),
+});
+const cpuTicks = new Map(); // phase -> { role: ticks }
+const phaseSeconds = new Map();
+let cpuAt = { snap: undefined, t: 0 };
+function chargeCpu(endingPhase) {
+  const snap = cpuSnapshot(cpuRoots(), ['bench (calm clients)']);
+  const t = performance.now();
+  if (cpuAt.snap) {
+    const acc = cpuTicks.get(endingPhase) ?? {};
+    for (const [role, v] of Object.entries(coresBetween(cpuAt.snap, snap, 1))) acc[role] = (acc[role] ?? 0) + v * 100;
+    cpuTicks.set(endingPhase, acc);
+    phaseSeconds.set(endingPhase, (phaseSeconds.get(endingPhase) ?? 0) + (t - cpuAt.t) / 1000);
+  }
+  cpuAt = { snap, t };
+}
 function setPhase(p) {
+  chargeCpu(phase);
   if (phase === 'unloaded' && p !== 'unloaded') floodSince = performance.now();
   if (phase !== 'unloaded' && p === 'unloaded') floodMs += performance.now() - floodSince;
   phase = p;
@@ -310,6 +334,7 @@ async function slowReader() {
 }
 
 const t0 = performance.now();
+chargeCpu(phase);
 const workers = [];
 // six clients per calm key (under its concurrency limit of 8), the rest flood
 const calmClients = 18;
@@ -407,6 +432,16 @@ else
   })();
 await Promise.all([...workers, sampler]);
 const elapsed = (performance.now() - t0) / 1000;
+const coresByPhase = Object.fromEntries(
+  [...cpuTicks].map(([p, ticks]) => [
+    p,
+    Object.fromEntries(
+      Object.entries(ticks)
+        .sort((a, b) => b[1] - a[1])
+        .map(([role, t]) => [role, Math.round((t / 100 / phaseSeconds.get(p)) * 100) / 100]),
+    ),
+  ]),
+);
 if (floodWorker) {
   const done = new Promise((resolve) => floodWorker.once('message', resolve));
   floodWorker.send({ stop: true });
@@ -442,6 +477,8 @@ const machine = {
   bareLoopMs: Object.fromEntries(
     phases.map((p) => [p, { median: median(yardstick.get(p)), n: yardstick.get(p)?.length ?? 0 }]),
   ),
+  /** Cores each role used, on average over each phase (Linux /proc; holders are the replicas' children, by nice). */
+  coresByPhase,
   loadAverage1m: Object.fromEntries(
     phases.map((p) => {
       const l = load.get(p) ?? [];
@@ -480,6 +517,7 @@ if (FAIRNESS_ONLY) {
     );
   }
   const y = machine.bareLoopMs;
+  console.log(`cores used by role: ${JSON.stringify(coresByPhase)}`);
   console.log(
     `bare CPU yardstick (a node busy loop, median): unloaded ${y.unloaded?.median} ms, flood ${y.flood?.median} ms; load average ${JSON.stringify(machine.loadAverage1m)}; flood ${machine.floodRequestsPerSecond} requests/s (${machine.floodClients})`,
   );
