@@ -131,6 +131,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     throw new SbirtoolsValidationError(
       `Expected the \`overShareNice\` option to be an integer 0-19 (a nice value; 0 turns it off), got \`${overShareNice}\``,
     );
+  // a caller that comes back inside its Retry-After waits that long for its next refusal
+  const pacing = {
+    maxRefusalHoldMs: int('maxRefusalHoldMs', 5000, 0),
+    maxHeldRefusals: int('maxHeldRefusals', 1000, 0),
+  };
   const rate = {
     maxConcurrentPerKey: int('maxConcurrentPerKey', 4),
     runsPerMinutePerKey: int('runsPerMinutePerKey', 120),
@@ -185,11 +190,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     maxQueuedPerKey: int('maxQueuedPerKey', 8, 0),
     maxQueueWaitMs: int('maxQueueWaitMs', 10_000),
   });
-  // a caller that comes back inside its Retry-After waits that long for its next refusal
-  const pacer = new RefusalPacer({
-    maxRefusalHoldMs: int('maxRefusalHoldMs', 5000, 0),
-    maxHeldRefusals: int('maxHeldRefusals', 1000, 0),
-  });
+  const pacer = new RefusalPacer(pacing);
   let card;
   try {
     // the card proves the data opens and a holder runs code before the server says it is up
