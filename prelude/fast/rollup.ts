@@ -11,6 +11,7 @@ import { columnSet } from 'arquero/src/table/ColumnSet.js';
 import { groupOutput } from 'arquero/src/verbs/reduce/util.js';
 import { quantile } from 'arquero/src/util/quantile.js';
 import { ascending } from 'arquero/src/util/ascending.js';
+import { arqueroQuantiles } from './rollupQuantile.js';
 import { fieldOf } from './fieldOf.js';
 import { sourceOf, type Source } from './source.js';
 import type { Grouping } from './groups.js';
@@ -115,6 +116,11 @@ function reduceOp(
   }
   const { values, valid: ok } = src;
   const name = op.name;
+  if (name === 'median' || name === 'quantile') {
+    const p = name === 'median' ? 0.5 : (op.params[0] as number);
+    const fast = arqueroQuantiles(values, ok, keys, size, order, m, p);
+    if (fast) return fast;
+  }
   const acc = new Float64Array(size); // sum, mean, min or max
   const dev = new Float64Array(size);
   const has = new Uint8Array(size);
