@@ -2,7 +2,7 @@
  * rollup on typed accumulators: `t.groupby(...).rollup({ total: op.sum('Award Amount'), n: op.count() })`
  * where every aggregate is one of count, sum, mean/average, min, max, valid, invalid,
  * variance/variancep/stdev/stdevp, median or quantile of a plain host number/integer column (or count
- * /valid/invalid of any host column). Values are added in Arquero's scan order with Arquero's own
+ * /valid/invalid of any host column, distinct of a dictionary or number/integer column). Values are added in Arquero's scan order with Arquero's own
  * update formulas, so every result is bit-identical to `Table#rollup`; the output table is built by
  * Arquero's own output code. Anything else returns undefined and the caller runs Arquero.
  */
@@ -12,6 +12,7 @@ import { groupOutput } from 'arquero/src/verbs/reduce/util.js';
 import { quantile } from 'arquero/src/util/quantile.js';
 import { ascending } from 'arquero/src/util/ascending.js';
 import { arqueroQuantiles } from './rollupQuantile.js';
+import { distinctCounts } from './rollupDistinct.js';
 import { fieldOf } from './fieldOf.js';
 import { sourceOf, type Source } from './source.js';
 import type { Grouping } from './groups.js';
@@ -37,7 +38,7 @@ const NUMERIC = new Set([
   'median',
   'quantile',
 ]);
-const ANY_COLUMN = new Set(['valid', 'invalid']);
+const ANY_COLUMN = new Set(['valid', 'invalid', 'distinct']);
 
 /** The fast rollup of `t`, or undefined when some value is not recognized. */
 export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undefined {
@@ -59,6 +60,8 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
     const src = name === undefined ? undefined : sourceOf(t, name);
     if (!src) return undefined;
     if (NUMERIC.has(op.name) && !(src.kind === 'num' && src.type !== 'date')) return undefined;
+    // Arquero counts Date objects by identity (one per row): left to it
+    if (op.name === 'distinct' && src.kind === 'num' && src.type === 'date') return undefined;
     if (op.name === 'quantile' && (op.params.length !== 1 || typeof op.params[0] !== 'number')) return undefined;
     sources.push(src);
   }
@@ -103,6 +106,7 @@ function reduceOp(
     for (let j = 0; j < m; j++) count[keys ? keys[order ? order[j] : j] : 0]++;
     return Array.from(count);
   }
+  if (op.name === 'distinct') return distinctCounts(src, keys, size, order, m);
   const valid = new Float64Array(size);
   if (src.kind === 'dict') {
     const codes = src.codes;
