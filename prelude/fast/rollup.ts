@@ -150,6 +150,31 @@ function reduceOp(
       const v = values[i];
       if (ok[i] && v === v) acc[g] += (v - acc[g]) / ++valid[g];
     }
+  } else if ((name === 'min' || name === 'max') && !keys) {
+    // one group: a loop per direction, the running extreme in a local (the output reads acc/has)
+    let best = 0;
+    let seen = 0;
+    if (name === 'min') {
+      for (let j = 0; j < m; j++) {
+        const i = order ? order[j] : j;
+        const v = values[i];
+        if (ok[i] && v === v && (!seen || v < best)) {
+          best = v;
+          seen = 1;
+        }
+      }
+    } else {
+      for (let j = 0; j < m; j++) {
+        const i = order ? order[j] : j;
+        const v = values[i];
+        if (ok[i] && v === v && (!seen || v > best)) {
+          best = v;
+          seen = 1;
+        }
+      }
+    }
+    acc[0] = best;
+    has[0] = seen;
   } else {
     for (let j = 0; j < m; j++) {
       const i = order ? order[j] : j;
