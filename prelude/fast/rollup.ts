@@ -151,7 +151,8 @@ function reduceOp(
       if (ok[i] && v === v) acc[g] += (v - acc[g]) / ++valid[g];
     }
   } else if ((name === 'min' || name === 'max') && !keys) {
-    // one group: a loop per direction, the running extreme in a local (the output reads acc/has)
+    // one group: a loop per direction, the running extreme in a local (the output reads acc/has;
+    // min/max need neither count nor valid)
     let best = 0;
     let seen = 0;
     if (name === 'min') {
@@ -175,6 +176,18 @@ function reduceOp(
     }
     acc[0] = best;
     has[0] = seen;
+  } else if (name === 'min' || name === 'max') {
+    const isMin = name === 'min';
+    for (let j = 0; j < m; j++) {
+      const i = order ? order[j] : j;
+      const v = values[i];
+      if (!ok[i] || v !== v) continue;
+      const g = keys![i];
+      if (!has[g] || (isMin ? v < acc[g] : v > acc[g])) {
+        acc[g] = v;
+        has[g] = 1;
+      }
+    }
   } else {
     for (let j = 0; j < m; j++) {
       const i = order ? order[j] : j;
@@ -194,18 +207,6 @@ function reduceOp(
           dev[g] += d * (v - acc[g]);
           break;
         }
-        case 'min':
-          if (!has[g] || v < acc[g]) {
-            acc[g] = v;
-            has[g] = 1;
-          }
-          break;
-        case 'max':
-          if (!has[g] || v > acc[g]) {
-            acc[g] = v;
-            has[g] = 1;
-          }
-          break;
         default:
           lists![g].push(v);
       }
