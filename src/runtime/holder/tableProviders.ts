@@ -6,6 +6,7 @@ import type { TableProvider } from '../engines/engineSession.js';
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { decodeInWorker } from '../../data/formats/decodeInWorker.js';
+import { DEFAULT_DECODE_CAPS } from '../../data/formats/decodeCaps.js';
 import { openLazyParquet } from '../../data/formats/lazyParquet/lazyParquetTable.js';
 
 function fileStamp(path: string): string {
@@ -26,9 +27,15 @@ function fileStamp(path: string): string {
  */
 async function openFile(spec: Extract<TableSpec, { kind: 'file' }>): Promise<TableProvider> {
   if (spec.format === 'parquet' && process.env.SBIRTOOLS_LAZY_PARQUET !== '0')
-    return openLazyParquet(spec.name, spec.path, basename(spec.path));
+    return openLazyParquet(spec.name, spec.path, basename(spec.path), { ...DEFAULT_DECODE_CAPS, ...spec.caps });
   return providerFromColumnar(
-    await decodeInWorker(spec.name, new Uint8Array(readFileSync(spec.path)), basename(spec.path), spec.format),
+    await decodeInWorker(
+      spec.name,
+      new Uint8Array(readFileSync(spec.path)),
+      basename(spec.path),
+      spec.format,
+      spec.caps,
+    ),
   );
 }
 
@@ -97,7 +104,7 @@ export class TableCache {
     // a decoded file is kept while the file is unchanged (size and mtime are part of the key)
     const key =
       spec.kind === 'file'
-        ? `${spec.name}\u0000${spec.path}\u0000${fileStamp(spec.path)}`
+        ? `${spec.name}\u0000${spec.path}\u0000${fileStamp(spec.path)}\u0000${JSON.stringify(spec.caps ?? {})}`
         : `${spec.name}\u0000${spec.path}`;
     let entry = this.csvTables.get(key);
     if (!entry) {
