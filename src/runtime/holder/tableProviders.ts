@@ -19,15 +19,25 @@ function fileStamp(path: string): string {
 }
 
 /**
- * A Parquet/Arrow/JSON table file. Parquet is opened for lazy decoding (lazyParquet/): checked now,
- * each column decoded when a run first touches it (SBIRTOOLS_LAZY_PARQUET=0 decodes every column
- * now instead). Other formats are decoded whole in a worker thread of this process
+ * A Parquet/Arrow/JSON table file. Parquet and Arrow are opened for lazy decoding (lazyParquet/):
+ * checked now, each column decoded when a run first touches it (SBIRTOOLS_LAZY_PARQUET=0,
+ * SBIRTOOLS_LAZY_ARROW=0 decode every column now instead). Other formats are decoded whole in a worker thread of this process
  * (decodeInWorker.ts); the file is read synchronously (a few ms; its size was checked by loadTable)
  * so the worker has its job before this thread goes on to make the session's isolate.
  */
 async function openFile(spec: Extract<TableSpec, { kind: 'file' }>): Promise<TableProvider> {
   if (spec.format === 'parquet' && process.env.SBIRTOOLS_LAZY_PARQUET !== '0')
     return openLazyParquet(spec.name, spec.path, basename(spec.path), { ...DEFAULT_DECODE_CAPS, ...spec.caps });
+  if (spec.format === 'arrow' && process.env.SBIRTOOLS_LAZY_ARROW !== '0')
+    return openLazyParquet(
+      spec.name,
+      spec.path,
+      basename(spec.path),
+      { ...DEFAULT_DECODE_CAPS, ...spec.caps },
+      {
+        format: 'arrow',
+      },
+    );
   return providerFromColumnar(
     await decodeInWorker(
       spec.name,

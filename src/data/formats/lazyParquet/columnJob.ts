@@ -3,7 +3,7 @@ import type { DecodeCaps } from '../decodeCaps.js';
 
 /** A job for a column worker (columnWorker.ts): open a file, decode a leaf's row groups [from, to), or forget a file. */
 export type ColumnJob =
-  | { op: 'open'; id: number; bytes: Uint8Array; file: string; caps: DecodeCaps }
+  | { op: 'open'; id: number; bytes: Uint8Array; file: string; caps: DecodeCaps; format?: 'parquet' | 'arrow' }
   | { op: 'column'; id: number; leaf: number; from: number; to: number }
   | { op: 'close'; id: number };
 

@@ -15,6 +15,8 @@ const SPLIT_MIN_BYTES = 2 * 1024 * 1024;
 export interface LazyParquetOptions {
   /** A column with at least this many stored bytes (and two row groups) is decoded in two halves. @default 2 MiB */
   splitMinBytes?: number;
+  /** 'arrow': an Arrow IPC file or stream, each column written from its buffers when first asked (arrowColumnar/lazyArrow.ts). @default 'parquet' */
+  format?: 'parquet' | 'arrow';
 }
 
 /** A table whose columns are decoded when first asked for (the holder's TableProvider shape). */
@@ -52,7 +54,14 @@ export async function openLazyParquet(
   const bytes = readShared(path, file, caps);
   const pool = columnWorkers(caps.heapMb);
   const id = nextId++;
-  const open: ColumnJob = { op: 'open', id, bytes, file, caps };
+  const open: ColumnJob = {
+    op: 'open',
+    id,
+    bytes,
+    file,
+    caps,
+    ...(options.format === 'arrow' ? { format: 'arrow' } : {}),
+  };
   // every worker checks the file itself (a few ms of page headers) and keeps its footer
   const answers = await Promise.all(
     Array.from({ length: pool.width }, (_, i) => pool.answer(pool.post(i, open, caps.heapMb), file, caps)),
