@@ -12,7 +12,7 @@
 // Also run by `npm run bench` (bench/measures/scale.mjs): prints one JSON line last on stdout.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -27,8 +27,13 @@ const { values } = parseArgs({
     python: { type: 'string' },
     'memory-mb': { type: 'string' },
     keep: { type: 'boolean' },
+    formats: { type: 'string' },
   },
 });
+// the user table's formats besides Parquet (always measured): Arrow IPC (written by flechette,
+// bench/lib/writeScaleArrow.mjs; DuckDB's figures beside it are its Parquet ones: DuckDB reads Arrow
+// IPC only through an extension) and CSV (DuckDB's read_csv beside it)
+const FORMATS = (values.formats ?? fromEnv.formats ?? 'parquet,arrow,csv').toString().split(',');
 const SIZES = (values.sizes ?? fromEnv.sizes ?? '1000000,5000000').toString().split(',').map(Number);
 const REPS = Number(values.reps ?? fromEnv.reps ?? 5);
 // the sandbox's memoryLimitMb: the default (512 MB) unless set; 20M rows' columns (1.6 GB) do not fit 512 MB
@@ -96,7 +101,18 @@ async function generate(dir, rows, duck) {
   const csv = join(dir, `t${rows}.csv`);
   await duck.run(`COPY (${select}) TO '${parquet}' (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 122880)`);
   await duck.run(`COPY (SELECT * FROM read_parquet('${parquet}')) TO '${csv}' (FORMAT csv, HEADER)`);
-  return { parquet, csv };
+  const arrow = join(dir, `t${rows}.arrow`);
+  if (FORMATS.includes('arrow'))
+    await new Promise((done, fail) =>
+      spawn(
+        process.execPath,
+        ['--max-old-space-size=16000', join(root, 'bench/lib/writeScaleArrow.mjs'), parquet, arrow],
+        {
+          stdio: 'inherit',
+        },
+      ).on('exit', (code) => (code === 0 ? done() : fail(new Error(`writeScaleArrow exited ${code}`)))),
+    );
+  return { parquet, csv, arrow };
 }
 
 // ---- the per-engine worker scripts, each run in a fresh process -------------------------------
@@ -122,14 +138,14 @@ process.exit(0);
 `;
 const DUCK_WORKER = `
 const { DuckDBInstance } = await import('@duckdb/node-api');
-const [path, qs, reps] = JSON.parse(process.argv[1]);
+const [path, qs, reps, reader = 'read_parquet'] = JSON.parse(process.argv[1]);
 const out = { answers: {}, warm: {} };
 const t0 = performance.now();
 const con = await (await DuckDBInstance.create(':memory:')).connect();
-await con.run("CREATE VIEW t AS SELECT * FROM read_parquet('" + path + "')");
+await con.run("CREATE VIEW t AS SELECT * FROM " + reader + "('" + path + "')");
 await con.runAndReadAll(qs.groupby);
 out.cold = performance.now() - t0;
-await con.run("CREATE TABLE tt AS SELECT * FROM read_parquet('" + path + "')");
+await con.run("CREATE TABLE tt AS SELECT * FROM " + reader + "('" + path + "')");
 await con.run('DROP VIEW t'); await con.run('ALTER TABLE tt RENAME TO t');
 for (const [k, sql] of Object.entries(qs)) {
   const times = [];
@@ -242,11 +258,34 @@ try {
     entry.answersAgree = Object.fromEntries(
       Object.keys(QUESTIONS).map((k) => [k, same(entry.sbirtools.answers?.[k], entry.duckdb.answers[k])]),
     );
+    // the same questions on the same rows as Arrow and CSV, each in a fresh process
+    entry.formats = {};
+    for (const format of FORMATS.filter((f) => f !== 'parquet')) {
+      say(`${rows} rows: sbirtools (${format}) ...`);
+      const e = { fileMb: statSync(files[format]).size / 1e6 };
+      try {
+        e.sbirtools = await runWorker(...node(SBIR_WORKER, [files[format], pick('js'), REPS, false, MEMORY_MB]));
+      } catch (err) {
+        e.sbirtools = { error: String(err.message).slice(0, 500) };
+      }
+      if (format === 'csv') {
+        say(`${rows} rows: duckdb (csv) ...`);
+        e.duckdb = await runWorker(...node(DUCK_WORKER, [files.csv, pick('sql'), REPS, 'read_csv']));
+      } else e.duckdb = { ...entry.duckdb, reference: 'parquet' };
+      e.answersAgree = Object.fromEntries(
+        Object.keys(QUESTIONS).map((k) => [k, same(e.sbirtools.answers?.[k], entry.duckdb.answers[k])]),
+      );
+      e.loadAvg = loadavg();
+      entry.formats[format] = e;
+      say(
+        `${rows} rows ${format}: ${JSON.stringify({ cold: [e.sbirtools.cold, e.duckdb.cold], peak: [e.sbirtools.peakMb, e.duckdb.peakMb], agree: e.answersAgree })}`,
+      );
+    }
     result.sizes[rows] = entry;
     say(
       `${rows} rows: ${JSON.stringify({ cold: [entry.sbirtools.cold, entry.duckdb.cold, entry.pandas.cold], peak: [entry.sbirtools.peakMb, entry.duckdb.peakMb, entry.pandas.peakMb], agree: entry.answersAgree })}`,
     );
-    if (!values.keep) (rmSync(files.parquet, { force: true }), rmSync(files.csv, { force: true }));
+    if (!values.keep) for (const f of Object.values(files)) rmSync(f, { force: true });
   }
 } finally {
   if (!values.keep) rmSync(dir, { recursive: true, force: true });
@@ -276,6 +315,21 @@ for (const [rows, e] of Object.entries(result.sizes)) {
     `| | peak RSS MB (tree) | ${f(s.peakMb)} | ${f(e.duckdb.peakMb)} | ${f(e.pandas.peakMb)} | table's uncompressed columns ${f(e.uncompressedMb)} MB; sbirtools above empty sandbox ${f(s.peakMb - result.emptySandboxRssMb)} | |`,
   );
 }
+for (const [rows, e] of Object.entries(result.sizes))
+  for (const [format, x] of Object.entries(e.formats ?? {})) {
+    const s = x.sbirtools;
+    const ref = x.duckdb.reference ? ` (DuckDB on ${x.duckdb.reference})` : '';
+    lines.push(
+      `| ${Number(rows).toLocaleString('en-US')} ${format} | **cold** (load + group-by)${ref} | ${f(s.cold)} | ${f(x.duckdb.cold)} | – | ${s.cold ? (s.cold / x.duckdb.cold).toFixed(1) + 'x' : (s.error ?? '')} | |`,
+    );
+    for (const k of Object.keys(QUESTIONS))
+      lines.push(
+        `| | ${k} (warm) | ${s.answers?.[k]?.error ? `error after ${f(s.warm?.[k])}` : f(s.warm?.[k])} | ${f(x.duckdb.warm[k])} | – | ${s.warm ? (s.warm[k] / x.duckdb.warm[k]).toFixed(1) + 'x' : ''} | ${x.answersAgree[k] ? 'yes' : 'NO'} |`,
+      );
+    lines.push(
+      `| | peak RSS MB (tree) | ${f(s.peakMb)} | ${f(x.duckdb.peakMb)} | – | file ${f(x.fileMb)} MB; load average ${x.loadAvg.map((l) => l.toFixed(1)).join(' / ')} | |`,
+    );
+  }
 result.table = lines.join('\n');
 process.stderr.write(`\n${result.table}\n\n`);
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -31,6 +31,10 @@ export const SandboxOptionsSchema = z
       keyof Limits,
       z.ZodOptional<z.ZodNumber>
     >),
+    /** Largest user table file (Parquet, Arrow, JSON), in MiB. @default max(512, host memory / 8) or $SBIRTOOLS_TABLE_FILE_MAX_MB */
+    tableFileMaxMb: optionalLimit('tableFileMaxMb'),
+    /** Most bytes all pages of one user table file may inflate to, in MiB. @default max(2048, host memory / 2) or $SBIRTOOLS_TABLE_INFLATE_MAX_MB */
+    tableInflateMaxMb: optionalLimit('tableInflateMaxMb'),
     /** A local SBIR CSV to use as award_data (either layout); overrides SBIRTOOLS_CSV_PATH. */
     dataPath: z
       .string({ error: 'Expected the `dataPath` option to be a file path or https:// URL string' })

@@ -1,13 +1,14 @@
 /**
  * Columns of `concat([a, b, ...])` that keep the columnar layout and stay lazy: nothing is read at
- * concat time. A column whose every part is a host column of one kind (float64, dict, bool) becomes
- * a LazyColumn whose data, on first touch, is the parts' typed arrays gathered into one (dictionary
- * codes remapped onto a merged dictionary), so the typed fast paths apply to the result. Any other
+ * concat time, not even a lazily decoded column's kind. A column whose every part is a host column
+ * (a LazyColumn; a table without the column contributes nulls) becomes a LazyColumn whose data, on
+ * first touch, is the parts' typed arrays gathered into one (concatGather.ts): numbers and dates
+ * into one Float64Array, booleans into one Uint8Array, dictionary codes remapped onto a merged
+ * dictionary, text into one UTF-8 buffer; so the typed fast paths apply to the result. Any other
  * column reads through to its parts row by row (`at`), still without copying.
  */
-import type { ColumnData, ColumnMeta } from '../../schema/columnar.js';
-import { NativeMap } from '../intrinsics.js';
-import { utf8Decode, utf8Encode } from '../polyfills/utf8.js';
+import type { ColumnData, ColumnMeta, ColumnType } from '../../schema/columnar.js';
+import { gatherColumns, gatheredKind } from './concatGather.js';
 import { LazyColumn } from './lazyColumn.js';
 
 /** An Arquero column: what concat's result table holds. */
@@ -45,21 +46,44 @@ export function concatIndex(rows: readonly Uint32Array[]): ConcatIndex {
   return { part, src, total };
 }
 
+/**
+ * The type of the concatenated column, or null when the parts' types do not make one column:
+ * integer and number make number; a date, a string or a boolean column only joins its own type.
+ */
+function joinedType(types: readonly ColumnType[]): ColumnType | null {
+  let out: ColumnType | null = null;
+  for (const t of types) {
+    if (out === null || out === t) out = t;
+    else if ((out === 'integer' || out === 'number') && (t === 'integer' || t === 'number')) out = 'number';
+    else return null;
+  }
+  return out;
+}
+
 /** The output column `name` over `parts`. */
 export function concatColumn(name: string, parts: readonly ConcatPart[], index: ConcatIndex): ColumnLike {
-  const first = parts[0]?.col;
-  if (
-    first instanceof LazyColumn &&
-    first.kind !== 'utf8' &&
-    parts.every((p) => p.col instanceof LazyColumn && p.col.kind === first.kind && p.col.type === first.type)
-  ) {
-    const meta = { name, type: first.type, kind: first.kind } as ColumnMeta;
-    return new LazyColumn(meta, index.total, () =>
-      gather(
-        parts.map((p) => ({ data: (p.col as LazyColumn).data() as ColumnData, rows: p.rows })),
-        index.total,
-      ),
-    );
+  const present = parts.filter((p) => p.col !== undefined);
+  const type = present.every((p) => p.col instanceof LazyColumn)
+    ? joinedType(present.map((p) => (p.col as LazyColumn).type))
+    : null;
+  if (type !== null) {
+    const lazies = parts.map((p) => p.col as LazyColumn | undefined);
+    const known = lazies.map((c) => c?.knownKind);
+    // every part's kind known: decide now; else a pending kind, asked of the parts on first use
+    const pending = known.some((k, i) => k === undefined && lazies[i] !== undefined);
+    const kind = pending ? undefined : gatheredKind(known.filter((k) => k !== undefined));
+    if (pending || kind !== null) {
+      const meta = { name, type, kind: kind ?? 'utf8', ...(pending ? { kindPending: true } : {}) } as ColumnMeta;
+      const gathered = () =>
+        gatherColumns(
+          type,
+          parts.map((p, i) => ({ col: lazies[i], rows: p.rows })),
+          index.total,
+        );
+      const kindOf = (): ColumnData['kind'] =>
+        gatheredKind(lazies.flatMap((c) => (c === undefined ? [] : [c.kind]))) ?? 'utf8';
+      return new LazyColumn(meta, index.total, gathered, pending ? { kindOf } : {});
+    }
   }
   const cols = parts.map((p) => p.col);
   const { part, src, total } = index;
@@ -70,64 +94,4 @@ export function concatColumn(name: string, parts: readonly ConcatPart[], index: 
       return c === undefined ? null : c.at(src[row]!);
     },
   };
-}
-
-function gather(parts: Array<{ data: ColumnData; rows: Uint32Array }>, total: number): ColumnData {
-  const d0 = parts[0]!.data;
-  if (d0.kind === 'float64' || d0.kind === 'bool') {
-    const values = d0.kind === 'float64' ? new Float64Array(total) : new Uint8Array(total);
-    const valid = new Uint8Array(total);
-    let k = 0;
-    for (const { data, rows } of parts) {
-      const d = data as typeof d0;
-      for (let i = 0; i < rows.length; i++, k++) {
-        const r = rows[i]!;
-        values[k] = d.values[r]!;
-        valid[k] = d.valid[r]!;
-      }
-    }
-    return d0.kind === 'float64'
-      ? { kind: 'float64', type: d0.type, values: values as Float64Array, valid }
-      : { kind: 'bool', type: 'boolean', values: values as Uint8Array, valid };
-  }
-  if (d0.kind !== 'dict') throw new Error(`concat: cannot gather ${d0.kind} columns`);
-  const codes = new Int32Array(total);
-  const sameDict = parts.every(
-    (p) => (p.data as typeof d0).dictBytes === d0.dictBytes && (p.data as typeof d0).dictOffsets === d0.dictOffsets,
-  );
-  let k = 0;
-  if (sameDict) {
-    for (const { data, rows } of parts) {
-      const c = (data as typeof d0).codes;
-      for (let i = 0; i < rows.length; i++) codes[k++] = c[rows[i]!]!;
-    }
-    return { kind: 'dict', type: 'string', codes, dictBytes: d0.dictBytes, dictOffsets: d0.dictOffsets };
-  }
-  // one merged dictionary: each part's codes remapped through a table of its dictionary's size
-  const index = new NativeMap<string, number>();
-  const strings: string[] = [];
-  for (const { data, rows } of parts) {
-    const d = data as typeof d0;
-    const size = d.dictOffsets.length - 1;
-    const remap = new Int32Array(size);
-    for (let j = 0; j < size; j++) {
-      const s = utf8Decode(d.dictBytes, d.dictOffsets[j], d.dictOffsets[j + 1]);
-      let c = index.get(s);
-      if (c === undefined) {
-        index.set(s, (c = strings.length));
-        strings.push(s);
-      }
-      remap[j] = c;
-    }
-    for (let i = 0; i < rows.length; i++) {
-      const c = d.codes[rows[i]!]!;
-      codes[k++] = c < 0 ? -1 : remap[c]!;
-    }
-  }
-  const encoded = strings.map((s) => utf8Encode(s));
-  const dictOffsets = new Int32Array(strings.length + 1);
-  for (let j = 0; j < encoded.length; j++) dictOffsets[j + 1] = dictOffsets[j]! + encoded[j]!.length;
-  const dictBytes = new Uint8Array(dictOffsets[strings.length]!);
-  encoded.forEach((e, j) => dictBytes.set(e, dictOffsets[j]!));
-  return { kind: 'dict', type: 'string', codes, dictBytes, dictOffsets };
 }

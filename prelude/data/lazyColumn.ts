@@ -113,6 +113,20 @@ export class LazyColumn {
     if (this.raw !== null && this.getter === null) this.getter = decode(this.raw, this.length);
   }
 
+  /** The kind if known without asking the host (undefined for a `kindPending` column not yet asked). */
+  get knownKind(): ColumnData['kind'] | undefined {
+    return this.pending ? undefined : this.known;
+  }
+
+  /**
+   * The whole column in transfer form, text included (fetched whole from the host when it is read
+   * in pages; not kept: the caller, concat's gather, keeps what it builds from it).
+   */
+  transfer(): ColumnData {
+    if (this.pending) this.resolve();
+    return this.raw ?? (this.utf8 ? this.fetch() : (this.load(), this.raw!));
+  }
+
   /** The data in transfer form for describeData() (paged text stays paged). */
   data(): CardColumnData {
     if (this.pending) this.resolve();

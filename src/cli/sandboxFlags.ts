@@ -10,6 +10,8 @@ export const SANDBOX_FLAGS = {
   data: { type: 'string' },
   table: { type: 'string', multiple: true },
   'max-file-bytes': { type: 'string' },
+  'table-file-max-mb': { type: 'string' },
+  'table-inflate-max-mb': { type: 'string' },
   engine: { type: 'string' },
 } as const;
 
@@ -18,12 +20,17 @@ const ENGINES = ENGINE_CHOICES;
 /** Their lines of --help. */
 export const SANDBOX_FLAGS_HELP = `  --preset <name>       limit preset: permissive, standard (default) or strict
   --timeout-ms <ms>     wall-clock limit of one run, in milliseconds
-  --memory-mb <MiB>     heap limit of the isolate, in MiB (at least 16)
+  --memory-mb <MiB>     heap limit of the isolate, in MiB (at least 16; with --table, a
+                        quarter of host memory by default, or $SBIRTOOLS_TABLE_MEMORY_MB)
   --data <csv>          use this SBIR CSV as award_data (default: $SBIRTOOLS_CSV_PATH,
                         the downloaded file, or the synthetic sample)
   --table <name=file>   add a table (repeatable): a CSV, Parquet, Arrow, JSON or NDJSON
                         file or an http(s) URL, exposed to the code as <name>
   --max-file-bytes <n>  cap on the bytes of files one run saves (to_csv, to_parquet...)
+  --table-file-max-mb <MiB>    largest --table file (Parquet, Arrow, JSON); default
+                        max(512, host memory / 8), or $SBIRTOOLS_TABLE_FILE_MAX_MB
+  --table-inflate-max-mb <MiB> most bytes a --table file's pages inflate to; default
+                        max(2048, host memory / 2), or $SBIRTOOLS_TABLE_INFLATE_MAX_MB
   --engine <name>       auto (default: isolated-vm when it loads, else quickjs),
                         isolated-vm (V8, native) or quickjs (WASM; Bun, Deno, no addons)`;
 
@@ -41,6 +48,18 @@ export function sandboxOptionsFrom(
   const dataPath = values.data === undefined ? undefined : String(values.data);
   const maxFileBytes = intFlag(command, 'max-file-bytes', values['max-file-bytes'] as string | undefined, 'bytes');
   const tables = tableFlags(command, (values as Record<string, unknown>).table);
+  const tableFileMaxMb = intFlag(
+    command,
+    'table-file-max-mb',
+    values['table-file-max-mb'] as string | undefined,
+    'MiB',
+  );
+  const tableInflateMaxMb = intFlag(
+    command,
+    'table-inflate-max-mb',
+    values['table-inflate-max-mb'] as string | undefined,
+    'MiB',
+  );
   const engine = values.engine === undefined ? undefined : String(values.engine);
   if (engine !== undefined && !(ENGINES as readonly string[]).includes(engine)) {
     throw new UsageError(command, `--engine must be one of ${ENGINES.join(', ')}, got '${engine}'`);
@@ -48,6 +67,8 @@ export function sandboxOptionsFrom(
   return {
     ...(tables ? { tables } : {}),
     ...(maxFileBytes !== undefined ? { maxFileBytes } : {}),
+    ...(tableFileMaxMb !== undefined ? { tableFileMaxMb } : {}),
+    ...(tableInflateMaxMb !== undefined ? { tableInflateMaxMb } : {}),
     ...(engine ? { engine: engine as (typeof ENGINES)[number] } : {}),
     ...(preset ? { preset } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { ColumnarTable } from '../../schema/columnar.js';
 import { columnFromValues } from './columns/fromValues.js';
+import { USER_MAX_DICT_SIZE } from './columns/dictEncode.js';
 import { compactTable } from './columns/compactTable.js';
 import { ingestCsv } from './ingest/ingestCsv.js';
 import { checkColumnNames } from './formats/checkColumnNames.js';
@@ -8,12 +9,14 @@ import { DEFAULT_DECODE_CAPS } from './formats/decodeCaps.js';
 
 /**
  * A user table from a CSV file: typed by the SBIR schema when its header is an SBIR award
- * header, otherwise by inference over all rows (see docs/dataset.md, "User tables").
+ * header, otherwise by inference over all rows (see docs/dataset.md, "User tables"). Text stays
+ * dictionary codes up to USER_MAX_DICT_SIZE distinct values, as in Parquet and Arrow tables, so a
+ * company name over millions of rows is counted, searched and sorted on codes.
  * @throws {DataError} DATA_NOT_FOUND, DATA_EMPTY, DATA_NOT_CSV.
  * @example const t = await tableFromCsv('budgets', './budgets.csv');
  */
 export async function tableFromCsv(name: string, path: string): Promise<ColumnarTable> {
-  const { table } = await ingestCsv(resolve(path), { name });
+  const { table } = await ingestCsv(resolve(path), { name, maxDictSize: USER_MAX_DICT_SIZE });
   return compactTable(table);
 }
 

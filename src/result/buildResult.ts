@@ -132,7 +132,7 @@ function limitError(raw: RawRunOutcome, limits: Limits): RunError {
       return {
         type: 'MEMORY_LIMIT',
         message: `The code used more than the ${limits.memoryLimitMb} MB memory limit and was stopped (${raw.message ?? 'limit exceeded'}).`,
-        hint: `Work on fewer rows or columns: select() the columns you need, filter first, aggregate instead of materializing rows (objects()), and avoid building huge arrays or strings. The columns a run reads count too (a table of millions of rows: 8 bytes per number, 4 per text code): if they alone pass ${limits.memoryLimitMb} MB, raise the limit (the \`memoryLimitMb\` option, CLI --memory-mb, at most 8192). The session state was reset.`,
+        hint: `Work on fewer rows or columns: select() the columns you need, filter first, aggregate instead of materializing rows (objects()), and avoid building huge arrays or strings. The columns a run reads count too (a table of millions of rows: 8 bytes per number, 4 per text code): if they alone pass ${limits.memoryLimitMb} MB, raise the limit (the \`memoryLimitMb\` option, CLI --memory-mb, at most 8192; a sandbox with user tables defaults to a quarter of host memory, or SBIRTOOLS_TABLE_MEMORY_MB). The session state was reset.`,
       };
     case 'queue_full':
       return {

@@ -6,6 +6,7 @@ import { SbirtoolsValidationError } from '../core/errors.js';
 import { ENGINE_CHOICES, ENGINE_CHOICES_TEXT, type EngineChoice } from '../../schema/engine.js';
 import { resolveDataSource, tableFromArquero, tableFromRows } from '../data/index.js';
 import { loadTable, type TableSource } from '../data/formats/loadTable.js';
+import { tableCapsFrom } from '../data/formats/tableLimits.js';
 import { checkTableName } from './tableName.js';
 
 /**
@@ -38,6 +39,17 @@ export interface SandboxOptions extends Partial<Limits> {
   awardData?: boolean;
   /** More tables, each exposed by its name and in `tables`. */
   tables?: Record<string, TableInput>;
+  /**
+   * Largest table file in `tables` (Parquet, Arrow, JSON, NDJSON), in MiB; a larger one is refused
+   * with `DATA_TOO_LARGE` naming this option. CLI `--table-file-max-mb`.
+   * @default max(512, host memory / 8), or $SBIRTOOLS_TABLE_FILE_MAX_MB (docs/dataset.md, size caps)
+   */
+  tableFileMaxMb?: number;
+  /**
+   * Most bytes the pages of one table file may inflate to, together, in MiB. CLI `--table-inflate-max-mb`.
+   * @default max(2048, host memory / 2), or $SBIRTOOLS_TABLE_INFLATE_MAX_MB
+   */
+  tableInflateMaxMb?: number;
   /** Where isolates live. @default 'process' */
   isolation?: 'process' | 'inline';
   /** Run on this pool's holder processes (from createPool()). */
@@ -148,6 +160,8 @@ export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits)
         );
   const tables: TableSpec[] = [];
   const cacheDir = data?.cacheDir ?? resolveDataSource({ cacheDir: opts.cacheDir, env: process.env }).cacheDir;
+  const caps = tableCapsFrom(opts);
+  const hasCaps = Object.keys(caps).length > 0;
   for (const [name, t] of Object.entries(opts.tables ?? {})) {
     if (Array.isArray(t)) tables.push({ name, kind: 'columnar', table: tableFromRows(name, t) });
     else if (isColumnar(t)) tables.push({ name, kind: 'columnar', table: { ...t, name } });
@@ -156,6 +170,7 @@ export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits)
       // a URL's whole transfer is bounded by the run's own deadline (a trickling server cannot hold it past)
       const loaded = await loadTable(name, t as TableSource, {
         cacheDir,
+        caps,
         decodeLater: true,
         download: { deadlineMs: limits.timeoutMs },
       });
@@ -163,7 +178,7 @@ export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits)
         loaded.kind === 'columnar'
           ? { name, kind: 'columnar', table: loaded.table }
           : loaded.kind === 'file'
-            ? { name, kind: 'file', path: loaded.path, format: loaded.format }
+            ? { name, kind: 'file', path: loaded.path, format: loaded.format, ...(hasCaps ? { caps } : {}) }
             : { name, kind: 'csv', path: loaded.path },
       );
     } else tables.push({ name, kind: 'columnar', table: tableFromArquero(name, t as never) });

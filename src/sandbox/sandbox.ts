@@ -6,6 +6,7 @@ import { buildResult } from '../result/buildResult.js';
 import type { Backend } from '../runtime/holder/backend.js';
 import { SandboxClosedError, SbirtoolsValidationError } from '../core/errors.js';
 import { emptyResult, precheck } from './precheck.js';
+import { tableMemoryLimitMb } from '../data/formats/tableLimits.js';
 import { resolveSessionSpec, validateOptions, type SandboxOptions } from './options.js';
 import { backendFor } from './defaultBackend.js';
 import type { SessionSpec } from '../runtime/holder/protocol.js';
@@ -186,6 +187,12 @@ export async function run(code: string, options: OneShotOptions = {}): Promise<R
 /** Limits from preset + overrides; a range error is the caller's, so it is a VALIDATION_ERROR. */
 function limitsOrThrow(opts: SandboxOptions): Limits {
   try {
+    // user tables may be millions of rows: without an explicit memoryLimitMb the isolate may hold
+    // a quarter of host memory (tableLimits.ts), not the preset's 512 MiB
+    if (opts.memoryLimitMb === undefined && opts.tables && Object.keys(opts.tables).length > 0) {
+      const presetMb = resolveLimits(opts.preset, opts).memoryLimitMb;
+      return resolveLimits(opts.preset, { ...opts, memoryLimitMb: tableMemoryLimitMb(presetMb) });
+    }
     return resolveLimits(opts.preset, opts);
   } catch (err) {
     const issues = (err as { issues?: Array<{ message: string }> }).issues;

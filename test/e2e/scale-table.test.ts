@@ -133,3 +133,42 @@ describe.each(['parquet', 'arrow', 'csv'])('a 300,000-row %s table', (format) =>
     }
   }, 300_000);
 });
+
+describe('the three formats concatenated', () => {
+  it('keep the columnar layout and answer as the reference over the rows three times', async () => {
+    const box = await createSandbox({
+      awardData: false,
+      tables: { p: files.parquet, a: files.arrow, c: files.csv },
+      preset: 'permissive',
+      timeoutMs: 120_000,
+    });
+    const thrice = {
+      groupby: reference.groupby.map(([a, n]) => [a, 3 * (n as number)]),
+      filterCount: 3 * reference.filterCount,
+      distinct: reference.distinct,
+      topk: [...Amount, ...Amount, ...Amount]
+        .sort((x, y) => y - x)
+        .slice(0, 10)
+        .map((x) => Math.round(x * 100)),
+      contains: 3 * reference.contains,
+      firmDistinct: reference.firmDistinct,
+      kinds: ['dict', 'dict', 'float64', 'float64', 'utf8'],
+    };
+    try {
+      const r = await box.run(`const t = concat([p, a, c]);
+        ({
+          groupby: t.groupby('Agency').rollup({ n: op.count() }).orderby('Agency').objects().map((r) => [r.Agency, r.n]),
+          filterCount: t.filter((d) => d.Amount > 5000 && d.Phase === 'Phase II').numRows(),
+          distinct: t.Company.nunique(),
+          topk: t.orderby(aq.desc('Amount')).slice(0, 10).array('Amount').map((x) => Math.round(x * 100)),
+          contains: t.Abstract.str.contains('quantum').sum(),
+          firmDistinct: t.Firm.nunique(),
+          kinds: ['Agency', 'Company', 'Amount', 'Start', 'Abstract'].map((n) => t.column(n).kind),
+        })`);
+      expect(r.error).toBeUndefined();
+      expect(r.value).toEqual(thrice);
+    } finally {
+      await box.close();
+    }
+  }, 300_000);
+});

@@ -39,6 +39,36 @@ export function decodeArrow(
   caps: DecodeCaps,
   options: ArrowDecodeOptions = {},
 ): ColumnarTable {
+  const opened = openArrow(bytes, file, caps, options);
+  const columns = opened.fields.map((field, i) => {
+    const column = arrowColumnAt(opened, i, file, options);
+    return { name: field.name, type: column.type, kind: column.kind, data: column };
+  });
+  return { name, numRows: opened.numRows, columns };
+}
+
+/** A checked Arrow file or stream whose columns are read one at a time (arrowColumnAt). */
+export interface OpenedArrow {
+  table: ReturnType<typeof tableFromIPC>;
+  numRows: number;
+  fields: ReadonlyArray<{ name: string; type: DeclaredType; arrowType: ArrowFieldType }>;
+  /** The rows of each record batch (the first column's batches). */
+  rows: number[];
+}
+
+/**
+ * Parses an Arrow IPC file or stream and checks it as a whole (the magic, a stream's framing, the
+ * schema, the row count, distinct column names, every column's length), decoding no column: its
+ * typed arrays are views over `bytes`. Each column is then written by {@link arrowColumnAt}.
+ * @throws {DataError} DATA_CORRUPT, DATA_UNSUPPORTED, DATA_TOO_LARGE.
+ * @example const o = openArrow(bytes, 't.arrow', DEFAULT_DECODE_CAPS); arrowColumnAt(o, 0, 't.arrow');
+ */
+export function openArrow(
+  bytes: Uint8Array,
+  file: string,
+  caps: DecodeCaps,
+  options: ArrowDecodeOptions = {},
+): OpenedArrow {
   if (!looksLikeArrow(bytes))
     throw new DataError('DATA_CORRUPT', `${file}: not an Arrow IPC file or stream`, { hint: DAMAGED });
   // flechette makes typed arrays over `bytes.buffer` at the file's own offsets: a view into a
@@ -76,7 +106,7 @@ export function decodeArrow(
   // every column's batches must line up with the first column's (one batch per record batch)
   const rows = (table.getChildAt(0)?.data ?? []).map((b) => b.length);
   const seen = new Set<string>();
-  const columns = table.schema.fields.map((field, i) => {
+  const fields = table.schema.fields.map((field, i) => {
     if (seen.has(field.name))
       throw new DataError('DATA_CORRUPT', `${file}: column '${field.name}' appears twice`, {
         hint: 'Give every column a distinct name.',
@@ -91,23 +121,38 @@ export function decodeArrow(
         { hint: DAMAGED },
       );
     }
-    const fast =
-      options.columnar === false
-        ? null
-        : arrowColumn(child.data as unknown as ArrowBatch[], field.type as ArrowFieldType, rows, file, field.name);
-    if (!fast && options.columnar !== false) {
-      try {
-        eagerDictionaries(child.data);
-      } catch (err) {
-        throw new DataError('DATA_CORRUPT', `${file}: the Arrow data cannot be decoded (${(err as Error).message})`, {
-          hint: DAMAGED,
-        });
-      }
-    }
-    const column = fast ?? valueByValue(child, type, numRows, file, field.name);
-    return { name: field.name, type: column.type, kind: column.kind, data: column };
+    return { name: field.name, type, arrowType: field.type as ArrowFieldType };
   });
-  return { name, numRows, columns };
+  return { table, numRows, fields, rows };
+}
+
+/**
+ * Column `i` of an opened Arrow table as a transfer column: from its buffers (arrowColumnar/),
+ * else value by value.
+ * @throws {DataError} DATA_CORRUPT for a damaged column.
+ */
+export function arrowColumnAt(
+  opened: OpenedArrow,
+  i: number,
+  file: string,
+  options: ArrowDecodeOptions = {},
+): ColumnData {
+  const { name, type, arrowType } = opened.fields[i]!;
+  const child = opened.table.getChildAt(i)!;
+  const fast =
+    options.columnar === false
+      ? null
+      : arrowColumn(child.data as unknown as ArrowBatch[], arrowType, opened.rows, file, name);
+  if (!fast && options.columnar !== false) {
+    try {
+      eagerDictionaries(child.data);
+    } catch (err) {
+      throw new DataError('DATA_CORRUPT', `${file}: the Arrow data cannot be decoded (${(err as Error).message})`, {
+        hint: DAMAGED,
+      });
+    }
+  }
+  return fast ?? valueByValue(child, type, opened.numRows, file, name);
 }
 
 /** The per-value path: every value extracted by flechette (`toArray()`), then typed (typedColumn.ts). */

@@ -32,6 +32,8 @@ export interface DecodeCaps {
   timeoutMs: number;
   /** Old-generation heap of one decode worker, in MiB (two may run at once). @default max(2048, host memory in MiB / 4), at most 16384 */
   heapMb: number;
+  /** Where a cap the caller set came from, named in the refusal's hint (e.g. the `tableFileMaxMb` option). */
+  setBy?: Partial<Record<keyof typeof DECODE_CAP_ENV, string>>;
 }
 
 /** The environment variable that sets each host-scaled cap (sizes in MiB). */
@@ -39,6 +41,12 @@ export const DECODE_CAP_ENV = Object.freeze({
   maxInputBytes: 'SBIRTOOLS_TABLE_FILE_MAX_MB',
   maxDecodedBytes: 'SBIRTOOLS_TABLE_INFLATE_MAX_MB',
   heapMb: 'SBIRTOOLS_DECODE_HEAP_MB',
+} as const);
+
+/** How the sandbox (createSandbox and the CLI) sets the file and inflate caps, as a hint names them. */
+export const TABLE_CAP_OPTIONS = Object.freeze({
+  maxInputBytes: 'the `tableFileMaxMb` option of createSandbox (CLI --table-file-max-mb)',
+  maxDecodedBytes: 'the `tableInflateMaxMb` option of createSandbox (CLI --table-inflate-max-mb)',
 } as const);
 
 const MIB = 1024 * 1024;
@@ -106,7 +114,10 @@ export const DEFAULT_DECODE_CAPS: Readonly<DecodeCaps> = Object.freeze(hostDecod
  */
 export function capHint(key: keyof typeof DECODE_CAP_ENV, caps: DecodeCaps, alternative: string): string {
   const now = `${key === 'heapMb' ? caps.heapMb : Math.floor(caps[key] / MIB)} MiB`;
+  const setBy = caps.setBy?.[key];
+  if (setBy !== undefined) return `${alternative} Or raise the cap the caller set: ${setBy} (now ${now}).`;
   if (caps[key] !== DEFAULT_DECODE_CAPS[key])
     return `${alternative} Or raise the cap the caller set: the \`caps.${key}\` option (now ${now}).`;
-  return `${alternative} Or raise the cap: environment variable ${DECODE_CAP_ENV[key]} (now ${now}; the default scales with host memory) or the \`caps.${key}\` option of loadTable.`;
+  const sandbox = key in TABLE_CAP_OPTIONS ? `${TABLE_CAP_OPTIONS[key as keyof typeof TABLE_CAP_OPTIONS]}, ` : '';
+  return `${alternative} Or raise the cap: environment variable ${DECODE_CAP_ENV[key]} (now ${now}; the default scales with host memory), ${sandbox}or the \`caps.${key}\` option of loadTable.`;
 }

@@ -19,8 +19,8 @@ export class InferBuilder {
   private date: Float64Array | null = new Float64Array(1024);
   private bool: Uint8Array | null = new Uint8Array(1024);
 
-  constructor(name: string, issues: IssueLog, maxBytes?: number) {
-    this.text = new Utf8Builder(name, 'text', issues, false, 'auto', maxBytes);
+  constructor(name: string, issues: IssueLog, maxBytes?: number, maxDict?: number) {
+    this.text = new Utf8Builder(name, 'text', issues, false, 'auto', maxBytes, maxDict);
   }
 
   get length(): number {

@@ -26,6 +26,8 @@ export interface IngestOptions {
   forceInfer?: boolean;
   /** What the input is called in error messages. @default the path, or 'the CSV bytes' */
   label?: string;
+  /** Most distinct values of a dictionary-coded text column. @default 65,535 (MAX_DICT_SIZE; user tables: USER_MAX_DICT_SIZE) */
+  maxDictSize?: number;
 }
 
 /** A parsed table with its report and the sha256 of the raw input bytes. */
@@ -75,7 +77,7 @@ export async function ingestCsv(input: string | Uint8Array, opts: IngestOptions 
       plan = planHeader(header, opts.forceInfer);
       // U+FFFD repairs can triple invalid bytes; nothing else makes a column larger than the input
       const maxBytes = 3 * stats.totalBytes + 65536;
-      builders = plan.columns.map((c) => makeBuilder(c, issues, maxBytes));
+      builders = plan.columns.map((c) => makeBuilder(c, issues, maxBytes, opts.maxDictSize));
       return;
     }
     const width = builders.length;

@@ -14,12 +14,13 @@ export interface ColumnBuilder {
 
 /**
  * The builder for one planned column: typed by its SBIR spec, a plain string, or inferred.
- * `maxBytes` bounds any one text column (reserved address space, not memory).
+ * `maxBytes` bounds any one text column (reserved address space, not memory); `maxDict` is the
+ * most distinct values a dictionary-coded text column may have (dictEncode.ts).
  */
-export function makeBuilder(plan: ColumnPlan, issues: IssueLog, maxBytes: number): ColumnBuilder {
-  if (plan.mode === 'infer') return new InferBuilder(plan.name, issues, maxBytes);
+export function makeBuilder(plan: ColumnPlan, issues: IssueLog, maxBytes: number, maxDict?: number): ColumnBuilder {
+  if (plan.mode === 'infer') return new InferBuilder(plan.name, issues, maxBytes, maxDict);
   const spec = plan.spec;
-  if (!spec) return new Utf8Builder(plan.name, 'text', issues, false, 'auto', maxBytes);
+  if (!spec) return new Utf8Builder(plan.name, 'text', issues, false, 'auto', maxBytes, maxDict);
   const reportBlank = !spec.nullable;
   switch (spec.parse) {
     case 'amount':
@@ -28,8 +29,8 @@ export function makeBuilder(plan: ColumnPlan, issues: IssueLog, maxBytes: number
       return new Float64Builder(spec.name, spec.parse, issues, reportBlank);
     case 'duns':
     case 'flag':
-      return new Utf8Builder(spec.name, spec.parse, issues, reportBlank, spec.encoding, maxBytes);
+      return new Utf8Builder(spec.name, spec.parse, issues, reportBlank, spec.encoding, maxBytes, maxDict);
     default:
-      return new Utf8Builder(spec.name, 'text', issues, reportBlank, spec.encoding, maxBytes);
+      return new Utf8Builder(spec.name, 'text', issues, reportBlank, spec.encoding, maxBytes, maxDict);
   }
 }

@@ -2,7 +2,7 @@ import type { DictColumn, Utf8Column } from '../../../schema/columnar.js';
 import { DataError } from '../errors.js';
 import { ByteStore, MAX_COLUMN_BYTES } from '../columns/byteStore.js';
 import { exact, growI32, growU8 } from '../columns/grow.js';
-import { dictEncode } from '../columns/dictEncode.js';
+import { dictEncode, MAX_DICT_SIZE } from '../columns/dictEncode.js';
 import { isBlank } from './blank.js';
 import { ESCAPED } from './scanner.js';
 import type { IssueLog } from './report.js';
@@ -31,6 +31,8 @@ export class Utf8Builder {
     private readonly encoding: 'auto' | 'utf8' = 'auto',
     /** Upper bound of the column's bytes (the input's size, x3 for U+FFFD repairs). */
     maxBytes = MAX_BYTES,
+    /** Most distinct values of a dictionary column (dictEncode.ts: 65,535; user tables 2,097,152). */
+    private readonly maxDict = MAX_DICT_SIZE,
   ) {
     this.store = new ByteStore(maxBytes);
   }
@@ -87,6 +89,6 @@ export class Utf8Builder {
       offsets: exact(this.offsets, this.length + 1),
       valid: exact(this.valid, this.length),
     };
-    return this.encoding === 'auto' ? (dictEncode(col, this.nonNull) ?? col) : col;
+    return this.encoding === 'auto' ? (dictEncode(col, this.nonNull, this.maxDict) ?? col) : col;
   }
 }

@@ -1,6 +1,7 @@
 import type { Limits, PresetName } from '../../../schema/limits.js';
 import type { ColumnarTable } from '../../../schema/columnar.js';
 import type { EngineChoice } from '../../../schema/engine.js';
+import type { DecodeCaps } from '../../data/formats/decodeCaps.js';
 
 /** Where award_data comes from; resolved on the host, opened in the holder. Mirrors src/data DataSource. */
 export interface DataSourceSpec {
@@ -16,7 +17,14 @@ export interface DataSourceSpec {
 export type TableSpec =
   | { name: string; kind: 'csv'; path: string }
   /** A Parquet/Arrow/JSON file, decoded in the holder (in a worker thread) and kept like CSV tables. */
-  | { name: string; kind: 'file'; path: string; format: 'parquet' | 'arrow' | 'json' | 'ndjson' }
+  | {
+      name: string;
+      kind: 'file';
+      path: string;
+      format: 'parquet' | 'arrow' | 'json' | 'ndjson';
+      /** Caps the sandbox's options set (tableFileMaxMb, tableInflateMaxMb) over the host-scaled defaults. */
+      caps?: Partial<DecodeCaps>;
+    }
   | { name: string; kind: 'columnar'; table: ColumnarTable };
 
 /** Everything a holder needs to open one session. Structured-clone safe (it crosses IPC). */

@@ -6,6 +6,7 @@ import type { TableProvider } from '../engines/engineSession.js';
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { decodeInWorker } from '../../data/formats/decodeInWorker.js';
+import { DEFAULT_DECODE_CAPS } from '../../data/formats/decodeCaps.js';
 import { openLazyParquet } from '../../data/formats/lazyParquet/lazyParquetTable.js';
 
 function fileStamp(path: string): string {
@@ -18,17 +19,33 @@ function fileStamp(path: string): string {
 }
 
 /**
- * A Parquet/Arrow/JSON table file. Parquet is opened for lazy decoding (lazyParquet/): checked now,
- * each column decoded when a run first touches it (SBIRTOOLS_LAZY_PARQUET=0 decodes every column
- * now instead). Other formats are decoded whole in a worker thread of this process
+ * A Parquet/Arrow/JSON table file. Parquet and Arrow are opened for lazy decoding (lazyParquet/):
+ * checked now, each column decoded when a run first touches it (SBIRTOOLS_LAZY_PARQUET=0,
+ * SBIRTOOLS_LAZY_ARROW=0 decode every column now instead). Other formats are decoded whole in a worker thread of this process
  * (decodeInWorker.ts); the file is read synchronously (a few ms; its size was checked by loadTable)
  * so the worker has its job before this thread goes on to make the session's isolate.
  */
 async function openFile(spec: Extract<TableSpec, { kind: 'file' }>): Promise<TableProvider> {
   if (spec.format === 'parquet' && process.env.SBIRTOOLS_LAZY_PARQUET !== '0')
-    return openLazyParquet(spec.name, spec.path, basename(spec.path));
+    return openLazyParquet(spec.name, spec.path, basename(spec.path), { ...DEFAULT_DECODE_CAPS, ...spec.caps });
+  if (spec.format === 'arrow' && process.env.SBIRTOOLS_LAZY_ARROW !== '0')
+    return openLazyParquet(
+      spec.name,
+      spec.path,
+      basename(spec.path),
+      { ...DEFAULT_DECODE_CAPS, ...spec.caps },
+      {
+        format: 'arrow',
+      },
+    );
   return providerFromColumnar(
-    await decodeInWorker(spec.name, new Uint8Array(readFileSync(spec.path)), basename(spec.path), spec.format),
+    await decodeInWorker(
+      spec.name,
+      new Uint8Array(readFileSync(spec.path)),
+      basename(spec.path),
+      spec.format,
+      spec.caps,
+    ),
   );
 }
 
@@ -97,7 +114,7 @@ export class TableCache {
     // a decoded file is kept while the file is unchanged (size and mtime are part of the key)
     const key =
       spec.kind === 'file'
-        ? `${spec.name}\u0000${spec.path}\u0000${fileStamp(spec.path)}`
+        ? `${spec.name}\u0000${spec.path}\u0000${fileStamp(spec.path)}\u0000${JSON.stringify(spec.caps ?? {})}`
         : `${spec.name}\u0000${spec.path}`;
     let entry = this.csvTables.get(key);
     if (!entry) {

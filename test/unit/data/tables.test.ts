@@ -29,6 +29,21 @@ describe('tableFromCsv (a user CSV: types inferred over all rows)', () => {
     expect(column(t, 'word').at(-1)).toBe('late');
   });
 
+  it('keeps text of more than 65,535 distinct values as dictionary codes (the user-table cap), as award_data does not', async () => {
+    // 70,000 names, each twice, in a user table and through the award_data ingest (the 65,535 cap)
+    const names = Array.from({ length: 140_000 }, (_, i) => `Company ${i % 70_000}`);
+    const p = join(dir, 'wide-dict.csv');
+    writeFileSync(p, `Company,n\n${names.map((s, i) => `${s},${i}`).join('\n')}\n`);
+    const t = await tableFromCsv('mine', p);
+    const company = t.columns.find((c) => c.name === 'Company')!.data;
+    expect(company.kind).toBe('dict');
+    expect(company.kind === 'dict' && company.dictOffsets.length - 1).toBe(70_000);
+    expect(column(t, 'Company').slice(69_999, 70_001)).toEqual(['Company 69999', 'Company 0']);
+    const { ingestCsv } = await import('../../../src/data/ingest/ingestCsv.js');
+    const award = await ingestCsv(p, { forceInfer: true });
+    expect(award.table.columns.find((c) => c.name === 'Company')!.data.kind).toBe('utf8');
+  });
+
   it('makes a column a string when one late cell is not a number, or has a leading zero', async () => {
     const p = join(dir, 'late.csv');
     writeFileSync(p, `a,zip\n${Array.from({ length: 5000 }, (_, i) => `${i},${10000 + i}`).join('\n')}\nx,01234\n`);

@@ -20,9 +20,11 @@ import { decodeLeaf } from '../parquetColumnar/decodeColumnar.js';
 import { parquetRows } from '../parquetRows.js';
 import { loadZstd } from '../zstd.js';
 import type { ColumnAnswer, ColumnJob } from './columnJob.js';
+import { openLazyArrow, type LazyArrowFile } from '../arrowColumnar/lazyArrow.js';
 
 const status = (workerData as { status: Int32Array }).status;
 const files = new Map<number, OpenedParquet & { source: ByteSource; file: string; caps: DecodeCaps }>();
+const arrowFiles = new Map<number, LazyArrowFile>();
 
 function beat(): void {
   Atomics.add(status, 0, 1);
@@ -31,6 +33,11 @@ function beat(): void {
 setInterval(beat, 1000).unref();
 
 async function run(job: ColumnJob): Promise<{ answer: ColumnAnswer; transfer: ArrayBuffer[] }> {
+  if (job.op === 'open' && job.format === 'arrow') {
+    const f = openLazyArrow(job.bytes, job.file, job.caps);
+    arrowFiles.set(job.id, f);
+    return { answer: { ok: true, opened: f.opened }, transfer: [] };
+  }
   if (job.op === 'open') {
     const source = fileSource(job.fd, job.size, job.file);
     const opened = openParquet(source, job.file, job.caps);
@@ -61,8 +68,11 @@ async function run(job: ColumnJob): Promise<{ answer: ColumnAnswer; transfer: Ar
   }
   if (job.op === 'close') {
     files.delete(job.id);
+    arrowFiles.delete(job.id);
     return { answer: { ok: true }, transfer: [] };
   }
+  const arrow = arrowFiles.get(job.id);
+  if (arrow) return answerWith(arrow.column(job.leaf));
   const f = files.get(job.id);
   if (!f) return { answer: { ok: false, reopen: true }, transfer: [] };
   const { meta, leaves } = f;
@@ -88,9 +98,20 @@ async function run(job: ColumnJob): Promise<{ answer: ColumnAnswer; transfer: Ar
     const buffer = f.source.read(0, f.source.size).buffer as ArrayBuffer;
     [column] = await parquetRows(buffer, meta, leaves, [job.leaf], f.numRows, f.caps, f.file);
   }
+  return answerWith(column);
+}
+
+/** The column as an answer, its typed arrays transferred (a view over the shared file is copied first). */
+function answerWith(column: ColumnData): { answer: ColumnAnswer; transfer: ArrayBuffer[] } {
+  const out = { ...column } as Record<string, unknown>;
   const transfer = new Set<ArrayBuffer>();
-  for (const v of Object.values(column)) if (ArrayBuffer.isView(v)) transfer.add(v.buffer as ArrayBuffer);
-  return { answer: { ok: true, column }, transfer: [...transfer] };
+  for (const [k, v] of Object.entries(out))
+    if (ArrayBuffer.isView(v)) {
+      const own = v.buffer instanceof SharedArrayBuffer ? (v as Uint8Array).slice() : v;
+      out[k] = own;
+      transfer.add(own.buffer as ArrayBuffer);
+    }
+  return { answer: { ok: true, column: out as unknown as ColumnData }, transfer: [...transfer] };
 }
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -133,7 +154,7 @@ parentPort!.on('message', (msg: { job: ColumnJob; port: MessagePort; flag: Int32
               ? { code: e.code!, message: e.message, ...(e.hint ? { hint: e.hint } : {}) }
               : {
                   code: 'DATA_CORRUPT',
-                  message: `the Parquet data cannot be decoded (${String(e?.message ?? err).slice(0, 500)})`,
+                  message: `the table file cannot be decoded (${String(e?.message ?? err).slice(0, 500)})`,
                 },
         },
         transfer: [],
