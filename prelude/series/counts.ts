@@ -10,6 +10,7 @@ import type { ColumnTable } from 'arquero';
 import type { Series } from './Series.js';
 import { markSeriesTable } from './seriesTables.js';
 import { fastCountNumbers, fastDistinctNumbers } from './fastReduce.js';
+import { pendingChain } from './numberChain.js';
 import { typedOf } from './typed.js';
 
 type S = Series;
@@ -29,7 +30,8 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
   },
   nunique(this: S, opts?: unknown) {
     const dropna = !(opts && typeof opts === 'object' && (opts as { dropna?: unknown }).dropna === false);
-    const fast = distinctCodes(this);
+    // a pending number chain (numberChain.ts) has no codes: asking would compute it
+    const fast = pendingChain(this) ? undefined : distinctCodes(this);
     if (fast) return fast[0] + (dropna ? 0 : fast[1]);
     const numbers = dropna ? fastDistinctNumbers(this) : undefined;
     if (numbers !== undefined) return numbers;

@@ -6,15 +6,8 @@ import { GuestError } from '../errors/guestError.js';
 import { isNull } from '../frame/common.js';
 import { to_datetime } from '../frame/dates.js';
 import { roundValue } from '../frame/stats.js';
-import {
-  applyNumbers,
-  cumulativeNumbers,
-  fillNumbers,
-  laggedNumbers,
-  mapCodes,
-  mapNumbers,
-  missingMask,
-} from './fastElementwise.js';
+import { applyNumbers, cumulativeNumbers, laggedNumbers, mapCodes, missingMask } from './fastElementwise.js';
+import { chainAbs, chainClip, chainFill, chainRound } from './numberChain.js';
 import { Series } from './Series.js';
 
 type S = Series;
@@ -94,7 +87,7 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
       return this.withValues(vals);
     }
     if (typeof value === 'number' && value === value) {
-      const fast = fillNumbers(this, value);
+      const fast = chainFill(this, value);
       if (fast) return fast;
     }
     return this.mapValues((v) => (isNull(v) ? value : v));
@@ -118,12 +111,12 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
   round(this: S, decimals?: unknown) {
     const d = Number(decimals ?? 0);
     // NaN stays NaN here, as roundValue leaves it
-    const fast = mapNumbers(this, (x) => roundValue(x, d) as number, false);
+    const fast = chainRound(this, 10 ** d);
     if (fast) return fast;
     return this.mapValues((v) => (typeof v === 'number' ? roundValue(v, Number(decimals ?? 0)) : v));
   },
   abs(this: S) {
-    const fast = mapNumbers(this, Math.abs);
+    const fast = chainAbs(this);
     if (fast) return fast;
     return this.mapValues((v) => {
       const x = num(v);
@@ -174,14 +167,8 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
   clip(this: S, lower?: unknown, upper?: unknown) {
     const bound = (b: unknown) => isNull(b) || typeof b === 'number';
     if (bound(lower) && bound(upper)) {
-      const lo = isNull(lower) ? null : Number(lower);
-      const hi = isNull(upper) ? null : Number(upper);
-      const fast = mapNumbers(this, (x) => {
-        let y = x;
-        if (lo !== null) y = Math.max(y, lo);
-        if (hi !== null) y = Math.min(y, hi);
-        return y;
-      });
+      // a missing bound (null, undefined, NaN) is no bound, as below; the chain reads it as NaN
+      const fast = chainClip(this, isNull(lower) ? NaN : Number(lower), isNull(upper) ? NaN : Number(upper));
       if (fast) return fast;
     }
     return this.mapValues((v) => {

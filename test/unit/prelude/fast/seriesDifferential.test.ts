@@ -203,6 +203,26 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
       ]),
     ).toEqual([]);
   }, 300_000);
+  test('element-wise chains (lazy until read) give the eager answers, read any way', async () => {
+    expect(
+      await diff([
+        // the fused reductions: sum, mean, count, min, max, std, median, quantile, nunique
+        '(X) => { const c = X.V.mul(2).add(1); return [c.sum(), c.mean(), c.count(), c.min(), c.max(), c.std(), c.median(), c.quantile([0.1, 0.9]).tolist(), c.nunique()]; }',
+        '(X) => [X.V.round(-1).nunique(), X.V.fillna(0).sum(), X.V.fillna(-0).min(), X.V.div(0).max(), X.V.div(0).sum(), X.V.sub(X.Y).mean(), X.V.abs().clip(0.5, 2).median()]',
+        '(X) => [X.V.pow(0).sum(), X.V.pow(0).count(), X.V.rsub(1).rdiv(2).sum(), X.V.floordiv(3).mod(2).nunique(), X.Y.radd(1).rmul(-1).max(), X.V.mod(X.Y).sum()]',
+        // round keeps NaN as a value; a step after it drops it; fill after a NaN-making step
+        '(X) => [X.V.div(X.V).round().tolist(), X.V.div(X.V).round().fillna(9).tolist(), X.V.div(0).mul(0).fillna(5).tolist(), X.V.div(X.V).round().count(), X.V.div(X.V).round().add(1).tolist()]',
+        // read every other way: values, positions, printing, dtype, index, a mask, a new column
+        '(X) => { const c = X.V.mul(-1).add(0.5).abs(); return [c.tolist(), c.get(0), c.iloc[1], c.index, c.dtype, c.length, c.gt(1).sum(), c.isna().tolist(), c.head(3).tolist(), String(c.values.length)]; }',
+        '(X) => { const c = X.Y.clip(null, 1).sub(X.V); return [c.sum(), c.tolist(), c.cumsum().tolist(), c.sort_values().tolist(), c.value_counts(), c.idxmax(), c.sum()]; }',
+        "(X) => { const T = X.select('V', 'Y'); T['W'] = T.V.mul(3).add(T.Y); return [T.W.tolist(), T.W.sum(), T.derive({ z: (d) => d.W * 2 }).array('z')]; }",
+        // filtered and ordered tables: the chain reads the visible rows
+        "(X) => { const F = X.filter(X.Y.ge(0)).orderby(aq.desc('V')); const c = F.V.fillna(1).mul(F.Y).add(2); return [c.sum(), c.tolist(), c.max(), c.nunique(), F.V.round(1).mean()]; }",
+        // a chain read after its base table changed stays the eager one (the base is read when the step is made)
+        '(X) => { const c = X.V.add(1); const s1 = c.sum(); const d = c.mul(2); return [s1, d.sum(), c.sum(), d.tolist(), c.tolist()]; }',
+      ]),
+    ).toEqual([]);
+  }, 300_000);
   test('value_counts of numbers, drop_duplicates on codes, isna/notna tables counted', async () => {
     expect(
       await diff([

@@ -1,0 +1,381 @@
+/**
+ * Element-wise number methods as a lazy chain: `s.mul(2).add(1)` records its steps on top of the
+ * first Series' typed arrays instead of filling a Float64Array per step. The Series a step returns
+ * is an ordinary Series: its values and typed view are computed in one pass the first time anything
+ * reads them (a print, an index, a method without a fused form), and from then on it is the Series
+ * the eager steps built, value for value (missing as null, NaN kept where the eager step kept it).
+ * The reductions that fuse (sum, mean, count, min, max, nunique, and the packed values behind
+ * std/median/quantile) run the chain block by block through one reused buffer instead, so a chain
+ * then a reduction allocates nothing per step.
+ *
+ * The eager rule per position (fastElementwise.ts before this file): a value is present (p) or
+ * missing; a step that treats NaN as missing (all but `round`) first drops a NaN, then applies its
+ * function to what is present; `fill` makes every position present; a column operand must be
+ * present and not NaN too. In a block a missing value is carried as NaN: every step maps NaN to NaN
+ * (or, `fill`, to its value), so the non-NaN values of a block are exactly the present, non-NaN
+ * values of the eager result, which is all a reduction reads (it skips null and NaN alike). Only
+ * materialising tells a missing position (null) from a NaN `round` kept: it tracks p beside.
+ */
+import { NativeWeakMap, ObjectDefineProperty } from '../intrinsics.js';
+import { Series } from './Series.js';
+import { numView, type NumView, type TypedView } from './typed.js';
+
+/** The binary operators of compare.ts that a step runs without a call per value. */
+export type BinaryOp = 'add' | 'sub' | 'mul' | 'div' | 'floordiv' | 'mod' | 'pow' | 'radd' | 'rsub' | 'rmul' | 'rdiv';
+type Op = BinaryOp | 'fill' | 'abs' | 'round' | 'clip';
+
+/** One step; every step has every field (one object shape for the loops). */
+interface Step {
+  op: Op;
+  /** the scalar operand, fill value, round's scale, clip's lower bound (NaN: none) */
+  b: number;
+  /** clip's upper bound (NaN: none) */
+  c: number;
+  /** a column operand (present and not NaN where `bok` is 1 or null) */
+  bx: Float64Array | null;
+  bok: Uint8Array | null;
+}
+
+/** The first Series' typed arrays and the steps after it (immutable: a longer chain is a new one). */
+interface Chain {
+  base: NumView;
+  n: number;
+  steps: readonly Step[];
+}
+
+const BLOCK = 2048;
+const chains = new NativeWeakMap<Series, Chain>();
+// the block buffers, reused by every chain: evaluation never re-enters (no step calls guest code)
+const X = new Float64Array(BLOCK);
+const P = new Uint8Array(BLOCK);
+
+/** The chain still pending behind `s` (its values not computed yet), or undefined. */
+export function pendingChain(s: Series): Chain | undefined {
+  return chains.get(s);
+}
+
+const step = (op: Op, b = NaN, c = NaN): Step => ({ op, b, c, bx: null, bok: null });
+
+/** `s op b` (b a number, not NaN) as a lazy Series; undefined without a numeric view. */
+export function chainScalar(s: Series, op: BinaryOp, b: number): Series | undefined {
+  return extend(s, step(op, b));
+}
+
+/** `s op other` position by position (`bx`/`bok` as fastElementwise's positional()); undefined without a view. */
+export function chainColumn(s: Series, op: BinaryOp, bx: Float64Array, bok: Uint8Array | null): Series | undefined {
+  return extend(s, { ...step(op), bx, bok });
+}
+
+/** Missing and NaN replaced by `value`. */
+export function chainFill(s: Series, value: number): Series | undefined {
+  return extend(s, step('fill', value));
+}
+
+/** Math.abs of each present value. */
+export function chainAbs(s: Series): Series | undefined {
+  return extend(s, step('abs'));
+}
+
+/** Half-to-even rounding at scale `10 ** decimals` (NaN kept as a present value, as the eager round keeps it). */
+export function chainRound(s: Series, scale: number): Series | undefined {
+  return extend(s, step('round', scale));
+}
+
+/** Each present value clipped to [lo, hi] (NaN: no bound). */
+export function chainClip(s: Series, lo: number, hi: number): Series | undefined {
+  return extend(s, step('clip', lo, hi));
+}
+
+/** True when `s` is or can start a chain (a number Series with typed arrays). */
+export function chainable(s: Series): boolean {
+  return chains.has(s) || numView(s) !== null;
+}
+
+function extend(s: Series, st: Step): Series | undefined {
+  const prev = chains.get(s);
+  let chain: Chain;
+  if (prev) chain = { base: prev.base, n: prev.n, steps: [...prev.steps, st] };
+  else {
+    const v = numView(s);
+    if (!v) return undefined;
+    chain = { base: v, n: s.length, steps: [st] };
+  }
+  return lazySeries(chain, s);
+}
+
+function lazySeries(chain: Chain, like: Series): Series {
+  let values: Float64Array | null = null;
+  let ok: Uint8Array | null = null;
+  const force = (): void => {
+    if (values) return;
+    const m = materialise(chain);
+    values = m.values;
+    ok = m.valid;
+    chains.delete(s);
+    // from now on an ordinary data property, as on the eager result
+    ObjectDefineProperty(s, 'view', {
+      value: { kind: 'num', type: 'number', values, valid: ok, rows: null } satisfies TypedView,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  };
+  const read = (i: number): unknown => {
+    if (values === null) force();
+    return ok ? (ok[i] ? values![i] : null) : values![i];
+  };
+  const s = new Series(read, chain.n, like.name, like.labels, null, null);
+  ObjectDefineProperty(s, 'view', {
+    get(): TypedView | null {
+      force();
+      return s.view;
+    },
+    set(v: TypedView | null) {
+      force();
+      s.view = v;
+    },
+    enumerable: true,
+    configurable: true,
+  });
+  chains.set(s, chain);
+  return s;
+}
+
+/** X[0..len) = the base's values at positions [start, start + len), missing as NaN. */
+function load(base: NumView, start: number, len: number): void {
+  const { values, valid, rows } = base;
+  if (rows)
+    for (let k = 0; k < len; k++) {
+      const r = rows[start + k]!;
+      X[k] = valid === null || valid[r] !== 0 ? values[r]! : NaN;
+    }
+  else if (valid) for (let k = 0; k < len; k++) X[k] = valid[start + k] !== 0 ? values[start + k]! : NaN;
+  else for (let k = 0; k < len; k++) X[k] = values[start + k]!;
+}
+
+function roundHalfEven(x: number, m: number): number {
+  if (!Number.isFinite(x)) return x;
+  const y = x * m;
+  let r = Math.round(y);
+  // the same steps as frame/stats.ts roundValue, so the same last bits
+  if (Math.abs(y - Math.trunc(y)) === 0.5) r = 2 * Math.round(y / 2);
+  return r / m;
+}
+
+/** One step over X[0..len): NaN in gives NaN out, except `fill`. One loop per operator, no call per value. */
+function run(st: Step, start: number, len: number): void {
+  const b = st.b;
+  if (st.bx) return runColumn(st, start, len);
+  switch (st.op) {
+    case 'add':
+      for (let k = 0; k < len; k++) X[k] = X[k]! + b;
+      return;
+    case 'radd':
+      for (let k = 0; k < len; k++) X[k] = b + X[k]!;
+      return;
+    case 'sub':
+      for (let k = 0; k < len; k++) X[k] = X[k]! - b;
+      return;
+    case 'rsub':
+      for (let k = 0; k < len; k++) X[k] = b - X[k]!;
+      return;
+    case 'mul':
+      for (let k = 0; k < len; k++) X[k] = X[k]! * b;
+      return;
+    case 'rmul':
+      for (let k = 0; k < len; k++) X[k] = b * X[k]!;
+      return;
+    case 'div':
+      for (let k = 0; k < len; k++) X[k] = X[k]! / b;
+      return;
+    case 'rdiv':
+      for (let k = 0; k < len; k++) X[k] = b / X[k]!;
+      return;
+    case 'floordiv':
+      for (let k = 0; k < len; k++) X[k] = Math.floor(X[k]! / b);
+      return;
+    case 'mod':
+      for (let k = 0; k < len; k++) {
+        const a = X[k]!;
+        X[k] = a - Math.floor(a / b) * b;
+      }
+      return;
+    case 'pow':
+      // NaN ** 0 is 1: a missing value must stay missing
+      for (let k = 0; k < len; k++) {
+        const a = X[k]!;
+        X[k] = a === a ? a ** b : NaN;
+      }
+      return;
+    case 'fill':
+      for (let k = 0; k < len; k++) {
+        const a = X[k]!;
+        if (a !== a) X[k] = b;
+      }
+      return;
+    case 'abs':
+      for (let k = 0; k < len; k++) X[k] = Math.abs(X[k]!);
+      return;
+    case 'round':
+      for (let k = 0; k < len; k++) X[k] = roundHalfEven(X[k]!, b);
+      return;
+    case 'clip': {
+      const c = st.c;
+      if (b === b) for (let k = 0; k < len; k++) X[k] = Math.max(X[k]!, b);
+      if (c === c) for (let k = 0; k < len; k++) X[k] = Math.min(X[k]!, c);
+      return;
+    }
+  }
+}
+
+function runColumn(st: Step, start: number, len: number): void {
+  const bx = st.bx!;
+  const bok = st.bok;
+  if (bok) for (let k = 0; k < len; k++) if (bok[start + k] === 0) X[k] = NaN;
+  switch (st.op) {
+    case 'add':
+      for (let k = 0; k < len; k++) X[k] = X[k]! + bx[start + k]!;
+      return;
+    case 'sub':
+      for (let k = 0; k < len; k++) X[k] = X[k]! - bx[start + k]!;
+      return;
+    case 'mul':
+      for (let k = 0; k < len; k++) X[k] = X[k]! * bx[start + k]!;
+      return;
+    case 'div':
+      for (let k = 0; k < len; k++) X[k] = X[k]! / bx[start + k]!;
+      return;
+    default: {
+      const f = BINARY[st.op as BinaryOp];
+      for (let k = 0; k < len; k++) {
+        const a = X[k]!;
+        const y = bx[start + k]!;
+        // both sides present and not NaN, as the eager step requires
+        X[k] = a === a && y === y ? f(a, y) : NaN;
+      }
+    }
+  }
+}
+
+// the same functions compare.ts passes for these operators
+const BINARY: Record<BinaryOp, (a: number, b: number) => number> = {
+  add: (a, b) => a + b,
+  sub: (a, b) => a - b,
+  mul: (a, b) => a * b,
+  div: (a, b) => a / b,
+  floordiv: (a, b) => Math.floor(a / b),
+  mod: (a, b) => a - Math.floor(a / b) * b,
+  pow: (a, b) => a ** b,
+  radd: (a, b) => b + a,
+  rsub: (a, b) => b - a,
+  rmul: (a, b) => b * a,
+  rdiv: (a, b) => b / a,
+};
+
+/** X[0..len) = the chain's values at [start, start + len), missing and NaN alike as NaN. */
+function block(c: Chain, start: number, len: number): void {
+  load(c.base, start, len);
+  const steps = c.steps;
+  for (let j = 0; j < steps.length; j++) run(steps[j]!, start, len);
+}
+
+/** The chain's values and presence bytes (null when all present), as the eager steps build them. */
+function materialise(c: Chain): { values: Float64Array; valid: Uint8Array | null } {
+  const n = c.n;
+  const values = new Float64Array(n);
+  const valid = new Uint8Array(n);
+  const { valid: baseValid, rows } = c.base;
+  let all = 1;
+  for (let start = 0; start < n; start += BLOCK) {
+    const len = Math.min(BLOCK, n - start);
+    for (let k = 0; k < len; k++) {
+      const r = rows ? rows[start + k]! : start + k;
+      P[k] = baseValid === null || baseValid[r] !== 0 ? 1 : 0;
+    }
+    load(c.base, start, len);
+    for (const st of c.steps) {
+      // presence before the step, from the values it reads (missing is NaN there)
+      if (st.op === 'fill') P.fill(1, 0, len);
+      else if (st.op !== 'round')
+        for (let k = 0; k < len; k++) {
+          const a = X[k]!;
+          P[k] = P[k]! & +(a === a) & (st.bok === null ? 1 : st.bok[start + k]!);
+        }
+      run(st, start, len);
+    }
+    for (let k = 0; k < len; k++) {
+      const p = P[k]!;
+      values[start + k] = p ? X[k]! : 0;
+      valid[start + k] = p;
+      all &= p;
+    }
+  }
+  return { values, valid: all ? null : valid };
+}
+
+/** Packs the non-NaN values of X[0..len) to its front; returns how many. */
+function pack(len: number): number {
+  let m = 0;
+  for (let k = 0; k < len; k++) {
+    const x = X[k]!;
+    if (x === x) X[m++] = x;
+  }
+  return m;
+}
+
+/** The present, non-NaN values packed into a fresh Float64Array (the caller may sort it). */
+export function chainPresent(c: Chain): Float64Array {
+  const out = new Float64Array(c.n);
+  let m = 0;
+  for (let start = 0; start < c.n; start += BLOCK) {
+    const len = Math.min(BLOCK, c.n - start);
+    block(c, start, len);
+    const got = pack(len);
+    out.set(X.subarray(0, got), m);
+    m += got;
+  }
+  return m === c.n ? out : out.slice(0, m);
+}
+
+/** [sum, count] of the present values, added in position order as the eager reductions add them. */
+export function chainSumCount(c: Chain): [number, number] {
+  let sum = 0;
+  let count = 0;
+  for (let start = 0; start < c.n; start += BLOCK) {
+    const len = Math.min(BLOCK, c.n - start);
+    block(c, start, len);
+    for (let k = 0; k < len; k++) {
+      const x = X[k]!;
+      if (x === x) {
+        sum += x;
+        count++;
+      }
+    }
+  }
+  return [sum, count];
+}
+
+/** The first smallest (sign -1) or largest (sign 1) present value, null when none. */
+export function chainExtreme(c: Chain, sign: 1 | -1): number | null {
+  let best = NaN;
+  for (let start = 0; start < c.n; start += BLOCK) {
+    const len = Math.min(BLOCK, c.n - start);
+    block(c, start, len);
+    const m = pack(len);
+    let k = 0;
+    if (best !== best && m > 0) best = X[k++]!;
+    if (sign > 0) {
+      for (; k < m; k++) if (X[k]! > best) best = X[k]!;
+    } else for (; k < m; k++) if (X[k]! < best) best = X[k]!;
+  }
+  return best === best ? best : null;
+}
+
+/** Calls `visit(X, m)` with each block's present values packed in X[0..m), in position order. */
+export function chainBlocks(c: Chain, visit: (xs: Float64Array, m: number) => void): void {
+  for (let start = 0; start < c.n; start += BLOCK) {
+    const len = Math.min(BLOCK, c.n - start);
+    block(c, start, len);
+    visit(X, pack(len));
+  }
+}
