@@ -6,8 +6,8 @@ import { GuestError } from '../errors/guestError.js';
 import { isNull } from '../frame/common.js';
 import { to_datetime } from '../frame/dates.js';
 import { roundValue } from '../frame/stats.js';
-import { applyNumbers, cumulativeNumbers, laggedNumbers, mapCodes, missingMask } from './fastElementwise.js';
-import { chainAbs, chainClip, chainFill, chainRound } from './numberChain.js';
+import { addStep, applyNumbers, cumulativeNumbers, laggedNumbers, mapCodes, missingMask } from './fastElementwise.js';
+import { chainAbs, chainClip, chainFill, chainLag, chainRound } from './numberChain.js';
 import { Series } from './Series.js';
 
 type S = Series;
@@ -124,7 +124,7 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
     });
   },
   cumsum(this: S) {
-    return cumulative(this, (a, b) => a + b);
+    return cumulative(this, addStep);
   },
   cumprod(this: S) {
     return cumulative(this, (a, b) => a * b);
@@ -146,7 +146,7 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
   },
   diff(this: S, periods?: unknown) {
     const p = Number(periods ?? 1);
-    const fast = laggedNumbers(this, p, (a, b) => a - b);
+    const fast = chainLag(this, p, false) ?? laggedNumbers(this, p, (a, b) => a - b);
     if (fast) return fast;
     return this.mapValues((v, i) => {
       const a = num(v);
@@ -156,7 +156,7 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
   },
   pct_change(this: S, periods?: unknown) {
     const p = Number(periods ?? 1);
-    const fast = laggedNumbers(this, p, (a, b) => a / b - 1);
+    const fast = chainLag(this, p, true) ?? laggedNumbers(this, p, (a, b) => a / b - 1);
     if (fast) return fast;
     return this.mapValues((v, i) => {
       const a = num(v);

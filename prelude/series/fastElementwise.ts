@@ -72,12 +72,27 @@ export function arithmeticNumbers(s: Series, other: unknown, op: BinaryOp): Seri
   return b && chainColumn(s, op, b.x, b.ok);
 }
 
+/** cumsum's step: cumulativeNumbers runs it without a call per value. */
+export const addStep = (acc: number, v: number): number => acc + v;
+
 /** A running `step` over the present values; missing positions stay missing (pandas skipna). */
 export function cumulativeNumbers(s: Series, step: (acc: number, v: number) => number): Series | undefined {
   const p = positional(s, true);
   if (!p) return undefined;
   const { x, ok } = p;
   const out = new Float64Array(x.length);
+  if (step === addStep) {
+    // cumsum: the same additions in the same order, without a call per value
+    let sum = 0;
+    let started = 0;
+    for (let i = 0; i < x.length; i++) {
+      if (ok && !ok[i]) continue;
+      sum = started ? sum + x[i]! : x[i]!;
+      started = 1;
+      out[i] = sum;
+    }
+    return numResult(out, ok, s);
+  }
   let started = false;
   let acc = 0;
   for (let i = 0; i < x.length; i++) {

@@ -40,6 +40,8 @@ interface Step {
 interface Chain {
   base: NumView;
   n: number;
+  /** diff (`a - b`) or pct_change (`a / b - 1`) of the base with the value `periods` positions back, before the steps */
+  lag: { periods: number; pct: boolean } | null;
   steps: readonly Step[];
 }
 
@@ -94,13 +96,24 @@ export function chainable(s: Series): boolean {
 function extend(s: Series, st: Step): Series | undefined {
   const prev = chains.get(s);
   let chain: Chain;
-  if (prev) chain = { base: prev.base, n: prev.n, steps: [...prev.steps, st] };
+  if (prev) chain = { ...prev, steps: [...prev.steps, st] };
   else {
     const v = numView(s);
     if (!v) return undefined;
-    chain = { base: v, n: s.length, steps: [st] };
+    chain = { base: v, n: s.length, lag: null, steps: [st] };
   }
   return lazySeries(chain, s);
+}
+
+/**
+ * `s.diff(periods)` (or pct_change) as the start of a chain: both values present and not NaN, else
+ * missing; undefined when `s` has no numeric view of its own (a pending chain is computed first by
+ * the caller's eager path) or `periods` is not an integer.
+ */
+export function chainLag(s: Series, periods: number, pct: boolean): Series | undefined {
+  if (!Number.isInteger(periods) || chains.has(s)) return undefined;
+  const v = numView(s);
+  return v ? lazySeries({ base: v, n: s.length, lag: { periods, pct }, steps: [] }, s) : undefined;
 }
 
 function lazySeries(chain: Chain, like: Series): Series {
@@ -139,6 +152,28 @@ function lazySeries(chain: Chain, like: Series): Series {
   });
   chains.set(s, chain);
   return s;
+}
+
+/** The base's value at position i (0 <= i < n), missing as NaN. */
+function baseAt(base: NumView, i: number): number {
+  const r = base.rows ? base.rows[i]! : i;
+  return base.valid === null || base.valid[r] !== 0 ? base.values[r]! : NaN;
+}
+
+/** X[0..len) = the lagged difference (or change) at [start, start + len): NaN unless both sides are numbers. */
+function loadLag(c: Chain, start: number, len: number): void {
+  const { periods, pct } = c.lag!;
+  const base = c.base;
+  const n = c.n;
+  for (let k = 0; k < len; k++) {
+    const i = start + k;
+    const j = i - periods;
+    const a = baseAt(base, i);
+    const b = j >= 0 && j < n ? baseAt(base, j) : NaN;
+    // the eager diff needs both present and not NaN; NaN in either gives NaN here
+    X[k] = a === a && b === b ? (pct ? a / b - 1 : a - b) : NaN;
+    P[k] = +(a === a) & +(b === b);
+  }
 }
 
 /** X[0..len) = the base's values at positions [start, start + len), missing as NaN. */
@@ -274,7 +309,8 @@ const BINARY: Record<BinaryOp, (a: number, b: number) => number> = {
 
 /** X[0..len) = the chain's values at [start, start + len), missing and NaN alike as NaN. */
 function block(c: Chain, start: number, len: number): void {
-  load(c.base, start, len);
+  if (c.lag) loadLag(c, start, len);
+  else load(c.base, start, len);
   const steps = c.steps;
   for (let j = 0; j < steps.length; j++) run(steps[j]!, start, len);
 }
@@ -288,11 +324,14 @@ function materialise(c: Chain): { values: Float64Array; valid: Uint8Array | null
   let all = 1;
   for (let start = 0; start < n; start += BLOCK) {
     const len = Math.min(BLOCK, n - start);
-    for (let k = 0; k < len; k++) {
-      const r = rows ? rows[start + k]! : start + k;
-      P[k] = baseValid === null || baseValid[r] !== 0 ? 1 : 0;
+    if (c.lag) loadLag(c, start, len);
+    else {
+      for (let k = 0; k < len; k++) {
+        const r = rows ? rows[start + k]! : start + k;
+        P[k] = baseValid === null || baseValid[r] !== 0 ? 1 : 0;
+      }
+      load(c.base, start, len);
     }
-    load(c.base, start, len);
     for (const st of c.steps) {
       // presence before the step, from the values it reads (missing is NaN there)
       if (st.op === 'fill') P.fill(1, 0, len);

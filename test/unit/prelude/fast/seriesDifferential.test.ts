@@ -218,6 +218,11 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
         "(X) => { const T = X.select('V', 'Y'); T['W'] = T.V.mul(3).add(T.Y); return [T.W.tolist(), T.W.sum(), T.derive({ z: (d) => d.W * 2 }).array('z')]; }",
         // filtered and ordered tables: the chain reads the visible rows
         "(X) => { const F = X.filter(X.Y.ge(0)).orderby(aq.desc('V')); const c = F.V.fillna(1).mul(F.Y).add(2); return [c.sum(), c.tolist(), c.max(), c.nunique(), F.V.round(1).mean()]; }",
+        // diff and pct_change start a chain: both sides present and not NaN; any periods
+        '(X) => [X.V.diff().abs().sum(), X.V.diff().tolist(), X.V.diff(2).max(), X.V.diff(-1).tolist(), X.V.diff(0).count(), X.Y.pct_change().tolist(), X.Y.pct_change().mean(), X.V.diff().fillna(0).tolist()]',
+        "(X) => { const F = X.filter(X.K2.ne('x')).orderby('Y'); return [F.V.diff().sum(), F.V.diff(3).tolist(), F.Y.pct_change(-2).abs().nunique(), F.V.mul(2).diff().tolist()]; }",
+        // mode of dictionary text (codes counted), also filtered; cumsum of numbers
+        '(X) => [X.K1.mode(), X.K2.mode(), X.filter(X.Y.gt(0)).K1.mode(), X.V.mode(), X.V.cumsum().tolist(), X.filter(X.Y.gt(0)).Y.cumsum().max()]',
         // a chain read after its base table changed stays the eager one (the base is read when the step is made)
         '(X) => { const c = X.V.add(1); const s1 = c.sum(); const d = c.mul(2); return [s1, d.sum(), c.sum(), d.tolist(), c.tolist()]; }',
       ]),
