@@ -68,8 +68,7 @@ function numResult(values: Float64Array, ok: Uint8Array | null, like: Series): S
 export function arithmeticNumbers(s: Series, other: unknown, op: BinaryOp): Series | undefined {
   if (typeof other === 'number') return other === other ? chainScalar(s, op, other) : undefined;
   if (!(other instanceof Series) || other.length !== s.length || !chainable(s)) return undefined;
-  const b = positional(other, true);
-  return b && chainColumn(s, op, b.x, b.ok);
+  return chainColumn(s, op, other);
 }
 
 /** cumsum's step: cumulativeNumbers runs it without a call per value. */

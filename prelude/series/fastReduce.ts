@@ -242,39 +242,48 @@ export function fastDistinctNumbers(s: Series): number | undefined {
   return set.count;
 }
 
-/** An open-addressing set of numbers by their bits, sized for up to `n` of them. */
+/** An open-addressing set of numbers by their bits; it starts small and doubles (few distinct values stay cheap). */
 class DistinctNumbers {
   count = 0;
-  private readonly keys: Float64Array;
-  private readonly used: Uint8Array;
-  private readonly mask: number;
+  private keys: Float64Array;
+  private used: Uint8Array;
+  private mask: number;
   private readonly word = new Float64Array(1);
   private readonly half = new Int32Array(this.word.buffer);
 
   constructor(n: number) {
     let cap = 16;
-    while (cap < n * 2) cap *= 2;
+    while (cap < 2048 && cap < n * 2) cap *= 2;
     this.mask = cap - 1;
     this.keys = new Float64Array(cap);
     this.used = new Uint8Array(cap);
   }
 
   add(xs: Float64Array, len: number): void {
-    const { keys, used, mask, word, half } = this;
-    let count = this.count;
     for (let i = 0; i < len; i++) {
-      const x = xs[i]! + 0; // -0 becomes 0
-      word[0] = x;
-      let h = Math.imul(half[0]! ^ Math.imul(half[1]!, 0x9e3779b1), 0x85ebca6b);
-      h = (h ^ (h >>> 15)) & mask;
-      while (used[h] === 1 && keys[h] !== x) h = (h + 1) & mask;
-      if (used[h] === 0) {
-        used[h] = 1;
-        keys[h] = x;
-        count++;
-      }
+      if (this.count * 2 >= this.mask) this.grow();
+      if (this.insert(xs[i]! + 0)) this.count++; // -0 becomes 0
     }
-    this.count = count;
+  }
+
+  private insert(x: number): boolean {
+    const { keys, used, mask, word, half } = this;
+    word[0] = x;
+    let h = Math.imul(half[0]! ^ Math.imul(half[1]!, 0x9e3779b1), 0x85ebca6b);
+    h = (h ^ (h >>> 15)) & mask;
+    while (used[h] === 1 && keys[h] !== x) h = (h + 1) & mask;
+    if (used[h] === 1) return false;
+    used[h] = 1;
+    keys[h] = x;
+    return true;
+  }
+
+  private grow(): void {
+    const { keys, used } = this;
+    this.mask = keys.length * 2 - 1;
+    this.keys = new Float64Array(keys.length * 2);
+    this.used = new Uint8Array(keys.length * 2);
+    for (let h = 0; h < keys.length; h++) if (used[h] === 1) this.insert(keys[h]!);
   }
 }
 

@@ -31,9 +31,8 @@ interface Step {
   b: number;
   /** clip's upper bound (NaN: none) */
   c: number;
-  /** a column operand (present and not NaN where `bok` is 1 or null) */
-  bx: Float64Array | null;
-  bok: Uint8Array | null;
+  /** a column operand: its typed arrays, read as the base is (missing and NaN as NaN) */
+  other: NumView | null;
 }
 
 /** The first Series' typed arrays and the steps after it (immutable: a longer chain is a new one). */
@@ -56,16 +55,17 @@ export function pendingChain(s: Series): Chain | undefined {
   return chains.get(s);
 }
 
-const step = (op: Op, b = NaN, c = NaN): Step => ({ op, b, c, bx: null, bok: null });
+const step = (op: Op, b = NaN, c = NaN): Step => ({ op, b, c, other: null });
 
 /** `s op b` (b a number, not NaN) as a lazy Series; undefined without a numeric view. */
 export function chainScalar(s: Series, op: BinaryOp, b: number): Series | undefined {
   return extend(s, step(op, b));
 }
 
-/** `s op other` position by position (`bx`/`bok` as fastElementwise's positional()); undefined without a view. */
-export function chainColumn(s: Series, op: BinaryOp, bx: Float64Array, bok: Uint8Array | null): Series | undefined {
-  return extend(s, { ...step(op), bx, bok });
+/** `s op other` position by position (`other` a number Series of the same length); undefined without views. */
+export function chainColumn(s: Series, op: BinaryOp, other: Series): Series | undefined {
+  const v = numView(other);
+  return v ? extend(s, { ...step(op), other: v }) : undefined;
 }
 
 /** Missing and NaN replaced by `value`. */
@@ -200,7 +200,7 @@ function roundHalfEven(x: number, m: number): number {
 /** One step over X[0..len): NaN in gives NaN out, except `fill`. One loop per operator, no call per value. */
 function run(st: Step, start: number, len: number): void {
   const b = st.b;
-  if (st.bx) return runColumn(st, start, len);
+  if (st.other) return runColumn(st.op, st.other, start, len);
   switch (st.op) {
     case 'add':
       for (let k = 0; k < len; k++) X[k] = X[k]! + b;
@@ -263,28 +263,26 @@ function run(st: Step, start: number, len: number): void {
   }
 }
 
-function runColumn(st: Step, start: number, len: number): void {
-  const bx = st.bx!;
-  const bok = st.bok;
-  if (bok) for (let k = 0; k < len; k++) if (bok[start + k] === 0) X[k] = NaN;
-  switch (st.op) {
+function runColumn(op: Op, other: NumView, start: number, len: number): void {
+  // NaN on either side gives NaN for these four; the rest test both sides first
+  switch (op) {
     case 'add':
-      for (let k = 0; k < len; k++) X[k] = X[k]! + bx[start + k]!;
+      for (let k = 0; k < len; k++) X[k] = X[k]! + baseAt(other, start + k);
       return;
     case 'sub':
-      for (let k = 0; k < len; k++) X[k] = X[k]! - bx[start + k]!;
+      for (let k = 0; k < len; k++) X[k] = X[k]! - baseAt(other, start + k);
       return;
     case 'mul':
-      for (let k = 0; k < len; k++) X[k] = X[k]! * bx[start + k]!;
+      for (let k = 0; k < len; k++) X[k] = X[k]! * baseAt(other, start + k);
       return;
     case 'div':
-      for (let k = 0; k < len; k++) X[k] = X[k]! / bx[start + k]!;
+      for (let k = 0; k < len; k++) X[k] = X[k]! / baseAt(other, start + k);
       return;
     default: {
-      const f = BINARY[st.op as BinaryOp];
+      const f = BINARY[op as BinaryOp];
       for (let k = 0; k < len; k++) {
         const a = X[k]!;
-        const y = bx[start + k]!;
+        const y = baseAt(other, start + k);
         // both sides present and not NaN, as the eager step requires
         X[k] = a === a && y === y ? f(a, y) : NaN;
       }
@@ -338,7 +336,10 @@ function materialise(c: Chain): { values: Float64Array; valid: Uint8Array | null
       else if (st.op !== 'round')
         for (let k = 0; k < len; k++) {
           const a = X[k]!;
-          P[k] = P[k]! & +(a === a) & (st.bok === null ? 1 : st.bok[start + k]!);
+          P[k] =
+            P[k]! &
+            +(a === a) &
+            (st.other === null ? 1 : +(baseAt(st.other, start + k) === baseAt(st.other, start + k)));
         }
       run(st, start, len);
     }

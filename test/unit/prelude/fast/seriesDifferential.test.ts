@@ -223,6 +223,8 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
         "(X) => { const F = X.filter(X.K2.ne('x')).orderby('Y'); return [F.V.diff().sum(), F.V.diff(3).tolist(), F.Y.pct_change(-2).abs().nunique(), F.V.mul(2).diff().tolist()]; }",
         // mode of dictionary text (codes counted), also filtered; cumsum of numbers
         '(X) => [X.K1.mode(), X.K2.mode(), X.filter(X.Y.gt(0)).K1.mode(), X.V.mode(), X.V.cumsum().tolist(), X.filter(X.Y.gt(0)).Y.cumsum().max()]',
+        // s[mask] / s.filter(mask) on numbers: values, missing, labels, dtype, a reduction after it
+        "(X) => { const F = X.filter(X.K2.ne('x')).orderby('Y'); const a = X.V[X.V.gt(0)]; const b = F.Y.filter(F.V.isna()); return [a.tolist(), a.index, a.sum(), b.tolist(), b.index, b.mean(), X.V[X.V.mul(2).add(1).ge(1)].tolist(), X.V.mul(2)[X.Y.notna()].tolist()]; }",
         // a chain read after its base table changed stays the eager one (the base is read when the step is made)
         '(X) => { const c = X.V.add(1); const s1 = c.sum(); const d = c.mul(2); return [s1, d.sum(), c.sum(), d.tolist(), c.tolist()]; }',
       ]),
