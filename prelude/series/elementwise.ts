@@ -6,8 +6,16 @@ import { GuestError } from '../errors/guestError.js';
 import { isNull } from '../frame/common.js';
 import { to_datetime } from '../frame/dates.js';
 import { roundValue } from '../frame/stats.js';
-import { addStep, applyNumbers, cumulativeNumbers, laggedNumbers, mapCodes, missingMask } from './fastElementwise.js';
-import { chainAbs, chainClip, chainFill, chainLag, chainRound } from './numberChain.js';
+import { applyNumbers, laggedNumbers, mapCodes, missingMask } from './fastElementwise.js';
+import {
+  chainAbs,
+  chainClip,
+  chainCumulative,
+  chainFill,
+  chainLag,
+  chainRound,
+  type CumulativeOp,
+} from './numberChain.js';
 import { Series } from './Series.js';
 
 type S = Series;
@@ -15,8 +23,8 @@ type S = Series;
 const num = (v: unknown): number | null =>
   typeof v === 'number' ? (v === v ? v : null) : typeof v === 'boolean' ? Number(v) : null;
 
-function cumulative(s: S, step: (acc: number, v: number) => number): S {
-  const fast = cumulativeNumbers(s, step);
+function cumulative(s: S, step: (acc: number, v: number) => number, op: CumulativeOp): S {
+  const fast = chainCumulative(s, op);
   if (fast) return fast;
   let acc: number | null = null;
   return s.mapValues((v) => {
@@ -124,16 +132,16 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
     });
   },
   cumsum(this: S) {
-    return cumulative(this, addStep);
+    return cumulative(this, (a, b) => a + b, 'cumsum');
   },
   cumprod(this: S) {
-    return cumulative(this, (a, b) => a * b);
+    return cumulative(this, (a, b) => a * b, 'cumprod');
   },
   cummax(this: S) {
-    return cumulative(this, Math.max);
+    return cumulative(this, Math.max, 'cummax');
   },
   cummin(this: S) {
-    return cumulative(this, Math.min);
+    return cumulative(this, Math.min, 'cummin');
   },
   shift(this: S, periods?: unknown) {
     const p = Number(periods ?? 1);

@@ -1,9 +1,9 @@
 /**
  * Element-wise methods on a number column's typed arrays (typed.ts): arithmetic with a number or
- * another number column (as lazy steps, numberChain.ts, as are fillna, round, abs and clip),
- * cumulative sums, shift, diff, pct_change, isna/notna, apply/map with a function. One loop over a Float64Array into a new Float64Array (and
- * a presence byte per position when some are missing), no array of values and no read call per
- * row. Each gives the values the per-value path of elementwise.ts / compare.ts gives (a missing
+ * another number column (as lazy steps, numberChain.ts, as are fillna, round, abs, clip, diff,
+ * pct_change and the cumulative methods); here shift, diff/pct_change of a pending chain,
+ * isna/notna, apply/map with a function: one loop over a Float64Array into a new Float64Array (and
+ * a presence byte per position when some are missing), no array of values and no read call per row. Each gives the values the per-value path of elementwise.ts / compare.ts gives (a missing
  * value stays missing as null; a NaN the per-value path keeps stays NaN), and the result keeps a
  * numeric view so a following reduction takes the typed path too. undefined when the Series has
  * no numeric view.
@@ -69,38 +69,6 @@ export function arithmeticNumbers(s: Series, other: unknown, op: BinaryOp): Seri
   if (typeof other === 'number') return other === other ? chainScalar(s, op, other) : undefined;
   if (!(other instanceof Series) || other.length !== s.length || !chainable(s)) return undefined;
   return chainColumn(s, op, other);
-}
-
-/** cumsum's step: cumulativeNumbers runs it without a call per value. */
-export const addStep = (acc: number, v: number): number => acc + v;
-
-/** A running `step` over the present values; missing positions stay missing (pandas skipna). */
-export function cumulativeNumbers(s: Series, step: (acc: number, v: number) => number): Series | undefined {
-  const p = positional(s, true);
-  if (!p) return undefined;
-  const { x, ok } = p;
-  const out = new Float64Array(x.length);
-  if (step === addStep) {
-    // cumsum: the same additions in the same order, without a call per value
-    let sum = 0;
-    let started = 0;
-    for (let i = 0; i < x.length; i++) {
-      if (ok && !ok[i]) continue;
-      sum = started ? sum + x[i]! : x[i]!;
-      started = 1;
-      out[i] = sum;
-    }
-    return numResult(out, ok, s);
-  }
-  let started = false;
-  let acc = 0;
-  for (let i = 0; i < x.length; i++) {
-    if (ok && !ok[i]) continue;
-    acc = started ? step(acc, x[i]!) : x[i]!;
-    started = true;
-    out[i] = acc;
-  }
-  return numResult(out, ok, s);
 }
 
 /**

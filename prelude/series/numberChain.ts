@@ -22,7 +22,10 @@ import { numView, type NumView, type TypedView } from './typed.js';
 
 /** The binary operators of compare.ts that a step runs without a call per value. */
 export type BinaryOp = 'add' | 'sub' | 'mul' | 'div' | 'floordiv' | 'mod' | 'pow' | 'radd' | 'rsub' | 'rmul' | 'rdiv';
-type Op = BinaryOp | 'fill' | 'abs' | 'round' | 'clip';
+type Op = BinaryOp | 'fill' | 'abs' | 'round' | 'clip' | 'cumsum' | 'cumprod' | 'cummax' | 'cummin';
+
+/** The running methods a chain can hold (each carries its running value from block to block). */
+export type CumulativeOp = 'cumsum' | 'cumprod' | 'cummax' | 'cummin';
 
 /** One step; every step has every field (one object shape for the loops). */
 interface Step {
@@ -33,6 +36,9 @@ interface Step {
   c: number;
   /** a column operand: its typed arrays, read as the base is (missing and NaN as NaN) */
   other: NumView | null;
+  /** a running step's value so far in this pass, and whether it has seen a value (reset at position 0) */
+  acc: number;
+  running: boolean;
 }
 
 /** The first Series' typed arrays and the steps after it (immutable: a longer chain is a new one). */
@@ -55,7 +61,7 @@ export function pendingChain(s: Series): Chain | undefined {
   return chains.get(s);
 }
 
-const step = (op: Op, b = NaN, c = NaN): Step => ({ op, b, c, other: null });
+const step = (op: Op, b = NaN, c = NaN): Step => ({ op, b, c, other: null, acc: 0, running: false });
 
 /** `s op b` (b a number, not NaN) as a lazy Series; undefined without a numeric view. */
 export function chainScalar(s: Series, op: BinaryOp, b: number): Series | undefined {
@@ -86,6 +92,14 @@ export function chainRound(s: Series, scale: number): Series | undefined {
 /** Each present value clipped to [lo, hi] (NaN: no bound). */
 export function chainClip(s: Series, lo: number, hi: number): Series | undefined {
   return extend(s, step('clip', lo, hi));
+}
+
+/**
+ * cumsum/cumprod/cummax/cummin: a running value over the present, non-NaN values; missing stays
+ * missing (pandas skipna). Sequential, so every pass over the chain starts at position 0.
+ */
+export function chainCumulative(s: Series, op: CumulativeOp): Series | undefined {
+  return extend(s, step(op));
 }
 
 /** True when `s` is or can start a chain (a number Series with typed arrays). */
@@ -254,6 +268,11 @@ function run(st: Step, start: number, len: number): void {
     case 'round':
       for (let k = 0; k < len; k++) X[k] = roundHalfEven(X[k]!, b);
       return;
+    case 'cumsum':
+    case 'cumprod':
+    case 'cummax':
+    case 'cummin':
+      return runCumulative(st, start, len);
     case 'clip': {
       const c = st.c;
       if (b === b) for (let k = 0; k < len; k++) X[k] = Math.max(X[k]!, b);
@@ -261,6 +280,30 @@ function run(st: Step, start: number, len: number): void {
       return;
     }
   }
+}
+
+function runCumulative(st: Step, start: number, len: number): void {
+  // the eager rule: the first present value starts the run, then acc = step(acc, x)
+  let started = start > 0 && st.running;
+  let acc = start > 0 ? st.acc : 0;
+  const op = st.op;
+  for (let k = 0; k < len; k++) {
+    const x = X[k]!;
+    if (x !== x) continue;
+    acc = !started
+      ? x
+      : op === 'cumsum'
+        ? acc + x
+        : op === 'cumprod'
+          ? acc * x
+          : op === 'cummax'
+            ? Math.max(acc, x)
+            : Math.min(acc, x);
+    started = true;
+    X[k] = acc;
+  }
+  st.acc = acc;
+  st.running = started;
 }
 
 function runColumn(op: Op, other: NumView, start: number, len: number): void {
