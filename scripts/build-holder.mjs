@@ -1,14 +1,15 @@
 // Bundle the holder process's entry (dist/src/runtime/holder/holderMain.js and everything it imports)
-// into one ES module: dist/holder/holderMain.mjs. A cold `sbirtools run` waits for the holder to
+// into one CommonJS file: dist/holder/holderMain.cjs. A cold `sbirtools run` waits for the holder to
 // start; one file instead of ~200 (zod alone is 106) loads in about half the time. isolated-vm is
 // native and stays external (resolved from node_modules as before).
 //
-// The same code also as CommonJS (dist/holder/holderMain.cjs) with a loader (holderBoot.cjs) that
-// compiles it with a V8 code cache: Node 20 has no code cache for ES modules. Only a function bundle
-// ships that cache (src/bundle/shipCodeCaches.ts); the holder starts from the loader only when the
-// cache is there (src/core/paths.ts).
+// CommonJS, not an ES module, so a loader (holderBoot.cjs) can compile it with a V8 code cache:
+// Node 20 has no code cache for ES modules. Only a function bundle ships that cache
+// (src/bundle/shipCodeCaches.ts); the holder starts from the loader only when the cache is there
+// (src/core/paths.ts), from holderMain.cjs itself otherwise. One format only: an ES module copy
+// beside it was 830 KB more in every install (docs/benchmarks.md "The package").
 import { build } from 'esbuild';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // A one-shot `sbirtools run` asks its holder to skip zod's JIT (a new Function per object schema on
@@ -84,12 +85,14 @@ if (process.env.SBIRTOOLS_WRITE_HOLDER_CODE_CACHE === '1') {
  * @returns {Promise<string>} the bundle's path.
  */
 export async function buildHolder(root) {
-  const outfile = join(root, 'dist', 'holder', 'holderMain.mjs');
-  await build({ ...common(root), outfile, format: 'esm', sourcemap: 'linked', banner: { js: ZOD_JITLESS } });
+  const outfile = join(root, 'dist', 'holder', 'holderMain.cjs');
+  for (const old of ['holderMain.mjs', 'holderMain.mjs.map'])
+    rmSync(join(root, 'dist', 'holder', old), { force: true }); // left by an older build
   await build({
     ...common(root),
-    outfile: join(root, 'dist', 'holder', 'holderMain.cjs'),
+    outfile,
     format: 'cjs',
+    sourcemap: 'linked',
     // import.meta does not exist in CommonJS: the file's own URL stands in for it
     define: { 'import.meta.url': '__sbirtoolsImportMetaUrl' },
     banner: {

@@ -66,7 +66,7 @@ export function chartWorkerPath(): string {
 }
 
 /**
- * The holder process entry point: the one-file bundle (scripts/build-holder.mjs; it starts in
+ * The holder process entry point: the one-file CommonJS bundle (scripts/build-holder.mjs; it starts in
  * about half the time of ~200 separate modules), or the compiled module when no bundle was built.
  * In a function bundle that ships the holder's V8 code cache (`sbirtools bundle`), the loader that
  * compiles the CommonJS copy of the bundle with it (holderBoot.cjs).
@@ -76,13 +76,12 @@ export function holderEntryPath(): string {
     const boot = fileURLToPath(new URL('../../holder/holderBoot.cjs', import.meta.url));
     const main = fileURLToPath(new URL('../../holder/holderMain.cjs', import.meta.url));
     if (existsSync(`${main}.codecache`) && existsSync(boot)) return boot;
-    const beside = fileURLToPath(new URL('../../holder/holderMain.mjs', import.meta.url));
-    if (existsSync(beside)) return beside;
+    if (existsSync(main)) return main;
   }
   const holder = join(packageRoot(), 'dist', 'holder');
   if (existsSync(join(holder, 'holderMain.cjs.codecache')) && existsSync(join(holder, 'holderBoot.cjs')))
     return join(holder, 'holderBoot.cjs');
-  const bundle = join(holder, 'holderMain.mjs');
+  const bundle = join(holder, 'holderMain.cjs');
   return existsSync(bundle) ? bundle : compiledPath('src', 'runtime', 'holder', 'holderMain.js');
 }
 

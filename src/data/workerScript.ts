@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 /**
  * A compiled worker script of the package, for `new Worker(...)`: beside the calling module when
  * that is the compiled one (`dist/src/<dir>/<module>.js`), else under the package's dist/ — from
- * src/ under vitest, or from a one-file bundle such as the holder's (dist/holder/holderMain.mjs),
+ * src/ under vitest, or from a one-file bundle such as the holder's (dist/holder/holderMain.cjs),
  * where `import.meta.url` names the bundle, not the module.
  *
  * The caller names the worker with a literal `new URL('./<worker>.js', import.meta.url)`: file

@@ -167,7 +167,7 @@ describe('sbirtools bundle --target vercel', () => {
         launcherType: 'Nodejs',
         runtime: `nodejs${process.versions.node.split('.')[0]}.x`,
       });
-      expect(existsSync(join(func, 'node_modules', 'sbirtools', 'dist', 'holder', 'holderMain.mjs'))).toBe(true);
+      expect(existsSync(join(func, 'node_modules', 'sbirtools', 'dist', 'holder', 'holderMain.cjs'))).toBe(true);
       // Vercel runs the .func folder on its own: copy just that
       const fn = copyReadOnly(func);
       writeFileSync(

@@ -32,7 +32,7 @@ describe('@vercel/nft tracing of an app that imports sbirtools', () => {
     });
     const files = [...fileList].map((f) => `/${f}`);
     for (const needed of [
-      'dist/holder/holderMain.mjs',
+      'dist/holder/holderMain.cjs',
       'dist/prelude/bundle.js',
       'dist/src/runtime/prepare/codeCheckWorker.js',
       'dist/src/data/remote/fetchWorker.js',
