@@ -55,6 +55,8 @@ const chains = new NativeWeakMap<Series, Chain>();
 // the block buffers, reused by every chain: evaluation never re-enters (no step calls guest code)
 const X = new Float64Array(BLOCK);
 const P = new Uint8Array(BLOCK);
+// a column operand's block
+const Y = new Float64Array(BLOCK);
 
 /** The chain still pending behind `s` (its values not computed yet), or undefined. */
 export function pendingChain(s: Series): Chain | undefined {
@@ -190,16 +192,16 @@ function loadLag(c: Chain, start: number, len: number): void {
   }
 }
 
-/** X[0..len) = the base's values at positions [start, start + len), missing as NaN. */
-function load(base: NumView, start: number, len: number): void {
+/** X[0..len) (or `to`) = the view's values at positions [start, start + len), missing as NaN. */
+function load(base: NumView, start: number, len: number, to: Float64Array = X): void {
   const { values, valid, rows } = base;
   if (rows)
     for (let k = 0; k < len; k++) {
       const r = rows[start + k]!;
-      X[k] = valid === null || valid[r] !== 0 ? values[r]! : NaN;
+      to[k] = valid === null || valid[r] !== 0 ? values[r]! : NaN;
     }
-  else if (valid) for (let k = 0; k < len; k++) X[k] = valid[start + k] !== 0 ? values[start + k]! : NaN;
-  else for (let k = 0; k < len; k++) X[k] = values[start + k]!;
+  else if (valid) for (let k = 0; k < len; k++) to[k] = valid[start + k] !== 0 ? values[start + k]! : NaN;
+  else for (let k = 0; k < len; k++) to[k] = values[start + k]!;
 }
 
 function roundHalfEven(x: number, m: number): number {
@@ -307,25 +309,26 @@ function runCumulative(st: Step, start: number, len: number): void {
 }
 
 function runColumn(op: Op, other: NumView, start: number, len: number): void {
+  load(other, start, len, Y);
   // NaN on either side gives NaN for these four; the rest test both sides first
   switch (op) {
     case 'add':
-      for (let k = 0; k < len; k++) X[k] = X[k]! + baseAt(other, start + k);
+      for (let k = 0; k < len; k++) X[k] = X[k]! + Y[k]!;
       return;
     case 'sub':
-      for (let k = 0; k < len; k++) X[k] = X[k]! - baseAt(other, start + k);
+      for (let k = 0; k < len; k++) X[k] = X[k]! - Y[k]!;
       return;
     case 'mul':
-      for (let k = 0; k < len; k++) X[k] = X[k]! * baseAt(other, start + k);
+      for (let k = 0; k < len; k++) X[k] = X[k]! * Y[k]!;
       return;
     case 'div':
-      for (let k = 0; k < len; k++) X[k] = X[k]! / baseAt(other, start + k);
+      for (let k = 0; k < len; k++) X[k] = X[k]! / Y[k]!;
       return;
     default: {
       const f = BINARY[op as BinaryOp];
       for (let k = 0; k < len; k++) {
         const a = X[k]!;
-        const y = baseAt(other, start + k);
+        const y = Y[k]!;
         // both sides present and not NaN, as the eager step requires
         X[k] = a === a && y === y ? f(a, y) : NaN;
       }
