@@ -204,11 +204,21 @@ function load(base: NumView, start: number, len: number, to: Float64Array = X): 
   else for (let k = 0; k < len; k++) to[k] = values[start + k]!;
 }
 
+// 1.5 * 2 ** 52: adding then subtracting it rounds a double of magnitude under 2 ** 51 to an
+// integer by the FPU's own rule, round half to even (no Math.round, a slow call on this VM)
+const ROUNDER = 6755399441055744;
+const RANGE = 2251799813685248;
+
 function roundHalfEven(x: number, m: number): number {
-  if (!Number.isFinite(x)) return x;
   const y = x * m;
+  if (y > -RANGE && y < RANGE) {
+    const r = y + ROUNDER - ROUNDER;
+    // Math.round gives -0 for y in [-0.5, -0]: keep the sign frame/stats.ts roundValue gives
+    return (r === 0 && (y < 0 || 1 / y < 0) ? -0 : r) / m;
+  }
+  // NaN, infinities and huge values: the same steps as roundValue, so the same answer
+  if (!Number.isFinite(x)) return x;
   let r = Math.round(y);
-  // the same steps as frame/stats.ts roundValue, so the same last bits
   if (Math.abs(y - Math.trunc(y)) === 0.5) r = 2 * Math.round(y / 2);
   return r / m;
 }

@@ -225,6 +225,8 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
         '(X) => [X.K1.mode(), X.K2.mode(), X.filter(X.Y.gt(0)).K1.mode(), X.V.mode(), X.V.cumsum().tolist(), X.filter(X.Y.gt(0)).Y.cumsum().max()]',
         // s[mask] / s.filter(mask) on numbers: values, missing, labels, dtype, a reduction after it
         "(X) => { const F = X.filter(X.K2.ne('x')).orderby('Y'); const a = X.V[X.V.gt(0)]; const b = F.Y.filter(F.V.isna()); return [a.tolist(), a.index, a.sum(), b.tolist(), b.index, b.mean(), X.V[X.V.mul(2).add(1).ge(1)].tolist(), X.V.mul(2)[X.Y.notna()].tolist()]; }",
+        // round's half-to-even at the edges: ties, -0 from small negatives, huge values
+        '(X) => [0.5, -0.5, 1.5, 2.5, -2.5, -0.3, 0.49999999999999994, -0.49999999999999994, 1e300, 4503599627370495.5, 123.455, -0.05].map((c) => [0, 1, 2, -1, -3].map((d) => X.V.mul(0).add(c).round(d).tolist()))',
         // the running methods as chain steps: the run restarts with every pass, shared steps included
         "(X) => { const c = X.V.cumsum(); return [c.mul(2).sum(), c.sum(), c.max(), c.tolist(), X.V.mul(2).cumsum().tolist(), X.V.cummax().add(1).min(), X.Y.fillna(1).cumprod().tolist(), X.V.div(X.V).cummin().tolist(), X.filter(X.Y.gt(0)).orderby('V').V.cumsum().nunique()]; }",
         // a chain read after its base table changed stays the eager one (the base is read when the step is made)
