@@ -179,16 +179,24 @@ function baseAt(base: NumView, i: number): number {
 /** X[0..len) = the lagged difference (or change) at [start, start + len): NaN unless both sides are numbers. */
 function loadLag(c: Chain, start: number, len: number): void {
   const { periods, pct } = c.lag!;
-  const base = c.base;
-  const n = c.n;
+  load(c.base, start, len);
+  // Y[k] = the value `periods` positions back (NaN outside the Series), loaded in one run
+  const from = start - periods;
+  const k0 = Math.max(0, -from);
+  const k1 = Math.min(len, c.n - from);
+  if (k1 <= k0) Y.fill(NaN, 0, len);
+  else {
+    Y.fill(NaN, 0, k0);
+    Y.fill(NaN, k1, len);
+    load(c.base, from + k0, k1 - k0, k0 ? Y.subarray(k0) : Y);
+  }
   for (let k = 0; k < len; k++) {
-    const i = start + k;
-    const j = i - periods;
-    const a = baseAt(base, i);
-    const b = j >= 0 && j < n ? baseAt(base, j) : NaN;
+    const a = X[k]!;
+    const b = Y[k]!;
     // the eager diff needs both present and not NaN; NaN in either gives NaN here
-    X[k] = a === a && b === b ? (pct ? a / b - 1 : a - b) : NaN;
-    P[k] = +(a === a) & +(b === b);
+    const both = +(a === a) & +(b === b);
+    X[k] = both ? (pct ? a / b - 1 : a - b) : NaN;
+    P[k] = both;
   }
 }
 
