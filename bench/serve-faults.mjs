@@ -18,12 +18,22 @@
 // bench/results/serve-fairness.json. `--over-share-nice 0` runs the same with the low-priority
 // lane off (docs/deploy.md "Fairness"), for the comparison; --flood-honors-retry-after makes the
 // flood's clients wait out each Retry-After, so what refusing ~100 requests/s costs is left out.
+//
+// The flood's clients run in a process of their own (bench/lib/floodWorker.mjs): the stand-in for
+// a flood sent from other machines, so that the calm clients' event loop (this process) does not
+// wait behind the flood's requests, which would count the bench's own work against the calm keys.
+// It runs at normal priority: --flood-nice N lowers it (on a busy box that also slows the flood,
+// which would flatter the server; the flood's requests per second are printed so it shows).
+// --flood-in-process puts the flood back in this process, as the bench did before (to compare).
+// --max-refusal-hold-ms N is passed to the replicas (0: refusals of callers back before their
+// Retry-After are sent at once).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { coresBetween, cpuSnapshot } from './lib/cpuByRole.mjs';
 import { freePort } from './lib/freePort.mjs';
 import { ROOT } from './lib/paths.mjs';
 import { quantile, sleep } from './lib/stats.mjs';
@@ -35,8 +45,11 @@ const { values } = parseArgs({
     'think-ms': { type: 'string', default: '500' },
     'fairness-only': { type: 'boolean', default: false },
     'over-share-nice': { type: 'string' },
+    'max-refusal-hold-ms': { type: 'string' },
     'flood-honors-retry-after': { type: 'boolean', default: false },
     'window-seconds': { type: 'string', default: '10' },
+    'flood-nice': { type: 'string', default: '0' },
+    'flood-in-process': { type: 'boolean', default: false },
   },
 });
 const FAIRNESS_ONLY = values['fairness-only'];
@@ -110,6 +123,7 @@ async function startReplica(i) {
       '100000',
       '--max-concurrent-per-key',
       '8',
+      ...(values['max-refusal-hold-ms'] !== undefined ? ['--max-refusal-hold-ms', values['max-refusal-hold-ms']] : []),
       ...(values['over-share-nice'] !== undefined ? ['--over-share-nice', values['over-share-nice']] : []),
     ],
     {
@@ -136,6 +150,40 @@ const classes = new Map();
 const seen = (k) => classes.set(k, (classes.get(k) ?? 0) + 1);
 const latencies = new Map(); // `${phase} ${key}` -> ms[]
 let phase = 'unloaded';
+/** The flood's worker process (unless --flood-in-process), and the time spent in flood phases. */
+let floodWorker;
+let floodMs = 0;
+let floodSince;
+let floodRequests = 0;
+// CPU by role, per phase: a snapshot at every phase change, the ticks between two charged to the
+// phase that ended (fairness-only; the settling seconds are included)
+const cpuRoots = () => ({
+  'bench (calm clients)': [process.pid],
+  'flood generator': floodWorker ? [floodWorker.pid] : [],
+  redis: [redis.pid],
+  replicas: replicas.map((r) => r.pid),
+});
+const cpuTicks = new Map(); // phase -> { role: ticks }
+const phaseSeconds = new Map();
+let cpuAt = { snap: undefined, t: 0 };
+function chargeCpu(endingPhase) {
+  const snap = cpuSnapshot(cpuRoots(), ['bench (calm clients)']);
+  const t = performance.now();
+  if (cpuAt.snap) {
+    const acc = cpuTicks.get(endingPhase) ?? {};
+    for (const [role, v] of Object.entries(coresBetween(cpuAt.snap, snap, 1))) acc[role] = (acc[role] ?? 0) + v * 100;
+    cpuTicks.set(endingPhase, acc);
+    phaseSeconds.set(endingPhase, (phaseSeconds.get(endingPhase) ?? 0) + (t - cpuAt.t) / 1000);
+  }
+  cpuAt = { snap, t };
+}
+function setPhase(p) {
+  chargeCpu(phase);
+  if (phase === 'unloaded' && p !== 'unloaded') floodSince = performance.now();
+  if (phase !== 'unloaded' && p === 'unloaded') floodMs += performance.now() - floodSince;
+  phase = p;
+  floodWorker?.send({ phase: p === 'unloaded' ? 'unloaded' : 'flood' });
+}
 // fairness-only: which window we are in, and when it began (requests are labelled by it)
 let windowSeq = 0;
 let windowAt = performance.now();
@@ -154,6 +202,7 @@ async function call(key, path, body, idem) {
   const startSeq = windowSeq;
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = ports[rr++ % 3];
+    if (key === FLOOD_KEY) floodRequests++;
     let res;
     try {
       res = await fetch(`http://127.0.0.1:${port}${path}`, {
@@ -285,6 +334,7 @@ async function slowReader() {
 }
 
 const t0 = performance.now();
+chargeCpu(phase);
 const workers = [];
 // six clients per calm key (under its concurrency limit of 8), the rest flood
 const calmClients = 18;
@@ -293,7 +343,22 @@ for (let c = 0; c < calmClients; c++) {
   const key = CALM_KEYS[c % CALM_KEYS.length];
   workers.push(c % 2 === 0 ? conversation(key, `c${c}`) : oneOffs(key));
 }
-for (let c = 0; c < floodClients; c++) workers.push(flood());
+if (values['flood-in-process']) for (let c = 0; c < floodClients; c++) workers.push(flood());
+else {
+  floodWorker = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'bench', 'lib', 'floodWorker.mjs'),
+      ports.join(','),
+      String(floodClients),
+      FLOOD_KEY,
+      FLOOD_LOOP,
+      values['flood-honors-retry-after'] ? '1' : '0',
+    ],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  setPriority(floodWorker.pid, Number(values['flood-nice']));
+}
 const slowReaders = FAIRNESS_ONLY ? 0 : 4;
 for (let c = 0; c < slowReaders; c++) workers.push(slowReader());
 const timeline = [];
@@ -328,7 +393,7 @@ if (FAIRNESS_ONLY)
     const windowS = Number(values['window-seconds']);
     for (let w = 1; w * windowS < SECONDS; w++) {
       await at(w * windowS);
-      phase = phase === 'unloaded' ? 'flood' : 'unloaded';
+      setPhase(phase === 'unloaded' ? 'flood' : 'unloaded');
       if (phase === 'unloaded') {
         floodAbort.abort();
         floodAbort = new AbortController();
@@ -338,16 +403,17 @@ if (FAIRNESS_ONLY)
     }
     timeline.push(`windows of ${windowS} s alternating unloaded / flood, from unloaded`);
     await at(SECONDS);
+    setPhase('unloaded');
     stopping = true;
   })();
 else
   (async () => {
     // phases: unloaded (calm keys alone), flood (one key floods, slow readers connect), faults (and a replica and Redis go down)
     await at(SECONDS * 0.25);
-    phase = 'flood';
+    setPhase('flood');
     timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: flood and slow readers start`);
     await at(SECONDS * 0.45);
-    phase = 'faults';
+    setPhase('faults');
     replicas[2].kill('SIGKILL');
     timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: replica 3 SIGKILLed`);
     await at(SECONDS * 0.55);
@@ -361,10 +427,29 @@ else
     await startRedis();
     timeline.push(`${Math.round((performance.now() - t0) / 1000)}s: Redis restarted (append-only file)`);
     await at(SECONDS);
+    setPhase('unloaded');
     stopping = true;
   })();
 await Promise.all([...workers, sampler]);
 const elapsed = (performance.now() - t0) / 1000;
+const coresByPhase = Object.fromEntries(
+  [...cpuTicks].map(([p, ticks]) => [
+    p,
+    Object.fromEntries(
+      Object.entries(ticks)
+        .sort((a, b) => b[1] - a[1])
+        .map(([role, t]) => [role, Math.round((t / 100 / phaseSeconds.get(p)) * 100) / 100]),
+    ),
+  ]),
+);
+if (floodWorker) {
+  const done = new Promise((resolve) => floodWorker.once('message', resolve));
+  floodWorker.send({ stop: true });
+  const counts = await done;
+  for (const [k, n] of Object.entries(counts.classes)) classes.set(k, (classes.get(k) ?? 0) + n);
+  floodRequests += counts.requests;
+  answers += counts.answers;
+}
 
 const perKey = {};
 for (const [k, ms] of [...latencies].sort())
@@ -383,9 +468,17 @@ const phases = [...new Set([...latencies.keys()].map((k) => k.split(' ')[0]))];
 const machine = {
   overShareNice: values['over-share-nice'] === undefined ? 'default (10)' : Number(values['over-share-nice']),
   floodHonorsRetryAfter: values['flood-honors-retry-after'],
+  floodClients: values['flood-in-process']
+    ? 'in this process, normal priority'
+    : `own process, nice ${values['flood-nice']}`,
+  maxRefusalHoldMs:
+    values['max-refusal-hold-ms'] === undefined ? 'default (5000)' : Number(values['max-refusal-hold-ms']),
+  floodRequestsPerSecond: floodMs > 0 ? Math.round(floodRequests / (floodMs / 1000)) : null,
   bareLoopMs: Object.fromEntries(
     phases.map((p) => [p, { median: median(yardstick.get(p)), n: yardstick.get(p)?.length ?? 0 }]),
   ),
+  /** Cores each role used, on average over each phase (Linux /proc; holders are the replicas' children, by nice). */
+  coresByPhase,
   loadAverage1m: Object.fromEntries(
     phases.map((p) => {
       const l = load.get(p) ?? [];
@@ -424,8 +517,9 @@ if (FAIRNESS_ONLY) {
     );
   }
   const y = machine.bareLoopMs;
+  console.log(`cores used by role: ${JSON.stringify(coresByPhase)}`);
   console.log(
-    `bare CPU yardstick (a node busy loop, median): unloaded ${y.unloaded?.median} ms, flood ${y.flood?.median} ms; load average ${JSON.stringify(machine.loadAverage1m)}`,
+    `bare CPU yardstick (a node busy loop, median): unloaded ${y.unloaded?.median} ms, flood ${y.flood?.median} ms; load average ${JSON.stringify(machine.loadAverage1m)}; flood ${machine.floodRequestsPerSecond} requests/s (${machine.floodClients})`,
   );
 }
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });

@@ -2,7 +2,7 @@
  * rollup on typed accumulators: `t.groupby(...).rollup({ total: op.sum('Award Amount'), n: op.count() })`
  * where every aggregate is one of count, sum, mean/average, min, max, valid, invalid,
  * variance/variancep/stdev/stdevp, median or quantile of a plain host number/integer column (or count
- * /valid/invalid of any host column). Values are added in Arquero's scan order with Arquero's own
+ * /valid/invalid of any host column, distinct of a dictionary or number/integer column). Values are added in Arquero's scan order with Arquero's own
  * update formulas, so every result is bit-identical to `Table#rollup`; the output table is built by
  * Arquero's own output code. Anything else returns undefined and the caller runs Arquero.
  */
@@ -11,6 +11,8 @@ import { columnSet } from 'arquero/src/table/ColumnSet.js';
 import { groupOutput } from 'arquero/src/verbs/reduce/util.js';
 import { quantile } from 'arquero/src/util/quantile.js';
 import { ascending } from 'arquero/src/util/ascending.js';
+import { arqueroQuantiles } from './rollupQuantile.js';
+import { distinctCounts } from './rollupDistinct.js';
 import { fieldOf } from './fieldOf.js';
 import { sourceOf, type Source } from './source.js';
 import type { Grouping } from './groups.js';
@@ -36,7 +38,7 @@ const NUMERIC = new Set([
   'median',
   'quantile',
 ]);
-const ANY_COLUMN = new Set(['valid', 'invalid']);
+const ANY_COLUMN = new Set(['valid', 'invalid', 'distinct']);
 
 /** The fast rollup of `t`, or undefined when some value is not recognized. */
 export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undefined {
@@ -58,6 +60,8 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
     const src = name === undefined ? undefined : sourceOf(t, name);
     if (!src) return undefined;
     if (NUMERIC.has(op.name) && !(src.kind === 'num' && src.type !== 'date')) return undefined;
+    // Arquero counts Date objects by identity (one per row): left to it
+    if (op.name === 'distinct' && src.kind === 'num' && src.type === 'date') return undefined;
     if (op.name === 'quantile' && (op.params.length !== 1 || typeof op.params[0] !== 'number')) return undefined;
     sources.push(src);
   }
@@ -102,6 +106,7 @@ function reduceOp(
     for (let j = 0; j < m; j++) count[keys ? keys[order ? order[j] : j] : 0]++;
     return Array.from(count);
   }
+  if (op.name === 'distinct') return distinctCounts(src, keys, size, order, m);
   const valid = new Float64Array(size);
   if (src.kind === 'dict') {
     const codes = src.codes;
@@ -115,6 +120,11 @@ function reduceOp(
   }
   const { values, valid: ok } = src;
   const name = op.name;
+  if (name === 'median' || name === 'quantile') {
+    const p = name === 'median' ? 0.5 : (op.params[0] as number);
+    const fast = arqueroQuantiles(values, ok, keys, size, order, m, p);
+    if (fast) return fast;
+  }
   const acc = new Float64Array(size); // sum, mean, min or max
   const dev = new Float64Array(size);
   const has = new Uint8Array(size);
@@ -140,6 +150,44 @@ function reduceOp(
       const v = values[i];
       if (ok[i] && v === v) acc[g] += (v - acc[g]) / ++valid[g];
     }
+  } else if ((name === 'min' || name === 'max') && !keys) {
+    // one group: a loop per direction, the running extreme in a local (the output reads acc/has;
+    // min/max need neither count nor valid)
+    let best = 0;
+    let seen = 0;
+    if (name === 'min') {
+      for (let j = 0; j < m; j++) {
+        const i = order ? order[j] : j;
+        const v = values[i];
+        if (ok[i] && v === v && (!seen || v < best)) {
+          best = v;
+          seen = 1;
+        }
+      }
+    } else {
+      for (let j = 0; j < m; j++) {
+        const i = order ? order[j] : j;
+        const v = values[i];
+        if (ok[i] && v === v && (!seen || v > best)) {
+          best = v;
+          seen = 1;
+        }
+      }
+    }
+    acc[0] = best;
+    has[0] = seen;
+  } else if (name === 'min' || name === 'max') {
+    const isMin = name === 'min';
+    for (let j = 0; j < m; j++) {
+      const i = order ? order[j] : j;
+      const v = values[i];
+      if (!ok[i] || v !== v) continue;
+      const g = keys![i];
+      if (!has[g] || (isMin ? v < acc[g] : v > acc[g])) {
+        acc[g] = v;
+        has[g] = 1;
+      }
+    }
   } else {
     for (let j = 0; j < m; j++) {
       const i = order ? order[j] : j;
@@ -159,18 +207,6 @@ function reduceOp(
           dev[g] += d * (v - acc[g]);
           break;
         }
-        case 'min':
-          if (!has[g] || v < acc[g]) {
-            acc[g] = v;
-            has[g] = 1;
-          }
-          break;
-        case 'max':
-          if (!has[g] || v > acc[g]) {
-            acc[g] = v;
-            has[g] = 1;
-          }
-          break;
         default:
           lists![g].push(v);
       }

@@ -16,9 +16,9 @@ const keyHi = (hi: number) => (hi ^ ((hi >> 31) | 0x80000000)) >>> 0;
 
 /**
  * The k-th smallest values for each k in `ks` (ascending), by histogram: one counting pass per
- * level, one gathering pass per distinct bucket.
+ * level, one gathering pass per distinct bucket. The values may not hold NaN.
  */
-function kthValues(xs: Float64Array, ks: readonly number[]): Map<number, number> {
+export function kthValues(xs: Float64Array, ks: readonly number[]): Map<number, number> {
   const n = xs.length;
   const words = new Uint32Array(xs.buffer, xs.byteOffset, n * 2);
   const top = new Int32Array(65537);

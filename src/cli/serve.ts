@@ -23,6 +23,8 @@ ${SANDBOX_FLAGS_HELP}
   --max-queue-wait-ms <ms>   longest wait for a run slot before 503 SERVER_BUSY (default 10000)
   --over-share-nice <n>      CPU priority (nice 1-19) of the code of a caller over its fair share
                              of this replica's run time (default 10; 0: off)
+  --max-refusal-hold-ms <ms>  a caller back before its Retry-After waits up to this for its
+                             next 429 (default 5000; 0: answered at once)
   --redis-timeout-ms <ms>    longest any Redis command may take (default 2000)
   --headers-timeout-ms <ms>  request line + headers must arrive within (default 5000)
   --request-timeout-ms <ms>  whole request must arrive within (default 60000)
@@ -86,6 +88,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     'max-queued-per-key': { type: 'string' },
     'max-queue-wait-ms': { type: 'string' },
     'over-share-nice': { type: 'string' },
+    'max-refusal-hold-ms': { type: 'string' },
     'redis-timeout-ms': { type: 'string' },
     'headers-timeout-ms': { type: 'string' },
     'request-timeout-ms': { type: 'string' },
@@ -137,6 +140,11 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       ? { overShareNice: 0 }
       : n('over-share-nice', 'nice levels (1-19; 0 turns it off)') !== undefined
         ? { overShareNice: n('over-share-nice', 'nice levels (1-19; 0 turns it off)') }
+        : {}),
+    ...(values['max-refusal-hold-ms'] === '0'
+      ? { maxRefusalHoldMs: 0 }
+      : n('max-refusal-hold-ms', 'milliseconds') !== undefined
+        ? { maxRefusalHoldMs: n('max-refusal-hold-ms', 'milliseconds') }
         : {}),
     ...(n('redis-timeout-ms', 'milliseconds') ? { redisCommandTimeoutMs: n('redis-timeout-ms', 'milliseconds') } : {}),
     ...(n('headers-timeout-ms', 'milliseconds') ? { headersTimeoutMs: n('headers-timeout-ms', 'milliseconds') } : {}),

@@ -13,6 +13,11 @@ export interface Route {
   isRun?: (ctx: RequestContext) => boolean;
   /** True when this request costs one from the caller's per-minute budget without running code (creating a session). */
   chargesBudget?: (ctx: RequestContext) => boolean;
+  /**
+   * `isRun` / `chargesBudget` answer from the head alone (never `ctx.body`): a caller still inside
+   * the Retry-After of a refusal is then refused before its body is read (limits/refuseEarly.ts).
+   */
+  chargedByHead?: boolean;
   handle(ctx: RequestContext, app: ServerApp): Promise<Response>;
 }
 

@@ -22,6 +22,8 @@ import { hostCheck } from './middleware/hostCheck.js';
 import { budget } from './limits/budget.js';
 import { CONNECTION_DEFAULTS, httpServerOptions, type ConnectionLimits } from './limits/connectionLimits.js';
 import { FairScheduler } from './limits/fairScheduler.js';
+import { RefusalPacer } from './limits/refusalPacer.js';
+import { refuseEarlyAtHead } from './limits/refuseEarly.js';
 import { isStoreUnavailable } from './store/storeUnavailable.js';
 import { nodeListener } from './nodeListener.js';
 import { isLoopback, type ServerOptions } from './options.js';
@@ -129,6 +131,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     throw new SbirtoolsValidationError(
       `Expected the \`overShareNice\` option to be an integer 0-19 (a nice value; 0 turns it off), got \`${overShareNice}\``,
     );
+  // a caller that comes back inside its Retry-After waits that long for its next refusal
+  const pacing = {
+    maxRefusalHoldMs: int('maxRefusalHoldMs', 5000, 0),
+    maxHeldRefusals: int('maxHeldRefusals', 1000, 0),
+  };
   const rate = {
     maxConcurrentPerKey: int('maxConcurrentPerKey', 4),
     runsPerMinutePerKey: int('runsPerMinutePerKey', 120),
@@ -183,6 +190,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     maxQueuedPerKey: int('maxQueuedPerKey', 8, 0),
     maxQueueWaitMs: int('maxQueueWaitMs', 10_000),
   });
+  const pacer = new RefusalPacer(pacing);
   let card;
   try {
     // the card proves the data opens and a holder runs code before the server says it is up
@@ -205,6 +213,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
       for (const pid of pool.stats().pids) pidsSeen.add(pid);
       return Math.max(0, pidsSeen.size - poolSize);
     },
+    refusalsHeld: () => pacer.held,
   });
   const sessions = new ServerSessions({
     store,
@@ -258,13 +267,15 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   const routes = [...ROUTES, ...(oauth ? protectedResourceRoutes(oauth) : []), ...(options.routes ?? [])].map((r) =>
     r.path === '/metrics' && metricsAuth === 'none' ? { ...r, auth: false } : r,
   );
-  // the order is the security argument: nothing reads a body for a foreign Host, nothing runs without a key
+  // the order is the security argument: nothing reads a body for a foreign Host or without a key,
+  // nothing runs without a key, and a caller told to wait (Retry-After) is answered from the head
   const handle = chain(
     [
       hostCheck(allowedHosts, corsOrigins),
-      bodyLimit((ctx) => (ctx.route.path === '/mcp' ? mcpBody : maxBody), conn.bodyIdleTimeoutMs),
       authenticate(ring, oauth && createOAuthVerifier(oauth)),
-      budget(rate, store, scheduler, metrics.limited),
+      refuseEarlyAtHead(pacer, metrics.limited),
+      bodyLimit((ctx) => (ctx.route.path === '/mcp' ? mcpBody : maxBody), conn.bodyIdleTimeoutMs),
+      budget(rate, store, scheduler, pacer, metrics.limited),
     ],
     (ctx) => ctx.route.handle(ctx, app),
   );
@@ -403,6 +414,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   const close = () =>
     (closing ??= (async () => {
       draining = true;
+      pacer.releaseAll(); // held refusals go out now, not after their Retry-After
       await viewer?.close(); // ends the viewers' live streams, so the drain does not wait on them
       server.close();
       server.closeIdleConnections();

@@ -13,13 +13,14 @@ export interface ServerMetrics {
 
 /**
  * Create the metrics. `gauges` are read at scrape time: sessions held here, runs queued and
- * running in the pool, holder processes replaced since start.
+ * running in the pool, holder processes replaced since start, refusals held (RefusalPacer).
  */
 export async function createMetrics(gauges: {
   openSessions: () => number;
   queueDepth: () => number;
   activeRuns: () => number;
   holderRestarts: () => number;
+  refusalsHeld: () => number;
 }): Promise<ServerMetrics> {
   // loaded with the server, not with the library
   const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = await import('prom-client');
@@ -80,6 +81,11 @@ export async function createMetrics(gauges: {
     'sbirtools_holder_restarts',
     'Holder processes replaced since start (killed for a limit or crashed).',
     gauges.holderRestarts,
+  );
+  gauge(
+    'sbirtools_refusals_held',
+    'Refusals (429) held until the Retry-After their caller came back before.',
+    gauges.refusalsHeld,
   );
   return {
     registry,

@@ -40,6 +40,13 @@ export interface ServerOptions {
   maxQueuedPerKey?: number;
   /** Longest a run waits for a slot on this replica before it gets 503 SERVER_BUSY. @default 10000 */
   maxQueueWaitMs?: number;
+  /**
+   * A caller refused with 429 that comes back before its Retry-After is refused again without a
+   * look, its answer held until that Retry-After, at most this long; 0 answers it at once. @default 5000
+   */
+  maxRefusalHoldMs?: number;
+  /** Refusals held at once on this replica (above); past it they are sent at once with `Connection: close`. @default 1000 */
+  maxHeldRefusals?: number;
   /** Longest any Redis command may take before it counts as a failure (503 STORE_UNAVAILABLE where needed). @default 2000 */
   redisCommandTimeoutMs?: number;
   /** Longest budgets (and runs without a session) wait for the store before this replica decides alone (limits then hold per replica). @default 1000 */

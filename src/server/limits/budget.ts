@@ -4,6 +4,8 @@ import { fail } from '../respond.js';
 import { createMemoryStore } from '../store/memoryStore.js';
 import type { SharedStore } from '../store/sharedStore.js';
 import { AdmissionError, type FairScheduler, type Grant } from './fairScheduler.js';
+import type { RefusalPacer } from './refusalPacer.js';
+import { budgetId, refuseEarly } from './refuseEarly.js';
 import { sharedOrLocal } from './sharedOrLocal.js';
 
 /** The per-identity budget (one per API key or OAuth subject, across REST and MCP). */
@@ -19,13 +21,6 @@ export interface BudgetLimits {
 /** How long a concurrency slot lives without renewal (a replica that dies frees its slots after this). */
 const SLOT_TTL_MS = 15_000;
 const MINUTE = 60_000;
-/** Identities remembered as over their per-minute limit at once (expired ones are dropped first). */
-const MAX_BLOCKED = 10_000;
-
-/** The identity requests are counted under: the normalised one, never the credential. */
-export function budgetId(ctx: RequestContext): string {
-  return ctx.identity?.id ?? ctx.keyId;
-}
 
 /**
  * After authentication: every request that runs code (REST `/v1/run`, MCP `tools/call`) or opens a
@@ -34,12 +29,15 @@ export function budgetId(ctx: RequestContext): string {
  * Over a limit: `429 RATE_LIMITED` with `Retry-After` (this identity must slow down); no replica
  * slot within the wait: `503 SERVER_BUSY` with `Retry-After`. Both before any code starts. The
  * checks are atomic (a store script, or one synchronous step in memory): a burst of 50 against a
- * limit of 4 admits exactly 4.
+ * limit of 4 admits exactly 4. Every 429 is remembered with its Retry-After (RefusalPacer): the
+ * caller's requests that come back sooner are refused again without a look, each answer held
+ * until then (refuseEarly), so a flood that ignores Retry-After costs no store round trip.
  */
 export function budget(
   limits: BudgetLimits,
   store: SharedStore,
   scheduler: FairScheduler,
+  pacer: RefusalPacer,
   onLimited: (reason: string) => void,
 ): Middleware {
   // this replica's own count, used when the shared store is down or slow (limits then hold per replica)
@@ -53,27 +51,26 @@ export function budget(
           limits.storeWaitMs,
           late,
         );
-  const refuse = (reason: string, message: string, retryS: number, hint: string) => {
+  const refuse = (ctx: RequestContext, reason: string, message: string, retryMs: number, hint: string) => {
     onLimited(reason);
+    // the count cannot fall before Retry-After (a sliding minute drops its oldest run only then),
+    // so until it the answer is this one: the pacer gives it without asking the store again
+    pacer.remember(budgetId(ctx), Math.max(1000, retryMs), message, reason);
     return fail(
       429,
       'RATE_LIMITED',
       message,
-      { 'retry-after': String(Math.max(1, retryS)), 'sbirtools-code-ran': 'false' },
+      { 'retry-after': String(Math.max(1, Math.ceil(retryMs / 1000))), 'sbirtools-code-ran': 'false' },
       hint,
     );
   };
-  // identities refused by the per-minute limit, until when: a caller that comes back before its
-  // Retry-After is refused here, without a store round trip (the count in the last 60 s only
-  // falls when its oldest run leaves the window, which is what Retry-After named), so a flood of
-  // refused requests costs the replica and Redis next to nothing
-  const blocked = new Map<string, number>();
-  const perMinuteRefusal = (runs: boolean, retryMs: number) => {
-    const retry = Math.ceil(retryMs / 1000);
+  const perMinuteRefusal = (ctx: RequestContext, runs: boolean, retryMs: number) => {
+    const retry = Math.max(1, Math.ceil(retryMs / 1000));
     return refuse(
+      ctx,
       'per-minute',
       `This caller used its ${limits.runsPerMinutePerKey} runs (and session creations) for the last minute; this ${runs ? 'code never started' : 'session was not created'}.`,
-      retry,
+      retryMs,
       `Retry after ${retry} s.`,
     );
   };
@@ -81,22 +78,12 @@ export function budget(
     const runs = ctx.route.isRun?.(ctx) === true;
     if (!runs && ctx.route.chargesBudget?.(ctx) !== true) return next();
     const id = budgetId(ctx);
-    const until = blocked.get(id);
-    if (until !== undefined) {
-      const left = until - Date.now();
-      if (left > 0) {
-        ctx.log.budget = 'refused-locally';
-        return perMinuteRefusal(runs, left);
-      }
-      blocked.delete(id);
-    }
+    // a caller that ignored its Retry-After (on /mcp: known only now that the body is read)
+    const early = await refuseEarly(ctx, pacer, onLimited);
+    if (early) return early;
     const spent = await decide((s) => s.spend(`runs:${id}`, limits.runsPerMinutePerKey, MINUTE));
     if (spent.local) ctx.log.budget = 'local';
-    if (!spent.value.ok) {
-      if (blocked.size >= MAX_BLOCKED) for (const [k, t] of blocked) if (t <= Date.now()) blocked.delete(k);
-      if (blocked.size < MAX_BLOCKED) blocked.set(id, Date.now() + spent.value.retryMs);
-      return perMinuteRefusal(runs, spent.value.retryMs);
-    }
+    if (!spent.value.ok) return perMinuteRefusal(ctx, runs, spent.value.retryMs);
     if (!runs) return next();
     const slotName = `conc:${id}`;
     const slot = await decide(
@@ -107,9 +94,10 @@ export function budget(
     const token = slot.value;
     if (!token)
       return refuse(
+        ctx,
         'concurrency',
         `This caller already has ${limits.maxConcurrentPerKey} runs in flight (the limit); this code never started.`,
-        1,
+        1000,
         'Wait for a run to answer before sending more.',
       );
     const renew = setInterval(
@@ -129,9 +117,10 @@ export function budget(
       if (!(err instanceof AdmissionError)) throw err;
       if (err.reason === 'queue-full')
         return refuse(
+          ctx,
           'queue',
           `This caller has too many runs waiting on this replica: ${err.message}; this code never started.`,
-          1,
+          1000,
           'Send runs one after another, or fewer at once.',
         );
       onLimited(err.reason);

@@ -18,6 +18,7 @@ export const runRoute: Route = {
   path: '/v1/run',
   auth: true,
   isRun: () => true,
+  chargedByHead: true,
   handle: async (ctx, app) => {
     const parsed = parseRunBody(ctx.body, RunAnalysisInputSchema);
     if (!parsed.ok) return fail(400, 'VALIDATION_ERROR', parsed.message);

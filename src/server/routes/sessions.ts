@@ -9,6 +9,7 @@ export const createSession: Route = {
   auth: true,
   // a session costs from the same budget as a run: opening many must not multiply a caller's runs
   chargesBudget: () => true,
+  chargedByHead: true,
   handle: async (ctx, app) => {
     const id = await app.sessions.create(ctx.keyId);
     ctx.log.sessionId = id;

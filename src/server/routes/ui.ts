@@ -58,7 +58,7 @@ const row = (method: 'GET' | 'POST', path: string, isRun?: boolean): Route => ({
   path,
   auth: true,
   browser: true,
-  ...(isRun ? { isRun: () => true } : {}),
+  ...(isRun ? { isRun: () => true, chargedByHead: true } : {}),
   handle,
 });
 

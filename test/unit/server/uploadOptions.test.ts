@@ -44,3 +44,22 @@ describe('serve: --over-share-nice / overShareNice', () => {
     await expect(serveCommand(['--over-share-nice', 'low'], cliIo)).rejects.toThrow(/--over-share-nice/);
   });
 });
+
+describe('serve: --max-refusal-hold-ms / maxRefusalHoldMs, maxHeldRefusals', () => {
+  it.each([-1, 1.5, Number.NaN])('refuses maxRefusalHoldMs %s with its name', async (v) => {
+    await expect(createServer({ maxRefusalHoldMs: v, log: false })).rejects.toThrow(
+      /`maxRefusalHoldMs` option to be an integer >= 0/,
+    );
+  });
+
+  it.each([-1, 2.5])('refuses maxHeldRefusals %s with its name', async (v) => {
+    await expect(createServer({ maxHeldRefusals: v, log: false })).rejects.toThrow(
+      /`maxHeldRefusals` option to be an integer >= 0/,
+    );
+  });
+
+  it('refuses a flag value that is not a whole number of milliseconds', async () => {
+    const { io: cliIo } = io();
+    await expect(serveCommand(['--max-refusal-hold-ms', 'soon'], cliIo)).rejects.toThrow(/--max-refusal-hold-ms/);
+  });
+});

@@ -9,6 +9,7 @@ import { removeDangerousGlobals } from '../hardenGlobals.js';
 import { sliceUtf8 } from '../sliceUtf8.js';
 import { textPage } from '../../../data/columns/textPage.js';
 import { HostScan } from './hostScan.js';
+import { withYoungGeneration } from './youngGeneration.js';
 import type { TextScanRequest } from '../../../../schema/columnar.js';
 import { FileSink } from '../fileSink.js';
 import type { EngineSession, GuestRunRequest, TableProvider } from '../engineSession.js';
@@ -88,17 +89,22 @@ export class IsolatedVmSession implements EngineSession {
     dataset: DatasetInfo | undefined,
   ): Promise<IsolatedVmSession> {
     let session: IsolatedVmSession | undefined;
-    const isolate = new ivm.Isolate({
-      memoryLimit: limits.memoryLimitMb,
-      // Without this handler isolated-vm calls abort() on a fatal OOM (the whole process dies
-      // with SIGABRT) and waits forever on a script that failed to terminate. With it, the
-      // isolate's thread is parked and we decide: report, and end the holder process.
-      onCatastrophicError: (message: string) => {
-        const oom = /memory/i.test(message);
-        onCatastrophe(`isolated-vm: ${message}`, oom ? 'oom' : 'stuck');
-        session?.lose(oom ? 'memory' : 'timeout');
-      },
-    });
+    // a young generation sized for a run's bulk allocations (youngGeneration.ts)
+    const isolate = withYoungGeneration(
+      limits.memoryLimitMb,
+      () =>
+        new ivm.Isolate({
+          memoryLimit: limits.memoryLimitMb,
+          // Without this handler isolated-vm calls abort() on a fatal OOM (the whole process dies
+          // with SIGABRT) and waits forever on a script that failed to terminate. With it, the
+          // isolate's thread is parked and we decide: report, and end the holder process.
+          onCatastrophicError: (message: string) => {
+            const oom = /memory/i.test(message);
+            onCatastrophe(`isolated-vm: ${message}`, oom ? 'oom' : 'stuck');
+            session?.lose(oom ? 'memory' : 'timeout');
+          },
+        }),
+    );
     try {
       const context = isolate.createContextSync();
       const script = compilePrelude(ivm, isolate);

@@ -73,6 +73,15 @@ describe('fast paths give exactly the plain path answers on random tables', () =
         "(X) => X.orderby(aq.desc('V')).groupby('K2').rollup({ s: op.sum('V'), m: op.mean('V') })",
         "(X) => X.groupby('K1').rollup({ x: (d) => op.sum(d.V) + 1, d: op.distinct('K1') })",
         "(X) => X.groupby('K1').filter((d) => d.Y > 1).rollup({ s: op.sum('V') })",
+        // min/max of one group: the first of equal extremes kept (-0 or 0 as met in scan order)
+        "(X) => X.rollup({ mn: op.min('V'), mx: op.max('V'), ymn: op.min('Y'), ymx: op.max('Y'), n: op.count() })",
+        "(X) => X.filter((d) => d.Y > 0).orderby(aq.desc('V')).rollup({ mn: op.min('V'), mx: op.max('V') })",
+        "(X) => X.orderby('Y').rollup({ mn: op.min('V'), mx: op.max('V'), r: (d) => op.max(d.V) - op.min(d.V) })",
+        // distinct: dictionary codes, numbers (-0 and 0 one value, NaN/null one more), dates left to Arquero
+        "(X) => X.rollup({ k: op.distinct('K1'), k2: op.distinct('K2'), v: op.distinct('V'), y: op.distinct('Y'), d: op.distinct('D') })",
+        "(X) => X.groupby('K2').rollup({ k: op.distinct('K1'), v: op.distinct('V'), n: op.count() })",
+        "(X) => X.filter((d) => d.Y > 0).orderby(aq.desc('V')).groupby('K1', 'Y').rollup({ k: op.distinct('K2'), v: op.distinct('V') })",
+        "(X) => X.filter((d) => false).rollup({ k: op.distinct('K1'), v: op.distinct('V') })",
       ]),
     ).toEqual([]);
   }, 180_000);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RequestContext } from '../../../../src/server/context.js';
 import { budget } from '../../../../src/server/limits/budget.js';
 import { FairScheduler } from '../../../../src/server/limits/fairScheduler.js';
+import { RefusalPacer } from '../../../../src/server/limits/refusalPacer.js';
 import { createMemoryStore } from '../../../../src/server/store/memoryStore.js';
 import type { SharedStore } from '../../../../src/server/store/sharedStore.js';
 
@@ -46,6 +47,8 @@ describe('budget: a caller over its per-minute limit', () => {
       { maxConcurrentPerKey: 4, runsPerMinutePerKey: 3, storeWaitMs: 5_000 },
       store,
       scheduler,
+      // answered at once: this test is about the store not being asked (refusalPacer.test.ts holds them)
+      new RefusalPacer({ maxRefusalHoldMs: 0, maxHeldRefusals: 0 }),
       () => {},
     );
     const ok = () => Promise.resolve(new Response('ran'));
