@@ -1,6 +1,7 @@
 import { parquetMetadata, type FileMetaData } from 'hyparquet';
 import type { ColumnarTable } from '../../../schema/columnar.js';
 import { DataError } from '../errors.js';
+import { asSource, type ByteSource } from './byteSource.js';
 import { cappedCompressors } from './cappedCompressors.js';
 import type { DecodeCaps } from './decodeCaps.js';
 import { checkParquet } from './parquetChecks.js';
@@ -44,7 +45,7 @@ export async function decodeParquet(
   caps: DecodeCaps,
   options: ParquetDecodeOptions = {},
 ): Promise<DecodedParquet> {
-  const { meta, leaves, numRows } = openParquet(bytes, file, caps);
+  const { meta, leaves, numRows } = openParquet(asSource(bytes), file, caps);
   const buffer =
     bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
       ? (bytes.buffer as ArrayBuffer)
@@ -83,21 +84,26 @@ export interface OpenedParquet {
 
 /**
  * Reads and checks a Parquet file before any page is decoded: both PAR1 marks, the footer (parsed
- * from a private copy of the file's tail, so `bytes` may be shared memory), the schema, the column
- * count, and every row group and page header (checkParquet). Call it in a decode worker.
+ * from a private copy of the file's tail, so the bytes may be shared memory), the schema, the
+ * column count, and every row group and page header (checkParquet). Only the footer and the page
+ * headers are read from `source` (a file on disk: fileSource). Call it in a decode worker.
  * @throws {DataError} DATA_CORRUPT, DATA_UNSUPPORTED, DATA_SCHEMA_MISMATCH, DATA_TOO_LARGE.
- * @example const { meta, leaves, numRows } = openParquet(bytes, 't.parquet', DEFAULT_DECODE_CAPS);
+ * @example const { meta, leaves, numRows } = openParquet(asSource(bytes), 't.parquet', DEFAULT_DECODE_CAPS);
  */
-export function openParquet(bytes: Uint8Array, file: string, caps: DecodeCaps): OpenedParquet {
-  if (bytes.byteLength < 12 || !isPar1(bytes, 0) || !isPar1(bytes, bytes.byteLength - 4)) {
+export function openParquet(source: ByteSource, file: string, caps: DecodeCaps): OpenedParquet {
+  const size = source.size;
+  const head = size >= 12 ? source.read(0, 4) : new Uint8Array(0);
+  const end = size >= 12 ? source.read(size - 8, 8) : new Uint8Array(0);
+  if (size < 12 || !isPar1(head, 0) || !isPar1(end, 4)) {
     throw new DataError(
       'DATA_CORRUPT',
-      `${file}: not a complete Parquet file (${bytes.byteLength} bytes; it must start and end with PAR1)`,
+      `${file}: not a complete Parquet file (${size} bytes; it must start and end with PAR1)`,
       { hint: DAMAGED },
     );
   }
-  const footer = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(bytes.byteLength - 8, true);
-  const tail = bytes.slice(Math.max(0, bytes.byteLength - 8 - footer));
+  const footer = (end[0] | (end[1] << 8) | (end[2] << 16) | (end[3] << 24)) >>> 0;
+  const from = Math.max(0, size - 8 - footer);
+  const tail = source.read(from, size - from).slice();
   let meta: FileMetaData;
   try {
     meta = parquetMetadata(tail, { geoparquet: false });
@@ -114,7 +120,7 @@ export function openParquet(bytes: Uint8Array, file: string, caps: DecodeCaps): 
       file,
       caps,
     );
-  return { meta, leaves, numRows: checkParquet(bytes, meta, leaves, caps, file) };
+  return { meta, leaves, numRows: checkParquet(source, meta, leaves, caps, file) };
 }
 
 function isPar1(b: Uint8Array, at: number): boolean {

@@ -1,6 +1,7 @@
 import type { FileMetaData } from 'hyparquet';
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { DataError } from '../errors.js';
+import { asSource, type ByteSource } from './byteSource.js';
 import { capHint, type DecodeCaps } from './decodeCaps.js';
 import type { ParquetLeaf } from './parquetSchema.js';
 
@@ -24,18 +25,23 @@ const DAMAGED =
  * hostile file is refused instead of inflated: each row group must store exactly the schema's
  * columns with the schema's physical types (a schema that changes between row groups is refused),
  * each column chunk must lie inside the file, and each page must declare an uncompressed size and
- * a value count within the caps and within its row group. Returns the total rows.
+ * a value count within the caps and within its row group. Returns the total rows. Over a file on
+ * disk (a ByteSource) only the footer's tail and the page headers are read: `headerWindow` bytes at
+ * each header first (1 KiB; tests pass less to make every header grow its window).
  * @throws {DataError} DATA_SCHEMA_MISMATCH, DATA_CORRUPT, DATA_UNSUPPORTED, DATA_TOO_LARGE.
+ * @example const rows = checkParquet(asSource(bytes), meta, leaves, DEFAULT_DECODE_CAPS, 't.parquet');
  */
 export function checkParquet(
-  bytes: Uint8Array,
+  bytes: Uint8Array | ByteSource,
   meta: FileMetaData,
   leaves: ParquetLeaf[],
   caps: DecodeCaps,
   file: string,
+  headerWindow = HEADER_WINDOW,
 ): number {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const dataEnd = bytes.byteLength - 8 - view.getUint32(bytes.byteLength - 8, true);
+  const source = asSource(bytes);
+  const tail = source.read(source.size - 8, 4);
+  const dataEnd = source.size - 8 - ((tail[0] | (tail[1] << 8) | (tail[2] << 16) | (tail[3] << 24)) >>> 0);
   let rows = 0;
   let inflated = 0;
   meta.row_groups.forEach((rg, g) => {
@@ -85,7 +91,15 @@ export function checkParquet(
             hint: 'Write the file with PLAIN, dictionary, RLE or DELTA encodings (the defaults of pyarrow, DuckDB and Polars).',
           },
         );
-      inflated += scanPages(bytes, view, dataEnd, md, groupRows, caps, `${file}: row group ${g} column '${leaf.name}'`);
+      inflated += scanPages(
+        source,
+        headerWindow,
+        dataEnd,
+        md,
+        groupRows,
+        caps,
+        `${file}: row group ${g} column '${leaf.name}'`,
+      );
       if (inflated > caps.maxDecodedBytes) {
         throw new DataError(
           'DATA_TOO_LARGE',
@@ -102,10 +116,17 @@ export function checkParquet(
 
 type ChunkMeta = NonNullable<FileMetaData['row_groups'][number]['columns'][number]['meta_data']>;
 
-/** Walk one column chunk's page headers; returns the bytes its pages declare once inflated. */
+/** Bytes read for one page header at first; doubled (up to the chunk's end) while it does not parse. */
+const HEADER_WINDOW = 1024;
+
+/**
+ * Walk one column chunk's page headers; returns the bytes its pages declare once inflated. Only
+ * the headers are read (a window at each, grown while the header does not parse within it), never
+ * the pages, so checking a file on disk reads kilobytes per column chunk.
+ */
 function scanPages(
-  bytes: Uint8Array,
-  view: DataView,
+  source: ByteSource,
+  headerWindow: number,
   dataEnd: number,
   md: ChunkMeta,
   groupRows: number,
@@ -120,21 +141,16 @@ function scanPages(
   const end = start + Number(md.total_compressed_size);
   if (!(start >= 4 && Number.isSafeInteger(end) && end <= dataEnd))
     throw corrupt(where, `its pages (bytes ${start}..${end}) lie outside the file's data (4..${dataEnd})`);
-  const reader = { view, offset: start };
+  let offset = start;
   let values = 0;
   let inflated = 0;
   while (values < groupRows) {
-    if (reader.offset >= end)
-      throw corrupt(where, `its pages hold ${values} values, the row group has ${groupRows} rows`);
-    let header: ReturnType<typeof parquetHeader>;
-    try {
-      header = parquetHeader(reader);
-    } catch (err) {
-      throw corrupt(where, `a page header cannot be read (${(err as Error).message})`);
-    }
+    if (offset >= end) throw corrupt(where, `its pages hold ${values} values, the row group has ${groupRows} rows`);
+    const { header, length } = readHeader(source, headerWindow, offset, end, where);
+    offset += length;
     const size = Number(header.uncompressed_page_size);
     const stored = Number(header.compressed_page_size);
-    if (!(stored >= 0 && size >= 0 && reader.offset + stored <= end))
+    if (!(stored >= 0 && size >= 0 && offset + stored <= end))
       throw corrupt(where, 'a page runs past the end of its column chunk');
     if (size > caps.maxPageBytes) {
       throw new DataError(
@@ -163,9 +179,30 @@ function scanPages(
     } else if (header.type !== 'INDEX_PAGE') {
       throw corrupt(where, `a page has unknown type ${String(header.type)}`);
     }
-    reader.offset += stored;
+    offset += stored;
   }
   return inflated;
+}
+
+/** The page header at `offset` (within a chunk ending at `end`) and its length in bytes. */
+function readHeader(
+  source: ByteSource,
+  first: number,
+  offset: number,
+  end: number,
+  where: string,
+): { header: ReturnType<typeof parquetHeader>; length: number } {
+  for (let window = Math.min(first, end - offset); ; window = Math.min(window * 2, end - offset)) {
+    const bytes = source.read(offset, window);
+    const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
+    try {
+      return { header: parquetHeader(reader), length: reader.offset };
+    } catch (err) {
+      // a header cut by the window is read again in a larger one (the thrift reader's errors do not
+      // tell a cut header from a damaged one); cut by the chunk's end, it is damaged
+      if (window >= end - offset) throw corrupt(where, `a page header cannot be read (${(err as Error).message})`);
+    }
+  }
 }
 
 function corrupt(where: string, what: string): DataError {

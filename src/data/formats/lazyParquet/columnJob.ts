@@ -1,9 +1,13 @@
 import type { ColumnData, ColumnType } from '../../../../schema/columnar.js';
 import type { DecodeCaps } from '../decodeCaps.js';
 
-/** A job for a column worker (columnWorker.ts): open a file, decode a leaf's row groups [from, to), or forget a file. */
+/**
+ * A job for a column worker (columnWorker.ts): open a file, decode a leaf's row groups [from, to),
+ * or forget a file. A file is an open descriptor of the holder process (worker threads share it)
+ * and its size, checked against the file cap when it was opened; workers read only what they need.
+ */
 export type ColumnJob =
-  | { op: 'open'; id: number; bytes: Uint8Array; file: string; caps: DecodeCaps }
+  | { op: 'open'; id: number; fd: number; size: number; file: string; caps: DecodeCaps }
   | { op: 'column'; id: number; leaf: number; from: number; to: number }
   | { op: 'close'; id: number };
 

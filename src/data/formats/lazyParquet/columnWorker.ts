@@ -1,7 +1,7 @@
 /**
  * Worker thread of columnWorkers.ts: keeps the checked footer of each lazily decoded Parquet file
- * (the file's bytes are shared memory the holder filled once) and decodes one column, or one run
- * of its row groups, per job. Each job's answer goes on the job's port (typed arrays transferred,
+ * (read through the holder's open descriptor: the footer and page headers at open, then only the
+ * column chunks a job decodes) and decodes one column, or one run of its row groups, per job. Each job's answer goes on the job's port (typed arrays transferred,
  * not copied) and then the job's flag is raised, so the holder may wait for it synchronously. A
  * heartbeat (`status[0]`, bumped per row group and every second the thread is free) and the heap
  * in use (`status[1]`, MiB) tell the waiting holder whether this thread still works: a thread
@@ -11,6 +11,7 @@ import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { ColumnData } from '../../../../schema/columnar.js';
 import { DataError } from '../../errors.js';
+import { fileSource, type ByteSource } from '../byteSource.js';
 import { cappedCompressors } from '../cappedCompressors.js';
 import { checkColumnNames } from '../checkColumnNames.js';
 import type { DecodeCaps } from '../decodeCaps.js';
@@ -21,7 +22,7 @@ import { loadZstd } from '../zstd.js';
 import type { ColumnAnswer, ColumnJob } from './columnJob.js';
 
 const status = (workerData as { status: Int32Array }).status;
-const files = new Map<number, OpenedParquet & { bytes: Uint8Array; file: string; caps: DecodeCaps }>();
+const files = new Map<number, OpenedParquet & { source: ByteSource; file: string; caps: DecodeCaps }>();
 
 function beat(): void {
   Atomics.add(status, 0, 1);
@@ -31,7 +32,8 @@ setInterval(beat, 1000).unref();
 
 async function run(job: ColumnJob): Promise<{ answer: ColumnAnswer; transfer: ArrayBuffer[] }> {
   if (job.op === 'open') {
-    const opened = openParquet(job.bytes, job.file, job.caps);
+    const source = fileSource(job.fd, job.size, job.file);
+    const opened = openParquet(source, job.file, job.caps);
     checkColumnNames(
       opened.leaves.map((l) => l.name),
       job.file,
@@ -39,7 +41,7 @@ async function run(job: ColumnJob): Promise<{ answer: ColumnAnswer; transfer: Ar
     );
     if (opened.meta.row_groups.some((rg) => rg.columns.some((chunk) => chunk.meta_data?.codec === 'ZSTD')))
       await loadZstd();
-    files.set(job.id, { ...opened, bytes: job.bytes, file: job.file, caps: job.caps });
+    files.set(job.id, { ...opened, source, file: job.file, caps: job.caps });
     const groupRows = opened.meta.row_groups.map((rg) => Number(rg.num_rows));
     const groupBytes = opened.meta.row_groups.map((rg) =>
       rg.columns.map((chunk) => Number(chunk.meta_data?.total_compressed_size ?? 0) || 0),
@@ -67,7 +69,7 @@ async function run(job: ColumnJob): Promise<{ answer: ColumnAnswer; transfer: Ar
   const rows = meta.row_groups.slice(job.from, job.to).reduce((n, rg) => n + Number(rg.num_rows), 0);
   const leaf = leaves[job.leaf];
   let column: ColumnData | null = decodeLeaf(
-    f.bytes,
+    f.source,
     meta,
     leaf,
     job.leaf,
@@ -79,11 +81,11 @@ async function run(job: ColumnJob): Promise<{ answer: ColumnAnswer; transfer: Ar
     job.from === 0 && job.to === meta.row_groups.length ? undefined : f.numRows,
   );
   if (column === null) {
-    // a column the columnar decoder leaves to hyparquet: whole only, from a private copy of the
-    // file (hyparquet decodes text with TextDecoder, which refuses shared memory)
+    // a column the columnar decoder leaves to hyparquet: whole only, from the whole file read
+    // into this thread for the job (hyparquet reads by file offset)
     if (job.from !== 0 || job.to !== meta.row_groups.length)
       return { answer: { ok: false, whole: true }, transfer: [] };
-    const buffer = f.bytes.slice().buffer;
+    const buffer = f.source.read(0, f.source.size).buffer as ArrayBuffer;
     [column] = await parquetRows(buffer, meta, leaves, [job.leaf], f.numRows, f.caps, f.file);
   }
   const transfer = new Set<ArrayBuffer>();

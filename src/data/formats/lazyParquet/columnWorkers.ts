@@ -9,6 +9,13 @@ import type { ColumnAnswer, ColumnJob } from './columnJob.js';
 const STALL_MS = 15_000;
 /** How often a synchronous wait looks at the heartbeat. */
 const POLL_MS = 200;
+/**
+ * Workers with no job for this long are ended: a decode leaves its pages as garbage in the
+ * worker's heap (hundreds of MB for a long text column) until that heap is collected, and an idle
+ * worker is never collected. A later column starts them again (~0.1-0.3 s; the files are checked
+ * again from their page headers, a few ms).
+ */
+const IDLE_MS = 1000;
 
 /** One column worker: its thread, its heartbeat, and the files it has opened. */
 interface Slot {
@@ -41,8 +48,16 @@ export interface Posted {
  */
 export class ColumnWorkers {
   private readonly slots: Array<Slot | undefined> = [];
+  /** Jobs posted and not yet answered (or given up on). */
+  private pending = 0;
+  private idle: NodeJS.Timeout | undefined;
 
   constructor(private readonly script: URL) {}
+
+  /** How many workers run now (they end after IDLE_MS without a job). */
+  get running(): number {
+    return this.slots.filter(Boolean).length;
+  }
 
   /** How many workers a column may be split over. */
   get width(): number {
@@ -52,6 +67,8 @@ export class ColumnWorkers {
   /** Posts `job` to worker `index` (started if need be, with `heapMb` of old-generation heap). */
   post(index: number, job: ColumnJob, heapMb: number): Posted {
     const slot = this.slot(index, heapMb);
+    this.pending++;
+    clearTimeout(this.idle);
     const { port1, port2 } = new MessageChannel();
     const flag = new Int32Array(new SharedArrayBuffer(4));
     slot.worker.postMessage({ job, port: port2, flag }, [port2]);
@@ -74,12 +91,14 @@ export class ColumnWorkers {
         } catch (err) {
           clearInterval(timer);
           p.port.close();
+          this.done();
           reject(err);
         }
       }, POLL_MS);
       p.port.once('message', (answer: ColumnAnswer) => {
         clearInterval(timer);
         p.port.close();
+        this.done();
         resolve(answer);
       });
     });
@@ -90,8 +109,23 @@ export class ColumnWorkers {
    * @throws {DataError} DATA_TOO_LARGE when the worker died near its heap limit, DATA_DECODE_FAILED past `caps.timeoutMs` or after a crash.
    */
   wait(p: Posted, file: string, caps: DecodeCaps): ColumnAnswer {
-    while (Atomics.wait(p.flag, 0, 0, POLL_MS) === 'timed-out') this.check(p, file, caps);
-    return this.take(p, file);
+    try {
+      while (Atomics.wait(p.flag, 0, 0, POLL_MS) === 'timed-out') this.check(p, file, caps);
+      return this.take(p, file);
+    } finally {
+      this.done();
+    }
+  }
+
+  /** A job is answered or given up on: with none left, the workers end after IDLE_MS. */
+  private done(): void {
+    if (--this.pending > 0) return;
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => {
+      if (this.pending > 0) return;
+      for (const slot of this.slots) if (slot) this.kill(slot);
+    }, IDLE_MS);
+    this.idle.unref();
   }
 
   private take(p: Posted, file: string): ColumnAnswer {

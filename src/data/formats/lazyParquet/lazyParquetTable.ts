@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { ColumnData, ColumnMeta, TableMeta } from '../../../../schema/columnar.js';
 import { DataError, type DataErrorCode } from '../../errors.js';
 import { checkDateRange } from '../checkDateRange.js';
@@ -29,11 +29,12 @@ export interface LazyTable {
 let nextId = 1;
 
 /**
- * Opens a Parquet table file for lazy decoding: the file is read once into shared memory, and its
- * footer, schema and every page header are checked in the column workers (columnWorkers.ts) before
- * this resolves, so a file refused by a check fails here as it did when every column was decoded
- * at load. A column is then decoded the first time a run touches it: only the columns a run reads
- * are ever inflated, a large column on both cores (its row groups in two halves, joined:
+ * Opens a Parquet table file for lazy decoding: the file stays on disk (an open descriptor the
+ * column workers read through; it is never held whole in memory), and its footer, schema and every
+ * page header are checked in a column worker (columnWorkers.ts) before this resolves, so a file
+ * refused by a check fails here as it did when every column was decoded at load. A column is then
+ * decoded the first time a run touches it: only its column chunks are read, only the columns a run
+ * reads are ever inflated, a large column on both cores (its row groups in two halves, joined:
  * joinColumns.ts), under the same caps (page and file inflate caps, the decode heap, the
  * deadline). A text column's kind (dictionary codes or UTF-8) is only known once decoded: its meta
  * says `utf8` with `kindPending` until then.
@@ -49,15 +50,25 @@ export async function openLazyParquet(
   options: LazyParquetOptions = {},
 ): Promise<LazyTable> {
   const splitMin = options.splitMinBytes ?? SPLIT_MIN_BYTES;
-  const bytes = readShared(path, file, caps);
+  const { fd, size } = openChecked(path, file, caps);
+  const stamp = stampOf(fd);
   const pool = columnWorkers(caps.heapMb);
   const id = nextId++;
-  const open: ColumnJob = { op: 'open', id, bytes, file, caps };
-  // every worker checks the file itself (a few ms of page headers) and keeps its footer
-  const answers = await Promise.all(
-    Array.from({ length: pool.width }, (_, i) => pool.answer(pool.post(i, open, caps.heapMb), file, caps)),
+  const open: ColumnJob = { op: 'open', id, fd, size, file, caps };
+  // every worker checks the file itself (its footer and page headers, read from disk) and keeps
+  // its footer; the table is open once the first has: the others finish meanwhile, in order
+  // before their first column job (a worker whose check failed answers that job `reopen`)
+  const answers = Array.from({ length: pool.width }, (_, i) =>
+    pool.answer(pool.post(i, open, caps.heapMb), file, caps),
   );
-  const opened = answers.map((a) => expect(a, file).opened!)[0];
+  answers.slice(1).forEach((a) => a.catch(() => undefined));
+  let opened: OpenedFile;
+  try {
+    opened = expect(await answers[0], file).opened!;
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
   const columns: ColumnMeta[] = opened.columns.map((c) =>
     c.type === 'string'
       ? { name: c.name, type: c.type, kind: 'utf8', kindPending: true }
@@ -71,6 +82,7 @@ export async function openLazyParquet(
     const leaf = index.get(column);
     if (leaf === undefined)
       throw Object.assign(new Error(`table ${name} has no column ${column}`), { code: 'COLUMN_NOT_FOUND' });
+    unchanged(fd, stamp, file);
     // what the process grows by while the run waits here is the table's memory, not the run's
     const data = asTableMemory(() => decodeColumn(id, open, opened, leaf, file, caps, splitMin));
     checkDateRange(
@@ -174,27 +186,38 @@ function expect(a: ColumnAnswer, file: string): Extract<ColumnAnswer, { ok: true
   throw new DataError(e.code as DataErrorCode, e.message, e.hint ? { hint: e.hint } : {});
 }
 
-/** The file's bytes in shared memory (read once; the workers read them without a copy). */
-function readShared(path: string, file: string, caps: DecodeCaps): Uint8Array {
+/** The file's size and modification time, as its descriptor sees them. */
+function stampOf(fd: number): string {
+  const st = fstatSync(fd);
+  return `${st.size}:${st.mtimeMs}`;
+}
+
+/**
+ * Refuses to decode a column of a file rewritten in place since the table was opened (its size or
+ * modification time changed): its columns would mix two versions of the file. A file replaced by a
+ * new one (written aside, then renamed) is not seen: the descriptor still reads the old one.
+ * @throws {DataError} DATA_CORRUPT naming the change and what to do.
+ */
+function unchanged(fd: number, stamp: string, file: string): void {
+  if (stampOf(fd) === stamp) return;
+  throw new DataError('DATA_CORRUPT', `${file}: the file changed on disk after the table was opened`, {
+    hint: 'Its columns would mix two versions of the file. Start a new session (or sandbox) to read the file as it is now.',
+  });
+}
+
+/** The file opened for reading, its size checked against the file cap (the descriptor stays open while the table lives). */
+function openChecked(path: string, file: string, caps: DecodeCaps): { fd: number; size: number } {
   const fd = openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    if (size > caps.maxInputBytes)
-      throw new DataError(
-        'DATA_TOO_LARGE',
-        `${file}: ${size} bytes, more than the ${caps.maxInputBytes}-byte limit for a table file`,
-        {
-          hint: capHint('maxInputBytes', caps, 'Filter or aggregate the data first, or split the file.'),
-        },
-      );
-    const bytes = new Uint8Array(new SharedArrayBuffer(size));
-    for (let at = 0; at < size;) {
-      const n = readSync(fd, bytes, at, Math.min(size - at, 64 * 1024 * 1024), at);
-      if (n <= 0) break;
-      at += n;
-    }
-    return bytes;
-  } finally {
+  const size = fstatSync(fd).size;
+  if (size > caps.maxInputBytes) {
     closeSync(fd);
+    throw new DataError(
+      'DATA_TOO_LARGE',
+      `${file}: ${size} bytes, more than the ${caps.maxInputBytes}-byte limit for a table file`,
+      {
+        hint: capHint('maxInputBytes', caps, 'Filter or aggregate the data first, or split the file.'),
+      },
+    );
   }
+  return { fd, size };
 }

@@ -2,6 +2,7 @@ import type { Compressors, FileMetaData } from 'hyparquet';
 import type { ColumnData } from '../../../../schema/columnar.js';
 import { USER_MAX_DICT_SIZE } from '../../columns/dictEncode.js';
 import { DataError } from '../../errors.js';
+import type { ByteSource } from '../byteSource.js';
 import type { ParquetLeaf } from '../parquetSchema.js';
 import { BoolSink } from './boolSink.js';
 import type { ColumnSink } from './columnSink.js';
@@ -34,7 +35,8 @@ export function decodeColumnar(
 
 /**
  * One leaf (`c`, of `leaf`) of row groups [groups[0], groups[1]), which hold `rows` rows, in
- * transfer form; null when the columnar decoder leaves it to the hyparquet path. `onGroup` is
+ * transfer form (read from `bytes`: the file in memory, or a ByteSource that reads only the
+ * leaf's column chunks); null when the columnar decoder leaves it to the hyparquet path. `onGroup` is
  * called after each row group and each page a text column is built from (the lazy decode's
  * heartbeat, lazyParquet/columnWorker.ts). `ruleRows`, for a part of a column: the whole column's
  * rows (a part then stays a dictionary up to half of those; joinColumns applies the exact rule).
@@ -43,7 +45,7 @@ export function decodeColumnar(
  * @example decodeLeaf(bytes, meta, leaves[2], 2, [0, 4], rows, codecs, 'a.parquet')
  */
 export function decodeLeaf(
-  bytes: Uint8Array,
+  bytes: Uint8Array | ByteSource,
   meta: FileMetaData,
   leaf: ParquetLeaf,
   c: number,

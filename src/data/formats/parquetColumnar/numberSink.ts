@@ -33,6 +33,16 @@ export class NumberSink implements ColumnSink {
 
   page(p: PageRows): void {
     if (this.row + p.rows > this.numRows) throw new PageCorrupt('more values than rows');
+    if (p.defs === null && p.encoding === 'PLAIN' && this.plan.physical === 'DOUBLE') {
+      // no nulls, no conversion: the page's bytes are the values (one copy, no intermediate arrays)
+      const bytes = p.rows * 8;
+      if (p.pos + bytes > p.end || p.end > p.buf.length)
+        throw new PageCorrupt(`${p.rows} values of 8 bytes do not fit in the ${p.end - p.pos} bytes left in the page`);
+      new Uint8Array(this.values.buffer, this.row * 8, bytes).set(p.buf.subarray(p.pos, p.pos + bytes));
+      this.valid.fill(1, this.row, this.row + p.rows);
+      this.row += p.rows;
+      return;
+    }
     const vals = this.decode(p);
     const { values, valid } = this;
     const at = this.row;

@@ -1,6 +1,7 @@
 import type { Compressors, FileMetaData } from 'hyparquet';
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { DataError } from '../../errors.js';
+import { asSource, type ByteSource } from '../byteSource.js';
 import type { ColumnSink } from './columnSink.js';
 import { readHybrid } from './hybrid.js';
 import type { LeafPlan } from './leafPlan.js';
@@ -15,13 +16,14 @@ const DAMAGED =
  * Feed one column chunk (one column of one row group) page by page into `sink`: each page header
  * is read and bounded by the chunk, each page inflated through the capped `codecs`, its
  * definition levels decoded (flat columns: 0 = null, 1 = a value), and its values handed over.
- * The chunk must yield exactly `groupRows` rows. Runs in the decode worker after checkParquet.
+ * The chunk must yield exactly `groupRows` rows. Only the chunk's bytes are read from `file` (a
+ * file on disk: one read of the chunk). Runs in the decode worker after checkParquet.
  * @throws {DataError} DATA_CORRUPT naming the column and row group; DATA_TOO_LARGE from the codecs.
  * @throws {NeedsFallback} for a feature the columnar decoder leaves to the hyparquet path.
  * @example readColumnChunk(bytes, md, 1000, plan, new NumberSink(plan, 'number', 1000), codecs, "t.parquet: row group 0 column 'x'");
  */
 export function readColumnChunk(
-  bytes: Uint8Array,
+  file: Uint8Array | ByteSource,
   md: ChunkMeta,
   groupRows: number,
   plan: LeafPlan,
@@ -34,11 +36,15 @@ export function readColumnChunk(
       ? Number(md.dictionary_page_offset)
       : Infinity;
   const start = Math.min(dictAt, Number(md.data_page_offset));
-  const end = start + Number(md.total_compressed_size);
-  if (!(start >= 4 && Number.isSafeInteger(end) && end <= bytes.byteLength))
-    throw corrupt(where, `its pages (bytes ${start}..${end}) lie outside the file`);
+  const stop = start + Number(md.total_compressed_size);
+  const source = asSource(file);
+  if (!(start >= 4 && Number.isSafeInteger(stop) && stop >= start && stop <= source.size))
+    throw corrupt(where, `its pages (bytes ${start}..${stop}) lie outside the file`);
   const codec = String(md.codec);
-  const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: start };
+  // the chunk alone; offsets below are within it
+  const bytes = source.read(start, stop - start);
+  const end = bytes.byteLength;
+  const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
   let rows = 0;
   try {
     while (rows < groupRows) {

@@ -80,6 +80,51 @@ export class StringBuilder {
   }
 
   /**
+   * Appends one row per index of `idx` into a Parquet dictionary (`buf[begin[e], end[e])`, hash
+   * `hashes[e]`), none null: `codeOf[e]` is the entry's column code once a row used it (-1
+   * before), filled here as entries are interned. What `addCode` / `add` do row by row, in one
+   * loop; past the dictionary's size the rest go on as `add` does (plain text).
+   */
+  addIndexed(
+    idx: Int32Array,
+    codeOf: Int32Array,
+    view: DataView,
+    buf: Uint8Array,
+    begin: Int32Array,
+    end: Int32Array,
+    hashes: Int32Array,
+  ): void {
+    const n = idx.length;
+    if (this.row + n > this.numRows) throw new PageCorrupt('more values than rows');
+    const codes = this.codes;
+    let row = this.row;
+    let k = 0;
+    for (; k < n && this.dict !== null; k++) {
+      const e = idx[k];
+      let c = codeOf[e];
+      if (c < 0) {
+        this.row = row;
+        c = this.add(view, buf, begin[e], end[e], hashes[e]);
+        if (c < 0) {
+          k++; // the column became plain text with this row (add wrote it)
+          break;
+        }
+        codeOf[e] = c;
+        row = this.row;
+        continue;
+      }
+      codes[row++] = c;
+      this.nonNull++;
+    }
+    if (this.dict !== null) {
+      this.row = row;
+      return;
+    }
+    // plain text from row k on
+    for (; k < n; k++) this.add(view, buf, begin[idx[k]], end[idx[k]], hashes[idx[k]]);
+  }
+
+  /**
    * Appends `rows` rows: a null where `defs[i] === 0`, else the next range `buf[begin[k], end[k])`
    * with its hash `hashes[k]` (what `add` and `nul` do row by row, in one loop).
    */

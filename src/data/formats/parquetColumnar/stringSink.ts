@@ -87,8 +87,7 @@ export class StringSink implements ColumnSink {
     } else if (p.encoding === 'PLAIN_DICTIONARY' || p.encoding === 'RLE_DICTIONARY') {
       const dict = this.dict;
       const idx = dictIndices(p.buf, p.pos, p.end, p.nonNull, dict?.used.length);
-      const used = dict!.used;
-      for (let k = 0; k < idx.length; k++) used[idx[k]] = 1;
+      // which entries rows use is marked in finish, only where the distinct count could matter
       this.steps.push({ kind: 'indices', idx, dict: dict!, defs: p.defs, rows: p.rows });
     } else throw new NeedsFallback(`encoding ${p.encoding}`);
     this.nonNull += p.nonNull;
@@ -98,29 +97,39 @@ export class StringSink implements ColumnSink {
   finish(): DictColumn | Utf8Column {
     const out = new StringBuilder(this.numRows, this.maxDict, this.ruleRows);
     const limit = Math.min(this.maxDict, Math.floor((this.ruleRows ?? this.nonNull) / 2));
-    if (this.moreDistinctThan(limit)) out.startText(this.textBytes());
+    // Distinct values are at most every dictionary entry plus every PLAIN value: within the limit
+    // (a few dictionaries of a category column), no count can pass it, so which entries rows use
+    // is not marked (a pass over every row) and every entry is hashed. Otherwise the unused
+    // entries of a dictionary must not count: they are marked first.
+    const bound = this.steps.reduce(
+      (n, s) => n + (s.kind === 'dict' ? s.used.length : s.kind === 'values' ? s.hashes.length : 0),
+      0,
+    );
+    const marked = bound > limit;
+    if (marked) markUsed(this.steps);
+    if (this.moreDistinctThan(limit, marked)) out.startText(this.textBytes());
     for (const step of this.steps) {
       if (step.kind === 'values') replayValues(out, step);
       else if (step.kind === 'indices') replayIndices(out, step);
-      else out.reserve(countUsed(step.used));
+      else out.reserve(marked ? countUsed(step.used) : step.used.length);
       this.onStep?.();
     }
     return out.finish();
   }
 
   /**
-   * Hashes the values in column order (each dictionary entry once, where a row uses it), and
-   * says whether more than `limit` distinct ones are proven. Unless it returns true, every
+   * Hashes the values in column order (each dictionary entry once, where a row uses it; every
+   * entry when the use is not `marked`), and says whether more than `limit` distinct ones are proven. Unless it returns true, every
    * value's hash is left in its step for the interning.
    */
-  private moreDistinctThan(limit: number): boolean {
+  private moreDistinctThan(limit: number, marked: boolean): boolean {
     const floor = new DistinctFloor(limit);
     for (const step of this.steps) {
       if (step.kind === 'indices') continue;
       const { buf, begin, end } = step.ranges;
       const view = viewOf(buf);
       const hashes = step.hashes;
-      const used = step.kind === 'dict' ? step.used : null;
+      const used = step.kind === 'dict' && marked ? step.used : null;
       for (let k = 0; k < begin.length; k++) {
         if (used !== null && used[k] === 0) continue;
         const h = hashBytes(view, buf, begin[k], end[k]);
@@ -164,6 +173,10 @@ function replayIndices(out: StringBuilder, step: IndexStep): void {
   // per entry of the Parquet dictionary: its column code, or -1 before first use (one array per dictionary)
   const codeOf = (step.dict.codeOf ??= new Int32Array(begin.length).fill(-1));
   const view = viewOf(buf);
+  if (defs === null && !out.isText) {
+    out.addIndexed(idx, codeOf, view, buf, begin, end, hashes);
+    return;
+  }
   for (let i = 0, k = 0; i < rows; i++) {
     if (defs !== null && defs[i] === 0) {
       out.nul();
@@ -174,6 +187,16 @@ function replayIndices(out: StringBuilder, step: IndexStep): void {
     // a cached code is valid only while the column is still dictionary-coded
     if (code >= 0 && !out.isText) out.addCode(code);
     else codeOf[e] = out.add(view, buf, begin[e], end[e], hashes[e]);
+  }
+}
+
+/** Marks, per dictionary, the entries its rows use. */
+function markUsed(steps: Step[]): void {
+  for (const step of steps) {
+    if (step.kind !== 'indices') continue;
+    const { idx } = step;
+    const used = step.dict.used;
+    for (let k = 0; k < idx.length; k++) used[idx[k]] = 1;
   }
 }
 

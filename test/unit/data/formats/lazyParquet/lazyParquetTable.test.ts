@@ -10,7 +10,10 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ColumnData } from '../../../../../schema/columnar.js';
 import { decodeInWorker } from '../../../../../src/data/formats/decodeInWorker.js';
+import { DEFAULT_DECODE_CAPS } from '../../../../../src/data/formats/decodeCaps.js';
+import { columnWorkers } from '../../../../../src/data/formats/lazyParquet/columnWorkers.js';
 import { openLazyParquet } from '../../../../../src/data/formats/lazyParquet/lazyParquetTable.js';
+import { waitFor } from '../../../../helpers/waitFor.js';
 
 const ROWS = 200_000;
 let dir: string;
@@ -88,6 +91,17 @@ describe('lazy Parquet decode', () => {
     },
     180_000,
   );
+
+  it('idle workers end (their heaps with them); the next column starts them again and checks the file first', async () => {
+    const want = await eager();
+    const t = await openLazyParquet('t', path, 'mixed.parquet', undefined, { splitMinBytes: 0 });
+    expect(dump(t.loadColumn('few'))).toEqual(dump(want.get('few')!));
+    const pool = columnWorkers(DEFAULT_DECODE_CAPS.heapMb);
+    await waitFor(() => pool.running === 0, { what: 'the idle column workers to end' });
+    // both halves again, on fresh workers that open the file from its descriptor
+    expect(dump(t.loadColumn('many'))).toEqual(dump(want.get('many')!));
+    expect(pool.running).toBeGreaterThan(0);
+  }, 120_000);
 
   it('names a missing column', async () => {
     const t = await openLazyParquet('t', path, 'mixed.parquet');

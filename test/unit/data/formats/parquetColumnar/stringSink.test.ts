@@ -46,9 +46,9 @@ function defsOf(rows: Array<unknown>): Int32Array | null {
 }
 
 /** The column through StringSink, page by page. */
-function built(pages: Page[]): DictColumn | Utf8Column {
+function built(pages: Page[], maxDict = MAX_DICT_SIZE): DictColumn | Utf8Column {
   const numRows = pages.reduce((n, p) => n + p.rows.length, 0);
-  const sink = new StringSink(numRows);
+  const sink = new StringSink(numRows, maxDict);
   for (const p of pages) {
     const values = p.rows.filter((r) => r !== null);
     if (p.kind === 'plain') {
@@ -81,7 +81,7 @@ function built(pages: Page[]): DictColumn | Utf8Column {
 }
 
 /** The reference: every row as UTF-8, then dictEncode's rule. */
-function reference(pages: Page[]): DictColumn | Utf8Column {
+function reference(pages: Page[], maxDict = MAX_DICT_SIZE): DictColumn | Utf8Column {
   const rows = pages.flatMap((p) =>
     p.kind === 'plain' ? p.rows : p.rows.map((r) => (r === null ? null : p.entries[r])),
   );
@@ -97,7 +97,7 @@ function reference(pages: Page[]): DictColumn | Utf8Column {
     offsets,
     valid: Uint8Array.from(rows, (r) => (r === null ? 0 : 1)),
   };
-  return dictEncode(col, rows.filter((r) => r !== null).length) ?? col;
+  return dictEncode(col, rows.filter((r) => r !== null).length, maxDict) ?? col;
 }
 
 /** The two columns are the same: same form, same bytes in every array (toEqual is slow on 100,000-entry arrays). */
@@ -141,6 +141,19 @@ describe('StringSink = dictEncode over the same rows', () => {
         fc.constantFrom(3, 30, 300, 3000).chain((pool) => fc.array(page(pool), { maxLength: 8 })),
         (pages) => {
           expectSame(built(pages), reference(pages));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('a dictionary cap passed in the middle of a dictionary-coded page (with and without nulls): the same column', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.constantFrom(30, 300).chain((pool) => fc.array(page(pool), { minLength: 1, maxLength: 8 })),
+        (maxDict, pages) => {
+          expectSame(built(pages, maxDict), reference(pages, maxDict));
         },
       ),
       { numRuns: 400 },
