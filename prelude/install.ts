@@ -29,6 +29,7 @@ import { to_arrow, to_csv, to_json, to_parquet } from './output/toFiles.js';
 import { save_chart } from './output/saveChart.js';
 import { ObjectDefineProperty } from './intrinsics.js';
 import { installSeries } from './series/installSeries.js';
+import { markSeriesTable } from './series/seriesTables.js';
 
 type AnyFn = (...args: any[]) => unknown;
 
@@ -131,7 +132,8 @@ export function install(extra: Record<string, unknown>): void {
   // t.size: Arquero's row count, but callable on a grouped table (pandas groupby(...).size())
   define(proto, 'size', {
     get(this: ColumnTable) {
-      return this.isGrouped() ? () => groupSize(this) : this.numRows();
+      // marked as a keyed Series (seriesTables.ts), so `.sort_values({ ascending: false })` sorts the sizes
+      return this.isGrouped() ? () => markSeriesTable(groupSize(this), this.groups().names, 'size') : this.numRows();
     },
   });
   // t.print(n) / t.print({ limit }) keep Arquero's arguments, with pandas-style output

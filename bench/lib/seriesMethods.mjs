@@ -433,6 +433,35 @@ export const SERIES_METHODS = [
     pandas: "len(df['Award Amount'].sort_values())",
     sql: 'SELECT count(*) FROM (SELECT "Award Amount" FROM t ORDER BY 1 LIMIT 1000000000)',
   },
+  {
+    name: 'nsmallest 10',
+    series: `${A}.nsmallest(10)`,
+    loop: `${amt} const idx = []; for (let i = 0; i < v.length; i++) if (v[i] != null) idx.push(i); idx.sort((a, b) => v[a] - v[b]).slice(0, 10).map((i) => v[i])`,
+    pandas: "df['Award Amount'].nsmallest(10)",
+    sql: 'SELECT "Award Amount" FROM t WHERE "Award Amount" IS NOT NULL ORDER BY 1 LIMIT 10',
+  },
+  // issue 25's list, the forms pandas users write
+  {
+    name: 's[mask] sum (Series boolean indexing)',
+    series: `const s = ${A}; s[s.gt(1e6)].sum()`,
+    loop: `${amt} let t = 0; for (const x of v) if (x != null && x > 1e6) t += x; t`,
+    pandas: "df['Award Amount'][df['Award Amount'] > 1e6].sum()",
+    sql: 'SELECT sum("Award Amount") FROM t WHERE "Award Amount" > 1e6',
+  },
+  {
+    name: 'groupby 2 keys size sort_values head 5',
+    series: "award_data.groupby(['Agency', 'Phase']).size().sort_values({ ascending: false }).head(5)",
+    loop: "const a = award_data.array('Agency'), p = award_data.array('Phase'); const m = new Map(); for (let i = 0; i < a.length; i++) { if (a[i] == null || p[i] == null) continue; const k = a[i] + '\\u0000' + p[i]; m.set(k, (m.get(k) || 0) + 1); } [...m].sort((x, y) => y[1] - x[1]).slice(0, 5)",
+    pandas: "df.groupby(['Agency', 'Phase']).size().sort_values(ascending=False).head(5)",
+    sql: 'SELECT "Agency", "Phase", count(*) AS n FROM t WHERE "Agency" IS NOT NULL AND "Phase" IS NOT NULL GROUP BY 1, 2 ORDER BY n DESC LIMIT 5',
+  },
+  {
+    name: 'value_counts normalize (Phase)',
+    series: 'award_data.Phase.value_counts({ normalize: true })',
+    loop: "const m = new Map(); let n = 0; for (const x of award_data.array('Phase')) if (x != null) { m.set(x, (m.get(x) || 0) + 1); n++; } [...m].map(([k, c]) => [k, c / n]).sort((a, b) => b[1] - a[1])",
+    pandas: "df['Phase'].value_counts(normalize=True)",
+    sql: 'SELECT "Phase", count(*) / sum(count(*)) OVER () AS p FROM t WHERE "Phase" IS NOT NULL GROUP BY 1 ORDER BY p DESC',
+  },
   // combine
   {
     name: 'merge (left, small right)',

@@ -9,6 +9,7 @@ import { compareValues, isNull } from '../frame/common.js';
 import { to_datetime } from '../frame/dates.js';
 import { betweenNumbers, combineMasks, compareNumber, notMask } from './fastCompare.js';
 import { arithmeticNumbers } from './fastElementwise.js';
+import type { BinaryOp } from './numberChain.js';
 import { Series } from './Series.js';
 
 type S = Series;
@@ -83,9 +84,9 @@ function logical(method: string, f: (a: boolean, b: boolean) => boolean) {
   };
 }
 
-function arithmetic(method: string, f: (a: number, b: number) => number, strings = false) {
+function arithmetic(method: BinaryOp, f: (a: number, b: number) => number, strings = false) {
   return function (this: S, x: unknown): S {
-    const fast = arithmeticNumbers(this, x, f);
+    const fast = arithmeticNumbers(this, x, method);
     if (fast) return fast;
     const at = other(this, x, method);
     return this.mapValues((v, i) => {

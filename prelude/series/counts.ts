@@ -10,6 +10,7 @@ import type { ColumnTable } from 'arquero';
 import type { Series } from './Series.js';
 import { markSeriesTable } from './seriesTables.js';
 import { fastCountNumbers, fastDistinctNumbers } from './fastReduce.js';
+import { pendingChain } from './numberChain.js';
 import { typedOf } from './typed.js';
 
 type S = Series;
@@ -29,7 +30,8 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
   },
   nunique(this: S, opts?: unknown) {
     const dropna = !(opts && typeof opts === 'object' && (opts as { dropna?: unknown }).dropna === false);
-    const fast = distinctCodes(this);
+    // a pending number chain (numberChain.ts) has no codes: asking would compute it
+    const fast = pendingChain(this) ? undefined : distinctCodes(this);
     if (fast) return fast[0] + (dropna ? 0 : fast[1]);
     const numbers = dropna ? fastDistinctNumbers(this) : undefined;
     if (numbers !== undefined) return numbers;
@@ -53,6 +55,8 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
   },
   /** The most frequent value(s), smallest first (pandas mode), as an array. */
   mode(this: S) {
+    const codes = modeOfCodes(this);
+    if (codes) return codes;
     const counts = new Map<unknown, { v: unknown; n: number }>();
     for (const v of this) {
       if (isNull(v)) continue;
@@ -71,6 +75,26 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
     return markSeriesTable(describe(t, [col], opts as never), ['stat'], col);
   },
 };
+
+/** mode() of a dictionary column from a count per code (each string counted once per row, as below); undefined otherwise. */
+function modeOfCodes(s: S): string[] | undefined {
+  if (pendingChain(s)) return undefined;
+  const t = typedOf(s);
+  if (!t || t.kind !== 'dict') return undefined;
+  const { codes, dict, rows } = t;
+  const per = new Int32Array(dict.length);
+  for (let i = 0; i < s.length; i++) {
+    const c = codes[rows ? rows[i]! : i]!;
+    if (c >= 0) per[c]!++;
+  }
+  // a dictionary may hold a string twice (concatenated tables): count by the string
+  const counts = new Map<string, number>();
+  for (let k = 0; k < dict.length; k++) if (per[k]) counts.set(dict[k]!, (counts.get(dict[k]!) ?? 0) + per[k]!);
+  let best = 0;
+  for (const n of counts.values()) best = Math.max(best, n);
+  const out = [...counts].filter(([, n]) => n === best).map(([v]) => v);
+  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
 
 /**
  * [distinct present values, 1 if some value is missing else 0] of a dictionary column, counted on

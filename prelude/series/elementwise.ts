@@ -6,15 +6,16 @@ import { GuestError } from '../errors/guestError.js';
 import { isNull } from '../frame/common.js';
 import { to_datetime } from '../frame/dates.js';
 import { roundValue } from '../frame/stats.js';
+import { applyNumbers, laggedNumbers, mapCodes, missingMask } from './fastElementwise.js';
 import {
-  applyNumbers,
-  cumulativeNumbers,
-  fillNumbers,
-  laggedNumbers,
-  mapCodes,
-  mapNumbers,
-  missingMask,
-} from './fastElementwise.js';
+  chainAbs,
+  chainClip,
+  chainCumulative,
+  chainFill,
+  chainLag,
+  chainRound,
+  type CumulativeOp,
+} from './numberChain.js';
 import { Series } from './Series.js';
 
 type S = Series;
@@ -22,8 +23,8 @@ type S = Series;
 const num = (v: unknown): number | null =>
   typeof v === 'number' ? (v === v ? v : null) : typeof v === 'boolean' ? Number(v) : null;
 
-function cumulative(s: S, step: (acc: number, v: number) => number): S {
-  const fast = cumulativeNumbers(s, step);
+function cumulative(s: S, step: (acc: number, v: number) => number, op: CumulativeOp): S {
+  const fast = chainCumulative(s, op);
   if (fast) return fast;
   let acc: number | null = null;
   return s.mapValues((v) => {
@@ -94,7 +95,7 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
       return this.withValues(vals);
     }
     if (typeof value === 'number' && value === value) {
-      const fast = fillNumbers(this, value);
+      const fast = chainFill(this, value);
       if (fast) return fast;
     }
     return this.mapValues((v) => (isNull(v) ? value : v));
@@ -118,12 +119,12 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
   round(this: S, decimals?: unknown) {
     const d = Number(decimals ?? 0);
     // NaN stays NaN here, as roundValue leaves it
-    const fast = mapNumbers(this, (x) => roundValue(x, d) as number, false);
+    const fast = chainRound(this, 10 ** d);
     if (fast) return fast;
     return this.mapValues((v) => (typeof v === 'number' ? roundValue(v, Number(decimals ?? 0)) : v));
   },
   abs(this: S) {
-    const fast = mapNumbers(this, Math.abs);
+    const fast = chainAbs(this);
     if (fast) return fast;
     return this.mapValues((v) => {
       const x = num(v);
@@ -131,16 +132,16 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
     });
   },
   cumsum(this: S) {
-    return cumulative(this, (a, b) => a + b);
+    return cumulative(this, (a, b) => a + b, 'cumsum');
   },
   cumprod(this: S) {
-    return cumulative(this, (a, b) => a * b);
+    return cumulative(this, (a, b) => a * b, 'cumprod');
   },
   cummax(this: S) {
-    return cumulative(this, Math.max);
+    return cumulative(this, Math.max, 'cummax');
   },
   cummin(this: S) {
-    return cumulative(this, Math.min);
+    return cumulative(this, Math.min, 'cummin');
   },
   shift(this: S, periods?: unknown) {
     const p = Number(periods ?? 1);
@@ -153,7 +154,7 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
   },
   diff(this: S, periods?: unknown) {
     const p = Number(periods ?? 1);
-    const fast = laggedNumbers(this, p, (a, b) => a - b);
+    const fast = chainLag(this, p, false) ?? laggedNumbers(this, p, (a, b) => a - b);
     if (fast) return fast;
     return this.mapValues((v, i) => {
       const a = num(v);
@@ -163,7 +164,7 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
   },
   pct_change(this: S, periods?: unknown) {
     const p = Number(periods ?? 1);
-    const fast = laggedNumbers(this, p, (a, b) => a / b - 1);
+    const fast = chainLag(this, p, true) ?? laggedNumbers(this, p, (a, b) => a / b - 1);
     if (fast) return fast;
     return this.mapValues((v, i) => {
       const a = num(v);
@@ -174,14 +175,8 @@ export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = 
   clip(this: S, lower?: unknown, upper?: unknown) {
     const bound = (b: unknown) => isNull(b) || typeof b === 'number';
     if (bound(lower) && bound(upper)) {
-      const lo = isNull(lower) ? null : Number(lower);
-      const hi = isNull(upper) ? null : Number(upper);
-      const fast = mapNumbers(this, (x) => {
-        let y = x;
-        if (lo !== null) y = Math.max(y, lo);
-        if (hi !== null) y = Math.min(y, hi);
-        return y;
-      });
+      // a missing bound (null, undefined, NaN) is no bound, as below; the chain reads it as NaN
+      const fast = chainClip(this, isNull(lower) ? NaN : Number(lower), isNull(upper) ? NaN : Number(upper));
       if (fast) return fast;
     }
     return this.mapValues((v) => {

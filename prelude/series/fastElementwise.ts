@@ -1,13 +1,14 @@
 /**
  * Element-wise methods on a number column's typed arrays (typed.ts): arithmetic with a number or
- * another number column, fillna, round, abs, clip, cumulative sums, shift, diff, pct_change,
- * isna/notna, apply/map with a function. One loop over a Float64Array into a new Float64Array (and
- * a presence byte per position when some are missing), no array of values and no read call per
- * row. Each gives the values the per-value path of elementwise.ts / compare.ts gives (a missing
+ * another number column (as lazy steps, numberChain.ts, as are fillna, round, abs, clip, diff,
+ * pct_change and the cumulative methods); here shift, diff/pct_change of a pending chain,
+ * isna/notna, apply/map with a function: one loop over a Float64Array into a new Float64Array (and
+ * a presence byte per position when some are missing), no array of values and no read call per row. Each gives the values the per-value path of elementwise.ts / compare.ts gives (a missing
  * value stays missing as null; a NaN the per-value path keeps stays NaN), and the result keeps a
  * numeric view so a following reduction takes the typed path too. undefined when the Series has
  * no numeric view.
  */
+import { chainable, chainColumn, chainScalar, type BinaryOp } from './numberChain.js';
 import { Series } from './Series.js';
 import { numView, typedOf } from './typed.js';
 
@@ -60,65 +61,14 @@ function numResult(values: Float64Array, ok: Uint8Array | null, like: Series): S
   return s;
 }
 
-/** `f(value)` for every present value (NaN counts as missing when `nanMissing`); missing stays missing. */
-export function mapNumbers(s: Series, f: (a: number) => number, nanMissing = true): Series | undefined {
-  const p = positional(s, nanMissing);
-  if (!p) return undefined;
-  const { x, ok } = p;
-  const out = new Float64Array(x.length);
-  if (ok) {
-    for (let i = 0; i < x.length; i++) if (ok[i]) out[i] = f(x[i]!);
-  } else for (let i = 0; i < x.length; i++) out[i] = f(x[i]!);
-  return numResult(out, ok, s);
-}
-
-/** `f(s[i], other)` where `other` is a number (not NaN) or a number Series of the same length; undefined otherwise. */
-export function arithmeticNumbers(s: Series, other: unknown, f: (a: number, b: number) => number): Series | undefined {
-  if (typeof other === 'number') return other === other ? mapNumbers(s, (a) => f(a, other)) : undefined;
-  if (!(other instanceof Series) || other.length !== s.length) return undefined;
-  const a = positional(s, true);
-  const b = a && positional(other, true);
-  if (!a || !b) return undefined;
-  const n = s.length;
-  const out = new Float64Array(n);
-  const ok = a.ok || b.ok ? new Uint8Array(n) : null;
-  const ax = a.x;
-  const bx = b.x;
-  if (!ok) for (let i = 0; i < n; i++) out[i] = f(ax[i]!, bx[i]!);
-  else
-    for (let i = 0; i < n; i++)
-      if ((a.ok === null || a.ok[i]) && (b.ok === null || b.ok[i])) {
-        out[i] = f(ax[i]!, bx[i]!);
-        ok[i] = 1;
-      }
-  return numResult(out, ok, s);
-}
-
-/** Missing (null or NaN) replaced by the number `value`. */
-export function fillNumbers(s: Series, value: number): Series | undefined {
-  const p = positional(s, true);
-  if (!p) return undefined;
-  const { x, ok } = p;
-  const out = ok ? new Float64Array(x.length) : x.slice();
-  if (ok) for (let i = 0; i < x.length; i++) out[i] = ok[i] ? x[i]! : value;
-  return numResult(out, null, s);
-}
-
-/** A running `step` over the present values; missing positions stay missing (pandas skipna). */
-export function cumulativeNumbers(s: Series, step: (acc: number, v: number) => number): Series | undefined {
-  const p = positional(s, true);
-  if (!p) return undefined;
-  const { x, ok } = p;
-  const out = new Float64Array(x.length);
-  let started = false;
-  let acc = 0;
-  for (let i = 0; i < x.length; i++) {
-    if (ok && !ok[i]) continue;
-    acc = started ? step(acc, x[i]!) : x[i]!;
-    started = true;
-    out[i] = acc;
-  }
-  return numResult(out, ok, s);
+/**
+ * `s op other` where `other` is a number (not NaN) or a number Series of the same length: a lazy
+ * step (numberChain.ts); undefined otherwise.
+ */
+export function arithmeticNumbers(s: Series, other: unknown, op: BinaryOp): Series | undefined {
+  if (typeof other === 'number') return other === other ? chainScalar(s, op, other) : undefined;
+  if (!(other instanceof Series) || other.length !== s.length || !chainable(s)) return undefined;
+  return chainColumn(s, op, other);
 }
 
 /**

@@ -7,6 +7,7 @@
 import { sampleVariance } from '../frame/aggFuncs.js';
 import { NativeWeakMap } from '../intrinsics.js';
 import type { Series } from './Series.js';
+import { chainBlocks, chainExtreme, chainPresent, chainSumCount, pendingChain } from './numberChain.js';
 import { numView, typedOf, type NumView } from './typed.js';
 
 /** Dense present values of a whole column, kept per column for the session (by its Float64Array). */
@@ -75,12 +76,16 @@ function sumInPlace(s: Series, v: NumView): [number, number] | undefined {
 
 /** The present values as a fresh Float64Array (the caller may sort it), or undefined. */
 export function presentNumbers(s: Series): Float64Array | undefined {
+  const c = pendingChain(s);
+  if (c) return chainPresent(c);
   const v = numView(s);
   return v ? dense(v, s.length).slice() : undefined;
 }
 
 /** sum, or undefined. A mask counts its true values. */
 export function fastSum(s: Series): number | undefined {
+  const c = pendingChain(s);
+  if (c) return chainSumCount(c)[0];
   const t = typedOf(s);
   if (t && t.kind === 'bool') {
     let c = 0;
@@ -100,6 +105,8 @@ export function fastSum(s: Series): number | undefined {
 
 /** [sum, count] of the present values, or undefined. */
 export function fastSumCount(s: Series): [number, number] | undefined {
+  const c = pendingChain(s);
+  if (c) return chainSumCount(c);
   const t = typedOf(s);
   if (t && t.kind === 'bool') return [fastSum(s)!, t.bits.length];
   const v = numView(s);
@@ -114,6 +121,8 @@ export function fastSumCount(s: Series): [number, number] | undefined {
 
 /** Sample variance (ddof=1, two passes as frame/aggFuncs.ts), null under two values; undefined without a view. */
 export function fastVariance(s: Series): number | null | undefined {
+  const c = pendingChain(s);
+  if (c) return sampleVariance(chainPresent(c));
   const v = numView(s);
   if (!v) return undefined;
   return sampleVariance(dense(v, s.length));
@@ -174,6 +183,8 @@ function firstPresent(values: Float64Array, valid: Uint8Array | null, n: number)
 
 /** The count of present values (numbers: not null and not NaN; dictionary text: not null); undefined otherwise. */
 export function fastCount(s: Series): number | undefined {
+  const c = pendingChain(s);
+  if (c) return chainSumCount(c)[1];
   const t = typedOf(s);
   if (!t) return undefined;
   if (t.kind === 'bool') return t.bits.length;
@@ -189,6 +200,8 @@ export function fastCount(s: Series): number | undefined {
 
 /** The first smallest (sign -1) or largest (sign 1) value, null when none; undefined without a view. */
 export function fastExtremeValue(s: Series, sign: 1 | -1): number | null | undefined {
+  const c = pendingChain(s);
+  if (c) return chainExtreme(c, sign);
   const v = numView(s);
   if (!v) return undefined;
   const xs = dense(v, s.length);
@@ -215,31 +228,63 @@ function minOf(xs: Float64Array): number {
  * without a numeric view.
  */
 export function fastDistinctNumbers(s: Series): number | undefined {
+  const c = pendingChain(s);
+  if (c) {
+    const set = new DistinctNumbers(s.length);
+    chainBlocks(c, (xs, len) => set.add(xs, len));
+    return set.count;
+  }
   const v = numView(s);
   if (!v) return undefined;
   const xs = dense(v, s.length);
-  const n = xs.length;
-  let cap = 16;
-  while (cap < n * 2) cap *= 2;
-  const mask = cap - 1;
-  const keys = new Float64Array(cap);
-  const used = new Uint8Array(cap);
-  const word = new Float64Array(1);
-  const half = new Int32Array(word.buffer);
-  let count = 0;
-  for (let i = 0; i < n; i++) {
-    const x = xs[i]! + 0; // -0 becomes 0
+  const set = new DistinctNumbers(xs.length);
+  set.add(xs, xs.length);
+  return set.count;
+}
+
+/** An open-addressing set of numbers by their bits; it starts small and doubles (few distinct values stay cheap). */
+class DistinctNumbers {
+  count = 0;
+  private keys: Float64Array;
+  private used: Uint8Array;
+  private mask: number;
+  private readonly word = new Float64Array(1);
+  private readonly half = new Int32Array(this.word.buffer);
+
+  constructor(n: number) {
+    let cap = 16;
+    while (cap < 2048 && cap < n * 2) cap *= 2;
+    this.mask = cap - 1;
+    this.keys = new Float64Array(cap);
+    this.used = new Uint8Array(cap);
+  }
+
+  add(xs: Float64Array, len: number): void {
+    for (let i = 0; i < len; i++) {
+      if (this.count * 2 >= this.mask) this.grow();
+      if (this.insert(xs[i]! + 0)) this.count++; // -0 becomes 0
+    }
+  }
+
+  private insert(x: number): boolean {
+    const { keys, used, mask, word, half } = this;
     word[0] = x;
     let h = Math.imul(half[0]! ^ Math.imul(half[1]!, 0x9e3779b1), 0x85ebca6b);
     h = (h ^ (h >>> 15)) & mask;
     while (used[h] === 1 && keys[h] !== x) h = (h + 1) & mask;
-    if (used[h] === 0) {
-      used[h] = 1;
-      keys[h] = x;
-      count++;
-    }
+    if (used[h] === 1) return false;
+    used[h] = 1;
+    keys[h] = x;
+    return true;
   }
-  return count;
+
+  private grow(): void {
+    const { keys, used } = this;
+    this.mask = keys.length * 2 - 1;
+    this.keys = new Float64Array(keys.length * 2);
+    this.used = new Uint8Array(keys.length * 2);
+    for (let h = 0; h < keys.length; h++) if (used[h] === 1) this.insert(keys[h]!);
+  }
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { AGGREGATES } from './aggregates.js';
 import { installColumnAccess } from './columnAccess.js';
+import { installSeriesMaskAccess } from './seriesMaskAccess.js';
 import { COMPARE } from './compare.js';
 import { CONVERT, PROPERTIES } from './convert.js';
 import { COUNTS } from './counts.js';
@@ -75,6 +76,7 @@ export function installSeries(tableProto: Record<string, unknown>, globals: Reco
   });
   installTableMethods(tableProto);
   installColumnAccess();
+  installSeriesMaskAccess();
   for (const [name, method] of Object.entries(GLOBAL_FORMS)) {
     const f = globals[name] as AnyFn | undefined;
     if (typeof f !== 'function') continue;

@@ -6,6 +6,7 @@
 import { GuestError } from '../errors/guestError.js';
 import { compareValues, isNull } from '../frame/common.js';
 import { Series } from './Series.js';
+import { filterNumbers } from './filterNumbers.js';
 import { indexer } from './indexer.js';
 import { fastSortPositions, fastTopPositions } from './fastOrder.js';
 
@@ -144,9 +145,12 @@ export const ORDER: Record<string, (this: S, ...a: never[]) => unknown> = {
         'Series.filter() expects a boolean mask of the same length, or a function',
         's.filter(s.gt(0)) or s.filter(v => v > 0).',
       );
-    return take(
-      this,
-      Array.from({ length: this.length }, (_, i) => i).filter((i) => m.get(i) === true),
+    return (
+      filterNumbers(this, m) ??
+      take(
+        this,
+        Array.from({ length: this.length }, (_, i) => i).filter((i) => m.get(i) === true),
+      )
     );
   },
   sample(this: S, n?: unknown) {

@@ -70,7 +70,7 @@ function seriesSection(card: DataCard): string {
   const a = `t['${amount}']`;
   return [
     `Columns are pandas-like Series: ${a}.sum(), t.${/^[A-Za-z_$][\w$]*$/.test(cat) ? cat : `['${cat}']`}.value_counts(); mean median min max std count nunique quantile idxmax unique isna fillna dropna round cumsum map apply astype head sort_values nlargest tolist; .str.contains/startswith/lower/len/replace/split, .dt.year/month/quarter/dayofweek.`,
-    `Masks (JS operators do not work on a Series): ${a}.gt(1e6).and(t.Phase.eq('Phase II')) with eq ne lt le gt ge between isin and or not; filter with t[mask], t.loc(mask, cols?) or t.filter(mask); arithmetic with add sub mul div.`,
+    `Masks (JS operators do not work on a Series): ${a}.gt(1e6).and(t.Phase.eq('Phase II')) with eq ne lt le gt ge between isin and or not; filter with t[mask], t.loc(mask, cols?) or t.filter(mask) (a Series with s[mask]); arithmetic with add sub mul div.`,
     `t.groupby(k)['col'].sum() | .mean() | .agg(['sum', 'mean']) | .size() | .value_counts() return tables with the keys as columns (sort_values({ ascending: false }), nlargest(n), idxmax() work on them). t.query("Phase == 'Phase II' and \`${amount}\` > @x").`,
   ].join('\n');
 }

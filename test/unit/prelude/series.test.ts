@@ -148,6 +148,17 @@ describe('comparisons and masks', () => {
     expect(await v("F[F.g.eq('a').and(F.y.gt(10))].y.tolist()")).toEqual([30, 60]);
     expect(await v("F.loc(F.g.eq('a'), ['g', 'y']).columnNames()")).toEqual(['g', 'y']);
   });
+  test('s[mask] on a Series filters it as s.filter(mask) does: values, labels, length checked', async () => {
+    expect(await v('F.y[F.y.gt(30)].tolist()')).toEqual([40, 50, 60, 70]);
+    expect(await v('F.y[F.y.gt(30)].index')).toEqual([3, 4, 5, 6]);
+    expect(await v("F.y[F.g.eq('a')].sum()")).toBe(100);
+    expect(await v('var s = F.x; s[s.isna()].length')).toBe(2);
+    expect(await v('F.y[F.y.gt(30)].tolist()')).toEqual(await v('F.y.filter(F.y.gt(30)).tolist()'));
+    expect((await err('F.y[aq.table({ a: [1, 2] }).a.gt(1)]')).name).toBe('TypeError');
+    // a key that is no mask and no method reads as before
+    expect(await v('F.y.nope')).toBeUndefined();
+    expect(await v('F.y.tolist !== undefined && F.y.length')).toBe(7);
+  });
   test('a mask from the whole table applies by label to a filtered one', async () => {
     expect(await v('F.filter(F.y.gt(20)).filter(F.x.gt(3)).y.tolist()')).toEqual([40, 60, 70]);
   });
@@ -242,6 +253,12 @@ describe('groupby column selection', () => {
     expect(await v("F.groupby('g')['x'].agg(['count', 'max']).objects()[0]")).toEqual({ g: 'a', count: 2, max: 6 });
     expect(await v("F.groupby('g')['y'].size().array('size')")).toEqual([3, 2, 1]);
     expect(await v("F.groupby('g')['y'].sum().sort_values({ ascending: false }).array('g')")).toEqual(['a', 'b', 'c']);
+    // groupby(...).size() is a keyed Series too: sort_values without a column sorts the sizes
+    expect(await v("F.groupby('g').size().sort_values({ ascending: false }).array('size')")).toEqual([3, 2, 1]);
+    expect(await v("F.groupby(['g', 's']).size().sort_values({ ascending: false }).head(1).objects()[0].size")).toBe(
+      await v("Math.max(...F.groupby(['g', 's']).size().array('size'))"),
+    );
+    expect(await v("F.groupby(['g', 's']).size().nlargest(2).numRows()")).toBe(2);
     expect(await v("F.groupby('g')['y'].sum().idxmax()")).toBe('a');
     expect(await v("F.groupby('g')['s'].value_counts().objects()[0]")).toEqual({ g: 'a', s: 'foo', count: 1 });
     expect(await v("F.groupby('g')[['x', 'y']].sum().columnNames()")).toEqual(['g', 'x', 'y']);

@@ -203,6 +203,37 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
       ]),
     ).toEqual([]);
   }, 300_000);
+  test('element-wise chains (lazy until read) give the eager answers, read any way', async () => {
+    expect(
+      await diff([
+        // the fused reductions: sum, mean, count, min, max, std, median, quantile, nunique
+        '(X) => { const c = X.V.mul(2).add(1); return [c.sum(), c.mean(), c.count(), c.min(), c.max(), c.std(), c.median(), c.quantile([0.1, 0.9]).tolist(), c.nunique()]; }',
+        '(X) => [X.V.round(-1).nunique(), X.V.fillna(0).sum(), X.V.fillna(-0).min(), X.V.div(0).max(), X.V.div(0).sum(), X.V.sub(X.Y).mean(), X.V.abs().clip(0.5, 2).median()]',
+        '(X) => [X.V.pow(0).sum(), X.V.pow(0).count(), X.V.rsub(1).rdiv(2).sum(), X.V.floordiv(3).mod(2).nunique(), X.Y.radd(1).rmul(-1).max(), X.V.mod(X.Y).sum()]',
+        // round keeps NaN as a value; a step after it drops it; fill after a NaN-making step
+        '(X) => [X.V.div(X.V).round().tolist(), X.V.div(X.V).round().fillna(9).tolist(), X.V.div(0).mul(0).fillna(5).tolist(), X.V.div(X.V).round().count(), X.V.div(X.V).round().add(1).tolist()]',
+        // read every other way: values, positions, printing, dtype, index, a mask, a new column
+        '(X) => { const c = X.V.mul(-1).add(0.5).abs(); return [c.tolist(), c.get(0), c.iloc[1], c.index, c.dtype, c.length, c.gt(1).sum(), c.isna().tolist(), c.head(3).tolist(), String(c.values.length)]; }',
+        '(X) => { const c = X.Y.clip(null, 1).sub(X.V); return [c.sum(), c.tolist(), c.cumsum().tolist(), c.sort_values().tolist(), c.value_counts(), c.idxmax(), c.sum()]; }',
+        "(X) => { const T = X.select('V', 'Y'); T['W'] = T.V.mul(3).add(T.Y); return [T.W.tolist(), T.W.sum(), T.derive({ z: (d) => d.W * 2 }).array('z')]; }",
+        // filtered and ordered tables: the chain reads the visible rows
+        "(X) => { const F = X.filter(X.Y.ge(0)).orderby(aq.desc('V')); const c = F.V.fillna(1).mul(F.Y).add(2); return [c.sum(), c.tolist(), c.max(), c.nunique(), F.V.round(1).mean()]; }",
+        // diff and pct_change start a chain: both sides present and not NaN; any periods
+        '(X) => [X.V.diff().abs().sum(), X.V.diff().tolist(), X.V.diff(2).max(), X.V.diff(-1).tolist(), X.V.diff(0).count(), X.Y.pct_change().tolist(), X.Y.pct_change().mean(), X.V.diff().fillna(0).tolist()]',
+        "(X) => { const F = X.filter(X.K2.ne('x')).orderby('Y'); return [F.V.diff().sum(), F.V.diff(3).tolist(), F.Y.pct_change(-2).abs().nunique(), F.V.mul(2).diff().tolist()]; }",
+        // mode of dictionary text (codes counted), also filtered; cumsum of numbers
+        '(X) => [X.K1.mode(), X.K2.mode(), X.filter(X.Y.gt(0)).K1.mode(), X.V.mode(), X.V.cumsum().tolist(), X.filter(X.Y.gt(0)).Y.cumsum().max()]',
+        // s[mask] / s.filter(mask) on numbers: values, missing, labels, dtype, a reduction after it
+        "(X) => { const F = X.filter(X.K2.ne('x')).orderby('Y'); const a = X.V[X.V.gt(0)]; const b = F.Y.filter(F.V.isna()); return [a.tolist(), a.index, a.sum(), b.tolist(), b.index, b.mean(), X.V[X.V.mul(2).add(1).ge(1)].tolist(), X.V.mul(2)[X.Y.notna()].tolist()]; }",
+        // round's half-to-even at the edges: ties, -0 from small negatives, huge values
+        '(X) => [0.5, -0.5, 1.5, 2.5, -2.5, -0.3, 0.49999999999999994, -0.49999999999999994, 1e300, 4503599627370495.5, 123.455, -0.05].map((c) => [0, 1, 2, -1, -3].map((d) => X.V.mul(0).add(c).round(d).tolist()))',
+        // the running methods as chain steps: the run restarts with every pass, shared steps included
+        "(X) => { const c = X.V.cumsum(); return [c.mul(2).sum(), c.sum(), c.max(), c.tolist(), X.V.mul(2).cumsum().tolist(), X.V.cummax().add(1).min(), X.Y.fillna(1).cumprod().tolist(), X.V.div(X.V).cummin().tolist(), X.filter(X.Y.gt(0)).orderby('V').V.cumsum().nunique()]; }",
+        // a chain read after its base table changed stays the eager one (the base is read when the step is made)
+        '(X) => { const c = X.V.add(1); const s1 = c.sum(); const d = c.mul(2); return [s1, d.sum(), c.sum(), d.tolist(), c.tolist()]; }',
+      ]),
+    ).toEqual([]);
+  }, 300_000);
   test('value_counts of numbers, drop_duplicates on codes, isna/notna tables counted', async () => {
     expect(
       await diff([
