@@ -41,7 +41,7 @@ const shared = {
   execArgv: ['--no-node-snapshot'],
   setupFiles: ['test/setup/leakCheck.ts'],
   // refuses a dist/ older than src/, schema/, prelude/ or scripts/ ("run npm run build")
-  globalSetup: ['test/setup/distFresh.ts'],
+  globalSetup: ['test/setup/distFresh.ts', 'test/setup/scratchTmp.ts'],
 };
 
 export default defineConfig({
