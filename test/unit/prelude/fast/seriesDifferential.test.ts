@@ -234,6 +234,49 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
       ]),
     ).toEqual([]);
   }, 300_000);
+  test('isna/notna counted without their bytes, and read every other way', async () => {
+    expect(
+      await diff([
+        '(X) => [X.V.isna().sum(), X.V.notna().sum(), X.V.isna().mean(), X.V.notna().mean(), X.V.isna().count(), X.Y.notna().sum(), X.D.isna().sum()]',
+        '(X) => { const m = X.V.isna(); const k = m.sum(); return [k, m.tolist(), m.sum(), X[m].numRows(), X[X.V.notna()].V.sum(), m.not().sum(), m.and(X.Y.isna()).sum()]; }',
+        "(X) => [X.V.mul(2).isna().sum(), X.V.div(X.Y).notna().sum(), X.V.div(X.Y).isna().tolist(), X.filter(X.Y.gt(0)).V.isna().sum(), X.orderby(aq.desc('Y')).V.notna().tolist()]",
+      ]),
+    ).toEqual([]);
+  }, 180_000);
+  test('query comparisons on codes and typed arrays give the per-row answers', async () => {
+    const q = (expr: string) => `(X) => X.query(${JSON.stringify(expr)})`;
+    expect(
+      await diff([
+        q("K1 == 'a' and V >= 0"),
+        q('V < 1.5 or Y > 2'),
+        q("K2 != 'x'"),
+        q('not (V <= 0)'),
+        q("K1 in ['a', '😀', 'null', ''] and not K2 == 'y'"),
+        q("K1 not in ['a'] or V == 0"),
+        q('V == 0 and V != -0.0'),
+        q('V != 0'),
+        q("V > 'abc' or K1 > 'b'"),
+        q("K1 <= 'Phase I' and Y >= -1"),
+        q('Y == 2 or V > -1e6 and V < 1e6'),
+        q("D > '1975-01-01' and A == 'x'"),
+        "(X) => X.filter(X.Y.gt(0)).orderby(aq.desc('V')).query(\"V > 0 or K1 == 'b'\")",
+        "(X) => X.filter(X.K2.ne('x')).query('Y != 1 and Y in [0, 2, 3]').V.tolist()",
+        "(X) => X.query(\"K2 == 'x'\").query('V >= 0').numRows()",
+      ]),
+    ).toEqual([]);
+  }, 180_000);
+  test('crosstab and pivot_table counts and sums on codes, named functions left alone', async () => {
+    expect(
+      await diff([
+        "(X) => [crosstab(X, 'K1', 'K2'), crosstab(X, 'K2', 'Y'), crosstab(X, 'K1', 'K2', { normalize: 'index' })]",
+        "(X) => [crosstab(X.filter(X.Y.gt(0)), 'K2', 'K1'), crosstab(X, 'K1', 'A', { values: 'V', aggfunc: 'mean' })]",
+        "(X) => X.pivot_table({ index: 'K1', columns: 'K2', values: 'T', aggfunc: 'size', fill_value: 0 })",
+        "(X) => X.pivot_table({ index: 'K2', columns: 'K1', values: 'V', aggfunc: ['sum', 'count', 'min'], margins: true })",
+        "(X) => X.pivot_table({ index: 'K2', columns: 'A', values: 'V', aggfunc: function sum(vs) { return vs.length; } })",
+        "(X) => X.pivot_table({ index: 'K1', columns: 'K2', values: 'V', aggfunc: function size(vs) { return vs.filter((v) => v !== null).length; } })",
+      ]),
+    ).toEqual([]);
+  }, 180_000);
   test('value_counts of numbers, drop_duplicates on codes, isna/notna tables counted', async () => {
     expect(
       await diff([
