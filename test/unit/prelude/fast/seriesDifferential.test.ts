@@ -277,6 +277,37 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
       ]),
     ).toEqual([]);
   }, 180_000);
+  test('slice keeps the rows an array slice keeps (bitmap filled by words, row index given), and concat of slices', async () => {
+    // each expression compares the slice with the arrays sliced, so it is true on both paths when right
+    const SLICE_REF = `var __sliced = (X, s, e) => {
+      const a = X.slice(s, e);
+      const want = __dump(aq.table(Object.fromEntries(X.columnNames().map((c) => [c, X.array(c).slice(s, e)]))));
+      const rows = X.indices().slice(s, e);
+      const sorted = X.isOrdered() ? [...rows].sort((x, y) => x - y) : [...rows];
+      return __dump(a) === want && a.numRows() === rows.length && JSON.stringify([...a.indices(false)].sort((x, y) => x - y)) === JSON.stringify(sorted) || [s, e, __dump(a).slice(0, 200), want.slice(0, 200)];
+    };
+    true`;
+    const r = await h.run(SLICE_REF);
+    expect(r.ok).toBe(true);
+    const bounds =
+      '[[0, 0], [0, 1], [0, 31], [1, 32], [31, 33], [32, 64], [5, 100], [33, 1300], [0, 2000], [-40, -3], [-5, 10], [7, 1e9], [1e9, 2e9], [64, 96], [3, 2]]';
+    const checks = [
+      `(X) => ${bounds}.map(([s, e]) => __sliced(X, s, e)).filter((x) => x !== true)`,
+      `(X) => ${bounds}.map(([s, e]) => __sliced(X.filter(X.Y.ge(0)), s, e)).filter((x) => x !== true)`,
+      `(X) => ${bounds}.map(([s, e]) => __sliced(X.orderby(aq.desc('V')), s, e)).filter((x) => x !== true)`,
+      '(X) => { const h = Math.floor(X.numRows() / 2); return __dump(concat([X.slice(0, h), X.slice(h)])) === __dump(X) ? [] : [h]; }',
+    ];
+    // on the host tables and on their plain copies alike (both take this slice)
+    const bad = await h.run(
+      `${JSON.stringify(TABLES.map((t) => t.name))}.flatMap((n) => [${checks.join(',')}].flatMap((e) => [e(tables[n]), e(__plain(tables[n]))])).flat().slice(0, 3)`,
+    );
+    expect(bad.ok && bad.value).toEqual([]);
+    expect(
+      await diff([
+        '(X) => { const h = Math.floor(X.numRows() / 2); const c = concat([X.slice(0, h), X.slice(h)]); return [c.numRows(), c.K1.value_counts(), c.V.sum(), X.slice(3, 40).V.tolist(), X.head(33).K1.tolist()]; }',
+      ]),
+    ).toEqual([]);
+  }, 180_000);
   test('value_counts of numbers, drop_duplicates on codes, isna/notna tables counted', async () => {
     expect(
       await diff([
