@@ -116,6 +116,10 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
         "(X) => [X.T.str.lower().tolist(), X.K1.str.upper().tolist(), X.T.str.startswith('Q').sum(), X.K1.str.endswith(['b', 'I']).tolist()]",
         "(X) => [X.T.str.count('a').tolist(), X.T.str.find('y').tolist(), X.K1.str.strip().value_counts(), X.T.str.len().max()]",
         "(X) => X.filter(X.K2.eq('x')).orderby('V').T.str.contains('😀').tolist()",
+        // split and get on codes: once per distinct string, new codes after get
+        "(X) => [X.K1.str.split(' ').tolist(), X.K1.str.split('|').str.get(0).tolist(), X.K1.str.split().str.get(-1).value_counts(), X.K1.str.split('a', { n: 1 }).str.get(1).nunique(), X.K1.str.get(0).tolist(), X.K1.str.get(-1).nunique({ dropna: false })]",
+        "(X) => { const p = X.K1.str.split('|'); const first = p.tolist(); const g = X.K1.str.split('|').str.get(0); return [first, g.tolist(), g.value_counts(), g.str.get(0).tolist(), g.isna().sum(), g.eq('a').sum(), g.index, X.filter(X.Y.gt(0)).orderby('V').K1.str.split('a').str.get(1).tolist()]; }",
+        "(X) => { const p = X.K1.str.split(' '); const v = p.values; if (v.length && v[0]) v[0][0] = 'changed'; return [p.str.get(0).tolist(), p.tolist(), X.K1.str.split(/[|é]/).str.get(1).tolist(), X.T.str.split(' ').str.get(0).nunique(), X.K1.str.split('').str.get(2).tolist()]; }",
       ]),
     ).toEqual([]);
   }, 180_000);
