@@ -17,20 +17,21 @@ export function sliceRows(
 ): ColumnTable {
   if (t.isGrouped()) return slice.call(t, start, end);
   if (start >= 0 && end >= 0 && end < t.numRows()) t = topRows(t, end) ?? t; // top-n, not a full sort
-  const idx = t.indices();
-  const n = idx.length;
+  const whole = !t.isFiltered() && !t.isOrdered();
+  // the whole table in storage order: position i is row i (no index array to build)
+  const idx = whole ? null : t.indices();
+  const n = idx ? idx.length : t.totalRows();
   const s = Math.max(0, start < 0 ? start + n : Math.min(start, n));
   const e = Math.min(n, Math.max(0, end < 0 ? end + n : end));
   const bits = new BitSet(t.totalRows());
-  const whole = !t.isFiltered() && !t.isOrdered();
-  if (whole) setRange(bits, s, e);
+  if (!idx) setRange(bits, s, e);
   else for (let i = s; i < e; i++) bits.set(idx[i]);
   const out = t.create({ filter: bits });
   // the rows kept, ascending when `t` is not ordered: the index Arquero would find bit by bit when
   // first asked (every column read and Series of the result asks); Arquero keeps it in `_index`
   const holder = out as unknown as { _index?: Uint32Array | null };
   if (!t.isOrdered() && holder._index === null && e > s) {
-    if (whole) {
+    if (!idx) {
       const rows = new Uint32Array(e - s);
       for (let i = 0; i < rows.length; i++) rows[i] = s + i;
       holder._index = rows;

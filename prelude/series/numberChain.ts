@@ -183,8 +183,12 @@ function baseAt(base: NumView, i: number): number {
   return base.valid === null || base.valid[r] !== 0 ? base.values[r]! : NaN;
 }
 
-/** X[0..len) = the lagged difference (or change) at [start, start + len): NaN unless both sides are numbers. */
-function loadLag(c: Chain, start: number, len: number): void {
+/**
+ * X[0..len) = the lagged difference (or change) at [start, start + len): NaN unless both sides are
+ * numbers (NaN on either side gives NaN); with `presence`, P[k] = 1 where both sides are numbers
+ * (materialise tells a present NaN, Infinity - Infinity, from a missing value).
+ */
+function loadLag(c: Chain, start: number, len: number, presence = false): void {
   const { periods, pct } = c.lag!;
   load(c.base, start, len);
   // Y[k] = the value `periods` positions back (NaN outside the Series), loaded in one run
@@ -197,14 +201,14 @@ function loadLag(c: Chain, start: number, len: number): void {
     Y.fill(NaN, k1, len);
     load(c.base, from + k0, k1 - k0, k0 ? Y.subarray(k0) : Y);
   }
-  for (let k = 0; k < len; k++) {
-    const a = X[k]!;
-    const b = Y[k]!;
-    // the eager diff needs both present and not NaN; NaN in either gives NaN here
-    const both = +(a === a) & +(b === b);
-    X[k] = both ? (pct ? a / b - 1 : a - b) : NaN;
-    P[k] = both;
-  }
+  if (presence)
+    for (let k = 0; k < len; k++) {
+      const a = X[k]!;
+      const b = Y[k]!;
+      P[k] = +(a === a) & +(b === b);
+    }
+  if (pct) for (let k = 0; k < len; k++) X[k] = X[k]! / Y[k]! - 1;
+  else for (let k = 0; k < len; k++) X[k] = X[k]! - Y[k]!;
 }
 
 // a column's values with its missing positions as NaN, kept per column for the session (by its
@@ -413,7 +417,7 @@ function materialise(c: Chain): { values: Float64Array; valid: Uint8Array | null
   let all = 1;
   for (let start = 0; start < n; start += BLOCK) {
     const len = Math.min(BLOCK, n - start);
-    if (c.lag) loadLag(c, start, len);
+    if (c.lag) loadLag(c, start, len, true);
     else {
       for (let k = 0; k < len; k++) {
         const r = rows ? rows[start + k]! : start + k;

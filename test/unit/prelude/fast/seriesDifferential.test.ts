@@ -225,6 +225,8 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
         // diff and pct_change start a chain: both sides present and not NaN; any periods
         '(X) => [X.V.diff().abs().sum(), X.V.diff().tolist(), X.V.diff(2).max(), X.V.diff(-1).tolist(), X.V.diff(0).count(), X.Y.pct_change().tolist(), X.Y.pct_change().mean(), X.V.diff().fillna(0).tolist()]',
         "(X) => { const F = X.filter(X.K2.ne('x')).orderby('Y'); return [F.V.diff().sum(), F.V.diff(3).tolist(), F.Y.pct_change(-2).abs().nunique(), F.V.mul(2).diff().tolist()]; }",
+        // a base holding infinities (a chain read once, then lagged): Infinity - Infinity is a present NaN
+        '(X) => { const c = X.V.div(0); c.tolist(); const d = c.diff(); return [d.tolist(), d.count(), d.fillna(7).tolist(), c.pct_change().tolist(), c.diff().abs().sum(), d.isna().sum()]; }',
         // mode of dictionary text (codes counted), also filtered; cumsum of numbers
         '(X) => [X.K1.mode(), X.K2.mode(), X.filter(X.Y.gt(0)).K1.mode(), X.V.mode(), X.V.cumsum().tolist(), X.filter(X.Y.gt(0)).Y.cumsum().max()]',
         // s[mask] / s.filter(mask) on numbers: values, missing, labels, dtype, a reduction after it
