@@ -24,6 +24,8 @@ export interface LazyTable {
   meta: TableMeta;
   /** The column, decoded on the first call (synchronously, in the column workers) and kept. */
   loadColumn(name: string): ColumnData;
+  /** The column, not kept (forgotten if it was): for a caller that keeps its own copy; a later call decodes it again. */
+  takeColumn(name: string): ColumnData;
   /** The column's transfer kind: a text column's (`dict` or `utf8`) is known once it is decoded. */
   columnKind(name: string): ColumnData['kind'];
 }
@@ -83,9 +85,9 @@ export async function openLazyParquet(
   );
   const index = new Map(opened.columns.map((c, i) => [c.name, i]));
   const loaded = new Map<string, ColumnData>();
-  const loadColumn = (column: string): ColumnData => {
-    const have = loaded.get(column);
-    if (have) return have;
+  // the kind of every column decoded so far (a text column's is known only then), kept when the column is not
+  const kinds = new Map<string, ColumnData['kind']>();
+  const decode = (column: string): ColumnData => {
     const leaf = index.get(column);
     if (leaf === undefined)
       throw Object.assign(new Error(`table ${name} has no column ${column}`), { code: 'COLUMN_NOT_FOUND' });
@@ -96,7 +98,19 @@ export async function openLazyParquet(
       { name, numRows: opened.numRows, columns: [{ name: column, type: data.type, kind: data.kind, data }] },
       file,
     );
-    loaded.set(column, data);
+    kinds.set(column, data.kind);
+    return data;
+  };
+  const loadColumn = (column: string): ColumnData => {
+    let data = loaded.get(column);
+    if (!data) loaded.set(column, (data = decode(column)));
+    return data;
+  };
+  // a column copied whole into an isolate lives there: this table forgets it (decoding it again,
+  // with the same checks, on a later need) rather than hold a second copy for as long as it lives
+  const takeColumn = (column: string): ColumnData => {
+    const data = loaded.get(column) ?? decode(column);
+    loaded.delete(column);
     return data;
   };
   // a column whose type only its values tell (INT64 past 2^53 is exact text) is decoded now
@@ -108,7 +122,8 @@ export async function openLazyParquet(
   return {
     meta: { name, numRows: opened.numRows, columns },
     loadColumn,
-    columnKind: (column) => loadColumn(column).kind,
+    takeColumn,
+    columnKind: (column) => kinds.get(column) ?? loadColumn(column).kind,
   };
 }
 

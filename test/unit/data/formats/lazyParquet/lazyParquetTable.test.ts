@@ -103,8 +103,32 @@ describe('lazy Parquet decode', () => {
     expect(pool.running).toBeGreaterThan(0);
   }, 120_000);
 
+  it('a column taken whole (copied into an isolate) is not kept: asked again, it is decoded again, identical', async () => {
+    // the reference: the same file opened again, each column decoded once and kept
+    const ref = await openLazyParquet('ref', path, 'mixed.parquet', undefined, { splitMinBytes: 0 });
+    const want = new Map(['few', 'uniq', 'num'].map((name) => [name, ref.loadColumn(name)]));
+    const t = await openLazyParquet('t', path, 'mixed.parquet', undefined, { splitMinBytes: 0 });
+    for (const name of want.keys()) {
+      const first = t.takeColumn(name);
+      expect(dump(first), name).toEqual(dump(want.get(name)!));
+      // the kind stays known without decoding; the next take decodes a fresh, equal column
+      expect(t.columnKind(name)).toBe(first.kind);
+      const again = t.takeColumn(name);
+      expect(again, name).not.toBe(first);
+      expect(dump(again), name).toEqual(dump(want.get(name)!));
+    }
+    // a kept column (loadColumn: read by the host) is handed over once, then forgotten
+    const kept = t.loadColumn('int');
+    expect(t.loadColumn('int')).toBe(kept);
+    expect(t.takeColumn('int')).toBe(kept);
+    const fresh = t.loadColumn('int');
+    expect(fresh).not.toBe(kept);
+    expect(dump(fresh)).toEqual(dump(kept));
+  }, 180_000);
+
   it('names a missing column', async () => {
     const t = await openLazyParquet('t', path, 'mixed.parquet');
     expect(() => t.loadColumn('nope')).toThrow(/has no column nope/);
+    expect(() => t.takeColumn('nope')).toThrow(/has no column nope/);
   });
 });
