@@ -212,10 +212,10 @@ function loadLag(c: Chain, start: number, len: number, presence = false): void {
 }
 
 // a column's values with its missing positions as NaN, kept per column for the session (by its
-// Float64Array) so a block loads with one copy instead of a test per value; not for columns whose
-// copy would be large (those test per value)
+// Float64Array) so a block loads with one copy instead of a test per value; only for columns of up
+// to 1M rows (8 MB of copy, counted in the session's memory): longer ones test per value
 const nanFilledCache = new NativeWeakMap<Float64Array, Float64Array>();
-const NAN_FILLED_MAX = 1 << 22;
+const NAN_FILLED_MAX = 1 << 20;
 
 function nanFilled(values: Float64Array, valid: Uint8Array): Float64Array | null {
   const n = values.length;
