@@ -55,7 +55,7 @@ function lastStatement(code: string, async: boolean): Node | undefined {
 /**
  * The user's last statement inside the host's top-level-locals wrapper
  * (src/runtime/prepare/localize.ts): `var ...;{const $sbtLocals=[...];{let ...;try{` on the first
- * line, the user's code from the second, `}finally{...}}}` after it.
+ * line, the user's code from the second, `}catch(...){...}const ...;}}` after it.
  */
 function unwrapLocals(block: Node, code: string): Node | undefined {
   const [decl, inner] = block.body as Node[];

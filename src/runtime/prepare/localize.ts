@@ -34,6 +34,9 @@ const SCOPES = new Set([
   'ClassDeclaration',
   'ClassExpression',
 ]);
+/** Whether a thrown value leaves the session able to take the write-back (not QuickJS's out of memory). */
+const KEEPS_VALUES =
+  "(e)=>{try{return !(e&&e.name==='InternalError'&&e.message==='out of memory')}catch(x){return true}}";
 /** Statements whose completion is never empty: the program's value is the last one's, whatever came before. */
 const VALUED = new Set(['ExpressionStatement', 'IfStatement', 'SwitchStatement', 'TryStatement', ...LOOPS]);
 
@@ -42,7 +45,8 @@ const VALUED = new Set(['ExpressionStatement', 'IfStatement', 'SwitchStatement',
  * register in V8, not a property cell of the global object) and writes the wrapper that keeps
  * the session's view unchanged. Before the user's code, each local is declared as a global `var`
  * (as the plain transform does) and copied into a block-scoped `let`; the user's code runs in a
- * `try` inside that block, and `finally` writes every local back to its global, so a later run,
+ * `try` inside that block, and every local is written back to its global after it (or in a catch
+ * that rethrows), so a later run,
  * the `result` read and a run that throws all see the values they see today. The user's
  * declaration loses its keyword (`let x = 1` -> `;   x = 1`, same length: every line and column
  * holds); its completion value does not matter, as only names declared before the last statement
@@ -107,12 +111,18 @@ export function planLocals(program: AnyNode, source: string, resultName: boolean
   const writeBack = `(${params.join(',')})=>{${locals.map((l, i) => `${l}=${params[i]};`).join('')}}`;
   const publish = `(${functions.map((_, i) => `${h}${i}`).join(',')})=>{${functions.map((f, i) => `${f}=${h}${i};`).join('')}}`;
   const prefix =
-    `var ${[...locals, ...functions].join(',')};{const ${h}=[${locals.join(',')},${writeBack},${publish}];` +
+    `var ${[...locals, ...functions].join(',')};{const ${h}=[${locals.join(',')},${writeBack},${publish},${KEEPS_VALUES}];` +
     `{let ${locals.map((l, i) => `${l}=${h}[${i}]`).join(',')};try{` +
     // block-scoped functions (Annex B) reach the global when their statement runs; today's var-scoped
     // ones are there before the first statement: publish them first
     (functions.length ? `${h}[${n + 1}](${functions.join(',')});` : '');
-  const suffix = `}finally{${h}[${n}](${locals.join(',')});}}}`;
+  // written back after the try (a declaration: the completion value stays the try's) and in a catch
+  // that rethrows; not `finally`, which would also run code after QuickJS ran out of memory (its
+  // WASM heap is then past use; the session resets, as isolated-vm's does at its memory limit)
+  const err = `${h}e`;
+  const suffix =
+    `}catch(${err}){if(${h}[${n + 2}](${err}))${h}[${n}](${locals.join(',')});throw ${err}}` +
+    `const ${h}d=${h}[${n}](${locals.join(',')});}}`;
   return { locals, edits, prefix, suffix };
 }
 

@@ -86,7 +86,9 @@ describe('planLocals', () => {
       'var   {a} = o; s / a',
     ]);
     expect(lines[0]).toMatch(/^var rows,s,n;\{const \$sbtLocals=\[/);
-    expect(lines.at(-1)).toBe('}finally{$sbtLocals[3](rows,s,n);}}}');
+    expect(lines.at(-1)).toBe(
+      '}catch($sbtLocalse){if($sbtLocals[5]($sbtLocalse))$sbtLocals[3](rows,s,n);throw $sbtLocalse}const $sbtLocalsd=$sbtLocals[3](rows,s,n);}}',
+    );
   });
 
   it('picks helper names the code does not use', () => {
