@@ -26,6 +26,7 @@ export interface LocalPlan {
 const GLOBAL_ALIASES = new Set(['globalThis', 'self', 'window', 'global', 'eval', 'Function', 'query']);
 /** Globals a `var` cannot change (non-writable): a local of that name would behave differently. */
 const FIXED_GLOBALS = new Set(['undefined', 'NaN', 'Infinity']);
+const LOOP_WORD = /\b(?:for|while|do)\b/;
 const LOOPS = new Set(['ForStatement', 'ForInStatement', 'ForOfStatement', 'WhileStatement', 'DoWhileStatement']);
 const SCOPES = new Set([
   'FunctionDeclaration',
@@ -64,7 +65,8 @@ const VALUED = new Set(['ExpressionStatement', 'IfStatement', 'SwitchStatement',
  * planLocals(parse('let s = 0;\nfor (const v of xs) s += v;\ns'), source, false)?.locals // ['s']
  */
 export function planLocals(program: AnyNode, source: string, resultName: boolean): LocalPlan | undefined {
-  if (source.startsWith('#!')) return undefined;
+  // no walk when no loop can be there (a loop keyword cannot be written with \u escapes)
+  if (source.startsWith('#!') || !LOOP_WORD.test(source)) return undefined;
   const body = program.body as AnyNode[];
   const scan = scanProgram(program);
   if (!scan || scan.loopNames.size === 0) return undefined;
