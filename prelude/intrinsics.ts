@@ -33,8 +33,6 @@ export const ArrayPrototypeSlice = G.Array.prototype.slice;
 /** Undefined in an engine without WeakRef: the text cache then drops pages instead of keeping them weakly. */
 export const NativeWeakRef = G.WeakRef as typeof WeakRef | undefined;
 export const WeakRefPrototypeDeref = G.WeakRef?.prototype.deref;
-/** Captured at boot: a guest that replaces the global `Symbol` cannot change what the prelude reads. */
-export const SymbolIterator: typeof Symbol.iterator = G.Symbol.iterator;
 export const NumberIsFinite = G.Number.isFinite;
 export const MapPrototypeEntries = G.Map.prototype.entries;
 export const SetPrototypeValues = G.Set.prototype.values;

@@ -20,7 +20,6 @@ import {
   NativeWeakRef,
   PromisePrototypeThen,
   ReflectApply,
-  SymbolIterator,
   WeakRefPrototypeDeref,
 } from '../intrinsics.js';
 
@@ -184,48 +183,22 @@ export interface RowColumn {
   text: boolean;
 }
 
-/** A row iterator class for one shape and list of names (rows made one at a time, on `next()`). */
-type RowIterator = new (
-  vals: ArrayLike<unknown>[],
+/**
+ * Rows `off .. off + n - 1` of the visible rows (`idx`, or 0..total-1 when null) as a fresh array.
+ * Builds the entry for all `total` rows when none is kept and the rows asked for are at least an
+ * eighth of them; null (the caller builds its few rows itself) when they are fewer.
+ */
+export function cachedRows(
+  shape: RowShape,
+  cols: RowColumn[],
+  total: number,
   idx: ArrayLike<number> | null,
   off: number,
   n: number,
-) => Iterator<unknown> & Iterable<unknown>;
-const iterators = new Map<string, RowIterator>();
-
-/**
- * The iterator class for one shape and list of names, compiled once: each `next()` makes one fresh
- * row from the kept values. A loop over the table itself (`for (const r of t)`) then holds one row
- * at a time: no array of every row, and rows the loop drops die young (cheap to collect).
- */
-function iteratorFor(shape: RowShape, names: string[]): RowIterator {
-  const key = `${shape}\u0000${names.join('\u0000')}`;
-  let Iter = iterators.get(key);
-  if (Iter) return Iter;
-  const load = names.map((_, k) => `this.v${k} = vals[${k}];`).join(' ');
-  const row = rowCode(shape, names).replace(/\bv(\d+)\[r\]/g, 'this.v$1[r]');
-  Iter = NewFunction(
-    'iteratorSymbol',
-    `function Rows(vals, idx, off, n) { ${load} this.idx = idx; this.k = off; this.end = off + n; }
-    Rows.prototype.next = function () {
-      const k = this.k;
-      if (k >= this.end) return { value: undefined, done: true };
-      this.k = k + 1;
-      const r = this.idx === null ? k : this.idx[k];
-      return { value: ${row}, done: false };
-    };
-    Rows.prototype[iteratorSymbol] = function () { return this; };
-    return Rows;`,
-  )(SymbolIterator) as RowIterator;
-  if (iterators.size >= MAX_BUILDERS) iterators.clear();
-  iterators.set(key, Iter);
-  return Iter;
-}
-
-/** The kept entry for these columns, built when none is kept and `n` of the `total` rows are at least an eighth. */
-function entryFor(shape: RowShape, cols: RowColumn[], total: number, n: number): Entry | null {
+): unknown[] | null {
   const names = cols.map((c) => c.name);
   const columns = cols.map((c) => c.column);
+  const build = codeFor(shape, names);
   let entry = find(shape, names, columns);
   // a few rows of a large table: reading them one by one (the caller's own path) is cheaper than
   // every value of every column (a long text column would be read whole)
@@ -240,46 +213,7 @@ function entryFor(shape: RowShape, cols: RowColumn[], total: number, n: number):
     entry = { shape, names, columns, set: { vals }, weak: null, bytes };
     keep(entry);
   }
-  return entry;
-}
-
-/**
- * Rows `off .. off + n - 1` of the visible rows (`idx`, or 0..total-1 when null) as a fresh array.
- * Builds the entry for all `total` rows when none is kept and the rows asked for are at least an
- * eighth of them; null (the caller builds its few rows itself) when they are fewer.
- */
-export function cachedRows(
-  shape: RowShape,
-  cols: RowColumn[],
-  total: number,
-  idx: ArrayLike<number> | null,
-  off: number,
-  n: number,
-): unknown[] | null {
-  const build = codeFor(
-    shape,
-    cols.map((c) => c.name),
-  );
-  const entry = entryFor(shape, cols, total, n);
-  if (!entry) return null;
   const out = new NativeArray<unknown>(n);
   build(entry.set!.vals, idx, off, n, out);
   return out;
-}
-
-/** The same rows as cachedRows, made one per `next()` (each row fresh, as an array's would be); null as there. */
-export function cachedRowIterator(
-  shape: RowShape,
-  cols: RowColumn[],
-  total: number,
-  idx: ArrayLike<number> | null,
-  off: number,
-  n: number,
-): (Iterator<unknown> & Iterable<unknown>) | null {
-  const Rows = iteratorFor(
-    shape,
-    cols.map((c) => c.name),
-  );
-  const entry = entryFor(shape, cols, total, n);
-  return entry ? new Rows(entry.set!.vals, idx, off, n) : null;
 }

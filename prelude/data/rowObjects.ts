@@ -1,14 +1,14 @@
 /**
  * `t.objects()`, `t.tolist()` (a plain table's rows as arrays) and `for (const r of t)` through the
- * session's row cache (data/rowCache.ts): each call builds fresh rows from column values read once
- * per session, in a fresh array; `for (const r of t)` gets them one per step from an iterator. Calls this path does not cover keep Arquero's own code:
+ * session's row cache (data/rowCache.ts): the rows of a selection are built once and handed out
+ * again, checked, in a fresh array. Calls this path does not cover keep Arquero's own code:
  * `objects({ grouped })` on a grouped table, column selections other than names, a column named
  * `__proto__`, columns that are neither award_data's nor arrays, a non-integer limit or offset.
  */
 import type { ColumnTable } from 'arquero';
 import { ArrayBufferIsView, ArrayIsArray, ObjectDefineProperty } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
-import { cachedRowIterator, cachedRows, type RowColumn, type RowShape } from './rowCache.js';
+import { cachedRows, type RowColumn, type RowShape } from './rowCache.js';
 import { seriesMark } from '../series/seriesTables.js';
 
 type AnyFn = (this: ColumnTable, ...args: unknown[]) => unknown;
@@ -51,15 +51,8 @@ function namesOf(t: ColumnTable, columns: unknown): string[] | null {
   return new Set(list).size === list.length ? (list as string[]) : null;
 }
 
-/** The visible rows [offset, offset + limit) through the cache (an array, or made one by one), or null to use Arquero's path. */
-function rows(t: ColumnTable, shape: RowShape, options: Record<string, unknown>): unknown[] | null;
-function rows(t: ColumnTable, shape: RowShape, options: Record<string, unknown>, lazy: true): Iterator<unknown> | null;
-function rows(
-  t: ColumnTable,
-  shape: RowShape,
-  options: Record<string, unknown>,
-  lazy = false,
-): unknown[] | Iterator<unknown> | null {
+/** The visible rows [offset, offset + limit) through the cache, or null to use Arquero's path. */
+function rows(t: ColumnTable, shape: RowShape, options: Record<string, unknown>): unknown[] | null {
   const { limit, offset } = options;
   if (!isCount(limit) || !isCount(offset)) return null;
   const names = namesOf(t, options.columns);
@@ -69,7 +62,7 @@ function rows(
   const off = Math.min((offset as number | undefined) ?? 0, visible);
   const n = Math.min(visible - off, (limit as number | undefined) ?? Infinity);
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
-  return (lazy ? cachedRowIterator : cachedRows)(shape, cols, t.totalRows(), idx, off, n);
+  return cachedRows(shape, cols, t.totalRows(), idx, off, n);
 }
 
 /** Installs objects(), tolist() for plain tables, and the row iterator (after exactRowObjects and tableMethods). */
@@ -93,8 +86,8 @@ export function installRowObjects(proto: Record<string, unknown>): void {
     define('tolist', plainList);
     define('to_list', plainList);
   }
-  // a loop over the table itself gets its rows one at a time: no array of every row to build and collect
   define(Symbol.iterator, function iterator(this: ColumnTable) {
-    return rows(this, 'object', {}, true) ?? (objects.call(this) as unknown[])[Symbol.iterator]();
+    const list = rows(this, 'object', {});
+    return list ? list[Symbol.iterator]() : (objects.call(this) as unknown[])[Symbol.iterator]();
   });
 }
