@@ -128,6 +128,20 @@ const SEQUENCES: Record<string, Step[]> = {
     },
     "const limit = 1e6;\nlet n2 = 0;\nfor (let i = 0; i < 1; i++) n2 = award_data.query('`Award Amount` > @limit').numRows();\nn2 === big",
   ],
+  'generators, async functions and a throwing helper declared at top level': [
+    {
+      code: 'function* gen(n) { for (let i = 0; i < n; i++) yield i }\nasync function later2() { return 2 }\nfunction boom(x) { if (x > 2) throw new RangeError("too big: " + x); return x }\nlet acc2 = 0;\nfor (const v of gen(5)) acc2 += boom(v);\nacc2',
+      local: true,
+    },
+    '[typeof gen, typeof later2, typeof boom, acc2, [...gen(3)]]',
+  ],
+  'identifiers written with unicode escapes and non-ASCII names': [
+    {
+      code: 'let caf\\u00e9 = 0;\nfor (const v of [1, 2]) café += v;\nlet Δ = 1;\nfor (const v of [3]) Δ *= v;\n[café, Δ]',
+      local: true,
+    },
+    '[café, Δ]',
+  ],
   'names the prelude and JavaScript define': [
     {
       code: 'let print2 = 0;\nlet undefined = 3;\nfor (let i = 0; i < 2; i++) print2 += i;\n[print2, typeof undefined]',
