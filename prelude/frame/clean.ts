@@ -8,7 +8,9 @@ import { assertTable, isNull, resolveColumns } from './common.js';
 import { missingBits } from './valueCounts.js';
 import { withColumns } from './withColumns.js';
 
-const keyPart = (v: unknown) => (v instanceof Date ? `D${v.getTime()}` : isNull(v) ? null : v);
+// +-Infinity as tagged objects: JSON.stringify writes them as null, the missing key
+const keyPart = (v: unknown) =>
+  v instanceof Date ? `D${v.getTime()}` : isNull(v) ? null : v === Infinity || v === -Infinity ? { inf: v > 0 } : v;
 
 /**
  * Drops repeated rows (over `subset` columns, default all), keeping the first ('first'), the last
