@@ -147,12 +147,13 @@ export function dropna(
     if (missing.length === 1) {
       const b = missing[0]!;
       for (let r = 0; r < n; r++) keep[r] = b[r] ? 0 : 1;
-    } else
-      for (let r = 0; r < n; r++) {
-        let nulls = 0;
-        for (const b of missing) nulls += b![r]!;
-        keep[r] = (all ? nulls < cols.length : nulls === 0) ? 1 : 0;
-      }
+    } else {
+      // column by column: the missing count of each row, then its keep byte
+      const nulls = new Uint8Array(n);
+      for (const b of missing) for (let r = 0; r < n; r++) nulls[r] += b![r] ? 1 : 0;
+      const k = cols.length;
+      for (let r = 0; r < n; r++) keep[r] = (all ? nulls[r]! < k : nulls[r] === 0) ? 1 : 0;
+    }
     return keepStorageRows(t, keep);
   }
   if (missing.every((b) => b !== undefined)) {
