@@ -83,8 +83,33 @@ export function typedTop(t: ColumnTable, key: TopKey, end: number): Uint32Array 
     }
     place(j, r, tr, xr);
   };
+  if (end === 0) return rows;
   const bits = t.mask();
-  if (bits) for (let i = bits.next(0); i >= 0; i = bits.next(i + 1)) visit(i);
-  else for (let i = 0, n = t.totalRows(); i < n; i++) visit(i);
+  // Rows are visited in ascending order, so once the heap is full a row enters only when its
+  // (tier, x) sorts strictly before the root's (an equal one has the larger row index): most rows
+  // of a large table cost one read and one comparison against the root, no call.
+  if (!bits && src.kind === 'num') {
+    const { values, valid } = src;
+    const n = t.totalRows();
+    let r = 0;
+    for (; r < n && size < end; r++) visit(r);
+    for (; r < n; r++) {
+      const v = values[r];
+      const tr = valid[r] === 0 ? nullTier : v !== v ? nanTier : valueTier;
+      const t0 = tiers[0];
+      if (tr > t0 || (tr === t0 && (tr !== valueTier || sign * v >= xs[0]))) continue;
+      visit(r);
+    }
+  } else if (!bits) {
+    const n = t.totalRows();
+    let r = 0;
+    for (; r < n && size < end; r++) visit(r);
+    for (; r < n; r++) {
+      const tr = tierOf(r);
+      const t0 = tiers[0];
+      if (tr > t0 || (tr === t0 && (tr !== valueTier || xOf(r) >= xs[0]))) continue;
+      visit(r);
+    }
+  } else for (let i = bits.next(0); i >= 0; i = bits.next(i + 1)) visit(i);
   return rows.subarray(0, size);
 }

@@ -5,7 +5,7 @@
  * as order.ts's comparator over values; undefined when the Series has no such view.
  */
 import type { Series } from './Series.js';
-import { typedOf } from './typed.js';
+import { typedOf, type NumView } from './typed.js';
 
 /** Sort keys per position (NaN = missing), or undefined. */
 function keysOf(s: Series): Float64Array | undefined {
@@ -110,6 +110,8 @@ function sortPresent(keys: Float64Array, ascending: boolean): number[] {
 /** The first n positions of the stable sort, missing values skipped (nlargest/nsmallest), or undefined. */
 export function fastTopPositions(s: Series, n: number, largest: boolean): number[] | undefined {
   if (!(n >= 0)) return undefined;
+  const t = typedOf(s);
+  if (t && t.kind === 'num' && Math.floor(n) <= 1000) return topNumbers(t, Math.floor(n), largest, s.length);
   const keys = keysOf(s);
   if (!keys) return undefined;
   const k = Math.floor(n);
@@ -124,6 +126,35 @@ export function fastTopPositions(s: Series, n: number, largest: boolean): number
     while (j > 0 && better(x, keys[top[j - 1]!]!)) j--;
     top.splice(j, 0, i);
     if (top.length > k) top.pop();
+  }
+  return top;
+}
+
+/**
+ * fastTopPositions on a number Series' typed view, with no key per position: a value enters only
+ * when it beats the worst of a full top (`bound`), so most positions cost a read and a comparison.
+ */
+function topNumbers(t: NumView, k: number, largest: boolean, length: number): number[] {
+  const { values, valid, rows } = t;
+  const top: number[] = []; // positions, best first; a later position never beats an equal key
+  const xs: number[] = []; // their values
+  let bound = largest ? -Infinity : Infinity; // the worst value in a full top
+  if (k === 0) return top;
+  for (let i = 0; i < length; i++) {
+    const r = rows ? rows[i]! : i;
+    if (valid !== null && !valid[r]) continue;
+    const x = values[r]!;
+    if (x !== x) continue;
+    if (top.length === k && !(largest ? x > bound : x < bound)) continue;
+    let j = top.length;
+    while (j > 0 && (largest ? x > xs[j - 1]! : x < xs[j - 1]!)) j--;
+    top.splice(j, 0, i);
+    xs.splice(j, 0, x);
+    if (top.length > k) {
+      top.pop();
+      xs.pop();
+    }
+    if (top.length === k) bound = xs[k - 1]!;
   }
   return top;
 }

@@ -132,6 +132,26 @@ describe.each(['parquet', 'arrow', 'csv'])('a 300,000-row %s table', (format) =>
       await box.close();
     }
   }, 300_000);
+
+  it('a second session on the same file answers the same: the columns the first copied into its isolate are decoded again', async () => {
+    // the holder keeps a table file open for every session; a column copied whole into an isolate
+    // is not kept beside it (takeColumn), so the second session's first touch decodes it again
+    const open = () =>
+      createSandbox({ awardData: false, tables: { t: files[format] }, preset: 'permissive', timeoutMs: 120_000 });
+    const first = await open();
+    const second = await open();
+    try {
+      for (const box of [first, second, first])
+        for (const kind of ['groupby', 'filterCount', 'distinct', 'topk', 'firmTop'] as const) {
+          const r = await box.run(QUESTIONS[kind][0]);
+          expect(r.error, `${format} ${kind}`).toBeUndefined();
+          expect(r.value, `${format} ${kind}`).toEqual(reference[kind]);
+        }
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  }, 300_000);
 });
 
 describe('the three formats concatenated', () => {

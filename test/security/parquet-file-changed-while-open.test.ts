@@ -83,6 +83,16 @@ describe('a Parquet table file changed after it was opened', () => {
     expect(t.loadColumn('w').kind).toBe('float64');
   }, 60_000);
 
+  it('a column handed to an isolate and forgotten, read again after the file changed: DATA_CORRUPT, never the new bytes', async () => {
+    const p = fresh('taken.parquet');
+    const t = await openLazyParquet('t', p, 'taken.parquet');
+    expect(t.takeColumn('w').kind).toBe('float64');
+    writeFileSync(p, original);
+    utimesSync(p, new Date(), new Date(Date.now() + 5000));
+    expect(code(() => t.takeColumn('w'))).toBe('DATA_CORRUPT');
+    expect(code(() => t.loadColumn('w'))).toBe('DATA_CORRUPT');
+  }, 60_000);
+
   it('in a sandbox: the run fails with the code in its message, the session goes on', async () => {
     const p = fresh('sandbox.parquet');
     const box = await createSandbox({ awardData: false, tables: { t: p } });

@@ -21,6 +21,11 @@ export type OutputListener = (stream: 'stdout' | 'stderr', text: string) => void
 export interface TableProvider {
   meta: TableMeta;
   loadColumn(name: string): ColumnData;
+  /**
+   * Optional: the column for a caller that keeps its own copy of it (the isolate a session copies
+   * it into): the provider need not keep one too, and decodes it again if it is asked for it later.
+   */
+  takeColumn?(name: string): ColumnData;
   /** Optional: the column's kind, for a column whose meta has `kindPending` (decoding it if need be). */
   columnKind?(name: string): ColumnData['kind'];
   /** Optional: rows [start, end) of a utf8 column not loaded yet, read alone (data/dataset.ts loadRows). */

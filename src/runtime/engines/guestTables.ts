@@ -23,6 +23,23 @@ export function guestLoad(
   }
 }
 
+/**
+ * Load a column the guest copies whole and keeps (bridge.fetchColumn): through `takeColumn` when
+ * the provider has it, so the column lives once, in the isolate; failures as guestLoad's.
+ */
+export function guestTake(
+  provider: TableProvider,
+  table: string,
+  column: string,
+): ReturnType<TableProvider['loadColumn']> {
+  if (!provider.takeColumn) return guestLoad(provider, table, column);
+  try {
+    return provider.takeColumn(column);
+  } catch (err) {
+    throw guestLoadError(err, table, column);
+  }
+}
+
 /** A column's kind for the guest (provider.columnKind: a lazily decoded column is decoded now), failures as guestLoad's. */
 export function guestKind(provider: TableProvider, table: string, column: string): string {
   try {

@@ -5,7 +5,7 @@ import { createMemoryStore } from '../store/memoryStore.js';
 import type { SharedStore } from '../store/sharedStore.js';
 import { AdmissionError, type FairScheduler, type Grant } from './fairScheduler.js';
 import type { RefusalPacer } from './refusalPacer.js';
-import { budgetId, refuseEarly } from './refuseEarly.js';
+import { budgetId, notStarted, refuseEarly } from './refuseEarly.js';
 import { sharedOrLocal } from './sharedOrLocal.js';
 
 /** The per-identity budget (one per API key or OAuth subject, across REST and MCP). */
@@ -51,11 +51,13 @@ export function budget(
           limits.storeWaitMs,
           late,
         );
-  const refuse = (ctx: RequestContext, reason: string, message: string, retryMs: number, hint: string) => {
+  /** `cause` says why, without what it means for this request (`notStarted` adds that). */
+  const refuse = (ctx: RequestContext, reason: string, cause: string, retryMs: number, hint: string) => {
+    const message = `${cause}; ${notStarted(ctx)}.`;
     onLimited(reason);
     // the count cannot fall before Retry-After (a sliding minute drops its oldest run only then),
     // so until it the answer is this one: the pacer gives it without asking the store again
-    pacer.remember(budgetId(ctx), Math.max(1000, retryMs), message, reason);
+    pacer.remember(budgetId(ctx), Math.max(1000, retryMs), cause, reason);
     return fail(
       429,
       'RATE_LIMITED',
@@ -64,12 +66,12 @@ export function budget(
       hint,
     );
   };
-  const perMinuteRefusal = (ctx: RequestContext, runs: boolean, retryMs: number) => {
+  const perMinuteRefusal = (ctx: RequestContext, retryMs: number) => {
     const retry = Math.max(1, Math.ceil(retryMs / 1000));
     return refuse(
       ctx,
       'per-minute',
-      `This caller used its ${limits.runsPerMinutePerKey} runs (and session creations) for the last minute; this ${runs ? 'code never started' : 'session was not created'}.`,
+      `This caller used its ${limits.runsPerMinutePerKey} runs (and session creations) for the last minute`,
       retryMs,
       `Retry after ${retry} s.`,
     );
@@ -83,7 +85,7 @@ export function budget(
     if (early) return early;
     const spent = await decide((s) => s.spend(`runs:${id}`, limits.runsPerMinutePerKey, MINUTE));
     if (spent.local) ctx.log.budget = 'local';
-    if (!spent.value.ok) return perMinuteRefusal(ctx, runs, spent.value.retryMs);
+    if (!spent.value.ok) return perMinuteRefusal(ctx, spent.value.retryMs);
     if (!runs) return next();
     const slotName = `conc:${id}`;
     const slot = await decide(
@@ -96,7 +98,7 @@ export function budget(
       return refuse(
         ctx,
         'concurrency',
-        `This caller already has ${limits.maxConcurrentPerKey} runs in flight (the limit); this code never started.`,
+        `This caller already has ${limits.maxConcurrentPerKey} runs in flight (the limit)`,
         1000,
         'Wait for a run to answer before sending more.',
       );
@@ -119,7 +121,7 @@ export function budget(
         return refuse(
           ctx,
           'queue',
-          `This caller has too many runs waiting on this replica: ${err.message}; this code never started.`,
+          `This caller has too many runs waiting on this replica: ${err.message}`,
           1000,
           'Send runs one after another, or fewer at once.',
         );

@@ -2,7 +2,7 @@
 export interface Refusal {
   /** When the Retry-After it was given runs out (ms since the epoch). */
   until: number;
-  /** The refusal's message, repeated to a caller that comes back before `until`. */
+  /** Why the caller was refused (without what it meant for that request), repeated to a caller that comes back before `until`. */
   message: string;
   /** The metrics label of the original refusal (`per-minute`, `concurrency`, `queue`). */
   reason: string;

@@ -2,6 +2,11 @@ import type { Middleware, RequestContext } from '../context.js';
 import { fail } from '../respond.js';
 import type { RefusalPacer } from './refusalPacer.js';
 
+/** What a refusal means for this request: a run's code never started, or a session was not created. */
+export function notStarted(ctx: RequestContext): string {
+  return ctx.route.isRun?.(ctx) === true ? 'this code never started' : 'this session was not created';
+}
+
 /** The identity requests are counted under: the normalised one, never the credential. */
 export function budgetId(ctx: RequestContext): string {
   return ctx.identity?.id ?? ctx.keyId;
@@ -29,7 +34,7 @@ export async function refuseEarly(
   return fail(
     429,
     'RATE_LIMITED',
-    `${early.message} This caller came back before the Retry-After it was given, so it was refused again without a look.`,
+    `${early.message}; ${notStarted(ctx)}. This caller came back before the Retry-After it was given, so it was refused again without a look.`,
     {
       'retry-after': String(retryS),
       'sbirtools-code-ran': 'false',

@@ -93,7 +93,8 @@ function joinText(parts: Array<DictColumn | Utf8Column>): Utf8Column {
     }
   }
   if (size > MAX_BYTES) throw new RangeError('a text column is larger than 2 GiB');
-  const bytes = new Uint8Array(size);
+  const inPlace = grownInPlace(parts[0], size);
+  const bytes = inPlace ?? new Uint8Array(size);
   const offsets = new Int32Array(rows + 1);
   const valid = new Uint8Array(rows);
   let row = 0;
@@ -102,7 +103,8 @@ function joinText(parts: Array<DictColumn | Utf8Column>): Utf8Column {
     if (p.kind === 'utf8') {
       const base = p.offsets[0];
       const n = p.valid.length;
-      bytes.set(p.bytes.subarray(base, p.offsets[n]), pos);
+      // the first part's bytes are already where they belong when its buffer was grown
+      if (!(inPlace && p === parts[0])) bytes.set(p.bytes.subarray(base, p.offsets[n]), pos);
       for (let r = 0; r < n; r++) offsets[row + r + 1] = pos + p.offsets[r + 1] - base;
       valid.set(p.valid, row);
       pos += p.offsets[n] - base;
@@ -120,4 +122,21 @@ function joinText(parts: Array<DictColumn | Utf8Column>): Utf8Column {
     }
   }
   return { kind: 'utf8', type: 'string', bytes, offsets, valid };
+}
+
+/**
+ * The first part's text bytes grown in place to `size` (a resizable buffer: stringBuilder.ts
+ * growableBytes), so joining copies only the later parts; null when they are not in one.
+ */
+function grownInPlace(first: DictColumn | Utf8Column, size: number): Uint8Array | null {
+  if (first.kind !== 'utf8' || first.offsets[0] !== 0 || first.bytes.byteOffset !== 0) return null;
+  const buffer = first.bytes.buffer as ArrayBuffer & {
+    resizable?: boolean;
+    maxByteLength?: number;
+    resize?: (n: number) => void;
+  };
+  if (buffer.resizable !== true || typeof buffer.resize !== 'function' || (buffer.maxByteLength ?? 0) < size)
+    return null;
+  buffer.resize(size);
+  return new Uint8Array(buffer, 0, size);
 }

@@ -6,15 +6,23 @@ import { capHint, DEFAULT_DECODE_CAPS, type DecodeCaps } from '../decodeCaps.js'
 import type { ColumnAnswer, ColumnJob, OpenedFile } from './columnJob.js';
 import { columnWorkers, type Posted } from './columnWorkers.js';
 import { joinColumns } from './joinColumns.js';
-import { asTableMemory } from './tableMemory.js';
+import { asTableMemory, releaseTableMemory } from './tableMemory.js';
 
 /** A column of this many stored bytes or more, in two or more row groups, is decoded on two cores. */
 const SPLIT_MIN_BYTES = 2 * 1024 * 1024;
+/**
+ * A column of a table with this many rows or more is decoded on two cores whatever its stored
+ * size: a dictionary-coded column of few distinct values is small on disk, but its decode still
+ * costs a pass per row (5M rows of a category: ~115 ms on one core).
+ */
+const SPLIT_MIN_ROWS = 1 << 20;
 
 /** How openLazyParquet splits columns; for tests. */
 export interface LazyParquetOptions {
   /** A column with at least this many stored bytes (and two row groups) is decoded in two halves. @default 2 MiB */
   splitMinBytes?: number;
+  /** A column of a table with at least this many rows (and two row groups) is decoded in two halves, whatever its size. @default 2^20 */
+  splitMinRows?: number;
   /** 'arrow': an Arrow IPC file or stream, each column written from its buffers when first asked (arrowColumnar/lazyArrow.ts). @default 'parquet' */
   format?: 'parquet' | 'arrow';
 }
@@ -24,6 +32,8 @@ export interface LazyTable {
   meta: TableMeta;
   /** The column, decoded on the first call (synchronously, in the column workers) and kept. */
   loadColumn(name: string): ColumnData;
+  /** The column, not kept (forgotten if it was): for a caller that keeps its own copy; a later call decodes it again. */
+  takeColumn(name: string): ColumnData;
   /** The column's transfer kind: a text column's (`dict` or `utf8`) is known once it is decoded. */
   columnKind(name: string): ColumnData['kind'];
 }
@@ -52,6 +62,7 @@ export async function openLazyParquet(
   options: LazyParquetOptions = {},
 ): Promise<LazyTable> {
   const splitMin = options.splitMinBytes ?? SPLIT_MIN_BYTES;
+  const splitMinRows = options.splitMinRows ?? SPLIT_MIN_ROWS;
   const { fd, size } = openChecked(path, file, caps);
   const stamp = stampOf(fd);
   const pool = columnWorkers(caps.heapMb);
@@ -83,20 +94,33 @@ export async function openLazyParquet(
   );
   const index = new Map(opened.columns.map((c, i) => [c.name, i]));
   const loaded = new Map<string, ColumnData>();
-  const loadColumn = (column: string): ColumnData => {
-    const have = loaded.get(column);
-    if (have) return have;
+  // the kind of every column decoded so far (a text column's is known only then), kept when the column is not
+  const kinds = new Map<string, ColumnData['kind']>();
+  const decode = (column: string): ColumnData => {
     const leaf = index.get(column);
     if (leaf === undefined)
       throw Object.assign(new Error(`table ${name} has no column ${column}`), { code: 'COLUMN_NOT_FOUND' });
     if (!arrow) unchanged(fd, stamp, file); // an Arrow file was read whole at open
     // what the process grows by while the run waits here is the table's memory, not the run's
-    const data = asTableMemory(() => decodeColumn(id, open, opened, leaf, file, caps, splitMin));
+    const data = asTableMemory(() => decodeColumn(id, open, opened, leaf, file, caps, splitMin, splitMinRows));
     checkDateRange(
       { name, numRows: opened.numRows, columns: [{ name: column, type: data.type, kind: data.kind, data }] },
       file,
     );
-    loaded.set(column, data);
+    kinds.set(column, data.kind);
+    return data;
+  };
+  const loadColumn = (column: string): ColumnData => {
+    let data = loaded.get(column);
+    if (!data) loaded.set(column, (data = decode(column)));
+    return data;
+  };
+  // a column copied whole into an isolate lives there: this table forgets it (decoding it again,
+  // with the same checks, on a later need) rather than hold a second copy for as long as it lives
+  const takeColumn = (column: string): ColumnData => {
+    const data = loaded.get(column) ?? decode(column);
+    loaded.delete(column);
+    releaseTableMemory(bytesOf(data));
     return data;
   };
   // a column whose type only its values tell (INT64 past 2^53 is exact text) is decoded now
@@ -108,8 +132,14 @@ export async function openLazyParquet(
   return {
     meta: { name, numRows: opened.numRows, columns },
     loadColumn,
-    columnKind: (column) => loadColumn(column).kind,
+    takeColumn,
+    columnKind: (column) => kinds.get(column) ?? loadColumn(column).kind,
   };
+}
+
+/** The bytes of a column's typed arrays. */
+function bytesOf(data: ColumnData): number {
+  return Object.values(data).reduce((n: number, v) => n + (ArrayBuffer.isView(v) ? v.byteLength : 0), 0);
 }
 
 /** Decodes one leaf: on both workers in halves of its row groups when it is large enough, else on one. */
@@ -121,12 +151,15 @@ function decodeColumn(
   file: string,
   caps: DecodeCaps,
   splitMin: number,
+  splitMinRows: number,
 ): ColumnData {
   const pool = columnWorkers(caps.heapMb);
   const groups = opened.groupRows.length;
   const stored = opened.groupBytes.reduce((n, g) => n + g[leaf], 0);
   const ranges: Array<[number, number]> =
-    pool.width > 1 && groups >= 2 && stored >= splitMin ? halves(opened, leaf) : [[0, groups]];
+    pool.width > 1 && groups >= 2 && (stored >= splitMin || opened.numRows >= splitMinRows)
+      ? halves(opened, leaf)
+      : [[0, groups]];
   let answers = run(id, open, leaf, ranges, file, caps);
   // a column the columnar decoder leaves to hyparquet is decoded whole, on one worker
   if (answers.some((a) => !a.ok && a.whole)) answers = run(id, open, leaf, [[0, groups]], file, caps);

@@ -28,3 +28,14 @@ export function asTableMemory<T>(decode: () => T): T {
     tableMemory.listener?.({ decoding: false, grownBytes: tableMemory.grownBytes });
   }
 }
+
+/**
+ * A decoded column the process no longer keeps (handed to an isolate: lazyParquetTable.ts
+ * takeColumn) stops counting as table memory, so decoding it again for a later session is not
+ * counted twice: without this, every re-decode would widen the guards' allowance for good.
+ * @example releaseTableMemory(column.values.byteLength + column.valid.byteLength);
+ */
+export function releaseTableMemory(bytes: number): void {
+  tableMemory.grownBytes = Math.max(0, tableMemory.grownBytes - bytes);
+  tableMemory.listener?.({ decoding: tableMemory.decoding, grownBytes: tableMemory.grownBytes });
+}

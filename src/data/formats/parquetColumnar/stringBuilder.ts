@@ -199,11 +199,12 @@ export class StringBuilder {
    * Makes the column plain text from the first row on (the caller has proven it will not be a
    * dictionary), with room for `bytes` bytes of text.
    */
-  startText(bytes: number): void {
+  startText(bytes: number, growable = false): void {
     if (this.row !== 0 || this.text) throw new Error('startText after the first row');
     this.dict = null;
+    const size = Math.min(MAX_BYTES, Math.max(1, bytes));
     this.text = {
-      bytes: new Uint8Array(Math.min(MAX_BYTES, Math.max(1, bytes))),
+      bytes: growable ? growableBytes(size) : new Uint8Array(size),
       length: 0,
       offsets: new Int32Array(this.numRows + 1),
       valid: new Uint8Array(this.numRows),
@@ -298,4 +299,18 @@ function copy(
   for (; s + 4 <= e; s += 4, at += 4) outView.setInt32(at, view.getInt32(s, true), true);
   while (s < e) out[at++] = buf[s++];
   return at;
+}
+
+/**
+ * `size` bytes in a resizable ArrayBuffer (up to 2 GiB, reserved as address space only): the text of
+ * the first part of a column decoded in parts, which joinColumns grows in place to hold the others
+ * rather than copying every part into a new buffer (a transient third copy of a long text column).
+ */
+function growableBytes(size: number): Uint8Array {
+  const Resizable = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer;
+  try {
+    return new Uint8Array(new Resizable(size, { maxByteLength: MAX_BYTES }), 0, size);
+  } catch {
+    return new Uint8Array(size); // no resizable buffers here (or no address space): a plain one
+  }
 }

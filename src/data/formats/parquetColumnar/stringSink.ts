@@ -107,7 +107,8 @@ export class StringSink implements ColumnSink {
     );
     const marked = bound > limit;
     if (marked) markUsed(this.steps);
-    if (this.moreDistinctThan(limit, marked)) out.startText(this.textBytes());
+    // a part of a column (ruleRows) gets text bytes that joinColumns can grow in place
+    if (this.moreDistinctThan(limit, marked)) out.startText(this.textBytes(), this.ruleRows !== undefined);
     for (const step of this.steps) {
       if (step.kind === 'values') replayValues(out, step);
       else if (step.kind === 'indices') replayIndices(out, step);

@@ -2,7 +2,7 @@ import type { Ivm } from './loadIsolatedVm.js';
 import type { Limits } from '../../../../schema/limits.js';
 import type { DatasetInfo } from '../../../../schema/result.js';
 import type { RawRunOutcome, RawStatus } from '../../../../schema/outcome.js';
-import { guestKind, guestLoad, guestRows, guestVisibleSource } from '../guestTables.js';
+import { guestKind, guestLoad, guestRows, guestTake, guestVisibleSource } from '../guestTables.js';
 import { compilePrelude } from '../preludeScript.js';
 import { OutputBuffer } from '../outputBuffer.js';
 import { removeDangerousGlobals } from '../hardenGlobals.js';
@@ -134,7 +134,7 @@ export class IsolatedVmSession implements EngineSession {
             const provider = typeof table === 'string' ? byName.get(table) : undefined;
             if (!provider || typeof column !== 'string')
               throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
-            return guestLoad(provider, table as string, column);
+            return guestTake(provider, table as string, column);
           }),
         ),
         // the kind of a column the host decides on first load (kindPending: a lazily decoded Parquet text column)

@@ -7,7 +7,7 @@ import type { OutputBuffer } from '../outputBuffer.js';
 import { preludeSource } from '../preludeScript.js';
 import { HARDEN_GLOBALS_SCRIPT } from '../hardenGlobals.js';
 import { sliceUtf8 } from '../sliceUtf8.js';
-import { guestLoad, guestVisibleSource } from '../guestTables.js';
+import { guestLoad, guestTake, guestVisibleSource } from '../guestTables.js';
 import { QUICKJS_BRIDGE_ADAPTER, columnToGuest } from './quickjsColumns.js';
 import { reseedScript, restorePrelude } from './quickjsSnapshot.js';
 
@@ -83,7 +83,7 @@ export async function bootQuickJs(
     };
     // Host functions copy what they return into the WASM heap: nothing of the host is reachable.
     const rawFetch = vm.newFunction('fetchColumn', (table, column) =>
-      columnToGuest(vm, guestLoad(...provider(table, column))),
+      columnToGuest(vm, guestTake(...provider(table, column))),
     );
     const rawRange = vm.newFunction('fetchColumnRange', (table, column, start, end) => {
       const data = guestLoad(...provider(table, column));

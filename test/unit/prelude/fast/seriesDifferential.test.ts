@@ -124,7 +124,7 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
       await diff([
         "(X) => [X.V.sort_values(), X.V.sort_values({ ascending: false, na_position: 'first' }), X.D.sort_values(false)]",
         "(X) => [X.K1.sort_values(), X.K1.sort_values({ ascending: false }), X.filter(X.Y.gt(0)).orderby('V').K2.sort_values()]",
-        '(X) => [X.V.nlargest(3), X.V.nsmallest(5), X.Y.nlargest(10), X.D.nsmallest(2), X.K1.nlargest(4), X.V.nlargest(0), X.Y.nlargest(1200)]',
+        '(X) => [X.V.nlargest(3), X.V.nsmallest(5), X.Y.nlargest(10), X.D.nsmallest(2), X.K1.nlargest(4), X.V.nlargest(0), X.Y.nlargest(1200), X.Y.nsmallest(40), X.D.nlargest(25), X.Y.nlargest(150)]',
         "(X) => X.filter(X.K2.ne('x')).orderby(aq.desc('Y')).V.nlargest(7)",
       ]),
     ).toEqual([]);

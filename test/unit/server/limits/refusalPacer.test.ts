@@ -171,6 +171,39 @@ describe('RefusalPacer: a caller that comes back before its Retry-After', () => 
     expect(((await answer.json()) as { error: { message: string } }).error.message).toMatch(/used its 1 runs/);
   });
 
+  it('each early refusal says what it meant for its own request: a run, or a session', async () => {
+    vi.useFakeTimers();
+    const store = createMemoryStore();
+    const scheduler = new FairScheduler({
+      capacity: 8,
+      lowCapacity: 0,
+      maxPerKey: 8,
+      maxQueuedPerKey: 8,
+      maxQueueWaitMs: 60_000,
+    });
+    const mw = budget(
+      { maxConcurrentPerKey: 8, runsPerMinutePerKey: 1, storeWaitMs: 60_000 },
+      store,
+      scheduler,
+      new RefusalPacer({ maxRefusalHoldMs: 0, maxHeldRefusals: 100 }),
+      () => {},
+    );
+    const session = { chargesBudget: () => true };
+    const message = async (r: Response) => ((await r.json()) as { error: { message: string } }).error.message;
+    await (await mw(ctx('k'), () => Promise.resolve(new Response('ran')))).text();
+    // refused as a run, then back early once as a run and once opening a session
+    expect(await message(await mw(ctx('k'), () => Promise.resolve(new Response('ran'))))).toMatch(
+      /this code never started\.$/,
+    );
+    const asRun = await message(await mw(ctx('k'), () => Promise.resolve(new Response('ran'))));
+    expect(asRun).toMatch(/used its 1 runs.*; this code never started\. This caller came back/);
+    const asSession = await message(
+      await mw(ctx('k', undefined, session), () => Promise.resolve(new Response('made'))),
+    );
+    expect(asSession).toMatch(/used its 1 runs.*; this session was not created\. This caller came back/);
+    expect(asSession).not.toMatch(/code never started/);
+  });
+
   it('with maxRefusalHoldMs 0 the early refusal is sent at once (still without the store)', async () => {
     vi.useFakeTimers();
     const { mw, asked } = setup({ maxRefusalHoldMs: 0, maxHeldRefusals: 100 });

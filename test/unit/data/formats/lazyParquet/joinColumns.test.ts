@@ -27,6 +27,35 @@ describe('joinColumns', () => {
     expect(joinColumns([text(left), text(right)])).toEqual(whole);
   });
 
+  it('grows a first text half held in a resizable buffer in place: the same rows, the first half not copied', () => {
+    const utf8 = (values: Array<string | null>, resizable: boolean): ColumnData => {
+      const plain = text(values) as Extract<ColumnData, { kind: 'utf8' }>;
+      const n = plain.bytes.length;
+      const Resizable = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer;
+      const bytes = resizable ? new Uint8Array(new Resizable(n, { maxByteLength: 1 << 20 }), 0, n) : plain.bytes;
+      bytes.set(plain.bytes);
+      return { ...plain, bytes };
+    };
+    const left = ['alpha é', null, 'beta', 'gamma 😀', 'delta'];
+    const right = ['u1', null, 'u2 é', 'u3', 'u4', 'u5'];
+    const first = utf8(left, true) as Extract<ColumnData, { kind: 'utf8' }>;
+    expect(first.kind).toBe('utf8');
+    const joined = joinColumns([first, utf8(right, false)]) as Extract<ColumnData, { kind: 'utf8' }>;
+    // the first half's buffer, grown to hold both
+    expect(joined.bytes.buffer).toBe(first.bytes.buffer);
+    const whole = text([...left, ...right]) as Extract<ColumnData, { kind: 'utf8' }>;
+    expect(whole.kind).toBe('utf8');
+    expect(Buffer.from(joined.bytes).equals(Buffer.from(whole.bytes))).toBe(true);
+    expect(joined.offsets).toEqual(whole.offsets);
+    expect(joined.valid).toEqual(whole.valid);
+    // a buffer too small to grow to the whole: joined by copying, the same rows
+    const small = utf8(left, true) as Extract<ColumnData, { kind: 'utf8' }>;
+    const big = utf8(['x'.repeat(1 << 20)], false);
+    const copied = joinColumns([small, big]) as Extract<ColumnData, { kind: 'utf8' }>;
+    expect(copied.bytes.buffer).not.toBe(small.bytes.buffer);
+    expect(Buffer.from(copied.bytes.subarray(0, small.bytes.length)).equals(Buffer.from(small.bytes))).toBe(true);
+  });
+
   it('joins text, and a dictionary half with a text half, as UTF-8 rows', () => {
     const left = ['x', 'x', 'y', 'y'];
     const right = ['u1', null, 'u2 é', 'u3'];

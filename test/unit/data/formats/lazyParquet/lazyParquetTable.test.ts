@@ -13,6 +13,7 @@ import { decodeInWorker } from '../../../../../src/data/formats/decodeInWorker.j
 import { DEFAULT_DECODE_CAPS } from '../../../../../src/data/formats/decodeCaps.js';
 import { columnWorkers } from '../../../../../src/data/formats/lazyParquet/columnWorkers.js';
 import { openLazyParquet } from '../../../../../src/data/formats/lazyParquet/lazyParquetTable.js';
+import { tableMemory } from '../../../../../src/data/formats/lazyParquet/tableMemory.js';
 import { waitFor } from '../../../../helpers/waitFor.js';
 
 const ROWS = 200_000;
@@ -59,13 +60,14 @@ async function eager(): Promise<Map<string, ColumnData>> {
 
 describe('lazy Parquet decode', () => {
   it.each([
-    ['one piece per column', Infinity],
-    ['row groups split over two workers', 0],
+    ['one piece per column', Infinity, Infinity],
+    ['row groups split over two workers', 0, Infinity],
+    ['split for the row count alone (small dictionary columns too)', Infinity, 0],
   ])(
     'gives the eager columns exactly: %s',
-    async (_, splitMinBytes) => {
+    async (_, splitMinBytes, splitMinRows) => {
       const want = await eager();
-      const t = await openLazyParquet('t', path, 'mixed.parquet', undefined, { splitMinBytes });
+      const t = await openLazyParquet('t', path, 'mixed.parquet', undefined, { splitMinBytes, splitMinRows });
       expect(t.meta.numRows).toBe(ROWS);
       expect(t.meta.columns.map((c) => c.name)).toEqual([...want.keys()]);
       // an INT64 column past 2^53 is exact text: its type is settled (decoded) at open; one within 2^53 by its statistics
@@ -103,8 +105,35 @@ describe('lazy Parquet decode', () => {
     expect(pool.running).toBeGreaterThan(0);
   }, 120_000);
 
+  it('a column taken whole (copied into an isolate) is not kept: asked again, it is decoded again, identical', async () => {
+    // the reference: the same file opened again, each column decoded once and kept
+    const ref = await openLazyParquet('ref', path, 'mixed.parquet', undefined, { splitMinBytes: 0 });
+    const want = new Map(['few', 'uniq', 'num'].map((name) => [name, ref.loadColumn(name)]));
+    const t = await openLazyParquet('t', path, 'mixed.parquet', undefined, { splitMinBytes: 0 });
+    for (const name of want.keys()) {
+      const first = t.takeColumn(name);
+      expect(dump(first), name).toEqual(dump(want.get(name)!));
+      // the kind stays known without decoding; the next take decodes a fresh, equal column
+      expect(t.columnKind(name)).toBe(first.kind);
+      const again = t.takeColumn(name);
+      expect(again, name).not.toBe(first);
+      expect(dump(again), name).toEqual(dump(want.get(name)!));
+    }
+    // a kept column (loadColumn: read by the host) is handed over once, then forgotten, and stops
+    // counting as the process's table memory (decoding it again is not counted twice)
+    const kept = t.loadColumn('int');
+    expect(t.loadColumn('int')).toBe(kept);
+    tableMemory.grownBytes = 1e10;
+    expect(t.takeColumn('int')).toBe(kept);
+    expect(kept.kind === 'float64' && 1e10 - tableMemory.grownBytes).toBe(ROWS * 9);
+    const fresh = t.loadColumn('int');
+    expect(fresh).not.toBe(kept);
+    expect(dump(fresh)).toEqual(dump(kept));
+  }, 180_000);
+
   it('names a missing column', async () => {
     const t = await openLazyParquet('t', path, 'mixed.parquet');
     expect(() => t.loadColumn('nope')).toThrow(/has no column nope/);
+    expect(() => t.takeColumn('nope')).toThrow(/has no column nope/);
   });
 });
