@@ -154,5 +154,11 @@ arrays.slice = function (...a) { calls++; return slice.apply(this, a); };
     const small = await open(64);
     expect(await small.session.warmStep!()).toBe(false);
     expect((await run(small.id, '6 * 7')).outcome.value).toBe(42);
+
+    // a session whose data fills over half its limit is left alone (a step could push it over and lose it)
+    const full = await open(128);
+    await run(full.id, 'var kept = new Float64Array(10_000_000).fill(1); kept.length');
+    expect(await full.session.warmStep!()).toBe(false);
+    expect((await run(full.id, 'kept[9_999_999] + kept.length')).outcome.value).toBe(10_000_001);
   });
 });

@@ -27,6 +27,8 @@ const WARM_STEP_TIMEOUT_MS = 2_000;
 const WARM_RETRY_MS = 10;
 /** Below this memory limit a session is not warmed: its synthetic table would crowd the guest's data. */
 const WARM_MIN_MEMORY_MB = 128;
+/** A session whose heap holds more than this share of its memory limit is not warmed (any further). */
+const WARM_HEAP_SHARE = 0.5;
 /**
  * After a limit disposed the isolate, how long its run may take to unwind. A builtin that ignores
  * termination (indexOf over 2**40 indices, a default sort of millions, huge BigInt math, a deep
@@ -307,6 +309,11 @@ export class IsolatedVmSession implements EngineSession {
     if (!warm || !this.alive) return false;
     // busy: answer after a timer, never at once (a caller that loops on `true` must not spin on microtasks)
     if (this.running || this.stepping) return delay(WARM_RETRY_MS, true);
+    if (!this.roomToWarm()) {
+      // the session's own data fills the heap: a step could push it past the limit and lose its state
+      this.warm = null;
+      return false;
+    }
     const step = warm.apply(undefined, ['step'], {
       timeout: WARM_STEP_TIMEOUT_MS,
       result: { copy: true },
@@ -325,6 +332,17 @@ export class IsolatedVmSession implements EngineSession {
       return false;
     } finally {
       this.stepping = undefined;
+    }
+  }
+
+  /** True while the isolate's heap (with memory outside it that counts) is under WARM_HEAP_SHARE of the limit. */
+  private roomToWarm(): boolean {
+    try {
+      const h = this.isolate.getHeapStatisticsSync() as { used_heap_size: number; externally_allocated_size?: number };
+      const used = h.used_heap_size + (h.externally_allocated_size ?? 0);
+      return used < this.limits.memoryLimitMb * 1048576 * WARM_HEAP_SHARE;
+    } catch {
+      return false;
     }
   }
 
