@@ -32,7 +32,7 @@ export function arrowMetadata(source: ByteSource, file: string): FilePart[] {
   const isFile = size >= 12 && MAGIC.every((m, i) => head[i] === m && tail[i] === m);
   if (!isFile) {
     // a stream (or not Arrow at all: refused by the reader from the first bytes)
-    for (let at = 0; at < size; ) {
+    for (let at = 0; at < size;) {
       const next = message(at, read);
       if (next === undefined) break;
       at = next;

@@ -110,7 +110,7 @@ export class ColumnWorkers {
           reject(err);
         }
       }, POLL_MS);
-        // a thread that fails to load its code (or crashes) says so at once, not after STALL_MS
+      // a thread that fails to load its code (or crashes) says so at once, not after STALL_MS
       const onEnd = () => {
         if (!p.slot.ended) return;
         clearInterval(timer);
@@ -261,9 +261,17 @@ export class ColumnWorkers {
  */
 function endedError(slot: Slot, file: string, caps: DecodeCaps): DataError {
   if (slot.ended?.outOfMemory)
-    return new DataError('DATA_TOO_LARGE', `${file}: decoding a column needed more than the ${slot.heapMb} MB decode heap`, {
-      hint: capHint('heapMb', caps, 'The column inflates to more than fits in memory (or is crafted to): split the file.'),
-    });
+    return new DataError(
+      'DATA_TOO_LARGE',
+      `${file}: decoding a column needed more than the ${slot.heapMb} MB decode heap`,
+      {
+        hint: capHint(
+          'heapMb',
+          caps,
+          'The column inflates to more than fits in memory (or is crafted to): split the file.',
+        ),
+      },
+    );
   return new DataError('DATA_DECODE_FAILED', `${file}: the column decoder thread ${slot.ended?.message ?? 'ended'}`, {
     hint: loaded(slot)
       ? 'The file is damaged or crafted to crash readers; write it again.'
