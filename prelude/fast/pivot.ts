@@ -9,11 +9,14 @@ import { JSONStringify, NativeMap } from '../intrinsics.js';
 import { keyCodesOf } from './groups.js';
 import type { KeyCodes } from './keyCodes.js';
 
-/** What the pivot's scan fills: distinct row/column keys and the backing rows of every cell. */
+/**
+ * What the pivot's scan fills: distinct row/column keys and the backing rows of every cell (in
+ * visiting order; a cell met once is a view of one placed array, not a copy).
+ */
 export interface Buckets {
   rowKeys: Map<string, unknown[]>;
   colKeys: Map<string, unknown[]>;
-  cells: Map<string, number[]>;
+  cells: Map<string, ArrayLike<number>>;
 }
 
 const keyOf = (v: unknown): unknown => (v instanceof Date ? `D${v.getTime()}` : v);
@@ -75,13 +78,22 @@ export function fastBuckets(
     const rk: Array<{ vals: unknown[]; key: string }> = [];
     const cks: Array<{ vals: unknown[]; key: string }> = [];
     const out: Buckets = { rowKeys: new NativeMap(), colKeys: new NativeMap(), cells: new NativeMap() };
+    const lists = new NativeMap<string, number[]>(); // the cells that take rows from several places
     const append = (k: string, part: Uint32Array) => {
-      const a = out.cells.get(k);
-      if (!a) {
-        out.cells.set(k, Array.from(part));
+      const a = lists.get(k);
+      if (a) {
+        for (let i = 0; i < part.length; i++) a.push(part[i]);
         return;
       }
-      for (let i = 0; i < part.length; i++) a.push(part[i]);
+      const was = out.cells.get(k);
+      if (!was) {
+        out.cells.set(k, part);
+        return;
+      }
+      const list = Array.from(was);
+      for (let i = 0; i < part.length; i++) list.push(part[i]);
+      lists.set(k, list);
+      out.cells.set(k, list);
     };
     for (const cell of order) {
       const a = (cell / C) | 0;
@@ -97,9 +109,14 @@ export function fastBuckets(
     if (rowMargins || colMargins) {
       // margins need the rows of several cells in row order: one more pass over the visited rows
       const push = (k: string, r: number) => {
-        const x = out.cells.get(k);
+        const x = lists.get(k);
         if (x) x.push(r);
-        else out.cells.set(k, [r]);
+        else {
+          const list = Array.from(out.cells.get(k) ?? []);
+          list.push(r);
+          lists.set(k, list);
+          out.cells.set(k, list);
+        }
       };
       for (let j = 0; j < m; j++) {
         const cell = cellOf[j];

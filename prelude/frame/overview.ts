@@ -17,13 +17,40 @@ export function sliceRows(
 ): ColumnTable {
   if (t.isGrouped()) return slice.call(t, start, end);
   if (start >= 0 && end >= 0 && end < t.numRows()) t = topRows(t, end) ?? t; // top-n, not a full sort
-  const idx = t.indices();
-  const n = idx.length;
+  const whole = !t.isFiltered() && !t.isOrdered();
+  // the whole table in storage order: position i is row i (no index array to build)
+  const idx = whole ? null : t.indices();
+  const n = idx ? idx.length : t.totalRows();
   const s = Math.max(0, start < 0 ? start + n : Math.min(start, n));
   const e = Math.min(n, Math.max(0, end < 0 ? end + n : end));
   const bits = new BitSet(t.totalRows());
-  for (let i = s; i < e; i++) bits.set(idx[i]);
-  return t.create({ filter: bits });
+  if (!idx) setRange(bits, s, e);
+  else for (let i = s; i < e; i++) bits.set(idx[i]);
+  const out = t.create({ filter: bits });
+  // the rows kept, ascending when `t` is not ordered: the index Arquero would find bit by bit when
+  // first asked (every column read and Series of the result asks); Arquero keeps it in `_index`
+  const holder = out as unknown as { _index?: Uint32Array | null };
+  if (!t.isOrdered() && holder._index === null && e > s) {
+    if (!idx) {
+      const rows = new Uint32Array(e - s);
+      for (let i = 0; i < rows.length; i++) rows[i] = s + i;
+      holder._index = rows;
+    } else holder._index = idx.slice(s, e);
+  }
+  return out;
+}
+
+/** Sets bits [s, e) of an Arquero BitSet a word at a time (row i is bit 0x80000000 >>> (i & 31) of word i >> 5). */
+function setRange(bits: BitSet, s: number, e: number): void {
+  const words = (bits as unknown as { _bits?: Uint32Array })._bits;
+  if (!(words instanceof Uint32Array) || words.length * 32 < e) {
+    for (let i = s; i < e; i++) bits.set(i);
+    return;
+  }
+  let i = s;
+  for (; i < e && i & 31; i++) bits.set(i);
+  for (; i + 32 <= e; i += 32) words[i >> 5] = 0xffffffff;
+  for (; i < e; i++) bits.set(i);
 }
 
 /** The first n rows (all but the last |n| when n < 0), like pandas; per group when grouped. @example award_data.head(3) */

@@ -6,7 +6,7 @@
  * row and column aggregated from the raw values.
  */
 import type { ColumnTable } from 'arquero';
-import { aggFn } from './aggFuncs.js';
+import { AGG_FUNCS, aggFn } from './aggFuncs.js';
 import { assertTable, dtypeOf, isNull, isNumericDtype, newTable, resolveColumns } from './common.js';
 import { compareKeys } from './groupAgg.js';
 import { formatDate } from '../format/cells.js';
@@ -59,13 +59,14 @@ export function pivot_table(
   const fast = fastBuckets(t, idx, ckeys, Boolean(o.margins) || ckeys.length === 0, Boolean(o.margins));
   const rowKeys = fast?.rowKeys ?? new Map<string, unknown[]>();
   const colKeys = fast?.colKeys ?? new Map<string, unknown[]>();
-  const cells = fast?.cells ?? new Map<string, number[]>();
+  const plainCells = new Map<string, number[]>();
+  const cells: ReadonlyMap<string, ArrayLike<number>> = fast?.cells ?? plainCells;
   const icols = idx.map((c) => t.column(c)!);
   const ccols = ckeys.map((c) => t.column(c)!);
   const push = (k: string, r: number) => {
-    const a = cells.get(k);
+    const a = plainCells.get(k);
     if (a) a.push(r);
-    else cells.set(k, [r]);
+    else plainCells.set(k, [r]);
   };
   if (!fast) {
     t.scan((r) => {
@@ -102,11 +103,14 @@ export function pivot_table(
         const full = [funcs.length > 1 ? f.name : '', ckeys.length && vals.length > 1 ? v : '', name]
           .filter(Boolean)
           .join('_');
+        // a named aggregation (not a function of the same name) reads the rows without their values
+        const builtin = f.fn === AGG_FUNCS[f.name];
         out[full] = rows.map(([rs]) => {
           const rr = cells.get(`${rs}|${cs}`);
           if (!rr) return o.fill_value ?? null;
-          const fast = typed ? typedAgg(f.name, typed.values, typed.valid, rr) : undefined;
-          return fast !== undefined ? fast : f.fn(rr.map((r) => vcol.at(r)));
+          if (builtin && f.name === 'size') return rr.length;
+          const fast = typed && builtin ? typedAgg(f.name, typed.values, typed.valid, rr) : undefined;
+          return fast !== undefined ? fast : f.fn(Array.from(rr, (r) => vcol.at(r)));
         });
         if (!names.includes(full)) names.push(full);
       }
@@ -124,9 +128,8 @@ function typedAgg(
   name: string,
   values: Float64Array,
   valid: Uint8Array,
-  rr: readonly number[],
+  rr: ArrayLike<number>,
 ): number | null | undefined {
-  if (name === 'size') return rr.length;
   if (name !== 'sum' && name !== 'mean' && name !== 'count' && name !== 'min' && name !== 'max') return undefined;
   let sum = 0;
   let n = 0;

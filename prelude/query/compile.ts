@@ -92,42 +92,71 @@ function constantTest(op: string, x: number | string): (v: unknown) => boolean {
   }
 }
 
-/** The fast form of `column op constant`, or undefined when coercion may apply (dates). */
+/** `date column op 'date string'`: the string parsed once; undefined for any other comparison. */
 function constantComparison(t: ColumnTable, node: Extract<Node, { type: 'cmp' }>, l: RowFn): RowFn | undefined {
   const { left, right, op } = node;
-  if (right.type !== 'lit' || !(typeof right.value === 'number' || typeof right.value === 'string')) return undefined;
-  const isDate = left.type === 'col' && dtypeOf(t, left.name) === 'date';
-  if (isDate && typeof right.value === 'string') {
-    const d = to_datetime(right.value) as Date | null;
-    if (d === null) return undefined;
-    const f = constantTest(op, d.getTime());
-    return (r) => {
-      const v = l(r);
-      return v instanceof Date ? f(v.getTime()) : op === '!=';
+  if (right.type !== 'lit' || typeof right.value !== 'string') return undefined;
+  if (left.type !== 'col' || dtypeOf(t, left.name) !== 'date') return undefined;
+  const d = to_datetime(right.value) as Date | null;
+  if (d === null) return undefined;
+  const f = constantTest(op, d.getTime());
+  return (r) => {
+    const v = l(r);
+    return v instanceof Date ? f(v.getTime()) : op === '!=';
+  };
+}
+
+/** The constant list behind `n` (a list literal, or an @variable holding an array, Set or Series), or null. */
+function constantList(n: Node, c: (n: Node) => RowFn, vars: (name: string, at: number) => unknown): unknown[] | null {
+  if (n.type === 'list') return n.items.map((i) => c(i)(0));
+  if (n.type === 'var') {
+    const v = vars(n.name, n.at);
+    return Array.isArray(v)
+      ? v
+      : v instanceof Set
+        ? [...v]
+        : v && typeof v === 'object' && typeof (v as { tolist?: unknown }).tolist === 'function'
+          ? (v as { tolist(): unknown[] }).tolist()
+          : null;
+  }
+  return null;
+}
+
+/**
+ * A comparison as a test of its left side's value, when the right side is a constant: membership
+ * in a list (`in`, `not in`, `==`/`!=` against a list) or `column op number|string` on a column
+ * that is not of dates. undefined otherwise (the caller compiles the comparison per row). Both
+ * compile() and the typed masks of query.ts test values through it, so they answer alike.
+ */
+export function constantValueTest(
+  src: string,
+  node: Extract<Node, { type: 'cmp' }>,
+  t: ColumnTable,
+  vars: (name: string, at: number) => unknown,
+): ((v: unknown) => boolean) | undefined {
+  const c = (n: Node): RowFn => compile(src, n, t, vars);
+  const list =
+    node.op === 'in' || node.op === 'not in' || node.op === '==' || node.op === '!='
+      ? constantList(node.right, c, vars)
+      : null;
+  if (list) {
+    const set = new Set(list.map(keyOf));
+    const negate = node.op === 'not in' || node.op === '!=';
+    return (v) => {
+      const hit = !isNull(v) && set.has(keyOf(v));
+      return negate ? !hit : hit;
     };
   }
-  if (isDate || left.type !== 'col') return undefined;
-  const f = constantTest(op, right.value);
-  return (r) => f(l(r));
+  if (node.op === 'in' || node.op === 'not in') return undefined;
+  const { left, right, op } = node;
+  if (right.type !== 'lit' || !(typeof right.value === 'number' || typeof right.value === 'string')) return undefined;
+  if (left.type !== 'col' || dtypeOf(t, left.name) === 'date') return undefined;
+  return constantTest(op, right.value);
 }
 
 /** Compiles `node` for table `t`; `vars` resolves @names. */
 export function compile(src: string, node: Node, t: ColumnTable, vars: (name: string, at: number) => unknown): RowFn {
   const c = (n: Node): RowFn => compile(src, n, t, vars);
-  const constant = (n: Node): unknown[] | null => {
-    if (n.type === 'list') return n.items.map((i) => c(i)(0));
-    if (n.type === 'var') {
-      const v = vars(n.name, n.at);
-      return Array.isArray(v)
-        ? v
-        : v instanceof Set
-          ? [...v]
-          : v && typeof v === 'object' && typeof (v as { tolist?: unknown }).tolist === 'function'
-            ? (v as { tolist(): unknown[] }).tolist()
-            : null;
-    }
-    return null;
-  };
   switch (node.type) {
     case 'lit': {
       const v = node.value;
@@ -170,17 +199,8 @@ export function compile(src: string, node: Node, t: ColumnTable, vars: (name: st
     }
     case 'cmp': {
       const l = c(node.left);
-      const list =
-        node.op === 'in' || node.op === 'not in' || node.op === '==' || node.op === '!=' ? constant(node.right) : null;
-      if (list) {
-        const set = new Set(list.map(keyOf));
-        const negate = node.op === 'not in' || node.op === '!=';
-        return (r) => {
-          const v = l(r);
-          const hit = !isNull(v) && set.has(keyOf(v));
-          return negate ? !hit : hit;
-        };
-      }
+      const test = constantValueTest(src, node, t, vars);
+      if (test) return (r) => test(l(r));
       if (node.op === 'in' || node.op === 'not in')
         throw querySyntaxError(src, 0, `'${node.op}' needs a list such as ['a', 'b'] or an @variable holding an array`);
       const fast = constantComparison(t, node, l);

@@ -3,10 +3,12 @@
  * predicate over the table's columns; the rows where it is true are kept with a filter bitmap (no
  * row copy), the same path as `t.filter(mask)`.
  */
-import { BitSet, type ColumnTable } from 'arquero';
+import type { ColumnTable } from 'arquero';
 import { GuestError } from '../errors/guestError.js';
+import { rowsWhere } from '../series/filterByMask.js';
 import { compile } from './compile.js';
 import { parseQuery, type Node } from './parse.js';
+import { typedLeafMask } from './typedMask.js';
 
 /** Options of query(). */
 export interface QueryOptions {
@@ -43,10 +45,7 @@ export function query(t: ColumnTable, expr: unknown, options: QueryOptions = {})
   // the whole table in storage order needs no index array: position i is row i
   const idx = !t.isFiltered() && !t.isOrdered() ? null : (t.indices() as Uint32Array);
   const n = idx ? idx.length : t.totalRows();
-  const bits = maskOf(ast, expr, t, vars, idx, n);
-  const keep = new BitSet(t.totalRows());
-  for (let i = 0; i < n; i++) if (bits[i]) keep.set(idx ? idx[i] : i);
-  return t.create({ filter: keep });
+  return rowsWhere(t, maskOf(ast, expr, t, vars, idx, n));
 }
 
 /**
@@ -71,6 +70,12 @@ function maskOf(
       for (let i = 0; i < n; i++) if (bits[i] === want) bits[i] = rb[i];
       return bits;
     }
+    const typed = typedLeafMask(src, node.right, t, vars, idx, n);
+    if (typed) {
+      // a comparison on typed arrays has no side effect: computed for every row, kept where needed
+      for (let i = 0; i < n; i++) if (bits[i] === want) bits[i] = typed[i]!;
+      return bits;
+    }
     const right = compile(src, node.right, t, vars);
     for (let i = 0; i < n; i++) if (bits[i] === want) bits[i] = right(idx ? idx[i] : i) === true ? 1 : 0;
     return bits;
@@ -80,6 +85,8 @@ function maskOf(
     for (let i = 0; i < n; i++) bits[i] ^= 1;
     return bits;
   }
+  const typed = typedLeafMask(src, node, t, vars, idx, n);
+  if (typed) return typed;
   const fn = compile(src, node, t, vars);
   const bits = new Uint8Array(n);
   for (let i = 0; i < n; i++) {

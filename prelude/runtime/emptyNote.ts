@@ -35,6 +35,7 @@ function lastStatement(code: string, async: boolean): Node | undefined {
     return undefined;
   }
   let last = body[body.length - 1];
+  if (!async && body.length === 2 && last?.type === 'BlockStatement') last = unwrapLocals(last, code) ?? last;
   if (async && last?.type === 'ExpressionStatement') {
     // the runtime's wrapper: (async () => { ...; return (<last expression>) })()
     const fn = (last.expression as Node).callee as Node | undefined;
@@ -49,6 +50,23 @@ function lastStatement(code: string, async: boolean): Node | undefined {
       };
   }
   return last;
+}
+
+/**
+ * The user's last statement inside the host's top-level-locals wrapper
+ * (src/runtime/prepare/localize.ts): `var ...;{const $sbtLocals=[...];{let ...;try{` on the first
+ * line, the user's code from the second, `}catch(...){...}const ...;}}` after it.
+ */
+function unwrapLocals(block: Node, code: string): Node | undefined {
+  const [decl, inner] = block.body as Node[];
+  const id = (decl?.declarations as { id: { name?: string } }[] | undefined)?.[0]?.id.name;
+  if (decl?.type !== 'VariableDeclaration' || !id?.startsWith('$sbtLocals') || inner?.type !== 'BlockStatement')
+    return undefined;
+  const tried = (inner.body as Node[])[1];
+  if (tried?.type !== 'TryStatement') return undefined;
+  const userStart = code.indexOf('\n') + 1;
+  const stmts = ((tried.block as Node).body as Node[]).filter((s) => s.start >= userStart);
+  return stmts[stmts.length - 1];
 }
 
 /** "did you mean" for `name.prop` when `name` is a global table. */

@@ -68,6 +68,24 @@ export class Series {
     return s;
   }
 
+  /**
+   * A mask whose bytes are built by `make` the first time they are read, with its count of true
+   * values known now (so `sum()`/`mean()` of it read no byte).
+   */
+  static lazyBools(make: () => Uint8Array, trues: number, like: Series): Series {
+    let bits: Uint8Array | null = null;
+    const get = (): Uint8Array => (bits ??= make());
+    const s = new Series((i) => get()[i] === 1, like.length, like.name, like.labels, null, 'boolean');
+    s.view = {
+      kind: 'bool',
+      get bits() {
+        return get();
+      },
+      trues,
+    };
+    return s;
+  }
+
   /** Numbers in a Float64Array (`valid[i] === 0` is missing, as null), with the labels of `like`. */
   static numbers(
     values: Float64Array,

@@ -10,6 +10,7 @@
  */
 import { chainable, chainColumn, chainScalar, type BinaryOp } from './numberChain.js';
 import { Series } from './Series.js';
+import { presentCount } from './fastReduce.js';
 import { numView, typedOf } from './typed.js';
 
 /**
@@ -134,27 +135,38 @@ export function missingMask(s: Series, missing: 0 | 1): Series | undefined {
   // dates stay on the per-value path: an invalid Date there is a value, not a missing one
   if (!t || (t.kind !== 'num' && t.kind !== 'dict') || (t.kind === 'num' && t.type === 'date')) return undefined;
   const n = s.length;
-  const bits = new Uint8Array(n);
   const flip = missing ^ 1;
   if (t.kind === 'dict') {
+    const bits = new Uint8Array(n);
     const { codes, rows } = t;
     for (let i = 0; i < n; i++) bits[i] = +(codes[rows ? rows[i]! : i]! < 0) ^ flip;
     return Series.bools(bits, s);
   }
-  const { values, valid, rows } = t;
-  if (!rows && valid !== null) {
-    for (let i = 0; i < n; i++) {
-      const a = values[i]!;
-      bits[i] = (+(valid[i] !== 0) & +(a === a)) ^ missing;
+  const view = t;
+  const { values, valid, rows } = view;
+  const build = (): Uint8Array => {
+    const out = new Uint8Array(n);
+    if (!rows && valid !== null) {
+      for (let i = 0; i < n; i++) {
+        const a = values[i]!;
+        out[i] = (+(valid[i] !== 0) & +(a === a)) ^ missing;
+      }
+      return out;
     }
-    return Series.bools(bits, s);
+    for (let i = 0; i < n; i++) {
+      const r = rows ? rows[i]! : i;
+      const a = values[r]!;
+      out[i] = ((valid === null ? 1 : +(valid[r] !== 0)) & +(a === a)) ^ missing;
+    }
+    return out;
+  };
+  // storage order: the count of present values is the column's (kept for the session), so a count
+  // of the mask reads no byte, and the bytes are built only when something reads them
+  if (!rows) {
+    const present = presentCount(view, n);
+    return Series.lazyBools(build, missing ? n - present : present, s);
   }
-  for (let i = 0; i < n; i++) {
-    const r = rows ? rows[i]! : i;
-    const a = values[r]!;
-    bits[i] = ((valid === null ? 1 : +(valid[r] !== 0)) & +(a === a)) ^ missing;
-  }
-  return Series.bools(bits, s);
+  return Series.bools(build(), s);
 }
 
 /**

@@ -74,6 +74,11 @@ function sumInPlace(s: Series, v: NumView): [number, number] | undefined {
   return [sum, count];
 }
 
+/** How many values of a numeric view are present and not NaN (a whole column's count is kept for the session). */
+export function presentCount(v: NumView, n: number): number {
+  return dense(v, n).length;
+}
+
 /** The present values as a fresh Float64Array (the caller may sort it), or undefined. */
 export function presentNumbers(s: Series): Float64Array | undefined {
   const c = pendingChain(s);
@@ -88,6 +93,7 @@ export function fastSum(s: Series): number | undefined {
   if (c) return chainSumCount(c)[0];
   const t = typedOf(s);
   if (t && t.kind === 'bool') {
+    if (t.trues !== undefined) return t.trues;
     let c = 0;
     const b = t.bits;
     for (let i = 0; i < b.length; i++) c += b[i]!;
@@ -108,7 +114,7 @@ export function fastSumCount(s: Series): [number, number] | undefined {
   const c = pendingChain(s);
   if (c) return chainSumCount(c);
   const t = typedOf(s);
-  if (t && t.kind === 'bool') return [fastSum(s)!, t.bits.length];
+  if (t && t.kind === 'bool') return [fastSum(s)!, s.length];
   const v = numView(s);
   if (!v) return undefined;
   const direct = sumInPlace(s, v);
@@ -187,7 +193,7 @@ export function fastCount(s: Series): number | undefined {
   if (c) return chainSumCount(c)[1];
   const t = typedOf(s);
   if (!t) return undefined;
-  if (t.kind === 'bool') return t.bits.length;
+  if (t.kind === 'bool') return s.length;
   if (t.kind === 'dict') {
     let c = 0;
     const { codes, rows } = t;

@@ -19,22 +19,18 @@ export function filterByMask(t: ColumnTable, mask: Series | readonly unknown[], 
       "Build the mask with a comparison: t['Award Amount'].gt(1e6), t.Agency.eq('DOD'), t.Phase.isin([...]), t['Award Title'].str.contains('x').",
     );
   }
-  const keep = new BitSet(t.totalRows());
   const bits = m.view?.kind === 'bool' ? m.view.bits : null;
-  if (!t.isFiltered() && !t.isOrdered() && m.length === t.totalRows()) {
+  const whole = !t.isFiltered() && !t.isOrdered();
+  if (bits && m.length === (whole ? t.totalRows() : t.numRows())) return rowsWhere(t, bits);
+  const keep = new BitSet(t.totalRows());
+  if (whole && m.length === t.totalRows()) {
     // the whole table in storage order: position i is row i (no index array)
-    if (!bits) {
-      for (let i = 0; i < m.length; i++) if (m.at0(i) === true) keep.set(i);
-      return t.create({ filter: keep });
-    }
-    setWords(keep, bits);
-    return withIndex(t.create({ filter: keep }), bits);
+    for (let i = 0; i < m.length; i++) if (m.at0(i) === true) keep.set(i);
+    return t.create({ filter: keep });
   }
   const idx = t.indices() as Uint32Array;
   if (m.length === idx.length) {
-    if (bits) {
-      for (let i = 0; i < idx.length; i++) if (bits[i]) keep.set(idx[i]);
-    } else for (let i = 0; i < idx.length; i++) if (m.at0(i) === true) keep.set(idx[i]);
+    for (let i = 0; i < idx.length; i++) if (m.at0(i) === true) keep.set(idx[i]);
   } else if (m.labels || m.length === t.totalRows()) {
     const byLabel = new Map<number, boolean>();
     for (let i = 0; i < m.length; i++) byLabel.set(m.label(i), m.get(i) === true);
@@ -49,6 +45,22 @@ export function filterByMask(t: ColumnTable, mask: Series | readonly unknown[], 
   } else {
     throw lengthError(where, m.length, idx.length);
   }
+  return t.create({ filter: keep });
+}
+
+/**
+ * The rows of `t` whose byte in `bits` (one per visible row, in table order) is 1, as a filter
+ * bitmap. The whole table in storage order fills the bitmap 32 rows at a time and gets its row
+ * index from the bytes at once.
+ */
+export function rowsWhere(t: ColumnTable, bits: Uint8Array): ColumnTable {
+  const keep = new BitSet(t.totalRows());
+  if (!t.isFiltered() && !t.isOrdered()) {
+    setWords(keep, bits);
+    return withIndex(t.create({ filter: keep }), bits);
+  }
+  const idx = t.indices() as Uint32Array;
+  for (let i = 0; i < idx.length; i++) if (bits[i]) keep.set(idx[i]);
   return t.create({ filter: keep });
 }
 

@@ -63,7 +63,14 @@ export function pendingChain(s: Series): Chain | undefined {
   return chains.get(s);
 }
 
-const step = (op: Op, b = NaN, c = NaN): Step => ({ op, b, c, other: null, acc: 0, running: false });
+const step = (op: Op, b = NaN, c = NaN, other: NumView | null = null): Step => ({
+  op,
+  b,
+  c,
+  other,
+  acc: 0,
+  running: false,
+});
 
 /** `s op b` (b a number, not NaN) as a lazy Series; undefined without a numeric view. */
 export function chainScalar(s: Series, op: BinaryOp, b: number): Series | undefined {
@@ -73,7 +80,7 @@ export function chainScalar(s: Series, op: BinaryOp, b: number): Series | undefi
 /** `s op other` position by position (`other` a number Series of the same length); undefined without views. */
 export function chainColumn(s: Series, op: BinaryOp, other: Series): Series | undefined {
   const v = numView(other);
-  return v ? extend(s, { ...step(op), other: v }) : undefined;
+  return v ? extend(s, step(op, NaN, NaN, v)) : undefined;
 }
 
 /** Missing and NaN replaced by `value`. */
@@ -176,8 +183,12 @@ function baseAt(base: NumView, i: number): number {
   return base.valid === null || base.valid[r] !== 0 ? base.values[r]! : NaN;
 }
 
-/** X[0..len) = the lagged difference (or change) at [start, start + len): NaN unless both sides are numbers. */
-function loadLag(c: Chain, start: number, len: number): void {
+/**
+ * X[0..len) = the lagged difference (or change) at [start, start + len): NaN unless both sides are
+ * numbers (NaN on either side gives NaN); with `presence`, P[k] = 1 where both sides are numbers
+ * (materialise tells a present NaN, Infinity - Infinity, from a missing value).
+ */
+function loadLag(c: Chain, start: number, len: number, presence = false): void {
   const { periods, pct } = c.lag!;
   load(c.base, start, len);
   // Y[k] = the value `periods` positions back (NaN outside the Series), loaded in one run
@@ -190,26 +201,46 @@ function loadLag(c: Chain, start: number, len: number): void {
     Y.fill(NaN, k1, len);
     load(c.base, from + k0, k1 - k0, k0 ? Y.subarray(k0) : Y);
   }
-  for (let k = 0; k < len; k++) {
-    const a = X[k]!;
-    const b = Y[k]!;
-    // the eager diff needs both present and not NaN; NaN in either gives NaN here
-    const both = +(a === a) & +(b === b);
-    X[k] = both ? (pct ? a / b - 1 : a - b) : NaN;
-    P[k] = both;
+  if (presence)
+    for (let k = 0; k < len; k++) {
+      const a = X[k]!;
+      const b = Y[k]!;
+      P[k] = +(a === a) & +(b === b);
+    }
+  if (pct) for (let k = 0; k < len; k++) X[k] = X[k]! / Y[k]! - 1;
+  else for (let k = 0; k < len; k++) X[k] = X[k]! - Y[k]!;
+}
+
+// a column's values with its missing positions as NaN, kept per column for the session (by its
+// Float64Array) so a block loads with one copy instead of a test per value; only for columns of up
+// to 1M rows (8 MB of copy, counted in the session's memory): longer ones test per value
+const nanFilledCache = new NativeWeakMap<Float64Array, Float64Array>();
+const NAN_FILLED_MAX = 1 << 20;
+
+function nanFilled(values: Float64Array, valid: Uint8Array): Float64Array | null {
+  const n = values.length;
+  if (n > NAN_FILLED_MAX || valid.length !== n) return null;
+  let out = nanFilledCache.get(values);
+  if (!out) {
+    out = new Float64Array(n);
+    for (let i = 0; i < n; i++) out[i] = valid[i] !== 0 ? values[i]! : NaN;
+    nanFilledCache.set(values, out);
   }
+  return out;
 }
 
 /** X[0..len) (or `to`) = the view's values at positions [start, start + len), missing as NaN. */
 function load(base: NumView, start: number, len: number, to: Float64Array = X): void {
   const { values, valid, rows } = base;
-  if (rows)
+  const filled = !rows && valid ? nanFilled(values, valid) : null;
+  if (filled) to.set(filled.subarray(start, start + len));
+  else if (!rows && !valid) to.set(values.subarray(start, start + len));
+  else if (rows)
     for (let k = 0; k < len; k++) {
       const r = rows[start + k]!;
       to[k] = valid === null || valid[r] !== 0 ? values[r]! : NaN;
     }
-  else if (valid) for (let k = 0; k < len; k++) to[k] = valid[start + k] !== 0 ? values[start + k]! : NaN;
-  else for (let k = 0; k < len; k++) to[k] = values[start + k]!;
+  else for (let k = 0; k < len; k++) to[k] = valid![start + k] !== 0 ? values[start + k]! : NaN;
 }
 
 // 1.5 * 2 ** 52: adding then subtracting it rounds a double of magnitude under 2 ** 51 to an
@@ -386,7 +417,7 @@ function materialise(c: Chain): { values: Float64Array; valid: Uint8Array | null
   let all = 1;
   for (let start = 0; start < n; start += BLOCK) {
     const len = Math.min(BLOCK, n - start);
-    if (c.lag) loadLag(c, start, len);
+    if (c.lag) loadLag(c, start, len, true);
     else {
       for (let k = 0; k < len; k++) {
         const r = rows ? rows[start + k]! : start + k;

@@ -9,6 +9,7 @@ import { scanContains, scanLengths, typedOf } from './typed.js';
 import { contains, type ContainsOptions } from '../frame/strings.js';
 import { codePoints, countsLike, countText, mapText, maskLike } from './mapText.js';
 import type { Series } from './Series.js';
+import { pickCodes, splitCodes } from './splitCodes.js';
 
 type S = Series;
 
@@ -162,30 +163,30 @@ export class StringMethods {
         'Take parts with s.str.split(sep).str.get(i), one column at a time.',
       );
     const n = opts?.n;
-    return this.s.mapValues(
-      (v) => {
-        if (isNull(v)) return null;
-        const parts =
-          sep === undefined || sep === null
-            ? String(v).trim().split(/\s+/)
-            : String(v).split(sep instanceof RegExp ? sep : String(sep));
-        return n !== undefined && n >= 0 && parts.length > n + 1
-          ? [...parts.slice(0, n), parts.slice(n).join(String(sep))]
-          : parts;
-      },
-      this.s.name,
-      'object',
+    const splitOne = (v: string): string[] => {
+      const parts =
+        sep === undefined || sep === null ? v.trim().split(/\s+/) : v.split(sep instanceof RegExp ? sep : String(sep));
+      return n !== undefined && n >= 0 && parts.length > n + 1
+        ? [...parts.slice(0, n), parts.slice(n).join(String(sep))]
+        : parts;
+    };
+    return (
+      splitCodes(this.s, splitOne) ??
+      this.s.mapValues((v) => (isNull(v) ? null : splitOne(String(v))), this.s.name, 'object')
     );
   }
   /** Element i of each list (after split) or character i of each string; missing when out of range. */
   get(i: unknown) {
     const k = Number(i);
-    return this.s.mapValues((v) => {
-      if (isNull(v)) return null;
+    const pick = (v: unknown) => {
       const seq = Array.isArray(v) ? v : [...String(v)];
-      const x = seq[k < 0 ? seq.length + k : k];
+      const x: unknown = seq[k < 0 ? seq.length + k : k];
       return x === undefined ? null : x;
-    });
+    };
+    return (
+      pickCodes(this.s, pick as (v: string | readonly string[]) => string | null) ??
+      this.s.mapValues((v) => (isNull(v) ? null : pick(v)))
+    );
   }
   slice(start?: unknown, stop?: unknown) {
     return str(

@@ -31,6 +31,8 @@ export interface DictView {
 export interface BoolView {
   kind: 'bool';
   bits: Uint8Array;
+  /** How many bytes are 1, when known without reading `bits` (isna/notna of a number column). */
+  trues?: number;
 }
 /** Text: `forEach` visits every position with its string or null, reading whole pages at a time. */
 export interface TextView {

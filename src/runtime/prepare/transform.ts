@@ -1,4 +1,5 @@
 import * as acorn from 'acorn';
+import { planLocals } from './localize.js';
 
 /** How the guest should evaluate a program (see docs/architecture.md, `execute`). */
 export interface PreparedCode {
@@ -27,6 +28,8 @@ const PARSE_OPTIONS: acorn.Options = {
  * Prepare user code for notebook semantics:
  * - top-level `const`/`let` become `var` (same length, so positions hold) so a session can
  *   re-run a cell that declares the same name, and the binding persists to the next run;
+ * - in a synchronous script, those a top-level loop uses run as true locals instead when nothing
+ *   else can see them during the run, written back to the globals at its end (localize.ts);
  * - code with top-level `await` or `return` is wrapped in an async IIFE on one added line; its
  *   top-level declarations are hoisted to globals and its last expression statement is returned.
  * Assumes the code parses (the policy check runs first). Pass the policy check's program
@@ -41,6 +44,15 @@ export function prepareCode(source: string, parsed?: acorn.Program): PreparedCod
   const resultName = !found.returns && (found.assignsResult || body.some(declaresResult));
   const edits: Edit[] = [];
   if (!needsAsync) {
+    // top-level names a loop uses run as block-scoped locals, written back at the end (localize.ts)
+    const plan = planLocals(program, source, resultName);
+    if (plan)
+      return {
+        code: `${plan.prefix}\n${applyEdits(source, plan.edits)}\n${plan.suffix}`,
+        async: false,
+        lineOffset: 1,
+        resultName,
+      };
     for (const s of body) if (s.type === 'VariableDeclaration' && s.kind !== 'var') edits.push(keywordToVar(s));
     return { code: applyEdits(source, edits), async: false, lineOffset: 0, resultName };
   }

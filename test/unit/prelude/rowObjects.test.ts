@@ -193,6 +193,22 @@ describe('tolist() and row loops', () => {
     expect((r.value as boolean[]).every(Boolean), JSON.stringify(r.value)).toBe(true);
   });
 
+  test('a loop over the table gets fresh rows: changes, early exits and nesting stay apart', async () => {
+    const r = await h.run(`{
+      const t = award_data.select('Agency', 'Award Amount');
+      const first = [];
+      for (const row of t) { first.push(row); row.Agency = 'changed'; row.extra = 1; delete row['Award Amount']; }
+      let early = 0;
+      for (const row of t) { if (++early === 3) break; }
+      const pairs = [];
+      for (const a of t) for (const b of t) if (pairs.length < 3) pairs.push(a !== b);
+      const spread = [...t], from = Array.from(t);
+      [first.every(row => row.Agency === 'changed'), same(t, spread), same(t, from), same(t, t.objects()),
+       spread[0] !== from[0], early, pairs]
+    }`);
+    expect(r.value, r.error?.message).toEqual([true, 8, 8, 8, true, 3, [true, true, true]]);
+  });
+
   test('changed row arrays are rebuilt', async () => {
     const r = await h.run(`{
       const a = award_data.tolist(); a[0].push(1); a[1][0] = 'X'; a[2].length = 1; a[3].reverse();

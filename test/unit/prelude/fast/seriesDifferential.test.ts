@@ -116,6 +116,10 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
         "(X) => [X.T.str.lower().tolist(), X.K1.str.upper().tolist(), X.T.str.startswith('Q').sum(), X.K1.str.endswith(['b', 'I']).tolist()]",
         "(X) => [X.T.str.count('a').tolist(), X.T.str.find('y').tolist(), X.K1.str.strip().value_counts(), X.T.str.len().max()]",
         "(X) => X.filter(X.K2.eq('x')).orderby('V').T.str.contains('😀').tolist()",
+        // split and get on codes: once per distinct string, new codes after get
+        "(X) => [X.K1.str.split(' ').tolist(), X.K1.str.split('|').str.get(0).tolist(), X.K1.str.split().str.get(-1).value_counts(), X.K1.str.split('a', { n: 1 }).str.get(1).nunique(), X.K1.str.get(0).tolist(), X.K1.str.get(-1).nunique({ dropna: false })]",
+        "(X) => { const p = X.K1.str.split('|'); const first = p.tolist(); const g = X.K1.str.split('|').str.get(0); return [first, g.tolist(), g.value_counts(), g.str.get(0).tolist(), g.isna().sum(), g.eq('a').sum(), g.index, X.filter(X.Y.gt(0)).orderby('V').K1.str.split('a').str.get(1).tolist()]; }",
+        "(X) => { const p = X.K1.str.split(' '); const v = p.values; if (v.length && v[0]) v[0][0] = 'changed'; return [p.str.get(0).tolist(), p.tolist(), X.K1.str.split(/[|é]/).str.get(1).tolist(), X.T.str.split(' ').str.get(0).nunique(), X.K1.str.split('').str.get(2).tolist()]; }",
       ]),
     ).toEqual([]);
   }, 180_000);
@@ -221,6 +225,8 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
         // diff and pct_change start a chain: both sides present and not NaN; any periods
         '(X) => [X.V.diff().abs().sum(), X.V.diff().tolist(), X.V.diff(2).max(), X.V.diff(-1).tolist(), X.V.diff(0).count(), X.Y.pct_change().tolist(), X.Y.pct_change().mean(), X.V.diff().fillna(0).tolist()]',
         "(X) => { const F = X.filter(X.K2.ne('x')).orderby('Y'); return [F.V.diff().sum(), F.V.diff(3).tolist(), F.Y.pct_change(-2).abs().nunique(), F.V.mul(2).diff().tolist()]; }",
+        // a base holding infinities (a chain read once, then lagged): Infinity - Infinity is a present NaN
+        '(X) => { const c = X.V.div(0); c.tolist(); const d = c.diff(); return [d.tolist(), d.count(), d.fillna(7).tolist(), c.pct_change().tolist(), c.diff().abs().sum(), d.isna().sum()]; }',
         // mode of dictionary text (codes counted), also filtered; cumsum of numbers
         '(X) => [X.K1.mode(), X.K2.mode(), X.filter(X.Y.gt(0)).K1.mode(), X.V.mode(), X.V.cumsum().tolist(), X.filter(X.Y.gt(0)).Y.cumsum().max()]',
         // s[mask] / s.filter(mask) on numbers: values, missing, labels, dtype, a reduction after it
@@ -234,6 +240,80 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
       ]),
     ).toEqual([]);
   }, 300_000);
+  test('isna/notna counted without their bytes, and read every other way', async () => {
+    expect(
+      await diff([
+        '(X) => [X.V.isna().sum(), X.V.notna().sum(), X.V.isna().mean(), X.V.notna().mean(), X.V.isna().count(), X.Y.notna().sum(), X.D.isna().sum()]',
+        '(X) => { const m = X.V.isna(); const k = m.sum(); return [k, m.tolist(), m.sum(), X[m].numRows(), X[X.V.notna()].V.sum(), m.not().sum(), m.and(X.Y.isna()).sum()]; }',
+        "(X) => [X.V.mul(2).isna().sum(), X.V.div(X.Y).notna().sum(), X.V.div(X.Y).isna().tolist(), X.filter(X.Y.gt(0)).V.isna().sum(), X.orderby(aq.desc('Y')).V.notna().tolist()]",
+      ]),
+    ).toEqual([]);
+  }, 180_000);
+  test('query comparisons on codes and typed arrays give the per-row answers', async () => {
+    const q = (expr: string) => `(X) => X.query(${JSON.stringify(expr)})`;
+    expect(
+      await diff([
+        q("K1 == 'a' and V >= 0"),
+        q('V < 1.5 or Y > 2'),
+        q("K2 != 'x'"),
+        q('not (V <= 0)'),
+        q("K1 in ['a', '😀', 'null', ''] and not K2 == 'y'"),
+        q("K1 not in ['a'] or V == 0"),
+        q('V == 0 and V != -0.0'),
+        q('V != 0'),
+        q("V > 'abc' or K1 > 'b'"),
+        q("K1 <= 'Phase I' and Y >= -1"),
+        q('Y == 2 or V > -1e6 and V < 1e6'),
+        q("D > '1975-01-01' and A == 'x'"),
+        "(X) => X.filter(X.Y.gt(0)).orderby(aq.desc('V')).query(\"V > 0 or K1 == 'b'\")",
+        "(X) => X.filter(X.K2.ne('x')).query('Y != 1 and Y in [0, 2, 3]').V.tolist()",
+        "(X) => X.query(\"K2 == 'x'\").query('V >= 0').numRows()",
+      ]),
+    ).toEqual([]);
+  }, 180_000);
+  test('crosstab and pivot_table counts and sums on codes, named functions left alone', async () => {
+    expect(
+      await diff([
+        "(X) => [crosstab(X, 'K1', 'K2'), crosstab(X, 'K2', 'Y'), crosstab(X, 'K1', 'K2', { normalize: 'index' })]",
+        "(X) => [crosstab(X.filter(X.Y.gt(0)), 'K2', 'K1'), crosstab(X, 'K1', 'A', { values: 'V', aggfunc: 'mean' })]",
+        "(X) => X.pivot_table({ index: 'K1', columns: 'K2', values: 'T', aggfunc: 'size', fill_value: 0 })",
+        "(X) => X.pivot_table({ index: 'K2', columns: 'K1', values: 'V', aggfunc: ['sum', 'count', 'min'], margins: true })",
+        "(X) => X.pivot_table({ index: 'K2', columns: 'A', values: 'V', aggfunc: function sum(vs) { return vs.length; } })",
+        "(X) => X.pivot_table({ index: 'K1', columns: 'K2', values: 'V', aggfunc: function size(vs) { return vs.filter((v) => v !== null).length; } })",
+      ]),
+    ).toEqual([]);
+  }, 180_000);
+  test('slice keeps the rows an array slice keeps (bitmap filled by words, row index given), and concat of slices', async () => {
+    // each expression compares the slice with the arrays sliced, so it is true on both paths when right
+    const SLICE_REF = `var __sliced = (X, s, e) => {
+      const a = X.slice(s, e);
+      const want = __dump(aq.table(Object.fromEntries(X.columnNames().map((c) => [c, X.array(c).slice(s, e)]))));
+      const rows = X.indices().slice(s, e);
+      const sorted = X.isOrdered() ? [...rows].sort((x, y) => x - y) : [...rows];
+      return __dump(a) === want && a.numRows() === rows.length && JSON.stringify([...a.indices(false)].sort((x, y) => x - y)) === JSON.stringify(sorted) || [s, e, __dump(a).slice(0, 200), want.slice(0, 200)];
+    };
+    true`;
+    const r = await h.run(SLICE_REF);
+    expect(r.ok).toBe(true);
+    const bounds =
+      '[[0, 0], [0, 1], [0, 31], [1, 32], [31, 33], [32, 64], [5, 100], [33, 1300], [0, 2000], [-40, -3], [-5, 10], [7, 1e9], [1e9, 2e9], [64, 96], [3, 2]]';
+    const checks = [
+      `(X) => ${bounds}.map(([s, e]) => __sliced(X, s, e)).filter((x) => x !== true)`,
+      `(X) => ${bounds}.map(([s, e]) => __sliced(X.filter(X.Y.ge(0)), s, e)).filter((x) => x !== true)`,
+      `(X) => ${bounds}.map(([s, e]) => __sliced(X.orderby(aq.desc('V')), s, e)).filter((x) => x !== true)`,
+      '(X) => { const h = Math.floor(X.numRows() / 2); return __dump(concat([X.slice(0, h), X.slice(h)])) === __dump(X) ? [] : [h]; }',
+    ];
+    // on the host tables and on their plain copies alike (both take this slice)
+    const bad = await h.run(
+      `${JSON.stringify(TABLES.map((t) => t.name))}.flatMap((n) => [${checks.join(',')}].flatMap((e) => [e(tables[n]), e(__plain(tables[n]))])).flat().slice(0, 3)`,
+    );
+    expect(bad.ok && bad.value).toEqual([]);
+    expect(
+      await diff([
+        '(X) => { const h = Math.floor(X.numRows() / 2); const c = concat([X.slice(0, h), X.slice(h)]); return [c.numRows(), c.K1.value_counts(), c.V.sum(), X.slice(3, 40).V.tolist(), X.head(33).K1.tolist()]; }',
+      ]),
+    ).toEqual([]);
+  }, 180_000);
   test('value_counts of numbers, drop_duplicates on codes, isna/notna tables counted', async () => {
     expect(
       await diff([

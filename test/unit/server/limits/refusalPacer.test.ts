@@ -30,6 +30,16 @@ const ctx = (key: string, signal?: AbortSignal, route: Record<string, unknown> =
     log: {},
   }) as unknown as RequestContext;
 
+/** A budget of one run per minute whose early refusals are held up to `holdMs`. */
+const oneRunPerMinute = (holdMs: number) =>
+  budget(
+    { maxConcurrentPerKey: 8, runsPerMinutePerKey: 1, storeWaitMs: 60_000 },
+    createMemoryStore(),
+    new FairScheduler({ capacity: 8, lowCapacity: 0, maxPerKey: 8, maxQueuedPerKey: 8, maxQueueWaitMs: 60_000 }),
+    new RefusalPacer({ maxRefusalHoldMs: holdMs, maxHeldRefusals: 100 }),
+    () => {},
+  );
+
 /** A run that answers when told to (its concurrency slot is held until then). */
 function pendingRun() {
   let finish!: () => void;
@@ -142,21 +152,7 @@ describe('RefusalPacer: a caller that comes back before its Retry-After', () => 
 
   it('a per-minute refusal is held at most maxRefusalHoldMs, and says the Retry-After still left', async () => {
     vi.useFakeTimers();
-    const { store } = countingStore();
-    const scheduler = new FairScheduler({
-      capacity: 8,
-      lowCapacity: 0,
-      maxPerKey: 8,
-      maxQueuedPerKey: 8,
-      maxQueueWaitMs: 60_000,
-    });
-    const mw = budget(
-      { maxConcurrentPerKey: 8, runsPerMinutePerKey: 1, storeWaitMs: 60_000 },
-      store,
-      scheduler,
-      new RefusalPacer({ maxRefusalHoldMs: 5_000, maxHeldRefusals: 100 }),
-      () => {},
-    );
+    const mw = oneRunPerMinute(5_000);
     await (await mw(ctx('k'), () => Promise.resolve(new Response('ran')))).text();
     const refused = await mw(ctx('k'), () => Promise.resolve(new Response('ran')));
     expect(refused.status).toBe(429);
@@ -173,21 +169,7 @@ describe('RefusalPacer: a caller that comes back before its Retry-After', () => 
 
   it('each early refusal says what it meant for its own request: a run, or a session', async () => {
     vi.useFakeTimers();
-    const store = createMemoryStore();
-    const scheduler = new FairScheduler({
-      capacity: 8,
-      lowCapacity: 0,
-      maxPerKey: 8,
-      maxQueuedPerKey: 8,
-      maxQueueWaitMs: 60_000,
-    });
-    const mw = budget(
-      { maxConcurrentPerKey: 8, runsPerMinutePerKey: 1, storeWaitMs: 60_000 },
-      store,
-      scheduler,
-      new RefusalPacer({ maxRefusalHoldMs: 0, maxHeldRefusals: 100 }),
-      () => {},
-    );
+    const mw = oneRunPerMinute(0);
     const session = { chargesBudget: () => true };
     const message = async (r: Response) => ((await r.json()) as { error: { message: string } }).error.message;
     await (await mw(ctx('k'), () => Promise.resolve(new Response('ran')))).text();

@@ -1,0 +1,251 @@
+import type * as acorn from 'acorn';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- acorn's nodes carry fields per node type
+type AnyNode = acorn.Node & Record<string, any>;
+
+/** An edit of the user's source (same shape as transform.ts's). */
+export interface LocalEdit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** How a synchronous program runs with some top-level `let`/`const` as true locals. */
+export interface LocalPlan {
+  /** Names kept in block-scoped locals during the run and written back to the session at its end. */
+  locals: string[];
+  /** Edits inside the user's code: a localized declaration's keyword becomes `;` and spaces. */
+  edits: LocalEdit[];
+  /** The line put before the user's code (the code starts on the next line: lineOffset 1). */
+  prefix: string;
+  /** The line put after the user's code. */
+  suffix: string;
+}
+
+/** Names that alias the global object, or read names dynamically: their presence keeps every name global. */
+const GLOBAL_ALIASES = new Set(['globalThis', 'self', 'window', 'global', 'eval', 'Function', 'query']);
+/** Globals a `var` cannot change (non-writable): a local of that name would behave differently. */
+const FIXED_GLOBALS = new Set(['undefined', 'NaN', 'Infinity']);
+const LOOP_WORD = /\b(?:for|while|do)\b/;
+const LOOPS = new Set(['ForStatement', 'ForInStatement', 'ForOfStatement', 'WhileStatement', 'DoWhileStatement']);
+const SCOPES = new Set([
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'ClassDeclaration',
+  'ClassExpression',
+]);
+/** Whether a thrown value leaves the session able to take the write-back (not QuickJS's out of memory). */
+const KEEPS_VALUES =
+  "(e)=>{try{return !(e&&e.name==='InternalError'&&e.message==='out of memory')}catch(x){return true}}";
+/** Statements whose completion is never empty: the program's value is the last one's, whatever came before. */
+const VALUED = new Set(['ExpressionStatement', 'IfStatement', 'SwitchStatement', 'TryStatement', ...LOOPS]);
+
+/**
+ * Decides which top-level `let`/`const` of a synchronous script can run as true locals (a
+ * register in V8, not a property cell of the global object) and writes the wrapper that keeps
+ * the session's view unchanged. Before the user's code, each local is declared as a global `var`
+ * (as the plain transform does) and copied into a block-scoped `let`; the user's code runs in a
+ * `try` inside that block, and every local is written back to its global after it (or in a catch
+ * that rethrows), so a later run,
+ * the `result` read and a run that throws all see the values they see today. The user's
+ * declaration loses its keyword (`let x = 1` -> `;   x = 1`, same length: every line and column
+ * holds); its completion value does not matter, as only names declared before the last statement
+ * that always has a value (or any, when the run's value is `result`) are localized.
+ *
+ * A name stays global when anything could read or write it other than the top-level code of this
+ * run: a reference inside any function, arrow or class (a closure may be kept and called in a later
+ * run, or by the prelude after this one), and every name when the code holds `this`, `with`,
+ * `delete name`, a global alias (`globalThis`, `eval`, `Function`...), `.query` or a string with
+ * `@` (pandas-style `@name` lookups read globals by name), a directive, a top-level class, or a
+ * top-level function that is reassigned. Only names a top-level loop uses are localized (elsewhere
+ * a global read costs nothing worth a rewrite). Returns undefined when nothing qualifies.
+ * @param resultName - the run's value is the `result` variable, not the completion value.
+ * @example
+ * planLocals(parse('let s = 0;\nfor (const v of xs) s += v;\ns'), source, false)?.locals // ['s']
+ */
+export function planLocals(program: AnyNode, source: string, resultName: boolean): LocalPlan | undefined {
+  // no walk when no loop can be there (a loop keyword cannot be written with \u escapes)
+  if (source.startsWith('#!') || !LOOP_WORD.test(source)) return undefined;
+  const body = program.body as AnyNode[];
+  const scan = scanProgram(program);
+  if (!scan || scan.loopNames.size === 0) return undefined;
+  // the program's value is that of its last always-valued statement: declarations before it may
+  // become expression statements (resultName: the completion value is not read at all)
+  let lastValued = body.length;
+  if (!resultName) {
+    lastValued = -1;
+    for (let i = body.length - 1; i >= 0; i--) {
+      if (VALUED.has(body[i]!.type)) {
+        lastValued = i;
+        break;
+      }
+    }
+  }
+  const functions: string[] = [];
+  const locals: string[] = [];
+  const edits: LocalEdit[] = [];
+  for (let i = 0; i < body.length; i++) {
+    const s = body[i]!;
+    if (s.type === 'FunctionDeclaration') {
+      functions.push(s.id.name);
+      continue;
+    }
+    if (s.type !== 'VariableDeclaration' || s.kind === 'var') continue;
+    const names: string[] = [];
+    for (const d of s.declarations) collectNames(d.id, names);
+    const local =
+      i < lastValued &&
+      s.declarations.every((d: AnyNode) => d.id.type !== 'ObjectPattern') &&
+      names.some((n) => scan.loopNames.has(n)) &&
+      names.every((n) => !scan.closureNames.has(n) && !FIXED_GLOBALS.has(n));
+    const len = s.kind.length;
+    // `;` first: an expression statement after a line without `;` must not continue it
+    edits.push({ start: s.start, end: s.start + len, text: local ? ';'.padEnd(len, ' ') : 'var'.padEnd(len, ' ') });
+    if (local) locals.push(...names);
+  }
+  if (locals.length === 0) return undefined;
+  for (const f of functions) if (scan.assigned.has(f) || scan.varNames.has(f)) return undefined;
+  if (new Set(functions).size !== functions.length) return undefined;
+  const h = freshName(scan.allNames);
+  const n = locals.length;
+  const params = locals.map((_, i) => `${h}${i}`);
+  const writeBack = `(${params.join(',')})=>{${locals.map((l, i) => `${l}=${params[i]};`).join('')}}`;
+  const publish = `(${functions.map((_, i) => `${h}${i}`).join(',')})=>{${functions.map((f, i) => `${f}=${h}${i};`).join('')}}`;
+  const prefix =
+    `var ${[...locals, ...functions].join(',')};{const ${h}=[${locals.join(',')},${writeBack},${publish},${KEEPS_VALUES}];` +
+    `{let ${locals.map((l, i) => `${l}=${h}[${i}]`).join(',')};try{` +
+    // block-scoped functions (Annex B) reach the global when their statement runs; today's var-scoped
+    // ones are there before the first statement: publish them first
+    (functions.length ? `${h}[${n + 1}](${functions.join(',')});` : '');
+  // written back after the try (a declaration: the completion value stays the try's) and in a catch
+  // that rethrows; not `finally`, which would also run code after QuickJS ran out of memory (its
+  // WASM heap is then past use; the session resets, as isolated-vm's does at its memory limit)
+  const err = `${h}e`;
+  const suffix =
+    `}catch(${err}){if(${h}[${n + 2}](${err}))${h}[${n}](${locals.join(',')});throw ${err}}` +
+    `const ${h}d=${h}[${n}](${locals.join(',')});}}`;
+  return { locals, edits, prefix, suffix };
+}
+
+interface ProgramScan {
+  /** Names referenced inside a top-level loop (outside any function). */
+  loopNames: Set<string>;
+  /** Names referenced inside any function, arrow or class. */
+  closureNames: Set<string>;
+  /** Names assigned anywhere (`x = `, `x++`, a destructuring or for-in/of target). */
+  assigned: Set<string>;
+  /** Names declared by `var` at the top scope (blocks included, functions not). */
+  varNames: Set<string>;
+  /** Every identifier of the program (to pick helper names that cannot collide). */
+  allNames: Set<string>;
+}
+
+/** One walk of the whole program; undefined when something rules out every local. */
+function scanProgram(program: AnyNode): ProgramScan | undefined {
+  const scan: ProgramScan = {
+    loopNames: new Set(),
+    closureNames: new Set(),
+    assigned: new Set(),
+    varNames: new Set(),
+    allNames: new Set(),
+  };
+  for (const s of program.body as AnyNode[]) {
+    if (s.type === 'ClassDeclaration') return undefined;
+    if (s.type === 'ExpressionStatement' && typeof s.directive === 'string') return undefined;
+  }
+  // an explicit stack: a deeply nested program must not overflow the walk
+  const stack: [AnyNode, boolean, boolean][] = [[program, false, false]];
+  while (stack.length > 0) {
+    const [node, inFn, inLoop] = stack.pop()!;
+    const type = node.type as string;
+    switch (type) {
+      case 'ThisExpression':
+      case 'WithStatement':
+      case 'ImportExpression':
+      case 'MetaProperty':
+        return undefined;
+      case 'Identifier':
+        if (GLOBAL_ALIASES.has(node.name)) return undefined;
+        scan.allNames.add(node.name);
+        if (inFn) scan.closureNames.add(node.name);
+        else if (inLoop) scan.loopNames.add(node.name);
+        continue;
+      case 'Literal':
+        if (typeof node.value === 'string' && node.value.includes('@')) return undefined;
+        continue;
+      case 'TemplateElement':
+        if (String(node.value?.cooked ?? node.value?.raw ?? '').includes('@')) return undefined;
+        continue;
+      case 'UnaryExpression':
+        if (node.operator === 'delete' && node.argument.type === 'Identifier') return undefined;
+        break;
+      case 'AssignmentExpression':
+        collectNames(node.left, scan.assigned);
+        break;
+      case 'UpdateExpression':
+        collectNames(node.argument, scan.assigned);
+        break;
+      case 'ForInStatement':
+      case 'ForOfStatement':
+        if (node.left.type !== 'VariableDeclaration') collectNames(node.left, scan.assigned);
+        break;
+      case 'VariableDeclaration':
+        if (node.kind === 'var' && !inFn) for (const d of node.declarations) collectNames(d.id, scan.varNames);
+        break;
+    }
+    const childInFn = inFn || SCOPES.has(type);
+    const childInLoop = inLoop || LOOPS.has(type);
+    for (const key in node) {
+      if (key === 'type' || key === 'start' || key === 'end' || key === 'loc') continue;
+      const v = node[key];
+      if (v === null || typeof v !== 'object') continue;
+      // a property name is not a variable: `r.total`, `{ total: 1 }` (a shorthand's value is one)
+      if (key === 'property' && type === 'MemberExpression' && !node.computed && v.type === 'Identifier') {
+        if (v.name === 'query') return undefined;
+        continue;
+      }
+      if (key === 'key' && (type === 'Property' || type === 'PropertyDefinition' || type === 'MethodDefinition')) {
+        if (!node.computed && v.type === 'Identifier') continue;
+      }
+      if (key === 'label') continue;
+      if (Array.isArray(v)) {
+        for (let i = v.length - 1; i >= 0; i--)
+          if (v[i] && typeof v[i].type === 'string') stack.push([v[i], childInFn, childInLoop]);
+      } else if (typeof v.type === 'string') {
+        stack.push([v, childInFn, childInLoop]);
+      }
+    }
+  }
+  return scan;
+}
+
+/** The names a binding or assignment target binds (`a`, `{ a, b: [c] }`, `[...d]`). */
+function collectNames(p: AnyNode | null, out: Set<string> | string[]): void {
+  if (!p) return;
+  const add = (n: string) => (Array.isArray(out) ? out.push(n) : out.add(n));
+  switch (p.type) {
+    case 'Identifier':
+      add(p.name);
+      break;
+    case 'ObjectPattern':
+      for (const prop of p.properties) collectNames(prop.type === 'RestElement' ? prop.argument : prop.value, out);
+      break;
+    case 'ArrayPattern':
+      for (const el of p.elements) collectNames(el, out);
+      break;
+    case 'RestElement':
+      collectNames(p.argument, out);
+      break;
+    case 'AssignmentPattern':
+      collectNames(p.left, out);
+      break;
+  }
+}
+
+/** A helper name no identifier of the program uses (so the user's code cannot reach it). */
+function freshName(taken: Set<string>): string {
+  let name = '$sbtLocals';
+  for (let i = 0; [...taken].some((t) => t.startsWith(name)); i++) name = `$sbtLocals${i}_`;
+  return name;
+}

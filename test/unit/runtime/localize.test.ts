@@ -1,0 +1,99 @@
+// Which top-level names run as locals (src/runtime/prepare/localize.ts), and that the user's code
+// keeps every line and column inside the wrapper. What the runs answer is checked against the
+// plain transform in localsDifferential.test.ts.
+import * as acorn from 'acorn';
+import { describe, expect, it } from 'vitest';
+import { planLocals } from '../../../src/runtime/prepare/localize.js';
+import { prepareCode } from '../../../src/runtime/prepare/transform.js';
+
+const locals = (code: string, resultName = false) =>
+  planLocals(acorn.parse(code, { ecmaVersion: 'latest' }) as never, code, resultName)?.locals;
+
+describe('planLocals', () => {
+  it('localizes the names a top-level loop uses', () => {
+    expect(locals('let total = 0;\nfor (const r of rows) total += r.x;\ntotal')).toEqual(['total']);
+    expect(locals('const rows = f();\nlet s = 0, n = 0;\nfor (const r of rows) { s += r.x; n++ }\ns / n')).toEqual([
+      'rows',
+      's',
+      'n',
+    ]);
+    expect(locals('const [a, b] = f();\nlet t = 0;\nwhile (t < a) t += b;\nt')).toEqual(['a', 'b', 't']);
+  });
+
+  it('leaves code without a top-level loop, or loops only in functions, to the plain transform', () => {
+    expect(locals('const n = award_data.numRows(); n')).toBeUndefined();
+    expect(locals('let s = 0;\nfunction f() { for (const v of xs) s += v }\nf(); s')).toBeUndefined();
+  });
+
+  it('keeps a name global when a function, arrow or class refers to it', () => {
+    // n is captured: its whole declaration stays global; the arrow's own name is not captured
+    expect(locals('let n = 0, m = 0;\nconst inc = () => n++;\nfor (const v of xs) { inc(); m++ }\nm')).toEqual(['inc']);
+    expect(
+      locals('let base = 1;\nfunction g() { return base }\nfor (const v of xs) base += g();\nbase'),
+    ).toBeUndefined();
+    expect(locals('let k = 1;\nconst C = class { m() { return k } };\nfor (const v of xs) k++;\nk')).toBeUndefined();
+    // a property name is not a reference
+    expect(locals('let total = 0;\nconst f = (r) => r.total;\nfor (const v of xs) total += f(v);\ntotal')).toEqual([
+      'total',
+      'f',
+    ]);
+  });
+
+  it('keeps every name global when the code could read globals by name', () => {
+    for (const code of [
+      'let s = 0;\nfor (const v of xs) s += this.v;\ns',
+      'let s = 0;\nfor (const v of xs) s += globalThis.s;\ns',
+      'let s = 0;\nfor (const v of xs) s += eval("s");\ns',
+      'let s = 0;\nfor (const v of xs) s += Function("return 1")();\ns',
+      'let s = 0;\nfor (const v of xs) s++;\nt.query("x > @s")',
+      'let s = 0;\nfor (const v of xs) s++;\nt.query(q)',
+      'let s = 0;\nfor (const v of xs) s++;\n`@${s}`',
+      'let s = 0;\nfor (const v of xs) s++;\ndelete s',
+      'let s = 0;\nwith (o) for (const v of xs) s++;\ns',
+      '"use strict";\nlet s = 0;\nfor (const v of xs) s++;\ns',
+      'class K {}\nlet s = 0;\nfor (const v of xs) s++;\ns',
+      'function f() {}\nf = 1;\nlet s = 0;\nfor (const v of xs) s++;\ns',
+      'function f() {}\nvar f;\nlet s = 0;\nfor (const v of xs) s++;\ns',
+      '#!/usr/bin/env node\nlet s = 0;\nfor (const v of xs) s++;\ns',
+    ])
+      expect(
+        planLocals(acorn.parse(code, { ecmaVersion: 'latest', allowHashBang: true }) as never, code, false),
+        code,
+      ).toBeUndefined();
+  });
+
+  it('localizes only declarations before the last statement that always has a value', () => {
+    expect(locals('let a = 0;\nfor (const v of xs) a += b;\nlet b = 1;')).toEqual(['a']);
+    expect(locals('let a = 0;\nlet b = 1;\nfor (const v of xs) a += b;')).toEqual(['a', 'b']);
+    expect(locals('let a = 0;\nfor (const v of xs) a++;\nconst b = a;')).toEqual(['a']);
+    // with `result` the completion value is not read: every declaration may go
+    expect(locals('let result = 0;\nfor (const v of xs) result += c;\nconst c = 2;', true)).toEqual(['result', 'c']);
+  });
+
+  it('leaves object patterns and names JavaScript fixes to the plain transform', () => {
+    expect(locals('const {a} = o;\nlet s = 0;\nfor (const v of xs) s += a;\ns')).toEqual(['s']);
+    expect(locals('let undefined = 1, s = 0;\nfor (const v of xs) s++;\ns')).toBeUndefined();
+  });
+
+  it('keeps every line and column of the user code, one line below the wrapper', () => {
+    const code = 'const rows = f()\nlet s = 0, n; for (const r of rows) { s += r.x; n = r }\nconst {a} = o; s / a';
+    const p = prepareCode(code);
+    expect(p.lineOffset).toBe(1);
+    const lines = p.code.split('\n');
+    expect(lines.slice(1, -1)).toEqual([
+      ';     rows = f()',
+      ';   s = 0, n; for (const r of rows) { s += r.x; n = r }',
+      'var   {a} = o; s / a',
+    ]);
+    expect(lines[0]).toMatch(/^var rows,s,n;\{const \$sbtLocals=\[/);
+    expect(lines.at(-1)).toBe(
+      '}catch($sbtLocalse){if($sbtLocals[5]($sbtLocalse))$sbtLocals[3](rows,s,n);throw $sbtLocalse}const $sbtLocalsd=$sbtLocals[3](rows,s,n);}}',
+    );
+  });
+
+  it('picks helper names the code does not use', () => {
+    const code = 'let $sbtLocals = 1;\nlet s = 0;\nfor (const v of xs) s += $sbtLocals;\ns';
+    const p = prepareCode(code);
+    expect(p.code.split('\n')[0]).toContain('const $sbtLocals0_=[');
+  });
+});
