@@ -3,7 +3,7 @@ import type { EngineSession, TableProvider } from '../engines/engineSession.js';
 import type { EngineLabel } from '../../../schema/engine.js';
 import type { RawRunOutcome } from '../../../schema/outcome.js';
 import { openEngineSession, resolveEngine } from '../engines/openEngineSession.js';
-import { TableCache } from './tableProviders.js';
+import { startColumnWorkers, TableCache } from './tableProviders.js';
 import type { OutputListener, SessionSpec, SourceRunRequest } from './protocol.js';
 import { CodeChecker, parseTimeout } from '../prepare/codeChecker.js';
 import { emptyOutcome } from './backend.js';
@@ -83,6 +83,8 @@ export class SessionHost {
   }
 
   private async build(spec: SessionSpec): Promise<Built> {
+    // the decode threads of Parquet and Arrow tables load their code while the engine and isolate do
+    startColumnWorkers(spec.tables);
     // resolved first: an engine that cannot load is the caller's error, before any data is opened
     const engine = await resolveEngine(spec.engine);
     const providers: TableProvider[] = [];
