@@ -31,6 +31,9 @@ await buildVendor(root);
 // after tsc: the holder bundle is made from the compiled JavaScript
 const { buildHolder } = await import('./build-holder.mjs');
 await buildHolder(root);
+// the column decode worker, bundled the same way (dist/holder/columnWorker.cjs; columnWorkers.ts)
+const { buildColumnWorker } = await import('./build-column-worker.mjs');
+await buildColumnWorker(root);
 // the CLI's `run` path, bundled the same way (bin/sbirtools.js loads it when present)
 const { buildCli } = await import('./build-cli.mjs');
 await buildCli(root);

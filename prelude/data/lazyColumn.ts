@@ -272,7 +272,14 @@ function decodeFloat(values: Float64Array, valid: Uint8Array, isDate: boolean, n
         break;
       }
   if (allValid) return (row) => values[row];
+  // the values with null (or Date objects) are built on the first row read, not at load: the
+  // typed-array paths (Series reductions, masks, the fast verbs) never read a row this way
+  let arr: unknown[] | null = null;
+  return (row) => (arr ??= boxFloats(values, valid, isDate, n))[row];
+}
+
+function boxFloats(values: Float64Array, valid: Uint8Array, isDate: boolean, n: number): unknown[] {
   const arr = new Array<unknown>(n);
   for (let i = 0; i < n; i++) arr[i] = valid[i] ? (isDate ? new NativeDate(values[i]) : values[i]) : null;
-  return (row) => arr[row];
+  return arr;
 }

@@ -33,6 +33,7 @@ describe('@vercel/nft tracing of an app that imports sbirtools', () => {
     const files = [...fileList].map((f) => `/${f}`);
     for (const needed of [
       'dist/holder/holderMain.cjs',
+      'dist/holder/columnWorker.cjs',
       'dist/prelude/bundle.js',
       'dist/src/runtime/prepare/codeCheckWorker.js',
       'dist/src/data/remote/fetchWorker.js',

@@ -102,6 +102,13 @@ describe('the tarball', () => {
     expect(statSync(tarball).size).toBeLessThanOrEqual(PACKAGE_BOUNDS.maxTarballBytes);
   });
 
+  it('ships the one-file bundles of the holder and of its column decode worker', () => {
+    const paths = new Set(files.map((f) => f.path));
+    // columnWorkers.ts starts dist/holder/columnWorker.cjs when it is there: without it every cold
+    // Parquet or Arrow table waits for ~90 modules to load in each worker
+    for (const f of ['dist/holder/holderMain.cjs', 'dist/holder/columnWorker.cjs']) expect(paths, f).toContain(f);
+  });
+
   it('points every exports target and bin at a file it ships, each with types', () => {
     const paths = new Set(files.map((f) => f.path));
     const targets: string[] = [];

@@ -8,6 +8,7 @@ import { basename } from 'node:path';
 import { decodeInWorker } from '../../data/formats/decodeInWorker.js';
 import { DEFAULT_DECODE_CAPS } from '../../data/formats/decodeCaps.js';
 import { openLazyParquet } from '../../data/formats/lazyParquet/lazyParquetTable.js';
+import { columnWorkers } from '../../data/formats/lazyParquet/columnWorkers.js';
 
 function fileStamp(path: string): string {
   try {
@@ -47,6 +48,22 @@ async function openFile(spec: Extract<TableSpec, { kind: 'file' }>): Promise<Tab
       spec.caps,
     ),
   );
+}
+
+/**
+ * Starts the column decode workers of the session's lazily read tables (Parquet, Arrow) now, so
+ * their threads load while the engine and the isolate do; the tables' opens then find them ready.
+ */
+export function startColumnWorkers(tables: readonly TableSpec[]): void {
+  for (const spec of tables) {
+    if (spec.kind !== 'file') continue;
+    const lazy =
+      (spec.format === 'parquet' && process.env.SBIRTOOLS_LAZY_PARQUET !== '0') ||
+      (spec.format === 'arrow' && process.env.SBIRTOOLS_LAZY_ARROW !== '0');
+    if (!lazy) continue;
+    const { heapMb } = { ...DEFAULT_DECODE_CAPS, ...spec.caps };
+    columnWorkers(heapMb).start(heapMb);
+  }
 }
 
 /** Wrap an in-memory columnar table. */

@@ -24,9 +24,11 @@ export async function refuseEarly(
   pacer: RefusalPacer,
   onLimited: (reason: string) => void,
 ): Promise<Response | undefined> {
-  if (ctx.route.isRun?.(ctx) !== true && ctx.route.chargesBudget?.(ctx) !== true) return undefined;
+  const runs = ctx.route.isRun?.(ctx) === true;
+  if (!runs && ctx.route.chargesBudget?.(ctx) !== true) return undefined;
   const early = pacer.early(budgetId(ctx));
-  if (!early) return undefined;
+  // a refusal for runs in flight or queued says nothing of a session creation, which takes no slot
+  if (!early || (!runs && early.reason !== 'per-minute')) return undefined;
   ctx.log.budget = 'refused-early';
   onLimited('early');
   const held = await pacer.hold(early, ctx.request.signal);

@@ -1,8 +1,10 @@
 import { Type } from '@uwdata/flechette';
 import type { ColumnData } from '../../../../schema/columnar.js';
 import { arrowColumnAt, openArrow, type OpenedArrow } from '../arrow.js';
+import type { ByteSource } from '../byteSource.js';
 import type { DecodeCaps } from '../decodeCaps.js';
 import type { OpenedFile } from '../lazyParquet/columnJob.js';
+import { arrowMetadata, columnRanges, sparseFile, type FilePart } from './arrowOnDisk.js';
 
 /** An Arrow file opened in a column worker: its shape for the holder, and one column at a time. */
 export interface LazyArrowFile {
@@ -12,16 +14,25 @@ export interface LazyArrowFile {
 
 /**
  * Opens an Arrow IPC file or stream in a column worker (lazyParquet/columnWorker.ts) for lazy
- * reading: the whole file is checked now (openArrow: framing, schema, row counts, lengths), and a
- * column is written from its buffers only when asked (its batches' offsets, bitmaps and keys are
- * checked then, before they are read). A column whose type only its values tell (Int64, which
- * becomes exact text past 2^53; the Null type) is `settled: false`, so the holder reads it at open.
- * An Arrow column is not split: writing it is mostly a copy of its buffers.
+ * reading, from disk: only its metadata is read now (the magic, an IPC file's footer, every
+ * message's header: arrowOnDisk.ts) and checked as the whole file was (openArrow: framing, schema,
+ * row counts, lengths); no column's bytes are held. A column is read when asked: its buffers'
+ * byte ranges (and its dictionaries') from disk into a buffer of the file's size that holds only
+ * them and the metadata kept from the open, its batches' offsets, bitmaps and keys checked, then
+ * written out (arrowColumnAt) and that buffer dropped. The caller refuses a file changed on disk
+ * since the open (lazyParquetTable.ts); a file cut short fails the read with DATA_CORRUPT
+ * (byteSource.ts). A column whose type only its values tell (Int64, which becomes exact text past
+ * 2^53; the Null type) is `settled: false`, so the holder reads it at open. An Arrow column is not
+ * split: writing it is mostly a copy of its buffers.
  * @throws {DataError} DATA_CORRUPT, DATA_UNSUPPORTED, DATA_TOO_LARGE (opening); DATA_CORRUPT (a column).
- * @example const f = openLazyArrow(sharedBytes, 't.arrow', caps); f.column(0);
+ * @example const f = openLazyArrow(fileSource(fd, size, 't.arrow'), 't.arrow', caps); f.column(0);
  */
-export function openLazyArrow(bytes: Uint8Array, file: string, caps: DecodeCaps): LazyArrowFile {
+export function openLazyArrow(source: ByteSource, file: string, caps: DecodeCaps): LazyArrowFile {
+  const parts: FilePart[] = arrowMetadata(source, file);
+  const bytes = sparseFile(source.size, parts);
   const arrow: OpenedArrow = openArrow(bytes, file, caps);
+  // where each column's buffers lie in the file, from the batches' views over `bytes`
+  const ranges = arrow.fields.map((_, i) => columnRanges(arrow.table.getChildAt(i)?.data ?? [], bytes.buffer));
   const opened: OpenedFile = {
     numRows: arrow.numRows,
     columns: arrow.fields.map((f) => ({
@@ -35,7 +46,24 @@ export function openLazyArrow(bytes: Uint8Array, file: string, caps: DecodeCaps)
     })),
     // one range per file: an Arrow column is written whole, on one worker
     groupRows: [arrow.numRows],
-    groupBytes: [arrow.fields.map(() => 0)],
+    groupBytes: [arrow.fields.map((_, i) => ranges[i].reduce((n, [, length]) => n + length, 0))],
   };
-  return { opened, column: (i) => arrowColumnAt(arrow, i, file) };
+  return {
+    opened,
+    column(i) {
+      const filled = sparseFile(source.size, parts);
+      for (const [at, length] of ranges[i]) filled.set(source.read(at, length), at);
+      // the same metadata parsed again, over the buffer that now also holds this column's bytes
+      const column = arrowColumnAt(openArrow(filled, file, caps), i, file);
+      return ownArrays(column, filled.buffer);
+    },
+  };
+}
+
+/** The column with every typed array that is a view of `file` copied out of it (the buffer is dropped after). */
+function ownArrays(column: ColumnData, file: ArrayBufferLike): ColumnData {
+  const out = { ...column } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(out))
+    if (ArrayBuffer.isView(v) && v.buffer === file) out[k] = (v as Uint8Array).slice();
+  return out as unknown as ColumnData;
 }

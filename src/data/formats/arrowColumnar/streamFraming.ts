@@ -41,7 +41,7 @@ export function checkStreamFraming(bytes: Uint8Array, file: string): void {
 }
 
 /** The Message flatbuffer's bodyLength (field 3, int64), or undefined when the table is malformed. */
-function bodyLength(view: DataView, start: number, len: number): number | undefined {
+export function bodyLength(view: DataView, start: number, len: number): number | undefined {
   if (len < 8) return undefined;
   const table = start + view.getUint32(start, true);
   if (table + 4 > start + len) return undefined;

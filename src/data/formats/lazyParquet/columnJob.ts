@@ -3,13 +3,12 @@ import type { DecodeCaps } from '../decodeCaps.js';
 
 /**
  * A job for a column worker (columnWorker.ts): open a file, decode a leaf's row groups [from, to),
- * or forget a file. A Parquet file is an open descriptor of the holder process (worker threads
- * share it) and its size, checked against the file cap when it was opened; workers read only what
- * they need. An Arrow file is its bytes in shared memory (its columns are views of them).
+ * or forget a file. A file (Parquet or Arrow) is an open descriptor of the holder process (worker
+ * threads share it) and its size, checked against the file cap when it was opened; workers read
+ * only what they need.
  */
 export type ColumnJob =
-  | { op: 'open'; id: number; fd: number; size: number; file: string; caps: DecodeCaps; format?: 'parquet' }
-  | { op: 'open'; id: number; bytes: Uint8Array; file: string; caps: DecodeCaps; format: 'arrow' }
+  | { op: 'open'; id: number; fd: number; size: number; file: string; caps: DecodeCaps; format?: 'parquet' | 'arrow' }
   | { op: 'column'; id: number; leaf: number; from: number; to: number }
   | { op: 'close'; id: number };
 

@@ -31,10 +31,12 @@ function beat(): void {
   Atomics.store(status, 1, Math.round(getHeapStatistics().used_heap_size / 1048576));
 }
 setInterval(beat, 1000).unref();
+// the holder tells a thread that never loaded this script from one that stopped (columnWorkers.ts)
+if (status.length > 2) Atomics.store(status, 2, 1);
 
 async function run(job: ColumnJob): Promise<{ answer: ColumnAnswer; transfer: ArrayBuffer[] }> {
   if (job.op === 'open' && job.format === 'arrow') {
-    const f = openLazyArrow(job.bytes, job.file, job.caps);
+    const f = openLazyArrow(fileSource(job.fd, job.size, job.file), job.file, job.caps);
     arrowFiles.set(job.id, f);
     return { answer: { ok: true, opened: f.opened }, transfer: [] };
   }

@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { dirname, join, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { DataError, type DataErrorCode } from '../../errors.js';
 import { workerScript } from '../../workerScript.js';
@@ -23,6 +26,8 @@ interface Slot {
   status: Int32Array;
   heapMb: number;
   opened: Set<number>;
+  /** Why the thread ended on its own (it failed to load, or crashed), once its 'error' or 'exit' event came. */
+  ended?: { message: string; outOfMemory: boolean };
 }
 
 /** A job posted to a worker: wait for it (synchronously) with {@link ColumnWorkers.wait}. */
@@ -64,6 +69,16 @@ export class ColumnWorkers {
     return Math.max(1, Math.min(2, availableParallelism()));
   }
 
+  /**
+   * Starts every worker now, with no job: a session that will open a Parquet or Arrow table calls
+   * this first, so the threads load their code while the holder makes the isolate and loads the
+   * prelude. Started workers with no job end after IDLE_MS like any idle one.
+   */
+  start(heapMb: number): void {
+    for (let i = 0; i < this.width; i++) this.slot(i, heapMb);
+    if (this.pending === 0) this.idleLater();
+  }
+
   /** Posts `job` to worker `index` (started if need be, with `heapMb` of old-generation heap). */
   post(index: number, job: ColumnJob, heapMb: number): Posted {
     const slot = this.slot(index, heapMb);
@@ -95,7 +110,19 @@ export class ColumnWorkers {
           reject(err);
         }
       }, POLL_MS);
+      // a thread that fails to load its code (or crashes) says so at once, not after STALL_MS
+      const onEnd = () => {
+        if (!p.slot.ended) return;
+        clearInterval(timer);
+        p.port.close();
+        this.done();
+        reject(endedError(p.slot, file, caps));
+      };
+      p.slot.worker.once('error', onEnd);
+      p.slot.worker.once('exit', onEnd);
       p.port.once('message', (answer: ColumnAnswer) => {
+        p.slot.worker.off('error', onEnd);
+        p.slot.worker.off('exit', onEnd);
         clearInterval(timer);
         p.port.close();
         this.done();
@@ -120,6 +147,10 @@ export class ColumnWorkers {
   /** A job is answered or given up on: with none left, the workers end after IDLE_MS. */
   private done(): void {
     if (--this.pending > 0) return;
+    this.idleLater();
+  }
+
+  private idleLater(): void {
     clearTimeout(this.idle);
     this.idle = setTimeout(() => {
       if (this.pending > 0) return;
@@ -142,6 +173,7 @@ export class ColumnWorkers {
 
   /** Throws (and replaces the worker) when the job is past its deadline or the worker stopped beating. */
   private check(p: Posted, file: string, caps: DecodeCaps): void {
+    if (p.slot.ended) throw endedError(p.slot, file, caps);
     const now = performance.now();
     const b = Atomics.load(p.slot.status, 0);
     if (p.beat !== b) {
@@ -167,7 +199,9 @@ export class ColumnWorkers {
         code,
         oom
           ? `${file}: decoding a column needed more than the ${p.slot.heapMb} MB decode heap`
-          : `${file}: the column decoder stopped answering`,
+          : loaded(p.slot)
+            ? `${file}: the column decoder stopped answering`
+            : `${file}: the column decoder thread could not start within ${STALL_MS / 1000} s`,
         {
           hint: oom
             ? capHint(
@@ -182,6 +216,7 @@ export class ColumnWorkers {
   }
 
   private kill(slot: Slot): void {
+    slot.ended ??= { message: 'was stopped', outOfMemory: false };
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots[i] = undefined;
     void slot.worker.terminate();
@@ -190,7 +225,8 @@ export class ColumnWorkers {
   private slot(index: number, heapMb: number): Slot {
     const have = this.slots[index];
     if (have) return have;
-    const status = new Int32Array(new SharedArrayBuffer(8));
+    // [heartbeat, heap MiB, 1 once the script has loaded] (columnWorker.ts)
+    const status = new Int32Array(new SharedArrayBuffer(12));
     const worker = new Worker(this.script, {
       workerData: { status },
       resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
@@ -203,11 +239,49 @@ export class ColumnWorkers {
     const drop = () => {
       if (this.slots[index] === slot) this.slots[index] = undefined;
     };
-    worker.on('error', drop);
-    worker.on('exit', drop);
+    worker.on('error', (err: Error & { code?: string }) => {
+      slot.ended ??= {
+        message: `${loaded(slot) ? 'crashed' : 'could not start'} (${String(err?.message ?? err).slice(0, 300)})`,
+        outOfMemory: err?.code === 'ERR_WORKER_OUT_OF_MEMORY',
+      };
+      drop();
+    });
+    worker.on('exit', (code) => {
+      slot.ended ??= { message: `ended with exit code ${code}`, outOfMemory: false };
+      drop();
+    });
     this.slots[index] = slot;
     return slot;
   }
+}
+
+/**
+ * Why a worker's thread ended, as the error of the job it had: DATA_TOO_LARGE naming the heap
+ * setting when it ran out of heap, else DATA_DECODE_FAILED saying what happened.
+ */
+function endedError(slot: Slot, file: string, caps: DecodeCaps): DataError {
+  if (slot.ended?.outOfMemory)
+    return new DataError(
+      'DATA_TOO_LARGE',
+      `${file}: decoding a column needed more than the ${slot.heapMb} MB decode heap`,
+      {
+        hint: capHint(
+          'heapMb',
+          caps,
+          'The column inflates to more than fits in memory (or is crafted to): split the file.',
+        ),
+      },
+    );
+  return new DataError('DATA_DECODE_FAILED', `${file}: the column decoder thread ${slot.ended?.message ?? 'ended'}`, {
+    hint: loaded(slot)
+      ? 'The file is damaged or crafted to crash readers; write it again.'
+      : 'The decoder could not load its code: the sbirtools install is incomplete. Reinstall it (or run `npm run build` in a checkout).',
+  });
+}
+
+/** True once the worker's script has loaded (it raises `status[2]` first thing). */
+function loaded(slot: Slot): boolean {
+  return Atomics.load(slot.status, 2) === 1;
 }
 
 const pools = new Map<number, ColumnWorkers>();
@@ -217,14 +291,39 @@ export function columnWorkers(heapMb: number): ColumnWorkers {
   let pool = pools.get(heapMb);
   if (!pool) {
     pool = new ColumnWorkers(
-      workerScript(
-        import.meta.url,
-        'columnWorkers.js',
-        new URL('./columnWorker.js', import.meta.url),
-        'src/data/formats/lazyParquet/columnWorker.js',
-      ),
+      bundledWorker() ??
+        workerScript(
+          import.meta.url,
+          'columnWorkers.js',
+          new URL('./columnWorker.js', import.meta.url),
+          'src/data/formats/lazyParquet/columnWorker.js',
+        ),
     );
     pools.set(heapMb, pool);
   }
   return pool;
+}
+
+/**
+ * The column worker bundled into one file (dist/holder/columnWorker.cjs, scripts/build-column-worker.mjs):
+ * it starts in about a third of the time of its ~90 modules loaded one by one. Beside the holder's
+ * bundle when this code runs in it, beside dist/ when it runs compiled, under the package root
+ * from src/ (vitest); undefined when no build made it (the compiled module is used then).
+ */
+function bundledWorker(): URL | undefined {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith(`${sep}holder${sep}holderMain.cjs`)) {
+    const beside = new URL('./columnWorker.cjs', import.meta.url);
+    return existsSync(beside) ? beside : undefined;
+  }
+  if (here.endsWith(['', 'dist', 'src', 'data', 'formats', 'lazyParquet', 'columnWorkers.js'].join(sep))) {
+    const compiled = new URL('../../../../holder/columnWorker.cjs', import.meta.url);
+    return existsSync(compiled) ? compiled : undefined;
+  }
+  for (let dir = dirname(here); dirname(dir) !== dir; dir = dirname(dir)) {
+    const file = join(dir, 'dist', 'holder', 'columnWorker.cjs');
+    if (existsSync(file)) return pathToFileURL(file);
+    if (existsSync(join(dir, 'package.json'))) return undefined;
+  }
+  return undefined;
 }

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { ColumnData, ColumnMeta, TableMeta } from '../../../../schema/columnar.js';
 import { DataError, type DataErrorCode } from '../../errors.js';
 import { checkDateRange } from '../checkDateRange.js';
@@ -67,12 +67,9 @@ export async function openLazyParquet(
   const stamp = stampOf(fd);
   const pool = columnWorkers(caps.heapMb);
   const id = nextId++;
-  // Parquet: the workers read through the descriptor; Arrow: its columns are views of the file
-  // (arrowColumnar/lazyArrow.ts), read once into shared memory the workers read without a copy
-  const arrow = options.format === 'arrow';
-  const open: ColumnJob = arrow
-    ? { op: 'open', id, bytes: readShared(fd, size), file, caps, format: 'arrow' }
-    : { op: 'open', id, fd, size, file, caps };
+  // the workers read through the descriptor: a Parquet column's chunks, an Arrow column's buffers
+  // (arrowColumnar/lazyArrow.ts); the file is never held whole in memory
+  const open: ColumnJob = { op: 'open', id, fd, size, file, caps, format: options.format ?? 'parquet' };
   // every worker checks the file itself (its footer and page headers, read from disk) and keeps
   // its footer; the table is open once the first has: the others finish meanwhile, in order
   // before their first column job (a worker whose check failed answers that job `reopen`)
@@ -100,7 +97,7 @@ export async function openLazyParquet(
     const leaf = index.get(column);
     if (leaf === undefined)
       throw Object.assign(new Error(`table ${name} has no column ${column}`), { code: 'COLUMN_NOT_FOUND' });
-    if (!arrow) unchanged(fd, stamp, file); // an Arrow file was read whole at open
+    unchanged(fd, stamp, file);
     // what the process grows by while the run waits here is the table's memory, not the run's
     const data = asTableMemory(() => decodeColumn(id, open, opened, leaf, file, caps, splitMin, splitMinRows));
     checkDateRange(
@@ -260,15 +257,4 @@ function openChecked(path: string, file: string, caps: DecodeCaps): { fd: number
     );
   }
   return { fd, size };
-}
-
-/** The whole file in shared memory (read once; the workers read it without a copy). */
-function readShared(fd: number, size: number): Uint8Array {
-  const bytes = new Uint8Array(new SharedArrayBuffer(size));
-  for (let at = 0; at < size;) {
-    const n = readSync(fd, bytes, at, Math.min(size - at, 64 * 1024 * 1024), at);
-    if (n <= 0) break;
-    at += n;
-  }
-  return bytes;
 }

@@ -167,6 +167,22 @@ describe('RefusalPacer: a caller that comes back before its Retry-After', () => 
     expect(((await answer.json()) as { error: { message: string } }).error.message).toMatch(/used its 1 runs/);
   });
 
+  it("a refusal for runs in flight holds back that caller's runs, not its session creations", async () => {
+    const { mw } = setup({ maxRefusalHoldMs: 0, maxHeldRefusals: 100 });
+    const running = pendingRun();
+    void mw(ctx('k'), running.next);
+    const refused = await mw(ctx('k'), running.next);
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/runs in flight/);
+    // inside its Retry-After: another run is refused early, a session is created
+    expect((await mw(ctx('k'), () => Promise.resolve(new Response('ran')))).status).toBe(429);
+    const session = await mw(ctx('k', undefined, { chargesBudget: () => true }), () =>
+      Promise.resolve(new Response('made')),
+    );
+    expect(session.status).toBe(200);
+    running.finish();
+  });
+
   it('each early refusal says what it meant for its own request: a run, or a session', async () => {
     vi.useFakeTimers();
     const mw = oneRunPerMinute(0);
