@@ -165,6 +165,63 @@ export const SERIES_METHODS = [
     pandas: "df.groupby('State').size()",
     sql: 'SELECT "State", count(*) FROM t WHERE "State" IS NOT NULL GROUP BY 1 ORDER BY 1',
   },
+  // group-by with many groups (~186,000 number keys, ~tens of thousands of companies)
+  {
+    name: 'groupby size (Award Amount, many groups)',
+    series: "award_data.groupby('Award Amount').size()",
+    loop: `${amt} const m = new Map(); for (const x of v) if (x != null && x === x) m.set(x, (m.get(x) || 0) + 1); [...m].sort((a, b) => a[0] - b[0])`,
+    pandas: "df.groupby('Award Amount').size()",
+    sql: 'SELECT "Award Amount", count(*) FROM t WHERE "Award Amount" IS NOT NULL GROUP BY 1 ORDER BY 1',
+  },
+  {
+    name: 'groupby size (Company, many groups)',
+    series: "award_data.groupby('Company').size()",
+    loop: "const m = new Map(); for (const x of award_data.array('Company')) if (x != null) m.set(x, (m.get(x) || 0) + 1); [...m].sort()",
+    pandas: "df.groupby('Company').size()",
+    sql: 'SELECT "Company", count(*) FROM t WHERE "Company" IS NOT NULL GROUP BY 1 ORDER BY 1',
+  },
+  {
+    name: 'groupby sum (Company, many groups)',
+    series: "award_data.groupby('Company')['Award Amount'].sum()",
+    loop: "const k = award_data.array('Company'), v = award_data.array('Award Amount'); const m = new Map(); for (let i = 0; i < k.length; i++) if (k[i] != null && v[i] != null) m.set(k[i], (m.get(k[i]) || 0) + v[i]); [...m].sort()",
+    pandas: "df.groupby('Company')['Award Amount'].sum()",
+    sql: 'SELECT "Company", sum("Award Amount") FROM t WHERE "Company" IS NOT NULL GROUP BY 1 ORDER BY 1',
+  },
+  {
+    name: 'groupby agg sum (Company, many groups)',
+    series: "award_data.groupby('Company').agg({ 'Award Amount': 'sum' })",
+    loop: "const k = award_data.array('Company'), v = award_data.array('Award Amount'); const m = new Map(); for (let i = 0; i < k.length; i++) if (k[i] != null && v[i] != null) m.set(k[i], (m.get(k[i]) || 0) + v[i]); [...m].sort()",
+    pandas: "df.groupby('Company').agg({'Award Amount': 'sum'})",
+    sql: 'SELECT "Company", sum("Award Amount") FROM t WHERE "Company" IS NOT NULL GROUP BY 1 ORDER BY 1',
+  },
+  {
+    name: 'groupby mean (Company, many groups)',
+    series: "award_data.groupby('Company')['Award Amount'].mean()",
+    loop: "const k = award_data.array('Company'), v = award_data.array('Award Amount'); const m = new Map(); for (let i = 0; i < k.length; i++) { if (k[i] == null) continue; let e = m.get(k[i]); if (!e) m.set(k[i], (e = [0, 0])); if (v[i] != null) { e[0] += v[i]; e[1]++; } } [...m].map(([c, e]) => [c, e[0] / e[1]]).sort()",
+    pandas: "df.groupby('Company')['Award Amount'].mean()",
+    sql: 'SELECT "Company", avg("Award Amount") FROM t WHERE "Company" IS NOT NULL GROUP BY 1 ORDER BY 1',
+  },
+  {
+    name: 'groupby count (Company, many groups)',
+    series: "award_data.groupby('Company')['Award Amount'].count()",
+    loop: "const k = award_data.array('Company'), v = award_data.array('Award Amount'); const m = new Map(); for (let i = 0; i < k.length; i++) if (k[i] != null) m.set(k[i], (m.get(k[i]) || 0) + (v[i] != null ? 1 : 0)); [...m].sort()",
+    pandas: "df.groupby('Company')['Award Amount'].count()",
+    sql: 'SELECT "Company", count("Award Amount") FROM t WHERE "Company" IS NOT NULL GROUP BY 1 ORDER BY 1',
+  },
+  {
+    name: 'groupby nunique (Company, many groups)',
+    series: "award_data.groupby('Company')['Agency'].nunique()",
+    loop: "const k = award_data.array('Company'), c = award_data.array('Agency'); const m = new Map(); for (let i = 0; i < k.length; i++) if (k[i] != null && c[i] != null) { let s = m.get(k[i]); if (!s) m.set(k[i], (s = new Set())); s.add(c[i]); } [...m].map(([a, s]) => [a, s.size]).sort()",
+    pandas: "df.groupby('Company')['Agency'].nunique()",
+    sql: 'SELECT "Company", count(DISTINCT "Agency") FROM t WHERE "Company" IS NOT NULL GROUP BY 1 ORDER BY 1',
+  },
+  {
+    name: 'groupby size (Company, Phase: many groups)',
+    series: "award_data.groupby(['Company', 'Phase']).size()",
+    loop: "const a = award_data.array('Company'), p = award_data.array('Phase'); const m = new Map(); for (let i = 0; i < a.length; i++) { if (a[i] == null || p[i] == null) continue; const k = a[i] + '\\u0000' + p[i]; m.set(k, (m.get(k) || 0) + 1); } [...m].sort()",
+    pandas: "df.groupby(['Company', 'Phase']).size()",
+    sql: 'SELECT "Company", "Phase", count(*) FROM t WHERE "Company" IS NOT NULL AND "Phase" IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2',
+  },
   {
     name: 'pivot_table sum',
     series:

@@ -66,9 +66,36 @@ const MANY: ColumnarTable = {
   name: 'many',
 };
 
+/**
+ * Many groups of text, number and date keys (~8,000 distinct of each over 24,003 rows): strings
+ * that differ in case, accents, astral characters and lone surrogates (code-unit order), '' and
+ * nulls; NaN and null number keys together (both missing: the key order cannot tell them apart).
+ */
+const WORDS = ['alpha', 'Alpha', 'ALPHA', 'été', 'ete', 'z😀', 'z\uFFFF', '\uD800x', 'a b', ''];
+const MANY_GROUPS: ColumnarTable = {
+  ...build(
+    Array.from({ length: 24003 }, (_, i) => {
+      const j = (i * 7919) % 8000;
+      return {
+        K1: j % 97 === 0 ? null : `${WORDS[j % WORDS.length]}${j % 13 === 0 ? '' : Math.floor(j / 10)}`,
+        K2: ['x', 'y', null][i % 3]!,
+        Y: j % 5,
+        D: j % 89 === 0 ? null : 1.6e12 + (j % 4001) * 86_400_000,
+        V: j % 61 === 0 ? null : j % 67 === 0 ? Number.NaN : (j % 3001) * 0.5 - 700,
+        A: 'x',
+      };
+    }),
+  ),
+  name: 'manygroups',
+};
+
 let h: Harness;
 beforeAll(() => {
-  h = createHarness({ tables: [AWARDS, ...TABLES, MANY], textPages: true, limits: { maxResultBytes: 8 << 20 } });
+  h = createHarness({
+    tables: [AWARDS, ...TABLES, MANY, MANY_GROUPS],
+    textPages: true,
+    limits: { maxResultBytes: 8 << 20 },
+  });
 });
 afterAll(() => h.dispose());
 
@@ -382,5 +409,24 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
     ]);
     const size = await h.run('[tables.many.V.nunique(), tables.many.numRows()]');
     expect(size.ok && (size.value as number[])[0]).toBeGreaterThan(5000);
+  }, 180_000);
+  test('many groups of text, number, date and two keys: agg, size, Series aggregations, dropna and sort options', async () => {
+    const exprs = [
+      "(X) => [X.groupby('K1').size(), X.groupby('K1').agg({ V: 'sum' }), X.groupby('K1')['V'].sum(), X.groupby('K1')['V'].mean(), X.groupby('K1')['V'].count()]",
+      "(X) => [X.groupby('K1')['K2'].nunique(), X.groupby('K1').agg({ V: ['min', 'max', 'median', 'first'], D: 'last' }), X.groupby('K1')['V'].std()]",
+      "(X) => [X.groupby('V').size(), X.groupby('V').agg({ Y: 'sum' }, { dropna: false }), X.groupby('D')['V'].sum(), X.groupby('D').size()]",
+      "(X) => [X.groupby(['K1', 'K2']).size(), X.groupby(['K2', 'K1'])['V'].mean(), X.groupby(['K1', 'Y']).agg({ V: 'sum', n: 'size' }), X.groupby(['V', 'K2']).size()]",
+      "(X) => [X.groupby('K1').agg({ V: 'sum' }, { dropna: false }), X.groupby(['K2', 'K1']).agg({ V: 'mean' }, { dropna: false }), X.groupby(['V', 'K2']).agg({ Y: 'max' }, { dropna: false })]",
+      "(X) => [X.groupby('K1').agg({ V: 'sum' }, { sort: false }), X.groupby(['K1', 'D']).agg({ V: 'count' }, { sort: false, dropna: false })]",
+      "(X) => [X.filter(X.Y.gt(1)).groupby('K1').size(), X.orderby(aq.desc('V')).groupby(['K1', 'K2'])['V'].sum(), X.filter(X.K2.eq('x')).orderby('K1').groupby('V').size()]",
+    ];
+    const r = await h.run(
+      `const T = tables.manygroups, P = __plain(T); [${exprs.join(',')}].map((e, i) => [i, __dump(e(T)), __dump(e(P))]).filter(([, a, b]) => a !== b).map(([i, a, b]) => { let k = 0; while (a[k] === b[k]) k++; return [i, a.slice(Math.max(0, k - 150), k + 150), b.slice(Math.max(0, k - 150), k + 150)]; })`,
+    );
+    expect(r.ok ? r.value : r.error).toEqual([]);
+    const size = await h.run(
+      "[tables.manygroups.K1.nunique(), tables.manygroups.V.nunique(), tables.manygroups.groupby('K1', 'K2').size().numRows()]",
+    );
+    expect(size.ok && (size.value as number[]).every((x) => x > 2000)).toBe(true);
   }, 180_000);
 });
