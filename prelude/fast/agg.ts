@@ -16,7 +16,7 @@ import { orderIsConsistent } from './topN.js';
 export interface FastAgg {
   first: Int32Array;
   count: Float64Array;
-  values: unknown[][];
+  values: Array<ArrayLike<unknown>>;
 }
 
 const NAME = new Map<AggFn, string>(Object.entries(AGG_FUNCS).map(([k, f]) => [f, k]));
@@ -74,8 +74,8 @@ function one(
   rows: Uint32Array | null,
   m: number,
   count: Float64Array,
-): unknown[] {
-  if (src === null || name === 'size') return Array.from(count);
+): ArrayLike<unknown> {
+  if (src === null || name === 'size') return count; // read, never written: typed, no copy
   const isValue =
     src.kind === 'dict'
       ? (i: number) => src.codes[i] >= 0
@@ -91,7 +91,7 @@ function one(
       n[gi]++;
       if (name === 'last' || at[gi] < 0) at[gi] = i;
     }
-    return name === 'count' ? Array.from(n) : Array.from(at, (r) => (r < 0 ? null : col.at(r)));
+    return name === 'count' ? n : Array.from(at, (r) => (r < 0 ? null : col.at(r)));
   }
   if (name === 'nunique') {
     const sets = Array.from({ length: size }, () => new NativeSet<number>());
@@ -133,7 +133,7 @@ function one(
         cnt[gi]++;
       }
     }
-    return Array.from(sum, (a, gi) => (name === 'sum' ? a : cnt[gi] ? a / cnt[gi] : null));
+    return name === 'sum' ? sum : Array.from(sum, (a, gi) => (cnt[gi] ? a / cnt[gi] : null));
   }
   const acc = new Float64Array(size).fill(name === 'prod' ? 1 : 0);
   const m2 = new Float64Array(size);
