@@ -4,7 +4,8 @@
  * in first-appearance order (0 is null). Two rows share a code exactly when Arquero's key string
  * (`key(value) + ''`) is the same: distinct strings stay distinct, 0 and -0 meet, NaN is one value.
  */
-import { NativeMap, NativeWeakMap } from '../intrinsics.js';
+import { NativeWeakMap } from '../intrinsics.js';
+import { NumberKeys } from './numberKeys.js';
 import type { Source } from './source.js';
 
 /** Codes of one key column: `codes[row]` in [0, card), 0 = null. */
@@ -44,14 +45,7 @@ function dictCodes(raw: Int32Array, dict: readonly string[]): KeyCodes {
 function numCodes(values: Float64Array, valid: Uint8Array): KeyCodes {
   const n = values.length;
   const codes = new Int32Array(n);
-  const index = new NativeMap<number, number>();
-  let next = 1;
-  for (let i = 0; i < n; i++) {
-    if (!valid[i]) continue; // 0 = null
-    const v = values[i];
-    let c = index.get(v);
-    if (c === undefined) index.set(v, (c = next++));
-    codes[i] = c;
-  }
-  return { codes, card: next, quoted: false, nan: index.get(Number.NaN) ?? -1 };
+  const keys = new NumberKeys(n); // keys as a Map compares them: 0 and -0 meet, NaN is one
+  for (let i = 0; i < n; i++) if (valid[i]) codes[i] = keys.add(values[i]!) + 1; // 0 = null
+  return { codes, card: keys.size + 1, quoted: false, nan: keys.nan < 0 ? -1 : keys.nan + 1 };
 }

@@ -1,5 +1,6 @@
 /** drop_duplicates, fillna, dropna: cleaning with pandas semantics (NaN counts as null). */
 import { BitSet, type ColumnTable } from 'arquero';
+import { keepStorageRows } from './bitWords.js';
 import { GuestError } from '../errors/guestError.js';
 import { combinableKeys } from '../fast/groups.js';
 import { sourceOf } from '../fast/source.js';
@@ -8,7 +9,9 @@ import { assertTable, isNull, resolveColumns } from './common.js';
 import { missingBits } from './valueCounts.js';
 import { withColumns } from './withColumns.js';
 
-const keyPart = (v: unknown) => (v instanceof Date ? `D${v.getTime()}` : isNull(v) ? null : v);
+// +-Infinity as tagged objects: JSON.stringify writes them as null, the missing key
+const keyPart = (v: unknown) =>
+  v instanceof Date ? `D${v.getTime()}` : isNull(v) ? null : v === Infinity || v === -Infinity ? { inf: v > 0 } : v;
 
 /**
  * Drops repeated rows (over `subset` columns, default all), keeping the first ('first'), the last
@@ -137,6 +140,22 @@ export function dropna(
   const bits = new BitSet(t.totalRows());
   // each column's missing bits from its typed arrays (isna's), then one pass over the visible rows
   const missing = names.map((c, i) => missingBits(cols[i], sourceOf(t, c)));
+  if (!t.isFiltered() && missing.length && missing.every((b) => b !== undefined)) {
+    // every row visible: a keep byte per row, the bitmap then filled a word at a time
+    const n = t.totalRows();
+    const keep = new Uint8Array(n);
+    if (missing.length === 1) {
+      const b = missing[0]!;
+      for (let r = 0; r < n; r++) keep[r] = b[r] ? 0 : 1;
+    } else {
+      // column by column: the missing count of each row, then its keep byte
+      const nulls = new Uint8Array(n);
+      for (const b of missing) for (let r = 0; r < n; r++) nulls[r] += b![r] ? 1 : 0;
+      const k = cols.length;
+      for (let r = 0; r < n; r++) keep[r] = (all ? nulls[r]! < k : nulls[r] === 0) ? 1 : 0;
+    }
+    return keepStorageRows(t, keep);
+  }
   if (missing.every((b) => b !== undefined)) {
     const rows = t.isFiltered() ? (t.indices(false) as Uint32Array) : null;
     const m = rows ? rows.length : t.totalRows();

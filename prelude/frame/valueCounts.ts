@@ -90,13 +90,14 @@ export function value_counts(t: unknown, cols?: unknown, options: ValueCountsOpt
  * then `count` or `proportion`.
  */
 export function countsTable(
-  keys: readonly (readonly unknown[])[],
+  keys: readonly ArrayLike<unknown>[],
   names: readonly string[],
-  counts: readonly number[],
+  counts: ArrayLike<number>,
   { normalize = false, sort = true, ascending = false }: ValueCountsOptions,
 ): ColumnTable {
-  const order = sort ? byCount(counts, ascending) : counts.map((_, i) => i);
-  const total = counts.reduce((a, b) => a + b, 0);
+  const order = sort ? byCount(counts, ascending) : Array.from({ length: counts.length }, (_, i) => i);
+  let total = 0;
+  for (let i = 0; i < counts.length; i++) total += counts[i]!;
   const out: Record<string, unknown[]> = {};
   names.forEach((name, j) => {
     const col = keys[j]!;
@@ -108,18 +109,19 @@ export function countsTable(
 }
 
 /** Key indices ordered by count (a stable counting sort: ties in index order, as a stable sort gives). */
-function byCount(counts: readonly number[], ascending: boolean): number[] {
+function byCount(counts: ArrayLike<number>, ascending: boolean): number[] {
+  const n = counts.length;
   let max = 0;
-  for (const c of counts) if (c > max) max = c;
-  if (max > 4 * counts.length + 1024) {
-    const order = counts.map((_, i) => i);
+  for (let i = 0; i < n; i++) if (counts[i]! > max) max = counts[i]!;
+  if (max > 4 * n + 1024) {
+    const order = Array.from({ length: n }, (_, i) => i);
     return order.sort((a, b) => (ascending ? counts[a]! - counts[b]! : counts[b]! - counts[a]!));
   }
   const start = new Int32Array(max + 2);
-  for (const c of counts) start[(ascending ? c : max - c) + 1]++;
+  for (let i = 0; i < n; i++) start[(ascending ? counts[i]! : max - counts[i]!) + 1]++;
   for (let k = 0; k <= max; k++) start[k + 1] += start[k]!;
-  const order = new Array<number>(counts.length);
-  for (let i = 0; i < counts.length; i++) order[start[ascending ? counts[i]! : max - counts[i]!]!++] = i;
+  const order = new Array<number>(n);
+  for (let i = 0; i < n; i++) order[start[ascending ? counts[i]! : max - counts[i]!]!++] = i;
   return order;
 }
 

@@ -25,6 +25,11 @@ export function asTableColumn(s: S): { t: ColumnTable; col: string } {
 /** Counting methods installed on Series.prototype. */
 export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
   unique(this: S) {
+    // numbers: the distinct values in order of first appearance, missing (null, NaN) as one null
+    const typed = pendingChain(this) ? undefined : fastCountNumbers(this, false);
+    if (typed) {
+      return typed.missing < 0 ? Array.from(typed.firsts) : withNullAt(typed.firsts, typed.missing);
+    }
     const { t, col } = asTableColumn(this);
     return unique(t, col);
   },
@@ -46,7 +51,9 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
     const typed = fastCountNumbers(this, o.dropna !== false);
     if (typed) {
       const name = this.source ? this.source.column : (this.name ?? 'value');
-      const table = countsTable([typed.firsts], [name], typed.counts, o);
+      const { firsts, counts, missing } = typed;
+      const keys: ArrayLike<number | null> = missing < 0 ? firsts : withNullAt(firsts, missing);
+      const table = countsTable([keys], [name], counts, o);
       return markSeriesTable(table, [name], label);
     }
     const { t, col } = asTableColumn(this);
@@ -75,6 +82,13 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
     return markSeriesTable(describe(t, [col], opts as never), ['stat'], col);
   },
 };
+
+/** The numbers with null at `k` (the missing key). */
+function withNullAt(xs: Float64Array, k: number): (number | null)[] {
+  const out: (number | null)[] = Array.from(xs);
+  out[k] = null;
+  return out;
+}
 
 /** mode() of a dictionary column from a count per code (each string counted once per row, as below); undefined otherwise. */
 function modeOfCodes(s: S): string[] | undefined {

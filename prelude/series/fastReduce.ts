@@ -9,6 +9,7 @@ import { NativeWeakMap } from '../intrinsics.js';
 import type { Series } from './Series.js';
 import { chainBlocks, chainExtreme, chainPresent, chainSumCount, pendingChain } from './numberChain.js';
 import { numView, typedOf, type NumView } from './typed.js';
+import { NumberKeys } from '../fast/numberKeys.js';
 
 /** Dense present values of a whole column, kept per column for the session (by its Float64Array). */
 const denseCache = new NativeWeakMap<Float64Array, Float64Array>();
@@ -230,120 +231,53 @@ function minOf(xs: Float64Array): number {
 
 /**
  * The count of distinct present numbers (as a Set counts them: -0 and 0 are one value), with an
- * open-addressing hash over the values' bits instead of a Set of boxed numbers; undefined
- * without a numeric view.
+ * open-addressing hash over the values' bits (numberKeys.ts) instead of a Set of boxed numbers;
+ * undefined without a numeric view.
  */
 export function fastDistinctNumbers(s: Series): number | undefined {
   const c = pendingChain(s);
   if (c) {
-    const set = new DistinctNumbers(s.length);
-    chainBlocks(c, (xs, len) => set.add(xs, len));
-    return set.count;
+    const keys = new NumberKeys(s.length);
+    chainBlocks(c, (xs, len) => keys.addAll(xs, len));
+    return keys.size - (keys.nan >= 0 ? 1 : 0); // a NaN kept by round() is missing, as in the per-value count
   }
   const v = numView(s);
   if (!v) return undefined;
   const xs = dense(v, s.length);
-  const set = new DistinctNumbers(xs.length);
-  set.add(xs, xs.length);
-  return set.count;
-}
-
-/** An open-addressing set of numbers by their bits; it starts small and doubles (few distinct values stay cheap). */
-class DistinctNumbers {
-  count = 0;
-  private keys: Float64Array;
-  private used: Uint8Array;
-  private mask: number;
-  private readonly word = new Float64Array(1);
-  private readonly half = new Int32Array(this.word.buffer);
-
-  constructor(n: number) {
-    let cap = 16;
-    while (cap < 2048 && cap < n * 2) cap *= 2;
-    this.mask = cap - 1;
-    this.keys = new Float64Array(cap);
-    this.used = new Uint8Array(cap);
-  }
-
-  add(xs: Float64Array, len: number): void {
-    for (let i = 0; i < len; i++) {
-      if (this.count * 2 >= this.mask) this.grow();
-      if (this.insert(xs[i]! + 0)) this.count++; // -0 becomes 0
-    }
-  }
-
-  private insert(x: number): boolean {
-    const { keys, used, mask, word, half } = this;
-    word[0] = x;
-    let h = Math.imul(half[0]! ^ Math.imul(half[1]!, 0x9e3779b1), 0x85ebca6b);
-    h = (h ^ (h >>> 15)) & mask;
-    while (used[h] === 1 && keys[h] !== x) h = (h + 1) & mask;
-    if (used[h] === 1) return false;
-    used[h] = 1;
-    keys[h] = x;
-    return true;
-  }
-
-  private grow(): void {
-    const { keys, used } = this;
-    this.mask = keys.length * 2 - 1;
-    this.keys = new Float64Array(keys.length * 2);
-    this.used = new Uint8Array(keys.length * 2);
-    for (let h = 0; h < keys.length; h++) if (used[h] === 1) this.insert(keys[h]!);
-  }
+  const keys = new NumberKeys(xs.length);
+  keys.addAll(xs, xs.length);
+  return keys.size; // dense: no NaN
 }
 
 /**
  * value_counts' keys and counts for a number column, in order of first appearance (a key's value
  * is its first occurrence: -0 when -0 came before 0), with an open-addressing hash over the values'
- * bits. Missing values (null, NaN) are one key, null, unless `dropna`. undefined without a numeric
- * view.
+ * bits (numberKeys.ts). Missing values (null, NaN) are one key, at index `missing` (null in the
+ * result), unless `dropna`; `missing` is -1 when there is no such key. undefined without a numeric view.
  */
 export function fastCountNumbers(
   s: Series,
   dropna: boolean,
-): { firsts: (number | null)[]; counts: number[] } | undefined {
+): { firsts: Float64Array; counts: Int32Array; missing: number } | undefined {
   const v = numView(s);
   if (!v) return undefined;
   const { values, valid, rows } = v;
   const n = s.length;
-  let cap = 16;
-  while (cap < n * 2) cap *= 2;
-  const mask = cap - 1;
-  const keys = new Float64Array(cap);
-  const slot = new Int32Array(cap).fill(-1);
-  const word = new Float64Array(1);
-  const half = new Int32Array(word.buffer);
-  const firsts: (number | null)[] = [];
-  const counts: number[] = [];
-  let missingKey = -1;
-  for (let i = 0; i < n; i++) {
-    const r = rows ? rows[i]! : i;
-    const x = values[r]!;
-    if ((valid !== null && valid[r] === 0) || x !== x) {
-      if (dropna) continue;
-      if (missingKey < 0) {
-        missingKey = counts.length;
-        firsts.push(null);
-        counts.push(0);
-      }
-      counts[missingKey]!++;
-      continue;
+  const keys = new NumberKeys(n);
+  if (!rows && valid === null)
+    keys.addAll(values, n); // NaN is the missing key: one key, at its first appearance
+  else
+    for (let i = 0; i < n; i++) {
+      const r = rows ? rows[i]! : i;
+      keys.add(valid !== null && valid[r] === 0 ? NaN : values[r]!);
     }
-    const k = x + 0; // -0 and 0 are one key
-    word[0] = k;
-    let h = Math.imul(half[0]! ^ Math.imul(half[1]!, 0x9e3779b1), 0x85ebca6b);
-    h = (h ^ (h >>> 15)) & mask;
-    while (slot[h]! >= 0 && keys[h] !== k) h = (h + 1) & mask;
-    let at = slot[h]!;
-    if (at < 0) {
-      at = counts.length;
-      slot[h] = at;
-      keys[h] = k;
-      firsts.push(x);
-      counts.push(0);
-    }
-    counts[at]!++;
-  }
-  return { firsts, counts };
+  let { size } = keys;
+  const firsts = keys.firsts.subarray(0, size);
+  const counts = keys.counts.subarray(0, size);
+  const missing = keys.nan;
+  if (missing < 0 || !dropna) return { firsts, counts, missing };
+  firsts.copyWithin(missing, missing + 1);
+  counts.copyWithin(missing, missing + 1);
+  size--;
+  return { firsts: firsts.subarray(0, size), counts: counts.subarray(0, size), missing: -1 };
 }

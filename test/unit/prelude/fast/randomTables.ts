@@ -95,7 +95,8 @@ export const EDGE_TABLES: ColumnarTable[] = [
   ),
 ];
 
-function build(rows: Row[]): ColumnarTable {
+/** An award_data-shaped table of these rows (V is missing where K2 is 'w'). */
+export function build(rows: Row[]): ColumnarTable {
   // an all-null group: rows whose K2 is 'w' have no V at all
   const V = rows.map((r) => (r.K2 === 'w' ? null : r.V));
   return columnar('award_data', {
