@@ -42,7 +42,7 @@ type Getter = (row: number) => unknown;
  * What a prelude scan (fast/, closure/) reads instead of calling `at(row)` per row; never handed to
  * the guest, and only read: `pages` = text in the session's page cache (row r is
  * `pages.page(r >> PAGE_SHIFT)[r & (PAGE_ROWS - 1)]`), `all` = the cached array of every value
- * (`all[r]` is what `at(r)` returns: the same strings, numbers, null and Date objects).
+ * (`all[r]` is what `at(r)` returns: the same strings, numbers and null, and an equal Date).
  */
 export type ScanSource = { kind: 'pages'; pages: TextPages } | { kind: 'all'; all: readonly unknown[] };
 
