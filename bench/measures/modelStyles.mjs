@@ -9,8 +9,7 @@
 // Every answer is checked against pandas. Ratios are sbirtools / pandas (below 1: faster).
 //   SBIRTOOLS_BENCH_CSV=/work/benchdata/award_data.csv BENCH_ARGS='{"reps":5,"python":"/usr/bin/python3"}' \
 //     node --no-node-snapshot bench/measures/modelStyles.mjs
-// BENCH_ARGS also takes `only` (question ids), `styles`, `first: false` (warm only), `firstOnly`,
-// `firstPauseMs` (first run: wait this long after the open, an agent's think time, before the program).
+// BENCH_ARGS also takes `only` (question ids), `styles`, `first: false` (warm only), `firstOnly`.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -25,13 +24,12 @@ const r3 = (x) => Math.round(x * 1000) / 1000;
 const geo = (xs) => (xs.length ? r3(Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length)) : null);
 
 /** Child mode: one fresh sandbox, one question; prints { ms, answer }. */
-async function firstRunChild(code, cacheDir, pauseMs = 0) {
+async function firstRunChild(code, cacheDir) {
   const { createSandbox, shutdown } = await import(dist('src/index.js'));
   const box = await createSandbox({ dataPath: CSV, cacheDir });
   try {
     const open = await box.run('award_data.numRows()');
     if (!open.ok) throw new Error(JSON.stringify(open.error));
-    if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
     const t = performance.now();
     const r = await box.run(code);
     const ms = performance.now() - t;
@@ -42,10 +40,10 @@ async function firstRunChild(code, cacheDir, pauseMs = 0) {
   }
 }
 
-function firstRun(code, cacheDir, pauseMs) {
+function firstRun(code, cacheDir) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--no-node-snapshot', fileURLToPath(import.meta.url)], {
-      env: { ...process.env, BENCH_MODEL_STYLES_CHILD: JSON.stringify({ code, cacheDir, pauseMs }) },
+      env: { ...process.env, BENCH_MODEL_STYLES_CHILD: JSON.stringify({ code, cacheDir }) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -61,10 +59,10 @@ function firstRun(code, cacheDir, pauseMs) {
 }
 
 /**
- * @param {{ reps?: number, warmup?: number, python?: string | null, cacheDir?: string, only?: string[], styles?: string[], first?: boolean, firstOnly?: boolean, firstPauseMs?: number }} args
+ * @param {{ reps?: number, warmup?: number, python?: string | null, cacheDir?: string, only?: string[], styles?: string[], first?: boolean, firstOnly?: boolean }} args
  */
 export async function measureModelStyles(args = {}) {
-  const { reps = 5, warmup = 2, cacheDir = CACHE_DIR, only, first = true, firstOnly = false, firstPauseMs = 0 } = args;
+  const { reps = 5, warmup = 2, cacheDir = CACHE_DIR, only, first = true, firstOnly = false } = args;
   const styles = args.styles ?? STYLES;
   const python = args.python === undefined ? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : null) : args.python;
   const questions = only ? MODEL_STYLE_QUESTIONS.filter((q) => only.includes(q.id)) : MODEL_STYLE_QUESTIONS;
@@ -106,7 +104,7 @@ export async function measureModelStyles(args = {}) {
           e.ratio = p ? r3(e.warm.p50 / p.p50) : null;
         }
         if (first) {
-          const f = await firstRun(q[s], cacheDir, firstPauseMs);
+          const f = await firstRun(q[s], cacheDir);
           if (!f.ok) throw new Error(`first run failed: ${q.id} (${s}): ${JSON.stringify(f.answer)}`);
           e.firstMs = r3(f.ms);
           e.firstRatio = p ? r3(f.ms / p.p50) : null;
@@ -162,12 +160,12 @@ export async function measureModelStyles(args = {}) {
     firstGeomean: geo(all.first),
     firstSlowerThanPandas: all.first.filter((x) => x > 1).length,
   };
-  return { questions: out, summary, reps, warmup, firstPauseMs };
+  return { questions: out, summary, reps, warmup };
 }
 
 if (process.env.BENCH_MODEL_STYLES_CHILD) {
-  const { code, cacheDir, pauseMs } = JSON.parse(process.env.BENCH_MODEL_STYLES_CHILD);
-  await firstRunChild(code, cacheDir ?? CACHE_DIR, pauseMs);
+  const { code, cacheDir } = JSON.parse(process.env.BENCH_MODEL_STYLES_CHILD);
+  await firstRunChild(code, cacheDir ?? CACHE_DIR);
 } else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   emit(await measureModelStyles(measureArgs()));
 }

@@ -5,7 +5,7 @@
  * so laziness lives in the column object, not in the map: `award_data` is built from LazyColumns
  * and every derived table shares them. Decoded representations (documented in docs/prelude.md):
  * - float64 'number' | 'integer': the Float64Array itself when no value is null, else a JS array with null;
- * - float64 'date': Date objects (UTC ms) or null;
+ * - float64 'date': a fresh Date object (UTC ms) per read, or null;
  * - dict: the dictionary is decoded once, rows map codes to those strings (code -1 is null);
  * - utf8: with bridge.fetchTextPage, pages of row strings decoded natively by the host and cached in the
  *   session (data/textPages.ts); else with bridge.fetchColumnRange, pages of UTF-8 decoded here per
@@ -42,7 +42,7 @@ type Getter = (row: number) => unknown;
  * What a prelude scan (fast/, closure/) reads instead of calling `at(row)` per row; never handed to
  * the guest, and only read: `pages` = text in the session's page cache (row r is
  * `pages.page(r >> PAGE_SHIFT)[r & (PAGE_ROWS - 1)]`), `all` = the cached array of every value
- * (`all[r]` is what `at(r)` returns: the same strings, numbers, null and Date objects).
+ * (`all[r]` is what `at(r)` returns: the same strings, numbers and null, and an equal Date).
  */
 export type ScanSource = { kind: 'pages'; pages: TextPages } | { kind: 'all'; all: readonly unknown[] };
 
@@ -272,14 +272,19 @@ function decodeFloat(values: Float64Array, valid: Uint8Array, isDate: boolean, n
         break;
       }
   if (allValid) return (row) => values[row];
-  // the values with null (or Date objects) are built on the first row read, not at load: the
-  // typed-array paths (Series reductions, masks, the fast verbs) never read a row this way
+  // a date is a fresh Date per read (a guest may call setFullYear on one; no other read sees it), made
+  // when read: a first touch that reads one row (`s.max()`, `t.get(col, 0)`) builds one, not one per row
+  if (isDate)
+    return (row) =>
+      row >= 0 && row < n && row === (row | 0) ? (valid[row] ? new NativeDate(values[row]!) : null) : undefined;
+  // the values with null are built on the first row read, not at load: the typed-array paths
+  // (Series reductions, masks, the fast verbs) never read a row this way
   let arr: unknown[] | null = null;
-  return (row) => (arr ??= boxFloats(values, valid, isDate, n))[row];
+  return (row) => (arr ??= boxFloats(values, valid, n))[row];
 }
 
-function boxFloats(values: Float64Array, valid: Uint8Array, isDate: boolean, n: number): unknown[] {
+function boxFloats(values: Float64Array, valid: Uint8Array, n: number): unknown[] {
   const arr = new Array<unknown>(n);
-  for (let i = 0; i < n; i++) arr[i] = valid[i] ? (isDate ? new NativeDate(values[i]) : values[i]) : null;
+  for (let i = 0; i < n; i++) arr[i] = valid[i] ? values[i] : null;
   return arr;
 }

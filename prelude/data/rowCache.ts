@@ -217,15 +217,3 @@ export function cachedRows(
   build(entry.set!.vals, idx, off, n, out);
   return out;
 }
-
-/**
- * Records which row sets the cache holds; the function returned puts that list back (the
- * warm-up's rows must neither stay nor push out the sets a user's runs made: runtime/warmUp.ts).
- */
-export function rowsCheckpoint(): () => void {
-  const saved = entries.slice();
-  return () => {
-    entries.length = 0;
-    for (let i = 0; i < saved.length; i++) entries.push(saved[i]!);
-  };
-}

@@ -19,7 +19,6 @@ import { setWriter, type Write } from '../output/output.js';
 import { setFileSink, type SaveFile } from '../output/files.js';
 import { makeDescribeData } from './describeData.js';
 import { makeExecute, type ExecuteOptions } from './execute.js';
-import { makeWarmUp } from './warmUp.js';
 
 /** What the runtime passes to boot (docs/architecture.md). */
 export interface Bridge {
@@ -55,11 +54,6 @@ export interface Bridge {
 /** What boot returns. */
 export interface Internals {
   execute(code: string, opts?: Partial<ExecuteOptions>): string | Promise<string>;
-  /**
-   * The warm-up the runtime runs in idle time (warmUp.ts): 'record' once after hardening, then
-   * 'step' until false; 'failures' lists the questions that threw (tests).
-   */
-  warm(what: 'record' | 'step' | 'failures'): boolean | string[];
 }
 
 let booted = false;
@@ -118,9 +112,5 @@ export function boot(bridge: Bridge): Internals {
     writable: true,
     configurable: true,
   });
-  const warmUp = makeWarmUp();
-  return {
-    execute: makeExecute(limits, () => warmUp.release()),
-    warm: (what) => (what === 'failures' ? warmUp.failures() : warmUp.warm(what === 'record' ? 'record' : 'step')),
-  };
+  return { execute: makeExecute(limits) };
 }

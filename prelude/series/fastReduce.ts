@@ -24,8 +24,9 @@ function dense(v: NumView, n: number): Float64Array {
   if (!rows) {
     const hit = denseCache.get(values);
     if (hit) return hit;
-    if (valid === null && values.length === n && !hasNaN(values)) {
-      // nothing missing: the values themselves (a computed result's own array; never written)
+    if (values.length === n && allPresent(values, valid)) {
+      // nothing missing: the values themselves (a computed result's own array, or a host column's
+      // storage; neither is ever written), not a packed copy of 8 bytes a row on the first touch
       denseCache.set(values, values);
       return values;
     }
@@ -49,9 +50,14 @@ function dense(v: NumView, n: number): Float64Array {
   return d;
 }
 
-function hasNaN(xs: Float64Array): boolean {
-  for (let i = 0; i < xs.length; i++) if (xs[i] !== xs[i]) return true;
-  return false;
+/** True when no value is missing (valid[i] 0) or NaN; stops at the first one that is. */
+function allPresent(xs: Float64Array, valid: Uint8Array | null): boolean {
+  if (valid === null) {
+    for (let i = 0; i < xs.length; i++) if (xs[i] !== xs[i]) return false;
+    return true;
+  }
+  for (let i = 0; i < xs.length; i++) if (valid[i] !== 1 || xs[i] !== xs[i]) return false;
+  return true;
 }
 
 /**
@@ -137,7 +143,8 @@ export function fastVariance(s: Series): number | null | undefined {
 
 /** The position of the first smallest (sign -1) or largest (sign 1) value, -1 when none; undefined without a view. */
 export function fastExtremePos(s: Series, sign: 1 | -1): number | undefined {
-  const v = numView(s);
+  const t = typedOf(s);
+  const v = t && t.kind === 'num' && (t.type !== 'date' || !presentNaN(t, s.length)) ? t : null;
   if (!v) return undefined;
   const { values, valid, rows } = v;
   if (!rows) return sign > 0 ? maxPos(values, valid, s.length) : minPos(values, valid, s.length);
@@ -153,6 +160,16 @@ export function fastExtremePos(s: Series, sign: 1 | -1): number | undefined {
     }
   }
   return pos;
+}
+
+/** True when a present value is NaN: a date view then keeps the per-value path (an Invalid Date compares as equal to any). */
+function presentNaN(v: NumView, n: number): boolean {
+  const { values, valid, rows } = v;
+  for (let i = 0; i < n; i++) {
+    const r = rows ? rows[i]! : i;
+    if ((valid === null || valid[r] === 1) && values[r] !== values[r]) return true;
+  }
+  return false;
 }
 
 // the whole column in storage order: one loop per direction, the first extreme kept

@@ -51,10 +51,4 @@ export interface EngineSession {
   run(req: GuestRunRequest): Promise<RawRunOutcome>;
   /** Dispose the isolate; `reason` decides how a run in flight is reported. Idempotent. */
   dispose(reason?: DisposeReason): void;
-  /**
-   * Optional: run one step of the prelude's warm-up (prelude/runtime/warmUp.ts) now; false once
-   * there is nothing left to warm. A run that arrives meanwhile starts when the step ends.
-   * Never throws. The holder calls it in idle time (holder/preludeWarmer.ts).
-   */
-  warmStep?(): Promise<boolean>;
 }

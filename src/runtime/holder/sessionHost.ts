@@ -13,7 +13,6 @@ import { tableMemory } from '../../data/formats/lazyParquet/tableMemory.js';
 import { collectColumnNames } from '../../policy/index.js';
 import { usePreludeCodeCacheDir } from '../engines/preludeScript.js';
 import { processMemory } from './processMemory.js';
-import { PreludeWarmer } from './preludeWarmer.js';
 
 /** How far the process RSS may grow during a run, as a multiple of the run's memory limit. */
 const RSS_FACTOR = 1.5;
@@ -56,19 +55,9 @@ export class SessionHost {
 
   private readonly warm = new WarmSessions(
     (spec) => this.build(spec),
-    () => this.busy(),
+    () => [...this.sessions.values()].some((e) => e.session.isRunning),
     process.env.SBIRTOOLS_NO_SPARES !== '1',
   );
-  /** Warms the prelude of new sessions and spares in idle time (preludeWarmer.ts). */
-  private readonly warmer = new PreludeWarmer(
-    () => this.busy(),
-    process.env.SBIRTOOLS_NO_SPARES !== '1' && process.env.SBIRTOOLS_WARM_PRELUDE !== '0',
-  );
-
-  private busy(): boolean {
-    for (const e of this.sessions.values()) if (e.session.isRunning) return true;
-    return false;
-  }
 
   async open(id: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined; engine: EngineLabel }> {
     this.close(id);
@@ -103,7 +92,6 @@ export class SessionHost {
       spec.tables.length > 0 ? this.loadTables(spec, providers) : providers,
       dataset,
     );
-    this.warmer.add(session);
     return { session, dataset, engine: engine.label, prefetch };
   }
 
@@ -126,7 +114,6 @@ export class SessionHost {
    */
   async run(id: string, req: SourceRunRequest, onOutput?: OutputListener): Promise<RawRunOutcome & { reset: boolean }> {
     const received = performance.now();
-    this.warmer.touch(); // no warm-up step starts while this run is checked
     const entry = this.sessions.get(id);
     if (!entry) throw new Error(`no open session ${id}`);
     // remote data: the columns the code names are fetched while it is checked, all at once
@@ -159,7 +146,6 @@ export class SessionHost {
       return { ...(await current.session.run(run)), engine: current.engine, reset };
     } finally {
       this.stopWatchIfIdle();
-      this.warmer.touch();
     }
   }
 

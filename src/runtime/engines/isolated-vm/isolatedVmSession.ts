@@ -21,14 +21,6 @@ type Isolate = IVM.Isolate;
 type Reference = IVM.Reference<any>;
 
 const BOOT_TIMEOUT_MS = 15_000;
-/** A warm-up step is a few milliseconds; one that takes this long ends the session's warm-up. */
-const WARM_STEP_TIMEOUT_MS = 2_000;
-/** warmStep() while a run or a step is in flight answers after this long. */
-const WARM_RETRY_MS = 10;
-/** Below this memory limit a session is not warmed: its synthetic table would crowd the guest's data. */
-const WARM_MIN_MEMORY_MB = 128;
-/** A session whose heap holds more than this share of its memory limit is not warmed (any further). */
-const WARM_HEAP_SHARE = 0.5;
 /**
  * After a limit disposed the isolate, how long its run may take to unwind. A builtin that ignores
  * termination (indexOf over 2**40 indices, a default sort of millions, huge BigInt math, a deep
@@ -77,16 +69,12 @@ export class IsolatedVmSession implements EngineSession {
   private lost = false;
   /** Wakes a run in flight when a limit or the caller disposes the isolate (see run()). */
   private interrupt: (() => void) | undefined;
-  /** The warm-up step in flight: a run waits for it, so neither its time nor its CPU counts in the run's stats. */
-  private stepping: Promise<void> | undefined;
 
   private constructor(
     private readonly ivm: Ivm,
     readonly isolate: Isolate,
     private readonly execute: Reference,
     private readonly limits: Limits,
-    /** The prelude's warm-up (prelude/runtime/warmUp.ts); null when there is none or it failed. */
-    private warm: Reference | null,
   ) {}
 
   /**
@@ -212,7 +200,7 @@ export class IsolatedVmSession implements EngineSession {
       // The boot function is called once, by the host; user code must not re-enter it.
       context.evalSync('delete globalThis.__sbirtools_boot', { timeout: BOOT_TIMEOUT_MS });
       removeDangerousGlobals(context);
-      session = new IsolatedVmSession(ivm, isolate, execute, limits, recordWarmUp(internals, limits));
+      session = new IsolatedVmSession(ivm, isolate, execute, limits);
       return session;
     } catch (err) {
       if (!isolate.isDisposed) isolate.dispose();
@@ -226,11 +214,6 @@ export class IsolatedVmSession implements EngineSession {
 
   /** Run prepared code under the deadline. Never throws: every failure is a RawRunOutcome. */
   async run(req: GuestRunRequest): Promise<RawRunOutcome> {
-    if (this.stepping) {
-      // marked running first: no further step starts; the one in flight is a few milliseconds
-      this.running = true;
-      await this.stepping;
-    }
     const started = performance.now();
     const output = new OutputBuffer(this.limits.maxOutputBytes, req.onOutput);
     this.output = output;
@@ -303,49 +286,6 @@ export class IsolatedVmSession implements EngineSession {
     }
   }
 
-  /** One step of the prelude's warm-up (EngineSession.warmStep); false when nothing is left to warm. */
-  async warmStep(): Promise<boolean> {
-    const warm = this.warm;
-    if (!warm || !this.alive) return false;
-    // busy: answer after a timer, never at once (a caller that loops on `true` must not spin on microtasks)
-    if (this.running || this.stepping) return delay(WARM_RETRY_MS, true);
-    if (!this.roomToWarm()) {
-      // the session's own data fills the heap: a step could push it past the limit and lose its state
-      this.warm = null;
-      return false;
-    }
-    const step = warm.apply(undefined, ['step'], {
-      timeout: WARM_STEP_TIMEOUT_MS,
-      result: { copy: true },
-    }) as Promise<unknown>;
-    this.stepping = step.then(
-      () => undefined,
-      () => undefined,
-    );
-    try {
-      const more = (await step) === true;
-      if (!more) this.warm = null;
-      return more;
-    } catch {
-      // a step that failed or timed out ends the warm-up; the session itself is unaffected
-      this.warm = null;
-      return false;
-    } finally {
-      this.stepping = undefined;
-    }
-  }
-
-  /** True while the isolate's heap (with memory outside it that counts) is under WARM_HEAP_SHARE of the limit. */
-  private roomToWarm(): boolean {
-    try {
-      const h = this.isolate.getHeapStatisticsSync() as { used_heap_size: number; externally_allocated_size?: number };
-      const used = h.used_heap_size + (h.externally_allocated_size ?? 0);
-      return used < this.limits.memoryLimitMb * 1048576 * WARM_HEAP_SHARE;
-    } catch {
-      return false;
-    }
-  }
-
   /** Dispose the isolate; `reason` decides how an in-flight run is reported. Idempotent. */
   dispose(reason: DisposeReason = 'closed'): void {
     this.disposedReason ??= reason;
@@ -403,21 +343,6 @@ export class IsolatedVmSession implements EngineSession {
     } catch {
       return 0;
     }
-  }
-}
-
-/**
- * The prelude's warm function, after it recorded the builtins (before any user code runs: see
- * prelude/runtime/realmSnapshot.ts); null for a small memory limit or when that failed.
- */
-function recordWarmUp(internals: Reference, limits: Limits): Reference | null {
-  if (limits.memoryLimitMb < WARM_MIN_MEMORY_MB) return null;
-  try {
-    const warm = internals.getSync('warm', { reference: true }) as Reference;
-    if (warm.typeof !== 'function') return null;
-    return warm.applySync(undefined, ['record'], { timeout: BOOT_TIMEOUT_MS }) === true ? warm : null;
-  } catch {
-    return null;
   }
 }
 
