@@ -11,6 +11,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.js';
 import { DataError } from '../../src/data/index.js';
+import { dataErrorCode } from '../helpers/dataErrorCode.js';
 import { openLazyParquet } from '../../src/data/formats/lazyParquet/lazyParquetTable.js';
 import { expectHealthy } from './helpers.js';
 
@@ -35,15 +36,7 @@ function fresh(name: string): string {
   return p;
 }
 
-const code = (fn: () => unknown): string => {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(DataError);
-    return (err as DataError).code;
-  }
-  return 'loaded';
-};
+const code = dataErrorCode;
 
 describe('a Parquet table file changed after it was opened', () => {
   it('truncated: DATA_CORRUPT when a column past the new end is loaded', async () => {

@@ -22,6 +22,7 @@ import {
 } from '@uwdata/flechette';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataError } from '../../../../../src/data/index.js';
+import { dataErrorCode } from '../../../../helpers/dataErrorCode.js';
 import { decodeArrow } from '../../../../../src/data/formats/arrow.js';
 import { arrowMetadata, columnRanges, sparseFile } from '../../../../../src/data/formats/arrowColumnar/arrowOnDisk.js';
 import { fileSource } from '../../../../../src/data/formats/byteSource.js';
@@ -96,15 +97,7 @@ function write(name: string, bytes: Uint8Array): string {
   return p;
 }
 
-const code = (fn: () => unknown): string => {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(DataError);
-    return (err as DataError).code;
-  }
-  return 'loaded';
-};
+const code = dataErrorCode;
 
 describe('an Arrow table read a column at a time from disk', () => {
   for (const form of ['file', 'stream'] as const) {
