@@ -1,7 +1,4 @@
-import type * as acorn from 'acorn';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- acorn's nodes carry fields per node type
-type AnyNode = acorn.Node & Record<string, any>;
+import { type AnyNode, collectPatternNames } from './patternNames.js';
 
 /** An edit of the user's source (same shape as transform.ts's). */
 export interface LocalEdit {
@@ -93,7 +90,7 @@ export function planLocals(program: AnyNode, source: string, resultName: boolean
     }
     if (s.type !== 'VariableDeclaration' || s.kind === 'var') continue;
     const names: string[] = [];
-    for (const d of s.declarations) collectNames(d.id, names);
+    for (const d of s.declarations) collectPatternNames(d.id, names);
     const local =
       i < lastValued &&
       s.declarations.every((d: AnyNode) => d.id.type !== 'ObjectPattern') &&
@@ -181,17 +178,17 @@ function scanProgram(program: AnyNode): ProgramScan | undefined {
         if (node.operator === 'delete' && node.argument.type === 'Identifier') return undefined;
         break;
       case 'AssignmentExpression':
-        collectNames(node.left, scan.assigned);
+        collectPatternNames(node.left, scan.assigned);
         break;
       case 'UpdateExpression':
-        collectNames(node.argument, scan.assigned);
+        collectPatternNames(node.argument, scan.assigned);
         break;
       case 'ForInStatement':
       case 'ForOfStatement':
-        if (node.left.type !== 'VariableDeclaration') collectNames(node.left, scan.assigned);
+        if (node.left.type !== 'VariableDeclaration') collectPatternNames(node.left, scan.assigned);
         break;
       case 'VariableDeclaration':
-        if (node.kind === 'var' && !inFn) for (const d of node.declarations) collectNames(d.id, scan.varNames);
+        if (node.kind === 'var' && !inFn) for (const d of node.declarations) collectPatternNames(d.id, scan.varNames);
         break;
     }
     const childInFn = inFn || SCOPES.has(type);
@@ -218,29 +215,6 @@ function scanProgram(program: AnyNode): ProgramScan | undefined {
     }
   }
   return scan;
-}
-
-/** The names a binding or assignment target binds (`a`, `{ a, b: [c] }`, `[...d]`). */
-function collectNames(p: AnyNode | null, out: Set<string> | string[]): void {
-  if (!p) return;
-  const add = (n: string) => (Array.isArray(out) ? out.push(n) : out.add(n));
-  switch (p.type) {
-    case 'Identifier':
-      add(p.name);
-      break;
-    case 'ObjectPattern':
-      for (const prop of p.properties) collectNames(prop.type === 'RestElement' ? prop.argument : prop.value, out);
-      break;
-    case 'ArrayPattern':
-      for (const el of p.elements) collectNames(el, out);
-      break;
-    case 'RestElement':
-      collectNames(p.argument, out);
-      break;
-    case 'AssignmentPattern':
-      collectNames(p.left, out);
-      break;
-  }
 }
 
 /** A helper name no identifier of the program uses (so the user's code cannot reach it). */

@@ -1,5 +1,6 @@
 import * as acorn from 'acorn';
 import { planLocals } from './localize.js';
+import { type AnyNode, collectPatternNames } from './patternNames.js';
 
 /** How the guest should evaluate a program (see docs/architecture.md, `execute`). */
 export interface PreparedCode {
@@ -12,9 +13,6 @@ export interface PreparedCode {
   /** True when the run's value is the `result` variable the code assigns at top level. */
   resultName: boolean;
 }
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- acorn's nodes carry fields per node type
-type AnyNode = acorn.Node & Record<string, any>;
 
 const PARSE_OPTIONS: acorn.Options = {
   ecmaVersion: 'latest',
@@ -103,28 +101,6 @@ function hoistDeclaration(s: AnyNode, edits: Edit[], hoisted: Set<string>): void
   } else if (s.type === 'ClassDeclaration' && s.id) {
     hoisted.add(s.id.name);
     edits.push({ start: s.start, end: s.start, text: `${s.id.name} = ` });
-  }
-}
-
-function collectPatternNames(p: AnyNode | null, out: Set<string>): void {
-  if (!p) return;
-  switch (p.type) {
-    case 'Identifier':
-      out.add(p.name);
-      break;
-    case 'ObjectPattern':
-      for (const prop of p.properties)
-        collectPatternNames(prop.type === 'RestElement' ? prop.argument : prop.value, out);
-      break;
-    case 'ArrayPattern':
-      for (const el of p.elements) collectPatternNames(el, out);
-      break;
-    case 'RestElement':
-      collectPatternNames(p.argument, out);
-      break;
-    case 'AssignmentPattern':
-      collectPatternNames(p.left, out);
-      break;
   }
 }
 
