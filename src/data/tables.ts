@@ -3,7 +3,7 @@ import type { ColumnarTable } from '../../schema/columnar.js';
 import { columnFromValues } from './columns/fromValues.js';
 import { USER_MAX_DICT_SIZE } from './columns/dictEncode.js';
 import { compactTable } from './columns/compactTable.js';
-import { ingestCsv } from './ingest/ingestCsv.js';
+import { ingestCsvInParts } from './ingest/csvInParts.js';
 import { checkColumnNames } from './formats/checkColumnNames.js';
 import { DEFAULT_DECODE_CAPS } from './formats/decodeCaps.js';
 
@@ -11,12 +11,13 @@ import { DEFAULT_DECODE_CAPS } from './formats/decodeCaps.js';
  * A user table from a CSV file: typed by the SBIR schema when its header is an SBIR award
  * header, otherwise by inference over all rows (see docs/dataset.md, "User tables"). Text stays
  * dictionary codes up to USER_MAX_DICT_SIZE distinct values, as in Parquet and Arrow tables, so a
- * company name over millions of rows is counted, searched and sorted on codes.
- * @throws {DataError} DATA_NOT_FOUND, DATA_EMPTY, DATA_NOT_CSV.
+ * company name over millions of rows is counted, searched and sorted on codes. A file of 32 MiB or
+ * more is parsed on two threads, into the same table (csvInParts.ts).
+ * @throws {DataError} DATA_NOT_FOUND, DATA_EMPTY, DATA_NOT_CSV, DATA_DECODE_FAILED (the second thread failed).
  * @example const t = await tableFromCsv('budgets', './budgets.csv');
  */
 export async function tableFromCsv(name: string, path: string): Promise<ColumnarTable> {
-  const { table } = await ingestCsv(resolve(path), { name, maxDictSize: USER_MAX_DICT_SIZE });
+  const { table } = await ingestCsvInParts(resolve(path), { name, maxDictSize: USER_MAX_DICT_SIZE });
   return compactTable(table);
 }
 

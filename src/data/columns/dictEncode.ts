@@ -20,7 +20,38 @@ export const USER_MAX_DICT_SIZE = 2_097_152;
  * @example dictEncode(col, nonNull) ?? col
  */
 export function dictEncode(col: Utf8Column, nonNull: number, maxDict: number = MAX_DICT_SIZE): DictColumn | null {
-  const limit = Math.min(maxDict, Math.floor(nonNull / 2));
+  const coded = dictCodes(col, dictLimit(nonNull, maxDict));
+  if (!coded) return null;
+  const { bytes, offsets } = col;
+  return {
+    kind: 'dict',
+    type: 'string',
+    codes: coded.codes,
+    ...dictionary(bytes, offsets, coded.firstRow, coded.distinct),
+  };
+}
+
+/** Most distinct values a column of `nonNull` values may have and still be dictionary-coded. */
+export function dictLimit(nonNull: number, maxDict: number = MAX_DICT_SIZE): number {
+  return Math.min(maxDict, Math.floor(nonNull / 2));
+}
+
+/** A column's dictionary codes before its dictionary is written: each value's hash and first row. */
+export interface DictCodes {
+  codes: Int32Array;
+  /** FNV-1a of each distinct value's bytes, by code. */
+  hashes: Int32Array;
+  /** The row where each distinct value first occurs, by code. */
+  firstRow: Int32Array;
+  distinct: number;
+}
+
+/**
+ * The codes of {@link dictEncode} with its limit given ({@link dictLimit}), or null past the limit.
+ * Each part of a CSV read on two threads is coded against the whole column's limit, and the parts'
+ * codes are merged by hash (joinColumns.ts).
+ */
+export function dictCodes(col: Utf8Column, limit: number): DictCodes | null {
   const { bytes, offsets, valid } = col;
   const n = valid.length;
   const codes = new Int32Array(n);
@@ -63,7 +94,7 @@ export function dictEncode(col: Utf8Column, nonNull: number, maxDict: number = M
       slots = rehash(hashes, distinct, cap);
     }
   }
-  return { kind: 'dict', type: 'string', codes, ...dictionary(bytes, offsets, firstRow, distinct) };
+  return { codes, hashes, firstRow, distinct };
 }
 
 function same(bytes: Uint8Array, offsets: Int32Array, row: number, s: number, e: number): boolean {

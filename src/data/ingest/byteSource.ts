@@ -19,14 +19,16 @@ const CHUNK = 1 << 22;
 
 /**
  * Streams a file (or bytes) as valid UTF-8 chunks: BOM dropped, invalid sequences -> U+FFFD.
- * `onRaw` sees the raw bytes first (for hashing).
+ * `onRaw` sees the raw bytes first (for hashing). `range` reads bytes [start, end) of a file only
+ * (a part of it: csvInParts.ts); a part that starts after byte 0 has no BOM to drop.
  */
 export async function* utf8Chunks(
   input: string | Uint8Array,
   stats: ByteSourceStats,
   onRaw?: (raw: Buffer) => void,
+  range?: { start: number; end: number },
 ): AsyncGenerator<ByteChunk> {
-  const fixer = new Utf8Fixer(stats);
+  const fixer = new Utf8Fixer(stats, !range || range.start === 0);
   if (typeof input !== 'string') {
     stats.totalBytes = input.length;
     for (let at = 0; at < input.length; at += CHUNK) {
@@ -40,14 +42,17 @@ export async function* utf8Chunks(
   try {
     stats.totalBytes = (await fh.stat()).size;
     let bytesRead = 0;
+    const start = range?.start ?? 0;
+    const end = range?.end ?? Infinity;
     // one buffer for every read: the consumer copies each chunk before asking for the next, and
     // fresh 4 MiB buffers per read cost more in page faults than the parse itself
     const buf = Buffer.allocUnsafe(CHUNK);
     for (;;) {
-      const { bytesRead: n } = await fh.read(buf, 0, CHUNK, null);
+      const want = Math.min(CHUNK, end - start - bytesRead);
+      const { bytesRead: n } = want > 0 ? await fh.read(buf, 0, want, start + bytesRead) : { bytesRead: 0 };
       bytesRead += n;
       onRaw?.(buf.subarray(0, n));
-      const last = n < CHUNK;
+      const last = n < CHUNK || start + bytesRead >= end;
       if (n > 0 || last) yield { data: fixer.next(buf.subarray(0, n), last), bytesRead };
       if (last) return;
     }
@@ -59,9 +64,11 @@ export async function* utf8Chunks(
 /** Carries incomplete multi-byte characters between chunks and repairs invalid ones. */
 class Utf8Fixer {
   private carry: Buffer = Buffer.alloc(0);
-  private first = true;
-
-  constructor(private readonly stats: ByteSourceStats) {}
+  constructor(
+    private readonly stats: ByteSourceStats,
+    /** True at the input's first byte, where a BOM is dropped. */
+    private first = true,
+  ) {}
 
   next(raw: Buffer, last: boolean): Buffer {
     let buf = this.carry.length > 0 ? Buffer.concat([this.carry, raw]) : raw;

@@ -4,6 +4,7 @@ import { parseDateBytes } from './parseDate.js';
 import { parseNumberBytes } from './parseNumber.js';
 import type { IssueLog } from './report.js';
 import { isBlank } from './blank.js';
+import type { PartDecision, PartSummary } from './partColumn.js';
 
 /** How cells become numbers: `amount` (money: `$` and commas allowed), `integer`, `date` (ms UTC). */
 export type Float64Rule = 'amount' | 'integer' | 'date';
@@ -67,5 +68,17 @@ export class Float64Builder {
   finish(): Float64Column {
     const type = this.rule === 'amount' ? 'number' : this.rule;
     return { kind: 'float64', type, values: exact(this.values, this.length), valid: exact(this.valid, this.length) };
+  }
+
+  summary(): PartSummary {
+    return { nonNull: this.nonNull };
+  }
+
+  decide(): PartDecision {
+    return { as: 'typed' };
+  }
+
+  finishPart(): Float64Column {
+    return this.finish();
   }
 }

@@ -5,6 +5,7 @@ import { parseNumberBytes } from './parseNumber.js';
 import type { IssueLog } from './report.js';
 import { ESCAPED, MALFORMED } from './scanner.js';
 import { Utf8Builder } from './utf8Builder.js';
+import { totalNonNull, type PartColumn, type PartDecision, type PartSummary } from './partColumn.js';
 
 /**
  * A column of a user's CSV whose type is inferred over ALL its cells: it keeps the text, and
@@ -74,6 +75,34 @@ export class InferBuilder {
       if (this.bool) return { kind: 'bool', type: 'boolean', values: sized(this.bool, n), valid };
     }
     return this.text.finish();
+  }
+
+  summary(): PartSummary {
+    return {
+      nonNull: this.text.nonNull,
+      infer: { num: this.num !== null, allInt: this.allInt, date: this.date !== null, bool: this.bool !== null },
+    };
+  }
+
+  /** {@link finish}'s rule over every part: a type only when every part's cells parse as it. */
+  decide(parts: readonly PartSummary[]): PartDecision {
+    if (totalNonNull(parts) > 0) {
+      const all = (k: 'num' | 'date' | 'bool') => parts.every((p) => p.infer?.[k] === true);
+      if (all('num')) return { as: 'number', integer: parts.every((p) => p.infer!.allInt) };
+      if (all('date')) return { as: 'date' };
+      if (all('bool')) return { as: 'boolean' };
+    }
+    return this.text.decide(parts);
+  }
+
+  finishPart(decision: PartDecision): PartColumn {
+    const n = this.text.length;
+    const valid = this.text.valid.subarray(0, n);
+    if (decision.as === 'number')
+      return { kind: 'float64', type: decision.integer ? 'integer' : 'number', values: sized(this.num!, n), valid };
+    if (decision.as === 'date') return { kind: 'float64', type: 'date', values: sized(this.date!, n), valid };
+    if (decision.as === 'boolean') return { kind: 'bool', type: 'boolean', values: sized(this.bool!, n), valid };
+    return this.text.finishPart(decision);
   }
 }
 

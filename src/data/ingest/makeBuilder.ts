@@ -2,6 +2,7 @@ import type { ColumnData } from '../../../schema/columnar.js';
 import { Float64Builder } from './float64Builder.js';
 import { InferBuilder } from './inferBuilder.js';
 import type { ColumnPlan } from './layout.js';
+import type { PartColumn, PartDecision, PartSummary } from './partColumn.js';
 import type { IssueLog } from './report.js';
 import { Utf8Builder } from './utf8Builder.js';
 
@@ -10,6 +11,12 @@ export interface ColumnBuilder {
   add(buf: Buffer, s: number, e: number, flags: number): void;
   addNull(): void;
   finish(): ColumnData;
+  /** What this part of the file saw of the column (partColumn.ts). */
+  summary(): PartSummary;
+  /** How the whole column is stored, from every part's summary (this builder's among them). */
+  decide(parts: readonly PartSummary[]): PartDecision;
+  /** This part's rows, encoded as `decision` says. */
+  finishPart(decision: PartDecision): PartColumn;
 }
 
 /**

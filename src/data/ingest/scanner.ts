@@ -81,6 +81,15 @@ export class RecordScanner {
     this.emit(end);
   }
 
+  /**
+   * True when every byte pushed so far ends a complete record: no field or record is open, so the
+   * next byte starts a record exactly as it would for a fresh scanner (how a split of the file
+   * between two parsers is proven, csvInParts.ts).
+   */
+  atRecordStart(): boolean {
+    return this.state === FIELD_START && this.count === 0 && this.pos === this.len && this.recStart === this.len;
+  }
+
   private compactAndAppend(data: Uint8Array): void {
     const shift = this.recStart;
     if (shift > 0) {

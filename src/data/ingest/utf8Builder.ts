@@ -2,7 +2,8 @@ import type { DictColumn, Utf8Column } from '../../../schema/columnar.js';
 import { DataError } from '../errors.js';
 import { ByteStore, MAX_COLUMN_BYTES } from '../columns/byteStore.js';
 import { exact, growI32, growU8 } from '../columns/grow.js';
-import { dictEncode, MAX_DICT_SIZE } from '../columns/dictEncode.js';
+import { dictCodes, dictEncode, dictLimit, MAX_DICT_SIZE } from '../columns/dictEncode.js';
+import { totalNonNull, type PartDecision, type PartSummary, type PartText } from './partColumn.js';
 import { isBlank } from './blank.js';
 import { ESCAPED } from './scanner.js';
 import type { IssueLog } from './report.js';
@@ -82,13 +83,33 @@ export class Utf8Builder {
 
   /** Utf8 column, or a dictionary when `encoding` is 'auto' and few values repeat a lot. */
   finish(): Utf8Column | DictColumn {
-    const col: Utf8Column = {
+    const col = this.utf8();
+    return this.encoding === 'auto' ? (dictEncode(col, this.nonNull, this.maxDict) ?? col) : col;
+  }
+
+  summary(): PartSummary {
+    return { nonNull: this.nonNull };
+  }
+
+  /** Text, coded against the whole column's dictionary limit (dictEncode's rule over every part). */
+  decide(parts: readonly PartSummary[]): PartDecision {
+    return { as: 'text', dictLimit: this.encoding === 'auto' ? dictLimit(totalNonNull(parts), this.maxDict) : null };
+  }
+
+  /** The part's text, and its codes against the whole column's limit when it may be a dictionary. */
+  finishPart(decision: PartDecision): Utf8Column | PartText {
+    const text = this.utf8();
+    const limit = decision.as === 'text' ? decision.dictLimit : null;
+    return limit === null ? text : { kind: 'part-text', text, coded: dictCodes(text, limit) };
+  }
+
+  private utf8(): Utf8Column {
+    return {
       kind: 'utf8',
       type: 'string',
       bytes: this.store.finish(),
       offsets: exact(this.offsets, this.length + 1),
       valid: exact(this.valid, this.length),
     };
-    return this.encoding === 'auto' ? (dictEncode(col, this.nonNull, this.maxDict) ?? col) : col;
   }
 }

@@ -10,7 +10,9 @@ export const repoRoot = resolve(fileURLToPath(import.meta.url), '../../../..');
 
 /** Path of a shared real sample, and whether it is present (tests skip when it is not). */
 export function sample(name: string): { path: string; exists: boolean } {
-  const path = resolve(repoRoot, '../shared/data', name);
+  // beside the repository (/work/main), or beside its folder of worktrees (/work/wt/<branch>)
+  const found = [resolve(repoRoot, '../shared/data', name), resolve(repoRoot, '../../shared/data', name)];
+  const path = found.find((p) => existsSync(p)) ?? found[0];
   const exists = existsSync(path);
   if (!exists) console.warn(`[skip] real sample ${path} is absent; tests on it are skipped`);
   return { path, exists };

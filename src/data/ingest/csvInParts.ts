@@ -1,0 +1,268 @@
+import { open, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { ColumnarTable, ColumnData } from '../../../schema/columnar.js';
+import { DataError } from '../errors.js';
+import { workerScript } from '../workerScript.js';
+import { utf8Chunks, type ByteSourceStats } from './byteSource.js';
+import type { CsvPartCounts, CsvPartEncode, CsvPartJob, CsvPartMessage } from './csvPartJob.js';
+import { CsvRecords, fieldText, ingestReport } from './csvRecords.js';
+import { RecordScanner } from './scanner.js';
+import { ingestCsv, type IngestOptions } from './ingestCsv.js';
+import { checkFirstChunk, emptyError, readError } from './ingestErrors.js';
+import { joinColumn } from './joinColumns.js';
+import type { PartColumn } from './partColumn.js';
+import { joinIssues } from './joinIssues.js';
+import type { IngestReport } from './report.js';
+import { MAX_LISTED } from './report.js';
+import { splitCandidate } from './splitPoint.js';
+
+/**
+ * Files from this size on are parsed in two parts on two threads (measured in docs/benchmarks.md,
+ * "CSV on two cores"): below it, starting the worker costs about what the second core saves.
+ */
+export const PARTS_MIN_BYTES = 32 * 1024 * 1024;
+
+/** Options of {@link ingestCsvInParts}: {@link IngestOptions}, and where the split starts to pay. */
+export interface InPartsOptions extends Omit<IngestOptions, 'onProgress'> {
+  /** Smallest file parsed in two parts. @default PARTS_MIN_BYTES */
+  minPartBytes?: number;
+  /** The worker script (tests: a worker that crashes). @default csvPartWorker.js */
+  workerUrl?: URL;
+  /**
+   * Where the second part starts instead of a newline near the middle (tests: every newline of a
+   * file, inside quoted fields too). It must follow a newline byte (LF), else the file is read in one part.
+   */
+  splitAt?: number;
+}
+
+/** The table and report of a CSV read in parts; `parts` is 2 when the split was proven, else 1. */
+export interface InPartsResult {
+  table: ColumnarTable;
+  report: IngestReport;
+  parts: 1 | 2;
+}
+
+/**
+ * Parses a big CSV file on two threads: this one reads the first half, a worker the second, and
+ * the halves are joined into the table one pass would build, byte for byte (same types, same
+ * dictionary codes in first-seen order, same report). The split is a newline near the middle
+ * that looks like a record boundary (splitPoint.ts); it is PROVEN by this thread's parse, which
+ * must end the first half exactly at a record's end, outside any quoted field. When it does not
+ * (the newline sat inside a multi-line quoted field), this thread reads on to the end and the
+ * worker's half is thrown away: the table is still the one-pass table. Small files, one-core hosts
+ * and SBIRTOOLS_CSV_PARALLEL=0 take the one-pass path (ingestCsv).
+ * @throws {DataError} as {@link ingestCsv}; DATA_DECODE_FAILED when the worker crashes or stops.
+ * @example const { table } = await ingestCsvInParts('/data/big.csv', { name: 'big' });
+ */
+export async function ingestCsvInParts(path: string, opts: InPartsOptions = {}): Promise<InPartsResult> {
+  const started = performance.now();
+  const label = opts.label ?? path;
+  const size = await stat(path).then(
+    (s) => s.size,
+    (err: unknown) => {
+      throw readError(err, label);
+    },
+  );
+  const onePass = async (): Promise<InPartsResult> => ({ ...(await ingestCsv(path, opts)), parts: 1 });
+  const min = opts.minPartBytes ?? PARTS_MIN_BYTES;
+  if (size < min || size === 0 || availableParallelism() < 2 || process.env.SBIRTOOLS_CSV_PARALLEL === '0')
+    return onePass();
+
+  const stats: ByteSourceStats = { totalBytes: 0, replacedInvalidUtf8: 0 };
+  const records = new CsvRecords({
+    label,
+    forceInfer: opts.forceInfer,
+    maxDictSize: opts.maxDictSize,
+    totalBytes: () => stats.totalBytes,
+  });
+  const read = async (start: number, end: number) => {
+    let first = start === 0;
+    for await (const chunk of utf8Chunks(path, stats, undefined, { start, end })) {
+      if (first) checkFirstChunk(chunk.data, stats, label);
+      first = false;
+      records.scanner.push(chunk.data);
+    }
+  };
+  let part: PartWorker | null = null;
+  try {
+    // the header types both halves (the parse of the first proves it is the header: below)
+    const header = await readHeader(path, size);
+    const split = !header
+      ? null
+      : opts.splitAt === undefined
+        ? await splitCandidate(path, size, header.length)
+        : (await followsNewline(path, opts.splitAt, size))
+          ? opts.splitAt
+          : null;
+    if (!header || split === null) return onePass();
+    part = startPart(opts.workerUrl ?? defaultWorker(), {
+      path,
+      start: split,
+      end: size,
+      header,
+      label,
+      forceInfer: opts.forceInfer,
+      maxDictSize: opts.maxDictSize,
+      totalBytes: size,
+    });
+    await read(0, split);
+    // proven: the first half ends exactly at a record's end, after the header the worker was given
+    const proven = records.scanner.atRecordStart() && sameHeader(records.header, header);
+    if (!proven) {
+      // the split fell inside a quoted field (or the header): this half reads on, as one pass would
+      part.stop();
+      part = null;
+      await read(split, size);
+    }
+    records.scanner.finish();
+  } catch (err) {
+    part?.stop();
+    throw readError(err, label);
+  }
+  if (!records.plan) throw emptyError(label);
+  const plan = records.plan;
+  const name = opts.name ?? 'award_data';
+  const finishOne = () => ({
+    name,
+    numRows: records.rows,
+    columns: plan.columns.map((c, i) => column(c.name, records.builders[i].finish())),
+  });
+  if (!part) {
+    const table = finishOne();
+    return { table, report: ingestReport(records, plan, stats, records.issues.list(), started), parts: 1 };
+  }
+
+  try {
+    const theirs = await part.counts;
+    const decisions = records.builders.map((b, i) => b.decide([b.summary(), theirs.summaries[i]]));
+    part.encode({ decisions });
+    const mine = records.builders.map((b, i) => b.finishPart(decisions[i]));
+    const their = await part.columns;
+    const table: ColumnarTable = {
+      name,
+      numRows: records.rows + theirs.rows,
+      columns: plan.columns.map((c, i) => {
+        const d = decisions[i];
+        return column(c.name, joinColumn([mine[i], their[i]], d.as === 'text' ? d.dictLimit : null));
+      }),
+    };
+    const joined = {
+      rows: records.rows + theirs.rows,
+      blankLines: records.blankLines + theirs.blankLines,
+      raggedCount: records.raggedCount + theirs.raggedCount,
+      raggedRecords: [
+        ...records.raggedRecords,
+        ...theirs.raggedRecords.map((r) => ({ record: r.record + records.rows, fields: r.fields })),
+      ].slice(0, MAX_LISTED),
+      scanner: {
+        malformedFields: records.scanner.malformedFields + theirs.malformedFields,
+        unterminatedQuote: theirs.unterminatedQuote,
+      },
+    };
+    stats.replacedInvalidUtf8 += theirs.replacedInvalidUtf8;
+    stats.totalBytes = size;
+    const issues = joinIssues(records.issues.list(), theirs.invalidCells, records.rows);
+    return { table, report: ingestReport(joined, plan, stats, issues, started), parts: 2 };
+  } finally {
+    part.stop();
+  }
+}
+
+/** The fields of the first non-blank record in the file's first 4 MiB, or null (then one pass reads the file). */
+async function readHeader(path: string, size: number): Promise<string[] | null> {
+  let fields: string[] | null = null;
+  const scanner = new RecordScanner((buf, starts, ends, flags, n) => {
+    if (fields || (n === 1 && starts[0] === ends[0] && flags[0] === 0)) return;
+    fields = Array.from({ length: n }, (_, i) => fieldText(buf, starts[i], ends[i], flags[i]));
+  });
+  const stats: ByteSourceStats = { totalBytes: 0, replacedInvalidUtf8: 0 };
+  for await (const chunk of utf8Chunks(path, stats, undefined, { start: 0, end: Math.min(size, 1 << 22) })) {
+    scanner.push(chunk.data);
+    if (fields) break;
+  }
+  return fields;
+}
+
+/** True when byte `at - 1` of the file is LF (a split after it never cuts a UTF-8 character). */
+async function followsNewline(path: string, at: number, size: number): Promise<boolean> {
+  if (!(Number.isInteger(at) && at > 0 && at < size)) return false;
+  const fh = await open(path, 'r');
+  try {
+    const b = Buffer.alloc(1);
+    await fh.read(b, 0, 1, at - 1);
+    return b[0] === 0x0a;
+  } finally {
+    await fh.close();
+  }
+}
+
+function sameHeader(a: string[] | null, b: string[]): boolean {
+  return a !== null && a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function column(name: string, data: ColumnData): ColumnarTable['columns'][number] {
+  return { name, type: data.type, kind: data.kind, data };
+}
+
+function defaultWorker(): URL {
+  return workerScript(
+    import.meta.url,
+    'csvInParts.js',
+    new URL('./csvPartWorker.js', import.meta.url),
+    'src/data/ingest/csvPartWorker.js',
+  );
+}
+
+interface PartWorker {
+  counts: Promise<CsvPartCounts>;
+  columns: Promise<PartColumn[]>;
+  encode(msg: CsvPartEncode): void;
+  stop(): void;
+}
+
+/** Starts the worker of the second half; its answers as promises, a crash as a DataError. */
+function startPart(url: URL, job: CsvPartJob): PartWorker {
+  const worker = new Worker(url, { workerData: job });
+  let onCounts!: (c: CsvPartCounts) => void;
+  let onColumns!: (c: PartColumn[]) => void;
+  let onFail!: (e: DataError) => void;
+  const failed = new Promise<never>((_, reject) => (onFail = reject));
+  failed.catch(() => {});
+  const counts = Promise.race([new Promise<CsvPartCounts>((r) => (onCounts = r)), failed]);
+  const columns = Promise.race([new Promise<PartColumn[]>((r) => (onColumns = r)), failed]);
+  // awaited later, or never when this thread fails first: a failure is not unhandled meanwhile
+  counts.catch(() => {});
+  columns.catch(() => {});
+  let stopped = false;
+  worker.on('message', (msg: CsvPartMessage) => {
+    if ('counts' in msg) onCounts(msg.counts);
+    else if ('columns' in msg) onColumns(msg.columns);
+    else
+      onFail(
+        new DataError(msg.error.code ?? 'DATA_DECODE_FAILED', msg.error.message, {
+          hint: msg.error.hint,
+        }),
+      );
+  });
+  const crashed = (why: string) =>
+    onFail(
+      new DataError('DATA_DECODE_FAILED', `${job.label}: the thread parsing the second half of the file ${why}`, {
+        hint: 'Parse it on one thread: set SBIRTOOLS_CSV_PARALLEL=0 (and report this as a bug if it persists).',
+      }),
+    );
+  worker.on('error', (err) => crashed(`failed (${err.message})`));
+  worker.on('exit', (code) => {
+    if (!stopped) crashed(`stopped (exit code ${code}) before it answered`);
+  });
+  return {
+    counts,
+    columns,
+    encode: (msg) => worker.postMessage(msg),
+    stop: () => {
+      if (stopped) return;
+      stopped = true;
+      void worker.terminate();
+    },
+  };
+}
