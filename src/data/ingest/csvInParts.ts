@@ -1,17 +1,14 @@
 import { open, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import type { ColumnarTable, ColumnData } from '../../../schema/columnar.js';
-import { DataError } from '../errors.js';
-import { workerScript } from '../workerScript.js';
 import { utf8Chunks, type ByteSourceStats } from './byteSource.js';
-import type { CsvPartCounts, CsvPartEncode, CsvPartJob, CsvPartMessage } from './csvPartJob.js';
+import { defaultWorker, startPart, type PartWorker } from './csvPartThread.js';
+import type { PartColumn } from './partColumn.js';
 import { CsvRecords, fieldText, ingestReport } from './csvRecords.js';
 import { RecordScanner } from './scanner.js';
 import { ingestCsv, type IngestOptions } from './ingestCsv.js';
 import { checkFirstChunk, emptyError, readError } from './ingestErrors.js';
 import { joinColumn } from './joinColumns.js';
-import type { PartColumn } from './partColumn.js';
 import { joinIssues } from './joinIssues.js';
 import type { IngestReport } from './report.js';
 import { MAX_LISTED } from './report.js';
@@ -87,7 +84,7 @@ export async function ingestCsvInParts(path: string, opts: InPartsOptions = {}):
   let part: PartWorker | null = null;
   try {
     // the header types both halves (the parse of the first proves it is the header: below)
-    const header = await readHeader(path, size);
+    const header = await readHeader(path, size, label);
     const split = !header
       ? null
       : opts.splitAt === undefined
@@ -138,13 +135,17 @@ export async function ingestCsvInParts(path: string, opts: InPartsOptions = {}):
     const decisions = records.builders.map((b, i) => b.decide([b.summary(), theirs.summaries[i]]));
     part.encode({ decisions });
     const mine = records.builders.map((b, i) => b.finishPart(decisions[i]));
+    records.builders = []; // their arrays live on in `mine` only, each dropped once joined
     const their = await part.columns;
     const table: ColumnarTable = {
       name,
       numRows: records.rows + theirs.rows,
       columns: plan.columns.map((c, i) => {
         const d = decisions[i];
-        return column(c.name, joinColumn([mine[i], their[i]], d.as === 'text' ? d.dictLimit : null));
+        const data = joinColumn(c.name, [mine[i], their[i]], d.as === 'text' ? d.dictLimit : null);
+        // the parts' arrays go as soon as their column is joined: peak memory is one column's parts, not all
+        mine[i] = their[i] = EMPTY;
+        return column(c.name, data);
       }),
     };
     const joined = {
@@ -169,8 +170,11 @@ export async function ingestCsvInParts(path: string, opts: InPartsOptions = {}):
   }
 }
 
-/** The fields of the first non-blank record in the file's first 4 MiB, or null (then one pass reads the file). */
-async function readHeader(path: string, size: number): Promise<string[] | null> {
+/**
+ * The fields of the first non-blank record in the file's first 4 MiB, or null (then one pass reads
+ * the file). A binary or HTML file is refused here, before a worker starts.
+ */
+async function readHeader(path: string, size: number, label: string): Promise<string[] | null> {
   let fields: string[] | null = null;
   const scanner = new RecordScanner((buf, starts, ends, flags, n) => {
     if (fields || (n === 1 && starts[0] === ends[0] && flags[0] === 0)) return;
@@ -178,6 +182,7 @@ async function readHeader(path: string, size: number): Promise<string[] | null> 
   });
   const stats: ByteSourceStats = { totalBytes: 0, replacedInvalidUtf8: 0 };
   for await (const chunk of utf8Chunks(path, stats, undefined, { start: 0, end: Math.min(size, 1 << 22) })) {
+    if (!fields) checkFirstChunk(chunk.data, stats, label);
     scanner.push(chunk.data);
     if (fields) break;
   }
@@ -201,68 +206,8 @@ function sameHeader(a: string[] | null, b: string[]): boolean {
   return a !== null && a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+const EMPTY: PartColumn = { kind: 'bool', type: 'boolean', values: new Uint8Array(0), valid: new Uint8Array(0) };
+
 function column(name: string, data: ColumnData): ColumnarTable['columns'][number] {
   return { name, type: data.type, kind: data.kind, data };
-}
-
-function defaultWorker(): URL {
-  return workerScript(
-    import.meta.url,
-    'csvInParts.js',
-    new URL('./csvPartWorker.js', import.meta.url),
-    'src/data/ingest/csvPartWorker.js',
-  );
-}
-
-interface PartWorker {
-  counts: Promise<CsvPartCounts>;
-  columns: Promise<PartColumn[]>;
-  encode(msg: CsvPartEncode): void;
-  stop(): void;
-}
-
-/** Starts the worker of the second half; its answers as promises, a crash as a DataError. */
-function startPart(url: URL, job: CsvPartJob): PartWorker {
-  const worker = new Worker(url, { workerData: job });
-  let onCounts!: (c: CsvPartCounts) => void;
-  let onColumns!: (c: PartColumn[]) => void;
-  let onFail!: (e: DataError) => void;
-  const failed = new Promise<never>((_, reject) => (onFail = reject));
-  failed.catch(() => {});
-  const counts = Promise.race([new Promise<CsvPartCounts>((r) => (onCounts = r)), failed]);
-  const columns = Promise.race([new Promise<PartColumn[]>((r) => (onColumns = r)), failed]);
-  // awaited later, or never when this thread fails first: a failure is not unhandled meanwhile
-  counts.catch(() => {});
-  columns.catch(() => {});
-  let stopped = false;
-  worker.on('message', (msg: CsvPartMessage) => {
-    if ('counts' in msg) onCounts(msg.counts);
-    else if ('columns' in msg) onColumns(msg.columns);
-    else
-      onFail(
-        new DataError(msg.error.code ?? 'DATA_DECODE_FAILED', msg.error.message, {
-          hint: msg.error.hint,
-        }),
-      );
-  });
-  const crashed = (why: string) =>
-    onFail(
-      new DataError('DATA_DECODE_FAILED', `${job.label}: the thread parsing the second half of the file ${why}`, {
-        hint: 'Parse it on one thread: set SBIRTOOLS_CSV_PARALLEL=0 (and report this as a bug if it persists).',
-      }),
-    );
-  worker.on('error', (err) => crashed(`failed (${err.message})`));
-  worker.on('exit', (code) => {
-    if (!stopped) crashed(`stopped (exit code ${code}) before it answered`);
-  });
-  return {
-    counts,
-    columns,
-    encode: (msg) => worker.postMessage(msg),
-    stop: () => {
-      if (stopped) return;
-      stopped = true;
-      void worker.terminate();
-    },
-  };
 }

@@ -1,16 +1,17 @@
 import type { BoolColumn, ColumnData, DictColumn, Float64Column, Utf8Column } from '../../../schema/columnar.js';
 import type { PartColumn, PartText } from './partColumn.js';
 import { DataError } from '../errors.js';
+import { MAX_COLUMN_BYTES } from '../columns/byteStore.js';
 
 /**
  * One column from its parts, in row order, exactly as one pass over the whole file builds it:
  * typed arrays end to end; text parts joined, and dictionary-coded when every part was within
  * `dictLimit` and so are their values together (merged in first-seen order: the first part's values,
  * then the later parts' new ones, each part's codes renumbered).
- * @throws {DataError} DATA_DECODE_FAILED when the parts' kinds cannot belong to one column (a bug).
- * @example joinColumn([partA, partB], 500_000)
+ * @throws {DataError} DATA_TOO_LARGE past 2 GiB of text (as one pass); DATA_DECODE_FAILED when the parts' kinds cannot belong to one column (a bug).
+ * @example joinColumn('Company', [partA, partB], 500_000)
  */
-export function joinColumn(parts: PartColumn[], dictLimit: number | null): ColumnData {
+export function joinColumn(name: string, parts: PartColumn[], dictLimit: number | null): ColumnData {
   const first = parts[0];
   if (first.kind === 'float64' && parts.every((p) => p.kind === 'float64' && p.type === first.type)) {
     const typed = parts as Float64Column[];
@@ -22,9 +23,15 @@ export function joinColumn(parts: PartColumn[], dictLimit: number | null): Colum
   }
   if (parts.every((p) => p.kind === 'part-text') && dictLimit !== null) {
     const text = parts as PartText[];
-    return mergeCodes(text, dictLimit) ?? joinUtf8(text.map((p) => p.text));
+    return (
+      mergeCodes(text, dictLimit) ??
+      joinUtf8(
+        name,
+        text.map((p) => p.text),
+      )
+    );
   }
-  if (parts.every((p) => p.kind === 'utf8') && dictLimit === null) return joinUtf8(parts as Utf8Column[]);
+  if (parts.every((p) => p.kind === 'utf8') && dictLimit === null) return joinUtf8(name, parts as Utf8Column[]);
   throw new DataError('DATA_DECODE_FAILED', `the parts of a column do not match (${parts.map((p) => p.kind)})`, {
     hint: 'Parse the file on one thread: set SBIRTOOLS_CSV_PARALLEL=0, and report this as a bug.',
   });
@@ -78,18 +85,16 @@ function mergeCodes(parts: PartText[], limit: number): DictColumn | null {
     remaps.push(remap);
     from.push({ part: p, rows: added, count });
   }
-  return {
-    kind: 'dict',
-    type: 'string',
-    codes: concat([baseCodes.codes, ...parts.slice(1).map((p, i) => renumber(p.coded!.codes, remaps[i]))]),
-    ...dictionaryOf(from, distinct),
-  };
-}
-
-function renumber(codes: Int32Array, remap: Int32Array): Int32Array {
-  const out = new Int32Array(codes.length);
-  for (let r = 0; r < codes.length; r++) out[r] = codes[r] < 0 ? -1 : remap[codes[r]];
-  return out;
+  const codes = new Int32Array(parts.reduce((n, p) => n + p.coded!.codes.length, 0));
+  codes.set(baseCodes.codes);
+  let at = baseCodes.codes.length;
+  parts.slice(1).forEach((p, i) => {
+    const src = p.coded!.codes;
+    const remap = remaps[i];
+    for (let r = 0; r < src.length; r++) codes[at + r] = src[r] < 0 ? -1 : remap[src[r]];
+    at += src.length;
+  });
+  return { kind: 'dict', type: 'string', codes, ...dictionaryOf(from, distinct) };
 }
 
 function sameValue(a: Utf8Column, ra: number, b: Utf8Column, rb: number): boolean {
@@ -127,7 +132,14 @@ function concat<T extends Float64Array | Int32Array | Uint8Array>(arrays: T[]): 
   return out;
 }
 
-function joinUtf8(parts: Utf8Column[]): Utf8Column {
+function joinUtf8(name: string, parts: Utf8Column[]): Utf8Column {
+  // each part stayed under the limit; together they may not (one pass stops at the same bound)
+  if (parts.reduce((n, p) => n + p.offsets[p.valid.length], 0) > MAX_COLUMN_BYTES) {
+    throw new DataError(
+      'DATA_TOO_LARGE',
+      `Column "${name}" holds more than 2 GiB of text; split the CSV into smaller files.`,
+    );
+  }
   const rows = parts.reduce((n, p) => n + p.valid.length, 0);
   const offsets = new Int32Array(rows + 1);
   let row = 0;

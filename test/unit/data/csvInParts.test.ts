@@ -172,6 +172,15 @@ describe('a CSV parsed in two parts is the one-pass table', () => {
     await expectSame(write(text));
   });
 
+  it('binary data and HTML are refused as one pass refuses them, before a worker starts', async () => {
+    const binary = write(Buffer.concat([Buffer.from('a,b\n'), Buffer.alloc(4096, 0), Buffer.from('\n1,2\n')]));
+    const html = write('<!doctype html>\n<html><body>\nSign in\n</body></html>\n');
+    for (const path of [binary, html]) {
+      await expect(ingestCsv(path)).rejects.toMatchObject({ code: 'DATA_NOT_CSV' });
+      await expect(ingestCsvInParts(path, { minPartBytes: 0 })).rejects.toMatchObject({ code: 'DATA_NOT_CSV' });
+    }
+  });
+
   it('a split that is not after a newline, or outside the file, is refused: one pass', async () => {
     const path = write('a,b\n1,2\n3,4\n');
     expect(await expectSame(path, { splitAt: 5 })).toBe(1);
