@@ -174,7 +174,8 @@ function loopEdits(loop: AnyNode, start: number, reads: string[], s: string): Lo
   const j = `${s}j`;
   const sets = reads.map((f, k) => `${r}[${JSON.stringify(f)}]=${s}.v${k}[${j}]`).join(',');
   const step =
-    `const ${j}=${s}.on?${s}.x===null?${s}.i++:${s}.x[${s}.i++]:-1` + (reads.length ? `,${s}k=${j}<0||(${sets});` : ';');
+    `const ${j}=${s}.on?${s}.x===null?${s}.i++:${s}.x[${s}.i++]:-1` +
+    (reads.length ? `,${s}k=${j}<0||(${sets});` : ';');
   const call = loop.right;
   const body = loop.body;
   const edits = [

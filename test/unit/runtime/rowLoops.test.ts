@@ -34,9 +34,9 @@ describe('rowLoopReads: loops whose row is only read', () => {
 
   it('covers let, labels, nested loops and any receiver of .objects()', () => {
     expect(reads('for (let r of a.b(c).filter(d => d.x).objects()) s += r.x')).toEqual(['x']);
-    expect(reads('for (const r of t.objects()) { L: for (const q of u.objects()) if (q.y) continue L; s += r.x }')).toEqual([
-      'x',
-    ]);
+    expect(
+      reads('for (const r of t.objects()) { L: for (const q of u.objects()) if (q.y) continue L; s += r.x }'),
+    ).toEqual(['x']);
   });
 
   it('leaves every other loop shape as written', () => {
@@ -135,7 +135,8 @@ describe('planRowLoops: the rewrite', () => {
   it('maps a column in a prepared line back to the user line', () => {
     const ins = (t: string) => INSERTED_OPEN + t + INSERTED_CLOSE;
     const user = 'for (const r of t.objects()) s += r.x.y();';
-    const line = ins('{let a;') + 'for (const r of t.objects(' + ins('a=1') + ')) ' + ins('{') + 's += r.x.y();' + ins('}');
+    const line =
+      ins('{let a;') + 'for (const r of t.objects(' + ins('a=1') + ')) ' + ins('{') + 's += r.x.y();' + ins('}');
     for (const token of ['for', 't.objects', ')) ', 's += ', 'y();'])
       expect(userColumn(line, line.indexOf(token) + 1), token).toBe(user.indexOf(token) + 1);
     // a position inside an insert maps to where it was inserted

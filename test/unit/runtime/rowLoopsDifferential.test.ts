@@ -16,26 +16,44 @@ const rw = (code: string): Step => ({ code, rewritten: true });
 
 const SEQUENCES: Record<string, Step[]> = {
   'sums, counts and group-bys over selections, read by the next run': [
-    rw("let total = 0;\nfor (const r of award_data.select('Award Amount').objects()) total += r['Award Amount'] || 0;\ntotal"),
+    rw(
+      "let total = 0;\nfor (const r of award_data.select('Award Amount').objects()) total += r['Award Amount'] || 0;\ntotal",
+    ),
     rw(
       "const counts = {};\nfor (const r of award_data.select('Agency', 'Phase').objects()) { const k = r.Agency + ' / ' + r.Phase; counts[k] = (counts[k] || 0) + 1; }\nObject.entries(counts).sort((a, b) => b[1] - a[1]).slice(0, 4)",
     ),
     // every column selected, two read; a field the table lacks (the loop reads real rows then)
-    rw("let n = 0, s = 0;\nfor (const r of award_data.objects()) { n++; s += r['Number Employees'] ?? 0 }\n[n, s, total]"),
-    rw("let miss = 0;\nfor (const r of award_data.select('Phase').objects()) if (r.Nope === undefined && r.Phase) miss++;\nmiss"),
-    rw('let k2 = 0;\nfor (let r of award_data.select(\'Phase\').objects()) k2 += r["Phase"] === "Phase II" ? 1 : 0;\nk2'),
+    rw(
+      "let n = 0, s = 0;\nfor (const r of award_data.objects()) { n++; s += r['Number Employees'] ?? 0 }\n[n, s, total]",
+    ),
+    rw(
+      "let miss = 0;\nfor (const r of award_data.select('Phase').objects()) if (r.Nope === undefined && r.Phase) miss++;\nmiss",
+    ),
+    rw(
+      'let k2 = 0;\nfor (let r of award_data.select(\'Phase\').objects()) k2 += r["Phase"] === "Phase II" ? 1 : 0;\nk2',
+    ),
     '[total, counts, n, s, miss, k2]',
   ],
   'filtered, ordered, derived, grouped and empty tables, and user tables': [
     rw(
       "const seen = [];\nfor (const r of award_data.filter(d => d.Phase === 'Phase II').orderby(aq.desc('Award Amount')).objects()) if (seen.length < 5) seen.push([r.Company, r['Award Amount']]);\nseen",
     ),
-    rw("let big = 0;\nfor (const r of award_data.derive({ m: d => d['Award Amount'] / 1e6 }).select('m').objects()) if (r.m > 1) big++;\nbig"),
+    rw(
+      "let big = 0;\nfor (const r of award_data.derive({ m: d => d['Award Amount'] / 1e6 }).select('m').objects()) if (r.m > 1) big++;\nbig",
+    ),
     rw("const g = {};\nfor (const r of award_data.groupby('Phase').objects()) g[r.Phase] = (g[r.Phase] || 0) + 1;\ng"),
-    rw("let none = 0;\nfor (const r of award_data.filter(d => d.Phase === 'no such phase').objects()) none += r.Phase.length;\nnone"),
-    rw("let few = [];\nfor (const r of award_data.filter(d => d['Award Amount'] > 1.5e6).objects()) few.push(r.Company);\nfew.length"),
-    rw("const u = aq.table({ a: [1, 2, null, 4], b: ['x', 'y', 'z', 'w'] });\nlet ub = '';\nfor (const r of u.objects()) if (r.a !== null) ub += r.b + r.a;\nub"),
-    rw('const v = aq.from([{ p: 1 }, { p: 2 }, { q: 3 }]);\nlet vp = 0;\nfor (const r of v.objects()) vp += r.p ?? 10;\nvp'),
+    rw(
+      "let none = 0;\nfor (const r of award_data.filter(d => d.Phase === 'no such phase').objects()) none += r.Phase.length;\nnone",
+    ),
+    rw(
+      "let few = [];\nfor (const r of award_data.filter(d => d['Award Amount'] > 1.5e6).objects()) few.push(r.Company);\nfew.length",
+    ),
+    rw(
+      "const u = aq.table({ a: [1, 2, null, 4], b: ['x', 'y', 'z', 'w'] });\nlet ub = '';\nfor (const r of u.objects()) if (r.a !== null) ub += r.b + r.a;\nub",
+    ),
+    rw(
+      'const v = aq.from([{ p: 1 }, { p: 2 }, { q: 3 }]);\nlet vp = 0;\nfor (const r of v.objects()) vp += r.p ?? 10;\nvp',
+    ),
   ],
   'dates, text and nulls: the same values as the rows': [
     rw(
@@ -57,7 +75,9 @@ const SEQUENCES: Record<string, Step[]> = {
       "let c = 0;\nfor (const r of award_data.select('Phase').objects()) { for (const q of award_data.filter(d => d.Phase === 'Phase II').select('Company').objects()) { if (q.Company) { c++; break } } if (r.Phase === 'Phase I') break }\nc",
     ),
     // the program's value is the loop's: an iteration that ends in `continue` or a declaration keeps the one before
-    rw("let z = 0;\nfor (const r of award_data.select('Phase').objects()) { if (r.Phase === 'Phase II') continue; z++ }"),
+    rw(
+      "let z = 0;\nfor (const r of award_data.select('Phase').objects()) { if (r.Phase === 'Phase II') continue; z++ }",
+    ),
     rw("for (const r of award_data.select('Phase').objects()) { const p = r.Phase }"),
     rw("for (const r of award_data.select('Phase').objects()) r.Phase"),
     rw("for (const r of award_data.select('Phase').objects()) if (r.Phase === 'x') 1"),
@@ -71,15 +91,19 @@ const SEQUENCES: Record<string, Step[]> = {
     rw("let g3 = 0;\nfor (const r of award_data.select('Phase').objects()) {\n  g3++;\n} notDefinedAnywhere(g3)"),
     'typeof g3 === "number" ? g3 : -1',
     rw("for (const r of award_data.select('Nope').objects()) r.x"),
-    rw("for (const r of [1, 2].objects()) r.x"),
+    rw('for (const r of [1, 2].objects()) r.x'),
     rw('const fake = { objects() { return 5 } };\nfor (const r of fake.objects()) r.x'),
-    rw("let thrown = '';\ntry { for (const r of award_data.select('Phase').objects()) { if (r.Phase) throw new RangeError('at ' + r.Phase) } } catch (e) { thrown = e.name + ': ' + e.message }\nthrown"),
+    rw(
+      "let thrown = '';\ntry { for (const r of award_data.select('Phase').objects()) { if (r.Phase) throw new RangeError('at ' + r.Phase) } } catch (e) { thrown = e.name + ': ' + e.message }\nthrown",
+    ),
   ],
   'the table expression runs once, before the loop; user objects() methods': [
     rw(
       "let calls = 0;\nconst mk = () => (calls++, award_data.select('Phase'));\nlet p1 = 0;\nfor (const r of mk().objects()) if (r.Phase === 'Phase I') p1++;\n[calls, p1]",
     ),
-    rw("const mine = { objects() { return [{ x: 1 }, { x: 2 }, { y: 3 }] } };\nlet mx = 0;\nfor (const r of mine.objects()) mx += r.x ?? 100;\nmx"),
+    rw(
+      'const mine = { objects() { return [{ x: 1 }, { x: 2 }, { y: 3 }] } };\nlet mx = 0;\nfor (const r of mine.objects()) mx += r.x ?? 100;\nmx',
+    ),
     rw(
       "const fwd = { objects(...a) { return award_data.select('Phase').objects(...a) } };\nlet fx = 0;\nfor (const r of fwd.objects()) if (r.Phase === 'Phase II') fx++;\nfx",
     ),
