@@ -2,31 +2,22 @@
  * Row loops without rows: the guest side of src/runtime/prepare/rowLoops.ts. The code preparation
  * rewrites a loop whose row is only ever read field by field,
  *   for (const r of t.objects()) { ... r.Company ... r['Award Amount'] ... }
- * into (inserted text only; every character of the user's code stays, docs/architecture.md)
- *   {let $s; for (const r of t.objects($s = __sbirtools_rowLoop.open(['Company', 'Award Amount']))) {
- *     if ($s.on) { r.Company = $s.v0[i]; r['Award Amount'] = $s.v1[i]; }  ... }}
+ * by inserting one argument (every character of the user's code stays, docs/architecture.md):
+ *   for (const r of t.objects(__sbirtools_rowLoop.open(['Company', 'Award Amount']))) { ... }
  * `open` makes a token; the prelude's `objects()` given that token (and only that token, by identity)
- * answers with one reused row object (the flyweight) repeated once per visible row, and fills the
- * token with the value arrays those rows would have been built from (the session's row cache). The
- * loop then assigns the read fields before each iteration's body. When the table is not one this path
- * reads (see rowObjects.ts), `objects()` answers as it does without a token and the loop reads the real
- * rows (`on` stays false). The row never escapes the loop (the rewrite's analysis), so the one object
- * and the fields it lacks cannot be seen.
+ * answers with an iterator over ONE reused row object (the flyweight) whose read fields `next()`
+ * assigns from the value arrays those rows would have been built from (the session's row cache), once
+ * per visible row. When the table is not one this path reads (see rowObjects.ts), `objects()` answers
+ * as it does without a token and the loop reads real rows. The row never escapes the loop (the
+ * rewrite's analysis), so the one object and the fields it lacks cannot be seen.
  */
 import { ROW_LOOP_GLOBAL } from '../../schema/rowLoop.js';
 import { NativeArray, ObjectDefineProperty } from '../intrinsics.js';
 
-/** What `open` returns: the token passed to objects(), then the loop's state. */
+/** What `open` returns: the token passed to objects(). */
 export interface RowLoopState {
-  /** True once objects() answered with the flyweight rows. */
-  on: boolean;
-  /** The fields the loop reads, in the order of `v0`, `v1`, ... */
+  /** The fields the loop reads. */
   names: string[];
-  /** The next visible row (an index into `x`, or the row itself when `x` is null). */
-  i: number;
-  /** The visible rows' indices (a filtered or ordered table), or null for rows 0..n-1. */
-  x: ArrayLike<number> | null;
-  [values: `v${number}`]: ArrayLike<unknown>;
 }
 
 /** The token `open` made last; objects() accepts only it, once. */
@@ -40,7 +31,7 @@ export function installRowLoop(): void {
   const entry = {
     open(names: unknown): RowLoopState {
       const list = NativeArray.isArray(names) ? (names as unknown[]).map(String) : [];
-      const s: RowLoopState = { on: false, names: list, i: 0, x: null };
+      const s: RowLoopState = { names: list };
       pending = s;
       return s;
     },
@@ -61,23 +52,59 @@ export function takeRowLoop(options: unknown): RowLoopState | null {
   return s;
 }
 
-/**
- * Switches the loop to the flyweight: `vals[k]` are the values of `s.names[k]` for every row of the
- * table, `idx` the visible rows (or null for all `n`). Returns the rows for-of iterates: one object,
- * `n` times.
- */
-export function flyweightRows(
-  s: RowLoopState,
+type Start = (
   vals: ArrayLike<unknown>[],
   idx: ArrayLike<number> | null,
   n: number,
-): unknown[] {
-  for (let k = 0; k < vals.length; k++) s[`v${k}`] = vals[k]!;
-  s.x = idx;
-  s.i = 0;
-  s.on = true;
-  const row = {};
-  const out = new NativeArray<unknown>(n);
-  for (let k = 0; k < n; k++) out[k] = row;
-  return out;
+  iteratorKey: symbol,
+) => Iterator<unknown>;
+
+const NewFunction = globalThis.Function;
+const ITERATOR = Symbol.iterator;
+const MAX_STARTS = 64;
+const starts = new Map<string, Start>();
+
+/**
+ * The iterator of one loop, compiled once per list of fields: `next()` assigns the fields of visible
+ * row k (`idx[k]`, or k) to the one row object and returns the same result object every time (a
+ * for-of reads `done` and `value` from it before the next call; nothing else sees it).
+ */
+function startFor(names: string[]): Start {
+  const key = names.join('\u0000');
+  let start = starts.get(key);
+  if (start) return start;
+  const load = names.map((_, k) => `const v${k} = vals[${k}];`).join(' ');
+  const sets = names.map((name, k) => `row[${JSON.stringify(name)}] = v${k}[r];`).join(' ');
+  start = NewFunction(
+    'vals',
+    'idx',
+    'n',
+    'iteratorKey',
+    `${load} const row = {}; const res = { done: false, value: row }; let k = 0;
+    const it = {
+      next() {
+        if (k < n) { const r = idx === null ? k : idx[k]; k++; ${sets} return res; }
+        res.done = true; res.value = undefined; return res;
+      },
+      [iteratorKey]() { return it; },
+    };
+    return it;`,
+  ) as Start;
+  // compiled once per list of fields; a session that reads many differently named fields starts over
+  if (starts.size >= MAX_STARTS) starts.clear();
+  starts.set(key, start);
+  return start;
+}
+
+/**
+ * The rows a loop iterates: `vals[k]` are the values of `names[k]` for every row of the table, `idx`
+ * the visible rows (or null for all `n`).
+ */
+export function flyweightRows(
+  names: string[],
+  vals: ArrayLike<unknown>[],
+  idx: ArrayLike<number> | null,
+  n: number,
+): Iterator<unknown> {
+  return startFor(names)(vals, idx, n, ITERATOR);
 }

@@ -71,7 +71,7 @@ function rows(t: ColumnTable, shape: RowShape, options: Record<string, unknown>)
  * reads and the rows are at least an eighth of the table (as cachedRows builds them), else null (the
  * loop reads real rows). Only the fields read are fetched: the others cannot be seen.
  */
-function loopRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
+function loopRows(t: ColumnTable, s: RowLoopState): Iterator<unknown> | null {
   const read = new Set(s.names);
   // the fields in the table's column order: the entry objects() rows of the same columns use
   const names = t.columnNames().filter((name) => read.has(name));
@@ -83,7 +83,7 @@ function loopRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
   if (!kept) return null;
   const vals = s.names.map((name) => kept[names.indexOf(name)]!);
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
-  return flyweightRows(s, vals, idx, n);
+  return flyweightRows(s.names, vals, idx, n);
 }
 
 /** Installs objects(), tolist() for plain tables, and the row iterator (after exactRowObjects and tableMethods). */

@@ -127,63 +127,28 @@ export function planRowLoops(program: AnyNode, source: string): LocalEdit[] {
   // no walk when no loop over objects() can be there; none when a name the rewrite uses is taken
   if (!source.includes('objects') || !/\bfor\b/.test(source)) return [];
   if (source.includes(PREFIX) || source.includes(ROW_LOOP_GLOBAL)) return [];
-  const loops: { loop: AnyNode; start: number }[] = [];
-  const stack: [AnyNode, number][] = [[program, -1]];
+  const loops: AnyNode[] = [];
+  const stack: AnyNode[] = [program];
   while (stack.length > 0) {
-    const [node, labelStart] = stack.pop()!;
-    const type = node.type as string;
+    const node = stack.pop()!;
     // a name written with escapes (`\u0024sbtRow0`) is not in the source text
-    if (type === 'Identifier' && (node.name.startsWith(PREFIX) || node.name === ROW_LOOP_GLOBAL)) return [];
-    if (type === 'ForOfStatement') loops.push({ loop: node, start: labelStart >= 0 ? labelStart : node.start });
+    if (node.type === 'Identifier' && (node.name.startsWith(PREFIX) || node.name === ROW_LOOP_GLOBAL)) return [];
+    if (node.type === 'ForOfStatement') loops.push(node);
     for (const k in node) {
       if (k === 'type' || k === 'start' || k === 'end' || k === 'loc') continue;
       const v = node[k];
       if (v === null || typeof v !== 'object') continue;
-      // the outermost of consecutive labels: the block goes around them (`continue L` still names the loop)
-      const start = type === 'LabeledStatement' && k === 'body' ? (labelStart >= 0 ? labelStart : node.start) : -1;
       const children: unknown[] = Array.isArray(v) ? v : [v];
-      for (let i = children.length - 1; i >= 0; i--) {
-        const c = children[i] as AnyNode | null;
-        if (c && typeof c.type === 'string') stack.push([c, start]);
-      }
+      for (const c of children as (AnyNode | null)[]) if (c && typeof c.type === 'string') stack.push(c);
     }
   }
   const edits: LocalEdit[] = [];
-  let n = 0;
-  for (const { loop, start } of loops) {
+  for (const loop of loops) {
     const reads = rowLoopReads(loop);
     if (!reads) continue;
-    edits.push(...loopEdits(loop, start, reads, `${PREFIX}${n++}`));
+    // the one argument of objects(): the call stays the loop's iterable, the body is not touched
+    const text = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify(reads)})`;
+    edits.push({ start: loop.right.end - 1, end: loop.right.end - 1, text: INSERTED_OPEN + text + INSERTED_CLOSE });
   }
-  return edits;
-}
-
-const inserted = (at: number, text: string): LocalEdit => ({
-  start: at,
-  end: at,
-  text: INSERTED_OPEN + text + INSERTED_CLOSE,
-});
-
-/**
- * `{let s; L: for (const r of t.objects(s = open([...]))) { const j = ...; <body> }}`: the state is
- * declared in a block around the loop (and its labels); each iteration assigns the read fields in a
- * declaration (its completion is empty: the loop's value stays the body's).
- */
-function loopEdits(loop: AnyNode, start: number, reads: string[], s: string): LocalEdit[] {
-  const r = loop.left.declarations[0].id.name as string;
-  const j = `${s}j`;
-  const sets = reads.map((f, k) => `${r}[${JSON.stringify(f)}]=${s}.v${k}[${j}]`).join(',');
-  const step =
-    `const ${j}=${s}.on?${s}.x===null?${s}.i++:${s}.x[${s}.i++]:-1` +
-    (reads.length ? `,${s}k=${j}<0||(${sets});` : ';');
-  const call = loop.right;
-  const body = loop.body;
-  const edits = [
-    inserted(start, `{let ${s};`),
-    inserted(call.end - 1, `${s}=${ROW_LOOP_GLOBAL}.open(${JSON.stringify(reads)})`),
-  ];
-  if (body.type === 'BlockStatement') edits.push(inserted(body.start + 1, step));
-  else edits.push(inserted(body.start, `{${step}`), inserted(body.end, '}'));
-  edits.push(inserted(loop.end, '}'));
   return edits;
 }
