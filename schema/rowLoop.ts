@@ -1,6 +1,6 @@
 /**
  * What the code preparation (src/runtime/prepare/rowLoops.ts) and the prelude (prelude/data/rowLoop.ts,
- * prelude/errors/errorInfo.ts) agree on for row loops rewritten to read no rows.
+ * prelude/errors/errorInfo.ts) agree on for row loops rewritten to build no rows.
  */
 
 /** The guest global a rewritten loop calls (`__sbirtools_rowLoop.open(names)`). */
@@ -16,7 +16,9 @@ export const INSERTED_CLOSE = '/*>$sbtRow*/';
 /**
  * The column in the user's line of a 1-based `column` in a line of prepared code: minus the inserted
  * texts before it (a position inside one maps to where it was inserted).
- * @example userColumn('{/*$sbtRow<*\/let a;/*>$sbtRow*\/}x', 2 + 30) // 2
+ * @example
+ * // the `+` after an inserted argument: column 48 in `t.objects(/*$sbtRow<*\/open(['x'])/*>$sbtRow*\/) + 1`
+ * userColumn(preparedLine, 48) // 13, as in `t.objects() + 1`
  */
 export function userColumn(preparedLine: string, column: number): number {
   let shift = 0;

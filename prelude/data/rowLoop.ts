@@ -30,7 +30,10 @@ let pending: RowLoopState | null = null;
 export function installRowLoop(): void {
   const entry = {
     open(names: unknown): RowLoopState {
-      const list = NativeArray.isArray(names) ? (names as unknown[]).map(String) : [];
+      // no Array.prototype method: a run may have replaced them
+      const list: string[] = [];
+      if (NativeArray.isArray(names))
+        for (let i = 0; i < names.length; i++) if (typeof names[i] === 'string') list[list.length] = names[i] as string;
       const s: RowLoopState = { names: list };
       pending = s;
       return s;

@@ -2,7 +2,7 @@ import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/
 import type { LocalEdit } from './localize.js';
 import type { AnyNode } from './patternNames.js';
 
-/** Prefix of every name the rewrite declares (the source must not contain it anywhere). */
+/** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
 const PREFIX = '$sbtRow';
 const FUNCTIONS = new Set([
   'FunctionDeclaration',

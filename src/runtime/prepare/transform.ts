@@ -29,8 +29,9 @@ const PARSE_OPTIONS: acorn.Options = {
  *   re-run a cell that declares the same name, and the binding persists to the next run;
  * - in a synchronous script, those a top-level loop uses run as true locals instead when nothing
  *   else can see them during the run, written back to the globals at its end (localize.ts);
- * - a loop over `t.objects()` whose row is only read field by field reads the kept column values
- *   instead of building rows (rowLoops.ts: text inserted between markers, no line added);
+ * - a loop over `t.objects()` whose row is only read field by field reads one reused row filled
+ *   from the kept column values instead of building rows (rowLoops.ts: one argument inserted
+ *   between markers; no line added);
  * - code with top-level `await` or `return` is wrapped in an async IIFE on one added line; its
  *   top-level declarations are hoisted to globals and its last expression statement is returned.
  * Assumes the code parses (the policy check runs first). Pass the policy check's program
@@ -43,7 +44,6 @@ export function prepareCode(source: string, parsed?: acorn.Program): PreparedCod
   const found = scanTopLevel(program);
   const needsAsync = found.asyncMarker;
   const resultName = !found.returns && (found.assignsResult || body.some(declaresResult));
-  // first: at a position shared with an edit below, a loop's closing brace goes before it
   const edits: Edit[] = planRowLoops(program, source);
   if (!needsAsync) {
     // top-level names a loop uses run as block-scoped locals, written back at the end (localize.ts)
