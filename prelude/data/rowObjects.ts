@@ -6,7 +6,7 @@
  * `__proto__`, columns that are neither award_data's nor arrays, a non-integer limit or offset.
  */
 import type { ColumnTable } from 'arquero';
-import { ArrayBufferIsView, ArrayIsArray, ObjectDefineProperty } from '../intrinsics.js';
+import { ArrayBufferIsView, ArrayIsArray, NativeArray, ObjectDefineProperty } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
 import { cachedRows, cachedValues, type RowColumn, type RowShape } from './rowCache.js';
 import { flyweightRows, takeRowLoop, type RowLoopState } from './rowLoop.js';
@@ -66,6 +66,13 @@ function rows(t: ColumnTable, shape: RowShape, options: Record<string, unknown>)
   return cachedRows(shape, cols, t.totalRows(), idx, off, n);
 }
 
+/** The values as they are now, in a fresh array (index reads only: no method a guest could replace). */
+function copyOf(v: ArrayLike<unknown>): unknown[] {
+  const out = new NativeArray<unknown>(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = v[i];
+  return out;
+}
+
 /**
  * A row loop's rows (data/rowLoop.ts): the flyweight when every field it reads is a column this path
  * reads and the rows are at least an eighth of the table (as cachedRows builds them), else null (the
@@ -81,7 +88,12 @@ function loopRows(t: ColumnTable, s: RowLoopState): Iterator<unknown> | null {
   const n = t.numRows();
   const kept = names.length ? cachedValues(cols, t.totalRows(), n) : [];
   if (!kept) return null;
-  const vals = s.names.map((name) => kept[names.indexOf(name)]!);
+  const vals = s.names.map((name) => {
+    const k = names.indexOf(name);
+    // a guest may hold an array column (aq.table({ a: xs }), t.column('m')) and write to it while
+    // the loop runs: the rows objects() builds hold the values of the call, so copy them now
+    return cols[k]!.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!);
+  });
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
   return flyweightRows(s.names, vals, idx, n);
 }

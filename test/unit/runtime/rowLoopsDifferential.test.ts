@@ -51,6 +51,10 @@ const SEQUENCES: Record<string, Step[]> = {
     rw(
       "const u = aq.table({ a: [1, 2, null, 4], b: ['x', 'y', 'z', 'w'] });\nlet ub = '';\nfor (const r of u.objects()) if (r.a !== null) ub += r.b + r.a;\nub",
     ),
+    // an array behind a column, written while the loop runs: the rows hold the values of the call
+    rw(
+      "const xs = [1, 2, 3, 4];\nconst w = aq.table({ a: xs });\nconst seenA = [];\nfor (const r of w.objects()) { xs[3] = 40; w.column('a')[2] = 30; seenA.push(r.a) }\nseenA",
+    ),
     rw(
       'const v = aq.from([{ p: 1 }, { p: 2 }, { q: 3 }]);\nlet vp = 0;\nfor (const r of v.objects()) vp += r.p ?? 10;\nvp',
     ),
