@@ -6,7 +6,7 @@
  * and every derived table shares them. Decoded representations (documented in docs/prelude.md):
  * - float64 'number' | 'integer': the Float64Array itself when no value is null, else a JS array with null;
  * - float64 'date': a fresh Date object (UTC ms) per read, or null;
- * - dict: the dictionary is decoded once, rows map codes to those strings (code -1 is null);
+ * - dict: rows map codes to dictionary strings decoded when first read (data/dictStrings.ts; code -1 is null);
  * - utf8: with bridge.fetchTextPage, pages of row strings decoded natively by the host and cached in the
  *   session (data/textPages.ts); else with bridge.fetchColumnRange, pages of UTF-8 decoded here per
  *   row (data/pagedText.ts); else the whole column, decoded per row on first access;
@@ -18,9 +18,11 @@
 import type { ColumnData, ColumnMeta, ColumnType } from '../../schema/columnar.js';
 import type { CardColumnData } from '../../schema/dataCard.js';
 import { utf8Decode } from '../polyfills/utf8.js';
-import { ArrayPrototypeSlice, NativeDate, ReflectApply } from '../intrinsics.js';
+import { ArrayPrototypeSlice, NativeDate, NativeWeakMap, ReflectApply } from '../intrinsics.js';
 import { pagedText, type FetchRange } from './pagedText.js';
 import { TextPages, type FetchTextPage, type ScanText } from './textPages.js';
+import { DictStrings } from './dictStrings.js';
+import { RowWindows, WHOLE, type FetchWindow } from './rowWindows.js';
 import type { TextCache } from './textCache.js';
 
 /** Reads one column's data from the host (bridge.fetchColumn). */
@@ -34,6 +36,8 @@ export interface TextAccess {
   cache?: TextCache;
   /** The column's kind from the host, for a meta with `kindPending` (bridge.columnKind). */
   kindOf?: () => ColumnData['kind'];
+  /** A few rows of a non-text column read alone before it is loaded (bridge.fetchRowWindow). */
+  fetchWindow?: FetchWindow;
 }
 
 type Getter = (row: number) => unknown;
@@ -63,6 +67,8 @@ export class LazyColumn {
   private known: ColumnData['kind'];
   /** Until the kind is known (kindPending): how to read text once it is. */
   private pending: TextAccess | null = null;
+  /** Rows read a window at a time until the column is loaded whole (data/rowWindows.ts). */
+  private windows: RowWindows | null = null;
 
   constructor(
     meta: ColumnMeta,
@@ -91,6 +97,7 @@ export class LazyColumn {
     this.utf8 = utf8;
     this.text = utf8 && a.fetchText && a.cache ? new TextPages(this.length, a.fetchText, a.cache, a.scanText) : null;
     this.paged = utf8 && a.fetchRange ? pagedText(this.length, a.fetchRange) : null;
+    this.windows = !utf8 && a.fetchWindow ? new RowWindows(a.fetchWindow, this.length, this.type === 'date') : null;
     if (this.text) {
       const text = this.text;
       this.getter = (row) => text.get(row);
@@ -145,7 +152,14 @@ export class LazyColumn {
 
   /** The value at `row` (Arquero's column interface). */
   at(row: number): unknown {
-    return (this.getter ?? this.load())(row);
+    const get = this.getter;
+    if (get !== null) return get(row);
+    const windows = this.windows;
+    if (windows !== null && row >= 0 && row < this.length && row % 1 === 0) {
+      const v = windows.read(row);
+      if (v !== WHOLE) return v;
+    }
+    return this.load()(row);
   }
 
   *[Symbol.iterator](): Iterator<unknown> {
@@ -223,9 +237,24 @@ export class LazyColumn {
     }
     const raw = this.fetch();
     this.raw = raw;
+    this.windows = null;
     this.getter = decode(raw, this.length);
     return this.getter;
   }
+}
+
+const dictionaries = new NativeWeakMap<Int32Array, DictStrings>();
+
+/**
+ * The strings of a dictionary column, decoded when read and shared by every reader of the same
+ * codes in this session (the row getter here and the fast paths' `sourceOf`).
+ */
+export function dictStrings(
+  c: Pick<Extract<ColumnData, { kind: 'dict' }>, 'codes' | 'dictBytes' | 'dictOffsets'>,
+): DictStrings {
+  let d = dictionaries.get(c.codes);
+  if (!d) dictionaries.set(c.codes, (d = new DictStrings(c.dictBytes, c.dictOffsets)));
+  return d;
 }
 
 function decode(c: ColumnData, n: number): Getter {
@@ -233,13 +262,12 @@ function decode(c: ColumnData, n: number): Getter {
     case 'float64':
       return decodeFloat(c.values, c.valid, c.type === 'date', n);
     case 'dict': {
-      const size = c.dictOffsets.length - 1;
-      const dict = new Array<string>(size);
-      for (let k = 0; k < size; k++) dict[k] = utf8Decode(c.dictBytes, c.dictOffsets[k], c.dictOffsets[k + 1]);
+      const dict = dictStrings(c);
+      const { strings } = dict;
       const codes = c.codes;
       return (row) => {
         const k = codes[row];
-        return k < 0 || k === undefined ? null : dict[k];
+        return k < 0 || k === undefined ? null : (strings[k] ?? dict.get(k));
       };
     }
     case 'utf8': {
