@@ -47,7 +47,9 @@ async function child(path, parts) {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const opts = { maxDictSize: 2097152 };
-  const r = parts ? await ingestCsvInParts(path, { ...opts, minPartBytes: 0 }) : await ingestCsv(path, opts);
+  const r = parts
+    ? await ingestCsvInParts(path, { ...opts, minPartBytes: 0, splitWhenBusy: true })
+    : await ingestCsv(path, opts);
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   console.log(JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, parts: r.parts ?? 1 }));

@@ -1,5 +1,5 @@
 import { open, stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import type { ColumnarTable, ColumnData } from '../../../schema/columnar.js';
 import { utf8Chunks, type ByteSourceStats } from './byteSource.js';
 import { defaultWorker, startPart, type PartWorker } from './csvPartThread.js';
@@ -24,6 +24,8 @@ export const PARTS_MIN_BYTES = 32 * 1024 * 1024;
 export interface InPartsOptions extends Omit<IngestOptions, 'onProgress'> {
   /** Smallest file parsed in two parts. @default PARTS_MIN_BYTES */
   minPartBytes?: number;
+  /** Split even when the host has no idle core (tests; a host whose load average means nothing). @default false */
+  splitWhenBusy?: boolean;
   /** The worker script (tests: a worker that crashes). @default csvPartWorker.js */
   workerUrl?: URL;
   /**
@@ -47,8 +49,8 @@ export interface InPartsResult {
  * that looks like a record boundary (splitPoint.ts); it is PROVEN by this thread's parse, which
  * must end the first half exactly at a record's end, outside any quoted field. When it does not
  * (the newline sat inside a multi-line quoted field), this thread reads on to the end and the
- * worker's half is thrown away: the table is still the one-pass table. Small files, one-core hosts
- * and SBIRTOOLS_CSV_PARALLEL=0 take the one-pass path (ingestCsv).
+ * worker's half is thrown away: the table is still the one-pass table. Small files, one-core hosts,
+ * a host without an idle core (load average) and SBIRTOOLS_CSV_PARALLEL=0 take the one-pass path (ingestCsv).
  * @throws {DataError} as {@link ingestCsv}; DATA_DECODE_FAILED when the worker crashes or stops.
  * @example const { table } = await ingestCsvInParts('/data/big.csv', { name: 'big' });
  */
@@ -63,7 +65,10 @@ export async function ingestCsvInParts(path: string, opts: InPartsOptions = {}):
   );
   const onePass = async (): Promise<InPartsResult> => ({ ...(await ingestCsv(path, opts)), parts: 1 });
   const min = opts.minPartBytes ?? PARTS_MIN_BYTES;
-  if (size < min || size === 0 || availableParallelism() < 2 || process.env.SBIRTOOLS_CSV_PARALLEL === '0')
+  // a second thread only pays with a core to run on: on a host already busy (1-minute load average
+  // within one of the core count) it adds CPU and no speed (docs/benchmarks.md, "CSV on two cores")
+  const spare = availableParallelism() - (opts.splitWhenBusy ? 0 : loadavg()[0]);
+  if (size < min || size === 0 || spare < 1 || availableParallelism() < 2 || process.env.SBIRTOOLS_CSV_PARALLEL === '0')
     return onePass();
 
   const stats: ByteSourceStats = { totalBytes: 0, replacedInvalidUtf8: 0 };

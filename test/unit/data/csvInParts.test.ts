@@ -39,7 +39,7 @@ function comparable(r: Pick<IngestResult, 'table' | 'report'>) {
  */
 async function expectSame(path: string, opts: InPartsOptions = {}): Promise<1 | 2> {
   const one = comparable(await ingestCsv(path, opts));
-  const parted = await ingestCsvInParts(path, { minPartBytes: 0, ...opts });
+  const parted = await ingestCsvInParts(path, { minPartBytes: 0, splitWhenBusy: true, ...opts });
   const two = comparable(parted);
   const diff = tableDifference(two.table, one.table);
   expect(diff, `${path} split at ${opts.splitAt ?? 'the middle'}`).toBeNull();
@@ -113,7 +113,9 @@ describe('a CSV parsed in two parts is the one-pass table', () => {
     const one = write('a,b,c\n1,2,3\n');
     await expectSameAtEveryNewline(one);
     const empty = write('');
-    await expect(ingestCsvInParts(empty, { minPartBytes: 0 })).rejects.toMatchObject({ code: 'DATA_EMPTY' });
+    await expect(ingestCsvInParts(empty, { minPartBytes: 0, splitWhenBusy: true })).rejects.toMatchObject({
+      code: 'DATA_EMPTY',
+    });
   });
 
   it('types agree across the parts: numeric in one part and text in the other, whole and fractional', async () => {
@@ -123,7 +125,7 @@ describe('a CSV parsed in two parts is the one-pass table', () => {
       rows.push(`${i < 6 ? i : 'x' + i},${i < 6 ? i : i + 0.5},${i < 6 ? '2020-01-02' : 'true'},${i % 2 === 0},`);
     const path = write(rows.join('\n'));
     expect(await expectSameAtEveryNewline(path)).toBe(12);
-    const two = await ingestCsvInParts(path, { minPartBytes: 0, splitAt: newlineSplits(path)[5] });
+    const two = await ingestCsvInParts(path, { minPartBytes: 0, splitWhenBusy: true, splitAt: newlineSplits(path)[5] });
     expect(two.parts).toBe(2);
     expect(two.table.columns.map((c) => `${c.kind}/${c.type}`)).toEqual([
       'utf8/string',
@@ -142,9 +144,12 @@ describe('a CSV parsed in two parts is the one-pass table', () => {
     expect(await expectSameAtEveryNewline(path)).toBe(14);
     expect(await expectSameAtEveryNewline(path, { maxDictSize: 5 })).toBe(14);
     const split = newlineSplits(path)[7];
-    expect((await ingestCsvInParts(path, { minPartBytes: 0, splitAt: split })).table.columns[0].kind).toBe('dict');
     expect(
-      (await ingestCsvInParts(path, { minPartBytes: 0, splitAt: split, maxDictSize: 5 })).table.columns[0].kind,
+      (await ingestCsvInParts(path, { minPartBytes: 0, splitWhenBusy: true, splitAt: split })).table.columns[0].kind,
+    ).toBe('dict');
+    expect(
+      (await ingestCsvInParts(path, { minPartBytes: 0, splitWhenBusy: true, splitAt: split, maxDictSize: 5 })).table
+        .columns[0].kind,
     ).toBe('utf8');
   });
 
@@ -177,7 +182,9 @@ describe('a CSV parsed in two parts is the one-pass table', () => {
     const html = write('<!doctype html>\n<html><body>\nSign in\n</body></html>\n');
     for (const path of [binary, html]) {
       await expect(ingestCsv(path)).rejects.toMatchObject({ code: 'DATA_NOT_CSV' });
-      await expect(ingestCsvInParts(path, { minPartBytes: 0 })).rejects.toMatchObject({ code: 'DATA_NOT_CSV' });
+      await expect(ingestCsvInParts(path, { minPartBytes: 0, splitWhenBusy: true })).rejects.toMatchObject({
+        code: 'DATA_NOT_CSV',
+      });
     }
   });
 
@@ -198,7 +205,9 @@ describe('the worker of the second part fails', () => {
 
   it('a crash is DATA_DECODE_FAILED that names the setting to parse on one thread', async () => {
     const workerUrl = worker('process.exit(3);');
-    const err = await ingestCsvInParts(path, { minPartBytes: 0, workerUrl }).catch((e: unknown) => e);
+    const err = await ingestCsvInParts(path, { minPartBytes: 0, splitWhenBusy: true, workerUrl }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(DataError);
     expect(err).toMatchObject({
       code: 'DATA_DECODE_FAILED',
@@ -212,7 +221,7 @@ describe('the worker of the second part fails', () => {
       "import { parentPort } from 'node:worker_threads';\n" +
         "parentPort.postMessage({ error: { code: 'DATA_TOO_LARGE', message: 'Column \"b\" holds more than 2 GiB of text' } });\n",
     );
-    await expect(ingestCsvInParts(path, { minPartBytes: 0, workerUrl })).rejects.toMatchObject({
+    await expect(ingestCsvInParts(path, { minPartBytes: 0, splitWhenBusy: true, workerUrl })).rejects.toMatchObject({
       code: 'DATA_TOO_LARGE',
     });
   });
@@ -220,7 +229,12 @@ describe('the worker of the second part fails', () => {
   it('a worker that never answers after a refused split is stopped, and the table is still read', async () => {
     const workerUrl = worker('setInterval(() => {}, 1000);');
     const quoted = write('a,b\n1,"x\n2,y\n3,z"\n4,w\n');
-    const r = await ingestCsvInParts(quoted, { minPartBytes: 0, workerUrl, splitAt: newlineSplits(quoted)[1] });
+    const r = await ingestCsvInParts(quoted, {
+      minPartBytes: 0,
+      splitWhenBusy: true,
+      workerUrl,
+      splitAt: newlineSplits(quoted)[1],
+    });
     expect(r.parts).toBe(1);
     expect(r.table.numRows).toBe(2);
   });
