@@ -57,6 +57,7 @@ export class SessionHost {
     (spec) => this.build(spec),
     () => [...this.sessions.values()].some((e) => e.session.isRunning),
     process.env.SBIRTOOLS_NO_SPARES !== '1',
+    process.env.SBIRTOOLS_WARM_SPARES !== '0',
   );
 
   async open(id: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined; engine: EngineLabel }> {

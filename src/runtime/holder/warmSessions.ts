@@ -15,12 +15,18 @@ export interface Built {
 const MAX_SHAPES = 2;
 /** Boot spares when the process has been idle this long (the caller's first run comes first). */
 const REFILL_DELAY_MS = 25;
+/**
+ * The warm-up's deadline (prelude/runtime/warmUp.ts takes tens of ms); a spare that does not
+ * finish within it is disposed, never handed out half warmed.
+ */
+const WARM_UP_TIMEOUT_MS = 2_000;
 
 /**
  * Pre-booted spare isolates, one per recent session shape (data source + limits), so a fresh
  * isolate per run costs a handoff instead of a boot. A spare never ran user code; it is
- * refilled in the background after it is taken. Only shapes without caller-provided tables
- * qualify (those carry per-sandbox data).
+ * refilled in the background after it is taken, and (unless `warmUp` is off) runs the prelude's
+ * warm-up before it is stored, so the session that takes it finds the common paths compiled.
+ * Only shapes without caller-provided tables qualify (those carry per-sandbox data).
  */
 export class WarmSessions {
   private readonly spares = new Map<string, Promise<Built | undefined>>();
@@ -31,6 +37,8 @@ export class WarmSessions {
     private readonly busy: () => boolean,
     /** False in a one-shot holder (SBIRTOOLS_NO_SPARES=1, set by HolderProcess for `sbirtools run`). */
     private readonly enabled = true,
+    /** Run the prelude's warm-up in each spare before storing it (SBIRTOOLS_WARM_SPARES). */
+    private readonly warmUp = true,
   ) {}
 
   /** A spare for this shape, if one is ready; schedules the next one. */
@@ -60,10 +68,17 @@ export class WarmSessions {
     const timer = setTimeout(() => {
       if (this.spares.has(key)) return;
       if (this.busy()) return this.refillLater(key, spec);
-      // One trivial run warms the prelude's execute path (lazy compilation, first isolate task).
       const spare = this.build(spec)
         .then(async (b) => {
-          await b.session.run({ code: '0', async: false, lineOffset: 0, resultName: false, timeoutMs: 5_000 });
+          try {
+            // before any run: the warm-up never runs in an isolate user code has touched
+            if (this.warmUp) await b.session.warmUp?.(WARM_UP_TIMEOUT_MS);
+            // one trivial run warms the prelude's execute path (lazy compilation, first isolate task)
+            await b.session.run({ code: '0', async: false, lineOffset: 0, resultName: false, timeoutMs: 5_000 });
+          } catch (err) {
+            b.session.dispose('closed');
+            throw err;
+          }
           return b;
         })
         .catch(() => undefined);

@@ -49,4 +49,62 @@ describe('WarmSessions', () => {
     expect(builds()).toBe(0);
     expect(await warm.count()).toBe(0);
   });
+
+  it('warms a spare before its first run, and a spare whose warm-up failed is disposed, never handed out', async () => {
+    vi.useFakeTimers();
+    const calls: string[] = [];
+    let fail = false;
+    const warm = new WarmSessions(
+      async () =>
+        ({
+          session: {
+            alive: true,
+            warmUp: async () => {
+              calls.push('warmUp');
+              if (fail) throw new Error('warm-up questions failed');
+              return true;
+            },
+            run: async () => void calls.push('run'),
+            dispose: () => void calls.push('dispose'),
+          },
+          dataset: undefined,
+        }) as unknown as Built,
+      () => false,
+    );
+    expect(await warm.take(spec)).toBeUndefined();
+    await vi.runAllTimersAsync();
+    expect(await warm.take(spec)).toBeDefined();
+    expect(calls).toEqual(['warmUp', 'run']);
+    fail = true;
+    calls.length = 0;
+    await vi.runAllTimersAsync();
+    expect(await warm.take(spec)).toBeUndefined();
+    expect(calls).toEqual(['warmUp', 'dispose']);
+    warm.disposeAll();
+  });
+
+  it('does not warm spares when the warm-up is off (SBIRTOOLS_WARM_SPARES=0)', async () => {
+    vi.useFakeTimers();
+    const calls: string[] = [];
+    const warm = new WarmSessions(
+      async () =>
+        ({
+          session: {
+            alive: true,
+            warmUp: async () => (calls.push('warmUp'), true),
+            run: async () => void calls.push('run'),
+            dispose: () => undefined,
+          },
+          dataset: undefined,
+        }) as unknown as Built,
+      () => false,
+      true,
+      false,
+    );
+    await warm.take(spec);
+    await vi.runAllTimersAsync();
+    expect(await warm.take(spec)).toBeDefined();
+    expect(calls).toEqual(['run']);
+    warm.disposeAll();
+  });
 });

@@ -3,7 +3,7 @@ import type { Limits } from '../../../../schema/limits.js';
 import type { DatasetInfo } from '../../../../schema/result.js';
 import type { RawRunOutcome, RawStatus } from '../../../../schema/outcome.js';
 import { guestKind, guestLoad, guestRows, guestTake, guestVisibleSource } from '../guestTables.js';
-import { compilePrelude } from '../preludeScript.js';
+import { compilePrelude, refreshPreludeCodeCache } from '../preludeScript.js';
 import { OutputBuffer } from '../outputBuffer.js';
 import { removeDangerousGlobals } from '../hardenGlobals.js';
 import { sliceUtf8 } from '../sliceUtf8.js';
@@ -69,11 +69,14 @@ export class IsolatedVmSession implements EngineSession {
   private lost = false;
   /** Wakes a run in flight when a limit or the caller disposes the isolate (see run()). */
   private interrupt: (() => void) | undefined;
+  /** A run has started in this isolate: user code may have run, so it is never warmed (warmUp). */
+  private touched = false;
 
   private constructor(
     private readonly ivm: Ivm,
     readonly isolate: Isolate,
     private readonly execute: Reference,
+    private readonly warm: Reference,
     private readonly limits: Limits,
   ) {}
 
@@ -197,10 +200,11 @@ export class IsolatedVmSession implements EngineSession {
         result: { reference: true },
       }) as Reference;
       const execute = internals.getSync('execute', { reference: true }) as Reference;
+      const warm = internals.getSync('warm', { reference: true }) as Reference;
       // The boot function is called once, by the host; user code must not re-enter it.
       context.evalSync('delete globalThis.__sbirtools_boot', { timeout: BOOT_TIMEOUT_MS });
       removeDangerousGlobals(context);
-      session = new IsolatedVmSession(ivm, isolate, execute, limits);
+      session = new IsolatedVmSession(ivm, isolate, execute, warm, limits);
       return session;
     } catch (err) {
       if (!isolate.isDisposed) isolate.dispose();
@@ -212,8 +216,26 @@ export class IsolatedVmSession implements EngineSession {
     return !this.lost && !this.isolate.isDisposed;
   }
 
+  /**
+   * The spare's warm-up (EngineSession.warmUp): only before the first run, so no user code (a
+   * FinalizationRegistry callback, a replaced builtin) can run inside it; the prelude refuses too.
+   */
+  async warmUp(timeoutMs: number): Promise<boolean> {
+    if (this.touched || this.running || !this.alive) return false;
+    const failed = (await this.warm.apply(undefined, [], {
+      result: { copy: true },
+      timeout: timeoutMs,
+    })) as string[] | null;
+    if (failed === null) return false;
+    if (failed.length > 0) throw new Error(`warm-up questions failed: ${failed.join('; ')}`);
+    // still untouched by any run: the prelude's code cache can now include what the warm-up compiled
+    if (process.env.SBIRTOOLS_WARM_CODE_CACHE !== '0') refreshPreludeCodeCache(this.isolate);
+    return true;
+  }
+
   /** Run prepared code under the deadline. Never throws: every failure is a RawRunOutcome. */
   async run(req: GuestRunRequest): Promise<RawRunOutcome> {
+    this.touched = true;
     const started = performance.now();
     const output = new OutputBuffer(this.limits.maxOutputBytes, req.onOutput);
     this.output = output;
