@@ -5,12 +5,18 @@
 //   mode "first": the first session of the process (what the styles bench's first run measures);
 //   mode "spare": a first sandbox opened, run and closed, `spareWaitMs` idle (the holder boots its
 //     spare), then a second sandbox, which takes the spare: the MCP server's next session.
+//   mode "warmUpCost": in this process, `samples` fresh isolates (the full file's session shape,
+//     no spares) each run the spare's warm-up by hand: its wall and isolate CPU ms.
 // `variants` are run interleaved, sample by sample: each sets environment variables for its
-// process (e.g. SBIRTOOLS_WARM_SPARES, or SBIRTOOLS_DIST for another build).
+// process (e.g. SBIRTOOLS_WARM_SPARES, or SBIRTOOLS_DIST for another build), and may name a
+// prelude code cache file (`codeCache`) copied into the cache folder, under its own file name,
+// before its process starts (the first isolate of a process reads it).
 //   SBIRTOOLS_BENCH_CSV=/work/benchdata/award_data.csv BENCH_ARGS='{"samples":5,"mode":"spare",
 //     "variants":[{"name":"off","env":{"SBIRTOOLS_WARM_SPARES":"0"}},{"name":"on","env":{}}]}' \
 //     node --no-node-snapshot bench/measures/firstRunParts.mjs
 import { spawn } from 'node:child_process';
+import { copyFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CACHE_DIR, CSV, dist } from '../lib/paths.mjs';
 import { emit, log, measureArgs } from '../lib/measureChild.mjs';
@@ -72,8 +78,38 @@ function spawnChild(spec, env) {
   });
 }
 
+/** The warm-up's own cost, on isolates of this process (SessionHost in-process, no spares). */
+async function warmUpCost(samples, cacheDir) {
+  process.env.SBIRTOOLS_NO_SPARES = '1';
+  const { SessionHost } = await import(dist('src/runtime/holder/sessionHost.js'));
+  const { PRESETS } = await import(dist('schema/limits.js'));
+  const host = new SessionHost();
+  const spec = { limits: { ...PRESETS.standard }, data: { kind: 'csv', path: CSV, cacheDir }, tables: [] };
+  const wall = [];
+  const cpu = [];
+  try {
+    for (let i = 0; i < samples; i++) {
+      await host.open(`w${i}`, spec);
+      const session = host.sessions.get(`w${i}`).session;
+      const c0 = session.isolate.cpuTime;
+      const t = performance.now();
+      if (!(await session.warmUp(10_000))) throw new Error('the warm-up was refused');
+      wall.push(performance.now() - t);
+      cpu.push(Number(session.isolate.cpuTime - c0) / 1e6);
+      host.close(`w${i}`);
+      log(`warm-up #${i + 1}: ${wall.at(-1).toFixed(1)} ms wall, ${cpu.at(-1).toFixed(1)} ms isolate CPU`);
+    }
+  } finally {
+    host.closeAll();
+  }
+  return { mode: 'warmUpCost', wall: summarize(wall), cpu: summarize(cpu) };
+}
+
 if (process.env.BENCH_FIRST_RUN_PARTS_CHILD) {
   await child(JSON.parse(process.env.BENCH_FIRST_RUN_PARTS_CHILD));
+} else if (measureArgs().mode === 'warmUpCost') {
+  const { samples = 7, cacheDir = CACHE_DIR } = measureArgs();
+  emit(await warmUpCost(samples, cacheDir));
 } else {
   const {
     samples = 5,
@@ -88,6 +124,7 @@ if (process.env.BENCH_FIRST_RUN_PARTS_CHILD) {
   const got = Object.fromEntries(variants.map((v) => [v.name, []]));
   for (let i = 0; i < samples; i++) {
     for (const v of variants) {
+      if (v.codeCache) copyFileSync(v.codeCache, join(cacheDir, basename(v.codeCache)));
       const r = await spawnChild(spec, v.env);
       got[v.name].push(r);
       log(
