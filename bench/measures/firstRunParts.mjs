@@ -7,6 +7,11 @@
 //     spare), then a second sandbox, which takes the spare: the MCP server's next session.
 //   mode "warmUpCost": in this process, `samples` fresh isolates (the full file's session shape,
 //     no spares) each run the spare's warm-up by hand: its wall and isolate CPU ms.
+//   mode "copyIn": a column the size of `Award Amount` (219,590 float64 values and validity bytes)
+//     into a fresh isolate through a bridge callback, as bridge.fetchColumn returns it (a copy of
+//     the host's arrays) and as an ExternalCopy transferred in (the host's buffers moved, not
+//     copied; or copied once on the host and that copy moved in): the isolate's CPU ms and the wall
+//     ms of one fetch, `samples` fresh isolates each.
 // `variants` are run interleaved, sample by sample: each sets environment variables for its
 // process (e.g. SBIRTOOLS_WARM_SPARES, or SBIRTOOLS_DIST for another build), and may name a
 // prelude code cache file (`codeCache`) copied into the cache folder, under its own file name,
@@ -105,8 +110,70 @@ async function warmUpCost(samples, cacheDir) {
   return { mode: 'warmUpCost', wall: summarize(wall), cpu: summarize(cpu) };
 }
 
+/** One column into an isolate: copied as a callback's result vs an ExternalCopy transferred in. */
+async function copyIn(samples) {
+  const { loadEngine } = await import(dist('src/runtime/engines/isolated-vm/loadIsolatedVm.js'));
+  const { ivm } = loadEngine();
+  const n = 219_590;
+  const column = () => {
+    const values = new Float64Array(n);
+    const valid = new Uint8Array(n);
+    for (let i = 0; i < n; i++) ((values[i] = i * 1.5), (valid[i] = i % 100 ? 1 : 0));
+    return { kind: 'float64', type: 'number', values, valid };
+  };
+  let col = column();
+  const ways = {
+    // what bridge.fetchColumn does today: the callback's result copied (serialized, then deserialized)
+    copy: () => col,
+    // the object serialized into an ExternalCopy, then that copy copied into the isolate
+    externalCopy: () => new ivm.ExternalCopy(col).copyInto({ release: true, transferIn: true }),
+    // one copy of each array on the host (the shared column stays the host's), those copies moved in
+    sliceTransferIn: () => {
+      const c = { ...col, values: col.values.slice(), valid: col.valid.slice() };
+      return new ivm.ExternalCopy(c, { transferList: [c.values.buffer, c.valid.buffer] }).copyInto({
+        release: true,
+        transferIn: true,
+      });
+    },
+    // the host's own buffers moved in (only for a column the host does not keep: takeColumn)
+    transferIn: () =>
+      new ivm.ExternalCopy(col, { transferList: [col.values.buffer, col.valid.buffer] }).copyInto({
+        release: true,
+        transferIn: true,
+      }),
+  };
+  const out = {};
+  for (let i = 0; i < samples; i++) {
+    for (const [name, make] of Object.entries(ways)) {
+      const isolate = new ivm.Isolate({ memoryLimit: 128 });
+      const context = isolate.createContextSync();
+      await context.global.set('fetch', new ivm.Callback(make));
+      const script = isolate.compileScriptSync('(() => { const c = fetch(); return c.values.length + c.valid[1]; })()');
+      // a first call compiles the script's path; the second, timed, is one column's fetch
+      col = column();
+      script.runSync(context);
+      col = column();
+      const c0 = isolate.cpuTime;
+      const t = performance.now();
+      const got = script.runSync(context);
+      const wall = performance.now() - t;
+      const cpu = Number(isolate.cpuTime - c0) / 1e6;
+      if (got !== n + 1) throw new Error(`${name}: ${got}`);
+      const heap = isolate.getHeapStatisticsSync();
+      out[name] ??= { wall: [], cpu: [], external: heap.externally_allocated_size };
+      out[name].wall.push(wall);
+      out[name].cpu.push(cpu);
+      isolate.dispose();
+    }
+  }
+  for (const v of Object.values(out)) ((v.wall = summarize(v.wall)), (v.cpu = summarize(v.cpu)));
+  return { mode: 'copyIn', ...out };
+}
+
 if (process.env.BENCH_FIRST_RUN_PARTS_CHILD) {
   await child(JSON.parse(process.env.BENCH_FIRST_RUN_PARTS_CHILD));
+} else if (measureArgs().mode === 'copyIn') {
+  emit(await copyIn(measureArgs().samples ?? 15));
 } else if (measureArgs().mode === 'warmUpCost') {
   const { samples = 7, cacheDir = CACHE_DIR } = measureArgs();
   emit(await warmUpCost(samples, cacheDir));

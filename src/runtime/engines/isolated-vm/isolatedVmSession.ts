@@ -9,6 +9,7 @@ import { removeDangerousGlobals } from '../hardenGlobals.js';
 import { sliceUtf8 } from '../sliceUtf8.js';
 import { textPage } from '../../../data/columns/textPage.js';
 import { HostScan } from './hostScan.js';
+import { transferColumn } from './transferColumn.js';
 import { withYoungGeneration } from './youngGeneration.js';
 import type { TextScanRequest } from '../../../../schema/columnar.js';
 import { FileSink } from '../fileSink.js';
@@ -122,12 +123,13 @@ export class IsolatedVmSession implements EngineSession {
         dataset: dataset ? { ...dataset, source: guestVisibleSource(dataset.source) } : null,
         limits,
         // Callbacks copy their arguments and results (ExternalCopy rules): nothing of the host is reachable.
+        // Columns come back as copies of their arrays moved in (transferColumn.ts): one copy, not two.
         fetchColumn: new ivm.Callback((table: unknown, column: unknown) =>
           guestSafe(() => {
             const provider = typeof table === 'string' ? byName.get(table) : undefined;
             if (!provider || typeof column !== 'string')
               throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
-            return guestTake(provider, table as string, column);
+            return transferColumn(ivm, guestTake(provider, table as string, column));
           }),
         ),
         // the kind of a column the host decides on first load (kindPending: a lazily decoded Parquet text column)
@@ -146,7 +148,10 @@ export class IsolatedVmSession implements EngineSession {
             const provider = typeof table === 'string' ? byName.get(table) : undefined;
             if (!provider || typeof column !== 'string')
               throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
-            return sliceUtf8(guestLoad(provider, table as string, column), Number(start), Number(end));
+            return transferColumn(
+              ivm,
+              sliceUtf8(guestLoad(provider, table as string, column), Number(start), Number(end)),
+            );
           }),
         ),
         // text decoded natively here, one string per row; the guest caches the pages (prelude/data/textCache.ts)
