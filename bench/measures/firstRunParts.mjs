@@ -56,7 +56,7 @@ async function child({ mode, programs, cacheDir, spareWaitMs, pauseMs }) {
       const r = await box.run(code);
       const ms = performance.now() - t;
       if (!r.ok) throw new Error(`${code}: ${JSON.stringify(r.error)}`);
-      runs.push({ ms, cpuMs: r.stats.cpuMs, value: JSON.stringify(r.value).slice(0, 200) });
+      runs.push({ ms, cpuMs: r.stats.cpuMs, value: String(JSON.stringify(r.value ?? r.table ?? r.valueText)).slice(0, 200) });
     }
     await box.close();
     process.stdout.write(`${JSON.stringify({ openMs, runs })}\n`);

@@ -50,46 +50,6 @@ function dense(v: NumView, n: number): Float64Array {
   return d;
 }
 
-/**
- * [sum, count] of dense(v, n), the same additions in the same order. A whole column's first
- * reduction in a session sums while it checks presence and packs (one pass, where dense() then a sum
- * would take two or three over 219,590 rows on cold code); the packed copy is kept as dense() keeps it.
- */
-function denseSumCount(v: NumView, n: number): [number, number] {
-  const { values, valid, rows } = v;
-  const kept = rows ? undefined : denseCache.get(values);
-  if (rows || kept) {
-    const xs = kept ?? dense(v, n);
-    let sum = 0;
-    for (let i = 0; i < xs.length; i++) sum += xs[i]!;
-    return [sum, xs.length];
-  }
-  let sum = 0;
-  let i = 0;
-  for (; i < n; i++) {
-    const x = values[i]!;
-    if ((valid !== null && valid[i] !== 1) || x !== x) break;
-    sum += x;
-  }
-  if (i === n && values.length === n) {
-    // nothing missing: the values themselves, as dense() keeps them
-    denseCache.set(values, values);
-    return [sum, n];
-  }
-  const out = new Float64Array(n);
-  out.set(values.subarray(0, i));
-  let k = i;
-  for (i++; i < n; i++) {
-    const x = values[i]!;
-    if ((valid === null || valid[i] === 1) && x === x) {
-      out[k++] = x;
-      sum += x;
-    }
-  }
-  denseCache.set(values, k === n ? out : out.slice(0, k));
-  return [sum, k];
-}
-
 /** True when no value is missing (valid[i] 0) or NaN; stops at the first one that is. */
 function allPresent(xs: Float64Array, valid: Uint8Array | null): boolean {
   if (valid === null) {
@@ -150,7 +110,10 @@ export function fastSum(s: Series): number | undefined {
   if (!v) return undefined;
   const direct = sumInPlace(s, v);
   if (direct) return direct[0];
-  return denseSumCount(v, s.length)[0];
+  const xs = dense(v, s.length);
+  let sum = 0;
+  for (let i = 0; i < xs.length; i++) sum += xs[i]!;
+  return sum;
 }
 
 /** [sum, count] of the present values, or undefined. */
@@ -163,7 +126,10 @@ export function fastSumCount(s: Series): [number, number] | undefined {
   if (!v) return undefined;
   const direct = sumInPlace(s, v);
   if (direct) return direct;
-  return denseSumCount(v, s.length);
+  const xs = dense(v, s.length);
+  let sum = 0;
+  for (let i = 0; i < xs.length; i++) sum += xs[i]!;
+  return [sum, xs.length];
 }
 
 /** Sample variance (ddof=1, two passes as frame/aggFuncs.ts), null under two values; undefined without a view. */
