@@ -93,38 +93,6 @@ export function compilePrelude(ivm: Ivm, isolate: Isolate): Script {
   return script;
 }
 
-/** Whether this process has made its code cache after a warm-up (once per process). */
-let refreshed = false;
-
-/**
- * After a spare's warm-up (holder/warmSessions.ts), before any run in that isolate: compile the
- * prelude again there, where V8's compilation cache still holds it with the functions the warm-up
- * compiled, and use the code cache V8 makes then (a cache made at compile time holds only what V8
- * compiles eagerly) for later isolates of this process and, through the cache folder, the first
- * isolate of the next process. Only the prelude's bytecode is serialized, never a heap value, and
- * no user code has run in that isolate. Once per process; a failure keeps the cache in use.
- * @returns whether a larger cache was taken.
- */
-export function refreshPreludeCodeCache(isolate: Isolate): boolean {
-  if (refreshed || !cachedData || isolate.isDisposed) return false;
-  refreshed = true;
-  try {
-    const script = isolate.compileScriptSync(preludeSource(), {
-      filename: 'sbirtools-prelude.js',
-      produceCachedData: true,
-    }) as Script & { cachedData?: CachedData };
-    const fresh = script.cachedData;
-    if (!fresh) return false;
-    const bytes = new Uint8Array(fresh.copy());
-    if (bytes.length <= cachedData.copy().byteLength) return false;
-    cachedData = fresh;
-    diskCache?.write(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 let saved = false;
 /** Write the cache file once per process (when a folder was given). */
 function saveToDisk(data: CachedData): void {

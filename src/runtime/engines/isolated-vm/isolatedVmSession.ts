@@ -3,7 +3,7 @@ import type { Limits } from '../../../../schema/limits.js';
 import type { DatasetInfo } from '../../../../schema/result.js';
 import type { RawRunOutcome, RawStatus } from '../../../../schema/outcome.js';
 import { guestKind, guestLoad, guestRows, guestTake, guestVisibleSource } from '../guestTables.js';
-import { compilePrelude, refreshPreludeCodeCache } from '../preludeScript.js';
+import { compilePrelude } from '../preludeScript.js';
 import { OutputBuffer } from '../outputBuffer.js';
 import { removeDangerousGlobals } from '../hardenGlobals.js';
 import { sliceUtf8 } from '../sliceUtf8.js';
@@ -233,8 +233,6 @@ export class IsolatedVmSession implements EngineSession {
     })) as string[] | null;
     if (failed === null) return false;
     if (failed.length > 0) throw new Error(`warm-up questions failed: ${failed.join('; ')}`);
-    // still untouched by any run: the prelude's code cache can now include what the warm-up compiled
-    if (process.env.SBIRTOOLS_WARM_CODE_CACHE !== '0') refreshPreludeCodeCache(this.isolate);
     return true;
   }
 
