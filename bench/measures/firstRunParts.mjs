@@ -5,6 +5,9 @@
 //   mode "first": the first session of the process (what the styles bench's first run measures);
 //   mode "spare": a first sandbox opened, run and closed, `spareWaitMs` idle (the holder boots its
 //     spare), then a second sandbox, which takes the spare: the MCP server's next session.
+//   mode "inProcess": in this process, for each sample and each program, two fresh isolates of the
+//     full file's session shape (no spares), one warmed by hand as a spare is (warmUp) and one not,
+//     in alternating order; each runs `award_data.numRows()`, then the program: its isolate CPU ms.
 //   mode "warmUpCost": in this process, `samples` fresh isolates (the full file's session shape,
 //     no spares) each run the spare's warm-up by hand: its wall and isolate CPU ms.
 //   mode "copyIn": a column the size of `Award Amount` (219,590 float64 values and validity bytes)
@@ -56,7 +59,11 @@ async function child({ mode, programs, cacheDir, spareWaitMs, pauseMs }) {
       const r = await box.run(code);
       const ms = performance.now() - t;
       if (!r.ok) throw new Error(`${code}: ${JSON.stringify(r.error)}`);
-      runs.push({ ms, cpuMs: r.stats.cpuMs, value: String(JSON.stringify(r.value ?? r.table ?? r.valueText)).slice(0, 200) });
+      runs.push({
+        ms,
+        cpuMs: r.stats.cpuMs,
+        value: String(JSON.stringify(r.value ?? r.table ?? r.valueText)).slice(0, 200),
+      });
     }
     await box.close();
     process.stdout.write(`${JSON.stringify({ openMs, runs })}\n`);
@@ -170,10 +177,59 @@ async function copyIn(samples) {
   return { mode: 'copyIn', ...out };
 }
 
+/** Warmed vs cold isolates in this process, the program's isolate CPU ms (mode "inProcess"). */
+async function inProcess(samples, programs, cacheDir) {
+  process.env.SBIRTOOLS_NO_SPARES = '1';
+  const { SessionHost } = await import(dist('src/runtime/holder/sessionHost.js'));
+  const { PRESETS } = await import(dist('schema/limits.js'));
+  const host = new SessionHost();
+  const spec = { limits: { ...PRESETS.standard }, data: { kind: 'csv', path: CSV, cacheDir }, tables: [] };
+  const got = programs.map(() => ({ cold: [], warmed: [], values: new Set() }));
+  let id = 0;
+  const one = async (code, warm) => {
+    const sid = `p${++id}`;
+    await host.open(sid, spec);
+    const session = host.sessions.get(sid).session;
+    if (warm && !(await session.warmUp(10_000))) throw new Error('the warm-up was refused');
+    const run = (source) => host.run(sid, { source, preset: 'standard', timeoutMs: 60_000 });
+    await run('award_data.numRows()');
+    const r = await run(code);
+    host.close(sid);
+    if (r.status !== 'ok') throw new Error(`${code}: ${r.message}`);
+    return { cpu: r.stats.cpuMs, value: r.outcomeJson };
+  };
+  try {
+    for (let i = 0; i < samples; i++) {
+      for (let k = 0; k < programs.length; k++) {
+        for (const warm of i % 2 ? [true, false] : [false, true]) {
+          const r = await one(programs[k], warm);
+          got[k][warm ? 'warmed' : 'cold'].push(r.cpu);
+          got[k].values.add(r.value);
+        }
+      }
+      log(`inProcess sample ${i + 1}/${samples}`);
+    }
+  } finally {
+    host.closeAll();
+  }
+  return {
+    mode: 'inProcess',
+    runs: programs.map((code, k) => ({
+      code,
+      cold: summarize(got[k].cold),
+      warmed: summarize(got[k].warmed),
+      sameAnswer: got[k].values.size === 1,
+    })),
+  };
+}
+
 if (process.env.BENCH_FIRST_RUN_PARTS_CHILD) {
   await child(JSON.parse(process.env.BENCH_FIRST_RUN_PARTS_CHILD));
 } else if (measureArgs().mode === 'copyIn') {
   emit(await copyIn(measureArgs().samples ?? 15));
+} else if (measureArgs().mode === 'inProcess') {
+  const { samples = 7, programs = DEFAULT_PROGRAMS, cacheDir = CACHE_DIR } = measureArgs();
+  emit(await inProcess(samples, programs, cacheDir));
 } else if (measureArgs().mode === 'warmUpCost') {
   const { samples = 7, cacheDir = CACHE_DIR } = measureArgs();
   emit(await warmUpCost(samples, cacheDir));

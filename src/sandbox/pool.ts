@@ -30,9 +30,10 @@ export interface PoolOptions {
   lowPriorityNice?: number;
   /**
    * Whether the holders run the prelude's warm-up in each spare isolate before a session takes it
-   * (docs/architecture.md "Spare isolates and the warm-up"): tens of ms of idle-time CPU per spare;
-   * the session that takes a warmed spare answers its first question sooner. Never runs after user code.
-   * @default true, unless the environment sets SBIRTOOLS_WARM_SPARES=0
+   * (docs/architecture.md "Spare isolates and the warm-up"): tens of ms of idle-time CPU per spare.
+   * Opt-in: measured, it sped some first questions of the session that takes the spare (a column's
+   * sum, group-by rollups) and slowed others (`value_counts`). Never runs after user code.
+   * @default false, unless the environment sets SBIRTOOLS_WARM_SPARES=1
    */
   warmSpares?: boolean;
 }

@@ -52,7 +52,7 @@ export class HolderPool implements Backend {
 
   /**
    * @param lowNice the `nice` of the low-priority holder (1-19); 0: 'low' sessions share the ordinary holders.
-   * @param warmSpares whether the holders warm their spare isolates (undefined: SBIRTOOLS_WARM_SPARES, else on).
+   * @param warmSpares whether the holders warm their spare isolates (undefined: SBIRTOOLS_WARM_SPARES=1 turns it on, else off).
    */
   constructor(
     readonly size = 1,

@@ -79,7 +79,7 @@ export class HolderProcess {
   /**
    * @param nice a CPU scheduling priority (1-19) the holder lowers itself to at start (lowerPriority.ts); 0 leaves it.
    * @param warmSpares whether the holder warms its spare isolates (warmSessions.ts); undefined: the
-   *   host's SBIRTOOLS_WARM_SPARES decides (passed on), else on.
+   *   host's SBIRTOOLS_WARM_SPARES decides (passed on; `1` turns it on), else off.
    */
   constructor(
     readonly nice = 0,

@@ -57,7 +57,7 @@ export class SessionHost {
     (spec) => this.build(spec),
     () => [...this.sessions.values()].some((e) => e.session.isRunning),
     process.env.SBIRTOOLS_NO_SPARES !== '1',
-    process.env.SBIRTOOLS_WARM_SPARES !== '0',
+    process.env.SBIRTOOLS_WARM_SPARES === '1',
     () => performance.now() - this.lastRunEdge,
   );
   /** When a run last started or ended here (the spares' warm-up waits for idle: warmSessions.ts). */

@@ -31,7 +31,7 @@ const WARM_IDLE_MS = 300;
 /**
  * Pre-booted spare isolates, one per recent session shape (data source + limits), so a fresh
  * isolate per run costs a handoff instead of a boot. A spare never ran user code; it is
- * refilled in the background after it is taken, and (unless `warmUp` is off) runs the prelude's
+ * refilled in the background after it is taken, and (when `warmUp` is on) runs the prelude's
  * warm-up once the process is idle, before any run in it, so the session that takes it finds the
  * common paths compiled.
  * Only shapes without caller-provided tables qualify (those carry per-sandbox data).
@@ -49,8 +49,8 @@ export class WarmSessions {
     private readonly busy: () => boolean,
     /** False in a one-shot holder (SBIRTOOLS_NO_SPARES=1, set by HolderProcess for `sbirtools run`). */
     private readonly enabled = true,
-    /** Run the prelude's warm-up in each spare before a session takes it (SBIRTOOLS_WARM_SPARES). */
-    private readonly warmUp = true,
+    /** Run the prelude's warm-up in each spare before a session takes it (SBIRTOOLS_WARM_SPARES=1). */
+    private readonly warmUp = false,
     /** Milliseconds since a run last started or ended in this process. */
     private readonly idleMs: () => number = () => Infinity,
   ) {}
