@@ -14,9 +14,9 @@ const VIEW_CLASSES: Record<string, ViewClass> = {
 /**
  * A column for a bridge callback to return into the isolate: each typed array copied once here, to
  * an ArrayBuffer of exactly its bytes, and those buffers moved into the isolate (an ExternalCopy
- * transferred in) instead of the callback's result being serialized and copied again there (0.46 -> 0.20 ms wall p50 for a column of 219,590 numbers,
- * docs/benchmarks.md). The host's column is never
- * detached (a provider may keep it for other sessions), only its copy moves, and a view's
+ * transferred in) instead of the callback's result being serialized and copied again there (0.46
+ * -> 0.20 ms wall p50 for a column of 219,590 numbers, docs/benchmarks.md). The host's column is
+ * never detached (a provider may keep it for other sessions), only its copy moves, and a view's
  * neighbouring bytes never go along. The moved buffers count against the isolate's memory limit as
  * copied ones do (isolated-vm tracks them in its allocator); one that does not fit ends the run as
  * MEMORY_LIMIT instead of throwing a RangeError into the guest.
