@@ -236,3 +236,15 @@ export function cachedRows(
   build(vals, idx, off, n, out);
   return out;
 }
+
+/**
+ * Records which row sets the cache holds; the function returned puts that list back (the warm-up's
+ * rows must not stay in the cache: runtime/warmUp.ts).
+ */
+export function rowsCheckpoint(): () => void {
+  const saved = entries.slice();
+  return () => {
+    entries.length = 0;
+    for (let i = 0; i < saved.length; i++) entries.push(saved[i]!);
+  };
+}

@@ -104,7 +104,7 @@ export function installRowObjects(proto: Record<string, unknown>): void {
   const tolist = proto.tolist as AnyFn | undefined;
   const define = (name: string | symbol, value: unknown) =>
     ObjectDefineProperty(proto, name, { value, writable: true, configurable: true });
-  define('objects', function objects_(this: ColumnTable, options?: unknown) {
+  define('objects', function objects_(this: ColumnTable, options?: unknown): unknown {
     // a rewritten row loop's token (prepare/rowLoops.ts): the flyweight, or objects() as if called bare
     const loop = takeRowLoop(options);
     if (loop) return loopRows(this, loop) ?? objects_.call(this);

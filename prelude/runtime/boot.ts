@@ -20,6 +20,7 @@ import { setWriter, type Write } from '../output/output.js';
 import { setFileSink, type SaveFile } from '../output/files.js';
 import { makeDescribeData } from './describeData.js';
 import { makeExecute, type ExecuteOptions } from './execute.js';
+import { warmUp } from './warmUp.js';
 
 /** What the runtime passes to boot (docs/architecture.md). */
 export interface Bridge {
@@ -57,6 +58,11 @@ export interface Bridge {
 /** What boot returns. */
 export interface Internals {
   execute(code: string, opts?: Partial<ExecuteOptions>): string | Promise<string>;
+  /**
+   * The spare's warm-up (warmUp.ts): the questions that threw, or null when refused because a
+   * run has started in this context (user code may have run: it is never warmed then).
+   */
+  warm(): string[] | null;
 }
 
 let booted = false;
@@ -117,5 +123,11 @@ export function boot(bridge: Bridge): Internals {
     writable: true,
     configurable: true,
   });
-  return { execute: makeExecute(limits) };
+  let ran = false;
+  return {
+    execute: makeExecute(limits, () => {
+      ran = true;
+    }),
+    warm: () => (ran ? null : warmUp()),
+  };
 }

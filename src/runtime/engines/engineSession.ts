@@ -53,4 +53,10 @@ export interface EngineSession {
   run(req: GuestRunRequest): Promise<RawRunOutcome>;
   /** Dispose the isolate; `reason` decides how a run in flight is reported. Idempotent. */
   dispose(reason?: DisposeReason): void;
+  /**
+   * Optional: warm the prelude's common paths (prelude/runtime/warmUp.ts) in an isolate no run has
+   * touched, within `timeoutMs`. Resolves false, running nothing, once any run has started; throws
+   * when the warm-up failed or timed out (the isolate's state is then unknown: dispose it).
+   */
+  warmUp?(timeoutMs: number): Promise<boolean>;
 }
