@@ -132,13 +132,13 @@ export class TableCache {
 
   async table(spec: TableSpec): Promise<TableProvider> {
     if (spec.kind === 'columnar') return providerFromColumnar({ ...spec.table, name: spec.name });
-    // a decoded file is kept while the file is unchanged (size and mtime are part of the key)
-    const key =
-      spec.kind === 'file'
-        ? `${spec.name}\u0000${spec.path}\u0000${fileStamp(spec.path)}\u0000${JSON.stringify(spec.caps ?? {})}`
-        : `${spec.name}\u0000${spec.path}`;
+    // a decoded file is kept while the file is unchanged (size and mtime are part of the key); a
+    // changed file is read again and the entry of its earlier content let go
+    const prefix = `${spec.kind}\u0000${spec.name}\u0000${spec.path}\u0000`;
+    const key = `${prefix}${fileStamp(spec.path)}${spec.kind === 'file' ? `\u0000${JSON.stringify(spec.caps ?? {})}` : ''}`;
     let entry = this.csvTables.get(key);
     if (!entry) {
+      for (const old of [...this.csvTables.keys()]) if (old.startsWith(prefix)) this.csvTables.delete(old);
       entry = spec.kind === 'file' ? openFile(spec) : tableFromCsv(spec.name, spec.path).then(providerFromColumnar);
       entry.catch(() => this.csvTables.delete(key));
       this.csvTables.set(key, entry);
