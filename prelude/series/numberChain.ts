@@ -111,6 +111,15 @@ export function chainCumulative(s: Series, op: CumulativeOp): Series | undefined
   return extend(s, step(op));
 }
 
+/**
+ * The column and value of a chain that is only `fillna(value)` of a Series' own values (no lag, no
+ * other step), or null: its reductions read the column in place (fillReduce.ts).
+ */
+export function fillOnly(c: Chain): { base: NumView; value: number; n: number } | null {
+  const st = c.steps;
+  return c.lag === null && st.length === 1 && st[0]!.op === 'fill' ? { base: c.base, value: st[0]!.b, n: c.n } : null;
+}
+
 /** True when `s` is or can start a chain (a number Series with typed arrays). */
 export function chainable(s: Series): boolean {
   return chains.has(s) || numView(s) !== null;

@@ -293,6 +293,23 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
       ]),
     ).toEqual([]);
   }, 300_000);
+  test("fillna then a reduction (read from the column in place) gives the filled column's answers", async () => {
+    // fill values whose additions round differently when moved (0.1, 1e300), zeros of both signs
+    // against present zeros (min/max keep the first), infinities; whole, filtered and ordered tables
+    const reduce =
+      '[f.sum(), f.mean(), f.count(), f.min(), f.max(), f.std(), f.var(), f.median(), f.sum() === f.tolist().reduce((a, b) => a + b, 0)]';
+    const fills = '[0, -0, 7, -1.5, 0.1, 1e300, Infinity, -Infinity]';
+    expect(
+      await diff([
+        `(X) => ${fills}.map((c) => { const f = X.V.fillna(c); return ${reduce}; })`,
+        `(X) => ${fills}.map((c) => { const f = X.Y.fillna(c); return ${reduce}; })`,
+        `(X) => { const F = X.filter(X.K2.ne('x')).orderby(aq.desc('Y')); return ${fills}.map((c) => { const f = F.V.fillna(c); return ${reduce}; }); }`,
+        `(X) => { const F = X.filter(X.V.isna()); return ${fills}.map((c) => { const f = F.V.fillna(c); return ${reduce}; }); }`,
+        // only zeros and missing values: which zero comes first decides min and max
+        "(X) => { const F = X[X.V.eq(0).or(X.V.isna())]; return [F, F.orderby(aq.desc('Y')), F.orderby('V')].flatMap((G) => [0, -0].flatMap((c) => [G.V.fillna(c).min(), G.V.fillna(c).max()])); }",
+      ]),
+    ).toEqual([]);
+  }, 300_000);
   test('isna/notna counted without their bytes, and read every other way', async () => {
     expect(
       await diff([
