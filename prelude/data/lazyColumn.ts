@@ -277,11 +277,22 @@ function decodeFloat(values: Float64Array, valid: Uint8Array, isDate: boolean, n
   if (isDate)
     return (row) =>
       row >= 0 && row < n && row === (row | 0) ? (valid[row] ? new NativeDate(values[row]!) : null) : undefined;
-  // the values with null are built on the first row read, not at load: the typed-array paths
-  // (Series reductions, masks, the fast verbs) never read a row this way
+  // the values with null are built once the column is read row by row (a loop, objects()), not at
+  // load nor for a few reads (`t.get(col, 0)`, a head()): those read the typed arrays, which give
+  // the same value for any index (undefined off the rows); the typed-array paths (Series
+  // reductions, masks, the fast verbs) never read a row this way
   let arr: unknown[] | null = null;
-  return (row) => (arr ??= boxFloats(values, valid, n))[row];
+  let reads = 0;
+  return (row) => {
+    if (arr !== null) return arr[row];
+    if (++reads > BOX_AFTER_READS) return (arr = boxFloats(values, valid, n))[row];
+    const x = values[row];
+    return x === undefined ? undefined : valid[row] ? x : null;
+  };
 }
+
+/** Row reads of a number column with nulls served from its typed arrays before it is boxed. */
+const BOX_AFTER_READS = 1024;
 
 function boxFloats(values: Float64Array, valid: Uint8Array, n: number): unknown[] {
   const arr = new Array<unknown>(n);
