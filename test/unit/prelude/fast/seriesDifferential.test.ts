@@ -310,6 +310,55 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
       ]),
     ).toEqual([]);
   }, 300_000);
+  test('groupby(...)[col].value_counts() gives what the per-group Map and comparator sorts gave', async () => {
+    // the reference: the code groupValueCounts.ts replaced (a Map, two spreads and a sort per
+    // group; groups sorted by a copy of frame/groupAgg.ts compareKeys), over the same partitions
+    const ref = `var __vcRef = (t, keys, col, opts = {}) => {
+      const isNull = (v) => v === null || v === undefined || (typeof v === 'number' && v !== v);
+      const rank = (v) => typeof v === 'boolean' ? 0 : typeof v === 'number' ? 1 : v instanceof Date ? 2 : typeof v === 'string' ? 3 : 4;
+      const cmpV = (a, b) => { const ta = rank(a), tb = rank(b); if (ta !== tb) return ta - tb; const x = ta === 2 ? a.getTime() : a, y = tb === 2 ? b.getTime() : b; return x < y ? -1 : x > y ? 1 : 0; };
+      const cmpK = (a, b) => { for (let i = 0; i < a.length; i++) { const nx = isNull(a[i]), ny = isNull(b[i]); if (nx || ny) { if (nx !== ny) return nx ? 1 : -1; continue; } const c = cmpV(a[i], b[i]); if (c) return c; } return 0; };
+      const G = t.groupby(keys);
+      const g = G.groups();
+      const c = G.column(col);
+      const parts = G.partitions().filter((p) => p.length > 0).map((rows) => ({ rows, key: keys.map((_, k) => g.get[k](rows[0])) }))
+        .filter((p) => !p.key.some(isNull)).sort((a, b) => cmpK(a.key, b.key));
+      const out = [...keys, col, 'n'].map(() => []);
+      for (const p of parts) {
+        const counts = new Map();
+        for (const r of p.rows) { const v = c.at(r); if (isNull(v)) continue; const k = v instanceof Date ? v.getTime() : v; const e = counts.get(k); if (e) e.n++; else counts.set(k, { v, n: 1 }); }
+        const total = [...counts.values()].reduce((a, e) => a + e.n, 0);
+        for (const e of [...counts.values()].sort((a, b) => (opts.ascending ? a.n - b.n : b.n - a.n))) {
+          keys.forEach((_, j) => out[j].push(p.key[j]));
+          out[keys.length].push(e.v);
+          out[keys.length + 1].push(opts.normalize ? e.n / total : e.n);
+        }
+      }
+      return JSON.stringify(out.map((a) => a.map(__ser)));
+    };
+    var __vc = (t, keys, col, opts) => { const r = t.groupby(keys)[col].value_counts(opts); return JSON.stringify(r.columnNames().map((c) => r.array(c).map(__ser))); };
+    var __vcSame = (t, keys, col, opts) => __vc(t, keys, col, opts) === __vcRef(t, keys, col, opts) || [__vc(t, keys, col, opts).slice(0, 300), __vcRef(t, keys, col, opts).slice(0, 300)];
+    true`;
+    await install(h, ref);
+    const cases = [
+      ["['K1']", "'V'"],
+      ["['K1']", "'K2'"],
+      ["['K2']", "'K1'"],
+      ["['D']", "'Y'"],
+      ["['V']", "'K2'"],
+      ["['K2', 'Y']", "'V'"],
+      ["['K1', 'D']", "'A'"],
+      ["['Y']", "'D'"],
+    ];
+    const exprs = cases.flatMap(([k, c]) => [
+      `(X) => __vcSame(X, ${k}, ${c}) === true && __vcSame(X, ${k}, ${c}, { normalize: true }) === true && __vcSame(X, ${k}, ${c}, { ascending: true })`,
+      `(X) => { const F = X.filter(X.Y.gt(0)).orderby(aq.desc('V')); return __vcSame(F, ${k}, ${c}); }`,
+    ]);
+    const bad = await h.run(
+      `${JSON.stringify(TABLES.map((t) => t.name).concat('many', 'manygroups'))}.flatMap((n) => [${exprs.join(',')}].map((e) => e(tables[n]))).filter((x) => x !== true).slice(0, 3)`,
+    );
+    expect(bad.ok && bad.value, JSON.stringify(bad.error)).toEqual([]);
+  }, 300_000);
   test('isna/notna counted without their bytes, and read every other way', async () => {
     expect(
       await diff([
