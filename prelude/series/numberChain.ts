@@ -515,6 +515,30 @@ export function chainExtreme(c: Chain, sign: 1 | -1): number | null {
   return best === best ? best : null;
 }
 
+/**
+ * The chain pending behind `s`, or a chain of no steps over its numeric view (its values as they
+ * are), or undefined without either: what forEachBlock reads.
+ */
+export function chainOrView(s: Series): Chain | undefined {
+  const c = chains.get(s);
+  if (c) return c;
+  const v = numView(s);
+  return v ? { base: v, n: s.length, lag: null, steps: [] } : undefined;
+}
+
+/**
+ * Calls `visit(X, start, len)` with each block's values in X[0..len) for positions
+ * [start, start + len), in order: missing values and NaN alike as NaN (a comparison with a number
+ * is then false, `!==` true, as it is for a missing value on the per-value path).
+ */
+export function forEachBlock(c: Chain, visit: (xs: Float64Array, start: number, len: number) => void): void {
+  for (let start = 0; start < c.n; start += BLOCK) {
+    const len = Math.min(BLOCK, c.n - start);
+    block(c, start, len);
+    visit(X, start, len);
+  }
+}
+
 /** Calls `visit(X, m)` with each block's present values packed in X[0..m), in position order. */
 export function chainBlocks(c: Chain, visit: (xs: Float64Array, m: number) => void): void {
   for (let start = 0; start < c.n; start += BLOCK) {

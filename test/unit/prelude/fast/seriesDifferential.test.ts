@@ -359,6 +359,18 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
     );
     expect(bad.ok && bad.value, JSON.stringify(bad.error)).toEqual([]);
   }, 300_000);
+  test('a number column or a pending chain compared with a number (missing and NaN as the per-value path)', async () => {
+    const ops = "['eq', 'ne', 'lt', 'le', 'gt', 'ge']";
+    const xs = '[0, -0, 1, -1.5, 2 ** 53, Infinity]';
+    expect(
+      await diff([
+        `(X) => ${ops}.map((m) => ${xs}.map((x) => [X.V[m](x).tolist(), X.Y[m](x).sum(), X.V.div(2)[m](x).tolist()]))`,
+        // round keeps NaN as a present value; diff and cumsum start or run a chain
+        `(X) => ${ops}.map((m) => ${xs}.map((x) => [X.V.div(X.V).round()[m](1).tolist(), X.V.diff()[m](x).tolist(), X.Y.fillna(0).cumsum()[m](x).sum(), X.V.mul(X.Y)[m](x).tolist()]))`,
+        `(X) => { const F = X.filter(X.K2.ne('x')).orderby(aq.desc('Y')); return ${ops}.map((m) => ${xs}.map((x) => [F.V[m](x).tolist(), F.V.sub(1).abs()[m](x).tolist(), F[F.V.fillna(0)[m](x)].numRows()])); }`,
+      ]),
+    ).toEqual([]);
+  }, 300_000);
   test('isna/notna counted without their bytes, and read every other way', async () => {
     expect(
       await diff([
