@@ -8,7 +8,7 @@ import { sampleVariance } from '../frame/aggFuncs.js';
 import { NativeWeakMap } from '../intrinsics.js';
 import type { Series } from './Series.js';
 import { chainBlocks, chainExtreme, chainPresent, chainSumCount, fillOnly, pendingChain } from './numberChain.js';
-import { filledExtreme, filledSumCount, filledVariance } from './fillReduce.js';
+import { filledExtreme, filledSumCount, filledValues } from './fillReduce.js';
 import { numView, typedOf, type NumView } from './typed.js';
 import { NumberKeys } from '../fast/numberKeys.js';
 
@@ -144,7 +144,7 @@ export function fastVariance(s: Series): number | null | undefined {
   const c = pendingChain(s);
   if (c) {
     const f = fillOnly(c);
-    return f ? filledVariance(f) : sampleVariance(chainPresent(c));
+    return sampleVariance(f ? filledValues(f) : chainPresent(c));
   }
   const v = numView(s);
   if (!v) return undefined;

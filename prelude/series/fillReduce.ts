@@ -29,39 +29,48 @@ export function filledSumCount(f: Filled, present: () => Float64Array): [number,
     return [sum, n];
   }
   const { values, valid, rows } = base;
-  if (!rows && valid === null)
+  // one loop per layout: no test of the layout per value
+  if (rows)
+    for (let i = 0; i < n; i++) {
+      const r = rows[i]!;
+      const x = values[r]!;
+      sum += (valid === null || valid[r] !== 0) && x === x ? x : value;
+    }
+  else if (valid === null)
     for (let i = 0; i < n; i++) {
       const x = values[i]!;
       sum += x === x ? x : value;
     }
   else
     for (let i = 0; i < n; i++) {
-      const r = rows ? rows[i]! : i;
-      const x = values[r]!;
-      sum += (valid === null || valid[r] !== 0) && x === x ? x : value;
+      const x = values[i]!;
+      sum += valid[i] !== 0 && x === x ? x : value;
     }
   return [sum, n];
 }
 
-/** Sample variance of the filled values (ddof=1, the two passes of frame/aggFuncs.ts sampleVariance), null under two. */
-export function filledVariance(f: Filled): number | null {
+/** The filled values in position order (every position present), for std/var (a fresh array). */
+export function filledValues(f: Filled): Float64Array {
   const { base, value, n } = f;
-  if (n < 2) return null;
   const { values, valid, rows } = base;
-  const at = (i: number): number => {
-    const r = rows ? rows[i]! : i;
-    const x = values[r]!;
-    return (valid === null || valid[r] !== 0) && x === x ? x : value;
-  };
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += at(i);
-  const mean = sum / n;
-  let m2 = 0;
-  for (let i = 0; i < n; i++) {
-    const d = at(i) - mean;
-    m2 += d * d;
-  }
-  return m2 / (n - 1);
+  const out = new Float64Array(n);
+  if (rows)
+    for (let i = 0; i < n; i++) {
+      const r = rows[i]!;
+      const x = values[r]!;
+      out[i] = (valid === null || valid[r] !== 0) && x === x ? x : value;
+    }
+  else if (valid === null)
+    for (let i = 0; i < n; i++) {
+      const x = values[i]!;
+      out[i] = x === x ? x : value;
+    }
+  else
+    for (let i = 0; i < n; i++) {
+      const x = values[i]!;
+      out[i] = valid[i] !== 0 && x === x ? x : value;
+    }
+  return out;
 }
 
 /**
