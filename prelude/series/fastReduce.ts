@@ -8,6 +8,7 @@ import { sampleVariance } from '../frame/aggFuncs.js';
 import { NativeWeakMap } from '../intrinsics.js';
 import type { Series } from './Series.js';
 import { chainBlocks, chainExtreme, chainPresent, chainSumCount, fillOnly, pendingChain } from './numberChain.js';
+import { smallIntCounts } from './smallIntCounts.js';
 import { filledExtreme, filledSumCount, filledValues } from './fillReduce.js';
 import { numView, typedOf, type NumView } from './typed.js';
 import { NumberKeys } from '../fast/numberKeys.js';
@@ -294,6 +295,8 @@ export function fastCountNumbers(
 ): { firsts: Float64Array; counts: Int32Array; missing: number } | undefined {
   const v = numView(s);
   if (!v) return undefined;
+  const small = smallIntCounts(v, s.length, dropna);
+  if (small) return small;
   const { values, valid, rows } = v;
   const n = s.length;
   const keys = new NumberKeys(n);

@@ -371,6 +371,18 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
       ]),
     ).toEqual([]);
   }, 300_000);
+  test('value_counts of numbers: integers over a narrow span counted per value, others hashed', async () => {
+    const vc = (s: string) =>
+      `[${s}.value_counts(), ${s}.value_counts({ dropna: false }), ${s}.value_counts({ normalize: true }), ${s}.value_counts().sort_index(), ${s}.unique()]`;
+    expect(
+      await diff([
+        `(X) => [${vc('X.Y')}, ${vc('X.V')}, ${vc('X.V.round()')}, ${vc('X.Y.sub(3)')}]`,
+        // -0 among zeros (the key's value is its first occurrence), halves, a wide span, infinities
+        `(X) => [${vc('X.V.mul(0)')}, ${vc('X.V.round().mul(-1)')}, ${vc('X.Y.div(2)')}, ${vc('X.Y.mul(1e6)')}, ${vc('X.V.div(0)')}]`,
+        `(X) => { const F = X.filter(X.K2.ne('x')).orderby(aq.desc('V')); return [${vc('F.Y')}, ${vc('F.V.round()')}]; }`,
+      ]),
+    ).toEqual([]);
+  }, 300_000);
   test('isna/notna counted without their bytes, and read every other way', async () => {
     expect(
       await diff([
