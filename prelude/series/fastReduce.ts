@@ -88,12 +88,15 @@ export function presentCount(v: NumView, n: number): number {
   return dense(v, n).length;
 }
 
-/** The present values as a fresh Float64Array (the caller may sort it), or undefined. */
+/**
+ * The present values in position order, or undefined: a column's kept packed values (shared for the
+ * session: only read them, as selectQuantiles does) or a pending chain's, computed.
+ */
 export function presentNumbers(s: Series): Float64Array | undefined {
   const c = pendingChain(s);
   if (c) return chainPresent(c);
   const v = numView(s);
-  return v ? dense(v, s.length).slice() : undefined;
+  return v ? dense(v, s.length) : undefined;
 }
 
 /** sum, or undefined. A mask counts its true values. */

@@ -250,6 +250,8 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
         '(X) => [X.V.nunique(), X.Y.nunique(), X.V.mul(0).nunique(), X.filter(X.Y.gt(0)).V.nunique(), X.V.round().nunique()]',
         // selection quantiles: -0 and 0, ties, every q
         '(X) => [X.V.median(), X.V.quantile([0, 0.1, 0.5, 0.9, 1]).tolist(), X.Y.quantile(0.33), X.V.mul(0).median(), X.V.mul(0).quantile([0.2, 0.7]).tolist()]',
+        // the column's kept present values are read in place, never reordered: a sum after adds in row order
+        '(X) => [X.V.median(), X.V.sum(), X.V.quantile([0.1, 0.9]).tolist(), X.V.mean(), X.Y.median(), X.Y.sum(), X.V.std()]',
         // a zero at an exact position keeps the sign a typed sort gives it
         '(X) => [X.V.mul(0).quantile(0), X.V.mul(0).quantile([1, 0, 0.25]).tolist(), X.V.mul(-0).quantile(0), X.V.clip(0, 0).quantile([0, 1]).tolist()]',
         "(X) => [X.groupby('K2').agg({ V: ['std', 'var', 'median'], Y: ['median', 'std'] }), X.groupby(['K1', 'A'])['V'].median(), X.filter(X.Y.gt(0)).groupby('K2')['V'].std()]",
