@@ -17,30 +17,27 @@ export interface NumberCounts {
 
 export function smallIntCounts(v: NumView, n: number, dropna: boolean): NumberCounts | undefined {
   const { values, valid, rows } = v;
+  // storage order only (a filtered table's rows are hashed): the loops below read values[i] directly
+  if (rows) return undefined;
   let lo = Infinity;
   let hi = -Infinity;
+  let bad = 0; // set when a present value is not an int32 integer, or is -0
   for (let i = 0; i < n; i++) {
-    const r = rows ? rows[i]! : i;
-    const x = values[r]!;
-    if ((valid !== null && valid[r] === 0) || x !== x) continue;
+    const x = values[i]!;
+    if ((valid !== null && valid[i] === 0) || x !== x) continue;
     if (x < lo) lo = x;
     if (x > hi) hi = x;
+    // -0 would need its own first occurrence as the key's value
+    bad |= +((x | 0) !== x) | +(x === 0 && 1 / x < 0);
   }
-  // nothing present, a value outside int32 (infinities too) or a wide span: hash
-  if (!(lo <= hi && hi - lo <= n + 1024 && lo >= -0x80000000 && hi <= 0x7fffffff)) return undefined;
+  // nothing present, a fraction, a value outside int32 (infinities too) or a wide span: hash
+  if (bad || !(lo <= hi && hi - lo <= n + 1024)) return undefined;
   const span = hi - lo + 1;
   const count = new Int32Array(span + 1); // the last slot counts the missing values
   const first = new Int32Array(span + 1);
   for (let i = 0; i < n; i++) {
-    const r = rows ? rows[i]! : i;
-    const x = values[r]!;
-    let slot = span;
-    if ((valid === null || valid[r] !== 0) && x === x) {
-      // x is an int32 here or not an integer (x - lo alone could round a tiny fraction away); a -0
-      // would need its own first occurrence as the key's value
-      if ((x | 0) !== x || (x === 0 && 1 / x < 0)) return undefined;
-      slot = x - lo;
-    }
+    const x = values[i]!;
+    const slot = (valid !== null && valid[i] === 0) || x !== x ? span : x - lo;
     if (count[slot]++ === 0) first[slot] = i;
   }
   let m = 0;
@@ -54,7 +51,7 @@ export function smallIntCounts(v: NumView, n: number, dropna: boolean): NumberCo
   const counts = new Int32Array(m);
   let missing = -1;
   for (let k = 0; k < m; k++) {
-    const r = rows ? rows[at[k]!]! : at[k]!;
+    const r = at[k]!;
     const x = values[r]!;
     if ((valid !== null && valid[r] === 0) || x !== x) {
       firsts[k] = NaN;
