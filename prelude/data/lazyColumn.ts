@@ -4,7 +4,8 @@
  * Arquero's Table constructor spreads the column map (`{ ...columns }`), which would invoke getters,
  * so laziness lives in the column object, not in the map: `award_data` is built from LazyColumns
  * and every derived table shares them. Decoded representations (documented in docs/prelude.md):
- * - float64 'number' | 'integer': the Float64Array itself when no value is null, else a JS array with null;
+ * - float64 'number' | 'integer': the Float64Array itself when no value is null, else a JS array with null
+ *   (built after the first 1,024 row reads, which read the typed arrays);
  * - float64 'date': a fresh Date object (UTC ms) per read, or null;
  * - dict: the dictionary is decoded once, rows map codes to those strings (code -1 is null);
  * - utf8: with bridge.fetchTextPage, pages of row strings decoded natively by the host and cached in the

@@ -1,9 +1,10 @@
 /**
  * Reductions of `s.fillna(value)` while it is still a pending chain of that one step
- * (numberChain.ts fillOnly): read from the column in place instead of filling a block buffer per
- * 2,048 values and then reducing it. Each gives what the chain's reduction gives, bit for bit: the
- * same additions in the same position order (a missing or NaN value counts as `value`), or, where
- * the order cannot change the answer, the column's packed present values (fastReduce.ts dense).
+ * (numberChain.ts fillOnly): sum, mean, count, min and max read the column in place, std and var a
+ * filled copy made by one loop, instead of filling a block buffer per 2,048 values and then
+ * reducing it. Each gives what the chain's reduction gives, bit for bit: the same additions in the
+ * same position order (a missing or NaN value counts as `value`), or, where the order cannot change
+ * the answer, the column's packed present values (fastReduce.ts dense).
  * `value` is never NaN (fillna only chains a number that is not NaN), so every position is present.
  */
 import type { NumView } from './typed.js';
