@@ -9,7 +9,7 @@ import { NativeWeakMap } from '../intrinsics.js';
 import type { Series } from './Series.js';
 import { chainBlocks, chainExtreme, chainPresent, chainSumCount, fillOnly, pendingChain } from './numberChain.js';
 import { smallIntCounts } from './smallIntCounts.js';
-import { filledExtreme, filledSumCount, filledValues } from './fillReduce.js';
+import { filledExtreme, filledSumCount, filledVariance } from './fillReduce.js';
 import { numView, typedOf, type NumView } from './typed.js';
 import { NumberKeys } from '../fast/numberKeys.js';
 
@@ -148,7 +148,7 @@ export function fastVariance(s: Series): number | null | undefined {
   const c = pendingChain(s);
   if (c) {
     const f = fillOnly(c);
-    return sampleVariance(f ? filledValues(f) : chainPresent(c));
+    return f ? filledVariance(f, () => dense(f.base, f.n)) : sampleVariance(chainPresent(c));
   }
   const v = numView(s);
   if (!v) return undefined;

@@ -1,7 +1,6 @@
 /**
  * Reductions of `s.fillna(value)` while it is still a pending chain of that one step
- * (numberChain.ts fillOnly): sum, mean, count, min and max read the column in place, std and var a
- * filled copy made by one loop, instead of filling a block buffer per 2,048 values and then
+ * (numberChain.ts fillOnly): every reduction reads the column in place, instead of filling a block buffer per 2,048 values and then
  * reducing it. Each gives what the chain's reduction gives, bit for bit: the same additions in the
  * same position order (a missing or NaN value counts as `value`), or, where the order cannot change
  * the answer, the column's packed present values (fastReduce.ts dense).
@@ -50,28 +49,39 @@ export function filledSumCount(f: Filled, present: () => Float64Array): [number,
   return [sum, n];
 }
 
-/** The filled values in position order (every position present), for std/var (a fresh array). */
-export function filledValues(f: Filled): Float64Array {
+/**
+ * Sample variance of the filled values (ddof=1), null under two: the two passes of frame/aggFuncs.ts
+ * sampleVariance (the sum as filledSumCount adds it, then the squared deviations in position order),
+ * with no filled copy.
+ */
+export function filledVariance(f: Filled, present: () => Float64Array): number | null {
   const { base, value, n } = f;
+  if (n < 2) return null;
+  const mean = filledSumCount(f, present)[0] / n;
   const { values, valid, rows } = base;
-  const out = new Float64Array(n);
+  const dv = value - mean;
+  const fill = dv * dv;
+  let m2 = 0;
   if (rows)
     for (let i = 0; i < n; i++) {
       const r = rows[i]!;
       const x = values[r]!;
-      out[i] = (valid === null || valid[r] !== 0) && x === x ? x : value;
+      const d = x - mean;
+      m2 += (valid === null || valid[r] !== 0) && x === x ? d * d : fill;
     }
   else if (valid === null)
     for (let i = 0; i < n; i++) {
       const x = values[i]!;
-      out[i] = x === x ? x : value;
+      const d = x - mean;
+      m2 += x === x ? d * d : fill;
     }
   else
     for (let i = 0; i < n; i++) {
       const x = values[i]!;
-      out[i] = valid[i] !== 0 && x === x ? x : value;
+      const d = x - mean;
+      m2 += valid[i] !== 0 && x === x ? d * d : fill;
     }
-  return out;
+  return m2 / (n - 1);
 }
 
 /**
