@@ -7,6 +7,7 @@ import type { CardDataset } from '../../schema/dataCard.js';
 import {
   hostTables,
   type ColumnKindOf,
+  type FetchRowWindow,
   type FetchColumn,
   type FetchColumnRange,
   type FetchTextPageOf,
@@ -19,6 +20,7 @@ import { setWriter, type Write } from '../output/output.js';
 import { setFileSink, type SaveFile } from '../output/files.js';
 import { makeDescribeData } from './describeData.js';
 import { makeExecute, type ExecuteOptions } from './execute.js';
+import { warmUp } from './warmUp.js';
 
 /** What the runtime passes to boot (docs/architecture.md). */
 export interface Bridge {
@@ -39,6 +41,8 @@ export interface Bridge {
   textScan?: TextScanOf;
   /** Optional: the kind of a column whose meta has `kindPending` (the host decodes it now). */
   columnKind?: ColumnKindOf;
+  /** Optional: rows [start, end) of a non-text column not loaded yet, read alone; null: load it whole. */
+  fetchRowWindow?: FetchRowWindow;
   write: Write;
   /** Optional: receives each file the run saves (to_csv, to_parquet...); without it saving fails with a clear error. */
   saveFile?: SaveFile;
@@ -54,6 +58,11 @@ export interface Bridge {
 /** What boot returns. */
 export interface Internals {
   execute(code: string, opts?: Partial<ExecuteOptions>): string | Promise<string>;
+  /**
+   * The spare's warm-up (warmUp.ts): the questions that threw, or null when refused because a
+   * run has started in this context (user code may have run: it is never warmed then).
+   */
+  warm(): string[] | null;
 }
 
 let booted = false;
@@ -88,6 +97,7 @@ export function boot(bridge: Bridge): Internals {
   const fetchText = typeof bridge.fetchTextPage === 'function' ? bridge.fetchTextPage : undefined;
   const scanText = typeof bridge.textScan === 'function' ? bridge.textScan : undefined;
   const columnKind = typeof bridge.columnKind === 'function' ? bridge.columnKind : undefined;
+  const fetchWindow = typeof bridge.fetchRowWindow === 'function' ? bridge.fetchRowWindow : undefined;
   const budgets = textBudgets(bridge.limits?.memoryLimitMb);
   setRowCacheBudget(bridge.limits?.memoryLimitMb);
   const tables = hostTables(bridge.tables ?? [], (t, c) => fetchColumn(t, c), {
@@ -95,6 +105,7 @@ export function boot(bridge: Bridge): Internals {
     fetchText: fetchText && ((t, c, s, e) => fetchText(t, c, s, e)),
     scanText: scanText && ((t, c, s, e, q) => scanText(t, c, s, e, q)),
     columnKind: columnKind && ((t, c) => columnKind(t, c)),
+    fetchWindow: fetchWindow && ((t, c, s, e) => fetchWindow(t, c, s, e)),
     textCache: new TextCache(budgets.budgetBytes, budgets.idleBytes),
   });
   const extra: Record<string, unknown> = {
@@ -112,5 +123,11 @@ export function boot(bridge: Bridge): Internals {
     writable: true,
     configurable: true,
   });
-  return { execute: makeExecute(limits) };
+  let ran = false;
+  return {
+    execute: makeExecute(limits, () => {
+      ran = true;
+    }),
+    warm: () => (ran ? null : warmUp()),
+  };
 }

@@ -67,8 +67,11 @@ function success(value: unknown, limits: ExecuteLimits, code: string, opts: Part
 /** Builds execute() over the boot-time limits. */
 export function makeExecute(
   limits: ExecuteLimits,
+  /** Called as each run starts, before its code (the warm-up is refused from then on: boot.ts). */
+  onRun: () => void = () => {},
 ): (code: string, opts?: Partial<ExecuteOptions>) => string | Promise<string> {
   return function execute(code, opts = {}) {
+    onRun();
     let restore = () => {};
     const done = () => {
       const r = restore;

@@ -21,3 +21,17 @@ export function maskToken(mask: object & { length: number }): string {
 export function maskFromToken(key: string): object | undefined {
   return key.startsWith('[boolean mask #') ? masks.get(key) : undefined;
 }
+
+/**
+ * Records the registry; the function returned puts it back as it was (the warm-up's masks must not
+ * take token numbers a user's code would otherwise get: prelude/runtime/warmUp.ts).
+ */
+export function maskCheckpoint(): () => void {
+  const saved = [...masks];
+  const at = next;
+  return () => {
+    masks.clear();
+    for (let i = 0; i < saved.length; i++) masks.set(saved[i]![0], saved[i]![1]);
+    next = at;
+  };
+}

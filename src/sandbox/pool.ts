@@ -28,6 +28,14 @@ export interface PoolOptions {
    * @default 10
    */
   lowPriorityNice?: number;
+  /**
+   * Whether the holders run the prelude's warm-up in each spare isolate before a session takes it
+   * (docs/architecture.md "Spare isolates and the warm-up"): tens of ms of idle-time CPU per spare.
+   * Opt-in: measured, it sped some first questions of the session that takes the spare (a column's
+   * sum, group-by rollups) and slowed others (`value_counts`). Never runs after user code.
+   * @default false, unless the environment sets SBIRTOOLS_WARM_SPARES=1
+   */
+  warmSpares?: boolean;
 }
 
 /**
@@ -44,9 +52,9 @@ export class Pool {
     if (options === null || typeof options !== 'object' || Array.isArray(options))
       throw new SbirtoolsValidationError('Expected createPool options to be an object');
     for (const key of Object.keys(options)) {
-      if (!['size', 'maxConcurrent', 'maxQueue', 'lowPriorityNice'].includes(key))
+      if (!['size', 'maxConcurrent', 'maxQueue', 'lowPriorityNice', 'warmSpares'].includes(key))
         throw new SbirtoolsValidationError(
-          `Unknown option \`${key}\`. Known createPool options: size, maxConcurrent, maxQueue, lowPriorityNice.`,
+          `Unknown option \`${key}\`. Known createPool options: size, maxConcurrent, maxQueue, lowPriorityNice, warmSpares.`,
         );
     }
     const size = checkInt('size', options.size ?? Math.max(1, Math.ceil(availableParallelism() / 2)), 1);
@@ -55,7 +63,11 @@ export class Pool {
       throw new SbirtoolsValidationError(
         `Expected the \`lowPriorityNice\` option to be an integer 0-19, got \`${nice}\``,
       );
-    this.holders = new HolderPool(size, nice);
+    if (options.warmSpares !== undefined && typeof options.warmSpares !== 'boolean')
+      throw new SbirtoolsValidationError(
+        `Expected the \`warmSpares\` option to be true or false, got \`${String(options.warmSpares)}\``,
+      );
+    this.holders = new HolderPool(size, nice, options.warmSpares);
     this.backend = new QueuedBackend(
       this.holders,
       checkInt('maxConcurrent', options.maxConcurrent ?? size * 2, 1),

@@ -50,10 +50,14 @@ export class HolderPool implements Backend {
     { limits: number; baseline: number; runs: number; tables: number }
   >();
 
-  /** @param lowNice the `nice` of the low-priority holder (1-19); 0: 'low' sessions share the ordinary holders. */
+  /**
+   * @param lowNice the `nice` of the low-priority holder (1-19); 0: 'low' sessions share the ordinary holders.
+   * @param warmSpares whether the holders warm their spare isolates (undefined: SBIRTOOLS_WARM_SPARES=1 turns it on, else off).
+   */
   constructor(
     readonly size = 1,
     readonly lowNice = LOW_PRIORITY_NICE,
+    private readonly warmSpares?: boolean,
   ) {
     this.holders = new Array(size).fill(undefined);
   }
@@ -179,7 +183,7 @@ export class HolderPool implements Backend {
 
   /** Start the first holder process now (its start-up overlaps the caller's work). */
   prewarm(): void {
-    if (!this.holders[0] || this.holders[0].exited) this.holders[0] = new HolderProcess();
+    if (!this.holders[0] || this.holders[0].exited) this.holders[0] = new HolderProcess(0, this.warmSpares);
   }
 
   /** Pids of the live ordinary holder processes (tests use them to kill a holder from outside). */
@@ -203,7 +207,7 @@ export class HolderPool implements Backend {
   }
 
   private pickLow(): HolderProcess {
-    if (!this.low || this.low.exited || this.low.retiring) this.low = new HolderProcess(this.lowNice);
+    if (!this.low || this.low.exited || this.low.retiring) this.low = new HolderProcess(this.lowNice, this.warmSpares);
     return this.low;
   }
 
@@ -212,7 +216,7 @@ export class HolderPool implements Backend {
     for (let i = 0; i < this.holders.length; i++) {
       const h = this.holders[i];
       if (!h || h.exited || h.retiring) {
-        this.holders[i] = new HolderProcess();
+        this.holders[i] = new HolderProcess(0, this.warmSpares);
         return this.holders[i]!;
       }
       if (best < 0 || h.sessions < this.holders[best]!.sessions) best = i;

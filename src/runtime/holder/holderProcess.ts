@@ -76,8 +76,15 @@ export class HolderProcess {
   retiring: string | undefined;
   sessions = 0;
 
-  /** @param nice a CPU scheduling priority (1-19) the holder lowers itself to at start (lowerPriority.ts); 0 leaves it. */
-  constructor(readonly nice = 0) {
+  /**
+   * @param nice a CPU scheduling priority (1-19) the holder lowers itself to at start (lowerPriority.ts); 0 leaves it.
+   * @param warmSpares whether the holder warms its spare isolates (warmSessions.ts); undefined: the
+   *   host's SBIRTOOLS_WARM_SPARES decides (passed on; `1` turns it on), else off.
+   */
+  constructor(
+    readonly nice = 0,
+    warmSpares?: boolean,
+  ) {
     this.child = fork(holderEntryPath(), [], {
       execArgv: ['--no-node-snapshot'],
       serialization: 'advanced',
@@ -88,6 +95,7 @@ export class HolderProcess {
         ...(zodJitless() ? { SBIRTOOLS_ZOD_JITLESS: '1' } : {}),
         ...(oneShot() ? { SBIRTOOLS_NO_SPARES: '1' } : {}),
         ...(nice > 0 ? { SBIRTOOLS_HOLDER_NICE: String(nice) } : {}),
+        ...(warmSpares === undefined ? {} : { SBIRTOOLS_WARM_SPARES: warmSpares ? '1' : '0' }),
       },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });

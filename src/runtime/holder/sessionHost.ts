@@ -57,7 +57,11 @@ export class SessionHost {
     (spec) => this.build(spec),
     () => [...this.sessions.values()].some((e) => e.session.isRunning),
     process.env.SBIRTOOLS_NO_SPARES !== '1',
+    process.env.SBIRTOOLS_WARM_SPARES === '1',
+    () => performance.now() - this.lastRunEdge,
   );
+  /** When a run last started or ended here (the spares' warm-up waits for idle: warmSessions.ts). */
+  private lastRunEdge = 0;
 
   async open(id: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined; engine: EngineLabel }> {
     this.close(id);
@@ -136,6 +140,7 @@ export class SessionHost {
     // bounded by the run's own time: a slow host leaves the rest to the columns' first touch
     if (fetching) await Promise.race([fetching, new Promise((r) => setTimeout(r, remainingMs).unref())]);
     this.startWatch();
+    this.lastRunEdge = performance.now();
     try {
       const run = {
         ...checked.prepared,
@@ -145,6 +150,7 @@ export class SessionHost {
       };
       return { ...(await current.session.run(run)), engine: current.engine, reset };
     } finally {
+      this.lastRunEdge = performance.now();
       this.stopWatchIfIdle();
     }
   }

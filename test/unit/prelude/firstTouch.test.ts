@@ -14,6 +14,8 @@ const TOUCH = columnar('award_data', {
   Year: f64([2020, 2019, 2023, 2019, 2018, 2023, 2019, 2021], 'integer'),
   // nulls and a NaN that is present: both skipped by reductions
   Amount: f64([100, null, 250.5, Number.NaN, 75, null, 1e6, -3]),
+  // missing from the first row on, a NaN last: the first sum packs the copy from its first value
+  Gaps: f64([null, 2.5, 4, null, 8, 16, -1, Number.NaN]),
 });
 // read only by the row-read test: no other test reads its rows first
 const READS = columnar('reads', { Paid: f64([null, -0, 250.5, Number.NaN, 75, null, 1e6, -3]) });
@@ -90,7 +92,7 @@ describe('date columns: a Date made per read', () => {
 });
 
 describe('number columns: reductions without a packed copy', () => {
-  for (const c of ['Year', 'Amount']) {
+  for (const c of ['Year', 'Amount', 'Gaps']) {
     test(`${c}: sum, mean, count, min, max, median and nunique equal the loops, and the column is unchanged after`, async () => {
       const r = await h.run(`{
         const c = ${JSON.stringify(c)};

@@ -49,4 +49,74 @@ describe('WarmSessions', () => {
     expect(builds()).toBe(0);
     expect(await warm.count()).toBe(0);
   });
+
+  /** A spare whose calls are recorded; `fail` makes its warm-up throw. */
+  function recorded(opts: { warmUp?: boolean; idleMs?: () => number } = {}) {
+    const calls: string[] = [];
+    const state = { fail: false };
+    const warm = new WarmSessions(
+      async () => {
+        const session = {
+          alive: true,
+          warmUp: async () => {
+            calls.push('warmUp');
+            if (state.fail) throw new Error('warm-up questions failed');
+            return true;
+          },
+          run: async () => void calls.push('run'),
+          dispose: () => {
+            calls.push('dispose');
+            session.alive = false;
+          },
+        };
+        return { session, dataset: undefined } as unknown as Built;
+      },
+      () => false,
+      true,
+      opts.warmUp ?? true,
+      opts.idleMs,
+    );
+    return { warm, calls, state };
+  }
+
+  it('warms a spare once idle, before its first run; a spare whose warm-up failed is disposed, never handed out', async () => {
+    vi.useFakeTimers();
+    const { warm, calls, state } = recorded();
+    expect(await warm.take(spec)).toBeUndefined();
+    await vi.runAllTimersAsync();
+    expect(await warm.take(spec)).toBeDefined();
+    expect(calls).toEqual(['warmUp', 'run']);
+    state.fail = true;
+    calls.length = 0;
+    await vi.runAllTimersAsync();
+    expect(await warm.take(spec)).toBeUndefined();
+    expect(calls).toEqual(['warmUp', 'dispose']);
+    warm.disposeAll();
+  });
+
+  it('never warms while the process is not idle, and a spare taken before its warm-up is never warmed after', async () => {
+    vi.useFakeTimers();
+    let idle = 0;
+    const { warm, calls } = recorded({ idleMs: () => idle });
+    await warm.take(spec);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(calls).toEqual([]); // runs kept coming: no warm-up
+    const taken = await warm.take(spec);
+    expect(taken).toBeDefined();
+    idle = Infinity;
+    await vi.advanceTimersByTimeAsync(5_000);
+    // the next spare (booted after the take) is warmed; the taken one never is
+    expect(calls).toEqual(['warmUp', 'run']);
+    warm.disposeAll();
+  });
+
+  it('does not warm spares when the warm-up is off (SBIRTOOLS_WARM_SPARES=0)', async () => {
+    vi.useFakeTimers();
+    const { warm, calls } = recorded({ warmUp: false });
+    await warm.take(spec);
+    await vi.runAllTimersAsync();
+    expect(await warm.take(spec)).toBeDefined();
+    expect(calls).toEqual(['run']);
+    warm.disposeAll();
+  });
 });

@@ -2,13 +2,14 @@ import type { Ivm } from './loadIsolatedVm.js';
 import type { Limits } from '../../../../schema/limits.js';
 import type { DatasetInfo } from '../../../../schema/result.js';
 import type { RawRunOutcome, RawStatus } from '../../../../schema/outcome.js';
-import { guestKind, guestLoad, guestRows, guestTake, guestVisibleSource } from '../guestTables.js';
+import { guestKind, guestLoad, guestRows, guestTake, guestVisibleSource, guestWindow } from '../guestTables.js';
 import { compilePrelude } from '../preludeScript.js';
 import { OutputBuffer } from '../outputBuffer.js';
 import { removeDangerousGlobals } from '../hardenGlobals.js';
 import { sliceUtf8 } from '../sliceUtf8.js';
 import { textPage } from '../../../data/columns/textPage.js';
 import { HostScan } from './hostScan.js';
+import { transferColumn } from './transferColumn.js';
 import { withYoungGeneration } from './youngGeneration.js';
 import type { TextScanRequest } from '../../../../schema/columnar.js';
 import { FileSink } from '../fileSink.js';
@@ -69,11 +70,14 @@ export class IsolatedVmSession implements EngineSession {
   private lost = false;
   /** Wakes a run in flight when a limit or the caller disposes the isolate (see run()). */
   private interrupt: (() => void) | undefined;
+  /** A run has started in this isolate: user code may have run, so it is never warmed (warmUp). */
+  private touched = false;
 
   private constructor(
     private readonly ivm: Ivm,
     readonly isolate: Isolate,
     private readonly execute: Reference,
+    private readonly warm: Reference,
     private readonly limits: Limits,
   ) {}
 
@@ -119,12 +123,13 @@ export class IsolatedVmSession implements EngineSession {
         dataset: dataset ? { ...dataset, source: guestVisibleSource(dataset.source) } : null,
         limits,
         // Callbacks copy their arguments and results (ExternalCopy rules): nothing of the host is reachable.
+        // Columns come back as copies of their arrays moved in (transferColumn.ts): one copy, not two.
         fetchColumn: new ivm.Callback((table: unknown, column: unknown) =>
           guestSafe(() => {
             const provider = typeof table === 'string' ? byName.get(table) : undefined;
             if (!provider || typeof column !== 'string')
               throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
-            return guestTake(provider, table as string, column);
+            return transferColumn(ivm, guestTake(provider, table as string, column));
           }),
         ),
         // the kind of a column the host decides on first load (kindPending: a lazily decoded Parquet text column)
@@ -143,7 +148,19 @@ export class IsolatedVmSession implements EngineSession {
             const provider = typeof table === 'string' ? byName.get(table) : undefined;
             if (!provider || typeof column !== 'string')
               throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
-            return sliceUtf8(guestLoad(provider, table as string, column), Number(start), Number(end));
+            return transferColumn(
+              ivm,
+              sliceUtf8(guestLoad(provider, table as string, column), Number(start), Number(end)),
+            );
+          }),
+        ),
+        // a few rows of a column not loaded yet (head(), one row of every column), read alone; null: load it whole
+        fetchRowWindow: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) =>
+          guestSafe(() => {
+            const provider = typeof table === 'string' ? byName.get(table) : undefined;
+            if (!provider || typeof column !== 'string')
+              throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
+            return guestWindow(provider, table as string, column, Number(start), Number(end));
           }),
         ),
         // text decoded natively here, one string per row; the guest caches the pages (prelude/data/textCache.ts)
@@ -197,10 +214,11 @@ export class IsolatedVmSession implements EngineSession {
         result: { reference: true },
       }) as Reference;
       const execute = internals.getSync('execute', { reference: true }) as Reference;
+      const warm = internals.getSync('warm', { reference: true }) as Reference;
       // The boot function is called once, by the host; user code must not re-enter it.
       context.evalSync('delete globalThis.__sbirtools_boot', { timeout: BOOT_TIMEOUT_MS });
       removeDangerousGlobals(context);
-      session = new IsolatedVmSession(ivm, isolate, execute, limits);
+      session = new IsolatedVmSession(ivm, isolate, execute, warm, limits);
       return session;
     } catch (err) {
       if (!isolate.isDisposed) isolate.dispose();
@@ -212,8 +230,24 @@ export class IsolatedVmSession implements EngineSession {
     return !this.lost && !this.isolate.isDisposed;
   }
 
+  /**
+   * The spare's warm-up (EngineSession.warmUp): only before the first run, so no user code (a
+   * FinalizationRegistry callback, a replaced builtin) can run inside it; the prelude refuses too.
+   */
+  async warmUp(timeoutMs: number): Promise<boolean> {
+    if (this.touched || this.running || !this.alive) return false;
+    const failed = (await this.warm.apply(undefined, [], {
+      result: { copy: true },
+      timeout: timeoutMs,
+    })) as string[] | null;
+    if (failed === null) return false;
+    if (failed.length > 0) throw new Error(`warm-up questions failed: ${failed.join('; ')}`);
+    return true;
+  }
+
   /** Run prepared code under the deadline. Never throws: every failure is a RawRunOutcome. */
   async run(req: GuestRunRequest): Promise<RawRunOutcome> {
+    this.touched = true;
     const started = performance.now();
     const output = new OutputBuffer(this.limits.maxOutputBytes, req.onOutput);
     this.output = output;
