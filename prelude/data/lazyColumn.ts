@@ -4,7 +4,8 @@
  * Arquero's Table constructor spreads the column map (`{ ...columns }`), which would invoke getters,
  * so laziness lives in the column object, not in the map: `award_data` is built from LazyColumns
  * and every derived table shares them. Decoded representations (documented in docs/prelude.md):
- * - float64 'number' | 'integer': the Float64Array itself when no value is null, else a JS array with null;
+ * - float64 'number' | 'integer': the Float64Array itself when no value is null, else a JS array with null
+ *   (built after the first 1,024 row reads, which read the typed arrays);
  * - float64 'date': a fresh Date object (UTC ms) per read, or null;
  * - dict: rows map codes to dictionary strings decoded when first read (data/dictStrings.ts; code -1 is null);
  * - utf8: with bridge.fetchTextPage, pages of row strings decoded natively by the host and cached in the
@@ -305,11 +306,22 @@ function decodeFloat(values: Float64Array, valid: Uint8Array, isDate: boolean, n
   if (isDate)
     return (row) =>
       row >= 0 && row < n && row === (row | 0) ? (valid[row] ? new NativeDate(values[row]!) : null) : undefined;
-  // the values with null are built on the first row read, not at load: the typed-array paths
-  // (Series reductions, masks, the fast verbs) never read a row this way
+  // the values with null are built once the column is read row by row (a loop, objects()), not at
+  // load nor for a few reads (`t.get(col, 0)`, a head()): those read the typed arrays, which give
+  // the same value for any index (undefined off the rows); the typed-array paths (Series
+  // reductions, masks, the fast verbs) never read a row this way
   let arr: unknown[] | null = null;
-  return (row) => (arr ??= boxFloats(values, valid, n))[row];
+  let reads = 0;
+  return (row) => {
+    if (arr !== null) return arr[row];
+    if (++reads > BOX_AFTER_READS) return (arr = boxFloats(values, valid, n))[row];
+    const x = values[row];
+    return x === undefined ? undefined : valid[row] ? x : null;
+  };
 }
+
+/** Row reads of a number column with nulls served from its typed arrays before it is boxed. */
+const BOX_AFTER_READS = 1024;
 
 function boxFloats(values: Float64Array, valid: Uint8Array, n: number): unknown[] {
   const arr = new Array<unknown>(n);

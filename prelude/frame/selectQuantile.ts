@@ -63,15 +63,15 @@ export function kthValues(xs: Float64Array, ks: readonly number[]): Map<number, 
 
 /**
  * The linear-interpolated quantiles `qs` (each 0..1) of the numbers in `xs` (no NaN), as
- * quantileSorted would give them over the sorted values; may reorder `xs` (pass a copy). null for
- * each when `xs` is empty.
+ * quantileSorted would give them over the sorted values; `xs` is only read (a column's own shared
+ * values may be passed). null for each when `xs` is empty.
  */
 export function selectQuantiles(xs: Float64Array, qs: readonly number[]): (number | null)[] {
   const n = xs.length;
   if (!n) return qs.map(() => null);
   if (n < SMALL) {
-    xs.sort();
-    return qs.map((q) => interpolate(xs[Math.floor((n - 1) * q)]!, xs[Math.ceil((n - 1) * q)]!, (n - 1) * q));
+    const ys = xs.slice().sort();
+    return qs.map((q) => interpolate(ys[Math.floor((n - 1) * q)]!, ys[Math.ceil((n - 1) * q)]!, (n - 1) * q));
   }
   const ks = new Set<number>();
   for (const q of qs) {

@@ -8,8 +8,9 @@
 import type { ColumnTable } from 'arquero';
 import { GuestError } from '../errors/guestError.js';
 import { aggFn, quantileSorted } from '../frame/aggFuncs.js';
-import { groupAgg, groupSize, compareKeys } from '../frame/groupAgg.js';
-import { isNull, newTable } from '../frame/common.js';
+import { groupAgg, groupSize } from '../frame/groupAgg.js';
+import { newTable } from '../frame/common.js';
+import { groupValueCounts } from './groupValueCounts.js';
 import { Series } from './Series.js';
 import { markSeriesTable } from './seriesTables.js';
 
@@ -94,35 +95,10 @@ export class SeriesGroupBy {
   /** Counts of each value within each group: keys, the column, then `count` (or `proportion`). */
   value_counts(opts: { normalize?: boolean; ascending?: boolean } = {}): ColumnTable {
     const keys = this.keys();
-    const g = this.t.groups() as unknown as { get: Array<(row: number) => unknown> };
-    const col = this.t.column(this.cols[0])!;
-    const parts = (this.t.partitions() as ArrayLike<number>[])
-      .filter((p) => p.length > 0)
-      .map((rows) => ({ rows, key: keys.map((_, k) => g.get[k](rows[0])) }))
-      .filter((p) => !p.key.some(isNull))
-      .sort((a, b) => compareKeys(a.key, b.key));
-    const out: Record<string, unknown[]> = {};
-    for (const k of [...keys, this.cols[0], opts.normalize ? 'proportion' : 'count']) out[k] = [];
-    for (const p of parts) {
-      const counts = new Map<unknown, { v: unknown; n: number }>();
-      for (let i = 0; i < p.rows.length; i++) {
-        const v = col.at(p.rows[i]);
-        if (isNull(v)) continue;
-        const key = v instanceof Date ? v.getTime() : v;
-        const e = counts.get(key);
-        if (e) e.n++;
-        else counts.set(key, { v, n: 1 });
-      }
-      const total = [...counts.values()].reduce((a, e) => a + e.n, 0);
-      const sorted = [...counts.values()].sort((a, b) => (opts.ascending ? a.n - b.n : b.n - a.n));
-      for (const e of sorted) {
-        keys.forEach((k, j) => out[k].push(p.key[j]));
-        out[this.cols[0]].push(e.v);
-        (opts.normalize ? out.proportion : out.count).push(opts.normalize ? e.n / total : e.n);
-      }
-    }
+    const col = this.cols[0]!;
     const value = opts.normalize ? 'proportion' : 'count';
-    return markSeriesTable(newTable(out, [...keys, this.cols[0], value]), [...keys, this.cols[0]], value);
+    const out = groupValueCounts(this.t, keys, col, opts);
+    return markSeriesTable(newTable(out, [...keys, col, value]), [...keys, col], value);
   }
 }
 

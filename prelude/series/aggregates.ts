@@ -55,8 +55,8 @@ function extreme(s: S, sign: 1 | -1): { value: unknown; pos: number } {
   return { value: best, pos };
 }
 
-/** The present numbers as a Float64Array the caller may reorder (typed view or per value). */
-function presentCopy(s: S, method: string): Float64Array {
+/** The present numbers as a Float64Array to read, not write (typed view or per value). */
+function presentValues(s: S, method: string): Float64Array {
   return presentNumbers(s) ?? Float64Array.from(numericValues(s, method));
 }
 
@@ -73,7 +73,7 @@ function quantileOf(s: S, q: unknown): unknown {
   };
   const qs = Array.isArray(q) ? q.map(one) : [one(q ?? 0.5)];
   // linear-time selection, the same answers as interpolating over the sorted values
-  const got = selectQuantiles(presentCopy(s, 'quantile'), qs);
+  const got = selectQuantiles(presentValues(s, 'quantile'), qs);
   if (Array.isArray(q))
     return Series.of(
       got,
@@ -106,7 +106,7 @@ export const AGGREGATES: Record<string, (this: S, ...a: never[]) => unknown> = {
     return xs.length ? t / xs.length : null;
   },
   median(this: S) {
-    return selectQuantiles(presentCopy(this, 'median'), [0.5])[0];
+    return selectQuantiles(presentValues(this, 'median'), [0.5])[0];
   },
   min(this: S) {
     const f = fastExtremeValue(this, -1);

@@ -5,46 +5,43 @@
  * no such view.
  */
 import { Series } from './Series.js';
+import { chainOrView, forEachBlock } from './numberChain.js';
 import { numView, typedOf } from './typed.js';
 
-/** `s <op> x` for a number column and a number x (not NaN), or undefined. */
+/**
+ * `s <op> x` for a number column, or a pending chain of steps on one (numberChain.ts: computed
+ * block by block, never materialised), and a number x (not NaN), or undefined. A missing value
+ * arrives as NaN, which compares as the per-value path compares a missing value: false, `ne` true.
+ */
 export function compareNumber(s: Series, method: string, x: number): Series | undefined {
-  const v = numView(s);
-  if (!v) return undefined;
-  const { values, valid, rows } = v;
-  const n = s.length;
-  const bits = new Uint8Array(n);
-  const missing = method === 'ne' ? 1 : 0;
-  for (let i = 0; i < n; i++) {
-    const r = rows ? rows[i]! : i;
-    if (valid !== null && !valid[r]) {
-      bits[i] = missing;
-      continue;
-    }
-    const a = values[r]!;
-    let b: boolean;
-    switch (method) {
-      case 'eq':
-        b = a === x;
-        break;
-      case 'ne':
-        b = a !== x;
-        break;
-      case 'lt':
-        b = a < x;
-        break;
-      case 'le':
-        b = a <= x;
-        break;
-      case 'gt':
-        b = a > x;
-        break;
-      default:
-        b = a >= x;
-    }
-    if (b) bits[i] = 1;
-  }
+  const c = chainOrView(s);
+  if (!c) return undefined;
+  const bits = new Uint8Array(s.length);
+  forEachBlock(c, (xs, at, len) => compareBlock(method, x, xs, len, bits, at));
   return Series.bools(bits, s);
+}
+
+// one loop per operator: no switch per value
+function compareBlock(method: string, x: number, xs: Float64Array, len: number, bits: Uint8Array, at: number): void {
+  switch (method) {
+    case 'eq':
+      for (let k = 0; k < len; k++) bits[at + k] = +(xs[k]! === x);
+      return;
+    case 'ne':
+      for (let k = 0; k < len; k++) bits[at + k] = +(xs[k]! !== x);
+      return;
+    case 'lt':
+      for (let k = 0; k < len; k++) bits[at + k] = +(xs[k]! < x);
+      return;
+    case 'le':
+      for (let k = 0; k < len; k++) bits[at + k] = +(xs[k]! <= x);
+      return;
+    case 'gt':
+      for (let k = 0; k < len; k++) bits[at + k] = +(xs[k]! > x);
+      return;
+    default:
+      for (let k = 0; k < len; k++) bits[at + k] = +(xs[k]! >= x);
+  }
 }
 
 /** `lo <= s <= hi` (bounds per `inclusive`) for a number column and number bounds, or undefined. */

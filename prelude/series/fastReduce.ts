@@ -7,7 +7,9 @@
 import { sampleVariance } from '../frame/aggFuncs.js';
 import { NativeWeakMap } from '../intrinsics.js';
 import type { Series } from './Series.js';
-import { chainBlocks, chainExtreme, chainPresent, chainSumCount, pendingChain } from './numberChain.js';
+import { chainBlocks, chainExtreme, chainPresent, chainSumCount, fillOnly, pendingChain } from './numberChain.js';
+import { smallIntCounts } from './smallIntCounts.js';
+import { filledExtreme, filledSumCount, filledVariance } from './fillReduce.js';
 import { numView, typedOf, type NumView } from './typed.js';
 import { NumberKeys } from '../fast/numberKeys.js';
 
@@ -86,18 +88,21 @@ export function presentCount(v: NumView, n: number): number {
   return dense(v, n).length;
 }
 
-/** The present values as a fresh Float64Array (the caller may sort it), or undefined. */
+/**
+ * The present values in position order, or undefined: a column's kept packed values (shared for the
+ * session: only read them, as selectQuantiles does) or a pending chain's, computed.
+ */
 export function presentNumbers(s: Series): Float64Array | undefined {
   const c = pendingChain(s);
   if (c) return chainPresent(c);
   const v = numView(s);
-  return v ? dense(v, s.length).slice() : undefined;
+  return v ? dense(v, s.length) : undefined;
 }
 
 /** sum, or undefined. A mask counts its true values. */
 export function fastSum(s: Series): number | undefined {
   const c = pendingChain(s);
-  if (c) return chainSumCount(c)[0];
+  if (c) return chainSum(c)[0];
   const t = typedOf(s);
   if (t && t.kind === 'bool') {
     if (t.trues !== undefined) return t.trues;
@@ -116,10 +121,16 @@ export function fastSum(s: Series): number | undefined {
   return sum;
 }
 
+/** [sum, count] of a pending chain's present values; a fillna alone reads its column in place. */
+function chainSum(c: NonNullable<ReturnType<typeof pendingChain>>): [number, number] {
+  const f = fillOnly(c);
+  return f ? filledSumCount(f, () => dense(f.base, f.n)) : chainSumCount(c);
+}
+
 /** [sum, count] of the present values, or undefined. */
 export function fastSumCount(s: Series): [number, number] | undefined {
   const c = pendingChain(s);
-  if (c) return chainSumCount(c);
+  if (c) return chainSum(c);
   const t = typedOf(s);
   if (t && t.kind === 'bool') return [fastSum(s)!, s.length];
   const v = numView(s);
@@ -135,7 +146,10 @@ export function fastSumCount(s: Series): [number, number] | undefined {
 /** Sample variance (ddof=1, two passes as frame/aggFuncs.ts), null under two values; undefined without a view. */
 export function fastVariance(s: Series): number | null | undefined {
   const c = pendingChain(s);
-  if (c) return sampleVariance(chainPresent(c));
+  if (c) {
+    const f = fillOnly(c);
+    return f ? filledVariance(f, () => dense(f.base, f.n)) : sampleVariance(chainPresent(c));
+  }
   const v = numView(s);
   if (!v) return undefined;
   return sampleVariance(dense(v, s.length));
@@ -208,7 +222,7 @@ function firstPresent(values: Float64Array, valid: Uint8Array | null, n: number)
 /** The count of present values (numbers: not null and not NaN; dictionary text: not null); undefined otherwise. */
 export function fastCount(s: Series): number | undefined {
   const c = pendingChain(s);
-  if (c) return chainSumCount(c)[1];
+  if (c) return fillOnly(c) ? c.n : chainSumCount(c)[1];
   const t = typedOf(s);
   if (!t) return undefined;
   if (t.kind === 'bool') return s.length;
@@ -225,13 +239,19 @@ export function fastCount(s: Series): number | undefined {
 /** The first smallest (sign -1) or largest (sign 1) value, null when none; undefined without a view. */
 export function fastExtremeValue(s: Series, sign: 1 | -1): number | null | undefined {
   const c = pendingChain(s);
-  if (c) return chainExtreme(c, sign);
+  if (c) {
+    const f = fillOnly(c);
+    const xs = f ? dense(f.base, f.n) : null;
+    const got = f && xs ? filledExtreme(f, xs.length, xs.length ? extremeOf(xs, sign) : null, sign) : undefined;
+    return got !== undefined ? got : chainExtreme(c, sign);
+  }
   const v = numView(s);
   if (!v) return undefined;
   const xs = dense(v, s.length);
-  if (!xs.length) return null;
-  return sign > 0 ? maxOf(xs) : minOf(xs);
+  return xs.length ? extremeOf(xs, sign) : null;
 }
+
+const extremeOf = (xs: Float64Array, sign: 1 | -1): number => (sign > 0 ? maxOf(xs) : minOf(xs));
 
 // one function per direction: each loop keeps its own type feedback and stays branch-predictable
 function maxOf(xs: Float64Array): number {
@@ -278,6 +298,8 @@ export function fastCountNumbers(
 ): { firsts: Float64Array; counts: Int32Array; missing: number } | undefined {
   const v = numView(s);
   if (!v) return undefined;
+  const small = smallIntCounts(v, s.length, dropna);
+  if (small) return small;
   const { values, valid, rows } = v;
   const n = s.length;
   const keys = new NumberKeys(n);

@@ -111,6 +111,15 @@ export function chainCumulative(s: Series, op: CumulativeOp): Series | undefined
   return extend(s, step(op));
 }
 
+/**
+ * The column and value of a chain that is only `fillna(value)` of a Series' own values (no lag, no
+ * other step), or null: its reductions read the column in place (fillReduce.ts).
+ */
+export function fillOnly(c: Chain): { base: NumView; value: number; n: number } | null {
+  const st = c.steps;
+  return c.lag === null && st.length === 1 && st[0]!.op === 'fill' ? { base: c.base, value: st[0]!.b, n: c.n } : null;
+}
+
 /** True when `s` is or can start a chain (a number Series with typed arrays). */
 export function chainable(s: Series): boolean {
   return chains.has(s) || numView(s) !== null;
@@ -504,6 +513,30 @@ export function chainExtreme(c: Chain, sign: 1 | -1): number | null {
     } else for (; k < m; k++) if (X[k]! < best) best = X[k]!;
   }
   return best === best ? best : null;
+}
+
+/**
+ * The chain pending behind `s`, or a chain of no steps over its numeric view (its values as they
+ * are), or undefined without either: what forEachBlock reads.
+ */
+export function chainOrView(s: Series): Chain | undefined {
+  const c = chains.get(s);
+  if (c) return c;
+  const v = numView(s);
+  return v ? { base: v, n: s.length, lag: null, steps: [] } : undefined;
+}
+
+/**
+ * Calls `visit(X, start, len)` with each block's values in X[0..len) for positions
+ * [start, start + len), in order: missing values and NaN alike as NaN (a comparison with a number
+ * is then false, `!==` true, as it is for a missing value on the per-value path).
+ */
+export function forEachBlock(c: Chain, visit: (xs: Float64Array, start: number, len: number) => void): void {
+  for (let start = 0; start < c.n; start += BLOCK) {
+    const len = Math.min(BLOCK, c.n - start);
+    block(c, start, len);
+    visit(X, start, len);
+  }
 }
 
 /** Calls `visit(X, m)` with each block's present values packed in X[0..m), in position order. */

@@ -17,10 +17,13 @@ const TOUCH = columnar('award_data', {
   // missing from the first row on, a NaN last: the first sum packs the copy from its first value
   Gaps: f64([null, 2.5, 4, null, 8, 16, -1, Number.NaN]),
 });
+// read only by the row-read test: no other test reads its rows first
+const READS = columnar('reads', { Paid: f64([null, -0, 250.5, Number.NaN, 75, null, 1e6, -3]) });
+const PAID = [null, '-0', '250.5', 'NaN', '75', null, '1000000', '-3'];
 
 let h: Harness;
 beforeAll(() => {
-  h = createHarness({ tables: [TOUCH], memoryLimitMb: 256 });
+  h = createHarness({ tables: [TOUCH, READS], memoryLimitMb: 256 });
 });
 afterAll(() => h.dispose());
 
@@ -128,5 +131,27 @@ describe('number columns: reductions without a packed copy', () => {
     const v = r.value as { ref: unknown; got: unknown };
     expect(v.got).toEqual(v.ref);
     expect(v.got).toEqual({ DOD: 3, NSF: 2, NASA: 1 });
+  });
+});
+
+describe('number columns with nulls: row reads', () => {
+  test('t.get(col, row) gives each value, null or undefined, before and after enough reads to box the column', async () => {
+    // the first reads come from the typed arrays, later ones from the boxed array: both must give
+    // null for a missing value, NaN and -0 as stored, undefined off the column's rows
+    const r = await h.run(`{
+      const t = tables.reads;
+      t.Paid.sum(); // loads the column through its typed arrays (no row read), so later reads use its getter
+      const show = (v) => v === undefined ? 'u' : v === null ? null : Object.is(v, -0) ? '-0' : String(v);
+      const rounds = [];
+      for (let k = 0; k < 300; k++) {
+        const got = [];
+        for (let i = 0; i < t.numRows(); i++) got.push(show(t.get('Paid', i)));
+        got.push(show(t.get('Paid', -1)), show(t.get('Paid', t.numRows())), show(t.get('Paid', 1.5)));
+        rounds.push(JSON.stringify(got));
+      }
+      ({ first: JSON.parse(rounds[0]), distinct: [...new Set(rounds)].length, objects: t.objects().map((o) => show(o.Paid)) })
+    }`);
+    expect(r.ok, JSON.stringify(r.error)).toBe(true);
+    expect(r.value).toEqual({ first: [...PAID, 'u', 'u', 'u'], distinct: 1, objects: PAID });
   });
 });

@@ -250,6 +250,8 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
         '(X) => [X.V.nunique(), X.Y.nunique(), X.V.mul(0).nunique(), X.filter(X.Y.gt(0)).V.nunique(), X.V.round().nunique()]',
         // selection quantiles: -0 and 0, ties, every q
         '(X) => [X.V.median(), X.V.quantile([0, 0.1, 0.5, 0.9, 1]).tolist(), X.Y.quantile(0.33), X.V.mul(0).median(), X.V.mul(0).quantile([0.2, 0.7]).tolist()]',
+        // the column's kept present values are read in place, never reordered: a sum after adds in row order
+        '(X) => [X.V.median(), X.V.sum(), X.V.quantile([0.1, 0.9]).tolist(), X.V.mean(), X.Y.median(), X.Y.sum(), X.V.std()]',
         // a zero at an exact position keeps the sign a typed sort gives it
         '(X) => [X.V.mul(0).quantile(0), X.V.mul(0).quantile([1, 0, 0.25]).tolist(), X.V.mul(-0).quantile(0), X.V.clip(0, 0).quantile([0, 1]).tolist()]',
         "(X) => [X.groupby('K2').agg({ V: ['std', 'var', 'median'], Y: ['median', 'std'] }), X.groupby(['K1', 'A'])['V'].median(), X.filter(X.Y.gt(0)).groupby('K2')['V'].std()]",
@@ -290,6 +292,96 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
         "(X) => { const c = X.V.cumsum(); return [c.mul(2).sum(), c.sum(), c.max(), c.tolist(), X.V.mul(2).cumsum().tolist(), X.V.cummax().add(1).min(), X.Y.fillna(1).cumprod().tolist(), X.V.div(X.V).cummin().tolist(), X.filter(X.Y.gt(0)).orderby('V').V.cumsum().nunique()]; }",
         // a chain read after its base table changed stays the eager one (the base is read when the step is made)
         '(X) => { const c = X.V.add(1); const s1 = c.sum(); const d = c.mul(2); return [s1, d.sum(), c.sum(), d.tolist(), c.tolist()]; }',
+      ]),
+    ).toEqual([]);
+  }, 300_000);
+  test("fillna then a reduction (read from the column in place) gives the filled column's answers", async () => {
+    // fill values whose additions round differently when moved (0.1, 1e300), zeros of both signs
+    // against present zeros (min/max keep the first), infinities; whole, filtered and ordered tables
+    const reduce =
+      '[f.sum(), f.mean(), f.count(), f.min(), f.max(), f.std(), f.var(), f.median(), f.sum() === f.tolist().reduce((a, b) => a + b, 0)]';
+    const fills = '[0, -0, 7, -1.5, 0.1, 1e300, Infinity, -Infinity]';
+    expect(
+      await diff([
+        `(X) => ${fills}.map((c) => { const f = X.V.fillna(c); return ${reduce}; })`,
+        `(X) => ${fills}.map((c) => { const f = X.Y.fillna(c); return ${reduce}; })`,
+        `(X) => { const F = X.filter(X.K2.ne('x')).orderby(aq.desc('Y')); return ${fills}.map((c) => { const f = F.V.fillna(c); return ${reduce}; }); }`,
+        `(X) => { const F = X.filter(X.V.isna()); return ${fills}.map((c) => { const f = F.V.fillna(c); return ${reduce}; }); }`,
+        // only zeros and missing values: which zero comes first decides min and max
+        "(X) => { const F = X[X.V.eq(0).or(X.V.isna())]; return [F, F.orderby(aq.desc('Y')), F.orderby('V')].flatMap((G) => [0, -0].flatMap((c) => [G.V.fillna(c).min(), G.V.fillna(c).max()])); }",
+      ]),
+    ).toEqual([]);
+  }, 300_000);
+  test('groupby(...)[col].value_counts() gives what the per-group Map and comparator sorts gave', async () => {
+    // the reference: the code groupValueCounts.ts replaced (a Map, two spreads and a sort per
+    // group; groups sorted by a copy of frame/groupAgg.ts compareKeys), over the same partitions
+    const ref = `var __vcRef = (t, keys, col, opts = {}) => {
+      const isNull = (v) => v === null || v === undefined || (typeof v === 'number' && v !== v);
+      const rank = (v) => typeof v === 'boolean' ? 0 : typeof v === 'number' ? 1 : v instanceof Date ? 2 : typeof v === 'string' ? 3 : 4;
+      const cmpV = (a, b) => { const ta = rank(a), tb = rank(b); if (ta !== tb) return ta - tb; const x = ta === 2 ? a.getTime() : a, y = tb === 2 ? b.getTime() : b; return x < y ? -1 : x > y ? 1 : 0; };
+      const cmpK = (a, b) => { for (let i = 0; i < a.length; i++) { const nx = isNull(a[i]), ny = isNull(b[i]); if (nx || ny) { if (nx !== ny) return nx ? 1 : -1; continue; } const c = cmpV(a[i], b[i]); if (c) return c; } return 0; };
+      const G = t.groupby(keys);
+      const g = G.groups();
+      const c = G.column(col);
+      const parts = G.partitions().filter((p) => p.length > 0).map((rows) => ({ rows, key: keys.map((_, k) => g.get[k](rows[0])) }))
+        .filter((p) => !p.key.some(isNull)).sort((a, b) => cmpK(a.key, b.key));
+      const out = [...keys, col, 'n'].map(() => []);
+      for (const p of parts) {
+        const counts = new Map();
+        for (const r of p.rows) { const v = c.at(r); if (isNull(v)) continue; const k = v instanceof Date ? v.getTime() : v; const e = counts.get(k); if (e) e.n++; else counts.set(k, { v, n: 1 }); }
+        const total = [...counts.values()].reduce((a, e) => a + e.n, 0);
+        for (const e of [...counts.values()].sort((a, b) => (opts.ascending ? a.n - b.n : b.n - a.n))) {
+          keys.forEach((_, j) => out[j].push(p.key[j]));
+          out[keys.length].push(e.v);
+          out[keys.length + 1].push(opts.normalize ? e.n / total : e.n);
+        }
+      }
+      return JSON.stringify(out.map((a) => a.map(__ser)));
+    };
+    var __vc = (t, keys, col, opts) => { const r = t.groupby(keys)[col].value_counts(opts); return JSON.stringify(r.columnNames().map((c) => r.array(c).map(__ser))); };
+    var __vcSame = (t, keys, col, opts) => __vc(t, keys, col, opts) === __vcRef(t, keys, col, opts) || [__vc(t, keys, col, opts).slice(0, 300), __vcRef(t, keys, col, opts).slice(0, 300)];
+    true`;
+    await install(h, ref);
+    const cases = [
+      ["['K1']", "'V'"],
+      ["['K1']", "'K2'"],
+      ["['K2']", "'K1'"],
+      ["['D']", "'Y'"],
+      ["['V']", "'K2'"],
+      ["['K2', 'Y']", "'V'"],
+      ["['K1', 'D']", "'A'"],
+      ["['Y']", "'D'"],
+    ];
+    const exprs = cases.flatMap(([k, c]) => [
+      `(X) => __vcSame(X, ${k}, ${c}) === true && __vcSame(X, ${k}, ${c}, { normalize: true }) === true && __vcSame(X, ${k}, ${c}, { ascending: true })`,
+      `(X) => { const F = X.filter(X.Y.gt(0)).orderby(aq.desc('V')); return __vcSame(F, ${k}, ${c}); }`,
+    ]);
+    const bad = await h.run(
+      `${JSON.stringify(TABLES.map((t) => t.name).concat('many', 'manygroups'))}.flatMap((n) => [${exprs.join(',')}].map((e) => e(tables[n]))).filter((x) => x !== true).slice(0, 3)`,
+    );
+    expect(bad.ok && bad.value, JSON.stringify(bad.error)).toEqual([]);
+  }, 300_000);
+  test('a number column or a pending chain compared with a number (missing and NaN as the per-value path)', async () => {
+    const ops = "['eq', 'ne', 'lt', 'le', 'gt', 'ge']";
+    const xs = '[0, -0, 1, -1.5, 2 ** 53, Infinity]';
+    expect(
+      await diff([
+        `(X) => ${ops}.map((m) => ${xs}.map((x) => [X.V[m](x).tolist(), X.Y[m](x).sum(), X.V.div(2)[m](x).tolist()]))`,
+        // round keeps NaN as a present value; diff and cumsum start or run a chain
+        `(X) => ${ops}.map((m) => ${xs}.map((x) => [X.V.div(X.V).round()[m](1).tolist(), X.V.diff()[m](x).tolist(), X.Y.fillna(0).cumsum()[m](x).sum(), X.V.mul(X.Y)[m](x).tolist()]))`,
+        `(X) => { const F = X.filter(X.K2.ne('x')).orderby(aq.desc('Y')); return ${ops}.map((m) => ${xs}.map((x) => [F.V[m](x).tolist(), F.V.sub(1).abs()[m](x).tolist(), F[F.V.fillna(0)[m](x)].numRows()])); }`,
+      ]),
+    ).toEqual([]);
+  }, 300_000);
+  test('value_counts of numbers: integers over a narrow span counted per value, others hashed', async () => {
+    const vc = (s: string) =>
+      `[${s}.value_counts(), ${s}.value_counts({ dropna: false }), ${s}.value_counts({ normalize: true }), ${s}.value_counts().sort_index(), ${s}.unique()]`;
+    expect(
+      await diff([
+        `(X) => [${vc('X.Y')}, ${vc('X.V')}, ${vc('X.V.round()')}, ${vc('X.Y.sub(3)')}]`,
+        // -0 among zeros (the key's value is its first occurrence), halves, a wide span, infinities
+        `(X) => [${vc('X.V.mul(0)')}, ${vc('X.V.round().mul(-1)')}, ${vc('X.Y.div(2)')}, ${vc('X.Y.mul(1e6)')}, ${vc('X.V.div(0)')}]`,
+        `(X) => { const F = X.filter(X.K2.ne('x')).orderby(aq.desc('V')); return [${vc('F.Y')}, ${vc('F.V.round()')}]; }`,
       ]),
     ).toEqual([]);
   }, 300_000);
