@@ -6,7 +6,7 @@
  * and every derived table shares them. Decoded representations (documented in docs/prelude.md):
  * - float64 'number' | 'integer': the Float64Array itself when no value is null, else a JS array with null;
  * - float64 'date': a fresh Date object (UTC ms) per read, or null;
- * - dict: the dictionary is decoded once, rows map codes to those strings (code -1 is null);
+ * - dict: rows map codes to dictionary strings decoded when first read (data/dictStrings.ts; code -1 is null);
  * - utf8: with bridge.fetchTextPage, pages of row strings decoded natively by the host and cached in the
  *   session (data/textPages.ts); else with bridge.fetchColumnRange, pages of UTF-8 decoded here per
  *   row (data/pagedText.ts); else the whole column, decoded per row on first access;
@@ -18,9 +18,10 @@
 import type { ColumnData, ColumnMeta, ColumnType } from '../../schema/columnar.js';
 import type { CardColumnData } from '../../schema/dataCard.js';
 import { utf8Decode } from '../polyfills/utf8.js';
-import { ArrayPrototypeSlice, NativeDate, ReflectApply } from '../intrinsics.js';
+import { ArrayPrototypeSlice, NativeDate, NativeWeakMap, ReflectApply } from '../intrinsics.js';
 import { pagedText, type FetchRange } from './pagedText.js';
 import { TextPages, type FetchTextPage, type ScanText } from './textPages.js';
+import { DictStrings } from './dictStrings.js';
 import type { TextCache } from './textCache.js';
 
 /** Reads one column's data from the host (bridge.fetchColumn). */
@@ -228,18 +229,29 @@ export class LazyColumn {
   }
 }
 
+const dictionaries = new NativeWeakMap<Int32Array, DictStrings>();
+
+/**
+ * The strings of a dictionary column, decoded when read and shared by every reader of the same
+ * codes in this session (the row getter here and the fast paths' `sourceOf`).
+ */
+export function dictStrings(c: Extract<ColumnData, { kind: 'dict' }>): DictStrings {
+  let d = dictionaries.get(c.codes);
+  if (!d) dictionaries.set(c.codes, (d = new DictStrings(c.dictBytes, c.dictOffsets)));
+  return d;
+}
+
 function decode(c: ColumnData, n: number): Getter {
   switch (c.kind) {
     case 'float64':
       return decodeFloat(c.values, c.valid, c.type === 'date', n);
     case 'dict': {
-      const size = c.dictOffsets.length - 1;
-      const dict = new Array<string>(size);
-      for (let k = 0; k < size; k++) dict[k] = utf8Decode(c.dictBytes, c.dictOffsets[k], c.dictOffsets[k + 1]);
+      const dict = dictStrings(c);
+      const { strings } = dict;
       const codes = c.codes;
       return (row) => {
         const k = codes[row];
-        return k < 0 || k === undefined ? null : dict[k];
+        return k < 0 || k === undefined ? null : (strings[k] ?? dict.get(k));
       };
     }
     case 'utf8': {

@@ -5,9 +5,7 @@
  * and the caller keeps Arquero's path.
  */
 import type { ColumnTable } from 'arquero';
-import { LazyColumn } from '../data/lazyColumn.js';
-import { utf8Decode } from '../polyfills/utf8.js';
-import { NativeWeakMap } from '../intrinsics.js';
+import { LazyColumn, dictStrings } from '../data/lazyColumn.js';
 
 /** A dictionary-coded string column: `codes[row]` indexes `dict`, -1 is null. */
 export interface DictSource {
@@ -27,22 +25,13 @@ export interface NumSource {
 /** The raw data of a column a fast path can use. */
 export type Source = DictSource | NumSource;
 
-const dicts = new NativeWeakMap<Int32Array, readonly string[]>();
-
 /** The typed data of `t`'s column `name`, or undefined when it is not a host dict/float64 column. */
 export function sourceOf(t: ColumnTable, name: string): Source | undefined {
   const col = t.column(name) as unknown;
   if (!(col instanceof LazyColumn)) return undefined;
   const raw = col.data();
   if (raw.kind === 'dict') {
-    let dict = dicts.get(raw.codes);
-    if (!dict) {
-      const size = raw.dictOffsets.length - 1;
-      const out = new Array<string>(size);
-      for (let k = 0; k < size; k++) out[k] = utf8Decode(raw.dictBytes, raw.dictOffsets[k], raw.dictOffsets[k + 1]);
-      dicts.set(raw.codes, (dict = out));
-    }
-    return { kind: 'dict', codes: raw.codes, dict };
+    return { kind: 'dict', codes: raw.codes, dict: dictStrings(raw).all() };
   }
   if (raw.kind === 'float64' && (raw.type === 'number' || raw.type === 'integer' || raw.type === 'date')) {
     return { kind: 'num', type: raw.type, values: raw.values, valid: raw.valid };

@@ -1,0 +1,76 @@
+// A dictionary column's strings are decoded when read: a row read decodes the entries it shows, a
+// scan decodes the rest once, and the row reads and the fast paths share that one copy. The
+// answers must be those of a whole-dictionary decode, in any order of reads within a session.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DictStrings } from '../../../prelude/data/dictStrings.js';
+import { utf8Decode, utf8Encode } from '../../../prelude/polyfills/utf8.js';
+import { createHarness, type Harness } from './harness.js';
+import { columnar, dict } from './fixture.js';
+
+function encoded(strings: string[]): { bytes: Uint8Array; offsets: Int32Array } {
+  const parts = strings.map((s) => utf8Encode(s));
+  const offsets = new Int32Array(parts.length + 1);
+  parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.length));
+  const bytes = new Uint8Array(offsets[parts.length]!);
+  parts.forEach((p, i) => bytes.set(p, offsets[i]!));
+  return { bytes, offsets };
+}
+
+describe('DictStrings', () => {
+  const words = ['alpha', 'ü€😀', '', 'x\ny', 'zeta', 'Ωmega'];
+  test('get decodes one entry, all() decodes the rest once and equals a whole decode', () => {
+    const { bytes, offsets } = encoded(words);
+    const d = new DictStrings(bytes, offsets);
+    expect(d.size).toBe(words.length);
+    expect(d.get(3)).toBe('x\ny');
+    expect(d.get(1)).toBe('ü€😀');
+    expect(d.strings.filter((s) => s !== undefined)).toEqual(['ü€😀', 'x\ny']);
+    const all = d.all();
+    expect(all).toEqual(words);
+    expect(d.all()).toBe(all);
+    expect(d.get(4)).toBe('zeta');
+  });
+
+  test('invalid UTF-8 decodes as the whole-dictionary decoder does (U+FFFD)', () => {
+    const bytes = Uint8Array.from([0x61, 0xff, 0x62, 0xc3, 0x28]);
+    const offsets = Int32Array.from([0, 2, 3, 5]);
+    const d = new DictStrings(bytes, offsets);
+    expect(d.get(2)).toBe(utf8Decode(bytes, 3, 5));
+    expect(d.all()).toEqual([utf8Decode(bytes, 0, 2), 'b', utf8Decode(bytes, 3, 5)]);
+  });
+
+  test('an empty dictionary', () => {
+    const d = new DictStrings(new Uint8Array(0), Int32Array.from([0]));
+    expect(d.size).toBe(0);
+    expect(d.all()).toEqual([]);
+  });
+});
+
+describe('a dictionary column read row by row and scanned in one session', () => {
+  const values: Array<string | null> = [];
+  for (let i = 0; i < 600; i++) values.push(i % 7 === 0 ? null : `name ${i % 97} ${i % 3 ? 'ü' : 'é😀'}`);
+  let h: Harness;
+  beforeAll(() => {
+    h = createHarness({ tables: [columnar('award_data', { k: dict(values) })] });
+  });
+  afterAll(() => h.dispose());
+
+  const counts = (): Array<[string, number]> => {
+    const m = new Map<string, number>();
+    for (const v of values) if (v !== null) m.set(v, (m.get(v) ?? 0) + 1);
+    return [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  };
+
+  test('a row read first, then a scan, then every row: the same strings as the values', async () => {
+    expect((await h.run("award_data.get('k', 5)")).value).toBe(values[5]);
+    expect((await h.run('award_data.slice(598).objects().map(r => r.k)')).value).toEqual(values.slice(598));
+    const vc = (await h.run('award_data.k.value_counts().to_dict()')).value as Record<string, number>;
+    expect(vc).toEqual(Object.fromEntries(counts()));
+    const target = values[10]!;
+    expect((await h.run(`award_data.filter(d => d.k === ${JSON.stringify(target)}).numRows()`)).value).toBe(
+      values.filter((v) => v === target).length,
+    );
+    expect((await h.run("award_data.array('k')")).value).toEqual(values);
+    expect((await h.run("award_data.get('k', 0)")).value).toBeNull();
+  });
+});
