@@ -10,6 +10,7 @@ import { installVerbWrappers } from './closure/wrapVerbs.js';
 import { installColumnArrays } from './data/columnArrays.js';
 import { installExactRowObjects } from './frame/exactRowObjects.js';
 import { installRowObjects } from './data/rowObjects.js';
+import { installRowLoop } from './data/rowLoop.js';
 import { chart } from './charts/chart.js';
 import { plot } from './charts/plot.js';
 import { drop_duplicates, dropna, fillna } from './frame/clean.js';
@@ -181,6 +182,8 @@ export function install(extra: Record<string, unknown>): void {
   installSeries(proto, impl);
   // objects(), tolist() and row loops through the session's row cache (wraps the methods above)
   installRowObjects(proto);
+  // the entry rewritten row loops call (src/runtime/prepare/rowLoops.ts)
+  installRowLoop();
   registerArqueroFunctions();
 }
 

@@ -25,6 +25,9 @@ export type TextScanOf = (
   req: TextScanRequest,
 ) => Int32Array | Uint8Array | null;
 
+/** Optional host call: rows [start, end) of a non-text column read alone, or null (bridge.fetchRowWindow). */
+export type FetchRowWindow = (table: string, column: string, start: number, end: number) => ColumnData | null;
+
 /** Optional host call: the kind of a column whose meta has `kindPending` (bridge.columnKind). */
 export type ColumnKindOf = (table: string, column: string) => ColumnData['kind'];
 
@@ -34,6 +37,7 @@ export interface TextSources {
   fetchText?: FetchTextPageOf;
   scanText?: TextScanOf;
   columnKind?: ColumnKindOf;
+  fetchWindow?: FetchRowWindow;
   textCache?: TextCache;
 }
 
@@ -47,7 +51,7 @@ export function hostTables(
   sources: TextSources | FetchColumnRange = {},
 ): Record<string, ColumnTable> {
   const src: TextSources = typeof sources === 'function' ? { fetchRange: sources } : sources;
-  const { fetchRange, fetchText, scanText, columnKind, textCache } = src;
+  const { fetchRange, fetchText, scanText, columnKind, fetchWindow, textCache } = src;
   const out: Record<string, ColumnTable> = {};
   for (const meta of metas) {
     // no prototype: a column named __proto__ (or constructor) is an ordinary own property
@@ -62,6 +66,7 @@ export function hostTables(
           ((start: number, end: number, req: TextScanRequest) => scanText(meta.name, c.name, start, end, req)),
         cache: textCache,
         kindOf: columnKind && (() => columnKind(meta.name, c.name)),
+        fetchWindow: fetchWindow && ((start: number, end: number) => fetchWindow(meta.name, c.name, start, end)),
       });
       names.push(c.name);
     }

@@ -22,6 +22,7 @@ import { ArrayPrototypeSlice, NativeDate, NativeWeakMap, ReflectApply } from '..
 import { pagedText, type FetchRange } from './pagedText.js';
 import { TextPages, type FetchTextPage, type ScanText } from './textPages.js';
 import { DictStrings } from './dictStrings.js';
+import { RowWindows, WHOLE, type FetchWindow } from './rowWindows.js';
 import type { TextCache } from './textCache.js';
 
 /** Reads one column's data from the host (bridge.fetchColumn). */
@@ -35,6 +36,8 @@ export interface TextAccess {
   cache?: TextCache;
   /** The column's kind from the host, for a meta with `kindPending` (bridge.columnKind). */
   kindOf?: () => ColumnData['kind'];
+  /** A few rows of a non-text column read alone before it is loaded (bridge.fetchRowWindow). */
+  fetchWindow?: FetchWindow;
 }
 
 type Getter = (row: number) => unknown;
@@ -64,6 +67,8 @@ export class LazyColumn {
   private known: ColumnData['kind'];
   /** Until the kind is known (kindPending): how to read text once it is. */
   private pending: TextAccess | null = null;
+  /** Rows read a window at a time until the column is loaded whole (data/rowWindows.ts). */
+  private windows: RowWindows | null = null;
 
   constructor(
     meta: ColumnMeta,
@@ -92,6 +97,7 @@ export class LazyColumn {
     this.utf8 = utf8;
     this.text = utf8 && a.fetchText && a.cache ? new TextPages(this.length, a.fetchText, a.cache, a.scanText) : null;
     this.paged = utf8 && a.fetchRange ? pagedText(this.length, a.fetchRange) : null;
+    this.windows = !utf8 && a.fetchWindow ? new RowWindows(a.fetchWindow, this.length, this.type === 'date') : null;
     if (this.text) {
       const text = this.text;
       this.getter = (row) => text.get(row);
@@ -146,7 +152,14 @@ export class LazyColumn {
 
   /** The value at `row` (Arquero's column interface). */
   at(row: number): unknown {
-    return (this.getter ?? this.load())(row);
+    const get = this.getter;
+    if (get !== null) return get(row);
+    const windows = this.windows;
+    if (windows !== null && row >= 0 && row < this.length && row % 1 === 0) {
+      const v = windows.read(row);
+      if (v !== WHOLE) return v;
+    }
+    return this.load()(row);
   }
 
   *[Symbol.iterator](): Iterator<unknown> {
@@ -224,6 +237,7 @@ export class LazyColumn {
     }
     const raw = this.fetch();
     this.raw = raw;
+    this.windows = null;
     this.getter = decode(raw, this.length);
     return this.getter;
   }
@@ -235,7 +249,9 @@ const dictionaries = new NativeWeakMap<Int32Array, DictStrings>();
  * The strings of a dictionary column, decoded when read and shared by every reader of the same
  * codes in this session (the row getter here and the fast paths' `sourceOf`).
  */
-export function dictStrings(c: Extract<ColumnData, { kind: 'dict' }>): DictStrings {
+export function dictStrings(
+  c: Pick<Extract<ColumnData, { kind: 'dict' }>, 'codes' | 'dictBytes' | 'dictOffsets'>,
+): DictStrings {
   let d = dictionaries.get(c.codes);
   if (!d) dictionaries.set(c.codes, (d = new DictStrings(c.dictBytes, c.dictOffsets)));
   return d;

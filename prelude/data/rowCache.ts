@@ -184,21 +184,13 @@ export interface RowColumn {
 }
 
 /**
- * Rows `off .. off + n - 1` of the visible rows (`idx`, or 0..total-1 when null) as a fresh array.
- * Builds the entry for all `total` rows when none is kept and the rows asked for are at least an
- * eighth of them; null (the caller builds its few rows itself) when they are fewer.
+ * The kept values of `cols` (one array per column, every row of the table) for `n` visible rows:
+ * the entry rows of this shape and these columns are built from, made when none is kept and the rows
+ * are at least an eighth of the table; null (the caller reads its few rows itself) when they are fewer.
  */
-export function cachedRows(
-  shape: RowShape,
-  cols: RowColumn[],
-  total: number,
-  idx: ArrayLike<number> | null,
-  off: number,
-  n: number,
-): unknown[] | null {
+function valuesFor(shape: RowShape, cols: RowColumn[], total: number, n: number): ArrayLike<unknown>[] | null {
   const names = cols.map((c) => c.name);
   const columns = cols.map((c) => c.column);
-  const build = codeFor(shape, names);
   let entry = find(shape, names, columns);
   // a few rows of a large table: reading them one by one (the caller's own path) is cheaper than
   // every value of every column (a long text column would be read whole)
@@ -213,7 +205,34 @@ export function cachedRows(
     entry = { shape, names, columns, set: { vals }, weak: null, bytes };
     keep(entry);
   }
+  return entry.set!.vals;
+}
+
+/** The values objects() rows of `cols` are built from, for a row loop (data/rowLoop.ts); never handed to the guest. */
+export function cachedValues(cols: RowColumn[], total: number, n: number): ArrayLike<unknown>[] | null {
+  return valuesFor('object', cols, total, n);
+}
+
+/**
+ * Rows `off .. off + n - 1` of the visible rows (`idx`, or 0..total-1 when null) as a fresh array.
+ * Builds the entry for all `total` rows when none is kept and the rows asked for are at least an
+ * eighth of them; null (the caller builds its few rows itself) when they are fewer.
+ */
+export function cachedRows(
+  shape: RowShape,
+  cols: RowColumn[],
+  total: number,
+  idx: ArrayLike<number> | null,
+  off: number,
+  n: number,
+): unknown[] | null {
+  const vals = valuesFor(shape, cols, total, n);
+  if (!vals) return null;
+  const build = codeFor(
+    shape,
+    cols.map((c) => c.name),
+  );
   const out = new NativeArray<unknown>(n);
-  build(entry.set!.vals, idx, off, n, out);
+  build(vals, idx, off, n, out);
   return out;
 }

@@ -6,9 +6,10 @@
  * `__proto__`, columns that are neither award_data's nor arrays, a non-integer limit or offset.
  */
 import type { ColumnTable } from 'arquero';
-import { ArrayBufferIsView, ArrayIsArray, ObjectDefineProperty } from '../intrinsics.js';
+import { ArrayBufferIsView, ArrayIsArray, NativeArray, ObjectDefineProperty } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
-import { cachedRows, type RowColumn, type RowShape } from './rowCache.js';
+import { cachedRows, cachedValues, type RowColumn, type RowShape } from './rowCache.js';
+import { flyweightRows, takeRowLoop, type RowLoopState } from './rowLoop.js';
 import { seriesMark } from '../series/seriesTables.js';
 
 type AnyFn = (this: ColumnTable, ...args: unknown[]) => unknown;
@@ -65,6 +66,38 @@ function rows(t: ColumnTable, shape: RowShape, options: Record<string, unknown>)
   return cachedRows(shape, cols, t.totalRows(), idx, off, n);
 }
 
+/** The values as they are now, in a fresh array (index reads only: no method a guest could replace). */
+function copyOf(v: ArrayLike<unknown>): unknown[] {
+  const out = new NativeArray<unknown>(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = v[i];
+  return out;
+}
+
+/**
+ * A row loop's rows (data/rowLoop.ts): the flyweight when every field it reads is a column this path
+ * reads and the rows are at least an eighth of the table (as cachedRows builds them), else null (the
+ * loop reads real rows). Only the fields read are fetched: the others cannot be seen.
+ */
+function loopRows(t: ColumnTable, s: RowLoopState): Iterator<unknown> | null {
+  const read = new Set(s.names);
+  // the fields in the table's column order: the entry objects() rows of the same columns use
+  const names = t.columnNames().filter((name) => read.has(name));
+  if (names.length !== read.size) return null;
+  const cols = names.length ? rowColumns(t, names) : [];
+  if (!cols) return null;
+  const n = t.numRows();
+  const kept = names.length ? cachedValues(cols, t.totalRows(), n) : [];
+  if (!kept) return null;
+  const vals = s.names.map((name) => {
+    const k = names.indexOf(name);
+    // a guest may hold an array column (aq.table({ a: xs }), t.column('m')) and write to it while
+    // the loop runs: the rows objects() builds hold the values of the call, so copy them now
+    return cols[k]!.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!);
+  });
+  const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
+  return flyweightRows(s.names, vals, idx, n);
+}
+
 /** Installs objects(), tolist() for plain tables, and the row iterator (after exactRowObjects and tableMethods). */
 export function installRowObjects(proto: Record<string, unknown>): void {
   const objects = proto.objects as AnyFn;
@@ -72,6 +105,9 @@ export function installRowObjects(proto: Record<string, unknown>): void {
   const define = (name: string | symbol, value: unknown) =>
     ObjectDefineProperty(proto, name, { value, writable: true, configurable: true });
   define('objects', function objects_(this: ColumnTable, options?: unknown) {
+    // a rewritten row loop's token (prepare/rowLoops.ts): the flyweight, or objects() as if called bare
+    const loop = takeRowLoop(options);
+    if (loop) return loopRows(this, loop) ?? objects_.call(this);
     const o = options === undefined ? {} : options;
     if (o === null || typeof o !== 'object' || ((o as { grouped?: unknown }).grouped && this.isGrouped()))
       return objects.apply(this, arguments as unknown as unknown[]);

@@ -8,6 +8,7 @@ import { GuestError } from './guestError.js';
 import { hintFor } from './hints.js';
 import { inspect } from '../format/inspect.js';
 import { ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertyNames } from '../intrinsics.js';
+import { INSERTED_OPEN, userColumn } from '../../schema/rowLoop.js';
 
 /** The error part of a failed GuestOutcome. */
 export interface ErrorInfo {
@@ -60,7 +61,7 @@ export function errorInfo(e: unknown, code: string, lineOffset: number): ErrorIn
     hint = `The code threw ${e === undefined ? 'undefined' : e === null ? 'null' : `a ${typeof e}`}, not an Error; throw new Error('...') to get a line number.`;
   }
 
-  const frames = userFrames(rawStack, lineOffset);
+  const frames = userFrames(rawStack, lineOffset, code);
   const info: ErrorInfo = { name, message: message.slice(0, 4000) };
   if (frames.length) {
     info.line = frames[0].line;
@@ -87,14 +88,20 @@ interface Frame {
 /** A user frame: `analysis.js` on V8 (sourceURL); QuickJS names indirect-eval code `<input>`. */
 const FRAME = /(?:analysis\.js|<input>):(\d+):(\d+)/;
 
-function userFrames(stack: string, lineOffset: number): Frame[] {
+function userFrames(stack: string, lineOffset: number, code: string): Frame[] {
   const out: Frame[] = [];
+  // lines of the prepared code, when the preparation inserted text into a line (a rewritten row loop)
+  let lines: string[] | null | undefined = code.includes(INSERTED_OPEN) ? undefined : null;
   for (const l of stack.split('\n')) {
     if (!(l.includes(SOURCE_NAME) || l.includes('(<input>:')) || l.includes('eval at')) continue;
     const m = l.match(FRAME);
     if (!m) continue;
     const line = Math.max(1, Number(m[1]) - lineOffset);
-    const column = Number(m[2]);
+    let column = Number(m[2]);
+    if (lines !== null) {
+      lines ??= code.split(/\r\n|[\n\r\u2028\u2029]/);
+      column = userColumn(lines[Number(m[1]) - 1] ?? '', column);
+    }
     const fn = l.match(/^\s*at (?:async )?([^\s(]+) \(/);
     const where = `${SOURCE_NAME}:${line}:${column}`;
     const label = fn && fn[1] !== 'eval' && !fn[1].includes('<') ? fn[1] : '';

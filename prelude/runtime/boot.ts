@@ -7,6 +7,7 @@ import type { CardDataset } from '../../schema/dataCard.js';
 import {
   hostTables,
   type ColumnKindOf,
+  type FetchRowWindow,
   type FetchColumn,
   type FetchColumnRange,
   type FetchTextPageOf,
@@ -39,6 +40,8 @@ export interface Bridge {
   textScan?: TextScanOf;
   /** Optional: the kind of a column whose meta has `kindPending` (the host decodes it now). */
   columnKind?: ColumnKindOf;
+  /** Optional: rows [start, end) of a non-text column not loaded yet, read alone; null: load it whole. */
+  fetchRowWindow?: FetchRowWindow;
   write: Write;
   /** Optional: receives each file the run saves (to_csv, to_parquet...); without it saving fails with a clear error. */
   saveFile?: SaveFile;
@@ -88,6 +91,7 @@ export function boot(bridge: Bridge): Internals {
   const fetchText = typeof bridge.fetchTextPage === 'function' ? bridge.fetchTextPage : undefined;
   const scanText = typeof bridge.textScan === 'function' ? bridge.textScan : undefined;
   const columnKind = typeof bridge.columnKind === 'function' ? bridge.columnKind : undefined;
+  const fetchWindow = typeof bridge.fetchRowWindow === 'function' ? bridge.fetchRowWindow : undefined;
   const budgets = textBudgets(bridge.limits?.memoryLimitMb);
   setRowCacheBudget(bridge.limits?.memoryLimitMb);
   const tables = hostTables(bridge.tables ?? [], (t, c) => fetchColumn(t, c), {
@@ -95,6 +99,7 @@ export function boot(bridge: Bridge): Internals {
     fetchText: fetchText && ((t, c, s, e) => fetchText(t, c, s, e)),
     scanText: scanText && ((t, c, s, e, q) => scanText(t, c, s, e, q)),
     columnKind: columnKind && ((t, c) => columnKind(t, c)),
+    fetchWindow: fetchWindow && ((t, c, s, e) => fetchWindow(t, c, s, e)),
     textCache: new TextCache(budgets.budgetBytes, budgets.idleBytes),
   });
   const extra: Record<string, unknown> = {

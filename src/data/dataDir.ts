@@ -170,6 +170,7 @@ export function datasetFromCache(reader: CacheReader): Dataset {
     report: h.report as unknown as IngestReport,
     loadColumn: (name) => reader.loadColumn(name),
     loadRows: (name, start, end, reuse) => reader.loadRows(name, start, end, reuse),
+    loadWindow: (name, start, end) => reader.loadWindow(name, start, end),
     textLengths: (name, start, end) => reader.textLengths(name, start, end),
     close: () => reader.close(),
   };

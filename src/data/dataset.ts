@@ -16,6 +16,11 @@ export interface Dataset {
    * With `reuse` the bytes may be a view the next call overwrites (a page scanned and dropped).
    */
   loadRows?(name: string, start: number, end: number, reuse?: boolean): Extract<ColumnData, { kind: 'utf8' }> | null;
+  /**
+   * Optional: rows [start, end) of a number, date, boolean or dictionary column not loaded yet, read
+   * alone (a dictionary column as the window's strings, utf8); null when it is better loaded whole.
+   */
+  loadWindow?(name: string, start: number, end: number): ColumnData | null;
   /** Optional: characters per row of rows [start, end) of a utf8 column (-1 for null) without reading its text; null when unknown. */
   textLengths?(name: string, start: number, end: number): Int32Array | null;
   /**

@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readSync, statSync, unlinkSync } from '
 import type { ColumnData } from '../../../schema/columnar.js';
 import { DataError } from '../errors.js';
 import { crc32 } from './crc32.js';
+import { readWindow, WINDOW_MAX_ROWS } from './rowWindow.js';
 import {
   BLOCK_BYTES,
   blockCount,
@@ -97,6 +98,8 @@ export class CacheReader {
   private readonly textIndex = new Map<string, { offsets: Int32Array; valid: Uint8Array; table: Uint32Array }>();
   /** Per-row character counts of utf8 columns (textLengths). */
   private readonly chars = new Map<string, Int32Array>();
+  /** Dictionary offsets of columns read by window (loadWindow) before any full load. */
+  private readonly windowOffsets = new Map<string, Int32Array>();
   /** Where `loadRows(..., reuse)` reads: grown as needed, kept for the next page. */
   private scratch = new Uint8Array(0);
   /**
@@ -140,7 +143,39 @@ export class CacheReader {
     const col = this.decode(entry);
     this.memo.set(name, col);
     this.textIndex.delete(name);
+    this.windowOffsets.delete(name);
     return col;
+  }
+
+  /**
+   * Rows [start, end) (at most 4096) of a number, date, boolean or dictionary column that is not
+   * loaded yet, read alone (rowWindow.ts): `head()` or one row of every column reads kilobytes, not
+   * every column whole. A dictionary column comes as the window's strings (utf8). Every byte served
+   * was checked against its block's CRC-32. Returns null when the column is loaded already, is
+   * text, the window is larger, the file is closed, or its dictionary entries are spread too wide:
+   * the caller loads the column whole.
+   * @throws {RangeError} when the range is outside the column; {DataError} as loadColumn.
+   */
+  loadWindow(name: string, start: number, end: number): ColumnData | null {
+    if (this.memo.has(name) || this.fd === null) return null;
+    const entry = this.byName.get(name);
+    if (!entry || entry.kind === 'utf8') return null;
+    const n = this.header.numRows;
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > n || start > end)
+      throw new RangeError(`row range [${start}, ${end}) is outside 0..${n}`);
+    if (end - start > WINDOW_MAX_ROWS) return null;
+    return readWindow(
+      entry.kind,
+      entry.type,
+      {
+        bytes: (role, from, to) => this.readSpan(entry, role, from, to),
+        dictOffsets: () => this.dictOffsetsOf(entry),
+        length: (role) => entry.buffers[role]?.length ?? this.corrupt(name, `no ${role} buffer`),
+        corrupt: (what) => this.corrupt(name, what),
+      },
+      start,
+      end,
+    );
   }
 
   /**
@@ -273,6 +308,33 @@ export class CacheReader {
           : 1;
     if (ref.length % unit !== 0) this.corrupt(entry.name, `${role} length ${ref.length}`);
     return ab;
+  }
+
+  /** Bytes [from, to) of one buffer, read in whole blocks each checked before anything is returned. */
+  private readSpan(entry: ColumnEntry, role: string, from: number, to: number): Uint8Array {
+    const ref: BufferRef | undefined = entry.buffers[role];
+    if (!ref) this.corrupt(entry.name, `no ${role} buffer`);
+    if (from < 0 || to < from || to > ref.length)
+      this.corrupt(entry.name, `${role} bytes ${from}..${to} outside its buffer`);
+    const first = Math.floor(from / BLOCK_BYTES);
+    const blockStart = first * BLOCK_BYTES;
+    const blockEnd = to === from ? blockStart : Math.min(ref.length, Math.ceil(to / BLOCK_BYTES) * BLOCK_BYTES);
+    const target = new Uint8Array(blockEnd - blockStart);
+    readInto(this.fd!, target, ref.offset + blockStart);
+    this.verify(entry.name, role, target, first, this.blockTable(ref));
+    return target.slice(from - blockStart, to - blockStart);
+  }
+
+  /** A dictionary column's entry offsets for windows (kept until it is loaded whole); null past 8 MiB. */
+  private dictOffsetsOf(entry: ColumnEntry): Int32Array | null {
+    let offsets = this.windowOffsets.get(entry.name);
+    if (offsets) return offsets;
+    const ref = entry.buffers.dictOffsets;
+    if (!ref || ref.length > 8 * 1024 * 1024) return null;
+    offsets = new Int32Array(this.read(entry, 'dictOffsets'));
+    if (offsets.length < 1) this.corrupt(entry.name, 'an empty dictionary offset table');
+    this.windowOffsets.set(entry.name, offsets);
+    return offsets;
   }
 
   /** The block table of a buffer: one CRC-32 per BLOCK_BYTES (format.ts). */

@@ -30,6 +30,8 @@ export interface TableProvider {
   columnKind?(name: string): ColumnData['kind'];
   /** Optional: rows [start, end) of a utf8 column not loaded yet, read alone (data/dataset.ts loadRows). */
   loadRows?(name: string, start: number, end: number, reuse?: boolean): Extract<ColumnData, { kind: 'utf8' }> | null;
+  /** Optional: rows [start, end) of a non-text column not loaded yet, read alone (data/dataset.ts loadWindow). */
+  loadWindow?(name: string, start: number, end: number): ColumnData | null;
   /** Optional: characters per row of a utf8 column without its text (data/dataset.ts textLengths). */
   textLengths?(name: string, start: number, end: number): Int32Array | null;
 }

@@ -86,6 +86,26 @@ export function guestRows(
   return { data: guestLoad(provider, table, column), start, end };
 }
 
+/**
+ * Rows [start, end) of a non-text column read alone for the guest (provider.loadWindow), or null
+ * when the provider cannot (the guest then loads the column whole); failures as guestLoad's.
+ */
+export function guestWindow(
+  provider: TableProvider,
+  table: string,
+  column: string,
+  start: number,
+  end: number,
+): ReturnType<TableProvider['loadColumn']> | null {
+  if (!provider.loadWindow) return null;
+  try {
+    return provider.loadWindow(column, start, end);
+  } catch (err) {
+    if (err instanceof RangeError) throw err;
+    throw guestLoadError(err, table, column);
+  }
+}
+
 /** The codes of a table file that fails as one of its columns is decoded on first use. */
 const DECODE_CODES = new Set([
   'DATA_CORRUPT',

@@ -126,6 +126,10 @@ export class TableCache {
                   ds.loadRows!(name, start, end, reuse),
               }
             : {}),
+          // a few rows of a column read alone until it is loaded whole (head(), one row of every column)
+          ...(ds.loadWindow
+            ? { loadWindow: (name: string, start: number, end: number) => ds.loadWindow!(name, start, end) }
+            : {}),
           // lengths of long text from the cache's per-row counts (`.str.len()` reads no text)
           ...(ds.textLengths
             ? { textLengths: (name: string, start: number, end: number) => ds.textLengths!(name, start, end) }

@@ -1,6 +1,7 @@
 import * as acorn from 'acorn';
 import { planLocals } from './localize.js';
 import { type AnyNode, collectPatternNames } from './patternNames.js';
+import { planRowLoops } from './rowLoops.js';
 
 /** How the guest should evaluate a program (see docs/architecture.md, `execute`). */
 export interface PreparedCode {
@@ -28,6 +29,9 @@ const PARSE_OPTIONS: acorn.Options = {
  *   re-run a cell that declares the same name, and the binding persists to the next run;
  * - in a synchronous script, those a top-level loop uses run as true locals instead when nothing
  *   else can see them during the run, written back to the globals at its end (localize.ts);
+ * - a loop over `t.objects()` whose row is only read field by field reads one reused row filled
+ *   from the kept column values instead of building rows (rowLoops.ts: one argument inserted
+ *   between markers; no line added);
  * - code with top-level `await` or `return` is wrapped in an async IIFE on one added line; its
  *   top-level declarations are hoisted to globals and its last expression statement is returned.
  * Assumes the code parses (the policy check runs first). Pass the policy check's program
@@ -40,13 +44,13 @@ export function prepareCode(source: string, parsed?: acorn.Program): PreparedCod
   const found = scanTopLevel(program);
   const needsAsync = found.asyncMarker;
   const resultName = !found.returns && (found.assignsResult || body.some(declaresResult));
-  const edits: Edit[] = [];
+  const edits: Edit[] = planRowLoops(program, source);
   if (!needsAsync) {
     // top-level names a loop uses run as block-scoped locals, written back at the end (localize.ts)
     const plan = planLocals(program, source, resultName);
     if (plan)
       return {
-        code: `${plan.prefix}\n${applyEdits(source, plan.edits)}\n${plan.suffix}`,
+        code: `${plan.prefix}\n${applyEdits(source, [...edits, ...plan.edits])}\n${plan.suffix}`,
         async: false,
         lineOffset: 1,
         resultName,

@@ -9,6 +9,7 @@ import { AWARDS, DATASET } from './fixture.js';
 import { GuestOutcomeSchema } from './outcomeSchema.js';
 import { GuestOutcomeSchema as HostOutcomeSchema } from '../../../schema/guest.js';
 import { textPage } from '../../../src/data/columns/textPage.js';
+import { readWindow } from '../../../src/data/cache/rowWindow.js';
 
 // whichever isolated-vm build loads on this Node (6.x, 7.x on Node 26, 5.0.4 on Node 20)
 const ivm = loadIvmForTests();
@@ -46,6 +47,8 @@ export interface HarnessOptions {
   paged?: boolean;
   /** Also offer bridge.fetchTextPage (utf8 columns then arrive decoded by the host, cached in the session). */
   textPages?: boolean;
+  /** Also offer bridge.fetchRowWindow (a few rows of a non-text column read alone, through src/data/cache/rowWindow.ts). */
+  windows?: boolean;
   /** `limits.memoryLimitMb` as the bridge reports it (sizes the text cache; the isolate itself gets 256 MB). */
   memoryLimitMb?: number;
 }
@@ -62,6 +65,35 @@ export function sliceUtf8(data: ColumnData, start: number, end: number): ColumnD
     offsets,
     valid: data.valid.slice(start, end),
   };
+}
+
+/** Rows [start, end) of an in-memory column as the binary cache serves them (readWindow over its buffers). */
+function windowOf(data: ColumnData, start: number, end: number): ColumnData | null {
+  const buffers: Record<string, ArrayBufferView> =
+    data.kind === 'dict'
+      ? { codes: data.codes, dictBytes: data.dictBytes, dictOffsets: data.dictOffsets }
+      : data.kind === 'utf8'
+        ? {}
+        : { values: data.values, valid: data.valid };
+  const view = (role: string) => {
+    const b = buffers[role];
+    if (!b) throw new Error(`no ${role} buffer`);
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  };
+  return readWindow(
+    data.kind,
+    data.type,
+    {
+      bytes: (role, from, to) => view(role).slice(from, to),
+      dictOffsets: () => (data.kind === 'dict' ? data.dictOffsets : null),
+      length: (role) => view(role).length,
+      corrupt: (what) => {
+        throw new Error(what);
+      },
+    },
+    start,
+    end,
+  );
 }
 
 export interface Harness {
@@ -111,6 +143,12 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     if (!col) throw new Error(`no column ${table}/${column}`);
     return textPage(col.data, start, end);
   });
+  const fetchRowWindow = new ivm.Callback((table: string, column: string, start: number, end: number) => {
+    fetched.push(`${table}/${column}<${start}:${end}>`);
+    const col = tables.find((t) => t.name === table)?.columns.find((c) => c.name === column);
+    if (!col) throw new Error(`no column ${table}/${column}`);
+    return windowOf(col.data, start, end);
+  });
   const metas = tables.map((t) => ({
     name: t.name,
     numRows: t.numRows,
@@ -123,7 +161,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     limits: bridgeLimits,
   }).copyInto();
   context.evalClosureSync(
-    'const b = $0; b.write = $1; b.fetchColumn = $2; if ($3) b.fetchColumnRange = $3; if ($4) b.fetchTextPage = $4; b.saveFile = $5; globalThis.__internals = __sbirtools_boot(b); delete globalThis.__sbirtools_boot;',
+    'const b = $0; b.write = $1; b.fetchColumn = $2; if ($3) b.fetchColumnRange = $3; if ($4) b.fetchTextPage = $4; b.saveFile = $5; if ($6) b.fetchRowWindow = $6; globalThis.__internals = __sbirtools_boot(b); delete globalThis.__sbirtools_boot;',
     [
       bridge,
       write,
@@ -131,6 +169,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       options.paged || options.textPages ? fetchColumnRange : null,
       options.textPages ? fetchTextPage : null,
       saveFile,
+      options.windows ? fetchRowWindow : null,
     ],
   );
   const execute = context.evalClosureSync(

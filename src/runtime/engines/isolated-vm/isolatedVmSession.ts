@@ -2,7 +2,7 @@ import type { Ivm } from './loadIsolatedVm.js';
 import type { Limits } from '../../../../schema/limits.js';
 import type { DatasetInfo } from '../../../../schema/result.js';
 import type { RawRunOutcome, RawStatus } from '../../../../schema/outcome.js';
-import { guestKind, guestLoad, guestRows, guestTake, guestVisibleSource } from '../guestTables.js';
+import { guestKind, guestLoad, guestRows, guestTake, guestVisibleSource, guestWindow } from '../guestTables.js';
 import { compilePrelude } from '../preludeScript.js';
 import { OutputBuffer } from '../outputBuffer.js';
 import { removeDangerousGlobals } from '../hardenGlobals.js';
@@ -144,6 +144,15 @@ export class IsolatedVmSession implements EngineSession {
             if (!provider || typeof column !== 'string')
               throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
             return sliceUtf8(guestLoad(provider, table as string, column), Number(start), Number(end));
+          }),
+        ),
+        // a few rows of a column not loaded yet (head(), one row of every column), read alone; null: load it whole
+        fetchRowWindow: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) =>
+          guestSafe(() => {
+            const provider = typeof table === 'string' ? byName.get(table) : undefined;
+            if (!provider || typeof column !== 'string')
+              throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
+            return guestWindow(provider, table as string, column, Number(start), Number(end));
           }),
         ),
         // text decoded natively here, one string per row; the guest caches the pages (prelude/data/textCache.ts)

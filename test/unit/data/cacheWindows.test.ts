@@ -1,0 +1,177 @@
+// A few rows of a number, date, boolean or dictionary column read alone from the binary cache
+// (CacheReader.loadWindow): the same values as the column read whole, every byte checked against
+// its block's CRC-32 first, null (load it whole) when the window's dictionary entries are spread
+// too wide, and a clear error for a range outside the column or a damaged block.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ColumnData, ColumnarTable } from '../../../schema/columnar.js';
+import { BLOCK_BYTES } from '../../../src/data/cache/format.js';
+import { openCache } from '../../../src/data/cache/readCache.js';
+import { writeCache } from '../../../src/data/cache/writeCache.js';
+import { ingestCsv } from '../../../src/data/ingest/ingestCsv.js';
+import { tempDir } from './helpers.js';
+
+const info = { name: 't', synthetic: true, source: 'test', identity: 'x', rows: 0 };
+const ROWS = 20_000;
+const enc = new TextEncoder();
+
+/** A dictionary column of `values` (null as code -1), entries in first-seen order. */
+function dictOf(values: Array<string | null>): ColumnData {
+  const keys = new Map<string, number>();
+  const codes = Int32Array.from(values, (v) => {
+    if (v === null) return -1;
+    let k = keys.get(v);
+    if (k === undefined) keys.set(v, (k = keys.size));
+    return k;
+  });
+  const parts = [...keys.keys()].map((k) => enc.encode(k));
+  const dictOffsets = new Int32Array(parts.length + 1);
+  parts.forEach((p, i) => (dictOffsets[i + 1] = dictOffsets[i]! + p.length));
+  const dictBytes = new Uint8Array(dictOffsets[parts.length]!);
+  parts.forEach((p, i) => dictBytes.set(p, dictOffsets[i]!));
+  return { kind: 'dict', type: 'string', codes, dictBytes, dictOffsets };
+}
+
+const amount = (i: number) => (i % 11 === 3 ? null : i % 17 === 0 ? NaN : i * 1.25 - 7000);
+const day = (i: number) => (i % 9 === 4 ? null : Date.UTC(2000, 0, 1) + i * 86_400_000);
+const flag = (i: number) => (i % 5 === 1 ? null : i % 3 === 0);
+const agency = (i: number) => (i % 13 === 6 ? null : `Agency ${i % 23} ${'é'.repeat(i % 3)}`);
+/** A long entry per row in the first half; the second half names them 97 apart (spread entries). */
+const entry = (k: number) => `${k} ${'u'.repeat(400)}`;
+const unique = (i: number) => (i < ROWS / 2 ? entry(i) : entry(((i - ROWS / 2) * 97) % (ROWS / 2)));
+
+function float(values: Array<number | null>, type: 'number' | 'date'): ColumnData {
+  return {
+    kind: 'float64',
+    type,
+    values: Float64Array.from(values, (v) => v ?? 0),
+    valid: Uint8Array.from(values, (v) => (v === null ? 0 : 1)),
+  };
+}
+
+async function cache(): Promise<string> {
+  const idx = Array.from({ length: ROWS }, (_, i) => i);
+  const flags = idx.map(flag);
+  const cols: Array<[string, ColumnData]> = [
+    ['Amount', float(idx.map(amount), 'number')],
+    ['Day', float(idx.map(day), 'date')],
+    [
+      'Flag',
+      {
+        kind: 'bool',
+        type: 'boolean',
+        values: Uint8Array.from(flags, (v) => (v ? 1 : 0)),
+        valid: Uint8Array.from(flags, (v) => (v === null ? 0 : 1)),
+      },
+    ],
+    ['Agency', dictOf(idx.map(agency))],
+    ['Unique', dictOf(idx.map(unique))],
+  ];
+  const table: ColumnarTable = {
+    name: 't',
+    numRows: ROWS,
+    columns: cols.map(([name, data]) => ({
+      name,
+      type: data.kind === 'float64' ? data.type : data.kind === 'bool' ? 'boolean' : 'string',
+      kind: data.kind,
+      data,
+    })),
+  };
+  const path = join(tempDir(), 't.sbtc');
+  const report = (await ingestCsv(Buffer.from('a\n1\n'))).report;
+  await writeCache(path, { key: 'k', table, info, report });
+  return path;
+}
+
+function reader(path: string) {
+  const opened = openCache(path, 'k');
+  if (!opened.ok) throw new Error(opened.reason);
+  return opened.reader;
+}
+
+/** Row values of a window (utf8 rows decoded), as the whole column reads them. */
+function rowsOf(w: ColumnData): unknown[] {
+  if (w.kind === 'utf8')
+    return Array.from(w.valid, (v, i) =>
+      v ? new TextDecoder().decode(w.bytes.subarray(w.offsets[i], w.offsets[i + 1])) : null,
+    );
+  if (w.kind === 'float64') return Array.from(w.valid, (v, i) => (v ? w.values[i] : null));
+  if (w.kind === 'bool') return Array.from(w.valid, (v, i) => (v ? w.values[i] !== 0 : null));
+  throw new Error(`unexpected window kind ${w.kind}`);
+}
+
+describe('CacheReader.loadWindow', () => {
+  it('reads any window of numbers, dates, booleans and dictionary strings as the whole column holds them', async () => {
+    const path = await cache();
+    const expected: Record<string, (i: number) => unknown> = { Amount: amount, Day: day, Flag: flag, Agency: agency };
+    const r = reader(path);
+    for (const [a, b] of [
+      [0, 1],
+      [0, 256],
+      [255, 513],
+      [8191, 8192],
+      [ROWS - 100, ROWS],
+      [7, 7],
+    ] as const)
+      for (const name of Object.keys(expected)) {
+        const w = r.loadWindow(name, a, b);
+        expect(w, `${name} [${a}, ${b})`).not.toBeNull();
+        const want = Array.from({ length: b - a }, (_, k) => expected[name]!(a + k));
+        expect(rowsOf(w!), `${name} [${a}, ${b})`).toEqual(want);
+      }
+    // text is read in pages (loadRows), a loaded column is sliced by the caller, and a window is at most 4096 rows
+    expect(r.loadWindow('Amount', 0, 4097)).toBeNull();
+    r.loadColumn('Amount');
+    expect(r.loadWindow('Amount', 0, 10)).toBeNull();
+    expect(r.loadWindow('Flag', 0, 10)).not.toBeNull();
+  });
+
+  it('reads a window of a wide dictionary near its first entries, and declines one whose entries span many blocks', async () => {
+    const path = await cache();
+    const r = reader(path);
+    const first = r.loadWindow('Unique', 0, 10);
+    expect(rowsOf(first!)).toEqual(Array.from({ length: 10 }, (_, i) => unique(i)));
+    // 4096 rows whose entries sit side by side (1.6 MB of dictionary, 26 blocks): read
+    const side = r.loadWindow('Unique', 2000, 6096);
+    expect(rowsOf(side!)).toEqual(Array.from({ length: 4096 }, (_, i) => unique(2000 + i)));
+    // 256 rows whose entries sit 97 apart (39 KB): 256 blocks of dictionary for 100 KB of text
+    expect(97 * 404).toBeGreaterThan(BLOCK_BYTES / 2);
+    expect(r.loadWindow('Unique', ROWS / 2, ROWS / 2 + 256)).toBeNull();
+    // a few of them are fine
+    const few = r.loadWindow('Unique', ROWS / 2, ROWS / 2 + 8);
+    expect(rowsOf(few!)).toEqual(Array.from({ length: 8 }, (_, i) => unique(ROWS / 2 + i)));
+  });
+
+  it('refuses a range outside the column with a RangeError', async () => {
+    const r = reader(await cache());
+    expect(() => r.loadWindow('Amount', -1, 3)).toThrow(RangeError);
+    expect(() => r.loadWindow('Amount', 0, ROWS + 1)).toThrow(RangeError);
+    expect(() => r.loadWindow('Amount', 5, 2)).toThrow(RangeError);
+    expect(() => r.loadWindow('Amount', 0.5, 2)).toThrow(RangeError);
+    expect(r.loadWindow('Nope', 0, 2)).toBeNull();
+  });
+
+  it('detects a flipped byte in the block a window reads (CACHE_CORRUPT, the file removed), never returns it', async () => {
+    const path = await cache();
+    const raw = readFileSync(path);
+    const header = JSON.parse(raw.subarray(24, 24 + raw.readUInt32LE(12)).toString('utf8')) as {
+      columns: Array<{ name: string; buffers: Record<string, { offset: number; length: number }> }>;
+    };
+    const values = header.columns.find((c) => c.name === 'Amount')!.buffers.values!;
+    const at = values.offset + 10_000 * 8 + 3; // block 1 of the values
+    raw[at] = raw[at]! ^ 0xff;
+    writeFileSync(path, raw);
+    const r = reader(path);
+    // a window in another block still reads
+    expect(rowsOf(r.loadWindow('Amount', 0, 10)!)).toEqual(Array.from({ length: 10 }, (_, i) => amount(i)));
+    let err: unknown;
+    try {
+      r.loadWindow('Amount', 9990, 10_010);
+    } catch (e) {
+      err = e;
+    }
+    expect((err as { code?: string }).code).toBe('CACHE_CORRUPT');
+    expect(String((err as Error).message)).toMatch(/Amount/);
+  });
+});

@@ -1,0 +1,146 @@
+// Which row loops are read without rows (src/runtime/prepare/rowLoops.ts): the analysis that the row
+// never escapes, with one negative case per way it could, and the shape of the rewrite (inserted
+// text only, between markers; every line kept). What the runs answer is checked against the loops as
+// written in rowLoopsDifferential.test.ts.
+import * as acorn from 'acorn';
+import { describe, expect, it } from 'vitest';
+import { planRowLoops, rowLoopReads } from '../../../src/runtime/prepare/rowLoops.js';
+import { prepareCode } from '../../../src/runtime/prepare/transform.js';
+import { INSERTED_CLOSE, INSERTED_OPEN, userColumn } from '../../../schema/rowLoop.js';
+
+const parse = (code: string) => acorn.parse(code, { ecmaVersion: 'latest', allowReturnOutsideFunction: true }) as never;
+/** The reads of the first statement (a loop), or undefined when it stays as written. */
+const reads = (code: string) => rowLoopReads((parse(code) as { body: never[] }).body[0]!)?.sort();
+const loop = (body: string, head = 'for (const r of t.objects())') => reads(`${head} ${body}`);
+/** The prepared code with the inserted texts taken out: must be the user's code (var for const aside). */
+const withoutInserts = (code: string) => code.replace(/\/\*\$sbtRow<\*\/.*?\/\*>\$sbtRow\*\//g, '');
+
+describe('rowLoopReads: loops whose row is only read', () => {
+  it('finds the fields a body reads, by name, string or number', () => {
+    expect(loop("s += r['Award Amount'] || 0;")).toEqual(['Award Amount']);
+    expect(loop('{ if (r.Agency === "DoD" && r[\'Award Year\'] >= 2015) s += r.Amount }')).toEqual([
+      'Agency',
+      'Amount',
+      'Award Year',
+    ]);
+    expect(loop('m[r.Agency] = (m[r.Agency] || 0) + 1;')).toEqual(['Agency']);
+    expect(loop('xs.push(r[0], r?.x, typeof r.y, r.z.length, `${r.w}`);')).toEqual(['0', 'w', 'x', 'y', 'z']);
+    // reading a field's value and calling a method of that value is fine: `this` is the value
+    expect(loop('if (r.Title && r.Title.toLowerCase().includes("q")) n++;')).toEqual(['Title']);
+    // a field read inside a destructuring default or a computed key is a read
+    expect(loop('{ const { a = r.x } = o; ({ [r.y]: b } = o); }')).toEqual(['x', 'y']);
+    expect(loop('n++;')).toEqual([]);
+  });
+
+  it('covers let, labels, nested loops and any receiver of .objects()', () => {
+    expect(reads('for (let r of a.b(c).filter(d => d.x).objects()) s += r.x')).toEqual(['x']);
+    expect(
+      reads('for (const r of t.objects()) { L: for (const q of u.objects()) if (q.y) continue L; s += r.x }'),
+    ).toEqual(['x']);
+  });
+
+  it('leaves every other loop shape as written', () => {
+    for (const head of [
+      'for (const r of t.objects({ limit: 5 }))', // an argument
+      'for (const r of t.objects)', // not a call
+      'for (const r of t?.objects())', // optional chain
+      'for (const r of t.objects?.())',
+      'for (const r of t["objects"]())', // computed
+      'for (const r of t.tolist())',
+      'for (const r of t)',
+      'for (var r of t.objects())', // var: r is seen after the loop
+      'for (const [a, b] of t.objects())', // a pattern
+      'for (const { x } of t.objects())',
+      'for (r of t.objects())', // an outer variable
+      'for (const r in t.objects())',
+    ])
+      expect(reads(`${head} s += r.x;`), head).toBeUndefined();
+    expect(reads('async function f() { for await (const r of t.objects()) s += r.x }')).toBeUndefined();
+  });
+
+  it('keeps the loop when the row escapes (each way it can)', () => {
+    for (const body of [
+      'best = r;', // stored
+      'rows.push(r);', // passed
+      'f(r);',
+      'xs.push({ r });', // shorthand property
+      'xs.push({ ...r });', // spread
+      'xs.push([...Object.values(r)]);',
+      'if (r === prev) n++;', // compared
+      'if (r) n++;',
+      'n += r == null;',
+      'console.log(JSON.stringify(r));',
+      'r.f();', // called as a method: r is `this`
+      'r?.f();',
+      '(r.f)();',
+      '(r?.f)();',
+      'r.f`x`;', // tagged template
+      'new r.C();',
+      'r.x = 1;', // written
+      'r.x += 1;',
+      'r.x++;',
+      'delete r.x;',
+      '[r.x] = [1];', // destructuring targets
+      '({ a: r.x } = o);',
+      '[...r.x] = [1];',
+      '[r.x = 1] = [];',
+      'for (r.x of xs);',
+      'for (r.x in o);',
+      's += r[k];', // a computed key
+      's += r[k + 1];',
+      's += r.__proto__;',
+      's += r["__proto__"];',
+      'fns.push(() => r.x);', // captured by a closure
+      'fns.push(function () { return r.x });',
+      '{ class C { m() { return r.x } } }',
+      '{ let r = 1; s += r }', // another r
+      '{ const f = (r) => r; s += f(1) }',
+      'try { s += r.x } catch (r) {}',
+      '{ function r() {} }',
+      'with (o) s += r.x;', // with and eval can reach r by name
+      'eval("s += r.x");',
+      'return r;',
+      'throw r;',
+    ])
+      expect(loop(body), body).toBeUndefined();
+  });
+});
+
+describe('planRowLoops: the rewrite', () => {
+  const prepared = (code: string) => prepareCode(code).code;
+
+  it('inserts text only, between markers, on the lines it was given (no line added)', () => {
+    const code =
+      "let total = 0;\nfor (const r of award_data.select('Award Amount').objects()) total += r['Award Amount'] || 0;\n" +
+      'L: for (const r of t.objects()) {\n  if (r.x) continue L;\n}\ntotal';
+    const out = prepared(code);
+    expect(out).toContain('__sbirtools_rowLoop.open(["Award Amount"])');
+    expect(out).toContain('__sbirtools_rowLoop.open(["x"])');
+    // the user's code with the inserts taken out (the locals wrapper adds one line before, one after)
+    const lines = withoutInserts(out).split('\n').slice(1, -1);
+    expect(lines.join('\n')).toBe(code.replace('let total', ';   total'));
+  });
+
+  it('rewrites nothing when the source names what the rewrite uses', () => {
+    const loopCode = 'for (const r of t.objects()) s += r.x;';
+    expect(planRowLoops(parse(loopCode), loopCode)).not.toEqual([]);
+    for (const code of [
+      `${loopCode} // $sbtRow`,
+      `${loopCode} "__sbirtools_rowLoop"`,
+      `${loopCode} var \\u0024sbtRow0;`,
+    ])
+      expect(planRowLoops(parse(code), code), code).toEqual([]);
+  });
+
+  it('maps a column in a prepared line back to the user line', () => {
+    const ins = (t: string) => INSERTED_OPEN + t + INSERTED_CLOSE;
+    const user = 'for (const r of t.objects()) s += r.x.y();';
+    const line =
+      ins('{let a;') + 'for (const r of t.objects(' + ins('a=1') + ')) ' + ins('{') + 's += r.x.y();' + ins('}');
+    for (const token of ['for', 't.objects', ')) ', 's += ', 'y();'])
+      expect(userColumn(line, line.indexOf(token) + 1), token).toBe(user.indexOf(token) + 1);
+    // a position inside an insert maps to where it was inserted
+    expect(userColumn(line, 3)).toBe(1);
+    expect(userColumn('no inserts here', 7)).toBe(7);
+  });
+});

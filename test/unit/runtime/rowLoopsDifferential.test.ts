@@ -1,0 +1,189 @@
+// Row loops read without rows (src/runtime/prepare/rowLoops.ts, prelude/data/rowLoop.ts) change how a
+// loop is evaluated, never what it answers: each sequence of runs goes through a real sandbox session
+// twice, as written (a qualifying loop reads one reused row filled from the kept column values) and
+// with the rewrite defeated (a comment naming `$sbtRow` turns it off: the loop builds its rows as
+// before), on both engines; values, output, errors with line and column, and what later runs see must
+// be the same. Each step marked `rewritten` also checks that the preparation did rewrite it.
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSandbox, shutdown } from '../../../src/index.js';
+import { prepareCode } from '../../../src/runtime/prepare/transform.js';
+
+afterAll(() => shutdown());
+
+/** Runs, in order, in one session; `rewritten: true` marks a run with a loop the preparation rewrites. */
+type Step = string | { code: string; rewritten: boolean };
+const rw = (code: string): Step => ({ code, rewritten: true });
+
+const SEQUENCES: Record<string, Step[]> = {
+  'sums, counts and group-bys over selections, read by the next run': [
+    rw(
+      "let total = 0;\nfor (const r of award_data.select('Award Amount').objects()) total += r['Award Amount'] || 0;\ntotal",
+    ),
+    rw(
+      "const counts = {};\nfor (const r of award_data.select('Agency', 'Phase').objects()) { const k = r.Agency + ' / ' + r.Phase; counts[k] = (counts[k] || 0) + 1; }\nObject.entries(counts).sort((a, b) => b[1] - a[1]).slice(0, 4)",
+    ),
+    // every column selected, two read; a field the table lacks (the loop reads real rows then)
+    rw(
+      "let n = 0, s = 0;\nfor (const r of award_data.objects()) { n++; s += r['Number Employees'] ?? 0 }\n[n, s, total]",
+    ),
+    rw(
+      "let miss = 0;\nfor (const r of award_data.select('Phase').objects()) if (r.Nope === undefined && r.Phase) miss++;\nmiss",
+    ),
+    rw(
+      'let k2 = 0;\nfor (let r of award_data.select(\'Phase\').objects()) k2 += r["Phase"] === "Phase II" ? 1 : 0;\nk2',
+    ),
+    '[total, counts, n, s, miss, k2]',
+  ],
+  'filtered, ordered, derived, grouped and empty tables, and user tables': [
+    rw(
+      "const seen = [];\nfor (const r of award_data.filter(d => d.Phase === 'Phase II').orderby(aq.desc('Award Amount')).objects()) if (seen.length < 5) seen.push([r.Company, r['Award Amount']]);\nseen",
+    ),
+    rw(
+      "let big = 0;\nfor (const r of award_data.derive({ m: d => d['Award Amount'] / 1e6 }).select('m').objects()) if (r.m > 1) big++;\nbig",
+    ),
+    rw("const g = {};\nfor (const r of award_data.groupby('Phase').objects()) g[r.Phase] = (g[r.Phase] || 0) + 1;\ng"),
+    rw(
+      "let none = 0;\nfor (const r of award_data.filter(d => d.Phase === 'no such phase').objects()) none += r.Phase.length;\nnone",
+    ),
+    rw(
+      "let few = [];\nfor (const r of award_data.filter(d => d['Award Amount'] > 1.5e6).objects()) few.push(r.Company);\nfew.length",
+    ),
+    rw(
+      "const u = aq.table({ a: [1, 2, null, 4], b: ['x', 'y', 'z', 'w'] });\nlet ub = '';\nfor (const r of u.objects()) if (r.a !== null) ub += r.b + r.a;\nub",
+    ),
+    // an array behind a column, written while the loop runs: the rows hold the values of the call
+    rw(
+      "const xs = [1, 2, 3, 4];\nconst w = aq.table({ a: xs });\nconst seenA = [];\nfor (const r of w.objects()) { xs[3] = 40; w.column('a')[2] = 30; seenA.push(r.a) }\nseenA",
+    ),
+    rw(
+      'const v = aq.from([{ p: 1 }, { p: 2 }, { q: 3 }]);\nlet vp = 0;\nfor (const r of v.objects()) vp += r.p ?? 10;\nvp',
+    ),
+  ],
+  'dates, text and nulls: the same values as the rows': [
+    rw(
+      "let latest = null, nulls = 0;\nfor (const r of award_data.select('Proposal Award Date').objects()) { const d = r['Proposal Award Date']; if (d === null) nulls++; else if (!latest || d > latest) latest = d; }\n[latest.toISOString(), nulls, latest instanceof Date]",
+    ),
+    // a Date changed in one loop: a later objects() shows what it showed before the rewrite
+    rw(
+      "let first = null;\nfor (const r of award_data.select('Proposal Award Date').objects()) { if (r['Proposal Award Date']) { first = r['Proposal Award Date']; first.setUTCFullYear(1901); break } }\nconst again = award_data.select('Proposal Award Date').objects().find(o => o['Proposal Award Date']);\n[first.getUTCFullYear(), again['Proposal Award Date'].getUTCFullYear()]",
+    ),
+    rw(
+      "let chars = 0, words = 0;\nfor (const r of award_data.select('Abstract', 'Award Title').objects()) { if (r.Abstract) chars += r.Abstract.length; if (r['Award Title'] && r['Award Title'].includes('System')) words++ }\n[chars, words]",
+    ),
+  ],
+  'break, continue, labels and the completion value': [
+    rw(
+      "let hits = 0;\nouter: for (const r of award_data.select('Phase', 'Award Amount').objects()) { if (r.Phase !== 'Phase I') continue outer; if (hits > 40) break outer; hits++ }\nhits",
+    ),
+    rw(
+      "let c = 0;\nfor (const r of award_data.select('Phase').objects()) { for (const q of award_data.filter(d => d.Phase === 'Phase II').select('Company').objects()) { if (q.Company) { c++; break } } if (r.Phase === 'Phase I') break }\nc",
+    ),
+    // the program's value is the loop's: an iteration that ends in `continue` or a declaration keeps the one before
+    rw(
+      "let z = 0;\nfor (const r of award_data.select('Phase').objects()) { if (r.Phase === 'Phase II') continue; z++ }",
+    ),
+    rw("for (const r of award_data.select('Phase').objects()) { const p = r.Phase }"),
+    rw("for (const r of award_data.select('Phase').objects()) r.Phase"),
+    rw("for (const r of award_data.select('Phase').objects()) if (r.Phase === 'x') 1"),
+  ],
+  'errors inside the body, on the loop line and after it, then state read later': [
+    rw(
+      "let got = 0;\nfor (const r of award_data.select('Phase', 'Award Amount').objects()) { got += r['Award Amount'] || 0; if (got > 1e7) r.Phase.nope.deeper }\ngot",
+    ),
+    'got',
+    rw("let g2 = 0;\nfor (const r of award_data.select('Phase').objects()) g2 += r.Phase.toUpperCase().foo();\ng2"),
+    rw("let g3 = 0;\nfor (const r of award_data.select('Phase').objects()) {\n  g3++;\n} notDefinedAnywhere(g3)"),
+    'typeof g3 === "number" ? g3 : -1',
+    rw("for (const r of award_data.select('Nope').objects()) r.x"),
+    rw('for (const r of [1, 2].objects()) r.x'),
+    rw('const fake = { objects() { return 5 } };\nfor (const r of fake.objects()) r.x'),
+    rw(
+      "let thrown = '';\ntry { for (const r of award_data.select('Phase').objects()) { if (r.Phase) throw new RangeError('at ' + r.Phase) } } catch (e) { thrown = e.name + ': ' + e.message }\nthrown",
+    ),
+  ],
+  'the table expression runs once, before the loop; user objects() methods': [
+    rw(
+      "let calls = 0;\nconst mk = () => (calls++, award_data.select('Phase'));\nlet p1 = 0;\nfor (const r of mk().objects()) if (r.Phase === 'Phase I') p1++;\n[calls, p1]",
+    ),
+    rw(
+      'const mine = { objects() { return [{ x: 1 }, { x: 2 }, { y: 3 }] } };\nlet mx = 0;\nfor (const r of mine.objects()) mx += r.x ?? 100;\nmx',
+    ),
+    rw(
+      "const fwd = { objects(...a) { return award_data.select('Phase').objects(...a) } };\nlet fx = 0;\nfor (const r of fwd.objects()) if (r.Phase === 'Phase II') fx++;\nfx",
+    ),
+  ],
+  'loops in functions: return, recursion, generators, and a later run calling them': [
+    rw(
+      "function firstBig(limit) {\n  for (const r of award_data.select('Company', 'Award Amount').objects()) if (r['Award Amount'] > limit) return r.Company;\n  return null;\n}\n[firstBig(1e6), firstBig(1e12)]",
+    ),
+    'firstBig(5e5)',
+    rw(
+      "function depth(d) {\n  let s = 0;\n  for (const r of award_data.select('Award Year').objects()) { s += r['Award Year'] === 2020 ? 1 : 0; if (d > 0 && s === 3) s += depth(d - 1) * 1000; }\n  return s;\n}\ndepth(2)",
+    ),
+    rw(
+      "function* phases() { for (const r of award_data.select('Phase').objects()) yield r.Phase }\nconst it = phases();\n[it.next().value, it.next().value, [...phases()].length]",
+    ),
+  ],
+  'top-level await in the body (the async path)': [
+    rw(
+      "let aw = 0;\nfor (const r of award_data.select('Award Amount').objects()) { if (aw < 3) aw += await Promise.resolve(1); else break }\naw",
+    ),
+    'aw',
+  ],
+  'loops the rewrite leaves alone': [
+    "let best = null;\nfor (const r of award_data.select('Company', 'Award Amount').objects()) if (best === null || r['Award Amount'] > best['Award Amount']) best = r;\n[best.Company, best['Award Amount']]",
+    "const fns = [];\nfor (const r of award_data.select('Phase').objects()) if (fns.length < 2) fns.push(() => r.Phase);\nfns.map(f => f())",
+    "const kept = [];\nfor (const r of award_data.select('Phase').objects({ limit: 3 })) kept.push(r.Phase);\nkept",
+  ],
+};
+
+/** The same program with the rewrite defeated: a comment naming its prefix turns it off. */
+const asWritten = (code: string) => `${code}\n// $sbtRow`;
+
+const outcome = (r: Awaited<ReturnType<Awaited<ReturnType<typeof createSandbox>>['run']>>) => ({
+  ok: r.ok,
+  value: r.value,
+  stdout: r.stdout,
+  error: r.error && {
+    type: r.error.type,
+    name: r.error.name,
+    message: r.error.message,
+    line: r.error.line,
+    column: r.error.column,
+    snippet: r.error.snippet,
+  },
+});
+
+describe.each(['isolated-vm', 'quickjs'] as const)('row loops without rows on %s', (engine) => {
+  it.each(Object.keys(SEQUENCES))('%s: same answers as the loops as written', async (name) => {
+    await using rewritten = await createSandbox({ engine });
+    await using plain = await createSandbox({ engine });
+    for (const step of SEQUENCES[name]!) {
+      const code = typeof step === 'string' ? step : step.code;
+      const isRewritten = prepareCode(code).code.includes('__sbirtools_rowLoop');
+      expect(isRewritten, code).toBe(typeof step !== 'string' && step.rewritten);
+      expect(prepareCode(asWritten(code)).code, 'the reference is not rewritten').not.toContain('__sbirtools_rowLoop');
+      const [a, b] = [await rewritten.run(code), await plain.run(asWritten(code))];
+      expect(outcome(a), code).toEqual(outcome(b));
+    }
+  });
+
+  it('the guest takes the path: objects() given the token answers with one reused row', async () => {
+    await using box = await createSandbox({ engine });
+    const r = await box.run(
+      "const s = __sbirtools_rowLoop.open(['Phase']);\nconst it = award_data.select('Phase', 'Company').objects(s);\n" +
+        'const a = it.next().value, b = it.next().value;\n' +
+        "const again = award_data.select('Phase').objects(s);\n" +
+        "[Array.isArray(it), a === b, Object.keys(a), a.Phase === award_data.array('Phase')[1], Array.isArray(again)]",
+    );
+    // one row object, holding only the fields read, refilled per row; the token works once
+    expect(r.value).toEqual([false, true, ['Phase'], true, true]);
+    const few = await box.run(
+      "const s2 = __sbirtools_rowLoop.open(['City']);\nconst few = award_data.filter(d => d['Award Amount'] > 1.5e6).select('City').objects(s2);\n[Array.isArray(few), typeof __sbirtools_rowLoop.open]",
+    );
+    // a few rows of a large table: real rows, as objects() builds them
+    expect(few.value).toEqual([true, 'function']);
+    const replaced = await box.run('__sbirtools_rowLoop = 1; typeof __sbirtools_rowLoop');
+    expect(replaced.value).toBe('object');
+  });
+});
