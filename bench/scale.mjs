@@ -9,9 +9,11 @@
 //   warm = the median of `reps` repeats of each question on the loaded table
 // Files are generated with DuckDB into a temporary folder (never committed) and removed after.
 //   node --no-node-snapshot bench/scale.mjs [--sizes 1000000,5000000] [--reps 5] [--python /usr/bin/python3] [--memory-mb 4096]
+// `--keep` leaves the files in their temporary folder; `--from <that folder>` measures them again
+// instead of generating new ones (and leaves them): for before/after runs of two builds on one set of files.
 // Also run by `npm run bench` (bench/measures/scale.mjs): prints one JSON line last on stdout.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,6 +30,7 @@ const { values } = parseArgs({
     'memory-mb': { type: 'string' },
     keep: { type: 'boolean' },
     formats: { type: 'string' },
+    from: { type: 'string' },
   },
 });
 // the user table's formats besides Parquet (always measured): Arrow IPC (written by flechette,
@@ -87,6 +90,10 @@ const WORDS = [
 ];
 /** Writes `rows` rows as Parquet (and CSV for pandas) with DuckDB; returns the paths. */
 async function generate(dir, rows, duck) {
+  if (values.from) {
+    const at = (ext) => join(resolve(values.from), `t${rows}.${ext}`);
+    return { parquet: at('parquet'), csv: at('csv'), arrow: at('arrow') };
+  }
   const words = `[${WORDS.map((w) => `'${w}'`).join(',')}]`;
   const select = `SELECT
       'AG' || (i % 11)::VARCHAR AS Agency,
@@ -237,7 +244,7 @@ try {
     );
     const entry = {
       parquetMb: statSync(files.parquet).size / 1e6,
-      csvMb: statSync(files.csv).size / 1e6,
+      csvMb: existsSync(files.csv) ? statSync(files.csv).size / 1e6 : undefined,
       uncompressedMb: Number(colBytes.getRows()[0][0]) / 1e6,
     };
     say(`${rows} rows: sbirtools ...`);
@@ -251,6 +258,7 @@ try {
     say(`${rows} rows: pandas ...`);
     try {
       if (!PYTHON) throw new Error('pandas unavailable');
+      statSync(files.csv); // with --from, a folder whose CSV was removed: pandas is skipped
       entry.pandas = await runWorker(PYTHON, ['-c', PY_WORKER, JSON.stringify([files.csv, pick('py'), REPS])]);
     } catch (e) {
       entry.pandas = { error: String(e.message).slice(0, 300) };
@@ -285,7 +293,7 @@ try {
     say(
       `${rows} rows: ${JSON.stringify({ cold: [entry.sbirtools.cold, entry.duckdb.cold, entry.pandas.cold], peak: [entry.sbirtools.peakMb, entry.duckdb.peakMb, entry.pandas.peakMb], agree: entry.answersAgree })}`,
     );
-    if (!values.keep) for (const f of Object.values(files)) rmSync(f, { force: true });
+    if (!values.keep && !values.from) for (const f of Object.values(files)) rmSync(f, { force: true });
   }
 } finally {
   if (!values.keep) rmSync(dir, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../src/index.js';
-import { passedEnv } from '../../src/runtime/holder/holderEnv.js';
+import { mallocEnv, passedEnv } from '../../src/runtime/holder/holderEnv.js';
 import { firstPage, patchUncompressedSize } from '../helpers/parquetSurgery.js';
 
 let dir: string;
@@ -61,5 +61,10 @@ describe('settings the holder reads pass from the host; nothing else does', () =
         HOME: '/root',
       }),
     ).toEqual({ SBIRTOOLS_LAZY_ARROW: '0' });
+  });
+
+  it("glibc's mmap threshold is fixed for the holder (freed column buffers leave its RSS), unless the host sets its own", () => {
+    expect(mallocEnv({ HOME: '/root' })).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072' });
+    expect(mallocEnv({ MALLOC_MMAP_THRESHOLD_: '65536' })).toEqual({ MALLOC_MMAP_THRESHOLD_: '65536' });
   });
 });

@@ -28,3 +28,18 @@ export function passedEnv(env: NodeJS.ProcessEnv = process.env): Record<string, 
   }
   return out;
 }
+
+/**
+ * glibc's malloc settings for the holder process: every allocation of 128 KiB or more in a mapping
+ * of its own, returned to the system when freed. The column workers (lazyParquet/) allocate and
+ * free buffers of megabytes (a decompressed page, a half-built column) on their own threads. With
+ * glibc's default the mmap threshold rises after the first such free (up to 32 MiB), later buffers
+ * of that size then come from the thread's arena, and freed they stay resident for the process's
+ * life: measured, a 1M-row table kept ~130 MB of RSS after its column workers ended (issue 25,
+ * docs/benchmarks.md). A fixed threshold turns that off. Other C libraries ignore the name; a value
+ * set on the host is passed instead.
+ * @example mallocEnv({}) // { MALLOC_MMAP_THRESHOLD_: '131072' }
+ */
+export function mallocEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  return { MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_ ?? '131072' };
+}

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { holderEntryPath } from '../../core/paths.js';
-import { passedEnv } from './holderEnv.js';
+import { mallocEnv, passedEnv } from './holderEnv.js';
 import { SbirtoolsError } from '../../core/errors.js';
 import type { HolderEvent, HolderReply, HolderRequest, OutputListener } from './protocol.js';
 import { noteEngineFallback } from '../engines/engineFallback.js';
@@ -37,7 +37,7 @@ export class HolderExitedError extends SbirtoolsError {
 
 /**
  * Host-side handle of one holder process. The process gets a minimal environment (no host
- * secrets; the few settings it reads pass, holderEnv.ts), TZ=UTC (dates never depend on the host's zone) and `--no-node-snapshot` (needed by
+ * secrets; the few settings it reads pass, and glibc's malloc returns freed buffers: holderEnv.ts), TZ=UTC (dates never depend on the host's zone) and `--no-node-snapshot` (needed by
  * isolated-vm on Node >= 20), and is unref'd while idle so it never keeps the host alive.
  */
 /**
@@ -91,6 +91,7 @@ export class HolderProcess {
       env: {
         TZ: 'UTC',
         LANG: 'C.UTF-8',
+        ...mallocEnv(),
         ...passedEnv(),
         ...(zodJitless() ? { SBIRTOOLS_ZOD_JITLESS: '1' } : {}),
         ...(oneShot() ? { SBIRTOOLS_NO_SPARES: '1' } : {}),

@@ -7,8 +7,17 @@ import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { decodeInWorker } from '../../data/formats/decodeInWorker.js';
 import { DEFAULT_DECODE_CAPS } from '../../data/formats/decodeCaps.js';
-import { openLazyParquet } from '../../data/formats/lazyParquet/lazyParquetTable.js';
+import { openingWorkers, openLazyParquet } from '../../data/formats/lazyParquet/lazyParquetTable.js';
 import { columnWorkers } from '../../data/formats/lazyParquet/columnWorkers.js';
+
+/** The file's size; Infinity when it cannot be read (the table's open then says why). */
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return Infinity;
+  }
+}
 
 function fileStamp(path: string): string {
   try {
@@ -53,6 +62,8 @@ async function openFile(spec: Extract<TableSpec, { kind: 'file' }>): Promise<Tab
 /**
  * Starts the column decode workers of the session's lazily read tables (Parquet, Arrow) now, so
  * their threads load while the engine and the isolate do; the tables' opens then find them ready.
+ * As many as the table's open checks the file in (openingWorkers: one for an Arrow file or a small
+ * Parquet file, whose columns are never split between two).
  */
 export function startColumnWorkers(tables: readonly TableSpec[]): void {
   for (const spec of tables) {
@@ -62,7 +73,8 @@ export function startColumnWorkers(tables: readonly TableSpec[]): void {
       (spec.format === 'arrow' && process.env.SBIRTOOLS_LAZY_ARROW !== '0');
     if (!lazy) continue;
     const { heapMb } = { ...DEFAULT_DECODE_CAPS, ...spec.caps };
-    columnWorkers(heapMb).start(heapMb);
+    const pool = columnWorkers(heapMb);
+    pool.start(heapMb, openingWorkers(pool.width, fileSize(spec.path), spec.format === 'arrow' ? 'arrow' : 'parquet'));
   }
 }
 

@@ -70,12 +70,12 @@ export class ColumnWorkers {
   }
 
   /**
-   * Starts every worker now, with no job: a session that will open a Parquet or Arrow table calls
-   * this first, so the threads load their code while the holder makes the isolate and loads the
-   * prelude. Started workers with no job end after IDLE_MS like any idle one.
+   * Starts `count` workers now (at most `width`), with no job: a session that will open a Parquet
+   * or Arrow table calls this first, so the threads load their code while the holder makes the
+   * isolate and loads the prelude. Started workers with no job end after IDLE_MS like any idle one.
    */
-  start(heapMb: number): void {
-    for (let i = 0; i < this.width; i++) this.slot(i, heapMb);
+  start(heapMb: number, count = this.width): void {
+    for (let i = 0; i < Math.min(count, this.width); i++) this.slot(i, heapMb);
     if (this.pending === 0) this.idleLater();
   }
 

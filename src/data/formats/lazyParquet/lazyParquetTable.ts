@@ -71,15 +71,21 @@ export async function openLazyParquet(
   // (arrowColumnar/lazyArrow.ts); the file is never held whole in memory
   const open: ColumnJob = { op: 'open', id, fd, size, file, caps, format: options.format ?? 'parquet' };
   // every worker checks the file itself (its footer and page headers, read from disk) and keeps
-  // its footer; the table is open once the first has: the others finish meanwhile, in order
-  // before their first column job (a worker whose check failed answers that job `reopen`)
-  const answers = Array.from({ length: pool.width }, (_, i) =>
+  // its footer; the table is open once one has passed the checks, whichever is first (the workers
+  // start while the holder makes the isolate, and either may get a core first): the others finish
+  // meanwhile, in order before their first column job (a worker whose check failed answers that
+  // job `reopen`). When none passes, the first worker's failure is the error (the same checks fail
+  // alike in every worker; the order keeps the error independent of timing).
+  const answers = Array.from({ length: openingWorkers(pool.width, size, options.format, splitMin) }, (_, i) =>
     pool.answer(pool.post(i, open, caps.heapMb), file, caps),
   );
-  answers.slice(1).forEach((a) => a.catch(() => undefined));
+  answers.forEach((a) => a.catch(() => undefined));
   let opened: OpenedFile;
   try {
-    opened = expect(await answers[0], file).opened!;
+    const passed = await Promise.any(answers.map((a) => a.then((x) => (x.ok ? x : Promise.reject(x))))).catch(
+      () => undefined,
+    );
+    opened = (passed ?? expect(await answers[0], file)).opened!;
   } catch (err) {
     closeSync(fd);
     throw err;
@@ -132,6 +138,23 @@ export async function openLazyParquet(
     takeColumn,
     columnKind: (column) => kinds.get(column) ?? loadColumn(column).kind,
   };
+}
+
+/**
+ * How many column workers a table file is checked in when it opens (and started for, first thing,
+ * by the session: tableProviders.ts): all of them (`width`) for a Parquet file large enough that
+ * a column may be split between them; one for a smaller one, or an Arrow file, whose columns are
+ * each written by one worker whole. A second worker costs a thread start (~40-80 ms of CPU, on
+ * the cores the holder is making the isolate on) and ~25 MB; a column that does split later starts it then.
+ * @example openingWorkers(2, 24_000_000, 'parquet') // 2
+ */
+export function openingWorkers(
+  width: number,
+  fileBytes: number,
+  format: LazyParquetOptions['format'] = 'parquet',
+  splitMinBytes = SPLIT_MIN_BYTES,
+): number {
+  return format === 'parquet' && fileBytes >= splitMinBytes ? width : 1;
 }
 
 /** The bytes of a column's typed arrays. */

@@ -29,6 +29,7 @@ import { fileSource } from '../../../../../src/data/formats/byteSource.js';
 import { DEFAULT_DECODE_CAPS } from '../../../../../src/data/formats/decodeCaps.js';
 import { openArrow } from '../../../../../src/data/formats/arrow.js';
 import { openLazyParquet } from '../../../../../src/data/formats/lazyParquet/lazyParquetTable.js';
+import { columnWorkers } from '../../../../../src/data/formats/lazyParquet/columnWorkers.js';
 
 const ROWS = 30_000;
 const BATCH = 7_000; // five record batches, the last one short
@@ -111,6 +112,8 @@ describe('an Arrow table read a column at a time from disk', () => {
       expect(whole.columns.length).toBe(8);
       // in an order unlike the file's, each column alone
       for (const c of [...whole.columns].reverse()) expect(t.loadColumn(c.name), c.name).toEqual(c.data);
+      // each column is written whole by one worker: no second one was started for the table
+      expect(columnWorkers(DEFAULT_DECODE_CAPS.heapMb).running).toBe(1);
     }, 60_000);
   }
 

@@ -12,7 +12,7 @@ import type { ColumnData } from '../../../../../schema/columnar.js';
 import { decodeInWorker } from '../../../../../src/data/formats/decodeInWorker.js';
 import { DEFAULT_DECODE_CAPS } from '../../../../../src/data/formats/decodeCaps.js';
 import { columnWorkers } from '../../../../../src/data/formats/lazyParquet/columnWorkers.js';
-import { openLazyParquet } from '../../../../../src/data/formats/lazyParquet/lazyParquetTable.js';
+import { openingWorkers, openLazyParquet } from '../../../../../src/data/formats/lazyParquet/lazyParquetTable.js';
 import { tableMemory } from '../../../../../src/data/formats/lazyParquet/tableMemory.js';
 import { waitFor } from '../../../../helpers/waitFor.js';
 
@@ -130,6 +130,35 @@ describe('lazy Parquet decode', () => {
     expect(fresh).not.toBe(kept);
     expect(dump(fresh)).toEqual(dump(kept));
   }, 180_000);
+
+  it('a file no column of which can split is checked in one worker; a column that splits later starts the second', async () => {
+    const pool = columnWorkers(DEFAULT_DECODE_CAPS.heapMb);
+    const want = await eager();
+    await waitFor(() => pool.running === 0, { what: 'the idle column workers to end' });
+    // every column below the split size (and no row count splits): one worker checks the file
+    const small = await openLazyParquet('t', path, 'mixed.parquet', undefined, { splitMinBytes: Infinity });
+    expect(pool.running).toBe(1);
+    expect(dump(small.loadColumn('many'))).toEqual(dump(want.get('many')!));
+    expect(pool.running).toBe(1);
+    await waitFor(() => pool.running === 0, { what: 'the idle column workers to end' });
+    // split for the row count: the second worker starts for the first such column (here at the
+    // open, which decodes the INT64 column past 2^53 to settle its type), checks the file first,
+    // and the halves join exactly
+    const byRows = await openLazyParquet('t', path, 'mixed.parquet', undefined, {
+      splitMinBytes: Infinity,
+      splitMinRows: 0,
+    });
+    expect(dump(byRows.loadColumn('uniq'))).toEqual(dump(want.get('uniq')!));
+    expect(pool.running).toBe(pool.width);
+    await waitFor(() => pool.running === 0, { what: 'the idle column workers to end' });
+    // a file large enough to split: both check it at open
+    await openLazyParquet('t', path, 'mixed.parquet', undefined, { splitMinBytes: 0 });
+    expect(pool.running).toBe(pool.width);
+    // an Arrow file's columns are written whole by one worker: one checks it
+    expect(openingWorkers(2, 1e9, 'arrow')).toBe(1);
+    expect(openingWorkers(2, 1e9, 'parquet')).toBe(2);
+    expect(openingWorkers(2, 1000, 'parquet')).toBe(1);
+  }, 120_000);
 
   it('names a missing column', async () => {
     const t = await openLazyParquet('t', path, 'mixed.parquet');
