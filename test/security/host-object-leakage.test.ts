@@ -69,7 +69,7 @@ const WALK = `${BYPASS}
     }
     try { queue.push([Object.getPrototypeOf(o), path + '.[[Prototype]]']) } catch {}
   }
-  ({ visited: seen.size, hits, fetches: fetches.filter((p) => !/^G\\.award_data\\._data\\.[^.]+(\\.text)?$/.test(p)) })`;
+  ({ visited: seen.size, hits, fetches: fetches.filter((p) => !/^G\\.award_data\\._data\\.[^.]+(\\.text|\\.windows)?$/.test(p)) })`;
 
 describe('host objects reachable from guest code', () => {
   it('walking every object reachable from the global object (own keys, accessors, prototypes) finds none', async () => {
@@ -78,7 +78,8 @@ describe('host objects reachable from guest code', () => {
     const v = r.value as { visited: number; hits: string[]; fetches: string[] };
     expect(v.visited, 'the walk saw the prelude and Arquero, not just the global').toBeGreaterThan(1000);
     expect(v.hits).toEqual([]);
-    // the only `fetch` members are award_data's lazy column loaders and text page loaders (they copy one column in)
+    // the only `fetch` members are award_data's lazy column loaders, text page loaders and row window
+    // loaders (each copies rows of its own column in)
     expect(v.fetches).toEqual([]);
   });
 
@@ -116,6 +117,31 @@ out`);
     expect(out[0]).toBe(2);
     expect(out.slice(1, 5).every((x) => typeof x === 'string' && /^RangeError: row range/.test(x))).toBe(true);
     expect(out[5]).toBe(true);
+    expect(JSON.stringify(r)).not.toMatch(/\/work\/|node_modules|file:\/\/|dist\/src/);
+    await expectHealthy(box);
+  });
+
+  it('a row window loader only returns rows of its own column, as copies; bad ranges throw without host paths', async () => {
+    await using box = await createSandbox();
+    const probe = await box.run("award_data._data['Agency'].windows === null");
+    expect(probe.error).toBeUndefined();
+    // QuickJS has no row windows: its columns load whole (docs/engines.md)
+    if (ENGINE === 'quickjs') {
+      expect(probe.value).toBe(true);
+      return;
+    }
+    const r = await box.run(`const w = award_data._data['Agency'].windows; const out = [];
+for (const args of [[0, 3], [-1, 5], [0, 1e9], ['a', 2], [5, 1], ['award_data', 'UEI']]) {
+  try { const p = w.fetch(...args); out.push(p === null ? null : [p.kind, p.valid.length]); if (p) p.bytes[0] = 0 } catch (e) { out.push(e.name + ': ' + e.message + ' | ' + e.stack) }
+}
+out.push(award_data.get('Agency', 0) === award_data.array('Agency')[0], typeof award_data.get('Agency', 0));
+out`);
+    expect(r.error).toBeUndefined();
+    const out = r.value as unknown[];
+    expect(out[0]).toEqual(['utf8', 3]);
+    // out-of-range, non-numeric and reversed ranges throw; a table/column pair is not a range either
+    expect(out.slice(1, 6).every((x) => typeof x === 'string' && /^RangeError: row range/.test(x))).toBe(true);
+    expect(out.slice(6)).toEqual([true, 'string']);
     expect(JSON.stringify(r)).not.toMatch(/\/work\/|node_modules|file:\/\/|dist\/src/);
     await expectHealthy(box);
   });

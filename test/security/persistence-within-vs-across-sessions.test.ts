@@ -15,7 +15,7 @@ const MUTATE = `${BYPASS}
   JSON.stringify = () => 'hijacked';
   var leaked = 'global var';
   G.leakedViaG = 'global object write';
-  const col = award_data.column('Award Amount'); col.at(0); col.raw.values[0] = -12345;
+  const col = award_data.column('Award Amount'); col.data().values[0] = -12345;
   award_data = award_data.derive({ 'Award Amount': () => -1 });
   'mutated'`;
 

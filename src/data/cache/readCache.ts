@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readSync, statSync, unlinkSync } from '
 import type { ColumnData } from '../../../schema/columnar.js';
 import { DataError } from '../errors.js';
 import { crc32 } from './crc32.js';
-import { readWindow, WINDOW_MAX_ROWS } from './rowWindow.js';
+import { readWindow, WINDOW_MAX_ROWS, windowOfColumn } from './rowWindow.js';
 import {
   BLOCK_BYTES,
   blockCount,
@@ -151,19 +151,22 @@ export class CacheReader {
    * Rows [start, end) (at most 4096) of a number, date, boolean or dictionary column that is not
    * loaded yet, read alone (rowWindow.ts): `head()` or one row of every column reads kilobytes, not
    * every column whole. A dictionary column comes as the window's strings (utf8). Every byte served
-   * was checked against its block's CRC-32. Returns null when the column is loaded already, is
-   * text, the window is larger, the file is closed, or its dictionary entries are spread too wide:
-   * the caller loads the column whole.
+   * was checked against its block's CRC-32; a column this reader has loaded already is sliced.
+   * Returns null when the column is text, the window is larger, the file is closed, or its
+   * dictionary entries are spread too wide: the caller loads the column whole.
    * @throws {RangeError} when the range is outside the column; {DataError} as loadColumn.
    */
   loadWindow(name: string, start: number, end: number): ColumnData | null {
-    if (this.memo.has(name) || this.fd === null) return null;
     const entry = this.byName.get(name);
     if (!entry || entry.kind === 'utf8') return null;
     const n = this.header.numRows;
     if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > n || start > end)
       throw new RangeError(`row range [${start}, ${end}) is outside 0..${n}`);
     if (end - start > WINDOW_MAX_ROWS) return null;
+    // loaded already (for another session of this process): the window is sliced from it
+    const loaded = this.memo.get(name);
+    if (loaded) return windowOfColumn(loaded, start, end);
+    if (this.fd === null) return null;
     return readWindow(
       entry.kind,
       entry.type,

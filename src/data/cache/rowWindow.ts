@@ -92,3 +92,37 @@ export function readWindow(
   for (let r = 0; r < n; r++) if (codes[r]! >= 0) bytes.set(text.get(codes[r]!)!, rowOffsets[r]!);
   return { kind: 'utf8', type: 'string', bytes, offsets: rowOffsets, valid };
 }
+
+/** Rows [start, end) of a column already in memory, as readWindow serves them from the file. */
+export function windowOfColumn(data: ColumnData, start: number, end: number): ColumnData | null {
+  const buffers: Record<string, ArrayBufferView> =
+    data.kind === 'dict'
+      ? { codes: data.codes, dictBytes: data.dictBytes, dictOffsets: data.dictOffsets }
+      : data.kind === 'utf8'
+        ? {}
+        : { values: data.values, valid: data.valid };
+  const view = (role: string) => {
+    const b = buffers[role];
+    if (!b) throw new Error(`no ${role} buffer`);
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  };
+  return readWindow(
+    data.kind,
+    data.type,
+    {
+      bytes: (role, from, to) => {
+        const v = view(role);
+        if (from < 0 || to < from || to > v.length)
+          throw new RangeError(`${role} bytes ${from}..${to} outside the column`);
+        return v.slice(from, to);
+      },
+      dictOffsets: () => (data.kind === 'dict' ? data.dictOffsets : null),
+      length: (role) => view(role).length,
+      corrupt: (what) => {
+        throw new Error(`column data inconsistent: ${what}`);
+      },
+    },
+    start,
+    end,
+  );
+}

@@ -120,10 +120,14 @@ describe('CacheReader.loadWindow', () => {
         const want = Array.from({ length: b - a }, (_, k) => expected[name]!(a + k));
         expect(rowsOf(w!), `${name} [${a}, ${b})`).toEqual(want);
       }
-    // text is read in pages (loadRows), a loaded column is sliced by the caller, and a window is at most 4096 rows
+    // a window is at most 4096 rows; a loaded column is sliced, with the same rows
     expect(r.loadWindow('Amount', 0, 4097)).toBeNull();
     r.loadColumn('Amount');
-    expect(r.loadWindow('Amount', 0, 10)).toBeNull();
+    r.loadColumn('Agency');
+    for (const name of ['Amount', 'Agency'])
+      expect(rowsOf(r.loadWindow(name, 300, 310)!)).toEqual(
+        Array.from({ length: 10 }, (_, k) => expected[name]!(300 + k)),
+      );
     expect(r.loadWindow('Flag', 0, 10)).not.toBeNull();
   });
 

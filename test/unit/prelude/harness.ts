@@ -9,7 +9,7 @@ import { AWARDS, DATASET } from './fixture.js';
 import { GuestOutcomeSchema } from './outcomeSchema.js';
 import { GuestOutcomeSchema as HostOutcomeSchema } from '../../../schema/guest.js';
 import { textPage } from '../../../src/data/columns/textPage.js';
-import { readWindow } from '../../../src/data/cache/rowWindow.js';
+import { windowOfColumn } from '../../../src/data/cache/rowWindow.js';
 
 // whichever isolated-vm build loads on this Node (6.x, 7.x on Node 26, 5.0.4 on Node 20)
 const ivm = loadIvmForTests();
@@ -67,35 +67,6 @@ export function sliceUtf8(data: ColumnData, start: number, end: number): ColumnD
   };
 }
 
-/** Rows [start, end) of an in-memory column as the binary cache serves them (readWindow over its buffers). */
-function windowOf(data: ColumnData, start: number, end: number): ColumnData | null {
-  const buffers: Record<string, ArrayBufferView> =
-    data.kind === 'dict'
-      ? { codes: data.codes, dictBytes: data.dictBytes, dictOffsets: data.dictOffsets }
-      : data.kind === 'utf8'
-        ? {}
-        : { values: data.values, valid: data.valid };
-  const view = (role: string) => {
-    const b = buffers[role];
-    if (!b) throw new Error(`no ${role} buffer`);
-    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-  };
-  return readWindow(
-    data.kind,
-    data.type,
-    {
-      bytes: (role, from, to) => view(role).slice(from, to),
-      dictOffsets: () => (data.kind === 'dict' ? data.dictOffsets : null),
-      length: (role) => view(role).length,
-      corrupt: (what) => {
-        throw new Error(what);
-      },
-    },
-    start,
-    end,
-  );
-}
-
 export interface Harness {
   run(code: string, opts?: Record<string, unknown>): Promise<Outcome>;
   /** Columns the guest fetched, in order ("table/column"). */
@@ -147,7 +118,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     fetched.push(`${table}/${column}<${start}:${end}>`);
     const col = tables.find((t) => t.name === table)?.columns.find((c) => c.name === column);
     if (!col) throw new Error(`no column ${table}/${column}`);
-    return windowOf(col.data, start, end);
+    return windowOfColumn(col.data, start, end);
   });
   const metas = tables.map((t) => ({
     name: t.name,
