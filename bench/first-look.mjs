@@ -4,7 +4,7 @@
 // `--base-dist <other dist>` the same programs run on that build too, alternating build by build,
 // and the ratio is printed (a before/after in one run, so the machine's load hits both alike).
 //   node --no-node-snapshot bench/first-look.mjs [--base-dist <dist>] [--data FILE] [--rounds 3]
-import { spawn } from 'node:child_process';
+import { jsonChild } from './lib/jsonChild.mjs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CSV, DIST } from './lib/paths.mjs';
@@ -46,20 +46,8 @@ if (process.env.SBIRTOOLS_FIRST_LOOK_CHILD) {
   const rounds = Number(opt('--rounds', 3));
   const builds = base ? { base, current: DIST } : { current: DIST };
   const once = (dist, code) =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--no-node-snapshot', fileURLToPath(import.meta.url)], {
-        env: { ...process.env, SBIRTOOLS_FIRST_LOOK_CHILD: JSON.stringify({ dist, data, code }) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (err = (err + d).slice(-2000)));
-      child.on('exit', (c) => {
-        const last = out.trim().split('\n').pop();
-        if (c === 0 && last) resolve(JSON.parse(last));
-        else reject(new Error(`first-look child failed (${c}): ${err}`));
-      });
+    jsonChild(fileURLToPath(import.meta.url), {
+      SBIRTOOLS_FIRST_LOOK_CHILD: JSON.stringify({ dist, data, code }),
     });
   const results = {};
   for (let r = 0; r < rounds; r++)

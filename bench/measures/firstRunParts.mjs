@@ -22,7 +22,7 @@
 //   SBIRTOOLS_BENCH_CSV=/work/benchdata/award_data.csv BENCH_ARGS='{"samples":5,"mode":"spare",
 //     "variants":[{"name":"off","env":{"SBIRTOOLS_WARM_SPARES":"0"}},{"name":"on","env":{}}]}' \
 //     node --no-node-snapshot bench/measures/firstRunParts.mjs
-import { spawn } from 'node:child_process';
+import { jsonChild } from '../lib/jsonChild.mjs';
 import { copyFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,21 +73,7 @@ async function child({ mode, programs, cacheDir, spareWaitMs, pauseMs }) {
 }
 
 function spawnChild(spec, env) {
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, ['--no-node-snapshot', fileURLToPath(import.meta.url)], {
-      env: { ...process.env, ...env, BENCH_FIRST_RUN_PARTS_CHILD: JSON.stringify(spec) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.stderr.on('data', (d) => (err = (err + d).slice(-2000)));
-    c.on('exit', (code) => {
-      const last = out.trim().split('\n').pop();
-      if (code === 0 && last) resolve(JSON.parse(last));
-      else reject(new Error(`child failed (${code}): ${err}`));
-    });
-  });
+  return jsonChild(fileURLToPath(import.meta.url), { ...env, BENCH_FIRST_RUN_PARTS_CHILD: JSON.stringify(spec) });
 }
 
 /** The warm-up's own cost, on isolates of this process (SessionHost in-process, no spares). */

@@ -10,7 +10,7 @@
 //   SBIRTOOLS_BENCH_CSV=/work/benchdata/award_data.csv BENCH_ARGS='{"reps":5,"python":"/usr/bin/python3"}' \
 //     node --no-node-snapshot bench/measures/modelStyles.mjs
 // BENCH_ARGS also takes `only` (question ids), `styles`, `first: false` (warm only), `firstOnly`.
-import { spawn } from 'node:child_process';
+import { jsonChild } from '../lib/jsonChild.mjs';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MODEL_STYLE_QUESTIONS, STYLES, answerOfPandas, answerOfRun } from '../model-styles.mjs';
@@ -41,21 +41,7 @@ async function firstRunChild(code, cacheDir) {
 }
 
 function firstRun(code, cacheDir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--no-node-snapshot', fileURLToPath(import.meta.url)], {
-      env: { ...process.env, BENCH_MODEL_STYLES_CHILD: JSON.stringify({ code, cacheDir }) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err = (err + d).slice(-2000)));
-    child.on('exit', (c) => {
-      const last = out.trim().split('\n').pop();
-      if (c === 0 && last) resolve(JSON.parse(last));
-      else reject(new Error(`first-run child failed (${c}): ${err}`));
-    });
-  });
+  return jsonChild(fileURLToPath(import.meta.url), { BENCH_MODEL_STYLES_CHILD: JSON.stringify({ code, cacheDir }) });
 }
 
 /**
