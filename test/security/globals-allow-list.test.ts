@@ -11,6 +11,7 @@ import { run } from '../../src/index.js';
 import { PRELUDE_API } from '../../schema/preludeApi.js';
 import { REMOVED_GLOBALS } from '../../src/runtime/engines/hardenGlobals.js';
 import { ENGINE } from './helpers.js';
+import { ROW_LOOP_GLOBAL } from '../../schema/rowLoop.js';
 
 /** ECMAScript globals that stay on both engines (no timers, no eval, no shared memory). */
 const COMMON = [
@@ -92,8 +93,12 @@ function allowed(names: string[], extra: string[] = []): string[] {
     ...new Set([...LANGUAGE, ...names.filter((n) => NEWER_LANGUAGE.includes(n)), ...POLYFILLS, ...PRELUDE, ...extra]),
   ].sort();
 }
-/** Polyfills the prelude adds (prelude/polyfills, prelude/output), and `tables` (the session's table list). */
-const POLYFILLS = ['TextDecoder', 'TextEncoder', 'console', 'tables'];
+/**
+ * Polyfills the prelude adds (prelude/polyfills, prelude/output), `tables` (the session's table
+ * list) and the entry a rewritten row loop calls (prelude/data/rowLoop.ts: non-writable, it hands
+ * out row iterators over the session's own tables, nothing of the host).
+ */
+const POLYFILLS = ['TextDecoder', 'TextEncoder', 'console', 'tables', ROW_LOOP_GLOBAL];
 const PRELUDE = PRELUDE_API.filter((e) => e.global).map((e) => e.name);
 
 const ENUMERATE = `(() => {
