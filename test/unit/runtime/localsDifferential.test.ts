@@ -8,6 +8,7 @@ import * as acorn from 'acorn';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
+import { runOutcome } from '../../helpers/runOutcome.js';
 
 afterAll(() => shutdown());
 
@@ -166,19 +167,7 @@ function unlocalized(code: string): string {
   return `${code}\nfunction $noLocals() { ${[...names].join('; ')} }`;
 }
 
-const outcome = (r: Awaited<ReturnType<Awaited<ReturnType<typeof createSandbox>>['run']>>) => ({
-  ok: r.ok,
-  value: r.value,
-  stdout: r.stdout,
-  error: r.error && {
-    type: r.error.type,
-    name: r.error.name,
-    message: r.error.message,
-    line: r.error.line,
-    column: r.error.column,
-    snippet: r.error.snippet,
-  },
-});
+const outcome = runOutcome;
 
 describe.each(['isolated-vm', 'quickjs'] as const)('top-level locals on %s', (engine) => {
   it.each(Object.keys(SEQUENCES))('%s: same answers as the plain transform', async (name) => {

@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
+import { runOutcome } from '../../helpers/runOutcome.js';
 
 afterAll(() => shutdown());
 
@@ -140,19 +141,7 @@ const SEQUENCES: Record<string, Step[]> = {
 /** The same program with the rewrite defeated: a comment naming its prefix turns it off. */
 const asWritten = (code: string) => `${code}\n// $sbtRow`;
 
-const outcome = (r: Awaited<ReturnType<Awaited<ReturnType<typeof createSandbox>>['run']>>) => ({
-  ok: r.ok,
-  value: r.value,
-  stdout: r.stdout,
-  error: r.error && {
-    type: r.error.type,
-    name: r.error.name,
-    message: r.error.message,
-    line: r.error.line,
-    column: r.error.column,
-    snippet: r.error.snippet,
-  },
-});
+const outcome = runOutcome;
 
 describe.each(['isolated-vm', 'quickjs'] as const)('row loops without rows on %s', (engine) => {
   it.each(Object.keys(SEQUENCES))('%s: same answers as the loops as written', async (name) => {
