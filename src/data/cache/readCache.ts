@@ -217,19 +217,7 @@ export class CacheReader {
     const to = index.offsets[end]!;
     if (from < 0 || to < from || to > ref.length) this.corrupt(name, 'offsets outside the text bytes');
     // whole blocks around the range, each checked before any byte of it is served
-    const first = Math.floor(from / BLOCK_BYTES);
-    const blockStart = first * BLOCK_BYTES;
-    const blockEnd = to === from ? blockStart : Math.min(ref.length, Math.ceil(to / BLOCK_BYTES) * BLOCK_BYTES);
-    const span = blockEnd - blockStart;
-    let target: Uint8Array;
-    if (reuse) {
-      if (this.scratch.length < span) this.scratch = new Uint8Array(Math.max(span, this.scratch.length * 2));
-      target = this.scratch.subarray(0, span);
-    } else target = new Uint8Array(span);
-    readInto(this.fd, target, ref.offset + blockStart);
-    this.verify(name, 'bytes', target, first, index.table);
-    const at = from - blockStart;
-    const bytes = reuse ? target.subarray(at, at + to - from) : target.slice(at, at + to - from);
+    const bytes = this.readSpan(entry, 'bytes', from, to, { reuse, table: index.table });
     const offsets = new Int32Array(end - start + 1);
     for (let i = 0; i <= end - start; i++) offsets[i] = index.offsets[start + i]! - from;
     return { kind: 'utf8', type: 'string', bytes, offsets, valid: index.valid.slice(start, end) };
@@ -313,8 +301,18 @@ export class CacheReader {
     return ab;
   }
 
-  /** Bytes [from, to) of one buffer, read in whole blocks each checked before anything is returned. */
-  private readSpan(entry: ColumnEntry, role: string, from: number, to: number): Uint8Array {
+  /**
+   * Bytes [from, to) of one buffer, read in whole blocks each checked before anything is returned:
+   * a fresh copy, or with `reuse` a view of the scratch buffer the next such read overwrites;
+   * `table` is the buffer's block table when the caller keeps it.
+   */
+  private readSpan(
+    entry: ColumnEntry,
+    role: string,
+    from: number,
+    to: number,
+    opts: { reuse?: boolean; table?: Uint32Array } = {},
+  ): Uint8Array {
     const ref: BufferRef | undefined = entry.buffers[role];
     if (!ref) this.corrupt(entry.name, `no ${role} buffer`);
     if (from < 0 || to < from || to > ref.length)
@@ -322,10 +320,16 @@ export class CacheReader {
     const first = Math.floor(from / BLOCK_BYTES);
     const blockStart = first * BLOCK_BYTES;
     const blockEnd = to === from ? blockStart : Math.min(ref.length, Math.ceil(to / BLOCK_BYTES) * BLOCK_BYTES);
-    const target = new Uint8Array(blockEnd - blockStart);
+    const span = blockEnd - blockStart;
+    let target: Uint8Array;
+    if (opts.reuse) {
+      if (this.scratch.length < span) this.scratch = new Uint8Array(Math.max(span, this.scratch.length * 2));
+      target = this.scratch.subarray(0, span);
+    } else target = new Uint8Array(span);
     readInto(this.fd!, target, ref.offset + blockStart);
-    this.verify(entry.name, role, target, first, this.blockTable(ref));
-    return target.slice(from - blockStart, to - blockStart);
+    this.verify(entry.name, role, target, first, opts.table ?? this.blockTable(ref));
+    const at = from - blockStart;
+    return opts.reuse ? target.subarray(at, at + to - from) : target.slice(at, at + to - from);
   }
 
   /** A dictionary column's entry offsets for windows (kept until it is loaded whole); null past 8 MiB. */
