@@ -11,6 +11,7 @@ import { installColumnArrays } from './data/columnArrays.js';
 import { installExactRowObjects } from './frame/exactRowObjects.js';
 import { installRowObjects } from './data/rowObjects.js';
 import { installRowLoop } from './data/rowLoop.js';
+import { installHandSort } from './fast/handSort.js';
 import { chart } from './charts/chart.js';
 import { plot } from './charts/plot.js';
 import { drop_duplicates, dropna, fillna } from './frame/clean.js';
@@ -184,6 +185,8 @@ export function install(extra: Record<string, unknown>): void {
   installRowObjects(proto);
   // the entry rewritten row loops call (src/runtime/prepare/rowLoops.ts)
   installRowLoop();
+  // the entry rewritten sorts and Math.min/max spreads call (src/runtime/prepare/sortCalls.ts)
+  installHandSort();
   registerArqueroFunctions();
 }
 

@@ -2,6 +2,7 @@ import * as acorn from 'acorn';
 import { planLocals } from './localize.js';
 import { type AnyNode, collectPatternNames } from './patternNames.js';
 import { planRowLoops } from './rowLoops.js';
+import { planSortCalls } from './sortCalls.js';
 
 /** How the guest should evaluate a program (see docs/architecture.md, `execute`). */
 export interface PreparedCode {
@@ -32,6 +33,8 @@ const PARSE_OPTIONS: acorn.Options = {
  * - a loop over `t.objects()` whose row is only read field by field reads one reused row filled
  *   from the kept column values instead of building rows (rowLoops.ts: one argument inserted
  *   between markers; no line added);
+ * - a sort with an inline `a - b`-shaped comparator, and `Math.min(...v)` / `Math.max(...v)`, go
+ *   through the guest's exact fast paths (sortCalls.ts: text inserted between the same markers);
  * - code with top-level `await` or `return` is wrapped in an async IIFE on one added line; its
  *   top-level declarations are hoisted to globals and its last expression statement is returned.
  * Assumes the code parses (the policy check runs first). Pass the policy check's program
@@ -45,18 +48,20 @@ export function prepareCode(source: string, parsed?: acorn.Program): PreparedCod
   const needsAsync = found.asyncMarker;
   const resultName = !found.returns && (found.assignsResult || body.some(declaresResult));
   const edits: Edit[] = planRowLoops(program, source);
+  // applied after every other edit: at a shared start, `return (` or a published function goes first
+  const sortEdits = planSortCalls(program, source);
   if (!needsAsync) {
     // top-level names a loop uses run as block-scoped locals, written back at the end (localize.ts)
     const plan = planLocals(program, source, resultName);
     if (plan)
       return {
-        code: `${plan.prefix}\n${applyEdits(source, [...edits, ...plan.edits])}\n${plan.suffix}`,
+        code: `${plan.prefix}\n${applyEdits(source, [...edits, ...plan.edits, ...sortEdits])}\n${plan.suffix}`,
         async: false,
         lineOffset: 1,
         resultName,
       };
     for (const s of body) if (s.type === 'VariableDeclaration' && s.kind !== 'var') edits.push(keywordToVar(s));
-    return { code: applyEdits(source, edits), async: false, lineOffset: 0, resultName };
+    return { code: applyEdits(source, [...edits, ...sortEdits]), async: false, lineOffset: 0, resultName };
   }
   const hoisted = new Set<string>();
   for (const s of body) hoistDeclaration(s, edits, hoisted);
@@ -70,7 +75,7 @@ export function prepareCode(source: string, parsed?: acorn.Program): PreparedCod
   }
   const names = [...hoisted];
   const prefix = (names.length ? `var ${names.join(', ')}; ` : '') + '(async () => {';
-  const code = `${prefix}\n${applyEdits(source, edits)}\n})()`;
+  const code = `${prefix}\n${applyEdits(source, [...edits, ...sortEdits])}\n})()`;
   return { code, async: true, lineOffset: 1, resultName };
 }
 

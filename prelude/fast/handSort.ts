@@ -1,0 +1,191 @@
+/**
+ * The sorts and `Math.min`/`Math.max` spreads user code writes by hand, without a comparator call per
+ * pair or an argument per element: the guest side of src/runtime/prepare/sortCalls.ts. The preparation
+ * rewrites (inserting text only; every character of the user's code stays)
+ *   xs.sort((a, b) => b[1] - a[1])   as   __sbirtools_sort.by(xs, 1, "1").sort((a, b) => b[1] - a[1])
+ *   Math.min(...ys)                  as   Math.min(...__sbirtools_sort.min(ys))
+ * and the helpers here answer exactly what the call as written would, or hand back their argument so
+ * the call runs as written. See docs/architecture.md ("Sorts and min/max written by hand").
+ */
+import { HAND_SORT_GLOBAL, HAND_SORT_MIN_LENGTH } from '../../schema/handSort.js';
+import {
+  ArrayIsArray,
+  ObjectDefineProperty,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectGetPrototypeOf,
+  ObjectPrototype,
+  ReflectApply,
+} from '../intrinsics.js';
+import { radixOrder } from './radixOrder.js';
+
+const G = globalThis;
+const ArrayPrototype = G.Array.prototype;
+const NativeSort = ArrayPrototype.sort;
+const NativeValues = ArrayPrototype[Symbol.iterator];
+const ArrayIteratorPrototype = ObjectGetPrototypeOf([][Symbol.iterator]()) as object;
+const NativeNext = (ArrayIteratorPrototype as { next: unknown }).next;
+const IntrinsicMath = G.Math;
+const NativeMin = IntrinsicMath.min;
+const NativeMax = IntrinsicMath.max;
+const ObjectIsExtensible = G.Object.isExtensible;
+/** Reads the global binding `Math` as global code sees it (a top-level `class Math` of an earlier run shadows the property). */
+const readMath = G.Function('return Math') as () => unknown;
+
+/** Whether `o`'s own property `key` is a data property holding `value` (reads no getter: `o` is ordinary). */
+function holds(o: object, key: PropertyKey, value: unknown): boolean {
+  const d = ObjectGetOwnPropertyDescriptor(o, key);
+  return d !== undefined && 'value' in d && d.value === value;
+}
+
+/**
+ * Whether `x.sort` is the native sort of a real, extensible Array: then reading it runs nothing and
+ * the call sorts `x` as Array.prototype.sort does. A Proxy of an array passes Array.isArray; its
+ * getPrototypeOf and getOwnPropertyDescriptor traps see these checks (docs/architecture.md).
+ */
+function nativeSortOf(x: unknown): x is unknown[] {
+  return (
+    ArrayIsArray(x) &&
+    ObjectGetPrototypeOf(x) === ArrayPrototype &&
+    ObjectGetOwnPropertyDescriptor(x, 'sort') === undefined &&
+    holds(ArrayPrototype, 'sort', NativeSort) &&
+    ObjectIsExtensible(x)
+  );
+}
+
+/** `o[key]` when `o` is a plain object or array whose own `key` is a data property holding a number, else NaN. */
+function plainNumberKey(o: unknown, key: string): number {
+  if (o === null || typeof o !== 'object') return NaN;
+  const proto = ObjectGetPrototypeOf(o);
+  if (proto !== (ArrayIsArray(o) ? ArrayPrototype : ObjectPrototype) && proto !== null) return NaN;
+  const d = ObjectGetOwnPropertyDescriptor(o, key);
+  if (d === undefined || !('value' in d)) return NaN;
+  const v = d.value as unknown;
+  return typeof v === 'number' ? v : NaN;
+}
+
+/**
+ * Sorts `x` as `x.sort(cmp)` does (Array.prototype.sort, ES2019+): read `length`, then each present
+ * element once in index order; sort those that are not undefined; write them back in order, then the
+ * undefined ones, then delete the rest (the holes). When every element (or every element's `key`) is
+ * a number that is not NaN, `cmp` (of the shape `a - b`, `b - a`, `a[key] - b[key]`...) orders them as
+ * a stable sort by number with -0 equal to 0, and a radix sort gives that order without calling it.
+ * Otherwise the native sort orders the same elements with `cmp` (the calls it would make on `x`).
+ */
+function sortArray(x: unknown[], cmp: unknown, desc: boolean, key: string | undefined): unknown[] {
+  const len = x.length;
+  const items: unknown[] = [];
+  let undef = 0;
+  for (let k = 0; k < len; k++) {
+    const v = x[k];
+    if (v === undefined) {
+      if (k in x) undef++;
+      continue;
+    }
+    items.push(v);
+  }
+  const m = items.length;
+  let fast = true;
+  const keys = new Float64Array(m);
+  for (let j = 0; j < m && fast; j++) {
+    const v = items[j];
+    const n = key === undefined ? (typeof v === 'number' ? v : NaN) : plainNumberKey(v, key);
+    // NaN: `cmp` answers NaN, taken as "equal", for every pair it is in: no order to copy
+    if (n !== n) fast = false;
+    else keys[j] = n;
+  }
+  let sorted = items;
+  if (fast) {
+    const order = radixOrder(keys, !desc);
+    sorted = new Array<unknown>(m);
+    for (let j = 0; j < m; j++) sorted[j] = items[order[j]!];
+  } else ReflectApply(NativeSort, items, [cmp]);
+  for (let j = 0; j < m; j++) x[j] = sorted[j];
+  for (let j = m; j < m + undef; j++) x[j] = undefined;
+  for (let j = m + undef; j < len; j++) delete x[j];
+  return x;
+}
+
+/** What `by` returns for an array it sorts: `.sort(cmp)` sorts that array. */
+interface Sorter {
+  sort(cmp: unknown): unknown[];
+}
+
+/**
+ * `x` itself when `x.sort(...)` is not the native sort of a real array of at least
+ * HAND_SORT_MIN_LENGTH elements (the call then runs as written), else an object whose `sort(cmp)`
+ * sorts `x` in place and returns it.
+ */
+function by(x: unknown, desc: unknown, key: unknown): unknown {
+  if (!nativeSortOf(x) || x.length < HAND_SORT_MIN_LENGTH) return x;
+  const k = typeof key === 'string' ? key : undefined;
+  const sorter: Sorter = {
+    sort(cmp: unknown) {
+      if (typeof cmp !== 'function') return ReflectApply(NativeSort, x, [cmp]) as unknown[];
+      return sortArray(x, cmp, desc === 1, k);
+    },
+  };
+  return sorter;
+}
+
+/**
+ * What to spread into `Math.min(...)` / `Math.max(...)` in place of `xs`: a one-element array holding
+ * the answer when the callee is the native function and every element a number; otherwise `xs` itself
+ * (before any element is read) or, once elements were read, an array of the values read, in order (the
+ * spread then reads nothing twice). The preparation rewrites only a spread of a variable in a program
+ * that never binds `Math`, so nothing runs between reading `Math.min` and this call.
+ */
+function extreme(xs: unknown, max: boolean): unknown {
+  if (!ArrayIsArray(xs) || xs.length < HAND_SORT_MIN_LENGTH) return xs;
+  if (ObjectGetPrototypeOf(xs) !== ArrayPrototype || ObjectGetOwnPropertyDescriptor(xs, Symbol.iterator) !== undefined)
+    return xs;
+  // the spread of the array returned must iterate as the native spread does; the callee was the native function
+  if (!holds(ArrayPrototype, Symbol.iterator, NativeValues) || !holds(ArrayIteratorPrototype, 'next', NativeNext))
+    return xs;
+  if (!holds(G, 'Math', IntrinsicMath) || readMath() !== IntrinsicMath) return xs;
+  if (!holds(IntrinsicMath, max ? 'max' : 'min', max ? NativeMax : NativeMin)) return xs;
+  // the spread reads `length` before each element (an element's getter may change it): so does this loop
+  const seen = new Float64Array(xs.length);
+  const more: number[] = []; // elements a getter added while the array was read
+  let best = max ? -Infinity : Infinity;
+  let nan = false;
+  for (let i = 0; i < xs.length; i++) {
+    const v = xs[i];
+    if (typeof v !== 'number') return valuesRead(xs, seen, more, i, v);
+    if (i < seen.length) seen[i] = v;
+    else more.push(v);
+    if (v !== v) nan = true;
+    else if (
+      max ? v > best || (v === 0 && best === 0 && 1 / best < 0) : v < best || (v === 0 && best === 0 && 1 / v < 0)
+    )
+      best = v;
+  }
+  // Math.min(best) is best; more elements than a call takes answer too, where the spread throws a RangeError
+  return [nan ? NaN : best];
+}
+
+/** The values of `xs` as the spread reads them: those read before element i (`seen`, `more`), then `v`, then the rest. */
+function valuesRead(xs: unknown[], seen: Float64Array, more: number[], i: number, v: unknown): unknown[] {
+  const out: unknown[] = [];
+  for (let j = 0; j < i; j++) out.push(j < seen.length ? seen[j] : more[j - seen.length]);
+  out.push(v);
+  for (let j = i + 1; j < xs.length; j++) out.push(xs[j]);
+  return out;
+}
+
+/**
+ * Defines `__sbirtools_sort` (non-writable and non-enumerable: a run cannot replace it; an object,
+ * not a function, so error hints never suggest it). It hands out nothing but the arrays given to it.
+ */
+export function installHandSort(): void {
+  const entry = {
+    by,
+    min: (xs: unknown) => extreme(xs, false),
+    max: (xs: unknown) => extreme(xs, true),
+  };
+  ObjectDefineProperty(G, HAND_SORT_GLOBAL, {
+    value: Object.freeze(entry),
+    writable: false,
+    enumerable: false,
+    configurable: false,
+  });
+}

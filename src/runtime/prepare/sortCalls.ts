@@ -1,0 +1,131 @@
+import { HAND_SORT_GLOBAL } from '../../../schema/handSort.js';
+import { INSERTED_CLOSE, INSERTED_OPEN } from '../../../schema/rowLoop.js';
+import type { LocalEdit } from './localize.js';
+import type { AnyNode } from './patternNames.js';
+
+/** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
+const MARKER = '$sbtRow';
+
+/** How a comparator orders: by the elements (`key` undefined) or by one property of each, descending or not. */
+export interface SortShape {
+  desc: boolean;
+  key?: string;
+}
+
+/**
+ * The order an inline comparator gives, when it is one the fast sort copies exactly, else undefined:
+ * an arrow or function expression (not async, not a generator) of two distinct plain parameters
+ * whose body is `a - b` (or `return a - b;` alone), `b - a`, or the same with one fixed property of
+ * each, `a.k - b.k`, `a[1] - b[1]`, `a['k'] - b['k']`. Anything else (another variable, different
+ * keys, `?.`, a call, a default value) keeps the sort as written.
+ * @example
+ * comparatorShape(parseExpression('(x, y) => y[1] - x[1]')) // { desc: true, key: '1' }
+ */
+export function comparatorShape(fn: AnyNode): SortShape | undefined {
+  if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression') return undefined;
+  if (fn.async || fn.generator || fn.params.length !== 2) return undefined;
+  const [p, q] = fn.params as AnyNode[];
+  if (p!.type !== 'Identifier' || q!.type !== 'Identifier' || p!.name === q!.name) return undefined;
+  let body = fn.body as AnyNode;
+  if (body.type === 'BlockStatement') {
+    if (body.body.length !== 1 || body.body[0].type !== 'ReturnStatement' || !body.body[0].argument) return undefined;
+    body = body.body[0].argument;
+  }
+  if (body.type !== 'BinaryExpression' || body.operator !== '-') return undefined;
+  const left = operand(body.left);
+  const right = operand(body.right);
+  if (!left || !right || left.key !== right.key) return undefined;
+  if (left.name === p!.name && right.name === q!.name) return { desc: false, key: left.key };
+  if (left.name === q!.name && right.name === p!.name) return { desc: true, key: left.key };
+  return undefined;
+}
+
+/** `a` or `a.k` / `a[1]` / `a['k']` (no `?.`): the variable and the property key read, if any. */
+function operand(e: AnyNode): { name: string; key?: string } | undefined {
+  if (e.type === 'Identifier') return { name: e.name };
+  if (e.type !== 'MemberExpression' || e.optional || e.object.type !== 'Identifier') return undefined;
+  const prop = e.property as AnyNode;
+  if (!e.computed) return prop.type === 'Identifier' ? { name: e.object.name, key: prop.name } : undefined;
+  if (prop.type === 'Literal' && (typeof prop.value === 'string' || typeof prop.value === 'number'))
+    return { name: e.object.name, key: String(prop.value) };
+  return undefined;
+}
+
+/** Whether `e` (the object of `.sort` or a spread's argument) is not under a `?.` whose short cut the rewrite would break. */
+function noOptionalSpine(e: AnyNode): boolean {
+  for (let n = e; n.type === 'MemberExpression' || n.type === 'CallExpression'; n = n.object ?? n.callee)
+    if (n.optional) return false;
+  return true;
+}
+
+/**
+ * The edits that route hand-written sorts and min/max spreads through the guest's fast paths
+ * (prelude/fast/handSort.ts), inserting text only (between markers: every line and column of the
+ * user's code holds):
+ * - `X.sort(cmp)` with cmp of a shape comparatorShape accepts becomes
+ *   `__sbirtools_sort.by(X, desc, key).sort(cmp)`; `by` hands back X itself unless X is a real array
+ *   whose `sort` is the native one, so every other receiver (a table, a typed array, a Series, a
+ *   string) sees the call as written.
+ * - `Math.min(...v)` / `Math.max(...v)` of one variable becomes `Math.min(...__sbirtools_sort.min(v))`,
+ *   only when the program never names `Math` but as `Math.x` and never names `eval` (then `Math` is
+ *   the global one and nothing runs between reading `Math.min` and the helper).
+ * None when the source names the marker or the global (a program cannot pose as a rewrite).
+ */
+export function planSortCalls(program: AnyNode, source: string): LocalEdit[] {
+  if (!/\bsort\b|\bMath\b/.test(source)) return [];
+  if (source.includes(MARKER) || source.includes(HAND_SORT_GLOBAL)) return [];
+  const sorts: AnyNode[] = [];
+  const spreads: AnyNode[] = [];
+  let mathFree = true;
+  // pre-order (a parent before its children): an outer call's insertion at a shared start comes first
+  const stack: [AnyNode, AnyNode | null][] = [[program, null]];
+  while (stack.length > 0) {
+    const [node, parent] = stack.pop()!;
+    if (node.type === 'Identifier') {
+      // a name written with escapes (`\u0024sbtRow`) is not in the source text
+      if (node.name.includes(MARKER) || node.name === HAND_SORT_GLOBAL) return [];
+      if (node.name === 'eval') mathFree = false;
+      if (node.name === 'Math' && !(parent?.type === 'MemberExpression' && parent.object === node)) mathFree = false;
+    }
+    if (node.type === 'CallExpression' && !node.optional) {
+      const c = node.callee as AnyNode;
+      if (c.type === 'MemberExpression' && !c.computed && !c.optional && c.property.type === 'Identifier') {
+        if (c.property.name === 'sort' && node.arguments.length === 1) sorts.push(node);
+        if ((c.property.name === 'min' || c.property.name === 'max') && c.object.type === 'Identifier')
+          if (c.object.name === 'Math' && node.arguments.length === 1) spreads.push(node);
+      }
+    }
+    const children: AnyNode[] = [];
+    for (const k in node) {
+      if (k === 'type' || k === 'start' || k === 'end' || k === 'loc') continue;
+      const v = node[k];
+      if (v === null || typeof v !== 'object') continue;
+      for (const c of (Array.isArray(v) ? v : [v]) as (AnyNode | null)[])
+        if (c && typeof c.type === 'string') children.push(c);
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i]!, node]);
+  }
+  const edits: LocalEdit[] = [];
+  const insert = (at: number, text: string) =>
+    edits.push({ start: at, end: at, text: INSERTED_OPEN + text + INSERTED_CLOSE });
+  for (const call of sorts) {
+    const x = call.callee.object as AnyNode;
+    const shape = comparatorShape(call.arguments[0]);
+    if (!shape || x.type === 'Super' || !noOptionalSpine(x)) continue;
+    // `(a, b).sort(...)`: acorn's range of X leaves out its parentheses; inserting inside them would change X
+    if (!/^\s*\.\s*$/.test(source.slice(x.end, call.callee.property.start))) continue;
+    insert(x.start, `${HAND_SORT_GLOBAL}.by(`);
+    insert(x.end, `,${shape.desc ? 1 : 0}${shape.key === undefined ? '' : `,${JSON.stringify(shape.key)}`})`);
+  }
+  if (mathFree)
+    for (const call of spreads) {
+      const s = call.arguments[0] as AnyNode;
+      if (s.type !== 'SpreadElement' || s.argument.type !== 'Identifier') continue;
+      const v = s.argument as AnyNode;
+      if (!/^\.\.\.\s*$/.test(source.slice(s.start, v.start)) || !/^\s*,?\s*\)$/.test(source.slice(v.end, call.end)))
+        continue;
+      insert(v.start, `${HAND_SORT_GLOBAL}.${call.callee.property.name}(`);
+      insert(v.end, ')');
+    }
+  return edits;
+}
