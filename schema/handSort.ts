@@ -10,5 +10,11 @@
  */
 export const HAND_SORT_GLOBAL = '__sbirtools_sort';
 
-/** The fewest elements for which the fast paths beat the native calls (bench/sort-micro.mjs). */
-export const HAND_SORT_MIN_LENGTH = 64;
+/**
+ * The fewest elements for which the fast sort beats the native one (bench/sort-micro.mjs: the radix
+ * sort's four 65,536-slot counting passes cost more than comparator calls below a few thousand).
+ */
+export const HAND_SORT_MIN_LENGTH = 4096;
+
+/** The fewest elements for which the min/max scan is taken (below it the native spread is as fast). */
+export const HAND_SPREAD_MIN_LENGTH = 1024;

@@ -7,7 +7,7 @@
  * and the helpers here answer exactly what the call as written would, or hand back their argument so
  * the call runs as written. See docs/architecture.md ("Sorts and min/max written by hand").
  */
-import { HAND_SORT_GLOBAL, HAND_SORT_MIN_LENGTH } from '../../schema/handSort.js';
+import { HAND_SORT_GLOBAL, HAND_SORT_MIN_LENGTH, HAND_SPREAD_MIN_LENGTH } from '../../schema/handSort.js';
 import {
   ArrayIsArray,
   ObjectDefineProperty,
@@ -93,13 +93,15 @@ function sortArray(x: unknown[], cmp: unknown, desc: boolean, key: string | unde
     if (n !== n) fast = false;
     else keys[j] = n;
   }
-  let sorted = items;
   if (fast) {
     const order = radixOrder(keys, !desc);
-    sorted = new Array<unknown>(m);
-    for (let j = 0; j < m; j++) sorted[j] = items[order[j]!];
-  } else ReflectApply(NativeSort, items, [cmp]);
-  for (let j = 0; j < m; j++) x[j] = sorted[j];
+    // a number sort writes the numbers back from the keys (-0 kept there): no element is boxed again
+    if (key === undefined) for (let j = 0; j < m; j++) x[j] = keys[order[j]!];
+    else for (let j = 0; j < m; j++) x[j] = items[order[j]!];
+  } else {
+    ReflectApply(NativeSort, items, [cmp]);
+    for (let j = 0; j < m; j++) x[j] = items[j];
+  }
   for (let j = m; j < m + undef; j++) x[j] = undefined;
   for (let j = m + undef; j < len; j++) delete x[j];
   return x;
@@ -135,7 +137,7 @@ function by(x: unknown, desc: unknown, key: unknown): unknown {
  * that never binds `Math`, so nothing runs between reading `Math.min` and this call.
  */
 function extreme(xs: unknown, max: boolean): unknown {
-  if (!ArrayIsArray(xs) || xs.length < HAND_SORT_MIN_LENGTH) return xs;
+  if (!ArrayIsArray(xs) || xs.length < HAND_SPREAD_MIN_LENGTH) return xs;
   if (ObjectGetPrototypeOf(xs) !== ArrayPrototype || ObjectGetOwnPropertyDescriptor(xs, Symbol.iterator) !== undefined)
     return xs;
   // the spread of the array returned must iterate as the native spread does; the callee was the native function
@@ -143,33 +145,69 @@ function extreme(xs: unknown, max: boolean): unknown {
     return xs;
   if (!holds(G, 'Math', IntrinsicMath) || readMath() !== IntrinsicMath) return xs;
   if (!holds(IntrinsicMath, max ? 'max' : 'min', max ? NativeMax : NativeMin)) return xs;
-  // the spread reads `length` before each element (an element's getter may change it): so does this loop
   const seen = new Float64Array(xs.length);
-  const more: number[] = []; // elements a getter added while the array was read
-  let best = max ? -Infinity : Infinity;
-  let nan = false;
-  for (let i = 0; i < xs.length; i++) {
-    const v = xs[i];
-    if (typeof v !== 'number') return valuesRead(xs, seen, more, i, v);
-    if (i < seen.length) seen[i] = v;
-    else more.push(v);
-    if (v !== v) nan = true;
-    else if (
-      max ? v > best || (v === 0 && best === 0 && 1 / best < 0) : v < best || (v === 0 && best === 0 && 1 / v < 0)
-    )
-      best = v;
-  }
+  const i = max ? scanMax(xs, seen) : scanMin(xs, seen);
   // Math.min(best) is best; more elements than a call takes answer too, where the spread throws a RangeError
-  return [nan ? NaN : best];
+  if (i === xs.length) return [scanBest];
+  const out: unknown[] = [];
+  for (let j = 0; j < i; j++) out.push(seen[j]);
+  for (let j = i; j < xs.length; j++) out.push(j === i && scanHeld ? scanValue : xs[j]);
+  return out;
 }
 
-/** The values of `xs` as the spread reads them: those read before element i (`seen`, `more`), then `v`, then the rest. */
-function valuesRead(xs: unknown[], seen: Float64Array, more: number[], i: number, v: unknown): unknown[] {
-  const out: unknown[] = [];
-  for (let j = 0; j < i; j++) out.push(j < seen.length ? seen[j] : more[j - seen.length]);
-  out.push(v);
-  for (let j = i + 1; j < xs.length; j++) out.push(xs[j]);
-  return out;
+/** What the last scan found: the answer, and the element it stopped at (when it read one that is not a number). */
+let scanBest = 0;
+let scanHeld = false;
+let scanValue: unknown;
+
+/**
+ * Reads `xs` as the spread does (`length` before each element: a getter may change it) into `seen`
+ * while the elements are numbers; answers where it stopped (`xs.length` when it read them all, the
+ * least in scanBest: NaN if any, -0 below 0). One function per direction keeps the loop monomorphic.
+ */
+function scanMin(xs: unknown[], seen: Float64Array): number {
+  let best = Infinity;
+  let nan = false;
+  let i = 0;
+  scanHeld = false;
+  for (; i < xs.length; i++) {
+    if (i === seen.length) break; // a getter added elements: they are read after, not twice
+    const v = xs[i];
+    if (typeof v !== 'number') {
+      scanHeld = true;
+      scanValue = v;
+      break;
+    }
+    seen[i] = v;
+    if (v < best) best = v;
+    else if (v !== v) nan = true;
+    else if (v === 0 && best === 0 && 1 / v < 0) best = v;
+  }
+  scanBest = nan ? NaN : best;
+  return i;
+}
+
+/** scanMin for the greatest (+0 above -0). */
+function scanMax(xs: unknown[], seen: Float64Array): number {
+  let best = -Infinity;
+  let nan = false;
+  let i = 0;
+  scanHeld = false;
+  for (; i < xs.length; i++) {
+    if (i === seen.length) break;
+    const v = xs[i];
+    if (typeof v !== 'number') {
+      scanHeld = true;
+      scanValue = v;
+      break;
+    }
+    seen[i] = v;
+    if (v > best) best = v;
+    else if (v !== v) nan = true;
+    else if (v === 0 && best === 0 && 1 / best < 0) best = v;
+  }
+  scanBest = nan ? NaN : best;
+  return i;
 }
 
 /**
