@@ -18,3 +18,45 @@ export const HAND_SORT_MIN_LENGTH = 4096;
 
 /** The fewest elements for which the min/max scan is taken (below it the native spread is as fast). */
 export const HAND_SPREAD_MIN_LENGTH = 1024;
+
+/** Where an insert carries the user's expression as V8 names it: `/*=by:<encoded text>*\/`. */
+const NAMED = /\/\*=(by|min|max):([^*]*)\*\//g;
+
+/**
+ * The comment a rewrite inserts after its helper's arguments: how V8 names the expression the helper
+ * wraps (calleeText), URI-encoded so no `*\/` can end the comment early.
+ */
+export function namedInsert(kind: 'by' | 'min' | 'max', text: string): string {
+  return `/*=${kind}:${encodeURIComponent(text)}*/`;
+}
+
+/**
+ * A V8 message about a wrapped expression (`__sbirtools_sort.by(...).sort is not a function`,
+ * `__sbirtools_sort.min(...) is not iterable`) with the helper's name replaced by the user's
+ * expression, as the call as written reads; `line` is the prepared line the error points into and
+ * `column` its 1-based column there. Other messages come back unchanged.
+ * @example
+ * repairMessage('__sbirtools_sort.by(...).sort is not a function', line, 40) // 'award_data.Award Amount.sort is not a function'
+ */
+export function repairMessage(message: string, line: string, column: number): string {
+  if (!message.includes(`${HAND_SORT_GLOBAL}.`)) return message;
+  const named: { kind: string; text: string; at: number }[] = [];
+  for (const m of line.matchAll(NAMED)) named.push({ kind: m[1]!, text: m[2]!, at: m.index });
+  // `(0 , h.by(...))` is how V8 names the wrapper in a sequence (sortCalls.ts), `h.by(...)` the plain one
+  const helper = new RegExp(
+    `\\(0 , ${HAND_SORT_GLOBAL}\\.(by)\\(\\.\\.\\.\\)\\)|${HAND_SORT_GLOBAL}\\.(by|min|max)\\(\\.\\.\\.\\)`,
+  );
+  return message.replace(helper, (whole, seqKind: string | undefined, plainKind: string | undefined) => {
+    const kind = seqKind ?? plainKind;
+    const same = named.filter((n) => n.kind === kind);
+    // the last insert before the column the error points to, else the first on the line
+    const before = same.filter((n) => n.at < column - 1);
+    const pick = before[before.length - 1] ?? same[0];
+    if (!pick) return whole;
+    try {
+      return decodeURIComponent(pick.text);
+    } catch {
+      return whole;
+    }
+  });
+}

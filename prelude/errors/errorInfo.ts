@@ -9,6 +9,7 @@ import { hintFor } from './hints.js';
 import { inspect } from '../format/inspect.js';
 import { ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertyNames } from '../intrinsics.js';
 import { INSERTED_OPEN, userColumn } from '../../schema/rowLoop.js';
+import { HAND_SORT_GLOBAL, repairMessage } from '../../schema/handSort.js';
 
 /** The error part of a failed GuestOutcome. */
 export interface ErrorInfo {
@@ -62,6 +63,8 @@ export function errorInfo(e: unknown, code: string, lineOffset: number): ErrorIn
   }
 
   const frames = userFrames(rawStack, lineOffset, code);
+  // a call a rewrite wrapped (sortCalls.ts): V8 named the helper; name the user's expression instead
+  if (message.includes(HAND_SORT_GLOBAL)) message = safe(() => wrappedCallMessage(message, rawStack, code), message);
   const info: ErrorInfo = { name, message: message.slice(0, 4000) };
   if (frames.length) {
     info.line = frames[0].line;
@@ -109,6 +112,18 @@ function userFrames(stack: string, lineOffset: number, code: string): Frame[] {
     if (out.length >= 10) break;
   }
   return out;
+}
+
+/** `message` with the helper's name replaced by the expression it wraps, on the line of the first user frame. */
+function wrappedCallMessage(message: string, stack: string, code: string): string {
+  for (const l of stack.split('\n')) {
+    if (!(l.includes(SOURCE_NAME) || l.includes('(<input>:')) || l.includes('eval at')) continue;
+    const m = l.match(FRAME);
+    if (!m) continue;
+    const line = code.split(/\r\n|[\n\r\u2028\u2029]/)[Number(m[1]) - 1] ?? '';
+    return repairMessage(message, line, Number(m[2]));
+  }
+  return message;
 }
 
 function locateSyntaxError(code: string): { line: number; column: number } | undefined {

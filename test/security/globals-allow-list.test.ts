@@ -12,6 +12,7 @@ import { PRELUDE_API } from '../../schema/preludeApi.js';
 import { REMOVED_GLOBALS } from '../../src/runtime/engines/hardenGlobals.js';
 import { ENGINE } from './helpers.js';
 import { ROW_LOOP_GLOBAL } from '../../schema/rowLoop.js';
+import { HAND_SORT_GLOBAL } from '../../schema/handSort.js';
 
 /** ECMAScript globals that stay on both engines (no timers, no eval, no shared memory). */
 const COMMON = [
@@ -95,10 +96,12 @@ function allowed(names: string[], extra: string[] = []): string[] {
 }
 /**
  * Polyfills the prelude adds (prelude/polyfills, prelude/output), `tables` (the session's table
- * list) and the entry a rewritten row loop calls (prelude/data/rowLoop.ts: non-writable, it hands
- * out row iterators over the session's own tables, nothing of the host).
+ * list), the entry a rewritten row loop calls (prelude/data/rowLoop.ts: non-writable, it hands
+ * out row iterators over the session's own tables, nothing of the host) and the one rewritten sorts
+ * and Math.min/max spreads call (prelude/fast/handSort.ts: non-writable, it sorts or scans only the
+ * arrays handed to it and returns them or a number).
  */
-const POLYFILLS = ['TextDecoder', 'TextEncoder', 'console', 'tables', ROW_LOOP_GLOBAL];
+const POLYFILLS = ['TextDecoder', 'TextEncoder', 'console', 'tables', ROW_LOOP_GLOBAL, HAND_SORT_GLOBAL];
 const PRELUDE = PRELUDE_API.filter((e) => e.global).map((e) => e.name);
 
 const ENUMERATE = `(() => {

@@ -1,7 +1,8 @@
-import { HAND_SORT_GLOBAL } from '../../../schema/handSort.js';
+import { HAND_SORT_GLOBAL, namedInsert } from '../../../schema/handSort.js';
 import { INSERTED_CLOSE, INSERTED_OPEN } from '../../../schema/rowLoop.js';
 import type { LocalEdit } from './localize.js';
 import type { AnyNode } from './patternNames.js';
+import { calleeText } from './v8CalleeText.js';
 
 /** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
 const MARKER = '$sbtRow';
@@ -58,12 +59,20 @@ function noOptionalSpine(e: AnyNode): boolean {
   return true;
 }
 
+/** Whether X or an object on its member chain (`f().a.b`, `a[0](x).b`) is a call. */
+function chainHasCall(x: AnyNode): boolean {
+  for (let n = x; ; n = n.object) {
+    if (n.type === 'CallExpression' || n.type === 'TaggedTemplateExpression') return true;
+    if (n.type !== 'MemberExpression') return false;
+  }
+}
+
 /**
  * The edits that route hand-written sorts and min/max spreads through the guest's fast paths
  * (prelude/fast/handSort.ts), inserting text only (between markers: every line and column of the
  * user's code holds):
  * - `X.sort(cmp)` with cmp of a shape comparatorShape accepts becomes
- *   `__sbirtools_sort.by(X, desc, key).sort(cmp)`; `by` hands back X itself unless X is a real array
+ *   `__sbirtools_sort.by(X, desc, key).sort(cmp)` (in `(0, ...)` unless X's chain holds a call); `by` hands back X itself unless X is a real array
  *   whose `sort` is the native one, so every other receiver (a table, a typed array, a Series, a
  *   string) sees the call as written.
  * - `Math.min(...v)` / `Math.max(...v)` of one variable becomes `Math.min(...__sbirtools_sort.min(v))`,
@@ -114,8 +123,14 @@ export function planSortCalls(program: AnyNode, source: string): LocalEdit[] {
     if (!shape || x.type === 'Super' || !noOptionalSpine(x)) continue;
     // `(a, b).sort(...)`: acorn's range of X leaves out its parentheses; inserting inside them would change X
     if (!/^\s*\.\s*$/.test(source.slice(x.end, call.callee.property.start))) continue;
-    insert(x.start, `${HAND_SORT_GLOBAL}.by(`);
-    insert(x.end, `,${shape.desc ? 1 : 0}${shape.key === undefined ? '' : `,${JSON.stringify(shape.key)}`})`);
+    // V8 places a failed `.sort` read at the dot when X's chain holds a call, else at `sort`: the
+    // wrapper keeps that (a call, or `(0, call)`), so the error's column is the one the user gets today
+    const seq = !chainHasCall(x);
+    insert(x.start, `${seq ? '(0,' : ''}${HAND_SORT_GLOBAL}.by(`);
+    // the name V8 gives X rides along: a "not a function" message names X, not the helper (errorInfo)
+    const named = calleeText(x);
+    const args = `,${shape.desc ? 1 : 0}${shape.key === undefined ? '' : `,${JSON.stringify(shape.key)}`}`;
+    insert(x.end, `${args}${named === undefined ? '' : namedInsert('by', named)})${seq ? ')' : ''}`);
   }
   if (mathFree)
     for (const call of spreads) {
@@ -124,8 +139,9 @@ export function planSortCalls(program: AnyNode, source: string): LocalEdit[] {
       const v = s.argument as AnyNode;
       if (!/^\.\.\.\s*$/.test(source.slice(s.start, v.start)) || !/^\s*,?\s*\)$/.test(source.slice(v.end, call.end)))
         continue;
-      insert(v.start, `${HAND_SORT_GLOBAL}.${call.callee.property.name}(`);
-      insert(v.end, ')');
+      const kind = call.callee.property.name as 'min' | 'max';
+      insert(v.start, `${HAND_SORT_GLOBAL}.${kind}(`);
+      insert(v.end, `${namedInsert(kind, v.name)})`);
     }
   return edits;
 }
