@@ -73,34 +73,44 @@ function plainNumberKey(o: unknown, key: string): number {
  */
 function sortArray(x: unknown[], cmp: unknown, desc: boolean, key: string | undefined): unknown[] {
   const len = x.length;
-  const items: unknown[] = [];
+  const keys = new Float64Array(len);
+  // a number sort keeps its numbers in `keys` only, until an element is not one
+  let items: unknown[] | null = key === undefined ? null : [];
+  let m = 0;
   let undef = 0;
+  let fast = true;
   for (let k = 0; k < len; k++) {
     const v = x[k];
     if (v === undefined) {
       if (k in x) undef++;
       continue;
     }
+    if (items === null) {
+      // NaN: `cmp` answers NaN, taken as "equal", for every pair it is in: no order to copy
+      if (typeof v === 'number' && v === v) {
+        keys[m++] = v;
+        continue;
+      }
+      items = [];
+      for (let j = 0; j < m; j++) items.push(keys[j]);
+      fast = false;
+    }
     items.push(v);
-  }
-  const m = items.length;
-  let fast = true;
-  const keys = new Float64Array(m);
-  for (let j = 0; j < m && fast; j++) {
-    const v = items[j];
-    const n = key === undefined ? (typeof v === 'number' ? v : NaN) : plainNumberKey(v, key);
-    // NaN: `cmp` answers NaN, taken as "equal", for every pair it is in: no order to copy
-    if (n !== n) fast = false;
-    else keys[j] = n;
+    if (fast) {
+      const n = key === undefined ? NaN : plainNumberKey(v, key);
+      if (n !== n) fast = false;
+      else keys[m] = n;
+    }
+    m++;
   }
   if (fast) {
-    const order = radixOrder(keys, !desc);
+    const order = radixOrder(m === len ? keys : keys.subarray(0, m), !desc);
     // a number sort writes the numbers back from the keys (-0 kept there): no element is boxed again
-    if (key === undefined) for (let j = 0; j < m; j++) x[j] = keys[order[j]!];
+    if (items === null) for (let j = 0; j < m; j++) x[j] = keys[order[j]!];
     else for (let j = 0; j < m; j++) x[j] = items[order[j]!];
   } else {
     ReflectApply(NativeSort, items, [cmp]);
-    for (let j = 0; j < m; j++) x[j] = items[j];
+    for (let j = 0; j < m; j++) x[j] = items![j];
   }
   for (let j = m; j < m + undef; j++) x[j] = undefined;
   for (let j = m + undef; j < len; j++) delete x[j];
