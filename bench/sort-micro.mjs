@@ -62,7 +62,7 @@ try {
           const best = { native: Infinity, fast: Infinity };
           for (let r = 0; r < rounds; r++)
             for (const way of ['native', 'fast']) {
-              const code = way === 'native' ? `${timed(call)}\n// $sbtRow` : timed(call);
+              const code = way === 'native' ? `${timed(call)}\n// __sbirtools_sort` : timed(call);
               const out = await box.run(code);
               // QuickJS refuses a spread of more than 65,534 arguments: no native figure there
               if (!out.ok) best[way] = NaN;

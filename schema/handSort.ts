@@ -19,6 +19,13 @@ export const HAND_SORT_MIN_LENGTH = 4096;
 /** The fewest elements for which the min/max scan is taken (below it the native spread is as fast). */
 export const HAND_SPREAD_MIN_LENGTH = 1024;
 
+/**
+ * On an interpreter (QuickJS) the JavaScript radix sort and scan are slower than the native calls
+ * (bench/sort-micro.mjs: 1.1-4.8x): sorts always run as written there, and a min/max spread is
+ * answered only from this length, the first QuickJS refuses ("too many arguments").
+ */
+export const HAND_SPREAD_INTERPRETED_MIN_LENGTH = 65_535;
+
 /** Where an insert carries the user's expression as V8 names it: `/*=by:<encoded text>*\/`. */
 const NAMED = /\/\*=(by|min|max):([^*]*)\*\//g;
 

@@ -7,7 +7,12 @@
  * and the helpers here answer exactly what the call as written would, or hand back their argument so
  * the call runs as written. See docs/architecture.md ("Sorts and min/max written by hand").
  */
-import { HAND_SORT_GLOBAL, HAND_SORT_MIN_LENGTH, HAND_SPREAD_MIN_LENGTH } from '../../schema/handSort.js';
+import {
+  HAND_SORT_GLOBAL,
+  HAND_SORT_MIN_LENGTH,
+  HAND_SPREAD_INTERPRETED_MIN_LENGTH,
+  HAND_SPREAD_MIN_LENGTH,
+} from '../../schema/handSort.js';
 import {
   ArrayIsArray,
   ObjectDefineProperty,
@@ -28,6 +33,13 @@ const IntrinsicMath = G.Math;
 const NativeMin = IntrinsicMath.min;
 const NativeMax = IntrinsicMath.max;
 const ObjectIsExtensible = G.Object.isExtensible;
+/**
+ * Whether the guest's JavaScript is compiled (V8, which has Error.captureStackTrace), not interpreted
+ * (QuickJS): only then do the radix sort and the scan beat the native calls.
+ */
+const COMPILED = typeof (G.Error as { captureStackTrace?: unknown }).captureStackTrace === 'function';
+const SORT_MIN = COMPILED ? HAND_SORT_MIN_LENGTH : Infinity;
+const SPREAD_MIN = COMPILED ? HAND_SPREAD_MIN_LENGTH : HAND_SPREAD_INTERPRETED_MIN_LENGTH;
 /** Reads the global binding `Math` as global code sees it (a top-level `class Math` of an earlier run shadows the property). */
 const readMath = G.Function('return Math') as () => unknown;
 
@@ -124,11 +136,11 @@ interface Sorter {
 
 /**
  * `x` itself when `x.sort(...)` is not the native sort of a real array of at least
- * HAND_SORT_MIN_LENGTH elements (the call then runs as written), else an object whose `sort(cmp)`
+ * HAND_SORT_MIN_LENGTH elements, or on QuickJS (the call then runs as written), else an object whose `sort(cmp)`
  * sorts `x` in place and returns it.
  */
 function by(x: unknown, desc: unknown, key: unknown): unknown {
-  if (!nativeSortOf(x) || x.length < HAND_SORT_MIN_LENGTH) return x;
+  if (!nativeSortOf(x) || x.length < SORT_MIN) return x;
   const k = typeof key === 'string' ? key : undefined;
   const sorter: Sorter = {
     sort(cmp: unknown) {
@@ -147,7 +159,7 @@ function by(x: unknown, desc: unknown, key: unknown): unknown {
  * that never binds `Math`, so nothing runs between reading `Math.min` and this call.
  */
 function extreme(xs: unknown, max: boolean): unknown {
-  if (!ArrayIsArray(xs) || xs.length < HAND_SPREAD_MIN_LENGTH) return xs;
+  if (!ArrayIsArray(xs) || xs.length < SPREAD_MIN) return xs;
   if (ObjectGetPrototypeOf(xs) !== ArrayPrototype || ObjectGetOwnPropertyDescriptor(xs, Symbol.iterator) !== undefined)
     return xs;
   // the spread of the array returned must iterate as the native spread does; the callee was the native function

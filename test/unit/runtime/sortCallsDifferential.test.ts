@@ -186,15 +186,26 @@ describe.each(['isolated-vm', 'quickjs'] as const)('hand-written sorts and min/m
     }
   });
 
-  it('the guest takes the fast paths: no comparator call, no spread of the elements', async () => {
+  it('the guest takes the fast paths on V8 (no comparator call, no spread), none on QuickJS', async () => {
     await using box = await createSandbox({ engine });
     const r = await box.run(
       `const xs = Array.from({ length: ${HAND_SORT_MIN_LENGTH} }, (_, i) => (i * 7) % 11);\n` +
-        "const out = __sbirtools_sort.by(xs, 1).sort(() => { throw new Error('the comparator was called') });\n" +
+        "let out;\ntry { out = __sbirtools_sort.by(xs, 1).sort(() => { throw new Error('the comparator was called') }) } catch (e) { out = e.message }\n" +
         `const ys = Array.from({ length: ${HAND_SPREAD_MIN_LENGTH} }, (_, i) => i - 5);\n` +
-        '[out === xs, xs[0], xs[xs.length - 1], __sbirtools_sort.min(ys), __sbirtools_sort.max(ys), __sbirtools_sort.min(ys.slice(0, 3)) === undefined]',
+        '[out === xs, xs[0], xs[xs.length - 1], __sbirtools_sort.min(ys), __sbirtools_sort.max(ys) === ys]',
     );
-    expect(r.value).toEqual([true, 10, 0, [-5], [HAND_SPREAD_MIN_LENGTH - 6], false]);
+    // QuickJS interprets: the radix sort and the scan lose to the native calls, which run as written
+    expect(r.value).toEqual(
+      engine === 'quickjs'
+        ? [
+            false,
+            0,
+            ((HAND_SORT_MIN_LENGTH - 1) * 7) % 11,
+            Array.from({ length: HAND_SPREAD_MIN_LENGTH }, (_, i) => i - 5),
+            true,
+          ]
+        : [true, 10, 0, [-5], false],
+    );
     // below the threshold, or not an array: the argument comes back and the call runs as written
     const back = await box.run(
       'const s3 = [3, 1]; [__sbirtools_sort.by(s3, 0) === s3, __sbirtools_sort.min(s3) === s3]',
