@@ -2,8 +2,8 @@
 // the model-style programs (bench/model-styles.mjs) that contain one, in ONE process: per question a
 // warm session runs each such program as written (a comment naming `__sbirtools_sort` turns only
 // this rewrite off; row loops stay rewritten) and rewritten, then pandas, in turn, `reps` times after
-// `warmup`, so the machine's load hits all alike. Prints p50 ms of each, the ratios to pandas and
-// after/before; every answer is checked against the other way's and pandas'.
+// `warmup`, so the machine's load hits all alike. Prints the p50 and the best ms of each, the ratios
+// (of p50) to pandas and after/before of both; every answer is checked against the other way's and pandas'.
 //   SBIRTOOLS_BENCH_CSV=/work/benchdata/award_data.csv node --no-node-snapshot bench/hand-sort-ab.mjs [--reps 7] [--warmup 2] [--only id,id]
 import { MODEL_STYLE_QUESTIONS, STYLES, answerOfPandas, answerOfRun } from './model-styles.mjs';
 import { sameAnswer } from './questions.mjs';
@@ -53,8 +53,9 @@ try {
       }
       const p = summarize(samples.pandas).p50;
       for (const s of styles) {
-        const before = summarize(samples[`${s} before`]).p50;
-        const after = summarize(samples[`${s} after`]).p50;
+        const b = summarize(samples[`${s} before`]);
+        const a = summarize(samples[`${s} after`]);
+        const [before, after] = [b.p50, a.p50];
         const agree =
           sameAnswer(answers[`${s} before`], answers.pandas) &&
           sameAnswer(answers[`${s} after`], answers[`${s} before`]);
@@ -67,6 +68,9 @@ try {
           beforeX: +(before / p).toFixed(3),
           afterX: +(after / p).toFixed(3),
           afterOverBefore: +(after / before).toFixed(3),
+          bestBeforeMs: +b.min.toFixed(2),
+          bestAfterMs: +a.min.toFixed(2),
+          bestAfterOverBefore: +(a.min / b.min).toFixed(3),
           agree,
         };
         rows.push(row);
