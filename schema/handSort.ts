@@ -4,6 +4,8 @@
  * texts sit between the row-loop markers (schema/rowLoop.ts), so error columns map back the same way.
  */
 
+import { INSERTED_CLOSE, INSERTED_OPEN } from './rowLoop.js';
+
 /**
  * The guest global a rewritten call uses: `__sbirtools_sort.by(xs, desc, key).sort(cmp)` and
  * `Math.min(...__sbirtools_sort.min(xs))` (or `.max`).
@@ -25,6 +27,29 @@ export const HAND_SPREAD_MIN_LENGTH = 1024;
  * answered only from this length, the first QuickJS refuses ("too many arguments").
  */
 export const HAND_SPREAD_INTERPRETED_MIN_LENGTH = 65_535;
+
+/**
+ * Ends the closing insert of a plain `by(...)` wrapper around an X whose member chain holds no call
+ * (sortCalls.ts): V8 then reports a failed `.sort` read at the dot, where the user's code reports it
+ * at the name (see nameColumn).
+ */
+export const AT_NAME = '/*@name*/';
+
+/**
+ * The 1-based column of a prepared line to report for V8's `Cannot read properties of null
+ * (reading 'sort')` when it points at the dot after a wrapper marked AT_NAME: the property name's,
+ * as for the call as written. Any other error or place keeps `column`.
+ */
+export function nameColumn(message: string, line: string, column: number): number {
+  if (!/^Cannot read properties of (?:null|undefined) \(reading 'sort'\)$/.test(message)) return column;
+  if (line[column - 1] !== '.') return column;
+  const before = line.slice(0, column - 1);
+  const open = before.lastIndexOf(INSERTED_OPEN);
+  if (!before.endsWith(INSERTED_CLOSE) || open < 0 || !before.slice(open).includes(AT_NAME)) return column;
+  let c = column;
+  while (line[c] === ' ' || line[c] === '\t') c++;
+  return c + 1;
+}
 
 /** Where an insert carries the user's expression as V8 names it: `/*=by:<encoded text>*\/`. */
 const NAMED = /\/\*=(by|min|max):([^*]*)\*\//g;

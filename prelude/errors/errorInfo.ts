@@ -9,7 +9,7 @@ import { hintFor } from './hints.js';
 import { inspect } from '../format/inspect.js';
 import { ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertyNames } from '../intrinsics.js';
 import { INSERTED_OPEN, userColumn } from '../../schema/rowLoop.js';
-import { HAND_SORT_GLOBAL, repairMessage } from '../../schema/handSort.js';
+import { HAND_SORT_GLOBAL, nameColumn, repairMessage } from '../../schema/handSort.js';
 
 /** The error part of a failed GuestOutcome. */
 export interface ErrorInfo {
@@ -62,7 +62,7 @@ export function errorInfo(e: unknown, code: string, lineOffset: number): ErrorIn
     hint = `The code threw ${e === undefined ? 'undefined' : e === null ? 'null' : `a ${typeof e}`}, not an Error; throw new Error('...') to get a line number.`;
   }
 
-  const frames = userFrames(rawStack, lineOffset, code);
+  const frames = userFrames(rawStack, lineOffset, code, message);
   // a call a rewrite wrapped (sortCalls.ts): V8 named the helper; name the user's expression instead
   if (message.includes(HAND_SORT_GLOBAL)) message = safe(() => wrappedCallMessage(message, rawStack, code), message);
   const info: ErrorInfo = { name, message: message.slice(0, 4000) };
@@ -91,7 +91,7 @@ interface Frame {
 /** A user frame: `analysis.js` on V8 (sourceURL); QuickJS names indirect-eval code `<input>`. */
 const FRAME = /(?:analysis\.js|<input>):(\d+):(\d+)/;
 
-function userFrames(stack: string, lineOffset: number, code: string): Frame[] {
+function userFrames(stack: string, lineOffset: number, code: string, message: string): Frame[] {
   const out: Frame[] = [];
   // lines of the prepared code, when the preparation inserted text into a line (a rewritten row loop)
   let lines: string[] | null | undefined = code.includes(INSERTED_OPEN) ? undefined : null;
@@ -103,7 +103,9 @@ function userFrames(stack: string, lineOffset: number, code: string): Frame[] {
     let column = Number(m[2]);
     if (lines !== null) {
       lines ??= code.split(/\r\n|[\n\r\u2028\u2029]/);
-      column = userColumn(lines[Number(m[1]) - 1] ?? '', column);
+      const text = lines[Number(m[1]) - 1] ?? '';
+      // a failed `.sort` read after a rewrite's wrapper: where the call as written reports it (handSort.ts)
+      column = userColumn(text, out.length === 0 ? nameColumn(message, text, column) : column);
     }
     const fn = l.match(/^\s*at (?:async )?([^\s(]+) \(/);
     const where = `${SOURCE_NAME}:${line}:${column}`;

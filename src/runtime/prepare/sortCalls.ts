@@ -1,4 +1,4 @@
-import { HAND_SORT_GLOBAL, namedInsert } from '../../../schema/handSort.js';
+import { AT_NAME, HAND_SORT_GLOBAL, namedInsert } from '../../../schema/handSort.js';
 import { INSERTED_CLOSE, INSERTED_OPEN } from '../../../schema/rowLoop.js';
 import type { LocalEdit } from './localize.js';
 import type { AnyNode } from './patternNames.js';
@@ -67,12 +67,34 @@ function chainHasCall(x: AnyNode): boolean {
   }
 }
 
+const LINE_END = /[\n\r\u2028\u2029]/;
+
+/**
+ * Whether a `(` inserted at `at` cannot continue the code before it (`f()\n(0, x)` would call the
+ * result of `f()` where the user's line ended a statement by ASI): true when a token other than a
+ * comment's end precedes `at` on its line (the user's code continued from it into X, so it ends no
+ * expression), or the code before ends with `;` or `{` on a line without a comment or template.
+ */
+function parenSafe(source: string, at: number): boolean {
+  let p = at - 1;
+  while (p >= 0 && (source[p] === ' ' || source[p] === '\t')) p--;
+  if (p < 0) return true;
+  if (!LINE_END.test(source[p]!)) return source[p] !== '/';
+  while (p >= 0 && /\s/.test(source[p]!)) p--;
+  if (p < 0) return true;
+  if (source[p] !== ';' && source[p] !== '{') return false;
+  let start = p;
+  while (start > 0 && !LINE_END.test(source[start - 1]!)) start--;
+  return !/\/\/|\/\*|`/.test(source.slice(start, p));
+}
+
 /**
  * The edits that route hand-written sorts and min/max spreads through the guest's fast paths
  * (prelude/fast/handSort.ts), inserting text only (between markers: every line and column of the
  * user's code holds):
  * - `X.sort(cmp)` with cmp of a shape comparatorShape accepts becomes
- *   `__sbirtools_sort.by(X, desc, key).sort(cmp)` (in `(0, ...)` unless X's chain holds a call); `by` hands back X itself unless X is a real array
+ *   `__sbirtools_sort.by(X, desc, key).sort(cmp)` (in `(0, ...)` unless X's chain holds a call or a `(`
+ *   there could continue the line before); `by` hands back X itself unless X is a real array
  *   whose `sort` is the native one, so every other receiver (a table, a typed array, a Series, a
  *   string) sees the call as written.
  * - `Math.min(...v)` / `Math.max(...v)` of one variable becomes `Math.min(...__sbirtools_sort.min(v))`,
@@ -125,12 +147,13 @@ export function planSortCalls(program: AnyNode, source: string): LocalEdit[] {
     if (!/^\s*\.\s*$/.test(source.slice(x.end, call.callee.property.start))) continue;
     // V8 places a failed `.sort` read at the dot when X's chain holds a call, else at `sort`: the
     // wrapper keeps that (a call, or `(0, call)`), so the error's column is the one the user gets today
-    const seq = !chainHasCall(x);
+    const seq = !chainHasCall(x) && parenSafe(source, x.start);
     insert(x.start, `${seq ? '(0,' : ''}${HAND_SORT_GLOBAL}.by(`);
     // the name V8 gives X rides along: a "not a function" message names X, not the helper (errorInfo)
     const named = calleeText(x);
     const args = `,${shape.desc ? 1 : 0}${shape.key === undefined ? '' : `,${JSON.stringify(shape.key)}`}`;
-    insert(x.end, `${args}${named === undefined ? '' : namedInsert('by', named)})${seq ? ')' : ''}`);
+    const atName = !seq && !chainHasCall(x) ? AT_NAME : '';
+    insert(x.end, `${args}${named === undefined ? '' : namedInsert('by', named)}${atName})${seq ? ')' : ''}`);
   }
   if (mathFree)
     for (const call of spreads) {

@@ -105,6 +105,24 @@ describe('planSortCalls: the rewrite', () => {
     expect(first).toContain('return (/*$sbtRow<*/(0,__sbirtools_sort.by(/*>$sbtRow*/[1]');
   });
 
+  it('never inserts a `(` that would continue the line before', () => {
+    for (const code of [
+      'const a = f()\nxs.sort((p, q) => p - q)',
+      'let a = 1 // done;\nxs.sort((p, q) => p - q)',
+      'let a = 1 /* done; */\nxs.sort((p, q) => p - q)',
+      'let a = x\n/* c */ xs.sort((p, q) => p - q)',
+      'let a = `;\n`\nxs.sort((p, q) => p - q)',
+    ])
+      expect(prepared(code), code).not.toContain('(0,');
+    for (const code of [
+      'xs.sort((p, q) => p - q)',
+      'f();\nxs.sort((p, q) => p - q)',
+      'if (c) {\n  xs.sort((p, q) => p - q)\n}',
+      'y = xs.sort((p, q) => p - q)',
+    ])
+      expect(prepared(code), code).toContain('(0,');
+  });
+
   it('leaves the call as written for every other shape', () => {
     for (const code of [
       'xs.sort()', // no comparator, a named one, two arguments

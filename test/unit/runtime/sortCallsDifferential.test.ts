@@ -113,6 +113,11 @@ const SEQUENCES: Record<string, Step[]> = {
   ],
   'small arrays, award data, async code and functions called by a later run': [
     rw('const few = [3, 1, -0, 0, 2];\nsig(few.sort((a, b) => a - b))'),
+    // lines without semicolons: what is inserted must not continue the line before
+    rw(
+      'const asi = Array.from({ length: N }, (_, i) => i % 7)\nasi.sort((a, b) => b - a)\nconst asi2 = asi.slice()\n// note;\nasi2.sort((a, b) => a - b)\n;[asi[0], asi2[0]]',
+    ),
+    rw('let nul = null\nnul.sort((a, b) => a - b)'),
     rw(
       "const byCo = {};\nfor (const c of award_data.array('Company')) byCo[c] = (byCo[c] || 0) + 1;\nObject.entries(byCo).sort((a, b) => b[1] - a[1]).slice(0, 5)",
     ),
