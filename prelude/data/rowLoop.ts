@@ -16,8 +16,10 @@ import { NativeArray, ObjectDefineProperty } from '../intrinsics.js';
 
 /** What `open` returns: the token passed to objects(). */
 export interface RowLoopState {
-  /** The fields the loop reads. */
+  /** The fields the loop (or the chain's callbacks) read. */
   names: string[];
+  /** For a chain of array methods on objects() (data/rowChain.ts): its links in order, else null. */
+  ops: string[] | null;
 }
 
 /** The token `open` made last; objects() accepts only it, once. */
@@ -29,12 +31,8 @@ let pending: RowLoopState | null = null;
  */
 export function installRowLoop(): void {
   const entry = {
-    open(names: unknown): RowLoopState {
-      // no Array.prototype method: a run may have replaced them
-      const list: string[] = [];
-      if (NativeArray.isArray(names))
-        for (let i = 0; i < names.length; i++) if (typeof names[i] === 'string') list[list.length] = names[i] as string;
-      const s: RowLoopState = { names: list };
+    open(names: unknown, ops?: unknown): RowLoopState {
+      const s: RowLoopState = { names: strings(names), ops: ops === undefined ? null : strings(ops) };
       pending = s;
       return s;
     },
@@ -45,6 +43,14 @@ export function installRowLoop(): void {
     enumerable: false,
     configurable: false,
   });
+}
+
+/** The strings of `list` when it is an array (no Array.prototype method: a run may have replaced them). */
+function strings(list: unknown): string[] {
+  const out: string[] = [];
+  if (NativeArray.isArray(list))
+    for (let i = 0; i < list.length; i++) if (typeof list[i] === 'string') out[out.length] = list[i] as string;
+  return out;
 }
 
 /** The loop state when `options` is the token `open` made last (it is then used up), else null. */
@@ -78,12 +84,14 @@ function startFor(names: string[]): Start {
   if (start) return start;
   const load = names.map((_, k) => `const v${k} = vals[${k}];`).join(' ');
   const sets = names.map((name, k) => `row[${JSON.stringify(name)}] = v${k}[r];`).join(' ');
+  // the row's fields are its own from the start: an assignment never reaches a setter on Object.prototype
+  const fields = names.map((name) => `${JSON.stringify(name)}: undefined`).join(', ');
   start = NewFunction(
     'vals',
     'idx',
     'n',
     'iteratorKey',
-    `${load} const row = {}; const res = { done: false, value: row }; let k = 0;
+    `${load} const row = { ${fields} }; const res = { done: false, value: row }; let k = 0;
     const it = {
       next() {
         if (k < n) { const r = idx === null ? k : idx[k]; k++; ${sets} return res; }

@@ -9,6 +9,7 @@ import type { ColumnTable } from 'arquero';
 import { ArrayBufferIsView, ArrayIsArray, NativeArray, ObjectDefineProperty } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
 import { cachedRows, cachedValues, type RowColumn, type RowShape } from './rowCache.js';
+import { chainRows } from './rowChain.js';
 import { flyweightRows, takeRowLoop, type RowLoopState } from './rowLoop.js';
 import { seriesMark } from '../series/seriesTables.js';
 
@@ -73,12 +74,20 @@ function copyOf(v: ArrayLike<unknown>): unknown[] {
   return out;
 }
 
+/** What a row loop or chain reads: the kept values of its fields, the visible rows (indices or null) and their count. */
+interface LoopValues {
+  vals: ArrayLike<unknown>[];
+  idx: ArrayLike<number> | null;
+  n: number;
+}
+
 /**
- * A row loop's rows (data/rowLoop.ts): the flyweight when every field it reads is a column this path
- * reads and the rows are at least an eighth of the table (as cachedRows builds them), else null (the
- * loop reads real rows). Only the fields read are fetched: the others cannot be seen.
+ * The values a row loop (data/rowLoop.ts) or chain (data/rowChain.ts) reads: when every field it reads
+ * is a column this path reads and the rows are at least an eighth of the table (as cachedRows builds
+ * them), else null (the code reads real rows). Only the fields read are fetched: the others cannot
+ * be seen.
  */
-function loopRows(t: ColumnTable, s: RowLoopState): Iterator<unknown> | null {
+function loopValues(t: ColumnTable, s: RowLoopState): LoopValues | null {
   const read = new Set(s.names);
   // the fields in the table's column order: the entry objects() rows of the same columns use
   const names = t.columnNames().filter((name) => read.has(name));
@@ -95,7 +104,7 @@ function loopRows(t: ColumnTable, s: RowLoopState): Iterator<unknown> | null {
     return cols[k]!.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!);
   });
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
-  return flyweightRows(s.names, vals, idx, n);
+  return { vals, idx, n };
 }
 
 /** Installs objects(), tolist() for plain tables, and the row iterator (after exactRowObjects and tableMethods). */
@@ -107,7 +116,13 @@ export function installRowObjects(proto: Record<string, unknown>): void {
   define('objects', function objects_(this: ColumnTable, options?: unknown): unknown {
     // a rewritten row loop's token (prepare/rowLoops.ts): the flyweight, or objects() as if called bare
     const loop = takeRowLoop(options);
-    if (loop) return loopRows(this, loop) ?? objects_.call(this);
+    if (loop) {
+      const v = loopValues(this, loop);
+      const bare = () => objects_.call(this) as unknown[];
+      if (!v) return bare();
+      if (!loop.ops) return flyweightRows(loop.names, v.vals, v.idx, v.n);
+      return chainRows(loop.names, v.vals, v.idx, v.n, loop.ops, bare) ?? bare();
+    }
     const o = options === undefined ? {} : options;
     if (o === null || typeof o !== 'object' || ((o as { grouped?: unknown }).grouped && this.isGrouped()))
       return objects.apply(this, arguments as unknown as unknown[]);

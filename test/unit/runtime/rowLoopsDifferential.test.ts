@@ -136,6 +136,90 @@ const SEQUENCES: Record<string, Step[]> = {
     "const fns = [];\nfor (const r of award_data.select('Phase').objects()) if (fns.length < 2) fns.push(() => r.Phase);\nfns.map(f => f())",
     "const kept = [];\nfor (const r of award_data.select('Phase').objects({ limit: 3 })) kept.push(r.Phase);\nkept",
   ],
+  'array-method chains on objects(): filter, map, reduce, forEach, some, every, findIndex': [
+    rw("award_data.select('Phase').objects().filter(r => r.Phase === 'Phase II').length"),
+    rw(
+      "const hub = award_data.select('HUBZone Owned', 'Award Amount').objects()\n  .filter(r => r['HUBZone Owned'] === 'Y')\n  .reduce((s, r) => s + (r['Award Amount'] || 0), 0);\nhub",
+    ),
+    rw(
+      "award_data.objects().filter(r => r.Agency === 'Department of Defense').filter((r, i) => i % 3 === 0 && r['Award Amount'] > 1e5).length",
+    ),
+    rw(
+      "const amounts = award_data.select('Award Amount').objects().map(r => r['Award Amount']);\n[amounts.length, amounts[0], amounts[amounts.length - 1], Array.isArray(amounts)]",
+    ),
+    rw(
+      "const seen2 = [];\naward_data.select('State').objects().forEach((r, i) => { if (i < 4) seen2.push([i, r.State]) });\nseen2",
+    ),
+    rw(
+      "[award_data.objects().some(r => r['Award Amount'] > 1.99e6), award_data.objects().every(r => r.Phase != null), award_data.objects().findIndex(r => r.State === 'Texas'), award_data.objects().findIndex(r => r.State === 'Atlantis')]",
+    ),
+    rw(
+      "award_data.select('Award Amount').objects().reduce((m, r, i) => (r['Award Amount'] > m[0] ? [r['Award Amount'], i] : m), [-1, -1])",
+    ),
+    rw("award_data.objects().filter(r => r['Number Employees'] == null).length + award_data.objects().length"),
+    rw(
+      "award_data.filter(d => d.Phase === 'Phase II').orderby(aq.desc('Award Amount')).objects().map(r => r.Company).slice(0, 3)",
+    ),
+    rw("award_data.select('Award Amount').objects().reduce((s) => s + 1, 0)"),
+    rw(
+      "award_data.select('Proposal Award Date').objects().filter(r => r['Proposal Award Date'] && r['Proposal Award Date'].getUTCFullYear() === 2021).length",
+    ),
+  ],
+  'chains over no rows, nulls, and columns named like keywords or with spaces': [
+    rw("award_data.filter(d => d.Phase === 'no such phase').objects().length"),
+    rw(
+      "const e = award_data.filter(d => d.Phase === 'no such phase');\n[e.objects().map(r => r.Phase), e.objects().reduce((s, r) => s + r['Award Amount'], 'init'), e.objects().some(r => r.Phase), e.objects().every(r => r.Phase), e.objects().findIndex(r => r.Phase), e.objects().filter(r => true).length]",
+    ),
+    rw(
+      "const kw = aq.table({ class: [1, 2, null, 4], 'a b': ['x', null, 'z', 'w'], if: [true, false, null, true], constructor: [1, 2, 3, 4] });\n[kw.objects().filter(r => r.class > 1 && r['a b'] !== null).length, kw.objects().map(r => [r.if, r['a b'], r.constructor]), kw.objects().reduce((s, r) => s + (r.class ?? 100), 0)]",
+    ),
+    rw('aq.table({ x: [] }).objects().map(r => r.x).concat(aq.table({ x: [] }).objects().filter(r => r.x).length)'),
+  ],
+  'chains that let a row escape, or that the rewrite does not cover, stay as written': [
+    "const kept2 = [];\naward_data.select('Phase').objects().filter(r => { if (kept2.length < 2) kept2.push(r); return true }).length + kept2.length",
+    "let last;\naward_data.select('Phase').objects().map(r => (last = r, r.Phase)).length + JSON.stringify(last)",
+    "award_data.select('Phase').objects().map(r => r).slice(0, 2)",
+    "award_data.select('Phase').objects().filter(r => r.Phase === 'Phase II').slice(0, 2)",
+    "award_data.select('Award Amount').objects().slice(0, 3).reduce((s, r) => s + r['Award Amount'])",
+    "award_data.select('Phase').objects().find(r => r.Phase === 'Phase II')",
+    "const f2 = r => r.Phase === 'Phase I';\naward_data.select('Phase').objects().filter(f2).length",
+    "award_data.select('Phase').objects().filter((r, i, all) => all.length > i).length",
+    "award_data.select('Phase').objects().filter(function (r) { return r.Phase === 'Phase I' }).length",
+    "award_data.select('Phase').objects().map(r => () => r.Phase).length",
+    "award_data.select('Phase').objects().filter(r => r.Phase, 1).length",
+    "award_data.select('Phase').objects()?.filter(r => r.Phase).length",
+  ],
+  'errors inside callbacks keep the user line and column': [
+    rw("award_data.select('Phase').objects().filter(r => r.Phase.nope.deeper).length"),
+    rw(
+      "let got2 = 0;\naward_data.select('Phase', 'Award Amount').objects()\n  .filter(r => r.Phase === 'Phase II')\n  .reduce((s, r) => { got2++; if (got2 > 5) r.Phase.nope.deeper; return s }, 0)",
+    ),
+    'got2',
+    rw("award_data.select('Phase').objects().map(r => r.Phase.toUpperCase().foo())"),
+    rw(
+      "let thrown2 = '';\ntry { award_data.select('Phase').objects().forEach((r, i) => { if (i === 7) throw new RangeError('at ' + i + ' ' + r.Phase) }) } catch (e) { thrown2 = e.name + ': ' + e.message }\nthrown2",
+    ),
+    rw("award_data.select('Nope').objects().filter(r => r.x).length"),
+    rw('[1, 2].objects().filter(r => r.x).length'),
+    rw('const mine2 = { objects() { return [{ x: 1 }, { x: 2 }] } };\nmine2.objects().filter(r => r.x > 1).length'),
+    rw(
+      "award_data.select('Award Amount').objects().map(r => r['Award Amount'] / 0).filter(v => v === Infinity).length",
+    ),
+  ],
+  'a session that replaced array methods or set a setter on Object.prototype': [
+    rw(
+      "let hits = 0;\nObject.defineProperty(Object.prototype, 'Phase', { set(v) { hits++ }, configurable: true });\nlet c2 = 0;\nfor (const r of award_data.select('Phase').objects()) if (r.Phase === 'Phase I') c2++;\n[c2, award_data.select('Phase').objects().filter(r => r.Phase === 'Phase I').length, hits]",
+    ),
+    rw(
+      "Array.prototype.reduce = function () { return 'replaced reduce' };\naward_data.select('Phase').objects().filter(r => r.Phase === 'Phase I').reduce((s, r) => s + 1, 0)",
+    ),
+    rw(
+      "const origFilter = [].filter;\nArray.prototype.filter = function (f) { return origFilter.call(this, f).slice(0, 2) };\naward_data.select('Phase').objects().filter(r => r.Phase === 'Phase I').length",
+    ),
+    rw(
+      "Array.prototype.filter = origFilter;\nconst origMap = [].map;\naward_data.select('Phase').objects().filter(r => { Array.prototype.map = function () { return ['mid-chain', this.length, this[0]] }; return r.Phase === 'Phase II' }).map(r => r.Phase)",
+    ),
+  ],
 };
 
 /** The same program with the rewrite defeated: a comment naming its prefix turns it off. */
