@@ -10,7 +10,7 @@ import { ArrayBufferIsView, ArrayIsArray, NativeArray, ObjectDefineProperty } fr
 import { LazyColumn } from './lazyColumn.js';
 import { cachedRows, cachedValues, type RowColumn, type RowShape } from './rowCache.js';
 import { chainRows } from './rowChain.js';
-import { flyweightRows, takeRowLoop, type RowLoopState } from './rowLoop.js';
+import { arrayIterationIntact, loopRows, takeRowLoop, type RowLoopState } from './rowLoop.js';
 import { seriesMark } from '../series/seriesTables.js';
 
 type AnyFn = (this: ColumnTable, ...args: unknown[]) => unknown;
@@ -107,6 +107,26 @@ function loopValues(t: ColumnTable, s: RowLoopState): LoopValues | null {
   return { vals, idx, n };
 }
 
+/** A loop that may keep its rows (`open([], ['rows'])`): each row is built when the loop reaches it. */
+const isKeptRowLoop = (s: RowLoopState) => s.ops !== null && s.ops.length === 1 && s.ops[0] === 'rows';
+
+/**
+ * A loop's rows, each built when the loop reaches it, as objects() or tolist() would build them (every
+ * selected column), or null where rows() would answer null (objects() or tolist() then answers).
+ */
+function keptRows(t: ColumnTable, shape: RowShape): Iterator<unknown> | null {
+  const names = t.columnNames();
+  const cols = rowColumns(t, names);
+  if (!cols) return null;
+  const n = t.numRows();
+  const kept = cachedValues(cols, t.totalRows(), n, shape);
+  if (!kept) return null;
+  // an array column a guest holds: the rows hold its values at the call (see loopValues)
+  const vals = cols.map((c, k) => (c.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!)));
+  const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
+  return loopRows(shape, names, vals, idx, n);
+}
+
 /** Installs objects(), tolist() for plain tables, and the row iterator (after exactRowObjects and tableMethods). */
 export function installRowObjects(proto: Record<string, unknown>): void {
   const objects = proto.objects as AnyFn;
@@ -117,10 +137,11 @@ export function installRowObjects(proto: Record<string, unknown>): void {
     // a rewritten row loop's token (prepare/rowLoops.ts): the flyweight, or objects() as if called bare
     const loop = takeRowLoop(options);
     if (loop) {
-      const v = loopValues(this, loop);
       const bare = () => objects_.call(this) as unknown[];
+      if (isKeptRowLoop(loop)) return (arrayIterationIntact() && keptRows(this, 'object')) || bare();
+      const v = loopValues(this, loop);
       if (!v) return bare();
-      if (!loop.ops) return flyweightRows(loop.names, v.vals, v.idx, v.n);
+      if (!loop.ops) return (arrayIterationIntact() && loopRows('reused', loop.names, v.vals, v.idx, v.n)) || bare();
       return chainRows(loop.names, v.vals, v.idx, v.n, loop.ops, bare) ?? bare();
     }
     const o = options === undefined ? {} : options;
@@ -129,9 +150,15 @@ export function installRowObjects(proto: Record<string, unknown>): void {
     return rows(this, 'object', o as Record<string, unknown>) ?? objects.apply(this, arguments as unknown as unknown[]);
   });
   if (tolist) {
-    const plainList = function tolist_(this: ColumnTable) {
+    const plainList = function tolist_(this: ColumnTable, token?: unknown): unknown {
+      // a rewritten loop's token (prepare/rowLoops.ts): its rows one at a time, or tolist() as if called bare
+      const loop = takeRowLoop(token);
       // a keyed Series table (value_counts(), groupby(k)['x'].sum()) keeps its own tolist
       if (seriesMark(this)) return tolist.call(this);
+      if (loop && isKeptRowLoop(loop) && arrayIterationIntact()) {
+        const it = keptRows(this, 'array');
+        if (it) return it;
+      }
       return rows(this, 'array', {}) ?? tolist.call(this);
     };
     define('tolist', plainList);

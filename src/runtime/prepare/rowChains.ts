@@ -64,12 +64,12 @@ export function rowChain(call: AnyNode, up: Map<AnyNode, [AnyNode, string]>): Ro
   return { ops, reads: [...reads] };
 }
 
-/** `<expr>.objects()`: no arguments, no `?.`, not computed. */
-export function isBareObjectsCall(call: AnyNode): boolean {
+/** `<expr>.objects()` (or another of `methods`): no arguments, no `?.`, not computed. */
+export function isBareObjectsCall(call: AnyNode, methods: readonly string[] = ['objects']): boolean {
   if (call.type !== 'CallExpression' || call.optional || call.arguments.length !== 0) return false;
   const callee = call.callee;
   if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) return false;
-  return callee.property.type === 'Identifier' && callee.property.name === 'objects';
+  return callee.property.type === 'Identifier' && methods.includes(callee.property.name);
 }
 
 /** The fields callback `fn` reads of its row (parameter `at`), or undefined when it could see a row or the array. */

@@ -25,13 +25,28 @@ export function rowLoopReads(loop: AnyNode): string[] | undefined {
   return isBareObjectsCall(loop.right) ? bodyReads(loop.body, id.name) : undefined;
 }
 
+/** The calls whose rows a loop may keep and still read one at a time (prelude/data/rowObjects.ts `keptRows`). */
+const ROW_LISTS = ['objects', 'tolist', 'to_list'];
+
+/**
+ * Whether `loop` iterates the rows of `<expr>.objects()`, `.tolist()` or `.to_list()` (no arguments,
+ * no `?.`, no `for await`), whatever it declares and does with them: the rows can then be built one
+ * at a time as the loop reaches them, each the one the array would have held, as that array itself
+ * is never seen.
+ * @example
+ * isRowListLoop(parse('for (const [a, b] of t.tolist()) s += a + b').body[0]) // true
+ */
+export function isRowListLoop(loop: AnyNode): boolean {
+  return loop.type === 'ForOfStatement' && !loop.await && isBareObjectsCall(loop.right, ROW_LISTS);
+}
+
 /**
  * The edits that rewrite every qualifying row loop and array-method chain on objects() (rowChains.ts)
  * of `program`, or none (see docs/architecture.md).
  */
 export function planRowLoops(program: AnyNode, source: string): LocalEdit[] {
   // no walk when no objects() call can be there; none when a name the rewrite uses is taken
-  if (!source.includes('objects')) return [];
+  if (!source.includes('objects') && !source.includes('to_list') && !source.includes('tolist')) return [];
   if (source.includes(PREFIX) || source.includes(ROW_LOOP_GLOBAL)) return [];
   const loops: AnyNode[] = [];
   const calls: AnyNode[] = [];
@@ -66,6 +81,8 @@ export function planRowLoops(program: AnyNode, source: string): LocalEdit[] {
   for (const loop of loops) {
     const reads = rowLoopReads(loop);
     if (reads) edits.push(insert(loop.right, JSON.stringify(reads)));
+    // the rows may be kept: built one at a time instead of all before the loop
+    else if (isRowListLoop(loop)) edits.push(insert(loop.right, '[], ["rows"]'));
   }
   for (const call of calls) {
     const chain = rowChain(call, up);

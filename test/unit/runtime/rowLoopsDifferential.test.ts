@@ -131,10 +131,51 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
     'aw',
   ],
+  'loops that keep their rows: each row built when the loop reaches it': [
+    rw(
+      "let best = null;\nfor (const r of award_data.select('Company', 'Award Amount').objects()) if (best === null || r['Award Amount'] > best['Award Amount']) best = r;\n[best.Company, best['Award Amount']]",
+    ),
+    '[Object.keys(best), Object.isFrozen(best), best.constructor === Object]',
+    rw(
+      "const fns = [];\nfor (const r of award_data.select('Phase').objects()) if (fns.length < 2) fns.push(() => r.Phase);\nfns.map(f => f())",
+    ),
+    rw(
+      "const all = [];\nfor (const r of award_data.select('Phase', 'Company').objects()) { r.Phase += '!'; all.push(r) }\n[all.length, Object.keys(all[5]), all[3] === all[4], all[10], award_data.select('Phase').objects()[10]]",
+    ),
+    rw(
+      "var vr;\nlet vn = 0;\nfor (vr of award_data.filter(d => d.Phase === 'Phase II').select('State').objects()) vn++;\n[vn, vr]",
+    ),
+    rw("let none3 = 0;\nfor (const r of award_data.filter(d => d.Phase === 'nope').objects()) none3 += r;\nnone3"),
+    rw(
+      "const xs2 = [1, 2, 3, 4];\nconst w2 = aq.table({ a: xs2, b: ['p', 'q', null, 's'] });\nconst seen3 = [];\nfor (const r of w2.objects()) { xs2[3] = 40; seen3.push(r) }\nseen3",
+    ),
+    rw(
+      "let kept = [];\nfor (const r of award_data.select('Award Amount').objects()) { if (r['Award Amount'] > 1.99e6) kept.push(r); if (kept.length > 3) r.nope.deeper }\nkept",
+    ),
+    'kept.length',
+  ],
+  'tolist() loops: destructured, kept, holes, rest and outer variables': [
+    rw(
+      "let s = 0;\nfor (const [phase, amount] of award_data.select('Phase', 'Award Amount').tolist()) if (phase === 'Phase I') s += amount || 0;\ns",
+    ),
+    rw(
+      "const rows3 = [];\nfor (const row of award_data.filter(d => d.State === 'Texas').select('Company', 'Award Amount').tolist()) rows3.push(row);\n[rows3.length, rows3[0], rows3[0] === rows3[1], Array.isArray(rows3[2])]",
+    ),
+    rw(
+      "let h = 0, rest1 = null;\nfor (const [, amount, ...others] of award_data.select('Phase', 'Award Amount', 'State').to_list()) { h += amount > 1e6 ? 1 : 0; rest1 = others }\n[h, rest1]",
+    ),
+    rw(
+      "let pa, pb, pc = 0;\nfor ([pa, pb = 'dflt'] of aq.table({ x: [1, null, 3], 'a b': [undefined, 'y', null] }).tolist()) pc++;\n[pa, pb, pc]",
+    ),
+    rw("for (const [p] of award_data.select('Phase').tolist()) if (p === 'Phase II') p.x.y"),
+    rw(
+      'const vc = award_data.Phase.value_counts();\nconst vcs = [];\nfor (const pair of vc.tolist()) vcs.push(pair);\nvcs',
+    ),
+  ],
   'loops the rewrite leaves alone': [
-    "let best = null;\nfor (const r of award_data.select('Company', 'Award Amount').objects()) if (best === null || r['Award Amount'] > best['Award Amount']) best = r;\n[best.Company, best['Award Amount']]",
-    "const fns = [];\nfor (const r of award_data.select('Phase').objects()) if (fns.length < 2) fns.push(() => r.Phase);\nfns.map(f => f())",
-    "const kept = [];\nfor (const r of award_data.select('Phase').objects({ limit: 3 })) kept.push(r.Phase);\nkept",
+    "const kept4 = [];\nfor (const r of award_data.select('Phase').objects({ limit: 3 })) kept4.push(r.Phase);\nkept4",
+    "let n4 = 0;\nfor (const r of award_data.select('Phase')) n4 += r.Phase === 'Phase I';\nn4",
+    "let n5 = 0;\nfor (const r of award_data.select('Phase').objects().slice(0, 5)) n5++;\nn5",
   ],
   'array-method chains on objects(): filter, map, reduce, forEach, some, every, findIndex': [
     rw("award_data.select('Phase').objects().filter(r => r.Phase === 'Phase II').length"),
@@ -207,6 +248,9 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
   ],
   'a session that replaced array methods or set a setter on Object.prototype': [
+    rw(
+      "const origIt = Array.prototype[Symbol.iterator];\nArray.prototype[Symbol.iterator] = function* () { yield ['patched', this.length] };\nconst got3 = [];\nfor (const r of award_data.select('Phase').objects()) got3.push(r);\nfor (const [a, b] of award_data.select('Phase').tolist()) got3.push(a, b);\nfor (const r of award_data.select('Phase').objects()) got3.push(r.length);\nArray.prototype[Symbol.iterator] = origIt;\ngot3",
+    ),
     rw(
       "let hits = 0;\nObject.defineProperty(Object.prototype, 'Phase', { set(v) { hits++ }, configurable: true });\nlet c2 = 0;\nfor (const r of award_data.select('Phase').objects()) if (r.Phase === 'Phase I') c2++;\n[c2, award_data.select('Phase').objects().filter(r => r.Phase === 'Phase I').length, hits]",
     ),
