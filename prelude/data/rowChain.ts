@@ -137,10 +137,12 @@ function link(c: Chain, step: number, pos: ArrayLike<number> | null, m: number):
   return o;
 }
 
-/**
- * The object objects() answers a rewritten chain with (its first link), or null when the chain is not
- * one this path runs or its first method was replaced (objects() then answers as if called bare).
- */
+/** Whether `ops` is a chain this path runs and its first method is the session's own (else objects() answers as if called bare). */
+export function chainIntact(ops: string[]): boolean {
+  return validChain(ops) && intact(ops[0]!);
+}
+
+/** The object objects() answers a rewritten chain with (its first link), once chainIntact(ops). */
 export function chainRows(
   names: string[],
   vals: ArrayLike<unknown>[],
@@ -149,6 +151,5 @@ export function chainRows(
   ops: string[],
   rows: () => unknown[],
 ): unknown {
-  if (!validChain(ops) || !intact(ops[0]!)) return null;
   return link({ names, vals, idx, ops, rows }, 0, null, n);
 }

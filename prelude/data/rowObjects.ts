@@ -9,7 +9,7 @@ import type { ColumnTable } from 'arquero';
 import { ArrayBufferIsView, ArrayIsArray, NativeArray, ObjectDefineProperty } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
 import { cachedRows, cachedValues, type RowColumn, type RowShape } from './rowCache.js';
-import { chainRows } from './rowChain.js';
+import { chainIntact, chainRows } from './rowChain.js';
 import { arrayIterationIntact, loopRows, takeRowLoop, type RowLoopState } from './rowLoop.js';
 import { seriesMark } from '../series/seriesTables.js';
 
@@ -138,11 +138,14 @@ export function installRowObjects(proto: Record<string, unknown>): void {
     const loop = takeRowLoop(options);
     if (loop) {
       const bare = () => objects_.call(this) as unknown[];
-      if (isKeptRowLoop(loop)) return (arrayIterationIntact() && keptRows(this, 'object')) || bare();
+      // first of all (the prelude's own code below iterates and filters arrays): a loop or chain that
+      // would run a method the session replaced gets the rows, and runs it
+      if (!(loop.ops === null || isKeptRowLoop(loop) ? arrayIterationIntact() : chainIntact(loop.ops))) return bare();
+      if (isKeptRowLoop(loop)) return keptRows(this, 'object') ?? bare();
       const v = loopValues(this, loop);
       if (!v) return bare();
-      if (!loop.ops) return (arrayIterationIntact() && loopRows('reused', loop.names, v.vals, v.idx, v.n)) || bare();
-      return chainRows(loop.names, v.vals, v.idx, v.n, loop.ops, bare) ?? bare();
+      if (!loop.ops) return loopRows('reused', loop.names, v.vals, v.idx, v.n);
+      return chainRows(loop.names, v.vals, v.idx, v.n, loop.ops, bare);
     }
     const o = options === undefined ? {} : options;
     if (o === null || typeof o !== 'object' || ((o as { grouped?: unknown }).grouped && this.isGrouped()))
@@ -153,9 +156,10 @@ export function installRowObjects(proto: Record<string, unknown>): void {
     const plainList = function tolist_(this: ColumnTable, token?: unknown): unknown {
       // a rewritten loop's token (prepare/rowLoops.ts): its rows one at a time, or tolist() as if called bare
       const loop = takeRowLoop(token);
+      const take = loop !== null && isKeptRowLoop(loop) && arrayIterationIntact();
       // a keyed Series table (value_counts(), groupby(k)['x'].sum()) keeps its own tolist
       if (seriesMark(this)) return tolist.call(this);
-      if (loop && isKeptRowLoop(loop) && arrayIterationIntact()) {
+      if (take) {
         const it = keptRows(this, 'array');
         if (it) return it;
       }

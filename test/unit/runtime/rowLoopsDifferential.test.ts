@@ -248,20 +248,24 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
   ],
   'a session that replaced array methods or set a setter on Object.prototype': [
+    // `.prototype` is refused by the policy; a prototype reached another way is the run's to change
     rw(
-      "const origIt = Array.prototype[Symbol.iterator];\nArray.prototype[Symbol.iterator] = function* () { yield ['patched', this.length] };\nconst got3 = [];\nfor (const r of award_data.select('Phase').objects()) got3.push(r);\nfor (const [a, b] of award_data.select('Phase').tolist()) got3.push(a, b);\nfor (const r of award_data.select('Phase').objects()) got3.push(r.length);\nArray.prototype[Symbol.iterator] = origIt;\ngot3",
+      "const OP = Object.getPrototypeOf({});\nconst t9 = award_data.select('Phase');\nlet hits = 0, c2 = 0, c3 = 0;\nObject.defineProperty(OP, 'Phase', { set(v) { hits++ }, get() { return 'proto' }, configurable: true });\ntry {\n  for (const r of t9.objects()) if (r.Phase === 'Phase I') c2++;\n  c3 = t9.objects().filter(r => r.Phase === 'Phase I').length;\n} finally { delete OP.Phase }\n[c2, c3, hits]",
     ),
     rw(
-      "let hits = 0;\nObject.defineProperty(Object.prototype, 'Phase', { set(v) { hits++ }, configurable: true });\nlet c2 = 0;\nfor (const r of award_data.select('Phase').objects()) if (r.Phase === 'Phase I') c2++;\n[c2, award_data.select('Phase').objects().filter(r => r.Phase === 'Phase I').length, hits]",
+      "const AP = Object.getPrototypeOf([]);\nconst origIt = AP[Symbol.iterator];\nlet its = 0;\nAP[Symbol.iterator] = function () { its++; return origIt.call(this) };\nlet c4 = 0;\nfor (const r of award_data.select('Phase').objects()) c4 += r.Phase === 'Phase II';\nfor (const r of award_data.select('Phase').objects()) if (c4 < 0) c4 = r;\nfor (const [p] of award_data.select('Phase').tolist()) c4 += p === 'Phase I';\nAP[Symbol.iterator] = origIt;\n[c4, its]",
     ),
     rw(
-      "Array.prototype.reduce = function () { return 'replaced reduce' };\naward_data.select('Phase').objects().filter(r => r.Phase === 'Phase I').reduce((s, r) => s + 1, 0)",
+      "const origReduce = [].reduce;\nlet reduces = 0;\nAP.reduce = function (f, a) { reduces++; return origReduce.call(this, f, a) };\nconst c5 = award_data.select('Phase').objects().filter(r => r.Phase === 'Phase I').reduce((s, r) => s + 1, 0);\nconst c6 = award_data.select('Phase').objects().reduce((s, r) => s + (r.Phase === 'Phase I'), 0);\nAP.reduce = origReduce;\n[c5, c6, reduces]",
     ),
     rw(
-      "const origFilter = [].filter;\nArray.prototype.filter = function (f) { return origFilter.call(this, f).slice(0, 2) };\naward_data.select('Phase').objects().filter(r => r.Phase === 'Phase I').length",
+      "const origFilter = [].filter;\nAP.filter = function (f) { return origFilter.call(this, f).slice(0, 2) };\nconst c7 = award_data.select('Phase').objects().filter(r => r.Phase === 'Phase I').length;\nAP.filter = origFilter;\nc7",
     ),
     rw(
-      "Array.prototype.filter = origFilter;\nconst origMap = [].map;\naward_data.select('Phase').objects().filter(r => { Array.prototype.map = function () { return ['mid-chain', this.length, this[0]] }; return r.Phase === 'Phase II' }).map(r => r.Phase)",
+      "const origMap = [].map;\nconst c8 = award_data.select('Phase').objects().filter(r => { AP.map = function (f) { const out = origMap.call(this, f); if (this.length > 1000) out.first = this[0]; return out }; return r.Phase === 'Phase II' }).map(r => r.Phase);\nAP.map = origMap;\n[c8.length, c8.first]",
+    ),
+    rw(
+      "const Sp = Object.getOwnPropertyDescriptor(Array, Symbol.species);\nclass Mine extends Array {}\nObject.defineProperty(Array, Symbol.species, { get() { return Mine }, configurable: true });\nconst c9 = award_data.select('Phase').objects().map(r => r.Phase);\nObject.defineProperty(Array, Symbol.species, Sp);\n[c9 instanceof Mine, c9.length]",
     ),
   ],
 };
