@@ -4,7 +4,7 @@
 // written in rowLoopsDifferential.test.ts.
 import * as acorn from 'acorn';
 import { describe, expect, it } from 'vitest';
-import { planRowLoops, rowLoopReads } from '../../../src/runtime/prepare/rowLoops.js';
+import { isRowListLoop, planRowLoops, rowLoopReads } from '../../../src/runtime/prepare/rowLoops.js';
 import { isBareObjectsCall, rowChain } from '../../../src/runtime/prepare/rowChains.js';
 import type { AnyNode } from '../../../src/runtime/prepare/patternNames.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
@@ -105,6 +105,46 @@ describe('rowLoopReads: loops whose row is only read', () => {
       'throw r;',
     ])
       expect(loop(body), body).toBeUndefined();
+  });
+});
+
+describe('isRowListLoop: loops whose rows can be built one at a time', () => {
+  const first = (code: string) => (parse(code) as { body: never[] }).body[0]!;
+
+  it('takes any left side and any body over objects(), tolist() and to_list()', () => {
+    for (const code of [
+      'for (const r of t.objects()) best = r;',
+      'for (var r of t.objects()) rows.push(r);',
+      'for (r of t.objects());',
+      'for (const [a, b] of t.tolist()) s += a + b;',
+      'for (const [, b = 1, ...rest] of t.to_list()) f(rest);',
+      'for (const row of t.tolist()) kept.push(row);',
+      'for (o.x of t.objects());',
+    ])
+      expect(isRowListLoop(first(code)), code).toBe(true);
+  });
+
+  it('leaves loops whose array is seen, or that are not over a bare call', () => {
+    for (const code of [
+      'for (const r of t.objects({ limit: 5 }));',
+      'for (const r of t.tolist(opts));',
+      'for (const r of t?.objects());',
+      'for (const r of t.objects?.());',
+      'for (const r of t["tolist"]());',
+      'for (const r of t);',
+      'for (const r of rows);',
+      'for (const r of t.objects().slice(1));',
+      'for (const r in t.objects());',
+      'for (const r of t.array("x"));',
+    ])
+      expect(isRowListLoop(first(code)), code).toBe(false);
+    expect(isRowListLoop(first('async function f() { for await (const r of t.objects()); }').body.body[0])).toBe(false);
+  });
+
+  it('marks such a loop with an empty field list and the rows op, a reading loop with its fields', () => {
+    const out = prepareCode('for (const [a] of t.tolist()) s += a;\nfor (const r of t.objects()) s += r.x;').code;
+    expect(out).toContain('t.tolist(/*$sbtRow<*/__sbirtools_rowLoop.open([], ["rows"])/*>$sbtRow*/)');
+    expect(out).toContain('t.objects(/*$sbtRow<*/__sbirtools_rowLoop.open(["x"])/*>$sbtRow*/)');
   });
 });
 
