@@ -153,9 +153,10 @@ export function installRowObjects(proto: Record<string, unknown>): void {
     return rows(this, 'object', o as Record<string, unknown>) ?? objects.apply(this, arguments as unknown as unknown[]);
   });
   if (tolist) {
-    const plainList = function tolist_(this: ColumnTable, token?: unknown): unknown {
-      // a rewritten loop's token (prepare/rowLoops.ts): its rows one at a time, or tolist() as if called bare
-      const loop = takeRowLoop(token);
+    const plainList = function tolist_(this: ColumnTable): unknown {
+      // a rewritten loop's token (prepare/rowLoops.ts): its rows one at a time, or tolist() as if
+      // called bare (read from `arguments`: tolist.length stays 0)
+      const loop = takeRowLoop(arguments[0]);
       const take = loop !== null && isKeptRowLoop(loop) && arrayIterationIntact();
       // a keyed Series table (value_counts(), groupby(k)['x'].sum()) keeps its own tolist
       if (seriesMark(this)) return tolist.call(this);
