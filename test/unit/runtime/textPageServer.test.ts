@@ -21,7 +21,11 @@ import { tempDir } from '../data/helpers.js';
 const ROWS = 6000;
 const PAGE = 256;
 const rowText = (i: number) =>
-  i % 13 === 12 ? null : i % 29 === 0 ? 'N/A' : `${i} ${i % 7 === 0 ? 'café “quoted”' : 'plain'} ${'w'.repeat(40 + (i % 23))}`;
+  i % 13 === 12
+    ? null
+    : i % 29 === 0
+      ? 'N/A'
+      : `${i} ${i % 7 === 0 ? 'café “quoted”' : 'plain'} ${'w'.repeat(40 + (i % 23))}`;
 
 async function cached(): Promise<{ path: string; bytesAt: number }> {
   const enc = new TextEncoder();
@@ -149,7 +153,9 @@ describe('TextPageServer', () => {
         await tick();
       }
     };
-    await expect(pass()).rejects.toThrow(/column 'body' of docs could not be loaded: the cached column is corrupt \(CACHE_CORRUPT\)/);
+    await expect(pass()).rejects.toThrow(
+      /column 'body' of docs could not be loaded: the cached column is corrupt \(CACHE_CORRUPT\)/,
+    );
     server.close();
     close();
   });
