@@ -122,6 +122,23 @@ describe('TextPageServer', () => {
     close();
   });
 
+  it('two columns read in turn, page by page, each keep their own read ahead', async () => {
+    const { path } = await cached();
+    const { p, close } = provider(path);
+    const server = new TextPageServer();
+    for (let s = 0; s < ROWS; s += PAGE) {
+      const e = Math.min(ROWS, s + PAGE);
+      expect(server.page(p, 'docs', 'body', s, e)).toMatchObject(expected(s, e));
+      expect(server.page(p, 'docs', 'other', s, e)).toMatchObject(expected(s, e));
+      await tick();
+    }
+    const pages = Math.ceil(ROWS / PAGE);
+    expect(server.readAheadHits).toBe(2 * (pages - 2));
+    expect(p.pageReads).toBe(2 * pages);
+    server.close();
+    close();
+  });
+
   it('the pages served equal the pages decoded from the whole column (ASCII, non-ASCII, null and N/A rows)', async () => {
     const { path } = await cached();
     const { p, close } = provider(path);

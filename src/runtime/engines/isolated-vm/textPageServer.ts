@@ -20,7 +20,8 @@ const STREAMED_PASSES = 2;
  * the two threads work side by side instead of in turn. A pass in order reads each page alone from
  * the binary cache into one reused buffer (`provider.loadRows(..., reuse)`, every block checked),
  * never the whole column at once; other access keeps guestRows' rule (16 pages read alone, then
- * the column whole). A page read ahead is only ever served for the same table, column and rows.
+ * the column whole). A page read ahead is kept per column (a loop over two text columns reads
+ * them in turn) and only ever served for the same table, column and rows.
  * @example const server = new TextPageServer(); server.page(provider, 'award_data', 'Abstract', 0, 4096);
  */
 export class TextPageServer {
@@ -30,20 +31,21 @@ export class TextPageServer {
   private readonly streamed = new Map<string, number>();
   /** Where the last page of each column ended: a page starting there continues a pass. */
   private readonly lastEnd = new Map<string, number>();
-  private ahead: { key: string; start: number; end: number; page: TextPage } | null = null;
-  private pending: ReturnType<typeof setImmediate> | null = null;
+  /** Per column, the page read ahead and not yet asked for (a loop may read several columns in turn). */
+  private readonly ahead = new Map<string, { start: number; end: number; page: TextPage }>();
+  private readonly pending = new Map<string, ReturnType<typeof setImmediate>>();
   /** Pages served from a read ahead (for tests and benchmarks). */
   readAheadHits = 0;
 
   page(provider: TableProvider, table: string, column: string, start: number, end: number): TextPage {
     const key = `${table}\u0000${column}`;
-    this.cancel();
-    const ahead = this.ahead;
-    this.ahead = null;
+    this.cancel(key);
+    const ahead = this.ahead.get(key);
+    this.ahead.delete(key);
     const inOrder = start > 0 && this.lastEnd.get(key) === start;
     this.lastEnd.set(key, end);
     let page: TextPage;
-    if (ahead && ahead.key === key && ahead.start === start && ahead.end === end) {
+    if (ahead && ahead.start === start && ahead.end === end) {
       page = ahead.page;
       this.readAheadHits++;
     } else {
@@ -57,29 +59,33 @@ export class TextPageServer {
     const n = provider.meta.numRows;
     if (inOrder && end < n && end > start) {
       const next = Math.min(n, end + (end - start));
-      this.pending = setImmediate(() => {
-        this.pending = null;
-        let got: TextPage | null = null;
-        try {
-          got = this.streamedPage(provider, table, column, key, end, next);
-        } catch {
-          // the guest's own request reads this page again and reports the failure to it
-        }
-        if (got) this.ahead = { key, start: end, end: next, page: got };
-      });
+      this.pending.set(
+        key,
+        setImmediate(() => {
+          this.pending.delete(key);
+          let got: TextPage | null = null;
+          try {
+            got = this.streamedPage(provider, table, column, key, end, next);
+          } catch {
+            // the guest's own request reads this page again and reports the failure to it
+          }
+          if (got) this.ahead.set(key, { start: end, end: next, page: got });
+        }),
+      );
     }
     return page;
   }
 
-  /** Drops a read ahead not yet served (end of the session). Idempotent. */
+  /** Drops the reads ahead not yet served (end of the session). Idempotent. */
   close(): void {
-    this.cancel();
-    this.ahead = null;
+    for (const key of [...this.pending.keys()]) this.cancel(key);
+    this.ahead.clear();
   }
 
-  private cancel(): void {
-    if (this.pending) clearImmediate(this.pending);
-    this.pending = null;
+  private cancel(key: string): void {
+    const p = this.pending.get(key);
+    if (p) clearImmediate(p);
+    this.pending.delete(key);
   }
 
   /** The page read alone from the cache and decoded, or null when the provider cannot (or two passes were streamed). */
