@@ -89,3 +89,25 @@ describe.each(engines)('%s', (_name, opts) => {
     120_000,
   );
 });
+
+describe('isolated-vm answers null and equality tests of long text on the host', () => {
+  it('no page of the column is decoded into the isolate for them', async () => {
+    const box = await createSandbox({ awardData: false, tables: { docs: rows }, timeoutMs: 120_000 });
+    try {
+      for (const code of [
+        "docs.filter(d => d.body == null || d.body === 'N/A').numRows()",
+        "docs['body'].isna().sum() + docs['body'].eq('N/A').sum()",
+      ]) {
+        const r = await box.run(code);
+        expect(r.value).toBe(missing);
+        // ~33 MB of text would be held in the session's cache had the rows been decoded
+        expect(r.stats.heapUsedMb).toBeLessThan(15);
+      }
+      const all = await box.run("docs.array('body').length");
+      expect(all.value).toBe(ROWS);
+      expect(all.stats.heapUsedMb).toBeGreaterThan(30);
+    } finally {
+      await box.close();
+    }
+  }, 120_000);
+});
