@@ -1,0 +1,145 @@
+/**
+ * derive on typed arrays: `t.derive({ m: d => d['Award Amount'] / 1e6 })`, `op.year(d.Date)`,
+ * `op.length(d.Abstract)`, `d.a / d.b`, comparisons, `Math.*`, conditionals: each expression is
+ * evaluated a column at a time from Arquero's own parse tree (fast/deriveEval.ts), and the new
+ * column is a host-style column (a LazyColumn over a Float64Array or booleans), so the verbs after
+ * it (filter, groupby, rollup, orderby, objects, array) take their typed fast paths on it as on
+ * any award_data column. Same values as Arquero's derive at every visible row of a filtered,
+ * ordered or grouped table; anything outside that class (aggregate or window ops, strings or dates
+ * out, a column that is not a host column, options other than before/after) returns undefined and
+ * Arquero's derive runs.
+ */
+import { parse, type ColumnTable } from 'arquero';
+import { columnSet } from 'arquero/src/table/ColumnSet.js';
+import type { ColumnData, ColumnMeta } from '../../schema/columnar.js';
+import { LazyColumn } from '../data/lazyColumn.js';
+import { ArrayIsArray, ObjectKeys } from '../intrinsics.js';
+import { evalNode } from './deriveEval.js';
+import { giveUp, type Env, type Vec } from './deriveVec.js';
+import type { Node } from './node.js';
+import { visibleRows } from './source.js';
+
+/** The derived table, or undefined when Arquero's derive must run. */
+export function fastDerive(t: ColumnTable, values: unknown, options: unknown): ColumnTable | undefined {
+  if (
+    !values ||
+    typeof values !== 'object' ||
+    ArrayIsArray(values) ||
+    typeof (values as ColumnTable).columnNames === 'function'
+  )
+    return undefined;
+  const opts = (options ?? {}) as Record<string, unknown>;
+  if (typeof opts !== 'object' || opts.drop) return undefined;
+  const entries = values as Record<string, unknown>;
+  const keys = ObjectKeys(entries);
+  if (keys.length === 0 || !keys.every((k) => typeof entries[k] === 'function' || typeof entries[k] === 'string'))
+    return undefined;
+  const nodes: Array<[string, Node]> = [];
+  try {
+    parse(
+      entries as never,
+      {
+        table: t,
+        value: (name: string, node: Node) => {
+          nodes.push([name, node]);
+        },
+      } as never,
+    );
+  } catch {
+    return undefined; // Arquero's path reports the error, or runs the closure fallback
+  }
+  if (nodes.length !== keys.length || nodes.some(([, node]) => hasOp(node))) return undefined;
+  const env: Env = { t, n: t.totalRows(), rows: visibleRows(t, false) };
+  if ((env.rows ? env.rows.length : env.n) === 0) return undefined;
+  const params = (t.params() ?? {}) as Record<string, unknown>;
+  const out: Array<[string, unknown]> = [];
+  try {
+    for (const [name, node] of nodes) out.push([name, outputColumn(env, name, node, params)]);
+  } catch {
+    return undefined; // a give-up (GIVE_UP), or anything unexpected: Arquero's path answers or throws
+  }
+  const cols = columnSet(t);
+  for (const [name, col] of out) cols.add(name, col as unknown[]);
+  const dt = cols.derive(t);
+  if (opts.before == null && opts.after == null) return dt;
+  return dt.relocate(
+    keys.filter((name) => !t.column(name)),
+    opts as never,
+  );
+}
+
+/** True when the tree holds an aggregate or window op (Arquero computes those over groups). */
+function hasOp(node: Node): boolean {
+  if (node.type === 'Op' || (node as { escape?: unknown }).escape) return true;
+  for (const [key, v] of Object.entries(node)) {
+    if (key === 'type') continue;
+    for (const c of ArrayIsArray(v) ? v : [v])
+      if (c && typeof c === 'object' && typeof (c as Node).type === 'string' && hasOp(c as Node)) return true;
+  }
+  return false;
+}
+
+/** The output column of one expression: a host column read as is, or a new LazyColumn over typed arrays. */
+function outputColumn(env: Env, name: string, node: Node, params: Record<string, unknown>): unknown {
+  if (node.type === 'Column' && (node.table === 0 || node.table === undefined)) {
+    // `d => d.x`: the same values; a date column gives a fresh Date per read where Arquero keeps one
+    const col = env.t.column(node.name as string) as unknown;
+    if (col instanceof LazyColumn && col.type !== 'date') return col;
+    giveUp();
+  }
+  const data = columnData(env, evalNode(env, node, params));
+  const meta: ColumnMeta = { name, type: data.type, kind: data.kind };
+  return new LazyColumn(meta, env.n, () => data);
+}
+
+/** The Vec as column data: numbers (`integer` when every value is one) or booleans, with nulls. */
+function columnData(env: Env, vec: Vec): ColumnData {
+  const n = env.n;
+  if (vec.k === 'const') {
+    const x = vec.value;
+    if (typeof x === 'number') return floats(env, new Float64Array(n).fill(x), null);
+    if (typeof x === 'boolean') return bools(env, new Uint8Array(n).fill(x ? 1 : 0), null);
+    return giveUp();
+  }
+  if (vec.k === 'num') return floats(env, vec.v, vec.valid);
+  if (vec.k === 'bool') return bools(env, vec.v, null);
+  if (vec.k !== 'codes') return giveUp();
+  const { codes, values } = vec;
+  const isNum = values.every((x) => x === null || typeof x === 'number');
+  const isBool = values.every((x) => x === null || typeof x === 'boolean');
+  if (!isNum && !isBool) giveUp();
+  const v = isNum ? new Float64Array(n) : new Uint8Array(n);
+  const valid = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = values[codes[i]! + 1];
+    if (x === null) continue;
+    v[i] = x as number; // a boolean stores as 1/0
+    valid[i] = 1;
+  }
+  return isNum ? floats(env, v as Float64Array, valid) : bools(env, v as Uint8Array, valid);
+}
+
+function floats(env: Env, values: Float64Array, valid: Uint8Array | null): ColumnData {
+  const ok = valid ?? new Uint8Array(env.n).fill(1);
+  if (!someVisible(env, ok)) giveUp(); // Arquero's column of nulls has dtype 'object'
+  let integer = true;
+  for (let i = 0; i < values.length; i++)
+    if (ok[i] && !Number.isInteger(values[i])) {
+      integer = false;
+      break;
+    }
+  return { kind: 'float64', type: integer ? 'integer' : 'number', values, valid: ok };
+}
+
+function bools(env: Env, values: Uint8Array, valid: Uint8Array | null): ColumnData {
+  const ok = valid ?? new Uint8Array(env.n).fill(1);
+  if (!someVisible(env, ok)) giveUp();
+  return { kind: 'bool', type: 'boolean', values, valid: ok };
+}
+
+function someVisible(env: Env, valid: Uint8Array): boolean {
+  const rows = env.rows;
+  if (!rows) return valid.indexOf(1) >= 0;
+  for (let k = 0; k < rows.length; k++) if (valid[rows[k]!]) return true;
+  return false;
+}
