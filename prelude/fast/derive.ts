@@ -15,7 +15,7 @@ import type { ColumnData, ColumnMeta } from '../../schema/columnar.js';
 import { LazyColumn } from '../data/lazyColumn.js';
 import { ArrayIsArray, ObjectKeys } from '../intrinsics.js';
 import { evalNode } from './deriveEval.js';
-import { giveUp, type Env, type Vec } from './deriveVec.js';
+import { giveUp, ones, type Env, type Vec } from './deriveVec.js';
 import type { Node } from './node.js';
 import { visibleRows } from './source.js';
 
@@ -120,7 +120,7 @@ function columnData(env: Env, vec: Vec): ColumnData {
 }
 
 function floats(env: Env, values: Float64Array, valid: Uint8Array | null): ColumnData {
-  const ok = valid ?? new Uint8Array(env.n).fill(1);
+  const ok = valid ?? ones(env.n);
   if (!someVisible(env, ok)) giveUp(); // Arquero's column of nulls has dtype 'object'
   let integer = true;
   for (let i = 0; i < values.length; i++)
@@ -132,7 +132,7 @@ function floats(env: Env, values: Float64Array, valid: Uint8Array | null): Colum
 }
 
 function bools(env: Env, values: Uint8Array, valid: Uint8Array | null): ColumnData {
-  const ok = valid ?? new Uint8Array(env.n).fill(1);
+  const ok = valid ?? ones(env.n);
   if (!someVisible(env, ok)) giveUp();
   return { kind: 'bool', type: 'boolean', values, valid: ok };
 }

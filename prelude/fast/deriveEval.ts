@@ -187,6 +187,13 @@ function arith(env: Env, op: string, a: Vec, b: Vec, f: Op2): Vec {
   const out = new Float64Array(n);
   const ka = a.k === 'const' ? +(a.value as number) : 0;
   const kb = b.k === 'const' ? +(b.value as number) : 0;
+  if (a.k === 'num' && a.valid && b.k === 'const' && (op === '/' || op === '*')) {
+    // the commonest derive (`d.amount / 1e6`): null read as 0 in the loop, no converted copy
+    const { v, valid } = a;
+    if (op === '/') for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) / kb;
+    else for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) * kb;
+    return { k: 'num', v: out, valid: null };
+  }
   const x = a.k === 'const' ? null : numbers(env, a);
   const y = b.k === 'const' ? null : numbers(env, b);
   if (x && y) {

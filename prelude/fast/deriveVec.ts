@@ -10,7 +10,7 @@
  */
 import type { ColumnTable } from 'arquero';
 import { LazyColumn } from '../data/lazyColumn.js';
-import { NativeDate } from '../intrinsics.js';
+import { NativeDate, NativeWeakMap } from '../intrinsics.js';
 import { sourceOf } from './source.js';
 
 export type Vec =
@@ -87,7 +87,7 @@ export function numbers(env: Env, a: Vec): Float64Array {
   const n = env.n;
   switch (a.k) {
     case 'num': {
-      if (!a.valid) return a.v;
+      if (!a.valid || noNulls(a.valid)) return a.v;
       const out = new Float64Array(n);
       const { v, valid } = a;
       for (let i = 0; i < n; i++) out[i] = valid[i] ? v[i]! : 0;
@@ -116,6 +116,23 @@ export function numbers(env: Env, a: Vec): Float64Array {
     default:
       return giveUp();
   }
+}
+
+const complete = new NativeWeakMap<Uint8Array, boolean>();
+
+/** True when a host column's validity has no null (remembered per column: its arrays never change). */
+export function noNulls(valid: Uint8Array): boolean {
+  let all = complete.get(valid);
+  if (all === undefined) complete.set(valid, (all = valid.indexOf(0) < 0));
+  return all;
+}
+
+let onesCache: Uint8Array | null = null;
+
+/** A validity of `n` ones, shared (column data is only ever read). */
+export function ones(n: number): Uint8Array {
+  if (onesCache === null || onesCache.length !== n) onesCache = new Uint8Array(n).fill(1);
+  return onesCache;
 }
 
 /**
