@@ -86,6 +86,13 @@ const EXPRS = [
   "(X) => X.derive({ m: (d) => d.V * 2 }, { before: 'K1' })",
   '(X) => X.derive({ m: (d) => d.V * 2 }).derive({ k: (d) => d.m / 2 }).filter((d) => d.k !== d.V)',
   '(X) => X.filter(() => false).derive({ m: (d) => d.V * 2 })',
+  // filter parts no other shortcut covers, evaluated as a derive (prelude/fast/typedLeaf.ts)
+  '(X) => X.filter((d) => op.year(d.D) === 1990 || op.month(d.D) > 10)',
+  "(X) => X.filter((d) => d.V / d.Y > 1 && d.K1 !== 'a')",
+  '(X) => X.filter((d) => !d.B || op.length(d.T) > 4)',
+  '(X) => X.filter((d) => (d.Y > 2 ? d.V : -d.V) < 0.5).filter((d) => op.abs(d.V) !== 3)',
+  "(X) => X.orderby('V').filter((d) => d.D > 0 && op.dayofweek(d.D) === 1)",
+  '(X) => X.filter((d) => d.K1.length > 1)',
   // Arquero's own errors, and what stays on its path
   '(X) => X.derive({ m: (d) => d.Nope * 2 })',
   '(X) => X.derive({ m: (d) => d.K1.length })',
@@ -155,6 +162,7 @@ const AWARD_EXPRS = [
   "(X) => X.derive({ big: (d) => d['Award Amount'] > 1e6, p2: (d) => d.Phase === 'Phase II' }).groupby('big', 'p2').count()",
   "(X) => X.groupby('Agency').derive({ k: (d) => d['Award Amount'] / 1e3 }).rollup({ s: op.sum('k'), m: op.max('k') })",
   "(X) => X.derive({ age: (d) => 2025 - d['Award Year'] }).filter((d) => d.age < 5).array('age')",
+  "(X) => X.filter((d) => op.year(d['Proposal Award Date']) === 2021 && op.month(d['Proposal Award Date']) <= 6).numRows()",
 ];
 
 describe.each(['isolated-vm', 'quickjs'] as const)('derive on award_data on %s', (engine) => {
