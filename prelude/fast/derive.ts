@@ -13,7 +13,7 @@ import { parse, type ColumnTable } from 'arquero';
 import { columnSet } from 'arquero/src/table/ColumnSet.js';
 import type { ColumnData, ColumnMeta } from '../../schema/columnar.js';
 import { LazyColumn } from '../data/lazyColumn.js';
-import { ArrayIsArray, ObjectKeys } from '../intrinsics.js';
+import { ArrayIsArray, ObjectGetOwnPropertyDescriptor, ObjectKeys } from '../intrinsics.js';
 import { evalNode } from './deriveEval.js';
 import { giveUp, ones, type Env, type Vec } from './deriveVec.js';
 import type { Node } from './node.js';
@@ -32,8 +32,16 @@ export function fastDerive(t: ColumnTable, values: unknown, options: unknown): C
   if (typeof opts !== 'object' || opts.drop) return undefined;
   const entries = values as Record<string, unknown>;
   const keys = ObjectKeys(entries);
-  if (keys.length === 0 || !keys.every((k) => typeof entries[k] === 'function' || typeof entries[k] === 'string'))
-    return undefined;
+  const plain = (k: string) => {
+    const d = ObjectGetOwnPropertyDescriptor(entries, k); // a getter would run once more per read: not here
+    return (
+      k !== '__proto__' &&
+      d !== undefined &&
+      'value' in d &&
+      (typeof d.value === 'function' || typeof d.value === 'string')
+    );
+  };
+  if (keys.length === 0 || !keys.every(plain)) return undefined;
   const nodes: Array<[string, Node]> = [];
   try {
     parse(

@@ -45,7 +45,7 @@ export function eachRow(env: Env, f: (row: number) => void): void {
 /** The column `name` as a Vec, or a give-up when it is not a host column of a kind read here. */
 export function columnVec(t: ColumnTable, name: string): Vec {
   const col = t.column(name) as unknown;
-  if (!(col instanceof LazyColumn)) giveUp();
+  if (!(col instanceof LazyColumn) || col.length !== t.totalRows()) giveUp();
   const src = sourceOf(t, name);
   if (src?.kind === 'dict') return { k: 'codes', codes: src.codes, values: [null, ...src.dict] };
   if (src?.kind === 'num') {

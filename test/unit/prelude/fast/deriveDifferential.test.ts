@@ -195,3 +195,17 @@ const plainCols = ['m', 'len', 'year', 'perEmp'].filter((name, i) => Array.isArr
     expect(r.value).toEqual([[], []]);
   }, 300_000);
 });
+
+describe.each(['isolated-vm', 'quickjs'] as const)('derive with functions the guest replaced on %s', (engine) => {
+  test('a function replaced by aq.addFunction is called once per row, as Arquero calls it', async () => {
+    await using box = await createSandbox({ engine });
+    const r = await box.run(`let calls = 0;
+aq.addFunction('length', (s) => { calls++; return s == null ? 0 : s.length; }, { override: true });
+const t = award_data.derive({ l: (d) => op.length(d.Agency) });
+[calls, award_data.numRows(), t.array('l').length]`);
+    expect(r.ok, r.error?.message).toBe(true);
+    const [calls, rows, len] = r.value as number[];
+    expect(calls).toBe(rows);
+    expect(len).toBe(rows);
+  }, 120_000);
+});
