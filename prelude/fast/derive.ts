@@ -28,6 +28,8 @@ export function fastDerive(t: ColumnTable, values: unknown, options: unknown): C
     typeof (values as ColumnTable).columnNames === 'function'
   )
     return undefined;
+  // a table without host columns (a rollup's output, a table built from arrays): nothing to read here
+  if (!t.columnNames().some((name) => t.column(name) instanceof LazyColumn)) return undefined;
   const opts = (options ?? {}) as Record<string, unknown>;
   if (typeof opts !== 'object' || opts.drop) return undefined;
   const entries = values as Record<string, unknown>;
