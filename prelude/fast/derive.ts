@@ -15,7 +15,7 @@ import type { ColumnData, ColumnMeta } from '../../schema/columnar.js';
 import { LazyColumn } from '../data/lazyColumn.js';
 import { ArrayIsArray, ObjectGetOwnPropertyDescriptor, ObjectKeys } from '../intrinsics.js';
 import { evalNode } from './deriveEval.js';
-import { giveUp, ones, type Env, type Vec } from './deriveVec.js';
+import { columnVec, eachRow, giveUp, ones, type Env, type Vec } from './deriveVec.js';
 import type { Node } from './node.js';
 import { visibleRows } from './source.js';
 
@@ -92,10 +92,20 @@ function hasOp(node: Node): boolean {
 /** The output column of one expression: a host column read as is, or a new LazyColumn over typed arrays. */
 function outputColumn(env: Env, name: string, node: Node, params: Record<string, unknown>): unknown {
   if (node.type === 'Column' && (node.table === 0 || node.table === undefined)) {
-    // `d => d.x`: the same values; a date column gives a fresh Date per read where Arquero keeps one
-    const col = env.t.column(node.name as string) as unknown;
-    if (col instanceof LazyColumn && col.type !== 'date') return col;
-    giveUp();
+    // `d => d.x` of a dictionary column: the column itself (same strings; a column of only nulls
+    // is `object` on Arquero's path). Numbers are copied below (their type is inferred again);
+    // a date column gives a fresh Date per read where Arquero's array keeps one: left to Arquero
+    const vec = columnVec(env.t, node.name as string);
+    if (vec.k === 'codes' && vec.values.every((x) => x === null || typeof x === 'string')) {
+      const codes = vec.codes;
+      let present = false;
+      eachRow(env, (i) => {
+        if (codes[i]! >= 0) present = true;
+      });
+      if (present) return env.t.column(node.name as string);
+      giveUp();
+    }
+    if (vec.k !== 'num') giveUp();
   }
   const data = columnData(env, evalNode(env, node, params));
   const meta: ColumnMeta = { name, type: data.type, kind: data.kind };
@@ -130,21 +140,43 @@ function columnData(env: Env, vec: Vec): ColumnData {
 }
 
 function floats(env: Env, values: Float64Array, valid: Uint8Array | null): ColumnData {
-  const ok = valid ?? ones(env.n);
-  if (!someVisible(env, ok)) giveUp(); // Arquero's column of nulls has dtype 'object'
+  const ok = visibleValid(env, valid);
+  // the type as the prelude infers it for a plain column (frame/common.ts inferDtype): NaN counts as
+  // missing there, so a column of only NaN and null is `object` (Arquero's path keeps that)
+  let present = false;
   let integer = true;
-  for (let i = 0; i < values.length; i++)
-    if (ok[i] && !Number.isInteger(values[i])) {
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i]!;
+    if (!ok[i] || x !== x) continue;
+    present = true;
+    if (!Number.isInteger(x)) {
       integer = false;
       break;
     }
+  }
+  if (!present) giveUp();
   return { kind: 'float64', type: integer ? 'integer' : 'number', values, valid: ok };
 }
 
 function bools(env: Env, values: Uint8Array, valid: Uint8Array | null): ColumnData {
-  const ok = valid ?? ones(env.n);
+  const ok = visibleValid(env, valid);
   if (!someVisible(env, ok)) giveUp();
   return { kind: 'bool', type: 'boolean', values, valid: ok };
+}
+
+/**
+ * The validity of the new column: null at the rows the table hides (Arquero leaves them unset), so
+ * its type (`integer` or `number`) is decided by the visible values, as Arquero's inference is.
+ */
+function visibleValid(env: Env, valid: Uint8Array | null): Uint8Array {
+  const rows = env.rows;
+  if (!rows) return valid ?? ones(env.n);
+  const ok = new Uint8Array(env.n);
+  for (let k = 0; k < rows.length; k++) {
+    const r = rows[k]!;
+    ok[r] = valid ? valid[r]! : 1;
+  }
+  return ok;
 }
 
 function someVisible(env: Env, valid: Uint8Array): boolean {

@@ -46,29 +46,37 @@ function withTextAndBool(t: ColumnarTable, i: number): ColumnarTable {
 const TABLES = [...EDGE_TABLES, ...fc.sample(tableArb, { numRuns: 14, seed: SEED })].map(withTextAndBool);
 
 /** The exact dump of a result: a table with its values, column and row order and grouping. */
-const DUMP = `var __dump = (x) => {
+const DUMP = `var __typedSet = new WeakSet();
+var __typed = (x) => (__typedSet.add(x), x);
+var __dump = (x) => {
   if (!(x instanceof aq.ColumnTable)) return __ser(x);
   const names = x.columnNames();
   const g = x.groups();
-  return JSON.stringify({ names, rows: x.numRows(), cols: names.map((c) => x.array(c).map(__ser)),
+  // a derive's new columns' dtypes (a copy's are inferred from its visible values: checked on the
+  // derive's own result, marked by __typed, not after a later filter)
+  const src = ['K1', 'K2', 'Y', 'D', 'V', 'A', 'T', 'B', 'Award Amount', 'Proposal Award Date', 'Abstract', 'Agency', 'Number Employees', 'Phase', 'Award Year'];
+  const types = __typedSet.has(x) && x.numRows() <= 1000 ? Object.entries(dtypes(x)).filter(([c]) => !src.includes(c)) : null;
+  return JSON.stringify({ names, types, rows: x.numRows(), cols: names.map((c) => x.array(c).map(__ser)),
     objs: x.objects({ limit: 5 }).map((o) => Object.values(o).map(__ser)),
     groups: g && { names: g.names, size: g.size, keys: Array.from(x.indices(), (r) => g.keys[r]) } });
 };`;
 
 /** Derives, alone and followed by the verbs that have typed paths, on whole, filtered, ordered and grouped tables. */
 const EXPRS = [
-  '(X) => X.derive({ m: (d) => d.V / 1e6, n: (d) => d.Y * 2 - 1, p: (d) => d.V + d.Y, q: (d) => -d.V, r: (d) => +d.Y })',
-  '(X) => X.derive({ a: (d) => d.V / 0, b: (d) => d.Y / d.V, c: (d) => d.V % 3, e: (d) => d.Y ** 2, f: (d) => 1 / d.V })',
-  '(X) => X.derive({ a: (d) => d.V > 2, b: (d) => d.Y <= 1, c: (d) => d.V === 0, e: (d) => d.Y !== null, f: (d) => d.V == null, g: (d) => d.Y != 3 })',
-  '(X) => X.derive({ a: (d) => d.V > 0 ? d.V : 0, b: (d) => d.Y > 2 ? null : d.Y, c: (d) => d.V || 7, e: (d) => d.Y && d.V, f: (d) => d.V ?? -1, g: (d) => !d.V })',
-  '(X) => X.derive({ a: (d) => op.abs(d.V), b: (d) => Math.round(d.V), c: (d) => op.round(d.V, 1), e: (d) => Math.max(d.V, d.Y), f: (d) => Math.sqrt(d.Y), g: (d) => op.floor(d.V / 3) })',
-  '(X) => X.derive({ y: (d) => op.year(d.D), m: (d) => op.month(d.D), dd: (d) => op.day(d.D), q: (d) => op.quarter(d.D), w: (d) => op.dayofweek(d.D), t: (d) => op.timestamp(d.D) })',
-  '(X) => X.derive({ a: (d) => d.D - 0, b: (d) => d.D > 0, c: (d) => (d.D - d.D) / 864e5, e: (d) => d.D < d.D, f: (d) => d.D * 1 })',
-  "(X) => X.derive({ a: (d) => op.length(d.K1), b: (d) => d.K1 === 'a', c: (d) => d.K1 > 'b', e: (d) => op.startswith(d.K1, 'a'), f: (d) => op.length(d.T), g: (d) => d.K2 == null })",
-  '(X) => X.derive({ a: (d) => d.B ? 1 : 2, b: (d) => !d.B, c: (d) => d.B, e: (d) => d.B + 1, f: (d) => d.K1 === d.K2 })',
-  '(X) => X.derive({ a: (d) => d.V, b: (d) => d.K1, c: (d) => 3, e: (d) => Math.PI * d.Y, f: (d) => NaN, g: (d) => Infinity - d.Y })',
-  "(X) => X.derive({ a: 'd.V * 2', b: 'op.year(d.D) + d.Y', c: (d, $) => d.V * $.k })",
-  '(X) => X.derive({ a: (d) => op.is_nan(d.V), b: (d) => op.is_finite(d.V / d.Y), c: (d) => op.sign(d.V), e: (d) => op.trunc(d.V) })',
+  '(X) => __typed(X.derive({ m: (d) => d.V / 1e6, n: (d) => d.Y * 2 - 1, p: (d) => d.V + d.Y, q: (d) => -d.V, r: (d) => +d.Y }))',
+  '(X) => __typed(X.derive({ a: (d) => d.V / 0, b: (d) => d.Y / d.V, c: (d) => d.V % 3, e: (d) => d.Y ** 2, f: (d) => 1 / d.V }))',
+  '(X) => __typed(X.derive({ a: (d) => d.V > 2, b: (d) => d.Y <= 1, c: (d) => d.V === 0, e: (d) => d.Y !== null, f: (d) => d.V == null, g: (d) => d.Y != 3 }))',
+  '(X) => __typed(X.derive({ a: (d) => d.V > 0 ? d.V : 0, b: (d) => d.Y > 2 ? null : d.Y, c: (d) => d.V || 7, e: (d) => d.Y && d.V, f: (d) => d.V ?? -1, g: (d) => !d.V }))',
+  '(X) => __typed(X.derive({ a: (d) => op.abs(d.V), b: (d) => Math.round(d.V), c: (d) => op.round(d.V, 1), e: (d) => Math.max(d.V, d.Y), f: (d) => Math.sqrt(d.Y), g: (d) => op.floor(d.V / 3) }))',
+  '(X) => __typed(X.derive({ y: (d) => op.year(d.D), m: (d) => op.month(d.D), dd: (d) => op.day(d.D), q: (d) => op.quarter(d.D), w: (d) => op.dayofweek(d.D), t: (d) => op.timestamp(d.D) }))',
+  '(X) => __typed(X.derive({ a: (d) => d.D - 0, b: (d) => d.D > 0, c: (d) => (d.D - d.D) / 864e5, e: (d) => d.D < d.D, f: (d) => d.D * 1 }))',
+  "(X) => __typed(X.derive({ a: (d) => op.length(d.K1), b: (d) => d.K1 === 'a', c: (d) => d.K1 > 'b', e: (d) => op.startswith(d.K1, 'a'), f: (d) => op.length(d.T), g: (d) => d.K2 == null }))",
+  '(X) => __typed(X.derive({ a: (d) => d.B ? 1 : 2, b: (d) => !d.B, c: (d) => d.B, e: (d) => d.B + 1, f: (d) => d.K1 === d.K2 }))',
+  '(X) => __typed(X.derive({ a: (d) => d.V, b: (d) => d.K1, c: (d) => 3, e: (d) => Math.PI * d.Y, f: (d) => NaN, g: (d) => Infinity - d.Y }))',
+  "(X) => __typed(X.derive({ a: 'd.V * 2', b: 'op.year(d.D) + d.Y', c: (d, $) => d.V * $.k }))",
+  '(X) => __typed(X.derive({ a: (d) => op.is_nan(d.V), b: (d) => op.is_finite(d.V / d.Y), c: (d) => op.sign(d.V), e: (d) => op.trunc(d.V) }))',
+  '(X) => __typed(X.derive({ a: (d) => d.V, b: (d) => d.K1, c: (d) => d.Y, e: (d) => d.A }))',
+  "(X) => __typed(X.filter((d) => d.K2 === 'w').derive({ a: (d) => d.V, b: (d) => d.K1 }))",
   // a derived column read by the verbs after it
   '(X) => X.derive({ m: (d) => d.V / 1e3 }).filter((d) => d.m > 0.001)',
   "(X) => X.derive({ y: (d) => op.year(d.D) }).groupby('y').count()",
@@ -78,12 +86,12 @@ const EXPRS = [
   "(X) => X.derive({ m: (d) => d.V * 10 }).rollup({ d: op.distinct('m'), md: op.median('m'), mn: op.min('m') })",
   "(X) => X.derive({ m: (d) => d.Y * 2 }).array('m')",
   // on filtered, ordered and grouped tables; over an existing name; with before/after
-  '(X) => X.filter((d) => d.Y > 0).derive({ m: (d) => d.V * 3, y: (d) => op.year(d.D) })',
-  "(X) => X.orderby('V').derive({ m: (d) => d.V - 1 })",
+  '(X) => __typed(X.filter((d) => d.Y > 0).derive({ m: (d) => d.V * 3, y: (d) => op.year(d.D) }))',
+  "(X) => __typed(X.orderby('V').derive({ m: (d) => d.V - 1 }))",
   "(X) => X.filter((d) => d.K2 === 'x').orderby(aq.desc('Y')).derive({ m: (d) => d.Y / 2 }).filter((d) => d.m > 0)",
   "(X) => X.groupby('K2').derive({ m: (d) => d.V + 1 }).rollup({ s: op.sum('m') })",
-  '(X) => X.derive({ V: (d) => d.V * 2, Y: (d) => d.Y - 1 })',
-  "(X) => X.derive({ m: (d) => d.V * 2 }, { before: 'K1' })",
+  '(X) => __typed(X.derive({ V: (d) => d.V * 2, Y: (d) => d.Y - 1 }))',
+  "(X) => __typed(X.derive({ m: (d) => d.V * 2 }, { before: 'K1' }))",
   '(X) => X.derive({ m: (d) => d.V * 2 }).derive({ k: (d) => d.m / 2 }).filter((d) => d.k !== d.V)',
   '(X) => X.filter(() => false).derive({ m: (d) => d.V * 2 })',
   // filter parts no other shortcut covers, evaluated as a derive (prelude/fast/typedLeaf.ts)
@@ -94,9 +102,9 @@ const EXPRS = [
   "(X) => X.orderby('V').filter((d) => d.D > 0 && op.dayofweek(d.D) === 1)",
   '(X) => X.filter((d) => d.K1.length > 1)',
   // Arquero's own errors, and what stays on its path
-  '(X) => X.derive({ m: (d) => d.Nope * 2 })',
-  '(X) => X.derive({ m: (d) => d.K1.length })',
-  "(X) => X.derive({ m: (d) => d.T.length, s: (d) => d.K1 + '!', r: (d) => op.rank(), u: (d) => undefined, o: (d) => d.V - op.mean(d.V) })",
+  '(X) => __typed(X.derive({ m: (d) => d.Nope * 2 }))',
+  '(X) => __typed(X.derive({ m: (d) => d.K1.length }))',
+  "(X) => __typed(X.derive({ m: (d) => d.T.length, s: (d) => d.K1 + '!', r: (d) => op.rank(), u: (d) => undefined, o: (d) => d.V - op.mean(d.V) }))",
 ];
 
 /** Derives that must take the fast path on every large table (a column of only nulls keeps Arquero's path): name -> spec. */
