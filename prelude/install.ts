@@ -7,6 +7,7 @@ import * as aq from 'arquero';
 import { ColumnTable } from 'arquero';
 import { PRELUDE_API } from '../schema/preludeApi.js';
 import { installVerbWrappers } from './closure/wrapVerbs.js';
+import { notePureFunctions } from './fast/deriveFunctions.js';
 import { installColumnArrays } from './data/columnArrays.js';
 import { installExactRowObjects } from './frame/exactRowObjects.js';
 import { installRowObjects } from './data/rowObjects.js';
@@ -188,6 +189,7 @@ export function install(extra: Record<string, unknown>): void {
   // the entry rewritten sorts and Math.min/max spreads call (src/runtime/prepare/sortCalls.ts)
   installHandSort();
   registerArqueroFunctions();
+  notePureFunctions(); // what a derive on typed arrays may call once per entry (fast/deriveFunctions.ts)
 }
 
 /** Helpers usable inside compiled table expressions; date parts in UTC, month/quarter 1-based. */

@@ -5,13 +5,14 @@
  * undefined (never a different answer): see docs/prelude.md, "Fast paths".
  */
 import { op, type ColumnTable } from 'arquero';
+import { fastDerive } from './derive.js';
 import { fastFilter } from './filter.js';
 import { fastGroups } from './groups.js';
 import { fastRollup } from './rollup.js';
 import { noteOrder } from './topN.js';
 
 /** Verbs with a fast path. */
-export const FAST_VERBS = new Set(['groupby', 'rollup', 'count', 'filter']);
+export const FAST_VERBS = new Set(['groupby', 'rollup', 'count', 'filter', 'derive']);
 
 /** The verb's result on the fast path, or undefined to run Arquero's verb. */
 export function fastVerb(t: ColumnTable, verb: string, args: unknown[]): ColumnTable | undefined {
@@ -34,6 +35,8 @@ export function fastVerb(t: ColumnTable, verb: string, args: unknown[]): ColumnT
       }
       case 'filter':
         return args.length === 1 ? fastFilter(t, args[0]) : undefined;
+      case 'derive':
+        return args.length <= 2 ? fastDerive(t, args[0], args[1]) : undefined;
       default:
         return undefined;
     }

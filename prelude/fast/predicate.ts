@@ -23,6 +23,7 @@ import { ObjectCreate } from '../intrinsics.js';
 import { sourceOf } from './source.js';
 import { columnChunks, readsTextPages } from './columnChunks.js';
 import { cheapFirst } from './cheapFirst.js';
+import { typedLeaf } from './typedLeaf.js';
 import type { Node } from './node.js';
 import { LazyColumn } from '../data/lazyColumn.js';
 import { PAGE_SHIFT } from '../data/pagedText.js';
@@ -169,6 +170,11 @@ function leaf(ctx: Ctx, node: Node, sel: Uint8Array): Uint8Array {
   if (hostIncludes(ctx, node, f, sel, out)) return out;
   if (hostEquals(ctx, node, f, sel, out)) return out;
   if (textChunks(ctx, node, f, sel, out)) return out;
+  const typed = typedLeaf(t, node, ctx.params, sel); // as a derive would compute it (fast/typedLeaf.ts)
+  if (typed) {
+    ctx.fast = true;
+    return typed;
+  }
   const data = t.data();
   for (let i = 0; i < n; i++) if (sel[i] && f(i, data)) out[i] = 1;
   return out;

@@ -10,9 +10,10 @@ declare module 'arquero/src/verbs/reduce/util.js' {
   export function groupOutput(cols: { add(name: string, values: unknown[]): unknown[] }, groups: unknown): void;
 }
 declare module 'arquero/src/table/ColumnSet.js' {
-  export function columnSet(): {
+  export function columnSet(table?: import('arquero').ColumnTable): {
     add(name: string, values: unknown[]): unknown[];
     'new'(proto: unknown): import('arquero').ColumnTable;
+    derive(proto: unknown): import('arquero').ColumnTable;
   };
 }
 declare module 'arquero/src/util/quantile.js' {

@@ -1,0 +1,452 @@
+/**
+ * Evaluates one derive expression from Arquero's own parse tree (the tree Arquero compiles) a
+ * column at a time, into a Vec (fast/deriveVec.ts). The value of every visible row is the value
+ * Arquero's compiled code gives at that row:
+ * - arithmetic and relational operators on numbers, booleans, dates and null: one loop over
+ *   Float64Arrays, each side converted as JavaScript converts it (null is 0, a Date its time);
+ * - an operator or a pure function (fast/deriveFunctions.ts) over one dictionary column and
+ *   constants: once per dictionary entry, then a lookup by code;
+ * - a function of a date column: once per distinct date (a fresh Date each call, as `at()` gives);
+ * - a function or `.length` of long text: per row, on the text pages themselves;
+ * - `&&`, `||`, `??`, `?:`, `!`, equality and anything over several columns: the JavaScript
+ *   operator per row, on the same values.
+ * Any other node (strings out, `undefined`, objects, regexes, aggregate/window ops, dates out)
+ * gives up, and Arquero's derive runs instead.
+ */
+import { NativeDate, NativeMap } from '../intrinsics.js';
+import { columnChunks } from './columnChunks.js';
+import type { LazyColumn } from '../data/lazyColumn.js';
+import { pureFunction } from './deriveFunctions.js';
+import {
+  Collector,
+  columnVec,
+  eachRow,
+  giveUp,
+  numberLike,
+  numbers,
+  valueReader,
+  type Env,
+  type Vec,
+} from './deriveVec.js';
+import type { Node } from './node.js';
+
+type Op2 = (a: unknown, b: unknown) => unknown;
+
+/** The binary operators, as JavaScript evaluates them (the per-row and per-entry paths). */
+const BINARY: Record<string, Op2> = {
+  '+': (a, b) => (a as number) + (b as number),
+  '-': (a, b) => (a as number) - (b as number),
+  '*': (a, b) => (a as number) * (b as number),
+  '/': (a, b) => (a as number) / (b as number),
+  '%': (a, b) => (a as number) % (b as number),
+  '**': (a, b) => (a as number) ** (b as number),
+  '<': (a, b) => (a as number) < (b as number),
+  '<=': (a, b) => (a as number) <= (b as number),
+  '>': (a, b) => (a as number) > (b as number),
+  '>=': (a, b) => (a as number) >= (b as number),
+  '===': (a, b) => a === b,
+  '!==': (a, b) => a !== b,
+  // eslint-disable-next-line eqeqeq
+  '==': (a, b) => a == b,
+  // eslint-disable-next-line eqeqeq
+  '!=': (a, b) => a != b,
+  '&': (a, b) => (a as number) & (b as number),
+  '|': (a, b) => (a as number) | (b as number),
+  '^': (a, b) => (a as number) ^ (b as number),
+  '<<': (a, b) => (a as number) << (b as number),
+  '>>': (a, b) => (a as number) >> (b as number),
+  '>>>': (a, b) => (a as number) >>> (b as number),
+  '&&': (a, b) => a && b,
+  '||': (a, b) => a || b,
+  '??': (a, b) => a ?? b,
+};
+
+const UNARY: Record<string, (a: unknown) => unknown> = {
+  '-': (a) => -(a as number),
+  '+': (a) => +(a as number),
+  '!': (a) => !a,
+  '~': (a) => ~(a as number),
+};
+
+const ARITH = new Set(['-', '*', '/', '%', '**', '&', '|', '^', '<<', '>>', '>>>']);
+const RELATIONAL = new Set(['<', '<=', '>', '>=']);
+const EQUALITY = new Set(['===', '!==', '==', '!=']);
+
+/** Arquero's named constants (`NaN`, `Math.PI`, ...). */
+const CONSTANTS: Record<string, unknown> = {
+  undefined: undefined,
+  Infinity: Number.POSITIVE_INFINITY,
+  NaN: Number.NaN,
+  E: Math.E,
+  LN2: Math.LN2,
+  LN10: Math.LN10,
+  LOG2E: Math.LOG2E,
+  LOG10E: Math.LOG10E,
+  PI: Math.PI,
+  SQRT1_2: Math.SQRT1_2,
+  SQRT2: Math.SQRT2,
+};
+
+/** The Vec of `node` over the visible rows of `env.t`. */
+export function evalNode(env: Env, node: Node, params: Record<string, unknown>): Vec {
+  switch (node.type) {
+    case 'Column':
+      if (node.table !== 0 && node.table !== undefined) giveUp();
+      return columnVec(env.t, node.name as string);
+    case 'Literal':
+      if (node.regex || (node.value !== null && typeof node.value === 'object') || typeof node.value === 'bigint')
+        giveUp();
+      return { k: 'const', value: node.value };
+    case 'Constant':
+      if (!Object.hasOwn(CONSTANTS, node.name as string)) giveUp();
+      return { k: 'const', value: CONSTANTS[node.name as string] };
+    case 'Parameter': {
+      const name = node.name as string;
+      const x = Object.hasOwn(params, name) ? params[name] : undefined;
+      if (x !== null && typeof x === 'object') giveUp();
+      if (typeof x === 'function' || typeof x === 'symbol' || typeof x === 'bigint') giveUp();
+      return { k: 'const', value: x };
+    }
+    case 'BinaryExpression':
+    case 'LogicalExpression':
+      return binary(
+        env,
+        node.operator as string,
+        evalNode(env, node.left as Node, params),
+        evalNode(env, node.right as Node, params),
+      );
+    case 'UnaryExpression':
+      return unary(env, node.operator as string, evalNode(env, node.argument as Node, params));
+    case 'ConditionalExpression': {
+      const [c, a, b] = [node.test, node.consequent, node.alternate].map((x) => evalNode(env, x as Node, params));
+      return select(env, truthy(env, c!), a!, b!) ?? perRow(env, [c!, a!, b!], (x, y, z) => (x ? y : z));
+    }
+    case 'MemberExpression': {
+      const p = node.property as Node;
+      const isLength = node.computed ? p.type === 'Literal' && p.value === 'length' : p.name === 'length';
+      if (!isLength) giveUp();
+      return apply(env, (s) => (s as string).length, [evalNode(env, node.object as Node, params)]);
+    }
+    case 'CallExpression': {
+      const callee = node.callee as Node;
+      if (callee.type !== 'Function') giveUp();
+      const fn = pureFunction(callee.name as string);
+      const args = (node.arguments as Node[]).map((a) => evalNode(env, a, params));
+      return apply(env, fn, args);
+    }
+    default:
+      return giveUp();
+  }
+}
+
+function binary(env: Env, op: string, a: Vec, b: Vec): Vec {
+  const f = BINARY[op];
+  if (!f) giveUp();
+  if (a.k === 'const' && b.k === 'const') return { k: 'const', value: f(a.value, b.value) };
+  if (op === '&&' || op === '||' || op === '??') {
+    const typed = logical(env, op, a, b);
+    if (typed) return typed;
+  }
+  if (EQUALITY.has(op)) {
+    const typed = equality(env, op, a, b);
+    if (typed) return typed;
+  }
+  const codes = a.k === 'codes' ? a.codes : b.k === 'codes' ? b.codes : null;
+  const perEntry = codes && [a, b].every((x) => x.k === 'const' || (x.k === 'codes' && x.codes === codes));
+  if (!perEntry && a.k !== 'text' && b.k !== 'text') {
+    const dates = a.k === 'date' || b.k === 'date';
+    if (ARITH.has(op) || (op === '+' && !dates && numberLike(a) && numberLike(b))) return arith(env, op, a, b, f);
+    if (RELATIONAL.has(op) && numberLike(a) && numberLike(b)) return compare(env, op, a, b);
+  }
+  return apply(env, f as (...xs: unknown[]) => unknown, [a, b]);
+}
+
+function unary(env: Env, op: string, a: Vec): Vec {
+  const f = UNARY[op];
+  if (!f) giveUp();
+  if (a.k === 'const') return { k: 'const', value: f(a.value) };
+  if ((op === '-' || op === '+') && a.k !== 'text' && a.k !== 'codes') {
+    const x = numbers(env, a);
+    const out = new Float64Array(env.n);
+    if (op === '-') for (let i = 0; i < out.length; i++) out[i] = -x[i]!;
+    else out.set(x);
+    return { k: 'num', v: out, valid: null };
+  }
+  if (op === '!' && a.k !== 'text' && a.k !== 'codes') {
+    const m = truthy(env, a);
+    const out = new Uint8Array(env.n);
+    for (let i = 0; i < out.length; i++) out[i] = m[i]! ^ 1;
+    return { k: 'bool', v: out };
+  }
+  return apply(env, f, [a]);
+}
+
+/** `a OP b` with both sides numbers (ToNumber of each row), on Float64Arrays; a constant side stays a scalar. */
+function arith(env: Env, op: string, a: Vec, b: Vec, f: Op2): Vec {
+  const n = env.n;
+  const out = new Float64Array(n);
+  const ka = a.k === 'const' ? +(a.value as number) : 0;
+  const kb = b.k === 'const' ? +(b.value as number) : 0;
+  if (a.k === 'num' && a.valid && b.k === 'const' && (op === '/' || op === '*')) {
+    // the commonest derive (`d.amount / 1e6`): null read as 0 in the loop, no converted copy
+    const { v, valid } = a;
+    if (op === '/') for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) / kb;
+    else for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) * kb;
+    return { k: 'num', v: out, valid: null };
+  }
+  const x = a.k === 'const' ? null : numbers(env, a);
+  const y = b.k === 'const' ? null : numbers(env, b);
+  if (x && y) {
+    if (op === '+') for (let i = 0; i < n; i++) out[i] = x[i]! + y[i]!;
+    else if (op === '-') for (let i = 0; i < n; i++) out[i] = x[i]! - y[i]!;
+    else if (op === '*') for (let i = 0; i < n; i++) out[i] = x[i]! * y[i]!;
+    else if (op === '/') for (let i = 0; i < n; i++) out[i] = x[i]! / y[i]!;
+    else for (let i = 0; i < n; i++) out[i] = f(x[i], y[i]) as number;
+  } else if (x) {
+    if (op === '+') for (let i = 0; i < n; i++) out[i] = x[i]! + kb;
+    else if (op === '-') for (let i = 0; i < n; i++) out[i] = x[i]! - kb;
+    else if (op === '*') for (let i = 0; i < n; i++) out[i] = x[i]! * kb;
+    else if (op === '/') for (let i = 0; i < n; i++) out[i] = x[i]! / kb;
+    else for (let i = 0; i < n; i++) out[i] = f(x[i], kb) as number;
+  } else {
+    const z = y!;
+    if (op === '+') for (let i = 0; i < n; i++) out[i] = ka + z[i]!;
+    else if (op === '-') for (let i = 0; i < n; i++) out[i] = ka - z[i]!;
+    else if (op === '*') for (let i = 0; i < n; i++) out[i] = ka * z[i]!;
+    else if (op === '/') for (let i = 0; i < n; i++) out[i] = ka / z[i]!;
+    else for (let i = 0; i < n; i++) out[i] = f(ka, z[i]) as number;
+  }
+  return { k: 'num', v: out, valid: null };
+}
+
+/** `a < b` and kin with both sides numbers: a Date compares by its time, null as 0. */
+function compare(env: Env, op: string, a: Vec, b: Vec): Vec {
+  const n = env.n;
+  const out = new Uint8Array(n);
+  const x = a.k === 'const' ? new Float64Array(n).fill(+(a.value as number)) : numbers(env, a);
+  const y = b.k === 'const' ? new Float64Array(n).fill(+(b.value as number)) : numbers(env, b);
+  if (op === '<') for (let i = 0; i < n; i++) out[i] = x[i]! < y[i]! ? 1 : 0;
+  else if (op === '<=') for (let i = 0; i < n; i++) out[i] = x[i]! <= y[i]! ? 1 : 0;
+  else if (op === '>') for (let i = 0; i < n; i++) out[i] = x[i]! > y[i]! ? 1 : 0;
+  else for (let i = 0; i < n; i++) out[i] = x[i]! >= y[i]! ? 1 : 0;
+  return { k: 'bool', v: out };
+}
+
+/** The truth value of every row (JavaScript's ToBoolean: 0, NaN and null false, a Date true). */
+function truthy(env: Env, a: Vec): Uint8Array {
+  const n = env.n;
+  const out = new Uint8Array(n);
+  switch (a.k) {
+    case 'const':
+      return out.fill(a.value ? 1 : 0);
+    case 'bool':
+      return a.v;
+    case 'num': {
+      const { v, valid } = a;
+      for (let i = 0; i < n; i++) {
+        const x = v[i]!;
+        out[i] = (valid === null || valid[i]) && x === x && x !== 0 ? 1 : 0;
+      }
+      return out;
+    }
+    case 'date':
+      return a.valid;
+    case 'codes': {
+      const lut = Uint8Array.from(a.values, (x) => (x ? 1 : 0));
+      const codes = a.codes;
+      for (let i = 0; i < n; i++) out[i] = lut[codes[i]! + 1]!;
+      return out;
+    }
+    default:
+      return giveUp();
+  }
+}
+
+/** A number Vec (or number/null constant) as values + validity, else null. */
+function asNumbers(env: Env, a: Vec): { v: Float64Array | number; valid: Uint8Array | null | 0 | 1 } | null {
+  if (a.k === 'num') return { v: a.v, valid: a.valid };
+  if (a.k === 'const' && typeof a.value === 'number') return { v: a.value, valid: 1 };
+  if (a.k === 'const' && a.value === null) return { v: 0, valid: 0 };
+  return null;
+}
+
+/** `m ? a : b` per row when both sides are numbers (or null) or both booleans; null when they are not. */
+function select(env: Env, m: Uint8Array, a: Vec, b: Vec): Vec | null {
+  const n = env.n;
+  const x = asNumbers(env, a);
+  const y = asNumbers(env, b);
+  if (x && y) {
+    const out = new Float64Array(n);
+    const valid = new Uint8Array(n);
+    let nulls = false;
+    for (let i = 0; i < n; i++) {
+      const s = m[i] ? x : y;
+      const ok = typeof s.valid === 'number' ? s.valid : s.valid === null ? 1 : s.valid[i]!;
+      out[i] = typeof s.v === 'number' ? s.v : s.v[i]!;
+      valid[i] = ok;
+      if (!ok) nulls = true;
+    }
+    return { k: 'num', v: out, valid: nulls ? valid : null };
+  }
+  const p = a.k === 'bool' ? a.v : a.k === 'const' && typeof a.value === 'boolean' ? (a.value ? 1 : 0) : null;
+  const q = b.k === 'bool' ? b.v : b.k === 'const' && typeof b.value === 'boolean' ? (b.value ? 1 : 0) : null;
+  if (p === null || q === null) return null;
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const s = m[i] ? p : q;
+    out[i] = typeof s === 'number' ? s : s[i]!;
+  }
+  return { k: 'bool', v: out };
+}
+
+/** `a && b`, `a || b`, `a ?? b` as a choice per row between the two values; null when not typed. */
+function logical(env: Env, op: string, a: Vec, b: Vec): Vec | null {
+  if (a.k === 'text' || a.k === 'codes') return null;
+  if (op === '??') {
+    if (a.k !== 'num') return null;
+    const isNull = new Uint8Array(env.n);
+    if (a.valid) for (let i = 0; i < isNull.length; i++) isNull[i] = a.valid[i]! ^ 1;
+    return select(env, isNull, b, a);
+  }
+  const m = truthy(env, a);
+  return op === '&&' ? select(env, m, b, a) : select(env, m, a, b);
+}
+
+/** `===`, `!==`, `==`, `!=` between numbers (or null) or between booleans; null when not typed. */
+function equality(env: Env, op: string, a: Vec, b: Vec): Vec | null {
+  const n = env.n;
+  const out = new Uint8Array(n);
+  const x = asNumbers(env, a);
+  const y = asNumbers(env, b);
+  if (x && y) {
+    // null equals only null (a number never), for == as for ===
+    for (let i = 0; i < n; i++) {
+      const na = typeof x.valid === 'number' ? x.valid : x.valid === null ? 1 : x.valid[i]!;
+      const nb = typeof y.valid === 'number' ? y.valid : y.valid === null ? 1 : y.valid[i]!;
+      const u = typeof x.v === 'number' ? x.v : x.v[i]!;
+      const w = typeof y.v === 'number' ? y.v : y.v[i]!;
+      out[i] = na && nb ? (u === w ? 1 : 0) : na === nb ? 1 : 0;
+    }
+  } else if (a.k === 'bool' && b.k === 'bool') {
+    for (let i = 0; i < n; i++) out[i] = a.v[i] === b.v[i] ? 1 : 0;
+  } else return null;
+  if (op === '!==' || op === '!=') for (let i = 0; i < n; i++) out[i] = out[i]! ^ 1;
+  return { k: 'bool', v: out };
+}
+
+/** `f` over the values of `args` (pure, so evaluated once per entry or distinct date where it can). */
+function apply(env: Env, f: (...xs: unknown[]) => unknown, args: Vec[]): Vec {
+  const vecs = args.filter((a) => a.k !== 'const');
+  if (vecs.length === 0) return { k: 'const', value: f(...args.map((a) => (a as { value: unknown }).value)) };
+  const one = vecs[0]!;
+  const sameCodes = vecs.every((v) => v.k === 'codes' && one.k === 'codes' && v.codes === one.codes);
+  if (sameCodes) return perEntry(env, f, args, one as Extract<Vec, { k: 'codes' }>);
+  if (vecs.length === 1 && one.k === 'date') return perDate(env, f, args, one);
+  if (vecs.length === 1 && one.k === 'text') return perText(env, f, args, one.name);
+  return perRow(env, args, f);
+}
+
+/** Once per dictionary entry (and null); an entry that throws is fine unless a visible row holds it. */
+function perEntry(env: Env, f: (...xs: unknown[]) => unknown, args: Vec[], c: Extract<Vec, { k: 'codes' }>): Vec {
+  const m = c.values.length;
+  const values = new Array<unknown>(m);
+  let throws: Uint8Array | null = null;
+  for (let j = 0; j < m; j++) {
+    const xs = args.map((a) => (a.k === 'const' ? a.value : (a as Extract<Vec, { k: 'codes' }>).values[j]));
+    try {
+      values[j] = f(...xs);
+    } catch {
+      (throws ??= new Uint8Array(m))[j] = 1;
+      values[j] = null;
+    }
+  }
+  if (throws) {
+    const t = throws;
+    eachRow(env, (i) => {
+      if (t[c.codes[i]! + 1]) giveUp(); // Arquero's per-row code throws its own error here
+    });
+  }
+  return { k: 'codes', codes: c.codes, values };
+}
+
+/** A function of one date column: once per distinct time, on a fresh Date each call. */
+function perDate(env: Env, f: (...xs: unknown[]) => unknown, args: Vec[], d: Extract<Vec, { k: 'date' }>): Vec {
+  const at = args.indexOf(d);
+  const xs = args.map((a) => (a.k === 'const' ? a.value : null));
+  const memo = new NativeMap<number, unknown>();
+  const { v, valid } = d;
+  const out = new Collector(env.n);
+  xs[at] = null;
+  const ofNull = f(...xs);
+  eachRow(env, (i) => {
+    if (!valid[i]) return out.put(i, ofNull);
+    const ms = v[i]!;
+    let r = memo.get(ms);
+    if (r === undefined && !memo.has(ms)) {
+      xs[at] = new NativeDate(ms);
+      memo.set(ms, (r = f(...xs)));
+    }
+    out.put(i, r);
+  });
+  return out.done();
+}
+
+/** A function of one long text column, per row on its pages (no `at()` per row). */
+function perText(env: Env, f: (...xs: unknown[]) => unknown, args: Vec[], name: string): Vec {
+  const at = args.findIndex((a) => a.k === 'text');
+  const xs = args.map((a) => (a.k === 'const' ? a.value : null));
+  const out = new Collector(env.n);
+  const put = (i: number, s: unknown) => {
+    xs[at] = s;
+    let r: unknown;
+    try {
+      r = f(...xs);
+    } catch {
+      giveUp(); // Arquero's per-row code throws its own error
+    }
+    out.put(i, r);
+  };
+  const col = env.t.column(name)!;
+  // text the session holds in pages (or whole): read the pages; text decoded per row: `at` itself
+  const chunks = (col as LazyColumn).textPaged ? columnChunks(env.t, [name]) : undefined;
+  if (!chunks) {
+    eachRow(env, (i) => put(i, col.at(i)));
+    return out.done();
+  }
+  const bits = env.t.mask();
+  chunks((lo, hi, arrays, offsets) => {
+    const arr = arrays[0]!;
+    const off = offsets[0]!;
+    for (let i = lo; i < hi; i++) if (!bits || bits.get(i)) put(i, arr[i - off]);
+  });
+  return out.done();
+}
+
+/** The JavaScript operator or function per visible row, on each row's values. */
+function perRow(env: Env, args: Vec[], f: (...xs: unknown[]) => unknown): Vec {
+  const readers = args.map(valueReader);
+  const out = new Collector(env.n);
+  const xs = new Array<unknown>(args.length);
+  const [r0, r1, r2] = readers;
+  const call =
+    readers.length === 1
+      ? (i: number) => f(r0!(i))
+      : readers.length === 2
+        ? (i: number) => f(r0!(i), r1!(i))
+        : readers.length === 3
+          ? (i: number) => f(r0!(i), r1!(i), r2!(i))
+          : (i: number) => {
+              for (let k = 0; k < readers.length; k++) xs[k] = readers[k]!(i);
+              return f(...xs);
+            };
+  eachRow(env, (i) => {
+    let r: unknown;
+    try {
+      r = call(i);
+    } catch {
+      giveUp();
+    }
+    out.put(i, r);
+  });
+  return out.done();
+}

@@ -1,0 +1,37 @@
+/**
+ * The op functions a derive on typed arrays (fast/deriveEval.ts) may call once per dictionary
+ * entry or distinct date instead of once per row: functions of their arguments alone (no state,
+ * no clock, no randomness). Each is the function registered when the prelude was installed (noted
+ * by `notePureFunctions`); a guest that replaces one with `aq.addFunction` (which might count its
+ * calls) sends the derive back to Arquero's path.
+ */
+import { functions } from 'arquero/src/op/functions/index.js';
+import { NativeMap } from '../intrinsics.js';
+import { giveUp } from './deriveVec.js';
+
+type Fn = (...xs: unknown[]) => unknown;
+
+const PURE = (
+  'abs acos acosh asin asinh atan atan2 atanh cbrt ceil clz32 cos cosh degrees exp expm1 floor fround greatest ' +
+  'is_finite is_nan least log log10 log1p log2 pow radians round sign sin sinh sqrt tan tanh trunc ' +
+  'length includes indexof lastindexof startswith endswith parse_float parse_int contains len isna notna equal ' +
+  'year quarter month week date day dayofyear dayofweek hours minutes seconds milliseconds timestamp ' +
+  'utcyear utcquarter utcmonth utcweek utcdate utcdayofyear utcdayofweek utchours utcminutes utcseconds utcmilliseconds'
+).split(' ');
+
+const installed = new NativeMap<string, Fn>();
+
+/** Records the pure functions as registered now (call once, after the prelude registers its own). */
+export function notePureFunctions(): void {
+  for (const name of PURE) {
+    const f = functions[name];
+    if (typeof f === 'function') installed.set(name, f as Fn);
+  }
+}
+
+/** The function `name` when it is pure and still the one installed, else a give-up. */
+export function pureFunction(name: string): Fn {
+  const f = installed.get(name);
+  if (f === undefined || !Object.hasOwn(functions, name) || functions[name] !== f) return giveUp();
+  return f;
+}
