@@ -6,7 +6,7 @@ import { defaultWorker, startPart, type PartWorker } from './csvPartThread.js';
 import type { PartColumn } from './partColumn.js';
 import { CsvRecords, fieldText, ingestReport } from './csvRecords.js';
 import { RecordScanner } from './scanner.js';
-import { ingestCsv, type IngestOptions } from './ingestCsv.js';
+import { ingestCsvTable, type IngestOptions } from './ingestCsv.js';
 import { checkFirstChunk, emptyError, readError } from './ingestErrors.js';
 import { joinColumn } from './joinColumns.js';
 import { joinIssues } from './joinIssues.js';
@@ -50,7 +50,7 @@ export interface InPartsResult {
  * must end the first half exactly at a record's end, outside any quoted field. When it does not
  * (the newline sat inside a multi-line quoted field), this thread reads on to the end and the
  * worker's half is thrown away: the table is still the one-pass table. Small files, one-core hosts,
- * a host without an idle core (load average) and SBIRTOOLS_CSV_PARALLEL=0 take the one-pass path (ingestCsv).
+ * a host without an idle core (load average) and SBIRTOOLS_CSV_PARALLEL=0 take the one-pass path (ingestCsvTable).
  * @throws {DataError} as {@link ingestCsv}; DATA_DECODE_FAILED when the worker crashes or stops.
  * @example const { table } = await ingestCsvInParts('/data/big.csv', { name: 'big' });
  */
@@ -63,7 +63,7 @@ export async function ingestCsvInParts(path: string, opts: InPartsOptions = {}):
       throw readError(err, label);
     },
   );
-  const onePass = async (): Promise<InPartsResult> => ({ ...(await ingestCsv(path, opts)), parts: 1 });
+  const onePass = async (): Promise<InPartsResult> => ({ ...(await ingestCsvTable(path, opts)), parts: 1 });
   const min = opts.minPartBytes ?? PARTS_MIN_BYTES;
   // a second thread only pays with a core to run on: on a host already busy (1-minute load average
   // within one of the core count) it adds CPU and no speed (docs/benchmarks.md, "CSV on two cores")

@@ -37,17 +37,39 @@ export interface IngestResult {
 /**
  * Streams a CSV (a path, or bytes) into typed columns: SBIR headers are typed by
  * schema/sbirColumns.ts, any other header by inference over all rows. Never holds the file as
- * one string; bad rows and cells are reported, not fatal.
+ * one string; bad rows and cells are reported, not fatal. The input's sha256 (the award data's
+ * identity) is computed alongside; a user table, which needs none, uses {@link ingestCsvTable}.
  * @throws {DataError} DATA_NOT_FOUND, DATA_EMPTY (no header), DATA_NOT_CSV (binary or HTML), DATA_TOO_LARGE.
  * @example const { table, report } = await ingestCsv('/data/award_data.csv');
  */
 export async function ingestCsv(input: string | Uint8Array, opts: IngestOptions = {}): Promise<IngestResult> {
+  return (await ingest(input, opts, true)) as IngestResult;
+}
+
+/**
+ * {@link ingestCsv} without the sha256: nothing reads the file a second time (a user's CSV table is
+ * keyed by its path, size and mtime, never by its hash, so the hash worker only took a core).
+ * @throws {DataError} as {@link ingestCsv}.
+ * @example const { table } = await ingestCsvTable('/data/big.csv', { name: 'big' });
+ */
+export async function ingestCsvTable(
+  input: string | Uint8Array,
+  opts: IngestOptions = {},
+): Promise<Omit<IngestResult, 'sha256'>> {
+  return ingest(input, opts, false);
+}
+
+async function ingest(
+  input: string | Uint8Array,
+  opts: IngestOptions,
+  withHash: boolean,
+): Promise<Omit<IngestResult, 'sha256'> & { sha256?: string }> {
   const started = performance.now();
   const label = opts.label ?? (typeof input === 'string' ? input : 'the CSV bytes');
   const stats: ByteSourceStats = { totalBytes: 0, replacedInvalidUtf8: 0 };
   // a file is hashed on a worker thread, in parallel with the parse; bytes are hashed inline
-  const hash = typeof input === 'string' ? null : createHash('sha256');
-  const fileHash = typeof input === 'string' ? hashFileInWorker(input) : null;
+  const hash = !withHash || typeof input === 'string' ? null : createHash('sha256');
+  const fileHash = withHash && typeof input === 'string' ? hashFileInWorker(input) : null;
   const records = new CsvRecords({
     label,
     forceInfer: opts.forceInfer,
@@ -79,6 +101,7 @@ export async function ingestCsv(input: string | Uint8Array, opts: IngestOptions 
     throw emptyError(label);
   }
   const { table, report } = finishTable(records, opts.name ?? 'award_data', stats, started);
+  if (!withHash) return { table, report };
   return { table, report, sha256: hash ? hash.digest('hex') : await fileHash!.done };
 }
 

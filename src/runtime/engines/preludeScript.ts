@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CodeCacheFile } from './isolated-vm/codeCacheFile.js';
+import { pruneCodeCaches } from './isolated-vm/pruneCodeCaches.js';
 import type { Ivm } from './isolated-vm/loadIsolatedVm.js';
 import { preludeBundlePath } from '../../core/paths.js';
 
@@ -99,6 +100,8 @@ function saveToDisk(data: CachedData): void {
   if (saved || !diskCache) return;
   saved = true;
   diskCache.write(new Uint8Array(data.copy()));
+  // a new build's cache: the caches of builds long gone go (pruneCodeCaches.ts)
+  pruneCodeCaches(diskCache.path);
 }
 
 /**

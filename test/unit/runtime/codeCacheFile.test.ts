@@ -1,11 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CodeCacheFile } from '../../../src/runtime/engines/isolated-vm/codeCacheFile.js';
+import { KEEP_CODE_CACHES, pruneCodeCaches } from '../../../src/runtime/engines/isolated-vm/pruneCodeCaches.js';
 
 const distRuntime = fileURLToPath(new URL('../../../dist/src/runtime/', import.meta.url));
 
@@ -94,8 +95,85 @@ describe('the prelude code cache on disk', () => {
       writeFileSync(path, bytes);
       expect(compileOnce(dir).rejected).toBeUndefined();
       expect(compileOnce(dir)).toEqual({ rejected: false, gotCache: true });
+
+      // other builds' caches from long ago: the next write keeps only the newest few
+      rmSync(path);
+      const day = Date.now() / 1000 - 86_400;
+      for (let i = 0; i < 6; i++) {
+        const other = join(dir, `prelude-${String(i).repeat(16)}-v8-11.3.244.8-node.38-x64.codecache`);
+        writeFileSync(other, 'old');
+        utimesSync(other, day - i * 60, day - i * 60);
+      }
+      compileOnce(dir);
+      expect(readdirSync(dir).sort()).toEqual(
+        [name!, ...[0, 1, 2].map((i) => `prelude-${String(i).repeat(16)}-v8-11.3.244.8-node.38-x64.codecache`)].sort(),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('pruneCodeCaches', () => {
+  const name = (c: string, v8 = '11.3.244.8-node.38-x64') => `prelude-${c.repeat(16)}-v8-${v8}.codecache`;
+  const now = Date.now();
+  const age = (path: string, minutes: number) => {
+    const t = (now - minutes * 60_000) / 1000;
+    utimesSync(path, t, t);
+  };
+
+  it('keeps the given cache and the newest others, removes older ones and stale temporary files', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sbir-cc-prune-'));
+    try {
+      const kept = join(dir, name('f'));
+      writeFileSync(kept, 'mine');
+      age(kept, 100_000); // its own age never matters
+      const others = ['0', '1', '2', '3', '4', '5', '6'].map((c, i) => {
+        const p = join(dir, name(c, i % 2 ? '12.4.254.21-node.33-arm64' : '11.3.244.8-node.38-x64'));
+        writeFileSync(p, c);
+        age(p, 60 * (i + 1)); // '0' newest
+        return p;
+      });
+      const tempOld = join(dir, `${name('a')}.4242.1700000000000.tmp`);
+      const tempNew = join(dir, `${name('b')}.4243.1700000000001.tmp`);
+      writeFileSync(tempOld, 'half');
+      writeFileSync(tempNew, 'half');
+      age(tempOld, 120);
+      // not ours, or not named as ours: never touched, however old
+      const foreign = ['prelude-notes.codecache', 'prelude-xyz.txt', 'award_data.sbircache', 'columnar'];
+      for (const f of foreign) {
+        writeFileSync(join(dir, f), 'x');
+        age(join(dir, f), 100_000);
+      }
+
+      const removed = pruneCodeCaches(kept, now);
+      const left = readdirSync(dir).sort();
+      const keptOthers = others.slice(0, KEEP_CODE_CACHES - 1).map((p) => p.slice(dir.length + 1));
+      expect(left).toEqual([name('f'), ...keptOthers, `${name('b')}.4243.1700000000001.tmp`, ...foreign].sort());
+      expect(removed.sort()).toEqual(
+        [
+          ...others.slice(KEEP_CODE_CACHES - 1).map((p) => p.slice(dir.length + 1)),
+          `${name('a')}.4242.1700000000000.tmp`,
+        ].sort(),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves a cache written in the last minutes, however many there are', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sbir-cc-prune-'));
+    try {
+      const all = ['1', '2', '3', '4', '5', '6'].map((c) => join(dir, name(c)));
+      for (const p of all) writeFileSync(p, 'x');
+      expect(pruneCodeCaches(all[0]!, now)).toEqual([]);
+      expect(readdirSync(dir)).toHaveLength(6);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('does nothing and does not throw for a folder that is gone', () => {
+    expect(pruneCodeCaches(join(tmpdir(), `sbir-cc-none-${process.pid}`, name('1')))).toEqual([]);
+  });
 });
