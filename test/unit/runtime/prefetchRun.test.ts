@@ -55,6 +55,13 @@ describe('a run decodes the columns it names ahead, together', () => {
       expect(beforeWait).toEqual(new Set(['post 0', 'post 2']));
       // the column the code did not name was never decoded
       expect(log).not.toContain('post 1');
+      // run again: the session's isolate holds both columns, nothing is decoded again ahead
+      log.length = 0;
+      const again = await box.run(
+        "t.groupby('Agency').rollup({ n: op.count(), s: op.sum('Amount') }).orderby('Agency').objects().map((r) => [r.Agency, r.n, Math.round(r.s)])",
+      );
+      expect(again.value).toEqual(want);
+      expect(log).toEqual([]);
     } finally {
       pool.post = post;
       pool.wait = wait;

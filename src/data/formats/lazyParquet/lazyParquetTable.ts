@@ -37,8 +37,8 @@ export interface LazyTable {
   /** The column's transfer kind: a text column's (`dict` or `utf8`) is known once it is decoded. */
   columnKind(name: string): ColumnData['kind'];
   /**
-   * Decodes the named columns not decoded yet (names that are not columns are ignored) all at
-   * once, before a run that names them starts: their jobs go to both workers together, and one is
+   * Decodes the named columns not decoded yet, never taken by an isolate and never decoded ahead
+   * for nothing (names that are not columns are ignored) all at once, before a run that names them starts: their jobs go to both workers together, and one is
    * joined while the workers decode the next. Waits at most `withinMs` per job; a column that
    * fails is left for the run's first touch, which decodes it again and reports why.
    */
@@ -136,6 +136,7 @@ export async function openLazyParquet(
   // with the same checks, on a later need) rather than hold a second copy for as long as it lives
   const takeColumn = (column: string): ColumnData => {
     prefetched.delete(column);
+    notAhead.add(column);
     const data = loaded.get(column) ?? decode(column);
     loaded.delete(column);
     releaseTableMemory(bytesOf(data));
@@ -143,8 +144,12 @@ export async function openLazyParquet(
   };
   // the columns a run names (sessionHost.ts), decoded side by side before it starts
   const prefetched = new Set<string>();
+  // never decoded ahead again: a column an isolate has taken (the session that took it keeps it;
+  // another session's first touch decodes it, as without prefetch), and one decoded ahead that its
+  // run never read (code that names it without reading it would decode it for nothing every run)
+  const notAhead = new Set<string>();
   const prefetch = (names: readonly string[], withinMs: number): void => {
-    const wanted = [...new Set(names)].filter((c) => index.has(c) && !loaded.has(c));
+    const wanted = [...new Set(names)].filter((c) => index.has(c) && !loaded.has(c) && !notAhead.has(c));
     // one column alone gains nothing here: a large one is split over both workers anyway
     if (wanted.length < 2) return;
     unchanged(fd, stamp, file);
@@ -167,6 +172,7 @@ export async function openLazyParquet(
     for (const column of prefetched) {
       const data = loaded.get(column);
       loaded.delete(column);
+      notAhead.add(column);
       if (data) releaseTableMemory(bytesOf(data));
     }
     prefetched.clear();

@@ -100,6 +100,16 @@ describe('columns decoded ahead of a run', () => {
     expect(watch.log).toEqual([]);
   });
 
+  it('a column an isolate has taken is not decoded ahead again (the session that took it keeps it)', async () => {
+    const t = await openLazyParquet('t', path, 't.parquet');
+    t.takeColumn('num');
+    t.takeColumn('few');
+    const watch = watchPool();
+    restore = watch.restore;
+    t.prefetch(['few', 'num', 'd'], 60_000);
+    expect(watch.log).toEqual([]);
+  }, 60_000);
+
   it('after the run, a prefetched column no call asked for is forgotten; one kept by the host stays', async () => {
     const t = await openLazyParquet('t', path, 't.parquet');
     const watch = watchPool();
@@ -115,5 +125,13 @@ describe('columns decoded ahead of a run', () => {
     expect(watch.log.filter((e) => e === 'post 1').length).toBeGreaterThan(0);
     const ref = await openLazyParquet('ref', path, 't.parquet');
     expect(dump(num)).toEqual(dump(ref.loadColumn('num')));
+    // decoded ahead and never read, then named by a later run: not decoded ahead for nothing again
+    watch.log.length = 0;
+    t.prefetch(['uniq', 'd'], 60_000);
+    expect(watch.log.filter((e) => e.startsWith('post ')).length).toBeGreaterThan(0);
+    t.releasePrefetched();
+    watch.log.length = 0;
+    t.prefetch(['uniq', 'd'], 60_000);
+    expect(watch.log).toEqual([]);
   }, 120_000);
 });
