@@ -12,6 +12,7 @@ import { smallIntCounts } from './smallIntCounts.js';
 import { filledExtreme, filledSumCount, filledVariance } from './fillReduce.js';
 import { numView, typedOf, type NumView } from './typed.js';
 import { NumberKeys } from '../fast/numberKeys.js';
+import { denseSum } from './denseSum.js';
 
 /** Dense present values of a whole column, kept per column for the session (by its Float64Array). */
 const denseCache = new NativeWeakMap<Float64Array, Float64Array>();
@@ -115,10 +116,7 @@ export function fastSum(s: Series): number | undefined {
   if (!v) return undefined;
   const direct = sumInPlace(s, v);
   if (direct) return direct[0];
-  const xs = dense(v, s.length);
-  let sum = 0;
-  for (let i = 0; i < xs.length; i++) sum += xs[i]!;
-  return sum;
+  return denseSum(dense(v, s.length));
 }
 
 /** [sum, count] of a pending chain's present values; a fillna alone reads its column in place. */
@@ -138,9 +136,7 @@ export function fastSumCount(s: Series): [number, number] | undefined {
   const direct = sumInPlace(s, v);
   if (direct) return direct;
   const xs = dense(v, s.length);
-  let sum = 0;
-  for (let i = 0; i < xs.length; i++) sum += xs[i]!;
-  return [sum, xs.length];
+  return [denseSum(xs), xs.length];
 }
 
 /** Sample variance (ddof=1, two passes as frame/aggFuncs.ts), null under two values; undefined without a view. */

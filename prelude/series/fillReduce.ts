@@ -7,6 +7,7 @@
  * `value` is never NaN (fillna only chains a number that is not NaN), so every position is present.
  */
 import type { NumView } from './typed.js';
+import { denseSum } from './denseSum.js';
 
 /** A fill-only chain: its column, the fill value and the Series' length. */
 export interface Filled {
@@ -22,12 +23,8 @@ export interface Filled {
  */
 export function filledSumCount(f: Filled, present: () => Float64Array): [number, number] {
   const { base, value, n } = f;
+  if (value === 0) return [denseSum(present()), n];
   let sum = 0;
-  if (value === 0) {
-    const xs = present();
-    for (let i = 0; i < xs.length; i++) sum += xs[i]!;
-    return [sum, n];
-  }
   const { values, valid, rows } = base;
   // one loop per layout: no test of the layout per value
   if (rows)
