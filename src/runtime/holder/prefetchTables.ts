@@ -1,4 +1,5 @@
 import type { TableProvider } from '../engines/engineSession.js';
+import type { RunError } from '../../../schema/errors.js';
 
 /**
  * Before a run starts, decodes the columns its code names in the session's lazily decoded tables
@@ -24,4 +25,17 @@ export function prefetchTables(
     table.prefetch?.(named, ms);
   }
   return performance.now() - start;
+}
+
+/**
+ * The run's error when decoding the columns its code names ahead took its whole time limit: the
+ * code did not run, so the session's state is kept (as for code that could not be checked in time).
+ * @example prefetchTimeout(30_000).type // 'TIMEOUT'
+ */
+export function prefetchTimeout(timeoutMs: number): RunError {
+  return {
+    type: 'TIMEOUT',
+    message: `Decoding the table columns the code names took the whole ${timeoutMs} ms time limit, so the code did not run.`,
+    hint: 'Raise the time limit (the `timeoutMs` option, CLI --timeout-ms) for the first run over a large table, or read fewer columns in it; the columns decoded so far are kept, and the session state is kept.',
+  };
 }

@@ -1,6 +1,6 @@
 import { reportCatastrophe } from '../engines/isolated-vm/isolatedVmSession.js';
 import type { EngineSession, TableProvider } from '../engines/engineSession.js';
-import { prefetchTables } from './prefetchTables.js';
+import { prefetchTables, prefetchTimeout } from './prefetchTables.js';
 import type { EngineLabel } from '../../../schema/engine.js';
 import type { RawRunOutcome } from '../../../schema/outcome.js';
 import { openEngineSession, resolveEngine } from '../engines/openEngineSession.js';
@@ -142,8 +142,10 @@ export class SessionHost {
     // the caller's Parquet and Arrow tables: the columns the code names, decoded together
     const spent = current.tables ? prefetchTables(current.tables, namedColumns(req.source), remainingMs) : 0;
     const left = Math.ceil(remainingMs - spent);
-    if (left < 1)
-      return emptyOutcome('timeout', 'did not finish within the time limit (decoding the table columns it names)');
+    if (left < 1) {
+      const error = prefetchTimeout(req.timeoutMs);
+      return { ...emptyOutcome('rejected', error.message), error };
+    }
     this.startWatch();
     this.lastRunEdge = performance.now();
     try {

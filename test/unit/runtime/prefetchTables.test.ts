@@ -2,7 +2,7 @@
 // (src/runtime/holder/prefetchTables.ts), bounded by the run's time left.
 import { describe, expect, it } from 'vitest';
 import type { TableProvider } from '../../../src/runtime/engines/engineSession.js';
-import { prefetchTables } from '../../../src/runtime/holder/prefetchTables.js';
+import { prefetchTables, prefetchTimeout } from '../../../src/runtime/holder/prefetchTables.js';
 
 /** A table whose prefetch records its call and busies the thread for `ms`. */
 function table(calls: Array<[string, readonly string[], number]>, name: string, ms: number): TableProvider {
@@ -38,5 +38,16 @@ describe('prefetchTables', () => {
     calls.length = 0;
     expect(prefetchTables([table(calls, 'a', 0)], null, 60_000)).toBe(0);
     expect(calls).toEqual([]);
+  });
+});
+
+describe('prefetchTimeout', () => {
+  it('a TIMEOUT that says the code did not run, names the limit and the setting, and keeps the session', () => {
+    const e = prefetchTimeout(30_000);
+    expect(e.type).toBe('TIMEOUT');
+    expect(e.message).toMatch(/30000 ms/);
+    expect(e.message).toMatch(/did not run/);
+    expect(e.hint).toMatch(/timeoutMs/);
+    expect(e.hint).toMatch(/session state is kept/);
   });
 });
