@@ -6,7 +6,7 @@ import type { RawRunOutcome } from '../../../schema/outcome.js';
 import { openEngineSession, resolveEngine } from '../engines/openEngineSession.js';
 import { startColumnWorkers, TableCache } from './tableProviders.js';
 import type { OutputListener, SessionSpec, SourceRunRequest } from './protocol.js';
-import { CodeChecker, parseTimeout } from '../prepare/codeChecker.js';
+import { CodeChecker, INLINE_CHECK_MAX_UNITS, parseTimeout } from '../prepare/codeChecker.js';
 import { emptyOutcome } from './backend.js';
 import type { DatasetInfo } from '../../../schema/result.js';
 import { WarmSessions, type Built } from './warmSessions.js';
@@ -139,8 +139,12 @@ export class SessionHost {
     const current = this.sessions.get(id)!;
     // bounded by the run's own time: a slow host leaves the rest to the columns' first touch
     if (fetching) await Promise.race([fetching, new Promise((r) => setTimeout(r, remainingMs).unref())]);
-    // the caller's Parquet and Arrow tables: the columns the code names, decoded together
-    const spent = current.tables ? prefetchTables(current.tables, namedColumns(req.source), remainingMs) : 0;
+    // the caller's Parquet and Arrow tables: the columns the code names, decoded together (its
+    // names read by a second parse on this thread: only for code small enough to parse here)
+    const spent =
+      current.tables && req.source.length <= INLINE_CHECK_MAX_UNITS
+        ? prefetchTables(current.tables, namedColumns(req.source), remainingMs)
+        : 0;
     const left = Math.ceil(remainingMs - spent);
     if (left < 1) {
       const error = prefetchTimeout(req.timeoutMs);
