@@ -1,7 +1,8 @@
 // Issue 25 item 2: the first touch of a long text column in a fresh process (what an agent pays on
 // its first run), then the same code warm. Each question runs in its own child process: sandbox
 // made, `1` run (the session is up), then the question (first) and again (warm).
-//   node --no-node-snapshot bench/first-touch.mjs [--runs 3] [--base /path/to/other/dist] [--json]
+//   node --no-node-snapshot bench/first-touch.mjs [--runs 3] [--base /path/to/other/dist] [--json] [--only 5,6]
+// --only: the questions' indexes (0-based) to measure.
 // --base measures another build in the same run, interleaved (before/after under the same load).
 // Each build keeps its binary cache in its own folder under bench/data/first-touch-cache/ (two
 // builds of different cache format versions sharing one would rebuild it on every process).
@@ -19,6 +20,18 @@ export const QUESTIONS = [
     "award_data['Abstract'].str.contains('DIGITAL twin', { case: false, regex: false }).sum()",
   ],
   ['one row (get)', "award_data.get('Abstract', 12345).length"],
+  // the loops models write (bench/model-styles.mjs): every row decoded into the isolate, or (the
+  // null and equality tests) answered on the host
+  [
+    'array loop: mean length >= 100',
+    "let t = 0, n = 0; for (const a of award_data.array('Abstract')) if (a && a.length >= 100) { t += a.length; n++; } t / n",
+  ],
+  [
+    'objects filter: includes',
+    "award_data.select('Abstract').objects().filter(r => r.Abstract && r.Abstract.includes('machine learning')).length",
+  ],
+  ['verbs filter: == null || === N/A', "award_data.filter(d => d.Abstract == null || d.Abstract === 'N/A').numRows()"],
+  ['Series isna + eq N/A', "award_data['Abstract'].isna().sum() + award_data['Abstract'].eq('N/A').sum()"],
 ];
 
 const arg = (name, dflt) => {
@@ -64,7 +77,9 @@ if (process.argv.includes('--child')) {
   if (!jsonOut)
     console.log(`| question | ${builds.map(([n]) => `${n} first ms | ${n} warm ms`).join(' | ')} | value |`);
   if (!jsonOut) console.log(`| --- | ${builds.map(() => '--: | --:').join(' | ')} | --- |`);
-  for (let q = 0; q < QUESTIONS.length; q++) {
+  const only = arg('--only', '');
+  const picked = only ? only.split(',').map(Number) : QUESTIONS.map((_, i) => i);
+  for (const q of picked) {
     const got = Object.fromEntries(builds.map(([n]) => [n, []]));
     let value;
     for (let r = 0; r < runs; r++) {

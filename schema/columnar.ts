@@ -69,9 +69,13 @@ export interface TextPage {
  * (bridge.textScan, src/data/columns/textScan.ts): `len` = characters per row (Int32Array, -1 for
  * null); `contains` = whether the row holds the literal `needle` (Uint8Array: 1 yes, 0 no, 2 null),
  * case folded as `fold` says (`none`; `regex`: a RegExp `i` flag without `u`; `lower`:
- * `toLowerCase()` on both sides).
+ * `toLowerCase()` on both sides); `equals` = whether the row is exactly `needle` (`row === needle`;
+ * Uint8Array: 1 yes, 0 no, 2 null).
  */
-export type TextScanRequest = { op: 'len' } | { op: 'contains'; needle: string; fold: 'none' | 'regex' | 'lower' };
+export type TextScanRequest =
+  | { op: 'len' }
+  | { op: 'contains'; needle: string; fold: 'none' | 'regex' | 'lower' }
+  | { op: 'equals'; needle: string };
 
 export interface ColumnMeta {
   name: string;

@@ -65,8 +65,8 @@ export function setRowCacheBudget(memoryLimitMb: number | undefined): void {
   strongBytes = budgetBytes / 4;
 }
 
-/** Code that makes row `r` from the value arrays `v0..vm`. */
-function rowCode(shape: RowShape, names: string[]): string {
+/** Code that makes row `r` from the value arrays `v0..vm` (also data/rowLoop.ts's loops that keep rows). */
+export function rowCode(shape: RowShape, names: string[]): string {
   const parts = names.map((_, k) => `v${k}[r]`);
   if (shape === 'array') return `[${parts.join(', ')}]`;
   return `{ ${names.map((name, k) => `${JSON.stringify(name)}: ${parts[k]}`).join(', ')} }`;
@@ -208,9 +208,14 @@ function valuesFor(shape: RowShape, cols: RowColumn[], total: number, n: number)
   return entry.set!.vals;
 }
 
-/** The values objects() rows of `cols` are built from, for a row loop (data/rowLoop.ts); never handed to the guest. */
-export function cachedValues(cols: RowColumn[], total: number, n: number): ArrayLike<unknown>[] | null {
-  return valuesFor('object', cols, total, n);
+/** The values objects() (or tolist()) rows of `cols` are built from, for a row loop (data/rowLoop.ts); never handed to the guest. */
+export function cachedValues(
+  cols: RowColumn[],
+  total: number,
+  n: number,
+  shape: RowShape = 'object',
+): ArrayLike<unknown>[] | null {
+  return valuesFor(shape, cols, total, n);
 }
 
 /**

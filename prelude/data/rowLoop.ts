@@ -12,12 +12,24 @@
  * rewrite's analysis), so the one object and the fields it lacks cannot be seen.
  */
 import { ROW_LOOP_GLOBAL } from '../../schema/rowLoop.js';
-import { NativeArray, ObjectDefineProperty } from '../intrinsics.js';
+import {
+  NativeArray,
+  ObjectDefineProperty,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectGetPrototypeOf,
+} from '../intrinsics.js';
+import { rowCode, type RowShape } from './rowCache.js';
 
 /** What `open` returns: the token passed to objects(). */
 export interface RowLoopState {
-  /** The fields the loop reads. */
+  /** The fields the loop (or the chain's callbacks) read. */
   names: string[];
+  /**
+   * For a chain of array methods on objects() (data/rowChain.ts): its links in order; `['rows']` for a
+   * loop whose row may be kept (each row built when the loop reaches it); null for a loop that only
+   * reads fields of its row.
+   */
+  ops: string[] | null;
 }
 
 /** The token `open` made last; objects() accepts only it, once. */
@@ -29,12 +41,8 @@ let pending: RowLoopState | null = null;
  */
 export function installRowLoop(): void {
   const entry = {
-    open(names: unknown): RowLoopState {
-      // no Array.prototype method: a run may have replaced them
-      const list: string[] = [];
-      if (NativeArray.isArray(names))
-        for (let i = 0; i < names.length; i++) if (typeof names[i] === 'string') list[list.length] = names[i] as string;
-      const s: RowLoopState = { names: list };
+    open(names: unknown, ops?: unknown): RowLoopState {
+      const s: RowLoopState = { names: strings(names), ops: ops === undefined ? null : strings(ops) };
       pending = s;
       return s;
     },
@@ -45,6 +53,14 @@ export function installRowLoop(): void {
     enumerable: false,
     configurable: false,
   });
+}
+
+/** The strings of `list` when it is an array (no Array.prototype method: a run may have replaced them). */
+function strings(list: unknown): string[] {
+  const out: string[] = [];
+  if (NativeArray.isArray(list))
+    for (let i = 0; i < list.length; i++) if (typeof list[i] === 'string') out[out.length] = list[i] as string;
+  return out;
 }
 
 /** The loop state when `options` is the token `open` made last (it is then used up), else null. */
@@ -68,25 +84,37 @@ const MAX_STARTS = 64;
 const starts = new Map<string, Start>();
 
 /**
- * The iterator of one loop, compiled once per list of fields: `next()` assigns the fields of visible
- * row k (`idx[k]`, or k) to the one row object and returns the same result object every time (a
- * for-of reads `done` and `value` from it before the next call; nothing else sees it).
+ * How a loop's rows are made: 'reused' assigns the read fields to one row object (its row is only
+ * read field by field); 'object' and 'array' build each row as objects() and tolist() would, a fresh
+ * one per `next()` (the row may be kept: only the array that would hold them all is not made).
  */
-function startFor(names: string[]): Start {
-  const key = names.join('\u0000');
+export type LoopRows = 'reused' | RowShape;
+
+/**
+ * The iterator of one loop, compiled once per kind and list of fields: `next()` makes visible row k
+ * (`idx[k]`, or k) and returns the same result object every time (a for-of reads `done` and `value`
+ * from it before the next call; nothing else sees it).
+ */
+function startFor(kind: LoopRows, names: string[]): Start {
+  const key = `${kind}\u0000${names.join('\u0000')}`;
   let start = starts.get(key);
   if (start) return start;
   const load = names.map((_, k) => `const v${k} = vals[${k}];`).join(' ');
-  const sets = names.map((name, k) => `row[${JSON.stringify(name)}] = v${k}[r];`).join(' ');
+  // the reused row's fields are its own from the start: an assignment never reaches a setter on Object.prototype
+  const fields = names.map((name) => `${JSON.stringify(name)}: undefined`).join(', ');
+  const make =
+    kind === 'reused'
+      ? names.map((name, k) => `row[${JSON.stringify(name)}] = v${k}[r];`).join(' ')
+      : `res.value = ${rowCode(kind, names)};`;
   start = NewFunction(
     'vals',
     'idx',
     'n',
     'iteratorKey',
-    `${load} const row = {}; const res = { done: false, value: row }; let k = 0;
+    `${load} const row = { ${fields} }; const res = { done: false, value: row }; let k = 0;
     const it = {
       next() {
-        if (k < n) { const r = idx === null ? k : idx[k]; k++; ${sets} return res; }
+        if (k < n) { const r = idx === null ? k : idx[k]; k++; ${make} return res; }
         res.done = true; res.value = undefined; return res;
       },
       [iteratorKey]() { return it; },
@@ -103,11 +131,29 @@ function startFor(names: string[]): Start {
  * The rows a loop iterates: `vals[k]` are the values of `names[k]` for every row of the table, `idx`
  * the visible rows (or null for all `n`).
  */
-export function flyweightRows(
+export function loopRows(
+  kind: LoopRows,
   names: string[],
   vals: ArrayLike<unknown>[],
   idx: ArrayLike<number> | null,
   n: number,
 ): Iterator<unknown> {
-  return startFor(names)(vals, idx, n, ITERATOR);
+  return startFor(kind, names)(vals, idx, n, ITERATOR);
+}
+
+const ArrayProto = NativeArray.prototype;
+const arrayValues = ArrayProto[Symbol.iterator];
+const arrayIteratorProto = ObjectGetPrototypeOf(arrayValues.call([])) as object;
+const arrayIteratorNext = ObjectGetOwnPropertyDescriptor(arrayIteratorProto, 'next')?.value;
+
+/**
+ * Whether a for-of over an array of rows would still run the session's own array iterator (read as
+ * descriptors: no getter of the run's runs). A for-of takes the iterator and its `next` right after
+ * its iterable is made, so the check at the objects() or tolist() call is the loop's.
+ */
+export function arrayIterationIntact(): boolean {
+  return (
+    ObjectGetOwnPropertyDescriptor(ArrayProto, ITERATOR)?.value === arrayValues &&
+    ObjectGetOwnPropertyDescriptor(arrayIteratorProto, 'next')?.value === arrayIteratorNext
+  );
 }

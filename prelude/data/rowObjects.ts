@@ -9,7 +9,8 @@ import type { ColumnTable } from 'arquero';
 import { ArrayBufferIsView, ArrayIsArray, NativeArray, ObjectDefineProperty } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
 import { cachedRows, cachedValues, type RowColumn, type RowShape } from './rowCache.js';
-import { flyweightRows, takeRowLoop, type RowLoopState } from './rowLoop.js';
+import { chainIntact, chainRows } from './rowChain.js';
+import { arrayIterationIntact, loopRows, takeRowLoop, type RowLoopState } from './rowLoop.js';
 import { seriesMark } from '../series/seriesTables.js';
 
 type AnyFn = (this: ColumnTable, ...args: unknown[]) => unknown;
@@ -73,12 +74,20 @@ function copyOf(v: ArrayLike<unknown>): unknown[] {
   return out;
 }
 
+/** What a row loop or chain reads: the kept values of its fields, the visible rows (indices or null) and their count. */
+interface LoopValues {
+  vals: ArrayLike<unknown>[];
+  idx: ArrayLike<number> | null;
+  n: number;
+}
+
 /**
- * A row loop's rows (data/rowLoop.ts): the flyweight when every field it reads is a column this path
- * reads and the rows are at least an eighth of the table (as cachedRows builds them), else null (the
- * loop reads real rows). Only the fields read are fetched: the others cannot be seen.
+ * The values a row loop (data/rowLoop.ts) or chain (data/rowChain.ts) reads: when every field it reads
+ * is a column this path reads and the rows are at least an eighth of the table (as cachedRows builds
+ * them), else null (the code reads real rows). Only the fields read are fetched: the others cannot
+ * be seen.
  */
-function loopRows(t: ColumnTable, s: RowLoopState): Iterator<unknown> | null {
+function loopValues(t: ColumnTable, s: RowLoopState): LoopValues | null {
   const read = new Set(s.names);
   // the fields in the table's column order: the entry objects() rows of the same columns use
   const names = t.columnNames().filter((name) => read.has(name));
@@ -95,7 +104,27 @@ function loopRows(t: ColumnTable, s: RowLoopState): Iterator<unknown> | null {
     return cols[k]!.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!);
   });
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
-  return flyweightRows(s.names, vals, idx, n);
+  return { vals, idx, n };
+}
+
+/** A loop that may keep its rows (`open([], ['rows'])`): each row is built when the loop reaches it. */
+const isKeptRowLoop = (s: RowLoopState) => s.ops !== null && s.ops.length === 1 && s.ops[0] === 'rows';
+
+/**
+ * A loop's rows, each built when the loop reaches it, as objects() or tolist() would build them (every
+ * selected column), or null where rows() would answer null (objects() or tolist() then answers).
+ */
+function keptRows(t: ColumnTable, shape: RowShape): Iterator<unknown> | null {
+  const names = t.columnNames();
+  const cols = rowColumns(t, names);
+  if (!cols) return null;
+  const n = t.numRows();
+  const kept = cachedValues(cols, t.totalRows(), n, shape);
+  if (!kept) return null;
+  // an array column a guest holds: the rows hold its values at the call (see loopValues)
+  const vals = cols.map((c, k) => (c.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!)));
+  const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
+  return loopRows(shape, names, vals, idx, n);
 }
 
 /** Installs objects(), tolist() for plain tables, and the row iterator (after exactRowObjects and tableMethods). */
@@ -107,16 +136,34 @@ export function installRowObjects(proto: Record<string, unknown>): void {
   define('objects', function objects_(this: ColumnTable, options?: unknown): unknown {
     // a rewritten row loop's token (prepare/rowLoops.ts): the flyweight, or objects() as if called bare
     const loop = takeRowLoop(options);
-    if (loop) return loopRows(this, loop) ?? objects_.call(this);
+    if (loop) {
+      const bare = () => objects_.call(this) as unknown[];
+      // first of all (the prelude's own code below iterates and filters arrays): a loop or chain that
+      // would run a method the session replaced gets the rows, and runs it
+      if (!(loop.ops === null || isKeptRowLoop(loop) ? arrayIterationIntact() : chainIntact(loop.ops))) return bare();
+      if (isKeptRowLoop(loop)) return keptRows(this, 'object') ?? bare();
+      const v = loopValues(this, loop);
+      if (!v) return bare();
+      if (!loop.ops) return loopRows('reused', loop.names, v.vals, v.idx, v.n);
+      return chainRows(loop.names, v.vals, v.idx, v.n, loop.ops, bare);
+    }
     const o = options === undefined ? {} : options;
     if (o === null || typeof o !== 'object' || ((o as { grouped?: unknown }).grouped && this.isGrouped()))
       return objects.apply(this, arguments as unknown as unknown[]);
     return rows(this, 'object', o as Record<string, unknown>) ?? objects.apply(this, arguments as unknown as unknown[]);
   });
   if (tolist) {
-    const plainList = function tolist_(this: ColumnTable) {
+    const plainList = function tolist_(this: ColumnTable): unknown {
+      // a rewritten loop's token (prepare/rowLoops.ts): its rows one at a time, or tolist() as if
+      // called bare (read from `arguments`: tolist.length stays 0)
+      const loop = takeRowLoop(arguments[0]);
+      const take = loop !== null && isKeptRowLoop(loop) && arrayIterationIntact();
       // a keyed Series table (value_counts(), groupby(k)['x'].sum()) keeps its own tolist
       if (seriesMark(this)) return tolist.call(this);
+      if (take) {
+        const it = keptRows(this, 'array');
+        if (it) return it;
+      }
       return rows(this, 'array', {}) ?? tolist.call(this);
     };
     define('tolist', plainList);

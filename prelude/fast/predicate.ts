@@ -6,6 +6,9 @@
  * - reading only one dictionary column: Arquero's compiled code for the part runs once per
  *   dictionary entry (and once for null), then a lookup by code;
  * - `number column OP number` (either side): a loop over the Float64Array;
+ * - `d.Abstract === 'N/A'`, `d.Abstract == null`, `d.Abstract` alone (long text against a string or
+ *   null, or its truth value): the host compares the bytes, or reads the stored lengths for null and
+ *   empty rows (bridge.textScan), no row decoded;
  * - reading long text (`op.includes(d.Abstract, 'x')`, `op.length(d.Abstract) > 1500`): Arquero's
  *   compiled code per row, on the text pages themselves (fast/columnChunks.ts), not through
  *   `column.at(row)`;
@@ -164,6 +167,7 @@ function leaf(ctx: Ctx, node: Node, sel: Uint8Array): Uint8Array {
     }
   }
   if (hostIncludes(ctx, node, f, sel, out)) return out;
+  if (hostEquals(ctx, node, f, sel, out)) return out;
   if (textChunks(ctx, node, f, sel, out)) return out;
   const data = t.data();
   for (let i = 0; i < n; i++) if (sel[i] && f(i, data)) out[i] = 1;
@@ -260,6 +264,84 @@ function hostIncludes(
         for (let i = lo; i < hi; i++) {
           const g = got[i - lo]!;
           out[i] = sel[i] & (g === 2 ? z : g);
+        }
+      } else {
+        data[name] = pages.page(p);
+        for (let i = lo; i < hi; i++) if (sel[i] && f(i - lo, data)) out[i] = 1;
+      }
+    }
+    lo = hi;
+  }
+  ctx.fast = true;
+  return true;
+}
+
+/** Equality operators a long-text column may be compared with a literal by (hostEquals). */
+const EQUALITY = new Set(['===', '==', '!==', '!=']);
+
+/**
+ * `d.X === 'literal'`, `d.X == null` (`===`, `==`, `!==`, `!=`, either side) or `d.X` alone (its
+ * truth value; `!d.X` is its negation) on a long-text column the host can scan: each page the
+ * session does not hold is answered by the host (bridge.textScan: `equals` compares the rows of the
+ * literal's byte length; for null and truth values the stored lengths say which rows are null or
+ * empty, no text read), the others by the compiled code on the page's rows. What the expression
+ * gives for a null row, for the literal, for an empty and for any other string is computed once, by
+ * the compiled code itself (every other string compares alike). False when it does not apply.
+ */
+function hostEquals(
+  ctx: Ctx,
+  node: Node,
+  f: (row: number, data: unknown) => unknown,
+  sel: Uint8Array,
+  out: Uint8Array,
+): boolean {
+  let column: Node | null = null;
+  let needle: string | null = null;
+  if (node.type === 'Column') column = node;
+  else if (node.type === 'BinaryExpression' && EQUALITY.has(node.operator as string)) {
+    const left = node.left as Node;
+    const right = node.right as Node;
+    column = left.type === 'Column' ? left : right.type === 'Column' ? right : null;
+    const literal = column === left ? right : left;
+    if (!column || literal.type !== 'Literal' || (typeof literal.value !== 'string' && literal.value !== null))
+      return false;
+    needle = literal.value as string | null;
+  } else return false;
+  const name = column.name as string;
+  const col = ctx.t.column(name) as unknown;
+  if (!(col instanceof LazyColumn)) return false;
+  const scan = col.scanSource();
+  if (!scan || scan.kind !== 'pages' || !scan.pages.scans || scan.pages.numRows !== ctx.n) return false;
+  const pages = scan.pages;
+  const data = ObjectCreate(null) as Record<string, unknown>;
+  const at = (v: string | null) => {
+    data[name] = [v];
+    return f(0, data) ? 1 : 0;
+  };
+  const missing = at(null);
+  // with a literal: equal / any other string; without: an empty / a non-empty string
+  const yes = needle === null ? at('') : at(needle);
+  const no = needle === null ? at(' ') : at(`${needle}\u0000`);
+  const n = ctx.n;
+  for (let p = 0, lo = 0; lo < n; p++) {
+    const hi = Math.min(n, lo + PAGE_ROWS);
+    let any = false;
+    for (let i = lo; i < hi; i++)
+      if (sel[i]) {
+        any = true;
+        break;
+      }
+    if (any) {
+      const got = pages.scan(p, needle === null ? { op: 'len' } : { op: 'equals', needle });
+      if (got && needle === null) {
+        for (let i = lo; i < hi; i++) {
+          const g = got[i - lo]!;
+          out[i] = sel[i] & (g < 0 ? missing : g === 0 ? yes : no);
+        }
+      } else if (got) {
+        for (let i = lo; i < hi; i++) {
+          const g = got[i - lo]!;
+          out[i] = sel[i] & (g === 2 ? missing : g === 1 ? yes : no);
         }
       } else {
         data[name] = pages.page(p);

@@ -111,6 +111,10 @@ function scan(rows: Array<string | null>, start: number, end: number, req: TextS
     return out;
   }
   const out = new Uint8Array(end - start);
+  if (req.op === 'equals') {
+    for (let i = start; i < end; i++) out[i - start] = rows[i] === null ? 2 : rows[i] === req.needle ? 1 : 0;
+    return out;
+  }
   const needle = req.fold === 'none' ? req.needle : req.needle.toLowerCase();
   for (let i = start; i < end; i++) {
     const s = rows[i];

@@ -11,6 +11,7 @@ import { betweenNumbers, combineMasks, compareNumber, notMask } from './fastComp
 import { arithmeticNumbers } from './fastElementwise.js';
 import type { BinaryOp } from './numberChain.js';
 import { Series } from './Series.js';
+import { scanEquals } from './typed.js';
 
 type S = Series;
 
@@ -62,6 +63,11 @@ function comparison(method: string, test: (c: number) => boolean, missing = fals
     }
     if ((typeof x === 'number' && x === x) || typeof x === 'string') {
       const f = scalarTest(method, x);
+      if (typeof x === 'string' && (method === 'eq' || method === 'ne')) {
+        // a whole long-text column: the host compares the rows of the needle's byte length
+        const bits = scanEquals(this, x, f(x) ? 1 : 0, f(`${x}\u0000`) ? 1 : 0, f(null) ? 1 : 0);
+        if (bits) return Series.bools(bits, this);
+      }
       // a Date column against a date string still needs coercion: take the general path
       if (typeof x === 'number' || this.dtypeName !== 'date') return this.maskValues(f);
     }

@@ -17,6 +17,7 @@ import {
   type CumulativeOp,
 } from './numberChain.js';
 import { Series } from './Series.js';
+import { scanEquals } from './typed.js';
 
 type S = Series;
 
@@ -73,13 +74,19 @@ function converter(type: unknown): (v: unknown) => unknown {
   );
 }
 
+/** isna (`missing` 1) or notna (0) of a whole long-text column from the host's stored lengths (no text read), or undefined. */
+function textMissing(s: S, missing: 0 | 1): S | undefined {
+  const bits = scanEquals(s, null, 0, missing ^ 1, missing);
+  return bits ? Series.bools(bits, s) : undefined;
+}
+
 /** Element-wise methods installed on Series.prototype. */
 export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = {
   isna(this: S) {
-    return missingMask(this, 1) ?? this.mask(isNull);
+    return missingMask(this, 1) ?? textMissing(this, 1) ?? this.mask(isNull);
   },
   notna(this: S) {
-    return missingMask(this, 0) ?? this.mask((v) => !isNull(v));
+    return missingMask(this, 0) ?? textMissing(this, 0) ?? this.mask((v) => !isNull(v));
   },
   fillna(this: S, value: unknown) {
     if (value && typeof value === 'object' && 'method' in (value as object)) {

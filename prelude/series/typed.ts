@@ -237,3 +237,47 @@ export function scanContains(
   }
   return bits;
 }
+
+/**
+ * The mask of `v === needle` over a whole text column (`equals` true) or of a missing value
+ * (`needle` null), answered by the host: an equality from the rows of the needle's byte length,
+ * a missing value from the stored lengths (no text read); a page the session holds is tested here.
+ * `yes`, `no` and `missing` are the mask's byte for an equal, an unequal and a null row. null when
+ * the column cannot be scanned on the host.
+ */
+export function scanEquals(
+  s: Viewed,
+  needle: string | null,
+  yes: number,
+  no: number,
+  missing: number,
+): Uint8Array | null {
+  const pages = scannable(s);
+  if (!pages) return null;
+  const n = s.length;
+  const bits = new Uint8Array(n);
+  for (let p = 0, i = 0; i < n; p++) {
+    if (needle === null) {
+      const got = pages.scan(p, { op: 'len' });
+      if (got) {
+        for (let k = 0; k < got.length; k++, i++) bits[i] = got[k]! < 0 ? missing : no;
+        continue;
+      }
+    } else {
+      const got = pages.scan(p, { op: 'equals', needle });
+      if (got) {
+        for (let k = 0; k < got.length; k++, i++) {
+          const g = got[k]!;
+          bits[i] = g === 2 ? missing : g === 1 ? yes : no;
+        }
+        continue;
+      }
+    }
+    const rows = pages.page(p);
+    for (let k = 0; k < rows.length; k++, i++) {
+      const v = rows[k];
+      bits[i] = typeof v !== 'string' ? missing : v === needle ? yes : no;
+    }
+  }
+  return bits;
+}

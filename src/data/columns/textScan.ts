@@ -46,6 +46,11 @@ function rowsStartOnCharacters(bytes: Uint8Array, offsets: Int32Array, start: nu
  *   needle on valid UTF-8 and an ASCII needle on any bytes (an ASCII byte always decodes to
  *   itself); folded ASCII needles search a copy of the page bytes with A-Z lowercased (positions
  *   stay byte offsets).
+ * - `equals`: 1 when the row is exactly `needle`, 0 when not, 2 for a null row. Only rows whose
+ *   byte length is the needle's are compared, byte for byte: a row whose bytes are the needle's
+ *   UTF-8 is valid UTF-8 and decodes to it, and a row with invalid bytes decodes with a U+FFFD,
+ *   so it can only equal a needle that holds one (such a needle, or one with a lone surrogate,
+ *   is compared with the decoded rows).
  *
  * Returns null when this page cannot be answered here (a folded needle outside ASCII with `regex`):
  * the guest then reads the page and tests it itself. Only literal needles come here; regular
@@ -60,6 +65,8 @@ export function textScan(
   req: TextScanRequest,
 ): Int32Array | Uint8Array | null {
   const { bytes, offsets, valid, buf, base, stop } = utf8Rows(data, start, end, 'textScan');
+  if (req.op === 'equals' && typeof req.needle === 'string')
+    return equalRows(buf, offsets, valid, start, end, req.needle);
   const page = buf.subarray(base, stop);
   const ascii = isAscii(page);
   if (req.op === 'len') {
@@ -128,6 +135,33 @@ export function textScan(
     if (!valid[i]) continue;
     const s = buf.toString('utf8', offsets[i]!, offsets[i + 1]!);
     if ((fold === 'lower' ? s.toLowerCase() : s).includes(low)) out[i - start] = 1;
+  }
+  return out;
+}
+
+/** textScan's `equals` over rows [start, end) of the column whose bytes are `buf`. */
+function equalRows(
+  buf: Buffer,
+  offsets: Int32Array,
+  valid: Uint8Array,
+  start: number,
+  end: number,
+  needle: string,
+): Uint8Array {
+  const out = new Uint8Array(end - start);
+  const bytewise = !SURROGATE.test(needle) && !needle.includes('\ufffd');
+  const pattern = Buffer.from(needle, 'utf8');
+  const len = pattern.length;
+  for (let i = start; i < end; i++) {
+    if (!valid[i]) {
+      out[i - start] = 2;
+      continue;
+    }
+    const a = offsets[i]!;
+    const b = offsets[i + 1]!;
+    if (bytewise) {
+      if (b - a === len && buf.compare(pattern, 0, len, a, b) === 0) out[i - start] = 1;
+    } else if (buf.toString('utf8', a, b) === needle) out[i - start] = 1;
   }
   return out;
 }

@@ -29,9 +29,9 @@ const PARSE_OPTIONS: acorn.Options = {
  *   re-run a cell that declares the same name, and the binding persists to the next run;
  * - in a synchronous script, those a top-level loop uses run as true locals instead when nothing
  *   else can see them during the run, written back to the globals at its end (localize.ts);
- * - a loop over `t.objects()` whose row is only read field by field reads one reused row filled
- *   from the kept column values instead of building rows (rowLoops.ts: one argument inserted
- *   between markers; no line added);
+ * - a loop over `t.objects()` or `t.tolist()`, or a chain of array methods on `t.objects()`, reads
+ *   its rows one at a time (a reused row when only fields are read) instead of building them all
+ *   (rowLoops.ts, rowChains.ts: one argument inserted between markers; no line added);
  * - code with top-level `await` or `return` is wrapped in an async IIFE on one added line; its
  *   top-level declarations are hoisted to globals and its last expression statement is returned.
  * Assumes the code parses (the policy check runs first). Pass the policy check's program

@@ -21,6 +21,7 @@ const textColumn = (rows: Array<string | null>) => rawColumn(rows.map((r) => (r 
 function expected(col: ColumnData, start: number, end: number, req: TextScanRequest): number[] {
   const rows = textPage(col, start, end).rows;
   if (req.op === 'len') return rows.map((r) => (r === null ? -1 : [...r].length));
+  if (req.op === 'equals') return rows.map((r) => (r === null ? 2 : r === req.needle ? 1 : 0));
   const escaped = req.needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   const re = new RegExp(escaped, 'i');
   const low = req.needle.toLowerCase();
@@ -62,6 +63,11 @@ const request: fc.Arbitrary<TextScanRequest> = fc.oneof(
     op: fc.constant('contains' as const),
     needle,
     fold: fc.constantFrom('none' as const, 'regex' as const, 'lower' as const),
+  }),
+  fc.record({
+    op: fc.constant('equals' as const),
+    // whole rows too (a U+FFFD needle equals a row of invalid bytes once decoded)
+    needle: fc.oneof(needle, fc.constantFrom('Laser', 'café CAFÉ', '😀 pair', '\uFFFD', '\uFFFD\uFFFD', 'N/A')),
   }),
 );
 
@@ -119,6 +125,27 @@ describe('textScan', () => {
     expect(Array.from(textScan(col, 0, 3, { op: 'contains', needle: 'k', fold: 'lower' })!)).toEqual([1, 1, 0]);
     expect(Array.from(textScan(col, 0, 3, { op: 'contains', needle: 'k', fold: 'regex' })!)).toEqual([0, 1, 0]);
     expect(Array.from(textScan(col, 0, 3, { op: 'contains', needle: 'i', fold: 'lower' })!)).toEqual([0, 0, 1]);
+  });
+
+  test('equals compares whole rows: nulls 2, non-ASCII and empty rows, a U+FFFD needle against invalid bytes', () => {
+    const col = rawColumn([
+      enc.encode('N/A'),
+      null,
+      enc.encode('N/A '),
+      enc.encode(''),
+      enc.encode('café “x”'),
+      Uint8Array.from([0xff]),
+      enc.encode('\uFFFD'),
+      enc.encode('n/a'),
+    ]);
+    const eq = (needle: string) => Array.from(textScan(col, 0, 8, { op: 'equals', needle })!);
+    expect(eq('N/A')).toEqual([1, 2, 0, 0, 0, 0, 0, 0]);
+    expect(eq('')).toEqual([0, 2, 0, 1, 0, 0, 0, 0]);
+    expect(eq('café “x”')).toEqual([0, 2, 0, 0, 1, 0, 0, 0]);
+    // the byte FF decodes to U+FFFD, as the stored U+FFFD does
+    expect(eq('\uFFFD')).toEqual([0, 2, 0, 0, 0, 1, 1, 0]);
+    // a lone surrogate has no UTF-8 form: no decoded row holds one
+    expect(eq('\uD83D')).toEqual([0, 2, 0, 0, 0, 0, 0, 0]);
   });
 
   test('bad ranges and non-text columns are refused', () => {

@@ -1,10 +1,12 @@
-// Which row loops are read without rows (src/runtime/prepare/rowLoops.ts): the analysis that the row
+// Which row loops and array-method chains on objects() are read without rows (src/runtime/prepare/rowLoops.ts, rowChains.ts): the analysis that the row
 // never escapes, with one negative case per way it could, and the shape of the rewrite (inserted
 // text only, between markers; every line kept). What the runs answer is checked against the loops as
 // written in rowLoopsDifferential.test.ts.
 import * as acorn from 'acorn';
 import { describe, expect, it } from 'vitest';
-import { planRowLoops, rowLoopReads } from '../../../src/runtime/prepare/rowLoops.js';
+import { isRowListLoop, planRowLoops, rowLoopReads } from '../../../src/runtime/prepare/rowLoops.js';
+import { isBareObjectsCall, rowChain } from '../../../src/runtime/prepare/rowChains.js';
+import type { AnyNode } from '../../../src/runtime/prepare/patternNames.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
 import { INSERTED_CLOSE, INSERTED_OPEN, userColumn } from '../../../schema/rowLoop.js';
 
@@ -106,6 +108,46 @@ describe('rowLoopReads: loops whose row is only read', () => {
   });
 });
 
+describe('isRowListLoop: loops whose rows can be built one at a time', () => {
+  const first = (code: string) => (parse(code) as { body: never[] }).body[0]!;
+
+  it('takes any left side and any body over objects(), tolist() and to_list()', () => {
+    for (const code of [
+      'for (const r of t.objects()) best = r;',
+      'for (var r of t.objects()) rows.push(r);',
+      'for (r of t.objects());',
+      'for (const [a, b] of t.tolist()) s += a + b;',
+      'for (const [, b = 1, ...rest] of t.to_list()) f(rest);',
+      'for (const row of t.tolist()) kept.push(row);',
+      'for (o.x of t.objects());',
+    ])
+      expect(isRowListLoop(first(code)), code).toBe(true);
+  });
+
+  it('leaves loops whose array is seen, or that are not over a bare call', () => {
+    for (const code of [
+      'for (const r of t.objects({ limit: 5 }));',
+      'for (const r of t.tolist(opts));',
+      'for (const r of t?.objects());',
+      'for (const r of t.objects?.());',
+      'for (const r of t["tolist"]());',
+      'for (const r of t);',
+      'for (const r of rows);',
+      'for (const r of t.objects().slice(1));',
+      'for (const r in t.objects());',
+      'for (const r of t.array("x"));',
+    ])
+      expect(isRowListLoop(first(code)), code).toBe(false);
+    expect(isRowListLoop(first('async function f() { for await (const r of t.objects()); }').body.body[0])).toBe(false);
+  });
+
+  it('marks such a loop with an empty field list and the rows op, a reading loop with its fields', () => {
+    const out = prepareCode('for (const [a] of t.tolist()) s += a;\nfor (const r of t.objects()) s += r.x;').code;
+    expect(out).toContain('t.tolist(/*$sbtRow<*/__sbirtools_rowLoop.open([], ["rows"])/*>$sbtRow*/)');
+    expect(out).toContain('t.objects(/*$sbtRow<*/__sbirtools_rowLoop.open(["x"])/*>$sbtRow*/)');
+  });
+});
+
 describe('planRowLoops: the rewrite', () => {
   const prepared = (code: string) => prepareCode(code).code;
 
@@ -142,5 +184,97 @@ describe('planRowLoops: the rewrite', () => {
     // a position inside an insert maps to where it was inserted
     expect(userColumn(line, 3)).toBe(1);
     expect(userColumn('no inserts here', 7)).toBe(7);
+  });
+});
+
+describe('rowChain: array-method chains on objects() whose rows are only read', () => {
+  /** The chain of the first `.objects()` call in `code` (ops and sorted reads), or undefined. */
+  const chain = (code: string) => {
+    const program = parse(code);
+    const up = new Map<AnyNode, [AnyNode, string]>();
+    let call: AnyNode | undefined;
+    const stack: AnyNode[] = [program];
+    while (stack.length) {
+      const node = stack.pop()!;
+      if (!call && isBareObjectsCall(node)) call = node;
+      for (const k of Object.keys(node)) {
+        const v = node[k];
+        for (const c of Array.isArray(v) ? v : [v])
+          if (c && typeof c === 'object' && typeof c.type === 'string') {
+            up.set(c, [node, k]);
+            stack.push(c);
+          }
+      }
+    }
+    const got = call && rowChain(call, up);
+    return got && { ops: got.ops, reads: got.reads.sort() };
+  };
+
+  it('finds the links and the fields every callback reads', () => {
+    expect(chain("t.objects().filter(r => r.Phase === 'Phase II').length")).toEqual({
+      ops: ['filter', 'length'],
+      reads: ['Phase'],
+    });
+    expect(chain("t.objects().filter(r => r['a b'] > 1).reduce((s, r, i) => s + r.y * i, 0)")).toEqual({
+      ops: ['filter', 'reduce'],
+      reads: ['a b', 'y'],
+    });
+    expect(chain('x = t.objects().filter((r, i) => i > 2).filter(r => r.x).map(r => r.z)')).toEqual({
+      ops: ['filter', 'filter', 'map'],
+      reads: ['x', 'z'],
+    });
+    for (const m of ['map', 'forEach', 'some', 'every', 'findIndex'])
+      expect(chain(`f(t.objects().${m}(r => { return r.class + r[0] }))`), m).toEqual({
+        ops: [m],
+        reads: ['0', 'class'],
+      });
+    expect(chain('t.objects().reduce(s => s + 1, 0)')).toEqual({ ops: ['reduce'], reads: [] });
+    expect(chain('n = t.objects().length')).toEqual({ ops: ['length'], reads: [] });
+  });
+
+  it('keeps every chain that could show a row, the array, or differ from the methods', () => {
+    for (const code of [
+      't.objects()', // no link
+      'const rows = t.objects(); rows.filter(r => r.x).length', // the rows held in a variable
+      't.objects().filter(r => r.x)', // the kept rows are the value
+      't.objects().filter(r => r.x).slice(0, 2)',
+      't.objects().filter(r => r.x)[0]',
+      't.objects().find(r => r.x)', // answers a row
+      't.objects().reduce((s, r) => s + r.x)', // no initial value: the first row is the accumulator
+      't.objects().reduce((s, r) => s + r.x, ...init)',
+      't.objects().map(r => r)', // the row itself
+      't.objects().map(r => [r])',
+      't.objects().map(r => r.f())', // r as `this`
+      't.objects().map(r => () => r.x)', // a closure
+      't.objects().forEach(r => rows.push(r))',
+      't.objects().forEach(r => { last = r })',
+      't.objects().filter((r, i, all) => all.length).length', // the array
+      't.objects().filter(function (r) { return r.x }).length', // not an arrow
+      't.objects().filter(async r => r.x).length',
+      't.objects().filter(f).length', // a callback written elsewhere
+      't.objects().filter(({ x }) => x).length', // a pattern
+      't.objects().filter((r = 1) => r.x).length',
+      't.objects().filter(r => r.x, ctx).length', // a second argument
+      't.objects().filter(...fs).length',
+      't.objects().filter(r => r[k]).length', // a computed key
+      't.objects().filter(r => r.__proto__).length',
+      't.objects()?.filter(r => r.x).length', // optional chains
+      't.objects().filter?.(r => r.x).length',
+      't.objects().filter(r => r.x)?.length',
+      't.objects()["filter"](r => r.x).length',
+      't.objects().length = 0', // written
+      'delete t.objects().length',
+      't.objects().sort((a, b) => a.x - b.x)', // another method
+      't.objects(opts).filter(r => r.x).length', // an argument
+      't.objects.filter(r => r.x).length',
+    ])
+      expect(chain(code), code).toBeUndefined();
+  });
+
+  it('inserts the chain after the fields, in the objects() call only', () => {
+    const code = "const n = award_data.select('Phase').objects().filter(r => r.Phase === 'Phase II').length;\nn";
+    const out = prepareCode(code).code;
+    expect(out).toContain('.objects(/*$sbtRow<*/__sbirtools_rowLoop.open(["Phase"], ["filter","length"])/*>$sbtRow*/)');
+    expect(withoutInserts(out)).toContain(code.replace('const n', 'var   n'));
   });
 });

@@ -131,10 +131,142 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
     'aw',
   ],
+  'loops that keep their rows: each row built when the loop reaches it': [
+    rw(
+      "let best = null;\nfor (const r of award_data.select('Company', 'Award Amount').objects()) if (best === null || r['Award Amount'] > best['Award Amount']) best = r;\n[best.Company, best['Award Amount']]",
+    ),
+    '[Object.keys(best), Object.isFrozen(best), best.constructor === Object]',
+    rw(
+      "const fns = [];\nfor (const r of award_data.select('Phase').objects()) if (fns.length < 2) fns.push(() => r.Phase);\nfns.map(f => f())",
+    ),
+    rw(
+      "const all = [];\nfor (const r of award_data.select('Phase', 'Company').objects()) { r.Phase += '!'; all.push(r) }\n[all.length, Object.keys(all[5]), all[3] === all[4], all[10], award_data.select('Phase').objects()[10]]",
+    ),
+    rw(
+      "var vr;\nlet vn = 0;\nfor (vr of award_data.filter(d => d.Phase === 'Phase II').select('State').objects()) vn++;\n[vn, vr]",
+    ),
+    rw("let none3 = 0;\nfor (const r of award_data.filter(d => d.Phase === 'nope').objects()) none3 += r;\nnone3"),
+    rw(
+      "const xs2 = [1, 2, 3, 4];\nconst w2 = aq.table({ a: xs2, b: ['p', 'q', null, 's'] });\nconst seen3 = [];\nfor (const r of w2.objects()) { xs2[3] = 40; seen3.push(r) }\nseen3",
+    ),
+    rw(
+      "let kept = [];\nfor (const r of award_data.select('Award Amount').objects()) { if (r['Award Amount'] > 1.99e6) kept.push(r); if (kept.length > 3) r.nope.deeper }\nkept",
+    ),
+    'kept.length',
+  ],
+  'tolist() loops: destructured, kept, holes, rest and outer variables': [
+    rw(
+      "let s = 0;\nfor (const [phase, amount] of award_data.select('Phase', 'Award Amount').tolist()) if (phase === 'Phase I') s += amount || 0;\ns",
+    ),
+    rw(
+      "const rows3 = [];\nfor (const row of award_data.filter(d => d.State === 'Texas').select('Company', 'Award Amount').tolist()) rows3.push(row);\n[rows3.length, rows3[0], rows3[0] === rows3[1], Array.isArray(rows3[2])]",
+    ),
+    rw(
+      "let h = 0, rest1 = null;\nfor (const [, amount, ...others] of award_data.select('Phase', 'Award Amount', 'State').to_list()) { h += amount > 1e6 ? 1 : 0; rest1 = others }\n[h, rest1]",
+    ),
+    rw(
+      "let pa, pb, pc = 0;\nfor ([pa, pb = 'dflt'] of aq.table({ x: [1, null, 3], 'a b': [undefined, 'y', null] }).tolist()) pc++;\n[pa, pb, pc]",
+    ),
+    rw("for (const [p] of award_data.select('Phase').tolist()) if (p === 'Phase II') p.x.y"),
+    rw(
+      'const vc = award_data.Phase.value_counts();\nconst vcs = [];\nfor (const pair of vc.tolist()) vcs.push(pair);\nvcs',
+    ),
+  ],
   'loops the rewrite leaves alone': [
-    "let best = null;\nfor (const r of award_data.select('Company', 'Award Amount').objects()) if (best === null || r['Award Amount'] > best['Award Amount']) best = r;\n[best.Company, best['Award Amount']]",
-    "const fns = [];\nfor (const r of award_data.select('Phase').objects()) if (fns.length < 2) fns.push(() => r.Phase);\nfns.map(f => f())",
-    "const kept = [];\nfor (const r of award_data.select('Phase').objects({ limit: 3 })) kept.push(r.Phase);\nkept",
+    "const kept4 = [];\nfor (const r of award_data.select('Phase').objects({ limit: 3 })) kept4.push(r.Phase);\nkept4",
+    "let n4 = 0;\nfor (const r of award_data.select('Phase')) n4 += r.Phase === 'Phase I';\nn4",
+    "let n5 = 0;\nfor (const r of award_data.select('Phase').objects().slice(0, 5)) n5++;\nn5",
+  ],
+  'array-method chains on objects(): filter, map, reduce, forEach, some, every, findIndex': [
+    rw("award_data.select('Phase').objects().filter(r => r.Phase === 'Phase II').length"),
+    rw(
+      "const hub = award_data.select('HUBZone Owned', 'Award Amount').objects()\n  .filter(r => r['HUBZone Owned'] === 'Y')\n  .reduce((s, r) => s + (r['Award Amount'] || 0), 0);\nhub",
+    ),
+    rw(
+      "award_data.objects().filter(r => r.Agency === 'Department of Defense').filter((r, i) => i % 3 === 0 && r['Award Amount'] > 1e5).length",
+    ),
+    rw(
+      "const amounts = award_data.select('Award Amount').objects().map(r => r['Award Amount']);\n[amounts.length, amounts[0], amounts[amounts.length - 1], Array.isArray(amounts)]",
+    ),
+    rw(
+      "const seen2 = [];\naward_data.select('State').objects().forEach((r, i) => { if (i < 4) seen2.push([i, r.State]) });\nseen2",
+    ),
+    rw(
+      "[award_data.objects().some(r => r['Award Amount'] > 1.99e6), award_data.objects().every(r => r.Phase != null), award_data.objects().findIndex(r => r.State === 'Texas'), award_data.objects().findIndex(r => r.State === 'Atlantis')]",
+    ),
+    rw(
+      "award_data.select('Award Amount').objects().reduce((m, r, i) => (r['Award Amount'] > m[0] ? [r['Award Amount'], i] : m), [-1, -1])",
+    ),
+    rw("award_data.objects().filter(r => r['Number Employees'] == null).length + award_data.objects().length"),
+    rw(
+      "award_data.filter(d => d.Phase === 'Phase II').orderby(aq.desc('Award Amount')).objects().map(r => r.Company).slice(0, 3)",
+    ),
+    rw("award_data.select('Award Amount').objects().reduce((s) => s + 1, 0)"),
+    rw(
+      "award_data.select('Proposal Award Date').objects().filter(r => r['Proposal Award Date'] && r['Proposal Award Date'].getUTCFullYear() === 2021).length",
+    ),
+  ],
+  'chains over no rows, nulls, and columns named like keywords or with spaces': [
+    rw("award_data.filter(d => d.Phase === 'no such phase').objects().length"),
+    rw(
+      "const e = award_data.filter(d => d.Phase === 'no such phase');\n[e.objects().map(r => r.Phase), e.objects().reduce((s, r) => s + r['Award Amount'], 'init'), e.objects().some(r => r.Phase), e.objects().every(r => r.Phase), e.objects().findIndex(r => r.Phase), e.objects().filter(r => true).length]",
+    ),
+    rw(
+      "const kw = aq.table({ class: [1, 2, null, 4], 'a b': ['x', null, 'z', 'w'], if: [true, false, null, true], constructor: [1, 2, 3, 4] });\n[kw.objects().filter(r => r.class > 1 && r['a b'] !== null).length, kw.objects().map(r => [r.if, r['a b'], r.constructor]), kw.objects().reduce((s, r) => s + (r.class ?? 100), 0)]",
+    ),
+    rw('aq.table({ x: [] }).objects().map(r => r.x).concat(aq.table({ x: [] }).objects().filter(r => r.x).length)'),
+  ],
+  'chains that let a row escape, or that the rewrite does not cover, stay as written': [
+    "const kept2 = [];\naward_data.select('Phase').objects().filter(r => { if (kept2.length < 2) kept2.push(r); return true }).length + kept2.length",
+    "let last;\naward_data.select('Phase').objects().map(r => (last = r, r.Phase)).length + JSON.stringify(last)",
+    "award_data.select('Phase').objects().map(r => r).slice(0, 2)",
+    "award_data.select('Phase').objects().filter(r => r.Phase === 'Phase II').slice(0, 2)",
+    "award_data.select('Award Amount').objects().slice(0, 3).reduce((s, r) => s + r['Award Amount'])",
+    "award_data.select('Phase').objects().find(r => r.Phase === 'Phase II')",
+    "const f2 = r => r.Phase === 'Phase I';\naward_data.select('Phase').objects().filter(f2).length",
+    "award_data.select('Phase').objects().filter((r, i, all) => all.length > i).length",
+    "award_data.select('Phase').objects().filter(function (r) { return r.Phase === 'Phase I' }).length",
+    "award_data.select('Phase').objects().map(r => () => r.Phase).length",
+    "award_data.select('Phase').objects().filter(r => r.Phase, 1).length",
+    "award_data.select('Phase').objects()?.filter(r => r.Phase).length",
+  ],
+  'errors inside callbacks keep the user line and column': [
+    rw("award_data.select('Phase').objects().filter(r => r.Phase.nope.deeper).length"),
+    rw(
+      "let got2 = 0;\naward_data.select('Phase', 'Award Amount').objects()\n  .filter(r => r.Phase === 'Phase II')\n  .reduce((s, r) => { got2++; if (got2 > 5) r.Phase.nope.deeper; return s }, 0)",
+    ),
+    'got2',
+    rw("award_data.select('Phase').objects().map(r => r.Phase.toUpperCase().foo())"),
+    rw(
+      "let thrown2 = '';\ntry { award_data.select('Phase').objects().forEach((r, i) => { if (i === 7) throw new RangeError('at ' + i + ' ' + r.Phase) }) } catch (e) { thrown2 = e.name + ': ' + e.message }\nthrown2",
+    ),
+    rw("award_data.select('Nope').objects().filter(r => r.x).length"),
+    rw('[1, 2].objects().filter(r => r.x).length'),
+    rw('const mine2 = { objects() { return [{ x: 1 }, { x: 2 }] } };\nmine2.objects().filter(r => r.x > 1).length'),
+    rw(
+      "award_data.select('Award Amount').objects().map(r => r['Award Amount'] / 0).filter(v => v === Infinity).length",
+    ),
+  ],
+  'a session that replaced array methods or set a setter on Object.prototype': [
+    // `.prototype` is refused by the policy; a prototype reached another way is the run's to change
+    rw(
+      "const OP = Object.getPrototypeOf({});\nconst t9 = award_data.select('Phase');\nlet hits = 0, c2 = 0, c3 = 0;\nObject.defineProperty(OP, 'Phase', { set(v) { hits++ }, get() { return 'proto' }, configurable: true });\ntry {\n  for (const r of t9.objects()) if (r.Phase === 'Phase I') c2++;\n  c3 = t9.objects().filter(r => r.Phase === 'Phase I').length;\n} finally { delete OP.Phase }\n[c2, c3, hits]",
+    ),
+    rw(
+      "const AP = Object.getPrototypeOf([]);\nconst origIt = AP[Symbol.iterator];\nlet its = 0;\nAP[Symbol.iterator] = function () { its++; return origIt.call(this) };\nlet c4 = 0;\nfor (const r of award_data.select('Phase').objects()) c4 += r.Phase === 'Phase II';\nfor (const r of award_data.select('Phase').objects()) if (c4 < 0) c4 = r;\nfor (const [p] of award_data.select('Phase').tolist()) c4 += p === 'Phase I';\nAP[Symbol.iterator] = origIt;\n[c4, its]",
+    ),
+    rw(
+      "const origReduce = [].reduce;\nlet reduces = 0;\nAP.reduce = function (f, a) { reduces++; return origReduce.call(this, f, a) };\nconst c5 = award_data.select('Phase').objects().filter(r => r.Phase === 'Phase I').reduce((s, r) => s + 1, 0);\nconst c6 = award_data.select('Phase').objects().reduce((s, r) => s + (r.Phase === 'Phase I'), 0);\nAP.reduce = origReduce;\n[c5, c6, reduces]",
+    ),
+    rw(
+      "const origFilter = [].filter;\nAP.filter = function (f) { return origFilter.call(this, f).slice(0, 2) };\nconst c7 = award_data.select('Phase').objects().filter(r => r.Phase === 'Phase I').length;\nAP.filter = origFilter;\nc7",
+    ),
+    rw(
+      "const origMap = [].map;\nconst c8 = award_data.select('Phase').objects().filter(r => { AP.map = function (f) { const out = origMap.call(this, f); if (this.length > 1000) out.first = this[0]; return out }; return r.Phase === 'Phase II' }).map(r => r.Phase);\nAP.map = origMap;\n[c8.length, c8.first]",
+    ),
+    rw(
+      "const Sp = Object.getOwnPropertyDescriptor(Array, Symbol.species);\nclass Mine extends Array {}\nObject.defineProperty(Array, Symbol.species, { get() { return Mine }, configurable: true });\nconst c9 = award_data.select('Phase').objects().map(r => r.Phase);\nObject.defineProperty(Array, Symbol.species, Sp);\n[c9 instanceof Mine, c9.length]",
+    ),
   ],
 };
 

@@ -18,7 +18,7 @@ const MAX_KEY_CHARS = 1024;
 type ScanResult = Int32Array | Uint8Array | null;
 
 /**
- * `bridge.textScan` for one session: a length or a literal contains over rows [start, end) of a
+ * `bridge.textScan` for one session: a length, a literal contains or an equality over rows [start, end) of a
  * text column, answered from the UTF-8 bytes (data/columns/textScan.ts). While the column is not
  * loaded, each page's bytes are read alone from the binary cache into one reused buffer, every block
  * checked against its CRC-32 first (`provider.loadRows(..., reuse)`): the first scan of `Abstract`
@@ -33,7 +33,7 @@ export class HostScan {
   private readonly streamed = new Map<string, number>();
 
   scan(provider: TableProvider, table: string, column: string, start: number, end: number, req: TextScanRequest) {
-    const key = `${table}\u0000${column}\u0000${start}\u0000${end}\u0000${req.op}\u0000${req.op === 'contains' ? `${req.fold}\u0000${req.needle}` : ''}`;
+    const key = `${table}\u0000${column}\u0000${start}\u0000${end}\u0000${req.op}\u0000${req.op === 'contains' ? `${req.fold}\u0000${req.needle}` : req.op === 'equals' ? req.needle : ''}`;
     if (this.memo.has(key)) return this.memo.get(key)!;
     const answer = this.answer(provider, table, column, start, end, req);
     // a long needle is not kept: its key would cost more than the answer saves

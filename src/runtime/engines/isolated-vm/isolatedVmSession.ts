@@ -2,13 +2,13 @@ import type { Ivm } from './loadIsolatedVm.js';
 import type { Limits } from '../../../../schema/limits.js';
 import type { DatasetInfo } from '../../../../schema/result.js';
 import type { RawRunOutcome, RawStatus } from '../../../../schema/outcome.js';
-import { guestKind, guestLoad, guestRows, guestTake, guestVisibleSource, guestWindow } from '../guestTables.js';
+import { guestKind, guestLoad, guestTake, guestVisibleSource, guestWindow } from '../guestTables.js';
 import { compilePrelude } from '../preludeScript.js';
 import { OutputBuffer } from '../outputBuffer.js';
 import { removeDangerousGlobals } from '../hardenGlobals.js';
 import { sliceUtf8 } from '../sliceUtf8.js';
-import { textPage } from '../../../data/columns/textPage.js';
 import { HostScan } from './hostScan.js';
+import { TextPageServer } from './textPageServer.js';
 import { transferColumn } from './transferColumn.js';
 import { withYoungGeneration } from './youngGeneration.js';
 import type { TextScanRequest } from '../../../../schema/columnar.js';
@@ -79,6 +79,7 @@ export class IsolatedVmSession implements EngineSession {
     private readonly execute: Reference,
     private readonly warm: Reference,
     private readonly limits: Limits,
+    private readonly textPages: TextPageServer,
   ) {}
 
   /**
@@ -115,7 +116,7 @@ export class IsolatedVmSession implements EngineSession {
       script.runSync(context, { timeout: BOOT_TIMEOUT_MS });
       const providers = await tables;
       const byName = new Map(providers.map((t) => [t.meta.name, t]));
-      const lazyPages = new Map<string, number>();
+      const textPages = new TextPageServer();
       const hostScan = new HostScan();
       const bridge = {
         tables: providers.map((t) => t.meta),
@@ -164,14 +165,14 @@ export class IsolatedVmSession implements EngineSession {
             return guestWindow(provider, table as string, column, Number(start), Number(end));
           }),
         ),
-        // text decoded natively here, one string per row; the guest caches the pages (prelude/data/textCache.ts)
+        // text decoded natively here, one string per row, the next page read ahead while the guest
+        // uses this one (textPageServer.ts); the guest caches the pages (prelude/data/textCache.ts)
         fetchTextPage: new ivm.Callback((table: unknown, column: unknown, start: unknown, end: unknown) =>
           guestSafe(() => {
             const provider = typeof table === 'string' ? byName.get(table) : undefined;
             if (!provider || typeof column !== 'string')
               throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
-            const r = guestRows(provider, table as string, column, Number(start), Number(end), lazyPages);
-            return textPage(r.data, r.start, r.end);
+            return textPages.page(provider, table as string, column, Number(start), Number(end));
           }),
         ),
         // a length or a literal contains answered from the UTF-8 bytes: no row crosses into the isolate
@@ -188,7 +189,9 @@ export class IsolatedVmSession implements EngineSession {
                     typeof r.needle === 'string' &&
                     (r.fold === 'none' || r.fold === 'regex' || r.fold === 'lower')
                   ? { op: 'contains', needle: r.needle, fold: r.fold }
-                  : null;
+                  : r?.op === 'equals' && typeof r.needle === 'string'
+                    ? { op: 'equals', needle: r.needle }
+                    : null;
             if (!ask) throw new Error('textScan: malformed request');
             return hostScan.scan(provider, table as string, column, Number(start), Number(end), ask);
           }),
@@ -219,7 +222,7 @@ export class IsolatedVmSession implements EngineSession {
       // The boot function is called once, by the host; user code must not re-enter it.
       context.evalSync('delete globalThis.__sbirtools_boot', { timeout: BOOT_TIMEOUT_MS });
       removeDangerousGlobals(context);
-      session = new IsolatedVmSession(ivm, isolate, execute, warm, limits);
+      session = new IsolatedVmSession(ivm, isolate, execute, warm, limits, textPages);
       return session;
     } catch (err) {
       if (!isolate.isDisposed) isolate.dispose();
@@ -325,6 +328,7 @@ export class IsolatedVmSession implements EngineSession {
   dispose(reason: DisposeReason = 'closed'): void {
     this.disposedReason ??= reason;
     if (!this.lost && !this.isolate.isDisposed) this.isolate.dispose();
+    this.textPages.close();
     this.interrupt?.();
   }
 

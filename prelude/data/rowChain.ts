@@ -1,0 +1,155 @@
+/**
+ * Array methods on objects() without rows: the guest side of the chains src/runtime/prepare/rowChains.ts
+ * rewrites. A chain whose callbacks only read fields of their row,
+ *   t.objects().filter(r => r.Phase === 'Phase II').length
+ *   t.objects().filter(r => r.x > 1).reduce((s, r) => s + r.y, 0)
+ *   t.objects().map(r => r.x)
+ * gets one inserted argument, `objects(__sbirtools_rowLoop.open(['Phase'], ['filter', 'length']))`.
+ * Given that token, objects() answers with an object that stands for the rows at the chain's first
+ * link and has only what that link reads: `length`, or the one method it calls. The method runs the
+ * callback over one reused row whose read fields are assigned from the kept value arrays, as
+ * Array.prototype's method would over the rows (same order, same arguments the callback can see, same
+ * result); a `filter` keeps the positions that passed, and the next link reads those. Before a method
+ * stands in for Array.prototype's, that method, `Array.prototype.constructor` and `Array[Symbol.species]`
+ * must be the ones the session started with (read as descriptors: no getter of the run's runs); when a
+ * run replaced one, the link is the real rows (the first link: objects() as if called bare; after a
+ * filter: the rows objects() builds, those that passed), and the replaced method runs on them.
+ */
+import { NativeArray, ObjectCreate, ObjectGetOwnPropertyDescriptor } from '../intrinsics.js';
+
+/** The methods a chain may call; every link but the last is a `filter`. */
+const METHODS = ['filter', 'map', 'reduce', 'forEach', 'some', 'every', 'findIndex'] as const;
+type Method = (typeof METHODS)[number];
+
+const ArrayProto = NativeArray.prototype as unknown as Record<string, unknown>;
+const ORIGINAL: Record<string, unknown> = {};
+for (const m of METHODS) ORIGINAL[m] = ArrayProto[m];
+const SPECIES = Symbol.species;
+const speciesGetter = ObjectGetOwnPropertyDescriptor(NativeArray, SPECIES)?.get;
+const NativeUint32Array = Uint32Array;
+
+/** Whether `op` on an array of rows would still run the session's own method (and, for filter and map, make a plain array). */
+function intact(op: string): boolean {
+  if (op === 'length') return true;
+  if (ObjectGetOwnPropertyDescriptor(ArrayProto, op)?.value !== ORIGINAL[op]) return false;
+  if (op !== 'filter' && op !== 'map') return true;
+  return (
+    ObjectGetOwnPropertyDescriptor(ArrayProto, 'constructor')?.value === NativeArray &&
+    ObjectGetOwnPropertyDescriptor(NativeArray, SPECIES)?.get === speciesGetter
+  );
+}
+
+/** Whether `ops` is a chain this path runs: filters, then one method or `length`. */
+function validChain(ops: string[]): boolean {
+  if (ops.length === 0) return false;
+  for (let i = 0; i < ops.length - 1; i++) if (ops[i] !== 'filter') return false;
+  const last = ops[ops.length - 1]!;
+  return last === 'length' || (METHODS as readonly string[]).includes(last);
+}
+
+type Run = (
+  vals: ArrayLike<unknown>[],
+  idx: ArrayLike<number> | null,
+  pos: ArrayLike<number> | null,
+  n: number,
+  cb: (...a: unknown[]) => unknown,
+  acc: unknown,
+  Arr: ArrayConstructor,
+) => unknown;
+
+/**
+ * Per method: what runs before the loop, for each row, and after it (k: the row's position in this
+ * link). A filter writes the positions that pass into `acc` (a Uint32Array of n) and returns how many.
+ */
+const PARTS: Record<Method, [string, string, string]> = {
+  filter: ['let m = 0;', 'if (cb(row, k)) acc[m++] = p;', 'return m;'],
+  map: ['const out = new Arr(n);', 'out[k] = cb(row, k);', 'return out;'],
+  reduce: ['', 'acc = cb(acc, row, k);', 'return acc;'],
+  forEach: ['', 'cb(row, k);', 'return undefined;'],
+  some: ['', 'if (cb(row, k)) return true;', 'return false;'],
+  every: ['', 'if (!cb(row, k)) return false;', 'return true;'],
+  findIndex: ['', 'if (cb(row, k)) return k;', 'return -1;'],
+};
+
+const NewFunction = globalThis.Function;
+const MAX_RUNS = 64;
+const runs = new Map<string, Run>();
+
+/** The loop of one method over one list of fields, compiled once (free names: none but its parameters). */
+function runFor(op: Method, names: string[]): Run {
+  const key = `${op}\u0000${names.join('\u0000')}`;
+  let run = runs.get(key);
+  if (run) return run;
+  const load = names.map((_, k) => `const v${k} = vals[${k}];`).join(' ');
+  // the row's fields are its own from the start: an assignment never reaches a setter on Object.prototype
+  const fields = names.map((name) => `${JSON.stringify(name)}: undefined`).join(', ');
+  const sets = names.map((name, k) => `row[${JSON.stringify(name)}] = v${k}[r];`).join(' ');
+  const [before, each, after] = PARTS[op];
+  run = NewFunction(
+    'vals',
+    'idx',
+    'pos',
+    'n',
+    'cb',
+    'acc',
+    'Arr',
+    `${load} const row = { ${fields} }; ${before}
+    for (let k = 0; k < n; k++) { const p = pos === null ? k : pos[k]; const r = idx === null ? p : idx[p]; ${sets} ${each} }
+    ${after}`,
+  ) as Run;
+  if (runs.size >= MAX_RUNS) runs.clear();
+  runs.set(key, run);
+  return run;
+}
+
+/** The rows of one chain: `vals[k]` the values of `names[k]` for every table row, `idx` the visible rows (or null). */
+interface Chain {
+  names: string[];
+  vals: ArrayLike<unknown>[];
+  idx: ArrayLike<number> | null;
+  ops: string[];
+  /** The rows objects() builds (every visible row, fresh). */
+  rows: () => unknown[];
+}
+
+/** What stands for the rows at link `step`: positions `pos` (or 0..m-1 when null) of the visible rows. */
+function link(c: Chain, step: number, pos: ArrayLike<number> | null, m: number): unknown {
+  const op = c.ops[step]!;
+  if (!intact(op)) {
+    // a run replaced the method: the rows themselves, and its method runs on them
+    const all = c.rows();
+    if (pos === null) return all;
+    const out = new NativeArray<unknown>(m);
+    for (let i = 0; i < m; i++) out[i] = all[pos[i]!];
+    return out;
+  }
+  const o = ObjectCreate(null) as Record<string, unknown>;
+  if (op === 'length') {
+    o.length = m;
+    return o;
+  }
+  const run = runFor(op as Method, c.names);
+  o[op] = function (cb: (...a: unknown[]) => unknown, acc?: unknown): unknown {
+    if (op !== 'filter') return run(c.vals, c.idx, pos, m, cb, acc, NativeArray);
+    const kept = new NativeUint32Array(m);
+    return link(c, step + 1, kept, run(c.vals, c.idx, pos, m, cb, kept, NativeArray) as number);
+  };
+  return o;
+}
+
+/** Whether `ops` is a chain this path runs and its first method is the session's own (else objects() answers as if called bare). */
+export function chainIntact(ops: string[]): boolean {
+  return validChain(ops) && intact(ops[0]!);
+}
+
+/** The object objects() answers a rewritten chain with (its first link), once chainIntact(ops). */
+export function chainRows(
+  names: string[],
+  vals: ArrayLike<unknown>[],
+  idx: ArrayLike<number> | null,
+  n: number,
+  ops: string[],
+  rows: () => unknown[],
+): unknown {
+  return link({ names, vals, idx, ops, rows }, 0, null, n);
+}

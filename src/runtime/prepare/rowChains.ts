@@ -1,0 +1,83 @@
+import type { AnyNode } from './patternNames.js';
+import { bodyReads, isPlainRead } from './rowReads.js';
+
+/** Array methods a chain may call on the rows, and where the row sits among each callback's parameters. */
+const ROW_PARAM: Record<string, number> = {
+  filter: 0,
+  map: 0,
+  forEach: 0,
+  some: 0,
+  every: 0,
+  findIndex: 0,
+  reduce: 1,
+};
+
+/** A chain on `<expr>.objects()` whose rows are never seen: its links and the fields its callbacks read. */
+export interface RowChain {
+  /** The links in order: filters, then one method or `length` (prelude/data/rowChain.ts). */
+  ops: string[];
+  /** Every field a callback reads. */
+  reads: string[];
+}
+
+/**
+ * The chain that starts at `call` (`<expr>.objects()`, no arguments, no `?.`) when every row it makes
+ * is provably invisible, else undefined. Each link is `.filter(cb)` (its kept rows go on to the next
+ * link), and the last is `.length` read for its value or one of `.map(cb)`, `.forEach(cb)`,
+ * `.some(cb)`, `.every(cb)`, `.findIndex(cb)`, `.reduce(cb, init)` (these answer values, never rows;
+ * reduce only with its initial value: without it the first row is the accumulator). Every `cb` is an
+ * arrow function written in place, not async, whose parameters are plain names and never the array
+ * (at most `(row, index)`, `(acc, row, index)`), whose row is only read field by field as in a row
+ * loop's body (rowReads.ts `bodyReads`). `up` maps each node to its parent and the key it sits under.
+ * @example
+ * rowChain(objectsCallOf("t.objects().filter(r => r.x > 1).reduce((s, r) => s + r.y, 0)"), up)
+ * // { ops: ['filter', 'reduce'], reads: ['x', 'y'] }
+ */
+export function rowChain(call: AnyNode, up: Map<AnyNode, [AnyNode, string]>): RowChain | undefined {
+  if (!isBareObjectsCall(call)) return undefined;
+  const ops: string[] = [];
+  const reads = new Set<string>();
+  let rows = call;
+  for (;;) {
+    const [member, key] = up.get(rows) ?? [null, ''];
+    if (!member || member.type !== 'MemberExpression' || key !== 'object') return undefined;
+    if (member.computed || member.optional || member.property.type !== 'Identifier') return undefined;
+    const name = member.property.name as string;
+    if (name === 'length') {
+      if (!isPlainRead(member, up)) return undefined;
+      ops.push(name);
+      break;
+    }
+    const at = ROW_PARAM[name];
+    const [use, useKey] = up.get(member) ?? [null, ''];
+    if (at === undefined || !use || use.type !== 'CallExpression' || useKey !== 'callee' || use.optional)
+      return undefined;
+    const args = use.arguments as AnyNode[];
+    if (args.length !== (name === 'reduce' ? 2 : 1) || args.some((a) => a.type === 'SpreadElement')) return undefined;
+    const fieldReads = callbackReads(args[0]!, at);
+    if (!fieldReads) return undefined;
+    for (const f of fieldReads) reads.add(f);
+    ops.push(name);
+    if (name !== 'filter') break;
+    rows = use;
+  }
+  return { ops, reads: [...reads] };
+}
+
+/** `<expr>.objects()` (or another of `methods`): no arguments, no `?.`, not computed. */
+export function isBareObjectsCall(call: AnyNode, methods: readonly string[] = ['objects']): boolean {
+  if (call.type !== 'CallExpression' || call.optional || call.arguments.length !== 0) return false;
+  const callee = call.callee;
+  if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) return false;
+  return callee.property.type === 'Identifier' && methods.includes(callee.property.name);
+}
+
+/** The fields callback `fn` reads of its row (parameter `at`), or undefined when it could see a row or the array. */
+function callbackReads(fn: AnyNode, at: number): string[] | undefined {
+  if (fn.type !== 'ArrowFunctionExpression' || fn.async) return undefined;
+  const params = fn.params as AnyNode[];
+  // the parameter after the index is the array of rows
+  if (params.length > at + 2 || params.some((p) => p.type !== 'Identifier')) return undefined;
+  if (params.length <= at) return [];
+  return bodyReads(fn.body, params[at]!.name);
+}
