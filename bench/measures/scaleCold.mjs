@@ -9,6 +9,8 @@
 //            start, loading the modules, loading isolated-vm, two column workers started and the
 //            file opened in them (footer and page headers), a second open (the checks alone), the
 //            isolate + prelude, and the decode of each column the group-by reads
+//   duckdb   DuckDB's cold answer (bench/scale.mjs's DUCK_WORKER) step by step: its import, the
+//            instance, the connection, the view over read_parquet, the group-by, the group-by again
 //   inline   the holder's path as it runs (isolation: 'inline'): a timeline of the column jobs, the
 //            isolate's boot and the guest's column fetches, then memory after each bench question
 //            (process RSS and peak, this thread's heap, Node buffers, each column worker's heap,
@@ -72,6 +74,32 @@ if (values.probe === 'process') {
   process.stdout.write(
     `${JSON.stringify({ probe: 'process', ok: r.ok, nodeBootMs: boot, importMs, emptyCreateMs, emptyRunMs, createMs, groupbyMs, warmMs })}\n`,
   );
+  process.exit(0);
+}
+
+if (values.probe === 'duckdb') {
+  // DuckDB's cold answer as the scale bench times it (after its import), step by step, in a fresh process
+  const boot = performance.now();
+  let t = performance.now();
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const out = { probe: 'duckdb', nodeBootMs: boot, importMs: performance.now() - t };
+  const timed = async (name, fn) => {
+    const c = process.cpuUsage();
+    t = performance.now();
+    const v = await fn();
+    out[name] = performance.now() - t;
+    const d = process.cpuUsage(c);
+    out[`${name}Cpu`] = (d.user + d.system) / 1000;
+    return v;
+  };
+  const instance = await timed('createMs', () => DuckDBInstance.create(':memory:'));
+  const con = await timed('connectMs', () => instance.connect());
+  await timed('viewMs', () => con.run(`CREATE VIEW t AS SELECT * FROM read_parquet('${file}')`));
+  const sql = 'SELECT Agency, count(*)::INTEGER, round(sum(Amount))::BIGINT FROM t GROUP BY Agency ORDER BY Agency';
+  await timed('groupbyMs', () => con.runAndReadAll(sql));
+  await timed('groupbyAgainMs', () => con.runAndReadAll(sql));
+  out.threads = Number((await con.runAndReadAll("SELECT current_setting('threads')")).getRows()[0][0]);
+  process.stdout.write(`${JSON.stringify(out)}\n`);
   process.exit(0);
 }
 

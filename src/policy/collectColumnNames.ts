@@ -78,10 +78,22 @@ const TABLE = 'award_data';
  */
 export function collectColumnNames(code: string): string[] | null {
   const parsed = parseProgram(code);
-  return parsed.ok ? collect(parsed.program, 0) : null;
+  return parsed.ok ? collect(parsed.program, 0, false) : null;
 }
 
-function collect(root: Node, depth: number): string[] | null {
+/**
+ * The names the code spells out, as {@link collectColumnNames} finds them, also when the code may
+ * read other columns too (row objects, a whole table printed): the columns it surely names, for
+ * decoding them ahead (holder/prefetchTables.ts). A superset again (method names, plain text):
+ * intersect it with the table's columns. Null only when the code does not parse.
+ * @example namedColumns("t.groupby('Agency').objects()"); // ['groupby', 'Agency', 'objects']
+ */
+export function namedColumns(code: string): string[] | null {
+  const parsed = parseProgram(code);
+  return parsed.ok ? collect(parsed.program, 0, true) : null;
+}
+
+function collect(root: Node, depth: number, partial: boolean): string[] | null {
   const names = new Set<string>();
   let known = true;
   const add = (name: string | undefined): void => {
@@ -90,7 +102,7 @@ function collect(root: Node, depth: number): string[] | null {
     else names.add(name);
   };
   traverse(root, (node, ancestors, key) => {
-    if (!known) return;
+    if (!known && !partial) return;
     switch (node.type) {
       case 'MemberExpression':
         if (node.computed) add(literalKey(node.property));
@@ -121,14 +133,14 @@ function collect(root: Node, depth: number): string[] | null {
         return;
     }
   });
-  return known ? [...names] : null;
+  return known || partial ? [...names] : null;
 
   function addString(text: string): void {
     names.add(text);
     // an Arquero expression string names its columns inside: 'd => d.Agency === "DOD"'
     const expr = depth === 0 && text.includes('=>') ? parseExpression(text) : null;
     if (!expr) return;
-    const inner = collect(expr, depth + 1);
+    const inner = collect(expr, depth + 1, partial);
     if (inner === null) known = false;
     else for (const n of inner) names.add(n);
   }

@@ -3,7 +3,7 @@ export { checkCode, inspectCode } from './checkCode.js';
 export { rulesFor, isIssuedRuleSet } from './rulesFor.js';
 export { RULES } from './rules.js';
 export { toRunError } from './toRunError.js';
-export { collectColumnNames } from './collectColumnNames.js';
+export { collectColumnNames, namedColumns } from './collectColumnNames.js';
 export { parseProgram, parseExpression, PARSE_OPTIONS, type ParseOutcome, type ParseFailure } from './parse.js';
 export { detectPython, type PythonDetection } from './detectPython.js';
 export { pythonHint } from './pythonHint.js';

@@ -59,6 +59,14 @@ describe('a damaged Parquet column decoded on first touch', () => {
     expect(failure(() => t.loadColumn('z')).code).toBe('DATA_CORRUPT');
   }, 60_000);
 
+  it('named beside an intact column (decoded ahead together before a run): the failure waits for the touch, the other is exact', async () => {
+    const t = await openLazyParquet('t', liar, 'liar.parquet');
+    t.prefetch(['z', 'w'], 60_000);
+    expect(failure(() => t.takeColumn('z')).code).toBe('DATA_CORRUPT');
+    const w = t.takeColumn('w');
+    expect(w.kind === 'float64' && Array.from(w.values.subarray(0, 8))).toEqual([0, 1, 2, 3, 4, 5, 6, 0]);
+  }, 60_000);
+
   it('a page over the page cap: DATA_TOO_LARGE when the table is opened, before any page is inflated', async () => {
     const err = await openLazyParquet('t', liar, 'liar.parquet', {
       ...DEFAULT_DECODE_CAPS,
@@ -93,6 +101,10 @@ describe('a damaged Parquet column decoded on first touch', () => {
       const good = await box.run('t.w.sum()');
       expect(good.error).toBeUndefined();
       expect(good.value).toBe(899_997);
+      // both named: decoded ahead together, the damaged one fails at its touch as alone
+      const both = await box.run('t.w.sum() + t.z.sum()');
+      expect(both.ok).toBe(false);
+      expect(both.error?.message).toMatch(/DATA_CORRUPT/);
       await expectHealthy(box);
     } finally {
       await box.close();

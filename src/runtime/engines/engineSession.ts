@@ -34,6 +34,13 @@ export interface TableProvider {
   loadWindow?(name: string, start: number, end: number): ColumnData | null;
   /** Optional: characters per row of a utf8 column without its text (data/dataset.ts textLengths). */
   textLengths?(name: string, start: number, end: number): Int32Array | null;
+  /**
+   * Optional: decode the columns of `names` (a superset of what the next run reads) together,
+   * before it starts, within `withinMs` (lazyParquet/lazyParquetTable.ts); the holder calls it.
+   */
+  prefetch?(names: readonly string[], withinMs: number): void;
+  /** Optional: forget the prefetched columns the run did not read (after each run). */
+  releasePrefetched?(): void;
 }
 
 /** Why a session's isolate was disposed: decides how a run in flight is reported. */

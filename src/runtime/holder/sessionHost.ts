@@ -1,16 +1,17 @@
 import { reportCatastrophe } from '../engines/isolated-vm/isolatedVmSession.js';
 import type { EngineSession, TableProvider } from '../engines/engineSession.js';
+import { prefetchTables, prefetchTimeout } from './prefetchTables.js';
 import type { EngineLabel } from '../../../schema/engine.js';
 import type { RawRunOutcome } from '../../../schema/outcome.js';
 import { openEngineSession, resolveEngine } from '../engines/openEngineSession.js';
 import { startColumnWorkers, TableCache } from './tableProviders.js';
 import type { OutputListener, SessionSpec, SourceRunRequest } from './protocol.js';
-import { CodeChecker, parseTimeout } from '../prepare/codeChecker.js';
+import { CodeChecker, INLINE_CHECK_MAX_UNITS, parseTimeout } from '../prepare/codeChecker.js';
 import { emptyOutcome } from './backend.js';
 import type { DatasetInfo } from '../../../schema/result.js';
 import { WarmSessions, type Built } from './warmSessions.js';
 import { tableMemory } from '../../data/formats/lazyParquet/tableMemory.js';
-import { collectColumnNames } from '../../policy/index.js';
+import { collectColumnNames, namedColumns } from '../../policy/index.js';
 import { usePreludeCodeCacheDir } from '../engines/preludeScript.js';
 import { processMemory } from './processMemory.js';
 
@@ -30,6 +31,8 @@ interface Entry {
   engine: EngineLabel;
   /** Remote data: fetch the columns a run names before it starts (tableProviders.ts). */
   prefetch?: ((names: string[]) => Promise<void>) | undefined;
+  /** Lazily decoded tables (Parquet, Arrow): the columns a run names are decoded together before it starts. */
+  tables?: TableProvider[] | undefined;
 }
 
 /**
@@ -65,8 +68,8 @@ export class SessionHost {
 
   async open(id: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined; engine: EngineLabel }> {
     this.close(id);
-    const { session, dataset, engine, prefetch } = (await this.warm.take(spec)) ?? (await this.build(spec));
-    this.sessions.set(id, { spec, session, dataset, engine, prefetch });
+    const { session, dataset, engine, prefetch, tables } = (await this.warm.take(spec)) ?? (await this.build(spec));
+    this.sessions.set(id, { spec, session, dataset, engine, prefetch, tables });
     return { dataset, engine };
   }
 
@@ -90,13 +93,10 @@ export class SessionHost {
       dataset = award.info;
       prefetch = award.prefetch;
     }
-    const session = await openEngineSession(
-      engine,
-      spec.limits,
-      spec.tables.length > 0 ? this.loadTables(spec, providers) : providers,
-      dataset,
-    );
-    return { session, dataset, engine: engine.label, prefetch };
+    const loading = spec.tables.length > 0 ? this.loadTables(spec, providers) : providers;
+    const session = await openEngineSession(engine, spec.limits, loading, dataset);
+    const tables = (await loading).filter((p) => p.prefetch);
+    return { session, dataset, engine: engine.label, prefetch, ...(tables.length > 0 ? { tables } : {}) };
   }
 
   /**
@@ -139,17 +139,29 @@ export class SessionHost {
     const current = this.sessions.get(id)!;
     // bounded by the run's own time: a slow host leaves the rest to the columns' first touch
     if (fetching) await Promise.race([fetching, new Promise((r) => setTimeout(r, remainingMs).unref())]);
+    // the caller's Parquet and Arrow tables: the columns the code names, decoded together (its
+    // names read by a second parse on this thread: only for code small enough to parse here)
+    const spent =
+      current.tables && req.source.length <= INLINE_CHECK_MAX_UNITS
+        ? prefetchTables(current.tables, namedColumns(req.source), remainingMs)
+        : 0;
+    const left = Math.ceil(remainingMs - spent);
+    if (left < 1) {
+      const error = prefetchTimeout(req.timeoutMs);
+      return { ...emptyOutcome('rejected', error.message), error };
+    }
     this.startWatch();
     this.lastRunEdge = performance.now();
     try {
       const run = {
         ...checked.prepared,
-        timeoutMs: remainingMs,
+        timeoutMs: left,
         ...(req.deterministic ? { deterministic: req.deterministic } : {}),
         ...(onOutput ? { onOutput } : {}),
       };
       return { ...(await current.session.run(run)), engine: current.engine, reset };
     } finally {
+      for (const t of current.tables ?? []) t.releasePrefetched?.();
       this.lastRunEdge = performance.now();
       this.stopWatchIfIdle();
     }

@@ -1,4 +1,4 @@
-import type { EngineSession } from '../engines/engineSession.js';
+import type { EngineSession, TableProvider } from '../engines/engineSession.js';
 import type { EngineLabel } from '../../../schema/engine.js';
 import type { SessionSpec } from './protocol.js';
 import type { DatasetInfo } from '../../../schema/result.js';
@@ -9,6 +9,8 @@ export interface Built {
   engine: EngineLabel;
   /** Remote data: fetch the columns a run names before it starts. */
   prefetch?: ((names: string[]) => Promise<void>) | undefined;
+  /** The caller's tables that decode the columns a run names before it starts (never on a spare). */
+  tables?: TableProvider[] | undefined;
 }
 
 /** How many distinct session shapes keep a spare (most recently used first). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectColumnNames } from '../../../src/policy/index.js';
+import { collectColumnNames, namedColumns } from '../../../src/policy/index.js';
 
 describe('collectColumnNames', () => {
   it.each([
@@ -47,5 +47,25 @@ describe('collectColumnNames', () => {
   it('never throws', () => {
     for (const code of ['', '\u0000', '\uD800', '(((((', 'x'.repeat(100_000)])
       expect(() => collectColumnNames(code)).not.toThrow();
+  });
+});
+
+describe('namedColumns', () => {
+  it.each([
+    ['row objects', "t.groupby('Agency').rollup({ s: op.sum('Amount') }).objects()", ['Agency', 'Amount']],
+    ['a whole table printed', "print(award_data.filter(d => d.Phase === 'Phase II'))", ['Phase']],
+    [
+      'a computed key beside named ones',
+      "t.filter('d => d.Amount > 0').objects().map((r) => r[k] + r.Company)",
+      ['Amount', 'Company'],
+    ],
+  ])('gives the names spelled out also where collectColumnNames is null: %s', (_what, code, names) => {
+    expect(collectColumnNames(code)).toBeNull();
+    expect(namedColumns(code)).toEqual(expect.arrayContaining(names));
+  });
+
+  it('is null only for code that does not parse', () => {
+    expect(namedColumns('t.filter(d => d.Award Amount)')).toBeNull();
+    expect(namedColumns('')).toEqual([]);
   });
 });

@@ -9,11 +9,11 @@ import type { ColumnData } from '../../../schema/columnar.js';
 const { ivm } = loadEngine();
 
 /** Runs `code` in a fresh isolate whose global `fetch()` returns transferColumn(column). */
-function inIsolate(column: ColumnData, code: string, memoryLimit = 64): unknown {
+function inIsolate(column: ColumnData, code: string, memoryLimit = 64, handedOver = false): unknown {
   const isolate = new ivm.Isolate({ memoryLimit });
   try {
     const context = isolate.createContextSync();
-    context.global.setSync('fetch', new ivm.Callback(() => transferColumn(ivm, column)));
+    context.global.setSync('fetch', new ivm.Callback(() => transferColumn(ivm, column, handedOver)));
     return context.evalSync(code, { copy: true } as never);
   } finally {
     if (!isolate.isDisposed) isolate.dispose();
@@ -84,5 +84,28 @@ describe('transferColumn', () => {
       valid: new Uint8Array(1000),
     };
     expect(inIsolate(small, 'fetch().values.length', 16)).toBe(1000);
+  });
+
+  it('a column its provider handed over: arrays that own exactly their buffer move as they are; the others are copied', () => {
+    const values = Float64Array.of(1.5, 2.5, 3.5);
+    const backing = new Uint8Array(16).fill(0xee);
+    const valid = backing.subarray(4, 7);
+    valid.set([1, 0, 1]);
+    const column: ColumnData = { kind: 'float64', type: 'number', values, valid };
+    const seen = inIsolate(
+      column,
+      'const c = fetch(); [[...c.values], [...c.valid], c.valid.buffer.byteLength]',
+      64,
+      true,
+    );
+    expect(seen).toEqual([[1.5, 2.5, 3.5], [1, 0, 1], 3]);
+    // moved, not copied: the host's buffer is detached; the view over a larger buffer was copied
+    expect(values.buffer.byteLength).toBe(0);
+    expect([...valid]).toEqual([1, 0, 1]);
+    expect(backing[0]).toBe(0xee);
+    // still counted against the memory limit
+    const n = 8 * 1024 * 1024;
+    const big: ColumnData = { kind: 'float64', type: 'number', values: new Float64Array(n), valid: new Uint8Array(n) };
+    expect(() => inIsolate(big, 'fetch().values.length', 16, true)).toThrow(/memory limit/);
   });
 });

@@ -57,14 +57,22 @@ function mergeDicts(parts: DictColumn[]): DictColumn | null {
       map[k] = c;
     }
     const src = p.codes;
-    for (let r = 0; r < src.length; r++) {
-      const c = src[r];
-      if (c < 0) codes[at + r] = -1;
-      else {
-        codes[at + r] = map[c];
-        nonNull++;
+    if (isIdentity(map)) {
+      // the part's codes are already the merged ones (the first part's always, a later part's when
+      // its values came in the same order): copied whole, only its nulls counted
+      codes.set(src, at);
+      let nulls = 0;
+      for (let r = 0; r < src.length; r++) nulls += src[r] >>> 31;
+      nonNull += src.length - nulls;
+    } else
+      for (let r = 0; r < src.length; r++) {
+        const c = src[r];
+        if (c < 0) codes[at + r] = -1;
+        else {
+          codes[at + r] = map[c];
+          nonNull++;
+        }
       }
-    }
     at += src.length;
   }
   if (dict.size > Math.floor(nonNull / 2)) return null;
@@ -75,6 +83,12 @@ function mergeDicts(parts: DictColumn[]): DictColumn | null {
     dictBytes: dict.bytes.slice(0, dict.length),
     dictOffsets: dict.offsets.slice(0, dict.size + 1),
   };
+}
+
+/** Whether `map[k] === k` for every k. */
+function isIdentity(map: Int32Array): boolean {
+  for (let k = 0; k < map.length; k++) if (map[k] !== k) return false;
+  return true;
 }
 
 function joinText(parts: Array<DictColumn | Utf8Column>): Utf8Column {

@@ -1,11 +1,11 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { ColumnData, ColumnMeta, TableMeta } from '../../../../schema/columnar.js';
-import { DataError, type DataErrorCode } from '../../errors.js';
+import { DataError } from '../../errors.js';
 import { checkDateRange } from '../checkDateRange.js';
 import { capHint, DEFAULT_DECODE_CAPS, type DecodeCaps } from '../decodeCaps.js';
-import type { ColumnAnswer, ColumnJob, OpenedFile } from './columnJob.js';
-import { columnWorkers, type Posted } from './columnWorkers.js';
-import { joinColumns } from './joinColumns.js';
+import type { ColumnJob, OpenedFile } from './columnJob.js';
+import { columnWorkers } from './columnWorkers.js';
+import { collectColumn, decodeColumn, expectAnswer, postColumn, type LeafDecode } from './decodeColumn.js';
 import { asTableMemory, releaseTableMemory } from './tableMemory.js';
 
 /** A column of this many stored bytes or more, in two or more row groups, is decoded on two cores. */
@@ -36,6 +36,15 @@ export interface LazyTable {
   takeColumn(name: string): ColumnData;
   /** The column's transfer kind: a text column's (`dict` or `utf8`) is known once it is decoded. */
   columnKind(name: string): ColumnData['kind'];
+  /**
+   * Decodes the named columns not decoded yet, never taken by an isolate and never decoded ahead
+   * for nothing (names that are not columns are ignored) all at once, before a run that names them starts: their jobs go to both workers together, and one is
+   * joined while the workers decode the next. Waits at most `withinMs` per job; a column that
+   * fails is left for the run's first touch, which decodes it again and reports why.
+   */
+  prefetch(names: readonly string[], withinMs: number): void;
+  /** Forgets the prefetched columns no run has asked for since (a name in the code that no call read). */
+  releasePrefetched(): void;
 }
 
 let nextId = 1;
@@ -85,7 +94,7 @@ export async function openLazyParquet(
     const passed = await Promise.any(answers.map((a) => a.then((x) => (x.ok ? x : Promise.reject(x))))).catch(
       () => undefined,
     );
-    opened = (passed ?? expect(await answers[0], file)).opened!;
+    opened = (passed ?? expectAnswer(await answers[0], file)).opened!;
   } catch (err) {
     closeSync(fd);
     throw err;
@@ -105,7 +114,11 @@ export async function openLazyParquet(
       throw Object.assign(new Error(`table ${name} has no column ${column}`), { code: 'COLUMN_NOT_FOUND' });
     unchanged(fd, stamp, file);
     // what the process grows by while the run waits here is the table's memory, not the run's
-    const data = asTableMemory(() => decodeColumn(id, open, opened, leaf, file, caps, splitMin, splitMinRows));
+    const data = asTableMemory(() => decodeColumn(leafDecode(leaf)));
+    return checked(column, data);
+  };
+  const leafDecode = (leaf: number): LeafDecode => ({ id, open, opened, leaf, file, caps, splitMin, splitMinRows });
+  const checked = (column: string, data: ColumnData): ColumnData => {
     checkDateRange(
       { name, numRows: opened.numRows, columns: [{ name: column, type: data.type, kind: data.kind, data }] },
       file,
@@ -114,6 +127,7 @@ export async function openLazyParquet(
     return data;
   };
   const loadColumn = (column: string): ColumnData => {
+    prefetched.delete(column);
     let data = loaded.get(column);
     if (!data) loaded.set(column, (data = decode(column)));
     return data;
@@ -121,10 +135,47 @@ export async function openLazyParquet(
   // a column copied whole into an isolate lives there: this table forgets it (decoding it again,
   // with the same checks, on a later need) rather than hold a second copy for as long as it lives
   const takeColumn = (column: string): ColumnData => {
+    prefetched.delete(column);
+    notAhead.add(column);
     const data = loaded.get(column) ?? decode(column);
     loaded.delete(column);
     releaseTableMemory(bytesOf(data));
     return data;
+  };
+  // the columns a run names (sessionHost.ts), decoded side by side before it starts
+  const prefetched = new Set<string>();
+  // never decoded ahead again: a column an isolate has taken (the session that took it keeps it;
+  // another session's first touch decodes it, as without prefetch), and one decoded ahead that its
+  // run never read (code that names it without reading it would decode it for nothing every run)
+  const notAhead = new Set<string>();
+  const prefetch = (names: readonly string[], withinMs: number): void => {
+    const wanted = [...new Set(names)].filter((c) => index.has(c) && !loaded.has(c) && !notAhead.has(c));
+    // one column alone gains nothing here: a large one is split over both workers anyway
+    if (wanted.length < 2) return;
+    unchanged(fd, stamp, file);
+    const deadline = { ...caps, timeoutMs: Math.max(1, Math.min(caps.timeoutMs, withinMs)) };
+    asTableMemory(() => {
+      // every column posted before any is waited for; a column decoded whole goes to the next worker in turn
+      let single = 0;
+      const posted = wanted.map((c) => postColumn(leafDecode(index.get(c)!), single++));
+      posted.forEach((p, i) => {
+        try {
+          loaded.set(wanted[i], checked(wanted[i], collectColumn(p, deadline)));
+          prefetched.add(wanted[i]);
+        } catch {
+          // left for the run: its first touch decodes the column again and reports the failure
+        }
+      });
+    });
+  };
+  const releasePrefetched = (): void => {
+    for (const column of prefetched) {
+      const data = loaded.get(column);
+      loaded.delete(column);
+      notAhead.add(column);
+      if (data) releaseTableMemory(bytesOf(data));
+    }
+    prefetched.clear();
   };
   // a column whose type only its values tell (INT64 past 2^53 is exact text) is decoded now
   opened.columns.forEach((c, i) => {
@@ -137,6 +188,8 @@ export async function openLazyParquet(
     loadColumn,
     takeColumn,
     columnKind: (column) => kinds.get(column) ?? loadColumn(column).kind,
+    prefetch,
+    releasePrefetched,
   };
 }
 
@@ -160,90 +213,6 @@ export function openingWorkers(
 /** The bytes of a column's typed arrays. */
 function bytesOf(data: ColumnData): number {
   return Object.values(data).reduce((n: number, v) => n + (ArrayBuffer.isView(v) ? v.byteLength : 0), 0);
-}
-
-/** Decodes one leaf: on both workers in halves of its row groups when it is large enough, else on one. */
-function decodeColumn(
-  id: number,
-  open: ColumnJob,
-  opened: OpenedFile,
-  leaf: number,
-  file: string,
-  caps: DecodeCaps,
-  splitMin: number,
-  splitMinRows: number,
-): ColumnData {
-  const pool = columnWorkers(caps.heapMb);
-  const groups = opened.groupRows.length;
-  const stored = opened.groupBytes.reduce((n, g) => n + g[leaf], 0);
-  const ranges: Array<[number, number]> =
-    pool.width > 1 && groups >= 2 && (stored >= splitMin || opened.numRows >= splitMinRows)
-      ? halves(opened, leaf)
-      : [[0, groups]];
-  let answers = run(id, open, leaf, ranges, file, caps);
-  // a column the columnar decoder leaves to hyparquet is decoded whole, on one worker
-  if (answers.some((a) => !a.ok && a.whole)) answers = run(id, open, leaf, [[0, groups]], file, caps);
-  try {
-    return joinColumns(answers.map((a) => expect(a, file).column!));
-  } catch (err) {
-    if (!(err instanceof RangeError)) throw err;
-    throw new DataError(
-      'DATA_TOO_LARGE',
-      `${file}: column '${opened.columns[leaf].name}' holds more than 2 GiB of text`,
-      {
-        hint: 'Split the file into smaller tables (fewer rows each), or drop the long text column.',
-      },
-    );
-  }
-}
-
-/** Posts one job per range (worker i gets range i), opening the file first in a worker that does not know it. */
-function run(
-  id: number,
-  open: ColumnJob,
-  leaf: number,
-  ranges: Array<[number, number]>,
-  file: string,
-  caps: DecodeCaps,
-): ColumnAnswer[] {
-  const pool = columnWorkers(caps.heapMb);
-  const posted: Posted[] = [];
-  try {
-    ranges.forEach(([from, to], i) => {
-      // a worker started after the table was opened (the last one died) checks the file again first
-      if (!pool.knows(i, id)) posted.push(pool.post(i, open, caps.heapMb));
-      posted.push(pool.post(i, { op: 'column', id, leaf, from, to }, caps.heapMb));
-    });
-    const answers: ColumnAnswer[] = [];
-    for (const p of posted) {
-      const a = pool.wait(p, file, caps);
-      if (a.ok && a.opened) continue;
-      answers.push(a);
-    }
-    return answers;
-  } finally {
-    for (const p of posted) p.port.close();
-  }
-}
-
-/** Row groups [0, k) and [k, n), k chosen so both halves hold about the same stored bytes of the leaf. */
-function halves(opened: OpenedFile, leaf: number): Array<[number, number]> {
-  const n = opened.groupBytes.length;
-  const total = opened.groupBytes.reduce((s, g) => s + g[leaf], 0);
-  let k = 0;
-  let acc = 0;
-  while (k < n - 1 && acc + opened.groupBytes[k][leaf] <= total / 2) acc += opened.groupBytes[k++][leaf];
-  k = Math.min(Math.max(k, 1), n - 1);
-  return [
-    [0, k],
-    [k, n],
-  ];
-}
-
-function expect(a: ColumnAnswer, file: string): Extract<ColumnAnswer, { ok: true }> {
-  if (a.ok) return a;
-  const e = a.error ?? { code: 'DATA_DECODE_FAILED', message: `${file}: the column decoder lost the file` };
-  throw new DataError(e.code as DataErrorCode, e.message, e.hint ? { hint: e.hint } : {});
 }
 
 /** The file's size and modification time, as its descriptor sees them. */

@@ -97,28 +97,24 @@ export class StringBuilder {
     const n = idx.length;
     if (this.row + n > this.numRows) throw new PageCorrupt('more values than rows');
     const codes = this.codes;
-    let row = this.row;
     let k = 0;
-    for (; k < n && this.dict !== null; k++) {
-      const e = idx[k];
-      let c = codeOf[e];
-      if (c < 0) {
-        this.row = row;
-        c = this.add(view, buf, begin[e], end[e], hashes[e]);
-        if (c < 0) {
-          k++; // the column became plain text with this row (add wrote it)
-          break;
-        }
-        codeOf[e] = c;
-        row = this.row;
-        continue;
+    while (k < n && this.dict !== null) {
+      // the rows whose entry already has its column code: a load and a store each, nothing else
+      // per row (the builder's fields are written once per run of such rows)
+      let row = this.row;
+      for (; k < n; k++) {
+        const c = codeOf[idx[k]];
+        if (c < 0) break;
+        codes[row++] = c;
       }
-      codes[row++] = c;
-      this.nonNull++;
-    }
-    if (this.dict !== null) {
+      this.nonNull += row - this.row;
       this.row = row;
-      return;
+      if (k === n) return;
+      // an entry's first row: interned (add writes the row)
+      const e = idx[k++];
+      const c = this.add(view, buf, begin[e], end[e], hashes[e]);
+      if (c < 0) break; // the column became plain text with this row
+      codeOf[e] = c;
     }
     // plain text from row k on
     for (; k < n; k++) this.add(view, buf, begin[idx[k]], end[idx[k]], hashes[idx[k]]);

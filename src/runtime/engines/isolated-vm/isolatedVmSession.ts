@@ -130,7 +130,8 @@ export class IsolatedVmSession implements EngineSession {
             const provider = typeof table === 'string' ? byName.get(table) : undefined;
             if (!provider || typeof column !== 'string')
               throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
-            return transferColumn(ivm, guestTake(provider, table as string, column));
+            // a column taken from its provider (takeColumn) is this call's alone: its buffers move as they are
+            return transferColumn(ivm, guestTake(provider, table as string, column), provider.takeColumn !== undefined);
           }),
         ),
         // the kind of a column the host decides on first load (kindPending: a lazily decoded Parquet text column)

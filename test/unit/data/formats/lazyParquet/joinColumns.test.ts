@@ -27,6 +27,18 @@ describe('joinColumns', () => {
     expect(joinColumns([text(left), text(right)])).toEqual(whole);
   });
 
+  it('halves whose values came in the same order (codes copied whole): the nulls kept, the same column as one piece', () => {
+    const left = ['a', 'b', null, 'a', 'b', 'b', null];
+    const right = [null, 'a', 'b', 'b', 'a', null, 'a'];
+    const joined = joinColumns([text(left), text(right)]);
+    expect(joined.kind).toBe('dict');
+    expect(joined).toEqual(text([...left, ...right]));
+    // a part whose values came in another order is renumbered
+    const other = ['b', 'a', null, 'a', 'b'];
+    expect(text(other).kind).toBe('dict');
+    expect(joinColumns([text(left), text(other)])).toEqual(text([...left, ...other]));
+  });
+
   it('grows a first text half held in a resizable buffer in place: the same rows, the first half not copied', () => {
     const utf8 = (values: Array<string | null>, resizable: boolean): ColumnData => {
       const plain = text(values) as Extract<ColumnData, { kind: 'utf8' }>;
