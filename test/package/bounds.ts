@@ -4,10 +4,10 @@
  * dependency fails the test instead of slipping into every user's install.
  */
 export const PACKAGE_BOUNDS = {
-  /** files in the tarball */
-  maxFiles: 1000,
-  /** the .tgz itself */
-  maxTarballBytes: 4_000_000,
+  /** files in the tarball (session 10: 970, one per compiled module of src/ mostly) */
+  maxFiles: 1200,
+  /** the .tgz itself (session 10: 4.06 MB, the prelude's and holder's fast paths of issue 25) */
+  maxTarballBytes: 4_600_000,
   /** `npm install sbirtools` (production) in an empty project: node_modules on disk */
   maxInstallBytes: 60_000_000,
   /** package.json "engines.node": exactly the supported lines (20 is legacy) */
