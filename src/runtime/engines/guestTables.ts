@@ -70,20 +70,34 @@ export function guestRows(
   const key = `${table}\u0000${column}`;
   const seen = counts.get(key) ?? 0;
   if (provider.loadRows && seen < LAZY_PAGES) {
-    let rows;
-    try {
-      // reuse: the page is decoded into strings (textPage) before the next read overwrites it
-      rows = provider.loadRows(column, start, end, true);
-    } catch (err) {
-      if (err instanceof RangeError) throw err;
-      throw guestLoadError(err, table, column);
-    }
+    // reuse: the page is decoded into strings (textPage) before the next read overwrites it
+    const rows = guestPageRows(provider, table, column, start, end);
     if (rows) {
       counts.set(key, seen + 1);
       return { data: rows, start: 0, end: end - start };
     }
   }
   return { data: guestLoad(provider, table, column), start, end };
+}
+
+/**
+ * Rows [start, end) of a utf8 column read alone from the binary cache into the provider's reused
+ * buffer (`provider.loadRows(..., reuse)`: use it before the next read), or null when the provider
+ * cannot; a RangeError (the isolate's memory) passes as it is, other failures as guestLoad's.
+ */
+export function guestPageRows(
+  provider: TableProvider,
+  table: string,
+  column: string,
+  start: number,
+  end: number,
+): ReturnType<TableProvider['loadColumn']> | null {
+  try {
+    return provider.loadRows!(column, start, end, true);
+  } catch (err) {
+    if (err instanceof RangeError) throw err;
+    throw guestLoadError(err, table, column);
+  }
 }
 
 /**

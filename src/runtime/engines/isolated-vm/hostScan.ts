@@ -1,6 +1,6 @@
 import { textScan } from '../../../data/columns/textScan.js';
 import type { TextScanRequest } from '../../../../schema/columnar.js';
-import { guestLoad, guestLoadError } from '../guestTables.js';
+import { guestLoad, guestLoadError, guestPageRows } from '../guestTables.js';
 import type { TableProvider } from '../engineSession.js';
 
 /** Answers kept per session (bytes of the Int32Array / Uint8Array results), oldest dropped first. */
@@ -62,13 +62,7 @@ export class HostScan {
     const col = `${table}\u0000${column}`;
     const seen = this.streamed.get(col) ?? 0;
     if (provider.loadRows && seen < STREAMED_PASSES * provider.meta.numRows) {
-      let rows;
-      try {
-        rows = provider.loadRows(column, start, end, true);
-      } catch (err) {
-        if (err instanceof RangeError) throw err;
-        throw guestLoadError(err, table, column);
-      }
+      const rows = guestPageRows(provider, table, column, start, end);
       if (rows) {
         this.streamed.set(col, seen + (end - start));
         return textScan(rows, 0, end - start, req);

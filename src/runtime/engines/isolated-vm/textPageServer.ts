@@ -1,6 +1,6 @@
 import type { TextPage } from '../../../../schema/columnar.js';
 import { textPage } from '../../../data/columns/textPage.js';
-import { guestLoadError, guestRows } from '../guestTables.js';
+import { guestPageRows, guestRows } from '../guestTables.js';
 import type { TableProvider } from '../engineSession.js';
 
 /**
@@ -99,14 +99,8 @@ export class TextPageServer {
   ): TextPage | null {
     const seen = this.streamed.get(key) ?? 0;
     if (!provider.loadRows || seen >= STREAMED_PASSES * provider.meta.numRows) return null;
-    let rows;
-    try {
-      // reuse: decoded into strings below, before the next read overwrites the buffer
-      rows = provider.loadRows(column, start, end, true);
-    } catch (err) {
-      if (err instanceof RangeError) throw err;
-      throw guestLoadError(err, table, column);
-    }
+    // reuse: decoded into strings below, before the next read overwrites the buffer
+    const rows = guestPageRows(provider, table, column, start, end);
     const page = rows ? textPage(rows, 0, end - start) : null;
     if (page) this.streamed.set(key, seen + (end - start));
     return page;
