@@ -3,18 +3,12 @@
 // equal those over the whole column, a repeat is served from the session's answers, and a damaged
 // page is a clear error (the cache is removed, so the next session rebuilds it), never wrong counts.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ColumnarTable } from '../../../schema/columnar.js';
 import { BLOCK_BYTES } from '../../../src/data/cache/format.js';
 import { openCache } from '../../../src/data/cache/readCache.js';
-import { writeCache } from '../../../src/data/cache/writeCache.js';
-import { datasetFromCache } from '../../../src/data/dataDir.js';
 import { textScan } from '../../../src/data/columns/textScan.js';
-import { ingestCsv } from '../../../src/data/ingest/ingestCsv.js';
 import { HostScan } from '../../../src/runtime/engines/isolated-vm/hostScan.js';
-import type { TableProvider } from '../../../src/runtime/engines/engineSession.js';
-import { tempDir } from '../data/helpers.js';
+import { cachedText, countingProvider } from './textCacheFixture.js';
 
 const ROWS = 5000;
 const PAGE = 1024;
@@ -23,53 +17,8 @@ const rowText = (i: number) =>
     ? null
     : `${i} ${i % 4 === 0 ? 'Digital Twin' : 'plain'} ${'é'.repeat(i % 3)}${'z'.repeat(60 + (i % 17))}`;
 
-async function cached(): Promise<{ path: string; bytesAt: number }> {
-  const enc = new TextEncoder();
-  const parts = Array.from({ length: ROWS }, (_, i) => enc.encode(rowText(i) ?? ''));
-  const offsets = new Int32Array(ROWS + 1);
-  parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.length));
-  const bytes = new Uint8Array(offsets[ROWS]!);
-  parts.forEach((p, i) => bytes.set(p, offsets[i]!));
-  const valid = Uint8Array.from({ length: ROWS }, (_, i) => (rowText(i) === null ? 0 : 1));
-  const table: ColumnarTable = {
-    name: 'docs',
-    numRows: ROWS,
-    columns: [
-      { name: 'body', type: 'string', kind: 'utf8', data: { kind: 'utf8', type: 'string', bytes, offsets, valid } },
-    ],
-  };
-  const path = join(tempDir(), 'docs.sbtc');
-  const info = { name: 'docs', synthetic: true, source: 'test', identity: 'x', rows: ROWS };
-  await writeCache(path, { key: 'k', table, info, report: (await ingestCsv(Buffer.from('a\n1\n'))).report });
-  const raw = readFileSync(path);
-  const header = JSON.parse(raw.subarray(24, 24 + raw.readUInt32LE(12)).toString('utf8')) as {
-    columns: Array<{ buffers: Record<string, { offset: number }> }>;
-  };
-  return { path, bytesAt: header.columns[0]!.buffers.bytes!.offset };
-}
-
-/** A provider over the cache file, lazy page reads on for any size; counts whole-column loads. */
-function provider(path: string) {
-  const opened = openCache(path, 'k');
-  if (!opened.ok) throw new Error(opened.reason);
-  opened.reader.lazyMinBytes = 0;
-  const ds = datasetFromCache(opened.reader);
-  const p = {
-    meta: ds.meta,
-    wholeLoads: 0,
-    pageReads: 0,
-    loadColumn: (name: string) => {
-      p.wholeLoads++;
-      return ds.loadColumn(name);
-    },
-    loadRows: (name: string, start: number, end: number, reuse?: boolean) => {
-      p.pageReads++;
-      return ds.loadRows!(name, start, end, reuse);
-    },
-    textLengths: ds.textLengths!,
-  };
-  return { p: p as TableProvider & { wholeLoads: number; pageReads: number }, close: () => ds.close() };
-}
+const cached = () => cachedText(ROWS, rowText);
+const provider = (path: string) => countingProvider(path, { textLengths: true });
 
 const pages = (f: (start: number, end: number) => Int32Array | Uint8Array | null) => {
   const out: number[] = [];

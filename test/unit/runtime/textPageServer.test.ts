@@ -4,19 +4,13 @@
 // served equals the page decoded from the whole column; a damaged page is the guest's error, raised
 // on its own request, never a wrong page.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { ColumnarTable } from '../../../schema/columnar.js';
 import { BLOCK_BYTES } from '../../../src/data/cache/format.js';
 import { openCache } from '../../../src/data/cache/readCache.js';
-import { writeCache } from '../../../src/data/cache/writeCache.js';
-import { datasetFromCache } from '../../../src/data/dataDir.js';
 import { textPage } from '../../../src/data/columns/textPage.js';
-import { ingestCsv } from '../../../src/data/ingest/ingestCsv.js';
 import { TextPageServer } from '../../../src/runtime/engines/isolated-vm/textPageServer.js';
-import type { TableProvider } from '../../../src/runtime/engines/engineSession.js';
-import { tempDir } from '../data/helpers.js';
+import { cachedText, countingProvider } from './textCacheFixture.js';
 
 const ROWS = 6000;
 const PAGE = 256;
@@ -27,53 +21,8 @@ const rowText = (i: number) =>
       ? 'N/A'
       : `${i} ${i % 7 === 0 ? 'café “quoted”' : 'plain'} ${'w'.repeat(40 + (i % 23))}`;
 
-async function cached(): Promise<{ path: string; bytesAt: number }> {
-  const enc = new TextEncoder();
-  const parts = Array.from({ length: ROWS }, (_, i) => enc.encode(rowText(i) ?? ''));
-  const offsets = new Int32Array(ROWS + 1);
-  parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.length));
-  const bytes = new Uint8Array(offsets[ROWS]!);
-  parts.forEach((p, i) => bytes.set(p, offsets[i]!));
-  const valid = Uint8Array.from({ length: ROWS }, (_, i) => (rowText(i) === null ? 0 : 1));
-  const table: ColumnarTable = {
-    name: 'docs',
-    numRows: ROWS,
-    columns: [
-      { name: 'body', type: 'string', kind: 'utf8', data: { kind: 'utf8', type: 'string', bytes, offsets, valid } },
-      { name: 'other', type: 'string', kind: 'utf8', data: { kind: 'utf8', type: 'string', bytes, offsets, valid } },
-    ],
-  };
-  const path = join(tempDir(), 'docs.sbtc');
-  const info = { name: 'docs', synthetic: true, source: 'test', identity: 'x', rows: ROWS };
-  await writeCache(path, { key: 'k', table, info, report: (await ingestCsv(Buffer.from('a\n1\n'))).report });
-  const raw = readFileSync(path);
-  const header = JSON.parse(raw.subarray(24, 24 + raw.readUInt32LE(12)).toString('utf8')) as {
-    columns: Array<{ buffers: Record<string, { offset: number }> }>;
-  };
-  return { path, bytesAt: header.columns[0]!.buffers.bytes!.offset };
-}
-
-/** A provider over the cache file, page reads on for any size; counts whole-column loads and page reads. */
-function provider(path: string) {
-  const opened = openCache(path, 'k');
-  if (!opened.ok) throw new Error(opened.reason);
-  opened.reader.lazyMinBytes = 0;
-  const ds = datasetFromCache(opened.reader);
-  const p = {
-    meta: ds.meta,
-    wholeLoads: 0,
-    pageReads: 0,
-    loadColumn: (name: string) => {
-      p.wholeLoads++;
-      return ds.loadColumn(name);
-    },
-    loadRows: (name: string, start: number, end: number, reuse?: boolean) => {
-      p.pageReads++;
-      return ds.loadRows!(name, start, end, reuse);
-    },
-  };
-  return { p: p as TableProvider & { wholeLoads: number; pageReads: number }, close: () => ds.close() };
-}
+const cached = () => cachedText(ROWS, rowText, ['body', 'other']);
+const provider = (path: string) => countingProvider(path);
 
 const expected = (start: number, end: number) => ({
   kind: 'text',
