@@ -246,11 +246,8 @@ function hostIncludes(
   )
     return false;
   const name = args[0]!.name as string;
-  const col = ctx.t.column(name) as unknown;
-  if (!(col instanceof LazyColumn)) return false;
-  const scan = col.scanSource();
-  if (!scan || scan.kind !== 'pages' || !scan.pages.scans || scan.pages.numRows !== ctx.n) return false;
-  const pages = scan.pages;
+  const pages = hostScannedPages(ctx, name);
+  if (!pages) return false;
   const needle = args[1]!.value as string;
   const data = ObjectCreate(null) as Record<string, unknown>;
   data[name] = [null];
@@ -258,13 +255,7 @@ function hostIncludes(
   const n = ctx.n;
   for (let p = 0, lo = 0; lo < n; p++) {
     const hi = Math.min(n, lo + PAGE_ROWS);
-    let any = false;
-    for (let i = lo; i < hi; i++)
-      if (sel[i]) {
-        any = true;
-        break;
-      }
-    if (any) {
+    if (anySelected(sel, lo, hi)) {
       const got = pages.scan(p, { op: 'contains', needle, fold: 'none' });
       if (got) {
         for (let i = lo; i < hi; i++) {
@@ -284,6 +275,21 @@ function hostIncludes(
 
 /** Equality operators a long-text column may be compared with a literal by (hostEquals). */
 const EQUALITY = new Set(['===', '==', '!==', '!=']);
+
+/** The text pages of column `name` when the host can scan them for all `ctx.n` rows, else null. */
+function hostScannedPages(ctx: Ctx, name: string) {
+  const col = ctx.t.column(name) as unknown;
+  if (!(col instanceof LazyColumn)) return null;
+  const scan = col.scanSource();
+  if (!scan || scan.kind !== 'pages' || !scan.pages.scans || scan.pages.numRows !== ctx.n) return null;
+  return scan.pages;
+}
+
+/** Whether any row in [lo, hi) is still selected (a page none of whose rows is left is not scanned). */
+function anySelected(sel: Uint8Array, lo: number, hi: number): boolean {
+  for (let i = lo; i < hi; i++) if (sel[i]) return true;
+  return false;
+}
 
 /**
  * `d.X === 'literal'`, `d.X == null` (`===`, `==`, `!==`, `!=`, either side) or `d.X` alone (its
@@ -314,11 +320,8 @@ function hostEquals(
     needle = literal.value as string | null;
   } else return false;
   const name = column.name as string;
-  const col = ctx.t.column(name) as unknown;
-  if (!(col instanceof LazyColumn)) return false;
-  const scan = col.scanSource();
-  if (!scan || scan.kind !== 'pages' || !scan.pages.scans || scan.pages.numRows !== ctx.n) return false;
-  const pages = scan.pages;
+  const pages = hostScannedPages(ctx, name);
+  if (!pages) return false;
   const data = ObjectCreate(null) as Record<string, unknown>;
   const at = (v: string | null) => {
     data[name] = [v];
@@ -331,13 +334,7 @@ function hostEquals(
   const n = ctx.n;
   for (let p = 0, lo = 0; lo < n; p++) {
     const hi = Math.min(n, lo + PAGE_ROWS);
-    let any = false;
-    for (let i = lo; i < hi; i++)
-      if (sel[i]) {
-        any = true;
-        break;
-      }
-    if (any) {
+    if (anySelected(sel, lo, hi)) {
       const got = pages.scan(p, needle === null ? { op: 'len' } : { op: 'equals', needle });
       if (got && needle === null) {
         for (let i = lo; i < hi; i++) {
