@@ -92,12 +92,7 @@ export function guestPageRows(
   start: number,
   end: number,
 ): ReturnType<TableProvider['loadColumn']> | null {
-  try {
-    return provider.loadRows!(column, start, end, true);
-  } catch (err) {
-    if (err instanceof RangeError) throw err;
-    throw guestLoadError(err, table, column);
-  }
+  return guestRead(table, column, () => provider.loadRows!(column, start, end, true));
 }
 
 /**
@@ -112,8 +107,17 @@ export function guestWindow(
   end: number,
 ): ReturnType<TableProvider['loadColumn']> | null {
   if (!provider.loadWindow) return null;
+  return guestRead(table, column, () => provider.loadWindow!(column, start, end));
+}
+
+/**
+ * A read of part of a column for the guest: a RangeError (the isolate's memory) passes as it is,
+ * any other failure as guestLoad's (guestLoadError).
+ * @example guestRead('award_data', 'Abstract', () => provider.textLengths!('Abstract', 0, 4096));
+ */
+export function guestRead<T>(table: string, column: string, read: () => T): T {
   try {
-    return provider.loadWindow(column, start, end);
+    return read();
   } catch (err) {
     if (err instanceof RangeError) throw err;
     throw guestLoadError(err, table, column);

@@ -1,6 +1,6 @@
 import { textScan } from '../../../data/columns/textScan.js';
 import type { TextScanRequest } from '../../../../schema/columnar.js';
-import { guestLoad, guestLoadError, guestPageRows } from '../guestTables.js';
+import { guestLoad, guestPageRows, guestRead } from '../guestTables.js';
 import type { TableProvider } from '../engineSession.js';
 
 /** Answers kept per session (bytes of the Int32Array / Uint8Array results), oldest dropped first. */
@@ -50,13 +50,7 @@ export class HostScan {
     req: TextScanRequest,
   ): ScanResult {
     if (req.op === 'len' && provider.textLengths) {
-      let lengths;
-      try {
-        lengths = provider.textLengths(column, start, end);
-      } catch (err) {
-        if (err instanceof RangeError) throw err;
-        throw guestLoadError(err, table, column);
-      }
+      const lengths = guestRead(table, column, () => provider.textLengths!(column, start, end));
       if (lengths) return lengths;
     }
     const col = `${table}\u0000${column}`;
