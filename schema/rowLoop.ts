@@ -35,3 +35,31 @@ export function userColumn(preparedLine: string, column: number): number {
   }
   return column - shift;
 }
+
+/** The helper a use of a row array bound to a name goes through (src/runtime/prepare/rowArrays.ts). */
+const BOUND_USE = `${ROW_LOOP_GLOBAL}.rows`;
+
+/**
+ * A V8 message about a use of a bound row array (`for (const r of rows)` became
+ * `for (const r of __sbirtools_rowLoop.rows(rows, [...]))`) as the code as written reads: the helper
+ * is named by the name it wraps, the last one before `column` (1-based) on the prepared `line`.
+ * Other messages come back unchanged.
+ * @example
+ * boundUseMessage('__sbirtools_rowLoop.rows is not a function or its return value is not iterable', line, 17)
+ * // 'rows is not iterable'
+ */
+export function boundUseMessage(message: string, line: string, column: number): string {
+  if (!message.includes(BOUND_USE)) return message;
+  const open = `${BOUND_USE}(${INSERTED_CLOSE}`;
+  let name: string | undefined;
+  for (let at = line.indexOf(open); at >= 0; at = line.indexOf(open, at + 1)) {
+    if (name !== undefined && at >= column - 1) break;
+    const from = at + open.length;
+    const end = line.indexOf(INSERTED_OPEN, from);
+    if (end > from) name = line.slice(from, end);
+  }
+  if (name === undefined) return message;
+  return message
+    .replace(`${BOUND_USE} is not a function or its return value is not iterable`, `${name} is not iterable`)
+    .replace(`${BOUND_USE}(...)`, name);
+}

@@ -14,11 +14,14 @@
 import { ROW_LOOP_GLOBAL } from '../../schema/rowLoop.js';
 import {
   NativeArray,
+  NativeWeakMap,
   ObjectDefineProperty,
   ObjectGetOwnPropertyDescriptor,
   ObjectGetPrototypeOf,
+  ReflectApply,
 } from '../intrinsics.js';
 import { rowCode, type RowShape } from './rowCache.js';
+import { chainIntact, chainRows } from './rowChain.js';
 
 /** What `open` returns: the token passed to objects(). */
 export interface RowLoopState {
@@ -36,6 +39,49 @@ export interface RowLoopState {
 let pending: RowLoopState | null = null;
 
 /**
+ * A row array bound to a name (src/runtime/prepare/rowArrays.ts): the real array objects() answered,
+ * and what its rows were built from, for the fields its uses read.
+ */
+export interface BoundRows {
+  names: string[];
+  vals: ArrayLike<unknown>[];
+  idx: ArrayLike<number> | null;
+  n: number;
+}
+
+const bound = new NativeWeakMap<object, BoundRows>();
+const weakGet = NativeWeakMap.prototype.get;
+const weakSet = NativeWeakMap.prototype.set;
+
+/** Records that `rows` (a fresh array objects() answered a bound declaration with) was built from `b`. */
+export function bindRows(rows: unknown[], b: BoundRows): void {
+  ReflectApply(weakSet, bound, [rows, b]);
+}
+
+/**
+ * A use of a bound row array, `__sbirtools_rowLoop.rows(rows, names, ops?)`: over the kept values when
+ * `rows` is one bindRows recorded and the code as written would run the session's own iterator (a
+ * loop, no `ops`) or method (a chain, `ops` its links: data/rowChain.ts); else `rows` itself. The
+ * rows are never seen by the use (the preparation's proof), and the array, a true local of the run
+ * that only such uses read, still holds the rows built from those values.
+ */
+function useRows(rows: unknown, names: unknown, ops: unknown): unknown {
+  if (rows === null || typeof rows !== 'object') return rows;
+  const b = ReflectApply(weakGet, bound, [rows]) as BoundRows | undefined;
+  if (!b) return rows;
+  const read = strings(names);
+  const vals: ArrayLike<unknown>[] = [];
+  for (let i = 0; i < read.length; i++) {
+    const k = b.names.indexOf(read[i]!);
+    if (k < 0) return rows;
+    vals[i] = b.vals[k]!;
+  }
+  if (ops === undefined) return arrayIterationIntact() ? loopRows('reused', read, vals, b.idx, b.n) : rows;
+  const links = strings(ops);
+  return chainIntact(links) ? chainRows(read, vals, b.idx, b.n, links, () => rows as unknown[]) : rows;
+}
+
+/**
  * Defines `__sbirtools_rowLoop` (non-writable and non-enumerable: a run cannot replace it; an object,
  * not a function, so error hints never suggest it).
  */
@@ -46,6 +92,7 @@ export function installRowLoop(): void {
       pending = s;
       return s;
     },
+    rows: useRows,
   };
   ObjectDefineProperty(globalThis, ROW_LOOP_GLOBAL, {
     value: Object.freeze(entry),

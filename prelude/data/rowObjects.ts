@@ -10,7 +10,7 @@ import { ArrayBufferIsView, ArrayIsArray, NativeArray, ObjectDefineProperty } fr
 import { LazyColumn } from './lazyColumn.js';
 import { cachedRows, cachedValues, type RowColumn, type RowShape } from './rowCache.js';
 import { chainIntact, chainRows } from './rowChain.js';
-import { arrayIterationIntact, loopRows, takeRowLoop, type RowLoopState } from './rowLoop.js';
+import { arrayIterationIntact, bindRows, loopRows, takeRowLoop, type RowLoopState } from './rowLoop.js';
 import { seriesMark } from '../series/seriesTables.js';
 
 type AnyFn = (this: ColumnTable, ...args: unknown[]) => unknown;
@@ -127,6 +127,23 @@ function keptRows(t: ColumnTable, shape: RowShape): Iterator<unknown> | null {
   return loopRows(shape, names, vals, idx, n);
 }
 
+/** A row array bound to a name (`open([...fields], ['bind'])`, prepare/rowArrays.ts). */
+const isBind = (s: RowLoopState) => s.ops !== null && s.ops.length === 1 && s.ops[0] === 'bind';
+
+/**
+ * What objects() answers a bound declaration with: the rows objects() builds, as a bare call does
+ * (the array is real: the name holds it after the run), recorded with the values of the fields its
+ * uses read (data/rowLoop.ts `useRows`) when both come through the row cache; null where rows()
+ * answers null (objects() then answers as if called bare).
+ */
+function boundRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
+  const list = rows(t, 'object', {});
+  if (!list) return null;
+  const v = loopValues(t, s);
+  if (v) bindRows(list, { names: s.names, vals: v.vals, idx: v.idx, n: v.n });
+  return list;
+}
+
 /** Installs objects(), tolist() for plain tables, and the row iterator (after exactRowObjects and tableMethods). */
 export function installRowObjects(proto: Record<string, unknown>): void {
   const objects = proto.objects as AnyFn;
@@ -140,8 +157,10 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       const bare = () => objects_.call(this) as unknown[];
       // first of all (the prelude's own code below iterates and filters arrays): a loop or chain that
       // would run a method the session replaced gets the rows, and runs it
-      if (!(loop.ops === null || isKeptRowLoop(loop) ? arrayIterationIntact() : chainIntact(loop.ops))) return bare();
+      if (!isBind(loop) && !(loop.ops === null || isKeptRowLoop(loop) ? arrayIterationIntact() : chainIntact(loop.ops)))
+        return bare();
       if (isKeptRowLoop(loop)) return keptRows(this, 'object') ?? bare();
+      if (isBind(loop)) return boundRows(this, loop) ?? bare();
       const v = loopValues(this, loop);
       if (!v) return bare();
       if (!loop.ops) return loopRows('reused', loop.names, v.vals, v.idx, v.n);

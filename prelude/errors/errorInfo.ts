@@ -8,7 +8,7 @@ import { GuestError } from './guestError.js';
 import { hintFor } from './hints.js';
 import { inspect } from '../format/inspect.js';
 import { ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertyNames } from '../intrinsics.js';
-import { INSERTED_OPEN, userColumn } from '../../schema/rowLoop.js';
+import { boundUseMessage, INSERTED_OPEN, ROW_LOOP_GLOBAL, userColumn } from '../../schema/rowLoop.js';
 import { HAND_SORT_GLOBAL, nameColumn, repairMessage } from '../../schema/handSort.js';
 
 /** The error part of a failed GuestOutcome. */
@@ -65,6 +65,9 @@ export function errorInfo(e: unknown, code: string, lineOffset: number): ErrorIn
   const frames = userFrames(rawStack, lineOffset, code, message);
   // a call a rewrite wrapped (sortCalls.ts): V8 named the helper; name the user's expression instead
   if (message.includes(HAND_SORT_GLOBAL)) message = safe(() => wrappedCallMessage(message, rawStack, code), message);
+  // a use of a bound row array (rowArrays.ts): V8 named the helper; name the array instead
+  if (message.includes(ROW_LOOP_GLOBAL))
+    message = safe(() => wrappedCallMessage(message, rawStack, code, boundUseMessage), message);
   const info: ErrorInfo = { name, message: message.slice(0, 4000) };
   if (frames.length) {
     info.line = frames[0].line;
@@ -117,13 +120,18 @@ function userFrames(stack: string, lineOffset: number, code: string, message: st
 }
 
 /** `message` with the helper's name replaced by the expression it wraps, on the line of the first user frame. */
-function wrappedCallMessage(message: string, stack: string, code: string): string {
+function wrappedCallMessage(
+  message: string,
+  stack: string,
+  code: string,
+  repair: (message: string, line: string, column: number) => string = repairMessage,
+): string {
   for (const l of stack.split('\n')) {
     if (!(l.includes(SOURCE_NAME) || l.includes('(<input>:')) || l.includes('eval at')) continue;
     const m = l.match(FRAME);
     if (!m) continue;
     const line = code.split(/\r\n|[\n\r\u2028\u2029]/)[Number(m[1]) - 1] ?? '';
-    return repairMessage(message, line, Number(m[2]));
+    return repair(message, line, Number(m[2]));
   }
   return message;
 }

@@ -34,7 +34,11 @@ export interface RowChain {
  * // { ops: ['filter', 'reduce'], reads: ['x', 'y'] }
  */
 export function rowChain(call: AnyNode, up: Map<AnyNode, [AnyNode, string]>): RowChain | undefined {
-  if (!isBareObjectsCall(call)) return undefined;
+  return isBareObjectsCall(call) ? rowChainFrom(call, up) : undefined;
+}
+
+/** The chain (as rowChain's) that starts at `call`, whatever expression stands for the rows there (rowArrays.ts: a name). */
+export function rowChainFrom(call: AnyNode, up: Map<AnyNode, [AnyNode, string]>): RowChain | undefined {
   const ops: string[] = [];
   const reads = new Set<string>();
   let rows = call;

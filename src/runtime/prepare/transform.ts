@@ -47,19 +47,28 @@ export function prepareCode(source: string, parsed?: acorn.Program): PreparedCod
   const found = scanTopLevel(program);
   const needsAsync = found.asyncMarker;
   const resultName = !found.returns && (found.assignsResult || body.some(declaresResult));
-  const edits: Edit[] = planRowLoops(program, source);
+  const rowLoops = planRowLoops(program, source);
+  const edits: Edit[] = rowLoops.edits;
   // applied after every other edit: at a shared start, `return (` or a published function goes first
   const sortEdits = planSortCalls(program, source);
   if (!needsAsync) {
     // top-level names a loop uses run as block-scoped locals, written back at the end (localize.ts)
-    const plan = planLocals(program, source, resultName);
-    if (plan)
+    const plan = planLocals(
+      program,
+      source,
+      resultName,
+      rowLoops.arrays.map((a) => a.name),
+    );
+    if (plan) {
+      // a row array bound to a name is read through its kept values only when nothing else can reach it
+      for (const a of rowLoops.arrays) if (plan.locals.includes(a.name)) edits.push(...a.edits);
       return {
         code: `${plan.prefix}\n${applyEdits(source, [...edits, ...plan.edits, ...sortEdits])}\n${plan.suffix}`,
         async: false,
         lineOffset: 1,
         resultName,
       };
+    }
     for (const s of body) if (s.type === 'VariableDeclaration' && s.kind !== 'var') edits.push(keywordToVar(s));
     return { code: applyEdits(source, [...edits, ...sortEdits]), async: false, lineOffset: 0, resultName };
   }
