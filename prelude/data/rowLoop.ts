@@ -21,7 +21,7 @@ import {
   ReflectApply,
 } from '../intrinsics.js';
 import { rowCode, type RowShape } from './rowCache.js';
-import { chainIntact, chainRows } from './rowChain.js';
+import { chainIntact, chainRows, pickRows } from './rowChain.js';
 
 /** What `open` returns: the token passed to objects(). */
 export interface RowLoopState {
@@ -78,7 +78,17 @@ function useRows(rows: unknown, names: unknown, ops: unknown): unknown {
   }
   if (ops === undefined) return arrayIterationIntact() ? loopRows('reused', read, vals, b.idx, b.n) : rows;
   const links = strings(ops);
-  return chainIntact(links) ? chainRows(read, vals, b.idx, b.n, links, () => rows as unknown[]) : rows;
+  if (!chainIntact(links)) return rows;
+  const all = rows as unknown[];
+  return chainRows(
+    read,
+    vals,
+    b.idx,
+    b.n,
+    links,
+    () => all,
+    (pos, m) => pickRows(all, pos, m),
+  );
 }
 
 /**

@@ -8,8 +8,8 @@
 import type { ColumnTable } from 'arquero';
 import { ArrayBufferIsView, ArrayIsArray, NativeArray, ObjectDefineProperty } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
-import { cachedRows, cachedValues, type RowColumn, type RowShape } from './rowCache.js';
-import { chainIntact, chainRows } from './rowChain.js';
+import { cachedRows, cachedValues, rowsAt, type RowColumn, type RowShape } from './rowCache.js';
+import { chainIntact, chainRows, pickRows } from './rowChain.js';
 import { arrayIterationIntact, bindRows, loopRows, takeRowLoop, type RowLoopState } from './rowLoop.js';
 import { seriesMark } from '../series/seriesTables.js';
 
@@ -127,6 +127,28 @@ function keptRows(t: ColumnTable, shape: RowShape): Iterator<unknown> | null {
   return loopRows(shape, names, vals, idx, n);
 }
 
+/**
+ * How a chain whose last link is a filter makes the rows that passed (visible positions): built from
+ * every selected column's values, read now (an array column a callback may write to holds the values of
+ * the call, as the rows objects() builds would), by the literal objects() uses; or, for a table whose
+ * columns this path does not read, picked from the rows objects() builds.
+ */
+function filteredRows(
+  t: ColumnTable,
+  ops: string[],
+  bare: () => unknown[],
+): (pos: ArrayLike<number>, m: number) => unknown[] {
+  const pick = (pos: ArrayLike<number>, m: number) => pickRows(bare(), pos, m);
+  if (ops[ops.length - 1] !== 'filter') return pick;
+  const names = t.columnNames();
+  const cols = rowColumns(t, names);
+  const kept = cols && cachedValues(cols, t.totalRows(), t.numRows());
+  if (!cols || !kept) return pick;
+  const vals = cols.map((c, k) => (c.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!)));
+  const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
+  return (pos, m) => rowsAt(names, vals, idx, pos, m);
+}
+
 /** A row array bound to a name (`open([...fields], ['bind'])`, prepare/rowArrays.ts). */
 const isBind = (s: RowLoopState) => s.ops !== null && s.ops.length === 1 && s.ops[0] === 'bind';
 
@@ -164,7 +186,7 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       const v = loopValues(this, loop);
       if (!v) return bare();
       if (!loop.ops) return loopRows('reused', loop.names, v.vals, v.idx, v.n);
-      return chainRows(loop.names, v.vals, v.idx, v.n, loop.ops, bare);
+      return chainRows(loop.names, v.vals, v.idx, v.n, loop.ops, bare, filteredRows(this, loop.ops, bare));
     }
     const o = options === undefined ? {} : options;
     if (o === null || typeof o !== 'object' || ((o as { grouped?: unknown }).grouped && this.isGrouped()))

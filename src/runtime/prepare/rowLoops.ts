@@ -107,7 +107,12 @@ function isName(node: AnyNode, up: Map<AnyNode, [AnyNode, string]>): boolean {
   const [p, k] = up.get(node) ?? [null, ''];
   if (!p) return false;
   if (k === 'property' && p.type === 'MemberExpression' && !p.computed) return true;
-  if (k === 'key' && !p.computed && !p.shorthand && ['Property', 'PropertyDefinition', 'MethodDefinition'].includes(p.type))
+  if (
+    k === 'key' &&
+    !p.computed &&
+    !p.shorthand &&
+    ['Property', 'PropertyDefinition', 'MethodDefinition'].includes(p.type)
+  )
     return true;
   return k === 'label';
 }

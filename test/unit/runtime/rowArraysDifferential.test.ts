@@ -63,9 +63,15 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
     'got',
     rw("const e2 = award_data.select('Phase').objects();\ne2.filter(r => r.Phase.toUpperCase().foo()).length"),
-    rw('const mine = { objects() { return [{ x: 1 }, { x: 2 }, { y: 3 }] } };\nconst m1 = mine.objects();\nlet mx = 0;\nfor (const r of m1) mx += r.x ?? 100;\n[mx, m1.filter(r => r.x).length]'),
-    rw('const fake = { objects() { return 5 } };\nconst f1 = fake.objects();\nlet fx = 0;\nfor (const r of f1) fx += r.x;\nfx'),
-    rw('const fake2 = { objects() { return { length: 2 } } };\nconst f2 = fake2.objects();\nf2.filter(r => r.x).length'),
+    rw(
+      'const mine = { objects() { return [{ x: 1 }, { x: 2 }, { y: 3 }] } };\nconst m1 = mine.objects();\nlet mx = 0;\nfor (const r of m1) mx += r.x ?? 100;\n[mx, m1.filter(r => r.x).length]',
+    ),
+    rw(
+      'const fake = { objects() { return 5 } };\nconst f1 = fake.objects();\nlet fx = 0;\nfor (const r of f1) fx += r.x;\nfx',
+    ),
+    rw(
+      'const fake2 = { objects() { return { length: 2 } } };\nconst f2 = fake2.objects();\nf2.filter(r => r.x).length',
+    ),
     rw('const fake3 = { objects() { return undefined } };\nconst f3 = fake3.objects();\nf3.map(r => r.x)'),
     rw("const f4 = award_data.select('Nope').objects();\nfor (const r of f4) r.x"),
   ],
