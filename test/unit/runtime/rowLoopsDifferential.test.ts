@@ -238,7 +238,7 @@ const SEQUENCES: Record<string, Step[]> = {
       'big[3].Phase = "x"; [big[3], big.filter(r => r.Phase === "x").length, award_data.select(\'Phase\').objects().filter(r => r.Phase === "x").length]',
     ),
     rw(
-      "const tx = award_data.filter(d => d.State === 'Texas').orderby('Award Amount').objects().filter((r, i) => i % 50 === 0 && r.Phase === 'Phase I');\n[tx.length, tx[0], tx[tx.length - 1]]",
+      "const tx = award_data.filter(d => d.Phase === 'Phase I').orderby('Award Amount').objects().filter((r, i) => i % 5000 === 0 && r.State !== null);\n[tx.length, tx[0], tx[tx.length - 1]]",
     ),
     rw(
       "const ds2 = award_data.select('Proposal Award Date', 'Company').objects().filter(r => r['Proposal Award Date'] !== null && r['Proposal Award Date'].getUTCFullYear() === 2019).filter(r => r.Company);\nds2[0]['Proposal Award Date'].setUTCFullYear(1902);\n[ds2.length, award_data.select('Proposal Award Date', 'Company').objects().filter(r => r['Proposal Award Date'] && r['Proposal Award Date'].getUTCFullYear() === 1902).length]",
