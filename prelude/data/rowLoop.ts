@@ -21,7 +21,6 @@ import {
   ReflectApply,
 } from '../intrinsics.js';
 import { rowCode, type RowShape } from './rowCache.js';
-import { chainIntact, chainRows, pickRows } from './rowChain.js';
 
 /** What `open` returns: the token passed to objects(). */
 export interface RowLoopState {
@@ -59,13 +58,13 @@ export function bindRows(rows: unknown[], b: BoundRows): void {
 }
 
 /**
- * A use of a bound row array, `__sbirtools_rowLoop.rows(rows, names, ops?)`: over the kept values when
- * `rows` is one bindRows recorded and the code as written would run the session's own iterator (a
- * loop, no `ops`) or method (a chain, `ops` its links: data/rowChain.ts); else `rows` itself. The
- * rows are never seen by the use (the preparation's proof), and the array, a true local of the run
- * that only such uses read, still holds the rows built from those values.
+ * A loop over a bound row array, `for (const r of __sbirtools_rowLoop.rows(rows, names))`: one reused
+ * row over the kept values of `names` when `rows` is one bindRows recorded and the code as written
+ * would run the session's own array iterator; else `rows` itself. The loop never sees its rows (the
+ * preparation's proof), and the array, a true local of the run that only field-reading loops and
+ * chains read, still holds the rows built from those values.
  */
-function useRows(rows: unknown, names: unknown, ops: unknown): unknown {
+function useRows(rows: unknown, names: unknown): unknown {
   if (rows === null || typeof rows !== 'object') return rows;
   const b = ReflectApply(weakGet, bound, [rows]) as BoundRows | undefined;
   if (!b) return rows;
@@ -76,19 +75,7 @@ function useRows(rows: unknown, names: unknown, ops: unknown): unknown {
     if (k < 0) return rows;
     vals[i] = b.vals[k]!;
   }
-  if (ops === undefined) return arrayIterationIntact() ? loopRows('reused', read, vals, b.idx, b.n) : rows;
-  const links = strings(ops);
-  if (!chainIntact(links)) return rows;
-  const all = rows as unknown[];
-  return chainRows(
-    read,
-    vals,
-    b.idx,
-    b.n,
-    links,
-    () => all,
-    (pos, m) => pickRows(all, pos, m),
-  );
+  return arrayIterationIntact() ? loopRows('reused', read, vals, b.idx, b.n) : rows;
 }
 
 /**

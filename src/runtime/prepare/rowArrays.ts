@@ -1,36 +1,38 @@
-import { AT_NAME } from '../../../schema/handSort.js';
 import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/rowLoop.js';
 import type { LocalEdit } from './localize.js';
 import type { AnyNode } from './patternNames.js';
 import { isBareObjectsCall, rowChainFrom } from './rowChains.js';
 import { bodyReads } from './rowReads.js';
 
-/** One top-level `const rows = <expr>.objects()` whose every use reads fields of its rows only. */
+/** One top-level `const rows = <expr>.objects()` whose every use reads fields of its rows only, one a loop. */
 export interface RowArray {
   name: string;
   /** The edits for the declaration and every use (applied only when `name` runs as a true local). */
   edits: LocalEdit[];
 }
 
-/** A use of the array: a loop over it (ops null) or a chain of array methods on it. */
+/** A loop over the array: the name it iterates, and the fields its body reads. */
 interface Use {
   id: AnyNode;
   reads: string[];
-  ops: string[] | null;
 }
 
 /**
- * The row arrays bound to a name that the guest may read through the kept column values instead of
- * their rows (see docs/architecture.md, "Row arrays bound to a name"). A candidate is a top-level
+ * The row arrays bound to a name whose loops the guest may run over the kept column values instead
+ * of the rows (see docs/architecture.md, "Row arrays bound to a name"). A candidate is a top-level
  * `const|let NAME = <expr>.objects()` (one declarator, no arguments, no `?.`) whose every other
  * mention of NAME, none inside a function, arrow or class and each after the declaration, is
- *   - the iterable of `for (const|let r of NAME)` whose body only reads fields of `r` (rowReads.ts), or
- *   - the start of a chain of array methods (rowChains.ts) ending at something other than a bare
- *     `NAME.length` (which stays as written: the array is real).
+ *   - the iterable of `for (const|let r of NAME)` whose body only reads fields of `r` (rowReads.ts):
+ *     rewritten, and at least one is needed; or
+ *   - the start of a chain of array methods whose callbacks only read fields (rowChains.ts), `NAME.length`
+ *     included, that does not end at a filter (whose rows the code could change): left as written, on
+ *     the real array (over rows that exist, the array's own methods are as fast).
  * Any other mention (a write, a call argument, a spread, `NAME[i]`, the program's value...) keeps
- * every use of NAME as written. The rewrite is only safe when NAME runs as a true local (localize.ts:
+ * every use of NAME as written: the loops read the values the rows were built from, so no code may
+ * change a row or the array. The rewrite is only safe when NAME runs as a true local (localize.ts:
  * nothing but this run's top-level code can reach it): the caller applies the edits of the names the
- * local plan took. `up` maps each node to its parent and the key it sits under.
+ * local plan took. `up` maps each node to its parent and the key it sits under; `mentions` holds every
+ * identifier of the program that may be a variable.
  */
 export function rowArrays(program: AnyNode, up: Map<AnyNode, [AnyNode, string]>, mentions: AnyNode[]): RowArray[] {
   const out: RowArray[] = [];
@@ -47,9 +49,7 @@ export function rowArrays(program: AnyNode, up: Map<AnyNode, [AnyNode, string]>,
     ];
     for (const u of uses) {
       edits.push(insert(u.id.start, `${ROW_LOOP_GLOBAL}.rows(`));
-      // a chain's member read after the wrapper: V8 reports a failed read at the name, as written (AT_NAME)
-      const ops = u.ops ? `, ${JSON.stringify(u.ops)}${AT_NAME}` : '';
-      edits.push(insert(u.id.end, `, ${JSON.stringify(u.reads)}${ops})`));
+      edits.push(insert(u.id.end, `, ${JSON.stringify(u.reads)})`));
     }
     out.push({ name: d.id.name, edits });
   }
@@ -88,14 +88,13 @@ function usesOf(
     if (parent.type === 'ForOfStatement' && key === 'right') {
       const reads = loopReads(parent);
       if (!reads) return undefined;
-      uses.push({ id: m, reads, ops: null });
+      uses.push({ id: m, reads });
       continue;
     }
+    // a chain (or `NAME.length`) runs on the real array as written: its callbacks only read fields,
+    // so no row changes; one that ends at a filter hands rows out, which the code may then change
     const chain = rowChainFrom(m, up);
-    if (!chain) return undefined;
-    // `NAME.length` alone reads the real array's length: nothing to rewrite
-    if (chain.ops.length === 1 && chain.ops[0] === 'length') continue;
-    uses.push({ id: m, reads: chain.reads, ops: chain.ops });
+    if (!chain || chain.ops[chain.ops.length - 1] === 'filter') return undefined;
   }
   return uses.length ? uses : undefined;
 }

@@ -1,7 +1,7 @@
 // Row arrays bound to a name (src/runtime/prepare/rowArrays.ts, `useRows` in prelude/data/rowLoop.ts)
 // change how their uses are evaluated, never what they answer: each sequence of runs goes through a
 // real sandbox session twice, as written (`const rows = t.objects()` still makes the real array, and a
-// loop or chain over it reads the kept column values) and with the rewrite defeated (a comment naming
+// loop over it reads the kept column values) and with the rewrite defeated (a comment naming
 // `$sbtRow` turns it off), on both engines; values, output, errors with line and column, and what later
 // runs see (the name holds the real rows) must be the same. Steps marked `rewritten` also check that
 // the preparation did rewrite a use of the name.
@@ -27,7 +27,7 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
     'wo.slice(0, 4)',
     rw(
-      "let hz = award_data.select('HUBZone Owned', 'Award Amount').objects();\nconst seenHz = [];\nhz.forEach((r, i) => { if (i < 3) seenHz.push([i, r['HUBZone Owned']]) });\n[seenHz, hz.filter(r => r['HUBZone Owned'] === 'Y').reduce((a, r) => a + (r['Award Amount'] || 0), 0)]",
+      "let hz = award_data.select('HUBZone Owned', 'Award Amount').objects();\nconst seenHz = [];\nhz.forEach((r, i) => { if (i < 3) seenHz.push([i, r['HUBZone Owned']]) });\nlet hzN = 0;\nfor (const r of hz) if (r['HUBZone Owned'] === 'Y') hzN++;\n[seenHz, hzN, hz.filter(r => r['HUBZone Owned'] === 'Y').reduce((a, r) => a + (r['Award Amount'] || 0), 0)]",
     ),
     'hz.length + hz.filter(r => r.Company === undefined).length',
   ],
@@ -62,7 +62,7 @@ const SEQUENCES: Record<string, Step[]> = {
       "const e1 = award_data.select('Phase').objects();\nlet got = 0;\nfor (const r of e1) { got++; if (got > 5) r.Phase.nope.deeper }",
     ),
     'got',
-    rw("const e2 = award_data.select('Phase').objects();\ne2.filter(r => r.Phase.toUpperCase().foo()).length"),
+    rw("const e2 = award_data.select('Phase').objects();\nfor (const r of e2) r.Phase.toUpperCase().foo()"),
     rw(
       'const mine = { objects() { return [{ x: 1 }, { x: 2 }, { y: 3 }] } };\nconst m1 = mine.objects();\nlet mx = 0;\nfor (const r of m1) mx += r.x ?? 100;\n[mx, m1.filter(r => r.x).length]',
     ),
@@ -70,9 +70,9 @@ const SEQUENCES: Record<string, Step[]> = {
       'const fake = { objects() { return 5 } };\nconst f1 = fake.objects();\nlet fx = 0;\nfor (const r of f1) fx += r.x;\nfx',
     ),
     rw(
-      'const fake2 = { objects() { return { length: 2 } } };\nconst f2 = fake2.objects();\nf2.filter(r => r.x).length',
+      'const fake2 = { objects() { return { length: 2 } } };\nconst f2 = fake2.objects();\nlet fy = 0;\nfor (const r of f2) fy += r.x;\nfy',
     ),
-    rw('const fake3 = { objects() { return undefined } };\nconst f3 = fake3.objects();\nf3.map(r => r.x)'),
+    rw('const fake3 = { objects() { return undefined } };\nconst f3 = fake3.objects();\nfor (const r of f3) r.x'),
     rw("const f4 = award_data.select('Nope').objects();\nfor (const r of f4) r.x"),
   ],
   'a session that replaced the array iterator or a method between the declaration and the use': [
@@ -89,6 +89,9 @@ const SEQUENCES: Record<string, Step[]> = {
     "const a6 = award_data.select('Phase').objects();\na6.push({ Phase: 'mine' });\na6.filter(r => r.Phase === 'mine').length",
     "const a7 = award_data.select('Phase').objects();\nprint(a7.length);\nconst g = globalThis;\na7.filter(r => r.Phase === 'Phase I').length",
     "const a8 = award_data.select('Phase').objects(), z8 = 1;\na8.filter(r => r.Phase === 'Phase I').length + z8",
+    "const a10 = award_data.select('Phase').objects();\nconst p1 = a10.filter(r => r.Phase === 'Phase I');\np1[0].Phase = 'x';\nlet k10 = 0;\nfor (const r of a10) k10 += r.Phase === 'x';\nk10",
+    "const a11 = award_data.select('Phase').objects();\na11.forEach(r => { r.Phase = 'y' });\nlet k11 = 0;\nfor (const r of a11) k11 += r.Phase === 'y';\nk11",
+    "const a12 = award_data.select('Phase').objects();\nconst n12 = a12.filter(r => r.Phase === 'Phase I').length;\n[n12, a12.length]",
     "const a9 = award_data.select('Phase').objects();\nlet k9 = 0;\nfor (const r of a9) { k9 += r.Phase === 'Phase I'; await 0 }\nk9",
   ],
 };
