@@ -32,7 +32,9 @@ const PARSE_OPTIONS: acorn.Options = {
  *   else can see them during the run, written back to the globals at its end (localize.ts);
  * - a loop over `t.objects()` or `t.tolist()`, or a chain of array methods on `t.objects()`, reads
  *   its rows one at a time (a reused row when only fields are read) instead of building them all
- *   (rowLoops.ts, rowChains.ts: one argument inserted between markers; no line added);
+ *   (rowLoops.ts, rowChains.ts: one argument inserted between markers; no line added); a loop over
+ *   `const rows = t.objects()`, when the name runs as a true local and is only read by such loops and
+ *   chains, reads the kept values the real array was built from (rowArrays.ts);
  * - a sort with an inline `a - b`-shaped comparator, and `Math.min(...v)` / `Math.max(...v)`, go
  *   through the guest's exact fast paths (sortCalls.ts: text inserted between the same markers);
  * - code with top-level `await` or `return` is wrapped in an async IIFE on one added line; its
