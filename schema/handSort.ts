@@ -37,12 +37,11 @@ export const AT_NAME = '/*@name*/';
 
 /**
  * The 1-based column of a prepared line to report for V8's `Cannot read properties of null
- * (reading 'sort')` (or another property: a chain on a bound row array, src/runtime/prepare/rowArrays.ts)
- * when it points at the dot after a wrapper marked AT_NAME: the property name's, as for the call as
- * written. Any other error or place keeps `column`.
+ * (reading 'sort')` when it points at the dot after a wrapper marked AT_NAME: the property name's,
+ * as for the call as written. Any other error or place keeps `column`.
  */
 export function nameColumn(message: string, line: string, column: number): number {
-  if (!/^Cannot read properties of (?:null|undefined) \(reading '[^']*'\)$/.test(message)) return column;
+  if (!/^Cannot read properties of (?:null|undefined) \(reading 'sort'\)$/.test(message)) return column;
   if (line[column - 1] !== '.') return column;
   const before = line.slice(0, column - 1);
   const open = before.lastIndexOf(INSERTED_OPEN);

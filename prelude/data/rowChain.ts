@@ -112,10 +112,7 @@ interface Chain {
   ops: string[];
   /** The rows objects() builds (every visible row, fresh). */
   rows: () => unknown[];
-  /**
-   * The rows a chain's last filter answers: the rows objects() builds (or the bound array holds) at
-   * visible positions `pos[0..m)`, in order.
-   */
+  /** The rows a chain's last filter answers: the rows objects() builds at visible positions `pos[0..m)`, in order. */
   rowsAt: (pos: ArrayLike<number>, m: number) => unknown[];
 }
 
@@ -165,7 +162,7 @@ export function chainRows(
   return link({ names, vals, idx, ops, rows, rowsAt }, 0, null, n);
 }
 
-/** The elements of `all` at positions `pos[0..m)`, in a fresh array (a bound array's rows that passed its last filter). */
+/** The elements of `all` at positions `pos[0..m)`, in a fresh array (the rows that passed a last filter, picked from the rows objects() builds). */
 export function pickRows(all: ArrayLike<unknown>, pos: ArrayLike<number>, m: number): unknown[] {
   const out = new NativeArray<unknown>(m);
   for (let i = 0; i < m; i++) out[i] = all[pos[i]!];
