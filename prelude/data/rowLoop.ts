@@ -57,17 +57,27 @@ export function bindRows(rows: unknown[], b: BoundRows): void {
   ReflectApply(weakSet, bound, [rows, b]);
 }
 
+/** The loop over a table's own rows (data/rowObjects.ts `tableLoopRows`), set when the prelude installs it. */
+let tableLoop: ((value: object, names: string[]) => Iterator<unknown> | null) | null = null;
+
+/** Sets how a loop over a table itself reads its rows (rowObjects.ts: it imports this file, not the reverse). */
+export function setTableLoop(fn: (value: object, names: string[]) => Iterator<unknown> | null): void {
+  tableLoop = fn;
+}
+
 /**
- * A loop over a bound row array, `for (const r of __sbirtools_rowLoop.rows(rows, names))`: one reused
- * row over the kept values of `names` when `rows` is one bindRows recorded and the code as written
- * would run the session's own array iterator; else `rows` itself. The loop never sees its rows (the
- * preparation's proof), and the array, a true local of the run that only field-reading loops and
+ * A loop over a name or a call, `for (const r of __sbirtools_rowLoop.rows(x, names))`, whose body only
+ * reads fields of its row: one reused row over the kept values of `names` when `x` is a bound row
+ * array bindRows recorded, or a table whose rows the session's own iterator would make
+ * (rowObjects.ts `tableLoopRows`), and the code as written would run the session's own array
+ * iterator; else `x` itself, and the loop runs as written. The loop never sees its rows (the
+ * preparation's proof); a bound array, a true local of the run that only field-reading loops and
  * chains read, still holds the rows built from those values.
  */
 function useRows(rows: unknown, names: unknown): unknown {
   if (rows === null || typeof rows !== 'object') return rows;
   const b = ReflectApply(weakGet, bound, [rows]) as BoundRows | undefined;
-  if (!b) return rows;
+  if (!b) return tableLoop ? (tableLoop(rows, strings(names)) ?? rows) : rows;
   const read = strings(names);
   const vals: ArrayLike<unknown>[] = [];
   for (let i = 0; i < read.length; i++) {

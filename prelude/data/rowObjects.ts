@@ -6,11 +6,18 @@
  * `__proto__`, columns that are neither award_data's nor arrays, a non-integer limit or offset.
  */
 import type { ColumnTable } from 'arquero';
-import { ArrayBufferIsView, ArrayIsArray, NativeArray, ObjectDefineProperty } from '../intrinsics.js';
+import {
+  ArrayBufferIsView,
+  ArrayIsArray,
+  NativeArray,
+  ObjectDefineProperty,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectGetPrototypeOf,
+} from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
 import { cachedRows, cachedValues, rowsAt, type RowColumn, type RowShape } from './rowCache.js';
 import { chainIntact, chainRows, pickRows } from './rowChain.js';
-import { arrayIterationIntact, bindRows, loopRows, takeRowLoop, type RowLoopState } from './rowLoop.js';
+import { arrayIterationIntact, bindRows, loopRows, setTableLoop, takeRowLoop, type RowLoopState } from './rowLoop.js';
 import { seriesMark } from '../series/seriesTables.js';
 
 type AnyFn = (this: ColumnTable, ...args: unknown[]) => unknown;
@@ -166,6 +173,21 @@ function boundRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
   return list;
 }
 
+/**
+ * The reused-row iterator of `for (const r of t)` over a table, when `value` is a table whose rows the
+ * iterator installed below would make (its prototype the one it is installed on, no own iterator: read
+ * as descriptors, so no code of the run runs), every field read is one of its columns and the array
+ * iterator is the session's; else null (the loop runs as written).
+ */
+function tableLoopRows(proto: object, iterator: unknown, value: object, names: string[]): Iterator<unknown> | null {
+  if (ObjectGetPrototypeOf(value) !== proto) return null;
+  if (ObjectGetOwnPropertyDescriptor(value, Symbol.iterator) !== undefined) return null;
+  if (ObjectGetOwnPropertyDescriptor(proto, Symbol.iterator)?.value !== iterator) return null;
+  if (!arrayIterationIntact()) return null;
+  const v = loopValues(value as ColumnTable, { names, ops: null });
+  return v && loopRows('reused', names, v.vals, v.idx, v.n);
+}
+
 /** Installs objects(), tolist() for plain tables, and the row iterator (after exactRowObjects and tableMethods). */
 export function installRowObjects(proto: Record<string, unknown>): void {
   const objects = proto.objects as AnyFn;
@@ -210,8 +232,10 @@ export function installRowObjects(proto: Record<string, unknown>): void {
     define('tolist', plainList);
     define('to_list', plainList);
   }
-  define(Symbol.iterator, function iterator(this: ColumnTable) {
+  const iterator = function iterator(this: ColumnTable) {
     const list = rows(this, 'object', {});
     return list ? list[Symbol.iterator]() : (objects.call(this) as unknown[])[Symbol.iterator]();
-  });
+  };
+  define(Symbol.iterator, iterator);
+  setTableLoop((value, names) => tableLoopRows(proto, iterator, value, names));
 }

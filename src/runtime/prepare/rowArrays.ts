@@ -47,10 +47,6 @@ export function rowArrays(program: AnyNode, up: Map<AnyNode, [AnyNode, string]>,
     const edits: LocalEdit[] = [
       insert(d.init.end - 1, `${ROW_LOOP_GLOBAL}.open(${JSON.stringify([...reads])}, ["bind"])`),
     ];
-    for (const u of uses) {
-      edits.push(insert(u.id.start, `${ROW_LOOP_GLOBAL}.rows(`));
-      edits.push(insert(u.id.end, `, ${JSON.stringify(u.reads)})`));
-    }
     out.push({ name: d.id.name, edits });
   }
   return out;

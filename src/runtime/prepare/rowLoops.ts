@@ -3,6 +3,7 @@ import type { LocalEdit } from './localize.js';
 import type { AnyNode } from './patternNames.js';
 import { isBareObjectsCall, rowChain } from './rowChains.js';
 import { bodyReads } from './rowReads.js';
+import { tableLoopEdits } from './tableLoops.js';
 import { type RowArray, rowArrays } from './rowArrays.js';
 
 /** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
@@ -48,7 +49,13 @@ export function isRowListLoop(loop: AnyNode): boolean {
 export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
   const none: RowLoopPlan = { edits: [], arrays: [] };
   // no walk when no objects() call can be there; none when a name the rewrite uses is taken
-  if (!source.includes('objects') && !source.includes('to_list') && !source.includes('tolist')) return none;
+  if (
+    !source.includes('objects') &&
+    !source.includes('to_list') &&
+    !source.includes('tolist') &&
+    !/\bof\b/.test(source)
+  )
+    return none;
   if (source.includes(PREFIX) || source.includes(ROW_LOOP_GLOBAL)) return none;
   const loops: AnyNode[] = [];
   const calls: AnyNode[] = [];
@@ -88,6 +95,8 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     if (reads) edits.push(insert(loop.right, JSON.stringify(reads)));
     // the rows may be kept: built one at a time instead of all before the loop
     else if (isRowListLoop(loop)) edits.push(insert(loop.right, '[], ["rows"]'));
+    // a loop over a table itself or a bound row array (the guest decides which: tableLoops.ts)
+    else edits.push(...(tableLoopEdits(loop, source) ?? []));
   }
   for (const call of calls) {
     const chain = rowChain(call, up);

@@ -12,9 +12,14 @@ import { runOutcome } from '../../helpers/runOutcome.js';
 
 afterAll(() => shutdown());
 
-/** Runs, in order, in one session; `rewritten: true` marks a run whose bound array the preparation rewrites. */
-type Step = string | { code: string; rewritten: boolean };
+/**
+ * Runs, in order, in one session; `rewritten: true` marks a run the preparation rewrites (a loop put
+ * through the helper), `bind: false` one whose bound array it leaves as written (its loops may still
+ * go through the helper, which hands the real array back).
+ */
+type Step = string | { code: string; rewritten?: boolean; bind?: boolean };
 const rw = (code: string): Step => ({ code, rewritten: true });
+const unbound = (code: string): Step => ({ code, bind: false });
 
 const SEQUENCES: Record<string, Step[]> = {
   'loops, chains and length over one bound array, then later runs read the real rows': [
@@ -80,19 +85,75 @@ const SEQUENCES: Record<string, Step[]> = {
       "const AP = Object.getPrototypeOf([]);\nconst origIt = AP[Symbol.iterator];\nconst origFilter = AP.filter;\nconst ri = award_data.select('Phase').objects();\nlet its = 0, c1 = 0;\nAP[Symbol.iterator] = () => { its++; return origIt.call([{ Phase: 'Phase II' }, { Phase: 'Phase II' }]) };\nfor (const r of ri) c1 += r.Phase === 'Phase II';\nAP[Symbol.iterator] = origIt;\nAP.filter = (f) => origFilter.call([{ Phase: 'Phase I' }], f);\nconst c2 = ri.filter(r => r.Phase === 'Phase I').length;\nAP.filter = origFilter;\n[c1, its, c2]",
     ),
   ],
+  'loops over a table itself: a name or a call': [
+    rw("let n = 0;\nfor (const r of award_data.select('Agency')) if (r.Agency === 'Department of Defense') n++;\nn"),
+    rw(
+      "const ph2 = award_data.filter(d => d.Phase === 'Phase II').orderby(aq.desc('Award Amount'));\nconst topT = [];\nfor (const r of ph2) if (topT.length < 3) topT.push([r.Company, r['Award Amount']]);\nlet s2 = 0;\nfor (let r of award_data) s2 += r['Number Employees'] ?? 0;\n[topT, s2]",
+    ),
+    rw(
+      "const ut = aq.table({ a: [1, null, 3], b: ['x', 'y', 'z'] });\nlet us = '';\nfor (const r of ut) us += r.b + r.a + r.nope;\nus",
+    ),
+    rw(
+      "function countIn(t, col, v) { let k = 0; for (const r of t.select(col)) if (r[col] === v) k++; return k }\nlet k2 = 0;\nfor (const r of award_data.select('Phase')) if (r.Phase === 'Phase I') k2++;\n[k2, countIn(award_data, 'Phase', 'Phase II')]",
+    ),
+    rw('const plainArr = [{ x: 1 }, { x: 2 }, { y: 3 }];\nlet px = 0;\nfor (const r of plainArr) px += r.x ?? 10;\npx'),
+    rw('const st = new Set([{ x: 1 }, { x: 5 }]);\nlet sx = 0;\nfor (const r of st) sx += r.x;\nsx'),
+    "let nx = 0;\nfor (const r of 'abc') nx += r.length;\nnx",
+    rw("const grp = award_data.groupby('Phase');\nlet gn = 0;\nfor (const r of grp) gn += r.Phase === 'Phase I';\ngn"),
+    // not iterable: the same message and column as the loop as written, on both engines
+    rw('const obj = { a: 1 };\nlet on = 0;\nfor (const r of obj) on += r.a;\non'),
+    rw('let un;\nfor (const r of un) r.a;'),
+    rw("const o2 = { select() { return 5 } };\nlet s3 = 0;\nfor (const r of o2.select('x')) s3 += r.a;\ns3"),
+    rw("const o3 = { select() { return undefined } };\nfor (const r of o3.select('x')) r.a;"),
+    rw("const sel = () => ({});\nlet s4 = 0;\n  for (const r of sel('x')) s4 += r.a;\ns4"),
+    rw('const o4 = { inner: { f() { return null } } };\nfor (const r of o4.inner.f()) r.a;'),
+    rw("for (const r of award_data.select('Nope')) r.x"),
+    rw('for (const r of award_data.nope()) r.x'),
+    rw('for (const r of notDefinedHere) r.x'),
+    // a session that replaced the array iterator: the table's iterator runs it, as written
+    rw(
+      "const AP2 = Object.getPrototypeOf([]);\nconst oi = AP2[Symbol.iterator];\nlet its2 = 0;\nAP2[Symbol.iterator] = function () { its2++; return oi.call(this) };\nlet c9 = 0;\ntry { for (const r of award_data.select('Phase')) c9 += r.Phase === 'Phase II' } finally { AP2[Symbol.iterator] = oi }\n[c9, its2]",
+    ),
+    // a table's own iterator replaced by the run
+    rw(
+      "const tt = award_data.select('Phase');\ntt[Symbol.iterator] = function* () { yield { Phase: 'mine' } };\nlet c10 = '';\nfor (const r of tt) c10 += r.Phase;\nc10",
+    ),
+  ],
   'names the rewrite leaves alone': [
-    "const a1 = award_data.select('Phase').objects();\nlet k1 = 0;\nfor (const r of a1) k1++;\na1",
-    "const a2 = award_data.select('Phase').objects();\nlet best = null;\nfor (const r of a2) if (!best) best = r;\nbest === a2[0]",
-    "let a3 = award_data.select('Phase').objects();\nlet k3 = 0;\nfor (const r of a3) k3 += r.Phase === 'Phase I';\na3 = a3.slice(0, 2);\n[k3, a3]",
-    "const a4 = award_data.select('Phase').objects();\nconst f = () => a4.length;\nlet k4 = 0;\nfor (const r of a4) k4 += r.Phase === 'Phase I';\n[k4, f()]",
-    "const a5 = award_data.select('Phase').objects();\nlet k5 = 0;\nfor (let i = 0; i < a5.length; i++) k5 += a5[i].Phase === 'Phase I';\nk5",
-    "const a6 = award_data.select('Phase').objects();\na6.push({ Phase: 'mine' });\na6.filter(r => r.Phase === 'mine').length",
-    "const a7 = award_data.select('Phase').objects();\nprint(a7.length);\nconst g = globalThis;\na7.filter(r => r.Phase === 'Phase I').length",
-    "const a8 = award_data.select('Phase').objects(), z8 = 1;\na8.filter(r => r.Phase === 'Phase I').length + z8",
-    "const a10 = award_data.select('Phase').objects();\nconst p1 = a10.filter(r => r.Phase === 'Phase I');\np1[0].Phase = 'x';\nlet k10 = 0;\nfor (const r of a10) k10 += r.Phase === 'x';\nk10",
-    "const a11 = award_data.select('Phase').objects();\na11.forEach(r => { r.Phase = 'y' });\nlet k11 = 0;\nfor (const r of a11) k11 += r.Phase === 'y';\nk11",
-    "const a12 = award_data.select('Phase').objects();\nconst n12 = a12.filter(r => r.Phase === 'Phase I').length;\n[n12, a12.length]",
-    "const a9 = award_data.select('Phase').objects();\nlet k9 = 0;\nfor (const r of a9) { k9 += r.Phase === 'Phase I'; await 0 }\nk9",
+    unbound("const a1 = award_data.select('Phase').objects();\nlet k1 = 0;\nfor (const r of a1) k1++;\na1"),
+    unbound(
+      "const a2 = award_data.select('Phase').objects();\nlet best = null;\nfor (const r of a2) if (!best) best = r;\nbest === a2[0]",
+    ),
+    unbound(
+      "let a3 = award_data.select('Phase').objects();\nlet k3 = 0;\nfor (const r of a3) k3 += r.Phase === 'Phase I';\na3 = a3.slice(0, 2);\n[k3, a3]",
+    ),
+    unbound(
+      "const a4 = award_data.select('Phase').objects();\nconst f = () => a4.length;\nlet k4 = 0;\nfor (const r of a4) k4 += r.Phase === 'Phase I';\n[k4, f()]",
+    ),
+    unbound(
+      "const a5 = award_data.select('Phase').objects();\nlet k5 = 0;\nfor (let i = 0; i < a5.length; i++) k5 += a5[i].Phase === 'Phase I';\nk5",
+    ),
+    unbound(
+      "const a6 = award_data.select('Phase').objects();\na6.push({ Phase: 'mine' });\na6.filter(r => r.Phase === 'mine').length",
+    ),
+    unbound(
+      "const a7 = award_data.select('Phase').objects();\nprint(a7.length);\nconst g = globalThis;\na7.filter(r => r.Phase === 'Phase I').length",
+    ),
+    unbound(
+      "const a8 = award_data.select('Phase').objects(), z8 = 1;\na8.filter(r => r.Phase === 'Phase I').length + z8",
+    ),
+    unbound(
+      "const a10 = award_data.select('Phase').objects();\nconst p1 = a10.filter(r => r.Phase === 'Phase I');\np1[0].Phase = 'x';\nlet k10 = 0;\nfor (const r of a10) k10 += r.Phase === 'x';\nk10",
+    ),
+    unbound(
+      "const a11 = award_data.select('Phase').objects();\na11.forEach(r => { r.Phase = 'y' });\nlet k11 = 0;\nfor (const r of a11) k11 += r.Phase === 'y';\nk11",
+    ),
+    unbound(
+      "const a12 = award_data.select('Phase').objects();\nconst n12 = a12.filter(r => r.Phase === 'Phase I').length;\n[n12, a12.length]",
+    ),
+    unbound(
+      "const a9 = award_data.select('Phase').objects();\nlet k9 = 0;\nfor (const r of a9) { k9 += r.Phase === 'Phase I'; await 0 }\nk9",
+    ),
   ],
 };
 
@@ -105,8 +166,10 @@ describe.each(['isolated-vm', 'quickjs'] as const)('row arrays bound to a name o
     await using plain = await createSandbox({ engine });
     for (const step of SEQUENCES[name]!) {
       const code = typeof step === 'string' ? step : step.code;
-      const isRewritten = prepareCode(code).code.includes('__sbirtools_rowLoop.rows(');
-      expect(isRewritten, code).toBe(typeof step !== 'string' && step.rewritten);
+      const prepared = prepareCode(code).code;
+      if (typeof step === 'string' || step.rewritten !== undefined)
+        expect(prepared.includes('__sbirtools_rowLoop.'), code).toBe(typeof step !== 'string' && step.rewritten);
+      if (typeof step !== 'string' && step.bind === false) expect(prepared, code).not.toContain('["bind"]');
       const [a, b] = [await rewritten.run(code), await plain.run(asWritten(code))];
       expect(runOutcome(a), code).toEqual(runOutcome(b));
     }
