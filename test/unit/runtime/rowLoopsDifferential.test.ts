@@ -172,10 +172,17 @@ const SEQUENCES: Record<string, Step[]> = {
       'const vc = award_data.Phase.value_counts();\nconst vcs = [];\nfor (const pair of vc.tolist()) vcs.push(pair);\nvcs',
     ),
   ],
+  // through the helper (tableLoops.ts): a table is read as one reused row, anything else handed back
+  'loops over other calls and over the table itself': [
+    rw(
+      "const kept4 = [];\nfor (const r of award_data.select('Phase').objects({ limit: 3 })) kept4.push(r.Phase);\nkept4",
+    ),
+    rw("let n4 = 0;\nfor (const r of award_data.select('Phase')) n4 += r.Phase === 'Phase I';\nn4"),
+    rw("let n5 = 0;\nfor (const r of award_data.select('Phase').objects().slice(0, 5)) n5++;\nn5"),
+  ],
   'loops the rewrite leaves alone': [
-    "const kept4 = [];\nfor (const r of award_data.select('Phase').objects({ limit: 3 })) kept4.push(r.Phase);\nkept4",
-    "let n4 = 0;\nfor (const r of award_data.select('Phase')) n4 += r.Phase === 'Phase I';\nn4",
-    "let n5 = 0;\nfor (const r of award_data.select('Phase').objects().slice(0, 5)) n5++;\nn5",
+    "const kept6 = [];\nfor (const r of award_data.select('Phase')) kept6.push(r);\nkept6.length",
+    "let n6 = 0;\nfor (const r of [award_data.select('Phase')][0]) n6 += r.Phase === 'Phase I';\nn6",
   ],
   'array-method chains on objects(): filter, map, reduce, forEach, some, every, findIndex': [
     rw("award_data.select('Phase').objects().filter(r => r.Phase === 'Phase II').length"),
