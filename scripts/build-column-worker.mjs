@@ -27,6 +27,8 @@ export async function buildColumnWorker(root) {
     format: 'cjs',
     minify: true,
     keepNames: true,
+    // no import() left: the loader compiles the bundle through node:vm (scripts/code-cache-boot.mjs)
+    supported: { 'dynamic-import': false },
     sourcemap: 'linked',
     // import.meta does not exist in CommonJS: the file's own URL stands in for it
     define: { 'import.meta.url': '__sbirtoolsImportMetaUrl' },

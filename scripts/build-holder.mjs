@@ -30,6 +30,8 @@ const common = (root) => ({
   // "Serverless for real"); names are kept for stack traces and error classes
   minify: true,
   keepNames: true,
+  // no import() left: the loader compiles the bundle through node:vm (scripts/code-cache-boot.mjs)
+  supported: { 'dynamic-import': false },
   logLevel: 'warning',
 });
 

@@ -15,6 +15,11 @@
 // compiles as before. `sbirtools bundle` ships the holder's cache made with
 // SBIRTOOLS_WRITE_HOLDER_CODE_CACHE=1 (write, then exit). SBIRTOOLS_CODE_CACHE_REPORT=1 prints on
 // stderr whether the cache was used and whether one was written (tests, and a deployer who asks).
+//
+// The bundles hold no import(): code compiled through node:vm cannot import() without a callback,
+// and on Node 20 a script compiled from a code cache loses the one it was given (its first start
+// worked, every later one failed with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING). The build turns every
+// import() into a require() (esbuild's `supported: { 'dynamic-import': false }`).
 
 /**
  * The loader's source for `bundle` (a file name in the same folder).

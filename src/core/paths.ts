@@ -76,12 +76,21 @@ export function holderEntryPath(): string {
   if (import.meta.url.endsWith('/dist/src/core/paths.js')) {
     const boot = fileURLToPath(new URL('../../holder/holderBoot.cjs', import.meta.url));
     const main = fileURLToPath(new URL('../../holder/holderMain.cjs', import.meta.url));
-    if (existsSync(main)) return existsSync(boot) ? boot : main;
+    if (existsSync(main)) return existsSync(boot) && codeCacheLoader() ? boot : main;
   }
   const holder = join(packageRoot(), 'dist', 'holder');
   const bundle = join(holder, 'holderMain.cjs');
-  if (existsSync(bundle) && existsSync(join(holder, 'holderBoot.cjs'))) return join(holder, 'holderBoot.cjs');
+  if (existsSync(bundle) && existsSync(join(holder, 'holderBoot.cjs')) && codeCacheLoader())
+    return join(holder, 'holderBoot.cjs');
   return existsSync(bundle) ? bundle : compiledPath('src', 'runtime', 'holder', 'holderMain.js');
+}
+
+/**
+ * Whether bundles start through their code cache loader (scripts/code-cache-boot.mjs) here: on Node,
+ * not on Bun or Deno, whose node:vm and node:module emulations the loader was never tested on.
+ */
+export function codeCacheLoader(): boolean {
+  return !process.versions.bun && !process.versions.deno;
 }
 
 function isOurPackage(file: string): boolean {

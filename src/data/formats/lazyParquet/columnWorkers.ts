@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { DataError, type DataErrorCode } from '../../errors.js';
 import { workerScript } from '../../workerScript.js';
+import { codeCacheLoader } from '../../../core/paths.js';
 import { capHint, type DecodeCaps } from '../decodeCaps.js';
 import type { ColumnAnswer, ColumnJob } from './columnJob.js';
 
@@ -334,5 +335,5 @@ function bundledWorker(): URL | undefined {
 /** The loader when the build wrote it beside the bundle, else the bundle; undefined without a bundle. */
 function withBoot(bundle: URL, boot: URL): URL | undefined {
   if (!existsSync(bundle)) return undefined;
-  return existsSync(boot) ? boot : bundle;
+  return existsSync(boot) && codeCacheLoader() ? boot : bundle;
 }
