@@ -3,12 +3,9 @@
 // Arrow table waits for two of these workers to start; each loaded ~90 modules (hyparquet,
 // flechette, the decoders) one file at a time, ~0.15-0.2 s per worker on the 2-core VM while the
 // isolate and the prelude load on the same cores (docs/benchmarks.md "Fourth pass"). One file loads
-// in a fraction of that. columnWorkers.ts starts it (through its loader, columnWorkerBoot.cjs, which
-// adds a V8 code cache: scripts/code-cache-boot.mjs) when it is there, the unbundled module otherwise.
+// in a fraction of that. columnWorkers.ts starts it when it is there, the unbundled module otherwise.
 import { build } from 'esbuild';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { codeCacheBoot } from './code-cache-boot.mjs';
 
 /**
  * Bundle the compiled column worker (run after tsc).
@@ -27,18 +24,11 @@ export async function buildColumnWorker(root) {
     format: 'cjs',
     minify: true,
     keepNames: true,
-    // no import() left: the loader compiles the bundle through node:vm (scripts/code-cache-boot.mjs)
-    supported: { 'dynamic-import': false },
     sourcemap: 'linked',
     // import.meta does not exist in CommonJS: the file's own URL stands in for it
     define: { 'import.meta.url': '__sbirtoolsImportMetaUrl' },
     banner: { js: "var __sbirtoolsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
   });
-  // its loader: each fresh worker thread compiles the bundle from the V8 code cache beside it
-  writeFileSync(
-    join(root, 'dist', 'holder', 'columnWorkerBoot.cjs'),
-    codeCacheBoot('columnWorker.cjs', 'columnWorkerCodeCache'),
-  );
   return outfile;
 }

@@ -1,9 +1,8 @@
-// The loader written beside a CommonJS bundle of the holder process (holderBoot.cjs for
-// holderMain.cjs) or of the column worker (columnWorkerBoot.cjs for columnWorker.cjs): it compiles the
-// bundle with the V8 code cache beside it, so a fresh process or thread skips parsing and compiling
-// the bundle's top level (the holder's ~0.9 MB: ~30 ms of a cold answer's CPU; each column worker's
-// ~0.35 MB: ~10 ms, docs/benchmarks.md "Seventh pass"). Node 20 has no compile cache of its own
-// (module.enableCompileCache is Node >= 22.1).
+// The loader written beside the holder process's CommonJS bundle (holderBoot.cjs for holderMain.cjs):
+// it compiles the bundle with the V8 code cache beside it, so a fresh holder skips parsing and
+// compiling the bundle's ~0.9 MB (~25 ms of a cold answer's CPU, docs/benchmarks.md "Seventh pass").
+// Node 20 has no compile cache of its own (module.enableCompileCache is Node >= 22.1). The column
+// workers start without one: measured, a cache saved them ~2 ms of their ~20 ms of script.
 //
 // The cache is used when it passes its checks (magic, SHA-256 of the bundle's source with V8's
 // version and the platform, SHA-256 of the payload); V8 checks the rest (its flags) and may still
@@ -23,7 +22,7 @@
 
 /**
  * The loader's source for `bundle` (a file name in the same folder).
- * @param {string} bundle e.g. 'holderMain.cjs'.
+ * @param {string} bundle 'holderMain.cjs'.
  * @param {string} reportKey the key of the report line, e.g. 'holderCodeCache'.
  * @returns {string}
  */

@@ -86,10 +86,10 @@ export function holderEntryPath(): string {
 }
 
 /**
- * Whether bundles start through their code cache loader (scripts/code-cache-boot.mjs) here: on Node,
+ * Whether the holder starts through its code cache loader (scripts/code-cache-boot.mjs) here: on Node,
  * not on Bun or Deno, whose node:vm and node:module emulations the loader was never tested on.
  */
-export function codeCacheLoader(): boolean {
+function codeCacheLoader(): boolean {
   return !process.versions.bun && !process.versions.deno;
 }
 

@@ -1,8 +1,8 @@
-// The holder process and each column worker start from a loader that compiles their bundle with
-// the V8 code cache beside it (scripts/code-cache-boot.mjs): the first start that finds none writes
-// it, later starts take it; a damaged one is compiled past and replaced. The bundles hold no
-// import(): on Node 20 a script compiled from a code cache through node:vm cannot import()
-// (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), which broke every QuickJS session of a cached holder.
+// The holder process starts from a loader that compiles its bundle with the V8 code cache beside it
+// (scripts/code-cache-boot.mjs): the first start that finds none writes it, later starts take it; a
+// damaged one is compiled past and replaced. The bundle holds no import(): on Node 20 a script
+// compiled from a code cache through node:vm cannot import() (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING),
+// which broke every QuickJS session of a cached holder.
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -31,8 +31,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'sbirtools-bundle-cc-'));
   holder = join(dir, 'holder');
   mkdirSync(holder);
-  for (const f of ['holderBoot.cjs', 'holderMain.cjs', 'columnWorkerBoot.cjs', 'columnWorker.cjs'])
-    copyFileSync(join(DIST, f), join(holder, f));
+  for (const f of ['holderBoot.cjs', 'holderMain.cjs']) copyFileSync(join(DIST, f), join(holder, f));
   // the bundles resolve isolated-vm (and QuickJS's WASM) from node_modules, as in an install
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
 });
@@ -49,31 +48,7 @@ function startHolder(): { holderCodeCache: string; written: boolean } {
   return JSON.parse(r.stderr.trim().split('\n').pop()!);
 }
 
-/** Start one column worker through its loader in a fresh process; its report and whether its script loaded. */
-function startWorker(): { columnWorkerCodeCache: string; written: boolean; loaded: boolean } {
-  const script = `
-    const { Worker } = require('node:worker_threads');
-    const status = new Int32Array(new SharedArrayBuffer(12));
-    const w = new Worker(${JSON.stringify(join(holder, 'columnWorkerBoot.cjs'))}, { workerData: { status }, stderr: true });
-    let err = '';
-    w.stderr.on('data', (d) => (err += d));
-    const poll = setInterval(() => {
-      const line = err.split('\\n').find((l) => l.startsWith('{'));
-      if (!line) return;
-      clearInterval(poll);
-      console.log(JSON.stringify({ ...JSON.parse(line), loaded: Atomics.load(status, 2) === 1 }));
-      w.terminate();
-    }, 5);`;
-  const r = spawnSync(process.execPath, ['--no-node-snapshot', '-e', script], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', SBIRTOOLS_CODE_CACHE_REPORT: '1' },
-    timeout: 120_000,
-  });
-  expect(r.status, r.stderr).toBe(0);
-  return JSON.parse(r.stdout.trim());
-}
-
-describe('the bundles started through their code cache loader', () => {
+describe('the holder started through its code cache loader', () => {
   it('the holder writes its cache on its first start and takes it on the next; a damaged one is replaced', () => {
     expect(startHolder()).toEqual({ holderCodeCache: 'none', written: true });
     expect(existsSync(join(holder, 'holderMain.cjs.codecache'))).toBe(true);
@@ -87,17 +62,12 @@ describe('the bundles started through their code cache loader', () => {
     expect(readdirSync(holder).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   }, 120_000);
 
-  it('a column worker writes its cache on its first start and takes it on the next, its script loaded both times', () => {
-    expect(startWorker()).toEqual({ columnWorkerCodeCache: 'none', written: true, loaded: true });
-    expect(startWorker()).toEqual({ columnWorkerCodeCache: 'accepted', written: false, loaded: true });
-  }, 120_000);
-
   it('the holder is started through its loader', () => {
     expect(holderEntryPath()).toBe(join(DIST, 'holderBoot.cjs'));
   });
 
-  it('neither bundle holds an import() expression', () => {
-    for (const f of ['holderMain.cjs', 'columnWorker.cjs']) {
+  it('its bundle holds no import() expression', () => {
+    for (const f of ['holderMain.cjs']) {
       const ast = Parser.parse(readFileSync(join(DIST, f), 'utf8'), { ecmaVersion: 'latest', sourceType: 'script' });
       let imports = 0;
       simple(ast, { ImportExpression: () => imports++ });

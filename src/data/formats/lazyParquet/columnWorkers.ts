@@ -5,7 +5,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { DataError, type DataErrorCode } from '../../errors.js';
 import { workerScript } from '../../workerScript.js';
-import { codeCacheLoader } from '../../../core/paths.js';
 import { capHint, type DecodeCaps } from '../decodeCaps.js';
 import type { ColumnAnswer, ColumnJob } from './columnJob.js';
 
@@ -306,34 +305,25 @@ export function columnWorkers(heapMb: number): ColumnWorkers {
 }
 
 /**
- * The column worker bundled into one file (dist/holder/columnWorker.cjs, scripts/build-column-worker.mjs),
- * started through its loader (columnWorkerBoot.cjs: the bundle compiled with the V8 code cache beside
- * it, scripts/code-cache-boot.mjs) when the build wrote one: it starts in about a third of the time
- * of its ~90 modules loaded one by one. Beside the holder's bundle when this code runs in it, beside
- * dist/ when it runs compiled, under the package root from src/ (vitest); undefined when no build
- * made it (the compiled module is used then).
+ * The column worker bundled into one file (dist/holder/columnWorker.cjs, scripts/build-column-worker.mjs):
+ * it starts in about a third of the time of its ~90 modules loaded one by one. Beside the holder's
+ * bundle when this code runs in it, beside dist/ when it runs compiled, under the package root
+ * from src/ (vitest); undefined when no build made it (the compiled module is used then).
  */
 function bundledWorker(): URL | undefined {
   const here = fileURLToPath(import.meta.url);
-  // literal URLs beside import.meta.url, so a file tracer (@vercel/nft) finds both files
-  if (here.endsWith(`${sep}holder${sep}holderMain.cjs`))
-    return withBoot(new URL('./columnWorker.cjs', import.meta.url), new URL('./columnWorkerBoot.cjs', import.meta.url));
-  if (here.endsWith(['', 'dist', 'src', 'data', 'formats', 'lazyParquet', 'columnWorkers.js'].join(sep)))
-    return withBoot(
-      new URL('../../../../holder/columnWorker.cjs', import.meta.url),
-      new URL('../../../../holder/columnWorkerBoot.cjs', import.meta.url),
-    );
+  if (here.endsWith(`${sep}holder${sep}holderMain.cjs`)) {
+    const beside = new URL('./columnWorker.cjs', import.meta.url);
+    return existsSync(beside) ? beside : undefined;
+  }
+  if (here.endsWith(['', 'dist', 'src', 'data', 'formats', 'lazyParquet', 'columnWorkers.js'].join(sep))) {
+    const compiled = new URL('../../../../holder/columnWorker.cjs', import.meta.url);
+    return existsSync(compiled) ? compiled : undefined;
+  }
   for (let dir = dirname(here); dirname(dir) !== dir; dir = dirname(dir)) {
     const file = join(dir, 'dist', 'holder', 'columnWorker.cjs');
-    if (existsSync(file))
-      return withBoot(pathToFileURL(file), pathToFileURL(join(dir, 'dist', 'holder', 'columnWorkerBoot.cjs')));
+    if (existsSync(file)) return pathToFileURL(file);
     if (existsSync(join(dir, 'package.json'))) return undefined;
   }
   return undefined;
-}
-
-/** The loader when the build wrote it beside the bundle, else the bundle; undefined without a bundle. */
-function withBoot(bundle: URL, boot: URL): URL | undefined {
-  if (!existsSync(bundle)) return undefined;
-  return existsSync(boot) && codeCacheLoader() ? boot : bundle;
 }
