@@ -22,8 +22,8 @@ interface Use {
  * of the rows (see docs/architecture.md, "Row arrays bound to a name"). A candidate is a top-level
  * `const|let NAME = <expr>.objects()` (one declarator, no arguments, no `?.`) whose every other
  * mention of NAME, none inside a function, arrow or class and each after the declaration, is
- *   - the iterable of `for (const|let r of NAME)` whose body only reads fields of `r` (rowReads.ts):
- *     rewritten, and at least one is needed; or
+ *   - the iterable of `for (const|let r of NAME)`, not inside another loop, whose body only reads
+ *     fields of `r` (rowReads.ts): rewritten (tableLoops.ts), and at least one is needed; or
  *   - the start of a chain of array methods whose callbacks only read fields (rowChains.ts), `NAME.length`
  *     included, that does not end at a filter (whose rows the code could change): left as written, on
  *     the real array (over rows that exist, the array's own methods are as fast).
@@ -58,6 +58,7 @@ const insert = (at: number, text: string): LocalEdit => ({
   text: `${INSERTED_OPEN}${text}${INSERTED_CLOSE}`,
 });
 
+const LOOPS = new Set(['ForStatement', 'ForInStatement', 'ForOfStatement', 'WhileStatement', 'DoWhileStatement']);
 const FUNCTIONS = new Set([
   'FunctionDeclaration',
   'FunctionExpression',
@@ -82,6 +83,8 @@ function usesOf(
     const [parent, key] = up.get(m) ?? [null, ''];
     if (!parent) return undefined;
     if (parent.type === 'ForOfStatement' && key === 'right') {
+      // a loop inside another loop stays as written (rowLoops.ts wraps top-level loops only)
+      for (let at = up.get(parent); at; at = up.get(at[0])) if (LOOPS.has(at[0].type)) return undefined;
       const reads = loopReads(parent);
       if (!reads) return undefined;
       uses.push({ id: m, reads });

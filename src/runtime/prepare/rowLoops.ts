@@ -96,7 +96,7 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     // the rows may be kept: built one at a time instead of all before the loop
     else if (isRowListLoop(loop)) edits.push(insert(loop.right, '[], ["rows"]'));
     // a loop over a table itself or a bound row array (the guest decides which: tableLoops.ts)
-    else edits.push(...(tableLoopEdits(loop, source) ?? []));
+    else if (!nested(loop, up)) edits.push(...(tableLoopEdits(loop, source) ?? []));
   }
   for (const call of calls) {
     const chain = rowChain(call, up);
@@ -109,6 +109,27 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
 export interface RowLoopPlan {
   edits: LocalEdit[];
   arrays: RowArray[];
+}
+
+const NESTING = new Set([
+  'ForStatement',
+  'ForInStatement',
+  'ForOfStatement',
+  'WhileStatement',
+  'DoWhileStatement',
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'ClassBody',
+]);
+
+/**
+ * Whether `node` sits inside a loop or a function: a loop there may start many times, and the helper of
+ * tableLoops.ts costs a call each time while a table is iterated by top-level code.
+ */
+function nested(node: AnyNode, up: Map<AnyNode, [AnyNode, string]>): boolean {
+  for (let at = up.get(node); at; at = up.get(at[0])) if (NESTING.has(at[0].type)) return true;
+  return false;
 }
 
 /** Whether identifier `node` is a property name or a label rather than a variable (`o.x`, `{ x: 1 }`, `x:`). */

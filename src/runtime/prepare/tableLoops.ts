@@ -7,7 +7,7 @@ import { calleeText } from './v8CalleeText.js';
 /**
  * The edits that put `for (const|let r of X)` through `__sbirtools_rowLoop.rows(X, [fields])` when its
  * body only reads fields of `r` (rowReads.ts) and X is a name or a call (`t.select('Agency')`,
- * `f(x)`; not `?.`): the guest then reads a table's rows (`for (const r of award_data)`) or a bound
+ * `f(x)`; not `?.`); the caller takes only loops outside any loop or function (rowLoops.ts): the guest then reads a table's rows (`for (const r of award_data)`) or a bound
  * row array's (rowArrays.ts) as one reused row over the kept values, and hands anything else back to
  * the loop as it is. The opening insert carries what V8 and QuickJS would report for an X that is not
  * iterable, the message V8 prints and the user column each engine points at (schema/rowLoop.ts

@@ -96,6 +96,9 @@ const SEQUENCES: Record<string, Step[]> = {
     rw(
       "function countIn(t, col, v) { let k = 0; for (const r of t.select(col)) if (r[col] === v) k++; return k }\nlet k2 = 0;\nfor (const r of award_data.select('Phase')) if (r.Phase === 'Phase I') k2++;\n[k2, countIn(award_data, 'Phase', 'Phase II')]",
     ),
+    // nested in a loop or a function: as written (the helper would cost a call per start)
+    "let nn2 = 0;\nfor (let j = 0; j < 3; j++) for (const r of award_data.select('Phase')) nn2 += r.Phase === 'Phase I';\nnn2",
+    "const cnt = t => { let k = 0; for (const r of t) k += r.Phase === 'Phase II'; return k };\ncnt(award_data.select('Phase'))",
     rw('const plainArr = [{ x: 1 }, { x: 2 }, { y: 3 }];\nlet px = 0;\nfor (const r of plainArr) px += r.x ?? 10;\npx'),
     rw('const st = new Set([{ x: 1 }, { x: 5 }]);\nlet sx = 0;\nfor (const r of st) sx += r.x;\nsx'),
     "let nx = 0;\nfor (const r of 'abc') nx += r.length;\nnx",
@@ -150,6 +153,9 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
     unbound(
       "const a12 = award_data.select('Phase').objects();\nconst n12 = a12.filter(r => r.Phase === 'Phase I').length;\n[n12, a12.length]",
+    ),
+    unbound(
+      "const a13 = award_data.select('Phase').objects();\nlet k13 = 0;\nfor (let j = 0; j < 2; j++) for (const r of a13) k13 += r.Phase === 'Phase I';\nk13",
     ),
     unbound(
       "const a9 = award_data.select('Phase').objects();\nlet k9 = 0;\nfor (const r of a9) { k9 += r.Phase === 'Phase I'; await 0 }\nk9",
