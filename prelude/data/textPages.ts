@@ -74,9 +74,12 @@ export class TextPages {
   /**
    * Page `p`'s answer to `req` from the host's bytes, unless the page is held in the session (then
    * testing it here is cheaper than a host call): null when the guest must test the page itself.
+   * `evenHeld` asks the host for a held page too: a test that reads every row's string (its length
+   * at least) pays a memory access per row in the isolate, more than the host's answer from the
+   * stored lengths.
    */
-  scan(p: number, req: TextScanRequest): Int32Array | Uint8Array | null {
-    if (!this.scanText || this.slots[p]!.page) return null;
+  scan(p: number, req: TextScanRequest, evenHeld = false): Int32Array | Uint8Array | null {
+    if (!this.scanText || (this.slots[p]!.page && !evenHeld)) return null;
     const start = p * PAGE_ROWS;
     const end = Math.min(this.numRows, start + PAGE_ROWS);
     const out = this.scanText(start, end, req);
