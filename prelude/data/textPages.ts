@@ -4,11 +4,16 @@
  * decoded in the isolate. Decoded pages stay in the session's TextCache between runs.
  */
 import type { TextPage, TextScanRequest } from '../../schema/columnar.js';
-import { ArrayIsArray } from '../intrinsics.js';
+import { ArrayIsArray, NativeMap } from '../intrinsics.js';
 import { PAGE_SHIFT } from './pagedText.js';
 import type { CachedPage, Slot, TextCache } from './textCache.js';
 
 const PAGE_ROWS = 1 << PAGE_SHIFT;
+const WINDOW_SHIFT = 7;
+/** Rows per window: a row read alone (`get`) from a page no run has read fetches only its window. */
+const WINDOW_ROWS = 1 << WINDOW_SHIFT;
+/** Windows read per column before `get` reads whole pages again (at most ~2.9 MB of the SBIR abstracts). */
+const MAX_WINDOWS = 16;
 /** Heap cost of one row beyond its characters: the string header and its array slot. */
 const ROW_OVERHEAD_BYTES = 24;
 
@@ -23,6 +28,13 @@ export class TextPages {
   private readonly slots: Slot[];
   private lastIndex = -1;
   private last: CachedPage | null = null;
+  /**
+   * Rows read a window at a time (`get` of a few rows: `objects()` of a sorted table's top row
+   * reads one row of every column, and a page of the abstracts is 5.7 MB): window -> its rows.
+   * Not in the shared cache (at most MAX_WINDOWS per column); a page read later serves its rows.
+   */
+  private readonly windows = new NativeMap<number, ReadonlyArray<string | null>>();
+  private lastWindow = -2;
 
   constructor(
     readonly numRows: number,
@@ -74,9 +86,12 @@ export class TextPages {
   /**
    * Page `p`'s answer to `req` from the host's bytes, unless the page is held in the session (then
    * testing it here is cheaper than a host call): null when the guest must test the page itself.
+   * `evenHeld` asks the host for a held page too: a test that reads every row's string (its length
+   * at least) pays a memory access per row in the isolate, more than the host's answer from the
+   * stored lengths.
    */
-  scan(p: number, req: TextScanRequest): Int32Array | Uint8Array | null {
-    if (!this.scanText || this.slots[p]!.page) return null;
+  scan(p: number, req: TextScanRequest, evenHeld = false): Int32Array | Uint8Array | null {
+    if (!this.scanText || (this.slots[p]!.page && !evenHeld)) return null;
     const start = p * PAGE_ROWS;
     const end = Math.min(this.numRows, start + PAGE_ROWS);
     const out = this.scanText(start, end, req);
@@ -96,7 +111,33 @@ export class TextPages {
   /** The value at `row`: a string, null for a null row, undefined outside the column. */
   get(row: number): string | null | undefined {
     if (!(row >= 0 && row < this.numRows) || row !== (row | 0)) return undefined;
-    return this.page(row >> PAGE_SHIFT)[row & (PAGE_ROWS - 1)];
+    const p = row >> PAGE_SHIFT;
+    if (p !== this.lastIndex || !this.last) {
+      const rows = this.windowed(p, row);
+      if (rows) return rows[row & (WINDOW_ROWS - 1)];
+    }
+    return this.page(p)[row & (PAGE_ROWS - 1)];
+  }
+
+  /**
+   * The rows of `row`'s window when page `p` is not in the cache and rows are being read sparsely
+   * (fewer than MAX_WINDOWS windows, not the one after the last: a pass in order reads pages), else
+   * null: read the page.
+   */
+  private windowed(p: number, row: number): ReadonlyArray<string | null> | null {
+    const w = row >> WINDOW_SHIFT;
+    const have = this.windows.get(w);
+    if (have) return have;
+    if (this.windows.size >= MAX_WINDOWS || w === this.lastWindow + 1 || this.cache.lookup(this.slots[p]!)) return null;
+    const start = w << WINDOW_SHIFT;
+    const end = Math.min(this.numRows, start + WINDOW_ROWS);
+    const data = this.fetch(start, end);
+    if (!data || data.kind !== 'text' || !ArrayIsArray(data.rows) || data.rows.length !== end - start) {
+      throw new Error(`fetchTextPage returned malformed data for rows ${start}..${end}`);
+    }
+    this.windows.set(w, data.rows);
+    this.lastWindow = w;
+    return data.rows;
   }
 
   /** A fresh array of every row (the caller may modify it; the cache keeps its own pages). */
@@ -113,9 +154,11 @@ export class TextPages {
   /** Values at the given row indices (a filtered or ordered table's rows), in a fresh array. */
   pick(indices: ArrayLike<number>): Array<string | null> {
     const out = new Array<string | null>(indices.length);
+    // a few rows: read as `get` reads them (a window, not a page, where no run read the page)
+    const few = indices.length <= WINDOW_ROWS;
     for (let k = 0; k < indices.length; k++) {
       const row = indices[k]!;
-      out[k] = this.page(row >> PAGE_SHIFT)[row & (PAGE_ROWS - 1)]!;
+      out[k] = few ? this.get(row)! : this.page(row >> PAGE_SHIFT)[row & (PAGE_ROWS - 1)]!;
     }
     return out;
   }

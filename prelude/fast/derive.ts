@@ -128,13 +128,22 @@ function columnData(env: Env, vec: Vec): ColumnData {
   const isNum = values.every((x) => x === null || typeof x === 'number');
   const isBool = values.every((x) => x === null || typeof x === 'boolean');
   if (!isNum && !isBool) giveUp();
+  // the entries' values and validity as typed lookups (a boolean stores as 1/0), then one typed loop
+  const m = values.length;
+  const lutV = new Float64Array(m);
+  const lutOk = new Uint8Array(m);
+  for (let j = 0; j < m; j++) {
+    const x = values[j];
+    if (x === null) continue;
+    lutV[j] = x as number;
+    lutOk[j] = 1;
+  }
   const v = isNum ? new Float64Array(n) : new Uint8Array(n);
   const valid = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    const x = values[codes[i]! + 1];
-    if (x === null) continue;
-    v[i] = x as number; // a boolean stores as 1/0
-    valid[i] = 1;
+    const c = codes[i]! + 1;
+    v[i] = lutV[c]!;
+    valid[i] = lutOk[c]!;
   }
   return isNum ? floats(env, v as Float64Array, valid) : bools(env, v as Uint8Array, valid);
 }

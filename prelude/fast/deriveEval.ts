@@ -6,14 +6,16 @@
  *   Float64Arrays, each side converted as JavaScript converts it (null is 0, a Date its time);
  * - an operator or a pure function (fast/deriveFunctions.ts) over one dictionary column and
  *   constants: once per dictionary entry, then a lookup by code;
- * - a function of a date column: once per distinct date (a fresh Date each call, as `at()` gives);
+ * - a function of a date column: once per distinct time of the column (a fresh Date each call, as
+ *   `at()` gives), then a lookup by code (fast/dateCodes.ts);
  * - a function or `.length` of long text: per row, on the text pages themselves;
  * - `&&`, `||`, `??`, `?:`, `!`, equality and anything over several columns: the JavaScript
  *   operator per row, on the same values.
  * Any other node (strings out, `undefined`, objects, regexes, aggregate/window ops, dates out)
  * gives up, and Arquero's derive runs instead.
  */
-import { NativeDate, NativeMap } from '../intrinsics.js';
+import { NativeDate } from '../intrinsics.js';
+import { dateCodes } from './dateCodes.js';
 import { columnChunks } from './columnChunks.js';
 import type { LazyColumn } from '../data/lazyColumn.js';
 import { pureFunction } from './deriveFunctions.js';
@@ -369,26 +371,38 @@ function perEntry(env: Env, f: (...xs: unknown[]) => unknown, args: Vec[], c: Ex
   return { k: 'codes', codes: c.codes, values };
 }
 
-/** A function of one date column: once per distinct time, on a fresh Date each call. */
+/**
+ * A function of one date column: once per distinct time of the column (fast/dateCodes.ts, built
+ * once per session), on a fresh Date each call, then a lookup by code. A time whose call throws is
+ * fine unless a visible row holds it; a result that is an object or undefined gives up (one value
+ * would stand for every row of that time, where Arquero's code makes one per row).
+ */
 function perDate(env: Env, f: (...xs: unknown[]) => unknown, args: Vec[], d: Extract<Vec, { k: 'date' }>): Vec {
   const at = args.indexOf(d);
   const xs = args.map((a) => (a.k === 'const' ? a.value : null));
-  const memo = new NativeMap<number, unknown>();
-  const { v, valid } = d;
-  const out = new Collector(env.n);
-  xs[at] = null;
-  const ofNull = f(...xs);
-  eachRow(env, (i) => {
-    if (!valid[i]) return out.put(i, ofNull);
-    const ms = v[i]!;
-    let r = memo.get(ms);
-    if (r === undefined && !memo.has(ms)) {
-      xs[at] = new NativeDate(ms);
-      memo.set(ms, (r = f(...xs)));
+  const { codes, times } = dateCodes(d.v, d.valid);
+  const m = times.length + 1;
+  const values = new Array<unknown>(m);
+  let throws: Uint8Array | null = null;
+  for (let j = 0; j < m; j++) {
+    xs[at] = j === 0 ? null : new NativeDate(times[j - 1]!);
+    let r: unknown;
+    try {
+      r = f(...xs);
+    } catch {
+      (throws ??= new Uint8Array(m))[j] = 1;
+      r = null;
     }
-    out.put(i, r);
-  });
-  return out.done();
+    if (r === undefined || (r !== null && (typeof r === 'object' || typeof r === 'function'))) giveUp();
+    values[j] = r;
+  }
+  if (throws) {
+    const t = throws;
+    eachRow(env, (i) => {
+      if (t[codes[i]! + 1]) giveUp(); // Arquero's per-row code throws its own error here
+    });
+  }
+  return { k: 'codes', codes, values };
 }
 
 /** A function of one long text column, per row on its pages (no `at()` per row). */

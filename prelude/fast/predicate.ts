@@ -293,10 +293,12 @@ function anySelected(sel: Uint8Array, lo: number, hi: number): boolean {
 
 /**
  * `d.X === 'literal'`, `d.X == null` (`===`, `==`, `!==`, `!=`, either side) or `d.X` alone (its
- * truth value; `!d.X` is its negation) on a long-text column the host can scan: each page the
- * session does not hold is answered by the host (bridge.textScan: `equals` compares the rows of the
- * literal's byte length; for null and truth values the stored lengths say which rows are null or
- * empty, no text read), the others by the compiled code on the page's rows. What the expression
+ * truth value; `!d.X` is its negation) on a long-text column the host can scan: each page is
+ * answered by the host (bridge.textScan: `equals` compares the rows of the literal's byte length;
+ * for null and truth values the stored lengths say which rows are null or empty, no text read),
+ * a page the session holds too (reading each row's string there costs a memory access per row,
+ * ~15 ms a column), except for a null test alone, which a held page answers by the row pointers
+ * (heldEquals when the host leaves a page to the guest). What the expression
  * gives for a null row, for the literal, for an empty and for any other string is computed once, by
  * the compiled code itself (every other string compares alike). False when it does not apply.
  */
@@ -335,7 +337,10 @@ function hostEquals(
   for (let p = 0, lo = 0; lo < n; p++) {
     const hi = Math.min(n, lo + PAGE_ROWS);
     if (anySelected(sel, lo, hi)) {
-      const got = pages.scan(p, needle === null ? { op: 'len' } : { op: 'equals', needle });
+      // a null test alone (`d.X == null`: every string answers alike) reads no string of a held
+      // page; any other test would read each row's length there: the host answers it
+      const nullOnly = yes === no;
+      const got = pages.scan(p, needle === null ? { op: 'len' } : { op: 'equals', needle }, !nullOnly);
       if (got && needle === null) {
         for (let i = lo; i < hi; i++) {
           const g = got[i - lo]!;
@@ -347,14 +352,41 @@ function hostEquals(
           out[i] = sel[i] & (g === 2 ? missing : g === 1 ? yes : no);
         }
       } else {
-        data[name] = pages.page(p);
-        for (let i = lo; i < hi; i++) if (sel[i] && f(i - lo, data)) out[i] = 1;
+        const rows = pages.page(p);
+        data[name] = rows;
+        if (nullOnly) for (let i = lo; i < hi; i++) out[i] = sel[i] & (rows[i - lo] === null ? missing : no);
+        else heldEquals(rows, lo, hi, sel, out, needle === null ? '' : needle, [missing, yes, no], (i) => f(i, data));
       }
     }
     lo = hi;
   }
   ctx.fast = true;
   return true;
+}
+
+/**
+ * hostEquals on a page the session holds: each row sorted into null / equal to `match` (the literal,
+ * or '' for a null test or a truth value) / any other string, and given that class's answer
+ * (computed once by the compiled code), no call per row. A value that is neither a string nor null
+ * (never in a page the host decoded) takes the compiled code.
+ */
+function heldEquals(
+  rows: ReadonlyArray<unknown>,
+  lo: number,
+  hi: number,
+  sel: Uint8Array,
+  out: Uint8Array,
+  match: string,
+  [missing, yes, no]: [number, number, number],
+  f: (rowOfPage: number) => unknown,
+): void {
+  for (let i = lo; i < hi; i++) {
+    if (!sel[i]) continue;
+    const s = rows[i - lo];
+    if (s === null) out[i] = missing;
+    else if (typeof s === 'string') out[i] = s === match ? yes : no;
+    else out[i] = f(i - lo) ? 1 : 0;
+  }
 }
 
 /** `number column OP number constant` (either side) on the Float64Array; false when the shape differs. */

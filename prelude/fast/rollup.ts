@@ -2,7 +2,8 @@
  * rollup on typed accumulators: `t.groupby(...).rollup({ total: op.sum('Award Amount'), n: op.count() })`
  * where every aggregate is one of count, sum, mean/average, min, max, valid, invalid,
  * variance/variancep/stdev/stdevp, median or quantile of a plain host number/integer column (or count
- * /valid/invalid of any host column, distinct of a dictionary or number/integer column). Values are added in Arquero's scan order with Arquero's own
+ * /valid/invalid of any host column, distinct of a dictionary or number/integer column, min/max of a
+ * date column: fast/rollupDate.ts). Values are added in Arquero's scan order with Arquero's own
  * update formulas, so every result is bit-identical to `Table#rollup`; the output table is built by
  * Arquero's own output code. Anything else returns undefined and the caller runs Arquero.
  */
@@ -13,6 +14,7 @@ import { quantile } from 'arquero/src/util/quantile.js';
 import { ascending } from 'arquero/src/util/ascending.js';
 import { arqueroQuantiles } from './rollupQuantile.js';
 import { distinctCounts } from './rollupDistinct.js';
+import { dateExtremes } from './rollupDate.js';
 import { fieldOf } from './fieldOf.js';
 import { sourceOf, type Source } from './source.js';
 import type { Grouping } from './groups.js';
@@ -59,7 +61,9 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
     const name = fieldOf(op.fields[0]);
     const src = name === undefined ? undefined : sourceOf(t, name);
     if (!src) return undefined;
-    if (NUMERIC.has(op.name) && !(src.kind === 'num' && src.type !== 'date')) return undefined;
+    // min/max of a date column: compared by time, as Arquero compares its Date objects (dateExtreme)
+    const dateExtreme = src.kind === 'num' && src.type === 'date' && (op.name === 'min' || op.name === 'max');
+    if (NUMERIC.has(op.name) && !(src.kind === 'num' && src.type !== 'date') && !dateExtreme) return undefined;
     // Arquero counts Date objects by identity (one per row): left to it
     if (op.name === 'distinct' && src.kind === 'num' && src.type === 'date') return undefined;
     if (op.name === 'quantile' && (op.params.length !== 1 || typeof op.params[0] !== 'number')) return undefined;
@@ -120,6 +124,8 @@ function reduceOp(
   }
   const { values, valid: ok } = src;
   const name = op.name;
+  if (src.type === 'date' && (name === 'min' || name === 'max'))
+    return dateExtremes(name === 'min', values, ok, keys, size, order, m);
   if (name === 'median' || name === 'quantile') {
     const p = name === 'median' ? 0.5 : (op.params[0] as number);
     const fast = arqueroQuantiles(values, ok, keys, size, order, m, p);

@@ -88,10 +88,16 @@ describe('long text past the cache budget', () => {
       const expected = (await whole.run(code)).raw;
       for (let i = 0; i < 3; i++) expect((await tiny.run(code)).raw).toBe(expected);
       const fetches = tiny.fetched.filter((f) => f.startsWith('award_data/T{'));
-      // three pages, each read by three passes per run: far more fetches than pages
+      // three pages, each read by three passes per run: far more fetches than pages; the one row
+      // `get` reads of a page the cache no longer holds is read as its window of 128 rows
       expect(fetches.length).toBeGreaterThan(9);
       expect(new Set(fetches)).toEqual(
-        new Set(['award_data/T{0:4096}', 'award_data/T{4096:8192}', 'award_data/T{8192:10000}']),
+        new Set([
+          'award_data/T{0:4096}',
+          'award_data/T{4096:8192}',
+          'award_data/T{8192:10000}',
+          'award_data/T{8064:8192}',
+        ]),
       );
     } finally {
       whole.dispose();
@@ -109,6 +115,38 @@ describe('long text past the cache budget', () => {
       expect(roomy.fetched.length).toBe(fetched);
     } finally {
       roomy.dispose();
+    }
+  });
+
+  test('a few rows of pages no run read are fetched as their windows of 128 rows; a pass in order, or a 17th window, reads pages', async () => {
+    const sparse =
+      "[award_data.get('T', 9000), award_data.get('T', 130), award_data.orderby(aq.desc('N')).slice(0, 3).objects().map((r) => r.T), award_data.filter((d) => d.N === 5000 || d.N === 7).array('T')]";
+    const want = [values[9000], values[130], [values[9999], values[9998], values[9997]], [values[7], values[5000]]];
+    const h = createHarness({ tables: [table], textPages: true, memoryLimitMb: 256 });
+    try {
+      expect((await h.run(sparse)).value).toEqual(want);
+      expect(h.fetched.filter((f) => f.startsWith('award_data/T{'))).toEqual([
+        'award_data/T{8960:9088}',
+        'award_data/T{128:256}',
+        'award_data/T{9984:10000}',
+        'award_data/T{0:128}',
+        'award_data/T{4992:5120}',
+      ]);
+      // rows in order: one window, then the page
+      expect(
+        (await h.run("[award_data.get('T', 4200), award_data.get('T', 4330), award_data.get('T', 4500)]")).value,
+      ).toEqual([values[4200], values[4330], values[4500]]);
+      expect(h.fetched.slice(-2)).toEqual(['award_data/T{4096:4224}', 'award_data/T{4096:8192}']);
+      // 16 windows a column, then pages (rows 300, 600, ... of page 0, which no run has read)
+      const rows = Array.from({ length: 12 }, (_, k) => 300 + k * 300);
+      expect((await h.run(`[${rows.map((r) => `award_data.get('T', ${r})`).join(', ')}]`)).value).toEqual(
+        rows.map((r) => values[r]),
+      );
+      // the 6 windows so far and 10 more, then page 0 once (its last two rows read from it)
+      expect(h.fetched.filter((f) => f.startsWith('award_data/T{')).length).toBe(7 + 10 + 1);
+      expect(h.fetched.at(-1)).toBe('award_data/T{0:4096}');
+    } finally {
+      h.dispose();
     }
   });
 });

@@ -64,9 +64,32 @@ describe('TextPageServer', () => {
     // random access: 16 pages read alone, then the column whole (the last five requests)
     for (let k = 0; k < 20; k++) {
       const s = ((k * 7) % 20) * PAGE + 3;
-      expect(server.page(p, 'docs', 'other', s, s + 10)).toMatchObject(expected(s, s + 10));
+      expect(server.page(p, 'docs', 'other', s, s + PAGE)).toMatchObject(expected(s, s + PAGE));
     }
     expect(p.wholeLoads).toBe(5);
+    server.close();
+    close();
+  });
+
+  it("a guest's window (128 rows or fewer) is read alone without using up the pages read alone, and continues no pass", async () => {
+    const { path } = await cached();
+    const { p, close } = provider(path);
+    const server = new TextPageServer();
+    // a few rows of many places (objects() of a sorted table's top rows): each a window read alone
+    for (let k = 0; k < 16; k++) {
+      const s = ((k * 11) % 40) * 128;
+      expect(server.page(p, 'docs', 'body', s, s + 128)).toMatchObject(expected(s, s + 128));
+    }
+    expect([p.pageReads, p.wholeLoads]).toEqual([16, 0]);
+    // pages read alone out of order still have their 16 reads before the column is loaded whole
+    for (let k = 0; k < 16; k++)
+      server.page(p, 'docs', 'body', ((k * 7) % 20) * PAGE + 5, ((k * 7) % 20) * PAGE + 5 + PAGE);
+    expect([p.pageReads, p.wholeLoads]).toEqual([32, 0]);
+    // a window then the page after it: no read ahead started by the window
+    server.page(p, 'docs', 'other', 0, 128);
+    server.page(p, 'docs', 'other', 128, 128 + PAGE);
+    await tick();
+    expect(server.readAheadHits).toBe(0);
     server.close();
     close();
   });

@@ -12,6 +12,13 @@ import type { TableProvider } from '../engineSession.js';
 const STREAMED_PASSES = 2;
 
 /**
+ * A read of at most this many rows that does not continue a pass is the guest's window (a few rows
+ * of a page no run has read: prelude/data/textPages.ts `get`), counted apart from the pages read
+ * alone, and neither starts a pass nor reads ahead.
+ */
+const WINDOW_MAX_ROWS = 128;
+
+/**
  * `bridge.fetchTextPage` for one session: rows [start, end) of a text column, decoded on this
  * thread into one string per row (data/columns/textPage.ts). When the guest asks for pages in order
  * (a loop over `array('Abstract')`, `objects()`, a filter: page p right after page p - 1), the next
@@ -27,6 +34,8 @@ const STREAMED_PASSES = 2;
 export class TextPageServer {
   /** Pages read alone out of order, per column (guestRows' count). */
   private readonly lazyPages = new Map<string, number>();
+  /** Windows read, per column (guestRows' count, apart: a window does not use up the pages read alone). */
+  private readonly windowReads = new Map<string, number>();
   /** Rows streamed in order, per column. */
   private readonly streamed = new Map<string, number>();
   /** Where the last page of each column ended: a page starting there continues a pass. */
@@ -39,6 +48,11 @@ export class TextPageServer {
 
   page(provider: TableProvider, table: string, column: string, start: number, end: number): TextPage {
     const key = `${table}\u0000${column}`;
+    // a few rows that do not continue a pass (a pass's last page may be as short)
+    if (end - start <= WINDOW_MAX_ROWS && this.lastEnd.get(key) !== start) {
+      const r = guestRows(provider, table, column, start, end, this.windowReads);
+      return textPage(r.data, r.start, r.end);
+    }
     this.cancel(key);
     const ahead = this.ahead.get(key);
     this.ahead.delete(key);

@@ -85,6 +85,9 @@ const EXPRS = [
   "(X) => X.derive({ l: (d) => op.length(d.T) }).filter((d) => d.l >= 3).rollup({ m: op.mean('l'), n: op.count() })",
   "(X) => X.derive({ m: (d) => d.V * 10 }).rollup({ d: op.distinct('m'), md: op.median('m'), mn: op.min('m') })",
   "(X) => X.derive({ m: (d) => d.Y * 2 }).array('m')",
+  // functions of a date column, once per distinct time (fast/dateCodes.ts), combined and compared
+  '(X) => __typed(X.derive({ a: (d) => op.year(d.D) * 100 + op.month(d.D), b: (d) => op.year(d.D) > 1969, c: (d) => op.utchours(d.D) + op.minutes(d.D) }))',
+  "(X) => X.filter((d) => d.Y > 1).derive({ q: (d) => op.quarter(d.D) }).groupby('q').count().orderby('q')",
   // on filtered, ordered and grouped tables; over an existing name; with before/after
   '(X) => __typed(X.filter((d) => d.Y > 0).derive({ m: (d) => d.V * 3, y: (d) => op.year(d.D) }))',
   "(X) => __typed(X.orderby('V').derive({ m: (d) => d.V - 1 }))",

@@ -82,6 +82,12 @@ describe('fast paths give exactly the plain path answers on random tables', () =
         "(X) => X.groupby('K2').rollup({ k: op.distinct('K1'), v: op.distinct('V'), n: op.count() })",
         "(X) => X.filter((d) => d.Y > 0).orderby(aq.desc('V')).groupby('K1', 'Y').rollup({ k: op.distinct('K2'), v: op.distinct('V') })",
         "(X) => X.filter((d) => false).rollup({ k: op.distinct('K1'), v: op.distinct('V') })",
+        // min/max of a date column: by time, a Date out (rollupDate.ts); empty groups undefined
+        "(X) => X.rollup({ mn: op.min('D'), mx: op.max('D'), n: op.count() })",
+        "(X) => X.orderby(aq.desc('V')).groupby('K1').rollup({ mn: op.min('D'), mx: op.max('D'), y: op.max('Y') })",
+        "(X) => X.filter((d) => d.Y > 0).groupby('K2', 'Y').rollup({ mx: op.max('D'), span: (d) => op.max(d.D) - op.min(d.D) })",
+        "(X) => X.filter((d) => d.D === null).rollup({ mn: op.min('D'), mx: op.max('D') })",
+        "(X) => X.filter((d) => false).rollup({ mx: op.max('D') })",
       ]),
     ).toEqual([]);
   }, 180_000);
@@ -115,6 +121,13 @@ describe('fast paths give exactly the plain path answers on random tables', () =
         "(X) => X.filter((d) => d.Y >= '2' || d.V == null)",
         '(X) => X.filter((d) => d.K1 === d.K2 || op.abs(d.V) > 10)',
         '(X) => X.filter((d) => d.D < 0)',
+        // functions of a date column: once per distinct time of the column (dateCodes.ts)
+        '(X) => X.filter((d) => op.year(d.D) === 1970)',
+        '(X) => X.filter((d) => op.month(d.D) >= 6 && d.Y > 0)',
+        '(X) => X.filter((d) => op.utcyear(d.D) < 1970 || op.dayofweek(d.D) === 0)',
+        "(X) => X.filter((d) => d.K1 !== 'a').filter((d) => op.hours(d.D) > 11)",
+        '(X) => X.filter((d) => op.year(d.D))',
+        '(X) => X.filter((d) => !op.is_nan(op.timestamp(d.D)))',
       ]),
     ).toEqual([]);
   }, 180_000);
