@@ -5,8 +5,24 @@
  * change what a later call or a later run reads. Long text is copied from its cached pages.
  */
 import type { ColumnTable } from 'arquero';
-import { NativeArray, ReflectApply } from '../intrinsics.js';
+import { NativeArray, NativeWeakMap, ReflectApply } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
+
+/** Where an array `t.array(col)` handed out came from: every row of a host column, in row order. */
+export interface ArrayOrigin {
+  table: ColumnTable;
+  name: string;
+}
+
+const origins = new NativeWeakMap<object, ArrayOrigin>();
+
+/**
+ * The table and column an array came from, when it is one `t.array(col)` returned over all rows of
+ * an unfiltered, unordered table (fast/arrayChain.ts checks it still holds those values).
+ */
+export function arrayOrigin(a: object): ArrayOrigin | undefined {
+  return origins.get(a);
+}
 
 type ArrayMethod = (this: ColumnTable, name: string, constructor?: unknown) => unknown;
 
@@ -18,7 +34,10 @@ export function installColumnArrays(proto: Record<string, unknown>): void {
     const col = this.column(name) as unknown;
     if (!(col instanceof LazyColumn) || constructor !== NativeArray)
       return ReflectApply(orig, this, [name, constructor]);
-    return this.isFiltered() || this.isOrdered() ? col.pick(this.indices()) : col.values();
+    if (this.isFiltered() || this.isOrdered()) return col.pick(this.indices());
+    const out = col.values();
+    origins.set(out, { table: this, name });
+    return out;
   } as ArrayMethod & { __sbirtools?: boolean };
   array.__sbirtools = true;
   Object.defineProperty(proto, 'array', { value: array, writable: true, configurable: true });

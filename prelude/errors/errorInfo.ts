@@ -10,6 +10,7 @@ import { inspect } from '../format/inspect.js';
 import { ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertyNames } from '../intrinsics.js';
 import { INSERTED_OPEN, userColumn } from '../../schema/rowLoop.js';
 import { HAND_SORT_GLOBAL, nameColumn, repairMessage } from '../../schema/handSort.js';
+import { ARRAY_CHAIN_GLOBAL, repairChainMessage } from '../../schema/arrayChain.js';
 
 /** The error part of a failed GuestOutcome. */
 export interface ErrorInfo {
@@ -65,6 +66,8 @@ export function errorInfo(e: unknown, code: string, lineOffset: number): ErrorIn
   const frames = userFrames(rawStack, lineOffset, code, message);
   // a call a rewrite wrapped (sortCalls.ts): V8 named the helper; name the user's expression instead
   if (message.includes(HAND_SORT_GLOBAL)) message = safe(() => wrappedCallMessage(message, rawStack, code), message);
+  if (message.includes(ARRAY_CHAIN_GLOBAL))
+    message = safe(() => wrappedCallMessage(message, rawStack, code, repairChainMessage), message);
   const info: ErrorInfo = { name, message: message.slice(0, 4000) };
   if (frames.length) {
     info.line = frames[0].line;
@@ -117,13 +120,13 @@ function userFrames(stack: string, lineOffset: number, code: string, message: st
 }
 
 /** `message` with the helper's name replaced by the expression it wraps, on the line of the first user frame. */
-function wrappedCallMessage(message: string, stack: string, code: string): string {
+function wrappedCallMessage(message: string, stack: string, code: string, repair = repairMessage): string {
   for (const l of stack.split('\n')) {
     if (!(l.includes(SOURCE_NAME) || l.includes('(<input>:')) || l.includes('eval at')) continue;
     const m = l.match(FRAME);
     if (!m) continue;
     const line = code.split(/\r\n|[\n\r\u2028\u2029]/)[Number(m[1]) - 1] ?? '';
-    return repairMessage(message, line, Number(m[2]));
+    return repair(message, line, Number(m[2]));
   }
   return message;
 }

@@ -90,6 +90,8 @@ const CONSTANTS: Record<string, unknown> = {
 /** The Vec of `node` over the visible rows of `env.t`. */
 export function evalNode(env: Env, node: Node, params: Record<string, unknown>): Vec {
   switch (node.type) {
+    case 'Vec': // a value computed before (fast/arrayChain.ts: the element of a chain after a map)
+      return node.vec as Vec;
     case 'Column':
       if (node.table !== 0 && node.table !== undefined) giveUp();
       return columnVec(env.t, node.name as string);
@@ -233,7 +235,7 @@ function compare(env: Env, op: string, a: Vec, b: Vec): Vec {
 }
 
 /** The truth value of every row (JavaScript's ToBoolean: 0, NaN and null false, a Date true). */
-function truthy(env: Env, a: Vec): Uint8Array {
+export function truthy(env: Env, a: Vec): Uint8Array {
   const n = env.n;
   const out = new Uint8Array(n);
   switch (a.k) {
@@ -318,7 +320,12 @@ function equality(env: Env, op: string, a: Vec, b: Vec): Vec | null {
   const out = new Uint8Array(n);
   const x = asNumbers(env, a);
   const y = asNumbers(env, b);
-  if (x && y) {
+  const nullSide = x && x.valid === 0 ? y : y && y.valid === 0 ? x : null;
+  if (nullSide && typeof nullSide.valid !== 'number') {
+    // `v == null`: equal exactly where the other side is null (one pass over its validity)
+    const valid = nullSide.valid;
+    if (valid !== null) for (let i = 0; i < n; i++) out[i] = valid[i] ? 0 : 1;
+  } else if (x && y) {
     // null equals only null (a number never), for == as for ===
     for (let i = 0; i < n; i++) {
       const na = typeof x.valid === 'number' ? x.valid : x.valid === null ? 1 : x.valid[i]!;

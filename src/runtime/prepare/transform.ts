@@ -1,4 +1,5 @@
 import * as acorn from 'acorn';
+import { planArrayChains } from './arrayChains.js';
 import { planLocals } from './localize.js';
 import { type AnyNode, collectPatternNames } from './patternNames.js';
 import { planRowLoops } from './rowLoops.js';
@@ -49,7 +50,9 @@ export function prepareCode(source: string, parsed?: acorn.Program): PreparedCod
   const resultName = !found.returns && (found.assignsResult || body.some(declaresResult));
   const edits: Edit[] = planRowLoops(program, source);
   // applied after every other edit: at a shared start, `return (` or a published function goes first
-  const sortEdits = planSortCalls(program, source);
+  // chains on t.array(col) (arrayChains.ts): their wrappers sit inside sortCalls' at a shared place
+  const chains = planArrayChains(program, source);
+  const sortEdits = [...chains.closes, ...planSortCalls(program, source), ...chains.opens];
   if (!needsAsync) {
     // top-level names a loop uses run as block-scoped locals, written back at the end (localize.ts)
     const plan = planLocals(program, source, resultName);
