@@ -35,6 +35,9 @@ const ArrayPrototype = NativeArray.prototype;
 const NativeFilter = ArrayPrototype.filter;
 const NativeMap = ArrayPrototype.map;
 const NativeReduce = ArrayPrototype.reduce;
+const NativeSome = ArrayPrototype.some;
+const NativeEvery = ArrayPrototype.every;
+const NativeFind = ArrayPrototype.find;
 const SpeciesGetter = ObjectGetOwnPropertyDescriptor(NativeArray, Symbol.species)?.get;
 /** Whether the guest's JavaScript is compiled (V8): on QuickJS every chain runs as written. */
 const COMPILED = typeof (G.Error as { captureStackTrace?: unknown }).captureStackTrace === 'function';
@@ -42,6 +45,9 @@ const METHODS: Array<[string, unknown]> = [
   ['filter', NativeFilter],
   ['map', NativeMap],
   ['reduce', NativeReduce],
+  ['some', NativeSome],
+  ['every', NativeEvery],
+  ['find', NativeFind],
   ['constructor', NativeArray],
 ];
 
@@ -146,6 +152,30 @@ class Chain {
     return s;
   }
 
+  some(fn: unknown): unknown {
+    const row = this.first(fn, 1);
+    return row === undefined ? ReflectApply(NativeSome, this.replay(), [fn]) : row >= 0;
+  }
+
+  every(fn: unknown): unknown {
+    const row = this.first(fn, 0);
+    return row === undefined ? ReflectApply(NativeEvery, this.replay(), [fn]) : row < 0;
+  }
+
+  find(fn: unknown): unknown {
+    const r = this.evaluate(fn);
+    if (!r) return ReflectApply(NativeFind, this.replay(), [fn]);
+    const row = firstKept(r.keep, r.test!, 1, r.n);
+    if (row < 0) return undefined;
+    return this.ops.some((op) => op.kind === 'map') ? valueReader(r.vec)(row) : this.xs[row];
+  }
+
+  /** The first kept row whose callback result's truth is `want` (-1: none), or undefined to replay. */
+  private first(fn: unknown, want: 0 | 1): number | undefined {
+    const r = this.evaluate(fn);
+    return r ? firstKept(r.keep, r.test!, want, r.n) : undefined;
+  }
+
   /** The array the chain as written makes. */
   array(): unknown[] {
     const r = this.evaluate();
@@ -174,7 +204,7 @@ class Chain {
   }
 
   /** The element values (a Vec over the table's rows) and the rows kept (null: all), or undefined to replay. */
-  private evaluate(): { n: number; vec: Vec; keep: Uint8Array | null } | undefined {
+  private evaluate(test?: unknown): { n: number; vec: Vec; keep: Uint8Array | null; test?: Uint8Array } | undefined {
     const t = this.t;
     const env: Env = { t, n: t.totalRows(), rows: null };
     let keep: Uint8Array | null = null;
@@ -195,12 +225,22 @@ class Chain {
       }
       // a text value is read a page at a time per row (deriveEval's per-text path); not here
       if (vec.k === 'text' || vec.k === 'date') return undefined;
-      return { n: env.n, vec, keep };
+      if (test === undefined) return { n: env.n, vec, keep };
+      // some/every/find: the truth of their callback on every row
+      const body = callbackBody(test as Function, vec);
+      if (!body) return undefined;
+      return { n: env.n, vec, keep, test: truthy(env, evalNode(env, body, {})) };
     } catch (e) {
       if (e === GIVE_UP) return undefined;
       return undefined; // an operator this cannot copy threw: the methods as written give the error
     }
   }
+}
+
+/** The first row kept (`keep` null: every row) whose `test` byte is `want`, or -1. */
+function firstKept(keep: Uint8Array | null, test: Uint8Array, want: 0 | 1, n: number): number {
+  for (let i = 0; i < n; i++) if ((keep === null || keep[i]) && test[i] === want) return i;
+  return -1;
 }
 
 function chain(xs: unknown[], t: ColumnTable, name: string, ops: Op[]): Chain {

@@ -224,6 +224,9 @@ function arith(env: Env, op: string, a: Vec, b: Vec, f: Op2): Vec {
 /** `a < b` and kin with both sides numbers: a Date compares by its time, null as 0. */
 function compare(env: Env, op: string, a: Vec, b: Vec): Vec {
   const n = env.n;
+  // a number column against a constant (`d.amount > 1e6`): one loop, null read as 0, no copies
+  if (a.k === 'num' && b.k === 'const') return compareScalar(n, a, +(b.value as number), op);
+  if (b.k === 'num' && a.k === 'const') return compareScalar(n, b, +(a.value as number), MIRROR[op]!);
   const out = new Uint8Array(n);
   const x = a.k === 'const' ? new Float64Array(n).fill(+(a.value as number)) : numbers(env, a);
   const y = b.k === 'const' ? new Float64Array(n).fill(+(b.value as number)) : numbers(env, b);
@@ -231,6 +234,24 @@ function compare(env: Env, op: string, a: Vec, b: Vec): Vec {
   else if (op === '<=') for (let i = 0; i < n; i++) out[i] = x[i]! <= y[i]! ? 1 : 0;
   else if (op === '>') for (let i = 0; i < n; i++) out[i] = x[i]! > y[i]! ? 1 : 0;
   else for (let i = 0; i < n; i++) out[i] = x[i]! >= y[i]! ? 1 : 0;
+  return { k: 'bool', v: out };
+}
+
+/** `k < x` is `x > k`: the operator with its sides swapped (NaN false either way). */
+const MIRROR: Record<string, string> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+
+function compareScalar(n: number, a: Extract<Vec, { k: 'num' }>, k: number, op: string): Vec {
+  const out = new Uint8Array(n);
+  const { v, valid } = a;
+  if (valid === null) {
+    if (op === '<') for (let i = 0; i < n; i++) out[i] = v[i]! < k ? 1 : 0;
+    else if (op === '<=') for (let i = 0; i < n; i++) out[i] = v[i]! <= k ? 1 : 0;
+    else if (op === '>') for (let i = 0; i < n; i++) out[i] = v[i]! > k ? 1 : 0;
+    else for (let i = 0; i < n; i++) out[i] = v[i]! >= k ? 1 : 0;
+  } else if (op === '<') for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) < k ? 1 : 0;
+  else if (op === '<=') for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) <= k ? 1 : 0;
+  else if (op === '>') for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) > k ? 1 : 0;
+  else for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) >= k ? 1 : 0;
   return { k: 'bool', v: out };
 }
 

@@ -107,11 +107,13 @@ function methodCall(call: AnyNode | undefined, obj: AnyNode): string | undefined
  * (prelude/fast/arrayChain.ts), inserting text only (between markers: every line and column of the
  * user's code holds). A chain is `X.array(col)` (X a name or plain property reads of one) followed by
  * `.filter(f)` / `.map(f)` calls whose callbacks pureCallback accepts, and ends in `.length`, in
- * `.reduce((s, v) => s + v, <number>)`, or anywhere else (its array is then made whole):
+ * `.some(f)` / `.every(f)` / `.find(f)` (f accepted too), in `.reduce((s, v) => s + v, <number>)`,
+ * or anywhere else (its array is then made whole):
  *   X.array(c).filter(f).length          ->  __sbirtools_chain.a(X.array(c)).filter(f).length
  *   X.array(c).filter(f).sort(cmp)       ->  __sbirtools_chain.e(__sbirtools_chain.a(X.array(c)).filter(f)).sort(cmp)
- * A chain with no filter or map is left alone unless it ends in the reduce. The closing inserts carry
- * how V8 names the wrapped expression, for the rare message that names the helper (errorInfo).
+ * A chain with no filter or map is left alone unless it ends in the reduce or a test. The closing
+ * inserts carry how V8 names the wrapped expression, for the rare message that names the helper
+ * (errorInfo).
  * None when the source names the marker or the global (a program cannot pose as a rewrite).
  */
 export function planArrayChains(program: AnyNode, source: string): ChainEdits {
@@ -150,7 +152,7 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
     if (!plainReceiver(x)) continue;
     let last = call;
     let ops = 0;
-    let ends: 'length' | 'reduce' | 'array' = 'array';
+    let ends: 'length' | 'reduce' | 'test' | 'array' = 'array';
     for (;;) {
       const member = parents.get(last);
       if (!member || member.type !== 'MemberExpression' || member.object !== last) break;
@@ -167,7 +169,9 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
         last = next!;
         continue;
       }
-      if (
+      const tests = name === 'some' || name === 'every' || name === 'find';
+      if (tests && next!.arguments.length === 1 && pureCallback(next!.arguments[0], bound)) ends = 'test';
+      else if (
         name === 'reduce' &&
         next!.arguments.length === 2 &&
         sumReducer(next!.arguments[0]) &&
@@ -184,7 +188,7 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
         ends = 'length';
       break;
     }
-    if (ops === 0 && ends !== 'reduce') continue;
+    if (ops === 0 && ends !== 'reduce' && ends !== 'test') continue;
     const named = calleeText(call);
     insert(edits.opens, call.start, `${ARRAY_CHAIN_GLOBAL}.a(`);
     insert(edits.closes, call.end, `${named === undefined ? '' : chainNamed('a', named)})`);

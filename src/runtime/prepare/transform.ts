@@ -36,6 +36,8 @@ const PARSE_OPTIONS: acorn.Options = {
  *   (rowLoops.ts, rowChains.ts: one argument inserted between markers; no line added);
  * - a sort with an inline `a - b`-shaped comparator, and `Math.min(...v)` / `Math.max(...v)`, go
  *   through the guest's exact fast paths (sortCalls.ts: text inserted between the same markers);
+ * - a chain of `.filter`/`.map` with pure callbacks on `t.array(col)` is evaluated on the column's
+ *   typed data (arrayChains.ts: text inserted between the same markers);
  * - code with top-level `await` or `return` is wrapped in an async IIFE on one added line; its
  *   top-level declarations are hoisted to globals and its last expression statement is returned.
  * Assumes the code parses (the policy check runs first). Pass the policy check's program

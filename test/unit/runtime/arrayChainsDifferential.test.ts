@@ -37,6 +37,16 @@ const SEQUENCES: Record<string, Step[]> = {
     rw("award_data.array('Award Amount').map(v => typeof v).filter(t => t !== 'number').length"),
     rw("award_data.array('Award Amount').map(v => v + 'x').filter(s => s.length > 0).length"),
   ],
+  'some, every and find': [
+    rw("[award_data.array('Award Amount').some(v => v > 1e5), award_data.array('Award Amount').some(v => v > 1e12)]"),
+    rw("[award_data.array('Award Amount').every(v => v != null), award_data.array('Award Year').every(v => v > 1900)]"),
+    rw("award_data.array('Award Amount').filter(v => v != null).every(v => v >= 0)"),
+    rw("[award_data.array('Award Amount').find(v => v > 1e5), award_data.array('Award Amount').find(v => v < -1)]"),
+    rw("award_data.array('Phase').map(p => p === 'Phase II' ? 2 : p === null ? -0 : 1).find(x => x !== 2)"),
+    rw("award_data.array('Agency').find(a => a === null)"),
+    rw("award_data.array('Award Amount').map(v => v + ' dollars').find(s => s > 'x')"),
+    "award_data.array('Award Amount').some((v, i) => i > 3)",
+  ],
   'arrays made whole, then sorted, spread, put in a Set': [
     rw(
       "const s = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n[s.length, s[0], s[s.length - 1], s[(s.length / 2) | 0], Array.isArray(s)]",
