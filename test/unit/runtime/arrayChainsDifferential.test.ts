@@ -26,6 +26,9 @@ const SEQUENCES: Record<string, Step[]> = {
       "const a = award_data.array('Award Amount').filter(v => v != null);\n[a.reduce((s, v) => s + v, 0) / a.length, a.length, sig(a.slice(0, 50))]",
     ),
     rw("award_data.array('Award Amount').reduce((s, v) => s + v, 0)"),
+    rw(
+      "[award_data.array('Award Amount').filter(v => 1e5 < v).length, award_data.array('Number Employees').filter(v => null >= v).length, award_data.array('Award Amount').filter(v => NaN > v).length, award_data.array('Number Employees').filter(v => v <= 1e5 && v > -1).length]",
+    ),
     rw("award_data.array('Award Amount').filter(v => v !== null).reduce(function (s, v) { return s + v; }, -0.5)"),
     rw("award_data.array('Award Amount').map(a => a / 1e6).filter(m => m > 0.5).length"),
     rw("sig(award_data.array('Award Amount').map(a => a === null ? -0 : 1 / (a - a)).slice(0, 80))"),
