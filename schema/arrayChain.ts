@@ -14,13 +14,13 @@ export const ARRAY_CHAIN_GLOBAL = '__sbirtools_chain';
 export const ARRAY_CHAIN_MIN_LENGTH = 2048;
 
 /** Where an insert carries the user's expression as V8 names it: `/*=a:<encoded text>*\/`. */
-const NAMED = /\/\*=chain-(a|e):([^*]*)\*\//g;
+const NAMED = /\/\*=chain-(a|e|t):([^*]*)\*\//g;
 
 /**
  * The comment a rewrite inserts after the helper's argument: how V8 names the expression it wraps
  * (`award_data.array(...)`, `award_data.array(...).filter(...)`), URI-encoded so no `*\/` ends it early.
  */
-export function chainNamed(kind: 'a' | 'e', text: string): string {
+export function chainNamed(kind: 'a' | 'e' | 't', text: string): string {
   return `/*=chain-${kind}:${encodeURIComponent(text)}*/`;
 }
 
@@ -35,12 +35,17 @@ export function repairChainMessage(message: string, line: string, column: number
   if (!message.includes(`${ARRAY_CHAIN_GLOBAL}.`)) return message;
   const named: { kind: string; text: string; at: number }[] = [];
   for (const m of line.matchAll(NAMED)) named.push({ kind: m[1]!, text: m[2]!, at: m.index });
-  const helper = new RegExp(`${ARRAY_CHAIN_GLOBAL}\\.(a|e)\\(\\.\\.\\.\\)`, 'g');
-  return message.replace(helper, (whole, kind: string) => {
+  // `(0 , h.t(...))` is how V8 names the receiver's wrapper (a sequence), `h.a(...)` the others
+  const helper = new RegExp(
+    `\\(0 , ${ARRAY_CHAIN_GLOBAL}\\.(t)\\(\\.\\.\\.\\)\\)|${ARRAY_CHAIN_GLOBAL}\\.(a|e|t)\\(\\.\\.\\.\\)`,
+    'g',
+  );
+  return message.replace(helper, (whole, seqKind: string | undefined, plainKind: string | undefined) => {
+    const kind = seqKind ?? plainKind;
     const same = named.filter((n) => n.kind === kind);
-    // `a(` closes before the `.filter` the error points to; `e(` closes after the whole chain
+    // `t(` and `a(` close before the `.array` / `.filter` the error points to; `e(` after the whole chain
     const before = same.filter((n) => n.at < column - 1);
-    const pick = kind === 'a' ? (before[before.length - 1] ?? same[0]) : (same[before.length] ?? same[0]);
+    const pick = kind === 'e' ? (same[before.length] ?? same[0]) : (before[before.length - 1] ?? same[0]);
     if (!pick) return whole;
     try {
       return decodeURIComponent(pick.text);

@@ -13,10 +13,11 @@
  * cannot evaluate there replays the methods as written on the array `t.array(col)` gave, in order.
  * See docs/architecture.md ("Chains on a column's array").
  */
-import type { ColumnTable } from 'arquero';
 import { ARRAY_CHAIN_GLOBAL, ARRAY_CHAIN_MIN_LENGTH } from '../../schema/arrayChain.js';
 import { closureNode, type Node } from '../closure/arrowSource.js';
-import { arrayOrigin } from '../data/columnArrays.js';
+import type { ColumnTable } from 'arquero';
+import { arrayOrigin, hostTableMethods } from '../data/columnArrays.js';
+import { LazyColumn, dictStrings } from '../data/lazyColumn.js';
 import {
   ArrayIsArray,
   NativeArray,
@@ -28,7 +29,6 @@ import {
 } from '../intrinsics.js';
 import { evalNode, truthy } from './deriveEval.js';
 import { GIVE_UP, valueReader, type Env, type Vec } from './deriveVec.js';
-import { sourceOf } from './source.js';
 
 const G = globalThis;
 const ArrayPrototype = NativeArray.prototype;
@@ -69,24 +69,32 @@ function nativeMethods(xs: unknown[]): boolean {
   return species !== undefined && species.get === SpeciesGetter;
 }
 
+/**
+ * The column's values as derive's evaluation reads them, for a number (not date) or dictionary
+ * column, else undefined (read from the column object itself: no table method runs).
+ */
+function columnVec(col: LazyColumn): Vec | undefined {
+  const raw = col.data();
+  if (raw.kind === 'dict') return { k: 'codes', codes: raw.codes, values: [null, ...dictStrings(raw).all()] };
+  if (raw.kind === 'float64' && (raw.type === 'number' || raw.type === 'integer'))
+    return { k: 'num', v: raw.values, valid: raw.valid };
+  return undefined;
+}
+
 /** Whether `xs` still holds every value of the column (a guest may have written into an array it got). */
-function holdsColumn(xs: unknown[], t: ColumnTable, name: string): boolean {
-  const src = sourceOf(t, name);
-  if (!src || (src.kind === 'num' && src.type === 'date')) return false;
-  const n = t.totalRows();
-  if (xs.length !== n) return false;
-  if (src.kind === 'dict') {
-    const { codes, dict } = src;
-    for (let i = 0; i < n; i++) {
-      const c = codes[i]!;
-      if (xs[i] !== (c < 0 ? null : dict[c])) return false;
-    }
+function holdsColumn(xs: unknown[], vec: Vec): boolean {
+  const n = xs.length;
+  if (vec.k === 'codes') {
+    const { codes, values } = vec;
+    if (codes.length !== n) return false;
+    for (let i = 0; i < n; i++) if (xs[i] !== values[codes[i]! + 1]) return false;
     return true;
   }
-  const { values, valid } = src;
+  if (vec.k !== 'num' || vec.v.length !== n) return false;
+  const { v: values, valid } = vec;
   for (let i = 0; i < n; i++) {
     const x = xs[i];
-    if (!valid[i]) {
+    if (valid && !valid[i]) {
       if (x !== null) return false;
       continue;
     }
@@ -102,21 +110,27 @@ const chains = new NativeWeakMap<object, Chain>();
 
 type Op = { kind: 'filter' | 'map'; fn: unknown };
 
-/** The recorded chain: the array `t.array(col)` gave, where it came from, and the methods called on it so far. */
+/** Where a chain starts: the column's values and the array `t.array(col)` gives (made when first needed). */
+interface Start {
+  vec: Vec;
+  n: number;
+  xs: unknown[] | null;
+  make: () => unknown[];
+}
+
+/** The recorded chain: where it starts and the methods called on it so far. */
 class Chain {
   constructor(
-    readonly xs: unknown[],
-    readonly t: ColumnTable,
-    readonly name: string,
+    readonly start: Start,
     readonly ops: Op[],
   ) {}
 
   filter(fn: unknown): Chain {
-    return chain(this.xs, this.t, this.name, [...this.ops, { kind: 'filter', fn }]);
+    return chain(this.start, [...this.ops, { kind: 'filter', fn }]);
   }
 
   map(fn: unknown): Chain {
-    return chain(this.xs, this.t, this.name, [...this.ops, { kind: 'map', fn }]);
+    return chain(this.start, [...this.ops, { kind: 'map', fn }]);
   }
 
   get length(): number {
@@ -167,7 +181,8 @@ class Chain {
     if (!r) return ReflectApply(NativeFind, this.replay(), [fn]);
     const row = firstKept(r.keep, r.test!, 1, r.n);
     if (row < 0) return undefined;
-    return this.ops.some((op) => op.kind === 'map') ? valueReader(r.vec)(row) : this.xs[row];
+    const xs = this.start.xs;
+    return xs === null || this.ops.some((op) => op.kind === 'map') ? valueReader(r.vec)(row) : xs[row];
   }
 
   /** The first kept row whose callback result's truth is `want` (-1: none), or undefined to replay. */
@@ -188,29 +203,29 @@ class Chain {
     }
     const out = new NativeArray<unknown>(count);
     // no map: the elements are the array's own (its numbers already boxed: copied, not made again)
-    const mapped = this.ops.some((op) => op.kind === 'map');
-    const xs = this.xs;
-    const read = mapped ? valueReader(r.vec) : null;
+    const xs = this.start.xs;
+    const read = xs === null || this.ops.some((op) => op.kind === 'map') ? valueReader(r.vec) : null;
     let j = 0;
-    for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = read === null ? xs[i] : read(i);
+    for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = read === null ? xs![i] : read(i);
     return out;
   }
 
   /** The methods as written, in order, on the array `t.array(col)` gave (a callback's error is the user's). */
   private replay(): unknown[] {
-    let xs = this.xs;
+    const start = this.start;
+    let xs = (start.xs ??= start.make());
     for (const op of this.ops) xs = ReflectApply(op.kind === 'filter' ? NativeFilter : NativeMap, xs, [op.fn]);
     return xs;
   }
 
   /** The element values (a Vec over the table's rows) and the rows kept (null: all), or undefined to replay. */
   private evaluate(test?: unknown): { n: number; vec: Vec; keep: Uint8Array | null; test?: Uint8Array } | undefined {
-    const t = this.t;
-    const env: Env = { t, n: t.totalRows(), rows: null };
+    // no table: every tree evaluated here starts from the column's Vec (no Column node reads one)
+    const env: Env = { t: null as never, n: this.start.n, rows: null };
     let keep: Uint8Array | null = null;
     try {
       // every callback is evaluated over every row: it is pure, and a row not kept is never read
-      let vec = evalNode(env, { type: 'Column', name: this.name }, {});
+      let vec = this.start.vec;
       for (const op of this.ops) {
         const body = callbackBody(op.fn as Function, vec);
         if (!body) return undefined;
@@ -243,8 +258,8 @@ function firstKept(keep: Uint8Array | null, test: Uint8Array, want: 0 | 1, n: nu
   return -1;
 }
 
-function chain(xs: unknown[], t: ColumnTable, name: string, ops: Op[]): Chain {
-  const c = new Chain(xs, t, name, ops);
+function chain(start: Start, ops: Op[]): Chain {
+  const c = new Chain(start, ops);
   chains.set(c, c);
   return c;
 }
@@ -301,14 +316,42 @@ function convert(node: Node, param: string, vec: Vec): Node | undefined {
 }
 
 /**
- * `a(xs)`: a Chain when `xs` is an array `t.array(col)` handed out over a number or dictionary column
- * that still holds its values, and the array methods are the native ones; else `xs` itself.
+ * `a(xs)`: `xs` itself when it is a Chain (`t(X).array(col)` made it); a Chain when `xs` is an array
+ * `t.array(col)` handed out over a number or dictionary column that still holds its values, and the
+ * array methods are the native ones; else `xs` itself.
  */
 function start(xs: unknown): unknown {
-  if (!COMPILED || !ArrayIsArray(xs) || xs.length < ARRAY_CHAIN_MIN_LENGTH) return xs;
-  const origin = arrayOrigin(xs);
-  if (!origin || !nativeMethods(xs) || !holdsColumn(xs, origin.table, origin.name)) return xs;
-  return chain(xs, origin.table, origin.name, []);
+  if (!COMPILED || xs === null || typeof xs !== 'object' || chains.get(xs) !== undefined) return xs;
+  if (!ArrayIsArray(xs) || xs.length < ARRAY_CHAIN_MIN_LENGTH) return xs;
+  const col = arrayOrigin(xs);
+  if (!col || !nativeMethods(xs)) return xs;
+  const vec = columnVec(col);
+  if (!vec || !holdsColumn(xs, vec)) return xs;
+  return chain({ vec, n: xs.length, xs, make: () => xs }, []);
+}
+
+/**
+ * `t(X)`: for a host table whose table methods are the installed ones, an object whose `array(col)`
+ * calls what `X.array(col)` calls and, for a number or dictionary column, answers with a Chain
+ * instead of the copy (made only if the chain replays); else `X` itself.
+ */
+function receiver(x: unknown): unknown {
+  if (!COMPILED) return x;
+  const m = hostTableMethods(x);
+  if (!m || !nativeMethods([])) return x;
+  const t = x as ColumnTable;
+  return {
+    array(name: unknown): unknown {
+      // the calls `array(name)` makes, in its order: column, then the filter and order tests
+      const col = ReflectApply(m.column, t, [name]) as unknown;
+      const make = () => ReflectApply(m.array, t, [name]) as unknown[];
+      if (!(col instanceof LazyColumn) || ReflectApply(m.isFiltered, t, []) || ReflectApply(m.isOrdered, t, []))
+        return make();
+      if (col.length < ARRAY_CHAIN_MIN_LENGTH || col.type === 'date') return make();
+      const vec = columnVec(col); // loads the column now, where `array()` would
+      return vec ? chain({ vec, n: col.length, xs: null, make }, []) : make();
+    },
+  };
 }
 
 /** `e(x)`: the array a recorded chain makes, or `x` itself. */
@@ -324,7 +367,7 @@ function end(x: unknown): unknown {
  */
 export function installArrayChain(): void {
   ObjectDefineProperty(G, ARRAY_CHAIN_GLOBAL, {
-    value: Object.freeze({ a: start, e: end }),
+    value: Object.freeze({ a: start, e: end, t: receiver }),
     writable: false,
     enumerable: false,
     configurable: false,

@@ -2,6 +2,7 @@ import { ARRAY_CHAIN_GLOBAL, chainNamed } from '../../../schema/arrayChain.js';
 import { INSERTED_CLOSE, INSERTED_OPEN } from '../../../schema/rowLoop.js';
 import type { LocalEdit } from './localize.js';
 import { type AnyNode, collectPatternNames } from './patternNames.js';
+import { parenSafe } from './sortCalls.js';
 import { calleeText } from './v8CalleeText.js';
 
 /** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
@@ -190,12 +191,20 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
     }
     if (ops === 0 && ends !== 'reduce' && ends !== 'test') continue;
     const named = calleeText(call);
+    const receiverName = calleeText(x);
     insert(edits.opens, call.start, `${ARRAY_CHAIN_GLOBAL}.a(`);
+    // `(0, t(X)).array`: V8 reports a failed `.array` read at the name, as for `X.array` (a call's
+    // result would be reported at the dot); where a `(` could continue the line before, no `t`
+    const receiverWrap = parenSafe(source, x.start);
+    if (receiverWrap) {
+      insert(edits.opens, x.start, `(0,${ARRAY_CHAIN_GLOBAL}.t(`);
+      insert(edits.closes, x.end, `${receiverName === undefined ? '' : chainNamed('t', receiverName)}))`);
+    }
     insert(edits.closes, call.end, `${named === undefined ? '' : chainNamed('a', named)})`);
     if (ends === 'array') {
       const whole = calleeText(last);
       // opened before `a(` at the same start: applyEdits keeps the order at one position
-      edits.opens.splice(edits.opens.length - 1, 0, {
+      edits.opens.splice(edits.opens.length - (receiverWrap ? 2 : 1), 0, {
         start: call.start,
         end: call.start,
         text: `${INSERTED_OPEN}${ARRAY_CHAIN_GLOBAL}.e(${INSERTED_CLOSE}`,

@@ -83,6 +83,15 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
     'delete award_data.array\n1',
     rw(
+      "const P = Object.getPrototypeOf(award_data);\nconst keepColumn = P.column;\nlet cols = 0;\nP.column = function (n) { cols++; return keepColumn.call(this, n) };\nlet got;\ntry { got = award_data.array('Award Amount').filter(v => v > 1e5).length } finally { P.column = keepColumn }\n[got, cols]",
+    ),
+    rw(
+      "const PP = Object.getPrototypeOf(Object.getPrototypeOf(award_data));\nconst keepTotal = PP.totalRows;\nlet totals = 0;\nPP.totalRows = function () { totals++; return keepTotal.call(this) };\nlet got2;\ntry { got2 = award_data.array('Phase').filter(p => p === 'Phase I').length } finally { PP.totalRows = keepTotal }\n[got2, totals]",
+    ),
+    rw(
+      "award_data.column = (n) => ({ length: 3, at: () => 1 });\nlet got3;\ntry { got3 = award_data.array('Award Amount').filter(v => v > 0).length } finally { delete award_data.column }\ngot3",
+    ),
+    rw(
       "const seen = award_data.array('Award Amount');\nseen[3] = 'changed';\nconst wrap = { array: () => seen };\nwrap.array('x').filter(v => typeof v === 'string').length",
     ),
     rw(
@@ -94,6 +103,10 @@ const SEQUENCES: Record<string, Step[]> = {
   ],
   'errors keep their message, line and column': [
     rw("award_data.array('No Such Column').filter(v => v > 1).length"),
+    rw('award_data.array(42).filter(v => v > 1).length'),
+    rw("const q = 5;\nq.array('x').filter(v => v).length"),
+    rw("let u;\nu.array('x').filter(v => v).length"),
+    rw("const nested = { t: { array: 1 } };\nnested.t.array('x').map(v => v)"),
     rw("const o = { array: () => 5 };\no.array('x').filter(v => v).length"),
     rw("const p = { array: () => null };\np.array('x').filter(v => v).length"),
     rw("award_data.array('Phase').filter(p => p === 'Phase I')()"),
