@@ -3,14 +3,15 @@
  * the column's typed data instead of one call of each callback per element: the guest side of
  * src/runtime/prepare/arrayChains.ts. The preparation rewrites (inserting text only)
  *   t.array('A').filter(v => v != null).map(v => v / 1e6)   as
- *   __sbirtools_chain.e(__sbirtools_chain.a(t.array('A')).filter(v => v != null).map(v => v / 1e6))
+ *   __sbirtools_chain.e(__sbirtools_chain.a((0,__sbirtools_chain.t(t)).array('A')).filter(v => v != null).map(v => v / 1e6))
  * and only when every callback is an inline function of its one parameter whose body reads nothing
  * but that parameter, literals and operators (so it cannot run user code, see or change anything, and
- * when it runs makes no difference). `a` hands back a recorder when its argument is an array that
- * `t.array(col)` handed out and that still holds the column's values; the recorder's ops run at the
- * end (`.length`, `.reduce((s, v) => s + v, init)`, or `e`, which makes the array) as derive's
- * typed evaluation (fast/deriveEval.ts) of each callback's expression over the column. Anything it
- * cannot evaluate there replays the methods as written on the array `t.array(col)` gave, in order.
+ * when it runs makes no difference). `t` lets a host table's `array(col)` answer with a recorder
+ * instead of the copy; `a` passes a recorder on, or makes one for an array `t.array(col)` handed out
+ * that still holds the column's values. The recorder's ops run at the end (`.length`, the sum
+ * reduce, some/every/find, or `e`, which makes the array) as derive's typed evaluation
+ * (fast/deriveEval.ts) of each callback's expression over the column. Anything it cannot evaluate
+ * there replays the methods as written on the array `t.array(col)` gives, in order.
  * See docs/architecture.md ("Chains on a column's array").
  */
 import { ARRAY_CHAIN_GLOBAL, ARRAY_CHAIN_MIN_LENGTH } from '../../schema/arrayChain.js';
@@ -116,6 +117,8 @@ interface Start {
   n: number;
   xs: unknown[] | null;
   make: () => unknown[];
+  /** The column's values as `t.array(col)` copies them (boxed once per session), read only. */
+  values: () => readonly unknown[] | null;
 }
 
 /** The recorded chain: where it starts and the methods called on it so far. */
@@ -202,11 +205,22 @@ class Chain {
       for (let i = 0; i < n; i++) count += keep[i]!;
     }
     const out = new NativeArray<unknown>(count);
-    // no map: the elements are the array's own (its numbers already boxed: copied, not made again)
-    const xs = this.start.xs;
-    const read = xs === null || this.ops.some((op) => op.kind === 'map') ? valueReader(r.vec) : null;
+    // no map: the column's own values (its numbers already boxed: copied, not made again)
+    const own = this.ops.some((op) => op.kind === 'map') ? null : (this.start.xs ?? this.start.values());
+    const vec = r.vec;
     let j = 0;
-    for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = read === null ? xs![i] : read(i);
+    if (own !== null) {
+      for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = own[i];
+    } else if (vec.k === 'num') {
+      const { v, valid } = vec;
+      for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = valid === null || valid[i] ? v[i] : null;
+    } else if (vec.k === 'codes') {
+      const { codes, values } = vec;
+      for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = values[codes[i]! + 1];
+    } else {
+      const read = valueReader(vec);
+      for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = read(i);
+    }
     return out;
   }
 
@@ -327,7 +341,7 @@ function start(xs: unknown): unknown {
   if (!col || !nativeMethods(xs)) return xs;
   const vec = columnVec(col);
   if (!vec || !holdsColumn(xs, vec)) return xs;
-  return chain({ vec, n: xs.length, xs, make: () => xs }, []);
+  return chain({ vec, n: xs.length, xs, make: () => xs, values: () => xs }, []);
 }
 
 /**
@@ -349,7 +363,12 @@ function receiver(x: unknown): unknown {
         return make();
       if (col.length < ARRAY_CHAIN_MIN_LENGTH || col.type === 'date') return make();
       const vec = columnVec(col); // loads the column now, where `array()` would
-      return vec ? chain({ vec, n: col.length, xs: null, make }, []) : make();
+      if (!vec) return make();
+      const values = () => {
+        const s = col.scanSource();
+        return s !== null && s.kind === 'all' ? s.all : null;
+      };
+      return chain({ vec, n: col.length, xs: null, make, values }, []);
     },
   };
 }
