@@ -75,6 +75,9 @@ function nativeMethods(xs: unknown[]): boolean {
  * column, else undefined (read from the column object itself: no table method runs).
  */
 function columnVec(col: LazyColumn): Vec | undefined {
+  // asked first: `data()` of text not read in pages would fetch the whole column
+  const kind = col.kind;
+  if ((kind !== 'dict' && kind !== 'float64') || col.type === 'date') return undefined;
   const raw = col.data();
   if (raw.kind === 'dict') return { k: 'codes', codes: raw.codes, values: [null, ...dictStrings(raw).all()] };
   if (raw.kind === 'float64' && (raw.type === 'number' || raw.type === 'integer'))
