@@ -148,3 +148,17 @@ describe.each(['isolated-vm', 'quickjs'] as const)('chains on t.array(col) on %s
     expect(r.value).toEqual([engine === 'quickjs', true, 5]);
   });
 });
+
+describe('planArrayChains: the text it inserts', () => {
+  const strip = (s: string) => s.replace(/\/\*\$sbtRow<\*\/.*?\/\*>\$sbtRow\*\//g, '');
+  it('inserts text only, inside the wrapper of a sort at the same place; a receiver holding a call is left alone', () => {
+    const code =
+      "const a = award_data.array('A').filter(v => v != null).sort((x, y) => x - y);\n" +
+      "[a, tableOf(1).array('B').filter(v => v).length, award_data.array('C').map(v => -v).length]";
+    const out = prepareCode(code).code;
+    expect(out).toContain(`__sbirtools_sort.by(/*>$sbtRow*//*$sbtRow<*/${ARRAY_CHAIN_GLOBAL}.e(`);
+    expect(out).toContain("tableOf(1).array('B').filter(v => v).length");
+    expect(out).toContain(`${ARRAY_CHAIN_GLOBAL}.t(/*>$sbtRow*/award_data/*$sbtRow<*//*=chain-t:award_data*/))`);
+    expect(strip(out)).toBe(strip(prepareCode(`${code} // $sbtRow`).code).replace(' // $sbtRow', ''));
+  });
+});
