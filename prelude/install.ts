@@ -12,6 +12,7 @@ import { installColumnArrays } from './data/columnArrays.js';
 import { installExactRowObjects } from './frame/exactRowObjects.js';
 import { installRowObjects } from './data/rowObjects.js';
 import { installRowLoop } from './data/rowLoop.js';
+import { installArrayChain } from './fast/arrayChain.js';
 import { installHandSort } from './fast/handSort.js';
 import { chart } from './charts/chart.js';
 import { plot } from './charts/plot.js';
@@ -188,6 +189,8 @@ export function install(extra: Record<string, unknown>): void {
   installRowLoop();
   // the entry rewritten sorts and Math.min/max spreads call (src/runtime/prepare/sortCalls.ts)
   installHandSort();
+  // the entry rewritten chains on t.array(col) call (src/runtime/prepare/arrayChains.ts)
+  installArrayChain();
   registerArqueroFunctions();
   notePureFunctions(); // what a derive on typed arrays may call once per entry (fast/deriveFunctions.ts)
 }

@@ -5,8 +5,61 @@
  * change what a later call or a later run reads. Long text is copied from its cached pages.
  */
 import type { ColumnTable } from 'arquero';
-import { NativeArray, ReflectApply } from '../intrinsics.js';
+import {
+  NativeArray,
+  NativeWeakMap,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectGetPrototypeOf,
+  ReflectApply,
+} from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
+
+const origins = new NativeWeakMap<object, LazyColumn>();
+
+/**
+ * The column an array came from, when it is one `t.array(col)` returned over all rows of an
+ * unfiltered, unordered table (fast/arrayChain.ts checks it still holds the column's values).
+ */
+export function arrayOrigin(a: object): LazyColumn | undefined {
+  return origins.get(a);
+}
+
+const hostTableSet = new NativeWeakMap<object, boolean>();
+
+/** Notes a table data/hostTables.ts made (award_data, a user's host table): known by identity, so no Proxy. */
+export function noteHostTable(t: object): void {
+  hostTableSet.set(t, true);
+}
+
+/** The table methods a chain on `t.array(col)` reads a column with, as Arquero and this file define them. */
+export interface TableMethods {
+  array: (this: ColumnTable, name: string) => unknown;
+  column: (this: ColumnTable, name: string) => unknown;
+  isFiltered: (this: ColumnTable) => boolean;
+  isOrdered: (this: ColumnTable) => boolean;
+  totalRows: (this: ColumnTable) => number;
+}
+
+const CHECKED = ['array', 'column', 'isFiltered', 'isOrdered', 'totalRows'] as const;
+let installed: { proto: object; parent: object | null; methods: TableMethods } | null = null;
+
+/**
+ * The methods of `t` when `t` is a host table and each of `array`, `column`, `isFiltered`,
+ * `isOrdered` and `totalRows` is still the one installed (not an own property, not replaced on its
+ * prototype): calling them runs no guest code. Reads descriptors of objects known by identity only.
+ */
+export function hostTableMethods(t: unknown): TableMethods | undefined {
+  if (installed === null || t === null || typeof t !== 'object' || !hostTableSet.get(t)) return undefined;
+  const { proto, parent, methods } = installed;
+  if (ObjectGetPrototypeOf(t) !== proto || ObjectGetPrototypeOf(proto) !== parent) return undefined;
+  for (const name of CHECKED) {
+    if (ObjectGetOwnPropertyDescriptor(t, name) !== undefined) return undefined;
+    // found on the table's prototype or the one above it (Arquero's Table), never further up
+    const d = ObjectGetOwnPropertyDescriptor(proto, name) ?? (parent && ObjectGetOwnPropertyDescriptor(parent, name));
+    if (!d || !('value' in d) || d.value !== methods[name]) return undefined;
+  }
+  return methods;
+}
 
 type ArrayMethod = (this: ColumnTable, name: string, constructor?: unknown) => unknown;
 
@@ -18,8 +71,27 @@ export function installColumnArrays(proto: Record<string, unknown>): void {
     const col = this.column(name) as unknown;
     if (!(col instanceof LazyColumn) || constructor !== NativeArray)
       return ReflectApply(orig, this, [name, constructor]);
-    return this.isFiltered() || this.isOrdered() ? col.pick(this.indices()) : col.values();
+    if (this.isFiltered() || this.isOrdered()) return col.pick(this.indices());
+    const out = col.values();
+    origins.set(out, col);
+    return out;
   } as ArrayMethod & { __sbirtools?: boolean };
   array.__sbirtools = true;
   Object.defineProperty(proto, 'array', { value: array, writable: true, configurable: true });
+  const parent = ObjectGetPrototypeOf(proto) as object | null;
+  const find = (name: string) => {
+    const d = ObjectGetOwnPropertyDescriptor(proto, name) ?? (parent && ObjectGetOwnPropertyDescriptor(parent, name));
+    return d && 'value' in d ? d.value : undefined;
+  };
+  installed = {
+    proto,
+    parent,
+    methods: {
+      array,
+      column: find('column'),
+      isFiltered: find('isFiltered'),
+      isOrdered: find('isOrdered'),
+      totalRows: find('totalRows'),
+    } as TableMethods,
+  };
 }

@@ -1,4 +1,5 @@
 /** Builds the host tables (award_data, ...) as Arquero tables over lazily fetched columns. */
+import { noteHostTable } from './columnArrays.js';
 import { ColumnTable } from 'arquero';
 import type { ColumnData, TableMeta, TextPage, TextScanRequest } from '../../schema/columnar.js';
 import { LazyColumn } from './lazyColumn.js';
@@ -71,6 +72,7 @@ export function hostTables(
       names.push(c.name);
     }
     out[meta.name] = new ColumnTable(cols, names);
+    noteHostTable(out[meta.name]);
   }
   return out;
 }

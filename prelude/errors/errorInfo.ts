@@ -10,6 +10,7 @@ import { inspect } from '../format/inspect.js';
 import { ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertyNames } from '../intrinsics.js';
 import { INSERTED_OPEN, loopError, ROW_LOOP_GLOBAL, userColumn } from '../../schema/rowLoop.js';
 import { HAND_SORT_GLOBAL, nameColumn, repairMessage } from '../../schema/handSort.js';
+import { ARRAY_CHAIN_GLOBAL, repairChainMessage } from '../../schema/arrayChain.js';
 
 /** The error part of a failed GuestOutcome. */
 export interface ErrorInfo {
@@ -71,6 +72,9 @@ export function errorInfo(e: unknown, code: string, lineOffset: number): ErrorIn
       () => wrappedCallMessage(message, rawStack, code, (m, line, column) => loopError(m, line, column).message),
       message,
     );
+  // a fused chain (arrayChains.ts): V8 named the helper; name the user's expression instead
+  if (message.includes(ARRAY_CHAIN_GLOBAL))
+    message = safe(() => wrappedCallMessage(message, rawStack, code, repairChainMessage), message);
   const info: ErrorInfo = { name, message: message.slice(0, 4000) };
   if (frames.length) {
     info.line = frames[0].line;

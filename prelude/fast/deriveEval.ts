@@ -92,6 +92,8 @@ const CONSTANTS: Record<string, unknown> = {
 /** The Vec of `node` over the visible rows of `env.t`. */
 export function evalNode(env: Env, node: Node, params: Record<string, unknown>): Vec {
   switch (node.type) {
+    case 'Vec': // a value computed before (fast/arrayChain.ts: the element of a chain after a map)
+      return node.vec as Vec;
     case 'Column':
       if (node.table !== 0 && node.table !== undefined) giveUp();
       return columnVec(env.t, node.name as string);
@@ -224,6 +226,9 @@ function arith(env: Env, op: string, a: Vec, b: Vec, f: Op2): Vec {
 /** `a < b` and kin with both sides numbers: a Date compares by its time, null as 0. */
 function compare(env: Env, op: string, a: Vec, b: Vec): Vec {
   const n = env.n;
+  // a number column against a constant (`d.amount > 1e6`): one loop, null read as 0, no copies
+  if (a.k === 'num' && b.k === 'const') return compareScalar(n, a, +(b.value as number), op);
+  if (b.k === 'num' && a.k === 'const') return compareScalar(n, b, +(a.value as number), MIRROR[op]!);
   const out = new Uint8Array(n);
   const x = a.k === 'const' ? new Float64Array(n).fill(+(a.value as number)) : numbers(env, a);
   const y = b.k === 'const' ? new Float64Array(n).fill(+(b.value as number)) : numbers(env, b);
@@ -234,8 +239,26 @@ function compare(env: Env, op: string, a: Vec, b: Vec): Vec {
   return { k: 'bool', v: out };
 }
 
+/** `k < x` is `x > k`: the operator with its sides swapped (NaN false either way). */
+const MIRROR: Record<string, string> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+
+function compareScalar(n: number, a: Extract<Vec, { k: 'num' }>, k: number, op: string): Vec {
+  const out = new Uint8Array(n);
+  const { v, valid } = a;
+  if (valid === null) {
+    if (op === '<') for (let i = 0; i < n; i++) out[i] = v[i]! < k ? 1 : 0;
+    else if (op === '<=') for (let i = 0; i < n; i++) out[i] = v[i]! <= k ? 1 : 0;
+    else if (op === '>') for (let i = 0; i < n; i++) out[i] = v[i]! > k ? 1 : 0;
+    else for (let i = 0; i < n; i++) out[i] = v[i]! >= k ? 1 : 0;
+  } else if (op === '<') for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) < k ? 1 : 0;
+  else if (op === '<=') for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) <= k ? 1 : 0;
+  else if (op === '>') for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) > k ? 1 : 0;
+  else for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) >= k ? 1 : 0;
+  return { k: 'bool', v: out };
+}
+
 /** The truth value of every row (JavaScript's ToBoolean: 0, NaN and null false, a Date true). */
-function truthy(env: Env, a: Vec): Uint8Array {
+export function truthy(env: Env, a: Vec): Uint8Array {
   const n = env.n;
   const out = new Uint8Array(n);
   switch (a.k) {
@@ -320,7 +343,12 @@ function equality(env: Env, op: string, a: Vec, b: Vec): Vec | null {
   const out = new Uint8Array(n);
   const x = asNumbers(env, a);
   const y = asNumbers(env, b);
-  if (x && y) {
+  const nullSide = x && x.valid === 0 ? y : y && y.valid === 0 ? x : null;
+  if (nullSide && typeof nullSide.valid !== 'number') {
+    // `v == null`: equal exactly where the other side is null (one pass over its validity)
+    const valid = nullSide.valid;
+    if (valid !== null) for (let i = 0; i < n; i++) out[i] = valid[i] ? 0 : 1;
+  } else if (x && y) {
     // null equals only null (a number never), for == as for ===
     for (let i = 0; i < n; i++) {
       const na = typeof x.valid === 'number' ? x.valid : x.valid === null ? 1 : x.valid[i]!;

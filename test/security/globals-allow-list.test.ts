@@ -13,6 +13,7 @@ import { REMOVED_GLOBALS } from '../../src/runtime/engines/hardenGlobals.js';
 import { ENGINE } from './helpers.js';
 import { ROW_LOOP_GLOBAL } from '../../schema/rowLoop.js';
 import { HAND_SORT_GLOBAL } from '../../schema/handSort.js';
+import { ARRAY_CHAIN_GLOBAL } from '../../schema/arrayChain.js';
 
 /** ECMAScript globals that stay on both engines (no timers, no eval, no shared memory). */
 const COMMON = [
@@ -101,7 +102,15 @@ function allowed(names: string[], extra: string[] = []): string[] {
  * and Math.min/max spreads call (prelude/fast/handSort.ts: non-writable, it sorts or scans only the
  * arrays handed to it and returns them or a number).
  */
-const POLYFILLS = ['TextDecoder', 'TextEncoder', 'console', 'tables', ROW_LOOP_GLOBAL, HAND_SORT_GLOBAL];
+const POLYFILLS = [
+  'TextDecoder',
+  'TextEncoder',
+  'console',
+  'tables',
+  ROW_LOOP_GLOBAL,
+  HAND_SORT_GLOBAL,
+  ARRAY_CHAIN_GLOBAL,
+];
 const PRELUDE = PRELUDE_API.filter((e) => e.global).map((e) => e.name);
 
 const ENUMERATE = `(() => {

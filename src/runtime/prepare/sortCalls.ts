@@ -75,7 +75,7 @@ const LINE_END = /[\n\r\u2028\u2029]/;
  * comment's end precedes `at` on its line (the user's code continued from it into X, so it ends no
  * expression), or the code before ends with `;` or `{` on a line without a comment or template.
  */
-function parenSafe(source: string, at: number): boolean {
+export function parenSafe(source: string, at: number): boolean {
   let p = at - 1;
   while (p >= 0 && (source[p] === ' ' || source[p] === '\t')) p--;
   if (p < 0) return true;

@@ -1,4 +1,5 @@
 import * as acorn from 'acorn';
+import { planArrayChains } from './arrayChains.js';
 import { planLocals } from './localize.js';
 import { type AnyNode, collectPatternNames } from './patternNames.js';
 import { planRowLoops } from './rowLoops.js';
@@ -37,6 +38,8 @@ const PARSE_OPTIONS: acorn.Options = {
  *   chains, reads the kept values the real array was built from (rowArrays.ts);
  * - a sort with an inline `a - b`-shaped comparator, and `Math.min(...v)` / `Math.max(...v)`, go
  *   through the guest's exact fast paths (sortCalls.ts: text inserted between the same markers);
+ * - a chain of `.filter`/`.map` with pure callbacks on `t.array(col)` is evaluated on the column's
+ *   typed data (arrayChains.ts: text inserted between the same markers);
  * - code with top-level `await` or `return` is wrapped in an async IIFE on one added line; its
  *   top-level declarations are hoisted to globals and its last expression statement is returned.
  * Assumes the code parses (the policy check runs first). Pass the policy check's program
@@ -52,7 +55,9 @@ export function prepareCode(source: string, parsed?: acorn.Program): PreparedCod
   const rowLoops = planRowLoops(program, source);
   const edits: Edit[] = rowLoops.edits;
   // applied after every other edit: at a shared start, `return (` or a published function goes first
-  const sortEdits = planSortCalls(program, source);
+  // chains on t.array(col) (arrayChains.ts): their wrappers sit inside sortCalls' at a shared place
+  const chains = planArrayChains(program, source);
+  const sortEdits = [...chains.closes, ...planSortCalls(program, source), ...chains.opens];
   if (!needsAsync) {
     // top-level names a loop uses run as block-scoped locals, written back at the end (localize.ts)
     const plan = planLocals(

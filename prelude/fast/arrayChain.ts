@@ -1,0 +1,397 @@
+/**
+ * Chains of array methods on a column's array, `t.array(col).filter(f).map(g).length`, evaluated on
+ * the column's typed data instead of one call of each callback per element: the guest side of
+ * src/runtime/prepare/arrayChains.ts. The preparation rewrites (inserting text only)
+ *   t.array('A').filter(v => v != null).map(v => v / 1e6)   as
+ *   __sbirtools_chain.e(__sbirtools_chain.a((0,__sbirtools_chain.t(t)).array('A')).filter(v => v != null).map(v => v / 1e6))
+ * and only when every callback is an inline function of its one parameter whose body reads nothing
+ * but that parameter, literals and operators (so it cannot run user code, see or change anything, and
+ * when it runs makes no difference). `t` lets a host table's `array(col)` answer with a recorder
+ * instead of the copy; `a` passes a recorder on, or makes one for an array `t.array(col)` handed out
+ * that still holds the column's values. The recorder's ops run at the end (`.length`, the sum
+ * reduce, some/every/find, or `e`, which makes the array) as derive's typed evaluation
+ * (fast/deriveEval.ts) of each callback's expression over the column. Anything it cannot evaluate
+ * there replays the methods as written on the array `t.array(col)` gives, in order.
+ * See docs/architecture.md ("Chains on a column's array").
+ */
+import { ARRAY_CHAIN_GLOBAL, ARRAY_CHAIN_MIN_LENGTH } from '../../schema/arrayChain.js';
+import { closureNode, type Node } from '../closure/arrowSource.js';
+import type { ColumnTable } from 'arquero';
+import { arrayOrigin, hostTableMethods } from '../data/columnArrays.js';
+import { LazyColumn, dictStrings } from '../data/lazyColumn.js';
+import {
+  ArrayIsArray,
+  NativeArray,
+  ObjectDefineProperty,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectGetPrototypeOf,
+  NativeWeakMap,
+  ReflectApply,
+} from '../intrinsics.js';
+import { evalNode, truthy } from './deriveEval.js';
+import { GIVE_UP, valueReader, type Env, type Vec } from './deriveVec.js';
+
+const G = globalThis;
+const ArrayPrototype = NativeArray.prototype;
+const NativeFilter = ArrayPrototype.filter;
+const NativeMap = ArrayPrototype.map;
+const NativeReduce = ArrayPrototype.reduce;
+const NativeSome = ArrayPrototype.some;
+const NativeEvery = ArrayPrototype.every;
+const NativeFind = ArrayPrototype.find;
+const SpeciesGetter = ObjectGetOwnPropertyDescriptor(NativeArray, Symbol.species)?.get;
+/** Whether the guest's JavaScript is compiled (V8): on QuickJS every chain runs as written. */
+const COMPILED = typeof (G.Error as { captureStackTrace?: unknown }).captureStackTrace === 'function';
+const METHODS: Array<[string, unknown]> = [
+  ['filter', NativeFilter],
+  ['map', NativeMap],
+  ['reduce', NativeReduce],
+  ['some', NativeSome],
+  ['every', NativeEvery],
+  ['find', NativeFind],
+  ['constructor', NativeArray],
+];
+
+/** Whether `o`'s own `key` is a data property holding `value`. */
+function holds(o: object, key: PropertyKey, value: unknown): boolean {
+  const d = ObjectGetOwnPropertyDescriptor(o, key);
+  return d !== undefined && 'value' in d && d.value === value;
+}
+
+/**
+ * Whether `filter`, `map` and `reduce` on `xs` are the native ones making plain Arrays (no own method,
+ * no patched prototype, no species), so replaying them with ReflectApply is the call as written.
+ */
+function nativeMethods(xs: unknown[]): boolean {
+  if (ObjectGetPrototypeOf(xs) !== ArrayPrototype) return false;
+  for (const [key, value] of METHODS)
+    if (ObjectGetOwnPropertyDescriptor(xs, key) !== undefined || !holds(ArrayPrototype, key, value)) return false;
+  const species = ObjectGetOwnPropertyDescriptor(NativeArray, Symbol.species);
+  return species !== undefined && species.get === SpeciesGetter;
+}
+
+/**
+ * The column's values as derive's evaluation reads them, for a number (not date) or dictionary
+ * column, else undefined (read from the column object itself: no table method runs).
+ */
+function columnVec(col: LazyColumn): Vec | undefined {
+  // asked first: `data()` of text not read in pages would fetch the whole column
+  const kind = col.kind;
+  if ((kind !== 'dict' && kind !== 'float64') || col.type === 'date') return undefined;
+  const raw = col.data();
+  if (raw.kind === 'dict') return { k: 'codes', codes: raw.codes, values: [null, ...dictStrings(raw).all()] };
+  if (raw.kind === 'float64' && (raw.type === 'number' || raw.type === 'integer'))
+    return { k: 'num', v: raw.values, valid: raw.valid };
+  return undefined;
+}
+
+/** Whether `xs` still holds every value of the column (a guest may have written into an array it got). */
+function holdsColumn(xs: unknown[], vec: Vec): boolean {
+  const n = xs.length;
+  if (vec.k === 'codes') {
+    const { codes, values } = vec;
+    if (codes.length !== n) return false;
+    for (let i = 0; i < n; i++) if (xs[i] !== values[codes[i]! + 1]) return false;
+    return true;
+  }
+  if (vec.k !== 'num' || vec.v.length !== n) return false;
+  const { v: values, valid } = vec;
+  for (let i = 0; i < n; i++) {
+    const x = xs[i];
+    if (valid && !valid[i]) {
+      if (x !== null) return false;
+      continue;
+    }
+    const v = values[i]!;
+    // Object.is: -0 apart from 0, NaN equal to itself
+    if (x !== v ? x === x || v === v : v === 0 && 1 / (x as number) !== 1 / v) return false;
+  }
+  return true;
+}
+
+/** The chains `a` handed out (a WeakMap lookup runs no guest code, where `instanceof` could). */
+const chains = new NativeWeakMap<object, Chain>();
+
+type Op = { kind: 'filter' | 'map'; fn: unknown };
+
+/** Where a chain starts: the column's values and the array `t.array(col)` gives (made when first needed). */
+interface Start {
+  vec: Vec;
+  n: number;
+  xs: unknown[] | null;
+  make: () => unknown[];
+  /** The column's values as `t.array(col)` copies them (boxed once per session), read only. */
+  values: () => readonly unknown[] | null;
+}
+
+/** The recorded chain: where it starts and the methods called on it so far. */
+class Chain {
+  constructor(
+    readonly start: Start,
+    readonly ops: Op[],
+  ) {}
+
+  filter(fn: unknown): Chain {
+    return chain(this.start, [...this.ops, { kind: 'filter', fn }]);
+  }
+
+  map(fn: unknown): Chain {
+    return chain(this.start, [...this.ops, { kind: 'map', fn }]);
+  }
+
+  get length(): number {
+    const r = this.evaluate();
+    if (!r) return (this.replay() as unknown[]).length;
+    const keep = r.keep;
+    if (keep === null) return r.n;
+    let count = 0;
+    for (let i = 0; i < r.n; i++) count += keep[i]!;
+    return count;
+  }
+
+  /** Only the sum shape (the preparation checks the reducer is `(s, v) => s + v` and `init` a literal). */
+  reduce(fn: unknown, init: unknown): unknown {
+    const r = this.evaluate();
+    if (!r) return ReflectApply(NativeReduce, this.replay(), [fn, init]);
+    let s = init as number;
+    const { keep, n, vec } = r;
+    if (vec.k === 'num' && vec.valid === null) {
+      const v = vec.v;
+      if (keep === null) for (let i = 0; i < n; i++) s = s + v[i]!;
+      else for (let i = 0; i < n; i++) if (keep[i]) s = s + v[i]!;
+      return s;
+    }
+    if (vec.k === 'num') {
+      const { v, valid } = vec;
+      for (let i = 0; i < n; i++)
+        if (keep === null || keep[i]) s = s + (valid![i] ? v[i]! : (null as unknown as number));
+      return s;
+    }
+    const read = valueReader(vec);
+    for (let i = 0; i < n; i++) if (keep === null || keep[i]) s = s + (read(i) as number);
+    return s;
+  }
+
+  some(fn: unknown): unknown {
+    const row = this.first(fn, 1);
+    return row === undefined ? ReflectApply(NativeSome, this.replay(), [fn]) : row >= 0;
+  }
+
+  every(fn: unknown): unknown {
+    const row = this.first(fn, 0);
+    return row === undefined ? ReflectApply(NativeEvery, this.replay(), [fn]) : row < 0;
+  }
+
+  find(fn: unknown): unknown {
+    const r = this.evaluate(fn);
+    if (!r) return ReflectApply(NativeFind, this.replay(), [fn]);
+    const row = firstKept(r.keep, r.test!, 1, r.n);
+    if (row < 0) return undefined;
+    const xs = this.start.xs;
+    return xs === null || this.ops.some((op) => op.kind === 'map') ? valueReader(r.vec)(row) : xs[row];
+  }
+
+  /** The first kept row whose callback result's truth is `want` (-1: none), or undefined to replay. */
+  private first(fn: unknown, want: 0 | 1): number | undefined {
+    const r = this.evaluate(fn);
+    return r ? firstKept(r.keep, r.test!, want, r.n) : undefined;
+  }
+
+  /** The array the chain as written makes. */
+  array(): unknown[] {
+    const r = this.evaluate();
+    if (!r) return this.replay();
+    const { keep, n } = r;
+    let count = n;
+    if (keep !== null) {
+      count = 0;
+      for (let i = 0; i < n; i++) count += keep[i]!;
+    }
+    const out = new NativeArray<unknown>(count);
+    // no map: the column's own values (its numbers already boxed: copied, not made again)
+    const own = this.ops.some((op) => op.kind === 'map') ? null : (this.start.xs ?? this.start.values());
+    const vec = r.vec;
+    let j = 0;
+    if (own !== null) {
+      for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = own[i];
+    } else if (vec.k === 'num') {
+      const { v, valid } = vec;
+      for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = valid === null || valid[i] ? v[i] : null;
+    } else if (vec.k === 'codes') {
+      const { codes, values } = vec;
+      for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = values[codes[i]! + 1];
+    } else {
+      const read = valueReader(vec);
+      for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = read(i);
+    }
+    return out;
+  }
+
+  /** The methods as written, in order, on the array `t.array(col)` gave (a callback's error is the user's). */
+  private replay(): unknown[] {
+    const start = this.start;
+    let xs = (start.xs ??= start.make());
+    for (const op of this.ops) xs = ReflectApply(op.kind === 'filter' ? NativeFilter : NativeMap, xs, [op.fn]);
+    return xs;
+  }
+
+  /** The element values (a Vec over the table's rows) and the rows kept (null: all), or undefined to replay. */
+  private evaluate(test?: unknown): { n: number; vec: Vec; keep: Uint8Array | null; test?: Uint8Array } | undefined {
+    // no table: every tree evaluated here starts from the column's Vec (no Column node reads one)
+    const env: Env = { t: null as never, n: this.start.n, rows: null };
+    let keep: Uint8Array | null = null;
+    try {
+      // every callback is evaluated over every row: it is pure, and a row not kept is never read
+      let vec = this.start.vec;
+      for (const op of this.ops) {
+        const body = callbackBody(op.fn as Function, vec);
+        if (!body) return undefined;
+        const out = evalNode(env, body, {});
+        if (op.kind === 'map') {
+          vec = out;
+          continue;
+        }
+        const m = truthy(env, out);
+        if (keep === null) keep = m.slice();
+        else for (let i = 0; i < env.n; i++) keep[i] = keep[i]! & m[i]!;
+      }
+      // a text value is read a page at a time per row (deriveEval's per-text path); not here
+      if (vec.k === 'text' || vec.k === 'date') return undefined;
+      if (test === undefined) return { n: env.n, vec, keep };
+      // some/every/find: the truth of their callback on every row
+      const body = callbackBody(test as Function, vec);
+      if (!body) return undefined;
+      return { n: env.n, vec, keep, test: truthy(env, evalNode(env, body, {})) };
+    } catch (e) {
+      if (e === GIVE_UP) return undefined;
+      return undefined; // an operator this cannot copy threw: the methods as written give the error
+    }
+  }
+}
+
+/** The first row kept (`keep` null: every row) whose `test` byte is `want`, or -1. */
+function firstKept(keep: Uint8Array | null, test: Uint8Array, want: 0 | 1, n: number): number {
+  for (let i = 0; i < n; i++) if ((keep === null || keep[i]) && test[i] === want) return i;
+  return -1;
+}
+
+function chain(start: Start, ops: Op[]): Chain {
+  const c = new Chain(start, ops);
+  chains.set(c, c);
+  return c;
+}
+
+/**
+ * The callback's body as an expression tree derive's evaluation reads, with its parameter standing
+ * for `vec`; undefined when it is not an arrow or function of one plain parameter returning one
+ * expression of that parameter, literals, `undefined`/`NaN`/`Infinity` and operators.
+ */
+function callbackBody(fn: Function, vec: Vec): Node | undefined {
+  if (typeof fn !== 'function') return undefined;
+  const root = closureNode(fn);
+  if (!root || root.async || root.generator) return undefined;
+  if (root.type !== 'ArrowFunctionExpression' && root.type !== 'FunctionExpression') return undefined;
+  const params = root.params as Node[];
+  if (params.length !== 1 || params[0]!.type !== 'Identifier') return undefined;
+  let body = root.body as Node;
+  if (body.type === 'BlockStatement') {
+    const list = body.body as Node[];
+    if (list.length !== 1 || list[0]!.type !== 'ReturnStatement' || !list[0]!.argument) return undefined;
+    body = list[0]!.argument as Node;
+  }
+  return convert(body, params[0]!.name as string, vec);
+}
+
+const CONSTANT_NAMES = new Set(['undefined', 'NaN', 'Infinity']);
+
+function convert(node: Node, param: string, vec: Vec): Node | undefined {
+  switch (node.type) {
+    case 'Identifier':
+      if (node.name === param) return { type: 'Vec', vec };
+      return CONSTANT_NAMES.has(node.name as string) ? { type: 'Constant', name: node.name } : undefined;
+    case 'Literal':
+      return node;
+    case 'BinaryExpression':
+    case 'LogicalExpression': {
+      const left = convert(node.left as Node, param, vec);
+      const right = convert(node.right as Node, param, vec);
+      return left && right ? { type: node.type, operator: node.operator, left, right } : undefined;
+    }
+    case 'UnaryExpression': {
+      const argument = convert(node.argument as Node, param, vec);
+      return argument ? { type: node.type, operator: node.operator, argument } : undefined;
+    }
+    case 'ConditionalExpression': {
+      const [test, consequent, alternate] = [node.test, node.consequent, node.alternate].map((x) =>
+        convert(x as Node, param, vec),
+      );
+      return test && consequent && alternate ? { type: node.type, test, consequent, alternate } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * `a(xs)`: `xs` itself when it is a Chain (`t(X).array(col)` made it); a Chain when `xs` is an array
+ * `t.array(col)` handed out over a number or dictionary column that still holds its values, and the
+ * array methods are the native ones; else `xs` itself.
+ */
+function start(xs: unknown): unknown {
+  if (!COMPILED || xs === null || typeof xs !== 'object' || chains.get(xs) !== undefined) return xs;
+  if (!ArrayIsArray(xs) || xs.length < ARRAY_CHAIN_MIN_LENGTH) return xs;
+  const col = arrayOrigin(xs);
+  if (!col || !nativeMethods(xs)) return xs;
+  const vec = columnVec(col);
+  if (!vec || !holdsColumn(xs, vec)) return xs;
+  return chain({ vec, n: xs.length, xs, make: () => xs, values: () => xs }, []);
+}
+
+/**
+ * `t(X)`: for a host table whose table methods are the installed ones, an object whose `array(col)`
+ * calls what `X.array(col)` calls and, for a number or dictionary column, answers with a Chain
+ * instead of the copy (made only if the chain replays); else `X` itself.
+ */
+function receiver(x: unknown): unknown {
+  if (!COMPILED) return x;
+  const m = hostTableMethods(x);
+  if (!m || !nativeMethods([])) return x;
+  const t = x as ColumnTable;
+  return {
+    array(name: unknown): unknown {
+      // the calls `array(name)` makes, in its order: column, then the filter and order tests
+      const col = ReflectApply(m.column, t, [name]) as unknown;
+      const make = () => ReflectApply(m.array, t, [name]) as unknown[];
+      if (!(col instanceof LazyColumn) || ReflectApply(m.isFiltered, t, []) || ReflectApply(m.isOrdered, t, []))
+        return make();
+      if (col.length < ARRAY_CHAIN_MIN_LENGTH || col.type === 'date') return make();
+      const vec = columnVec(col); // loads the column now, where `array()` would
+      if (!vec) return make();
+      const values = () => {
+        const s = col.scanSource();
+        return s !== null && s.kind === 'all' ? s.all : null;
+      };
+      return chain({ vec, n: col.length, xs: null, make, values }, []);
+    },
+  };
+}
+
+/** `e(x)`: the array a recorded chain makes, or `x` itself. */
+function end(x: unknown): unknown {
+  const c = x !== null && typeof x === 'object' ? chains.get(x) : undefined;
+  return c === undefined ? x : c.array();
+}
+
+/**
+ * Defines `__sbirtools_chain` (non-writable and non-enumerable: a run cannot replace it; an object,
+ * not a function, so error hints never suggest it). It hands out nothing but the arrays given to it
+ * and the answers the chain as written gives.
+ */
+export function installArrayChain(): void {
+  ObjectDefineProperty(G, ARRAY_CHAIN_GLOBAL, {
+    value: Object.freeze({ a: start, e: end, t: receiver }),
+    writable: false,
+    enumerable: false,
+    configurable: false,
+  });
+}

@@ -1,0 +1,243 @@
+import { ARRAY_CHAIN_GLOBAL, chainNamed } from '../../../schema/arrayChain.js';
+import { INSERTED_CLOSE, INSERTED_OPEN } from '../../../schema/rowLoop.js';
+import type { LocalEdit } from './localize.js';
+import { type AnyNode, collectPatternNames } from './patternNames.js';
+import { parenSafe } from './sortCalls.js';
+import { calleeText } from './v8CalleeText.js';
+
+/** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
+const MARKER = '$sbtRow';
+const CONSTANTS = new Set(['undefined', 'NaN', 'Infinity']);
+const UNARY = new Set(['-', '+', '!', '~', 'typeof', 'void']);
+
+/** The inserts of the chains, split so a wrapper of sortCalls.ts at the same place goes around them. */
+export interface ChainEdits {
+  /** Inserts that open a wrapper: applied after sortCalls' (at a shared start theirs is outside). */
+  opens: LocalEdit[];
+  /** Inserts that close one: applied before sortCalls' (at a shared end theirs is outside). */
+  closes: LocalEdit[];
+}
+
+/**
+ * Whether `fn` is an inline arrow or function expression (not async, not a generator) of one plain
+ * parameter whose body (an expression, or `{ return expr; }` alone) reads nothing but that parameter,
+ * literals (no regex, no BigInt), `undefined`/`NaN`/`Infinity` when the program binds none of them,
+ * and the operators on them (no `in`, `instanceof`, `delete`, no member reads or calls): it cannot
+ * run user code, throw, or see anything, so when and how often it runs makes no difference.
+ * @example
+ * pureCallback(parseExpression('v => v != null && v > 2'), new Set()) // true
+ */
+export function pureCallback(fn: AnyNode, bound: Set<string>): boolean {
+  if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression') return false;
+  if (fn.async || fn.generator || fn.params.length !== 1 || fn.params[0].type !== 'Identifier') return false;
+  const param = fn.params[0].name as string;
+  if (fn.id && fn.id.name === param) return false;
+  let body = fn.body as AnyNode;
+  if (body.type === 'BlockStatement') {
+    if (body.body.length !== 1 || body.body[0].type !== 'ReturnStatement' || !body.body[0].argument) return false;
+    body = body.body[0].argument;
+  }
+  const ok = (e: AnyNode): boolean => {
+    switch (e.type) {
+      case 'Identifier':
+        return e.name === param || (CONSTANTS.has(e.name) && !bound.has(e.name));
+      case 'Literal':
+        return !e.regex && e.bigint === undefined;
+      case 'BinaryExpression':
+        return e.operator !== 'in' && e.operator !== 'instanceof' && ok(e.left) && ok(e.right);
+      case 'LogicalExpression':
+        return ok(e.left) && ok(e.right);
+      case 'UnaryExpression':
+        return UNARY.has(e.operator) && ok(e.argument);
+      case 'ConditionalExpression':
+        return ok(e.test) && ok(e.consequent) && ok(e.alternate);
+      default:
+        return false;
+    }
+  };
+  return ok(body);
+}
+
+/** `(s, v) => s + v` (or `function (s, v) { return s + v; }`): a reducer that only adds, in that order. */
+function sumReducer(fn: AnyNode): boolean {
+  if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression') return false;
+  if (fn.async || fn.generator || fn.params.length !== 2) return false;
+  const [s, v] = fn.params as AnyNode[];
+  if (s!.type !== 'Identifier' || v!.type !== 'Identifier' || s!.name === v!.name) return false;
+  let body = fn.body as AnyNode;
+  if (body.type === 'BlockStatement') {
+    if (body.body.length !== 1 || body.body[0].type !== 'ReturnStatement' || !body.body[0].argument) return false;
+    body = body.body[0].argument;
+  }
+  return (
+    body.type === 'BinaryExpression' &&
+    body.operator === '+' &&
+    body.left.type === 'Identifier' &&
+    body.left.name === s!.name &&
+    body.right.type === 'Identifier' &&
+    body.right.name === v!.name
+  );
+}
+
+/** A number literal, or `-` of one: evaluating it runs nothing. */
+function numberLiteral(e: AnyNode): boolean {
+  if (e.type === 'UnaryExpression' && e.operator === '-') e = e.argument;
+  return e.type === 'Literal' && typeof e.value === 'number';
+}
+
+/** An identifier or a chain of plain property reads of one (`award_data`, `tables.t`): no call inside. */
+function plainReceiver(x: AnyNode): boolean {
+  for (let n = x; ; n = n.object) {
+    if (n.type === 'Identifier') return true;
+    if (n.type !== 'MemberExpression' || n.computed || n.optional) return false;
+  }
+}
+
+/** `obj.name(...)` as a plain call (no `?.`, no computed key, no spread argument): the method's name. */
+function methodCall(call: AnyNode | undefined, obj: AnyNode): string | undefined {
+  if (!call || call.type !== 'CallExpression' || call.optional) return undefined;
+  const m = call.callee as AnyNode;
+  if (m.type !== 'MemberExpression' || m.object !== obj || m.computed || m.optional) return undefined;
+  if (m.property.type !== 'Identifier' || call.arguments.some((a: AnyNode) => a.type === 'SpreadElement'))
+    return undefined;
+  return m.property.name as string;
+}
+
+/**
+ * The inserts that evaluate chains of array methods on `X.array(col)` on the column's typed data
+ * (prelude/fast/arrayChain.ts), inserting text only (between markers: every line and column of the
+ * user's code holds). A chain is `X.array(col)` (X a name or plain property reads of one) followed by
+ * `.filter(f)` / `.map(f)` calls whose callbacks pureCallback accepts, and ends in `.length`, in
+ * `.some(f)` / `.every(f)` / `.find(f)` (f accepted too), in `.reduce((s, v) => s + v, <number>)`,
+ * or anywhere else (its array is then made whole):
+ *   X.array(c).filter(f).length          ->  __sbirtools_chain.a(X.array(c)).filter(f).length
+ *   X.array(c).filter(f).sort(cmp)       ->  __sbirtools_chain.e(__sbirtools_chain.a(X.array(c)).filter(f)).sort(cmp)
+ * A chain with no filter or map is left alone unless it ends in the reduce or a test. The closing
+ * inserts carry how V8 names the wrapped expression, for the rare message that names the helper
+ * (errorInfo).
+ * None when the source names the marker or the global (a program cannot pose as a rewrite).
+ */
+export function planArrayChains(program: AnyNode, source: string): ChainEdits {
+  const none: ChainEdits = { opens: [], closes: [] };
+  if (!/\barray\b/.test(source) || source.includes(MARKER) || source.includes(ARRAY_CHAIN_GLOBAL)) return none;
+  const parents = new Map<AnyNode, AnyNode>();
+  const starts: AnyNode[] = [];
+  const bound = new Set<string>();
+  const stack: AnyNode[] = [program];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'Identifier' && (node.name.includes(MARKER) || node.name === ARRAY_CHAIN_GLOBAL)) return none;
+    if (node.type === 'VariableDeclarator') collectPatternNames(node.id, bound);
+    if (node.type === 'CatchClause') collectPatternNames(node.param, bound);
+    if (/Function|Class/.test(node.type)) {
+      if (node.id) bound.add(node.id.name);
+      for (const p of node.params ?? []) collectPatternNames(p, bound);
+    }
+    if (methodCall(node, node.callee?.object) === 'array' && node.arguments.length === 1) starts.push(node);
+    for (const k in node) {
+      if (k === 'type' || k === 'start' || k === 'end' || k === 'loc') continue;
+      const v = node[k];
+      if (v === null || typeof v !== 'object') continue;
+      for (const c of (Array.isArray(v) ? v : [v]) as (AnyNode | null)[])
+        if (c && typeof c.type === 'string') {
+          parents.set(c, node);
+          stack.push(c);
+        }
+    }
+  }
+  const edits: ChainEdits = { opens: [], closes: [] };
+  const insert = (list: LocalEdit[], at: number, text: string) =>
+    list.push({ start: at, end: at, text: INSERTED_OPEN + text + INSERTED_CLOSE });
+  for (const call of starts) {
+    const x = call.callee.object as AnyNode;
+    if (!plainReceiver(x)) continue;
+    let last = call;
+    let ops = 0;
+    let ends: 'length' | 'reduce' | 'test' | 'array' = 'array';
+    for (;;) {
+      const member = parents.get(last);
+      if (!member || member.type !== 'MemberExpression' || member.object !== last) break;
+      // `(X.array(c)).filter`: the inserts would land inside the parentheses around X
+      if (!/^\s*\.\s*$/.test(source.slice(last.end, member.property.start))) break;
+      const next = parents.get(member);
+      const name = methodCall(next, last);
+      if (
+        (name === 'filter' || name === 'map') &&
+        next!.arguments.length === 1 &&
+        pureCallback(next!.arguments[0], bound)
+      ) {
+        ops++;
+        last = next!;
+        continue;
+      }
+      const tests = name === 'some' || name === 'every' || name === 'find';
+      if (tests && next!.arguments.length === 1 && pureCallback(next!.arguments[0], bound)) ends = 'test';
+      else if (
+        name === 'reduce' &&
+        next!.arguments.length === 2 &&
+        sumReducer(next!.arguments[0]) &&
+        numberLiteral(next!.arguments[1])
+      )
+        ends = 'reduce';
+      else if (
+        !member.computed &&
+        !member.optional &&
+        member.property.type === 'Identifier' &&
+        member.property.name === 'length' &&
+        !writes(member, parents.get(member))
+      )
+        ends = 'length';
+      break;
+    }
+    if (ops === 0 && ends !== 'reduce' && ends !== 'test') continue;
+    const named = calleeText(call);
+    const receiverName = calleeText(x);
+    insert(edits.opens, call.start, `${ARRAY_CHAIN_GLOBAL}.a(`);
+    // `(0, t(X)).array`: V8 reports a failed `.array` read at the name, as for `X.array` (a call's
+    // result would be reported at the dot); where a `(` could continue the line before, no `t`
+    const receiverWrap = parenSafe(source, x.start);
+    if (receiverWrap) {
+      insert(edits.opens, x.start, `(0,${ARRAY_CHAIN_GLOBAL}.t(`);
+      insert(edits.closes, x.end, `${receiverName === undefined ? '' : chainNamed('t', receiverName)}))`);
+    }
+    insert(edits.closes, call.end, `${named === undefined ? '' : chainNamed('a', named)})`);
+    if (ends === 'array') {
+      const whole = calleeText(last);
+      // opened before `a(` at the same start: applyEdits keeps the order at one position
+      edits.opens.splice(edits.opens.length - (receiverWrap ? 2 : 1), 0, {
+        start: call.start,
+        end: call.start,
+        text: `${INSERTED_OPEN}${ARRAY_CHAIN_GLOBAL}.e(${INSERTED_CLOSE}`,
+      });
+      insert(edits.closes, last.end, `${whole === undefined ? '' : chainNamed('e', whole)})`);
+    }
+  }
+  return edits;
+}
+
+/** Whether `member` (`chain.length`) is written, called or deleted where it stands, not only read. */
+function writes(member: AnyNode, parent: AnyNode | undefined): boolean {
+  if (!parent) return false;
+  switch (parent.type) {
+    case 'AssignmentExpression':
+      return parent.left === member;
+    case 'CallExpression':
+    case 'NewExpression':
+      return parent.callee === member;
+    case 'ForInStatement':
+    case 'ForOfStatement':
+      return parent.left === member;
+    // a destructuring target (`({ a: x.length } = o)`), or an object literal's value: either way, left alone
+    case 'UpdateExpression':
+    case 'TaggedTemplateExpression':
+    case 'Property':
+    case 'ArrayPattern':
+    case 'AssignmentPattern':
+    case 'RestElement':
+      return true;
+    case 'UnaryExpression':
+      return parent.operator === 'delete';
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,164 @@
+// Chains of array methods on `t.array(col)` evaluated on the column's typed data
+// (src/runtime/prepare/arrayChains.ts, prelude/fast/arrayChain.ts) change how a chain is evaluated,
+// never what it answers: each sequence of runs goes through a real sandbox session twice, rewritten
+// and with the rewrite defeated (a comment naming `$sbtRow` turns it off), on both engines; values,
+// output, errors with line and column, and what later runs see must be the same. Each step marked
+// `rewritten` also checks that the preparation did rewrite it (and the others that it did not).
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSandbox, shutdown } from '../../../src/index.js';
+import { prepareCode } from '../../../src/runtime/prepare/transform.js';
+import { ARRAY_CHAIN_GLOBAL } from '../../../schema/arrayChain.js';
+import { runOutcome } from '../../helpers/runOutcome.js';
+
+afterAll(() => shutdown());
+
+type Step = string | { code: string; rewritten: boolean };
+const rw = (code: string): Step => ({ code, rewritten: true });
+
+/** Every value, -0 and NaN told apart, in one string (an array's answer compared whole). */
+const SETUP = `var sig = (xs) => xs.map((v) => (Object.is(v, -0) ? '-0' : typeof v === 'number' ? String(v) : typeof v + ':' + String(v))).join(',');
+1`;
+
+const SEQUENCES: Record<string, Step[]> = {
+  'counts, sums and means over a number column with nulls': [
+    rw("award_data.array('Award Amount').filter(a => a > 1e5).length"),
+    rw(
+      "const a = award_data.array('Award Amount').filter(v => v != null);\n[a.reduce((s, v) => s + v, 0) / a.length, a.length, sig(a.slice(0, 50))]",
+    ),
+    rw("award_data.array('Award Amount').reduce((s, v) => s + v, 0)"),
+    rw(
+      "[award_data.array('Award Amount').filter(v => 1e5 < v).length, award_data.array('Number Employees').filter(v => null >= v).length, award_data.array('Award Amount').filter(v => NaN > v).length, award_data.array('Number Employees').filter(v => v <= 1e5 && v > -1).length]",
+    ),
+    rw("award_data.array('Award Amount').filter(v => v !== null).reduce(function (s, v) { return s + v; }, -0.5)"),
+    rw("award_data.array('Award Amount').map(a => a / 1e6).filter(m => m > 0.5).length"),
+    rw("sig(award_data.array('Award Amount').map(a => a === null ? -0 : 1 / (a - a)).slice(0, 80))"),
+    rw("award_data.array('Number Employees').filter(v => v == undefined).length"),
+    rw(
+      "award_data.array('Number Employees').filter(v => v !== NaN && v > -Infinity).map(v => -v).reduce((s, v) => s + v, 0)",
+    ),
+    rw("award_data.array('Award Amount').map(v => v > 1e5 ? 1 : 0).reduce((s, v) => s + v, 0)"),
+    rw("award_data.array('Award Amount').map(v => typeof v).filter(t => t !== 'number').length"),
+    rw("award_data.array('Award Amount').map(v => v + 'x').filter(s => s.length > 0).length"),
+  ],
+  'some, every and find': [
+    rw("[award_data.array('Award Amount').some(v => v > 1e5), award_data.array('Award Amount').some(v => v > 1e12)]"),
+    rw("[award_data.array('Award Amount').every(v => v != null), award_data.array('Award Year').every(v => v > 1900)]"),
+    rw("award_data.array('Award Amount').filter(v => v != null).every(v => v >= 0)"),
+    rw("[award_data.array('Award Amount').find(v => v > 1e5), award_data.array('Award Amount').find(v => v < -1)]"),
+    rw("award_data.array('Phase').map(p => p === 'Phase II' ? 2 : p === null ? -0 : 1).find(x => x !== 2)"),
+    rw("award_data.array('Agency').find(a => a === null)"),
+    rw("award_data.array('Award Amount').map(v => v + ' dollars').find(s => s > 'x')"),
+    "award_data.array('Award Amount').some((v, i) => i > 3)",
+  ],
+  'arrays made whole, then sorted, spread, put in a Set': [
+    rw(
+      "const s = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n[s.length, s[0], s[s.length - 1], s[(s.length / 2) | 0], Array.isArray(s)]",
+    ),
+    rw("const y = award_data.array('Award Year').filter(v => v != null);\n[Math.min(...y), Math.max(...y), y.length]"),
+    rw("new Set(award_data.array('Company').filter(c => c != null)).size"),
+    rw("sig(award_data.array('Phase').map(p => p === 'Phase II').slice(0, 30))"),
+    rw(
+      "const ph = award_data.array('Phase').filter(p => p === 'Phase II');\n[ph.length, ph[0], Object.keys(ph).length]",
+    ),
+    rw("award_data.array('Agency').filter((a) => { return a !== null && a < 'E' }).map(a => a + '!').slice(0, 3)"),
+  ],
+  'what the rewrite leaves alone or cannot copy runs as written': [
+    "award_data.array('Award Amount').filter(v => v > limit).length",
+    "let hits = 0;\naward_data.array('Award Amount').filter(v => { hits++; return v > 1e5 }).length + hits",
+    "award_data.array('Award Amount').filter(v => Math.abs(v) > 1e5).length",
+    "award_data.array('Award Amount').filter(function (v) { return arguments.length }).length",
+    "award_data.array('Award Amount').length",
+    "function f(undefined) { return award_data.array('Award Amount').filter(v => v !== undefined).length }\nf(null)",
+    "award_data.array('Award Amount')?.filter(v => v > 1).length",
+    rw(
+      "const t = award_data.filter(d => d['Award Year'] > 2000);\nt.array('Award Amount').filter(v => v != null).length",
+    ),
+    rw("const few = aq.table({ x: [1, null, 3] });\nfew.array('x').filter(v => v != null).length"),
+    rw("sig(award_data.array('Proposal Award Date').filter(d => d != null).slice(0, 3))"),
+    rw("award_data.array('Abstract').filter(a => a == null || a === 'N/A').length"),
+  ],
+  'an array a guest changed, patched methods and species: the chain as written': [
+    rw(
+      "const keepArray = award_data.array;\naward_data.array = function (c) { const r = keepArray.call(this, c); r[7] = -0; return r };\nsig(award_data.array('Award Amount').map(v => 1 / v).slice(0, 10))",
+    ),
+    'delete award_data.array\n1',
+    rw(
+      "const P = Object.getPrototypeOf(award_data);\nconst keepColumn = P.column;\nlet cols = 0;\nP.column = function (n) { cols++; return keepColumn.call(this, n) };\nlet got;\ntry { got = award_data.array('Award Amount').filter(v => v > 1e5).length } finally { P.column = keepColumn }\n[got, cols]",
+    ),
+    rw(
+      "const PP = Object.getPrototypeOf(Object.getPrototypeOf(award_data));\nconst keepTotal = PP.totalRows;\nlet totals = 0;\nPP.totalRows = function () { totals++; return keepTotal.call(this) };\nlet got2;\ntry { got2 = award_data.array('Phase').filter(p => p === 'Phase I').length } finally { PP.totalRows = keepTotal }\n[got2, totals]",
+    ),
+    rw(
+      "award_data.column = (n) => ({ length: 3, at: () => 1 });\nlet got3;\ntry { got3 = award_data.array('Award Amount').filter(v => v > 0).length } finally { delete award_data.column }\ngot3",
+    ),
+    rw(
+      "const seen = award_data.array('Award Amount');\nseen[3] = 'changed';\nconst wrap = { array: () => seen };\nwrap.array('x').filter(v => typeof v === 'string').length",
+    ),
+    rw(
+      "const keepFilter = Array.prototype.filter;\nArray.prototype.filter = function () { return ['patched'] };\nlet out;\ntry { out = award_data.array('Award Amount').filter(v => v > 1).length } finally { Array.prototype.filter = keepFilter }\nout",
+    ),
+    rw(
+      "class Mine extends Array {}\nconst keepSpecies = Object.getOwnPropertyDescriptor(Array, Symbol.species);\nObject.defineProperty(Array, Symbol.species, { get: () => Mine, configurable: true });\nlet made;\ntry { made = award_data.array('Award Amount').filter(v => v > 1) } finally { Object.defineProperty(Array, Symbol.species, keepSpecies) }\n[made instanceof Mine, made.length]",
+    ),
+  ],
+  'errors keep their message, line and column': [
+    rw("award_data.array('No Such Column').filter(v => v > 1).length"),
+    rw('award_data.array(42).filter(v => v > 1).length'),
+    rw("const q = 5;\nq.array('x').filter(v => v).length"),
+    rw("let u;\nu.array('x').filter(v => v).length"),
+    rw("const nested = { t: { array: 1 } };\nnested.t.array('x').map(v => v)"),
+    rw("const o = { array: () => 5 };\no.array('x').filter(v => v).length"),
+    rw("const p = { array: () => null };\np.array('x').filter(v => v).length"),
+    rw("award_data.array('Phase').filter(p => p === 'Phase I')()"),
+    rw("award_data.array('Award Amount').reduce((s, v) => s + v, 0)()"),
+    "award_data.array('Award Amount').filter(v => v.length > 1).length",
+  ],
+  'async code, lines without semicolons, functions a later run calls': [
+    rw("await 0;\naward_data.array('Award Amount').filter(v => v != null).length"),
+    rw("const z = 1\naward_data.array('Award Amount').filter(v => v > 1e5).length"),
+    rw("function big(t, min) { return t.array('Award Amount').filter(v => v > 1e5).length + min }\nbig(award_data, 1)"),
+    'big(award_data, 2)',
+    rw("const r = await Promise.resolve(award_data.array('Award Year').filter(v => v > 2010));\nr.length"),
+  ],
+};
+
+/** The same program with the rewrite defeated: a comment naming its marker turns it off. */
+const asWritten = (code: string) => `${code}\n// $sbtRow`;
+
+describe.each(['isolated-vm', 'quickjs'] as const)('chains on t.array(col) on %s', (engine) => {
+  it.each(Object.keys(SEQUENCES))('%s: same answers as the chains as written', async (name) => {
+    await using rewritten = await createSandbox({ engine });
+    await using plain = await createSandbox({ engine });
+    for (const box of [rewritten, plain]) expect((await box.run(SETUP)).ok).toBe(true);
+    for (const step of SEQUENCES[name]!) {
+      const code = typeof step === 'string' ? step : step.code;
+      const isRewritten = prepareCode(code).code.includes(ARRAY_CHAIN_GLOBAL);
+      expect(isRewritten, code).toBe(typeof step !== 'string' && step.rewritten);
+      expect(prepareCode(asWritten(code)).code, 'the reference is not rewritten').not.toContain(ARRAY_CHAIN_GLOBAL);
+      const [a, b] = [await rewritten.run(code), await plain.run(asWritten(code))];
+      expect(runOutcome(a), code).toEqual(runOutcome(b));
+    }
+  });
+
+  it('the guest records the chain on V8 and hands the array back on QuickJS', async () => {
+    await using box = await createSandbox({ engine });
+    const r = await box.run(
+      "const xs = award_data.array('Award Amount');\nconst c = __sbirtools_chain.a(xs);\n[c === xs, __sbirtools_chain.a([1, 2]) !== null, __sbirtools_chain.e(5)]",
+    );
+    expect(r.value).toEqual([engine === 'quickjs', true, 5]);
+  });
+});
+
+describe('planArrayChains: the text it inserts', () => {
+  const strip = (s: string) => s.replace(/\/\*\$sbtRow<\*\/.*?\/\*>\$sbtRow\*\//g, '');
+  it('inserts text only, inside the wrapper of a sort at the same place; a receiver holding a call is left alone', () => {
+    const code =
+      "const a = award_data.array('A').filter(v => v != null).sort((x, y) => x - y);\n" +
+      "[a, tableOf(1).array('B').filter(v => v).length, award_data.array('C').map(v => -v).length]";
+    const out = prepareCode(code).code;
+    expect(out).toContain(`__sbirtools_sort.by(/*>$sbtRow*//*$sbtRow<*/${ARRAY_CHAIN_GLOBAL}.e(`);
+    expect(out).toContain("tableOf(1).array('B').filter(v => v).length");
+    expect(out).toContain(`${ARRAY_CHAIN_GLOBAL}.t(/*>$sbtRow*/award_data/*$sbtRow<*//*=chain-t:award_data*/))`);
+    expect(strip(out)).toBe(strip(prepareCode(`${code} // $sbtRow`).code).replace(' // $sbtRow', ''));
+  });
+});
