@@ -1,4 +1,4 @@
-import { type AnyNode, collectPatternNames } from './patternNames.js';
+import { type AnyNode, collectPatternNames, FUNCTION_NODES, LOOP_NODES } from './patternNames.js';
 
 /** An edit of the user's source (same shape as transform.ts's). */
 export interface LocalEdit {
@@ -24,19 +24,11 @@ const GLOBAL_ALIASES = new Set(['globalThis', 'self', 'window', 'global', 'eval'
 /** Globals a `var` cannot change (non-writable): a local of that name would behave differently. */
 const FIXED_GLOBALS = new Set(['undefined', 'NaN', 'Infinity']);
 const LOOP_WORD = /\b(?:for|while|do)\b/;
-const LOOPS = new Set(['ForStatement', 'ForInStatement', 'ForOfStatement', 'WhileStatement', 'DoWhileStatement']);
-const SCOPES = new Set([
-  'FunctionDeclaration',
-  'FunctionExpression',
-  'ArrowFunctionExpression',
-  'ClassDeclaration',
-  'ClassExpression',
-]);
 /** Whether a thrown value leaves the session able to take the write-back (not QuickJS's out of memory). */
 const KEEPS_VALUES =
   "(e)=>{try{return !(e&&e.name==='InternalError'&&e.message==='out of memory')}catch(x){return true}}";
 /** Statements whose completion is never empty: the program's value is the last one's, whatever came before. */
-const VALUED = new Set(['ExpressionStatement', 'IfStatement', 'SwitchStatement', 'TryStatement', ...LOOPS]);
+const VALUED = new Set(['ExpressionStatement', 'IfStatement', 'SwitchStatement', 'TryStatement', ...LOOP_NODES]);
 
 /**
  * Decides which top-level `let`/`const` of a synchronous script can run as true locals (a
@@ -199,8 +191,8 @@ function scanProgram(program: AnyNode): ProgramScan | undefined {
         if (node.kind === 'var' && !inFn) for (const d of node.declarations) collectPatternNames(d.id, scan.varNames);
         break;
     }
-    const childInFn = inFn || SCOPES.has(type);
-    const childInLoop = inLoop || LOOPS.has(type);
+    const childInFn = inFn || FUNCTION_NODES.has(type);
+    const childInLoop = inLoop || LOOP_NODES.has(type);
     for (const key in node) {
       if (key === 'type' || key === 'start' || key === 'end' || key === 'loc') continue;
       const v = node[key];

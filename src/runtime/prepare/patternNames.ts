@@ -3,6 +3,24 @@ import type * as acorn from 'acorn';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- acorn's nodes carry fields per node type
 export type AnyNode = acorn.Node & Record<string, any>;
 
+/** Node types that start a loop: code inside may run many times. */
+export const LOOP_NODES: ReadonlySet<string> = new Set([
+  'ForStatement',
+  'ForInStatement',
+  'ForOfStatement',
+  'WhileStatement',
+  'DoWhileStatement',
+]);
+
+/** Node types that open a function or class scope: code inside may run at another time. */
+export const FUNCTION_NODES: ReadonlySet<string> = new Set([
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'ClassDeclaration',
+  'ClassExpression',
+]);
+
 /**
  * Adds the names a binding or assignment target binds to `out`.
  * @example collectPatternNames(parse('({ a, b: [c], ...d } = x)').left, names) // a, c, d

@@ -1,6 +1,6 @@
 import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/rowLoop.js';
 import type { LocalEdit } from './localize.js';
-import type { AnyNode } from './patternNames.js';
+import { FUNCTION_NODES, LOOP_NODES, type AnyNode } from './patternNames.js';
 import { isBareObjectsCall, rowChainFrom } from './rowChains.js';
 import { bodyReads } from './rowReads.js';
 
@@ -58,15 +58,6 @@ const insert = (at: number, text: string): LocalEdit => ({
   text: `${INSERTED_OPEN}${text}${INSERTED_CLOSE}`,
 });
 
-const LOOPS = new Set(['ForStatement', 'ForInStatement', 'ForOfStatement', 'WhileStatement', 'DoWhileStatement']);
-const FUNCTIONS = new Set([
-  'FunctionDeclaration',
-  'FunctionExpression',
-  'ArrowFunctionExpression',
-  'ClassDeclaration',
-  'ClassExpression',
-]);
-
 /** Every use of the name `id` declares when each is a loop or chain that only reads fields, else undefined. */
 function usesOf(
   id: AnyNode,
@@ -79,12 +70,12 @@ function usesOf(
     if (m === id || m.name !== id.name) continue;
     if (m.start < decl.end) return undefined;
     // inside a function, arrow or class: a closure may run at another time
-    for (let at = up.get(m); at; at = up.get(at[0])) if (FUNCTIONS.has(at[0].type)) return undefined;
+    for (let at = up.get(m); at; at = up.get(at[0])) if (FUNCTION_NODES.has(at[0].type)) return undefined;
     const [parent, key] = up.get(m) ?? [null, ''];
     if (!parent) return undefined;
     if (parent.type === 'ForOfStatement' && key === 'right') {
       // a loop inside another loop stays as written (rowLoops.ts wraps top-level loops only)
-      for (let at = up.get(parent); at; at = up.get(at[0])) if (LOOPS.has(at[0].type)) return undefined;
+      for (let at = up.get(parent); at; at = up.get(at[0])) if (LOOP_NODES.has(at[0].type)) return undefined;
       const reads = loopReads(parent);
       if (!reads) return undefined;
       uses.push({ id: m, reads });

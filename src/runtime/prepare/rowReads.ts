@@ -1,17 +1,10 @@
-import type { AnyNode } from './patternNames.js';
+import { FUNCTION_NODES, type AnyNode } from './patternNames.js';
 
 /**
  * What the row rewrites (rowLoops.ts, rowChains.ts) share: the walk that proves a row is only read
  * field by field, and the fields it reads.
  */
 
-const FUNCTIONS = new Set([
-  'FunctionDeclaration',
-  'FunctionExpression',
-  'ArrowFunctionExpression',
-  'ClassDeclaration',
-  'ClassExpression',
-]);
 /** Keys under which a child is the target of a write, per parent type. */
 const WRITE_KEYS: Record<string, string> = {
   AssignmentExpression: 'left',
@@ -56,7 +49,7 @@ export function bodyReads(body: AnyNode, name: string): string[] | undefined {
       reads.add(field);
       continue;
     }
-    const childInFn = inFn || FUNCTIONS.has(type);
+    const childInFn = inFn || FUNCTION_NODES.has(type);
     for (const k in node) {
       if (k === 'type' || k === 'start' || k === 'end' || k === 'loc') continue;
       const v = node[k];
