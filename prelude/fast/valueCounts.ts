@@ -27,9 +27,11 @@ function count(t: ColumnTable, names: readonly string[], dropna: boolean): FastC
   const keys = combinableKeys(t, names);
   if (!keys) return undefined;
   const { kc, cells } = keys;
+  const rows = t.isOrdered() || t.isFiltered() ? (t.indices() as Uint32Array) : null;
+  if (kc.length === 1)
+    return countOne(kc[0]!.codes, kc[0]!.nan, kc[0]!.card, rows, rows ? rows.length : t.totalRows(), dropna);
   // per column: code with NaN folded into null (0)
   const cols = kc.map((k) => ({ codes: k.codes, nan: k.nan, card: k.card }));
-  const rows = t.isOrdered() || t.isFiltered() ? (t.indices() as Uint32Array) : null;
   const m = rows ? rows.length : t.totalRows();
   const firsts: number[] = [];
   const counts: number[] = [];
@@ -57,6 +59,42 @@ function count(t: ColumnTable, names: readonly string[], dropna: boolean): FastC
       counts.push(0);
     }
     counts[k]++;
+  }
+  return { firsts, counts };
+}
+
+/**
+ * One key column: a count per code in one pass over the visited rows (no lookup of a key per row),
+ * then the codes met put in order of their first visit. The same keys, counts and order as the loop
+ * above.
+ */
+function countOne(
+  codes: Int32Array,
+  nan: number,
+  card: number,
+  rows: Uint32Array | null,
+  m: number,
+  dropna: boolean,
+): FastCounts {
+  const per = new Int32Array(card);
+  const at = new Int32Array(card); // the visit (j) that first met each code
+  for (let j = 0; j < m; j++) {
+    let x = codes[rows ? rows[j]! : j]!;
+    if (x === nan) x = 0; // NaN is missing, as null
+    if (per[x]++ === 0) at[x] = j;
+  }
+  const met: number[] = [];
+  for (let x = dropna ? 1 : 0; x < card; x++) if (per[x]! > 0) met.push(at[x]!);
+  const visits = Float64Array.from(met).sort(); // distinct visits: the keys' order of first appearance
+  const firsts: number[] = [];
+  const counts: number[] = [];
+  for (let k = 0; k < visits.length; k++) {
+    const j = visits[k]!;
+    const i = rows ? rows[j]! : j;
+    let x = codes[i]!;
+    if (x === nan) x = 0;
+    firsts.push(i);
+    counts.push(per[x]!);
   }
   return { firsts, counts };
 }
