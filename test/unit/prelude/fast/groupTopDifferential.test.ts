@@ -1,8 +1,10 @@
 // Differential tests of session 11's Series outliers (docs/benchmarks.md "Series outliers (session
 // 11)"): group keys ordered by a dictionary's ranks kept for the session (prelude/fast/dictRank.ts),
 // the top-n and null filter of nlargest/nsmallest/sort_values().head() over a plain array of numbers
-// (a group-by's sums: prelude/fast/plainNumbers.ts), and a date Series filtered by a mask on typed
-// arrays (prelude/series/filterNumbers.ts). Each answer is checked against a reference written out
+// (a group-by's sums: prelude/fast/plainNumbers.ts), value_counts of one key column and dictionary
+// masks on codes (prelude/fast/valueCounts.ts, prelude/series/typed.ts), number masks counted as
+// made (prelude/series/fastCompare.ts), and a date Series filtered by a mask on typed arrays
+// (prelude/series/filterNumbers.ts). Each answer is checked against a reference written out
 // in plain JavaScript in the guest (a stable comparator sort, one value at a time), or against the
 // same expression on a plain-array copy of the table, where no typed path applies.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -129,6 +131,17 @@ describe('Series outliers: typed answers equal the per-value ones', () => {
       "const T = tables.repeated, P = __plain(T); [[__dump(T.sort_values('K1').head(50)), __dump(P.sort_values('K1').head(50))], [__dump(T.sort_values('K1', { ascending: false }).head(9)), __dump(P.sort_values('K1', { ascending: false }).head(9))], [__dump(T.orderby('K1').slice(0, 30)), __dump(P.orderby('K1').slice(0, 30))]].filter(([a, b]) => a !== b).map(([a, b]) => [a.slice(0, 300), b.slice(0, 300)])",
     );
     expect(r.ok ? r.value : r.error).toEqual([]);
+  }, 180_000);
+
+  test('value_counts of one column counted per code, masks of one dictionary string, counted masks', async () => {
+    expect(
+      await diffRuns(h, [
+        "(X) => [value_counts(X, 'V'), value_counts(X, 'V', { dropna: false }), X.orderby(aq.desc('Y')).value_counts('D', { dropna: false }), X.filter(X.Y.gt(0)).value_counts('K1', { dropna: false }), X.value_counts('K2', { normalize: true, ascending: true })]",
+        "(X) => [X.K1.value_counts(), X.filter(X.V.gt(0)).orderby('V').K1.value_counts({ dropna: false }), X[X.K2.eq('x')].K1.value_counts().head(3), X.Y.value_counts({ dropna: false })]",
+        "(X) => [X.K1.eq('a').tolist(), X.K1.eq('nope').sum(), X.K1.ne('a').tolist(), X.filter(X.Y.gt(0)).orderby('V').K1.eq('😀').tolist(), X.K2.eq('x').sum(), X.K1.isin(['a']).sum()]",
+        "(X) => [X.V.gt(0).sum(), X.V.ne(0).sum(), X.V.le(1).mean(), X.Y.ge(2).sum(), X.filter(X.K2.eq('y')).V.lt(0).sum(), X.V.div(2).gt(1).sum(), X.V.gt(0).tolist(), X[X.V.gt(0)].numRows()]",
+      ]),
+    ).toEqual([]);
   }, 180_000);
 
   test('a date Series filtered by a mask: values, dt parts, reductions', async () => {
