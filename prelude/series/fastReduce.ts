@@ -5,7 +5,6 @@
  * has no numeric view and the caller must take that path.
  */
 import { sampleVariance } from '../frame/aggFuncs.js';
-import { NativeWeakMap } from '../intrinsics.js';
 import type { Series } from './Series.js';
 import { chainBlocks, chainExtreme, chainPresent, chainSumCount, fillOnly, pendingChain } from './numberChain.js';
 import { smallIntCounts } from './smallIntCounts.js';
@@ -13,54 +12,15 @@ import { filledExtreme, filledSumCount, filledVariance } from './fillReduce.js';
 import { numView, typedOf, type NumView } from './typed.js';
 import { NumberKeys } from '../fast/numberKeys.js';
 import { denseSum } from './denseSum.js';
-
-/** Dense present values of a whole column, kept per column for the session (by its Float64Array). */
-const denseCache = new NativeWeakMap<Float64Array, Float64Array>();
+import { hasPacked, packedPresent } from '../fast/presentValues.js';
 
 /**
  * The present, non-NaN values of a numeric view in order, packed into a Float64Array: the loops
  * below then run over one dense array (no validity test, no row map, no callback per value).
- * Shared for a whole column: never hand it out or sort it in place.
+ * Shared for a whole column (fast/presentValues.ts): never hand it out or sort it in place.
  */
 function dense(v: NumView, n: number): Float64Array {
-  const { values, valid, rows } = v;
-  if (!rows) {
-    const hit = denseCache.get(values);
-    if (hit) return hit;
-    if (values.length === n && allPresent(values, valid)) {
-      // nothing missing: the values themselves (a computed result's own array, or a host column's
-      // storage; neither is ever written), not a packed copy of 8 bytes a row on the first touch
-      denseCache.set(values, values);
-      return values;
-    }
-  }
-  const out = new Float64Array(n);
-  let k = 0;
-  if (rows) {
-    for (let i = 0; i < n; i++) {
-      const r = rows[i]!;
-      const x = values[r]!;
-      if ((valid === null || valid[r] === 1) && x === x) out[k++] = x;
-    }
-  } else {
-    for (let i = 0; i < n; i++) {
-      const x = values[i]!;
-      if ((valid === null || valid[i] === 1) && x === x) out[k++] = x;
-    }
-  }
-  const d = k === n ? out : out.slice(0, k);
-  if (!rows) denseCache.set(values, d);
-  return d;
-}
-
-/** True when no value is missing (valid[i] 0) or NaN; stops at the first one that is. */
-function allPresent(xs: Float64Array, valid: Uint8Array | null): boolean {
-  if (valid === null) {
-    for (let i = 0; i < xs.length; i++) if (xs[i] !== xs[i]) return false;
-    return true;
-  }
-  for (let i = 0; i < xs.length; i++) if (valid[i] !== 1 || xs[i] !== xs[i]) return false;
-  return true;
+  return packedPresent(v.values, v.valid, v.rows, n);
 }
 
 /**
@@ -71,7 +31,7 @@ function allPresent(xs: Float64Array, valid: Uint8Array | null): boolean {
  */
 function sumInPlace(s: Series, v: NumView): [number, number] | undefined {
   const { values, valid, rows } = v;
-  if (rows || s.source || valid === null || denseCache.has(values)) return undefined;
+  if (rows || s.source || valid === null || hasPacked(values)) return undefined;
   let sum = 0;
   let count = 0;
   for (let i = 0; i < s.length; i++) {
