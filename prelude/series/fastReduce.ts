@@ -7,7 +7,8 @@
 import { sampleVariance } from '../frame/aggFuncs.js';
 import type { Series } from './Series.js';
 import { chainBlocks, chainExtreme, chainPresent, chainSumCount, fillOnly, pendingChain } from './numberChain.js';
-import { smallIntCounts } from './smallIntCounts.js';
+import { NativeWeakMap } from '../intrinsics.js';
+import { smallIntCounts, type NumberCounts } from './smallIntCounts.js';
 import { filledExtreme, filledSumCount, filledVariance } from './fillReduce.js';
 import { numView, typedOf, type NumView } from './typed.js';
 import { NumberKeys } from '../fast/numberKeys.js';
@@ -237,10 +238,18 @@ export function fastDistinctNumbers(s: Series): number | undefined {
   const v = numView(s);
   if (!v) return undefined;
   const xs = dense(v, s.length);
-  const keys = new NumberKeys(xs.length);
-  keys.addAll(xs, xs.length);
-  return keys.size; // dense: no NaN
+  let d = v.rows ? undefined : distinctKept.get(xs);
+  if (d === undefined) {
+    const keys = new NumberKeys(xs.length);
+    keys.addAll(xs, xs.length);
+    d = keys.size; // dense: no NaN
+    if (!v.rows) distinctKept.set(xs, d);
+  }
+  return d;
 }
+
+/** nunique of a whole column's packed values (kept with them for the session: fast/presentValues.ts). */
+const distinctKept = new NativeWeakMap<Float64Array, number>();
 
 /**
  * value_counts' keys and counts for a number column, in order of first appearance (a key's value
@@ -248,16 +257,35 @@ export function fastDistinctNumbers(s: Series): number | undefined {
  * bits (numberKeys.ts). Missing values (null, NaN) are one key, at index `missing` (null in the
  * result), unless `dropna`; `missing` is -1 when there is no such key. undefined without a numeric view.
  */
-export function fastCountNumbers(
-  s: Series,
-  dropna: boolean,
-): { firsts: Float64Array; counts: Int32Array; missing: number } | undefined {
+export function fastCountNumbers(s: Series, dropna: boolean): NumberCounts | undefined {
   const v = numView(s);
   if (!v) return undefined;
-  const small = smallIntCounts(v, s.length, dropna);
+  // a whole host column (no view of its own, storage order): its counts are kept for the session
+  const kept = !s.view && s.source !== null && v.rows === null ? v.values : null;
+  const hit = kept && hostCounts.get(kept)?.[dropna ? 1 : 0];
+  if (hit) return hit;
+  const got = countNumbers(v, s.length, dropna);
+  if (kept && got.firsts.length <= KEEP_KEYS) {
+    const both = hostCounts.get(kept) ?? [undefined, undefined];
+    both[dropna ? 1 : 0] = got;
+    hostCounts.set(kept, both);
+  }
+  return got;
+}
+
+/**
+ * value_counts of whole host columns by their values array, [with missing, without]: a host
+ * column never changes, so a warm `award_data['Award Year'].value_counts()` counts nothing. Callers
+ * only read the arrays.
+ */
+const hostCounts = new NativeWeakMap<Float64Array, [NumberCounts | undefined, NumberCounts | undefined]>();
+/** Counts with more keys than this are not kept (12 bytes a key). */
+const KEEP_KEYS = 1 << 16;
+
+function countNumbers(v: NumView, n: number, dropna: boolean): NumberCounts {
+  const small = smallIntCounts(v, n, dropna);
   if (small) return small;
   const { values, valid, rows } = v;
-  const n = s.length;
   const keys = new NumberKeys(n);
   if (!rows && valid === null)
     keys.addAll(values, n); // NaN is the missing key: one key, at its first appearance

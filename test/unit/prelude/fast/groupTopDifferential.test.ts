@@ -133,11 +133,13 @@ describe('Series outliers: typed answers equal the per-value ones', () => {
     expect(r.ok ? r.value : r.error).toEqual([]);
   }, 180_000);
 
-  test('value_counts of one column counted per code, masks of one dictionary string, counted masks', async () => {
+  test('value_counts of one column counted per code and kept for the session, masks of one dictionary string, counted masks', async () => {
     expect(
       await diffRuns(h, [
         "(X) => [value_counts(X, 'V'), value_counts(X, 'V', { dropna: false }), X.orderby(aq.desc('Y')).value_counts('D', { dropna: false }), X.filter(X.Y.gt(0)).value_counts('K1', { dropna: false }), X.value_counts('K2', { normalize: true, ascending: true })]",
         "(X) => [X.K1.value_counts(), X.filter(X.V.gt(0)).orderby('V').K1.value_counts({ dropna: false }), X[X.K2.eq('x')].K1.value_counts().head(3), X.Y.value_counts({ dropna: false })]",
+        // kept for the session: asked again, either dropna, after a result was written into, filtered after
+        "(X) => { const a = X.Y.value_counts(); const u = X.V.unique(); a.array('count')[0] = -5; u[0] = 'x'; const k = X.K1.value_counts({ dropna: false }); k.array('count')[0] = -5; return [X.Y.value_counts(), X.Y.value_counts({ dropna: false }), X.Y.value_counts(), X.filter(X.Y.gt(0)).Y.value_counts(), X.K1.value_counts(), X.K1.value_counts({ dropna: false }), X.orderby('V').K1.value_counts(), X.Y.nunique(), X.Y.nunique(), X.V.unique(), X.V.nunique()]; }",
         "(X) => [X.K1.eq('a').tolist(), X.K1.eq('nope').sum(), X.K1.ne('a').tolist(), X.filter(X.Y.gt(0)).orderby('V').K1.eq('😀').tolist(), X.K2.eq('x').sum(), X.K1.isin(['a']).sum()]",
         "(X) => [X.V.gt(0).sum(), X.V.ne(0).sum(), X.V.le(1).mean(), X.Y.ge(2).sum(), X.filter(X.K2.eq('y')).V.lt(0).sum(), X.V.div(2).gt(1).sum(), X.V.gt(0).tolist(), X[X.V.gt(0)].numRows()]",
       ]),
