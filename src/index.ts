@@ -1,6 +1,7 @@
 // sbirtools public API: a plain list of re-exports. See docs/architecture.md for the layers.
 export { run, createSandbox, Sandbox, type RunOptions, type OneShotOptions } from './sandbox/sandbox.js';
 export { createPool, Pool, type PoolOptions } from './sandbox/pool.js';
+export { prewarmSandbox } from './sandbox/prewarm.js';
 export type { SandboxOptions, TableInput } from './sandbox/options.js';
 export { SbirtoolsError, SbirtoolsValidationError, SandboxClosedError } from './core/errors.js';
 export {

@@ -92,6 +92,47 @@ function codeFor(shape: RowShape, names: string[]): Build {
   return build;
 }
 
+type BuildAt = (
+  vals: ArrayLike<unknown>[],
+  idx: ArrayLike<number> | null,
+  pos: ArrayLike<number>,
+  m: number,
+  out: unknown[],
+) => void;
+const buildersAt = new Map<string, BuildAt>();
+
+/**
+ * The object rows (as objects() builds them, every name of `names`) at visible positions `pos[0..m)`
+ * (`idx[pos[k]]`, or `pos[k]`, of the value arrays `vals`), in a fresh array: the rows a chain's last
+ * filter keeps (data/rowChain.ts).
+ */
+export function rowsAt(
+  names: string[],
+  vals: ArrayLike<unknown>[],
+  idx: ArrayLike<number> | null,
+  pos: ArrayLike<number>,
+  m: number,
+): unknown[] {
+  const key = names.join('\u0000');
+  let build = buildersAt.get(key);
+  if (!build) {
+    const load = names.map((_, k) => `const v${k} = vals[${k}];`).join(' ');
+    build = NewFunction(
+      'vals',
+      'idx',
+      'pos',
+      'm',
+      'out',
+      `${load} for (let k = 0; k < m; k++) { const r = idx === null ? pos[k] : idx[pos[k]]; out[k] = ${rowCode('object', names)}; }`,
+    ) as BuildAt;
+    if (buildersAt.size >= MAX_BUILDERS) buildersAt.clear();
+    buildersAt.set(key, build);
+  }
+  const out = new NativeArray<unknown>(m);
+  build(vals, idx, pos, m, out);
+  return out;
+}
+
 /** Estimated heap cost of a row set's values: a slot per value; text counted by its characters. */
 function estimate(vals: ArrayLike<unknown>[], n: number, text: boolean[]): number {
   let bytes = n * 8 * vals.length;

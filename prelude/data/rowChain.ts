@@ -5,6 +5,8 @@
  *   t.objects().filter(r => r.x > 1).reduce((s, r) => s + r.y, 0)
  *   t.objects().map(r => r.x)
  * gets one inserted argument, `objects(__sbirtools_rowLoop.open(['Phase'], ['filter', 'length']))`.
+ * A chain whose last link is a filter, its rows then seen (`t.objects().filter(cb)` held, sliced...),
+ * answers with the rows objects() would have built at the positions that passed, built only for those.
  * Given that token, objects() answers with an object that stands for the rows at the chain's first
  * link and has only what that link reads: `length`, or the one method it calls. The method runs the
  * callback over one reused row whose read fields are assigned from the kept value arrays, as
@@ -39,7 +41,7 @@ function intact(op: string): boolean {
   );
 }
 
-/** Whether `ops` is a chain this path runs: filters, then one method or `length`. */
+/** Whether `ops` is a chain this path runs: filters, then one method or `length` (a last filter answers its rows). */
 function validChain(ops: string[]): boolean {
   if (ops.length === 0) return false;
   for (let i = 0; i < ops.length - 1; i++) if (ops[i] !== 'filter') return false;
@@ -110,6 +112,8 @@ interface Chain {
   ops: string[];
   /** The rows objects() builds (every visible row, fresh). */
   rows: () => unknown[];
+  /** The rows a chain's last filter answers: the rows objects() builds at visible positions `pos[0..m)`, in order. */
+  rowsAt: (pos: ArrayLike<number>, m: number) => unknown[];
 }
 
 /** What stands for the rows at link `step`: positions `pos` (or 0..m-1 when null) of the visible rows. */
@@ -132,7 +136,10 @@ function link(c: Chain, step: number, pos: ArrayLike<number> | null, m: number):
   o[op] = function (cb: (...a: unknown[]) => unknown, acc?: unknown): unknown {
     if (op !== 'filter') return run(c.vals, c.idx, pos, m, cb, acc, NativeArray);
     const kept = new NativeUint32Array(m);
-    return link(c, step + 1, kept, run(c.vals, c.idx, pos, m, cb, kept, NativeArray) as number);
+    const count = run(c.vals, c.idx, pos, m, cb, kept, NativeArray) as number;
+    // the last link: the code sees the rows that passed (a plain array, as filter makes with the
+    // session's own constructor and species: intact() checked them)
+    return step === c.ops.length - 1 ? c.rowsAt(kept, count) : link(c, step + 1, kept, count);
   };
   return o;
 }
@@ -150,6 +157,14 @@ export function chainRows(
   n: number,
   ops: string[],
   rows: () => unknown[],
+  rowsAt: (pos: ArrayLike<number>, m: number) => unknown[],
 ): unknown {
-  return link({ names, vals, idx, ops, rows }, 0, null, n);
+  return link({ names, vals, idx, ops, rows, rowsAt }, 0, null, n);
+}
+
+/** The elements of `all` at positions `pos[0..m)`, in a fresh array (the rows that passed a last filter, picked from the rows objects() builds). */
+export function pickRows(all: ArrayLike<unknown>, pos: ArrayLike<number>, m: number): unknown[] {
+  const out = new NativeArray<unknown>(m);
+  for (let i = 0; i < m; i++) out[i] = all[pos[i]!];
+  return out;
 }

@@ -14,9 +14,11 @@
 import { ROW_LOOP_GLOBAL } from '../../schema/rowLoop.js';
 import {
   NativeArray,
+  NativeWeakMap,
   ObjectDefineProperty,
   ObjectGetOwnPropertyDescriptor,
   ObjectGetPrototypeOf,
+  ReflectApply,
 } from '../intrinsics.js';
 import { rowCode, type RowShape } from './rowCache.js';
 
@@ -36,6 +38,57 @@ export interface RowLoopState {
 let pending: RowLoopState | null = null;
 
 /**
+ * A row array bound to a name (src/runtime/prepare/rowArrays.ts): the real array objects() answered,
+ * and what its rows were built from, for the fields its uses read.
+ */
+export interface BoundRows {
+  names: string[];
+  vals: ArrayLike<unknown>[];
+  idx: ArrayLike<number> | null;
+  n: number;
+}
+
+const bound = new NativeWeakMap<object, BoundRows>();
+const weakGet = NativeWeakMap.prototype.get;
+const weakSet = NativeWeakMap.prototype.set;
+
+/** Records that `rows` (a fresh array objects() answered a bound declaration with) was built from `b`. */
+export function bindRows(rows: unknown[], b: BoundRows): void {
+  ReflectApply(weakSet, bound, [rows, b]);
+}
+
+/** The loop over a table's own rows (data/rowObjects.ts `tableLoopRows`), set when the prelude installs it. */
+let tableLoop: ((value: object, names: string[]) => Iterator<unknown> | null) | null = null;
+
+/** Sets how a loop over a table itself reads its rows (rowObjects.ts: it imports this file, not the reverse). */
+export function setTableLoop(fn: (value: object, names: string[]) => Iterator<unknown> | null): void {
+  tableLoop = fn;
+}
+
+/**
+ * A loop over a name or a call, `for (const r of __sbirtools_rowLoop.rows(x, names))`, whose body only
+ * reads fields of its row: one reused row over the kept values of `names` when `x` is a bound row
+ * array bindRows recorded, or a table whose rows the session's own iterator would make
+ * (rowObjects.ts `tableLoopRows`), and the code as written would run the session's own array
+ * iterator; else `x` itself, and the loop runs as written. The loop never sees its rows (the
+ * preparation's proof); a bound array, a true local of the run that only field-reading loops and
+ * chains read, still holds the rows built from those values.
+ */
+function useRows(rows: unknown, names: unknown): unknown {
+  if (rows === null || typeof rows !== 'object') return rows;
+  const b = ReflectApply(weakGet, bound, [rows]) as BoundRows | undefined;
+  if (!b) return tableLoop ? (tableLoop(rows, strings(names)) ?? rows) : rows;
+  const read = strings(names);
+  const vals: ArrayLike<unknown>[] = [];
+  for (let i = 0; i < read.length; i++) {
+    const k = b.names.indexOf(read[i]!);
+    if (k < 0) return rows;
+    vals[i] = b.vals[k]!;
+  }
+  return arrayIterationIntact() ? loopRows('reused', read, vals, b.idx, b.n) : rows;
+}
+
+/**
  * Defines `__sbirtools_rowLoop` (non-writable and non-enumerable: a run cannot replace it; an object,
  * not a function, so error hints never suggest it).
  */
@@ -46,6 +99,7 @@ export function installRowLoop(): void {
       pending = s;
       return s;
     },
+    rows: useRows,
   };
   ObjectDefineProperty(globalThis, ROW_LOOP_GLOBAL, {
     value: Object.freeze(entry),

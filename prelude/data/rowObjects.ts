@@ -6,11 +6,18 @@
  * `__proto__`, columns that are neither award_data's nor arrays, a non-integer limit or offset.
  */
 import type { ColumnTable } from 'arquero';
-import { ArrayBufferIsView, ArrayIsArray, NativeArray, ObjectDefineProperty } from '../intrinsics.js';
+import {
+  ArrayBufferIsView,
+  ArrayIsArray,
+  NativeArray,
+  ObjectDefineProperty,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectGetPrototypeOf,
+} from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
-import { cachedRows, cachedValues, type RowColumn, type RowShape } from './rowCache.js';
-import { chainIntact, chainRows } from './rowChain.js';
-import { arrayIterationIntact, loopRows, takeRowLoop, type RowLoopState } from './rowLoop.js';
+import { cachedRows, cachedValues, rowsAt, type RowColumn, type RowShape } from './rowCache.js';
+import { chainIntact, chainRows, pickRows } from './rowChain.js';
+import { arrayIterationIntact, bindRows, loopRows, setTableLoop, takeRowLoop, type RowLoopState } from './rowLoop.js';
 import { seriesMark } from '../series/seriesTables.js';
 
 type AnyFn = (this: ColumnTable, ...args: unknown[]) => unknown;
@@ -127,6 +134,60 @@ function keptRows(t: ColumnTable, shape: RowShape): Iterator<unknown> | null {
   return loopRows(shape, names, vals, idx, n);
 }
 
+/**
+ * How a chain whose last link is a filter makes the rows that passed (visible positions): built from
+ * every selected column's values, read now (an array column a callback may write to holds the values of
+ * the call, as the rows objects() builds would), by the literal objects() uses; or, for a table whose
+ * columns this path does not read, picked from the rows objects() builds.
+ */
+function filteredRows(
+  t: ColumnTable,
+  ops: string[],
+  bare: () => unknown[],
+): (pos: ArrayLike<number>, m: number) => unknown[] {
+  const pick = (pos: ArrayLike<number>, m: number) => pickRows(bare(), pos, m);
+  if (ops[ops.length - 1] !== 'filter') return pick;
+  const names = t.columnNames();
+  const cols = rowColumns(t, names);
+  const kept = cols && cachedValues(cols, t.totalRows(), t.numRows());
+  if (!cols || !kept) return pick;
+  const vals = cols.map((c, k) => (c.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!)));
+  const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
+  return (pos, m) => rowsAt(names, vals, idx, pos, m);
+}
+
+/** A row array bound to a name (`open([...fields], ['bind'])`, prepare/rowArrays.ts). */
+const isBind = (s: RowLoopState) => s.ops !== null && s.ops.length === 1 && s.ops[0] === 'bind';
+
+/**
+ * What objects() answers a bound declaration with: the rows objects() builds, as a bare call does
+ * (the array is real: the name holds it after the run), recorded with the values of the fields its
+ * uses read (data/rowLoop.ts `useRows`) when both come through the row cache; null where rows()
+ * answers null (objects() then answers as if called bare).
+ */
+function boundRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
+  const list = rows(t, 'object', {});
+  if (!list) return null;
+  const v = loopValues(t, s);
+  if (v) bindRows(list, { names: s.names, vals: v.vals, idx: v.idx, n: v.n });
+  return list;
+}
+
+/**
+ * The reused-row iterator of `for (const r of t)` over a table, when `value` is a table whose rows the
+ * iterator installed below would make (its prototype the one it is installed on, no own iterator: read
+ * as descriptors, so no code of the run runs), every field read is one of its columns and the array
+ * iterator is the session's; else null (the loop runs as written).
+ */
+function tableLoopRows(proto: object, iterator: unknown, value: object, names: string[]): Iterator<unknown> | null {
+  if (ObjectGetPrototypeOf(value) !== proto) return null;
+  if (ObjectGetOwnPropertyDescriptor(value, Symbol.iterator) !== undefined) return null;
+  if (ObjectGetOwnPropertyDescriptor(proto, Symbol.iterator)?.value !== iterator) return null;
+  if (!arrayIterationIntact()) return null;
+  const v = loopValues(value as ColumnTable, { names, ops: null });
+  return v && loopRows('reused', names, v.vals, v.idx, v.n);
+}
+
 /** Installs objects(), tolist() for plain tables, and the row iterator (after exactRowObjects and tableMethods). */
 export function installRowObjects(proto: Record<string, unknown>): void {
   const objects = proto.objects as AnyFn;
@@ -140,12 +201,14 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       const bare = () => objects_.call(this) as unknown[];
       // first of all (the prelude's own code below iterates and filters arrays): a loop or chain that
       // would run a method the session replaced gets the rows, and runs it
-      if (!(loop.ops === null || isKeptRowLoop(loop) ? arrayIterationIntact() : chainIntact(loop.ops))) return bare();
+      if (!isBind(loop) && !(loop.ops === null || isKeptRowLoop(loop) ? arrayIterationIntact() : chainIntact(loop.ops)))
+        return bare();
       if (isKeptRowLoop(loop)) return keptRows(this, 'object') ?? bare();
+      if (isBind(loop)) return boundRows(this, loop) ?? bare();
       const v = loopValues(this, loop);
       if (!v) return bare();
       if (!loop.ops) return loopRows('reused', loop.names, v.vals, v.idx, v.n);
-      return chainRows(loop.names, v.vals, v.idx, v.n, loop.ops, bare);
+      return chainRows(loop.names, v.vals, v.idx, v.n, loop.ops, bare, filteredRows(this, loop.ops, bare));
     }
     const o = options === undefined ? {} : options;
     if (o === null || typeof o !== 'object' || ((o as { grouped?: unknown }).grouped && this.isGrouped()))
@@ -169,8 +232,10 @@ export function installRowObjects(proto: Record<string, unknown>): void {
     define('tolist', plainList);
     define('to_list', plainList);
   }
-  define(Symbol.iterator, function iterator(this: ColumnTable) {
+  const iterator = function iterator(this: ColumnTable) {
     const list = rows(this, 'object', {});
     return list ? list[Symbol.iterator]() : (objects.call(this) as unknown[])[Symbol.iterator]();
-  });
+  };
+  define(Symbol.iterator, iterator);
+  setTableLoop((value, names) => tableLoopRows(proto, iterator, value, names));
 }

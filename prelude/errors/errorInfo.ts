@@ -8,7 +8,7 @@ import { GuestError } from './guestError.js';
 import { hintFor } from './hints.js';
 import { inspect } from '../format/inspect.js';
 import { ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertyNames } from '../intrinsics.js';
-import { INSERTED_OPEN, userColumn } from '../../schema/rowLoop.js';
+import { INSERTED_OPEN, loopError, ROW_LOOP_GLOBAL, userColumn } from '../../schema/rowLoop.js';
 import { HAND_SORT_GLOBAL, nameColumn, repairMessage } from '../../schema/handSort.js';
 
 /** The error part of a failed GuestOutcome. */
@@ -65,6 +65,12 @@ export function errorInfo(e: unknown, code: string, lineOffset: number): ErrorIn
   const frames = userFrames(rawStack, lineOffset, code, message);
   // a call a rewrite wrapped (sortCalls.ts): V8 named the helper; name the user's expression instead
   if (message.includes(HAND_SORT_GLOBAL)) message = safe(() => wrappedCallMessage(message, rawStack, code), message);
+  // a wrapped loop (tableLoops.ts) over something not iterable: V8 named the helper; name the iterable
+  if (code.includes(`${ROW_LOOP_GLOBAL}.rows(`))
+    message = safe(
+      () => wrappedCallMessage(message, rawStack, code, (m, line, column) => loopError(m, line, column).message),
+      message,
+    );
   const info: ErrorInfo = { name, message: message.slice(0, 4000) };
   if (frames.length) {
     info.line = frames[0].line;
@@ -104,8 +110,12 @@ function userFrames(stack: string, lineOffset: number, code: string, message: st
     if (lines !== null) {
       lines ??= code.split(/\r\n|[\n\r\u2028\u2029]/);
       const text = lines[Number(m[1]) - 1] ?? '';
-      // a failed `.sort` read after a rewrite's wrapper: where the call as written reports it (handSort.ts)
-      column = userColumn(text, out.length === 0 ? nameColumn(message, text, column) : column);
+      // a failed `.sort` read after a rewrite's wrapper, or a wrapped loop's iterable that is not
+      // iterable: where the code as written reports it (handSort.ts, rowLoop.ts)
+      column =
+        out.length === 0
+          ? loopError(message, text, nameColumn(message, text, column)).column
+          : userColumn(text, column);
     }
     const fn = l.match(/^\s*at (?:async )?([^\s(]+) \(/);
     const where = `${SOURCE_NAME}:${line}:${column}`;
@@ -117,13 +127,18 @@ function userFrames(stack: string, lineOffset: number, code: string, message: st
 }
 
 /** `message` with the helper's name replaced by the expression it wraps, on the line of the first user frame. */
-function wrappedCallMessage(message: string, stack: string, code: string): string {
+function wrappedCallMessage(
+  message: string,
+  stack: string,
+  code: string,
+  repair: (message: string, line: string, column: number) => string = repairMessage,
+): string {
   for (const l of stack.split('\n')) {
     if (!(l.includes(SOURCE_NAME) || l.includes('(<input>:')) || l.includes('eval at')) continue;
     const m = l.match(FRAME);
     if (!m) continue;
     const line = code.split(/\r\n|[\n\r\u2028\u2029]/)[Number(m[1]) - 1] ?? '';
-    return repairMessage(message, line, Number(m[2]));
+    return repair(message, line, Number(m[2]));
   }
   return message;
 }

@@ -1,7 +1,7 @@
-import http, { type ClientRequest, type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { DataError } from '../errors.js';
+import { nodeHttp } from '../nodeHttp.js';
 import { addressCheck, type Destinations } from './addressPolicy.js';
 import { blocked, checkedLookup } from './checkedLookup.js';
 
@@ -158,8 +158,7 @@ function once(
     }
     const fired = deadline?.fired();
     if (fired) return reject(fired);
-    const get = url.protocol === 'https:' ? https.get : http.get;
-    const req = get(url, {
+    const req = nodeHttp(url.protocol).get(url, {
       headers: { 'user-agent': 'sbirtools (download-data)', 'accept-encoding': 'identity', ...headers },
       signal: opts.signal,
       ...(check ? { lookup: checkedLookup(url.href, check), agent: false } : {}),

@@ -87,10 +87,14 @@ export interface OpenedParquet {
  * from a private copy of the file's tail, so the bytes may be shared memory), the schema, the
  * column count, and every row group and page header (checkParquet). Only the footer and the page
  * headers are read from `source` (a file on disk: fileSource). Call it in a decode worker.
+ * `checkedRows`: another worker of this process already ran every check on this same open
+ * descriptor and found this many rows (lazyParquet/): the footer is parsed and its own checks run
+ * again, the page headers are not walked a second time; a footer whose row groups no longer add up
+ * to `checkedRows` is refused.
  * @throws {DataError} DATA_CORRUPT, DATA_UNSUPPORTED, DATA_SCHEMA_MISMATCH, DATA_TOO_LARGE.
  * @example const { meta, leaves, numRows } = openParquet(asSource(bytes), 't.parquet', DEFAULT_DECODE_CAPS);
  */
-export function openParquet(source: ByteSource, file: string, caps: DecodeCaps): OpenedParquet {
+export function openParquet(source: ByteSource, file: string, caps: DecodeCaps, checkedRows?: number): OpenedParquet {
   const size = source.size;
   const head = size >= 12 ? source.read(0, 4) : new Uint8Array(0);
   const end = size >= 12 ? source.read(size - 8, 8) : new Uint8Array(0);
@@ -120,7 +124,17 @@ export function openParquet(source: ByteSource, file: string, caps: DecodeCaps):
       file,
       caps,
     );
-  return { meta, leaves, numRows: checkParquet(source, meta, leaves, caps, file) };
+  if (checkedRows === undefined) return { meta, leaves, numRows: checkParquet(source, meta, leaves, caps, file) };
+  const rows = meta.row_groups.reduce((n, rg) => n + Number(rg.num_rows), 0);
+  if (rows !== checkedRows)
+    throw new DataError(
+      'DATA_CORRUPT',
+      `${file}: the file changed while it was open (${rows} rows, ${checkedRows} before)`,
+      {
+        hint: 'Load the table again once the file is no longer being written.',
+      },
+    );
+  return { meta, leaves, numRows: checkedRows };
 }
 
 function isPar1(b: Uint8Array, at: number): boolean {

@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { nodeHttp } from '../nodeHttp.js';
 
 /** One HTTP answer: status, headers, the body as chunks, and a way to drop it. */
 export interface HttpAnswer {
@@ -18,8 +18,7 @@ export interface HttpAnswer {
  */
 export function httpGet(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, { method: 'GET', headers, signal }, (res: IncomingMessage) => {
+    const req = nodeHttp(url.protocol).request(url, { method: 'GET', headers, signal }, (res: IncomingMessage) => {
       resolve({
         status: res.statusCode ?? 0,
         header: (name) => {

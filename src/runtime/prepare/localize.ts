@@ -56,17 +56,25 @@ const VALUED = new Set(['ExpressionStatement', 'IfStatement', 'SwitchStatement',
  * `delete name`, a global alias (`globalThis`, `eval`, `Function`...), `.query` or a string with
  * `@` (pandas-style `@name` lookups read globals by name), a directive, a top-level class, or a
  * top-level function that is reassigned. Only names a top-level loop uses are localized (elsewhere
- * a global read costs nothing worth a rewrite). Returns undefined when nothing qualifies.
+ * a global read costs nothing worth a rewrite), and those of `alsoLocal` (rowArrays.ts: a row array
+ * is read through its kept values only as a true local). Returns undefined when nothing qualifies.
  * @param resultName - the run's value is the `result` variable, not the completion value.
  * @example
  * planLocals(parse('let s = 0;\nfor (const v of xs) s += v;\ns'), source, false)?.locals // ['s']
  */
-export function planLocals(program: AnyNode, source: string, resultName: boolean): LocalPlan | undefined {
+export function planLocals(
+  program: AnyNode,
+  source: string,
+  resultName: boolean,
+  alsoLocal: readonly string[] = [],
+): LocalPlan | undefined {
   // no walk when no loop can be there (a loop keyword cannot be written with \u escapes)
-  if (source.startsWith('#!') || !LOOP_WORD.test(source)) return undefined;
+  if (source.startsWith('#!') || (alsoLocal.length === 0 && !LOOP_WORD.test(source))) return undefined;
   const body = program.body as AnyNode[];
   const scan = scanProgram(program);
-  if (!scan || scan.loopNames.size === 0) return undefined;
+  if (!scan) return undefined;
+  for (const n of alsoLocal) scan.loopNames.add(n);
+  if (scan.loopNames.size === 0) return undefined;
   // the program's value is that of its last always-valued statement: declarations before it may
   // become expression statements (resultName: the completion value is not read at all)
   let lastValued = body.length;

@@ -14,7 +14,10 @@ const ROW_PARAM: Record<string, number> = {
 
 /** A chain on `<expr>.objects()` whose rows are never seen: its links and the fields its callbacks read. */
 export interface RowChain {
-  /** The links in order: filters, then one method or `length` (prelude/data/rowChain.ts). */
+  /**
+   * The links in order: filters, then one method or `length`, or filters only (the last answers the
+   * rows that passed: prelude/data/rowChain.ts).
+   */
   ops: string[];
   /** Every field a callback reads. */
   reads: string[];
@@ -28,34 +31,41 @@ export interface RowChain {
  * reduce only with its initial value: without it the first row is the accumulator). Every `cb` is an
  * arrow function written in place, not async, whose parameters are plain names and never the array
  * (at most `(row, index)`, `(acc, row, index)`), whose row is only read field by field as in a row
- * loop's body (rowReads.ts `bodyReads`). `up` maps each node to its parent and the key it sits under.
+ * loop's body (rowReads.ts `bodyReads`). A chain may also end at a filter whose rows are then seen
+ * (held, sliced, returned: anything but a link above): that filter answers the real rows that passed.
+ * `up` maps each node to its parent and the key it sits under.
  * @example
  * rowChain(objectsCallOf("t.objects().filter(r => r.x > 1).reduce((s, r) => s + r.y, 0)"), up)
  * // { ops: ['filter', 'reduce'], reads: ['x', 'y'] }
  */
 export function rowChain(call: AnyNode, up: Map<AnyNode, [AnyNode, string]>): RowChain | undefined {
-  if (!isBareObjectsCall(call)) return undefined;
+  return isBareObjectsCall(call) ? rowChainFrom(call, up) : undefined;
+}
+
+/** The chain (as rowChain's) that starts at `call`, whatever expression stands for the rows there (rowArrays.ts: a name). */
+export function rowChainFrom(call: AnyNode, up: Map<AnyNode, [AnyNode, string]>): RowChain | undefined {
   const ops: string[] = [];
   const reads = new Set<string>();
   let rows = call;
+  // after a filter, a link this path does not run ends the chain there: the filter answers real rows
+  const end = () => (ops.length > 0 ? { ops, reads: [...reads] } : undefined);
   for (;;) {
     const [member, key] = up.get(rows) ?? [null, ''];
-    if (!member || member.type !== 'MemberExpression' || key !== 'object') return undefined;
-    if (member.computed || member.optional || member.property.type !== 'Identifier') return undefined;
+    if (!member || member.type !== 'MemberExpression' || key !== 'object') return end();
+    if (member.computed || member.optional || member.property.type !== 'Identifier') return end();
     const name = member.property.name as string;
     if (name === 'length') {
-      if (!isPlainRead(member, up)) return undefined;
+      if (!isPlainRead(member, up)) return end();
       ops.push(name);
       break;
     }
     const at = ROW_PARAM[name];
     const [use, useKey] = up.get(member) ?? [null, ''];
-    if (at === undefined || !use || use.type !== 'CallExpression' || useKey !== 'callee' || use.optional)
-      return undefined;
+    if (at === undefined || !use || use.type !== 'CallExpression' || useKey !== 'callee' || use.optional) return end();
     const args = use.arguments as AnyNode[];
-    if (args.length !== (name === 'reduce' ? 2 : 1) || args.some((a) => a.type === 'SpreadElement')) return undefined;
+    if (args.length !== (name === 'reduce' ? 2 : 1) || args.some((a) => a.type === 'SpreadElement')) return end();
     const fieldReads = callbackReads(args[0]!, at);
-    if (!fieldReads) return undefined;
+    if (!fieldReads) return end();
     for (const f of fieldReads) reads.add(f);
     ops.push(name);
     if (name !== 'filter') break;

@@ -3,6 +3,8 @@ import type { LocalEdit } from './localize.js';
 import type { AnyNode } from './patternNames.js';
 import { isBareObjectsCall, rowChain } from './rowChains.js';
 import { bodyReads } from './rowReads.js';
+import { tableLoopEdits } from './tableLoops.js';
+import { type RowArray, rowArrays } from './rowArrays.js';
 
 /** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
 const PREFIX = '$sbtRow';
@@ -44,19 +46,29 @@ export function isRowListLoop(loop: AnyNode): boolean {
  * The edits that rewrite every qualifying row loop and array-method chain on objects() (rowChains.ts)
  * of `program`, or none (see docs/architecture.md).
  */
-export function planRowLoops(program: AnyNode, source: string): LocalEdit[] {
+export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
+  const none: RowLoopPlan = { edits: [], arrays: [] };
   // no walk when no objects() call can be there; none when a name the rewrite uses is taken
-  if (!source.includes('objects') && !source.includes('to_list') && !source.includes('tolist')) return [];
-  if (source.includes(PREFIX) || source.includes(ROW_LOOP_GLOBAL)) return [];
+  if (
+    !source.includes('objects') &&
+    !source.includes('to_list') &&
+    !source.includes('tolist') &&
+    !/\bof\b/.test(source)
+  )
+    return none;
+  if (source.includes(PREFIX) || source.includes(ROW_LOOP_GLOBAL)) return none;
   const loops: AnyNode[] = [];
   const calls: AnyNode[] = [];
+  // every identifier that may be a variable (rowArrays.ts: the mentions of a bound name)
+  const mentions: AnyNode[] = [];
   // each node's parent and the key it sits under (a chain is read from its objects() call upward)
   const up = new Map<AnyNode, [AnyNode, string]>();
   const stack: AnyNode[] = [program];
   while (stack.length > 0) {
     const node = stack.pop()!;
     // a name written with escapes (`\u0024sbtRow0`) is not in the source text
-    if (node.type === 'Identifier' && (node.name.startsWith(PREFIX) || node.name === ROW_LOOP_GLOBAL)) return [];
+    if (node.type === 'Identifier' && (node.name.startsWith(PREFIX) || node.name === ROW_LOOP_GLOBAL)) return none;
+    if (node.type === 'Identifier' && !isName(node, up)) mentions.push(node);
     if (node.type === 'ForOfStatement') loops.push(node);
     else if (isBareObjectsCall(node)) calls.push(node);
     for (const k in node) {
@@ -83,10 +95,54 @@ export function planRowLoops(program: AnyNode, source: string): LocalEdit[] {
     if (reads) edits.push(insert(loop.right, JSON.stringify(reads)));
     // the rows may be kept: built one at a time instead of all before the loop
     else if (isRowListLoop(loop)) edits.push(insert(loop.right, '[], ["rows"]'));
+    // a loop over a table itself or a bound row array (the guest decides which: tableLoops.ts)
+    else if (!nested(loop, up)) edits.push(...(tableLoopEdits(loop, source) ?? []));
   }
   for (const call of calls) {
     const chain = rowChain(call, up);
     if (chain) edits.push(insert(call, `${JSON.stringify(chain.reads)}, ${JSON.stringify(chain.ops)}`));
   }
-  return edits;
+  return { edits, arrays: rowArrays(program, up, mentions) };
+}
+
+/** What planRowLoops found: the edits to apply, and the row arrays to rewrite if their name runs as a true local. */
+export interface RowLoopPlan {
+  edits: LocalEdit[];
+  arrays: RowArray[];
+}
+
+const NESTING = new Set([
+  'ForStatement',
+  'ForInStatement',
+  'ForOfStatement',
+  'WhileStatement',
+  'DoWhileStatement',
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'ClassBody',
+]);
+
+/**
+ * Whether `node` sits inside a loop or a function: a loop there may start many times, and the helper of
+ * tableLoops.ts costs a call each time while a table is iterated by top-level code.
+ */
+function nested(node: AnyNode, up: Map<AnyNode, [AnyNode, string]>): boolean {
+  for (let at = up.get(node); at; at = up.get(at[0])) if (NESTING.has(at[0].type)) return true;
+  return false;
+}
+
+/** Whether identifier `node` is a property name or a label rather than a variable (`o.x`, `{ x: 1 }`, `x:`). */
+function isName(node: AnyNode, up: Map<AnyNode, [AnyNode, string]>): boolean {
+  const [p, k] = up.get(node) ?? [null, ''];
+  if (!p) return false;
+  if (k === 'property' && p.type === 'MemberExpression' && !p.computed) return true;
+  if (
+    k === 'key' &&
+    !p.computed &&
+    !p.shorthand &&
+    ['Property', 'PropertyDefinition', 'MethodDefinition'].includes(p.type)
+  )
+    return true;
+  return k === 'label';
 }

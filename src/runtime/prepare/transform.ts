@@ -32,7 +32,9 @@ const PARSE_OPTIONS: acorn.Options = {
  *   else can see them during the run, written back to the globals at its end (localize.ts);
  * - a loop over `t.objects()` or `t.tolist()`, or a chain of array methods on `t.objects()`, reads
  *   its rows one at a time (a reused row when only fields are read) instead of building them all
- *   (rowLoops.ts, rowChains.ts: one argument inserted between markers; no line added);
+ *   (rowLoops.ts, rowChains.ts: one argument inserted between markers; no line added); a loop over
+ *   `const rows = t.objects()`, when the name runs as a true local and is only read by such loops and
+ *   chains, reads the kept values the real array was built from (rowArrays.ts);
  * - a sort with an inline `a - b`-shaped comparator, and `Math.min(...v)` / `Math.max(...v)`, go
  *   through the guest's exact fast paths (sortCalls.ts: text inserted between the same markers);
  * - code with top-level `await` or `return` is wrapped in an async IIFE on one added line; its
@@ -47,19 +49,28 @@ export function prepareCode(source: string, parsed?: acorn.Program): PreparedCod
   const found = scanTopLevel(program);
   const needsAsync = found.asyncMarker;
   const resultName = !found.returns && (found.assignsResult || body.some(declaresResult));
-  const edits: Edit[] = planRowLoops(program, source);
+  const rowLoops = planRowLoops(program, source);
+  const edits: Edit[] = rowLoops.edits;
   // applied after every other edit: at a shared start, `return (` or a published function goes first
   const sortEdits = planSortCalls(program, source);
   if (!needsAsync) {
     // top-level names a loop uses run as block-scoped locals, written back at the end (localize.ts)
-    const plan = planLocals(program, source, resultName);
-    if (plan)
+    const plan = planLocals(
+      program,
+      source,
+      resultName,
+      rowLoops.arrays.map((a) => a.name),
+    );
+    if (plan) {
+      // a row array bound to a name is read through its kept values only when nothing else can reach it
+      for (const a of rowLoops.arrays) if (plan.locals.includes(a.name)) edits.push(...a.edits);
       return {
         code: `${plan.prefix}\n${applyEdits(source, [...edits, ...plan.edits, ...sortEdits])}\n${plan.suffix}`,
         async: false,
         lineOffset: 1,
         resultName,
       };
+    }
     for (const s of body) if (s.type === 'VariableDeclaration' && s.kind !== 'var') edits.push(keywordToVar(s));
     return { code: applyEdits(source, [...edits, ...sortEdits]), async: false, lineOffset: 0, resultName };
   }

@@ -172,10 +172,17 @@ const SEQUENCES: Record<string, Step[]> = {
       'const vc = award_data.Phase.value_counts();\nconst vcs = [];\nfor (const pair of vc.tolist()) vcs.push(pair);\nvcs',
     ),
   ],
+  // through the helper (tableLoops.ts): a table is read as one reused row, anything else handed back
+  'loops over other calls and over the table itself': [
+    rw(
+      "const kept4 = [];\nfor (const r of award_data.select('Phase').objects({ limit: 3 })) kept4.push(r.Phase);\nkept4",
+    ),
+    rw("let n4 = 0;\nfor (const r of award_data.select('Phase')) n4 += r.Phase === 'Phase I';\nn4"),
+    rw("let n5 = 0;\nfor (const r of award_data.select('Phase').objects().slice(0, 5)) n5++;\nn5"),
+  ],
   'loops the rewrite leaves alone': [
-    "const kept4 = [];\nfor (const r of award_data.select('Phase').objects({ limit: 3 })) kept4.push(r.Phase);\nkept4",
-    "let n4 = 0;\nfor (const r of award_data.select('Phase')) n4 += r.Phase === 'Phase I';\nn4",
-    "let n5 = 0;\nfor (const r of award_data.select('Phase').objects().slice(0, 5)) n5++;\nn5",
+    "const kept6 = [];\nfor (const r of award_data.select('Phase')) kept6.push(r);\nkept6.length",
+    "let n6 = 0;\nfor (const r of [award_data.select('Phase')][0]) n6 += r.Phase === 'Phase I';\nn6",
   ],
   'array-method chains on objects(): filter, map, reduce, forEach, some, every, findIndex': [
     rw("award_data.select('Phase').objects().filter(r => r.Phase === 'Phase II').length"),
@@ -220,7 +227,6 @@ const SEQUENCES: Record<string, Step[]> = {
     "const kept2 = [];\naward_data.select('Phase').objects().filter(r => { if (kept2.length < 2) kept2.push(r); return true }).length + kept2.length",
     "let last;\naward_data.select('Phase').objects().map(r => (last = r, r.Phase)).length + JSON.stringify(last)",
     "award_data.select('Phase').objects().map(r => r).slice(0, 2)",
-    "award_data.select('Phase').objects().filter(r => r.Phase === 'Phase II').slice(0, 2)",
     "award_data.select('Award Amount').objects().slice(0, 3).reduce((s, r) => s + r['Award Amount'])",
     "award_data.select('Phase').objects().find(r => r.Phase === 'Phase II')",
     "const f2 = r => r.Phase === 'Phase I';\naward_data.select('Phase').objects().filter(f2).length",
@@ -229,6 +235,30 @@ const SEQUENCES: Record<string, Step[]> = {
     "award_data.select('Phase').objects().map(r => () => r.Phase).length",
     "award_data.select('Phase').objects().filter(r => r.Phase, 1).length",
     "award_data.select('Phase').objects()?.filter(r => r.Phase).length",
+  ],
+  'a chain that ends at a filter whose rows are seen: the real rows that passed': [
+    rw("award_data.select('Phase').objects().filter(r => r.Phase === 'Phase II').slice(0, 2)"),
+    rw(
+      "const big = award_data.select('Agency', 'Phase', 'Award Amount').objects()\n  .filter(r => r.Agency === 'Department of Defense' && r.Phase === 'Phase II' && r['Award Amount'] > 1e6);\n[big.length, big.reduce((s, r) => s + r['Award Amount'], 0), Object.keys(big[0]), big[0] === big[0], Array.isArray(big)]",
+    ),
+    rw(
+      'big[3].Phase = "x"; [big[3], big.filter(r => r.Phase === "x").length, award_data.select(\'Phase\').objects().filter(r => r.Phase === "x").length]',
+    ),
+    rw(
+      "const tx = award_data.filter(d => d.Phase === 'Phase I').orderby('Award Amount').objects().filter((r, i) => i % 5000 === 0 && r.State !== null);\n[tx.length, tx[0], tx[tx.length - 1]]",
+    ),
+    rw(
+      "const ds2 = award_data.select('Proposal Award Date', 'Company').objects().filter(r => r['Proposal Award Date'] !== null && r['Proposal Award Date'].getUTCFullYear() === 2019).filter(r => r.Company);\nds2[0]['Proposal Award Date'].setUTCFullYear(1902);\n[ds2.length, award_data.select('Proposal Award Date', 'Company').objects().filter(r => r['Proposal Award Date'] && r['Proposal Award Date'].getUTCFullYear() === 1902).length]",
+    ),
+    // a callback writes to the array behind a column: the rows hold the values of the objects() call
+    rw(
+      "const xs5 = [1, 2, 3, 4, 5];\nconst t5 = aq.table({ a: xs5, b: ['p', 'q', 'r', 's', 't'] });\nconst got5 = t5.objects().filter(r => { xs5[4] = 50; return r.a > 2 });\ngot5",
+    ),
+    rw("award_data.filter(d => d.Phase === 'none').objects().filter(r => r.Phase)"),
+    rw('const mine3 = { objects() { return [{ x: 1 }, { x: 2 }] } };\nmine3.objects().filter(r => r.x > 1)'),
+    rw(
+      "award_data.objects().filter(r => r.Agency === 'National Science Foundation' && r['Award Amount'] > 1.4e6).map(f => f.Company)",
+    ),
   ],
   'errors inside callbacks keep the user line and column': [
     rw("award_data.select('Phase').objects().filter(r => r.Phase.nope.deeper).length"),

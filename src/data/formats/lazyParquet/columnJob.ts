@@ -8,7 +8,17 @@ import type { DecodeCaps } from '../decodeCaps.js';
  * only what they need.
  */
 export type ColumnJob =
-  | { op: 'open'; id: number; fd: number; size: number; file: string; caps: DecodeCaps; format?: 'parquet' | 'arrow' }
+  | {
+      op: 'open';
+      id: number;
+      fd: number;
+      size: number;
+      file: string;
+      caps: DecodeCaps;
+      format?: 'parquet' | 'arrow';
+      /** Set once a worker of this process has checked the file (its row count): a Parquet footer is parsed, its page headers are not walked again. */
+      checkedRows?: number;
+    }
   | { op: 'column'; id: number; leaf: number; from: number; to: number }
   | { op: 'close'; id: number };
 

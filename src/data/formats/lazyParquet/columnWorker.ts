@@ -42,7 +42,7 @@ async function run(job: ColumnJob): Promise<{ answer: ColumnAnswer; transfer: Ar
   }
   if (job.op === 'open') {
     const source = fileSource(job.fd, job.size, job.file);
-    const opened = openParquet(source, job.file, job.caps);
+    const opened = openParquet(source, job.file, job.caps, job.checkedRows);
     checkColumnNames(
       opened.leaves.map((l) => l.name),
       job.file,

@@ -79,26 +79,20 @@ export async function openLazyParquet(
   // the workers read through the descriptor: a Parquet column's chunks, an Arrow column's buffers
   // (arrowColumnar/lazyArrow.ts); the file is never held whole in memory
   const open: ColumnJob = { op: 'open', id, fd, size, file, caps, format: options.format ?? 'parquet' };
-  // every worker checks the file itself (its footer and page headers, read from disk) and keeps
-  // its footer; the table is open once one has passed the checks, whichever is first (the workers
-  // start while the holder makes the isolate, and either may get a core first): the others finish
-  // meanwhile, in order before their first column job (a worker whose check failed answers that
-  // job `reopen`). When none passes, the first worker's failure is the error (the same checks fail
-  // alike in every worker; the order keeps the error independent of timing).
-  const answers = Array.from({ length: openingWorkers(pool.width, size, options.format, splitMin) }, (_, i) =>
-    pool.answer(pool.post(i, open, caps.heapMb), file, caps),
-  );
-  answers.forEach((a) => a.catch(() => undefined));
+  // one worker checks the file (its footer and every page header, read from disk) and keeps its
+  // footer; the others start meanwhile (their threads load while the holder makes the isolate) and
+  // open the file when a job first needs them, from the row count that check found: they parse the
+  // footer and run its checks, and do not walk the page headers again (columnJob.ts `checkedRows`).
+  // A worker started again later (after IDLE_MS, or replacing one that died) opens it the same way.
+  pool.start(caps.heapMb, openingWorkers(pool.width, size, options.format, splitMin));
   let opened: OpenedFile;
   try {
-    const passed = await Promise.any(answers.map((a) => a.then((x) => (x.ok ? x : Promise.reject(x))))).catch(
-      () => undefined,
-    );
-    opened = (passed ?? expectAnswer(await answers[0], file)).opened!;
+    opened = expectAnswer(await pool.answer(pool.post(0, open, caps.heapMb), file, caps), file).opened!;
   } catch (err) {
     closeSync(fd);
     throw err;
   }
+  const reopen: ColumnJob = { ...open, checkedRows: opened.numRows };
   const columns: ColumnMeta[] = opened.columns.map((c) =>
     c.type === 'string'
       ? { name: c.name, type: c.type, kind: 'utf8', kindPending: true }
@@ -117,7 +111,16 @@ export async function openLazyParquet(
     const data = asTableMemory(() => decodeColumn(leafDecode(leaf)));
     return checked(column, data);
   };
-  const leafDecode = (leaf: number): LeafDecode => ({ id, open, opened, leaf, file, caps, splitMin, splitMinRows });
+  const leafDecode = (leaf: number): LeafDecode => ({
+    id,
+    open: reopen,
+    opened,
+    leaf,
+    file,
+    caps,
+    splitMin,
+    splitMinRows,
+  });
   const checked = (column: string, data: ColumnData): ColumnData => {
     checkDateRange(
       { name, numRows: opened.numRows, columns: [{ name: column, type: data.type, kind: data.kind, data }] },
@@ -194,11 +197,12 @@ export async function openLazyParquet(
 }
 
 /**
- * How many column workers a table file is checked in when it opens (and started for, first thing,
- * by the session: tableProviders.ts): all of them (`width`) for a Parquet file large enough that
- * a column may be split between them; one for a smaller one, or an Arrow file, whose columns are
- * each written by one worker whole. A second worker costs a thread start (~40-80 ms of CPU, on
- * the cores the holder is making the isolate on) and ~25 MB; a column that does split later starts it then.
+ * How many column workers are started when a table file opens (first thing, by the session:
+ * tableProviders.ts; the first of them checks the file): all of them (`width`) for a Parquet file
+ * large enough that a column may be split between them; one for a smaller one, or an Arrow file,
+ * whose columns are each written by one worker whole. A second worker costs a thread start (~40-80
+ * ms of CPU, on the cores the holder is making the isolate on) and ~25 MB; a column that does split
+ * later starts it then.
  * @example openingWorkers(2, 24_000_000, 'parquet') // 2
  */
 export function openingWorkers(

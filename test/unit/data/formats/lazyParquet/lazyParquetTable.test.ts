@@ -94,7 +94,7 @@ describe('lazy Parquet decode', () => {
     180_000,
   );
 
-  it('idle workers end (their heaps with them); the next column starts them again and checks the file first', async () => {
+  it('idle workers end (their heaps with them); the next column starts them again and opens the file first', async () => {
     const want = await eager();
     const t = await openLazyParquet('t', path, 'mixed.parquet', undefined, { splitMinBytes: 0 });
     expect(dump(t.loadColumn('few'))).toEqual(dump(want.get('few')!));

@@ -1,0 +1,108 @@
+import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/rowLoop.js';
+import type { LocalEdit } from './localize.js';
+import type { AnyNode } from './patternNames.js';
+import { isBareObjectsCall, rowChainFrom } from './rowChains.js';
+import { bodyReads } from './rowReads.js';
+
+/** One top-level `const rows = <expr>.objects()` whose every use reads fields of its rows only, one a loop. */
+export interface RowArray {
+  name: string;
+  /** The edits for the declaration and every use (applied only when `name` runs as a true local). */
+  edits: LocalEdit[];
+}
+
+/** A loop over the array: the name it iterates, and the fields its body reads. */
+interface Use {
+  id: AnyNode;
+  reads: string[];
+}
+
+/**
+ * The row arrays bound to a name whose loops the guest may run over the kept column values instead
+ * of the rows (see docs/architecture.md, "Row arrays bound to a name"). A candidate is a top-level
+ * `const|let NAME = <expr>.objects()` (one declarator, no arguments, no `?.`) whose every other
+ * mention of NAME, none inside a function, arrow or class and each after the declaration, is
+ *   - the iterable of `for (const|let r of NAME)`, not inside another loop, whose body only reads
+ *     fields of `r` (rowReads.ts): rewritten (tableLoops.ts), and at least one is needed; or
+ *   - the start of a chain of array methods whose callbacks only read fields (rowChains.ts), `NAME.length`
+ *     included, that does not end at a filter (whose rows the code could change): left as written, on
+ *     the real array (over rows that exist, the array's own methods are as fast).
+ * Any other mention (a write, a call argument, a spread, `NAME[i]`, the program's value...) keeps
+ * every use of NAME as written: the loops read the values the rows were built from, so no code may
+ * change a row or the array. The rewrite is only safe when NAME runs as a true local (localize.ts:
+ * nothing but this run's top-level code can reach it): the caller applies the edits of the names the
+ * local plan took. `up` maps each node to its parent and the key it sits under; `mentions` holds every
+ * identifier of the program that may be a variable.
+ */
+export function rowArrays(program: AnyNode, up: Map<AnyNode, [AnyNode, string]>, mentions: AnyNode[]): RowArray[] {
+  const out: RowArray[] = [];
+  for (const s of program.body as AnyNode[]) {
+    if (s.type !== 'VariableDeclaration' || s.kind === 'var' || s.declarations.length !== 1) continue;
+    const d = s.declarations[0];
+    if (d.id.type !== 'Identifier' || !d.init || !isBareObjectsCall(d.init) || d.id.name === 'result') continue;
+    const uses = usesOf(d.id, s, up, mentions);
+    if (!uses) continue;
+    const reads = new Set<string>();
+    for (const u of uses) for (const f of u.reads) reads.add(f);
+    const edits: LocalEdit[] = [
+      insert(d.init.end - 1, `${ROW_LOOP_GLOBAL}.open(${JSON.stringify([...reads])}, ["bind"])`),
+    ];
+    out.push({ name: d.id.name, edits });
+  }
+  return out;
+}
+
+const insert = (at: number, text: string): LocalEdit => ({
+  start: at,
+  end: at,
+  text: `${INSERTED_OPEN}${text}${INSERTED_CLOSE}`,
+});
+
+const LOOPS = new Set(['ForStatement', 'ForInStatement', 'ForOfStatement', 'WhileStatement', 'DoWhileStatement']);
+const FUNCTIONS = new Set([
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'ClassDeclaration',
+  'ClassExpression',
+]);
+
+/** Every use of the name `id` declares when each is a loop or chain that only reads fields, else undefined. */
+function usesOf(
+  id: AnyNode,
+  decl: AnyNode,
+  up: Map<AnyNode, [AnyNode, string]>,
+  mentions: AnyNode[],
+): Use[] | undefined {
+  const uses: Use[] = [];
+  for (const m of mentions) {
+    if (m === id || m.name !== id.name) continue;
+    if (m.start < decl.end) return undefined;
+    // inside a function, arrow or class: a closure may run at another time
+    for (let at = up.get(m); at; at = up.get(at[0])) if (FUNCTIONS.has(at[0].type)) return undefined;
+    const [parent, key] = up.get(m) ?? [null, ''];
+    if (!parent) return undefined;
+    if (parent.type === 'ForOfStatement' && key === 'right') {
+      // a loop inside another loop stays as written (rowLoops.ts wraps top-level loops only)
+      for (let at = up.get(parent); at; at = up.get(at[0])) if (LOOPS.has(at[0].type)) return undefined;
+      const reads = loopReads(parent);
+      if (!reads) return undefined;
+      uses.push({ id: m, reads });
+      continue;
+    }
+    // a chain (or `NAME.length`) runs on the real array as written: its callbacks only read fields,
+    // so no row changes; one that ends at a filter hands rows out, which the code may then change
+    const chain = rowChainFrom(m, up);
+    if (!chain || chain.ops[chain.ops.length - 1] === 'filter') return undefined;
+  }
+  return uses.length ? uses : undefined;
+}
+
+/** The fields `for (const|let r of NAME) body` reads of its row, or undefined (see rowLoopReads in rowLoops.ts). */
+function loopReads(loop: AnyNode): string[] | undefined {
+  if (loop.await) return undefined;
+  const left = loop.left;
+  if (left.type !== 'VariableDeclaration' || left.kind === 'var' || left.declarations.length !== 1) return undefined;
+  const r = left.declarations[0].id;
+  return r.type === 'Identifier' ? bodyReads(loop.body, r.name) : undefined;
+}
