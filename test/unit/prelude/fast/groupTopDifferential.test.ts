@@ -14,7 +14,6 @@ import { createHarness, type Harness } from '../harness.js';
 import { differentialHelpers, diffRuns, install } from './differentialRuns.js';
 import { EDGE_TABLES, build } from './randomTables.js';
 
-const DAY = 86_400_000;
 /** 3,000 groups of text keys (code-unit order: case, accents, astral, ''), sums with ties, -0, NaN and null. */
 const GROUPS: ColumnarTable = {
   ...build(
