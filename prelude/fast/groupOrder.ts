@@ -10,7 +10,7 @@ import { NativeMap } from '../intrinsics.js';
 import { NumberKeys } from './numberKeys.js';
 
 /** Each position's rank among one key's distinct values, nulls last (as `card - 1`). */
-interface Ranked {
+export interface Ranked {
   rank: Int32Array;
   card: number;
 }
@@ -19,13 +19,18 @@ interface Ranked {
  * The positions 0..n-1 of groups whose key parts are `keys[k][i]`, in key order; undefined when
  * that order cannot be had exactly this way (a key mixing types, or an invalid Date, or two groups
  * whose keys compare equal, such as a null key and a NaN key, or too many combinations): the
- * caller then sorts with compareKeys.
+ * caller then sorts with compareKeys. `ranked[k]`, when given, is key k's ranks already known (a
+ * dictionary column's, fast/dictRank.ts): its values are then not read.
  */
-export function orderByKeys(keys: ReadonlyArray<ArrayLike<unknown>>, n: number): Int32Array | undefined {
+export function orderByKeys(
+  keys: ReadonlyArray<ArrayLike<unknown>>,
+  n: number,
+  ranked?: ReadonlyArray<Ranked | undefined>,
+): Int32Array | undefined {
   let combined: Float64Array | null = null;
   let space = 1;
-  for (const vals of keys) {
-    const r = rankKey(vals, n);
+  for (let k = 0; k < keys.length; k++) {
+    const r = ranked?.[k] ?? rankKey(keys[k]!, n);
     if (!r) return undefined;
     space *= r.card;
     if (space > Number.MAX_SAFE_INTEGER) return undefined;

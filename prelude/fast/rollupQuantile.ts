@@ -7,6 +7,8 @@
  * order where a typed order puts -0 first, and Arquero's formula can tell them apart.
  */
 import { kthValues } from '../frame/selectQuantile.js';
+import { NativeWeakMap } from '../intrinsics.js';
+import { packedPresent } from './presentValues.js';
 
 /**
  * Below this many values a group's typed sort (native, in place) is cheaper than the selection,
@@ -28,6 +30,13 @@ export function arqueroQuantiles(
   m: number,
   p: number,
 ): unknown[] | null {
+  if (!keys && !order && m === values.length) {
+    // one group over every row: the column's packed present values, kept for the session
+    // (fast/presentValues.ts, shared with the Series reductions), read in place
+    const xs = packedPresent(values, ok, null, m);
+    if (hasNegativeZero(xs)) return null;
+    return [quantileOf(xs.length < SMALL ? xs.slice() : xs, p)];
+  }
   // counting pass: how many valid values each group holds (and whether any is -0)
   const start = new Int32Array(size + 1);
   for (let j = 0; j < m; j++) {
@@ -50,7 +59,24 @@ export function arqueroQuantiles(
   return out;
 }
 
-/** util/quantile.js over the sorted order of `xs` (may reorder `xs`), reading only the ranks it needs. */
+/** Whether a packed column holds a -0 (kept per packed array: one scan per column and session). */
+const negativeZero = new NativeWeakMap<Float64Array, boolean>();
+
+function hasNegativeZero(xs: Float64Array): boolean {
+  let has = negativeZero.get(xs);
+  if (has === undefined) {
+    has = false;
+    for (let i = 0; i < xs.length; i++)
+      if (xs[i] === 0 && 1 / xs[i]! < 0) {
+        has = true;
+        break;
+      }
+    negativeZero.set(xs, has);
+  }
+  return has;
+}
+
+/** util/quantile.js over the sorted order of `xs` (may reorder `xs` when shorter than SMALL), reading only the ranks it needs. */
 function quantileOf(xs: Float64Array, p: number): number | undefined {
   const n = xs.length;
   if (!n) return undefined;

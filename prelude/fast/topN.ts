@@ -7,6 +7,7 @@
  */
 import { BitSet, type ColumnTable } from 'arquero';
 import { NativeWeakMap } from '../intrinsics.js';
+import { plainNumberSource } from './plainNumbers.js';
 import { sourceOf } from './source.js';
 import { typedTop, type TopKey } from './typedTop.js';
 
@@ -43,7 +44,8 @@ export function noteOrder(t: ColumnTable, out: ColumnTable, args: unknown[]): vo
 }
 
 /**
- * Marks `out` when every column in `names` is a host dictionary or number/date column of `t`;
+ * Marks `out` when every column in `names` is a host dictionary or number/date column of `t` (or,
+ * under sort_values' order, a plain array of numbers);
  * with one name, `how` (its direction and where nulls go) lets topRows select on typed data.
  */
 export function noteOrderColumns(
@@ -52,7 +54,11 @@ export function noteOrderColumns(
   names: readonly string[],
   how?: Omit<TopKey, 'name'>,
 ): void {
-  if (!(names.length && names.every((n) => sourceOf(t, n) !== undefined))) return;
+  // a plain number column (a group-by's sums) only under sort_values' order, whose comparator
+  // (compareValues, nulls and NaN together) typedTop.ts and the heap below both follow
+  const plainOk = how !== undefined && how.nulls !== 'low';
+  const typed = (n: string) => sourceOf(t, n) !== undefined || (plainOk && plainNumberSource(t, n) !== undefined);
+  if (!(names.length && names.every(typed))) return;
   consistent.set(out, true);
   if (names.length === 1 && how) oneKey.set(out, { name: names[0], ...how });
 }

@@ -7,6 +7,8 @@
  * topN.ts then lets the table's comparator order those n rows.
  */
 import type { ColumnTable } from 'arquero';
+import { dictRank } from './dictRank.js';
+import { plainNumberSource } from './plainNumbers.js';
 import { sourceOf } from './source.js';
 
 /** One sort key: its column, direction, and where null/NaN go ('low': below every value, Arquero's orderby). */
@@ -22,7 +24,8 @@ export interface TopKey {
  * @example typedTop(t.orderby(aq.desc('Amount')), { name: 'Amount', desc: true, nulls: 'low' }, 10)
  */
 export function typedTop(t: ColumnTable, key: TopKey, end: number): Uint32Array | undefined {
-  const src = sourceOf(t, key.name);
+  // a plain number column only under sort_values' order (nulls last or first), the one noted for it
+  const src = sourceOf(t, key.name) ?? (key.nulls === 'low' ? undefined : plainNumberSource(t, key.name));
   if (!src) return undefined;
   // tier first (0 sorts first), then x ascending, then the row: the sorted order, as numbers
   const nullTier = key.nulls === 'first' ? 0 : key.nulls === 'last' ? 2 : key.desc ? 2 : 0;
@@ -37,10 +40,8 @@ export function typedTop(t: ColumnTable, key: TopKey, end: number): Uint32Array 
     xOf = (r) => sign * values[r];
   } else {
     const { codes, dict } = src;
-    // rank of each dictionary value in code-unit order (how < compares strings)
-    const order = Array.from(dict.keys()).sort((a, b) => (dict[a] < dict[b] ? -1 : dict[a] > dict[b] ? 1 : 0));
-    const rank = new Float64Array(dict.length);
-    order.forEach((code, i) => (rank[code] = i));
+    // rank of each dictionary value in code-unit order (how < compares strings), kept for the session
+    const rank = dictRank(dict) ?? equalRanks(dict);
     tierOf = (r) => (codes[r] < 0 ? nullTier : valueTier);
     xOf = (r) => sign * rank[codes[r]];
   }
@@ -112,4 +113,12 @@ export function typedTop(t: ColumnTable, key: TopKey, end: number): Uint32Array 
     }
   } else for (let i = bits.next(0); i >= 0; i = bits.next(i + 1)) visit(i);
   return rows.subarray(0, size);
+}
+
+/** Ranks where equal entries share one (the first place of their run), for a dictionary that repeats a string. */
+function equalRanks(dict: readonly string[]): Float64Array {
+  const order = Array.from(dict.keys()).sort((a, b) => (dict[a]! < dict[b]! ? -1 : dict[a]! > dict[b]! ? 1 : 0));
+  const rank = new Float64Array(dict.length);
+  order.forEach((code, i) => (rank[code] = i > 0 && dict[order[i - 1]!] === dict[code] ? rank[order[i - 1]!]! : i));
+  return rank;
 }

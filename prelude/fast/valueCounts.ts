@@ -5,7 +5,7 @@
  * the plain path; 0 and -0 are one value.
  */
 import type { ColumnTable } from 'arquero';
-import { NativeMap } from '../intrinsics.js';
+import { NativeMap, NativeWeakMap } from '../intrinsics.js';
 import { combinableKeys } from './groups.js';
 
 /** Distinct keys in order of first appearance: the first row of each and its count. */
@@ -13,6 +13,11 @@ export interface FastCounts {
   firsts: number[];
   counts: number[];
 }
+
+/** One column's counts over a whole table by its key codes, [with missing, without]; callers only read them. */
+const kept = new NativeWeakMap<Int32Array, [FastCounts | undefined, FastCounts | undefined]>();
+/** Counts with more keys than this are not kept. */
+const KEEP_KEYS = 1 << 16;
 
 /** Counts of `names` over `t`, or undefined when a column is not a host dict/number/date column. */
 export function fastValueCounts(t: ColumnTable, names: readonly string[], dropna: boolean): FastCounts | undefined {
@@ -27,9 +32,25 @@ function count(t: ColumnTable, names: readonly string[], dropna: boolean): FastC
   const keys = combinableKeys(t, names);
   if (!keys) return undefined;
   const { kc, cells } = keys;
+  const rows = t.isOrdered() || t.isFiltered() ? (t.indices() as Uint32Array) : null;
+  if (kc.length === 1) {
+    const { codes, nan, card } = kc[0]!;
+    // every row of the table in storage order: the counts are kept for the session with the
+    // column's key codes (keyCodes.ts), so a warm `award_data.Agency.value_counts()` counts nothing
+    const whole = !rows && t.totalRows() === codes.length;
+    const hit = whole ? kept.get(codes)?.[dropna ? 1 : 0] : undefined;
+    if (hit) return hit;
+    const got = countOne(codes, nan, card, rows, rows ? rows.length : t.totalRows(), dropna);
+    if (whole && got.counts.length <= KEEP_KEYS) {
+      const both = kept.get(codes) ?? [undefined, undefined];
+      both[dropna ? 1 : 0] = got;
+      kept.set(codes, both);
+    }
+    return got;
+  }
+
   // per column: code with NaN folded into null (0)
   const cols = kc.map((k) => ({ codes: k.codes, nan: k.nan, card: k.card }));
-  const rows = t.isOrdered() || t.isFiltered() ? (t.indices() as Uint32Array) : null;
   const m = rows ? rows.length : t.totalRows();
   const firsts: number[] = [];
   const counts: number[] = [];
@@ -57,6 +78,42 @@ function count(t: ColumnTable, names: readonly string[], dropna: boolean): FastC
       counts.push(0);
     }
     counts[k]++;
+  }
+  return { firsts, counts };
+}
+
+/**
+ * One key column: a count per code in one pass over the visited rows (no lookup of a key per row),
+ * then the codes met put in order of their first visit. The same keys, counts and order as the loop
+ * above.
+ */
+function countOne(
+  codes: Int32Array,
+  nan: number,
+  card: number,
+  rows: Uint32Array | null,
+  m: number,
+  dropna: boolean,
+): FastCounts {
+  const per = new Int32Array(card);
+  const at = new Int32Array(card); // the visit (j) that first met each code
+  for (let j = 0; j < m; j++) {
+    let x = codes[rows ? rows[j]! : j]!;
+    if (x === nan) x = 0; // NaN is missing, as null
+    if (per[x]++ === 0) at[x] = j;
+  }
+  const met: number[] = [];
+  for (let x = dropna ? 1 : 0; x < card; x++) if (per[x]! > 0) met.push(at[x]!);
+  const visits = Float64Array.from(met).sort(); // distinct visits: the keys' order of first appearance
+  const firsts: number[] = [];
+  const counts: number[] = [];
+  for (let k = 0; k < visits.length; k++) {
+    const j = visits[k]!;
+    const i = rows ? rows[j]! : j;
+    let x = codes[i]!;
+    if (x === nan) x = 0;
+    firsts.push(i);
+    counts.push(per[x]!);
   }
   return { firsts, counts };
 }

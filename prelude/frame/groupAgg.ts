@@ -9,7 +9,9 @@ import { GuestError } from '../errors/guestError.js';
 import { aggFn, isAggName, type AggFn } from './aggFuncs.js';
 import { compareValues, dtypeOf, isNull, isSummable, newTable, resolveColumn } from './common.js';
 import { fastAgg, type FastAgg } from '../fast/agg.js';
-import { orderByKeys } from '../fast/groupOrder.js';
+import { orderByKeys, type Ranked } from '../fast/groupOrder.js';
+import { dictRank, hasDictRank } from '../fast/dictRank.js';
+import { sourceOf } from '../fast/source.js';
 import { NumberKeys } from '../fast/numberKeys.js';
 
 /** One output column: name, source column (undefined for size) and function. */
@@ -78,7 +80,7 @@ export function groupAgg(t: ColumnTable, spec: unknown, options: AggOptions = {}
   const keys = g ? g.names : [];
   const outs = aggOutputs(t, spec, keys);
   const fast = fastAgg(t, outs); // typed arrays, same results (fast/agg.ts)
-  if (fast && g) return byColumns(g, keys, outs, fast, dropna, sort);
+  if (fast && g) return byColumns(t, g, keys, outs, fast, dropna, sort);
   let groups: Array<{ rows: ArrayLike<number>; gi: number; key: unknown[] }>;
   if (fast) {
     groups = [];
@@ -110,6 +112,7 @@ export function groupAgg(t: ColumnTable, spec: unknown, options: AggOptions = {}
  * positions. No object per group: 186,000 groups otherwise cost ~100 ms of allocation alone.
  */
 function byColumns(
+  t: ColumnTable,
   g: { get: Array<(row: number) => unknown> },
   keys: readonly string[],
   outs: readonly AggOut[],
@@ -140,7 +143,11 @@ function byColumns(
   }
   let order: ArrayLike<number> | undefined;
   if (sort && keys.length) {
-    order = orderByKeys(kv, n);
+    order = orderByKeys(
+      kv,
+      n,
+      keys.map((k, j) => dictKeyRanks(t, k, kv[j]!, first, at, n)),
+    );
     if (!order) {
       const pos = Array.from({ length: n }, (_, i) => i); // stable, as the per-group sort
       order = pos.sort((x, y) =>
@@ -163,6 +170,36 @@ function byColumns(
   keys.forEach((k, i) => (cols[k] = pick(kv[i]!, false)));
   outs.forEach((o, j) => (cols[o.out] = pick(fast.values[j]!, true)));
   return newTable(cols, [...keys, ...outs.map((o) => o.out).filter((c) => !keys.includes(c))]);
+}
+
+/**
+ * The ranks of a dictionary key column's value at each group position (the group's first row), from
+ * the session's ranking of its dictionary (fast/dictRank.ts): undefined when the key is not a host
+ * dictionary column, or when ranking its whole dictionary would cost more than sorting the few
+ * values the groups hold and it is not ranked yet, or when a group's key is not the column's value
+ * at its first row (a key computed by an expression under a column's name).
+ */
+function dictKeyRanks(
+  t: ColumnTable,
+  key: string,
+  vals: readonly unknown[],
+  first: Int32Array,
+  at: Int32Array,
+  n: number,
+): Ranked | undefined {
+  const src = sourceOf(t, key);
+  if (src?.kind !== 'dict' || (4 * n < src.dict.length && !hasDictRank(src.dict))) return undefined;
+  const rankOf = dictRank(src.dict);
+  if (!rankOf) return undefined;
+  const d = src.dict.length;
+  const { codes } = src;
+  const rank = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const c = codes[first[at[i]!]!]!;
+    if (c < 0 ? !isNull(vals[i]) : vals[i] !== src.dict[c]) return undefined;
+    rank[i] = c < 0 ? d : rankOf[c]!;
+  }
+  return { rank, card: d + 1 };
 }
 
 /**

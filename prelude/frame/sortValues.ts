@@ -7,6 +7,8 @@ import { BitSet, type ColumnTable } from 'arquero';
 import { GuestError } from '../errors/guestError.js';
 import { assertTable, compareValues, isNull, resolveColumns } from './common.js';
 import { noteOrderColumns } from '../fast/topN.js';
+import { plainNumberSource } from '../fast/plainNumbers.js';
+import { sourceOf } from '../fast/source.js';
 
 /** Options of sort_values. */
 export interface SortOptions {
@@ -65,13 +67,31 @@ function nExtreme(name: string, t: unknown, n: unknown, cols: unknown, ascending
   const names = resolveColumns(t, cols, `${name}()`);
   if (!names.length)
     throw new GuestError('TypeError', `${name}() needs a column`, `Example: ${name}(award_data, 5, 'Award Amount').`);
-  const first = t.column(names[0])!;
-  return head(sort_values(filterValid(t, first), names, { ascending }), Number(n ?? 5));
+  return head(sort_values(filterValid(t, names[0]), names, { ascending }), Number(n ?? 5));
 }
 
-/** Rows of `t` where `col` is not null (a filter mask: no copy). */
-function filterValid(t: ColumnTable, col: { at(i: number): unknown }): ColumnTable {
+/** Rows of `t` where column `name` is not null (a filter mask: no copy). */
+function filterValid(t: ColumnTable, name: string): ColumnTable {
   const keep = new BitSet(t.totalRows());
+  const src = sourceOf(t, name) ?? plainNumberSource(t, name);
+  if (src) {
+    // the same rows as the scan below, from the typed data: no value and no call per row
+    // (a date column's NaN is an invalid Date, a value; a number column's NaN is missing)
+    const ok =
+      src.kind === 'dict'
+        ? (r: number) => src.codes[r]! >= 0
+        : src.type === 'date'
+          ? (r: number) => src.valid[r] === 1
+          : (r: number) => src.valid[r] === 1 && src.values[r] === src.values[r];
+    const bits = t.mask();
+    if (bits) {
+      for (let r = bits.next(0); r >= 0; r = bits.next(r + 1)) if (ok(r)) keep.set(r);
+    } else {
+      for (let r = 0, m = t.totalRows(); r < m; r++) if (ok(r)) keep.set(r);
+    }
+    return t.create({ filter: keep });
+  }
+  const col = t.column(name)!;
   t.scan((r) => {
     if (!isNull(col.at(r!))) keep.set(r!);
   });

@@ -5,7 +5,7 @@
  * no such view.
  */
 import { Series } from './Series.js';
-import { chainOrView, forEachBlock } from './numberChain.js';
+import { chainOrView, forEachBlock, wholeValues } from './numberChain.js';
 import { numView, typedOf } from './typed.js';
 
 /**
@@ -17,30 +17,39 @@ export function compareNumber(s: Series, method: string, x: number): Series | un
   const c = chainOrView(s);
   if (!c) return undefined;
   const bits = new Uint8Array(s.length);
-  forEachBlock(c, (xs, at, len) => compareBlock(method, x, xs, len, bits, at));
-  return Series.bools(bits, s);
+  let trues = 0;
+  // a column in storage order: compared where it lies (no block copy)
+  const whole = wholeValues(c);
+  if (whole) trues = compareBlock(method, x, whole, s.length, bits, 0);
+  else forEachBlock(c, (xs, at, len) => (trues += compareBlock(method, x, xs, len, bits, at)));
+  const m = Series.bools(bits, s);
+  // counted as made: sum() and mean() of the mask read no byte
+  (m.view as { trues?: number }).trues = trues;
+  return m;
 }
 
-// one loop per operator: no switch per value
-function compareBlock(method: string, x: number, xs: Float64Array, len: number, bits: Uint8Array, at: number): void {
+// one loop per operator: no switch per value; returns the count of true values
+function compareBlock(method: string, x: number, xs: Float64Array, len: number, bits: Uint8Array, at: number): number {
+  let t = 0;
   switch (method) {
     case 'eq':
-      for (let k = 0; k < len; k++) bits[at + k] = +(xs[k]! === x);
-      return;
+      for (let k = 0; k < len; k++) t += bits[at + k] = +(xs[k]! === x);
+      return t;
     case 'ne':
-      for (let k = 0; k < len; k++) bits[at + k] = +(xs[k]! !== x);
-      return;
+      for (let k = 0; k < len; k++) t += bits[at + k] = +(xs[k]! !== x);
+      return t;
     case 'lt':
-      for (let k = 0; k < len; k++) bits[at + k] = +(xs[k]! < x);
-      return;
+      for (let k = 0; k < len; k++) t += bits[at + k] = +(xs[k]! < x);
+      return t;
     case 'le':
-      for (let k = 0; k < len; k++) bits[at + k] = +(xs[k]! <= x);
-      return;
+      for (let k = 0; k < len; k++) t += bits[at + k] = +(xs[k]! <= x);
+      return t;
     case 'gt':
-      for (let k = 0; k < len; k++) bits[at + k] = +(xs[k]! > x);
-      return;
+      for (let k = 0; k < len; k++) t += bits[at + k] = +(xs[k]! > x);
+      return t;
     default:
-      for (let k = 0; k < len; k++) bits[at + k] = +(xs[k]! >= x);
+      for (let k = 0; k < len; k++) t += bits[at + k] = +(xs[k]! >= x);
+      return t;
   }
 }
 

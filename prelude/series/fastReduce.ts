@@ -5,62 +5,23 @@
  * has no numeric view and the caller must take that path.
  */
 import { sampleVariance } from '../frame/aggFuncs.js';
-import { NativeWeakMap } from '../intrinsics.js';
 import type { Series } from './Series.js';
 import { chainBlocks, chainExtreme, chainPresent, chainSumCount, fillOnly, pendingChain } from './numberChain.js';
-import { smallIntCounts } from './smallIntCounts.js';
+import { NativeWeakMap } from '../intrinsics.js';
+import { smallIntCounts, type NumberCounts } from './smallIntCounts.js';
 import { filledExtreme, filledSumCount, filledVariance } from './fillReduce.js';
 import { numView, typedOf, type NumView } from './typed.js';
 import { NumberKeys } from '../fast/numberKeys.js';
 import { denseSum } from './denseSum.js';
-
-/** Dense present values of a whole column, kept per column for the session (by its Float64Array). */
-const denseCache = new NativeWeakMap<Float64Array, Float64Array>();
+import { hasPacked, packedPresent } from '../fast/presentValues.js';
 
 /**
  * The present, non-NaN values of a numeric view in order, packed into a Float64Array: the loops
  * below then run over one dense array (no validity test, no row map, no callback per value).
- * Shared for a whole column: never hand it out or sort it in place.
+ * Shared for a whole column (fast/presentValues.ts): never hand it out or sort it in place.
  */
 function dense(v: NumView, n: number): Float64Array {
-  const { values, valid, rows } = v;
-  if (!rows) {
-    const hit = denseCache.get(values);
-    if (hit) return hit;
-    if (values.length === n && allPresent(values, valid)) {
-      // nothing missing: the values themselves (a computed result's own array, or a host column's
-      // storage; neither is ever written), not a packed copy of 8 bytes a row on the first touch
-      denseCache.set(values, values);
-      return values;
-    }
-  }
-  const out = new Float64Array(n);
-  let k = 0;
-  if (rows) {
-    for (let i = 0; i < n; i++) {
-      const r = rows[i]!;
-      const x = values[r]!;
-      if ((valid === null || valid[r] === 1) && x === x) out[k++] = x;
-    }
-  } else {
-    for (let i = 0; i < n; i++) {
-      const x = values[i]!;
-      if ((valid === null || valid[i] === 1) && x === x) out[k++] = x;
-    }
-  }
-  const d = k === n ? out : out.slice(0, k);
-  if (!rows) denseCache.set(values, d);
-  return d;
-}
-
-/** True when no value is missing (valid[i] 0) or NaN; stops at the first one that is. */
-function allPresent(xs: Float64Array, valid: Uint8Array | null): boolean {
-  if (valid === null) {
-    for (let i = 0; i < xs.length; i++) if (xs[i] !== xs[i]) return false;
-    return true;
-  }
-  for (let i = 0; i < xs.length; i++) if (valid[i] !== 1 || xs[i] !== xs[i]) return false;
-  return true;
+  return packedPresent(v.values, v.valid, v.rows, n);
 }
 
 /**
@@ -71,7 +32,7 @@ function allPresent(xs: Float64Array, valid: Uint8Array | null): boolean {
  */
 function sumInPlace(s: Series, v: NumView): [number, number] | undefined {
   const { values, valid, rows } = v;
-  if (rows || s.source || valid === null || denseCache.has(values)) return undefined;
+  if (rows || s.source || valid === null || hasPacked(values)) return undefined;
   let sum = 0;
   let count = 0;
   for (let i = 0; i < s.length; i++) {
@@ -277,10 +238,18 @@ export function fastDistinctNumbers(s: Series): number | undefined {
   const v = numView(s);
   if (!v) return undefined;
   const xs = dense(v, s.length);
-  const keys = new NumberKeys(xs.length);
-  keys.addAll(xs, xs.length);
-  return keys.size; // dense: no NaN
+  let d = v.rows ? undefined : distinctKept.get(xs);
+  if (d === undefined) {
+    const keys = new NumberKeys(xs.length);
+    keys.addAll(xs, xs.length);
+    d = keys.size; // dense: no NaN
+    if (!v.rows) distinctKept.set(xs, d);
+  }
+  return d;
 }
+
+/** nunique of a whole column's packed values (kept with them for the session: fast/presentValues.ts). */
+const distinctKept = new NativeWeakMap<Float64Array, number>();
 
 /**
  * value_counts' keys and counts for a number column, in order of first appearance (a key's value
@@ -288,16 +257,35 @@ export function fastDistinctNumbers(s: Series): number | undefined {
  * bits (numberKeys.ts). Missing values (null, NaN) are one key, at index `missing` (null in the
  * result), unless `dropna`; `missing` is -1 when there is no such key. undefined without a numeric view.
  */
-export function fastCountNumbers(
-  s: Series,
-  dropna: boolean,
-): { firsts: Float64Array; counts: Int32Array; missing: number } | undefined {
+export function fastCountNumbers(s: Series, dropna: boolean): NumberCounts | undefined {
   const v = numView(s);
   if (!v) return undefined;
-  const small = smallIntCounts(v, s.length, dropna);
+  // a whole host column (no view of its own, storage order): its counts are kept for the session
+  const kept = !s.view && s.source !== null && v.rows === null ? v.values : null;
+  const hit = kept && hostCounts.get(kept)?.[dropna ? 1 : 0];
+  if (hit) return hit;
+  const got = countNumbers(v, s.length, dropna);
+  if (kept && got.firsts.length <= KEEP_KEYS) {
+    const both = hostCounts.get(kept) ?? [undefined, undefined];
+    both[dropna ? 1 : 0] = got;
+    hostCounts.set(kept, both);
+  }
+  return got;
+}
+
+/**
+ * value_counts of whole host columns by their values array, [with missing, without]: a host
+ * column never changes, so a warm `award_data['Award Year'].value_counts()` counts nothing. Callers
+ * only read the arrays.
+ */
+const hostCounts = new NativeWeakMap<Float64Array, [NumberCounts | undefined, NumberCounts | undefined]>();
+/** Counts with more keys than this are not kept (12 bytes a key). */
+const KEEP_KEYS = 1 << 16;
+
+function countNumbers(v: NumView, n: number, dropna: boolean): NumberCounts {
+  const small = smallIntCounts(v, n, dropna);
   if (small) return small;
   const { values, valid, rows } = v;
-  const n = s.length;
   const keys = new NumberKeys(n);
   if (!rows && valid === null)
     keys.addAll(values, n); // NaN is the missing key: one key, at its first appearance

@@ -1,18 +1,20 @@
 /**
- * `s.filter(mask)` / `s[mask]` for a number Series and a mask with bytes (typed.ts): the kept
+ * `s.filter(mask)` / `s[mask]` for a number or date Series and a mask with bytes (typed.ts): the kept
  * values and their labels gathered into typed arrays in one pass, where the per-value path builds
  * a position list and reads each value through the Series. The result is the Series that path
  * gives (values, missing as null, labels, name, dtype) and keeps a numeric view, so a reduction
- * after it is typed too. undefined when either side has no such view.
+ * after it is typed too (a date Series' `.dt` parts, `max()`). A date is read as a fresh Date each
+ * time, as a date column's own values are. undefined when either side has no such view.
  */
+import { NativeDate } from '../intrinsics.js';
 import { Series } from './Series.js';
-import { numView } from './typed.js';
+import { typedOf } from './typed.js';
 
 export function filterNumbers(s: Series, mask: Series): Series | undefined {
   const m = mask.view;
   if (!m || m.kind !== 'bool' || m.bits.length !== s.length) return undefined;
-  const v = numView(s);
-  if (!v) return undefined;
+  const v = typedOf(s);
+  if (v?.kind !== 'num') return undefined;
   const bits = m.bits;
   const n = s.length;
   let k = 0;
@@ -31,7 +33,12 @@ export function filterNumbers(s: Series, mask: Series): Series | undefined {
     labels[j++] = from ? from[i]! : i;
   }
   const ok = has && !all ? has : null;
-  const read = ok ? (i: number) => (ok[i] ? out[i] : null) : (i: number) => out[i];
+  const read =
+    v.type === 'date'
+      ? (i: number) => (ok && !ok[i] ? null : new NativeDate(out[i]!))
+      : ok
+        ? (i: number) => (ok[i] ? out[i] : null)
+        : (i: number) => out[i];
   const r = new Series(read, k, s.name, labels, null, s.dtypeName);
   r.view = { kind: 'num', type: v.type, values: out, valid: ok, rows: null };
   return r;

@@ -539,6 +539,17 @@ export function forEachBlock(c: Chain, visit: (xs: Float64Array, start: number, 
   }
 }
 
+/**
+ * The values forEachBlock would visit, as one array read in place (missing as NaN; the session's
+ * NaN-filled copy for a column with missing values), when the chain has no step and its view no row
+ * index; else null.
+ */
+export function wholeValues(c: Chain): Float64Array | null {
+  const { values, valid, rows } = c.base;
+  if (c.steps.length || c.lag || rows || values.length !== c.n) return null;
+  return valid ? nanFilled(values, valid) : values;
+}
+
 /** Calls `visit(X, m)` with each block's present values packed in X[0..m), in position order. */
 export function chainBlocks(c: Chain, visit: (xs: Float64Array, m: number) => void): void {
   for (let start = 0; start < c.n; start += BLOCK) {

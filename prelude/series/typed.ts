@@ -122,11 +122,7 @@ export function maskByValue(s: Viewed, test: (v: unknown) => boolean): Uint8Arra
       const { codes, dict, rows } = t;
       const hit = new Uint8Array(dict.length);
       for (let k = 0; k < dict.length; k++) hit[k] = test(dict[k]) ? 1 : 0;
-      const nullHit = test(null) ? 1 : 0;
-      for (let i = 0; i < n; i++) {
-        const c = codes[rows ? rows[i]! : i]!;
-        bits[i] = c < 0 ? nullHit : hit[c]!;
-      }
+      codeBits(codes, rows, hit, test(null) ? 1 : 0, bits);
       return bits;
     }
     case 'text':
@@ -151,6 +147,44 @@ export function maskByValue(s: Viewed, test: (v: unknown) => boolean): Uint8Arra
       return bits;
     }
   }
+}
+
+/**
+ * `bits[i]` = the hit of the code at position i (`nullHit` for a missing one). One code hit and
+ * none for missing (`eq('Phase II')`) compares each code to it; a loop per case, with or without a
+ * row index, so each stays a plain typed-array loop.
+ */
+function codeBits(
+  codes: Int32Array,
+  rows: Uint32Array | null,
+  hit: Uint8Array,
+  nullHit: number,
+  bits: Uint8Array,
+): void {
+  const n = bits.length;
+  let one = -1;
+  let hits = 0;
+  for (let k = 0; k < hit.length; k++)
+    if (hit[k]) {
+      one = k;
+      hits++;
+    }
+  if (nullHit === 0 && hits <= 1) {
+    if (hits === 0) return;
+    if (rows) for (let i = 0; i < n; i++) bits[i] = +(codes[rows[i]!] === one);
+    else for (let i = 0; i < n; i++) bits[i] = +(codes[i] === one);
+    return;
+  }
+  if (rows)
+    for (let i = 0; i < n; i++) {
+      const c = codes[rows[i]!]!;
+      bits[i] = c < 0 ? nullHit : hit[c]!;
+    }
+  else
+    for (let i = 0; i < n; i++) {
+      const c = codes[i]!;
+      bits[i] = c < 0 ? nullHit : hit[c]!;
+    }
 }
 
 /** The host's pages of a whole, unfiltered text column that the host can scan (bridge.textScan), or null. */

@@ -101,8 +101,16 @@ describe('arqueroQuantiles gives what Arquero sorting a list gives', () => {
   test('-0 among the values: null, so the caller keeps the sort (scan order of -0 and 0)', () => {
     const { values, ok } = column(20_000, (i) => (i === 12_345 ? -0 : i % 3), false);
     expect(fast({ values, ok, keys: null, size: 1, order: null }, 0.5)).toBeNull();
-    // a -0 that is null or filtered out does not count
-    ok[12_345] = 0;
-    same(fast({ values, ok, keys: null, size: 1, order: null }, 0.5), [1]);
+    // also in a group, and in a scan order
+    const keys = Uint32Array.from(values, (_, i) => i % 2);
+    expect(fast({ values, ok, keys, size: 2, order: null }, 0.5)).toBeNull();
+    expect(fast({ values, ok, keys: null, size: 1, order: Uint32Array.from(values, (_, i) => i) }, 0.5)).toBeNull();
+    // a -0 that is null or filtered out does not count (a new column: one group over a whole
+    // column reads its packed values kept by its values array, as a host column never changes)
+    const other = column(20_000, (i) => (i === 12_345 ? -0 : i % 3), false);
+    other.ok[12_345] = 0;
+    same(fast({ values: other.values, ok: other.ok, keys: null, size: 1, order: null }, 0.5), [1]);
+    const skipped = Uint32Array.from({ length: 19_999 }, (_, j) => (j < 12_345 ? j : j + 1));
+    same(fast({ values, ok, keys: null, size: 1, order: skipped }, 0.5), [1]);
   });
 });

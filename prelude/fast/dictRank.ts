@@ -1,0 +1,41 @@
+/**
+ * The sorted order of a dictionary column's strings, ranked once per session: `rank[code]` is the
+ * entry's place among all entries in code-unit order (how `<` and compareValues order strings).
+ * Ordering groups or top-n rows by a text key then reads one number per row or group instead of
+ * sorting strings again each run (Company's 186,000 entries: ~60 ms per sort).
+ */
+import { NativeMap, NativeWeakMap } from '../intrinsics.js';
+
+/** Ranks by dictionary array (the session's decoded entries, data/dictStrings.ts); null: two entries are equal. */
+const ranks = new NativeWeakMap<readonly string[], Int32Array | null>();
+
+/**
+ * Each entry's rank in code-unit order, or undefined when two entries hold the same string (their
+ * rows would compare equal, which ranks cannot say).
+ * @example dictRank(['b', 'a', 'c']) // Int32Array [1, 0, 2]
+ */
+export function dictRank(dict: readonly string[]): Int32Array | undefined {
+  let r = ranks.get(dict);
+  if (r === undefined) {
+    r = rankOf(dict);
+    ranks.set(dict, r);
+  }
+  return r ?? undefined;
+}
+
+/** Whether `dict`'s ranks are already at hand (a caller that would sort only a few of its entries asks first). */
+export function hasDictRank(dict: readonly string[]): boolean {
+  return ranks.has(dict);
+}
+
+function rankOf(dict: readonly string[]): Int32Array | null {
+  const d = dict.length;
+  const code = new NativeMap<string, number>();
+  for (let k = 0; k < d; k++) code.set(dict[k]!, k);
+  if (code.size !== d) return null;
+  const sorted = dict.slice();
+  sorted.sort(); // no comparator: UTF-16 code units, the order `<` gives strings
+  const rank = new Int32Array(d);
+  for (let j = 0; j < d; j++) rank[code.get(sorted[j]!)!] = j;
+  return rank;
+}

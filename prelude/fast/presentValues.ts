@@ -1,0 +1,64 @@
+/**
+ * A number column's present values (not missing, not NaN) packed in row order into one
+ * Float64Array, kept per column for the session (by its values array): the Series reductions
+ * (series/fastReduce.ts) and the one-group rollup median/quantile (rollupQuantile.ts) read the same
+ * copy. Shared: never hand it out or write into it.
+ */
+import { NativeWeakMap } from '../intrinsics.js';
+
+/** Dense present values of a whole column, by its Float64Array. */
+const packed = new NativeWeakMap<Float64Array, Float64Array>();
+
+/**
+ * The present, non-NaN values of `values[0..n)` (`valid` null: all present; `rows`: those rows in
+ * that order, not kept), packed; a column without a missing value is its own array.
+ */
+export function packedPresent(
+  values: Float64Array,
+  valid: Uint8Array | null,
+  rows: Uint32Array | null,
+  n: number,
+): Float64Array {
+  if (!rows) {
+    const hit = packed.get(values);
+    if (hit) return hit;
+    if (values.length === n && allPresent(values, valid)) {
+      // nothing missing: the values themselves (a computed result's own array, or a host column's
+      // storage; neither is ever written), not a packed copy of 8 bytes a row on the first touch
+      packed.set(values, values);
+      return values;
+    }
+  }
+  const out = new Float64Array(n);
+  let k = 0;
+  if (rows) {
+    for (let i = 0; i < n; i++) {
+      const r = rows[i]!;
+      const x = values[r]!;
+      if ((valid === null || valid[r] === 1) && x === x) out[k++] = x;
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const x = values[i]!;
+      if ((valid === null || valid[i] === 1) && x === x) out[k++] = x;
+    }
+  }
+  const d = k === n ? out : out.slice(0, k);
+  if (!rows) packed.set(values, d);
+  return d;
+}
+
+/** True when `values` has its packed copy kept already. */
+export function hasPacked(values: Float64Array): boolean {
+  return packed.has(values);
+}
+
+/** True when no value is missing (valid[i] 0) or NaN; stops at the first one that is. */
+function allPresent(xs: Float64Array, valid: Uint8Array | null): boolean {
+  if (valid === null) {
+    for (let i = 0; i < xs.length; i++) if (xs[i] !== xs[i]) return false;
+    return true;
+  }
+  for (let i = 0; i < xs.length; i++) if (valid[i] !== 1 || xs[i] !== xs[i]) return false;
+  return true;
+}
