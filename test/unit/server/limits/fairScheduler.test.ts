@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { AdmissionError, FairScheduler } from '../../../../src/server/limits/fairScheduler.js';
 
 describe('FairScheduler', () => {
@@ -25,6 +25,10 @@ describe('FairScheduler', () => {
   });
 
   it('serves waiting callers round robin when slots free', async () => {
+    // the clock stands still: each run uses 0 ms, so the order is the round robin alone (on a busy
+    // machine the first holder's real milliseconds put `a` behind `b` and `c`, the rule tested below)
+    vi.useFakeTimers({ toFake: ['Date'] });
+    onTestFinished(() => void vi.useRealTimers());
     const s = new FairScheduler({
       capacity: 1,
       lowCapacity: 0,
