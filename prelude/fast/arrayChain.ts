@@ -30,6 +30,8 @@ import {
 } from '../intrinsics.js';
 import { evalNode, truthy } from './deriveEval.js';
 import { GIVE_UP, valueReader, type Env, type Vec } from './deriveVec.js';
+import type { TextPages } from '../data/textPages.js';
+import { textClasses, textTruth } from './textClasses.js';
 
 const G = globalThis;
 const ArrayPrototype = NativeArray.prototype;
@@ -122,6 +124,8 @@ interface Start {
   make: () => unknown[];
   /** The column's values as `t.array(col)` copies them (boxed once per session), read only. */
   values: () => readonly unknown[] | null;
+  /** A long text column's pages the host can scan (`vec` is then text): filters and tests of the value's class only. */
+  pages?: TextPages;
 }
 
 /** The recorded chain: where it starts and the methods called on it so far. */
@@ -152,7 +156,7 @@ class Chain {
   /** Only the sum shape (the preparation checks the reducer is `(s, v) => s + v` and `init` a literal). */
   reduce(fn: unknown, init: unknown): unknown {
     const r = this.evaluate();
-    if (!r) return ReflectApply(NativeReduce, this.replay(), [fn, init]);
+    if (!r || r.vec.k === 'text') return ReflectApply(NativeReduce, this.replay(), [fn, init]);
     let s = init as number;
     const { keep, n, vec } = r;
     if (vec.k === 'num' && vec.valid === null) {
@@ -187,7 +191,8 @@ class Chain {
     if (!r) return ReflectApply(NativeFind, this.replay(), [fn]);
     const row = firstKept(r.keep, r.test!, 1, r.n);
     if (row < 0) return undefined;
-    const xs = this.start.xs;
+    const { xs, pages } = this.start;
+    if (xs === null && pages) return pages.get(row);
     return xs === null || this.ops.some((op) => op.kind === 'map') ? valueReader(r.vec)(row) : xs[row];
   }
 
@@ -212,8 +217,11 @@ class Chain {
     const own = this.ops.some((op) => op.kind === 'map') ? null : (this.start.xs ?? this.start.values());
     const vec = r.vec;
     let j = 0;
+    const pages = this.start.pages;
     if (own !== null) {
       for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = own[i];
+    } else if (pages) {
+      for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = pages.get(i);
     } else if (vec.k === 'num') {
       const { v, valid } = vec;
       for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = valid === null || valid[i] ? v[i] : null;
@@ -237,6 +245,7 @@ class Chain {
 
   /** The element values (a Vec over the table's rows) and the rows kept (null: all), or undefined to replay. */
   private evaluate(test?: unknown): { n: number; vec: Vec; keep: Uint8Array | null; test?: Uint8Array } | undefined {
+    if (this.start.pages) return this.evaluateText(this.start.pages, test);
     // no table: every tree evaluated here starts from the column's Vec (no Column node reads one)
     const env: Env = { t: null as never, n: this.start.n, rows: null };
     let keep: Uint8Array | null = null;
@@ -266,6 +275,34 @@ class Chain {
       if (e === GIVE_UP) return undefined;
       return undefined; // an operator this cannot copy threw: the methods as written give the error
     }
+  }
+
+  /**
+   * A chain of filters (and a some/every/find test) over long text whose callbacks only tell null,
+   * the empty string, their literals and any other string apart (fast/textClasses.ts): each
+   * answered from the host's scans of the column's bytes, no row decoded. Undefined (replay) for a
+   * map or any other callback.
+   */
+  private evaluateText(
+    pages: TextPages,
+    test: unknown,
+  ): { n: number; vec: Vec; keep: Uint8Array | null; test?: Uint8Array } | undefined {
+    const { n, vec } = this.start;
+    const truth = (fn: unknown) => {
+      const body = callbackBody(fn as Function, { k: 'const', value: null });
+      const classes = body && textClasses(body);
+      return classes && textTruth(classes, pages, n);
+    };
+    let keep: Uint8Array | null = null;
+    for (const op of this.ops) {
+      const m = op.kind === 'filter' ? truth(op.fn) : undefined;
+      if (!m) return undefined;
+      if (keep === null) keep = m;
+      else for (let i = 0; i < n; i++) keep[i] = keep[i]! & m[i]!;
+    }
+    if (test === undefined) return { n, vec, keep };
+    const t = truth(test);
+    return t && { n, vec, keep, test: t };
   }
 }
 
@@ -365,6 +402,13 @@ function receiver(x: unknown): unknown {
       if (!(col instanceof LazyColumn) || ReflectApply(m.isFiltered, t, []) || ReflectApply(m.isOrdered, t, []))
         return make();
       if (col.length < ARRAY_CHAIN_MIN_LENGTH || col.type === 'date') return make();
+      if (col.kind === 'utf8') {
+        // long text the host can scan: its pages are fetched only if the chain replays
+        const s = col.scanSource();
+        if (s === null || s.kind !== 'pages' || !s.pages.scans || s.pages.numRows !== col.length) return make();
+        const vec: Vec = { k: 'text', name: '' }; // read through `pages` only
+        return chain({ vec, n: col.length, xs: null, make, values: () => null, pages: s.pages }, []);
+      }
       const vec = columnVec(col); // loads the column now, where `array()` would
       if (!vec) return make();
       const values = () => {

@@ -108,6 +108,9 @@ describe('isolated-vm answers null and equality tests of long text on the host',
         "docs.filter(d => d.body == null || d.body === 'N/A').numRows()",
         "docs['body'].isna().sum() + docs['body'].eq('N/A').sum()",
         "docs.filter(d => !d.body).numRows() + docs.filter(d => d.body === 'N/A').numRows() - docs.filter(d => d.body === '').numRows()",
+        // a chain on the column's array (prelude/fast/textClasses.ts)
+        "docs.array('body').filter(a => a == null || a === 'N/A').length",
+        "docs.array('body').filter(a => !a).length + docs.array('body').filter(a => 'N/A' == a).length - docs.array('body').filter(a => a === '').length",
       ]) {
         const r = await box.run(code);
         expect(r.value).toBe(missing);

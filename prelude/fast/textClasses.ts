@@ -1,0 +1,257 @@
+/**
+ * A pure callback over one long-text value that can only tell a few kinds of value apart: null,
+ * the empty string, each string literal it compares the value with, and any other string. Its
+ * parameter may only stand where its truth value alone matters (the body, `!`, a `?:` test, the
+ * sides of `&&`/`||`/`??` there) or as a side of `===`/`!==` against a literal or
+ * `undefined`/`NaN`/`Infinity`, or of `==`/`!=` against a string, `null` or `undefined` (loose
+ * equality with a number or boolean would convert the string: not taken). Then every string
+ * outside the literals and the empty string gives the callback the same truth value, so each row
+ * needs only its class: the host answers it from the stored lengths (null, empty) and the bytes of
+ * rows as long as a literal (bridge.textScan `len` and `equals`), no row decoded in the isolate.
+ * Used by fast/arrayChain.ts for `t.array('Abstract').filter(a => a == null || a === 'N/A').length`.
+ */
+import type { Node } from './node.js';
+import { NativeMap } from '../intrinsics.js';
+import type { TextPages } from '../data/textPages.js';
+import { PAGE_SHIFT } from '../data/pagedText.js';
+
+const PAGE_ROWS = 1 << PAGE_SHIFT;
+
+/** The truth value the callback gives for each class of value (1/0). */
+interface Classes {
+  missing: number;
+  empty: number;
+  other: number;
+  /** Each string literal compared with (the empty string among them or not). */
+  literals: Map<string, number>;
+}
+
+const STRICT = new Set(['===', '!==']);
+const BINARY = new Set('=== !== == != + - * / % ** < <= > >= & | ^ << >> >>>'.split(' '));
+const UNARY = new Set(['!', '-', '+', '~', 'typeof', 'void']);
+const LOOSE = new Set(['==', '!=']);
+const CONSTANTS: Record<string, unknown> = {
+  undefined: undefined,
+  NaN: Number.NaN,
+  Infinity: Number.POSITIVE_INFINITY,
+};
+
+/** Whether `e` is the parameter (the Vec node callbackBody put in its place). */
+const isParam = (e: Node) => e.type === 'Vec';
+
+/** Whether `e` is a literal `===` may compare the value with (any primitive), or `undefined`/`NaN`/`Infinity`. */
+const strictOther = (e: Node) => (e.type === 'Literal' || e.type === 'Constant') && allowed(e, false, new Set());
+
+/** Whether `==` with `e` compares a string as `===` does: a string literal, null, undefined. */
+const looseOther = (e: Node) =>
+  (e.type === 'Literal' && (typeof e.value === 'string' || e.value === null)) ||
+  (e.type === 'Constant' && e.name === 'undefined');
+
+/** Whether the parameter stands only where this reads it, collecting the string literals it is compared with. */
+function allowed(e: Node, truth: boolean, literals: Set<string>): boolean {
+  switch (e.type) {
+    case 'Vec':
+      return truth;
+    case 'Literal':
+      return !e.regex && (e.value === null || (typeof e.value !== 'object' && typeof e.value !== 'bigint'));
+    case 'Constant':
+      return Object.hasOwn(CONSTANTS, e.name as string);
+    case 'BinaryExpression': {
+      const op = e.operator as string;
+      if (!BINARY.has(op)) return false;
+      const left = e.left as Node;
+      const right = e.right as Node;
+      const other = isParam(left) ? right : isParam(right) ? left : null;
+      if (other && !isParam(other) && (STRICT.has(op) ? strictOther(other) : LOOSE.has(op) && looseOther(other))) {
+        if (typeof other.value === 'string') literals.add(other.value);
+        return true;
+      }
+      return allowed(left, false, literals) && allowed(right, false, literals);
+    }
+    case 'LogicalExpression':
+      if (e.operator !== '&&' && e.operator !== '||' && e.operator !== '??') return false;
+      return allowed(e.left as Node, truth, literals) && allowed(e.right as Node, truth, literals);
+    case 'UnaryExpression':
+      if (!UNARY.has(e.operator as string)) return false;
+      return allowed(e.argument as Node, e.operator === '!', literals);
+    case 'ConditionalExpression':
+      return (
+        allowed(e.test as Node, true, literals) &&
+        allowed(e.consequent as Node, truth, literals) &&
+        allowed(e.alternate as Node, truth, literals)
+      );
+    default:
+      return false;
+  }
+}
+
+/** The value of `e` with the parameter `v`: the JavaScript operators themselves, on primitives (none throws). */
+function value(e: Node, v: string | null): unknown {
+  switch (e.type) {
+    case 'Vec':
+      return v;
+    case 'Literal':
+      return e.value;
+    case 'Constant':
+      return CONSTANTS[e.name as string];
+    case 'LogicalExpression': {
+      const a = value(e.left as Node, v);
+      if (e.operator === '&&') return a && value(e.right as Node, v);
+      if (e.operator === '||') return a || value(e.right as Node, v);
+      return a ?? value(e.right as Node, v);
+    }
+    case 'ConditionalExpression':
+      return value(e.test as Node, v) ? value(e.consequent as Node, v) : value(e.alternate as Node, v);
+    case 'UnaryExpression': {
+      const a = value(e.argument as Node, v) as number;
+      switch (e.operator) {
+        case '!':
+          return !a;
+        case '-':
+          return -a;
+        case '+':
+          return +a;
+        case '~':
+          return ~a;
+        case 'typeof':
+          return typeof a;
+        default:
+          return undefined; // void
+      }
+    }
+    default:
+      return binary(e.operator as string, value(e.left as Node, v) as number, value(e.right as Node, v) as number);
+  }
+}
+
+function binary(op: string, a: number, b: number): unknown {
+  switch (op) {
+    case '===':
+      return a === b;
+    case '!==':
+      return a !== b;
+    case '==':
+      // eslint-disable-next-line eqeqeq
+      return a == b;
+    case '!=':
+      // eslint-disable-next-line eqeqeq
+      return a != b;
+    case '+':
+      return a + b;
+    case '-':
+      return a - b;
+    case '*':
+      return a * b;
+    case '/':
+      return a / b;
+    case '%':
+      return a % b;
+    case '**':
+      return a ** b;
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '>':
+      return a > b;
+    case '>=':
+      return a >= b;
+    case '&':
+      return a & b;
+    case '|':
+      return a | b;
+    case '^':
+      return a ^ b;
+    case '<<':
+      return a << b;
+    case '>>':
+      return a >> b;
+    default:
+      return a >>> b;
+  }
+}
+
+/** The truth value of `body` (the parameter a Vec node) for each class of value, or undefined when it can tell more apart. */
+export function textClasses(body: Node): Classes | undefined {
+  const found = new Set<string>();
+  if (!allowed(body, true, found)) return undefined;
+  const truth = (v: string | null) => (value(body, v) ? 1 : 0);
+  // longer than every literal and not empty: a string none of the comparisons holds for
+  let longest = '';
+  for (const s of found) if (s.length > longest.length) longest = s;
+  const literals = new NativeMap<string, number>();
+  for (const s of found) literals.set(s, truth(s));
+  return { missing: truth(null), empty: truth(''), other: truth(`${longest}\u0000`), literals };
+}
+
+/**
+ * The truth value per row of a callback with these classes over the `n` rows of `pages`: each
+ * page answered by the host (stored lengths for null and empty rows, an equality scan per literal
+ * whose answer differs from any other string's), a page the host leaves to the guest classified
+ * from its strings. Undefined when a row is neither a string nor null.
+ */
+export function textTruth(c: Classes, pages: TextPages, n: number): Uint8Array | undefined {
+  const { missing, empty, other, literals } = c;
+  const out = new Uint8Array(n);
+  const needLen = missing !== other || empty !== other;
+  const equals: Array<[string, number]> = [];
+  for (const [s, a] of literals) if (s !== '' && a !== other) equals.push([s, a]);
+  if (!needLen && equals.length === 0) return out.fill(other);
+  for (let p = 0, lo = 0; lo < n; p++) {
+    const hi = Math.min(n, lo + PAGE_ROWS);
+    if (!hostPage(pages, p, lo, hi, out, c, needLen, equals) && !guestPage(pages.page(p), lo, hi, out, c))
+      return undefined;
+    lo = hi;
+  }
+  return out;
+}
+
+function hostPage(
+  pages: TextPages,
+  p: number,
+  lo: number,
+  hi: number,
+  out: Uint8Array,
+  { missing, empty, other }: Classes,
+  needLen: boolean,
+  equals: Array<[string, number]>,
+): boolean {
+  // asked for a held page too: the host's answer from the stored lengths beats a read per row here
+  const len = needLen ? pages.scan(p, { op: 'len' }, true) : null;
+  if (needLen && !len) return false;
+  const hits: Uint8Array[] = [];
+  for (const [needle] of equals) {
+    const got = pages.scan(p, { op: 'equals', needle }, true);
+    if (!got) return false;
+    hits.push(got as Uint8Array);
+  }
+  out.fill(other, lo, hi);
+  if (len)
+    for (let i = lo; i < hi; i++) {
+      const g = len[i - lo]!;
+      if (g <= 0) out[i] = g < 0 ? missing : empty;
+    }
+  for (let k = 0; k < equals.length; k++) {
+    const got = hits[k]!;
+    const a = equals[k]![1];
+    for (let i = lo; i < hi; i++) if (got[i - lo] === 1) out[i] = a;
+  }
+  return true;
+}
+
+function guestPage(
+  rows: ReadonlyArray<unknown>,
+  lo: number,
+  hi: number,
+  out: Uint8Array,
+  { missing, empty, other, literals }: Classes,
+): boolean {
+  for (let i = lo; i < hi; i++) {
+    const s = rows[i - lo];
+    if (s === null) out[i] = missing;
+    else if (typeof s !== 'string') return false;
+    else if (s === '') out[i] = empty;
+    else out[i] = literals.get(s) ?? other;
+  }
+  return true;
+}
