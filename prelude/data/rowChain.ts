@@ -17,7 +17,7 @@
  * run replaced one, the link is the real rows (the first link: objects() as if called bare; after a
  * filter: the rows objects() builds, those that passed), and the replaced method runs on them.
  */
-import { NativeArray, ObjectCreate, ObjectGetOwnPropertyDescriptor } from '../intrinsics.js';
+import { NativeArray, ObjectCreate, ObjectGetOwnPropertyDescriptor, ReflectApply } from '../intrinsics.js';
 
 /** The methods a chain may call; every link but the last is a `filter`. */
 const METHODS = ['filter', 'map', 'reduce', 'forEach', 'some', 'every', 'findIndex'] as const;
@@ -107,7 +107,14 @@ function runFor(op: Method, names: string[]): Run {
 /** The rows of one chain: `vals[k]` the values of `names[k]` for every table row, `idx` the visible rows (or null). */
 interface Chain {
   names: string[];
-  vals: ArrayLike<unknown>[];
+  /** Made when a link first needs them (null: they cannot be read this way; the link takes the real rows). */
+  vals: () => ArrayLike<unknown>[] | null;
+  /**
+   * For a chain over one long text field of an unfiltered, unordered table: the truth value per
+   * table row of a callback that only tests the field against null and literals (fast/textClasses.ts),
+   * or undefined for any other callback.
+   */
+  text: ((cb: unknown) => Uint8Array | undefined) | null;
   idx: ArrayLike<number> | null;
   ops: string[];
   /** The rows objects() builds (every visible row, fresh). */
@@ -132,16 +139,44 @@ function link(c: Chain, step: number, pos: ArrayLike<number> | null, m: number):
     o.length = m;
     return o;
   }
-  const run = runFor(op as Method, c.names);
   o[op] = function (cb: (...a: unknown[]) => unknown, acc?: unknown): unknown {
-    if (op !== 'filter') return run(c.vals, c.idx, pos, m, cb, acc, NativeArray);
+    const truth = c.text !== null && (op === 'filter' || op === 'some' || op === 'every') ? c.text(cb) : undefined;
+    if (truth) return textLink(c, step, pos, m, op, truth);
+    const vals = c.vals();
+    if (vals === null) {
+      // the values cannot be read this way: the rows objects() builds, and the method on them
+      const all = c.rows();
+      const list = pos === null ? all : pickRows(all, pos, m);
+      return ReflectApply(ORIGINAL[op] as Function, list, arguments as unknown as unknown[]);
+    }
+    const run = runFor(op as Method, c.names);
+    if (op !== 'filter') return run(vals, c.idx, pos, m, cb, acc, NativeArray);
     const kept = new NativeUint32Array(m);
-    const count = run(c.vals, c.idx, pos, m, cb, kept, NativeArray) as number;
+    const count = run(vals, c.idx, pos, m, cb, kept, NativeArray) as number;
     // the last link: the code sees the rows that passed (a plain array, as filter makes with the
     // session's own constructor and species: intact() checked them)
     return step === c.ops.length - 1 ? c.rowsAt(kept, count) : link(c, step + 1, kept, count);
   };
   return o;
+}
+
+/**
+ * A filter, some or every whose callback's truth value per row is `truth` (its table row is its
+ * position: the text path runs on unfiltered, unordered tables only).
+ */
+function textLink(c: Chain, step: number, pos: ArrayLike<number> | null, m: number, op: string, truth: Uint8Array) {
+  if (op === 'filter') {
+    const kept = new NativeUint32Array(m);
+    let count = 0;
+    for (let k = 0; k < m; k++) {
+      const p = pos === null ? k : pos[k]!;
+      if (truth[p]) kept[count++] = p;
+    }
+    return step === c.ops.length - 1 ? c.rowsAt(kept, count) : link(c, step + 1, kept, count);
+  }
+  const want = op === 'some' ? 1 : 0;
+  for (let k = 0; k < m; k++) if (truth[pos === null ? k : pos[k]!] === want) return op === 'some';
+  return op !== 'some';
 }
 
 /** Whether `ops` is a chain this path runs and its first method is the session's own (else objects() answers as if called bare). */
@@ -152,14 +187,17 @@ export function chainIntact(ops: string[]): boolean {
 /** The object objects() answers a rewritten chain with (its first link), once chainIntact(ops). */
 export function chainRows(
   names: string[],
-  vals: ArrayLike<unknown>[],
+  vals: ArrayLike<unknown>[] | (() => ArrayLike<unknown>[] | null),
   idx: ArrayLike<number> | null,
   n: number,
   ops: string[],
   rows: () => unknown[],
   rowsAt: (pos: ArrayLike<number>, m: number) => unknown[],
+  text: Chain['text'] = null,
 ): unknown {
-  return link({ names, vals, idx, ops, rows, rowsAt }, 0, null, n);
+  let made: ArrayLike<unknown>[] | null | undefined = typeof vals === 'function' ? undefined : vals;
+  const values = () => (made === undefined ? (made = (vals as () => ArrayLike<unknown>[] | null)()) : made);
+  return link({ names, vals: values, text, idx, ops, rows, rowsAt }, 0, null, n);
 }
 
 /** The elements of `all` at positions `pos[0..m)`, in a fresh array (the rows that passed a last filter, picked from the rows objects() builds). */

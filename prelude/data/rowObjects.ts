@@ -19,6 +19,7 @@ import { cachedRows, cachedValues, rowsAt, type RowColumn, type RowShape } from 
 import { chainIntact, chainRows, pickRows } from './rowChain.js';
 import { arrayIterationIntact, bindRows, loopRows, setTableLoop, takeRowLoop, type RowLoopState } from './rowLoop.js';
 import { seriesMark } from '../series/seriesTables.js';
+import { rowCallbackBody, textClasses, textTruth } from '../fast/textClasses.js';
 
 type AnyFn = (this: ColumnTable, ...args: unknown[]) => unknown;
 
@@ -156,6 +157,32 @@ function filteredRows(
   return (pos, m) => rowsAt(names, vals, idx, pos, m);
 }
 
+/**
+ * For a chain of filters ending in `length`, `some` or `every` (data/rowChain.ts) that reads one long
+ * text field of an unfiltered, unordered table whose pages the host can scan: the truth value per row
+ * of a callback that only tests the field against null and literals (fast/textClasses.ts), answered
+ * from the host's scans; else null (the chain reads the field's values).
+ */
+function textChain(t: ColumnTable, s: RowLoopState): ((cb: unknown) => Uint8Array | undefined) | null {
+  const ops = s.ops;
+  if (ops === null || s.names.length !== 1) return null;
+  const last = ops[ops.length - 1];
+  if (last !== 'length' && last !== 'some' && last !== 'every') return null;
+  if (t.isFiltered() || t.isOrdered()) return null;
+  const name = s.names[0]!;
+  const col = t.column(name) as unknown;
+  if (!(col instanceof LazyColumn) || col.kind !== 'utf8') return null;
+  const n = t.numRows();
+  const src = col.scanSource();
+  if (src === null || src.kind !== 'pages' || !src.pages.scans || src.pages.numRows !== n) return null;
+  const pages = src.pages;
+  return (cb) => {
+    const body = rowCallbackBody(cb, name);
+    const classes = body && textClasses(body);
+    return classes ? textTruth(classes, pages, n) : undefined;
+  };
+}
+
 /** A row array bound to a name (`open([...fields], ['bind'])`, prepare/rowArrays.ts). */
 const isBind = (s: RowLoopState) => s.ops !== null && s.ops.length === 1 && s.ops[0] === 'bind';
 
@@ -205,6 +232,21 @@ export function installRowObjects(proto: Record<string, unknown>): void {
         return bare();
       if (isKeptRowLoop(loop)) return keptRows(this, 'object') ?? bare();
       if (isBind(loop)) return boundRows(this, loop) ?? bare();
+      const text = textChain(this, loop);
+      if (text) {
+        // the field's values are read only if a callback tests more than null and literals
+        const vals = () => loopValues(this, loop)?.vals ?? null;
+        return chainRows(
+          loop.names,
+          vals,
+          null,
+          this.numRows(),
+          loop.ops!,
+          bare,
+          filteredRows(this, loop.ops!, bare),
+          text,
+        );
+      }
       const v = loopValues(this, loop);
       if (!v) return bare();
       if (!loop.ops) return loopRows('reused', loop.names, v.vals, v.idx, v.n);

@@ -11,6 +11,7 @@
  * Used by fast/arrayChain.ts for `t.array('Abstract').filter(a => a == null || a === 'N/A').length`.
  */
 import type { Node } from './node.js';
+import { closureNode } from '../closure/arrowSource.js';
 import { NativeMap } from '../intrinsics.js';
 import type { TextPages } from '../data/textPages.js';
 import { PAGE_SHIFT } from '../data/pagedText.js';
@@ -254,4 +255,56 @@ function guestPage(
     else out[i] = literals.get(s) ?? other;
   }
   return true;
+}
+
+/**
+ * The body of a row callback `r => ...` (an arrow of one plain parameter, an expression or one
+ * `return`) whose row is only read as `r.field` / `r['field']`, with those reads as the Vec node
+ * textClasses reads as the value; undefined for anything else (the row itself, another field, a
+ * name, a call: the chain then reads the rows' values).
+ */
+export function rowCallbackBody(fn: unknown, field: string): Node | undefined {
+  if (typeof fn !== 'function') return undefined;
+  const root = closureNode(fn);
+  if (!root || root.type !== 'ArrowFunctionExpression' || root.async) return undefined;
+  const params = root.params as Node[];
+  if (params.length !== 1 || params[0]!.type !== 'Identifier') return undefined;
+  const param = params[0]!.name;
+  let body = root.body as Node;
+  if (body.type === 'BlockStatement') {
+    const list = body.body as Node[];
+    if (list.length !== 1 || list[0]!.type !== 'ReturnStatement' || !list[0]!.argument) return undefined;
+    body = list[0]!.argument as Node;
+  }
+  const convert = (e: Node): Node | undefined => {
+    switch (e.type) {
+      case 'MemberExpression': {
+        const o = e.object as Node;
+        const p = e.property as Node;
+        const key = e.computed ? (p.type === 'Literal' ? p.value : undefined) : p.name;
+        return o.type === 'Identifier' && o.name === param && !e.optional && key === field
+          ? { type: 'Vec', vec: { k: 'const', value: null } }
+          : undefined;
+      }
+      case 'Literal':
+        return e;
+      case 'BinaryExpression':
+      case 'LogicalExpression': {
+        const left = convert(e.left as Node);
+        const right = convert(e.right as Node);
+        return left && right ? { type: e.type, operator: e.operator, left, right } : undefined;
+      }
+      case 'UnaryExpression': {
+        const argument = convert(e.argument as Node);
+        return argument ? { type: e.type, operator: e.operator, argument } : undefined;
+      }
+      case 'ConditionalExpression': {
+        const [test, consequent, alternate] = [e.test, e.consequent, e.alternate].map((x) => convert(x as Node));
+        return test && consequent && alternate ? { type: e.type, test, consequent, alternate } : undefined;
+      }
+      default:
+        return undefined; // a name (even `undefined`: a program may bind it), a call, the row itself
+    }
+  };
+  return convert(body);
 }

@@ -68,6 +68,19 @@ const SEQUENCES: Record<string, Step[]> = {
     "const back = docs.orderby(aq.desc('id'));\n[back.array('body').filter(a => a === '').length, back.array('body').find(a => a !== null)]",
     left("docs.filter(d => d.id % 2 === 0).array('body').filter(a => a == null || a === 'N/A').length"),
   ],
+  'the same tests on objects() rows': [
+    "docs.select('body').objects().filter(r => r.body == null || r.body === 'N/A').length",
+    "[docs.objects().filter(r => !r.body).length, docs.objects().filter(r => r['body'] !== '' && r.body != undefined).length]",
+    "[docs.objects().some(r => r.body === '😀 pair 𝔘'), docs.objects().every(r => r.body !== '\\ud83d'), docs.objects().filter(r => r.body).every(r => r.body)]",
+    "docs.objects().filter(r => r.body === 'N/A').filter(r => r.body !== null).length",
+    "docs.objects().filter(r => r.body === 'N/A').filter(r => r.id % 2 === 0).length",
+    "docs.objects().filter(r => r.body === 'N/A').map(r => r.body).length",
+    'docs.objects().filter(r => r.body == 5).length',
+    'docs.objects().filter(r => r.body === undefined).length',
+    'docs.objects().filter(r => r.body.length > 3).length',
+    'const few = docs.filter(d => d.id < 3000);\nfew.objects().filter(r => r.body == null).length',
+    "docs.objects().filter(r => r.body === 'N/A')()",
+  ],
   'errors keep their message, line and column': [
     "docs.array('nope').filter(a => a == null).length",
     left("docs.array('body').filter(a => a.length > 3).length"),
@@ -86,7 +99,8 @@ describe.each(['isolated-vm', 'quickjs'] as const)('text tests in chains on t.ar
       await using plain = await createSandbox({ engine, awardData: false, tables, timeoutMs: 60_000 });
       for (const step of SEQUENCES[name]!) {
         const code = typeof step === 'string' ? step : step.code;
-        expect(prepareCode(code).code.includes(ARRAY_CHAIN_GLOBAL), code).toBe(typeof step === 'string');
+        const marker = name.includes('objects()') ? '__sbirtools_rowLoop' : ARRAY_CHAIN_GLOBAL;
+        expect(prepareCode(code).code.includes(marker), code).toBe(typeof step === 'string');
         const [a, b] = [await rewritten.run(code), await plain.run(asWritten(code))];
         expect(runOutcome(a), code).toEqual(runOutcome(b));
       }
@@ -107,6 +121,7 @@ describe('award_data: the abstracts', () => {
       `[award_data.array('Abstract').filter(a => a === ${literal}).length, award_data.array('Abstract').some(a => ${literal} == a)]`,
       "award_data.array('Abstract').filter(a => a == null || a === 'N/A').length",
       "award_data.array('Abstract').filter(a => !a).length",
+      "award_data.select('Abstract').objects().filter(r => r.Abstract == null || r.Abstract === 'N/A').length",
     ]) {
       const [a, b] = [await rewritten.run(code), await plain.run(asWritten(code))];
       expect(runOutcome(a), code).toEqual(runOutcome(b));

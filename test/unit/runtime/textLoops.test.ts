@@ -108,8 +108,10 @@ describe('isolated-vm answers null and equality tests of long text on the host',
         "docs.filter(d => d.body == null || d.body === 'N/A').numRows()",
         "docs['body'].isna().sum() + docs['body'].eq('N/A').sum()",
         "docs.filter(d => !d.body).numRows() + docs.filter(d => d.body === 'N/A').numRows() - docs.filter(d => d.body === '').numRows()",
-        // a chain on the column's array (prelude/fast/textClasses.ts)
+        // a chain on the column's array or on objects() rows (prelude/fast/textClasses.ts)
         "docs.array('body').filter(a => a == null || a === 'N/A').length",
+        "docs.select('body').objects().filter(r => r.body == null || r.body === 'N/A').length",
+        "docs.objects().some(r => r.body === 'absent') ? -1 : docs.objects().filter(r => !r.body || 'N/A' == r.body).length - docs.objects().filter(r => r.body === '').length",
         "docs.array('body').filter(a => !a).length + docs.array('body').filter(a => 'N/A' == a).length - docs.array('body').filter(a => a === '').length",
       ]) {
         const r = await box.run(code);
