@@ -7,9 +7,9 @@
  * row reads and the fast paths share one decoded copy.
  *
  * The fast paths assume one code per distinct string. A host dictionary holds each byte string
- * once (the readers and concat intern their entries; docs/prelude.md "Dictionary columns"), so two
+ * once (the readers and concat intern their entries; docs/dataset.md "One code per string"), so two
  * entries can only decode to one string when some held bytes that are not UTF-8 (a user's Parquet
- * or Arrow file): each such run decodes to U+FFFD. Only such a dictionary's entries are compared,
+ * file keeps them): each such run decodes to U+FFFD. Only such a dictionary's entries are compared,
  * and its codes mapped onto one code per string (`canonical`).
  */
 import { NativeMap } from '../intrinsics.js';

@@ -1,8 +1,10 @@
 // A dictionary column whose entries decode to one string more than once must group, count and
-// filter as the plain path does (one group, one count, every row matched): a user's Parquet or
-// Arrow file whose dictionary holds bytes that are not UTF-8 (`zq\xff` and `zq\xfe` both read as
-// `zq\uFFFD`), a file whose dictionary page repeats an entry, a caller's columnar table that
-// repeats one, and concat of such tables. Every expression runs on the table as loaded (the fast
+// filter as the plain path does (one group, one count, every row matched): a user's Parquet file
+// whose dictionary holds bytes that are not UTF-8 (`zq\xff` and `zq\xfe` both read as `zq\uFFFD`;
+// it failed before the guest mapped such codes), a caller's columnar table that repeats an entry
+// (failed before the facade merged it), and, already right and kept so: the same in an Arrow file
+// (its reader re-encodes such entries), a file whose dictionary repeats an entry (the readers
+// intern by bytes), and concat of such tables (it interns by string). Every expression runs on the table as loaded (the fast
 // paths on dictionary codes) and on a copy of it made of plain arrays (Arquero's own path), on both
 // engines, through the facade as a user runs it.
 import { columnFromArray, dictionary, float64, int32, tableFromColumns, tableToIPC, utf8 } from '@uwdata/flechette';
