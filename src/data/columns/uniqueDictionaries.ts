@@ -4,10 +4,10 @@ import type { ColumnarTable, DictColumn } from '../../../schema/columnar.js';
  * `t` with every dictionary column holding each string once: entries that decode to the same
  * string (the same bytes twice, or bytes that are not UTF-8 and decode to the same U+FFFD text)
  * merged into the first, the codes renumbered. The guest's fast paths count, group and filter a
- * dictionary column by its codes and assume one code per string (docs/prelude.md "Dictionary
- * columns"); our readers and encoders intern their entries, a caller's own columnar table need not.
+ * dictionary column by its codes and assume one code per string (docs/dataset.md "One code per
+ * string"); our readers and encoders intern their entries, a caller's own columnar table need not.
  * Columns (and `t`) that already hold each string once are returned as they are, uncopied.
- * @example createSandbox({ tables: { t: uniqueDictionaries(myColumnar) } })
+ * @example tables.push({ name, kind: 'columnar', table: uniqueDictionaries({ ...t, name }) })
  */
 export function uniqueDictionaries(t: ColumnarTable): ColumnarTable {
   let changed = false;
