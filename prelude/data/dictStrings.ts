@@ -5,13 +5,24 @@
  * decoding on a column's first touch). A scan that needs every entry (value_counts, a filter on a
  * string, group keys) takes `all()`, which decodes what is still missing, once per session: the
  * row reads and the fast paths share one decoded copy.
+ *
+ * The fast paths assume one code per distinct string. A host dictionary holds each byte string
+ * once (the readers and concat intern their entries; docs/dataset.md "One code per string"), so two
+ * entries can only decode to one string when some held bytes that are not UTF-8 (a user's Parquet
+ * file keeps them): each such run decodes to U+FFFD. Only such a dictionary's entries are compared,
+ * and its codes mapped onto one code per string (`canonical`).
  */
-import { utf8Decode } from '../polyfills/utf8.js';
+import { NativeMap } from '../intrinsics.js';
+import { utf8Decode, utf8DecodeReplaced } from '../polyfills/utf8.js';
 
 export class DictStrings {
   /** Entry k once decoded, a hole until then (read it directly on a hot path, `get` on a miss). */
   readonly strings: (string | undefined)[];
   private complete = false;
+  /** Some entry held bytes that are not UTF-8: two entries may be one string. */
+  private lossy = false;
+  /** The codes with one code per string, once asked (`canonical`) of a lossy dictionary. */
+  private remapped: Int32Array | null = null;
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -29,17 +40,60 @@ export class DictStrings {
   get(k: number): string {
     const s = this.strings[k];
     if (s !== undefined) return s;
-    return (this.strings[k] = utf8Decode(this.bytes, this.offsets[k], this.offsets[k + 1]));
+    return (this.strings[k] = this.decode(k));
   }
 
   /** Every entry, in code order (decoded now where still missing); the caller must not write to it. */
   all(): readonly string[] {
     if (!this.complete) {
-      const { strings, bytes, offsets } = this;
-      for (let k = 0; k < strings.length; k++)
-        if (strings[k] === undefined) strings[k] = utf8Decode(bytes, offsets[k], offsets[k + 1]);
+      const strings = this.strings;
+      for (let k = 0; k < strings.length; k++) if (strings[k] === undefined) strings[k] = this.decode(k);
       this.complete = true;
     }
     return this.strings as string[];
   }
+
+  /**
+   * `codes` (this dictionary's column) with each code replaced by the first code of its string:
+   * `codes` itself unless some entry held bytes that are not UTF-8, else a copy made once (the
+   * fast paths' session caches key on it) in which equal strings share one code.
+   * @example sourceOf: { codes: dictStrings(raw).canonical(raw.codes), dict: dictStrings(raw).all() }
+   */
+  canonical(codes: Int32Array): Int32Array {
+    const dict = this.all();
+    if (!this.lossy) return codes;
+    if (this.remapped === null) this.remapped = firstCodes(dict, codes);
+    return this.remapped;
+  }
+
+  private decode(k: number): string {
+    const s = utf8Decode(this.bytes, this.offsets[k], this.offsets[k + 1]);
+    if (utf8DecodeReplaced()) this.lossy = true;
+    return s;
+  }
+}
+
+/** `codes` with each code mapped to the first entry of `dict` holding the same string (`codes` when none repeats). */
+function firstCodes(dict: readonly string[], codes: Int32Array): Int32Array {
+  const first = new NativeMap<string, number>();
+  const map = new Int32Array(dict.length);
+  let repeats = false;
+  for (let k = 0; k < dict.length; k++) {
+    const s = dict[k]!;
+    const c = first.get(s);
+    if (c === undefined) {
+      first.set(s, k);
+      map[k] = k;
+    } else {
+      map[k] = c;
+      repeats = true;
+    }
+  }
+  if (!repeats) return codes;
+  const out = new Int32Array(codes.length);
+  for (let i = 0; i < codes.length; i++) {
+    const c = codes[i]!;
+    out[i] = c < 0 || c >= map.length ? c : map[c]!;
+  }
+  return out;
 }

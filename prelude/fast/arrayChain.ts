@@ -81,7 +81,10 @@ function columnVec(col: LazyColumn): Vec | undefined {
   const kind = col.kind;
   if ((kind !== 'dict' && kind !== 'float64') || col.type === 'date') return undefined;
   const raw = col.data();
-  if (raw.kind === 'dict') return { k: 'codes', codes: raw.codes, values: [null, ...dictStrings(raw).all()] };
+  if (raw.kind === 'dict') {
+    const d = dictStrings(raw);
+    return { k: 'codes', codes: d.canonical(raw.codes), values: [null, ...d.all()] };
+  }
   if (raw.kind === 'float64' && (raw.type === 'number' || raw.type === 'integer'))
     return { k: 'num', v: raw.values, valid: raw.valid };
   return undefined;

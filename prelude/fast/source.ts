@@ -7,7 +7,7 @@
 import type { ColumnTable } from 'arquero';
 import { LazyColumn, dictStrings } from '../data/lazyColumn.js';
 
-/** A dictionary-coded string column: `codes[row]` indexes `dict`, -1 is null. */
+/** A dictionary-coded string column: `codes[row]` indexes `dict`, -1 is null; one code per distinct string. */
 export interface DictSource {
   kind: 'dict';
   codes: Int32Array;
@@ -31,7 +31,9 @@ export function sourceOf(t: ColumnTable, name: string): Source | undefined {
   if (!(col instanceof LazyColumn)) return undefined;
   const raw = col.data();
   if (raw.kind === 'dict') {
-    return { kind: 'dict', codes: raw.codes, dict: dictStrings(raw).all() };
+    // one code per string, as every fast path assumes (data/dictStrings.ts)
+    const d = dictStrings(raw);
+    return { kind: 'dict', codes: d.canonical(raw.codes), dict: d.all() };
   }
   if (raw.kind === 'float64' && (raw.type === 'number' || raw.type === 'integer' || raw.type === 'date')) {
     return { kind: 'num', type: raw.type, values: raw.values, valid: raw.valid };

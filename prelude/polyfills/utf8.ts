@@ -6,10 +6,23 @@
 const CHUNK = 8192;
 const fromCharCode = String.fromCharCode;
 
+/** Whether the last utf8Decode call met bytes that are not UTF-8 (and decoded them to U+FFFD). */
+let replaced = false;
+
+/**
+ * Whether the last `utf8Decode` met bytes that are not UTF-8: its string may then equal another
+ * byte string's (`a\xff` and `a\xfe` both decode to `a\uFFFD`). Read it right after the call.
+ * @example utf8Decode(bytes, s, e); if (utf8DecodeReplaced()) lossy = true;
+ */
+export function utf8DecodeReplaced(): boolean {
+  return replaced;
+}
+
 /** Decode `bytes[start..end)` as UTF-8. */
 export function utf8Decode(bytes: Uint8Array, start = 0, end = bytes.length): string {
   // fast path: pure ASCII (names, agencies, most abstracts) converts straight from the bytes
   let ascii = true;
+  replaced = false;
   for (let i = start; i < end; i++)
     if (bytes[i] > 0x7f) {
       ascii = false;
@@ -65,13 +78,17 @@ export function utf8Decode(bytes: Uint8Array, start = 0, end = bytes.length): st
         if (b === 0xf4) upper = 0x8f;
         needed = 3;
         cp = b & 0x07;
-      } else emit(0xfffd);
+      } else {
+        replaced = true;
+        emit(0xfffd);
+      }
       continue;
     }
     if (b < lower || b > upper) {
       cp = needed = seen = 0;
       lower = 0x80;
       upper = 0xbf;
+      replaced = true;
       emit(0xfffd);
       i--; // reprocess this byte as a lead byte
       continue;
@@ -84,7 +101,10 @@ export function utf8Decode(bytes: Uint8Array, start = 0, end = bytes.length): st
       cp = needed = seen = 0;
     }
   }
-  if (needed) emit(0xfffd);
+  if (needed) {
+    replaced = true;
+    emit(0xfffd);
+  }
   if (n) out += fromCharCode.apply(null, units.subarray(0, n) as unknown as number[]);
   return out;
 }

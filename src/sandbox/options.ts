@@ -7,13 +7,15 @@ import { ENGINE_CHOICES, ENGINE_CHOICES_TEXT, type EngineChoice } from '../../sc
 import { resolveDataSource, tableFromArquero, tableFromRows } from '../data/index.js';
 import { loadTable, type TableSource } from '../data/formats/loadTable.js';
 import { tableCapsFrom } from '../data/formats/tableLimits.js';
+import { uniqueDictionaries } from '../data/columns/uniqueDictionaries.js';
 import { checkTableName } from './tableName.js';
 
 /**
  * A table for `tables`: a path or http(s) URL of a CSV, Parquet, Arrow IPC, JSON or NDJSON file;
  * its bytes (Uint8Array/ArrayBuffer, format from its magic bytes); `{ path | url | bytes, format }`;
  * an Arquero table (host `arquero` package); an array of row objects; or a table already in the
- * columnar transfer format (schema/columnar.ts, e.g. from `loadTable()`), used as it is.
+ * columnar transfer format (schema/columnar.ts, e.g. from `loadTable()`), used as it is (a
+ * dictionary column that holds one string twice gets one entry per string first).
  */
 export type TableInput =
   | TableSource
@@ -164,7 +166,8 @@ export async function resolveSessionSpec(opts: ValidatedOptions, limits: Limits)
   const hasCaps = Object.keys(caps).length > 0;
   for (const [name, t] of Object.entries(opts.tables ?? {})) {
     if (Array.isArray(t)) tables.push({ name, kind: 'columnar', table: tableFromRows(name, t) });
-    else if (isColumnar(t)) tables.push({ name, kind: 'columnar', table: { ...t, name } });
+    // a caller's columnar table may hold a string twice in a dictionary; the fast paths need it once
+    else if (isColumnar(t)) tables.push({ name, kind: 'columnar', table: uniqueDictionaries({ ...t, name }) });
     else if (typeof t === 'string' || t instanceof Uint8Array || t instanceof ArrayBuffer || isFileSpec(t)) {
       // files on disk are decoded by the holder and kept there across sessions (like CSV tables)
       // a URL's whole transfer is bounded by the run's own deadline (a trickling server cannot hold it past)

@@ -39,6 +39,29 @@ describe('DictStrings', () => {
     expect(d.all()).toEqual([utf8Decode(bytes, 0, 2), 'b', utf8Decode(bytes, 3, 5)]);
   });
 
+  test('canonical: codes of entries that decode to one string (bytes that are not UTF-8) share the first code', () => {
+    // entries: 'a' + 0xfe, 'ok', 'a' + 0xff, 'a\uFFFD' (valid), 'b' + 0xff: the first, third and fourth read 'a\uFFFD'
+    const bytes = Uint8Array.from([0x61, 0xfe, 0x6f, 0x6b, 0x61, 0xff, 0x61, 0xef, 0xbf, 0xbd, 0x62, 0xff]);
+    const offsets = Int32Array.from([0, 2, 4, 6, 10, 12]);
+    const codes = Int32Array.from([2, 0, -1, 1, 3, 4, 2, 7]);
+    const d = new DictStrings(bytes, offsets);
+    expect(d.get(2)).toBe('a\uFFFD'); // a row read first: the lossy entry is noted there too
+    const c = d.canonical(codes);
+    expect([...c]).toEqual([0, 0, -1, 1, 0, 4, 0, 7]); // a code outside the dictionary is left to its checks
+    expect(d.canonical(codes)).toBe(c); // made once
+    expect([...codes]).toEqual([2, 0, -1, 1, 3, 4, 2, 7]); // the column's own codes are untouched
+    // one lossy entry, no repeat: the codes as they are
+    const one = new DictStrings(Uint8Array.from([0x61, 0xff, 0x62]), Int32Array.from([0, 2, 3]));
+    const own = Int32Array.from([1, 0]);
+    expect(one.canonical(own)).toBe(own);
+  });
+
+  test('canonical: a dictionary of valid UTF-8 is used as it is (its host interned the entries)', () => {
+    const { bytes, offsets } = encoded([...words, '\uFFFD']);
+    const codes = Int32Array.from([0, 5, 6, -1]);
+    expect(new DictStrings(bytes, offsets).canonical(codes)).toBe(codes);
+  });
+
   test('an empty dictionary', () => {
     const d = new DictStrings(new Uint8Array(0), Int32Array.from([0]));
     expect(d.size).toBe(0);

@@ -33,7 +33,7 @@ const GROUPS: ColumnarTable = {
   name: 'groups',
 };
 
-/** A dictionary that holds one string twice (codes 0 and 2 are both 'b', as a concat may leave): no session ranks. */
+/** A dictionary that holds one string twice (codes 0 and 2 are both 'b'; the host and concat intern entries, so only this harness hands one over, repeatedDictionary.test.ts has the user paths): no session ranks. */
 function repeatedDict(): ColumnData {
   const d = utf8(['b', 'a', 'b', 'c']) as Extract<ColumnData, { kind: 'utf8' }>;
   const codes = Int32Array.from({ length: 4000 }, (_, i) => (i % 41 === 0 ? -1 : i % 4));
