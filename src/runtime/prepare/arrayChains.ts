@@ -1,7 +1,7 @@
 import { ARRAY_CHAIN_GLOBAL, chainNamed } from '../../../schema/arrayChain.js';
 import { INSERTED_CLOSE, INSERTED_OPEN } from '../../../schema/rowLoop.js';
 import type { LocalEdit } from './localize.js';
-import { type AnyNode, collectPatternNames } from './patternNames.js';
+import { type AnyNode, collectPatternNames, twoParamReturn } from './patternNames.js';
 import { parenSafe } from './sortCalls.js';
 import { calleeText } from './v8CalleeText.js';
 
@@ -60,22 +60,16 @@ export function pureCallback(fn: AnyNode, bound: Set<string>): boolean {
 
 /** `(s, v) => s + v` (or `function (s, v) { return s + v; }`): a reducer that only adds, in that order. */
 function sumReducer(fn: AnyNode): boolean {
-  if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression') return false;
-  if (fn.async || fn.generator || fn.params.length !== 2) return false;
-  const [s, v] = fn.params as AnyNode[];
-  if (s!.type !== 'Identifier' || v!.type !== 'Identifier' || s!.name === v!.name) return false;
-  let body = fn.body as AnyNode;
-  if (body.type === 'BlockStatement') {
-    if (body.body.length !== 1 || body.body[0].type !== 'ReturnStatement' || !body.body[0].argument) return false;
-    body = body.body[0].argument;
-  }
+  const shape = twoParamReturn(fn);
+  if (!shape) return false;
+  const { p: s, q: v, body } = shape;
   return (
     body.type === 'BinaryExpression' &&
     body.operator === '+' &&
     body.left.type === 'Identifier' &&
-    body.left.name === s!.name &&
+    body.left.name === s &&
     body.right.type === 'Identifier' &&
-    body.right.name === v!.name
+    body.right.name === v
   );
 }
 

@@ -22,6 +22,24 @@ export const FUNCTION_NODES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * `(a, b) => expr` or `function (a, b) { return expr; }` (not async, not a generator, two distinct
+ * plain parameters): the two parameter names and the one expression it returns, else undefined.
+ * @example twoParamReturn(parse('(x, y) => x - y')) // { p: 'x', q: 'y', body: <x - y> }
+ */
+export function twoParamReturn(fn: AnyNode): { p: string; q: string; body: AnyNode } | undefined {
+  if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression') return undefined;
+  if (fn.async || fn.generator || fn.params.length !== 2) return undefined;
+  const [p, q] = fn.params as AnyNode[];
+  if (p!.type !== 'Identifier' || q!.type !== 'Identifier' || p!.name === q!.name) return undefined;
+  let body = fn.body as AnyNode;
+  if (body.type === 'BlockStatement') {
+    if (body.body.length !== 1 || body.body[0].type !== 'ReturnStatement' || !body.body[0].argument) return undefined;
+    body = body.body[0].argument;
+  }
+  return { p: p!.name, q: q!.name, body };
+}
+
+/**
  * Adds the names a binding or assignment target binds to `out`.
  * @example collectPatternNames(parse('({ a, b: [c], ...d } = x)').left, names) // a, c, d
  */

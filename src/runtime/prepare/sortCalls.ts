@@ -1,7 +1,7 @@
 import { AT_NAME, HAND_SORT_GLOBAL, namedInsert } from '../../../schema/handSort.js';
 import { INSERTED_CLOSE, INSERTED_OPEN } from '../../../schema/rowLoop.js';
 import type { LocalEdit } from './localize.js';
-import type { AnyNode } from './patternNames.js';
+import { type AnyNode, twoParamReturn } from './patternNames.js';
 import { calleeText } from './v8CalleeText.js';
 
 /** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
@@ -23,21 +23,15 @@ export interface SortShape {
  * comparatorShape(parseExpression('(x, y) => y[1] - x[1]')) // { desc: true, key: '1' }
  */
 export function comparatorShape(fn: AnyNode): SortShape | undefined {
-  if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression') return undefined;
-  if (fn.async || fn.generator || fn.params.length !== 2) return undefined;
-  const [p, q] = fn.params as AnyNode[];
-  if (p!.type !== 'Identifier' || q!.type !== 'Identifier' || p!.name === q!.name) return undefined;
-  let body = fn.body as AnyNode;
-  if (body.type === 'BlockStatement') {
-    if (body.body.length !== 1 || body.body[0].type !== 'ReturnStatement' || !body.body[0].argument) return undefined;
-    body = body.body[0].argument;
-  }
+  const shape = twoParamReturn(fn);
+  if (!shape) return undefined;
+  const { p, q, body } = shape;
   if (body.type !== 'BinaryExpression' || body.operator !== '-') return undefined;
   const left = operand(body.left);
   const right = operand(body.right);
   if (!left || !right || left.key !== right.key) return undefined;
-  if (left.name === p!.name && right.name === q!.name) return { desc: false, key: left.key };
-  if (left.name === q!.name && right.name === p!.name) return { desc: true, key: left.key };
+  if (left.name === p && right.name === q) return { desc: false, key: left.key };
+  if (left.name === q && right.name === p) return { desc: true, key: left.key };
   return undefined;
 }
 
