@@ -209,6 +209,16 @@ export class LazyColumn {
     return { kind: 'all', all: this.allValues() };
   }
 
+  /**
+   * The column's text pages when the host can scan them (bridge `textScan`) and they hold `rows`
+   * rows, else null. Builds nothing: a column that is not paged text returns null at once.
+   */
+  hostScanPages(rows: number): TextPages | null {
+    if (this.pending) this.resolve();
+    const t = this.text;
+    return t !== null && t.scans && t.numRows === rows ? t : null;
+  }
+
   private allValues(): unknown[] {
     if (this.all) return this.all;
     const get = this.getter ?? this.load();

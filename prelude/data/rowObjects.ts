@@ -173,9 +173,8 @@ function textChain(t: ColumnTable, s: RowLoopState): ((cb: unknown) => Uint8Arra
   const col = t.column(name) as unknown;
   if (!(col instanceof LazyColumn) || col.kind !== 'utf8') return null;
   const n = t.numRows();
-  const src = col.scanSource();
-  if (src === null || src.kind !== 'pages' || !src.pages.scans || src.pages.numRows !== n) return null;
-  const pages = src.pages;
+  const pages = col.hostScanPages(n);
+  if (pages === null) return null;
   return (cb) => {
     const body = rowCallbackBody(cb, name);
     const classes = body && textClasses(body);

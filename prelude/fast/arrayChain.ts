@@ -407,10 +407,10 @@ function receiver(x: unknown): unknown {
       if (col.length < ARRAY_CHAIN_MIN_LENGTH || col.type === 'date') return make();
       if (col.kind === 'utf8') {
         // long text the host can scan: its pages are fetched only if the chain replays
-        const s = col.scanSource();
-        if (s === null || s.kind !== 'pages' || !s.pages.scans || s.pages.numRows !== col.length) return make();
+        const pages = col.hostScanPages(col.length);
+        if (pages === null) return make();
         const vec: Vec = { k: 'text', name: '' }; // read through `pages` only
-        return chain({ vec, n: col.length, xs: null, make, values: () => null, pages: s.pages }, []);
+        return chain({ vec, n: col.length, xs: null, make, values: () => null, pages }, []);
       }
       const vec = columnVec(col); // loads the column now, where `array()` would
       if (!vec) return make();

@@ -280,9 +280,7 @@ const EQUALITY = new Set(['===', '==', '!==', '!=']);
 function hostScannedPages(ctx: Ctx, name: string) {
   const col = ctx.t.column(name) as unknown;
   if (!(col instanceof LazyColumn)) return null;
-  const scan = col.scanSource();
-  if (!scan || scan.kind !== 'pages' || !scan.pages.scans || scan.pages.numRows !== ctx.n) return null;
-  return scan.pages;
+  return col.hostScanPages(ctx.n);
 }
 
 /** Whether any row in [lo, hi) is still selected (a page none of whose rows is left is not scanned). */

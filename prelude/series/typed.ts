@@ -194,8 +194,7 @@ function scannable(s: Viewed): TextPages | null {
   if (visibleRows(table, true) !== null) return null;
   const col = table.column(column) as unknown;
   if (!(col instanceof LazyColumn)) return null;
-  const scan = col.scanSource();
-  return scan && scan.kind === 'pages' && scan.pages.scans && scan.pages.numRows === s.length ? scan.pages : null;
+  return col.hostScanPages(s.length);
 }
 
 /**
