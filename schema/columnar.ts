@@ -66,14 +66,17 @@ export interface TextPage {
 
 /**
  * A question about a utf8 column's rows answered by the host from the UTF-8 bytes
- * (bridge.textScan, src/data/columns/textScan.ts): `len` = characters per row (Int32Array, -1 for
- * null); `contains` = whether the row holds the literal `needle` (Uint8Array: 1 yes, 0 no, 2 null),
+ * (bridge.textScan, src/data/columns/textScan.ts): `len` = characters (code points, what pandas'
+ * `str.len()` counts) per row (Int32Array, -1 for null); `units` = UTF-16 code units per row, the
+ * decoded string's `length` in JavaScript (Int32Array, -1 for null; more than `len` on a row with
+ * characters outside the BMP); `contains` = whether the row holds the literal `needle` (Uint8Array: 1 yes, 0 no, 2 null),
  * case folded as `fold` says (`none`; `regex`: a RegExp `i` flag without `u`; `lower`:
  * `toLowerCase()` on both sides); `equals` = whether the row is exactly `needle` (`row === needle`;
  * Uint8Array: 1 yes, 0 no, 2 null).
  */
 export type TextScanRequest =
   | { op: 'len' }
+  | { op: 'units' }
   | { op: 'contains'; needle: string; fold: 'none' | 'regex' | 'lower' }
   | { op: 'equals'; needle: string };
 

@@ -96,7 +96,7 @@ export class TextPages {
     const end = Math.min(this.numRows, start + PAGE_ROWS);
     const out = this.scanText(start, end, req);
     if (out === null || out === undefined) return null;
-    const ok = req.op === 'len' ? out instanceof Int32Array : out instanceof Uint8Array;
+    const ok = req.op === 'len' || req.op === 'units' ? out instanceof Int32Array : out instanceof Uint8Array;
     if (!ok || out.length !== end - start)
       throw new Error(`textScan returned malformed data for rows ${start}..${end}`);
     return out;

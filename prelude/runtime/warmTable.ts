@@ -105,7 +105,8 @@ function utf8Column(rows: Array<string | null>): ColumnData {
 
 /** What the host's textScan answers (src/data/columns/textScan.ts), over rows already in the isolate. */
 function scan(rows: Array<string | null>, start: number, end: number, req: TextScanRequest): Int32Array | Uint8Array {
-  if (req.op === 'len') {
+  if (req.op === 'len' || req.op === 'units') {
+    // the warm table's text is ASCII: characters and UTF-16 units are the same
     const out = new Int32Array(end - start);
     for (let i = start; i < end; i++) out[i - start] = rows[i] === null ? -1 : rows[i]!.length;
     return out;

@@ -172,6 +172,7 @@ export function datasetFromCache(reader: CacheReader): Dataset {
     loadRows: (name, start, end, reuse) => reader.loadRows(name, start, end, reuse),
     loadWindow: (name, start, end) => reader.loadWindow(name, start, end),
     textLengths: (name, start, end) => reader.textLengths(name, start, end),
+    textUnits: (name, start, end) => reader.textUnits(name, start, end),
     close: () => reader.close(),
   };
 }

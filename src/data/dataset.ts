@@ -24,6 +24,11 @@ export interface Dataset {
   /** Optional: characters per row of rows [start, end) of a utf8 column (-1 for null) without reading its text; null when unknown. */
   textLengths?(name: string, start: number, end: number): Int32Array | null;
   /**
+   * Optional: UTF-16 code units per row of rows [start, end) of a utf8 column (-1 for null, what
+   * `s.length` gives) without reading its text; null when the source cannot prove them (read the bytes).
+   */
+  textUnits?(name: string, start: number, end: number): Int32Array | null;
+  /**
    * Optional (remote data): fetch these columns ahead of their first touch, in parallel; never
    * throws (the first touch reports a failure). Names that are not columns are ignored.
    */

@@ -43,6 +43,13 @@ const ColumnEntrySchema = z.object({
   type: z.enum(['number', 'integer', 'date', 'string', 'boolean']),
   kind: z.enum(['float64', 'dict', 'utf8', 'bool']),
   buffers: z.record(z.string(), BufferRefSchema),
+  /**
+   * utf8 columns: the rows whose UTF-16 length (`units`) exceeds their characters (`chars`), as
+   * [row, units - chars] in row order (a row with characters outside the BMP). With it a `units`
+   * question is answered from the `chars` buffer; absent (a cache written before it, or a column
+   * with more than {@link MAX_WIDE_ROWS} such rows) the units are counted from the text.
+   */
+  wideRows: z.array(z.tuple([z.number().int().nonnegative(), z.number().int().positive()])).optional(),
 });
 export type ColumnEntry = z.infer<typeof ColumnEntrySchema>;
 
@@ -66,6 +73,9 @@ export type CacheHeader = z.infer<typeof CacheHeaderSchema>;
  * reads 4 bytes a row instead of the text.
  */
 export const CHARS_ROLE = 'chars';
+
+/** Most rows a column's `wideRows` lists; a column with more is written without it. */
+export const MAX_WIDE_ROWS = 1024;
 
 /** Blocks of a buffer of `length` bytes (entries of its block table). */
 export const blockCount = (length: number): number => Math.ceil(length / BLOCK_BYTES);

@@ -62,6 +62,10 @@ function check(fd: number, key: string): string | CacheHeader {
   if (header.key !== key) return 'built from another version of the CSV';
   if (header.fileBytes !== size) return `truncated or padded (${size} bytes, expected ${header.fileBytes})`;
   for (const c of header.columns) {
+    const wide = c.wideRows ?? [];
+    for (let k = 0; k < wide.length; k++)
+      if (wide[k]![0] >= header.numRows || (k > 0 && wide[k]![0] <= wide[k - 1]![0]))
+        return `wide rows of column "${c.name}" out of order`;
     for (const ref of Object.values(c.buffers)) {
       if (ref.offset % 8 !== 0 || ref.offset + ref.length > size) return `buffer of column "${c.name}" out of bounds`;
       if (ref.crcs % 8 !== 0 || ref.crcs + blockCount(ref.length) * 4 > size)
@@ -242,6 +246,34 @@ export class CacheReader {
     if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > n || start > end)
       throw new RangeError(`row range [${start}, ${end}) is outside 0..${n}`);
     return counts.slice(start, end);
+  }
+
+  /**
+   * UTF-16 code units per row of rows [start, end) of a utf8 column, -1 for a null row: what
+   * textScan's `units` answers, from the per-row character counts plus the header's `wideRows`
+   * (format.ts). Null when the cache cannot prove them without the text: no counts, a cache written
+   * before `wideRows`, or a column with more such rows than it lists (the caller reads the bytes).
+   * @throws {RangeError} when the range is outside the column; {DataError} CACHE_CORRUPT.
+   */
+  textUnits(name: string, start: number, end: number): Int32Array | null {
+    const wide = this.byName.get(name)?.wideRows;
+    if (!wide) return null;
+    const out = this.textLengths(name, start, end);
+    if (!out) return null;
+    // the first listed row at or after start (the list is in row order)
+    let lo = 0;
+    let hi = wide.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (wide[mid]![0] < start) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < wide.length && wide[k]![0] < end; k++) {
+      const [row, extra] = wide[k]!;
+      if (out[row - start]! < 0) this.corrupt(name, `wide row ${row} is null`);
+      out[row - start] = out[row - start]! + extra;
+    }
+    return out;
   }
 
   /** Closes the file; columns already loaded stay usable. Idempotent. */

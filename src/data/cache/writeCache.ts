@@ -14,6 +14,7 @@ import {
   CACHE_MAGIC,
   CACHE_VERSION,
   CHARS_ROLE,
+  MAX_WIDE_ROWS,
   PREFIX_BYTES,
   ROLES,
   type CacheHeader,
@@ -81,19 +82,21 @@ type Typed = Float64Array | Int32Array | Uint8Array;
 function layout({ key, table, info, report }: CacheContents) {
   const columns = table.columns.map((c) => {
     const data = c.data as unknown as Record<string, Typed>;
+    const counts = c.data.kind === 'utf8' ? charCounts(c.data) : null;
     return {
       c,
+      wideRows: counts?.wideRows,
       parts: [
         ...ROLES[c.data.kind].map((role) => ({ role, data: bytesOf(data[role]) })),
         // cache only (not a column buffer): characters per row, so a length needs no text read
-        ...(c.data.kind === 'utf8' ? [{ role: CHARS_ROLE, data: bytesOf(charCounts(c.data)) }] : []),
+        ...(counts ? [{ role: CHARS_ROLE, data: bytesOf(counts.chars) }] : []),
       ].map((p) => ({ ...p, table: blockTable(p.data) })),
     };
   });
   const build = (dataStart: number) => {
     let at = dataStart;
     const buffers: Array<{ ref: { offset: number }; data: Uint8Array }> = [];
-    const entries: ColumnEntry[] = columns.map(({ c, parts }) => {
+    const entries: ColumnEntry[] = columns.map(({ c, wideRows, parts }) => {
       const refs: ColumnEntry['buffers'] = {};
       for (const { role, data, table } of parts) {
         const crcs = align8(at + data.length);
@@ -101,7 +104,7 @@ function layout({ key, table, info, report }: CacheContents) {
         buffers.push({ ref: { offset: at }, data }, { ref: { offset: crcs }, data: table });
         at = align8(crcs + table.length);
       }
-      return { name: c.name, type: c.type, kind: c.kind, buffers: refs };
+      return { name: c.name, type: c.type, kind: c.kind, buffers: refs, ...(wideRows ? { wideRows } : {}) };
     });
     const header: CacheHeader = {
       key,
@@ -124,15 +127,31 @@ function layout({ key, table, info, report }: CacheContents) {
   }
 }
 
-/** Characters (code points) per row, -1 for null: textScan's `len`, computed page by page. */
-function charCounts(data: ColumnData): Int32Array {
+/**
+ * Characters (code points) per row, -1 for null (textScan's `len`), computed page by page, and the
+ * rows whose UTF-16 length (textScan's `units`) is larger, with the difference (format.ts
+ * `wideRows`; undefined past MAX_WIDE_ROWS such rows).
+ */
+function charCounts(data: ColumnData): { chars: Int32Array; wideRows: Array<[number, number]> | undefined } {
   const n = data.kind === 'utf8' ? data.valid.length : 0;
-  const out = new Int32Array(n);
+  const chars = new Int32Array(n);
+  let wideRows: Array<[number, number]> | undefined = [];
   for (let s = 0; s < n; s += CHARS_PAGE_ROWS) {
     const e = Math.min(n, s + CHARS_PAGE_ROWS);
-    out.set(textScan(data, s, e, { op: 'len' }) as Int32Array, s);
+    const len = textScan(data, s, e, { op: 'len' }) as Int32Array;
+    chars.set(len, s);
+    if (!wideRows) continue;
+    const units = textScan(data, s, e, { op: 'units' }) as Int32Array;
+    for (let i = 0; i < len.length; i++) {
+      if (units[i] === len[i]) continue;
+      if (wideRows.length === MAX_WIDE_ROWS) {
+        wideRows = undefined;
+        break;
+      }
+      wideRows.push([s + i, units[i]! - len[i]!]);
+    }
   }
-  return out;
+  return { chars, wideRows };
 }
 const CHARS_PAGE_ROWS = 4096;
 

@@ -39,6 +39,9 @@ function rowsStartOnCharacters(bytes: Uint8Array, offsets: Int32Array, start: nu
  * - `len`: characters (code points) per row, -1 for a null row. An ASCII page is its offsets; a
  *   valid UTF-8 page whose rows all start on a character counts the bytes that start one; any
  *   other page decodes its rows.
+ * - `units`: UTF-16 code units per row (the decoded string's `length`), -1 for a null row: as
+ *   `len`, with one more per 4-byte sequence (a character outside the BMP is a surrogate pair);
+ *   a page with invalid bytes or a row boundary inside a character decodes its rows.
  * - `contains`: 1 when the row holds `needle`, 0 when not, 2 for a null row. `fold` says how
  *   case is ignored: `none`; `regex` (a RegExp's `i` flag without `u`: ASCII letters fold,
  *   nothing outside ASCII folds to ASCII); `lower` (`toLowerCase().includes(needle.toLowerCase())`).
@@ -69,7 +72,8 @@ export function textScan(
     return equalRows(buf, offsets, valid, start, end, req.needle);
   const page = buf.subarray(base, stop);
   const ascii = isAscii(page);
-  if (req.op === 'len') {
+  if (req.op === 'len' || req.op === 'units') {
+    const units = req.op === 'units';
     const out = new Int32Array(end - start);
     // every row well-formed: the page is, and no row starts inside a character (a page can be
     // valid UTF-8 while a row boundary splits one: both halves then decode to U+FFFD)
@@ -84,9 +88,14 @@ export function textScan(
       if (ascii) out[i - start] = b - a;
       else if (wellFormed) {
         let n = 0;
-        for (let k = a; k < b; k++) if ((bytes[k]! & 0xc0) !== 0x80) n++;
+        // a 4-byte sequence (lead byte 0xf0-0xf4 in well-formed UTF-8) is a surrogate pair: 2 units
+        if (units) for (let k = a; k < b; k++) n += (bytes[k]! & 0xc0) !== 0x80 ? (bytes[k]! >= 0xf0 ? 2 : 1) : 0;
+        else for (let k = a; k < b; k++) if ((bytes[k]! & 0xc0) !== 0x80) n++;
         out[i - start] = n;
-      } else out[i - start] = codePoints(buf.toString('utf8', a, b));
+      } else {
+        const v = buf.toString('utf8', a, b);
+        out[i - start] = units ? v.length : codePoints(v);
+      }
     }
     return out;
   }

@@ -34,6 +34,8 @@ export interface TableProvider {
   loadWindow?(name: string, start: number, end: number): ColumnData | null;
   /** Optional: characters per row of a utf8 column without its text (data/dataset.ts textLengths). */
   textLengths?(name: string, start: number, end: number): Int32Array | null;
+  /** Optional: UTF-16 units per row of a utf8 column without its text, or null (data/dataset.ts textUnits). */
+  textUnits?(name: string, start: number, end: number): Int32Array | null;
   /**
    * Optional: decode the columns of `names` (a superset of what the next run reads) together,
    * before it starts, within `withinMs` (lazyParquet/lazyParquetTable.ts); the holder calls it.

@@ -134,6 +134,10 @@ export class TableCache {
           ...(ds.textLengths
             ? { textLengths: (name: string, start: number, end: number) => ds.textLengths!(name, start, end) }
             : {}),
+          // `s.length` of long text from the same counts when the cache proves no row has a surrogate pair
+          ...(ds.textUnits
+            ? { textUnits: (name: string, start: number, end: number) => ds.textUnits!(name, start, end) }
+            : {}),
         },
       }));
       entry.catch(() => this.datasets.delete(key));

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { ColumnData, TextScanRequest } from '../../../schema/columnar.js';
 import { textPage } from '../../../src/data/columns/textPage.js';
+import { columnFromValues } from '../../../src/data/columns/fromValues.js';
 import { textScan } from '../../../src/data/columns/textScan.js';
 
 function rawColumn(rows: Array<Uint8Array | null>): Extract<ColumnData, { kind: 'utf8' }> {
@@ -21,6 +22,7 @@ const textColumn = (rows: Array<string | null>) => rawColumn(rows.map((r) => (r 
 function expected(col: ColumnData, start: number, end: number, req: TextScanRequest): number[] {
   const rows = textPage(col, start, end).rows;
   if (req.op === 'len') return rows.map((r) => (r === null ? -1 : [...r].length));
+  if (req.op === 'units') return rows.map((r) => (r === null ? -1 : r.length));
   if (req.op === 'equals') return rows.map((r) => (r === null ? 2 : r === req.needle ? 1 : 0));
   const escaped = req.needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   const re = new RegExp(escaped, 'i');
@@ -59,6 +61,7 @@ const needle = fc.oneof(
 );
 const request: fc.Arbitrary<TextScanRequest> = fc.oneof(
   fc.constant({ op: 'len' } as const),
+  fc.constant({ op: 'units' } as const),
   fc.record({
     op: fc.constant('contains' as const),
     needle,
@@ -95,6 +98,44 @@ describe('textScan', () => {
     expect(Array.from(textScan(col, 0, 6, { op: 'len' })!)).toEqual([3, -1, 0, 2, 4, 9]);
   });
 
+  test("units count UTF-16 code units (JavaScript's length): 1, 2 and 3-byte characters one each, 4-byte two", () => {
+    const rows = ['abc', null, '', 'é', '€', '😀', '😀x', 'café', 'Ünïcödé 𝔘', '𝔘𝔘𝔘', '\u{10FFFF}'];
+    const col = textColumn(rows);
+    const want = rows.map((r) => (r === null ? -1 : r.length));
+    expect(want.slice(5)).toEqual([2, 3, 4, 10, 6, 2]);
+    expect(Array.from(textScan(col, 0, rows.length, { op: 'units' })!)).toEqual(want);
+    // an all-ASCII page answers from its offsets; sub-ranges agree with the whole
+    expect(Array.from(textScan(textColumn(['ab', null, 'xyz']), 0, 3, { op: 'units' })!)).toEqual([2, -1, 3]);
+    expect(Array.from(textScan(col, 5, 9, { op: 'units' })!)).toEqual(want.slice(5, 9));
+  });
+
+  test('units of invalid UTF-8: each bad sequence decodes to one U+FFFD unit', () => {
+    const col = rawColumn([
+      Uint8Array.from([0xff]),
+      Uint8Array.from([0x61, 0xc3]), // a truncated 2-byte sequence
+      Uint8Array.from([0xf0, 0x9f, 0x98]), // a truncated 4-byte sequence: one U+FFFD, not a pair
+      Uint8Array.from([0xed, 0xa0, 0x80]), // an encoded surrogate (WTF-8): three U+FFFD
+      Uint8Array.from([0xf0, 0x9f, 0x98, 0x80, 0xff]), // a pair, then a bad byte
+      null,
+    ]);
+    const decoded = textPage(col, 0, 6).rows;
+    expect(Array.from(textScan(col, 0, 6, { op: 'units' })!)).toEqual(decoded.map((r) => (r === null ? -1 : r.length)));
+    expect(Array.from(textScan(col, 0, 6, { op: 'units' })!)).toEqual([1, 2, 1, 3, 3, -1]);
+  });
+
+  test('units of a table built from JavaScript strings with lone surrogates: they are stored as U+FFFD', () => {
+    // what a caller's rows become (fromValues.ts writes them with Buffer.write, as UTF-8)
+    const rows = ['a\uD800b', '\uDC00', '\uD83D\uDE00\uD83D', 'x\uDBFF', null, 'plain'];
+    const col = columnFromValues([...rows, ...rows.map((r, i) => (r === null ? null : `${r} ${i}`))]);
+    if (col.kind !== 'utf8') throw new Error(`expected utf8, got ${col.kind}`);
+    const n = col.valid.length;
+    const decoded = textPage(col, 0, n).rows;
+    expect(decoded[0]).toBe('a\uFFFDb');
+    expect(Array.from(textScan(col, 0, n, { op: 'units' })!)).toEqual(decoded.map((r) => (r === null ? -1 : r.length)));
+    // the JavaScript strings' own lengths agree: a lone surrogate and its U+FFFD are one unit each
+    expect(Array.from(textScan(col, 0, 6, { op: 'units' })!)).toEqual(rows.map((r) => (r === null ? -1 : r.length)));
+  });
+
   test('a page that is valid UTF-8 while a row boundary splits a character: each half decodes to U+FFFD', () => {
     // E2 80 80 is U+2000 as a whole; rows [E2] and [80 80] decode to one and two U+FFFD (fast-check found it)
     const col: ColumnData = {
@@ -105,6 +146,17 @@ describe('textScan', () => {
       valid: Uint8Array.from([1, 1]),
     };
     expect([...(textScan(col, 0, 2, { op: 'len' }) as Int32Array)]).toEqual([1, 2]);
+    expect([...(textScan(col, 0, 2, { op: 'units' }) as Int32Array)]).toEqual([1, 2]);
+    // the same with a 4-byte character split after its lead byte, and inside a page read alone
+    const astral: ColumnData = {
+      kind: 'utf8',
+      type: 'string',
+      bytes: Uint8Array.from([0x61, 0xf0, 0x9f, 0x98, 0x80, 0x62]),
+      offsets: Int32Array.from([0, 2, 2, 6]),
+      valid: Uint8Array.from([1, 0, 1]),
+    };
+    expect([...(textScan(astral, 0, 3, { op: 'units' }) as Int32Array)]).toEqual([2, -1, 4]);
+    expect([...(textScan(astral, 2, 3, { op: 'units' }) as Int32Array)]).toEqual([4]);
     expect([...(textScan(col, 0, 2, { op: 'contains', needle: '\u2000', fold: 'none' }) as Uint8Array)]).toEqual([
       0, 0,
     ]);

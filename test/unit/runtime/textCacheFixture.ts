@@ -48,9 +48,9 @@ export async function cachedText(
 
 /**
  * A provider over the cache file with page reads on for any size, counting whole-column loads and
- * page reads; `textLengths` passes the cache's stored lengths on too.
+ * page reads; `textLengths` and `textUnits` pass the cache's stored lengths on too.
  */
-export function countingProvider(path: string, opts: { textLengths?: boolean } = {}) {
+export function countingProvider(path: string, opts: { textLengths?: boolean; textUnits?: boolean } = {}) {
   const opened = openCache(path, 'k');
   if (!opened.ok) throw new Error(opened.reason);
   opened.reader.lazyMinBytes = 0;
@@ -68,6 +68,7 @@ export function countingProvider(path: string, opts: { textLengths?: boolean } =
       return ds.loadRows!(name, start, end, reuse);
     },
     ...(opts.textLengths ? { textLengths: ds.textLengths! } : {}),
+    ...(opts.textUnits ? { textUnits: ds.textUnits! } : {}),
   };
   return { p: p as TableProvider & { wholeLoads: number; pageReads: number }, close: () => ds.close() };
 }

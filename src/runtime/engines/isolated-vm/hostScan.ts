@@ -18,7 +18,7 @@ const MAX_KEY_CHARS = 1024;
 type ScanResult = Int32Array | Uint8Array | null;
 
 /**
- * `bridge.textScan` for one session: a length, a literal contains or an equality over rows [start, end) of a
+ * `bridge.textScan` for one session: a length (characters or UTF-16 units), a literal contains or an equality over rows [start, end) of a
  * text column, answered from the UTF-8 bytes (data/columns/textScan.ts). While the column is not
  * loaded, each page's bytes are read alone from the binary cache into one reused buffer, every block
  * checked against its CRC-32 first (`provider.loadRows(..., reuse)`): the first scan of `Abstract`
@@ -52,6 +52,10 @@ export class HostScan {
     if (req.op === 'len' && provider.textLengths) {
       const lengths = guestRead(table, column, () => provider.textLengths!(column, start, end));
       if (lengths) return lengths;
+    }
+    if (req.op === 'units' && provider.textUnits) {
+      const units = guestRead(table, column, () => provider.textUnits!(column, start, end));
+      if (units) return units;
     }
     const col = `${table}\u0000${column}`;
     const seen = this.streamed.get(col) ?? 0;

@@ -183,8 +183,8 @@ export class IsolatedVmSession implements EngineSession {
               throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
             const r = req as Partial<{ op: string; needle: unknown; fold: unknown }> | null;
             const ask: TextScanRequest | null =
-              r?.op === 'len'
-                ? { op: 'len' }
+              r?.op === 'len' || r?.op === 'units'
+                ? { op: r.op }
                 : r?.op === 'contains' &&
                     typeof r.needle === 'string' &&
                     (r.fold === 'none' || r.fold === 'regex' || r.fold === 'lower')
