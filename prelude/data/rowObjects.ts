@@ -244,8 +244,14 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       )
         return bare();
       if (isKeptRowLoop(loop)) return keptRows(this, 'object') ?? bare();
-      if (isTextLoopToken(loop))
-        return textLoop(this, loop.names[0]!, loop.names[0]!, bare, loop.text, arrayIterationIntact);
+      if (isTextLoopToken(loop)) {
+        // not a long text column the host scans: the reused row over the field's values (its only read)
+        const reused = () => {
+          const v = loopValues(this, loop);
+          return v ? loopRows('reused', loop.names, v.vals, v.idx, v.n) : bare();
+        };
+        return textLoop(this, loop.names[0]!, loop.names[0]!, reused, loop.text, arrayIterationIntact);
+      }
       if (isBind(loop)) return boundRows(this, loop) ?? bare();
       const text = textChain(this, loop);
       if (text) {

@@ -84,7 +84,7 @@ export function textLoop(
   t: ColumnTable,
   name: string,
   field: string | null,
-  bare: () => unknown[],
+  bare: () => unknown,
   state: unknown,
   arrayIterationIntact: () => boolean,
 ): unknown {

@@ -31,7 +31,7 @@ import {
 import { evalNode, truthy } from './deriveEval.js';
 import { GIVE_UP, valueReader, type Env, type Vec } from './deriveVec.js';
 import type { TextPages } from '../data/textPages.js';
-import { textClasses, textTruth } from './textClasses.js';
+import { featureNode, textClasses, textTruth } from './textClasses.js';
 
 const G = globalThis;
 const ArrayPrototype = NativeArray.prototype;
@@ -345,6 +345,11 @@ function callbackBody(fn: Function, vec: Vec): Node | undefined {
 const CONSTANT_NAMES = new Set(['undefined', 'NaN', 'Infinity']);
 
 function convert(node: Node, param: string, vec: Vec): Node | undefined {
+  // a long text value (read through the host's scans: evaluateText) may be read through its features
+  if (vec.k === 'const') {
+    const feature = featureNode(node, (n) => n.type === 'Identifier' && n.name === param);
+    if (feature) return feature;
+  }
   switch (node.type) {
     case 'Identifier':
       if (node.name === param) return { type: 'Vec', vec };

@@ -78,7 +78,7 @@ const SEQUENCES: Record<string, Step[]> = {
     left("const f = [];\nfor (const a of docs.array('body')) f.push(() => a);\nf[7]()"),
     left("let n = 0;\nfor (let a of docs.array('body')) { a = a || ''; n += a.length; }\nn"),
     left("let s = '';\nfor (const a of docs.array('body')) if (a && a.length < 4) s += a;\ns"),
-    left("let n = 0;\nfor (const r of docs.objects()) if (r.body && r.id > 3) n += r.body.length;\nn"),
+    left('let n = 0;\nfor (const r of docs.objects()) if (r.body && r.id > 3) n += r.body.length;\nn'),
     left("let n = 0;\nfor (const a of docs.array('body')) if (a && a.includes('')) n++;\nn"),
     "const half = docs.filter(d => d.id % 2 === 0);\nlet n = 0;\nfor (const a of half.array('body')) if (a && a.includes('machine learning')) n += a.length;\nn",
     "let n = 0;\nfor (const a of docs.array('id')) if (a && a.length) n++;\nn",
@@ -110,4 +110,33 @@ describe.each(['isolated-vm', 'quickjs'] as const)('text loops on %s', (engine) 
     },
     120_000,
   );
+});
+
+// Chains whose callbacks read the same features (prelude/fast/textClasses.ts `featureNode`): a filter
+// then `.length`, some/every/find, on t.array(col) and on objects() rows.
+const CHAINS: string[] = [
+  "docs.array('body').filter(a => a && a.includes('machine learning')).length",
+  "docs.select('body').objects().filter(r => r.body && r.body.includes('machine learning')).length",
+  "[docs.array('body').filter(a => a != null && a.length > 40).length, docs.array('full').filter(a => a.length === 2 || a.length === 0).length]",
+  "[docs.objects().filter(r => !!r.body && r.body.toLowerCase().includes('quantum')).length, docs.objects().filter(r => r.full.toLowerCase().includes('machine learning') || r.full === 'N/A').length]",
+  "[docs.array('body').some(a => a !== null && a.length > 1000), docs.array('body').find(a => a !== null && a.includes('😀')), docs.objects().every(r => r.full.length >= 0)]",
+  "docs.array('body').filter(a => a === '' || (a !== null && a.includes('lone'))).filter(a => a !== 'N/A').length",
+  // a null row reaches the feature: replayed as written, the TypeError and its place
+  "docs.array('body').filter(a => a.length > 3).length",
+  "docs.objects().filter(r => r.body.includes('x')).length",
+  "docs.array('id').filter(a => a.length > 3).length",
+];
+
+describe.each(['isolated-vm', 'quickjs'] as const)('text features in chains on %s', (engine) => {
+  it('same answers as the chains as written', async () => {
+    await using rewritten = await createSandbox({ engine, awardData: false, tables, timeoutMs: 60_000 });
+    await using plain = await createSandbox({ engine, awardData: false, tables, timeoutMs: 60_000 });
+    for (const code of CHAINS) {
+      expect(prepareCode(code).code.includes('__sbirtools_'), code).toBe(true);
+      for (let k = 0; k < 2; k++) {
+        const [a, b] = [await rewritten.run(code), await plain.run(asWritten(code))];
+        expect(runOutcome(a), code).toEqual(runOutcome(b));
+      }
+    }
+  }, 120_000);
 });
