@@ -12,7 +12,7 @@
  */
 import type { Node } from './node.js';
 import { closureNode } from '../closure/arrowSource.js';
-import { JSONStringify, NativeMap, ReflectApply } from '../intrinsics.js';
+import { JSONStringify, NativeMap, NativeSet, ReflectApply } from '../intrinsics.js';
 import { EMPTY_ROW, NULL_ROW, OTHER_ROW, rowFeatures, stringMethodsIntact, type Feature } from './textFeatures.js';
 
 const StringToLowerCase = String.prototype.toLowerCase;
@@ -279,22 +279,64 @@ export function textTruth(c: Classes, pages: TextPages, n: number): Uint8Array |
  * neither a string nor null.
  */
 function rowTruth(c: Classes, pages: TextPages, n: number): Uint8Array | undefined {
+  const out = new Uint8Array(n);
+  return perRow(c.body, c.literals.keys(), c.features, c.otherString, pages, n, (i, x) => {
+    out[i] = x ? 1 : 0;
+    return true;
+  })
+    ? out
+    : undefined;
+}
+
+/**
+ * The number a map callback `a => ...` gives for each of the `n` rows of `pages`, when its body uses
+ * the value as a filter's may (textClasses, but not as the bare result) and gives a number for every
+ * row: evaluated per row as rowTruth does. Undefined when the body reads more, a feature is read of
+ * a null row, or a row's result is not a number (the chain replays).
+ */
+export function textNumbers(body: Node, pages: TextPages, n: number): Float64Array | undefined {
+  const found = new NativeSet<string>();
+  if (!allowed(body, false, found)) return undefined;
+  let longest = '';
+  for (const s of found) if (s.length > longest.length) longest = s;
+  const out = new Float64Array(n);
+  const ok = perRow(body, found.values(), featuresOf(body), `${longest}\u0000`, pages, n, (i, x) => {
+    if (typeof x !== 'number') return false;
+    out[i] = x;
+    return true;
+  });
+  return ok ? out : undefined;
+}
+
+/**
+ * Evaluates `body` on every row (its class, the literal of `literals` it equals, its features from
+ * the host's answers) and hands each result to `put`; false when `put` refuses one, a feature is read
+ * of a null row, a string method was replaced, or a row is neither a string nor null.
+ */
+function perRow(
+  body: Node,
+  literals: Iterable<string>,
+  features: Feature[],
+  otherString: string,
+  pages: TextPages,
+  n: number,
+  put: (i: number, x: unknown) => boolean,
+): boolean {
   // a replaced String.prototype.includes is what the callback as written calls
-  if (!stringMethodsIntact()) return undefined;
+  if (!stringMethodsIntact()) return false;
   const equals: string[] = [];
-  for (const [s] of c.literals) if (s !== '') equals[equals.length] = s;
-  const all: Feature[] = [...c.features];
+  for (const s of literals) if (s !== '') equals[equals.length] = s;
+  const all: Feature[] = [...features];
   for (const s of equals) all[all.length] = ['e', s];
   const got = rowFeatures(pages, n, all);
-  if (!got) return undefined;
+  if (!got) return false;
   const { classes, values } = got;
-  const base = c.features.length;
-  const out = new Uint8Array(n);
+  const base = features.length;
   const at: RowAt = { i: 0, values };
   try {
     for (let i = 0; i < n; i++) {
       const k = classes[i];
-      let v: string | null = k === NULL_ROW ? null : k === EMPTY_ROW ? '' : c.otherString;
+      let v: string | null = k === NULL_ROW ? null : k === EMPTY_ROW ? '' : otherString;
       if (k === OTHER_ROW)
         for (let j = 0; j < equals.length; j++)
           if (values[base + j]![i] === 1) {
@@ -302,13 +344,13 @@ function rowTruth(c: Classes, pages: TextPages, n: number): Uint8Array | undefin
             break;
           }
       at.i = i;
-      out[i] = value(c.body, v, at) ? 1 : 0;
+      if (!put(i, value(body, v, at))) return false;
     }
   } catch (e) {
-    if (e === NULL_READ) return undefined;
+    if (e === NULL_READ) return false;
     throw e;
   }
-  return out;
+  return true;
 }
 
 /**

@@ -113,7 +113,8 @@ describe.each(['isolated-vm', 'quickjs'] as const)('text loops on %s', (engine) 
 });
 
 // Chains whose callbacks read the same features (prelude/fast/textClasses.ts `featureNode`): a filter
-// then `.length`, some/every/find, on t.array(col) and on objects() rows.
+// then `.length`, some/every/find, a last map to numbers then the sum, on t.array(col) and on
+// objects() rows.
 const CHAINS: string[] = [
   "docs.array('body').filter(a => a && a.includes('machine learning')).length",
   "docs.select('body').objects().filter(r => r.body && r.body.includes('machine learning')).length",
@@ -121,7 +122,15 @@ const CHAINS: string[] = [
   "[docs.objects().filter(r => !!r.body && r.body.toLowerCase().includes('quantum')).length, docs.objects().filter(r => r.full.toLowerCase().includes('machine learning') || r.full === 'N/A').length]",
   "[docs.array('body').some(a => a !== null && a.length > 1000), docs.array('body').find(a => a !== null && a.includes('😀')), docs.objects().every(r => r.full.length >= 0)]",
   "docs.array('body').filter(a => a === '' || (a !== null && a.includes('lone'))).filter(a => a !== 'N/A').length",
+  // a last map to numbers, counted or summed
+  "docs.array('body').map(a => a ? a.length : 0).reduce((s, v) => s + v, 0)",
+  "[docs.array('body').filter(a => a !== null).map(a => a.length).reduce((s, v) => s + v, 0), docs.array('full').map(a => a.length).length]",
+  "docs.array('body').map(a => (a === 'N/A' ? -1 : a == null ? 0 : a.includes('machine learning') ? 2 : 1)).reduce((s, v) => s + v, 0)",
+  "docs.array('full').map(a => a.length).filter(x => x > 3).length",
+  "docs.array('full').map(a => a.length > 3).reduce((s, v) => s + v, 0)",
+  "docs.array('body').map(a => a && a.length).reduce((s, v) => s + v, 0)",
   // a null row reaches the feature: replayed as written, the TypeError and its place
+  "docs.array('body').map(a => a.length).reduce((s, v) => s + v, 0)",
   "docs.array('body').filter(a => a.length > 3).length",
   "docs.objects().filter(r => r.body.includes('x')).length",
   "docs.array('id').filter(a => a.length > 3).length",
