@@ -333,16 +333,34 @@ function perRow(
   const { classes, values } = got;
   const base = features.length;
   const at: RowAt = { i: 0, values };
+  // with no length read, a row's result depends only on its class, its literal and its feature bits:
+  // evaluated once per combination met
+  let tests = base <= 12;
+  for (let k = 0; k < base && tests; k++) tests = features[k]![0] !== 'u';
+  const seen = tests ? new NativeMap<number, unknown>() : null;
   try {
     for (let i = 0; i < n; i++) {
       const k = classes[i];
       let v: string | null = k === NULL_ROW ? null : k === EMPTY_ROW ? '' : otherString;
+      let code = k === NULL_ROW ? 0 : k === EMPTY_ROW ? 1 : 2 + equals.length;
       if (k === OTHER_ROW)
         for (let j = 0; j < equals.length; j++)
           if (values[base + j]![i] === 1) {
             v = equals[j]!;
+            code = 2 + j;
             break;
           }
+      if (seen !== null) {
+        for (let f = 0; f < base; f++) code = code * 2 + (values[f]![i] === 1 ? 1 : 0);
+        let x = seen.get(code);
+        if (x === undefined && !seen.has(code)) {
+          at.i = i;
+          x = value(body, v, at);
+          seen.set(code, x);
+        }
+        if (!put(i, x)) return false;
+        continue;
+      }
       at.i = i;
       if (!put(i, value(body, v, at))) return false;
     }
