@@ -7,6 +7,9 @@
 // output and errors with line and column must be the same. The text holds nulls, empty strings,
 // astral characters (surrogate pairs: `.length` counts two units), lone surrogates, U+FFFD, upper
 // case outside ASCII and a needle split across two rows.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
@@ -148,4 +151,39 @@ describe.each(['isolated-vm', 'quickjs'] as const)('text features in chains on %
       }
     }
   }, 120_000);
+});
+
+// A CSV file whose text holds bytes that are not UTF-8 (a lone 0xff, a sequence cut short, an
+// overlong form, a surrogate encoded directly): each decodes to U+FFFD, one unit, as the host's
+// answers count it; 4-byte characters count two.
+describe('text loops over a CSV file with invalid UTF-8', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'textloops-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const BAD = [[0xff], [0xe2, 0x82], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf0, 0x9f, 0x98, 0x80]];
+  const parts: Buffer[] = [Buffer.from('id,body\n')];
+  for (let i = 0; i < 9000; i++) {
+    const text = i % 17 === 0 ? '' : `row ${i} ${i % 5 === 0 ? 'machine learning ' : ''}${'text '.repeat(i % 9)}`;
+    parts.push(Buffer.from(`${i},"${text}`));
+    if (i % 40 === 7) parts.push(Buffer.from(BAD[(i / 40) % BAD.length | 0]!), Buffer.from(' tail'));
+    parts.push(Buffer.from('"\n'));
+  }
+  const path = join(dir, 'bad.csv');
+  writeFileSync(path, Buffer.concat(parts));
+  it.each(['isolated-vm', 'quickjs'] as const)(
+    '%s: same answers as the loops as written',
+    async (engine) => {
+      await using rewritten = await createSandbox({ engine, awardData: false, tables: { bad: path } });
+      await using plain = await createSandbox({ engine, awardData: false, tables: { bad: path } });
+      for (const code of [
+        "let s = 0, n = 0;\nfor (const a of bad.array('body')) if (a) { s += a.length; if (a.includes('\\ufffd')) n++; }\n[s, n]",
+        "let s = 0;\nfor (const r of bad.objects()) s += r.body == null ? -1 : r.body.length + (r.body.includes('machine learning') ? 1e6 : 0);\ns",
+        "bad.array('body').map(a => (a ? a.length : 0)).reduce((s, v) => s + v, 0)",
+      ]) {
+        const [a, b] = [await rewritten.run(code), await plain.run(asWritten(code))];
+        expect(a.ok, code).toBe(true);
+        expect(runOutcome(a), code).toEqual(runOutcome(b));
+      }
+    },
+    120_000,
+  );
 });
