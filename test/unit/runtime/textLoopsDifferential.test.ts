@@ -164,7 +164,7 @@ describe('text loops over a CSV file with invalid UTF-8', () => {
   for (let i = 0; i < 9000; i++) {
     const text = i % 17 === 0 ? '' : `row ${i} ${i % 5 === 0 ? 'machine learning ' : ''}${'text '.repeat(i % 9)}`;
     parts.push(Buffer.from(`${i},"${text}`));
-    if (i % 40 === 7) parts.push(Buffer.from(BAD[(i / 40) % BAD.length | 0]!), Buffer.from(' tail'));
+    if (i % 40 === 7) parts.push(Buffer.from(BAD[((i / 40) % BAD.length) | 0]!), Buffer.from(' tail'));
     parts.push(Buffer.from('"\n'));
   }
   const path = join(dir, 'bad.csv');
