@@ -75,29 +75,49 @@ export function rowFeatures(pages: TextPages, n: number, features: readonly Feat
   // answers kept per column for the session (its text never changes): a later run reads them again
   let kept = ReflectApply(weakGet, memo, [pages]) as KeptFeatures | undefined;
   if (!kept || kept.n !== n) {
-    kept = { n, classes: null, values: new NativeMap() };
+    kept = { n, classes: null, values: new NativeMap(), bytes: 0 };
     ReflectApply(weakSet, memo, [pages, kept]);
   }
+  const values: Array<Int32Array | Uint8Array> = [];
   const missing: Feature[] = [];
-  for (let k = 0; k < features.length; k++)
-    if (!kept.values.has(key(features[k]!))) missing[missing.length] = features[k]!;
-  if (missing.length > 0 || kept.classes === null) {
+  const at: number[] = [];
+  for (let k = 0; k < features.length; k++) {
+    const had = kept.values.get(key(features[k]!));
+    if (had) values[k] = had;
+    else {
+      at[missing.length] = k;
+      missing[missing.length] = features[k]!;
+    }
+  }
+  let classes = kept.classes;
+  if (missing.length > 0 || classes === null) {
     const got = scanFeatures(pages, n, missing);
     if (!got) return undefined;
-    if (kept.values.size + missing.length > MEMO_FEATURES) kept.values.clear();
-    kept.classes = got.classes;
-    for (let k = 0; k < missing.length; k++) kept.values.set(key(missing[k]!), got.values[k]!);
+    classes = got.classes;
+    for (let m = 0; m < missing.length; m++) values[at[m]!] = got.values[m]!;
+    // kept within a budget per column (a table of millions of rows: one answer is megabytes)
+    let bytes = n;
+    for (let m = 0; m < missing.length; m++) bytes += got.values[m]!.byteLength;
+    if (kept.bytes + bytes > MEMO_BYTES) {
+      kept.values.clear();
+      kept.classes = null;
+      kept.bytes = 0;
+    }
+    if (bytes <= MEMO_BYTES) {
+      if (kept.classes === null) kept.classes = classes;
+      for (let m = 0; m < missing.length; m++) kept.values.set(key(missing[m]!), got.values[m]!);
+      kept.bytes += bytes;
+    }
   }
-  const values: Array<Int32Array | Uint8Array> = [];
-  for (let k = 0; k < features.length; k++) values[k] = kept.values.get(key(features[k]!))!;
-  return { classes: kept.classes, values };
+  return { classes, values };
 }
 
-/** The most feature answers kept per column (each one typed array over its rows). */
-const MEMO_FEATURES = 32;
+/** The most bytes of answers kept per column (the classes and each feature: one typed array over its rows). */
+const MEMO_BYTES = 32 << 20;
 
 interface KeptFeatures {
   n: number;
+  bytes: number;
   classes: Uint8Array | null;
   values: Map<string, Int32Array | Uint8Array>;
 }
