@@ -74,8 +74,8 @@ export function installColumnArrays(proto: Record<string, unknown>): void {
     const loop = takeRowLoop(constructor);
     if (loop) {
       const bare = () => ReflectApply(array, this, [name]) as unknown[];
-      return isTextLoopToken(loop) && loop.names[0] === name
-        ? textLoop(this, name, null, bare, loop.text, arrayIterationIntact)
+      return isTextLoopToken(loop) && loop.names.length === 1 && loop.names[0] === name
+        ? textLoop(this, name, null, bare, loop.text, arrayIterationIntact, null)
         : bare();
     }
     const col = this.column(name) as unknown;

@@ -154,9 +154,12 @@ function strings(list: unknown): string[] {
   return out;
 }
 
-/** A loop reading one long text field or value through the host's scans (`open([name], ['text'])`, prepare/textLoops.ts). */
+/**
+ * A loop reading one long text field or value through the host's scans (`open([name, ...other fields],
+ * ['text'], state)`, prepare/textLoops.ts).
+ */
 export const isTextLoopToken = (s: RowLoopState): boolean =>
-  s.ops !== null && s.ops.length === 1 && s.ops[0] === 'text' && s.names.length === 1;
+  s.ops !== null && s.ops.length === 1 && s.ops[0] === 'text' && s.names.length >= 1;
 
 /** The loop state when `options` is the token `open` made last (it is then used up), else null. */
 export function takeRowLoop(options: unknown): RowLoopState | null {

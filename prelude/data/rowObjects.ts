@@ -283,7 +283,10 @@ export function installRowObjects(proto: Record<string, unknown>): void {
           const v = loopValues(this, loop);
           return v ? loopRows('reused', loop.names, v.vals, v.idx, v.n) : bare();
         };
-        return textLoop(this, loop.names[0]!, loop.names[0]!, reused, loop.text, arrayIterationIntact);
+        // the other fields the body reads come with the row, from the values the row loop reads
+        const names = loop.names.slice(1);
+        const others = { names, values: () => loopValues(this, { names, ops: null }) };
+        return textLoop(this, loop.names[0]!, loop.names[0]!, reused, loop.text, arrayIterationIntact, others);
       }
       if (isBind(loop)) return boundRows(this, loop) ?? bare();
       const text = textChain(this, loop);

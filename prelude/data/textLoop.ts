@@ -59,6 +59,12 @@ function scannedPages(t: ColumnTable, name: string): TextPages | null {
   return col.hostScanPages(t.numRows());
 }
 
+/** The other fields a row loop reads, and their values per row (data/rowObjects.ts `loopValues`). */
+interface OtherFields {
+  names: string[];
+  values: () => { vals: ArrayLike<unknown>[]; idx: ArrayLike<number> | null; n: number } | null;
+}
+
 /** `__sbirtools_rowLoop.text(features)`: a fresh state, `on` false until rows() starts the loop. */
 export function textLoopState(spec: unknown): object {
   const s: TextLoopState = { on: false, i: -1 };
@@ -87,13 +93,19 @@ export function textLoop(
   bare: () => unknown,
   state: unknown,
   arrayIterationIntact: () => boolean,
+  others: OtherFields | null,
 ): unknown {
   if (!COMPILED || !isTextLoopState(state) || (state as { bad?: boolean }).bad) return bare();
   if (!arrayIterationIntact() || !stringMethodsIntact()) return bare();
   const pages = scannedPages(t, name);
   if (!pages) return bare();
-  const features = ReflectApply(weakGet, states, [state]) as Feature[];
   const n = pages.numRows;
+  // the other fields a row loop reads: their values per row (the table is unfiltered: no indices)
+  const names = others ? others.names : [];
+  const more = names.length > 0 ? others!.values() : null;
+  if (names.length > 0 && (!more || more.idx !== null || more.n !== n)) return bare();
+  const vals = more ? more.vals : [];
+  const features = ReflectApply(weakGet, states, [state]) as Feature[];
   const got = rowFeatures(pages, n, features);
   if (!got) return bare();
   for (let k = 0; k < features.length; k++) state[`f${k}`] = got.values[k];
@@ -103,6 +115,10 @@ export function textLoop(
   const res = { done: false, value: undefined as unknown };
   const row: Record<string, unknown> = {};
   if (field !== null) ObjectDefineProperty(row, field, { value: null, writable: true, enumerable: true });
+  // own fields from the start: an assignment never reaches a setter a run put on Object.prototype
+  for (let k = 0; k < names.length; k++)
+    ObjectDefineProperty(row, names[k]!, { value: undefined, writable: true, enumerable: true });
+  const m = names.length;
   const it = {
     next() {
       const i = ++state.i;
@@ -112,6 +128,7 @@ export function textLoop(
         if (field === null) res.value = v;
         else {
           row[field] = v;
+          for (let k = 0; k < m; k++) row[names[k]!] = vals[k]![i];
           res.value = row;
         }
         return res;

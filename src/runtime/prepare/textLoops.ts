@@ -2,6 +2,7 @@ import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/
 import type { LocalEdit } from './localize.js';
 import { FUNCTION_NODES, type AnyNode } from './patternNames.js';
 import { isBareObjectsCall } from './rowChains.js';
+import { isPlainRead } from './rowReads.js';
 
 /** One feature of the value the guest answers per row (prelude/fast/textFeatures.ts `Feature`). */
 type Feature = ['u'] | ['c', string, 'none' | 'lower'] | ['e', string];
@@ -23,7 +24,8 @@ const EQUALITY = new Set(['===', '!==', '==', '!=']);
 /**
  * The edits that run `for (const|let a of X.array('col'))` or `for (const|let r of X.objects())` over the host's answers per row instead of the column's
  * strings (prelude/data/textLoop.ts), or undefined when the loop does not qualify. The body must use
- * the value (`a`, or `r.col` for one field name: `r` used only so) nowhere inside a function, arrow
+ * the value (`a`, or one field `r.col` of a row `r` used only as `r.field` read for its value: the
+ * other fields come with the row) nowhere inside a function, arrow
  * or class, and only
  *   - where its class alone decides: its truth (an `if`/loop/`?:` test, `!`, `&&`/`||`/`??` and `?:`
  *     branches there), `typeof`, `===`/`!==`/`==`/`!=` against `null`, `undefined` (unbound) or `''`;
@@ -89,18 +91,22 @@ export function textLoopEdits(
   }
   edits.push(ins(stmt.start, `{const ${S}=${ROW_LOOP_GLOBAL}.text(${JSON.stringify(features)});`));
   // the token array() or objects() answers with the column's pages (after the argument: `t.array('A',)` parses)
-  const token = (name: string) => `${ROW_LOOP_GLOBAL}.open(${JSON.stringify([name])}, ["text"], ${S})`;
-  if (column !== undefined) edits.push(ins(right.arguments[0].end, `, ${token(column)}`));
-  else edits.push(ins(right.end - 1, token(uses.field)));
+  const token = (names: string[]) => `${ROW_LOOP_GLOBAL}.open(${JSON.stringify(names)}, ["text"], ${S})`;
+  if (column !== undefined) edits.push(ins(right.arguments[0].end, `, ${token([column])}`));
+  else edits.push(ins(right.end - 1, token([uses.field, ...uses.others])));
   edits.push(...wraps);
   edits.push(ins(stmt.end, '}'));
   return edits;
 }
 
 /**
- * How `body` uses the loop's value (the identifier `name`, or with `objects` its field `name.<field>`):
- * the features to rewrite and the field, or undefined when any use is outside the list of
- * textLoopEdits. The walk also refuses `with`, `eval`, and any mention inside a function.
+ * How `body` uses the loop's value (the identifier `name`; with `objects`, the row `name`'s fields):
+ * the features to rewrite, the text field and the other fields read, or undefined when a use is
+ * outside the list of textLoopEdits. For a row, `r` must be used only as `r.field` read for its value;
+ * the text field is the one whose uses read the most features (with none, the one field read) and
+ * every use of it must be in that list, the other fields are only read (their values come with the
+ * row as the loop as written reads them). The walk also refuses `with`, `eval`, and any mention inside
+ * a function.
  */
 function valueUses(
   body: AnyNode,
@@ -109,9 +115,9 @@ function valueUses(
   source: string,
   up: Map<AnyNode, [AnyNode, string]>,
   undefinedUnbound: () => boolean,
-): { features: FeatureUse[]; field: string } | undefined {
-  const features: FeatureUse[] = [];
-  let field: string | undefined;
+): { features: FeatureUse[]; field: string; others: string[] } | undefined {
+  // per field (one entry, '', for an array's value): each use's kind, and whether every use is a read
+  const fields = new Map<string, { uses: Array<'class' | FeatureUse | undefined>; read: boolean }>();
   const stack: [AnyNode, boolean][] = [[body, false]];
   while (stack.length > 0) {
     const [node, inFn] = stack.pop()!;
@@ -122,16 +128,18 @@ function valueUses(
       if (node.name !== name) continue;
       if (inFn) return undefined;
       let value = node;
+      let field = '';
       if (objects) {
         const [p, key] = up.get(node) ?? [null, ''];
         const f = p && key === 'object' ? fieldOf(p) : undefined;
-        if (f === undefined || (field !== undefined && f !== field)) return undefined;
+        if (f === undefined) return undefined;
         field = f;
         value = p!;
       }
-      const use = classify(value, source, up, undefinedUnbound);
-      if (use === undefined) return undefined;
-      if (use !== 'class') features.push(use);
+      let entry = fields.get(field);
+      if (!entry) fields.set(field, (entry = { uses: [], read: true }));
+      entry.uses.push(classify(value, source, up, undefinedUnbound));
+      if (objects && !isPlainRead(value, up)) entry.read = false;
       continue;
     }
     const childInFn = inFn || FUNCTION_NODES.has(type);
@@ -147,8 +155,23 @@ function valueUses(
         if (c && typeof c.type === 'string') stack.push([c, childInFn]);
     }
   }
-  if (objects && field === undefined) return undefined;
-  return { features, field: field ?? '' };
+  let field: string | undefined;
+  let most = -1;
+  for (const [f, e] of fields) {
+    if (e.uses.some((u) => u === undefined)) continue;
+    const count = e.uses.filter((u) => u !== 'class').length;
+    if (count > most) [field, most] = [f, count];
+  }
+  // no feature read: the text loop only for a row's one field (else the row loop reads the fields)
+  if (field === undefined || (most === 0 && fields.size > 1)) return undefined;
+  const others: string[] = [];
+  for (const [f, e] of fields) {
+    if (f === field) continue;
+    if (!e.read) return undefined;
+    others.push(f);
+  }
+  const features = fields.get(field)!.uses.filter((u): u is FeatureUse => u !== 'class' && u !== undefined);
+  return { features, field, others };
 }
 
 /** The field `member` reads (`r.name`, `r['literal']`), or undefined. */

@@ -64,10 +64,13 @@ const SEQUENCES: Record<string, Step[]> = {
     "let n = 0;\nif (true) for (const a of docs.array('body')) n += a ? a.length : -1;\nn",
     "const lens = [];\nfor (const a of docs.array('body')) lens.push(a === null ? null : a.length);\nlens.slice(0, 30).concat(lens.length)",
   ],
-  'objects() rows reading one field': [
+  'objects() rows: one text field and others read': [
     "let total = 0, n = 0;\nfor (const r of docs.select('body').objects()) if (r.body && r.body.length >= 100) { total += r.body.length; n++; }\n[total, n]",
     "let n = 0;\nfor (const r of docs.objects()) if (r['body'] && r.body.includes('machine learning')) n++;\nn",
     "let n = 0;\nfor (const r of docs.objects()) if (r.full.toLowerCase().includes('machine learning')) n++;\nn",
+    'let n = 0;\nfor (const r of docs.objects()) if (r.body && r.id > 3) n += r.body.length;\nn',
+    "const m = {};\nfor (const r of docs.objects()) if (r.body && r.body.includes('machine learning')) m[r.id % 3] = (m[r.id % 3] || 0) + r.body.length + r.full.length;\nm",
+    "let s = 0;\nfor (const r of docs.select('full', 'body', 'id').objects()) s += r.body ? r.body.length : r.full.length * 1000 + r.id;\ns",
   ],
   'a null row reaches a feature: the same TypeError at the same place': [
     "let s = 0;\nfor (const a of docs.array('body')) s += a.length;\ns",
@@ -81,7 +84,8 @@ const SEQUENCES: Record<string, Step[]> = {
     left("const f = [];\nfor (const a of docs.array('body')) f.push(() => a);\nf[7]()"),
     left("let n = 0;\nfor (let a of docs.array('body')) { a = a || ''; n += a.length; }\nn"),
     left("let s = '';\nfor (const a of docs.array('body')) if (a && a.length < 4) s += a;\ns"),
-    left('let n = 0;\nfor (const r of docs.objects()) if (r.body && r.id > 3) n += r.body.length;\nn'),
+    left('let n = 0;\nfor (const r of docs.objects()) { r.id = 1; if (r.body) n += r.body.length; }\nn'),
+    left('let n = 0;\nfor (const r of docs.objects()) if (r.body && r.id) n++;\nn'),
     left("let n = 0;\nfor (const a of docs.array('body')) if (a && a.includes('')) n++;\nn"),
     "const half = docs.filter(d => d.id % 2 === 0);\nlet n = 0;\nfor (const a of half.array('body')) if (a && a.includes('machine learning')) n += a.length;\nn",
     "let n = 0;\nfor (const a of docs.array('id')) if (a && a.length) n++;\nn",
