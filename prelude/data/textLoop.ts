@@ -65,7 +65,7 @@ interface OtherFields {
   values: () => { vals: ArrayLike<unknown>[]; idx: ArrayLike<number> | null; n: number } | null;
 }
 
-/** `__sbirtools_rowLoop.text(features)`: a fresh state, `on` false until rows() starts the loop. */
+/** `__sbirtools_rowLoop.text(features)`: a fresh state, `on` false until array() or objects() starts the loop. */
 export function textLoopState(spec: unknown): object {
   const s: TextLoopState = { on: false, i: -1 };
   const features = parseFeatures(spec) ?? null;
