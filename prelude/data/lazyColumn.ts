@@ -374,8 +374,9 @@ function valuesOf(c: ColumnData, n: number): unknown[] | null {
       return out;
     }
     case 'dict': {
+      // every entry at once (DictStrings.all: a slice of one string per ASCII entry)
       const dict = dictStrings(c);
-      const { strings } = dict;
+      const strings = dict.all();
       const codes = c.codes;
       const out = new Array<unknown>(n);
       for (let i = 0; i < n; i++) {
