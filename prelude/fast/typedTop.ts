@@ -101,6 +101,8 @@ export function typedTop(t: ColumnTable, key: TopKey, end: number): Uint32Array 
     let lim = xs[0];
     let rootIsValue = tiers[0] === valueTier;
     for (; r < n; r++) {
+      // values sort first (valueTier 0): only a row whose x is below the root's can enter
+      if (rootIsValue && valueTier === 0 && (r = nextBelow(values, sign, lim, r, n)) === n) break;
       const v = values[r];
       const x = sign * v;
       if (rootIsValue) {
@@ -134,6 +136,17 @@ export function typedTop(t: ColumnTable, key: TopKey, end: number): Uint32Array 
     }
   } else for (let i = bits.next(0); i >= 0; i = bits.next(i + 1)) visit(i);
   return rows.subarray(0, size);
+}
+
+/**
+ * The first row from `from` whose `sign * values[row]` is not at or above `lim` (below it, or NaN),
+ * else `n`: the scan of a top-n whose heap's root is a value, a function of its own so that V8
+ * optimizes this one loop on the first long call.
+ */
+function nextBelow(values: Float64Array, sign: number, lim: number, from: number, n: number): number {
+  let r = from;
+  while (r < n && sign * values[r] >= lim) r++;
+  return r;
 }
 
 /** Ranks where equal entries share one (the first place of their run), for a dictionary that repeats a string. */
