@@ -115,7 +115,7 @@ export function typedTop(t: ColumnTable, key: TopKey, end: number): Uint32Array 
         rootIsValue = tiers[0] === valueTier;
       }
     }
-  } else if (!bits) {
+  } else if (!bits && src.kind === 'dict') {
     const { codes } = src;
     const n = t.totalRows();
     let r = 0;
