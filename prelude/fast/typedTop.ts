@@ -34,14 +34,14 @@ export function typedTop(t: ColumnTable, key: TopKey, end: number): Uint32Array 
   const sign = key.desc ? -1 : 1;
   let tierOf: (row: number) => number;
   let xOf: (row: number) => number;
+  // rank of each dictionary value in code-unit order (how < compares strings), kept for the session
+  const rank = src.kind === 'dict' ? (dictRank(src.dict) ?? equalRanks(src.dict)) : new Float64Array(0);
   if (src.kind === 'num') {
     const { values, valid } = src;
     tierOf = (r) => (valid[r] === 0 ? nullTier : values[r] !== values[r] ? nanTier : valueTier);
     xOf = (r) => sign * values[r];
   } else {
-    const { codes, dict } = src;
-    // rank of each dictionary value in code-unit order (how < compares strings), kept for the session
-    const rank = dictRank(dict) ?? equalRanks(dict);
+    const { codes } = src;
     tierOf = (r) => (codes[r] < 0 ? nullTier : valueTier);
     xOf = (r) => sign * rank[codes[r]];
   }
@@ -87,32 +87,66 @@ export function typedTop(t: ColumnTable, key: TopKey, end: number): Uint32Array 
   if (end === 0) return rows;
   const bits = t.mask();
   // Rows are visited in ascending order, so once the heap is full a row enters only when its
-  // (tier, x) sorts strictly before the root's (an equal one has the larger row index): most rows
-  // of a large table cost one read and one comparison against the root, no call.
+  // (tier, x) sorts strictly before the root's (an equal one has the larger row index). While the
+  // root is a value, a value row enters only below its x: the loops below test that first, one
+  // read and one comparison a row, and give any other row (null, NaN) the full test. Once the
+  // root is in the first tier and that is not the values' (nulls or NaN first, at least `end` of
+  // them), no later row can enter.
+  const enters = (tr: number, x: number) => tr < tiers[0] || (tr === tiers[0] && tr === valueTier && x < xs[0]);
   if (!bits && src.kind === 'num') {
     const { values, valid } = src;
     const n = t.totalRows();
     let r = 0;
     for (; r < n && size < end; r++) visit(r);
+    let lim = xs[0];
+    let rootIsValue = tiers[0] === valueTier;
     for (; r < n; r++) {
+      // values sort first (valueTier 0): only a row whose x is below the root's can enter
+      if (rootIsValue && valueTier === 0 && (r = nextBelow(values, sign, lim, r, n)) === n) break;
       const v = values[r];
+      const x = sign * v;
+      if (rootIsValue) {
+        if (x >= lim && valid[r] !== 0) continue;
+      } else if (tiers[0] === 0) break;
       const tr = valid[r] === 0 ? nullTier : v !== v ? nanTier : valueTier;
-      const t0 = tiers[0];
-      if (tr > t0 || (tr === t0 && (tr !== valueTier || sign * v >= xs[0]))) continue;
-      visit(r);
+      if (enters(tr, x)) {
+        visit(r);
+        lim = xs[0];
+        rootIsValue = tiers[0] === valueTier;
+      }
     }
-  } else if (!bits) {
+  } else if (!bits && src.kind === 'dict') {
+    const { codes } = src;
     const n = t.totalRows();
     let r = 0;
     for (; r < n && size < end; r++) visit(r);
+    let lim = xs[0];
+    let rootIsValue = tiers[0] === valueTier;
     for (; r < n; r++) {
-      const tr = tierOf(r);
-      const t0 = tiers[0];
-      if (tr > t0 || (tr === t0 && (tr !== valueTier || xOf(r) >= xs[0]))) continue;
-      visit(r);
+      const c = codes[r];
+      if (rootIsValue) {
+        if (c >= 0 && sign * rank[c] >= lim) continue;
+      } else if (tiers[0] === 0) break;
+      const tr = c < 0 ? nullTier : valueTier;
+      if (enters(tr, tr === valueTier ? sign * rank[c] : 0)) {
+        visit(r);
+        lim = xs[0];
+        rootIsValue = tiers[0] === valueTier;
+      }
     }
   } else for (let i = bits.next(0); i >= 0; i = bits.next(i + 1)) visit(i);
   return rows.subarray(0, size);
+}
+
+/**
+ * The first row from `from` whose `sign * values[row]` is not at or above `lim` (below it, or NaN),
+ * else `n`: the scan of a top-n whose heap's root is a value, a function of its own so that V8
+ * optimizes this one loop on the first long call.
+ */
+function nextBelow(values: Float64Array, sign: number, lim: number, from: number, n: number): number {
+  let r = from;
+  while (r < n && sign * values[r] >= lim) r++;
+  return r;
 }
 
 /** Ranks where equal entries share one (the first place of their run), for a dictionary that repeats a string. */

@@ -97,7 +97,11 @@ function topNumbers(t: NumView, k: number, largest: boolean, length: number): nu
   const xs: number[] = []; // their values
   let bound = largest ? -Infinity : Infinity; // the worst value in a full top
   if (k === 0) return top;
+  const sign = largest ? 1 : -1;
   for (let i = 0; i < length; i++) {
+    // a full top over every row: skip to the next value past the bound in one small loop (a
+    // missing or NaN position is never past it, and the tests below still run for the one found)
+    if (rows === null && top.length === k && (i = nextPast(values, sign, sign * bound, i, length)) === length) break;
     const r = rows ? rows[i]! : i;
     if (valid !== null && !valid[r]) continue;
     const x = values[r]!;
@@ -114,4 +118,11 @@ function topNumbers(t: NumView, k: number, largest: boolean, length: number): nu
     if (top.length === k) bound = xs[k - 1]!;
   }
   return top;
+}
+
+/** The first position from `from` whose `sign * values[i]` is above `past` (NaN never is), else `n`. */
+function nextPast(values: Float64Array, sign: number, past: number, from: number, n: number): number {
+  let i = from;
+  while (i < n && !(sign * values[i]! > past)) i++;
+  return i;
 }

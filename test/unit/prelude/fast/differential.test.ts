@@ -213,6 +213,16 @@ describe('fast paths give exactly the plain path answers on random tables', () =
         "(X) => X.orderby('A').slice(0, 50)",
         "(X) => X.orderby(aq.desc('Y')).slice(0, 150)",
         "(X) => X.sort_values('Y', { ascending: false, na_position: 'first' }).head(120)",
+        // the heap full of nulls or NaN first, then values (and the first tier all nulls: no row enters)
+        "(X) => X.sort_values('V').head(60)",
+        "(X) => X.sort_values('Y', { ascending: false }).head(60)",
+        "(X) => X.sort_values('K1').head(60)",
+        "(X) => X.orderby(aq.desc('Y')).slice(0, 60)",
+        "(X) => X.orderby(aq.desc('K1')).slice(0, 60)",
+        "(X) => X.orderby('V').slice(0, 60)",
+        "(X) => X.orderby('V').slice(0, 150)",
+        "(X) => X.orderby('D').slice(0, 150)",
+        "(X) => nlargest(X, 60, 'V')",
       ]),
     ).toEqual([]);
   }, 180_000);

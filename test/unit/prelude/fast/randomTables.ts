@@ -83,6 +83,18 @@ export const EDGE_TABLES: ColumnarTable[] = [
       A: 'x',
     })),
   ),
+  // the typed top-n's root starts as a null (the first 100 rows have no V, Y, D or K1) and values
+  // displace it one by one: V positive, Y negative, so a value compares past the null's placeholder
+  build(
+    Array.from({ length: 1600 }, (_, i) => ({
+      K1: i < 100 ? null : KEYS[(i * 5) % KEYS.length],
+      K2: ['x', 'y'][i % 2],
+      Y: i < 100 ? null : -((i * 7) % 13) - 1,
+      D: i < 100 ? null : ((i * 3) % 50) * DAY,
+      V: i < 100 ? null : i % 29 === 0 ? Number.NaN : 1 + ((i * 37) % 101) / 4,
+      A: 'x',
+    })),
+  ),
   build(
     Array.from({ length: 40 }, (_, i) => ({
       K1: ['b', 'a'][i % 2],
