@@ -9,7 +9,9 @@
  * - `d.Abstract === 'N/A'`, `d.Abstract == null`, `d.Abstract` alone (long text against a string or
  *   null, or its truth value): the host compares the bytes, or reads the stored lengths for null and
  *   empty rows (bridge.textScan), no row decoded;
- * - reading long text (`op.includes(d.Abstract, 'x')`, `op.length(d.Abstract) > 1500`): Arquero's
+ * - the length of long text (`op.length(d.Abstract) > 1500`, `d.Abstract.length < 10`): the host's
+ *   UTF-16 counts (bridge.textScan `units`, fast/textUnits.ts), no row decoded;
+ * - reading long text otherwise (`op.includes(d.Abstract, 'x')`, `op.lower(d.Title) === 'x'`): Arquero's
  *   compiled code per row, on the text pages themselves (fast/columnChunks.ts), not through
  *   `column.at(row)`;
  * - anything else: Arquero's compiled code, per row.
@@ -24,6 +26,7 @@ import { sourceOf } from './source.js';
 import { columnChunks, readsTextPages } from './columnChunks.js';
 import { cheapFirst } from './cheapFirst.js';
 import { typedLeaf } from './typedLeaf.js';
+import { readsTextLength } from './textUnits.js';
 import type { Node } from './node.js';
 import { LazyColumn } from '../data/lazyColumn.js';
 import { PAGE_SHIFT } from '../data/pagedText.js';
@@ -169,6 +172,12 @@ function leaf(ctx: Ctx, node: Node, sel: Uint8Array): Uint8Array {
   }
   if (hostIncludes(ctx, node, f, sel, out)) return out;
   if (hostEquals(ctx, node, f, sel, out)) return out;
+  // the length of long text (`op.length(d.Abstract) > 1500`): the host's counts, no page read
+  const counted = readsTextLength(node) ? typedLeaf(t, node, ctx.params, sel) : null;
+  if (counted) {
+    ctx.fast = true;
+    return counted;
+  }
   if (textChunks(ctx, node, f, sel, out)) return out;
   const typed = typedLeaf(t, node, ctx.params, sel); // as a derive would compute it (fast/typedLeaf.ts)
   if (typed) {
