@@ -11,7 +11,9 @@
  *   empty rows (bridge.textScan), no row decoded;
  * - the length of long text (`op.length(d.Abstract) > 1500`, `d.Abstract.length < 10`): the host's
  *   UTF-16 counts (bridge.textScan `units`, fast/textUnits.ts), no row decoded;
- * - reading long text otherwise (`op.includes(d.Abstract, 'x')`, `op.lower(d.Title) === 'x'`): Arquero's
+ * - `op.includes(d.Abstract, 'x')` or `op.includes(op.lower(d.Title), 'x')` (a lowercase literal):
+ *   the host searches the bytes (bridge.textScan `contains`, folded as `toLowerCase` for the second);
+ * - reading long text otherwise (`op.lower(d.Title) === 'x'`, `op.indexof(d.Abstract, 'x') > 9`): Arquero's
  *   compiled code per row, on the text pages themselves (fast/columnChunks.ts), not through
  *   `column.at(row)`;
  * - anything else: Arquero's compiled code, per row.
@@ -27,6 +29,7 @@ import { columnChunks, readsTextPages } from './columnChunks.js';
 import { cheapFirst } from './cheapFirst.js';
 import { typedLeaf } from './typedLeaf.js';
 import { readsTextLength } from './textUnits.js';
+import { stillInstalled } from './deriveFunctions.js';
 import type { Node } from './node.js';
 import { LazyColumn } from '../data/lazyColumn.js';
 import { PAGE_SHIFT } from '../data/pagedText.js';
@@ -231,7 +234,7 @@ function textChunks(
 }
 
 /**
- * `op.includes(d.X, 'literal')` on a long-text column the host can scan (bridge.textScan): each page
+ * `op.includes(d.X, 'literal')` (or of `op.lower(d.X)`, includedIn) on a long-text column the host can scan (bridge.textScan): each page
  * the session does not hold is searched on the host's UTF-8 bytes, the others by the compiled code
  * on the page's rows; a null row takes what the compiled code gives for null. False when it does not apply.
  */
@@ -249,15 +252,16 @@ function hostIncludes(
     callee.type !== 'Function' ||
     callee.name !== 'includes' ||
     args.length !== 2 ||
-    args[0]!.type !== 'Column' ||
     args[1]!.type !== 'Literal' ||
     typeof args[1]!.value !== 'string'
   )
     return false;
-  const name = args[0]!.name as string;
+  const needle = args[1]!.value as string;
+  const column = includedIn(args[0]!, needle);
+  if (!column || !stillInstalled('includes')) return false;
+  const { name, fold } = column;
   const pages = hostScannedPages(ctx, name);
   if (!pages) return false;
-  const needle = args[1]!.value as string;
   const data = ObjectCreate(null) as Record<string, unknown>;
   data[name] = [null];
   const z = f(0, data) ? 1 : 0;
@@ -265,7 +269,7 @@ function hostIncludes(
   for (let p = 0, lo = 0; lo < n; p++) {
     const hi = Math.min(n, lo + PAGE_ROWS);
     if (anySelected(sel, lo, hi)) {
-      const got = pages.scan(p, { op: 'contains', needle, fold: 'none' });
+      const got = pages.scan(p, { op: 'contains', needle, fold });
       if (got) {
         for (let i = lo; i < hi; i++) {
           const g = got[i - lo]!;
@@ -280,6 +284,21 @@ function hostIncludes(
   }
   ctx.fast = true;
   return true;
+}
+
+/**
+ * The column `op.includes` searches and how case folds: `d.X` as it is, or `op.lower(d.X)` (Arquero's
+ * `lower`, still the installed one) when the needle is its own lowercase: the row's
+ * `toLowerCase().includes(needle)`, which is textScan's `lower` fold. Null otherwise.
+ */
+function includedIn(arg: Node, needle: string): { name: string; fold: 'none' | 'lower' } | null {
+  if (arg.type === 'Column') return { name: arg.name as string, fold: 'none' };
+  if (arg.type !== 'CallExpression' || needle !== needle.toLowerCase()) return null;
+  const callee = arg.callee as Node;
+  const inner = arg.arguments as Node[];
+  if (callee.type !== 'Function' || callee.name !== 'lower' || inner.length !== 1 || inner[0]!.type !== 'Column')
+    return null;
+  return stillInstalled('lower') ? { name: inner[0]!.name as string, fold: 'lower' } : null;
 }
 
 /** Equality operators a long-text column may be compared with a literal by (hostEquals). */
