@@ -11,6 +11,8 @@ import {
   CacheHeaderSchema,
   CHARS_ROLE,
   PREFIX_BYTES,
+  SHORT_BYTES,
+  SHORT_ROLE,
   type BufferRef,
   type CacheHeader,
   type ColumnEntry,
@@ -100,6 +102,8 @@ export class CacheReader {
   private readonly byName: Map<string, ColumnEntry>;
   /** Offsets and validity of utf8 columns read by range (loadRows) before any full load. */
   private readonly textIndex = new Map<string, { offsets: Int32Array; valid: Uint8Array; table: Uint32Array }>();
+  /** Short-row codes of utf8 columns (textEquals). */
+  private readonly shortCodes = new Map<string, Uint8Array>();
   /** Per-row character counts of utf8 columns (textLengths). */
   private readonly chars = new Map<string, Int32Array>();
   /** Dictionary offsets of columns read by window (loadWindow) before any full load. */
@@ -273,6 +277,38 @@ export class CacheReader {
       if (out[row - start]! < 0) this.corrupt(name, `wide row ${row} is null`);
       out[row - start] = out[row - start]! + extra;
     }
+    return out;
+  }
+
+  /**
+   * Whether each row of rows [start, end) of a utf8 column is exactly `needle` once decoded (1),
+   * not (0), or null (2): what textScan's `equals` answers, from the cache's short-row index
+   * (format.ts SHORT_ROLE, 1 byte a row) and character counts instead of the text. A row that
+   * decodes to the needle is never longer than the needle's UTF-8 bytes (an invalid byte decodes to
+   * U+FFFD, 3 bytes), so a needle of at most SHORT_BYTES bytes can only equal rows the index holds;
+   * each of its strings is decoded and compared once. Null when the column has no index or the
+   * needle is longer: the caller reads the bytes.
+   * @throws {RangeError} when the range is outside the column; {DataError} CACHE_CORRUPT.
+   */
+  textEquals(name: string, start: number, end: number, needle: string): Uint8Array | null {
+    const values = this.byName.get(name)?.shortValues;
+    if (!values || Buffer.byteLength(needle, 'utf8') > SHORT_BYTES) return null;
+    let codes = this.shortCodes.get(name);
+    if (!codes) {
+      const entry = this.byName.get(name)!;
+      if (!entry.buffers[SHORT_ROLE] || this.fd === null) return null;
+      codes = new Uint8Array(this.read(entry, SHORT_ROLE));
+      if (codes.length !== this.header.numRows) this.corrupt(name, `${codes.length} short-row codes`);
+      for (let i = 0; i < codes.length; i++) if (codes[i]! > values.length) this.corrupt(name, 'short-row code');
+      this.shortCodes.set(name, codes);
+    }
+    const lengths = this.textLengths(name, start, end);
+    if (!lengths) return null;
+    const hit = new Uint8Array(values.length + 1);
+    for (let k = 0; k < values.length; k++)
+      hit[k + 1] = Buffer.from(values[k]!, 'hex').toString('utf8') === needle ? 1 : 0;
+    const out = new Uint8Array(end - start);
+    for (let i = start; i < end; i++) out[i - start] = lengths[i - start]! < 0 ? 2 : hit[codes[i]!]!;
     return out;
   }
 
