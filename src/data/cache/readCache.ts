@@ -18,6 +18,9 @@ import {
   type ColumnEntry,
 } from './format.js';
 
+/** Rows of a range read alone from a text column of at least `windowMinBytes` (CacheReader.loadRows). */
+const WINDOW_TEXT_ROWS = 128;
+
 /** A cache that opened, or why it did not (then the caller rebuilds it). */
 export type CacheOpenResult = { ok: true; reader: CacheReader } | { ok: false; reason: string };
 
@@ -117,6 +120,12 @@ export class CacheReader {
    * detected, never served as wrong text (docs/threat-model.md). @internal tests set it lower.
    */
   lazyMinBytes = 32 * 1024 * 1024;
+  /**
+   * A range of at most WINDOW_TEXT_ROWS rows (the guest's window: one row of every column of a
+   * sorted table's top row, `head()`) is read alone from text columns of at least this many bytes
+   * (1 MiB) too: the offsets and one block cost less than the whole column (Award Title: 15 MB).
+   */
+  windowMinBytes = 1024 * 1024;
 
   constructor(
     readonly path: string,
@@ -196,8 +205,9 @@ export class CacheReader {
    * against its CRC-32 before anything is returned. With `reuse`, the returned bytes are a view of
    * a buffer the next `loadRows(..., true)` overwrites (a scan that reads page after page then
    * allocates nothing per page); without it they are the caller's own. Returns null when the column
-   * is already loaded, is not utf8, holds less than `lazyMinBytes` of text, the range is every
-   * row, or the file is closed: the caller loads the column (checked) and slices it.
+   * is already loaded, is not utf8, holds less than `lazyMinBytes` of text (`windowMinBytes` for a
+   * range of at most WINDOW_TEXT_ROWS rows), the range is every row, or the file is closed: the
+   * caller loads the column (checked) and slices it.
    * @throws {RangeError} when the range is outside the column; {DataError} as loadColumn.
    */
   loadRows(name: string, start: number, end: number, reuse = false): Extract<ColumnData, { kind: 'utf8' }> | null {
@@ -206,7 +216,9 @@ export class CacheReader {
     if (start === 0 && end === this.header.numRows) return null;
     const entry = this.byName.get(name);
     const ref = entry?.buffers.bytes;
-    if (!entry || entry.kind !== 'utf8' || !ref || ref.length < this.lazyMinBytes) return null;
+    if (!entry || entry.kind !== 'utf8' || !ref) return null;
+    const window = end - start <= WINDOW_TEXT_ROWS && ref.length >= this.windowMinBytes;
+    if (ref.length < this.lazyMinBytes && !window) return null;
     let index = this.textIndex.get(name);
     if (!index) {
       index = {
