@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ColumnData, ColumnarTable } from '../../../../schema/columnar.js';
 import { createHarness, type Harness } from '../harness.js';
-import { columnar, dict } from '../fixture.js';
+import { columnar, dict, f64 } from '../fixture.js';
 import { differentialHelpers, diffRuns, install } from './differentialRuns.js';
 
 const ROWS = 9000; // three pages of 4,096 rows
@@ -43,6 +43,7 @@ const TABLE: ColumnarTable = columnar('award_data', {
     ),
   ),
   K: dict(Array.from({ length: ROWS }, (_, i) => ['a', 'b', null][i % 3]!)),
+  N: f64(Array.from({ length: ROWS }, (_, i) => (i % 11 === 0 ? null : i % 7 === 0 ? 0 : (i % 23) - 9.5))),
 });
 
 const EXPRS = [
@@ -56,6 +57,14 @@ const EXPRS = [
   "(X) => X.groupby('K').derive({ n: (d) => op.length(d.T) }).rollup({ m: op.max('n'), s: op.sum('n') }).orderby('K').objects()",
   "(X) => X.orderby(aq.desc('K')).derive({ n: (d) => op.length(d.T) }).slice(4000, 4100).array('n')",
   "(X) => X.filter((d) => op.length(d.T) === 2 || d.K == null).array('T')",
+  // computed aggregate fields (fast/rollupField.ts)
+  '(X) => X.rollup({ m: (d) => op.mean(op.length(d.T)), s: (d) => op.sum(op.length(d.T) * 2), c: op.count() })',
+  "(X) => X.groupby('K').rollup({ m: (d) => op.max(op.length(d.T)), v: (d) => op.variance(op.length(d.T)), q: (d) => op.median(op.length(d.T)) }).orderby('K')",
+  "(X) => X.filter((d) => d.K === 'a').rollup({ m: (d) => op.min(d.T.length) })",
+  "(X) => X.filter((d) => d.T != null).groupby('K').rollup({ m: (d) => op.min(d.T.length), x: (d) => op.max(d.T.length - d.N) })",
+  '(X) => X.rollup({ a: (d) => op.mean(op.length(d.T) / 0), b: (d) => op.sum(op.length(d.T) > 3 ? 1 : null), e: (d) => op.mean(d.N / d.N) })',
+  "(X) => X.groupby('K').rollup({ a: (d) => op.sum(d.N * 2), c: (d) => op.stdev(d.N - 1), e: (d) => op.quantile(d.N + 0, 0.3), f: (d) => op.average(d.N ?? 5) }).orderby('K')",
+  "(X) => X.orderby('N').rollup({ a: (d) => op.sum(d.N * 0.1), b: (d) => op.variancep(op.length(d.T) + d.N) })",
 ];
 
 const DUMP = 'var __dump = (x) => JSON.stringify(x instanceof aq.ColumnTable ? x.objects() : x);';
@@ -73,10 +82,10 @@ describe('the length of long text from the host (units)', () => {
     expect(await diffRuns(h, EXPRS)).toEqual([]);
   }, 120_000);
 
-  test('op.length(d.T) in a derive and d.T.length in a filter read no text page: only the host counts', async () => {
+  test('op.length(d.T) in a derive, d.T.length in a filter and in a rollup read no text page: only the host counts', async () => {
     h = createHarness({ tables: [TABLE], textPages: true, textScan: true });
     const r = await h.run(
-      "[award_data.derive({ n: (d) => op.length(d.T) }).rollup({ s: op.sum('n') }).get('s', 0), award_data.filter((d) => d.T != null && d.T.length > 3).numRows()]",
+      "[award_data.derive({ n: (d) => op.length(d.T) }).rollup({ s: op.sum('n') }).get('s', 0), award_data.filter((d) => d.T != null && d.T.length > 3).numRows(), award_data.rollup({ s: (d) => op.sum(op.length(d.T)) }).get('s', 0)]",
     );
     expect(r.ok, r.error?.message).toBe(true);
     const rows = Array.from({ length: ROWS }, (_, i) =>
@@ -89,6 +98,7 @@ describe('the length of long text from the host (units)', () => {
     expect(r.value).toEqual([
       decoded.reduce((a, x) => a + (x?.length ?? 0), 0),
       decoded.filter((x) => x !== null && x.length > 3).length,
+      decoded.reduce((a, x) => a + (x?.length ?? 0), 0),
     ]);
     const text = h.fetched.filter((f) => f.startsWith('award_data/T'));
     expect(text.some((f) => f.includes('(units:'))).toBe(true);
