@@ -284,6 +284,22 @@ export function cachedRows(
 }
 
 /**
+ * Puts in `out` (an empty array) the `n` visible rows (`idx`, or 0..n-1 when null) of the values `vals`
+ * of `names`, as cachedRows builds them: the rows of a bound array built after its call (data/rowLoop.ts).
+ */
+export function rowsInto(
+  shape: RowShape,
+  names: string[],
+  vals: ArrayLike<unknown>[],
+  idx: ArrayLike<number> | null,
+  n: number,
+  out: unknown[],
+): void {
+  out.length = n;
+  codeFor(shape, names)(vals, idx, 0, n, out);
+}
+
+/**
  * Records which row sets the cache holds; the function returned puts that list back (the warm-up's
  * rows must not stay in the cache: runtime/warmUp.ts).
  */

@@ -38,23 +38,53 @@ export interface RowLoopState {
 let pending: RowLoopState | null = null;
 
 /**
- * A row array bound to a name (src/runtime/prepare/rowArrays.ts): the real array objects() answered,
- * and what its rows were built from, for the fields its uses read.
+ * A row array bound to a name (src/runtime/prepare/rowArrays.ts): the array objects() answered, and
+ * what its rows were built from, for the fields its uses read.
  */
 export interface BoundRows {
   names: string[];
   vals: ArrayLike<unknown>[];
   idx: ArrayLike<number> | null;
   n: number;
+  /**
+   * For an array answered empty (`['defer']`: only loops read the name), what puts in it the rows
+   * objects() would have built at the call (from the values of the call); null once it has, or for
+   * an array built at the call.
+   */
+  fill: ((out: unknown[]) => void) | null;
 }
 
 const bound = new NativeWeakMap<object, BoundRows>();
 const weakGet = NativeWeakMap.prototype.get;
 const weakSet = NativeWeakMap.prototype.set;
+const weakDelete = NativeWeakMap.prototype.delete;
 
-/** Records that `rows` (a fresh array objects() answered a bound declaration with) was built from `b`. */
+/** Records that `rows` (a fresh array objects() answered a bound declaration with) holds, or will hold, rows of `b`. */
 export function bindRows(rows: unknown[], b: BoundRows): void {
   ReflectApply(weakSet, bound, [rows, b]);
+}
+
+/** The bound array `rows` with its rows in it (built now if they were deferred). */
+function filled(rows: unknown[], b: BoundRows): unknown[] {
+  const fill = b.fill;
+  if (fill) {
+    b.fill = null;
+    fill(rows);
+  }
+  return rows;
+}
+
+/**
+ * The write-back of a bound name at the end of its run (src/runtime/prepare/localize.ts): from here
+ * on code other than the run's loops may see the array (a later run may change it), so the binding
+ * ends, and deferred rows are built. Any other value is returned as it is.
+ */
+function release(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const b = ReflectApply(weakGet, bound, [value]) as BoundRows | undefined;
+  if (!b) return value;
+  ReflectApply(weakDelete, bound, [value]);
+  return filled(value as unknown[], b);
 }
 
 /** The loop over a table's own rows (data/rowObjects.ts `tableLoopRows`), set when the prelude installs it. */
@@ -70,9 +100,10 @@ export function setTableLoop(fn: (value: object, names: string[]) => Iterator<un
  * reads fields of its row: one reused row over the kept values of `names` when `x` is a bound row
  * array bindRows recorded, or a table whose rows the session's own iterator would make
  * (rowObjects.ts `tableLoopRows`), and the code as written would run the session's own array
- * iterator; else `x` itself, and the loop runs as written. The loop never sees its rows (the
- * preparation's proof); a bound array, a true local of the run that only field-reading loops and
- * chains read, still holds the rows built from those values.
+ * iterator; else `x` itself (a deferred bound array with its rows put in first), and the loop runs
+ * as written. The loop never sees its rows (the preparation's proof); a bound array, a true local of
+ * the run that only field-reading loops and chains read, holds (or, deferred, gets when the run
+ * writes it back) the rows built from those values.
  */
 function useRows(rows: unknown, names: unknown): unknown {
   if (rows === null || typeof rows !== 'object') return rows;
@@ -82,10 +113,11 @@ function useRows(rows: unknown, names: unknown): unknown {
   const vals: ArrayLike<unknown>[] = [];
   for (let i = 0; i < read.length; i++) {
     const k = b.names.indexOf(read[i]!);
-    if (k < 0) return rows;
+    if (k < 0) return filled(rows as unknown[], b);
     vals[i] = b.vals[k]!;
   }
-  return arrayIterationIntact() ? loopRows('reused', read, vals, b.idx, b.n) : rows;
+  // a loop that runs as written iterates the rows themselves
+  return arrayIterationIntact() ? loopRows('reused', read, vals, b.idx, b.n) : filled(rows as unknown[], b);
 }
 
 /**
@@ -100,6 +132,7 @@ export function installRowLoop(): void {
       return s;
     },
     rows: useRows,
+    release,
   };
   ObjectDefineProperty(globalThis, ROW_LOOP_GLOBAL, {
     value: Object.freeze(entry),

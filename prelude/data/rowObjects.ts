@@ -15,7 +15,7 @@ import {
   ObjectGetPrototypeOf,
 } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
-import { cachedRows, cachedValues, rowsAt, type RowColumn, type RowShape } from './rowCache.js';
+import { cachedRows, cachedValues, rowsAt, rowsInto, type RowColumn, type RowShape } from './rowCache.js';
 import { chainIntact, chainRows, pickRows } from './rowChain.js';
 import { arrayIterationIntact, bindRows, loopRows, setTableLoop, takeRowLoop, type RowLoopState } from './rowLoop.js';
 import { seriesMark } from '../series/seriesTables.js';
@@ -182,8 +182,9 @@ function textChain(t: ColumnTable, s: RowLoopState): ((cb: unknown) => Uint8Arra
   };
 }
 
-/** A row array bound to a name (`open([...fields], ['bind'])`, prepare/rowArrays.ts). */
-const isBind = (s: RowLoopState) => s.ops !== null && s.ops.length === 1 && s.ops[0] === 'bind';
+/** A row array bound to a name (`open([...fields], ['bind'])`, or `['defer']` when only loops read it: prepare/rowArrays.ts). */
+const isBind = (s: RowLoopState) =>
+  s.ops !== null && s.ops.length === 1 && (s.ops[0] === 'bind' || s.ops[0] === 'defer');
 
 /**
  * What objects() answers a bound declaration with: the rows objects() builds, as a bare call does
@@ -192,10 +193,42 @@ const isBind = (s: RowLoopState) => s.ops !== null && s.ops.length === 1 && s.op
  * answers null (objects() then answers as if called bare).
  */
 function boundRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
+  if (s.ops![0] === 'defer') {
+    const later = deferredRows(t, s);
+    if (later) return later;
+  }
   const list = rows(t, 'object', {});
   if (!list) return null;
   const v = loopValues(t, s);
-  if (v) bindRows(list, { names: s.names, vals: v.vals, idx: v.idx, n: v.n });
+  if (v) bindRows(list, { names: s.names, vals: v.vals, idx: v.idx, n: v.n, fill: null });
+  return list;
+}
+
+/**
+ * What objects() answers a bound declaration only loops read with: an empty array, recorded with the
+ * values its loops read and what fills it, at the write-back, with the rows rows() would build now
+ * (every column's values and the visible rows as they are at the call: an array column or the
+ * table's indices a guest changes later do not reach them); null where rows() would not build them
+ * from the cache (the rows are then built at the call).
+ */
+function deferredRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
+  const names = t.columnNames();
+  const cols = rowColumns(t, names);
+  if (!cols) return null;
+  const n = t.numRows();
+  const kept = cachedValues(cols, t.totalRows(), n, 'object');
+  const v = kept && loopValues(t, s);
+  if (!kept || !v) return null;
+  const vals = cols.map((c, k) => (c.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!)));
+  const idx = v.idx && copyOf(v.idx);
+  const list = new NativeArray<unknown>(0);
+  bindRows(list, {
+    names: s.names,
+    vals: v.vals,
+    idx: v.idx,
+    n,
+    fill: (out) => rowsInto('object', names, vals, idx as ArrayLike<number> | null, n, out),
+  });
   return list;
 }
 

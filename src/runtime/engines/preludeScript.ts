@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CodeCacheFile } from './isolated-vm/codeCacheFile.js';
 import { pruneCodeCaches } from './isolated-vm/pruneCodeCaches.js';
+import { disposeIsolate } from './isolated-vm/disposeIsolate.js';
 import type { Ivm } from './isolated-vm/loadIsolatedVm.js';
 import { preludeBundlePath } from '../../core/paths.js';
 
@@ -126,6 +127,6 @@ export function writeShippedPreludeCodeCache(ivm: Ivm): string {
     if (!file.read()) throw new Error(`could not write ${file.path}`);
     return file.path;
   } finally {
-    isolate.dispose();
+    disposeIsolate(isolate);
   }
 }

@@ -1,3 +1,4 @@
+import { ROW_LOOP_GLOBAL } from '../../../schema/rowLoop.js';
 import { type AnyNode, collectPatternNames, FUNCTION_NODES, LOOP_NODES } from './patternNames.js';
 
 /** An edit of the user's source (same shape as transform.ts's). */
@@ -49,7 +50,9 @@ const VALUED = new Set(['ExpressionStatement', 'IfStatement', 'SwitchStatement',
  * `@` (pandas-style `@name` lookups read globals by name), a directive, a top-level class, or a
  * top-level function that is reassigned. Only names a top-level loop uses are localized (elsewhere
  * a global read costs nothing worth a rewrite), and those of `alsoLocal` (rowArrays.ts: a row array
- * is read through its kept values only as a true local). Returns undefined when nothing qualifies.
+ * is read through its kept values only as a true local), whose write-back (after the try and in the
+ * catch) passes the value through `__sbirtools_rowLoop.release(name)`: the moment the array can be
+ * seen by anything but this run's loops. Returns undefined when nothing qualifies.
  * @param resultName - the run's value is the `result` variable, not the completion value.
  * @example
  * planLocals(parse('let s = 0;\nfor (const v of xs) s += v;\ns'), source, false)?.locals // ['s']
@@ -107,6 +110,8 @@ export function planLocals(
   const h = freshName(scan.allNames);
   const n = locals.length;
   const params = locals.map((_, i) => `${h}${i}`);
+  // a bound row array is released (its rows built if they were deferred) as it is written back
+  const back = locals.map((l) => (alsoLocal.includes(l) ? `${ROW_LOOP_GLOBAL}.release(${l})` : l)).join(',');
   const writeBack = `(${params.join(',')})=>{${locals.map((l, i) => `${l}=${params[i]};`).join('')}}`;
   const publish = `(${functions.map((_, i) => `${h}${i}`).join(',')})=>{${functions.map((f, i) => `${f}=${h}${i};`).join('')}}`;
   const prefix =
@@ -120,8 +125,7 @@ export function planLocals(
   // WASM heap is then past use; the session resets, as isolated-vm's does at its memory limit)
   const err = `${h}e`;
   const suffix =
-    `}catch(${err}){if(${h}[${n + 2}](${err}))${h}[${n}](${locals.join(',')});throw ${err}}` +
-    `const ${h}d=${h}[${n}](${locals.join(',')});}}`;
+    `}catch(${err}){if(${h}[${n + 2}](${err}))${h}[${n}](${back});throw ${err}}` + `const ${h}d=${h}[${n}](${back});}}`;
   return { locals, edits, prefix, suffix };
 }
 

@@ -29,9 +29,13 @@ interface Use {
  *     the real array (over rows that exist, the array's own methods are as fast).
  * Any other mention (a write, a call argument, a spread, `NAME[i]`, the program's value...) keeps
  * every use of NAME as written: the loops read the values the rows were built from, so no code may
- * change a row or the array. The rewrite is only safe when NAME runs as a true local (localize.ts:
- * nothing but this run's top-level code can reach it): the caller applies the edits of the names the
- * local plan took. `up` maps each node to its parent and the key it sits under; `mentions` holds every
+ * change a row or the array. When every use is such a loop, no code of the run ever sees the array
+ * (`open(reads, ['defer'])`): objects() answers an empty array that the write-back at the end of the
+ * run (localize.ts, `__sbirtools_rowLoop.release`) fills with the rows it would have held, built from
+ * the values of the call; with a chain (`['bind']`) the rows are built at the call. Either way the
+ * write-back ends the binding: a later run sees a plain array, which it may have changed. The rewrite
+ * is only safe when NAME runs as a true local (localize.ts: nothing but this run's top-level code can
+ * reach it): the caller applies the edits of the names the local plan took. `up` maps each node to its parent and the key it sits under; `mentions` holds every
  * identifier of the program that may be a variable.
  */
 export function rowArrays(program: AnyNode, up: Map<AnyNode, [AnyNode, string]>, mentions: AnyNode[]): RowArray[] {
@@ -40,12 +44,14 @@ export function rowArrays(program: AnyNode, up: Map<AnyNode, [AnyNode, string]>,
     if (s.type !== 'VariableDeclaration' || s.kind === 'var' || s.declarations.length !== 1) continue;
     const d = s.declarations[0];
     if (d.id.type !== 'Identifier' || !d.init || !isBareObjectsCall(d.init) || d.id.name === 'result') continue;
-    const uses = usesOf(d.id, s, up, mentions);
-    if (!uses) continue;
+    const found = usesOf(d.id, s, up, mentions);
+    if (!found) continue;
     const reads = new Set<string>();
-    for (const u of uses) for (const f of u.reads) reads.add(f);
+    for (const u of found.uses) for (const f of u.reads) reads.add(f);
+    // only loops: no code of the run sees the rows, which are built when the name is written back
+    const how = found.chains ? 'bind' : 'defer';
     const edits: LocalEdit[] = [
-      insert(d.init.end - 1, `${ROW_LOOP_GLOBAL}.open(${JSON.stringify([...reads])}, ["bind"])`),
+      insert(d.init.end - 1, `${ROW_LOOP_GLOBAL}.open(${JSON.stringify([...reads])}, ["${how}"])`),
     ];
     out.push({ name: d.id.name, edits });
   }
@@ -58,14 +64,18 @@ const insert = (at: number, text: string): LocalEdit => ({
   text: `${INSERTED_OPEN}${text}${INSERTED_CLOSE}`,
 });
 
-/** Every use of the name `id` declares when each is a loop or chain that only reads fields, else undefined. */
+/**
+ * The loops over the name `id` declares, and whether a chain reads it too, when each use is a loop or
+ * chain that only reads fields; else undefined.
+ */
 function usesOf(
   id: AnyNode,
   decl: AnyNode,
   up: Map<AnyNode, [AnyNode, string]>,
   mentions: AnyNode[],
-): Use[] | undefined {
+): { uses: Use[]; chains: boolean } | undefined {
   const uses: Use[] = [];
+  let chains = false;
   for (const m of mentions) {
     if (m === id || m.name !== id.name) continue;
     if (m.start < decl.end) return undefined;
@@ -85,8 +95,9 @@ function usesOf(
     // so no row changes; one that ends at a filter hands rows out, which the code may then change
     const chain = rowChainFrom(m, up);
     if (!chain || chain.ops[chain.ops.length - 1] === 'filter') return undefined;
+    chains = true;
   }
-  return uses.length ? uses : undefined;
+  return uses.length ? { uses, chains } : undefined;
 }
 
 /** The fields `for (const|let r of NAME) body` reads of its row, or undefined (see rowLoopReads in rowLoops.ts). */

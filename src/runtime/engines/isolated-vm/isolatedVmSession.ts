@@ -14,6 +14,7 @@ import { withYoungGeneration } from './youngGeneration.js';
 import type { TextScanRequest } from '../../../../schema/columnar.js';
 import { FileSink } from '../fileSink.js';
 import type { EngineSession, GuestRunRequest, TableProvider } from '../engineSession.js';
+import { disposeIsolate } from './disposeIsolate.js';
 
 import type IVM from '#ivm-types';
 
@@ -225,7 +226,7 @@ export class IsolatedVmSession implements EngineSession {
       session = new IsolatedVmSession(ivm, isolate, execute, warm, limits, textPages);
       return session;
     } catch (err) {
-      if (!isolate.isDisposed) isolate.dispose();
+      disposeIsolate(isolate);
       throw err;
     }
   }
@@ -327,7 +328,7 @@ export class IsolatedVmSession implements EngineSession {
   /** Dispose the isolate; `reason` decides how an in-flight run is reported. Idempotent. */
   dispose(reason: DisposeReason = 'closed'): void {
     this.disposedReason ??= reason;
-    if (!this.lost && !this.isolate.isDisposed) this.isolate.dispose();
+    if (!this.lost) disposeIsolate(this.isolate);
     this.textPages.close();
     this.interrupt?.();
   }
