@@ -123,7 +123,7 @@ export class CacheReader {
   /**
    * A range of at most WINDOW_TEXT_ROWS rows (the guest's window: one row of every column of a
    * sorted table's top row, `head()`) is read alone from text columns of at least this many bytes
-   * (1 MiB) too: the offsets and one block cost less than the whole column (Award Title: 15 MB).
+   * (1 MiB) too: the offsets and one block cost less than the whole column (Award Title: 9 MB).
    */
   windowMinBytes = 1024 * 1024;
 
