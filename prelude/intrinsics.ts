@@ -30,6 +30,8 @@ export const NativeMap = G.Map;
 export const NativeSet = G.Set;
 export const NativeWeakMap = G.WeakMap;
 export const ArrayPrototypeSlice = G.Array.prototype.slice;
+export const StringPrototypeSlice = G.String.prototype.slice;
+export const StringFromCharCode = G.String.fromCharCode;
 /** Undefined in an engine without WeakRef: the text cache then drops pages instead of keeping them weakly. */
 export const NativeWeakRef = G.WeakRef as typeof WeakRef | undefined;
 export const WeakRefPrototypeDeref = G.WeakRef?.prototype.deref;

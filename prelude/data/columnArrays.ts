@@ -13,6 +13,8 @@ import {
   ReflectApply,
 } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
+import { arrayIterationIntact, isTextLoopToken, takeRowLoop } from './rowLoop.js';
+import { textLoop } from './textLoop.js';
 
 const origins = new NativeWeakMap<object, LazyColumn>();
 
@@ -68,6 +70,14 @@ export function installColumnArrays(proto: Record<string, unknown>): void {
   const orig = proto.array as ArrayMethod & { __sbirtools?: boolean };
   if (typeof orig !== 'function' || orig.__sbirtools) return;
   const array = function array(this: ColumnTable, name: string, constructor: unknown = NativeArray): unknown {
+    // a text loop's token (prepare/textLoops.ts): the column's pages, or the array as if called bare
+    const loop = takeRowLoop(constructor);
+    if (loop) {
+      const bare = () => ReflectApply(array, this, [name]) as unknown[];
+      return isTextLoopToken(loop) && loop.names.length === 1 && loop.names[0] === name
+        ? textLoop(this, name, null, bare, loop.text, arrayIterationIntact, null)
+        : bare();
+    }
     const col = this.column(name) as unknown;
     if (!(col instanceof LazyColumn) || constructor !== NativeArray)
       return ReflectApply(orig, this, [name, constructor]);

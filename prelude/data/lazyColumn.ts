@@ -222,10 +222,16 @@ export class LazyColumn {
   private allValues(): unknown[] {
     if (this.all) return this.all;
     const get = this.getter ?? this.load();
-    const all = new Array<unknown>(this.length);
-    for (let i = 0; i < this.length; i++) all[i] = get(i);
-    this.all = all;
-    return all;
+    // a loaded column's values read straight from its arrays (what its getter returns, one pass
+    // with no call per row: this loop runs cold in a new isolate); text and kindPending getters
+    // that decode per row go through the getter
+    const raw = this.raw;
+    const all = raw !== null && this.text === null && this.paged === null ? valuesOf(raw, this.length) : null;
+    if (all !== null) return (this.all = all);
+    const out = new Array<unknown>(this.length);
+    for (let i = 0; i < this.length; i++) out[i] = get(i);
+    this.all = out;
+    return out;
   }
 
   /** Fresh Date objects (a guest may call setFullYear on one; the next run must not see it). */
@@ -333,8 +339,59 @@ function decodeFloat(values: Float64Array, valid: Uint8Array, isDate: boolean, n
 /** Row reads of a number column with nulls served from its typed arrays before it is boxed. */
 const BOX_AFTER_READS = 1024;
 
+/**
+ * A number column's values with null, built once per column: the row getter and allValues read
+ * the same array (neither hands it out: values() copies it), so a column is boxed once, not once
+ * for the getter and again for allValues.
+ */
+const boxed = new NativeWeakMap<Float64Array, unknown[]>();
+
 function boxFloats(values: Float64Array, valid: Uint8Array, n: number): unknown[] {
-  const arr = new Array<unknown>(n);
+  let arr = boxed.get(values);
+  if (arr !== undefined) return arr;
+  arr = new Array<unknown>(n);
   for (let i = 0; i < n; i++) arr[i] = valid[i] ? values[i] : null;
+  boxed.set(values, arr);
   return arr;
+}
+
+/**
+ * Every value of a loaded column as its getter (decode) reads it, in one loop over the arrays;
+ * null for utf8 (decoded per row by the getter, with its own cache).
+ */
+function valuesOf(c: ColumnData, n: number): unknown[] | null {
+  switch (c.kind) {
+    case 'float64': {
+      const { values, valid } = c;
+      if (c.type === 'date') {
+        const out = new Array<unknown>(n);
+        for (let i = 0; i < n; i++) out[i] = valid[i] ? new NativeDate(values[i]!) : null;
+        return out;
+      }
+      for (let i = 0; i < n; i++) if (!valid[i]) return boxFloats(values, valid, n);
+      const out = new Array<unknown>(n);
+      for (let i = 0; i < n; i++) out[i] = values[i];
+      return out;
+    }
+    case 'dict': {
+      // every entry at once (DictStrings.all: a slice of one string per ASCII entry)
+      const dict = dictStrings(c);
+      const strings = dict.all();
+      const codes = c.codes;
+      const out = new Array<unknown>(n);
+      for (let i = 0; i < n; i++) {
+        const k = codes[i]!;
+        out[i] = k < 0 ? null : (strings[k] ?? dict.get(k));
+      }
+      return out;
+    }
+    case 'bool': {
+      const { values, valid } = c;
+      const out = new Array<unknown>(n);
+      for (let i = 0; i < n; i++) out[i] = valid[i] ? values[i] !== 0 : null;
+      return out;
+    }
+    case 'utf8':
+      return null;
+  }
 }

@@ -21,6 +21,7 @@ import {
   ReflectApply,
 } from '../intrinsics.js';
 import { rowCode, type RowShape } from './rowCache.js';
+import { textLoopState } from './textLoop.js';
 
 /** What `open` returns: the token passed to objects(). */
 export interface RowLoopState {
@@ -32,6 +33,8 @@ export interface RowLoopState {
    * reads fields of its row.
    */
   ops: string[] | null;
+  /** A text loop's state (`['text']` ops: data/textLoop.ts), as the preparation passed it. */
+  text?: unknown;
 }
 
 /** The token `open` made last; objects() accepts only it, once. */
@@ -126,13 +129,14 @@ function useRows(rows: unknown, names: unknown): unknown {
  */
 export function installRowLoop(): void {
   const entry = {
-    open(names: unknown, ops?: unknown): RowLoopState {
-      const s: RowLoopState = { names: strings(names), ops: ops === undefined ? null : strings(ops) };
+    open(names: unknown, ops?: unknown, text?: unknown): RowLoopState {
+      const s: RowLoopState = { names: strings(names), ops: ops === undefined ? null : strings(ops), text };
       pending = s;
       return s;
     },
     rows: useRows,
     release,
+    text: textLoopState,
   };
   ObjectDefineProperty(globalThis, ROW_LOOP_GLOBAL, {
     value: Object.freeze(entry),
@@ -149,6 +153,13 @@ function strings(list: unknown): string[] {
     for (let i = 0; i < list.length; i++) if (typeof list[i] === 'string') out[out.length] = list[i] as string;
   return out;
 }
+
+/**
+ * A loop reading one long text field or value through the host's scans (`open([name, ...other fields],
+ * ['text'], state)`, prepare/textLoops.ts).
+ */
+export const isTextLoopToken = (s: RowLoopState): boolean =>
+  s.ops !== null && s.ops.length === 1 && s.ops[0] === 'text' && s.names.length >= 1;
 
 /** The loop state when `options` is the token `open` made last (it is then used up), else null. */
 export function takeRowLoop(options: unknown): RowLoopState | null {

@@ -17,7 +17,16 @@ import {
 import { LazyColumn } from './lazyColumn.js';
 import { cachedRows, cachedValues, rowsAt, rowsInto, type RowColumn, type RowShape } from './rowCache.js';
 import { chainIntact, chainRows, pickRows } from './rowChain.js';
-import { arrayIterationIntact, bindRows, loopRows, setTableLoop, takeRowLoop, type RowLoopState } from './rowLoop.js';
+import {
+  arrayIterationIntact,
+  bindRows,
+  isTextLoopToken,
+  loopRows,
+  setTableLoop,
+  takeRowLoop,
+  type RowLoopState,
+} from './rowLoop.js';
+import { textLoop } from './textLoop.js';
 import { seriesMark } from '../series/seriesTables.js';
 import { rowCallbackBody, textClasses, textTruth } from '../fast/textClasses.js';
 
@@ -260,9 +269,25 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       const bare = () => objects_.call(this) as unknown[];
       // first of all (the prelude's own code below iterates and filters arrays): a loop or chain that
       // would run a method the session replaced gets the rows, and runs it
-      if (!isBind(loop) && !(loop.ops === null || isKeptRowLoop(loop) ? arrayIterationIntact() : chainIntact(loop.ops)))
+      if (
+        !isBind(loop) &&
+        !(loop.ops === null || isKeptRowLoop(loop) || isTextLoopToken(loop)
+          ? arrayIterationIntact()
+          : chainIntact(loop.ops))
+      )
         return bare();
       if (isKeptRowLoop(loop)) return keptRows(this, 'object') ?? bare();
+      if (isTextLoopToken(loop)) {
+        // not a long text column the host scans: the reused row over the field's values (its only read)
+        const reused = () => {
+          const v = loopValues(this, loop);
+          return v ? loopRows('reused', loop.names, v.vals, v.idx, v.n) : bare();
+        };
+        // the other fields the body reads come with the row, from the values the row loop reads
+        const names = loop.names.slice(1);
+        const others = { names, values: () => loopValues(this, { names, ops: null }) };
+        return textLoop(this, loop.names[0]!, loop.names[0]!, reused, loop.text, arrayIterationIntact, others);
+      }
       if (isBind(loop)) return boundRows(this, loop) ?? bare();
       const text = textChain(this, loop);
       if (text) {

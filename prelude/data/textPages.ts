@@ -14,6 +14,12 @@ const WINDOW_SHIFT = 7;
 const WINDOW_ROWS = 1 << WINDOW_SHIFT;
 /** Windows read per column before `get` reads whole pages again (at most ~2.9 MB of the SBIR abstracts). */
 const MAX_WINDOWS = 16;
+/**
+ * Reads of one window after which the window that follows it reads its page instead: a pass in
+ * order reads every row of a window; the first rows of a filtered table (`objects({ limit })`) a
+ * few of each, and those stay windows (a page of every column they read was most of such a run).
+ */
+const DENSE_READS = WINDOW_ROWS / 4;
 /** Heap cost of one row beyond its characters: the string header and its array slot. */
 const ROW_OVERHEAD_BYTES = 24;
 
@@ -35,6 +41,8 @@ export class TextPages {
    */
   private readonly windows = new NativeMap<number, ReadonlyArray<string | null>>();
   private lastWindow = -2;
+  /** Reads served by `lastWindow` (counted until DENSE_READS). */
+  private lastWindowReads = 0;
 
   constructor(
     readonly numRows: number,
@@ -121,14 +129,22 @@ export class TextPages {
 
   /**
    * The rows of `row`'s window when page `p` is not in the cache and rows are being read sparsely
-   * (fewer than MAX_WINDOWS windows, not the one after the last: a pass in order reads pages), else
-   * null: read the page.
+   * (fewer than MAX_WINDOWS windows, not the one after a window read densely: a pass in order
+   * reads pages), else null: read the page.
    */
   private windowed(p: number, row: number): ReadonlyArray<string | null> | null {
     const w = row >> WINDOW_SHIFT;
     const have = this.windows.get(w);
-    if (have) return have;
-    if (this.windows.size >= MAX_WINDOWS || w === this.lastWindow + 1 || this.cache.lookup(this.slots[p]!)) return null;
+    if (have) {
+      if (w === this.lastWindow && this.lastWindowReads < DENSE_READS) this.lastWindowReads++;
+      return have;
+    }
+    if (
+      this.windows.size >= MAX_WINDOWS ||
+      (w === this.lastWindow + 1 && this.lastWindowReads >= DENSE_READS) ||
+      this.cache.lookup(this.slots[p]!)
+    )
+      return null;
     const start = w << WINDOW_SHIFT;
     const end = Math.min(this.numRows, start + WINDOW_ROWS);
     const data = this.fetch(start, end);
@@ -137,6 +153,7 @@ export class TextPages {
     }
     this.windows.set(w, data.rows);
     this.lastWindow = w;
+    this.lastWindowReads = 1;
     return data.rows;
   }
 

@@ -31,7 +31,7 @@ import {
 import { evalNode, truthy } from './deriveEval.js';
 import { GIVE_UP, valueReader, type Env, type Vec } from './deriveVec.js';
 import type { TextPages } from '../data/textPages.js';
-import { textClasses, textTruth } from './textClasses.js';
+import { featureNode, textClasses, textNumbers, textTruth } from './textClasses.js';
 
 const G = globalThis;
 const ArrayPrototype = NativeArray.prototype;
@@ -223,7 +223,7 @@ class Chain {
     const pages = this.start.pages;
     if (own !== null) {
       for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = own[i];
-    } else if (pages) {
+    } else if (pages && vec.k === 'text') {
       for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = pages.get(i);
     } else if (vec.k === 'num') {
       const { v, valid } = vec;
@@ -283,8 +283,9 @@ class Chain {
   /**
    * A chain of filters (and a some/every/find test) over long text whose callbacks only tell null,
    * the empty string, their literals and any other string apart (fast/textClasses.ts): each
-   * answered from the host's scans of the column's bytes, no row decoded. Undefined (replay) for a
-   * map or any other callback.
+   * answered from the host's scans of the column's bytes, no row decoded; a last map whose callback
+   * gives a number per row from the same answers (`a => a ? a.length : 0`: fast/textClasses.ts
+   * `textNumbers`) for `.length` or the sum. Undefined (replay) for any other map or callback.
    */
   private evaluateText(
     pages: TextPages,
@@ -297,8 +298,17 @@ class Chain {
       return classes && textTruth(classes, pages, n);
     };
     let keep: Uint8Array | null = null;
-    for (const op of this.ops) {
-      const m = op.kind === 'filter' ? truth(op.fn) : undefined;
+    const ops = this.ops;
+    for (let k = 0; k < ops.length; k++) {
+      const op = ops[k]!;
+      if (op.kind === 'map') {
+        // a last map to numbers (`a => a ? a.length : 0`), for `.length` or the sum only: its values per row
+        if (k !== ops.length - 1 || test !== undefined) return undefined;
+        const body = callbackBody(op.fn as Function, { k: 'const', value: null });
+        const v = body && textNumbers(body, pages, n);
+        return v && { n, vec: { k: 'num', v, valid: null }, keep };
+      }
+      const m = truth(op.fn);
       if (!m) return undefined;
       if (keep === null) keep = m;
       else for (let i = 0; i < n; i++) keep[i] = keep[i]! & m[i]!;
@@ -345,6 +355,11 @@ function callbackBody(fn: Function, vec: Vec): Node | undefined {
 const CONSTANT_NAMES = new Set(['undefined', 'NaN', 'Infinity']);
 
 function convert(node: Node, param: string, vec: Vec): Node | undefined {
+  // a long text value (read through the host's scans: evaluateText) may be read through its features
+  if (vec.k === 'const') {
+    const feature = featureNode(node, (n) => n.type === 'Identifier' && n.name === param);
+    if (feature) return feature;
+  }
   switch (node.type) {
     case 'Identifier':
       if (node.name === param) return { type: 'Vec', vec };

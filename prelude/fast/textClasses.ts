@@ -12,7 +12,10 @@
  */
 import type { Node } from './node.js';
 import { closureNode } from '../closure/arrowSource.js';
-import { NativeMap } from '../intrinsics.js';
+import { JSONStringify, NativeMap, NativeSet, ReflectApply } from '../intrinsics.js';
+import { EMPTY_ROW, NULL_ROW, OTHER_ROW, rowFeatures, stringMethodsIntact, type Feature } from './textFeatures.js';
+
+const StringToLowerCase = String.prototype.toLowerCase;
 import type { TextPages } from '../data/textPages.js';
 import { PAGE_SHIFT } from '../data/pagedText.js';
 
@@ -25,7 +28,18 @@ interface Classes {
   other: number;
   /** Each string literal compared with (the empty string among them or not). */
   literals: Map<string, number>;
+  /**
+   * The features the callback reads (`.length`, `.includes(lit)`...: fast/textFeatures.ts), each a
+   * Feature node of `body`; when any, the truth value is the body's per row, not per class.
+   */
+  features: Feature[];
+  body: Node;
+  /** A string no literal equals, standing for every other string. */
+  otherString: string;
 }
+
+/** Thrown when a feature is read of a null row: the callback as written throws there (the chain replays). */
+const NULL_READ = Symbol('null read');
 
 const STRICT = new Set(['===', '!==']);
 const BINARY = new Set('=== !== == != + - * / % ** < <= > >= & | ^ << >> >>>'.split(' '));
@@ -53,6 +67,8 @@ function allowed(e: Node, truth: boolean, literals: Set<string>): boolean {
   switch (e.type) {
     case 'Vec':
       return truth;
+    case 'Feature':
+      return true;
     case 'Literal':
       return !e.regex && (e.value === null || (typeof e.value !== 'object' && typeof e.value !== 'bigint'));
     case 'Constant':
@@ -86,25 +102,39 @@ function allowed(e: Node, truth: boolean, literals: Set<string>): boolean {
   }
 }
 
-/** The value of `e` with the parameter `v`: the JavaScript operators themselves, on primitives (none throws). */
-function value(e: Node, v: string | null): unknown {
+/** Row `i`'s answer to each feature (fast/textFeatures.ts `rowFeatures`), for a body that reads features. */
+interface RowAt {
+  i: number;
+  values: Array<Int32Array | Uint8Array>;
+}
+
+/**
+ * The value of `e` with the parameter `v` (and, for a feature, the row `at`): the JavaScript operators
+ * themselves, on primitives (none throws; a feature of a null row throws NULL_READ).
+ */
+function value(e: Node, v: string | null, at?: RowAt): unknown {
   switch (e.type) {
     case 'Vec':
       return v;
+    case 'Feature': {
+      if (v === null || !at) throw NULL_READ;
+      const a = at.values[e.k as number]![at.i]!;
+      return e.test ? a === 1 : a;
+    }
     case 'Literal':
       return e.value;
     case 'Constant':
       return CONSTANTS[e.name as string];
     case 'LogicalExpression': {
-      const a = value(e.left as Node, v);
-      if (e.operator === '&&') return a && value(e.right as Node, v);
-      if (e.operator === '||') return a || value(e.right as Node, v);
-      return a ?? value(e.right as Node, v);
+      const a = value(e.left as Node, v, at);
+      if (e.operator === '&&') return a && value(e.right as Node, v, at);
+      if (e.operator === '||') return a || value(e.right as Node, v, at);
+      return a ?? value(e.right as Node, v, at);
     }
     case 'ConditionalExpression':
-      return value(e.test as Node, v) ? value(e.consequent as Node, v) : value(e.alternate as Node, v);
+      return value(e.test as Node, v, at) ? value(e.consequent as Node, v, at) : value(e.alternate as Node, v, at);
     case 'UnaryExpression': {
-      const a = value(e.argument as Node, v) as number;
+      const a = value(e.argument as Node, v, at) as number;
       switch (e.operator) {
         case '!':
           return !a;
@@ -121,7 +151,11 @@ function value(e: Node, v: string | null): unknown {
       }
     }
     default:
-      return binary(e.operator as string, value(e.left as Node, v) as number, value(e.right as Node, v) as number);
+      return binary(
+        e.operator as string,
+        value(e.left as Node, v, at) as number,
+        value(e.right as Node, v, at) as number,
+      );
   }
 }
 
@@ -176,13 +210,43 @@ function binary(op: string, a: number, b: number): unknown {
 export function textClasses(body: Node): Classes | undefined {
   const found = new Set<string>();
   if (!allowed(body, true, found)) return undefined;
-  const truth = (v: string | null) => (value(body, v) ? 1 : 0);
   // longer than every literal and not empty: a string none of the comparisons holds for
   let longest = '';
   for (const s of found) if (s.length > longest.length) longest = s;
+  const otherString = `${longest}\u0000`;
+  const features = featuresOf(body);
   const literals = new NativeMap<string, number>();
+  if (features.length > 0) {
+    // the truth value is the body's per row (textTruth): the literals only name the strings told apart
+    for (const s of found) literals.set(s, 0);
+    return { missing: 0, empty: 0, other: 0, literals, features, body, otherString };
+  }
+  const truth = (v: string | null) => (value(body, v) ? 1 : 0);
   for (const s of found) literals.set(s, truth(s));
-  return { missing: truth(null), empty: truth(''), other: truth(`${longest}\u0000`), literals };
+  return { missing: truth(null), empty: truth(''), other: truth(otherString), literals, features, body, otherString };
+}
+
+/** The features `body` reads, each Feature node numbered (`k`) by its place in the list (one per distinct feature). */
+function featuresOf(body: Node): Feature[] {
+  const out: Feature[] = [];
+  const keys: string[] = [];
+  const walk = (e: Node) => {
+    if (e.type === 'Feature') {
+      const key = JSONStringify(e.feature);
+      let k = keys.indexOf(key);
+      if (k < 0) {
+        k = keys.length;
+        keys[k] = key;
+        out[k] = e.feature as Feature;
+      }
+      e.k = k;
+      return;
+    }
+    for (const c of [e.left, e.right, e.argument, e.test, e.consequent, e.alternate])
+      if (c && typeof c === 'object') walk(c as Node);
+  };
+  walk(body);
+  return out;
 }
 
 /**
@@ -192,6 +256,7 @@ export function textClasses(body: Node): Classes | undefined {
  * from its strings. Undefined when a row is neither a string nor null.
  */
 export function textTruth(c: Classes, pages: TextPages, n: number): Uint8Array | undefined {
+  if (c.features.length > 0) return rowTruth(c, pages, n);
   const { missing, empty, other, literals } = c;
   const out = new Uint8Array(n);
   const needLen = missing !== other || empty !== other;
@@ -205,6 +270,139 @@ export function textTruth(c: Classes, pages: TextPages, n: number): Uint8Array |
     lo = hi;
   }
   return out;
+}
+
+/**
+ * The truth value per row of a callback that reads features: each row's class, the literal it equals
+ * (if any) and its features from the host's answers, the body evaluated on them. Undefined when a
+ * feature is read of a null row (the callback as written throws: the chain replays) or a row is
+ * neither a string nor null.
+ */
+function rowTruth(c: Classes, pages: TextPages, n: number): Uint8Array | undefined {
+  const out = new Uint8Array(n);
+  return perRow(c.body, c.literals.keys(), c.features, c.otherString, pages, n, (i, x) => {
+    out[i] = x ? 1 : 0;
+    return true;
+  })
+    ? out
+    : undefined;
+}
+
+/**
+ * The number a map callback `a => ...` gives for each of the `n` rows of `pages`, when its body uses
+ * the value as a filter's may (textClasses, but not as the bare result) and gives a number for every
+ * row: evaluated per row as rowTruth does. Undefined when the body reads more, a feature is read of
+ * a null row, or a row's result is not a number (the chain replays).
+ */
+export function textNumbers(body: Node, pages: TextPages, n: number): Float64Array | undefined {
+  const found = new NativeSet<string>();
+  if (!allowed(body, false, found)) return undefined;
+  let longest = '';
+  for (const s of found) if (s.length > longest.length) longest = s;
+  const out = new Float64Array(n);
+  const ok = perRow(body, found.values(), featuresOf(body), `${longest}\u0000`, pages, n, (i, x) => {
+    if (typeof x !== 'number') return false;
+    out[i] = x;
+    return true;
+  });
+  return ok ? out : undefined;
+}
+
+/**
+ * Evaluates `body` on every row (its class, the literal of `literals` it equals, its features from
+ * the host's answers) and hands each result to `put`; false when `put` refuses one, a feature is read
+ * of a null row, a string method was replaced, or a row is neither a string nor null.
+ */
+function perRow(
+  body: Node,
+  literals: Iterable<string>,
+  features: Feature[],
+  otherString: string,
+  pages: TextPages,
+  n: number,
+  put: (i: number, x: unknown) => boolean,
+): boolean {
+  // a replaced String.prototype.includes is what the callback as written calls
+  if (!stringMethodsIntact()) return false;
+  const equals: string[] = [];
+  for (const s of literals) if (s !== '') equals[equals.length] = s;
+  const all: Feature[] = [...features];
+  for (const s of equals) all[all.length] = ['e', s];
+  const got = rowFeatures(pages, n, all);
+  if (!got) return false;
+  const { classes, values } = got;
+  const base = features.length;
+  const at: RowAt = { i: 0, values };
+  // with no length read, a row's result depends only on its class, its literal and its feature bits:
+  // evaluated once per combination met
+  let tests = base <= 12;
+  for (let k = 0; k < base && tests; k++) tests = features[k]![0] !== 'u';
+  const seen = tests ? new NativeMap<number, unknown>() : null;
+  try {
+    for (let i = 0; i < n; i++) {
+      const k = classes[i];
+      let v: string | null = k === NULL_ROW ? null : k === EMPTY_ROW ? '' : otherString;
+      let code = k === NULL_ROW ? 0 : k === EMPTY_ROW ? 1 : 2 + equals.length;
+      if (k === OTHER_ROW)
+        for (let j = 0; j < equals.length; j++)
+          if (values[base + j]![i] === 1) {
+            v = equals[j]!;
+            code = 2 + j;
+            break;
+          }
+      if (seen !== null) {
+        for (let f = 0; f < base; f++) code = code * 2 + (values[f]![i] === 1 ? 1 : 0);
+        let x = seen.get(code);
+        if (x === undefined && !seen.has(code)) {
+          at.i = i;
+          x = value(body, v, at);
+          seen.set(code, x);
+        }
+        if (!put(i, x)) return false;
+        continue;
+      }
+      at.i = i;
+      if (!put(i, value(body, v, at))) return false;
+    }
+  } catch (e) {
+    if (e === NULL_READ) return false;
+    throw e;
+  }
+  return true;
+}
+
+/**
+ * The Feature node for `e` when it reads a feature of the value (`isValue` says which nodes are the
+ * value): `.length`, `.includes(lit)`, `.toLowerCase().includes(lit)` (lit lower case, not empty);
+ * else undefined.
+ */
+export function featureNode(e: Node, isValue: (n: Node) => boolean): Node | undefined {
+  const member = (m: Node, name: string) =>
+    m.type === 'MemberExpression' &&
+    !m.computed &&
+    !m.optional &&
+    (m.property as Node).type === 'Identifier' &&
+    (m.property as Node).name === name;
+  if (e.type === 'MemberExpression' && member(e, 'length') && isValue(e.object as Node))
+    return { type: 'Feature', feature: ['u'], test: false };
+  if (e.type !== 'CallExpression' || e.optional) return undefined;
+  const args = e.arguments as Node[];
+  const callee = e.callee as Node;
+  if (args.length !== 1 || !member(callee, 'includes')) return undefined;
+  const lit = args[0]!;
+  if (lit.type !== 'Literal' || typeof lit.value !== 'string' || lit.value === '') return undefined;
+  const on = callee.object as Node;
+  if (isValue(on)) return { type: 'Feature', feature: ['c', lit.value, 'none'], test: true };
+  if (
+    on.type === 'CallExpression' &&
+    !on.optional &&
+    (on.arguments as Node[]).length === 0 &&
+    member(on.callee as Node, 'toLowerCase') &&
+    isValue((on.callee as Node).object as Node) &&
+    ReflectApply(StringToLowerCase, lit.value, []) === lit.value
+  )
+    return { type: 'Feature', feature: ['c', lit.value, 'lower'], test: true };
+  return undefined;
 }
 
 function hostPage(
@@ -276,7 +474,16 @@ export function rowCallbackBody(fn: unknown, field: string): Node | undefined {
     if (list.length !== 1 || list[0]!.type !== 'ReturnStatement' || !list[0]!.argument) return undefined;
     body = list[0]!.argument as Node;
   }
+  const isField = (e: Node) => {
+    if (e.type !== 'MemberExpression') return false;
+    const o = e.object as Node;
+    const p = e.property as Node;
+    const key = e.computed ? (p.type === 'Literal' ? p.value : undefined) : p.name;
+    return o.type === 'Identifier' && o.name === param && !e.optional && key === field;
+  };
   const convert = (e: Node): Node | undefined => {
+    const feature = featureNode(e, isField);
+    if (feature) return feature;
     switch (e.type) {
       case 'MemberExpression': {
         const o = e.object as Node;

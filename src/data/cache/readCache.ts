@@ -98,6 +98,9 @@ function readInto(fd: number, target: Uint8Array, position: number): void {
   }
 }
 
+/** Blocks of one-block spans a reader keeps checked (4 MiB): the windows of a first look at every column. */
+const RECENT_BLOCKS = 64;
+
 /** An open cache file: columns are read on first use, checked, and memoized. */
 export class CacheReader {
   private fd: number | null;
@@ -111,6 +114,14 @@ export class CacheReader {
   private readonly chars = new Map<string, Int32Array>();
   /** Dictionary offsets of columns read by window (loadWindow) before any full load. */
   private readonly windowOffsets = new Map<string, Int32Array>();
+  /** Block tables read so far, by the file offset of the table (a window reads a buffer's table once, not per window). */
+  private readonly tables = new Map<number, Uint32Array>();
+  /**
+   * Blocks read and checked for a span of one block (the row windows of a first look: `objects()`
+   * of the first rows of a filtered table reads four windows of 256 rows of every column, all in
+   * the first block of each buffer), by file offset; the oldest goes past RECENT_BLOCKS.
+   */
+  private readonly recent = new Map<number, Uint8Array>();
   /** Where `loadRows(..., reuse)` reads: grown as needed, kept for the next page. */
   private scratch = new Uint8Array(0);
   /**
@@ -401,6 +412,11 @@ export class CacheReader {
     const blockStart = first * BLOCK_BYTES;
     const blockEnd = to === from ? blockStart : Math.min(ref.length, Math.ceil(to / BLOCK_BYTES) * BLOCK_BYTES);
     const span = blockEnd - blockStart;
+    const at = from - blockStart;
+    if (!opts.reuse && span > 0 && span <= BLOCK_BYTES) {
+      const block = this.checkedBlock(entry.name, role, ref, first, span, opts.table);
+      return block.slice(at, at + to - from);
+    }
     let target: Uint8Array;
     if (opts.reuse) {
       if (this.scratch.length < span) this.scratch = new Uint8Array(Math.max(span, this.scratch.length * 2));
@@ -408,8 +424,27 @@ export class CacheReader {
     } else target = new Uint8Array(span);
     readInto(this.fd!, target, ref.offset + blockStart);
     this.verify(entry.name, role, target, first, opts.table ?? this.blockTable(ref));
-    const at = from - blockStart;
     return opts.reuse ? target.subarray(at, at + to - from) : target.slice(at, at + to - from);
+  }
+
+  /** Block `b` (`span` bytes) of a buffer, read and checked once while it is among the RECENT_BLOCKS last read. */
+  private checkedBlock(
+    column: string,
+    role: string,
+    ref: BufferRef,
+    b: number,
+    span: number,
+    table: Uint32Array | undefined,
+  ): Uint8Array {
+    const key = ref.offset + b * BLOCK_BYTES;
+    const hit = this.recent.get(key);
+    if (hit !== undefined && hit.length === span) return hit;
+    const block = new Uint8Array(span);
+    readInto(this.fd!, block, key);
+    this.verify(column, role, block, b, table ?? this.blockTable(ref));
+    this.recent.set(key, block);
+    if (this.recent.size > RECENT_BLOCKS) this.recent.delete(this.recent.keys().next().value!);
+    return block;
   }
 
   /** A dictionary column's entry offsets for windows (kept until it is loaded whole); null past 8 MiB. */
@@ -426,10 +461,13 @@ export class CacheReader {
 
   /** The block table of a buffer: one CRC-32 per BLOCK_BYTES (format.ts). */
   private blockTable(ref: BufferRef): Uint32Array {
+    const kept = this.tables.get(ref.crcs);
+    if (kept !== undefined) return kept;
     const table = new Uint32Array(blockCount(ref.length));
     readInto(this.fd!, new Uint8Array(table.buffer), ref.crcs);
     // the file is little-endian; so is every platform Node ships for but s390x
     if (!LITTLE_ENDIAN) for (let i = 0; i < table.length; i++) table[i] = swap32(table[i]!);
+    this.tables.set(ref.crcs, table);
     return table;
   }
 

@@ -23,7 +23,10 @@ export interface ChainEdits {
  * parameter whose body (an expression, or `{ return expr; }` alone) reads nothing but that parameter,
  * literals (no regex, no BigInt), `undefined`/`NaN`/`Infinity` when the program binds none of them,
  * and the operators on them (no `in`, `instanceof`, `delete`, no member reads or calls): it cannot
- * run user code, throw, or see anything, so when and how often it runs makes no difference.
+ * run user code, throw, or see anything, so when and how often it runs makes no difference. The
+ * one exception, a text feature of the parameter (textFeature: `.length`, `.includes(lit)`), is
+ * evaluated only from the host's answers for a long text column and otherwise by the methods as
+ * written, in order.
  * @example
  * pureCallback(parseExpression('v => v != null && v > 2'), new Set()) // true
  */
@@ -52,10 +55,39 @@ export function pureCallback(fn: AnyNode, bound: Set<string>): boolean {
       case 'ConditionalExpression':
         return ok(e.test) && ok(e.consequent) && ok(e.alternate);
       default:
-        return false;
+        return textFeature(e, param);
     }
   };
   return ok(body);
+}
+
+/**
+ * `p.length`, `p.includes('lit')` or `p.toLowerCase().includes('lit')` of the parameter `p`: a read the
+ * guest answers from the host's scans of a long text column (prelude/fast/textClasses.ts
+ * `featureNode`), and replays as written when it cannot (a null row, a replaced string method).
+ */
+function textFeature(e: AnyNode, param: string): boolean {
+  const member = (m: AnyNode, name: string) =>
+    m.type === 'MemberExpression' &&
+    !m.computed &&
+    !m.optional &&
+    m.property.type === 'Identifier' &&
+    m.property.name === name;
+  const isParam = (m: AnyNode) => m.type === 'Identifier' && m.name === param;
+  if (member(e, 'length')) return isParam(e.object);
+  if (e.type !== 'CallExpression' || e.optional || e.arguments.length !== 1 || !member(e.callee, 'includes'))
+    return false;
+  const lit = e.arguments[0] as AnyNode;
+  if (lit.type !== 'Literal' || typeof lit.value !== 'string') return false;
+  const on = e.callee.object as AnyNode;
+  return (
+    isParam(on) ||
+    (on.type === 'CallExpression' &&
+      !on.optional &&
+      on.arguments.length === 0 &&
+      member(on.callee, 'toLowerCase') &&
+      isParam(on.callee.object))
+  );
 }
 
 /** `(s, v) => s + v` (or `function (s, v) { return s + v; }`): a reducer that only adds, in that order. */

@@ -4,6 +4,7 @@ import type { AnyNode } from './patternNames.js';
 import { isBareObjectsCall, rowChain } from './rowChains.js';
 import { bodyReads } from './rowReads.js';
 import { tableLoopEdits } from './tableLoops.js';
+import { textLoopEdits } from './textLoops.js';
 import { type RowArray, rowArrays } from './rowArrays.js';
 
 /** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
@@ -90,7 +91,19 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     text: `${INSERTED_OPEN}${ROW_LOOP_GLOBAL}.open(${args})${INSERTED_CLOSE}`,
   });
   const edits: LocalEdit[] = [];
+  let bindsUndefined: boolean | undefined;
+  const undefinedUnbound = () => !(bindsUndefined ??= mentions.some((m) => m.name === 'undefined' && binds(m, up)));
+  let texts = 0;
   for (const loop of loops) {
+    // a loop that reads a long text value only through what the host answers per row (textLoops.ts)
+    let stmt = loop;
+    for (let at = up.get(stmt); at && at[0].type === 'LabeledStatement'; at = up.get(stmt)) stmt = at[0];
+    const text = textLoopEdits(loop, stmt, source, texts, up, undefinedUnbound);
+    if (text) {
+      edits.push(...text);
+      texts++;
+      continue;
+    }
     const reads = rowLoopReads(loop);
     if (reads) edits.push(insert(loop.right, JSON.stringify(reads)));
     // the rows may be kept: built one at a time instead of all before the loop
@@ -130,6 +143,30 @@ const NESTING = new Set([
 function nested(node: AnyNode, up: Map<AnyNode, [AnyNode, string]>): boolean {
   for (let at = up.get(node); at; at = up.get(at[0])) if (NESTING.has(at[0].type)) return true;
   return false;
+}
+
+/** Parent types under which an identifier is declared or assigned rather than read. */
+const BINDING = new Set([
+  'VariableDeclarator',
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'CatchClause',
+  'ClassDeclaration',
+  'ClassExpression',
+  'Property',
+  'ArrayPattern',
+  'ObjectPattern',
+  'AssignmentPattern',
+  'AssignmentExpression',
+  'RestElement',
+  'UpdateExpression',
+]);
+
+/** Whether identifier `node` may declare or assign its name (`let undefined`, `(undefined) => 0`, `[undefined] = x`). */
+function binds(node: AnyNode, up: Map<AnyNode, [AnyNode, string]>): boolean {
+  const p = up.get(node)?.[0];
+  return p !== undefined && BINDING.has(p.type) && !(p.type === 'AssignmentExpression' && p.right === node);
 }
 
 /** Whether identifier `node` is a property name or a label rather than a variable (`o.x`, `{ x: 1 }`, `x:`). */

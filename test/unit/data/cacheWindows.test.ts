@@ -147,6 +147,26 @@ describe('CacheReader.loadWindow', () => {
     expect(rowsOf(few!)).toEqual(Array.from({ length: 8 }, (_, i) => unique(ROWS / 2 + i)));
   });
 
+  it('windows of one block (read and checked once) are each a copy the caller owns', async () => {
+    const r = reader(await cache());
+    const first = r.loadWindow('Amount', 0, 256)!;
+    const agencies = r.loadWindow('Agency', 0, 256)!;
+    expect(first.kind === 'float64' && agencies.kind === 'utf8').toBe(true);
+    if (first.kind !== 'float64' || agencies.kind !== 'utf8') return;
+    first.values.fill(-1);
+    first.valid.fill(0);
+    agencies.bytes.fill(0);
+    // the next windows of the same blocks, and the same window again, read what the file holds
+    for (const [a, b] of [
+      [256, 512],
+      [0, 256],
+      [100, 300],
+    ] as const) {
+      expect(rowsOf(r.loadWindow('Amount', a, b)!)).toEqual(Array.from({ length: b - a }, (_, k) => amount(a + k)));
+      expect(rowsOf(r.loadWindow('Agency', a, b)!)).toEqual(Array.from({ length: b - a }, (_, k) => agency(a + k)));
+    }
+  });
+
   it('refuses a range outside the column with a RangeError', async () => {
     const r = reader(await cache());
     expect(() => r.loadWindow('Amount', -1, 3)).toThrow(RangeError);
@@ -177,5 +197,12 @@ describe('CacheReader.loadWindow', () => {
     }
     expect((err as { code?: string }).code).toBe('CACHE_CORRUPT');
     expect(String((err as Error).message)).toMatch(/Amount/);
+    // a window of one block, the damaged one: refused too (a block is kept only once checked)
+    const again = reader(await cache());
+    const raw2 = readFileSync(again.path);
+    raw2[at] = raw2[at]! ^ 0xff;
+    writeFileSync(again.path, raw2);
+    expect(rowsOf(again.loadWindow('Amount', 0, 10)!)).toEqual(Array.from({ length: 10 }, (_, i) => amount(i)));
+    for (let k = 0; k < 2; k++) expect(() => again.loadWindow('Amount', 9990, 10_000)).toThrow(/checksum/);
   });
 });

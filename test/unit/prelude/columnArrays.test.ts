@@ -132,18 +132,27 @@ describe('long text past the cache budget', () => {
         'award_data/T{0:128}',
         'award_data/T{4992:5120}',
       ]);
-      // rows in order: one window, then the page
+      // a few rows in order (the first rows of a filtered table): a window each, even the next one
       expect(
         (await h.run("[award_data.get('T', 4200), award_data.get('T', 4330), award_data.get('T', 4500)]")).value,
       ).toEqual([values[4200], values[4330], values[4500]]);
-      expect(h.fetched.slice(-2)).toEqual(['award_data/T{4096:4224}', 'award_data/T{4096:8192}']);
+      expect(h.fetched.slice(-3)).toEqual([
+        'award_data/T{4096:4224}',
+        'award_data/T{4224:4352}',
+        'award_data/T{4480:4608}',
+      ]);
+      // a pass in order reads most rows of a window: the window after it reads the page
+      const pass = "let n = 0; for (let i = 4608; i < 4800; i++) n += (award_data.get('T', i) ?? '').length; n";
+      const passLength = values.slice(4608, 4800).reduce((a, v) => a + (v ?? '').length, 0);
+      expect((await h.run(pass)).value).toBe(passLength);
+      expect(h.fetched.slice(-2)).toEqual(['award_data/T{4608:4736}', 'award_data/T{4096:8192}']);
       // 16 windows a column, then pages (rows 300, 600, ... of page 0, which no run has read)
       const rows = Array.from({ length: 12 }, (_, k) => 300 + k * 300);
       expect((await h.run(`[${rows.map((r) => `award_data.get('T', ${r})`).join(', ')}]`)).value).toEqual(
         rows.map((r) => values[r]),
       );
-      // the 6 windows so far and 10 more, then page 0 once (its last two rows read from it)
-      expect(h.fetched.filter((f) => f.startsWith('award_data/T{')).length).toBe(7 + 10 + 1);
+      // the 9 windows so far, page 1, 7 more windows, then page 0 once (its last five rows read from it)
+      expect(h.fetched.filter((f) => f.startsWith('award_data/T{')).length).toBe(9 + 1 + 7 + 1);
       expect(h.fetched.at(-1)).toBe('award_data/T{0:4096}');
     } finally {
       h.dispose();

@@ -31,6 +31,34 @@ describe('DictStrings', () => {
     expect(d.get(4)).toBe('zeta');
   });
 
+  test('all() of a large dictionary (ASCII entries sliced from one string) equals each entry decoded alone', () => {
+    // 40,000 entries past the 8,192-byte chunks: ASCII, Latin-1 and wider characters, empty entries,
+    // bytes that are not UTF-8 (lossy), entries that straddle a chunk boundary
+    const words = Array.from({ length: 40_000 }, (_, k) =>
+      k === 997 ? '' : k % 13 === 0 ? `Café ${k}` : k % 101 === 0 ? `😀 ${k} 𝔘` : `Company ${k}, Inc.`,
+    );
+    const { bytes: good, offsets } = encoded(words);
+    const bytes = good.slice();
+    const bad = offsets[5 * 13]! + 1; // inside 'Café 65': 0xff where 'a' was
+    bytes[bad] = 0xff;
+    for (const order of ['rows first', 'all first']) {
+      const d = new DictStrings(bytes, offsets);
+      if (order === 'rows first') for (const k of [0, 1, 13, 65, 101, 39_999]) d.get(k);
+      const all = d.all();
+      expect(all.length).toBe(words.length);
+      for (let k = 0; k < words.length; k++) {
+        const want = utf8Decode(bytes, offsets[k], offsets[k + 1]);
+        if (all[k] !== want) expect([k, all[k]]).toEqual([k, want]);
+      }
+      expect(all[65]).toBe('C\uFFFDfé 65');
+      // the lossy entry is noticed: canonical() maps codes (here none repeats: the codes as they are)
+      const codes = Int32Array.from([65, 1, -1]);
+      expect(d.canonical(codes)).toBe(codes);
+    }
+    const clean = new DictStrings(good, offsets).all();
+    expect(clean).toEqual(words);
+  });
+
   test('invalid UTF-8 decodes as the whole-dictionary decoder does (U+FFFD)', () => {
     const bytes = Uint8Array.from([0x61, 0xff, 0x62, 0xc3, 0x28]);
     const offsets = Int32Array.from([0, 2, 3, 5]);

@@ -111,7 +111,8 @@ const SEQUENCES: Record<string, Step[]> = {
     rw("const p = { array: () => null };\np.array('x').filter(v => v).length"),
     rw("award_data.array('Phase').filter(p => p === 'Phase I')()"),
     rw("award_data.array('Award Amount').reduce((s, v) => s + v, 0)()"),
-    "award_data.array('Award Amount').filter(v => v.length > 1).length",
+    // a text feature of the value is rewritten (a long text column reads it from the host) and replayed here
+    rw("award_data.array('Award Amount').filter(v => v.length > 1).length"),
   ],
   'async code, lines without semicolons, functions a later run calls': [
     rw("await 0;\naward_data.array('Award Amount').filter(v => v != null).length"),

@@ -157,7 +157,9 @@ describe('planRowLoops: the rewrite', () => {
       'L: for (const r of t.objects()) {\n  if (r.x) continue L;\n}\ntotal';
     const out = prepared(code);
     expect(out).toContain('__sbirtools_rowLoop.open(["Award Amount"])');
-    expect(out).toContain('__sbirtools_rowLoop.open(["x"])');
+    // a text loop (textLoops.ts): its state declared in a block opened before the label
+    expect(out).toContain('{const $sbtRowT0=__sbirtools_rowLoop.text([]);/*>$sbtRow*/L: for');
+    expect(out).toContain('__sbirtools_rowLoop.open(["x"], ["text"], $sbtRowT0)');
     // the user's code with the inserts taken out (the locals wrapper adds one line before, one after)
     const lines = withoutInserts(out).split('\n').slice(1, -1);
     expect(lines.join('\n')).toBe(code.replace('let total', ';   total'));
