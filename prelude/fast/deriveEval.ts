@@ -8,7 +8,8 @@
  *   constants: once per dictionary entry, then a lookup by code;
  * - a function of a date column: once per distinct time of the column (a fresh Date each call, as
  *   `at()` gives), then a lookup by code (fast/dateCodes.ts);
- * - a function or `.length` of long text: per row, on the text pages themselves;
+ * - `op.length(d.X)` or `d.X.length` of long text: the host's UTF-16 counts (fast/textUnits.ts);
+ * - any other function of long text: per row, on the text pages themselves;
  * - `&&`, `||`, `??`, `?:`, `!`, equality and anything over several columns: the JavaScript
  *   operator per row, on the same values.
  * Any other node (strings out, `undefined`, objects, regexes, aggregate/window ops, dates out)
@@ -31,6 +32,7 @@ import {
   type Vec,
 } from './deriveVec.js';
 import type { Node } from './node.js';
+import { textUnits } from './textUnits.js';
 
 type Op2 = (a: unknown, b: unknown) => unknown;
 
@@ -129,14 +131,20 @@ export function evalNode(env: Env, node: Node, params: Record<string, unknown>):
       const p = node.property as Node;
       const isLength = node.computed ? p.type === 'Literal' && p.value === 'length' : p.name === 'length';
       if (!isLength) giveUp();
-      return apply(env, (s) => (s as string).length, [evalNode(env, node.object as Node, params)]);
+      const obj = evalNode(env, node.object as Node, params);
+      return (
+        (obj.k === 'text' ? textUnits(env, obj.name, false) : null) ?? apply(env, (s) => (s as string).length, [obj])
+      );
     }
     case 'CallExpression': {
       const callee = node.callee as Node;
       if (callee.type !== 'Function') giveUp();
       const fn = pureFunction(callee.name as string);
       const args = (node.arguments as Node[]).map((a) => evalNode(env, a, params));
-      return apply(env, fn, args);
+      const one = args.length === 1 ? args[0]! : null;
+      // op.length of long text: the host's UTF-16 counts (a null row is 0, as `length` gives)
+      const hosted = callee.name === 'length' && one?.k === 'text' ? textUnits(env, one.name, true) : null;
+      return hosted ?? apply(env, fn, args);
     }
     default:
       return giveUp();

@@ -19,7 +19,11 @@ const PURE = (
   'utcyear utcquarter utcmonth utcweek utcdate utcdayofyear utcdayofweek utchours utcminutes utcseconds utcmilliseconds'
 ).split(' ');
 
+/** Functions a fast path relies on beside the pure ones (fast/predicate.ts hostIncludes: `op.lower`). */
+const RELIED_ON = ['lower'];
+
 const installed = new NativeMap<string, Fn>();
+const relied = new NativeMap<string, Fn>();
 
 /** Records the pure functions as registered now (call once, after the prelude registers its own). */
 export function notePureFunctions(): void {
@@ -27,6 +31,16 @@ export function notePureFunctions(): void {
     const f = functions[name];
     if (typeof f === 'function') installed.set(name, f as Fn);
   }
+  for (const name of RELIED_ON) {
+    const f = functions[name];
+    if (typeof f === 'function') relied.set(name, f as Fn);
+  }
+}
+
+/** True when op function `name` (pure, or one a fast path relies on) is still the one installed with the prelude. */
+export function stillInstalled(name: string): boolean {
+  const f = installed.get(name) ?? relied.get(name);
+  return f !== undefined && Object.hasOwn(functions, name) && functions[name] === f;
 }
 
 /** The function `name` when it is pure and still the one installed, else a give-up. */

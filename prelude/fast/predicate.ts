@@ -9,7 +9,11 @@
  * - `d.Abstract === 'N/A'`, `d.Abstract == null`, `d.Abstract` alone (long text against a string or
  *   null, or its truth value): the host compares the bytes, or reads the stored lengths for null and
  *   empty rows (bridge.textScan), no row decoded;
- * - reading long text (`op.includes(d.Abstract, 'x')`, `op.length(d.Abstract) > 1500`): Arquero's
+ * - the length of long text (`op.length(d.Abstract) > 1500`, `d.Abstract.length < 10`): the host's
+ *   UTF-16 counts (bridge.textScan `units`, fast/textUnits.ts), no row decoded;
+ * - `op.includes(d.Abstract, 'x')` or `op.includes(op.lower(d.Title), 'x')` (a lowercase literal):
+ *   the host searches the bytes (bridge.textScan `contains`, folded as `toLowerCase` for the second);
+ * - reading long text otherwise (`op.lower(d.Title) === 'x'`, `op.indexof(d.Abstract, 'x') > 9`): Arquero's
  *   compiled code per row, on the text pages themselves (fast/columnChunks.ts), not through
  *   `column.at(row)`;
  * - anything else: Arquero's compiled code, per row.
@@ -24,6 +28,8 @@ import { sourceOf } from './source.js';
 import { columnChunks, readsTextPages } from './columnChunks.js';
 import { cheapFirst } from './cheapFirst.js';
 import { typedLeaf } from './typedLeaf.js';
+import { readsTextLength } from './textUnits.js';
+import { stillInstalled } from './deriveFunctions.js';
 import type { Node } from './node.js';
 import { LazyColumn } from '../data/lazyColumn.js';
 import { PAGE_SHIFT } from '../data/pagedText.js';
@@ -169,6 +175,12 @@ function leaf(ctx: Ctx, node: Node, sel: Uint8Array): Uint8Array {
   }
   if (hostIncludes(ctx, node, f, sel, out)) return out;
   if (hostEquals(ctx, node, f, sel, out)) return out;
+  // the length of long text (`op.length(d.Abstract) > 1500`): the host's counts, no page read
+  const counted = readsTextLength(node) ? typedLeaf(t, node, ctx.params, sel) : null;
+  if (counted) {
+    ctx.fast = true;
+    return counted;
+  }
   if (textChunks(ctx, node, f, sel, out)) return out;
   const typed = typedLeaf(t, node, ctx.params, sel); // as a derive would compute it (fast/typedLeaf.ts)
   if (typed) {
@@ -222,7 +234,7 @@ function textChunks(
 }
 
 /**
- * `op.includes(d.X, 'literal')` on a long-text column the host can scan (bridge.textScan): each page
+ * `op.includes(d.X, 'literal')` (or of `op.lower(d.X)`, includedIn) on a long-text column the host can scan (bridge.textScan): each page
  * the session does not hold is searched on the host's UTF-8 bytes, the others by the compiled code
  * on the page's rows; a null row takes what the compiled code gives for null. False when it does not apply.
  */
@@ -240,15 +252,16 @@ function hostIncludes(
     callee.type !== 'Function' ||
     callee.name !== 'includes' ||
     args.length !== 2 ||
-    args[0]!.type !== 'Column' ||
     args[1]!.type !== 'Literal' ||
     typeof args[1]!.value !== 'string'
   )
     return false;
-  const name = args[0]!.name as string;
+  const needle = args[1]!.value as string;
+  const column = includedIn(args[0]!, needle);
+  if (!column || !stillInstalled('includes')) return false;
+  const { name, fold } = column;
   const pages = hostScannedPages(ctx, name);
   if (!pages) return false;
-  const needle = args[1]!.value as string;
   const data = ObjectCreate(null) as Record<string, unknown>;
   data[name] = [null];
   const z = f(0, data) ? 1 : 0;
@@ -256,7 +269,7 @@ function hostIncludes(
   for (let p = 0, lo = 0; lo < n; p++) {
     const hi = Math.min(n, lo + PAGE_ROWS);
     if (anySelected(sel, lo, hi)) {
-      const got = pages.scan(p, { op: 'contains', needle, fold: 'none' });
+      const got = pages.scan(p, { op: 'contains', needle, fold });
       if (got) {
         for (let i = lo; i < hi; i++) {
           const g = got[i - lo]!;
@@ -271,6 +284,21 @@ function hostIncludes(
   }
   ctx.fast = true;
   return true;
+}
+
+/**
+ * The column `op.includes` searches and how case folds: `d.X` as it is, or `op.lower(d.X)` (Arquero's
+ * `lower`, still the installed one) when the needle is its own lowercase: the row's
+ * `toLowerCase().includes(needle)`, which is textScan's `lower` fold. Null otherwise.
+ */
+function includedIn(arg: Node, needle: string): { name: string; fold: 'none' | 'lower' } | null {
+  if (arg.type === 'Column') return { name: arg.name as string, fold: 'none' };
+  if (arg.type !== 'CallExpression' || needle !== needle.toLowerCase()) return null;
+  const callee = arg.callee as Node;
+  const inner = arg.arguments as Node[];
+  if (callee.type !== 'Function' || callee.name !== 'lower' || inner.length !== 1 || inner[0]!.type !== 'Column')
+    return null;
+  return stillInstalled('lower') ? { name: inner[0]!.name as string, fold: 'lower' } : null;
 }
 
 /** Equality operators a long-text column may be compared with a literal by (hostEquals). */

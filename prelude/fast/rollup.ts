@@ -3,7 +3,8 @@
  * where every aggregate is one of count, sum, mean/average, min, max, valid, invalid,
  * variance/variancep/stdev/stdevp, median or quantile of a plain host number/integer column (or count
  * /valid/invalid of any host column, distinct of a dictionary or number/integer column, min/max of a
- * date column: fast/rollupDate.ts). Values are added in Arquero's scan order with Arquero's own
+ * date column: fast/rollupDate.ts), or of a computed field of numbers that a derive on typed arrays
+ * evaluates (`op.mean(op.length(d.Abstract))`: fast/rollupField.ts). Values are added in Arquero's scan order with Arquero's own
  * update formulas, so every result is bit-identical to `Table#rollup`; the output table is built by
  * Arquero's own output code. Anything else returns undefined and the caller runs Arquero.
  */
@@ -16,6 +17,7 @@ import { arqueroQuantiles } from './rollupQuantile.js';
 import { distinctCounts } from './rollupDistinct.js';
 import { dateExtremes } from './rollupDate.js';
 import { fieldOf } from './fieldOf.js';
+import { computedSource, fieldNodes, type FieldNodes } from './rollupField.js';
 import { sourceOf, type Source } from './source.js';
 import type { Grouping } from './groups.js';
 
@@ -52,6 +54,7 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
     return undefined; // Arquero reports the error
   }
   const sources: Array<Source | null> = [];
+  let nodes: FieldNodes | null | undefined;
   for (const op of parsed.ops) {
     if (op.name === 'count' && op.fields.length === 0) {
       sources.push(null);
@@ -59,7 +62,12 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
     }
     if (op.fields.length !== 1 || !(NUMERIC.has(op.name) || ANY_COLUMN.has(op.name))) return undefined;
     const name = fieldOf(op.fields[0]);
-    const src = name === undefined ? undefined : sourceOf(t, name);
+    let src = name === undefined ? undefined : sourceOf(t, name);
+    // a computed field of numbers (`op.mean(op.length(d.Abstract))`): evaluated as a derive would be
+    if (!src && name === undefined && NUMERIC.has(op.name)) {
+      if (nodes === undefined) nodes = fieldNodes(t, values);
+      src = computedSource(t, nodes, op.fields[0]);
+    }
     if (!src) return undefined;
     // min/max of a date column: compared by time, as Arquero compares its Date objects (dateExtreme)
     const dateExtreme = src.kind === 'num' && src.type === 'date' && (op.name === 'min' || op.name === 'max');

@@ -173,6 +173,7 @@ export function datasetFromCache(reader: CacheReader): Dataset {
     loadWindow: (name, start, end) => reader.loadWindow(name, start, end),
     textLengths: (name, start, end) => reader.textLengths(name, start, end),
     textUnits: (name, start, end) => reader.textUnits(name, start, end),
+    textEquals: (name, start, end, needle) => reader.textEquals(name, start, end, needle),
     close: () => reader.close(),
   };
 }

@@ -29,6 +29,11 @@ export interface Dataset {
    */
   textUnits?(name: string, start: number, end: number): Int32Array | null;
   /**
+   * Optional: per row of rows [start, end) of a utf8 column, 1 when it is exactly `needle`, 0 when
+   * not, 2 for null, without reading its text; null when the source cannot tell (read the bytes).
+   */
+  textEquals?(name: string, start: number, end: number, needle: string): Uint8Array | null;
+  /**
    * Optional (remote data): fetch these columns ahead of their first touch, in parallel; never
    * throws (the first touch reports a failure). Names that are not columns are ignored.
    */

@@ -50,6 +50,12 @@ const ColumnEntrySchema = z.object({
    * with more than {@link MAX_WIDE_ROWS} such rows) the units are counted from the text.
    */
   wideRows: z.array(z.tuple([z.number().int().nonnegative(), z.number().int().positive()])).optional(),
+  /**
+   * utf8 columns: the distinct byte strings (hex) of the rows of at most {@link SHORT_BYTES} bytes,
+   * which the column's {@link SHORT_ROLE} buffer numbers from 1. Absent (a cache written before it,
+   * or a column with more than {@link MAX_SHORT_VALUES} such strings): no such buffer.
+   */
+  shortValues: z.array(z.string().regex(/^(?:[0-9a-f]{2}){0,16}$/)).optional(),
 });
 export type ColumnEntry = z.infer<typeof ColumnEntrySchema>;
 
@@ -73,6 +79,18 @@ export type CacheHeader = z.infer<typeof CacheHeaderSchema>;
  * reads 4 bytes a row instead of the text.
  */
 export const CHARS_ROLE = 'chars';
+
+/**
+ * The second cache-only buffer of a utf8 column: one byte per row, k >= 1 when the row's bytes are
+ * entry k - 1 of the column's `shortValues` (a row of at most SHORT_BYTES bytes), 0 for a null or
+ * longer row. An equality with a short literal (`d.Abstract === 'N/A'`) is then answered from
+ * 1 byte a row instead of the text: a row that decodes to the literal is never longer in UTF-8 bytes.
+ */
+export const SHORT_ROLE = 'short';
+/** Longest row (bytes) the short index holds. */
+export const SHORT_BYTES = 16;
+/** Most distinct short strings a column's index holds (one byte per row, 0 reserved). */
+export const MAX_SHORT_VALUES = 255;
 
 /** Most rows a column's `wideRows` lists; a column with more is written without it. */
 export const MAX_WIDE_ROWS = 1024;

@@ -11,10 +11,15 @@ import {
   CacheHeaderSchema,
   CHARS_ROLE,
   PREFIX_BYTES,
+  SHORT_BYTES,
+  SHORT_ROLE,
   type BufferRef,
   type CacheHeader,
   type ColumnEntry,
 } from './format.js';
+
+/** Rows of a range read alone from a text column of at least `windowMinBytes` (CacheReader.loadRows). */
+const WINDOW_TEXT_ROWS = 128;
 
 /** A cache that opened, or why it did not (then the caller rebuilds it). */
 export type CacheOpenResult = { ok: true; reader: CacheReader } | { ok: false; reason: string };
@@ -103,6 +108,8 @@ export class CacheReader {
   private readonly byName: Map<string, ColumnEntry>;
   /** Offsets and validity of utf8 columns read by range (loadRows) before any full load. */
   private readonly textIndex = new Map<string, { offsets: Int32Array; valid: Uint8Array; table: Uint32Array }>();
+  /** Short-row codes of utf8 columns (textEquals). */
+  private readonly shortCodes = new Map<string, Uint8Array>();
   /** Per-row character counts of utf8 columns (textLengths). */
   private readonly chars = new Map<string, Int32Array>();
   /** Dictionary offsets of columns read by window (loadWindow) before any full load. */
@@ -124,6 +131,12 @@ export class CacheReader {
    * detected, never served as wrong text (docs/threat-model.md). @internal tests set it lower.
    */
   lazyMinBytes = 32 * 1024 * 1024;
+  /**
+   * A range of at most WINDOW_TEXT_ROWS rows (the guest's window: one row of every column of a
+   * sorted table's top row, `head()`) is read alone from text columns of at least this many bytes
+   * (1 MiB) too: the offsets and one block cost less than the whole column (Award Title: 9 MB).
+   */
+  windowMinBytes = 1024 * 1024;
 
   constructor(
     readonly path: string,
@@ -203,8 +216,9 @@ export class CacheReader {
    * against its CRC-32 before anything is returned. With `reuse`, the returned bytes are a view of
    * a buffer the next `loadRows(..., true)` overwrites (a scan that reads page after page then
    * allocates nothing per page); without it they are the caller's own. Returns null when the column
-   * is already loaded, is not utf8, holds less than `lazyMinBytes` of text, the range is every
-   * row, or the file is closed: the caller loads the column (checked) and slices it.
+   * is already loaded, is not utf8, holds less than `lazyMinBytes` of text (`windowMinBytes` for a
+   * range of at most WINDOW_TEXT_ROWS rows), the range is every row, or the file is closed: the
+   * caller loads the column (checked) and slices it.
    * @throws {RangeError} when the range is outside the column; {DataError} as loadColumn.
    */
   loadRows(name: string, start: number, end: number, reuse = false): Extract<ColumnData, { kind: 'utf8' }> | null {
@@ -213,7 +227,9 @@ export class CacheReader {
     if (start === 0 && end === this.header.numRows) return null;
     const entry = this.byName.get(name);
     const ref = entry?.buffers.bytes;
-    if (!entry || entry.kind !== 'utf8' || !ref || ref.length < this.lazyMinBytes) return null;
+    if (!entry || entry.kind !== 'utf8' || !ref) return null;
+    const window = end - start <= WINDOW_TEXT_ROWS && ref.length >= this.windowMinBytes;
+    if (ref.length < this.lazyMinBytes && !window) return null;
     let index = this.textIndex.get(name);
     if (!index) {
       index = {
@@ -284,6 +300,38 @@ export class CacheReader {
       if (out[row - start]! < 0) this.corrupt(name, `wide row ${row} is null`);
       out[row - start] = out[row - start]! + extra;
     }
+    return out;
+  }
+
+  /**
+   * Whether each row of rows [start, end) of a utf8 column is exactly `needle` once decoded (1),
+   * not (0), or null (2): what textScan's `equals` answers, from the cache's short-row index
+   * (format.ts SHORT_ROLE, 1 byte a row) and character counts instead of the text. A row that
+   * decodes to the needle is never longer than the needle's UTF-8 bytes (an invalid byte decodes to
+   * U+FFFD, 3 bytes), so a needle of at most SHORT_BYTES bytes can only equal rows the index holds;
+   * each of its strings is decoded and compared once. Null when the column has no index or the
+   * needle is longer: the caller reads the bytes.
+   * @throws {RangeError} when the range is outside the column; {DataError} CACHE_CORRUPT.
+   */
+  textEquals(name: string, start: number, end: number, needle: string): Uint8Array | null {
+    const values = this.byName.get(name)?.shortValues;
+    if (!values || Buffer.byteLength(needle, 'utf8') > SHORT_BYTES) return null;
+    let codes = this.shortCodes.get(name);
+    if (!codes) {
+      const entry = this.byName.get(name)!;
+      if (!entry.buffers[SHORT_ROLE] || this.fd === null) return null;
+      codes = new Uint8Array(this.read(entry, SHORT_ROLE));
+      if (codes.length !== this.header.numRows) this.corrupt(name, `${codes.length} short-row codes`);
+      for (let i = 0; i < codes.length; i++) if (codes[i]! > values.length) this.corrupt(name, 'short-row code');
+      this.shortCodes.set(name, codes);
+    }
+    const lengths = this.textLengths(name, start, end);
+    if (!lengths) return null;
+    const hit = new Uint8Array(values.length + 1);
+    for (let k = 0; k < values.length; k++)
+      hit[k + 1] = Buffer.from(values[k]!, 'hex').toString('utf8') === needle ? 1 : 0;
+    const out = new Uint8Array(end - start);
+    for (let i = start; i < end; i++) out[i - start] = lengths[i - start]! < 0 ? 2 : hit[codes[i]!]!;
     return out;
   }
 

@@ -14,9 +14,12 @@ import {
   CACHE_MAGIC,
   CACHE_VERSION,
   CHARS_ROLE,
+  MAX_SHORT_VALUES,
   MAX_WIDE_ROWS,
   PREFIX_BYTES,
   ROLES,
+  SHORT_BYTES,
+  SHORT_ROLE,
   type CacheHeader,
   type ColumnEntry,
 } from './format.js';
@@ -83,20 +86,24 @@ function layout({ key, table, info, report }: CacheContents) {
   const columns = table.columns.map((c) => {
     const data = c.data as unknown as Record<string, Typed>;
     const counts = c.data.kind === 'utf8' ? charCounts(c.data) : null;
+    const short = c.data.kind === 'utf8' ? shortIndex(c.data) : null;
     return {
       c,
       wideRows: counts?.wideRows,
+      shortValues: short?.values,
       parts: [
         ...ROLES[c.data.kind].map((role) => ({ role, data: bytesOf(data[role]) })),
         // cache only (not a column buffer): characters per row, so a length needs no text read
         ...(counts ? [{ role: CHARS_ROLE, data: bytesOf(counts.chars) }] : []),
+        // cache only: which short string each row is, so an equality with one needs no text read
+        ...(short ? [{ role: SHORT_ROLE, data: short.codes }] : []),
       ].map((p) => ({ ...p, table: blockTable(p.data) })),
     };
   });
   const build = (dataStart: number) => {
     let at = dataStart;
     const buffers: Array<{ ref: { offset: number }; data: Uint8Array }> = [];
-    const entries: ColumnEntry[] = columns.map(({ c, wideRows, parts }) => {
+    const entries: ColumnEntry[] = columns.map(({ c, wideRows, shortValues, parts }) => {
       const refs: ColumnEntry['buffers'] = {};
       for (const { role, data, table } of parts) {
         const crcs = align8(at + data.length);
@@ -104,7 +111,14 @@ function layout({ key, table, info, report }: CacheContents) {
         buffers.push({ ref: { offset: at }, data }, { ref: { offset: crcs }, data: table });
         at = align8(crcs + table.length);
       }
-      return { name: c.name, type: c.type, kind: c.kind, buffers: refs, ...(wideRows ? { wideRows } : {}) };
+      return {
+        name: c.name,
+        type: c.type,
+        kind: c.kind,
+        buffers: refs,
+        ...(wideRows ? { wideRows } : {}),
+        ...(shortValues ? { shortValues } : {}),
+      };
     });
     const header: CacheHeader = {
       key,
@@ -154,6 +168,32 @@ function charCounts(data: ColumnData): { chars: Int32Array; wideRows: Array<[num
   return { chars, wideRows };
 }
 const CHARS_PAGE_ROWS = 4096;
+
+/**
+ * The short-row index of a utf8 column (format.ts SHORT_ROLE): per row 0, or k for the row's bytes
+ * being `values[k - 1]` (hex); null when the column has more than MAX_SHORT_VALUES distinct short strings.
+ */
+function shortIndex(data: Extract<ColumnData, { kind: 'utf8' }>): { codes: Uint8Array; values: string[] } | null {
+  const { bytes, offsets, valid } = data;
+  const n = valid.length;
+  const codes = new Uint8Array(n);
+  const seen = new Map<string, number>();
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0; i < n; i++) {
+    const a = offsets[i]!;
+    const b = offsets[i + 1]!;
+    if (!valid[i] || b - a > SHORT_BYTES) continue;
+    const hex = buf.toString('hex', a, b);
+    let k = seen.get(hex);
+    if (k === undefined) {
+      if (seen.size === MAX_SHORT_VALUES) return null;
+      k = seen.size + 1;
+      seen.set(hex, k);
+    }
+    codes[i] = k;
+  }
+  return { codes, values: [...seen.keys()] };
+}
 
 /** One CRC-32 per BLOCK_BYTES of `bytes` (u32 little-endian), what a reader checks a block against. */
 function blockTable(bytes: Uint8Array): Uint8Array {

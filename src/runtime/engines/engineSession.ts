@@ -36,6 +36,8 @@ export interface TableProvider {
   textLengths?(name: string, start: number, end: number): Int32Array | null;
   /** Optional: UTF-16 units per row of a utf8 column without its text, or null (data/dataset.ts textUnits). */
   textUnits?(name: string, start: number, end: number): Int32Array | null;
+  /** Optional: whether each row equals `needle` (1/0, 2 null) without its text, or null (data/dataset.ts textEquals). */
+  textEquals?(name: string, start: number, end: number, needle: string): Uint8Array | null;
   /**
    * Optional: decode the columns of `names` (a superset of what the next run reads) together,
    * before it starts, within `withinMs` (lazyParquet/lazyParquetTable.ts); the holder calls it.

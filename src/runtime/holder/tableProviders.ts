@@ -138,6 +138,13 @@ export class TableCache {
           ...(ds.textUnits
             ? { textUnits: (name: string, start: number, end: number) => ds.textUnits!(name, start, end) }
             : {}),
+          // `d.Abstract === 'N/A'` from the cache's short-row index: no text read
+          ...(ds.textEquals
+            ? {
+                textEquals: (name: string, start: number, end: number, needle: string) =>
+                  ds.textEquals!(name, start, end, needle),
+              }
+            : {}),
         },
       }));
       entry.catch(() => this.datasets.delete(key));

@@ -43,6 +43,10 @@ describe('binary cache file', () => {
     const reader = opened.reader;
     const text0 = table.columns.find((c) => c.data.kind === 'utf8')!;
     expect(reader.loadRows(text0.name, 0, 1)).toBeNull(); // a small column is read whole, checked
+    // a window (at most 128 rows) of a column of windowMinBytes or more is read alone; a page is not
+    reader.windowMinBytes = 0;
+    expect(decode(reader.loadRows(text0.name, 17, 145)!)).toEqual(decode(text0.data).slice(17, 145));
+    expect(reader.loadRows(text0.name, 17, 146)).toBeNull();
     reader.lazyMinBytes = 0;
     const text = table.columns.find((c) => c.data.kind === 'utf8')!;
     const whole = decode(text.data);

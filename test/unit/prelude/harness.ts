@@ -4,11 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { loadEngine } from '../../../src/runtime/engines/isolated-vm/loadIsolatedVm.js';
 import { fileURLToPath } from 'node:url';
-import type { ColumnData, ColumnarTable } from '../../../schema/columnar.js';
+import type { ColumnData, ColumnarTable, TextScanRequest } from '../../../schema/columnar.js';
 import { AWARDS, DATASET } from './fixture.js';
 import { GuestOutcomeSchema } from './outcomeSchema.js';
 import { GuestOutcomeSchema as HostOutcomeSchema } from '../../../schema/guest.js';
 import { textPage } from '../../../src/data/columns/textPage.js';
+import { textScan } from '../../../src/data/columns/textScan.js';
 import { windowOfColumn } from '../../../src/data/cache/rowWindow.js';
 
 // whichever isolated-vm build loads on this Node (6.x, 7.x on Node 26, 5.0.4 on Node 20)
@@ -47,6 +48,8 @@ export interface HarnessOptions {
   paged?: boolean;
   /** Also offer bridge.fetchTextPage (utf8 columns then arrive decoded by the host, cached in the session). */
   textPages?: boolean;
+  /** Also offer bridge.textScan (questions answered from the bytes by src/data/columns/textScan.ts), logged as "t/c(op:start:end)". */
+  textScan?: boolean;
   /** Also offer bridge.fetchRowWindow (a few rows of a non-text column read alone, through src/data/cache/rowWindow.ts). */
   windows?: boolean;
   /** `limits.memoryLimitMb` as the bridge reports it (sizes the text cache; the isolate itself gets 256 MB). */
@@ -120,6 +123,14 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     if (!col) throw new Error(`no column ${table}/${column}`);
     return windowOfColumn(col.data, start, end);
   });
+  const scanText = new ivm.Callback(
+    (table: string, column: string, start: number, end: number, req: TextScanRequest) => {
+      fetched.push(`${table}/${column}(${req.op}:${start}:${end})`);
+      const col = tables.find((t) => t.name === table)?.columns.find((c) => c.name === column);
+      if (!col) throw new Error(`no column ${table}/${column}`);
+      return textScan(col.data, start, end, req);
+    },
+  );
   const metas = tables.map((t) => ({
     name: t.name,
     numRows: t.numRows,
@@ -132,7 +143,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     limits: bridgeLimits,
   }).copyInto();
   context.evalClosureSync(
-    'const b = $0; b.write = $1; b.fetchColumn = $2; if ($3) b.fetchColumnRange = $3; if ($4) b.fetchTextPage = $4; b.saveFile = $5; if ($6) b.fetchRowWindow = $6; globalThis.__internals = __sbirtools_boot(b); delete globalThis.__sbirtools_boot;',
+    'const b = $0; b.write = $1; b.fetchColumn = $2; if ($3) b.fetchColumnRange = $3; if ($4) b.fetchTextPage = $4; b.saveFile = $5; if ($6) b.fetchRowWindow = $6; if ($7) b.textScan = $7; globalThis.__internals = __sbirtools_boot(b); delete globalThis.__sbirtools_boot;',
     [
       bridge,
       write,
@@ -141,6 +152,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       options.textPages ? fetchTextPage : null,
       saveFile,
       options.windows ? fetchRowWindow : null,
+      options.textScan ? scanText : null,
     ],
   );
   const execute = context.evalClosureSync(

@@ -48,9 +48,12 @@ export async function cachedText(
 
 /**
  * A provider over the cache file with page reads on for any size, counting whole-column loads and
- * page reads; `textLengths` and `textUnits` pass the cache's stored lengths on too.
+ * page reads; `textLengths`, `textUnits` and `textEquals` pass the cache's answers without text on too.
  */
-export function countingProvider(path: string, opts: { textLengths?: boolean; textUnits?: boolean } = {}) {
+export function countingProvider(
+  path: string,
+  opts: { textLengths?: boolean; textUnits?: boolean; textEquals?: boolean } = {},
+) {
   const opened = openCache(path, 'k');
   if (!opened.ok) throw new Error(opened.reason);
   opened.reader.lazyMinBytes = 0;
@@ -69,6 +72,7 @@ export function countingProvider(path: string, opts: { textLengths?: boolean; te
     },
     ...(opts.textLengths ? { textLengths: ds.textLengths! } : {}),
     ...(opts.textUnits ? { textUnits: ds.textUnits! } : {}),
+    ...(opts.textEquals ? { textEquals: ds.textEquals! } : {}),
   };
   return { p: p as TableProvider & { wholeLoads: number; pageReads: number }, close: () => ds.close() };
 }

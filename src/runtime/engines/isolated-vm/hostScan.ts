@@ -57,6 +57,10 @@ export class HostScan {
       const units = guestRead(table, column, () => provider.textUnits!(column, start, end));
       if (units) return units;
     }
+    if (req.op === 'equals' && provider.textEquals) {
+      const equal = guestRead(table, column, () => provider.textEquals!(column, start, end, req.needle));
+      if (equal) return equal;
+    }
     const col = `${table}\u0000${column}`;
     const seen = this.streamed.get(col) ?? 0;
     if (provider.loadRows && seen < STREAMED_PASSES * provider.meta.numRows) {
