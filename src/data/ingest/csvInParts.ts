@@ -136,8 +136,10 @@ export async function ingestCsvInParts(path: string, opts: InPartsOptions = {}):
   }
 
   try {
+    // this part's summaries (text columns' sketches: distinctSketch.ts) while the worker makes its own
+    const ours = records.builders.map((b) => b.summary());
     const theirs = await part.counts;
-    const decisions = records.builders.map((b, i) => b.decide([b.summary(), theirs.summaries[i]]));
+    const decisions = records.builders.map((b, i) => b.decide([ours[i], theirs.summaries[i]]));
     part.encode({ decisions });
     const mine = records.builders.map((b, i) => b.finishPart(decisions[i]));
     records.builders = []; // their arrays live on in `mine` only, each dropped once joined

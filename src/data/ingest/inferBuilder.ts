@@ -78,10 +78,10 @@ export class InferBuilder {
   }
 
   summary(): PartSummary {
-    return {
-      nonNull: this.text.nonNull,
-      infer: { num: this.num !== null, allInt: this.allInt, date: this.date !== null, bool: this.bool !== null },
-    };
+    const infer = { num: this.num !== null, allInt: this.allInt, date: this.date !== null, bool: this.bool !== null };
+    // a part that may still be typed skips the sketch: the column is text only if another part is
+    const text = !infer.num && !infer.date && !infer.bool;
+    return { nonNull: this.text.nonNull, infer, sketch: text ? this.text.sketch() : null };
   }
 
   /** {@link finish}'s rule over every part: a type only when every part's cells parse as it. */

@@ -13,6 +13,11 @@ export interface PartSummary {
   nonNull: number;
   /** An inferred column: which types every non-null cell of the part still parses as. */
   infer?: { num: boolean; allInt: boolean; date: boolean; bool: boolean };
+  /**
+   * A text column's bitmap of its distinct values (distinctSketch.ts): when the parts' maps prove
+   * more distinct values than a dictionary may hold, no part hashes its values for one.
+   */
+  sketch?: Uint32Array | null;
 }
 
 /** How every part encodes its rows of the column. */

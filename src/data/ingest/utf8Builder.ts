@@ -3,6 +3,7 @@ import { DataError } from '../errors.js';
 import { ByteStore, MAX_COLUMN_BYTES } from '../columns/byteStore.js';
 import { exact, growI32, growU8 } from '../columns/grow.js';
 import { dictCodes, dictEncode, dictLimit, MAX_DICT_SIZE } from '../columns/dictEncode.js';
+import { distinctAtLeast, distinctSketch } from '../columns/distinctSketch.js';
 import { totalNonNull, type PartDecision, type PartSummary, type PartText } from './partColumn.js';
 import { isBlank } from './blank.js';
 import { ESCAPED } from './scanner.js';
@@ -88,12 +89,22 @@ export class Utf8Builder {
   }
 
   summary(): PartSummary {
-    return { nonNull: this.nonNull };
+    return { nonNull: this.nonNull, sketch: this.sketch() };
   }
 
-  /** Text, coded against the whole column's dictionary limit (dictEncode's rule over every part). */
+  /** The part's {@link distinctSketch} when the column may become a dictionary. */
+  sketch(): Uint32Array | null {
+    return this.encoding === 'auto' ? distinctSketch(this.utf8(), this.nonNull, this.maxDict) : null;
+  }
+
+  /**
+   * Text, coded against the whole column's dictionary limit (dictEncode's rule over every part);
+   * never coded when the parts' sketches already prove more distinct values than the limit.
+   */
   decide(parts: readonly PartSummary[]): PartDecision {
-    return { as: 'text', dictLimit: this.encoding === 'auto' ? dictLimit(totalNonNull(parts), this.maxDict) : null };
+    if (this.encoding !== 'auto') return { as: 'text', dictLimit: null };
+    const limit = dictLimit(totalNonNull(parts), this.maxDict);
+    return { as: 'text', dictLimit: distinctAtLeast(parts.map((p) => p.sketch)) > limit ? null : limit };
   }
 
   /** The part's text, and its codes against the whole column's limit when it may be a dictionary. */

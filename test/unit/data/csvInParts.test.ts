@@ -153,6 +153,38 @@ describe('a CSV parsed in two parts is the one-pass table', () => {
     ).toBe('utf8');
   });
 
+  it('text columns just under, at and over the dictionary limit, their new values early, late or spread', async () => {
+    // 400 rows: the limit is 200 (half the non-null cells) by default, 50 with maxDictSize 50; the
+    // parts' sketches (distinctSketch.ts) may settle "no dictionary" before a part hashes anything
+    const rows = 400;
+    const limits = [199, 200, 201, 49, 50, 51];
+    const header: string[] = [];
+    const columns: Array<(i: number) => string> = [];
+    const pad = 'p'.repeat(40);
+    for (const d of limits) {
+      header.push(`cycle${d}`, `late${d}`, `runs${d}`, `padded${d}`, `nulls${d}`);
+      columns.push(
+        (i) => `c${i % d}`,
+        (i) => `l${Math.max(0, i - (rows - d))}`, // every new value in the last d rows
+        (i) => `r${Math.floor((i * d) / rows)}`,
+        (i) => `${pad}${i % d}${pad}`, // the sketch reads only some bytes of a long value
+        (i) => (i % 4 === 0 ? '' : `n${i % d}`), // 300 non-null cells: a limit of 150
+      );
+    }
+    header.push('distinct', 'blank');
+    columns.push(
+      (i) => `an abstract ${i}`,
+      () => '',
+    );
+    const lines = [header.join(',')];
+    for (let i = 0; i < rows; i++) lines.push(columns.map((c) => c(i)).join(','));
+    const path = write(lines.join('\n') + '\n');
+    for (const opts of [{ maxDictSize: USER_MAX_DICT_SIZE }, { maxDictSize: 50 }, { forceInfer: true }])
+      expect(await expectSameAtEveryNewline(path, opts, 6)).toBe(6);
+    for (const at of [1, 100, 200, 300, 399].map((k) => newlineSplits(path)[k]!))
+      expect(await expectSame(path, { splitAt: at, maxDictSize: USER_MAX_DICT_SIZE })).toBe(2);
+  });
+
   it('hostile input: an unterminated quote, stray text after a quote, invalid UTF-8, invalid typed cells', async () => {
     const tail = write(
       Buffer.concat([
