@@ -1,7 +1,7 @@
 import type { Utf8Column } from '../../../schema/columnar.js';
 
 /** Bytes read at each end and the middle of a value: its bit depends on its length and these bytes only. */
-const END_BYTES = 16;
+const END_BYTES = 8;
 /** Values read before a column that repeats this much is given up (its sketch could not bound it). */
 const FIRST_BLOCK = 8192;
 
@@ -10,7 +10,7 @@ const FIRST_BLOCK = 8192;
  * {@link END_BYTES} bytes at its start, middle and end), or null when the first {@link FIRST_BLOCK} values
  * already repeat a lot (that column is no use to {@link distinctAtLeast}). Equal values set the same
  * bit, so the bits set, in one part or OR-ed over all the parts of a column, never exceed the
- * column's distinct values: a certain lower bound that reads at most 48 bytes of each value.
+ * column's distinct values: a certain lower bound that reads at most 24 bytes of each value.
  * `bound` is the most distinct values that matter (a dictionary's limit): the map has 4x that many
  * bits, so an all-distinct column sets most of its values' bits.
  * @example distinctSketch(text, nonNull, 65_535)

@@ -85,7 +85,10 @@ export class Utf8Builder {
   /** Utf8 column, or a dictionary when `encoding` is 'auto' and few values repeat a lot. */
   finish(): Utf8Column | DictColumn {
     const col = this.utf8();
-    return this.encoding === 'auto' ? (dictEncode(col, this.nonNull, this.maxDict) ?? col) : col;
+    if (this.encoding !== 'auto') return col;
+    // a column its sketch proves past the limit (an all-distinct Abstract) is not hashed for one
+    if (distinctAtLeast([this.sketch()]) > dictLimit(this.nonNull, this.maxDict)) return col;
+    return dictEncode(col, this.nonNull, this.maxDict) ?? col;
   }
 
   summary(): PartSummary {

@@ -167,7 +167,7 @@ describe('a CSV parsed in two parts is the one-pass table', () => {
         (i) => `c${i % d}`,
         (i) => `l${Math.max(0, i - (rows - d))}`, // every new value in the last d rows
         (i) => `r${Math.floor((i * d) / rows)}`,
-        (i) => `${pad}${i % d}${pad}`, // the sketch reads only some bytes of a long value
+        (i) => `${pad}${i % d}${pad}${pad}`, // differ only in bytes the sketch does not read
         (i) => (i % 4 === 0 ? '' : `n${i % d}`), // 300 non-null cells: a limit of 150
       );
     }

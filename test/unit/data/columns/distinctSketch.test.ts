@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Utf8Column } from '../../../../schema/columnar.js';
 import { distinctAtLeast, distinctSketch } from '../../../../src/data/columns/distinctSketch.js';
-import { MAX_DICT_SIZE, USER_MAX_DICT_SIZE } from '../../../../src/data/columns/dictEncode.js';
+import { dictEncode, MAX_DICT_SIZE, USER_MAX_DICT_SIZE } from '../../../../src/data/columns/dictEncode.js';
 import { Utf8Builder } from '../../../../src/data/ingest/utf8Builder.js';
 import { IssueLog } from '../../../../src/data/ingest/report.js';
 
@@ -40,7 +40,7 @@ describe('distinctSketch: a lower bound of a column’s distinct values', () => 
     const pad = 'x'.repeat(20);
     const makers: Array<(k: number) => string> = [
       (k) => `v${k}`,
-      (k) => `${pad}${pad}${k}${pad}${pad}`, // values differ only between the bytes the sketch reads
+      (k) => `${pad}${k}${pad}${pad}${pad}`, // values differ only between the bytes the sketch reads
       (k) => (k % 3 === 0 ? '' : `${k}`.repeat(1 + (k % 5))),
       (k) => `é${k}😀`,
     ];
@@ -93,6 +93,28 @@ describe('Utf8Builder.decide over two parts', () => {
     const values = Array.from({ length: 40_000 }, (_, i) => `an abstract that is text number ${i}`);
     const [a, b] = [part(values.slice(0, 20_000)), part(values.slice(20_000))];
     expect(a.decide([a.summary(), b.summary()])).toEqual({ as: 'text', dictLimit: null });
+  });
+
+  test('one pass: finish() is dictEncode as written, under, at and over the limit', () => {
+    const pad = 'q'.repeat(30);
+    const cases: Array<[string, (i: number, d: number) => string | null]> = [
+      ['cycle', (i, d) => `c${i % d}`],
+      ['late', (i, d) => `l${Math.max(0, i - (4000 - d))}`],
+      ['padded', (i, d) => `${pad}${i % d}${pad}${pad}`],
+      ['nulls', (i, d) => (i % 3 === 0 ? null : `n${i % d}`)],
+    ];
+    for (const maxDict of [USER_MAX_DICT_SIZE, 1000])
+      for (const d of [999, 1000, 1001, 1999, 2000, 2001, 4000])
+        for (const [name, make] of cases) {
+          const values = Array.from({ length: 4000 }, (_, i) => make(i, d));
+          const b = new Utf8Builder(name, 'text', new IssueLog(), false, 'auto', 1 << 24, maxDict);
+          for (const v of values) {
+            if (v === null) b.addNull();
+            else b.add(Buffer.from(v), 0, Buffer.byteLength(v), 0);
+          }
+          const col = column(values);
+          expect(b.finish(), `${name} ${d} of ${maxDict}`).toEqual(dictEncode(col, nonNull(values), maxDict) ?? col);
+        }
   });
 
   test('halves that share their values keep the dictionary limit', () => {
