@@ -2,13 +2,14 @@ import type { Utf8Column } from '../../../schema/columnar.js';
 
 /** Bytes read at each end and the middle of a value: its bit depends on its length and these bytes only. */
 const END_BYTES = 8;
-/** Values read before a column that repeats this much is given up (its sketch could not bound it). */
+/** Values read between checks of how much a column repeats (then given up: its sketch could not settle it). */
 const FIRST_BLOCK = 8192;
 
 /**
  * A bitmap with one bit set per distinct value of a text column (a bit from the value's length and
- * {@link END_BYTES} bytes at its start, middle and end), or null when the first {@link FIRST_BLOCK} values
- * already repeat a lot (that column is no use to {@link distinctAtLeast}). Equal values set the same
+ * {@link END_BYTES} bytes at its start, middle and end), or null when its first {@link FIRST_BLOCK} values repeat a lot, or
+ * any later block ends with fewer bits set than half the values read (no use to {@link distinctAtLeast});
+ * it stops as soon as more than `bound` bits are set. Equal values set the same
  * bit, so the bits set, in one part or OR-ed over all the parts of a column, never exceed the
  * column's distinct values: a certain lower bound that reads at most 24 bytes of each value.
  * `bound` is the most distinct values that matter (a dictionary's limit): the map has 4x that many
@@ -44,9 +45,11 @@ export function distinctSketch(col: Utf8Column, nonNull: number, bound: number):
     const m = 1 << (bit & 31);
     if ((map[word] & m) === 0) {
       map[word] |= m;
-      set++;
+      // past `bound` the column is settled: the rest of its values cannot lower the count
+      if (++set > bound) return map;
     }
-    if (++seen === FIRST_BLOCK && set * 4 < seen) return null;
+    // a column that repeats this much cannot be shown past half its values (a dictionary's usual limit)
+    if (++seen % FIRST_BLOCK === 0 && set * (seen === FIRST_BLOCK ? 4 : 2) < seen) return null;
   }
   return map;
 }

@@ -71,7 +71,13 @@ describe('distinctSketch: a lower bound of a column’s distinct values', () => 
     expect(both).toBeLessThanOrEqual(values.length);
   });
 
-  test('a column that repeats through its first block gives no sketch; nulls add nothing', () => {
+  test('a sketch stops once past its bound', () => {
+    const values = Array.from({ length: 5000 }, (_, i) => `v${i}`);
+    expect(distinctAtLeast([sketch(values, 100)])).toBe(101);
+  });
+
+  test('a column that repeats through its first block, or any later one, gives no sketch; nulls add nothing', () => {
+    expect(sketch(Array.from({ length: 100_000 }, (_, i) => `s${i % 30_000}`))).toBeNull();
     expect(sketch(Array.from({ length: 20_000 }, (_, i) => `s${i % 50}`))).toBeNull();
     expect(distinctAtLeast([sketch([null, null, 'a', null, 'a'])])).toBe(1);
     expect(distinctAtLeast([sketch([])])).toBe(0);
