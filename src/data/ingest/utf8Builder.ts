@@ -87,7 +87,8 @@ export class Utf8Builder {
     const col = this.utf8();
     if (this.encoding !== 'auto') return col;
     // a column its sketch proves past the limit (an all-distinct Abstract) is not hashed for one
-    if (distinctAtLeast([this.sketch()]) > dictLimit(this.nonNull, this.maxDict)) return col;
+    const limit = dictLimit(this.nonNull, this.maxDict);
+    if (distinctAtLeast([distinctSketch(col, this.nonNull, limit)]) > limit) return col;
     return dictEncode(col, this.nonNull, this.maxDict) ?? col;
   }
 
