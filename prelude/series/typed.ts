@@ -5,6 +5,7 @@
  * without one (values from user arrays, closures) keeps the per-value path.
  */
 import { LazyColumn } from '../data/lazyColumn.js';
+import { NativeMap, NativeWeakMap, ReflectApply } from '../intrinsics.js';
 import { PAGE_SHIFT } from '../data/pagedText.js';
 import type { TextPages } from '../data/textPages.js';
 import { sourceOf, visibleRows } from '../fast/source.js';
@@ -237,9 +238,11 @@ export function scanLengths(
 
 /**
  * The mask of a literal contains over a whole text column, answered by the host from the bytes
- * (`fold` as in TextScanRequest); a page the host leaves to the guest, or the session already
- * holds, is tested here with `test`. Missing rows get `missing`. null when the column cannot be
- * scanned on the host.
+ * (`fold` as in TextScanRequest), pages the session holds included: a page the host leaves to the
+ * guest (a folded needle outside ASCII) is tested here with `test`. Missing rows get `missing`.
+ * The answers are kept for the session (the text never changes), as the loops' features are
+ * (fast/textFeatures.ts): asking again costs one pass over the kept bytes. null when the column
+ * cannot be scanned on the host.
  */
 export function scanContains(
   s: Viewed,
@@ -251,24 +254,62 @@ export function scanContains(
   const pages = scannable(s);
   if (!pages) return null;
   const n = s.length;
+  const raw = containsAnswers(pages, n, needle, fold, test);
   const bits = new Uint8Array(n);
   const na = missing ? 1 : 0;
+  for (let i = 0; i < n; i++) {
+    const g = raw[i]!;
+    bits[i] = g === 2 ? na : g;
+  }
+  return bits;
+}
+
+/** The most bytes of contains answers kept per column (one byte a row each). */
+const KEPT_BYTES = 32 << 20;
+const kept = new NativeWeakMap<TextPages, { bytes: number; answers: Map<string, Uint8Array> }>();
+const weakGet = NativeWeakMap.prototype.get;
+const weakSet = NativeWeakMap.prototype.set;
+
+/** Each row's contains answer (1/0, 2 for a null row) over the `n` rows of `pages`, kept per column. */
+function containsAnswers(
+  pages: TextPages,
+  n: number,
+  needle: string,
+  fold: 'none' | 'regex' | 'lower',
+  test: (v: string) => boolean,
+): Uint8Array {
+  let k = ReflectApply(weakGet, kept, [pages]) as { bytes: number; answers: Map<string, Uint8Array> } | undefined;
+  if (!k) {
+    k = { bytes: 0, answers: new NativeMap() };
+    ReflectApply(weakSet, kept, [pages, k]);
+  }
+  const key = `${fold}\u0000${needle}`;
+  const had = k.answers.get(key);
+  if (had && had.length === n) return had;
+  const raw = new Uint8Array(n);
   for (let p = 0, i = 0; i < n; p++) {
-    const got = pages.scan(p, { op: 'contains', needle, fold });
+    // a held page too: testing its strings here costs more than the host's (kept) answer
+    const got = pages.scan(p, { op: 'contains', needle, fold }, true);
     if (got) {
-      for (let k = 0; k < got.length; k++, i++) {
-        const g = got[k]!;
-        bits[i] = g === 2 ? na : g;
-      }
+      raw.set(got, i);
+      i += got.length;
       continue;
     }
     const rows = pages.page(p);
-    for (let k = 0; k < rows.length; k++, i++) {
-      const v = rows[k];
-      bits[i] = typeof v === 'string' ? (test(v) ? 1 : 0) : na;
+    for (let r = 0; r < rows.length; r++, i++) {
+      const v = rows[r];
+      raw[i] = typeof v === 'string' ? (test(v) ? 1 : 0) : 2;
     }
   }
-  return bits;
+  if (k.bytes + n > KEPT_BYTES) {
+    k.answers.clear();
+    k.bytes = 0;
+  }
+  if (n <= KEPT_BYTES) {
+    k.answers.set(key, raw);
+    k.bytes += n;
+  }
+  return raw;
 }
 
 /**

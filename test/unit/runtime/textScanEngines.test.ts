@@ -105,6 +105,24 @@ describe.each(engines.map(([n]) => n))('%s', (engine) => {
       present.reduce((a, v) => a + [...v].length, 0),
     ]);
   }, 60_000);
+
+  // the answers of a column are kept per session (series/typed.ts containsAnswers): a needle asked
+  // again, with the other `na`, over pages the session holds, must still be the decoded strings' mask
+  it('every contains again with na both ways, the pages held and the answers kept', async () => {
+    const box = boxes.get(engine)!;
+    expect((await box.run("docs.array('body').length")).value).toBe(ROWS);
+    const withNa = (code: string, na: boolean) =>
+      code.includes('{') ? code.replace('{', `{ na: ${na},`) : `${code}, { na: ${na} }`;
+    for (const c of cases.filter((x) => x.na === undefined))
+      for (const na of [true, false]) {
+        const want = values.map((v) => ((v === null ? na : c.expect(v)) ? 1 : 0));
+        const r = await box.run(
+          `Array.from(docs['body'].str.contains(${withNa(c.code, na)}).toArray(), (b) => (b ? 1 : 0))`,
+        );
+        expect(r.error, withNa(c.code, na)).toBeUndefined();
+        expect(r.value, withNa(c.code, na)).toEqual(want);
+      }
+  }, 120_000);
 });
 
 it('the column is long text (utf8), not a dictionary: the host scan is what the isolated-vm runs test', async () => {
