@@ -5,18 +5,14 @@
 // 16 and 17 bytes); a cache written before the index, or a column with too many short strings,
 // still answers, from the text.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ColumnarTable } from '../../../schema/columnar.js';
 import { crc32 } from '../../../src/data/cache/crc32.js';
 import { MAX_SHORT_VALUES } from '../../../src/data/cache/format.js';
 import { openCache } from '../../../src/data/cache/readCache.js';
-import { writeCache } from '../../../src/data/cache/writeCache.js';
 import { textScan } from '../../../src/data/columns/textScan.js';
-import { ingestCsv } from '../../../src/data/ingest/ingestCsv.js';
 import { HostScan } from '../../../src/runtime/engines/isolated-vm/hostScan.js';
 import { countingProvider } from '../runtime/textCacheFixture.js';
-import { tempDir } from './helpers.js';
+import { utf8CacheOf } from './utf8Cache.js';
 
 const enc = new TextEncoder();
 const ROWS = 3000;
@@ -35,25 +31,6 @@ const SHORT: Array<Uint8Array | null> = [
 ];
 const rowOf = (i: number) =>
   i % 4 === 0 ? SHORT[(i >> 2) % SHORT.length]! : enc.encode(`a long abstract ${i} ${'z'.repeat(i % 40)}`);
-
-async function cacheOf(rows: Array<Uint8Array | null>): Promise<string> {
-  const offsets = new Int32Array(rows.length + 1);
-  rows.forEach((r, i) => (offsets[i + 1] = offsets[i]! + (r?.length ?? 0)));
-  const bytes = new Uint8Array(offsets[rows.length]!);
-  rows.forEach((r, i) => r && bytes.set(r, offsets[i]!));
-  const valid = Uint8Array.from(rows, (r) => (r ? 1 : 0));
-  const table: ColumnarTable = {
-    name: 'docs',
-    numRows: rows.length,
-    columns: [
-      { name: 'body', type: 'string', kind: 'utf8', data: { kind: 'utf8', type: 'string', bytes, offsets, valid } },
-    ],
-  };
-  const path = join(tempDir(), 'docs.sbtc');
-  const info = { name: 'docs', synthetic: true, source: 'test', identity: 'x', rows: rows.length };
-  await writeCache(path, { key: 'k', table, info, report: (await ingestCsv(Buffer.from('a\n1\n'))).report });
-  return path;
-}
 
 function reader(path: string) {
   const opened = openCache(path, 'k');
@@ -89,7 +66,7 @@ const RANGES = [
 describe('binary cache: equality with a short literal without the text', () => {
   it("answers exactly textScan's equals on the bytes, for every needle and range", async () => {
     const rows = Array.from({ length: ROWS }, (_, i) => rowOf(i));
-    const path = await cacheOf(rows);
+    const path = await utf8CacheOf(rows);
     const r = reader(path);
     const whole = r.loadColumn('body');
     let answered = 0;
@@ -112,7 +89,7 @@ describe('binary cache: equality with a short literal without the text', () => {
   });
 
   it('HostScan answers equals from the index: no text read', async () => {
-    const path = await cacheOf(Array.from({ length: ROWS }, (_, i) => rowOf(i)));
+    const path = await utf8CacheOf(Array.from({ length: ROWS }, (_, i) => rowOf(i)));
     const { p, close } = countingProvider(path, { textLengths: true, textEquals: true });
     const scan = new HostScan();
     const whole = reader(path).loadColumn('body');
@@ -127,7 +104,7 @@ describe('binary cache: equality with a short literal without the text', () => {
 
   it('a column with more distinct short strings than the index holds has none: equals reads the text', async () => {
     const rows = Array.from({ length: ROWS }, (_, i) => enc.encode(`v${i % (MAX_SHORT_VALUES + 1)}`));
-    const path = await cacheOf(rows);
+    const path = await utf8CacheOf(rows);
     const r = reader(path);
     expect(r.header.columns[0]!.shortValues).toBeUndefined();
     expect(r.textEquals('body', 0, 10, 'v1')).toBeNull();
@@ -136,7 +113,7 @@ describe('binary cache: equality with a short literal without the text', () => {
 
   it('a cache written before the index still opens and answers equals from the text, right', async () => {
     const rows = Array.from({ length: ROWS }, (_, i) => rowOf(i));
-    const path = await cacheOf(rows);
+    const path = await utf8CacheOf(rows);
     dropIndex(path);
     const r = reader(path);
     expect(r.textEquals('body', 0, 10, 'N/A')).toBeNull();

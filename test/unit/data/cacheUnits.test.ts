@@ -3,42 +3,19 @@
 // `wideRows`), so the stored character counts answer `units` too. A cache written before that list
 // still opens and answers lengths; its `units` come from the bytes (HostScan), never a wrong count.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ColumnarTable } from '../../../schema/columnar.js';
 import { crc32 } from '../../../src/data/cache/crc32.js';
 import { MAX_WIDE_ROWS } from '../../../src/data/cache/format.js';
 import { openCache } from '../../../src/data/cache/readCache.js';
-import { writeCache } from '../../../src/data/cache/writeCache.js';
 import { textPage } from '../../../src/data/columns/textPage.js';
 import { textScan } from '../../../src/data/columns/textScan.js';
-import { ingestCsv } from '../../../src/data/ingest/ingestCsv.js';
 import { HostScan } from '../../../src/runtime/engines/isolated-vm/hostScan.js';
 import { countingProvider } from '../runtime/textCacheFixture.js';
-import { tempDir } from './helpers.js';
+import { utf8CacheOf } from './utf8Cache.js';
 
 const enc = new TextEncoder();
 const ROWS = 3000;
 
-/** A cache (key 'k') of table `docs` with one utf8 column `body` holding these rows' bytes. */
-async function cacheOf(rows: Array<Uint8Array | null>): Promise<string> {
-  const offsets = new Int32Array(rows.length + 1);
-  rows.forEach((r, i) => (offsets[i + 1] = offsets[i]! + (r?.length ?? 0)));
-  const bytes = new Uint8Array(offsets[rows.length]!);
-  rows.forEach((r, i) => r && bytes.set(r, offsets[i]!));
-  const valid = Uint8Array.from(rows, (r) => (r ? 1 : 0));
-  const table: ColumnarTable = {
-    name: 'docs',
-    numRows: rows.length,
-    columns: [
-      { name: 'body', type: 'string', kind: 'utf8', data: { kind: 'utf8', type: 'string', bytes, offsets, valid } },
-    ],
-  };
-  const path = join(tempDir(), 'docs.sbtc');
-  const info = { name: 'docs', synthetic: true, source: 'test', identity: 'x', rows: rows.length };
-  await writeCache(path, { key: 'k', table, info, report: (await ingestCsv(Buffer.from('a\n1\n'))).report });
-  return path;
-}
 const textRows = (f: (i: number) => string | null, n = ROWS) =>
   Array.from({ length: n }, (_, i) => {
     const t = f(i);
@@ -94,7 +71,7 @@ const RANGES = [
 describe('binary cache: UTF-16 units without the text', () => {
   it('a column with no character outside the BMP: units are the stored character counts', async () => {
     const rows = textRows((i) => (i % 10 === 9 ? null : `row ${i} ${'é€'.repeat(i % 5)}`));
-    const path = await cacheOf(rows);
+    const path = await utf8CacheOf(rows);
     expect(header(path).columns[0]!.wideRows).toEqual([]);
     const r = reader(path);
     const want = decodedUnits(rows);
@@ -110,7 +87,7 @@ describe('binary cache: UTF-16 units without the text', () => {
     );
     rows[50] = Uint8Array.from([0x61, 0xff, 0xf0, 0x9f, 0x98]); // invalid: U+FFFD units, no pair
     rows[51] = Uint8Array.from([0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x98, 0x80]); // WTF-8 surrogate, then a pair
-    const path = await cacheOf(rows);
+    const path = await utf8CacheOf(rows);
     const wide = header(path).columns[0]!.wideRows!;
     const want = decodedUnits(rows);
     // exactly the rows whose units differ from their characters, with the difference
@@ -127,7 +104,7 @@ describe('binary cache: UTF-16 units without the text', () => {
 
   it('a column with more such rows than the header lists has no figure: units are read from the bytes', async () => {
     const rows = textRows((i) => (i <= MAX_WIDE_ROWS ? `${i} 😀` : `${i}`));
-    const path = await cacheOf(rows);
+    const path = await utf8CacheOf(rows);
     expect(header(path).columns[0]!.wideRows).toBeUndefined();
     const r = reader(path);
     expect(r.textUnits('body', 0, 10)).toBeNull();
@@ -142,7 +119,7 @@ describe('binary cache: UTF-16 units without the text', () => {
 
   it('a cache written before the figure still opens, answers lengths, and its units come from the text', async () => {
     const rows = textRows((i) => (i % 10 === 9 ? null : `${i} ${i % 7 === 0 ? '😀' : 'plain'}`));
-    const path = await cacheOf(rows);
+    const path = await utf8CacheOf(rows);
     editHeader(path, (h) => h.columns.forEach((c) => delete c.wideRows));
     expect(header(path).columns[0]!.wideRows).toBeUndefined();
     const r = reader(path);
@@ -162,7 +139,7 @@ describe('binary cache: UTF-16 units without the text', () => {
 
   it('with the figure, HostScan answers units from the counts: no text read at all', async () => {
     const rows = textRows((i) => (i % 10 === 9 ? null : `${i} ${i % 7 === 0 ? '😀' : 'plain'}`));
-    const path = await cacheOf(rows);
+    const path = await utf8CacheOf(rows);
     const { p, close } = countingProvider(path, { textLengths: true, textUnits: true });
     const scan = new HostScan();
     const whole = reader(path).loadColumn('body');
@@ -175,7 +152,7 @@ describe('binary cache: UTF-16 units without the text', () => {
   });
 
   it('a header whose listed rows are out of order or past the last row is refused with the reason', async () => {
-    const path = await cacheOf(textRows((i) => `${i} 😀`, 10));
+    const path = await utf8CacheOf(textRows((i) => `${i} 😀`, 10));
     editHeader(
       path,
       (h) =>
