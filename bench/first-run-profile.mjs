@@ -10,10 +10,10 @@
 //   (a question id and style of bench/model-styles.mjs, or `--code '<program>'`). The profilers slow
 //   every part down: read shares, not milliseconds. For readable names in the prelude, build it with
 //   `minifyIdentifiers: false` in scripts/build-prelude.mjs (keepNames keeps function names already).
-import { createRequire } from 'node:module';
 import { Session } from 'node:inspector';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { catchIsolate } from './lib/catchIsolate.mjs';
 import { CACHE_DIR, CSV, dist } from './lib/paths.mjs';
 import { MODEL_STYLE_QUESTIONS } from './model-styles.mjs';
 
@@ -30,26 +30,8 @@ const [id, style] = positionals;
 const code = values.code ?? MODEL_STYLE_QUESTIONS.find((q) => q.id === id)?.[style];
 if (!code) throw new Error('name a question id and style of bench/model-styles.mjs, or pass --code');
 
-// catch the isolate the session creates (isolated-vm's exports are read-only: proxy the module record)
-const require = createRequire(fileURLToPath(dist('src/runtime/engines/isolated-vm/loadIsolatedVm.js')));
-const name = ['isolated-vm', 'isolated-vm-legacy'].find((n) => {
-  try {
-    require.resolve(n);
-    return true;
-  } catch {
-    return false;
-  }
-});
-const ivm = require(name);
-let isolate = null;
-const Isolate = class extends ivm.Isolate {
-  constructor(...a) {
-    super(...a);
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the profiler needs the isolate the sandbox made
-    isolate = this;
-  }
-};
-require.cache[require.resolve(name)].exports = new Proxy(ivm, { get: (t, k) => (k === 'Isolate' ? Isolate : t[k]) });
+// catch the isolate the session creates, to profile it
+const caught = catchIsolate(fileURLToPath(dist('src/runtime/engines/isolated-vm/loadIsolatedVm.js')));
 
 const { createSandbox, shutdown } = await import(dist('src/index.js'));
 const box = await createSandbox({ dataPath: CSV, cacheDir: CACHE_DIR, isolation: 'inline' });
@@ -60,11 +42,11 @@ const post = (m, p) => new Promise((res, rej) => session.post(m, p, (e, r) => (e
 await post('Profiler.enable');
 await post('Profiler.setSamplingInterval', { interval: 100 });
 await post('Profiler.start');
-isolate.startCpuProfiler('first');
+caught().startCpuProfiler('first');
 const t = performance.now();
 const r = await box.run(code);
 const ms = performance.now() - t;
-const [{ profile: guest }] = await isolate.stopCpuProfiler('first');
+const [{ profile: guest }] = await caught().stopCpuProfiler('first');
 const { profile: host } = await post('Profiler.stop');
 console.log(
   `${id ?? 'code'} ${style ?? ''}: wall ${ms.toFixed(1)} ms, isolate CPU ${r.stats?.cpuMs?.toFixed(1)} ms, ok ${r.ok}, ${JSON.stringify(r.value ?? r.error).slice(0, 100)}`,

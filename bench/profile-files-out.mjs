@@ -6,9 +6,9 @@
 // Usage: node --no-node-snapshot bench/profile-files-out.mjs --parquet FILE [--repeat 5]
 //   FILE: e.g. the 200,000-row Parquet file bench/table-formats.mjs writes. For readable function
 //   names build the prelude unminified first (minify: false in scripts/build-prelude.mjs).
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { catchIsolate } from './lib/catchIsolate.mjs';
 
 const { values } = parseArgs({ options: { parquet: { type: 'string' }, repeat: { type: 'string', default: '5' } } });
 if (!values.parquet)
@@ -16,26 +16,8 @@ if (!values.parquet)
     'pass --parquet FILE (a table with Employees, Amount and UEI columns, as bench/table-formats.mjs makes)',
   );
 const root = resolve(import.meta.dirname, '..');
-// catch the isolate the session creates (isolated-vm's exports are read-only: proxy the module record)
-const require = createRequire(join(root, 'dist', 'src', 'runtime', 'engines', 'isolated-vm', 'loadIsolatedVm.js'));
-const name = ['isolated-vm', 'isolated-vm-legacy'].find((n) => {
-  try {
-    require.resolve(n);
-    return true;
-  } catch {
-    return false;
-  }
-});
-const ivm = require(name);
-let isolate = null;
-const Isolate = class extends ivm.Isolate {
-  constructor(...a) {
-    super(...a);
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the profiler needs the isolate the sandbox made
-    isolate = this;
-  }
-};
-require.cache[require.resolve(name)].exports = new Proxy(ivm, { get: (t, k) => (k === 'Isolate' ? Isolate : t[k]) });
+// catch the isolate the session creates, to profile it
+const caught = catchIsolate(join(root, 'dist', 'src', 'runtime', 'engines', 'isolated-vm', 'loadIsolatedVm.js'));
 const { createSandbox, shutdown } = await import(join(root, 'dist', 'src', 'index.js'));
 const box = await createSandbox({
   isolation: 'inline',
@@ -55,9 +37,9 @@ const out = { rows: r.numRows(), columnReads: best(() => r.columnNames().forEach
 for (const c of r.columnNames()) { const s = r.select(c); out.perColumnParquet[c] = best(() => to_parquet(s)); }
 out`);
 console.log(JSON.stringify(stages.value ?? stages.error, null, 1));
-isolate.startCpuProfiler('files');
+caught().startCpuProfiler('files');
 await box.run(`${base}; for (let k = 0; k < ${R}; k++) to_parquet(r); 1`);
-const [{ profile }] = await isolate.stopCpuProfiler('files');
+const [{ profile }] = await caught().stopCpuProfiler('files');
 const self = new Map();
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 let total = 0;
