@@ -16,9 +16,10 @@ const PROGRAMS = {
   mean: "award_data['Award Amount'].mean()",
   loop: 'let s = 0; for (let i = 0; i < 219590; i++) s += i % 7; s',
 };
-const { reps = 300, warmup = 100, baseDist, inline = false, cacheDir = CACHE_DIR, only } = measureArgs();
+const { reps = 300, warmup = 100, baseDist, others = {}, inline = false, cacheDir = CACHE_DIR, only } = measureArgs();
 const arms = [];
-for (const [name, dir] of Object.entries({ current: DIST, ...(baseDist ? { base: baseDist } : {}) })) {
+// `others`: more builds by name ({ "json ipc": "/path/dist" }), each an arm of its own
+for (const [name, dir] of Object.entries({ current: DIST, ...(baseDist ? { base: baseDist } : {}), ...others })) {
   const api = await import(pathToFileURL(join(dir, 'src', 'index.js')).href);
   // the other build keeps its cache in its own folder: another cache format version would rebuild it
   const cache = name === 'current' ? cacheDir : `${cacheDir}-base`;
