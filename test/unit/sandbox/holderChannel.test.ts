@@ -25,6 +25,8 @@ const PROGRAMS = {
   // saved files: bytes in the reply (a framed reply)
   savedFile: "to_csv(t.slice(0, 50), 'part.csv'); 3",
   deterministic: 'Math.random() + Date.now()',
+  // lone surrogates in the source, the output and the value survive JSON both ways
+  loneSurrogates: "// \ud800 in a comment\nprint('a\\ud800b'); 'c\\udc00' + '\ud83d'",
 } as const;
 
 let inProcess: Sandbox;
