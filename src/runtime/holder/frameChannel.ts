@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import { deserialize, serialize } from 'node:v8';
 
 /**
@@ -17,13 +18,16 @@ export const FRAMED_MARKER = Object.freeze({ $framed: 1 });
 /** Past this many UTF-16 units of text, a run's reply goes as a frame (no JSON escaping of a large outcome). */
 export const JSON_MAX_UNITS = 64 * 1024;
 
-/** One message as a frame: a 4-byte little-endian length, then the V8 clone. */
-export function encodeFrame(message: unknown): Buffer {
+/**
+ * Write one message as a frame: a 4-byte little-endian length, then the V8 clone, as two writes
+ * (a large table's clone is not copied again to sit behind its length).
+ */
+export function writeFrame(socket: Writable, message: unknown): void {
   const body = serialize(message);
-  const frame = Buffer.allocUnsafe(4 + body.length);
-  frame.writeUInt32LE(body.length, 0);
-  body.copy(frame, 4);
-  return frame;
+  const head = Buffer.allocUnsafe(4);
+  head.writeUInt32LE(body.length, 0);
+  socket.write(head);
+  socket.write(body);
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { writeSync } from 'node:fs';
 import { Socket } from 'node:net';
-import { encodeFrame, FRAMED_MARKER, frameDecoder, JSON_MAX_UNITS, OrderedInbox } from './frameChannel.js';
+import { FRAMED_MARKER, frameDecoder, JSON_MAX_UNITS, OrderedInbox, writeFrame } from './frameChannel.js';
 import { SessionHost } from './sessionHost.js';
 import { loadEngine } from '../engines/isolated-vm/loadIsolatedVm.js';
 import { relayEngineFallback } from '../engines/engineFallback.js';
@@ -42,7 +42,7 @@ function send(msg: HolderReply | HolderEvent, sent?: () => void, framed = false)
   if (!process.connected) return sent?.();
   if (framed && pipe) {
     // the frame first: the host delivers it when the marker comes, in IPC's order
-    pipe.write(encodeFrame(msg));
+    writeFrame(pipe, msg);
     process.send!(FRAMED_MARKER, undefined, {}, () => sent?.());
   } else process.send!(msg, undefined, {}, () => sent?.());
 }

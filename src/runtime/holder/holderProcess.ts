@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { encodeFrame, FRAMED_MARKER, frameDecoder, OrderedInbox } from './frameChannel.js';
+import { FRAMED_MARKER, frameDecoder, OrderedInbox, writeFrame } from './frameChannel.js';
 import { holderEntryPath } from '../../core/paths.js';
 import { mallocEnv, passedEnv } from './holderEnv.js';
 import { SbirtoolsError } from '../../core/errors.js';
@@ -204,7 +204,7 @@ export class HolderProcess {
     const msg = { ...req, id } as HolderRequest;
     // only a run goes as JSON: an open's spec may hold a columnar table's typed arrays
     if (this.pipe && msg.op !== 'run') {
-      this.pipe.write(encodeFrame(msg));
+      writeFrame(this.pipe, msg);
       this.child.send(FRAMED_MARKER);
     } else this.child.send(msg);
     return promise as Promise<T>;

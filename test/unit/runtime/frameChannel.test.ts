@@ -2,7 +2,18 @@
 // the byte stream, typed arrays cross as copies of their values, and the receiver puts IPC messages
 // and frames back into the sender's one order whichever channel is read first.
 import { describe, expect, it } from 'vitest';
-import { encodeFrame, FRAMED_MARKER, frameDecoder, OrderedInbox } from '../../../src/runtime/holder/frameChannel.js';
+import { PassThrough } from 'node:stream';
+import { FRAMED_MARKER, frameDecoder, OrderedInbox, writeFrame } from '../../../src/runtime/holder/frameChannel.js';
+
+/** The bytes writeFrame puts on a socket for `message`. */
+function encodeFrame(message: unknown): Buffer {
+  const sink = new PassThrough();
+  writeFrame(sink, message);
+  sink.end();
+  const chunks: Buffer[] = [];
+  for (let c: Buffer | null; (c = sink.read() as Buffer | null) !== null;) chunks.push(c);
+  return Buffer.concat(chunks);
+}
 
 const MESSAGES: unknown[] = [
   { id: 1, op: 'open', spec: { tables: [{ name: 't', values: new Float64Array([1.5, NaN, -0, Infinity]) }] } },
