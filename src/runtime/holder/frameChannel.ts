@@ -20,14 +20,15 @@ export const JSON_MAX_UNITS = 64 * 1024;
 
 /**
  * Write one message as a frame: a 4-byte little-endian length, then the V8 clone, as two writes
- * (a large table's clone is not copied again to sit behind its length).
+ * (a large table's clone is not copied again to sit behind its length). `written`: called once the
+ * whole frame is handed to the system (or the socket failed).
  */
-export function writeFrame(socket: Writable, message: unknown): void {
+export function writeFrame(socket: Writable, message: unknown, written?: () => void): void {
   const body = serialize(message);
   const head = Buffer.allocUnsafe(4);
   head.writeUInt32LE(body.length, 0);
   socket.write(head);
-  socket.write(body);
+  socket.write(body, () => written?.());
 }
 
 /**

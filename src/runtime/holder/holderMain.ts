@@ -41,9 +41,14 @@ pipe?.on('error', () => undefined);
 function send(msg: HolderReply | HolderEvent, sent?: () => void, framed = false): void {
   if (!process.connected) return sent?.();
   if (framed && pipe) {
-    // the frame first: the host delivers it when the marker comes, in IPC's order
-    writeFrame(pipe, msg);
-    process.send!(FRAMED_MARKER, undefined, {}, () => sent?.());
+    // the frame first: the host delivers it when the marker comes, in IPC's order. Sent only once
+    // both are out: a holder that ends itself after its last reply (die) must not cut a frame short.
+    let left = 2;
+    const one = () => {
+      if (--left === 0) sent?.();
+    };
+    writeFrame(pipe, msg, one);
+    process.send!(FRAMED_MARKER, undefined, {}, one);
   } else process.send!(msg, undefined, {}, () => sent?.());
 }
 
