@@ -204,6 +204,14 @@ const SEQUENCES: Record<string, Step[]> = {
     rw("const sy = Array.from({ length: M }, (_, i) => i); sy[50] = Symbol('s');\nMath.min(...sy)"),
     rw('const fl = Float64Array.from({ length: M }, (_, i) => i - 3);\n[Math.min(...fl), Math.max(...fl)]'),
     rw('const it = new Set(Array.from({ length: M }, (_, i) => i));\nMath.max(...it)'),
+    // the scan's buffer is the session's: a shorter array after a longer one reads only its own values
+    rw('const long1 = Array.from({ length: 4 * M }, (_, i) => i - 9);\n[Math.min(...long1), Math.max(...long1)]'),
+    rw(
+      "const late = Array.from({ length: 4 * M }, (_, i) => 100 - i); late[3 * M] = '7';\nconst short1 = Array.from({ length: M }, (_, i) => 100 + i); short1[700] = 'x';\n[Math.min(...late), Math.max(...late), Math.min(...short1), Math.max(...short1.slice(0, 700))]",
+    ),
+    rw(
+      'let grew = 0;\nconst gr = Array.from({ length: M }, (_, i) => i + 3);\nObject.defineProperty(gr, 1, { get() { if (!grew++) for (let k = 0; k < 3 * M; k++) gr.push(-k); return 1 } });\n[Math.min(...gr), grew, gr.length]',
+    ),
   ],
   'Math.min replaced or shadowed: the call runs as written': [
     rw(
