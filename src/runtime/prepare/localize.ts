@@ -84,6 +84,7 @@ export function planLocals(
   }
   const functions: string[] = [];
   const locals: string[] = [];
+  const fresh = new Set<string>();
   const edits: LocalEdit[] = [];
   for (let i = 0; i < body.length; i++) {
     const s = body[i]!;
@@ -102,7 +103,9 @@ export function planLocals(
     const len = s.kind.length;
     // `;` first: an expression statement after a line without `;` must not continue it
     edits.push({ start: s.start, end: s.start + len, text: local ? ';'.padEnd(len, ' ') : 'var'.padEnd(len, ' ') });
-    if (local) locals.push(...names);
+    if (!local) continue;
+    locals.push(...names);
+    for (const d of s.declarations) if (isFresh(d, scan.at)) fresh.add(d.id.name);
   }
   if (locals.length === 0) return undefined;
   for (const f of functions) if (scan.assigned.has(f) || scan.varNames.has(f)) return undefined;
@@ -111,11 +114,16 @@ export function planLocals(
   const n = locals.length;
   const params = locals.map((_, i) => `${h}${i}`);
   // a bound row array is released (its rows built if they were deferred) as it is written back
-  const back = locals.map((l) => (alsoLocal.includes(l) ? `${ROW_LOOP_GLOBAL}.release(${l})` : l)).join(',');
-  const writeBack = `(${params.join(',')})=>{${locals.map((l, i) => `${l}=${params[i]};`).join('')}}`;
+  const back = locals
+    .map((l) => (alsoLocal.includes(l) ? `${ROW_LOOP_GLOBAL}.release(${l},${JSON.stringify(l)})` : l))
+    .join(',');
+  // a fresh name starts as its own slot's placeholder (an object no code sees) and is written back
+  // only when its declaration ran: the global is neither read nor written before the run changes it
+  const start = locals.map((l) => (fresh.has(l) ? '{}' : l));
+  const writeBack = `(${params.join(',')})=>{${locals.map((l, i) => (fresh.has(l) ? `if(${params[i]}!==${h}[${i}])` : '') + `${l}=${params[i]};`).join('')}}`;
   const publish = `(${functions.map((_, i) => `${h}${i}`).join(',')})=>{${functions.map((f, i) => `${f}=${h}${i};`).join('')}}`;
   const prefix =
-    `var ${[...locals, ...functions].join(',')};{const ${h}=[${locals.join(',')},${writeBack},${publish},${KEEPS_VALUES}];` +
+    `var ${[...locals, ...functions].join(',')};{const ${h}=[${start.join(',')},${writeBack},${publish},${KEEPS_VALUES}];` +
     `{let ${locals.map((l, i) => `${l}=${h}[${i}]`).join(',')};try{` +
     // block-scoped functions (Annex B) reach the global when their statement runs; today's var-scoped
     // ones are there before the first statement: publish them first
@@ -140,6 +148,18 @@ interface ProgramScan {
   varNames: Set<string>;
   /** Every identifier of the program (to pick helper names that cannot collide). */
   allNames: Set<string>;
+  /** Where each name is mentioned (the start of every identifier that may be a variable). */
+  at: Map<string, number[]>;
+}
+
+/**
+ * Whether the declarator `d` (`name = init`) is the first mention of its name in the program, and its
+ * init does not mention it: run top to bottom (it is a top-level statement and the name is in no
+ * function), nothing reads the local before the declaration assigns it.
+ */
+function isFresh(d: AnyNode, at: Map<string, number[]>): boolean {
+  if (d.id.type !== 'Identifier' || !d.init) return false;
+  return (at.get(d.id.name) ?? []).every((p) => p === d.id.start || p >= d.end);
 }
 
 /** One walk of the whole program; undefined when something rules out every local. */
@@ -150,6 +170,7 @@ function scanProgram(program: AnyNode): ProgramScan | undefined {
     assigned: new Set(),
     varNames: new Set(),
     allNames: new Set(),
+    at: new Map(),
   };
   for (const s of program.body as AnyNode[]) {
     if (s.type === 'ClassDeclaration') return undefined;
@@ -169,6 +190,8 @@ function scanProgram(program: AnyNode): ProgramScan | undefined {
       case 'Identifier':
         if (GLOBAL_ALIASES.has(node.name)) return undefined;
         scan.allNames.add(node.name);
+        if (scan.at.has(node.name)) scan.at.get(node.name)!.push(node.start);
+        else scan.at.set(node.name, [node.start]);
         if (inFn) scan.closureNames.add(node.name);
         else if (inLoop) scan.loopNames.add(node.name);
         continue;

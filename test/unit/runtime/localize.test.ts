@@ -70,6 +70,19 @@ describe('planLocals', () => {
     expect(locals('let result = 0;\nfor (const v of xs) result += c;\nconst c = 2;', true)).toEqual(['result', 'c']);
   });
 
+  it('reads the global of a name only when the run may read it before its declaration assigns it', () => {
+    // the first line's array: the global of a fresh name is not read (a placeholder, `{}`), and written
+    // back only when it changed; anything mentioned earlier, in its own init or declared bare starts as its global
+    const start = (code: string) =>
+      /const \$sbtLocals=\[(.*?),\(/.exec(prepareCode(code).code.split('\n')[0]!)?.[1]?.split(',');
+    expect(start('const rows = f();\nlet s = 0, n = 0;\nfor (const r of rows) s++;\ns')).toEqual(['{}', '{}', '{}']);
+    expect(start('print(a);\nlet a = 1, b = a;\nfor (const v of xs) b++;\nb')).toEqual(['a', '{}']);
+    expect(start('let c = c + 1;\nlet d = e, e = 2;\nfor (const v of xs) c += d;\nc')).toEqual(['c', '{}', 'e']);
+    expect(start('let [p] = f(), q;\nfor (const v of xs) q = p;\nq')).toEqual(['p', 'q']);
+    const back = prepareCode('let k = 0;\nfor (const v of xs) k++;\nk').code;
+    expect(back).toContain('if($sbtLocals0!==$sbtLocals[0])k=$sbtLocals0;');
+  });
+
   it('leaves object patterns and names JavaScript fixes to the plain transform', () => {
     expect(locals('const {a} = o;\nlet s = 0;\nfor (const v of xs) s += a;\ns')).toEqual(['s']);
     expect(locals('let undefined = 1, s = 0;\nfor (const v of xs) s++;\ns')).toBeUndefined();

@@ -63,6 +63,21 @@ const SEQUENCES: Record<string, Step[]> = {
     { code: 'let late = 1;\nfor (const v of [1]) late += v;\nundefinedFn(late);\nlet never = 3;\nlate', local: true },
     '[late, typeof never]',
   ],
+  'a run that throws before a declaration, or in its init: the global keeps its value': [
+    'let fr = [1, 2];\nlet fr2 = 5;\nfr.length + fr2',
+    {
+      code: "if (fr2 > 0) throw new Error('early');\nconst fr = [3];\nlet fr2 = 0;\nfor (const v of fr) fr2 += v;\nfr2",
+      local: true,
+    },
+    '[fr, fr2]',
+    { code: 'let n3 = 0;\nfor (let i = 0; i < 2; i++) n3++;\nconst fr = [n3].map((v) => v.x.y);\nfr', local: true },
+    '[fr, n3]',
+    {
+      code: 'const fr = fr.concat([9]);\nlet fr3 = fr2, fr2 = 1;\nfor (const v of fr) fr2 += v;\n[fr, fr2, fr3]',
+      local: true,
+    },
+    '[fr, fr2, fr3]',
+  ],
   'labels, break and continue': [
     {
       code: 'let hits = 0;\nouter: for (let i = 0; i < 5; i++) { for (let j = 0; j < 5; j++) { if (j > i) continue outer; if (i === 4) break outer; hits++ } }\nhits',
