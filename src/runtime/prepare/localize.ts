@@ -52,7 +52,9 @@ const VALUED = new Set(['ExpressionStatement', 'IfStatement', 'SwitchStatement',
  * a global read costs nothing worth a rewrite), and those of `alsoLocal` (rowArrays.ts: a row array
  * is read through its kept values only as a true local), whose write-back (after the try and in the
  * catch) passes the value through `__sbirtools_rowLoop.release(name)`: the moment the array can be
- * seen by anything but this run's loops. Returns undefined when nothing qualifies.
+ * seen by anything but this run's loops. Names of `keepGlobal` stay global too: a function an earlier
+ * run of the session kept mentions them (functionReads), and this run may call it. Returns undefined
+ * when nothing qualifies.
  * @param resultName - the run's value is the `result` variable, not the completion value.
  * @example
  * planLocals(parse('let s = 0;\nfor (const v of xs) s += v;\ns'), source, false)?.locals // ['s']
@@ -62,6 +64,7 @@ export function planLocals(
   source: string,
   resultName: boolean,
   alsoLocal: readonly string[] = [],
+  keepGlobal: ReadonlySet<string> = new Set(),
 ): LocalPlan | undefined {
   // no walk when no loop can be there (a loop keyword cannot be written with \u escapes)
   if (source.startsWith('#!') || (alsoLocal.length === 0 && !LOOP_WORD.test(source))) return undefined;
@@ -99,7 +102,7 @@ export function planLocals(
       i < lastValued &&
       s.declarations.every((d: AnyNode) => d.id.type !== 'ObjectPattern') &&
       names.some((n) => scan.loopNames.has(n)) &&
-      names.every((n) => !scan.closureNames.has(n) && !FIXED_GLOBALS.has(n));
+      names.every((n) => !scan.closureNames.has(n) && !keepGlobal.has(n) && !FIXED_GLOBALS.has(n));
     const len = s.kind.length;
     // `;` first: an expression statement after a line without `;` must not continue it
     edits.push({ start: s.start, end: s.start + len, text: local ? ';'.padEnd(len, ' ') : 'var'.padEnd(len, ' ') });
@@ -249,4 +252,52 @@ function freshName(taken: Set<string>): string {
   let name = '$sbtLocals';
   for (let i = 0; [...taken].some((t) => t.startsWith(name)); i++) name = `$sbtLocals${i}_`;
   return name;
+}
+
+/**
+ * The names the functions, arrows and classes of a program mention, which one of them may read in
+ * any later run it is called in; 'all' when one of them may read any global (`this`, `with`, a
+ * global alias or `eval`, `.query`, a string with `@`). A session keeps those of its runs
+ * (runtime/holder/sessionHost.ts) and localizes none of them: a function of an earlier run called
+ * during a run reads the global, which a local would leave unchanged until the write-back.
+ * @example
+ * functionReads(parse('function peek() { return rows.length }')) // ['peek', 'rows']
+ */
+export function functionReads(program: AnyNode): string[] | 'all' {
+  const names = new Set<string>();
+  const stack: [AnyNode, boolean][] = [[program, false]];
+  while (stack.length > 0) {
+    const [node, inFn] = stack.pop()!;
+    const type = node.type as string;
+    if (inFn) {
+      if (type === 'ThisExpression' || type === 'WithStatement') return 'all';
+      if (type === 'Identifier') {
+        if (GLOBAL_ALIASES.has(node.name)) return 'all';
+        names.add(node.name);
+      }
+      if (type === 'Literal' && typeof node.value === 'string' && node.value.includes('@')) return 'all';
+      if (type === 'TemplateElement' && String(node.value?.cooked ?? node.value?.raw ?? '').includes('@')) return 'all';
+    }
+    const childInFn = inFn || FUNCTION_NODES.has(type);
+    for (const key in node) {
+      if (key === 'type' || key === 'start' || key === 'end' || key === 'loc') continue;
+      const v = node[key];
+      if (v === null || typeof v !== 'object') continue;
+      if (key === 'property' && type === 'MemberExpression' && !node.computed && v.type === 'Identifier') {
+        if (childInFn && v.name === 'query') return 'all';
+        continue;
+      }
+      if (key === 'key' && (type === 'Property' || type === 'PropertyDefinition' || type === 'MethodDefinition')) {
+        if (!node.computed && v.type === 'Identifier') continue;
+      }
+      if (key === 'label') continue;
+      if (Array.isArray(v)) {
+        for (let i = v.length - 1; i >= 0; i--)
+          if (v[i] && typeof v[i].type === 'string') stack.push([v[i], childInFn]);
+      } else if (typeof v.type === 'string') {
+        stack.push([v, childInFn]);
+      }
+    }
+  }
+  return [...names].sort();
 }

@@ -3,7 +3,7 @@
 // plain transform in localsDifferential.test.ts.
 import * as acorn from 'acorn';
 import { describe, expect, it } from 'vitest';
-import { planLocals } from '../../../src/runtime/prepare/localize.js';
+import { functionReads, planLocals } from '../../../src/runtime/prepare/localize.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
 
 const locals = (code: string, resultName = false) =>
@@ -81,6 +81,25 @@ describe('planLocals', () => {
     expect(start('let [p] = f(), q;\nfor (const v of xs) q = p;\nq')).toEqual(['p', 'q']);
     const back = prepareCode('let k = 0;\nfor (const v of xs) k++;\nk').code;
     expect(back).toContain('if($sbtLocals0!==$sbtLocals[0])k=$sbtLocals0;');
+  });
+
+  it('lists what functions may read when a later run calls them, and keeps those names global', () => {
+    const reads = (code: string) => functionReads(acorn.parse(code, { ecmaVersion: 'latest' }) as never);
+    expect(reads('function peek() { return rows.length }\nlet s = 0; s')).toEqual(['peek', 'rows']);
+    expect(reads('const f = (r) => r.total + base;\nf')).toEqual(['base', 'r']);
+    expect(reads('let s = 0;\nfor (const v of xs) s += v;\ns')).toEqual([]);
+    for (const code of [
+      'function g(k) { return this[k] }',
+      'const q = (t) => t.query("x > 1")',
+      'const h = () => "@a"',
+      'const e = () => globalThis',
+    ])
+      expect(reads(code), code).toBe('all');
+    const code = 'let rows = f();\nlet s = 0;\nfor (const r of rows) s += r.x;\ns';
+    expect(prepareCode(code).locals).toEqual(['rows', 's']);
+    expect(prepareCode(code, undefined, new Set(['rows'])).locals).toEqual(['s']);
+    expect(prepareCode(code, undefined, 'all').locals).toBeUndefined();
+    expect(prepareCode('function peek() { return rows }\n1').functionReads).toEqual(['peek', 'rows']);
   });
 
   it('leaves object patterns and names JavaScript fixes to the plain transform', () => {
