@@ -74,9 +74,12 @@ const SEQUENCES: Record<string, string[]> = {
     '[typeof pr, pr && pr.length]',
   ],
   'a function of an earlier run reads it; delete; the global object through a sloppy this': [
-    'function peek(k) { return typeof pr === "undefined" ? -1 : pr[k] }\n1',
     P,
+    // made while the rows are pending (mentioning the name reads nothing), called in a later run
+    'function peek(k) { return typeof pr === "undefined" ? -1 : pr[k] }\n1',
     'peek(2)',
+    P,
+    'peek(3)',
     P,
     'delete pr',
     'typeof pr',
