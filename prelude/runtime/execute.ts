@@ -5,7 +5,7 @@
  * string (or a promise of one that never rejects). Guest failures become `{ ok: false, error }`.
  */
 import { NativePromise, PromisePrototypeThen, ReflectApply } from '../intrinsics.js';
-import { settleRows } from '../data/rowLoop.js';
+import { settleRows } from '../data/pendingRows.js';
 import { errorInfo, SOURCE_NAME } from '../errors/errorInfo.js';
 import { outputBytes, resetOutput } from '../output/output.js';
 import { resetResults, runResults } from '../output/results.js';

@@ -1,5 +1,5 @@
 // A row array bound to a name that only loops read (`['defer']`, src/runtime/prepare/rowArrays.ts)
-// keeps its rows pending past its run (prelude/data/rowLoop.ts `holdRows`): the global becomes an
+// keeps its rows pending past its run (prelude/data/pendingRows.ts `holdRows`): the global becomes an
 // accessor that builds them at the first read and is dropped, unbuilt, by a write. Which runs read
 // the name must never show: each sequence of runs goes through a real sandbox session twice, as
 // written and with the name kept global (a never-called function naming every identifier: the rows
