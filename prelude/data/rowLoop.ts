@@ -56,6 +56,8 @@ export interface BoundRows {
    * an array built at the call.
    */
   fill: ((out: unknown[]) => void) | null;
+  /** For a list (`tolist()`, rows as arrays): every column and its values, and the visible rows, that each row is built from. */
+  list?: { names: string[]; vals: ArrayLike<unknown>[]; idx: ArrayLike<number> | null };
 }
 
 const bound = new NativeWeakMap<object, BoundRows>();
@@ -114,9 +116,15 @@ export function setTableLoop(fn: (value: object, names: string[]) => Iterator<un
  * the run that only field-reading loops and chains read, holds (or, deferred, gets when the run
  * writes it back) the rows built from those values.
  */
-function useRows(rows: unknown, names: unknown): unknown {
+function useRows(rows: unknown, names: unknown, kind?: unknown): unknown {
   if (rows === null || typeof rows !== 'object') return rows;
   const b = ReflectApply(weakGet, bound, [rows]) as BoundRows | undefined;
+  // a destructuring loop over a bound list (`["array"]`): a fresh row each step, as the list would hold
+  if (kind !== undefined) {
+    if (!b) return rows;
+    const l = b.list;
+    return l && arrayIterationIntact() ? loopRows('array', l.names, l.vals, l.idx, b.n) : filled(rows as unknown[], b);
+  }
   if (!b) return tableLoop ? (tableLoop(rows, strings(names)) ?? rows) : rows;
   const read = strings(names);
   const vals: ArrayLike<unknown>[] = [];

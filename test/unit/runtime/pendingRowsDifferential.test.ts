@@ -95,6 +95,13 @@ const SEQUENCES: Record<string, string[]> = {
     "const ds = award_data.select('Proposal Award Date').objects();\nlet dn = 0;\nfor (const r of ds) dn += r['Proposal Award Date'] ? 1 : 0;\ndn",
     "const d0 = ds.find((r) => r['Proposal Award Date']);\n[dn, d0['Proposal Award Date'].getUTCFullYear(), ds.length]",
   ],
+  'a list (tolist) only destructuring loops read': [
+    "const pl = award_data.select('Phase', 'Award Amount').tolist();\nlet pls = 0;\nfor (const [p, a] of pl) pls += a || 0;\npls",
+    '1',
+    '[pl.length, pl[0], pl[3], Array.isArray(pl[1])]',
+    "const pl = award_data.select('Phase', 'Award Amount').tolist();\nlet pls = 0;\nfor (const [p, a] of pl) pls += a || 0;\npls",
+    "const pl = award_data.select('Phase').tolist();\nlet plc = 0;\nfor (const [p] of pl) plc += p === 'Phase I';\n[plc, pl.length, pl[2]]",
+  ],
   'a query string that names it': [
     P,
     "const picked = award_data.filter(aq.escape((d) => d.Phase === 'Phase I')).numRows();\naward_data.params({ lim: 1e6 }).filter((d, $) => d['Award Amount'] > $.lim).numRows() + picked",
