@@ -36,7 +36,8 @@ interface Use {
  * the values of the call; with a chain (`['bind']`) the rows are built at the call. Either way the
  * write-back ends the binding: a later run sees a plain array, which it may have changed. The rewrite
  * is only safe when NAME runs as a true local (localize.ts: nothing but this run's top-level code can
- * reach it): the caller applies the edits of the names the local plan took. `up` maps each node to its parent and the key it sits under; `mentions` holds every
+ * reach it): the caller applies the edits of the names the local plan took. A `<expr>.tolist()` list
+ * is deferred the same way when every use is a destructuring loop (listUsesOf). `up` maps each node to its parent and the key it sits under; `mentions` holds every
  * identifier of the program that may be a variable.
  */
 export function rowArrays(
