@@ -21,6 +21,7 @@ import {
   ReflectApply,
 } from '../intrinsics.js';
 import { rowCode, type RowShape } from './rowCache.js';
+import { holdRows } from './pendingRows.js';
 import { textLoopState } from './textLoop.js';
 
 /** What `open` returns: the token passed to objects(). */
@@ -55,6 +56,8 @@ export interface BoundRows {
    * an array built at the call.
    */
   fill: ((out: unknown[]) => void) | null;
+  /** For a list (`tolist()`, rows as arrays): every column and its values, and the visible rows, that each row is built from. */
+  list?: { names: string[]; vals: ArrayLike<unknown>[]; idx: ArrayLike<number> | null };
 }
 
 const bound = new NativeWeakMap<object, BoundRows>();
@@ -80,13 +83,18 @@ function filled(rows: unknown[], b: BoundRows): unknown[] {
 /**
  * The write-back of a bound name at the end of its run (src/runtime/prepare/localize.ts): from here
  * on code other than the run's loops may see the array (a later run may change it), so the binding
- * ends, and deferred rows are built. Any other value is returned as it is.
+ * ends. Deferred rows stay pending on the global `name` (see holdRows) when it can hold them, else
+ * they are built now (and always without a name). Any other value is returned as it is.
  */
-function release(value: unknown): unknown {
+function release(value: unknown, name?: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const b = ReflectApply(weakGet, bound, [value]) as BoundRows | undefined;
   if (!b) return value;
   ReflectApply(weakDelete, bound, [value]);
+  if (b.fill && typeof name === 'string' && holdRows(value as unknown[], b.fill, name)) {
+    b.fill = null;
+    return value;
+  }
   return filled(value as unknown[], b);
 }
 
@@ -108,9 +116,15 @@ export function setTableLoop(fn: (value: object, names: string[]) => Iterator<un
  * the run that only field-reading loops and chains read, holds (or, deferred, gets when the run
  * writes it back) the rows built from those values.
  */
-function useRows(rows: unknown, names: unknown): unknown {
+function useRows(rows: unknown, names: unknown, kind?: unknown): unknown {
   if (rows === null || typeof rows !== 'object') return rows;
   const b = ReflectApply(weakGet, bound, [rows]) as BoundRows | undefined;
+  // a destructuring loop over a bound list (`["array"]`): a fresh row each step, as the list would hold
+  if (kind !== undefined) {
+    if (!b) return rows;
+    const l = b.list;
+    return l && arrayIterationIntact() ? loopRows('array', l.names, l.vals, l.idx, b.n) : filled(rows as unknown[], b);
+  }
   if (!b) return tableLoop ? (tableLoop(rows, strings(names)) ?? rows) : rows;
   const read = strings(names);
   const vals: ArrayLike<unknown>[] = [];

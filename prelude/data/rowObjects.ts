@@ -220,12 +220,12 @@ function boundRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
  * table's indices a guest changes later do not reach them); null where rows() would not build them
  * from the cache (the rows are then built at the call).
  */
-function deferredRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
+function deferredRows(t: ColumnTable, s: RowLoopState, shape: RowShape = 'object'): unknown[] | null {
   const names = t.columnNames();
   const cols = rowColumns(t, names);
   if (!cols) return null;
   const n = t.numRows();
-  const kept = cachedValues(cols, t.totalRows(), n, 'object');
+  const kept = cachedValues(cols, t.totalRows(), n, shape);
   const v = kept && loopValues(t, s);
   if (!kept || !v) return null;
   const vals = cols.map((c, k) => (c.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!)));
@@ -236,7 +236,9 @@ function deferredRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
     vals: v.vals,
     idx: v.idx,
     n,
-    fill: (out) => rowsInto('object', names, vals, idx as ArrayLike<number> | null, n, out),
+    fill: (out) => rowsInto(shape, names, vals, idx as ArrayLike<number> | null, n, out),
+    // a list's loops destructure each row: built as they reach it, from the values the fill uses
+    ...(shape === 'array' ? { list: { names, vals, idx: idx as ArrayLike<number> | null } } : {}),
   });
   return list;
 }
@@ -322,6 +324,11 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       const take = loop !== null && isKeptRowLoop(loop) && arrayIterationIntact();
       // a keyed Series table (value_counts(), groupby(k)['x'].sum()) keeps its own tolist
       if (seriesMark(this)) return tolist.call(this);
+      // a list bound to a name only destructuring loops read (prepare/rowArrays.ts): filled when first read
+      if (loop !== null && loop.ops !== null && loop.ops.length === 1 && loop.ops[0] === 'defer') {
+        const later = deferredRows(this, loop, 'array');
+        if (later) return later;
+      }
       if (take) {
         const it = keptRows(this, 'array');
         if (it) return it;

@@ -115,7 +115,7 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     const chain = rowChain(call, up);
     if (chain) edits.push(insert(call, `${JSON.stringify(chain.reads)}, ${JSON.stringify(chain.ops)}`));
   }
-  return { edits, arrays: rowArrays(program, up, mentions) };
+  return { edits, arrays: rowArrays(program, up, mentions, source) };
 }
 
 /** What planRowLoops found: the edits to apply, and the row arrays to rewrite if their name runs as a true local. */
