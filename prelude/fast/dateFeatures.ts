@@ -100,7 +100,11 @@ const weakSet = NativeWeakMap.prototype.set;
  * Each feature's number per row of the date column with times `values` and validity `valid` (a null
  * row reads NaN: never read, the code as written runs for it).
  */
-export function dateFeatures(values: Float64Array, valid: Uint8Array, features: readonly DateFeature[]): Float64Array[] {
+export function dateFeatures(
+  values: Float64Array,
+  valid: Uint8Array,
+  features: readonly DateFeature[],
+): Float64Array[] {
   let kept = ReflectApply(weakGet, memo, [values]) as Kept | undefined;
   if (!kept) {
     // no prototype: a run's setter on Object.prototype never sees a feature

@@ -107,10 +107,7 @@ export function dateLoopEdits(
   });
   const edits: LocalEdit[] = [ins(stmt.start, '')];
   const value = (node: AnyNode) => source.slice(node.start, node.end);
-  const real = (node: AnyNode) => [
-    ins(node.start, `(${S}.on&&${value(node)}!==null?${S}.date():`),
-    ins(node.end, ')'),
-  ];
+  const real = (node: AnyNode) => [ins(node.start, `(${S}.on&&${value(node)}!==null?${S}.date():`), ins(node.end, ')')];
   for (const u of found.uses) {
     if (u.kind === 'date') edits.push(...real(u.node));
     if (u.kind !== 'feature') continue;
@@ -172,7 +169,8 @@ function valueUses(
       const [p, key] = up.get(node) ?? [null, ''];
       if (node.name !== name) {
         // the declaration itself; any other binding of the name (a shadow) keeps the field's loop as written
-        if (p !== alias!.decl || key !== 'id') add(alias!.field, inFn ? undefined : classify(node, up, undefinedUnbound));
+        if (p !== alias!.decl || key !== 'id')
+          add(alias!.field, inFn ? undefined : classify(node, up, undefinedUnbound));
       } else if (inFn) return undefined;
       else if (!objects) add('', classify(node, up, undefinedUnbound));
       else {
@@ -238,7 +236,8 @@ function classify(v: AnyNode, up: Map<AnyNode, [AnyNode, string]>, undefinedUnbo
     if (p.optional) return undefined;
     const [call, ck] = up.get(p) ?? [null, ''];
     const called = call && (call.type === 'CallExpression' || call.type === 'NewExpression') && ck === 'callee';
-    if (!called) return isPlainRead(p, up) && call?.type !== 'TaggedTemplateExpression' ? { node: v, kind: 'date' } : undefined;
+    if (!called)
+      return isPlainRead(p, up) && call?.type !== 'TaggedTemplateExpression' ? { node: v, kind: 'date' } : undefined;
     if (p.computed || p.property.type !== 'Identifier' || call.type !== 'CallExpression' || call.optional)
       return undefined;
     const method = p.property.name as string;
