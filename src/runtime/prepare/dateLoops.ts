@@ -49,16 +49,18 @@ const EQUALITY = new Set(['===', '!==', '==', '!=']);
 
 /**
  * What one mention of the value is: 'class' (only whether it is null decides), a feature (the
- * expression from `start` to `end` is the feature's number), 'date' (the row's real Date is used
- * there), or undefined (any other use: the loop stays as written).
+ * expression from `start` to `end` is the feature's number), 'date' (the expression from `start` to
+ * `end` uses the row's real Date), or undefined (any other use: the loop stays as written). `via` is
+ * the expression on the row's Date with `%` for it (`%.getUTCFullYear()`, `+%`, `%`).
  */
-type Use = { node: AnyNode; kind: 'class' } | { node: AnyNode; kind: 'date' } | FeatureUse;
-interface FeatureUse {
+type Use = { node: AnyNode; kind: 'class' } | Placed;
+interface Placed {
   node: AnyNode;
-  kind: 'feature';
-  feature: Feature;
+  kind: 'feature' | 'date';
+  feature?: Feature;
   start: number;
   end: number;
+  via: string;
 }
 
 /**
@@ -71,17 +73,19 @@ interface FeatureUse {
  *     `undefined` (unbound) or `void 0`;
  *   - a feature: `d.getTime()`, `d.valueOf()`, `+d`, an operand of `<`, `>`, `<=`, `>=`, `-` (its
  *     time), `d.getUTCFullYear()`, `d.getUTCMonth()`, `d.getUTCDate()`, `d.getUTCDay()`;
- *   - or a place where the row's real Date is used and no error can name it: the right of an
- *     assignment, an initializer, an argument, an array element, a property value, a branch of
- *     `?:`, `&&`, `||`, `??`, an operand of any other binary operator, a property read, a call of a
- *     Date method of CALLS.
+ *   - or a place where the row's real Date is used and no error message can name the value: the right
+ *     of an assignment, an initializer, an argument, an array element, a property value, an operand
+ *     of another binary operator (`+`, `===`...), a template's part, or the receiver of a call, with no
+ *     arguments, of a Date method of CALLS (`d.toISOString()`).
  * At least one feature must be used. As in textLoops.ts the loop sits in a block declaring its state
  * (`{const $sbtRowD<k>=__sbirtools_rowLoop.date(features); <loop>}`), array() or objects() get the
  * token (`open([col, ...other fields], ['date'], state)`), and each feature becomes
  * `(S.on&&<value>!==null?S.f<k>[S.i]:<as written>)`; each real-Date place `(S.on&&<value>!==null?
- * S.date():<value>)`, the row's one Date (the same object at every place of one iteration, as the
- * array's element would be). When the loop has such places a feature also tests `S.k!==S.i` (the row's
- * Date not yet made: after, the code may have changed it, so the feature runs as written on it).
+ * <the same on S.date()>:<as written>)`, where `S.date()` is the row's one Date (the same object at
+ * every place of one iteration, as the array's element would be). With such places a feature reads
+ * its number only while `S.k!==S.i` (the row's Date not yet made: after, the code may have changed
+ * it, and the feature asks that Date). The text as written is never copied: a null row, or a loop
+ * the guest does not take, runs it and gets its errors as they are.
  * @example
  * dateLoopEdits(parse("for (const d of t.array('D')) if (d && d.getUTCFullYear() === 2021) n++").body[0], ...)
  */
@@ -107,16 +111,20 @@ export function dateLoopEdits(
   });
   const edits: LocalEdit[] = [ins(stmt.start, '')];
   const value = (node: AnyNode) => source.slice(node.start, node.end);
-  const real = (node: AnyNode) => [ins(node.start, `(${S}.on&&${value(node)}!==null?${S}.date():`), ins(node.end, ')')];
+  // the expression written on the row's Date itself (never a copy of the user's text: no line added,
+  // and an error in the code as written names what it names)
+  const onDate = (u: Placed) => u.via.replace('%', `${S}.date()`);
   for (const u of found.uses) {
-    if (u.kind === 'date') edits.push(...real(u.node));
-    if (u.kind !== 'feature') continue;
-    let f = features.indexOf(u.feature);
-    if (f < 0) f = features.push(u.feature) - 1;
-    const fresh = dates ? `&&${S}.k!==${S}.i` : '';
-    edits.push(ins(u.start, `(${S}.on&&${value(u.node)}!==null${fresh}?${S}.f${f}[${S}.i]:`));
-    if (dates) edits.push(...real(u.node));
-    edits.push(ins(u.end, ')'));
+    if (u.kind === 'class') continue;
+    const guard = `${S}.on&&${value(u.node)}!==null`;
+    if (u.kind === 'date') edits.push(ins(u.start, `(${guard}?${onDate(u)}:`), ins(u.end, ')'));
+    else {
+      let f = features.indexOf(u.feature!);
+      if (f < 0) f = features.push(u.feature!) - 1;
+      // once the row's Date is made the code may have changed it: the feature asks the Date then
+      const read = dates ? `(${S}.k!==${S}.i?${S}.f${f}[${S}.i]:${onDate(u)})` : `${S}.f${f}[${S}.i]`;
+      edits.push(ins(u.start, `(${guard}?${read}:`), ins(u.end, ')'));
+    }
   }
   edits[0] = ins(stmt.start, `{const ${S}=${ROW_LOOP_GLOBAL}.date(${JSON.stringify(features)});`);
   const token = (names: string[]) => `${ROW_LOOP_GLOBAL}.open(${JSON.stringify(names)}, ["date"], ${S})`;
@@ -221,10 +229,7 @@ const PASSED: Record<string, string[]> = {
   CallExpression: ['arguments'],
   NewExpression: ['arguments'],
   ArrayExpression: ['elements'],
-  ConditionalExpression: ['consequent', 'alternate'],
-  LogicalExpression: ['left', 'right'],
   BinaryExpression: ['left', 'right'],
-  SequenceExpression: ['expressions'],
   TemplateLiteral: ['expressions'],
 };
 
@@ -236,31 +241,30 @@ function classify(v: AnyNode, up: Map<AnyNode, [AnyNode, string]>, undefinedUnbo
     if (p.optional) return undefined;
     const [call, ck] = up.get(p) ?? [null, ''];
     const called = call && (call.type === 'CallExpression' || call.type === 'NewExpression') && ck === 'callee';
-    if (!called)
-      return isPlainRead(p, up) && call?.type !== 'TaggedTemplateExpression' ? { node: v, kind: 'date' } : undefined;
-    if (p.computed || p.property.type !== 'Identifier' || call.type !== 'CallExpression' || call.optional)
+    // a property read or a call the list lacks: an error further along the chain would name the value
+    if (!called || p.computed || p.property.type !== 'Identifier' || call.type !== 'CallExpression' || call.optional)
       return undefined;
+    if (call.arguments.length !== 0) return undefined;
     const method = p.property.name as string;
     const feature = METHODS.get(method);
-    if (feature && call.arguments.length === 0)
-      return { node: v, kind: 'feature', feature, start: call.start, end: call.end };
-    return CALLS.has(method) ? { node: v, kind: 'date' } : undefined;
+    const via = `%.${method}()`;
+    if (feature) return { node: v, kind: 'feature', feature, start: call.start, end: call.end, via };
+    return CALLS.has(method) ? { node: v, kind: 'date', start: call.start, end: call.end, via } : undefined;
   }
   if (p.type === 'UnaryExpression') {
-    if (p.operator === '+') return { node: v, kind: 'feature', feature: 'time', start: p.start, end: p.end };
+    if (p.operator === '+') return { node: v, kind: 'feature', feature: 'time', start: p.start, end: p.end, via: '+%' };
     return p.operator === '!' || p.operator === 'typeof' ? { node: v, kind: 'class' } : undefined;
   }
   if (p.type === 'BinaryExpression' && RELATIONAL.has(p.operator))
-    return { node: v, kind: 'feature', feature: 'time', start: v.start, end: v.end };
+    return { node: v, kind: 'feature', feature: 'time', start: v.start, end: v.end, via: '%' };
   if (p.type === 'BinaryExpression' && EQUALITY.has(p.operator)) {
     const other = (key === 'left' ? p.right : p.left) as AnyNode;
     if (isNullish(other, undefinedUnbound)) return { node: v, kind: 'class' };
   }
   if (truthOnly(v, up)) return { node: v, kind: 'class' };
-  if (p.type === 'AssignmentExpression' && key === 'right') return { node: v, kind: 'date' };
+  const passed: Use = { node: v, kind: 'date', start: v.start, end: v.end, via: '%' };
   if (p.type === 'Property' && key === 'value' && !p.shorthand && up.get(p)?.[0].type === 'ObjectExpression')
-    return { node: v, kind: 'date' };
-  if (p.type === 'BinaryExpression' && p.operator === 'in') return undefined;
-  if (p.type === 'BinaryExpression' && p.operator === 'instanceof' && key === 'right') return undefined;
-  return PASSED[p.type]?.includes(key) ? { node: v, kind: 'date' } : undefined;
+    return passed;
+  if (p.type === 'BinaryExpression' && (p.operator === 'in' || p.operator === 'instanceof')) return undefined;
+  return PASSED[p.type]?.includes(key) ? passed : undefined;
 }

@@ -60,7 +60,7 @@ const SEQUENCES: Record<string, Step[]> = {
     "const kept = [];\nfor (const d of t.array('d')) if (d && d.getUTCFullYear() < 1970) kept.push(d);\n[kept.length, kept.map((x) => x.toISOString()).join(' '), kept[0] === kept[1]]",
     "let same = 0, n = 0;\nfor (const d of t.array('d')) { const a = d, b = d; if (d && d.getUTCMonth() === 3) { same += a === b; n += [d][0] === a; } }\n[same, n]",
     "const out = [];\nfor (const d of t.array('d')) { if (!d || d.getUTCDate() !== 3) continue; const x = d; x.setUTCFullYear(1999); out.push(d.getUTCFullYear(), d.getTime() === x.getTime(), d > 0); if (out.length > 20) break; }\nout",
-    "let s = '';\nfor (const d of t.array('d')) if (d && d.getUTCFullYear() === 2019 && d.getUTCDay() === 0 && s.length < 300) s += d.toISOString().slice(0, 10) + (d.toJSON() === d.toISOString()) + d.foo;\ns",
+    "let s = '';\nfor (const d of t.array('d')) if (d && d.getUTCFullYear() === 2019 && d.getUTCDay() === 0 && s.length < 300) s += d.toISOString().slice(0, 10) + (d.toJSON() === d.toISOString()) + `${d}`.length;\ns",
     "const byDay = {};\nfor (const d of t.array('d')) if (d && d.getUTCFullYear() === 2022) { const k = `${d.getUTCMonth()}`; byDay[k] = (byDay[k] || 0) + 1; }\nbyDay",
   ],
   'objects() rows: the date field, an alias of it and other fields': [
@@ -88,6 +88,13 @@ const SEQUENCES: Record<string, Step[]> = {
     left("let n = 0;\nfor (const d of t.array('d')) if (d && d?.getUTCFullYear() > 2000) n += d.getUTCFullYear();\nn"),
     left(
       "let n = 0;\nfor (const d of t.array('d')) if (d && d.getUTCFullYear() > 2000) { const o = { d }; n += o.d.getUTCMonth(); }\nn",
+    ),
+    left("let n = 0;\nfor (const d of t.array('d')) if (d && d.getUTCFullYear() > 2000) n += d.foo ?? 1;\nn"),
+    left(
+      "let s = '';\nfor (const d of t.array('d')) if (d && d.getUTCFullYear() > 2025) s = d.toLocaleDateString('en-US');\ns",
+    ),
+    left(
+      "let n = 0;\nfor (const d of t.array('d')) if (d && d.getUTCFullYear() > 2000) n += (n > 5 ? d : null) === null;\nn",
     ),
     left('let n = 0;\nfor (const r of t.objects()) { r.id = 1; if (r.d) n += r.d.getUTCFullYear(); }\nn'),
     "let n = 0;\nfor (const d of t.array('id')) if (d && d.getTime() > 0) n++;\nn",
