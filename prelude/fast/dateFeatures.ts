@@ -1,10 +1,11 @@
 /**
  * What a loop over a host date column may learn of each row without its Date: the numbers the Date's
- * own methods give, `getTime()` (also `valueOf()`, `+d` and the time a comparison reads),
- * `getUTCFullYear()`, `getUTCMonth()`, `getUTCDate()`, `getUTCDay()`. Each is one Float64Array over the
- * rows, filled from one real Date per distinct time of the column (fast/dateCodes.ts: the methods
- * themselves answer, NaN times and times past the Date range included) and kept per column for the
- * session. Used by data/dateLoop.ts (loops, src/runtime/prepare/dateLoops.ts).
+ * own getters give, `getTime()` (also `valueOf()`, `+d` and the time a comparison reads), the UTC
+ * and local-time fields (`getUTCFullYear()`, `getMonth()`, `getHours()`...) and
+ * `getTimezoneOffset()`. Each is one Float64Array over the rows, filled from one real Date per
+ * distinct time of the column (fast/dateCodes.ts: the getters themselves answer, in the isolate's
+ * time zone, NaN times and times past the Date range included); the zone-free ones are kept per
+ * column for the session. Used by data/dateLoop.ts (loops, src/runtime/prepare/dateLoops.ts).
  */
 import {
   ArrayIsArray,
@@ -16,29 +17,39 @@ import {
 } from '../intrinsics.js';
 import { dateCodes } from './dateCodes.js';
 
-/** One number of a row's Date: the method that gives it. */
-export type DateFeature = 'time' | 'year' | 'month' | 'date' | 'day';
-
-const DateProto = NativeDate.prototype;
-const METHODS: Record<DateFeature, () => number> = {
-  time: DateProto.getTime,
-  year: DateProto.getUTCFullYear,
-  month: DateProto.getUTCMonth,
-  date: DateProto.getUTCDate,
-  day: DateProto.getUTCDay,
-};
+/** One number of a row's Date: the name of the Date getter that gives it. */
+export type DateFeature = (typeof DATE_FEATURES)[number];
 
 /**
- * The Date.prototype methods a rewritten loop reads or may call on a row's Date (prepare/dateLoops.ts
- * METHODS and CALLS), and how a Date converts to a number: each as the session started with it.
+ * The getters a loop reads as numbers (src/runtime/prepare/dateLoops.ts FEATURES). The local-time
+ * ones answer in the isolate's time zone, as the code as written would: each is asked of a real Date.
  */
-const WATCHED: Array<string | symbol> = [
+const DATE_FEATURES = [
   'getTime',
-  'valueOf',
   'getUTCFullYear',
   'getUTCMonth',
   'getUTCDate',
   'getUTCDay',
+  'getUTCHours',
+  'getUTCMinutes',
+  'getUTCSeconds',
+  'getUTCMilliseconds',
+  'getFullYear',
+  'getMonth',
+  'getDate',
+  'getDay',
+  'getHours',
+  'getMinutes',
+  'getSeconds',
+  'getMilliseconds',
+  'getTimezoneOffset',
+] as const;
+
+const DateProto = NativeDate.prototype;
+/** The Date.prototype members a rewritten loop reads or calls, and how a Date converts to a number. */
+const WATCHED: Array<string | symbol> = [
+  ...DATE_FEATURES,
+  'valueOf',
   'toISOString',
   'toJSON',
   'toDateString',
@@ -46,19 +57,6 @@ const WATCHED: Array<string | symbol> = [
   'toString',
   'toLocaleDateString',
   'toLocaleString',
-  'getFullYear',
-  'getMonth',
-  'getDate',
-  'getDay',
-  'getHours',
-  'getUTCHours',
-  'getMinutes',
-  'getUTCMinutes',
-  'getSeconds',
-  'getUTCSeconds',
-  'getMilliseconds',
-  'getUTCMilliseconds',
-  'getTimezoneOffset',
   Symbol.toPrimitive,
 ];
 const ORIGINAL = WATCHED.map((k) => ObjectGetOwnPropertyDescriptor(DateProto, k)?.value as unknown);
@@ -76,14 +74,16 @@ export function dateMethodsIntact(): boolean {
   return true;
 }
 
-/** Parses a feature list the preparation wrote (`['year', 'month']`); undefined if malformed. */
+/** Parses a feature list the preparation wrote (`['getUTCFullYear', 'getTime']`); undefined if malformed. */
 export function parseDateFeatures(spec: unknown): DateFeature[] | undefined {
   if (!ArrayIsArray(spec)) return undefined;
   const out: DateFeature[] = [];
   for (let k = 0; k < spec.length; k++) {
     const f = spec[k] as unknown;
-    if (f !== 'time' && f !== 'year' && f !== 'month' && f !== 'date' && f !== 'day') return undefined;
-    out[out.length] = f;
+    let known = false;
+    for (let j = 0; j < DATE_FEATURES.length; j++) if (DATE_FEATURES[j] === f) known = true;
+    if (!known) return undefined;
+    out[out.length] = f as DateFeature;
   }
   return out;
 }
@@ -118,8 +118,9 @@ export function dateFeatures(
     let got = kept[f];
     if (!got) {
       got = featureOf(values, valid, f);
-      // a table of millions of rows: answers past the budget are made again by the next loop
-      if (kept.bytes + got.byteLength <= MEMO_BYTES) {
+      // a table of millions of rows: answers past the budget are made again by the next loop; the
+      // local-time ones too (the host of an inline session may change its zone between runs)
+      if (zoneFree(f) && kept.bytes + got.byteLength <= MEMO_BYTES) {
         kept[f] = got;
         kept.bytes += got.byteLength;
       }
@@ -129,9 +130,19 @@ export function dateFeatures(
   return out;
 }
 
+/** Each feature's getter as the session started with it, and whether its answer is the same in every zone (read at load: a run's changes to Array or String methods never reach them). */
+const METHOD_OF = ObjectCreate(null) as Record<string, () => number>;
+const ZONE_FREE = ObjectCreate(null) as Record<string, boolean>;
+for (let k = 0; k < DATE_FEATURES.length; k++) {
+  const f = DATE_FEATURES[k]!;
+  METHOD_OF[f] = ORIGINAL[k] as () => number;
+  ZONE_FREE[f] = f === 'getTime' || f.startsWith('getUTC');
+}
+const zoneFree = (f: DateFeature) => ZONE_FREE[f] === true;
+
 function featureOf(values: Float64Array, valid: Uint8Array, f: DateFeature): Float64Array {
   const { codes, times } = dateCodes(values, valid);
-  const method = METHODS[f];
+  const method = METHOD_OF[f]!;
   // the method itself on one Date per distinct time: its answer for every time, NaN and clipping included
   const byCode = new Float64Array(times.length);
   for (let c = 0; c < times.length; c++) byCode[c] = ReflectApply(method, new NativeDate(times[c]!), []) as number;

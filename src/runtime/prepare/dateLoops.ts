@@ -4,22 +4,38 @@ import { FUNCTION_NODES, type AnyNode } from './patternNames.js';
 import { isPlainRead } from './rowReads.js';
 import { fieldOf, loopHead, truthOnly } from './textLoops.js';
 
-/** A number a date value gives (prelude/fast/dateFeatures.ts `DateFeature`). */
-type Feature = 'time' | 'year' | 'month' | 'date' | 'day';
+/**
+ * A number a date value gives: the Date getter that gives it (prelude/fast/dateFeatures.ts
+ * `DATE_FEATURES`); `valueOf`, `+d` and a comparison read `getTime`.
+ */
+type Feature = string;
 
-/** The Date methods answered from the column's numbers, and what each answers. */
-const METHODS = new Map<string, Feature>([
-  ['getTime', 'time'],
-  ['valueOf', 'time'],
-  ['getUTCFullYear', 'year'],
-  ['getUTCMonth', 'month'],
-  ['getUTCDate', 'date'],
-  ['getUTCDay', 'day'],
+/** The getters answered from the column's numbers (`valueOf` as `getTime`). */
+const FEATURES = new Set([
+  'getTime',
+  'getUTCFullYear',
+  'getUTCMonth',
+  'getUTCDate',
+  'getUTCDay',
+  'getUTCHours',
+  'getUTCMinutes',
+  'getUTCSeconds',
+  'getUTCMilliseconds',
+  'getFullYear',
+  'getMonth',
+  'getDate',
+  'getDay',
+  'getHours',
+  'getMinutes',
+  'getSeconds',
+  'getMilliseconds',
+  'getTimezoneOffset',
 ]);
 
 /**
  * Date methods a row's real Date may be called with (the prelude checks them intact before a loop
- * starts, so `d.toISOString is not a function` can never be the loop's error).
+ * starts; the call is written on the row's Date in the inserted text, the user's call runs as written
+ * otherwise).
  */
 const CALLS = new Set([
   'toISOString',
@@ -29,19 +45,6 @@ const CALLS = new Set([
   'toString',
   'toLocaleDateString',
   'toLocaleString',
-  'getFullYear',
-  'getMonth',
-  'getDate',
-  'getDay',
-  'getHours',
-  'getUTCHours',
-  'getMinutes',
-  'getUTCMinutes',
-  'getSeconds',
-  'getUTCSeconds',
-  'getMilliseconds',
-  'getUTCMilliseconds',
-  'getTimezoneOffset',
 ]);
 
 const RELATIONAL = new Set(['<', '>', '<=', '>=', '-']);
@@ -246,17 +249,18 @@ function classify(v: AnyNode, up: Map<AnyNode, [AnyNode, string]>, undefinedUnbo
       return undefined;
     if (call.arguments.length !== 0) return undefined;
     const method = p.property.name as string;
-    const feature = METHODS.get(method);
+    const feature = method === 'valueOf' ? 'getTime' : FEATURES.has(method) ? method : undefined;
     const via = `%.${method}()`;
     if (feature) return { node: v, kind: 'feature', feature, start: call.start, end: call.end, via };
     return CALLS.has(method) ? { node: v, kind: 'date', start: call.start, end: call.end, via } : undefined;
   }
   if (p.type === 'UnaryExpression') {
-    if (p.operator === '+') return { node: v, kind: 'feature', feature: 'time', start: p.start, end: p.end, via: '+%' };
+    if (p.operator === '+')
+      return { node: v, kind: 'feature', feature: 'getTime', start: p.start, end: p.end, via: '+%' };
     return p.operator === '!' || p.operator === 'typeof' ? { node: v, kind: 'class' } : undefined;
   }
   if (p.type === 'BinaryExpression' && RELATIONAL.has(p.operator))
-    return { node: v, kind: 'feature', feature: 'time', start: v.start, end: v.end, via: '%' };
+    return { node: v, kind: 'feature', feature: 'getTime', start: v.start, end: v.end, via: '%' };
   if (p.type === 'BinaryExpression' && EQUALITY.has(p.operator)) {
     const other = (key === 'left' ? p.right : p.left) as AnyNode;
     if (isNullish(other, undefinedUnbound)) return { node: v, kind: 'class' };
