@@ -140,17 +140,35 @@ for (let k = 0; k < DATE_FEATURES.length; k++) {
 }
 const zoneFree = (f: DateFeature) => ZONE_FREE[f] === true;
 
+const trunc = Math.trunc;
+
 function featureOf(values: Float64Array, valid: Uint8Array, f: DateFeature): Float64Array {
-  const { codes, times } = dateCodes(values, valid);
+  if (f === 'getTime') return times(values, valid);
+  const { codes, times: distinct } = dateCodes(values, valid);
   const method = METHOD_OF[f]!;
   // the method itself on one Date per distinct time: its answer for every time, NaN and clipping included
-  const byCode = new Float64Array(times.length);
-  for (let c = 0; c < times.length; c++) byCode[c] = ReflectApply(method, new NativeDate(times[c]!), []) as number;
+  const byCode = new Float64Array(distinct.length);
+  for (let c = 0; c < distinct.length; c++)
+    byCode[c] = ReflectApply(method, new NativeDate(distinct[c]!), []) as number;
   const n = codes.length;
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const c = codes[i]!;
     out[i] = c < 0 ? NaN : byCode[c]!;
+  }
+  return out;
+}
+
+/**
+ * `getTime()` of each row's Date without one: the Date constructor's TimeClip of the stored time (NaN
+ * past 8.64e15 ms either way or not finite, else the time truncated towards zero, -0 as +0).
+ */
+function times(values: Float64Array, valid: Uint8Array): Float64Array {
+  const n = values.length;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    out[i] = !valid[i] || !(v <= 8.64e15 && v >= -8.64e15) ? NaN : trunc(v) + 0;
   }
   return out;
 }
