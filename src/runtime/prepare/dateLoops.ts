@@ -105,6 +105,9 @@ export function dateLoopEdits(
   const found = valueUses(loop.body, head.id.name, head.column === undefined, up, undefinedUnbound);
   if (!found || !found.uses.some((u) => u.kind === 'feature')) return undefined;
   const S = `$sbtRowD${k}`;
+  // the value's text is repeated in each guard: one that spans lines would add a line
+  if (found.uses.some((u) => u.kind !== 'class' && /[\n\r\u2028\u2029]/.test(source.slice(u.node.start, u.node.end))))
+    return undefined;
   const dates = found.uses.some((u) => u.kind === 'date');
   const features: Feature[] = [];
   const ins = (at: number, text: string): LocalEdit => ({

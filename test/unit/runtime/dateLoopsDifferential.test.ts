@@ -90,6 +90,7 @@ const SEQUENCES: Record<string, Step[]> = {
       "let n = 0;\nfor (const d of t.array('d')) if (d && d.getUTCFullYear() > 2000) { const o = { d }; n += o.d.getUTCMonth(); }\nn",
     ),
     left("let n = 0;\nfor (const d of t.array('d')) if (d && d.getUTCFullYear() > 2000) n += d.foo ?? 1;\nn"),
+    left('let n = 0;\nfor (const r of t.objects()) if (r.d && r\n  .d.getUTCFullYear() > 2000) n++;\nn'),
     left(
       "let s = '';\nfor (const d of t.array('d')) if (d && d.getUTCFullYear() > 2025) s = d.toLocaleDateString('en-US');\ns",
     ),
