@@ -57,6 +57,8 @@ export function textLoopEdits(
   const isObjects = column === undefined;
   const uses = valueUses(loop.body, id.name, isObjects, source, up, undefinedUnbound);
   if (!uses) return undefined;
+  // the value's text is repeated in each guard: one that spans lines would add a line
+  if (uses.features.some((u) => /[\n\r\u2028\u2029]/.test(u.value))) return undefined;
   const S = `$sbtRowT${k}`;
   const features: Feature[] = [];
   const keys: string[] = [];
