@@ -21,6 +21,7 @@ import {
   ReflectApply,
 } from '../intrinsics.js';
 import { rowCode, type RowShape } from './rowCache.js';
+import { dateLoopState } from './dateLoop.js';
 import { holdRows } from './pendingRows.js';
 import { textLoopState } from './textLoop.js';
 
@@ -34,7 +35,7 @@ export interface RowLoopState {
    * reads fields of its row.
    */
   ops: string[] | null;
-  /** A text loop's state (`['text']` ops: data/textLoop.ts), as the preparation passed it. */
+  /** A text or date loop's state (`['text']`, `['date']` ops: data/textLoop.ts, data/dateLoop.ts), as the preparation passed it. */
   text?: unknown;
 }
 
@@ -151,6 +152,7 @@ export function installRowLoop(): void {
     rows: useRows,
     release,
     text: textLoopState,
+    date: dateLoopState,
   };
   ObjectDefineProperty(globalThis, ROW_LOOP_GLOBAL, {
     value: Object.freeze(entry),
@@ -174,6 +176,13 @@ function strings(list: unknown): string[] {
  */
 export const isTextLoopToken = (s: RowLoopState): boolean =>
   s.ops !== null && s.ops.length === 1 && s.ops[0] === 'text' && s.names.length >= 1;
+
+/**
+ * A loop reading one date field or value through the column's numbers (`open([name, ...other fields],
+ * ['date'], state)`, prepare/dateLoops.ts).
+ */
+export const isDateLoopToken = (s: RowLoopState): boolean =>
+  s.ops !== null && s.ops.length === 1 && s.ops[0] === 'date' && s.names.length >= 1;
 
 /** The loop state when `options` is the token `open` made last (it is then used up), else null. */
 export function takeRowLoop(options: unknown): RowLoopState | null {

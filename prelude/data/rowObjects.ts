@@ -20,6 +20,7 @@ import { chainIntact, chainRows, pickRows } from './rowChain.js';
 import {
   arrayIterationIntact,
   bindRows,
+  isDateLoopToken,
   isTextLoopToken,
   loopRows,
   setTableLoop,
@@ -27,6 +28,7 @@ import {
   type RowLoopState,
 } from './rowLoop.js';
 import { textLoop } from './textLoop.js';
+import { dateLoop } from './dateLoop.js';
 import { seriesMark } from '../series/seriesTables.js';
 import { rowCallbackBody, textClasses, textTruth } from '../fast/textClasses.js';
 
@@ -273,14 +275,14 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       // would run a method the session replaced gets the rows, and runs it
       if (
         !isBind(loop) &&
-        !(loop.ops === null || isKeptRowLoop(loop) || isTextLoopToken(loop)
+        !(loop.ops === null || isKeptRowLoop(loop) || isTextLoopToken(loop) || isDateLoopToken(loop)
           ? arrayIterationIntact()
           : chainIntact(loop.ops))
       )
         return bare();
       if (isKeptRowLoop(loop)) return keptRows(this, 'object') ?? bare();
-      if (isTextLoopToken(loop)) {
-        // not a long text column the host scans: the reused row over the field's values (its only read)
+      if (isTextLoopToken(loop) || isDateLoopToken(loop)) {
+        // not a column the loop's path reads: the reused row over the fields' values (the body only reads them)
         const reused = () => {
           const v = loopValues(this, loop);
           return v ? loopRows('reused', loop.names, v.vals, v.idx, v.n) : bare();
@@ -288,7 +290,8 @@ export function installRowObjects(proto: Record<string, unknown>): void {
         // the other fields the body reads come with the row, from the values the row loop reads
         const names = loop.names.slice(1);
         const others = { names, values: () => loopValues(this, { names, ops: null }) };
-        return textLoop(this, loop.names[0]!, loop.names[0]!, reused, loop.text, arrayIterationIntact, others);
+        const run = isTextLoopToken(loop) ? textLoop : dateLoop;
+        return run(this, loop.names[0]!, loop.names[0]!, reused, loop.text, arrayIterationIntact, others);
       }
       if (isBind(loop)) return boundRows(this, loop) ?? bare();
       const text = textChain(this, loop);

@@ -4,6 +4,7 @@ import type { AnyNode } from './patternNames.js';
 import { isBareObjectsCall, rowChain } from './rowChains.js';
 import { bodyReads } from './rowReads.js';
 import { tableLoopEdits } from './tableLoops.js';
+import { dateLoopEdits } from './dateLoops.js';
 import { textLoopEdits } from './textLoops.js';
 import { type RowArray, rowArrays } from './rowArrays.js';
 
@@ -94,6 +95,7 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
   let bindsUndefined: boolean | undefined;
   const undefinedUnbound = () => !(bindsUndefined ??= mentions.some((m) => m.name === 'undefined' && binds(m, up)));
   let texts = 0;
+  let dates = 0;
   for (const loop of loops) {
     // a loop that reads a long text value only through what the host answers per row (textLoops.ts)
     let stmt = loop;
@@ -102,6 +104,13 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     if (text) {
       edits.push(...text);
       texts++;
+      continue;
+    }
+    // a loop that reads a date value only through numbers of the column (dateLoops.ts)
+    const date = dateLoopEdits(loop, stmt, source, dates, up, undefinedUnbound);
+    if (date) {
+      edits.push(...date);
+      dates++;
       continue;
     }
     const reads = rowLoopReads(loop);
