@@ -20,6 +20,7 @@ import { chainIntact, chainRows, pickRows } from './rowChain.js';
 import {
   arrayIterationIntact,
   bindRows,
+  isKeyedToken,
   isTextLoopToken,
   loopRows,
   setTableLoop,
@@ -27,6 +28,8 @@ import {
   type RowLoopState,
 } from './rowLoop.js';
 import { textLoop } from './textLoop.js';
+import { doneIterator, keyedLoop } from './keyedLoop.js';
+import { sourceOf, type Source } from '../fast/source.js';
 import { seriesMark } from '../series/seriesTables.js';
 import { rowCallbackBody, textClasses, textTruth } from '../fast/textClasses.js';
 
@@ -271,7 +274,7 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       // would run a method the session replaced gets the rows, and runs it
       if (
         !isBind(loop) &&
-        !(loop.ops === null || isKeptRowLoop(loop) || isTextLoopToken(loop)
+        !(loop.ops === null || isKeptRowLoop(loop) || isTextLoopToken(loop) || isKeyedToken(loop)
           ? arrayIterationIntact()
           : chainIntact(loop.ops))
       )
@@ -289,6 +292,18 @@ export function installRowObjects(proto: Record<string, unknown>): void {
         return textLoop(this, loop.names[0]!, loop.names[0]!, reused, loop.text, arrayIterationIntact, others);
       }
       if (isBind(loop)) return boundRows(this, loop) ?? bare();
+      if (isKeyedToken(loop)) {
+        // a keyed accumulation answered from the columns runs no iteration; else the reused row
+        const v = loopValues(this, loop);
+        if (!v) return bare();
+        const payload = loop.text;
+        if (ArrayIsArray(payload) && payload.length === 2) {
+          const srcs: (Source | undefined)[] = [];
+          for (let i = 0; i < loop.names.length; i++) srcs[i] = sourceOf(this, loop.names[i]!);
+          if (keyedLoop(payload[0], payload[1], v.vals, srcs, v.idx, v.n)) return doneIterator();
+        }
+        return loopRows('reused', loop.names, v.vals, v.idx, v.n);
+      }
       const text = textChain(this, loop);
       if (text) {
         // the field's values are read only if a callback tests more than null and literals

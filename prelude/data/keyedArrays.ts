@@ -1,0 +1,67 @@
+/**
+ * The index-loop form of a keyed accumulation loop (src/runtime/prepare/keyedLoops.ts):
+ *   const ag = t.array('Agency'), amt = t.array('Award Amount'); const totals = new Map();
+ *   for (let i = 0; i < ag.length; i++) totals.set(ag[i], (totals.get(ag[i]) || 0) + (amt[i] || 0));
+ * runs as `if (!__sbirtools_rowLoop.keyed(spec, totals, [ag, amt])) for (...) ...`. The arrays are
+ * read through their columns (data/keyedLoop.ts) when each is one `t.array(col)` handed out over
+ * every row of an unfiltered table (data/columnArrays.ts `arrayOrigin`), still an array of the
+ * session's, as long as the first, and still holding the column's values (a run may have written
+ * into it): the loop then reads nothing else.
+ */
+import { ArrayIsArray, NativeArray, ObjectGetPrototypeOf } from '../intrinsics.js';
+import { columnSource, type Source } from '../fast/source.js';
+import { arrayOrigin } from './columnArrays.js';
+import { keyedLoop } from './keyedLoop.js';
+
+/** Whether `xs` (of length `n`) holds every value of `src` (dictionary strings, or numbers with -0 and NaN as themselves). */
+function holdsSource(xs: unknown[], src: Source, n: number): boolean {
+  if (src.kind === 'dict') {
+    const { codes, dict } = src;
+    if (codes.length !== n) return false;
+    for (let i = 0; i < n; i++) {
+      const c = codes[i]!;
+      if (xs[i] !== (c < 0 ? null : dict[c])) return false;
+    }
+    return true;
+  }
+  const { values, valid } = src;
+  if (values.length !== n) return false;
+  for (let i = 0; i < n; i++) {
+    const x = xs[i];
+    if (!valid[i]) {
+      if (x !== null) return false;
+      continue;
+    }
+    const v = values[i]!;
+    // Object.is: -0 apart from 0, NaN equal to itself
+    if (x !== v ? x === x || v === v : v === 0 && 1 / (x as number) !== 1 / v) return false;
+  }
+  return true;
+}
+
+/**
+ * `__sbirtools_rowLoop.keyed(spec, target, arrays)`: true when the loop over `arrays` (the one its
+ * `i < arrays[0].length` bounds first) was answered into `target`; false, with nothing written or
+ * run, when it must run as written.
+ */
+export function keyedArrays(spec: unknown, target: unknown, arrays: unknown): boolean {
+  if (!ArrayIsArray(arrays) || arrays.length === 0) return false;
+  const first = arrays[0] as unknown;
+  if (!ArrayIsArray(first)) return false;
+  const n = first.length;
+  const vals: unknown[][] = [];
+  const srcs: Source[] = [];
+  for (let k = 0; k < arrays.length; k++) {
+    const xs = arrays[k] as unknown;
+    // arrayOrigin knows arrays by identity: never a Proxy
+    const col = xs !== null && typeof xs === 'object' ? arrayOrigin(xs) : undefined;
+    if (col === undefined || ObjectGetPrototypeOf(xs) !== NativeArray.prototype) return false;
+    const list = xs as unknown[];
+    if (list.length !== n || col.length !== n || col.type === 'date') return false;
+    const src = columnSource(col);
+    if (src === undefined || !holdsSource(list, src, n)) return false;
+    vals[k] = list;
+    srcs[k] = src;
+  }
+  return keyedLoop(spec, target, vals, srcs, null, n);
+}
