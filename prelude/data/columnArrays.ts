@@ -78,10 +78,7 @@ function keyedColumn(t: ColumnTable, name: string, payload: unknown): Iterator<u
   const col = t.column(name) as unknown;
   if (!(col instanceof LazyColumn) || t.isFiltered() || t.isOrdered() || col.type === 'date') return null;
   if (!arrayIterationIntact()) return null;
-  const src = columnSource(col);
-  const scan = src && col.scanSource();
-  if (!src || !scan || scan.kind !== 'all') return null;
-  return keyedLoop(payload[0], payload[1], [scan.all], [src], null, col.length) ? doneIterator() : null;
+  return keyedLoop(payload[0], payload[1], [columnSource(col)], null, col.length) ? doneIterator() : null;
 }
 
 type ArrayMethod = (this: ColumnTable, name: string, constructor?: unknown) => unknown;

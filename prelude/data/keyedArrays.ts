@@ -13,28 +13,16 @@ import { columnSource, type Source } from '../fast/source.js';
 import { arrayOrigin } from './columnArrays.js';
 import { keyedLoop } from './keyedLoop.js';
 
-/** Whether `xs` (of length `n`) holds every value of `src` (dictionary strings, or numbers with -0 and NaN as themselves). */
-function holdsSource(xs: unknown[], src: Source, n: number): boolean {
-  if (src.kind === 'dict') {
-    const { codes, dict } = src;
-    if (codes.length !== n) return false;
-    for (let i = 0; i < n; i++) {
-      const c = codes[i]!;
-      if (xs[i] !== (c < 0 ? null : dict[c])) return false;
-    }
-    return true;
-  }
-  const { values, valid } = src;
-  if (values.length !== n) return false;
+/**
+ * Whether `xs` still holds `all`, the column's values it was copied from (`t.array(col)` hands out a
+ * copy of them): the same strings, the same numbers (-0 apart from 0, NaN as itself), null as null.
+ */
+function holdsValues(xs: unknown[], all: ArrayLike<unknown>, n: number): boolean {
+  if (all.length !== n) return false;
   for (let i = 0; i < n; i++) {
     const x = xs[i];
-    if (!valid[i]) {
-      if (x !== null) return false;
-      continue;
-    }
-    const v = values[i]!;
-    // Object.is: -0 apart from 0, NaN equal to itself
-    if (x !== v ? x === x || v === v : v === 0 && 1 / (x as number) !== 1 / v) return false;
+    const v = all[i];
+    if (x !== v ? x === x || v === v : x === 0 && 1 / (x as number) !== 1 / (v as number)) return false;
   }
   return true;
 }
@@ -49,7 +37,6 @@ export function keyedArrays(spec: unknown, target: unknown, arrays: unknown): bo
   const first = arrays[0] as unknown;
   if (!ArrayIsArray(first)) return false;
   const n = first.length;
-  const vals: unknown[][] = [];
   const srcs: Source[] = [];
   for (let k = 0; k < arrays.length; k++) {
     const xs = arrays[k] as unknown;
@@ -59,9 +46,9 @@ export function keyedArrays(spec: unknown, target: unknown, arrays: unknown): bo
     const list = xs as unknown[];
     if (list.length !== n || col.length !== n || col.type === 'date') return false;
     const src = columnSource(col);
-    if (src === undefined || !holdsSource(list, src, n)) return false;
-    vals[k] = list;
+    const scan = src === undefined ? null : col.scanSource();
+    if (src === undefined || scan === null || scan.kind !== 'all' || !holdsValues(list, scan.all, n)) return false;
     srcs[k] = src;
   }
-  return keyedLoop(spec, target, vals, srcs, null, n);
+  return keyedLoop(spec, target, srcs, null, n);
 }

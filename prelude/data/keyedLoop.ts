@@ -18,8 +18,9 @@ import {
   MapSizeGetter,
   NativeArray,
   NativeMap,
+  NativeSet,
+  NativeWeakMap,
   NumberIsFinite,
-  ObjectCreate,
   ObjectGetOwnPropertyDescriptor,
   ObjectGetOwnPropertyNames,
   ObjectGetPrototypeOf,
@@ -39,19 +40,33 @@ import type { Source } from '../fast/source.js';
 export type KeyedSpec = unknown[];
 
 const COMPARE = new Set(['===', '!==', '==', '!=', '<', '<=', '>', '>=', '+']);
+const EQUALITY = new Set(['===', '!==', '==', '!=']);
 const LOGICAL = new Set(['&&', '||', '??']);
-/** The most group slots (product of the key columns' cardinalities) a loop is answered with. */
-const MAX_SLOTS = 1 << 24;
 const MAX_COMPILED = 64;
 
 const NewFunction = globalThis.Function;
 const MapProto = NativeMap.prototype;
 const MapGet = MapProto.get;
 const MapSet = MapProto.set;
+const MapClear = MapProto.clear;
+const SetHas = NativeSet.prototype.has;
+const SetAdd = NativeSet.prototype.add;
+
+/**
+ * What a kernel reads of field i: `K[i]` its key codes (fast/keyCodes.ts: 0 is null; a dictionary
+ * field's always, a number field's when the key reads it), `D[i]` a dictionary field's strings after
+ * a null (`D[i][K[i][r]]` is row r's value), `V[i]`/`M[i]` a number field's values and validity.
+ */
+interface Columns {
+  K: (Int32Array | undefined)[];
+  D: (readonly (string | null)[] | undefined)[];
+  V: (Float64Array | undefined)[];
+  M: (Uint8Array | undefined)[];
+}
 
 type Kernel = (
-  vals: ArrayLike<unknown>[],
-  codes: Int32Array[],
+  c: Columns,
+  L: number[],
   mult: number[],
   idx: ArrayLike<number> | null,
   n: number,
@@ -59,7 +74,7 @@ type Kernel = (
   first: Int32Array,
   acc: Float64Array,
 ) => number;
-type KeyOf = (vals: ArrayLike<unknown>[], r: number) => unknown;
+type KeyOf = (c: Columns, L: number[], r: number) => unknown;
 
 interface Compiled {
   kernel: Kernel;
@@ -68,10 +83,11 @@ interface Compiled {
   keyFields: number[];
   /** Fields the term reads (must be number columns). */
   termFields: number[];
+  /** The literals a condition compares a dictionary field with by code: `[field, text]`, in L's order. */
+  lits: [number, string][];
 }
 
 const compiled = new NativeMap<string, Compiled>();
-const MapClear = MapProto.clear;
 
 /** A text that names `e` exactly (no Array.prototype method or toJSON of the run's is reached). */
 function shapeText(e: unknown): string {
@@ -90,16 +106,64 @@ function holds(list: number[], i: number): boolean {
   return false;
 }
 
-/** The JavaScript of expression `e` over `v<i>[r]`, collecting the fields it reads; undefined for anything else. */
-function code(e: unknown, fields: number, used: number[]): string | undefined {
+/** What code generation knows: each field's kind ('d' dictionary, 'n' number), and what it collects. */
+interface Gen {
+  kinds: string;
+  used: number[];
+  lits: [number, string][];
+}
+
+/** The JavaScript of field i's value at row r (what the loop reads: a string or null, a number or null). */
+const valueCode = (i: number, kind: string) =>
+  kind === 'd' ? `D${i}[K${i}[r]]` : `(M${i}[r] !== 0 ? V${i}[r] : null)`;
+
+/** A field node `['f', i]` of a valid index, or -1. */
+function fieldIndex(e: unknown, fields: number): number {
+  if (!NativeArray.isArray(e) || e.length !== 2 || e[0] !== 'f') return -1;
+  const i = e[1];
+  return typeof i === 'number' && i % 1 === 0 && i >= 0 && i < fields ? i : -1;
+}
+
+/**
+ * An equality of a field with a literal answered by codes: a dictionary field with a string (its code,
+ * or none) or null (code 0), a number field with null (its validity). Same answer as the values'
+ * (strings compare equal exactly when their codes do; `==` of a string or null with a string or null
+ * is `===`), without comparing text.
+ */
+function codeEquality(op: string, a: unknown, b: unknown, g: Gen): string | undefined {
+  if (!EQUALITY.has(op)) return undefined;
+  const fields = g.kinds.length;
+  let i = fieldIndex(a, fields);
+  let lit = b;
+  if (i < 0) {
+    i = fieldIndex(b, fields);
+    lit = a;
+  }
+  if (i < 0 || !NativeArray.isArray(lit) || lit.length !== 2) return undefined;
+  const strict = op === '==' || op === '===' ? '===' : '!==';
+  if (lit[0] === 'l' && lit[1] === null) {
+    if (!holds(g.used, i)) g.used[g.used.length] = i;
+    return g.kinds[i] === 'd' ? `(K${i}[r] ${strict} 0)` : `(M${i}[r] ${strict} 0)`;
+  }
+  if (lit[0] === 's' && typeof lit[1] === 'string' && g.kinds[i] === 'd') {
+    if (!holds(g.used, i)) g.used[g.used.length] = i;
+    const j = g.lits.length;
+    g.lits[j] = [i, lit[1]];
+    return `(K${i}[r] ${strict} L${j})`;
+  }
+  return undefined;
+}
+
+/** The JavaScript of expression `e` over the row's values, collecting the fields it reads; undefined for anything else. */
+function code(e: unknown, g: Gen): string | undefined {
   if (!NativeArray.isArray(e) || e.length < 2) return undefined;
   const tag = e[0];
   if (e.length !== (tag === 'b' || tag === 'L' ? 4 : 2)) return undefined;
   if (tag === 'f') {
-    const i = e[1];
-    if (typeof i !== 'number' || i % 1 !== 0 || i < 0 || i >= fields) return undefined;
-    if (!holds(used, i)) used[used.length] = i;
-    return `v${i}[r]`;
+    const i = fieldIndex(e, g.kinds.length);
+    if (i < 0) return undefined;
+    if (!holds(g.used, i)) g.used[g.used.length] = i;
+    return valueCode(i, g.kinds[i]!);
   }
   if (tag === 's') return typeof e[1] === 'string' ? JSONStringify(e[1]) : undefined;
   if (tag === 'n') {
@@ -109,12 +173,16 @@ function code(e: unknown, fields: number, used: number[]): string | undefined {
   }
   if (tag === 'l') return e[1] === null ? 'null' : e[1] === true ? 'true' : e[1] === false ? 'false' : undefined;
   if (tag === '!') {
-    const a = code(e[1], fields, used);
+    const a = code(e[1], g);
     return a === undefined ? undefined : `(!${a})`;
   }
+  if (tag === 'b' && COMPARE.has(e[1] as string)) {
+    const byCode = codeEquality(e[1] as string, e[2], e[3], g);
+    if (byCode !== undefined) return byCode;
+  }
   if ((tag === 'b' && COMPARE.has(e[1] as string)) || (tag === 'L' && LOGICAL.has(e[1] as string))) {
-    const a = code(e[2], fields, used);
-    const b = code(e[3], fields, used);
+    const a = code(e[2], g);
+    const b = code(e[3], g);
     return a === undefined || b === undefined ? undefined : `(${a} ${e[1] as string} ${b})`;
   }
   return undefined;
@@ -131,40 +199,54 @@ function plainTerm(e: unknown): boolean {
   return NativeArray.isArray(a) && a[0] === 'f' && NativeArray.isArray(b) && b[0] === 'n';
 }
 
-/** The kernel and key function of `spec` over `fields` fields, compiled once per shape; undefined when it is not one. */
-function compile(spec: KeyedSpec, fields: number): Compiled | undefined {
-  const cacheKey = `${fields}\u0000${shapeText(spec)}`;
+/** The locals a compiled function reads its fields through. */
+function loads(kinds: string): string {
+  let out = '';
+  for (let i = 0; i < kinds.length; i++)
+    out +=
+      kinds[i] === 'd'
+        ? `const K${i} = c.K[${i}], D${i} = c.D[${i}]; `
+        : `const K${i} = c.K[${i}], V${i} = c.V[${i}], M${i} = c.M[${i}]; `;
+  return out;
+}
+
+/** The kernel and key function of `spec` over fields of `kinds`, compiled once per shape; undefined when it is not one. */
+function compile(spec: KeyedSpec, kinds: string): Compiled | undefined {
+  const cacheKey = `${kinds}\u0000${shapeText(spec)}`;
   const hit = ReflectApply(MapGet, compiled, [cacheKey]) as Compiled | undefined;
   if (hit) return hit;
   const [, op, key, cond, term] = spec;
   if (op !== '||' && op !== '??') return undefined;
   if (!plainTerm(term)) return undefined;
-  const keyFields: number[] = [];
-  const keyCode = code(key, fields, keyFields);
-  const condFields: number[] = [];
-  const condCode = cond === null ? 'true' : code(cond, fields, condFields);
-  const termFields: number[] = [];
-  const termCode = code(term, fields, termFields);
+  // one list of literals: every L<j> a compiled function names is loaded
+  const lits: [number, string][] = [];
+  const keyGen: Gen = { kinds, used: [], lits };
+  const keyCode = code(key, keyGen);
+  const condGen: Gen = { kinds, used: [], lits };
+  const condCode = cond === null ? 'true' : code(cond, condGen);
+  const termGen: Gen = { kinds, used: [], lits };
+  const termCode = code(term, termGen);
+  const keyFields = keyGen.used;
   if (keyCode === undefined || condCode === undefined || termCode === undefined || keyFields.length === 0)
     return undefined;
-  let load = '';
-  for (let i = 0; i < fields; i++) load += `const v${i} = vals[${i}]; `;
-  let codesLoad = '';
+  let litLoad = '';
+  for (let j = 0; j < lits.length; j++) litLoad += `const L${j} = L[${j}]; `;
+  let multLoad = '';
   let slot = '0';
   for (let j = 0; j < keyFields.length; j++) {
-    codesLoad += `const c${j} = codes[${j}], m${j} = mult[${j}]; `;
-    slot += ` + c${j}[r] * m${j}`;
+    multLoad += `const m${j} = mult[${j}]; `;
+    slot += ` + K${keyFields[j]!}[r] * m${j}`;
   }
   const kernel = NewFunction(
-    'vals',
-    'codes',
+    'c',
+    'L',
     'mult',
     'idx',
     'n',
     'gid',
     'first',
     'acc',
-    `${load} ${codesLoad} let groups = 0;
+    `${loads(kinds)} ${litLoad} ${multLoad} let groups = 0;
     for (let k = 0; k < n; k++) {
       const r = idx === null ? k : idx[k];
       if (!${condCode}) continue;
@@ -175,8 +257,8 @@ function compile(spec: KeyedSpec, fields: number): Compiled | undefined {
     }
     return groups;`,
   ) as Kernel;
-  const keyOf = NewFunction('vals', 'r', `${load} return ${keyCode};`) as KeyOf;
-  const c: Compiled = { kernel, keyOf, keyFields, termFields };
+  const keyOf = NewFunction('c', 'L', 'r', `${loads(kinds)} ${litLoad} return ${keyCode};`) as KeyOf;
+  const c: Compiled = { kernel, keyOf, keyFields, termFields: termGen.used, lits };
   if ((ReflectApply(MapSizeGetter, compiled, []) as number) >= MAX_COMPILED) ReflectApply(MapClear, compiled, []);
   ReflectApply(MapSet, compiled, [cacheKey, c]);
   return c;
@@ -201,60 +283,107 @@ function freshTarget(kind: unknown, target: unknown): boolean {
   }
 }
 
+/** The code + 1 of `text` in a dictionary (as keyCodes numbers it), or -1 when it holds no such string. */
+function codeOf(dict: readonly string[], text: string): number {
+  for (let k = 0; k < dict.length; k++) if (dict[k] === text) return k + 1;
+  return -1;
+}
+
+/** The dictionaries with a null in front (code 0), built once per dictionary. */
+const withNull = new NativeWeakMap<readonly string[], (string | null)[]>();
+const weakGet = NativeWeakMap.prototype.get;
+const weakSet = NativeWeakMap.prototype.set;
+
+function nullFirst(dict: readonly string[]): (string | null)[] {
+  let out = ReflectApply(weakGet, withNull, [dict]) as (string | null)[] | undefined;
+  if (out === undefined) {
+    out = new NativeArray<string | null>(dict.length + 1);
+    out[0] = null;
+    for (let k = 0; k < dict.length; k++) out[k + 1] = dict[k]!;
+    ReflectApply(weakSet, withNull, [dict, out]);
+  }
+  return out;
+}
+
+/** Whether a key expression is one field read as it is. */
+const isKeyField = (e: unknown) => NativeArray.isArray(e) && e.length === 2 && e[0] === 'f';
+
+/** The most group slots (product of the key fields' cardinalities) for `n` rows: a few per row, else the loop runs as written. */
+const maxSlots = (n: number) => 4 * n + 65_536;
+
 /**
- * Answers a keyed accumulation loop into `target` (see the file's comment): `vals[i]` are field i's
- * values by row (what the loop reads), `srcs[i]` its column (keys group by its codes), `idx` the
- * rows the loop visits in order (null: 0..n-1). True when `target` now holds exactly what the loop
- * would have left in it; false, with nothing written, when the loop must run as written.
+ * Answers a keyed accumulation loop into `target` (see the file's comment): `srcs[i]` is the column
+ * of field i, whose values are those the loop reads (rows by raw index), `idx` the rows the loop
+ * visits in order (null: 0..n-1). True when `target` now holds exactly what the loop would have left
+ * in it; false, with nothing written, when the loop must run as written.
  */
 export function keyedLoop(
   spec: unknown,
   target: unknown,
-  vals: ArrayLike<unknown>[],
   srcs: (Source | undefined)[],
   idx: ArrayLike<number> | null,
   n: number,
 ): boolean {
   if (!NativeArray.isArray(spec) || spec.length !== 5 || !freshTarget(spec[0], target)) return false;
-  const fields = vals.length;
-  if (srcs.length !== fields) return false;
+  const fields = srcs.length;
   // every value read is a string, a number or null (no object: no valueOf or toString of the run's)
+  let kinds = '';
+  const cols: Columns = { K: [], D: [], V: [], M: [] };
   for (let i = 0; i < fields; i++) {
     const s = srcs[i];
     if (s === undefined || (s.kind === 'num' && s.type === 'date')) return false;
+    if (s.kind === 'dict') {
+      kinds += 'd';
+      cols.K[i] = keyCodes(s).codes;
+      cols.D[i] = nullFirst(s.dict);
+    } else {
+      kinds += 'n';
+      cols.V[i] = s.values;
+      cols.M[i] = s.valid;
+    }
   }
-  const c = compile(spec, fields);
+  const c = compile(spec, kinds);
   if (!c) return false;
-  for (let k = 0; k < c.termFields.length; k++) if (srcs[c.termFields[k]!]!.kind !== 'num') return false;
-  const codes: Int32Array[] = [];
+  for (let k = 0; k < c.termFields.length; k++) if (kinds[c.termFields[k]!] !== 'n') return false;
+  const L: number[] = [];
+  for (let j = 0; j < c.lits.length; j++) {
+    const [i, text] = c.lits[j]!;
+    L[j] = codeOf((srcs[i] as { dict: readonly string[] }).dict, text);
+  }
   const mult: number[] = [];
   let slots = 1;
   for (let j = c.keyFields.length - 1; j >= 0; j--) {
-    const kc = keyCodes(srcs[c.keyFields[j]!]!);
-    codes[j] = kc.codes;
+    const i = c.keyFields[j]!;
+    const kc = keyCodes(srcs[i]!);
+    cols.K[i] = kc.codes;
     mult[j] = slots;
     slots *= kc.card;
-    if (slots > MAX_SLOTS) return false;
+    if (slots > maxSlots(n)) return false;
   }
   const most = slots < n ? slots : n;
   // a group's id + 1 per slot (0: not seen yet)
   const gid = new Int32Array(slots);
   const first = new Int32Array(most);
   const acc = new Float64Array(most);
-  const groups = c.kernel(vals, codes, mult, idx, n, gid, first, acc);
+  const groups = c.kernel(cols, L, mult, idx, n, gid, first, acc);
   // the keys as the loop computes them, from each group's first row; two groups whose keys meet (as
   // property keys, or as Map keys) or a key the object already has (its prototype's included) mean
-  // the loop as written interleaves or reaches what is there: it runs as written instead
+  // the loop as written interleaves or reaches what is there: it runs as written instead. One key
+  // field's distinct codes are distinct Map keys, and distinct property keys but for null and 'null'.
   const keys = new NativeArray<unknown>(groups);
-  const seen = ObjectCreate(null) as Record<string, true>;
   const isObject = spec[0] === 'object';
+  const one = c.keyFields.length === 1 && isKeyField(spec[2]);
+  const seen = one ? null : new NativeSet<unknown>();
+  let nulls = 0;
   for (let g = 0; g < groups; g++) {
-    const k = c.keyOf(vals, first[g]!);
-    if (k !== null && typeof k === 'object') return false;
-    const tag = isObject ? '' + (k as string) : (typeof k === 'string' ? 's' : 'o') + (k as string);
-    if (seen[tag] === true || (isObject && tag in (target as object))) return false;
-    seen[tag] = true;
-    keys[g] = isObject ? tag : k;
+    const k = c.keyOf(cols, L, first[g]!);
+    const key = isObject ? '' + (k as string) : k;
+    if (isObject && (key as string) in (target as object)) return false;
+    if (seen !== null) {
+      if (ReflectApply(SetHas, seen, [key])) return false;
+      ReflectApply(SetAdd, seen, [key]);
+    } else if (isObject && key === 'null' && ++nulls > 1) return false;
+    keys[g] = key;
   }
   if (isObject) {
     const o = target as Record<string, number>;
