@@ -6,26 +6,13 @@
  * read through their columns (data/keyedLoop.ts) when each is one `t.array(col)` handed out over
  * every row of an unfiltered table (data/columnArrays.ts `arrayOrigin`), still an array of the
  * session's, as long as the first, and still holding the column's values (a run may have written
- * into it): the loop then reads nothing else.
+ * into it: checked by the kernel as it reads them, before anything is written): the loop then reads
+ * nothing else.
  */
 import { ArrayIsArray, NativeArray, ObjectGetPrototypeOf } from '../intrinsics.js';
 import { columnSource, type Source } from '../fast/source.js';
 import { arrayOrigin } from './columnArrays.js';
 import { keyedLoop } from './keyedLoop.js';
-
-/**
- * Whether `xs` still holds `all`, the column's values it was copied from (`t.array(col)` hands out a
- * copy of them): the same strings, the same numbers (-0 apart from 0, NaN as itself), null as null.
- */
-function holdsValues(xs: unknown[], all: ArrayLike<unknown>, n: number): boolean {
-  if (all.length !== n) return false;
-  for (let i = 0; i < n; i++) {
-    const x = xs[i];
-    const v = all[i];
-    if (x !== v ? x === x || v === v : x === 0 && 1 / (x as number) !== 1 / (v as number)) return false;
-  }
-  return true;
-}
 
 /**
  * `__sbirtools_rowLoop.keyed(spec, target, arrays)`: true when the loop over `arrays` (the one its
@@ -38,6 +25,8 @@ export function keyedArrays(spec: unknown, target: unknown, arrays: unknown): bo
   if (!ArrayIsArray(first)) return false;
   const n = first.length;
   const srcs: Source[] = [];
+  const read: unknown[][] = [];
+  const kept: ArrayLike<unknown>[] = [];
   for (let k = 0; k < arrays.length; k++) {
     const xs = arrays[k] as unknown;
     // arrayOrigin knows arrays by identity: never a Proxy
@@ -47,8 +36,11 @@ export function keyedArrays(spec: unknown, target: unknown, arrays: unknown): bo
     if (list.length !== n || col.length !== n || col.type === 'date') return false;
     const src = columnSource(col);
     const scan = src === undefined ? null : col.scanSource();
-    if (src === undefined || scan === null || scan.kind !== 'all' || !holdsValues(list, scan.all, n)) return false;
+    if (src === undefined || scan === null || scan.kind !== 'all' || scan.all.length !== n) return false;
     srcs[k] = src;
+    read[k] = list;
+    kept[k] = scan.all;
   }
-  return keyedLoop(spec, target, srcs, null, n);
+  // the kernel checks that each array it reads still holds the values it was copied from
+  return keyedLoop(spec, target, srcs, null, n, { xs: read, kept });
 }

@@ -62,6 +62,20 @@ interface Columns {
   D: (readonly (string | null)[] | undefined)[];
   V: (Float64Array | undefined)[];
   M: (Uint8Array | undefined)[];
+  /** With `verify`: the arrays the loop reads (`X[i]`) and the kept values they were copied from (`A[i]`). */
+  X: ArrayLike<unknown>[];
+  A: ArrayLike<unknown>[];
+}
+
+/**
+ * For an index loop over arrays `t.array(col)` handed out (data/keyedArrays.ts): per field, the array
+ * the loop reads and the column's kept values it was copied from. The kernel checks, row by row
+ * before anything is written, that each array it reads still holds them (a run may have written
+ * into it); it answers -1 at the first that does not, and the loop runs as written.
+ */
+export interface Copies {
+  xs: ArrayLike<unknown>[];
+  kept: ArrayLike<unknown>[];
 }
 
 type Kernel = (
@@ -200,19 +214,21 @@ function plainTerm(e: unknown): boolean {
 }
 
 /** The locals a compiled function reads its fields through. */
-function loads(kinds: string): string {
+function loads(kinds: string, verify: boolean): string {
   let out = '';
-  for (let i = 0; i < kinds.length; i++)
+  for (let i = 0; i < kinds.length; i++) {
     out +=
       kinds[i] === 'd'
         ? `const K${i} = c.K[${i}], D${i} = c.D[${i}]; `
         : `const K${i} = c.K[${i}], V${i} = c.V[${i}], M${i} = c.M[${i}]; `;
+    if (verify) out += `const X${i} = c.X[${i}], A${i} = c.A[${i}]; `;
+  }
   return out;
 }
 
 /** The kernel and key function of `spec` over fields of `kinds`, compiled once per shape; undefined when it is not one. */
-function compile(spec: KeyedSpec, kinds: string): Compiled | undefined {
-  const cacheKey = `${kinds}\u0000${shapeText(spec)}`;
+function compile(spec: KeyedSpec, kinds: string, verify: boolean): Compiled | undefined {
+  const cacheKey = `${kinds}\u0000${verify ? 'v' : ''}\u0000${shapeText(spec)}`;
   const hit = ReflectApply(MapGet, compiled, [cacheKey]) as Compiled | undefined;
   if (hit) return hit;
   const [, op, key, cond, term] = spec;
@@ -229,6 +245,17 @@ function compile(spec: KeyedSpec, kinds: string): Compiled | undefined {
   const keyFields = keyGen.used;
   if (keyCode === undefined || condCode === undefined || termCode === undefined || keyFields.length === 0)
     return undefined;
+  // each field the loop reads at a row, compared with the kept value there (Object.is: -0 and NaN as
+  // themselves): a condition's fields at every row, the key's and the term's at the rows that pass
+  let checks = '';
+  let passed = '';
+  if (verify)
+    for (let i = 0; i < kinds.length; i++) {
+      const check = `
+      { const x = X${i}[r], a = A${i}[r]; if (x !== a ? x === x || a === a : x === 0 && 1 / x !== 1 / a) return -1; }`;
+      if (holds(condGen.used, i)) checks += check;
+      else if (holds(keyGen.used, i) || holds(termGen.used, i)) passed += check;
+    }
   let litLoad = '';
   for (let j = 0; j < lits.length; j++) litLoad += `const L${j} = L[${j}]; `;
   let multLoad = '';
@@ -246,10 +273,10 @@ function compile(spec: KeyedSpec, kinds: string): Compiled | undefined {
     'gid',
     'first',
     'acc',
-    `${loads(kinds)} ${litLoad} ${multLoad} let groups = 0;
+    `${loads(kinds, verify)} ${litLoad} ${multLoad} let groups = 0;
     for (let k = 0; k < n; k++) {
-      const r = idx === null ? k : idx[k];
-      if (!${condCode}) continue;
+      const r = idx === null ? k : idx[k];${checks}
+      if (!${condCode}) continue;${passed}
       const s = ${slot};
       let g = gid[s] - 1;
       if (g < 0) { g = groups++; gid[s] = groups; first[g] = r; }
@@ -257,7 +284,7 @@ function compile(spec: KeyedSpec, kinds: string): Compiled | undefined {
     }
     return groups;`,
   ) as Kernel;
-  const keyOf = NewFunction('c', 'L', 'r', `${loads(kinds)} ${litLoad} return ${keyCode};`) as KeyOf;
+  const keyOf = NewFunction('c', 'L', 'r', `${loads(kinds, false)} ${litLoad} return ${keyCode};`) as KeyOf;
   const c: Compiled = { kernel, keyOf, keyFields, termFields: termGen.used, lits };
   if ((ReflectApply(MapSizeGetter, compiled, []) as number) >= MAX_COMPILED) ReflectApply(MapClear, compiled, []);
   ReflectApply(MapSet, compiled, [cacheKey, c]);
@@ -323,12 +350,13 @@ export function keyedLoop(
   srcs: (Source | undefined)[],
   idx: ArrayLike<number> | null,
   n: number,
+  copies: Copies | null = null,
 ): boolean {
   if (!NativeArray.isArray(spec) || spec.length !== 5 || !freshTarget(spec[0], target)) return false;
   const fields = srcs.length;
   // every value read is a string, a number or null (no object: no valueOf or toString of the run's)
   let kinds = '';
-  const cols: Columns = { K: [], D: [], V: [], M: [] };
+  const cols: Columns = { K: [], D: [], V: [], M: [], X: copies ? copies.xs : [], A: copies ? copies.kept : [] };
   for (let i = 0; i < fields; i++) {
     const s = srcs[i];
     if (s === undefined || (s.kind === 'num' && s.type === 'date')) return false;
@@ -342,7 +370,7 @@ export function keyedLoop(
       cols.M[i] = s.valid;
     }
   }
-  const c = compile(spec, kinds);
+  const c = compile(spec, kinds, copies !== null);
   if (!c) return false;
   for (let k = 0; k < c.termFields.length; k++) if (kinds[c.termFields[k]!] !== 'n') return false;
   const L: number[] = [];
@@ -366,6 +394,7 @@ export function keyedLoop(
   const first = new Int32Array(most);
   const acc = new Float64Array(most);
   const groups = c.kernel(cols, L, mult, idx, n, gid, first, acc);
+  if (groups < 0) return false;
   // the keys as the loop computes them, from each group's first row; two groups whose keys meet (as
   // property keys, or as Map keys) or a key the object already has (its prototype's included) mean
   // the loop as written interleaves or reaches what is there: it runs as written instead. One key

@@ -1,6 +1,6 @@
 import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/rowLoop.js';
 import type { LocalEdit } from './localize.js';
-import { type AnyNode, FUNCTION_NODES, LOOP_NODES } from './patternNames.js';
+import { type AnyNode, collectPatternNames, FUNCTION_NODES, LOOP_NODES } from './patternNames.js';
 import { isBareObjectsCall } from './rowChains.js';
 
 /**
@@ -87,8 +87,11 @@ export function keyedLoop(
     text: `${INSERTED_OPEN}${text}${INSERTED_CLOSE}`,
   });
   if (loop.type === 'ForStatement') {
-    // the arrays by field index; an index loop's names must be true locals too (read twice: here and by the loop)
+    // the arrays by field index; an index loop's names must be true locals too (read twice: here and
+    // by the loop), declared before it (read in its place, a name in its dead zone throws where the
+    // loop as written would not)
     const names = reads.fields;
+    if (names.includes(target) || !names.every((n) => declaredBefore(n, body, at))) return undefined;
     return {
       names: [target, ...names],
       edits: [
@@ -101,6 +104,15 @@ export function keyedLoop(
   // after the argument: `t.array('A',)` parses
   const edit = isBareObjectsCall(right) ? ins(right.end - 1, open) : ins(right.arguments[0].end, `, ${open}`);
   return { names: [target], edits: [edit] };
+}
+
+/** Whether a top-level `const|let` among the first `at` statements of `body` declares `name`. */
+function declaredBefore(name: string, body: AnyNode[], at: number): boolean {
+  const names: string[] = [];
+  for (let k = 0; k < at; k++)
+    if (body[k].type === 'VariableDeclaration' && body[k].kind !== 'var')
+      for (const d of body[k].declarations) collectPatternNames(d.id, names);
+  return names.includes(name);
 }
 
 /** The one name `left` declares (`const r`, `let r`), of one of `kinds`, or undefined. */

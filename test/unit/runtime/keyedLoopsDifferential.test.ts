@@ -160,6 +160,12 @@ const SEQUENCES: Record<string, Step[]> = {
       rw(
         "const wn = award_data.array('Award Year');\nwn.length = 10;\nconst wy = award_data.array('Agency');\nconst p5 = {};\nfor (let i = 0; i < wn.length; i++) p5[wy[i]] = (p5[wy[i]] || 0) + 1;\nObject.entries(p5)",
       ),
+      rw(
+        "const wg = award_data.array('Agency'), wm = award_data.array('Award Amount');\nwm[5] = '7';\nconst p8 = new Map();\nfor (let i = 0; i < wg.length; i++) p8.set(wg[i], (p8.get(wg[i]) || 0) + (wm[i] || 0));\n[...p8]",
+      ),
+      rw(
+        "const wp = award_data.array('Phase'), ws = award_data.array('State');\nwp[wp.length - 1] = wp[wp.length - 1] === 'Phase I' ? 'Phase II' : 'Phase I';\nws[0] = { toString() { return 'Obj' } };\nconst p9 = {};\nfor (let i = 0; i < wp.length; i++) if (wp[i] === 'Phase II') p9[ws[i]] = (p9[ws[i]] || 0) + 1;\nObject.entries(p9)",
+      ),
       'const NativeMap0 = Map;\nvar mapNews = 0;\nMap = class extends NativeMap0 { constructor() { super(); mapNews++ } };\nmapNews',
       rw(
         "const p6 = new Map();\nfor (const a of award_data.array('Phase')) p6.set(a, (p6.get(a) || 0) + 1);\n[mapNews, [...p6]]",
@@ -192,6 +198,13 @@ const SEQUENCES: Record<string, Step[]> = {
       "const l8 = {};\nfor (const r of award_data.select('Branch').objects()) l8[r.Branch.length] = (l8[r.Branch.length] || 0) + 1;\nl8",
     ),
     'Object.entries(l8)',
+    // an array declared after the loop: the loop as written throws at its `.length`
+    as(
+      "const l14 = new Map();\nfor (let i = 0; i < la.length; i++) l14.set(la[i], (l14.get(la[i]) || 0) + 1);\nconst la = award_data.array('Phase');\nl14.size",
+    ),
+    as(
+      "const l15 = {};\nconst l15a = award_data.array('Phase');\nfor (let i = 0; i < l15.length; i++) l15[l15[i]] = (l15[l15[i]] || 0) + 1;\nObject.entries(l15)",
+    ),
     // the Map's name declared by the run: `new Map()` is not the session's
     as(
       "class Map { set() { return 1 } get() { return 0 } }\nconst l9 = new Map();\nfor (const a of award_data.array('Phase')) l9.set(a, (l9.get(a) || 0) + 1);\ntypeof l9",
