@@ -2,8 +2,11 @@
 // in one warm session per engine: each case runs as written (the rewrite defeated by a comment naming
 // its marker) and rewritten, in turn, `--rounds` times; timing is inside the guest (Date.now, each
 // measurement repeats the call on a fresh copy for ~40 ms, the copy timed alone and taken off). Prints
-// the best ms per call of each and their ratio. Sizes: 100, 1,000, 10,000 and 219,590 elements.
-//   node --no-node-snapshot bench/sort-micro.mjs [--rounds 5] [--engines isolated-vm,quickjs] [--sizes 100,10000]
+// the best ms per call of each and their ratio. Sizes: 100, 1,000, 10,000 and 219,590 elements. Each
+// copy has one element moved (a different one each time: the session's kept sorts, fast/sortMemo.ts,
+// then never answer a repeat); `--same` sorts identical copies, so from the second call the kept
+// answer is read (what a re-run question pays).
+//   node --no-node-snapshot bench/sort-micro.mjs [--rounds 5] [--engines isolated-vm,quickjs] [--sizes 100,10000] [--same]
 import { dist } from './lib/paths.mjs';
 
 const args = process.argv.slice(2);
@@ -14,6 +17,9 @@ const opt = (name, dflt) => {
 const rounds = Number(opt('--rounds', 5));
 const engines = opt('--engines', 'isolated-vm,quickjs').split(',');
 const sizes = opt('--sizes', '100,1000,10000,219590').split(',').map(Number);
+const same = args.includes('--same');
+/** Moves one element of the copy `c` (the k-th call's), unless --same. */
+const vary = same ? '' : 'c[k % c.length] = c[(k * 7 + 1) % c.length];';
 
 /** [name, setup of `base` (n elements), the call on `c` (a copy of base)] */
 const CASES = [
@@ -43,9 +49,9 @@ const CASES = [
 /** A program timing `call` on copies of base for ~40 ms; answers ms per call, the copy's cost taken off. */
 const timed = (call) => `{
   let k = 0, t0 = Date.now(), t;
-  do { const c = base.slice(); ${call}; k++; t = Date.now() } while (t - t0 < 40);
+  do { const c = base.slice(); ${vary} ${call}; k++; t = Date.now() } while (t - t0 < 40);
   let j = 0, u0 = Date.now(), u;
-  do { const c = base.slice(); j++; u = Date.now() } while (u - u0 < 20);
+  do { const c = base.slice(); ${vary.replaceAll('k', 'j')} j++; u = Date.now() } while (u - u0 < 20);
   Math.max(0, (t - t0) / k - (u - u0) / j)
 }`;
 

@@ -22,11 +22,23 @@ export const HAND_SORT_MIN_LENGTH = 4096;
 export const HAND_SPREAD_MIN_LENGTH = 1024;
 
 /**
- * On an interpreter (QuickJS) the JavaScript radix sort and scan are slower than the native calls
- * (bench/sort-micro.mjs: 1.1-4.8x): sorts always run as written there, and a min/max spread is
- * answered only from this length, the first QuickJS refuses ("too many arguments").
+ * The most elements for which the min/max scan is taken: a spread of more runs as written, so it
+ * throws its RangeError where it would. V8 in the sandbox takes about 1,044,000 arguments from the top
+ * level (less as the stack fills: about 989,000 under 5,000 frames); this is a quarter of that, so a
+ * call that the scan answers is one the spread as written answers too unless the stack already holds
+ * about 6 MB. On QuickJS (an interpreter, at most 65,534 arguments) the native calls are faster and
+ * every spread runs as written.
  */
-export const HAND_SPREAD_INTERPRETED_MIN_LENGTH = 65_535;
+export const HAND_SPREAD_MAX_LENGTH = 262_144;
+
+/**
+ * The sorts the session keeps with their input (prelude/fast/sortMemo.ts), so that the same numbers
+ * sorted again read the answer: from this many keys (below, sorting costs about what comparing does),
+ * up to HAND_SORT_MEMO_MAX_LENGTH keys, the last HAND_SORT_MEMO_ENTRIES of them (16 bytes held per key).
+ */
+export const HAND_SORT_MEMO_MIN_LENGTH = 16_384;
+export const HAND_SORT_MEMO_MAX_LENGTH = 1_048_576;
+export const HAND_SORT_MEMO_ENTRIES = 2;
 
 /**
  * Ends the closing insert of a plain `by(...)` wrapper around an X whose member chain holds no call

@@ -10,7 +10,7 @@
 import {
   HAND_SORT_GLOBAL,
   HAND_SORT_MIN_LENGTH,
-  HAND_SPREAD_INTERPRETED_MIN_LENGTH,
+  HAND_SPREAD_MAX_LENGTH,
   HAND_SPREAD_MIN_LENGTH,
 } from '../../schema/handSort.js';
 import {
@@ -21,7 +21,9 @@ import {
   ObjectPrototype,
   ReflectApply,
 } from '../intrinsics.js';
+import { copyOf, sortNumbers } from './numberSort.js';
 import { radixOrder } from './radixOrder.js';
+import { keepSort, keptSort } from './sortMemo.js';
 
 const G = globalThis;
 const ArrayPrototype = G.Array.prototype;
@@ -39,7 +41,7 @@ const ObjectIsExtensible = G.Object.isExtensible;
  */
 const COMPILED = typeof (G.Error as { captureStackTrace?: unknown }).captureStackTrace === 'function';
 const SORT_MIN = COMPILED ? HAND_SORT_MIN_LENGTH : Infinity;
-const SPREAD_MIN = COMPILED ? HAND_SPREAD_MIN_LENGTH : HAND_SPREAD_INTERPRETED_MIN_LENGTH;
+const SPREAD_MIN = COMPILED ? HAND_SPREAD_MIN_LENGTH : Infinity;
 /** Reads the global binding `Math` as global code sees it (a top-level `class Math` of an earlier run shadows the property). */
 const readMath = G.Function('return Math') as () => unknown;
 
@@ -104,10 +106,10 @@ function sortArray(x: unknown[], cmp: unknown, desc: boolean, key: string | unde
         continue;
       }
       items = [];
-      for (let j = 0; j < m; j++) items.push(keys[j]);
+      for (let j = 0; j < m; j++) items[j] = keys[j];
       fast = false;
     }
-    items.push(v);
+    items[m] = v;
     if (fast) {
       const n = key === undefined ? NaN : plainNumberKey(v, key);
       if (n !== n) fast = false;
@@ -115,11 +117,16 @@ function sortArray(x: unknown[], cmp: unknown, desc: boolean, key: string | unde
     }
     m++;
   }
-  if (fast) {
-    const order = radixOrder(m === len ? keys : keys.subarray(0, m), !desc);
-    // a number sort writes the numbers back from the keys (-0 kept there): no element is boxed again
-    if (items === null) for (let j = 0; j < m; j++) x[j] = keys[order[j]!];
-    else for (let j = 0; j < m; j++) x[j] = items[order[j]!];
+  if (fast && items === null) {
+    // equal numbers are the same number (a -0 keeps its place: numberSort.ts), so the sorted values are the answer
+    const sorted = sortNumbers(m === len ? keys : copyOf(keys, m), desc);
+    for (let j = 0; j < m; j++) x[j] = sorted[j];
+  } else if (fast) {
+    const held = m === len ? keys : copyOf(keys, m);
+    const tag = desc ? 'order-desc' : 'order-asc';
+    let order = keptSort(held, tag);
+    if (order === undefined) keepSort(held, tag, (order = radixOrder(held, !desc)));
+    for (let j = 0; j < m; j++) x[j] = items![order[j]!];
   } else {
     ReflectApply(NativeSort, items, [cmp]);
     for (let j = 0; j < m; j++) x[j] = items![j];
@@ -159,7 +166,7 @@ function by(x: unknown, desc: unknown, key: unknown): unknown {
  * that never binds `Math`, so nothing runs between reading `Math.min` and this call.
  */
 function extreme(xs: unknown, max: boolean): unknown {
-  if (!ArrayIsArray(xs) || xs.length < SPREAD_MIN) return xs;
+  if (!ArrayIsArray(xs) || xs.length < SPREAD_MIN || xs.length > HAND_SPREAD_MAX_LENGTH) return xs;
   if (ObjectGetPrototypeOf(xs) !== ArrayPrototype || ObjectGetOwnPropertyDescriptor(xs, Symbol.iterator) !== undefined)
     return xs;
   // the spread of the array returned must iterate as the native spread does; the callee was the native function
@@ -167,15 +174,20 @@ function extreme(xs: unknown, max: boolean): unknown {
     return xs;
   if (!holds(G, 'Math', IntrinsicMath) || readMath() !== IntrinsicMath) return xs;
   if (!holds(IntrinsicMath, max ? 'max' : 'min', max ? NativeMax : NativeMin)) return xs;
-  const seen = new Float64Array(xs.length);
-  const i = max ? scanMax(xs, seen) : scanMin(xs, seen);
-  // Math.min(best) is best; more elements than a call takes answer too, where the spread throws a RangeError
+  const n = xs.length;
+  if (scratch.length < n) scratch = new Float64Array(n > scratch.length * 2 ? n : scratch.length * 2);
+  const seen = scratch;
+  const i = max ? scanMax(xs, seen, n) : scanMin(xs, seen, n);
+  // Math.min(best) is best (a getter that added elements past n stopped the scan: i < xs.length)
   if (i === xs.length) return [scanBest];
   const out: unknown[] = [];
-  for (let j = 0; j < i; j++) out.push(seen[j]);
-  for (let j = i; j < xs.length; j++) out.push(j === i && scanHeld ? scanValue : xs[j]);
+  for (let j = 0; j < i; j++) out[j] = seen[j];
+  for (let j = i; j < xs.length; j++) out[j] = j === i && scanHeld ? scanValue : xs[j];
   return out;
 }
+
+/** Where the scans keep the values they read (one buffer for the session, made on the first scan). */
+let scratch = new Float64Array(0);
 
 /** What the last scan found: the answer, and the element it stopped at (when it read one that is not a number). */
 let scanBest = 0;
@@ -184,16 +196,17 @@ let scanValue: unknown;
 
 /**
  * Reads `xs` as the spread does (`length` before each element: a getter may change it) into `seen`
- * while the elements are numbers; answers where it stopped (`xs.length` when it read them all, the
- * least in scanBest: NaN if any, -0 below 0). One function per direction keeps the loop monomorphic.
+ * while the elements are numbers, and at most `n` of them (the length when the scan began); answers
+ * where it stopped (`xs.length` when it read them all, the least in scanBest: NaN if any, -0 below 0).
+ * One function per direction keeps the loop monomorphic.
  */
-function scanMin(xs: unknown[], seen: Float64Array): number {
+function scanMin(xs: unknown[], seen: Float64Array, n: number): number {
   let best = Infinity;
   let nan = false;
   let i = 0;
   scanHeld = false;
   for (; i < xs.length; i++) {
-    if (i === seen.length) break; // a getter added elements: they are read after, not twice
+    if (i === n) break; // a getter added elements: they are read after, not twice
     const v = xs[i];
     if (typeof v !== 'number') {
       scanHeld = true;
@@ -210,13 +223,13 @@ function scanMin(xs: unknown[], seen: Float64Array): number {
 }
 
 /** scanMin for the greatest (+0 above -0). */
-function scanMax(xs: unknown[], seen: Float64Array): number {
+function scanMax(xs: unknown[], seen: Float64Array, n: number): number {
   let best = -Infinity;
   let nan = false;
   let i = 0;
   scanHeld = false;
   for (; i < xs.length; i++) {
-    if (i === seen.length) break;
+    if (i === n) break;
     const v = xs[i];
     if (typeof v !== 'number') {
       scanHeld = true;

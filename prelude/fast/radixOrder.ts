@@ -50,7 +50,7 @@ export function radixOrder(keys: Float64Array, ascending: boolean): Uint32Array 
   const count = new Uint32Array(65537);
   for (const [w, shift] of PASSES) {
     const words = w === 0 ? lo : hi;
-    count.fill(0);
+    for (let d = 0; d <= 65536; d++) count[d] = 0;
     for (let k = 0; k < m; k++) count[((words[k]! >>> shift) & 0xffff) + 1]++;
     if (count[((words[0]! >>> shift) & 0xffff) + 1] === m) continue; // every key has this digit
     for (let d = 0; d < 65536; d++) count[d + 1] += count[d]!;

@@ -8,7 +8,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
-import { HAND_SORT_MIN_LENGTH, HAND_SPREAD_MIN_LENGTH } from '../../../schema/handSort.js';
+import {
+  HAND_SORT_MEMO_MIN_LENGTH,
+  HAND_SORT_MIN_LENGTH,
+  HAND_SPREAD_MAX_LENGTH,
+  HAND_SPREAD_MIN_LENGTH,
+} from '../../../schema/handSort.js';
 import { runOutcome } from '../../helpers/runOutcome.js';
 
 afterAll(() => shutdown());
@@ -17,7 +22,7 @@ type Step = string | { code: string; rewritten: boolean };
 const rw = (code: string): Step => ({ code, rewritten: true });
 
 /** A seeded generator every sequence starts with (the same numbers in both sessions). */
-const SETUP = `var N = ${HAND_SORT_MIN_LENGTH + 904}, M = ${HAND_SPREAD_MIN_LENGTH + 500};
+const SETUP = `var N = ${HAND_SORT_MIN_LENGTH + 904}, M = ${HAND_SPREAD_MIN_LENGTH + 500}, L = ${HAND_SORT_MEMO_MIN_LENGTH + 123};
 var seed = 7; var rnd = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
 var sig = (xs) => xs.map((v) => (Object.is(v, -0) ? '-0' : typeof v === 'number' ? v : typeof v + ':' + String(v))).join(',');
 1`;
@@ -33,6 +38,45 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
     rw(
       'const ints = Array.from({ length: N }, (_, i) => (i * 7919) % 1000 - 500);\nsig(ints.sort((a, b) => { return a - b }))',
+    ),
+  ],
+  'numbers by value: whole numbers, hundredths, wide spans, -0, and the sorts the session keeps': [
+    rw(
+      'const cents = Array.from({ length: L }, () => Math.round(rnd() * 2e8) / 100 - 5e5);\n[sig(cents.slice().sort((a, b) => a - b)), sig(cents.sort((a, b) => b - a))]',
+    ),
+    rw(
+      'const wide = Array.from({ length: N }, (_, i) => (i % 3 ? 1e12 : -1e12) + ((i * 7919) % 5000));\n[sig(wide.slice().sort((a, b) => a - b)), sig(wide.sort((a, b) => b - a))]',
+    ),
+    rw(
+      'const inexact = Array.from({ length: N }, (_, i) => (i % 10) / 10 + 0.2 + ((i * 31) % 7));\nsig(inexact.sort((a, b) => a - b))',
+    ),
+    rw(
+      'const onlyInf = Array.from({ length: N }, (_, i) => (i % 2 ? Infinity : -Infinity));\n[sig(onlyInf.slice().sort((a, b) => a - b)), sig(Array.from({ length: N }, () => Infinity).sort((a, b) => a - b).slice(0, 3))]',
+    ),
+    rw(
+      'const zc = Array.from({ length: L }, (_, i) => (i % 97 === 0 ? (i % 2 ? -0 : 0) : Math.round(rnd() * 1e4) / 100));\n[sig(zc.slice().sort((a, b) => b - a)), sig(zc.slice().sort((a, b) => a - b))]',
+    ),
+    rw(
+      'const sub2 = Array.from({ length: L }, (_, i) => (i % 5) * 2 ** 32 + (i % 7) / 4);\nsig(sub2.sort((a, b) => a - b))',
+    ),
+    // the same numbers sorted again (kept by the session), then with one changed, then the other way
+    rw(
+      'var again = () => Array.from({ length: L }, (_, i) => ((i * 7919) % 20011) / 100);\nsig(again().sort((a, b) => a - b))',
+    ),
+    rw('sig(again().sort((a, b) => a - b))'),
+    rw('const changed = again(); changed[L - 1] = -0.01;\nsig(changed.sort((a, b) => a - b))'),
+    rw('sig(again().sort((a, b) => b - a))'),
+    rw(
+      'const one0 = again(); one0[9] = -0;\n[sig(one0.slice().sort((a, b) => a - b)), sig(one0.sort((a, b) => a - b))]',
+    ),
+    // keyed sorts of the same keys and other elements: the kept order, the new elements
+    rw(
+      "var ents = (tag) => Array.from({ length: L }, (_, i) => [tag + i, (i * 13) % 101]);\nents('a').sort((p, q) => q[1] - p[1]).slice(0, 30).map((p) => p[0]).join(' ')",
+    ),
+    rw("ents('b').sort((p, q) => q[1] - p[1]).slice(0, 30).map((p) => p[0]).join(' ')"),
+    rw("ents('c').sort((p, q) => p[1] - q[1]).slice(-30).map((p) => p[0]).join(' ')"),
+    rw(
+      "const amt2 = award_data.array('Award Amount').filter((v) => v != null).sort((x, y) => y - x);\n[amt2.length, amt2[0], amt2[amt2.length - 1], amt2[(amt2.length / 3) | 0]]",
     ),
   ],
   'keyed sorts are stable: entries, objects, string keys, equal keys keep their order': [
@@ -160,6 +204,14 @@ const SEQUENCES: Record<string, Step[]> = {
     rw("const sy = Array.from({ length: M }, (_, i) => i); sy[50] = Symbol('s');\nMath.min(...sy)"),
     rw('const fl = Float64Array.from({ length: M }, (_, i) => i - 3);\n[Math.min(...fl), Math.max(...fl)]'),
     rw('const it = new Set(Array.from({ length: M }, (_, i) => i));\nMath.max(...it)'),
+    // the scan's buffer is the session's: a shorter array after a longer one reads only its own values
+    rw('const long1 = Array.from({ length: 4 * M }, (_, i) => i - 9);\n[Math.min(...long1), Math.max(...long1)]'),
+    rw(
+      "const late = Array.from({ length: 4 * M }, (_, i) => 100 - i); late[3 * M] = '7';\nconst short1 = Array.from({ length: M }, (_, i) => 100 + i); short1[700] = 'x';\n[Math.min(...late), Math.max(...late), Math.min(...short1), Math.max(...short1.slice(0, 700))]",
+    ),
+    rw(
+      'let grew = 0;\nconst gr = Array.from({ length: M }, (_, i) => i + 3);\nObject.defineProperty(gr, 1, { get() { if (!grew++) for (let k = 0; k < 3 * M; k++) gr.push(-k); return 1 } });\n[Math.min(...gr), grew, gr.length]',
+    ),
   ],
   'Math.min replaced or shadowed: the call runs as written': [
     rw(
@@ -220,16 +272,29 @@ describe.each(['isolated-vm', 'quickjs'] as const)('hand-written sorts and min/m
     expect(replaced.value).toBe('object');
   });
 
-  it('a spread of more elements than a call takes answers where the call as written throws', async () => {
+  it('a spread of more elements than a call takes throws its RangeError, rewritten or not', async () => {
     await using box = await createSandbox({ engine, memoryLimitMb: 1024 });
-    // QuickJS takes at most 65,534 arguments; V8 runs out of stack in the millions
+    // QuickJS takes at most 65,534 arguments; V8 runs out of stack near a million from the top level
     const n = engine === 'quickjs' ? 70_000 : 3_000_000;
     const code = `const many = Array.from({ length: ${n} }, (_, i) => i % 1000 - 1);\n[Math.min(...many), Math.max(...many)]`;
-    expect((await box.run(code)).value).toEqual([-1, 998]);
-    const plain = await box.run(asWritten(code));
+    expect(prepareCode(code).code).toContain('__sbirtools_sort.min(');
+    const [fast, plain] = [await box.run(code), await box.run(asWritten(code))];
     expect(plain.error?.name).toBe('RangeError');
+    expect(runOutcome(fast)).toEqual(runOutcome(plain));
     // elements that are not all numbers: the spread as written, and its RangeError
     const mixed = await box.run(`${code.replace('i % 1000 - 1', "i === 5 ? '5' : i")}`);
     expect(mixed.error?.name).toBe('RangeError');
+  });
+
+  it('the scan answers up to HAND_SPREAD_MAX_LENGTH elements; past it the spread runs as written', async () => {
+    await using box = await createSandbox({ engine });
+    const r = await box.run(
+      `const at = Array.from({ length: ${HAND_SPREAD_MAX_LENGTH} }, (_, i) => (i * 11) % 1000 - 3);\n` +
+        `const past = Array.from({ length: ${HAND_SPREAD_MAX_LENGTH + 1} }, (_, i) => i);\n` +
+        '[__sbirtools_sort.min(at), __sbirtools_sort.max(at), __sbirtools_sort.min(past) === past, Math.min(...at), Math.max(...past)]',
+    );
+    // QuickJS: the native call wins every time, and refuses both lengths ("too many arguments")
+    if (engine === 'quickjs') expect(r.error?.name).toBe('RangeError');
+    else expect(r.value).toEqual([[-3], [996], true, -3, HAND_SPREAD_MAX_LENGTH]);
   });
 });

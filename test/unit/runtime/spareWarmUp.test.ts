@@ -62,6 +62,7 @@ const PROBES = [
   "award_data.groupby('Agency').rollup({ total: op.sum('Award Amount'), n: op.count() }).orderby(aq.desc('total')).slice(0, 3).objects()",
   "let s = 0; for (const r of award_data.select('Agency', 'Award Amount').objects()) if (r.Agency === 'NASA') s += r['Award Amount'] || 0; print(s); s",
   "award_data.select('Agency').objects().length",
+  "const srt = award_data.array('Award Amount').filter((v) => v != null).sort((x, y) => y - x); [srt.length, srt[0], srt[srt.length - 1], Math.min(...srt), Math.max(...srt)]",
 ];
 
 describe("the spare's warm-up", () => {
