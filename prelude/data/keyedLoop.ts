@@ -125,6 +125,12 @@ interface Gen {
   kinds: string;
   used: number[];
   lits: [number, string][];
+  /**
+   * Fields read as the arrays the loop reads (`X[i]`, data/keyedArrays.ts), not the column: a
+   * condition's fields whose every use is `===`/`!==` with a literal or `==`/`!=` with null, which
+   * call no code of the run whatever a run wrote into the array; they need no check.
+   */
+  raw: number[];
 }
 
 /** The JavaScript of field i's value at row r (what the loop reads: a string or null, a number or null). */
@@ -154,6 +160,12 @@ function codeEquality(op: string, a: unknown, b: unknown, g: Gen): string | unde
     lit = a;
   }
   if (i < 0 || !NativeArray.isArray(lit) || lit.length !== 2) return undefined;
+  if (holds(g.raw, i)) {
+    const l = code(lit, g);
+    if (l === undefined) return undefined;
+    if (!holds(g.used, i)) g.used[g.used.length] = i;
+    return `(X${i}[r] ${op} ${l})`;
+  }
   const strict = op === '==' || op === '===' ? '===' : '!==';
   if (lit[0] === 'l' && lit[1] === null) {
     if (!holds(g.used, i)) g.used[g.used.length] = i;
@@ -166,6 +178,49 @@ function codeEquality(op: string, a: unknown, b: unknown, g: Gen): string | unde
     return `(K${i}[r] ${strict} L${j})`;
   }
   return undefined;
+}
+
+/** The field `op` compares with a literal (either side) when that calls no code whatever the value, else -1. */
+function safeEquality(op: unknown, a: unknown, b: unknown, fields: number): number {
+  let k = fieldIndex(a, fields);
+  let lit = b;
+  if (k < 0) {
+    k = fieldIndex(b, fields);
+    lit = a;
+  }
+  if (k < 0 || !NativeArray.isArray(lit) || lit.length !== 2) return -1;
+  if (lit[0] !== 's' && lit[0] !== 'n' && lit[0] !== 'l') return -1;
+  if (op === '===' || op === '!==') return k;
+  return (op === '==' || op === '!=') && lit[0] === 'l' && lit[1] === null ? k : -1;
+}
+
+/**
+ * The fields of condition `cond` every use of which is an equality that calls no code whatever the
+ * value (`===`/`!==` with a literal, `==`/`!=` with null): read as they are, they need no check.
+ */
+function rawFields(cond: unknown, fields: number): number[] {
+  const safe: number[] = [];
+  const unsafe: number[] = [];
+  const walk = (e: unknown): void => {
+    if (!NativeArray.isArray(e)) return;
+    const i = fieldIndex(e, fields);
+    if (i >= 0) {
+      if (!holds(unsafe, i)) unsafe[unsafe.length] = i;
+      return;
+    }
+    if (e[0] === 'b' && e.length === 4) {
+      const k = safeEquality(e[1], e[2], e[3], fields);
+      if (k >= 0) {
+        if (!holds(safe, k)) safe[safe.length] = k;
+        return;
+      }
+    }
+    for (let k = 1; k < e.length; k++) walk(e[k]);
+  };
+  walk(cond);
+  const out: number[] = [];
+  for (let k = 0; k < safe.length; k++) if (!holds(unsafe, safe[k]!)) out[out.length] = safe[k]!;
+  return out;
 }
 
 /** The JavaScript of expression `e` over the row's values, collecting the fields it reads; undefined for anything else. */
@@ -236,11 +291,11 @@ function compile(spec: KeyedSpec, kinds: string, verify: boolean): Compiled | un
   if (!plainTerm(term)) return undefined;
   // one list of literals: every L<j> a compiled function names is loaded
   const lits: [number, string][] = [];
-  const keyGen: Gen = { kinds, used: [], lits };
+  const keyGen: Gen = { kinds, used: [], lits, raw: [] };
   const keyCode = code(key, keyGen);
-  const condGen: Gen = { kinds, used: [], lits };
+  const condGen: Gen = { kinds, used: [], lits, raw: verify ? rawFields(cond, kinds.length) : [] };
   const condCode = cond === null ? 'true' : code(cond, condGen);
-  const termGen: Gen = { kinds, used: [], lits };
+  const termGen: Gen = { kinds, used: [], lits, raw: [] };
   const termCode = code(term, termGen);
   const keyFields = keyGen.used;
   if (keyCode === undefined || condCode === undefined || termCode === undefined || keyFields.length === 0)
@@ -253,7 +308,7 @@ function compile(spec: KeyedSpec, kinds: string, verify: boolean): Compiled | un
     for (let i = 0; i < kinds.length; i++) {
       const check = `
       { const x = X${i}[r], a = A${i}[r]; if (x !== a ? x === x || a === a : x === 0 && 1 / x !== 1 / a) return -1; }`;
-      if (holds(condGen.used, i)) checks += check;
+      if (holds(condGen.used, i) && !holds(condGen.raw, i)) checks += check;
       else if (holds(keyGen.used, i) || holds(termGen.used, i)) passed += check;
     }
   let litLoad = '';

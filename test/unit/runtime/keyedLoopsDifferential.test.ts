@@ -166,6 +166,13 @@ const SEQUENCES: Record<string, Step[]> = {
       rw(
         "const wp = award_data.array('Phase'), ws = award_data.array('State');\nwp[wp.length - 1] = wp[wp.length - 1] === 'Phase I' ? 'Phase II' : 'Phase I';\nws[0] = { toString() { return 'Obj' } };\nconst p9 = {};\nfor (let i = 0; i < wp.length; i++) if (wp[i] === 'Phase II') p9[ws[i]] = (p9[ws[i]] || 0) + 1;\nObject.entries(p9)",
       ),
+      'var vcalls = 0;\nvar vobj = { valueOf() { vcalls++; return 2020 } };\nvcalls',
+      rw(
+        "const wq = award_data.array('Phase'), wr = award_data.array('Award Year'), wk = award_data.array('Agency');\nwq[3] = vobj;\nwr[4] = vobj;\nconst p10 = {};\nfor (let i = 0; i < wq.length; i++) if (wq[i] == 'Phase II' && wr[i] >= 2018) p10[wk[i]] = (p10[wk[i]] || 0) + 1;\n[vcalls, Object.entries(p10)]",
+      ),
+      rw(
+        "const wt = award_data.array('Phase'), wu = award_data.array('Agency');\nwt[3] = vobj;\nwt[4] = undefined;\nconst p11 = new Map();\nfor (let i = 0; i < wt.length; i++) if (wt[i] !== 'Phase I' && wt[i] != null) p11.set(wu[i], (p11.get(wu[i]) || 0) + 1);\n[vcalls, [...p11]]",
+      ),
       'const NativeMap0 = Map;\nvar mapNews = 0;\nMap = class extends NativeMap0 { constructor() { super(); mapNews++ } };\nmapNews',
       rw(
         "const p6 = new Map();\nfor (const a of award_data.array('Phase')) p6.set(a, (p6.get(a) || 0) + 1);\n[mapNews, [...p6]]",
