@@ -14,7 +14,8 @@ import {
   ReflectApply,
 } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
-import { arrayIterationIntact, isKeyedToken, isTextLoopToken, takeRowLoop } from './rowLoop.js';
+import { arrayIterationIntact, isDateLoopToken, isKeyedToken, isTextLoopToken, takeRowLoop } from './rowLoop.js';
+import { dateLoop } from './dateLoop.js';
 import { doneIterator, keyedLoop } from './keyedLoop.js';
 import { columnSource } from '../fast/source.js';
 import { textLoop } from './textLoop.js';
@@ -88,14 +89,15 @@ export function installColumnArrays(proto: Record<string, unknown>): void {
   const orig = proto.array as ArrayMethod & { __sbirtools?: boolean };
   if (typeof orig !== 'function' || orig.__sbirtools) return;
   const array = function array(this: ColumnTable, name: string, constructor: unknown = NativeArray): unknown {
-    // a text loop's token (prepare/textLoops.ts): the column's pages, or the array as if called bare
+    // a text or date loop's token (prepare/textLoops.ts, dateLoops.ts): its rows, or the array as if called bare
     const loop = takeRowLoop(constructor);
     if (loop) {
       const bare = () => ReflectApply(array, this, [name]) as unknown[];
+      // a keyed loop's token names the loop's value, not the column
       if (isKeyedToken(loop)) return keyedColumn(this, name, loop.text) ?? bare();
-      return isTextLoopToken(loop) && loop.names.length === 1 && loop.names[0] === name
-        ? textLoop(this, name, null, bare, loop.text, arrayIterationIntact, null)
-        : bare();
+      if (loop.names.length !== 1 || loop.names[0] !== name) return bare();
+      if (isTextLoopToken(loop)) return textLoop(this, name, null, bare, loop.text, arrayIterationIntact, null);
+      return isDateLoopToken(loop) ? dateLoop(this, name, null, bare, loop.text, arrayIterationIntact, null) : bare();
     }
     const col = this.column(name) as unknown;
     if (!(col instanceof LazyColumn) || constructor !== NativeArray)

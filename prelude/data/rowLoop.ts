@@ -21,6 +21,8 @@ import {
   ReflectApply,
 } from '../intrinsics.js';
 import { rowCode, type RowShape } from './rowCache.js';
+import { dateLoopState } from './dateLoop.js';
+import { holdRows } from './pendingRows.js';
 import { textLoopState } from './textLoop.js';
 
 /** What `open` returns: the token passed to objects(). */
@@ -33,7 +35,7 @@ export interface RowLoopState {
    * reads fields of its row.
    */
   ops: string[] | null;
-  /** A text loop's state (`['text']` ops: data/textLoop.ts), as the preparation passed it. */
+  /** A text or date loop's state (`['text']`, `['date']` ops: data/textLoop.ts, data/dateLoop.ts), as the preparation passed it. */
   text?: unknown;
 }
 
@@ -55,6 +57,8 @@ export interface BoundRows {
    * an array built at the call.
    */
   fill: ((out: unknown[]) => void) | null;
+  /** For a list (`tolist()`, rows as arrays): every column and its values, and the visible rows, that each row is built from. */
+  list?: { names: string[]; vals: ArrayLike<unknown>[]; idx: ArrayLike<number> | null };
 }
 
 const bound = new NativeWeakMap<object, BoundRows>();
@@ -80,13 +84,18 @@ function filled(rows: unknown[], b: BoundRows): unknown[] {
 /**
  * The write-back of a bound name at the end of its run (src/runtime/prepare/localize.ts): from here
  * on code other than the run's loops may see the array (a later run may change it), so the binding
- * ends, and deferred rows are built. Any other value is returned as it is.
+ * ends. Deferred rows stay pending on the global `name` (see holdRows) when it can hold them, else
+ * they are built now (and always without a name). Any other value is returned as it is.
  */
-function release(value: unknown): unknown {
+function release(value: unknown, name?: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const b = ReflectApply(weakGet, bound, [value]) as BoundRows | undefined;
   if (!b) return value;
   ReflectApply(weakDelete, bound, [value]);
+  if (b.fill && typeof name === 'string' && holdRows(value as unknown[], b.fill, name)) {
+    b.fill = null;
+    return value;
+  }
   return filled(value as unknown[], b);
 }
 
@@ -108,9 +117,15 @@ export function setTableLoop(fn: (value: object, names: string[]) => Iterator<un
  * the run that only field-reading loops and chains read, holds (or, deferred, gets when the run
  * writes it back) the rows built from those values.
  */
-function useRows(rows: unknown, names: unknown): unknown {
+function useRows(rows: unknown, names: unknown, kind?: unknown): unknown {
   if (rows === null || typeof rows !== 'object') return rows;
   const b = ReflectApply(weakGet, bound, [rows]) as BoundRows | undefined;
+  // a destructuring loop over a bound list (`["array"]`): a fresh row each step, as the list would hold
+  if (kind !== undefined) {
+    if (!b) return rows;
+    const l = b.list;
+    return l && arrayIterationIntact() ? loopRows('array', l.names, l.vals, l.idx, b.n) : filled(rows as unknown[], b);
+  }
   if (!b) return tableLoop ? (tableLoop(rows, strings(names)) ?? rows) : rows;
   const read = strings(names);
   const vals: ArrayLike<unknown>[] = [];
@@ -138,6 +153,7 @@ export function installRowLoop(keyed: (spec: unknown, target: unknown, arrays: u
     rows: useRows,
     release,
     text: textLoopState,
+    date: dateLoopState,
   };
   ObjectDefineProperty(globalThis, ROW_LOOP_GLOBAL, {
     value: Object.freeze(entry),
@@ -164,6 +180,13 @@ export const isTextLoopToken = (s: RowLoopState): boolean =>
 
 /** A keyed accumulation loop (`open(fields, ['keyed'], [spec, target])`, prepare/keyedLoops.ts; data/keyedLoop.ts). */
 export const isKeyedToken = (s: RowLoopState): boolean => s.ops !== null && s.ops.length === 1 && s.ops[0] === 'keyed';
+
+/**
+ * A loop reading one date field or value through the column's numbers (`open([name, ...other fields],
+ * ['date'], state)`, prepare/dateLoops.ts).
+ */
+export const isDateLoopToken = (s: RowLoopState): boolean =>
+  s.ops !== null && s.ops.length === 1 && s.ops[0] === 'date' && s.names.length >= 1;
 
 /** The loop state when `options` is the token `open` made last (it is then used up), else null. */
 export function takeRowLoop(options: unknown): RowLoopState | null {

@@ -20,6 +20,7 @@ import { chainIntact, chainRows, pickRows } from './rowChain.js';
 import {
   arrayIterationIntact,
   bindRows,
+  isDateLoopToken,
   isKeyedToken,
   isTextLoopToken,
   loopRows,
@@ -28,6 +29,7 @@ import {
   type RowLoopState,
 } from './rowLoop.js';
 import { textLoop } from './textLoop.js';
+import { dateLoop } from './dateLoop.js';
 import { doneIterator, keyedLoop } from './keyedLoop.js';
 import { columnSource, type Source } from '../fast/source.js';
 import { seriesMark } from '../series/seriesTables.js';
@@ -239,12 +241,12 @@ function boundRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
  * table's indices a guest changes later do not reach them); null where rows() would not build them
  * from the cache (the rows are then built at the call).
  */
-function deferredRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
+function deferredRows(t: ColumnTable, s: RowLoopState, shape: RowShape = 'object'): unknown[] | null {
   const names = t.columnNames();
   const cols = rowColumns(t, names);
   if (!cols) return null;
   const n = t.numRows();
-  const kept = cachedValues(cols, t.totalRows(), n, 'object');
+  const kept = cachedValues(cols, t.totalRows(), n, shape);
   const v = kept && loopValues(t, s);
   if (!kept || !v) return null;
   const vals = cols.map((c, k) => (c.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!)));
@@ -255,7 +257,9 @@ function deferredRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
     vals: v.vals,
     idx: v.idx,
     n,
-    fill: (out) => rowsInto('object', names, vals, idx as ArrayLike<number> | null, n, out),
+    fill: (out) => rowsInto(shape, names, vals, idx as ArrayLike<number> | null, n, out),
+    // a list's loops destructure each row: built as they reach it, from the values the fill uses
+    ...(shape === 'array' ? { list: { names, vals, idx: idx as ArrayLike<number> | null } } : {}),
   });
   return list;
 }
@@ -290,14 +294,18 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       // would run a method the session replaced gets the rows, and runs it
       if (
         !isBind(loop) &&
-        !(loop.ops === null || isKeptRowLoop(loop) || isTextLoopToken(loop) || isKeyedToken(loop)
+        !(loop.ops === null ||
+        isKeptRowLoop(loop) ||
+        isTextLoopToken(loop) ||
+        isDateLoopToken(loop) ||
+        isKeyedToken(loop)
           ? arrayIterationIntact()
           : chainIntact(loop.ops))
       )
         return bare();
       if (isKeptRowLoop(loop)) return keptRows(this, 'object') ?? bare();
-      if (isTextLoopToken(loop)) {
-        // not a long text column the host scans: the reused row over the field's values (its only read)
+      if (isTextLoopToken(loop) || isDateLoopToken(loop)) {
+        // not a column the loop's path reads: the reused row over the fields' values (the body only reads them)
         const reused = () => {
           const v = loopValues(this, loop);
           return v ? loopRows('reused', loop.names, v.vals, v.idx, v.n) : bare();
@@ -305,7 +313,8 @@ export function installRowObjects(proto: Record<string, unknown>): void {
         // the other fields the body reads come with the row, from the values the row loop reads
         const names = loop.names.slice(1);
         const others = { names, values: () => loopValues(this, { names, ops: null }) };
-        return textLoop(this, loop.names[0]!, loop.names[0]!, reused, loop.text, arrayIterationIntact, others);
+        const run = isTextLoopToken(loop) ? textLoop : dateLoop;
+        return run(this, loop.names[0]!, loop.names[0]!, reused, loop.text, arrayIterationIntact, others);
       }
       if (isBind(loop)) return boundRows(this, loop) ?? bare();
       // a keyed accumulation answered from the columns runs no iteration; else the reused row
@@ -347,6 +356,11 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       const take = loop !== null && isKeptRowLoop(loop) && arrayIterationIntact();
       // a keyed Series table (value_counts(), groupby(k)['x'].sum()) keeps its own tolist
       if (seriesMark(this)) return tolist.call(this);
+      // a list bound to a name only destructuring loops read (prepare/rowArrays.ts): filled when first read
+      if (loop !== null && loop.ops !== null && loop.ops.length === 1 && loop.ops[0] === 'defer') {
+        const later = deferredRows(this, loop, 'array');
+        if (later) return later;
+      }
       if (take) {
         const it = keptRows(this, 'array');
         if (it) return it;

@@ -5,6 +5,7 @@
  * string (or a promise of one that never rejects). Guest failures become `{ ok: false, error }`.
  */
 import { NativePromise, PromisePrototypeThen, ReflectApply } from '../intrinsics.js';
+import { settleRows } from '../data/pendingRows.js';
 import { errorInfo, SOURCE_NAME } from '../errors/errorInfo.js';
 import { outputBytes, resetOutput } from '../output/output.js';
 import { resetResults, runResults } from '../output/results.js';
@@ -90,6 +91,8 @@ export function makeExecute(
       if (opts.deterministic) restore = enterDeterministic(opts.deterministic);
       let value: unknown;
       try {
+        // rows a bound array of an earlier run still defers, where this code could see they are pending
+        settleRows(src);
         value = indirectEval(`${opts.async ? src : globalize(src)}\n//# sourceURL=${SOURCE_NAME}`);
         if (opts.resultName) value = indirectEval('typeof result === "undefined" ? undefined : result');
       } catch (e) {

@@ -1,9 +1,13 @@
 /**
  * Entry point of a holder process: the child that holds isolates, so that a fatal V8 error, an
  * abort or a builtin that ignores termination kills this process and never the host. Speaks the
- * protocol in protocol.ts over Node IPC (advanced serialization: typed arrays cross as copies).
+ * protocol in protocol.ts over Node IPC: JSON for a run and its reply, with what carries typed
+ * arrays or is large sent as a V8 clone on the frame socket the host opened (frameChannel.ts), or
+ * advanced serialization for everything where the host opened none (Bun, Deno).
  */
 import { writeSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { FRAMED_MARKER, frameDecoder, JSON_MAX_UNITS, OrderedInbox, writeFrame } from './frameChannel.js';
 import { SessionHost } from './sessionHost.js';
 import { loadEngine } from '../engines/isolated-vm/loadIsolatedVm.js';
 import { relayEngineFallback } from '../engines/engineFallback.js';
@@ -25,9 +29,38 @@ const host = new SessionHost();
 let inflight = 0;
 let lost: string | undefined;
 
-function send(msg: HolderReply | HolderEvent, sent?: () => void): void {
-  if (process.connected) process.send!(msg, undefined, {}, () => sent?.());
-  else sent?.();
+const channelFd = Number(process.env.SBIRTOOLS_HOLDER_CHANNEL_FD);
+const pipe =
+  Number.isInteger(channelFd) && channelFd > 2
+    ? new Socket({ fd: channelFd, readable: true, writable: true })
+    : undefined;
+// the host is gone: the IPC channel's disconnect ends this process (below)
+pipe?.on('error', () => undefined);
+
+/** @param framed the message may hold typed arrays or is large: it goes as a V8 clone on the frame socket. */
+function send(msg: HolderReply | HolderEvent, sent?: () => void, framed = false): void {
+  if (!process.connected) return sent?.();
+  if (framed && pipe) {
+    // the frame first: the host delivers it when the marker comes, in IPC's order. Sent only once
+    // both are out: a holder that ends itself after its last reply (die) must not cut a frame short.
+    let left = 2;
+    const one = () => {
+      if (--left === 0) sent?.();
+    };
+    writeFrame(pipe, msg, one);
+    process.send!(FRAMED_MARKER, undefined, {}, one);
+  } else process.send!(msg, undefined, {}, () => sent?.());
+}
+
+/** A reply that goes as a frame: anything but a run's, and a run's with saved files or a large outcome. */
+function framedReply(req: HolderRequest, data: unknown): boolean {
+  if (req.op !== 'run') return true;
+  const o = data as { files?: unknown[]; outcomeJson?: string; stdout?: string; stderr?: string } | null;
+  return (
+    o === null ||
+    o.files !== undefined ||
+    (o.outcomeJson?.length ?? 0) + (o.stdout?.length ?? 0) + (o.stderr?.length ?? 0) > JSON_MAX_UNITS
+  );
 }
 
 /**
@@ -82,14 +115,14 @@ async function handle(req: HolderRequest): Promise<unknown> {
   }
 }
 
-process.on('message', (req: HolderRequest) => {
+function onRequest(req: HolderRequest): void {
   inflight++;
   const replied = () => {
     inflight--;
     if (lost && inflight === 0) die();
   };
   handle(req).then(
-    (data) => send({ id: req.id, ok: true, data }, replied),
+    (data) => send({ id: req.id, ok: true, data }, replied, framedReply(req, data)),
     (err: unknown) => {
       const e = err as {
         code?: string;
@@ -120,7 +153,13 @@ process.on('message', (req: HolderRequest) => {
       );
     },
   );
-});
+}
+const inbox = new OrderedInbox((req) => onRequest(req as HolderRequest));
+process.on('message', (msg: unknown) => inbox.message(msg));
+pipe?.on(
+  'data',
+  frameDecoder((req) => inbox.frame(req)),
+);
 
 // The host closed the channel (it exited or closed the sandbox): nothing may outlive it.
 process.on('disconnect', () => {

@@ -1,5 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { FRAMED_MARKER, frameDecoder, OrderedInbox, writeFrame } from './frameChannel.js';
 import { holderEntryPath } from '../../core/paths.js';
 import { mallocEnv, passedEnv } from './holderEnv.js';
 import { SbirtoolsError } from '../../core/errors.js';
@@ -57,8 +59,21 @@ function oneShot(): boolean {
   return (globalThis as { __sbirtoolsOneShot?: boolean }).__sbirtoolsOneShot === true;
 }
 
+/** The holder's end of the frame channel (frameChannel.ts): its stdio slot, so its fd there. */
+const CHANNEL_FD = 4;
+
+/**
+ * Whether host and holder talk JSON IPC plus the frame channel: on Node. Bun and Deno keep Node's
+ * advanced IPC alone, as before: their extra stdio pipes and `net.Socket({ fd })` were never tested.
+ */
+function frameChannel(): boolean {
+  return !process.versions.bun && !process.versions.deno;
+}
+
 export class HolderProcess {
   private readonly child: ChildProcess;
+  /** The frame socket to the holder (frameChannel.ts); undefined: Node's advanced IPC carries everything. */
+  private readonly pipe: Socket | undefined;
   private readonly pending = new Map<number, Pending>();
   /** Who receives a streaming run's output, by session id (one run per session at a time). */
   readonly outputListeners = new Map<string, OutputListener>();
@@ -85,9 +100,10 @@ export class HolderProcess {
     readonly nice = 0,
     warmSpares?: boolean,
   ) {
+    const framed = frameChannel();
     this.child = fork(holderEntryPath(), [], {
       execArgv: ['--no-node-snapshot'],
-      serialization: 'advanced',
+      serialization: framed ? 'json' : 'advanced',
       env: {
         TZ: 'UTC',
         LANG: 'C.UTF-8',
@@ -97,14 +113,18 @@ export class HolderProcess {
         ...(oneShot() ? { SBIRTOOLS_NO_SPARES: '1' } : {}),
         ...(nice > 0 ? { SBIRTOOLS_HOLDER_NICE: String(nice) } : {}),
         ...(warmSpares === undefined ? {} : { SBIRTOOLS_WARM_SPARES: warmSpares ? '1' : '0' }),
+        ...(framed ? { SBIRTOOLS_HOLDER_CHANNEL_FD: String(CHANNEL_FD) } : {}),
       },
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      stdio: framed ? ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'] : ['ignore', 'ignore', 'pipe', 'ipc'],
     });
+    this.pipe = framed ? (this.child.stdio[CHANNEL_FD] as Socket) : undefined;
+    // a holder that died mid-write: its exit, not the socket's error, tells the runs in flight
+    this.pipe?.on('error', () => undefined);
     this.child.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-4096);
     });
     this.ready = new Promise((resolve, reject) => {
-      this.child.on('message', (msg: HolderReply | HolderEvent) => {
+      const onMessage = (msg: HolderReply | HolderEvent) => {
         if ('event' in msg) {
           if (msg.event === 'ready') resolve();
           else if (msg.event === 'output') this.outputListeners.get(msg.sessionId)?.(msg.stream, msg.text);
@@ -124,7 +144,13 @@ export class HolderProcess {
         this.updateRef();
         if (msg.ok) p.resolve(msg.data);
         else p.reject(reviveError(msg.error));
-      });
+      };
+      const inbox = new OrderedInbox((msg) => onMessage(msg as HolderReply | HolderEvent));
+      this.child.on('message', (msg: unknown) => inbox.message(msg));
+      this.pipe?.on(
+        'data',
+        frameDecoder((msg) => inbox.frame(msg)),
+      );
       this.child.on('exit', (code, signal) => {
         // No new work from now on (a session that lived here is reopened elsewhere, sessionReset).
         this.exited = true;
@@ -175,7 +201,12 @@ export class HolderProcess {
     const id = this.nextId++;
     const promise = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     this.updateRef();
-    this.child.send({ ...req, id } as HolderRequest);
+    const msg = { ...req, id } as HolderRequest;
+    // only a run goes as JSON: an open's spec may hold a columnar table's typed arrays
+    if (this.pipe && msg.op !== 'run') {
+      writeFrame(this.pipe, msg);
+      this.child.send(FRAMED_MARKER);
+    } else this.child.send(msg);
     return promise as Promise<T>;
   }
 
@@ -247,10 +278,12 @@ export class HolderProcess {
       this.child.ref();
       channel?.ref?.();
       stderr?.ref?.();
+      this.pipe?.ref();
     } else {
       this.child.unref();
       channel?.unref?.();
       stderr?.unref?.();
+      this.pipe?.unref();
     }
   }
 

@@ -7,6 +7,7 @@ import { openEngineSession, resolveEngine } from '../engines/openEngineSession.j
 import { startColumnWorkers, TableCache } from './tableProviders.js';
 import type { OutputListener, SessionSpec, SourceRunRequest } from './protocol.js';
 import { CodeChecker, INLINE_CHECK_MAX_UNITS, parseTimeout } from '../prepare/codeChecker.js';
+import { prepareCode, type PreparedCode } from '../prepare/transform.js';
 import { emptyOutcome } from './backend.js';
 import type { DatasetInfo } from '../../../schema/result.js';
 import { WarmSessions, type Built } from './warmSessions.js';
@@ -33,6 +34,11 @@ interface Entry {
   prefetch?: ((names: string[]) => Promise<void>) | undefined;
   /** Lazily decoded tables (Parquet, Arrow): the columns a run names are decoded together before it starts. */
   tables?: TableProvider[] | undefined;
+  /**
+   * What the functions the session's runs made may read when called (prepare/localize.ts
+   * functionReads): a later run keeps those names global instead of localizing them.
+   */
+  functionReads: Set<string> | 'all';
 }
 
 /**
@@ -69,7 +75,7 @@ export class SessionHost {
   async open(id: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined; engine: EngineLabel }> {
     this.close(id);
     const { session, dataset, engine, prefetch, tables } = (await this.warm.take(spec)) ?? (await this.build(spec));
-    this.sessions.set(id, { spec, session, dataset, engine, prefetch, tables });
+    this.sessions.set(id, { spec, session, dataset, engine, prefetch, tables, functionReads: new Set() });
     return { dataset, engine };
   }
 
@@ -154,13 +160,15 @@ export class SessionHost {
     this.lastRunEdge = performance.now();
     try {
       const run = {
-        ...checked.prepared,
+        ...keepGlobal(checked.prepared, req.source, current.functionReads),
         timeoutMs: left,
         ...(req.deterministic ? { deterministic: req.deterministic } : {}),
         ...(onOutput ? { onOutput } : {}),
       };
       return { ...(await current.session.run(run)), engine: current.engine, reset };
     } finally {
+      // a run that threw may have made functions too (a declaration is there before its first statement)
+      addReads(current, checked.prepared.functionReads);
       for (const t of current.tables ?? []) t.releasePrefetched?.();
       this.lastRunEdge = performance.now();
       this.stopWatchIfIdle();
@@ -269,4 +277,21 @@ function mb(bytes: number): number {
 function loadedOrThrow<T>(r: PromiseSettledResult<T>): T {
   if (r.status === 'rejected') throw r.reason;
   return r.value;
+}
+
+/**
+ * `prepared`, or the same program prepared again with the names a function of an earlier run may
+ * read kept global when it localized one of them (rare: a session whose functions read its loop
+ * variables). A function called during the run must see each global as the plain transform has it.
+ */
+function keepGlobal(prepared: PreparedCode, source: string, reads: Set<string> | 'all'): PreparedCode {
+  const locals = prepared.locals;
+  if (!locals || (reads !== 'all' && !locals.some((n) => reads.has(n)))) return prepared;
+  return prepareCode(source, undefined, reads);
+}
+
+function addReads(entry: Entry, reads: PreparedCode['functionReads']): void {
+  if (!reads || entry.functionReads === 'all') return;
+  if (reads === 'all') entry.functionReads = 'all';
+  else for (const n of reads) entry.functionReads.add(n);
 }

@@ -52,7 +52,9 @@ const VALUED = new Set(['ExpressionStatement', 'IfStatement', 'SwitchStatement',
  * a global read costs nothing worth a rewrite), and those of `alsoLocal` (rowArrays.ts: a row array
  * is read through its kept values only as a true local), whose write-back (after the try and in the
  * catch) passes the value through `__sbirtools_rowLoop.release(name)`: the moment the array can be
- * seen by anything but this run's loops. Returns undefined when nothing qualifies.
+ * seen by anything but this run's loops. Names of `keepGlobal` stay global too: a function an earlier
+ * run of the session kept mentions them (functionReads), and this run may call it. Returns undefined
+ * when nothing qualifies.
  * @param resultName - the run's value is the `result` variable, not the completion value.
  * @example
  * planLocals(parse('let s = 0;\nfor (const v of xs) s += v;\ns'), source, false)?.locals // ['s']
@@ -62,6 +64,7 @@ export function planLocals(
   source: string,
   resultName: boolean,
   alsoLocal: readonly string[] = [],
+  keepGlobal: ReadonlySet<string> = new Set(),
 ): LocalPlan | undefined {
   // no walk when no loop can be there (a loop keyword cannot be written with \u escapes)
   if (source.startsWith('#!') || (alsoLocal.length === 0 && !LOOP_WORD.test(source))) return undefined;
@@ -84,6 +87,7 @@ export function planLocals(
   }
   const functions: string[] = [];
   const locals: string[] = [];
+  const fresh = new Set<string>();
   const edits: LocalEdit[] = [];
   for (let i = 0; i < body.length; i++) {
     const s = body[i]!;
@@ -98,11 +102,13 @@ export function planLocals(
       i < lastValued &&
       s.declarations.every((d: AnyNode) => d.id.type !== 'ObjectPattern') &&
       names.some((n) => scan.loopNames.has(n)) &&
-      names.every((n) => !scan.closureNames.has(n) && !FIXED_GLOBALS.has(n));
+      names.every((n) => !scan.closureNames.has(n) && !keepGlobal.has(n) && !FIXED_GLOBALS.has(n));
     const len = s.kind.length;
     // `;` first: an expression statement after a line without `;` must not continue it
     edits.push({ start: s.start, end: s.start + len, text: local ? ';'.padEnd(len, ' ') : 'var'.padEnd(len, ' ') });
-    if (local) locals.push(...names);
+    if (!local) continue;
+    locals.push(...names);
+    for (const d of s.declarations) if (isFresh(d, scan.at)) fresh.add(d.id.name);
   }
   if (locals.length === 0) return undefined;
   for (const f of functions) if (scan.assigned.has(f) || scan.varNames.has(f)) return undefined;
@@ -111,11 +117,16 @@ export function planLocals(
   const n = locals.length;
   const params = locals.map((_, i) => `${h}${i}`);
   // a bound row array is released (its rows built if they were deferred) as it is written back
-  const back = locals.map((l) => (alsoLocal.includes(l) ? `${ROW_LOOP_GLOBAL}.release(${l})` : l)).join(',');
-  const writeBack = `(${params.join(',')})=>{${locals.map((l, i) => `${l}=${params[i]};`).join('')}}`;
+  const back = locals
+    .map((l) => (alsoLocal.includes(l) ? `${ROW_LOOP_GLOBAL}.release(${l},${JSON.stringify(l)})` : l))
+    .join(',');
+  // a fresh name starts as its own slot's placeholder (an object no code sees) and is written back
+  // only when its declaration ran: the global is neither read nor written before the run changes it
+  const start = locals.map((l) => (fresh.has(l) ? '{}' : l));
+  const writeBack = `(${params.join(',')})=>{${locals.map((l, i) => (fresh.has(l) ? `if(${params[i]}!==${h}[${i}])` : '') + `${l}=${params[i]};`).join('')}}`;
   const publish = `(${functions.map((_, i) => `${h}${i}`).join(',')})=>{${functions.map((f, i) => `${f}=${h}${i};`).join('')}}`;
   const prefix =
-    `var ${[...locals, ...functions].join(',')};{const ${h}=[${locals.join(',')},${writeBack},${publish},${KEEPS_VALUES}];` +
+    `var ${[...locals, ...functions].join(',')};{const ${h}=[${start.join(',')},${writeBack},${publish},${KEEPS_VALUES}];` +
     `{let ${locals.map((l, i) => `${l}=${h}[${i}]`).join(',')};try{` +
     // block-scoped functions (Annex B) reach the global when their statement runs; today's var-scoped
     // ones are there before the first statement: publish them first
@@ -140,6 +151,18 @@ interface ProgramScan {
   varNames: Set<string>;
   /** Every identifier of the program (to pick helper names that cannot collide). */
   allNames: Set<string>;
+  /** Where each name is mentioned (the start of every identifier that may be a variable). */
+  at: Map<string, number[]>;
+}
+
+/**
+ * Whether the declarator `d` (`name = init`) is the first mention of its name in the program, and its
+ * init does not mention it: run top to bottom (it is a top-level statement and the name is in no
+ * function), nothing reads the local before the declaration assigns it.
+ */
+function isFresh(d: AnyNode, at: Map<string, number[]>): boolean {
+  if (d.id.type !== 'Identifier' || !d.init) return false;
+  return (at.get(d.id.name) ?? []).every((p) => p === d.id.start || p >= d.end);
 }
 
 /** One walk of the whole program; undefined when something rules out every local. */
@@ -150,6 +173,7 @@ function scanProgram(program: AnyNode): ProgramScan | undefined {
     assigned: new Set(),
     varNames: new Set(),
     allNames: new Set(),
+    at: new Map(),
   };
   for (const s of program.body as AnyNode[]) {
     if (s.type === 'ClassDeclaration') return undefined;
@@ -169,6 +193,8 @@ function scanProgram(program: AnyNode): ProgramScan | undefined {
       case 'Identifier':
         if (GLOBAL_ALIASES.has(node.name)) return undefined;
         scan.allNames.add(node.name);
+        if (scan.at.has(node.name)) scan.at.get(node.name)!.push(node.start);
+        else scan.at.set(node.name, [node.start]);
         if (inFn) scan.closureNames.add(node.name);
         else if (inLoop) scan.loopNames.add(node.name);
         continue;
@@ -226,4 +252,52 @@ function freshName(taken: Set<string>): string {
   let name = '$sbtLocals';
   for (let i = 0; [...taken].some((t) => t.startsWith(name)); i++) name = `$sbtLocals${i}_`;
   return name;
+}
+
+/**
+ * The names the functions, arrows and classes of a program mention, which one of them may read in
+ * any later run it is called in; 'all' when one of them may read any global (`this`, `with`, a
+ * global alias or `eval`, `.query`, a string with `@`). A session keeps those of its runs
+ * (runtime/holder/sessionHost.ts) and localizes none of them: a function of an earlier run called
+ * during a run reads the global, which a local would leave unchanged until the write-back.
+ * @example
+ * functionReads(parse('function peek() { return rows.length }')) // ['peek', 'rows']
+ */
+export function functionReads(program: AnyNode): string[] | 'all' {
+  const names = new Set<string>();
+  const stack: [AnyNode, boolean][] = [[program, false]];
+  while (stack.length > 0) {
+    const [node, inFn] = stack.pop()!;
+    const type = node.type as string;
+    if (inFn) {
+      if (type === 'ThisExpression' || type === 'WithStatement') return 'all';
+      if (type === 'Identifier') {
+        if (GLOBAL_ALIASES.has(node.name)) return 'all';
+        names.add(node.name);
+      }
+      if (type === 'Literal' && typeof node.value === 'string' && node.value.includes('@')) return 'all';
+      if (type === 'TemplateElement' && String(node.value?.cooked ?? node.value?.raw ?? '').includes('@')) return 'all';
+    }
+    const childInFn = inFn || FUNCTION_NODES.has(type);
+    for (const key in node) {
+      if (key === 'type' || key === 'start' || key === 'end' || key === 'loc') continue;
+      const v = node[key];
+      if (v === null || typeof v !== 'object') continue;
+      if (key === 'property' && type === 'MemberExpression' && !node.computed && v.type === 'Identifier') {
+        if (childInFn && v.name === 'query') return 'all';
+        continue;
+      }
+      if (key === 'key' && (type === 'Property' || type === 'PropertyDefinition' || type === 'MethodDefinition')) {
+        if (!node.computed && v.type === 'Identifier') continue;
+      }
+      if (key === 'label') continue;
+      if (Array.isArray(v)) {
+        for (let i = v.length - 1; i >= 0; i--)
+          if (v[i] && typeof v[i].type === 'string') stack.push([v[i], childInFn]);
+      } else if (typeof v.type === 'string') {
+        stack.push([v, childInFn]);
+      }
+    }
+  }
+  return [...names].sort();
 }

@@ -3,6 +3,7 @@ import type { LocalEdit } from './localize.js';
 import { FUNCTION_NODES, LOOP_NODES, type AnyNode } from './patternNames.js';
 import { isBareObjectsCall, rowChainFrom } from './rowChains.js';
 import { bodyReads } from './rowReads.js';
+import { listLoopEdits } from './tableLoops.js';
 
 /** One top-level `const rows = <expr>.objects()` whose every use reads fields of its rows only, one a loop. */
 export interface RowArray {
@@ -35,15 +36,31 @@ interface Use {
  * the values of the call; with a chain (`['bind']`) the rows are built at the call. Either way the
  * write-back ends the binding: a later run sees a plain array, which it may have changed. The rewrite
  * is only safe when NAME runs as a true local (localize.ts: nothing but this run's top-level code can
- * reach it): the caller applies the edits of the names the local plan took. `up` maps each node to its parent and the key it sits under; `mentions` holds every
+ * reach it): the caller applies the edits of the names the local plan took. A `<expr>.tolist()` list
+ * is deferred the same way when every use is a destructuring loop (listUsesOf). `up` maps each node to its parent and the key it sits under; `mentions` holds every
  * identifier of the program that may be a variable.
  */
-export function rowArrays(program: AnyNode, up: Map<AnyNode, [AnyNode, string]>, mentions: AnyNode[]): RowArray[] {
+export function rowArrays(
+  program: AnyNode,
+  up: Map<AnyNode, [AnyNode, string]>,
+  mentions: AnyNode[],
+  source: string,
+): RowArray[] {
   const out: RowArray[] = [];
   for (const s of program.body as AnyNode[]) {
     if (s.type !== 'VariableDeclaration' || s.kind === 'var' || s.declarations.length !== 1) continue;
     const d = s.declarations[0];
-    if (d.id.type !== 'Identifier' || !d.init || !isBareObjectsCall(d.init) || d.id.name === 'result') continue;
+    if (d.id.type !== 'Identifier' || !d.init || d.id.name === 'result') continue;
+    if (isBareObjectsCall(d.init, LIST_METHODS)) {
+      const loops = listUsesOf(d.id, s, up, mentions, source);
+      if (loops)
+        out.push({
+          name: d.id.name,
+          edits: [insert(d.init.end - 1, `${ROW_LOOP_GLOBAL}.open([], ["defer"])`), ...loops],
+        });
+      continue;
+    }
+    if (!isBareObjectsCall(d.init)) continue;
     const found = usesOf(d.id, s, up, mentions);
     if (!found) continue;
     const reads = new Set<string>();
@@ -56,6 +73,45 @@ export function rowArrays(program: AnyNode, up: Map<AnyNode, [AnyNode, string]>,
     out.push({ name: d.id.name, edits });
   }
   return out;
+}
+
+/** A list of rows as arrays (`t.tolist()`): bound when only destructuring loops read it. */
+const LIST_METHODS = ['tolist', 'to_list'];
+
+/**
+ * The edits for the uses of a name `t.tolist()` declares when every one is `for (const|let [a, b] of
+ * NAME)` (plain names or holes: the row array itself is never held), not inside a function or another
+ * loop, after the declaration; else undefined. Each loop then reads rows built as it reaches them
+ * (tableLoops.ts listLoopEdits), and the list is filled when the name is first read after the run.
+ */
+function listUsesOf(
+  id: AnyNode,
+  decl: AnyNode,
+  up: Map<AnyNode, [AnyNode, string]>,
+  mentions: AnyNode[],
+  source: string,
+): LocalEdit[] | undefined {
+  const edits: LocalEdit[] = [];
+  for (const m of mentions) {
+    if (m === id || m.name !== id.name) continue;
+    if (m.start < decl.end) return undefined;
+    const [loop, key] = up.get(m) ?? [null, ''];
+    if (!loop || loop.type !== 'ForOfStatement' || key !== 'right' || loop.await) return undefined;
+    for (let at = up.get(loop); at; at = up.get(at[0]))
+      if (FUNCTION_NODES.has(at[0].type) || LOOP_NODES.has(at[0].type)) return undefined;
+    const left = loop.left;
+    if (left.type !== 'VariableDeclaration' || left.kind === 'var' || left.declarations.length !== 1) return undefined;
+    const pattern = left.declarations[0].id;
+    if (
+      pattern.type !== 'ArrayPattern' ||
+      !pattern.elements.every((e: AnyNode | null) => e === null || e.type === 'Identifier')
+    )
+      return undefined;
+    const wrap = listLoopEdits(loop, source);
+    if (!wrap) return undefined;
+    edits.push(...wrap);
+  }
+  return edits.length ? edits : undefined;
 }
 
 const insert = (at: number, text: string): LocalEdit => ({

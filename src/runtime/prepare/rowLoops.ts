@@ -4,6 +4,7 @@ import type { AnyNode } from './patternNames.js';
 import { isBareObjectsCall, rowChain } from './rowChains.js';
 import { bodyReads } from './rowReads.js';
 import { tableLoopEdits } from './tableLoops.js';
+import { dateLoopEdits } from './dateLoops.js';
 import { textLoopEdits } from './textLoops.js';
 import { type RowArray, rowArrays } from './rowArrays.js';
 import { type KeyedLoop, keyedLoop } from './keyedLoops.js';
@@ -100,7 +101,8 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
   let bindsUndefined: boolean | undefined;
   const undefinedUnbound = () => !(bindsUndefined ??= mentions.some((m) => m.name === 'undefined' && binds(m, up)));
   let texts = 0;
-  /** A loop's edits when it is not a text loop: a reused row, rows built one at a time, or a table's loop. */
+  let dates = 0;
+  /** A loop's edits when it is neither a text nor a date loop: a reused row, rows built one at a time, or a table's loop. */
   const loopEdits = (loop: AnyNode): LocalEdit[] => {
     const reads = rowLoopReads(loop);
     if (reads) return [insert(loop.right, JSON.stringify(reads))];
@@ -117,8 +119,17 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     let stmt = loop;
     for (let at = up.get(stmt); at && at[0].type === 'LabeledStatement'; at = up.get(stmt)) stmt = at[0];
     const text = textLoopEdits(loop, stmt, source, texts, up, undefinedUnbound);
+    let own = text;
     if (text) texts++;
-    const own = text ?? loopEdits(loop);
+    else {
+      // a loop that reads a date value only through numbers of the column (dateLoops.ts)
+      const date = dateLoopEdits(loop, stmt, source, dates, up, undefinedUnbound);
+      if (date) {
+        own = date;
+        dates++;
+      }
+    }
+    own ??= loopEdits(loop);
     if (k) keyed.push({ ...k, otherwise: own });
     else edits.push(...own);
   }
@@ -130,7 +141,7 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     const chain = rowChain(call, up);
     if (chain) edits.push(insert(call, `${JSON.stringify(chain.reads)}, ${JSON.stringify(chain.ops)}`));
   }
-  return { edits, arrays: rowArrays(program, up, mentions), keyed };
+  return { edits, arrays: rowArrays(program, up, mentions, source), keyed };
 }
 
 /**

@@ -27,13 +27,28 @@ export function tableLoopEdits(loop: AnyNode, source: string): LocalEdit[] | und
   if (!where) return undefined;
   const reads = bodyReads(loop.body, id.name);
   if (!reads) return undefined;
+  return wrapIterable(x, where, JSON.stringify(reads));
+}
+
+/**
+ * The edits that make a destructured loop over a bound row list, `for (const [a, b] of NAME)`
+ * (rowArrays.ts: `NAME = t.tolist()`), `for (const [a, b] of __sbirtools_rowLoop.rows(NAME, [], ["array"]))`:
+ * each row built as the loop reaches it when NAME is a deferred bound list, else NAME itself.
+ */
+export function listLoopEdits(loop: AnyNode, source: string): LocalEdit[] | undefined {
+  const x = loop.right as AnyNode;
+  const where = v8Where(x, source);
+  return where && wrapIterable(x, where, '[], ["array"]');
+}
+
+function wrapIterable(x: AnyNode, where: { message: string; v8: number; quickjs: number }, args: string): LocalEdit[] {
   return [
     {
       start: x.start,
       end: x.start,
       text: `${INSERTED_OPEN}${ROW_LOOP_GLOBAL}.rows(${ofMarker(where)}${INSERTED_CLOSE}`,
     },
-    { start: x.end, end: x.end, text: `${INSERTED_OPEN}, ${JSON.stringify(reads)})${INSERTED_CLOSE}` },
+    { start: x.end, end: x.end, text: `${INSERTED_OPEN}, ${args})${INSERTED_CLOSE}` },
   ];
 }
 

@@ -51,25 +51,14 @@ export function textLoopEdits(
   up: Map<AnyNode, [AnyNode, string]>,
   undefinedUnbound: () => boolean,
 ): LocalEdit[] | undefined {
-  if (loop.type !== 'ForOfStatement' || loop.await) return undefined;
-  const left = loop.left;
-  if (left.type !== 'VariableDeclaration' || left.kind === 'var' || left.declarations.length !== 1) return undefined;
-  const id = left.declarations[0].id;
-  if (id.type !== 'Identifier') return undefined;
-  const right = loop.right as AnyNode;
-  const isObjects = isBareObjectsCall(right);
-  let column: string | undefined;
-  if (!isObjects) {
-    if (right.type !== 'CallExpression' || right.optional || right.arguments.length !== 1) return undefined;
-    const callee = right.callee as AnyNode;
-    if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) return undefined;
-    if (callee.property.type !== 'Identifier' || callee.property.name !== 'array') return undefined;
-    const arg = right.arguments[0] as AnyNode;
-    if (arg.type !== 'Literal' || typeof arg.value !== 'string') return undefined;
-    column = arg.value;
-  }
+  const head = loopHead(loop);
+  if (!head) return undefined;
+  const { id, right, column } = head;
+  const isObjects = column === undefined;
   const uses = valueUses(loop.body, id.name, isObjects, source, up, undefinedUnbound);
   if (!uses) return undefined;
+  // the value's text is repeated in each guard: one that spans lines would add a line
+  if (uses.features.some((u) => /[\n\r\u2028\u2029]/.test(u.value))) return undefined;
   const S = `$sbtRowT${k}`;
   const features: Feature[] = [];
   const keys: string[] = [];
@@ -97,6 +86,30 @@ export function textLoopEdits(
   edits.push(...wraps);
   edits.push(ins(stmt.end, '}'));
   return edits;
+}
+
+/**
+ * The parts of `for (const|let NAME of X.array('col'))` or `for (const|let NAME of X.objects())` (no
+ * `for await`, no `?.`): the declared identifier, the iterable, and the column (undefined for
+ * objects()); undefined for any other loop. Shared with dateLoops.ts.
+ * @example
+ * loopHead(parse("for (const a of t.array('A')) n++").body[0]) // { id: <a>, right: <t.array('A')>, column: 'A' }
+ */
+export function loopHead(loop: AnyNode): { id: AnyNode; right: AnyNode; column: string | undefined } | undefined {
+  if (loop.type !== 'ForOfStatement' || loop.await) return undefined;
+  const left = loop.left;
+  if (left.type !== 'VariableDeclaration' || left.kind === 'var' || left.declarations.length !== 1) return undefined;
+  const id = left.declarations[0].id;
+  if (id.type !== 'Identifier') return undefined;
+  const right = loop.right as AnyNode;
+  if (isBareObjectsCall(right)) return { id, right, column: undefined };
+  if (right.type !== 'CallExpression' || right.optional || right.arguments.length !== 1) return undefined;
+  const callee = right.callee as AnyNode;
+  if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) return undefined;
+  if (callee.property.type !== 'Identifier' || callee.property.name !== 'array') return undefined;
+  const arg = right.arguments[0] as AnyNode;
+  if (arg.type !== 'Literal' || typeof arg.value !== 'string') return undefined;
+  return { id, right, column: arg.value };
 }
 
 /**
@@ -175,7 +188,7 @@ function valueUses(
 }
 
 /** The field `member` reads (`r.name`, `r['literal']`), or undefined. */
-function fieldOf(member: AnyNode): string | undefined {
+export function fieldOf(member: AnyNode): string | undefined {
   if (member.type !== 'MemberExpression' || member.optional) return undefined;
   let field: string | undefined;
   if (!member.computed && member.property.type === 'Identifier') field = member.property.name;
@@ -276,7 +289,7 @@ function readOnly(member: AnyNode, p: AnyNode | null, k: string): boolean {
 }
 
 /** Whether only the truth value of `node` is read: a test, `!`, or a branch of `&&`/`||`/`??`/`?:` that is. */
-function truthOnly(node: AnyNode, up: Map<AnyNode, [AnyNode, string]>): boolean {
+export function truthOnly(node: AnyNode, up: Map<AnyNode, [AnyNode, string]>): boolean {
   const [p, key] = up.get(node) ?? [null, ''];
   if (!p) return false;
   if (TESTS.has(p.type) || p.type === 'ConditionalExpression')

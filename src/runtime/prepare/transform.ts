@@ -1,6 +1,6 @@
 import * as acorn from 'acorn';
 import { planArrayChains } from './arrayChains.js';
-import { planLocals } from './localize.js';
+import { functionReads, planLocals } from './localize.js';
 import { type AnyNode, collectPatternNames } from './patternNames.js';
 import { planRowLoops } from './rowLoops.js';
 import { planSortCalls } from './sortCalls.js';
@@ -15,6 +15,13 @@ export interface PreparedCode {
   lineOffset: number;
   /** True when the run's value is the `result` variable the code assigns at top level. */
   resultName: boolean;
+  /** The top-level names this run keeps as true locals (localize.ts), when there are any. */
+  locals?: string[];
+  /**
+   * What the code's functions, arrows and classes may read when a later run calls them, when it has
+   * any: the names they mention, or 'all' (localize.ts functionReads). A session keeps them global.
+   */
+  functionReads?: string[] | 'all';
 }
 
 const PARSE_OPTIONS: acorn.Options = {
@@ -30,7 +37,9 @@ const PARSE_OPTIONS: acorn.Options = {
  * - top-level `const`/`let` become `var` (same length, so positions hold) so a session can
  *   re-run a cell that declares the same name, and the binding persists to the next run;
  * - in a synchronous script, those a top-level loop uses run as true locals instead when nothing
- *   else can see them during the run, written back to the globals at its end (localize.ts);
+ *   else can see them during the run, written back to the globals at its end (localize.ts); names
+ *   of `keepGlobal` (what functions of the session's earlier runs may read: `functionReads`, kept by
+ *   runtime/holder/sessionHost.ts), or every name for 'all', stay global;
  * - a loop over `t.objects()` or `t.tolist()`, or a chain of array methods on `t.objects()`, reads
  *   its rows one at a time (a reused row when only fields are read) instead of building them all
  *   (rowLoops.ts, rowChains.ts: one argument inserted between markers; no line added); a loop over
@@ -45,8 +54,15 @@ const PARSE_OPTIONS: acorn.Options = {
  * Assumes the code parses (the policy check runs first). Pass the policy check's program
  * (`inspectCode`) to skip a second parse: one parse serves both.
  */
-export function prepareCode(source: string, parsed?: acorn.Program): PreparedCode {
+export function prepareCode(
+  source: string,
+  parsed?: acorn.Program,
+  keepGlobal: ReadonlySet<string> | 'all' = new Set(),
+): PreparedCode {
   const program = (parsed ?? acorn.parse(source, PARSE_OPTIONS)) as AnyNode;
+  const reads = functionReads(program);
+  const withReads = (p: PreparedCode): PreparedCode =>
+    reads === 'all' || reads.length ? { ...p, functionReads: reads } : p;
   const body = program.body as AnyNode[];
   // one walk of the top level (functions and class bodies excluded) finds every marker
   const found = scanTopLevel(program);
@@ -60,28 +76,33 @@ export function prepareCode(source: string, parsed?: acorn.Program): PreparedCod
   const sortEdits = [...chains.closes, ...planSortCalls(program, source), ...chains.opens];
   if (!needsAsync) {
     // top-level names a loop uses run as block-scoped locals, written back at the end (localize.ts)
-    const plan = planLocals(
-      program,
-      source,
-      resultName,
-      rowLoops.arrays.map((a) => a.name),
-    );
+    const plan =
+      keepGlobal === 'all'
+        ? undefined
+        : planLocals(
+            program,
+            source,
+            resultName,
+            rowLoops.arrays.map((a) => a.name),
+            keepGlobal,
+          );
     if (plan) {
       // a row array bound to a name is read through its kept values only when nothing else can reach it
       for (const a of rowLoops.arrays) if (plan.locals.includes(a.name)) edits.push(...a.edits);
       // a keyed loop is answered from the columns only when its object or Map and arrays are true locals
       for (const k of rowLoops.keyed)
         edits.push(...(k.names.every((n) => plan.locals.includes(n)) ? k.edits : k.otherwise));
-      return {
+      return withReads({
         code: `${plan.prefix}\n${applyEdits(source, [...edits, ...plan.edits, ...sortEdits])}\n${plan.suffix}`,
         async: false,
         lineOffset: 1,
         resultName,
-      };
+        locals: plan.locals,
+      });
     }
     for (const k of rowLoops.keyed) edits.push(...k.otherwise);
     for (const s of body) if (s.type === 'VariableDeclaration' && s.kind !== 'var') edits.push(keywordToVar(s));
-    return { code: applyEdits(source, [...edits, ...sortEdits]), async: false, lineOffset: 0, resultName };
+    return withReads({ code: applyEdits(source, [...edits, ...sortEdits]), async: false, lineOffset: 0, resultName });
   }
   for (const k of rowLoops.keyed) edits.push(...k.otherwise);
   const hoisted = new Set<string>();
@@ -97,7 +118,7 @@ export function prepareCode(source: string, parsed?: acorn.Program): PreparedCod
   const names = [...hoisted];
   const prefix = (names.length ? `var ${names.join(', ')}; ` : '') + '(async () => {';
   const code = `${prefix}\n${applyEdits(source, [...edits, ...sortEdits])}\n})()`;
-  return { code, async: true, lineOffset: 1, resultName };
+  return withReads({ code, async: true, lineOffset: 1, resultName });
 }
 
 interface Edit {

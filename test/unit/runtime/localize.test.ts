@@ -3,7 +3,7 @@
 // plain transform in localsDifferential.test.ts.
 import * as acorn from 'acorn';
 import { describe, expect, it } from 'vitest';
-import { planLocals } from '../../../src/runtime/prepare/localize.js';
+import { functionReads, planLocals } from '../../../src/runtime/prepare/localize.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
 
 const locals = (code: string, resultName = false) =>
@@ -68,6 +68,38 @@ describe('planLocals', () => {
     expect(locals('let a = 0;\nfor (const v of xs) a++;\nconst b = a;')).toEqual(['a']);
     // with `result` the completion value is not read: every declaration may go
     expect(locals('let result = 0;\nfor (const v of xs) result += c;\nconst c = 2;', true)).toEqual(['result', 'c']);
+  });
+
+  it('reads the global of a name only when the run may read it before its declaration assigns it', () => {
+    // the first line's array: the global of a fresh name is not read (a placeholder, `{}`), and written
+    // back only when it changed; anything mentioned earlier, in its own init or declared bare starts as its global
+    const start = (code: string) =>
+      /const \$sbtLocals=\[(.*?),\(/.exec(prepareCode(code).code.split('\n')[0]!)?.[1]?.split(',');
+    expect(start('const rows = f();\nlet s = 0, n = 0;\nfor (const r of rows) s++;\ns')).toEqual(['{}', '{}', '{}']);
+    expect(start('print(a);\nlet a = 1, b = a;\nfor (const v of xs) b++;\nb')).toEqual(['a', '{}']);
+    expect(start('let c = c + 1;\nlet d = e, e = 2;\nfor (const v of xs) c += d;\nc')).toEqual(['c', '{}', 'e']);
+    expect(start('let [p] = f(), q;\nfor (const v of xs) q = p;\nq')).toEqual(['p', 'q']);
+    const back = prepareCode('let k = 0;\nfor (const v of xs) k++;\nk').code;
+    expect(back).toContain('if($sbtLocals0!==$sbtLocals[0])k=$sbtLocals0;');
+  });
+
+  it('lists what functions may read when a later run calls them, and keeps those names global', () => {
+    const reads = (code: string) => functionReads(acorn.parse(code, { ecmaVersion: 'latest' }) as never);
+    expect(reads('function peek() { return rows.length }\nlet s = 0; s')).toEqual(['peek', 'rows']);
+    expect(reads('const f = (r) => r.total + base;\nf')).toEqual(['base', 'r']);
+    expect(reads('let s = 0;\nfor (const v of xs) s += v;\ns')).toEqual([]);
+    for (const code of [
+      'function g(k) { return this[k] }',
+      'const q = (t) => t.query("x > 1")',
+      'const h = () => "@a"',
+      'const e = () => globalThis',
+    ])
+      expect(reads(code), code).toBe('all');
+    const code = 'let rows = f();\nlet s = 0;\nfor (const r of rows) s += r.x;\ns';
+    expect(prepareCode(code).locals).toEqual(['rows', 's']);
+    expect(prepareCode(code, undefined, new Set(['rows'])).locals).toEqual(['s']);
+    expect(prepareCode(code, undefined, 'all').locals).toBeUndefined();
+    expect(prepareCode('function peek() { return rows }\n1').functionReads).toEqual(['peek', 'rows']);
   });
 
   it('leaves object patterns and names JavaScript fixes to the plain transform', () => {

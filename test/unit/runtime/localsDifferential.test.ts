@@ -63,6 +63,30 @@ const SEQUENCES: Record<string, Step[]> = {
     { code: 'let late = 1;\nfor (const v of [1]) late += v;\nundefinedFn(late);\nlet never = 3;\nlate', local: true },
     '[late, typeof never]',
   ],
+  'a run that throws before a declaration, or in its init: the global keeps its value': [
+    'let fr = [1, 2];\nlet fr2 = 5;\nfr.length + fr2',
+    {
+      code: "if (fr2 > 0) throw new Error('early');\nconst fr = [3];\nlet fr2 = 0;\nfor (const v of fr) fr2 += v;\nfr2",
+      local: true,
+    },
+    '[fr, fr2]',
+    { code: 'let n3 = 0;\nfor (let i = 0; i < 2; i++) n3++;\nconst fr = [n3].map((v) => v.x.y);\nfr', local: true },
+    '[fr, n3]',
+    {
+      code: 'const fr = fr.concat([9]);\nlet fr3 = fr2, fr2 = 1;\nfor (const v of fr) fr2 += v;\n[fr, fr2, fr3]',
+      local: true,
+    },
+    '[fr, fr2, fr3]',
+  ],
+  'a function an earlier run kept reads a name a later run declares (the name stays global there)': [
+    "function peekN() { return typeof cnt === 'undefined' ? -1 : cnt }\n1",
+    'let cnt = 0;\nfor (let i = 0; i < 3; i++) cnt += peekN() < 0 ? 1 : 2;\n[cnt, peekN()]',
+    { code: 'let other = 0;\nfor (let i = 0; i < 3; i++) other += i;\nother', local: true },
+    'const step = (k) => k + later3;\n1',
+    'let later3 = 5;\nlet acc3 = 0;\nfor (let i = 0; i < 2; i++) acc3 += step(i);\n[acc3, later3]',
+    'function readG(k) { return this[k] }\n1',
+    "let g5 = 1;\nfor (let i = 0; i < 2; i++) g5 += readG('g5') ?? 10;\ng5",
+  ],
   'labels, break and continue': [
     {
       code: 'let hits = 0;\nouter: for (let i = 0; i < 5; i++) { for (let j = 0; j < 5; j++) { if (j > i) continue outer; if (i === 4) break outer; hits++ } }\nhits',

@@ -165,6 +165,20 @@ describe('planRowLoops: the rewrite', () => {
     expect(lines.join('\n')).toBe(code.replace('let total', ';   total'));
   });
 
+  it('writes a date loop as inserts only, the real-Date places on S.date() (no line added)', () => {
+    const code =
+      "let latest = null, n = 0;\nD: for (const r of t.select('d').objects()) {\n  const d = r.d;\n" +
+      '  if (d && (!latest || d > latest)) latest = d;\n  n += d ? d.getUTCMonth() : 0;\n}\n[latest.toISOString(), n]';
+    const out = prepared(code);
+    expect(out).toContain('{const $sbtRowD0=__sbirtools_rowLoop.date(["getUTCMonth","getTime"]);/*>$sbtRow*/D: for');
+    expect(out).toContain('__sbirtools_rowLoop.open(["d"], ["date"], $sbtRowD0)');
+    // with a real-Date place, a feature reads its number only until the row's Date is made
+    expect(out).toContain('($sbtRowD0.k!==$sbtRowD0.i?$sbtRowD0.f0[$sbtRowD0.i]:$sbtRowD0.date().getUTCMonth())');
+    expect(out).toContain('latest = /*$sbtRow<*/($sbtRowD0.on&&d!==null?$sbtRowD0.date():/*>$sbtRow*/d');
+    const lines = withoutInserts(out).split('\n').slice(1, -1);
+    expect(lines.join('\n')).toBe(code.replace('let latest', ';   latest'));
+  });
+
   it('rewrites nothing when the source names what the rewrite uses', () => {
     const loopCode = 'for (const r of t.objects()) s += r.x;';
     expect(planRowLoops(parse(loopCode), loopCode).edits).not.toEqual([]);

@@ -87,6 +87,7 @@ const SEQUENCES: Record<string, Step[]> = {
     left('let n = 0;\nfor (const r of docs.objects()) { r.id = 1; if (r.body) n += r.body.length; }\nn'),
     left('let n = 0;\nfor (const r of docs.objects()) if (r.body && r.id) n++;\nn'),
     left("let n = 0;\nfor (const a of docs.array('body')) if (a && a.includes('')) n++;\nn"),
+    left('let n = 0;\nfor (const r of docs.objects()) if (r\n  .body && r\n  .body.length > 3) n++;\nn'),
     "const half = docs.filter(d => d.id % 2 === 0);\nlet n = 0;\nfor (const a of half.array('body')) if (a && a.includes('machine learning')) n += a.length;\nn",
     "let n = 0;\nfor (const a of docs.array('id')) if (a && a.length) n++;\nn",
     "let n = 0;\nconst fake = { array: () => ['abc', null, 'machine learning'] };\nfor (const a of fake.array('body')) if (a && a.includes('machine learning')) n += a.length;\nn",

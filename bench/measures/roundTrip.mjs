@@ -1,0 +1,70 @@
+// Issue 25 item 3: the warm round trip of small programs, process isolation against inline, this
+// build against another (before/after in ONE run: every arm has its own sandbox, and the arms are
+// asked in turn at every repetition so machine noise hits all of them).
+//   BENCH_ARGS='{"reps":300,"baseDist":"/path/to/other/dist","inline":true}' node --no-node-snapshot bench/measures/roundTrip.mjs
+// Prints p10/p50/p90 of the wall time of `box.run` and the p50 of wall minus the isolate's CPU
+// (`stats.cpuMs`): what a run pays outside the guest's code.
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { loadavg } from 'node:os';
+import { CACHE_DIR, CSV, DIST } from '../lib/paths.mjs';
+import { emit, log, measureArgs } from '../lib/measureChild.mjs';
+import { quantile } from '../lib/stats.mjs';
+
+const PROGRAMS = {
+  one: '1',
+  mean: "award_data['Award Amount'].mean()",
+  loop: 'let s = 0; for (let i = 0; i < 219590; i++) s += i % 7; s',
+};
+const { reps = 300, warmup = 100, baseDist, others = {}, inline = false, cacheDir = CACHE_DIR, only } = measureArgs();
+const arms = [];
+// `others`: more builds by name ({ "json ipc": "/path/dist" }), each an arm of its own
+for (const [name, dir] of Object.entries({ current: DIST, ...(baseDist ? { base: baseDist } : {}), ...others })) {
+  const api = await import(pathToFileURL(join(dir, 'src', 'index.js')).href);
+  // the other build keeps its cache in its own folder: another cache format version would rebuild it
+  const cache = name === 'current' ? cacheDir : `${cacheDir}-base`;
+  arms.push({ name, box: await api.createSandbox({ dataPath: CSV, cacheDir: cache }), shutdown: api.shutdown });
+  // inline for this build only: a second copy of isolated-vm in one process aborts
+  if (inline && name === 'current')
+    arms.push({
+      name: `${name} inline`,
+      box: await api.createSandbox({ dataPath: CSV, cacheDir: cache, isolation: 'inline' }),
+    });
+}
+const round = (x) => Math.round(x * 1000) / 1000;
+const out = {};
+for (const [id, code] of Object.entries(PROGRAMS)) {
+  if (only && !only.includes(id)) continue;
+  const samples = Object.fromEntries(arms.map((a) => [a.name, { wall: [], outside: [] }]));
+  for (let i = -warmup; i < reps; i++) {
+    for (const { name, box } of arms) {
+      const t = performance.now();
+      const r = await box.run(code);
+      const ms = performance.now() - t;
+      if (!r.ok) throw new Error(`${name}: ${code}: ${JSON.stringify(r.error)}`);
+      if (i >= 0) {
+        samples[name].wall.push(ms);
+        samples[name].outside.push(ms - (r.stats?.cpuMs ?? 0));
+      }
+    }
+  }
+  out[id] = Object.fromEntries(
+    Object.entries(samples).map(([k, { wall, outside }]) => [
+      k,
+      {
+        p10: round(quantile(wall, 0.1)),
+        p50: round(quantile(wall, 0.5)),
+        p90: round(quantile(wall, 0.9)),
+        outsideP50: round(quantile(outside, 0.5)),
+      },
+    ]),
+  );
+  log(`${id} (load ${loadavg()[0].toFixed(1)}):`);
+  for (const [k, s] of Object.entries(out[id]))
+    log(
+      `  ${k.padEnd(16)} p10 ${s.p10.toFixed(3)}  p50 ${s.p50.toFixed(3)}  p90 ${s.p90.toFixed(3)}  wall-cpu p50 ${s.outsideP50.toFixed(3)}`,
+    );
+}
+for (const { box } of arms) await box.close();
+for (const { shutdown } of arms) await shutdown?.();
+emit({ reps, warmup, arms: arms.map((a) => a.name), runs: out });
