@@ -6,6 +6,7 @@
  */
 import type { ColumnTable } from 'arquero';
 import {
+  ArrayIsArray,
   NativeArray,
   NativeWeakMap,
   ObjectGetOwnPropertyDescriptor,
@@ -13,8 +14,10 @@ import {
   ReflectApply,
 } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
-import { arrayIterationIntact, isDateLoopToken, isTextLoopToken, takeRowLoop } from './rowLoop.js';
+import { arrayIterationIntact, isDateLoopToken, isKeyedToken, isTextLoopToken, takeRowLoop } from './rowLoop.js';
 import { dateLoop } from './dateLoop.js';
+import { doneIterator, keyedLoop } from './keyedLoop.js';
+import { columnSource } from '../fast/source.js';
 import { textLoop } from './textLoop.js';
 
 const origins = new NativeWeakMap<object, LazyColumn>();
@@ -64,6 +67,21 @@ export function hostTableMethods(t: unknown): TableMethods | undefined {
   return methods;
 }
 
+/**
+ * `for (const a of t.array(name))` answered as a keyed accumulation (data/keyedLoop.ts, `payload`
+ * `[spec, target]`): an iterator that is done at once when it was, else null (array() answers). Only
+ * over every row of an unfiltered, unordered table whose array iterator is the session's (the loop
+ * as written would run it).
+ */
+function keyedColumn(t: ColumnTable, name: string, payload: unknown): Iterator<unknown> | null {
+  // the table methods asked are the installed ones: asking them runs no code of the run's
+  if (!ArrayIsArray(payload) || payload.length !== 2 || !hostTableMethods(t)) return null;
+  const col = t.column(name) as unknown;
+  if (!(col instanceof LazyColumn) || t.isFiltered() || t.isOrdered() || col.type === 'date') return null;
+  if (!arrayIterationIntact()) return null;
+  return keyedLoop(payload[0], payload[1], [columnSource(col)], null, col.length) ? doneIterator() : null;
+}
+
 type ArrayMethod = (this: ColumnTable, name: string, constructor?: unknown) => unknown;
 
 /** Replaces ColumnTable.prototype.array (idempotent); other columns and typed-array constructors keep Arquero's path. */
@@ -75,6 +93,8 @@ export function installColumnArrays(proto: Record<string, unknown>): void {
     const loop = takeRowLoop(constructor);
     if (loop) {
       const bare = () => ReflectApply(array, this, [name]) as unknown[];
+      // a keyed loop's token names the loop's value, not the column
+      if (isKeyedToken(loop)) return keyedColumn(this, name, loop.text) ?? bare();
       if (loop.names.length !== 1 || loop.names[0] !== name) return bare();
       if (isTextLoopToken(loop)) return textLoop(this, name, null, bare, loop.text, arrayIterationIntact, null);
       return isDateLoopToken(loop) ? dateLoop(this, name, null, bare, loop.text, arrayIterationIntact, null) : bare();

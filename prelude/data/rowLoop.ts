@@ -142,8 +142,9 @@ function useRows(rows: unknown, names: unknown, kind?: unknown): unknown {
  * Defines `__sbirtools_rowLoop` (non-writable and non-enumerable: a run cannot replace it; an object,
  * not a function, so error hints never suggest it).
  */
-export function installRowLoop(): void {
+export function installRowLoop(keyed: (spec: unknown, target: unknown, arrays: unknown) => boolean): void {
   const entry = {
+    keyed,
     open(names: unknown, ops?: unknown, text?: unknown): RowLoopState {
       const s: RowLoopState = { names: strings(names), ops: ops === undefined ? null : strings(ops), text };
       pending = s;
@@ -176,6 +177,9 @@ function strings(list: unknown): string[] {
  */
 export const isTextLoopToken = (s: RowLoopState): boolean =>
   s.ops !== null && s.ops.length === 1 && s.ops[0] === 'text' && s.names.length >= 1;
+
+/** A keyed accumulation loop (`open(fields, ['keyed'], [spec, target])`, prepare/keyedLoops.ts; data/keyedLoop.ts). */
+export const isKeyedToken = (s: RowLoopState): boolean => s.ops !== null && s.ops.length === 1 && s.ops[0] === 'keyed';
 
 /**
  * A loop reading one date field or value through the column's numbers (`open([name, ...other fields],

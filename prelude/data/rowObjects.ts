@@ -21,6 +21,7 @@ import {
   arrayIterationIntact,
   bindRows,
   isDateLoopToken,
+  isKeyedToken,
   isTextLoopToken,
   loopRows,
   setTableLoop,
@@ -29,6 +30,8 @@ import {
 } from './rowLoop.js';
 import { textLoop } from './textLoop.js';
 import { dateLoop } from './dateLoop.js';
+import { doneIterator, keyedLoop } from './keyedLoop.js';
+import { columnSource, type Source } from '../fast/source.js';
 import { seriesMark } from '../series/seriesTables.js';
 import { rowCallbackBody, textClasses, textTruth } from '../fast/textClasses.js';
 
@@ -124,6 +127,22 @@ function loopValues(t: ColumnTable, s: RowLoopState): LoopValues | null {
   });
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
   return { vals, idx, n };
+}
+
+/**
+ * A keyed accumulation loop over `t`'s rows (data/keyedLoop.ts; `payload` `[spec, target]`): true when
+ * it was answered from the columns of its fields, each one of `t`'s host columns over all its rows.
+ */
+function keyedRows(t: ColumnTable, names: string[], payload: unknown): boolean {
+  if (!ArrayIsArray(payload) || payload.length !== 2) return false;
+  const srcs: (Source | undefined)[] = [];
+  for (let i = 0; i < names.length; i++) {
+    const col = names[i] === '__proto__' ? undefined : (t.column(names[i]!) as unknown);
+    if (!(col instanceof LazyColumn) || col.length !== t.totalRows()) return false;
+    srcs[i] = columnSource(col);
+  }
+  const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
+  return keyedLoop(payload[0], payload[1], srcs, idx, t.numRows());
 }
 
 /** A loop that may keep its rows (`open([], ['rows'])`): each row is built when the loop reaches it. */
@@ -275,7 +294,11 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       // would run a method the session replaced gets the rows, and runs it
       if (
         !isBind(loop) &&
-        !(loop.ops === null || isKeptRowLoop(loop) || isTextLoopToken(loop) || isDateLoopToken(loop)
+        !(loop.ops === null ||
+        isKeptRowLoop(loop) ||
+        isTextLoopToken(loop) ||
+        isDateLoopToken(loop) ||
+        isKeyedToken(loop)
           ? arrayIterationIntact()
           : chainIntact(loop.ops))
       )
@@ -294,6 +317,12 @@ export function installRowObjects(proto: Record<string, unknown>): void {
         return run(this, loop.names[0]!, loop.names[0]!, reused, loop.text, arrayIterationIntact, others);
       }
       if (isBind(loop)) return boundRows(this, loop) ?? bare();
+      // a keyed accumulation answered from the columns runs no iteration; else the reused row
+      if (isKeyedToken(loop)) {
+        if (keyedRows(this, loop.names, loop.text)) return doneIterator();
+        const v = loopValues(this, loop);
+        return v ? loopRows('reused', loop.names, v.vals, v.idx, v.n) : bare();
+      }
       const text = textChain(this, loop);
       if (text) {
         // the field's values are read only if a callback tests more than null and literals

@@ -28,7 +28,11 @@ export type Source = DictSource | NumSource;
 /** The typed data of `t`'s column `name`, or undefined when it is not a host dict/float64 column. */
 export function sourceOf(t: ColumnTable, name: string): Source | undefined {
   const col = t.column(name) as unknown;
-  if (!(col instanceof LazyColumn)) return undefined;
+  return col instanceof LazyColumn ? columnSource(col) : undefined;
+}
+
+/** The typed data of a host column, or undefined when it is neither dictionary nor float64 (text read in pages, booleans). */
+export function columnSource(col: LazyColumn): Source | undefined {
   const raw = col.data();
   if (raw.kind === 'dict') {
     // one code per string, as every fast path assumes (data/dictStrings.ts)

@@ -7,6 +7,7 @@ import { tableLoopEdits } from './tableLoops.js';
 import { dateLoopEdits } from './dateLoops.js';
 import { textLoopEdits } from './textLoops.js';
 import { type RowArray, rowArrays } from './rowArrays.js';
+import { type KeyedLoop, keyedLoop } from './keyedLoops.js';
 
 /** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
 const PREFIX = '$sbtRow';
@@ -49,17 +50,20 @@ export function isRowListLoop(loop: AnyNode): boolean {
  * of `program`, or none (see docs/architecture.md).
  */
 export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
-  const none: RowLoopPlan = { edits: [], arrays: [] };
+  const none: RowLoopPlan = { edits: [], arrays: [], keyed: [] };
   // no walk when no objects() call can be there; none when a name the rewrite uses is taken
   if (
     !source.includes('objects') &&
     !source.includes('to_list') &&
     !source.includes('tolist') &&
-    !/\bof\b/.test(source)
+    !/\bof\b/.test(source) &&
+    !source.includes('length')
   )
     return none;
   if (source.includes(PREFIX) || source.includes(ROW_LOOP_GLOBAL)) return none;
   const loops: AnyNode[] = [];
+  // index loops of the program's top level (keyedLoops.ts)
+  const indexLoops: AnyNode[] = [];
   const calls: AnyNode[] = [];
   // every identifier that may be a variable (rowArrays.ts: the mentions of a bound name)
   const mentions: AnyNode[] = [];
@@ -72,6 +76,7 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     if (node.type === 'Identifier' && (node.name.startsWith(PREFIX) || node.name === ROW_LOOP_GLOBAL)) return none;
     if (node.type === 'Identifier' && !isName(node, up)) mentions.push(node);
     if (node.type === 'ForOfStatement') loops.push(node);
+    else if (node.type === 'ForStatement' && program.body.includes(node)) indexLoops.push(node);
     else if (isBareObjectsCall(node)) calls.push(node);
     for (const k in node) {
       if (k === 'type' || k === 'start' || k === 'end' || k === 'loc') continue;
@@ -92,45 +97,61 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     text: `${INSERTED_OPEN}${ROW_LOOP_GLOBAL}.open(${args})${INSERTED_CLOSE}`,
   });
   const edits: LocalEdit[] = [];
+  const keyed: KeyedLoop[] = [];
   let bindsUndefined: boolean | undefined;
   const undefinedUnbound = () => !(bindsUndefined ??= mentions.some((m) => m.name === 'undefined' && binds(m, up)));
   let texts = 0;
   let dates = 0;
+  /** A loop's edits when it is neither a text nor a date loop: a reused row, rows built one at a time, or a table's loop. */
+  const loopEdits = (loop: AnyNode): LocalEdit[] => {
+    const reads = rowLoopReads(loop);
+    if (reads) return [insert(loop.right, JSON.stringify(reads))];
+    // the rows may be kept: built one at a time instead of all before the loop
+    if (isRowListLoop(loop)) return [insert(loop.right, '[], ["rows"]')];
+    // a loop over a table itself or a bound row array (the guest decides which: tableLoops.ts)
+    return nested(loop, up) ? [] : (tableLoopEdits(loop, source) ?? []);
+  };
   for (const loop of loops) {
+    // a keyed accumulation answered from the columns when its names run as true locals (keyedLoops.ts);
+    // else the edits below (their own: the guest's fallback for the keyed loop is the reused row)
+    const k = keyedLoop(loop, program, up, mentions);
     // a loop that reads a long text value only through what the host answers per row (textLoops.ts)
     let stmt = loop;
     for (let at = up.get(stmt); at && at[0].type === 'LabeledStatement'; at = up.get(stmt)) stmt = at[0];
     const text = textLoopEdits(loop, stmt, source, texts, up, undefinedUnbound);
-    if (text) {
-      edits.push(...text);
-      texts++;
-      continue;
+    let own = text;
+    if (text) texts++;
+    else {
+      // a loop that reads a date value only through numbers of the column (dateLoops.ts)
+      const date = dateLoopEdits(loop, stmt, source, dates, up, undefinedUnbound);
+      if (date) {
+        own = date;
+        dates++;
+      }
     }
-    // a loop that reads a date value only through numbers of the column (dateLoops.ts)
-    const date = dateLoopEdits(loop, stmt, source, dates, up, undefinedUnbound);
-    if (date) {
-      edits.push(...date);
-      dates++;
-      continue;
-    }
-    const reads = rowLoopReads(loop);
-    if (reads) edits.push(insert(loop.right, JSON.stringify(reads)));
-    // the rows may be kept: built one at a time instead of all before the loop
-    else if (isRowListLoop(loop)) edits.push(insert(loop.right, '[], ["rows"]'));
-    // a loop over a table itself or a bound row array (the guest decides which: tableLoops.ts)
-    else if (!nested(loop, up)) edits.push(...(tableLoopEdits(loop, source) ?? []));
+    own ??= loopEdits(loop);
+    if (k) keyed.push({ ...k, otherwise: own });
+    else edits.push(...own);
+  }
+  for (const loop of indexLoops) {
+    const k = keyedLoop(loop, program, up, mentions);
+    if (k) keyed.push({ ...k, otherwise: [] });
   }
   for (const call of calls) {
     const chain = rowChain(call, up);
     if (chain) edits.push(insert(call, `${JSON.stringify(chain.reads)}, ${JSON.stringify(chain.ops)}`));
   }
-  return { edits, arrays: rowArrays(program, up, mentions, source) };
+  return { edits, arrays: rowArrays(program, up, mentions, source), keyed };
 }
 
-/** What planRowLoops found: the edits to apply, and the row arrays to rewrite if their name runs as a true local. */
+/**
+ * What planRowLoops found: the edits to apply, the row arrays to rewrite if their name runs as a true
+ * local, and the keyed loops to rewrite if theirs do (else their `otherwise` edits apply).
+ */
 export interface RowLoopPlan {
   edits: LocalEdit[];
   arrays: RowArray[];
+  keyed: KeyedLoop[];
 }
 
 const NESTING = new Set([

@@ -89,6 +89,9 @@ export function prepareCode(
     if (plan) {
       // a row array bound to a name is read through its kept values only when nothing else can reach it
       for (const a of rowLoops.arrays) if (plan.locals.includes(a.name)) edits.push(...a.edits);
+      // a keyed loop is answered from the columns only when its object or Map and arrays are true locals
+      for (const k of rowLoops.keyed)
+        edits.push(...(k.names.every((n) => plan.locals.includes(n)) ? k.edits : k.otherwise));
       return withReads({
         code: `${plan.prefix}\n${applyEdits(source, [...edits, ...plan.edits, ...sortEdits])}\n${plan.suffix}`,
         async: false,
@@ -97,9 +100,11 @@ export function prepareCode(
         locals: plan.locals,
       });
     }
+    for (const k of rowLoops.keyed) edits.push(...k.otherwise);
     for (const s of body) if (s.type === 'VariableDeclaration' && s.kind !== 'var') edits.push(keywordToVar(s));
     return withReads({ code: applyEdits(source, [...edits, ...sortEdits]), async: false, lineOffset: 0, resultName });
   }
+  for (const k of rowLoops.keyed) edits.push(...k.otherwise);
   const hoisted = new Set<string>();
   for (const s of body) hoistDeclaration(s, edits, hoisted);
   const last = body[body.length - 1];

@@ -1,0 +1,487 @@
+/**
+ * Keyed accumulation loops answered from the columns: the guest side of
+ * src/runtime/prepare/keyedLoops.ts. A loop such as
+ *   for (const r of t.select('Agency', 'Award Amount').objects())
+ *     totals[r.Agency] = (totals[r.Agency] || 0) + (r['Award Amount'] || 0);
+ * (or over `t.array(col)`, or an index loop over arrays `t.array(col)` returned) reaches here with
+ * its shape as data (`KeyedSpec`): the rows each group of the key takes, in row order, accumulate
+ * into a Float64Array indexed by a dense group id made from the key columns' dictionary codes
+ * (fast/keyCodes.ts), each row's update computed as written on the values the loop would read; then
+ * the object or Map gets one assignment per group, in the order the groups first appear, so its
+ * property or entry order is the loop's. Everything the loop as written could do besides
+ * (a setter or key on the object's prototype chain, a replaced `Map.prototype.set/get`, keys that
+ * meet as property keys, a value that is not a number or string or null) makes `keyedLoop` answer
+ * false before it writes anything: the loop then runs as written.
+ */
+import {
+  JSONStringify,
+  MapSizeGetter,
+  NativeArray,
+  NativeMap,
+  NativeSet,
+  NativeWeakMap,
+  NumberIsFinite,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectGetOwnPropertyNames,
+  ObjectGetPrototypeOf,
+  ObjectPrototype,
+  ReflectApply,
+} from '../intrinsics.js';
+import { keyCodes } from '../fast/keyCodes.js';
+import type { Source } from '../fast/source.js';
+
+/**
+ * A loop's shape, as the preparation writes it: `[target, op, key, cond, term]`. target 'object' or
+ * 'map'; op the `||` or `??` of `(acc op 0) + term`; key, cond (or null) and term expression trees
+ * over the loop's fields by index: `['f', i]` field i, `['s', text]`, `['n', number]`, `['l', null |
+ * true | false]`, `['b', op, a, b]` (comparisons and `+`), `['L', op, a, b]` (`&&`, `||`, `??`),
+ * `['!', a]`.
+ */
+export type KeyedSpec = unknown[];
+
+const COMPARE = new Set(['===', '!==', '==', '!=', '<', '<=', '>', '>=', '+']);
+const EQUALITY = new Set(['===', '!==', '==', '!=']);
+const LOGICAL = new Set(['&&', '||', '??']);
+const MAX_COMPILED = 64;
+
+const NewFunction = globalThis.Function;
+const MapProto = NativeMap.prototype;
+const MapGet = MapProto.get;
+const MapSet = MapProto.set;
+const MapClear = MapProto.clear;
+const SetHas = NativeSet.prototype.has;
+const SetAdd = NativeSet.prototype.add;
+
+/**
+ * What a kernel reads of field i: `K[i]` its key codes (fast/keyCodes.ts: 0 is null; a dictionary
+ * field's always, a number field's when the key reads it), `D[i]` a dictionary field's strings after
+ * a null (`D[i][K[i][r]]` is row r's value), `V[i]`/`M[i]` a number field's values and validity.
+ */
+interface Columns {
+  K: (Int32Array | undefined)[];
+  D: (readonly (string | null)[] | undefined)[];
+  V: (Float64Array | undefined)[];
+  M: (Uint8Array | undefined)[];
+  /** With `verify`: the arrays the loop reads (`X[i]`) and the kept values they were copied from (`A[i]`). */
+  X: ArrayLike<unknown>[];
+  A: ArrayLike<unknown>[];
+}
+
+/**
+ * For an index loop over arrays `t.array(col)` handed out (data/keyedArrays.ts): per field, the array
+ * the loop reads and the column's kept values it was copied from. The kernel checks, row by row
+ * before anything is written, that each array it reads still holds them (a run may have written
+ * into it); it answers -1 at the first that does not, and the loop runs as written.
+ */
+export interface Copies {
+  xs: ArrayLike<unknown>[];
+  kept: ArrayLike<unknown>[];
+}
+
+type Kernel = (
+  c: Columns,
+  L: number[],
+  mult: number[],
+  idx: ArrayLike<number> | null,
+  n: number,
+  gid: Int32Array,
+  first: Int32Array,
+  acc: Float64Array,
+) => number;
+type KeyOf = (c: Columns, L: number[], r: number) => unknown;
+
+interface Compiled {
+  kernel: Kernel;
+  keyOf: KeyOf;
+  /** Fields the key reads (grouped by their codes), in the order of their multipliers. */
+  keyFields: number[];
+  /** Fields the term reads (must be number columns). */
+  termFields: number[];
+  /** The literals a condition compares a dictionary field with by code: `[field, text]`, in L's order. */
+  lits: [number, string][];
+}
+
+const compiled = new NativeMap<string, Compiled>();
+
+/** A text that names `e` exactly (no Array.prototype method or toJSON of the run's is reached). */
+function shapeText(e: unknown): string {
+  if (!NativeArray.isArray(e)) {
+    if (typeof e === 'string') return JSONStringify(e);
+    return e !== null && (typeof e === 'object' || typeof e === 'function') ? '?' : typeof e + ':' + (e as string);
+  }
+  let out = '[';
+  for (let i = 0; i < e.length; i++) out += shapeText(e[i]) + ',';
+  return out + ']';
+}
+
+/** Whether `list` already holds `i` (no Array.prototype method: a run may have replaced them). */
+function holds(list: number[], i: number): boolean {
+  for (let k = 0; k < list.length; k++) if (list[k] === i) return true;
+  return false;
+}
+
+/** What code generation knows: each field's kind ('d' dictionary, 'n' number), and what it collects. */
+interface Gen {
+  kinds: string;
+  used: number[];
+  lits: [number, string][];
+  /**
+   * Fields read as the arrays the loop reads (`X[i]`, data/keyedArrays.ts), not the column: a
+   * condition's fields whose every use is `===`/`!==` with a literal or `==`/`!=` with null, which
+   * call no code of the run whatever a run wrote into the array; they need no check.
+   */
+  raw: number[];
+}
+
+/** The JavaScript of field i's value at row r (what the loop reads: a string or null, a number or null). */
+const valueCode = (i: number, kind: string) =>
+  kind === 'd' ? `D${i}[K${i}[r]]` : `(M${i}[r] !== 0 ? V${i}[r] : null)`;
+
+/** A field node `['f', i]` of a valid index, or -1. */
+function fieldIndex(e: unknown, fields: number): number {
+  if (!NativeArray.isArray(e) || e.length !== 2 || e[0] !== 'f') return -1;
+  const i = e[1];
+  return typeof i === 'number' && i % 1 === 0 && i >= 0 && i < fields ? i : -1;
+}
+
+/**
+ * An equality of a field with a literal answered by codes: a dictionary field with a string (its code,
+ * or none) or null (code 0), a number field with null (its validity). Same answer as the values'
+ * (strings compare equal exactly when their codes do; `==` of a string or null with a string or null
+ * is `===`), without comparing text.
+ */
+function codeEquality(op: string, a: unknown, b: unknown, g: Gen): string | undefined {
+  if (!EQUALITY.has(op)) return undefined;
+  const fields = g.kinds.length;
+  let i = fieldIndex(a, fields);
+  let lit = b;
+  if (i < 0) {
+    i = fieldIndex(b, fields);
+    lit = a;
+  }
+  if (i < 0 || !NativeArray.isArray(lit) || lit.length !== 2) return undefined;
+  if (holds(g.raw, i)) {
+    const l = code(lit, g);
+    if (l === undefined) return undefined;
+    if (!holds(g.used, i)) g.used[g.used.length] = i;
+    return `(X${i}[r] ${op} ${l})`;
+  }
+  const strict = op === '==' || op === '===' ? '===' : '!==';
+  if (lit[0] === 'l' && lit[1] === null) {
+    if (!holds(g.used, i)) g.used[g.used.length] = i;
+    return g.kinds[i] === 'd' ? `(K${i}[r] ${strict} 0)` : `(M${i}[r] ${strict} 0)`;
+  }
+  if (lit[0] === 's' && typeof lit[1] === 'string' && g.kinds[i] === 'd') {
+    if (!holds(g.used, i)) g.used[g.used.length] = i;
+    const j = g.lits.length;
+    g.lits[j] = [i, lit[1]];
+    return `(K${i}[r] ${strict} L${j})`;
+  }
+  return undefined;
+}
+
+/** The field `op` compares with a literal (either side) when that calls no code whatever the value, else -1. */
+function safeEquality(op: unknown, a: unknown, b: unknown, fields: number): number {
+  let k = fieldIndex(a, fields);
+  let lit = b;
+  if (k < 0) {
+    k = fieldIndex(b, fields);
+    lit = a;
+  }
+  if (k < 0 || !NativeArray.isArray(lit) || lit.length !== 2) return -1;
+  if (lit[0] !== 's' && lit[0] !== 'n' && lit[0] !== 'l') return -1;
+  if (op === '===' || op === '!==') return k;
+  return (op === '==' || op === '!=') && lit[0] === 'l' && lit[1] === null ? k : -1;
+}
+
+/**
+ * The fields of condition `cond` every use of which is an equality that calls no code whatever the
+ * value (`===`/`!==` with a literal, `==`/`!=` with null): read as they are, they need no check.
+ */
+function rawFields(cond: unknown, fields: number): number[] {
+  const safe: number[] = [];
+  const unsafe: number[] = [];
+  const walk = (e: unknown): void => {
+    if (!NativeArray.isArray(e)) return;
+    const i = fieldIndex(e, fields);
+    if (i >= 0) {
+      if (!holds(unsafe, i)) unsafe[unsafe.length] = i;
+      return;
+    }
+    if (e[0] === 'b' && e.length === 4) {
+      const k = safeEquality(e[1], e[2], e[3], fields);
+      if (k >= 0) {
+        if (!holds(safe, k)) safe[safe.length] = k;
+        return;
+      }
+    }
+    for (let k = 1; k < e.length; k++) walk(e[k]);
+  };
+  walk(cond);
+  const out: number[] = [];
+  for (let k = 0; k < safe.length; k++) if (!holds(unsafe, safe[k]!)) out[out.length] = safe[k]!;
+  return out;
+}
+
+/** The JavaScript of expression `e` over the row's values, collecting the fields it reads; undefined for anything else. */
+function code(e: unknown, g: Gen): string | undefined {
+  if (!NativeArray.isArray(e) || e.length < 2) return undefined;
+  const tag = e[0];
+  if (e.length !== (tag === 'b' || tag === 'L' ? 4 : 2)) return undefined;
+  if (tag === 'f') {
+    const i = fieldIndex(e, g.kinds.length);
+    if (i < 0) return undefined;
+    if (!holds(g.used, i)) g.used[g.used.length] = i;
+    return valueCode(i, g.kinds[i]!);
+  }
+  if (tag === 's') return typeof e[1] === 'string' ? JSONStringify(e[1]) : undefined;
+  if (tag === 'n') {
+    const v = e[1];
+    if (typeof v !== 'number' || !NumberIsFinite(v)) return undefined;
+    return v === 0 && 1 / v < 0 ? '(-0)' : `(${'' + v})`;
+  }
+  if (tag === 'l') return e[1] === null ? 'null' : e[1] === true ? 'true' : e[1] === false ? 'false' : undefined;
+  if (tag === '!') {
+    const a = code(e[1], g);
+    return a === undefined ? undefined : `(!${a})`;
+  }
+  if (tag === 'b' && COMPARE.has(e[1] as string)) {
+    const byCode = codeEquality(e[1] as string, e[2], e[3], g);
+    if (byCode !== undefined) return byCode;
+  }
+  if ((tag === 'b' && COMPARE.has(e[1] as string)) || (tag === 'L' && LOGICAL.has(e[1] as string))) {
+    const a = code(e[2], g);
+    const b = code(e[3], g);
+    return a === undefined || b === undefined ? undefined : `(${a} ${e[1] as string} ${b})`;
+  }
+  return undefined;
+}
+
+/** A term is a number, a field, or `field || number` / `field ?? number`: never a string. */
+function plainTerm(e: unknown): boolean {
+  if (!NativeArray.isArray(e) || e.length < 2) return false;
+  if (e[0] === 'n' || e[0] === 'f') return true;
+  if (e.length !== 4) return false;
+  if (e[0] !== 'L' || (e[1] !== '||' && e[1] !== '??')) return false;
+  const a = e[2] as unknown[];
+  const b = e[3] as unknown[];
+  return NativeArray.isArray(a) && a[0] === 'f' && NativeArray.isArray(b) && b[0] === 'n';
+}
+
+/** The locals a compiled function reads its fields through. */
+function loads(kinds: string, verify: boolean): string {
+  let out = '';
+  for (let i = 0; i < kinds.length; i++) {
+    out +=
+      kinds[i] === 'd'
+        ? `const K${i} = c.K[${i}], D${i} = c.D[${i}]; `
+        : `const K${i} = c.K[${i}], V${i} = c.V[${i}], M${i} = c.M[${i}]; `;
+    if (verify) out += `const X${i} = c.X[${i}], A${i} = c.A[${i}]; `;
+  }
+  return out;
+}
+
+/** The kernel and key function of `spec` over fields of `kinds`, compiled once per shape; undefined when it is not one. */
+function compile(spec: KeyedSpec, kinds: string, verify: boolean): Compiled | undefined {
+  const cacheKey = `${kinds}\u0000${verify ? 'v' : ''}\u0000${shapeText(spec)}`;
+  const hit = ReflectApply(MapGet, compiled, [cacheKey]) as Compiled | undefined;
+  if (hit) return hit;
+  const [, op, key, cond, term] = spec;
+  if (op !== '||' && op !== '??') return undefined;
+  if (!plainTerm(term)) return undefined;
+  // one list of literals: every L<j> a compiled function names is loaded
+  const lits: [number, string][] = [];
+  const keyGen: Gen = { kinds, used: [], lits, raw: [] };
+  const keyCode = code(key, keyGen);
+  const condGen: Gen = { kinds, used: [], lits, raw: verify ? rawFields(cond, kinds.length) : [] };
+  const condCode = cond === null ? 'true' : code(cond, condGen);
+  const termGen: Gen = { kinds, used: [], lits, raw: [] };
+  const termCode = code(term, termGen);
+  const keyFields = keyGen.used;
+  if (keyCode === undefined || condCode === undefined || termCode === undefined || keyFields.length === 0)
+    return undefined;
+  // each field the loop reads at a row, compared with the kept value there (Object.is: -0 and NaN as
+  // themselves): a condition's fields at every row, the key's and the term's at the rows that pass
+  let checks = '';
+  let passed = '';
+  if (verify)
+    for (let i = 0; i < kinds.length; i++) {
+      const check = `
+      { const x = X${i}[r], a = A${i}[r]; if (x !== a ? x === x || a === a : x === 0 && 1 / x !== 1 / a) return -1; }`;
+      if (holds(condGen.used, i) && !holds(condGen.raw, i)) checks += check;
+      else if (holds(keyGen.used, i) || holds(termGen.used, i)) passed += check;
+    }
+  let litLoad = '';
+  for (let j = 0; j < lits.length; j++) litLoad += `const L${j} = L[${j}]; `;
+  let multLoad = '';
+  let slot = '0';
+  for (let j = 0; j < keyFields.length; j++) {
+    multLoad += `const m${j} = mult[${j}]; `;
+    slot += ` + K${keyFields[j]!}[r] * m${j}`;
+  }
+  const kernel = NewFunction(
+    'c',
+    'L',
+    'mult',
+    'idx',
+    'n',
+    'gid',
+    'first',
+    'acc',
+    `${loads(kinds, verify)} ${litLoad} ${multLoad} let groups = 0;
+    for (let k = 0; k < n; k++) {
+      const r = idx === null ? k : idx[k];${checks}
+      if (!${condCode}) continue;${passed}
+      const s = ${slot};
+      let g = gid[s] - 1;
+      if (g < 0) { g = groups++; gid[s] = groups; first[g] = r; }
+      acc[g] = (acc[g] ${op} 0) + ${termCode};
+    }
+    return groups;`,
+  ) as Kernel;
+  const keyOf = NewFunction('c', 'L', 'r', `${loads(kinds, false)} ${litLoad} return ${keyCode};`) as KeyOf;
+  const c: Compiled = { kernel, keyOf, keyFields, termFields: termGen.used, lits };
+  if ((ReflectApply(MapSizeGetter, compiled, []) as number) >= MAX_COMPILED) ReflectApply(MapClear, compiled, []);
+  ReflectApply(MapSet, compiled, [cacheKey, c]);
+  return c;
+}
+
+/** Whether `target` is still what the loop's `{}` or `new Map()` made, untouched, with the methods the loop would call the session's own. */
+function freshTarget(kind: unknown, target: unknown): boolean {
+  if (target === null || typeof target !== 'object') return false;
+  if (kind === 'object')
+    return ObjectGetPrototypeOf(target) === ObjectPrototype && ObjectGetOwnPropertyNames(target).length === 0;
+  if (kind !== 'map') return false;
+  // `new Map()` of a Map the run replaced could have made a Proxy: its prototype is not asked then
+  if (ObjectGetOwnPropertyDescriptor(globalThis, 'Map')?.value !== NativeMap) return false;
+  if (ObjectGetPrototypeOf(target) !== MapProto) return false;
+  if (ObjectGetOwnPropertyDescriptor(MapProto, 'get')?.value !== MapGet) return false;
+  if (ObjectGetOwnPropertyDescriptor(MapProto, 'set')?.value !== MapSet) return false;
+  if (ObjectGetOwnPropertyDescriptor(target, 'get') || ObjectGetOwnPropertyDescriptor(target, 'set')) return false;
+  try {
+    return ReflectApply(MapSizeGetter, target, []) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The code + 1 of `text` in a dictionary (as keyCodes numbers it), or -1 when it holds no such string. */
+function codeOf(dict: readonly string[], text: string): number {
+  for (let k = 0; k < dict.length; k++) if (dict[k] === text) return k + 1;
+  return -1;
+}
+
+/** The dictionaries with a null in front (code 0), built once per dictionary. */
+const withNull = new NativeWeakMap<readonly string[], (string | null)[]>();
+const weakGet = NativeWeakMap.prototype.get;
+const weakSet = NativeWeakMap.prototype.set;
+
+function nullFirst(dict: readonly string[]): (string | null)[] {
+  let out = ReflectApply(weakGet, withNull, [dict]) as (string | null)[] | undefined;
+  if (out === undefined) {
+    out = new NativeArray<string | null>(dict.length + 1);
+    out[0] = null;
+    for (let k = 0; k < dict.length; k++) out[k + 1] = dict[k]!;
+    ReflectApply(weakSet, withNull, [dict, out]);
+  }
+  return out;
+}
+
+/** Whether a key expression is one field read as it is. */
+const isKeyField = (e: unknown) => NativeArray.isArray(e) && e.length === 2 && e[0] === 'f';
+
+/** The most group slots (product of the key fields' cardinalities) for `n` rows: a few per row, else the loop runs as written. */
+const maxSlots = (n: number) => 4 * n + 65_536;
+
+/**
+ * Answers a keyed accumulation loop into `target` (see the file's comment): `srcs[i]` is the column
+ * of field i, whose values are those the loop reads (rows by raw index), `idx` the rows the loop
+ * visits in order (null: 0..n-1). True when `target` now holds exactly what the loop would have left
+ * in it; false, with nothing written, when the loop must run as written.
+ */
+export function keyedLoop(
+  spec: unknown,
+  target: unknown,
+  srcs: (Source | undefined)[],
+  idx: ArrayLike<number> | null,
+  n: number,
+  copies: Copies | null = null,
+): boolean {
+  if (!NativeArray.isArray(spec) || spec.length !== 5 || !freshTarget(spec[0], target)) return false;
+  const fields = srcs.length;
+  // every value read is a string, a number or null (no object: no valueOf or toString of the run's)
+  let kinds = '';
+  const cols: Columns = { K: [], D: [], V: [], M: [], X: copies ? copies.xs : [], A: copies ? copies.kept : [] };
+  for (let i = 0; i < fields; i++) {
+    const s = srcs[i];
+    if (s === undefined || (s.kind === 'num' && s.type === 'date')) return false;
+    if (s.kind === 'dict') {
+      kinds += 'd';
+      cols.K[i] = keyCodes(s).codes;
+      cols.D[i] = nullFirst(s.dict);
+    } else {
+      kinds += 'n';
+      cols.V[i] = s.values;
+      cols.M[i] = s.valid;
+    }
+  }
+  const c = compile(spec, kinds, copies !== null);
+  if (!c) return false;
+  for (let k = 0; k < c.termFields.length; k++) if (kinds[c.termFields[k]!] !== 'n') return false;
+  const L: number[] = [];
+  for (let j = 0; j < c.lits.length; j++) {
+    const [i, text] = c.lits[j]!;
+    L[j] = codeOf((srcs[i] as { dict: readonly string[] }).dict, text);
+  }
+  const mult: number[] = [];
+  let slots = 1;
+  for (let j = c.keyFields.length - 1; j >= 0; j--) {
+    const i = c.keyFields[j]!;
+    const kc = keyCodes(srcs[i]!);
+    cols.K[i] = kc.codes;
+    mult[j] = slots;
+    slots *= kc.card;
+    if (slots > maxSlots(n)) return false;
+  }
+  const most = slots < n ? slots : n;
+  // a group's id + 1 per slot (0: not seen yet)
+  const gid = new Int32Array(slots);
+  const first = new Int32Array(most);
+  const acc = new Float64Array(most);
+  const groups = c.kernel(cols, L, mult, idx, n, gid, first, acc);
+  if (groups < 0) return false;
+  // the keys as the loop computes them, from each group's first row; two groups whose keys meet (as
+  // property keys, or as Map keys) or a key the object already has (its prototype's included) mean
+  // the loop as written interleaves or reaches what is there: it runs as written instead. One key
+  // field's distinct codes are distinct Map keys, and distinct property keys but for null and 'null'.
+  const keys = new NativeArray<unknown>(groups);
+  const isObject = spec[0] === 'object';
+  const one = c.keyFields.length === 1 && isKeyField(spec[2]);
+  const seen = one ? null : new NativeSet<unknown>();
+  let nulls = 0;
+  for (let g = 0; g < groups; g++) {
+    const k = c.keyOf(cols, L, first[g]!);
+    const key = isObject ? '' + (k as string) : k;
+    if (isObject && (key as string) in (target as object)) return false;
+    if (seen !== null) {
+      if (ReflectApply(SetHas, seen, [key])) return false;
+      ReflectApply(SetAdd, seen, [key]);
+    } else if (isObject && key === 'null' && ++nulls > 1) return false;
+    keys[g] = key;
+  }
+  if (isObject) {
+    const o = target as Record<string, number>;
+    for (let g = 0; g < groups; g++) o[keys[g] as string] = acc[g]!;
+  } else for (let g = 0; g < groups; g++) ReflectApply(MapSet, target, [keys[g], acc[g]]);
+  return true;
+}
+
+/** An iterator that is done at once: what a loop answered here iterates. */
+export function doneIterator(): Iterator<unknown> {
+  const res = { done: true, value: undefined };
+  const it = {
+    next: () => res,
+    [Symbol.iterator]: () => it,
+  };
+  return it;
+}

@@ -1,0 +1,269 @@
+// Keyed accumulation loops answered from the columns (src/runtime/prepare/keyedLoops.ts,
+// prelude/data/keyedLoop.ts) change how a loop is evaluated, never what it leaves: each sequence of
+// runs goes through a real sandbox session twice, rewritten and as written (a comment naming
+// `$sbtRow` turns every row rewrite off), on both engines; values (entries in order: property and
+// entry order are part of the answer), output, errors with line and column, and what later runs see
+// must be the same. Steps marked `rw` also check that the preparation rewrote the loop as keyed;
+// `as` steps that it did not. A user table (tables option) brings what award_data lacks: keys that
+// meet as property keys (null and 'null', '1' and 1 through a `+`), keys on Object.prototype, -0.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, shutdown } from '../../../src/index.js';
+import { prepareCode } from '../../../src/runtime/prepare/transform.js';
+import { runOutcome } from '../../helpers/runOutcome.js';
+
+let dir = '';
+let edgeCsv = '';
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'keyed-'));
+  edgeCsv = join(dir, 'edge.csv');
+  // every value at least twice: the string column is dictionary-coded (dictEncode's rule)
+  const rows = [
+    ['constructor', '-0', '1'],
+    ['null', '0', '2'],
+    ['', '5', ''],
+    ['1', '1', '7'],
+    ['x1', '2', '3'],
+    ['x', '12', '4'],
+    ['__proto__', '-0', '5'],
+    ['toString', '', '6'],
+    ['null', '1.5', '-0'],
+    ['Army', '3', '8'],
+  ];
+  const lines = ['S,K,V'];
+  for (let k = 0; k < 3; k++)
+    for (let i = 0; i < rows.length; i++) lines.push(rows[(i * 7 + k) % rows.length]!.join(','));
+  writeFileSync(edgeCsv, lines.join('\n') + '\n');
+});
+afterAll(async () => {
+  await shutdown();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type Step = string | { code: string; keyed: boolean };
+const rw = (code: string): Step => ({ code, keyed: true });
+const as = (code: string): Step => ({ code, keyed: false });
+
+const SEQUENCES: Record<string, Step[]> = {
+  'the model-style programs: counts and sums, objects, arrays and index loops, filters, two-field keys': [
+    rw(
+      "const counts = {};\nfor (const r of award_data.select('Agency').objects()) counts[r.Agency] = (counts[r.Agency] || 0) + 1;\nObject.entries(counts)",
+    ),
+    rw(
+      "const counts2 = new Map();\nfor (const a of award_data.array('Agency')) counts2.set(a, (counts2.get(a) || 0) + 1);\n[...counts2]",
+    ),
+    rw(
+      "const totals = {};\nfor (const r of award_data.select('Agency', 'Award Amount').objects()) {\n  totals[r.Agency] = (totals[r.Agency] || 0) + (r['Award Amount'] || 0);\n}\nObject.entries(totals)",
+    ),
+    rw(
+      "const ag = award_data.array('Agency'), amt = award_data.array('Award Amount');\nconst tm = new Map();\nfor (let i = 0; i < ag.length; i++) tm.set(ag[i], (tm.get(ag[i]) || 0) + (amt[i] || 0));\n[...tm]",
+    ),
+    rw(
+      "const byState = {};\nfor (const r of award_data.select('Phase', 'State').objects()) {\n  if (r.Phase !== 'Phase II' || r.State == null) continue;\n  byState[r.State] = (byState[r.State] || 0) + 1;\n}\nObject.entries(byState)",
+    ),
+    rw(
+      "const phase = award_data.array('Phase'), state = award_data.array('State');\nconst pm = new Map();\nfor (let i = 0; i < phase.length; i++) if (phase[i] === 'Phase II' && state[i] != null) pm.set(state[i], (pm.get(state[i]) || 0) + 1);\n[...pm]",
+    ),
+    rw(
+      "const yn = {};\nfor (const r of award_data.select('Award Year').objects()) yn[r['Award Year']] = (yn[r['Award Year']] || 0) + 1;\nObject.entries(yn)",
+    ),
+    rw(
+      "const ym = new Map();\nfor (const y of award_data.array('Award Year')) ym.set(y, (ym.get(y) || 0) + 1);\n[...ym]",
+    ),
+    rw(
+      "const by = new Map();\nfor (const r of award_data.select('Company', 'Award Amount').objects()) by.set(r.Company, (by.get(r.Company) || 0) + (r['Award Amount'] || 0));\n[...by].slice(0, 40)",
+    ),
+    rw(
+      "const c = award_data.array('Company'), a = award_data.array('Award Amount');\nconst byc = {};\nfor (let i = 0; i < c.length; i++) byc[c[i]] = (byc[c[i]] || 0) + (a[i] || 0);\nObject.entries(byc).slice(0, 40)",
+    ),
+    rw(
+      "const m = {};\nfor (const r of award_data.select('Agency', 'Phase').objects()) { const k = r.Agency + ' / ' + r.Phase; m[k] = (m[k] || 0) + 1; }\nObject.entries(m)",
+    ),
+    rw(
+      "const a2 = award_data.array('Agency'), p2 = award_data.array('Phase');\nconst m2 = new Map();\nfor (let i = 0; i < a2.length; i++) { const k = a2[i] + ' / ' + p2[i]; m2.set(k, (m2.get(k) || 0) + 1); }\n[...m2]",
+    ),
+    rw(
+      "const dy = {};\nfor (const r of award_data.select('Award Year', 'Award Amount').objects()) if (r['Award Year'] >= 2018) dy[r['Award Year']] = (dy[r['Award Year']] || 0) + (r['Award Amount'] || 0);\nObject.entries(dy)",
+    ),
+    rw(
+      "const br = {};\nfor (const r of award_data.select('Agency', 'Branch').objects()) if (r.Agency === 'Department of Defense' && r.Branch != null) br[r.Branch] = (br[r.Branch] || 0) + 1;\nObject.entries(br)",
+    ),
+    rw(
+      "const st = award_data.array('Program'), sa = award_data.array('Agency');\nconst sm = new Map();\nfor (let i = 0; i < st.length; i++) if (st[i] === 'STTR') sm.set(sa[i], (sm.get(sa[i]) || 0) + 1);\n[...sm]",
+    ),
+    '[counts.Agency, Object.keys(totals).length, tm.size, typeof byState, Object.keys(yn)[0], [...ym][0]]',
+  ],
+  'nulls, ?? and terms without || 0, filtered and ordered tables, conditions of every kind': [
+    rw(
+      "const t1 = {};\nfor (const r of award_data.select('Branch', 'Award Amount').objects()) t1[r.Branch] = (t1[r.Branch] ?? 0) + r['Award Amount'];\nObject.entries(t1)",
+    ),
+    rw(
+      "const t2 = new Map();\nfor (const r of award_data.select('Branch', 'Award Amount').objects()) t2.set(r.Branch, (t2.get(r.Branch) || 0) + (r['Award Amount'] ?? 1));\n[...t2]",
+    ),
+    rw(
+      "const t3 = {};\nfor (const r of award_data.filter(d => d['Award Amount'] > 100000).orderby(aq.desc('Award Amount')).objects()) t3[r.State] = (t3[r.State] || 0) + 1;\nObject.entries(t3)",
+    ),
+    rw(
+      "const t4 = new Map();\nfor (const r of award_data.select('Phase', 'Award Year', 'Branch').objects()) {\n  if (!r.Branch) continue;\n  if (r['Award Year'] < 2010 || r['Award Year'] > 2020) continue;\n  t4.set(r.Phase + r['Award Year'], (t4.get(r.Phase + r['Award Year']) || 0) + 2.5);\n}\n[...t4]",
+    ),
+    rw(
+      "const t5 = {};\nfor (const r of award_data.select('Agency', 'Award Year').objects()) if (!(r.Agency == 'National Science Foundation') && r['Award Year'] != -1 && r['Award Year'] == '2015') t5[r['Award Year'] + r.Agency] = (t5[r['Award Year'] + r.Agency] || 0) + 1;\nObject.entries(t5)",
+    ),
+    rw(
+      "const am = award_data.array('Award Amount');\nconst t6 = new Map();\nfor (let i = 0; i < am.length; i += 1) t6.set(am[i], (t6.get(am[i]) || 0) + 1);\n[t6.size, [...t6].slice(0, 20)]",
+    ),
+    rw(
+      "const t7 = {};\nfor (const r of award_data.select('Award Amount').objects()) t7[r['Award Amount']] = (t7[r['Award Amount']] || 0) + 1;\n[Object.keys(t7).length, Object.entries(t7).slice(0, 20)]",
+    ),
+  ],
+  'a user table: keys that meet, keys on Object.prototype, -0 and null keys': [
+    rw('const e1 = {};\nfor (const r of k.objects()) e1[r.S] = (e1[r.S] || 0) + 1;\nObject.entries(e1)'),
+    rw('const e2 = new Map();\nfor (const r of k.objects()) e2.set(r.S, (e2.get(r.S) || 0) + r.V);\n[...e2]'),
+    rw(
+      "const e3 = new Map();\nfor (const x of k.array('K')) e3.set(x, (e3.get(x) || 0) + 1);\n[...e3].map(([a, b]) => [Object.is(a, -0), a, b])",
+    ),
+    rw('const e4 = {};\nfor (const r of k.objects()) e4[r.K] = (e4[r.K] || 0) + (r.V || 0);\nObject.entries(e4)'),
+    rw('const e5 = {};\nfor (const r of k.objects()) e5[r.S + r.K] = (e5[r.S + r.K] || 0) + 1;\nObject.entries(e5)'),
+    rw('const e6 = new Map();\nfor (const r of k.objects()) e6.set(r.S + r.K, (e6.get(r.S + r.K) || 0) + 1);\n[...e6]'),
+    rw(
+      "const ks = k.array('S'), kv = k.array('V');\nconst e7 = {};\nfor (let i = 0; i < ks.length; i++) if (ks[i] !== 'constructor' && ks[i] !== '__proto__' && ks[i] !== 'toString') e7[ks[i]] = (e7[ks[i]] || 0) + (kv[i] ?? 0);\nObject.entries(e7)",
+    ),
+    rw(
+      'const e8 = {};\nfor (const r of k.objects()) if (r.V === -0) e8[r.S] = (e8[r.S] || 0) + r.V;\nObject.entries(e8).map(([a, b]) => [a, Object.is(b, -0)])',
+    ),
+  ],
+  'what the run changed first: a patched Map.prototype.set or get, a setter on Object.prototype, a written array, a replaced Map':
+    [
+      'const MP = Object.getPrototypeOf(new Map());\nvar origSet = MP.set, origGet = MP.get, sets = 0, gets = 0;\nMP.set = function (k, v) { sets++; return origSet.call(this, k, v) };\nMP.get = function (k) { gets++; return origGet.call(this, k) };\n[sets, gets]',
+      rw(
+        "const p1 = new Map();\nfor (const a of award_data.array('Phase')) p1.set(a, (p1.get(a) || 0) + 1);\n[sets, gets, [...p1]]",
+      ),
+      rw(
+        "const p2 = new Map();\nconst pa = award_data.array('Phase');\nfor (let i = 0; i < pa.length; i++) p2.set(pa[i], (p2.get(pa[i]) || 0) + 1);\n[sets, gets, [...p2]]",
+      ),
+      'MP.set = origSet;\n[sets, gets]',
+      rw(
+        "const p2b = new Map();\nconst pb = award_data.array('Phase');\nfor (let i = 0; i < pb.length; i++) p2b.set(pb[i], (p2b.get(pb[i]) || 0) + 1);\n[sets, gets, [...p2b]]",
+      ),
+      'MP.get = origGet;\n[sets, gets]',
+      rw(
+        "const OP = Object.getPrototypeOf({});\nlet hits = 0;\nObject.defineProperty(OP, 'Phase I', { set(v) { hits++ }, get() { return 10 }, configurable: true });\nconst p3 = {};\nfor (const r of award_data.select('Phase').objects()) p3[r.Phase] = (p3[r.Phase] || 0) + 1;\ndelete OP['Phase I'];\n[hits, Object.entries(p3)]",
+      ),
+      rw(
+        "const OP2 = Object.getPrototypeOf({});\nlet hits2 = 0;\nObject.defineProperty(OP2, '2015', { set(v) { hits2++ }, configurable: true });\nconst p7 = {};\nfor (const y of award_data.array('Award Year')) p7[y] = (p7[y] || 0) + 1;\ndelete OP2['2015'];\n[hits2, Object.entries(p7)]",
+      ),
+      rw(
+        "const wa = award_data.array('Agency');\nwa[3] = 'Mine';\nwa[7] = null;\nconst p4 = {};\nfor (let i = 0; i < wa.length; i++) p4[wa[i]] = (p4[wa[i]] || 0) + 1;\nObject.entries(p4)",
+      ),
+      rw(
+        "const wn = award_data.array('Award Year');\nwn.length = 10;\nconst wy = award_data.array('Agency');\nconst p5 = {};\nfor (let i = 0; i < wn.length; i++) p5[wy[i]] = (p5[wy[i]] || 0) + 1;\nObject.entries(p5)",
+      ),
+      rw(
+        "const wg = award_data.array('Agency'), wm = award_data.array('Award Amount');\nwm[5] = '7';\nconst p8 = new Map();\nfor (let i = 0; i < wg.length; i++) p8.set(wg[i], (p8.get(wg[i]) || 0) + (wm[i] || 0));\n[...p8]",
+      ),
+      rw(
+        "const wp = award_data.array('Phase'), ws = award_data.array('State');\nwp[wp.length - 1] = wp[wp.length - 1] === 'Phase I' ? 'Phase II' : 'Phase I';\nws[0] = { toString() { return 'Obj' } };\nconst p9 = {};\nfor (let i = 0; i < wp.length; i++) if (wp[i] === 'Phase II') p9[ws[i]] = (p9[ws[i]] || 0) + 1;\nObject.entries(p9)",
+      ),
+      'var vcalls = 0;\nvar vobj = { valueOf() { vcalls++; return 2020 } };\nvcalls',
+      rw(
+        "const wq = award_data.array('Phase'), wr = award_data.array('Award Year'), wk = award_data.array('Agency');\nwq[3] = vobj;\nwr[4] = vobj;\nconst p10 = {};\nfor (let i = 0; i < wq.length; i++) if (wq[i] == 'Phase II' && wr[i] >= 2018) p10[wk[i]] = (p10[wk[i]] || 0) + 1;\n[vcalls, Object.entries(p10)]",
+      ),
+      rw(
+        "const wt = award_data.array('Phase'), wu = award_data.array('Agency');\nwt[3] = vobj;\nwt[4] = undefined;\nconst p11 = new Map();\nfor (let i = 0; i < wt.length; i++) if (wt[i] !== 'Phase I' && wt[i] != null) p11.set(wu[i], (p11.get(wu[i]) || 0) + 1);\n[vcalls, [...p11]]",
+      ),
+      'const NativeMap0 = Map;\nvar mapNews = 0;\nMap = class extends NativeMap0 { constructor() { super(); mapNews++ } };\nmapNews',
+      rw(
+        "const p6 = new Map();\nfor (const a of award_data.array('Phase')) p6.set(a, (p6.get(a) || 0) + 1);\n[mapNews, [...p6]]",
+      ),
+      'Map = NativeMap0;\nmapNews',
+    ],
+  'loops the rewrite leaves as written, and errors': [
+    // the loop is the program's last statement: its completion value is the answer
+    as("const l1 = {};\nfor (const r of award_data.select('Phase').objects()) l1[r.Phase] = (l1[r.Phase] || 0) + 1;"),
+    as(
+      "const l2 = {};\nl2.seed = 1;\nfor (const r of award_data.select('Phase').objects()) l2[r.Phase] = (l2[r.Phase] || 0) + 1;\nObject.entries(l2)",
+    ),
+    as(
+      "const l3 = {};\nconst put = () => { l3['Phase I'] = 100 };\nput();\nfor (const r of award_data.select('Phase').objects()) l3[r.Phase] = (l3[r.Phase] || 0) + 1;\nObject.entries(l3)",
+    ),
+    as(
+      "const l4 = new Map();\nfor (const r of award_data.select('Phase').objects()) { l4.set(r.Phase, (l4.get(r.Phase) || 0) + 1); print(r.Phase) }\nl4.size",
+    ),
+    rw(
+      "const l5 = {};\nfor (const r of award_data.select('Phase').objects()) l5[r.Phase] = (l5[r.Phase] || 0) + r.Phase;\nObject.entries(l5)",
+    ),
+    as(
+      "const l6 = {};\nfor (const r of award_data.select('Phase').objects()) l6[r.Phase] = (l6[r.Phase] || 1) + 1;\nObject.entries(l6)",
+    ),
+    as(
+      "const l7 = {};\nfor (const r of award_data.select('Phase').objects()) l7[r.Phase] = (l7[r.Program] || 0) + 1;\nObject.entries(l7)",
+    ),
+    // a loop that throws midway: the partial state is what the next run sees
+    as(
+      "const l8 = {};\nfor (const r of award_data.select('Branch').objects()) l8[r.Branch.length] = (l8[r.Branch.length] || 0) + 1;\nl8",
+    ),
+    'Object.entries(l8)',
+    // an array declared after the loop: the loop as written throws at its `.length`
+    as(
+      "const l14 = new Map();\nfor (let i = 0; i < la.length; i++) l14.set(la[i], (l14.get(la[i]) || 0) + 1);\nconst la = award_data.array('Phase');\nl14.size",
+    ),
+    as(
+      "const l15 = {};\nconst l15a = award_data.array('Phase');\nfor (let i = 0; i < l15.length; i++) l15[l15[i]] = (l15[l15[i]] || 0) + 1;\nObject.entries(l15)",
+    ),
+    // the Map's name declared by the run: `new Map()` is not the session's
+    as(
+      "class Map { set() { return 1 } get() { return 0 } }\nconst l9 = new Map();\nfor (const a of award_data.array('Phase')) l9.set(a, (l9.get(a) || 0) + 1);\ntypeof l9",
+    ),
+    // a field the table lacks, a column that is text, a key that is a Date: the loop runs as written
+    rw(
+      "const l10 = {};\nfor (const r of award_data.select('Phase').objects()) l10[r.Nope] = (l10[r.Nope] || 0) + 1;\nObject.entries(l10)",
+    ),
+    rw(
+      "const l11 = new Map();\nfor (const r of award_data.select('Abstract').objects()) l11.set(r.Abstract, (l11.get(r.Abstract) || 0) + 1);\nl11.size",
+    ),
+    rw(
+      "const l12 = {};\nfor (const r of award_data.select('Proposal Award Date').objects()) l12[r['Proposal Award Date']] = (l12[r['Proposal Award Date']] || 0) + 1;\nObject.keys(l12).length",
+    ),
+    rw(
+      "const l13 = {};\nfor (const r of award_data.select('Phase').objects()) l13[r.Phase] = (l13[r.Phase] || 0) + 1;\nl13.x.y",
+    ),
+  ],
+};
+
+/** The same program with the rewrite defeated: a comment naming its prefix turns it off. */
+const asWritten = (code: string) => `${code}\n// $sbtRow`;
+const isKeyed = (prepared: string) => prepared.includes('["keyed"]') || prepared.includes('__sbirtools_rowLoop.keyed(');
+
+describe.each(['isolated-vm', 'quickjs'] as const)('keyed accumulation loops on %s', (engine) => {
+  it.each(Object.keys(SEQUENCES))('%s: same answers as the code as written', async (name) => {
+    await using rewritten = await createSandbox({ engine, tables: { k: edgeCsv } });
+    await using plain = await createSandbox({ engine, tables: { k: edgeCsv } });
+    for (const step of SEQUENCES[name]!) {
+      const code = typeof step === 'string' ? step : step.code;
+      if (typeof step !== 'string') expect(isKeyed(prepareCode(code).code), code).toBe(step.keyed);
+      const [a, b] = [await rewritten.run(code), await plain.run(asWritten(code))];
+      expect(runOutcome(a), code).toEqual(runOutcome(b));
+    }
+  });
+
+  it('the guest answers from the columns when it can, and declines before writing anything when it cannot', async () => {
+    await using box = await createSandbox({ engine, tables: { k: edgeCsv } });
+    const spec = (kind: string, term: string) => `["${kind}", "||", ["f", 0], null, ${term}]`;
+    const r = await box.run(
+      "const ag = award_data.array('Agency'), amt = award_data.array('Award Amount');\n" +
+        `const m = new Map(), o = {};\nconst took = [__sbirtools_rowLoop.keyed(${spec('map', '["L", "||", ["f", 1], ["n", 0]]')}, m, [ag, amt]), __sbirtools_rowLoop.keyed(${spec('object', '["n", 1]')}, o, [ag])];\n` +
+        "ag[0] = 'Mine';\nconst m2 = new Map();\nconst after = __sbirtools_rowLoop.keyed(" +
+        spec('map', '["n", 1]') +
+        ', m2, [ag]);\n' +
+        `const o2 = { x: 1 };\nconst notFresh = __sbirtools_rowLoop.keyed(${spec('object', '["n", 1]')}, o2, [amt]);\n` +
+        `const ks = k.array('S'), ko = {};\nconst protoKey = __sbirtools_rowLoop.keyed(${spec('object', '["n", 1]')}, ko, [ks]);\n` +
+        `const km = new Map();\nconst mapKeys = __sbirtools_rowLoop.keyed(${spec('map', '["n", 1]')}, km, [ks]);\n` +
+        `const bad = __sbirtools_rowLoop.keyed(["map", "||", ["x", 0], null, ["n", 1]], new Map(), [amt]);\n` +
+        '[took, m.size > 3, Object.keys(o).length === m.size, after, m2.size, notFresh, Object.keys(o2), protoKey, Object.keys(ko).length, mapKeys, km.size, bad]',
+    );
+    expect(r.error).toBeUndefined();
+    expect(r.value).toEqual([[true, true], true, true, false, 0, false, ['x'], false, 0, true, 9, false]);
+  });
+});
