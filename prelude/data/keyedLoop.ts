@@ -51,6 +51,18 @@ const MapProto = NativeMap.prototype;
 const MapGet = MapProto.get;
 const MapSet = MapProto.set;
 const MapHas = MapProto.has;
+const NativeMath = globalThis.Math;
+const MathMax = NativeMath.max;
+const MathMin = NativeMath.min;
+
+/** Whether `Math.max` and `Math.min` as the run reads them are the session's own. */
+function sessionMath(): boolean {
+  if (ObjectGetOwnPropertyDescriptor(globalThis, 'Math')?.value !== NativeMath) return false;
+  return (
+    ObjectGetOwnPropertyDescriptor(NativeMath, 'max')?.value === MathMax &&
+    ObjectGetOwnPropertyDescriptor(NativeMath, 'min')?.value === MathMin
+  );
+}
 const MapClear = MapProto.clear;
 const SetHas = NativeSet.prototype.has;
 const SetAdd = NativeSet.prototype.add;
@@ -68,6 +80,9 @@ interface Columns {
   /** With `verify`: the arrays the loop reads (`X[i]`) and the kept values they were copied from (`A[i]`). */
   X: ArrayLike<unknown>[];
   A: ArrayLike<unknown>[];
+  /** The session's own Math.max and Math.min (an entry's `e.s = Math.max(e.s, v)`). */
+  MX: (a: number, b: number) => number;
+  MN: (a: number, b: number) => number;
 }
 
 /**
@@ -98,6 +113,8 @@ interface Compiled {
   /** Slots per group (1 for a sum); with an entry, the group's object or array made from its slots. */
   width: number;
   make: ((acc: Float64Array, at: number) => unknown) | null;
+  /** Whether the kernel calls Math.max or Math.min (the run's Math must then be the session's). */
+  math: boolean;
   keyOf: KeyOf;
   /** Fields the key reads (grouped by their codes), in the order of their multipliers. */
   keyFields: number[];
@@ -279,7 +296,7 @@ interface EntryShape {
   shape: 'a' | 'o';
   names: string[];
   values: unknown[];
-  updates: [number, unknown][];
+  updates: ([number, unknown] | [number, unknown, 'max' | 'min'])[];
 }
 
 function entryOf(e: unknown): EntryShape | undefined {
@@ -299,11 +316,12 @@ function entryOf(e: unknown): EntryShape | undefined {
   }
   for (let k = 0; k < updates.length; k++) {
     const u = updates[k] as unknown;
-    if (!NativeArray.isArray(u) || u.length !== 2) return undefined;
+    if (!NativeArray.isArray(u) || (u.length !== 2 && (u.length !== 3 || (u[2] !== 'max' && u[2] !== 'min'))))
+      return undefined;
     const at = u[0] as unknown;
     if (typeof at !== 'number' || at % 1 !== 0 || at < 0 || at >= names.length || !plainTerm(u[1])) return undefined;
   }
-  return { shape, names: names as string[], values, updates: updates as [number, unknown][] };
+  return { shape, names: names as string[], values, updates: updates as EntryShape['updates'] };
 }
 
 /** The locals a compiled function reads its fields through. */
@@ -340,6 +358,7 @@ function compile(spec: KeyedSpec, kinds: string, verify: boolean): Compiled | un
   let made = '';
   let updates = '';
   let make: Compiled['make'] = null;
+  let math = false;
   if (entry === undefined) {
     const termCode = code(term, termGen);
     if (termCode === undefined) return undefined;
@@ -355,10 +374,14 @@ function compile(spec: KeyedSpec, kinds: string, verify: boolean): Compiled | un
     }
     updates = `const b = g * ${width};`;
     for (let k = 0; k < entry.updates.length; k++) {
-      const [at, t] = entry.updates[k]!;
+      const [at, t, fn] = entry.updates[k]!;
       const termCode = code(t, termGen);
       if (termCode === undefined) return undefined;
-      updates += ` acc[b + ${at}] += ${termCode};`;
+      if (fn === undefined) updates += ` acc[b + ${at}] += ${termCode};`;
+      else {
+        math = true;
+        updates += ` acc[b + ${at}] = ${fn === 'max' ? 'MX' : 'MN'}(acc[b + ${at}], ${termCode});`;
+      }
     }
     make = NewFunction('a', 'b', entry.shape === 'a' ? `return [${parts}];` : `return {${parts}};`) as Compiled['make'];
   }
@@ -392,7 +415,7 @@ function compile(spec: KeyedSpec, kinds: string, verify: boolean): Compiled | un
     'gid',
     'first',
     'acc',
-    `${loads(kinds, verify)} ${litLoad} ${multLoad} let groups = 0;
+    `${loads(kinds, verify)} ${litLoad} ${multLoad} const MX = c.MX, MN = c.MN; let groups = 0;
     for (let k = 0; k < n; k++) {
       const r = idx === null ? k : idx[k];${checks}
       if (!${condCode}) continue;${passed}
@@ -404,7 +427,7 @@ function compile(spec: KeyedSpec, kinds: string, verify: boolean): Compiled | un
     return groups;`,
   ) as Kernel;
   const keyOf = NewFunction('c', 'L', 'r', `${loads(kinds, false)} ${litLoad} return ${keyCode};`) as KeyOf;
-  const c: Compiled = { kernel, width, make, keyOf, keyFields, termFields: termGen.used, lits };
+  const c: Compiled = { kernel, width, make, math, keyOf, keyFields, termFields: termGen.used, lits };
   if ((ReflectApply(MapSizeGetter, compiled, []) as number) >= MAX_COMPILED) ReflectApply(MapClear, compiled, []);
   ReflectApply(MapSet, compiled, [cacheKey, c]);
   return c;
@@ -481,7 +504,16 @@ export function keyedLoop(
   const fields = srcs.length;
   // every value read is a string, a number or null (no object: no valueOf or toString of the run's)
   let kinds = '';
-  const cols: Columns = { K: [], D: [], V: [], M: [], X: copies ? copies.xs : [], A: copies ? copies.kept : [] };
+  const cols: Columns = {
+    K: [],
+    D: [],
+    V: [],
+    M: [],
+    X: copies ? copies.xs : [],
+    A: copies ? copies.kept : [],
+    MX: MathMax,
+    MN: MathMin,
+  };
   for (let i = 0; i < fields; i++) {
     const s = srcs[i];
     if (s === undefined || (s.kind === 'num' && s.type === 'date')) return false;
@@ -496,7 +528,7 @@ export function keyedLoop(
     }
   }
   const c = compile(spec, kinds, copies !== null);
-  if (!c) return false;
+  if (!c || (c.math && !sessionMath())) return false;
   for (let k = 0; k < c.termFields.length; k++) if (kinds[c.termFields[k]!] !== 'n') return false;
   const L: number[] = [];
   for (let j = 0; j < c.lits.length; j++) {

@@ -80,6 +80,7 @@ export function keyedLoop(
   if (loopNames.includes(target) || (bound !== undefined && bound === target)) return undefined;
   if (!freshTarget(target, spec[0] as string, body, at, loop, up, mentions)) return undefined;
   if (spec[0] === 'map' && mentions.some((m) => m.name === 'Map' && declares(m, up))) return undefined;
+  if (shape.math && mentions.some((m) => m.name === 'Math' && declares(m, up))) return undefined;
   const payload = `[${JSON.stringify(spec)}, ${target}]`;
   const ins = (pos: number, text: string): LocalEdit => ({
     start: pos,
@@ -219,7 +220,11 @@ function isContinue(s: AnyNode): boolean {
  * The body's shape as the guest's spec, `[target kind, op, key, cond, term]`, and the target's name,
  * or undefined when the body is anything else (see keyedLoop and entryShape).
  */
-function bodyShape(body: AnyNode, reads: Reads, taken: string[]): { target: string; spec: Spec } | undefined {
+function bodyShape(
+  body: AnyNode,
+  reads: Reads,
+  taken: string[],
+): { target: string; spec: Spec; math?: boolean } | undefined {
   return sumShape(body, reads, taken) ?? entryShape(body, reads, taken);
 }
 
@@ -522,7 +527,11 @@ interface Entry {
  * where E is `e`, `o[K]` or (the has form) `m.get(K)`; INIT an array or object literal of numbers.
  * The spec is `[kind, 'entry', key, cond, ['e', shape, names, inits, [[slot, term], ...]]]`.
  */
-function entryShape(body: AnyNode, reads: Reads, taken: string[]): { target: string; spec: Spec } | undefined {
+function entryShape(
+  body: AnyNode,
+  reads: Reads,
+  taken: string[],
+): { target: string; spec: Spec; math: boolean } | undefined {
   const plain = new Map<string, number>();
   const keys = new Map<string, Spec>();
   const r: Reads = {
@@ -539,6 +548,7 @@ function entryShape(body: AnyNode, reads: Reads, taken: string[]): { target: str
   const updates: Spec[] = [];
   let entry: Entry | undefined;
   let done = false;
+  let math = false;
   /** `o[K] ||= INIT` / `??=`. */
   const made = (e: AnyNode): Entry | undefined => {
     if (e.type !== 'AssignmentExpression' || (e.operator !== '||=' && e.operator !== '??=')) return undefined;
@@ -572,11 +582,28 @@ function entryShape(body: AnyNode, reads: Reads, taken: string[]): { target: str
       );
     return !entry.needsSet && mapGet(e, entry.target, entry.key) !== undefined;
   };
-  /** An update of a slot: `E[0] += T`, `E.s += T`, `E.n++`, `++E.n`; the entry may be made by it. */
+  /** An update of a slot: `E[0] += T`, `E.s += T`, `E.n++`, `++E.n`, `E.s = Math.max(E.s, T)` (or min); the entry may be made by it. */
   const update = (e: AnyNode): boolean => {
     let slot: AnyNode;
     let term: Spec | undefined;
-    if (e.type === 'AssignmentExpression' && e.operator === '+=') {
+    let op: string | undefined;
+    if (e.type === 'AssignmentExpression' && e.operator === '=' && entry) {
+      // `E.s = Math.max(E.s, T)` / `Math.max(T, E.s)`, min alike: the run's Math is checked as the loop starts
+      const call = e.right as AnyNode;
+      if (call.type !== 'CallExpression' || call.optional || call.arguments.length !== 2) return false;
+      const callee = call.callee as AnyNode;
+      if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) return false;
+      if (callee.object.type !== 'Identifier' || callee.object.name !== 'Math') return false;
+      if (callee.property.name !== 'max' && callee.property.name !== 'min') return false;
+      const [a, b] = call.arguments as AnyNode[];
+      const same = (x: AnyNode) => sameSlot(x, e.left);
+      const other = same(a) ? b : same(b) ? a : undefined;
+      if (!other) return false;
+      slot = e.left;
+      term = termAt(other);
+      op = callee.property.name;
+      math = true;
+    } else if (e.type === 'AssignmentExpression' && e.operator === '+=') {
       slot = e.left;
       term = termAt(e.right);
     } else if (e.type === 'UpdateExpression' && e.operator === '++') {
@@ -593,9 +620,20 @@ function entryShape(body: AnyNode, reads: Reads, taken: string[]): { target: str
     const at = entry.init.names.indexOf(typeof name === 'number' ? String(name) : (name as string));
     if ((typeof name !== 'string' && typeof name !== 'number') || at < 0) return false;
     if (entry.init.shape === 'a' ? typeof name !== 'number' : typeof name !== 'string') return false;
-    updates.push([at, term]);
+    updates.push(op ? [at, term, op] : [at, term]);
     return true;
   };
+  /** Whether `x` reads the same slot of the entry as `slot` writes (written alike). */
+  const sameSlot = (x: AnyNode, slot: AnyNode): boolean =>
+    x.type === 'MemberExpression' &&
+    slot.type === 'MemberExpression' &&
+    !x.optional &&
+    x.computed === slot.computed &&
+    isEntry(x.object) &&
+    isEntry(slot.object) &&
+    (x.computed
+      ? x.property.type === 'Literal' && slot.property.type === 'Literal' && x.property.value === slot.property.value
+      : x.property.name === slot.property.name);
   /** A term: as termOf, a plain value's name for its value. */
   const termAt = (e: AnyNode): Spec | undefined => termOf(e, r);
   const list = statements(body);
@@ -687,5 +725,6 @@ function entryShape(body: AnyNode, reads: Reads, taken: string[]): { target: str
   return {
     target: entry.target,
     spec: [entry.kind, 'entry', entry.key, cond, ['e', shape, slots, values, updates]],
+    math,
   };
 }

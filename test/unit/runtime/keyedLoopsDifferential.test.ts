@@ -204,6 +204,12 @@ const SEQUENCES: Record<string, Step[]> = {
     rw(
       "const q7 = new Map();\nfor (const r of award_data.select('Agency', 'Phase', 'Award Amount').objects()) { if (r.Phase !== 'Phase II') continue; const e = q7.get(r.Agency + '|' + r.Phase) ?? [0, 0, 0]; e[0] += r['Award Amount'] || 0; e[2]++; q7.set(r.Agency + '|' + r.Phase, e); }\n[...q7]",
     ),
+    rw(
+      "const q12 = new Map();\nfor (const r of award_data.select('Company', 'Award Amount', 'Number Employees').objects()) {\n  if (!(r['Number Employees'] >= 10)) continue;\n  const e = q12.get(r.Company) || { s: 0, e: 0 };\n  e.s += r['Award Amount'] || 0; e.e = Math.max(e.e, r['Number Employees']);\n  q12.set(r.Company, e);\n}\n[...q12].map(([c, v]) => [c, v.s / v.e]).sort((a, b) => b[1] - a[1]).slice(0, 30)",
+    ),
+    rw(
+      "const qc = award_data.array('Company'), qn = award_data.array('Number Employees');\nconst q13 = new Map();\nfor (let i = 0; i < qc.length; i++) { const e = q13.get(qc[i]) || [1e9, -1]; e[0] = Math.min(qn[i], e[0]); e[1] = Math.max(e[1], qn[i]); q13.set(qc[i], e); }\n[q13.size, [...q13].slice(0, 30)]",
+    ),
     // keys on Object.prototype (__proto__, constructor, toString), null and 'null', -0
     rw(
       'const q8 = {};\nfor (const r of k.objects()) { const e = (q8[r.S] ||= [0, 0]); e[0] += r.V; e[1]++; }\nObject.entries(q8)',
@@ -216,6 +222,9 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
     rw(
       "const ks = k.array('S'), kv = k.array('V');\nconst q11 = {};\nfor (let i = 0; i < ks.length; i++) { if (ks[i] === '__proto__' || ks[i] === 'constructor' || ks[i] === 'toString') continue; const e = (q11[ks[i]] ||= [0, 0]); e[0] += kv[i] ?? 0; e[1]++; }\nObject.entries(q11)",
+    ),
+    rw(
+      'const q14 = {};\nfor (const r of k.objects()) { const e = (q14[r.S] ||= { lo: 5, hi: -5 }); e.lo = Math.min(e.lo, r.K); e.hi = Math.max(r.V, e.hi); }\nObject.entries(q14).map(([a, e]) => [a, Object.is(e.lo, -0), e.lo, e.hi])',
     ),
     '[Object.keys(q1), q2.size, typeof q3, q4.size, Object.keys(q5).length, Object.keys(q8), q9.size, Object.keys(q10).length]',
   ],
@@ -233,6 +242,13 @@ const SEQUENCES: Record<string, Step[]> = {
       ),
       rw(
         "const wa2 = award_data.array('Agency'), wb2 = award_data.array('Award Amount');\nwb2[2] = '5';\nwa2[4] = null;\nconst g5 = new Map();\nfor (let i = 0; i < wa2.length; i++) { const e = g5.get(wa2[i]) || [0, 0]; e[0] += wb2[i]; e[1]++; g5.set(wa2[i], e); }\n[...g5]",
+      ),
+      'var mathCalls = 0;\nvar origMax = Math.max;\nMath.max = function (a, b) { mathCalls++; return origMax(a, b) };\nmathCalls',
+      rw(
+        "const g11 = {};\nfor (const a of award_data.array('Phase')) { const e = (g11[a] ||= { hi: 0 }); e.hi = Math.max(e.hi, 1); }\nMath.max = origMax;\n[mathCalls, Object.entries(g11)]",
+      ),
+      as(
+        "const g12 = {};\nfor (const a of award_data.array('Phase')) { const e = (g12[a] ||= { hi: 0 }); e.hi = Math.max(e.hi, 1); }\n{ class Math {} }\nObject.entries(g12)",
       ),
       // a pre-existing property: the loop runs as written
       as(
