@@ -2,6 +2,7 @@ import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/
 import type { LocalEdit } from './localize.js';
 import { type AnyNode, collectPatternNames, FUNCTION_NODES, LOOP_NODES } from './patternNames.js';
 import { isBareObjectsCall } from './rowChains.js';
+import { keyedTableEdits } from './tableLoops.js';
 
 /**
  * A keyed accumulation loop the guest may answer from the columns (prelude/data/keyedLoop.ts): its
@@ -53,6 +54,7 @@ export function keyedLoop(
   program: AnyNode,
   up: Map<AnyNode, [AnyNode, string]>,
   mentions: AnyNode[],
+  source: string,
 ): Omit<KeyedLoop, 'otherwise'> | undefined {
   const body = program.body as AnyNode[];
   const at = body.indexOf(loop);
@@ -65,7 +67,10 @@ export function keyedLoop(
     const id = declaredName(loop.left, ['const', 'let']);
     if (!id) return undefined;
     loopNames = [id];
-    reads = isBareObjectsCall(loop.right) ? rowReads(id) : arrayCall(loop.right) ? valueReads(id) : undefined;
+    const x = loop.right as AnyNode;
+    // a loop over a table itself (a name or a call: tableLoops.ts) reads its rows as objects() would
+    const table = x.type === 'Identifier' || (x.type === 'CallExpression' && !x.optional);
+    reads = isBareObjectsCall(x) || (table && !arrayCall(x)) ? rowReads(id) : arrayCall(x) ? valueReads(id) : undefined;
   } else if (loop.type === 'ForStatement') {
     const i = indexLoop(loop);
     if (!i) return undefined;
@@ -101,6 +106,10 @@ export function keyedLoop(
     };
   }
   const right = loop.right as AnyNode;
+  if (!isBareObjectsCall(right) && !arrayCall(right)) {
+    const edits = keyedTableEdits(loop, source, `${JSON.stringify(reads.fields)}, ["keyed"], ${payload}`);
+    return edits && { names: [target], edits };
+  }
   const open = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify(reads.fields)}, ["keyed"], ${payload})`;
   // after the argument: `t.array('A',)` parses
   const edit = isBareObjectsCall(right) ? ins(right.end - 1, open) : ins(right.arguments[0].end, `, ${open}`);

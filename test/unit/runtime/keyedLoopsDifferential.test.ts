@@ -270,6 +270,30 @@ const SEQUENCES: Record<string, Step[]> = {
         "const g10 = new Map();\nfor (const a of award_data.array('Phase')) { const e = g10.get(a) || [0, 0]; e[1]++; }\n[...g10]",
       ),
     ],
+  'loops over a table itself: a name, select(), filter(), a bound row array, a row list that is no table': [
+    rw(
+      "const u1 = {};\nfor (const r of award_data.select('Agency')) u1[r.Agency] = (u1[r.Agency] || 0) + 1;\nObject.entries(u1)",
+    ),
+    rw(
+      "const u2 = new Map();\nfor (const r of award_data) { if (r['Award Amount'] == null) continue; const e = u2.get(r.Phase) || [0, 0]; e[0] += r['Award Amount']; e[1]++; u2.set(r.Phase, e); }\n[...u2]",
+    ),
+    rw(
+      "const u3 = {};\nfor (const r of award_data.filter(d => d.State === 'CA').orderby('City')) u3[r.City] = (u3[r.City] || 0) + (r['Award Amount'] || 0);\nObject.entries(u3).slice(0, 30)",
+    ),
+    rw('const u4 = {};\nfor (const r of k) { const e = (u4[r.S] ||= [0]); e[0] += r.V; }\nObject.entries(u4)'),
+    "const urows = award_data.select('Phase').objects();\nurows.length",
+    rw(
+      'const u5 = {};\nfor (const r of urows) u5[r.Phase] = (u5[r.Phase] || 0) + 1;\n[Object.entries(u5), urows.length, urows[0]]',
+    ),
+    rw(
+      "const plainRows = [{ Phase: 'a' }, { Phase: 'b' }, { Phase: 'a' }];\nconst u6 = {};\nfor (const r of plainRows) u6[r.Phase] = (u6[r.Phase] || 0) + 1;\nObject.entries(u6)",
+    ),
+    rw(
+      "const u7 = {};\nfor (const r of award_data.select('Nope')) u7[r.Nope] = (u7[r.Nope] || 0) + 1;\nObject.entries(u7)",
+    ),
+    as('const u8 = {};\nfor (const r of 42) u8[r.x] = (u8[r.x] || 0) + 1;\nu8'),
+    rw('const u9 = {};\nfor (const r of missingTable) u9[r.x] = (u9[r.x] || 0) + 1;\nu9'),
+  ],
   'loops the rewrite leaves as written, and errors': [
     // the loop is the program's last statement: its completion value is the answer
     as("const l1 = {};\nfor (const r of award_data.select('Phase').objects()) l1[r.Phase] = (l1[r.Phase] || 0) + 1;"),
