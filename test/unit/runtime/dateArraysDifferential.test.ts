@@ -69,6 +69,15 @@ const SEQUENCES: Record<string, Step[]> = {
       "const desc = Object.getOwnPropertyDescriptor(globalThis, 'ds');\n[typeof desc.get, Array.isArray(desc.value), desc.value.length, desc.enumerable]",
     ),
   ],
+  'a function of an earlier run reads the name': [
+    written(
+      "function lenOf() {\n  return typeof ds === 'undefined' ? -1 : [ds.length, ds[2] && ds[2].getTime()];\n}\nlenOf()",
+    ),
+    deferred(
+      "const ds = t.array('d');\nlet n = 0;\nfor (const d of ds) if (d && d.getUTCMonth() === 6) n++;\n[n, lenOf()]",
+    ),
+    written('lenOf()'),
+  ],
   'a Date method replaced in the run: the loop runs as written over the array': [
     deferred(
       "Object.getPrototypeOf(new Date(0)).getUTCFullYear = function () { return 2021; };\nconst ds = t.array('d');\nlet n = 0;\nfor (const d of ds) if (d && d.getUTCFullYear() === 2021) n++;\nn",
