@@ -1,7 +1,7 @@
 import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/rowLoop.js';
 import type { LocalEdit } from './localize.js';
 import type { RowArray } from './rowArrays.js';
-import { FUNCTION_NODES, type AnyNode } from './patternNames.js';
+import { FUNCTION_NODES, type AnyNode, variableChildren } from './patternNames.js';
 import { isPlainRead } from './rowReads.js';
 import { fieldOf, loopHead, truthOnly } from './textLoops.js';
 
@@ -276,17 +276,7 @@ function valueUses(
       continue;
     }
     const childInFn = inFn || FUNCTION_NODES.has(type);
-    for (const key in node) {
-      if (key === 'type' || key === 'start' || key === 'end' || key === 'loc') continue;
-      const v = node[key];
-      if (v === null || typeof v !== 'object') continue;
-      if (key === 'property' && type === 'MemberExpression' && !node.computed) continue;
-      if (key === 'key' && !node.computed && ['Property', 'PropertyDefinition', 'MethodDefinition'].includes(type))
-        continue;
-      if (key === 'label') continue;
-      for (const c of (Array.isArray(v) ? v : [v]) as (AnyNode | null)[])
-        if (c && typeof c.type === 'string') stack.push([c, childInFn]);
-    }
+    for (const c of variableChildren(node)) stack.push([c, childInFn]);
   }
   // the date field: the one with the most feature uses, each of its uses in the list
   let field: string | undefined;
