@@ -1,3 +1,4 @@
+import { DATE_FEATURES } from '../../../schema/dateFeatures.js';
 import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/rowLoop.js';
 import type { LocalEdit } from './localize.js';
 import type { RowArray } from './rowArrays.js';
@@ -12,26 +13,7 @@ import { fieldOf, loopHead, truthOnly } from './textLoops.js';
 type Feature = string;
 
 /** The getters answered from the column's numbers (`valueOf` as `getTime`). */
-const FEATURES = new Set([
-  'getTime',
-  'getUTCFullYear',
-  'getUTCMonth',
-  'getUTCDate',
-  'getUTCDay',
-  'getUTCHours',
-  'getUTCMinutes',
-  'getUTCSeconds',
-  'getUTCMilliseconds',
-  'getFullYear',
-  'getMonth',
-  'getDate',
-  'getDay',
-  'getHours',
-  'getMinutes',
-  'getSeconds',
-  'getMilliseconds',
-  'getTimezoneOffset',
-]);
+const FEATURES: ReadonlySet<string> = new Set(DATE_FEATURES);
 
 /**
  * Date methods a row's real Date may be called with (the prelude checks them intact before a loop
