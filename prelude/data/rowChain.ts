@@ -33,6 +33,7 @@ const NativeUint32Array = Uint32Array;
 /** Whether `op` on an array of rows would still run the session's own method (and, for filter and map, make a plain array). */
 function intact(op: string): boolean {
   if (op === 'length') return true;
+  if (op === 'pluck') op = 'map';
   if (ObjectGetOwnPropertyDescriptor(ArrayProto, op)?.value !== ORIGINAL[op]) return false;
   if (op !== 'filter' && op !== 'map') return true;
   return (
@@ -46,7 +47,7 @@ function validChain(ops: string[]): boolean {
   if (ops.length === 0) return false;
   for (let i = 0; i < ops.length - 1; i++) if (ops[i] !== 'filter') return false;
   const last = ops[ops.length - 1]!;
-  return last === 'length' || (METHODS as readonly string[]).includes(last);
+  return last === 'length' || last === 'pluck' || (METHODS as readonly string[]).includes(last);
 }
 
 type Run = (
@@ -139,6 +140,15 @@ function link(c: Chain, step: number, pos: ArrayLike<number> | null, m: number):
     o.length = m;
     return o;
   }
+  if (op === 'pluck') {
+    o.map = function (): unknown {
+      const vals = c.vals();
+      if (vals === null)
+        return ReflectApply(ORIGINAL.map as Function, link0(c, pos, m), arguments as unknown as unknown[]);
+      return pluck(vals[c.names.length - 1]!, c.idx, pos, m);
+    };
+    return o;
+  }
   o[op] = function (cb: (...a: unknown[]) => unknown, acc?: unknown): unknown {
     const truth = c.text !== null && (op === 'filter' || op === 'some' || op === 'every') ? c.text(cb) : undefined;
     if (truth) return textLink(c, step, pos, m, op, truth);
@@ -158,6 +168,27 @@ function link(c: Chain, step: number, pos: ArrayLike<number> | null, m: number):
     return step === c.ops.length - 1 ? c.rowsAt(kept, count) : link(c, step + 1, kept, count);
   };
   return o;
+}
+
+/** The rows objects() builds at positions `pos` (or all when null) of the visible rows. */
+function link0(c: Chain, pos: ArrayLike<number> | null, m: number): unknown[] {
+  const all = c.rows();
+  return pos === null ? all : pickRows(all, pos, m);
+}
+
+/**
+ * `rows.map(r => r.F)` (the preparation's `pluck`, F the last field read): the callback only reads the
+ * reused row's own field, so its values are F's kept values at the visible positions, in a fresh array.
+ */
+function pluck(v: ArrayLike<unknown>, idx: ArrayLike<number> | null, pos: ArrayLike<number> | null, m: number) {
+  const out = new NativeArray<unknown>(m);
+  if (idx === null && pos === null) for (let k = 0; k < m; k++) out[k] = v[k];
+  else
+    for (let k = 0; k < m; k++) {
+      const p = pos === null ? k : pos[k]!;
+      out[k] = v[idx === null ? p : idx[p]!];
+    }
+  return out;
 }
 
 /**
