@@ -120,6 +120,8 @@ interface Chain {
   ops: string[];
   /** The rows objects() builds (every visible row, fresh). */
   rows: () => unknown[];
+  /** For a `pluck` over every row of an unfiltered, unordered table: notes its array as the column's (or null). */
+  origin: ((out: unknown[]) => void) | null;
   /** The rows a chain's last filter answers: the rows objects() builds at visible positions `pos[0..m)`, in order. */
   rowsAt: (pos: ArrayLike<number>, m: number) => unknown[];
 }
@@ -145,7 +147,10 @@ function link(c: Chain, step: number, pos: ArrayLike<number> | null, m: number):
       const vals = c.vals();
       if (vals === null)
         return ReflectApply(ORIGINAL.map as Function, link0(c, pos, m), arguments as unknown as unknown[]);
-      return pluck(vals[c.names.length - 1]!, c.idx, pos, m);
+      const out = pluck(vals[c.names.length - 1]!, c.idx, pos, m);
+      // every row in order: the array `t.array(F)` would give (a chain on it may be typed: fast/arrayChain.ts)
+      if (pos === null && c.idx === null && c.origin !== null) c.origin(out);
+      return out;
     };
     return o;
   }
@@ -225,10 +230,11 @@ export function chainRows(
   rows: () => unknown[],
   rowsAt: (pos: ArrayLike<number>, m: number) => unknown[],
   text: Chain['text'] = null,
+  origin: Chain['origin'] = null,
 ): unknown {
   let made: ArrayLike<unknown>[] | null | undefined = typeof vals === 'function' ? undefined : vals;
   const values = () => (made === undefined ? (made = (vals as () => ArrayLike<unknown>[] | null)()) : made);
-  return link({ names, vals: values, text, idx, ops, rows, rowsAt }, 0, null, n);
+  return link({ names, vals: values, text, idx, ops, rows, rowsAt, origin }, 0, null, n);
 }
 
 /** The elements of `all` at positions `pos[0..m)`, in a fresh array (the rows that passed a last filter, picked from the rows objects() builds). */

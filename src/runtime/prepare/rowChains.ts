@@ -86,7 +86,7 @@ export function rowChainFrom(call: AnyNode, up: Map<AnyNode, [AnyNode, string]>)
  * The field `fn` answers as it stands when `fn` is `r => r.F` or `r => r['F']` (an arrow of one plain
  * parameter, expression body, no `?.`; not `__proto__`): a map with it gives the field's values in order.
  */
-function pluckedField(fn: AnyNode): string | undefined {
+export function pluckedField(fn: AnyNode): string | undefined {
   if (fn.type !== 'ArrowFunctionExpression' || fn.async || fn.params.length !== 1) return undefined;
   const [p] = fn.params as AnyNode[];
   const body = fn.body as AnyNode;
