@@ -17,7 +17,15 @@
  * run replaced one, the link is the real rows (the first link: objects() as if called bare; after a
  * filter: the rows objects() builds, those that passed), and the replaced method runs on them.
  */
-import { NativeArray, ObjectCreate, ObjectGetOwnPropertyDescriptor, ReflectApply } from '../intrinsics.js';
+import {
+  ArrayIsArray,
+  ArrayPrototypeSlice,
+  NativeArray,
+  ObjectCreate,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectGetPrototypeOf,
+  ReflectApply,
+} from '../intrinsics.js';
 
 /** The methods a chain may call; every link but the last is a `filter`. */
 const METHODS = ['filter', 'map', 'reduce', 'forEach', 'some', 'every', 'findIndex'] as const;
@@ -186,6 +194,16 @@ function link0(c: Chain, pos: ArrayLike<number> | null, m: number): unknown[] {
  * reused row's own field, so its values are F's kept values at the visible positions, in a fresh array.
  */
 function pluck(v: ArrayLike<unknown>, idx: ArrayLike<number> | null, pos: ArrayLike<number> | null, m: number) {
+  // every row of a kept plain array (the prelude's own: never handed out): a slice copies it at once
+  // (the link checked Array.prototype.constructor and Array[Symbol.species] are the session's)
+  if (
+    idx === null &&
+    pos === null &&
+    ArrayIsArray(v) &&
+    ObjectGetPrototypeOf(v) === NativeArray.prototype &&
+    v.length === m
+  )
+    return ReflectApply(ArrayPrototypeSlice, v, []) as unknown[];
   const out = new NativeArray<unknown>(m);
   if (idx === null && pos === null) for (let k = 0; k < m; k++) out[k] = v[k];
   else

@@ -306,6 +306,9 @@ const SEQUENCES: Record<string, Step[]> = {
   ],
   'a session that replaced array methods or set a setter on Object.prototype': [
     rw(
+      "const APc = Object.getPrototypeOf([]);\nclass MineC extends Array {}\nlet pl3;\nAPc.constructor = MineC;\ntry { pl3 = award_data.select('Phase').objects().map(r => r.Phase) } finally { APc.constructor = Array }\n[pl3 instanceof MineC, pl3.length, pl3[0]]",
+    ),
+    rw(
       "const OPp = Object.getPrototypeOf({});\nObject.defineProperty(OPp, 'State', { get() { return 'proto' }, set(v) {}, configurable: true });\nlet pl = [];\ntry { pl = award_data.select('State').objects().map(r => r.State).slice(0, 3) } finally { delete OPp.State }\npl",
     ),
     rw(
