@@ -130,6 +130,11 @@ const SEQUENCES: Record<string, Step[]> = {
   ],
   'errors keep their message, line and column': [
     rw("award_data.array('No Such Column').filter(v => v > 1).length"),
+    rw('const mine = { objects() { return { map: () => 5 } } };\nmine.objects().map(r => r.x).filter(v => v).length'),
+    rw(
+      'const mine2 = { objects: () => [{ x: 1 }, { x: null }] };\nmine2.objects().map(r => r.x).filter(v => v).length',
+    ),
+    rw('[1, 2].objects().map(r => r.x).filter(v => v).length'),
     rw('award_data.array(42).filter(v => v > 1).length'),
     rw("const q = 5;\nq.array('x').filter(v => v).length"),
     rw("let u;\nu.array('x').filter(v => v).length"),
