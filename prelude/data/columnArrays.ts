@@ -38,6 +38,14 @@ export function arrayOrigin(a: object): LazyColumn | undefined {
   return origins.get(a);
 }
 
+/**
+ * Notes `a`, a fresh array of every value of `col` over all rows of an unfiltered, unordered table in
+ * row order (a `map(r => r.F)` on objects(): data/rowChain.ts), as `t.array(col)` would have given it.
+ */
+export function noteArrayOrigin(a: object, col: LazyColumn): void {
+  origins.set(a, col);
+}
+
 const hostTableSet = new NativeWeakMap<object, boolean>();
 
 /** Notes a table data/hostTables.ts made (award_data, a user's host table): known by identity, so no Proxy. */
