@@ -14,8 +14,16 @@ import {
   ReflectApply,
 } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
-import { arrayIterationIntact, isDateLoopToken, isKeyedToken, isTextLoopToken, takeRowLoop } from './rowLoop.js';
-import { dateLoop } from './dateLoop.js';
+import {
+  arrayIterationIntact,
+  deferredDates,
+  isDateArrayToken,
+  isDateLoopToken,
+  isKeyedToken,
+  isTextLoopToken,
+  takeRowLoop,
+} from './rowLoop.js';
+import { dateLoop, dateRowsOf } from './dateLoop.js';
 import { doneIterator, keyedLoop } from './keyedLoop.js';
 import { columnSource } from '../fast/source.js';
 import { textLoop } from './textLoop.js';
@@ -28,6 +36,14 @@ const origins = new NativeWeakMap<object, LazyColumn>();
  */
 export function arrayOrigin(a: object): LazyColumn | undefined {
   return origins.get(a);
+}
+
+/**
+ * Notes `a`, a fresh array of every value of `col` over all rows of an unfiltered, unordered table in
+ * row order (a `map(r => r.F)` on objects(): data/rowChain.ts), as `t.array(col)` would have given it.
+ */
+export function noteArrayOrigin(a: object, col: LazyColumn): void {
+  origins.set(a, col);
 }
 
 const hostTableSet = new NativeWeakMap<object, boolean>();
@@ -96,6 +112,8 @@ export function installColumnArrays(proto: Record<string, unknown>): void {
       // a keyed loop's token names the loop's value, not the column
       if (isKeyedToken(loop)) return keyedColumn(this, name, loop.text) ?? bare();
       if (loop.names.length !== 1 || loop.names[0] !== name) return bare();
+      // a date array only date loops read: its Dates are made when the name is first read after the run
+      if (isDateArrayToken(loop)) return deferredDates(dateRowsOf(this, name)) ?? bare();
       if (isTextLoopToken(loop)) return textLoop(this, name, null, bare, loop.text, arrayIterationIntact, null);
       return isDateLoopToken(loop) ? dateLoop(this, name, null, bare, loop.text, arrayIterationIntact, null) : bare();
     }

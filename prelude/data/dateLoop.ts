@@ -62,6 +62,66 @@ interface OtherFields {
 }
 
 /**
+ * The times of a date column's visible rows: `values` and `valid` per column row, `idx` the visible
+ * rows (a copy, or null for all `n`).
+ */
+export interface DateRows {
+  values: Float64Array;
+  valid: Uint8Array;
+  idx: ArrayLike<number> | null;
+  n: number;
+}
+
+/**
+ * The rows of column `name` of `t` when it is a host date column and the guest's JavaScript is
+ * compiled; else null. The visible rows are copied: the table's indices a guest changes later never
+ * reach them.
+ */
+export function dateRowsOf(t: ColumnTable, name: string): DateRows | null {
+  if (!COMPILED) return null;
+  const col = t.column(name) as unknown;
+  if (!(col instanceof LazyColumn) || col.type !== 'date' || col.kind !== 'float64') return null;
+  const raw = col.transfer();
+  if (raw.kind !== 'float64' || raw.values.length !== col.length) return null;
+  let idx: Uint32Array | null = null;
+  if (t.isFiltered() || t.isOrdered()) {
+    const from = t.indices() as ArrayLike<number>;
+    idx = new Uint32Array(from.length);
+    for (let k = 0; k < from.length; k++) idx[k] = from[k]!;
+  }
+  return { values: raw.values, valid: raw.valid, idx, n: idx ? idx.length : t.numRows() };
+}
+
+/**
+ * What `const NAME = t.array(dateCol)` answers when only date loops read NAME (prepare/dateLoops.ts
+ * `dateArrays`): the Dates array() would answer, one fresh Date per non-null row, put into `out` (the
+ * empty array the name holds until something reads it).
+ */
+export function fillDates(rows: DateRows, out: unknown[]): void {
+  const { values, valid, idx, n } = rows;
+  for (let k = 0; k < n; k++) {
+    const i = idx === null ? k : idx[k]!;
+    out[k] = valid[i] ? new NativeDate(values[i]!) : null;
+  }
+}
+
+/** The features of a loop's state when the loop may run on the numbers now (the session's Date methods and array iterator), else null. */
+function featuresNow(state: unknown, arrayIterationIntact: () => boolean): DateFeature[] | null {
+  if (!COMPILED || state === null || typeof state !== 'object') return null;
+  const features = ReflectApply(weakGet, states, [state]) as DateFeature[] | null | undefined;
+  return features && arrayIterationIntact() && dateMethodsIntact() ? features : null;
+}
+
+/**
+ * A loop over a bound date array (`for (const d of NAME)`, data/rowLoop.ts `dates`): the stand-ins'
+ * iterator over `rows`, or null (the loop iterates the array as written, `on` stays false).
+ */
+export function dateArrayLoop(rows: DateRows, state: unknown, arrayIterationIntact: () => boolean): unknown {
+  const features = featuresNow(state, arrayIterationIntact);
+  return features ? dateIterator(rows, features, state as DateLoopState, null, [], []) : null;
+}
+
+/**
  * What array() or objects() answers the token of a date loop with: the stand-ins' iterator when
  * `state` is the loop's and column `name` of `t` a host date column; else the method's answer as if
  * called bare (`bare()`), and `on` stays false. `field` is the row's date field (null for array()),
@@ -76,23 +136,27 @@ export function dateLoop(
   arrayIterationIntact: () => boolean,
   others: OtherFields | null,
 ): unknown {
-  if (!COMPILED || state === null || typeof state !== 'object') return bare();
-  const features = ReflectApply(weakGet, states, [state]) as DateFeature[] | null | undefined;
-  if (!features || !arrayIterationIntact() || !dateMethodsIntact()) return bare();
-  const col = t.column(name) as unknown;
-  if (!(col instanceof LazyColumn) || col.type !== 'date' || col.kind !== 'float64') return bare();
-  const raw = col.transfer();
-  if (raw.kind !== 'float64' || raw.values.length !== col.length) return bare();
-  const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as ArrayLike<number>) : null;
-  const n = idx ? idx.length : t.numRows();
+  const features = featuresNow(state, arrayIterationIntact);
+  const rows = features && dateRowsOf(t, name);
+  if (!rows) return bare();
   const names = others ? others.names : [];
   const more = names.length > 0 ? others!.values() : null;
-  if (names.length > 0 && (!more || more.n !== n || (more.idx === null) !== (idx === null))) return bare();
-  const vals = more ? more.vals : [];
-  const s = state as DateLoopState;
-  const got = dateFeatures(raw.values, raw.valid, features);
+  if (names.length > 0 && (!more || more.n !== rows.n || (more.idx === null) !== (rows.idx === null))) return bare();
+  return dateIterator(rows, features!, state as DateLoopState, field, names, more ? more.vals : []);
+}
+
+/** The stand-ins' iterator of one loop (see dateLoop); `names` are the other fields a row reads, `vals` their values. */
+function dateIterator(
+  rows: DateRows,
+  features: DateFeature[],
+  s: DateLoopState,
+  field: string | null,
+  names: string[],
+  vals: ArrayLike<unknown>[],
+): Iterator<unknown> {
+  const { values, valid, idx, n } = rows;
+  const got = dateFeatures(values, valid, features);
   for (let k = 0; k < features.length; k++) s[`f${k}`] = got[k];
-  const { values, valid } = raw;
   let made: unknown = null;
   s.date = () => {
     // the row's one Date: made the first time the code uses it, as array() or the row would hold it

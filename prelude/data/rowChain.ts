@@ -17,7 +17,15 @@
  * run replaced one, the link is the real rows (the first link: objects() as if called bare; after a
  * filter: the rows objects() builds, those that passed), and the replaced method runs on them.
  */
-import { NativeArray, ObjectCreate, ObjectGetOwnPropertyDescriptor, ReflectApply } from '../intrinsics.js';
+import {
+  ArrayIsArray,
+  ArrayPrototypeSlice,
+  NativeArray,
+  ObjectCreate,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectGetPrototypeOf,
+  ReflectApply,
+} from '../intrinsics.js';
 
 /** The methods a chain may call; every link but the last is a `filter`. */
 const METHODS = ['filter', 'map', 'reduce', 'forEach', 'some', 'every', 'findIndex'] as const;
@@ -33,6 +41,7 @@ const NativeUint32Array = Uint32Array;
 /** Whether `op` on an array of rows would still run the session's own method (and, for filter and map, make a plain array). */
 function intact(op: string): boolean {
   if (op === 'length') return true;
+  if (op === 'pluck') op = 'map';
   if (ObjectGetOwnPropertyDescriptor(ArrayProto, op)?.value !== ORIGINAL[op]) return false;
   if (op !== 'filter' && op !== 'map') return true;
   return (
@@ -46,7 +55,7 @@ function validChain(ops: string[]): boolean {
   if (ops.length === 0) return false;
   for (let i = 0; i < ops.length - 1; i++) if (ops[i] !== 'filter') return false;
   const last = ops[ops.length - 1]!;
-  return last === 'length' || (METHODS as readonly string[]).includes(last);
+  return last === 'length' || last === 'pluck' || (METHODS as readonly string[]).includes(last);
 }
 
 type Run = (
@@ -119,6 +128,8 @@ interface Chain {
   ops: string[];
   /** The rows objects() builds (every visible row, fresh). */
   rows: () => unknown[];
+  /** For a `pluck` over every row of an unfiltered, unordered table: notes its array as the column's (or null). */
+  origin: ((out: unknown[]) => void) | null;
   /** The rows a chain's last filter answers: the rows objects() builds at visible positions `pos[0..m)`, in order. */
   rowsAt: (pos: ArrayLike<number>, m: number) => unknown[];
 }
@@ -137,6 +148,18 @@ function link(c: Chain, step: number, pos: ArrayLike<number> | null, m: number):
   const o = ObjectCreate(null) as Record<string, unknown>;
   if (op === 'length') {
     o.length = m;
+    return o;
+  }
+  if (op === 'pluck') {
+    o.map = function (): unknown {
+      const vals = c.vals();
+      if (vals === null)
+        return ReflectApply(ORIGINAL.map as Function, link0(c, pos, m), arguments as unknown as unknown[]);
+      const out = pluck(vals[c.names.length - 1]!, c.idx, pos, m);
+      // every row in order: the array `t.array(F)` would give (a chain on it may be typed: fast/arrayChain.ts)
+      if (pos === null && c.idx === null && c.origin !== null) c.origin(out);
+      return out;
+    };
     return o;
   }
   o[op] = function (cb: (...a: unknown[]) => unknown, acc?: unknown): unknown {
@@ -158,6 +181,37 @@ function link(c: Chain, step: number, pos: ArrayLike<number> | null, m: number):
     return step === c.ops.length - 1 ? c.rowsAt(kept, count) : link(c, step + 1, kept, count);
   };
   return o;
+}
+
+/** The rows objects() builds at positions `pos` (or all when null) of the visible rows. */
+function link0(c: Chain, pos: ArrayLike<number> | null, m: number): unknown[] {
+  const all = c.rows();
+  return pos === null ? all : pickRows(all, pos, m);
+}
+
+/**
+ * `rows.map(r => r.F)` (the preparation's `pluck`, F the last field read): the callback only reads the
+ * reused row's own field, so its values are F's kept values at the visible positions, in a fresh array.
+ */
+function pluck(v: ArrayLike<unknown>, idx: ArrayLike<number> | null, pos: ArrayLike<number> | null, m: number) {
+  // every row of a kept plain array (the prelude's own: never handed out): a slice copies it at once
+  // (the link checked Array.prototype.constructor and Array[Symbol.species] are the session's)
+  if (
+    idx === null &&
+    pos === null &&
+    ArrayIsArray(v) &&
+    ObjectGetPrototypeOf(v) === NativeArray.prototype &&
+    v.length === m
+  )
+    return ReflectApply(ArrayPrototypeSlice, v, []) as unknown[];
+  const out = new NativeArray<unknown>(m);
+  if (idx === null && pos === null) for (let k = 0; k < m; k++) out[k] = v[k];
+  else
+    for (let k = 0; k < m; k++) {
+      const p = pos === null ? k : pos[k]!;
+      out[k] = v[idx === null ? p : idx[p]!];
+    }
+  return out;
 }
 
 /**
@@ -194,10 +248,11 @@ export function chainRows(
   rows: () => unknown[],
   rowsAt: (pos: ArrayLike<number>, m: number) => unknown[],
   text: Chain['text'] = null,
+  origin: Chain['origin'] = null,
 ): unknown {
   let made: ArrayLike<unknown>[] | null | undefined = typeof vals === 'function' ? undefined : vals;
   const values = () => (made === undefined ? (made = (vals as () => ArrayLike<unknown>[] | null)()) : made);
-  return link({ names, vals: values, text, idx, ops, rows, rowsAt }, 0, null, n);
+  return link({ names, vals: values, text, idx, ops, rows, rowsAt, origin }, 0, null, n);
 }
 
 /** The elements of `all` at positions `pos[0..m)`, in a fresh array (the rows that passed a last filter, picked from the rows objects() builds). */

@@ -21,7 +21,7 @@ import {
   ReflectApply,
 } from '../intrinsics.js';
 import { rowCode, type RowShape } from './rowCache.js';
-import { dateLoopState } from './dateLoop.js';
+import { dateArrayLoop, dateLoopState, fillDates, type DateRows } from './dateLoop.js';
 import { holdRows } from './pendingRows.js';
 import { textLoopState } from './textLoop.js';
 
@@ -57,6 +57,8 @@ export interface BoundRows {
    * an array built at the call.
    */
   fill: ((out: unknown[]) => void) | null;
+  /** For a date column's array (`t.array(dateCol)`, only date loops read it): the times its Dates are made from. */
+  dates?: DateRows;
   /** For a list (`tolist()`, rows as arrays): every column and its values, and the visible rows, that each row is built from. */
   list?: { names: string[]; vals: ArrayLike<unknown>[]; idx: ArrayLike<number> | null };
 }
@@ -97,6 +99,33 @@ function release(value: unknown, name?: unknown): unknown {
     return value;
   }
   return filled(value as unknown[], b);
+}
+
+/**
+ * What `const NAME = t.array(dateCol)` answers when every use of NAME is a date loop (`open([col],
+ * ['dates'])`, prepare/dateLoops.ts `dateArrays`): an empty array, recorded with the column's times,
+ * that the write-back at the end of the run (release) fills, or leaves pending on the global, with
+ * the Dates array() would have answered at the call; null when the column is not a host date column
+ * (array() then answers as if called bare).
+ */
+export function deferredDates(rows: DateRows | null): unknown[] | null {
+  if (!rows) return null;
+  const list = new NativeArray<unknown>(0);
+  bindRows(list, { names: [], vals: [], idx: null, n: rows.n, fill: (out) => fillDates(rows, out), dates: rows });
+  return list;
+}
+
+/**
+ * A date loop over a name, `for (const d of __sbirtools_rowLoop.dates(x, state))`: the column's
+ * numbers (data/dateLoop.ts) when `x` is a date array deferredDates made in this run and the loop may
+ * run on them; else `x` itself (a deferred array with its Dates put in first), `state.on` stays false
+ * and the loop runs as written.
+ */
+function useDates(list: unknown, state: unknown): unknown {
+  if (list === null || typeof list !== 'object') return list;
+  const b = ReflectApply(weakGet, bound, [list]) as BoundRows | undefined;
+  if (!b) return list;
+  return (b.dates && dateArrayLoop(b.dates, state, arrayIterationIntact)) ?? filled(list as unknown[], b);
 }
 
 /** The loop over a table's own rows (data/rowObjects.ts `tableLoopRows`), set when the prelude installs it. */
@@ -166,6 +195,7 @@ export function installRowLoop(keyed: (spec: unknown, target: unknown, arrays: u
       return s;
     },
     rows: useRows,
+    dates: useDates,
     release,
     text: textLoopState,
     date: dateLoopState,
@@ -202,6 +232,10 @@ export const isKeyedToken = (s: RowLoopState): boolean => s.ops !== null && s.op
  */
 export const isDateLoopToken = (s: RowLoopState): boolean =>
   s.ops !== null && s.ops.length === 1 && s.ops[0] === 'date' && s.names.length >= 1;
+
+/** A date column's array only date loops read (`open([col], ['dates'])`, prepare/dateLoops.ts `dateArrays`). */
+export const isDateArrayToken = (s: RowLoopState): boolean =>
+  s.ops !== null && s.ops.length === 1 && s.ops[0] === 'dates' && s.names.length === 1;
 
 /** The loop state when `options` is the token `open` made last (it is then used up), else null. */
 export function takeRowLoop(options: unknown): RowLoopState | null {

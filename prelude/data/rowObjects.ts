@@ -15,6 +15,7 @@ import {
   ObjectGetPrototypeOf,
 } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
+import { noteArrayOrigin } from './columnArrays.js';
 import { cachedRows, cachedValues, rowsAt, rowsInto, type RowColumn, type RowShape } from './rowCache.js';
 import { chainIntact, chainRows, pickRows } from './rowChain.js';
 import {
@@ -185,6 +186,20 @@ function filteredRows(
   const vals = cols.map((c, k) => (c.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!)));
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
   return (pos, m) => rowsAt(names, vals, idx, pos, m);
+}
+
+/**
+ * For a chain that is one `map(r => r.F)` (`['pluck']`) over an unfiltered, unordered table whose F is
+ * a host column over all its rows: what notes the array it answers as F's (columnArrays.ts
+ * noteArrayOrigin), so a chain of array methods on it runs as on `t.array(F)`'s; else null.
+ */
+function pluckOrigin(t: ColumnTable, s: RowLoopState): ((out: unknown[]) => void) | null {
+  if (s.ops === null || s.ops.length !== 1 || s.ops[0] !== 'pluck' || t.isFiltered() || t.isOrdered()) return null;
+  const col = t.column(s.names[s.names.length - 1]!) as unknown;
+  if (!(col instanceof LazyColumn) || col.length !== t.totalRows()) return null;
+  return (out) => {
+    if (out.length === col.length) noteArrayOrigin(out, col);
+  };
 }
 
 /**
@@ -359,7 +374,17 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       const v = loopValues(this, loop);
       if (!v) return bare();
       if (!loop.ops) return loopRows('reused', loop.names, v.vals, v.idx, v.n);
-      return chainRows(loop.names, v.vals, v.idx, v.n, loop.ops, bare, filteredRows(this, loop.ops, bare));
+      return chainRows(
+        loop.names,
+        v.vals,
+        v.idx,
+        v.n,
+        loop.ops,
+        bare,
+        filteredRows(this, loop.ops, bare),
+        null,
+        pluckOrigin(this, loop),
+      );
     }
     const o = options === undefined ? {} : options;
     if (o === null || typeof o !== 'object' || ((o as { grouped?: unknown }).grouped && this.isGrouped()))

@@ -15,35 +15,11 @@ import {
   ObjectGetOwnPropertyDescriptor,
   ReflectApply,
 } from '../intrinsics.js';
+import { DATE_FEATURES } from '../../schema/dateFeatures.js';
 import { dateCodes } from './dateCodes.js';
 
 /** One number of a row's Date: the name of the Date getter that gives it. */
 export type DateFeature = (typeof DATE_FEATURES)[number];
-
-/**
- * The getters a loop reads as numbers (src/runtime/prepare/dateLoops.ts FEATURES). The local-time
- * ones answer in the isolate's time zone, as the code as written would: each is asked of a real Date.
- */
-const DATE_FEATURES = [
-  'getTime',
-  'getUTCFullYear',
-  'getUTCMonth',
-  'getUTCDate',
-  'getUTCDay',
-  'getUTCHours',
-  'getUTCMinutes',
-  'getUTCSeconds',
-  'getUTCMilliseconds',
-  'getFullYear',
-  'getMonth',
-  'getDate',
-  'getDay',
-  'getHours',
-  'getMinutes',
-  'getSeconds',
-  'getMilliseconds',
-  'getTimezoneOffset',
-] as const;
 
 const DateProto = NativeDate.prototype;
 /** The Date.prototype members a rewritten loop reads or calls, and how a Date converts to a number. */

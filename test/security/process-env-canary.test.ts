@@ -65,13 +65,15 @@ describe('host environment and file canaries', () => {
     const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
     expect(environ).not.toContain(ENV_VALUE);
     expect(environ).not.toContain(ENV_NAME);
-    // TZ, LANG and glibc's mmap threshold (holderEnv.ts mallocEnv) from holderProcess.ts; the two
-    // NODE_CHANNEL_* entries are Node's own IPC setup
+    // TZ, LANG, glibc's mmap threshold (holderEnv.ts mallocEnv) and the frame socket's fd
+    // (frameChannel.ts) from holderProcess.ts; the two NODE_CHANNEL_* entries are Node's own IPC setup
+    // (JSON: a run and its reply go as JSON, typed arrays on the frame socket)
     expect(environ.split('\0').filter(Boolean).sort()).toEqual([
       'LANG=C.UTF-8',
       'MALLOC_MMAP_THRESHOLD_=131072',
       'NODE_CHANNEL_FD=3',
-      'NODE_CHANNEL_SERIALIZATION_MODE=advanced',
+      'NODE_CHANNEL_SERIALIZATION_MODE=json',
+      'SBIRTOOLS_HOLDER_CHANNEL_FD=4',
       'TZ=UTC',
     ]);
   });

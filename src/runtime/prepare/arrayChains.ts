@@ -3,6 +3,7 @@ import { INSERTED_CLOSE, INSERTED_OPEN } from '../../../schema/rowLoop.js';
 import type { LocalEdit } from './localize.js';
 import { type AnyNode, collectPatternNames, twoParamReturn } from './patternNames.js';
 import { parenSafe } from './sortCalls.js';
+import { isBareObjectsCall, pluckedField } from './rowChains.js';
 import { calleeText } from './v8CalleeText.js';
 
 /** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
@@ -132,7 +133,8 @@ function methodCall(call: AnyNode | undefined, obj: AnyNode): string | undefined
 /**
  * The inserts that evaluate chains of array methods on `X.array(col)` on the column's typed data
  * (prelude/fast/arrayChain.ts), inserting text only (between markers: every line and column of the
- * user's code holds). A chain is `X.array(col)` (X a name or plain property reads of one) followed by
+ * user's code holds). A chain is `X.array(col)` (X a name or plain property reads of one), or
+ * `<expr>.objects().map(r => r.F)` (pluckStart), followed by
  * `.filter(f)` / `.map(f)` calls whose callbacks pureCallback accepts, and ends in `.length`, in
  * `.some(f)` / `.every(f)` / `.find(f)` (f accepted too), in `.reduce((s, v) => s + v, <number>)`,
  * or anywhere else (its array is then made whole):
@@ -145,7 +147,8 @@ function methodCall(call: AnyNode | undefined, obj: AnyNode): string | undefined
  */
 export function planArrayChains(program: AnyNode, source: string): ChainEdits {
   const none: ChainEdits = { opens: [], closes: [] };
-  if (!/\barray\b/.test(source) || source.includes(MARKER) || source.includes(ARRAY_CHAIN_GLOBAL)) return none;
+  if (!/\b(array|objects)\b/.test(source) || source.includes(MARKER) || source.includes(ARRAY_CHAIN_GLOBAL))
+    return none;
   const parents = new Map<AnyNode, AnyNode>();
   const starts: AnyNode[] = [];
   const bound = new Set<string>();
@@ -160,6 +163,7 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
       for (const p of node.params ?? []) collectPatternNames(p, bound);
     }
     if (methodCall(node, node.callee?.object) === 'array' && node.arguments.length === 1) starts.push(node);
+    else if (pluckStart(node)) starts.push(node);
     for (const k in node) {
       if (k === 'type' || k === 'start' || k === 'end' || k === 'loc') continue;
       const v = node[k];
@@ -176,7 +180,8 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
     list.push({ start: at, end: at, text: INSERTED_OPEN + text + INSERTED_CLOSE });
   for (const call of starts) {
     const x = call.callee.object as AnyNode;
-    if (!plainReceiver(x)) continue;
+    const plucks = pluckStart(call);
+    if (!plucks && !plainReceiver(x)) continue;
     let last = call;
     let ops = 0;
     let ends: 'length' | 'reduce' | 'test' | 'array' = 'array';
@@ -221,7 +226,7 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
     insert(edits.opens, call.start, `${ARRAY_CHAIN_GLOBAL}.a(`);
     // `(0, t(X)).array`: V8 reports a failed `.array` read at the name, as for `X.array` (a call's
     // result would be reported at the dot); where a `(` could continue the line before, no `t`
-    const receiverWrap = parenSafe(source, x.start);
+    const receiverWrap = !plucks && parenSafe(source, x.start);
     if (receiverWrap) {
       insert(edits.opens, x.start, `(0,${ARRAY_CHAIN_GLOBAL}.t(`);
       insert(edits.closes, x.end, `${receiverName === undefined ? '' : chainNamed('t', receiverName)}))`);
@@ -239,6 +244,16 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
     }
   }
   return edits;
+}
+
+/**
+ * `<expr>.objects().map(r => r.F)`: a start as `X.array(F)` is when the row chain rewrite answers it
+ * (rowChains.ts `pluck`: the guest notes the array as F's over an unfiltered, unordered table; `a`
+ * checks it still holds the column's values, else the methods run as written).
+ */
+function pluckStart(node: AnyNode): boolean {
+  if (methodCall(node, node.callee?.object) !== 'map' || node.arguments.length !== 1) return false;
+  return isBareObjectsCall(node.callee.object) && pluckedField(node.arguments[0]) !== undefined;
 }
 
 /** Whether `member` (`chain.length`) is written, called or deleted where it stands, not only read. */

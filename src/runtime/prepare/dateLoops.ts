@@ -1,6 +1,8 @@
+import { DATE_FEATURES } from '../../../schema/dateFeatures.js';
 import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/rowLoop.js';
 import type { LocalEdit } from './localize.js';
-import { FUNCTION_NODES, type AnyNode } from './patternNames.js';
+import type { RowArray } from './rowArrays.js';
+import { FUNCTION_NODES, type AnyNode, variableChildren } from './patternNames.js';
 import { isPlainRead } from './rowReads.js';
 import { fieldOf, loopHead, truthOnly } from './textLoops.js';
 
@@ -11,26 +13,7 @@ import { fieldOf, loopHead, truthOnly } from './textLoops.js';
 type Feature = string;
 
 /** The getters answered from the column's numbers (`valueOf` as `getTime`). */
-const FEATURES = new Set([
-  'getTime',
-  'getUTCFullYear',
-  'getUTCMonth',
-  'getUTCDate',
-  'getUTCDay',
-  'getUTCHours',
-  'getUTCMinutes',
-  'getUTCSeconds',
-  'getUTCMilliseconds',
-  'getFullYear',
-  'getMonth',
-  'getDate',
-  'getDay',
-  'getHours',
-  'getMinutes',
-  'getSeconds',
-  'getMilliseconds',
-  'getTimezoneOffset',
-]);
+const FEATURES: ReadonlySet<string> = new Set(DATE_FEATURES);
 
 /**
  * Date methods a row's real Date may be called with (the prelude checks them intact before a loop
@@ -99,11 +82,15 @@ export function dateLoopEdits(
   k: number,
   up: Map<AnyNode, [AnyNode, string]>,
   undefinedUnbound: () => boolean,
+  arrays: ReadonlySet<string> = new Set(),
 ): LocalEdit[] | undefined {
-  const head = loopHead(loop);
+  const head = loopHead(loop) ?? nameHead(loop, arrays);
   if (!head) return undefined;
-  const found = valueUses(loop.body, head.id.name, head.column === undefined, up, undefinedUnbound);
+  const named = head.right.type === 'Identifier';
+  const found = valueUses(loop.body, head.id.name, head.column === undefined && !named, up, undefinedUnbound);
   if (!found || !found.uses.some((u) => u.kind === 'feature')) return undefined;
+  // a bound array's Dates are made after the run: a Date the loop kept would not be the array's
+  if (named && found.uses.some((u) => u.kind === 'date')) return undefined;
   const S = `$sbtRowD${k}`;
   // the value's text is repeated in each guard: one that spans lines would add a line
   if (found.uses.some((u) => u.kind !== 'class' && /[\n\r\u2028\u2029]/.test(source.slice(u.node.start, u.node.end))))
@@ -135,10 +122,83 @@ export function dateLoopEdits(
   edits[0] = ins(stmt.start, `{const ${S}=${ROW_LOOP_GLOBAL}.date(${JSON.stringify(features)});`);
   const token = (names: string[]) => `${ROW_LOOP_GLOBAL}.open(${JSON.stringify(names)}, ["date"], ${S})`;
   const right = head.right;
-  if (head.column !== undefined) edits.push(ins(right.arguments[0].end, `, ${token([head.column])}`));
+  if (named) edits.push(ins(right.start, `${ROW_LOOP_GLOBAL}.dates(`), ins(right.end, `, ${S})`));
+  else if (head.column !== undefined) edits.push(ins(right.arguments[0].end, `, ${token([head.column])}`));
   else edits.push(ins(right.end - 1, token([found.field, ...found.others])));
   edits.push(ins(stmt.end, '}'));
   return edits;
+}
+
+/** `for (const|let d of NAME)` with NAME one of `arrays`: its parts as loopHead's (no column: the array's is its declaration's). */
+function nameHead(
+  loop: AnyNode,
+  arrays: ReadonlySet<string>,
+): { id: AnyNode; right: AnyNode; column: undefined } | undefined {
+  if (loop.type !== 'ForOfStatement' || loop.await || loop.right.type !== 'Identifier') return undefined;
+  if (!arrays.has(loop.right.name)) return undefined;
+  const left = loop.left;
+  if (left.type !== 'VariableDeclaration' || left.kind === 'var' || left.declarations.length !== 1) return undefined;
+  const id = left.declarations[0].id;
+  return id.type === 'Identifier' ? { id, right: loop.right, column: undefined } : undefined;
+}
+
+/**
+ * The top-level declarations `const|let NAME = X.array('col')` (one declarator, one string argument,
+ * no `?.`; not `result`): NAME to its declaration. A loop over NAME may be a date loop (dateLoopEdits,
+ * `arrays`), and the array itself deferred when only such loops read it (dateArrays).
+ */
+export function arrayDeclarations(program: AnyNode): Map<string, AnyNode> {
+  const out = new Map<string, AnyNode>();
+  for (const s of program.body as AnyNode[]) {
+    if (s.type !== 'VariableDeclaration' || s.kind === 'var' || s.declarations.length !== 1) continue;
+    const d = s.declarations[0];
+    const call = d.init;
+    if (d.id.type !== 'Identifier' || d.id.name === 'result' || !call || call.type !== 'CallExpression') continue;
+    if (call.optional || call.arguments.length !== 1) continue;
+    const callee = call.callee;
+    if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) continue;
+    if (callee.property.type !== 'Identifier' || callee.property.name !== 'array') continue;
+    const arg = call.arguments[0];
+    if (arg.type === 'Literal' && typeof arg.value === 'string') out.set(d.id.name, s);
+  }
+  return out;
+}
+
+/**
+ * The date arrays bound to a name whose Dates need not be made in the run (docs/architecture.md,
+ * "Loops over a date column"): a declaration of arrayDeclarations whose every other mention of NAME,
+ * after the declaration and none inside a function, arrow or class, is the iterable of a loop in
+ * `taken` (a date loop over NAME whose edits apply whatever else the plan does: dateLoopEdits, no
+ * place where the row's real Date is used). array() then answers an empty array recorded with the
+ * column's times (`open([col], ['dates'])`), each loop reads the numbers, and the write-back at the
+ * end of the run (localize.ts, `release`) leaves the Dates pending on the global: made at its first
+ * read. Applied, as rowArrays.ts's, only when NAME runs as a true local.
+ */
+export function dateArrays(
+  declarations: Map<string, AnyNode>,
+  taken: ReadonlySet<AnyNode>,
+  up: Map<AnyNode, [AnyNode, string]>,
+  mentions: AnyNode[],
+): RowArray[] {
+  const out: RowArray[] = [];
+  for (const [name, decl] of declarations) {
+    const d = decl.declarations[0];
+    let loops = 0;
+    let ok = true;
+    for (const m of mentions) {
+      if (m === d.id || m.name !== name) continue;
+      const [loop, key] = up.get(m) ?? [null, ''];
+      ok = m.start >= decl.end && key === 'right' && taken.has(loop!);
+      for (let at = up.get(m); ok && at; at = up.get(at[0])) if (FUNCTION_NODES.has(at[0].type)) ok = false;
+      if (!ok) break;
+      loops++;
+    }
+    if (!ok || loops === 0) continue;
+    const arg = d.init.arguments[0];
+    const token = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify([arg.value])}, ["dates"])`;
+    out.push({ name, edits: [{ start: arg.end, end: arg.end, text: `${INSERTED_OPEN}, ${token}${INSERTED_CLOSE}` }] });
+  }
+  return out;
 }
 
 /**
@@ -198,17 +258,7 @@ function valueUses(
       continue;
     }
     const childInFn = inFn || FUNCTION_NODES.has(type);
-    for (const key in node) {
-      if (key === 'type' || key === 'start' || key === 'end' || key === 'loc') continue;
-      const v = node[key];
-      if (v === null || typeof v !== 'object') continue;
-      if (key === 'property' && type === 'MemberExpression' && !node.computed) continue;
-      if (key === 'key' && !node.computed && ['Property', 'PropertyDefinition', 'MethodDefinition'].includes(type))
-        continue;
-      if (key === 'label') continue;
-      for (const c of (Array.isArray(v) ? v : [v]) as (AnyNode | null)[])
-        if (c && typeof c.type === 'string') stack.push([c, childInFn]);
-    }
+    for (const c of variableChildren(node)) stack.push([c, childInFn]);
   }
   // the date field: the one with the most feature uses, each of its uses in the list
   let field: string | undefined;

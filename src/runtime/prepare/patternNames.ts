@@ -65,3 +65,26 @@ export function collectPatternNames(p: AnyNode | null, out: Set<string> | string
       break;
   }
 }
+
+/** Keys of a node that are never children to walk. */
+const NOT_CHILDREN = new Set(['type', 'start', 'end', 'loc', 'label']);
+const KEYED_NODES: ReadonlySet<string> = new Set(['Property', 'PropertyDefinition', 'MethodDefinition']);
+
+/**
+ * The child nodes of `node` in which a variable may be mentioned, in source order: every child but a
+ * non-computed property name (`r.total`), a non-computed key (`{ total: 1 }`, a class member) and a
+ * label (a shorthand property's value is a child). For walks that look for a name's mentions.
+ */
+export function variableChildren(node: AnyNode): AnyNode[] {
+  const out: AnyNode[] = [];
+  for (const key in node) {
+    if (NOT_CHILDREN.has(key)) continue;
+    const v = node[key];
+    if (v === null || typeof v !== 'object') continue;
+    if (key === 'property' && node.type === 'MemberExpression' && !node.computed) continue;
+    if (key === 'key' && !node.computed && KEYED_NODES.has(node.type)) continue;
+    for (const c of (Array.isArray(v) ? v : [v]) as (AnyNode | null)[])
+      if (c && typeof c.type === 'string') out.push(c);
+  }
+  return out;
+}

@@ -16,7 +16,7 @@ const ROW_PARAM: Record<string, number> = {
 export interface RowChain {
   /**
    * The links in order: filters, then one method or `length`, or filters only (the last answers the
-   * rows that passed: prelude/data/rowChain.ts).
+   * rows that passed: prelude/data/rowChain.ts). A last `map(r => r.F)` is `pluck`, F the last read.
    */
   ops: string[];
   /** Every field a callback reads. */
@@ -67,11 +67,40 @@ export function rowChainFrom(call: AnyNode, up: Map<AnyNode, [AnyNode, string]>)
     const fieldReads = callbackReads(args[0]!, at);
     if (!fieldReads) return end();
     for (const f of fieldReads) reads.add(f);
+    const field = name === 'map' ? pluckedField(args[0]!) : undefined;
+    if (field !== undefined) {
+      // the plucked field last among the reads: the guest copies that field's values (prelude/data/rowChain.ts)
+      reads.delete(field);
+      reads.add(field);
+      ops.push('pluck');
+      break;
+    }
     ops.push(name);
     if (name !== 'filter') break;
     rows = use;
   }
   return { ops, reads: [...reads] };
+}
+
+/**
+ * The field `fn` answers as it stands when `fn` is `r => r.F` or `r => r['F']` (an arrow of one plain
+ * parameter, expression body, no `?.`; not `__proto__`): a map with it gives the field's values in order.
+ */
+export function pluckedField(fn: AnyNode): string | undefined {
+  if (fn.type !== 'ArrowFunctionExpression' || fn.async || fn.params.length !== 1) return undefined;
+  const [p] = fn.params as AnyNode[];
+  const body = fn.body as AnyNode;
+  if (p!.type !== 'Identifier' || body.type !== 'MemberExpression' || body.optional) return undefined;
+  if (body.object.type !== 'Identifier' || body.object.name !== p!.name) return undefined;
+  const key = body.property as AnyNode;
+  const name = body.computed
+    ? key.type === 'Literal' && typeof key.value === 'string'
+      ? key.value
+      : undefined
+    : key.type === 'Identifier'
+      ? (key.name as string)
+      : undefined;
+  return name === '__proto__' ? undefined : name;
 }
 
 /** `<expr>.objects()` (or another of `methods`): no arguments, no `?.`, not computed. */

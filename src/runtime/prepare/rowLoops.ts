@@ -4,7 +4,7 @@ import type { AnyNode } from './patternNames.js';
 import { isBareObjectsCall, rowChain } from './rowChains.js';
 import { bodyReads } from './rowReads.js';
 import { tableLoopEdits } from './tableLoops.js';
-import { dateLoopEdits } from './dateLoops.js';
+import { arrayDeclarations, dateArrays, dateLoopEdits } from './dateLoops.js';
 import { textLoopEdits } from './textLoops.js';
 import { type RowArray, rowArrays } from './rowArrays.js';
 import { type KeyedLoop, keyedLoop } from './keyedLoops.js';
@@ -102,6 +102,10 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
   const undefinedUnbound = () => !(bindsUndefined ??= mentions.some((m) => m.name === 'undefined' && binds(m, up)));
   let texts = 0;
   let dates = 0;
+  // `const NAME = X.array('col')`: a loop over NAME may be a date loop, and the array deferred (dateLoops.ts)
+  const declared = arrayDeclarations(program);
+  const arrayNames = new Set(declared.keys());
+  const taken = new Set<AnyNode>();
   /** A loop's edits when it is neither a text nor a date loop: a reused row, rows built one at a time, or a table's loop. */
   const loopEdits = (loop: AnyNode): LocalEdit[] => {
     const reads = rowLoopReads(loop);
@@ -123,10 +127,12 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     if (text) texts++;
     else {
       // a loop that reads a date value only through numbers of the column (dateLoops.ts)
-      const date = dateLoopEdits(loop, stmt, source, dates, up, undefinedUnbound);
+      const date = dateLoopEdits(loop, stmt, source, dates, up, undefinedUnbound, arrayNames);
       if (date) {
         own = date;
         dates++;
+        // a keyed loop's edits may replace these: its array is then read as it is
+        if (!k && loop.right.type === 'Identifier') taken.add(loop);
       }
     }
     own ??= loopEdits(loop);
@@ -141,7 +147,8 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     const chain = rowChain(call, up);
     if (chain) edits.push(insert(call, `${JSON.stringify(chain.reads)}, ${JSON.stringify(chain.ops)}`));
   }
-  return { edits, arrays: rowArrays(program, up, mentions, source), keyed };
+  const arrays = [...rowArrays(program, up, mentions, source), ...dateArrays(declared, taken, up, mentions)];
+  return { edits, arrays, keyed };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/rowLoop.js';
 import type { LocalEdit } from './localize.js';
-import { FUNCTION_NODES, type AnyNode } from './patternNames.js';
+import { FUNCTION_NODES, type AnyNode, variableChildren } from './patternNames.js';
 import { isBareObjectsCall } from './rowChains.js';
 import { isPlainRead } from './rowReads.js';
 
@@ -156,17 +156,7 @@ function valueUses(
       continue;
     }
     const childInFn = inFn || FUNCTION_NODES.has(type);
-    for (const key in node) {
-      if (key === 'type' || key === 'start' || key === 'end' || key === 'loc') continue;
-      const v = node[key];
-      if (v === null || typeof v !== 'object') continue;
-      if (key === 'property' && type === 'MemberExpression' && !node.computed) continue;
-      if (key === 'key' && !node.computed && ['Property', 'PropertyDefinition', 'MethodDefinition'].includes(type))
-        continue;
-      if (key === 'label') continue;
-      for (const c of (Array.isArray(v) ? v : [v]) as (AnyNode | null)[])
-        if (c && typeof c.type === 'string') stack.push([c, childInFn]);
-    }
+    for (const c of variableChildren(node)) stack.push([c, childInFn]);
   }
   let field: string | undefined;
   let most = -1;

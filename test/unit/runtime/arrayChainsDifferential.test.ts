@@ -101,8 +101,40 @@ const SEQUENCES: Record<string, Step[]> = {
       "class Mine extends Array {}\nconst keepSpecies = Object.getOwnPropertyDescriptor(Array, Symbol.species);\nObject.defineProperty(Array, Symbol.species, { get: () => Mine, configurable: true });\nlet made;\ntry { made = award_data.array('Award Amount').filter(v => v > 1) } finally { Object.defineProperty(Array, Symbol.species, keepSpecies) }\n[made instanceof Mine, made.length]",
     ),
   ],
+  // `<expr>.objects().map(r => r.F)` (rowChains.ts `pluck`) starts a chain as `t.array(F)` does
+  'chains on the values of objects().map(r => r.F)': [
+    rw(
+      "const med = award_data.select('Award Amount').objects().map(r => r['Award Amount']).filter(v => v != null).sort((x, y) => x - y);\n[med.length, med[0], med[med.length >> 1], med[med.length - 1], Array.isArray(med)]",
+    ),
+    rw(
+      "[award_data.objects().map(r => r.Phase).filter(p => p === 'Phase II').length, award_data.select('Award Amount').objects().map(r => r['Award Amount']).filter(v => v > 1e6).map(v => v / 1e6).reduce((s, v) => s + v, 0), award_data.objects().map(r => r['Number Employees']).some(v => v > 400), award_data.objects().map(r => r['Number Employees']).find(v => v > 100)]",
+    ),
+    rw(
+      "sig(award_data.select('Award Amount').objects().map(r => r['Award Amount']).map(v => v === null ? -0 : v / 0).filter(v => v !== 1).slice(0, 40))",
+    ),
+    // filtered and ordered tables, dates, a user table: the plucked array is not the column's
+    rw(
+      "[award_data.filter(d => d.Phase === 'Phase I').objects().map(r => r['Award Amount']).filter(v => v > 1e5).length, award_data.orderby('Award Amount').objects().map(r => r['Award Amount']).filter(v => v != null).slice(0, 3), award_data.objects().map(r => r['Proposal Award Date']).filter(d => d !== null).length]",
+    ),
+    rw(
+      'const u = aq.table({ x: Array.from({ length: 3000 }, (_, i) => (i % 7 === 0 ? null : i % 11 === 0 ? NaN : i % 13 === 0 ? -0 : i - 1500)) });\nsig(u.objects().map(r => r.x).filter(v => v !== 5 && v < 0))',
+    ),
+    // side effects and reads of more than the value: the methods as written
+    "let calls = 0;\nconst big = award_data.objects().map(r => r['Award Amount']).filter(v => { calls++; return v > 1e6 });\n[big.length, calls]",
+    rw(
+      "const keepFilterP = Array.prototype.filter;\nArray.prototype.filter = function () { return ['patched'] };\nlet outP;\ntry { outP = award_data.objects().map(r => r['Award Amount']).filter(v => v > 1).length } finally { Array.prototype.filter = keepFilterP }\noutP",
+    ),
+    rw(
+      "const keepMapP = Array.prototype.map;\nlet mapsP = 0;\nArray.prototype.map = function (f) { mapsP++; return keepMapP.call(this, f) };\nlet outM;\ntry { outM = award_data.objects().map(r => r['Award Amount']).filter(v => v > 1).length } finally { Array.prototype.map = keepMapP }\n[outM, mapsP]",
+    ),
+  ],
   'errors keep their message, line and column': [
     rw("award_data.array('No Such Column').filter(v => v > 1).length"),
+    rw('const mine = { objects() { return { map: () => 5 } } };\nmine.objects().map(r => r.x).filter(v => v).length'),
+    rw(
+      'const mine2 = { objects: () => [{ x: 1 }, { x: null }] };\nmine2.objects().map(r => r.x).filter(v => v).length',
+    ),
+    rw('[1, 2].objects().map(r => r.x).filter(v => v).length'),
     rw('award_data.array(42).filter(v => v > 1).length'),
     rw("const q = 5;\nq.array('x').filter(v => v).length"),
     rw("let u;\nu.array('x').filter(v => v).length"),
@@ -147,6 +179,34 @@ describe.each(['isolated-vm', 'quickjs'] as const)('chains on t.array(col) on %s
       "const xs = award_data.array('Award Amount');\nconst c = __sbirtools_chain.a(xs);\n[c === xs, __sbirtools_chain.a([1, 2]) !== null, __sbirtools_chain.e(5)]",
     );
     expect(r.value).toEqual([engine === 'quickjs', true, 5]);
+  });
+});
+
+describe('chains on objects().map(r => r.F): the guest takes the path', () => {
+  it('records a chain for the values of every row of an unfiltered table, never for a filtered one', async () => {
+    await using box = await createSandbox({ engine: 'isolated-vm' });
+    const pluck = (t: string) =>
+      `__sbirtools_chain.a(${t}.objects(__sbirtools_rowLoop.open(['Award Amount'], ['pluck'])).map(r => r['Award Amount']))`;
+    const r = await box.run(
+      `[Array.isArray(${pluck('award_data')}), Array.isArray(${pluck("award_data.select('Award Amount')")}), ` +
+        `Array.isArray(${pluck("award_data.filter(d => d.Phase === 'Phase I')")}), Array.isArray(${pluck("award_data.orderby('Award Amount')")})]`,
+    );
+    expect(r.value).toEqual([false, false, true, true]);
+  });
+
+  it('is planned only for a map that reads one field', () => {
+    for (const code of [
+      't.objects().map(r => r.x).filter(v => v).length',
+      "t.select('a b').objects().map(r => r['a b']).filter(v => v > 1).sort()",
+    ])
+      expect(prepareCode(code).code, code).toContain(`${ARRAY_CHAIN_GLOBAL}.a(`);
+    for (const code of [
+      't.objects().map(r => r.x + 1).filter(v => v).length',
+      't.objects().map((r, i) => r.x).filter(v => v).length',
+      't.objects().map(r => r.x).filter(v => f(v)).length',
+      'rows.map(r => r.x).filter(v => v).length',
+    ])
+      expect(prepareCode(code).code, code).not.toContain(ARRAY_CHAIN_GLOBAL);
   });
 });
 

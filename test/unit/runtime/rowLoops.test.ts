@@ -205,7 +205,7 @@ describe('planRowLoops: the rewrite', () => {
 
 describe('rowChain: array-method chains on objects() whose rows are only read', () => {
   /** The chain of the first `.objects()` call in `code` (ops and sorted reads), or undefined. */
-  const chain = (code: string) => {
+  const chain = (code: string, sorted = true) => {
     const program = parse(code);
     const up = new Map<AnyNode, [AnyNode, string]>();
     let call: AnyNode | undefined;
@@ -223,7 +223,7 @@ describe('rowChain: array-method chains on objects() whose rows are only read', 
       }
     }
     const got = call && rowChain(call, up);
-    return got && { ops: got.ops, reads: got.reads.sort() };
+    return got && { ops: got.ops, reads: sorted ? got.reads.sort() : got.reads };
   };
 
   it('finds the links and the fields every callback reads', () => {
@@ -235,10 +235,23 @@ describe('rowChain: array-method chains on objects() whose rows are only read', 
       ops: ['filter', 'reduce'],
       reads: ['a b', 'y'],
     });
-    expect(chain('x = t.objects().filter((r, i) => i > 2).filter(r => r.x).map(r => r.z)')).toEqual({
+    expect(chain('x = t.objects().filter((r, i) => i > 2).filter(r => r.x).map(r => r.z * 2)')).toEqual({
       ops: ['filter', 'filter', 'map'],
       reads: ['x', 'z'],
     });
+    // a map that only reads one field is `pluck`, that field read last (the guest copies its values)
+    expect(chain("x = t.objects().filter(r => r.z > r.x).map(r => r['z'])")).toEqual({
+      ops: ['filter', 'pluck'],
+      reads: ['x', 'z'],
+    });
+    expect(chain('x = t.objects().map(r => r.z)')).toEqual({ ops: ['pluck'], reads: ['z'] });
+    expect(chain('x = t.objects().filter(r => r.z && r.x).map(r => r.z)', false)?.reads).toEqual(['x', 'z']);
+    for (const code of [
+      't.objects().map((r, i) => r.z)',
+      't.objects().map(r => r?.z)',
+      't.objects().map(r => r.__proto__)',
+    ])
+      expect(chain(code)?.ops ?? [], code).not.toContain('pluck');
     for (const m of ['map', 'forEach', 'some', 'every', 'findIndex'])
       expect(chain(`f(t.objects().${m}(r => { return r.class + r[0] }))`), m).toEqual({
         ops: [m],

@@ -213,6 +213,33 @@ const SEQUENCES: Record<string, Step[]> = {
       "award_data.select('Proposal Award Date').objects().filter(r => r['Proposal Award Date'] && r['Proposal Award Date'].getUTCFullYear() === 2021).length",
     ),
   ],
+  // `map(r => r.F)` is answered by copying F's kept values (prelude/data/rowChain.ts `pluck`)
+  'a map that only reads one field: its values, as the rows hold them': [
+    rw(
+      "const med = award_data.select('Award Amount').objects().map(r => r['Award Amount']).filter(v => v != null).sort((x, y) => x - y);\n[med.length, med[0], med[med.length >> 1], med[med.length - 1], Array.isArray(med)]",
+    ),
+    rw(
+      "const odd = aq.table({ x: [1, null, NaN, -0, undefined, 3, 0], y: ['a', 'b', null, 'd', 'e', 'f', 'g'] });\nconst ox = odd.objects().map(r => r.x);\n[ox, Object.is(ox[3], -0), ox.length, 4 in ox, odd.objects().filter(r => r.y !== null).map(r => r['x']), odd.orderby('y').objects().map(r => r.y)]",
+    ),
+    rw(
+      "const ph = award_data.filter(d => d.Phase === 'Phase II').orderby(aq.desc('Award Amount'), 'Company').objects().filter(r => r['Award Amount'] > 1e6).map(r => r.Company);\n[ph.length, ph.slice(0, 3), ph[ph.length - 1]]",
+    ),
+    rw(
+      "const dates = award_data.select('Proposal Award Date').objects().map(r => r['Proposal Award Date']);\nconst firstDate = dates.find(d => d !== null);\nfirstDate.setUTCFullYear(1903);\n[dates.length, award_data.select('Proposal Award Date').objects().filter(r => r['Proposal Award Date'] && r['Proposal Award Date'].getUTCFullYear() === 1903).length]",
+    ),
+    rw(
+      "const plucked = award_data.select('State').objects().map(r => r.State);\nplucked[0] = 'changed';\nplucked.slice(0, 2)",
+    ),
+    rw(
+      "[plucked[0], plucked.length, med.length, ox.length, award_data.select('State').objects().map(r => r.State)[0]]",
+    ),
+    rw(
+      'const xs6 = [1, 2, 3];\nconst t6 = aq.table({ a: xs6 });\nconst got6 = t6.objects().filter(r => { xs6[2] = 30; return true }).map(r => r.a);\n[got6, t6.objects().map(r => r.a)]',
+    ),
+    rw('aq.table({ a: [1, 2] }).objects().map(r => r.b)'),
+    "const rows7 = award_data.select('Phase').objects();\nconst p7 = rows7.map(r => r.Phase);\n[p7.length, p7[0], rows7.length]",
+    'rows7[1]',
+  ],
   'chains over no rows, nulls, and columns named like keywords or with spaces': [
     rw("award_data.filter(d => d.Phase === 'no such phase').objects().length"),
     rw(
@@ -278,6 +305,16 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
   ],
   'a session that replaced array methods or set a setter on Object.prototype': [
+    rw(
+      "const APc = Object.getPrototypeOf([]);\nclass MineC extends Array {}\nlet pl3;\nAPc.constructor = MineC;\ntry { pl3 = award_data.select('Phase').objects().map(r => r.Phase) } finally { APc.constructor = Array }\n[pl3 instanceof MineC, pl3.length, pl3[0]]",
+    ),
+    rw(
+      "const OPp = Object.getPrototypeOf({});\nObject.defineProperty(OPp, 'State', { get() { return 'proto' }, set(v) {}, configurable: true });\nlet pl = [];\ntry { pl = award_data.select('State').objects().map(r => r.State).slice(0, 3) } finally { delete OPp.State }\npl",
+    ),
+    rw(
+      "const APp = Object.getPrototypeOf([]);\nconst origMapP = APp.map;\nlet mapsP = 0;\nAPp.map = function (f) { mapsP++; return origMapP.call(this, f) };\nlet pl2;\ntry { pl2 = award_data.select('Phase').objects().map(r => r.Phase).length } finally { APp.map = origMapP }\n[pl2, mapsP]",
+    ),
+
     // `.prototype` is refused by the policy; a prototype reached another way is the run's to change
     rw(
       "const OP = Object.getPrototypeOf({});\nconst t9 = award_data.select('Phase');\nlet hits = 0, c2 = 0, c3 = 0;\nObject.defineProperty(OP, 'Phase', { set(v) { hits++ }, get() { return 'proto' }, configurable: true });\ntry {\n  for (const r of t9.objects()) if (r.Phase === 'Phase I') c2++;\n  c3 = t9.objects().filter(r => r.Phase === 'Phase I').length;\n} finally { delete OP.Phase }\n[c2, c3, hits]",
