@@ -32,7 +32,9 @@ import type { Source } from '../fast/source.js';
 
 /**
  * A loop's shape, as the preparation writes it: `[target, op, key, cond, term]`. target 'object' or
- * 'map'; op the `||` or `??` of `(acc op 0) + term`; key, cond (or null) and term expression trees
+ * 'map'; op the `||` or `??` of `(acc op 0) + term`, or 'entry' (one array or object per key whose
+ * slots the loop adds terms into): term is then `['e', 'a' | 'o', slot names, first values,
+ * [[slot, term], ...]]`, the entry `[n, ...]` or `{name: n, ...}` made as the key first appears; key, cond (or null) and term expression trees
  * over the loop's fields by index: `['f', i]` field i, `['s', text]`, `['n', number]`, `['l', null |
  * true | false]`, `['b', op, a, b]` (comparisons and `+`), `['L', op, a, b]` (`&&`, `||`, `??`),
  * `['!', a]`.
@@ -48,6 +50,19 @@ const NewFunction = globalThis.Function;
 const MapProto = NativeMap.prototype;
 const MapGet = MapProto.get;
 const MapSet = MapProto.set;
+const MapHas = MapProto.has;
+const NativeMath = globalThis.Math;
+const MathMax = NativeMath.max;
+const MathMin = NativeMath.min;
+
+/** Whether `Math.max` and `Math.min` as the run reads them are the session's own. */
+function sessionMath(): boolean {
+  if (ObjectGetOwnPropertyDescriptor(globalThis, 'Math')?.value !== NativeMath) return false;
+  return (
+    ObjectGetOwnPropertyDescriptor(NativeMath, 'max')?.value === MathMax &&
+    ObjectGetOwnPropertyDescriptor(NativeMath, 'min')?.value === MathMin
+  );
+}
 const MapClear = MapProto.clear;
 const SetHas = NativeSet.prototype.has;
 const SetAdd = NativeSet.prototype.add;
@@ -65,6 +80,9 @@ interface Columns {
   /** With `verify`: the arrays the loop reads (`X[i]`) and the kept values they were copied from (`A[i]`). */
   X: ArrayLike<unknown>[];
   A: ArrayLike<unknown>[];
+  /** The session's own Math.max and Math.min (an entry's `e.s = Math.max(e.s, v)`). */
+  MX: (a: number, b: number) => number;
+  MN: (a: number, b: number) => number;
 }
 
 /**
@@ -92,6 +110,11 @@ type KeyOf = (c: Columns, L: number[], r: number) => unknown;
 
 interface Compiled {
   kernel: Kernel;
+  /** Slots per group (1 for a sum); with an entry, the group's object or array made from its slots. */
+  width: number;
+  make: ((acc: Float64Array, at: number) => unknown) | null;
+  /** Whether the kernel calls Math.max or Math.min (the run's Math must then be the session's). */
+  math: boolean;
   keyOf: KeyOf;
   /** Fields the key reads (grouped by their codes), in the order of their multipliers. */
   keyFields: number[];
@@ -268,6 +291,39 @@ function plainTerm(e: unknown): boolean {
   return NativeArray.isArray(a) && a[0] === 'f' && NativeArray.isArray(b) && b[0] === 'n';
 }
 
+/** An entry's shape (spec[4] of an 'entry' loop, see KeyedSpec): validated, or undefined. */
+interface EntryShape {
+  shape: 'a' | 'o';
+  names: string[];
+  values: unknown[];
+  updates: ([number, unknown] | [number, unknown, 'max' | 'min'])[];
+}
+
+function entryOf(e: unknown): EntryShape | undefined {
+  if (!NativeArray.isArray(e) || e.length !== 5 || e[0] !== 'e' || (e[1] !== 'a' && e[1] !== 'o')) return undefined;
+  const [, shape, names, values, updates] = e as [unknown, 'a' | 'o', unknown, unknown, unknown];
+  if (!NativeArray.isArray(names) || !NativeArray.isArray(values) || !NativeArray.isArray(updates)) return undefined;
+  if (names.length === 0 || names.length > 16 || values.length !== names.length || updates.length === 0)
+    return undefined;
+  const seen: unknown[] = [];
+  for (let j = 0; j < names.length; j++) {
+    const name = names[j] as unknown;
+    if (typeof name !== 'string' || name === '__proto__' || (shape === 'a' && name !== '' + j)) return undefined;
+    for (let k = 0; k < seen.length; k++) if (seen[k] === name) return undefined;
+    seen[seen.length] = name;
+    const v = values[j] as unknown;
+    if (!NativeArray.isArray(v) || v.length !== 2 || v[0] !== 'n') return undefined;
+  }
+  for (let k = 0; k < updates.length; k++) {
+    const u = updates[k] as unknown;
+    if (!NativeArray.isArray(u) || (u.length !== 2 && (u.length !== 3 || (u[2] !== 'max' && u[2] !== 'min'))))
+      return undefined;
+    const at = u[0] as unknown;
+    if (typeof at !== 'number' || at % 1 !== 0 || at < 0 || at >= names.length || !plainTerm(u[1])) return undefined;
+  }
+  return { shape, names: names as string[], values, updates: updates as EntryShape['updates'] };
+}
+
 /** The locals a compiled function reads its fields through. */
 function loads(kinds: string, verify: boolean): string {
   let out = '';
@@ -287,8 +343,8 @@ function compile(spec: KeyedSpec, kinds: string, verify: boolean): Compiled | un
   const hit = ReflectApply(MapGet, compiled, [cacheKey]) as Compiled | undefined;
   if (hit) return hit;
   const [, op, key, cond, term] = spec;
-  if (op !== '||' && op !== '??') return undefined;
-  if (!plainTerm(term)) return undefined;
+  const entry = op === 'entry' ? entryOf(term) : undefined;
+  if (entry === undefined && ((op !== '||' && op !== '??') || !plainTerm(term))) return undefined;
   // one list of literals: every L<j> a compiled function names is loaded
   const lits: [number, string][] = [];
   const keyGen: Gen = { kinds, used: [], lits, raw: [] };
@@ -296,10 +352,41 @@ function compile(spec: KeyedSpec, kinds: string, verify: boolean): Compiled | un
   const condGen: Gen = { kinds, used: [], lits, raw: verify ? rawFields(cond, kinds.length) : [] };
   const condCode = cond === null ? 'true' : code(cond, condGen);
   const termGen: Gen = { kinds, used: [], lits, raw: [] };
-  const termCode = code(term, termGen);
+  // a sum: `acc[g] = (acc[g] op 0) + term`; an entry: its slots at g * width set as it is made, then
+  // each update in the written order (`e[0] += term`, `e.n++` adds 1)
+  let width = 1;
+  let made = '';
+  let updates = '';
+  let make: Compiled['make'] = null;
+  let math = false;
+  if (entry === undefined) {
+    const termCode = code(term, termGen);
+    if (termCode === undefined) return undefined;
+    updates = `acc[g] = (acc[g] ${op as string} 0) + ${termCode};`;
+  } else {
+    width = entry.names.length;
+    let parts = '';
+    for (let j = 0; j < width; j++) {
+      const v = code(entry.values[j], termGen);
+      if (v === undefined) return undefined;
+      made += ` acc[b + ${j}] = ${v};`;
+      parts += `${entry.shape === 'a' ? '' : `[${JSONStringify(entry.names[j])}]: `}a[b + ${j}], `;
+    }
+    updates = `const b = g * ${width};`;
+    for (let k = 0; k < entry.updates.length; k++) {
+      const [at, t, fn] = entry.updates[k]!;
+      const termCode = code(t, termGen);
+      if (termCode === undefined) return undefined;
+      if (fn === undefined) updates += ` acc[b + ${at}] += ${termCode};`;
+      else {
+        math = true;
+        updates += ` acc[b + ${at}] = ${fn === 'max' ? 'MX' : 'MN'}(acc[b + ${at}], ${termCode});`;
+      }
+    }
+    make = NewFunction('a', 'b', entry.shape === 'a' ? `return [${parts}];` : `return {${parts}};`) as Compiled['make'];
+  }
   const keyFields = keyGen.used;
-  if (keyCode === undefined || condCode === undefined || termCode === undefined || keyFields.length === 0)
-    return undefined;
+  if (keyCode === undefined || condCode === undefined || keyFields.length === 0) return undefined;
   // each field the loop reads at a row, compared with the kept value there (Object.is: -0 and NaN as
   // themselves): a condition's fields at every row, the key's and the term's at the rows that pass
   let checks = '';
@@ -328,19 +415,19 @@ function compile(spec: KeyedSpec, kinds: string, verify: boolean): Compiled | un
     'gid',
     'first',
     'acc',
-    `${loads(kinds, verify)} ${litLoad} ${multLoad} let groups = 0;
+    `${loads(kinds, verify)} ${litLoad} ${multLoad} const MX = c.MX, MN = c.MN; let groups = 0;
     for (let k = 0; k < n; k++) {
       const r = idx === null ? k : idx[k];${checks}
       if (!${condCode}) continue;${passed}
       const s = ${slot};
       let g = gid[s] - 1;
-      if (g < 0) { g = groups++; gid[s] = groups; first[g] = r; }
-      acc[g] = (acc[g] ${op} 0) + ${termCode};
+      if (g < 0) { g = groups++; gid[s] = groups; first[g] = r;${made ? ` const b = g * ${width};${made}` : ''} }
+      ${updates}
     }
     return groups;`,
   ) as Kernel;
   const keyOf = NewFunction('c', 'L', 'r', `${loads(kinds, false)} ${litLoad} return ${keyCode};`) as KeyOf;
-  const c: Compiled = { kernel, keyOf, keyFields, termFields: termGen.used, lits };
+  const c: Compiled = { kernel, width, make, math, keyOf, keyFields, termFields: termGen.used, lits };
   if ((ReflectApply(MapSizeGetter, compiled, []) as number) >= MAX_COMPILED) ReflectApply(MapClear, compiled, []);
   ReflectApply(MapSet, compiled, [cacheKey, c]);
   return c;
@@ -357,7 +444,13 @@ function freshTarget(kind: unknown, target: unknown): boolean {
   if (ObjectGetPrototypeOf(target) !== MapProto) return false;
   if (ObjectGetOwnPropertyDescriptor(MapProto, 'get')?.value !== MapGet) return false;
   if (ObjectGetOwnPropertyDescriptor(MapProto, 'set')?.value !== MapSet) return false;
-  if (ObjectGetOwnPropertyDescriptor(target, 'get') || ObjectGetOwnPropertyDescriptor(target, 'set')) return false;
+  if (ObjectGetOwnPropertyDescriptor(MapProto, 'has')?.value !== MapHas) return false;
+  if (
+    ObjectGetOwnPropertyDescriptor(target, 'get') ||
+    ObjectGetOwnPropertyDescriptor(target, 'set') ||
+    ObjectGetOwnPropertyDescriptor(target, 'has')
+  )
+    return false;
   try {
     return ReflectApply(MapSizeGetter, target, []) === 0;
   } catch {
@@ -411,7 +504,16 @@ export function keyedLoop(
   const fields = srcs.length;
   // every value read is a string, a number or null (no object: no valueOf or toString of the run's)
   let kinds = '';
-  const cols: Columns = { K: [], D: [], V: [], M: [], X: copies ? copies.xs : [], A: copies ? copies.kept : [] };
+  const cols: Columns = {
+    K: [],
+    D: [],
+    V: [],
+    M: [],
+    X: copies ? copies.xs : [],
+    A: copies ? copies.kept : [],
+    MX: MathMax,
+    MN: MathMin,
+  };
   for (let i = 0; i < fields; i++) {
     const s = srcs[i];
     if (s === undefined || (s.kind === 'num' && s.type === 'date')) return false;
@@ -426,7 +528,7 @@ export function keyedLoop(
     }
   }
   const c = compile(spec, kinds, copies !== null);
-  if (!c) return false;
+  if (!c || (c.math && !sessionMath())) return false;
   for (let k = 0; k < c.termFields.length; k++) if (kinds[c.termFields[k]!] !== 'n') return false;
   const L: number[] = [];
   for (let j = 0; j < c.lits.length; j++) {
@@ -447,7 +549,7 @@ export function keyedLoop(
   // a group's id + 1 per slot (0: not seen yet)
   const gid = new Int32Array(slots);
   const first = new Int32Array(most);
-  const acc = new Float64Array(most);
+  const acc = new Float64Array(most * c.width);
   const groups = c.kernel(cols, L, mult, idx, n, gid, first, acc);
   if (groups < 0) return false;
   // the keys as the loop computes them, from each group's first row; two groups whose keys meet (as
@@ -469,10 +571,13 @@ export function keyedLoop(
     } else if (isObject && key === 'null' && ++nulls > 1) return false;
     keys[g] = key;
   }
+  const make = c.make;
   if (isObject) {
-    const o = target as Record<string, number>;
-    for (let g = 0; g < groups; g++) o[keys[g] as string] = acc[g]!;
-  } else for (let g = 0; g < groups; g++) ReflectApply(MapSet, target, [keys[g], acc[g]]);
+    const o = target as Record<string, unknown>;
+    for (let g = 0; g < groups; g++) o[keys[g] as string] = make === null ? acc[g]! : make(acc, g * c.width);
+  } else
+    for (let g = 0; g < groups; g++)
+      ReflectApply(MapSet, target, [keys[g], make === null ? acc[g] : make(acc, g * c.width)]);
   return true;
 }
 

@@ -130,10 +130,16 @@ function useDates(list: unknown, state: unknown): unknown {
 
 /** The loop over a table's own rows (data/rowObjects.ts `tableLoopRows`), set when the prelude installs it. */
 let tableLoop: ((value: object, names: string[]) => Iterator<unknown> | null) | null = null;
+/** A keyed accumulation loop over a table itself (rowObjects.ts `tableKeyedLoop`): a done iterator when answered. */
+let tableKeyed: ((value: object, names: string[], payload: unknown) => Iterator<unknown> | null) | null = null;
 
 /** Sets how a loop over a table itself reads its rows (rowObjects.ts: it imports this file, not the reverse). */
-export function setTableLoop(fn: (value: object, names: string[]) => Iterator<unknown> | null): void {
+export function setTableLoop(
+  fn: (value: object, names: string[]) => Iterator<unknown> | null,
+  keyed: (value: object, names: string[], payload: unknown) => Iterator<unknown> | null,
+): void {
   tableLoop = fn;
+  tableKeyed = keyed;
 }
 
 /**
@@ -146,9 +152,18 @@ export function setTableLoop(fn: (value: object, names: string[]) => Iterator<un
  * the run that only field-reading loops and chains read, holds (or, deferred, gets when the run
  * writes it back) the rows built from those values.
  */
-function useRows(rows: unknown, names: unknown, kind?: unknown): unknown {
+function useRows(rows: unknown, names: unknown, kind?: unknown, payload?: unknown): unknown {
   if (rows === null || typeof rows !== 'object') return rows;
   const b = ReflectApply(weakGet, bound, [rows]) as BoundRows | undefined;
+  // a keyed accumulation loop (`["keyed"]`, prepare/keyedLoops.ts): answered from a table's columns, or
+  // else the loop over its rows as any other
+  if (kind !== undefined && strings(kind)[0] === 'keyed') {
+    if (!b && tableKeyed) {
+      const done = tableKeyed(rows, strings(names), payload);
+      if (done) return done;
+    }
+    kind = undefined;
+  }
   // a destructuring loop over a bound list (`["array"]`): a fresh row each step, as the list would hold
   if (kind !== undefined) {
     if (!b) return rows;

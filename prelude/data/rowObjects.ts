@@ -294,6 +294,24 @@ function tableLoopRows(proto: object, iterator: unknown, value: object, names: s
   return v && loopRows('reused', names, v.vals, v.idx, v.n);
 }
 
+/**
+ * A keyed accumulation loop over a table itself (`for (const r of t)`, data/keyedLoop.ts): a done
+ * iterator when answered from `value`'s columns, under the same conditions as tableLoopRows; else null.
+ */
+function tableKeyedLoop(
+  proto: object,
+  iterator: unknown,
+  value: object,
+  names: string[],
+  payload: unknown,
+): Iterator<unknown> | null {
+  if (ObjectGetPrototypeOf(value) !== proto) return null;
+  if (ObjectGetOwnPropertyDescriptor(value, Symbol.iterator) !== undefined) return null;
+  if (ObjectGetOwnPropertyDescriptor(proto, Symbol.iterator)?.value !== iterator) return null;
+  if (!arrayIterationIntact()) return null;
+  return keyedRows(value as ColumnTable, names, payload) ? doneIterator() : null;
+}
+
 /** Installs objects(), tolist() for plain tables, and the row iterator (after exactRowObjects and tableMethods). */
 export function installRowObjects(proto: Record<string, unknown>): void {
   const objects = proto.objects as AnyFn;
@@ -400,5 +418,8 @@ export function installRowObjects(proto: Record<string, unknown>): void {
     return list ? list[Symbol.iterator]() : (objects.call(this) as unknown[])[Symbol.iterator]();
   };
   define(Symbol.iterator, iterator);
-  setTableLoop((value, names) => tableLoopRows(proto, iterator, value, names));
+  setTableLoop(
+    (value, names) => tableLoopRows(proto, iterator, value, names),
+    (value, names, payload) => tableKeyedLoop(proto, iterator, value, names, payload),
+  );
 }

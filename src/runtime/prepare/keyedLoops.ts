@@ -2,6 +2,7 @@ import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/
 import type { LocalEdit } from './localize.js';
 import { type AnyNode, collectPatternNames, FUNCTION_NODES, LOOP_NODES } from './patternNames.js';
 import { isBareObjectsCall } from './rowChains.js';
+import { keyedTableEdits } from './tableLoops.js';
 
 /**
  * A keyed accumulation loop the guest may answer from the columns (prelude/data/keyedLoop.ts): its
@@ -53,6 +54,7 @@ export function keyedLoop(
   program: AnyNode,
   up: Map<AnyNode, [AnyNode, string]>,
   mentions: AnyNode[],
+  source: string,
 ): Omit<KeyedLoop, 'otherwise'> | undefined {
   const body = program.body as AnyNode[];
   const at = body.indexOf(loop);
@@ -65,7 +67,10 @@ export function keyedLoop(
     const id = declaredName(loop.left, ['const', 'let']);
     if (!id) return undefined;
     loopNames = [id];
-    reads = isBareObjectsCall(loop.right) ? rowReads(id) : arrayCall(loop.right) ? valueReads(id) : undefined;
+    const x = loop.right as AnyNode;
+    // a loop over a table itself (a name or a call: tableLoops.ts) reads its rows as objects() would
+    const table = x.type === 'Identifier' || (x.type === 'CallExpression' && !x.optional);
+    reads = isBareObjectsCall(x) || (table && !arrayCall(x)) ? rowReads(id) : arrayCall(x) ? valueReads(id) : undefined;
   } else if (loop.type === 'ForStatement') {
     const i = indexLoop(loop);
     if (!i) return undefined;
@@ -80,6 +85,7 @@ export function keyedLoop(
   if (loopNames.includes(target) || (bound !== undefined && bound === target)) return undefined;
   if (!freshTarget(target, spec[0] as string, body, at, loop, up, mentions)) return undefined;
   if (spec[0] === 'map' && mentions.some((m) => m.name === 'Map' && declares(m, up))) return undefined;
+  if (shape.math && mentions.some((m) => m.name === 'Math' && declares(m, up))) return undefined;
   const payload = `[${JSON.stringify(spec)}, ${target}]`;
   const ins = (pos: number, text: string): LocalEdit => ({
     start: pos,
@@ -100,6 +106,10 @@ export function keyedLoop(
     };
   }
   const right = loop.right as AnyNode;
+  if (!isBareObjectsCall(right) && !arrayCall(right)) {
+    const edits = keyedTableEdits(loop, source, `${JSON.stringify(reads.fields)}, ["keyed"], ${payload}`);
+    return edits && { names: [target], edits };
+  }
   const open = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify(reads.fields)}, ["keyed"], ${payload})`;
   // after the argument: `t.array('A',)` parses
   const edit = isBareObjectsCall(right) ? ins(right.end - 1, open) : ins(right.arguments[0].end, `, ${open}`);
@@ -217,9 +227,18 @@ function isContinue(s: AnyNode): boolean {
 
 /**
  * The body's shape as the guest's spec, `[target kind, op, key, cond, term]`, and the target's name,
- * or undefined when the body is anything else (see keyedLoop).
+ * or undefined when the body is anything else (see keyedLoop and entryShape).
  */
-function bodyShape(body: AnyNode, reads: Reads, taken: string[]): { target: string; spec: Spec } | undefined {
+function bodyShape(
+  body: AnyNode,
+  reads: Reads,
+  taken: string[],
+): { target: string; spec: Spec; math?: boolean } | undefined {
+  return sumShape(body, reads, taken) ?? entryShape(body, reads, taken);
+}
+
+/** A body that adds one term per row into the object's or Map's value of the key (see keyedLoop). */
+function sumShape(body: AnyNode, reads: Reads, taken: string[]): { target: string; spec: Spec } | undefined {
   const list = statements(body);
   const conds: Spec[] = [];
   let key: { name: string; value: Spec } | undefined;
@@ -452,4 +471,269 @@ function declares(node: AnyNode, up: Map<AnyNode, [AnyNode, string]>): boolean {
       'Property',
     ].includes(p.type) && !(p.type === 'Property' && up.get(p)?.[0].type === 'ObjectExpression')
   );
+}
+
+/** An entry's first value: `[n, ...]` (shape 'a') or `{name: n, ...}` ('o'), number literals only. */
+interface Init {
+  shape: 'a' | 'o';
+  names: string[];
+  values: Spec[];
+}
+
+/** A number literal, or one negated: its spec. */
+function numberOf(e: AnyNode): Spec | undefined {
+  if (e.type === 'Literal' && typeof e.value === 'number') return ['n', e.value];
+  if (e.type === 'UnaryExpression' && e.operator === '-' && e.argument.type === 'Literal')
+    // -0 would not survive the spec's JSON: such an entry runs as written
+    return typeof e.argument.value === 'number' && e.argument.value !== 0 ? ['n', -e.argument.value] : undefined;
+  return undefined;
+}
+
+/** `[0, 0]` or `{ sum: 0, n: 0 }`: distinct names (no `__proto__`, no spread, method or getter), numbers. */
+function initOf(e: AnyNode): Init | undefined {
+  const names: string[] = [];
+  const values: Spec[] = [];
+  if (e.type === 'ArrayExpression') {
+    for (const x of e.elements as (AnyNode | null)[]) {
+      const v = x && numberOf(x);
+      if (!v) return undefined;
+      names.push(String(names.length));
+      values.push(v);
+    }
+    return names.length ? { shape: 'a', names, values } : undefined;
+  }
+  if (e.type !== 'ObjectExpression') return undefined;
+  for (const p of e.properties as AnyNode[]) {
+    if (p.type !== 'Property' || p.kind !== 'init' || p.method || p.shorthand || p.computed) return undefined;
+    const name = p.key.type === 'Identifier' ? p.key.name : typeof p.key.value === 'string' ? p.key.value : undefined;
+    const v = numberOf(p.value);
+    if (typeof name !== 'string' || name === '__proto__' || names.includes(name) || !v) return undefined;
+    names.push(name);
+    values.push(v);
+  }
+  return names.length ? { shape: 'o', names, values } : undefined;
+}
+
+/** What an entry loop's body has named so far (see entryShape). */
+interface Entry {
+  kind: 'object' | 'map';
+  target: string;
+  key: Spec;
+  init: Init;
+  /** The `const e` naming the entry, once there is one. */
+  name?: string;
+  /** `const e = m.get(K) || INIT`: the body must end `m.set(K, e)` (and never reads `m.get(K)`). */
+  needsSet?: boolean;
+}
+
+/**
+ * A body that keeps one object or array per key and adds terms into its slots (issue 25's pair
+ * accumulators): any number of `if (C) continue;` and `const v = VALUE` (a key or a value the
+ * body reads), then the entry, made by one of
+ *   const e = (o[K] ||= INIT);  o[K] ||= INIT;  if (!o[K]) o[K] = INIT;  (o[K] ??= INIT).s += T;
+ *   const e = m.get(K) || INIT; ... m.set(K, e);   if (!m.has(K)) m.set(K, INIT); const e = m.get(K);
+ * (`??` for `||` too), and updates `E[0] += T`, `E.s += T`, `E.n++`, `++E.n` of the entry's slots,
+ * where E is `e`, `o[K]` or (the has form) `m.get(K)`; INIT an array or object literal of numbers.
+ * The spec is `[kind, 'entry', key, cond, ['e', shape, names, inits, [[slot, term], ...]]]`.
+ */
+function entryShape(
+  body: AnyNode,
+  reads: Reads,
+  taken: string[],
+): { target: string; spec: Spec; math: boolean } | undefined {
+  const plain = new Map<string, number>();
+  const keys = new Map<string, Spec>();
+  const r: Reads = {
+    fields: reads.fields,
+    field: (e) => (e.type === 'Identifier' && plain.has(e.name) ? plain.get(e.name) : reads.field(e)),
+  };
+  const keyAt = (e: AnyNode) => (e.type === 'Identifier' && keys.has(e.name) ? keys.get(e.name) : keyValue(e, r));
+  const sameKey = (e: AnyNode, key: Spec) => {
+    const k = keyAt(e);
+    return k !== undefined && JSON.stringify(k) === JSON.stringify(key);
+  };
+  const names: string[] = [];
+  const conds: Spec[] = [];
+  const updates: Spec[] = [];
+  let entry: Entry | undefined;
+  let done = false;
+  let math = false;
+  /** `o[K] ||= INIT` / `??=`. */
+  const made = (e: AnyNode): Entry | undefined => {
+    if (e.type !== 'AssignmentExpression' || (e.operator !== '||=' && e.operator !== '??=')) return undefined;
+    const left = e.left as AnyNode;
+    if (left.type !== 'MemberExpression' || !left.computed || left.optional || left.object.type !== 'Identifier')
+      return undefined;
+    const key = keyAt(left.property);
+    const init = initOf(e.right);
+    return key && init ? { kind: 'object', target: left.object.name, key, init } : undefined;
+  };
+  /** `m.get(K)` of the entry's Map and key. */
+  const mapGet = (e: AnyNode, target?: string, key?: Spec): Spec | undefined => {
+    if (e.type !== 'CallExpression' || e.optional || e.arguments.length !== 1 || !methodOf(e.callee, 'get'))
+      return undefined;
+    if (target !== undefined && e.callee.object.name !== target) return undefined;
+    const k = keyAt(e.arguments[0]);
+    return k && (key === undefined || JSON.stringify(k) === JSON.stringify(key)) ? k : undefined;
+  };
+  /** Whether `e` names the entry. */
+  const isEntry = (e: AnyNode): boolean => {
+    if (!entry) return false;
+    if (e.type === 'Identifier') return e.name === entry.name;
+    if (entry.kind === 'object')
+      return (
+        e.type === 'MemberExpression' &&
+        e.computed &&
+        !e.optional &&
+        e.object.type === 'Identifier' &&
+        e.object.name === entry.target &&
+        sameKey(e.property, entry.key)
+      );
+    return !entry.needsSet && mapGet(e, entry.target, entry.key) !== undefined;
+  };
+  /** An update of a slot: `E[0] += T`, `E.s += T`, `E.n++`, `++E.n`, `E.s = Math.max(E.s, T)` (or min); the entry may be made by it. */
+  const update = (e: AnyNode): boolean => {
+    let slot: AnyNode;
+    let term: Spec | undefined;
+    let op: string | undefined;
+    if (e.type === 'AssignmentExpression' && e.operator === '=' && entry) {
+      // `E.s = Math.max(E.s, T)` / `Math.max(T, E.s)`, min alike: the run's Math is checked as the loop starts
+      const call = e.right as AnyNode;
+      if (call.type !== 'CallExpression' || call.optional || call.arguments.length !== 2) return false;
+      const callee = call.callee as AnyNode;
+      if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) return false;
+      if (callee.object.type !== 'Identifier' || callee.object.name !== 'Math') return false;
+      if (callee.property.name !== 'max' && callee.property.name !== 'min') return false;
+      const [a, b] = call.arguments as AnyNode[];
+      const same = (x: AnyNode) => sameSlot(x, e.left);
+      const other = same(a) ? b : same(b) ? a : undefined;
+      if (!other) return false;
+      slot = e.left;
+      term = termAt(other);
+      op = callee.property.name;
+      math = true;
+    } else if (e.type === 'AssignmentExpression' && e.operator === '+=') {
+      slot = e.left;
+      term = termAt(e.right);
+    } else if (e.type === 'UpdateExpression' && e.operator === '++') {
+      slot = e.argument;
+      term = ['n', 1];
+    } else return false;
+    if (!term || slot.type !== 'MemberExpression' || slot.optional) return false;
+    if (!entry) entry = made(slot.object);
+    else if (!isEntry(slot.object)) return false;
+    if (!entry) return false;
+    let name: unknown;
+    if (!slot.computed && slot.property.type === 'Identifier') name = slot.property.name;
+    else if (slot.computed && slot.property.type === 'Literal') name = slot.property.value;
+    const at = entry.init.names.indexOf(typeof name === 'number' ? String(name) : (name as string));
+    if ((typeof name !== 'string' && typeof name !== 'number') || at < 0) return false;
+    if (entry.init.shape === 'a' ? typeof name !== 'number' : typeof name !== 'string') return false;
+    updates.push(op ? [at, term, op] : [at, term]);
+    return true;
+  };
+  /** Whether `x` reads the same slot of the entry as `slot` writes (written alike). */
+  const sameSlot = (x: AnyNode, slot: AnyNode): boolean =>
+    x.type === 'MemberExpression' &&
+    slot.type === 'MemberExpression' &&
+    !x.optional &&
+    x.computed === slot.computed &&
+    isEntry(x.object) &&
+    isEntry(slot.object) &&
+    (x.computed
+      ? x.property.type === 'Literal' && slot.property.type === 'Literal' && x.property.value === slot.property.value
+      : x.property.name === slot.property.name);
+  /** A term: as termOf, a plain value's name for its value. */
+  const termAt = (e: AnyNode): Spec | undefined => termOf(e, r);
+  const list = statements(body);
+  for (let k = 0; k < list.length; k++) {
+    const s = list[k] as AnyNode;
+    if (done) return undefined;
+    if (s.type === 'IfStatement' && !s.alternate && isContinue(s.consequent) && !entry) {
+      const c = condition(s.test, r);
+      if (!c) return undefined;
+      conds.push(['!', c]);
+    } else if (s.type === 'VariableDeclaration') {
+      const name = declaredName(s, ['const', 'let']);
+      const init = s.declarations[0].init as AnyNode | null;
+      if (!name || !init || taken.includes(name) || names.includes(name) || reads.fields.includes(name))
+        return undefined;
+      names.push(name);
+      if (entry && !entry.name && entry.kind === 'map' && mapGet(init, entry.target, entry.key)) entry.name = name;
+      else if (!entry && made(init)) entry = { ...made(init)!, name };
+      else if (
+        !entry &&
+        init.type === 'LogicalExpression' &&
+        (init.operator === '||' || init.operator === '??') &&
+        mapGet(init.left) &&
+        initOf(init.right)
+      )
+        entry = {
+          kind: 'map',
+          target: init.left.callee.object.name,
+          key: mapGet(init.left)!,
+          init: initOf(init.right)!,
+          name,
+          needsSet: true,
+        };
+      else {
+        const v = keyAt(init) ?? (r.field(init) !== undefined ? ['f', r.field(init)] : undefined);
+        if (!v) return undefined;
+        if (v[0] === 'f') plain.set(name, v[1] as number);
+        keys.set(name, v);
+      }
+    } else if (s.type === 'IfStatement' && !s.alternate && !entry) {
+      // `if (!m.has(K)) m.set(K, INIT);` or `if (!o[K]) o[K] = INIT;`
+      const inner = statements(s.consequent);
+      const test = s.test as AnyNode;
+      if (inner.length !== 1 || inner[0].type !== 'ExpressionStatement') return undefined;
+      if (test.type !== 'UnaryExpression' || test.operator !== '!') return undefined;
+      const arg = test.argument as AnyNode;
+      const put = inner[0].expression as AnyNode;
+      if (arg.type === 'CallExpression' && !arg.optional && arg.arguments.length === 1 && methodOf(arg.callee, 'has')) {
+        const key = keyAt(arg.arguments[0]);
+        const target = arg.callee.object.name as string;
+        if (!key || put.type !== 'CallExpression' || put.optional || put.arguments.length !== 2) return undefined;
+        if (!methodOf(put.callee, 'set') || put.callee.object.name !== target || !sameKey(put.arguments[0], key))
+          return undefined;
+        const init = initOf(put.arguments[1]);
+        if (!init) return undefined;
+        entry = { kind: 'map', target, key, init };
+      } else {
+        if (arg.type !== 'MemberExpression' || !arg.computed || arg.optional || arg.object.type !== 'Identifier')
+          return undefined;
+        const key = keyAt(arg.property);
+        const target = arg.object.name as string;
+        if (!key || put.type !== 'AssignmentExpression' || put.operator !== '=') return undefined;
+        const left = put.left as AnyNode;
+        if (left.type !== 'MemberExpression' || !left.computed || left.optional || left.object.type !== 'Identifier')
+          return undefined;
+        if (left.object.name !== target || !sameKey(left.property, key)) return undefined;
+        const init = initOf(put.right);
+        if (!init) return undefined;
+        entry = { kind: 'object', target, key, init };
+      }
+    } else if (s.type === 'ExpressionStatement') {
+      const e = s.expression as AnyNode;
+      if (!entry && made(e)) entry = made(e);
+      else if (entry?.needsSet && entry.name && e.type === 'CallExpression' && !e.optional) {
+        if (e.arguments.length !== 2 || !methodOf(e.callee, 'set') || e.callee.object.name !== entry.target)
+          return undefined;
+        const v = e.arguments[1] as AnyNode;
+        if (!sameKey(e.arguments[0], entry.key) || v.type !== 'Identifier' || v.name !== entry.name) return undefined;
+        done = true;
+      } else if (!update(e)) return undefined;
+    } else return undefined;
+  }
+  if (!entry || !updates.length || (entry.needsSet && !done)) return undefined;
+  if (taken.includes(entry.target) || names.includes(entry.target) || reads.fields.includes(entry.target))
+    return undefined;
+  let cond: Spec | null = null;
+  for (const c of conds) cond = cond === null ? c : ['L', '&&', cond, c];
+  const { shape, names: slots, values } = entry.init;
+  return {
+    target: entry.target,
+    spec: [entry.kind, 'entry', entry.key, cond, ['e', shape, slots, values, updates]],
+    math,
+  };
 }

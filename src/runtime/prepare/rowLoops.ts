@@ -118,7 +118,7 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
   for (const loop of loops) {
     // a keyed accumulation answered from the columns when its names run as true locals (keyedLoops.ts);
     // else the edits below (their own: the guest's fallback for the keyed loop is the reused row)
-    const k = keyedLoop(loop, program, up, mentions);
+    const k = keyedLoop(loop, program, up, mentions, source);
     // a loop that reads a long text value only through what the host answers per row (textLoops.ts)
     let stmt = loop;
     for (let at = up.get(stmt); at && at[0].type === 'LabeledStatement'; at = up.get(stmt)) stmt = at[0];
@@ -140,7 +140,7 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     else edits.push(...own);
   }
   for (const loop of indexLoops) {
-    const k = keyedLoop(loop, program, up, mentions);
+    const k = keyedLoop(loop, program, up, mentions, source);
     if (k) keyed.push({ ...k, otherwise: [] });
   }
   for (const call of calls) {

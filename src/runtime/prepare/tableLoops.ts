@@ -41,6 +41,17 @@ export function listLoopEdits(loop: AnyNode, source: string): LocalEdit[] | unde
   return where && wrapIterable(x, where, '[], ["array"]');
 }
 
+/**
+ * The edits that make a keyed accumulation loop over a name or a call (keyedLoops.ts),
+ * `for (const r of award_data.select('Agency'))`, `for (const r of __sbirtools_rowLoop.rows(X, fields, ["keyed"], [spec, o]))`:
+ * the guest answers it from the columns when X is a table (else as tableLoopEdits would).
+ */
+export function keyedTableEdits(loop: AnyNode, source: string, args: string): LocalEdit[] | undefined {
+  const x = loop.right as AnyNode;
+  const where = v8Where(x, source);
+  return where && wrapIterable(x, where, args);
+}
+
 function wrapIterable(x: AnyNode, where: { message: string; v8: number; quickjs: number }, args: string): LocalEdit[] {
   return [
     {

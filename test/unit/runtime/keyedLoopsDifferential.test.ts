@@ -179,6 +179,121 @@ const SEQUENCES: Record<string, Step[]> = {
       ),
       'Map = NativeMap0;\nmapNews',
     ],
+  'pair accumulators: one array or object per key, sums and counts in its slots': [
+    rw(
+      "const q1 = {};\nfor (const r of award_data.select('Phase', 'Award Amount').objects()) {\n  if (r['Award Amount'] == null) continue;\n  const e = (q1[r.Phase] ||= [0, 0]);\n  e[0] += r['Award Amount']; e[1]++;\n}\nObject.entries(q1).map(([k, [s, n]]) => [k, s / n])",
+    ),
+    rw(
+      "const qp = award_data.array('Phase'), qa = award_data.array('Award Amount');\nconst q2 = new Map();\nfor (let i = 0; i < qp.length; i++) { if (qa[i] == null) continue; const e = q2.get(qp[i]) || [0, 0]; e[0] += qa[i]; e[1]++; q2.set(qp[i], e); }\n[...q2]",
+    ),
+    rw(
+      "const q3 = {};\nfor (const r of award_data.select('Agency', 'Award Amount').objects()) { if (r['Award Amount'] == null) continue; const k = r.Agency; q3[k] ||= [0, 0]; q3[k][0] += r['Award Amount']; q3[k][1]++; }\nObject.entries(q3)",
+    ),
+    rw(
+      "const q4 = new Map();\nfor (const r of award_data.select('State', 'Award Amount').objects()) { const k = r.State; const v = r['Award Amount']; if (!q4.has(k)) q4.set(k, { sum: 0, n: 0 }); const e = q4.get(k); e.sum += v; e.n++; }\n[...q4].map(([k, e]) => [k, Object.keys(e), e.sum, e.n])",
+    ),
+    rw(
+      "const q5 = {};\nfor (const r of award_data.select('Branch', 'Award Amount').objects()) (q5[r.Branch] ??= { s: 0, n: -1 }).s += r['Award Amount'];\nObject.entries(q5).map(([k, e]) => [k, e.s, Object.is(e.n, -0)])",
+    ),
+    as(
+      "const q5b = {};\nfor (const r of award_data.select('Branch', 'Award Amount').objects()) (q5b[r.Branch] ??= { s: 0, n: -0 }).s += r['Award Amount'];\nObject.entries(q5b).map(([k, e]) => [k, e.s, Object.is(e.n, -0)])",
+    ),
+    rw(
+      "const q6 = {};\nfor (const a of award_data.array('Award Year')) { if (!q6[a]) q6[a] = { n: 0, twice: 1 }; q6[a].n++; q6[a].twice += 2; q6[a].n += 1; }\nObject.entries(q6)",
+    ),
+    rw(
+      "const q7 = new Map();\nfor (const r of award_data.select('Agency', 'Phase', 'Award Amount').objects()) { if (r.Phase !== 'Phase II') continue; const e = q7.get(r.Agency + '|' + r.Phase) ?? [0, 0, 0]; e[0] += r['Award Amount'] || 0; e[2]++; q7.set(r.Agency + '|' + r.Phase, e); }\n[...q7]",
+    ),
+    rw(
+      "const q12 = new Map();\nfor (const r of award_data.select('Company', 'Award Amount', 'Number Employees').objects()) {\n  if (!(r['Number Employees'] >= 10)) continue;\n  const e = q12.get(r.Company) || { s: 0, e: 0 };\n  e.s += r['Award Amount'] || 0; e.e = Math.max(e.e, r['Number Employees']);\n  q12.set(r.Company, e);\n}\n[...q12].map(([c, v]) => [c, v.s / v.e]).sort((a, b) => b[1] - a[1]).slice(0, 30)",
+    ),
+    rw(
+      "const qc = award_data.array('Company'), qn = award_data.array('Number Employees');\nconst q13 = new Map();\nfor (let i = 0; i < qc.length; i++) { const e = q13.get(qc[i]) || [1e9, -1]; e[0] = Math.min(qn[i], e[0]); e[1] = Math.max(e[1], qn[i]); q13.set(qc[i], e); }\n[q13.size, [...q13].slice(0, 30)]",
+    ),
+    // keys on Object.prototype (__proto__, constructor, toString), null and 'null', -0
+    rw(
+      'const q8 = {};\nfor (const r of k.objects()) { const e = (q8[r.S] ||= [0, 0]); e[0] += r.V; e[1]++; }\nObject.entries(q8)',
+    ),
+    rw(
+      'const q9 = new Map();\nfor (const r of k.objects()) { const e = q9.get(r.K) || { s: 0, n: 0 }; e.s += r.V; e.n++; q9.set(r.K, e); }\n[...q9].map(([a, e]) => [Object.is(a, -0), a, e.s, e.n])',
+    ),
+    rw(
+      'const q10 = {};\nfor (const r of k.objects()) { q10[r.S + r.K] ||= [0]; q10[r.S + r.K][0]++; }\nObject.entries(q10)',
+    ),
+    rw(
+      "const ks = k.array('S'), kv = k.array('V');\nconst q11 = {};\nfor (let i = 0; i < ks.length; i++) { if (ks[i] === '__proto__' || ks[i] === 'constructor' || ks[i] === 'toString') continue; const e = (q11[ks[i]] ||= [0, 0]); e[0] += kv[i] ?? 0; e[1]++; }\nObject.entries(q11)",
+    ),
+    rw(
+      'const q14 = {};\nfor (const r of k.objects()) { const e = (q14[r.S] ||= { lo: 5, hi: -5 }); e.lo = Math.min(e.lo, r.K); e.hi = Math.max(r.V, e.hi); }\nObject.entries(q14).map(([a, e]) => [a, Object.is(e.lo, -0), e.lo, e.hi])',
+    ),
+    '[Object.keys(q1), q2.size, typeof q3, q4.size, Object.keys(q5).length, Object.keys(q8), q9.size, Object.keys(q10).length]',
+  ],
+  'pair accumulators after the run changed things: getters and setters on the prototypes, a patched has, a written array':
+    [
+      rw(
+        "const OPa = Object.getPrototypeOf({});\nlet got = 0;\nObject.defineProperty(OPa, 'Phase II', { get() { got++; return [100, 100] }, configurable: true });\nconst g1 = {};\nfor (const r of award_data.select('Phase', 'Award Amount').objects()) { const e = (g1[r.Phase] ||= [0, 0]); e[0] += r['Award Amount'] || 0; e[1]++; }\nconst seen = OPa['Phase II'];\ndelete OPa['Phase II'];\n[got, seen, Object.entries(g1)]",
+      ),
+      rw(
+        "const OPb = Object.getPrototypeOf({});\nlet sets = 0;\nObject.defineProperty(OPb, 'n', { set(v) { sets++ }, get() { return 5 }, configurable: true });\nconst g2 = {}, g3 = new Map();\nfor (const r of award_data.select('Phase', 'Award Amount').objects()) { const e = (g2[r.Phase] ||= [0, 0]); e[0] += r['Award Amount'] || 0; e[1]++; }\nfor (const a of award_data.array('Phase')) { if (!g3.has(a)) g3.set(a, { n: 0 }); g3.get(a).n++; }\ndelete OPb.n;\n[sets, Object.entries(g2), [...g3]]",
+      ),
+      'const MPh = Object.getPrototypeOf(new Map());\nvar origHas = MPh.has, hasCalls = 0;\nMPh.has = function (k) { hasCalls++; return origHas.call(this, k) };\nhasCalls',
+      rw(
+        "const g4 = new Map();\nfor (const a of award_data.array('Agency')) { if (!g4.has(a)) g4.set(a, { n: 0 }); const e = g4.get(a); e.n++; }\nMPh.has = origHas;\n[hasCalls, [...g4]]",
+      ),
+      rw(
+        "const wa2 = award_data.array('Agency'), wb2 = award_data.array('Award Amount');\nwb2[2] = '5';\nwa2[4] = null;\nconst g5 = new Map();\nfor (let i = 0; i < wa2.length; i++) { const e = g5.get(wa2[i]) || [0, 0]; e[0] += wb2[i]; e[1]++; g5.set(wa2[i], e); }\n[...g5]",
+      ),
+      'var mathCalls = 0;\nvar origMax = Math.max;\nMath.max = function (a, b) { mathCalls++; return origMax(a, b) };\nmathCalls',
+      rw(
+        "const g11 = {};\nfor (const a of award_data.array('Phase')) { const e = (g11[a] ||= { hi: 0 }); e.hi = Math.max(e.hi, 1); }\nMath.max = origMax;\n[mathCalls, Object.entries(g11)]",
+      ),
+      as(
+        "const g12 = {};\nfor (const a of award_data.array('Phase')) { const e = (g12[a] ||= { hi: 0 }); e.hi = Math.max(e.hi, 1); }\n{ class Math {} }\nObject.entries(g12)",
+      ),
+      // a pre-existing property: the loop runs as written
+      as(
+        "const g6 = {};\ng6['Phase I'] = [1000, 1];\nfor (const r of award_data.select('Phase', 'Award Amount').objects()) { const e = (g6[r.Phase] ||= [0, 0]); e[0] += r['Award Amount'] || 0; e[1]++; }\nObject.entries(g6)",
+      ),
+      // a text term concatenates: the guest declines
+      rw(
+        "const g7 = {};\nfor (const r of award_data.select('Phase', 'Agency').objects()) { const e = (g7[r.Phase] ||= [0, 0]); e[0] += r.Agency; e[1]++; }\nObject.entries(g7).map(([a, [s, n]]) => [a, s.length, n])",
+      ),
+      // a slot the entry lacks, a second statement on the entry, a throw midway: as written
+      as(
+        "const g8 = {};\nfor (const r of award_data.select('Phase').objects()) { const e = (g8[r.Phase] ||= [0, 0]); e[2]++; }\nObject.entries(g8)",
+      ),
+      as(
+        "const g9 = {};\nfor (const r of award_data.select('Branch').objects()) { const e = (g9[r.Branch] ||= [0, 0]); e[0] += r.Branch.length; e[1]++; }\nObject.keys(g9)",
+      ),
+      'Object.entries(g9)',
+      as(
+        "const g10 = new Map();\nfor (const a of award_data.array('Phase')) { const e = g10.get(a) || [0, 0]; e[1]++; }\n[...g10]",
+      ),
+    ],
+  'loops over a table itself: a name, select(), filter(), a bound row array, a row list that is no table': [
+    rw(
+      "const u1 = {};\nfor (const r of award_data.select('Agency')) u1[r.Agency] = (u1[r.Agency] || 0) + 1;\nObject.entries(u1)",
+    ),
+    rw(
+      "const u2 = new Map();\nfor (const r of award_data) { if (r['Award Amount'] == null) continue; const e = u2.get(r.Phase) || [0, 0]; e[0] += r['Award Amount']; e[1]++; u2.set(r.Phase, e); }\n[...u2]",
+    ),
+    rw(
+      "const u3 = {};\nfor (const r of award_data.filter(d => d.State === 'CA').orderby('City')) u3[r.City] = (u3[r.City] || 0) + (r['Award Amount'] || 0);\nObject.entries(u3).slice(0, 30)",
+    ),
+    rw('const u4 = {};\nfor (const r of k) { const e = (u4[r.S] ||= [0]); e[0] += r.V; }\nObject.entries(u4)'),
+    "const urows = award_data.select('Phase').objects();\nurows.length",
+    rw(
+      'const u5 = {};\nfor (const r of urows) u5[r.Phase] = (u5[r.Phase] || 0) + 1;\n[Object.entries(u5), urows.length, urows[0]]',
+    ),
+    rw(
+      "const plainRows = [{ Phase: 'a' }, { Phase: 'b' }, { Phase: 'a' }];\nconst u6 = {};\nfor (const r of plainRows) u6[r.Phase] = (u6[r.Phase] || 0) + 1;\nObject.entries(u6)",
+    ),
+    rw(
+      "const u7 = {};\nfor (const r of award_data.select('Nope')) u7[r.Nope] = (u7[r.Nope] || 0) + 1;\nObject.entries(u7)",
+    ),
+    as('const u8 = {};\nfor (const r of 42) u8[r.x] = (u8[r.x] || 0) + 1;\nu8'),
+    rw('const u9 = {};\nfor (const r of missingTable) u9[r.x] = (u9[r.x] || 0) + 1;\nu9'),
+  ],
   'loops the rewrite leaves as written, and errors': [
     // the loop is the program's last statement: its completion value is the answer
     as("const l1 = {};\nfor (const r of award_data.select('Phase').objects()) l1[r.Phase] = (l1[r.Phase] || 0) + 1;"),
