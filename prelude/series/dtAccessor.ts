@@ -3,6 +3,7 @@
  * Monday=0). Text and numbers are read with to_datetime first, so a column of date strings works too;
  * missing or unparseable values give missing parts.
  */
+import { dateFeatures, type DateFeature } from '../fast/dateFeatures.js';
 import { to_datetime } from '../frame/dates.js';
 import { Series } from './Series.js';
 import { typedOf } from './typed.js';
@@ -40,6 +41,9 @@ function fastPart(s: Series, field: Field): Series | undefined {
   if (!t || t.kind !== 'num' || t.type !== 'date') return undefined;
   const { values, valid, rows } = t;
   const n = s.length;
+  const getter = KEPT_GETTER[field];
+  if (getter !== undefined && valid !== null)
+    return keptPart(s, field, dateFeatures(values, valid, [getter])[0]!, rows);
   const out = new Float64Array(n);
   const ok = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
@@ -71,6 +75,51 @@ function fastPart(s: Series, field: Field): Series | undefined {
     }
     out[i] = v;
     ok[i] = 1;
+  }
+  return Series.numbers(out, ok, s, s.name, 'integer');
+}
+
+/**
+ * The UTC getter whose per-row answers the session keeps for a date column (fast/dateFeatures.ts:
+ * the loops over a date column read the same arrays), for the parts that follow from one getter.
+ */
+const KEPT_GETTER: Partial<Record<Field, DateFeature>> = {
+  year: 'getUTCFullYear',
+  month: 'getUTCMonth',
+  quarter: 'getUTCMonth',
+  day: 'getUTCDate',
+  dayofweek: 'getUTCDay',
+  hour: 'getUTCHours',
+  minute: 'getUTCMinutes',
+  second: 'getUTCSeconds',
+};
+
+/**
+ * A part from the session's kept answers of its getter (`got`: one number per row of the column, NaN
+ * for a null or out-of-range time: a missing part, as fastPart's arithmetic makes it). The Date
+ * methods the prelude captured at load answer them, so a run's replaced getter changes nothing here.
+ */
+function keptPart(s: Series, field: Field, got: Float64Array, rows: ArrayLike<number> | null | undefined): Series {
+  const n = s.length;
+  const out = new Float64Array(n);
+  const ok = new Uint8Array(n);
+  // one loop per shape of the answer: the month's +1, the quarter, Monday=0; the rest as they are
+  const shift = field === 'month' ? 1 : 0;
+  if (field === 'quarter' || field === 'dayofweek') {
+    const quarter = field === 'quarter';
+    for (let i = 0; i < n; i++) {
+      const x = got[rows ? rows[i]! : i]!;
+      if (x !== x) continue;
+      out[i] = quarter ? Math.floor(x / 3) + 1 : (x + 6) % 7;
+      ok[i] = 1;
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const x = got[rows ? rows[i]! : i]!;
+      if (x !== x) continue;
+      out[i] = x + shift;
+      ok[i] = 1;
+    }
   }
   return Series.numbers(out, ok, s, s.name, 'integer');
 }
