@@ -24,3 +24,17 @@ export const DATE_FEATURES = [
   'getMilliseconds',
   'getTimezoneOffset',
 ] as const;
+
+/**
+ * Date methods a row's real Date may be called with in a rewritten date loop (the preparation writes
+ * the call on the row's Date; the prelude checks them intact before the loop starts).
+ */
+export const DATE_CALLS = [
+  'toISOString',
+  'toJSON',
+  'toDateString',
+  'toUTCString',
+  'toString',
+  'toLocaleDateString',
+  'toLocaleString',
+] as const;

@@ -15,7 +15,7 @@ import {
   ObjectGetOwnPropertyDescriptor,
   ReflectApply,
 } from '../intrinsics.js';
-import { DATE_FEATURES } from '../../schema/dateFeatures.js';
+import { DATE_CALLS, DATE_FEATURES } from '../../schema/dateFeatures.js';
 import { dateCodes } from './dateCodes.js';
 
 /** One number of a row's Date: the name of the Date getter that gives it. */
@@ -23,18 +23,7 @@ export type DateFeature = (typeof DATE_FEATURES)[number];
 
 const DateProto = NativeDate.prototype;
 /** The Date.prototype members a rewritten loop reads or calls, and how a Date converts to a number. */
-const WATCHED: Array<string | symbol> = [
-  ...DATE_FEATURES,
-  'valueOf',
-  'toISOString',
-  'toJSON',
-  'toDateString',
-  'toUTCString',
-  'toString',
-  'toLocaleDateString',
-  'toLocaleString',
-  Symbol.toPrimitive,
-];
+const WATCHED: Array<string | symbol> = [...DATE_FEATURES, 'valueOf', ...DATE_CALLS, Symbol.toPrimitive];
 const ORIGINAL = WATCHED.map((k) => ObjectGetOwnPropertyDescriptor(DateProto, k)?.value as unknown);
 
 /**

@@ -1,4 +1,4 @@
-import { DATE_FEATURES } from '../../../schema/dateFeatures.js';
+import { DATE_CALLS, DATE_FEATURES } from '../../../schema/dateFeatures.js';
 import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/rowLoop.js';
 import type { LocalEdit } from './localize.js';
 import type { RowArray } from './rowArrays.js';
@@ -20,15 +20,7 @@ const FEATURES: ReadonlySet<string> = new Set(DATE_FEATURES);
  * starts; the call is written on the row's Date in the inserted text, the user's call runs as written
  * otherwise).
  */
-const CALLS = new Set([
-  'toISOString',
-  'toJSON',
-  'toDateString',
-  'toUTCString',
-  'toString',
-  'toLocaleDateString',
-  'toLocaleString',
-]);
+const CALLS: ReadonlySet<string> = new Set(DATE_CALLS);
 
 const RELATIONAL = new Set(['<', '>', '<=', '>=', '-']);
 const EQUALITY = new Set(['===', '!==', '==', '!=']);
