@@ -20,6 +20,8 @@ export const ArrayIsArray = G.Array.isArray;
 export const ArrayBufferIsView = G.ArrayBuffer.isView;
 export const ReflectApply = G.Reflect.apply;
 export const FunctionPrototypeToString = G.Function.prototype.toString;
+/** The Function constructor as the prelude loaded (compiled row builders and kernels: a run that replaces `Function` never reaches them). */
+export const NewFunction = G.Function;
 export const NativePromise = G.Promise;
 export const PromisePrototypeThen = G.Promise.prototype.then;
 export const NativeDate = G.Date;

@@ -20,6 +20,7 @@ import {
   NativeMap,
   NativeSet,
   NativeWeakMap,
+  NewFunction,
   NumberIsFinite,
   ObjectGetOwnPropertyDescriptor,
   ObjectGetOwnPropertyNames,
@@ -46,7 +47,6 @@ const EQUALITY = new Set(['===', '!==', '==', '!=']);
 const LOGICAL = new Set(['&&', '||', '??']);
 const MAX_COMPILED = 64;
 
-const NewFunction = globalThis.Function;
 const MapProto = NativeMap.prototype;
 const MapGet = MapProto.get;
 const MapSet = MapProto.set;

@@ -18,6 +18,7 @@ import {
   NativeArray,
   NativePromise,
   NativeWeakRef,
+  NewFunction,
   PromisePrototypeThen,
   ReflectApply,
   WeakRefPrototypeDeref,
@@ -49,8 +50,6 @@ interface Entry {
   bytes: number;
 }
 
-const G = globalThis;
-const NewFunction = G.Function;
 const MAX_ENTRIES = 8;
 const MAX_BUILDERS = 64;
 const entries: Entry[] = [];

@@ -21,6 +21,7 @@ import {
   ArrayIsArray,
   ArrayPrototypeSlice,
   NativeArray,
+  NewFunction,
   ObjectCreate,
   ObjectGetOwnPropertyDescriptor,
   ObjectGetPrototypeOf,
@@ -82,7 +83,6 @@ const PARTS: Record<Method, [string, string, string]> = {
   findIndex: ['', 'if (cb(row, k)) return k;', 'return -1;'],
 };
 
-const NewFunction = globalThis.Function;
 const MAX_RUNS = 64;
 const runs = new Map<string, Run>();
 

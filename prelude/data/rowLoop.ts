@@ -15,6 +15,7 @@ import { ROW_LOOP_GLOBAL } from '../../schema/rowLoop.js';
 import {
   NativeArray,
   NativeWeakMap,
+  NewFunction,
   ObjectDefineProperty,
   ObjectGetOwnPropertyDescriptor,
   ObjectGetPrototypeOf,
@@ -252,7 +253,6 @@ type Start = (
   iteratorKey: symbol,
 ) => Iterator<unknown>;
 
-const NewFunction = globalThis.Function;
 const ITERATOR = Symbol.iterator;
 const MAX_STARTS = 64;
 const starts = new Map<string, Start>();
