@@ -2,16 +2,20 @@ import { Worker } from 'node:worker_threads';
 import type { TextScanRequest } from '../../../schema/columnar.js';
 import { workerScript } from '../workerScript.js';
 import { scanPage, type ScanColumn } from './scanPage.js';
-import { PAGE_NULL, PAGE_OK, SCAN_WORKER, type ScanTask } from './scanWorker.js';
+import { PAGE_NULL, PAGE_OK, PAGE_OPEN, SCAN_WORKER, type ScanTask } from './scanWorker.js';
+
+/** Pages answered on the caller's thread and by helpers, over the process's life. @internal tests read it. */
+export const scanCounts = { here: 0, helpers: 0 };
 
 /** How long to wait for a page a helper claimed before the caller reads it itself. */
 const PAGE_WAIT_MS = 30_000;
 
 /**
  * A contains or an equals (textScan) over every page of a text column read from the cache file:
- * the pages are shared out among this thread and `helpers` worker threads, each taking the next
- * page until none is left, so the first scan of a long column takes about 1/(helpers + 1) of one
- * pass once the helpers are up (they start while this thread scans). Every page is read in whole
+ * the pages are shared out among this thread and up to `helpers` worker threads, each taking the
+ * next page until none is left, so a scan takes about 1/(helpers + 1) of one pass when the cores
+ * are free. Only helpers already started and waiting take part (warmScanHelpers; the dataset starts
+ * them when it opens, and any missing are started after this scan). Every page is read in whole
  * blocks, each checked against its CRC-32 before it is scanned (scanPage.ts). Synchronous: the
  * guest is waiting inside a host call.
  * @returns per page its answer (rows of the page), null when textScan leaves the page to the guest,
@@ -45,6 +49,7 @@ export function scanPages(col: ScanColumn, req: TextScanRequest, helpers: number
   }
   // this thread claims pages like any helper
   const scratch = { buf: new Uint8Array(0) };
+  let here = 0;
   for (;;) {
     const p = Atomics.add(next, 0, 1);
     if (p >= pages) break;
@@ -59,6 +64,7 @@ export function scanPages(col: ScanColumn, req: TextScanRequest, helpers: number
       break;
     }
     state[p] = outcome === 'ok' ? PAGE_OK : PAGE_NULL;
+    here++;
   }
   // then the pages the helpers claimed, as they finish
   for (const t of threads) {
@@ -78,6 +84,9 @@ export function scanPages(col: ScanColumn, req: TextScanRequest, helpers: number
     if (t.done && !t.helper.dead) idle.push(t.helper);
     else void t.helper.worker.terminate();
   }
+  if (helpers > 0) warmScanHelpers(helpers);
+  scanCounts.here += here;
+  scanCounts.helpers += state.reduce((n, s) => n + (s === PAGE_OPEN ? 0 : 1), 0) - here;
   return Array.from(state, (s, p) => {
     const start = p * col.pageRows;
     return s === PAGE_OK
@@ -114,17 +123,16 @@ export function warmScanHelpers(n: number): void {
   }
 }
 
-/** Up to `n` helpers: the waiting ones first, then new ones. */
+/**
+ * Up to `n` of the waiting helpers. None is started here: a thread started now would spend its
+ * start (~50 ms of CPU, more on a loaded machine) on the same cores this scan needs, and join it
+ * late if at all; those missing are started after the scan, for the next one.
+ */
 function takeHelpers(n: number): Helper[] {
   const out: Helper[] = [];
   while (out.length < n && idle.length > 0) {
     const helper = idle.shift()!;
     if (!helper.dead) out.push(helper);
-  }
-  while (out.length < n) {
-    const helper = startHelper();
-    if (!helper) break;
-    out.push(helper);
   }
   return out;
 }

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { TextScanRequest } from '../../../schema/columnar.js';
 import { BLOCK_BYTES } from '../../../src/data/cache/format.js';
 import { openCache } from '../../../src/data/cache/readCache.js';
+import { scanCounts, warmScanHelpers } from '../../../src/data/cache/scanPages.js';
 import { textScan } from '../../../src/data/columns/textScan.js';
 import { DataError } from '../../../src/data/errors.js';
 import { PAGE_NULL, PAGE_OK, SCAN_WORKER, type ScanTask } from '../../../src/data/cache/scanWorker.js';
@@ -88,7 +89,16 @@ describe('CacheReader.textScanPages', () => {
     const path = await utf8CacheOf(rows());
     const bytes = readFileSync(path).length;
     expect(bytes).toBeGreaterThan(8 * BLOCK_BYTES);
-    for (const pageRows of [256, 1000]) {
+    // helpers take part once started and waiting: start two, and scan until they have answered pages
+    warmScanHelpers(2);
+    const before = scanCounts.helpers;
+    for (let i = 0; i < 200 && scanCounts.helpers === before; i++) {
+      reader(path, 2).textScanPages('body', REQUESTS[0]!, 16);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(scanCounts.helpers).toBeGreaterThan(before);
+    const helped = scanCounts.helpers;
+    for (const pageRows of [16, 256, 1000]) {
       for (const req of REQUESTS) {
         const want = expected(path, req, pageRows);
         for (const helpers of [0, 1, 2]) {
@@ -98,6 +108,7 @@ describe('CacheReader.textScanPages', () => {
         }
       }
     }
+    expect(scanCounts.helpers).toBeGreaterThan(helped); // some of the pages compared were the helpers'
   });
 
   it('a helper thread alone answers every page as this thread does (the worker of scanPages)', async () => {
