@@ -137,11 +137,14 @@ export class CacheReader {
    */
   windowMinBytes = 1024 * 1024;
   /**
-   * Worker threads that scan pages beside this one in textScanPages: one fewer than the cores, at
-   * most three (none on one core, or with SBIRTOOLS_SCAN_PARALLEL=0). @internal tests set it.
+   * Worker threads that scan pages beside this one in textScanPages: none unless
+   * SBIRTOOLS_SCAN_PARALLEL=1, then one fewer than the cores, at most three. Off by default: on the
+   * loaded 2-core machine of docs/benchmarks.md (session 14) a helper gave no faster scan (the
+   * process's CPU share, not its threads, was the limit) and its start and warm-up cost ~50 ms of
+   * CPU beside a session's first runs. @internal tests set it.
    */
   scanHelpers =
-    process.env.SBIRTOOLS_SCAN_PARALLEL === '0' ? 0 : Math.min(availableParallelism() - 1, MAX_SCAN_HELPERS);
+    process.env.SBIRTOOLS_SCAN_PARALLEL === '1' ? Math.min(availableParallelism() - 1, MAX_SCAN_HELPERS) : 0;
 
   constructor(
     readonly path: string,

@@ -113,7 +113,7 @@ export class TableCache {
     let entry = this.datasets.get(key);
     if (!entry) {
       entry = openDataset(source).then((ds: Awaited<ReturnType<typeof openDataset>>) => {
-        // the threads a first scan of long text shares its pages with start now, beside the session's start
+        // the threads a scan of long text shares its pages with (SBIRTOOLS_SCAN_PARALLEL=1) start now
         ds.warmScan?.();
         return {
           info: ds.info,
@@ -148,7 +148,7 @@ export class TableCache {
                     ds.textEquals!(name, start, end, needle),
                 }
               : {}),
-            // a contains over long text not loaded yet: every page read, checked and scanned on every core
+            // a contains over long text not loaded yet: every page read, checked and scanned in one pass
             ...(ds.textScanPages
               ? {
                   textScanPages: (name: string, req: TextScanRequest, pageRows: number) =>

@@ -27,8 +27,8 @@ type ScanResult = Int32Array | Uint8Array | null;
  * checked against its CRC-32 first (`provider.loadRows(..., reuse)`): the first scan of `Abstract`
  * reads and checks 293 MB page by page instead of allocating, reading and checking it whole before
  * the first answer. A contains or an equals over one page of such a column answers every page at
- * once (`provider.textScanPages`: the pages shared between the holder's thread and a worker thread
- * per further core), and the guest's calls for the next pages are lookups. Answers are kept for the
+ * once (`provider.textScanPages`, with SBIRTOOLS_SCAN_PARALLEL=1 on worker threads too), and the
+ * guest's calls for the next pages are lookups. Answers are kept for the
  * session, so the same question again costs a lookup.
  * @example const scan = new HostScan(); scan.scan(provider, 'award_data', 'Abstract', 0, 4096, { op: 'len' });
  */
