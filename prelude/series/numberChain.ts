@@ -48,6 +48,8 @@ interface Chain {
   /** diff (`a - b`) or pct_change (`a / b - 1`) of the base with the value `periods` positions back, before the steps */
   lag: { periods: number; pct: boolean } | null;
   steps: readonly Step[];
+  /** The dtype the Series reports (a date part's 'integer'); absent: inferred from its values, as for an eager step's result. */
+  dtype?: 'integer';
 }
 
 const BLOCK = 2048;
@@ -128,13 +130,24 @@ export function chainable(s: Series): boolean {
 function extend(s: Series, st: Step): Series | undefined {
   const prev = chains.get(s);
   let chain: Chain;
-  if (prev) chain = { ...prev, steps: [...prev.steps, st] };
+  if (prev) chain = { base: prev.base, n: prev.n, lag: prev.lag, steps: [...prev.steps, st] };
   else {
     const v = numView(s);
     if (!v) return undefined;
     chain = { base: v, n: s.length, lag: null, steps: [st] };
   }
   return lazySeries(chain, s);
+}
+
+/**
+ * A date part read from the session's kept answers of its getter (`got`, one per row of the column,
+ * NaN where the part is missing; `rows` the Series' row map) plus `shift`: the Series dtAccessor.ts
+ * would fill (`x + shift`, missing where x is NaN, dtype integer) as a pending chain, so a
+ * reduction after it (`dt.month.mean()`) reads `got` once instead of filling two arrays first.
+ */
+export function chainKeptPart(got: Float64Array, rows: Uint32Array | null, shift: number, like: Series): Series {
+  const base: NumView = { kind: 'num', type: 'number', values: got, valid: null, rows };
+  return lazySeries({ base, n: like.length, lag: null, steps: [step('add', shift)], dtype: 'integer' }, like);
 }
 
 /**
@@ -159,7 +172,7 @@ function lazySeries(chain: Chain, like: Series): Series {
     chains.delete(s);
     // from now on an ordinary data property, as on the eager result
     ObjectDefineProperty(s, 'view', {
-      value: { kind: 'num', type: 'number', values, valid: ok, rows: null } satisfies TypedView,
+      value: { kind: 'num', type: chain.dtype ?? 'number', values, valid: ok, rows: null } satisfies TypedView,
       writable: true,
       enumerable: true,
       configurable: true,
@@ -169,7 +182,7 @@ function lazySeries(chain: Chain, like: Series): Series {
     if (values === null) force();
     return ok ? (ok[i] ? values![i] : null) : values![i];
   };
-  const s = new Series(read, chain.n, like.name, like.labels, null, null);
+  const s = new Series(read, chain.n, like.name, like.labels, null, chain.dtype ?? null);
   ObjectDefineProperty(s, 'view', {
     get(): TypedView | null {
       force();
