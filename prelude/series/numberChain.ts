@@ -16,7 +16,7 @@
  * values of the eager result, which is all a reduction reads (it skips null and NaN alike). Only
  * materialising tells a missing position (null) from a NaN `round` kept: it tracks p beside.
  */
-import { NativeWeakMap, ObjectDefineProperty } from '../intrinsics.js';
+import { NativeMap, NativeWeakMap, NewFunction, ObjectDefineProperty } from '../intrinsics.js';
 import { Series } from './Series.js';
 import { numView, type NumView, type TypedView } from './typed.js';
 
@@ -432,9 +432,15 @@ function block(c: Chain, start: number, len: number): void {
 
 /** The chain's values and presence bytes (null when all present), as the eager steps build them. */
 function materialise(c: Chain): { values: Float64Array; valid: Uint8Array | null } {
+  const values = new Float64Array(c.n);
+  const valid = new Uint8Array(c.n);
+  const all = materialiseBlocks(c, values, valid);
+  return { values, valid: all ? null : valid };
+}
+
+/** Fills `values` and `valid` (materialise); 1 when every position is present. */
+function materialiseBlocks(c: Chain, values: Float64Array, valid: Uint8Array): number {
   const n = c.n;
-  const values = new Float64Array(n);
-  const valid = new Uint8Array(n);
   const { valid: baseValid, rows } = c.base;
   let all = 1;
   for (let start = 0; start < n; start += BLOCK) {
@@ -467,7 +473,7 @@ function materialise(c: Chain): { values: Float64Array; valid: Uint8Array | null
       all &= p;
     }
   }
-  return { values, valid: all ? null : valid };
+  return all;
 }
 
 /** Packs the non-NaN values of X[0..len) to its front; returns how many. */
@@ -483,6 +489,11 @@ function pack(len: number): number {
 /** The present, non-NaN values packed into a fresh Float64Array (the caller may sort it). */
 export function chainPresent(c: Chain): Float64Array {
   const out = new Float64Array(c.n);
+  const m = presentBlocks(c, out);
+  return m === c.n ? out : out.slice(0, m);
+}
+
+function presentBlocks(c: Chain, out: Float64Array): number {
   let m = 0;
   for (let start = 0; start < c.n; start += BLOCK) {
     const len = Math.min(BLOCK, c.n - start);
@@ -491,11 +502,91 @@ export function chainPresent(c: Chain): Float64Array {
     out.set(X.subarray(0, got), m);
     m += got;
   }
-  return m === c.n ? out : out.slice(0, m);
+  return m;
 }
+
+// The functions below that loop over a whole chain end with the loop and return a local (the count
+// beside a sum goes out through `counted`): V8 compiles a long loop while it runs (on-stack
+// replacement) before the code after it has ever run, and such code (a comparison, an array
+// literal), reached, throws the compiled loop away again on every later call (Node 20: 2-3x).
+let counted = 0;
 
 /** [sum, count] of the present values, added in position order as the eager reductions add them. */
 export function chainSumCount(c: Chain): [number, number] {
+  const fused = fusedSum(c);
+  if (fused !== undefined) return [fused, FUSED_COUNT[0]!];
+  const sum = sumBlocks(c);
+  return [sum, counted];
+}
+
+/** A fused sum's count of present values. */
+const FUSED_COUNT = new Float64Array(1);
+const WARM_UP = new Float64Array(512);
+type SumKernel = (xs: Float64Array, n: number, b: Float64Array, count: Float64Array) => number;
+const sumKernels = new NativeMap<string, SumKernel>();
+
+/** Each scalar step as one statement on `x` (its operand `b<j>`): the same operation the step's loop in run() does. */
+const FUSED_STEP: Partial<Record<Op, (b: string) => string>> = {
+  add: (b) => `x = x + ${b};`,
+  radd: (b) => `x = ${b} + x;`,
+  sub: (b) => `x = x - ${b};`,
+  rsub: (b) => `x = ${b} - x;`,
+  mul: (b) => `x = x * ${b};`,
+  rmul: (b) => `x = ${b} * x;`,
+  div: (b) => `x = x / ${b};`,
+  rdiv: (b) => `x = ${b} / x;`,
+  fill: (b) => `if (x !== x) x = ${b};`,
+};
+
+/**
+ * The sum of a chain of scalar arithmetic steps (and fills) over a column read in place, in one
+ * pass: each value through every step, then added, in position order (the blocks' operations on
+ * each value in the same order, so the same sum; the count goes out in FUSED_COUNT). One compiled
+ * loop per sequence of operators, kept for the session; undefined for anything else (a lag, a
+ * column operand, a running step, a row map), which the blocks compute.
+ */
+function fusedSum(c: Chain): number | undefined {
+  const { values, valid, rows } = c.base;
+  if (c.lag || rows || values.length !== c.n) return undefined;
+  const xs = valid ? nanFilled(values, valid) : values;
+  if (!xs) return undefined;
+  const steps = c.steps;
+  let key = '';
+  for (let j = 0; j < steps.length; j++) {
+    const st = steps[j]!;
+    if (st.other !== null || FUSED_STEP[st.op] === undefined) return undefined;
+    key += `${st.op},`;
+  }
+  let kernel = sumKernels.get(key);
+  if (kernel === undefined) {
+    let loads = '';
+    let body = '';
+    for (let j = 0; j < steps.length; j++) {
+      loads += `const b${j} = b[${j}]; `;
+      body += FUSED_STEP[steps[j]!.op]!(`b${j}`);
+    }
+    kernel = NewFunction(
+      'xs',
+      'n',
+      'b',
+      'count',
+      `${loads}let sum = 0, m = 0;
+      for (let i = 0; i < n; i++) { let x = xs[i]; ${body} if (x === x) { sum += x; m++; } }
+      count[0] = m;
+      return sum;`,
+    ) as SumKernel;
+    // a few short runs first (long enough for V8 to give the function its feedback): the code after
+    // the loop has then run when V8 compiles the loop while it runs, so that compile is kept (code
+    // never run before it would throw it away again on every later call)
+    for (let k = 0; k < 3; k++) kernel(WARM_UP, WARM_UP.length, new Float64Array(steps.length), FUSED_COUNT);
+    sumKernels.set(key, kernel);
+  }
+  const b = new Float64Array(steps.length);
+  for (let j = 0; j < steps.length; j++) b[j] = steps[j]!.b;
+  return kernel(xs, c.n, b, FUSED_COUNT);
+}
+
+function sumBlocks(c: Chain): number {
   let sum = 0;
   let count = 0;
   for (let start = 0; start < c.n; start += BLOCK) {
@@ -509,11 +600,17 @@ export function chainSumCount(c: Chain): [number, number] {
       }
     }
   }
-  return [sum, count];
+  counted = count;
+  return sum;
 }
 
 /** The first smallest (sign -1) or largest (sign 1) present value, null when none. */
 export function chainExtreme(c: Chain, sign: 1 | -1): number | null {
+  const best = extremeBlocks(c, sign);
+  return best === best ? best : null;
+}
+
+function extremeBlocks(c: Chain, sign: 1 | -1): number {
   let best = NaN;
   for (let start = 0; start < c.n; start += BLOCK) {
     const len = Math.min(BLOCK, c.n - start);
@@ -525,7 +622,7 @@ export function chainExtreme(c: Chain, sign: 1 | -1): number | null {
       for (; k < m; k++) if (X[k]! > best) best = X[k]!;
     } else for (; k < m; k++) if (X[k]! < best) best = X[k]!;
   }
-  return best === best ? best : null;
+  return best;
 }
 
 /**

@@ -4,7 +4,8 @@
 // engines: -0 and 0 in one group (either first), NaN and null keys dropped, +-Infinity, thousands
 // of distinct keys, filtered and ordered tables, a grouping whose key column a later verb replaced,
 // and the options (dropna, sort) that keep the general path. Date parts read from the session's kept
-// getter answers as a pending chain (series/dtAccessor.ts) against a plain copy's Dates, dtype included.
+// getter answers as a pending chain (series/dtAccessor.ts) against a plain copy's Dates, dtype included;
+// sums of chains of scalar steps in one compiled loop (series/numberChain.ts) against the eager steps.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { createSandbox } from '../../../../src/index.js';
@@ -54,6 +55,14 @@ const EXPRS = [
   "(X) => [X.groupby('V').filter((d) => d.Y > 1).size(), X.groupby('V').size().numRows(), X.V.nunique()]",
 ];
 
+/** Sums of chains of scalar steps, one compiled loop per sequence of operators (series/numberChain.ts fusedSum). */
+const CHAIN_EXPRS = [
+  '(X) => [X.V.mul(2).add(1).sum(), X.V.mul(2).add(1).mean(), X.V.mul(2).add(1).count(), X.Y.sub(3).div(2).sum(), X.Y.rsub(1).rdiv(3).mean()]',
+  '(X) => [X.V.fillna(0).mul(-1).sum(), X.V.mul(0).add(-0).sum(), X.V.div(0).sum(), X.V.radd(0.1).rmul(3).mean(), X.V.add(1e308).mul(10).sum(), X.V.mul(-1).fillna(-0).sum()]',
+  '(X) => [X.V.mul(2).add(1).mean(), X.V.mul(3).add(1).mean(), X.V.add(1).mul(2).mean(), X.V.mul(2).add(1).sub(1).div(2).mean(), X.Y.mul(2).add(1).sum()]',
+  "(X) => [X.filter(X.Y.gt(1)).V.mul(2).add(1).sum(), X.orderby('V').V.mul(2).add(1).mean(), X.V.diff().mul(2).sum(), X.V.mul(X.Y).add(1).sum(), X.V.cumsum().mul(2).sum(), X.V.abs().add(1).sum()]",
+];
+
 /** Date parts (a pending chain over the kept getter answers for all but quarter and dayofweek: series/dtAccessor.ts). */
 const DATE_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'second', 'quarter', 'dayofweek'];
 const DT_EXPRS = [
@@ -86,11 +95,12 @@ describe.each(['isolated-vm', 'quickjs'] as const)('groups of one number column 
       expect(r.ok, r.error?.message).toBe(true);
       diffs.push(...(r.value as unknown[]));
     }
-    for (let i = 0; i < DT_EXPRS.length; i += 2) {
-      const r = await box.run(`__diff([${DT_EXPRS.slice(i, i + 2).join(',\n')}])`);
-      expect(r.ok, r.error?.message).toBe(true);
-      diffs.push(...(r.value as unknown[]));
-    }
+    for (const exprs of [CHAIN_EXPRS, DT_EXPRS])
+      for (let i = 0; i < exprs.length; i += 2) {
+        const r = await box.run(`__diff([${exprs.slice(i, i + 2).join(',\n')}])`);
+        expect(r.ok, r.error?.message).toBe(true);
+        diffs.push(...(r.value as unknown[]));
+      }
     expect(diffs).toEqual([]);
     // the groups come back in key order, -0 and 0 as one group keyed by its first row's value
     const order = await box.run(
