@@ -521,7 +521,7 @@ export function chainSumCount(c: Chain): [number, number] {
 
 /** A fused sum's count of present values. */
 const FUSED_COUNT = new Float64Array(1);
-const WARM_UP = new Float64Array(512);
+const WARM_UP_LENGTH = 512;
 type SumKernel = (xs: Float64Array, n: number, b: Float64Array, count: Float64Array) => number;
 const sumKernels = new NativeMap<string, SumKernel>();
 
@@ -578,7 +578,8 @@ function fusedSum(c: Chain): number | undefined {
     // a few short runs first (long enough for V8 to give the function its feedback): the code after
     // the loop has then run when V8 compiles the loop while it runs, so that compile is kept (code
     // never run before it would throw it away again on every later call)
-    for (let k = 0; k < 3; k++) kernel(WARM_UP, WARM_UP.length, new Float64Array(steps.length), FUSED_COUNT);
+    const warm = new Float64Array(WARM_UP_LENGTH);
+    for (let k = 0; k < 3; k++) kernel(warm, WARM_UP_LENGTH, new Float64Array(steps.length), FUSED_COUNT);
     sumKernels.set(key, kernel);
   }
   const b = new Float64Array(steps.length);
