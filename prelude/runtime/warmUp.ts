@@ -14,12 +14,23 @@ import * as aq from 'arquero';
 import { rowsCheckpoint } from '../data/rowCache.js';
 import { maskCheckpoint } from '../series/maskRegistry.js';
 import { warmTable } from './warmTable.js';
+import { ROW_LOOP_GLOBAL } from '../../schema/rowLoop.js';
+import { HAND_SORT_GLOBAL } from '../../schema/handSort.js';
+import { ARRAY_CHAIN_GLOBAL } from '../../schema/arrayChain.js';
 
 /** The installed prelude on a table: its methods, column access and Series are added at run time. */
 type T = any;
 
 /** Arquero's ops as table expressions call them. */
 const op: T = aq.op;
+
+/**
+ * The entries the host's transform inserts into a program (src/runtime/prepare/: row loops, keyed
+ * loops, array chains, sorts), installed at boot; read when the warm-up runs.
+ */
+const rowLoop = (): T => (globalThis as T)[ROW_LOOP_GLOBAL];
+const sort = (): T => (globalThis as T)[HAND_SORT_GLOBAL];
+const chain = (): T => (globalThis as T)[ARRAY_CHAIN_GLOBAL];
 
 /**
  * One question each: the first questions models write, in the four styles (bench/model-styles.mjs).
@@ -52,6 +63,98 @@ const QUESTIONS: Array<(t: T) => unknown> = [
     const a = t.array('amount');
     for (let i = 0; i < a.length; i++) s += a[i] || 0;
     return s;
+  },
+  // The same styles as the host's transform rewrites them (bench/model-styles.mjs prepared by
+  // src/runtime/prepare/transform.ts): a row loop, keyed counts and sums over objects() and
+  // array(), an index loop into a Map, row and array chains, tolist() rows, a loop over the table,
+  // sorts and min/max of a spread.
+  (t) => {
+    let s = 0;
+    for (const r of t.select('amount').objects(rowLoop().open(['amount']))) s += r.amount || 0;
+    const c: Record<string, number> = {};
+    for (const r of t
+      .select('agency')
+      .objects(rowLoop().open(['agency'], ['keyed'], [['object', '||', ['f', 0], null, ['n', 1]], c])))
+      c[r.agency] = (c[r.agency] || 0) + 1;
+    const d: Record<string, number> = {};
+    for (const r of t
+      .select('agency', 'amount')
+      .objects(
+        rowLoop().open(
+          ['agency', 'amount'],
+          ['keyed'],
+          [['object', '||', ['f', 0], null, ['L', '||', ['f', 1], ['n', 0]]], d],
+        ),
+      ))
+      d[r.agency] = (d[r.agency] || 0) + (r.amount || 0);
+    const by = sort().by(Object.entries(c), 1, '1') as Array<[string, number]>;
+    return [s, by.sort((x, y) => y[1] - x[1]).slice(0, 5), Object.keys(d).length];
+  },
+  (t) => {
+    const m = new Map<unknown, number>();
+    for (const y of t.array('year', rowLoop().open(['y'], ['keyed'], [['map', '||', ['f', 0], null, ['n', 1]], m])))
+      m.set(y, (m.get(y) || 0) + 1);
+    const p = t.array('phase');
+    const a = t.array('amount');
+    const acc = new Map<unknown, number[]>();
+    const spec = [
+      'map',
+      'entry',
+      ['f', 0],
+      ['!', ['b', '==', ['f', 1], ['l', null]]],
+      [
+        'e',
+        'a',
+        ['0', '1'],
+        [
+          ['n', 0],
+          ['n', 0],
+        ],
+        [
+          [0, ['f', 1]],
+          [1, ['n', 1]],
+        ],
+      ],
+    ];
+    if (!rowLoop().keyed(spec, acc, [p, a]))
+      for (let i = 0; i < p.length; i++) {
+        if (a[i] == null) continue;
+        const e = acc.get(p[i]) || [0, 0];
+        e[0]! += a[i];
+        e[1]!++;
+        acc.set(p[i], e);
+      }
+    return [(sort().by([...m], 0, '0') as Array<[number, number]>).sort((x, y) => x[0] - y[0]), [...acc]];
+  },
+  (t) => {
+    const n = t
+      .select('phase')
+      .objects(rowLoop().open(['phase'], ['filter', 'length']))
+      .filter((r: T) => r.phase === 'Phase II').length;
+    const y = chain().e(
+      chain()
+        .a(chain().t(t).array('year'))
+        .filter((v: T) => v != null),
+    );
+    const sorted = (
+      sort().by(
+        chain().e(
+          chain()
+            .a(chain().t(t).array('amount'))
+            .filter((v: T) => v != null),
+        ),
+        0,
+      ) as number[]
+    ).sort((x, z) => x - z);
+    const big = chain()
+      .a(chain().t(t).array('amount'))
+      .filter((v: T) => v > 1e6).length;
+    let s = 0;
+    for (const [phase, amount] of t.select('phase', 'amount').tolist(rowLoop().open([], ['rows'])))
+      if (phase === 'Phase I') s += amount || 0;
+    let k = 0;
+    for (const r of rowLoop().rows(t.select('agency'), ['agency'])) if (r.agency === 'NASA') k++;
+    return [n, Math.min(...sort().min(y)), Math.max(...sort().max(y)), sorted[sorted.length >> 1], big, s, k];
   },
 ];
 
