@@ -8,7 +8,8 @@
 //   mode "split": the holder's SessionHost in this process (no holder, no IPC): the code check
 //     (checkAndPrepare, cold) timed alone, then the run (its check is then memoised): wall, isolate
 //     CPU, and the host ms spent in the table provider's reads (column, window, text page) during it.
-// Every answer must agree between builds and samples. Prints per program and build p50 and min, and
+// A build is a dist directory, or { dist, env } (environment variables for its processes, e.g.
+// SBIRTOOLS_WARM_OPEN=0). Every answer must agree between builds and samples. Prints per program and build p50 and min, and
 // the geo-mean ratio (second build / first) of the wall p50s and mins.
 //   SBIRTOOLS_BENCH_CSV=/work/benchdata/award_data.csv BENCH_ARGS='{"samples":5,"mode":"process",
 //     "builds":{"base":"/work/wt/base/dist","branch":"dist"},"only":["totalAmount"],"styles":["series"]}' \
@@ -112,8 +113,10 @@ if (process.env.BENCH_FIRST_RUN_SPLIT_CHILD) {
       for (let i = 0; i < samples; i++) {
         for (const n of i % 2 ? [...names].reverse() : names) {
           const build = typeof builds[n] === 'string' ? { dist: builds[n] } : builds[n];
+          const { env, ...rest } = build;
           const r = await jsonChild(fileURLToPath(import.meta.url), {
-            BENCH_FIRST_RUN_SPLIT_CHILD: JSON.stringify({ mode, code: q[style], cacheDir, ...build }),
+            ...env,
+            BENCH_FIRST_RUN_SPLIT_CHILD: JSON.stringify({ mode, code: q[style], cacheDir, ...rest }),
           });
           got[n].push(r);
         }
