@@ -130,7 +130,14 @@ if (process.env.BENCH_FIRST_RUN_SPLIT_CHILD) {
       }
       out.programs[`${q.id} ${style}`] = row;
       log(
-        `${q.id} ${style}: ${names.map((n) => `${n} ${Object.entries(row[n]).map(([k, s]) => `${k} ${s.p50.toFixed(1)}/${s.min.toFixed(1)}`).join(' ')}`).join(' | ')}${row.agree ? '' : ' ANSWERS DIFFER'}`,
+        `${q.id} ${style}: ${names
+          .map(
+            (n) =>
+              `${n} ${Object.entries(row[n])
+                .map(([k, s]) => `${k} ${s.p50.toFixed(1)}/${s.min.toFixed(1)}`)
+                .join(' ')}`,
+          )
+          .join(' | ')}${row.agree ? '' : ' ANSWERS DIFFER'}`,
       );
     }
   }

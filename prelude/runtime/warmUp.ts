@@ -156,8 +156,9 @@ const QUESTIONS: Array<(t: T) => unknown> = [
             .a(
               t
                 .select('year')
+                // the token's `pluck` promises the transform's shape: one `map(r => r.F)`
                 .objects(rowLoop().open(['year'], ['pluck']))
-                .map((r: T) => r.year / 100),
+                .map((r: T) => r.year),
             )
             .filter((v: T) => v != null),
         ),
@@ -172,7 +173,16 @@ const QUESTIONS: Array<(t: T) => unknown> = [
       if (phase === 'Phase I') s += amount || 0;
     let k = 0;
     for (const r of rowLoop().rows(t.select('agency'), ['agency'])) if (r.agency === 'NASA') k++;
-    return [n, Math.min(...sort().min(y)), Math.max(...sort().max(y)), sorted[sorted.length >> 1], plucked[0], big, s, k];
+    return [
+      n,
+      Math.min(...sort().min(y)),
+      Math.max(...sort().max(y)),
+      sorted[sorted.length >> 1],
+      plucked[0],
+      big,
+      s,
+      k,
+    ];
   },
 ];
 

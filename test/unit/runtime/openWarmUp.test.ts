@@ -119,6 +119,8 @@ describe('the warm-up at a session open', () => {
     const h = hostWith('1');
     const id = await open(h);
     expect(dispose).toHaveBeenCalledTimes(1);
-    expect(await run(h, id, "award_data['Award Amount'].sum() > 0")).toMatchObject({ outcome: { ok: true, value: true } });
+    expect(await run(h, id, "award_data['Award Amount'].sum() > 0")).toMatchObject({
+      outcome: { ok: true, value: true },
+    });
   });
 });
