@@ -72,13 +72,13 @@ export class SessionHost {
   /** When a run last started or ended here (the spares' warm-up waits for idle: warmSessions.ts). */
   private lastRunEdge = 0;
   /**
-   * Warm a session built at its open (no spare was ready) before the open returns: SBIRTOOLS_WARM_OPEN
-   * `1` on, `0` off; unset, on except in a one-shot holder (`sbirtools run`, SBIRTOOLS_NO_SPARES=1:
-   * one program, which the warm-up would cost more than it saves).
+   * Warm a session built at its open (no spare was ready) before the open returns: opt-in,
+   * SBIRTOOLS_WARM_OPEN=1. Off by default: a one-shot `run(code)`, a serverless request or an MCP
+   * call that opens its session pays the open on the question's own path, where the warm-up costs
+   * more than the first program saves (docs/benchmarks.md "A fresh session's first run, warmed at
+   * the open (session 14)"); it pays off for a caller who opens a session ahead of its questions.
    */
-  private readonly warmOpen =
-    process.env.SBIRTOOLS_WARM_OPEN === '1' ||
-    (process.env.SBIRTOOLS_WARM_OPEN !== '0' && process.env.SBIRTOOLS_NO_SPARES !== '1');
+  private readonly warmOpen = process.env.SBIRTOOLS_WARM_OPEN === '1';
   /** The code check's warm-up ran in this process (once is enough: it is the same code for every session). */
   private checkerWarm = false;
 

@@ -1,7 +1,7 @@
 // A session built at its open is warmed before the open returns (sessionHost.ts `warmed`): its
 // isolate runs the prelude's warm-up and the host's code check runs over a few programs
 // (prepare/warmPrograms.ts). A warmed session answers exactly as a cold one; a warm-up that fails
-// leaves a cold session, never a half-warmed one; SBIRTOOLS_WARM_OPEN=0 turns it off.
+// leaves a cold session, never a half-warmed one; opt-in: SBIRTOOLS_WARM_OPEN=1 turns it on.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,6 +95,17 @@ describe('the warm-up at a session open', () => {
     expect(warm).toHaveBeenCalledTimes(2);
     expect(await Promise.all(warm.mock.results.map((r) => r.value))).toEqual([true, true]);
     expect(check).toHaveBeenCalledTimes(1);
+  });
+
+  it('does nothing by default (unset): the warm-up is opt-in', async () => {
+    const warm = vi.spyOn(IsolatedVmSession.prototype, 'warmUp');
+    const check = vi.spyOn(CodeChecker.prototype, 'warmUp');
+    delete process.env.SBIRTOOLS_WARM_OPEN;
+    const h = new SessionHost();
+    hosts.push(h);
+    await open(h);
+    expect(warm).not.toHaveBeenCalled();
+    expect(check).not.toHaveBeenCalled();
   });
 
   it('does nothing with SBIRTOOLS_WARM_OPEN=0', async () => {
