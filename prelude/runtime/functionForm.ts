@@ -116,6 +116,8 @@ function rewriteDeclarations(
 ): boolean {
   // [node, parent type, inside a function]; an explicit stack: a deeply nested program must not overflow
   const stack: [Node, string, boolean][] = [[program, '', false]];
+  // the declarations that are a loop's head (`for (var i...`, `for (var k in...`), not its body
+  const heads = new Map<Node, 'for' | 'forInOf'>();
   while (stack.length > 0) {
     const [node, parent, inFn] = stack.pop()!;
     const type = node.type;
@@ -126,8 +128,10 @@ function rewriteDeclarations(
         const d = ((node.left as Node).declarations as Node[])[0]!;
         if (d.init) return false;
       }
+      if (type === 'ForStatement' && node.init) heads.set(node.init as Node, 'for');
+      if (type === 'ForInStatement' || type === 'ForOfStatement') heads.set(node.left as Node, 'forInOf');
       if (type === 'VariableDeclaration' && (node.kind === 'var' || parent === 'Program')) {
-        if (!declaration(node, parent, code, edits, names)) return false;
+        if (!declaration(node, heads.get(node) ?? parent, code, edits, names)) return false;
       }
       if (type === 'ClassDeclaration' && parent === 'Program') {
         // globalize's edit: the class is also a global property for later runs (an expression
@@ -155,20 +159,19 @@ function rewriteDeclarations(
 
 /**
  * `var a = 1, b` -> `;0,a = 1, 0` in a statement list (` 0,` where a statement is a single one, an
- * `if` branch or a loop body; spaces in a `for` head): the same length, an expression that assigns
+ * `if` branch or a loop body; spaces in a `for` head: `parent` is then 'for' or 'forInOf'): the same length, an expression that assigns
  * what the declaration initializes and leaves alone what it does not. False for a keyword that is not
  * where acorn puts it.
  */
 function declaration(node: Node, parent: string, code: string, edits: Edit[], names: Named[]): boolean {
   const kind = node.kind as string;
   if (code.slice(node.start, node.start + kind.length) !== kind) return false;
-  const inHead = parent === 'ForStatement' || parent === 'ForInStatement' || parent === 'ForOfStatement';
-  const lead = inHead ? '' : LISTS.has(parent) ? ';0,' : ' 0,';
+  const lead = parent === 'for' || parent === 'forInOf' ? '' : LISTS.has(parent) ? ';0,' : ' 0,';
   edits.push({ at: node.start, end: node.start + kind.length, text: lead.padEnd(kind.length, ' ') });
   for (const d of node.declarations as Node[]) {
     collectNames(d.id as Node, names);
     // a declarator without a value assigns nothing: a `0` in its place (for-in/of heads keep the name)
-    if (!d.init && parent !== 'ForInStatement' && parent !== 'ForOfStatement') {
+    if (!d.init && parent !== 'forInOf') {
       const id = d.id as Node;
       edits.push({ at: id.start, end: id.end, text: '0'.padEnd(id.end - id.start, ' ') });
     }

@@ -25,6 +25,12 @@ describe('functionForm', () => {
     code.split('\n').forEach((line, i) => expect(lines[i]!.length === line.length || i === 4).toBe(true));
   });
 
+  test('a declaration that is a loop body is not its head', () => {
+    expect(body(functionForm('for (;;) var x = 1;\nfor (k in o) var y;', true))).toBe(
+      'for (;;)  0, x = 1;\nfor (k in o)  0, 0;',
+    );
+  });
+
   test('a declaration that is a branch or a label body is not split by a `;`', () => {
     expect(body(functionForm('if (x) var q = 1; else var {w} = o;\nlab: var z = 2;', true))).toBe(
       'if (x)  0, q = 1; else  0, {w} = o;\nlab:  0, z = 2;',
