@@ -5,6 +5,8 @@
 // p50 wall and in-isolate CPU per build and the ratio (second / first); answers must agree.
 //   SBIRTOOLS_BENCH_CSV=/work/benchdata/award_data.csv node bench/model-styles-dist-ab.mjs \
 //     --base /path/to/other/dist [--dist ./dist] [--style objects] [--reps 7] [--warmup 2] [--only a,b]
+//     [--stat min] (each program's fastest run instead of its p50: on a machine other work loads, the
+//     run least disturbed by it)
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -64,7 +66,8 @@ function child(dist) {
   };
 }
 
-const p50 = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const stat = arg('stat', 'p50');
+const p50 = (xs) => [...xs].sort((a, b) => a - b)[stat === 'min' ? 0 : xs.length >> 1];
 const geo = (xs) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
 const A = child(base);
 const B = child(arg('dist', DIST));

@@ -1,8 +1,9 @@
 /**
  * execute(code, opts): the runtime's entry point (docs/architecture.md "The runtime <-> prelude
- * contract"). Resets per-run state, evaluates the code with indirect eval as a global script named
- * analysis.js, reads `result` when asked, awaits a native promise, and returns one GuestOutcome JSON
- * string (or a promise of one that never rejects). Guest failures become `{ ok: false, error }`.
+ * contract"). Resets per-run state, runs the code as a global script named analysis.js (a synchronous
+ * program through the function it was compiled to on its first run, keptRuns.ts; async code by
+ * indirect eval), reads `result` when asked, awaits a native promise, and returns one GuestOutcome
+ * JSON string (or a promise of one that never rejects). Guest failures become `{ ok: false, error }`.
  */
 import { NativePromise, PromisePrototypeThen, ReflectApply } from '../intrinsics.js';
 import { settleRows } from '../data/pendingRows.js';
@@ -12,7 +13,7 @@ import { resetResults, runResults } from '../output/results.js';
 import { FALLBACK_OUTCOME, OUT_OF_MEMORY_OUTCOME, failureJson, isOutOfMemory, successJson } from '../serialize/outcome.js';
 import { enterDeterministic, type Deterministic } from './deterministic.js';
 import { emptyNote } from './emptyNote.js';
-import { globalize } from './globalize.js';
+import { makeKeptRuns } from './keptRuns.js';
 
 /** Options the runtime passes. */
 export interface ExecuteOptions {
@@ -74,6 +75,7 @@ export function makeExecute(
   /** Called as each run starts, before its code (the warm-up is refused from then on: boot.ts). */
   onRun: () => void = () => {},
 ): (code: string, opts?: Partial<ExecuteOptions>) => string | Promise<string> {
+  const kept = makeKeptRuns();
   return function execute(code, opts = {}) {
     onRun();
     let restore = () => {};
@@ -88,7 +90,9 @@ export function makeExecute(
     };
     try {
       const src = String(code);
-      const lineOffset = Number(opts.lineOffset) || 0;
+      // where errors are located: the text that ran and the lines before the user's first line in it
+      let ran = src;
+      let lineOffset = Number(opts.lineOffset) || 0;
       resetOutput(limits.maxOutputBytes);
       resetResults();
       if (opts.deterministic) restore = enterDeterministic(opts.deterministic);
@@ -96,11 +100,17 @@ export function makeExecute(
       try {
         // rows a bound array of an earlier run still defers, where this code could see they are pending
         settleRows(src);
-        value = indirectEval(`${opts.async ? src : globalize(src)}\n//# sourceURL=${SOURCE_NAME}`);
+        if (opts.async) value = indirectEval(`${src}\n//# sourceURL=${SOURCE_NAME}`);
+        else {
+          const run = kept.get(src, !!opts.resultName);
+          ran = run.code;
+          lineOffset += run.addedLines;
+          value = run.run();
+        }
         if (opts.resultName) value = indirectEval('typeof result === "undefined" ? undefined : result');
       } catch (e) {
         done();
-        return failure(e, src, lineOffset);
+        return failure(e, ran, lineOffset);
       }
       const settled = awaitNative(value);
       if (!settled) {
@@ -115,7 +125,7 @@ export function makeExecute(
           },
           (e) => {
             done();
-            resolve(failure(e, src, lineOffset));
+            resolve(failure(e, ran, lineOffset));
           },
         );
       });
