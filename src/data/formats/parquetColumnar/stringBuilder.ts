@@ -28,13 +28,17 @@ export class StringBuilder {
   /**
    * @param maxDict the most distinct values of a dictionary column. @default MAX_DICT_SIZE
    * @param ruleRows for a part of a column: the rows whose half bounds a dictionary (else the non-null rows).
+   * @param capacity for the first part of a column: the whole column's rows. The codes are then the
+   *   start of a buffer that holds them all, which joinColumns fills with the later parts in place
+   *   (its rest is never touched before, so it takes no memory until then).
    */
   constructor(
     private readonly numRows: number,
     private readonly maxDict: number = MAX_DICT_SIZE,
     private readonly ruleRows?: number,
+    capacity = numRows,
   ) {
-    this.codes = new Int32Array(numRows);
+    this.codes = new Int32Array(Math.max(numRows, capacity)).subarray(0, numRows);
     this.dict = new TextDictionary(maxDict);
   }
 

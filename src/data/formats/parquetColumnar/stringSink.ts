@@ -71,12 +71,14 @@ export class StringSink implements ColumnSink {
    * @param onStep called after each page the column is built from (the lazy decode's heartbeat).
    * @param ruleRows for a part of a column: the whole column's rows, whose half bounds the distinct
    *   values a part may keep as a dictionary (the joined parts then apply the exact rule).
+   * @param capacity for the first part of a column: the whole column's rows (StringBuilder's capacity).
    */
   constructor(
     private readonly numRows: number,
     private readonly maxDict: number = MAX_DICT_SIZE,
     private readonly onStep?: () => void,
     private readonly ruleRows?: number,
+    private readonly capacity?: number,
   ) {}
 
   dictionary(buf: Uint8Array, pos: number, end: number, count: number): void {
@@ -102,7 +104,7 @@ export class StringSink implements ColumnSink {
       // column is the one the deferred replay builds (which differs only in skipping the
       // interning of a column proven to be text, and this one cannot be proven so yet).
       const dict = this.dict;
-      const out = (this.out ??= new StringBuilder(this.numRows, this.maxDict, this.ruleRows));
+      const out = (this.out ??= new StringBuilder(this.numRows, this.maxDict, this.ruleRows, this.capacity));
       for (const step of this.steps) if (step.kind === 'dict') prepare(out, step);
       this.steps.length = 0;
       if (p.defs === null && dict?.coded !== undefined && !out.isText)
@@ -139,7 +141,7 @@ export class StringSink implements ColumnSink {
 
   finish(): DictColumn | Utf8Column {
     if (this.out !== null) return this.finishAfterEager(this.out);
-    const out = new StringBuilder(this.numRows, this.maxDict, this.ruleRows);
+    const out = new StringBuilder(this.numRows, this.maxDict, this.ruleRows, this.capacity);
     const limit = Math.min(this.maxDict, Math.floor((this.ruleRows ?? this.nonNull) / 2));
     // Distinct values are at most every dictionary entry plus every PLAIN value: within the limit
     // (a few dictionaries of a category column), no count can pass it, so which entries rows use
