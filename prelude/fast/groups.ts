@@ -5,8 +5,8 @@
  * appearance in row-index order over the visible rows, exactly as Arquero scans.
  */
 import type { ColumnTable } from 'arquero';
-import { NativeMap } from '../intrinsics.js';
-import { keyCodes, type KeyCodes } from './keyCodes.js';
+import { NativeMap, NativeWeakMap } from '../intrinsics.js';
+import { keyCodes, numberRanks, type KeyCodes } from './keyCodes.js';
 import { sourceOf } from './source.js';
 
 /** Arquero's grouping object (Table#groups()). */
@@ -17,6 +17,9 @@ export interface Grouping {
   rows: number[];
   size: number;
 }
+
+/** The groupings fastGroups made, with the column object each key read. */
+const madeHere = new NativeWeakMap<object, readonly unknown[]>();
 
 /** Combined codes above this many cells use a Map instead of a lookup array. */
 const DENSE_LIMIT = 1 << 22;
@@ -107,9 +110,65 @@ export function fastGroups(t: ColumnTable, names: readonly string[]): Grouping |
   const n = t.totalRows();
   const rows = t.isFiltered() ? (t.indices(false) as Uint32Array) : null;
   const { ids, first, size } = assignGroups(kc, n, rows);
-  const get = names.map((name) => {
-    const col = t.column(name)!;
-    return (row: number) => col.at(row);
-  });
-  return { keys: ids, get, names: [...names], rows: first, size };
+  const cols = names.map((name) => t.column(name)!);
+  const get = cols.map((col) => (row: number) => col.at(row));
+  const grouping = { keys: ids, get, names: [...names], rows: first, size };
+  madeHere.set(grouping, cols);
+  return grouping;
+}
+
+/**
+ * The groups of a grouping by one host number column (not dates), ordered by key with null and
+ * NaN keys dropped: `groups` the group indices, `keys` each one's key as the grouping's getter
+ * gives it (the value at the group's first row). What agg with dropna and sort computes from the
+ * getters and compareKeys, read from the column's codes and their ranks kept for the session (a
+ * native sort of the distinct values once) instead. undefined unless fastGroups made the grouping
+ * from `t`'s column of that name as it still is (a derive may have replaced it).
+ * `first[gi]` is group gi's first visible row (-1: no visible row), `at[0..n)` the groups to order.
+ */
+export function numberKeyOrder(
+  t: ColumnTable,
+  grouping: object,
+  first: Int32Array,
+  at: Int32Array,
+  n: number,
+): { groups: Int32Array; keys: number[] } | undefined {
+  const cols = madeHere.get(grouping);
+  const name = (grouping as Grouping).names[0];
+  if (cols === undefined || cols.length !== 1 || name === undefined || t.column(name) !== cols[0]) return undefined;
+  const src = sourceOf(t, name);
+  if (src?.kind !== 'num' || src.type === 'date') return undefined;
+  const kc = keyCodes(src);
+  const ranks = numberRanks(kc);
+  return ranks && byRank(kc.codes, ranks, src.values, first, at, n);
+}
+
+function byRank(
+  codes: Int32Array,
+  ranks: Int32Array,
+  values: Float64Array,
+  first: Int32Array,
+  at: Int32Array,
+  n: number,
+): { groups: Int32Array; keys: number[] } | undefined {
+  const slot = new Int32Array(ranks.length).fill(-1);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const gi = at[i]!;
+    const r = ranks[codes[first[gi]!]!]!;
+    if (r < 0) continue; // a null or NaN key: dropped
+    if (slot[r]! >= 0) return undefined; // two groups of one key: not this column's grouping
+    slot[r] = gi;
+    m++;
+  }
+  const groups = new Int32Array(m);
+  const keys: number[] = [];
+  let j = 0;
+  for (let r = 0; r < slot.length; r++) {
+    const gi = slot[r]!;
+    if (gi < 0) continue;
+    groups[j++] = gi;
+    keys.push(values[first[gi]!]!);
+  }
+  return { groups, keys };
 }

@@ -16,6 +16,10 @@ export interface KeyCodes {
   quoted: boolean;
   /** The code of NaN in a number column (a value for Arquero's keys, missing for pandas), else -1. */
   nan: number;
+  /** A number column's distinct values (key k is code k + 1), else null. */
+  numbers: NumberKeys | null;
+  /** numberRanks' answer once computed (kept with the codes for the session). */
+  ranks?: Int32Array;
 }
 
 const cache = new NativeWeakMap<object, KeyCodes>();
@@ -39,7 +43,7 @@ function dictCodes(raw: Int32Array, dict: readonly string[]): KeyCodes {
       quoted = true;
       break;
     }
-  return { codes, card: dict.length + 1, quoted, nan: -1 };
+  return { codes, card: dict.length + 1, quoted, nan: -1, numbers: null };
 }
 
 function numCodes(values: Float64Array, valid: Uint8Array): KeyCodes {
@@ -47,5 +51,25 @@ function numCodes(values: Float64Array, valid: Uint8Array): KeyCodes {
   const codes = new Int32Array(n);
   const keys = new NumberKeys(n); // keys as a Map compares them: 0 and -0 meet, NaN is one
   for (let i = 0; i < n; i++) if (valid[i]) codes[i] = keys.add(values[i]!) + 1; // 0 = null
-  return { codes, card: keys.size + 1, quoted: false, nan: keys.nan < 0 ? -1 : keys.nan + 1 };
+  return { codes, card: keys.size + 1, quoted: false, nan: keys.nan < 0 ? -1 : keys.nan + 1, numbers: keys };
+}
+
+/**
+ * A number column's codes ranked by value: `ranks[code]` is the code's place among the column's
+ * distinct numbers in ascending order (0 and -0 are one code), -1 for null (code 0) and NaN.
+ * Sorted once natively and kept with the codes; undefined for a dictionary column.
+ */
+export function numberRanks(kc: KeyCodes): Int32Array | undefined {
+  const keys = kc.numbers;
+  if (keys === null) return undefined;
+  if (kc.ranks) return kc.ranks;
+  const sorted = keys.firsts.slice(0, keys.size).sort(); // NaN sorts last
+  const ranks = new Int32Array(kc.card).fill(-1);
+  let r = 0;
+  for (let j = 0; j < sorted.length; j++) {
+    const x = sorted[j]!;
+    if (x === x) ranks[keys.keyOf(x) + 1] = r++;
+  }
+  kc.ranks = ranks;
+  return ranks;
 }

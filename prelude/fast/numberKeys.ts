@@ -59,6 +59,19 @@ export class NumberKeys {
     return at - 1;
   }
 
+  /** The key of `x` (as add would find it), or -1 when it was never added; counts nothing. */
+  keyOf(x: number): number {
+    if (x !== x) return this.nan;
+    const { slots, firsts, mask } = this;
+    let h = slotOf(x, mask);
+    let at = slots[h]!;
+    while (at !== 0 && firsts[at - 1] !== x) {
+      h = (h + 1) & mask;
+      at = slots[h]!;
+    }
+    return at - 1;
+  }
+
   /** Adds the first `len` numbers of `xs`. */
   addAll(xs: Float64Array, len: number): void {
     for (let i = 0; i < len; i++) this.add(xs[i]!);

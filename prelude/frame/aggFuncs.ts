@@ -48,15 +48,26 @@ export function quantileSorted(sorted: readonly number[], q: number): number | n
 export function sampleVariance(xs: ArrayLike<number>): number | null {
   const n = xs.length;
   if (n < 2) return null;
+  const mean = sumOf(xs, n) / n;
+  return squaredDeviations(xs, n, mean) / (n - 1);
+}
+
+// The two passes are functions that end with their loop: V8 compiles a long loop while it runs
+// (on-stack replacement) before the code after it has ever run, and that code, reached, throws the
+// compiled loop away again on every later call (Node 20). Same additions in the same order.
+function sumOf(xs: ArrayLike<number>, n: number): number {
   let sum = 0;
   for (let i = 0; i < n; i++) sum += xs[i]!;
-  const mean = sum / n;
+  return sum;
+}
+
+function squaredDeviations(xs: ArrayLike<number>, n: number, mean: number): number {
   let m2 = 0;
   for (let i = 0; i < n; i++) {
     const d = xs[i]! - mean;
     m2 += d * d;
   }
-  return m2 / (n - 1);
+  return m2;
 }
 
 function variance(vs: readonly unknown[], name: string): number | null {

@@ -40,12 +40,22 @@ function withIndex(t: ColumnTable, bits: Uint8Array): ColumnTable {
   const holder = t as unknown as { _index?: Uint32Array | null };
   if (holder._index !== null || t.isOrdered()) return t;
   const idx = new Uint32Array(bits.length);
+  const k = keptRows(bits, idx);
+  if (k !== t.numRows()) return t; // a mask byte other than 0/1: let Arquero count
+  holder._index = idx.subarray(0, k);
+  return t;
+}
+
+/**
+ * idx[0..k) = the rows whose byte is 1; returns k. A function that ends with its loop: V8 compiles
+ * a long loop while it runs (on-stack replacement) before the code after it has ever run, and that
+ * code, reached, throws the compiled loop away again on every later call (Node 20).
+ */
+function keptRows(bits: Uint8Array, idx: Uint32Array): number {
   let k = 0;
   for (let i = 0; i < bits.length; i++) {
     idx[k] = i;
     k += bits[i]!;
   }
-  if (k !== t.numRows()) return t; // a mask byte other than 0/1: let Arquero count
-  holder._index = idx.subarray(0, k);
-  return t;
+  return k;
 }

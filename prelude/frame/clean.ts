@@ -125,6 +125,15 @@ export function fillna(t: unknown, value: unknown): ColumnTable {
 }
 
 /**
+ * keep[r] = 1 where row r is not missing. A function that ends with its loop: V8 compiles a long
+ * loop while it runs (on-stack replacement) before the code after it has ever run, and that code,
+ * reached, throws the compiled loop away again on every later call (Node 20).
+ */
+function keepPresent(missing: ArrayLike<unknown>, keep: Uint8Array, n: number): void {
+  for (let r = 0; r < n; r++) keep[r] = missing[r] ? 0 : 1;
+}
+
+/**
  * Drops rows with nulls/NaN in any (how='any') or all (how='all') of the `subset` columns.
  * @example dropna(award_data, { subset: ['Award Amount'] })
  */
@@ -144,10 +153,8 @@ export function dropna(
     // every row visible: a keep byte per row, the bitmap then filled a word at a time
     const n = t.totalRows();
     const keep = new Uint8Array(n);
-    if (missing.length === 1) {
-      const b = missing[0]!;
-      for (let r = 0; r < n; r++) keep[r] = b[r] ? 0 : 1;
-    } else {
+    if (missing.length === 1) keepPresent(missing[0]!, keep, n);
+    else {
       // column by column: the missing count of each row, then its keep byte
       const nulls = new Uint8Array(n);
       for (const b of missing) for (let r = 0; r < n; r++) nulls[r] += b![r] ? 1 : 0;

@@ -13,6 +13,7 @@ import { orderByKeys, type Ranked } from '../fast/groupOrder.js';
 import { dictRank, hasDictRank } from '../fast/dictRank.js';
 import { sourceOf } from '../fast/source.js';
 import { NumberKeys } from '../fast/numberKeys.js';
+import { numberKeyOrder } from '../fast/groups.js';
 
 /** One output column: name, source column (undefined for size) and function. */
 interface AggOut {
@@ -124,6 +125,12 @@ function byColumns(
   const at = new Int32Array(first.length); // group index of each position
   let n = 0;
   for (let gi = 0; gi < first.length; gi++) if (first[gi]! >= 0) at[n++] = gi;
+  const byNumber = dropna && sort && keys.length === 1 ? numberKeyOrder(t, g, first, at, n) : undefined;
+  if (byNumber) {
+    const cols: Record<string, unknown[]> = { [keys[0]!]: byNumber.keys };
+    outs.forEach((o, j) => (cols[o.out] = gather(fast.values[j]!, byNumber.groups)));
+    return newTable(cols, [keys[0]!, ...outs.map((o) => o.out).filter((c) => c !== keys[0])]);
+  }
   const kv = keys.map((_, k) => {
     const get = g.get[k]!;
     const a: unknown[] = []; // pushed: `new Array(n)` of this size is a slow dictionary array
@@ -159,17 +166,35 @@ function byColumns(
     }
   }
   const cols: Record<string, unknown[]> = {};
-  const pick = (vals: ArrayLike<unknown>, viaGroup: boolean): unknown[] => {
-    const out: unknown[] = [];
-    for (let j = 0; j < n; j++) {
-      const i = order ? order[j]! : j;
-      out.push(vals[viaGroup ? at[i]! : i]);
-    }
-    return out;
-  };
-  keys.forEach((k, i) => (cols[k] = pick(kv[i]!, false)));
-  outs.forEach((o, j) => (cols[o.out] = pick(fast.values[j]!, true)));
+  // the positions in output order, then the group index of each
+  const pos = new Int32Array(n);
+  for (let j = 0; j < n; j++) pos[j] = order ? order[j]! : j;
+  const gis = new Int32Array(n);
+  for (let j = 0; j < n; j++) gis[j] = at[pos[j]!]!;
+  keys.forEach((k, i) => (cols[k] = gather(kv[i]!, pos)));
+  outs.forEach((o, j) => (cols[o.out] = gather(fast.values[j]!, gis)));
   return newTable(cols, [...keys, ...outs.map((o) => o.out).filter((c) => !keys.includes(c))]);
+}
+
+/**
+ * `vals[idx[j]]` for each j, as a plain array. One loop for a Float64Array (counts, sums) and one
+ * for anything else, so neither meets the other's element kinds: a loop this long that runs once
+ * per call must not lose its optimised code to a type it has not seen (186,000 groups: ~10x).
+ */
+function gather(vals: ArrayLike<unknown>, idx: Int32Array): unknown[] {
+  return vals instanceof Float64Array ? gatherNumbers(vals, idx) : gatherValues(vals, idx);
+}
+
+function gatherNumbers(vals: Float64Array, idx: Int32Array): number[] {
+  const out: number[] = [];
+  for (let j = 0; j < idx.length; j++) out.push(vals[idx[j]!]!);
+  return out;
+}
+
+function gatherValues(vals: ArrayLike<unknown>, idx: Int32Array): unknown[] {
+  const out: unknown[] = [];
+  for (let j = 0; j < idx.length; j++) out.push(vals[idx[j]!]);
+  return out;
 }
 
 /**

@@ -22,8 +22,8 @@ export function kthValues(xs: Float64Array, ks: readonly number[]): Map<number, 
   const n = xs.length;
   const words = new Uint32Array(xs.buffer, xs.byteOffset, n * 2);
   const top = new Int32Array(65537);
-  for (let i = 0; i < n; i++) top[(keyHi(words[2 * i + 1]!) >>> 16) + 1]++;
-  for (let b = 0; b < 65536; b++) top[b + 1] += top[b]!;
+  countTop(words, n, top);
+  prefixSums(top);
   const out = new Map<number, number>();
   const sorted = new Map<number, Float64Array>(); // bucket -> its values sorted (by top bits, or `b << 16 | sub`)
   for (const k of ks) {
@@ -36,19 +36,17 @@ export function kthValues(xs: Float64Array, ks: readonly number[]): Map<number, 
     let vals = sorted.get(id);
     if (!vals) {
       let part = new Float64Array(size);
-      let m = 0;
-      for (let i = 0; i < n; i++) if (keyHi(words[2 * i + 1]!) >>> 16 === b) part[m++] = xs[i]!;
+      gatherTop(words, xs, n, b, part);
       if (size > SORT_BUCKET) {
         // split by the next 16 bits of the high word
         const pw = new Uint32Array(part.buffer, part.byteOffset, size * 2);
         const sub = new Int32Array(65537);
-        for (let i = 0; i < size; i++) sub[(keyHi(pw[2 * i + 1]!) & 0xffff) + 1]++;
-        for (let c = 0; c < 65536; c++) sub[c + 1] += sub[c]!;
+        countNext(pw, size, sub);
+        prefixSums(sub);
         let c = 0;
         while (sub[c + 1]! <= rank) c++;
         const inner = new Float64Array(sub[c + 1]! - sub[c]!);
-        m = 0;
-        for (let i = 0; i < size; i++) if ((keyHi(pw[2 * i + 1]!) & 0xffff) === c) inner[m++] = part[i]!;
+        gatherNext(pw, part, size, c, inner);
         rank -= sub[c]!;
         id = 65536 + b * 65536 + c;
         part = inner;
@@ -59,6 +57,37 @@ export function kthValues(xs: Float64Array, ks: readonly number[]): Map<number, 
     out.set(k, vals[rank]!);
   }
   return out;
+}
+
+// The passes over the values are functions that end with their loop: V8 compiles a long loop while
+// it runs (on-stack replacement) before the code after it has ever run, and that code, reached,
+// throws the compiled loop away again on every later call (Node 20).
+
+/** top[bucket + 1] = how many values have that top-16-bit key. */
+function countTop(words: Uint32Array, n: number, top: Int32Array): void {
+  for (let i = 0; i < n; i++) top[(keyHi(words[2 * i + 1]!) >>> 16) + 1]++;
+}
+
+/** counts[b + 1] += counts[b] over the 65,536 buckets: each bucket's first rank. */
+function prefixSums(counts: Int32Array): void {
+  for (let b = 0; b < 65536; b++) counts[b + 1] += counts[b]!;
+}
+
+/** The values of top bucket `b`, in order, into `part`. */
+function gatherTop(words: Uint32Array, xs: Float64Array, n: number, b: number, part: Float64Array): void {
+  let m = 0;
+  for (let i = 0; i < n; i++) if (keyHi(words[2 * i + 1]!) >>> 16 === b) part[m++] = xs[i]!;
+}
+
+/** sub[c + 1] = how many values of a bucket have the next 16 bits `c`. */
+function countNext(pw: Uint32Array, size: number, sub: Int32Array): void {
+  for (let i = 0; i < size; i++) sub[(keyHi(pw[2 * i + 1]!) & 0xffff) + 1]++;
+}
+
+/** The values of a bucket whose next 16 bits are `c`, in order, into `inner`. */
+function gatherNext(pw: Uint32Array, part: Float64Array, size: number, c: number, inner: Float64Array): void {
+  let m = 0;
+  for (let i = 0; i < size; i++) if ((keyHi(pw[2 * i + 1]!) & 0xffff) === c) inner[m++] = part[i]!;
 }
 
 /**

@@ -59,7 +59,7 @@ export interface Bridge {
 export interface Internals {
   execute(code: string, opts?: Partial<ExecuteOptions>): string | Promise<string>;
   /**
-   * The spare's warm-up (warmUp.ts): the questions that threw, or null when refused because a
+   * The isolate's warm-up (warmUp.ts): the questions that threw, or null when refused because a
    * run has started in this context (user code may have run: it is never warmed then).
    */
   warm(): string[] | null;

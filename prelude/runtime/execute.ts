@@ -9,7 +9,7 @@ import { settleRows } from '../data/pendingRows.js';
 import { errorInfo, SOURCE_NAME } from '../errors/errorInfo.js';
 import { outputBytes, resetOutput } from '../output/output.js';
 import { resetResults, runResults } from '../output/results.js';
-import { FALLBACK_OUTCOME, failureJson, successJson } from '../serialize/outcome.js';
+import { FALLBACK_OUTCOME, OUT_OF_MEMORY_OUTCOME, failureJson, isOutOfMemory, successJson } from '../serialize/outcome.js';
 import { enterDeterministic, type Deterministic } from './deterministic.js';
 import { emptyNote } from './emptyNote.js';
 import { globalize } from './globalize.js';
@@ -35,10 +35,12 @@ export interface ExecuteLimits {
 const indirectEval = globalThis.eval;
 
 function failure(e: unknown, code: string, lineOffset: number): string {
+  // the memory limit: building its error outcome would itself need memory there is none of
+  if (isOutOfMemory(e)) return OUT_OF_MEMORY_OUTCOME;
   try {
     return failureJson(errorInfo(e, code, lineOffset));
-  } catch {
-    return FALLBACK_OUTCOME;
+  } catch (e2) {
+    return isOutOfMemory(e2) ? OUT_OF_MEMORY_OUTCOME : FALLBACK_OUTCOME;
   }
 }
 
@@ -52,6 +54,7 @@ function success(value: unknown, limits: ExecuteLimits, code: string, opts: Part
         : undefined;
     return successJson(value, extras, limits, note);
   } catch (e) {
+    if (isOutOfMemory(e)) return OUT_OF_MEMORY_OUTCOME;
     try {
       const info = errorInfo(e, code, 0);
       return failureJson({
@@ -59,8 +62,8 @@ function success(value: unknown, limits: ExecuteLimits, code: string, opts: Part
         message: `The run finished but its result could not be serialized: ${info.name}: ${info.message}`,
         hint: 'Return plain data (numbers, strings, arrays, objects, tables); do not modify built-in prototypes or JSON.',
       });
-    } catch {
-      return FALLBACK_OUTCOME;
+    } catch (e2) {
+      return isOutOfMemory(e2) ? OUT_OF_MEMORY_OUTCOME : FALLBACK_OUTCOME;
     }
   }
 }

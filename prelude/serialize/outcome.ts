@@ -24,6 +24,25 @@ export interface ResultLimits {
 export const FALLBACK_OUTCOME =
   '{"ok":false,"error":{"name":"InternalError","message":"The prelude could not build the outcome of this run."},"truncatedOutput":false}';
 
+/**
+ * Returned when building an outcome ran out of memory (QuickJS throws a catchable InternalError
+ * "out of memory" at its allocation limit; V8 never does): a constant, so nothing is allocated,
+ * and the host reads it as the run's memory limit (src/runtime/engines/quickjs/quickjsSession.ts).
+ */
+export const OUT_OF_MEMORY_OUTCOME =
+  '{"ok":false,"error":{"name":"InternalError","message":"out of memory"},"truncatedOutput":false}';
+
+/** True for QuickJS's out-of-memory error (its own property reads allocate nothing). */
+export function isOutOfMemory(e: unknown): boolean {
+  try {
+    if (typeof e !== 'object' || e === null) return false;
+    const err = e as { name?: unknown; message?: unknown };
+    return err.name === 'InternalError' && err.message === 'out of memory';
+  } catch {
+    return false;
+  }
+}
+
 /** valueText gets at most this share of the budget (and 256 KiB), before `value`. */
 const TEXT_SHARE = 0.5;
 const TEXT_MAX = 256 * 1024;

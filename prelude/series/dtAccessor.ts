@@ -5,6 +5,7 @@
  */
 import { dateFeatures, type DateFeature } from '../fast/dateFeatures.js';
 import { to_datetime } from '../frame/dates.js';
+import { chainKeptPart } from './numberChain.js';
 import { Series } from './Series.js';
 import { typedOf } from './typed.js';
 
@@ -99,29 +100,33 @@ const KEPT_GETTER: Partial<Record<Field, DateFeature>> = {
  * for a null or out-of-range time: a missing part, as fastPart's arithmetic makes it). The Date
  * methods the prelude captured at load answer them, so a run's replaced getter changes nothing here.
  */
-function keptPart(s: Series, field: Field, got: Float64Array, rows: ArrayLike<number> | null | undefined): Series {
+function keptPart(s: Series, field: Field, got: Float64Array, rows: Uint32Array | null): Series {
+  // the month's +1 and the parts as they are: a pending chain over the kept answers (numberChain.ts)
+  if (field !== 'quarter' && field !== 'dayofweek') return chainKeptPart(got, rows, field === 'month' ? 1 : 0, s);
   const n = s.length;
   const out = new Float64Array(n);
   const ok = new Uint8Array(n);
-  // one loop per shape of the answer: the month's +1, the quarter, Monday=0; the rest as they are
-  const shift = field === 'month' ? 1 : 0;
-  if (field === 'quarter' || field === 'dayofweek') {
-    const quarter = field === 'quarter';
-    for (let i = 0; i < n; i++) {
-      const x = got[rows ? rows[i]! : i]!;
-      if (x !== x) continue;
-      out[i] = quarter ? Math.floor(x / 3) + 1 : (x + 6) % 7;
-      ok[i] = 1;
-    }
-  } else {
-    for (let i = 0; i < n; i++) {
-      const x = got[rows ? rows[i]! : i]!;
-      if (x !== x) continue;
-      out[i] = x + shift;
-      ok[i] = 1;
-    }
-  }
+  cyclicParts(got, rows, field === 'quarter', out, ok, n);
   return Series.numbers(out, ok, s, s.name, 'integer');
+}
+
+// The quarter (1-4) and the weekday (Monday=0) of each position. The loop ends its function: V8
+// compiles a long loop while it runs (on-stack replacement) before the code after it has ever run,
+// and that code, reached, throws the compiled loop away again on every later call (Node 20).
+function cyclicParts(
+  got: Float64Array,
+  rows: ArrayLike<number> | null,
+  quarter: boolean,
+  out: Float64Array,
+  ok: Uint8Array,
+  n: number,
+): void {
+  for (let i = 0; i < n; i++) {
+    const x = got[rows ? rows[i]! : i]!;
+    if (x !== x) continue;
+    out[i] = quarter ? Math.floor(x / 3) + 1 : (x + 6) % 7;
+    ok[i] = 1;
+  }
 }
 
 function intPart(s: Series, field: Field, f: (d: Date) => number): Series {

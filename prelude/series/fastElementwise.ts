@@ -14,6 +14,21 @@ import { presentCount } from './fastReduce.js';
 import { numView, typedOf } from './typed.js';
 
 /**
+ * 1 when every position of storage-order values holds a number (valid, and not NaN when
+ * `nanMissing`), else 0. A function that ends with its loop: V8 compiles a long loop while it runs
+ * (on-stack replacement) before the code after it has ever run, and that code, reached, throws the
+ * compiled loop away again on every later call (Node 20).
+ */
+function everyPresent(values: Float64Array, valid: Uint8Array | null, nanMissing: boolean, n: number): number {
+  let all = 1;
+  for (let i = 0; i < n; i++) {
+    const a = values[i]!;
+    all &= (valid === null ? 1 : +(valid[i] !== 0)) & (nanMissing ? +(a === a) : 1);
+  }
+  return all;
+}
+
+/**
  * Values by position: `x` the numbers, `ok[i]` 1 when position i holds one (valid, and not NaN
  * when `nanMissing`); `ok` null when every position does. `x` may be the column's own array:
  * read it, never write it.
@@ -26,12 +41,7 @@ function positional(s: Series, nanMissing: boolean): { x: Float64Array; ok: Uint
   if (!rows) {
     // storage order: the column's own array, and a presence byte per row only when one is missing
     if (valid === null && !nanMissing) return { x: values, ok: null };
-    let all = 1;
-    for (let i = 0; i < n; i++) {
-      const a = values[i]!;
-      all &= (valid === null ? 1 : +(valid[i] !== 0)) & (nanMissing ? +(a === a) : 1);
-    }
-    if (all) return { x: values, ok: null };
+    if (everyPresent(values, valid, nanMissing, n)) return { x: values, ok: null };
     if (valid !== null && !nanMissing) return { x: values, ok: valid };
     const ok = new Uint8Array(n);
     for (let i = 0; i < n; i++) {

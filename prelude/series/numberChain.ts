@@ -16,7 +16,7 @@
  * values of the eager result, which is all a reduction reads (it skips null and NaN alike). Only
  * materialising tells a missing position (null) from a NaN `round` kept: it tracks p beside.
  */
-import { NativeWeakMap, ObjectDefineProperty } from '../intrinsics.js';
+import { NativeMap, NativeWeakMap, NewFunction, ObjectDefineProperty } from '../intrinsics.js';
 import { Series } from './Series.js';
 import { numView, type NumView, type TypedView } from './typed.js';
 
@@ -48,6 +48,8 @@ interface Chain {
   /** diff (`a - b`) or pct_change (`a / b - 1`) of the base with the value `periods` positions back, before the steps */
   lag: { periods: number; pct: boolean } | null;
   steps: readonly Step[];
+  /** The dtype the Series reports (a date part's 'integer'); absent: inferred from its values, as for an eager step's result. */
+  dtype?: 'integer';
 }
 
 const BLOCK = 2048;
@@ -128,13 +130,24 @@ export function chainable(s: Series): boolean {
 function extend(s: Series, st: Step): Series | undefined {
   const prev = chains.get(s);
   let chain: Chain;
-  if (prev) chain = { ...prev, steps: [...prev.steps, st] };
+  if (prev) chain = { base: prev.base, n: prev.n, lag: prev.lag, steps: [...prev.steps, st] };
   else {
     const v = numView(s);
     if (!v) return undefined;
     chain = { base: v, n: s.length, lag: null, steps: [st] };
   }
   return lazySeries(chain, s);
+}
+
+/**
+ * A date part read from the session's kept answers of its getter (`got`, one per row of the column,
+ * NaN where the part is missing; `rows` the Series' row map) plus `shift`: the Series dtAccessor.ts
+ * would fill (`x + shift`, missing where x is NaN, dtype integer) as a pending chain, so a
+ * reduction after it (`dt.month.mean()`) reads `got` once instead of filling two arrays first.
+ */
+export function chainKeptPart(got: Float64Array, rows: Uint32Array | null, shift: number, like: Series): Series {
+  const base: NumView = { kind: 'num', type: 'number', values: got, valid: null, rows };
+  return lazySeries({ base, n: like.length, lag: null, steps: [step('add', shift)], dtype: 'integer' }, like);
 }
 
 /**
@@ -159,7 +172,7 @@ function lazySeries(chain: Chain, like: Series): Series {
     chains.delete(s);
     // from now on an ordinary data property, as on the eager result
     ObjectDefineProperty(s, 'view', {
-      value: { kind: 'num', type: 'number', values, valid: ok, rows: null } satisfies TypedView,
+      value: { kind: 'num', type: chain.dtype ?? 'number', values, valid: ok, rows: null } satisfies TypedView,
       writable: true,
       enumerable: true,
       configurable: true,
@@ -169,7 +182,7 @@ function lazySeries(chain: Chain, like: Series): Series {
     if (values === null) force();
     return ok ? (ok[i] ? values![i] : null) : values![i];
   };
-  const s = new Series(read, chain.n, like.name, like.labels, null, null);
+  const s = new Series(read, chain.n, like.name, like.labels, null, chain.dtype ?? null);
   ObjectDefineProperty(s, 'view', {
     get(): TypedView | null {
       force();
@@ -419,9 +432,15 @@ function block(c: Chain, start: number, len: number): void {
 
 /** The chain's values and presence bytes (null when all present), as the eager steps build them. */
 function materialise(c: Chain): { values: Float64Array; valid: Uint8Array | null } {
+  const values = new Float64Array(c.n);
+  const valid = new Uint8Array(c.n);
+  const all = materialiseBlocks(c, values, valid);
+  return { values, valid: all ? null : valid };
+}
+
+/** Fills `values` and `valid` (materialise); 1 when every position is present. */
+function materialiseBlocks(c: Chain, values: Float64Array, valid: Uint8Array): number {
   const n = c.n;
-  const values = new Float64Array(n);
-  const valid = new Uint8Array(n);
   const { valid: baseValid, rows } = c.base;
   let all = 1;
   for (let start = 0; start < n; start += BLOCK) {
@@ -454,7 +473,7 @@ function materialise(c: Chain): { values: Float64Array; valid: Uint8Array | null
       all &= p;
     }
   }
-  return { values, valid: all ? null : valid };
+  return all;
 }
 
 /** Packs the non-NaN values of X[0..len) to its front; returns how many. */
@@ -470,6 +489,11 @@ function pack(len: number): number {
 /** The present, non-NaN values packed into a fresh Float64Array (the caller may sort it). */
 export function chainPresent(c: Chain): Float64Array {
   const out = new Float64Array(c.n);
+  const m = presentBlocks(c, out);
+  return m === c.n ? out : out.slice(0, m);
+}
+
+function presentBlocks(c: Chain, out: Float64Array): number {
   let m = 0;
   for (let start = 0; start < c.n; start += BLOCK) {
     const len = Math.min(BLOCK, c.n - start);
@@ -478,11 +502,92 @@ export function chainPresent(c: Chain): Float64Array {
     out.set(X.subarray(0, got), m);
     m += got;
   }
-  return m === c.n ? out : out.slice(0, m);
+  return m;
 }
+
+// The functions below that loop over a whole chain end with the loop and return a local (the count
+// beside a sum goes out through `counted`): V8 compiles a long loop while it runs (on-stack
+// replacement) before the code after it has ever run, and such code (a comparison, an array
+// literal), reached, throws the compiled loop away again on every later call (Node 20: 2-3x).
+let counted = 0;
 
 /** [sum, count] of the present values, added in position order as the eager reductions add them. */
 export function chainSumCount(c: Chain): [number, number] {
+  const fused = fusedSum(c);
+  if (fused !== undefined) return [fused, FUSED_COUNT[0]!];
+  const sum = sumBlocks(c);
+  return [sum, counted];
+}
+
+/** A fused sum's count of present values. */
+const FUSED_COUNT = new Float64Array(1);
+const WARM_UP_LENGTH = 512;
+type SumKernel = (xs: Float64Array, n: number, b: Float64Array, count: Float64Array) => number;
+const sumKernels = new NativeMap<string, SumKernel>();
+
+/** Each scalar step as one statement on `x` (its operand `b<j>`): the same operation the step's loop in run() does. */
+const FUSED_STEP: Partial<Record<Op, (b: string) => string>> = {
+  add: (b) => `x = x + ${b};`,
+  radd: (b) => `x = ${b} + x;`,
+  sub: (b) => `x = x - ${b};`,
+  rsub: (b) => `x = ${b} - x;`,
+  mul: (b) => `x = x * ${b};`,
+  rmul: (b) => `x = ${b} * x;`,
+  div: (b) => `x = x / ${b};`,
+  rdiv: (b) => `x = ${b} / x;`,
+  fill: (b) => `if (x !== x) x = ${b};`,
+};
+
+/**
+ * The sum of a chain of scalar arithmetic steps (and fills) over a column read in place, in one
+ * pass: each value through every step, then added, in position order (the blocks' operations on
+ * each value in the same order, so the same sum; the count goes out in FUSED_COUNT). One compiled
+ * loop per sequence of operators, kept for the session; undefined for anything else (a lag, a
+ * column operand, a running step, a row map), which the blocks compute.
+ */
+function fusedSum(c: Chain): number | undefined {
+  const { values, valid, rows } = c.base;
+  if (c.lag || rows || values.length !== c.n) return undefined;
+  const xs = valid ? nanFilled(values, valid) : values;
+  if (!xs) return undefined;
+  const steps = c.steps;
+  let key = '';
+  for (let j = 0; j < steps.length; j++) {
+    const st = steps[j]!;
+    if (st.other !== null || FUSED_STEP[st.op] === undefined) return undefined;
+    key += `${st.op},`;
+  }
+  let kernel = sumKernels.get(key);
+  if (kernel === undefined) {
+    let loads = '';
+    let body = '';
+    for (let j = 0; j < steps.length; j++) {
+      loads += `const b${j} = b[${j}]; `;
+      body += FUSED_STEP[steps[j]!.op]!(`b${j}`);
+    }
+    kernel = NewFunction(
+      'xs',
+      'n',
+      'b',
+      'count',
+      `${loads}let sum = 0, m = 0;
+      for (let i = 0; i < n; i++) { let x = xs[i]; ${body} if (x === x) { sum += x; m++; } }
+      count[0] = m;
+      return sum;`,
+    ) as SumKernel;
+    // a few short runs first (long enough for V8 to give the function its feedback): the code after
+    // the loop has then run when V8 compiles the loop while it runs, so that compile is kept (code
+    // never run before it would throw it away again on every later call)
+    const warm = new Float64Array(WARM_UP_LENGTH);
+    for (let k = 0; k < 3; k++) kernel(warm, WARM_UP_LENGTH, new Float64Array(steps.length), FUSED_COUNT);
+    sumKernels.set(key, kernel);
+  }
+  const b = new Float64Array(steps.length);
+  for (let j = 0; j < steps.length; j++) b[j] = steps[j]!.b;
+  return kernel(xs, c.n, b, FUSED_COUNT);
+}
+
+function sumBlocks(c: Chain): number {
   let sum = 0;
   let count = 0;
   for (let start = 0; start < c.n; start += BLOCK) {
@@ -496,11 +601,17 @@ export function chainSumCount(c: Chain): [number, number] {
       }
     }
   }
-  return [sum, count];
+  counted = count;
+  return sum;
 }
 
 /** The first smallest (sign -1) or largest (sign 1) present value, null when none. */
 export function chainExtreme(c: Chain, sign: 1 | -1): number | null {
+  const best = extremeBlocks(c, sign);
+  return best === best ? best : null;
+}
+
+function extremeBlocks(c: Chain, sign: 1 | -1): number {
   let best = NaN;
   for (let start = 0; start < c.n; start += BLOCK) {
     const len = Math.min(BLOCK, c.n - start);
@@ -512,7 +623,7 @@ export function chainExtreme(c: Chain, sign: 1 | -1): number | null {
       for (; k < m; k++) if (X[k]! > best) best = X[k]!;
     } else for (; k < m; k++) if (X[k]! < best) best = X[k]!;
   }
-  return best === best ? best : null;
+  return best;
 }
 
 /**

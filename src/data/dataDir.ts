@@ -174,6 +174,8 @@ export function datasetFromCache(reader: CacheReader): Dataset {
     textLengths: (name, start, end) => reader.textLengths(name, start, end),
     textUnits: (name, start, end) => reader.textUnits(name, start, end),
     textEquals: (name, start, end, needle) => reader.textEquals(name, start, end, needle),
+    textScanPages: (name, req, pageRows) => reader.textScanPages(name, req, pageRows),
+    warmScan: () => reader.warmScan(),
     close: () => reader.close(),
   };
 }

@@ -1,4 +1,4 @@
-import type { ColumnData, TableMeta } from '../../schema/columnar.js';
+import type { ColumnData, TableMeta, TextScanRequest } from '../../schema/columnar.js';
 import type { DatasetInfo } from '../../schema/result.js';
 import type { IngestProgress } from './ingest/ingestCsv.js';
 import type { IngestReport } from './ingest/report.js';
@@ -33,6 +33,14 @@ export interface Dataset {
    * not, 2 for null, without reading its text; null when the source cannot tell (read the bytes).
    */
   textEquals?(name: string, start: number, end: number, needle: string): Uint8Array | null;
+  /**
+   * Optional: a contains or an equals over every row of a utf8 column not loaded yet, per page of
+   * `pageRows` rows (null for a page left to the guest), read from the cache on every core; null
+   * when the source cannot (scan page by page with loadRows).
+   */
+  textScanPages?(name: string, req: TextScanRequest, pageRows: number): (Uint8Array | null)[] | null;
+  /** Optional: start the threads textScanPages shares its pages with, ahead of the first scan; never throws. */
+  warmScan?(): void;
   /**
    * Optional (remote data): fetch these columns ahead of their first touch, in parallel; never
    * throws (the first touch reports a failure). Names that are not columns are ignored.

@@ -37,6 +37,7 @@ describe('@vercel/nft tracing of an app that imports sbirtools', () => {
       'dist/prelude/bundle.js',
       'dist/src/runtime/prepare/codeCheckWorker.js',
       'dist/src/data/remote/fetchWorker.js',
+      'dist/src/data/cache/scanWorker.js',
       'dist/src/data/formats/decodeWorker.js',
       'package.json',
     ]) {

@@ -24,8 +24,7 @@ import { DatasetInfoSchema } from '../../../schema/result.js';
 export const CACHE_MAGIC = Buffer.from('SBTCACHE', 'latin1');
 /** Bump on any change of layout or of what ingest produces; older files are rebuilt. */
 export const CACHE_VERSION = 2;
-/** Bytes per checksummed block of a buffer (the last block of a buffer may be shorter). */
-export const BLOCK_BYTES = 64 * 1024;
+export { BLOCK_BYTES, blockCount } from './blocks.js';
 export const PREFIX_BYTES = 24;
 
 const BufferRefSchema = z.object({
@@ -94,9 +93,6 @@ export const MAX_SHORT_VALUES = 255;
 
 /** Most rows a column's `wideRows` lists; a column with more is written without it. */
 export const MAX_WIDE_ROWS = 1024;
-
-/** Blocks of a buffer of `length` bytes (entries of its block table). */
-export const blockCount = (length: number): number => Math.ceil(length / BLOCK_BYTES);
 
 /** Rounds up to a multiple of 8. */
 export const align8 = (n: number): number => Math.ceil(n / 8) * 8;

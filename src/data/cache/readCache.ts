@@ -1,7 +1,11 @@
-import { closeSync, fstatSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
-import type { ColumnData } from '../../../schema/columnar.js';
+import { closeSync, fstatSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import type { ColumnData, TextScanRequest } from '../../../schema/columnar.js';
+import { textScan } from '../columns/textScan.js';
 import { DataError } from '../errors.js';
+import { badBlock, readInto } from './blocks.js';
 import { crc32 } from './crc32.js';
+import { scanPages, warmScanHelpers } from './scanPages.js';
 import { readWindow, WINDOW_MAX_ROWS, windowOfColumn } from './rowWindow.js';
 import {
   BLOCK_BYTES,
@@ -17,6 +21,9 @@ import {
   type CacheHeader,
   type ColumnEntry,
 } from './format.js';
+
+/** Worker threads a whole-column scan uses at most beside the caller's (textScanPages). */
+const MAX_SCAN_HELPERS = 3;
 
 /** Rows of a range read alone from a text column of at least `windowMinBytes` (CacheReader.loadRows). */
 const WINDOW_TEXT_ROWS = 128;
@@ -90,14 +97,6 @@ function readExact(fd: number, position: number, length: number): Buffer {
   return buf;
 }
 
-function readInto(fd: number, target: Uint8Array, position: number): void {
-  for (let done = 0; done < target.length;) {
-    const n = readSync(fd, target, done, target.length - done, position + done);
-    if (n === 0) throw new Error('unexpected end of file');
-    done += n;
-  }
-}
-
 /** Blocks of one-block spans a reader keeps checked (4 MiB): the windows of a first look at every column. */
 const RECENT_BLOCKS = 64;
 
@@ -137,6 +136,15 @@ export class CacheReader {
    * (1 MiB) too: the offsets and one block cost less than the whole column (Award Title: 9 MB).
    */
   windowMinBytes = 1024 * 1024;
+  /**
+   * Worker threads that scan pages beside this one in textScanPages: none unless
+   * SBIRTOOLS_SCAN_PARALLEL=1, then one fewer than the cores, at most three. Off by default: on the
+   * loaded 2-core machine of docs/benchmarks.md (session 14) a helper gave no faster scan (the
+   * process's CPU share, not its threads, was the limit) and its start and warm-up cost ~50 ms of
+   * CPU beside a session's first runs. @internal tests set it.
+   */
+  scanHelpers =
+    process.env.SBIRTOOLS_SCAN_PARALLEL === '1' ? Math.min(availableParallelism() - 1, MAX_SCAN_HELPERS) : 0;
 
   constructor(
     readonly path: string,
@@ -230,17 +238,7 @@ export class CacheReader {
     if (!entry || entry.kind !== 'utf8' || !ref) return null;
     const window = end - start <= WINDOW_TEXT_ROWS && ref.length >= this.windowMinBytes;
     if (ref.length < this.lazyMinBytes && !window) return null;
-    let index = this.textIndex.get(name);
-    if (!index) {
-      index = {
-        offsets: new Int32Array(this.read(entry, 'offsets')),
-        valid: new Uint8Array(this.read(entry, 'valid')),
-        table: this.blockTable(ref),
-      };
-      if (index.valid.length !== this.header.numRows || index.offsets.length !== this.header.numRows + 1)
-        this.corrupt(name, 'index length');
-      this.textIndex.set(name, index);
-    }
+    const index = this.textIndexOf(entry, ref);
     const n = index.valid.length;
     if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > n || start > end)
       throw new RangeError(`row range [${start}, ${end}) is outside 0..${n}`);
@@ -252,6 +250,53 @@ export class CacheReader {
     const offsets = new Int32Array(end - start + 1);
     for (let i = 0; i <= end - start; i++) offsets[i] = index.offsets[start + i]! - from;
     return { kind: 'utf8', type: 'string', bytes, offsets, valid: index.valid.slice(start, end) };
+  }
+
+  /**
+   * A contains or an equals (textScan) over every row of a utf8 column that is not loaded yet, page
+   * by page (`pageRows` rows a page), on this thread and `scanHelpers` worker threads
+   * (scanPages.ts): each page is read in whole blocks, each block checked against its CRC-32 before
+   * it is scanned; a page no thread answered is read here with loadRows, so damage is reported as
+   * loadRows reports it (CACHE_CORRUPT). Returns per page its answer, or null for a page textScan
+   * leaves to the guest; null (no pages) when loadRows would return null for a page (the column is
+   * loaded, not utf8, shorter than `lazyMinBytes`, the file is closed) or the request is a length.
+   * @throws {DataError} CACHE_CORRUPT as loadRows.
+   * @example reader.textScanPages('Abstract', { op: 'contains', needle: 'laser', fold: 'none' }, 4096);
+   */
+  textScanPages(name: string, req: TextScanRequest, pageRows: number): (Uint8Array | null)[] | null {
+    if (req.op !== 'contains' && req.op !== 'equals') return null;
+    if (!Number.isInteger(pageRows) || pageRows < 1 || pageRows >= this.header.numRows) return null;
+    if (this.memo.has(name) || this.fd === null) return null;
+    const entry = this.byName.get(name);
+    const ref = entry?.buffers.bytes;
+    if (!entry || entry.kind !== 'utf8' || !ref || ref.length < this.lazyMinBytes) return null;
+    const index = this.textIndexOf(entry, ref);
+    const pages = scanPages(
+      { fd: this.fd, offset: ref.offset, length: ref.length, ...index, numRows: index.valid.length, pageRows },
+      req,
+      this.scanHelpers,
+    );
+    return pages.map((page, p) => {
+      if (page !== undefined) return page;
+      const start = p * pageRows;
+      const end = Math.min(index.valid.length, start + pageRows);
+      const rows = this.loadRows(name, start, end, true);
+      if (!rows) this.corrupt(name, `page ${p} could not be read`);
+      return textScan(rows, 0, end - start, req) as Uint8Array | null;
+    });
+  }
+
+  /**
+   * Starts textScanPages' helper threads now, when the file has a text column it would scan that
+   * way, so the first scan does not pay their start (scanPages.ts warmScanHelpers). Never throws.
+   * @example reader.warmScan();
+   */
+  warmScan(): void {
+    if (this.scanHelpers < 1 || this.fd === null) return;
+    const long = this.header.columns.some(
+      (c) => c.kind === 'utf8' && (c.buffers.bytes?.length ?? 0) >= this.lazyMinBytes && !this.memo.has(c.name),
+    );
+    if (long) warmScanHelpers(this.scanHelpers);
   }
 
   /**
@@ -447,6 +492,25 @@ export class CacheReader {
     return block;
   }
 
+  /** The offsets, validity and bytes block table of a utf8 column, read and checked once (kept until it is loaded whole). */
+  private textIndexOf(
+    entry: ColumnEntry,
+    ref: BufferRef,
+  ): { offsets: Int32Array; valid: Uint8Array; table: Uint32Array } {
+    let index = this.textIndex.get(entry.name);
+    if (!index) {
+      index = {
+        offsets: new Int32Array(this.read(entry, 'offsets')),
+        valid: new Uint8Array(this.read(entry, 'valid')),
+        table: this.blockTable(ref),
+      };
+      if (index.valid.length !== this.header.numRows || index.offsets.length !== this.header.numRows + 1)
+        this.corrupt(entry.name, 'index length');
+      this.textIndex.set(entry.name, index);
+    }
+    return index;
+  }
+
   /** A dictionary column's entry offsets for windows (kept until it is loaded whole); null past 8 MiB. */
   private dictOffsetsOf(entry: ColumnEntry): Int32Array | null {
     let offsets = this.windowOffsets.get(entry.name);
@@ -473,10 +537,8 @@ export class CacheReader {
 
   /** Checks `bytes`, which start at block `first` of the buffer and end on a block boundary or at the buffer's end. */
   private verify(column: string, role: string, bytes: Uint8Array, first: number, table: Uint32Array): void {
-    for (let at = 0, b = first; at < bytes.length; at += BLOCK_BYTES, b++) {
-      if (crc32(bytes.subarray(at, Math.min(bytes.length, at + BLOCK_BYTES))) !== table[b])
-        this.corrupt(column, `${role} checksum mismatch in block ${b}`);
-    }
+    const b = badBlock(bytes, first, table);
+    if (b >= 0) this.corrupt(column, `${role} checksum mismatch in block ${b}`);
   }
 
   private corrupt(column: string, what: string): never {

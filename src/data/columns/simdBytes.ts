@@ -234,12 +234,30 @@ export function foldAscii(bytes: Uint8Array): Buffer | null {
   return Buffer.from(m.memory.buffer, 0, bytes.length);
 }
 
+/** Room kept past a searchArea for byteSearch's needle (up to this many bytes) and its positions. */
+const AREA_SLACK = 16 + 4096 + 16 + FIND_CAP * 4;
+
+/**
+ * A view of the first `n` bytes of the module's memory, for a caller that reads its data straight
+ * into it: byteSearch of a view of it then searches (and with `fold`, lowercases) the bytes where
+ * they are instead of copying them in. The view is valid until the next searchArea, foldAscii or
+ * byteSearch (the memory may grow, which leaves older views empty). Null when WebAssembly SIMD is
+ * unavailable or the memory cannot grow.
+ * @example const area = searchArea(65536); if (area) readSync(fd, area, 0, 65536, 0);
+ */
+export function searchArea(n: number): Uint8Array | null {
+  const m = instance();
+  if (!m || !reserve(m, align16(n) + AREA_SLACK)) return null;
+  return new Uint8Array(m.memory.buffer, 0, n);
+}
+
 /**
  * A search for `needle` in `bytes` (with A-Z lowercased first when `fold`; the needle must then be
  * lower-case already): `next(from)` is the first start position at or after `from`, or -1. The
  * positions are found in batches by the SIMD routine and read in order, so a scan that asks for
  * ascending positions (textScan's markHits) makes one WebAssembly call per 16,384 hits. The search
- * uses the module's memory: it is valid until the next foldAscii or byteSearch. Null when
+ * uses the module's memory: it is valid until the next foldAscii or byteSearch. A view of the
+ * memory (searchArea) is searched in place, and with `fold` lowercased in place. Null when
  * WebAssembly SIMD is unavailable, the memory cannot grow, or the needle is empty.
  * @example byteSearch(Buffer.from('a Laser, a laser'), Buffer.from('laser'), true)!.next(0) // 2
  */
@@ -252,11 +270,15 @@ export function byteSearch(
   const n = bytes.length;
   const k = needle.length;
   if (!m || k === 0) return null;
-  const needleAt = align16(n) + 16;
+  // bytes read straight into the module's memory (searchArea) are searched where they are
+  const inPlace = bytes.buffer === m.memory.buffer;
+  const at = inPlace ? bytes.byteOffset : 0;
+  const needleAt = align16(at + n) + 16;
   const outAt = align16(needleAt + k);
+  // growing keeps the memory's contents (bytes already in it stay where they are)
   if (!reserve(m, outAt + FIND_CAP * 4)) return null;
-  new Uint8Array(m.memory.buffer, 0, n).set(bytes);
-  if (fold) m.fold(0, n);
+  if (!inPlace) new Uint8Array(m.memory.buffer, 0, n).set(bytes);
+  if (fold) m.fold(at, n);
   new Uint8Array(m.memory.buffer, needleAt, k).set(needle);
   if (k > n) return { next: () => -1 };
   const found = new Int32Array(m.memory.buffer, outAt, FIND_CAP);
@@ -274,7 +296,7 @@ export function byteSearch(
         }
         if (resume >= n) return -1;
         const start = Math.max(resume, from);
-        count = m.find(0, n, needleAt, k, outAt, FIND_CAP, start);
+        count = m.find(at, n, needleAt, k, outAt, FIND_CAP, start);
         index = 0;
         // a full batch may have more after its last position; a short one found everything
         resume = count === FIND_CAP ? found[count - 1]! + 1 : n;

@@ -22,6 +22,20 @@ function codePoints(v: string): number {
 const ASCII_ONLY = /^[\u0000-\u007f]*$/;
 const SURROGATE = /[\uD800-\uDFFF]/;
 
+/** The UTF-8 of the only characters `toLowerCase` maps to a string holding ASCII: U+0130 (to `i̇`), U+212A (to `k`). */
+const LOWERS_TO_ASCII = [Buffer.from('\u0130', 'utf8'), Buffer.from('\u212a', 'utf8')];
+
+/**
+ * True when the bytes hold U+0130 or U+212A. Without them, `toLowerCase()` of the decoded rows has
+ * an ASCII character exactly where the bytes have an ASCII byte (lowercased A-Z): an ASCII byte
+ * always decodes to itself, every other character (U+FFFD for invalid bytes included) lowers to a
+ * non-empty string outside ASCII, so an ASCII needle is found in the lowered rows exactly where it
+ * is found in the A-Z folded bytes.
+ */
+function lowersToAscii(page: Buffer): boolean {
+  return LOWERS_TO_ASCII.some((b) => page.includes(b));
+}
+
 /** True when no non-empty row of [start, end) begins with a UTF-8 continuation byte. */
 function rowsStartOnCharacters(bytes: Uint8Array, offsets: Int32Array, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
@@ -48,7 +62,8 @@ function rowsStartOnCharacters(bytes: Uint8Array, offsets: Int32Array, start: nu
  *   Byte search (simdBytes.ts; `Buffer.indexOf` without WebAssembly SIMD) answers a case-sensitive
  *   needle on valid UTF-8 and an ASCII needle on any bytes (an ASCII byte always decodes to
  *   itself); folded ASCII needles search a copy of the page bytes with A-Z lowercased (positions
- *   stay byte offsets).
+ *   stay byte offsets), for `lower` on any page without U+0130 or U+212A (the only characters
+ *   `toLowerCase` maps to ASCII); other pages with `lower` decode their rows.
  * - `equals`: 1 when the row is exactly `needle`, 0 when not, 2 for a null row. Only rows whose
  *   byte length is the needle's are compared, byte for byte: a row whose bytes are the needle's
  *   UTF-8 is valid UTF-8 and decodes to it, and a row with invalid bytes decodes with a U+FFFD,
@@ -71,8 +86,8 @@ export function textScan(
   if (req.op === 'equals' && typeof req.needle === 'string')
     return equalRows(buf, offsets, valid, start, end, req.needle);
   const page = buf.subarray(base, stop);
-  const ascii = isAscii(page);
   if (req.op === 'len' || req.op === 'units') {
+    const ascii = isAscii(page);
     const units = req.op === 'units';
     const out = new Int32Array(end - start);
     // every row well-formed: the page is, and no row starts inside a character (a page can be
@@ -111,17 +126,19 @@ export function textScan(
     return out;
   }
   const fold = req.fold;
-  if (fold === 'none' && encodable && (asciiNeedle || ascii || isUtf8(page))) {
+  // (an ASCII needle needs no look at the page: a contains test of it is a byte search on any bytes)
+  if (fold === 'none' && encodable && (asciiNeedle || isUtf8(page))) {
     const pattern = Buffer.from(needle, 'utf8');
     const simd = byteSearch(page, pattern, false);
     const find = simd ? (from: number) => simd.next(from - base) : (from: number) => page.indexOf(pattern, from - base);
     markHits(out, offsets, start, end, find, pattern.length, base);
     return out;
   }
-  if (fold !== 'none' && asciiNeedle && (fold === 'regex' || ascii)) {
+  if (fold !== 'none' && asciiNeedle && (fold === 'regex' || !lowersToAscii(page))) {
     // A RegExp `i` flag (no `u`) folds ASCII letters and never folds a byte above 0x7f to ASCII, and
-    // `toLowerCase` of an all-ASCII page is the same fold: lowercase A-Z in the bytes and in the
-    // needle, then search bytes (positions stay byte offsets; non-ASCII bytes are untouched).
+    // `toLowerCase` of a page without the two characters it lowers to ASCII is the same fold for an
+    // ASCII needle: lowercase A-Z in the bytes and in the needle, then search bytes (positions stay
+    // byte offsets; non-ASCII bytes are untouched).
     const simd = byteSearch(page, Buffer.from(needle.toLowerCase(), 'latin1'), true);
     if (simd) {
       markHits(out, offsets, start, end, (from) => simd.next(from - base), needle.length, base);

@@ -1,4 +1,4 @@
-import type { ColumnData, TableMeta } from '../../../schema/columnar.js';
+import type { ColumnData, TableMeta, TextScanRequest } from '../../../schema/columnar.js';
 import type { RawRunOutcome } from '../../../schema/outcome.js';
 
 /** One run, already checked by the policy and prepared by transform.ts: what a session evaluates. */
@@ -38,6 +38,8 @@ export interface TableProvider {
   textUnits?(name: string, start: number, end: number): Int32Array | null;
   /** Optional: whether each row equals `needle` (1/0, 2 null) without its text, or null (data/dataset.ts textEquals). */
   textEquals?(name: string, start: number, end: number, needle: string): Uint8Array | null;
+  /** Optional: a contains or an equals over every page of a utf8 column not loaded yet, or null (data/dataset.ts textScanPages). */
+  textScanPages?(name: string, req: TextScanRequest, pageRows: number): (Uint8Array | null)[] | null;
   /**
    * Optional: decode the columns of `names` (a superset of what the next run reads) together,
    * before it starts, within `withinMs` (lazyParquet/lazyParquetTable.ts); the holder calls it.

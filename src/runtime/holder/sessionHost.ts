@@ -10,7 +10,7 @@ import { CodeChecker, INLINE_CHECK_MAX_UNITS, parseTimeout } from '../prepare/co
 import { prepareCode, type PreparedCode } from '../prepare/transform.js';
 import { emptyOutcome } from './backend.js';
 import type { DatasetInfo } from '../../../schema/result.js';
-import { WarmSessions, type Built } from './warmSessions.js';
+import { WARM_UP_TIMEOUT_MS, WarmSessions, type Built } from './warmSessions.js';
 import { tableMemory } from '../../data/formats/lazyParquet/tableMemory.js';
 import { collectColumnNames, namedColumns } from '../../policy/index.js';
 import { usePreludeCodeCacheDir } from '../engines/preludeScript.js';
@@ -71,12 +71,47 @@ export class SessionHost {
   );
   /** When a run last started or ended here (the spares' warm-up waits for idle: warmSessions.ts). */
   private lastRunEdge = 0;
+  /**
+   * Warm a session built at its open (no spare was ready) before the open returns: SBIRTOOLS_WARM_OPEN
+   * `1` on, `0` off; unset, on except in a one-shot holder (`sbirtools run`, SBIRTOOLS_NO_SPARES=1:
+   * one program, which the warm-up would cost more than it saves).
+   */
+  private readonly warmOpen =
+    process.env.SBIRTOOLS_WARM_OPEN === '1' ||
+    (process.env.SBIRTOOLS_WARM_OPEN !== '0' && process.env.SBIRTOOLS_NO_SPARES !== '1');
+  /** The code check's warm-up ran in this process (once is enough: it is the same code for every session). */
+  private checkerWarm = false;
 
   async open(id: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined; engine: EngineLabel }> {
     this.close(id);
-    const { session, dataset, engine, prefetch, tables } = (await this.warm.take(spec)) ?? (await this.build(spec));
+    const { session, dataset, engine, prefetch, tables } =
+      (await this.warm.take(spec)) ?? (await this.warmed(await this.build(spec), spec));
     this.sessions.set(id, { spec, session, dataset, engine, prefetch, tables, functionReads: new Set() });
     return { dataset, engine };
+  }
+
+  /**
+   * A session built for its open, warmed before any run (docs/architecture.md "Spare isolates and
+   * the warm-up"): its isolate runs the prelude's warm-up on the isolate's own thread while this
+   * thread checks a few programs (the code check's warm-up, once per process), so the session's
+   * first program finds both compiled. A warm-up that fails or times out leaves the isolate in a
+   * state no one checked: it is disposed and the session built again, cold.
+   */
+  private async warmed(built: Built, spec: SessionSpec): Promise<Built> {
+    if (!this.warmOpen) return built;
+    const isolate = built.session.warmUp?.(WARM_UP_TIMEOUT_MS);
+    isolate?.catch(() => undefined); // awaited below, after the check's warm-up
+    if (!this.checkerWarm) {
+      this.checkerWarm = true;
+      this.checker.warmUp();
+    }
+    try {
+      await isolate;
+      return built;
+    } catch {
+      built.session.dispose('closed');
+      return this.build(spec);
+    }
   }
 
   /** Spare pre-booted isolates (they belong to no session). */

@@ -1,4 +1,4 @@
-import type { ColumnarTable } from '../../../schema/columnar.js';
+import type { ColumnarTable, TextScanRequest } from '../../../schema/columnar.js';
 import type { DatasetInfo } from '../../../schema/result.js';
 import { openDataset, tableFromCsv } from '../../data/index.js';
 import type { DataSourceSpec, TableSpec } from './protocol.js';
@@ -112,41 +112,52 @@ export class TableCache {
     const key = JSON.stringify(source);
     let entry = this.datasets.get(key);
     if (!entry) {
-      entry = openDataset(source).then((ds: Awaited<ReturnType<typeof openDataset>>) => ({
-        info: ds.info,
-        // remote data: the columns a run names are fetched together before it starts (sessionHost.ts)
-        ...(ds.prefetch ? { prefetch: (names: string[]) => ds.prefetch!(names) } : {}),
-        provider: {
-          meta: { ...ds.meta, name: 'award_data' },
-          loadColumn: (name: string) => ds.loadColumn(name),
-          // a page of long text read alone until the column is loaded whole (the first touch of Abstract)
-          ...(ds.loadRows
-            ? {
-                loadRows: (name: string, start: number, end: number, reuse?: boolean) =>
-                  ds.loadRows!(name, start, end, reuse),
-              }
-            : {}),
-          // a few rows of a column read alone until it is loaded whole (head(), one row of every column)
-          ...(ds.loadWindow
-            ? { loadWindow: (name: string, start: number, end: number) => ds.loadWindow!(name, start, end) }
-            : {}),
-          // lengths of long text from the cache's per-row counts (`.str.len()` reads no text)
-          ...(ds.textLengths
-            ? { textLengths: (name: string, start: number, end: number) => ds.textLengths!(name, start, end) }
-            : {}),
-          // `s.length` of long text from the same counts when the cache proves no row has a surrogate pair
-          ...(ds.textUnits
-            ? { textUnits: (name: string, start: number, end: number) => ds.textUnits!(name, start, end) }
-            : {}),
-          // `d.Abstract === 'N/A'` from the cache's short-row index: no text read
-          ...(ds.textEquals
-            ? {
-                textEquals: (name: string, start: number, end: number, needle: string) =>
-                  ds.textEquals!(name, start, end, needle),
-              }
-            : {}),
-        },
-      }));
+      entry = openDataset(source).then((ds: Awaited<ReturnType<typeof openDataset>>) => {
+        // the threads a scan of long text shares its pages with (SBIRTOOLS_SCAN_PARALLEL=1) start now
+        ds.warmScan?.();
+        return {
+          info: ds.info,
+          // remote data: the columns a run names are fetched together before it starts (sessionHost.ts)
+          ...(ds.prefetch ? { prefetch: (names: string[]) => ds.prefetch!(names) } : {}),
+          provider: {
+            meta: { ...ds.meta, name: 'award_data' },
+            loadColumn: (name: string) => ds.loadColumn(name),
+            // a page of long text read alone until the column is loaded whole (the first touch of Abstract)
+            ...(ds.loadRows
+              ? {
+                  loadRows: (name: string, start: number, end: number, reuse?: boolean) =>
+                    ds.loadRows!(name, start, end, reuse),
+                }
+              : {}),
+            // a few rows of a column read alone until it is loaded whole (head(), one row of every column)
+            ...(ds.loadWindow
+              ? { loadWindow: (name: string, start: number, end: number) => ds.loadWindow!(name, start, end) }
+              : {}),
+            // lengths of long text from the cache's per-row counts (`.str.len()` reads no text)
+            ...(ds.textLengths
+              ? { textLengths: (name: string, start: number, end: number) => ds.textLengths!(name, start, end) }
+              : {}),
+            // `s.length` of long text from the same counts when the cache proves no row has a surrogate pair
+            ...(ds.textUnits
+              ? { textUnits: (name: string, start: number, end: number) => ds.textUnits!(name, start, end) }
+              : {}),
+            // `d.Abstract === 'N/A'` from the cache's short-row index: no text read
+            ...(ds.textEquals
+              ? {
+                  textEquals: (name: string, start: number, end: number, needle: string) =>
+                    ds.textEquals!(name, start, end, needle),
+                }
+              : {}),
+            // a contains over long text not loaded yet: every page read, checked and scanned in one pass
+            ...(ds.textScanPages
+              ? {
+                  textScanPages: (name: string, req: TextScanRequest, pageRows: number) =>
+                    ds.textScanPages!(name, req, pageRows),
+                }
+              : {}),
+          },
+        };
+      });
       entry.catch(() => this.datasets.delete(key));
       this.datasets.set(key, entry);
     }

@@ -21,7 +21,7 @@ const REFILL_DELAY_MS = 25;
  * The warm-up's deadline (prelude/runtime/warmUp.ts takes tens of ms); a spare that does not
  * finish within it is disposed, never handed out half warmed.
  */
-const WARM_UP_TIMEOUT_MS = 2_000;
+export const WARM_UP_TIMEOUT_MS = 2_000;
 /**
  * A spare is warmed only after the process has had no run in flight, and none start or end, for
  * this long: a session's next question usually follows its last answer within milliseconds (a

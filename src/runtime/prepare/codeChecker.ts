@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { PresetName } from '../../../schema/limits.js';
 import { checkAndPrepare, type CheckedCode } from './checkAndPrepare.js';
 import { codeCheckWorkerPath } from '../../core/paths.js';
+import { WARM_PROGRAMS } from './warmPrograms.js';
 
 /**
  * Programs up to this many UTF-16 units are parsed on the calling thread. Measured (Node 20,
@@ -73,6 +74,18 @@ export class CodeChecker {
     this.memo.set(memoKey, Object.freeze(checked));
     if (this.memo.size > MEMO_ENTRIES) this.memo.delete(this.memo.keys().next().value!);
     return checked;
+  }
+
+  /**
+   * Check and prepare a few programs in the shapes models write (warmPrograms.ts) on this thread,
+   * answers thrown away and nothing memoised, so the session's first real program does not pay for
+   * compiling the parser and the transform (SessionHost.open, while the session's isolate warms
+   * up). Returns how many did not pass (none should: a test checks).
+   */
+  warmUp(): number {
+    let failed = 0;
+    for (const source of WARM_PROGRAMS) if (!checkAndPrepare(source, 'standard').ok) failed++;
+    return failed;
   }
 
   /**

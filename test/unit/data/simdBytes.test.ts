@@ -5,7 +5,7 @@
 // the needle's position against the fold's 16-byte steps.
 import { describe, expect, it } from 'vitest';
 import type { ColumnData, TextScanRequest } from '../../../schema/columnar.js';
-import { byteSearch, foldAscii } from '../../../src/data/columns/simdBytes.js';
+import { byteSearch, foldAscii, searchArea } from '../../../src/data/columns/simdBytes.js';
 import { textScan } from '../../../src/data/columns/textScan.js';
 
 const reference = (b: number) => (b >= 0x41 && b <= 0x5a ? b + 0x20 : b);
@@ -92,6 +92,42 @@ describe('byteSearch', () => {
     const hay = new TextEncoder().encode('Laser LASER lAsEr Łaser laserÉ');
     expect(all(hay, new TextEncoder().encode('laser'), true)).toEqual([0, 6, 12, 25]); // 'Ł' is two bytes
     expect(all(hay, new TextEncoder().encode('laser'), false)).toEqual([25]);
+  });
+});
+
+describe('searchArea: bytes read straight into the search memory', () => {
+  it('are searched where they are, at any offset, folded in place, with the positions a copy gives', () => {
+    let seed = 11;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 8) & 0xff;
+    for (let round = 0; round < 200; round++) {
+      const n = 1 + rand() * 3;
+      const hay = Uint8Array.from({ length: n }, () => [0x61, 0x41, 0x62, 0xc3, 0xa9][rand() % 5]!);
+      const k = 1 + (rand() % 12);
+      const needle = Uint8Array.from({ length: k }, () => [0x61, 0x62][rand() & 1]!);
+      const fold = round % 2 === 1;
+      const want = all(hay, needle, fold);
+      // the page somewhere inside the area, as a page of rows sits inside its blocks
+      const at = rand() % 40;
+      const area = searchArea(at + n + (rand() % 40))!;
+      area.set(hay, at);
+      expect(all(area.subarray(at, at + n), needle, fold), `round ${round}`).toEqual(want);
+      if (fold) expect([...searchArea(at + n)!.subarray(at, at + n)]).toEqual([...foldAscii(hay)!]);
+    }
+  });
+
+  it('keeps its bytes when a long needle makes the memory grow', () => {
+    // an area that fits the memory as it is, with just the room kept for a needle of 4 KiB after it
+    const size = searchArea(1)!.buffer.byteLength;
+    const hay = new Uint8Array(size - 69_680).fill(0x62);
+    hay[10] = 0x61;
+    hay[hay.length - 9_000] = 0x61;
+    const area = searchArea(hay.length)!;
+    expect(area.buffer.byteLength).toBe(size);
+    area.set(hay);
+    const needle = new Uint8Array(8_000).fill(0x62); // longer than that room
+    needle[0] = 0x61;
+    expect(all(area, needle)).toEqual([10, hay.length - 9_000]);
+    expect(searchArea(1)!.buffer.byteLength).toBeGreaterThan(size);
   });
 });
 

@@ -110,6 +110,18 @@ describe('errors', () => {
     );
     expect(r.error).toMatchObject({ name: 'Error', message: '(the error message could not be read)' });
   });
+  test("QuickJS's out-of-memory error becomes the fixed out-of-memory outcome, built without allocating", async () => {
+    // (V8 never throws it; QuickJS does at its allocation limit, and the host reads this outcome as
+    // MEMORY_LIMIT: building the usual error outcome would need the memory there is none of)
+    const r = await h.run("throw { name: 'InternalError', message: 'out of memory' }");
+    expect(r.raw).toBe(
+      '{"ok":false,"error":{"name":"InternalError","message":"out of memory"},"truncatedOutput":false}',
+    );
+    // anything else named InternalError is an ordinary error
+    const other = await h.run("throw { name: 'InternalError', message: 'other' }");
+    expect(other.raw).not.toMatch(/"message":"out of memory"/);
+    expect(other.error?.message).toMatch(/other/);
+  });
   test('hints for pandas habits', async () => {
     expect((await h.run("award_data['Award amount'].sum()")).error!.hint).toMatch(/t\.columns/);
     expect((await h.run('[1, 2].iloc(0)')).error!.hint).toMatch(/slice/);

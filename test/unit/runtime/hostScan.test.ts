@@ -70,18 +70,49 @@ describe('HostScan over the binary cache', () => {
     close();
   });
 
+  it('a contains or an equals over a page answers every page at once (textScanPages): the next pages are lookups', async () => {
+    const { path } = await cached();
+    const { p, close } = countingProvider(path, { textScanPages: true });
+    const whole = openCache(path, 'k');
+    if (!whole.ok) throw new Error(whole.reason);
+    const col = whole.reader.loadColumn('body');
+    const long = `Digital Twin ${'z'.repeat(1100)}`; // too long a question for the per-page answers
+    for (const req of [
+      { op: 'contains', needle: 'Digital Twin', fold: 'none' } as const,
+      { op: 'contains', needle: 'digital TWIN', fold: 'regex' } as const,
+      { op: 'contains', needle: 'É', fold: 'lower' } as const,
+      { op: 'contains', needle: long, fold: 'none' } as const,
+      { op: 'equals', needle: rowText(7)! } as const,
+    ]) {
+      // a session each: after two full passes a session loads the column whole
+      const scan = new HostScan();
+      const before = p.passes;
+      const want = pages((s, e) => textScan(col, s, e, req));
+      expect(pages((s, e) => scan.scan(p, 'docs', 'body', s, e, req))).toEqual(want);
+      expect(pages((s, e) => scan.scan(p, 'docs', 'body', s, e, req))).toEqual(want);
+      expect(p.passes - before).toBe(1);
+    }
+    // no page was read on its own, and the column was never loaded whole
+    expect([p.pageReads, p.wholeLoads]).toEqual([0, 0]);
+    close();
+    whole.reader.close();
+  });
+
   it('a damaged page is an error that says the cache is corrupt and rebuilt, never a wrong count', async () => {
     const { path, bytesAt } = await cached();
     const raw = readFileSync(path);
     raw[bytesAt + 2 * BLOCK_BYTES + 7] ^= 0x04;
     writeFileSync(path, raw);
-    const { p, close } = provider(path);
-    const scan = new HostScan();
-    const req = { op: 'contains', needle: 'Twin', fold: 'regex' } as const;
-    expect(() => pages((s, e) => scan.scan(p, 'docs', 'body', s, e, req))).toThrow(
-      /column 'body' of docs could not be loaded: the cached column is corrupt \(CACHE_CORRUPT\); the data cache is rebuilt on the next session/,
-    );
-    expect(existsSync(path)).toBe(false);
-    close();
+    for (const textScanPages of [false, true]) {
+      writeFileSync(path, raw);
+      const { p, close } = countingProvider(path, { textLengths: true, textScanPages });
+      const scan = new HostScan();
+      const req = { op: 'contains', needle: 'Twin', fold: 'regex' } as const;
+      expect(() => pages((s, e) => scan.scan(p, 'docs', 'body', s, e, req))).toThrow(
+        /column 'body' of docs could not be loaded: the cached column is corrupt \(CACHE_CORRUPT\); the data cache is rebuilt on the next session/,
+      );
+      expect(existsSync(path)).toBe(false);
+      close();
+    }
   });
 });

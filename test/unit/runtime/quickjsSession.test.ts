@@ -89,6 +89,22 @@ describe("engine: 'quickjs'", () => {
     }
   });
 
+  it('ends a Map grown forever as MEMORY_LIMIT at any limit, run after run (an allocator trap at a refused grow is the limit)', async () => {
+    // QuickJS's allocator traps (an out-of-bounds access) instead of failing cleanly at some
+    // points when its memory cannot grow; where it hits depends on the limit and the heap's layout
+    for (const memoryLimitMb of [32, 48, 64]) {
+      for (let i = 0; i < 2; i++) {
+        const r = await run('const m = new Map(); for (let i = 0; ; i++) m.set(i, { i })', {
+          ...Q,
+          memoryLimitMb,
+          timeoutMs: 20_000,
+        });
+        expect(r.error?.type, `${memoryLimitMb} MB, run ${i + 1}: ${r.error?.message}`).toBe('MEMORY_LIMIT');
+      }
+    }
+    expect((await run('1 + 1', Q)).value).toBe(2);
+  });
+
   it('deep recursion is a catchable error inside the guest, never a crash of the host', async () => {
     const r = await run('function f(n) { return f(n + 1) + 1 } f(0)', Q);
     expect(r.error?.type).toBe('RUNTIME_ERROR');

@@ -2,7 +2,7 @@
 // the tests of the host's page reads (textPageServer.test.ts, hostScan.test.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ColumnarTable } from '../../../schema/columnar.js';
+import type { ColumnarTable, TextScanRequest } from '../../../schema/columnar.js';
 import { openCache } from '../../../src/data/cache/readCache.js';
 import { writeCache } from '../../../src/data/cache/writeCache.js';
 import { datasetFromCache } from '../../../src/data/dataDir.js';
@@ -48,11 +48,12 @@ export async function cachedText(
 
 /**
  * A provider over the cache file with page reads on for any size, counting whole-column loads and
- * page reads; `textLengths`, `textUnits` and `textEquals` pass the cache's answers without text on too.
+ * page reads; `textLengths`, `textUnits` and `textEquals` pass the cache's answers without text on too,
+ * `textScanPages` its whole-column scans (counted in `passes`).
  */
 export function countingProvider(
   path: string,
-  opts: { textLengths?: boolean; textUnits?: boolean; textEquals?: boolean } = {},
+  opts: { textLengths?: boolean; textUnits?: boolean; textEquals?: boolean; textScanPages?: boolean } = {},
 ) {
   const opened = openCache(path, 'k');
   if (!opened.ok) throw new Error(opened.reason);
@@ -62,6 +63,7 @@ export function countingProvider(
     meta: ds.meta,
     wholeLoads: 0,
     pageReads: 0,
+    passes: 0,
     loadColumn: (name: string) => {
       p.wholeLoads++;
       return ds.loadColumn(name);
@@ -73,6 +75,17 @@ export function countingProvider(
     ...(opts.textLengths ? { textLengths: ds.textLengths! } : {}),
     ...(opts.textUnits ? { textUnits: ds.textUnits! } : {}),
     ...(opts.textEquals ? { textEquals: ds.textEquals! } : {}),
+    ...(opts.textScanPages
+      ? {
+          textScanPages: (name: string, req: TextScanRequest, pageRows: number) => {
+            p.passes++;
+            return ds.textScanPages!(name, req, pageRows);
+          },
+        }
+      : {}),
   };
-  return { p: p as TableProvider & { wholeLoads: number; pageReads: number }, close: () => ds.close() };
+  return {
+    p: p as TableProvider & { wholeLoads: number; pageReads: number; passes: number },
+    close: () => ds.close(),
+  };
 }

@@ -12,6 +12,9 @@ const MEMO_BYTES = 16 * 1024 * 1024;
  */
 const STREAMED_PASSES = 2;
 
+/** Whole-column answers kept per session (each one byte a row), oldest dropped first. */
+const MAX_PASSES = 8;
+
 /** Longest question (table, column, range, needle) whose answer is kept. */
 const MAX_KEY_CHARS = 1024;
 
@@ -23,12 +26,20 @@ type ScanResult = Int32Array | Uint8Array | null;
  * loaded, each page's bytes are read alone from the binary cache into one reused buffer, every block
  * checked against its CRC-32 first (`provider.loadRows(..., reuse)`): the first scan of `Abstract`
  * reads and checks 293 MB page by page instead of allocating, reading and checking it whole before
- * the first answer. Answers are kept for the session, so the same question again costs a lookup.
+ * the first answer. A contains or an equals over one page of such a column answers every page at
+ * once (`provider.textScanPages`, with SBIRTOOLS_SCAN_PARALLEL=1 on worker threads too), and the
+ * guest's calls for the next pages are lookups. Answers are kept for the
+ * session, so the same question again costs a lookup.
  * @example const scan = new HostScan(); scan.scan(provider, 'award_data', 'Abstract', 0, 4096, { op: 'len' });
  */
 export class HostScan {
   private readonly memo = new Map<string, ScanResult>();
   private memoBytes = 0;
+  /**
+   * Whole-column answers (provider.textScanPages) per question (table, column, op, fold, needle),
+   * page by page: the guest asks for the pages one call at a time, the first call answers them all.
+   */
+  private readonly passes = new Map<string, { pageRows: number; pages: (Uint8Array | null)[] }>();
   /** Rows streamed from the cache per column (table + column). */
   private readonly streamed = new Map<string, number>();
 
@@ -63,6 +74,23 @@ export class HostScan {
     }
     const col = `${table}\u0000${column}`;
     const seen = this.streamed.get(col) ?? 0;
+    if (req.op === 'contains' || req.op === 'equals') {
+      const question = `${col}\u0000${req.op}\u0000${req.op === 'contains' ? req.fold : ''}\u0000${req.needle}`;
+      const pass = this.passes.get(question);
+      const size = end - start;
+      const n = provider.meta.numRows;
+      if (pass && start % pass.pageRows === 0 && end === Math.min(n, start + pass.pageRows))
+        return pass.pages[start / pass.pageRows]!;
+      // a page of the usual shape, of a column not loaded yet: every page at once, on every core
+      if (!pass && provider.textScanPages && seen < STREAMED_PASSES * n && size > 0 && size < n && start % size === 0) {
+        const pages = guestRead(table, column, () => provider.textScanPages!(column, req, size));
+        if (pages) {
+          this.keepPass(question, size, pages);
+          this.streamed.set(col, seen + n);
+          return pages[start / size]!;
+        }
+      }
+    }
     if (provider.loadRows && seen < STREAMED_PASSES * provider.meta.numRows) {
       const rows = guestPageRows(provider, table, column, start, end);
       if (rows) {
@@ -71,6 +99,11 @@ export class HostScan {
       }
     }
     return textScan(guestLoad(provider, table, column), start, end, req);
+  }
+
+  private keepPass(key: string, pageRows: number, pages: (Uint8Array | null)[]): void {
+    if (this.passes.size >= MAX_PASSES) this.passes.delete(this.passes.keys().next().value!);
+    this.passes.set(key, { pageRows, pages });
   }
 
   private keep(key: string, answer: ScanResult): void {

@@ -21,6 +21,17 @@ export interface WasmMemory {
   readonly buffer: ArrayBuffer;
 }
 
+/** Memories whose allocator asked to grow past their maximum (and was refused) at least once. */
+const refused = new WeakSet<object>();
+
+/**
+ * True once the instance's allocator asked for more memory than its maximum allows: it is within a
+ * growth step of its limit, and a trap of the WASM code from then on is the memory limit.
+ */
+export function growWasRefused(memory: WasmMemory): boolean {
+  return refused.has(memory);
+}
+
 const PAGE = 65536;
 /** The emscripten build's initial (16 MiB) and largest (2 GiB) memory, in pages. */
 const INITIAL_PAGES = 256;
@@ -35,7 +46,7 @@ const MAX_PAGES = 32768;
 export function quickJsFromModule(wasmModule: unknown, version: string): QuickJsEngine {
   // (tsconfig has no DOM lib, so WebAssembly is typed here by hand)
   const wasm = (
-    globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => WasmMemory } }
+    globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => WasmMemory & { grow(pages: number): number } } }
   ).WebAssembly;
   // the package's typings describe its CommonJS entry; Node loads its ESM entry, whose default is the variant
   const base = variant as unknown as QuickJSSyncVariant;
@@ -48,6 +59,17 @@ export function quickJsFromModule(wasmModule: unknown, version: string): QuickJs
       const initial = Math.max(INITIAL_PAGES, Math.ceil(initialBytes / PAGE));
       const maximum = Math.min(MAX_PAGES, Math.max(initial, Math.ceil(maxBytes / PAGE)));
       const memory = new wasm.Memory({ initial, maximum });
+      // emscripten's resize_heap calls memory.grow from JS and swallows a refusal (malloc then
+      // returns NULL): remember it, so a trap that follows is read as the limit it is
+      const grow = memory.grow;
+      memory.grow = function (pages: number) {
+        try {
+          return grow.call(memory, pages);
+        } catch (e) {
+          refused.add(memory);
+          throw e;
+        }
+      };
       const customized = newVariant(base, {
         wasmModule: wasmModule as never,
         wasmMemory: memory as never,

@@ -8,6 +8,7 @@ import type { DisposeReason, EngineSession, GuestRunRequest, TableProvider } fro
 import { OutputBuffer } from '../outputBuffer.js';
 import { quickJsFailure } from './quickjsFailure.js';
 import { bootQuickJs, freeQuietly } from './quickjsBoot.js';
+import { growWasRefused } from './quickjsInstance.js';
 
 /** A memory within this of its maximum has run out (the allocator cannot grow it any more). */
 const FULL_SLACK_BYTES = 2 * 1048576;
@@ -114,8 +115,15 @@ export class QuickJsSession implements EngineSession {
       return finish(status, extra);
     } catch (err) {
       // a trap or a host stack overflow inside the WASM code: the instance is not trusted again
-      this.stopReason ??= 'closed';
       this.poisoned = true;
+      // QuickJS's allocator can trap (an out-of-bounds access) instead of failing cleanly when the
+      // instance's memory cannot grow: once a grow was refused (or the memory is full) that is the
+      // run's memory limit, not a bug of the engine (a Map of objects grown forever ends this way)
+      if (growWasRefused(this.memory.wasm) || this.memoryFull()) {
+        this.stopReason ??= 'memory';
+        return finish(...this.stopped());
+      }
+      this.stopReason ??= 'closed';
       return finish('internal', {
         message: `the QuickJS engine failed: ${err instanceof Error ? err.message : String(err)}`,
       });
