@@ -10,6 +10,11 @@ export interface ByteSource {
   readonly size: number;
   /** Bytes [at, at + length); the caller checked the range lies inside `size`. */
   read(at: number, length: number): Uint8Array;
+  /**
+   * Bytes [at, at + length) written into `into` from index `offset` (`into` has room for them),
+   * as `into.set(read(at, length), offset)` without the buffer between; the caller checked the range.
+   */
+  readInto?(at: number, length: number, into: Uint8Array, offset: number): void;
 }
 
 /**
@@ -30,19 +35,24 @@ export function asSource(bytes: Uint8Array | ByteSource): ByteSource {
  * @example const src = fileSource(openSync(path, 'r'), size, 't.parquet'); src.read(size - 8, 8);
  */
 export function fileSource(fd: number, size: number, file: string): ByteSource {
+  const readInto = (at: number, length: number, into: Uint8Array, offset: number): void => {
+    if (!(offset >= 0 && offset + length <= into.length)) throw new RangeError('readInto: no room for the bytes');
+    for (let got = 0; got < length;) {
+      const n = readSync(fd, into, offset + got, Math.min(length - got, 64 * 1024 * 1024), at + got);
+      if (n <= 0)
+        throw new DataError('DATA_CORRUPT', `${file}: the file ended at byte ${at + got}; it changed while open`, {
+          hint: 'The file was truncated or rewritten while the table was open: write it again, then start a new sandbox.',
+        });
+      got += n;
+    }
+  };
   return {
     size,
     read(at, length) {
       const out = new Uint8Array(length);
-      for (let got = 0; got < length;) {
-        const n = readSync(fd, out, got, Math.min(length - got, 64 * 1024 * 1024), at + got);
-        if (n <= 0)
-          throw new DataError('DATA_CORRUPT', `${file}: the file ended at byte ${at + got}; it changed while open`, {
-            hint: 'The file was truncated or rewritten while the table was open: write it again, then start a new sandbox.',
-          });
-        got += n;
-      }
+      readInto(at, length, out, 0);
       return out;
     },
+    readInto,
   };
 }

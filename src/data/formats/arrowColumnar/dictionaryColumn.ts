@@ -14,11 +14,144 @@ import { validBytes } from './validBytes.js';
  * rows, with codes in the order the VALUES are first met in the rows (unused entries absent,
  * equal values of different dictionaries or entries one code); else plain UTF-8. Entries are
  * hashed when a row first uses them, and no more once the values are too many for a dictionary.
+ * One pass over the rows writes the codes (a batch without nulls over one dictionary batch with
+ * no null entry: a key check and a load per row); a column that may not stay a dictionary (its
+ * distinct values pass half its rows, or the cap) is built again by the two-pass path, which
+ * finds every row's entry first and so knows the non-null rows before it interns.
  * @throws {DataError} DATA_CORRUPT when a key is outside its dictionary or a dictionary is damaged.
  * @throws {RangeError} when the text is larger than 2 GiB, as the per-value path.
  * @example dictionaryColumn(batches, 't.arrow', 'agency')
  */
 export function dictionaryColumn(batches: readonly ArrowBatch[], file: string, column: string): ColumnData {
+  return codedInOnePass(batches, file, column) ?? twoPasses(batches, file, column);
+}
+
+/**
+ * The column as dictionary codes in one pass, or null when its distinct values pass the most a
+ * dictionary of all its rows may hold (half the rows, at most USER_MAX_DICT_SIZE) or half its
+ * non-null rows: then twoPasses decides (plain UTF-8, or the first damaged key it meets; this
+ * pass stops at the first value over that bound, before the rows after it are checked). The
+ * codes are those of twoPasses: the same rows, checked the same way and in the same order, the
+ * same interning in row order; only the bound differs, and a dictionary under both bounds is
+ * what twoPasses returns (it goes plain only past half the non-null rows).
+ * @throws {DataError} DATA_CORRUPT, as twoPasses, for the first damaged key or dictionary in row order.
+ */
+function codedInOnePass(batches: readonly ArrowBatch[], file: string, column: string): ColumnData | null {
+  const entries = new DictionaryEntries(file, column);
+  let total = 0;
+  for (const b of batches) total += b.length;
+  const bound = Math.min(USER_MAX_DICT_SIZE, Math.floor(total / 2));
+  const valid = new Uint8Array(total);
+  const codes = new Int32Array(total);
+  const dict = new TextDictionary(USER_MAX_DICT_SIZE);
+  // per column-wide entry: its column code once a row used it, else -1 (grown as dictionaries are read)
+  let entryCode = new Int32Array(0);
+  let nonNull = 0;
+  let at = 0;
+  let src: Uint8Array | undefined;
+  let view: DataView | undefined;
+  // interns column-wide entry g (first met at row `at + i`); -1 past the bound
+  const intern = (g: number): number => {
+    const [bytes, s, e] = entries.bytes(g);
+    if (bytes !== src) view = viewOf((src = bytes));
+    const h = hashBytes(view!, bytes, s, e);
+    let c = dict.find(view!, bytes, s, e, h);
+    if (c < 0) {
+      if (dict.size === bound) return -1;
+      c = dict.insert(bytes, s, e, h);
+    }
+    entryCode[g] = c;
+    return c;
+  };
+  for (let k = 0; k < batches.length; k++) {
+    const b = batches[k];
+    const n = b.length;
+    if (!b.dictionary)
+      throw corrupt(file, column, `record batch ${k + 1} refers to a dictionary that the file does not hold`);
+    const dv = entries.view(b.dictionary);
+    const keys = keysOf(b, k, file, column);
+    const some = validBytes(b, valid, at);
+    const all = entries.bases[entries.parts.length];
+    if (entryCode.length < all) {
+      const grown = new Int32Array(all).fill(-1);
+      grown.set(entryCode);
+      entryCode = grown;
+    }
+    const { parts, starts, size } = dv;
+    const one = parts.length === 1 ? entries.parts[parts[0]] : null;
+    if (some === n && one !== null && one.nonNull === one.n) {
+      // every row holds a value, one dictionary batch whose entries all hold one: entry = base + key
+      const base = entries.bases[parts[0]];
+      for (let i = 0; i < n; i++) {
+        const key = keys[i];
+        if (!(key >= 0 && key < size)) throw badKey(file, column, i, k, key, size);
+        let c = entryCode[base + key];
+        if (c < 0 && (c = intern(base + key)) < 0) return null;
+        codes[at + i] = c;
+      }
+      nonNull += n;
+      at += n;
+      continue;
+    }
+    for (let i = 0; i < n; i++) {
+      const r = at + i;
+      if (!valid[r]) {
+        codes[r] = -1;
+        continue;
+      }
+      const key = keys[i];
+      if (!(key >= 0 && key < size)) throw badKey(file, column, i, k, key, size);
+      const j = partAt(parts, starts, key);
+      const p = parts[j];
+      const local = key - starts[j];
+      if (!entries.parts[p].valid[local]) {
+        valid[r] = 0;
+        codes[r] = -1;
+        continue;
+      }
+      const g = entries.bases[p] + local;
+      let c = entryCode[g];
+      if (c < 0 && (c = intern(g)) < 0) return null;
+      codes[r] = c;
+      nonNull++;
+    }
+    at += n;
+  }
+  if (dict.size > Math.floor(nonNull / 2)) return null;
+  return {
+    kind: 'dict',
+    type: 'string',
+    codes,
+    dictBytes: dict.bytes.slice(0, dict.length),
+    dictOffsets: dict.offsets.slice(0, dict.size + 1),
+  };
+}
+
+/** The index into a dictionary view's parts of the batch holding `key` (starts ascending). */
+function partAt(parts: Int32Array, starts: Int32Array, key: number): number {
+  let j = 0;
+  let hi = parts.length - 1;
+  while (j < hi) {
+    const mid = (j + hi + 1) >> 1;
+    if (starts[mid] <= key) j = mid;
+    else hi = mid - 1;
+  }
+  return j;
+}
+
+function badKey(file: string, column: string, i: number, k: number, key: number, size: number): Error {
+  return corrupt(
+    file,
+    column,
+    `row ${i + 1} of record batch ${k + 1} has dictionary key ${key}, outside its dictionary of ${size} entries`,
+  );
+}
+
+/**
+ * The column in two passes: every row's column-wide entry (checking every key), then, knowing the
+ * non-null rows, the codes in row order, or plain UTF-8 once the distinct values pass the limit.
+ */
+function twoPasses(batches: readonly ArrowBatch[], file: string, column: string): ColumnData {
   const entries = new DictionaryEntries(file, column);
   let total = 0;
   for (const b of batches) total += b.length;
@@ -42,21 +175,8 @@ export function dictionaryColumn(batches: readonly ArrowBatch[], file: string, c
         continue;
       }
       const key = keys[i];
-      if (!(key >= 0 && key < view.size))
-        throw corrupt(
-          file,
-          column,
-          `row ${i + 1} of record batch ${k + 1} has dictionary key ${key}, outside its dictionary of ${view.size} entries`,
-        );
-      let j = 0;
-      if (parts.length > 1) {
-        let hi = parts.length - 1;
-        while (j < hi) {
-          const mid = (j + hi + 1) >> 1;
-          if (starts[mid] <= key) j = mid;
-          else hi = mid - 1;
-        }
-      }
+      if (!(key >= 0 && key < view.size)) throw badKey(file, column, i, k, key, view.size);
+      const j = partAt(parts, starts, key);
       const p = parts[j];
       const local = key - starts[j];
       if (!entries.parts[p].valid[local]) {

@@ -52,7 +52,10 @@ export function openLazyArrow(source: ByteSource, file: string, caps: DecodeCaps
     opened,
     column(i) {
       const filled = sparseFile(source.size, parts);
-      for (const [at, length] of ranges[i]) filled.set(source.read(at, length), at);
+      // each range straight into its place (no buffer per range between the file and `filled`)
+      for (const [at, length] of ranges[i])
+        if (source.readInto) source.readInto(at, length, filled, at);
+        else filled.set(source.read(at, length), at);
       // the same metadata parsed again, over the buffer that now also holds this column's bytes
       const column = arrowColumnAt(openArrow(filled, file, caps), i, file);
       return ownArrays(column, filled.buffer);

@@ -91,6 +91,8 @@ async function run(job: ColumnJob): Promise<{ answer: ColumnAnswer; transfer: Ar
     f.file,
     beat,
     job.from === 0 && job.to === meta.row_groups.length ? undefined : f.numRows,
+    // the first part of a split column: arrays with room for the whole column (joinColumns.ts)
+    job.from === 0 && job.to < meta.row_groups.length ? f.numRows : undefined,
   );
   if (column === null) {
     // a column the columnar decoder leaves to hyparquet: whole only, from the whole file read

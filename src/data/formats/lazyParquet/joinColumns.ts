@@ -20,12 +20,15 @@ export function joinColumns(parts: ColumnData[]): ColumnData {
   const first = parts[0];
   if (first.kind === 'float64' || first.kind === 'bool') {
     const n = parts.reduce((k, p) => k + (p as Float64Column).values.length, 0);
-    const values = first.kind === 'float64' ? new Float64Array(n) : new Uint8Array(n);
-    const valid = new Uint8Array(n);
+    const f = first as Float64Column;
+    // the first part's arrays, when they start buffers with room for every row (its worker made
+    // them so: decodeLeaf's `capacity`), are the column's: only the later parts are copied
+    const values = roomy(f.values, n) ?? (first.kind === 'float64' ? new Float64Array(n) : new Uint8Array(n));
+    const valid = roomy(f.valid, n) ?? new Uint8Array(n);
     let at = 0;
     for (const p of parts as Float64Column[]) {
-      values.set(p.values, at);
-      valid.set(p.valid, at);
+      if (values.buffer !== p.values.buffer) values.set(p.values, at);
+      if (valid.buffer !== p.valid.buffer) valid.set(p.valid, at);
       at += p.values.length;
     }
     return { ...first, values, valid } as ColumnData;
@@ -40,7 +43,8 @@ export function joinColumns(parts: ColumnData[]): ColumnData {
 function mergeDicts(parts: DictColumn[]): DictColumn | null {
   const total = parts.reduce((k, p) => k + p.codes.length, 0);
   const dict = new TextDictionary(USER_MAX_DICT_SIZE);
-  const codes = new Int32Array(total);
+  // the first part's codes are always the merged ones (see below): in place when their buffer has room
+  const codes = roomy(parts[0].codes, total) ?? new Int32Array(total);
   let nonNull = 0;
   let at = 0;
   for (const p of parts) {
@@ -60,7 +64,7 @@ function mergeDicts(parts: DictColumn[]): DictColumn | null {
     if (isIdentity(map)) {
       // the part's codes are already the merged ones (the first part's always, a later part's when
       // its values came in the same order): copied whole, only its nulls counted
-      codes.set(src, at);
+      if (src.buffer !== codes.buffer) codes.set(src, at);
       let nulls = 0;
       for (let r = 0; r < src.length; r++) nulls += src[r] >>> 31;
       nonNull += src.length - nulls;
@@ -83,6 +87,19 @@ function mergeDicts(parts: DictColumn[]): DictColumn | null {
     dictBytes: dict.bytes.slice(0, dict.length),
     dictOffsets: dict.offsets.slice(0, dict.size + 1),
   };
+}
+
+/**
+ * `part` widened to `n` entries in place: when it is the start (offset 0) of a plain, non-shared
+ * ArrayBuffer with room for them; else null. The entries past the part are the buffer's own
+ * (zeros, never written: the caller writes the later parts there).
+ */
+function roomy<T extends Float64Array | Int32Array | Uint8Array>(part: T, n: number): T | null {
+  const buffer = part.buffer;
+  if (part.byteOffset !== 0 || !(buffer instanceof ArrayBuffer)) return null;
+  if ((buffer as ArrayBuffer & { resizable?: boolean }).resizable === true) return null;
+  if (buffer.byteLength !== n * part.BYTES_PER_ELEMENT) return null;
+  return new (part.constructor as new (b: ArrayBuffer, o: number, l: number) => T)(buffer, 0, n);
 }
 
 /** Whether `map[k] === k` for every k. */

@@ -40,6 +40,8 @@ export function decodeColumnar(
  * called after each row group and each page a text column is built from (the lazy decode's
  * heartbeat, lazyParquet/columnWorker.ts). `ruleRows`, for a part of a column: the whole column's
  * rows (a part then stays a dictionary up to half of those; joinColumns applies the exact rule).
+ * `capacity`, for the first part of a column: the whole column's rows, which its number values,
+ * validity and dictionary codes are allocated for (joinColumns writes the later parts after them).
  * String columns become dictionary codes up to USER_MAX_DICT_SIZE distinct values.
  * @throws {DataError} as decodeColumnar.
  * @example decodeLeaf(bytes, meta, leaves[2], 2, [0, 4], rows, codecs, 'a.parquet')
@@ -55,10 +57,11 @@ export function decodeLeaf(
   file: string,
   onGroup?: () => void,
   ruleRows?: number,
+  capacity?: number,
 ): ColumnData | null {
   const plan = leafPlan(leaf);
   if (!plan) return null;
-  const sink = sinkFor(plan, leaf, rows, onGroup, ruleRows);
+  const sink = sinkFor(plan, leaf, rows, onGroup, ruleRows, capacity);
   try {
     for (let g = groups[0]; g < groups[1]; g++) {
       const rg = meta.row_groups[g];
@@ -90,8 +93,10 @@ function sinkFor(
   numRows: number,
   onStep?: () => void,
   ruleRows?: number,
+  capacity?: number,
 ): ColumnSink {
   if (plan.physical === 'BOOLEAN') return new BoolSink(numRows);
-  if (plan.physical === 'BYTE_ARRAY') return new StringSink(numRows, USER_MAX_DICT_SIZE, onStep, ruleRows);
-  return new NumberSink(plan, leaf.type === 'date' ? 'date' : leaf.type === 'integer' ? 'integer' : 'number', numRows);
+  if (plan.physical === 'BYTE_ARRAY') return new StringSink(numRows, USER_MAX_DICT_SIZE, onStep, ruleRows, capacity);
+  const type = leaf.type === 'date' ? 'date' : leaf.type === 'integer' ? 'integer' : 'number';
+  return new NumberSink(plan, type, numRows, capacity);
 }

@@ -78,6 +78,18 @@ function unpack(
     for (let i = 0; i < n; i++) out[at + i] = (buf[pos + (i >>> 3)] >>> (i & 7)) & 1;
     return;
   }
+  if (width <= 8) {
+    // dictionary indices of a small dictionary: a value lies within a 2-byte window (bits up to
+    // 7 + 8); windows that reach past `end` read padding as 0
+    const mask = (1 << width) - 1;
+    const fast = end - 2;
+    for (let i = 0, bit = 0; i < n; i++, bit += width) {
+      const k = pos + (bit >>> 3);
+      const word = k <= fast ? buf[k] | (buf[k + 1] << 8) : tail(buf, k, end);
+      out[at + i] = (word >>> (bit & 7)) & mask;
+    }
+    return;
+  }
   if (width <= 24) {
     const mask = (1 << width) - 1;
     // a 4-byte window per value; windows that reach past `end` read padding as 0

@@ -18,13 +18,19 @@ export class NumberSink implements ColumnSink {
   private row = 0;
   private dict: Float64Array | undefined;
 
+  /**
+   * @param capacity for the first part of a column: the whole column's rows, the length of the
+   *   buffers its values and validity start (joinColumns fills the rest in place). @default numRows
+   */
   constructor(
     private readonly plan: LeafPlan,
     private readonly type: Float64Column['type'],
     private readonly numRows: number,
+    capacity = numRows,
   ) {
-    this.values = new Float64Array(numRows);
-    this.valid = new Uint8Array(numRows);
+    const room = Math.max(numRows, capacity);
+    this.values = new Float64Array(room).subarray(0, numRows);
+    this.valid = new Uint8Array(room).subarray(0, numRows);
   }
 
   dictionary(buf: Uint8Array, pos: number, end: number, count: number): void {
@@ -38,7 +44,9 @@ export class NumberSink implements ColumnSink {
       const bytes = p.rows * 8;
       if (p.pos + bytes > p.end || p.end > p.buf.length)
         throw new PageCorrupt(`${p.rows} values of 8 bytes do not fit in the ${p.end - p.pos} bytes left in the page`);
-      new Uint8Array(this.values.buffer, this.row * 8, bytes).set(p.buf.subarray(p.pos, p.pos + bytes));
+      new Uint8Array(this.values.buffer, this.values.byteOffset + this.row * 8, bytes).set(
+        p.buf.subarray(p.pos, p.pos + bytes),
+      );
       this.valid.fill(1, this.row, this.row + p.rows);
       this.row += p.rows;
       return;

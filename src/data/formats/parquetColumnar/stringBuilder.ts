@@ -1,5 +1,6 @@
 import type { DictColumn, Utf8Column } from '../../../../schema/columnar.js';
 import { MAX_DICT_SIZE } from '../../columns/dictEncode.js';
+import { dictIndices } from './dictIndices.js';
 import { PageCorrupt } from './pageErrors.js';
 import { viewOf } from '../../columns/hashBytes.js';
 import { growU8 } from '../../columns/grow.js';
@@ -27,13 +28,17 @@ export class StringBuilder {
   /**
    * @param maxDict the most distinct values of a dictionary column. @default MAX_DICT_SIZE
    * @param ruleRows for a part of a column: the rows whose half bounds a dictionary (else the non-null rows).
+   * @param capacity for the first part of a column: the whole column's rows. The codes are then the
+   *   start of a buffer that holds them all, which joinColumns fills with the later parts in place
+   *   (its rest is never touched before, so it takes no memory until then).
    */
   constructor(
     private readonly numRows: number,
     private readonly maxDict: number = MAX_DICT_SIZE,
     private readonly ruleRows?: number,
+    capacity = numRows,
   ) {
-    this.codes = new Int32Array(numRows);
+    this.codes = new Int32Array(Math.max(numRows, capacity)).subarray(0, numRows);
     this.dict = new TextDictionary(maxDict);
   }
 
@@ -70,6 +75,30 @@ export class StringBuilder {
     this.nonNull++;
     this.appendText(buf, s, e);
     return -1;
+  }
+
+  /** The code of `buf[s, e)` (hash `h`) in the column dictionary, or -1 when it is not there yet (or the column is plain text). */
+  codeOf(view: DataView, buf: Uint8Array, s: number, e: number, h: number): number {
+    return this.dict === null ? -1 : this.dict.find(view, buf, s, e, h);
+  }
+
+  /**
+   * Appends `n` rows, none null, from a dictionary-coded page's indices (`buf[pos, end)`: the
+   * bit-width byte, then the RLE / bit-packed hybrid) into a Parquet dictionary of `codeOf.length`
+   * entries, every one of which already has its column code `codeOf[e]` (`identity`: the code of
+   * entry e is e). The indices are decoded straight into the column's codes (each checked against
+   * the dictionary, as dictIndices does) and, unless `identity`, replaced by their codes in place:
+   * what `addIndexed` writes, without an index array between. Only while the column is a dictionary.
+   * @throws {PageCorrupt} as dictIndices.
+   */
+  addCodedPage(buf: Uint8Array, pos: number, end: number, n: number, codeOf: Int32Array, identity: boolean): void {
+    if (this.row + n > this.numRows) throw new PageCorrupt('more values than rows');
+    if (this.dict === null) throw new Error('addCodedPage once the column is plain text');
+    const at = this.codes.subarray(this.row, this.row + n);
+    dictIndices(buf, pos, end, n, codeOf.length, at);
+    if (!identity) for (let i = 0; i < n; i++) at[i] = codeOf[at[i]];
+    this.row += n;
+    this.nonNull += n;
   }
 
   /** Appends a row whose value is already code `code` of the column dictionary (from `add`). */

@@ -17,6 +17,8 @@ interface DictStep {
   hashes: Int32Array;
   /** Per entry: its column code once a row used it, else -1 (set up when the rows are built). */
   codeOf: Int32Array | null;
+  /** Set once every entry has its code in `codeOf`: 'identity' when each entry's code is its index. */
+  coded?: 'all' | 'identity';
 }
 /** A PLAIN or DELTA_LENGTH_BYTE_ARRAY page: its values in place, and (once hashed) their hashes. */
 interface ValuesStep {
@@ -51,18 +53,32 @@ export class StringSink implements ColumnSink {
   private dict: DictStep | undefined;
   private nonNull = 0;
   private rows = 0;
+  /**
+   * The builder, once dictionary-coded pages are replayed as they come (see `page`): set at the
+   * first data page when it is dictionary-coded and the dictionaries so far hold no more entries
+   * than a dictionary of this column may; `steps` then holds only the pages after the last replayed one.
+   */
+  private out: StringBuilder | null = null;
+  /** Whether pages still go to `out` as they come (false once a PLAIN page or a large dictionary came). */
+  private eager = true;
+  /** Dictionary entries of the pages so far (the eager replay's bound). */
+  private entries = 0;
+  /** The indices of the page being replayed (one array for every page). */
+  private scratch = new Int32Array(0);
 
   /**
    * @param maxDict the most distinct values of a dictionary column. @default MAX_DICT_SIZE
    * @param onStep called after each page the column is built from (the lazy decode's heartbeat).
    * @param ruleRows for a part of a column: the whole column's rows, whose half bounds the distinct
    *   values a part may keep as a dictionary (the joined parts then apply the exact rule).
+   * @param capacity for the first part of a column: the whole column's rows (StringBuilder's capacity).
    */
   constructor(
     private readonly numRows: number,
     private readonly maxDict: number = MAX_DICT_SIZE,
     private readonly onStep?: () => void,
     private readonly ruleRows?: number,
+    private readonly capacity?: number,
   ) {}
 
   dictionary(buf: Uint8Array, pos: number, end: number, count: number): void {
@@ -74,10 +90,39 @@ export class StringSink implements ColumnSink {
       codeOf: null,
     };
     this.steps.push(this.dict);
+    this.entries += count;
+    if (this.eager && this.entries > this.dictBound()) this.eager = false;
   }
 
   page(p: PageRows): void {
     if (this.rows + p.rows > this.numRows) throw new PageCorrupt('more values than rows');
+    const coded = p.encoding === 'PLAIN_DICTIONARY' || p.encoding === 'RLE_DICTIONARY';
+    if (this.eager && coded && this.steps.every((s) => s.kind === 'dict')) {
+      // A category column (its dictionaries hold no more entries than it may keep): the page goes
+      // to the builder now, its indices decoded into one reused array, instead of an index array
+      // per page held until finish. Every value still reaches the builder in row order, so the
+      // column is the one the deferred replay builds (which differs only in skipping the
+      // interning of a column proven to be text, and this one cannot be proven so yet).
+      const dict = this.dict;
+      const out = (this.out ??= new StringBuilder(this.numRows, this.maxDict, this.ruleRows, this.capacity));
+      for (const step of this.steps) if (step.kind === 'dict') prepare(out, step);
+      this.steps.length = 0;
+      if (p.defs === null && dict?.coded !== undefined && !out.isText)
+        // every entry already has its code (a later row group's dictionary of the same values):
+        // the indices go straight into the column's codes
+        out.addCodedPage(p.buf, p.pos, p.end, p.nonNull, dict.codeOf!, dict.coded === 'identity');
+      else {
+        if (this.scratch.length < p.nonNull)
+          this.scratch = new Int32Array(Math.max(p.nonNull, 2 * this.scratch.length));
+        const idx = dictIndices(p.buf, p.pos, p.end, p.nonNull, dict?.used.length, this.scratch);
+        replayIndices(out, { kind: 'indices', idx, dict: dict!, defs: p.defs, rows: p.rows });
+        markCoded(dict!);
+      }
+      this.nonNull += p.nonNull;
+      this.rows += p.rows;
+      return;
+    }
+    this.eager = false;
     if (p.encoding === 'PLAIN' || p.encoding === 'DELTA_LENGTH_BYTE_ARRAY') {
       const ranges =
         p.encoding === 'PLAIN'
@@ -95,7 +140,8 @@ export class StringSink implements ColumnSink {
   }
 
   finish(): DictColumn | Utf8Column {
-    const out = new StringBuilder(this.numRows, this.maxDict, this.ruleRows);
+    if (this.out !== null) return this.finishAfterEager(this.out);
+    const out = new StringBuilder(this.numRows, this.maxDict, this.ruleRows, this.capacity);
     const limit = Math.min(this.maxDict, Math.floor((this.ruleRows ?? this.nonNull) / 2));
     // Distinct values are at most every dictionary entry plus every PLAIN value: within the limit
     // (a few dictionaries of a category column), no count can pass it, so which entries rows use
@@ -113,6 +159,29 @@ export class StringSink implements ColumnSink {
       if (step.kind === 'values') replayValues(out, step);
       else if (step.kind === 'indices') replayIndices(out, step);
       else out.reserve(marked ? countUsed(step.used) : step.used.length);
+      this.onStep?.();
+    }
+    return out.finish();
+  }
+
+  /** The most distinct values this column (or, for a part, the whole column) may keep as a dictionary. */
+  private dictBound(): number {
+    return Math.min(this.maxDict, Math.floor((this.ruleRows ?? this.numRows) / 2));
+  }
+
+  /**
+   * The pages after the replayed ones, into the builder that holds the rows before them: every
+   * value hashed (no proof of text can skip the interning once rows are in), then replayed.
+   */
+  private finishAfterEager(out: StringBuilder): DictColumn | Utf8Column {
+    for (const step of this.steps) {
+      if (step.kind === 'values') {
+        const { buf, begin, end } = step.ranges;
+        const view = viewOf(buf);
+        for (let k = 0; k < begin.length; k++) step.hashes[k] = hashBytes(view, buf, begin[k], end[k]);
+        replayValues(out, step);
+      } else if (step.kind === 'indices') replayIndices(out, step);
+      else prepare(out, step);
       this.onStep?.();
     }
     return out.finish();
@@ -158,6 +227,41 @@ export class StringSink implements ColumnSink {
     }
     return total;
   }
+}
+
+/**
+ * A dictionary page before its rows reach the builder: every entry hashed, room made for them,
+ * and the code of each entry whose value the column dictionary already holds set in `codeOf` (its
+ * code whenever a row uses it; the others are interned when a row first does, in row order).
+ */
+function prepare(out: StringBuilder, step: DictStep): void {
+  if (step.codeOf !== null) return;
+  const { buf, begin, end } = step.ranges;
+  const view = viewOf(buf);
+  const codeOf = new Int32Array(begin.length);
+  for (let k = 0; k < begin.length; k++) {
+    const h = hashBytes(view, buf, begin[k], end[k]);
+    step.hashes[k] = h;
+    codeOf[k] = out.codeOf(view, buf, begin[k], end[k], h);
+  }
+  step.codeOf = codeOf;
+  out.reserve(begin.length);
+  markCoded(step);
+}
+
+/** Entries a page checks completeness for (a larger dictionary is not scanned after each page). */
+const CODED_CHECK_MAX = 1 << 16;
+
+/** Notes in `step.coded` whether every entry of the dictionary has its code now. */
+function markCoded(step: DictStep): void {
+  const codeOf = step.codeOf;
+  if (step.coded !== undefined || codeOf === null || codeOf.length > CODED_CHECK_MAX) return;
+  let identity = true;
+  for (let k = 0; k < codeOf.length; k++) {
+    if (codeOf[k] < 0) return;
+    if (codeOf[k] !== k) identity = false;
+  }
+  step.coded = identity ? 'identity' : 'all';
 }
 
 function replayValues(out: StringBuilder, step: ValuesStep): void {

@@ -499,6 +499,8 @@ describe('columnar Arrow reader = the per-value path', () => {
     // user tables keep up to USER_MAX_DICT_SIZE (2,097,152) values as a dictionary, not award_data's 65,535
     ['65,536 distinct values, each ~4 times: still dictionary-coded (the user-table cap)', 65_536, 300_000, 'dict'],
     ['160,000 distinct values of 300,000 rows (each used less than twice): UTF-8', 160_000, 300_000, 'utf8'],
+    // over half the 296,907 non-null rows but under half of all 300,000: the one-pass codes must not stand
+    ['149,000 distinct values of 300,000 rows, every 97th null: UTF-8', 149_000, 300_000, 'utf8'],
   ])(
     '%s, as Utf8 and as a dictionary-encoded column, over 70,000-row batches',
     (_what, distinct, rows, kind) => {

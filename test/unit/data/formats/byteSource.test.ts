@@ -125,4 +125,33 @@ describe('a Parquet file read through a ByteSource', () => {
       closeSync(fd);
     }
   });
+
+  it('readInto writes the range where it is asked, as read + set would; refuses a target without room and a file that shrank', () => {
+    const bytes = new Uint8Array(readFileSync(path));
+    const copy = join(dir, 'into.parquet');
+    writeFileSync(copy, bytes);
+    const fd = openSync(copy, 'r');
+    try {
+      const src = fileSource(fd, bytes.byteLength, 'into.parquet');
+      const into = new Uint8Array(bytes.byteLength).fill(7);
+      src.readInto!(100, 5000, into, 300);
+      const expected = new Uint8Array(bytes.byteLength).fill(7);
+      expected.set(src.read(100, 5000), 300);
+      expect(into).toEqual(expected);
+      expect(into.subarray(300, 5300)).toEqual(bytes.subarray(100, 5100));
+      expect(() => src.readInto!(0, 10, new Uint8Array(9), 0)).toThrow(RangeError);
+      expect(() => src.readInto!(0, 10, new Uint8Array(20), 11)).toThrow(RangeError);
+      truncateSync(copy, 1000);
+      let err: unknown;
+      try {
+        src.readInto!(500, 1000, new Uint8Array(2000), 0);
+      } catch (e) {
+        err = e;
+      }
+      expect((err as DataError).code).toBe('DATA_CORRUPT');
+      expect((err as Error).message).toMatch(/into\.parquet: the file ended at byte 1000; it changed while open/);
+    } finally {
+      closeSync(fd);
+    }
+  });
 });

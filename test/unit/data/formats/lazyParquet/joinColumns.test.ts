@@ -18,6 +18,49 @@ describe('joinColumns', () => {
     });
   });
 
+  it('a first part whose arrays start buffers with room for every row: filled in place, the same column as one piece', () => {
+    const roomy = <T extends Float64Array | Uint8Array | Int32Array>(part: T, n: number): T => {
+      const big = new (part.constructor as new (n: number) => T)(n);
+      big.set(part);
+      return big.subarray(0, part.length) as T;
+    };
+    const a = { values: Float64Array.of(1, 2), valid: Uint8Array.of(1, 0) };
+    const b: ColumnData = {
+      kind: 'float64',
+      type: 'number',
+      values: Float64Array.of(3, 4),
+      valid: Uint8Array.of(1, 1),
+    };
+    const first: ColumnData = { kind: 'float64', type: 'number', values: roomy(a.values, 4), valid: roomy(a.valid, 4) };
+    const joined = joinColumns([first, b]) as Extract<ColumnData, { kind: 'float64' }>;
+    expect(joined).toEqual({
+      kind: 'float64',
+      type: 'number',
+      values: Float64Array.of(1, 2, 3, 4),
+      valid: Uint8Array.of(1, 0, 1, 1),
+    });
+    // the column is the first part's buffers, each array its whole buffer (it moves into an isolate as it is)
+    expect(joined.values.buffer).toBe((first as typeof joined).values.buffer);
+    expect(joined.valid.buffer).toBe((first as typeof joined).valid.buffer);
+    expect(joined.values.byteLength).toBe(joined.values.buffer.byteLength);
+    // a buffer with more room than the rows, or a part that does not start its buffer: copied as before
+    const loose: ColumnData = { kind: 'float64', type: 'number', values: roomy(a.values, 5), valid: roomy(a.valid, 4) };
+    expect((joinColumns([loose, b]) as typeof joined).values.buffer).not.toBe((loose as typeof joined).values.buffer);
+    expect(joinColumns([loose, b])).toEqual(joined);
+
+    const left = ['a', 'b', null, 'a', 'b', 'b', null];
+    const right = [null, 'c', 'b', 'b', 'a', null, 'c', 'c', 'a'];
+    expect(text(right).kind).toBe('dict');
+    const l = text(left) as Extract<ColumnData, { kind: 'dict' }>;
+    const roomyLeft: ColumnData = { ...l, codes: roomy(l.codes, left.length + right.length) };
+    const joinedText = joinColumns([roomyLeft, text(right)]) as typeof l;
+    expect(joinedText).toEqual(text([...left, ...right]));
+    expect(joinedText.codes.buffer).toBe((roomyLeft as typeof l).codes.buffer);
+    // halves too varied to stay a dictionary: plain text, the first part's codes read as they were
+    const many = Array.from({ length: 7 }, (_, i) => `v${i}`);
+    expect(joinColumns([roomyLeft, text(many)])).toEqual(text([...left, ...many]));
+  });
+
   it('merges two dictionaries in first-seen order, as one piece would code them', () => {
     const left = ['b', 'a', null, 'b', 'a', 'a'];
     const right = ['c', 'a', 'c', null, 'a', 'c'];
