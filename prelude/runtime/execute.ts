@@ -10,7 +10,13 @@ import { settleRows } from '../data/pendingRows.js';
 import { errorInfo, SOURCE_NAME } from '../errors/errorInfo.js';
 import { outputBytes, resetOutput } from '../output/output.js';
 import { resetResults, runResults } from '../output/results.js';
-import { FALLBACK_OUTCOME, OUT_OF_MEMORY_OUTCOME, failureJson, isOutOfMemory, successJson } from '../serialize/outcome.js';
+import {
+  FALLBACK_OUTCOME,
+  OUT_OF_MEMORY_OUTCOME,
+  failureJson,
+  isOutOfMemory,
+  successJson,
+} from '../serialize/outcome.js';
 import { enterDeterministic, type Deterministic } from './deterministic.js';
 import { emptyNote } from './emptyNote.js';
 import { makeKeptRuns } from './keptRuns.js';

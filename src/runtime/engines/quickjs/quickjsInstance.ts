@@ -46,7 +46,11 @@ const MAX_PAGES = 32768;
 export function quickJsFromModule(wasmModule: unknown, version: string): QuickJsEngine {
   // (tsconfig has no DOM lib, so WebAssembly is typed here by hand)
   const wasm = (
-    globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => WasmMemory & { grow(pages: number): number } } }
+    globalThis as unknown as {
+      WebAssembly: {
+        Memory: new (d: { initial: number; maximum: number }) => WasmMemory & { grow(pages: number): number };
+      };
+    }
   ).WebAssembly;
   // the package's typings describe its CommonJS entry; Node loads its ESM entry, whose default is the variant
   const base = variant as unknown as QuickJSSyncVariant;
