@@ -4,7 +4,7 @@
  * decoded in the isolate. Decoded pages stay in the session's TextCache between runs.
  */
 import type { TextPage, TextScanRequest } from '../../schema/columnar.js';
-import { ArrayIsArray, NativeMap } from '../intrinsics.js';
+import { ArrayIsArray, SafeMap } from '../intrinsics.js';
 import { PAGE_SHIFT } from './pagedText.js';
 import type { CachedPage, Slot, TextCache } from './textCache.js';
 
@@ -39,7 +39,7 @@ export class TextPages {
    * reads one row of every column, and a page of the abstracts is 5.7 MB): window -> its rows.
    * Not in the shared cache (at most MAX_WINDOWS per column); a page read later serves its rows.
    */
-  private readonly windows = new NativeMap<number, ReadonlyArray<string | null>>();
+  private readonly windows = new SafeMap<number, ReadonlyArray<string | null>>();
   private lastWindow = -2;
   /** Reads served by `lastWindow` (counted until DENSE_READS). */
   private lastWindowReads = 0;

@@ -5,7 +5,7 @@
  * appearance in row-index order over the visible rows, exactly as Arquero scans.
  */
 import type { ColumnTable } from 'arquero';
-import { NativeMap } from '../intrinsics.js';
+import { SafeMap } from '../intrinsics.js';
 import { keyCodes, type KeyCodes } from './keyCodes.js';
 import { sourceOf } from './source.js';
 
@@ -81,7 +81,7 @@ export function assignGroups(
       ids[i] = g;
     }
   } else {
-    const slot = new NativeMap<number, number>();
+    const slot = new SafeMap<number, number>();
     for (let j = 0; j < m; j++) {
       const i = rows ? rows[j] : j;
       const code = a[i] + (b ? ca * (b[i] + (c ? cb * c[i] : 0)) : 0);

@@ -5,7 +5,7 @@
  * with the same keys, values, row lists and insertion order as the row-by-row scan.
  */
 import type { ColumnTable } from 'arquero';
-import { JSONStringify, NativeMap } from '../intrinsics.js';
+import { JSONStringify, SafeMap } from '../intrinsics.js';
 import { keyCodesOf } from './groups.js';
 import type { KeyCodes } from './keyCodes.js';
 
@@ -77,8 +77,8 @@ export function fastBuckets(
     }
     const rk: Array<{ vals: unknown[]; key: string }> = [];
     const cks: Array<{ vals: unknown[]; key: string }> = [];
-    const out: Buckets = { rowKeys: new NativeMap(), colKeys: new NativeMap(), cells: new NativeMap() };
-    const lists = new NativeMap<string, number[]>(); // the cells that take rows from several places
+    const out: Buckets = { rowKeys: new SafeMap(), colKeys: new SafeMap(), cells: new SafeMap() };
+    const lists = new SafeMap<string, number[]>(); // the cells that take rows from several places
     const append = (k: string, part: Uint32Array) => {
       const a = lists.get(k);
       if (a) {
@@ -150,7 +150,7 @@ function groupIds(
   let cells = 1;
   for (const k of kc) cells *= k.card;
   if (cells > Number.MAX_SAFE_INTEGER) return undefined;
-  const slot = new NativeMap<number, number>();
+  const slot = new SafeMap<number, number>();
   // combined codes index an array when there are few enough cells (no Map lookup per row)
   const lookup = cells <= 1 << 22 ? new Int32Array(cells).fill(-1) : null;
   for (let j = 0; j < m; j++) {
