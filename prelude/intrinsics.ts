@@ -16,6 +16,9 @@ export const ObjectGetPrototypeOf = G.Object.getPrototypeOf;
 export const ObjectPrototype = G.Object.prototype;
 export const ObjectPrototypeToString = G.Object.prototype.toString;
 export const NativeArray = G.Array;
+/** String and Number as the prelude loaded (the bundle leaves them unbound: V8 inlines the global ones in hot loops); for the run's own bookkeeping. */
+export const NativeString = G.String;
+export const NativeNumber = G.Number;
 export const ArrayIsArray = G.Array.isArray;
 export const ArrayBufferIsView = G.ArrayBuffer.isView;
 export const ReflectApply = G.Reflect.apply;
@@ -28,6 +31,9 @@ export const NativeDate = G.Date;
 export const DatePrototypeGetTime = G.Date.prototype.getTime;
 export const DatePrototypeToISOString = G.Date.prototype.toISOString;
 export const MathRandom = G.Math.random;
+/** For page and window arithmetic (not hot loops: a captured Math function is not inlined, the global one is). */
+export const MathMin = G.Math.min;
+export const MathMax = G.Math.max;
 export const NativeMap = G.Map;
 export const NativeSet = G.Set;
 export const NativeWeakMap = G.WeakMap;

@@ -67,15 +67,17 @@ export async function buildPrelude(root) {
 
 /**
  * The global names the prelude (and Arquero inside it) reads, bound once when the bundle is
- * evaluated, before any user code: a run that assigns `Map = ...`, `isNaN = ...` or `Float64Array = ...`
- * changes its own globals, not what the prelude calls. Map, Set and WeakMap are bound to subclasses
- * whose frozen prototype holds the methods as loaded (`Map.prototype.get = ...` does not reach the
- * prelude's maps, nor Arquero's). Math, JSON and Reflect are bound to frozen
- * copies of their methods, so `Math.max = ...` does not reach the prelude either (Math.random stays a
- * call to the session's current one: the deterministic option seeds it). Date is left out on purpose:
- * the deterministic option replaces the global Date and the prelude's clocks (console.time) follow it.
- * Prototype methods (Array.prototype.map...) are shared objects and are not covered by this: see
- * docs/security.md, "Prototype pollution".
+ * evaluated, before any user code: a run that assigns `Map = ...`, `Float64Array = ...` or
+ * `parseFloat = ...` changes its own globals, not what the prelude calls. Map, Set and WeakMap are
+ * bound to subclasses whose frozen prototype holds the methods as loaded (`Map.prototype.get = ...`
+ * does not reach the prelude's maps, nor Arquero's). JSON and Reflect are bound to frozen copies of
+ * their methods. Left out on purpose: names whose calls V8 inlines when it knows them as the global
+ * builtin (Math, Number, String, Array, Object, isNaN, isFinite): bound to a parameter, a
+ * call like `Math.floor(x)` is no longer inlined (10x slower in a hot loop, measured). The fast
+ * paths capture the few of those they must not lose (prelude/intrinsics.ts). Date is left out too:
+ * the deterministic option replaces the global Date and the prelude's clocks follow it. Prototype
+ * methods (Array.prototype.map...) are shared objects and are not covered by this: see
+ * docs/security.md, "Builtins a run replaces".
  */
 export const BOUND_GLOBALS = [
   'WeakSet',
@@ -92,7 +94,6 @@ export const BOUND_GLOBALS = [
   'Uint32Array',
   'BigInt64Array',
   'BigUint64Array',
-  'BigInt',
   'RegExp',
   'Promise',
   'Symbol',
@@ -101,19 +102,13 @@ export const BOUND_GLOBALS = [
   'RangeError',
   'SyntaxError',
   'ReferenceError',
-  'Object',
-  'Array',
-  'Number',
-  'String',
   'Boolean',
   'Function',
-  'isNaN',
-  'isFinite',
   'parseFloat',
   'parseInt',
   'decodeURIComponent',
 ];
-const FROZEN_COPIES = ['Math', 'JSON', 'Reflect'];
+const FROZEN_COPIES = ['JSON', 'Reflect'];
 /** Bound to subclasses whose frozen prototype holds the methods as loaded (prelude/intrinsics.ts ownMethods). */
 const OWN_METHODS = ['Map', 'Set', 'WeakMap'];
 
@@ -122,8 +117,8 @@ function bindBuiltins(text) {
   const strict = '"use strict";';
   const body = text.startsWith(strict) ? text.slice(strict.length) : text;
   const copy =
-    '(o,live)=>{const c=Object.create(null);for(const k of Reflect.ownKeys(o)){const d=Object.getOwnPropertyDescriptor(o,k);' +
-    "if('value' in d)c[k]=d.value}if(live)c.random=function random(){return o.random()};return Object.freeze(c)}";
+    '(o)=>{const c=Object.create(null);for(const k of Reflect.ownKeys(o)){const d=Object.getOwnPropertyDescriptor(o,k);' +
+    "if('value' in d)c[k]=d.value}return Object.freeze(c)}";
   const own =
     "(B)=>{const O=class extends B{};const p=B.prototype;for(const k of Reflect.ownKeys(p))if(k!=='constructor')" +
     "Object.defineProperty(O.prototype,k,Object.getOwnPropertyDescriptor(p,k));Object.defineProperty(O,'name',{value:B.name});" +
@@ -131,7 +126,7 @@ function bindBuiltins(text) {
   const names = [...BOUND_GLOBALS, ...FROZEN_COPIES, ...OWN_METHODS];
   const args = [
     ...BOUND_GLOBALS.map((n) => `globalThis.${n}`),
-    ...FROZEN_COPIES.map((n) => `$c(globalThis.${n},${n === 'Math'})`),
+    ...FROZEN_COPIES.map((n) => `$c(globalThis.${n})`),
     ...OWN_METHODS.map((n) => `$o(globalThis.${n})`),
   ];
   return `${strict}(($c,$o)=>(function(${names.join(',')}){${body}}).call(this,${args.join(',')}))(${copy},${own});\n`;

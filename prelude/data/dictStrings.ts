@@ -12,7 +12,14 @@
  * file keeps them): each such run decodes to U+FFFD. Only such a dictionary's entries are compared,
  * and its codes mapped onto one code per string (`canonical`).
  */
-import { ReflectApply, SafeMap, StringFromCharCode, StringPrototypeSlice, undefinedArray } from '../intrinsics.js';
+import {
+  MathMax,
+  ReflectApply,
+  SafeMap,
+  StringFromCharCode,
+  StringPrototypeSlice,
+  undefinedArray,
+} from '../intrinsics.js';
 import { utf8Decode, utf8DecodeReplaced } from '../polyfills/utf8.js';
 
 export class DictStrings {
@@ -28,7 +35,7 @@ export class DictStrings {
     private readonly bytes: Uint8Array,
     private readonly offsets: Int32Array,
   ) {
-    this.strings = undefinedArray<string>(Math.max(0, offsets.length - 1));
+    this.strings = undefinedArray<string>(MathMax(0, offsets.length - 1));
   }
 
   /** The number of entries. */

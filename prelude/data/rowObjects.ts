@@ -9,6 +9,7 @@ import type { ColumnTable } from 'arquero';
 import {
   ArrayBufferIsView,
   ArrayIsArray,
+  MathMin,
   NativeArray,
   ObjectDefineProperty,
   ObjectGetOwnPropertyDescriptor,
@@ -84,8 +85,8 @@ function rows(t: ColumnTable, shape: RowShape, options: Record<string, unknown>)
   const cols = names && rowColumns(t, names);
   if (!cols) return null;
   const visible = t.numRows();
-  const off = Math.min((offset as number | undefined) ?? 0, visible);
-  const n = Math.min(visible - off, (limit as number | undefined) ?? Infinity);
+  const off = MathMin((offset as number | undefined) ?? 0, visible);
+  const n = MathMin(visible - off, (limit as number | undefined) ?? Infinity);
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
   return cachedRows(shape, cols, t.totalRows(), idx, off, n);
 }

@@ -12,7 +12,7 @@
  */
 import type { Node } from './node.js';
 import { closureNode } from '../closure/arrowSource.js';
-import { JSONStringify, SafeMap, SafeSet, ReflectApply } from '../intrinsics.js';
+import { JSONStringify, MathMin, ReflectApply, SafeMap, SafeSet } from '../intrinsics.js';
 import { EMPTY_ROW, NULL_ROW, OTHER_ROW, rowFeatures, stringMethodsIntact, type Feature } from './textFeatures.js';
 
 const StringToLowerCase = String.prototype.toLowerCase;
@@ -264,7 +264,7 @@ export function textTruth(c: Classes, pages: TextPages, n: number): Uint8Array |
   for (const [s, a] of literals) if (s !== '' && a !== other) equals.push([s, a]);
   if (!needLen && equals.length === 0) return out.fill(other);
   for (let p = 0, lo = 0; lo < n; p++) {
-    const hi = Math.min(n, lo + PAGE_ROWS);
+    const hi = MathMin(n, lo + PAGE_ROWS);
     if (!hostPage(pages, p, lo, hi, out, c, needLen, equals) && !guestPage(pages.page(p), lo, hi, out, c))
       return undefined;
     lo = hi;

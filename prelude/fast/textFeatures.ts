@@ -11,7 +11,7 @@
 import type { TextScanRequest } from '../../schema/columnar.js';
 import type { TextPages } from '../data/textPages.js';
 import { PAGE_SHIFT } from '../data/pagedText.js';
-import { ArrayIsArray, SafeMap, SafeWeakMap, ReflectApply } from '../intrinsics.js';
+import { ArrayIsArray, MathMin, ReflectApply, SafeMap, SafeWeakMap } from '../intrinsics.js';
 
 const PAGE_ROWS = 1 << PAGE_SHIFT;
 
@@ -139,7 +139,7 @@ function scanFeatures(pages: TextPages, n: number, features: readonly Feature[])
     } else values[k] = new Uint8Array(n);
   }
   for (let p = 0, lo = 0; lo < n; p++) {
-    const hi = Math.min(n, lo + PAGE_ROWS);
+    const hi = MathMin(n, lo + PAGE_ROWS);
     if (
       !hostPage(pages, p, lo, features, units, classes, values) &&
       !guestPage(pages.page(p), lo, hi, features, classes, values)

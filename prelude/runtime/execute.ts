@@ -4,7 +4,7 @@
  * analysis.js, reads `result` when asked, awaits a native promise, and returns one GuestOutcome JSON
  * string (or a promise of one that never rejects). Guest failures become `{ ok: false, error }`.
  */
-import { NativePromise, PromisePrototypeThen, ReflectApply } from '../intrinsics.js';
+import { NativeNumber, NativePromise, NativeString, PromisePrototypeThen, ReflectApply } from '../intrinsics.js';
 import { settleRows } from '../data/pendingRows.js';
 import { errorInfo, SOURCE_NAME } from '../errors/errorInfo.js';
 import { outputBytes, resetOutput } from '../output/output.js';
@@ -84,8 +84,8 @@ export function makeExecute(
       }
     };
     try {
-      const src = String(code);
-      const lineOffset = Number(opts.lineOffset) || 0;
+      const src = NativeString(code);
+      const lineOffset = NativeNumber(opts.lineOffset) || 0;
       resetOutput(limits.maxOutputBytes);
       resetResults();
       if (opts.deterministic) restore = enterDeterministic(opts.deterministic);
@@ -119,7 +119,7 @@ export function makeExecute(
     } catch (e) {
       done();
       try {
-        return failure(e, String(code), 0);
+        return failure(e, NativeString(code), 0);
       } catch {
         return FALLBACK_OUTCOME;
       }

@@ -14,6 +14,7 @@ import * as aq from 'arquero';
 import { rowsCheckpoint } from '../data/rowCache.js';
 import { maskCheckpoint } from '../series/maskRegistry.js';
 import { warmTable } from './warmTable.js';
+import { NativeString } from '../intrinsics.js';
 
 /** The installed prelude on a table: its methods, column access and Series are added at run time. */
 type T = any;
@@ -69,7 +70,7 @@ export function warmUp(): string[] {
       try {
         QUESTIONS[q]!(table);
       } catch (e) {
-        failed.push(`${q}: ${String((e as Error)?.message ?? e)}`);
+        failed.push(`${q}: ${NativeString((e as Error)?.message ?? e)}`);
       }
     }
   } finally {

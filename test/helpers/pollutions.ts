@@ -15,8 +15,8 @@ const accessor = (on: string, key: string, get: string) =>
 
 /**
  * Pollution the prelude must not feel: its helpers answer as in a clean session, and a rewritten
- * loop answers what the loop as written does. Before session 14 each of these changed an answer or
- * crashed a fast path (docs/security.md, "Builtins a run replaces").
+ * loop answers what the loop as written does. Before session 14 each of these but Reflect changed
+ * an answer or crashed a fast path (docs/security.md, "Builtins a run replaces").
  */
 export const PRELUDE_IMMUNE: Record<string, string> = {
   'an element on Object.prototype': "OP[0] = 'z'; OP[3] = 'w';",
@@ -26,28 +26,31 @@ export const PRELUDE_IMMUNE: Record<string, string> = {
     'MP[Symbol.iterator] = function* () {}; MP.entries = MP[Symbol.iterator]; MP.keys = MP[Symbol.iterator]; MP.values = MP[Symbol.iterator]; MP.forEach = function () {};',
   'Set.prototype add and has replaced':
     'SetP.add = function () { return this }; SetP.has = function () { return false };',
-  'Math.max and Math.min replaced': 'Math.max = function () { return 0 }; Math.min = function () { return 0 };',
-  'Math.floor, round, abs, sqrt, log, pow, trunc, ceil replaced':
-    'Math.floor = Math.round = Math.abs = Math.sqrt = Math.log = Math.pow = Math.trunc = Math.ceil = function () { return 1 };',
   'JSON.stringify and JSON.parse replaced':
     'JSON.stringify = function () { return \'"x"\' }; JSON.parse = function () { return 1 };',
   'Reflect.apply and ownKeys replaced':
     'Reflect.apply = function () { return 0 }; Reflect.ownKeys = function () { return [] };',
   'global constructors reassigned (Map, Set, WeakMap, typed arrays)':
     'Map = function () { return {} }; Set = Map; WeakMap = Map; Float64Array = function () { return [] }; Uint32Array = Float64Array; Int32Array = Float64Array; Uint8Array = Float64Array;',
-  'global functions reassigned (isNaN, isFinite, parseFloat, String, Number, Symbol)':
-    "isNaN = function () { return true }; isFinite = function () { return false }; parseFloat = function () { return 1 }; String = function () { return 'S' }; Number = function () { return 7 }; Symbol = function () {};",
 };
 
 /**
  * Pollution that plain JavaScript feels too, or that the prelude's table code still feels (listed
  * in docs/security.md): a rewritten loop must answer what the loop as written does, whatever that is.
+ * Replaced Math functions and isNaN/Number/String are here: the prelude leaves them unbound (V8
+ * inlines the global builtins in hot loops), so describe or median feel them; before session 14
+ * Math.max replaced made keyed and date loops overflow the stack where the loops as written answered.
  * Left out: Array.prototype methods the table code calls (map, join, push, slice: objects() as
  * written then answers garbage while the rewritten loop answers right), Array.prototype.sort,
  * includes and indexOf (some of the prelude's runs then loop until their deadline), typed array methods (QuickJS: the row reader's Latin-1
  * decode then spreads a whole column).
  */
 export const PLAIN_JS_FEELS: Record<string, string> = {
+  'Math.max and Math.min replaced': 'Math.max = function () { return 0 }; Math.min = function () { return 0 };',
+  'Math.floor, round, abs, sqrt, log, pow, trunc, ceil replaced':
+    'Math.floor = Math.round = Math.abs = Math.sqrt = Math.log = Math.pow = Math.trunc = Math.ceil = function () { return 1 };',
+  'global functions reassigned (isNaN, isFinite, parseFloat, String, Number, Symbol)':
+    "isNaN = function () { return true }; isFinite = function () { return false }; parseFloat = function () { return 1 }; String = function () { return 'S' }; Number = function () { return 7 }; Symbol = function () {};",
   'an accessor element on Object.prototype': accessor('OP', '0', "'g'"),
   'data keys named like the column values': "OP['Phase II'] = 5; OP['Phase I'] = [9, 9]; OP['2021'] = 4;",
   'an accessor named like a column value': accessor('OP', 'Phase I', '7'),
