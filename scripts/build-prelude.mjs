@@ -96,6 +96,7 @@ export const BOUND_GLOBALS = [
   'BigUint64Array',
   'RegExp',
   'Promise',
+  'Set',
   'Symbol',
   'Error',
   'TypeError',
@@ -110,7 +111,7 @@ export const BOUND_GLOBALS = [
 ];
 const FROZEN_COPIES = ['JSON', 'Reflect'];
 /** Bound to subclasses whose frozen prototype holds the methods as loaded (prelude/intrinsics.ts ownMethods). */
-const OWN_METHODS = ['Map', 'Set', 'WeakMap'];
+const OWN_METHODS = ['Map', 'WeakMap'];
 
 /** `text` (esbuild's `"use strict";(()=>{...})();`) inside a function whose parameters are BOUND_GLOBALS and FROZEN_COPIES. */
 function bindBuiltins(text) {

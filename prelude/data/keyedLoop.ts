@@ -20,9 +20,6 @@ import {
   NativeMap,
   NativeSet,
   NativeWeakMap,
-  SafeMap,
-  SafeSet,
-  SafeWeakMap,
   NewFunction,
   NumberIsFinite,
   ObjectGetOwnPropertyDescriptor,
@@ -30,6 +27,9 @@ import {
   ObjectGetPrototypeOf,
   ObjectPrototype,
   ReflectApply,
+  SafeMap,
+  SafeSet,
+  SafeWeakMap,
 } from '../intrinsics.js';
 import { keyCodes } from '../fast/keyCodes.js';
 import type { Source } from '../fast/source.js';
@@ -45,9 +45,9 @@ import type { Source } from '../fast/source.js';
  */
 export type KeyedSpec = unknown[];
 
-const COMPARE = new Set(['===', '!==', '==', '!=', '<', '<=', '>', '>=', '+']);
-const EQUALITY = new Set(['===', '!==', '==', '!=']);
-const LOGICAL = new Set(['&&', '||', '??']);
+const COMPARE = new SafeSet(['===', '!==', '==', '!=', '<', '<=', '>', '>=', '+']);
+const EQUALITY = new SafeSet(['===', '!==', '==', '!=']);
+const LOGICAL = new SafeSet(['&&', '||', '??']);
 const MAX_COMPILED = 64;
 
 const MapProto = NativeMap.prototype;

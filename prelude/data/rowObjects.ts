@@ -14,6 +14,7 @@ import {
   ObjectDefineProperty,
   ObjectGetOwnPropertyDescriptor,
   ObjectGetPrototypeOf,
+  SafeSet,
 } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
 import { noteArrayOrigin } from './columnArrays.js';
@@ -74,7 +75,7 @@ function namesOf(t: ColumnTable, columns: unknown): string[] | null {
   if (columns === undefined) return t.columnNames();
   const list = typeof columns === 'string' ? [columns] : ArrayIsArray(columns) ? columns : null;
   if (!list || !list.every((c) => typeof c === 'string' && t.column(c) !== undefined)) return null;
-  return new Set(list).size === list.length ? (list as string[]) : null;
+  return new SafeSet(list).size === list.length ? (list as string[]) : null;
 }
 
 /** The visible rows [offset, offset + limit) through the cache, or null to use Arquero's path. */
@@ -112,7 +113,7 @@ interface LoopValues {
  * be seen.
  */
 function loopValues(t: ColumnTable, s: RowLoopState): LoopValues | null {
-  const read = new Set(s.names);
+  const read = new SafeSet(s.names);
   // the fields in the table's column order: the entry objects() rows of the same columns use
   const names = t.columnNames().filter((name) => read.has(name));
   if (names.length !== read.size) return null;

@@ -1,11 +1,11 @@
 // The prelude's helpers answer the same in a realm the run polluted as in a clean session, for the
 // pollution the prelude binds itself against when it loads (scripts/build-prelude.mjs bindBuiltins:
-// global constructors and functions, frozen copies of Math, JSON and Reflect; prelude/intrinsics.ts:
-// Map, Set and WeakMap with their own methods, caches without holes). Before session 14,
+// global constructors, frozen copies of JSON and Reflect; prelude/intrinsics.ts: Map, Set and
+// WeakMap with their own methods, caches without holes). Before session 14,
 // `Object.prototype[0] = 'z'` made the first entry of every dictionary column read 'z'
-// (value_counts, groupby, objects(), array(), tolist(), print), `Math.max = ...` broke describe and
-// the paged readers, `Map.prototype.get = ...` broke table verbs. Both engines; the next run of the
-// polluted session must still answer what a clean session answers.
+// (value_counts, groupby, objects(), array(), tolist(), print), `Map.prototype.get = ...` or
+// `Map = ...` broke table verbs, `JSON.stringify = ...` broke objects(). Both engines; the next run
+// of the polluted session must still answer what a clean session answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
 import { PRELUDE_IMMUNE, PROTOS } from '../../helpers/pollutions.js';
