@@ -68,9 +68,10 @@ export async function buildPrelude(root) {
 /**
  * The global names the prelude (and Arquero inside it) reads, bound once when the bundle is
  * evaluated, before any user code: a run that assigns `Map = ...`, `Float64Array = ...` or
- * `parseFloat = ...` changes its own globals, not what the prelude calls. Map, Set and WeakMap are
+ * `parseFloat = ...` changes its own globals, not what the prelude calls. Map and WeakMap are
  * bound to subclasses whose frozen prototype holds the methods as loaded (`Map.prototype.get = ...`
- * does not reach the prelude's maps, nor Arquero's). JSON and Reflect are bound to frozen copies of
+ * does not reach the prelude's maps, nor Arquero's); Set is bound to the session's own constructor
+ * (a Set subclass made nunique 2x slower: V8 did not inline its `add`). JSON and Reflect are bound to frozen copies of
  * their methods. Left out on purpose: names whose calls V8 inlines when it knows them as the global
  * builtin (Math, Number, String, Array, Object, isNaN, isFinite): bound to a parameter, a
  * call like `Math.floor(x)` is no longer inlined (10x slower in a hot loop, measured). The fast
