@@ -16,6 +16,9 @@ export const ObjectGetPrototypeOf = G.Object.getPrototypeOf;
 export const ObjectPrototype = G.Object.prototype;
 export const ObjectPrototypeToString = G.Object.prototype.toString;
 export const NativeArray = G.Array;
+/** String and Number as the prelude loaded (the bundle leaves them unbound: V8 inlines the global ones in hot loops); for the run's own bookkeeping. */
+export const NativeString = G.String;
+export const NativeNumber = G.Number;
 export const ArrayIsArray = G.Array.isArray;
 export const ArrayBufferIsView = G.ArrayBuffer.isView;
 export const ReflectApply = G.Reflect.apply;
@@ -28,9 +31,31 @@ export const NativeDate = G.Date;
 export const DatePrototypeGetTime = G.Date.prototype.getTime;
 export const DatePrototypeToISOString = G.Date.prototype.toISOString;
 export const MathRandom = G.Math.random;
+/** For page and window arithmetic (not hot loops: a captured Math function is not inlined, the global one is). */
+export const MathMin = G.Math.min;
+export const MathMax = G.Math.max;
 export const NativeMap = G.Map;
 export const NativeSet = G.Set;
 export const NativeWeakMap = G.WeakMap;
+
+/**
+ * A subclass of `Base` whose (frozen) prototype holds every method of `Base.prototype` as the
+ * prelude loaded: a run that replaces `Map.prototype.get` or `Set.prototype.add` changes its own
+ * collections, not the prelude's. Same brand (`isMap` holds, `instanceof Map` too), same speed.
+ */
+function ownMethods<C extends abstract new (...args: never[]) => object>(Base: C): C {
+  const Own = class extends (Base as unknown as new () => object) {};
+  const from = Base.prototype as object;
+  for (const k of G.Reflect.ownKeys(from))
+    if (k !== 'constructor') ObjectDefineProperty(Own.prototype, k, ObjectGetOwnPropertyDescriptor(from, k)!);
+  ObjectDefineProperty(Own, 'name', { value: Base.name });
+  G.Object.freeze(Own.prototype);
+  return Own as unknown as C;
+}
+/** The prelude's own Map, Set and WeakMap (ownMethods); `NativeMap`... stay the session's constructors, for identity checks. */
+export const SafeMap = ownMethods(G.Map);
+export const SafeSet = ownMethods(G.Set);
+export const SafeWeakMap = ownMethods(G.WeakMap);
 export const ArrayPrototypeSlice = G.Array.prototype.slice;
 export const StringPrototypeSlice = G.String.prototype.slice;
 export const StringFromCharCode = G.String.fromCharCode;
@@ -44,6 +69,17 @@ export const MapSizeGetter = ObjectGetOwnPropertyDescriptor(G.Map.prototype, 'si
 export const SetSizeGetter = ObjectGetOwnPropertyDescriptor(G.Set.prototype, 'size')!.get!;
 export const TypedArrayPrototype = ObjectGetPrototypeOf(G.Uint8Array.prototype);
 export const TypedArrayToStringTag = ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag)!.get!;
+
+/**
+ * An array of `n` undefineds with no holes, for a cache filled on first read (`a[k] ?? fill(k)`):
+ * a hole reads through to Array.prototype and Object.prototype, where a run may have put an
+ * element (`Object.prototype[0] = 'x'` made entry 0 of every such cache read 'x').
+ */
+export function undefinedArray<T>(n: number): (T | undefined)[] {
+  const a = new NativeArray<T | undefined>(n);
+  for (let k = 0; k < n; k++) a[k] = undefined;
+  return a;
+}
 
 /** `Object.prototype.toString.call(v)` through the captured builtin. */
 export function tagOf(v: unknown): string {

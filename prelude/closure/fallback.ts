@@ -9,14 +9,14 @@
  */
 import { BitSet, escape, parse, type ColumnTable } from 'arquero';
 import { _derive } from 'arquero/src/verbs/derive.js';
-import { FunctionPrototypeToString, ReflectApply } from '../intrinsics.js';
+import { FunctionPrototypeToString, ReflectApply, SafeSet } from '../intrinsics.js';
 import { filterByColumns } from './columnScan.js';
 import { rowView } from './rowView.js';
 import { callsValueMethods } from './valueMethods.js';
 
 type Fn = (d: Record<string, unknown>, $: unknown) => unknown;
 
-const OPS = new Set(
+const OPS = new SafeSet(
   (
     'count array_agg object_agg map_agg entries_agg any valid invalid distinct array_agg_distinct mode sum product mean average ' +
     'variance variancep stdev stdevp min max quantile median covariance covariancep corr bins row_number avg_rank dense_rank percent_rank ' +

@@ -7,13 +7,13 @@
  * Unlike the fold of fast/closureFilter.ts the closure may do anything else (call any function,
  * keep state, use a shared regex): it still runs once per row, in row order.
  */
-import { NativeWeakMap } from '../intrinsics.js';
+import { SafeSet, SafeWeakMap } from '../intrinsics.js';
 import { closureNode, type Node } from './arrowSource.js';
 
 /** Identifiers that could reach the row some other way (direct eval sees the closure's scope). */
-const ESCAPES = new Set(['arguments', 'eval']);
+const ESCAPES = new SafeSet(['arguments', 'eval']);
 
-const cache = new NativeWeakMap<Function, string[] | null>();
+const cache = new SafeWeakMap<Function, string[] | null>();
 
 /** The columns read (in first-read order), or undefined when the row escapes or the source is not a plain arrow. */
 export function rowReads(fn: Function): string[] | undefined {
@@ -31,7 +31,7 @@ function analyse(fn: Function): string[] | undefined {
   if (root.type !== 'ArrowFunctionExpression') return undefined;
   const params = root.params as Node[];
   if (params.length < 1 || params.length > 2) return undefined;
-  const cols = new Set<string>();
+  const cols = new SafeSet<string>();
   const p = params[0];
   if (p.type === 'ObjectPattern') {
     for (const prop of p.properties as Node[]) {

@@ -16,6 +16,7 @@ import {
   isClosureError,
   usesAggregateOps,
 } from './fallback.js';
+import { SafeSet } from '../intrinsics.js';
 
 /** The verbs that take table expressions or column names. */
 export const WRAPPED_VERBS = [
@@ -46,7 +47,7 @@ export const WRAPPED_VERBS = [
 
 type Verb = (this: ColumnTable, ...args: unknown[]) => ColumnTable;
 
-const CLOSURE_VERBS = new Set<string>(['filter', 'derive', 'groupby', 'orderby']);
+const CLOSURE_VERBS = new SafeSet<string>(['filter', 'derive', 'groupby', 'orderby']);
 
 function hasValueMethodCall(arg: unknown): boolean {
   if (typeof arg === 'function') return callsValueMethods(arg) && !usesAggregateOps(arg);

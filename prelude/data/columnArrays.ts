@@ -8,7 +8,7 @@ import type { ColumnTable } from 'arquero';
 import {
   ArrayIsArray,
   NativeArray,
-  NativeWeakMap,
+  SafeWeakMap,
   ObjectGetOwnPropertyDescriptor,
   ObjectGetPrototypeOf,
   ReflectApply,
@@ -28,7 +28,7 @@ import { doneIterator, keyedLoop } from './keyedLoop.js';
 import { columnSource } from '../fast/source.js';
 import { textLoop } from './textLoop.js';
 
-const origins = new NativeWeakMap<object, LazyColumn>();
+const origins = new SafeWeakMap<object, LazyColumn>();
 
 /**
  * The column an array came from, when it is one `t.array(col)` returned over all rows of an
@@ -46,7 +46,7 @@ export function noteArrayOrigin(a: object, col: LazyColumn): void {
   origins.set(a, col);
 }
 
-const hostTableSet = new NativeWeakMap<object, boolean>();
+const hostTableSet = new SafeWeakMap<object, boolean>();
 
 /** Notes a table data/hostTables.ts made (award_data, a user's host table): known by identity, so no Proxy. */
 export function noteHostTable(t: object): void {

@@ -5,7 +5,7 @@
  */
 import type { ColumnData, ColumnType } from '../../schema/columnar.js';
 import { GuestError } from '../errors/guestError.js';
-import { NativeMap } from '../intrinsics.js';
+import { SafeMap } from '../intrinsics.js';
 import { utf8Decode, utf8Encode } from '../polyfills/utf8.js';
 import type { LazyColumn } from './lazyColumn.js';
 
@@ -73,7 +73,7 @@ function gatherDict(datas: readonly (Dict | undefined)[], parts: readonly Gather
     (d) => d === undefined || (d.dictBytes === first.dictBytes && d.dictOffsets === first.dictOffsets),
   );
   // else one merged dictionary: each part's codes remapped through a table of its dictionary's size
-  const index = new NativeMap<string, number>();
+  const index = new SafeMap<string, number>();
   const strings: string[] = [];
   let k = 0;
   parts.forEach(({ rows }, p) => {

@@ -18,7 +18,7 @@
  * QuickJS): `on` stays false, the loop gets the iterable as written and every expression runs as
  * written.
  */
-import { NativeDate, NativeWeakMap, ObjectDefineProperty, ReflectApply } from '../intrinsics.js';
+import { NativeDate, SafeWeakMap, ObjectDefineProperty, ReflectApply } from '../intrinsics.js';
 import { dateFeatures, dateMethodsIntact, parseDateFeatures, type DateFeature } from '../fast/dateFeatures.js';
 import type { ColumnTable } from 'arquero';
 import { LazyColumn } from './lazyColumn.js';
@@ -41,9 +41,9 @@ interface DateLoopState {
   [feature: string]: unknown;
 }
 
-const states = new NativeWeakMap<object, DateFeature[]>();
-const weakGet = NativeWeakMap.prototype.get;
-const weakSet = NativeWeakMap.prototype.set;
+const states = new SafeWeakMap<object, DateFeature[]>();
+const weakGet = SafeWeakMap.prototype.get;
+const weakSet = SafeWeakMap.prototype.set;
 
 /** `__sbirtools_rowLoop.date(features)`: a fresh state, `on` false until array() or objects() starts the loop. */
 export function dateLoopState(spec: unknown): object {

@@ -12,11 +12,18 @@
  * file keeps them): each such run decodes to U+FFFD. Only such a dictionary's entries are compared,
  * and its codes mapped onto one code per string (`canonical`).
  */
-import { NativeMap, ReflectApply, StringFromCharCode, StringPrototypeSlice } from '../intrinsics.js';
+import {
+  MathMax,
+  ReflectApply,
+  SafeMap,
+  StringFromCharCode,
+  StringPrototypeSlice,
+  undefinedArray,
+} from '../intrinsics.js';
 import { utf8Decode, utf8DecodeReplaced } from '../polyfills/utf8.js';
 
 export class DictStrings {
-  /** Entry k once decoded, a hole until then (read it directly on a hot path, `get` on a miss). */
+  /** Entry k once decoded, undefined until then (read it directly on a hot path, `get` on a miss). */
   readonly strings: (string | undefined)[];
   private complete = false;
   /** Some entry held bytes that are not UTF-8: two entries may be one string. */
@@ -28,7 +35,7 @@ export class DictStrings {
     private readonly bytes: Uint8Array,
     private readonly offsets: Int32Array,
   ) {
-    this.strings = new Array<string | undefined>(Math.max(0, offsets.length - 1));
+    this.strings = undefinedArray<string>(MathMax(0, offsets.length - 1));
   }
 
   /** The number of entries. */
@@ -99,7 +106,7 @@ function latin1(bytes: Uint8Array): string {
 
 /** `codes` with each code mapped to the first entry of `dict` holding the same string (`codes` when none repeats). */
 function firstCodes(dict: readonly string[], codes: Int32Array): Int32Array {
-  const first = new NativeMap<string, number>();
+  const first = new SafeMap<string, number>();
   const map = new Int32Array(dict.length);
   let repeats = false;
   for (let k = 0; k < dict.length; k++) {

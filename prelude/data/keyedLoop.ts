@@ -27,6 +27,9 @@ import {
   ObjectGetPrototypeOf,
   ObjectPrototype,
   ReflectApply,
+  SafeMap,
+  SafeSet,
+  SafeWeakMap,
 } from '../intrinsics.js';
 import { keyCodes } from '../fast/keyCodes.js';
 import type { Source } from '../fast/source.js';
@@ -42,9 +45,9 @@ import type { Source } from '../fast/source.js';
  */
 export type KeyedSpec = unknown[];
 
-const COMPARE = new Set(['===', '!==', '==', '!=', '<', '<=', '>', '>=', '+']);
-const EQUALITY = new Set(['===', '!==', '==', '!=']);
-const LOGICAL = new Set(['&&', '||', '??']);
+const COMPARE = new SafeSet(['===', '!==', '==', '!=', '<', '<=', '>', '>=', '+']);
+const EQUALITY = new SafeSet(['===', '!==', '==', '!=']);
+const LOGICAL = new SafeSet(['&&', '||', '??']);
 const MAX_COMPILED = 64;
 
 const MapProto = NativeMap.prototype;
@@ -124,7 +127,7 @@ interface Compiled {
   lits: [number, string][];
 }
 
-const compiled = new NativeMap<string, Compiled>();
+const compiled = new SafeMap<string, Compiled>();
 
 /** A text that names `e` exactly (no Array.prototype method or toJSON of the run's is reached). */
 function shapeText(e: unknown): string {
@@ -465,7 +468,7 @@ function codeOf(dict: readonly string[], text: string): number {
 }
 
 /** The dictionaries with a null in front (code 0), built once per dictionary. */
-const withNull = new NativeWeakMap<readonly string[], (string | null)[]>();
+const withNull = new SafeWeakMap<readonly string[], (string | null)[]>();
 const weakGet = NativeWeakMap.prototype.get;
 const weakSet = NativeWeakMap.prototype.set;
 
@@ -559,7 +562,7 @@ export function keyedLoop(
   const keys = new NativeArray<unknown>(groups);
   const isObject = spec[0] === 'object';
   const one = c.keyFields.length === 1 && isKeyField(spec[2]);
-  const seen = one ? null : new NativeSet<unknown>();
+  const seen = one ? null : new SafeSet<unknown>();
   let nulls = 0;
   for (let g = 0; g < groups; g++) {
     const k = c.keyOf(cols, L, first[g]!);

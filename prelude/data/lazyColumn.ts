@@ -19,7 +19,7 @@
 import type { ColumnData, ColumnMeta, ColumnType } from '../../schema/columnar.js';
 import type { CardColumnData } from '../../schema/dataCard.js';
 import { utf8Decode } from '../polyfills/utf8.js';
-import { ArrayPrototypeSlice, NativeDate, NativeWeakMap, ReflectApply } from '../intrinsics.js';
+import { ArrayPrototypeSlice, NativeDate, SafeWeakMap, ReflectApply } from '../intrinsics.js';
 import { pagedText, type FetchRange } from './pagedText.js';
 import { TextPages, type FetchTextPage, type ScanText } from './textPages.js';
 import { DictStrings } from './dictStrings.js';
@@ -260,7 +260,7 @@ export class LazyColumn {
   }
 }
 
-const dictionaries = new NativeWeakMap<Int32Array, DictStrings>();
+const dictionaries = new SafeWeakMap<Int32Array, DictStrings>();
 
 /**
  * The strings of a dictionary column, decoded when read and shared by every reader of the same
@@ -344,7 +344,7 @@ const BOX_AFTER_READS = 1024;
  * the same array (neither hands it out: values() copies it), so a column is boxed once, not once
  * for the getter and again for allValues.
  */
-const boxed = new NativeWeakMap<Float64Array, unknown[]>();
+const boxed = new SafeWeakMap<Float64Array, unknown[]>();
 
 function boxFloats(values: Float64Array, valid: Uint8Array, n: number): unknown[] {
   let arr = boxed.get(values);

@@ -6,6 +6,7 @@
  */
 import type { ColumnData } from '../../schema/columnar.js';
 import { utf8Decode } from '../polyfills/utf8.js';
+import { MathMin, undefinedArray } from '../intrinsics.js';
 
 /** Rows per page (a power of two: row >> PAGE_SHIFT is the page). */
 export const PAGE_SHIFT = 12;
@@ -41,11 +42,11 @@ export function pagedText(numRows: number, fetchRange: FetchRange) {
       return pg;
     }
     const start = p * PAGE_ROWS;
-    const end = Math.min(numRows, start + PAGE_ROWS);
+    const end = MathMin(numRows, start + PAGE_ROWS);
     const data = fetchRange(start, end);
     if (data.kind !== 'utf8' || data.valid.length !== end - start)
       throw new Error(`fetchColumnRange returned ${data.kind} data of the wrong length for rows ${start}..${end}`);
-    pg = { data, strings: new Array(end - start) };
+    pg = { data, strings: undefinedArray<string | null>(end - start) };
     cache.set(p, pg);
     bytes += data.bytes.byteLength;
     while (bytes > PAGE_BUDGET_BYTES && cache.size > 1) {

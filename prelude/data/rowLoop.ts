@@ -14,7 +14,7 @@
 import { ROW_LOOP_GLOBAL } from '../../schema/rowLoop.js';
 import {
   NativeArray,
-  NativeWeakMap,
+  SafeWeakMap,
   NewFunction,
   ObjectDefineProperty,
   ObjectGetOwnPropertyDescriptor,
@@ -64,10 +64,10 @@ export interface BoundRows {
   list?: { names: string[]; vals: ArrayLike<unknown>[]; idx: ArrayLike<number> | null };
 }
 
-const bound = new NativeWeakMap<object, BoundRows>();
-const weakGet = NativeWeakMap.prototype.get;
-const weakSet = NativeWeakMap.prototype.set;
-const weakDelete = NativeWeakMap.prototype.delete;
+const bound = new SafeWeakMap<object, BoundRows>();
+const weakGet = SafeWeakMap.prototype.get;
+const weakSet = SafeWeakMap.prototype.set;
+const weakDelete = SafeWeakMap.prototype.delete;
 
 /** Records that `rows` (a fresh array objects() answered a bound declaration with) holds, or will hold, rows of `b`. */
 export function bindRows(rows: unknown[], b: BoundRows): void {

@@ -9,10 +9,12 @@ import type { ColumnTable } from 'arquero';
 import {
   ArrayBufferIsView,
   ArrayIsArray,
+  MathMin,
   NativeArray,
   ObjectDefineProperty,
   ObjectGetOwnPropertyDescriptor,
   ObjectGetPrototypeOf,
+  SafeSet,
 } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
 import { noteArrayOrigin } from './columnArrays.js';
@@ -73,7 +75,7 @@ function namesOf(t: ColumnTable, columns: unknown): string[] | null {
   if (columns === undefined) return t.columnNames();
   const list = typeof columns === 'string' ? [columns] : ArrayIsArray(columns) ? columns : null;
   if (!list || !list.every((c) => typeof c === 'string' && t.column(c) !== undefined)) return null;
-  return new Set(list).size === list.length ? (list as string[]) : null;
+  return new SafeSet(list).size === list.length ? (list as string[]) : null;
 }
 
 /** The visible rows [offset, offset + limit) through the cache, or null to use Arquero's path. */
@@ -84,8 +86,8 @@ function rows(t: ColumnTable, shape: RowShape, options: Record<string, unknown>)
   const cols = names && rowColumns(t, names);
   if (!cols) return null;
   const visible = t.numRows();
-  const off = Math.min((offset as number | undefined) ?? 0, visible);
-  const n = Math.min(visible - off, (limit as number | undefined) ?? Infinity);
+  const off = MathMin((offset as number | undefined) ?? 0, visible);
+  const n = MathMin(visible - off, (limit as number | undefined) ?? Infinity);
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
   return cachedRows(shape, cols, t.totalRows(), idx, off, n);
 }
@@ -111,7 +113,7 @@ interface LoopValues {
  * be seen.
  */
 function loopValues(t: ColumnTable, s: RowLoopState): LoopValues | null {
-  const read = new Set(s.names);
+  const read = new SafeSet(s.names);
   // the fields in the table's column order: the entry objects() rows of the same columns use
   const names = t.columnNames().filter((name) => read.has(name));
   if (names.length !== read.size) return null;

@@ -8,7 +8,7 @@
  * booleans, and a dictionary column's strings.
  */
 import type { ColumnData } from '../../schema/columnar.js';
-import { NativeDate, NativeMap } from '../intrinsics.js';
+import { MathMin, NativeDate, SafeMap } from '../intrinsics.js';
 import { utf8Decode } from '../polyfills/utf8.js';
 
 /** Rows [start, end) of one column, or null when the host cannot read them alone. */
@@ -26,7 +26,7 @@ export const WHOLE: unique symbol = Symbol('whole column');
 type Getter = (row: number) => unknown;
 
 export class RowWindows {
-  private readonly windows = new NativeMap<number, Getter>();
+  private readonly windows = new SafeMap<number, Getter>();
 
   constructor(
     private readonly fetch: FetchWindow,
@@ -41,7 +41,7 @@ export class RowWindows {
     if (get === undefined) {
       if (this.windows.size >= MAX_WINDOWS) return WHOLE;
       const start = w << WINDOW_SHIFT;
-      const end = Math.min(this.length, start + WINDOW_ROWS);
+      const end = MathMin(this.length, start + WINDOW_ROWS);
       const data = this.fetch(start, end);
       const made = data === null ? null : getterOf(data, end - start, this.isDate);
       if (made === null) return WHOLE;

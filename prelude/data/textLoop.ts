@@ -17,7 +17,7 @@
  * a filtered one, a replaced array iterator or string method, QuickJS): `on` stays false, the loop
  * gets the iterable as written and every feature runs as written.
  */
-import { NativeWeakMap, ObjectDefineProperty, ReflectApply } from '../intrinsics.js';
+import { SafeWeakMap, ObjectDefineProperty, ReflectApply } from '../intrinsics.js';
 import {
   EMPTY_ROW,
   NULL_ROW,
@@ -44,9 +44,9 @@ interface TextLoopState {
 }
 
 /** The features each state was made for (a WeakMap lookup runs no guest code). */
-const states = new NativeWeakMap<object, Feature[]>();
-const weakGet = NativeWeakMap.prototype.get;
-const weakSet = NativeWeakMap.prototype.set;
+const states = new SafeWeakMap<object, Feature[]>();
+const weakGet = SafeWeakMap.prototype.get;
+const weakSet = SafeWeakMap.prototype.set;
 
 /**
  * The pages of column `name` of `t` a text loop reads, when `t` is unfiltered and unordered and the

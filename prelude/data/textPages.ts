@@ -4,7 +4,7 @@
  * decoded in the isolate. Decoded pages stay in the session's TextCache between runs.
  */
 import type { TextPage, TextScanRequest } from '../../schema/columnar.js';
-import { ArrayIsArray, NativeMap } from '../intrinsics.js';
+import { ArrayIsArray, MathMin, SafeMap } from '../intrinsics.js';
 import { PAGE_SHIFT } from './pagedText.js';
 import type { CachedPage, Slot, TextCache } from './textCache.js';
 
@@ -39,7 +39,7 @@ export class TextPages {
    * reads one row of every column, and a page of the abstracts is 5.7 MB): window -> its rows.
    * Not in the shared cache (at most MAX_WINDOWS per column); a page read later serves its rows.
    */
-  private readonly windows = new NativeMap<number, ReadonlyArray<string | null>>();
+  private readonly windows = new SafeMap<number, ReadonlyArray<string | null>>();
   private lastWindow = -2;
   /** Reads served by `lastWindow` (counted until DENSE_READS). */
   private lastWindowReads = 0;
@@ -62,7 +62,7 @@ export class TextPages {
     let page = this.cache.lookup(slot);
     if (!page) {
       const start = p * PAGE_ROWS;
-      const end = Math.min(this.numRows, start + PAGE_ROWS);
+      const end = MathMin(this.numRows, start + PAGE_ROWS);
       const data = this.fetch(start, end);
       if (!data || data.kind !== 'text' || !ArrayIsArray(data.rows) || data.rows.length !== end - start) {
         throw new Error(`fetchTextPage returned malformed data for rows ${start}..${end}`);
@@ -101,7 +101,7 @@ export class TextPages {
   scan(p: number, req: TextScanRequest, evenHeld = false): Int32Array | Uint8Array | null {
     if (!this.scanText || (this.slots[p]!.page && !evenHeld)) return null;
     const start = p * PAGE_ROWS;
-    const end = Math.min(this.numRows, start + PAGE_ROWS);
+    const end = MathMin(this.numRows, start + PAGE_ROWS);
     const out = this.scanText(start, end, req);
     if (out === null || out === undefined) return null;
     const ok = req.op === 'len' || req.op === 'units' ? out instanceof Int32Array : out instanceof Uint8Array;
@@ -146,7 +146,7 @@ export class TextPages {
     )
       return null;
     const start = w << WINDOW_SHIFT;
-    const end = Math.min(this.numRows, start + WINDOW_ROWS);
+    const end = MathMin(this.numRows, start + WINDOW_ROWS);
     const data = this.fetch(start, end);
     if (!data || data.kind !== 'text' || !ArrayIsArray(data.rows) || data.rows.length !== end - start) {
       throw new Error(`fetchTextPage returned malformed data for rows ${start}..${end}`);

@@ -1,5 +1,6 @@
 /** "Did you mean 'Award Amount'?" for unknown column names. */
 import { GuestError } from './guestError.js';
+import { NativeString } from '../intrinsics.js';
 
 /** Levenshtein distance, O(a*b) with one row of memory. */
 export function levenshtein(a: string, b: string): number {
@@ -46,7 +47,7 @@ export function didYouMean(name: string, candidates: readonly string[]): string 
 
 /** The KeyError for an unknown column, with the suggestion and the available columns in the hint. */
 export function unknownColumn(name: unknown, columns: readonly string[], where?: string): GuestError {
-  const s = String(name);
+  const s = NativeString(name);
   const guess = didYouMean(s, columns);
   const msg = `Unknown column '${s}'${where ? ` in ${where}` : ''}` + (guess ? `. Did you mean '${guess}'?` : '');
   const list = columns.length > 40 ? columns.slice(0, 40).join("', '") + "', ..." : columns.join("', '");

@@ -7,7 +7,12 @@ import { parse } from 'acorn';
 import { GuestError } from './guestError.js';
 import { hintFor } from './hints.js';
 import { inspect } from '../format/inspect.js';
-import { ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertyNames } from '../intrinsics.js';
+import {
+  NativeNumber,
+  NativeString,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectGetOwnPropertyNames,
+} from '../intrinsics.js';
 import { INSERTED_OPEN, loopError, ROW_LOOP_GLOBAL, userColumn } from '../../schema/rowLoop.js';
 import { HAND_SORT_GLOBAL, nameColumn, repairMessage } from '../../schema/handSort.js';
 import { ARRAY_CHAIN_GLOBAL, repairChainMessage } from '../../schema/arrayChain.js';
@@ -33,7 +38,7 @@ const safe = <T>(f: () => T, fallback: T): T => {
   }
 };
 
-const str = (v: unknown): string => (typeof v === 'string' ? v : safe(() => String(v), '[unprintable]'));
+const str = (v: unknown): string => (typeof v === 'string' ? v : safe(() => NativeString(v), '[unprintable]'));
 
 /**
  * Describes a thrown value.
@@ -59,7 +64,7 @@ export function errorInfo(e: unknown, code: string, lineOffset: number): ErrorIn
     }
     if (!message) message = '(the error message could not be read)';
   } else {
-    message = typeof e === 'string' ? e : safe(() => inspect(e), String(typeof e));
+    message = typeof e === 'string' ? e : safe(() => inspect(e), NativeString(typeof e));
     hint = `The code threw ${e === undefined ? 'undefined' : e === null ? 'null' : `a ${typeof e}`}, not an Error; throw new Error('...') to get a line number.`;
   }
 
@@ -109,11 +114,11 @@ function userFrames(stack: string, lineOffset: number, code: string, message: st
     if (!(l.includes(SOURCE_NAME) || l.includes('(<input>:')) || l.includes('eval at')) continue;
     const m = l.match(FRAME);
     if (!m) continue;
-    const line = Math.max(1, Number(m[1]) - lineOffset);
-    let column = Number(m[2]);
+    const line = Math.max(1, NativeNumber(m[1]) - lineOffset);
+    let column = NativeNumber(m[2]);
     if (lines !== null) {
       lines ??= code.split(/\r\n|[\n\r\u2028\u2029]/);
-      const text = lines[Number(m[1]) - 1] ?? '';
+      const text = lines[NativeNumber(m[1]) - 1] ?? '';
       // a failed `.sort` read after a rewrite's wrapper, or a wrapped loop's iterable that is not
       // iterable: where the code as written reports it (handSort.ts, rowLoop.ts)
       column =
@@ -141,8 +146,8 @@ function wrappedCallMessage(
     if (!(l.includes(SOURCE_NAME) || l.includes('(<input>:')) || l.includes('eval at')) continue;
     const m = l.match(FRAME);
     if (!m) continue;
-    const line = code.split(/\r\n|[\n\r\u2028\u2029]/)[Number(m[1]) - 1] ?? '';
-    return repair(message, line, Number(m[2]));
+    const line = code.split(/\r\n|[\n\r\u2028\u2029]/)[NativeNumber(m[1]) - 1] ?? '';
+    return repair(message, line, NativeNumber(m[2]));
   }
   return message;
 }

@@ -8,7 +8,7 @@
 import type { ColumnTable } from 'arquero';
 import { AGG_FUNCS, type AggFn } from '../frame/aggFuncs.js';
 import { selectQuantiles } from '../frame/selectQuantile.js';
-import { NativeSet } from '../intrinsics.js';
+import { SafeSet } from '../intrinsics.js';
 import { sourceOf, type Source } from './source.js';
 import { orderIsConsistent } from './topN.js';
 
@@ -94,7 +94,7 @@ function one(
     return name === 'count' ? n : Array.from(at, (r) => (r < 0 ? null : col.at(r)));
   }
   if (name === 'nunique') {
-    const sets = Array.from({ length: size }, () => new NativeSet<number>());
+    const sets = Array.from({ length: size }, () => new SafeSet<number>());
     const codes = src.kind === 'dict' ? src.codes : src.values;
     for (let j = 0; j < m; j++) {
       const i = rows ? rows[j] : j;

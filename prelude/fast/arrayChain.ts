@@ -25,7 +25,7 @@ import {
   ObjectDefineProperty,
   ObjectGetOwnPropertyDescriptor,
   ObjectGetPrototypeOf,
-  NativeWeakMap,
+  SafeWeakMap,
   ReflectApply,
 } from '../intrinsics.js';
 import { evalNode, truthy } from './deriveEval.js';
@@ -115,7 +115,7 @@ function holdsColumn(xs: unknown[], vec: Vec): boolean {
 }
 
 /** The chains `a` handed out (a WeakMap lookup runs no guest code, where `instanceof` could). */
-const chains = new NativeWeakMap<object, Chain>();
+const chains = new SafeWeakMap<object, Chain>();
 
 type Op = { kind: 'filter' | 'map'; fn: unknown };
 

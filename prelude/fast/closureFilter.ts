@@ -11,7 +11,7 @@
  */
 import { BitSet, type ColumnTable } from 'arquero';
 import { closureNode, type Node } from '../closure/arrowSource.js';
-import { NativeMap, NativeSet, NativeWeakMap, ObjectCreate } from '../intrinsics.js';
+import { SafeMap, SafeSet, SafeWeakMap, ObjectCreate } from '../intrinsics.js';
 import { keyCodes } from './keyCodes.js';
 import { sourceOf, type NumSource } from './source.js';
 
@@ -155,13 +155,13 @@ function checkCallback(fn: Node, row: string, cols: Set<string>, bound: Set<stri
  * Exact codes of a number/date column for the fold: 0 is null, every distinct value its own code
  * (-0 apart from 0: a closure may tell them apart; NaN one code). Cached per column.
  */
-const exact = new NativeWeakMap<Float64Array, { codes: Int32Array; card: number }>();
+const exact = new SafeWeakMap<Float64Array, { codes: Int32Array; card: number }>();
 function exactCodes(src: NumSource): { codes: Int32Array; card: number } {
   let e = exact.get(src.values);
   if (!e) {
     const { values, valid } = src;
     const codes = new Int32Array(values.length);
-    const index = new NativeMap<number, number>();
+    const index = new SafeMap<number, number>();
     let next = 2; // 1 is -0
     for (let i = 0; i < values.length; i++) {
       if (!valid[i]) continue;
@@ -181,7 +181,7 @@ function exactCodes(src: NumSource): { codes: Int32Array; card: number } {
 
 /** True when a sample of 2,048 values spread over the column already holds more than 256 distinct ones (e.g. amounts). */
 function manyValues(values: Float64Array): boolean {
-  const seen = new NativeSet<number>();
+  const seen = new SafeSet<number>();
   const step = Math.max(1, Math.floor(values.length / 2048));
   for (let i = 0; i < values.length; i += step) if (seen.add(values[i]).size > 256) return true;
   return false;
@@ -208,7 +208,7 @@ export function fastClosureFilter(t: ColumnTable, fn: (d: unknown, $: unknown) =
   const n = t.totalRows();
   const limit = Math.max(64, n >> 3);
   const dense = cells <= 1 << 22 ? new Int8Array(cells).fill(-1) : null;
-  const sparse = dense ? null : new NativeMap<number, number>();
+  const sparse = dense ? null : new SafeMap<number, number>();
   const keep = new BitSet(n);
   let combos = 0;
   const a = keys[0].codes;

@@ -7,7 +7,7 @@
  * row are skipped, so a narrow selection fetches only the pages it needs.
  */
 import type { ColumnTable } from 'arquero';
-import { ArrayBufferIsView, ArrayIsArray, ArrayPrototypeSlice, ReflectApply } from '../intrinsics.js';
+import { ArrayBufferIsView, ArrayIsArray, ArrayPrototypeSlice, MathMin, ReflectApply } from '../intrinsics.js';
 import { LazyColumn } from '../data/lazyColumn.js';
 import { PAGE_SHIFT } from '../data/pagedText.js';
 import type { TextPages } from '../data/textPages.js';
@@ -56,7 +56,7 @@ export function columnChunks(
     const arrays = new Array<ArrayLike<unknown>>(srcs.length);
     const offsets = new Array<number>(srcs.length);
     for (let lo = 0; lo < n; lo += CHUNK) {
-      const hi = Math.min(n, lo + CHUNK);
+      const hi = MathMin(n, lo + CHUNK);
       if (bits) {
         const first = bits.next(lo);
         if (first < 0 || first >= hi) continue;

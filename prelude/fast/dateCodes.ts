@@ -5,7 +5,7 @@
  * up by code, as a dictionary column's functions are (fast/deriveEval.ts `perDate`): the SBIR
  * file's 219,590 award dates hold about 16,000 distinct days.
  */
-import { NativeWeakMap } from '../intrinsics.js';
+import { SafeWeakMap } from '../intrinsics.js';
 import { NumberKeys } from './numberKeys.js';
 
 /** The distinct times of a date column and each row's code (-1: null). */
@@ -14,7 +14,7 @@ export interface DateCodes {
   times: Float64Array;
 }
 
-const built = new NativeWeakMap<Float64Array, DateCodes>();
+const built = new SafeWeakMap<Float64Array, DateCodes>();
 
 /**
  * The codes of the date column with times `values` and validity `valid` (cached per column). Times

@@ -10,7 +10,7 @@
 import {
   ArrayIsArray,
   NativeDate,
-  NativeWeakMap,
+  SafeWeakMap,
   ObjectCreate,
   ObjectGetOwnPropertyDescriptor,
   ReflectApply,
@@ -57,9 +57,9 @@ export function parseDateFeatures(spec: unknown): DateFeature[] | undefined {
 const MEMO_BYTES = 32 << 20;
 
 type Kept = { [f in DateFeature]?: Float64Array } & { bytes: number };
-const memo = new NativeWeakMap<Float64Array, Kept>();
-const weakGet = NativeWeakMap.prototype.get;
-const weakSet = NativeWeakMap.prototype.set;
+const memo = new SafeWeakMap<Float64Array, Kept>();
+const weakGet = SafeWeakMap.prototype.get;
+const weakSet = SafeWeakMap.prototype.set;
 
 /**
  * Each feature's number per row of the date column with times `values` and validity `valid` (a null

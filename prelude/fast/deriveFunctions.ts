@@ -6,7 +6,7 @@
  * calls) sends the derive back to Arquero's path.
  */
 import { functions } from 'arquero/src/op/functions/index.js';
-import { NativeMap } from '../intrinsics.js';
+import { SafeMap } from '../intrinsics.js';
 import { giveUp } from './deriveVec.js';
 
 type Fn = (...xs: unknown[]) => unknown;
@@ -22,8 +22,8 @@ const PURE = (
 /** Functions a fast path relies on beside the pure ones (fast/predicate.ts hostIncludes: `op.lower`). */
 const RELIED_ON = ['lower'];
 
-const installed = new NativeMap<string, Fn>();
-const relied = new NativeMap<string, Fn>();
+const installed = new SafeMap<string, Fn>();
+const relied = new SafeMap<string, Fn>();
 
 /** Records the pure functions as registered now (call once, after the prelude registers its own). */
 export function notePureFunctions(): void {

@@ -10,7 +10,7 @@
  */
 import type { ColumnTable } from 'arquero';
 import { LazyColumn } from '../data/lazyColumn.js';
-import { NativeDate, NativeWeakMap } from '../intrinsics.js';
+import { NativeDate, SafeWeakMap } from '../intrinsics.js';
 import { sourceOf } from './source.js';
 
 export type Vec =
@@ -118,7 +118,7 @@ export function numbers(env: Env, a: Vec): Float64Array {
   }
 }
 
-const complete = new NativeWeakMap<Uint8Array, boolean>();
+const complete = new SafeWeakMap<Uint8Array, boolean>();
 
 /** True when a host column's validity has no null (remembered per column: its arrays never change). */
 export function noNulls(valid: Uint8Array): boolean {

@@ -4,10 +4,10 @@
  * Ordering groups or top-n rows by a text key then reads one number per row or group instead of
  * sorting strings again each run (Company's 186,000 entries: ~60 ms per sort).
  */
-import { NativeMap, NativeWeakMap } from '../intrinsics.js';
+import { SafeMap, SafeWeakMap } from '../intrinsics.js';
 
 /** Ranks by dictionary array (the session's decoded entries, data/dictStrings.ts); null: two entries are equal. */
-const ranks = new NativeWeakMap<readonly string[], Int32Array | null>();
+const ranks = new SafeWeakMap<readonly string[], Int32Array | null>();
 
 /**
  * Each entry's rank in code-unit order, or undefined when two entries hold the same string (their
@@ -30,7 +30,7 @@ export function hasDictRank(dict: readonly string[]): boolean {
 
 function rankOf(dict: readonly string[]): Int32Array | null {
   const d = dict.length;
-  const code = new NativeMap<string, number>();
+  const code = new SafeMap<string, number>();
   for (let k = 0; k < d; k++) code.set(dict[k]!, k);
   if (code.size !== d) return null;
   const sorted = dict.slice();

@@ -6,7 +6,7 @@
  * group, and the groups are placed by it (a slot per combined rank when they are dense, else a
  * native sort of the combined ranks). 60,000 text keys: ~5 ms against ~60 ms of comparator sort.
  */
-import { NativeMap } from '../intrinsics.js';
+import { SafeMap } from '../intrinsics.js';
 import { NumberKeys } from './numberKeys.js';
 
 /** Each position's rank among one key's distinct values, nulls last (as `card - 1`). */
@@ -73,7 +73,7 @@ function rankKey(vals: ArrayLike<unknown>, n: number): Ranked | undefined {
 }
 
 function rankStrings(vals: ArrayLike<unknown>, n: number): Ranked {
-  const ids = new NativeMap<string, number>();
+  const ids = new SafeMap<string, number>();
   const distinct: string[] = [];
   const id = new Int32Array(n);
   for (let i = 0; i < n; i++) {

@@ -5,7 +5,7 @@
  * appearance in row-index order over the visible rows, exactly as Arquero scans.
  */
 import type { ColumnTable } from 'arquero';
-import { NativeMap, NativeWeakMap } from '../intrinsics.js';
+import { SafeMap, SafeWeakMap } from '../intrinsics.js';
 import { keyCodes, numberRanks, type KeyCodes } from './keyCodes.js';
 import { sourceOf } from './source.js';
 
@@ -19,7 +19,7 @@ export interface Grouping {
 }
 
 /** The groupings fastGroups made, with the column object each key read. */
-const madeHere = new NativeWeakMap<object, readonly unknown[]>();
+const madeHere = new SafeWeakMap<object, readonly unknown[]>();
 
 /** Combined codes above this many cells use a Map instead of a lookup array. */
 const DENSE_LIMIT = 1 << 22;
@@ -84,7 +84,7 @@ export function assignGroups(
       ids[i] = g;
     }
   } else {
-    const slot = new NativeMap<number, number>();
+    const slot = new SafeMap<number, number>();
     for (let j = 0; j < m; j++) {
       const i = rows ? rows[j] : j;
       const code = a[i] + (b ? ca * (b[i] + (c ? cb * c[i] : 0)) : 0);

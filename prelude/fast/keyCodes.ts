@@ -4,7 +4,7 @@
  * in first-appearance order (0 is null). Two rows share a code exactly when Arquero's key string
  * (`key(value) + ''`) is the same: distinct strings stay distinct, 0 and -0 meet, NaN is one value.
  */
-import { NativeWeakMap } from '../intrinsics.js';
+import { SafeWeakMap } from '../intrinsics.js';
 import { NumberKeys } from './numberKeys.js';
 import type { Source } from './source.js';
 
@@ -22,7 +22,7 @@ export interface KeyCodes {
   ranks?: Int32Array;
 }
 
-const cache = new NativeWeakMap<object, KeyCodes>();
+const cache = new SafeWeakMap<object, KeyCodes>();
 
 /** The key codes of a column source (cached by its backing array). */
 export function keyCodes(src: Source): KeyCodes {

@@ -6,6 +6,8 @@
  * (keyCodes.ts).
  */
 
+import { MathMax, MathMin } from '../intrinsics.js';
+
 const word = new Float64Array(1);
 const half = new Int32Array(word.buffer);
 
@@ -29,8 +31,8 @@ export class NumberKeys {
 
   /** `most`: the most keys expected (the number of values to add); the table starts small and grows towards it. */
   constructor(most: number) {
-    this.most = Math.max(most, 1);
-    this.grow(Math.min(this.most, 4096));
+    this.most = MathMax(most, 1);
+    this.grow(MathMin(this.most, 4096));
   }
 
   /** Adds one occurrence of `x`; its key. */
@@ -49,7 +51,7 @@ export class NumberKeys {
     }
     if (at === 0) {
       if (this.size === firsts.length) {
-        this.grow(Math.max(this.size * 2, Math.min(this.most, this.size * 8)));
+        this.grow(MathMax(this.size * 2, MathMin(this.most, this.size * 8)));
         return this.add(x);
       }
       at = this.newKey(x) + 1;
@@ -78,7 +80,7 @@ export class NumberKeys {
   }
 
   private newKey(x: number): number {
-    if (this.size === this.firsts.length) this.grow(Math.max(this.size * 2, Math.min(this.most, this.size * 8)));
+    if (this.size === this.firsts.length) this.grow(MathMax(this.size * 2, MathMin(this.most, this.size * 8)));
     this.firsts[this.size] = x;
     return this.size++;
   }

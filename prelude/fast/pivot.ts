@@ -5,7 +5,7 @@
  * with the same keys, values, row lists and insertion order as the row-by-row scan.
  */
 import type { ColumnTable } from 'arquero';
-import { JSONStringify, NativeMap } from '../intrinsics.js';
+import { JSONStringify, SafeMap } from '../intrinsics.js';
 import { keyCodesOf } from './groups.js';
 import type { KeyCodes } from './keyCodes.js';
 
@@ -63,8 +63,8 @@ export function fastBuckets(
     placeRows(cellOf, rows, m, count.slice(0, R * C), placed);
     const rk: Array<{ vals: unknown[]; key: string }> = [];
     const cks: Array<{ vals: unknown[]; key: string }> = [];
-    const out: Buckets = { rowKeys: new NativeMap(), colKeys: new NativeMap(), cells: new NativeMap() };
-    const lists = new NativeMap<string, number[]>(); // the cells that take rows from several places
+    const out: Buckets = { rowKeys: new SafeMap(), colKeys: new SafeMap(), cells: new SafeMap() };
+    const lists = new SafeMap<string, number[]>(); // the cells that take rows from several places
     const append = (k: string, part: Uint32Array) => {
       const a = lists.get(k);
       if (a) {
@@ -208,7 +208,7 @@ function assignIds(
   ids: Int32Array,
   first: number[],
 ): void {
-  const slot = new NativeMap<number, number>();
+  const slot = new SafeMap<number, number>();
   for (let j = 0; j < m; j++) {
     const i = rows ? rows[j] : j;
     let code = 0;

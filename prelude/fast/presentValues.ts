@@ -4,10 +4,10 @@
  * (series/fastReduce.ts) and the one-group rollup median/quantile (rollupQuantile.ts) read the same
  * copy. Shared: never hand it out or write into it.
  */
-import { NativeWeakMap } from '../intrinsics.js';
+import { SafeWeakMap } from '../intrinsics.js';
 
 /** Dense present values of a whole column, by its Float64Array. */
-const packed = new NativeWeakMap<Float64Array, Float64Array>();
+const packed = new SafeWeakMap<Float64Array, Float64Array>();
 
 /**
  * The present, non-NaN values of `values[0..n)` (`valid` null: all present; `rows`: those rows in

@@ -8,7 +8,7 @@
  */
 import { parse, type ColumnTable } from 'arquero';
 import { codegen } from 'arquero/src/expression/codegen.js';
-import { FunctionPrototypeToString, NativeMap, ReflectApply } from '../intrinsics.js';
+import { FunctionPrototypeToString, SafeMap, ReflectApply } from '../intrinsics.js';
 import { evalNode } from './deriveEval.js';
 import type { Env } from './deriveVec.js';
 import type { Node } from './node.js';
@@ -22,7 +22,7 @@ export type FieldNodes = Map<string, Node>;
 
 /** Parses `values` once more, keeping each aggregate field's tree (Arquero hands `field` every one). */
 export function fieldNodes(t: ColumnTable, values: unknown): FieldNodes | null {
-  const nodes: FieldNodes = new NativeMap();
+  const nodes: FieldNodes = new SafeMap();
   try {
     parse(
       values as never,

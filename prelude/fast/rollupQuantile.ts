@@ -7,7 +7,7 @@
  * order where a typed order puts -0 first, and Arquero's formula can tell them apart.
  */
 import { kthValues } from '../frame/selectQuantile.js';
-import { NativeWeakMap } from '../intrinsics.js';
+import { SafeWeakMap } from '../intrinsics.js';
 import { packedPresent } from './presentValues.js';
 
 /**
@@ -60,7 +60,7 @@ export function arqueroQuantiles(
 }
 
 /** Whether a packed column holds a -0 (kept per packed array: one scan per column and session). */
-const negativeZero = new NativeWeakMap<Float64Array, boolean>();
+const negativeZero = new SafeWeakMap<Float64Array, boolean>();
 
 function hasNegativeZero(xs: Float64Array): boolean {
   let has = negativeZero.get(xs);

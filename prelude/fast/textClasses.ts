@@ -12,7 +12,7 @@
  */
 import type { Node } from './node.js';
 import { closureNode } from '../closure/arrowSource.js';
-import { JSONStringify, NativeMap, NativeSet, ReflectApply } from '../intrinsics.js';
+import { JSONStringify, MathMin, ReflectApply, SafeMap, SafeSet } from '../intrinsics.js';
 import { EMPTY_ROW, NULL_ROW, OTHER_ROW, rowFeatures, stringMethodsIntact, type Feature } from './textFeatures.js';
 
 const StringToLowerCase = String.prototype.toLowerCase;
@@ -215,7 +215,7 @@ export function textClasses(body: Node): Classes | undefined {
   for (const s of found) if (s.length > longest.length) longest = s;
   const otherString = `${longest}\u0000`;
   const features = featuresOf(body);
-  const literals = new NativeMap<string, number>();
+  const literals = new SafeMap<string, number>();
   if (features.length > 0) {
     // the truth value is the body's per row (textTruth): the literals only name the strings told apart
     for (const s of found) literals.set(s, 0);
@@ -264,7 +264,7 @@ export function textTruth(c: Classes, pages: TextPages, n: number): Uint8Array |
   for (const [s, a] of literals) if (s !== '' && a !== other) equals.push([s, a]);
   if (!needLen && equals.length === 0) return out.fill(other);
   for (let p = 0, lo = 0; lo < n; p++) {
-    const hi = Math.min(n, lo + PAGE_ROWS);
+    const hi = MathMin(n, lo + PAGE_ROWS);
     if (!hostPage(pages, p, lo, hi, out, c, needLen, equals) && !guestPage(pages.page(p), lo, hi, out, c))
       return undefined;
     lo = hi;
@@ -295,7 +295,7 @@ function rowTruth(c: Classes, pages: TextPages, n: number): Uint8Array | undefin
  * a null row, or a row's result is not a number (the chain replays).
  */
 export function textNumbers(body: Node, pages: TextPages, n: number): Float64Array | undefined {
-  const found = new NativeSet<string>();
+  const found = new SafeSet<string>();
   if (!allowed(body, false, found)) return undefined;
   let longest = '';
   for (const s of found) if (s.length > longest.length) longest = s;
@@ -337,7 +337,7 @@ function perRow(
   // evaluated once per combination met
   let tests = base <= 12;
   for (let k = 0; k < base && tests; k++) tests = features[k]![0] !== 'u';
-  const seen = tests ? new NativeMap<number, unknown>() : null;
+  const seen = tests ? new SafeMap<number, unknown>() : null;
   try {
     for (let i = 0; i < n; i++) {
       const k = classes[i];

@@ -11,7 +11,7 @@
 import type { TextScanRequest } from '../../schema/columnar.js';
 import type { TextPages } from '../data/textPages.js';
 import { PAGE_SHIFT } from '../data/pagedText.js';
-import { ArrayIsArray, NativeMap, NativeWeakMap, ReflectApply } from '../intrinsics.js';
+import { ArrayIsArray, MathMin, ReflectApply, SafeMap, SafeWeakMap } from '../intrinsics.js';
 
 const PAGE_ROWS = 1 << PAGE_SHIFT;
 
@@ -75,7 +75,7 @@ export function rowFeatures(pages: TextPages, n: number, features: readonly Feat
   // answers kept per column for the session (its text never changes): a later run reads them again
   let kept = ReflectApply(weakGet, memo, [pages]) as KeptFeatures | undefined;
   if (!kept || kept.n !== n) {
-    kept = { n, classes: null, values: new NativeMap(), bytes: 0 };
+    kept = { n, classes: null, values: new SafeMap(), bytes: 0 };
     ReflectApply(weakSet, memo, [pages, kept]);
   }
   const values: Array<Int32Array | Uint8Array> = [];
@@ -122,9 +122,9 @@ interface KeptFeatures {
   values: Map<string, Int32Array | Uint8Array>;
 }
 
-const memo = new NativeWeakMap<TextPages, KeptFeatures>();
-const weakGet = NativeWeakMap.prototype.get;
-const weakSet = NativeWeakMap.prototype.set;
+const memo = new SafeWeakMap<TextPages, KeptFeatures>();
+const weakGet = SafeWeakMap.prototype.get;
+const weakSet = SafeWeakMap.prototype.set;
 const key = (f: Feature) => `${f[0]}\u0000${f[1] ?? ''}\u0000${f[2] ?? ''}`;
 
 function scanFeatures(pages: TextPages, n: number, features: readonly Feature[]): RowFeatures | undefined {
@@ -139,7 +139,7 @@ function scanFeatures(pages: TextPages, n: number, features: readonly Feature[])
     } else values[k] = new Uint8Array(n);
   }
   for (let p = 0, lo = 0; lo < n; p++) {
-    const hi = Math.min(n, lo + PAGE_ROWS);
+    const hi = MathMin(n, lo + PAGE_ROWS);
     if (
       !hostPage(pages, p, lo, features, units, classes, values) &&
       !guestPage(pages.page(p), lo, hi, features, classes, values)

@@ -6,16 +6,16 @@
  * (strings, numbers, dates, nulls), marked when the order is set.
  */
 import { BitSet, type ColumnTable } from 'arquero';
-import { NativeWeakMap } from '../intrinsics.js';
+import { SafeWeakMap } from '../intrinsics.js';
 import { plainNumberSource } from './plainNumbers.js';
 import { sourceOf } from './source.js';
 import { typedTop, type TopKey } from './typedTop.js';
 
 type Comparator = (a: number, b: number, data: unknown) => number;
 
-const consistent = new NativeWeakMap<object, true>();
+const consistent = new SafeWeakMap<object, true>();
 /** The one sort key of a marked order, when it has one: topRows then selects on typed data (typedTop.ts). */
-const oneKey = new NativeWeakMap<object, TopKey>();
+const oneKey = new SafeWeakMap<object, TopKey>();
 
 /** Marks `out` (= t.orderby(...args)) when every sort key is a plain host column. */
 export function noteOrder(t: ColumnTable, out: ColumnTable, args: unknown[]): void {

@@ -5,7 +5,7 @@
  * the plain path; 0 and -0 are one value.
  */
 import type { ColumnTable } from 'arquero';
-import { NativeMap, NativeWeakMap } from '../intrinsics.js';
+import { SafeMap, SafeWeakMap } from '../intrinsics.js';
 import { combinableKeys } from './groups.js';
 
 /** Distinct keys in order of first appearance: the first row of each and its count. */
@@ -15,7 +15,7 @@ export interface FastCounts {
 }
 
 /** One column's counts over a whole table by its key codes, [with missing, without]; callers only read them. */
-const kept = new NativeWeakMap<Int32Array, [FastCounts | undefined, FastCounts | undefined]>();
+const kept = new SafeWeakMap<Int32Array, [FastCounts | undefined, FastCounts | undefined]>();
 /** Counts with more keys than this are not kept. */
 const KEEP_KEYS = 1 << 16;
 
@@ -55,7 +55,7 @@ function count(t: ColumnTable, names: readonly string[], dropna: boolean): FastC
   const firsts: number[] = [];
   const counts: number[] = [];
   const dense = cells <= 1 << 22 ? new Int32Array(cells).fill(-1) : null;
-  const sparse = dense ? null : new NativeMap<number, number>();
+  const sparse = dense ? null : new SafeMap<number, number>();
   for (let j = 0; j < m; j++) {
     const i = rows ? rows[j] : j;
     let code = 0;

@@ -4,7 +4,7 @@ import { keepStorageRows } from './bitWords.js';
 import { GuestError } from '../errors/guestError.js';
 import { combinableKeys } from '../fast/groups.js';
 import { sourceOf } from '../fast/source.js';
-import { NativeMap } from '../intrinsics.js';
+import { SafeMap } from '../intrinsics.js';
 import { assertTable, isNull, resolveColumns } from './common.js';
 import { missingBits } from './valueCounts.js';
 import { withColumns } from './withColumns.js';
@@ -78,7 +78,7 @@ function duplicatesOnCodes(t: ColumnTable, names: readonly string[], keep: unkno
   }
   // key -> times met (keep: false) or met at all: a lookup array while the codes fit, else a Map
   const dense = cells <= 1 << 22 ? new Int32Array(cells) : null;
-  const sparse = dense ? null : new NativeMap<number, number>();
+  const sparse = dense ? null : new SafeMap<number, number>();
   const get = (c: number) => (dense ? dense[c]! : (sparse!.get(c) ?? 0));
   const bump = (c: number) => (dense ? dense[c]!++ : sparse!.set(c, (sparse!.get(c) ?? 0) + 1));
   const bits = new BitSet(t.totalRows());

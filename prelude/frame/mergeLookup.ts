@@ -9,7 +9,7 @@
  */
 import type { ColumnTable } from 'arquero';
 import { concatColumn, concatIndex, type ColumnLike } from '../data/concatColumns.js';
-import { NativeMap } from '../intrinsics.js';
+import { SafeMap } from '../intrinsics.js';
 import { newTable } from './common.js';
 
 const keyable = (v: unknown) => typeof v === 'string' || (typeof v === 'number' && v === v);
@@ -24,7 +24,7 @@ export function mergeLookup(
 ): ColumnTable | undefined {
   if (mode !== 'left' && mode !== 'inner') return undefined;
   const rkeys = right.array(key) as ArrayLike<unknown>;
-  const byKey = new NativeMap<unknown, number>();
+  const byKey = new SafeMap<unknown, number>();
   const rrows = right.indices() as Uint32Array;
   for (let j = 0; j < rkeys.length; j++) {
     const k = rkeys[j];

@@ -18,7 +18,7 @@ import {
 import { fastValueCounts } from '../fast/valueCounts.js';
 import { sourceOf, type Source } from '../fast/source.js';
 import { LazyColumn } from '../data/lazyColumn.js';
-import { NativeWeakMap } from '../intrinsics.js';
+import { SafeWeakMap } from '../intrinsics.js';
 
 /** Options of value_counts. */
 export interface ValueCountsOptions {
@@ -187,7 +187,7 @@ function maskTable(t: ColumnTable, want: boolean): ColumnTable {
 }
 
 /** The missing bits behind a column of an isna/notna table (by column object), for maskCount. */
-const maskColumns = new NativeWeakMap<object, { bits: Uint8Array; want: boolean }>();
+const maskColumns = new SafeWeakMap<object, { bits: Uint8Array; want: boolean }>();
 
 /**
  * `isNull(col.at(row))` for every storage row, read from the typed arrays: dictionary codes,

@@ -21,6 +21,7 @@ import { setFileSink, type SaveFile } from '../output/files.js';
 import { makeDescribeData } from './describeData.js';
 import { makeExecute, type ExecuteOptions } from './execute.js';
 import { warmUp } from './warmUp.js';
+import { NativeNumber } from '../intrinsics.js';
 
 /** What the runtime passes to boot (docs/architecture.md). */
 export interface Bridge {
@@ -83,15 +84,15 @@ export function boot(bridge: Bridge): Internals {
   const write = bridge.write;
   const fetchColumn = bridge.fetchColumn;
   const limits = {
-    maxOutputBytes: Number(bridge.limits?.maxOutputBytes) || 1 << 20,
-    maxResultBytes: Number(bridge.limits?.maxResultBytes) || 1 << 20,
-    maxRows: Number(bridge.limits?.maxRows) || 1000,
+    maxOutputBytes: NativeNumber(bridge.limits?.maxOutputBytes) || 1 << 20,
+    maxResultBytes: NativeNumber(bridge.limits?.maxResultBytes) || 1 << 20,
+    maxRows: NativeNumber(bridge.limits?.maxRows) || 1000,
   };
   setWriter((stream, text) => write(stream, text));
   const save = typeof bridge.saveFile === 'function' ? bridge.saveFile : null;
   setFileSink(
     save && ((name, mediaType, bytes) => save(name, mediaType, bytes)),
-    Number(bridge.limits?.maxFileBytes) || 0,
+    NativeNumber(bridge.limits?.maxFileBytes) || 0,
   );
   const fetchRange = typeof bridge.fetchColumnRange === 'function' ? bridge.fetchColumnRange : undefined;
   const fetchText = typeof bridge.fetchTextPage === 'function' ? bridge.fetchTextPage : undefined;

@@ -8,6 +8,7 @@
 import { parse } from 'acorn';
 import { didYouMean } from '../errors/didYouMean.js';
 import { isTable } from '../frame/common.js';
+import { NativeString } from '../intrinsics.js';
 
 interface Node {
   type: string;
@@ -76,7 +77,7 @@ function tableSuggestion(expr: Node, code: string): string {
   const prop = expr.property as Node;
   const key = expr.computed
     ? prop.type === 'Literal'
-      ? String(prop.value)
+      ? NativeString(prop.value)
       : undefined
     : (prop as { name?: string }).name;
   if (obj.type !== 'Identifier' || key === undefined) return '';

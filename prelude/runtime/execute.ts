@@ -5,7 +5,7 @@
  * indirect eval), reads `result` when asked, awaits a native promise, and returns one GuestOutcome
  * JSON string (or a promise of one that never rejects). Guest failures become `{ ok: false, error }`.
  */
-import { NativePromise, PromisePrototypeThen, ReflectApply } from '../intrinsics.js';
+import { NativeNumber, NativePromise, NativeString, PromisePrototypeThen, ReflectApply } from '../intrinsics.js';
 import { settleRows } from '../data/pendingRows.js';
 import { errorInfo, SOURCE_NAME } from '../errors/errorInfo.js';
 import { outputBytes, resetOutput } from '../output/output.js';
@@ -95,10 +95,10 @@ export function makeExecute(
       }
     };
     try {
-      const src = String(code);
+      const src = NativeString(code);
       // where errors are located: the text that ran and the lines before the user's first line in it
       let ran = src;
-      let lineOffset = Number(opts.lineOffset) || 0;
+      let lineOffset = NativeNumber(opts.lineOffset) || 0;
       resetOutput(limits.maxOutputBytes);
       resetResults();
       if (opts.deterministic) restore = enterDeterministic(opts.deterministic);
@@ -138,7 +138,7 @@ export function makeExecute(
     } catch (e) {
       done();
       try {
-        return failure(e, String(code), 0);
+        return failure(e, NativeString(code), 0);
       } catch {
         return FALLBACK_OUTCOME;
       }

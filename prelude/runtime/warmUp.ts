@@ -19,6 +19,7 @@ import { warmTable } from './warmTable.js';
 import { ROW_LOOP_GLOBAL } from '../../schema/rowLoop.js';
 import { HAND_SORT_GLOBAL } from '../../schema/handSort.js';
 import { ARRAY_CHAIN_GLOBAL } from '../../schema/arrayChain.js';
+import { NativeString } from '../intrinsics.js';
 
 /** The installed prelude on a table: its methods, column access and Series are added at run time. */
 type T = any;
@@ -200,7 +201,7 @@ export function warmUp(): string[] {
       try {
         QUESTIONS[q]!(table);
       } catch (e) {
-        failed.push(`${q}: ${String((e as Error)?.message ?? e)}`);
+        failed.push(`${q}: ${NativeString((e as Error)?.message ?? e)}`);
       }
     }
   } finally {

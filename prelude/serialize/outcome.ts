@@ -3,7 +3,7 @@
  * produced with captured builtins, so whatever the guest did to prototypes or globals the result is
  * valid JSON of the documented shape, or (if building it throws) a fixed error outcome.
  */
-import { JSONStringify, NumberIsFinite } from '../intrinsics.js';
+import { JSONStringify, NativeString, NumberIsFinite } from '../intrinsics.js';
 import type { ErrorInfo } from '../errors/errorInfo.js';
 import { isTable } from '../frame/common.js';
 import { isSeries } from '../series/brand.js';
@@ -90,8 +90,8 @@ export function successJson(
     out.push(
       '{"kind":' +
         JSONStringify(c.kind) +
-        (c.title !== undefined ? ',"title":' + JSONStringify(String(c.title)) : '') +
-        (c.file !== undefined ? ',"file":' + JSONStringify(String(c.file)) : '') +
+        (c.title !== undefined ? ',"title":' + JSONStringify(NativeString(c.title)) : '') +
+        (c.file !== undefined ? ',"file":' + JSONStringify(NativeString(c.file)) : '') +
         ',"spec":',
     );
     if (!writeJson(c.spec, out, { maxDepth: 64 }) || sub.truncated) {
@@ -117,9 +117,9 @@ export function successJson(
 export function failureJson(info: ErrorInfo): string {
   let e =
     '{"name":' +
-    JSONStringify(String(info.name).slice(0, 200)) +
+    JSONStringify(NativeString(info.name).slice(0, 200)) +
     ',"message":' +
-    JSONStringify(String(info.message).slice(0, 4000));
+    JSONStringify(NativeString(info.message).slice(0, 4000));
   if (typeof info.line === 'number' && NumberIsFinite(info.line)) e += ',"line":' + Math.trunc(info.line);
   if (typeof info.column === 'number' && NumberIsFinite(info.column)) e += ',"column":' + Math.trunc(info.column);
   if (typeof info.stack === 'string' && info.stack) e += ',"stack":' + JSONStringify(info.stack.slice(0, 4000));

@@ -7,7 +7,7 @@
 import { sampleVariance } from '../frame/aggFuncs.js';
 import type { Series } from './Series.js';
 import { chainBlocks, chainExtreme, chainPresent, chainSumCount, fillOnly, pendingChain } from './numberChain.js';
-import { NativeWeakMap } from '../intrinsics.js';
+import { SafeWeakMap } from '../intrinsics.js';
 import { smallIntCounts, type NumberCounts } from './smallIntCounts.js';
 import { filledExtreme, filledSumCount, filledVariance } from './fillReduce.js';
 import { numView, typedOf, type NumView } from './typed.js';
@@ -259,7 +259,7 @@ export function fastDistinctNumbers(s: Series): number | undefined {
 }
 
 /** nunique of a whole column's packed values (kept with them for the session: fast/presentValues.ts). */
-const distinctKept = new NativeWeakMap<Float64Array, number>();
+const distinctKept = new SafeWeakMap<Float64Array, number>();
 
 /**
  * value_counts' keys and counts for a number column, in order of first appearance (a key's value
@@ -288,7 +288,7 @@ export function fastCountNumbers(s: Series, dropna: boolean): NumberCounts | und
  * column never changes, so a warm `award_data['Award Year'].value_counts()` counts nothing. Callers
  * only read the arrays.
  */
-const hostCounts = new NativeWeakMap<Float64Array, [NumberCounts | undefined, NumberCounts | undefined]>();
+const hostCounts = new SafeWeakMap<Float64Array, [NumberCounts | undefined, NumberCounts | undefined]>();
 /** Counts with more keys than this are not kept (12 bytes a key). */
 const KEEP_KEYS = 1 << 16;
 

@@ -10,7 +10,7 @@ import type { ColumnTable } from 'arquero';
 import { orderByKeys } from '../fast/groupOrder.js';
 import { compareKeys } from '../frame/groupAgg.js';
 import { isNull } from '../frame/common.js';
-import { NativeMap } from '../intrinsics.js';
+import { SafeMap } from '../intrinsics.js';
 
 /** The result's columns: each key, the counted column, then `count` (or `proportion`). */
 export function groupValueCounts(
@@ -46,7 +46,7 @@ export function groupValueCounts(
   const counts = out[keys.length + 1]!;
   // one id per distinct value (a Date by its time, as the per-group Map keyed it); cnt[id] is the
   // count within the current group, reset after it
-  const ids = new NativeMap<unknown, number>();
+  const ids = new SafeMap<unknown, number>();
   const cnt: number[] = [];
   const seen: number[] = [];
   const firsts: unknown[] = [];

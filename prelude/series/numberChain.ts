@@ -16,7 +16,7 @@
  * values of the eager result, which is all a reduction reads (it skips null and NaN alike). Only
  * materialising tells a missing position (null) from a NaN `round` kept: it tracks p beside.
  */
-import { NativeMap, NativeWeakMap, NewFunction, ObjectDefineProperty } from '../intrinsics.js';
+import { NewFunction, ObjectDefineProperty, SafeMap, SafeWeakMap } from '../intrinsics.js';
 import { Series } from './Series.js';
 import { numView, type NumView, type TypedView } from './typed.js';
 
@@ -53,7 +53,7 @@ interface Chain {
 }
 
 const BLOCK = 2048;
-const chains = new NativeWeakMap<Series, Chain>();
+const chains = new SafeWeakMap<Series, Chain>();
 // the block buffers, reused by every chain: evaluation never re-enters (no step calls guest code)
 const X = new Float64Array(BLOCK);
 const P = new Uint8Array(BLOCK);
@@ -236,7 +236,7 @@ function loadLag(c: Chain, start: number, len: number, presence = false): void {
 // a column's values with its missing positions as NaN, kept per column for the session (by its
 // Float64Array) so a block loads with one copy instead of a test per value; only for columns of up
 // to 1M rows (8 MB of copy, counted in the session's memory): longer ones test per value
-const nanFilledCache = new NativeWeakMap<Float64Array, Float64Array>();
+const nanFilledCache = new SafeWeakMap<Float64Array, Float64Array>();
 const NAN_FILLED_MAX = 1 << 20;
 
 function nanFilled(values: Float64Array, valid: Uint8Array): Float64Array | null {
@@ -523,7 +523,7 @@ export function chainSumCount(c: Chain): [number, number] {
 const FUSED_COUNT = new Float64Array(1);
 const WARM_UP_LENGTH = 512;
 type SumKernel = (xs: Float64Array, n: number, b: Float64Array, count: Float64Array) => number;
-const sumKernels = new NativeMap<string, SumKernel>();
+const sumKernels = new SafeMap<string, SumKernel>();
 
 /** Each scalar step as one statement on `x` (its operand `b<j>`): the same operation the step's loop in run() does. */
 const FUSED_STEP: Partial<Record<Op, (b: string) => string>> = {

@@ -6,7 +6,7 @@
  * on new dictionary codes (each picked string once, in order of first appearance), so a count,
  * nunique or value_counts after it runs on codes too. The values are the per-value path's.
  */
-import { NativeMap, NativeWeakMap } from '../intrinsics.js';
+import { SafeMap, SafeWeakMap } from '../intrinsics.js';
 import { Series } from './Series.js';
 import { typedOf } from './typed.js';
 
@@ -19,7 +19,7 @@ interface SplitSource {
   read: boolean;
 }
 
-const splits = new NativeWeakMap<Series, SplitSource>();
+const splits = new SafeWeakMap<Series, SplitSource>();
 
 /** `split(value)` of each present value of a dictionary Series (missing stays null); undefined without codes. */
 export function splitCodes(s: Series, split: (v: string) => string[]): Series | undefined {
@@ -66,7 +66,7 @@ export function pickCodes(s: Series, pick: (v: string | readonly string[]) => st
   }
   const n = s.length;
   const remap = new Int32Array(picked.length).fill(-2); // -2: not met yet
-  const index = new NativeMap<string, number>();
+  const index = new SafeMap<string, number>();
   const dict: string[] = [];
   const out = new Int32Array(n);
   for (let i = 0; i < n; i++) {

@@ -5,7 +5,7 @@
  * without one (values from user arrays, closures) keeps the per-value path.
  */
 import { LazyColumn } from '../data/lazyColumn.js';
-import { NativeMap, NativeWeakMap, ReflectApply } from '../intrinsics.js';
+import { SafeMap, SafeWeakMap, ReflectApply } from '../intrinsics.js';
 import { PAGE_SHIFT } from '../data/pagedText.js';
 import type { TextPages } from '../data/textPages.js';
 import { sourceOf, visibleRows } from '../fast/source.js';
@@ -266,9 +266,9 @@ export function scanContains(
 
 /** The most bytes of contains answers kept per column (one byte a row each). */
 const KEPT_BYTES = 32 << 20;
-const kept = new NativeWeakMap<TextPages, { bytes: number; answers: Map<string, Uint8Array> }>();
-const weakGet = NativeWeakMap.prototype.get;
-const weakSet = NativeWeakMap.prototype.set;
+const kept = new SafeWeakMap<TextPages, { bytes: number; answers: Map<string, Uint8Array> }>();
+const weakGet = SafeWeakMap.prototype.get;
+const weakSet = SafeWeakMap.prototype.set;
 
 /** Each row's contains answer (1/0, 2 for a null row) over the `n` rows of `pages`, kept per column. */
 function containsAnswers(
@@ -280,7 +280,7 @@ function containsAnswers(
 ): Uint8Array {
   let k = ReflectApply(weakGet, kept, [pages]) as { bytes: number; answers: Map<string, Uint8Array> } | undefined;
   if (!k) {
-    k = { bytes: 0, answers: new NativeMap() };
+    k = { bytes: 0, answers: new SafeMap() };
     ReflectApply(weakSet, kept, [pages, k]);
   }
   const key = `${fold}\u0000${needle}`;
