@@ -12,6 +12,9 @@ import { growWasRefused } from './quickjsInstance.js';
 
 /** A memory within this of its maximum has run out (the allocator cannot grow it any more). */
 const FULL_SLACK_BYTES = 2 * 1048576;
+/** The start of the prelude's fixed outcome when it cannot build one (prelude/serialize/outcome.ts FALLBACK_OUTCOME). */
+const FALLBACK_PREFIX =
+  '{"ok":false,"error":{"name":"InternalError","message":"The prelude could not build the outcome';
 /** Promise jobs run per slice before the host looks at its clock and its messages again. */
 const JOB_SLICE = 512;
 /** How long the pump may keep the thread before it yields to the event loop (abort, IPC). */
@@ -220,6 +223,13 @@ export class QuickJsSession implements EngineSession {
       this.stopReason ??= 'memory';
       return this.stopped();
     }
+    // The prelude's last resort (it could not even build an error outcome): at the allocation
+    // limit that is the limit (the error it failed on may have been a `null` QuickJS throws when
+    // even the out-of-memory error cannot be allocated), anything else stays the prelude's error.
+    if (json.startsWith(FALLBACK_PREFIX) && this.allocationsExhausted()) {
+      this.stopReason ??= 'memory';
+      return this.stopped();
+    }
     return ['ok', { outcomeJson: json }];
   }
 
@@ -236,6 +246,19 @@ export class QuickJsSession implements EngineSession {
       return this.stopped();
     }
     return ['ok', { outcomeJson: info.outcomeJson }];
+  }
+
+  /** Whether QuickJS can allocate no more: a grow was refused, the memory is full, or its malloc accounting is at the limit. */
+  private allocationsExhausted(): boolean {
+    if (growWasRefused(this.memory.wasm) || this.memoryFull()) return true;
+    try {
+      const usage = this.rt.computeMemoryUsage().consume((h) => this.vm.dump(h) as unknown);
+      const u = usage as { malloc_size?: unknown; malloc_limit?: unknown };
+      if (typeof u.malloc_size !== 'number' || typeof u.malloc_limit !== 'number' || u.malloc_limit <= 0) return false;
+      return u.malloc_size + FULL_SLACK_BYTES >= u.malloc_limit;
+    } catch {
+      return true; // not even the usage object could be allocated
+    }
   }
 
   private memoryFull(): boolean {
