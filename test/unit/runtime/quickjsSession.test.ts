@@ -71,7 +71,10 @@ describe("engine: 'quickjs'", () => {
     ]) {
       await box.run('const keep = 1');
       const r = await box.run(code);
-      expect(r.error?.type, code).toBe('TIMEOUT');
+      // a flood fills the memory before the deadline on a fast machine: QuickJS then drops jobs
+      // it cannot allocate, which the host reads as the memory limit (never a finished run)
+      if (code.startsWith('const f')) expect(['TIMEOUT', 'MEMORY_LIMIT'], code).toContain(r.error?.type);
+      else expect(r.error?.type, code).toBe('TIMEOUT');
       const next = await box.run('typeof keep');
       expect(next.sessionReset, code).toBe(true);
       expect(next.value).toBe('undefined');

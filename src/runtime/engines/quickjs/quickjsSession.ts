@@ -181,6 +181,14 @@ export class QuickJsSession implements EngineSession {
         if (this.stopReason) return this.stopped();
         const state = vm.getPromiseState(value);
         if (state.type !== 'pending' && !this.rt.hasPendingJob()) {
+          // QuickJS drops a job it cannot allocate: a microtask flood that filled the memory "ends"
+          // with its queue empty. At the memory limit the run's value cannot be trusted: the limit.
+          if (growWasRefused(this.memory.wasm) || this.memoryFull()) {
+            if (state.type === 'rejected') state.error.dispose();
+            if (state.type === 'fulfilled' && !state.notAPromise) state.value.dispose();
+            this.stopReason ??= 'memory';
+            return this.stopped();
+          }
           if (state.type === 'rejected') return this.failed(state.error);
           if (!state.notAPromise) return state.value.consume((v) => this.outcome(v));
           return this.outcome(value);
