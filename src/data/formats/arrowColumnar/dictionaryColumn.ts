@@ -7,6 +7,9 @@ import { corrupt } from './corrupt.js';
 import { DictionaryEntries } from './dictionaryEntries.js';
 import { validBytes } from './validBytes.js';
 
+/** Rows between two beats in a pass over the whole column (arrowColumn.ts). */
+const BEAT_ROWS = 65_536;
+
 /**
  * A string transfer column from checked batches (checkBatches.ts) of a dictionary-encoded
  * Arrow text column, exactly what dictEncode.ts makes of the same text row by row: dictionary-
@@ -17,13 +20,19 @@ import { validBytes } from './validBytes.js';
  * One pass over the rows writes the codes (a batch without nulls over one dictionary batch with
  * no null entry: a key check and a load per row); a column that may not stay a dictionary (its
  * distinct values pass half its rows, or the cap) is built again by the two-pass path, which
- * finds every row's entry first and so knows the non-null rows before it interns.
+ * finds every row's entry first and so knows the non-null rows before it interns. `beat` is
+ * called after each batch of either pass, and every 64Ki rows of the second (arrowColumn.ts).
  * @throws {DataError} DATA_CORRUPT when a key is outside its dictionary or a dictionary is damaged.
  * @throws {RangeError} when the text is larger than 2 GiB, as the per-value path.
  * @example dictionaryColumn(batches, 't.arrow', 'agency')
  */
-export function dictionaryColumn(batches: readonly ArrowBatch[], file: string, column: string): ColumnData {
-  return codedInOnePass(batches, file, column) ?? twoPasses(batches, file, column);
+export function dictionaryColumn(
+  batches: readonly ArrowBatch[],
+  file: string,
+  column: string,
+  beat?: () => void,
+): ColumnData {
+  return codedInOnePass(batches, file, column, beat) ?? twoPasses(batches, file, column, beat);
 }
 
 /**
@@ -36,7 +45,12 @@ export function dictionaryColumn(batches: readonly ArrowBatch[], file: string, c
  * what twoPasses returns (it goes plain only past half the non-null rows).
  * @throws {DataError} DATA_CORRUPT, as twoPasses, for the first damaged key or dictionary in row order.
  */
-function codedInOnePass(batches: readonly ArrowBatch[], file: string, column: string): ColumnData | null {
+function codedInOnePass(
+  batches: readonly ArrowBatch[],
+  file: string,
+  column: string,
+  beat?: () => void,
+): ColumnData | null {
   const entries = new DictionaryEntries(file, column);
   let total = 0;
   for (const b of batches) total += b.length;
@@ -91,6 +105,7 @@ function codedInOnePass(batches: readonly ArrowBatch[], file: string, column: st
       }
       nonNull += n;
       at += n;
+      beat?.();
       continue;
     }
     for (let i = 0; i < n; i++) {
@@ -116,6 +131,7 @@ function codedInOnePass(batches: readonly ArrowBatch[], file: string, column: st
       nonNull++;
     }
     at += n;
+    beat?.();
   }
   if (dict.size > Math.floor(nonNull / 2)) return null;
   return {
@@ -151,7 +167,12 @@ function badKey(file: string, column: string, i: number, k: number, key: number,
  * The column in two passes: every row's column-wide entry (checking every key), then, knowing the
  * non-null rows, the codes in row order, or plain UTF-8 once the distinct values pass the limit.
  */
-function twoPasses(batches: readonly ArrowBatch[], file: string, column: string): ColumnData {
+function twoPasses(
+  batches: readonly ArrowBatch[],
+  file: string,
+  column: string,
+  beat?: () => void,
+): ColumnData {
   const entries = new DictionaryEntries(file, column);
   let total = 0;
   for (const b of batches) total += b.length;
@@ -188,6 +209,7 @@ function twoPasses(batches: readonly ArrowBatch[], file: string, column: string)
       nonNull++;
     }
     at += n;
+    beat?.();
   }
   const limit = Math.min(USER_MAX_DICT_SIZE, Math.floor(nonNull / 2));
   // the column dictionary, values in the order rows first meet them (TextDictionary numbers them so)
@@ -196,25 +218,30 @@ function twoPasses(batches: readonly ArrowBatch[], file: string, column: string)
   const codes = new Int32Array(total);
   let src: Uint8Array | undefined;
   let view: DataView | undefined;
-  for (let r = 0; r < total; r++) {
-    const g = rowEntry[r];
-    if (g < 0) {
-      codes[r] = -1;
-      continue;
-    }
-    let c = entryCode[g];
-    if (c < 0) {
-      const [bytes, s, e] = entries.bytes(g);
-      if (bytes !== src) view = viewOf((src = bytes));
-      const h = hashBytes(view!, bytes, s, e);
-      c = dict.find(view!, bytes, s, e, h);
-      if (c < 0) {
-        if (dict.size === limit) return plain(rowEntry, valid, entries);
-        c = dict.insert(bytes, s, e, h);
+  // in runs of BEAT_ROWS rows, with a beat after each (no test per row)
+  for (let from = 0; from < total; from += BEAT_ROWS) {
+    const to = Math.min(total, from + BEAT_ROWS);
+    for (let r = from; r < to; r++) {
+      const g = rowEntry[r];
+      if (g < 0) {
+        codes[r] = -1;
+        continue;
       }
-      entryCode[g] = c;
+      let c = entryCode[g];
+      if (c < 0) {
+        const [bytes, s, e] = entries.bytes(g);
+        if (bytes !== src) view = viewOf((src = bytes));
+        const h = hashBytes(view!, bytes, s, e);
+        c = dict.find(view!, bytes, s, e, h);
+        if (c < 0) {
+          if (dict.size === limit) return plain(rowEntry, valid, entries);
+          c = dict.insert(bytes, s, e, h);
+        }
+        entryCode[g] = c;
+      }
+      codes[r] = c;
     }
-    codes[r] = c;
+    beat?.();
   }
   return {
     kind: 'dict',

@@ -57,7 +57,11 @@ export class ColumnWorkers {
   private pending = 0;
   private idle: NodeJS.Timeout | undefined;
 
-  constructor(private readonly script: URL) {}
+  /** @param stallMs how long a worker may go without a heartbeat before it is taken for dead (tests shorten it). @default STALL_MS */
+  constructor(
+    private readonly script: URL,
+    private readonly stallMs = STALL_MS,
+  ) {}
 
   /** How many workers run now (they end after IDLE_MS without a job). */
   get running(): number {
@@ -190,7 +194,7 @@ export class ColumnWorkers {
         },
       );
     }
-    if (now - p.seen > STALL_MS) {
+    if (now - p.seen > this.stallMs) {
       const heap = Atomics.load(p.slot.status, 1);
       this.kill(p.slot);
       const oom = heap >= p.slot.heapMb * 0.6;
@@ -201,7 +205,7 @@ export class ColumnWorkers {
           ? `${file}: decoding a column needed more than the ${p.slot.heapMb} MB decode heap`
           : loaded(p.slot)
             ? `${file}: the column decoder stopped answering`
-            : `${file}: the column decoder thread could not start within ${STALL_MS / 1000} s`,
+            : `${file}: the column decoder thread could not start within ${this.stallMs / 1000} s`,
         {
           hint: oom
             ? capHint(
