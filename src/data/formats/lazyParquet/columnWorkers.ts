@@ -136,12 +136,20 @@ export class ColumnWorkers {
   }
 
   /**
-   * The answer of a posted job, waited for synchronously on this thread.
+   * The answer of a posted job, waited for synchronously on this thread. Past `caps.timeoutMs`
+   * from its post it throws at once, not at the next poll: a run's decode-ahead waits on several
+   * jobs in turn under the run's own deadline (holder/prefetchTables.ts), and a poll's overshoot per
+   * job would add up past the host's kill grace (holderPool.ts KILL_GRACE_MS, 500 ms), which kills
+   * the whole holder process instead of ending the run with its TIMEOUT.
    * @throws {DataError} DATA_TOO_LARGE when the worker died near its heap limit, DATA_DECODE_FAILED past `caps.timeoutMs` or after a crash.
    */
   wait(p: Posted, file: string, caps: DecodeCaps): ColumnAnswer {
     try {
-      while (Atomics.wait(p.flag, 0, 0, POLL_MS) === 'timed-out') this.check(p, file, caps);
+      while (Atomics.load(p.flag, 0) === 0) {
+        this.check(p, file, caps);
+        const toDeadline = p.since + caps.timeoutMs - performance.now();
+        Atomics.wait(p.flag, 0, 0, Math.max(1, Math.min(POLL_MS, toDeadline + 1)));
+      }
       return this.take(p, file);
     } finally {
       this.done();
