@@ -184,7 +184,6 @@ export async function run(code: string, options: OneShotOptions = {}): Promise<R
   }
 }
 
-
 /** Per-run options, checked before anything starts. */
 function checkRunOptions(options: unknown): void {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {

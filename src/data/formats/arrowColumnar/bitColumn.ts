@@ -10,12 +10,7 @@ import { validBytes } from './validBytes.js';
  * @throws {DataError} DATA_CORRUPT when a batch has fewer bits than rows.
  * @example bitColumn(batches, 't.arrow', 'active')
  */
-export function bitColumn(
-  batches: readonly ArrowBatch[],
-  file: string,
-  column: string,
-  beat?: () => void,
-): BoolColumn {
+export function bitColumn(batches: readonly ArrowBatch[], file: string, column: string, beat?: () => void): BoolColumn {
   const out = batchArrays(
     batches,
     (n) => new Uint8Array(n),
