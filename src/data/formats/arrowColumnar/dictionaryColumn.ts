@@ -4,7 +4,7 @@ import { hashBytes, viewOf } from '../../columns/hashBytes.js';
 import { TextDictionary } from '../../columns/textDictionary.js';
 import type { ArrowBatch } from './arrowBatch.js';
 import { corrupt } from './corrupt.js';
-import { DictionaryEntries } from './dictionaryEntries.js';
+import { DictionaryEntries, type DictionaryView } from './dictionaryEntries.js';
 import { validBytes } from './validBytes.js';
 
 /** Rows between two beats in a pass over the whole column (arrowColumn.ts). */
@@ -80,10 +80,7 @@ function codedInOnePass(
   for (let k = 0; k < batches.length; k++) {
     const b = batches[k];
     const n = b.length;
-    if (!b.dictionary)
-      throw corrupt(file, column, `record batch ${k + 1} refers to a dictionary that the file does not hold`);
-    const dv = entries.view(b.dictionary);
-    const keys = keysOf(b, k, file, column);
+    const { view: dv, keys } = batchKeys(b, k, entries, file, column);
     const some = validBytes(b, valid, at);
     const all = entries.bases[entries.parts.length];
     if (entryCode.length < all) {
@@ -91,7 +88,7 @@ function codedInOnePass(
       grown.set(entryCode);
       entryCode = grown;
     }
-    const { parts, starts, size } = dv;
+    const { parts, size } = dv;
     const one = parts.length === 1 ? entries.parts[parts[0]] : null;
     if (some === n && one !== null && one.nonNull === one.n) {
       // every row holds a value, one dictionary batch whose entries all hold one: entry = base + key
@@ -110,21 +107,12 @@ function codedInOnePass(
     }
     for (let i = 0; i < n; i++) {
       const r = at + i;
-      if (!valid[r]) {
+      const g = valid[r] ? entryAt(entries, dv, keys, i, k, file, column) : -1;
+      if (g < 0) {
+        valid[r] = 0; // a null row, or a row whose dictionary entry is null
         codes[r] = -1;
         continue;
       }
-      const key = keys[i];
-      if (!(key >= 0 && key < size)) throw badKey(file, column, i, k, key, size);
-      const j = partAt(parts, starts, key);
-      const p = parts[j];
-      const local = key - starts[j];
-      if (!entries.parts[p].valid[local]) {
-        valid[r] = 0;
-        codes[r] = -1;
-        continue;
-      }
-      const g = entries.bases[p] + local;
       let c = entryCode[g];
       if (c < 0 && (c = intern(g)) < 0) return null;
       codes[r] = c;
@@ -141,6 +129,42 @@ function codedInOnePass(
     dictBytes: dict.bytes.slice(0, dict.length),
     dictOffsets: dict.offsets.slice(0, dict.size + 1),
   };
+}
+
+/** Batch k's dictionary (read and checked on first sight: DictionaryEntries.view) and its keys. */
+function batchKeys(
+  b: ArrowBatch,
+  k: number,
+  entries: DictionaryEntries,
+  file: string,
+  column: string,
+): { view: DictionaryView; keys: ArrayLike<number> } {
+  if (!b.dictionary)
+    throw corrupt(file, column, `record batch ${k + 1} refers to a dictionary that the file does not hold`);
+  return { view: entries.view(b.dictionary), keys: keysOf(b, k, file, column) };
+}
+
+/**
+ * The column-wide entry that row i of batch k names, its key checked against the batch's
+ * dictionary first, or -1 when that entry is null (the row is then null). Both passes read a row
+ * this way, so they check the same keys in the same order and fail on the same first bad one.
+ * @throws {DataError} DATA_CORRUPT for a key outside the dictionary.
+ */
+function entryAt(
+  entries: DictionaryEntries,
+  view: DictionaryView,
+  keys: ArrayLike<number>,
+  i: number,
+  k: number,
+  file: string,
+  column: string,
+): number {
+  const key = keys[i];
+  if (!(key >= 0 && key < view.size)) throw badKey(file, column, i, k, key, view.size);
+  const j = partAt(view.parts, view.starts, key);
+  const p = view.parts[j];
+  const local = key - view.starts[j];
+  return entries.parts[p].valid[local] ? entries.bases[p] + local : -1;
 }
 
 /** The index into a dictionary view's parts of the batch holding `key` (starts ascending). */
@@ -167,12 +191,7 @@ function badKey(file: string, column: string, i: number, k: number, key: number,
  * The column in two passes: every row's column-wide entry (checking every key), then, knowing the
  * non-null rows, the codes in row order, or plain UTF-8 once the distinct values pass the limit.
  */
-function twoPasses(
-  batches: readonly ArrowBatch[],
-  file: string,
-  column: string,
-  beat?: () => void,
-): ColumnData {
+function twoPasses(batches: readonly ArrowBatch[], file: string, column: string, beat?: () => void): ColumnData {
   const entries = new DictionaryEntries(file, column);
   let total = 0;
   for (const b of batches) total += b.length;
@@ -183,30 +202,14 @@ function twoPasses(
   for (let k = 0; k < batches.length; k++) {
     const b = batches[k];
     const n = b.length;
-    if (!b.dictionary)
-      throw corrupt(file, column, `record batch ${k + 1} refers to a dictionary that the file does not hold`);
-    const view = entries.view(b.dictionary);
-    const keys = keysOf(b, k, file, column);
+    const { view, keys } = batchKeys(b, k, entries, file, column);
     validBytes(b, valid, at);
-    const { parts, starts } = view;
     for (let i = 0; i < n; i++) {
       const r = at + i;
-      if (!valid[r]) {
-        rowEntry[r] = -1;
-        continue;
-      }
-      const key = keys[i];
-      if (!(key >= 0 && key < view.size)) throw badKey(file, column, i, k, key, view.size);
-      const j = partAt(parts, starts, key);
-      const p = parts[j];
-      const local = key - starts[j];
-      if (!entries.parts[p].valid[local]) {
-        valid[r] = 0;
-        rowEntry[r] = -1;
-        continue;
-      }
-      rowEntry[r] = entries.bases[p] + local;
-      nonNull++;
+      const g = valid[r] ? entryAt(entries, view, keys, i, k, file, column) : -1;
+      rowEntry[r] = g;
+      if (g < 0) valid[r] = 0;
+      else nonNull++;
     }
     at += n;
     beat?.();
