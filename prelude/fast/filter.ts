@@ -11,6 +11,7 @@ import { callsValueMethods } from '../closure/valueMethods.js';
 import { evaluate, type Ctx } from './predicate.js';
 import type { Node } from './node.js';
 import { fastClosureFilter } from './closureFilter.js';
+import { keepStorageRows } from '../frame/bitWords.js';
 
 /** The filtered table, or undefined when Arquero's filter must run. */
 export function fastFilter(t: ColumnTable, criteria: unknown): ColumnTable | undefined {
@@ -43,6 +44,8 @@ export function fastFilter(t: ColumnTable, criteria: unknown): ColumnTable | und
   const ctx: Ctx = { t, n, params: t.params(), fast: false };
   const mask = evaluate(ctx, root, visible);
   if (!ctx.fast) return undefined;
+  // an unfiltered, unordered table: the bitmap 32 rows at a time and the row index from the bytes
+  if (!bits && !t.isOrdered()) return keepStorageRows(t, mask);
   const keep = new BitSet(n);
   setKept(mask, keep, n);
   return t.create({ filter: keep });
