@@ -5,7 +5,8 @@
  *
  * A program run again makes new closures of the same source every run (`t.filter(d => ...)`,
  * `a.filter(v => v != null)`), so trees are kept per source text (up to KEEP of them, each source
- * up to KEEP_CHARS; the map is emptied when full): a warm run parses none of its closures again.
+ * up to KEEP_CHARS, so the kept trees hold at most a few MB of the session's heap; the map is emptied
+ * when full): a warm run parses none of its closures again.
  * The trees are shared, so every caller only reads them.
  */
 import { parse } from 'acorn';
@@ -14,8 +15,8 @@ import { FunctionPrototypeToString, ReflectApply, SafeMap } from '../intrinsics.
 /** An acorn node, loosely typed. */
 export type Node = { type: string; [key: string]: unknown };
 
-const KEEP = 256;
-const KEEP_CHARS = 4096;
+const KEEP = 64;
+const KEEP_CHARS = 1024;
 const trees = new SafeMap<string, Node | null>();
 
 /** The closure's expression node (shared: read it, never change it), or undefined when its source does not parse as one. */
