@@ -6,7 +6,10 @@
  * An entry holds, for one list of (name, column) pairs, every row's values, one array per column
  * (the table's filter and order only choose which rows are built). Every handout is a fresh array
  * of fresh rows: a guest may sort, splice, change, freeze or keep what it got, and no other call
- * ever sees it (rows shared between calls would carry one call's changes into another).
+ * ever sees it (rows shared between calls would carry one call's changes into another). A host date
+ * column is kept as its times (DateTimes), never as Dates: a Date is mutable, and each call makes
+ * its own (freshValues), as the column's `at(row)` and Arquero's objects() do, so a Date one run
+ * changes (`t.objects()[0].d.setUTCFullYear(1900)`) is never in another call's rows.
  *
  * The entries of a session stay within a byte budget (an eighth of the memory limit, estimated);
  * a selection past it is built for the one call, as before. Between runs only the most recently
@@ -16,6 +19,7 @@
  */
 import {
   NativeArray,
+  NativeDate,
   NativePromise,
   NativeWeakRef,
   NewFunction,
@@ -35,9 +39,23 @@ type Build = (
   out: unknown[],
 ) => void;
 
-/** What an entry keeps: the values rows are built from (one array per column). */
+/**
+ * A host date column as the cache keeps it: the column's own times and validity (row r is a Date of
+ * `values[r]` when `valid[r]`, else null; read only, never handed out).
+ */
+export class DateTimes {
+  constructor(
+    readonly values: Float64Array,
+    readonly valid: Uint8Array,
+  ) {}
+}
+
+/** A kept column: its values in row order, or a date column's times. */
+export type Kept = ArrayLike<unknown> | DateTimes;
+
+/** What an entry keeps: the values rows are built from (one per column). */
 interface RowSet {
-  vals: ArrayLike<unknown>[];
+  vals: Kept[];
 }
 
 interface Entry {
@@ -133,11 +151,11 @@ export function rowsAt(
 }
 
 /** Estimated heap cost of a row set's values: a slot per value; text counted by its characters. */
-function estimate(vals: ArrayLike<unknown>[], n: number, text: boolean[]): number {
+function estimate(vals: Kept[], n: number, text: boolean[]): number {
   let bytes = n * 8 * vals.length;
   for (let k = 0; k < vals.length; k++) {
-    if (!text[k]) continue;
-    const v = vals[k];
+    const v = vals[k]!;
+    if (!text[k] || v instanceof DateTimes) continue;
     for (let i = 0; i < n; i++) {
       const s = v[i];
       if (typeof s === 'string') bytes += 24 + s.length;
@@ -217,8 +235,8 @@ function keep(entry: Entry): void {
 export interface RowColumn {
   name: string;
   column: unknown;
-  /** Every value in row order (kept by the entry; never handed out). */
-  values: () => ArrayLike<unknown>;
+  /** Every value in row order, or a host date column's times (kept by the entry; never handed out). */
+  values: () => Kept;
   /** True when the values are strings the session's text cache could otherwise let go. */
   text: boolean;
 }
@@ -228,7 +246,7 @@ export interface RowColumn {
  * the entry rows of this shape and these columns are built from, made when none is kept and the rows
  * are at least an eighth of the table; null (the caller reads its few rows itself) when they are fewer.
  */
-function valuesFor(shape: RowShape, cols: RowColumn[], total: number, n: number): ArrayLike<unknown>[] | null {
+function valuesFor(shape: RowShape, cols: RowColumn[], total: number, n: number): Kept[] | null {
   const names = cols.map((c) => c.name);
   const columns = cols.map((c) => c.column);
   let entry = find(shape, names, columns);
@@ -248,14 +266,64 @@ function valuesFor(shape: RowShape, cols: RowColumn[], total: number, n: number)
   return entry.set!.vals;
 }
 
-/** The values objects() (or tolist()) rows of `cols` are built from, for a row loop (data/rowLoop.ts); never handed to the guest. */
-export function cachedValues(
-  cols: RowColumn[],
-  total: number,
-  n: number,
-  shape: RowShape = 'object',
-): ArrayLike<unknown>[] | null {
+/**
+ * The values objects() (or tolist()) rows of `cols` are built from, for a row loop (data/rowLoop.ts);
+ * never handed to the guest: a date column's are its times (read them through `ownValues`).
+ */
+export function cachedValues(cols: RowColumn[], total: number, n: number, shape: RowShape = 'object'): Kept[] | null {
   return valuesFor(shape, cols, total, n);
+}
+
+/**
+ * The Dates of one call (one objects(), tolist() or loop): every view the call makes of a date
+ * column (the rows it builds, a loop's reused row, a chain's callbacks, a bound array's later rows)
+ * reads the same fresh Dates, as they would all read the rows objects() builds once; no other call
+ * ever sees them.
+ */
+export class CallDates {
+  /** The columns' times (by their array: the entries of two selections keep the same one) and their Dates. */
+  private readonly from: Float64Array[] = [];
+  private readonly made: unknown[][] = [];
+
+  /** The Dates of `times` at every visible row (`idx`, or 0..total-1 when null), indexed by table row. */
+  of(times: DateTimes, idx: ArrayLike<number> | null, total: number): unknown[] {
+    const had = this.had(times);
+    if (had !== null) return had;
+    const out = datesAt(times, idx, total, 0, idx === null ? total : idx.length);
+    this.from[this.from.length] = times.values;
+    this.made[this.made.length] = out;
+    return out;
+  }
+
+  /** The Dates already made for `times` in this call, or null. */
+  had(times: DateTimes): unknown[] | null {
+    for (let k = 0; k < this.from.length; k++) if (this.from[k] === times.values) return this.made[k]!;
+    return null;
+  }
+}
+
+/**
+ * An array indexed by table row holding a fresh Date (or null) at the visible rows `off .. off + n - 1`
+ * (`idx[k]`, or k); the other rows are never read.
+ */
+function datesAt(times: DateTimes, idx: ArrayLike<number> | null, total: number, off: number, n: number): unknown[] {
+  const { values, valid } = times;
+  const out = new NativeArray<unknown>(total);
+  for (let k = off; k < off + n; k++) {
+    const i = idx === null ? k : idx[k]!;
+    out[i] = valid[i] ? new NativeDate(values[i]!) : null;
+  }
+  return out;
+}
+
+/** A kept column as a call reads it: its values, or for a date column the call's Dates (`dates`). */
+export function ownValues(
+  kept: Kept,
+  dates: CallDates,
+  idx: ArrayLike<number> | null,
+  total: number,
+): ArrayLike<unknown> {
+  return kept instanceof DateTimes ? dates.of(kept, idx, total) : kept;
 }
 
 /**
@@ -270,9 +338,21 @@ export function cachedRows(
   idx: ArrayLike<number> | null,
   off: number,
   n: number,
+  dates: CallDates = new CallDates(),
 ): unknown[] | null {
-  const vals = valuesFor(shape, cols, total, n);
-  if (!vals) return null;
+  const kept = valuesFor(shape, cols, total, n);
+  if (!kept) return null;
+  // a date column: the call's Dates when it builds every visible row, else Dates for the rows built only
+  const all = off === 0 && n === (idx === null ? total : idx.length);
+  const vals = new NativeArray<ArrayLike<unknown>>(kept.length);
+  for (let k = 0; k < kept.length; k++) {
+    const v = kept[k]!;
+    vals[k] = !(v instanceof DateTimes)
+      ? v
+      : all
+        ? dates.of(v, idx, total)
+        : (dates.had(v) ?? datesAt(v, idx, total, off, n));
+  }
   const build = codeFor(
     shape,
     cols.map((c) => c.name),

@@ -18,7 +18,18 @@ import {
 } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
 import { noteArrayOrigin } from './columnArrays.js';
-import { cachedRows, cachedValues, rowsAt, rowsInto, type RowColumn, type RowShape } from './rowCache.js';
+import {
+  CallDates,
+  DateTimes,
+  cachedRows,
+  cachedValues,
+  ownValues,
+  rowsAt,
+  rowsInto,
+  type Kept,
+  type RowColumn,
+  type RowShape,
+} from './rowCache.js';
 import { chainIntact, chainRows, pickRows } from './rowChain.js';
 import {
   arrayIterationIntact,
@@ -56,6 +67,11 @@ function rowColumns(t: ColumnTable, names: readonly string[]): RowColumn[] | nul
         column,
         text: col.textPaged,
         values: () => {
+          // a date column: its times (each call makes its own Dates from them: rowCache.ts CallDates)
+          if (col.type === 'date') {
+            const raw = col.transfer();
+            if (raw.kind === 'float64' && raw.values.length === col.length) return new DateTimes(raw.values, raw.valid);
+          }
           const s = col.scanSource();
           return s && s.kind === 'all' ? s.all : col.values();
         },
@@ -78,8 +94,16 @@ function namesOf(t: ColumnTable, columns: unknown): string[] | null {
   return new SafeSet(list).size === list.length ? (list as string[]) : null;
 }
 
-/** The visible rows [offset, offset + limit) through the cache, or null to use Arquero's path. */
-function rows(t: ColumnTable, shape: RowShape, options: Record<string, unknown>): unknown[] | null {
+/**
+ * The visible rows [offset, offset + limit) through the cache, or null to use Arquero's path; a date
+ * column's Dates are the call's (`dates`).
+ */
+function rows(
+  t: ColumnTable,
+  shape: RowShape,
+  options: Record<string, unknown>,
+  dates: CallDates = new CallDates(),
+): unknown[] | null {
   const { limit, offset } = options;
   if (!isCount(limit) || !isCount(offset)) return null;
   const names = namesOf(t, options.columns);
@@ -89,13 +113,34 @@ function rows(t: ColumnTable, shape: RowShape, options: Record<string, unknown>)
   const off = MathMin((offset as number | undefined) ?? 0, visible);
   const n = MathMin(visible - off, (limit as number | undefined) ?? Infinity);
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
-  return cachedRows(shape, cols, t.totalRows(), idx, off, n);
+  return cachedRows(shape, cols, t.totalRows(), idx, off, n, dates);
 }
 
 /** The values as they are now, in a fresh array (index reads only: no method a guest could replace). */
 function copyOf(v: ArrayLike<unknown>): unknown[] {
   const out = new NativeArray<unknown>(v.length);
   for (let i = 0; i < v.length; i++) out[i] = v[i];
+  return out;
+}
+
+/**
+ * What one call reads of the kept values of `cols`: a host column's values (a date column's as the
+ * call's Dates, `dates`), an array column's as they are now (a guest may hold it and write to it
+ * while the call's loop runs: the rows objects() builds hold the values of the call).
+ */
+function callValues(
+  cols: RowColumn[],
+  kept: Kept[],
+  dates: CallDates,
+  idx: ArrayLike<number> | null,
+  total: number,
+): ArrayLike<unknown>[] {
+  const out = new NativeArray<ArrayLike<unknown>>(cols.length);
+  for (let k = 0; k < cols.length; k++)
+    out[k] =
+      cols[k]!.column instanceof LazyColumn
+        ? ownValues(kept[k]!, dates, idx, total)
+        : copyOf(kept[k] as ArrayLike<unknown>);
   return out;
 }
 
@@ -112,7 +157,7 @@ interface LoopValues {
  * them), else null (the code reads real rows). Only the fields read are fetched: the others cannot
  * be seen.
  */
-function loopValues(t: ColumnTable, s: RowLoopState): LoopValues | null {
+function loopValues(t: ColumnTable, s: RowLoopState, dates: CallDates = new CallDates()): LoopValues | null {
   const read = new SafeSet(s.names);
   // the fields in the table's column order: the entry objects() rows of the same columns use
   const names = t.columnNames().filter((name) => read.has(name));
@@ -122,13 +167,9 @@ function loopValues(t: ColumnTable, s: RowLoopState): LoopValues | null {
   const n = t.numRows();
   const kept = names.length ? cachedValues(cols, t.totalRows(), n) : [];
   if (!kept) return null;
-  const vals = s.names.map((name) => {
-    const k = names.indexOf(name);
-    // a guest may hold an array column (aq.table({ a: xs }), t.column('m')) and write to it while
-    // the loop runs: the rows objects() builds hold the values of the call, so copy them now
-    return cols[k]!.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!);
-  });
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
+  const own = callValues(cols, kept, dates, idx, t.totalRows());
+  const vals = s.names.map((name) => own[names.indexOf(name)]!);
   return { vals, idx, n };
 }
 
@@ -162,10 +203,8 @@ function keptRows(t: ColumnTable, shape: RowShape): Iterator<unknown> | null {
   const n = t.numRows();
   const kept = cachedValues(cols, t.totalRows(), n, shape);
   if (!kept) return null;
-  // an array column a guest holds: the rows hold its values at the call (see loopValues)
-  const vals = cols.map((c, k) => (c.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!)));
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
-  return loopRows(shape, names, vals, idx, n);
+  return loopRows(shape, names, callValues(cols, kept, new CallDates(), idx, t.totalRows()), idx, n);
 }
 
 /**
@@ -178,6 +217,7 @@ function filteredRows(
   t: ColumnTable,
   ops: string[],
   bare: () => unknown[],
+  dates: CallDates,
 ): (pos: ArrayLike<number>, m: number) => unknown[] {
   const pick = (pos: ArrayLike<number>, m: number) => pickRows(bare(), pos, m);
   if (ops[ops.length - 1] !== 'filter') return pick;
@@ -185,9 +225,21 @@ function filteredRows(
   const cols = rowColumns(t, names);
   const kept = cols && cachedValues(cols, t.totalRows(), t.numRows());
   if (!cols || !kept) return pick;
-  const vals = cols.map((c, k) => (c.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!)));
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
-  return (pos, m) => rowsAt(names, vals, idx, pos, m);
+  // the array columns as they are now; a date column's Dates those the callbacks saw (the call's), when the rows are built
+  const total = t.totalRows();
+  const vals = new NativeArray<ArrayLike<unknown>>(cols.length);
+  for (let k = 0; k < cols.length; k++) {
+    const v = kept[k]!;
+    vals[k] = v instanceof DateTimes ? [] : cols[k]!.column instanceof LazyColumn ? v : copyOf(v);
+  }
+  return (pos, m) => {
+    for (let k = 0; k < kept.length; k++) {
+      const v = kept[k];
+      if (v instanceof DateTimes) vals[k] = dates.of(v, idx, total);
+    }
+    return rowsAt(names, vals, idx, pos, m);
+  };
 }
 
 /**
@@ -240,13 +292,15 @@ const isBind = (s: RowLoopState) =>
  * answers null (objects() then answers as if called bare).
  */
 function boundRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
+  // the array's rows and its loops' reused row hold the same Dates, as the loops as written read them from the rows
+  const dates = new CallDates();
   if (s.ops![0] === 'defer') {
-    const later = deferredRows(t, s);
+    const later = deferredRows(t, s, 'object', dates);
     if (later) return later;
   }
-  const list = rows(t, 'object', {});
+  const list = rows(t, 'object', {}, dates);
   if (!list) return null;
-  const v = loopValues(t, s);
+  const v = loopValues(t, s, dates);
   if (v) bindRows(list, { names: s.names, vals: v.vals, idx: v.idx, n: v.n, fill: null });
   return list;
 }
@@ -258,15 +312,21 @@ function boundRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
  * table's indices a guest changes later do not reach them); null where rows() would not build them
  * from the cache (the rows are then built at the call).
  */
-function deferredRows(t: ColumnTable, s: RowLoopState, shape: RowShape = 'object'): unknown[] | null {
+function deferredRows(
+  t: ColumnTable,
+  s: RowLoopState,
+  shape: RowShape = 'object',
+  dates: CallDates = new CallDates(),
+): unknown[] | null {
   const names = t.columnNames();
   const cols = rowColumns(t, names);
   if (!cols) return null;
   const n = t.numRows();
   const kept = cachedValues(cols, t.totalRows(), n, shape);
-  const v = kept && loopValues(t, s);
+  const v = kept && loopValues(t, s, dates);
   if (!kept || !v) return null;
-  const vals = cols.map((c, k) => (c.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!)));
+  // the Dates the loops read (the call's) are the ones the rows will hold
+  const vals = callValues(cols, kept, dates, v.idx, t.totalRows());
   const idx = v.idx && copyOf(v.idx);
   const list = new NativeArray<unknown>(0);
   bindRows(list, {
@@ -325,6 +385,8 @@ export function installRowObjects(proto: Record<string, unknown>): void {
     const loop = takeRowLoop(options);
     if (loop) {
       const bare = () => objects_.call(this) as unknown[];
+      // the Dates of this call: a chain's callbacks and the rows its last filter answers hold the same ones
+      const dates = new CallDates();
       // first of all (the prelude's own code below iterates and filters arrays): a loop or chain that
       // would run a method the session replaced gets the rows, and runs it
       if (
@@ -361,7 +423,7 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       const text = textChain(this, loop);
       if (text) {
         // the field's values are read only if a callback tests more than null and literals
-        const vals = () => loopValues(this, loop)?.vals ?? null;
+        const vals = () => loopValues(this, loop, dates)?.vals ?? null;
         return chainRows(
           loop.names,
           vals,
@@ -369,11 +431,11 @@ export function installRowObjects(proto: Record<string, unknown>): void {
           this.numRows(),
           loop.ops!,
           bare,
-          filteredRows(this, loop.ops!, bare),
+          filteredRows(this, loop.ops!, bare, dates),
           text,
         );
       }
-      const v = loopValues(this, loop);
+      const v = loopValues(this, loop, dates);
       if (!v) return bare();
       if (!loop.ops) return loopRows('reused', loop.names, v.vals, v.idx, v.n);
       return chainRows(
@@ -383,7 +445,7 @@ export function installRowObjects(proto: Record<string, unknown>): void {
         v.n,
         loop.ops,
         bare,
-        filteredRows(this, loop.ops, bare),
+        filteredRows(this, loop.ops, bare, dates),
         null,
         pluckOrigin(this, loop),
       );
