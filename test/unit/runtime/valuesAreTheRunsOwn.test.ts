@@ -131,6 +131,48 @@ const SEQUENCES: Record<string, string[]> = {
   ],
 };
 
+/**
+ * The kept sorts (fast/sortMemo.ts: a sort asked again of the same keys reads the answer kept) and
+ * the min/max scan's reused buffer, over arrays of more than 16,384 numbers: what a run does to the
+ * array it sorted never reaches the next sort.
+ */
+const big = Array.from({ length: 20_000 }, (_, i) => ({ n: ((i * 7919) % 20_000) + 0.5, m: (i * 31) % 20_000 }));
+const SORTS: Record<string, string[]> = {
+  'a sorted array changed in its run': [
+    "const a = big.array('n');\na.sort((p, q) => p - q);\na.fill(7);\na[0]",
+    "const b = big.array('n');\nb.sort((p, q) => p - q);\n[b[0], b[1], b[19999]]",
+  ],
+  'a sorted array changed by a later run': [
+    "const c = big.array('n');\nc.sort((p, q) => q - p);\n1",
+    'c.fill(3);\nc.reverse();\n1',
+    "const e = big.array('n');\ne.sort((p, q) => q - p);\n[e[0], e[1], e[19999]]",
+  ],
+  'sorted rows changed': [
+    'const o = big.objects();\no.sort((p, q) => p.n - q.n);\no[0].n = -1;\no.length = 5;\n1',
+    'const o2 = big.objects();\no2.sort((p, q) => p.n - q.n);\n[o2[0].n, o2[1].n, o2.length]',
+  ],
+  'a spread for Math.max changed': [
+    "const v = big.array('m');\nMath.max(...v)",
+    "v.fill(1e9);\nMath.max(...big.array('m'))",
+  ],
+};
+
+describe.each(['isolated-vm', 'quickjs'] as const)('kept sorts on %s', (engine) => {
+  it.each(Object.keys(SORTS))(
+    '%s',
+    async (name) => {
+      await using rewritten = await createSandbox({ engine, awardData: false, tables: { big }, timeoutMs: 60_000 });
+      await using plain = await createSandbox({ engine, awardData: false, tables: { big }, timeoutMs: 60_000 });
+      for (const code of SORTS[name]!) {
+        const [a, b] = [await rewritten.run(code), await plain.run(asWritten(code))];
+        expect(a.ok, JSON.stringify(a.error)).toBe(true);
+        expect(runOutcome(a), code).toEqual(runOutcome(b));
+      }
+    },
+    120_000,
+  );
+});
+
 /** The same program with the rewrites defeated: a comment naming their marker turns them off. */
 const asWritten = (code: string) => `${code}\n// $sbtRow`;
 
