@@ -32,11 +32,12 @@ import {
 export type RowShape = 'object' | 'array';
 
 type Build = (
-  vals: ArrayLike<unknown>[],
+  vals: readonly Kept[],
   idx: ArrayLike<number> | null,
   off: number,
   n: number,
   out: unknown[],
+  D: DateConstructor,
 ) => void;
 
 /**
@@ -82,26 +83,50 @@ export function setRowCacheBudget(memoryLimitMb: number | undefined): void {
   strongBytes = budgetBytes / 4;
 }
 
-/** Code that makes row `r` from the value arrays `v0..vm` (also data/rowLoop.ts's loops that keep rows). */
-export function rowCode(shape: RowShape, names: string[]): string {
-  const parts = names.map((_, k) => `v${k}[r]`);
+/**
+ * Per kept column, '1' for a date column's times (the row code makes a fresh Date per row from them,
+ * `D` the session's Date) or '0' for values read as they are: part of a compiled row code's key.
+ */
+export function dateFlags(vals: readonly Kept[]): string {
+  let flags = '';
+  for (let k = 0; k < vals.length; k++) flags += vals[k] instanceof DateTimes ? '1' : '0';
+  return flags;
+}
+
+/** The declarations row code reads from `vals`: `v<k>` values, or a date column's `t<k>` times and `m<k>` validity. */
+export function rowLoad(names: string[], flags: string): string {
+  return names
+    .map((_, k) =>
+      flags[k] === '1' ? `const t${k} = vals[${k}].values, m${k} = vals[${k}].valid;` : `const v${k} = vals[${k}];`,
+    )
+    .join(' ');
+}
+
+/** Code that reads field k of row `r`: its value, or a fresh Date (or null) of a date column's times. */
+export function fieldCode(k: number, flags: string): string {
+  return flags[k] === '1' ? `(m${k}[r] ? new D(t${k}[r]) : null)` : `v${k}[r]`;
+}
+
+/** Code that makes row `r` from the declarations of rowLoad (also data/rowLoop.ts's loops that keep rows). */
+export function rowCode(shape: RowShape, names: string[], flags = ''): string {
+  const parts = names.map((_, k) => fieldCode(k, flags));
   if (shape === 'array') return `[${parts.join(', ')}]`;
   return `{ ${names.map((name, k) => `${JSON.stringify(name)}: ${parts[k]}`).join(', ')} }`;
 }
 
-/** The loop that builds rows `off .. off + n - 1` of the visible rows for one shape and list of names, compiled once. */
-function codeFor(shape: RowShape, names: string[]): Build {
-  const key = `${shape}\u0000${names.join('\u0000')}`;
+/** The loop that builds rows `off .. off + n - 1` of the visible rows for one shape, list of names and date flags, compiled once. */
+function codeFor(shape: RowShape, names: string[], flags: string): Build {
+  const key = `${shape}\u0000${flags}\u0000${names.join('\u0000')}`;
   let build = builders.get(key);
   if (build) return build;
-  const load = names.map((_, k) => `const v${k} = vals[${k}];`).join(' ');
   build = NewFunction(
     'vals',
     'idx',
     'off',
     'n',
     'out',
-    `${load} for (let k = 0; k < n; k++) { const r = idx === null ? off + k : idx[off + k]; out[k] = ${rowCode(shape, names)}; }`,
+    'D',
+    `${rowLoad(names, flags)} for (let k = 0; k < n; k++) { const r = idx === null ? off + k : idx[off + k]; out[k] = ${rowCode(shape, names, flags)}; }`,
   ) as Build;
   // compiled once per list of names; a session that makes many differently named tables starts over
   if (builders.size >= MAX_BUILDERS) builders.clear();
@@ -110,11 +135,12 @@ function codeFor(shape: RowShape, names: string[]): Build {
 }
 
 type BuildAt = (
-  vals: ArrayLike<unknown>[],
+  vals: readonly Kept[],
   idx: ArrayLike<number> | null,
   pos: ArrayLike<number>,
   m: number,
   out: unknown[],
+  D: DateConstructor,
 ) => void;
 const buildersAt = new Map<string, BuildAt>();
 
@@ -125,28 +151,29 @@ const buildersAt = new Map<string, BuildAt>();
  */
 export function rowsAt(
   names: string[],
-  vals: ArrayLike<unknown>[],
+  vals: readonly Kept[],
   idx: ArrayLike<number> | null,
   pos: ArrayLike<number>,
   m: number,
 ): unknown[] {
-  const key = names.join('\u0000');
+  const flags = dateFlags(vals);
+  const key = `${flags}\u0000${names.join('\u0000')}`;
   let build = buildersAt.get(key);
   if (!build) {
-    const load = names.map((_, k) => `const v${k} = vals[${k}];`).join(' ');
     build = NewFunction(
       'vals',
       'idx',
       'pos',
       'm',
       'out',
-      `${load} for (let k = 0; k < m; k++) { const r = idx === null ? pos[k] : idx[pos[k]]; out[k] = ${rowCode('object', names)}; }`,
+      'D',
+      `${rowLoad(names, flags)} for (let k = 0; k < m; k++) { const r = idx === null ? pos[k] : idx[pos[k]]; out[k] = ${rowCode('object', names, flags)}; }`,
     ) as BuildAt;
     if (buildersAt.size >= MAX_BUILDERS) buildersAt.clear();
     buildersAt.set(key, build);
   }
   const out = new NativeArray<unknown>(m);
-  build(vals, idx, pos, m, out);
+  build(vals, idx, pos, m, out, NativeDate);
   return out;
 }
 
@@ -295,6 +322,26 @@ export class CallDates {
     return out;
   }
 
+  /**
+   * What rows built now read of each kept column: the call's Dates of a date column a view of the call
+   * read, else its times (the rows make their own Dates: no view read them); other columns as given.
+   */
+  settled(vals: readonly Kept[]): Kept[] {
+    const out = new NativeArray<Kept>(vals.length);
+    for (let k = 0; k < vals.length; k++) {
+      const v = vals[k]!;
+      out[k] = v instanceof DateTimes ? (this.had(v) ?? v) : v;
+    }
+    return out;
+  }
+
+  /** Every kept column as values: a date column's as the call's Dates (made now when no view made them). */
+  all(vals: readonly Kept[], idx: ArrayLike<number> | null, total: number): ArrayLike<unknown>[] {
+    const out = new NativeArray<ArrayLike<unknown>>(vals.length);
+    for (let k = 0; k < vals.length; k++) out[k] = ownValues(vals[k]!, this, idx, total);
+    return out;
+  }
+
   /** The Dates already made for `times` in this call, or null. */
   had(times: DateTimes): unknown[] | null {
     for (let k = 0; k < this.from.length; k++) if (this.from[k] === times.values) return this.made[k]!;
@@ -338,27 +385,29 @@ export function cachedRows(
   idx: ArrayLike<number> | null,
   off: number,
   n: number,
-  dates: CallDates = new CallDates(),
+  dates: CallDates | null = null,
 ): unknown[] | null {
   const kept = valuesFor(shape, cols, total, n);
   if (!kept) return null;
-  // a date column: the call's Dates when it builds every visible row, else Dates for the rows built only
-  const all = off === 0 && n === (idx === null ? total : idx.length);
-  const vals = new NativeArray<ArrayLike<unknown>>(kept.length);
-  for (let k = 0; k < kept.length; k++) {
-    const v = kept[k]!;
-    vals[k] = !(v instanceof DateTimes)
-      ? v
-      : all
-        ? dates.of(v, idx, total)
-        : (dates.had(v) ?? datesAt(v, idx, total, off, n));
+  // a date column: each row's Date made as the row is (no other view of the call reads them), or the
+  // call's Dates (`dates`: its loops read the same ones)
+  let vals: readonly Kept[] = kept;
+  if (dates !== null) {
+    const all = off === 0 && n === (idx === null ? total : idx.length);
+    const own = new NativeArray<Kept>(kept.length);
+    for (let k = 0; k < kept.length; k++) {
+      const v = kept[k]!;
+      own[k] = !(v instanceof DateTimes) ? v : all ? dates.of(v, idx, total) : (dates.had(v) ?? v);
+    }
+    vals = own;
   }
   const build = codeFor(
     shape,
     cols.map((c) => c.name),
+    dateFlags(vals),
   );
   const out = new NativeArray<unknown>(n);
-  build(vals, idx, off, n, out);
+  build(vals, idx, off, n, out, NativeDate);
   return out;
 }
 
@@ -369,13 +418,13 @@ export function cachedRows(
 export function rowsInto(
   shape: RowShape,
   names: string[],
-  vals: ArrayLike<unknown>[],
+  vals: readonly Kept[],
   idx: ArrayLike<number> | null,
   n: number,
   out: unknown[],
 ): void {
   out.length = n;
-  codeFor(shape, names)(vals, idx, 0, n, out);
+  codeFor(shape, names, dateFlags(vals))(vals, idx, 0, n, out, NativeDate);
 }
 
 /**

@@ -14,6 +14,7 @@
 import { ROW_LOOP_GLOBAL } from '../../schema/rowLoop.js';
 import {
   NativeArray,
+  NativeDate,
   SafeWeakMap,
   NewFunction,
   ObjectDefineProperty,
@@ -21,7 +22,7 @@ import {
   ObjectGetPrototypeOf,
   ReflectApply,
 } from '../intrinsics.js';
-import { rowCode, type RowShape } from './rowCache.js';
+import { dateFlags, fieldCode, rowCode, rowLoad, type Kept, type RowShape } from './rowCache.js';
 import { dateArrayLoop, dateLoopState, fillDates, type DateRows } from './dateLoop.js';
 import { holdRows } from './pendingRows.js';
 import { textLoopState } from './textLoop.js';
@@ -60,8 +61,12 @@ export interface BoundRows {
   fill: ((out: unknown[]) => void) | null;
   /** For a date column's array (`t.array(dateCol)`, only date loops read it): the times its Dates are made from. */
   dates?: DateRows;
-  /** For a list (`tolist()`, rows as arrays): every column and its values, and the visible rows, that each row is built from. */
-  list?: { names: string[]; vals: ArrayLike<unknown>[]; idx: ArrayLike<number> | null };
+  /**
+   * For a list (`tolist()`, rows as arrays): every column, its values (a date column's as the Dates of
+   * the call, made when first asked: the list's loops and its rows hold the same ones), and the visible
+   * rows, that each row is built from.
+   */
+  list?: { names: string[]; vals: () => readonly Kept[]; idx: ArrayLike<number> | null };
 }
 
 const bound = new SafeWeakMap<object, BoundRows>();
@@ -169,7 +174,9 @@ function useRows(rows: unknown, names: unknown, kind?: unknown, payload?: unknow
   if (kind !== undefined) {
     if (!b) return rows;
     const l = b.list;
-    return l && arrayIterationIntact() ? loopRows('array', l.names, l.vals, l.idx, b.n) : filled(rows as unknown[], b);
+    return l && arrayIterationIntact()
+      ? loopRows('array', l.names, l.vals(), l.idx, b.n)
+      : filled(rows as unknown[], b);
   }
   if (!b) return tableLoop ? (tableLoop(rows, strings(names)) ?? rows) : rows;
   const read = strings(names);
@@ -247,10 +254,11 @@ export function takeRowLoop(options: unknown): RowLoopState | null {
 }
 
 type Start = (
-  vals: ArrayLike<unknown>[],
+  vals: readonly Kept[],
   idx: ArrayLike<number> | null,
   n: number,
   iteratorKey: symbol,
+  D: DateConstructor,
 ) => Iterator<unknown>;
 
 const ITERATOR = Symbol.iterator;
@@ -269,22 +277,23 @@ export type LoopRows = 'reused' | RowShape;
  * (`idx[k]`, or k) and returns the same result object every time (a for-of reads `done` and `value`
  * from it before the next call; nothing else sees it).
  */
-function startFor(kind: LoopRows, names: string[]): Start {
-  const key = `${kind}\u0000${names.join('\u0000')}`;
+function startFor(kind: LoopRows, names: string[], flags: string): Start {
+  const key = `${kind}\u0000${flags}\u0000${names.join('\u0000')}`;
   let start = starts.get(key);
   if (start) return start;
-  const load = names.map((_, k) => `const v${k} = vals[${k}];`).join(' ');
+  const load = rowLoad(names, flags);
   // the reused row's fields are its own from the start: an assignment never reaches a setter on Object.prototype
   const fields = names.map((name) => `${JSON.stringify(name)}: undefined`).join(', ');
   const make =
     kind === 'reused'
-      ? names.map((name, k) => `row[${JSON.stringify(name)}] = v${k}[r];`).join(' ')
-      : `res.value = ${rowCode(kind, names)};`;
+      ? names.map((name, k) => `row[${JSON.stringify(name)}] = ${fieldCode(k, flags)};`).join(' ')
+      : `res.value = ${rowCode(kind, names, flags)};`;
   start = NewFunction(
     'vals',
     'idx',
     'n',
     'iteratorKey',
+    'D',
     `${load} const row = { ${fields} }; const res = { done: false, value: row }; let k = 0;
     const it = {
       next() {
@@ -302,17 +311,17 @@ function startFor(kind: LoopRows, names: string[]): Start {
 }
 
 /**
- * The rows a loop iterates: `vals[k]` are the values of `names[k]` for every row of the table, `idx`
- * the visible rows (or null for all `n`).
+ * The rows a loop iterates: `vals[k]` are the values of `names[k]` for every row of the table (or a
+ * date column's times: each row then gets a Date of its own), `idx` the visible rows (or null for all `n`).
  */
 export function loopRows(
   kind: LoopRows,
   names: string[],
-  vals: ArrayLike<unknown>[],
+  vals: readonly Kept[],
   idx: ArrayLike<number> | null,
   n: number,
 ): Iterator<unknown> {
-  return startFor(kind, names)(vals, idx, n, ITERATOR);
+  return startFor(kind, names, dateFlags(vals))(vals, idx, n, ITERATOR, NativeDate);
 }
 
 const ArrayProto = NativeArray.prototype;

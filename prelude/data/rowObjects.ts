@@ -102,7 +102,7 @@ function rows(
   t: ColumnTable,
   shape: RowShape,
   options: Record<string, unknown>,
-  dates: CallDates = new CallDates(),
+  dates: CallDates | null = null,
 ): unknown[] | null {
   const { limit, offset } = options;
   if (!isCount(limit) || !isCount(offset)) return null;
@@ -124,29 +124,21 @@ function copyOf(v: ArrayLike<unknown>): unknown[] {
 }
 
 /**
- * What one call reads of the kept values of `cols`: a host column's values (a date column's as the
- * call's Dates, `dates`), an array column's as they are now (a guest may hold it and write to it
- * while the call's loop runs: the rows objects() builds hold the values of the call).
+ * What one call reads of the kept values of `cols`: a host column's values (a date column's times:
+ * the call makes its Dates, rowCache.ts CallDates), an array column's as they are now (a guest may
+ * hold it and write to it while the call's loop runs: the rows objects() builds hold the values of
+ * the call).
  */
-function callValues(
-  cols: RowColumn[],
-  kept: Kept[],
-  dates: CallDates,
-  idx: ArrayLike<number> | null,
-  total: number,
-): ArrayLike<unknown>[] {
-  const out = new NativeArray<ArrayLike<unknown>>(cols.length);
+function callKept(cols: RowColumn[], kept: Kept[]): Kept[] {
+  const out = new NativeArray<Kept>(cols.length);
   for (let k = 0; k < cols.length; k++)
-    out[k] =
-      cols[k]!.column instanceof LazyColumn
-        ? ownValues(kept[k]!, dates, idx, total)
-        : copyOf(kept[k] as ArrayLike<unknown>);
+    out[k] = cols[k]!.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k] as ArrayLike<unknown>);
   return out;
 }
 
-/** What a row loop or chain reads: the kept values of its fields, the visible rows (indices or null) and their count. */
-interface LoopValues {
-  vals: ArrayLike<unknown>[];
+/** What a row loop or chain reads: the values of its fields, the visible rows (indices or null) and their count. */
+interface LoopValues<V = ArrayLike<unknown>> {
+  vals: V[];
   idx: ArrayLike<number> | null;
   n: number;
 }
@@ -157,7 +149,19 @@ interface LoopValues {
  * them), else null (the code reads real rows). Only the fields read are fetched: the others cannot
  * be seen.
  */
-function loopValues(t: ColumnTable, s: RowLoopState, dates: CallDates = new CallDates()): LoopValues | null {
+function loopValues(t: ColumnTable, s: RowLoopState, dates: CallDates): LoopValues | null {
+  const v = loopKept(t, s);
+  if (!v) return null;
+  const vals = new NativeArray<ArrayLike<unknown>>(v.vals.length);
+  for (let k = 0; k < vals.length; k++) vals[k] = ownValues(v.vals[k]!, dates, v.idx, t.totalRows());
+  return { vals, idx: v.idx, n: v.n };
+}
+
+/**
+ * The values of loopValues with a date column's as its times: for a loop no other view of the call
+ * reads (loopRows makes each row's Date as it reaches the row).
+ */
+function loopKept(t: ColumnTable, s: RowLoopState): LoopValues<Kept> | null {
   const read = new SafeSet(s.names);
   // the fields in the table's column order: the entry objects() rows of the same columns use
   const names = t.columnNames().filter((name) => read.has(name));
@@ -168,7 +172,7 @@ function loopValues(t: ColumnTable, s: RowLoopState, dates: CallDates = new Call
   const kept = names.length ? cachedValues(cols, t.totalRows(), n) : [];
   if (!kept) return null;
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
-  const own = callValues(cols, kept, dates, idx, t.totalRows());
+  const own = callKept(cols, kept);
   const vals = s.names.map((name) => own[names.indexOf(name)]!);
   return { vals, idx, n };
 }
@@ -204,7 +208,7 @@ function keptRows(t: ColumnTable, shape: RowShape): Iterator<unknown> | null {
   const kept = cachedValues(cols, t.totalRows(), n, shape);
   if (!kept) return null;
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
-  return loopRows(shape, names, callValues(cols, kept, new CallDates(), idx, t.totalRows()), idx, n);
+  return loopRows(shape, names, callKept(cols, kept), idx, n);
 }
 
 /**
@@ -226,20 +230,9 @@ function filteredRows(
   const kept = cols && cachedValues(cols, t.totalRows(), t.numRows());
   if (!cols || !kept) return pick;
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
-  // the array columns as they are now; a date column's Dates those the callbacks saw (the call's), when the rows are built
-  const total = t.totalRows();
-  const vals = new NativeArray<ArrayLike<unknown>>(cols.length);
-  for (let k = 0; k < cols.length; k++) {
-    const v = kept[k]!;
-    vals[k] = v instanceof DateTimes ? [] : cols[k]!.column instanceof LazyColumn ? v : copyOf(v);
-  }
-  return (pos, m) => {
-    for (let k = 0; k < kept.length; k++) {
-      const v = kept[k];
-      if (v instanceof DateTimes) vals[k] = dates.of(v, idx, total);
-    }
-    return rowsAt(names, vals, idx, pos, m);
-  };
+  // the array columns as they are now; a date column's Dates those the callbacks saw (the call's)
+  const vals = callKept(cols, kept);
+  return (pos, m) => rowsAt(names, dates.settled(vals), idx, pos, m);
 }
 
 /**
@@ -325,18 +318,31 @@ function deferredRows(
   const kept = cachedValues(cols, t.totalRows(), n, shape);
   const v = kept && loopValues(t, s, dates);
   if (!kept || !v) return null;
-  // the Dates the loops read (the call's) are the ones the rows will hold
-  const vals = callValues(cols, kept, dates, v.idx, t.totalRows());
-  const idx = v.idx && copyOf(v.idx);
+  const vals = callKept(cols, kept);
+  const idx = v.idx && (copyOf(v.idx) as ArrayLike<number>);
   const list = new NativeArray<unknown>(0);
+  if (shape === 'array') {
+    // a list's loops destructure each row, built as they reach it: they and the rows the fill puts in
+    // hold the same Dates (the call's, made when first asked)
+    let made: ArrayLike<unknown>[] | null = null;
+    const own = () => (made ??= dates.all(vals, idx, t.totalRows()));
+    bindRows(list, {
+      names: s.names,
+      vals: v.vals,
+      idx: v.idx,
+      n,
+      fill: (out) => rowsInto(shape, names, own(), idx, n, out),
+      list: { names, vals: own, idx },
+    });
+    return list;
+  }
+  // the rows hold the Dates the loops read (the call's); a date column no loop read gets its Dates as the rows are built
   bindRows(list, {
     names: s.names,
     vals: v.vals,
     idx: v.idx,
     n,
-    fill: (out) => rowsInto(shape, names, vals, idx as ArrayLike<number> | null, n, out),
-    // a list's loops destructure each row: built as they reach it, from the values the fill uses
-    ...(shape === 'array' ? { list: { names, vals, idx: idx as ArrayLike<number> | null } } : {}),
+    fill: (out) => rowsInto(shape, names, dates.settled(vals), idx, n, out),
   });
   return list;
 }
@@ -352,7 +358,7 @@ function tableLoopRows(proto: object, iterator: unknown, value: object, names: s
   if (ObjectGetOwnPropertyDescriptor(value, Symbol.iterator) !== undefined) return null;
   if (ObjectGetOwnPropertyDescriptor(proto, Symbol.iterator)?.value !== iterator) return null;
   if (!arrayIterationIntact()) return null;
-  const v = loopValues(value as ColumnTable, { names, ops: null });
+  const v = loopKept(value as ColumnTable, { names, ops: null });
   return v && loopRows('reused', names, v.vals, v.idx, v.n);
 }
 
@@ -404,12 +410,12 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       if (isTextLoopToken(loop) || isDateLoopToken(loop)) {
         // not a column the loop's path reads: the reused row over the fields' values (the body only reads them)
         const reused = () => {
-          const v = loopValues(this, loop);
+          const v = loopKept(this, loop);
           return v ? loopRows('reused', loop.names, v.vals, v.idx, v.n) : bare();
         };
         // the other fields the body reads come with the row, from the values the row loop reads
         const names = loop.names.slice(1);
-        const others = { names, values: () => loopValues(this, { names, ops: null }) };
+        const others = { names, values: () => loopValues(this, { names, ops: null }, dates) };
         const run = isTextLoopToken(loop) ? textLoop : dateLoop;
         return run(this, loop.names[0]!, loop.names[0]!, reused, loop.text, arrayIterationIntact, others);
       }
@@ -417,7 +423,7 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       // a keyed accumulation answered from the columns runs no iteration; else the reused row
       if (isKeyedToken(loop)) {
         if (keyedRows(this, loop.names, loop.text)) return doneIterator();
-        const v = loopValues(this, loop);
+        const v = loopKept(this, loop);
         return v ? loopRows('reused', loop.names, v.vals, v.idx, v.n) : bare();
       }
       const text = textChain(this, loop);
@@ -435,9 +441,12 @@ export function installRowObjects(proto: Record<string, unknown>): void {
           text,
         );
       }
+      if (!loop.ops) {
+        const own = loopKept(this, loop);
+        return own ? loopRows('reused', loop.names, own.vals, own.idx, own.n) : bare();
+      }
       const v = loopValues(this, loop, dates);
       if (!v) return bare();
-      if (!loop.ops) return loopRows('reused', loop.names, v.vals, v.idx, v.n);
       return chainRows(
         loop.names,
         v.vals,
