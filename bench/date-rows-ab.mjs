@@ -1,8 +1,8 @@
 // Row paths over a date column, two builds interleaved (session 15, docs/benchmarks.md "Dates a run
 // gets are its own"): each build runs in a child process of its own; per program, warm runs alternate
 // between the builds (one sandbox each, `--warmup` runs first), and first runs (a new sandbox per run,
-// its first program) alternate too. Prints each program's p50 wall per build and the ratio
-// (second / first); answers must agree.
+// its first program) alternate too. Prints each program's p50 wall and in-isolate CPU per build and
+// the ratios (second / first); answers must agree.
 //   SBIRTOOLS_BENCH_CSV=/work/benchdata/award_data.csv node --no-node-snapshot bench/date-rows-ab.mjs \
 //     --base /path/to/other/dist [--dist ./dist] [--reps 7] [--warmup 2] [--first 3] [--only a,b]
 import { spawn } from 'node:child_process';
@@ -31,7 +31,9 @@ if (process.env.BENCH_DATE_AB_CHILD) {
     const t = performance.now();
     const r = await box.run(code);
     const ms = performance.now() - t;
-    process.stdout.write(`${JSON.stringify({ ms, answer: JSON.stringify(answerOfRun(r)) })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ ms, cpu: r.stats?.cpuMs ?? NaN, answer: JSON.stringify(answerOfRun(r)) })}\n`,
+    );
   }
   await box.close();
   await shutdown();
@@ -60,6 +62,8 @@ const PROGRAMS = {
   // a chain's callbacks read the date field; the rows of its last filter hold the call's Dates
   chainFilter: `award_data.select('${D}', 'Agency').objects().filter(r => r['${D}'] && r['${D}'].getUTCFullYear() === 2021).length`,
   // a reused row over two fields, one a date read as written (a method the date loop does not cover)
+  // for reference: array() made a fresh Date per row per call in both builds
+  arrayDates: `award_data.array('${D}').length`,
   reusedRow: `let n = 0;\nfor (const r of award_data.select('${D}', 'Agency').objects()) if (r.Agency === 'DOD' && r['${D}']) n += r['${D}'].toISOString().length;\nn`,
 };
 
@@ -95,7 +99,7 @@ for (const [id, code] of Object.entries(PROGRAMS)) {
     ['warm', reps, warmup, false],
     ['first', firsts, 0, true],
   ]) {
-    const got = { a: [], b: [] };
+    const got = { a: [], b: [], ac: [], bc: [] };
     let same = true;
     for (let i = -skip; i < count; i++) {
       const order = i % 2 === 0 ? [A, B] : [B, A];
@@ -106,9 +110,12 @@ for (const [id, code] of Object.entries(PROGRAMS)) {
       if (i < 0) continue;
       got.a.push(a.ms);
       got.b.push(b.ms);
+      got.ac.push(a.cpu);
+      got.bc.push(b.cpu);
     }
     row[kind] =
-      `${f(p50(got.a))} ${f(p50(got.b))} ${(p50(got.b) / p50(got.a)).toFixed(2)}` + (same ? '' : ' ANSWERS DIFFER');
+      `${f(p50(got.a))} ${f(p50(got.b))} ${(p50(got.b) / p50(got.a)).toFixed(2)} (cpu ${f(p50(got.ac))} ${f(p50(got.bc))} ${(p50(got.bc) / p50(got.ac)).toFixed(2)})` +
+      (same ? '' : ' ANSWERS DIFFER');
   }
   console.log(`${id.padEnd(18)} warm ${row.warm}   first ${row.first}`);
 }
