@@ -103,7 +103,7 @@ export function rowLoad(names: string[], flags: string): string {
 }
 
 /** Code that reads field k of row `r`: its value, or a fresh Date (or null) of a date column's times. */
-export function fieldCode(k: number, flags: string): string {
+function fieldCode(k: number, flags: string): string {
   return flags[k] === '1' ? `(m${k}[r] ? new D(t${k}[r]) : null)` : `v${k}[r]`;
 }
 

@@ -22,7 +22,7 @@ import {
   ObjectGetPrototypeOf,
   ReflectApply,
 } from '../intrinsics.js';
-import { dateFlags, fieldCode, rowCode, rowLoad, type Kept, type RowShape } from './rowCache.js';
+import { dateFlags, rowCode, rowLoad, type Kept, type RowShape } from './rowCache.js';
 import { dateArrayLoop, dateLoopState, fillDates, type DateRows } from './dateLoop.js';
 import { holdRows } from './pendingRows.js';
 import { textLoopState } from './textLoop.js';
@@ -282,19 +282,32 @@ function startFor(kind: LoopRows, names: string[], flags: string): Start {
   let start = starts.get(key);
   if (start) return start;
   const load = rowLoad(names, flags);
-  // the reused row's fields are its own from the start: an assignment never reaches a setter on Object.prototype
-  const fields = names.map((name) => `${JSON.stringify(name)}: undefined`).join(', ');
-  const make =
-    kind === 'reused'
-      ? names.map((name, k) => `row[${JSON.stringify(name)}] = ${fieldCode(k, flags)};`).join(' ')
-      : `res.value = ${rowCode(kind, names, flags)};`;
+  // the reused row's fields are its own from the start: an assignment never reaches a setter on
+  // Object.prototype. A date field of a reused row is a getter: the row's Date is made when the body
+  // first reads the field in that row (the same one at every read of the row, as a real row's), so
+  // a body that reads it in some rows makes only theirs (the row is only ever read field by field)
+  const reused = kind === 'reused';
+  const dated = reused && flags.includes('1');
+  const fields = names
+    .map((name, k) =>
+      dated && flags[k] === '1'
+        ? `get ${JSON.stringify(name)}() { if (c${k} !== cr) { c${k} = cr; d${k} = m${k}[cr] ? new D(t${k}[cr]) : null; } return d${k}; }`
+        : `${JSON.stringify(name)}: undefined`,
+    )
+    .join(', ');
+  const state = dated
+    ? `let cr = -1; ${names.map((_, k) => (flags[k] === '1' ? `let c${k} = -1, d${k} = null;` : '')).join(' ')}`
+    : '';
+  const make = reused
+    ? `${dated ? 'cr = r;' : ''} ${names.map((name, k) => (flags[k] === '1' ? '' : `row[${JSON.stringify(name)}] = v${k}[r];`)).join(' ')}`
+    : `res.value = ${rowCode(kind, names, flags)};`;
   start = NewFunction(
     'vals',
     'idx',
     'n',
     'iteratorKey',
     'D',
-    `${load} const row = { ${fields} }; const res = { done: false, value: row }; let k = 0;
+    `${load} ${state} const row = { ${fields} }; const res = { done: false, value: row }; let k = 0;
     const it = {
       next() {
         if (k < n) { const r = idx === null ? k : idx[k]; k++; ${make} return res; }

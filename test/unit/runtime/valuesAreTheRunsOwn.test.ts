@@ -123,6 +123,11 @@ const SEQUENCES: Record<string, string[]> = {
     "const f = t.filter((r) => r.id % 3 === 1).orderby(aq.desc('id'));\nconst a = f.objects({ limit: 4000 });\na[2].d.setUTCFullYear(1903);\n[a[2].d.getTime(), f.objects({ limit: 4000 })[2].d.getTime(), f.objects()[2].d.getTime()]",
     "t.filter((r) => r.id % 3 === 1).orderby(aq.desc('id')).objects({ limit: 5 }).map((r) => r.d && r.d.getTime())",
   ],
+  "a reused row's Date: made when read, the same at every read of the row": [
+    'const out = [];\nfor (const r of t.objects()) if (r.id % 5 === 1 && r.d) { r.d.setUTCDate(2); out.push(r.d.getTime(), r.d === r.d); }\nout.slice(0, 12)',
+    'const kept = [];\nfor (const r of t) if (r.id % 7 === 3) kept.push(r.d);\nfor (const r of t) if (r.id % 7 === 3 && r.d) r.d.setUTCFullYear(1904);\n[kept.slice(0, 6).map((d) => d && d.getTime()), t.objects()[3].d.getTime()]',
+    "let n = 0;\nfor (const r of t.select('d', 's').objects()) if (r.s === 's3' && r.d) n += r.d.toISOString().length + r.d.getUTCHours();\nn",
+  ],
   "a filter's closure reads a fresh Date per read": [
     't.filter((r) => { const a = r.d; if (a) a.setUTCFullYear(1900); return r.d === null || r.d.getUTCFullYear() !== 1900; }).numRows()',
   ],
