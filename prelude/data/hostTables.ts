@@ -1,6 +1,7 @@
 /** Builds the host tables (award_data, ...) as Arquero tables over lazily fetched columns. */
 import { noteHostTable } from './columnArrays.js';
 import { ColumnTable } from 'arquero';
+import { ObjectDefineProperty, ReflectApply } from '../intrinsics.js';
 import type { ColumnData, TableMeta, TextPage, TextScanRequest } from '../../schema/columnar.js';
 import { LazyColumn } from './lazyColumn.js';
 import type { TextCache } from './textCache.js';
@@ -71,8 +72,30 @@ export function hostTables(
       });
       names.push(c.name);
     }
-    out[meta.name] = new ColumnTable(cols, names);
+    out[meta.name] = ownIndices(new ColumnTable(cols, names));
     noteHostTable(out[meta.name]);
   }
   return out;
+}
+
+const protoIndices = ColumnTable.prototype.indices;
+
+/**
+ * A host table whose `indices()` hands out an array of the caller's own. Arquero keeps its first
+ * answer in `_index` and returns that array again (to the caller, to `join`, to `partitions()`), and
+ * a host table lives for the session: a run that reversed or filled it (`award_data.indices()
+ * .reverse()`) would change every later run's joins. The index is not kept (Arquero builds it when
+ * asked; nothing the prelude runs asks it of a table that is neither filtered nor ordered).
+ */
+function ownIndices(table: ColumnTable): ColumnTable {
+  ObjectDefineProperty(table, 'indices', {
+    value: function indices(this: ColumnTable, ...args: unknown[]) {
+      const idx = ReflectApply(protoIndices, this, args) as Uint32Array;
+      if (this === table) (table as unknown as { _index: Uint32Array | null })._index = null;
+      return idx;
+    },
+    writable: true,
+    configurable: true,
+  });
+  return table;
 }

@@ -47,7 +47,7 @@ type Getter = (row: number) => unknown;
  * What a prelude scan (fast/, closure/) reads instead of calling `at(row)` per row; never handed to
  * the guest, and only read: `pages` = text in the session's page cache (row r is
  * `pages.page(r >> PAGE_SHIFT)[r & (PAGE_ROWS - 1)]`), `all` = the cached array of every value
- * (`all[r]` is what `at(r)` returns: the same strings, numbers and null, and an equal Date).
+ * (`all[r]` is what `at(r)` returns: the same strings, numbers and null; never for a date column).
  */
 export type ScanSource = { kind: 'pages'; pages: TextPages } | { kind: 'all'; all: readonly unknown[] };
 
@@ -205,7 +205,9 @@ export class LazyColumn {
   scanSource(): ScanSource | null {
     if (this.pending) this.resolve();
     if (this.text) return { kind: 'pages', pages: this.text };
-    if (this.utf8) return null;
+    // a date column's values would be Dates kept for the session, and a scan hands them to code
+    // (a filter's closure, a row cache's rows): a Date is mutable, each read makes its own
+    if (this.utf8 || this.type === 'date') return null;
     return { kind: 'all', all: this.allValues() };
   }
 

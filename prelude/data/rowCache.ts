@@ -6,7 +6,10 @@
  * An entry holds, for one list of (name, column) pairs, every row's values, one array per column
  * (the table's filter and order only choose which rows are built). Every handout is a fresh array
  * of fresh rows: a guest may sort, splice, change, freeze or keep what it got, and no other call
- * ever sees it (rows shared between calls would carry one call's changes into another).
+ * ever sees it (rows shared between calls would carry one call's changes into another). A host date
+ * column is kept as its times (DateTimes), never as Dates: a Date is mutable, and each call makes
+ * its own (freshValues), as the column's `at(row)` and Arquero's objects() do, so a Date one run
+ * changes (`t.objects()[0].d.setUTCFullYear(1900)`) is never in another call's rows.
  *
  * The entries of a session stay within a byte budget (an eighth of the memory limit, estimated);
  * a selection past it is built for the one call, as before. Between runs only the most recently
@@ -16,6 +19,7 @@
  */
 import {
   NativeArray,
+  NativeDate,
   NativePromise,
   NativeWeakRef,
   NewFunction,
@@ -28,16 +32,31 @@ import {
 export type RowShape = 'object' | 'array';
 
 type Build = (
-  vals: ArrayLike<unknown>[],
+  vals: readonly Kept[],
   idx: ArrayLike<number> | null,
   off: number,
   n: number,
   out: unknown[],
+  D: DateConstructor,
 ) => void;
 
-/** What an entry keeps: the values rows are built from (one array per column). */
+/**
+ * A host date column as the cache keeps it: the column's own times and validity (row r is a Date of
+ * `values[r]` when `valid[r]`, else null; read only, never handed out).
+ */
+export class DateTimes {
+  constructor(
+    readonly values: Float64Array,
+    readonly valid: Uint8Array,
+  ) {}
+}
+
+/** A kept column: its values in row order, or a date column's times. */
+export type Kept = ArrayLike<unknown> | DateTimes;
+
+/** What an entry keeps: the values rows are built from (one per column). */
 interface RowSet {
-  vals: ArrayLike<unknown>[];
+  vals: Kept[];
 }
 
 interface Entry {
@@ -64,26 +83,50 @@ export function setRowCacheBudget(memoryLimitMb: number | undefined): void {
   strongBytes = budgetBytes / 4;
 }
 
-/** Code that makes row `r` from the value arrays `v0..vm` (also data/rowLoop.ts's loops that keep rows). */
-export function rowCode(shape: RowShape, names: string[]): string {
-  const parts = names.map((_, k) => `v${k}[r]`);
+/**
+ * Per kept column, '1' for a date column's times (the row code makes a fresh Date per row from them,
+ * `D` the session's Date) or '0' for values read as they are: part of a compiled row code's key.
+ */
+export function dateFlags(vals: readonly Kept[]): string {
+  let flags = '';
+  for (let k = 0; k < vals.length; k++) flags += vals[k] instanceof DateTimes ? '1' : '0';
+  return flags;
+}
+
+/** The declarations row code reads from `vals`: `v<k>` values, or a date column's `t<k>` times and `m<k>` validity. */
+export function rowLoad(names: string[], flags: string): string {
+  return names
+    .map((_, k) =>
+      flags[k] === '1' ? `const t${k} = vals[${k}].values, m${k} = vals[${k}].valid;` : `const v${k} = vals[${k}];`,
+    )
+    .join(' ');
+}
+
+/** Code that reads field k of row `r`: its value, or a fresh Date (or null) of a date column's times. */
+function fieldCode(k: number, flags: string): string {
+  return flags[k] === '1' ? `(m${k}[r] ? new D(t${k}[r]) : null)` : `v${k}[r]`;
+}
+
+/** Code that makes row `r` from the declarations of rowLoad (also data/rowLoop.ts's loops that keep rows). */
+export function rowCode(shape: RowShape, names: string[], flags = ''): string {
+  const parts = names.map((_, k) => fieldCode(k, flags));
   if (shape === 'array') return `[${parts.join(', ')}]`;
   return `{ ${names.map((name, k) => `${JSON.stringify(name)}: ${parts[k]}`).join(', ')} }`;
 }
 
-/** The loop that builds rows `off .. off + n - 1` of the visible rows for one shape and list of names, compiled once. */
-function codeFor(shape: RowShape, names: string[]): Build {
-  const key = `${shape}\u0000${names.join('\u0000')}`;
+/** The loop that builds rows `off .. off + n - 1` of the visible rows for one shape, list of names and date flags, compiled once. */
+function codeFor(shape: RowShape, names: string[], flags: string): Build {
+  const key = `${shape}\u0000${flags}\u0000${names.join('\u0000')}`;
   let build = builders.get(key);
   if (build) return build;
-  const load = names.map((_, k) => `const v${k} = vals[${k}];`).join(' ');
   build = NewFunction(
     'vals',
     'idx',
     'off',
     'n',
     'out',
-    `${load} for (let k = 0; k < n; k++) { const r = idx === null ? off + k : idx[off + k]; out[k] = ${rowCode(shape, names)}; }`,
+    'D',
+    `${rowLoad(names, flags)} for (let k = 0; k < n; k++) { const r = idx === null ? off + k : idx[off + k]; out[k] = ${rowCode(shape, names, flags)}; }`,
   ) as Build;
   // compiled once per list of names; a session that makes many differently named tables starts over
   if (builders.size >= MAX_BUILDERS) builders.clear();
@@ -92,11 +135,12 @@ function codeFor(shape: RowShape, names: string[]): Build {
 }
 
 type BuildAt = (
-  vals: ArrayLike<unknown>[],
+  vals: readonly Kept[],
   idx: ArrayLike<number> | null,
   pos: ArrayLike<number>,
   m: number,
   out: unknown[],
+  D: DateConstructor,
 ) => void;
 const buildersAt = new Map<string, BuildAt>();
 
@@ -107,37 +151,38 @@ const buildersAt = new Map<string, BuildAt>();
  */
 export function rowsAt(
   names: string[],
-  vals: ArrayLike<unknown>[],
+  vals: readonly Kept[],
   idx: ArrayLike<number> | null,
   pos: ArrayLike<number>,
   m: number,
 ): unknown[] {
-  const key = names.join('\u0000');
+  const flags = dateFlags(vals);
+  const key = `${flags}\u0000${names.join('\u0000')}`;
   let build = buildersAt.get(key);
   if (!build) {
-    const load = names.map((_, k) => `const v${k} = vals[${k}];`).join(' ');
     build = NewFunction(
       'vals',
       'idx',
       'pos',
       'm',
       'out',
-      `${load} for (let k = 0; k < m; k++) { const r = idx === null ? pos[k] : idx[pos[k]]; out[k] = ${rowCode('object', names)}; }`,
+      'D',
+      `${rowLoad(names, flags)} for (let k = 0; k < m; k++) { const r = idx === null ? pos[k] : idx[pos[k]]; out[k] = ${rowCode('object', names, flags)}; }`,
     ) as BuildAt;
     if (buildersAt.size >= MAX_BUILDERS) buildersAt.clear();
     buildersAt.set(key, build);
   }
   const out = new NativeArray<unknown>(m);
-  build(vals, idx, pos, m, out);
+  build(vals, idx, pos, m, out, NativeDate);
   return out;
 }
 
 /** Estimated heap cost of a row set's values: a slot per value; text counted by its characters. */
-function estimate(vals: ArrayLike<unknown>[], n: number, text: boolean[]): number {
+function estimate(vals: Kept[], n: number, text: boolean[]): number {
   let bytes = n * 8 * vals.length;
   for (let k = 0; k < vals.length; k++) {
-    if (!text[k]) continue;
-    const v = vals[k];
+    const v = vals[k]!;
+    if (!text[k] || v instanceof DateTimes) continue;
     for (let i = 0; i < n; i++) {
       const s = v[i];
       if (typeof s === 'string') bytes += 24 + s.length;
@@ -217,8 +262,8 @@ function keep(entry: Entry): void {
 export interface RowColumn {
   name: string;
   column: unknown;
-  /** Every value in row order (kept by the entry; never handed out). */
-  values: () => ArrayLike<unknown>;
+  /** Every value in row order, or a host date column's times (kept by the entry; never handed out). */
+  values: () => Kept;
   /** True when the values are strings the session's text cache could otherwise let go. */
   text: boolean;
 }
@@ -228,7 +273,7 @@ export interface RowColumn {
  * the entry rows of this shape and these columns are built from, made when none is kept and the rows
  * are at least an eighth of the table; null (the caller reads its few rows itself) when they are fewer.
  */
-function valuesFor(shape: RowShape, cols: RowColumn[], total: number, n: number): ArrayLike<unknown>[] | null {
+function valuesFor(shape: RowShape, cols: RowColumn[], total: number, n: number): Kept[] | null {
   const names = cols.map((c) => c.name);
   const columns = cols.map((c) => c.column);
   let entry = find(shape, names, columns);
@@ -248,14 +293,84 @@ function valuesFor(shape: RowShape, cols: RowColumn[], total: number, n: number)
   return entry.set!.vals;
 }
 
-/** The values objects() (or tolist()) rows of `cols` are built from, for a row loop (data/rowLoop.ts); never handed to the guest. */
-export function cachedValues(
-  cols: RowColumn[],
-  total: number,
-  n: number,
-  shape: RowShape = 'object',
-): ArrayLike<unknown>[] | null {
+/**
+ * The values objects() (or tolist()) rows of `cols` are built from, for a row loop (data/rowLoop.ts);
+ * never handed to the guest: a date column's are its times (read them through `ownValues`).
+ */
+export function cachedValues(cols: RowColumn[], total: number, n: number, shape: RowShape = 'object'): Kept[] | null {
   return valuesFor(shape, cols, total, n);
+}
+
+/**
+ * The Dates of one call (one objects(), tolist() or loop): every view the call makes of a date
+ * column (the rows it builds, a loop's reused row, a chain's callbacks, a bound array's later rows)
+ * reads the same fresh Dates, as they would all read the rows objects() builds once; no other call
+ * ever sees them.
+ */
+export class CallDates {
+  /** The columns' times (by their array: the entries of two selections keep the same one) and their Dates. */
+  private readonly from: Float64Array[] = [];
+  private readonly made: unknown[][] = [];
+
+  /** The Dates of `times` at every visible row (`idx`, or 0..total-1 when null), indexed by table row. */
+  of(times: DateTimes, idx: ArrayLike<number> | null, total: number): unknown[] {
+    const had = this.had(times);
+    if (had !== null) return had;
+    const out = datesAt(times, idx, total, 0, idx === null ? total : idx.length);
+    this.from[this.from.length] = times.values;
+    this.made[this.made.length] = out;
+    return out;
+  }
+
+  /**
+   * What rows built now read of each kept column: the call's Dates of a date column a view of the call
+   * read, else its times (the rows make their own Dates: no view read them); other columns as given.
+   */
+  settled(vals: readonly Kept[]): Kept[] {
+    const out = new NativeArray<Kept>(vals.length);
+    for (let k = 0; k < vals.length; k++) {
+      const v = vals[k]!;
+      out[k] = v instanceof DateTimes ? (this.had(v) ?? v) : v;
+    }
+    return out;
+  }
+
+  /** Every kept column as values: a date column's as the call's Dates (made now when no view made them). */
+  all(vals: readonly Kept[], idx: ArrayLike<number> | null, total: number): ArrayLike<unknown>[] {
+    const out = new NativeArray<ArrayLike<unknown>>(vals.length);
+    for (let k = 0; k < vals.length; k++) out[k] = ownValues(vals[k]!, this, idx, total);
+    return out;
+  }
+
+  /** The Dates already made for `times` in this call, or null. */
+  had(times: DateTimes): unknown[] | null {
+    for (let k = 0; k < this.from.length; k++) if (this.from[k] === times.values) return this.made[k]!;
+    return null;
+  }
+}
+
+/**
+ * An array indexed by table row holding a fresh Date (or null) at the visible rows `off .. off + n - 1`
+ * (`idx[k]`, or k); the other rows are never read.
+ */
+function datesAt(times: DateTimes, idx: ArrayLike<number> | null, total: number, off: number, n: number): unknown[] {
+  const { values, valid } = times;
+  const out = new NativeArray<unknown>(total);
+  for (let k = off; k < off + n; k++) {
+    const i = idx === null ? k : idx[k]!;
+    out[i] = valid[i] ? new NativeDate(values[i]!) : null;
+  }
+  return out;
+}
+
+/** A kept column as a call reads it: its values, or for a date column the call's Dates (`dates`). */
+export function ownValues(
+  kept: Kept,
+  dates: CallDates,
+  idx: ArrayLike<number> | null,
+  total: number,
+): ArrayLike<unknown> {
+  return kept instanceof DateTimes ? dates.of(kept, idx, total) : kept;
 }
 
 /**
@@ -270,15 +385,29 @@ export function cachedRows(
   idx: ArrayLike<number> | null,
   off: number,
   n: number,
+  dates: CallDates | null = null,
 ): unknown[] | null {
-  const vals = valuesFor(shape, cols, total, n);
-  if (!vals) return null;
+  const kept = valuesFor(shape, cols, total, n);
+  if (!kept) return null;
+  // a date column: each row's Date made as the row is (no other view of the call reads them), or the
+  // call's Dates (`dates`: its loops read the same ones)
+  let vals: readonly Kept[] = kept;
+  if (dates !== null) {
+    const all = off === 0 && n === (idx === null ? total : idx.length);
+    const own = new NativeArray<Kept>(kept.length);
+    for (let k = 0; k < kept.length; k++) {
+      const v = kept[k]!;
+      own[k] = !(v instanceof DateTimes) ? v : all ? dates.of(v, idx, total) : (dates.had(v) ?? v);
+    }
+    vals = own;
+  }
   const build = codeFor(
     shape,
     cols.map((c) => c.name),
+    dateFlags(vals),
   );
   const out = new NativeArray<unknown>(n);
-  build(vals, idx, off, n, out);
+  build(vals, idx, off, n, out, NativeDate);
   return out;
 }
 
@@ -289,13 +418,13 @@ export function cachedRows(
 export function rowsInto(
   shape: RowShape,
   names: string[],
-  vals: ArrayLike<unknown>[],
+  vals: readonly Kept[],
   idx: ArrayLike<number> | null,
   n: number,
   out: unknown[],
 ): void {
   out.length = n;
-  codeFor(shape, names)(vals, idx, 0, n, out);
+  codeFor(shape, names, dateFlags(vals))(vals, idx, 0, n, out, NativeDate);
 }
 
 /**

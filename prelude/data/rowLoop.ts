@@ -14,6 +14,7 @@
 import { ROW_LOOP_GLOBAL } from '../../schema/rowLoop.js';
 import {
   NativeArray,
+  NativeDate,
   SafeWeakMap,
   NewFunction,
   ObjectDefineProperty,
@@ -21,7 +22,7 @@ import {
   ObjectGetPrototypeOf,
   ReflectApply,
 } from '../intrinsics.js';
-import { rowCode, type RowShape } from './rowCache.js';
+import { dateFlags, rowCode, rowLoad, type Kept, type RowShape } from './rowCache.js';
 import { dateArrayLoop, dateLoopState, fillDates, type DateRows } from './dateLoop.js';
 import { holdRows } from './pendingRows.js';
 import { textLoopState } from './textLoop.js';
@@ -60,8 +61,12 @@ export interface BoundRows {
   fill: ((out: unknown[]) => void) | null;
   /** For a date column's array (`t.array(dateCol)`, only date loops read it): the times its Dates are made from. */
   dates?: DateRows;
-  /** For a list (`tolist()`, rows as arrays): every column and its values, and the visible rows, that each row is built from. */
-  list?: { names: string[]; vals: ArrayLike<unknown>[]; idx: ArrayLike<number> | null };
+  /**
+   * For a list (`tolist()`, rows as arrays): every column, its values (a date column's as the Dates of
+   * the call, made when first asked: the list's loops and its rows hold the same ones), and the visible
+   * rows, that each row is built from.
+   */
+  list?: { names: string[]; vals: () => readonly Kept[]; idx: ArrayLike<number> | null };
 }
 
 const bound = new SafeWeakMap<object, BoundRows>();
@@ -169,7 +174,9 @@ function useRows(rows: unknown, names: unknown, kind?: unknown, payload?: unknow
   if (kind !== undefined) {
     if (!b) return rows;
     const l = b.list;
-    return l && arrayIterationIntact() ? loopRows('array', l.names, l.vals, l.idx, b.n) : filled(rows as unknown[], b);
+    return l && arrayIterationIntact()
+      ? loopRows('array', l.names, l.vals(), l.idx, b.n)
+      : filled(rows as unknown[], b);
   }
   if (!b) return tableLoop ? (tableLoop(rows, strings(names)) ?? rows) : rows;
   const read = strings(names);
@@ -247,10 +254,11 @@ export function takeRowLoop(options: unknown): RowLoopState | null {
 }
 
 type Start = (
-  vals: ArrayLike<unknown>[],
+  vals: readonly Kept[],
   idx: ArrayLike<number> | null,
   n: number,
   iteratorKey: symbol,
+  D: DateConstructor,
 ) => Iterator<unknown>;
 
 const ITERATOR = Symbol.iterator;
@@ -269,23 +277,37 @@ export type LoopRows = 'reused' | RowShape;
  * (`idx[k]`, or k) and returns the same result object every time (a for-of reads `done` and `value`
  * from it before the next call; nothing else sees it).
  */
-function startFor(kind: LoopRows, names: string[]): Start {
-  const key = `${kind}\u0000${names.join('\u0000')}`;
+function startFor(kind: LoopRows, names: string[], flags: string): Start {
+  const key = `${kind}\u0000${flags}\u0000${names.join('\u0000')}`;
   let start = starts.get(key);
   if (start) return start;
-  const load = names.map((_, k) => `const v${k} = vals[${k}];`).join(' ');
-  // the reused row's fields are its own from the start: an assignment never reaches a setter on Object.prototype
-  const fields = names.map((name) => `${JSON.stringify(name)}: undefined`).join(', ');
-  const make =
-    kind === 'reused'
-      ? names.map((name, k) => `row[${JSON.stringify(name)}] = v${k}[r];`).join(' ')
-      : `res.value = ${rowCode(kind, names)};`;
+  const load = rowLoad(names, flags);
+  // the reused row's fields are its own from the start: an assignment never reaches a setter on
+  // Object.prototype. A date field of a reused row is a getter: the row's Date is made when the body
+  // first reads the field in that row (the same one at every read of the row, as a real row's), so
+  // a body that reads it in some rows makes only theirs (the row is only ever read field by field)
+  const reused = kind === 'reused';
+  const dated = reused && flags.includes('1');
+  const fields = names
+    .map((name, k) =>
+      dated && flags[k] === '1'
+        ? `get ${JSON.stringify(name)}() { if (c${k} !== cr) { c${k} = cr; d${k} = m${k}[cr] ? new D(t${k}[cr]) : null; } return d${k}; }`
+        : `${JSON.stringify(name)}: undefined`,
+    )
+    .join(', ');
+  const state = dated
+    ? `let cr = -1; ${names.map((_, k) => (flags[k] === '1' ? `let c${k} = -1, d${k} = null;` : '')).join(' ')}`
+    : '';
+  const make = reused
+    ? `${dated ? 'cr = r;' : ''} ${names.map((name, k) => (flags[k] === '1' ? '' : `row[${JSON.stringify(name)}] = v${k}[r];`)).join(' ')}`
+    : `res.value = ${rowCode(kind, names, flags)};`;
   start = NewFunction(
     'vals',
     'idx',
     'n',
     'iteratorKey',
-    `${load} const row = { ${fields} }; const res = { done: false, value: row }; let k = 0;
+    'D',
+    `${load} ${state} const row = { ${fields} }; const res = { done: false, value: row }; let k = 0;
     const it = {
       next() {
         if (k < n) { const r = idx === null ? k : idx[k]; k++; ${make} return res; }
@@ -302,17 +324,17 @@ function startFor(kind: LoopRows, names: string[]): Start {
 }
 
 /**
- * The rows a loop iterates: `vals[k]` are the values of `names[k]` for every row of the table, `idx`
- * the visible rows (or null for all `n`).
+ * The rows a loop iterates: `vals[k]` are the values of `names[k]` for every row of the table (or a
+ * date column's times: each row then gets a Date of its own), `idx` the visible rows (or null for all `n`).
  */
 export function loopRows(
   kind: LoopRows,
   names: string[],
-  vals: ArrayLike<unknown>[],
+  vals: readonly Kept[],
   idx: ArrayLike<number> | null,
   n: number,
 ): Iterator<unknown> {
-  return startFor(kind, names)(vals, idx, n, ITERATOR);
+  return startFor(kind, names, dateFlags(vals))(vals, idx, n, ITERATOR, NativeDate);
 }
 
 const ArrayProto = NativeArray.prototype;

@@ -18,7 +18,18 @@ import {
 } from '../intrinsics.js';
 import { LazyColumn } from './lazyColumn.js';
 import { noteArrayOrigin } from './columnArrays.js';
-import { cachedRows, cachedValues, rowsAt, rowsInto, type RowColumn, type RowShape } from './rowCache.js';
+import {
+  CallDates,
+  DateTimes,
+  cachedRows,
+  cachedValues,
+  ownValues,
+  rowsAt,
+  rowsInto,
+  type Kept,
+  type RowColumn,
+  type RowShape,
+} from './rowCache.js';
 import { chainIntact, chainRows, pickRows } from './rowChain.js';
 import {
   arrayIterationIntact,
@@ -56,6 +67,11 @@ function rowColumns(t: ColumnTable, names: readonly string[]): RowColumn[] | nul
         column,
         text: col.textPaged,
         values: () => {
+          // a date column: its times (each call makes its own Dates from them: rowCache.ts CallDates)
+          if (col.type === 'date') {
+            const raw = col.transfer();
+            if (raw.kind === 'float64' && raw.values.length === col.length) return new DateTimes(raw.values, raw.valid);
+          }
           const s = col.scanSource();
           return s && s.kind === 'all' ? s.all : col.values();
         },
@@ -78,8 +94,16 @@ function namesOf(t: ColumnTable, columns: unknown): string[] | null {
   return new SafeSet(list).size === list.length ? (list as string[]) : null;
 }
 
-/** The visible rows [offset, offset + limit) through the cache, or null to use Arquero's path. */
-function rows(t: ColumnTable, shape: RowShape, options: Record<string, unknown>): unknown[] | null {
+/**
+ * The visible rows [offset, offset + limit) through the cache, or null to use Arquero's path; a date
+ * column's Dates are the call's (`dates`).
+ */
+function rows(
+  t: ColumnTable,
+  shape: RowShape,
+  options: Record<string, unknown>,
+  dates: CallDates | null = null,
+): unknown[] | null {
   const { limit, offset } = options;
   if (!isCount(limit) || !isCount(offset)) return null;
   const names = namesOf(t, options.columns);
@@ -89,7 +113,7 @@ function rows(t: ColumnTable, shape: RowShape, options: Record<string, unknown>)
   const off = MathMin((offset as number | undefined) ?? 0, visible);
   const n = MathMin(visible - off, (limit as number | undefined) ?? Infinity);
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
-  return cachedRows(shape, cols, t.totalRows(), idx, off, n);
+  return cachedRows(shape, cols, t.totalRows(), idx, off, n, dates);
 }
 
 /** The values as they are now, in a fresh array (index reads only: no method a guest could replace). */
@@ -99,9 +123,22 @@ function copyOf(v: ArrayLike<unknown>): unknown[] {
   return out;
 }
 
-/** What a row loop or chain reads: the kept values of its fields, the visible rows (indices or null) and their count. */
-interface LoopValues {
-  vals: ArrayLike<unknown>[];
+/**
+ * What one call reads of the kept values of `cols`: a host column's values (a date column's times:
+ * the call makes its Dates, rowCache.ts CallDates), an array column's as they are now (a guest may
+ * hold it and write to it while the call's loop runs: the rows objects() builds hold the values of
+ * the call).
+ */
+function callKept(cols: RowColumn[], kept: Kept[]): Kept[] {
+  const out = new NativeArray<Kept>(cols.length);
+  for (let k = 0; k < cols.length; k++)
+    out[k] = cols[k]!.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k] as ArrayLike<unknown>);
+  return out;
+}
+
+/** What a row loop or chain reads: the values of its fields, the visible rows (indices or null) and their count. */
+interface LoopValues<V = ArrayLike<unknown>> {
+  vals: V[];
   idx: ArrayLike<number> | null;
   n: number;
 }
@@ -112,7 +149,19 @@ interface LoopValues {
  * them), else null (the code reads real rows). Only the fields read are fetched: the others cannot
  * be seen.
  */
-function loopValues(t: ColumnTable, s: RowLoopState): LoopValues | null {
+function loopValues(t: ColumnTable, s: RowLoopState, dates: CallDates): LoopValues | null {
+  const v = loopKept(t, s);
+  if (!v) return null;
+  const vals = new NativeArray<ArrayLike<unknown>>(v.vals.length);
+  for (let k = 0; k < vals.length; k++) vals[k] = ownValues(v.vals[k]!, dates, v.idx, t.totalRows());
+  return { vals, idx: v.idx, n: v.n };
+}
+
+/**
+ * The values of loopValues with a date column's as its times: for a loop no other view of the call
+ * reads (loopRows makes each row's Date as it reaches the row).
+ */
+function loopKept(t: ColumnTable, s: RowLoopState): LoopValues<Kept> | null {
   const read = new SafeSet(s.names);
   // the fields in the table's column order: the entry objects() rows of the same columns use
   const names = t.columnNames().filter((name) => read.has(name));
@@ -122,13 +171,9 @@ function loopValues(t: ColumnTable, s: RowLoopState): LoopValues | null {
   const n = t.numRows();
   const kept = names.length ? cachedValues(cols, t.totalRows(), n) : [];
   if (!kept) return null;
-  const vals = s.names.map((name) => {
-    const k = names.indexOf(name);
-    // a guest may hold an array column (aq.table({ a: xs }), t.column('m')) and write to it while
-    // the loop runs: the rows objects() builds hold the values of the call, so copy them now
-    return cols[k]!.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!);
-  });
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
+  const own = callKept(cols, kept);
+  const vals = s.names.map((name) => own[names.indexOf(name)]!);
   return { vals, idx, n };
 }
 
@@ -162,10 +207,8 @@ function keptRows(t: ColumnTable, shape: RowShape): Iterator<unknown> | null {
   const n = t.numRows();
   const kept = cachedValues(cols, t.totalRows(), n, shape);
   if (!kept) return null;
-  // an array column a guest holds: the rows hold its values at the call (see loopValues)
-  const vals = cols.map((c, k) => (c.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!)));
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
-  return loopRows(shape, names, vals, idx, n);
+  return loopRows(shape, names, callKept(cols, kept), idx, n);
 }
 
 /**
@@ -178,6 +221,7 @@ function filteredRows(
   t: ColumnTable,
   ops: string[],
   bare: () => unknown[],
+  dates: CallDates,
 ): (pos: ArrayLike<number>, m: number) => unknown[] {
   const pick = (pos: ArrayLike<number>, m: number) => pickRows(bare(), pos, m);
   if (ops[ops.length - 1] !== 'filter') return pick;
@@ -185,9 +229,10 @@ function filteredRows(
   const cols = rowColumns(t, names);
   const kept = cols && cachedValues(cols, t.totalRows(), t.numRows());
   if (!cols || !kept) return pick;
-  const vals = cols.map((c, k) => (c.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!)));
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
-  return (pos, m) => rowsAt(names, vals, idx, pos, m);
+  // the array columns as they are now; a date column's Dates those the callbacks saw (the call's)
+  const vals = callKept(cols, kept);
+  return (pos, m) => rowsAt(names, dates.settled(vals), idx, pos, m);
 }
 
 /**
@@ -240,13 +285,15 @@ const isBind = (s: RowLoopState) =>
  * answers null (objects() then answers as if called bare).
  */
 function boundRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
+  // the array's rows and its loops' reused row hold the same Dates, as the loops as written read them from the rows
+  const dates = new CallDates();
   if (s.ops![0] === 'defer') {
-    const later = deferredRows(t, s);
+    const later = deferredRows(t, s, 'object', dates);
     if (later) return later;
   }
-  const list = rows(t, 'object', {});
+  const list = rows(t, 'object', {}, dates);
   if (!list) return null;
-  const v = loopValues(t, s);
+  const v = loopValues(t, s, dates);
   if (v) bindRows(list, { names: s.names, vals: v.vals, idx: v.idx, n: v.n, fill: null });
   return list;
 }
@@ -258,25 +305,44 @@ function boundRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
  * table's indices a guest changes later do not reach them); null where rows() would not build them
  * from the cache (the rows are then built at the call).
  */
-function deferredRows(t: ColumnTable, s: RowLoopState, shape: RowShape = 'object'): unknown[] | null {
+function deferredRows(
+  t: ColumnTable,
+  s: RowLoopState,
+  shape: RowShape = 'object',
+  dates: CallDates = new CallDates(),
+): unknown[] | null {
   const names = t.columnNames();
   const cols = rowColumns(t, names);
   if (!cols) return null;
   const n = t.numRows();
   const kept = cachedValues(cols, t.totalRows(), n, shape);
-  const v = kept && loopValues(t, s);
+  const v = kept && loopValues(t, s, dates);
   if (!kept || !v) return null;
-  const vals = cols.map((c, k) => (c.column instanceof LazyColumn ? kept[k]! : copyOf(kept[k]!)));
-  const idx = v.idx && copyOf(v.idx);
+  const vals = callKept(cols, kept);
+  const idx = v.idx && (copyOf(v.idx) as ArrayLike<number>);
   const list = new NativeArray<unknown>(0);
+  if (shape === 'array') {
+    // a list's loops destructure each row, built as they reach it: they and the rows the fill puts in
+    // hold the same Dates (the call's, made when first asked)
+    let made: ArrayLike<unknown>[] | null = null;
+    const own = () => (made ??= dates.all(vals, idx, t.totalRows()));
+    bindRows(list, {
+      names: s.names,
+      vals: v.vals,
+      idx: v.idx,
+      n,
+      fill: (out) => rowsInto(shape, names, own(), idx, n, out),
+      list: { names, vals: own, idx },
+    });
+    return list;
+  }
+  // the rows hold the Dates the loops read (the call's); a date column no loop read gets its Dates as the rows are built
   bindRows(list, {
     names: s.names,
     vals: v.vals,
     idx: v.idx,
     n,
-    fill: (out) => rowsInto(shape, names, vals, idx as ArrayLike<number> | null, n, out),
-    // a list's loops destructure each row: built as they reach it, from the values the fill uses
-    ...(shape === 'array' ? { list: { names, vals, idx: idx as ArrayLike<number> | null } } : {}),
+    fill: (out) => rowsInto(shape, names, dates.settled(vals), idx, n, out),
   });
   return list;
 }
@@ -292,7 +358,7 @@ function tableLoopRows(proto: object, iterator: unknown, value: object, names: s
   if (ObjectGetOwnPropertyDescriptor(value, Symbol.iterator) !== undefined) return null;
   if (ObjectGetOwnPropertyDescriptor(proto, Symbol.iterator)?.value !== iterator) return null;
   if (!arrayIterationIntact()) return null;
-  const v = loopValues(value as ColumnTable, { names, ops: null });
+  const v = loopKept(value as ColumnTable, { names, ops: null });
   return v && loopRows('reused', names, v.vals, v.idx, v.n);
 }
 
@@ -325,6 +391,8 @@ export function installRowObjects(proto: Record<string, unknown>): void {
     const loop = takeRowLoop(options);
     if (loop) {
       const bare = () => objects_.call(this) as unknown[];
+      // the Dates of this call: a chain's callbacks and the rows its last filter answers hold the same ones
+      const dates = new CallDates();
       // first of all (the prelude's own code below iterates and filters arrays): a loop or chain that
       // would run a method the session replaced gets the rows, and runs it
       if (
@@ -342,12 +410,12 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       if (isTextLoopToken(loop) || isDateLoopToken(loop)) {
         // not a column the loop's path reads: the reused row over the fields' values (the body only reads them)
         const reused = () => {
-          const v = loopValues(this, loop);
+          const v = loopKept(this, loop);
           return v ? loopRows('reused', loop.names, v.vals, v.idx, v.n) : bare();
         };
         // the other fields the body reads come with the row, from the values the row loop reads
         const names = loop.names.slice(1);
-        const others = { names, values: () => loopValues(this, { names, ops: null }) };
+        const others = { names, values: () => loopValues(this, { names, ops: null }, dates) };
         const run = isTextLoopToken(loop) ? textLoop : dateLoop;
         return run(this, loop.names[0]!, loop.names[0]!, reused, loop.text, arrayIterationIntact, others);
       }
@@ -355,13 +423,13 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       // a keyed accumulation answered from the columns runs no iteration; else the reused row
       if (isKeyedToken(loop)) {
         if (keyedRows(this, loop.names, loop.text)) return doneIterator();
-        const v = loopValues(this, loop);
+        const v = loopKept(this, loop);
         return v ? loopRows('reused', loop.names, v.vals, v.idx, v.n) : bare();
       }
       const text = textChain(this, loop);
       if (text) {
         // the field's values are read only if a callback tests more than null and literals
-        const vals = () => loopValues(this, loop)?.vals ?? null;
+        const vals = () => loopValues(this, loop, dates)?.vals ?? null;
         return chainRows(
           loop.names,
           vals,
@@ -369,13 +437,16 @@ export function installRowObjects(proto: Record<string, unknown>): void {
           this.numRows(),
           loop.ops!,
           bare,
-          filteredRows(this, loop.ops!, bare),
+          filteredRows(this, loop.ops!, bare, dates),
           text,
         );
       }
-      const v = loopValues(this, loop);
+      if (!loop.ops) {
+        const own = loopKept(this, loop);
+        return own ? loopRows('reused', loop.names, own.vals, own.idx, own.n) : bare();
+      }
+      const v = loopValues(this, loop, dates);
       if (!v) return bare();
-      if (!loop.ops) return loopRows('reused', loop.names, v.vals, v.idx, v.n);
       return chainRows(
         loop.names,
         v.vals,
@@ -383,7 +454,7 @@ export function installRowObjects(proto: Record<string, unknown>): void {
         v.n,
         loop.ops,
         bare,
-        filteredRows(this, loop.ops, bare),
+        filteredRows(this, loop.ops, bare, dates),
         null,
         pluckOrigin(this, loop),
       );
