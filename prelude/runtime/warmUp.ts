@@ -197,16 +197,54 @@ export function warmUp(): string[] {
   const undoRows = rowsCheckpoint();
   try {
     const table = warmTable();
-    for (let q = 0; q < QUESTIONS.length; q++) {
-      try {
-        QUESTIONS[q]!(table);
-      } catch (e) {
-        failed.push(`${q}: ${NativeString((e as Error)?.message ?? e)}`);
-      }
-    }
+    for (let q = 0; q < QUESTIONS.length; q++) ask(q, table, failed);
   } finally {
     undoMasks();
     undoRows();
   }
   return failed;
+}
+
+/** What one slice of the warm-up reports: the questions that threw, and whether it was the last. */
+export interface WarmSliceOutcome {
+  failed: string[];
+  done: boolean;
+}
+
+/** The synthetic table of a sliced warm-up, kept between its slices; dropped after the last or by endWarmUp. */
+let sliceTable: T | undefined;
+
+/**
+ * One slice of the warm-up, for a session warmed in idle time (holder/idleWarmUp.ts): slice 0
+ * makes the synthetic table, slice `q + 1` asks question `q`, so the host can stop between any two
+ * and a run waits at most for one. Each slice puts back the mask tokens and row-cache entries it
+ * made, so the session between two slices is as a cold one plus compiled code and the table.
+ */
+export function warmSlice(slice: number): WarmSliceOutcome {
+  const failed: string[] = [];
+  const undoMasks = maskCheckpoint();
+  const undoRows = rowsCheckpoint();
+  try {
+    if (slice === 0 || sliceTable === undefined) sliceTable = warmTable();
+    if (slice > 0) ask(slice - 1, sliceTable, failed);
+  } finally {
+    undoMasks();
+    undoRows();
+  }
+  const done = slice >= QUESTIONS.length;
+  if (done) sliceTable = undefined;
+  return { failed, done };
+}
+
+/** Drops a sliced warm-up's table (the first run of the session calls it: no slice runs after). */
+export function endWarmUp(): void {
+  sliceTable = undefined;
+}
+
+function ask(q: number, table: T, failed: string[]): void {
+  try {
+    QUESTIONS[q]!(table);
+  } catch (e) {
+    failed.push(`${q}: ${NativeString((e as Error)?.message ?? e)}`);
+  }
 }
