@@ -3,8 +3,9 @@
  * the styles models write, once each, on a small synthetic table (warmTable.ts), so the session
  * finds the prelude's common paths compiled (V8 compiles a function on its first call) and with
  * type feedback, instead of paying that on its first question. It runs in a session's isolate built
- * at its open, before the open returns (holder/sessionHost.ts), and in a spare when spares are
- * warmed (opt-in).
+ * at its open, before the open returns (holder/sessionHost.ts, opt-in), in a spare when spares are
+ * warmed (opt-in), and one slice at a time (warmSlice) in a session built at its open, in idle
+ * time before its first run (holder/idleWarmUp.ts).
  *
  * It runs only in an isolate no user code has touched: the host calls it before any run (on a spare
  * before the spare is handed to a session, holder/warmSessions.ts), and the prelude refuses once any run has

@@ -53,13 +53,13 @@ export class IdleWarmUp {
   }
 
   /**
-   * Start no slice after this one (a run arrived, or the session closed). Resolves when the slice
-   * in flight, and the rebuild after a failed one, are over.
+   * Start no slice after this one (a run arrived, or the session closed). Returns the slice in
+   * flight, with the rebuild after it if it fails (undefined when none is), for the run to wait on.
    */
-  stop(): Promise<void> {
+  stop(): Promise<void> | undefined {
     this.stopped = true;
     clearTimeout(this.timer);
-    return this.inFlight ?? Promise.resolve();
+    return this.inFlight;
   }
 
   private later(): void {
