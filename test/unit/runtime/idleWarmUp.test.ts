@@ -46,17 +46,17 @@ function hostWith(env: Record<string, string> = {}): SessionHost {
   return h;
 }
 
-const spec = (): SessionSpec => ({
+const spec = (engine: SessionSpec['engine'] = 'isolated-vm'): SessionSpec => ({
   limits: { ...PRESETS.standard },
   data: { kind: 'synthetic', cacheDir },
   tables: [],
-  engine: 'isolated-vm',
+  engine,
 });
 
 /** A session built at its open: each host's first (no spare is ready yet). */
-async function open(h: SessionHost): Promise<string> {
+async function open(h: SessionHost, engine: SessionSpec['engine'] = 'isolated-vm'): Promise<string> {
   const id = `s${++ids}`;
-  await h.open(id, spec());
+  await h.open(id, spec(engine));
   return id;
 }
 
@@ -191,10 +191,12 @@ describe("a session's warm-up in idle time", () => {
 
   it('never runs a slice after a run started: the host stops it, the engine and the prelude refuse', async () => {
     const events: Array<[IsolatedVmSession, string]> = [];
+    const held = gate();
+    let session: IsolatedVmSession | undefined;
     const calls = spySlices({
-      hold: (_, s) => {
+      hold: (slice, s) => {
         events.push([s, 'slice']);
-        return undefined;
+        return slice === 2 && s === session ? held.wait : undefined;
       },
     });
     const run = IsolatedVmSession.prototype.run;
@@ -204,23 +206,19 @@ describe("a session's warm-up in idle time", () => {
     });
     const h = hostWith();
     const id = await open(h);
-    const session = sessionOf(h, id);
-    await vi.waitFor(() => expect(calls.some((c) => c.session === session)).toBe(true), {
+    session = sessionOf(h, id);
+    await vi.waitFor(() => expect(calls.some((c) => c.session === session && c.slice === 2)).toBe(true), {
       timeout: 30_000,
       interval: 20,
     });
-    await answer(h, id, '1 + 1');
+    const answered = answer(h, id, '1 + 1');
+    held.open();
+    await answered;
     // a session opened after the run and warmed to its end is the clock: the first one's warm-up
     // would have gone on meanwhile (the process was just as idle)
     const clock = hostWith();
-    const clockSession = sessionOf(clock, await open(clock));
-    await warmedToTheEnd(calls, clockSession);
-    const mine = events.filter(([s]) => s === session).map(([, e]) => e);
-    expect(mine.at(-1)).toBe('run');
-    expect(mine.indexOf('run')).toBe(mine.length - 1);
-    expect(calls.filter((c) => c.session === session).length).toBeLessThan(
-      calls.filter((c) => c.session === clockSession).length,
-    );
+    await warmedToTheEnd(calls, sessionOf(clock, await open(clock)));
+    expect(events.filter(([s]) => s === session).map(([, e]) => e)).toEqual(['slice', 'slice', 'slice', 'run']);
     // asked directly after a run: refused without entering the isolate, and by the prelude itself
     const cpu = session.isolate.cpuTime;
     expect(await original.call(session, 5, 5_000)).toBe('refused');
@@ -295,6 +293,22 @@ describe("a session's warm-up in idle time", () => {
     await warmedToTheEnd(calls, sessionOf(clock, await open(clock)));
     expect(calls.some((c) => c.session === sessionOf(off, offId))).toBe(false);
     expect(calls.some((c) => c.session === sessionOf(oneShot, oneShotId))).toBe(false);
+  });
+
+  it('has nothing to run in a QuickJS session (its engine offers no warm-up): it answers as before', async () => {
+    const calls = spySlices();
+    const h = hostWith();
+    const id = await open(h, 'quickjs');
+    const entry = (h as unknown as { sessions: Map<string, { idleWarm?: unknown }> }).sessions.get(id)!;
+    expect(entry.idleWarm).toBeUndefined();
+    const r = await h.run(id, {
+      source: "award_data['Award Amount'].sum() > 0",
+      preset: 'standard',
+      timeoutMs: 60_000,
+    });
+    expect(r.status, r.message).toBe('ok');
+    expect(JSON.parse(r.outcomeJson!)).toMatchObject({ ok: true, value: true });
+    expect(calls).toEqual([]);
   });
 
   it('leaves a session warmed at its open alone (SBIRTOOLS_WARM_OPEN=1), and a session opened from a spare', async () => {
