@@ -229,9 +229,9 @@ export class SessionHost {
     const received = performance.now();
     const entry = this.sessions.get(id);
     if (!entry) throw new Error(`no open session ${id}`);
-    // the session's idle warm-up starts no slice from now on (its first run has arrived)
+    // the session's idle warm-up starts no slice from now on (its first run has arrived); every run
+    // waits for a slice still in flight, also one whose first run was refused by the check
     const warming = entry.idleWarm?.stop();
-    entry.idleWarm = undefined;
     // remote data: the columns the code names are fetched while it is checked, all at once
     const named = entry.prefetch ? collectColumnNames(req.source) : null;
     const fetching = named && entry.prefetch ? entry.prefetch(named) : undefined;

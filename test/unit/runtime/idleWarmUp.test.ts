@@ -262,6 +262,23 @@ describe("a session's warm-up in idle time", () => {
     expect(run.mock.contexts).toEqual([sessionOf(h, id)]);
   });
 
+  it('a run the check refuses does not wait; the next run still waits for the slice in flight', async () => {
+    const held = gate();
+    const calls = spySlices({ hold: (slice) => (slice === 2 ? held.wait : undefined), fail: 2 });
+    const h = hostWith();
+    const id = await open(h);
+    const first = sessionOf(h, id);
+    await vi.waitFor(() => expect(calls.some((c) => c.slice === 2)).toBe(true), { timeout: 30_000, interval: 20 });
+    const refused = await h.run(id, { source: "require('fs')", preset: 'standard', timeoutMs: 60_000 });
+    expect(refused.status).toBe('rejected');
+    const run = vi.spyOn(IsolatedVmSession.prototype, 'run');
+    const waiting = answer(h, id, '1 + 1');
+    held.open();
+    expect(await waiting).toMatchObject({ outcome: { ok: true, value: 2 } });
+    expect(run.mock.contexts).toEqual([sessionOf(h, id)]);
+    expect(sessionOf(h, id)).not.toBe(first);
+  });
+
   it('a run cancelled while it waits for a slice ends as aborted; the next run answers', async () => {
     const held = gate();
     const calls = spySlices({ hold: (slice) => (slice === 1 ? held.wait : undefined) });
