@@ -83,6 +83,7 @@ export { createViewerHandler, type ViewerOptions, type ViewerHandler } from './v
 export { createViewer, type Viewer, type ViewerCoreOptions, type ViewerScope } from './viewer/createViewer.js';
 export { renderReport, ReportError, type ReportOptions } from './viewer/renderReport.js';
 export { createServer, type SbirtoolsServer } from './server/createServer.js';
+export type { LimitsInForce } from './sandbox/limitsInForce.js';
 export type { ServerOptions } from './server/options.js';
 export type { Route } from './server/routes/route.js';
 export type { RequestContext } from './server/context.js';

@@ -2,19 +2,42 @@
  * The syntax tree of a closure's own source (acorn over Function.prototype.toString, read through
  * the prelude's saved intrinsics so guest code cannot swap them), for the analyses that decide
  * whether a closure may take a fast path (closure/rowReads.ts, fast/closureFilter.ts).
+ *
+ * A program run again makes new closures of the same source every run (`t.filter(d => ...)`,
+ * `a.filter(v => v != null)`), so trees are kept per source text (up to KEEP of them, each source
+ * up to KEEP_CHARS, so the kept trees hold at most a few MB of the session's heap; the map is emptied
+ * when full): a warm run parses none of its closures again.
+ * The trees are shared, so every caller only reads them.
  */
 import { parse } from 'acorn';
-import { FunctionPrototypeToString, ReflectApply } from '../intrinsics.js';
+import { FunctionPrototypeToString, ReflectApply, SafeMap } from '../intrinsics.js';
 
 /** An acorn node, loosely typed. */
 export type Node = { type: string; [key: string]: unknown };
 
-/** The closure's expression node, or undefined when its source does not parse as one. */
+const KEEP = 64;
+const KEEP_CHARS = 1024;
+const trees = new SafeMap<string, Node | null>();
+
+/** The closure's expression node (shared: read it, never change it), or undefined when its source does not parse as one. */
 export function closureNode(fn: Function): Node | undefined {
+  let src: string;
   try {
-    const src = ReflectApply(FunctionPrototypeToString, fn, []) as string;
-    return ((parse(`(${src})`, { ecmaVersion: 'latest' }) as unknown as Node).body as Node[])[0].expression as Node;
+    src = ReflectApply(FunctionPrototypeToString, fn, []) as string;
   } catch {
     return undefined;
   }
+  const known = trees.get(src);
+  if (known !== undefined) return known ?? undefined;
+  let node: Node | null;
+  try {
+    node = ((parse(`(${src})`, { ecmaVersion: 'latest' }) as unknown as Node).body as Node[])[0].expression as Node;
+  } catch {
+    node = null;
+  }
+  if (src.length <= KEEP_CHARS) {
+    if (trees.size >= KEEP) trees.clear();
+    trees.set(src, node);
+  }
+  return node ?? undefined;
 }

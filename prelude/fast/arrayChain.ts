@@ -150,10 +150,7 @@ class Chain {
     const r = this.evaluate();
     if (!r) return (this.replay() as unknown[]).length;
     const keep = r.keep;
-    if (keep === null) return r.n;
-    let count = 0;
-    for (let i = 0; i < r.n; i++) count += keep[i]!;
-    return count;
+    return keep === null ? r.n : keptCount(keep, r.n);
   }
 
   /** Only the sum shape (the preparation checks the reducer is `(s, v) => s + v` and `init` a literal). */
@@ -210,11 +207,7 @@ class Chain {
     const r = this.evaluate();
     if (!r) return this.replay();
     const { keep, n } = r;
-    let count = n;
-    if (keep !== null) {
-      count = 0;
-      for (let i = 0; i < n; i++) count += keep[i]!;
-    }
+    const count = keep === null ? n : keptCount(keep, n);
     const out = new NativeArray<unknown>(count);
     // no map: the column's own values (its numbers already boxed: copied, not made again)
     const own = this.ops.some((op) => op.kind === 'map') ? null : (this.start.xs ?? this.start.values());
@@ -265,7 +258,7 @@ class Chain {
         }
         const m = truthy(env, out);
         if (keep === null) keep = m.slice();
-        else for (let i = 0; i < env.n; i++) keep[i] = keep[i]! & m[i]!;
+        else andInto(keep, m, env.n);
       }
       // a text value is read a page at a time per row (deriveEval's per-text path); not here
       if (vec.k === 'text' || vec.k === 'date') return undefined;
@@ -311,12 +304,25 @@ class Chain {
       const m = truth(op.fn);
       if (!m) return undefined;
       if (keep === null) keep = m;
-      else for (let i = 0; i < n; i++) keep[i] = keep[i]! & m[i]!;
+      else andInto(keep, m, n);
     }
     if (test === undefined) return { n, vec, keep };
     const t = truth(test);
     return t && { n, vec, keep, test: t };
   }
+}
+
+// Loops over every row, each a function that ends with it: V8 compiles a loop that runs once per
+// call while it runs, and code after it that has not run yet throws that compile away again on
+// every later call (docs/architecture.md, "Inside the prelude").
+function keptCount(keep: Uint8Array, n: number): number {
+  let count = 0;
+  for (let i = 0; i < n; i++) count += keep[i]!;
+  return count;
+}
+
+function andInto(keep: Uint8Array, m: Uint8Array, n: number): void {
+  for (let i = 0; i < n; i++) keep[i] = keep[i]! & m[i]!;
 }
 
 /** The first row kept (`keep` null: every row) whose `test` byte is `want`, or -1. */

@@ -201,34 +201,44 @@ function arith(env: Env, op: string, a: Vec, b: Vec, f: Op2): Vec {
   const kb = b.k === 'const' ? +(b.value as number) : 0;
   if (a.k === 'num' && a.valid && b.k === 'const' && (op === '/' || op === '*')) {
     // the commonest derive (`d.amount / 1e6`): null read as 0 in the loop, no converted copy
-    const { v, valid } = a;
-    if (op === '/') for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) / kb;
-    else for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) * kb;
+    scaleInto(a.v, a.valid, kb, op, out, n);
     return { k: 'num', v: out, valid: null };
   }
   const x = a.k === 'const' ? null : numbers(env, a);
   const y = b.k === 'const' ? null : numbers(env, b);
-  if (x && y) {
-    if (op === '+') for (let i = 0; i < n; i++) out[i] = x[i]! + y[i]!;
-    else if (op === '-') for (let i = 0; i < n; i++) out[i] = x[i]! - y[i]!;
-    else if (op === '*') for (let i = 0; i < n; i++) out[i] = x[i]! * y[i]!;
-    else if (op === '/') for (let i = 0; i < n; i++) out[i] = x[i]! / y[i]!;
-    else for (let i = 0; i < n; i++) out[i] = f(x[i], y[i]) as number;
-  } else if (x) {
-    if (op === '+') for (let i = 0; i < n; i++) out[i] = x[i]! + kb;
-    else if (op === '-') for (let i = 0; i < n; i++) out[i] = x[i]! - kb;
-    else if (op === '*') for (let i = 0; i < n; i++) out[i] = x[i]! * kb;
-    else if (op === '/') for (let i = 0; i < n; i++) out[i] = x[i]! / kb;
-    else for (let i = 0; i < n; i++) out[i] = f(x[i], kb) as number;
-  } else {
-    const z = y!;
-    if (op === '+') for (let i = 0; i < n; i++) out[i] = ka + z[i]!;
-    else if (op === '-') for (let i = 0; i < n; i++) out[i] = ka - z[i]!;
-    else if (op === '*') for (let i = 0; i < n; i++) out[i] = ka * z[i]!;
-    else if (op === '/') for (let i = 0; i < n; i++) out[i] = ka / z[i]!;
-    else for (let i = 0; i < n; i++) out[i] = f(ka, z[i]) as number;
-  }
+  if (x && y) bothInto(x, y, op, f, out, n);
+  else if (x) leftInto(x, kb, op, f, out, n);
+  else rightInto(ka, y!, op, f, out, n);
   return { k: 'num', v: out, valid: null };
+}
+
+function scaleInto(v: Float64Array, valid: Uint8Array, kb: number, op: string, out: Float64Array, n: number): void {
+  if (op === '/') for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) / kb;
+  else for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) * kb;
+}
+
+function bothInto(x: Float64Array, y: Float64Array, op: string, f: Op2, out: Float64Array, n: number): void {
+  if (op === '+') for (let i = 0; i < n; i++) out[i] = x[i]! + y[i]!;
+  else if (op === '-') for (let i = 0; i < n; i++) out[i] = x[i]! - y[i]!;
+  else if (op === '*') for (let i = 0; i < n; i++) out[i] = x[i]! * y[i]!;
+  else if (op === '/') for (let i = 0; i < n; i++) out[i] = x[i]! / y[i]!;
+  else for (let i = 0; i < n; i++) out[i] = f(x[i], y[i]) as number;
+}
+
+function leftInto(x: Float64Array, kb: number, op: string, f: Op2, out: Float64Array, n: number): void {
+  if (op === '+') for (let i = 0; i < n; i++) out[i] = x[i]! + kb;
+  else if (op === '-') for (let i = 0; i < n; i++) out[i] = x[i]! - kb;
+  else if (op === '*') for (let i = 0; i < n; i++) out[i] = x[i]! * kb;
+  else if (op === '/') for (let i = 0; i < n; i++) out[i] = x[i]! / kb;
+  else for (let i = 0; i < n; i++) out[i] = f(x[i], kb) as number;
+}
+
+function rightInto(ka: number, z: Float64Array, op: string, f: Op2, out: Float64Array, n: number): void {
+  if (op === '+') for (let i = 0; i < n; i++) out[i] = ka + z[i]!;
+  else if (op === '-') for (let i = 0; i < n; i++) out[i] = ka - z[i]!;
+  else if (op === '*') for (let i = 0; i < n; i++) out[i] = ka * z[i]!;
+  else if (op === '/') for (let i = 0; i < n; i++) out[i] = ka / z[i]!;
+  else for (let i = 0; i < n; i++) out[i] = f(ka, z[i]) as number;
 }
 
 /** `a < b` and kin with both sides numbers: a Date compares by its time, null as 0. */
@@ -252,7 +262,22 @@ const MIRROR: Record<string, string> = { '<': '>', '<=': '>=', '>': '<', '>=': '
 
 function compareScalar(n: number, a: Extract<Vec, { k: 'num' }>, k: number, op: string): Vec {
   const out = new Uint8Array(n);
-  const { v, valid } = a;
+  compareInto(a.v, a.valid, k, op, out, n);
+  return { k: 'bool', v: out };
+}
+
+// The loops of compareScalar, arith and equality, each in a function that ends with them: V8
+// compiles a loop that runs once per call while it runs, and code after it that has not run yet
+// (here the Vec literal) throws that compile away again on every later call (docs/architecture.md,
+// "Inside the prelude").
+function compareInto(
+  v: Float64Array,
+  valid: Uint8Array | null,
+  k: number,
+  op: string,
+  out: Uint8Array,
+  n: number,
+): void {
   if (valid === null) {
     if (op === '<') for (let i = 0; i < n; i++) out[i] = v[i]! < k ? 1 : 0;
     else if (op === '<=') for (let i = 0; i < n; i++) out[i] = v[i]! <= k ? 1 : 0;
@@ -262,7 +287,6 @@ function compareScalar(n: number, a: Extract<Vec, { k: 'num' }>, k: number, op: 
   else if (op === '<=') for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) <= k ? 1 : 0;
   else if (op === '>') for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) > k ? 1 : 0;
   else for (let i = 0; i < n; i++) out[i] = (valid[i] ? v[i]! : 0) >= k ? 1 : 0;
-  return { k: 'bool', v: out };
 }
 
 /** The truth value of every row (JavaScript's ToBoolean: 0, NaN and null false, a Date true). */
@@ -352,24 +376,44 @@ function equality(env: Env, op: string, a: Vec, b: Vec): Vec | null {
   const x = asNumbers(env, a);
   const y = asNumbers(env, b);
   const nullSide = x && x.valid === 0 ? y : y && y.valid === 0 ? x : null;
+  const not = op === '!==' || op === '!=';
   if (nullSide && typeof nullSide.valid !== 'number') {
     // `v == null`: equal exactly where the other side is null (one pass over its validity)
     const valid = nullSide.valid;
-    if (valid !== null) for (let i = 0; i < n; i++) out[i] = valid[i] ? 0 : 1;
+    if (valid !== null) nullsInto(valid, not ? 1 : 0, out, n);
+    else if (not) out.fill(1);
   } else if (x && y) {
     // null equals only null (a number never), for == as for ===
-    for (let i = 0; i < n; i++) {
-      const na = typeof x.valid === 'number' ? x.valid : x.valid === null ? 1 : x.valid[i]!;
-      const nb = typeof y.valid === 'number' ? y.valid : y.valid === null ? 1 : y.valid[i]!;
-      const u = typeof x.v === 'number' ? x.v : x.v[i]!;
-      const w = typeof y.v === 'number' ? y.v : y.v[i]!;
-      out[i] = na && nb ? (u === w ? 1 : 0) : na === nb ? 1 : 0;
-    }
+    numbersEqualInto(x, y, not ? 1 : 0, out, n);
   } else if (a.k === 'bool' && b.k === 'bool') {
-    for (let i = 0; i < n; i++) out[i] = a.v[i] === b.v[i] ? 1 : 0;
+    boolsEqualInto(a.v, b.v, not ? 1 : 0, out, n);
   } else return null;
-  if (op === '!==' || op === '!=') for (let i = 0; i < n; i++) out[i] = out[i]! ^ 1;
   return { k: 'bool', v: out };
+}
+
+/** out[i] = 1 where `valid[i]` is 0 (null), each flipped by `flip` (`!==`/`!=`). */
+function nullsInto(valid: Uint8Array, flip: number, out: Uint8Array, n: number): void {
+  for (let i = 0; i < n; i++) out[i] = (valid[i] ? 0 : 1) ^ flip;
+}
+
+function numbersEqualInto(
+  x: { v: Float64Array | number; valid: Uint8Array | null | 0 | 1 },
+  y: { v: Float64Array | number; valid: Uint8Array | null | 0 | 1 },
+  flip: number,
+  out: Uint8Array,
+  n: number,
+): void {
+  for (let i = 0; i < n; i++) {
+    const na = typeof x.valid === 'number' ? x.valid : x.valid === null ? 1 : x.valid[i]!;
+    const nb = typeof y.valid === 'number' ? y.valid : y.valid === null ? 1 : y.valid[i]!;
+    const u = typeof x.v === 'number' ? x.v : x.v[i]!;
+    const w = typeof y.v === 'number' ? y.v : y.v[i]!;
+    out[i] = (na && nb ? (u === w ? 1 : 0) : na === nb ? 1 : 0) ^ flip;
+  }
+}
+
+function boolsEqualInto(p: Uint8Array, q: Uint8Array, flip: number, out: Uint8Array, n: number): void {
+  for (let i = 0; i < n; i++) out[i] = (p[i] === q[i] ? 1 : 0) ^ flip;
 }
 
 /** `f` over the values of `args` (pure, so evaluated once per entry or distinct date where it can). */

@@ -11,6 +11,7 @@ import { callsValueMethods } from '../closure/valueMethods.js';
 import { evaluate, type Ctx } from './predicate.js';
 import type { Node } from './node.js';
 import { fastClosureFilter } from './closureFilter.js';
+import { keepStorageRows } from '../frame/bitWords.js';
 
 /** The filtered table, or undefined when Arquero's filter must run. */
 export function fastFilter(t: ColumnTable, criteria: unknown): ColumnTable | undefined {
@@ -38,12 +39,25 @@ export function fastFilter(t: ColumnTable, criteria: unknown): ColumnTable | und
   const n = t.totalRows();
   const visible = new Uint8Array(n);
   const bits = t.mask();
-  if (bits) for (let i = bits.next(0); i >= 0; i = bits.next(i + 1)) visible[i] = 1;
+  if (bits) markVisible(bits, visible);
   else visible.fill(1);
   const ctx: Ctx = { t, n, params: t.params(), fast: false };
   const mask = evaluate(ctx, root, visible);
   if (!ctx.fast) return undefined;
+  // an unfiltered, unordered table: the bitmap 32 rows at a time and the row index from the bytes
+  if (!bits && !t.isOrdered()) return keepStorageRows(t, mask);
   const keep = new BitSet(n);
-  for (let i = 0; i < n; i++) if (mask[i]) keep.set(i);
+  setKept(mask, keep, n);
   return t.create({ filter: keep });
+}
+
+// Loops over every row, each a function that ends with it: V8 compiles a loop that runs once per
+// call while it runs, and code after it that has not run yet throws that compile away again on
+// every later call (docs/architecture.md, "Inside the prelude").
+function markVisible(bits: BitSet, visible: Uint8Array): void {
+  for (let i = bits.next(0); i >= 0; i = bits.next(i + 1)) visible[i] = 1;
+}
+
+function setKept(mask: Uint8Array, keep: BitSet, n: number): void {
+  for (let i = 0; i < n; i++) if (mask[i]) keep.set(i);
 }

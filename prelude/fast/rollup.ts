@@ -20,6 +20,7 @@ import { fieldOf } from './fieldOf.js';
 import { computedSource, fieldNodes, type FieldNodes } from './rollupField.js';
 import { sourceOf, type Source } from './source.js';
 import type { Grouping } from './groups.js';
+import { reduceOne } from './rollupOne.js';
 
 interface ParsedOp {
   name: string;
@@ -113,21 +114,20 @@ function reduceOp(
   n: number,
 ): unknown[] {
   const m = order ? order.length : n;
+  // one group: the same updates in the same order on locals (fast/rollupOne.ts)
+  if (keys === null) {
+    const one = reduceOne(op.name, src, order, m);
+    if (one !== undefined) return one;
+  }
   const count = new Float64Array(size);
   if (src === null) {
-    for (let j = 0; j < m; j++) count[keys ? keys[order ? order[j] : j] : 0]++;
+    groupCounts(keys, order, m, count);
     return Array.from(count);
   }
   if (op.name === 'distinct') return distinctCounts(src, keys, size, order, m);
   const valid = new Float64Array(size);
   if (src.kind === 'dict') {
-    const codes = src.codes;
-    for (let j = 0; j < m; j++) {
-      const i = order ? order[j] : j;
-      const g = keys ? keys[i] : 0;
-      count[g]++;
-      if (codes[i] >= 0) valid[g]++;
-    }
+    groupPresent(src.codes, keys, order, m, count, valid);
     return Array.from(valid, (v, g) => (op.name === 'valid' ? v : count[g] - v));
   }
   const { values, valid: ok } = src;
@@ -144,88 +144,13 @@ function reduceOp(
   const has = new Uint8Array(size);
   const lists: number[][] | null =
     name === 'median' || name === 'quantile' ? Array.from({ length: size }, () => []) : null;
-  // one tight loop per kind (no per-row dispatch); the same updates in the same order as Arquero
-  if (name === 'sum' || name === 'valid' || name === 'invalid') {
-    for (let j = 0; j < m; j++) {
-      const i = order ? order[j] : j;
-      const g = keys ? keys[i] : 0;
-      count[g]++;
-      const v = values[i];
-      if (ok[i] && v === v) {
-        valid[g]++;
-        acc[g] += v;
-      }
-    }
-  } else if (name === 'mean' || name === 'average') {
-    for (let j = 0; j < m; j++) {
-      const i = order ? order[j] : j;
-      const g = keys ? keys[i] : 0;
-      count[g]++;
-      const v = values[i];
-      if (ok[i] && v === v) acc[g] += (v - acc[g]) / ++valid[g];
-    }
-  } else if ((name === 'min' || name === 'max') && !keys) {
-    // one group: a loop per direction, the running extreme in a local (the output reads acc/has;
-    // min/max need neither count nor valid)
-    let best = 0;
-    let seen = 0;
-    if (name === 'min') {
-      for (let j = 0; j < m; j++) {
-        const i = order ? order[j] : j;
-        const v = values[i];
-        if (ok[i] && v === v && (!seen || v < best)) {
-          best = v;
-          seen = 1;
-        }
-      }
-    } else {
-      for (let j = 0; j < m; j++) {
-        const i = order ? order[j] : j;
-        const v = values[i];
-        if (ok[i] && v === v && (!seen || v > best)) {
-          best = v;
-          seen = 1;
-        }
-      }
-    }
-    acc[0] = best;
-    has[0] = seen;
-  } else if (name === 'min' || name === 'max') {
-    const isMin = name === 'min';
-    for (let j = 0; j < m; j++) {
-      const i = order ? order[j] : j;
-      const v = values[i];
-      if (!ok[i] || v !== v) continue;
-      const g = keys![i];
-      if (!has[g] || (isMin ? v < acc[g] : v > acc[g])) {
-        acc[g] = v;
-        has[g] = 1;
-      }
-    }
-  } else {
-    for (let j = 0; j < m; j++) {
-      const i = order ? order[j] : j;
-      const g = keys ? keys[i] : 0;
-      count[g]++;
-      if (!ok[i]) continue;
-      const v = values[i];
-      if (v !== v) continue; // NaN is not valid
-      const c = ++valid[g];
-      switch (name) {
-        case 'variance':
-        case 'variancep':
-        case 'stdev':
-        case 'stdevp': {
-          const d = v - acc[g];
-          acc[g] += d / c;
-          dev[g] += d * (v - acc[g]);
-          break;
-        }
-        default:
-          lists![g].push(v);
-      }
-    }
-  }
+  // one tight loop per kind (no per-row dispatch); the same updates in the same order as Arquero.
+  // Each loop is a function that ends with it (see rollupOne.ts)
+  if (name === 'sum' || name === 'valid' || name === 'invalid')
+    groupSums(values, ok, keys, order, m, count, valid, acc);
+  else if (name === 'mean' || name === 'average') groupMeans(values, ok, keys, order, m, count, valid, acc);
+  else if (name === 'min' || name === 'max') groupExtremes(values, ok, keys, order, m, name === 'min', acc, has);
+  else groupRest(values, ok, keys, order, m, name, count, valid, acc, dev, lists);
   const out = new Array<unknown>(size);
   for (let g = 0; g < size; g++) {
     const c = valid[g];
@@ -264,4 +189,124 @@ function reduceOp(
     }
   }
   return out;
+}
+
+function groupCounts(keys: Uint32Array | null, order: Uint32Array | null, m: number, count: Float64Array): void {
+  for (let j = 0; j < m; j++) count[keys ? keys[order ? order[j]! : j]! : 0]!++;
+}
+
+function groupPresent(
+  codes: Int32Array,
+  keys: Uint32Array | null,
+  order: Uint32Array | null,
+  m: number,
+  count: Float64Array,
+  valid: Float64Array,
+): void {
+  for (let j = 0; j < m; j++) {
+    const i = order ? order[j]! : j;
+    const g = keys ? keys[i]! : 0;
+    count[g]!++;
+    if (codes[i]! >= 0) valid[g]!++;
+  }
+}
+
+function groupSums(
+  values: Float64Array,
+  ok: Uint8Array,
+  keys: Uint32Array | null,
+  order: Uint32Array | null,
+  m: number,
+  count: Float64Array,
+  valid: Float64Array,
+  acc: Float64Array,
+): void {
+  for (let j = 0; j < m; j++) {
+    const i = order ? order[j]! : j;
+    const g = keys ? keys[i]! : 0;
+    count[g]!++;
+    const v = values[i]!;
+    if (ok[i] && v === v) {
+      valid[g]!++;
+      acc[g]! += v;
+    }
+  }
+}
+
+function groupMeans(
+  values: Float64Array,
+  ok: Uint8Array,
+  keys: Uint32Array | null,
+  order: Uint32Array | null,
+  m: number,
+  count: Float64Array,
+  valid: Float64Array,
+  acc: Float64Array,
+): void {
+  for (let j = 0; j < m; j++) {
+    const i = order ? order[j]! : j;
+    const g = keys ? keys[i]! : 0;
+    count[g]!++;
+    const v = values[i]!;
+    if (ok[i] && v === v) acc[g]! += (v - acc[g]!) / ++valid[g]!;
+  }
+}
+
+function groupExtremes(
+  values: Float64Array,
+  ok: Uint8Array,
+  keys: Uint32Array | null,
+  order: Uint32Array | null,
+  m: number,
+  isMin: boolean,
+  acc: Float64Array,
+  has: Uint8Array,
+): void {
+  for (let j = 0; j < m; j++) {
+    const i = order ? order[j]! : j;
+    const v = values[i]!;
+    if (!ok[i] || v !== v) continue;
+    const g = keys ? keys[i]! : 0;
+    if (!has[g] || (isMin ? v < acc[g]! : v > acc[g]!)) {
+      acc[g] = v;
+      has[g] = 1;
+    }
+  }
+}
+
+function groupRest(
+  values: Float64Array,
+  ok: Uint8Array,
+  keys: Uint32Array | null,
+  order: Uint32Array | null,
+  m: number,
+  name: string,
+  count: Float64Array,
+  valid: Float64Array,
+  acc: Float64Array,
+  dev: Float64Array,
+  lists: number[][] | null,
+): void {
+  for (let j = 0; j < m; j++) {
+    const i = order ? order[j]! : j;
+    const g = keys ? keys[i]! : 0;
+    count[g]!++;
+    if (!ok[i]) continue;
+    const v = values[i]!;
+    if (v !== v) continue; // NaN is not valid
+    const c = ++valid[g]!;
+    switch (name) {
+      case 'variance':
+      case 'variancep':
+      case 'stdev':
+      case 'stdevp': {
+        const d = v - acc[g]!;
+        acc[g]! += d / c;
+        dev[g]! += d * (v - acc[g]!);
+        break;
+      }
+      default:
+        lists![g]!.push(v);
+    }
+  }
 }

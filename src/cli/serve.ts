@@ -4,6 +4,7 @@ import { intFlag, parseCommandArgs, UsageError, type CliIo } from './args.js';
 import { EXIT } from './exitCodes.js';
 import { SANDBOX_FLAGS, SANDBOX_FLAGS_HELP, sandboxOptionsFrom } from './sandboxFlags.js';
 import { jsonTerminalSafe } from './terminalSafe.js';
+import { limitsLine } from './limitsLine.js';
 
 export const SERVE_HELP = `Usage: sbirtools serve [options]
 
@@ -187,6 +188,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   try {
     const server = await createServer(options);
     io.stderr.write(`sbirtools serve: listening on ${server.url} (MCP: ${server.url}/mcp)\n`);
+    io.stderr.write(`sbirtools serve: ${limitsLine(server.limits)}\n`);
     await stopped;
     io.stderr.write('sbirtools serve: draining\n');
     await server.close();

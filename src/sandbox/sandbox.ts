@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { resolveLimits, type Limits, type PresetName } from '../../schema/limits.js';
+import type { Limits, PresetName } from '../../schema/limits.js';
 import type { DatasetInfo, RunResult } from '../../schema/result.js';
 import { addChartFiles } from '../result/chartFiles.js';
 import { buildResult } from '../result/buildResult.js';
 import type { Backend } from '../runtime/holder/backend.js';
 import { SandboxClosedError, SbirtoolsValidationError } from '../core/errors.js';
 import { emptyResult, precheck } from './precheck.js';
-import { tableMemoryLimitMb } from '../data/formats/tableLimits.js';
+import { sandboxLimits } from './limitsInForce.js';
 import { resolveSessionSpec, validateOptions, type SandboxOptions } from './options.js';
 import { backendFor } from './defaultBackend.js';
 import type { SessionSpec } from '../runtime/holder/protocol.js';
@@ -147,7 +147,7 @@ export class Sandbox {
  */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const opts = validateOptions(options);
-  const limits = limitsOrThrow(opts);
+  const limits = sandboxLimits(opts);
   const spec = await resolveSessionSpec(opts, limits);
   const backend = backendFor(opts);
   const id = randomUUID();
@@ -181,23 +181,6 @@ export async function run(code: string, options: OneShotOptions = {}): Promise<R
     });
   } finally {
     await box.close();
-  }
-}
-
-/** Limits from preset + overrides; a range error is the caller's, so it is a VALIDATION_ERROR. */
-function limitsOrThrow(opts: SandboxOptions): Limits {
-  try {
-    // user tables may be millions of rows: without an explicit memoryLimitMb the isolate may hold
-    // a quarter of host memory (tableLimits.ts), not the preset's 512 MiB
-    if (opts.memoryLimitMb === undefined && opts.tables && Object.keys(opts.tables).length > 0) {
-      const presetMb = resolveLimits(opts.preset, opts).memoryLimitMb;
-      return resolveLimits(opts.preset, { ...opts, memoryLimitMb: tableMemoryLimitMb(presetMb) });
-    }
-    return resolveLimits(opts.preset, opts);
-  } catch (err) {
-    const issues = (err as { issues?: Array<{ message: string }> }).issues;
-    if (issues) throw new SbirtoolsValidationError(issues.map((i) => i.message).join('; '));
-    throw err;
   }
 }
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolveLimits } from '../../schema/limits.js';
 import { loadDataCard } from '../adapters/description.js';
 import { packageInfo } from '../capsule/packageInfo.js';
 import { SbirtoolsValidationError } from '../core/errors.js';
+import { limitsInForce, type LimitsInForce } from '../sandbox/limitsInForce.js';
 import { createPool } from '../sandbox/pool.js';
 import { toolDescription } from '../sandbox/toolDescription.js';
 import { resolveMaxChars } from '../sandbox/textBudget.js';
@@ -48,6 +48,11 @@ export interface SbirtoolsServer {
   /** `http://host:port`, e.g. for an MCP client: `${url}/mcp`. */
   readonly url: string;
   readonly port: number;
+  /**
+   * The limits that apply to its runs (reported in the start log line): a session's, and the
+   * host-scaled ones of a session with tables (MCP `add_table`), which may hold a quarter of host memory.
+   */
+  readonly limits: LimitsInForce;
   /** The whole service as a Fetch handler (what the HTTP listener calls). */
   fetch(request: Request): Promise<Response>;
   /** Graceful: not-ready, refuse new work (503), let runs in flight finish up to `graceMs`, close holders and the store. Idempotent. */
@@ -83,17 +88,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
     return v;
   };
   const sandbox = options.sandbox ?? {};
-  let limits;
-  try {
-    limits = resolveLimits(sandbox.preset, {
-      timeoutMs: sandbox.timeoutMs,
-      maxCodeBytes: sandbox.maxCodeBytes,
-      memoryLimitMb: sandbox.memoryLimitMb,
-    });
-  } catch (err) {
-    const issues = (err as { issues?: Array<{ message: string }> }).issues;
-    throw new SbirtoolsValidationError(issues ? issues.map((i) => i.message).join('; ') : (err as Error).message);
-  }
+  // what applies to a run, the host-scaled limits of a session with tables included (reported at start)
+  const inForce = limitsInForce(sandbox);
+  const limits = inForce.run;
   // $PORT as platforms set it (Heroku, Cloud Run, Render...); the option or --port wins
   const envPort = env.PORT !== undefined && env.PORT !== '' ? Number(env.PORT) : undefined;
   if (
@@ -410,6 +407,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
   });
   const bound = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  // one line at start with every limit a run meets, the host-scaled ones included: a session with
+  // a table of its caller's gets tableMemoryLimitMb, not the preset's heap (size replicas for it)
+  log({ time: new Date().toISOString(), level: 'info', message: 'limits in force', limits: inForce });
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
@@ -429,5 +429,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Sbirtoo
       await pool.close();
       await store.close();
     })());
-  return { url: `http://${shownHost}:${bound}`, port: bound, fetch, close, [Symbol.asyncDispose]: close };
+  return {
+    url: `http://${shownHost}:${bound}`,
+    port: bound,
+    limits: inForce,
+    fetch,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
 }

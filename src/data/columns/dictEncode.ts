@@ -3,6 +3,9 @@ import type { DictColumn, Utf8Column } from '../../../schema/columnar.js';
 /** Most distinct values a dictionary column may have (award_data and CSV tables). */
 export const MAX_DICT_SIZE = 65_535;
 
+/** Rows between two beats of dictCodes. */
+const BEAT_ROWS = 65_536;
+
 /**
  * Most distinct values a dictionary column of a user's Parquet table may have: high-cardinality
  * text such as a company name over millions of rows stays dictionary codes (Int32), so distinct
@@ -16,11 +19,17 @@ export const USER_MAX_DICT_SIZE = 2_097_152;
  * Dictionary-encodes a string column when that pays off: at most `maxDict` distinct values
  * ({@link MAX_DICT_SIZE} by default, {@link USER_MAX_DICT_SIZE} for user tables) and each value
  * used twice on average (distinct <= non-null / 2). Returns null otherwise, stopping as soon as
- * the limit is passed. Values keep first-seen order; null is code -1.
+ * the limit is passed. Values keep first-seen order; null is code -1. `beat` is called every
+ * 64Ki rows (a column worker's heartbeat: formats/arrowColumnar/arrowColumn.ts).
  * @example dictEncode(col, nonNull) ?? col
  */
-export function dictEncode(col: Utf8Column, nonNull: number, maxDict: number = MAX_DICT_SIZE): DictColumn | null {
-  const coded = dictCodes(col, dictLimit(nonNull, maxDict));
+export function dictEncode(
+  col: Utf8Column,
+  nonNull: number,
+  maxDict: number = MAX_DICT_SIZE,
+  beat?: () => void,
+): DictColumn | null {
+  const coded = dictCodes(col, dictLimit(nonNull, maxDict), beat);
   if (!coded) return null;
   const { bytes, offsets } = col;
   return {
@@ -49,9 +58,9 @@ export interface DictCodes {
 /**
  * The codes of {@link dictEncode} with its limit given ({@link dictLimit}), or null past the limit.
  * Each part of a CSV read on two threads is coded against the whole column's limit, and the parts'
- * codes are merged by hash (joinColumns.ts).
+ * codes are merged by hash (joinColumns.ts). `beat`, when given, is called every BEAT_ROWS rows.
  */
-export function dictCodes(col: Utf8Column, limit: number): DictCodes | null {
+export function dictCodes(col: Utf8Column, limit: number, beat?: () => void): DictCodes | null {
   const { bytes, offsets, valid } = col;
   const n = valid.length;
   const codes = new Int32Array(n);
@@ -60,39 +69,44 @@ export function dictCodes(col: Utf8Column, limit: number): DictCodes | null {
   let hashes: Int32Array = new Int32Array(256);
   let firstRow: Int32Array = new Int32Array(256);
   let distinct = 0;
-  for (let r = 0; r < n; r++) {
-    if (valid[r] === 0) {
-      codes[r] = -1;
-      continue;
-    }
-    const s = offsets[r];
-    const e = offsets[r + 1];
-    let h = 0x811c9dc5 | 0; // int32 like the Int32Array it is compared with (an empty value hashes to the seed)
-    for (let k = s; k < e; k++) h = Math.imul(h ^ bytes[k], 16777619);
-    let slot = h & (cap - 1);
-    for (;;) {
-      const code = slots[slot] - 1;
-      if (code < 0) break;
-      if (hashes[code] === h && same(bytes, offsets, firstRow[code], s, e)) {
-        codes[r] = code;
-        break;
+  // in runs of BEAT_ROWS rows, a beat after each when asked (no test per row)
+  for (let from = 0; from < n; from += BEAT_ROWS) {
+    const to = Math.min(n, from + BEAT_ROWS);
+    for (let r = from; r < to; r++) {
+      if (valid[r] === 0) {
+        codes[r] = -1;
+        continue;
       }
-      slot = (slot + 1) & (cap - 1);
+      const s = offsets[r];
+      const e = offsets[r + 1];
+      let h = 0x811c9dc5 | 0; // int32 like the Int32Array it is compared with (an empty value hashes to the seed)
+      for (let k = s; k < e; k++) h = Math.imul(h ^ bytes[k], 16777619);
+      let slot = h & (cap - 1);
+      for (;;) {
+        const code = slots[slot] - 1;
+        if (code < 0) break;
+        if (hashes[code] === h && same(bytes, offsets, firstRow[code], s, e)) {
+          codes[r] = code;
+          break;
+        }
+        slot = (slot + 1) & (cap - 1);
+      }
+      if (slots[slot] !== 0) continue;
+      if (distinct === limit) return null;
+      if (distinct === hashes.length) {
+        hashes = grow(hashes);
+        firstRow = grow(firstRow);
+      }
+      hashes[distinct] = h;
+      firstRow[distinct] = r;
+      codes[r] = distinct;
+      slots[slot] = ++distinct;
+      if (distinct * 2 > cap) {
+        cap *= 2;
+        slots = rehash(hashes, distinct, cap);
+      }
     }
-    if (slots[slot] !== 0) continue;
-    if (distinct === limit) return null;
-    if (distinct === hashes.length) {
-      hashes = grow(hashes);
-      firstRow = grow(firstRow);
-    }
-    hashes[distinct] = h;
-    firstRow[distinct] = r;
-    codes[r] = distinct;
-    slots[slot] = ++distinct;
-    if (distinct * 2 > cap) {
-      cap *= 2;
-      slots = rehash(hashes, distinct, cap);
-    }
+    beat?.();
   }
   return { codes, hashes, firstRow, distinct };
 }

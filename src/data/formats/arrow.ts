@@ -21,6 +21,12 @@ export interface ArrowDecodeOptions {
    * is tested against. @default true
    */
   columnar?: boolean;
+  /**
+   * Called as a column is written from its buffers (after each record batch, every 64Ki rows while
+   * text is dictionary-coded): the heartbeat by which a column worker shows the holder it still
+   * works (lazyParquet/columnWorker.ts). Not called on the per-value path.
+   */
+  beat?: () => void;
 }
 
 /**
@@ -142,7 +148,7 @@ export function arrowColumnAt(
   const fast =
     options.columnar === false
       ? null
-      : arrowColumn(child.data as unknown as ArrowBatch[], arrowType, opened.rows, file, name);
+      : arrowColumn(child.data as unknown as ArrowBatch[], arrowType, opened.rows, file, name, options.beat);
   if (!fast && options.columnar !== false) {
     try {
       eagerDictionaries(child.data);

@@ -13,6 +13,7 @@ import { joinIssues } from './joinIssues.js';
 import type { IngestReport } from './report.js';
 import { MAX_LISTED } from './report.js';
 import { splitCandidate } from './splitPoint.js';
+import { csvStallMs } from './csvStall.js';
 
 /**
  * Files from this size on are parsed in two parts on two threads (measured in docs/benchmarks.md,
@@ -33,6 +34,11 @@ export interface InPartsOptions extends Omit<IngestOptions, 'onProgress'> {
    * file, inside quoted fields too). It must follow a newline byte (LF), else the file is read in one part.
    */
   splitAt?: number;
+  /**
+   * How long the second thread may make no progress before it is stopped and the load fails with
+   * DATA_DECODE_FAILED (csvPartThread.ts). @default SBIRTOOLS_CSV_STALL_MS, else 15000
+   */
+  stallMs?: number;
 }
 
 /** The table and report of a CSV read in parts; `parts` is 2 when the split was proven, else 1. */
@@ -51,7 +57,8 @@ export interface InPartsResult {
  * (the newline sat inside a multi-line quoted field), this thread reads on to the end and the
  * worker's half is thrown away: the table is still the one-pass table. Small files, one-core hosts,
  * a host without an idle core (load average) and SBIRTOOLS_CSV_PARALLEL=0 take the one-pass path (ingestCsvTable).
- * @throws {DataError} as {@link ingestCsv}; DATA_DECODE_FAILED when the worker crashes or stops.
+ * @throws {DataError} as {@link ingestCsv}; DATA_DECODE_FAILED when the worker crashes, stops, or
+ *   makes no progress for `stallMs`; DATA_UNSUPPORTED for a bad SBIRTOOLS_CSV_STALL_MS.
  * @example const { table } = await ingestCsvInParts('/data/big.csv', { name: 'big' });
  */
 export async function ingestCsvInParts(path: string, opts: InPartsOptions = {}): Promise<InPartsResult> {
@@ -71,6 +78,7 @@ export async function ingestCsvInParts(path: string, opts: InPartsOptions = {}):
   if (size < min || size === 0 || spare < 1 || availableParallelism() < 2 || process.env.SBIRTOOLS_CSV_PARALLEL === '0')
     return onePass();
 
+  const stallMs = opts.stallMs ?? csvStallMs();
   const stats: ByteSourceStats = { totalBytes: 0, replacedInvalidUtf8: 0 };
   const records = new CsvRecords({
     label,
@@ -98,16 +106,20 @@ export async function ingestCsvInParts(path: string, opts: InPartsOptions = {}):
           ? opts.splitAt
           : null;
     if (!header || split === null) return onePass();
-    part = startPart(opts.workerUrl ?? defaultWorker(), {
-      path,
-      start: split,
-      end: size,
-      header,
-      label,
-      forceInfer: opts.forceInfer,
-      maxDictSize: opts.maxDictSize,
-      totalBytes: size,
-    });
+    part = startPart(
+      opts.workerUrl ?? defaultWorker(),
+      {
+        path,
+        start: split,
+        end: size,
+        header,
+        label,
+        forceInfer: opts.forceInfer,
+        maxDictSize: opts.maxDictSize,
+        totalBytes: size,
+      },
+      stallMs,
+    );
     await read(0, split);
     // proven: the first half ends exactly at a record's end, after the header the worker was given
     const proven = records.scanner.atRecordStart() && sameHeader(records.header, header);

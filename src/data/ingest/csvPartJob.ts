@@ -14,6 +14,11 @@ export interface CsvPartJob {
   maxDictSize?: number;
   /** The whole file's size (bounds a text column like the one-pass ingest's). */
   totalBytes: number;
+  /**
+   * The worker's heartbeat (one Int32 over a SharedArrayBuffer): bumped as it starts, per chunk it
+   * parses and per column it encodes; the parent stops a worker silent for its stall limit (csvPartThread.ts).
+   */
+  beat?: Int32Array;
 }
 
 /** What the part read, before it encodes its columns. */

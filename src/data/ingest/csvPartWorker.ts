@@ -11,6 +11,11 @@ import { CsvRecords } from './csvRecords.js';
 const job = workerData as CsvPartJob;
 const port = parentPort!;
 const post = (msg: CsvPartMessage, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
+// progress, not a timer: a thread stuck in a loop (or its reads) must look stuck to the parent
+const beat = () => {
+  if (job.beat) Atomics.add(job.beat, 0, 1);
+};
+beat();
 
 function fail(err: unknown): void {
   const e = err as Error & { hint?: string };
@@ -23,8 +28,10 @@ async function read(): Promise<CsvRecords> {
     { label: job.label, forceInfer: job.forceInfer, maxDictSize: job.maxDictSize, totalBytes: () => job.totalBytes },
     job.header,
   );
-  for await (const chunk of utf8Chunks(job.path, stats, undefined, { start: job.start, end: job.end }))
+  for await (const chunk of utf8Chunks(job.path, stats, undefined, { start: job.start, end: job.end })) {
     records.scanner.push(chunk.data);
+    beat();
+  }
   records.scanner.finish();
   post({
     counts: {
@@ -36,7 +43,11 @@ async function read(): Promise<CsvRecords> {
       malformedFields: records.scanner.malformedFields,
       unterminatedQuote: records.scanner.unterminatedQuote,
       replacedInvalidUtf8: stats.replacedInvalidUtf8,
-      summaries: records.builders.map((b) => b.summary()),
+      summaries: records.builders.map((b) => {
+        const s = b.summary();
+        beat();
+        return s;
+      }),
     },
   });
   return records;
@@ -59,7 +70,12 @@ read().then(
   (records) =>
     port.once('message', ({ decisions }: CsvPartEncode) => {
       try {
-        const columns = records.builders.map((b, i) => b.finishPart(decisions[i]));
+        beat();
+        const columns = records.builders.map((b, i) => {
+          const c = b.finishPart(decisions[i]);
+          beat();
+          return c;
+        });
         post({ columns }, buffersOf(columns));
       } catch (err) {
         fail(err);

@@ -6,6 +6,8 @@ import { USER_MAX_DICT_SIZE } from '../../../src/data/columns/dictEncode.js';
 import { compactTable } from '../../../src/data/columns/compactTable.js';
 import { DataError } from '../../../src/data/errors.js';
 import { ingestCsvInParts, type InPartsOptions } from '../../../src/data/ingest/csvInParts.js';
+import { defaultWorker } from '../../../src/data/ingest/csvPartThread.js';
+import { CSV_STALL_MS, csvStallMs } from '../../../src/data/ingest/csvStall.js';
 import { ingestCsv, type IngestResult } from '../../../src/data/ingest/ingestCsv.js';
 import { tableDifference } from '../../helpers/sameTable.js';
 import { sample, tempDir } from './helpers.js';
@@ -269,5 +271,64 @@ describe('the worker of the second part fails', () => {
     });
     expect(r.parts).toBe(1);
     expect(r.table.numRows).toBe(2);
+  });
+});
+
+describe('the worker of the second part stalls', () => {
+  const path = write('a,b\n' + Array.from({ length: 2000 }, (_, i) => `${i},v${i % 7}`).join('\n') + '\n');
+  const label = path.split('/').pop()!;
+  /** A worker: `before` (plain JS, `workerData.beat` in scope) and then the real one (csvPartWorker.ts). */
+  const worker = (before: string) => {
+    const file = join(dir, `stall${fileNo++}.mjs`);
+    writeFileSync(
+      file,
+      "import { parentPort, workerData } from 'node:worker_threads';\n" +
+        `${before}\nawait import(${JSON.stringify(defaultWorker().href)});\n`,
+    );
+    return pathToFileURL(file);
+  };
+  const expectStalled = async (workerUrl: URL) => {
+    const err = await ingestCsvInParts(path, {
+      minPartBytes: 0,
+      splitWhenBusy: true,
+      workerUrl,
+      stallMs: 400,
+      label,
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DataError);
+    expect(err).toMatchObject({
+      code: 'DATA_DECODE_FAILED',
+      message: `${label}: the thread parsing the second half of the file made no progress for 400 ms (SBIRTOOLS_CSV_STALL_MS) and was stopped`,
+      hint: expect.stringContaining('SBIRTOOLS_CSV_PARALLEL=0'),
+    });
+    expect((err as DataError).hint).toContain('raise SBIRTOOLS_CSV_STALL_MS (now 400)');
+  };
+
+  it('a worker stuck in a loop while it parses fails the load, naming the file and the setting (no hang)', async () => {
+    await expectStalled(worker('for (;;) {}'));
+  }, 30_000);
+
+  it('a worker stuck while it encodes its columns fails the load the same way', async () => {
+    // the stuck listener is added before the real worker's: it runs first on the encode message
+    await expectStalled(worker("parentPort.on('message', () => { for (;;) {} });"));
+  }, 30_000);
+
+  it('a worker slow for many stall limits but beating still gives the one-pass table', async () => {
+    // three stall limits of busy start-up, beating every 20 ms, then the real parse (a limit long
+    // enough for the real worker's own module load on a busy machine)
+    const workerUrl = worker(`const end = Date.now() + 4500;
+let next = 0;
+while (Date.now() < end) if (Date.now() >= next) { Atomics.add(workerData.beat, 0, 1); next = Date.now() + 20; }`);
+    expect(await expectSame(path, { workerUrl, stallMs: 1500 })).toBe(2);
+  }, 30_000);
+
+  it('the stall limit is 15 s unless SBIRTOOLS_CSV_STALL_MS sets it; a bad value is refused, naming it', () => {
+    expect(csvStallMs({})).toBe(CSV_STALL_MS);
+    expect(CSV_STALL_MS).toBe(15_000);
+    expect(csvStallMs({ SBIRTOOLS_CSV_STALL_MS: '60000' })).toBe(60_000);
+    for (const bad of ['abc', '-1', '50', '1.5'])
+      expect(() => csvStallMs({ SBIRTOOLS_CSV_STALL_MS: bad })).toThrow(
+        /SBIRTOOLS_CSV_STALL_MS="[^"]*" is not a time in ms/,
+      );
   });
 });

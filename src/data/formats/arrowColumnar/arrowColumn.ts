@@ -36,7 +36,9 @@ const UNITS: Record<number, TimeUnitName> = {
  * the one the per-value path (`child.toArray()` + typedColumn.ts) gives. Returns null for what
  * this path leaves to that one: Int64 values beyond +-2^53 (exact text), Decimal, Float16, the
  * Null type, Utf8View, dictionaries of other than text. Every length, offset and key is checked
- * against its buffer before it is read (checkBatches.ts and each reader).
+ * against its buffer before it is read (checkBatches.ts and each reader). `beat` is called as the
+ * work goes on (after each record batch, and every 64Ki rows while text is dictionary-coded): the
+ * heartbeat by which a column worker shows it still works (lazyParquet/columnWorker.ts).
  * @throws {DataError} DATA_CORRUPT for a damaged column.
  * @example const data = arrowColumn(child.data, field.type, firstColumnLengths, 't.arrow', 'amount') ?? slowPath();
  */
@@ -46,6 +48,7 @@ export function arrowColumn(
   rows: readonly number[],
   file: string,
   column: string,
+  beat?: () => void,
 ): ColumnData | null {
   const id = type.typeId;
   const handled =
@@ -59,24 +62,25 @@ export function arrowColumn(
     (id === Type.Dictionary && (type.dictionary?.typeId === UTF8 || type.dictionary?.typeId === LARGE_UTF8));
   if (!handled) return null;
   checkBatches(batches, rows, file, column);
+  beat?.();
   switch (id) {
     case Type.Int:
       return type.bitWidth === 64
-        ? int64Column(batches, type.signed !== false, file, column)
-        : numberColumn(batches, 'integer', 1, file, column);
+        ? int64Column(batches, type.signed !== false, file, column, beat)
+        : numberColumn(batches, 'integer', 1, file, column, beat);
     case Type.Float:
-      return numberColumn(batches, 'number', 1, file, column);
+      return numberColumn(batches, 'number', 1, file, column, beat);
     case Type.Date:
       return type.unit === DateUnit.DAY
-        ? numberColumn(batches, 'date', 86_400_000, file, column)
-        : timestampColumn(batches, 'ms', file, column);
+        ? numberColumn(batches, 'date', 86_400_000, file, column, beat)
+        : timestampColumn(batches, 'ms', file, column, beat);
     case Type.Timestamp:
-      return timestampColumn(batches, UNITS[type.unit!], file, column);
+      return timestampColumn(batches, UNITS[type.unit!], file, column, beat);
     case Type.Bool:
-      return bitColumn(batches, file, column);
+      return bitColumn(batches, file, column, beat);
     case Type.Dictionary:
-      return dictionaryColumn(batches, file, column);
+      return dictionaryColumn(batches, file, column, beat);
     default:
-      return textColumn(batches, file, column);
+      return textColumn(batches, file, column, beat);
   }
 }

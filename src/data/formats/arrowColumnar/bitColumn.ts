@@ -10,7 +10,7 @@ import { validBytes } from './validBytes.js';
  * @throws {DataError} DATA_CORRUPT when a batch has fewer bits than rows.
  * @example bitColumn(batches, 't.arrow', 'active')
  */
-export function bitColumn(batches: readonly ArrowBatch[], file: string, column: string): BoolColumn {
+export function bitColumn(batches: readonly ArrowBatch[], file: string, column: string, beat?: () => void): BoolColumn {
   const out = batchArrays(
     batches,
     (n) => new Uint8Array(n),
@@ -26,6 +26,7 @@ export function bitColumn(batches: readonly ArrowBatch[], file: string, column: 
       validBytes(b, valid, at);
       for (let i = 0; i < n; i++) if (valid[at + i]) values[at + i] = (bits[i >> 3] >> (i & 7)) & 1;
     },
+    beat,
   )!;
   return { kind: 'bool', type: 'boolean', ...out };
 }

@@ -4,8 +4,11 @@ import { hashBytes, viewOf } from '../../columns/hashBytes.js';
 import { TextDictionary } from '../../columns/textDictionary.js';
 import type { ArrowBatch } from './arrowBatch.js';
 import { corrupt } from './corrupt.js';
-import { DictionaryEntries } from './dictionaryEntries.js';
+import { DictionaryEntries, type DictionaryView } from './dictionaryEntries.js';
 import { validBytes } from './validBytes.js';
+
+/** Rows between two beats in a pass over the whole column (arrowColumn.ts). */
+const BEAT_ROWS = 65_536;
 
 /**
  * A string transfer column from checked batches (checkBatches.ts) of a dictionary-encoded
@@ -17,13 +20,19 @@ import { validBytes } from './validBytes.js';
  * One pass over the rows writes the codes (a batch without nulls over one dictionary batch with
  * no null entry: a key check and a load per row); a column that may not stay a dictionary (its
  * distinct values pass half its rows, or the cap) is built again by the two-pass path, which
- * finds every row's entry first and so knows the non-null rows before it interns.
+ * finds every row's entry first and so knows the non-null rows before it interns. `beat` is
+ * called after each batch of either pass, and every 64Ki rows of the second (arrowColumn.ts).
  * @throws {DataError} DATA_CORRUPT when a key is outside its dictionary or a dictionary is damaged.
  * @throws {RangeError} when the text is larger than 2 GiB, as the per-value path.
  * @example dictionaryColumn(batches, 't.arrow', 'agency')
  */
-export function dictionaryColumn(batches: readonly ArrowBatch[], file: string, column: string): ColumnData {
-  return codedInOnePass(batches, file, column) ?? twoPasses(batches, file, column);
+export function dictionaryColumn(
+  batches: readonly ArrowBatch[],
+  file: string,
+  column: string,
+  beat?: () => void,
+): ColumnData {
+  return codedInOnePass(batches, file, column, beat) ?? twoPasses(batches, file, column, beat);
 }
 
 /**
@@ -36,7 +45,12 @@ export function dictionaryColumn(batches: readonly ArrowBatch[], file: string, c
  * what twoPasses returns (it goes plain only past half the non-null rows).
  * @throws {DataError} DATA_CORRUPT, as twoPasses, for the first damaged key or dictionary in row order.
  */
-function codedInOnePass(batches: readonly ArrowBatch[], file: string, column: string): ColumnData | null {
+function codedInOnePass(
+  batches: readonly ArrowBatch[],
+  file: string,
+  column: string,
+  beat?: () => void,
+): ColumnData | null {
   const entries = new DictionaryEntries(file, column);
   let total = 0;
   for (const b of batches) total += b.length;
@@ -66,10 +80,7 @@ function codedInOnePass(batches: readonly ArrowBatch[], file: string, column: st
   for (let k = 0; k < batches.length; k++) {
     const b = batches[k];
     const n = b.length;
-    if (!b.dictionary)
-      throw corrupt(file, column, `record batch ${k + 1} refers to a dictionary that the file does not hold`);
-    const dv = entries.view(b.dictionary);
-    const keys = keysOf(b, k, file, column);
+    const { view: dv, keys } = batchKeys(b, k, entries, file, column);
     const some = validBytes(b, valid, at);
     const all = entries.bases[entries.parts.length];
     if (entryCode.length < all) {
@@ -77,7 +88,7 @@ function codedInOnePass(batches: readonly ArrowBatch[], file: string, column: st
       grown.set(entryCode);
       entryCode = grown;
     }
-    const { parts, starts, size } = dv;
+    const { parts, size } = dv;
     const one = parts.length === 1 ? entries.parts[parts[0]] : null;
     if (some === n && one !== null && one.nonNull === one.n) {
       // every row holds a value, one dictionary batch whose entries all hold one: entry = base + key
@@ -91,31 +102,24 @@ function codedInOnePass(batches: readonly ArrowBatch[], file: string, column: st
       }
       nonNull += n;
       at += n;
+      beat?.();
       continue;
     }
     for (let i = 0; i < n; i++) {
       const r = at + i;
-      if (!valid[r]) {
+      const g = valid[r] ? entryAt(entries, dv, keys, i, k, file, column) : -1;
+      if (g < 0) {
+        valid[r] = 0; // a null row, or a row whose dictionary entry is null
         codes[r] = -1;
         continue;
       }
-      const key = keys[i];
-      if (!(key >= 0 && key < size)) throw badKey(file, column, i, k, key, size);
-      const j = partAt(parts, starts, key);
-      const p = parts[j];
-      const local = key - starts[j];
-      if (!entries.parts[p].valid[local]) {
-        valid[r] = 0;
-        codes[r] = -1;
-        continue;
-      }
-      const g = entries.bases[p] + local;
       let c = entryCode[g];
       if (c < 0 && (c = intern(g)) < 0) return null;
       codes[r] = c;
       nonNull++;
     }
     at += n;
+    beat?.();
   }
   if (dict.size > Math.floor(nonNull / 2)) return null;
   return {
@@ -125,6 +129,42 @@ function codedInOnePass(batches: readonly ArrowBatch[], file: string, column: st
     dictBytes: dict.bytes.slice(0, dict.length),
     dictOffsets: dict.offsets.slice(0, dict.size + 1),
   };
+}
+
+/** Batch k's dictionary (read and checked on first sight: DictionaryEntries.view) and its keys. */
+function batchKeys(
+  b: ArrowBatch,
+  k: number,
+  entries: DictionaryEntries,
+  file: string,
+  column: string,
+): { view: DictionaryView; keys: ArrayLike<number> } {
+  if (!b.dictionary)
+    throw corrupt(file, column, `record batch ${k + 1} refers to a dictionary that the file does not hold`);
+  return { view: entries.view(b.dictionary), keys: keysOf(b, k, file, column) };
+}
+
+/**
+ * The column-wide entry that row i of batch k names, its key checked against the batch's
+ * dictionary first, or -1 when that entry is null (the row is then null). Both passes read a row
+ * this way, so they check the same keys in the same order and fail on the same first bad one.
+ * @throws {DataError} DATA_CORRUPT for a key outside the dictionary.
+ */
+function entryAt(
+  entries: DictionaryEntries,
+  view: DictionaryView,
+  keys: ArrayLike<number>,
+  i: number,
+  k: number,
+  file: string,
+  column: string,
+): number {
+  const key = keys[i];
+  if (!(key >= 0 && key < view.size)) throw badKey(file, column, i, k, key, view.size);
+  const j = partAt(view.parts, view.starts, key);
+  const p = view.parts[j];
+  const local = key - view.starts[j];
+  return entries.parts[p].valid[local] ? entries.bases[p] + local : -1;
 }
 
 /** The index into a dictionary view's parts of the batch holding `key` (starts ascending). */
@@ -151,7 +191,7 @@ function badKey(file: string, column: string, i: number, k: number, key: number,
  * The column in two passes: every row's column-wide entry (checking every key), then, knowing the
  * non-null rows, the codes in row order, or plain UTF-8 once the distinct values pass the limit.
  */
-function twoPasses(batches: readonly ArrowBatch[], file: string, column: string): ColumnData {
+function twoPasses(batches: readonly ArrowBatch[], file: string, column: string, beat?: () => void): ColumnData {
   const entries = new DictionaryEntries(file, column);
   let total = 0;
   for (const b of batches) total += b.length;
@@ -162,32 +202,17 @@ function twoPasses(batches: readonly ArrowBatch[], file: string, column: string)
   for (let k = 0; k < batches.length; k++) {
     const b = batches[k];
     const n = b.length;
-    if (!b.dictionary)
-      throw corrupt(file, column, `record batch ${k + 1} refers to a dictionary that the file does not hold`);
-    const view = entries.view(b.dictionary);
-    const keys = keysOf(b, k, file, column);
+    const { view, keys } = batchKeys(b, k, entries, file, column);
     validBytes(b, valid, at);
-    const { parts, starts } = view;
     for (let i = 0; i < n; i++) {
       const r = at + i;
-      if (!valid[r]) {
-        rowEntry[r] = -1;
-        continue;
-      }
-      const key = keys[i];
-      if (!(key >= 0 && key < view.size)) throw badKey(file, column, i, k, key, view.size);
-      const j = partAt(parts, starts, key);
-      const p = parts[j];
-      const local = key - starts[j];
-      if (!entries.parts[p].valid[local]) {
-        valid[r] = 0;
-        rowEntry[r] = -1;
-        continue;
-      }
-      rowEntry[r] = entries.bases[p] + local;
-      nonNull++;
+      const g = valid[r] ? entryAt(entries, view, keys, i, k, file, column) : -1;
+      rowEntry[r] = g;
+      if (g < 0) valid[r] = 0;
+      else nonNull++;
     }
     at += n;
+    beat?.();
   }
   const limit = Math.min(USER_MAX_DICT_SIZE, Math.floor(nonNull / 2));
   // the column dictionary, values in the order rows first meet them (TextDictionary numbers them so)
@@ -196,25 +221,30 @@ function twoPasses(batches: readonly ArrowBatch[], file: string, column: string)
   const codes = new Int32Array(total);
   let src: Uint8Array | undefined;
   let view: DataView | undefined;
-  for (let r = 0; r < total; r++) {
-    const g = rowEntry[r];
-    if (g < 0) {
-      codes[r] = -1;
-      continue;
-    }
-    let c = entryCode[g];
-    if (c < 0) {
-      const [bytes, s, e] = entries.bytes(g);
-      if (bytes !== src) view = viewOf((src = bytes));
-      const h = hashBytes(view!, bytes, s, e);
-      c = dict.find(view!, bytes, s, e, h);
-      if (c < 0) {
-        if (dict.size === limit) return plain(rowEntry, valid, entries);
-        c = dict.insert(bytes, s, e, h);
+  // in runs of BEAT_ROWS rows, with a beat after each (no test per row)
+  for (let from = 0; from < total; from += BEAT_ROWS) {
+    const to = Math.min(total, from + BEAT_ROWS);
+    for (let r = from; r < to; r++) {
+      const g = rowEntry[r];
+      if (g < 0) {
+        codes[r] = -1;
+        continue;
       }
-      entryCode[g] = c;
+      let c = entryCode[g];
+      if (c < 0) {
+        const [bytes, s, e] = entries.bytes(g);
+        if (bytes !== src) view = viewOf((src = bytes));
+        const h = hashBytes(view!, bytes, s, e);
+        c = dict.find(view!, bytes, s, e, h);
+        if (c < 0) {
+          if (dict.size === limit) return plain(rowEntry, valid, entries);
+          c = dict.insert(bytes, s, e, h);
+        }
+        entryCode[g] = c;
+      }
+      codes[r] = c;
     }
-    codes[r] = c;
+    beat?.();
   }
   return {
     kind: 'dict',

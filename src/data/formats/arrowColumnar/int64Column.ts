@@ -16,6 +16,7 @@ export function int64Column(
   signed: boolean,
   file: string,
   column: string,
+  beat?: () => void,
 ): Float64Column | null {
   const out = batchArrays(
     batches,
@@ -32,6 +33,7 @@ export function int64Column(
       }
       return true;
     },
+    beat,
   );
   return out && { kind: 'float64', type: 'integer', ...out };
 }

@@ -9,7 +9,8 @@ import { arrowMetadata, columnRanges, sparseFile, type FilePart } from './arrowO
 /** An Arrow file opened in a column worker: its shape for the holder, and one column at a time. */
 export interface LazyArrowFile {
   opened: OpenedFile;
-  column(index: number): ColumnData;
+  /** Column `index`, written whole; `beat` is called as the work goes on (the worker's heartbeat). */
+  column(index: number, beat?: () => void): ColumnData;
 }
 
 /**
@@ -50,14 +51,20 @@ export function openLazyArrow(source: ByteSource, file: string, caps: DecodeCaps
   };
   return {
     opened,
-    column(i) {
+    column(i, beat) {
       const filled = sparseFile(source.size, parts);
-      // each range straight into its place (no buffer per range between the file and `filled`)
-      for (const [at, length] of ranges[i])
+      // each range straight into its place (no buffer per range between the file and `filled`);
+      // a beat per range: on a saturated host a column's reads alone can outlast the holder's
+      // stall limit (lazyParquet/columnWorkers.ts STALL_MS)
+      for (const [at, length] of ranges[i]) {
         if (source.readInto) source.readInto(at, length, filled, at);
         else filled.set(source.read(at, length), at);
+        beat?.();
+      }
       // the same metadata parsed again, over the buffer that now also holds this column's bytes
-      const column = arrowColumnAt(openArrow(filled, file, caps), i, file);
+      const again = openArrow(filled, file, caps);
+      beat?.();
+      const column = arrowColumnAt(again, i, file, { beat });
       return ownArrays(column, filled.buffer);
     },
   };

@@ -17,6 +17,7 @@ export function numberColumn(
   scale: number,
   file: string,
   column: string,
+  beat?: () => void,
 ): Float64Column {
   const out = batchArrays(
     batches,
@@ -31,6 +32,7 @@ export function numberColumn(
       else if (some === n) for (let i = 0; i < n; i++) values[at + i] = scale * src[i];
       else for (let i = 0; i < n; i++) if (valid[at + i]) values[at + i] = scale * src[i];
     },
+    beat,
   )!;
   return { kind: 'float64', type, ...out };
 }

@@ -8,11 +8,17 @@ import { textRow } from './textRow.js';
  * A string transfer column from checked batches (checkBatches.ts) of Utf8 or LargeUtf8: the
  * bytes are copied, not decoded (a batch at a time when TextBatch.clean, else row by row through
  * textRow.ts), then dictionary-coded by the same rule as every other string column (dictEncode.ts).
+ * `beat` is called after each batch read and copied, and as dictEncode goes (arrowColumn.ts).
  * @throws {DataError} DATA_CORRUPT when a batch's offsets do not fit its bytes.
  * @throws {RangeError} when the text is larger than 2 GiB, as the per-value path.
  * @example textColumn(batches, 't.arrow', 'name')
  */
-export function textColumn(batches: readonly ArrowBatch[], file: string, column: string): ColumnData {
+export function textColumn(
+  batches: readonly ArrowBatch[],
+  file: string,
+  column: string,
+  beat?: () => void,
+): ColumnData {
   const read: TextBatch[] = [];
   const rows: Array<Array<Uint8Array | null> | null> = [];
   let total = 0;
@@ -35,6 +41,7 @@ export function textColumn(batches: readonly ArrowBatch[], file: string, column:
       bytes += parts[i]!.length;
     }
     rows.push(parts);
+    beat?.();
   }
   if (bytes > 0x7fffffff) throw new RangeError('a text column is larger than 2 GiB');
   const out = new Uint8Array(bytes);
@@ -63,7 +70,8 @@ export function textColumn(batches: readonly ArrowBatch[], file: string, column:
       }
     }
     at += tb.n;
+    beat?.();
   }
   const col = { kind: 'utf8' as const, type: 'string' as const, bytes: out, offsets, valid };
-  return dictEncode(col, nonNull, USER_MAX_DICT_SIZE) ?? col;
+  return dictEncode(col, nonNull, USER_MAX_DICT_SIZE, beat) ?? col;
 }

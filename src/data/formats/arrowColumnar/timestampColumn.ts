@@ -22,6 +22,7 @@ export function timestampColumn(
   unit: TimeUnitName,
   file: string,
   column: string,
+  beat?: () => void,
 ): Float64Column {
   const out = batchArrays(
     batches,
@@ -52,6 +53,7 @@ export function timestampColumn(
         }
       }
     },
+    beat,
   )!;
   return { kind: 'float64', type: 'date', ...out };
 }

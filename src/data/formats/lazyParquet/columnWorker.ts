@@ -3,7 +3,8 @@
  * (read through the holder's open descriptor: the footer and page headers at open, then only the
  * column chunks a job decodes) and decodes one column, or one run of its row groups, per job. Each job's answer goes on the job's port (typed arrays transferred,
  * not copied) and then the job's flag is raised, so the holder may wait for it synchronously. A
- * heartbeat (`status[0]`, bumped per row group and every second the thread is free) and the heap
+ * heartbeat (`status[0]`, bumped per Parquet row group, per Arrow record batch (arrowColumn.ts) and
+ * every second the thread is free) and the heap
  * in use (`status[1]`, MiB) tell the waiting holder whether this thread still works: a thread
  * ended by its heap limit stops beating, and the holder then reports DATA_TOO_LARGE.
  */
@@ -74,7 +75,8 @@ async function run(job: ColumnJob): Promise<{ answer: ColumnAnswer; transfer: Ar
     return { answer: { ok: true }, transfer: [] };
   }
   const arrow = arrowFiles.get(job.id);
-  if (arrow) return answerWith(arrow.column(job.leaf));
+  // beats as the column is written: a whole 5M-row text column can outlast STALL_MS on a saturated host
+  if (arrow) return answerWith(arrow.column(job.leaf, beat));
   const f = files.get(job.id);
   if (!f) return { answer: { ok: false, reopen: true }, transfer: [] };
   const { meta, leaves } = f;

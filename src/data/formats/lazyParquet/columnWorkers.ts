@@ -57,7 +57,11 @@ export class ColumnWorkers {
   private pending = 0;
   private idle: NodeJS.Timeout | undefined;
 
-  constructor(private readonly script: URL) {}
+  /** @param stallMs how long a worker may go without a heartbeat before it is taken for dead (tests shorten it). @default STALL_MS */
+  constructor(
+    private readonly script: URL,
+    private readonly stallMs = STALL_MS,
+  ) {}
 
   /** How many workers run now (they end after IDLE_MS without a job). */
   get running(): number {
@@ -132,12 +136,20 @@ export class ColumnWorkers {
   }
 
   /**
-   * The answer of a posted job, waited for synchronously on this thread.
+   * The answer of a posted job, waited for synchronously on this thread. Past `caps.timeoutMs`
+   * from its post it throws at once, not at the next poll: a run's decode-ahead waits on several
+   * jobs in turn under the run's own deadline (holder/prefetchTables.ts), and a poll's overshoot per
+   * job would add up past the host's kill grace (holderPool.ts KILL_GRACE_MS, 500 ms), which kills
+   * the whole holder process instead of ending the run with its TIMEOUT.
    * @throws {DataError} DATA_TOO_LARGE when the worker died near its heap limit, DATA_DECODE_FAILED past `caps.timeoutMs` or after a crash.
    */
   wait(p: Posted, file: string, caps: DecodeCaps): ColumnAnswer {
     try {
-      while (Atomics.wait(p.flag, 0, 0, POLL_MS) === 'timed-out') this.check(p, file, caps);
+      while (Atomics.load(p.flag, 0) === 0) {
+        this.check(p, file, caps);
+        const toDeadline = p.since + caps.timeoutMs - performance.now();
+        Atomics.wait(p.flag, 0, 0, Math.max(1, Math.min(POLL_MS, toDeadline + 1)));
+      }
       return this.take(p, file);
     } finally {
       this.done();
@@ -190,7 +202,7 @@ export class ColumnWorkers {
         },
       );
     }
-    if (now - p.seen > STALL_MS) {
+    if (now - p.seen > this.stallMs) {
       const heap = Atomics.load(p.slot.status, 1);
       this.kill(p.slot);
       const oom = heap >= p.slot.heapMb * 0.6;
@@ -201,7 +213,7 @@ export class ColumnWorkers {
           ? `${file}: decoding a column needed more than the ${p.slot.heapMb} MB decode heap`
           : loaded(p.slot)
             ? `${file}: the column decoder stopped answering`
-            : `${file}: the column decoder thread could not start within ${STALL_MS / 1000} s`,
+            : `${file}: the column decoder thread could not start within ${this.stallMs / 1000} s`,
         {
           hint: oom
             ? capHint(

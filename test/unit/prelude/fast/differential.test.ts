@@ -68,6 +68,12 @@ describe('fast paths give exactly the plain path answers on random tables', () =
         "(X) => X.groupby('D', 'K2', 'K1').count()",
         "(X) => X.groupby('K2').count({ as: 'n' })",
         "(X) => X.rollup({ s: op.sum('V'), m: op.mean('V'), n: op.count(), sd: op.stdevp('V'), v: op.variance('Y') })",
+        // one group (fast/rollupOne.ts): every kind on locals, unfiltered, filtered, ordered, empty
+        "(X) => X.rollup({ s: op.sum('V'), a: op.average('V'), va: op.valid('V'), iv: op.invalid('V'), kv: op.valid('K1'), ki: op.invalid('K2'), sd: op.stdev('V'), vr: op.variancep('Y'), n: op.count() })",
+        "(X) => X.filter((d) => d.Y > 0).rollup({ s: op.sum('V'), m: op.mean('V'), n: op.count(), kv: op.valid('K1'), sd: op.stdevp('V'), mn: op.min('V'), mx: op.max('Y') })",
+        "(X) => X.orderby(aq.desc('V'), 'Y').rollup({ s: op.sum('V'), m: op.mean('V'), v: op.variance('V'), iv: op.invalid('K1'), n: op.count() })",
+        "(X) => X.filter((d) => false).rollup({ s: op.sum('V'), m: op.mean('V'), v: op.stdev('V'), mn: op.min('V'), n: op.count(), kv: op.valid('K1') })",
+        '(X) => X.count()',
         '(X) => X.count()',
         "(X) => X.filter((d) => d.Y >= 2).groupby('K1').rollup({ s: op.sum('V'), m: op.max('D') })",
         "(X) => X.orderby(aq.desc('V')).groupby('K2').rollup({ s: op.sum('V'), m: op.mean('V') })",
