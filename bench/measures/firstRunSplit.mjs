@@ -9,7 +9,10 @@
 //     (checkAndPrepare, cold) timed alone, then the run (its check is then memoised): wall, isolate
 //     CPU, and the host ms spent in the table provider's reads (column, window, text page) during it.
 // A build is a dist directory, or { dist, env } (environment variables for its processes, e.g.
-// SBIRTOOLS_WARM_OPEN=0). Every answer must agree between builds and samples. Prints per program and build p50 and min, and
+// SBIRTOOLS_WARM_OPEN=0). `thinkMs` (mode "process"): an agent's first run instead, the session
+// opened, `thinkMs` idle (the model thinking), then the program, with no `numRows()` first (a run
+// ends the window in which the holder warms the session's isolate); the open's ms is then
+// createSandbox alone. Every answer must agree between builds and samples. Prints per program and build p50 and min, and
 // the geo-mean ratio (second build / first) of the wall p50s and mins.
 //   SBIRTOOLS_BENCH_CSV=/work/benchdata/award_data.csv BENCH_ARGS='{"samples":5,"mode":"process",
 //     "builds":{"base":"/work/wt/base/dist","branch":"dist"},"only":["totalAmount"],"styles":["series"]}' \
@@ -25,14 +28,17 @@ import { MODEL_STYLE_QUESTIONS, STYLES, answerOfRun } from '../model-styles.mjs'
 const at = (dist, path) => pathToFileURL(resolve(dist, path)).href;
 
 /** Child, mode "process": the first run through the holder process. */
-async function processChild({ code, cacheDir, dist }) {
+async function processChild({ code, cacheDir, dist, thinkMs = 0 }) {
   const { createSandbox, shutdown } = await import(at(dist, 'src/index.js'));
   const t0 = performance.now();
   const box = await createSandbox({ dataPath: CSV, cacheDir });
   try {
-    const open = await box.run('award_data.numRows()');
-    if (!open.ok) throw new Error(JSON.stringify(open.error));
+    if (!(thinkMs > 0)) {
+      const open = await box.run('award_data.numRows()');
+      if (!open.ok) throw new Error(JSON.stringify(open.error));
+    }
     const openMs = performance.now() - t0;
+    if (thinkMs > 0) await new Promise((r) => setTimeout(r, thinkMs));
     const t = performance.now();
     const r = await box.run(code);
     const ms = performance.now() - t;
@@ -103,10 +109,11 @@ if (process.env.BENCH_FIRST_RUN_SPLIT_CHILD) {
     only,
     styles = STYLES,
     cacheDir = CACHE_DIR,
+    thinkMs = 0,
   } = measureArgs();
   const questions = MODEL_STYLE_QUESTIONS.filter((q) => !only || only.includes(q.id));
   const names = Object.keys(builds);
-  const out = { mode, samples, programs: {} };
+  const out = { mode, samples, thinkMs, programs: {} };
   for (const q of questions) {
     for (const style of styles) {
       const got = Object.fromEntries(names.map((n) => [n, []]));
@@ -116,7 +123,7 @@ if (process.env.BENCH_FIRST_RUN_SPLIT_CHILD) {
           const { env, ...rest } = build;
           const r = await jsonChild(fileURLToPath(import.meta.url), {
             ...env,
-            BENCH_FIRST_RUN_SPLIT_CHILD: JSON.stringify({ mode, code: q[style], cacheDir, ...rest }),
+            BENCH_FIRST_RUN_SPLIT_CHILD: JSON.stringify({ mode, code: q[style], cacheDir, thinkMs, ...rest }),
           });
           got[n].push(r);
         }

@@ -6,10 +6,14 @@
 // - first run: each (question, style) in a fresh Node process with a fresh sandbox: the session is
 //   opened with `award_data.numRows()` (untimed), then the question is the first code to touch its
 //   columns (what an agent pays on its first call about them). Compared with pandas' warm p50.
+//   With `thinkMs` (e.g. 1500) the first run is an agent's instead: the session opened, then
+//   `thinkMs` of idle time (the model thinking), then the question; no `numRows()` before it (a
+//   run ends the window in which the holder warms the session's isolate: docs/architecture.md
+//   "Spare isolates and the warm-up"). The time is the question's run alone, as without it.
 // Every answer is checked against pandas. Ratios are sbirtools / pandas (below 1: faster).
 //   SBIRTOOLS_BENCH_CSV=/work/benchdata/award_data.csv BENCH_ARGS='{"reps":5,"python":"/usr/bin/python3"}' \
 //     node --no-node-snapshot bench/measures/modelStyles.mjs
-// BENCH_ARGS also takes `only` (question ids), `styles`, `first: false` (warm only), `firstOnly`.
+// BENCH_ARGS also takes `only` (question ids), `styles`, `first: false` (warm only), `firstOnly`, `thinkMs`.
 import { jsonChild } from '../lib/jsonChild.mjs';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,12 +28,15 @@ const r3 = (x) => Math.round(x * 1000) / 1000;
 const geo = (xs) => (xs.length ? r3(Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length)) : null);
 
 /** Child mode: one fresh sandbox, one question; prints { ms, answer }. */
-async function firstRunChild(code, cacheDir) {
+async function firstRunChild(code, cacheDir, thinkMs) {
   const { createSandbox, shutdown } = await import(dist('src/index.js'));
   const box = await createSandbox({ dataPath: CSV, cacheDir });
   try {
-    const open = await box.run('award_data.numRows()');
-    if (!open.ok) throw new Error(JSON.stringify(open.error));
+    if (thinkMs > 0) await new Promise((r) => setTimeout(r, thinkMs));
+    else {
+      const open = await box.run('award_data.numRows()');
+      if (!open.ok) throw new Error(JSON.stringify(open.error));
+    }
     const t = performance.now();
     const r = await box.run(code);
     const ms = performance.now() - t;
@@ -40,15 +47,17 @@ async function firstRunChild(code, cacheDir) {
   }
 }
 
-function firstRun(code, cacheDir) {
-  return jsonChild(fileURLToPath(import.meta.url), { BENCH_MODEL_STYLES_CHILD: JSON.stringify({ code, cacheDir }) });
+function firstRun(code, cacheDir, thinkMs) {
+  return jsonChild(fileURLToPath(import.meta.url), {
+    BENCH_MODEL_STYLES_CHILD: JSON.stringify({ code, cacheDir, thinkMs }),
+  });
 }
 
 /**
- * @param {{ reps?: number, warmup?: number, python?: string | null, cacheDir?: string, only?: string[], styles?: string[], first?: boolean, firstOnly?: boolean }} args
+ * @param {{ reps?: number, warmup?: number, python?: string | null, cacheDir?: string, only?: string[], styles?: string[], first?: boolean, firstOnly?: boolean, thinkMs?: number }} args
  */
 export async function measureModelStyles(args = {}) {
-  const { reps = 5, warmup = 2, cacheDir = CACHE_DIR, only, first = true, firstOnly = false } = args;
+  const { reps = 5, warmup = 2, cacheDir = CACHE_DIR, only, first = true, firstOnly = false, thinkMs = 0 } = args;
   const styles = args.styles ?? STYLES;
   const python = args.python === undefined ? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : null) : args.python;
   const questions = only ? MODEL_STYLE_QUESTIONS.filter((q) => only.includes(q.id)) : MODEL_STYLE_QUESTIONS;
@@ -90,7 +99,7 @@ export async function measureModelStyles(args = {}) {
           e.ratio = p ? r3(e.warm.p50 / p.p50) : null;
         }
         if (first) {
-          const f = await firstRun(q[s], cacheDir);
+          const f = await firstRun(q[s], cacheDir, thinkMs);
           if (!f.ok) throw new Error(`first run failed: ${q.id} (${s}): ${JSON.stringify(f.answer)}`);
           e.firstMs = r3(f.ms);
           e.firstRatio = p ? r3(f.ms / p.p50) : null;
@@ -150,8 +159,8 @@ export async function measureModelStyles(args = {}) {
 }
 
 if (process.env.BENCH_MODEL_STYLES_CHILD) {
-  const { code, cacheDir } = JSON.parse(process.env.BENCH_MODEL_STYLES_CHILD);
-  await firstRunChild(code, cacheDir ?? CACHE_DIR);
+  const { code, cacheDir, thinkMs } = JSON.parse(process.env.BENCH_MODEL_STYLES_CHILD);
+  await firstRunChild(code, cacheDir ?? CACHE_DIR, thinkMs ?? 0);
 } else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   emit(await measureModelStyles(measureArgs()));
 }

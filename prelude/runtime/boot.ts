@@ -20,7 +20,7 @@ import { setWriter, type Write } from '../output/output.js';
 import { setFileSink, type SaveFile } from '../output/files.js';
 import { makeDescribeData } from './describeData.js';
 import { makeExecute, type ExecuteOptions } from './execute.js';
-import { warmUp } from './warmUp.js';
+import { endWarmUp, warmSlice, warmUp, type WarmSliceOutcome } from './warmUp.js';
 import { NativeNumber } from '../intrinsics.js';
 
 /** What the runtime passes to boot (docs/architecture.md). */
@@ -64,6 +64,11 @@ export interface Internals {
    * run has started in this context (user code may have run: it is never warmed then).
    */
   warm(): string[] | null;
+  /**
+   * One slice of the warm-up (warmUp.ts warmSlice), for a session warmed in idle time: null when
+   * refused, as `warm`.
+   */
+  warmSlice(slice: number): WarmSliceOutcome | null;
 }
 
 let booted = false;
@@ -128,7 +133,9 @@ export function boot(bridge: Bridge): Internals {
   return {
     execute: makeExecute(limits, () => {
       ran = true;
+      endWarmUp();
     }),
     warm: () => (ran ? null : warmUp()),
+    warmSlice: (slice) => (ran ? null : warmSlice(NativeNumber(slice))),
   };
 }

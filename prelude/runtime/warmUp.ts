@@ -3,8 +3,9 @@
  * the styles models write, once each, on a small synthetic table (warmTable.ts), so the session
  * finds the prelude's common paths compiled (V8 compiles a function on its first call) and with
  * type feedback, instead of paying that on its first question. It runs in a session's isolate built
- * at its open, before the open returns (holder/sessionHost.ts), and in a spare when spares are
- * warmed (opt-in).
+ * at its open, before the open returns (holder/sessionHost.ts, opt-in), in a spare when spares are
+ * warmed (opt-in), and one slice at a time (warmSlice) in a session built at its open, in idle
+ * time before its first run (holder/idleWarmUp.ts).
  *
  * It runs only in an isolate no user code has touched: the host calls it before any run (on a spare
  * before the spare is handed to a session, holder/warmSessions.ts), and the prelude refuses once any run has
@@ -197,16 +198,54 @@ export function warmUp(): string[] {
   const undoRows = rowsCheckpoint();
   try {
     const table = warmTable();
-    for (let q = 0; q < QUESTIONS.length; q++) {
-      try {
-        QUESTIONS[q]!(table);
-      } catch (e) {
-        failed.push(`${q}: ${NativeString((e as Error)?.message ?? e)}`);
-      }
-    }
+    for (let q = 0; q < QUESTIONS.length; q++) ask(q, table, failed);
   } finally {
     undoMasks();
     undoRows();
   }
   return failed;
+}
+
+/** What one slice of the warm-up reports: the questions that threw, and whether it was the last. */
+export interface WarmSliceOutcome {
+  failed: string[];
+  done: boolean;
+}
+
+/** The synthetic table of a sliced warm-up, kept between its slices; dropped after the last or by endWarmUp. */
+let sliceTable: T | undefined;
+
+/**
+ * One slice of the warm-up, for a session warmed in idle time (holder/idleWarmUp.ts): slice 0
+ * makes the synthetic table, slice `q + 1` asks question `q`, so the host can stop between any two
+ * and a run waits at most for one. Each slice puts back the mask tokens and row-cache entries it
+ * made, so the session between two slices is as a cold one plus compiled code and the table.
+ */
+export function warmSlice(slice: number): WarmSliceOutcome {
+  const failed: string[] = [];
+  const undoMasks = maskCheckpoint();
+  const undoRows = rowsCheckpoint();
+  try {
+    if (slice === 0 || sliceTable === undefined) sliceTable = warmTable();
+    if (slice > 0) ask(slice - 1, sliceTable, failed);
+  } finally {
+    undoMasks();
+    undoRows();
+  }
+  const done = slice >= QUESTIONS.length;
+  if (done) sliceTable = undefined;
+  return { failed, done };
+}
+
+/** Drops a sliced warm-up's table (the first run of the session calls it: no slice runs after). */
+export function endWarmUp(): void {
+  sliceTable = undefined;
+}
+
+function ask(q: number, table: T, failed: string[]): void {
+  try {
+    QUESTIONS[q]!(table);
+  } catch (e) {
+    failed.push(`${q}: ${NativeString((e as Error)?.message ?? e)}`);
+  }
 }

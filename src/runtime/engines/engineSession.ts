@@ -72,4 +72,11 @@ export interface EngineSession {
    * when the warm-up failed or timed out (the isolate's state is then unknown: dispose it).
    */
   warmUp?(timeoutMs: number): Promise<boolean>;
+  /**
+   * Optional: one slice of that warm-up (slice 0 first, then 1, 2, ...: one question each), for a
+   * session warmed in idle time (holder/idleWarmUp.ts), within `timeoutMs`. Resolves 'more' or
+   * 'done' (that was the last), 'refused' (running nothing) once any run has started; throws when
+   * the slice failed or timed out (dispose the isolate, as for warmUp).
+   */
+  warmSlice?(slice: number, timeoutMs: number): Promise<'more' | 'done' | 'refused'>;
 }

@@ -15,6 +15,8 @@ import { tableMemory } from '../../data/formats/lazyParquet/tableMemory.js';
 import { collectColumnNames, namedColumns } from '../../policy/index.js';
 import { usePreludeCodeCacheDir } from '../engines/preludeScript.js';
 import { processMemory } from './processMemory.js';
+import { IDLE_WARM_MS, IdleWarmUp } from './idleWarmUp.js';
+import { WARM_PROGRAMS } from '../prepare/warmPrograms.js';
 
 /** How far the process RSS may grow during a run, as a multiple of the run's memory limit. */
 const RSS_FACTOR = 1.5;
@@ -39,6 +41,10 @@ interface Entry {
    * functionReads): a later run keeps those names global instead of localizing them.
    */
   functionReads: Set<string> | 'all';
+  /** The session's warm-up in idle time, until its first run (idleWarmUp.ts). */
+  idleWarm?: IdleWarmUp | undefined;
+  /** A run waiting for the idle warm-up's slice in flight; `aborted` once abort() was called meanwhile. */
+  waiting?: { aborted: boolean } | undefined;
 }
 
 /**
@@ -79,15 +85,77 @@ export class SessionHost {
    * the open (session 14)"); it pays off for a caller who opens a session ahead of its questions.
    */
   private readonly warmOpen = process.env.SBIRTOOLS_WARM_OPEN === '1';
-  /** The code check's warm-up ran in this process (once is enough: it is the same code for every session). */
-  private checkerWarm = false;
+  /**
+   * Warm a session built at its open in idle time after the open, before its first run (on by
+   * default; idleWarmUp.ts): off with SBIRTOOLS_WARM_IDLE=0 and in a one-shot holder (`sbirtools
+   * run`: SBIRTOOLS_NO_SPARES=1, its run follows the open at once), and needless when the open
+   * warmed it already (SBIRTOOLS_WARM_OPEN=1).
+   */
+  private readonly warmIdle =
+    process.env.SBIRTOOLS_WARM_IDLE !== '0' && process.env.SBIRTOOLS_NO_SPARES !== '1' && !this.warmOpen;
+  /** How many of the code check's warm programs ran in this process (once each is enough: the same code for every session). */
+  private checkerWarmed = 0;
 
-  async open(id: string, spec: SessionSpec): Promise<{ dataset: DatasetInfo | undefined; engine: EngineLabel }> {
+  /**
+   * Open the session `id` (closing one of that id first). `warmIdle` false: no warm-up in idle time
+   * (a run reopens its disposed session and runs at once).
+   */
+  async open(
+    id: string,
+    spec: SessionSpec,
+    warmIdle = true,
+  ): Promise<{ dataset: DatasetInfo | undefined; engine: EngineLabel }> {
     this.close(id);
-    const { session, dataset, engine, prefetch, tables } =
-      (await this.warm.take(spec)) ?? (await this.warmed(await this.build(spec), spec));
-    this.sessions.set(id, { spec, session, dataset, engine, prefetch, tables, functionReads: new Set() });
+    const spare = await this.warm.take(spec);
+    const { session, dataset, engine, prefetch, tables } = spare ?? (await this.warmed(await this.build(spec), spec));
+    const entry: Entry = { spec, session, dataset, engine, prefetch, tables, functionReads: new Set() };
+    this.sessions.set(id, entry);
+    // a spare has run already (warmSessions.ts trivialRun): the engine would refuse its warm-up
+    if (!spare && warmIdle && this.warmIdle && session.warmSlice) entry.idleWarm = this.idleWarmUp(id, entry);
     return { dataset, engine };
+  }
+
+  /** The warm-up of `entry`'s isolate in idle time (idleWarmUp.ts), started now, stopped by its first run. */
+  private idleWarmUp(id: string, entry: Entry): IdleWarmUp {
+    const opened = performance.now();
+    return new IdleWarmUp({
+      session: () => (this.sessions.get(id) === entry ? entry.session : undefined),
+      idle: () =>
+        ![...this.sessions.values()].some((e) => e.session.isRunning) &&
+        performance.now() - Math.max(this.lastRunEdge, opened) >= IDLE_WARM_MS,
+      checkOne: () => {
+        if (this.checkerWarmed < WARM_PROGRAMS.length) this.checker.warmUp(this.checkerWarmed, ++this.checkerWarmed);
+      },
+      // the isolate grew between runs: the next run's baseline is measured when it starts
+      afterSlice: () => {
+        this.baselineFresh = false;
+      },
+      failed: (session) => this.rebuildCold(id, entry, session),
+    });
+  }
+
+  /**
+   * An idle warm-up's slice failed or timed out: the isolate's state is unknown. It is disposed and
+   * the session built again, cold, in its place; a run that arrived meanwhile waits for that
+   * (SessionHost.run) and runs in the new isolate, not reset (no run had state to lose). A session
+   * closed or reopened meanwhile is left as it is; if the build fails, the session stays disposed
+   * and its run opens it again (and reports that failure).
+   */
+  private async rebuildCold(id: string, entry: Entry, failed: EngineSession): Promise<void> {
+    failed.dispose('closed');
+    if (this.sessions.get(id) !== entry || entry.session !== failed) return;
+    let built: Built;
+    try {
+      built = await this.build(entry.spec);
+    } catch {
+      return;
+    }
+    if (this.sessions.get(id) !== entry) return built.session.dispose('closed');
+    entry.session = built.session;
+    entry.dataset = built.dataset;
+    entry.engine = built.engine;
+    entry.prefetch = built.prefetch;
+    entry.tables = built.tables;
   }
 
   /**
@@ -101,9 +169,9 @@ export class SessionHost {
     if (!this.warmOpen) return built;
     const isolate = built.session.warmUp?.(WARM_UP_TIMEOUT_MS);
     isolate?.catch(() => undefined); // awaited below, after the check's warm-up
-    if (!this.checkerWarm) {
-      this.checkerWarm = true;
-      this.checker.warmUp();
+    if (this.checkerWarmed < WARM_PROGRAMS.length) {
+      this.checker.warmUp(this.checkerWarmed);
+      this.checkerWarmed = WARM_PROGRAMS.length;
     }
     try {
       await isolate;
@@ -161,6 +229,9 @@ export class SessionHost {
     const received = performance.now();
     const entry = this.sessions.get(id);
     if (!entry) throw new Error(`no open session ${id}`);
+    // the session's idle warm-up starts no slice from now on (its first run has arrived); every run
+    // waits for a slice still in flight, also one whose first run was refused by the check
+    const warming = entry.idleWarm?.stop();
     // remote data: the columns the code names are fetched while it is checked, all at once
     const named = entry.prefetch ? collectColumnNames(req.source) : null;
     const fetching = named && entry.prefetch ? entry.prefetch(named) : undefined;
@@ -170,11 +241,19 @@ export class SessionHost {
     const remainingMs = Math.ceil(req.timeoutMs - (performance.now() - received));
     if (checked.ok && remainingMs < 1) checked = parseTimeout(req.timeoutMs);
     if (!checked.ok) return { ...emptyOutcome('rejected', checked.error.message), error: checked.error };
+    if (warming) {
+      // at most the slice in flight (and, after a failed one, the cold rebuild): never its isolate
+      const waiting = { aborted: false };
+      entry.waiting = waiting;
+      await warming;
+      entry.waiting = undefined;
+      if (waiting.aborted) return emptyOutcome('aborted', 'the run was cancelled by its AbortSignal');
+    }
     if (this.sessions.get(id) !== entry)
       return emptyOutcome('internal', 'the session was closed while the code was checked');
     let reset = false;
     if (!entry.session.alive) {
-      await this.open(id, entry.spec);
+      await this.open(id, entry.spec, false);
       reset = true;
     }
     const current = this.sessions.get(id)!;
@@ -214,13 +293,18 @@ export class SessionHost {
   abort(id: string): void {
     // still parsing: the isolate holds no part of this run, so its state is kept
     if (this.checker.cancel(id)) return;
-    this.sessions.get(id)?.session.dispose('aborted');
+    const entry = this.sessions.get(id);
+    // waiting for the idle warm-up's slice: the isolate holds no part of this run either (it ends as
+    // cancelled once the slice is over)
+    if (entry?.waiting) entry.waiting.aborted = true;
+    else entry?.session.dispose('aborted');
   }
 
   close(id: string): void {
     const entry = this.sessions.get(id);
     if (!entry) return;
     this.sessions.delete(id);
+    void entry.idleWarm?.stop();
     entry.session.dispose('closed');
   }
 

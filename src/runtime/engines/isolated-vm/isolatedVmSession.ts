@@ -79,6 +79,7 @@ export class IsolatedVmSession implements EngineSession {
     readonly isolate: Isolate,
     private readonly execute: Reference,
     private readonly warm: Reference,
+    private readonly warmOne: Reference,
     private readonly limits: Limits,
     private readonly textPages: TextPageServer,
   ) {}
@@ -220,10 +221,11 @@ export class IsolatedVmSession implements EngineSession {
       }) as Reference;
       const execute = internals.getSync('execute', { reference: true }) as Reference;
       const warm = internals.getSync('warm', { reference: true }) as Reference;
+      const warmOne = internals.getSync('warmSlice', { reference: true }) as Reference;
       // The boot function is called once, by the host; user code must not re-enter it.
       context.evalSync('delete globalThis.__sbirtools_boot', { timeout: BOOT_TIMEOUT_MS });
       removeDangerousGlobals(context);
-      session = new IsolatedVmSession(ivm, isolate, execute, warm, limits, textPages);
+      session = new IsolatedVmSession(ivm, isolate, execute, warm, warmOne, limits, textPages);
       return session;
     } catch (err) {
       disposeIsolate(isolate);
@@ -248,6 +250,19 @@ export class IsolatedVmSession implements EngineSession {
     if (failed === null) return false;
     if (failed.length > 0) throw new Error(`warm-up questions failed: ${failed.join('; ')}`);
     return true;
+  }
+
+  /** One slice of the warm-up (EngineSession.warmSlice), under the same rules as warmUp. */
+  async warmSlice(slice: number, timeoutMs: number): Promise<'more' | 'done' | 'refused'> {
+    if (this.touched || this.running || !this.alive) return 'refused';
+    const out = (await this.warmOne.apply(undefined, [slice], {
+      arguments: { copy: true },
+      result: { copy: true },
+      timeout: timeoutMs,
+    })) as { failed: string[]; done: boolean } | null;
+    if (out === null) return 'refused';
+    if (out.failed.length > 0) throw new Error(`warm-up questions failed: ${out.failed.join('; ')}`);
+    return out.done ? 'done' : 'more';
   }
 
   /** Run prepared code under the deadline. Never throws: every failure is a RawRunOutcome. */
