@@ -4,7 +4,7 @@
  * (series/fastReduce.ts) and the one-group rollup median/quantile (rollupQuantile.ts) read the same
  * copy. Shared: never hand it out or write into it.
  */
-import { SafeWeakMap } from '../intrinsics.js';
+import { SafeMap, SafeWeakMap } from '../intrinsics.js';
 
 /** Dense present values of a whole column, by its Float64Array. */
 const packed = new SafeWeakMap<Float64Array, Float64Array>();
@@ -26,6 +26,7 @@ export function packedPresent(
       // nothing missing: the values themselves (a computed result's own array, or a host column's
       // storage; neither is ever written), not a packed copy of 8 bytes a row on the first touch
       packed.set(values, values);
+      kept.set(values, true);
       return values;
     }
   }
@@ -44,9 +45,28 @@ export function packedPresent(
     }
   }
   const d = k === n ? out : out.slice(0, k);
-  if (!rows) packed.set(values, d);
+  if (!rows) {
+    packed.set(values, d);
+    kept.set(d, true);
+  }
   return d;
 }
+
+/**
+ * The k-th smallest values (by k) found so far in a kept packed array, by that array (undefined for
+ * any other array): a kept array is never written, so a rank selected once (frame/selectQuantile.ts
+ * kthValues: a median, a quantile, describe) holds for the session and a warm median reads it.
+ */
+export function keptRanks(xs: Float64Array): Map<number, number> | undefined {
+  if (!kept.has(xs)) return undefined;
+  let ranks = kthKept.get(xs);
+  if (!ranks) kthKept.set(xs, (ranks = new SafeMap<number, number>()));
+  return ranks;
+}
+
+/** The packed arrays kept above (the values themselves or their copies). */
+const kept = new SafeWeakMap<Float64Array, true>();
+const kthKept = new SafeWeakMap<Float64Array, Map<number, number>>();
 
 /** True when `values` has its packed copy kept already. */
 export function hasPacked(values: Float64Array): boolean {

@@ -4,8 +4,9 @@
 // engines: -0 and 0 in one group (either first), NaN and null keys dropped, +-Infinity, thousands
 // of distinct keys, filtered and ordered tables, a grouping whose key column a later verb replaced,
 // and the options (dropna, sort) that keep the general path. Date parts read from the session's kept
-// getter answers as a pending chain (series/dtAccessor.ts) against a plain copy's Dates, dtype included;
-// sums of chains of scalar steps in one compiled loop (series/numberChain.ts) against the eager steps.
+// getter answers as a pending chain (series/dtAccessor.ts) against a plain copy's Dates, dtype included,
+// and their value_counts from the base's counts; sums of chains of scalar steps in one compiled loop
+// (series/numberChain.ts) against the eager steps; medians and quantiles read again from kept ranks.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { createSandbox } from '../../../../src/index.js';
@@ -53,6 +54,8 @@ const EXPRS = [
   // the key column replaced or computed after the grouping: the group keys are not the column's values
   "(X) => [X.groupby('V').derive({ V: (d) => d.Y * 2 }).agg({ n: 'size' }), X.groupby({ V: (d) => d.V * -1 }).size()]",
   "(X) => [X.groupby('V').filter((d) => d.Y > 1).size(), X.groupby('V').size().numRows(), X.V.nunique()]",
+  // ranks of a column's kept packed values, kept for the session (fast/presentValues.ts keptRanks)
+  "(X) => { const qs = Array.from({ length: 21 }, (_, i) => i / 20); const one = 1 / Math.max(1, X.V.count() - 1); return [X.V.median(), X.V.quantile(qs).tolist(), qs.map((q) => X.V.quantile(Math.min(1, q + one))), X.V.median(), X.rollup({ m: op.median('V'), q: op.quantile('V', 0.3) }).objects(), X.Y.quantile([0.5, 0.25]).tolist(), X.Y.median()]; }",
 ];
 
 /** Sums of chains of scalar steps, one compiled loop per sequence of operators (series/numberChain.ts fusedSum). */
