@@ -31,19 +31,7 @@ export function packedPresent(
     }
   }
   const out = new Float64Array(n);
-  let k = 0;
-  if (rows) {
-    for (let i = 0; i < n; i++) {
-      const r = rows[i]!;
-      const x = values[r]!;
-      if ((valid === null || valid[r] === 1) && x === x) out[k++] = x;
-    }
-  } else {
-    for (let i = 0; i < n; i++) {
-      const x = values[i]!;
-      if ((valid === null || valid[i] === 1) && x === x) out[k++] = x;
-    }
-  }
+  const k = rows ? packRows(values, valid, rows, n, out) : packAll(values, valid, n, out);
   const d = k === n ? out : out.slice(0, k);
   if (!rows) {
     packed.set(values, d);
@@ -67,6 +55,35 @@ export function keptRanks(xs: Float64Array): Map<number, number> | undefined {
 /** The packed arrays kept above (the values themselves or their copies). */
 const kept = new SafeWeakMap<Float64Array, true>();
 const kthKept = new SafeWeakMap<Float64Array, Map<number, number>>();
+
+// The packing loops end their functions (docs/architecture.md, "Inside the prelude"): a filtered
+// Series' values are packed on every call, and with code after the loop V8 threw its compile away
+// on every call. Each returns how many values it packed into `out`.
+
+function packRows(
+  values: Float64Array,
+  valid: Uint8Array | null,
+  rows: Uint32Array,
+  n: number,
+  out: Float64Array,
+): number {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const r = rows[i]!;
+    const x = values[r]!;
+    if ((valid === null || valid[r] === 1) && x === x) out[k++] = x;
+  }
+  return k;
+}
+
+function packAll(values: Float64Array, valid: Uint8Array | null, n: number, out: Float64Array): number {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const x = values[i]!;
+    if ((valid === null || valid[i] === 1) && x === x) out[k++] = x;
+  }
+  return k;
+}
 
 /** True when `values` has its packed copy kept already. */
 export function hasPacked(values: Float64Array): boolean {
