@@ -5,6 +5,7 @@
  * bucket. The answers are those of sorting a Float64Array and interpolating (quantileSorted): the
  * key orders doubles exactly as a typed sort does, -0 before 0 included.
  */
+import { keptRanks } from '../fast/presentValues.js';
 
 /** Below this many values a typed sort is as fast. */
 const SMALL = 64;
@@ -19,6 +20,15 @@ const keyHi = (hi: number) => (hi ^ ((hi >> 31) | 0x80000000)) >>> 0;
  * level, one gathering pass per distinct bucket. The values may not hold NaN.
  */
 export function kthValues(xs: Float64Array, ks: readonly number[]): Map<number, number> {
+  // a column's kept packed values: the ranks selected before in the session
+  const ranks = keptRanks(xs);
+  if (ranks && ks.every((k) => ranks.has(k))) return new Map(ks.map((k) => [k, ranks.get(k)!]));
+  const out = selectKth(xs, ks);
+  if (ranks) for (const [k, v] of out) ranks.set(k, v);
+  return out;
+}
+
+function selectKth(xs: Float64Array, ks: readonly number[]): Map<number, number> {
   const n = xs.length;
   const words = new Uint32Array(xs.buffer, xs.byteOffset, n * 2);
   const top = new Int32Array(65537);

@@ -101,32 +101,10 @@ const KEPT_GETTER: Partial<Record<Field, DateFeature>> = {
  * methods the prelude captured at load answer them, so a run's replaced getter changes nothing here.
  */
 function keptPart(s: Series, field: Field, got: Float64Array, rows: Uint32Array | null): Series {
-  // the month's +1 and the parts as they are: a pending chain over the kept answers (numberChain.ts)
-  if (field !== 'quarter' && field !== 'dayofweek') return chainKeptPart(got, rows, field === 'month' ? 1 : 0, s);
-  const n = s.length;
-  const out = new Float64Array(n);
-  const ok = new Uint8Array(n);
-  cyclicParts(got, rows, field === 'quarter', out, ok, n);
-  return Series.numbers(out, ok, s, s.name, 'integer');
-}
-
-// The quarter (1-4) and the weekday (Monday=0) of each position. The loop ends its function: V8
-// compiles a long loop while it runs (on-stack replacement) before the code after it has ever run,
-// and that code, reached, throws the compiled loop away again on every later call (Node 20).
-function cyclicParts(
-  got: Float64Array,
-  rows: ArrayLike<number> | null,
-  quarter: boolean,
-  out: Float64Array,
-  ok: Uint8Array,
-  n: number,
-): void {
-  for (let i = 0; i < n; i++) {
-    const x = got[rows ? rows[i]! : i]!;
-    if (x !== x) continue;
-    out[i] = quarter ? Math.floor(x / 3) + 1 : (x + 6) % 7;
-    ok[i] = 1;
-  }
+  // the part from its getter's answer, as a pending chain over the kept answers (numberChain.ts)
+  const part =
+    field === 'month' ? 'month' : field === 'quarter' ? 'quarter' : field === 'dayofweek' ? 'weekday' : 'as is';
+  return chainKeptPart(got, rows, part, s);
 }
 
 function intPart(s: Series, field: Field, f: (d: Date) => number): Series {

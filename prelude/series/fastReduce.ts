@@ -6,7 +6,15 @@
  */
 import { sampleVariance } from '../frame/aggFuncs.js';
 import type { Series } from './Series.js';
-import { chainBlocks, chainExtreme, chainPresent, chainSumCount, fillOnly, pendingChain } from './numberChain.js';
+import {
+  chainBlocks,
+  chainExtreme,
+  chainPresent,
+  chainSumCount,
+  fillOnly,
+  pendingChain,
+  chainOfValues,
+} from './numberChain.js';
 import { SafeWeakMap } from '../intrinsics.js';
 import { smallIntCounts, type NumberCounts } from './smallIntCounts.js';
 import { filledExtreme, filledSumCount, filledVariance } from './fillReduce.js';
@@ -268,6 +276,9 @@ const distinctKept = new SafeWeakMap<Float64Array, number>();
  * result), unless `dropna`; `missing` is -1 when there is no such key. undefined without a numeric view.
  */
 export function fastCountNumbers(s: Series, dropna: boolean): NumberCounts | undefined {
+  const c = pendingChain(s);
+  const mapped = c ? mappedCounts(c, dropna) : undefined;
+  if (mapped) return mapped;
   const v = numView(s);
   if (!v) return undefined;
   // a whole host column (no view of its own, storage order): its counts are kept for the session
@@ -284,6 +295,44 @@ export function fastCountNumbers(s: Series, dropna: boolean): NumberCounts | und
 }
 
 /**
+ * The counts of a pending chain of per-value steps (a date part: `dt.year`, `dt.quarter`;
+ * `s.add(1)`) over a base of small integers, without computing the chain: the base's counts
+ * (smallIntCounts), each key mapped through the steps (chainOfValues: the value the chain holds
+ * wherever the base holds the key), and keys that map to one value merged, as a Map merges them (0
+ * and -0 one key, NaN the missing key). The base's keys are in order of first appearance, so a
+ * merged key first appears where its earliest base key does, with that key's mapped value, and
+ * counts the sum of its keys' counts: what counting the computed values gives. undefined when the
+ * base is not small integers or a step reads more than its value: the caller computes the chain.
+ */
+function mappedCounts(c: NonNullable<ReturnType<typeof pendingChain>>, dropna: boolean): NumberCounts | undefined {
+  const base = baseCounts(c.base, c.n);
+  const mapped = base && chainOfValues(c, base.firsts);
+  if (!base || !mapped) return undefined;
+  const m = mapped.length;
+  const keys = new NumberKeys(m);
+  const counts = new Int32Array(m);
+  for (let k = 0; k < m; k++) counts[keys.add(mapped[k]!)]! += base.counts[k]!;
+  return countsOfKeys(keys, counts, dropna);
+}
+
+/**
+ * smallIntCounts of a chain's base with its missing key (a fillna step maps it to a value). A
+ * whole array read in storage order (a date getter's answers, kept for the session and never
+ * written: fast/dateFeatures.ts) keeps its counts for the session, as a host column's are kept
+ * below: a warm `dt.year.value_counts()` counts nothing. Callers only read them.
+ */
+function baseCounts(base: NumView, n: number): NumberCounts | undefined {
+  const whole = base.rows === null && base.valid === null && base.values.length === n ? base.values : null;
+  const hit = whole && baseCountsKept.get(whole);
+  if (hit) return hit;
+  const got = smallIntCounts(base, n, false);
+  if (whole && got && got.firsts.length <= KEEP_KEYS) baseCountsKept.set(whole, got);
+  return got;
+}
+
+const baseCountsKept = new SafeWeakMap<Float64Array, NumberCounts>();
+
+/**
  * value_counts of whole host columns by their values array, [with missing, without]: a host
  * column never changes, so a warm `award_data['Award Year'].value_counts()` counts nothing. Callers
  * only read the arrays.
@@ -295,18 +344,28 @@ const KEEP_KEYS = 1 << 16;
 function countNumbers(v: NumView, n: number, dropna: boolean): NumberCounts {
   const small = smallIntCounts(v, n, dropna);
   if (small) return small;
-  const { values, valid, rows } = v;
   const keys = new NumberKeys(n);
-  if (!rows && valid === null)
-    keys.addAll(values, n); // NaN is the missing key: one key, at its first appearance
-  else
-    for (let i = 0; i < n; i++) {
-      const r = rows ? rows[i]! : i;
-      keys.add(valid !== null && valid[r] === 0 ? NaN : values[r]!);
-    }
+  if (!v.rows && v.valid === null)
+    keys.addAll(v.values, n); // NaN is the missing key: one key, at its first appearance
+  else addPositions(keys, v, n);
+  return countsOfKeys(keys, keys.counts, dropna);
+}
+
+// The loop ends its function (docs/architecture.md, "Inside the prelude": with code after it, V8
+// threw its compile away on every call).
+function addPositions(keys: NumberKeys, v: NumView, n: number): void {
+  const { values, valid, rows } = v;
+  for (let i = 0; i < n; i++) {
+    const r = rows ? rows[i]! : i;
+    keys.add(valid !== null && valid[r] === 0 ? NaN : values[r]!);
+  }
+}
+
+/** The keys' first values and `counts` as value_counts' counts, the missing key (NaN) dropped with `dropna`. */
+function countsOfKeys(keys: NumberKeys, allCounts: Int32Array, dropna: boolean): NumberCounts {
   let { size } = keys;
   const firsts = keys.firsts.subarray(0, size);
-  const counts = keys.counts.subarray(0, size);
+  const counts = allCounts.subarray(0, size);
   const missing = keys.nan;
   if (missing < 0 || !dropna) return { firsts, counts, missing };
   firsts.copyWithin(missing, missing + 1);

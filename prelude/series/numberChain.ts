@@ -141,13 +141,28 @@ function extend(s: Series, st: Step): Series | undefined {
 
 /**
  * A date part read from the session's kept answers of its getter (`got`, one per row of the column,
- * NaN where the part is missing; `rows` the Series' row map) plus `shift`: the Series dtAccessor.ts
- * would fill (`x + shift`, missing where x is NaN, dtype integer) as a pending chain, so a
- * reduction after it (`dt.month.mean()`) reads `got` once instead of filling two arrays first.
+ * NaN where the part is missing; `rows` the Series' row map) as a pending chain: the Series
+ * dtAccessor.ts would fill (missing where x is NaN, dtype integer), so a reduction after it
+ * (`dt.month.mean()`) reads `got` once instead of filling two arrays first. `part`: the getter's
+ * answer as it is (`x`: year, day, hours...), the month (`x + 1`), the quarter (`floor(x / 3) + 1`,
+ * x the month 0-11) or the weekday from Monday (`(x + 6) mod 7`, x the day from Sunday 0-6).
  */
-export function chainKeptPart(got: Float64Array, rows: Uint32Array | null, shift: number, like: Series): Series {
+export function chainKeptPart(
+  got: Float64Array,
+  rows: Uint32Array | null,
+  part: 'as is' | 'month' | 'quarter' | 'weekday',
+  like: Series,
+): Series {
   const base: NumView = { kind: 'num', type: 'number', values: got, valid: null, rows };
-  return lazySeries({ base, n: like.length, lag: null, steps: [step('add', shift)], dtype: 'integer' }, like);
+  const steps =
+    part === 'month'
+      ? [step('add', 1)]
+      : part === 'quarter'
+        ? [step('floordiv', 3), step('add', 1)]
+        : part === 'weekday'
+          ? [step('add', 6), step('mod', 7)]
+          : [step('add', 0)];
+  return lazySeries({ base, n: like.length, lag: null, steps, dtype: 'integer' }, like);
 }
 
 /**
@@ -669,3 +684,25 @@ export function chainBlocks(c: Chain, visit: (xs: Float64Array, m: number) => vo
     visit(X, pack(len));
   }
 }
+
+/**
+ * The chain's steps applied to each value of `xs` (missing as NaN) as they apply at a position of
+ * the base holding that value: f(x) per value, the value the computed Series holds there (NaN: missing
+ * or NaN), so its value_counts follow from the base's (fastReduce.ts). null when a step reads more
+ * than the value (a lag, a column operand, a running step).
+ */
+export function chainOfValues(c: Chain, xs: Float64Array): Float64Array | null {
+  if (c.lag) return null;
+  const steps = c.steps;
+  for (let j = 0; j < steps.length; j++) if (steps[j]!.other !== null || isRunning(steps[j]!.op)) return null;
+  const out = new Float64Array(xs.length);
+  for (let start = 0; start < xs.length; start += BLOCK) {
+    const len = Math.min(BLOCK, xs.length - start);
+    X.set(xs.subarray(start, start + len));
+    for (let j = 0; j < steps.length; j++) run(steps[j]!, start, len);
+    out.set(X.subarray(0, len), start);
+  }
+  return out;
+}
+
+const isRunning = (op: Op): boolean => op === 'cumsum' || op === 'cumprod' || op === 'cummax' || op === 'cummin';

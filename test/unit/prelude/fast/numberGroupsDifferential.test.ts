@@ -4,8 +4,9 @@
 // engines: -0 and 0 in one group (either first), NaN and null keys dropped, +-Infinity, thousands
 // of distinct keys, filtered and ordered tables, a grouping whose key column a later verb replaced,
 // and the options (dropna, sort) that keep the general path. Date parts read from the session's kept
-// getter answers as a pending chain (series/dtAccessor.ts) against a plain copy's Dates, dtype included;
-// sums of chains of scalar steps in one compiled loop (series/numberChain.ts) against the eager steps.
+// getter answers as a pending chain (series/dtAccessor.ts) against a plain copy's Dates, dtype included,
+// and their value_counts from the base's counts; sums of chains of scalar steps in one compiled loop
+// (series/numberChain.ts) against the eager steps; medians and quantiles read again from kept ranks.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { createSandbox } from '../../../../src/index.js';
@@ -53,6 +54,8 @@ const EXPRS = [
   // the key column replaced or computed after the grouping: the group keys are not the column's values
   "(X) => [X.groupby('V').derive({ V: (d) => d.Y * 2 }).agg({ n: 'size' }), X.groupby({ V: (d) => d.V * -1 }).size()]",
   "(X) => [X.groupby('V').filter((d) => d.Y > 1).size(), X.groupby('V').size().numRows(), X.V.nunique()]",
+  // ranks of a column's kept packed values, kept for the session (fast/presentValues.ts keptRanks)
+  "(X) => { const qs = Array.from({ length: 21 }, (_, i) => i / 20); const one = 1 / Math.max(1, X.V.count() - 1); return [X.V.median(), X.V.quantile(qs).tolist(), qs.map((q) => X.V.quantile(Math.min(1, q + one))), X.V.median(), X.rollup({ m: op.median('V'), q: op.quantile('V', 0.3) }).objects(), X.Y.quantile([0.5, 0.25]).tolist(), X.Y.median()]; }",
 ];
 
 /** Sums of chains of scalar steps, one compiled loop per sequence of operators (series/numberChain.ts fusedSum). */
@@ -63,7 +66,7 @@ const CHAIN_EXPRS = [
   "(X) => [X.filter(X.Y.gt(1)).V.mul(2).add(1).sum(), X.orderby('V').V.mul(2).add(1).mean(), X.V.diff().mul(2).sum(), X.V.mul(X.Y).add(1).sum(), X.V.cumsum().mul(2).sum(), X.V.abs().add(1).sum()]",
 ];
 
-/** Date parts (a pending chain over the kept getter answers for all but quarter and dayofweek: series/dtAccessor.ts). */
+/** Date parts (a pending chain over the kept getter answers: series/dtAccessor.ts). */
 const DATE_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'second', 'quarter', 'dayofweek'];
 const DT_EXPRS = [
   `(X) => [${DATE_PARTS.map((p) => `X.D.dt.${p}`).join(', ')}].map((p) => [p.tolist(), p.dtype, p.length, p.index, p.mean(), p.sum(), p.min(), p.max(), p.count(), p.isna().sum()])`,
@@ -71,6 +74,14 @@ const DT_EXPRS = [
   "(X) => [X.D.dt.month.mul(2).add(1).sum(), X.D.dt.year.sub(2000).tolist(), X.D.dt.month.eq(3).sum(), X.D.dt.month.fillna(0).tolist(), X.D.dt.year.gt(1990).sum(), X.D.dt.month.astype('string').tolist()]",
   "(X) => [X.filter(X.Y.gt(1)).D.dt.month.tolist(), X.orderby(aq.desc('V')).D.dt.year.mean(), X.filter(X.K2.eq('x')).D.dt.day.value_counts(), X.orderby('D').D.dt.month.index]",
   '(X) => { const m = X.D.dt.month; const y = X.D.dt.year; return [m.mean(), m.tolist(), y.sum(), y.dtype, String(m.head(3)), m.get(0), m.iloc[1]]; }',
+  // value_counts of a chain of per-value steps over small integers, from the base's counts with the
+  // keys mapped and merged (series/fastReduce.ts mappedCounts): order of first appearance, ties,
+  // the missing key (a fillna maps it to a value), -0 and 0 merged as their first occurrence, the
+  // base's counts kept for the session (asked again through other chains)
+  '(X) => [X.D.dt.quarter.value_counts(), X.D.dt.dayofweek.value_counts({ dropna: false }), X.D.dt.day.value_counts({ normalize: true }), X.D.dt.hour.value_counts(), X.D.dt.month.value_counts({ sort: false, dropna: false }), X.D.dt.year.value_counts({ ascending: true }), X.D.dt.minute.value_counts({ dropna: false })]',
+  '(X) => [X.D.dt.month.fillna(3).value_counts(), X.D.dt.year.fillna(-0).value_counts({ dropna: false }), X.D.dt.month.mul(0).value_counts(), X.D.dt.dayofweek.sub(3).mul(0).value_counts({ dropna: false, sort: false }), X.D.dt.quarter.floordiv(2).value_counts(), X.D.dt.day.div(7).round().value_counts(), X.D.dt.month.pow(0).value_counts({ dropna: false }), X.D.dt.month.clip(3, 9).abs().value_counts()]',
+  "(X) => [X.filter(X.Y.gt(1)).D.dt.quarter.value_counts({ dropna: false }), X.orderby(aq.desc('V')).D.dt.month.add(1).value_counts({ sort: false }), X.Y.add(1).value_counts({ dropna: false }), X.Y.fillna(2).value_counts({ sort: false }), X.Y.mul(-1).value_counts(), X.Y.sub(X.Y).value_counts(), X.Y.cumsum().value_counts(), X.D.dt.dayofweek.unique()]",
+  '(X) => [X.D.dt.year.value_counts(), X.D.dt.year.sub(1).value_counts({ dropna: false }), X.D.dt.year.value_counts(), X.D.dt.year.mod(4).value_counts({ sort: false }), X.D.dt.dayofweek.mod(2).value_counts(), X.D.dt.dayofweek.value_counts()]',
 ];
 
 const DUMP = `var __dump = (x) => {

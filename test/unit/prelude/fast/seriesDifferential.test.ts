@@ -486,6 +486,11 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
       "(X) => X.groupby(['K2', 'V']).size()",
       // dropna's bitmap filled a word at a time (24,003 rows: whole words and a partial last one)
       "(X) => [X.dropna('V'), X.orderby(aq.desc('Y')).dropna(['V', 'K1']), X.dropna({ subset: ['V', 'K1'], how: 'all' }).numRows(), X.slice(5).dropna('K1').V.sum()]",
+      // ranks selected in a column's kept packed values are kept for the session (fast/presentValues.ts
+      // keptRanks): asked again, alone and beside ranks not asked before, through every reader
+      "(X) => [X.V.median(), X.V.quantile([0.25, 0.5, 0.75]).tolist(), X.V.median(), X.V.quantile(0.5), X.V.quantile([0.1, 0.9, 0.25]).tolist(), X.V.quantile(0.25), X.V.describe(), X.rollup({ m: op.median('V'), q: op.quantile('V', 0.75) }).objects(), X.Y.median(), X.Y.quantile([0, 1, 0.5]).tolist(), X.V.mul(2).median(), X.V.quantile(0.9), X.filter(X.Y.gt(2)).V.median()]",
+      // neighbouring ranks: a batch, the same ranks one by one, then every rank one further on
+      '(X) => { const qs = Array.from({ length: 41 }, (_, i) => i / 40); const one = 1 / (X.V.count() - 1); return [X.V.quantile(qs).tolist(), qs.map((q) => X.V.quantile(q)), X.V.quantile(qs.map((q) => Math.min(1, q + one))).tolist(), qs.map((q) => X.V.quantile(Math.min(1, q + 2 * one)))]; }',
     ];
     // the host table against its plain copy, as diff() does for the tables above
     const r = await h.run(
