@@ -41,7 +41,7 @@ export async function measureFirstCall(args = {}) {
   for (const q of MODEL_STYLE_QUESTIONS.filter((x) => only.includes(x.id))) {
     for (const style of styles) {
       const ms = { off: [], on: [] };
-      let answers = [];
+      const answers = [];
       for (let i = 0; i < samples; i++) {
         for (const arm of i % 2 ? ['on', 'off'] : ['off', 'on']) {
           const r = await jsonChild(fileURLToPath(import.meta.url), {
