@@ -24,6 +24,14 @@ export interface SessionStoreOptions {
   capsuleOutputs?: boolean;
   /** Give every run a fresh recorded `{ now, seed }` (replayable). @default false */
   deterministic?: boolean;
+  /**
+   * Open one sandbox as soon as the store is created, for the first run to take: that run (a new
+   * session's or a one-shot) then finds its data loaded and its isolate built, and warmed in the
+   * idle time before it (docs/architecture.md "Spare isolates and the warm-up"). On for `sbirtools
+   * mcp` (serveStdio), whose first call follows the client's start by the model's thinking; a
+   * standby opened before addTable() is closed unused. @default false
+   */
+  standby?: boolean;
 }
 
 interface Entry {
@@ -52,6 +60,8 @@ export class SessionStore {
   private stale = new Set<Entry>();
   /** The limits every run gets (validated when the store is created). */
   readonly limits: Limits;
+  /** The sandbox opened ahead for the first run (`standby` option), until a run takes it or it goes stale. */
+  private standby: { box: Promise<Sandbox>; added: SessionStore['added'] } | undefined;
 
   constructor(private readonly options: SessionStoreOptions = {}) {
     this.idleMs = positive('idleTimeoutMs', options.idleTimeoutMs ?? 600_000);
@@ -70,6 +80,31 @@ export class SessionStore {
       return options.pool ? options.pool.run(code, merged) : run(code, merged);
     };
     this.oneShot = this.wrap(base);
+    if (options.standby) this.standby = this.openStandby();
+  }
+
+  private openStandby(): { box: Promise<Sandbox>; added: SessionStore['added'] } {
+    const { pool } = this.options;
+    const sandbox = this.sandboxOptions();
+    const box = pool ? pool.createSandbox(sandbox) : createSandbox(sandbox);
+    // a standby that fails to open is dropped at the first run, which opens its own and reports the error
+    box.catch(() => undefined);
+    return { box, added: this.added };
+  }
+
+  /**
+   * The standby sandbox, once (the `standby` option): undefined when there is none, it failed to
+   * open or it was opened before the last addTable() (then closed unused).
+   */
+  private async takeStandby(): Promise<Sandbox | undefined> {
+    const standby = this.standby;
+    this.standby = undefined;
+    if (!standby) return undefined;
+    const box = await standby.box.catch(() => undefined);
+    if (!box) return undefined;
+    if (standby.added === this.added) return box;
+    await box.close();
+    return undefined;
   }
 
   /** Sessions open now, and how many are running code. */
@@ -92,7 +127,15 @@ export class SessionStore {
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.onOutput ? { onOutput: opts.onOutput } : {}),
     };
-    if (opts.sessionId === undefined) return this.oneShot(code, signal);
+    if (opts.sessionId === undefined) {
+      const box = this.standby ? await this.takeStandby() : undefined;
+      if (!box) return this.oneShot(code, signal);
+      try {
+        return await this.wrap(box)(code, signal);
+      } finally {
+        await box.close();
+      }
+    }
     const existing = this.sessions.get(opts.sessionId);
     if (existing && this.stale.has(existing) && existing.inflight === 0) await this.drop(existing);
     const entry = this.sessions.get(opts.sessionId) ?? this.open(opts.sessionId);
@@ -159,6 +202,9 @@ export class SessionStore {
   /** Close every session (waits for runs in flight). Idempotent. */
   async close(): Promise<void> {
     this.closed = true;
+    const standby = this.standby;
+    this.standby = undefined;
+    if (standby) await standby.box.then((b) => b.close()).catch(() => undefined);
     await Promise.all([...this.sessions.values()].map((e) => this.drop(e)));
     await Promise.all([...this.closing]);
   }
@@ -175,7 +221,12 @@ export class SessionStore {
     }
     const { pool } = this.options;
     const sandbox = this.sandboxOptions();
-    const box = pool ? pool.createSandbox(sandbox) : createSandbox(sandbox);
+    const standby = this.standby ? this.takeStandby() : undefined;
+    const box = standby
+      ? standby.then((b) => b ?? (pool ? pool.createSandbox(sandbox) : createSandbox(sandbox)))
+      : pool
+        ? pool.createSandbox(sandbox)
+        : createSandbox(sandbox);
     const entry: Entry = { id, box, run: box.then((b) => this.wrap(b, id)), inflight: 0, lastUsed: Date.now() };
     entry.run.catch(() => undefined);
     this.sessions.set(id, entry);

@@ -13,7 +13,8 @@ export async function serveStdio(options: McpServerOptions = {}): Promise<void> 
   // stdout carries JSON-RPC only: a stray console.log (ours or a dependency's) would corrupt it.
   const saved = { log: console.log, info: console.info, debug: console.debug };
   console.log = console.info = console.debug = console.error;
-  const app = await createMcpServer(options).catch((err: unknown) => {
+  // the first call's sandbox opens now, while the client starts and its model thinks (sessionStore.ts `standby`)
+  const app = await createMcpServer({ standby: true, ...options }).catch((err: unknown) => {
     Object.assign(console, saved);
     throw err;
   });

@@ -69,3 +69,65 @@ describe('SessionStore', () => {
     expect(() => createSessionStore({ sandbox: { timeoutMs: -1 } })).toThrow(/timeoutMs/);
   });
 });
+
+describe('SessionStore standby', () => {
+  /** What a run ended as: its result's status, or the error it threw. */
+  const outcome = (p: Promise<{ ok: boolean; error?: { type: string } | undefined }>) =>
+    p.then(
+      (r) => ({ ok: r.ok, type: r.error?.type }),
+      (e: { code?: string; message: string }) => ({ threw: e.code ?? e.message }),
+    );
+
+  it('opens one sandbox ahead, and the first session takes it instead of opening another', async () => {
+    const before = liveSandboxCount();
+    await using store = createSessionStore({ standby: true });
+    await until(() => liveSandboxCount() === before + 1);
+    expect(liveSandboxCount()).toBe(before + 1);
+    expect((await store.run('const a = 41; a + 1', { sessionId: 's' })).value).toBe(42);
+    // the session runs in the standby: no second sandbox was opened
+    expect(liveSandboxCount()).toBe(before + 1);
+    expect((await store.run('a', { sessionId: 's' })).value).toBe(41);
+    // the next session opens its own, as without a standby
+    expect((await store.run('typeof a', { sessionId: 't' })).value).toBe('undefined');
+    expect(liveSandboxCount()).toBe(before + 2);
+  });
+
+  it('a first one-shot run takes the standby and closes it after', async () => {
+    const before = liveSandboxCount();
+    await using store = createSessionStore({ standby: true });
+    await until(() => liveSandboxCount() === before + 1);
+    expect((await store.run('var leak = 1; award_data.numRows() > 0')).value).toBe(true);
+    expect(liveSandboxCount()).toBe(before);
+    expect((await store.run('typeof leak')).value).toBe('undefined');
+    expect(store.stats().open).toBe(0);
+  });
+
+  it('a standby opened before addTable() is closed unused: the first run sees the table', async () => {
+    const before = liveSandboxCount();
+    await using store = createSessionStore({ standby: true });
+    await until(() => liveSandboxCount() === before + 1);
+    store.addTable('extra', [{ x: 1 }, { x: 2 }, { x: 3 }]);
+    expect((await store.run('tables.extra.numRows()', { sessionId: 's' })).value).toBe(3);
+    expect((await store.run('tables.extra.numRows()')).value).toBe(3);
+    expect(liveSandboxCount()).toBe(before + 1);
+  });
+
+  it('close() closes a standby no run took', async () => {
+    const before = liveSandboxCount();
+    const store = createSessionStore({ standby: true });
+    await until(() => liveSandboxCount() === before + 1);
+    await store.close();
+    expect(liveSandboxCount()).toBe(before);
+  });
+
+  it('a standby that cannot open leaves the first run the error it would have had without one', async () => {
+    const sandbox = { dataPath: '/nonexistent/sbirtools-standby.csv' };
+    await using plain = createSessionStore({ sandbox });
+    await using standby = createSessionStore({ sandbox, standby: true });
+    await new Promise((r) => setTimeout(r, 200));
+    const expected = await outcome(plain.run('1', { sessionId: 's' }));
+    expect(expected).not.toMatchObject({ ok: true });
+    expect(await outcome(standby.run('1', { sessionId: 's' }))).toEqual(expected);
+    expect(await outcome(standby.run('1'))).toEqual(await outcome(plain.run('1')));
+  });
+});
