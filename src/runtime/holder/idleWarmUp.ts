@@ -21,6 +21,12 @@ export interface IdleWarmHooks {
   /** After each slice that ran: the isolate grew (the memory watchdog's baseline is stale). */
   afterSlice(): void;
   /**
+   * After the last slice: one run of the host's own trivial program (`0`), as a spare gets
+   * (warmSessions.ts trivialRun), so the first run finds the run path compiled too. True when it
+   * answered; a run that did not leaves the isolate to `failed`.
+   */
+  trivialRun(session: EngineSession): Promise<boolean>;
+  /**
    * A slice failed or timed out in `session`: its state is unknown. The host disposes it and builds
    * the session again, cold (a run that arrived meanwhile waits for that, never sees the isolate).
    */
@@ -39,6 +45,8 @@ export interface IdleWarmHooks {
 export class IdleWarmUp {
   private next = 0;
   private stopped = false;
+  /** stop() was called: no trivial run after the slice in flight. */
+  private runArrived = false;
   private timer: NodeJS.Timeout | undefined;
   /** The slice in flight, and the rebuild after it when it failed: a run waits for it. */
   private inFlight: Promise<void> | undefined;
@@ -58,6 +66,7 @@ export class IdleWarmUp {
    */
   stop(): Promise<void> | undefined {
     this.stopped = true;
+    this.runArrived = true;
     clearTimeout(this.timer);
     return this.inFlight;
   }
@@ -95,6 +104,9 @@ export class IdleWarmUp {
       const outcome = await isolate;
       if (outcome !== 'more') this.stopped = true;
       if (outcome !== 'refused') this.hooks.afterSlice();
+      // the last slice: the run path too, unless a run is already waiting (it warms that itself)
+      if (outcome === 'done' && !this.runArrived && !(await this.hooks.trivialRun(session)))
+        throw new Error('the trivial run did not answer');
     } catch {
       this.stopped = true;
       await this.hooks.failed(session);

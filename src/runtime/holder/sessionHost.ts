@@ -131,6 +131,9 @@ export class SessionHost {
         this.baselineFresh = false;
       },
       failed: (session) => this.rebuildCold(id, entry, session),
+      trivialRun: async (session) =>
+        (await session.run({ code: '0', async: false, lineOffset: 0, resultName: false, timeoutMs: 5_000 }))
+          .status === 'ok',
     });
   }
 

@@ -158,6 +158,40 @@ describe("a session's warm-up in idle time", () => {
     });
   });
 
+  it('ends with one run of the host trivial program after the last slice; a run that arrives first gets none', async () => {
+    const held = gate();
+    let midSession: IsolatedVmSession | undefined;
+    const calls = spySlices({ hold: (slice, s) => (slice === 2 && s === midSession ? held.wait : undefined) });
+    const runs: Array<[IsolatedVmSession, string]> = [];
+    const run = IsolatedVmSession.prototype.run;
+    vi.spyOn(IsolatedVmSession.prototype, 'run').mockImplementation(function (this: IsolatedVmSession, req) {
+      runs.push([this, req.code]);
+      return run.call(this, req);
+    });
+    const full = hostWith();
+    const mid = hostWith();
+    const fullId = await open(full);
+    const midId = await open(mid);
+    const fullSession = sessionOf(full, fullId);
+    midSession = sessionOf(mid, midId);
+    await warmedToTheEnd(calls, fullSession);
+    await vi.waitFor(() => expect(runs.filter(([s]) => s === fullSession)).toEqual([[fullSession, '0']]), {
+      timeout: 30_000,
+      interval: 20,
+    });
+    await vi.waitFor(() => expect(calls.some((c) => c.session === midSession && c.slice === 2)).toBe(true), {
+      timeout: 30_000,
+      interval: 20,
+    });
+    const first = answer(mid, midId, '1 + 1');
+    held.open();
+    expect(await first).toMatchObject({ outcome: { ok: true, value: 2 } });
+    expect(await answer(full, fullId, '1 + 1')).toMatchObject({ outcome: { ok: true, value: 2 } });
+    // the mid session's only runs are its caller's: no trivial run once a run had arrived
+    expect(runs.filter(([s]) => s === midSession).map(([, code]) => code)).toHaveLength(1);
+    expect(runs.filter(([s]) => s === fullSession)).toHaveLength(2);
+  });
+
   it('leaves nothing a run can see: every probe answers as cold, warmed to the end or stopped mid-way', async () => {
     const held = gate();
     let midSession: IsolatedVmSession | undefined;
