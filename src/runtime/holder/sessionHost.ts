@@ -132,8 +132,8 @@ export class SessionHost {
       },
       failed: (session) => this.rebuildCold(id, entry, session),
       trivialRun: async (session) =>
-        (await session.run({ code: '0', async: false, lineOffset: 0, resultName: false, timeoutMs: 5_000 }))
-          .status === 'ok',
+        (await session.run({ code: '0', async: false, lineOffset: 0, resultName: false, timeoutMs: 5_000 })).status ===
+        'ok',
     });
   }
 
