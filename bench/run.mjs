@@ -75,6 +75,13 @@ const MEASURES = {
   firstTouch: ['firstTouch', { runs: q ? 1 : 3 }, [], OPTIONAL],
   // issue 25 item 1: the code models write, four styles, warm and first run in a fresh process
   styles: ['modelStyles', { reps: q ? 2 : 5, first: true }, NO_SNAPSHOT, OPTIONAL],
+  // an agent's first call through the MCP server's session store, with and without its standby sandbox
+  firstCall: [
+    'firstCall',
+    { samples: 1, thinkMs: 1500, ...(q ? { only: ['totalAmount'] } : {}) },
+    NO_SNAPSHOT,
+    OPTIONAL,
+  ],
   // issue 25 item 4: user tables of millions of rows (SBIRTOOLS_BENCH_SCALE_SIZES=1000000,5000000,20000000)
   scale: [
     'scale',
