@@ -66,6 +66,10 @@ export class SessionStore {
   constructor(private readonly options: SessionStoreOptions = {}) {
     this.idleMs = positive('idleTimeoutMs', options.idleTimeoutMs ?? 600_000);
     this.max = positive('maxSessions', options.maxSessions ?? 16);
+    if (options.standby !== undefined && typeof options.standby !== 'boolean')
+      throw new SbirtoolsValidationError(
+        `Expected the \`standby\` option to be true or false, got \`${String(options.standby)}\``,
+      );
     const sandbox = options.sandbox ?? {};
     try {
       this.limits = resolveLimits(sandbox.preset, Object.fromEntries(LIMIT_KEYS.map((k) => [k, sandbox[k]])));
@@ -282,7 +286,7 @@ function positive(name: string, v: unknown): number {
 
 /**
  * Create a session store.
- * @throws {SbirtoolsValidationError} for a bad preset, limit, idleTimeoutMs or maxSessions.
+ * @throws {SbirtoolsValidationError} for a bad preset, limit, idleTimeoutMs, maxSessions or standby.
  * @example
  * await using sessions = createSessionStore({ maxSessions: 4 });
  * await sessions.run('const n = award_data.numRows()', { sessionId: 'a' });

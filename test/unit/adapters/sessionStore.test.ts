@@ -67,6 +67,9 @@ describe('SessionStore', () => {
       'Expected the `maxSessions` option to be a positive integer, got `0`',
     );
     expect(() => createSessionStore({ sandbox: { timeoutMs: -1 } })).toThrow(/timeoutMs/);
+    expect(() => createSessionStore({ standby: 'yes' as unknown as boolean })).toThrow(
+      'Expected the `standby` option to be true or false, got `yes`',
+    );
   });
 });
 
