@@ -10,7 +10,7 @@ import { CodeChecker, INLINE_CHECK_MAX_UNITS, parseTimeout } from '../prepare/co
 import { prepareCode, type PreparedCode } from '../prepare/transform.js';
 import { emptyOutcome } from './backend.js';
 import type { DatasetInfo } from '../../../schema/result.js';
-import { WARM_UP_TIMEOUT_MS, WarmSessions, type Built } from './warmSessions.js';
+import { TRIVIAL_RUN, WARM_UP_TIMEOUT_MS, WarmSessions, type Built } from './warmSessions.js';
 import { tableMemory } from '../../data/formats/lazyParquet/tableMemory.js';
 import { collectColumnNames, namedColumns } from '../../policy/index.js';
 import { usePreludeCodeCacheDir } from '../engines/preludeScript.js';
@@ -131,9 +131,7 @@ export class SessionHost {
         this.baselineFresh = false;
       },
       failed: (session) => this.rebuildCold(id, entry, session),
-      trivialRun: async (session) =>
-        (await session.run({ code: '0', async: false, lineOffset: 0, resultName: false, timeoutMs: 5_000 })).status ===
-        'ok',
+      trivialRun: async (session) => (await session.run(TRIVIAL_RUN)).status === 'ok',
     });
   }
 

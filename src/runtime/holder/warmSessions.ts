@@ -30,6 +30,9 @@ export const WARM_UP_TIMEOUT_MS = 2_000;
  */
 const WARM_IDLE_MS = 300;
 
+/** The host's own trivial program, run once in a warmed isolate to compile the run path (never user code). */
+export const TRIVIAL_RUN = { code: '0', async: false, lineOffset: 0, resultName: false, timeoutMs: 5_000 } as const;
+
 /**
  * Pre-booted spare isolates, one per recent session shape (data source + limits), so a fresh
  * isolate per run costs a handoff instead of a boot. A spare never ran user code; it is
@@ -111,7 +114,7 @@ export class WarmSessions {
   /** One trivial run warms the prelude's execute path (lazy compilation, first isolate task). */
   private async trivialRun(b: Built): Promise<void> {
     try {
-      await b.session.run({ code: '0', async: false, lineOffset: 0, resultName: false, timeoutMs: 5_000 });
+      await b.session.run(TRIVIAL_RUN);
     } catch (err) {
       b.session.dispose('closed');
       throw err;
