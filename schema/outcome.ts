@@ -21,6 +21,8 @@ export interface RawRunOutcome {
   files?: OutFile[];
   /** The engine that ran it (set by the session host). */
   engine?: EngineLabel;
+  /** False when the code never reached the isolate (always so for status 'rejected'); the session's state is kept. */
+  codeRan?: false;
 }
 
 /** One saved file as it travels from the holder (binary: structured clone keeps the Uint8Array). */

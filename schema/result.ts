@@ -89,5 +89,11 @@ export const RunResultSchema = z.object({
   engine: EngineLabelSchema.optional(),
   /** True when this session's state was reset before this run (after a TIMEOUT, MEMORY_LIMIT or crash). */
   sessionReset: z.boolean().optional(),
+  /**
+   * False when the code never started: refused by a check (syntax, policy, size), out of time while
+   * it was checked or while the columns it names were decoded, cancelled before it started, or not
+   * admitted (QUEUE_FULL). The session's state is then as it was. Absent when the code started.
+   */
+  codeRan: z.literal(false).optional(),
 });
 export type RunResult = z.infer<typeof RunResultSchema>;

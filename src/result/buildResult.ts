@@ -23,6 +23,7 @@ export function buildResult(raw: RawRunOutcome, ctx: Context): RunResult {
     ...(ctx.dataset ? { dataset: ctx.dataset } : {}),
     ...(raw.engine ? { engine: raw.engine } : {}),
     ...(ctx.reset ? { sessionReset: true } : {}),
+    ...(raw.codeRan === false || raw.status === 'queue_full' ? { codeRan: false as const } : {}),
     // files saved before a failure are kept: they are whole (each save is atomic) and already paid for
     ...(raw.files?.length
       ? {
@@ -143,8 +144,14 @@ function limitError(raw: RawRunOutcome, limits: Limits): RunError {
     case 'aborted':
       return {
         type: 'ABORTED',
-        message: 'The run was cancelled by the caller (AbortSignal).',
-        hint: 'Nothing to fix in the code; the session state was reset.',
+        message:
+          raw.codeRan === false
+            ? 'The run was cancelled by the caller (AbortSignal) before the code started.'
+            : 'The run was cancelled by the caller (AbortSignal).',
+        hint:
+          raw.codeRan === false
+            ? 'Nothing to fix in the code; the session state is kept.'
+            : 'Nothing to fix in the code; the session state was reset.',
       };
     default:
       return internal(raw.message ?? 'unknown failure');

@@ -53,5 +53,6 @@ export function emptyResult(limits: Limits, error: RunResult['error']): RunResul
     stats: { wallMs: 0, cpuMs: 0, heapUsedMb: 0 },
     truncated: { stdout: false, value: false },
     limits,
+    codeRan: false,
   };
 }

@@ -89,6 +89,7 @@ export class Sandbox {
           stderr: '',
           outputTruncated: false,
           stats: { wallMs: 0, cpuMs: 0, heapUsedMb: 0 },
+          codeRan: false,
         },
         { code: checked.code, limits: this.spec.limits, dataset: this.dataset },
       );

@@ -44,6 +44,7 @@ describe.each(['process', 'inline'] as const)('a huge slow-to-parse program (iso
     expect(r.error?.type).toBe('TIMEOUT');
     expect(r.error?.message).toMatch(/could not be checked \(parsed\) within the 1500 ms time limit/);
     expect(r.sessionReset).toBeUndefined();
+    expect(r.codeRan).toBe(false);
     expect((await box.run('kept + 1')).value).toBe(42);
   });
 

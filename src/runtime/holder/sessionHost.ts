@@ -238,17 +238,17 @@ export class SessionHost {
     const fetching = named && entry.prefetch ? entry.prefetch(named) : undefined;
     const pending = this.checker.check(req.source, req.preset, req.timeoutMs, entry.spec.limits.memoryLimitMb, id);
     let checked = pending instanceof Promise ? await pending : pending;
-    if (checked === 'aborted') return emptyOutcome('aborted', 'the run was cancelled by its AbortSignal');
+    if (checked === 'aborted') return notStarted(emptyOutcome('aborted', 'the run was cancelled by its AbortSignal'));
     const remainingMs = Math.ceil(req.timeoutMs - (performance.now() - received));
     if (checked.ok && remainingMs < 1) checked = parseTimeout(req.timeoutMs);
-    if (!checked.ok) return { ...emptyOutcome('rejected', checked.error.message), error: checked.error };
+    if (!checked.ok) return notStarted({ ...emptyOutcome('rejected', checked.error.message), error: checked.error });
     if (warming) {
       // at most the slice in flight (and, after a failed one, the cold rebuild): never its isolate
       const waiting = { aborted: false };
       entry.waiting = waiting;
       await warming;
       entry.waiting = undefined;
-      if (waiting.aborted) return emptyOutcome('aborted', 'the run was cancelled by its AbortSignal');
+      if (waiting.aborted) return notStarted(emptyOutcome('aborted', 'the run was cancelled by its AbortSignal'));
     }
     if (this.sessions.get(id) !== entry)
       return emptyOutcome('internal', 'the session was closed while the code was checked');
@@ -269,7 +269,7 @@ export class SessionHost {
     const left = Math.ceil(remainingMs - spent);
     if (left < 1) {
       const error = prefetchTimeout(req.timeoutMs);
-      return { ...emptyOutcome('rejected', error.message), error };
+      return notStarted({ ...emptyOutcome('rejected', error.message), error, reset });
     }
     this.startWatch();
     this.lastRunEdge = performance.now();
@@ -387,6 +387,11 @@ export class SessionHost {
       for (const e of running) if (e.session.alive) e.session.dispose('memory');
     }
   }
+}
+
+/** Marks an outcome whose code never reached the isolate: the session's state is as it was. */
+function notStarted<T extends RawRunOutcome>(outcome: T): T {
+  return { ...outcome, codeRan: false };
 }
 
 function mb(bytes: number): number {

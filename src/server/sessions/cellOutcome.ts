@@ -18,6 +18,8 @@ const NEVER_RAN = new Set(['SYNTAX_ERROR', 'POLICY_VIOLATION', 'VALIDATION_ERROR
 
 /** Classify a run's result. */
 export function cellOutcome(result: RunResult): CellOutcome {
+  // a TIMEOUT while the code was checked or its columns decoded, a cancel before it started
+  if (result.codeRan === false) return 'none';
   const type = result.error?.type;
   if (type && DISPOSING.has(type)) return 'reset';
   if (type && NEVER_RAN.has(type)) return 'none';
@@ -26,6 +28,7 @@ export function cellOutcome(result: RunResult): CellOutcome {
 
 /** True when the code started executing (a TIMEOUT ran and was stopped; QUEUE_FULL never started). */
 export function codeRan(result: RunResult): boolean {
+  if (result.codeRan === false) return false;
   return !(result.error && NEVER_RAN.has(result.error.type));
 }
 

@@ -46,6 +46,9 @@ describe('a run whose named columns take longer to decode than its time limit', 
           hint: 'Raise the time limit (the `timeoutMs` option, CLI --timeout-ms) for the first run over a large table, or read fewer columns in it; the columns decoded so far are kept, and the session state is kept.',
         });
         expect(r.limits.timeoutMs).toBe(LIMIT_MS);
+        // a TIMEOUT whose code never started (`serve` answers sbirtools-code-ran: false, keeps the history)
+        expect(r.codeRan).toBe(false);
+        expect(first.codeRan).toBeUndefined();
         // over HTTP (createHandler, `serve`'s /v1/run): a guest error is a result, status 200
         const http = runResultHttp(r);
         expect(http.status).toBe(200);

@@ -109,9 +109,37 @@ describe('sessions', () => {
     setTimeout(() => ac.abort(), 200);
     const r = await box.run('while (true) {}', { signal: ac.signal });
     expect(r.error?.type).toBe('ABORTED');
+    expect(r.codeRan).toBeUndefined();
     const next = await box.run('typeof keep');
     expect(next.sessionReset).toBe(true);
     expect(next.value).toBe('undefined');
+    await box.close();
+  });
+
+  it('a signal aborted before the run ends it as ABORTED with codeRan: false, the state kept', async () => {
+    const box = await createSandbox();
+    await box.run('const keep = 1');
+    const ac = new AbortController();
+    ac.abort();
+    const r = await box.run('keep + 1', { signal: ac.signal });
+    expect(r.error?.type).toBe('ABORTED');
+    expect(r.codeRan).toBe(false);
+    expect(r.error?.hint).toBe('Nothing to fix in the code; the session state is kept.');
+    const next = await box.run('keep + 1');
+    expect(next.sessionReset).toBeUndefined();
+    expect(next.codeRan).toBeUndefined();
+    expect(next.value).toBe(2);
+    await box.close();
+  });
+
+  it('a run refused by its check says codeRan: false; one that threw in the guest does not', async () => {
+    const box = await createSandbox();
+    const syntax = await box.run('let = ;');
+    expect(syntax.error?.type).toBe('SYNTAX_ERROR');
+    expect(syntax.codeRan).toBe(false);
+    const thrown = await box.run("throw new TypeError('no')");
+    expect(thrown.error?.type).toBe('RUNTIME_ERROR');
+    expect(thrown.codeRan).toBeUndefined();
     await box.close();
   });
 
