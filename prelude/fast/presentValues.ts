@@ -85,6 +85,15 @@ function packAll(values: Float64Array, valid: Uint8Array | null, n: number, out:
   return k;
 }
 
+/**
+ * Record that a computed result's `values` (all present: not one missing or NaN, and never written
+ * after) are their own packed copy, as packedPresent concludes by its scan.
+ */
+export function keepAllPresent(values: Float64Array): void {
+  packed.set(values, values);
+  kept.set(values, true);
+}
+
 /** True when `values` has its packed copy kept already. */
 export function hasPacked(values: Float64Array): boolean {
   return packed.has(values);
