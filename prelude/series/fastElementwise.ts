@@ -117,12 +117,11 @@ export function laggedNumbers(
 /**
  * apply/map's loop: `f` called once per position in order, with the number there or null where it
  * is missing (a NaN as NaN), each number result stored in `out`. Answers the count of NaN results
- * when every result is a number; else, at the first result that is not one, puts it in `last[0]`
- * and answers -1 - its position (`f` not called past it). Two call sites, so the present values
+ * when every result is a number, with the results' sum in `sum[0]` (added in position order from
+ * 0, as denseSum adds them); else, at the first result that is not one, puts it in `last[0]` and
+ * answers -1 - its position (`f` not called past it). Two call sites, so the present values
  * reach an inlined `f` as unboxed doubles (one site fed null and numbers would box every value).
- * The code after the loop reads no feedback (a plain return): V8 compiles the loop while it runs,
- * and code after it with no feedback yet would throw that compile away (docs/architecture.md,
- * "Inside the prelude").
+ * V8 compiles the loop while it runs; the one store after it has its feedback from the first call.
  */
 type ApplyKernel = (
   f: (v: unknown) => unknown,
@@ -131,15 +130,17 @@ type ApplyKernel = (
   out: Float64Array,
   n: number,
   last: unknown[],
+  sum: Float64Array,
 ) => number;
 
-const APPLY_KERNEL_BODY = `let nan = 0;
+const APPLY_KERNEL_BODY = `let nan = 0, t = 0;
   if (ok === null) {
     for (let i = 0; i < n; i++) {
       const r = f(x[i]);
       if (typeof r !== 'number') { last[0] = r; return -1 - i; }
       if (r !== r) nan++;
       out[i] = r;
+      t += r;
     }
   } else {
     for (let i = 0; i < n; i++) {
@@ -147,8 +148,10 @@ const APPLY_KERNEL_BODY = `let nan = 0;
       if (typeof r !== 'number') { last[0] = r; return -1 - i; }
       if (r !== r) nan++;
       out[i] = r;
+      t += r;
     }
   }
+  sum[0] = t;
   return nan;`;
 
 /**
@@ -160,6 +163,8 @@ const APPLY_KERNEL_BODY = `let nan = 0;
  * map starts again); a source longer than KERNEL_KEY_CHARS shares one copy.
  */
 const applyKernels = new SafeMap<string, ApplyKernel>();
+/** The kernel's sum (read right after it returns: an apply inside `f` has written its own by then). */
+const APPLY_SUM = new Float64Array(1);
 const KERNELS_KEPT = 64;
 const KERNEL_KEY_CHARS = 1024;
 
@@ -174,7 +179,7 @@ function applyKernel(f: (v: unknown) => unknown): ApplyKernel {
   let kernel = applyKernels.get(key);
   if (kernel === undefined) {
     if (applyKernels.size >= KERNELS_KEPT) applyKernels.clear();
-    kernel = NewFunction('f', 'x', 'ok', 'out', 'n', 'last', APPLY_KERNEL_BODY) as ApplyKernel;
+    kernel = NewFunction('f', 'x', 'ok', 'out', 'n', 'last', 'sum', APPLY_KERNEL_BODY) as ApplyKernel;
     applyKernels.set(key, kernel);
   }
   return kernel;
@@ -195,10 +200,11 @@ export function applyNumbers(s: Series, f: (v: unknown) => unknown): Series | un
   const n = x.length;
   const out = new Float64Array(n);
   const last: unknown[] = [undefined];
-  const got = applyKernel(f)(f, x, ok, out, n, last);
+  const got = applyKernel(f)(f, x, ok, out, n, last, APPLY_SUM);
   if (got >= 0) {
-    // no NaN among the results: they are their own present values (what packedPresent finds by a scan)
-    if (got === 0) keepAllPresent(out);
+    // no NaN among the results: they are their own present values (what packedPresent finds by a
+    // scan), and their sum is the one denseSum would add
+    if (got === 0) keepAllPresent(out, APPLY_SUM[0]!);
     return numResult(out, null, s);
   }
   // a result that is not a number: keep every result as it is (no call repeated)
