@@ -85,6 +85,24 @@ function packAll(values: Float64Array, valid: Uint8Array | null, n: number, out:
   return k;
 }
 
+/**
+ * Record that a computed result's `values` (all present: not one missing or NaN, and never written
+ * after) are their own packed copy, as packedPresent concludes by its scan, and that `sum` is their
+ * sum in index order from 0 (what denseSum adds: keptSum answers it).
+ */
+export function keepAllPresent(values: Float64Array, sum: number): void {
+  packed.set(values, values);
+  kept.set(values, true);
+  sums.set(values, sum);
+}
+
+const sums = new SafeWeakMap<Float64Array, number>();
+
+/** The sum keepAllPresent recorded for these packed values, or undefined. */
+export function keptSum(xs: Float64Array): number | undefined {
+  return sums.get(xs);
+}
+
 /** True when `values` has its packed copy kept already. */
 export function hasPacked(values: Float64Array): boolean {
   return packed.has(values);

@@ -12,6 +12,8 @@ import { chainable, chainColumn, chainScalar, type BinaryOp } from './numberChai
 import { Series } from './Series.js';
 import { presentCount } from './fastReduce.js';
 import { numView, typedOf } from './typed.js';
+import { keepAllPresent } from '../fast/presentValues.js';
+import { FunctionPrototypeToString, NewFunction, ReflectApply, SafeMap } from '../intrinsics.js';
 
 /**
  * 1 when every position of storage-order values holds a number (valid, and not NaN when
@@ -113,30 +115,105 @@ export function laggedNumbers(
 }
 
 /**
+ * apply/map's loop: `f` called once per position in order, with the number there or null where it
+ * is missing (a NaN as NaN), each number result stored in `out`. Answers the count of NaN results
+ * when every result is a number, with the results' sum in `sum[0]` (added in position order from
+ * 0, as denseSum adds them); else, at the first result that is not one, puts it in `last[0]` and
+ * answers -1 - its position (`f` not called past it). Two call sites, so the present values
+ * reach an inlined `f` as unboxed doubles (one site fed null and numbers would box every value).
+ * V8 compiles the loop while it runs; the one store after it has its feedback from the first call.
+ */
+type ApplyKernel = (
+  f: (v: unknown) => unknown,
+  x: Float64Array,
+  ok: Uint8Array | null,
+  out: Float64Array,
+  n: number,
+  last: unknown[],
+  sum: Float64Array,
+) => number;
+
+const APPLY_KERNEL_BODY = `let nan = 0, t = 0;
+  if (ok === null) {
+    for (let i = 0; i < n; i++) {
+      const r = f(x[i]);
+      if (typeof r !== 'number') { last[0] = r; return -1 - i; }
+      if (r !== r) nan++;
+      out[i] = r;
+      t += r;
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const r = ok[i] !== 0 ? f(x[i]) : f(null);
+      if (typeof r !== 'number') { last[0] = r; return -1 - i; }
+      if (r !== r) nan++;
+      out[i] = r;
+      t += r;
+    }
+  }
+  sum[0] = t;
+  return nan;`;
+
+/**
+ * The loop of apply/map, one compiled copy per source text of the function (each run makes new
+ * closures: a copy shared by every function would see a new callee at every call and stop
+ * inlining any; a copy per source text sees the closures of one expression, which V8 can inline
+ * while they come from one place, e.g. the same code called in a loop). The copy only calls the
+ * closure it is given, so its free variables are its own. At most KERNELS_KEPT sources (then the
+ * map starts again); a source longer than KERNEL_KEY_CHARS shares one copy.
+ */
+const applyKernels = new SafeMap<string, ApplyKernel>();
+/** The kernel's sum (read right after it returns: an apply inside `f` has written its own by then). */
+const APPLY_SUM = new Float64Array(1);
+const KERNELS_KEPT = 64;
+const KERNEL_KEY_CHARS = 1024;
+
+function applyKernel(f: (v: unknown) => unknown): ApplyKernel {
+  let key = '';
+  try {
+    const text = ReflectApply(FunctionPrototypeToString, f, []) as string;
+    if (text.length <= KERNEL_KEY_CHARS) key = text;
+  } catch {
+    // no source text to read (V8 throws for no function it is given; the shared copy then)
+  }
+  let kernel = applyKernels.get(key);
+  if (kernel === undefined) {
+    if (applyKernels.size >= KERNELS_KEPT) applyKernels.clear();
+    kernel = NewFunction('f', 'x', 'ok', 'out', 'n', 'last', 'sum', APPLY_KERNEL_BODY) as ApplyKernel;
+    applyKernels.set(key, kernel);
+  }
+  return kernel;
+}
+
+/**
  * `f(value)` for every value (null when missing, NaN as NaN: what the per-value path passes),
  * called once per position in order. When every result is a number the Series is typed;
  * otherwise it holds the results as they came (as Series.of over them).
  */
 export function applyNumbers(s: Series, f: (v: unknown) => unknown): Series | undefined {
-  const p = positional(s, false);
+  const v = numView(s);
+  if (!v) return undefined;
+  // storage order: the column's own values and presence bytes (a position whose byte is 0 gets null)
+  const p = v.rows ? positional(s, false) : { x: v.values, ok: v.valid };
   if (!p) return undefined;
   const { x, ok } = p;
   const n = x.length;
   const out = new Float64Array(n);
-  let i = 0;
-  for (; i < n; i++) {
-    const r = f(ok && !ok[i] ? null : x[i]);
-    if (typeof r !== 'number') {
-      // a result that is not a number: keep every result as it is (no call repeated)
-      const all = new Array<unknown>(n);
-      for (let k = 0; k < i; k++) all[k] = out[k];
-      all[i] = r;
-      for (let k = i + 1; k < n; k++) all[k] = f(ok && !ok[k] ? null : x[k]);
-      return Series.of(all, s.name, s.labels);
-    }
-    out[i] = r;
+  const last: unknown[] = [undefined];
+  const got = applyKernel(f)(f, x, ok, out, n, last, APPLY_SUM);
+  if (got >= 0) {
+    // no NaN among the results: they are their own present values (what packedPresent finds by a
+    // scan), and their sum is the one denseSum would add
+    if (got === 0) keepAllPresent(out, APPLY_SUM[0]!);
+    return numResult(out, null, s);
   }
-  return numResult(out, null, s);
+  // a result that is not a number: keep every result as it is (no call repeated)
+  const i = -1 - got;
+  const all = new Array<unknown>(n);
+  for (let k = 0; k < i; k++) all[k] = out[k];
+  all[i] = last[0];
+  for (let k = i + 1; k < n; k++) all[k] = f(ok && !ok[k] ? null : x[k]);
+  return Series.of(all, s.name, s.labels);
 }
 
 /** isna (`missing` 1) or notna (`missing` 0) as a byte mask from a number or dictionary view, or undefined. */
