@@ -20,7 +20,9 @@ import {
   isDateArrayToken,
   isDateLoopToken,
   isKeyedToken,
+  isSharedToken,
   isTextLoopToken,
+  shareValues,
   takeRowLoop,
 } from './rowLoop.js';
 import { dateLoop, dateRowsOf } from './dateLoop.js';
@@ -112,19 +114,36 @@ export function installColumnArrays(proto: Record<string, unknown>): void {
       // a keyed loop's token names the loop's value, not the column
       if (isKeyedToken(loop)) return keyedColumn(this, name, loop.text) ?? bare();
       if (loop.names.length !== 1 || loop.names[0] !== name) return bare();
+      // a local that only reads elements in bounds: the column's kept values themselves (the calls as bare)
+      if (isSharedToken(loop)) return columnArray(this, name, true);
       // a date array only date loops read: its Dates are made when the name is first read after the run
       if (isDateArrayToken(loop)) return deferredDates(dateRowsOf(this, name)) ?? bare();
       if (isTextLoopToken(loop)) return textLoop(this, name, null, bare, loop.text, arrayIterationIntact, null);
       return isDateLoopToken(loop) ? dateLoop(this, name, null, bare, loop.text, arrayIterationIntact, null) : bare();
     }
-    const col = this.column(name) as unknown;
-    if (!(col instanceof LazyColumn) || constructor !== NativeArray)
-      return ReflectApply(orig, this, [name, constructor]);
-    if (this.isFiltered() || this.isOrdered()) return col.pick(this.indices());
+    if (constructor === NativeArray) return columnArray(this, name, false);
+    // another constructor: Arquero's own, after the column is asked for (as for plain values)
+    this.column(name);
+    return ReflectApply(orig, this, [name, constructor]);
+  } as ArrayMethod & { __sbirtools?: boolean };
+  /**
+   * `array(name)`: a copy of the column's values, or with `shared` (a run's local that only reads
+   * elements in bounds, prepare/sharedArrays.ts) the values the session keeps when the column has
+   * them as plain values (no Dates, no long text): no copy. The table's methods are called as without.
+   */
+  const columnArray = (t: ColumnTable, name: string, shared: boolean): unknown => {
+    const col = t.column(name) as unknown;
+    if (!(col instanceof LazyColumn)) return ReflectApply(orig, t, [name, NativeArray]);
+    if (t.isFiltered() || t.isOrdered()) return col.pick(t.indices());
+    const s = shared ? col.scanSource() : null;
+    if (s !== null && s.kind === 'all') {
+      shareValues(s.all as unknown[]);
+      return s.all;
+    }
     const out = col.values();
     origins.set(out, col);
     return out;
-  } as ArrayMethod & { __sbirtools?: boolean };
+  };
   array.__sbirtools = true;
   Object.defineProperty(proto, 'array', { value: array, writable: true, configurable: true });
   const parent = ObjectGetPrototypeOf(proto) as object | null;

@@ -90,6 +90,29 @@ function filled(rows: unknown[], b: BoundRows): unknown[] {
 }
 
 /**
+ * Column values a run reads in place (`open([col], ['shared'])`, src/runtime/prepare/sharedArrays.ts):
+ * the arrays the session keeps for its columns, handed to a true local that only reads elements in
+ * bounds and the length. Never written: the write-back gives the global a copy (release).
+ */
+const sharedValues = new SafeWeakMap<object, boolean>();
+
+/** Records that `values` (a column's kept values) may be handed to a run's local (see sharedValues). */
+export function shareValues(values: unknown[]): void {
+  ReflectApply(weakSet, sharedValues, [values, true]);
+}
+
+/** A shared column's values as the global gets them at the write-back: a copy, made at its first read when the name can hold it. */
+function releaseShared(values: unknown[], name: unknown): unknown[] {
+  const out = new NativeArray<unknown>(0);
+  const fill = (into: unknown[]) => {
+    const n = values.length;
+    for (let i = 0; i < n; i++) into[i] = values[i];
+  };
+  if (typeof name !== 'string' || !holdRows(out, fill, name)) fill(out);
+  return out;
+}
+
+/**
  * The write-back of a bound name at the end of its run (src/runtime/prepare/localize.ts): from here
  * on code other than the run's loops may see the array (a later run may change it), so the binding
  * ends. Deferred rows stay pending on the global `name` (see holdRows) when it can hold them, else
@@ -97,6 +120,7 @@ function filled(rows: unknown[], b: BoundRows): unknown[] {
  */
 function release(value: unknown, name?: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
+  if (ReflectApply(weakGet, sharedValues, [value]) === true) return releaseShared(value as unknown[], name);
   const b = ReflectApply(weakGet, bound, [value]) as BoundRows | undefined;
   if (!b) return value;
   ReflectApply(weakDelete, bound, [value]);
@@ -240,6 +264,10 @@ export const isKeyedToken = (s: RowLoopState): boolean => s.ops !== null && s.op
  */
 export const isDateLoopToken = (s: RowLoopState): boolean =>
   s.ops !== null && s.ops.length === 1 && s.ops[0] === 'date' && s.names.length >= 1;
+
+/** A column array read in place (`open([col], ['shared'])`, prepare/sharedArrays.ts). */
+export const isSharedToken = (s: RowLoopState): boolean =>
+  s.ops !== null && s.ops.length === 1 && s.ops[0] === 'shared' && s.names.length === 1;
 
 /** A date column's array only date loops read (`open([col], ['dates'])`, prepare/dateLoops.ts `dateArrays`). */
 export const isDateArrayToken = (s: RowLoopState): boolean =>

@@ -7,7 +7,8 @@ import { tableLoopEdits } from './tableLoops.js';
 import { arrayDeclarations, dateArrays, dateLoopEdits } from './dateLoops.js';
 import { textLoopEdits } from './textLoops.js';
 import { type RowArray, rowArrays } from './rowArrays.js';
-import { type KeyedLoop, keyedLoop } from './keyedLoops.js';
+import { type KeyedLoop, indexLoop, keyedLoop } from './keyedLoops.js';
+import { sharedArrays } from './sharedArrays.js';
 
 /** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
 const PREFIX = '$sbtRow';
@@ -147,7 +148,14 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     const chain = rowChain(call, up);
     if (chain) edits.push(insert(call, `${JSON.stringify(chain.reads)}, ${JSON.stringify(chain.ops)}`));
   }
-  const arrays = [...rowArrays(program, up, mentions, source), ...dateArrays(declared, taken, up, mentions)];
+  const arrays = [
+    ...rowArrays(program, up, mentions, source),
+    ...dateArrays(declared, taken, up, mentions),
+    // a keyed loop reads its arrays through their origin (prelude/data/keyedArrays.ts): theirs stay copies
+    ...sharedArrays(declared, up, mentions, source, indexLoop).filter(
+      (a) => !keyed.some((k) => k.names.includes(a.name)),
+    ),
+  ];
   return { edits, arrays, keyed };
 }
 
