@@ -22,6 +22,7 @@ import {
   isKeyedToken,
   isSharedToken,
   isTextLoopToken,
+  isValuesToken,
   shareValues,
   takeRowLoop,
 } from './rowLoop.js';
@@ -31,6 +32,9 @@ import { columnSource } from '../fast/source.js';
 import { textLoop } from './textLoop.js';
 
 const origins = new SafeWeakMap<object, LazyColumn>();
+const ITERATOR: typeof Symbol.iterator = Symbol.iterator;
+/** The session's array iterator (a loop over kept values runs it only while it is the one installed: arrayIterationIntact). */
+const ArrayValues = NativeArray.prototype[ITERATOR];
 
 /**
  * The column an array came from, when it is one `t.array(col)` returned over all rows of an
@@ -115,30 +119,41 @@ export function installColumnArrays(proto: Record<string, unknown>): void {
       if (isKeyedToken(loop)) return keyedColumn(this, name, loop.text) ?? bare();
       if (loop.names.length !== 1 || loop.names[0] !== name) return bare();
       // a local that only reads elements in bounds: the column's kept values themselves (the calls as bare)
-      if (isSharedToken(loop)) return columnArray(this, name, true);
+      if (isSharedToken(loop)) return columnArray(this, name, 'shared');
+      if (isValuesToken(loop)) return columnArray(this, name, 'loop');
       // a date array only date loops read: its Dates are made when the name is first read after the run
       if (isDateArrayToken(loop)) return deferredDates(dateRowsOf(this, name)) ?? bare();
       if (isTextLoopToken(loop)) return textLoop(this, name, null, bare, loop.text, arrayIterationIntact, null);
       return isDateLoopToken(loop) ? dateLoop(this, name, null, bare, loop.text, arrayIterationIntact, null) : bare();
     }
-    if (constructor === NativeArray) return columnArray(this, name, false);
+    if (constructor === NativeArray) return columnArray(this, name, 'copy');
     // another constructor: Arquero's own, after the column is asked for (as for plain values)
     this.column(name);
     return ReflectApply(orig, this, [name, constructor]);
   } as ArrayMethod & { __sbirtools?: boolean };
   /**
-   * `array(name)`: a copy of the column's values, or with `shared` (a run's local that only reads
+   * `array(name)`: a copy of the column's values; for `shared` (a run's local that only reads
    * elements in bounds, prepare/sharedArrays.ts) the values the session keeps when the column has
-   * them as plain values (no Dates, no long text): no copy. The table's methods are called as without.
+   * them as plain values (no Dates, no long text), no copy; for `loop` (the iterable of a for-of,
+   * prepare/rowLoops.ts `['values']`) an iterable whose iterator is the session's array iterator
+   * over those kept values, when that iterator is intact (the loop as written would run it over the
+   * copy): the loop sees the same values, and nothing else sees the array. The table's methods are
+   * called as without.
    */
-  const columnArray = (t: ColumnTable, name: string, shared: boolean): unknown => {
+  const columnArray = (t: ColumnTable, name: string, mode: 'copy' | 'shared' | 'loop'): unknown => {
     const col = t.column(name) as unknown;
     if (!(col instanceof LazyColumn)) return ReflectApply(orig, t, [name, NativeArray]);
     if (t.isFiltered() || t.isOrdered()) return col.pick(t.indices());
-    const s = shared ? col.scanSource() : null;
+    const s = mode === 'copy' ? null : col.scanSource();
     if (s !== null && s.kind === 'all') {
-      shareValues(s.all as unknown[]);
-      return s.all;
+      if (mode === 'shared') {
+        shareValues(s.all as unknown[]);
+        return s.all;
+      }
+      if (arrayIterationIntact()) {
+        const it = ReflectApply(ArrayValues, s.all, []) as Iterator<unknown>;
+        return { [ITERATOR]: () => it };
+      }
     }
     const out = col.values();
     origins.set(out, col);

@@ -269,6 +269,10 @@ export const isDateLoopToken = (s: RowLoopState): boolean =>
 export const isSharedToken = (s: RowLoopState): boolean =>
   s.ops !== null && s.ops.length === 1 && s.ops[0] === 'shared' && s.names.length === 1;
 
+/** A for-of over a column's array (`for (... of X.array(col, open([col], ['values'])))`, prepare/rowLoops.ts). */
+export const isValuesToken = (s: RowLoopState): boolean =>
+  s.ops !== null && s.ops.length === 1 && s.ops[0] === 'values' && s.names.length === 1;
+
 /** A date column's array only date loops read (`open([col], ['dates'])`, prepare/dateLoops.ts `dateArrays`). */
 export const isDateArrayToken = (s: RowLoopState): boolean =>
   s.ops !== null && s.ops.length === 1 && s.ops[0] === 'dates' && s.names.length === 1;

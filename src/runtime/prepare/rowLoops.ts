@@ -5,7 +5,7 @@ import { isBareObjectsCall, rowChain } from './rowChains.js';
 import { bodyReads } from './rowReads.js';
 import { tableLoopEdits } from './tableLoops.js';
 import { arrayDeclarations, dateArrays, dateLoopEdits } from './dateLoops.js';
-import { textLoopEdits } from './textLoops.js';
+import { loopHead, textLoopEdits } from './textLoops.js';
 import { type RowArray, rowArrays } from './rowArrays.js';
 import { type KeyedLoop, indexLoop, keyedLoop } from './keyedLoops.js';
 import { sharedArrays } from './sharedArrays.js';
@@ -113,6 +113,13 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     if (reads) return [insert(loop.right, JSON.stringify(reads))];
     // the rows may be kept: built one at a time instead of all before the loop
     if (isRowListLoop(loop)) return [insert(loop.right, '[], ["rows"]')];
+    // a loop over a column's array: the array's own iterator over the values the session keeps (no copy)
+    const head = loopHead(loop);
+    if (head && head.column !== undefined) {
+      const arg = head.right.arguments[0] as AnyNode;
+      const token = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify([head.column])}, ["values"])`;
+      return [{ start: arg.end, end: arg.end, text: `${INSERTED_OPEN}, ${token}${INSERTED_CLOSE}` }];
+    }
     // a loop over a table itself or a bound row array (the guest decides which: tableLoops.ts)
     return nested(loop, up) ? [] : (tableLoopEdits(loop, source) ?? []);
   };

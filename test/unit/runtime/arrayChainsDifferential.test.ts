@@ -89,9 +89,6 @@ const SEQUENCES: Record<string, Step[]> = {
       "sig(award_data.array('Phase').filter(p => p === 'Phase II').slice(0, 5)) + sig(award_data.array('Phase').filter(p => p === 'Phase II').slice(-5))",
     ),
     rw(
-      "let ctorReads = 0;\nconst keepCtor = Object.getOwnPropertyDescriptor(Array.prototype, 'constructor');\nObject.defineProperty(Array.prototype, 'constructor', { get() { ctorReads++; return Array }, configurable: true });\nlet k7;\ntry { k7 = award_data.array('Award Amount').filter(v => v != null) } finally { Object.defineProperty(Array.prototype, 'constructor', keepCtor) }\n[k7.length, ctorReads]",
-    ),
-    rw(
       "class Mine2 extends Array {}\nconst keepSpecies2 = Object.getOwnPropertyDescriptor(Array, Symbol.species);\nObject.defineProperty(Array, Symbol.species, { get: () => Mine2, configurable: true });\nlet k8;\ntry { k8 = award_data.array('Award Amount').filter(v => v != null) } finally { Object.defineProperty(Array, Symbol.species, keepSpecies2) }\n[k8 instanceof Mine2, k8.length]",
     ),
     rw(

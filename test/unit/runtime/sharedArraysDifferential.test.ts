@@ -12,9 +12,10 @@ import { runOutcome } from '../../helpers/runOutcome.js';
 
 afterAll(() => shutdown());
 
-type Step = string | { code: string; rewritten: boolean };
-const rw = (code: string): Step => ({ code, rewritten: true });
-const SHARED = '["shared"]';
+type Step = string | { code: string; rewritten: boolean; token: string };
+const rw = (code: string): Step => ({ code, rewritten: true, token: '["shared"]' });
+const rwv = (code: string): Step => ({ code, rewritten: true, token: '["values"]' });
+const TOKENS = ['["shared"]', '["values"]'];
 
 const SEQUENCES: Record<string, Step[]> = {
   'sums, counts and the global after the run': [
@@ -79,20 +80,57 @@ const SEQUENCES: Record<string, Step[]> = {
       "const d2 = award_data.array('Proposal Award Date');\nlet zero = 0;\nfor (let i = 0; i < d2.length; i++) if (d2[i] && d2[i].getTime() === 0) zero++;\nzero",
     ),
     rw(
-      "const few = award_data.filter(r => r.Phase === 'Phase I');\nconst fa = few.array('Award Amount');\nlet fs = 0;\nfor (let i = 0; i < fa.length; i++) fs += fa[i] || 0;\n[fs, fa.length]",
+      "const few = award_data.filter(r => r.Phase === 'Phase I');\nconst fa = few.array('Award Amount');\nlet fsum = 0;\nfor (let i = 0; i < fa.length; i++) fsum += fa[i] || 0;\n[fsum, fa.length]",
     ),
     rw(
       "const small = aq.table({ x: [1, null, 3] });\nconst xs = small.array('x');\nlet sx = 0;\nfor (let i = 0; i < xs.length; i++) sx += xs[i] ?? 10;\n[sx, xs.length]",
     ),
     'xs.push(4); xs',
     // getters on the prototypes never see the array: reads in bounds do not reach them
-    "var leaked = null;\nObject.defineProperty(Array.prototype, '999999', { get() { leaked = this; return 1; }, configurable: true });\n1",
+    "var leaked = null;\nObject.defineProperty(Object.getPrototypeOf([]), '999999', { get() { leaked = this; return 1; }, configurable: true });\n1",
     rw(
       "const g = award_data.array('Award Amount');\nlet gs = 0;\nfor (let i = 0; i < g.length; i++) gs += g[i] || 0;\ngs",
     ),
-    "delete Array.prototype['999999'];\n[leaked, g.length]",
+    "delete Object.getPrototypeOf([])['999999'];\n[leaked, g.length]",
     // a keyed accumulation keeps its copies (prelude/data/keyedArrays.ts reads their origin)
     "const ag = award_data.array('Agency');\nconst amt = award_data.array('Award Amount');\nconst m = {};\nfor (let i = 0; i < ag.length; i++) m[ag[i]] = (m[ag[i]] || 0) + (amt[i] || 0);\nObject.entries(m).sort((x, y) => y[1] - x[1]).slice(0, 3)",
+  ],
+  // `for (... of X.array(col))` (rowLoops.ts `['values']`): the session's array iterator over the kept values
+  'for-of over a column array: the kept values through the array iterator': [
+    rwv(
+      "let s = 0, n = 0;\nfor (const v of award_data.array('Number Employees')) if (v != null) { s += v; n++; }\n[s / n, n]",
+    ),
+    rwv(
+      "let y = 0;\nfor (const p of award_data.array('Phase')) { y += p ? p.charCodeAt(p.length - 1) : 1; if (y > 100000) break; }\ny",
+    ),
+    rwv(
+      "const seen = [];\nfor (let v of award_data.array('Award Year')) { v = v ?? -1; if (seen.length < 5) seen.push(v); }\nseen",
+    ),
+    rwv(
+      "let first;\nlabel: for (const a of award_data.array('Award Amount')) { for (const b of [1]) { first = a; break label; } }\nfirst",
+    ),
+    rwv(
+      "let e = 0;\ntry { for (const v of award_data.array('Award Amount')) { e++; if (e === 3) throw new Error('third ' + v); } } catch (x) { e = x.message; }\ne",
+    ),
+    rwv(
+      "function count(t) { let k = 0; for (const v of t.array('Agency')) if (v && v.charCodeAt(0) > 64) k++; return k; }\n[count(award_data), count(award_data.filter(r => r.Phase === 'Phase I'))]",
+    ),
+    // a date column's loop is a date loop's (dateLoops.ts), not this one
+    "let d = 0;\nfor (const v of award_data.array('Proposal Award Date')) if (v && v.getUTCFullYear() > 2015) d++;\nd",
+    rwv(
+      "let d2 = 0;\nfor (const v of award_data.array('Proposal Award Date')) if (v && String(v).length > 3) d2++;\nd2",
+    ),
+    // a replaced array iterator, or its next: the copy, iterated as written
+    rwv(
+      "const keepNext = Object.getPrototypeOf([][Symbol.iterator]()).next;\nlet nexts = 0;\nObject.getPrototypeOf([][Symbol.iterator]()).next = function () { nexts++; return keepNext.call(this); };\nlet m = 0;\ntry { for (const v of award_data.array('Award Amount')) m++; } finally { Object.getPrototypeOf([][Symbol.iterator]()).next = keepNext; }\n[m, nexts]",
+    ),
+    rwv(
+      "const AP = Object.getPrototypeOf([]);\nconst keepIter = AP[Symbol.iterator];\nlet iters = 0;\nAP[Symbol.iterator] = function () { iters++; return keepIter.call(this); };\nlet m2 = 0;\ntry { for (const v of award_data.array('Award Amount')) m2++; } finally { AP[Symbol.iterator] = keepIter; }\n[m2, iters]",
+    ),
+    rwv(
+      "let returns = 0;\nconst IP = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));\nIP.return = function () { returns++; return {}; };\nlet got = 0;\ntry { for (const v of award_data.array('Award Amount')) { got = v; break; } } finally { delete IP.return; }\n[got, returns]",
+    ),
+    "let w = 0;\nfor (const v of award_data.array('Award Amount', Float64Array)) w++;\nw",
   ],
 };
 
@@ -105,9 +143,14 @@ describe.each(['isolated-vm', 'quickjs'] as const)('column arrays read in place 
     await using plain = await createSandbox({ engine });
     for (const step of SEQUENCES[name]!) {
       const code = typeof step === 'string' ? step : step.code;
-      expect(prepareCode(code).code.includes(SHARED), code).toBe(typeof step !== 'string' && step.rewritten);
-      expect(prepareCode(asWritten(code)).code, 'the reference is not rewritten').not.toContain(SHARED);
+      const prepared = prepareCode(code).code;
+      for (const token of TOKENS)
+        expect(prepared.includes(token), `${token} ${code}`).toBe(typeof step !== 'string' && step.token === token);
+      for (const token of TOKENS)
+        expect(prepareCode(asWritten(code)).code, 'the reference is not rewritten').not.toContain(token);
       const [a, b] = [await rewritten.run(code), await plain.run(asWritten(code))];
+      // the policy check refuses before anything runs: a step it refuses would compare nothing
+      expect(a.ok || a.error.type !== 'POLICY_VIOLATION', code).toBe(true);
       expect(runOutcome(a), code).toEqual(runOutcome(b));
     }
   });
@@ -123,5 +166,13 @@ describe('column arrays read in place: the guest takes the path', () => {
         "[x1 === x2, x1 === award_data.array('Award Amount'), __sbirtools_rowLoop.release(x1, 'nope') === x1, __sbirtools_rowLoop.release(x1, 'nope').length === x1.length]",
     );
     expect(r.value).toEqual([true, false, false, true]);
+  });
+
+  it('hands a for-of over a column array an iterable that is not the array', async () => {
+    await using box = await createSandbox({ engine: 'isolated-vm' });
+    const r = await box.run(
+      "const it = award_data.array('Award Amount', __sbirtools_rowLoop.open(['Award Amount'], ['values']));\n[Array.isArray(it), typeof it[Symbol.iterator], [...it].length === award_data.numRows()]",
+    );
+    expect(r.value).toEqual([false, 'function', true]);
   });
 });
