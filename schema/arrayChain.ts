@@ -13,6 +13,13 @@ export const ARRAY_CHAIN_GLOBAL = '__sbirtools_chain';
 /** The fewest elements for which a chain is evaluated on the column's typed data (below, as written). */
 export const ARRAY_CHAIN_MIN_LENGTH = 2048;
 
+/**
+ * How many chains' results a session keeps (prelude/fast/arrayChain.ts, most recent first): the rows
+ * each kept (a byte per row) or the values each mapped to (8 bytes per row), and the array one made
+ * (a pointer per element, its numbers shared with the column's). About 4 MB each at 219,590 rows.
+ */
+export const ARRAY_CHAIN_MEMO_ENTRIES = 4;
+
 /** Where an insert carries the user's expression as V8 names it: `/*=a:<encoded text>*\/`. */
 const NAMED = /\/\*=chain-(a|e|t):([^*]*)\*\//g;
 

@@ -20,7 +20,10 @@ import {
   isDateArrayToken,
   isDateLoopToken,
   isKeyedToken,
+  isSharedToken,
   isTextLoopToken,
+  isValuesToken,
+  shareValues,
   takeRowLoop,
 } from './rowLoop.js';
 import { dateLoop, dateRowsOf } from './dateLoop.js';
@@ -29,6 +32,9 @@ import { columnSource } from '../fast/source.js';
 import { textLoop } from './textLoop.js';
 
 const origins = new SafeWeakMap<object, LazyColumn>();
+const ITERATOR: typeof Symbol.iterator = Symbol.iterator;
+/** The session's array iterator (a loop over kept values runs it only while it is the one installed: arrayIterationIntact). */
+const ArrayValues = NativeArray.prototype[ITERATOR];
 
 /**
  * The column an array came from, when it is one `t.array(col)` returned over all rows of an
@@ -112,19 +118,47 @@ export function installColumnArrays(proto: Record<string, unknown>): void {
       // a keyed loop's token names the loop's value, not the column
       if (isKeyedToken(loop)) return keyedColumn(this, name, loop.text) ?? bare();
       if (loop.names.length !== 1 || loop.names[0] !== name) return bare();
+      // a local that only reads elements in bounds: the column's kept values themselves (the calls as bare)
+      if (isSharedToken(loop)) return columnArray(this, name, 'shared');
+      if (isValuesToken(loop)) return columnArray(this, name, 'loop');
       // a date array only date loops read: its Dates are made when the name is first read after the run
       if (isDateArrayToken(loop)) return deferredDates(dateRowsOf(this, name)) ?? bare();
       if (isTextLoopToken(loop)) return textLoop(this, name, null, bare, loop.text, arrayIterationIntact, null);
       return isDateLoopToken(loop) ? dateLoop(this, name, null, bare, loop.text, arrayIterationIntact, null) : bare();
     }
-    const col = this.column(name) as unknown;
-    if (!(col instanceof LazyColumn) || constructor !== NativeArray)
-      return ReflectApply(orig, this, [name, constructor]);
-    if (this.isFiltered() || this.isOrdered()) return col.pick(this.indices());
+    if (constructor === NativeArray) return columnArray(this, name, 'copy');
+    // another constructor: Arquero's own, after the column is asked for (as for plain values)
+    this.column(name);
+    return ReflectApply(orig, this, [name, constructor]);
+  } as ArrayMethod & { __sbirtools?: boolean };
+  /**
+   * `array(name)`: a copy of the column's values; for `shared` (a run's local that only reads
+   * elements in bounds, prepare/sharedArrays.ts) the values the session keeps when the column has
+   * them as plain values (no Dates, no long text), no copy; for `loop` (the iterable of a for-of,
+   * prepare/rowLoops.ts `['values']`) an iterable whose iterator is the session's array iterator
+   * over those kept values, when that iterator is intact (the loop as written would run it over the
+   * copy): the loop sees the same values, and nothing else sees the array. The table's methods are
+   * called as without.
+   */
+  const columnArray = (t: ColumnTable, name: string, mode: 'copy' | 'shared' | 'loop'): unknown => {
+    const col = t.column(name) as unknown;
+    if (!(col instanceof LazyColumn)) return ReflectApply(orig, t, [name, NativeArray]);
+    if (t.isFiltered() || t.isOrdered()) return col.pick(t.indices());
+    const s = mode === 'copy' ? null : col.scanSource();
+    if (s !== null && s.kind === 'all') {
+      if (mode === 'shared') {
+        shareValues(s.all as unknown[]);
+        return s.all;
+      }
+      if (arrayIterationIntact()) {
+        const it = ReflectApply(ArrayValues, s.all, []) as Iterator<unknown>;
+        return { [ITERATOR]: () => it };
+      }
+    }
     const out = col.values();
     origins.set(out, col);
     return out;
-  } as ArrayMethod & { __sbirtools?: boolean };
+  };
   array.__sbirtools = true;
   Object.defineProperty(proto, 'array', { value: array, writable: true, configurable: true });
   const parent = ObjectGetPrototypeOf(proto) as object | null;

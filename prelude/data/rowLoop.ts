@@ -90,6 +90,29 @@ function filled(rows: unknown[], b: BoundRows): unknown[] {
 }
 
 /**
+ * Column values a run reads in place (`open([col], ['shared'])`, src/runtime/prepare/sharedArrays.ts):
+ * the arrays the session keeps for its columns, handed to a true local that only reads elements in
+ * bounds and the length. Never written: the write-back gives the global a copy (release).
+ */
+const sharedValues = new SafeWeakMap<object, boolean>();
+
+/** Records that `values` (a column's kept values) may be handed to a run's local (see sharedValues). */
+export function shareValues(values: unknown[]): void {
+  ReflectApply(weakSet, sharedValues, [values, true]);
+}
+
+/** A shared column's values as the global gets them at the write-back: a copy, made at its first read when the name can hold it. */
+function releaseShared(values: unknown[], name: unknown): unknown[] {
+  const out = new NativeArray<unknown>(0);
+  const fill = (into: unknown[]) => {
+    const n = values.length;
+    for (let i = 0; i < n; i++) into[i] = values[i];
+  };
+  if (typeof name !== 'string' || !holdRows(out, fill, name)) fill(out);
+  return out;
+}
+
+/**
  * The write-back of a bound name at the end of its run (src/runtime/prepare/localize.ts): from here
  * on code other than the run's loops may see the array (a later run may change it), so the binding
  * ends. Deferred rows stay pending on the global `name` (see holdRows) when it can hold them, else
@@ -97,6 +120,7 @@ function filled(rows: unknown[], b: BoundRows): unknown[] {
  */
 function release(value: unknown, name?: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
+  if (ReflectApply(weakGet, sharedValues, [value]) === true) return releaseShared(value as unknown[], name);
   const b = ReflectApply(weakGet, bound, [value]) as BoundRows | undefined;
   if (!b) return value;
   ReflectApply(weakDelete, bound, [value]);
@@ -241,6 +265,14 @@ export const isKeyedToken = (s: RowLoopState): boolean => s.ops !== null && s.op
 export const isDateLoopToken = (s: RowLoopState): boolean =>
   s.ops !== null && s.ops.length === 1 && s.ops[0] === 'date' && s.names.length >= 1;
 
+/** A column array read in place (`open([col], ['shared'])`, prepare/sharedArrays.ts). */
+export const isSharedToken = (s: RowLoopState): boolean =>
+  s.ops !== null && s.ops.length === 1 && s.ops[0] === 'shared' && s.names.length === 1;
+
+/** A for-of over a column's array (`for (... of X.array(col, open([col], ['values'])))`, prepare/rowLoops.ts). */
+export const isValuesToken = (s: RowLoopState): boolean =>
+  s.ops !== null && s.ops.length === 1 && s.ops[0] === 'values' && s.names.length === 1;
+
 /** A date column's array only date loops read (`open([col], ['dates'])`, prepare/dateLoops.ts `dateArrays`). */
 export const isDateArrayToken = (s: RowLoopState): boolean =>
   s.ops !== null && s.ops.length === 1 && s.ops[0] === 'dates' && s.names.length === 1;
@@ -275,33 +307,83 @@ export type LoopRows = 'reused' | RowShape;
 /**
  * The iterator of one loop, compiled once per kind and list of fields: `next()` makes visible row k
  * (`idx[k]`, or k) and returns the same result object every time (a for-of reads `done` and `value`
- * from it before the next call; nothing else sees it).
+ * from it before the next call; nothing else sees it). Without a date field of a reused row, the
+ * iterator is an instance of a class compiled with it (its state in fields): every run's loop calls
+ * the same `next`, whose optimized code V8 keeps and inlines into the loop from one run to the next,
+ * where a closure made per run is a new call target each run, and code specialized to one run's
+ * arrays is thrown away when a collection frees them.
  */
 function startFor(kind: LoopRows, names: string[], flags: string): Start {
   const key = `${kind}\u0000${flags}\u0000${names.join('\u0000')}`;
   let start = starts.get(key);
   if (start) return start;
-  const load = rowLoad(names, flags);
-  // the reused row's fields are its own from the start: an assignment never reaches a setter on
-  // Object.prototype. A date field of a reused row is a getter: the row's Date is made when the body
-  // first reads the field in that row (the same one at every read of the row, as a real row's), so
-  // a body that reads it in some rows makes only theirs (the row is only ever read field by field)
   const reused = kind === 'reused';
   const dated = reused && flags.includes('1');
+  start = dated ? datedStart(names, flags) : classStart(kind, names, flags);
+  // compiled once per list of fields; a session that reads many differently named fields starts over
+  if (starts.size >= MAX_STARTS) starts.clear();
+  starts.set(key, start);
+  return start;
+}
+
+/** The iterator as a class (see startFor): the fields' arrays, the visible rows and the position in its fields. */
+function classStart(kind: LoopRows, names: string[], flags: string): Start {
+  // the declarations rowLoad makes, as fields: `this.v<k>`, or a date column's `this.t<k>` and `this.m<k>`
+  const store = names
+    .map((_, k) =>
+      flags[k] === '1' ? `this.t${k} = vals[${k}].values; this.m${k} = vals[${k}].valid;` : `this.v${k} = vals[${k}];`,
+    )
+    .join(' ');
+  const load = names
+    .map((_, k) => (flags[k] === '1' ? `const t${k} = this.t${k}, m${k} = this.m${k};` : `const v${k} = this.v${k};`))
+    .join(' ');
+  // the reused row's fields are its own from the start: an assignment never reaches a setter on Object.prototype
+  const fields = names.map((name) => `${JSON.stringify(name)}: undefined`).join(', ');
+  const make =
+    kind === 'reused'
+      ? `const row = this.row; ${names.map((name, k) => `row[${JSON.stringify(name)}] = v${k}[r];`).join(' ')}`
+      : `res.value = ${rowCode(kind, names, flags)};`;
+  const make0 = NewFunction(
+    'iteratorKey',
+    'D',
+    `class RowIterator {
+      constructor(vals, idx, n) {
+        ${store} this.idx = idx; this.n = n; this.k = 0;
+        this.row = ${kind === 'reused' ? `{ ${fields} }` : 'undefined'};
+        this.res = { done: false, value: this.row };
+      }
+      next() {
+        const res = this.res, k = this.k;
+        if (k < this.n) { const idx = this.idx; const r = idx === null ? k : idx[k]; this.k = k + 1; ${load} ${make} return res; }
+        res.done = true; res.value = undefined; return res;
+      }
+      [iteratorKey]() { return this; }
+    }
+    return (vals, idx, n) => new RowIterator(vals, idx, n);`,
+  ) as (
+    iteratorKey: symbol,
+    D: DateConstructor,
+  ) => (vals: readonly Kept[], idx: ArrayLike<number> | null, n: number) => Iterator<unknown>;
+  // the extra arguments a Start is called with are the ones given here
+  return make0(ITERATOR, NativeDate) as unknown as Start;
+}
+
+/** The iterator of a reused row with a date field (a getter making the row's Date when first read), as closures. */
+function datedStart(names: string[], flags: string): Start {
+  const load = rowLoad(names, flags);
+  // A date field of a reused row is a getter: the row's Date is made when the body first reads the
+  // field in that row (the same one at every read of the row, as a real row's), so a body that reads
+  // it in some rows makes only theirs (the row is only ever read field by field)
   const fields = names
     .map((name, k) =>
-      dated && flags[k] === '1'
+      flags[k] === '1'
         ? `get ${JSON.stringify(name)}() { if (c${k} !== cr) { c${k} = cr; d${k} = m${k}[cr] ? new D(t${k}[cr]) : null; } return d${k}; }`
         : `${JSON.stringify(name)}: undefined`,
     )
     .join(', ');
-  const state = dated
-    ? `let cr = -1; ${names.map((_, k) => (flags[k] === '1' ? `let c${k} = -1, d${k} = null;` : '')).join(' ')}`
-    : '';
-  const make = reused
-    ? `${dated ? 'cr = r;' : ''} ${names.map((name, k) => (flags[k] === '1' ? '' : `row[${JSON.stringify(name)}] = v${k}[r];`)).join(' ')}`
-    : `res.value = ${rowCode(kind, names, flags)};`;
-  start = NewFunction(
+  const state = `let cr = -1; ${names.map((_, k) => (flags[k] === '1' ? `let c${k} = -1, d${k} = null;` : '')).join(' ')}`;
+  const make = `cr = r; ${names.map((name, k) => (flags[k] === '1' ? '' : `row[${JSON.stringify(name)}] = v${k}[r];`)).join(' ')}`;
+  return NewFunction(
     'vals',
     'idx',
     'n',
@@ -317,10 +399,6 @@ function startFor(kind: LoopRows, names: string[], flags: string): Start {
     };
     return it;`,
   ) as Start;
-  // compiled once per list of fields; a session that reads many differently named fields starts over
-  if (starts.size >= MAX_STARTS) starts.clear();
-  starts.set(key, start);
-  return start;
 }
 
 /**

@@ -14,13 +14,15 @@
  * there replays the methods as written on the array `t.array(col)` gives, in order.
  * See docs/architecture.md ("Chains on a column's array").
  */
-import { ARRAY_CHAIN_GLOBAL, ARRAY_CHAIN_MIN_LENGTH } from '../../schema/arrayChain.js';
+import { ARRAY_CHAIN_GLOBAL, ARRAY_CHAIN_MEMO_ENTRIES, ARRAY_CHAIN_MIN_LENGTH } from '../../schema/arrayChain.js';
 import { closureNode, type Node } from '../closure/arrowSource.js';
 import type { ColumnTable } from 'arquero';
 import { arrayOrigin, hostTableMethods } from '../data/columnArrays.js';
 import { LazyColumn, dictStrings } from '../data/lazyColumn.js';
 import {
   ArrayIsArray,
+  ArrayPrototypeSlice,
+  FunctionPrototypeToString,
   NativeArray,
   ObjectDefineProperty,
   ObjectGetOwnPropertyDescriptor,
@@ -119,8 +121,60 @@ const chains = new SafeWeakMap<object, Chain>();
 
 type Op = { kind: 'filter' | 'map'; fn: unknown };
 
+/** A chain's evaluation: the element values over the table's rows, the rows kept (null: all), a test's truth. */
+interface Evaluated {
+  n: number;
+  vec: Vec;
+  keep: Uint8Array | null;
+  test?: Uint8Array;
+}
+
+/** A chain's result the session keeps: its column, its key (memoKey), its evaluation and the array it made. */
+interface MemoEntry {
+  col: LazyColumn;
+  key: string;
+  r: Evaluated;
+  /** A copy of the array the chain made, never handed out (null until one was made). */
+  made: unknown[] | null;
+}
+
+/**
+ * The last ARRAY_CHAIN_MEMO_ENTRIES chains evaluated on typed data, most recent first: a warm session
+ * re-running a program (an agent re-running or extending its question) evaluates the same chain on
+ * the same column again, and the answer is a pure function of the two (see Chain.memo).
+ */
+const memoEntries: MemoEntry[] = [];
+
+/** The ops' kinds and callbacks' source texts, or null when a callback's text cannot be read. */
+function memoKey(ops: Op[]): string | null {
+  let key = '';
+  for (const op of ops) {
+    let src: unknown;
+    try {
+      src = ReflectApply(FunctionPrototypeToString, op.fn, []);
+    } catch {
+      return null;
+    }
+    if (typeof src !== 'string') return null;
+    key += `${op.kind}\u0000${src.length}\u0000${src}`;
+  }
+  return key;
+}
+
+/**
+ * Whether `slice` on an array the prelude made calls nothing of the run's: Array.prototype's
+ * `constructor` is the native Array (a data property) and its species getter the native one.
+ */
+function sliceIsNative(): boolean {
+  if (!holds(ArrayPrototype, 'constructor', NativeArray)) return false;
+  const species = ObjectGetOwnPropertyDescriptor(NativeArray, Symbol.species);
+  return species !== undefined && species.get === SpeciesGetter;
+}
+
 /** Where a chain starts: the column's values and the array `t.array(col)` gives (made when first needed). */
 interface Start {
+  /** The column the values are read from (what the session's kept results are found by). */
+  col: LazyColumn;
   vec: Vec;
   n: number;
   xs: unknown[] | null;
@@ -133,6 +187,9 @@ interface Start {
 
 /** The recorded chain: where it starts and the methods called on it so far. */
 class Chain {
+  /** The text the session's kept results know this chain by (memoKey), once asked; null: none. */
+  private key: string | null | undefined = undefined;
+
   constructor(
     readonly start: Start,
     readonly ops: Op[],
@@ -202,10 +259,24 @@ class Chain {
     return r ? firstKept(r.keep, r.test!, want, r.n) : undefined;
   }
 
-  /** The array the chain as written makes. */
+  /**
+   * The array the chain as written makes. The session keeps a copy of the last few it made (never
+   * handed out): the same chain again answers a fresh copy of it (a `slice`, a copy of pointers).
+   */
   array(): unknown[] {
     const r = this.evaluate();
     if (!r) return this.replay();
+    const kept = this.memo();
+    if (kept !== undefined && kept.made !== null && sliceIsNative())
+      return ReflectApply(ArrayPrototypeSlice, kept.made, []);
+    const out = this.make(r);
+    // the copy kept is the one never handed out (the caller may write into its own)
+    if (kept !== undefined && sliceIsNative()) kept.made = ReflectApply(ArrayPrototypeSlice, out, []);
+    return out;
+  }
+
+  /** The array the chain makes, built from its evaluation `r`. */
+  private make(r: Evaluated): unknown[] {
     const { keep, n } = r;
     const count = keep === null ? n : keptCount(keep, n);
     const out = new NativeArray<unknown>(count);
@@ -239,9 +310,53 @@ class Chain {
     return xs;
   }
 
-  /** The element values (a Vec over the table's rows) and the rows kept (null: all), or undefined to replay. */
-  private evaluate(test?: unknown): { n: number; vec: Vec; keep: Uint8Array | null; test?: Uint8Array } | undefined {
+  /**
+   * The element values (a Vec over the table's rows) and the rows kept (null: all), or undefined to
+   * replay. Without a test, the session's kept result of the same chain when there is one (see
+   * `memo`), else the result computed now, then kept.
+   */
+  private evaluate(test?: unknown): Evaluated | undefined {
     if (this.start.pages) return this.evaluateText(this.start.pages, test);
+    if (test !== undefined) return this.compute(test);
+    const kept = this.memo();
+    if (kept !== undefined) return kept.r;
+    const r = this.compute(undefined);
+    if (r !== undefined) this.keep(r);
+    return r;
+  }
+
+  /**
+   * This chain's kept entry, or undefined. A chain's result depends on nothing but its column and the
+   * source text of each callback: a callback is evaluated here only when its body reads nothing but its
+   * parameter, literals and operators (callbackBody), so the same text gives the same tree, and a text
+   * some callback could not be evaluated from was never kept.
+   */
+  private memo(): MemoEntry | undefined {
+    const key = (this.key ??= memoKey(this.ops));
+    if (key === null) return undefined;
+    const col = this.start.col;
+    for (let e = 0; e < memoEntries.length; e++) {
+      const entry = memoEntries[e]!;
+      if (entry.col !== col || entry.key !== key) continue;
+      for (let j = e; j > 0; j--) memoEntries[j] = memoEntries[j - 1]!;
+      memoEntries[0] = entry;
+      return entry;
+    }
+    return undefined;
+  }
+
+  /** Keeps `r`, this chain's result, as the session's most recent (the oldest falls off). */
+  private keep(r: Evaluated): void {
+    const key = (this.key ??= memoKey(this.ops));
+    if (key === null) return;
+    // no array method is called (a run may have replaced them)
+    const n = memoEntries.length < ARRAY_CHAIN_MEMO_ENTRIES ? memoEntries.length + 1 : ARRAY_CHAIN_MEMO_ENTRIES;
+    for (let j = n - 1; j > 0; j--) memoEntries[j] = memoEntries[j - 1]!;
+    memoEntries[0] = { col: this.start.col, key, r, made: null };
+  }
+
+  /** The evaluation itself (evaluate without the session's kept results). */
+  private compute(test: unknown): Evaluated | undefined {
     // no table: every tree evaluated here starts from the column's Vec (no Column node reads one)
     const env: Env = { t: null as never, n: this.start.n, rows: null };
     let keep: Uint8Array | null = null;
@@ -405,7 +520,7 @@ function start(xs: unknown): unknown {
   if (!col || !nativeMethods(xs)) return xs;
   const vec = columnVec(col);
   if (!vec || !holdsColumn(xs, vec)) return xs;
-  return chain({ vec, n: xs.length, xs, make: () => xs, values: () => xs }, []);
+  return chain({ col, vec, n: xs.length, xs, make: () => xs, values: () => xs }, []);
 }
 
 /**
@@ -431,7 +546,7 @@ function receiver(x: unknown): unknown {
         const pages = col.hostScanPages(col.length);
         if (pages === null) return make();
         const vec: Vec = { k: 'text', name: '' }; // read through `pages` only
-        return chain({ vec, n: col.length, xs: null, make, values: () => null, pages }, []);
+        return chain({ col, vec, n: col.length, xs: null, make, values: () => null, pages }, []);
       }
       const vec = columnVec(col); // loads the column now, where `array()` would
       if (!vec) return make();
@@ -439,7 +554,7 @@ function receiver(x: unknown): unknown {
         const s = col.scanSource();
         return s !== null && s.kind === 'all' ? s.all : null;
       };
-      return chain({ vec, n: col.length, xs: null, make, values }, []);
+      return chain({ col, vec, n: col.length, xs: null, make, values }, []);
     },
   };
 }

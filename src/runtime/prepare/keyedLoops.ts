@@ -144,7 +144,7 @@ function arrayCall(call: AnyNode): boolean {
 }
 
 /** `for (let i = 0; i < xs.length; i++ | ++i | i += 1)`: the index's name and the bounding array's. */
-function indexLoop(loop: AnyNode): { index: string; bound: string } | undefined {
+export function indexLoop(loop: AnyNode): { index: string; bound: string } | undefined {
   const index = declaredName(loop.init, ['let']);
   if (!index) return undefined;
   const init = loop.init.declarations[0].init as AnyNode | null;

@@ -5,9 +5,10 @@ import { isBareObjectsCall, rowChain } from './rowChains.js';
 import { bodyReads } from './rowReads.js';
 import { tableLoopEdits } from './tableLoops.js';
 import { arrayDeclarations, dateArrays, dateLoopEdits } from './dateLoops.js';
-import { textLoopEdits } from './textLoops.js';
+import { loopHead, textLoopEdits } from './textLoops.js';
 import { type RowArray, rowArrays } from './rowArrays.js';
-import { type KeyedLoop, keyedLoop } from './keyedLoops.js';
+import { type KeyedLoop, indexLoop, keyedLoop } from './keyedLoops.js';
+import { sharedArrays } from './sharedArrays.js';
 
 /** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
 const PREFIX = '$sbtRow';
@@ -112,6 +113,13 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     if (reads) return [insert(loop.right, JSON.stringify(reads))];
     // the rows may be kept: built one at a time instead of all before the loop
     if (isRowListLoop(loop)) return [insert(loop.right, '[], ["rows"]')];
+    // a loop over a column's array: the array's own iterator over the values the session keeps (no copy)
+    const head = loopHead(loop);
+    if (head && head.column !== undefined) {
+      const arg = head.right.arguments[0] as AnyNode;
+      const token = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify([head.column])}, ["values"])`;
+      return [{ start: arg.end, end: arg.end, text: `${INSERTED_OPEN}, ${token}${INSERTED_CLOSE}` }];
+    }
     // a loop over a table itself or a bound row array (the guest decides which: tableLoops.ts)
     return nested(loop, up) ? [] : (tableLoopEdits(loop, source) ?? []);
   };
@@ -147,7 +155,14 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     const chain = rowChain(call, up);
     if (chain) edits.push(insert(call, `${JSON.stringify(chain.reads)}, ${JSON.stringify(chain.ops)}`));
   }
-  const arrays = [...rowArrays(program, up, mentions, source), ...dateArrays(declared, taken, up, mentions)];
+  const arrays = [
+    ...rowArrays(program, up, mentions, source),
+    ...dateArrays(declared, taken, up, mentions),
+    // a keyed loop reads its arrays through their origin (prelude/data/keyedArrays.ts): theirs stay copies
+    ...sharedArrays(declared, up, mentions, source, indexLoop).filter(
+      (a) => !keyed.some((k) => k.names.includes(a.name)),
+    ),
+  ];
   return { edits, arrays, keyed };
 }
 

@@ -62,6 +62,39 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
     rw("award_data.array('Agency').filter((a) => { return a !== null && a < 'E' }).map(a => a + '!').slice(0, 3)"),
   ],
+  // a session keeps the last few chains' results (fast/arrayChain.ts `memo`): the same chain again
+  // answers a fresh array equal to the first, whatever was done to the arrays handed out before
+  'the same chains again, their arrays changed in between, more chains than are kept': [
+    rw("var k1 = award_data.array('Award Amount').filter(v => v != null);\n[k1.length, sig(k1.slice(0, 20))]"),
+    rw(
+      "k1[0] = 'changed'; k1.length = 3;\nvar k2 = award_data.array('Award Amount').filter(v => v != null);\n[k1 === k2, k1.length, k2.length, sig(k2.slice(0, 20)), k2.reduce((s, v) => s + v, 0)]",
+    ),
+    rw(
+      "k2.reverse(); k2.push('x');\nvar k3 = award_data.array('Award Amount').filter(v => v != null);\n[k3 === k2, k3.length, sig(k3.slice(-20)), Object.keys(k3).length]",
+    ),
+    rw(
+      "[award_data.array('Award Amount').filter(x => x != null).length, award_data.array('Award Amount').filter(v => v !== null).length, award_data.array('Number Employees').filter(v => v != null).length]",
+    ),
+    rw(
+      "[award_data.array('Award Amount').filter(v => v > 1e5).length, award_data.array('Award Amount').filter(v => v > 1e6).length, award_data.array('Award Amount').filter(v => v >  1e6).length, award_data.array('Award Year').filter(v => v > 2010).length]",
+    ),
+    rw(
+      "var k4 = award_data.array('Award Amount').map(a => a / 1e6);\nk4[5] = -0;\nvar k5 = award_data.array('Award Amount').map(a => a / 1e6);\n[k4 === k5, sig(k5.slice(0, 10)), k5.filter(m => m > 0.5).length]",
+    ),
+    rw(
+      "[award_data.array('Award Amount').map(a => a / 1e6).filter(m => m > 2).length, award_data.array('Award Amount').map(a => a / 1e6).filter(m => m > 2).length]",
+    ),
+    rw("var k6 = award_data.array('Award Amount').filter(v => v != null);\n[k6.length, sig(k6.slice(0, 20))]"),
+    rw(
+      "sig(award_data.array('Phase').filter(p => p === 'Phase II').slice(0, 5)) + sig(award_data.array('Phase').filter(p => p === 'Phase II').slice(-5))",
+    ),
+    rw(
+      "class Mine2 extends Array {}\nconst keepSpecies2 = Object.getOwnPropertyDescriptor(Array, Symbol.species);\nObject.defineProperty(Array, Symbol.species, { get: () => Mine2, configurable: true });\nlet k8;\ntry { k8 = award_data.array('Award Amount').filter(v => v != null) } finally { Object.defineProperty(Array, Symbol.species, keepSpecies2) }\n[k8 instanceof Mine2, k8.length]",
+    ),
+    rw(
+      "var k9 = award_data.array('Award Amount').filter(v => v != null);\n[k9 === k6, k9.length, sig(k9.slice(0, 20))]",
+    ),
+  ],
   'what the rewrite leaves alone or cannot copy runs as written': [
     "award_data.array('Award Amount').filter(v => v > limit).length",
     "let hits = 0;\naward_data.array('Award Amount').filter(v => { hits++; return v > 1e5 }).length + hits",

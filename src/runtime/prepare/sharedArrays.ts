@@ -1,0 +1,153 @@
+import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/rowLoop.js';
+import type { RowArray } from './rowArrays.js';
+import { FUNCTION_NODES, type AnyNode } from './patternNames.js';
+
+type Up = Map<AnyNode, [AnyNode, string]>;
+
+/**
+ * Column arrays bound to a name that the run only reads element by element in bounds (docs/
+ * architecture.md, "Column arrays read in place"): a declaration of arrayDeclarations (dateLoops.ts,
+ * `const|let NAME = <expr>.array('col')`) whose every other mention of NAME, after the declaration and
+ * none inside a function, arrow or class, is
+ *   - `NAME.length` read as a value, or
+ *   - `NAME[i]` read as a value inside `for (let i = 0; i < NAME.length; i++)` (keyedLoops.ts
+ *     `indexLoop`), whose body neither assigns nor declares `i`: `i` is then an index of NAME's own
+ *     elements, so the read never reaches a prototype (no getter of the run's sees the array).
+ * At least one such indexed read is needed. array() then answers the column's values the session keeps
+ * (`open([col], ['shared'])`, prelude/data/columnArrays.ts) instead of a copy of them: nothing the run
+ * does can write into it or hand it on. The write-back at the end of the run (localize.ts, `release`)
+ * ends that: the global gets a copy of its own, made at its first read (prelude/data/pendingRows.ts).
+ * Applied, as rowArrays.ts's, only when NAME runs as a true local.
+ * @example
+ * sharedArrays(arrayDeclarations(parse("const a = t.array('A');\nlet s = 0;\nfor (let i = 0; i < a.length; i++) s += a[i] || 0;")), ...)
+ * // [{ name: 'a', edits: [ an insert of `, __sbirtools_rowLoop.open(["A"], ["shared"])` ] }]
+ */
+export function sharedArrays(
+  declarations: Map<string, AnyNode>,
+  up: Up,
+  mentions: AnyNode[],
+  source: string,
+  indexLoop: (loop: AnyNode) => { index: string; bound: string } | undefined,
+): RowArray[] {
+  const out: RowArray[] = [];
+  // `eval` or `with` may write the index or reach the name where no mention shows it
+  if (mentions.some((m) => m.name === 'eval') || /\bwith\b/.test(source)) return out;
+  for (const [name, decl] of declarations) {
+    const d = decl.declarations[0];
+    let indexed = 0;
+    let ok = true;
+    for (const m of mentions) {
+      if (m === d.id || m.name !== name) continue;
+      ok = m.start >= decl.end && !inFunction(m, up);
+      const [member, key] = up.get(m) ?? [null, ''];
+      if (!ok || !member || key !== 'object' || member.type !== 'MemberExpression' || member.optional) ok = false;
+      else if (!readAsValue(member, up)) ok = false;
+      else if (!member.computed) ok = member.property.type === 'Identifier' && member.property.name === 'length';
+      else if (inBounds(member, name, up, indexLoop)) indexed++;
+      else ok = false;
+      if (!ok) break;
+    }
+    if (!ok || indexed === 0) continue;
+    const arg = d.init.arguments[0];
+    const token = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify([arg.value])}, ["shared"])`;
+    out.push({ name, edits: [{ start: arg.end, end: arg.end, text: `${INSERTED_OPEN}, ${token}${INSERTED_CLOSE}` }] });
+  }
+  return out;
+}
+
+/** Whether `node` sits inside a function, arrow or class. */
+function inFunction(node: AnyNode, up: Up): boolean {
+  for (let at = up.get(node); at; at = up.get(at[0]))
+    if (FUNCTION_NODES.has(at[0].type) || at[0].type === 'ClassBody') return true;
+  return false;
+}
+
+/** Parents under which a member expression is written, deleted, called (its object the `this`) or destructured into. */
+const WRITTEN = new Set([
+  'UpdateExpression',
+  'ArrayPattern',
+  'ObjectPattern',
+  'RestElement',
+  'AssignmentPattern',
+  'ForInStatement',
+  'ForOfStatement',
+  'Property',
+  'TaggedTemplateExpression',
+]);
+
+/** Whether `member` is only read for its value (not assigned, updated, deleted, called or a pattern's target). */
+function readAsValue(member: AnyNode, up: Up): boolean {
+  const [p, key] = up.get(member) ?? [null, ''];
+  if (!p) return false;
+  if (p.type === 'AssignmentExpression') return key === 'right';
+  if (p.type === 'CallExpression' || p.type === 'NewExpression') return key === 'arguments';
+  if (p.type === 'UnaryExpression') return p.operator !== 'delete';
+  if (p.type === 'ChainExpression') return false;
+  if (WRITTEN.has(p.type))
+    return p.type === 'Property' ? key === 'value' && up.get(p)?.[0].type === 'ObjectExpression' : false;
+  return true;
+}
+
+/**
+ * Whether `member` (`NAME[<identifier>]`) sits in `for (let i = 0; i < NAME.length; i++)` over that
+ * identifier, in its body or test, and the loop's body never assigns, updates or declares the index.
+ */
+function inBounds(
+  member: AnyNode,
+  name: string,
+  up: Up,
+  indexLoop: (loop: AnyNode) => { index: string; bound: string } | undefined,
+): boolean {
+  const prop = member.property as AnyNode;
+  if (prop.type !== 'Identifier') return false;
+  let child = member;
+  for (let at = up.get(member); at; child = at[0], at = up.get(at[0])) {
+    const [node, key] = at;
+    if (node.type !== 'ForStatement') continue;
+    const head = indexLoop(node);
+    if (!head || head.index !== prop.name) continue;
+    // the loop that declares the index: its body, not its init or update
+    return head.bound === name && key === 'body' && child === node.body && !touches(node.body, head.index);
+  }
+  return false;
+}
+
+/** Whether any identifier named `index` under `node` is anything but a read (written, declared, a parameter...). */
+function touches(node: AnyNode, index: string): boolean {
+  const stack: AnyNode[] = [node];
+  const parents = new Map<AnyNode, [AnyNode, string]>();
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.type === 'Identifier' && n.name === index) {
+      const [p, key] = parents.get(n) ?? [null, ''];
+      const read =
+        p !== null &&
+        (p.type === 'MemberExpression' ||
+          p.type === 'BinaryExpression' ||
+          p.type === 'LogicalExpression' ||
+          (p.type === 'CallExpression' && key === 'arguments') ||
+          p.type === 'ConditionalExpression' ||
+          (p.type === 'AssignmentExpression' && key === 'right') ||
+          (p.type === 'VariableDeclarator' && key === 'init') ||
+          (p.type === 'UnaryExpression' && p.operator !== 'delete') ||
+          p.type === 'ExpressionStatement' ||
+          p.type === 'ArrayExpression' ||
+          p.type === 'TemplateLiteral' ||
+          p.type === 'ReturnStatement');
+      if (!read) return true;
+    }
+    if (n.type === 'WithStatement') return true;
+    for (const k in n) {
+      if (k === 'type' || k === 'start' || k === 'end' || k === 'loc') continue;
+      const v = n[k];
+      if (v === null || typeof v !== 'object') continue;
+      const children: unknown[] = Array.isArray(v) ? v : [v];
+      for (const c of children as (AnyNode | null)[])
+        if (c && typeof c.type === 'string') {
+          parents.set(c, [n, k]);
+          stack.push(c);
+        }
+    }
+  }
+  return false;
+}

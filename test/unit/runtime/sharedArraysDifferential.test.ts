@@ -1,0 +1,178 @@
+// Column arrays read in place (src/runtime/prepare/sharedArrays.ts, prelude/data/columnArrays.ts and
+// rowLoop.ts `release`): a top-level `const a = t.array(col)` that the run only reads in bounds
+// (`a[i]` under `for (let i = 0; i < a.length; i++)`, and `a.length`) gets the column's kept values
+// instead of a copy, and the global gets a copy of its own at the write-back. Each sequence runs in a
+// real session twice, rewritten and with the rewrite defeated (a comment naming `$sbtRow`), on both
+// engines; values, errors and what later runs see (the global, changed or not) must be the same.
+// Steps marked `rw` must be rewritten, the others must not.
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSandbox, shutdown } from '../../../src/index.js';
+import { prepareCode } from '../../../src/runtime/prepare/transform.js';
+import { runOutcome } from '../../helpers/runOutcome.js';
+
+afterAll(() => shutdown());
+
+type Step = string | { code: string; rewritten: boolean; token: string };
+const rw = (code: string): Step => ({ code, rewritten: true, token: '["shared"]' });
+const rwv = (code: string): Step => ({ code, rewritten: true, token: '["values"]' });
+const TOKENS = ['["shared"]', '["values"]'];
+
+const SEQUENCES: Record<string, Step[]> = {
+  'sums, counts and the global after the run': [
+    rw(
+      "const amounts = award_data.array('Award Amount');\nlet total = 0;\nfor (let i = 0; i < amounts.length; i++) total += amounts[i] || 0;\ntotal",
+    ),
+    "[amounts.length, amounts[0], amounts[amounts.length - 1], Array.isArray(amounts), amounts === award_data.array('Award Amount')]",
+    "amounts[0] = 'changed'; amounts.length = 2; amounts.push(-0);\n[amounts.length, amounts[0], Object.is(amounts[2], -0)]",
+    rw(
+      "const amounts = award_data.array('Award Amount');\nlet total = 0;\nfor (let i = 0; i < amounts.length; i++) total += amounts[i] || 0;\n[total, amounts.length]",
+    ),
+    "[award_data.array('Award Amount')[0], amounts[0], amounts.length]",
+    rw(
+      "const ph = award_data.array('Phase');\nlet n2 = 0, none = 0;\nfor (let i = 0; i < ph.length; i += 1) { if (ph[i] === 'Phase II') n2++; else if (ph[i] == null) none++; }\n[n2, none, ph.length]",
+    ),
+    rw(
+      "const ys = award_data.array('Award Year');\nlet lo = Infinity;\nfor (let i = 0; i < ys.length; ++i) { const y = ys[i]; if (y != null && y < lo) lo = y; }\nfor (let i = 0; i < ys.length; i++) for (let j = 0; j < 1; j++) lo = Math.min(lo, ys[i] ?? lo);\nlo",
+    ),
+    'ys.reverse(); [ys[0], ys.length]',
+    // never read by a later run: the copy is not needed, and a later declaration replaces it
+    rw(
+      "const amounts = award_data.array('Award Amount');\nlet big = 0;\nfor (let i = 0; i < amounts.length; i++) if (amounts[i] > 1e6) big++;\nbig",
+    ),
+    rw(
+      "const amounts = award_data.array('Number Employees');\nlet e = 0;\nfor (let i = 0; i < amounts.length; i++) e += amounts[i] ?? 0;\n[e, amounts.length]",
+    ),
+    'amounts.slice(0, 5)',
+  ],
+  'errors in the loop, and what the run leaves': [
+    rw(
+      "const a = award_data.array('Award Amount');\nlet s = 0;\nfor (let i = 0; i < a.length; i++) { s += a[i] || 0; if (i === 7) throw new Error('stop at ' + s); }\ns",
+    ),
+    'a[3] = 1; [a.length, a[3], s]',
+    rw(
+      "const b = award_data.array('Award Amount');\nlet t = 0;\nfor (let i = 0; i < b.length; i++) t += b[i].toFixed(0).length;\nt",
+    ),
+    '[b.length, typeof b[0]]',
+    rw(
+      "const c = award_data.array('No Such Column');\nlet u = 0;\nfor (let i = 0; i < c.length; i++) u += c[i] == null ? 1 : 0;\nu",
+    ),
+  ],
+  'what is left as written: other reads, writes, escapes, other tables and columns': [
+    "const a = award_data.array('Award Amount');\nlet k = 0;\nfor (let i = 0; i < a.length; i++) if (a[i] > a[k]) k = i;\n[k, a[k]]",
+    "const a = award_data.array('Award Amount');\nlet s = 0;\nfor (let i = 0; i < a.length; i++) { s += a[i] || 0; a[i] = 0; }\n[s, a[5]]",
+    "const a = award_data.array('Award Amount');\nlet s = 0;\nfor (let i = 0; i < a.length; i++) { s += a[i] || 0; i++; }\ns",
+    "const a = award_data.array('Award Amount');\nlet s = 0;\nfor (let i = 0; i < a.length; i++) s += a[i + 1] || 0;\ns",
+    "const a = award_data.array('Award Amount');\nlet s = 0;\nfor (let i = 0; i < a.length; i++) s += [a][0][i] || 0;\ns",
+    "const a = award_data.array('Award Amount');\nconst f = () => a.length;\nlet s = 0;\nfor (let i = 0; i < a.length; i++) s += a[i] || 0;\n[s, f()]",
+    "let a = award_data.array('Award Amount');\nlet s = 0;\nfor (let i = 0; i < a.length; i++) s += a[i] || 0;\na = [s];\na",
+    "const a = award_data.array('Award Amount');\nlet s = 0;\nfor (let i = 0; i < a.length; i++) s += a[i] || 0;\na",
+    "const a = award_data.array('Award Amount'), b = 1;\nlet s = 0;\nfor (let i = 0; i < a.length; i++) s += a[i] || 0;\ns",
+    "const a = award_data.array('Award Amount');\nlet s = 0;\nfor (let i = 0; i < a.length; i++) { const f = () => { i = a.length; }; s += a[i] || 0; }\ns",
+    // an element's own methods are the element's (a number), not the array's
+    rw(
+      "const a = award_data.array('Award Amount');\nlet s = 0;\nfor (let i = 0; i < a.length; i++) s += a[i] !== null && a[i].valueOf.call(a[i]) > 0 ? 1 : 0;\ns",
+    ),
+    // a date column's Dates, a filtered table's rows: copies all the same (the guest's choice)
+    rw(
+      "const d = award_data.array('Proposal Award Date');\nlet late = 0;\nfor (let i = 0; i < d.length; i++) { if (d[i] && d[i].getTime() > 1.5e12) late++; if (d[i]) d[i].setTime(0); }\nlate",
+    ),
+    rw(
+      "const d2 = award_data.array('Proposal Award Date');\nlet zero = 0;\nfor (let i = 0; i < d2.length; i++) if (d2[i] && d2[i].getTime() === 0) zero++;\nzero",
+    ),
+    rw(
+      "const few = award_data.filter(r => r.Phase === 'Phase I');\nconst fa = few.array('Award Amount');\nlet fsum = 0;\nfor (let i = 0; i < fa.length; i++) fsum += fa[i] || 0;\n[fsum, fa.length]",
+    ),
+    rw(
+      "const small = aq.table({ x: [1, null, 3] });\nconst xs = small.array('x');\nlet sx = 0;\nfor (let i = 0; i < xs.length; i++) sx += xs[i] ?? 10;\n[sx, xs.length]",
+    ),
+    'xs.push(4); xs',
+    // getters on the prototypes never see the array: reads in bounds do not reach them
+    "var leaked = null;\nObject.defineProperty(Object.getPrototypeOf([]), '999999', { get() { leaked = this; return 1; }, configurable: true });\n1",
+    rw(
+      "const g = award_data.array('Award Amount');\nlet gs = 0;\nfor (let i = 0; i < g.length; i++) gs += g[i] || 0;\ngs",
+    ),
+    "delete Object.getPrototypeOf([])['999999'];\n[leaked, g.length]",
+    // a keyed accumulation keeps its copies (prelude/data/keyedArrays.ts reads their origin)
+    "const ag = award_data.array('Agency');\nconst amt = award_data.array('Award Amount');\nconst m = {};\nfor (let i = 0; i < ag.length; i++) m[ag[i]] = (m[ag[i]] || 0) + (amt[i] || 0);\nObject.entries(m).sort((x, y) => y[1] - x[1]).slice(0, 3)",
+  ],
+  // `for (... of X.array(col))` (rowLoops.ts `['values']`): the session's array iterator over the kept values
+  'for-of over a column array: the kept values through the array iterator': [
+    rwv(
+      "let s = 0, n = 0;\nfor (const v of award_data.array('Number Employees')) if (v != null) { s += v; n++; }\n[s / n, n]",
+    ),
+    rwv(
+      "let y = 0;\nfor (const p of award_data.array('Phase')) { y += p ? p.charCodeAt(p.length - 1) : 1; if (y > 100000) break; }\ny",
+    ),
+    rwv(
+      "const seen = [];\nfor (let v of award_data.array('Award Year')) { v = v ?? -1; if (seen.length < 5) seen.push(v); }\nseen",
+    ),
+    rwv(
+      "let first;\nlabel: for (const a of award_data.array('Award Amount')) { for (const b of [1]) { first = a; break label; } }\nfirst",
+    ),
+    rwv(
+      "let e = 0;\ntry { for (const v of award_data.array('Award Amount')) { e++; if (e === 3) throw new Error('third ' + v); } } catch (x) { e = x.message; }\ne",
+    ),
+    rwv(
+      "function count(t) { let k = 0; for (const v of t.array('Agency')) if (v && v.charCodeAt(0) > 64) k++; return k; }\n[count(award_data), count(award_data.filter(r => r.Phase === 'Phase I'))]",
+    ),
+    // a date column's loop is a date loop's (dateLoops.ts), not this one
+    "let d = 0;\nfor (const v of award_data.array('Proposal Award Date')) if (v && v.getUTCFullYear() > 2015) d++;\nd",
+    rwv(
+      "let d2 = 0;\nfor (const v of award_data.array('Proposal Award Date')) if (v && String(v).length > 3) d2++;\nd2",
+    ),
+    // a replaced array iterator, or its next: the copy, iterated as written
+    rwv(
+      "const keepNext = Object.getPrototypeOf([][Symbol.iterator]()).next;\nlet nexts = 0;\nObject.getPrototypeOf([][Symbol.iterator]()).next = function () { nexts++; return keepNext.call(this); };\nlet m = 0;\ntry { for (const v of award_data.array('Award Amount')) m++; } finally { Object.getPrototypeOf([][Symbol.iterator]()).next = keepNext; }\n[m, nexts]",
+    ),
+    rwv(
+      "const AP = Object.getPrototypeOf([]);\nconst keepIter = AP[Symbol.iterator];\nlet iters = 0;\nAP[Symbol.iterator] = function () { iters++; return keepIter.call(this); };\nlet m2 = 0;\ntry { for (const v of award_data.array('Award Amount')) m2++; } finally { AP[Symbol.iterator] = keepIter; }\n[m2, iters]",
+    ),
+    rwv(
+      "let returns = 0;\nconst IP = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));\nIP.return = function () { returns++; return {}; };\nlet got = 0;\ntry { for (const v of award_data.array('Award Amount')) { got = v; break; } } finally { delete IP.return; }\n[got, returns]",
+    ),
+    "let w = 0;\nfor (const v of award_data.array('Award Amount', Float64Array)) w++;\nw",
+  ],
+};
+
+/** The same program with the rewrite defeated: a comment naming its marker turns it off. */
+const asWritten = (code: string) => `${code}\n// $sbtRow`;
+
+describe.each(['isolated-vm', 'quickjs'] as const)('column arrays read in place on %s', (engine) => {
+  it.each(Object.keys(SEQUENCES))('%s: same answers as the arrays as written', async (name) => {
+    await using rewritten = await createSandbox({ engine });
+    await using plain = await createSandbox({ engine });
+    for (const step of SEQUENCES[name]!) {
+      const code = typeof step === 'string' ? step : step.code;
+      const prepared = prepareCode(code).code;
+      for (const token of TOKENS)
+        expect(prepared.includes(token), `${token} ${code}`).toBe(typeof step !== 'string' && step.token === token);
+      for (const token of TOKENS)
+        expect(prepareCode(asWritten(code)).code, 'the reference is not rewritten').not.toContain(token);
+      const [a, b] = [await rewritten.run(code), await plain.run(asWritten(code))];
+      // the policy check refuses before anything runs: a step it refuses would compare nothing
+      expect(a.ok || a.error.type !== 'POLICY_VIOLATION', code).toBe(true);
+      expect(runOutcome(a), code).toEqual(runOutcome(b));
+    }
+  });
+});
+
+describe('column arrays read in place: the guest takes the path', () => {
+  it('hands the rewritten local the same array twice, and the global a copy of its own', async () => {
+    await using box = await createSandbox({ engine: 'isolated-vm' });
+    // the token a rewrite inserts, written by hand: the two calls answer one array, a bare call a copy
+    const r = await box.run(
+      "const open = () => __sbirtools_rowLoop.open(['Award Amount'], ['shared']);\n" +
+        "const x1 = award_data.array('Award Amount', open()), x2 = award_data.array('Award Amount', open());\n" +
+        "[x1 === x2, x1 === award_data.array('Award Amount'), __sbirtools_rowLoop.release(x1, 'nope') === x1, __sbirtools_rowLoop.release(x1, 'nope').length === x1.length]",
+    );
+    expect(r.value).toEqual([true, false, false, true]);
+  });
+
+  it('hands a for-of over a column array an iterable that is not the array', async () => {
+    await using box = await createSandbox({ engine: 'isolated-vm' });
+    const r = await box.run(
+      "const it = award_data.array('Award Amount', __sbirtools_rowLoop.open(['Award Amount'], ['values']));\n[Array.isArray(it), typeof it[Symbol.iterator], [...it].length === award_data.numRows()]",
+    );
+    expect(r.value).toEqual([false, 'function', true]);
+  });
+});
