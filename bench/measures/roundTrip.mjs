@@ -2,10 +2,11 @@
 // build against another (before/after in ONE run: every arm has its own sandbox, and the arms are
 // asked in turn at every repetition so machine noise hits all of them).
 //   BENCH_ARGS='{"reps":300,"baseDist":"/path/to/other/dist","inline":true}' node --no-node-snapshot bench/measures/roundTrip.mjs
-// `gapMs`: sleep that long before each repetition (every arm's processes idle, as between an agent's
-// calls; the arms then take turns going first); the default 0 asks the next repetition at once, when only the other arms' runs separate
-// two runs of one arm. The figure depends on it (docs/benchmarks.md "The trivial round trip (session 16)").
-// Prints p10/p50/p90 of the wall time of `box.run` and the p50 of wall minus the isolate's CPU
+// `gapMs`: sleep that long before each repetition (every arm's processes idle, as between an
+// agent's calls; the arms then take turns going first); the default 0 asks the next repetition at
+// once, when only the other arms' runs separate two runs of one arm. The figure depends on it
+// (docs/benchmarks.md "The trivial round trip (session 16)").
+// Prints min/p10/p50/p90 of the wall time of `box.run` and the p50 of wall minus the isolate's CPU
 // (`stats.cpuMs`): what a run pays outside the guest's code.
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -67,6 +68,7 @@ for (const [id, code] of Object.entries(PROGRAMS)) {
     Object.entries(samples).map(([k, { wall, outside }]) => [
       k,
       {
+        min: round(Math.min(...wall)),
         p10: round(quantile(wall, 0.1)),
         p50: round(quantile(wall, 0.5)),
         p90: round(quantile(wall, 0.9)),
@@ -77,7 +79,7 @@ for (const [id, code] of Object.entries(PROGRAMS)) {
   log(`${id} (load ${loadavg()[0].toFixed(1)}):`);
   for (const [k, s] of Object.entries(out[id]))
     log(
-      `  ${k.padEnd(16)} p10 ${s.p10.toFixed(3)}  p50 ${s.p50.toFixed(3)}  p90 ${s.p90.toFixed(3)}  wall-cpu p50 ${s.outsideP50.toFixed(3)}`,
+      `  ${k.padEnd(16)} min ${s.min.toFixed(3)}  p10 ${s.p10.toFixed(3)}  p50 ${s.p50.toFixed(3)}  p90 ${s.p90.toFixed(3)}  wall-cpu p50 ${s.outsideP50.toFixed(3)}`,
     );
 }
 for (const { box } of arms) await box.close();
