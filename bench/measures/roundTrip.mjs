@@ -2,7 +2,11 @@
 // build against another (before/after in ONE run: every arm has its own sandbox, and the arms are
 // asked in turn at every repetition so machine noise hits all of them).
 //   BENCH_ARGS='{"reps":300,"baseDist":"/path/to/other/dist","inline":true}' node --no-node-snapshot bench/measures/roundTrip.mjs
-// Prints p10/p50/p90 of the wall time of `box.run` and the p50 of wall minus the isolate's CPU
+// `gapMs`: sleep that long before each repetition (every arm's processes idle, as between an
+// agent's calls; the arms then take turns going first); the default 0 asks the next repetition at
+// once, when only the other arms' runs separate two runs of one arm. The figure depends on it
+// (docs/benchmarks.md "The trivial round trip (session 16)").
+// Prints min/p10/p50/p90 of the wall time of `box.run` and the p50 of wall minus the isolate's CPU
 // (`stats.cpuMs`): what a run pays outside the guest's code.
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -16,7 +20,16 @@ const PROGRAMS = {
   mean: "award_data['Award Amount'].mean()",
   loop: 'let s = 0; for (let i = 0; i < 219590; i++) s += i % 7; s',
 };
-const { reps = 300, warmup = 100, baseDist, others = {}, inline = false, cacheDir = CACHE_DIR, only } = measureArgs();
+const {
+  reps = 300,
+  warmup = 100,
+  baseDist,
+  others = {},
+  inline = false,
+  cacheDir = CACHE_DIR,
+  only,
+  gapMs = 0,
+} = measureArgs();
 const arms = [];
 // `others`: more builds by name ({ "json ipc": "/path/dist" }), each an arm of its own
 for (const [name, dir] of Object.entries({ current: DIST, ...(baseDist ? { base: baseDist } : {}), ...others })) {
@@ -37,7 +50,10 @@ for (const [id, code] of Object.entries(PROGRAMS)) {
   if (only && !only.includes(id)) continue;
   const samples = Object.fromEntries(arms.map((a) => [a.name, { wall: [], outside: [] }]));
   for (let i = -warmup; i < reps; i++) {
-    for (const { name, box } of arms) {
+    if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
+    // after a gap the first arm meets this process idle too: each arm goes first in turn
+    const start = gapMs > 0 ? (i + warmup) % arms.length : 0;
+    for (const { name, box } of [...arms.slice(start), ...arms.slice(0, start)]) {
       const t = performance.now();
       const r = await box.run(code);
       const ms = performance.now() - t;
@@ -52,6 +68,7 @@ for (const [id, code] of Object.entries(PROGRAMS)) {
     Object.entries(samples).map(([k, { wall, outside }]) => [
       k,
       {
+        min: round(Math.min(...wall)),
         p10: round(quantile(wall, 0.1)),
         p50: round(quantile(wall, 0.5)),
         p90: round(quantile(wall, 0.9)),
@@ -62,9 +79,9 @@ for (const [id, code] of Object.entries(PROGRAMS)) {
   log(`${id} (load ${loadavg()[0].toFixed(1)}):`);
   for (const [k, s] of Object.entries(out[id]))
     log(
-      `  ${k.padEnd(16)} p10 ${s.p10.toFixed(3)}  p50 ${s.p50.toFixed(3)}  p90 ${s.p90.toFixed(3)}  wall-cpu p50 ${s.outsideP50.toFixed(3)}`,
+      `  ${k.padEnd(16)} min ${s.min.toFixed(3)}  p10 ${s.p10.toFixed(3)}  p50 ${s.p50.toFixed(3)}  p90 ${s.p90.toFixed(3)}  wall-cpu p50 ${s.outsideP50.toFixed(3)}`,
     );
 }
 for (const { box } of arms) await box.close();
 for (const { shutdown } of arms) await shutdown?.();
-emit({ reps, warmup, arms: arms.map((a) => a.name), runs: out });
+emit({ reps, warmup, gapMs, arms: arms.map((a) => a.name), runs: out });
