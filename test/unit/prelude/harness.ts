@@ -77,6 +77,9 @@ export interface Harness {
   dispose(): void;
 }
 
+/** The CPU time one run may use before the harness stops it (a hang in the prelude fails the test). */
+const RUN_CPU_MS = 20_000;
+
 /** Boots the prelude in a fresh isolate. */
 export function createHarness(options: HarnessOptions = {}): Harness {
   const tables = options.tables ?? [AWARDS];
@@ -165,22 +168,37 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     async run(code, opts = {}) {
       streams.stdout = '';
       streams.stderr = '';
-      const raw: string = await execute.apply(
-        undefined,
-        [code, { async: false, lineOffset: 0, resultName: false, ...opts }],
-        {
+      // The hang guard counts CPU time, not the wall clock: on a loaded machine (CI, 2 cores, 10+
+      // runnable processes) a run of 2 s of CPU took more than 20 s of wall time and timed out.
+      // isolated-vm's own `timeout` and `isolate.cpuTime` both run on the wall clock while the
+      // isolate works, so this reads the CPU time of this process (one test file per process).
+      const cpu0 = process.cpuUsage();
+      let overrun = false;
+      const watch = setInterval(() => {
+        const { user, system } = process.cpuUsage(cpu0);
+        if ((user + system) / 1000 <= RUN_CPU_MS) return;
+        overrun = true;
+        isolate.dispose();
+      }, 100);
+      let raw: string;
+      try {
+        raw = await execute.apply(undefined, [code, { async: false, lineOffset: 0, resultName: false, ...opts }], {
           arguments: { copy: true },
           result: { promise: true, copy: true },
-          timeout: 20_000,
-        },
-      );
+        });
+      } catch (err) {
+        if (overrun) throw new Error(`the run used more than ${RUN_CPU_MS} ms of CPU time: its isolate was disposed`);
+        throw err;
+      } finally {
+        clearInterval(watch);
+      }
       if (typeof raw !== 'string') throw new Error(`execute() returned ${typeof raw}, not a string`);
       const parsed = GuestOutcomeSchema.parse(JSON.parse(raw)); // every run must be a valid GuestOutcome
       HostOutcomeSchema.parse(parsed); // ... and pass the host's own check (src/result/buildResult.ts)
       return { ...parsed, stdout: streams.stdout, stderr: streams.stderr, raw } as Outcome;
     },
     dispose() {
-      isolate.dispose();
+      if (!isolate.isDisposed) isolate.dispose();
     },
   };
 }

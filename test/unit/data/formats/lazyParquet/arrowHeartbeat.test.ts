@@ -17,6 +17,7 @@ import { openArrow } from '../../../../../src/data/formats/arrow.js';
 import { DEFAULT_DECODE_CAPS } from '../../../../../src/data/formats/decodeCaps.js';
 import { ColumnWorkers, columnWorkers } from '../../../../../src/data/formats/lazyParquet/columnWorkers.js';
 import type { ColumnAnswer } from '../../../../../src/data/formats/lazyParquet/columnJob.js';
+import { waitFor } from '../../../../helpers/waitFor.js';
 
 const BATCHES = 40;
 const BATCH = 1_000;
@@ -133,8 +134,21 @@ ${body}
     return pathToFileURL(file);
   }
 
-  it('stops a worker that stops beating in a job, as a decoder that stopped answering', () => {
-    const pool = new ColumnWorkers(script('hung.cjs', '  for (;;) {}'), 600);
+  /**
+   * Job 0 answered, waited for on its flag rather than through the stall check: the thread has
+   * started and loaded its script before the job under test is posted. The stall clock starts at a
+   * post, so a first job waited for with wait() would count the thread's start-up (over a second on
+   * a loaded machine) as the job's silence, and a stall then reads "could not start".
+   */
+  async function started(pool: ColumnWorkers): Promise<void> {
+    const first = pool.post(0, { op: 'close', id: 0 }, 64);
+    await waitFor(() => Atomics.load(first.flag, 0) === 1, { what: 'the worker to answer its first job' });
+    expect(pool.wait(first, 'first.arrow', DEFAULT_DECODE_CAPS)).toEqual({ ok: true });
+  }
+
+  it('stops a worker that stops beating in a job, as a decoder that stopped answering', async () => {
+    const pool = new ColumnWorkers(script('hung.cjs', '  if (msg.job.id === 1) for (;;) {}'), 600);
+    await started(pool);
     let err: unknown;
     try {
       pool.wait(pool.post(0, { op: 'close', id: 1 }, 64), 'hung.arrow', DEFAULT_DECODE_CAPS);
@@ -147,17 +161,18 @@ ${body}
     expect(pool.running).toBe(0);
   }, 60_000);
 
-  it('lets a worker that beats through a job far longer than the stall limit finish it', () => {
+  it('lets a worker that beats through a job far longer than the stall limit finish it', async () => {
     // busy for three stall limits, beating every 20 ms: slow, not dead
     const pool = new ColumnWorkers(
       script(
         'slow.cjs',
-        `  const end = Date.now() + 3000;
+        `  const end = msg.job.id === 1 ? Date.now() + 3000 : 0;
   let next = 0;
   while (Date.now() < end) if (Date.now() >= next) { Atomics.add(status, 0, 1); next = Date.now() + 20; }`,
       ),
       1000,
     );
+    await started(pool);
     expect(pool.wait(pool.post(0, { op: 'close', id: 1 }, 64), 'slow.arrow', DEFAULT_DECODE_CAPS)).toEqual({
       ok: true,
     });
