@@ -7,6 +7,7 @@
 // reductions of the result (which read the result's packed values).
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
+import { expectBothAgree } from '../../helpers/bothAgree.js';
 
 afterAll(() => shutdown());
 
@@ -68,14 +69,7 @@ describe.each(['isolated-vm', 'quickjs'] as const)('Series apply/map with a func
   it('gives what the per-value path gives, call for call', async () => {
     await using box = await createSandbox({ engine });
     expect((await box.run(SETUP)).ok).toBe(true);
-    for (const program of PROGRAMS) {
-      const r = await box.run(`__both(${program})`);
-      expect(r.ok, program).toBe(true);
-      const [head, fast, plain, sameLength] = r.value as [string, string, string, boolean];
-      expect(head, program).not.toBe('ERR ');
-      expect(fast, program).toEqual(plain);
-      expect(sameLength, program).toBe(true);
-    }
+    await expectBothAgree(box, PROGRAMS);
   });
 
   it('calls each run its own closure when runs share a source text, past the kept loops', async () => {

@@ -4,6 +4,7 @@
 // own code), in one session, and the exact dumps must agree (-0, NaN, null and undefined told apart).
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
+import { expectBothAgree } from '../../helpers/bothAgree.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
 import { ARRAY_CHAIN_GLOBAL } from '../../../schema/arrayChain.js';
 
@@ -63,14 +64,7 @@ describe.each(['isolated-vm', 'quickjs'] as const)('the fast verbs on %s', (engi
   it('give the plain tables answers, verb by verb', async () => {
     await using box = await createSandbox({ engine });
     expect((await box.run(SETUP)).ok).toBe(true);
-    for (const program of PROGRAMS) {
-      const r = await box.run(`__both(${program})`);
-      expect(r.ok, program).toBe(true);
-      const [head, fast, plain, sameLength] = r.value as [string, string, string, boolean];
-      expect(head, program).not.toBe('ERR ');
-      expect(fast, program).toEqual(plain);
-      expect(sameLength, program).toBe(true);
-    }
+    await expectBothAgree(box, PROGRAMS);
   });
 
   it('chains on a column array give what the methods as written give', async () => {
