@@ -24,6 +24,10 @@ const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('
 return 0`;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
+// A table whose bytes are gone leaves the index, only if the entry is still the one read (a table
+// added again under the name meanwhile is kept).
+const DROP_TABLE = `if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
+return 0`;
 const HIT = `local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {n, redis.call('PTTL', KEYS[1])}`;
@@ -182,12 +186,16 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Shar
     async tableIndex(owner, ttlMs) {
       const raw = await cmd<string[] | Record<string, string>>(['HGETALL', tableList(owner)]);
       const values = Array.isArray(raw) ? raw.filter((_, i) => i % 2 === 1) : Object.values(raw ?? {});
-      const infos = values.map((v) => JSON.parse(v) as StoredTableInfo).sort((a, b) => (a.name < b.name ? -1 : 1));
-      if (infos.length) {
-        await cmd(['PEXPIRE', tableList(owner), String(ttlMs)]);
-        for (const t of infos) await cmd(['PEXPIRE', tableData(owner, t.sha), String(ttlMs)]);
+      const kept: StoredTableInfo[] = [];
+      for (const v of values) {
+        const t = JSON.parse(v) as StoredTableInfo;
+        // bytes gone (their TTL ran out just before the index's, set two round trips later, or Redis
+        // evicted them): the table is gone, not listed to fail every run with "add it again"
+        if ((await cmd<number>(['PEXPIRE', tableData(owner, t.sha), String(ttlMs)])) === 1) kept.push(t);
+        else await eval_(DROP_TABLE, [tableList(owner)], [t.name, v]);
       }
-      return infos;
+      if (kept.length) await cmd(['PEXPIRE', tableList(owner), String(ttlMs)]);
+      return kept.sort((a, b) => (a.name < b.name ? -1 : 1));
     },
     async tableBytes(owner, sha) {
       const raw = await cmd<string | null>(['GET', tableData(owner, sha)]);

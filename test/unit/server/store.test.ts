@@ -163,3 +163,35 @@ describe('createRedisStore', () => {
     );
   });
 });
+
+describe('the Redis store’s table index', () => {
+  it('drops a table whose bytes are gone (expired or evicted) instead of listing it; one added again is listed', async () => {
+    const server = await startRedis();
+    const store = await createRedisStore({ url: server.url, prefix: 'idx:' });
+    const { createClient } = await import('redis');
+    const raw = createClient({ url: server.url });
+    await raw.connect();
+    try {
+      const info = (name: string, sha: string) => ({ name, sha, numRows: 1, columns: [{ name: 'x', type: 'number' }] });
+      await store.putTable('o', info('gone', 'g1'), new Uint8Array([1]), 60_000);
+      await store.putTable('o', info('kept', 'k1'), new Uint8Array([2]), 60_000);
+      // the bytes leave first, as when their TTL runs out two round trips before the index's
+      expect(await raw.del('idx:tb:o:g1')).toBe(1);
+      expect((await store.tableIndex('o', 60_000)).map((t) => t.name)).toEqual(['kept']);
+      expect(await raw.hKeys('idx:t:o')).toEqual(['kept']);
+      // its bytes refreshed as before
+      expect(await raw.pTTL('idx:tb:o:k1')).toBeGreaterThan(50_000);
+      // the only table's bytes gone: nothing listed, the index gone with it
+      expect(await raw.del('idx:tb:o:k1')).toBe(1);
+      expect(await store.tableIndex('o', 60_000)).toEqual([]);
+      expect(await raw.exists('idx:t:o')).toBe(0);
+      // added again after that: listed
+      await store.putTable('o', info('gone', 'g2'), new Uint8Array([3]), 60_000);
+      expect((await store.tableIndex('o', 60_000)).map((t) => [t.name, t.sha])).toEqual([['gone', 'g2']]);
+    } finally {
+      await raw.quit();
+      await store.close();
+      await server.stop();
+    }
+  });
+});
