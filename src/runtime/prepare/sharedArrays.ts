@@ -32,6 +32,16 @@ export function sharedArrays(
   const out: RowArray[] = [];
   // `eval` or `with` may write the index or reach the name where no mention shows it
   if (mentions.some((m) => m.name === 'eval') || /\bwith\b/.test(source)) return out;
+  // whether a loop's body writes, declares or binds its index (any mention in it but a read), once per loop
+  const seen = new Map<AnyNode, boolean>();
+  const touched = (body: AnyNode, index: string): boolean => {
+    let t = seen.get(body);
+    if (t === undefined) {
+      t = mentions.some((m) => m.name === index && m.start >= body.start && m.end <= body.end && !isRead(m, up));
+      seen.set(body, t);
+    }
+    return t;
+  };
   for (const [name, decl] of declarations) {
     const d = decl.declarations[0];
     let indexed = 0;
@@ -43,7 +53,7 @@ export function sharedArrays(
       if (!ok || !member || key !== 'object' || member.type !== 'MemberExpression' || member.optional) ok = false;
       else if (!readAsValue(member, up)) ok = false;
       else if (!member.computed) ok = member.property.type === 'Identifier' && member.property.name === 'length';
-      else if (inBounds(member, name, up, indexLoop)) indexed++;
+      else if (inBounds(member, name, up, indexLoop, touched)) indexed++;
       else ok = false;
       if (!ok) break;
     }
@@ -90,13 +100,14 @@ function readAsValue(member: AnyNode, up: Up): boolean {
 
 /**
  * Whether `member` (`NAME[<identifier>]`) sits in `for (let i = 0; i < NAME.length; i++)` over that
- * identifier, in its body or test, and the loop's body never assigns, updates or declares the index.
+ * identifier, in its body, and the loop's body never assigns, updates or declares the index (`touched`).
  */
 function inBounds(
   member: AnyNode,
   name: string,
   up: Up,
   indexLoop: (loop: AnyNode) => { index: string; bound: string } | undefined,
+  touched: (body: AnyNode, index: string) => boolean,
 ): boolean {
   const prop = member.property as AnyNode;
   if (prop.type !== 'Identifier') return false;
@@ -107,47 +118,27 @@ function inBounds(
     const head = indexLoop(node);
     if (!head || head.index !== prop.name) continue;
     // the loop that declares the index: its body, not its init or update
-    return head.bound === name && key === 'body' && child === node.body && !touches(node.body, head.index);
+    return head.bound === name && key === 'body' && child === node.body && !touched(node.body, head.index);
   }
   return false;
 }
 
-/** Whether any identifier named `index` under `node` is anything but a read (written, declared, a parameter...). */
-function touches(node: AnyNode, index: string): boolean {
-  const stack: AnyNode[] = [node];
-  const parents = new Map<AnyNode, [AnyNode, string]>();
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    if (n.type === 'Identifier' && n.name === index) {
-      const [p, key] = parents.get(n) ?? [null, ''];
-      const read =
-        p !== null &&
-        (p.type === 'MemberExpression' ||
-          p.type === 'BinaryExpression' ||
-          p.type === 'LogicalExpression' ||
-          (p.type === 'CallExpression' && key === 'arguments') ||
-          p.type === 'ConditionalExpression' ||
-          (p.type === 'AssignmentExpression' && key === 'right') ||
-          (p.type === 'VariableDeclarator' && key === 'init') ||
-          (p.type === 'UnaryExpression' && p.operator !== 'delete') ||
-          p.type === 'ExpressionStatement' ||
-          p.type === 'ArrayExpression' ||
-          p.type === 'TemplateLiteral' ||
-          p.type === 'ReturnStatement');
-      if (!read) return true;
-    }
-    if (n.type === 'WithStatement') return true;
-    for (const k in n) {
-      if (k === 'type' || k === 'start' || k === 'end' || k === 'loc') continue;
-      const v = n[k];
-      if (v === null || typeof v !== 'object') continue;
-      const children: unknown[] = Array.isArray(v) ? v : [v];
-      for (const c of children as (AnyNode | null)[])
-        if (c && typeof c.type === 'string') {
-          parents.set(c, [n, k]);
-          stack.push(c);
-        }
-    }
-  }
-  return false;
+/** Whether `id` (a mention of a name) is only read there: not written, declared, a parameter... */
+function isRead(id: AnyNode, up: Up): boolean {
+  const [p, key] = up.get(id) ?? [null, ''];
+  return (
+    p !== null &&
+    (p.type === 'MemberExpression' ||
+      p.type === 'BinaryExpression' ||
+      p.type === 'LogicalExpression' ||
+      (p.type === 'CallExpression' && key === 'arguments') ||
+      p.type === 'ConditionalExpression' ||
+      (p.type === 'AssignmentExpression' && key === 'right') ||
+      (p.type === 'VariableDeclarator' && key === 'init') ||
+      (p.type === 'UnaryExpression' && p.operator !== 'delete') ||
+      p.type === 'ExpressionStatement' ||
+      p.type === 'ArrayExpression' ||
+      p.type === 'TemplateLiteral' ||
+      p.type === 'ReturnStatement')
+  );
 }
