@@ -90,10 +90,12 @@ export class ColumnWorkers {
     clearTimeout(this.idle);
     const { port1, port2 } = new MessageChannel();
     const flag = new Int32Array(new SharedArrayBuffer(4));
+    // the beat before the job is posted: the worker may start (and beat) before this thread reads it
+    const beat = Atomics.load(slot.status, 0);
     slot.worker.postMessage({ job, port: port2, flag }, [port2]);
     if (job.op === 'open') slot.opened.add(job.id);
     const now = performance.now();
-    return { slot, port: port1, flag, since: now, beat: Atomics.load(slot.status, 0), seen: now };
+    return { slot, port: port1, flag, since: now, beat, seen: now };
   }
 
   /** True when worker `index` runs and has opened file `id`. */

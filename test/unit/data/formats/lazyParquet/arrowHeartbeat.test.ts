@@ -70,7 +70,8 @@ describe('an Arrow column decoded in a column worker beats as it goes', () => {
       expect(opened.opened?.columns.map((c) => c.name)).toEqual(['text', 'cat', 'amount']);
       for (const leaf of [0, 1, 2]) {
         const p = pool.post(0, { op: 'column', id, leaf, from: 0, to: 1 }, DEFAULT_DECODE_CAPS.heapMb);
-        // the wait moves p.beat to the last beat it saw (its stall check): count from the post's
+        // the wait moves p.beat to the last beat it saw (its stall check): count from the post's, read
+        // before the job was posted (read after, a fast worker's first beats were already in it)
         const before = p.beat;
         const answer = pool.wait(p, 'beat.arrow', DEFAULT_DECODE_CAPS);
         expect(answer.ok, `column ${leaf}`).toBe(true);
