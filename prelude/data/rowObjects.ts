@@ -48,6 +48,7 @@ import { doneIterator, keyedLoop } from './keyedLoop.js';
 import { columnSource, type Source } from '../fast/source.js';
 import { seriesMark } from '../series/seriesTables.js';
 import { rowCallbackBody, textClasses, textTruth } from '../fast/textClasses.js';
+import { readable, rowTruth } from '../fast/rowTruth.js';
 
 type AnyFn = (this: ColumnTable, ...args: unknown[]) => unknown;
 
@@ -274,6 +275,20 @@ function textChain(t: ColumnTable, s: RowLoopState): ((cb: unknown) => Uint8Arra
   };
 }
 
+/**
+ * Whether a chain (data/rowChain.ts) has a link whose callback may be answered from the columns
+ * (fast/rowTruth.ts): a filter, some, every or findIndex, over an unfiltered table or one showing at
+ * least an eighth of its rows (as loopValues reads them), every field it reads a number, boolean or
+ * dictionary column (no date or array column: their values are the call's, so they are read at it).
+ */
+function typedChain(t: ColumnTable, s: RowLoopState): boolean {
+  const ops = s.ops;
+  if (ops === null || !ops.some((op) => op === 'filter' || op === 'some' || op === 'every' || op === 'findIndex'))
+    return false;
+  if (t.numRows() * 8 < t.totalRows()) return false;
+  return s.names.length > 0 && s.names.every((name) => readable(t, name));
+}
+
 /** A row array bound to a name (`open([...fields], ['bind'])`, or `['defer']` when only loops read it: prepare/rowArrays.ts). */
 const isBind = (s: RowLoopState) =>
   s.ops !== null && s.ops.length === 1 && (s.ops[0] === 'bind' || s.ops[0] === 'defer');
@@ -444,6 +459,23 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       if (!loop.ops) {
         const own = loopKept(this, loop);
         return own ? loopRows('reused', loop.names, own.vals, own.idx, own.n) : bare();
+      }
+      if (typedChain(this, loop)) {
+        // a callback may be answered from the columns (fast/rowTruth.ts): the values are read when a link needs them
+        const vals = () => loopValues(this, loop, dates)?.vals ?? null;
+        const idx = this.isFiltered() || this.isOrdered() ? (this.indices() as Uint32Array) : null;
+        return chainRows(
+          loop.names,
+          vals,
+          idx,
+          this.numRows(),
+          loop.ops,
+          bare,
+          filteredRows(this, loop.ops, bare, dates),
+          null,
+          pluckOrigin(this, loop),
+          (cb) => rowTruth(this, cb),
+        );
       }
       const v = loopValues(this, loop, dates);
       if (!v) return bare();

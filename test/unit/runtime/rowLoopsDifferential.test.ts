@@ -240,6 +240,33 @@ const SEQUENCES: Record<string, Step[]> = {
     "const rows7 = award_data.select('Phase').objects();\nconst p7 = rows7.map(r => r.Phase);\n[p7.length, p7[0], rows7.length]",
     'rows7[1]',
   ],
+  // a filter/some/every/findIndex callback that reads only number, boolean and dictionary fields
+  // with operators is answered from the columns (prelude/fast/rowTruth.ts), never called
+  'callbacks answered from the columns: operators, nulls, filtered and ordered tables': [
+    rw(
+      "const t1 = award_data.select('Phase', 'Award Amount', 'Number Employees', 'State');\n[t1.objects().filter(r => r.Phase === 'Phase II').length, t1.objects().filter(r => r.Phase !== 'Phase II').length, t1.objects().filter(r => r['Award Amount'] > 1e6).length, t1.objects().filter(r => r['Number Employees'] == null).length, t1.objects().filter(r => r['Number Employees'] != null && r['Number Employees'] < 10).length, t1.objects().filter(r => r['Number Employees'] > -1).length, t1.objects().filter(r => !r['Number Employees']).length]",
+    ),
+    rw(
+      "const t2 = award_data.select('Phase', 'Award Amount', 'Number Employees', 'State', 'Award Year');\n[t2.objects().filter(r => r['Award Amount'] / r['Number Employees'] > 1e5).length, t2.objects().filter(r => (r['Number Employees'] ?? -1) < 0).length, t2.objects().filter(r => r.State < 'M' || r.Phase == 'Phase I').length, t2.objects().filter(r => r.State + '!' === 'Texas!').length, t2.objects().filter(r => r['Award Year'] == '2020').length, t2.objects().filter(r => r.Phase == 0).length, t2.objects().filter(r => r['Award Year'] % 2 ? r.Phase : r.State === 'Texas').length, t2.objects().filter(r => -r['Award Amount'] < -5e5 && r['Award Year'] >= 2015).length]",
+    ),
+    rw(
+      "const t3 = award_data.select('Phase', 'Award Amount', 'State');\n[t3.objects().some(r => r['Award Amount'] > 1.99e6), t3.objects().some(r => r.State === 'Atlantis'), t3.objects().every(r => r.Phase != null), t3.objects().every(r => r['Award Amount'] >= 0), t3.objects().findIndex(r => r.State === 'Texas'), t3.objects().findIndex(r => r.State === 'Atlantis'), t3.objects().filter(r => r.Phase === 'Phase I').findIndex(r => r['Award Amount'] > 1e5)]",
+    ),
+    rw(
+      "const o4 = award_data.filter(d => d.Phase === 'Phase II').orderby(aq.desc('Award Amount'), 'Company').objects();\nconst o5 = award_data.filter(d => d.Phase === 'Phase II').orderby('State', 'Company');\n[o4.length, o5.objects().findIndex(r => r.State === 'Texas'), o5.objects().filter(r => r['Award Amount'] < 3e5).filter(r => r.State !== null).length, o5.objects().filter(r => r['Award Amount'] < 3e5).map(r => r.Company).slice(0, 3), o5.objects().filter(r => r.State === 'Ohio').reduce((s, r) => s + r['Award Amount'], 0), o5.objects().filter(r => r.State === 'Ohio').slice(0, 2)]",
+    ),
+    rw(
+      "const d6 = award_data.derive({ m: d => d['Award Amount'] / 1e6, big: d => d['Award Amount'] > 1e6, y: d => d['Award Year'] - 2000 });\n[d6.select('m').objects().filter(r => r.m > 1).length, d6.objects().filter(r => r.big).length, d6.objects().filter(r => r.big === false).length, d6.objects().filter(r => r.big != r.m > 1).length, d6.objects().filter(r => r.y * 2 > 30 && r.m).length, d6.filter(d => d.Phase === 'Phase I').objects().filter(r => !r.big).length]",
+    ),
+    // outside the class: another name, a member of a field, a date field, an index: called as written
+    rw(
+      "const t7 = award_data.select('Phase', 'Proposal Award Date', 'Award Amount');\n[t7.objects().filter(r => r.Phase === undefined).length, t7.objects().filter(r => r.Phase && r.Phase.length > 7).length, t7.objects().filter(r => r['Proposal Award Date'] > 0).length, t7.objects().filter(r => r.Nope === null).length, t7.objects().filter(r => r['Award Amount'] > Math.PI).length]",
+    ),
+    rw(
+      "let calls8 = 0;\nconst n8 = award_data.select('Phase', 'Award Amount').objects().filter(r => r.Phase === 'Phase II').filter(r => { calls8++; return r['Award Amount'] > 5e5 }).length;\n[n8, calls8]",
+    ),
+    rw("award_data.select('Phase').objects().filter(r => r.Phase.toLowerCase() === 'phase i').length"),
+  ],
   'chains over no rows, nulls, and columns named like keywords or with spaces': [
     rw("award_data.filter(d => d.Phase === 'no such phase').objects().length"),
     rw(

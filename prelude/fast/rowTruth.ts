@@ -1,0 +1,89 @@
+/**
+ * The truth value, per table row, of a pure row callback in a chain on objects() (data/rowChain.ts):
+ *   t.objects().filter(r => r.m > 2).length
+ *   rows.filter(r => r['Woman Owned'] === 'Y' && r.Phase !== 'Phase I').length
+ * evaluated a column at a time by derive's evaluation (fast/deriveEval.ts) instead of one call per row
+ * over a reused row. Taken only for an arrow of one plain parameter whose body (an expression or one
+ * `return`) reads nothing but `r.F` / `r['F']` (F a column of the table that is a number, integer,
+ * boolean or dictionary column: not a date, whose row value is an object, nor long text), string,
+ * number and boolean literals and the operators: no other name (even `undefined` may be bound), no
+ * call, no `this`. Such a callback cannot run user code, throw or see anything, so its value at a row
+ * is the operator applied to the row's values, whether or when the callback runs; anything else, a
+ * give-up of the evaluation, or an operator that throws answers undefined (the chain then calls the
+ * callback over the reused row, as before).
+ */
+import type { ColumnTable } from 'arquero';
+import { closureNode } from '../closure/arrowSource.js';
+import { LazyColumn } from '../data/lazyColumn.js';
+import { evalNode, truthy } from './deriveEval.js';
+import type { Env } from './deriveVec.js';
+import type { Node } from './node.js';
+import { visibleRows } from './source.js';
+
+/** The callback's truth value at every table row (a byte each), or undefined when it is not such a callback. */
+export function rowTruth(t: ColumnTable, cb: unknown): Uint8Array | undefined {
+  if (typeof cb !== 'function') return undefined;
+  const root = closureNode(cb);
+  if (!root || root.type !== 'ArrowFunctionExpression' || root.async || root.generator) return undefined;
+  const params = root.params as Node[];
+  if (params.length !== 1 || params[0]!.type !== 'Identifier') return undefined;
+  let body = root.body as Node;
+  if (body.type === 'BlockStatement') {
+    const list = body.body as Node[];
+    if (list.length !== 1 || list[0]!.type !== 'ReturnStatement' || !list[0]!.argument) return undefined;
+    body = list[0]!.argument as Node;
+  }
+  const tree = convert(t, body, params[0]!.name as string);
+  if (!tree) return undefined;
+  const env: Env = { t, n: t.totalRows(), rows: visibleRows(t, false) };
+  try {
+    return truthy(env, evalNode(env, tree, {}));
+  } catch {
+    return undefined; // a give-up, or an operator that threw at a row: the callback runs as written
+  }
+}
+
+/** Whether column `name` of `t` is one whose row value derive's evaluation reads as the row holds it. */
+export function readable(t: ColumnTable, name: string): boolean {
+  if (name === '__proto__') return false;
+  const col = t.column(name) as unknown;
+  if (!(col instanceof LazyColumn) || col.length !== t.totalRows() || col.type === 'date') return false;
+  const kind = col.kind;
+  return kind === 'float64' || kind === 'dict' || kind === 'bool';
+}
+
+/** The body as derive's tree (`r.F` a Column node), or undefined for anything outside the class. */
+function convert(t: ColumnTable, node: Node, param: string): Node | undefined {
+  switch (node.type) {
+    case 'MemberExpression': {
+      const o = node.object as Node;
+      const p = node.property as Node;
+      if (node.optional || o.type !== 'Identifier' || o.name !== param) return undefined;
+      const key = node.computed ? (p.type === 'Literal' ? p.value : undefined) : p.name;
+      return typeof key === 'string' && readable(t, key) ? { type: 'Column', name: key } : undefined;
+    }
+    case 'Literal': {
+      const v = node.value;
+      const plain = typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v === null;
+      return plain && !node.regex && node.bigint === undefined ? node : undefined;
+    }
+    case 'BinaryExpression':
+    case 'LogicalExpression': {
+      const left = convert(t, node.left as Node, param);
+      const right = convert(t, node.right as Node, param);
+      return left && right ? { type: node.type, operator: node.operator, left, right } : undefined;
+    }
+    case 'UnaryExpression': {
+      const argument = convert(t, node.argument as Node, param);
+      return argument ? { type: node.type, operator: node.operator, argument } : undefined;
+    }
+    case 'ConditionalExpression': {
+      const [test, consequent, alternate] = [node.test, node.consequent, node.alternate].map((x) =>
+        convert(t, x as Node, param),
+      );
+      return test && consequent && alternate ? { type: node.type, test, consequent, alternate } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
