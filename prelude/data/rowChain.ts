@@ -27,6 +27,7 @@ import {
   ObjectGetPrototypeOf,
   ReflectApply,
 } from '../intrinsics.js';
+import type { RowAddends } from '../fast/rowTruth.js';
 
 /** The methods a chain may call; every link but the last is a `filter`. */
 const METHODS = ['filter', 'map', 'reduce', 'forEach', 'some', 'every', 'findIndex'] as const;
@@ -130,6 +131,8 @@ interface Chain {
    * other callback (null: not asked).
    */
   typed: ((cb: unknown) => Uint8Array | undefined) | null;
+  /** What a reduce callback `(s, r) => s + E` adds per table row (fast/rowTruth.ts), or undefined (null: not asked). */
+  addends: ((cb: unknown) => RowAddends | undefined) | null;
   idx: ArrayLike<number> | null;
   ops: string[];
   /** The rows objects() builds (every visible row, fresh). */
@@ -174,6 +177,10 @@ function link(c: Chain, step: number, pos: ArrayLike<number> | null, m: number):
       ? ((c.text !== null ? c.text(cb) : undefined) ?? (c.typed !== null ? c.typed(cb) : undefined))
       : undefined;
     if (truth) return truthLink(c, step, pos, m, op, truth);
+    if (op === 'reduce' && typeof acc === 'number' && arguments.length >= 2 && c.addends !== null) {
+      const add = c.addends(cb);
+      if (add !== undefined) return typeof add === 'number' ? sumConst(acc, add, m) : sumOf(acc, add, c.idx, pos, m);
+    }
     const vals = c.vals();
     if (vals === null) {
       // the values cannot be read this way: the rows objects() builds, and the method on them
@@ -270,6 +277,29 @@ function countOf(truth: Uint8Array, idx: ArrayLike<number> | null, pos: ArrayLik
   return count;
 }
 
+/** `acc` plus `k` once per row, in order (the callback's own sums). */
+function sumConst(acc: number, k: number, m: number): number {
+  for (let i = 0; i < m; i++) acc = acc + k;
+  return acc;
+}
+
+/** `acc` plus each row's addend (null: 0), in the link's order. */
+function sumOf(
+  acc: number,
+  add: { v: Float64Array; valid: Uint8Array | null },
+  idx: ArrayLike<number> | null,
+  pos: ArrayLike<number> | null,
+  m: number,
+): number {
+  const { v, valid } = add;
+  for (let k = 0; k < m; k++) {
+    const p = pos === null ? k : pos[k]!;
+    const r = idx === null ? p : idx[p]!;
+    acc = acc + (valid === null || valid[r] ? v[r]! : 0);
+  }
+  return acc;
+}
+
 /** The first position of this link whose row's truth is `want`, or -1. */
 function firstWith(
   truth: Uint8Array,
@@ -302,10 +332,11 @@ export function chainRows(
   text: Chain['text'] = null,
   origin: Chain['origin'] = null,
   typed: Chain['typed'] = null,
+  addends: Chain['addends'] = null,
 ): unknown {
   let made: ArrayLike<unknown>[] | null | undefined = typeof vals === 'function' ? undefined : vals;
   const values = () => (made === undefined ? (made = (vals as () => ArrayLike<unknown>[] | null)()) : made);
-  return link({ names, vals: values, text, typed, idx, ops, rows, rowsAt, origin }, 0, null, n);
+  return link({ names, vals: values, text, typed, addends, idx, ops, rows, rowsAt, origin }, 0, null, n);
 }
 
 /** The elements of `all` at positions `pos[0..m)`, in a fresh array (the rows that passed a last filter, picked from the rows objects() builds). */

@@ -48,7 +48,7 @@ import { doneIterator, keyedLoop } from './keyedLoop.js';
 import { columnSource, type Source } from '../fast/source.js';
 import { seriesMark } from '../series/seriesTables.js';
 import { rowCallbackBody, textClasses, textTruth } from '../fast/textClasses.js';
-import { readable, rowTruth } from '../fast/rowTruth.js';
+import { readable, rowAddends, rowTruth } from '../fast/rowTruth.js';
 
 type AnyFn = (this: ColumnTable, ...args: unknown[]) => unknown;
 
@@ -277,14 +277,15 @@ function textChain(t: ColumnTable, s: RowLoopState): ((cb: unknown) => Uint8Arra
 
 /**
  * Whether a chain (data/rowChain.ts) has a link whose callback may be answered from the columns
- * (fast/rowTruth.ts): a filter, some, every or findIndex, over an unfiltered table or one showing at
+ * (fast/rowTruth.ts): a filter, some, every, findIndex or reduce, over an unfiltered table or one showing at
  * least an eighth of its rows (as loopValues reads them), every field it reads a number, boolean or
  * dictionary column (no date or array column: their values are the call's, so they are read at it).
  */
 function typedChain(t: ColumnTable, s: RowLoopState): boolean {
   const ops = s.ops;
-  if (ops === null || !ops.some((op) => op === 'filter' || op === 'some' || op === 'every' || op === 'findIndex'))
-    return false;
+  const tested = (op: string) =>
+    op === 'filter' || op === 'some' || op === 'every' || op === 'findIndex' || op === 'reduce';
+  if (ops === null || !ops.some(tested)) return false;
   if (t.numRows() * 8 < t.totalRows()) return false;
   return s.names.length > 0 && s.names.every((name) => readable(t, name));
 }
@@ -475,6 +476,7 @@ export function installRowObjects(proto: Record<string, unknown>): void {
           null,
           pluckOrigin(this, loop),
           (cb) => rowTruth(this, cb),
+          (cb) => rowAddends(this, cb),
         );
       }
       const v = loopValues(this, loop, dates);

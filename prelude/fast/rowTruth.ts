@@ -43,6 +43,44 @@ export function rowTruth(t: ColumnTable, cb: unknown): Uint8Array | undefined {
   }
 }
 
+/** What a reduce callback `(s, r) => s + E` adds at each table row: a number, or numbers with nulls (null adds 0). */
+export type RowAddends = number | { v: Float64Array; valid: Uint8Array | null };
+
+/**
+ * For a reduce callback `(s, r) => s + E` (an arrow of two plain parameters, E in the class above and
+ * not naming `s`), what it adds at every table row when E is a number there (or null, which `+` reads
+ * as 0): from a number, the same sums in the same order as the callback's; undefined otherwise.
+ */
+export function rowAddends(t: ColumnTable, cb: unknown): RowAddends | undefined {
+  if (typeof cb !== 'function') return undefined;
+  const root = closureNode(cb);
+  if (!root || root.type !== 'ArrowFunctionExpression' || root.async || root.generator) return undefined;
+  const params = root.params as Node[];
+  if (params.length !== 2 || params.some((p) => p.type !== 'Identifier')) return undefined;
+  const [acc, row] = [params[0]!.name as string, params[1]!.name as string];
+  if (acc === row) return undefined;
+  let body = root.body as Node;
+  if (body.type === 'BlockStatement') {
+    const list = body.body as Node[];
+    if (list.length !== 1 || list[0]!.type !== 'ReturnStatement' || !list[0]!.argument) return undefined;
+    body = list[0]!.argument as Node;
+  }
+  if (body.type !== 'BinaryExpression' || body.operator !== '+') return undefined;
+  const left = body.left as Node;
+  if (left.type !== 'Identifier' || left.name !== acc) return undefined;
+  // any mention of `s` in E is a name convert refuses
+  const tree = convert(t, body.right as Node, row);
+  if (!tree) return undefined;
+  const env: Env = { t, n: t.totalRows(), rows: visibleRows(t, false) };
+  try {
+    const out = evalNode(env, tree, {});
+    if (out.k === 'const') return typeof out.value === 'number' ? out.value : undefined;
+    return out.k === 'num' ? { v: out.v, valid: out.valid } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether column `name` of `t` is one whose row value derive's evaluation reads as the row holds it. */
 export function readable(t: ColumnTable, name: string): boolean {
   if (name === '__proto__') return false;

@@ -266,6 +266,13 @@ const SEQUENCES: Record<string, Step[]> = {
       "let calls8 = 0;\nconst n8 = award_data.select('Phase', 'Award Amount').objects().filter(r => r.Phase === 'Phase II').filter(r => { calls8++; return r['Award Amount'] > 5e5 }).length;\n[n8, calls8]",
     ),
     rw("award_data.select('Phase').objects().filter(r => r.Phase.toLowerCase() === 'phase i').length"),
+    // a sum `(s, r) => s + E` from a number: E's values added in the rows' order
+    rw(
+      "const t9 = award_data.select('HUBZone Owned', 'Award Amount', 'Number Employees', 'Phase');\n[t9.objects().filter(r => r['HUBZone Owned'] === 'Y').reduce((s, r) => s + (r['Award Amount'] || 0), 0), t9.objects().reduce((s, r) => s + r['Number Employees'], 0), t9.objects().reduce((s, r) => s + r['Number Employees'], -0), t9.objects().reduce((acc, r) => { return acc + (r['Award Amount'] ?? 0) / 1e6 }, 0.1), t9.objects().filter(r => r.Phase === 'Phase II').reduce((n, r) => n + 1, 0), t9.objects().reduce((s, r) => s + r['Award Amount'] * 0, -0)]",
+    ),
+    rw(
+      "const o10 = award_data.filter(d => d.State === 'Texas').orderby(aq.desc('Award Amount'));\n[o10.objects().reduce((s, r) => s + r['Award Amount'], 0), o10.objects().filter(r => r['Award Amount'] < 5e5).reduce((s, r) => s + r['Number Employees'], 7), o10.objects().reduce((s, r) => s + r['Award Amount'], 'x').slice(0, 12), o10.objects().reduce((s, r) => s + r.Phase, 0).slice(0, 12), o10.objects().reduce((s, r) => r['Award Amount'] + s, 0), o10.objects().reduce((s, r) => s + s, 1), o10.objects().reduce((s, r) => s + r['Award Amount'], undefined)]",
+    ),
   ],
   'chains over no rows, nulls, and columns named like keywords or with spaces': [
     rw("award_data.filter(d => d.Phase === 'no such phase').objects().length"),
