@@ -128,11 +128,12 @@ interface Chain {
   /**
    * The truth value per table row of a filter, some, every or findIndex callback that only reads
    * number, boolean and dictionary fields with operators (fast/rowTruth.ts), or undefined for any
-   * other callback (null: not asked).
+   * other callback and when the link's `m` rows are too few for a pass over every table row to pay
+   * (null: not asked).
    */
-  typed: ((cb: unknown) => Uint8Array | undefined) | null;
-  /** What a reduce callback `(s, r) => s + E` adds per table row (fast/rowTruth.ts), or undefined (null: not asked). */
-  addends: ((cb: unknown) => RowAddends | undefined) | null;
+  typed: ((cb: unknown, m: number) => Uint8Array | undefined) | null;
+  /** What a reduce callback `(s, r) => s + E` adds per table row (fast/rowTruth.ts), or undefined as for `typed`. */
+  addends: ((cb: unknown, m: number) => RowAddends | undefined) | null;
   idx: ArrayLike<number> | null;
   ops: string[];
   /** The rows objects() builds (every visible row, fresh). */
@@ -174,11 +175,11 @@ function link(c: Chain, step: number, pos: ArrayLike<number> | null, m: number):
   o[op] = function (cb: (...a: unknown[]) => unknown, acc?: unknown): unknown {
     const tested = op === 'filter' || op === 'some' || op === 'every' || op === 'findIndex';
     const truth = tested
-      ? ((c.text !== null ? c.text(cb) : undefined) ?? (c.typed !== null ? c.typed(cb) : undefined))
+      ? ((c.text !== null ? c.text(cb) : undefined) ?? (c.typed !== null ? c.typed(cb, m) : undefined))
       : undefined;
     if (truth) return truthLink(c, step, pos, m, op, truth);
     if (op === 'reduce' && typeof acc === 'number' && arguments.length >= 2 && c.addends !== null) {
-      const add = c.addends(cb);
+      const add = c.addends(cb, m);
       if (add !== undefined) return typeof add === 'number' ? sumConst(acc, add, m) : sumOf(acc, add, c.idx, pos, m);
     }
     const vals = c.vals();
