@@ -37,10 +37,60 @@ export function rowTruth(t: ColumnTable, cb: unknown): Uint8Array | undefined {
   if (!tree) return undefined;
   const env: Env = { t, n: t.totalRows(), rows: visibleRows(t, false) };
   try {
-    return truthy(env, evalNode(env, tree, {}));
+    return truthOf(env, tree);
   } catch {
     return undefined; // a give-up, or an operator that threw at a row: the callback runs as written
   }
+}
+
+/**
+ * The truth value of `node` at every row. `&&`, `||`, `!` and `?:` only pass their operands' truth
+ * values on (ToBoolean(a && b) is ToBoolean(a) && ToBoolean(b)), so they combine bytes; no operand in
+ * the class can throw or run code, so evaluating both sides of `&&` where the code would stop at the
+ * left changes nothing. Any other node: its values, then their truth (derive's evaluation).
+ */
+function truthOf(env: Env, node: Node): Uint8Array {
+  if (node.type === 'LogicalExpression' && (node.operator === '&&' || node.operator === '||')) {
+    const a = truthOf(env, node.left as Node);
+    const b = truthOf(env, node.right as Node);
+    const out = new Uint8Array(env.n);
+    if (node.operator === '&&') bothInto(a, b, out);
+    else eitherInto(a, b, out);
+    return out;
+  }
+  if (node.type === 'UnaryExpression' && node.operator === '!') {
+    const a = truthOf(env, node.argument as Node);
+    const out = new Uint8Array(env.n);
+    notInto(a, out);
+    return out;
+  }
+  if (node.type === 'ConditionalExpression') {
+    const c = truthOf(env, node.test as Node);
+    const a = truthOf(env, node.consequent as Node);
+    const b = truthOf(env, node.alternate as Node);
+    const out = new Uint8Array(env.n);
+    chooseInto(c, a, b, out);
+    return out;
+  }
+  return truthy(env, evalNode(env, node, {}));
+}
+
+// Each loop in a function that ends with it (docs/architecture.md, "Inside the prelude"); every
+// truth array holds 0 or 1 (truthy's answers).
+function bothInto(a: Uint8Array, b: Uint8Array, out: Uint8Array): void {
+  for (let i = 0; i < out.length; i++) out[i] = a[i]! & b[i]!;
+}
+
+function eitherInto(a: Uint8Array, b: Uint8Array, out: Uint8Array): void {
+  for (let i = 0; i < out.length; i++) out[i] = a[i]! | b[i]!;
+}
+
+function notInto(a: Uint8Array, out: Uint8Array): void {
+  for (let i = 0; i < out.length; i++) out[i] = a[i]! ^ 1;
+}
+
+function chooseInto(c: Uint8Array, a: Uint8Array, b: Uint8Array, out: Uint8Array): void {
+  for (let i = 0; i < out.length; i++) out[i] = c[i] ? a[i]! : b[i]!;
 }
 
 /** What a reduce callback `(s, r) => s + E` adds at each table row: a number, or numbers with nulls (null adds 0). */

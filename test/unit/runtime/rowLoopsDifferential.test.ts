@@ -250,6 +250,9 @@ const SEQUENCES: Record<string, Step[]> = {
       "const t2 = award_data.select('Phase', 'Award Amount', 'Number Employees', 'State', 'Award Year');\n[t2.objects().filter(r => r['Award Amount'] / r['Number Employees'] > 1e5).length, t2.objects().filter(r => (r['Number Employees'] ?? -1) < 0).length, t2.objects().filter(r => r.State < 'M' || r.Phase == 'Phase I').length, t2.objects().filter(r => r.State + '!' === 'Texas!').length, t2.objects().filter(r => r['Award Year'] == '2020').length, t2.objects().filter(r => r.Phase == 0).length, t2.objects().filter(r => r['Award Year'] % 2 ? r.Phase : r.State === 'Texas').length, t2.objects().filter(r => -r['Award Amount'] < -5e5 && r['Award Year'] >= 2015).length]",
     ),
     rw(
+      "const t11 = award_data.select('Agency', 'Phase', 'Award Amount', 'State', 'Number Employees');\n[t11.objects().filter(r => r.Agency === 'Department of Defense' && r.Phase === 'Phase II' && r['Award Amount'] > 1e6).length, t11.objects().filter(r => r.Phase && r.State).length, t11.objects().filter(r => !(r.Phase === 'Phase I') || !r.State).length, t11.objects().filter(r => r.State ? r['Award Amount'] > 1e6 : !r.Phase).length, t11.objects().filter(r => r['Number Employees'] && (r.State === 'Texas' || r.State === 'Ohio')).length, t11.objects().some(r => r['Number Employees'] === 0 && !r.State)]",
+    ),
+    rw(
       "const t3 = award_data.select('Phase', 'Award Amount', 'State');\n[t3.objects().some(r => r['Award Amount'] > 1.99e6), t3.objects().some(r => r.State === 'Atlantis'), t3.objects().every(r => r.Phase != null), t3.objects().every(r => r['Award Amount'] >= 0), t3.objects().findIndex(r => r.State === 'Texas'), t3.objects().findIndex(r => r.State === 'Atlantis'), t3.objects().filter(r => r.Phase === 'Phase I').findIndex(r => r['Award Amount'] > 1e5)]",
     ),
     rw(
