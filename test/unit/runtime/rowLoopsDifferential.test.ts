@@ -72,6 +72,33 @@ const SEQUENCES: Record<string, Step[]> = {
       "let chars = 0, words = 0;\nfor (const r of award_data.select('Abstract', 'Award Title').objects()) { if (r.Abstract) chars += r.Abstract.length; if (r['Award Title'] && r['Award Title'].includes('System')) words++ }\n[chars, words]",
     ),
   ],
+  // `for (const { a, 'b c': x, d = 0 } of t.objects())`: the pattern reads its fields of one reused row
+  'loops that destructure their row into names': [
+    rw(
+      "let dt = 0, dn = 0;\nfor (const { 'Award Amount': amt, Phase } of award_data.select('Phase', 'Award Amount').objects()) if (Phase === 'Phase II') { dt += amt || 0; dn++ }\n[dt, dn]",
+    ),
+    rw(
+      "const dm = {};\nfor (let { State, Agency = 'none', Nope = 7 } of award_data.select('State', 'Agency').objects()) { dm[State + '/' + Agency + Nope] = (dm[State + '/' + Agency + Nope] || 0) + 1; State = 'x' }\nObject.entries(dm).sort((a, b) => b[1] - a[1]).slice(0, 3)",
+    ),
+    rw(
+      "let dd = null, dl = 0;\nfor (const { 'Proposal Award Date': d, Phase: p } of award_data.filter(d => d.Phase === 'Phase I').orderby('Award Amount').objects()) { if (d && (!dd || d > dd)) dd = d; dl += p.length }\n[dd && dd.toISOString(), dl]",
+    ),
+    rw(
+      "let dk = 0;\nfor (const { Phase } of award_data.select('Phase').objects()) { if (dk > 3) break; dk += Phase.length }\ndk",
+    ),
+    rw("let de = 0;\nfor (const { Phase } of award_data.select('Phase').objects()) de += Phase.nope.deeper;\nde"),
+    rw(
+      "const { toString } = {};\nlet dts = 0;\nfor (const { toString: ts, Phase } of award_data.select('Phase').objects()) if (ts === toString && Phase) dts++;\ndts",
+    ),
+    // as before: rest, nested patterns, a default that is not a literal, a computed key
+    rw(
+      "let dr = 0;\nfor (const { Phase, ...rest } of award_data.select('Phase', 'State').objects()) dr += Object.keys(rest).length;\ndr",
+    ),
+    rw("let dl2 = 0;\nfor (const { Phase: { length } } of award_data.select('Phase').objects()) dl2 += length;\ndl2"),
+    rw(
+      "let dc = 0;\nconst key = 'Phase';\nfor (const { [key]: v, State = String(dc) } of award_data.select('Phase', 'State').objects()) if (v === 'Phase I' && State) dc++;\ndc",
+    ),
+  ],
   'break, continue, labels and the completion value': [
     rw(
       "let hits = 0;\nouter: for (const r of award_data.select('Phase', 'Award Amount').objects()) { if (r.Phase !== 'Phase I') continue outer; if (hits > 40) break outer; hits++ }\nhits",
