@@ -290,9 +290,14 @@ function typedChain(t: ColumnTable, s: RowLoopState): boolean {
   return s.names.length > 0 && s.names.every((name) => readable(t, name));
 }
 
-/** A row array bound to a name (`open([...fields], ['bind'])`, or `['defer']` when only loops read it: prepare/rowArrays.ts). */
+/**
+ * A row array bound to a name (`open([...fields], ['bind'])`, or `['defer']` when only loops read it,
+ * `['deferLength']` when loops and `NAME.length`: prepare/rowArrays.ts).
+ */
 const isBind = (s: RowLoopState) =>
-  s.ops !== null && s.ops.length === 1 && (s.ops[0] === 'bind' || s.ops[0] === 'defer');
+  s.ops !== null &&
+  s.ops.length === 1 &&
+  (s.ops[0] === 'bind' || s.ops[0] === 'defer' || s.ops[0] === 'deferLength');
 
 /**
  * What objects() answers a bound declaration with: the rows objects() builds, as a bare call does
@@ -303,9 +308,13 @@ const isBind = (s: RowLoopState) =>
 function boundRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
   // the array's rows and its loops' reused row hold the same Dates, as the loops as written read them from the rows
   const dates = new CallDates();
-  if (s.ops![0] === 'defer') {
+  if (s.ops![0] === 'defer' || s.ops![0] === 'deferLength') {
     const later = deferredRows(t, s, 'object', dates);
-    if (later) return later;
+    if (later) {
+      // `rows.length` reads the count of the rows the fill will put in (rowsInto sets the same length)
+      if (s.ops![0] === 'deferLength') later.length = t.numRows();
+      return later;
+    }
   }
   const list = rows(t, 'object', {}, dates);
   if (!list) return null;
