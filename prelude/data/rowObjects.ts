@@ -295,9 +295,7 @@ function typedChain(t: ColumnTable, s: RowLoopState): boolean {
  * `['deferLength']` when loops and `NAME.length`: prepare/rowArrays.ts).
  */
 const isBind = (s: RowLoopState) =>
-  s.ops !== null &&
-  s.ops.length === 1 &&
-  (s.ops[0] === 'bind' || s.ops[0] === 'defer' || s.ops[0] === 'deferLength');
+  s.ops !== null && s.ops.length === 1 && (s.ops[0] === 'bind' || s.ops[0] === 'defer' || s.ops[0] === 'deferLength');
 
 /**
  * What objects() answers a bound declaration with: the rows objects() builds, as a bare call does
