@@ -27,6 +27,7 @@ import {
   ObjectGetPrototypeOf,
   ReflectApply,
 } from '../intrinsics.js';
+import type { RowAddends } from '../fast/rowTruth.js';
 
 /** The methods a chain may call; every link but the last is a `filter`. */
 const METHODS = ['filter', 'map', 'reduce', 'forEach', 'some', 'every', 'findIndex'] as const;
@@ -124,6 +125,15 @@ interface Chain {
    * or undefined for any other callback.
    */
   text: ((cb: unknown) => Uint8Array | undefined) | null;
+  /**
+   * The truth value per table row of a filter, some, every or findIndex callback that only reads
+   * number, boolean and dictionary fields with operators (fast/rowTruth.ts), or undefined for any
+   * other callback and when the link's `m` rows are too few for a pass over every table row to pay
+   * (null: not asked).
+   */
+  typed: ((cb: unknown, m: number) => Uint8Array | undefined) | null;
+  /** What a reduce callback `(s, r) => s + E` adds per table row (fast/rowTruth.ts), or undefined as for `typed`. */
+  addends: ((cb: unknown, m: number) => RowAddends | undefined) | null;
   idx: ArrayLike<number> | null;
   ops: string[];
   /** The rows objects() builds (every visible row, fresh). */
@@ -163,8 +173,15 @@ function link(c: Chain, step: number, pos: ArrayLike<number> | null, m: number):
     return o;
   }
   o[op] = function (cb: (...a: unknown[]) => unknown, acc?: unknown): unknown {
-    const truth = c.text !== null && (op === 'filter' || op === 'some' || op === 'every') ? c.text(cb) : undefined;
-    if (truth) return textLink(c, step, pos, m, op, truth);
+    const tested = op === 'filter' || op === 'some' || op === 'every' || op === 'findIndex';
+    const truth = tested
+      ? ((c.text !== null ? c.text(cb) : undefined) ?? (c.typed !== null ? c.typed(cb, m) : undefined))
+      : undefined;
+    if (truth) return truthLink(c, step, pos, m, op, truth);
+    if (op === 'reduce' && typeof acc === 'number' && arguments.length >= 2 && c.addends !== null) {
+      const add = c.addends(cb, m);
+      if (add !== undefined) return typeof add === 'number' ? sumConst(acc, add, m) : sumOf(acc, add, c.idx, pos, m);
+    }
     const vals = c.vals();
     if (vals === null) {
       // the values cannot be read this way: the rows objects() builds, and the method on them
@@ -215,22 +232,88 @@ function pluck(v: ArrayLike<unknown>, idx: ArrayLike<number> | null, pos: ArrayL
 }
 
 /**
- * A filter, some or every whose callback's truth value per row is `truth` (its table row is its
- * position: the text path runs on unfiltered, unordered tables only).
+ * A filter, some, every or findIndex whose callback's truth value per table row is `truth` (a
+ * visible position's table row through the chain's indices).
  */
-function textLink(c: Chain, step: number, pos: ArrayLike<number> | null, m: number, op: string, truth: Uint8Array) {
+function truthLink(c: Chain, step: number, pos: ArrayLike<number> | null, m: number, op: string, truth: Uint8Array) {
+  const idx = c.idx;
   if (op === 'filter') {
+    // `.length` next: only how many passed
+    if (c.ops[step + 1] === 'length') return link(c, step + 1, null, countOf(truth, idx, pos, m));
     const kept = new NativeUint32Array(m);
-    let count = 0;
-    for (let k = 0; k < m; k++) {
-      const p = pos === null ? k : pos[k]!;
-      if (truth[p]) kept[count++] = p;
-    }
+    const count = keptInto(truth, idx, pos, m, kept);
     return step === c.ops.length - 1 ? c.rowsAt(kept, count) : link(c, step + 1, kept, count);
   }
-  const want = op === 'some' ? 1 : 0;
-  for (let k = 0; k < m; k++) if (truth[pos === null ? k : pos[k]!] === want) return op === 'some';
-  return op !== 'some';
+  const k = firstWith(truth, idx, pos, m, op === 'every' ? 0 : 1);
+  if (op === 'findIndex') return k;
+  return op === 'some' ? k >= 0 : k < 0;
+}
+
+// Each loop in a function that ends with it: V8 compiles a loop that runs once per call while it
+// runs, and code after it that has not run yet throws that compile away on every later call
+// (docs/architecture.md, "Inside the prelude").
+function keptInto(
+  truth: Uint8Array,
+  idx: ArrayLike<number> | null,
+  pos: ArrayLike<number> | null,
+  m: number,
+  kept: Uint32Array,
+): number {
+  let count = 0;
+  for (let k = 0; k < m; k++) {
+    const p = pos === null ? k : pos[k]!;
+    if (truth[idx === null ? p : idx[p]!]) kept[count++] = p;
+  }
+  return count;
+}
+
+function countOf(truth: Uint8Array, idx: ArrayLike<number> | null, pos: ArrayLike<number> | null, m: number): number {
+  let count = 0;
+  if (idx === null && pos === null) for (let k = 0; k < m; k++) count += truth[k]!;
+  else
+    for (let k = 0; k < m; k++) {
+      const p = pos === null ? k : pos[k]!;
+      count += truth[idx === null ? p : idx[p]!]!;
+    }
+  return count;
+}
+
+/** `acc` plus `k` once per row, in order (the callback's own sums). */
+function sumConst(acc: number, k: number, m: number): number {
+  for (let i = 0; i < m; i++) acc = acc + k;
+  return acc;
+}
+
+/** `acc` plus each row's addend (null: 0), in the link's order. */
+function sumOf(
+  acc: number,
+  add: { v: Float64Array; valid: Uint8Array | null },
+  idx: ArrayLike<number> | null,
+  pos: ArrayLike<number> | null,
+  m: number,
+): number {
+  const { v, valid } = add;
+  for (let k = 0; k < m; k++) {
+    const p = pos === null ? k : pos[k]!;
+    const r = idx === null ? p : idx[p]!;
+    acc = acc + (valid === null || valid[r] ? v[r]! : 0);
+  }
+  return acc;
+}
+
+/** The first position of this link whose row's truth is `want`, or -1. */
+function firstWith(
+  truth: Uint8Array,
+  idx: ArrayLike<number> | null,
+  pos: ArrayLike<number> | null,
+  m: number,
+  want: number,
+): number {
+  for (let k = 0; k < m; k++) {
+    const p = pos === null ? k : pos[k]!;
+    if (truth[idx === null ? p : idx[p]!] === want) return k;
+  }
+  return -1;
 }
 
 /** Whether `ops` is a chain this path runs and its first method is the session's own (else objects() answers as if called bare). */
@@ -249,10 +332,12 @@ export function chainRows(
   rowsAt: (pos: ArrayLike<number>, m: number) => unknown[],
   text: Chain['text'] = null,
   origin: Chain['origin'] = null,
+  typed: Chain['typed'] = null,
+  addends: Chain['addends'] = null,
 ): unknown {
   let made: ArrayLike<unknown>[] | null | undefined = typeof vals === 'function' ? undefined : vals;
   const values = () => (made === undefined ? (made = (vals as () => ArrayLike<unknown>[] | null)()) : made);
-  return link({ names, vals: values, text, idx, ops, rows, rowsAt, origin }, 0, null, n);
+  return link({ names, vals: values, text, typed, addends, idx, ops, rows, rowsAt, origin }, 0, null, n);
 }
 
 /** The elements of `all` at positions `pos[0..m)`, in a fresh array (the rows that passed a last filter, picked from the rows objects() builds). */

@@ -48,6 +48,7 @@ import { doneIterator, keyedLoop } from './keyedLoop.js';
 import { columnSource, type Source } from '../fast/source.js';
 import { seriesMark } from '../series/seriesTables.js';
 import { rowCallbackBody, textClasses, textTruth } from '../fast/textClasses.js';
+import { readable, rowAddends, rowTruth } from '../fast/rowTruth.js';
 
 type AnyFn = (this: ColumnTable, ...args: unknown[]) => unknown;
 
@@ -274,9 +275,27 @@ function textChain(t: ColumnTable, s: RowLoopState): ((cb: unknown) => Uint8Arra
   };
 }
 
-/** A row array bound to a name (`open([...fields], ['bind'])`, or `['defer']` when only loops read it: prepare/rowArrays.ts). */
+/**
+ * Whether a chain (data/rowChain.ts) has a link whose callback may be answered from the columns
+ * (fast/rowTruth.ts): a filter, some, every, findIndex or reduce, over an unfiltered table or one showing at
+ * least an eighth of its rows (as loopValues reads them), every field it reads a number, boolean or
+ * dictionary column (no date or array column: their values are the call's, so they are read at it).
+ */
+function typedChain(t: ColumnTable, s: RowLoopState): boolean {
+  const ops = s.ops;
+  const tested = (op: string) =>
+    op === 'filter' || op === 'some' || op === 'every' || op === 'findIndex' || op === 'reduce';
+  if (ops === null || !ops.some(tested)) return false;
+  if (t.numRows() * 8 < t.totalRows()) return false;
+  return s.names.length > 0 && s.names.every((name) => readable(t, name));
+}
+
+/**
+ * A row array bound to a name (`open([...fields], ['bind'])`, or `['defer']` when only loops read it,
+ * `['deferLength']` when loops and `NAME.length`: prepare/rowArrays.ts).
+ */
 const isBind = (s: RowLoopState) =>
-  s.ops !== null && s.ops.length === 1 && (s.ops[0] === 'bind' || s.ops[0] === 'defer');
+  s.ops !== null && s.ops.length === 1 && (s.ops[0] === 'bind' || s.ops[0] === 'defer' || s.ops[0] === 'deferLength');
 
 /**
  * What objects() answers a bound declaration with: the rows objects() builds, as a bare call does
@@ -287,9 +306,13 @@ const isBind = (s: RowLoopState) =>
 function boundRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
   // the array's rows and its loops' reused row hold the same Dates, as the loops as written read them from the rows
   const dates = new CallDates();
-  if (s.ops![0] === 'defer') {
+  if (s.ops![0] === 'defer' || s.ops![0] === 'deferLength') {
     const later = deferredRows(t, s, 'object', dates);
-    if (later) return later;
+    if (later) {
+      // `rows.length` reads the count of the rows the fill will put in (rowsInto sets the same length)
+      if (s.ops![0] === 'deferLength') later.length = t.numRows();
+      return later;
+    }
   }
   const list = rows(t, 'object', {}, dates);
   if (!list) return null;
@@ -444,6 +467,25 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       if (!loop.ops) {
         const own = loopKept(this, loop);
         return own ? loopRows('reused', loop.names, own.vals, own.idx, own.n) : bare();
+      }
+      if (typedChain(this, loop)) {
+        // a callback may be answered from the columns (fast/rowTruth.ts): the values are read when a link needs them
+        const vals = () => loopValues(this, loop, dates)?.vals ?? null;
+        const idx = this.isFiltered() || this.isOrdered() ? (this.indices() as Uint32Array) : null;
+        return chainRows(
+          loop.names,
+          vals,
+          idx,
+          this.numRows(),
+          loop.ops,
+          bare,
+          filteredRows(this, loop.ops, bare, dates),
+          null,
+          pluckOrigin(this, loop),
+          // a pass over every table row: not for a link that reads a quarter of them or fewer
+          (cb, m) => (m * 4 > this.totalRows() ? rowTruth(this, cb) : undefined),
+          (cb, m) => (m * 4 > this.totalRows() ? rowAddends(this, cb) : undefined),
+        );
       }
       const v = loopValues(this, loop, dates);
       if (!v) return bare();

@@ -33,7 +33,9 @@ interface Use {
  * change a row or the array. When every use is such a loop, no code of the run ever sees the array
  * (`open(reads, ['defer'])`): objects() answers an empty array that the write-back at the end of the
  * run (localize.ts, `__sbirtools_rowLoop.release`) fills with the rows it would have held, built from
- * the values of the call; with a chain (`['bind']`) the rows are built at the call. Either way the
+ * the values of the call; when the other uses are `NAME.length` read for its value (`['deferLength']`),
+ * that array's length is the rows' count, all they can see of it; with a chain (`['bind']`) the rows are
+ * built at the call. Either way the
  * write-back ends the binding: a later run sees a plain array, which it may have changed. The rewrite
  * is only safe when NAME runs as a true local (localize.ts: nothing but this run's top-level code can
  * reach it): the caller applies the edits of the names the local plan took. A `<expr>.tolist()` list
@@ -65,8 +67,9 @@ export function rowArrays(
     if (!found) continue;
     const reads = new Set<string>();
     for (const u of found.uses) for (const f of u.reads) reads.add(f);
-    // only loops: no code of the run sees the rows, which are built when the name is written back
-    const how = found.chains ? 'bind' : 'defer';
+    // only loops: no code of the run sees the rows, which are built when the name is written back;
+    // loops and `NAME.length`: the same, the empty array's length set to the rows' count
+    const how = found.chains ? 'bind' : found.lengths ? 'deferLength' : 'defer';
     const edits: LocalEdit[] = [
       insert(d.init.end - 1, `${ROW_LOOP_GLOBAL}.open(${JSON.stringify([...reads])}, ["${how}"])`),
     ];
@@ -129,9 +132,10 @@ function usesOf(
   decl: AnyNode,
   up: Map<AnyNode, [AnyNode, string]>,
   mentions: AnyNode[],
-): { uses: Use[]; chains: boolean } | undefined {
+): { uses: Use[]; chains: boolean; lengths: boolean } | undefined {
   const uses: Use[] = [];
   let chains = false;
+  let lengths = false;
   for (const m of mentions) {
     if (m === id || m.name !== id.name) continue;
     if (m.start < decl.end) return undefined;
@@ -151,9 +155,11 @@ function usesOf(
     // so no row changes; one that ends at a filter hands rows out, which the code may then change
     const chain = rowChainFrom(m, up);
     if (!chain || chain.ops[chain.ops.length - 1] === 'filter') return undefined;
-    chains = true;
+    // `NAME.length` read for its value sees only the array's length, never a row
+    if (chain.ops.length === 1 && chain.ops[0] === 'length') lengths = true;
+    else chains = true;
   }
-  return uses.length ? { uses, chains } : undefined;
+  return uses.length ? { uses, chains, lengths } : undefined;
 }
 
 /** The fields `for (const|let r of NAME) body` reads of its row, or undefined (see rowLoopReads in rowLoops.ts). */

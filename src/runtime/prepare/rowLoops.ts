@@ -27,8 +27,31 @@ export function rowLoopReads(loop: AnyNode): string[] | undefined {
   const left = loop.left;
   if (left.type !== 'VariableDeclaration' || left.kind === 'var' || left.declarations.length !== 1) return undefined;
   const id = left.declarations[0].id;
-  if (id.type !== 'Identifier') return undefined;
-  return isBareObjectsCall(loop.right) ? bodyReads(loop.body, id.name) : undefined;
+  if (!isBareObjectsCall(loop.right)) return undefined;
+  if (id.type === 'ObjectPattern') return patternReads(id);
+  return id.type === 'Identifier' ? bodyReads(loop.body, id.name) : undefined;
+}
+
+/**
+ * The fields `for (const { a, 'b c': x, d = 0 } of ...)` reads of its row: each property a plain key
+ * (a name or a string) bound to a name, with at most a literal default; no rest (it would copy the
+ * row's other fields) and no nested pattern. The row itself is never held, so one reused row gives
+ * the pattern the same values. Undefined for any other pattern.
+ */
+function patternReads(pattern: AnyNode): string[] | undefined {
+  const reads: string[] = [];
+  for (const p of pattern.properties as AnyNode[]) {
+    if (p.type !== 'Property' || p.computed || p.kind !== 'init' || p.method) return undefined;
+    const key = p.key.type === 'Identifier' ? p.key.name : p.key.type === 'Literal' ? p.key.value : undefined;
+    if (typeof key !== 'string' || key === '__proto__') return undefined;
+    const v = p.value;
+    const bound =
+      v.type === 'Identifier' ||
+      (v.type === 'AssignmentPattern' && v.left.type === 'Identifier' && v.right.type === 'Literal');
+    if (!bound) return undefined;
+    if (!reads.includes(key)) reads.push(key);
+  }
+  return reads.length ? reads : undefined;
 }
 
 /** The calls whose rows a loop may keep and still read one at a time (prelude/data/rowObjects.ts `keptRows`). */

@@ -17,7 +17,30 @@ afterAll(() => shutdown());
 const P =
   "const pr = award_data.select('Award Amount', 'Phase').objects();\nlet ps = 0, pn = 0;\nfor (const r of pr) if (r['Award Amount'] != null) { ps += r['Award Amount']; pn++ }\nps / pn";
 
+/** Loops and `.length` read it (`['deferLength']`): the array's length is the rows' count from the call. */
+const PL =
+  "const pl2 = award_data.select('Award Amount', 'Phase').objects();\nlet pls2 = 0;\nconst before = pl2.length;\nfor (const r of pl2) pls2 += r['Award Amount'] || 0;\n[pls2 / pl2.length, before, pl2.length > 0]";
+
 const SEQUENCES: Record<string, string[]> = {
+  "loops and the name's length: the count at once, the rows at the first read": [
+    PL,
+    '1 + 1',
+    PL,
+    '[pl2.length, pl2[0], pl2[pl2.length - 1], Object.keys(pl2).length, 0 in pl2, Array.isArray(pl2)]',
+    PL,
+    "let n3 = 0;\nfor (const r of pl2) n3 += r.Phase === 'Phase I';\n[n3, pl2.length]",
+    PL,
+    'pl2.length = 2; pl2',
+    "const pf = award_data.filter(d => d.Phase === 'Phase II').orderby('Award Amount').objects();\nlet pfs = 0;\nfor (const r of pf) pfs += r['Award Amount'];\n[pfs, pf.length]",
+    '[pf.length, pf[0], pf[pf.length - 1]]',
+    "const pe = award_data.filter(d => d.Phase === 'nope').objects();\nlet pes = 0;\nfor (const r of pe) pes++;\n[pes, pe.length]",
+    'pe',
+    // the array iterator replaced: the loop runs as written over the rows, built at the loop
+    "const AI = Array.prototype[Symbol.iterator];\nArray.prototype[Symbol.iterator] = function () { return AI.call(this) };\nconst pi = award_data.select('Phase').objects();\nlet pic = 0;\ntry { for (const r of pi) pic += r.Phase === 'Phase I'; } finally { Array.prototype[Symbol.iterator] = AI }\n[pic, pi.length]",
+    '[pi.length, pi[1]]',
+    PL,
+    'function sloppyLength() { return Object.getOwnPropertyDescriptor(this, "pl2").value.length }\nsloppyLength()',
+  ],
   'later runs that do not mention the name, then one that reads it': [
     P,
     '1 + 1',
@@ -131,7 +154,8 @@ describe.each(['isolated-vm', 'quickjs'] as const)('rows a bound array defers pa
     await using plain = await createSandbox({ engine });
     for (const code of SEQUENCES[name]!) {
       if (code === P) expect(prepareCode(code).code).toContain('["defer"]');
-      expect(prepareCode(global(code)).code).not.toContain('["defer"]');
+      if (code === PL) expect(prepareCode(code).code).toContain('["deferLength"]');
+      expect(prepareCode(global(code)).code).not.toContain('["defer');
       const [a, b] = [await pending.run(code), await plain.run(global(code))];
       expect(runOutcome(a), code).toEqual(runOutcome(b));
     }

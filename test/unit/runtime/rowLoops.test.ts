@@ -52,12 +52,25 @@ describe('rowLoopReads: loops whose row is only read', () => {
       'for (const r of t)',
       'for (var r of t.objects())', // var: r is seen after the loop
       'for (const [a, b] of t.objects())', // a pattern
-      'for (const { x } of t.objects())',
+      'for (const { x, ...rest } of t.objects())', // a rest pattern copies the row's other fields
+      'for (const { x: { y } } of t.objects())', // nested
+      'for (const { [k]: x } of t.objects())', // computed
+      'for (const { x = f() } of t.objects())', // a default that runs code
+      'for (const {} of t.objects())',
       'for (r of t.objects())', // an outer variable
       'for (const r in t.objects())',
     ])
       expect(reads(`${head} s += r.x;`), head).toBeUndefined();
     expect(reads('async function f() { for await (const r of t.objects()) s += r.x }')).toBeUndefined();
+  });
+
+  it('reads the fields a destructuring pattern names', () => {
+    expect(reads("for (const { x, 'a b': y, z = 0, x: again } of t.objects()) s += x + y + z + again;")).toEqual([
+      'a b',
+      'x',
+      'z',
+    ]);
+    expect(reads('for (let { Phase } of t.objects()) Phase = 1;')).toEqual(['Phase']);
   });
 
   it('keeps the loop when the row escapes (each way it can)', () => {

@@ -72,6 +72,33 @@ const SEQUENCES: Record<string, Step[]> = {
       "let chars = 0, words = 0;\nfor (const r of award_data.select('Abstract', 'Award Title').objects()) { if (r.Abstract) chars += r.Abstract.length; if (r['Award Title'] && r['Award Title'].includes('System')) words++ }\n[chars, words]",
     ),
   ],
+  // `for (const { a, 'b c': x, d = 0 } of t.objects())`: the pattern reads its fields of one reused row
+  'loops that destructure their row into names': [
+    rw(
+      "let dt = 0, dn = 0;\nfor (const { 'Award Amount': amt, Phase } of award_data.select('Phase', 'Award Amount').objects()) if (Phase === 'Phase II') { dt += amt || 0; dn++ }\n[dt, dn]",
+    ),
+    rw(
+      "const dm = {};\nfor (let { State, Agency = 'none', Nope = 7 } of award_data.select('State', 'Agency').objects()) { dm[State + '/' + Agency + Nope] = (dm[State + '/' + Agency + Nope] || 0) + 1; State = 'x' }\nObject.entries(dm).sort((a, b) => b[1] - a[1]).slice(0, 3)",
+    ),
+    rw(
+      "let dd = null, dl = 0;\nfor (const { 'Proposal Award Date': d, Phase: p } of award_data.filter(d => d.Phase === 'Phase I').orderby('Award Amount').objects()) { if (d && (!dd || d > dd)) dd = d; dl += p.length }\n[dd && dd.toISOString(), dl]",
+    ),
+    rw(
+      "let dk = 0;\nfor (const { Phase } of award_data.select('Phase').objects()) { if (dk > 3) break; dk += Phase.length }\ndk",
+    ),
+    rw("let de = 0;\nfor (const { Phase } of award_data.select('Phase').objects()) de += Phase.nope.deeper;\nde"),
+    rw(
+      "const { toString } = {};\nlet dts = 0;\nfor (const { toString: ts, Phase } of award_data.select('Phase').objects()) if (ts === toString && Phase) dts++;\ndts",
+    ),
+    // as before: rest, nested patterns, a default that is not a literal, a computed key
+    rw(
+      "let dr = 0;\nfor (const { Phase, ...rest } of award_data.select('Phase', 'State').objects()) dr += Object.keys(rest).length;\ndr",
+    ),
+    rw("let dl2 = 0;\nfor (const { Phase: { length } } of award_data.select('Phase').objects()) dl2 += length;\ndl2"),
+    rw(
+      "let dc = 0;\nconst key = 'Phase';\nfor (const { [key]: v, State = String(dc) } of award_data.select('Phase', 'State').objects()) if (v === 'Phase I' && State) dc++;\ndc",
+    ),
+  ],
   'break, continue, labels and the completion value': [
     rw(
       "let hits = 0;\nouter: for (const r of award_data.select('Phase', 'Award Amount').objects()) { if (r.Phase !== 'Phase I') continue outer; if (hits > 40) break outer; hits++ }\nhits",
@@ -239,6 +266,43 @@ const SEQUENCES: Record<string, Step[]> = {
     rw('aq.table({ a: [1, 2] }).objects().map(r => r.b)'),
     "const rows7 = award_data.select('Phase').objects();\nconst p7 = rows7.map(r => r.Phase);\n[p7.length, p7[0], rows7.length]",
     'rows7[1]',
+  ],
+  // a filter/some/every/findIndex callback that reads only number, boolean and dictionary fields
+  // with operators is answered from the columns (prelude/fast/rowTruth.ts), never called
+  'callbacks answered from the columns: operators, nulls, filtered and ordered tables': [
+    rw(
+      "const t1 = award_data.select('Phase', 'Award Amount', 'Number Employees', 'State');\n[t1.objects().filter(r => r.Phase === 'Phase II').length, t1.objects().filter(r => r.Phase !== 'Phase II').length, t1.objects().filter(r => r['Award Amount'] > 1e6).length, t1.objects().filter(r => r['Number Employees'] == null).length, t1.objects().filter(r => r['Number Employees'] != null && r['Number Employees'] < 10).length, t1.objects().filter(r => r['Number Employees'] > -1).length, t1.objects().filter(r => !r['Number Employees']).length]",
+    ),
+    rw(
+      "const t2 = award_data.select('Phase', 'Award Amount', 'Number Employees', 'State', 'Award Year');\n[t2.objects().filter(r => r['Award Amount'] / r['Number Employees'] > 1e5).length, t2.objects().filter(r => (r['Number Employees'] ?? -1) < 0).length, t2.objects().filter(r => r.State < 'M' || r.Phase == 'Phase I').length, t2.objects().filter(r => r.State + '!' === 'Texas!').length, t2.objects().filter(r => r['Award Year'] == '2020').length, t2.objects().filter(r => r.Phase == 0).length, t2.objects().filter(r => r['Award Year'] % 2 ? r.Phase : r.State === 'Texas').length, t2.objects().filter(r => -r['Award Amount'] < -5e5 && r['Award Year'] >= 2015).length]",
+    ),
+    rw(
+      "const t11 = award_data.select('Agency', 'Phase', 'Award Amount', 'State', 'Number Employees');\n[t11.objects().filter(r => r.Agency === 'Department of Defense' && r.Phase === 'Phase II' && r['Award Amount'] > 1e6).length, t11.objects().filter(r => r.Phase && r.State).length, t11.objects().filter(r => !(r.Phase === 'Phase I') || !r.State).length, t11.objects().filter(r => r.State ? r['Award Amount'] > 1e6 : !r.Phase).length, t11.objects().filter(r => r['Number Employees'] && (r.State === 'Texas' || r.State === 'Ohio')).length, t11.objects().some(r => r['Number Employees'] === 0 && !r.State)]",
+    ),
+    rw(
+      "const t3 = award_data.select('Phase', 'Award Amount', 'State');\n[t3.objects().some(r => r['Award Amount'] > 1.99e6), t3.objects().some(r => r.State === 'Atlantis'), t3.objects().every(r => r.Phase != null), t3.objects().every(r => r['Award Amount'] >= 0), t3.objects().findIndex(r => r.State === 'Texas'), t3.objects().findIndex(r => r.State === 'Atlantis'), t3.objects().filter(r => r.Phase === 'Phase I').findIndex(r => r['Award Amount'] > 1e5)]",
+    ),
+    rw(
+      "const o4 = award_data.filter(d => d.Phase === 'Phase II').orderby(aq.desc('Award Amount'), 'Company').objects();\nconst o5 = award_data.filter(d => d.Phase === 'Phase II').orderby('State', 'Company');\n[o4.length, o5.objects().findIndex(r => r.State === 'Texas'), o5.objects().filter(r => r['Award Amount'] < 3e5).filter(r => r.State !== null).length, o5.objects().filter(r => r['Award Amount'] < 3e5).map(r => r.Company).slice(0, 3), o5.objects().filter(r => r.State === 'Ohio').reduce((s, r) => s + r['Award Amount'], 0), o5.objects().filter(r => r.State === 'Ohio').slice(0, 2)]",
+    ),
+    rw(
+      "const d6 = award_data.derive({ m: d => d['Award Amount'] / 1e6, big: d => d['Award Amount'] > 1e6, y: d => d['Award Year'] - 2000 });\n[d6.select('m').objects().filter(r => r.m > 1).length, d6.objects().filter(r => r.big).length, d6.objects().filter(r => r.big === false).length, d6.objects().filter(r => r.big != r.m > 1).length, d6.objects().filter(r => r.y * 2 > 30 && r.m).length, d6.filter(d => d.Phase === 'Phase I').objects().filter(r => !r.big).length]",
+    ),
+    // outside the class: another name, a member of a field, a date field, an index: called as written
+    rw(
+      "const t7 = award_data.select('Phase', 'Proposal Award Date', 'Award Amount');\n[t7.objects().filter(r => r.Phase === undefined).length, t7.objects().filter(r => r.Phase && r.Phase.length > 7).length, t7.objects().filter(r => r['Proposal Award Date'] > 0).length, t7.objects().filter(r => r.Nope === null).length, t7.objects().filter(r => r['Award Amount'] > Math.PI).length]",
+    ),
+    rw(
+      "let calls8 = 0;\nconst n8 = award_data.select('Phase', 'Award Amount').objects().filter(r => r.Phase === 'Phase II').filter(r => { calls8++; return r['Award Amount'] > 5e5 }).length;\n[n8, calls8]",
+    ),
+    rw("award_data.select('Phase').objects().filter(r => r.Phase.toLowerCase() === 'phase i').length"),
+    // a sum `(s, r) => s + E` from a number: E's values added in the rows' order
+    rw(
+      "const t9 = award_data.select('HUBZone Owned', 'Award Amount', 'Number Employees', 'Phase');\n[t9.objects().filter(r => r['HUBZone Owned'] === 'Y').reduce((s, r) => s + (r['Award Amount'] || 0), 0), t9.objects().reduce((s, r) => s + r['Number Employees'], 0), t9.objects().reduce((s, r) => s + r['Number Employees'], -0), t9.objects().reduce((acc, r) => { return acc + (r['Award Amount'] ?? 0) / 1e6 }, 0.1), t9.objects().filter(r => r.Phase === 'Phase II').reduce((n, r) => n + 1, 0), t9.objects().reduce((s, r) => s + r['Award Amount'] * 0, -0)]",
+    ),
+    rw(
+      "const o10 = award_data.filter(d => d.State === 'Texas').orderby(aq.desc('Award Amount'));\n[o10.objects().reduce((s, r) => s + r['Award Amount'], 0), o10.objects().filter(r => r['Award Amount'] < 5e5).reduce((s, r) => s + r['Number Employees'], 7), o10.objects().reduce((s, r) => s + r['Award Amount'], 'x').slice(0, 12), o10.objects().reduce((s, r) => s + r.Phase, 0).slice(0, 12), o10.objects().reduce((s, r) => r['Award Amount'] + s, 0), o10.objects().reduce((s, r) => s + s, 1), o10.objects().reduce((s, r) => s + r['Award Amount'], undefined)]",
+    ),
   ],
   'chains over no rows, nulls, and columns named like keywords or with spaces': [
     rw("award_data.filter(d => d.Phase === 'no such phase').objects().length"),
