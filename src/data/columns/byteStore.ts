@@ -11,6 +11,14 @@ const ResizableArrayBuffer = ArrayBuffer as unknown as new (
 export const MAX_COLUMN_BYTES = 0x7fffffff;
 
 /**
+ * Cells of this many bytes or more are appended by one native copy, shorter ones byte by byte.
+ * A store into a view of a resizable buffer costs ~4 ns a byte on Node 20 (three times a plain
+ * array's), a `Buffer.copy` ~80 ns a call whatever its length: they cross near 24 bytes (was 48:
+ * the scale bench's ~45-byte abstracts were copied a byte at a time; docs/benchmarks.md, session 17).
+ */
+const COPY_FROM = 24;
+
+/**
  * Append-only bytes in one resizable ArrayBuffer: it reserves address space up front and
  * commits pages as it grows, so a 300 MB text column is written once, never copied while it
  * grows or concatenated at the end (fresh pages are the dominant ingest cost on small VMs).
@@ -34,7 +42,7 @@ export class ByteStore {
     let at = this.length;
     if (at + n > this.view.length) this.grow(at + n);
     const out = this.view;
-    if (n < 48) for (let k = s; k < e; k++) out[at++] = buf[k];
+    if (n < COPY_FROM) for (let k = s; k < e; k++) out[at++] = buf[k];
     else at += buf.copy(out, at, s, e);
     return (this.length = at);
   }

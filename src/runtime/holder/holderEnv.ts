@@ -40,8 +40,10 @@ export function passedEnv(env: NodeJS.ProcessEnv = process.env): Record<string, 
  * glibc's default the mmap threshold rises after the first such free (up to 32 MiB), later buffers
  * of that size then come from the thread's arena, and freed they stay resident for the process's
  * life: measured, a 1M-row table kept ~130 MB of RSS after its column workers ended (issue 25,
- * docs/benchmarks.md). A fixed threshold turns that off. Other C libraries ignore the name; a value
- * set on the host is passed instead.
+ * docs/benchmarks.md). A fixed threshold turns that off. Its price: every typed array of 128 KiB or
+ * more the isolate makes is fresh pages (~1.5 ms of CPU per 219,590 doubles); 4 MiB or 32 MiB saved
+ * that and cost 60-170 MB of peak RSS on a 5M-row table, so it stays (session 17, docs/benchmarks.md).
+ * Other C libraries ignore the name; a value set on the host is passed instead.
  * @example mallocEnv({}) // { MALLOC_MMAP_THRESHOLD_: '131072' }
  */
 export function mallocEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
