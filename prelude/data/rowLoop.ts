@@ -265,9 +265,12 @@ export const isKeyedToken = (s: RowLoopState): boolean => s.ops !== null && s.op
 export const isDateLoopToken = (s: RowLoopState): boolean =>
   s.ops !== null && s.ops.length === 1 && s.ops[0] === 'date' && s.names.length >= 1;
 
-/** A column array read in place (`open([col], ['shared'])`, prepare/sharedArrays.ts). */
+/**
+ * A column array read in place (`open([col], ['shared'])`, prepare/sharedArrays.ts; `['sharedIter']`
+ * when a for-of also iterates it right after the call: the array iterator must then be the session's).
+ */
 export const isSharedToken = (s: RowLoopState): boolean =>
-  s.ops !== null && s.ops.length === 1 && s.ops[0] === 'shared' && s.names.length === 1;
+  s.ops !== null && s.ops.length === 1 && (s.ops[0] === 'shared' || s.ops[0] === 'sharedIter') && s.names.length === 1;
 
 /** A for-of over a column's array (`for (... of X.array(col, open([col], ['values'])))`, prepare/rowLoops.ts). */
 export const isValuesToken = (s: RowLoopState): boolean =>
