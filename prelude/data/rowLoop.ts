@@ -101,6 +101,11 @@ export function shareValues(values: unknown[]): void {
   ReflectApply(weakSet, sharedValues, [values, true]);
 }
 
+/** Ends `values`' sharing (a run's own code got it: fast/arrayChain.ts `r`): the write-back keeps it as it is. */
+export function unshareValues(values: unknown[]): void {
+  ReflectApply(weakDelete, sharedValues, [values]);
+}
+
 /** A shared column's values as the global gets them at the write-back: a copy, made at its first read when the name can hold it. */
 function releaseShared(values: unknown[], name: unknown): unknown[] {
   const out = new NativeArray<unknown>(0);

@@ -18,6 +18,7 @@ import { ARRAY_CHAIN_GLOBAL, ARRAY_CHAIN_MEMO_ENTRIES, ARRAY_CHAIN_MIN_LENGTH } 
 import { closureNode, type Node } from '../closure/arrowSource.js';
 import type { ColumnTable } from 'arquero';
 import { arrayOrigin, hostTableMethods } from '../data/columnArrays.js';
+import { shareValues, unshareValues } from '../data/rowLoop.js';
 import { LazyColumn, dictStrings } from '../data/lazyColumn.js';
 import {
   ArrayIsArray,
@@ -132,6 +133,9 @@ const chains = new SafeWeakMap<object, Chain>();
  * reads it, and it runs as a true local, so the array is never written).
  */
 const madeBy = new SafeWeakMap<object, Chain>();
+
+/** The kept copies (MemoEntry.made) handed to a bound name by `e(x, 1)`, to their entry (see `r`). */
+const lent = new SafeWeakMap<object, MemoEntry>();
 
 type Op = { kind: 'filter' | 'map'; fn: unknown };
 
@@ -278,11 +282,20 @@ class Chain {
    * The array the chain as written makes. The session keeps a copy of the last few it made (never
    * handed out): the same chain again answers a fresh copy of it (a `slice`, a copy of pointers).
    */
-  array(): unknown[] {
+  array(lend = false): unknown[] {
     const r = this.evaluate();
     if (!r) return this.replay();
     const kept = this.memo();
     const sums = r.vec.k === 'num' || r.vec.k === 'codes';
+    if (lend && sums && kept !== undefined && kept.made !== null) {
+      // a bound name only read as `.length` and through `r` (arrayChains.ts boundChain): the kept copy
+      // itself; the write-back gives the global a copy of its own (data/rowLoop.ts `release`)
+      const made = kept.made;
+      shareValues(made);
+      madeBy.set(made, this);
+      lent.set(made, kept);
+      return made;
+    }
     if (kept !== undefined && kept.made !== null && sliceIsNative()) {
       const copy = ReflectApply(ArrayPrototypeSlice, kept.made, []) as unknown[];
       if (sums) madeBy.set(copy, this);
@@ -607,15 +620,33 @@ function reduceOf(xs: unknown): unknown {
     !holds(ArrayPrototype, 'reduce', NativeReduce)
   ) {
     madeBy.delete(list);
+    // the session's kept copy, lent: from here on the run's own (the session keeps a new copy)
+    const entry = lent.get(list);
+    if (entry !== undefined) {
+      lent.delete(list);
+      unshareValues(list);
+      if (entry.made === list) entry.made = copyOf(list);
+    }
     return xs;
   }
   return c;
 }
 
-/** `e(x)`: the array a recorded chain makes, or `x` itself. */
-function end(x: unknown): unknown {
+/** A fresh array of `xs`'s elements (an index loop: no method a run may have replaced runs). */
+function copyOf(xs: unknown[]): unknown[] {
+  const n = xs.length;
+  const out = new NativeArray<unknown>(n);
+  for (let i = 0; i < n; i++) out[i] = xs[i];
+  return out;
+}
+
+/**
+ * `e(x)`: the array a recorded chain makes, or `x` itself. `e(x, 1)` (a bound name of boundChain) may
+ * answer the copy the session keeps of that array, when it has one (Chain.array).
+ */
+function end(x: unknown, lend?: unknown): unknown {
   const c = x !== null && typeof x === 'object' ? chains.get(x) : undefined;
-  return c === undefined ? x : c.array();
+  return c === undefined ? x : c.array(lend === 1);
 }
 
 /**

@@ -250,6 +250,8 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
       });
       insert(edits.closes, last.end, `${whole === undefined ? '' : chainNamed('e', whole)})`);
       const held = boundChain(last, parents, identifiers, program, source);
+      // `e(<chain>, 1)`: the array NAME holds may be the session's kept copy (it is never written)
+      if (held) held.edits.push({ start: last.end, end: last.end, text: `${INSERTED_OPEN}, 1${INSERTED_CLOSE}` });
       if (held) edits.bound.push(held);
     }
   }
@@ -263,7 +265,9 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
  * neither `eval` nor `with`: each reduce's receiver becomes `__sbirtools_chain.r(NAME)`, the chain
  * itself while NAME holds the array `e` made for it and the reduce NAME would run is the native one
  * (prelude/fast/arrayChain.ts: the sum read from the chain's evaluation instead of one callback per
- * element). NAME must run as a true local (transform.ts), so nothing else can write into the array.
+ * element), and `e` gets a second argument (planArrayChains) by which it may hand NAME the copy the
+ * session keeps of the chain's array instead of a fresh one. NAME must run as a true local
+ * (transform.ts), so nothing else can write into the array.
  */
 function boundChain(
   chainEnd: AnyNode,

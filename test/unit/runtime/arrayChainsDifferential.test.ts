@@ -104,9 +104,18 @@ const SEQUENCES: Record<string, Step[]> = {
       "const b1 = award_data.array('Award Amount').filter(v => v != null);\n[b1.reduce((s, v) => s + v, 0) / b1.length, b1.reduce((s, v) => s + v, -0), b1.reduce(function (s, v) { return s + v; }, 0.5), b1.length]",
     ),
     '[b1.length, sig(b1.slice(0, 5)), b1.reduce((s, v) => s + v, 0)]',
+    // the same chain again: the name holds the session's kept copy during the run, the global a copy of its own
     rwb(
       "const b1 = award_data.array('Award Amount').filter(v => v != null);\nb1.reduce((s, v) => s + v, 0) / b1.length",
     ),
+    "b1[0] = 'changed'; b1.length = 3; b1.push(-0);\n[b1.length, sig(b1)]",
+    rwb(
+      "const b1 = award_data.array('Award Amount').filter(v => v != null);\n[b1.reduce((s, v) => s + v, 0), b1.length]",
+    ),
+    rw("[sig(b1.slice(0, 8)), b1.length, sig(award_data.array('Award Amount').filter(v => v != null).slice(0, 8))]"),
+    rwb("const b1b = award_data.array('Award Amount').filter(v => v != null);\nb1b.reduce((s, v) => s + v, 0)"),
+    'b1b.reverse(); sig(b1b.slice(0, 4))',
+    rw("const b1c = award_data.array('Award Amount').filter(v => v != null);\n[b1c.length, sig(b1c.slice(0, 4))]"),
     rwb(
       "const b2 = award_data.array('Phase').filter(p => p !== null).map(p => p === 'Phase II' ? 1 : 0);\nb2.reduce((s, v) => s + v, 0) / b2.length",
     ),
@@ -120,11 +129,14 @@ const SEQUENCES: Record<string, Step[]> = {
     // the reduce a name's reduce finds is the run's own: as written, the first call and every later one
     // (no `this` in it: a kept function holding `this` keeps every later run's names global, off this
     // path; set after the chain: one set before it keeps the chain as written)
-    "var keepReduce = Object.getPrototypeOf([]).reduce;\nvar reduces = 0;\nvar patched = function (f, i) { reduces++; return 'patched ' + i };\n1",
+    rw(
+      "var keepReduce = Object.getPrototypeOf([]).reduce;\nvar reduces = 0;\nvar patched = function (f, i) { reduces++; return 'patched ' + i };\nvar pre5 = award_data.array('Award Amount').filter(v => v > 1e5);\npre5.length",
+    ),
     rwb(
       "const b5 = award_data.array('Award Amount').filter(v => v > 1e5);\nObject.getPrototypeOf([]).reduce = patched;\n[b5.reduce((s, v) => s + v, 0), b5.reduce((s, v) => s + v, 1), reduces, b5.length]",
     ),
     'Object.getPrototypeOf([]).reduce = keepReduce;\n[b5[0], b5.reduce((s, v) => s + v, 0), reduces]',
+    rw("sig(award_data.array('Award Amount').filter(v => v > 1e5).slice(0, 6))"),
     rwb(
       "const b8 = award_data.array('Award Amount').filter(v => v != null);\nconst b9 = b8.reduce((s, v) => s + v, 0);\nnull.x",
     ),
