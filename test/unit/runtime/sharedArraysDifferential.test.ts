@@ -129,6 +129,9 @@ const SEQUENCES: Record<string, Step[]> = {
       "const w9 = award_data.array('Award Amount');\nlet e9 = 0;\nfor (const v of w9) { e9++; if (e9 === 4) throw new Error('fourth ' + v); }\ne9",
     ),
     '[e9, w9.length, w9[3]]',
+    rwi(
+      "const w12 = award_data.array('State');\nconst by12 = {};\nfor (const v of w12) by12[v] = (by12[v] || 0) + 1;\n[Object.keys(by12).length, by12.null, w12.length]",
+    ),
     // a labelled loop, two loops, code between the call and the loop, a later declarator: as written
     "const w2 = award_data.array('Phase');\nlet c2 = 0;\nL: for (const v of w2) { if (c2++ > 5) break L; }\n[c2, w2.length]",
     "const w6 = award_data.array('Phase');\nlet a6 = 0;\nfor (const v of w6) a6++;\nfor (const v of w6) a6++;\na6",
