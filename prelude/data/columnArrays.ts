@@ -32,9 +32,6 @@ import { columnSource } from '../fast/source.js';
 import { textLoop } from './textLoop.js';
 
 const origins = new SafeWeakMap<object, LazyColumn>();
-const ITERATOR: typeof Symbol.iterator = Symbol.iterator;
-/** The session's array iterator (a loop over kept values runs it only while it is the one installed: arrayIterationIntact). */
-const ArrayValues = NativeArray.prototype[ITERATOR];
 
 /**
  * The column an array came from, when it is one `t.array(col)` returned over all rows of an
@@ -80,7 +77,9 @@ export function hostTableMethods(t: unknown): TableMethods | undefined {
   if (installed === null || t === null || typeof t !== 'object' || !hostTableSet.get(t)) return undefined;
   const { proto, parent, methods } = installed;
   if (ObjectGetPrototypeOf(t) !== proto || ObjectGetPrototypeOf(proto) !== parent) return undefined;
-  for (const name of CHECKED) {
+  // an index loop: a for-of would call the session's array iterator, which a run may have replaced
+  for (let k = 0; k < CHECKED.length; k++) {
+    const name = CHECKED[k]!;
     if (ObjectGetOwnPropertyDescriptor(t, name) !== undefined) return undefined;
     // found on the table's prototype or the one above it (Arquero's Table), never further up
     const d = ObjectGetOwnPropertyDescriptor(proto, name) ?? (parent && ObjectGetOwnPropertyDescriptor(parent, name));
@@ -119,8 +118,13 @@ export function installColumnArrays(proto: Record<string, unknown>): void {
       if (isKeyedToken(loop)) return keyedColumn(this, name, loop.text) ?? bare();
       if (loop.names.length !== 1 || loop.names[0] !== name) return bare();
       // a local that only reads elements in bounds: the column's kept values themselves (the calls as bare)
-      if (isSharedToken(loop)) return columnArray(this, name, 'shared');
-      if (isValuesToken(loop)) return columnArray(this, name, 'loop');
+      // only through the installed array(): a table's own or replaced `array` that hands the token on
+      // would get the kept values themselves (hostTableMethods: descriptors read, no code of the run's)
+      if (isSharedToken(loop) || isValuesToken(loop)) {
+        if (!hostTableMethods(this)) return bare();
+        if (isValuesToken(loop)) return columnArray(this, name, 'loop');
+        return columnArray(this, name, loop.ops![0] === 'sharedIter' ? 'sharedIter' : 'shared');
+      }
       // a date array only date loops read: its Dates are made when the name is first read after the run
       if (isDateArrayToken(loop)) return deferredDates(dateRowsOf(this, name)) ?? bare();
       if (isTextLoopToken(loop)) return textLoop(this, name, null, bare, loop.text, arrayIterationIntact, null);
@@ -134,26 +138,26 @@ export function installColumnArrays(proto: Record<string, unknown>): void {
   /**
    * `array(name)`: a copy of the column's values; for `shared` (a run's local that only reads
    * elements in bounds, prepare/sharedArrays.ts) the values the session keeps when the column has
-   * them as plain values (no Dates, no long text), no copy; for `loop` (the iterable of a for-of,
-   * prepare/rowLoops.ts `['values']`) an iterable whose iterator is the session's array iterator
-   * over those kept values, when that iterator is intact (the loop as written would run it over the
-   * copy): the loop sees the same values, and nothing else sees the array. The table's methods are
-   * called as without.
+   * them as plain values (no Dates, no long text), no copy; `sharedIter` the same when the array
+   * iterator is the session's (a for-of over the local takes it right after this call); for `loop`
+   * (the iterable of a for-of, prepare/rowLoops.ts `['values']`) those kept values when the array
+   * iterator and its `next` are the session's (the loop as written would run them over the copy):
+   * the for-of calls them at once, reads the same values, and nothing else sees the array. The
+   * table's methods are called as without.
    */
-  const columnArray = (t: ColumnTable, name: string, mode: 'copy' | 'shared' | 'loop'): unknown => {
+  const columnArray = (t: ColumnTable, name: string, mode: 'copy' | 'shared' | 'sharedIter' | 'loop'): unknown => {
     const col = t.column(name) as unknown;
     if (!(col instanceof LazyColumn)) return ReflectApply(orig, t, [name, NativeArray]);
     if (t.isFiltered() || t.isOrdered()) return col.pick(t.indices());
     const s = mode === 'copy' ? null : col.scanSource();
     if (s !== null && s.kind === 'all') {
-      if (mode === 'shared') {
+      if (mode === 'shared' || (mode === 'sharedIter' && arrayIterationIntact())) {
         shareValues(s.all as unknown[]);
         return s.all;
       }
-      if (arrayIterationIntact()) {
-        const it = ReflectApply(ArrayValues, s.all, []) as Iterator<unknown>;
-        return { [ITERATOR]: () => it };
-      }
+      // the for-of takes the array's iterator right after this call: the session's, over the kept
+      // values, reads them and nothing else (no code of the run's sees the array)
+      if (mode === 'loop' && arrayIterationIntact()) return s.all;
     }
     const out = col.values();
     origins.set(out, col);

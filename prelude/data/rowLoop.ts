@@ -101,6 +101,11 @@ export function shareValues(values: unknown[]): void {
   ReflectApply(weakSet, sharedValues, [values, true]);
 }
 
+/** Ends `values`' sharing (a run's own code got it: fast/arrayChain.ts `r`): the write-back keeps it as it is. */
+export function unshareValues(values: unknown[]): void {
+  ReflectApply(weakDelete, sharedValues, [values]);
+}
+
 /** A shared column's values as the global gets them at the write-back: a copy, made at its first read when the name can hold it. */
 function releaseShared(values: unknown[], name: unknown): unknown[] {
   const out = new NativeArray<unknown>(0);
@@ -265,9 +270,12 @@ export const isKeyedToken = (s: RowLoopState): boolean => s.ops !== null && s.op
 export const isDateLoopToken = (s: RowLoopState): boolean =>
   s.ops !== null && s.ops.length === 1 && s.ops[0] === 'date' && s.names.length >= 1;
 
-/** A column array read in place (`open([col], ['shared'])`, prepare/sharedArrays.ts). */
+/**
+ * A column array read in place (`open([col], ['shared'])`, prepare/sharedArrays.ts; `['sharedIter']`
+ * when a for-of also iterates it right after the call: the array iterator must then be the session's).
+ */
 export const isSharedToken = (s: RowLoopState): boolean =>
-  s.ops !== null && s.ops.length === 1 && s.ops[0] === 'shared' && s.names.length === 1;
+  s.ops !== null && s.ops.length === 1 && (s.ops[0] === 'shared' || s.ops[0] === 'sharedIter') && s.names.length === 1;
 
 /** A for-of over a column's array (`for (... of X.array(col, open([col], ['values'])))`, prepare/rowLoops.ts). */
 export const isValuesToken = (s: RowLoopState): boolean =>

@@ -18,6 +18,7 @@ import { ARRAY_CHAIN_GLOBAL, ARRAY_CHAIN_MEMO_ENTRIES, ARRAY_CHAIN_MIN_LENGTH } 
 import { closureNode, type Node } from '../closure/arrowSource.js';
 import type { ColumnTable } from 'arquero';
 import { arrayOrigin, hostTableMethods } from '../data/columnArrays.js';
+import { shareValues, unshareValues } from '../data/rowLoop.js';
 import { LazyColumn, dictStrings } from '../data/lazyColumn.js';
 import {
   ArrayIsArray,
@@ -68,8 +69,11 @@ function holds(o: object, key: PropertyKey, value: unknown): boolean {
  */
 function nativeMethods(xs: unknown[]): boolean {
   if (ObjectGetPrototypeOf(xs) !== ArrayPrototype) return false;
-  for (const [key, value] of METHODS)
+  // index loops here and below: a for-of would call the session's array iterator, which a run may replace
+  for (let k = 0; k < METHODS.length; k++) {
+    const [key, value] = METHODS[k]!;
     if (ObjectGetOwnPropertyDescriptor(xs, key) !== undefined || !holds(ArrayPrototype, key, value)) return false;
+  }
   const species = ObjectGetOwnPropertyDescriptor(NativeArray, Symbol.species);
   return species !== undefined && species.get === SpeciesGetter;
 }
@@ -85,7 +89,10 @@ function columnVec(col: LazyColumn): Vec | undefined {
   const raw = col.data();
   if (raw.kind === 'dict') {
     const d = dictStrings(raw);
-    return { k: 'codes', codes: d.canonical(raw.codes), values: [null, ...d.all()] };
+    const all = d.all();
+    const values: unknown[] = [null];
+    for (let k = 0; k < all.length; k++) values[k + 1] = all[k];
+    return { k: 'codes', codes: d.canonical(raw.codes), values };
   }
   if (raw.kind === 'float64' && (raw.type === 'number' || raw.type === 'integer'))
     return { k: 'num', v: raw.values, valid: raw.valid };
@@ -119,6 +126,17 @@ function holdsColumn(xs: unknown[], vec: Vec): boolean {
 /** The chains `a` handed out (a WeakMap lookup runs no guest code, where `instanceof` could). */
 const chains = new SafeWeakMap<object, Chain>();
 
+/**
+ * The arrays `e` made from a chain evaluated on a number or dictionary column, to that chain: a bound
+ * name's `NAME.reduce((s, v) => s + v, <number>)` reads its sum from the chain (`r`) while NAME holds
+ * one (src/runtime/prepare/arrayChains.ts `boundChain`: nothing but those reduces and `NAME.length`
+ * reads it, and it runs as a true local, so the array is never written).
+ */
+const madeBy = new SafeWeakMap<object, Chain>();
+
+/** The kept copies (MemoEntry.made) handed to a bound name by `e(x, 1)`, to their entry (see `r`). */
+const lent = new SafeWeakMap<object, MemoEntry>();
+
 type Op = { kind: 'filter' | 'map'; fn: unknown };
 
 /** A chain's evaluation: the element values over the table's rows, the rows kept (null: all), a test's truth. */
@@ -148,7 +166,8 @@ const memoEntries: MemoEntry[] = [];
 /** The ops' kinds and callbacks' source texts, or null when a callback's text cannot be read. */
 function memoKey(ops: Op[]): string | null {
   let key = '';
-  for (const op of ops) {
+  for (let k = 0; k < ops.length; k++) {
+    const op = ops[k]!;
     let src: unknown;
     try {
       src = ReflectApply(FunctionPrototypeToString, op.fn, []);
@@ -196,11 +215,11 @@ class Chain {
   ) {}
 
   filter(fn: unknown): Chain {
-    return chain(this.start, [...this.ops, { kind: 'filter', fn }]);
+    return chain(this.start, withOp(this.ops, { kind: 'filter', fn }));
   }
 
   map(fn: unknown): Chain {
-    return chain(this.start, [...this.ops, { kind: 'map', fn }]);
+    return chain(this.start, withOp(this.ops, { kind: 'map', fn }));
   }
 
   get length(): number {
@@ -263,13 +282,27 @@ class Chain {
    * The array the chain as written makes. The session keeps a copy of the last few it made (never
    * handed out): the same chain again answers a fresh copy of it (a `slice`, a copy of pointers).
    */
-  array(): unknown[] {
+  array(lend = false): unknown[] {
     const r = this.evaluate();
     if (!r) return this.replay();
     const kept = this.memo();
-    if (kept !== undefined && kept.made !== null && sliceIsNative())
-      return ReflectApply(ArrayPrototypeSlice, kept.made, []);
+    const sums = r.vec.k === 'num' || r.vec.k === 'codes';
+    if (lend && sums && kept !== undefined && kept.made !== null) {
+      // a bound name only read as `.length` and through `r` (arrayChains.ts boundChain): the kept copy
+      // itself; the write-back gives the global a copy of its own (data/rowLoop.ts `release`)
+      const made = kept.made;
+      shareValues(made);
+      madeBy.set(made, this);
+      lent.set(made, kept);
+      return made;
+    }
+    if (kept !== undefined && kept.made !== null && sliceIsNative()) {
+      const copy = ReflectApply(ArrayPrototypeSlice, kept.made, []) as unknown[];
+      if (sums) madeBy.set(copy, this);
+      return copy;
+    }
     const out = this.make(r);
+    if (sums) madeBy.set(out, this);
     // the copy kept is the one never handed out (the caller may write into its own)
     if (kept !== undefined && sliceIsNative()) kept.made = ReflectApply(ArrayPrototypeSlice, out, []);
     return out;
@@ -306,7 +339,9 @@ class Chain {
   private replay(): unknown[] {
     const start = this.start;
     let xs = (start.xs ??= start.make());
-    for (const op of this.ops) xs = ReflectApply(op.kind === 'filter' ? NativeFilter : NativeMap, xs, [op.fn]);
+    const ops = this.ops;
+    for (let k = 0; k < ops.length; k++)
+      xs = ReflectApply(ops[k]!.kind === 'filter' ? NativeFilter : NativeMap, xs, [ops[k]!.fn]);
     return xs;
   }
 
@@ -363,7 +398,9 @@ class Chain {
     try {
       // every callback is evaluated over every row: it is pure, and a row not kept is never read
       let vec = this.start.vec;
-      for (const op of this.ops) {
+      const ops = this.ops;
+      for (let k = 0; k < ops.length; k++) {
+        const op = ops[k]!;
         const body = callbackBody(op.fn as Function, vec);
         if (!body) return undefined;
         const out = evalNode(env, body, {});
@@ -444,6 +481,14 @@ function andInto(keep: Uint8Array, m: Uint8Array, n: number): void {
 function firstKept(keep: Uint8Array | null, test: Uint8Array, want: 0 | 1, n: number): number {
   for (let i = 0; i < n; i++) if ((keep === null || keep[i]) && test[i] === want) return i;
   return -1;
+}
+
+/** `ops` and then `op`, in a new array (no spread: it would call the array iterator a run may replace). */
+function withOp(ops: Op[], op: Op): Op[] {
+  const out: Op[] = [];
+  for (let k = 0; k < ops.length; k++) out[k] = ops[k]!;
+  out[ops.length] = op;
+  return out;
 }
 
 function chain(start: Start, ops: Op[]): Chain {
@@ -559,10 +604,49 @@ function receiver(x: unknown): unknown {
   };
 }
 
-/** `e(x)`: the array a recorded chain makes, or `x` itself. */
-function end(x: unknown): unknown {
+/**
+ * `r(xs)`, the receiver of a bound name's sum reduce: the chain that made `xs` when `e` made it and the
+ * reduce `xs.reduce` finds is the native one (no own property, Array.prototype's own data property), so
+ * the chain's reduce answers the sum the callback `(s, v) => s + v` would give over its elements; else
+ * `xs` itself, for good (its reduce may be the run's own, which could write into it).
+ */
+function reduceOf(xs: unknown): unknown {
+  const c = xs !== null && typeof xs === 'object' ? madeBy.get(xs) : undefined;
+  if (c === undefined) return xs;
+  const list = xs as unknown[];
+  if (
+    ObjectGetPrototypeOf(list) !== ArrayPrototype ||
+    ObjectGetOwnPropertyDescriptor(list, 'reduce') !== undefined ||
+    !holds(ArrayPrototype, 'reduce', NativeReduce)
+  ) {
+    madeBy.delete(list);
+    // the session's kept copy, lent: from here on the run's own (the session keeps a new copy)
+    const entry = lent.get(list);
+    if (entry !== undefined) {
+      lent.delete(list);
+      unshareValues(list);
+      if (entry.made === list) entry.made = copyOf(list);
+    }
+    return xs;
+  }
+  return c;
+}
+
+/** A fresh array of `xs`'s elements (an index loop: no method a run may have replaced runs). */
+function copyOf(xs: unknown[]): unknown[] {
+  const n = xs.length;
+  const out = new NativeArray<unknown>(n);
+  for (let i = 0; i < n; i++) out[i] = xs[i];
+  return out;
+}
+
+/**
+ * `e(x)`: the array a recorded chain makes, or `x` itself. `e(x, 1)` (a bound name of boundChain) may
+ * answer the copy the session keeps of that array, when it has one (Chain.array).
+ */
+function end(x: unknown, lend?: unknown): unknown {
   const c = x !== null && typeof x === 'object' ? chains.get(x) : undefined;
-  return c === undefined ? x : c.array();
+  return c === undefined ? x : c.array(lend === 1);
 }
 
 /**
@@ -572,7 +656,7 @@ function end(x: unknown): unknown {
  */
 export function installArrayChain(): void {
   ObjectDefineProperty(G, ARRAY_CHAIN_GLOBAL, {
-    value: Object.freeze({ a: start, e: end, t: receiver }),
+    value: Object.freeze({ a: start, e: end, t: receiver, r: reduceOf }),
     writable: false,
     enumerable: false,
     configurable: false,

@@ -17,6 +17,12 @@ export interface ChainEdits {
   opens: LocalEdit[];
   /** Inserts that close one: applied before sortCalls' (at a shared end theirs is outside). */
   closes: LocalEdit[];
+  /**
+   * Chains whose array is bound to a name only read as `NAME.length` and `NAME.reduce((s, v) => s + v,
+   * <number>)` (boundChain): the edits that answer each reduce from the chain's evaluation, to apply
+   * only when the name runs as a true local (nothing else can reach the array).
+   */
+  bound: Array<{ name: string; edits: LocalEdit[] }>;
 }
 
 /**
@@ -146,16 +152,18 @@ function methodCall(call: AnyNode | undefined, obj: AnyNode): string | undefined
  * None when the source names the marker or the global (a program cannot pose as a rewrite).
  */
 export function planArrayChains(program: AnyNode, source: string): ChainEdits {
-  const none: ChainEdits = { opens: [], closes: [] };
+  const none: ChainEdits = { opens: [], closes: [], bound: [] };
   if (!/\b(array|objects)\b/.test(source) || source.includes(MARKER) || source.includes(ARRAY_CHAIN_GLOBAL))
     return none;
   const parents = new Map<AnyNode, AnyNode>();
   const starts: AnyNode[] = [];
   const bound = new Set<string>();
+  const identifiers: AnyNode[] = [];
   const stack: AnyNode[] = [program];
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (node.type === 'Identifier' && (node.name.includes(MARKER) || node.name === ARRAY_CHAIN_GLOBAL)) return none;
+    if (node.type === 'Identifier') identifiers.push(node);
     if (node.type === 'VariableDeclarator') collectPatternNames(node.id, bound);
     if (node.type === 'CatchClause') collectPatternNames(node.param, bound);
     if (/Function|Class/.test(node.type)) {
@@ -175,7 +183,7 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
         }
     }
   }
-  const edits: ChainEdits = { opens: [], closes: [] };
+  const edits: ChainEdits = { opens: [], closes: [], bound: [] };
   const insert = (list: LocalEdit[], at: number, text: string) =>
     list.push({ start: at, end: at, text: INSERTED_OPEN + text + INSERTED_CLOSE });
   for (const call of starts) {
@@ -241,9 +249,67 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
         text: `${INSERTED_OPEN}${ARRAY_CHAIN_GLOBAL}.e(${INSERTED_CLOSE}`,
       });
       insert(edits.closes, last.end, `${whole === undefined ? '' : chainNamed('e', whole)})`);
+      const held = boundChain(last, parents, identifiers, program, source);
+      // `e(<chain>, 1)`: the array NAME holds may be the session's kept copy (it is never written)
+      if (held) held.edits.push({ start: last.end, end: last.end, text: `${INSERTED_OPEN}, 1${INSERTED_CLOSE}` });
+      if (held) edits.bound.push(held);
     }
   }
   return edits;
+}
+
+/**
+ * `const NAME = <chain>` (a declarator of the program's top level) whose every other mention of NAME,
+ * after the declaration and none inside a function, arrow or class, is `NAME.length` read for its
+ * value or `NAME.reduce((s, v) => s + v, <number>)`, with at least one reduce, in a program that names
+ * neither `eval` nor `with`: each reduce's receiver becomes `__sbirtools_chain.r(NAME)`, the chain
+ * itself while NAME holds the array `e` made for it and the reduce NAME would run is the native one
+ * (prelude/fast/arrayChain.ts: the sum read from the chain's evaluation instead of one callback per
+ * element), and `e` gets a second argument (planArrayChains) by which it may hand NAME the copy the
+ * session keeps of the chain's array instead of a fresh one. NAME must run as a true local
+ * (transform.ts), so nothing else can write into the array.
+ */
+function boundChain(
+  chainEnd: AnyNode,
+  parents: Map<AnyNode, AnyNode>,
+  identifiers: AnyNode[],
+  program: AnyNode,
+  source: string,
+): { name: string; edits: LocalEdit[] } | undefined {
+  const d = parents.get(chainEnd);
+  const decl = d && parents.get(d);
+  if (!d || d.type !== 'VariableDeclarator' || d.init !== chainEnd || d.id.type !== 'Identifier') return undefined;
+  if (!decl || decl.kind !== 'const' || !(program.body as AnyNode[]).includes(decl)) return undefined;
+  if (/\bwith\b/.test(source) || identifiers.some((m) => m.name === 'eval')) return undefined;
+  const name = d.id.name as string;
+  const edits: LocalEdit[] = [];
+  for (const m of identifiers) {
+    if (m === d.id || m.name !== name) continue;
+    const member = parents.get(m);
+    // a property name (`o.NAME`, `{ NAME: 1 }`) is no mention of the variable
+    if (member?.type === 'MemberExpression' && member.property === m && !member.computed) continue;
+    if (member?.type === 'Property' && member.key === m && !member.computed && !member.shorthand) continue;
+    if (m.start < decl.end || !member || member.type !== 'MemberExpression' || member.object !== m) return undefined;
+    if (member.computed || member.optional || member.property.type !== 'Identifier') return undefined;
+    for (let at = parents.get(m); at; at = parents.get(at))
+      if (/Function|Class/.test(at.type) || at.type === 'StaticBlock') return undefined;
+    const call = parents.get(member);
+    if (member.property.name === 'length') {
+      if (writes(member, call)) return undefined;
+      continue;
+    }
+    if (
+      member.property.name !== 'reduce' ||
+      methodCall(call, m) !== 'reduce' ||
+      call!.arguments.length !== 2 ||
+      !sumReducer(call!.arguments[0]) ||
+      !numberLiteral(call!.arguments[1])
+    )
+      return undefined;
+    edits.push({ start: m.start, end: m.start, text: `${INSERTED_OPEN}${ARRAY_CHAIN_GLOBAL}.r(${INSERTED_CLOSE}` });
+    edits.push({ start: m.end, end: m.end, text: `${INSERTED_OPEN})${INSERTED_CLOSE}` });
+  }
+  return edits.length > 0 ? { name, edits } : undefined;
 }
 
 /**

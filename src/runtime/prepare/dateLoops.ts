@@ -135,25 +135,34 @@ function nameHead(
 }
 
 /**
- * The top-level declarations `const|let NAME = X.array('col')` (one declarator, one string argument,
- * no `?.`; not `result`): NAME to its declaration. A loop over NAME may be a date loop (dateLoopEdits,
- * `arrays`), and the array itself deferred when only such loops read it (dateArrays).
+ * The top-level declarations `const|let NAME = X.array('col')` (one string argument, no `?.`; not
+ * `result`; a declarator among several, `const a = t.array('A'), b = t.array('B')`, alike): NAME to
+ * its declaration statement (declaratorOf finds its declarator). A loop over NAME may be a date loop
+ * (dateLoopEdits, `arrays`), and the array itself deferred when only such loops read it (dateArrays).
+ * A mention of NAME in a later declarator of the same statement sits before the statement's end,
+ * where every use these take must sit after it.
  */
 export function arrayDeclarations(program: AnyNode): Map<string, AnyNode> {
   const out = new Map<string, AnyNode>();
   for (const s of program.body as AnyNode[]) {
-    if (s.type !== 'VariableDeclaration' || s.kind === 'var' || s.declarations.length !== 1) continue;
-    const d = s.declarations[0];
-    const call = d.init;
-    if (d.id.type !== 'Identifier' || d.id.name === 'result' || !call || call.type !== 'CallExpression') continue;
-    if (call.optional || call.arguments.length !== 1) continue;
-    const callee = call.callee;
-    if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) continue;
-    if (callee.property.type !== 'Identifier' || callee.property.name !== 'array') continue;
-    const arg = call.arguments[0];
-    if (arg.type === 'Literal' && typeof arg.value === 'string') out.set(d.id.name, s);
+    if (s.type !== 'VariableDeclaration' || s.kind === 'var') continue;
+    for (const d of s.declarations as AnyNode[]) {
+      const call = d.init;
+      if (d.id.type !== 'Identifier' || d.id.name === 'result' || !call || call.type !== 'CallExpression') continue;
+      if (call.optional || call.arguments.length !== 1) continue;
+      const callee = call.callee;
+      if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) continue;
+      if (callee.property.type !== 'Identifier' || callee.property.name !== 'array') continue;
+      const arg = call.arguments[0];
+      if (arg.type === 'Literal' && typeof arg.value === 'string') out.set(d.id.name, s);
+    }
   }
   return out;
+}
+
+/** The declarator of `name` in a declaration statement of arrayDeclarations. */
+export function declaratorOf(statement: AnyNode, name: string): AnyNode {
+  return (statement.declarations as AnyNode[]).find((d) => d.id.type === 'Identifier' && d.id.name === name)!;
 }
 
 /**
@@ -174,7 +183,7 @@ export function dateArrays(
 ): RowArray[] {
   const out: RowArray[] = [];
   for (const [name, decl] of declarations) {
-    const d = decl.declarations[0];
+    const d = declaratorOf(decl, name);
     let loops = 0;
     let ok = true;
     for (const m of mentions) {

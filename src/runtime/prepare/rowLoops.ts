@@ -178,12 +178,14 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     const chain = rowChain(call, up);
     if (chain) edits.push(insert(call, `${JSON.stringify(chain.reads)}, ${JSON.stringify(chain.ops)}`));
   }
+  const dated = dateArrays(declared, taken, up, mentions);
   const arrays = [
     ...rowArrays(program, up, mentions, source),
-    ...dateArrays(declared, taken, up, mentions),
-    // a keyed loop reads its arrays through their origin (prelude/data/keyedArrays.ts): theirs stay copies
-    ...sharedArrays(declared, up, mentions, source, indexLoop).filter(
-      (a) => !keyed.some((k) => k.names.includes(a.name)),
+    ...dated,
+    // a keyed loop reads its arrays through their origin (prelude/data/keyedArrays.ts): theirs stay
+    // copies; a date array only date loops read is deferred instead
+    ...sharedArrays(program, declared, up, mentions, source, indexLoop).filter(
+      (a) => !keyed.some((k) => k.names.includes(a.name)) && !dated.some((x) => x.name === a.name),
     ),
   ];
   return { edits, arrays, keyed };

@@ -1,5 +1,6 @@
 import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/rowLoop.js';
 import type { RowArray } from './rowArrays.js';
+import { declaratorOf } from './dateLoops.js';
 import { FUNCTION_NODES, type AnyNode } from './patternNames.js';
 
 type Up = Map<AnyNode, [AnyNode, string]>;
@@ -23,6 +24,7 @@ type Up = Map<AnyNode, [AnyNode, string]>;
  * // [{ name: 'a', edits: [ an insert of `, __sbirtools_rowLoop.open(["A"], ["shared"])` ] }]
  */
 export function sharedArrays(
+  program: AnyNode,
   declarations: Map<string, AnyNode>,
   up: Up,
   mentions: AnyNode[],
@@ -43,13 +45,23 @@ export function sharedArrays(
     return t;
   };
   for (const [name, decl] of declarations) {
-    const d = decl.declarations[0];
+    const d = declaratorOf(decl, name);
     let indexed = 0;
+    let iterated = false;
     let ok = true;
     for (const m of mentions) {
       if (m === d.id || m.name !== name) continue;
       ok = m.start >= decl.end && !inFunction(m, up);
       const [member, key] = up.get(m) ?? [null, ''];
+      if (ok && member?.type === 'ForOfStatement' && key === 'right') {
+        // `for (const v of NAME)`: the array's own iterator reads it, when nothing can replace that
+        // iterator between the call and the loop (array() checks it is the session's)
+        ok = !iterated && firstLoopAfter(member, decl, d, program);
+        iterated = true;
+        indexed++;
+        if (!ok) break;
+        continue;
+      }
       if (!ok || !member || key !== 'object' || member.type !== 'MemberExpression' || member.optional) ok = false;
       else if (!readAsValue(member, up)) ok = false;
       else if (!member.computed) ok = member.property.type === 'Identifier' && member.property.name === 'length';
@@ -59,10 +71,40 @@ export function sharedArrays(
     }
     if (!ok || indexed === 0) continue;
     const arg = d.init.arguments[0];
-    const token = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify([arg.value])}, ["shared"])`;
+    const token = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify([arg.value])}, [${iterated ? '"sharedIter"' : '"shared"'}])`;
     out.push({ name, edits: [{ start: arg.end, end: arg.end, text: `${INSERTED_OPEN}, ${token}${INSERTED_CLOSE}` }] });
   }
   return out;
+}
+
+/**
+ * Whether `loop` (`for (const|let v of NAME)`, not `for await`) is a statement of the program's top
+ * level that runs right after NAME's declaration `decl`, NAME's declarator `d` being its last: only
+ * declarations whose values are literals may stand between (`let y = 0;`), so no code of the run's
+ * runs between the array() call, which checks the array iterator is the session's, and the loop,
+ * which takes it.
+ */
+function firstLoopAfter(loop: AnyNode, decl: AnyNode, d: AnyNode, program: AnyNode): boolean {
+  if (loop.await || decl.declarations[decl.declarations.length - 1] !== d) return false;
+  const body = program.body as AnyNode[];
+  const from = body.indexOf(decl);
+  const to = body.indexOf(loop);
+  if (from < 0 || to <= from) return false;
+  for (let k = from + 1; k < to; k++) {
+    const s = body[k];
+    if (s.type !== 'VariableDeclaration' || s.kind === 'var') return false;
+    for (const x of s.declarations as AnyNode[]) if (x.id.type !== 'Identifier' || !quiet(x.init)) return false;
+  }
+  return true;
+}
+
+/** No value, a literal (no regex), `-` of a number literal, or an empty array or object literal: making it runs no code. */
+function quiet(init: AnyNode | null): boolean {
+  if (init === null) return true;
+  let e: AnyNode = init;
+  if (e.type === 'UnaryExpression' && e.operator === '-') e = e.argument;
+  if (e.type === 'Literal') return !e.regex;
+  return (e.type === 'ArrayExpression' || e.type === 'ObjectExpression') && (e.elements ?? e.properties).length === 0;
 }
 
 /** Whether `node` sits inside a function, arrow or class. */

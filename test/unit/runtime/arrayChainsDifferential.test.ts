@@ -12,8 +12,11 @@ import { runOutcome } from '../../helpers/runOutcome.js';
 
 afterAll(() => shutdown());
 
-type Step = string | { code: string; rewritten: boolean };
+type Step = string | { code: string; rewritten: boolean; bound?: boolean };
 const rw = (code: string): Step => ({ code, rewritten: true });
+/** A chain bound to a name whose sum reduces read the chain (arrayChains.ts `boundChain`). */
+const rwb = (code: string): Step => ({ code, rewritten: true, bound: true });
+const BOUND = `${ARRAY_CHAIN_GLOBAL}.r(`;
 
 /** Every value, -0 and NaN told apart, in one string (an array's answer compared whole). */
 const SETUP = `var sig = (xs) => xs.map((v) => (Object.is(v, -0) ? '-0' : typeof v === 'number' ? String(v) : typeof v + ':' + String(v))).join(',');
@@ -95,6 +98,65 @@ const SEQUENCES: Record<string, Step[]> = {
       "var k9 = award_data.array('Award Amount').filter(v => v != null);\n[k9 === k6, k9.length, sig(k9.slice(0, 20))]",
     ),
   ],
+  // `const a = <chain>` read only as `a.length` and `a.reduce((s, v) => s + v, <number>)` (session 17)
+  'a chain bound to a name: its sums read from the chain': [
+    rwb(
+      "const b1 = award_data.array('Award Amount').filter(v => v != null);\n[b1.reduce((s, v) => s + v, 0) / b1.length, b1.reduce((s, v) => s + v, -0), b1.reduce(function (s, v) { return s + v; }, 0.5), b1.length]",
+    ),
+    '[b1.length, sig(b1.slice(0, 5)), b1.reduce((s, v) => s + v, 0)]',
+    // the same chain again: the name holds the session's kept copy during the run, the global a copy of its own
+    rwb(
+      "const b1 = award_data.array('Award Amount').filter(v => v != null);\nb1.reduce((s, v) => s + v, 0) / b1.length",
+    ),
+    "b1[0] = 'changed'; b1.length = 3; b1.push(-0);\n[b1.length, sig(b1)]",
+    rwb(
+      "const b1 = award_data.array('Award Amount').filter(v => v != null);\n[b1.reduce((s, v) => s + v, 0), b1.length]",
+    ),
+    rw("[sig(b1.slice(0, 8)), b1.length, sig(award_data.array('Award Amount').filter(v => v != null).slice(0, 8))]"),
+    rwb("const b1b = award_data.array('Award Amount').filter(v => v != null);\nb1b.reduce((s, v) => s + v, 0)"),
+    'b1b.reverse(); sig(b1b.slice(0, 4))',
+    rw("const b1c = award_data.array('Award Amount').filter(v => v != null);\n[b1c.length, sig(b1c.slice(0, 4))]"),
+    rwb(
+      "const b2 = award_data.array('Phase').filter(p => p !== null).map(p => p === 'Phase II' ? 1 : 0);\nb2.reduce((s, v) => s + v, 0) / b2.length",
+    ),
+    rwb(
+      "const b3 = award_data.array('State').filter(s => s === 'Alaska' || s === null);\nb3.reduce((s, v) => s + v, 0)",
+    ),
+    rwb(
+      "const b4 = award_data.array('Award Amount').map(v => v / 7).filter(v => v !== 0);\nb4.reduce((s, v) => s + v, 0)",
+    ),
+    "const b12 = award_data.array('Award Amount');\nb12.reduce((s, v) => s + v, 0)",
+    // the reduce a name's reduce finds is the run's own: as written, the first call and every later one
+    // (no `this` in it: a kept function holding `this` keeps every later run's names global, off this
+    // path; set after the chain: one set before it keeps the chain as written)
+    rw(
+      "var keepReduce = Object.getPrototypeOf([]).reduce;\nvar reduces = 0;\nvar patched = function (f, i) { reduces++; return 'patched ' + i };\nvar pre5 = award_data.array('Award Amount').filter(v => v > 1e5);\npre5.length",
+    ),
+    rwb(
+      "const b5 = award_data.array('Award Amount').filter(v => v > 1e5);\nObject.getPrototypeOf([]).reduce = patched;\n[b5.reduce((s, v) => s + v, 0), b5.reduce((s, v) => s + v, 1), reduces, b5.length]",
+    ),
+    'Object.getPrototypeOf([]).reduce = keepReduce;\n[b5[0], b5.reduce((s, v) => s + v, 0), reduces]',
+    rw("sig(award_data.array('Award Amount').filter(v => v > 1e5).slice(0, 6))"),
+    rwb(
+      "const b8 = award_data.array('Award Amount').filter(v => v != null);\nconst b9 = b8.reduce((s, v) => s + v, 0);\nnull.x",
+    ),
+    '[b8.length, b9, b8[0]]',
+    // any other use of the name, a name in a function, `let`: the chain's array as before, the reduce as written
+    rw(
+      "const b7 = award_data.array('Award Amount').filter(v => v > 1e5);\nObject.defineProperty(b7, 'reduce', { value: () => 'own' });\nb7.reduce((s, v) => s + v, 0)",
+    ),
+    rw(
+      "const b10 = award_data.array('Award Amount').filter(v => v > 1e5);\nconst f10 = () => b10.length;\n[b10.reduce((s, v) => s + v, 0), f10()]",
+    ),
+    rw("let b11 = award_data.array('Award Amount').filter(v => v > 1e5);\nb11.reduce((s, v) => s + v, 0)"),
+    rw(
+      "const b13 = award_data.array('Award Amount').filter(v => v > 1e5);\nb13[0] = 1;\nb13.reduce((s, v) => s + v, 0)",
+    ),
+    rw("const b14 = award_data.array('Award Amount').filter(v => v > 1e5);\nb14.reduce((s, v) => s * v, 1)"),
+    rw(
+      "const b15 = award_data.array('Award Amount').filter(v => v > 1e5);\nb15.reduce((s, v) => s + v, 0) + Math.max(...b15)",
+    ),
+  ],
   'what the rewrite leaves alone or cannot copy runs as written': [
     "award_data.array('Award Amount').filter(v => v > limit).length",
     "let hits = 0;\naward_data.array('Award Amount').filter(v => { hits++; return v > 1e5 }).length + hits",
@@ -128,7 +190,7 @@ const SEQUENCES: Record<string, Step[]> = {
       "const seen = award_data.array('Award Amount');\nseen[3] = 'changed';\nconst wrap = { array: () => seen };\nwrap.array('x').filter(v => typeof v === 'string').length",
     ),
     rw(
-      "const keepFilter = Array.prototype.filter;\nArray.prototype.filter = function () { return ['patched'] };\nlet out;\ntry { out = award_data.array('Award Amount').filter(v => v > 1).length } finally { Array.prototype.filter = keepFilter }\nout",
+      "const keepFilter = Object.getPrototypeOf([]).filter;\nObject.getPrototypeOf([]).filter = function () { return ['patched'] };\nlet out;\ntry { out = award_data.array('Award Amount').filter(v => v > 1).length } finally { Object.getPrototypeOf([]).filter = keepFilter }\nout",
     ),
     rw(
       "class Mine extends Array {}\nconst keepSpecies = Object.getOwnPropertyDescriptor(Array, Symbol.species);\nObject.defineProperty(Array, Symbol.species, { get: () => Mine, configurable: true });\nlet made;\ntry { made = award_data.array('Award Amount').filter(v => v > 1) } finally { Object.defineProperty(Array, Symbol.species, keepSpecies) }\n[made instanceof Mine, made.length]",
@@ -155,10 +217,10 @@ const SEQUENCES: Record<string, Step[]> = {
     // side effects and reads of more than the value: the methods as written
     "let calls = 0;\nconst big = award_data.objects().map(r => r['Award Amount']).filter(v => { calls++; return v > 1e6 });\n[big.length, calls]",
     rw(
-      "const keepFilterP = Array.prototype.filter;\nArray.prototype.filter = function () { return ['patched'] };\nlet outP;\ntry { outP = award_data.objects().map(r => r['Award Amount']).filter(v => v > 1).length } finally { Array.prototype.filter = keepFilterP }\noutP",
+      "const keepFilterP = Object.getPrototypeOf([]).filter;\nObject.getPrototypeOf([]).filter = function () { return ['patched'] };\nlet outP;\ntry { outP = award_data.objects().map(r => r['Award Amount']).filter(v => v > 1).length } finally { Object.getPrototypeOf([]).filter = keepFilterP }\noutP",
     ),
     rw(
-      "const keepMapP = Array.prototype.map;\nlet mapsP = 0;\nArray.prototype.map = function (f) { mapsP++; return keepMapP.call(this, f) };\nlet outM;\ntry { outM = award_data.objects().map(r => r['Award Amount']).filter(v => v > 1).length } finally { Array.prototype.map = keepMapP }\n[outM, mapsP]",
+      "const keepMapP = Object.getPrototypeOf([]).map;\nlet mapsP = 0;\nObject.getPrototypeOf([]).map = function (f) { mapsP++; return keepMapP.call(this, f) };\nlet outM;\ntry { outM = award_data.objects().map(r => r['Award Amount']).filter(v => v > 1).length } finally { Object.getPrototypeOf([]).map = keepMapP }\n[outM, mapsP]",
     ),
   ],
   'errors keep their message, line and column': [
@@ -198,10 +260,13 @@ describe.each(['isolated-vm', 'quickjs'] as const)('chains on t.array(col) on %s
     for (const box of [rewritten, plain]) expect((await box.run(SETUP)).ok).toBe(true);
     for (const step of SEQUENCES[name]!) {
       const code = typeof step === 'string' ? step : step.code;
-      const isRewritten = prepareCode(code).code.includes(ARRAY_CHAIN_GLOBAL);
-      expect(isRewritten, code).toBe(typeof step !== 'string' && step.rewritten);
+      const prepared = prepareCode(code).code;
+      expect(prepared.includes(ARRAY_CHAIN_GLOBAL), code).toBe(typeof step !== 'string' && step.rewritten);
+      expect(prepared.includes(BOUND), code).toBe(typeof step !== 'string' && step.bound === true);
       expect(prepareCode(asWritten(code)).code, 'the reference is not rewritten').not.toContain(ARRAY_CHAIN_GLOBAL);
       const [a, b] = [await rewritten.run(code), await plain.run(asWritten(code))];
+      // the policy check refuses before anything runs: a step it refuses would compare nothing
+      expect(a.ok || a.error.type !== 'POLICY_VIOLATION', code).toBe(true);
       expect(runOutcome(a), code).toEqual(runOutcome(b));
     }
   });
