@@ -21,6 +21,7 @@ import { computedSource, fieldNodes, type FieldNodes } from './rollupField.js';
 import { sourceOf, type Source } from './source.js';
 import type { Grouping } from './groups.js';
 import { reduceOne } from './rollupOne.js';
+import { parseKept } from './parseKept.js';
 
 interface ParsedOp {
   name: string;
@@ -50,7 +51,12 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
   if (!values || typeof values !== 'object' || Array.isArray(values)) return undefined;
   let parsed: { names: string[]; exprs: Expr[]; ops: ParsedOp[] };
   try {
-    parsed = parse(values as never, { table: t, aggronly: true, window: false } as never) as never;
+    parsed = parseKept(
+      values,
+      t,
+      'rollup',
+      () => parse(values as never, { table: t, aggronly: true, window: false } as never) as never,
+    );
   } catch {
     return undefined; // Arquero reports the error
   }
