@@ -36,6 +36,10 @@ const PROGRAMS = [
   "(X) => X.rollup({ q: op.quantile('Award Amount', 0.75), m: op.mean('Award Amount'), lo: op.min('Award Year') })",
   "(X) => X.rollup({ n: op.count(), s: op.sum('Number Employees') })",
   "(X) => X.select('Agency', 'Award Amount').rollup({ n: op.count(), s: op.sum('Number Employees') })",
+  // derive: the same text, another table; a closure's own toString
+  "(X) => X.derive({ m: (d) => d['Award Amount'] / 1e6 }).filter((d) => d.m > 0.5).numRows()",
+  "(X) => X.select('Agency', 'Number Employees').derive({ m: (d) => d['Award Amount'] / 1e6 }).numRows()",
+  "(X) => { const f = (d) => d['Award Amount'] / 1e6; f.toString = () => \"d => d['Award Amount'] / 1e3\"; return X.derive({ m: f }).filter((d) => d.m > 500).numRows(); }",
   // a function not registered, then registered, then replaced
   "(X) => X.filter((d) => op.plus1(d['Award Year']) > 2016).numRows()",
   "(X) => { aq.addFunction('plus1', (x) => x + 1, { override: true }); return X.filter((d) => op.plus1(d['Award Year']) > 2016).numRows(); }",
