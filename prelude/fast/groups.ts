@@ -8,6 +8,7 @@ import type { ColumnTable } from 'arquero';
 import { SafeMap, SafeWeakMap } from '../intrinsics.js';
 import { keyCodes, numberRanks, type KeyCodes } from './keyCodes.js';
 import { sourceOf } from './source.js';
+import { indexFilteredRows } from '../frame/bitWords.js';
 
 /** Arquero's grouping object (Table#groups()). */
 export interface Grouping {
@@ -149,6 +150,7 @@ export function fastGroups(t: ColumnTable, names: readonly string[]): Grouping |
   if (!keys) return undefined;
   const kc = keys.kc;
   const n = t.totalRows();
+  indexFilteredRows(t); // the rows from the filter's words, not a search per set bit
   const rows = t.isFiltered() ? (t.indices(false) as Uint32Array) : null;
   const { ids, first, size } = assignGroups(kc, n, rows);
   const cols = names.map((name) => t.column(name)!);

@@ -163,8 +163,7 @@ function leaf(ctx: Ctx, node: Node, sel: Uint8Array): Uint8Array {
       fake[name] = [null, ...src.dict];
       const lut = new Uint8Array(src.dict.length + 1);
       for (let k = 0; k < lut.length; k++) lut[k] = f(k, fake) ? 1 : 0;
-      const codes = src.codes;
-      for (let i = 0; i < n; i++) out[i] = sel[i] & lut[codes[i] + 1];
+      lookUpCodes(src.codes, lut, sel, out);
       ctx.fast = true;
       return out;
     }
@@ -413,6 +412,11 @@ function heldEquals(
     else if (typeof s === 'string') out[i] = s === match ? yes : no;
     else out[i] = f(i - lo) ? 1 : 0;
   }
+}
+
+/** out[row] = sel[row] & lut[code + 1]: a function that ends with its loop (docs/architecture.md, "Inside the prelude"). */
+function lookUpCodes(codes: Int32Array, lut: Uint8Array, sel: Uint8Array, out: Uint8Array): void {
+  for (let i = 0; i < out.length; i++) out[i] = sel[i]! & lut[codes[i]! + 1]!;
 }
 
 /** `number column OP number constant` (either side) on the Float64Array; false when the shape differs. */

@@ -22,6 +22,7 @@ import { sourceOf, type Source } from './source.js';
 import type { Grouping } from './groups.js';
 import { reduceOne } from './rollupOne.js';
 import { parseKept } from './parseKept.js';
+import { indexFilteredRows } from '../frame/bitWords.js';
 
 interface ParsedOp {
   name: string;
@@ -107,6 +108,7 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
 
 /** Rows in the order Arquero's reducers visit them (indices when ordered, else ascending). */
 function scanOrder(t: ColumnTable): Uint32Array | null {
+  indexFilteredRows(t); // the rows from the filter's words, not a search per set bit
   if (t.isOrdered() || t.isFiltered()) return t.indices() as Uint32Array;
   return null;
 }
