@@ -147,8 +147,12 @@ export class LazyColumn {
         text: text ? (row) => text.get(row) ?? null : this.paged.text,
       };
     }
-    if (this.raw === null) this.load();
-    return this.raw!;
+    // the typed arrays alone: the row getter (and its scan for nulls) is built when a row is read
+    if (this.raw === null) {
+      this.raw = this.fetch();
+      this.windows = null;
+    }
+    return this.raw;
   }
 
   /** The value at `row` (Arquero's column interface). */
@@ -254,7 +258,7 @@ export class LazyColumn {
       this.resolve();
       if (this.getter) return this.getter;
     }
-    const raw = this.fetch();
+    const raw = this.raw ?? this.fetch(); // data() may have fetched it
     this.raw = raw;
     this.windows = null;
     this.getter = decode(raw, this.length);

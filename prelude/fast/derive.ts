@@ -18,6 +18,7 @@ import { evalNode } from './deriveEval.js';
 import { columnVec, eachRow, giveUp, ones, type Env, type Vec } from './deriveVec.js';
 import type { Node } from './node.js';
 import { visibleRows } from './source.js';
+import { parseKept } from './parseKept.js';
 
 /** The derived table, or undefined when Arquero's derive must run. */
 export function fastDerive(t: ColumnTable, values: unknown, options: unknown): ColumnTable | undefined {
@@ -44,17 +45,22 @@ export function fastDerive(t: ColumnTable, values: unknown, options: unknown): C
     );
   };
   if (keys.length === 0 || !keys.every(plain)) return undefined;
-  const nodes: Array<[string, Node]> = [];
+  let nodes: ReadonlyArray<[string, Node]>;
   try {
-    parse(
-      entries as never,
-      {
-        table: t,
-        value: (name: string, node: Node) => {
-          nodes.push([name, node]);
-        },
-      } as never,
-    );
+    // the trees Arquero's parse rewrites (kept per source text: fast/parseKept.ts; read, never changed)
+    nodes = parseKept(entries, t, 'derive', () => {
+      const made: Array<[string, Node]> = [];
+      parse(
+        entries as never,
+        {
+          table: t,
+          value: (name: string, node: Node) => {
+            made.push([name, node]);
+          },
+        } as never,
+      );
+      return made;
+    });
   } catch {
     return undefined; // Arquero's path reports the error, or runs the closure fallback
   }

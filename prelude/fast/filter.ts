@@ -12,6 +12,7 @@ import { evaluate, type Ctx } from './predicate.js';
 import type { Node } from './node.js';
 import { fastClosureFilter } from './closureFilter.js';
 import { keepStorageRows } from '../frame/bitWords.js';
+import { parseKept } from './parseKept.js';
 
 /** The filtered table, or undefined when Arquero's filter must run. */
 export function fastFilter(t: ColumnTable, criteria: unknown): ColumnTable | undefined {
@@ -20,16 +21,20 @@ export function fastFilter(t: ColumnTable, criteria: unknown): ColumnTable | und
   let root: Node | undefined;
   let ops: unknown[] = [];
   try {
-    const parsed = parse(
-      { p: criteria } as never,
-      {
-        table: t,
-        value: (_name: string, node: Node) => {
-          root = node;
-        },
-      } as never,
-    ) as unknown as { ops: unknown[] };
-    ops = parsed.ops;
+    // the tree Arquero's parse rewrites (kept per source text: fast/parseKept.ts; read, never changed)
+    ({ root, ops } = parseKept({ p: criteria }, t, 'filter', () => {
+      let node: Node | undefined;
+      const parsed = parse(
+        { p: criteria } as never,
+        {
+          table: t,
+          value: (_name: string, n: Node) => {
+            node = n;
+          },
+        } as never,
+      ) as unknown as { ops: unknown[] };
+      return { root: node, ops: parsed.ops };
+    }));
   } catch {
     // a closure over variables: fold it when it reads one dictionary column, else Arquero's path
     // reports the error or runs the closure fallback

@@ -21,6 +21,8 @@ import { computedSource, fieldNodes, type FieldNodes } from './rollupField.js';
 import { sourceOf, type Source } from './source.js';
 import type { Grouping } from './groups.js';
 import { reduceOne } from './rollupOne.js';
+import { parseKept } from './parseKept.js';
+import { indexFilteredRows } from '../frame/bitWords.js';
 
 interface ParsedOp {
   name: string;
@@ -50,7 +52,12 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
   if (!values || typeof values !== 'object' || Array.isArray(values)) return undefined;
   let parsed: { names: string[]; exprs: Expr[]; ops: ParsedOp[] };
   try {
-    parsed = parse(values as never, { table: t, aggronly: true, window: false } as never) as never;
+    parsed = parseKept(
+      values,
+      t,
+      'rollup',
+      () => parse(values as never, { table: t, aggronly: true, window: false } as never) as never,
+    );
   } catch {
     return undefined; // Arquero reports the error
   }
@@ -101,6 +108,7 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
 
 /** Rows in the order Arquero's reducers visit them (indices when ordered, else ascending). */
 function scanOrder(t: ColumnTable): Uint32Array | null {
+  indexFilteredRows(t); // the rows from the filter's words, not a search per set bit
   if (t.isOrdered() || t.isFiltered()) return t.indices() as Uint32Array;
   return null;
 }
@@ -146,10 +154,14 @@ function reduceOp(
     name === 'median' || name === 'quantile' ? Array.from({ length: size }, () => []) : null;
   // one tight loop per kind (no per-row dispatch); the same updates in the same order as Arquero.
   // Each loop is a function that ends with it (see rollupOne.ts)
-  if (name === 'sum' || name === 'valid' || name === 'invalid')
-    groupSums(values, ok, keys, order, m, count, valid, acc);
-  else if (name === 'mean' || name === 'average') groupMeans(values, ok, keys, order, m, count, valid, acc);
-  else if (name === 'min' || name === 'max') groupExtremes(values, ok, keys, order, m, name === 'min', acc, has);
+  const all = keys !== null && order === null; // every row in storage order: the loops without per-row tests
+  if (name === 'sum' || name === 'valid' || name === 'invalid') {
+    if (all) sumsAll(values, ok, keys, m, count, valid, acc);
+    else groupSums(values, ok, keys, order, m, count, valid, acc);
+  } else if (name === 'mean' || name === 'average') {
+    if (all) meansAll(values, ok, keys, m, count, valid, acc);
+    else groupMeans(values, ok, keys, order, m, count, valid, acc);
+  } else if (name === 'min' || name === 'max') groupExtremes(values, ok, keys, order, m, name === 'min', acc, has);
   else groupRest(values, ok, keys, order, m, name, count, valid, acc, dev, lists);
   const out = new Array<unknown>(size);
   for (let g = 0; g < size; g++) {
@@ -192,6 +204,17 @@ function reduceOp(
 }
 
 function groupCounts(keys: Uint32Array | null, order: Uint32Array | null, m: number, count: Float64Array): void {
+  if (keys !== null && order === null) countAll(keys, m, count);
+  else countRows(keys, order, m, count);
+}
+
+// Every row in storage order (an unfiltered, unordered table): no per-row test of the order or the
+// keys (about 2x the speed of countRows over 219,590 rows in plain Node 20).
+function countAll(keys: Uint32Array, m: number, count: Float64Array): void {
+  for (let i = 0; i < m; i++) count[keys[i]!]!++;
+}
+
+function countRows(keys: Uint32Array | null, order: Uint32Array | null, m: number, count: Float64Array): void {
   for (let j = 0; j < m; j++) count[keys ? keys[order ? order[j]! : j]! : 0]!++;
 }
 
@@ -230,6 +253,43 @@ function groupSums(
       valid[g]!++;
       acc[g]! += v;
     }
+  }
+}
+
+function sumsAll(
+  values: Float64Array,
+  ok: Uint8Array,
+  keys: Uint32Array,
+  m: number,
+  count: Float64Array,
+  valid: Float64Array,
+  acc: Float64Array,
+): void {
+  for (let i = 0; i < m; i++) {
+    const g = keys[i]!;
+    count[g]!++;
+    const v = values[i]!;
+    if (ok[i] && v === v) {
+      valid[g]!++;
+      acc[g]! += v;
+    }
+  }
+}
+
+function meansAll(
+  values: Float64Array,
+  ok: Uint8Array,
+  keys: Uint32Array,
+  m: number,
+  count: Float64Array,
+  valid: Float64Array,
+  acc: Float64Array,
+): void {
+  for (let i = 0; i < m; i++) {
+    const g = keys[i]!;
+    count[g]!++;
+    const v = values[i]!;
+    if (ok[i] && v === v) acc[g]! += (v - acc[g]!) / ++valid[g]!;
   }
 }
 

@@ -5,23 +5,60 @@
  */
 import { BitSet, type ColumnTable } from 'arquero';
 
-/** The rows of an unfiltered `t` whose byte in `bits` (one per storage row) is 1. */
+/** The rows of an unfiltered `t` whose byte in `bits` (one per storage row, each 0 or 1) is 1. */
 export function keepStorageRows(t: ColumnTable, bits: Uint8Array): ColumnTable {
   const keep = new BitSet(t.totalRows());
-  setWords(keep, bits);
-  return withIndex(t.create({ filter: keep }), bits);
+  const words = setWords(keep, bits);
+  const out = t.create({ filter: keep });
+  return words === null ? out : withIndex(out, words);
 }
 
-/** Fills a BitSet from mask bytes 32 at a time (Arquero's BitSet keeps its words in `_bits`, row i
- * at bit 0x80000000 >>> (i & 31)). */
-function setWords(keep: BitSet, bits: Uint8Array): void {
+/** True when a Uint32Array over bytes b0..b3 reads b0 as its low byte (every platform V8 runs on today). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * Fills a BitSet from mask bytes (Arquero's BitSet keeps its words in `_bits`, row i at bit
+ * 0x80000000 >>> (i & 31)); returns the words, or null when the BitSet has none (filled bit by bit).
+ * Four bytes at a time when they are aligned: a multiply gathers the low bits of four 0/1 bytes
+ * into a nibble (0x08040201 puts byte j's bit at 27 - j, and no two partial products meet), eight
+ * nibbles a word (about 7x the speed of a shift per row, in plain Node 20).
+ */
+function setWords(keep: BitSet, bits: Uint8Array): Uint32Array | null {
   const words = (keep as unknown as { _bits?: Uint32Array })._bits;
   if (!(words instanceof Uint32Array) || words.length * 32 < bits.length) {
     for (let i = 0; i < bits.length; i++) if (bits[i]) keep.set(i);
-    return;
+    return null;
   }
   const n = bits.length;
-  for (let w = 0, i = 0; i < n; w++) {
+  let i = 0;
+  if (LITTLE_ENDIAN && (bits.byteOffset & 3) === 0) {
+    const full = n >>> 5;
+    packWords(new Uint32Array(bits.buffer, bits.byteOffset, full * 8), words, full);
+    i = full * 32;
+  }
+  shiftWords(bits, words, i, n);
+  return words;
+}
+
+function packWords(quads: Uint32Array, words: Uint32Array, full: number): void {
+  for (let w = 0; w < full; w++) {
+    const o = w << 3;
+    words[w] =
+      ((((Math.imul(quads[o]!, 0x08040201) >>> 24) & 15) << 28) |
+        (((Math.imul(quads[o + 1]!, 0x08040201) >>> 24) & 15) << 24) |
+        (((Math.imul(quads[o + 2]!, 0x08040201) >>> 24) & 15) << 20) |
+        (((Math.imul(quads[o + 3]!, 0x08040201) >>> 24) & 15) << 16) |
+        (((Math.imul(quads[o + 4]!, 0x08040201) >>> 24) & 15) << 12) |
+        (((Math.imul(quads[o + 5]!, 0x08040201) >>> 24) & 15) << 8) |
+        (((Math.imul(quads[o + 6]!, 0x08040201) >>> 24) & 15) << 4) |
+        ((Math.imul(quads[o + 7]!, 0x08040201) >>> 24) & 15)) >>>
+      0;
+  }
+}
+
+/** Rows from..n a shift per row (the rows past the last whole word, or every row when unaligned). */
+function shiftWords(bits: Uint8Array, words: Uint32Array, from: number, n: number): void {
+  for (let w = from >>> 5, i = from; i < n; w++) {
     let word = 0;
     const end = Math.min(n, i + 32);
     for (let b = 31; i < end; i++, b--) word |= bits[i]! << b; // row i is bit 0x80000000 >>> (i & 31)
@@ -30,32 +67,52 @@ function setWords(keep: BitSet, bits: Uint8Array): void {
 }
 
 /**
- * Gives a table filtered by whole-table mask bytes its row index at once, from the bytes (one
- * branch-free pass), instead of Arquero finding each set bit when `indices()` is first asked (the
- * columns of the result, their Series and reductions all ask). The index is what `indices()`
- * would compute: the kept rows in storage order (the table is not ordered). Arquero keeps it in
- * `_index`; a table without that field is left alone.
+ * Gives a table filtered by whole-table mask bytes its row index at once, from the filter's words
+ * (a step per kept row and per word), instead of Arquero finding each set bit when `indices()` is
+ * first asked (the columns of the result, their Series and reductions all ask). The index is what
+ * `indices()` would compute: the kept rows in storage order (the table is not ordered). Arquero
+ * keeps it in `_index`; a table without that field is left alone.
  */
-function withIndex(t: ColumnTable, bits: Uint8Array): ColumnTable {
+function withIndex(t: ColumnTable, words: Uint32Array): ColumnTable {
   const holder = t as unknown as { _index?: Uint32Array | null };
   if (holder._index !== null || t.isOrdered()) return t;
-  const idx = new Uint32Array(bits.length);
-  const k = keptRows(bits, idx);
-  if (k !== t.numRows()) return t; // a mask byte other than 0/1: let Arquero count
-  holder._index = idx.subarray(0, k);
+  const idx = new Uint32Array(t.numRows());
+  const k = keptRows(words, idx);
+  if (k !== idx.length) return t; // not the filter's count: let Arquero find the rows
+  holder._index = idx;
   return t;
 }
 
 /**
- * idx[0..k) = the rows whose byte is 1; returns k. A function that ends with its loop: V8 compiles
- * a long loop while it runs (on-stack replacement) before the code after it has ever run, and that
- * code, reached, throws the compiled loop away again on every later call (Node 20).
+ * idx[0..k) = the rows whose bit is set, in row order; returns k (a write past idx's end is dropped,
+ * and the caller sees k too large). A function that ends with its
+ * loop: V8 compiles a long loop while it runs (on-stack replacement) before the code after it has
+ * ever run, and that code, reached, throws the compiled loop away again on every later call (Node 20).
  */
-function keptRows(bits: Uint8Array, idx: Uint32Array): number {
+function keptRows(words: Uint32Array, idx: Uint32Array): number {
   let k = 0;
-  for (let i = 0; i < bits.length; i++) {
-    idx[k] = i;
-    k += bits[i]!;
+  for (let w = 0; w < words.length; w++) {
+    let x = words[w]!;
+    const base = w << 5;
+    while (x !== 0) {
+      const b = Math.clz32(x);
+      idx[k++] = base + b;
+      x ^= 0x80000000 >>> b;
+    }
   }
   return k;
+}
+
+/**
+ * Gives a filtered, unordered table whose row index Arquero has not built yet that index, read from
+ * its filter's words (what `indices()` computes bit by bit: the set bits in row order), before a
+ * fast path asks for it (a groupby or rollup after a filter: Arquero's search of each set bit was a
+ * tenth of a warm filter-groupby-count).
+ */
+export function indexFilteredRows(t: ColumnTable): void {
+  const holder = t as unknown as { _index?: Uint32Array | null };
+  if (holder._index !== null || !t.isFiltered() || t.isOrdered()) return;
+  const words = (t.mask() as unknown as { _bits?: Uint32Array } | null)?._bits;
+  if (!(words instanceof Uint32Array)) return;
+  withIndex(t, words);
 }

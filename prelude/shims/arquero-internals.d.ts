@@ -31,3 +31,19 @@ declare module 'arquero/src/expression/compile.js' {
 declare module 'arquero/src/op/functions/index.js' {
   export const functions: Record<string, unknown>;
 }
+
+declare module 'arquero/src/op/op-api.js' {
+  export class Op {
+    name: string;
+    fields: unknown[];
+    params: unknown[];
+  }
+}
+
+declare module 'arquero/src/op/aggregate-functions.js' {
+  export const aggregateFunctions: Record<string, unknown>;
+}
+
+declare module 'arquero/src/op/window-functions.js' {
+  export const windowFunctions: Record<string, unknown>;
+}

@@ -46,6 +46,8 @@ const PROGRAMS = [
   // filters: number comparisons, null tests, the visible rows of a filtered table
   "(X) => X.filter((d) => d['Award Amount'] > 1e6).numRows()",
   "(X) => X.filter((d) => d['Award Amount'] / 1e6 > 0.5).numRows()",
+  // every comparison operator from either side, on a column with nulls (null < 3 is true, null !== 5 too)
+  "(X) => [X.filter((d) => d['Number Employees'] !== 5).numRows(), X.filter((d) => 10 < d['Number Employees']).numRows(), X.filter((d) => d['Award Year'] === 2020).numRows(), X.filter((d) => 2019 >= d['Award Year']).numRows(), X.filter((d) => d['Number Employees'] < 3).numRows(), X.filter((d) => -0 <= d['Number Employees']).numRows()]",
   "(X) => X.filter((d) => d.Phase === 'Phase I').filter((d) => d['Number Employees'] <= 10).array('Award Amount')",
   // derive: arithmetic, comparisons and equality on typed arrays, then read back
   "(X) => X.derive({ m: (d) => d['Award Amount'] / 1e6, k: (d) => d['Award Amount'] * 2, p: (d) => d['Number Employees'] + d['Award Year'], q: (d) => 1 - d['Number Employees'], r: (d) => d['Award Year'] / d['Number Employees'] }).select('m', 'k', 'p', 'q', 'r')",

@@ -72,6 +72,13 @@ describe('fast paths give exactly the plain path answers on random tables', () =
         "(X) => X.rollup({ s: op.sum('V'), a: op.average('V'), va: op.valid('V'), iv: op.invalid('V'), kv: op.valid('K1'), ki: op.invalid('K2'), sd: op.stdev('V'), vr: op.variancep('Y'), n: op.count() })",
         "(X) => X.filter((d) => d.Y > 0).rollup({ s: op.sum('V'), m: op.mean('V'), n: op.count(), kv: op.valid('K1'), sd: op.stdevp('V'), mn: op.min('V'), mx: op.max('Y') })",
         "(X) => X.orderby(aq.desc('V'), 'Y').rollup({ s: op.sum('V'), m: op.mean('V'), v: op.variance('V'), iv: op.invalid('K1'), n: op.count() })",
+        // a filter of a filtered table, then groupby and rollup: the row index read from the filter's words
+        "(X) => X.filter((d) => d.K1 !== 'a').filter((d) => d.Y > 0).groupby('K2').rollup({ s: op.sum('V'), n: op.count(), mn: op.min('V') })",
+        "(X) => X.filter((d) => d.Y > 0).groupby('K2').filter((d) => d.V > 0).rollup({ s: op.sum('V'), m: op.mean('V') })",
+        "(X) => X.filter((d) => d.K2 === 'x').filter((d) => d.V < 3).rollup({ s: op.sum('V'), mx: op.max('V') })",
+        // min and max of one group, every row and through the visible rows (-0 and 0: the first met stays)
+        "(X) => X.rollup({ mn: op.min('V'), mx: op.max('V'), a: op.min('Y'), b: op.max('Y') })",
+        "(X) => X.orderby('K1').rollup({ mn: op.min('V'), mx: op.max('V'), a: op.min('Y'), b: op.max('Y') })",
         "(X) => X.filter((d) => false).rollup({ s: op.sum('V'), m: op.mean('V'), v: op.stdev('V'), mn: op.min('V'), n: op.count(), kv: op.valid('K1') })",
         '(X) => X.count()',
         '(X) => X.count()',
@@ -134,6 +141,19 @@ describe('fast paths give exactly the plain path answers on random tables', () =
         "(X) => X.filter((d) => d.K1 !== 'a').filter((d) => op.hours(d.D) > 11)",
         '(X) => X.filter((d) => op.year(d.D))',
         '(X) => X.filter((d) => !op.is_nan(op.timestamp(d.D)))',
+        // number column OP number, every operator from either side (the branch-free loops of
+        // predicate.ts): null rows (null < 1 is true, null !== 0 too), NaN, -0 against 0
+        '(X) => X.filter((d) => d.V > 0.1).numRows()',
+        '(X) => X.filter((d) => d.V >= -0)',
+        '(X) => X.filter((d) => d.V < 1)',
+        '(X) => X.filter((d) => d.V <= 0).numRows()',
+        '(X) => X.filter((d) => d.V === 0)',
+        '(X) => X.filter((d) => d.V !== -0)',
+        '(X) => X.filter((d) => d.V == 0.2 || d.Y != 3)',
+        '(X) => X.filter((d) => -1 < d.Y && 4 >= d.Y)',
+        '(X) => X.filter((d) => 0 === d.V || 5 !== d.Y)',
+        '(X) => X.filter((d) => 9 > d.V).filter((d) => -3 <= d.Y).numRows()',
+        '(X) => X.filter((d) => 0 < d.Y)',
       ]),
     ).toEqual([]);
   }, 180_000);

@@ -105,6 +105,8 @@ export const EDGE_TABLES: ColumnarTable[] = [
       A: null,
     })),
   ),
+  // a min or max met as 0 then -0 (or -0 then 0): the first met is the answer
+  build([0, -0, 0, -0, 5, -0].map((v, i) => ({ K1: 'a', K2: 'x', Y: i % 2 ? 0 : -0, D: null, V: v, A: 'x' }))),
 ];
 
 /** An award_data-shaped table of these rows (V is missing where K2 is 'w'). */
