@@ -41,3 +41,29 @@ export function closureNode(fn: Function): Node | undefined {
   }
   return node ?? undefined;
 }
+
+/**
+ * A closure of `arity` plain parameters whose body is one expression (`x => E`, or a block that only
+ * `return E`s): its parameters' names and E (shared: read it, never change it); undefined for
+ * anything else, async and generator functions included. `functions`: a `function (x) { return E }`
+ * counts too, not only an arrow.
+ */
+export function expressionBody(
+  fn: unknown,
+  arity: number,
+  functions = false,
+): { params: string[]; body: Node } | undefined {
+  if (typeof fn !== 'function') return undefined;
+  const root = closureNode(fn);
+  if (!root || root.async || root.generator) return undefined;
+  if (root.type !== 'ArrowFunctionExpression' && !(functions && root.type === 'FunctionExpression')) return undefined;
+  const params = root.params as Node[];
+  if (params.length !== arity || params.some((p) => p.type !== 'Identifier')) return undefined;
+  let body = root.body as Node;
+  if (body.type === 'BlockStatement') {
+    const list = body.body as Node[];
+    if (list.length !== 1 || list[0]!.type !== 'ReturnStatement' || !list[0]!.argument) return undefined;
+    body = list[0]!.argument as Node;
+  }
+  return { params: params.map((p) => p.name as string), body };
+}

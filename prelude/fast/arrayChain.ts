@@ -15,7 +15,7 @@
  * See docs/architecture.md ("Chains on a column's array").
  */
 import { ARRAY_CHAIN_GLOBAL, ARRAY_CHAIN_MEMO_ENTRIES, ARRAY_CHAIN_MIN_LENGTH } from '../../schema/arrayChain.js';
-import { closureNode, type Node } from '../closure/arrowSource.js';
+import { expressionBody, type Node } from '../closure/arrowSource.js';
 import type { ColumnTable } from 'arquero';
 import { arrayOrigin, hostTableMethods } from '../data/columnArrays.js';
 import { shareValues, unshareValues } from '../data/rowLoop.js';
@@ -503,19 +503,8 @@ function chain(start: Start, ops: Op[]): Chain {
  * expression of that parameter, literals, `undefined`/`NaN`/`Infinity` and operators.
  */
 function callbackBody(fn: Function, vec: Vec): Node | undefined {
-  if (typeof fn !== 'function') return undefined;
-  const root = closureNode(fn);
-  if (!root || root.async || root.generator) return undefined;
-  if (root.type !== 'ArrowFunctionExpression' && root.type !== 'FunctionExpression') return undefined;
-  const params = root.params as Node[];
-  if (params.length !== 1 || params[0]!.type !== 'Identifier') return undefined;
-  let body = root.body as Node;
-  if (body.type === 'BlockStatement') {
-    const list = body.body as Node[];
-    if (list.length !== 1 || list[0]!.type !== 'ReturnStatement' || !list[0]!.argument) return undefined;
-    body = list[0]!.argument as Node;
-  }
-  return convert(body, params[0]!.name as string, vec);
+  const f = expressionBody(fn, 1, true);
+  return f && convert(f.body, f.params[0]!, vec);
 }
 
 const CONSTANT_NAMES = new Set(['undefined', 'NaN', 'Infinity']);

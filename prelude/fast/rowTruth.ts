@@ -13,7 +13,7 @@
  * callback over the reused row, as before).
  */
 import type { ColumnTable } from 'arquero';
-import { closureNode } from '../closure/arrowSource.js';
+import { expressionBody } from '../closure/arrowSource.js';
 import { LazyColumn } from '../data/lazyColumn.js';
 import { evalNode, truthy } from './deriveEval.js';
 import type { Env } from './deriveVec.js';
@@ -22,18 +22,9 @@ import { visibleRows } from './source.js';
 
 /** The callback's truth value at every table row (a byte each), or undefined when it is not such a callback. */
 export function rowTruth(t: ColumnTable, cb: unknown): Uint8Array | undefined {
-  if (typeof cb !== 'function') return undefined;
-  const root = closureNode(cb);
-  if (!root || root.type !== 'ArrowFunctionExpression' || root.async || root.generator) return undefined;
-  const params = root.params as Node[];
-  if (params.length !== 1 || params[0]!.type !== 'Identifier') return undefined;
-  let body = root.body as Node;
-  if (body.type === 'BlockStatement') {
-    const list = body.body as Node[];
-    if (list.length !== 1 || list[0]!.type !== 'ReturnStatement' || !list[0]!.argument) return undefined;
-    body = list[0]!.argument as Node;
-  }
-  const tree = convert(t, body, params[0]!.name as string);
+  const fn = expressionBody(cb, 1);
+  if (!fn) return undefined;
+  const tree = convert(t, fn.body, fn.params[0]!);
   if (!tree) return undefined;
   const env: Env = { t, n: t.totalRows(), rows: visibleRows(t, false) };
   try {
@@ -102,19 +93,11 @@ export type RowAddends = number | { v: Float64Array; valid: Uint8Array | null };
  * as 0): from a number, the same sums in the same order as the callback's; undefined otherwise.
  */
 export function rowAddends(t: ColumnTable, cb: unknown): RowAddends | undefined {
-  if (typeof cb !== 'function') return undefined;
-  const root = closureNode(cb);
-  if (!root || root.type !== 'ArrowFunctionExpression' || root.async || root.generator) return undefined;
-  const params = root.params as Node[];
-  if (params.length !== 2 || params.some((p) => p.type !== 'Identifier')) return undefined;
-  const [acc, row] = [params[0]!.name as string, params[1]!.name as string];
+  const fn = expressionBody(cb, 2);
+  if (!fn) return undefined;
+  const [acc, row] = fn.params as [string, string];
   if (acc === row) return undefined;
-  let body = root.body as Node;
-  if (body.type === 'BlockStatement') {
-    const list = body.body as Node[];
-    if (list.length !== 1 || list[0]!.type !== 'ReturnStatement' || !list[0]!.argument) return undefined;
-    body = list[0]!.argument as Node;
-  }
+  const body = fn.body;
   if (body.type !== 'BinaryExpression' || body.operator !== '+') return undefined;
   const left = body.left as Node;
   if (left.type !== 'Identifier' || left.name !== acc) return undefined;
