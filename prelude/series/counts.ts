@@ -30,6 +30,8 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
     if (typed) {
       return typed.missing < 0 ? Array.from(typed.firsts) : withNullAt(typed.firsts, typed.missing);
     }
+    const codes = pendingChain(this) ? undefined : uniqueOfCodes(this);
+    if (codes) return codes;
     const { t, col } = asTableColumn(this);
     return unique(t, col);
   },
@@ -114,6 +116,47 @@ function modeOfCodes(s: S): string[] | undefined {
  * [distinct present values, 1 if some value is missing else 0] of a dictionary column, counted on
  * its codes (each dictionary string once: a code marks its string seen), or undefined.
  */
+/**
+ * unique() of a dictionary column from its codes: each string at its first row, null at the first
+ * missing row (the order frame/valueCounts.ts `unique` gives over the values), a string once however
+ * many codes hold it; undefined otherwise. No string is read per row.
+ */
+function uniqueOfCodes(s: S): unknown[] | undefined {
+  const t = typedOf(s);
+  if (!t || t.kind !== 'dict') return undefined;
+  return firstOfCodes(t.codes, t.dict, t.rows, s.length);
+}
+
+// the loop ends its function (docs/architecture.md, "Inside the prelude")
+function firstOfCodes(
+  codes: ArrayLike<number>,
+  dict: readonly string[],
+  rows: ArrayLike<number> | null | undefined,
+  n: number,
+): unknown[] {
+  const seen = new Uint8Array(dict.length);
+  const strings = new Set<string>();
+  const out: unknown[] = [];
+  let missing = false;
+  for (let i = 0; i < n; i++) {
+    const c = codes[rows ? rows[i]! : i]!;
+    if (c < 0) {
+      if (!missing) {
+        missing = true;
+        out.push(null);
+      }
+    } else if (!seen[c]) {
+      seen[c] = 1;
+      const v = dict[c]!;
+      if (!strings.has(v)) {
+        strings.add(v);
+        out.push(v);
+      }
+    }
+  }
+  return out;
+}
+
 function distinctCodes(s: S): [number, number] | undefined {
   const t = typedOf(s);
   if (!t || t.kind !== 'dict') return undefined;

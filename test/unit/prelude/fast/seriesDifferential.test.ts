@@ -137,6 +137,7 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
         '(X) => [X.V.sum(), X.V.mean(), X.V.min(), X.V.max(), X.V.std(), X.V.var(), X.V.count(), X.V.median(), X.V.quantile(0.25)]',
         '(X) => [X.Y.sum(), X.Y.mean(), X.Y.idxmax(), X.Y.idxmin(), X.Y.argmax(), X.Y.argmin(), X.Y.count()]',
         '(X) => [X.K1.nunique(), X.K1.nunique({ dropna: false }), X.filter(X.Y.gt(1)).K2.nunique(), X.A.nunique({ dropna: false })]',
+        "(X) => [X.K1.unique(), X.K2.unique(), X.A.unique(), X.filter(X.Y.gt(1)).K2.unique(), X.orderby(aq.desc('V')).K1.unique(), X.filter(X.K2.ne('x')).orderby('Y').A.unique()]",
         '(X) => [X.D.min(), X.D.max(), X.D.count(), X.K1.count(), X.K1.min(), X.K1.max(), X.T.count()]',
         "(X) => { const F = X.filter(X.Y.gt(0)).orderby(aq.desc('V')); return [F.V.sum(), F.V.mean(), F.V.idxmax(), F.V.std(), F.Y.argmin(), F.V.median()]; }",
         // a plain copy without values has no dtype to infer (it describes as text): columns with values only
