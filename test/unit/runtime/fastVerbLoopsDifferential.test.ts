@@ -4,19 +4,13 @@
 // own code), in one session, and the exact dumps must agree (-0, NaN, null and undefined told apart).
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
-import { expectBothAgree } from '../../helpers/bothAgree.js';
+import { PLAIN_DUMP_SETUP, expectBothAgree } from '../../helpers/bothAgree.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
 import { ARRAY_CHAIN_GLOBAL } from '../../../schema/arrayChain.js';
 
 afterAll(() => shutdown());
 
-const SETUP = `var __ser = (v) => v === undefined ? 'u' : v === null ? 'n' : typeof v === 'number' ? (Object.is(v, -0) ? '-0' : String(v))
-  : v instanceof Date ? 'D' + v.getTime() : Array.isArray(v) ? '[' + v.map(__ser).join(',') + ']' : typeof v + ':' + JSON.stringify(v);
-var __dump = (x) => x instanceof aq.ColumnTable
-  ? JSON.stringify({ names: x.columnNames(), rows: x.numRows(), cols: x.columnNames().map((c) => x.array(c).map(__ser)) })
-  : __ser(x);
-var __plain = aq.table(Object.fromEntries(award_data.columnNames().map((c) => [c, award_data.array(c)])));
-var __both = (f) => {
+const SETUP = `${PLAIN_DUMP_SETUP}var __both = (f) => {
   const run = (X) => { try { return __dump(f(X)); } catch (e) { return 'ERR ' + e.name + ': ' + e.message; } };
   const [a, b] = [run(award_data), run(__plain)];
   let at = 0;

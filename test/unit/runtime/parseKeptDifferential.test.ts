@@ -6,16 +6,11 @@
 // functions registered.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
+import { PLAIN_DUMP_SETUP } from '../../helpers/bothAgree.js';
 
 afterAll(() => shutdown());
 
-const SETUP = `var __ser = (v) => v === undefined ? 'u' : v === null ? 'n' : typeof v === 'number' ? (Object.is(v, -0) ? '-0' : String(v))
-  : v instanceof Date ? 'D' + v.getTime() : Array.isArray(v) ? '[' + v.map(__ser).join(',') + ']' : typeof v + ':' + JSON.stringify(v);
-var __dump = (x) => x instanceof aq.ColumnTable
-  ? JSON.stringify({ names: x.columnNames(), rows: x.numRows(), cols: x.columnNames().map((c) => x.array(c).map(__ser)) })
-  : __ser(x);
-var __plain = aq.table(Object.fromEntries(award_data.columnNames().map((c) => [c, award_data.array(c)])));
-var __pair = (f) => {
+const SETUP = `${PLAIN_DUMP_SETUP}var __pair = (f) => {
   const run = (X) => { try { return __dump(f(X)); } catch (e) { return 'ERR ' + e.name + ': ' + e.message; } };
   return [run(award_data), run(__plain)];
 };
