@@ -12,8 +12,13 @@
 // SBIRTOOLS_WARM_OPEN=0). `thinkMs` (mode "process"): an agent's first run instead, the session
 // opened, `thinkMs` idle (the model thinking), then the program, with no `numRows()` first (a run
 // ends the window in which the holder warms the session's isolate); the open's ms is then
-// createSandbox alone. Every answer must agree between builds and samples. Prints per program and build p50 and min, and
-// the geo-mean ratio (second build / first) of the wall p50s and mins.
+// createSandbox alone. `spareWaitMs` (mode "process"): a fresh session in a warm holder instead (what
+// an MCP server's or a pool's next conversation pays): a first sandbox opened, `award_data.numRows()`
+// run in it and closed, `spareWaitMs` idle (the holder boots its spare, and warms it when
+// SBIRTOOLS_WARM_SPARES is on), then a second sandbox, which takes the spare, opened with
+// `numRows()` (untimed) and the program timed as above. Every answer must agree between builds and
+// samples. Prints per program and build p50 and min, and the geo-mean ratio (second build / first)
+// of the wall p50s and mins.
 //   SBIRTOOLS_BENCH_CSV=/work/benchdata/award_data.csv BENCH_ARGS='{"samples":5,"mode":"process",
 //     "builds":{"base":"/work/wt/base/dist","branch":"dist"},"only":["totalAmount"],"styles":["series"]}' \
 //     node --no-node-snapshot bench/measures/firstRunSplit.mjs
@@ -28,8 +33,15 @@ import { MODEL_STYLE_QUESTIONS, STYLES, answerOfRun } from '../model-styles.mjs'
 const at = (dist, path) => pathToFileURL(resolve(dist, path)).href;
 
 /** Child, mode "process": the first run through the holder process. */
-async function processChild({ code, cacheDir, dist, thinkMs = 0 }) {
+async function processChild({ code, cacheDir, dist, thinkMs = 0, spareWaitMs = 0 }) {
   const { createSandbox, shutdown } = await import(at(dist, 'src/index.js'));
+  if (spareWaitMs > 0) {
+    const first = await createSandbox({ dataPath: CSV, cacheDir });
+    const r = await first.run('award_data.numRows()');
+    await first.close();
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    await new Promise((r) => setTimeout(r, spareWaitMs));
+  }
   const t0 = performance.now();
   const box = await createSandbox({ dataPath: CSV, cacheDir });
   try {
@@ -110,10 +122,11 @@ if (process.env.BENCH_FIRST_RUN_SPLIT_CHILD) {
     styles = STYLES,
     cacheDir = CACHE_DIR,
     thinkMs = 0,
+    spareWaitMs = 0,
   } = measureArgs();
   const questions = MODEL_STYLE_QUESTIONS.filter((q) => !only || only.includes(q.id));
   const names = Object.keys(builds);
-  const out = { mode, samples, thinkMs, programs: {} };
+  const out = { mode, samples, thinkMs, spareWaitMs, programs: {} };
   for (const q of questions) {
     for (const style of styles) {
       const got = Object.fromEntries(names.map((n) => [n, []]));
@@ -123,7 +136,7 @@ if (process.env.BENCH_FIRST_RUN_SPLIT_CHILD) {
           const { env, ...rest } = build;
           const r = await jsonChild(fileURLToPath(import.meta.url), {
             ...env,
-            BENCH_FIRST_RUN_SPLIT_CHILD: JSON.stringify({ mode, code: q[style], cacheDir, thinkMs, ...rest }),
+            BENCH_FIRST_RUN_SPLIT_CHILD: JSON.stringify({ mode, code: q[style], cacheDir, thinkMs, spareWaitMs, ...rest }),
           });
           got[n].push(r);
         }
