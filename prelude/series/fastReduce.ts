@@ -33,17 +33,33 @@ function dense(v: NumView, n: number): Float64Array {
 }
 
 /**
- * [sum, count] of the present values of a computed (not host, storage-order) view read in place:
- * the same additions in the same order as over dense(), without packing a copy that only this
- * call would use. undefined for a host column (its packed copy is kept for the session) or a view
- * with a row map.
+ * [sum, count] of the present values of a storage-order view with missing values, read in place:
+ * the same additions in the same order as over dense(), without packing a copy. A computed view's
+ * copy would serve this call only; a table's whole column is read so on its first reduction (one
+ * loop and no new array, where packing was two cold loops and two arrays of its size in a fresh
+ * session's first run: docs/benchmarks.md "A fresh session's first run: the floor split (session
+ * 18)"), and its [sum, count] kept for the session (the column's values are never written, as
+ * fast/presentValues.ts relies on too). undefined for a view with a row map or no missing values,
+ * and for a column whose packed copy is kept already (a count, a median made it): dense() then.
  */
 function sumInPlace(s: Series, v: NumView): [number, number] | undefined {
   const { values, valid, rows } = v;
-  if (rows || s.source || valid === null || hasPacked(values)) return undefined;
-  sumValid(values, valid, s.length);
-  return [SUM_COUNT[0]!, SUM_COUNT[1]!];
+  if (rows || valid === null || hasPacked(values)) return undefined;
+  if (!s.source) {
+    sumValid(values, valid, s.length);
+    return [SUM_COUNT[0]!, SUM_COUNT[1]!];
+  }
+  if (values.length !== s.length) return undefined;
+  let kept = columnSums.get(values);
+  if (!kept) {
+    sumValid(values, valid, s.length);
+    columnSums.set(values, (kept = [SUM_COUNT[0]!, SUM_COUNT[1]!]));
+  }
+  return [kept[0], kept[1]];
 }
+
+/** [sum, count] of a table's whole column with missing values, by its values (sumInPlace). */
+const columnSums = new SafeWeakMap<Float64Array, readonly [number, number]>();
 
 // sumValid's answer: the loop ends its function (no code after it that V8's compile of the running
 // loop has not seen: reached, it would discard that compile on every call; dtAccessor.ts)
@@ -207,7 +223,11 @@ export function fastCount(s: Series): number | undefined {
     for (let i = 0; i < s.length; i++) if (codes[rows ? rows[i]! : i]! >= 0) c++;
     return c;
   }
-  if (t.kind === 'num' && t.type !== 'date') return dense(t, s.length).length;
+  if (t.kind === 'num' && t.type !== 'date') {
+    // a table's whole column counted in place on its first touch (sumInPlace), not packed
+    const kept = s.source ? sumInPlace(s, t) : undefined;
+    return kept ? kept[1] : dense(t, s.length).length;
+  }
   return undefined;
 }
 
@@ -222,8 +242,62 @@ export function fastExtremeValue(s: Series, sign: 1 | -1): number | null | undef
   }
   const v = numView(s);
   if (!v) return undefined;
+  const kept = extremeInPlace(s, v, sign);
+  if (kept !== undefined) return kept;
   const xs = dense(v, s.length);
   return xs.length ? extremeOf(xs, sign) : null;
+}
+
+/**
+ * The first smallest or largest present value of a table's whole column with missing values, read
+ * in place (the comparisons extremeOf makes over the packed values, in the same order: no packed
+ * copy on a first touch, as sumInPlace) and kept for the session; null when none. undefined where
+ * sumInPlace does not apply.
+ */
+function extremeInPlace(s: Series, v: NumView, sign: 1 | -1): number | null | undefined {
+  const { values, valid, rows } = v;
+  if (rows || valid === null || !s.source || values.length !== s.length || hasPacked(values)) return undefined;
+  const kept = sign > 0 ? columnMax : columnMin;
+  const hit = kept.get(values);
+  if (hit !== undefined) return hit;
+  if (sign > 0) maxValid(values, valid, s.length);
+  else minValid(values, valid, s.length);
+  const x = EXTREME[1] === 1 ? EXTREME[0]! : null;
+  kept.set(values, x);
+  return x;
+}
+
+const columnMin = new SafeWeakMap<Float64Array, number | null>();
+const columnMax = new SafeWeakMap<Float64Array, number | null>();
+// the in-place loops' answer: [the value, 1 when one was present] (as SUM_COUNT)
+const EXTREME = new Float64Array(2);
+
+function maxValid(values: Float64Array, valid: Uint8Array, n: number): void {
+  let best = 0;
+  let found = 0;
+  for (let i = 0; i < n; i++) {
+    const x = values[i]!;
+    if (valid[i] === 1 && x === x && (found === 0 || x > best)) {
+      best = x;
+      found = 1;
+    }
+  }
+  EXTREME[0] = best;
+  EXTREME[1] = found;
+}
+
+function minValid(values: Float64Array, valid: Uint8Array, n: number): void {
+  let best = 0;
+  let found = 0;
+  for (let i = 0; i < n; i++) {
+    const x = values[i]!;
+    if (valid[i] === 1 && x === x && (found === 0 || x < best)) {
+      best = x;
+      found = 1;
+    }
+  }
+  EXTREME[0] = best;
+  EXTREME[1] = found;
 }
 
 const extremeOf = (xs: Float64Array, sign: 1 | -1): number => (sign > 0 ? maxOf(xs) : minOf(xs));
