@@ -136,7 +136,14 @@ if (process.env.BENCH_FIRST_RUN_SPLIT_CHILD) {
           const { env, ...rest } = build;
           const r = await jsonChild(fileURLToPath(import.meta.url), {
             ...env,
-            BENCH_FIRST_RUN_SPLIT_CHILD: JSON.stringify({ mode, code: q[style], cacheDir, thinkMs, spareWaitMs, ...rest }),
+            BENCH_FIRST_RUN_SPLIT_CHILD: JSON.stringify({
+              mode,
+              code: q[style],
+              cacheDir,
+              thinkMs,
+              spareWaitMs,
+              ...rest,
+            }),
           });
           got[n].push(r);
         }
