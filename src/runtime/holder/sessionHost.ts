@@ -95,9 +95,6 @@ export class SessionHost {
     process.env.SBIRTOOLS_WARM_IDLE !== '0' && process.env.SBIRTOOLS_NO_SPARES !== '1' && !this.warmOpen;
   /** How many of the code check's warm programs ran in this process (once each is enough: the same code for every session). */
   private checkerWarmed = 0;
-  /** The code check's warm-up in idle time after a run was started (warmCheckerWhenIdle: once per process). */
-  private checkerIdleStarted = false;
-  private closed = false;
 
   /**
    * Open the session `id` (closing one of that id first). `warmIdle` false: no warm-up in idle time
@@ -290,40 +287,7 @@ export class SessionHost {
       for (const t of current.tables ?? []) t.releasePrefetched?.();
       this.lastRunEdge = performance.now();
       this.stopWatchIfIdle();
-      this.warmCheckerWhenIdle();
     }
-  }
-
-  /**
-   * The code check's warm programs (warmPrograms.ts) on this thread in idle time after a run: a
-   * session whose first run followed its open at once (an MCP call, a pool's sandbox) never had the
-   * idle window in which its isolate's warm-up also checks them (idleWarmUp.ts), so the process's
-   * next program in the shapes models write (the conversation's next question, or the first of
-   * the next session, which takes a spare) would check cold: 1-8 ms for a loop (docs/benchmarks.md
-   * "A fresh session's first run: the floor split (session 18)"). Once the process has had no run
-   * in flight, started or ended for IDLE_WARM_MS, one program per macrotask until all ran once in
-   * the process; a run that arrives waits at most for the program in flight. Only this thread's
-   * parser and transform are warmed: no isolate is entered, nothing is memoised. Off where the idle
-   * warm-up is (SBIRTOOLS_WARM_IDLE=0, a one-shot holder) and after a warm open (it checked them).
-   */
-  private warmCheckerWhenIdle(): void {
-    if (this.checkerIdleStarted || !this.warmIdle || this.checkerWarmed >= WARM_PROGRAMS.length) return;
-    this.checkerIdleStarted = true;
-    const step = (): void => {
-      if (this.closed || this.checkerWarmed >= WARM_PROGRAMS.length) return;
-      const busy = [...this.sessions.values()].some((e) => e.session.isRunning);
-      if (busy || performance.now() - this.lastRunEdge < IDLE_WARM_MS) {
-        setTimeout(step, IDLE_WARM_MS).unref();
-        return;
-      }
-      try {
-        this.checker.warmUp(this.checkerWarmed, ++this.checkerWarmed);
-      } catch {
-        // it only warms: a program it cannot check is no run's failure
-      }
-      setImmediate(step).unref();
-    };
-    setTimeout(step, IDLE_WARM_MS).unref();
   }
 
   /** Cancel the run in flight: the isolate is disposed, the session is rebuilt on its next run. */
@@ -346,7 +310,6 @@ export class SessionHost {
   }
 
   closeAll(): void {
-    this.closed = true;
     this.checker.close();
     this.warm.disposeAll();
     for (const id of [...this.sessions.keys()]) this.close(id);
