@@ -14,8 +14,8 @@ describe('the runtime internals', () => {
   it.each([
     ["__sbirtools_rowLoop.open(['Award Amount'], ['shared'])"],
     ['typeof __sbirtools_chain'],
-    ["const f = () => __sbirtools_sort.min([1]); f()"],
-    ["const __sbirtools_rowLoop = {}; 1"],
+    ['const f = () => __sbirtools_sort.min([1]); f()'],
+    ['const __sbirtools_rowLoop = {}; 1'],
     ["const o = {}; o['__sbirtools_' + 'rowLoop']"],
     ['const o = {}; o.__sbirtools_future'],
     ['const { __sbirtools_chain: c } = {}; c'],

@@ -132,4 +132,3 @@ export const KNOWN_STATIC_GAPS: readonly StaticGap[] = [
       'the internals live in the session’s own context: at worst the code writes into the column values its own session keeps; the host keeps its own copy and every other session has its own isolate',
   },
 ];
-
