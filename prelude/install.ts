@@ -8,6 +8,7 @@ import { ColumnTable } from 'arquero';
 import { PRELUDE_API } from '../schema/preludeApi.js';
 import { installVerbWrappers } from './closure/wrapVerbs.js';
 import { notePureFunctions } from './fast/deriveFunctions.js';
+import { noteAggregates } from './fast/aggregatesInstalled.js';
 import { installColumnArrays } from './data/columnArrays.js';
 import { installExactRowObjects } from './frame/exactRowObjects.js';
 import { installRowObjects } from './data/rowObjects.js';
@@ -194,6 +195,7 @@ export function install(extra: Record<string, unknown>): void {
   installArrayChain();
   registerArqueroFunctions();
   notePureFunctions(); // what a derive on typed arrays may call once per entry (fast/deriveFunctions.ts)
+  noteAggregates(); // what the fast rollup computes by name (fast/aggregatesInstalled.ts)
 }
 
 /** Helpers usable inside compiled table expressions; date parts in UTC, month/quarter 1-based. */

@@ -22,6 +22,7 @@ import { sourceOf, type Source } from './source.js';
 import type { Grouping } from './groups.js';
 import { reduceOne } from './rollupOne.js';
 import { parseKept } from './parseKept.js';
+import { aggregateInstalled } from './aggregatesInstalled.js';
 import { indexFilteredRows } from '../frame/bitWords.js';
 
 interface ParsedOp {
@@ -64,6 +65,8 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
   const sources: Array<Source | null> = [];
   let nodes: FieldNodes | null | undefined;
   for (const op of parsed.ops) {
+    // a definition the guest replaced (aq.addAggregateFunction with override) runs on Arquero's path
+    if (!aggregateInstalled(op.name)) return undefined;
     if (op.name === 'count' && op.fields.length === 0) {
       sources.push(null);
       continue;

@@ -4,7 +4,7 @@ import { foldKey } from './foldKey.js';
 import { moduleHint } from './hints.js';
 import { parseExpression } from './parse.js';
 import { isBinding, isVariable, isWriteTarget, thisScope } from './positions.js';
-import { ruleIndex, type RuleIndex } from './ruleIndex.js';
+import { prefixRule, ruleIndex, type RuleIndex } from './ruleIndex.js';
 import { toViolation, type Finding } from './toViolation.js';
 import { traverse } from './traverse.js';
 import type { RuleSet } from './types.js';
@@ -50,7 +50,7 @@ function scan(root: Node, index: RuleIndex, depth: number, report: (f: Finding) 
     const parent = ancestors[ancestors.length - 1];
     switch (node.type) {
       case 'Identifier': {
-        const rule = index.identifiers.get(node.name);
+        const rule = index.identifiers.get(node.name) ?? prefixRule(index, node.name);
         if (!rule || !isVariable(parent, key)) return;
         const binding = isBinding(ancestors, key);
         const required = parent?.type === 'CallExpression' && key === 'callee' && node.name === 'require';
@@ -146,7 +146,11 @@ function checkKey(
   report: (f: Finding) => void,
 ): void {
   const entry = index.properties.get(name);
-  if (!entry) return;
+  if (!entry) {
+    const rule = objectKey ? undefined : prefixRule(index, name);
+    if (rule) report({ rule, name, at });
+    return;
+  }
   if (objectKey && !entry.objectKeys) return;
   if (entry.access === 'write' && !write) return;
   report({ rule: entry.rule, name, at });

@@ -12,6 +12,8 @@ export interface RuleIndex {
   properties: ReadonlyMap<string, PropertyEntry>;
   nodeTypes: ReadonlyMap<string, Rule>;
   timers: ReadonlyMap<string, Rule>;
+  /** Rules matching every name that starts with a prefix, variables and accessed keys alike. */
+  prefixes: ReadonlyArray<readonly [prefix: string, rule: Rule]>;
   thisTop?: Rule;
   thisLoose?: Rule;
   tooDeep?: Rule;
@@ -32,7 +34,8 @@ export function ruleIndex(set: RuleSet): RuleIndex {
   const properties = new Map<string, PropertyEntry>();
   const nodeTypes = new Map<string, Rule>();
   const timers = new Map<string, Rule>();
-  const index: RuleIndex = { identifiers, properties, nodeTypes, timers };
+  const prefixes: Array<readonly [string, Rule]> = [];
+  const index: RuleIndex = { identifiers, properties, nodeTypes, timers, prefixes };
   for (const rule of set.rules) {
     if (rule.id === 'nesting-too-deep') index.tooDeep = rule;
     for (const m of rule.match) {
@@ -41,10 +44,21 @@ export function ruleIndex(set: RuleSet): RuleIndex {
         for (const n of m.names) properties.set(n, { rule, access: m.access, objectKeys: m.objectKeys ?? false });
       else if (m.on === 'node') for (const t of m.types) nodeTypes.set(t, rule);
       else if (m.on === 'timer-string') for (const n of m.names) timers.set(n, rule);
+      else if (m.on === 'prefix') prefixes.push([m.prefix, rule]);
       else if (m.scope === 'top') index.thisTop = rule;
       else index.thisLoose = rule;
     }
   }
   cache.set(set, index);
   return index;
+}
+
+/**
+ * The rule whose prefix starts `name`, if any.
+ * @example
+ * prefixRule(ruleIndex(rulesFor('standard')), '__sbirtools_rowLoop')?.id; // 'no-internals'
+ */
+export function prefixRule(index: RuleIndex, name: string): Rule | undefined {
+  for (const [prefix, rule] of index.prefixes) if (name.startsWith(prefix)) return rule;
+  return undefined;
 }

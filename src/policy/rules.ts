@@ -213,4 +213,13 @@ export const RULES: readonly Rule[] = [
     hint: 'Pass the value as a parameter, or use an arrow function and name the object you mean.',
     presets: STRICT,
   },
+  {
+    id: 'no-internals',
+    what: '`{name}` is internal to sbirtools and not available',
+    match: [{ on: 'prefix', prefix: '__sbirtools_' }],
+    reason:
+      'The runtime rewrites some loops into calls on `__sbirtools_*` objects that hand out values the session keeps between runs; code that calls them by hand could write into those values and make later answers of its own session wrong.',
+    hint: 'Use award_data, aq and the prelude helpers; loops over `t.array(col)` and `t.objects()` are already fast as written.',
+    presets: ALL,
+  },
 ];

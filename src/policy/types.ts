@@ -20,7 +20,8 @@ export type RuleId =
   | 'nesting-too-deep'
   | 'no-reflection'
   | 'no-arguments-object'
-  | 'no-loose-this';
+  | 'no-loose-this'
+  | 'no-internals';
 
 /**
  * What a rule matches in the AST.
@@ -33,6 +34,8 @@ export type RuleId =
  * - `node`: a syntax form, by ESTree node type (`WithStatement`, `ImportExpression`, ...).
  * - `this`: `this` that is the global object (`top`) or may be it in sloppy mode (`loose`).
  * - `timer-string`: `setTimeout`/`setInterval`/`setImmediate` called with a string (eval by another name).
+ * - `prefix`: a variable (reference or binding) or an accessed property key (as `property` reads
+ *   them) whose name starts with `prefix`.
  */
 export type Matcher =
   | { readonly on: 'identifier'; readonly names: readonly string[] }
@@ -44,7 +47,8 @@ export type Matcher =
     }
   | { readonly on: 'node'; readonly types: readonly string[] }
   | { readonly on: 'this'; readonly scope: 'top' | 'loose' }
-  | { readonly on: 'timer-string'; readonly names: readonly string[] };
+  | { readonly on: 'timer-string'; readonly names: readonly string[] }
+  | { readonly on: 'prefix'; readonly prefix: string };
 
 /** One row of the denylist. The table is data: see `RULES` and docs/security.md. */
 export interface Rule {

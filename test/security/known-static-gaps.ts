@@ -121,4 +121,14 @@ export const KNOWN_STATIC_GAPS: readonly StaticGap[] = [
     why: 'a runtime key on `arguments`; strict bans `arguments` by name',
     isolateHolds: 'callee is the guest’s own function; nothing outside the guest’s code is reachable through it',
   },
+  {
+    id: 'internals-by-runtime-key',
+    code:
+      "const g = (function () { return this })(); const L = g[['__sbirtools', 'rowLoop'].join('_')];\n" +
+      "const xs = award_data.array('Award Amount', L.open(['Award Amount'], ['shared'])); xs[0] = -12345; typeof L",
+    missedIn: NOT_STRICT,
+    why: 'the `__sbirtools_` name is built at run time and read off the global object a sloppy function hands out; strict bans `this` outside methods',
+    isolateHolds:
+      'the internals live in the session’s own context: at worst the code writes into the column values its own session keeps; the host keeps its own copy and every other session has its own isolate',
+  },
 ];

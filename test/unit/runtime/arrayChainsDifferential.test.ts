@@ -6,6 +6,7 @@
 // `rewritten` also checks that the preparation did rewrite it (and the others that it did not).
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
+import { byHand } from '../../helpers/byHand.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
 import { ARRAY_CHAIN_GLOBAL } from '../../../schema/arrayChain.js';
 import { runOutcome } from '../../helpers/runOutcome.js';
@@ -272,7 +273,7 @@ describe.each(['isolated-vm', 'quickjs'] as const)('chains on t.array(col) on %s
   });
 
   it('the guest records the chain on V8 and hands the array back on QuickJS', async () => {
-    await using box = await createSandbox({ engine });
+    await using box = byHand(await createSandbox({ engine }));
     const r = await box.run(
       "const xs = award_data.array('Award Amount');\nconst c = __sbirtools_chain.a(xs);\n[c === xs, __sbirtools_chain.a([1, 2]) !== null, __sbirtools_chain.e(5)]",
     );
@@ -282,7 +283,7 @@ describe.each(['isolated-vm', 'quickjs'] as const)('chains on t.array(col) on %s
 
 describe('chains on objects().map(r => r.F): the guest takes the path', () => {
   it('records a chain for the values of every row of an unfiltered table, never for a filtered one', async () => {
-    await using box = await createSandbox({ engine: 'isolated-vm' });
+    await using box = byHand(await createSandbox({ engine: 'isolated-vm' }));
     const pluck = (t: string) =>
       `__sbirtools_chain.a(${t}.objects(__sbirtools_rowLoop.open(['Award Amount'], ['pluck'])).map(r => r['Award Amount']))`;
     const r = await box.run(

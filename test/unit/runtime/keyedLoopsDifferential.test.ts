@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
+import { byHand } from '../../helpers/byHand.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
 import { runOutcome } from '../../helpers/runOutcome.js';
 
@@ -364,7 +365,7 @@ describe.each(['isolated-vm', 'quickjs'] as const)('keyed accumulation loops on 
   });
 
   it('the guest answers from the columns when it can, and declines before writing anything when it cannot', async () => {
-    await using box = await createSandbox({ engine, tables: { k: edgeCsv } });
+    await using box = byHand(await createSandbox({ engine, tables: { k: edgeCsv } }));
     const spec = (kind: string, term: string) => `["${kind}", "||", ["f", 0], null, ${term}]`;
     const r = await box.run(
       "const ag = award_data.array('Agency'), amt = award_data.array('Award Amount');\n" +

@@ -8,6 +8,7 @@
 import * as acorn from 'acorn';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
+import { byHand } from '../../helpers/byHand.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
 import { runOutcome } from '../../helpers/runOutcome.js';
 
@@ -162,7 +163,7 @@ describe.each(['isolated-vm', 'quickjs'] as const)('rows a bound array defers pa
   });
 
   it('builds the rows at the first read of the name, and never when a write or a redeclaration comes first', async () => {
-    await using box = await createSandbox({ engine });
+    await using box = byHand(await createSandbox({ engine }));
     // the guest's own calls, made by hand: a second global holding the array shows whether it was built
     const defer = (name: string, alias: string) =>
       `const ${alias} = award_data.select('Phase').objects(__sbirtools_rowLoop.open(['Phase'], ['defer']));\n` +

@@ -8,6 +8,7 @@
 // also check that the preparation did rewrite a use of the name.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
+import { byHand } from '../../helpers/byHand.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
 import { runOutcome } from '../../helpers/runOutcome.js';
 
@@ -253,7 +254,7 @@ describe.each(['isolated-vm', 'quickjs'] as const)('row arrays bound to a name o
   });
 
   it('the guest takes the path: the declared array is real, its uses read the kept values', async () => {
-    await using box = await createSandbox({ engine });
+    await using box = byHand(await createSandbox({ engine }));
     const r = await box.run(
       "const t = award_data.select('Phase', 'Company');\nconst rows = t.objects(__sbirtools_rowLoop.open(['Phase'], ['bind']));\n" +
         "const it = __sbirtools_rowLoop.rows(rows, ['Phase']);\nconst a = it.next().value, b = it.next().value;\n" +
@@ -264,7 +265,7 @@ describe.each(['isolated-vm', 'quickjs'] as const)('row arrays bound to a name o
   });
 
   it('a declaration only loops read gets an empty array, filled and unbound when it is written back', async () => {
-    await using box = await createSandbox({ engine });
+    await using box = byHand(await createSandbox({ engine }));
     const r = await box.run(
       "const t = award_data.filter(d => d.Phase === 'Phase II').select('Phase', 'Company');\n" +
         "const rows = t.objects(__sbirtools_rowLoop.open(['Phase'], ['defer']));\nconst before = rows.length;\n" +

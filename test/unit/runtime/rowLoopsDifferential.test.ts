@@ -6,6 +6,7 @@
 // be the same. Each step marked `rewritten` also checks that the preparation did rewrite it.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
+import { byHand } from '../../helpers/byHand.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
 import { runOutcome } from '../../helpers/runOutcome.js';
 
@@ -421,7 +422,7 @@ describe.each(['isolated-vm', 'quickjs'] as const)('row loops without rows on %s
   });
 
   it('the guest takes the path: objects() given the token answers with one reused row', async () => {
-    await using box = await createSandbox({ engine });
+    await using box = byHand(await createSandbox({ engine }));
     const r = await box.run(
       "const s = __sbirtools_rowLoop.open(['Phase']);\nconst it = award_data.select('Phase', 'Company').objects(s);\n" +
         'const a = it.next().value, b = it.next().value;\n' +

@@ -7,6 +7,7 @@
 // Steps marked `rw` must be rewritten, the others must not.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
+import { byHand } from '../../helpers/byHand.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
 import { runOutcome } from '../../helpers/runOutcome.js';
 
@@ -214,7 +215,7 @@ describe.each(['isolated-vm', 'quickjs'] as const)('column arrays read in place 
 
 describe('column arrays read in place: the guest takes the path', () => {
   it('hands the rewritten local the same array twice, and the global a copy of its own', async () => {
-    await using box = await createSandbox({ engine: 'isolated-vm' });
+    await using box = byHand(await createSandbox({ engine: 'isolated-vm' }));
     // the token a rewrite inserts, written by hand: the two calls answer one array, a bare call a copy
     const r = await box.run(
       "const open = () => __sbirtools_rowLoop.open(['Award Amount'], ['shared']);\n" +
@@ -225,7 +226,7 @@ describe('column arrays read in place: the guest takes the path', () => {
   });
 
   it('hands a for-of over a column array the kept values, and a copy once the array iterator is replaced', async () => {
-    await using box = await createSandbox({ engine: 'isolated-vm' });
+    await using box = byHand(await createSandbox({ engine: 'isolated-vm' }));
     const r = await box.run(
       "const open = () => __sbirtools_rowLoop.open(['Award Amount'], ['values']);\nconst i1 = award_data.array('Award Amount', open()), i2 = award_data.array('Award Amount', open());\nconst AP = Object.getPrototypeOf([]), keep = AP[Symbol.iterator];\nAP[Symbol.iterator] = function () { return keep.call(this); };\nconst i3 = award_data.array('Award Amount', open());\nAP[Symbol.iterator] = keep;\n[Array.isArray(i1), i1 === i2, i3 === i1, i3.length === award_data.numRows()]",
     );

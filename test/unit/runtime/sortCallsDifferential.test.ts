@@ -7,6 +7,7 @@
 // also checks that the preparation did rewrite it.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
+import { byHand } from '../../helpers/byHand.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
 import {
   HAND_SORT_MEMO_MIN_LENGTH,
@@ -244,7 +245,7 @@ describe.each(['isolated-vm', 'quickjs'] as const)('hand-written sorts and min/m
   });
 
   it('the guest takes the fast paths on V8 (no comparator call, no spread), none on QuickJS', async () => {
-    await using box = await createSandbox({ engine });
+    await using box = byHand(await createSandbox({ engine }));
     const r = await box.run(
       `const xs = Array.from({ length: ${HAND_SORT_MIN_LENGTH} }, (_, i) => (i * 7) % 11);\n` +
         "let out;\ntry { out = __sbirtools_sort.by(xs, 1).sort(() => { throw new Error('the comparator was called') }) } catch (e) { out = e.message }\n" +
@@ -287,7 +288,7 @@ describe.each(['isolated-vm', 'quickjs'] as const)('hand-written sorts and min/m
   });
 
   it('the scan answers up to HAND_SPREAD_MAX_LENGTH elements; past it the spread runs as written', async () => {
-    await using box = await createSandbox({ engine });
+    await using box = byHand(await createSandbox({ engine }));
     const r = await box.run(
       `const at = Array.from({ length: ${HAND_SPREAD_MAX_LENGTH} }, (_, i) => (i * 11) % 1000 - 3);\n` +
         `const past = Array.from({ length: ${HAND_SPREAD_MAX_LENGTH + 1} }, (_, i) => i);\n` +

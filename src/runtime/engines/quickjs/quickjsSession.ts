@@ -249,7 +249,9 @@ export class QuickJsSession implements EngineSession {
       this.stopReason = 'timeout';
       return this.stopped();
     }
-    if (info.outOfMemory) {
+    // an "out of memory" InternalError, or whatever a job threw when even that error could not be
+    // allocated (QuickJS throws `null` then: a microtask flood ends this way at the limit)
+    if (info.outOfMemory || this.allocationsExhausted()) {
       this.stopReason = 'memory';
       return this.stopped();
     }
