@@ -217,37 +217,57 @@ function hashRow(bytes: Uint8Array, a: number, b: number): number {
   return h ^ (h >>> 16);
 }
 
+/** Rows checked together for well-formed UTF-8 before any row of them is checked alone. */
+const CHECK_ROWS = 4096;
+
 /**
  * The column's rows as the bytes whose equality is the decoded strings' equality: the column itself
  * when every row is well-formed UTF-8 (the common case, checked natively over the whole buffer),
- * else a copy in which each row Node's decoder would change is the UTF-8 of its decoded text.
+ * else a copy in which each row Node's decoder would change is the UTF-8 of its decoded text (runs
+ * of rows found well-formed together, 4,096 at a time, are copied as they are in one call).
  */
 function canonicalRows(data: ColumnData): { bytes: Uint8Array; offsets: Int32Array; valid: Uint8Array } {
   const n = data.kind === 'utf8' ? data.valid.length : 0;
   const { bytes, offsets, valid, buf, base, stop } = utf8Rows(data, 0, n, 'textDistinct');
   const all = buf.subarray(base, stop);
   if (isAscii(all)) return { bytes, offsets, valid };
-  if (isUtf8(all) && rowsStartOnCharacters(bytes, offsets, n)) return { bytes, offsets, valid };
-  const parts: Uint8Array[] = [];
-  const out = new Int32Array(n + 1);
-  let size = 0;
-  for (let i = 0; i < n; i++) {
-    out[i] = size;
-    if (!valid[i]) continue;
-    const a = offsets[i]!;
-    const b = offsets[i + 1]!;
-    const row = buf.subarray(a, b);
-    const fixed = isUtf8(row) ? row : Buffer.from(buf.toString('utf8', a, b), 'utf8');
-    parts.push(fixed);
-    size += fixed.length;
+  if (isUtf8(all) && rowsStartOnCharacters(bytes, offsets, 0, n)) return { bytes, offsets, valid };
+  const fixes = new Map<number, Buffer>();
+  let grow = 0;
+  for (let s = 0; s < n; s += CHECK_ROWS) {
+    const e = Math.min(n, s + CHECK_ROWS);
+    if (isUtf8(buf.subarray(offsets[s]!, offsets[e]!)) && rowsStartOnCharacters(bytes, offsets, s, e)) continue;
+    for (let i = s; i < e; i++) {
+      const a = offsets[i]!;
+      const b = offsets[i + 1]!;
+      if (!valid[i] || isUtf8(buf.subarray(a, b))) continue;
+      const fixed = Buffer.from(buf.toString('utf8', a, b), 'utf8');
+      fixes.set(i, fixed);
+      grow += fixed.length - (b - a);
+    }
   }
-  out[n] = size;
-  return { bytes: Buffer.concat(parts, size), offsets: out, valid };
+  const out = new Uint8Array(stop - base + grow);
+  const at = new Int32Array(n + 1);
+  let from = base; // start of the run of source bytes not copied yet
+  let to = 0;
+  for (let i = 0; i < n; i++) {
+    at[i] = to + (offsets[i]! - from);
+    const fixed = fixes.get(i);
+    if (!fixed) continue;
+    out.set(bytes.subarray(from, offsets[i]!), to);
+    to += offsets[i]! - from;
+    out.set(fixed, to);
+    to += fixed.length;
+    from = offsets[i + 1]!;
+  }
+  out.set(bytes.subarray(from, stop), to);
+  at[n] = to + (stop - from);
+  return { bytes: out, offsets: at, valid };
 }
 
-/** True when no non-empty row begins with a UTF-8 continuation byte (so each row of a valid buffer is valid). */
-function rowsStartOnCharacters(bytes: Uint8Array, offsets: Int32Array, n: number): boolean {
-  for (let i = 0; i < n; i++) {
+/** True when no non-empty row of [s, e) begins with a UTF-8 continuation byte (each row of a valid span is then valid). */
+function rowsStartOnCharacters(bytes: Uint8Array, offsets: Int32Array, s: number, e: number): boolean {
+  for (let i = s; i < e; i++) {
     const a = offsets[i]!;
     if (a < offsets[i + 1]! && (bytes[a]! & 0xc0) === 0x80) return false;
   }
