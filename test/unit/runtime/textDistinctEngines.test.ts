@@ -115,6 +115,26 @@ describe.each(engines.map(([n]) => n))('%s', (engine) => {
   }, 60_000);
 });
 
+describe.each(engines.map(([n]) => n))('%s rollup', (engine) => {
+  it("rollup({ n: op.distinct('body') }) counts the strings and null once, as Arquero does", async () => {
+    const r = await boxes
+      .get(engine)!
+      .run(
+        "[docs.rollup({ n: op.distinct('body'), m: op.count() }).objects(), docs.rollup({ n: op.distinct('body'), v: op.valid('body') }).objects(), docs.filter((d) => d.id % 2 === 0).rollup({ n: op.distinct('body') }).get('n', 0), docs.derive({ odd: (d) => d.id % 2 }).groupby('odd').rollup({ n: op.distinct('body') }).array('n').reduce((a, b) => a + b, 0)]",
+      );
+    expect(r.error).toBeUndefined();
+    const evenNull = decoded.some((v, i) => v === null && i % 2 === 0) ? 1 : 0;
+    const oddPresent = new Set(decoded.filter((v, i): v is string => v !== null && i % 2 === 1)).size;
+    const oddNull = decoded.some((v, i) => v === null && i % 2 === 1) ? 1 : 0;
+    expect(r.value).toEqual([
+      [{ n: DISTINCT + 1, m: ROWS }],
+      [{ n: DISTINCT + 1, v: present.length }],
+      evenDistinct + evenNull,
+      evenDistinct + evenNull + oddPresent + oddNull,
+    ]);
+  }, 60_000);
+});
+
 it('the column is long text (utf8), not a dictionary: the host count is what the isolated-vm runs test', async () => {
   const r = await boxes.get('isolated-vm')!.run("docs.column('body').kind");
   expect(r.value).toBe('utf8');
