@@ -78,7 +78,8 @@ export type TextScanRequest =
   | { op: 'len' }
   | { op: 'units' }
   | { op: 'contains'; needle: string; fold: 'none' | 'regex' | 'lower' }
-  | { op: 'equals'; needle: string };
+  | { op: 'equals'; needle: string }
+  | { op: 'distinct' };
 
 export interface ColumnMeta {
   name: string;

@@ -110,6 +110,19 @@ export class TextPages {
     return out;
   }
 
+  /**
+   * `[distinct non-null strings, 1 when a row is null else 0]` of the whole column, counted by the
+   * host from the bytes (textScan `distinct`), or null when the host cannot scan the column.
+   */
+  distinct(): [number, number] | null {
+    if (!this.scanText) return null;
+    const out = this.scanText(0, this.numRows, { op: 'distinct' });
+    if (out === null || out === undefined) return null;
+    if (!(out instanceof Int32Array) || out.length !== 2 || out[0]! < 0 || out[1]! < 0 || out[1]! > 1)
+      throw new Error(`textScan returned malformed data for the distinct values of rows 0..${this.numRows}`);
+    return [out[0]!, out[1]!];
+  }
+
   /** True when page `p` (fetched if needed) has no row outside Latin-1: no surrogate pairs. */
   narrow(p: number): boolean {
     this.page(p);

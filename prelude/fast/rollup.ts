@@ -4,7 +4,8 @@
  * variance/variancep/stdev/stdevp, median or quantile of a plain host number/integer column (or count
  * /valid/invalid of any host column, distinct of a dictionary or number/integer column, min/max of a
  * date column: fast/rollupDate.ts), or of a computed field of numbers that a derive on typed arrays
- * evaluates (`op.mean(op.length(d.Abstract))`: fast/rollupField.ts). Values are added in Arquero's scan order with Arquero's own
+ * evaluates (`op.mean(op.length(d.Abstract))`: fast/rollupField.ts); distinct of a whole long-text
+ * column of an ungrouped, unfiltered table is counted by the host from the bytes (hostDistinct). Values are added in Arquero's scan order with Arquero's own
  * update formulas, so every result is bit-identical to `Table#rollup`; the output table is built by
  * Arquero's own output code. Anything else returns undefined and the caller runs Arquero.
  */
@@ -18,7 +19,8 @@ import { distinctCounts } from './rollupDistinct.js';
 import { dateExtremes } from './rollupDate.js';
 import { fieldOf } from './fieldOf.js';
 import { computedSource, fieldNodes, type FieldNodes } from './rollupField.js';
-import { sourceOf, type Source } from './source.js';
+import { sourceOf, visibleRows, type Source } from './source.js';
+import { LazyColumn } from '../data/lazyColumn.js';
 import type { Grouping } from './groups.js';
 import { reduceOne } from './rollupOne.js';
 import { parseKept } from './parseKept.js';
@@ -63,6 +65,8 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
     return undefined; // Arquero reports the error
   }
   const sources: Array<Source | null> = [];
+  // op index -> its answer, for a distinct the host counted (one group)
+  const hosted = new Map<number, number>();
   let nodes: FieldNodes | null | undefined;
   for (const op of parsed.ops) {
     // a definition the guest replaced (aq.addAggregateFunction with override) runs on Arquero's path
@@ -74,6 +78,14 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
     if (op.fields.length !== 1 || !(NUMERIC.has(op.name) || ANY_COLUMN.has(op.name))) return undefined;
     const name = fieldOf(op.fields[0]);
     let src = name === undefined ? undefined : sourceOf(t, name);
+    if (!src && name !== undefined && op.name === 'distinct') {
+      const counted = hostDistinct(t, name);
+      if (counted !== undefined) {
+        hosted.set(sources.length, counted);
+        sources.push(null);
+        continue;
+      }
+    }
     // a computed field of numbers (`op.mean(op.length(d.Abstract))`): evaluated as a derive would be
     if (!src && name === undefined && NUMERIC.has(op.name)) {
       if (nodes === undefined) nodes = fieldNodes(t, values);
@@ -93,7 +105,10 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
   const order = scanOrder(t);
   const result: unknown[][] = [];
   parsed.ops.forEach(
-    (op, k) => (result[op.id] = reduceOp(op, sources[k], groups ? groups.keys : null, size, order, t.totalRows())),
+    (op, k) =>
+      (result[op.id] = hosted.has(k)
+        ? [hosted.get(k)]
+        : reduceOp(op, sources[k], groups ? groups.keys : null, size, order, t.totalRows())),
   );
   const cols = columnSet();
   if (groups) groupOutput(cols, groups);
@@ -107,6 +122,19 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
     } else cols.add(name, [get(0, null, opAt)]);
   });
   return cols.new(t);
+}
+
+/**
+ * Arquero's `distinct` (distinct strings, plus one when some row is null) of a long-text column of
+ * an ungrouped table showing every row, counted by the host from the UTF-8 bytes (bridge.textScan
+ * `distinct`), or undefined.
+ */
+function hostDistinct(t: ColumnTable, name: string): number | undefined {
+  if (t.isGrouped() || visibleRows(t, false) !== null) return undefined;
+  const col = t.column(name) as unknown;
+  if (!(col instanceof LazyColumn)) return undefined;
+  const counted = col.hostScanPages(t.numRows())?.distinct();
+  return counted ? counted[0] + counted[1] : undefined;
 }
 
 /** Rows in the order Arquero's reducers visit them (indices when ordered, else ascending). */

@@ -86,6 +86,8 @@ export function typedTop(t: ColumnTable, key: TopKey, end: number): Uint32Array 
   };
   if (end === 0) return rows;
   const bits = t.mask();
+  const held = bits ? (bits as unknown as { _bits?: unknown })._bits : undefined;
+  const words = held instanceof Uint32Array && held.length * 32 >= t.totalRows() ? held : undefined;
   // Rows are visited in ascending order, so once the heap is full a row enters only when its
   // (tier, x) sorts strictly before the root's (an equal one has the larger row index). While the
   // root is a value, a value row enters only below its x: the loops below test that first, one
@@ -134,6 +136,11 @@ export function typedTop(t: ColumnTable, key: TopKey, end: number): Uint32Array 
         rootIsValue = tiers[0] === valueTier;
       }
     }
+  } else if (words !== undefined) {
+    // a filtered table: the same tests over the rows its mask keeps, a word at a time
+    const tiersOf = { nullTier, nanTier, valueTier };
+    if (src.kind === 'num') maskedNum(words, src.values, src.valid, sign, tiersOf, end, tiers, xs, visit);
+    else maskedDict(words, src.codes, rank, sign, tiersOf, end, tiers, xs, visit);
   } else for (let i = bits.next(0); i >= 0; i = bits.next(i + 1)) visit(i);
   return rows.subarray(0, size);
 }
@@ -147,6 +154,106 @@ function nextBelow(values: Float64Array, sign: number, lim: number, from: number
   let r = from;
   while (r < n && sign * values[r] >= lim) r++;
   return r;
+}
+
+/** Where nulls, NaN and values sort (0 first), as typedTop sets them. */
+interface Tiers {
+  nullTier: number;
+  nanTier: number;
+  valueTier: number;
+}
+
+/**
+ * typedTop's scan of a filtered table over a number key: the rows its mask keeps (row i at bit
+ * 31 - i % 32 of word i / 32, as Arquero's BitSet keeps them), in ascending order, with the
+ * unfiltered loop's tests: once `end` rows are in the heap, a value row enters only below the
+ * root's x, and once the root is in the first tier and that is not the values', no row can.
+ * A function of its own, so that V8 optimizes this one loop (a BitSet's `next` and a call per row
+ * took 2-3 s over 18.5M rows).
+ */
+function maskedNum(
+  words: Uint32Array,
+  values: Float64Array,
+  valid: Uint8Array,
+  sign: number,
+  { nullTier, nanTier, valueTier }: Tiers,
+  end: number,
+  tiers: Uint8Array,
+  xs: Float64Array,
+  visit: (r: number) => void,
+): void {
+  let size = 0;
+  let lim = 0;
+  let rootIsValue = false;
+  for (let k = 0; k < words.length; k++) {
+    let w = words[k]!;
+    while (w !== 0) {
+      const c = Math.clz32(w);
+      w ^= 0x80000000 >>> c;
+      const r = k * 32 + c;
+      if (size < end) {
+        visit(r);
+        size++;
+        lim = xs[0]!;
+        rootIsValue = tiers[0] === valueTier;
+        continue;
+      }
+      const v = values[r]!;
+      const x = sign * v;
+      if (rootIsValue) {
+        if (x >= lim && valid[r] !== 0) continue;
+      } else if (tiers[0] === 0) return;
+      const tr = valid[r] === 0 ? nullTier : v !== v ? nanTier : valueTier;
+      if (tr < tiers[0]! || (tr === tiers[0] && tr === valueTier && x < xs[0]!)) {
+        visit(r);
+        lim = xs[0]!;
+        rootIsValue = tiers[0] === valueTier;
+      }
+    }
+  }
+}
+
+/** maskedNum over a dictionary key: `rank[code]` is the value's place, a negative code a null. */
+function maskedDict(
+  words: Uint32Array,
+  codes: Int32Array,
+  rank: ArrayLike<number>,
+  sign: number,
+  { nullTier, valueTier }: Tiers,
+  end: number,
+  tiers: Uint8Array,
+  xs: Float64Array,
+  visit: (r: number) => void,
+): void {
+  let size = 0;
+  let lim = 0;
+  let rootIsValue = false;
+  for (let k = 0; k < words.length; k++) {
+    let w = words[k]!;
+    while (w !== 0) {
+      const c = Math.clz32(w);
+      w ^= 0x80000000 >>> c;
+      const r = k * 32 + c;
+      if (size < end) {
+        visit(r);
+        size++;
+        lim = xs[0]!;
+        rootIsValue = tiers[0] === valueTier;
+        continue;
+      }
+      const code = codes[r]!;
+      const x = code >= 0 ? sign * rank[code]! : 0;
+      if (rootIsValue) {
+        if (code >= 0 && x >= lim) continue;
+      } else if (tiers[0] === 0) return;
+      const tr = code < 0 ? nullTier : valueTier;
+      if (tr < tiers[0]! || (tr === tiers[0] && tr === valueTier && x < xs[0]!)) {
+        visit(r);
+        lim = xs[0]!;
+        rootIsValue = tiers[0] === valueTier;
+      }
+    }
+  }
 }
 
 /** Ranks where equal entries share one (the first place of their run), for a dictionary that repeats a string. */

@@ -16,7 +16,7 @@ import {
   describeType,
 } from './common.js';
 import { fastValueCounts } from '../fast/valueCounts.js';
-import { sourceOf, type Source } from '../fast/source.js';
+import { sourceOf, visibleRows, type Source } from '../fast/source.js';
 import { LazyColumn } from '../data/lazyColumn.js';
 import { SafeWeakMap } from '../intrinsics.js';
 
@@ -191,10 +191,26 @@ export function nunique(
   };
   if (Array.isArray(t)) return count(t);
   assertTable(t, 'nunique');
-  if (typeof col === 'string' || typeof col === 'number') return count(values(t, resolveColumn(t, col, 'nunique()')));
+  const one = (c: string) => {
+    const host = hostDistinct(t, c);
+    return host ? host[0] + (options.dropna === false ? host[1] : 0) : count(values(t, c));
+  };
+  if (typeof col === 'string' || typeof col === 'number') return one(resolveColumn(t, col, 'nunique()'));
   const out: Record<string, number> = {};
-  for (const c of resolveColumns(t, col, 'nunique()')) out[c] = count(values(t, c));
+  for (const c of resolveColumns(t, col, 'nunique()')) out[c] = one(c);
   return out;
+}
+
+/**
+ * `[distinct non-null strings, 1 when a row is null]` of a long-text column of a whole, unfiltered
+ * table, counted by the host from the bytes (bridge.textScan `distinct`), or null.
+ */
+function hostDistinct(t: ColumnTable, c: string): [number, number] | null {
+  if (visibleRows(t, false) !== null) return null;
+  const col = t.column(c) as unknown;
+  if (!(col instanceof LazyColumn)) return null;
+  const pages = col.hostScanPages(t.numRows());
+  return pages ? pages.distinct() : null;
 }
 
 /** A table of booleans over the same rows, computed on read (no copy): true where the value is null/NaN. */

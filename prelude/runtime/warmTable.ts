@@ -111,6 +111,16 @@ function scan(rows: Array<string | null>, start: number, end: number, req: TextS
     for (let i = start; i < end; i++) out[i - start] = rows[i] === null ? -1 : rows[i]!.length;
     return out;
   }
+  if (req.op === 'distinct') {
+    const seen = new Set<string>();
+    let missing = 0;
+    for (let i = start; i < end; i++) {
+      const s = rows[i];
+      if (s === null || s === undefined) missing = 1;
+      else seen.add(s);
+    }
+    return Int32Array.of(seen.size, missing);
+  }
   const out = new Uint8Array(end - start);
   if (req.op === 'equals') {
     for (let i = start; i < end; i++) out[i - start] = rows[i] === null ? 2 : rows[i] === req.needle ? 1 : 0;

@@ -11,7 +11,7 @@ import type { Series } from './Series.js';
 import { markSeriesTable } from './seriesTables.js';
 import { fastCountNumbers, fastDistinctNumbers } from './fastReduce.js';
 import { pendingChain } from './numberChain.js';
-import { typedOf } from './typed.js';
+import { scanDistinct, typedOf } from './typed.js';
 
 type S = Series;
 
@@ -40,6 +40,8 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
     // a pending number chain (numberChain.ts) has no codes: asking would compute it
     const fast = pendingChain(this) ? undefined : distinctCodes(this);
     if (fast) return fast[0] + (dropna ? 0 : fast[1]);
+    const text = pendingChain(this) ? null : scanDistinct(this);
+    if (text) return text[0] + (dropna ? 0 : text[1]);
     const numbers = dropna ? fastDistinctNumbers(this) : undefined;
     if (numbers !== undefined) return numbers;
     const u = (COUNTS.unique as (this: S) => unknown[]).call(this);

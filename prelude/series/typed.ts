@@ -199,6 +199,16 @@ function scannable(s: Viewed): TextPages | null {
 }
 
 /**
+ * `[distinct non-null strings, 1 when a row is null else 0]` of a whole text column, counted by the
+ * host from its UTF-8 bytes (no row enters the isolate: a 20M-row column of 4.9M values took
+ * 85-145 s as strings), or null when the column cannot be scanned on the host.
+ */
+export function scanDistinct(s: Viewed): [number, number] | null {
+  const pages = scannable(s);
+  return pages ? pages.distinct() : null;
+}
+
+/**
  * Characters per row of a whole text column, answered by the host from the UTF-8 bytes page by
  * page (no row enters the isolate); a page the session already holds is counted here with `f`
  * (`narrowF` when the page fits Latin-1). null when the column cannot be scanned on the host.

@@ -1,6 +1,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import type { ColumnData, TextScanRequest } from '../../../schema/columnar.js';
 import { byteSearch } from './simdBytes.js';
+import { textDistinct } from './textDistinct.js';
 import { utf8Rows } from './utf8Rows.js';
 
 /** Code points of a decoded string (what Python's len counts): its UTF-16 length less one per surrogate pair. */
@@ -69,6 +70,8 @@ function rowsStartOnCharacters(bytes: Uint8Array, offsets: Int32Array, start: nu
  *   UTF-8 is valid UTF-8 and decodes to it, and a row with invalid bytes decodes with a U+FFFD,
  *   so it can only equal a needle that holds one (such a needle, or one with a lone surrogate,
  *   is compared with the decoded rows).
+ * - `distinct`: `[distinct non-null strings, 1 when a row is null else 0]` over the range, counted
+ *   from the bytes (textDistinct.ts), as a count of the decoded strings gives.
  *
  * Returns null when this page cannot be answered here (a folded needle outside ASCII with `regex`):
  * the guest then reads the page and tests it itself. Only literal needles come here; regular
@@ -83,6 +86,16 @@ export function textScan(
   req: TextScanRequest,
 ): Int32Array | Uint8Array | null {
   const { bytes, offsets, valid, buf, base, stop } = utf8Rows(data, start, end, 'textScan');
+  if (req.op === 'distinct') {
+    const rows = {
+      kind: 'utf8' as const,
+      type: 'string' as const,
+      bytes,
+      offsets: offsets.subarray(start, end + 1),
+      valid: valid.subarray(start, end),
+    };
+    return textDistinct(rows);
+  }
   if (req.op === 'equals' && typeof req.needle === 'string')
     return equalRows(buf, offsets, valid, start, end, req.needle);
   const page = buf.subarray(base, stop);

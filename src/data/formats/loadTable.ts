@@ -73,7 +73,7 @@ export async function loadTable(
     });
   }
   const format = spec.format ?? detectFormat(head(path), spec.url ?? path);
-  if (format === 'csv') return { kind: 'csv', path };
+  // a CSV is parsed whole into memory by the holder: the same cap as every other table file
   if (size > caps.maxInputBytes) {
     throw new DataError(
       'DATA_TOO_LARGE',
@@ -81,6 +81,7 @@ export async function loadTable(
       { hint: capHint('maxInputBytes', caps, 'Filter or aggregate the data first, or split the file.') },
     );
   }
+  if (format === 'csv') return { kind: 'csv', path };
   if (opts.decodeLater) return { kind: 'file', path, format };
   return {
     kind: 'columnar',

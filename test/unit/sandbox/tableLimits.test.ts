@@ -81,6 +81,26 @@ describe('the table-file and inflate caps of a sandbox', () => {
     expect(err.hint).toContain('now 1 MiB');
   });
 
+  it('refuses a CSV over tableFileMaxMb the same way, before it is parsed', async () => {
+    const csv = join(dir, 'big.csv');
+    const line = 'id,name,amount\n';
+    writeFileSync(csv, line + Array.from({ length: 60_000 }, (_, i) => `${i},company ${i},${i * 3}.5`).join('\n'));
+    const err = await refusal(createSandbox({ awardData: false, tables: { t: csv }, tableFileMaxMb: 1 }));
+    expect(err.code).toBe('DATA_TOO_LARGE');
+    expect(err.message).toContain('big.csv');
+    expect(err.hint).toContain('`tableFileMaxMb` option');
+    expect(err.hint).toContain('--table-file-max-mb');
+    expect(err.hint).toContain('now 1 MiB');
+    // the same file under a cap it fits loads
+    const box = await createSandbox({ awardData: false, tables: { t: csv }, tableFileMaxMb: 2 });
+    try {
+      const r = await box.run('t.numRows()');
+      expect(r.ok && r.value).toBe(60_000);
+    } finally {
+      await box.close();
+    }
+  });
+
   it('refuses a file whose pages inflate past tableInflateMaxMb, naming that option', async () => {
     const err = await refusal(
       (async () => {

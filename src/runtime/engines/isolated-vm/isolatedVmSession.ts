@@ -185,7 +185,7 @@ export class IsolatedVmSession implements EngineSession {
               throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
             const r = req as Partial<{ op: string; needle: unknown; fold: unknown }> | null;
             const ask: TextScanRequest | null =
-              r?.op === 'len' || r?.op === 'units'
+              r?.op === 'len' || r?.op === 'units' || r?.op === 'distinct'
                 ? { op: r.op }
                 : r?.op === 'contains' &&
                     typeof r.needle === 'string' &&

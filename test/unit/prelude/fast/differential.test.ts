@@ -249,6 +249,19 @@ describe('fast paths give exactly the plain path answers on random tables', () =
         "(X) => X.orderby('V').slice(0, 150)",
         "(X) => X.orderby('D').slice(0, 150)",
         "(X) => nlargest(X, 60, 'V')",
+        // a filtered table: the selection reads the mask's words (typedTop.ts maskedNum / maskedDict)
+        "(X) => X.filter((d) => d.K2 !== 'x').orderby('V').slice(0, 30)",
+        "(X) => X.filter((d) => d.K2 !== 'y').orderby(aq.desc('V')).slice(0, 60)",
+        "(X) => X.filter((d) => d.K2 !== 'y').orderby('K1').slice(0, 50)",
+        "(X) => X.filter((d) => d.K2 !== 'x').orderby(aq.desc('K1')).slice(0, 60)",
+        "(X) => X.filter((d) => d.K2 !== 'x').orderby(aq.desc('D')).slice(0, 60)",
+        "(X) => X.filter((d) => d.K2 !== 'x').orderby('A').slice(0, 50)",
+        "(X) => X.filter((d) => d.K2 !== 'x').orderby('V').slice(0, 150)",
+        "(X) => X.filter((d) => d.K2 !== 'y').sort_values('V', { ascending: false, na_position: 'first' }).head(40)",
+        "(X) => X.filter((d) => d.K2 !== 'y').sort_values('V').head(60)",
+        "(X) => X.filter((d) => d.K2 !== 'x').sort_values('K1').head(60)",
+        "(X) => X.filter((d) => d.K2 !== 'x').sort_values('Y', { ascending: false }).head(60)",
+        "(X) => X.filter((d) => d.V !== 2).sort_values('D', { na_position: 'first' }).head(120)",
       ]),
     ).toEqual([]);
   }, 180_000);
