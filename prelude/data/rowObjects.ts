@@ -182,7 +182,12 @@ function loopKept(t: ColumnTable, s: RowLoopState): LoopValues<Kept> | null {
  * A keyed accumulation loop over `t`'s rows (data/keyedLoop.ts; `payload` `[spec, target]`): true when
  * it was answered from the columns of its fields, each one of `t`'s host columns over all its rows.
  */
-function keyedRows(t: ColumnTable, names: string[], payload: unknown): boolean {
+function keyedRows(
+  t: ColumnTable,
+  names: string[],
+  payload: unknown,
+  at: { idx: ArrayLike<number> | null; n: number } | null = null,
+): boolean {
   if (!ArrayIsArray(payload) || payload.length !== 2) return false;
   const srcs: (Source | undefined)[] = [];
   for (let i = 0; i < names.length; i++) {
@@ -190,6 +195,7 @@ function keyedRows(t: ColumnTable, names: string[], payload: unknown): boolean {
     if (!(col instanceof LazyColumn) || col.length !== t.totalRows()) return false;
     srcs[i] = columnSource(col);
   }
+  if (at !== null) return keyedLoop(payload[0], payload[1], srcs, at.idx, at.n);
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
   return keyedLoop(payload[0], payload[1], srcs, idx, t.numRows());
 }
@@ -317,7 +323,15 @@ function boundRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
   const list = rows(t, 'object', {}, dates);
   if (!list) return null;
   const v = loopValues(t, s, dates);
-  if (v) bindRows(list, { names: s.names, vals: v.vals, idx: v.idx, n: v.n, fill: null });
+  if (v)
+    bindRows(list, {
+      names: s.names,
+      vals: v.vals,
+      idx: v.idx,
+      n: v.n,
+      fill: null,
+      keyed: (names, payload) => keyedRows(t, names, payload, v),
+    });
   return list;
 }
 
@@ -366,6 +380,7 @@ function deferredRows(
     idx: v.idx,
     n,
     fill: (out) => rowsInto(shape, names, dates.settled(vals), idx, n, out),
+    keyed: (names, payload) => keyedRows(t, names, payload, v),
   });
   return list;
 }
