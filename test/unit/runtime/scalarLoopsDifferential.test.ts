@@ -113,7 +113,7 @@ const SEQUENCES: Record<string, Step[]> = {
       'let mx = -0, mn = 0;\nfor (const r of k.objects()) { mx = Math.max(mx, r.V); mn = Math.min(r.W || 0, mn); }\n[Object.is(mx, -0), mx, Object.is(mn, -0), mn]',
     ),
     rw(
-      "let half = 0.5, big = 9007199254740990;\nfor (const r of k.objects()) { if (r.S === 'a') half++; if (r.S !== 'a') big += 2; }\n[half, big]",
+      "let half = 0.5, big = 9007199254740991;\nfor (const r of k.objects()) { if (r.S === 'a') half++; if (r.S !== 'a') big++; }\n[half, big]",
     ),
     rw("let txt = '';\nfor (const r of k.objects()) txt += r.V;\ntxt"),
     rw('let cat = 0;\nfor (const r of k.objects()) cat += r.S;\ncat'),
