@@ -200,6 +200,26 @@ function keyedRows(
   return keyedLoop(payload[0], payload[1], srcs, idx, t.numRows());
 }
 
+/** The columns of `t` at places `#k` (a list's rows hold them in that order), or null when one is past the last. */
+function placeNames(t: ColumnTable, places: string[]): string[] | null {
+  const names = t.columnNames();
+  const out: string[] = [];
+  for (let i = 0; i < places.length; i++) {
+    // digits read one by one: no String.prototype method (a run may have replaced them)
+    const p = places[i]!;
+    if (p.length < 2 || p.length > 6 || p[0] !== '#') return null;
+    let k = 0;
+    for (let j = 1; j < p.length; j++) {
+      const d = p[j]!;
+      if (d < '0' || d > '9') return null;
+      k = k * 10 + +d;
+    }
+    if (k >= names.length) return null;
+    out[i] = names[k]!;
+  }
+  return out;
+}
+
 /** A loop that may keep its rows (`open([], ['rows'])`): each row is built when the loop reaches it. */
 const isKeptRowLoop = (s: RowLoopState) => s.ops !== null && s.ops.length === 1 && s.ops[0] === 'rows';
 
@@ -533,6 +553,14 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       if (loop !== null && loop.ops !== null && loop.ops.length === 1 && loop.ops[0] === 'defer') {
         const later = deferredRows(this, loop, 'array');
         if (later) return later;
+      }
+      // a scalar accumulation over the rows' places (`#0`, `#1`, prepare/scalarLoops.ts): answered from
+      // the columns at those places, or else each row built as the loop reaches it
+      if (loop !== null && isKeyedToken(loop) && arrayIterationIntact()) {
+        const names = placeNames(this, loop.names);
+        if (names && keyedRows(this, names, loop.text)) return doneIterator();
+        const it = keptRows(this, 'array');
+        if (it) return it;
       }
       if (take) {
         const it = keptRows(this, 'array');

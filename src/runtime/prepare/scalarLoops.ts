@@ -50,13 +50,14 @@ export function scalarLoop(
   if (place < 0 || !body.slice(place + 1).some((s) => VALUED.has(s.type))) return undefined;
   // a loop over objects() or over a name or call (a table, or a bound row array: the guest decides)
   if (loop.type !== 'ForOfStatement' || loop.await) return undefined;
-  const id = declaredName(loop.left, ['const', 'let']);
   const right = loop.right as AnyNode;
-  const table =
-    right.type === 'Identifier' || (right.type === 'CallExpression' && !right.optional && !arrayCall(right));
-  if (!id || (!isBareObjectsCall(right) && !table)) return undefined;
-  const reads = rowReads(id);
-  const shape = scalarShape(loop.body, reads, [id]);
+  // `for (const [a, b] of X.tolist())`: the values by their column's place (the guest names them)
+  const list = isBareObjectsCall(right, ['tolist', 'to_list']);
+  const bound = list ? listNames(loop.left) : boundNames(loop.left);
+  const table = right.type === 'Identifier' || (right.type === 'CallExpression' && !right.optional && !arrayCall(right));
+  if (!bound || (!list && !isBareObjectsCall(right) && !table)) return undefined;
+  const reads = bound.reads;
+  const shape = scalarShape(loop.body, reads, bound.names);
   if (!shape) return undefined;
   const { targets, spec } = shape;
   if (!targets.every((t) => assignableBefore(t, body, place))) return undefined;
@@ -73,12 +74,75 @@ export function scalarLoop(
     ins(loop.start, `{let ${temp};`),
     ins(loop.end, `if((${temp}=${ROW_LOOP_GLOBAL}.took(${targets.length}))!==null){${writes}}}`),
   ];
-  if (!isBareObjectsCall(right)) {
+  if (!list && !isBareObjectsCall(right)) {
     const edits = keyedTableEdits(loop, source, `${JSON.stringify(reads.fields)}, ["keyed"], ${payload}`);
     return edits && { names: targets, edits: [...wrap, ...edits] };
   }
   const open = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify(reads.fields)}, ["keyed"], ${payload})`;
   return { names: targets, edits: [...wrap, ins(right.end - 1, open)] };
+}
+
+/**
+ * A list loop's pattern `[a, , b]` of names (no default, rest or nesting): each name the value at its
+ * place in the row, read as the field `#place` (data/rowObjects.ts's tolist names it).
+ */
+function listNames(left: AnyNode): { reads: Reads; names: string[] } | undefined {
+  if (left?.type !== 'VariableDeclaration' || left.kind === 'var' || left.declarations.length !== 1) return undefined;
+  const pattern = left.declarations[0].id as AnyNode;
+  if (pattern.type !== 'ArrayPattern') return undefined;
+  const byName = new Map<string, string>();
+  (pattern.elements as (AnyNode | null)[]).forEach((e, k) => {
+    if (e === null) return;
+    byName.set(e.type === 'Identifier' && !byName.has(e.name) ? e.name : '', `#${k}`);
+  });
+  if (byName.has('') || !byName.size) return undefined;
+  const fields: string[] = [];
+  const reads: Reads = {
+    fields,
+    field(e) {
+      const name = e.type === 'Identifier' ? byName.get(e.name) : undefined;
+      if (name === undefined) return undefined;
+      const k = fields.indexOf(name);
+      return k >= 0 ? k : fields.push(name) - 1;
+    },
+  };
+  // every place the pattern reads must be there (a row shorter than the pattern gives undefined)
+  for (const name of byName.values()) if (!fields.includes(name)) fields.push(name);
+  return { reads, names: [...byName.keys()] };
+}
+
+/**
+ * What the loop declares: one row `r` (its fields read as `r.name`, `r['name']`), or a pattern
+ * `{ a, 'b c': x }` of plain keys bound to names (each name its field's value), with the names the
+ * body may not update.
+ */
+function boundNames(left: AnyNode): { reads: Reads; names: string[] } | undefined {
+  const id = declaredName(left, ['const', 'let']);
+  if (id) return { reads: rowReads(id), names: [id] };
+  if (left?.type !== 'VariableDeclaration' || left.kind === 'var' || left.declarations.length !== 1) return undefined;
+  const pattern = left.declarations[0].id as AnyNode;
+  if (pattern.type !== 'ObjectPattern') return undefined;
+  const byName = new Map<string, string>();
+  for (const p of pattern.properties as AnyNode[]) {
+    if (p.type !== 'Property' || p.computed || p.value.type !== 'Identifier') return undefined;
+    const key = p.key.type === 'Identifier' ? p.key.name : typeof p.key.value === 'string' ? p.key.value : undefined;
+    // a field named __proto__ would read the row's prototype
+    if (typeof key !== 'string' || key === '__proto__' || byName.has(p.value.name)) return undefined;
+    byName.set(p.value.name, key);
+  }
+  const fields: string[] = [];
+  const reads: Reads = {
+    fields,
+    field(e) {
+      const name = e.type === 'Identifier' ? byName.get(e.name) : undefined;
+      if (name === undefined) return undefined;
+      const k = fields.indexOf(name);
+      return k >= 0 ? k : fields.push(name) - 1;
+    },
+  };
+  // every field of the pattern is read as the loop starts (a missing one throws no error: undefined)
+  for (const name of byName.values()) if (!fields.includes(name)) fields.push(name);
+  return byName.size ? { reads, names: [...byName.keys()] } : undefined;
 }
 
 /** Whether a top-level `let` or `var` among the first `at` statements of `body` declares `name` (a `const` would throw at the write). */

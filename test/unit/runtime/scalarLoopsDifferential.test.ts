@@ -79,7 +79,19 @@ const SEQUENCES: Record<string, Step[]> = {
     rw(
       "let amin = 1e12;\nfor (const r of award_data.select('Award Amount').objects()) if (r['Award Amount'] !== null && r['Award Amount'] <= amin) amin = r['Award Amount'];\namin",
     ),
-    '[total, s, n, big, lo, hi, dod, k2, nsf, wo]',
+    rw(
+      "let p1 = 0, p1n = 0;\nfor (const { 'Award Amount': amt, Phase } of award_data.select('Phase', 'Award Amount').objects()) if (Phase === 'Phase I' && amt != null) { p1 += amt; p1n++; }\n[p1, p1n]",
+    ),
+    rw(
+      "let l1 = 0;\nfor (const [phase, amount] of award_data.select('Phase', 'Award Amount').tolist()) if (phase === 'Phase I') l1 += amount || 0;\nl1",
+    ),
+    rw(
+      "let l2 = 0, l2n = 0;\nfor (const [, yr, , amt] of award_data.select('Agency', 'Award Year', 'Phase', 'Award Amount').filter(d => d.Phase === 'Phase II').to_list()) { if (yr < 2010) continue; l2 += amt ?? 0; l2n += 1; }\n[l2, l2n]",
+    ),
+    // a pattern longer than the row: the value past the last column is undefined
+    rw("let l3 = 0;\nfor (const [a, b] of award_data.select('Award Year').tolist()) l3 += b || 1;\nl3"),
+    rw("let l4 = 0;\nfor (const [d] of award_data.select('Proposal Award Date').tolist()) if (d) l4++;\nl4"),
+    '[total, s, n, big, lo, hi, dod, k2, nsf, wo, p1, l1, l2]',
   ],
   'the same loop again, from other starts, and over other tables: what a session keeps': [
     rw("let t1 = 0;\nfor (const r of award_data.select('Award Amount').objects()) t1 += r['Award Amount'] || 0;\nt1"),
@@ -140,6 +152,15 @@ const SEQUENCES: Record<string, Step[]> = {
     rw(
       "const wr = award_data.select('Award Amount').objects();\nwr.length = 3;\nlet m3 = 0;\nfor (const r of wr) m3 += r['Award Amount'];\nm3",
     ),
+  ],
+  'functions of earlier runs: their parameters are no globals, what they read stays global': [
+    'var addTo = (s, v) => s + v;\nvar peek = (n) => (k) => n + k + total;\nvar total = 1;\n0',
+    rw(
+      "let s = 0, n = 0;\nfor (const r of award_data.select('Award Amount').objects()) if (r['Award Amount'] > 5e5) { s += r['Award Amount']; n++; }\n[s, n, addTo(s, 1), peek(n)(2)]",
+    ),
+    // `total`, which peek reads, stays global in this session (the session's prepare, not prepareCode's)
+    "let total = 0;\nfor (const r of award_data.select('Award Amount').objects()) total += r['Award Amount'] || 0;\n[total, peek(1)(2)]",
+    '[s, n, total, peek(0)(0)]',
   ],
   'loops the rewrite leaves as written, and errors': [
     // the loop is the program's last statement: its completion value is the answer
