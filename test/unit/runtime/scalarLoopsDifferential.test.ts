@@ -88,6 +88,9 @@ const SEQUENCES: Record<string, Step[]> = {
     rw(
       "let l2 = 0, l2n = 0;\nfor (const [, yr, , amt] of award_data.select('Agency', 'Award Year', 'Phase', 'Award Amount').filter(d => d.Phase === 'Phase II').to_list()) { if (yr < 2010) continue; l2 += amt ?? 0; l2n += 1; }\n[l2, l2n]",
     ),
+    rw(
+      "let l5 = 0;\nfor (const [y, a] of award_data.select('Award Year', 'Award Amount').tolist()) if (y >= 2020) l5 += a || 0;\nl5",
+    ),
     // a pattern longer than the row: the value past the last column is undefined
     rw("let l3 = 0;\nfor (const [a, b] of award_data.select('Award Year').tolist()) l3 += b || 1;\nl3"),
     rw("let l4 = 0;\nfor (const [d] of award_data.select('Proposal Award Date').tolist()) if (d) l4++;\nl4"),
