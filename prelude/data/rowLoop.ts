@@ -26,7 +26,7 @@ import { dateFlags, rowCode, rowLoad, type Kept, type RowShape } from './rowCach
 import { dateArrayLoop, dateLoopState, fillDates, type DateRows } from './dateLoop.js';
 import { holdRows } from './pendingRows.js';
 import { doneIterator } from './keyedLoop.js';
-import { tookScalar } from './scalarLoop.js';
+import { isPick, tookScalar } from './scalarLoop.js';
 import { textLoopState } from './textLoop.js';
 
 /** What `open` returns: the token passed to objects(). */
@@ -208,6 +208,8 @@ function useRows(rows: unknown, names: unknown, kind?: unknown, payload?: unknow
     // rows of its call's columns, as the reused row below reads them; the loop as written would run
     // the session's array iterator
     if (b?.keyed && arrayIterationIntact() && b.keyed(strings(names), payload)) return doneIterator();
+    // a pick keeps its row: the loop runs as written over the rows themselves
+    if (NativeArray.isArray(payload) && isPick(payload[0])) return b ? filled(rows as unknown[], b) : rows;
     kind = undefined;
   }
   // a destructuring loop over a bound list (`["array"]`): a fresh row each step, as the list would hold

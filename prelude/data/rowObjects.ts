@@ -45,6 +45,7 @@ import {
 import { textLoop } from './textLoop.js';
 import { dateLoop } from './dateLoop.js';
 import { doneIterator, keyedLoop } from './keyedLoop.js';
+import { isPick, settlePick } from './scalarLoop.js';
 import { columnSource, type Source } from '../fast/source.js';
 import { seriesMark } from '../series/seriesTables.js';
 import { rowCallbackBody, textClasses, textTruth } from '../fast/textClasses.js';
@@ -195,9 +196,22 @@ function keyedRows(
     if (!(col instanceof LazyColumn) || col.length !== t.totalRows()) return false;
     srcs[i] = columnSource(col);
   }
-  if (at !== null) return keyedLoop(payload[0], payload[1], srcs, at.idx, at.n);
+  // a pick keeps a row of its own: over a bound array the loop would keep one of the array's rows
+  if (at !== null) return !isPick(payload[0]) && keyedLoop(payload[0], payload[1], srcs, at.idx, at.n);
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
-  return keyedLoop(payload[0], payload[1], srcs, idx, t.numRows());
+  if (!keyedLoop(payload[0], payload[1], srcs, idx, t.numRows())) return false;
+  return !isPick(payload[0]) || settlePick((raw) => rowAt(t, raw));
+}
+
+/** The row objects() builds for `t`'s raw row `raw` (every column), or undefined where rows() would not build it. */
+function rowAt(t: ColumnTable, raw: number): unknown {
+  const names = t.columnNames();
+  const cols = rowColumns(t, names);
+  const kept = cols && cachedValues(cols, t.totalRows(), t.numRows(), 'object');
+  if (!cols || !kept) return undefined;
+  const one = new Uint32Array(1);
+  one[0] = raw;
+  return loopRows('object', names, callKept(cols, kept), one, 1).next().value;
 }
 
 /** The columns of `t` at places `#k` (a list's rows hold them in that order), or null when one is past the last. */
@@ -481,6 +495,8 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       // a keyed accumulation answered from the columns runs no iteration; else the reused row
       if (isKeyedToken(loop)) {
         if (keyedRows(this, loop.names, loop.text)) return doneIterator();
+        // a pick keeps its row: each built as the loop reaches it, as `["rows"]` loops
+        if (ArrayIsArray(loop.text) && isPick(loop.text[0])) return keptRows(this, 'object') ?? bare();
         const v = loopKept(this, loop);
         return v ? loopRows('reused', loop.names, v.vals, v.idx, v.n) : bare();
       }
@@ -558,7 +574,8 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       // the columns at those places, or else each row built as the loop reaches it
       if (loop !== null && isKeyedToken(loop) && arrayIterationIntact()) {
         const names = placeNames(this, loop.names);
-        if (names && keyedRows(this, names, loop.text)) return doneIterator();
+        const pick = ArrayIsArray(loop.text) && isPick(loop.text[0]);
+        if (names && !pick && keyedRows(this, names, loop.text)) return doneIterator();
         const it = keptRows(this, 'array');
         if (it) return it;
       }

@@ -65,7 +65,9 @@ const MapClear = NativeMap.prototype.clear;
 const compiled = new SafeMap<string, Compiled>();
 
 /** The locals of the last loop answered here, until the preparation's code after it takes them. */
-let answer: Float64Array | null = null;
+let answer: ArrayLike<unknown> | null = null;
+/** A pick loop answered (`pickLoop`): the raw index of the row it keeps, or -1 for none, until its row is made. */
+let picked = -2;
 
 /**
  * A loop answered over every row of a table's columns, kept: a warm session running the same loop
@@ -274,8 +276,96 @@ export function scalarLoop(
  * `__sbirtools_rowLoop.took(count)`: the locals' values the loop just answered (then forgotten), or
  * null when it ran as written.
  */
-export function tookScalar(count: unknown): Float64Array | null {
+export function tookScalar(count: unknown): ArrayLike<unknown> | null {
   const a = answer;
   answer = null;
   return a !== null && a.length === count ? a : null;
+}
+
+/** A pick loop's kernel: the raw index of the row kept last, or -1. */
+type PickKernel = (c: Columns, L: number[], idx: ArrayLike<number> | null, n: number) => number;
+const picks = new SafeMap<string, PickKernel>();
+
+/**
+ * `['pick', cond, field, op]`: `let best = null; for (const r of ...) if (C && (best === null || r.F OP best.F)) best = r;`
+ * (cond C or null; field F a number column, op with the row's value on the left): the raw index of
+ * the row the loop keeps, each comparison as written on the values the loop reads (a null compared
+ * as JavaScript does). The row itself is made by the caller (`settlePick`), who knows the table.
+ * False, with nothing kept, when the loop must run as written (the local is not null as it starts).
+ */
+export function pickLoop(
+  spec: unknown[],
+  start: unknown,
+  srcs: (Source | undefined)[],
+  idx: ArrayLike<number> | null,
+  n: number,
+): boolean {
+  answer = null;
+  picked = -2;
+  if (spec.length !== 4 || !NativeArray.isArray(start) || start.length !== 1 || start[0] !== null) return false;
+  const [, cond, field, op] = spec;
+  if (typeof field !== 'number' || field % 1 !== 0 || field < 0 || field >= srcs.length) return false;
+  if (op !== '<' && op !== '<=' && op !== '>' && op !== '>=') return false;
+  const read = columnsOf(srcs, null);
+  if (read === undefined || read.kinds[field] !== 'n') return false;
+  const key = `${read.kinds}\u0000${shapeText(spec)}`;
+  const lits: [number, string][] = [];
+  let kernel = ReflectApply(MapGet, picks, [key]) as PickKernel | undefined;
+  const g: Gen = { kinds: read.kinds, used: [], lits, raw: [] };
+  const condCode = cond === null ? 'true' : code(cond, g);
+  if (condCode === undefined) return false;
+  if (kernel === undefined) {
+    let litLoad = '';
+    for (let j = 0; j < lits.length; j++) litLoad += `const L${j} = L[${j}]; `;
+    const M = `M${field}`;
+    const V = `V${field}`;
+    const row = `
+      if (!${condCode}) continue;
+      const v = ${M}[r] !== 0 ? ${V}[r] : null;
+      if (b < 0 || v ${op} bv) { b = r; bv = v; }`;
+    kernel = NewFunction(
+      'c',
+      'L',
+      'idx',
+      'n',
+      `${loads(read.kinds, false)} ${litLoad} let b = -1, bv = null;
+      if (idx === null) for (let r = 0; r < n; r++) {${row}
+      } else for (let k = 0; k < n; k++) {
+        const r = idx[k];${row}
+      }
+      return b;`,
+    ) as PickKernel;
+    if ((ReflectApply(MapSizeGetter, picks, []) as number) >= MAX_COMPILED) ReflectApply(MapClear, picks, []);
+    ReflectApply(MapSet, picks, [key, kernel]);
+  }
+  const L: number[] = [];
+  for (let j = 0; j < lits.length; j++) {
+    const [i, text] = lits[j]!;
+    L[j] = codeOf((srcs[i] as { dict: readonly string[] }).dict, text);
+  }
+  picked = kernel(read.cols, L, idx, n);
+  return true;
+}
+
+/**
+ * Whether `spec` is a pick loop's (its caller then makes the row: settlePick).
+ */
+export const isPick = (spec: unknown): boolean => NativeArray.isArray(spec) && spec[0] === 'pick';
+
+/**
+ * After pickLoop answered: the row it keeps, made by `row` from its raw index (as the loop would have
+ * built it), handed to `tookScalar`; false when `row` cannot make it (the loop then runs as written).
+ */
+export function settlePick(row: (raw: number) => unknown): boolean {
+  const at = picked;
+  picked = -2;
+  if (at === -2) return false;
+  if (at === -1) {
+    answer = [null];
+    return true;
+  }
+  const made = row(at);
+  if (made === undefined) return false;
+  answer = [made];
+  return true;
 }

@@ -54,10 +54,14 @@ export function scalarLoop(
   // `for (const [a, b] of X.tolist())`: the values by their column's place (the guest names them)
   const list = isBareObjectsCall(right, ['tolist', 'to_list']);
   const bound = list ? listNames(loop.left) : boundNames(loop.left);
-  const table = right.type === 'Identifier' || (right.type === 'CallExpression' && !right.optional && !arrayCall(right));
+  const table =
+    right.type === 'Identifier' || (right.type === 'CallExpression' && !right.optional && !arrayCall(right));
   if (!bound || (!list && !isBareObjectsCall(right) && !table)) return undefined;
   const reads = bound.reads;
-  const shape = scalarShape(loop.body, reads, bound.names);
+  const row = declaredName(loop.left, ['const', 'let']);
+  const shape =
+    (row !== undefined && !list ? pickShape(loop.body, reads, row) : undefined) ??
+    scalarShape(loop.body, reads, bound.names);
   if (!shape) return undefined;
   const { targets, spec } = shape;
   if (!targets.every((t) => assignableBefore(t, body, place))) return undefined;
@@ -153,6 +157,71 @@ function assignableBefore(name: string, body: AnyNode[], at: number): boolean {
     if (s.declarations.some((d: AnyNode) => d.id.type === 'Identifier' && d.id.name === name)) return true;
   }
   return false;
+}
+
+/**
+ * `if (C && (best === null || r.F > best.F)) best = r;` (after any `if (C) continue;`; `best == null`
+ * or `!best` for the test of null, any order comparison, either side, C optional): the loop keeps the
+ * last row that passes, as the guest's spec `['pick', cond, field, op]` (op with the row's value on
+ * the left) with `best`, which must be null as the loop starts (the guest checks), as the one local.
+ */
+function pickShape(body: AnyNode, reads: Reads, row: string): { targets: string[]; spec: Spec } | undefined {
+  const list = statements(body) as AnyNode[];
+  const conds: Spec[] = [];
+  for (const s of list.slice(0, -1)) {
+    const c =
+      s.type === 'IfStatement' && !s.alternate && isContinue(s.consequent) ? condition(s.test, reads) : undefined;
+    if (!c) return undefined;
+    conds.push(['!', c]);
+  }
+  const last = list[list.length - 1];
+  if (!last || last.type !== 'IfStatement' || last.alternate) return undefined;
+  const inner = statements(last.consequent) as AnyNode[];
+  const set =
+    inner.length === 1 && inner[0]!.type === 'ExpressionStatement' ? (inner[0]!.expression as AnyNode) : undefined;
+  if (!set || set.type !== 'AssignmentExpression' || set.operator !== '=' || set.left.type !== 'Identifier')
+    return undefined;
+  if (set.right.type !== 'Identifier' || set.right.name !== row) return undefined;
+  const best = set.left.name as string;
+  if (best === row) return undefined;
+  const isBest = (x: AnyNode) => x.type === 'Identifier' && x.name === best;
+  let t = last.test as AnyNode;
+  if (t.type === 'LogicalExpression' && t.operator === '&&') {
+    const c = condition(t.left, reads);
+    if (!c) return undefined;
+    conds.push(c);
+    t = t.right;
+  }
+  if (t.type !== 'LogicalExpression' || t.operator !== '||') return undefined;
+  const none = t.left as AnyNode;
+  const isNull = (x: AnyNode) => x.type === 'Literal' && x.value === null && x.raw === 'null';
+  const nullTest =
+    (none.type === 'UnaryExpression' && none.operator === '!' && isBest(none.argument)) ||
+    (none.type === 'BinaryExpression' &&
+      (none.operator === '===' || none.operator === '==') &&
+      ((isBest(none.left) && isNull(none.right)) || (isNull(none.left) && isBest(none.right))));
+  const cmp = t.right as AnyNode;
+  if (!nullTest || cmp.type !== 'BinaryExpression' || FLIP[cmp.operator as string] === undefined) return undefined;
+  /** `best.F` / `best['F']`: F's name. */
+  const bestField = (x: AnyNode): string | undefined => {
+    if (x.type !== 'MemberExpression' || x.optional || !isBest(x.object)) return undefined;
+    if (!x.computed && x.property.type === 'Identifier') return x.property.name as string;
+    return x.computed && x.property.type === 'Literal' && typeof x.property.value === 'string'
+      ? x.property.value
+      : undefined;
+  };
+  let f = reads.field(cmp.left);
+  let op = cmp.operator as string;
+  let other = cmp.right as AnyNode;
+  if (f === undefined) {
+    f = reads.field(cmp.right);
+    op = FLIP[op]!;
+    other = cmp.left;
+  }
+  if (f === undefined || bestField(other) !== reads.fields[f]) return undefined;
+  let cond: Spec | null = null;
+  for (const c of conds) cond = cond === null ? c : ['L', '&&', cond, c];
+  return { targets: [best], spec: ['pick', cond, f, op] };
 }
 
 /** The body's updates as the guest's spec `['scalar', locals, cond, updates]` and the locals' names, or undefined. */

@@ -156,6 +156,44 @@ const SEQUENCES: Record<string, Step[]> = {
       "const wr = award_data.select('Award Amount').objects();\nwr.length = 3;\nlet m3 = 0;\nfor (const r of wr) m3 += r['Award Amount'];\nm3",
     ),
   ],
+  'a row kept past the loop: the largest, the smallest, ties, nulls, other tables': [
+    rw(
+      "let best = null;\nfor (const r of award_data.select('Company', 'Award Amount').objects()) if (r['Award Amount'] != null && (best === null || r['Award Amount'] > best['Award Amount'])) best = r;\n[best.Company, best['Award Amount'], Object.keys(best)]",
+    ),
+    rw(
+      "let first = null;\nfor (const r of award_data.objects()) { if (r.Agency !== 'National Science Foundation') continue; if (!first || r['Award Year'] <= first['Award Year']) first = r; }\n[first, Object.keys(first).length]",
+    ),
+    rw(
+      "let tie = null;\nfor (const r of award_data.select('Award Year', 'Company')) if (tie == null || tie['Award Year'] < r['Award Year']) tie = r;\ntie",
+    ),
+    rw(
+      'let kb = null;\nfor (const r of k.objects()) if (kb === null || r.V >= kb.V) kb = r;\n[kb, Object.is(kb.V, -0)]',
+    ),
+    rw('let kn = null;\nfor (const r of k.objects()) if (null == kn || r.W < kn.W) kn = r;\nkn'),
+    rw(
+      "let fb = null;\nfor (const r of award_data.filter(d => d.State === 'California').orderby(aq.desc('Award Year')).objects()) if (fb === null || r['Number Employees'] > fb['Number Employees']) fb = r;\nfb",
+    ),
+    rw(
+      "let none = null;\nfor (const r of award_data.select('Phase').objects()) if (r.Phase === 'Phase IX' && (none === null || r.x > none.x)) none = r;\nnone",
+    ),
+    // not null as the loop starts, a date field, a text field: the loop runs as written, its rows kept
+    rw(
+      "let seed = { 'Award Amount': 1.5e6 };\nfor (const r of award_data.select('Award Amount').objects()) if (seed === null || r['Award Amount'] > seed['Award Amount']) seed = r;\nseed",
+    ),
+    rw(
+      "let tseed = { 'Award Amount': 1.5e6 };\nfor (const r of award_data.select('Company', 'Award Amount')) if (tseed === null || r['Award Amount'] > tseed['Award Amount']) tseed = r;\ntseed",
+    ),
+    rw(
+      "let late = null;\nfor (const r of award_data.select('Proposal Award Date').objects()) if (late === null || r['Proposal Award Date'] > late['Proposal Award Date']) late = r;\nlate",
+    ),
+    rw(
+      "let st = null;\nfor (const r of award_data.select('State').objects()) if (st === null || r.State > st.State) st = r;\nst",
+    ),
+    rw(
+      "const brows = award_data.select('Award Amount').objects();\nlet bb = null;\nfor (const r of brows) if (bb === null || r['Award Amount'] > bb['Award Amount']) bb = r;\n[bb, brows.indexOf(bb)]",
+    ),
+    'best.Company = 1;\n[best, first.Agency, tie]',
+  ],
   'functions of earlier runs: their parameters are no globals, what they read stays global': [
     'var addTo = (s, v) => s + v;\nvar peek = (n) => (k) => n + k + total;\nvar total = 1;\n0',
     rw(
@@ -194,7 +232,7 @@ const SEQUENCES: Record<string, Step[]> = {
 
 /** The same program with the rewrite defeated: a comment naming its prefix turns it off. */
 const asWritten = (code: string) => `${code}\n// $sbtRow`;
-const isScalar = (prepared: string) => prepared.includes('["scalar",');
+const isScalar = (prepared: string) => prepared.includes('["scalar",') || prepared.includes('["pick",');
 
 describe.each(['isolated-vm', 'quickjs'] as const)('scalar accumulation loops on %s', (engine) => {
   it.each(Object.keys(SEQUENCES))('%s: same answers as the code as written', async (name) => {
