@@ -343,7 +343,20 @@ export function pickLoop(
     const [i, text] = lits[j]!;
     L[j] = codeOf((srcs[i] as { dict: readonly string[] }).dict, text);
   }
+  // over every row the kept row's index is kept as a scalar loop's answer is (no start: it is null)
+  const none = new Float64Array(0);
+  const arrays = idx === null ? arraysOf(srcs) : null;
+  const hit = arrays === null ? null : keptAnswer(key, arrays, n, none);
+  if (hit !== null) {
+    picked = hit[0] as number;
+    return true;
+  }
   picked = kernel(read.cols, L, idx, n);
+  if (arrays !== null) {
+    const out = new Float64Array(1);
+    out[0] = picked;
+    keep({ key, arrays, n, start: none, out });
+  }
   return true;
 }
 

@@ -169,6 +169,11 @@ const SEQUENCES: Record<string, Step[]> = {
     rw(
       'let kb = null;\nfor (const r of k.objects()) if (kb === null || r.V >= kb.V) kb = r;\n[kb, Object.is(kb.V, -0)]',
     ),
+    // the same shape over another column, and the same loop again: what the session keeps is per column
+    rw('let kw = null;\nfor (const r of k.objects()) if (kw === null || r.W >= kw.W) kw = r;\nkw'),
+    rw(
+      'let kb = null;\nfor (const r of k.objects()) if (kb === null || r.V >= kb.V) kb = r;\n[kb, Object.is(kb.V, -0)]',
+    ),
     rw('let kn = null;\nfor (const r of k.objects()) if (null == kn || r.W < kn.W) kn = r;\nkn'),
     rw(
       "let fb = null;\nfor (const r of award_data.filter(d => d.State === 'California').orderby(aq.desc('Award Year')).objects()) if (fb === null || r['Number Employees'] > fb['Number Employees']) fb = r;\nfb",
