@@ -3,14 +3,15 @@
  * src/runtime/prepare/scalarLoops.ts. A loop such as
  *   let s = 0, n = 0;
  *   for (const r of t.select('Award Amount').objects()) if (r['Award Amount'] != null) { s += r['Award Amount']; n++; }
- * (or over a table, `t.array(col)`, or an index loop over arrays `t.array(col)` returned) reaches here
- * through the keyed loop's token (data/keyedLoop.ts) with its shape as data (`ScalarSpec`) and the
+ * (or over a table, a bound row array, destructured rows or `tolist()` places) reaches here through
+ * the keyed loop's token (data/keyedLoop.ts) with its shape as data (`ScalarSpec`) and the
  * numbers its locals hold as the loop starts; a kernel compiled once per shape runs the updates as
  * written, row by row in the loop's order, on the values the loop would read, and the preparation's
  * code after the loop writes the locals from `tookScalar()`. Anything the kernel cannot keep exact (a
  * local that is not a number as the loop starts, a term field that is not a number column, a
  * min/max written through a Math the run replaced, a null a comparison would assign) answers false
- * before anything is written: the loop then runs as written.
+ * before anything is written: the loop then runs as written. An index loop's arrays are not read
+ * here (that loop stays with the array style's paths). `pickLoop` answers the loop that keeps a row.
  */
 import {
   MapSizeGetter,

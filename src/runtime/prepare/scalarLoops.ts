@@ -27,7 +27,9 @@ const FLIP: Record<string, string> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=
  *
  * The loop is a statement of the program's top level with a statement after it that always has a
  * value (its own completion value is then never seen), `for (const|let r of X) BODY` over
- * `<expr>.objects()` or a name or call (a table, a bound row array: the guest decides), BODY (a statement or a block) is any number of
+ * `<expr>.objects()` or a name or call (a table, a bound row array: the guest decides), the row also
+ * destructured `{ a, 'b c': x }`, or `for (const [a, , b] of <expr>.tolist())`; BODY (a statement or
+ * a block) is pickShape's, or any number of
  * `if (C) continue;` and `const v = FIELD` (a value the body reads under a name), then updates, each
  * alone or under `if (C)` (one update or a block of them): `s += TERM`, `s = s + TERM`, `s++`, `++s`,
  * `s = Math.max(s, TERM)` (or min, either order), or `if (v < s) s = v` (any of `<`, `<=`, `>`, `>=`,
