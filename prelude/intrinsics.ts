@@ -63,6 +63,7 @@ export const StringFromCharCode = G.String.fromCharCode;
 export const NativeWeakRef = G.WeakRef as typeof WeakRef | undefined;
 export const WeakRefPrototypeDeref = G.WeakRef?.prototype.deref;
 export const NumberIsFinite = G.Number.isFinite;
+export const NumberIsSafeInteger = G.Number.isSafeInteger;
 export const MapPrototypeEntries = G.Map.prototype.entries;
 export const SetPrototypeValues = G.Set.prototype.values;
 export const MapSizeGetter = ObjectGetOwnPropertyDescriptor(G.Map.prototype, 'size')!.get!;

@@ -25,6 +25,8 @@ import {
 import { dateFlags, rowCode, rowLoad, type Kept, type RowShape } from './rowCache.js';
 import { dateArrayLoop, dateLoopState, fillDates, type DateRows } from './dateLoop.js';
 import { holdRows } from './pendingRows.js';
+import { doneIterator } from './keyedLoop.js';
+import { isPick, tookScalar } from './scalarLoop.js';
 import { textLoopState } from './textLoop.js';
 
 /** What `open` returns: the token passed to objects(). */
@@ -67,6 +69,11 @@ export interface BoundRows {
    * rows, that each row is built from.
    */
   list?: { names: string[]; vals: () => readonly Kept[]; idx: ArrayLike<number> | null };
+  /**
+   * For an array of rows of a table's columns: answers a keyed or scalar accumulation loop over it
+   * from those columns, over the rows its loops read (`idx`, `n`), as rowObjects.ts's keyedRows.
+   */
+  keyed?: (names: string[], payload: unknown) => boolean;
 }
 
 const bound = new SafeWeakMap<object, BoundRows>();
@@ -197,6 +204,12 @@ function useRows(rows: unknown, names: unknown, kind?: unknown, payload?: unknow
       const done = tableKeyed(rows, strings(names), payload);
       if (done) return done;
     }
+    // a bound array only loops and field-reading chains read (the preparation's proof) holds the
+    // rows of its call's columns, as the reused row below reads them; the loop as written would run
+    // the session's array iterator
+    if (b?.keyed && arrayIterationIntact() && b.keyed(strings(names), payload)) return doneIterator();
+    // a pick keeps its row: the loop runs as written over the rows themselves
+    if (NativeArray.isArray(payload) && isPick(payload[0])) return b ? filled(rows as unknown[], b) : rows;
     kind = undefined;
   }
   // a destructuring loop over a bound list (`["array"]`): a fresh row each step, as the list would hold
@@ -234,6 +247,7 @@ export function installRowLoop(keyed: (spec: unknown, target: unknown, arrays: u
     rows: useRows,
     dates: useDates,
     release,
+    took: tookScalar,
     text: textLoopState,
     date: dateLoopState,
   };

@@ -45,6 +45,7 @@ import {
 import { textLoop } from './textLoop.js';
 import { dateLoop } from './dateLoop.js';
 import { doneIterator, keyedLoop } from './keyedLoop.js';
+import { isPick, settlePick } from './scalarLoop.js';
 import { columnSource, type Source } from '../fast/source.js';
 import { seriesMark } from '../series/seriesTables.js';
 import { rowCallbackBody, textClasses, textTruth } from '../fast/textClasses.js';
@@ -182,7 +183,12 @@ function loopKept(t: ColumnTable, s: RowLoopState): LoopValues<Kept> | null {
  * A keyed accumulation loop over `t`'s rows (data/keyedLoop.ts; `payload` `[spec, target]`): true when
  * it was answered from the columns of its fields, each one of `t`'s host columns over all its rows.
  */
-function keyedRows(t: ColumnTable, names: string[], payload: unknown): boolean {
+function keyedRows(
+  t: ColumnTable,
+  names: string[],
+  payload: unknown,
+  at: { idx: ArrayLike<number> | null; n: number } | null = null,
+): boolean {
   if (!ArrayIsArray(payload) || payload.length !== 2) return false;
   const srcs: (Source | undefined)[] = [];
   for (let i = 0; i < names.length; i++) {
@@ -190,8 +196,42 @@ function keyedRows(t: ColumnTable, names: string[], payload: unknown): boolean {
     if (!(col instanceof LazyColumn) || col.length !== t.totalRows()) return false;
     srcs[i] = columnSource(col);
   }
+  // a pick keeps a row of its own: over a bound array the loop would keep one of the array's rows
+  if (at !== null) return !isPick(payload[0]) && keyedLoop(payload[0], payload[1], srcs, at.idx, at.n);
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
-  return keyedLoop(payload[0], payload[1], srcs, idx, t.numRows());
+  if (!keyedLoop(payload[0], payload[1], srcs, idx, t.numRows())) return false;
+  return !isPick(payload[0]) || settlePick((raw) => rowAt(t, raw));
+}
+
+/** The row objects() builds for `t`'s raw row `raw` (every column), or undefined where rows() would not build it. */
+function rowAt(t: ColumnTable, raw: number): unknown {
+  const names = t.columnNames();
+  const cols = rowColumns(t, names);
+  const kept = cols && cachedValues(cols, t.totalRows(), t.numRows(), 'object');
+  if (!cols || !kept) return undefined;
+  const one = new Uint32Array(1);
+  one[0] = raw;
+  return loopRows('object', names, callKept(cols, kept), one, 1).next().value;
+}
+
+/** The columns of `t` at places `#k` (a list's rows hold them in that order), or null when one is past the last. */
+function placeNames(t: ColumnTable, places: string[]): string[] | null {
+  const names = t.columnNames();
+  const out: string[] = [];
+  for (let i = 0; i < places.length; i++) {
+    // digits read one by one: no String.prototype method (a run may have replaced them)
+    const p = places[i]!;
+    if (p.length < 2 || p.length > 6 || p[0] !== '#') return null;
+    let k = 0;
+    for (let j = 1; j < p.length; j++) {
+      const d = p[j]!;
+      if (d < '0' || d > '9') return null;
+      k = k * 10 + +d;
+    }
+    if (k >= names.length) return null;
+    out[i] = names[k]!;
+  }
+  return out;
 }
 
 /** A loop that may keep its rows (`open([], ['rows'])`): each row is built when the loop reaches it. */
@@ -317,7 +357,15 @@ function boundRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
   const list = rows(t, 'object', {}, dates);
   if (!list) return null;
   const v = loopValues(t, s, dates);
-  if (v) bindRows(list, { names: s.names, vals: v.vals, idx: v.idx, n: v.n, fill: null });
+  if (v)
+    bindRows(list, {
+      names: s.names,
+      vals: v.vals,
+      idx: v.idx,
+      n: v.n,
+      fill: null,
+      keyed: (names, payload) => keyedRows(t, names, payload, v),
+    });
   return list;
 }
 
@@ -366,6 +414,7 @@ function deferredRows(
     idx: v.idx,
     n,
     fill: (out) => rowsInto(shape, names, dates.settled(vals), idx, n, out),
+    keyed: (names, payload) => keyedRows(t, names, payload, v),
   });
   return list;
 }
@@ -446,6 +495,8 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       // a keyed accumulation answered from the columns runs no iteration; else the reused row
       if (isKeyedToken(loop)) {
         if (keyedRows(this, loop.names, loop.text)) return doneIterator();
+        // a pick keeps its row: each built as the loop reaches it, as `["rows"]` loops
+        if (ArrayIsArray(loop.text) && isPick(loop.text[0])) return keptRows(this, 'object') ?? bare();
         const v = loopKept(this, loop);
         return v ? loopRows('reused', loop.names, v.vals, v.idx, v.n) : bare();
       }
@@ -518,6 +569,15 @@ export function installRowObjects(proto: Record<string, unknown>): void {
       if (loop !== null && loop.ops !== null && loop.ops.length === 1 && loop.ops[0] === 'defer') {
         const later = deferredRows(this, loop, 'array');
         if (later) return later;
+      }
+      // a scalar accumulation over the rows' places (`#0`, `#1`, prepare/scalarLoops.ts): answered from
+      // the columns at those places, or else each row built as the loop reaches it
+      if (loop !== null && isKeyedToken(loop) && arrayIterationIntact()) {
+        const names = placeNames(this, loop.names);
+        const pick = ArrayIsArray(loop.text) && isPick(loop.text[0]);
+        if (names && !pick && keyedRows(this, names, loop.text)) return doneIterator();
+        const it = keptRows(this, 'array');
+        if (it) return it;
       }
       if (take) {
         const it = keptRows(this, 'array');

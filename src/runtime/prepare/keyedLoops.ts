@@ -17,13 +17,13 @@ export interface KeyedLoop {
 }
 
 /** Statements whose completion is never empty: one after the loop makes the loop's completion unseen. */
-const VALUED = new Set(['ExpressionStatement', 'IfStatement', 'SwitchStatement', 'TryStatement', ...LOOP_NODES]);
+export const VALUED = new Set(['ExpressionStatement', 'IfStatement', 'SwitchStatement', 'TryStatement', ...LOOP_NODES]);
 const COMPARE = new Set(['===', '!==', '==', '!=', '<', '<=', '>', '>=']);
 
 type Spec = unknown[];
 
 /** How a loop's body names its values: the field index a node reads, or undefined when it is not a read. */
-interface Reads {
+export interface Reads {
   fields: string[];
   field(e: AnyNode): number | undefined;
 }
@@ -117,7 +117,7 @@ export function keyedLoop(
 }
 
 /** Whether a top-level `const|let` among the first `at` statements of `body` declares `name`. */
-function declaredBefore(name: string, body: AnyNode[], at: number): boolean {
+export function declaredBefore(name: string, body: AnyNode[], at: number): boolean {
   const names: string[] = [];
   for (let k = 0; k < at; k++)
     if (body[k].type === 'VariableDeclaration' && body[k].kind !== 'var')
@@ -126,7 +126,7 @@ function declaredBefore(name: string, body: AnyNode[], at: number): boolean {
 }
 
 /** The one name `left` declares (`const r`, `let r`), of one of `kinds`, or undefined. */
-function declaredName(left: AnyNode | null, kinds: string[]): string | undefined {
+export function declaredName(left: AnyNode | null, kinds: string[]): string | undefined {
   if (!left || left.type !== 'VariableDeclaration' || !kinds.includes(left.kind)) return undefined;
   if (left.declarations.length !== 1) return undefined;
   const id = left.declarations[0].id;
@@ -134,7 +134,7 @@ function declaredName(left: AnyNode | null, kinds: string[]): string | undefined
 }
 
 /** `<expr>.array('col')`: one string literal argument, no `?.`. */
-function arrayCall(call: AnyNode): boolean {
+export function arrayCall(call: AnyNode): boolean {
   if (call.type !== 'CallExpression' || call.optional || call.arguments.length !== 1) return false;
   const callee = call.callee as AnyNode;
   if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) return false;
@@ -172,7 +172,7 @@ export function indexLoop(loop: AnyNode): { index: string; bound: string } | und
 }
 
 /** `r.name`, `r['name']` of the row `r` (objects()). */
-function rowReads(row: string): Reads {
+export function rowReads(row: string): Reads {
   const fields: string[] = [];
   return {
     fields,
@@ -192,7 +192,7 @@ function rowReads(row: string): Reads {
 }
 
 /** The value `a` of a loop over one array. */
-function valueReads(value: string): Reads {
+export function valueReads(value: string): Reads {
   return {
     fields: [value],
     field: (e) => (e.type === 'Identifier' && e.name === value ? 0 : undefined),
@@ -200,7 +200,7 @@ function valueReads(value: string): Reads {
 }
 
 /** `xs[i]` of an array `xs` named by a variable; the bounding array is field 0. */
-function arrayReads(index: string, bound: string): Reads {
+export function arrayReads(index: string, bound: string): Reads {
   const fields: string[] = [bound];
   return {
     fields,
@@ -217,10 +217,10 @@ function arrayReads(index: string, bound: string): Reads {
 }
 
 /** The statements of a loop body (a block's, or the one statement). */
-const statements = (s: AnyNode): AnyNode[] => (s.type === 'BlockStatement' ? s.body : [s]);
+export const statements = (s: AnyNode): AnyNode[] => (s.type === 'BlockStatement' ? s.body : [s]);
 
 /** `continue;` or `{ continue; }`, unlabeled. */
-function isContinue(s: AnyNode): boolean {
+export function isContinue(s: AnyNode): boolean {
   const list = statements(s);
   return list.length === 1 && list[0].type === 'ContinueStatement' && !list[0].label;
 }
@@ -357,7 +357,7 @@ function keyValue(e: AnyNode, reads: Reads): Spec | undefined {
 }
 
 /** A term: a number literal, a value, or `value || number` / `value ?? number`. */
-function termOf(e: AnyNode, reads: Reads): Spec | undefined {
+export function termOf(e: AnyNode, reads: Reads): Spec | undefined {
   const f = reads.field(e);
   if (f !== undefined) return ['f', f];
   if (e.type === 'Literal' && typeof e.value === 'number') return ['n', e.value];
@@ -371,7 +371,7 @@ function termOf(e: AnyNode, reads: Reads): Spec | undefined {
 }
 
 /** A condition: values compared with literals (string, number, boolean, null), `!`, `&&`, `||`, a value's truth. */
-function condition(e: AnyNode, reads: Reads): Spec | undefined {
+export function condition(e: AnyNode, reads: Reads): Spec | undefined {
   const f = reads.field(e);
   if (f !== undefined) return ['f', f];
   switch (e.type) {

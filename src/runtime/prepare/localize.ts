@@ -259,26 +259,37 @@ function freshName(taken: Set<string>): string {
  * any later run it is called in; 'all' when one of them may read any global (`this`, `with`, a
  * global alias or `eval`, `.query`, a string with `@`). A session keeps those of its runs
  * (runtime/holder/sessionHost.ts) and localizes none of them: a function of an earlier run called
- * during a run reads the global, which a local would leave unchanged until the write-back.
+ * during a run reads the global, which a local would leave unchanged until the write-back. A name
+ * only a function's parameter (or an enclosing function's) binds is no global's: it is left out.
  * @example
  * functionReads(parse('function peek() { return rows.length }')) // ['peek', 'rows']
  */
 export function functionReads(program: AnyNode): string[] | 'all' {
   const names = new Set<string>();
-  const stack: [AnyNode, boolean][] = [[program, false]];
+  // each node with whether it sits in a function and the parameters of the functions around it: a
+  // parameter's name there is never a global's (its own scope, defaults included)
+  const stack: [AnyNode, boolean, ReadonlySet<string>][] = [[program, false, new Set()]];
   while (stack.length > 0) {
-    const [node, inFn] = stack.pop()!;
+    const [node, inFn, params] = stack.pop()!;
     const type = node.type as string;
     if (inFn) {
       if (type === 'ThisExpression' || type === 'WithStatement') return 'all';
       if (type === 'Identifier') {
         if (GLOBAL_ALIASES.has(node.name)) return 'all';
-        names.add(node.name);
+        if (!params.has(node.name)) names.add(node.name);
       }
       if (type === 'Literal' && typeof node.value === 'string' && node.value.includes('@')) return 'all';
       if (type === 'TemplateElement' && String(node.value?.cooked ?? node.value?.raw ?? '').includes('@')) return 'all';
     }
-    const childInFn = inFn || FUNCTION_NODES.has(type);
+    const fn = FUNCTION_NODES.has(type);
+    const childInFn = inFn || fn;
+    let inner = params;
+    if (fn && node.params?.length) {
+      const own = new Set(params);
+      for (const p of node.params as AnyNode[]) collectPatternNames(p, own);
+      // `arguments` and `eval` read names a parameter list cannot hide: such a function keeps them all
+      inner = own.has('arguments') || own.has('eval') ? params : own;
+    }
     for (const key in node) {
       if (key === 'type' || key === 'start' || key === 'end' || key === 'loc') continue;
       const v = node[key];
@@ -293,9 +304,9 @@ export function functionReads(program: AnyNode): string[] | 'all' {
       if (key === 'label') continue;
       if (Array.isArray(v)) {
         for (let i = v.length - 1; i >= 0; i--)
-          if (v[i] && typeof v[i].type === 'string') stack.push([v[i], childInFn]);
+          if (v[i] && typeof v[i].type === 'string') stack.push([v[i], childInFn, inner]);
       } else if (typeof v.type === 'string') {
-        stack.push([v, childInFn]);
+        stack.push([v, childInFn, inner]);
       }
     }
   }

@@ -8,6 +8,7 @@ import { arrayDeclarations, dateArrays, dateLoopEdits } from './dateLoops.js';
 import { loopHead, textLoopEdits } from './textLoops.js';
 import { type RowArray, rowArrays } from './rowArrays.js';
 import { type KeyedLoop, indexLoop, keyedLoop } from './keyedLoops.js';
+import { scalarLoop } from './scalarLoops.js';
 import { sharedArrays } from './sharedArrays.js';
 
 /** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
@@ -149,7 +150,7 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
   for (const loop of loops) {
     // a keyed accumulation answered from the columns when its names run as true locals (keyedLoops.ts);
     // else the edits below (their own: the guest's fallback for the keyed loop is the reused row)
-    const k = keyedLoop(loop, program, up, mentions, source);
+    const k = keyedLoop(loop, program, up, mentions, source) ?? scalarLoop(loop, program, source, keyed.length);
     // a loop that reads a long text value only through what the host answers per row (textLoops.ts)
     let stmt = loop;
     for (let at = up.get(stmt); at && at[0].type === 'LabeledStatement'; at = up.get(stmt)) stmt = at[0];
@@ -171,7 +172,8 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     else edits.push(...own);
   }
   for (const loop of indexLoops) {
-    const k = keyedLoop(loop, program, up, mentions, source);
+    // a scalar accumulation's fallback is the loop as written
+    const k = keyedLoop(loop, program, up, mentions, source) ?? scalarLoop(loop, program, source, keyed.length);
     if (k) keyed.push({ ...k, otherwise: [] });
   }
   for (const call of calls) {

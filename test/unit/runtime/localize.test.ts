@@ -86,7 +86,10 @@ describe('planLocals', () => {
   it('lists what functions may read when a later run calls them, and keeps those names global', () => {
     const reads = (code: string) => functionReads(acorn.parse(code, { ecmaVersion: 'latest' }) as never);
     expect(reads('function peek() { return rows.length }\nlet s = 0; s')).toEqual(['peek', 'rows']);
-    expect(reads('const f = (r) => r.total + base;\nf')).toEqual(['base', 'r']);
+    expect(reads('const f = (r) => r.total + base;\nf')).toEqual(['base']);
+    // a parameter hides its name in its function and those inside it, not outside or in a sibling
+    expect(reads('const g = (s, [a, { b }]) => (n) => s + a + b + n + m;\nconst h = () => s;\ng')).toEqual(['m', 's']);
+    expect(reads('const sorted = xs.sort((a, b) => b[1] - a[1]);\nsorted')).toEqual([]);
     expect(reads('let s = 0;\nfor (const v of xs) s += v;\ns')).toEqual([]);
     for (const code of [
       'function g(k) { return this[k] }',

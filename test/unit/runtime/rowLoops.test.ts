@@ -169,7 +169,9 @@ describe('planRowLoops: the rewrite', () => {
       "let total = 0;\nfor (const r of award_data.select('Award Amount').objects()) total += r['Award Amount'] || 0;\n" +
       'L: for (const r of t.objects()) {\n  if (r.x) continue L;\n}\ntotal';
     const out = prepared(code);
-    expect(out).toContain('__sbirtools_rowLoop.open(["Award Amount"])');
+    // a sum into a top-level local (scalarLoops.ts): a block around the loop, its locals written back after it
+    expect(out).toContain('{let $sbtRowK0;/*>$sbtRow*/for');
+    expect(out).toContain('__sbirtools_rowLoop.open(["Award Amount"], ["keyed"], [["scalar",');
     // a text loop (textLoops.ts): its state declared in a block opened before the label
     expect(out).toContain('{const $sbtRowT0=__sbirtools_rowLoop.text([]);/*>$sbtRow*/L: for');
     expect(out).toContain('__sbirtools_rowLoop.open(["x"], ["text"], $sbtRowT0)');

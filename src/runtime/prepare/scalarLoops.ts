@@ -1,0 +1,349 @@
+import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/rowLoop.js';
+import {
+  VALUED,
+  arrayCall,
+  condition,
+  declaredName,
+  isContinue,
+  type Reads,
+  rowReads,
+  statements,
+  termOf,
+} from './keyedLoops.js';
+import type { LocalEdit } from './localize.js';
+import type { AnyNode } from './patternNames.js';
+import { isBareObjectsCall } from './rowChains.js';
+import { keyedTableEdits } from './tableLoops.js';
+
+type Spec = unknown[];
+
+/** Comparisons a `if (v < lo) lo = v` may use, and each one with its sides swapped. */
+const FLIP: Record<string, string> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+
+/**
+ * A scalar accumulation loop the guest may answer from the columns (prelude/data/scalarLoop.ts): its
+ * edits, to apply only when every name of `names` (the locals it updates) runs as a true local of the
+ * run (localize.ts). `at` numbers the loop's temporary name.
+ *
+ * The loop is a statement of the program's top level with a statement after it that always has a
+ * value (its own completion value is then never seen), `for (const|let r of X) BODY` over
+ * `<expr>.objects()` or a name or call (a table, a bound row array: the guest decides), the row also
+ * destructured `{ a, 'b c': x }`, or `for (const [a, , b] of <expr>.tolist())`; BODY (a statement or
+ * a block) is pickShape's, or any number of
+ * `if (C) continue;` and `const v = FIELD` (a value the body reads under a name), then updates, each
+ * alone or under `if (C)` (one update or a block of them): `s += TERM`, `s = s + TERM`, `s++`, `++s`,
+ * `s = Math.max(s, TERM)` (or min, either order), or `if (v < s) s = v` (any of `<`, `<=`, `>`, `>=`,
+ * either side) where v is one value; TERM a number, a value, or `value || number` / `value ?? number`,
+ * C as keyedLoops.ts's conditions. Every `s` is declared by a top-level `let` or `var` before the loop.
+ * The loop's locals are handed to the guest as the loop starts (after its iterable is evaluated), and
+ * written back from what it answers right after the loop; nothing else names a variable in the loop.
+ * @example
+ * scalarLoop(parse("let s = 0;\nfor (const r of t.objects()) s += r.A || 0;\ns").body[1], ...)
+ * // { names: ['s'], edits: [a block around the loop, an inserted open(["A"], ["keyed"], [spec, [s]])] }
+ */
+export function scalarLoop(
+  loop: AnyNode,
+  program: AnyNode,
+  source: string,
+  at: number,
+): { names: string[]; edits: LocalEdit[] } | undefined {
+  const body = program.body as AnyNode[];
+  const place = body.indexOf(loop);
+  if (place < 0 || !body.slice(place + 1).some((s) => VALUED.has(s.type))) return undefined;
+  // a loop over objects() or over a name or call (a table, or a bound row array: the guest decides)
+  if (loop.type !== 'ForOfStatement' || loop.await) return undefined;
+  const right = loop.right as AnyNode;
+  // `for (const [a, b] of X.tolist())`: the values by their column's place (the guest names them)
+  const list = isBareObjectsCall(right, ['tolist', 'to_list']);
+  const bound = list ? listNames(loop.left) : boundNames(loop.left);
+  const table =
+    right.type === 'Identifier' || (right.type === 'CallExpression' && !right.optional && !arrayCall(right));
+  if (!bound || (!list && !isBareObjectsCall(right) && !table)) return undefined;
+  const reads = bound.reads;
+  const row = declaredName(loop.left, ['const', 'let']);
+  const shape =
+    (row !== undefined && !list ? pickShape(loop.body, reads, row) : undefined) ??
+    scalarShape(loop.body, reads, bound.names);
+  if (!shape) return undefined;
+  const { targets, spec } = shape;
+  if (!targets.every((t) => assignableBefore(t, body, place))) return undefined;
+  const temp = `$sbtRowK${at}`;
+  const payload = `[${JSON.stringify(spec)}, [${targets.join(', ')}]]`;
+  const ins = (pos: number, text: string): LocalEdit => ({
+    start: pos,
+    end: pos,
+    text: `${INSERTED_OPEN}${text}${INSERTED_CLOSE}`,
+  });
+  let writes = '';
+  targets.forEach((t, k) => (writes += `${t}=${temp}[${k}];`));
+  const wrap = [
+    ins(loop.start, `{let ${temp};`),
+    ins(loop.end, `if((${temp}=${ROW_LOOP_GLOBAL}.took(${targets.length}))!==null){${writes}}}`),
+  ];
+  if (!list && !isBareObjectsCall(right)) {
+    const edits = keyedTableEdits(loop, source, `${JSON.stringify(reads.fields)}, ["keyed"], ${payload}`);
+    return edits && { names: targets, edits: [...wrap, ...edits] };
+  }
+  const open = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify(reads.fields)}, ["keyed"], ${payload})`;
+  return { names: targets, edits: [...wrap, ins(right.end - 1, open)] };
+}
+
+/**
+ * A list loop's pattern `[a, , b]` of names (no default, rest or nesting): each name the value at its
+ * place in the row, read as the field `#place` (data/rowObjects.ts's tolist names it).
+ */
+function listNames(left: AnyNode): { reads: Reads; names: string[] } | undefined {
+  if (left?.type !== 'VariableDeclaration' || left.kind === 'var' || left.declarations.length !== 1) return undefined;
+  const pattern = left.declarations[0].id as AnyNode;
+  if (pattern.type !== 'ArrayPattern') return undefined;
+  const byName = new Map<string, string>();
+  (pattern.elements as (AnyNode | null)[]).forEach((e, k) => {
+    if (e === null) return;
+    byName.set(e.type === 'Identifier' && !byName.has(e.name) ? e.name : '', `#${k}`);
+  });
+  if (byName.has('') || !byName.size) return undefined;
+  const fields: string[] = [];
+  const reads: Reads = {
+    fields,
+    field(e) {
+      const name = e.type === 'Identifier' ? byName.get(e.name) : undefined;
+      if (name === undefined) return undefined;
+      const k = fields.indexOf(name);
+      return k >= 0 ? k : fields.push(name) - 1;
+    },
+  };
+  // every place the pattern reads must be there (a row shorter than the pattern gives undefined)
+  for (const name of byName.values()) if (!fields.includes(name)) fields.push(name);
+  return { reads, names: [...byName.keys()] };
+}
+
+/**
+ * What the loop declares: one row `r` (its fields read as `r.name`, `r['name']`), or a pattern
+ * `{ a, 'b c': x }` of plain keys bound to names (each name its field's value), with the names the
+ * body may not update.
+ */
+function boundNames(left: AnyNode): { reads: Reads; names: string[] } | undefined {
+  const id = declaredName(left, ['const', 'let']);
+  if (id) return { reads: rowReads(id), names: [id] };
+  if (left?.type !== 'VariableDeclaration' || left.kind === 'var' || left.declarations.length !== 1) return undefined;
+  const pattern = left.declarations[0].id as AnyNode;
+  if (pattern.type !== 'ObjectPattern') return undefined;
+  const byName = new Map<string, string>();
+  for (const p of pattern.properties as AnyNode[]) {
+    if (p.type !== 'Property' || p.computed || p.value.type !== 'Identifier') return undefined;
+    const key = p.key.type === 'Identifier' ? p.key.name : typeof p.key.value === 'string' ? p.key.value : undefined;
+    // a field named __proto__ would read the row's prototype
+    if (typeof key !== 'string' || key === '__proto__' || byName.has(p.value.name)) return undefined;
+    byName.set(p.value.name, key);
+  }
+  const fields: string[] = [];
+  const reads: Reads = {
+    fields,
+    field(e) {
+      const name = e.type === 'Identifier' ? byName.get(e.name) : undefined;
+      if (name === undefined) return undefined;
+      const k = fields.indexOf(name);
+      return k >= 0 ? k : fields.push(name) - 1;
+    },
+  };
+  // every field of the pattern is read as the loop starts (a missing one throws no error: undefined)
+  for (const name of byName.values()) if (!fields.includes(name)) fields.push(name);
+  return byName.size ? { reads, names: [...byName.keys()] } : undefined;
+}
+
+/** Whether a top-level `let` or `var` among the first `at` statements of `body` declares `name` (a `const` would throw at the write). */
+function assignableBefore(name: string, body: AnyNode[], at: number): boolean {
+  for (let k = 0; k < at; k++) {
+    const s = body[k];
+    if (s.type !== 'VariableDeclaration' || s.kind === 'const') continue;
+    if (s.declarations.some((d: AnyNode) => d.id.type === 'Identifier' && d.id.name === name)) return true;
+  }
+  return false;
+}
+
+/**
+ * `if (C && (best === null || r.F > best.F)) best = r;` (after any `if (C) continue;`; `best == null`
+ * or `!best` for the test of null, any order comparison, either side, C optional): the loop keeps the
+ * last row that passes, as the guest's spec `['pick', cond, field, op]` (op with the row's value on
+ * the left) with `best`, which must be null as the loop starts (the guest checks), as the one local.
+ */
+function pickShape(body: AnyNode, reads: Reads, row: string): { targets: string[]; spec: Spec } | undefined {
+  const list = statements(body) as AnyNode[];
+  const conds: Spec[] = [];
+  for (const s of list.slice(0, -1)) {
+    const c =
+      s.type === 'IfStatement' && !s.alternate && isContinue(s.consequent) ? condition(s.test, reads) : undefined;
+    if (!c) return undefined;
+    conds.push(['!', c]);
+  }
+  const last = list[list.length - 1];
+  if (!last || last.type !== 'IfStatement' || last.alternate) return undefined;
+  const inner = statements(last.consequent) as AnyNode[];
+  const set =
+    inner.length === 1 && inner[0]!.type === 'ExpressionStatement' ? (inner[0]!.expression as AnyNode) : undefined;
+  if (!set || set.type !== 'AssignmentExpression' || set.operator !== '=' || set.left.type !== 'Identifier')
+    return undefined;
+  if (set.right.type !== 'Identifier' || set.right.name !== row) return undefined;
+  const best = set.left.name as string;
+  if (best === row) return undefined;
+  const isBest = (x: AnyNode) => x.type === 'Identifier' && x.name === best;
+  let t = last.test as AnyNode;
+  if (t.type === 'LogicalExpression' && t.operator === '&&') {
+    const c = condition(t.left, reads);
+    if (!c) return undefined;
+    conds.push(c);
+    t = t.right;
+  }
+  if (t.type !== 'LogicalExpression' || t.operator !== '||') return undefined;
+  const none = t.left as AnyNode;
+  const isNull = (x: AnyNode) => x.type === 'Literal' && x.value === null && x.raw === 'null';
+  const nullTest =
+    (none.type === 'UnaryExpression' && none.operator === '!' && isBest(none.argument)) ||
+    (none.type === 'BinaryExpression' &&
+      (none.operator === '===' || none.operator === '==') &&
+      ((isBest(none.left) && isNull(none.right)) || (isNull(none.left) && isBest(none.right))));
+  const cmp = t.right as AnyNode;
+  if (!nullTest || cmp.type !== 'BinaryExpression' || FLIP[cmp.operator as string] === undefined) return undefined;
+  /** `best.F` / `best['F']`: F's name. */
+  const bestField = (x: AnyNode): string | undefined => {
+    if (x.type !== 'MemberExpression' || x.optional || !isBest(x.object)) return undefined;
+    if (!x.computed && x.property.type === 'Identifier') return x.property.name as string;
+    return x.computed && x.property.type === 'Literal' && typeof x.property.value === 'string'
+      ? x.property.value
+      : undefined;
+  };
+  let f = reads.field(cmp.left);
+  let op = cmp.operator as string;
+  let other = cmp.right as AnyNode;
+  if (f === undefined) {
+    f = reads.field(cmp.right);
+    op = FLIP[op]!;
+    other = cmp.left;
+  }
+  if (f === undefined || bestField(other) !== reads.fields[f]) return undefined;
+  let cond: Spec | null = null;
+  for (const c of conds) cond = cond === null ? c : ['L', '&&', cond, c];
+  return { targets: [best], spec: ['pick', cond, f, op] };
+}
+
+/** The body's updates as the guest's spec `['scalar', locals, cond, updates]` and the locals' names, or undefined. */
+function scalarShape(body: AnyNode, reads: Reads, taken: string[]): { targets: string[]; spec: Spec } | undefined {
+  const plain = new Map<string, number>();
+  const r: Reads = {
+    fields: reads.fields,
+    field: (e) => (e.type === 'Identifier' && plain.has(e.name) ? plain.get(e.name) : reads.field(e)),
+  };
+  const targets: string[] = [];
+  const conds: Spec[] = [];
+  const updates: Spec[] = [];
+  const local = (e: AnyNode): number | undefined => {
+    if (e.type !== 'Identifier' || taken.includes(e.name) || plain.has(e.name) || reads.fields.includes(e.name))
+      return undefined;
+    const k = targets.indexOf(e.name);
+    return k >= 0 ? k : targets.push(e.name) - 1;
+  };
+  /** One update statement's `[local, op, term]`, or undefined. */
+  const update = (s: AnyNode): [number, string, Spec] | undefined => {
+    if (s.type !== 'ExpressionStatement') return undefined;
+    const e = s.expression as AnyNode;
+    if (e.type === 'UpdateExpression' && e.operator === '++') {
+      const k = local(e.argument);
+      return k === undefined ? undefined : [k, '+', ['n', 1]];
+    }
+    if (e.type !== 'AssignmentExpression' || e.left.type !== 'Identifier') return undefined;
+    const name = e.left.name as string;
+    const same = (x: AnyNode) => x.type === 'Identifier' && x.name === name;
+    let op: string;
+    let term: Spec | undefined;
+    if (e.operator === '+=') {
+      op = '+';
+      term = termOf(e.right, r);
+    } else if (e.operator !== '=') return undefined;
+    else if (e.right.type === 'BinaryExpression' && e.right.operator === '+' && same(e.right.left)) {
+      op = '+';
+      term = termOf(e.right.right, r);
+    } else {
+      // `s = Math.max(s, TERM)` or `Math.max(TERM, s)` (min alike; the guest checks the run's Math)
+      const call = e.right as AnyNode;
+      if (call.type !== 'CallExpression' || call.optional || call.arguments.length !== 2) return undefined;
+      const callee = call.callee as AnyNode;
+      if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) return undefined;
+      if (callee.object.type !== 'Identifier' || callee.object.name !== 'Math') return undefined;
+      if (callee.property.name !== 'max' && callee.property.name !== 'min') return undefined;
+      const [a, b] = call.arguments as AnyNode[];
+      const other = same(a) ? b : same(b) ? a : undefined;
+      if (!other || other.type === 'SpreadElement') return undefined;
+      op = callee.property.name as string;
+      term = termOf(other, r);
+    }
+    const k = local(e.left);
+    return term && k !== undefined ? [k, op, term] : undefined;
+  };
+  /**
+   * `if (v < s) s = v` (or `s > v`, any order comparison), or `if (C && v < s) s = v`:
+   * `[local, op with v on the left, guard or null, v]`.
+   */
+  const keepIf = (s: AnyNode): [number, string, Spec | null, Spec] | undefined => {
+    if (s.type !== 'IfStatement' || s.alternate) return undefined;
+    const inner = statements(s.consequent);
+    let t = s.test as AnyNode;
+    let guard: Spec | null = null;
+    if (t.type === 'LogicalExpression' && t.operator === '&&') {
+      guard = condition(t.left, r) ?? null;
+      if (!guard) return undefined;
+      t = t.right;
+    }
+    if (inner.length !== 1 || inner[0].type !== 'ExpressionStatement' || t.type !== 'BinaryExpression')
+      return undefined;
+    const op = FLIP[t.operator as string] === undefined ? undefined : (t.operator as string);
+    const set = inner[0].expression as AnyNode;
+    if (!op || set.type !== 'AssignmentExpression' || set.operator !== '=' || set.left.type !== 'Identifier')
+      return undefined;
+    const name = set.left.name as string;
+    const f = r.field(set.right);
+    if (f === undefined) return undefined;
+    const isName = (x: AnyNode) => x.type === 'Identifier' && x.name === name;
+    let vOp: string;
+    if (isName(t.right) && r.field(t.left) === f) vOp = op;
+    else if (isName(t.left) && r.field(t.right) === f) vOp = FLIP[op]!;
+    else return undefined;
+    const k = local(set.left);
+    return k === undefined ? undefined : [k, vOp, guard, ['f', f]];
+  };
+  for (const s of statements(body) as AnyNode[]) {
+    if (s.type === 'IfStatement' && !s.alternate && isContinue(s.consequent) && !updates.length) {
+      const c = condition(s.test, r);
+      if (!c) return undefined;
+      conds.push(['!', c]);
+    } else if (s.type === 'VariableDeclaration' && !updates.length) {
+      const name = declaredName(s, ['const', 'let']);
+      const init = s.declarations[0].init as AnyNode | null;
+      const f = init ? r.field(init) : undefined;
+      if (!name || f === undefined || taken.includes(name) || plain.has(name) || reads.fields.includes(name))
+        return undefined;
+      plain.set(name, f);
+    } else if (s.type === 'ExpressionStatement') {
+      const u = update(s);
+      if (!u) return undefined;
+      updates.push([u[0], u[1], null, u[2]]);
+    } else if (s.type === 'IfStatement' && !s.alternate) {
+      const kept = keepIf(s);
+      if (kept) {
+        updates.push(kept);
+        continue;
+      }
+      const c = condition(s.test, r);
+      const inner = statements(s.consequent) as AnyNode[];
+      if (!c || !inner.length) return undefined;
+      for (const x of inner) {
+        const u = update(x);
+        if (!u) return undefined;
+        updates.push([u[0], u[1], c, u[2]]);
+      }
+    } else return undefined;
+  }
+  if (!updates.length || targets.some((t) => plain.has(t))) return undefined;
+  let cond: Spec | null = null;
+  for (const c of conds) cond = cond === null ? c : ['L', '&&', cond, c];
+  return { targets, spec: ['scalar', targets.length, cond, updates] };
+}

@@ -1,0 +1,281 @@
+// Scalar accumulation loops answered from the columns (src/runtime/prepare/scalarLoops.ts,
+// prelude/data/scalarLoop.ts) change how a loop is evaluated, never what it leaves: each sequence of
+// runs goes through a real sandbox session twice, rewritten and as written (a comment naming
+// `$sbtRow` turns every row rewrite off), on both engines; values, output, errors with line and
+// column, and what later runs see must be the same. Steps marked `rw` also check that the
+// preparation rewrote the loop as a scalar one; `as` steps that it did not. A user table (tables
+// option) brings what award_data lacks: -0, negative numbers, nulls in a number column, 2^53.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, shutdown } from '../../../src/index.js';
+import { prepareCode } from '../../../src/runtime/prepare/transform.js';
+import { runOutcome } from '../../helpers/runOutcome.js';
+
+let dir = '';
+let edgeCsv = '';
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'scalar-'));
+  edgeCsv = join(dir, 'edge.csv');
+  // every string at least twice: the string column is dictionary-coded (dictEncode's rule)
+  const rows = [
+    ['a', '-0', '1'],
+    ['b', '0', '-2'],
+    ['a', '', '7'],
+    ['c', '1.5', ''],
+    ['b', '-3', '3'],
+    ['c', '9007199254740991', '4'],
+    ['a', '-0', '-0'],
+    ['b', '2', '0.1'],
+  ];
+  const lines = ['S,V,W'];
+  for (let k = 0; k < 3; k++)
+    for (let i = 0; i < rows.length; i++) lines.push(rows[(i * 3 + k) % rows.length]!.join(','));
+  writeFileSync(edgeCsv, lines.join('\n') + '\n');
+});
+afterAll(async () => {
+  await shutdown();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type Step = string | { code: string; scalar: boolean };
+const rw = (code: string): Step => ({ code, scalar: true });
+const as = (code: string): Step => ({ code, scalar: false });
+
+const SEQUENCES: Record<string, Step[]> = {
+  'sums, counts, means and ranges of the model styles, written several ways': [
+    rw(
+      "let total = 0;\nfor (const r of award_data.select('Award Amount').objects()) total += r['Award Amount'] || 0;\ntotal",
+    ),
+    rw(
+      "let s = 0, n = 0;\nfor (const r of award_data.select('Number Employees').objects()) if (r['Number Employees'] != null) { s += r['Number Employees']; n++; }\ns / n",
+    ),
+    rw(
+      "let big = 0;\nfor (const row of award_data.select('Award Amount').objects()) if (row['Award Amount'] > 1e6) big++;\nbig",
+    ),
+    rw(
+      "let lo = Infinity, hi = -Infinity;\nfor (const r of award_data.select('Award Year').objects()) { const y = r['Award Year']; if (y == null) continue; if (y < lo) lo = y; if (y > hi) hi = y; }\n[lo, hi]",
+    ),
+    rw(
+      "let first = 3000, last = 0;\nfor (const r of award_data.objects()) { if (r['Award Year'] === null) continue; first = Math.min(first, r['Award Year']); last = Math.max(r['Award Year'], last); }\n[first, last]",
+    ),
+    rw(
+      "let dod = 0;\nfor (const r of award_data.select('Agency', 'Award Year', 'Award Amount').objects()) {\n  if (r.Agency === 'Department of Defense' && r['Award Year'] >= 2015) dod += r['Award Amount'] || 0;\n}\ndod",
+    ),
+    rw(
+      "let k2 = 0, amt2 = 0;\nfor (const r of award_data.select('Phase', 'Award Amount')) {\n  if (r.Phase !== 'Phase II') continue;\n  ++k2;\n  amt2 = amt2 + (r['Award Amount'] ?? 0);\n}\n[k2, amt2]",
+    ),
+    rw(
+      "const rows = award_data.select('Award Amount').objects();\nlet s3 = 0, n3 = 0;\nfor (const r of rows) if (r['Award Amount'] != null) { s3 += r['Award Amount']; n3++; }\n[s3 / n3, rows.length]",
+    ),
+    'rows.length',
+    rw(
+      "let nsf = 0;\nfor (const r of award_data.filter(d => d.Agency === 'National Science Foundation').orderby(aq.desc('Award Amount'))) nsf += r['Award Amount'];\nnsf",
+    ),
+    rw(
+      "let wo = 0, dates = 0;\nfor (const r of award_data) { if (r['Woman Owned'] === 'Y') wo += 1; if (r['Award Year'] <= 2000) dates += 2; }\n[wo, dates]",
+    ),
+    rw(
+      "let amin = 1e12;\nfor (const r of award_data.select('Award Amount').objects()) if (r['Award Amount'] !== null && r['Award Amount'] <= amin) amin = r['Award Amount'];\namin",
+    ),
+    rw(
+      "let p1 = 0, p1n = 0;\nfor (const { 'Award Amount': amt, Phase } of award_data.select('Phase', 'Award Amount').objects()) if (Phase === 'Phase I' && amt != null) { p1 += amt; p1n++; }\n[p1, p1n]",
+    ),
+    rw(
+      "let l1 = 0;\nfor (const [phase, amount] of award_data.select('Phase', 'Award Amount').tolist()) if (phase === 'Phase I') l1 += amount || 0;\nl1",
+    ),
+    rw(
+      "let l2 = 0, l2n = 0;\nfor (const [, yr, , amt] of award_data.select('Agency', 'Award Year', 'Phase', 'Award Amount').filter(d => d.Phase === 'Phase II').to_list()) { if (yr < 2010) continue; l2 += amt ?? 0; l2n += 1; }\n[l2, l2n]",
+    ),
+    rw(
+      "let l5 = 0;\nfor (const [y, a] of award_data.select('Award Year', 'Award Amount').tolist()) if (y >= 2020) l5 += a || 0;\nl5",
+    ),
+    // a pattern longer than the row: the value past the last column is undefined
+    rw("let l3 = 0;\nfor (const [a, b] of award_data.select('Award Year').tolist()) l3 += b || 1;\nl3"),
+    rw("let l4 = 0;\nfor (const [d] of award_data.select('Proposal Award Date').tolist()) if (d) l4++;\nl4"),
+    '[total, s, n, big, lo, hi, dod, k2, nsf, wo, p1, l1, l2]',
+  ],
+  'the same loop again, from other starts, and over other tables: what a session keeps': [
+    rw("let t1 = 0;\nfor (const r of award_data.select('Award Amount').objects()) t1 += r['Award Amount'] || 0;\nt1"),
+    rw("let t1 = 0;\nfor (const r of award_data.select('Award Amount').objects()) t1 += r['Award Amount'] || 0;\nt1"),
+    rw("let t1 = 5;\nfor (const r of award_data.select('Award Amount').objects()) t1 += r['Award Amount'] || 0;\nt1"),
+    rw("let t1 = -0;\nfor (const r of award_data.select('Award Amount').objects()) t1 += r['Award Amount'] || 0;\nt1"),
+    rw("let t1 = NaN;\nfor (const r of award_data.select('Award Amount').objects()) t1 += r['Award Amount'] || 0;\nt1"),
+    rw(
+      "let t1 = 0;\nfor (const r of award_data.filter(d => d['Award Year'] > 2019).objects()) t1 += r['Award Amount'] || 0;\nt1",
+    ),
+    rw(
+      "let t1 = 0;\nfor (const r of award_data.filter(d => d['Award Year'] > 2020).objects()) t1 += r['Award Amount'] || 0;\nt1",
+    ),
+    rw(
+      "let t1 = 0;\nfor (const r of award_data.select('Number Employees').objects()) t1 += r['Number Employees'] || 0;\nt1",
+    ),
+    rw("let t1 = 0;\nfor (const r of award_data.select('Award Amount').objects()) t1 += r['Award Amount'] || 0;\nt1"),
+    rw('let c1 = 0;\nfor (const r of k) if (r.V > 0) c1++;\nc1'),
+    rw('let c1 = 0;\nfor (const r of k) if (r.V > 1) c1++;\nc1'),
+  ],
+  'nulls, -0, 2^53, starts that are no integer or no number, text terms: exact or as written': [
+    rw(
+      'let a = 0, b = -0, c = 0;\nfor (const r of k.objects()) { a += r.V; b += r.W ?? 0; c = c + (r.W || 0); }\n[a, b, c]',
+    ),
+    rw("let d = -0;\nfor (const r of k.objects()) if (r.S === 'zz') d += r.V;\n[Object.is(d, -0), d]"),
+    rw(
+      'let lo = 10, hi = -10;\nfor (const r of k.objects()) { if (r.W < lo) lo = r.W; if (hi < r.W) hi = r.W; }\n[lo, hi]',
+    ),
+    rw('let lo2 = 0;\nfor (const r of k.objects()) if (r.V > lo2) lo2 = r.V;\nlo2'),
+    rw(
+      'let mx = -0, mn = 0;\nfor (const r of k.objects()) { mx = Math.max(mx, r.V); mn = Math.min(r.W || 0, mn); }\n[Object.is(mx, -0), mx, Object.is(mn, -0), mn]',
+    ),
+    rw(
+      "let half = 0.5, big = 9007199254740991;\nfor (const r of k.objects()) { if (r.S === 'a') half++; if (r.S !== 'a') big++; }\n[half, big]",
+    ),
+    rw("let txt = '';\nfor (const r of k.objects()) txt += r.V;\ntxt"),
+    rw('let cat = 0;\nfor (const r of k.objects()) cat += r.S;\ncat'),
+    rw('let obj = { valueOf() { return 7 } };\nfor (const r of k.objects()) obj += r.V;\nobj'),
+    rw('let miss = 0;\nfor (const r of k.objects()) miss += r.Nope || 1;\nmiss'),
+    rw(
+      "let dt = 0;\nfor (const r of award_data.select('Proposal Award Date').objects()) if (r['Proposal Award Date']) dt++;\ndt",
+    ),
+    // a top-level var stays a global of the session (localize.ts): as written
+    as("var vw = 0;\nfor (const r of award_data.select('Award Year').objects()) vw += r['Award Year'] || 0;\nvw"),
+    as(
+      "let wl = 0;\nfor (const r of award_data.select('Woman Owned').objects()) wl += r['Woman Owned'] === 'Y' ? 1 : 0;\nwl",
+    ),
+  ],
+  'after the run changed things: Math, the array iterator, a bound array written': [
+    'var origMax = Math.max, mathCalls = 0;\nMath.max = function (a, b) { mathCalls++; return origMax(a, b) };\nmathCalls',
+    rw(
+      "let m1 = 0;\nfor (const r of award_data.select('Award Year').objects()) m1 = Math.max(m1, r['Award Year']);\nMath.max = origMax;\n[m1, mathCalls]",
+    ),
+    'var ArrIt = Array.prototype[Symbol.iterator], itCalls = 0;\nArray.prototype[Symbol.iterator] = function () { itCalls++; return ArrIt.call(this) };\nitCalls',
+    rw(
+      "let m2 = 0;\nfor (const r of award_data.select('Award Year').objects()) m2 += r['Award Year'] || 0;\nArray.prototype[Symbol.iterator] = ArrIt;\n[m2, itCalls]",
+    ),
+    rw(
+      "const wr = award_data.select('Award Amount').objects();\nwr.length = 3;\nlet m3 = 0;\nfor (const r of wr) m3 += r['Award Amount'];\nm3",
+    ),
+  ],
+  'a row kept past the loop: the largest, the smallest, ties, nulls, other tables': [
+    rw(
+      "let best = null;\nfor (const r of award_data.select('Company', 'Award Amount').objects()) if (r['Award Amount'] != null && (best === null || r['Award Amount'] > best['Award Amount'])) best = r;\n[best.Company, best['Award Amount'], Object.keys(best)]",
+    ),
+    rw(
+      "let first = null;\nfor (const r of award_data.objects()) { if (r.Agency !== 'National Science Foundation') continue; if (!first || r['Award Year'] <= first['Award Year']) first = r; }\n[first, Object.keys(first).length]",
+    ),
+    rw(
+      "let tie = null;\nfor (const r of award_data.select('Award Year', 'Company')) if (tie == null || tie['Award Year'] < r['Award Year']) tie = r;\ntie",
+    ),
+    rw(
+      'let kb = null;\nfor (const r of k.objects()) if (kb === null || r.V >= kb.V) kb = r;\n[kb, Object.is(kb.V, -0)]',
+    ),
+    // the same shape over another column, and the same loop again: what the session keeps is per column
+    rw('let kw = null;\nfor (const r of k.objects()) if (kw === null || r.W >= kw.W) kw = r;\nkw'),
+    rw(
+      'let kb = null;\nfor (const r of k.objects()) if (kb === null || r.V >= kb.V) kb = r;\n[kb, Object.is(kb.V, -0)]',
+    ),
+    rw('let kn = null;\nfor (const r of k.objects()) if (null == kn || r.W < kn.W) kn = r;\nkn'),
+    rw(
+      "let fb = null;\nfor (const r of award_data.filter(d => d.State === 'California').orderby(aq.desc('Award Year')).objects()) if (fb === null || r['Number Employees'] > fb['Number Employees']) fb = r;\nfb",
+    ),
+    rw(
+      "let none = null;\nfor (const r of award_data.select('Phase').objects()) if (r.Phase === 'Phase IX' && (none === null || r.x > none.x)) none = r;\nnone",
+    ),
+    // not null as the loop starts, a date field, a text field: the loop runs as written, its rows kept
+    rw(
+      "let seed = { 'Award Amount': 1.5e6 };\nfor (const r of award_data.select('Award Amount').objects()) if (seed === null || r['Award Amount'] > seed['Award Amount']) seed = r;\nseed",
+    ),
+    rw(
+      "let tseed = { 'Award Amount': 1.5e6 };\nfor (const r of award_data.select('Company', 'Award Amount')) if (tseed === null || r['Award Amount'] > tseed['Award Amount']) tseed = r;\ntseed",
+    ),
+    rw(
+      "let late = null;\nfor (const r of award_data.select('Proposal Award Date').objects()) if (late === null || r['Proposal Award Date'] > late['Proposal Award Date']) late = r;\nlate",
+    ),
+    rw(
+      "let st = null;\nfor (const r of award_data.select('State').objects()) if (st === null || r.State > st.State) st = r;\nst",
+    ),
+    rw(
+      "const brows = award_data.select('Award Amount').objects();\nlet bb = null;\nfor (const r of brows) if (bb === null || r['Award Amount'] > bb['Award Amount']) bb = r;\n[bb, brows.indexOf(bb)]",
+    ),
+    'best.Company = 1;\n[best, first.Agency, tie]',
+  ],
+  'functions of earlier runs: their parameters are no globals, what they read stays global': [
+    'var addTo = (s, v) => s + v;\nvar peek = (n) => (k) => n + k + total;\nvar total = 1;\n0',
+    rw(
+      "let s = 0, n = 0;\nfor (const r of award_data.select('Award Amount').objects()) if (r['Award Amount'] > 5e5) { s += r['Award Amount']; n++; }\n[s, n, addTo(s, 1), peek(n)(2)]",
+    ),
+    // `total`, which peek reads, stays global in this session (the session's prepare, not prepareCode's)
+    "let total = 0;\nfor (const r of award_data.select('Award Amount').objects()) total += r['Award Amount'] || 0;\n[total, peek(1)(2)]",
+    '[s, n, total, peek(0)(0)]',
+  ],
+  'loops the rewrite leaves as written, and errors': [
+    // the loop is the program's last statement: its completion value is the answer
+    as("let e1 = 0;\nfor (const r of award_data.select('Award Amount').objects()) e1 += r['Award Amount'] || 0;"),
+    // a const: the loop as written throws at its first update
+    as("const e2 = 0;\nfor (const r of award_data.select('Award Amount').objects()) e2 += r['Award Amount'] || 0;\ne2"),
+    // a function reads the local: it is no true local of the run
+    as(
+      "let e3 = 0;\nconst peek = () => e3;\nfor (const r of award_data.select('Award Amount').objects()) e3 += r['Award Amount'] || 0;\n[e3, peek()]",
+    ),
+    // the row escapes, a call in the body, a field read of a field
+    as(
+      "let e4 = 0, keep = null;\nfor (const r of award_data.select('Award Amount').objects()) { e4 += r['Award Amount'] || 0; keep = r; }\n[e4, keep]",
+    ),
+    as("let e5 = 0;\nfor (const r of award_data.select('Branch').objects()) e5 += r.Branch.length;\ne5"),
+    as(
+      "let e6 = 0;\nfor (const r of award_data.select('Award Amount').objects()) { e6 += r['Award Amount'] || 0; if (e6 > 1e9) break; }\ne6",
+    ),
+    // a name declared after the loop: the loop as written throws in its dead zone
+    as("for (const r of award_data.select('Award Amount').objects()) e7 += 1;\nlet e7 = 0;\ne7"),
+    // a loop over something that is no table or no iterable
+    as('let e8 = 0;\nfor (const r of [{ x: 1 }, { x: 2 }]) e8 += r.x;\ne8'),
+    as('let e9 = 0;\nfor (const r of 42) e9 += r.x;\ne9'),
+    rw('let e10 = 0;\nfor (const r of missingTable) e10 += r.x;\ne10'),
+    'e10',
+  ],
+};
+
+/** The same program with the rewrite defeated: a comment naming its prefix turns it off. */
+const asWritten = (code: string) => `${code}\n// $sbtRow`;
+const isScalar = (prepared: string) => prepared.includes('["scalar",') || prepared.includes('["pick",');
+
+describe.each(['isolated-vm', 'quickjs'] as const)('scalar accumulation loops on %s', (engine) => {
+  it.each(Object.keys(SEQUENCES))('%s: same answers as the code as written', async (name) => {
+    await using rewritten = await createSandbox({ engine, tables: { k: edgeCsv } });
+    await using plain = await createSandbox({ engine, tables: { k: edgeCsv } });
+    for (const step of SEQUENCES[name]!) {
+      const code = typeof step === 'string' ? step : step.code;
+      if (typeof step !== 'string') expect(isScalar(prepareCode(code).code), code).toBe(step.scalar);
+      const [a, b] = [await rewritten.run(code), await plain.run(asWritten(code))];
+      expect(runOutcome(a), code).toEqual(runOutcome(b));
+    }
+  });
+
+  it('the guest answers from the columns when it can, and hands nothing back when it cannot', async () => {
+    await using box = await createSandbox({ engine, tables: { k: edgeCsv } });
+    const spec = '["scalar", 2, null, [[0, "+", null, ["f", 0]], [1, "+", null, ["n", 1]]]]';
+    const r = await box.run(
+      `const v = k.array('V');\nconst a = __sbirtools_rowLoop.keyed(${spec}, [0, 0], [v]);\n` +
+        `const t = __sbirtools_rowLoop.took(2);\nconst none = __sbirtools_rowLoop.took(2);\n` +
+        `const loops = [];\nfor (const r of k.objects(__sbirtools_rowLoop.open(['V'], ['keyed'], [${spec}, [1, 0]]))) loops.push(r);\n` +
+        `const got = __sbirtools_rowLoop.took(2);\nconst wrong = (() => { for (const r of k.objects(__sbirtools_rowLoop.open(['V'], ['keyed'], [${spec}, [1, 0]]))) loops.push(r); return __sbirtools_rowLoop.took(3) })();\n` +
+        `for (const r of k.objects(__sbirtools_rowLoop.open(['V'], ['keyed'], [${spec}, ['1', 0]]))) loops.push(1);\n` +
+        `const text = __sbirtools_rowLoop.took(2);\n` +
+        "let ref = 1;\nconst vv = k.array('V');\nfor (let i = 0; i < vv.length; i++) ref += vv[i];\n" +
+        '[a, t, none, loops.length, got && [...got], got && Object.is(got[0], ref), wrong, text]',
+    );
+    expect(r.error).toBeUndefined();
+    // an index loop's arrays are not read (that loop runs as written); a start that is no number declines
+    const [a, t, none, loops, got, same, wrong, text] = r.value as unknown[];
+    expect([a, t, none, loops, (got as number[])[1], same, wrong, text]).toEqual([
+      false,
+      null,
+      null,
+      24,
+      24,
+      true,
+      null,
+      null,
+    ]);
+  });
+});
