@@ -241,7 +241,7 @@ class Chain {
     if (typeof init !== 'number') return this.sum(r, init);
     // the sum is a function of the evaluation and the start (by its value: -0 apart from 0); a kept
     // evaluation (the same chain again) keeps its sums
-    const key = init === 0 && 1 / init < 0 ? "-0" : `${init}`;
+    const key = init === 0 && 1 / init < 0 ? '-0' : `${init}`;
     const known = r.sums?.get(key);
     if (known !== undefined) return known;
     const s = this.sum(r, init);

@@ -250,8 +250,13 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
         text: `${INSERTED_OPEN}${ARRAY_CHAIN_GLOBAL}.e(${INSERTED_CLOSE}`,
       });
       insert(edits.closes, last.end, `${whole === undefined ? '' : chainNamed('e', whole)})`);
-      const held = boundChain(last, parents, identifiers, program, source, () =>
-        (spreads ??= wrappedSpreads(program, source)),
+      const held = boundChain(
+        last,
+        parents,
+        identifiers,
+        program,
+        source,
+        () => (spreads ??= wrappedSpreads(program, source)),
       );
       // `e(<chain>, 1)`: the array NAME holds may be the session's kept copy (it is never written)
       if (held) held.edits.push({ start: last.end, end: last.end, text: `${INSERTED_OPEN}, 1${INSERTED_CLOSE}` });

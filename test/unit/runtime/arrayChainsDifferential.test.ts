@@ -171,7 +171,9 @@ const SEQUENCES: Record<string, Step[]> = {
       ),
     ),
     ...[1, 2, 3].map(() =>
-      rw("const y1 = award_data.array('Award Year').filter(v => v != null);\n[Math.min(...y1), Math.max(...y1), y1.length]"),
+      rw(
+        "const y1 = award_data.array('Award Year').filter(v => v != null);\n[Math.min(...y1), Math.max(...y1), y1.length]",
+      ),
     ),
     // the spread runs the run's own iterator (a Proxy, not a function holding `this`, which would keep
     // the names global: it writes into the array) or Math.min: as written, and the array is the run's
@@ -180,12 +182,16 @@ const SEQUENCES: Record<string, Step[]> = {
       "const y1 = award_data.array('Award Year').filter(v => v != null);\nconst AP = Object.getPrototypeOf([]);\nconst keepIter = AP[Symbol.iterator];\nAP[Symbol.iterator] = new Proxy(keepIter, { apply: (f, xs, args) => { if (xs.length > 3) { xs[0] = -5; xs[1] = 1e9; } return f.apply(xs, args); } });\nlet got1;\ntry { got1 = [Math.min(...y1), Math.max(...y1)] } finally { AP[Symbol.iterator] = keepIter }\ngot1",
     ),
     '[y1.length, sig(y1.slice(0, 3))]',
-    rw("const y1 = award_data.array('Award Year').filter(v => v != null);\n[Math.min(...y1), Math.max(...y1), y1.length]"),
+    rw(
+      "const y1 = award_data.array('Award Year').filter(v => v != null);\n[Math.min(...y1), Math.max(...y1), y1.length]",
+    ),
     '[y1.length, sig(y1.slice(0, 3))]',
     rw(
       "const y1 = award_data.array('Award Year').filter(v => v != null);\nconst keepMin = Math.min;\nMath.min = (...xs) => xs.length;\nlet got2;\ntry { got2 = [Math.min(...y1), Math.max(...y1)] } finally { Math.min = keepMin }\ngot2",
     ),
-    rw("const y1 = award_data.array('Award Year').filter(v => v != null);\n[Math.min(...y1), Math.max(...y1), y1.length]"),
+    rw(
+      "const y1 = award_data.array('Award Year').filter(v => v != null);\n[Math.min(...y1), Math.max(...y1), y1.length]",
+    ),
     // nulls kept (the call reads them as +0), -0 and 0, NaN
     ...[1, 2, 3].map(() =>
       rw(
