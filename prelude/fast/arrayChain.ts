@@ -146,8 +146,9 @@ interface Evaluated {
   vec: Vec;
   keep: Uint8Array | null;
   test?: Uint8Array;
-  /** Answers read off a kept evaluation (`reduce` sums by their start, a lent array's least and greatest): pure functions of it. */
+  /** Answers read off a kept evaluation (`reduce` sums by their start, the kept rows' count, a lent array's least and greatest): pure functions of it. */
   sums?: Map<string, number>;
+  count?: number;
   lo?: number;
   hi?: number;
 }
@@ -231,7 +232,8 @@ class Chain {
     const r = this.evaluate();
     if (!r) return (this.replay() as unknown[]).length;
     const keep = r.keep;
-    return keep === null ? r.n : keptCount(keep, r.n);
+    // kept with the evaluation: the same chain again (a kept evaluation) counts nothing
+    return keep === null ? r.n : (r.count ??= keptCount(keep, r.n));
   }
 
   /** Only the sum shape (the preparation checks the reducer is `(s, v) => s + v` and `init` a literal). */
@@ -329,7 +331,7 @@ class Chain {
   /** The array the chain makes, built from its evaluation `r`. */
   private make(r: Evaluated): unknown[] {
     const { keep, n } = r;
-    const count = keep === null ? n : keptCount(keep, n);
+    const count = keep === null ? n : (r.count ??= keptCount(keep, n));
     const out = new NativeArray<unknown>(count);
     // no map: the column's own values (its numbers already boxed: copied, not made again)
     const own = this.ops.some((op) => op.kind === 'map') ? null : (this.start.xs ?? this.start.values());
