@@ -1,6 +1,6 @@
 // What the fast verbs keep for the session (prelude/fast/filterKept.ts: a filter's rows over every row
 // of a table; prelude/fast/rollupOne.ts `keptOne`: an ungrouped reduction over every row of a host
-// column) on both engines. Each step runs in one session on award_data (host columns: the fast
+// column; prelude/fast/groups.ts `keptGroups`: the group ids of every row) on both engines. Each step runs in one session on award_data (host columns: the fast
 // paths, which read what an earlier step kept) and on a plain-array copy (Arquero's own verbs), and
 // the exact dumps (errors included) must agree at every step. The steps ask the same filter or
 // reduction again, over other columns under the same names, other texts, other tables sharing the
@@ -65,12 +65,24 @@ const ROLLUPS = [
   "(X) => X.rollup({ m: op.mean('Award Amount') }).get('m', 0)",
 ];
 
-describe.each(['isolated-vm', 'quickjs'] as const)('kept filters and reductions on %s', (engine) => {
+const GROUPINGS = [
+  "(X) => X.groupby('Phase').count()",
+  "(X) => X.groupby('Award Year').rollup({ n: op.count(), s: op.sum('Award Amount') }).orderby('Award Year')",
+  "(X) => X.groupby('Agency', 'Phase').count().orderby(aq.desc('count'))",
+  // the same names over other columns; a filtered table groups its own rows
+  "(X) => X.select({ Agency: 'Phase' }).groupby('Phase').count()",
+  "(X) => X.filter((d) => d['Award Year'] > 2015).groupby('Phase').count()",
+  // a run writes into the group ids a kept grouping handed out: the next one gets its own
+  "(X) => { const g = X.groupby('Phase'); const k = g.groups().keys; k[0] = 1; k[1] = 1; k[2] = 0; return g.count(); }",
+  "(X) => X.groupby('Phase').rollup({ m: op.mean('Award Amount') })",
+];
+
+describe.each(['isolated-vm', 'quickjs'] as const)('kept filters, reductions and groupings on %s', (engine) => {
   it('give what Arquero gives, asked again and over other columns', async () => {
     await using box = await createSandbox({ engine });
     expect((await box.run(SETUP)).ok).toBe(true);
     for (let pass = 0; pass < 2; pass++) {
-      for (const program of [...FILTERS, ...ROLLUPS]) {
+      for (const program of [...FILTERS, ...ROLLUPS, ...GROUPINGS]) {
         for (let round = 0; round < 2; round++) {
           const r = await box.run(`__pair(${program})`);
           expect(r.ok, program).toBe(true);
