@@ -1,6 +1,7 @@
 // What the fast verbs keep for the session (prelude/fast/filterKept.ts: a filter's rows over every row
 // of a table; prelude/fast/rollupOne.ts `keptOne`: an ungrouped reduction over every row of a host
-// column; prelude/fast/groups.ts `keptGroups`: the group ids of every row) on both engines. Each step runs in one session on award_data (host columns: the fast
+// column; prelude/fast/groups.ts `keptGroups`: the group ids of every row; prelude/fast/typedTop.ts
+// `keptTops`: a top-n's rows over every row of a host column) on both engines. Each step runs in one session on award_data (host columns: the fast
 // paths, which read what an earlier step kept) and on a plain-array copy (Arquero's own verbs), and
 // the exact dumps (errors included) must agree at every step. The steps ask the same filter or
 // reduction again, over other columns under the same names, other texts, other tables sharing the
@@ -77,19 +78,33 @@ const GROUPINGS = [
   "(X) => X.groupby('Phase').rollup({ m: op.mean('Award Amount') })",
 ];
 
-describe.each(['isolated-vm', 'quickjs'] as const)('kept filters, reductions and groupings on %s', (engine) => {
-  it('give what Arquero gives, asked again and over other columns', async () => {
-    await using box = await createSandbox({ engine });
-    expect((await box.run(SETUP)).ok).toBe(true);
-    for (let pass = 0; pass < 2; pass++) {
-      for (const program of [...FILTERS, ...ROLLUPS, ...GROUPINGS]) {
-        for (let round = 0; round < 2; round++) {
-          const r = await box.run(`__pair(${program})`);
-          expect(r.ok, program).toBe(true);
-          const [fast, plain] = r.value as [string, string];
-          expect(fast, `${program} (pass ${pass + 1}, run ${round + 1})`).toEqual(plain);
+const TOPS = [
+  "(X) => X.orderby(aq.desc('Award Amount')).slice(0, 2).objects()",
+  "(X) => X.orderby(aq.desc('Award Amount')).slice(0, 3)",
+  "(X) => X.orderby('Award Amount').slice(0, 5)",
+  "(X) => X.orderby(aq.desc('Agency')).slice(0, 4).array('Agency')",
+  "(X) => X.orderby('Agency').slice(0, 4).array('Company')",
+  // the same names over other columns; a filtered table's own rows
+  "(X) => X.select({ 'Number Employees': 'Award Amount' }).orderby(aq.desc('Award Amount')).slice(0, 3)",
+  "(X) => X.filter((d) => d.Phase === 'Phase I').orderby(aq.desc('Award Amount')).slice(0, 3)",
+];
+
+describe.each(['isolated-vm', 'quickjs'] as const)(
+  'kept filters, reductions, groupings and top-n rows on %s',
+  (engine) => {
+    it('give what Arquero gives, asked again and over other columns', async () => {
+      await using box = await createSandbox({ engine });
+      expect((await box.run(SETUP)).ok).toBe(true);
+      for (let pass = 0; pass < 2; pass++) {
+        for (const program of [...FILTERS, ...ROLLUPS, ...GROUPINGS, ...TOPS]) {
+          for (let round = 0; round < 2; round++) {
+            const r = await box.run(`__pair(${program})`);
+            expect(r.ok, program).toBe(true);
+            const [fast, plain] = r.value as [string, string];
+            expect(fast, `${program} (pass ${pass + 1}, run ${round + 1})`).toEqual(plain);
+          }
         }
       }
-    }
-  });
-});
+    });
+  },
+);
