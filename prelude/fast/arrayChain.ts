@@ -28,6 +28,7 @@ import {
   ObjectDefineProperty,
   ObjectGetOwnPropertyDescriptor,
   ObjectGetPrototypeOf,
+  SafeMap,
   SafeWeakMap,
   ReflectApply,
 } from '../intrinsics.js';
@@ -145,6 +146,11 @@ interface Evaluated {
   vec: Vec;
   keep: Uint8Array | null;
   test?: Uint8Array;
+  /** Answers read off a kept evaluation (`reduce` sums by their start, the kept rows' count, a lent array's least and greatest): pure functions of it. */
+  sums?: Map<string, number>;
+  count?: number;
+  lo?: number;
+  hi?: number;
 }
 
 /** A chain's result the session keeps: its column, its key (memoKey), its evaluation and the array it made. */
@@ -226,13 +232,27 @@ class Chain {
     const r = this.evaluate();
     if (!r) return (this.replay() as unknown[]).length;
     const keep = r.keep;
-    return keep === null ? r.n : keptCount(keep, r.n);
+    // kept with the evaluation: the same chain again (a kept evaluation) counts nothing
+    return keep === null ? r.n : (r.count ??= keptCount(keep, r.n));
   }
 
   /** Only the sum shape (the preparation checks the reducer is `(s, v) => s + v` and `init` a literal). */
   reduce(fn: unknown, init: unknown): unknown {
     const r = this.evaluate();
     if (!r || r.vec.k === 'text') return ReflectApply(NativeReduce, this.replay(), [fn, init]);
+    if (typeof init !== 'number') return this.sum(r, init);
+    // the sum is a function of the evaluation and the start (by its value: -0 apart from 0); a kept
+    // evaluation (the same chain again) keeps its sums
+    const key = init === 0 && 1 / init < 0 ? '-0' : `${init}`;
+    const known = r.sums?.get(key);
+    if (known !== undefined) return known;
+    const s = this.sum(r, init);
+    if (typeof s === 'number') (r.sums ??= new SafeMap<string, number>()).set(key, s);
+    return s;
+  }
+
+  /** `(s, v) => s + v` from `init` over the kept elements of `r`, in order, as the callback adds them. */
+  private sum(r: Evaluated, init: unknown): unknown {
     let s = init as number;
     const { keep, n, vec } = r;
     if (vec.k === 'num' && vec.valid === null) {
@@ -311,7 +331,7 @@ class Chain {
   /** The array the chain makes, built from its evaluation `r`. */
   private make(r: Evaluated): unknown[] {
     const { keep, n } = r;
-    const count = keep === null ? n : keptCount(keep, n);
+    const count = keep === null ? n : (r.count ??= keptCount(keep, n));
     const out = new NativeArray<unknown>(count);
     // no map: the column's own values (its numbers already boxed: copied, not made again)
     const own = this.ops.some((op) => op.kind === 'map') ? null : (this.start.xs ?? this.start.values());
@@ -609,16 +629,73 @@ function reduceOf(xs: unknown): unknown {
     !holds(ArrayPrototype, 'reduce', NativeReduce)
   ) {
     madeBy.delete(list);
-    // the session's kept copy, lent: from here on the run's own (the session keeps a new copy)
-    const entry = lent.get(list);
-    if (entry !== undefined) {
-      lent.delete(list);
-      unshareValues(list);
-      if (entry.made === list) entry.made = copyOf(list);
-    }
+    releaseLent(list);
     return xs;
   }
   return c;
+}
+
+/** The session's kept copy, lent to a bound name (`lent`): from here on the run's own (the session keeps a new copy). */
+export function releaseLent(xs: unknown[]): void {
+  const entry = lent.get(xs);
+  if (entry === undefined) return;
+  lent.delete(xs);
+  unshareValues(xs);
+  if (entry.made === xs) entry.made = copyOf(xs);
+}
+
+/** Whether `xs` is the session's kept copy of a chain's array, lent to a bound name (`e(x, 1)`). */
+export function isLent(xs: unknown): xs is unknown[] {
+  return xs !== null && typeof xs === 'object' && lent.has(xs);
+}
+
+/**
+ * `Math.min(...xs)` (`max` false) or `Math.max(...xs)` of a lent array (`isLent`), read off the chain's
+ * evaluation and kept with it, or undefined. Lent means a bound name holds it that only `.length`, the
+ * sum reduce and these spreads read (src/runtime/prepare/arrayChains.ts `boundChain`; a true local): its
+ * elements are the evaluation's kept values, numbers or null (which the call reads as +0). The caller
+ * (fast/handSort.ts) has checked that the spread and the callee are the native ones.
+ */
+export function lentExtreme(xs: unknown[], max: boolean): number | undefined {
+  const entry = lent.get(xs);
+  if (entry === undefined || madeBy.get(xs) === undefined) return undefined;
+  const r = entry.r;
+  const vec = r.vec;
+  if (vec.k !== 'num') return undefined;
+  const known = max ? r.hi : r.lo;
+  if (known !== undefined) return known;
+  const best = max ? greatestOf(vec.v, vec.valid, r.keep, r.n) : leastOf(vec.v, vec.valid, r.keep, r.n);
+  if (max) r.hi = best;
+  else r.lo = best;
+  return best;
+}
+
+// Math.min/Math.max over the kept elements (null as +0): NaN when one is NaN, -0 below +0, Infinity
+// (-Infinity) for none. One function per direction, each ending with its loop (see fast/rollupOne.ts).
+function leastOf(v: Float64Array, valid: Uint8Array | null, keep: Uint8Array | null, n: number): number {
+  let best = Infinity;
+  let nan = false;
+  for (let i = 0; i < n; i++) {
+    if (keep !== null && !keep[i]) continue;
+    const x = valid === null || valid[i] ? v[i]! : 0;
+    if (x < best) best = x;
+    else if (x !== x) nan = true;
+    else if (x === 0 && best === 0 && 1 / x < 0) best = x;
+  }
+  return nan ? NaN : best;
+}
+
+function greatestOf(v: Float64Array, valid: Uint8Array | null, keep: Uint8Array | null, n: number): number {
+  let best = -Infinity;
+  let nan = false;
+  for (let i = 0; i < n; i++) {
+    if (keep !== null && !keep[i]) continue;
+    const x = valid === null || valid[i] ? v[i]! : 0;
+    if (x > best) best = x;
+    else if (x !== x) nan = true;
+    else if (x === 0 && best === 0 && 1 / best < 0) best = x;
+  }
+  return nan ? NaN : best;
 }
 
 /** A fresh array of `xs`'s elements (an index loop: no method a run may have replaced runs). */

@@ -11,8 +11,9 @@ import { callsValueMethods } from '../closure/valueMethods.js';
 import { evaluate, type Ctx } from './predicate.js';
 import type { Node } from './node.js';
 import { fastClosureFilter } from './closureFilter.js';
-import { keepStorageRows } from '../frame/bitWords.js';
+import { keepStorageRows, keepStorageWords } from '../frame/bitWords.js';
 import { parseKept } from './parseKept.js';
+import { keepRows, keptColumns, keptRows } from './filterKept.js';
 
 /** The filtered table, or undefined when Arquero's filter must run. */
 export function fastFilter(t: ColumnTable, criteria: unknown): ColumnTable | undefined {
@@ -42,6 +43,10 @@ export function fastFilter(t: ColumnTable, criteria: unknown): ColumnTable | und
   }
   if (!root || ops.length || (root as { escape?: unknown }).escape) return undefined;
   const n = t.totalRows();
+  // every row, a tree of column reads and operators: the rows a former run kept (fast/filterKept.ts)
+  const columns = !t.mask() && !t.isOrdered() ? keptColumns(t, root, n) : null;
+  const kept = columns ? keptRows(root, columns, n) : undefined;
+  if (kept) return keepStorageWords(t, kept.words, kept.index);
   const visible = new Uint8Array(n);
   const bits = t.mask();
   if (bits) markVisible(bits, visible);
@@ -50,7 +55,11 @@ export function fastFilter(t: ColumnTable, criteria: unknown): ColumnTable | und
   const mask = evaluate(ctx, root, visible);
   if (!ctx.fast) return undefined;
   // an unfiltered, unordered table: the bitmap 32 rows at a time and the row index from the bytes
-  if (!bits && !t.isOrdered()) return keepStorageRows(t, mask);
+  if (!bits && !t.isOrdered()) {
+    const out = keepStorageRows(t, mask);
+    if (columns) keepRows(root, columns, n, out);
+    return out;
+  }
   const keep = new BitSet(n);
   setKept(mask, keep, n);
   return t.create({ filter: keep });

@@ -24,6 +24,7 @@ import {
 import { copyOf, sortNumbers } from './numberSort.js';
 import { radixOrder } from './radixOrder.js';
 import { keepSort, keptSort } from './sortMemo.js';
+import { isLent, lentExtreme, releaseLent } from './arrayChain.js';
 
 const G = globalThis;
 const ArrayPrototype = G.Array.prototype;
@@ -166,14 +167,15 @@ function by(x: unknown, desc: unknown, key: unknown): unknown {
  * that never binds `Math`, so nothing runs between reading `Math.min` and this call.
  */
 function extreme(xs: unknown, max: boolean): unknown {
+  if (isLent(xs)) {
+    // a bound chain's array, the session's kept copy (fast/arrayChain.ts): the answer kept with the
+    // chain's evaluation; else the run's own array from here on, and the spread as below
+    const known = nativeSpread(xs, max) ? lentExtreme(xs, max) : undefined;
+    if (known !== undefined) return [known];
+    releaseLent(xs);
+  }
   if (!ArrayIsArray(xs) || xs.length < SPREAD_MIN || xs.length > HAND_SPREAD_MAX_LENGTH) return xs;
-  if (ObjectGetPrototypeOf(xs) !== ArrayPrototype || ObjectGetOwnPropertyDescriptor(xs, Symbol.iterator) !== undefined)
-    return xs;
-  // the spread of the array returned must iterate as the native spread does; the callee was the native function
-  if (!holds(ArrayPrototype, Symbol.iterator, NativeValues) || !holds(ArrayIteratorPrototype, 'next', NativeNext))
-    return xs;
-  if (!holds(G, 'Math', IntrinsicMath) || readMath() !== IntrinsicMath) return xs;
-  if (!holds(IntrinsicMath, max ? 'max' : 'min', max ? NativeMax : NativeMin)) return xs;
+  if (!nativeSpread(xs, max)) return xs;
   const n = xs.length;
   if (scratch.length < n) scratch = new Float64Array(n > scratch.length * 2 ? n : scratch.length * 2);
   const seen = scratch;
@@ -184,6 +186,21 @@ function extreme(xs: unknown, max: boolean): unknown {
   for (let j = 0; j < i; j++) out[j] = seen[j];
   for (let j = i; j < xs.length; j++) out[j] = j === i && scanHeld ? scanValue : xs[j];
   return out;
+}
+
+/**
+ * Whether `Math.min(...xs)` / `Math.max(...xs)` runs nothing but the native spread and callee: `xs` an
+ * Array of Array.prototype with no own iterator, the array iterator and its `next`, the global `Math`
+ * and its `min`/`max` the native ones.
+ */
+function nativeSpread(xs: unknown[], max: boolean): boolean {
+  if (ObjectGetPrototypeOf(xs) !== ArrayPrototype || ObjectGetOwnPropertyDescriptor(xs, Symbol.iterator) !== undefined)
+    return false;
+  // the spread of the array returned must iterate as the native spread does; the callee was the native function
+  if (!holds(ArrayPrototype, Symbol.iterator, NativeValues) || !holds(ArrayIteratorPrototype, 'next', NativeNext))
+    return false;
+  if (!holds(G, 'Math', IntrinsicMath) || readMath() !== IntrinsicMath) return false;
+  return holds(IntrinsicMath, max ? 'max' : 'min', max ? NativeMax : NativeMin);
 }
 
 /** Where the scans keep the values they read (one buffer for the session, made on the first scan). */

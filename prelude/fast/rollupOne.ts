@@ -7,8 +7,21 @@
  * fast/rollup.ts (Arquero's), so every answer is the same double: a local holds a double exactly as
  * a Float64Array element does; min and max keep the first of equal extremes met in scan order (-0 or
  * 0). Kinds left to the grouped code (distinct, median, quantile, dates) return undefined.
+ *
+ * Over every row in storage order (no filter, no order) the answer is a function of the column's
+ * typed data and the op alone, so it is kept for the session (`keptOne`): the same reduction again,
+ * in any run, reads it (a warm `t.rollup({ m: op.mean('Award Amount') })` paid Arquero's running
+ * mean, a division per row each waiting for the one before, on every run).
  */
 import type { Source } from './source.js';
+import { SafeMap, SafeWeakMap } from '../intrinsics.js';
+
+/**
+ * Answers over every row of a host column, by its typed array (a column's `values` or `codes`, which
+ * the session's columns own and no fast path writes) and `op/rows`. Only numbers are kept: the caller
+ * gets a fresh one-element array each time (it becomes a column of the output table).
+ */
+const keptOne = new SafeWeakMap<object, Map<string, number | undefined>>();
 
 /** The op's value for the one group, or undefined when the grouped code handles `name`. */
 export function reduceOne(
@@ -18,6 +31,20 @@ export function reduceOne(
   m: number,
 ): unknown[] | undefined {
   if (src === null) return [m]; // count(): every visited row
+  if (order !== null) return computeOne(name, src, order, m);
+  const data = src.kind === 'dict' ? src.codes : src.values;
+  const key = `${name}/${m}`;
+  let known = keptOne.get(data);
+  if (known !== undefined && known.has(key)) return [known.get(key)];
+  const one = computeOne(name, src, null, m);
+  if (one === undefined) return undefined;
+  if (known === undefined) keptOne.set(data, (known = new SafeMap<string, number | undefined>()));
+  known.set(key, one[0] as number | undefined);
+  return one;
+}
+
+/** The op's value computed over the visited rows (`order`, or rows 0..m-1 when null). */
+function computeOne(name: string, src: Source, order: Uint32Array | null, m: number): unknown[] | undefined {
   if (src.kind === 'dict') {
     if (name !== 'valid' && name !== 'invalid') return undefined;
     const codes = src.codes;

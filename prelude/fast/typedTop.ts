@@ -9,7 +9,8 @@
 import type { ColumnTable } from 'arquero';
 import { dictRank } from './dictRank.js';
 import { plainNumberSource } from './plainNumbers.js';
-import { sourceOf } from './source.js';
+import { sourceOf, type Source } from './source.js';
+import { SafeMap, SafeWeakMap } from '../intrinsics.js';
 
 /** One sort key: its column, direction, and where null/NaN go ('low': below every value, Arquero's orderby). */
 export interface TopKey {
@@ -25,8 +26,28 @@ export interface TopKey {
  */
 export function typedTop(t: ColumnTable, key: TopKey, end: number): Uint32Array | undefined {
   // a plain number column only under sort_values' order (nulls last or first), the one noted for it
-  const src = sourceOf(t, key.name) ?? (key.nulls === 'low' ? undefined : plainNumberSource(t, key.name));
+  const host = sourceOf(t, key.name);
+  const src = host ?? (key.nulls === 'low' ? undefined : plainNumberSource(t, key.name));
   if (!src) return undefined;
+  // every row of a host column: the rows are a function of its typed data, the key and `end`, kept
+  // for the session (the caller only reads them); a re-run top-n reads them
+  if (host === undefined || t.mask()) return topOf(t, src, key, end);
+  const data = src.kind === 'num' ? src.values : src.codes;
+  const id = `${key.desc ? 1 : 0}/${key.nulls}/${end}/${t.totalRows()}`;
+  let known = keptTops.get(data);
+  const rows = known?.get(id);
+  if (rows !== undefined) return rows;
+  const top = topOf(t, src, key, end);
+  if (known === undefined) keptTops.set(data, (known = new SafeMap<string, Uint32Array>()));
+  if (known.size >= 16) known.clear();
+  known.set(id, top);
+  return top;
+}
+
+/** The top-n rows a host column's typed data gives, by its `values` or `codes` and `desc/nulls/end/rows`. */
+const keptTops = new SafeWeakMap<object, Map<string, Uint32Array>>();
+
+function topOf(t: ColumnTable, src: Source, key: TopKey, end: number): Uint32Array {
   // tier first (0 sorts first), then x ascending, then the row: the sorted order, as numbers
   const nullTier = key.nulls === 'first' ? 0 : key.nulls === 'last' ? 2 : key.desc ? 2 : 0;
   const nanTier = key.nulls === 'low' ? 1 : nullTier;

@@ -13,6 +13,39 @@ export function keepStorageRows(t: ColumnTable, bits: Uint8Array): ColumnTable {
   return words === null ? out : withIndex(out, words);
 }
 
+/**
+ * The filter words and row index of a table `keepStorageRows` made, copied (kept by fast/filterKept.ts
+ * to make the same table again), or null when its BitSet has no words or the index is not built.
+ */
+export function storageWords(t: ColumnTable): { words: Uint32Array; index: Uint32Array } | null {
+  const words = (t.mask() as unknown as { _bits?: Uint32Array } | null)?._bits;
+  const index = (t as unknown as { _index?: Uint32Array | null })._index;
+  if (!(words instanceof Uint32Array) || !(index instanceof Uint32Array)) return null;
+  return { words: words.slice(), index: index.slice() };
+}
+
+/**
+ * The table `keepStorageRows(t, bits)` made for an unfiltered, unordered `t`, from the words and index
+ * `storageWords` copied off it: fresh copies of both (the table's own), no pass over the rows.
+ */
+export function keepStorageWords(t: ColumnTable, words: Uint32Array, index: Uint32Array): ColumnTable {
+  const keep = new BitSet(t.totalRows());
+  const own = (keep as unknown as { _bits?: Uint32Array })._bits;
+  if (!(own instanceof Uint32Array) || own.length !== words.length) return t.create({ filter: bitsOf(keep, words) });
+  own.set(words);
+  const out = t.create({ filter: keep });
+  const holder = out as unknown as { _index?: Uint32Array | null };
+  if (holder._index === null && out.numRows() === index.length) holder._index = index.slice();
+  return out;
+}
+
+/** `keep` with the rows of `words` set one by one (a BitSet whose words differ from Arquero's). */
+function bitsOf(keep: BitSet, words: Uint32Array): BitSet {
+  for (let w = 0; w < words.length; w++)
+    for (let b = 0; b < 32; b++) if (words[w]! & (0x80000000 >>> b)) keep.set((w << 5) + b);
+  return keep;
+}
+
 /** True when a Uint32Array over bytes b0..b3 reads b0 as its low byte (every platform V8 runs on today). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 

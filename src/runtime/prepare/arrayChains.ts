@@ -2,7 +2,7 @@ import { ARRAY_CHAIN_GLOBAL, chainNamed } from '../../../schema/arrayChain.js';
 import { INSERTED_CLOSE, INSERTED_OPEN } from '../../../schema/rowLoop.js';
 import type { LocalEdit } from './localize.js';
 import { type AnyNode, collectPatternNames, twoParamReturn } from './patternNames.js';
-import { parenSafe } from './sortCalls.js';
+import { parenSafe, wrappedSpreads } from './sortCalls.js';
 import { isBareObjectsCall, pluckedField } from './rowChains.js';
 import { calleeText } from './v8CalleeText.js';
 
@@ -159,6 +159,7 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
   const starts: AnyNode[] = [];
   const bound = new Set<string>();
   const identifiers: AnyNode[] = [];
+  let spreads: Set<AnyNode> | undefined;
   const stack: AnyNode[] = [program];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -249,7 +250,14 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
         text: `${INSERTED_OPEN}${ARRAY_CHAIN_GLOBAL}.e(${INSERTED_CLOSE}`,
       });
       insert(edits.closes, last.end, `${whole === undefined ? '' : chainNamed('e', whole)})`);
-      const held = boundChain(last, parents, identifiers, program, source);
+      const held = boundChain(
+        last,
+        parents,
+        identifiers,
+        program,
+        source,
+        () => (spreads ??= wrappedSpreads(program, source)),
+      );
       // `e(<chain>, 1)`: the array NAME holds may be the session's kept copy (it is never written)
       if (held) held.edits.push({ start: last.end, end: last.end, text: `${INSERTED_OPEN}, 1${INSERTED_CLOSE}` });
       if (held) edits.bound.push(held);
@@ -261,13 +269,15 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
 /**
  * `const NAME = <chain>` (a declarator of the program's top level) whose every other mention of NAME,
  * after the declaration and none inside a function, arrow or class, is `NAME.length` read for its
- * value or `NAME.reduce((s, v) => s + v, <number>)`, with at least one reduce, in a program that names
- * neither `eval` nor `with`: each reduce's receiver becomes `__sbirtools_chain.r(NAME)`, the chain
+ * value, `NAME.reduce((s, v) => s + v, <number>)`, or the spread of `Math.min(...NAME)` /
+ * `Math.max(...NAME)` that sortCalls.ts routes through the guest's min/max (`wrappedSpreads`), with at
+ * least one reduce or spread, in a program that names neither `eval` nor `with`: each reduce's receiver becomes `__sbirtools_chain.r(NAME)`, the chain
  * itself while NAME holds the array `e` made for it and the reduce NAME would run is the native one
  * (prelude/fast/arrayChain.ts: the sum read from the chain's evaluation instead of one callback per
  * element), and `e` gets a second argument (planArrayChains) by which it may hand NAME the copy the
- * session keeps of the chain's array instead of a fresh one. NAME must run as a true local
- * (transform.ts), so nothing else can write into the array.
+ * session keeps of the chain's array instead of a fresh one (which the guest's min/max then answer
+ * from the chain's evaluation). NAME must run as a true local (transform.ts), so nothing else can
+ * write into the array.
  */
 function boundChain(
   chainEnd: AnyNode,
@@ -275,6 +285,7 @@ function boundChain(
   identifiers: AnyNode[],
   program: AnyNode,
   source: string,
+  spreads: () => Set<AnyNode>,
 ): { name: string; edits: LocalEdit[] } | undefined {
   const d = parents.get(chainEnd);
   const decl = d && parents.get(d);
@@ -283,16 +294,24 @@ function boundChain(
   if (/\bwith\b/.test(source) || identifiers.some((m) => m.name === 'eval')) return undefined;
   const name = d.id.name as string;
   const edits: LocalEdit[] = [];
+  let spread = false;
   for (const m of identifiers) {
     if (m === d.id || m.name !== name) continue;
     const member = parents.get(m);
     // a property name (`o.NAME`, `{ NAME: 1 }`) is no mention of the variable
     if (member?.type === 'MemberExpression' && member.property === m && !member.computed) continue;
     if (member?.type === 'Property' && member.key === m && !member.computed && !member.shorthand) continue;
-    if (m.start < decl.end || !member || member.type !== 'MemberExpression' || member.object !== m) return undefined;
-    if (member.computed || member.optional || member.property.type !== 'Identifier') return undefined;
+    if (m.start < decl.end || !member) return undefined;
     for (let at = parents.get(m); at; at = parents.get(at))
       if (/Function|Class/.test(at.type) || at.type === 'StaticBlock') return undefined;
+    // `Math.min(...NAME)` / `Math.max(...NAME)` that sortCalls routes through the guest's min/max,
+    // which reads the elements without running code of the run's (or gives the array back for good)
+    if (member.type === 'SpreadElement' && spreads().has(m)) {
+      spread = true;
+      continue;
+    }
+    if (member.type !== 'MemberExpression' || member.object !== m) return undefined;
+    if (member.computed || member.optional || member.property.type !== 'Identifier') return undefined;
     const call = parents.get(member);
     if (member.property.name === 'length') {
       if (writes(member, call)) return undefined;
@@ -309,7 +328,7 @@ function boundChain(
     edits.push({ start: m.start, end: m.start, text: `${INSERTED_OPEN}${ARRAY_CHAIN_GLOBAL}.r(${INSERTED_CLOSE}` });
     edits.push({ start: m.end, end: m.end, text: `${INSERTED_OPEN})${INSERTED_CLOSE}` });
   }
-  return edits.length > 0 ? { name, edits } : undefined;
+  return edits.length > 0 || spread ? { name, edits } : undefined;
 }
 
 /**

@@ -97,8 +97,56 @@ export function parenSafe(source: string, at: number): boolean {
  * None when the source names the marker or the global (a program cannot pose as a rewrite).
  */
 export function planSortCalls(program: AnyNode, source: string): LocalEdit[] {
-  if (!/\bsort\b|\bMath\b/.test(source)) return [];
-  if (source.includes(MARKER) || source.includes(HAND_SORT_GLOBAL)) return [];
+  const found = sortsAndSpreads(program, source);
+  if (found === null) return [];
+  const { sorts, spreads } = found;
+  const edits: LocalEdit[] = [];
+  const insert = (at: number, text: string) =>
+    edits.push({ start: at, end: at, text: INSERTED_OPEN + text + INSERTED_CLOSE });
+  for (const call of sorts) {
+    const x = call.callee.object as AnyNode;
+    const shape = comparatorShape(call.arguments[0]);
+    if (!shape || x.type === 'Super' || !noOptionalSpine(x)) continue;
+    // `(a, b).sort(...)`: acorn's range of X leaves out its parentheses; inserting inside them would change X
+    if (!/^\s*\.\s*$/.test(source.slice(x.end, call.callee.property.start))) continue;
+    // V8 places a failed `.sort` read at the dot when X's chain holds a call, else at `sort`: the
+    // wrapper keeps that (a call, or `(0, call)`), so the error's column is the one the user gets today
+    const seq = !chainHasCall(x) && parenSafe(source, x.start);
+    insert(x.start, `${seq ? '(0,' : ''}${HAND_SORT_GLOBAL}.by(`);
+    // the name V8 gives X rides along: a "not a function" message names X, not the helper (errorInfo)
+    const named = calleeText(x);
+    const args = `,${shape.desc ? 1 : 0}${shape.key === undefined ? '' : `,${JSON.stringify(shape.key)}`}`;
+    const atName = !seq && !chainHasCall(x) ? AT_NAME : '';
+    insert(x.end, `${args}${named === undefined ? '' : namedInsert('by', named)}${atName})${seq ? ')' : ''}`);
+  }
+  for (const v of spreads) {
+    const call = v.call as AnyNode;
+    const kind = call.callee.property.name as 'min' | 'max';
+    insert(v.node.start, `${HAND_SORT_GLOBAL}.${kind}(`);
+    insert(v.node.end, `${namedInsert(kind, v.node.name)})`);
+  }
+  return edits;
+}
+
+/**
+ * The variables of `Math.min(...v)` / `Math.max(...v)` that planSortCalls routes through the guest's
+ * `min`/`max` (prelude/fast/handSort.ts), as acorn's Identifier nodes: a bound chain's array may be
+ * spread there (arrayChains.ts `boundChain`), as the helper reads it without running code of the run's.
+ */
+export function wrappedSpreads(program: AnyNode, source: string): Set<AnyNode> {
+  return new Set((sortsAndSpreads(program, source)?.spreads ?? []).map((s) => s.node));
+}
+
+/**
+ * The `.sort(cmp)` calls of one argument and the spread variables planSortCalls rewrites, or null when
+ * it rewrites nothing (no `sort` or `Math` in the source, or the source names the marker or the global).
+ */
+function sortsAndSpreads(
+  program: AnyNode,
+  source: string,
+): { sorts: AnyNode[]; spreads: Array<{ node: AnyNode; call: AnyNode }> } | null {
+  if (!/\bsort\b|\bMath\b/.test(source)) return null;
+  if (source.includes(MARKER) || source.includes(HAND_SORT_GLOBAL)) return null;
   const sorts: AnyNode[] = [];
   const spreads: AnyNode[] = [];
   let mathFree = true;
@@ -108,7 +156,7 @@ export function planSortCalls(program: AnyNode, source: string): LocalEdit[] {
     const [node, parent] = stack.pop()!;
     if (node.type === 'Identifier') {
       // a name written with escapes (`\u0024sbtRow`) is not in the source text
-      if (node.name.includes(MARKER) || node.name === HAND_SORT_GLOBAL) return [];
+      if (node.name.includes(MARKER) || node.name === HAND_SORT_GLOBAL) return null;
       if (node.name === 'eval') mathFree = false;
       if (node.name === 'Math' && !(parent?.type === 'MemberExpression' && parent.object === node)) mathFree = false;
     }
@@ -130,25 +178,7 @@ export function planSortCalls(program: AnyNode, source: string): LocalEdit[] {
     }
     for (let i = children.length - 1; i >= 0; i--) stack.push([children[i]!, node]);
   }
-  const edits: LocalEdit[] = [];
-  const insert = (at: number, text: string) =>
-    edits.push({ start: at, end: at, text: INSERTED_OPEN + text + INSERTED_CLOSE });
-  for (const call of sorts) {
-    const x = call.callee.object as AnyNode;
-    const shape = comparatorShape(call.arguments[0]);
-    if (!shape || x.type === 'Super' || !noOptionalSpine(x)) continue;
-    // `(a, b).sort(...)`: acorn's range of X leaves out its parentheses; inserting inside them would change X
-    if (!/^\s*\.\s*$/.test(source.slice(x.end, call.callee.property.start))) continue;
-    // V8 places a failed `.sort` read at the dot when X's chain holds a call, else at `sort`: the
-    // wrapper keeps that (a call, or `(0, call)`), so the error's column is the one the user gets today
-    const seq = !chainHasCall(x) && parenSafe(source, x.start);
-    insert(x.start, `${seq ? '(0,' : ''}${HAND_SORT_GLOBAL}.by(`);
-    // the name V8 gives X rides along: a "not a function" message names X, not the helper (errorInfo)
-    const named = calleeText(x);
-    const args = `,${shape.desc ? 1 : 0}${shape.key === undefined ? '' : `,${JSON.stringify(shape.key)}`}`;
-    const atName = !seq && !chainHasCall(x) ? AT_NAME : '';
-    insert(x.end, `${args}${named === undefined ? '' : namedInsert('by', named)}${atName})${seq ? ')' : ''}`);
-  }
+  const wrapped: Array<{ node: AnyNode; call: AnyNode }> = [];
   if (mathFree)
     for (const call of spreads) {
       const s = call.arguments[0] as AnyNode;
@@ -156,9 +186,7 @@ export function planSortCalls(program: AnyNode, source: string): LocalEdit[] {
       const v = s.argument as AnyNode;
       if (!/^\.\.\.\s*$/.test(source.slice(s.start, v.start)) || !/^\s*,?\s*\)$/.test(source.slice(v.end, call.end)))
         continue;
-      const kind = call.callee.property.name as 'min' | 'max';
-      insert(v.start, `${HAND_SORT_GLOBAL}.${kind}(`);
-      insert(v.end, `${namedInsert(kind, v.name)})`);
+      wrapped.push({ node: v, call });
     }
-  return edits;
+  return { sorts, spreads: wrapped };
 }

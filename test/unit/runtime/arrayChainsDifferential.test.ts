@@ -154,9 +154,56 @@ const SEQUENCES: Record<string, Step[]> = {
       "const b13 = award_data.array('Award Amount').filter(v => v > 1e5);\nb13[0] = 1;\nb13.reduce((s, v) => s + v, 0)",
     ),
     rw("const b14 = award_data.array('Award Amount').filter(v => v > 1e5);\nb14.reduce((s, v) => s * v, 1)"),
-    rw(
+    rwb(
       "const b15 = award_data.array('Award Amount').filter(v => v > 1e5);\nb15.reduce((s, v) => s + v, 0) + Math.max(...b15)",
     ),
+  ],
+  // a kept evaluation keeps its sums by their start, and a lent array's least and greatest
+  // (fast/arrayChain.ts `sums`, `lentExtreme`; the spreads wrapped by sortCalls.ts count as uses)
+  'a chain bound to a name, asked again: its sums by their start, its least and greatest': [
+    ...[1, 2, 3].map(() =>
+      rwb(
+        "const s1 = award_data.array('Award Amount').filter(v => v > 1e15);\n[Object.is(s1.reduce((s, v) => s + v, -0), -0), Object.is(s1.reduce((s, v) => s + v, 0), -0), s1.reduce((s, v) => s + v, 2)]",
+      ),
+    ),
+    ...[1, 2, 3].map(() =>
+      rwb(
+        "const s2 = award_data.array('Award Amount').filter(v => v > 1e5);\n[s2.reduce((s, v) => s + v, 0), s2.reduce((s, v) => s + v, 0.5), s2.reduce((s, v) => s + v, -1.5), Math.min(...s2), s2.length]",
+      ),
+    ),
+    ...[1, 2, 3].map(() =>
+      rw(
+        "const y1 = award_data.array('Award Year').filter(v => v != null);\n[Math.min(...y1), Math.max(...y1), y1.length]",
+      ),
+    ),
+    // the spread runs the run's own iterator (a Proxy, not a function holding `this`, which would keep
+    // the names global: it writes into the array) or Math.min: as written, and the array is the run's
+    // own from there on; the next runs read the chain again
+    rw(
+      "const y1 = award_data.array('Award Year').filter(v => v != null);\nconst AP = Object.getPrototypeOf([]);\nconst keepIter = AP[Symbol.iterator];\nAP[Symbol.iterator] = new Proxy(keepIter, { apply: (f, xs, args) => { if (xs.length > 3) { xs[0] = -5; xs[1] = 1e9; } return f.apply(xs, args); } });\nlet got1;\ntry { got1 = [Math.min(...y1), Math.max(...y1)] } finally { AP[Symbol.iterator] = keepIter }\ngot1",
+    ),
+    '[y1.length, sig(y1.slice(0, 3))]',
+    rw(
+      "const y1 = award_data.array('Award Year').filter(v => v != null);\n[Math.min(...y1), Math.max(...y1), y1.length]",
+    ),
+    '[y1.length, sig(y1.slice(0, 3))]',
+    rw(
+      "const y1 = award_data.array('Award Year').filter(v => v != null);\nconst keepMin = Math.min;\nMath.min = (...xs) => xs.length;\nlet got2;\ntry { got2 = [Math.min(...y1), Math.max(...y1)] } finally { Math.min = keepMin }\ngot2",
+    ),
+    rw(
+      "const y1 = award_data.array('Award Year').filter(v => v != null);\n[Math.min(...y1), Math.max(...y1), y1.length]",
+    ),
+    // nulls kept (the call reads them as +0), -0 and 0, NaN
+    ...[1, 2, 3].map(() =>
+      rw(
+        "const y2 = award_data.array('Number Employees').filter(v => v == null || v > 3);\nconst y3 = award_data.array('Award Amount').map(v => v === null ? -0 : v - v);\nconst y4 = award_data.array('Award Amount').map(v => v > 1e6 ? NaN : v);\nconst y5 = award_data.array('Award Amount').map(v => v > 5e5 ? v + 1 : v < 2e5 ? null : -v);\n[Math.min(...y2), Math.max(...y2), Object.is(Math.min(...y3), -0), Object.is(Math.max(...y3), -0), Math.max(...y4), Math.min(...y4), Math.min(...y5), Math.max(...y5)]",
+      ),
+    ),
+    '[y1.length, sig(y1.slice(0, 5)), Math.min(...y1), sig(y3.slice(0, 5))]',
+    // not bound: `let`, a write, a spread elsewhere
+    rw("let y6 = award_data.array('Award Year').filter(v => v != null);\nMath.min(...y6)"),
+    rw("const y7 = award_data.array('Award Year').filter(v => v != null);\ny7[0] = 1;\nMath.min(...y7)"),
+    rw("const y8 = award_data.array('Award Year').filter(v => v != null);\n[Math.min(...y8, 5), [...y8].length]"),
   ],
   'what the rewrite leaves alone or cannot copy runs as written': [
     "award_data.array('Award Amount').filter(v => v > limit).length",
