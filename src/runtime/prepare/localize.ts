@@ -1,4 +1,5 @@
 import { ROW_LOOP_GLOBAL } from '../../../schema/rowLoop.js';
+import { outlineLoops, type OutlineEdit } from './outlineLoops.js';
 import { type AnyNode, collectPatternNames, FUNCTION_NODES, LOOP_NODES } from './patternNames.js';
 
 /** An edit of the user's source (same shape as transform.ts's). */
@@ -18,6 +19,10 @@ export interface LocalPlan {
   prefix: string;
   /** The line put after the user's code. */
   suffix: string;
+  /** Insertions that put top-level loops in functions of their own (outlineLoops.ts): before every other edit at their place. */
+  opens: OutlineEdit[];
+  /** Their ends: after every other edit at their place. */
+  closes: OutlineEdit[];
 }
 
 /** Names that alias the global object, or read names dynamically: their presence keeps every name global. */
@@ -137,7 +142,14 @@ export function planLocals(
   const err = `${h}e`;
   const suffix =
     `}catch(${err}){if(${h}[${n + 2}](${err}))${h}[${n}](${back});throw ${err}}` + `const ${h}d=${h}[${n}](${back});}}`;
-  return { locals, edits, prefix, suffix };
+  const { opens, closes } = outlineLoops(
+    body,
+    new Set(locals),
+    h,
+    `${h}[${n + 2}]`,
+    resultName ? body.length : lastValued,
+  );
+  return { locals, edits, prefix, suffix, opens, closes };
 }
 
 interface ProgramScan {

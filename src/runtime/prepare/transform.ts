@@ -95,7 +95,7 @@ export function prepareCode(
       for (const k of rowLoops.keyed)
         edits.push(...(k.names.every((n) => plan.locals.includes(n)) ? k.edits : k.otherwise));
       return withReads({
-        code: `${plan.prefix}\n${applyEdits(source, [...edits, ...plan.edits, ...sortEdits])}\n${plan.suffix}`,
+        code: `${plan.prefix}\n${applyEdits(source, [...plan.opens, ...edits, ...plan.edits, ...sortEdits, ...plan.closes])}\n${plan.suffix}`,
         async: false,
         lineOffset: 1,
         resultName,

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { functionReads, planLocals } from '../../../src/runtime/prepare/localize.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
 
+const withoutInserted = (line: string) => line.replace(/\/\*\$sbtRow<\*\/.*?\/\*>\$sbtRow\*\//g, '');
+
 const locals = (code: string, resultName = false) =>
   planLocals(acorn.parse(code, { ecmaVersion: 'latest' }) as never, code, resultName)?.locals;
 
@@ -115,7 +117,8 @@ describe('planLocals', () => {
     const p = prepareCode(code);
     expect(p.lineOffset).toBe(1);
     const lines = p.code.split('\n');
-    expect(lines.slice(1, -1)).toEqual([
+    // the loop sits in a function of its own, inserted between the markers error columns skip
+    expect(lines.slice(1, -1).map(withoutInserted)).toEqual([
       ';     rows = f()',
       ';   s = 0, n; for (const r of rows) { s += r.x; n = r }',
       'var   {a} = o; s / a',
@@ -124,6 +127,31 @@ describe('planLocals', () => {
     expect(lines.at(-1)).toBe(
       '}catch($sbtLocalse){if($sbtLocals[5]($sbtLocalse))$sbtLocals[3](rows,s,n);throw $sbtLocalse}const $sbtLocalsd=$sbtLocals[3](rows,s,n);}}',
     );
+  });
+
+  it('puts a top-level loop before the value in a function of its own, its locals passed in and written back', () => {
+    const code =
+      'const xs = f();\nlet s = 0, n = 0;\nfor (const v of xs) { s += v; n++ }\nfor (const v of xs) print(v)\ns / n';
+    const lines = prepareCode(code).code.split('\n');
+    expect(lines[3]).toMatch(
+      /^\/\*\$sbtRow<\*\/\{const \$sbtLocalso0=\[s,n\];try\{\(\(xs,s,n\)=>\{try\{\/\*>\$sbtRow\*\/for /,
+    );
+    expect(lines[3]).toContain('})(xs,$sbtLocalso0[0],$sbtLocalso0[1])}');
+    expect(lines[4]).toMatch(
+      /^\/\*\$sbtRow<\*\/\(\(xs\)=>\{\/\*>\$sbtRow\*\/for \(const v of xs\) print\(v\)\/\*\$sbtRow<\*\/\}\)\(xs\);/,
+    );
+    expect(lines.slice(1, -1).map(withoutInserted)[2]).toBe('for (const v of xs) { s += v; n++ }');
+  });
+
+  it('leaves a loop in place when a function scope would change it, or when it gives the value', () => {
+    const outlined = (code: string) =>
+      prepareCode(code).code.includes('=>{try{/*>$sbtRow*/') || /\(\([\w$,]*\)=>\{\/\*>/.test(prepareCode(code).code);
+    expect(outlined('let s = 0;\nfor (const v of xs) s += v;\ns')).toBe(true);
+    expect(outlined('let s = 0;\nfor (var i = 0; i < 3; i++) s += i;\ns')).toBe(false);
+    expect(outlined('let s = 0;\nfor (const v of xs) { function g() {} s += v }\ns')).toBe(false);
+    expect(outlined('let s = 0;\nfor (const v of xs) s += arguments.length;\ns')).toBe(false);
+    expect(outlined('let s = 0;\nfor (const v of xs) s += v;')).toBe(false);
+    expect(outlined('let s = 0;\nfor (const v of xs) g(v);\ns')).toBe(false);
   });
 
   it('picks helper names the code does not use', () => {

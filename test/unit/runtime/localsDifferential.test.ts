@@ -167,6 +167,31 @@ const SEQUENCES: Record<string, Step[]> = {
     },
     '[café, Δ]',
   ],
+  'loops moved into functions of their own (outlineLoops.ts), and loops a function scope would change': [
+    { code: 'let s1 = 0;\nfor (var i1 = 0; i1 < 3; i1++) s1 += i1;\n[s1, i1]', local: true },
+    '[s1, i1]',
+    {
+      code: 'let s2 = 0;\nfor (let i = 0; i < 2; i++) { function inner2() { return i } s2 += inner2() + 1 }\n[s2, typeof inner2]',
+      local: true,
+    },
+    {
+      code: 'let a1 = 1, b1 = 2, n1 = 0;\nwhile (n1 < 3) { [a1, b1] = [b1, a1 + b1]; n1++ }\n[a1, b1, n1]',
+      local: true,
+    },
+    { code: "let key = '';\nlet cnt = 0;\nfor (key in {x: 1, y: 2}) cnt++;\n[key, cnt]", local: true },
+    {
+      code: 'let t1 = 0;\nfor (const v of [1, 2]) t1 += v;\nfor (const v of [3]) t1 *= v;\nlet t2 = t1;\ndo t2--; while (t2 > 5)\n[t1, t2]',
+      local: true,
+    },
+    { code: 'let z1 = 0\nfor (const v of [1, 2]) z1 += v\n;[z1].length', local: true },
+    { code: 'let br = 0;\nfor (;;) { if (++br > 4) break; if (br % 2) continue; br += 10 }\nbr', local: true },
+    '[a1, b1, n1, key, cnt, t1, t2, z1, br]',
+    {
+      code: "const xs9 = [1, 2, 3];\nlet hit = -1;\nfor (let i = 0; i < xs9.length; i++) { if (xs9[i] === 2) { hit = i; xs9.push(0).toFixed.call('x') } }\nhit",
+      local: true,
+    },
+    '[hit, xs9]',
+  ],
   'names the prelude and JavaScript define': [
     {
       code: 'let print2 = 0;\nlet undefined = 3;\nfor (let i = 0; i < 2; i++) print2 += i;\n[print2, typeof undefined]',
