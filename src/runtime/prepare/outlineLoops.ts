@@ -23,7 +23,7 @@ export interface OutlinePlan {
  * without type feedback for the code after it, and V8 re-enters that compile on every later run,
  * deoptimizes right after the loop and runs the loop in the interpreter first again. A loop that
  * is a function of its own is optimized whole once, with the feedback of every run, and entered
- * optimized (docs/benchmarks.md "Top-level loops in functions of their own (session 18)").
+ * optimized (docs/benchmarks.md "Top-level loops in functions of their own (session 18)"; docs/architecture.md).
  *
  * The loop's text is unchanged and every insertion sits between the markers error columns skip
  * (schema/rowLoop.ts), on the loop's first and last lines: every line and column holds. A loop is

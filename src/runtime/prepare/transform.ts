@@ -92,10 +92,20 @@ export function prepareCode(
       // a chain's array bound to a name has its sums read from the chain only when no other code can write into it
       for (const b of chains.bound) if (plan.locals.includes(b.name)) edits.push(...b.edits);
       // a keyed loop is answered from the columns only when its object or Map and arrays are true locals
-      for (const k of rowLoops.keyed)
-        edits.push(...(k.names.every((n) => plan.locals.includes(n)) ? k.edits : k.otherwise));
+      const answered: Edit[] = [];
+      for (const k of rowLoops.keyed) {
+        const local = k.names.every((n) => plan.locals.includes(n));
+        edits.push(...(local ? k.edits : k.otherwise));
+        if (local) answered.push(...k.edits);
+      }
+      // a loop the columns answer runs no body: it stays in place (its function would only cost the call)
+      const kept = plan.opens.map(
+        (o, i) => !answered.some((e) => e.start >= o.start && e.start <= plan.closes[i]!.start),
+      );
+      const opens = plan.opens.filter((_, i) => kept[i]);
+      const closes = plan.closes.filter((_, i) => kept[i]);
       return withReads({
-        code: `${plan.prefix}\n${applyEdits(source, [...plan.opens, ...edits, ...plan.edits, ...sortEdits, ...plan.closes])}\n${plan.suffix}`,
+        code: `${plan.prefix}\n${applyEdits(source, [...opens, ...edits, ...plan.edits, ...sortEdits, ...closes])}\n${plan.suffix}`,
         async: false,
         lineOffset: 1,
         resultName,

@@ -152,6 +152,18 @@ describe('planLocals', () => {
     expect(outlined('let s = 0;\nfor (const v of xs) s += arguments.length;\ns')).toBe(false);
     expect(outlined('let s = 0;\nfor (const v of xs) s += v;')).toBe(false);
     expect(outlined('let s = 0;\nfor (const v of xs) g(v);\ns')).toBe(false);
+    // a loop the columns answer (keyed and scalar loops: keyedLoops.ts, scalarLoops.ts) runs no body
+    expect(
+      outlined(
+        "const m = new Map();\nfor (const a of award_data.array('Agency')) m.set(a, (m.get(a) || 0) + 1);\n[...m]",
+      ),
+    ).toBe(false);
+    expect(outlined("let t = 0;\nfor (const r of award_data.objects()) t += r['Award Amount'] || 0;\nt")).toBe(false);
+    expect(
+      outlined(
+        "const xs = award_data.array('Award Amount');\nlet t = 0;\nfor (let i = 0; i < xs.length; i++) t += xs[i] || 0;\nt",
+      ),
+    ).toBe(true);
   });
 
   it('picks helper names the code does not use', () => {

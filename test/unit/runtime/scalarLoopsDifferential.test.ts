@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
+import { byHand } from '../../helpers/byHand.js';
 import { runOutcome } from '../../helpers/runOutcome.js';
 
 let dir = '';
@@ -252,7 +253,7 @@ describe.each(['isolated-vm', 'quickjs'] as const)('scalar accumulation loops on
   });
 
   it('the guest answers from the columns when it can, and hands nothing back when it cannot', async () => {
-    await using box = await createSandbox({ engine, tables: { k: edgeCsv } });
+    await using box = byHand(await createSandbox({ engine, tables: { k: edgeCsv } }));
     const spec = '["scalar", 2, null, [[0, "+", null, ["f", 0]], [1, "+", null, ["n", 1]]]]';
     const r = await box.run(
       `const v = k.array('V');\nconst a = __sbirtools_rowLoop.keyed(${spec}, [0, 0], [v]);\n` +
