@@ -57,11 +57,13 @@ export function describe(t: unknown, cols?: unknown, options: DescribeOptions = 
   ];
   const out: Record<string, unknown[]> = { stat: stats };
   names.forEach((c, j) => {
+    const vc = kinds[j] === 'cat' ? value_counts(t, c) : undefined;
+    // a dictionary column's present values are what value_counts counted: no row is read again
+    const counted = vc && sourceOf(t, c)?.kind === 'dict' ? sumOf(vc.array('count') as ArrayLike<number>) : undefined;
     const typed = kinds[j] === 'cat' ? undefined : presentInOrder(t, c);
-    const vals = typed ?? values(t, c).filter((v) => !isNull(v));
-    const row: Record<string, unknown> = { count: vals.length };
-    if (kinds[j] === 'cat') {
-      const vc = value_counts(t, c);
+    const vals = typed ?? (counted === undefined ? values(t, c).filter((v) => !isNull(v)) : []);
+    const row: Record<string, unknown> = { count: counted ?? vals.length };
+    if (vc) {
       row.unique = vc.numRows();
       row.top = vc.numRows() ? vc.get(c, 0) : null;
       row.freq = vc.numRows() ? vc.get('count', 0) : null;
@@ -111,4 +113,11 @@ function meanStd(xs: ArrayLike<number>): [number | null, number | null] {
   const n = xs.length;
   const v = sampleVariance(xs);
   return [n ? sum / n : null, v === null ? null : Math.sqrt(v)];
+}
+
+// the loop ends its function (docs/architecture.md, "Inside the prelude")
+function sumOf(xs: ArrayLike<number>): number {
+  let n = 0;
+  for (let i = 0; i < xs.length; i++) n += xs[i]!;
+  return n;
 }

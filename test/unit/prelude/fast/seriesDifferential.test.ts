@@ -143,6 +143,7 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
         // a plain copy without values has no dtype to infer (it describes as text): columns with values only
         '(X) => X.V.count() ? X.V.describe() : null',
         '(X) => X.D.count() ? X.D.describe() : null',
+        "(X) => X.K1.count() ? [X.K1.describe(), X.filter(X.Y.gt(1)).K2.count() ? X.filter(X.Y.gt(1)).K2.describe() : null, X.orderby('V').K2.count() ? X.orderby('V').K2.describe() : null] : null",
         "(X) => X.filter(X.K2.eq('x')).Y.count() ? X.filter(X.K2.eq('x')).Y.describe() : null",
         "(X) => ['K1', 'K2', 'Y', 'D', 'V', 'A', 'T'].every((c) => X[c].count()) ? X.describe() : null",
       ]),
