@@ -102,16 +102,7 @@ function listNames(left: AnyNode): { reads: Reads; names: string[] } | undefined
     byName.set(e.type === 'Identifier' && !byName.has(e.name) ? e.name : '', `#${k}`);
   });
   if (byName.has('') || !byName.size) return undefined;
-  const fields: string[] = [];
-  const reads: Reads = {
-    fields,
-    field(e) {
-      const name = e.type === 'Identifier' ? byName.get(e.name) : undefined;
-      if (name === undefined) return undefined;
-      const k = fields.indexOf(name);
-      return k >= 0 ? k : fields.push(name) - 1;
-    },
-  };
+  const { reads, fields } = namedReads(byName);
   // every place the pattern reads must be there (a row shorter than the pattern gives undefined)
   for (const name of byName.values()) if (!fields.includes(name)) fields.push(name);
   return { reads, names: [...byName.keys()] };
@@ -136,16 +127,7 @@ function boundNames(left: AnyNode): { reads: Reads; names: string[] } | undefine
     if (typeof key !== 'string' || key === '__proto__' || byName.has(p.value.name)) return undefined;
     byName.set(p.value.name, key);
   }
-  const fields: string[] = [];
-  const reads: Reads = {
-    fields,
-    field(e) {
-      const name = e.type === 'Identifier' ? byName.get(e.name) : undefined;
-      if (name === undefined) return undefined;
-      const k = fields.indexOf(name);
-      return k >= 0 ? k : fields.push(name) - 1;
-    },
-  };
+  const { reads, fields } = namedReads(byName);
   // every field of the pattern is read as the loop starts (a missing one throws no error: undefined)
   for (const name of byName.values()) if (!fields.includes(name)) fields.push(name);
   return byName.size ? { reads, names: [...byName.keys()] } : undefined;
@@ -346,4 +328,19 @@ function scalarShape(body: AnyNode, reads: Reads, taken: string[]): { targets: s
   let cond: Spec | null = null;
   for (const c of conds) cond = cond === null ? c : ['L', '&&', cond, c];
   return { targets, spec: ['scalar', targets.length, cond, updates] };
+}
+
+/** The reads of a loop whose names stand for fields (`byName`: name -> field), fields in first-read order. */
+function namedReads(byName: ReadonlyMap<string, string>): { reads: Reads; fields: string[] } {
+  const fields: string[] = [];
+  const reads: Reads = {
+    fields,
+    field(e) {
+      const name = e.type === 'Identifier' ? byName.get(e.name) : undefined;
+      if (name === undefined) return undefined;
+      const k = fields.indexOf(name);
+      return k >= 0 ? k : fields.push(name) - 1;
+    },
+  };
+  return { reads, fields };
 }
