@@ -5,7 +5,10 @@ import { pathToFileURL } from 'node:url';
 
 /** What shipCodeCaches() wrote, or why a cache was not written. */
 export interface ShippedCaches {
-  /** The prelude's code cache beside the prelude (read by the holder's first isolate). */
+  /**
+   * The prelude's code cache beside the prelude (read by the holder's first isolate); its warm
+   * twin (`.warm.codecache`, the warm-up's functions compiled too) is written beside it.
+   */
   prelude: { file: string } | { failed: string };
   /** The holder bundle's code cache beside holderMain.cjs (the holder then starts from holderBoot.cjs). */
   holder: { file: string } | { failed: string };
@@ -21,12 +24,28 @@ export interface ShippedCaches {
  */
 export function shipCodeCaches(pkgDir: string): ShippedCaches {
   const module = (path: string) => JSON.stringify(pathToFileURL(join(pkgDir, 'dist', 'src', path)).href);
+  const schema = (path: string) => JSON.stringify(pathToFileURL(join(pkgDir, 'dist', 'schema', path)).href);
   const prelude = nodeScript([
     '--input-type=module',
     '-e',
     `const { loadEngine } = await import(${module('runtime/engines/isolated-vm/loadIsolatedVm.js')});
-    const { writeShippedPreludeCodeCache } = await import(${module('runtime/engines/preludeScript.js')});
-    process.stdout.write(writeShippedPreludeCodeCache(loadEngine().ivm));`,
+    const p = await import(${module('runtime/engines/preludeScript.js')});
+    const { IsolatedVmSession } = await import(${module('runtime/engines/isolated-vm/isolatedVmSession.js')});
+    const { PRESETS } = await import(${schema('limits.js')});
+    const { ivm } = loadEngine();
+    const plain = p.writeShippedPreludeCodeCache(ivm);
+    // the warm one: an isolate with no table runs the prelude's warm-up, then gives its bytecode
+    const session = await IsolatedVmSession.open(ivm, { ...PRESETS.standard }, [], undefined);
+    try {
+      if (!(await session.warmUp(60000))) throw new Error('the warm-up did not run');
+      p.writeShippedWarmPreludeCodeCache(session.isolate);
+    } catch (err) {
+      // the plain cache stands alone: a cold function compiles the warm-up's functions as it calls them
+      process.stderr.write('no warm prelude code cache: ' + err.message + '\\n');
+    } finally {
+      session.dispose('closed');
+    }
+    process.stdout.write(plain);`,
   ]);
   const holderMain = join(pkgDir, 'dist', 'holder', 'holderMain.cjs');
   const boot = join(pkgDir, 'dist', 'holder', 'holderBoot.cjs');

@@ -4,7 +4,7 @@
 // must cost only the compile.
 import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,14 +61,19 @@ async function coldFunction(fn: FunctionFolder): Promise<{ rejected: boolean | n
   return jsonLines(r.stdout)[0] as { rejected: boolean | null; ok: boolean; value: unknown };
 }
 
-/** A copy of the bundle with a shipped code cache file (`dir`/`name`) rewritten by `change`. */
+/**
+ * A copy of the bundle with a shipped code cache file (`dir`/`name`) rewritten by `change`; without
+ * a name, both of the prelude's (the plain and the warm one).
+ */
 function withCache(change: (file: Buffer) => Buffer, dir = PRELUDE, name?: string): FunctionFolder {
   const fn = copyReadOnly(bundleDir);
-  const path = join(fn.dir, dir, name ?? shipped(fn.dir)[0]!);
   chmodSync(join(fn.dir, dir), 0o755);
-  chmodSync(path, 0o644);
-  writeFileSync(path, change(readFileSync(path)));
-  chmodSync(path, 0o444);
+  for (const n of name ? [name] : shipped(fn.dir)) {
+    const path = join(fn.dir, dir, n);
+    chmodSync(path, 0o644);
+    writeFileSync(path, change(readFileSync(path)));
+    chmodSync(path, 0o444);
+  }
   chmodSync(join(fn.dir, dir), 0o555);
   return fn;
 }
@@ -94,7 +99,15 @@ const HEADER = 16 + 32 + 32;
 
 describe('the code caches shipped in a lambda bundle', () => {
   it('is written beside the prelude, and the first isolate of a cold function takes it from the read-only folder', async () => {
-    expect(shipped(bundleDir)).toEqual([expect.stringMatching(/^prelude-[0-9a-f]{16}-v8-.+\.codecache$/)]);
+    // the plain cache and its warm twin (the warm-up's functions compiled too: preludeScript.ts)
+    const names = shipped(bundleDir).sort();
+    expect(names).toHaveLength(2);
+    expect(names[0]).toMatch(/^prelude-[0-9a-f]{16}-v8-.+\.codecache$/);
+    expect(names[0]).not.toContain('.warm.');
+    expect(names[1]).toBe(names[0]!.replace(/\.codecache$/, '.warm.codecache'));
+    expect(statSync(join(bundleDir, PRELUDE, names[1]!)).size).toBeGreaterThan(
+      statSync(join(bundleDir, PRELUDE, names[0]!)).size,
+    );
     expect(bundleOut).not.toMatch(/No prelude code cache/);
     const fn = copyReadOnly(bundleDir);
     const r = await coldFunction(fn);

@@ -79,4 +79,15 @@ export interface EngineSession {
    * the slice failed or timed out (dispose the isolate, as for warmUp).
    */
   warmSlice?(slice: number, timeoutMs: number): Promise<'more' | 'done' | 'refused'>;
+  /**
+   * Optional: true while the engine's process has no warm code cache (preludeScript.ts
+   * keepWarmCodeCache): the host then warms one spare (or session) it would otherwise leave cold,
+   * once, so later isolates and processes start with the warm-up's functions compiled.
+   */
+  wantsWarmCodeCache?(): boolean;
+  /**
+   * Optional: after the warm-up has run to its end in this isolate, and before any run, make the
+   * warm code cache from it (once per process). False, doing nothing, once a run has started.
+   */
+  keepWarmCodeCache?(): boolean;
 }

@@ -104,6 +104,8 @@ export class IdleWarmUp {
       const outcome = await isolate;
       if (outcome !== 'more') this.stopped = true;
       if (outcome !== 'refused') this.hooks.afterSlice();
+      // the whole warm-up ran and no run yet: this isolate can give the process its warm code cache
+      if (outcome === 'done' && !this.runArrived) session.keepWarmCodeCache?.();
       // the last slice: the run path too, unless a run is already waiting (it warms that itself)
       if (outcome === 'done' && !this.runArrived && !(await this.hooks.trivialRun(session)))
         throw new Error('the trivial run did not answer');

@@ -175,7 +175,7 @@ export class SessionHost {
       this.checkerWarmed = WARM_PROGRAMS.length;
     }
     try {
-      await isolate;
+      if (await isolate) built.session.keepWarmCodeCache?.();
       return built;
     } catch {
       built.session.dispose('closed');

@@ -94,7 +94,8 @@ export class WarmSessions {
       if (this.busy()) return this.refillLater(key, spec);
       const spare = this.build(spec)
         .then(async (b) => {
-          if (this.warmUp && b.session.warmUp) {
+          // warmed when asked, or once while the process has no warm code cache (it is made from this spare)
+          if ((this.warmUp || b.session.wantsWarmCodeCache?.()) && b.session.warmUp) {
             this.cold.set(key, b);
             this.warmLater(key);
           } else await this.trivialRun(b);
@@ -134,7 +135,8 @@ export class WarmSessions {
       this.cold.delete(key);
       const done = (async () => {
         try {
-          await b.session.warmUp!(WARM_UP_TIMEOUT_MS);
+          if ((await b.session.warmUp!(WARM_UP_TIMEOUT_MS)) && b.session.wantsWarmCodeCache?.())
+            b.session.keepWarmCodeCache?.();
           await this.trivialRun(b);
         } catch {
           b.session.dispose('closed');

@@ -53,7 +53,8 @@ describe('WarmSessions', () => {
   /** A spare whose calls are recorded; `fail` makes its warm-up throw. */
   function recorded(opts: { warmUp?: boolean; idleMs?: () => number } = {}) {
     const calls: string[] = [];
-    const state = { fail: false };
+    /** `wantsCache`: the engine's process has no warm code cache yet (the first spare made gives it one). */
+    const state = { fail: false, wantsCache: false };
     const warm = new WarmSessions(
       async () => {
         const session = {
@@ -64,6 +65,12 @@ describe('WarmSessions', () => {
             return true;
           },
           run: async () => void calls.push('run'),
+          wantsWarmCodeCache: () => state.wantsCache,
+          keepWarmCodeCache: () => {
+            calls.push('keepWarmCodeCache');
+            state.wantsCache = false;
+            return true;
+          },
           dispose: () => {
             calls.push('dispose');
             session.alive = false;
@@ -114,6 +121,22 @@ describe('WarmSessions', () => {
     vi.useFakeTimers();
     const { warm, calls } = recorded({ warmUp: false });
     await warm.take(spec);
+    await vi.runAllTimersAsync();
+    expect(await warm.take(spec)).toBeDefined();
+    expect(calls).toEqual(['run']);
+    warm.disposeAll();
+  });
+
+  it('with the warm-up off, warms one spare while the process has no warm code cache, and makes it from that spare', async () => {
+    vi.useFakeTimers();
+    const { warm, calls, state } = recorded({ warmUp: false });
+    state.wantsCache = true;
+    await warm.take(spec);
+    await vi.runAllTimersAsync();
+    expect(await warm.take(spec)).toBeDefined();
+    expect(calls).toEqual(['warmUp', 'keepWarmCodeCache', 'run']);
+    // the cache is made: the next spare is left cold, as before
+    calls.length = 0;
     await vi.runAllTimersAsync();
     expect(await warm.take(spec)).toBeDefined();
     expect(calls).toEqual(['run']);

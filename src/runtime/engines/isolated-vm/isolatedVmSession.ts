@@ -3,7 +3,7 @@ import type { Limits } from '../../../../schema/limits.js';
 import type { DatasetInfo } from '../../../../schema/result.js';
 import type { RawRunOutcome, RawStatus } from '../../../../schema/outcome.js';
 import { guestKind, guestLoad, guestTake, guestVisibleSource, guestWindow } from '../guestTables.js';
-import { compilePrelude } from '../preludeScript.js';
+import { compilePrelude, keepWarmCodeCache, warmCodeCacheWanted } from '../preludeScript.js';
 import { OutputBuffer } from '../outputBuffer.js';
 import { removeDangerousGlobals } from '../hardenGlobals.js';
 import { sliceUtf8 } from '../sliceUtf8.js';
@@ -263,6 +263,17 @@ export class IsolatedVmSession implements EngineSession {
     if (out === null) return 'refused';
     if (out.failed.length > 0) throw new Error(`warm-up questions failed: ${out.failed.join('; ')}`);
     return out.done ? 'done' : 'more';
+  }
+
+  /** EngineSession.wantsWarmCodeCache: this process has no warm code cache yet. */
+  wantsWarmCodeCache(): boolean {
+    return warmCodeCacheWanted();
+  }
+
+  /** EngineSession.keepWarmCodeCache: only in an isolate no run has touched (the warm-up's alone). */
+  keepWarmCodeCache(): boolean {
+    if (this.touched || this.running || !this.alive) return false;
+    return keepWarmCodeCache(this.isolate);
   }
 
   /** Run prepared code under the deadline. Never throws: every failure is a RawRunOutcome. */
