@@ -37,18 +37,26 @@ const Module = require('node:module');
 const file = join(__dirname, ${JSON.stringify(bundle)});
 const cacheFile = file + '.codecache';
 const source = readFileSync(file, 'utf8');
+// a cache made after the top level ran, and one made later with the holder's own code check compiled too (warm)
 const MAGIC = 'SBIRTOOLS-HOLDERCC-1';
+const MAGIC_WARM = 'SBIRTOOLS-HOLDERCCW1';
 const sha = (d) => createHash('sha256').update(d).digest();
 const key = sha(source + '\\0' + process.versions.v8 + '\\0' + process.platform + '-' + process.arch);
-const header = Buffer.concat([Buffer.from(MAGIC, 'latin1'), key]);
+const headerOf = (magic) => Buffer.concat([Buffer.from(magic, 'latin1'), key]);
+const header = headerOf(MAGIC);
+const warmHeader = headerOf(MAGIC_WARM);
 const shipOnly = process.env.SBIRTOOLS_WRITE_HOLDER_CODE_CACHE === '1';
 let cachedData;
+let warmRead = false;
 if (!shipOnly) {
   try {
     const f = readFileSync(cacheFile);
     const at = header.length + 32;
-    if (f.length > at && f.subarray(0, header.length).equals(header) && sha(f.subarray(at)).equals(f.subarray(header.length, at)))
+    const head = f.subarray(0, header.length);
+    if (f.length > at && (head.equals(header) || head.equals(warmHeader)) && sha(f.subarray(at)).equals(f.subarray(header.length, at))) {
       cachedData = f.subarray(at);
+      warmRead = head.equals(warmHeader);
+    }
   } catch {
     // no cache, or unreadable: compiled from source
   }
@@ -59,24 +67,40 @@ const mod = new Module(file, module);
 mod.filename = file;
 mod.paths = Module._nodeModulePaths(__dirname);
 script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(file), mod, file, __dirname);
-// after the top level ran, so the functions it compiled are in the cache too
-let written = false;
-if (shipOnly || used !== 'accepted') {
+/** The cache as the script's functions are compiled now, under \`head\`; false when the folder cannot take it. */
+function writeCache(head) {
   const tmp = cacheFile + '.' + process.pid + '.' + require('node:worker_threads').threadId + '.tmp';
   try {
     accessSync(__dirname, constants.W_OK);
     const data = script.createCachedData();
-    writeFileSync(tmp, Buffer.concat([header, sha(data), data]));
+    writeFileSync(tmp, Buffer.concat([head, sha(data), data]));
     renameSync(tmp, cacheFile);
-    written = true;
+    return true;
   } catch (err) {
     // a read-only folder (or a full disk): the next start compiles from source, as this one did
     try {
       rmSync(tmp, { force: true });
     } catch {}
     if (shipOnly) throw err;
+    return false;
   }
 }
+// after the top level ran, so the functions it compiled are in the cache too
+let written = false;
+if (shipOnly || used !== 'accepted') written = writeCache(header);
+// for the holder (src/runtime/holder/holderCodeCache.ts): once its code check has run, a cache with
+// those functions compiled too, written once, when the one this start read is not such a cache
+const warm = { done: warmRead && used === 'accepted' };
+globalThis[Symbol.for('sbirtools.holderCodeCache')] = {
+  get warm() {
+    return warm.done;
+  },
+  keepWarm() {
+    if (warm.done || shipOnly) return false;
+    warm.done = true;
+    return writeCache(warmHeader);
+  },
+};
 if (process.env.SBIRTOOLS_CODE_CACHE_REPORT === '1')
   process.stderr.write(JSON.stringify({ ${reportKey}: used, written }) + '\\n');
 if (shipOnly) process.exit(0);

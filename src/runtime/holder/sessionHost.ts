@@ -17,6 +17,7 @@ import { usePreludeCodeCacheDir } from '../engines/preludeScript.js';
 import { processMemory } from './processMemory.js';
 import { IDLE_WARM_MS, IdleWarmUp } from './idleWarmUp.js';
 import { WARM_PROGRAMS } from '../prepare/warmPrograms.js';
+import { HolderCodeCacheKeeper } from './holderCodeCache.js';
 
 /** How far the process RSS may grow during a run, as a multiple of the run's memory limit. */
 const RSS_FACTOR = 1.5;
@@ -95,6 +96,15 @@ export class SessionHost {
     process.env.SBIRTOOLS_WARM_IDLE !== '0' && process.env.SBIRTOOLS_NO_SPARES !== '1' && !this.warmOpen;
   /** How many of the code check's warm programs ran in this process (once each is enough: the same code for every session). */
   private checkerWarmed = 0;
+  /** The holder bundle's code cache written again with the code check compiled, once (holderCodeCache.ts). */
+  private readonly codeCache = new HolderCodeCacheKeeper(
+    () => performance.now() - this.lastRunEdge,
+    () => [...this.sessions.values()].some((e) => e.session.isRunning),
+    () => {
+      if (this.checkerWarmed < WARM_PROGRAMS.length) this.checker.warmUp(this.checkerWarmed);
+      this.checkerWarmed = WARM_PROGRAMS.length;
+    },
+  );
 
   /**
    * Open the session `id` (closing one of that id first). `warmIdle` false: no warm-up in idle time
@@ -287,6 +297,7 @@ export class SessionHost {
       for (const t of current.tables ?? []) t.releasePrefetched?.();
       this.lastRunEdge = performance.now();
       this.stopWatchIfIdle();
+      this.codeCache.afterRun();
     }
   }
 

@@ -62,6 +62,50 @@ describe('the holder started through its code cache loader', () => {
     expect(readdirSync(holder).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   }, 120_000);
 
+  it('the loader writes a warm cache once when the holder asks (its code check compiled), and the next start takes it as warm', () => {
+    const file = join(holder, 'holderMain.cjs.codecache');
+    const warmStart = (): { holderCodeCache: string; warm: boolean; kept: boolean[]; magic: string } => {
+      // the holder's side of the contract (src/runtime/holder/holderCodeCache.ts), driven by hand
+      const driver = join(dir, 'drive.cjs');
+      writeFileSync(
+        driver,
+        `require(${JSON.stringify(join(holder, 'holderBoot.cjs'))});
+        const c = globalThis[Symbol.for('sbirtools.holderCodeCache')];
+        const warm = c.warm;
+        const kept = [c.keepWarm(), c.keepWarm()];
+        process.stdout.write(JSON.stringify({ warm, kept }));`,
+      );
+      const r = spawnSync(process.execPath, ['--no-node-snapshot', driver], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', SBIRTOOLS_CODE_CACHE_REPORT: '1' },
+        timeout: 120_000,
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const report = JSON.parse(r.stderr.trim().split('\n').pop()!);
+      return { ...report, ...JSON.parse(r.stdout), magic: readFileSync(file).subarray(0, 20).toString('latin1') };
+    };
+    rmSync(file, { force: true });
+    startHolder(); // a plain cache, made after the top level ran
+    const plainSize = readFileSync(file).length;
+    // not warm yet: the first keepWarm writes, the second does nothing
+    expect(warmStart()).toMatchObject({
+      holderCodeCache: 'accepted',
+      warm: false,
+      kept: [true, false],
+      magic: 'SBIRTOOLS-HOLDERCCW1',
+    });
+    // the next start reads the warm cache: accepted, nothing to write
+    expect(warmStart()).toMatchObject({
+      holderCodeCache: 'accepted',
+      warm: true,
+      kept: [false, false],
+      magic: 'SBIRTOOLS-HOLDERCCW1',
+    });
+    expect(startHolder()).toEqual({ holderCodeCache: 'accepted', written: false });
+    expect(readFileSync(file).length).toBeGreaterThanOrEqual(plainSize);
+    expect(readdirSync(holder).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  }, 120_000);
+
   it('the holder is started through its loader', () => {
     expect(holderEntryPath()).toBe(join(DIST, 'holderBoot.cjs'));
   });
