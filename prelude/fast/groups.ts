@@ -7,7 +7,7 @@
 import type { ColumnTable } from 'arquero';
 import { SafeMap, SafeWeakMap } from '../intrinsics.js';
 import { keyCodes, numberRanks, type KeyCodes } from './keyCodes.js';
-import { sourceOf } from './source.js';
+import { groupSourceOf, sourceOf } from './source.js';
 import { indexFilteredRows } from '../frame/bitWords.js';
 
 /** Arquero's grouping object (Table#groups()). */
@@ -29,7 +29,7 @@ const DENSE_LIMIT = 1 << 22;
 export function keyCodesOf(t: ColumnTable, names: readonly string[]): KeyCodes[] | undefined {
   const out: KeyCodes[] = [];
   for (const name of names) {
-    const src = typeof name === 'string' ? sourceOf(t, name) : undefined;
+    const src = typeof name === 'string' ? groupSourceOf(t, name) : undefined;
     if (!src) return undefined;
     out.push(keyCodes(src));
   }

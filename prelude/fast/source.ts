@@ -31,6 +31,21 @@ export function sourceOf(t: ColumnTable, name: string): Source | undefined {
   return col instanceof LazyColumn ? columnSource(col) : undefined;
 }
 
+/**
+ * sourceOf for the paths that group or count a column (group-by keys, value_counts, unique,
+ * distinct counts of a filtered table): long text read in pages is read as the dictionary codes
+ * the host builds from its bytes (LazyColumn.hostCodes: one pass on the host, kept for the session)
+ * instead of a string per row; any other column as sourceOf reads it.
+ */
+export function groupSourceOf(t: ColumnTable, name: string): Source | undefined {
+  const col = t.column(name) as unknown;
+  if (!(col instanceof LazyColumn)) return undefined;
+  const raw = col.textPaged ? col.hostCodes() : null;
+  if (raw === null) return columnSource(col);
+  const d = dictStrings(raw);
+  return { kind: 'dict', codes: d.canonical(raw.codes), dict: d.all() };
+}
+
 /** The typed data of a host column, or undefined when it is neither dictionary nor float64 (text read in pages, booleans). */
 export function columnSource(col: LazyColumn): Source | undefined {
   const raw = col.data();

@@ -42,6 +42,9 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
     if (fast) return fast[0] + (dropna ? 0 : fast[1]);
     const text = pendingChain(this) ? null : scanDistinct(this);
     if (text) return text[0] + (dropna ? 0 : text[1]);
+    // long text of a filtered table: the host's codes of the column, counted over the visible rows
+    const coded = pendingChain(this) ? undefined : distinctCodes(this, true);
+    if (coded) return coded[0] + (dropna ? 0 : coded[1]);
     const numbers = dropna ? fastDistinctNumbers(this) : undefined;
     if (numbers !== undefined) return numbers;
     const u = (COUNTS.unique as (this: S) => unknown[]).call(this);
@@ -97,7 +100,7 @@ function withNullAt(xs: Float64Array, k: number): (number | null)[] {
 /** mode() of a dictionary column from a count per code (each string counted once per row, as below); undefined otherwise. */
 function modeOfCodes(s: S): string[] | undefined {
   if (pendingChain(s)) return undefined;
-  const t = typedOf(s);
+  const t = typedOf(s, true);
   if (!t || t.kind !== 'dict') return undefined;
   const { codes, dict, rows } = t;
   const per = new Int32Array(dict.length);
@@ -124,7 +127,7 @@ function modeOfCodes(s: S): string[] | undefined {
  * many codes hold it; undefined otherwise. No string is read per row.
  */
 function uniqueOfCodes(s: S): unknown[] | undefined {
-  const t = typedOf(s);
+  const t = typedOf(s, true);
   if (!t || t.kind !== 'dict') return undefined;
   return firstOfCodes(t.codes, t.dict, t.rows, s.length);
 }
@@ -159,8 +162,8 @@ function firstOfCodes(
   return out;
 }
 
-function distinctCodes(s: S): [number, number] | undefined {
-  const t = typedOf(s);
+function distinctCodes(s: S, counting = false): [number, number] | undefined {
+  const t = typedOf(s, counting);
   if (!t || t.kind !== 'dict') return undefined;
   const { codes, dict, rows } = t;
   const seen = new Uint8Array(dict.length);
