@@ -12,7 +12,8 @@
 // flechette, in a child process with a large heap) into a temporary folder and removed after.
 //   node --no-node-snapshot bench/scale-wide.mjs [--rows 20000000] [--formats parquet,arrow,csv] [--reps 2] [--keep] [--from <folder>]
 // `--keep` leaves the files (the folder is printed); `--from` measures that folder's files again.
-// `ONLY=distinctCompany,topk` narrows the questions.
+// `ONLY=distinctCompany,topk` narrows the questions; `SBIRTOOLS_DIST=<dir>/dist` measures another build
+// (an A/B against a base worktree with the same questions).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { childPids, memOf } from './lib/procMem.mjs';
 
 const root = resolve(import.meta.dirname, '..');
+const dist = process.env.SBIRTOOLS_DIST ? resolve(process.env.SBIRTOOLS_DIST) : join(root, 'dist');
 const { values } = parseArgs({
   options: {
     rows: { type: 'string' },
@@ -101,6 +103,23 @@ const QUESTIONS = {
     "t.Abstract.str.contains('quantum').sum()",
     "SELECT count(*)::INTEGER FROM t WHERE contains(Abstract, 'quantum')",
   ],
+  // Company past the dictionary cap, grouped or counted (the host's codes, session 19)
+  uniqueCompany: [
+    't.Company.unique().length',
+    'SELECT (count(DISTINCT Company) + max((Company IS NULL)::INTEGER))::INTEGER FROM t',
+  ],
+  countsCompany: [
+    "((v) => v.numRows() * 100 + v.array('count')[0])(t.Company.value_counts())",
+    'SELECT (count(*) * 100 + max(c))::BIGINT FROM (SELECT count(*) c FROM t WHERE Company IS NOT NULL GROUP BY Company)',
+  ],
+  groupsCompany: [
+    "t.groupby('Company').count().numRows()",
+    'SELECT (count(DISTINCT Company) + max((Company IS NULL)::INTEGER))::INTEGER FROM t',
+  ],
+  aggCompany: [
+    "t.groupby('Company').agg({ Employees: 'sum' }).numRows()",
+    'SELECT count(DISTINCT Company)::INTEGER FROM t',
+  ],
   meanEmployees: ['Math.round(t.Employees.mean() * 1000)', 'SELECT round(avg(Employees) * 1000)::BIGINT FROM t'],
 };
 const ONLY = process.env.ONLY ? process.env.ONLY.split(',') : Object.keys(QUESTIONS);
@@ -138,7 +157,7 @@ async function generate(dir) {
 }
 
 const SBIR = `
-const { createSandbox } = await import(${JSON.stringify(join(root, 'dist', 'src', 'index.js'))});
+const { createSandbox } = await import(${JSON.stringify(join(dist, 'src', 'index.js'))});
 const [path, qs, reps] = JSON.parse(process.argv[1]);
 const out = { answers: {}, times: {} };
 const t0 = performance.now();
