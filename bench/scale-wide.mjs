@@ -3,9 +3,10 @@
 // nulls in five columns, a text column over the dictionary cap (`Company`: rows/4 possible values,
 // ~4.9M distinct at 20M rows), a 20,000-value category (`City`) and a second text column with nulls
 // (`Title`), as Parquet, Arrow and CSV. Each file is opened in a fresh process with the default
-// limits (`createSandbox({ awardData: false, tables: { t } })`), asked eleven questions (group-by
+// limits (`createSandbox({ awardData: false, tables: { t } })`), asked fifteen questions (group-by
 // with a null key, filter-count over nulls, distinct counts, top-10 by a nullable number, contains
-// on three text columns, a mean over nulls) `--reps` times, and every answer is compared with
+// on three text columns, a mean over nulls; unique, value_counts, a group-by and a pandas agg of
+// `Company`) `--reps` times, and every answer is compared with
 // DuckDB's on the same rows (its CSV reader for the CSV, its Parquet reader beside Arrow). Prints
 // one line per question: agree or the two answers, then sbirtools' times and DuckDB's; then cold
 // (open + group-by) and the peak RSS of each process tree. Files are generated with DuckDB (Arrow:

@@ -129,7 +129,7 @@ function modeOfCodes(s: S): string[] | undefined {
 function uniqueOfCodes(s: S): unknown[] | undefined {
   const t = typedOf(s, true);
   if (!t || t.kind !== 'dict') return undefined;
-  return firstOfCodes(t.codes, t.dict, t.rows, s.length);
+  return firstOfCodes(t.codes, t.dict, t.rows, s.length, t.oneCodePerString === true);
 }
 
 // the loop ends its function (docs/architecture.md, "Inside the prelude")
@@ -138,9 +138,11 @@ function firstOfCodes(
   dict: readonly string[],
   rows: ArrayLike<number> | null | undefined,
   n: number,
+  oneCodePerString: boolean,
 ): unknown[] {
   const seen = new Uint8Array(dict.length);
-  const strings = new Set<string>();
+  // a host column's codes need no set of the strings (a 1M-value column: ~1 s of hashing)
+  const strings = oneCodePerString ? null : new Set<string>();
   const out: unknown[] = [];
   let missing = false;
   for (let i = 0; i < n; i++) {
@@ -153,7 +155,8 @@ function firstOfCodes(
     } else if (!seen[c]) {
       seen[c] = 1;
       const v = dict[c]!;
-      if (!strings.has(v)) {
+      if (strings === null) out.push(v);
+      else if (!strings.has(v)) {
         strings.add(v);
         out.push(v);
       }
@@ -172,6 +175,11 @@ function distinctCodes(s: S, counting = false): [number, number] | undefined {
     const c = codes[rows ? rows[i]! : i]!;
     if (c < 0) missing = 1;
     else seen[c] = 1;
+  }
+  if (t.oneCodePerString === true) {
+    let present = 0;
+    for (let k = 0; k < dict.length; k++) present += seen[k]!;
+    return [present, missing];
   }
   const strings = new Set<string>();
   for (let k = 0; k < dict.length; k++) if (seen[k]) strings.add(dict[k]!);

@@ -27,6 +27,8 @@ export interface DictView {
   codes: Int32Array;
   dict: readonly string[];
   rows: Uint32Array | null;
+  /** True when no two codes the rows hold are one string (a host column's codes: fast/source.ts). */
+  oneCodePerString?: boolean;
 }
 /** A mask: 1 true, 0 false; no missing values. */
 export interface BoolView {
@@ -65,7 +67,7 @@ export function typedOf(s: Viewed, counting = false): TypedView | null {
   const raw = counting ? groupSourceOf(src.table, src.column) : sourceOf(src.table, src.column);
   if (raw)
     return raw.kind === 'dict'
-      ? { kind: 'dict', codes: raw.codes, dict: raw.dict, rows }
+      ? { kind: 'dict', codes: raw.codes, dict: raw.dict, rows, oneCodePerString: true }
       : { kind: 'num', type: raw.type, values: raw.values, valid: raw.valid, rows };
   const col = src.table.column(src.column) as unknown;
   if (!(col instanceof LazyColumn)) return null;

@@ -162,7 +162,10 @@ class DictSink {
       grown.set(this.offsets);
       this.offsets = grown;
     }
-    this.bytes.set(out.subarray(a, a + len), this.offsets[this.size]!);
+    const at = this.offsets[this.size]!;
+    const bytes = this.bytes;
+    if (len < SHORT_ROW) for (let k = 0; k < len; k++) bytes[at + k] = out[a + k]!;
+    else bytes.set(out.subarray(a, a + len), at);
     this.offsets[this.size + 1] = end;
     return this.size++;
   }
@@ -188,8 +191,14 @@ function firstAppearance(codes: Int32Array, dict: DictSink): TextCodes {
   const dictOffsets = new Int32Array(size + 1);
   for (let k = 0; k < size; k++) dictOffsets[k + 1] = dictOffsets[k]! + (from[order[k]! + 1]! - from[order[k]!]!);
   const dictBytes = new Uint8Array(dictOffsets[size]!);
-  for (let k = 0; k < size; k++)
-    dictBytes.set(dict.bytes.subarray(from[order[k]!]!, from[order[k]! + 1]!), dictOffsets[k]!);
+  const src = dict.bytes;
+  for (let k = 0; k < size; k++) {
+    const a = from[order[k]!]!;
+    const len = from[order[k]! + 1]! - a;
+    const at = dictOffsets[k]!;
+    if (len < SHORT_ROW) for (let j = 0; j < len; j++) dictBytes[at + j] = src[a + j]!;
+    else dictBytes.set(src.subarray(a, a + len), at);
+  }
   return { kind: 'dict', type: 'string', codes, dictBytes, dictOffsets };
 }
 

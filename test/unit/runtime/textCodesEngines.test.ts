@@ -156,3 +156,34 @@ it('the column is long text (utf8), not a dictionary: the host codes are what th
   const r = await boxes.get('isolated-vm')!.run("docs.column('body').kind");
   expect(r.value).toBe('utf8');
 });
+
+it('codes that do not fit the isolate end the run as MEMORY_LIMIT naming the setting, and the session goes on', async () => {
+  const n = 3_000_000;
+  const offsets = new Int32Array(n + 1);
+  const parts = Array.from({ length: n }, (_, i) => enc.encode(`v${i}`));
+  parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.length));
+  const all = new Uint8Array(offsets[n]!);
+  parts.forEach((p, i) => all.set(p, offsets[i]!));
+  const big: ColumnarTable = {
+    name: 'big',
+    numRows: n,
+    columns: [
+      {
+        name: 'body',
+        type: 'string',
+        kind: 'utf8',
+        data: { kind: 'utf8', type: 'string', bytes: all, offsets, valid: new Uint8Array(n).fill(1) },
+      },
+    ],
+  };
+  const box = await createSandbox({ awardData: false, tables: { big }, memoryLimitMb: 32, timeoutMs: 60_000 });
+  try {
+    const r = await box.run("big.groupby('body').count().numRows()");
+    expect(r.error?.type).toBe('MEMORY_LIMIT');
+    expect(r.error?.hint).toContain('memoryLimitMb');
+    const again = await box.run('big.body.nunique()');
+    expect(again.value).toBe(n);
+  } finally {
+    await box.close();
+  }
+}, 120_000);
