@@ -246,6 +246,7 @@ export class LazyColumn {
     if (this.text === null || this.codesOf === undefined) return (this.coded = null);
     const raw = this.codesOf();
     if (raw === null || raw === undefined) return (this.coded = null);
+    const ranks = (raw as { ranks?: unknown }).ranks;
     if (
       raw.kind !== 'dict' ||
       !(raw.codes instanceof Int32Array) ||
@@ -253,7 +254,8 @@ export class LazyColumn {
       !(raw.dictBytes instanceof Uint8Array) ||
       !(raw.dictOffsets instanceof Int32Array) ||
       raw.dictOffsets.length < 1 ||
-      raw.dictOffsets[raw.dictOffsets.length - 1] !== raw.dictBytes.length
+      raw.dictOffsets[raw.dictOffsets.length - 1] !== raw.dictBytes.length ||
+      !(ranks === undefined || (ranks instanceof Int32Array && ranks.length === raw.dictOffsets.length - 1))
     )
       throw new Error(`textCodes returned malformed data for column ${this.name}`);
     this.coded = raw;

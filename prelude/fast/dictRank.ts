@@ -23,6 +23,15 @@ export function dictRank(dict: readonly string[]): Int32Array | undefined {
   return r ?? undefined;
 }
 
+/**
+ * Records ranks computed elsewhere for `dict` (the host's ranks of a long-text column's codes,
+ * bridge.textCodes: its entries sorted by their bytes, which is this order for them), so that
+ * dictRank does not sort the strings again.
+ */
+export function knownDictRank(dict: readonly string[], rank: Int32Array): void {
+  if (!ranks.has(dict) && rank.length === dict.length) ranks.set(dict, rank);
+}
+
 /** Whether `dict`'s ranks are already at hand (a caller that would sort only a few of its entries asks first). */
 export function hasDictRank(dict: readonly string[]): boolean {
   return ranks.has(dict);

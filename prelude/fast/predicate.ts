@@ -5,7 +5,8 @@
  * expression that throws on some rows still throws exactly where it did). Parts:
  * - reading only one dictionary column: Arquero's compiled code for the part runs once per
  *   dictionary entry (and once for null), then a lookup by code;
- * - `number column OP number` (either side): a loop over the Float64Array;
+ * - `number column OP number` (either side): a loop over the Float64Array; `d.X != null` (`==`,
+ *   `!=`, `===`, `!==` null, either side) on a number or date column: its presence bytes;
  * - `d.Abstract === 'N/A'`, `d.Abstract == null`, `d.Abstract` alone (long text against a string or
  *   null, or its truth value): the host compares the bytes, or reads the stored lengths for null and
  *   empty rows (bridge.textScan), no row decoded;

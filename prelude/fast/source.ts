@@ -6,6 +6,7 @@
  */
 import type { ColumnTable } from 'arquero';
 import { LazyColumn, dictStrings } from '../data/lazyColumn.js';
+import { knownDictRank } from './dictRank.js';
 
 /** A dictionary-coded string column: `codes[row]` indexes `dict`, -1 is null; one code per distinct string. */
 export interface DictSource {
@@ -43,7 +44,11 @@ export function groupSourceOf(t: ColumnTable, name: string): Source | undefined 
   const raw = col.textPaged ? col.hostCodes() : null;
   if (raw === null) return columnSource(col);
   const d = dictStrings(raw);
-  return { kind: 'dict', codes: d.canonical(raw.codes), dict: d.all() };
+  const dict = d.all();
+  // the host's order of the entries (absent when some entry is outside the BMP): no sort of them here
+  const ranks = (raw as { ranks?: unknown }).ranks;
+  if (ranks instanceof Int32Array) knownDictRank(dict, ranks);
+  return { kind: 'dict', codes: d.canonical(raw.codes), dict };
 }
 
 /** The typed data of a host column, or undefined when it is neither dictionary nor float64 (text read in pages, booleans). */

@@ -119,6 +119,12 @@ export interface TextCodes {
   /** Each distinct string's UTF-8 (well-formed: an invalid row's is the UTF-8 of its decoded text), in code order. */
   dictBytes: Uint8Array;
   dictOffsets: Int32Array;
+  /**
+   * Each entry's place among the entries in UTF-16 code-unit order (how `<` and a plain `sort()`
+   * order the decoded strings), or absent when some entry holds a character outside the BMP (its
+   * UTF-8 order then differs): the guest's group orders read it instead of sorting the strings.
+   */
+  ranks?: Int32Array;
 }
 
 /**
@@ -140,7 +146,92 @@ export function textCodes(data: ColumnData, layout: { partitionBytes?: number; r
   const codes = new Int32Array(n).fill(-1);
   const dict = new DictSink();
   scatterRounds(rows, layout, { codes, dict });
-  return firstAppearance(codes, dict);
+  const coded = firstAppearance(codes, dict);
+  const ranks = byteRanks(coded.dictBytes, coded.dictOffsets);
+  return ranks ? { ...coded, ranks } : coded;
+}
+
+/** Ranges of at most this many entries are sorted by insertion, not by another bucket pass. */
+const SMALL_RANGE = 24;
+
+/**
+ * The rank of each entry (k: dictBytes[dictOffsets[k], dictOffsets[k + 1])) in byte order, which
+ * for well-formed UTF-8 is code point order, and that is UTF-16 code-unit order unless some entry
+ * holds a 4-byte sequence (a surrogate pair sorts below U+E000-U+FFFF): null then. An MSD radix
+ * sort of the entries' indices, a byte position at a time (an entry that ends sorts first), ranges
+ * of a few entries by insertion; no string is made.
+ */
+export function byteRanks(bytes: Uint8Array, offsets: Int32Array): Int32Array | null {
+  const d = offsets.length - 1;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0xf0) return null;
+  const order = new Int32Array(d);
+  for (let k = 0; k < d; k++) order[k] = k;
+  const spare = new Int32Array(d);
+  const count = new Int32Array(258);
+  // pending ranges: lo, hi, depth
+  const stack: number[] = [0, d, 0];
+  while (stack.length > 0) {
+    const depth = stack.pop()!;
+    const hi = stack.pop()!;
+    const lo = stack.pop()!;
+    if (hi - lo <= SMALL_RANGE) {
+      insertionSort(bytes, offsets, order, lo, hi, depth);
+      continue;
+    }
+    count.fill(0);
+    // bucket 0: ended before `depth`; bucket b + 1: byte b at `depth`
+    for (let j = lo; j < hi; j++) {
+      const k = order[j]!;
+      const at = offsets[k]! + depth;
+      count[(at < offsets[k + 1]! ? bytes[at]! + 1 : 0) + 1]!++;
+    }
+    for (let b = 0; b < 257; b++) count[b + 1]! += count[b]!;
+    for (let j = lo; j < hi; j++) {
+      const k = order[j]!;
+      const at = offsets[k]! + depth;
+      spare[lo + count[at < offsets[k + 1]! ? bytes[at]! + 1 : 0]!++] = k;
+    }
+    order.set(spare.subarray(lo, hi), lo);
+    // count[b] is now the end of bucket b (relative to lo); bucket 0 holds equal entries: done
+    for (let b = 1; b < 257; b++) {
+      const s = lo + count[b - 1]!;
+      const e = lo + count[b]!;
+      if (e - s > 1) stack.push(s, e, depth + 1);
+    }
+  }
+  const ranks = new Int32Array(d);
+  for (let j = 0; j < d; j++) ranks[order[j]!] = j;
+  return ranks;
+}
+
+/** Sorts order[lo, hi) by the entries' bytes from `depth` on (they agree before it). */
+function insertionSort(
+  bytes: Uint8Array,
+  offsets: Int32Array,
+  order: Int32Array,
+  lo: number,
+  hi: number,
+  depth: number,
+): void {
+  for (let j = lo + 1; j < hi; j++) {
+    const k = order[j]!;
+    let i = j - 1;
+    while (i >= lo && compareFrom(bytes, offsets, order[i]!, k, depth) > 0) {
+      order[i + 1] = order[i]!;
+      i--;
+    }
+    order[i + 1] = k;
+  }
+}
+
+/** Byte order of entries a and b from `depth` on: negative, 0 or positive. */
+function compareFrom(bytes: Uint8Array, offsets: Int32Array, a: number, b: number, depth: number): number {
+  const ea = offsets[a + 1]!;
+  const eb = offsets[b + 1]!;
+  let i = offsets[a]! + depth;
+  let j = offsets[b]! + depth;
+  for (; i < ea && j < eb; i++, j++) if (bytes[i] !== bytes[j]) return bytes[i]! - bytes[j]!;
+  return ea - i - (eb - j);
 }
 
 /** Growing UTF-8 of the distinct values found, in the order found (the codes as first given). */

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { ColumnData } from '../../../schema/columnar.js';
 import { textPage } from '../../../src/data/columns/textPage.js';
-import { textCodes, textDistinct } from '../../../src/data/columns/textDistinct.js';
+import { byteRanks, textCodes, textDistinct } from '../../../src/data/columns/textDistinct.js';
 import { textScan } from '../../../src/data/columns/textScan.js';
 
 function rawColumn(rows: Array<Uint8Array | null>): Extract<ColumnData, { kind: 'utf8' }> {
@@ -215,5 +215,56 @@ describe('textCodes', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('byteRanks (textCodes ranks)', () => {
+  /** Ranks of the strings in code-unit order (a plain sort, as `<` orders them). */
+  const want = (dict: string[]) => {
+    const sorted = [...dict].sort();
+    return dict.map((s) => sorted.indexOf(s));
+  };
+  const ranksOf = (dict: string[]) => {
+    const parts = dict.map((s) => enc.encode(s));
+    const offsets = new Int32Array(parts.length + 1);
+    parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.length));
+    const bytes = new Uint8Array(offsets[parts.length]!);
+    parts.forEach((p, i) => bytes.set(p, offsets[i]!));
+    const r = byteRanks(bytes, offsets);
+    return r && Array.from(r);
+  };
+
+  test('the code-unit order of distinct strings: prefixes first, Latin-1, U+FFFD, long shared prefixes', () => {
+    const dict = ['b', 'a', '', 'ab', 'é', 'Z', '\uFFFD', 'aa', 'café', 'cafe', '\u00ff', '\u0100', ' x'];
+    for (let i = 0; i < 200; i++) dict.push(`Company ${(i * 7919) % 1000}`.padEnd(12 + (i % 5), 'x'));
+    const unique = [...new Set(dict)];
+    expect(ranksOf(unique)).toEqual(want(unique));
+  });
+
+  test('none for a dictionary with a character outside the BMP (its UTF-8 order is not the code-unit order)', () => {
+    expect(ranksOf(['\uFFFF', '😀'])).toBeNull();
+  });
+
+  test('fast-check: equals a plain sort of the strings', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(
+          fc.string({ unit: fc.constantFrom('a', 'b', 'é', '\uFFFD', '\u0800', 'Z', ' ', 'ab'), maxLength: 6 }),
+          {
+            maxLength: 120,
+          },
+        ),
+        (dict) => {
+          expect(ranksOf(dict)).toEqual(want(dict));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  test('textCodes gives the ranks with its codes', () => {
+    const col = rawColumn(['pear', 'apple', null, 'fig', 'apple', ''].map((s) => (s === null ? null : enc.encode(s))));
+    const got = textCodes(col);
+    expect(Array.from(got.ranks!)).toEqual([3, 1, 2, 0]); // pear, apple, fig, ''
   });
 });

@@ -65,8 +65,31 @@ const table = (): ColumnarTable => ({
       kind: 'utf8',
       data: { ...body, bytes: bytes.slice(), offsets: offsets.slice(), valid: body.valid.slice() },
     },
+    {
+      name: 'word',
+      type: 'string',
+      kind: 'utf8',
+      data: {
+        kind: 'utf8',
+        type: 'string',
+        bytes: wordBytes.slice(),
+        offsets: wordOffsets.slice(),
+        valid: Uint8Array.from(wordRows, (r) => (r ? 1 : 0)),
+      },
+    },
   ],
 });
+/** A second long-text column with no character outside the BMP: the host ranks its entries too. */
+const WORDS = ['zeta', 'Äpfel', 'apple', '', 'apple pie', 'ß', '\uFFFD', 'Zulu', 'a\u0800'];
+function wordOf(i: number): Uint8Array | null {
+  if (i % 11 === 0) return null;
+  return enc.encode(i % 3 === 0 ? WORDS[i % WORDS.length]! : `w${(i * 31) % 1499}`);
+}
+const wordRows = Array.from({ length: ROWS }, (_, i) => wordOf(i));
+const wordOffsets = new Int32Array(ROWS + 1);
+wordRows.forEach((r, i) => (wordOffsets[i + 1] = wordOffsets[i]! + (r?.length ?? 0)));
+const wordBytes = new Uint8Array(wordOffsets[ROWS]!);
+wordRows.forEach((r, i) => r && wordBytes.set(r, wordOffsets[i]!));
 const decoded = textPage(body, 0, ROWS).rows;
 /** unique() as pandas gives it: first appearance, null once where first met. */
 const UNIQUE = [...new Set(decoded)];
@@ -89,7 +112,7 @@ afterAll(async () => {
  * (the string paths): per question [its name, the two answers' JSON equal, the answer's length].
  */
 const QUESTIONS = `
-const P = aq.table({ id: docs.array('id'), body: docs.array('body') });
+const P = aq.table({ id: docs.array('id'), body: docs.array('body'), word: docs.array('word') });
 const odd = (t) => t.filter((d) => d.id % 3 !== 0);
 const qs = {
   unique: (t) => t.body.unique(),
@@ -113,6 +136,10 @@ const qs = {
   orderedUnique: (t) => t.orderby(aq.desc('id')).body.unique(),
   orderedNunique: (t) => [t.orderby(aq.desc('id')).body.nunique(), t.orderby('id').body.nunique({ dropna: false })],
   orderedCounts: (t) => t.orderby(aq.desc('id')).body.value_counts().objects(),
+  wordAgg: (t) => t.groupby('word').agg({ id: ['sum', 'first'] }).objects(),
+  wordAggAll: (t) => t.groupby('word').agg({ id: 'count' }, { dropna: false }).objects(),
+  wordSize: (t) => odd(t).groupby('word').size().objects(),
+  wordCounts: (t) => t.word.value_counts({ sort: false }).objects(),
   rowRead: (t) => [t.get('body', 7), t.get('body', 13), t.get('body', ${ROWS - 1}), t.slice(0, 30).objects()],
 };
 Object.entries(qs).map(([name, q]) => {
@@ -128,7 +155,7 @@ describe.each(engines.map(([n]) => n))('%s', (engine) => {
       const r = await boxes.get(engine)!.run(QUESTIONS);
       expect(r.error).toBeUndefined();
       const got = r.value as [string, boolean, number, string][];
-      expect(got.length).toBe(22);
+      expect(got.length).toBe(26);
       for (const [name, same, length, diff] of got) {
         expect({ name, same, diff }).toEqual({ name, same: true, diff: '' });
         expect(length).toBeGreaterThan(2);
