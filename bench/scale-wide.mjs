@@ -3,16 +3,18 @@
 // nulls in five columns, a text column over the dictionary cap (`Company`: rows/4 possible values,
 // ~4.9M distinct at 20M rows), a 20,000-value category (`City`) and a second text column with nulls
 // (`Title`), as Parquet, Arrow and CSV. Each file is opened in a fresh process with the default
-// limits (`createSandbox({ awardData: false, tables: { t } })`), asked eleven questions (group-by
+// limits (`createSandbox({ awardData: false, tables: { t } })`), asked fifteen questions (group-by
 // with a null key, filter-count over nulls, distinct counts, top-10 by a nullable number, contains
-// on three text columns, a mean over nulls) `--reps` times, and every answer is compared with
+// on three text columns, a mean over nulls; unique, value_counts, a group-by and a pandas agg of
+// `Company`) `--reps` times, and every answer is compared with
 // DuckDB's on the same rows (its CSV reader for the CSV, its Parquet reader beside Arrow). Prints
 // one line per question: agree or the two answers, then sbirtools' times and DuckDB's; then cold
 // (open + group-by) and the peak RSS of each process tree. Files are generated with DuckDB (Arrow:
 // flechette, in a child process with a large heap) into a temporary folder and removed after.
 //   node --no-node-snapshot bench/scale-wide.mjs [--rows 20000000] [--formats parquet,arrow,csv] [--reps 2] [--keep] [--from <folder>]
 // `--keep` leaves the files (the folder is printed); `--from` measures that folder's files again.
-// `ONLY=distinctCompany,topk` narrows the questions.
+// `ONLY=distinctCompany,topk` narrows the questions; `SBIRTOOLS_DIST=<dir>/dist` measures another build
+// (an A/B against a base worktree with the same questions).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -22,6 +24,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { childPids, memOf } from './lib/procMem.mjs';
 
 const root = resolve(import.meta.dirname, '..');
+const dist = process.env.SBIRTOOLS_DIST ? resolve(process.env.SBIRTOOLS_DIST) : join(root, 'dist');
 const { values } = parseArgs({
   options: {
     rows: { type: 'string' },
@@ -101,6 +104,23 @@ const QUESTIONS = {
     "t.Abstract.str.contains('quantum').sum()",
     "SELECT count(*)::INTEGER FROM t WHERE contains(Abstract, 'quantum')",
   ],
+  // Company past the dictionary cap, grouped or counted (the host's codes, session 19)
+  uniqueCompany: [
+    't.Company.unique().length',
+    'SELECT (count(DISTINCT Company) + max((Company IS NULL)::INTEGER))::INTEGER FROM t',
+  ],
+  countsCompany: [
+    "((v) => v.numRows() * 100 + v.array('count')[0])(t.Company.value_counts())",
+    'SELECT (count(*) * 100 + max(c))::BIGINT FROM (SELECT count(*) c FROM t WHERE Company IS NOT NULL GROUP BY Company)',
+  ],
+  groupsCompany: [
+    "t.groupby('Company').count().numRows()",
+    'SELECT (count(DISTINCT Company) + max((Company IS NULL)::INTEGER))::INTEGER FROM t',
+  ],
+  aggCompany: [
+    "t.groupby('Company').agg({ Employees: 'sum' }).numRows()",
+    'SELECT count(DISTINCT Company)::INTEGER FROM t',
+  ],
   meanEmployees: ['Math.round(t.Employees.mean() * 1000)', 'SELECT round(avg(Employees) * 1000)::BIGINT FROM t'],
 };
 const ONLY = process.env.ONLY ? process.env.ONLY.split(',') : Object.keys(QUESTIONS);
@@ -138,7 +158,7 @@ async function generate(dir) {
 }
 
 const SBIR = `
-const { createSandbox } = await import(${JSON.stringify(join(root, 'dist', 'src', 'index.js'))});
+const { createSandbox } = await import(${JSON.stringify(join(dist, 'src', 'index.js'))});
 const [path, qs, reps] = JSON.parse(process.argv[1]);
 const out = { answers: {}, times: {} };
 const t0 = performance.now();

@@ -30,6 +30,12 @@ export type TextScanOf = (
 /** Optional host call: rows [start, end) of a non-text column read alone, or null (bridge.fetchRowWindow). */
 export type FetchRowWindow = (table: string, column: string, start: number, end: number) => ColumnData | null;
 
+/**
+ * Optional host call: a utf8 column's dictionary form built from its bytes (bridge.textCodes: one
+ * code per decoded string, in order of first appearance), or null when the host cannot build it.
+ */
+export type TextCodesOf = (table: string, column: string) => ColumnData | null;
+
 /** Optional host call: the kind of a column whose meta has `kindPending` (bridge.columnKind). */
 export type ColumnKindOf = (table: string, column: string) => ColumnData['kind'];
 
@@ -38,6 +44,7 @@ export interface TextSources {
   fetchRange?: FetchColumnRange;
   fetchText?: FetchTextPageOf;
   scanText?: TextScanOf;
+  textCodes?: TextCodesOf;
   columnKind?: ColumnKindOf;
   fetchWindow?: FetchRowWindow;
   textCache?: TextCache;
@@ -53,7 +60,7 @@ export function hostTables(
   sources: TextSources | FetchColumnRange = {},
 ): Record<string, ColumnTable> {
   const src: TextSources = typeof sources === 'function' ? { fetchRange: sources } : sources;
-  const { fetchRange, fetchText, scanText, columnKind, fetchWindow, textCache } = src;
+  const { fetchRange, fetchText, scanText, textCodes, columnKind, fetchWindow, textCache } = src;
   const out: Record<string, ColumnTable> = {};
   for (const meta of metas) {
     // no prototype: a column named __proto__ (or constructor) is an ordinary own property
@@ -66,6 +73,7 @@ export function hostTables(
         scanText:
           scanText &&
           ((start: number, end: number, req: TextScanRequest) => scanText(meta.name, c.name, start, end, req)),
+        codesOf: textCodes && (() => textCodes(meta.name, c.name)),
         cache: textCache,
         kindOf: columnKind && (() => columnKind(meta.name, c.name)),
         fetchWindow: fetchWindow && ((start: number, end: number) => fetchWindow(meta.name, c.name, start, end)),

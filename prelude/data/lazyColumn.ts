@@ -34,6 +34,8 @@ export interface TextAccess {
   fetchRange?: FetchRange;
   fetchText?: FetchTextPage;
   scanText?: ScanText;
+  /** The column's dictionary form built by the host from its bytes (bridge.textCodes), or null. */
+  codesOf?: () => ColumnData | null;
   cache?: TextCache;
   /** The column's kind from the host, for a meta with `kindPending` (bridge.columnKind). */
   kindOf?: () => ColumnData['kind'];
@@ -70,6 +72,9 @@ export class LazyColumn {
   private pending: TextAccess | null = null;
   /** Rows read a window at a time until the column is loaded whole (data/rowWindows.ts). */
   private windows: RowWindows | null = null;
+  private readonly codesOf: (() => ColumnData | null) | undefined;
+  /** The host's dictionary form of paged text (hostCodes), undefined until asked, null when it has none. */
+  private coded: Extract<ColumnData, { kind: 'dict' }> | null | undefined = undefined;
 
   constructor(
     meta: ColumnMeta,
@@ -82,6 +87,7 @@ export class LazyColumn {
     this.type = meta.type;
     this.length = numRows;
     this.known = meta.kind;
+    this.codesOf = a.codesOf;
     if (meta.kindPending) this.pending = a;
     else this.setUp(meta.kind, a);
   }
@@ -223,6 +229,41 @@ export class LazyColumn {
     if (this.pending) this.resolve();
     const t = this.text;
     return t !== null && t.scans && t.numRows === rows ? t : null;
+  }
+
+  /**
+   * Long text read in pages as a dictionary column (codes per row, each distinct string once),
+   * built by the host from its UTF-8 bytes (bridge.textCodes), for the paths that group or count a
+   * column (fast/source.ts groupSourceOf): a group-by, value_counts() or unique() of a 20M-row
+   * column of millions of values then reads codes instead of a string per row. Asked once and kept
+   * for the session; row reads (`at`) then read the dictionary too (the same strings: the host
+   * codes a row by its decoded text). null when the column is not paged text or the host cannot.
+   * @throws {Error} when the host's answer is malformed.
+   */
+  hostCodes(): Extract<ColumnData, { kind: 'dict' }> | null {
+    if (this.pending) this.resolve();
+    if (this.coded !== undefined) return this.coded;
+    if (this.text === null || this.codesOf === undefined) return (this.coded = null);
+    const raw = this.codesOf();
+    if (raw === null || raw === undefined) return (this.coded = null);
+    const ranks = (raw as { ranks?: unknown }).ranks;
+    if (
+      raw.kind !== 'dict' ||
+      !(raw.codes instanceof Int32Array) ||
+      raw.codes.length !== this.length ||
+      !(raw.dictBytes instanceof Uint8Array) ||
+      !(raw.dictOffsets instanceof Int32Array) ||
+      raw.dictOffsets.length < 1 ||
+      raw.dictOffsets[raw.dictOffsets.length - 1] !== raw.dictBytes.length ||
+      !(ranks === undefined || (ranks instanceof Int32Array && ranks.length === raw.dictOffsets.length - 1))
+    )
+      throw new Error(`textCodes returned malformed data for column ${this.name}`);
+    this.coded = raw;
+    // off the rows (or between them) undefined, as the text pages' `get` gives
+    const read = decode(raw, this.length);
+    const n = this.length;
+    this.getter = (row) => (row >= 0 && row < n && row === (row | 0) ? read(row) : undefined);
+    return raw;
   }
 
   private allValues(): unknown[] {

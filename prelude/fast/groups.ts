@@ -7,7 +7,7 @@
 import type { ColumnTable } from 'arquero';
 import { SafeMap, SafeWeakMap } from '../intrinsics.js';
 import { keyCodes, numberRanks, type KeyCodes } from './keyCodes.js';
-import { sourceOf } from './source.js';
+import { groupSourceOf, sourceOf } from './source.js';
 import { indexFilteredRows } from '../frame/bitWords.js';
 
 /** Arquero's grouping object (Table#groups()). */
@@ -22,14 +22,18 @@ export interface Grouping {
 /** The groupings fastGroups made, with the column object each key read. */
 const madeHere = new SafeWeakMap<object, readonly unknown[]>();
 
-/** Combined codes above this many cells use a Map instead of a lookup array. */
+/**
+ * Combined codes above this many cells, and above the table's rows, use a Map instead of a lookup
+ * array (a lookup of at most one slot per row costs no more than the group ids themselves: a 20M-row
+ * key of 4.9M values, the host's codes of long text, stays an array, not 20M Map lookups).
+ */
 const DENSE_LIMIT = 1 << 22;
 
 /** The key codes of each named column, or undefined when one is not a host dict/float64 column. */
 export function keyCodesOf(t: ColumnTable, names: readonly string[]): KeyCodes[] | undefined {
   const out: KeyCodes[] = [];
   for (const name of names) {
-    const src = typeof name === 'string' ? sourceOf(t, name) : undefined;
+    const src = typeof name === 'string' ? groupSourceOf(t, name) : undefined;
     if (!src) return undefined;
     out.push(keyCodes(src));
   }
@@ -72,7 +76,7 @@ export function assignGroups(
   const c = kc.length > 2 ? kc[2].codes : null;
   const ca = kc[0].card;
   const cb = kc.length > 1 ? kc[1].card : 1;
-  if (cells <= DENSE_LIMIT) {
+  if (cells <= DENSE_LIMIT || cells <= n) {
     const slot = new Int32Array(cells).fill(-1);
     for (let j = 0; j < m; j++) {
       const i = rows ? rows[j] : j;

@@ -5,7 +5,8 @@
  * expression that throws on some rows still throws exactly where it did). Parts:
  * - reading only one dictionary column: Arquero's compiled code for the part runs once per
  *   dictionary entry (and once for null), then a lookup by code;
- * - `number column OP number` (either side): a loop over the Float64Array;
+ * - `number column OP number` (either side): a loop over the Float64Array; `d.X != null` (`==`,
+ *   `!=`, `===`, `!==` null, either side) on a number or date column: its presence bytes;
  * - `d.Abstract === 'N/A'`, `d.Abstract == null`, `d.Abstract` alone (long text against a string or
  *   null, or its truth value): the host compares the bytes, or reads the stored lengths for null and
  *   empty rows (bridge.textScan), no row decoded;
@@ -435,17 +436,33 @@ function numeric(
   const colLeft = left.type === 'Column';
   const other = colLeft ? right : left;
   if ((colLeft ? left : right).type !== 'Column' || other.type === 'Column') return false;
-  const k = constant(other);
-  if (k === undefined) return false;
   const op = (colLeft ? NORMAL : MIRROR)[node.operator as string];
   // what the expression gives for a null value, by Arquero's own code
   const nullData = ObjectCreate(null) as Record<string, unknown>;
   nullData[name] = [null];
   const z = f(0, nullData) ? 1 : 0;
+  if (other.type === 'Literal' && other.value === null && (op === '===' || op === '!==')) {
+    // `d.X != null` (any of ==, !=, ===, !==): every present value (a number, NaN, a Date) compares
+    // with null alike, so the row's presence byte decides: Arquero's code on one value and on null
+    const oneData = ObjectCreate(null) as Record<string, unknown>;
+    oneData[name] = [0];
+    presence(valid, f(0, oneData) ? 1 : 0, z, sel, out);
+    return true;
+  }
+  const k = constant(other);
+  if (k === undefined) return false;
   const loop = COMPARE[op];
   if (loop === undefined) return false;
   loop(v, valid, k, z, sel, out);
   return true;
+}
+
+/** out[i] = sel[i] & (valid[i] ? y : z): a comparison with null from the presence bytes. */
+function presence(valid: Uint8Array, y: number, z: number, sel: Uint8Array, out: Uint8Array): void {
+  for (let i = 0; i < out.length; i++) {
+    const o = +(valid[i] !== 0);
+    out[i] = sel[i]! & ((o & y) | (z & (o ^ 1)));
+  }
 }
 
 // One loop per operator, each a function that ends with it (docs/architecture.md, "Inside the

@@ -19,7 +19,7 @@ import { distinctCounts } from './rollupDistinct.js';
 import { dateExtremes } from './rollupDate.js';
 import { fieldOf } from './fieldOf.js';
 import { computedSource, fieldNodes, type FieldNodes } from './rollupField.js';
-import { sourceOf, visibleRows, type Source } from './source.js';
+import { groupSourceOf, sourceOf, visibleRows, type Source } from './source.js';
 import { LazyColumn } from '../data/lazyColumn.js';
 import type { Grouping } from './groups.js';
 import { reduceOne } from './rollupOne.js';
@@ -85,6 +85,8 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
         sources.push(null);
         continue;
       }
+      // grouped or filtered: the host's codes of long text (counted per group like a dictionary column)
+      src = groupSourceOf(t, name);
     }
     // a computed field of numbers (`op.mean(op.length(d.Abstract))`): evaluated as a derive would be
     if (!src && name === undefined && NUMERIC.has(op.name)) {

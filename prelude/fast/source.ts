@@ -6,6 +6,7 @@
  */
 import type { ColumnTable } from 'arquero';
 import { LazyColumn, dictStrings } from '../data/lazyColumn.js';
+import { knownDictRank } from './dictRank.js';
 
 /** A dictionary-coded string column: `codes[row]` indexes `dict`, -1 is null; one code per distinct string. */
 export interface DictSource {
@@ -29,6 +30,25 @@ export type Source = DictSource | NumSource;
 export function sourceOf(t: ColumnTable, name: string): Source | undefined {
   const col = t.column(name) as unknown;
   return col instanceof LazyColumn ? columnSource(col) : undefined;
+}
+
+/**
+ * sourceOf for the paths that group or count a column (group-by keys, value_counts, unique,
+ * distinct counts of a filtered table): long text read in pages is read as the dictionary codes
+ * the host builds from its bytes (LazyColumn.hostCodes: one pass on the host, kept for the session)
+ * instead of a string per row; any other column as sourceOf reads it.
+ */
+export function groupSourceOf(t: ColumnTable, name: string): Source | undefined {
+  const col = t.column(name) as unknown;
+  if (!(col instanceof LazyColumn)) return undefined;
+  const raw = col.textPaged ? col.hostCodes() : null;
+  if (raw === null) return columnSource(col);
+  const d = dictStrings(raw);
+  const dict = d.all();
+  // the host's order of the entries (absent when some entry is outside the BMP): no sort of them here
+  const ranks = (raw as { ranks?: unknown }).ranks;
+  if (ranks instanceof Int32Array) knownDictRank(dict, ranks);
+  return { kind: 'dict', codes: d.canonical(raw.codes), dict };
 }
 
 /** The typed data of a host column, or undefined when it is neither dictionary nor float64 (text read in pages, booleans). */

@@ -11,7 +11,7 @@ import { compareValues, dtypeOf, isNull, isSummable, newTable, resolveColumn } f
 import { fastAgg, type FastAgg } from '../fast/agg.js';
 import { orderByKeys, type Ranked } from '../fast/groupOrder.js';
 import { dictRank, hasDictRank } from '../fast/dictRank.js';
-import { sourceOf } from '../fast/source.js';
+import { groupSourceOf } from '../fast/source.js';
 import { NumberKeys } from '../fast/numberKeys.js';
 import { numberKeyOrder } from '../fast/groups.js';
 
@@ -212,7 +212,7 @@ function dictKeyRanks(
   at: Int32Array,
   n: number,
 ): Ranked | undefined {
-  const src = sourceOf(t, key);
+  const src = groupSourceOf(t, key);
   if (src?.kind !== 'dict' || (4 * n < src.dict.length && !hasDictRank(src.dict))) return undefined;
   const rankOf = dictRank(src.dict);
   if (!rankOf) return undefined;

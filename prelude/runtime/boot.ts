@@ -12,6 +12,7 @@ import {
   type FetchColumnRange,
   type FetchTextPageOf,
   type TextScanOf,
+  type TextCodesOf,
 } from '../data/hostTables.js';
 import { TextCache, textBudgets } from '../data/textCache.js';
 import { setRowCacheBudget } from '../data/rowCache.js';
@@ -40,6 +41,8 @@ export interface Bridge {
    */
   fetchTextPage?: FetchTextPageOf;
   textScan?: TextScanOf;
+  /** Optional: a long text column's dictionary codes built by the host (data/lazyColumn.ts hostCodes). */
+  textCodes?: TextCodesOf;
   /** Optional: the kind of a column whose meta has `kindPending` (the host decodes it now). */
   columnKind?: ColumnKindOf;
   /** Optional: rows [start, end) of a non-text column not loaded yet, read alone; null: load it whole. */
@@ -102,6 +105,7 @@ export function boot(bridge: Bridge): Internals {
   const fetchRange = typeof bridge.fetchColumnRange === 'function' ? bridge.fetchColumnRange : undefined;
   const fetchText = typeof bridge.fetchTextPage === 'function' ? bridge.fetchTextPage : undefined;
   const scanText = typeof bridge.textScan === 'function' ? bridge.textScan : undefined;
+  const textCodes = typeof bridge.textCodes === 'function' ? bridge.textCodes : undefined;
   const columnKind = typeof bridge.columnKind === 'function' ? bridge.columnKind : undefined;
   const fetchWindow = typeof bridge.fetchRowWindow === 'function' ? bridge.fetchRowWindow : undefined;
   const budgets = textBudgets(bridge.limits?.memoryLimitMb);
@@ -110,6 +114,7 @@ export function boot(bridge: Bridge): Internals {
     fetchRange: fetchRange && ((t, c, s, e) => fetchRange(t, c, s, e)),
     fetchText: fetchText && ((t, c, s, e) => fetchText(t, c, s, e)),
     scanText: scanText && ((t, c, s, e, q) => scanText(t, c, s, e, q)),
+    textCodes: textCodes && ((t, c) => textCodes(t, c)),
     columnKind: columnKind && ((t, c) => columnKind(t, c)),
     fetchWindow: fetchWindow && ((t, c, s, e) => fetchWindow(t, c, s, e)),
     textCache: new TextCache(budgets.budgetBytes, budgets.idleBytes),

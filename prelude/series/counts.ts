@@ -42,6 +42,9 @@ export const COUNTS: Record<string, (this: S, ...a: never[]) => unknown> = {
     if (fast) return fast[0] + (dropna ? 0 : fast[1]);
     const text = pendingChain(this) ? null : scanDistinct(this);
     if (text) return text[0] + (dropna ? 0 : text[1]);
+    // long text of a filtered table: the host's codes of the column, counted over the visible rows
+    const coded = pendingChain(this) ? undefined : distinctCodes(this, true);
+    if (coded) return coded[0] + (dropna ? 0 : coded[1]);
     const numbers = dropna ? fastDistinctNumbers(this) : undefined;
     if (numbers !== undefined) return numbers;
     const u = (COUNTS.unique as (this: S) => unknown[]).call(this);
@@ -97,7 +100,7 @@ function withNullAt(xs: Float64Array, k: number): (number | null)[] {
 /** mode() of a dictionary column from a count per code (each string counted once per row, as below); undefined otherwise. */
 function modeOfCodes(s: S): string[] | undefined {
   if (pendingChain(s)) return undefined;
-  const t = typedOf(s);
+  const t = typedOf(s, true);
   if (!t || t.kind !== 'dict') return undefined;
   const { codes, dict, rows } = t;
   const per = new Int32Array(dict.length);
@@ -124,9 +127,9 @@ function modeOfCodes(s: S): string[] | undefined {
  * many codes hold it; undefined otherwise. No string is read per row.
  */
 function uniqueOfCodes(s: S): unknown[] | undefined {
-  const t = typedOf(s);
+  const t = typedOf(s, true);
   if (!t || t.kind !== 'dict') return undefined;
-  return firstOfCodes(t.codes, t.dict, t.rows, s.length);
+  return firstOfCodes(t.codes, t.dict, t.rows, s.length, t.oneCodePerString === true);
 }
 
 // the loop ends its function (docs/architecture.md, "Inside the prelude")
@@ -135,9 +138,11 @@ function firstOfCodes(
   dict: readonly string[],
   rows: ArrayLike<number> | null | undefined,
   n: number,
+  oneCodePerString: boolean,
 ): unknown[] {
   const seen = new Uint8Array(dict.length);
-  const strings = new Set<string>();
+  // a host column's codes need no set of the strings (a 1M-value column: ~1 s of hashing)
+  const strings = oneCodePerString ? null : new Set<string>();
   const out: unknown[] = [];
   let missing = false;
   for (let i = 0; i < n; i++) {
@@ -150,7 +155,8 @@ function firstOfCodes(
     } else if (!seen[c]) {
       seen[c] = 1;
       const v = dict[c]!;
-      if (!strings.has(v)) {
+      if (strings === null) out.push(v);
+      else if (!strings.has(v)) {
         strings.add(v);
         out.push(v);
       }
@@ -159,8 +165,8 @@ function firstOfCodes(
   return out;
 }
 
-function distinctCodes(s: S): [number, number] | undefined {
-  const t = typedOf(s);
+function distinctCodes(s: S, counting = false): [number, number] | undefined {
+  const t = typedOf(s, counting);
   if (!t || t.kind !== 'dict') return undefined;
   const { codes, dict, rows } = t;
   const seen = new Uint8Array(dict.length);
@@ -169,6 +175,11 @@ function distinctCodes(s: S): [number, number] | undefined {
     const c = codes[rows ? rows[i]! : i]!;
     if (c < 0) missing = 1;
     else seen[c] = 1;
+  }
+  if (t.oneCodePerString === true) {
+    let present = 0;
+    for (let k = 0; k < dict.length; k++) present += seen[k]!;
+    return [present, missing];
   }
   const strings = new Set<string>();
   for (let k = 0; k < dict.length; k++) if (seen[k]) strings.add(dict[k]!);

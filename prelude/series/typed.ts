@@ -8,7 +8,7 @@ import { LazyColumn } from '../data/lazyColumn.js';
 import { SafeMap, SafeWeakMap, ReflectApply } from '../intrinsics.js';
 import { PAGE_SHIFT } from '../data/pagedText.js';
 import type { TextPages } from '../data/textPages.js';
-import { sourceOf, visibleRows } from '../fast/source.js';
+import { groupSourceOf, sourceOf, visibleRows } from '../fast/source.js';
 import type { ColumnTable } from 'arquero';
 
 const PAGE_MASK = (1 << PAGE_SHIFT) - 1;
@@ -27,6 +27,8 @@ export interface DictView {
   codes: Int32Array;
   dict: readonly string[];
   rows: Uint32Array | null;
+  /** True when no two codes the rows hold are one string (a host column's codes: fast/source.ts). */
+  oneCodePerString?: boolean;
 }
 /** A mask: 1 true, 0 false; no missing values. */
 export interface BoolView {
@@ -52,16 +54,20 @@ export interface Viewed {
   readonly length: number;
 }
 
-/** The typed view of `s`, or null when only per-value reads are possible. */
-export function typedOf(s: Viewed): TypedView | null {
+/**
+ * The typed view of `s`, or null when only per-value reads are possible. `counting`: a method that
+ * counts values (unique, mode, a distinct count) reads long text as the host's dictionary codes
+ * (fast/source.ts groupSourceOf).
+ */
+export function typedOf(s: Viewed, counting = false): TypedView | null {
   if (s.view) return s.view;
   const src = s.source;
   if (!src) return null;
   const rows = visibleRows(src.table, true);
-  const raw = sourceOf(src.table, src.column);
+  const raw = counting ? groupSourceOf(src.table, src.column) : sourceOf(src.table, src.column);
   if (raw)
     return raw.kind === 'dict'
-      ? { kind: 'dict', codes: raw.codes, dict: raw.dict, rows }
+      ? { kind: 'dict', codes: raw.codes, dict: raw.dict, rows, oneCodePerString: true }
       : { kind: 'num', type: raw.type, values: raw.values, valid: raw.valid, rows };
   const col = src.table.column(src.column) as unknown;
   if (!(col instanceof LazyColumn)) return null;
@@ -204,7 +210,12 @@ function scannable(s: Viewed): TextPages | null {
  * 85-145 s as strings), or null when the column cannot be scanned on the host.
  */
 export function scanDistinct(s: Viewed): [number, number] | null {
-  const pages = scannable(s);
+  if (s.view || !s.source) return null;
+  const { table, column } = s.source;
+  // the order of the rows does not change their distinct values: an ordered view counts as its table
+  if (visibleRows(table, false) !== null) return null;
+  const col = table.column(column) as unknown;
+  const pages = col instanceof LazyColumn ? col.hostScanPages(s.length) : null;
   return pages ? pages.distinct() : null;
 }
 

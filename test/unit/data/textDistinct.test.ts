@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { ColumnData } from '../../../schema/columnar.js';
 import { textPage } from '../../../src/data/columns/textPage.js';
-import { textDistinct } from '../../../src/data/columns/textDistinct.js';
+import { byteRanks, textCodes, textDistinct } from '../../../src/data/columns/textDistinct.js';
 import { textScan } from '../../../src/data/columns/textScan.js';
 
 function rawColumn(rows: Array<Uint8Array | null>): Extract<ColumnData, { kind: 'utf8' }> {
@@ -135,5 +135,136 @@ describe('textDistinct', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+/**
+ * textCodes' expected answer, from the rows as the isolate decodes them: codes in order of first
+ * appearance (a Map of the strings), -1 for null, the dictionary those strings in that order.
+ */
+function expectedCodes(col: ColumnData): { codes: number[]; dict: string[] } {
+  const rows = textPage(col, 0, col.kind === 'utf8' ? col.valid.length : 0).rows;
+  const seen = new Map<string, number>();
+  const codes = rows.map((r) => {
+    if (r === null) return -1;
+    let c = seen.get(r);
+    if (c === undefined) seen.set(r, (c = seen.size));
+    return c;
+  });
+  return { codes, dict: [...seen.keys()] };
+}
+
+/** textCodes' answer as codes and decoded dictionary strings (each entry must be well-formed UTF-8). */
+function gotCodes(col: ColumnData, layout = {}): { codes: number[]; dict: string[] } {
+  const got = textCodes(col, layout);
+  expect(got.dictOffsets[got.dictOffsets.length - 1]).toBe(got.dictBytes.length);
+  const dec = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const dict: string[] = [];
+  for (let k = 0; k + 1 < got.dictOffsets.length; k++)
+    dict.push(dec.decode(got.dictBytes.subarray(got.dictOffsets[k]!, got.dictOffsets[k + 1]!)));
+  return { codes: Array.from(got.codes), dict };
+}
+
+describe('textCodes', () => {
+  test('one code per decoded string, in order of first appearance: empty a value, null -1, invalid bytes as their U+FFFD text', () => {
+    const col = rawColumn([
+      enc.encode('Acme'),
+      null,
+      enc.encode(''),
+      enc.encode('Acme'),
+      bytesOf(0x7a, 0x71, 0xfe), // 'zq\uFFFD'
+      bytesOf(0x7a, 0x71, 0xff), // the same string
+      enc.encode('zq\uFFFD'), // and again, from valid bytes
+      enc.encode('café'),
+      bytesOf(0x63, 0x61, 0x66, 0xc3), // 'caf\uFFFD'
+      enc.encode('😀'),
+      bytesOf(0xed, 0xa0, 0x80), // an encoded surrogate: three U+FFFD
+      enc.encode('\uFFFD\uFFFD\uFFFD'),
+      enc.encode(''),
+    ]);
+    const want = expectedCodes(col);
+    expect(want.codes).toEqual([0, -1, 1, 0, 2, 2, 2, 3, 4, 5, 6, 6, 1]);
+    for (const layout of LAYOUTS) expect(gotCodes(col, layout)).toEqual(want);
+  });
+
+  test('no rows, all null, one value on every row', () => {
+    expect(gotCodes(rawColumn([]))).toEqual({ codes: [], dict: [] });
+    expect(gotCodes(rawColumn([null, null]))).toEqual({ codes: [-1, -1], dict: [] });
+    const same = rawColumn(Array.from({ length: 3000 }, (_, i) => (i === 7 ? null : enc.encode('Phase II'))));
+    for (const layout of LAYOUTS) expect(gotCodes(same, layout)).toEqual(expectedCodes(same));
+  });
+
+  test('many values over many partitions and rounds, invalid rows among them', () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => {
+      if (i % 29 === 0) return null;
+      const base = enc.encode(`Company ${(i * 7919) % 6007}${i % 3 ? '' : ' é'}`);
+      if (i % 97 === 0) return Uint8Array.from([...base, 0xff]);
+      if (i % 89 === 0) return enc.encode(`Company ${(i * 7919) % 6007}\uFFFD`);
+      return base;
+    });
+    const col = rawColumn(rows);
+    const want = expectedCodes(col);
+    for (const layout of [...LAYOUTS.slice(0, 3), { partitionBytes: 4096, roundBytes: 20_000 }])
+      expect(gotCodes(col, layout)).toEqual(want);
+  });
+
+  test('fast-check: the codes and dictionary of the decoded rows, in every layout', () => {
+    fc.assert(
+      fc.property(column, fc.constantFrom(...LAYOUTS), (col, layout) => {
+        expect(gotCodes(col, layout)).toEqual(expectedCodes(col));
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('byteRanks (textCodes ranks)', () => {
+  /** Ranks of the strings in code-unit order (a plain sort, as `<` orders them). */
+  const want = (dict: string[]) => {
+    const sorted = [...dict].sort();
+    return dict.map((s) => sorted.indexOf(s));
+  };
+  const ranksOf = (dict: string[]) => {
+    const parts = dict.map((s) => enc.encode(s));
+    const offsets = new Int32Array(parts.length + 1);
+    parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.length));
+    const bytes = new Uint8Array(offsets[parts.length]!);
+    parts.forEach((p, i) => bytes.set(p, offsets[i]!));
+    const r = byteRanks(bytes, offsets);
+    return r && Array.from(r);
+  };
+
+  test('the code-unit order of distinct strings: prefixes first, Latin-1, U+FFFD, long shared prefixes', () => {
+    const dict = ['b', 'a', '', 'ab', 'é', 'Z', '\uFFFD', 'aa', 'café', 'cafe', '\u00ff', '\u0100', ' x'];
+    for (let i = 0; i < 200; i++) dict.push(`Company ${(i * 7919) % 1000}`.padEnd(12 + (i % 5), 'x'));
+    const unique = [...new Set(dict)];
+    expect(ranksOf(unique)).toEqual(want(unique));
+  });
+
+  test('none for a dictionary with a character outside the BMP (its UTF-8 order is not the code-unit order)', () => {
+    expect(ranksOf(['\uFFFF', '😀'])).toBeNull();
+  });
+
+  test('fast-check: equals a plain sort of the strings', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(
+          fc.string({ unit: fc.constantFrom('a', 'b', 'é', '\uFFFD', '\u0800', 'Z', ' ', 'ab'), maxLength: 6 }),
+          {
+            maxLength: 120,
+          },
+        ),
+        (dict) => {
+          expect(ranksOf(dict)).toEqual(want(dict));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  test('textCodes gives the ranks with its codes', () => {
+    const col = rawColumn(['pear', 'apple', null, 'fig', 'apple', ''].map((s) => (s === null ? null : enc.encode(s))));
+    const got = textCodes(col);
+    expect(Array.from(got.ranks!)).toEqual([3, 1, 2, 0]); // pear, apple, fig, ''
   });
 });

@@ -1,4 +1,5 @@
 import { textScan } from '../../../data/columns/textScan.js';
+import { textCodes, type TextCodes } from '../../../data/columns/textDistinct.js';
 import type { TextScanRequest } from '../../../../schema/columnar.js';
 import { guestLoad, guestPageRows, guestRead } from '../guestTables.js';
 import type { TableProvider } from '../engineSession.js';
@@ -99,6 +100,16 @@ export class HostScan {
       }
     }
     return textScan(guestLoad(provider, table, column), start, end, req);
+  }
+
+  /**
+   * `bridge.textCodes`: the dictionary form of a utf8 column (data/columns/textDistinct.ts
+   * textCodes), built from the loaded column for the guest to keep (nothing is kept here); null
+   * for a column that is not utf8.
+   */
+  codes(provider: TableProvider, table: string, column: string): TextCodes | null {
+    const data = guestLoad(provider, table, column);
+    return data.kind === 'utf8' ? textCodes(data) : null;
   }
 
   private keepPass(key: string, pageRows: number, pages: (Uint8Array | null)[]): void {

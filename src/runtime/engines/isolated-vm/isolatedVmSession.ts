@@ -198,6 +198,17 @@ export class IsolatedVmSession implements EngineSession {
             return hostScan.scan(provider, table as string, column, Number(start), Number(end), ask);
           }),
         ),
+        // a long text column as dictionary codes built here from its bytes, for a group-by or a count
+        // of it in the guest (prelude/data/lazyColumn.ts hostCodes); the fresh arrays move in as they are
+        textCodes: new ivm.Callback((table: unknown, column: unknown) =>
+          guestSafe(() => {
+            const provider = typeof table === 'string' ? byName.get(table) : undefined;
+            if (!provider || typeof column !== 'string')
+              throw new Error(`unknown table or column: ${String(table)}.${String(column)}`);
+            const coded = hostScan.codes(provider, table as string, column);
+            return coded ? transferColumn(ivm, coded, true) : null;
+          }),
+        ),
         write: new ivm.Callback((stream: unknown, text: unknown) => {
           session?.output?.write(
             stream === 'stderr' ? 'stderr' : 'stdout',
