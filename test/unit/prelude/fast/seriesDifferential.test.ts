@@ -89,10 +89,21 @@ const MANY_GROUPS: ColumnarTable = {
   name: 'manygroups',
 };
 
+/**
+ * Columns whose only present values are -Infinity (or +Infinity): no value is larger (smaller)
+ * than the scan's start, so idxmax (idxmin) is the first present one, as the per-value path gives.
+ */
+const infinities = (v: number, name: string): ColumnarTable => ({
+  ...build([null, Number.NaN, v, null, v, Number.NaN].map((V, i) => ({ K1: 'a', K2: 'x', Y: i, D: null, V, A: 'x' }))),
+  name,
+});
+const NEG_INF = infinities(-Infinity, 'neginf');
+const POS_INF = infinities(Infinity, 'posinf');
+
 let h: Harness;
 beforeAll(() => {
   h = createHarness({
-    tables: [AWARDS, ...TABLES, MANY, MANY_GROUPS],
+    tables: [AWARDS, ...TABLES, MANY, MANY_GROUPS, NEG_INF, POS_INF],
     textPages: true,
     limits: { maxResultBytes: 8 << 20 },
   });
@@ -149,6 +160,15 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
       ]),
     ).toEqual([]);
   }, 180_000);
+  test('idxmax and idxmin of a column whose present values are all -Infinity or all +Infinity', async () => {
+    const r = await h.run(
+      "['neginf', 'posinf'].map((n) => { const X = tables[n]; const P = __plain(X); return [X.V.idxmax(), X.V.idxmin(), X.V.argmax(), X.V.argmin(), P.V.idxmax(), P.V.idxmin(), P.V.argmax(), P.V.argmin()]; })",
+    );
+    expect(r.ok && r.value, JSON.stringify(r.error)).toEqual([
+      [2, 2, 2, 2, 2, 2, 2, 2],
+      [2, 2, 2, 2, 2, 2, 2, 2],
+    ]);
+  });
   test('comparisons and masks combined, counted and used as filters', async () => {
     expect(
       await diff([
