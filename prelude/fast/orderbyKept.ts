@@ -8,7 +8,8 @@
  * Only plain keys are kept: column names (strings) and `aq.desc(name)` as Arquero made it. The
  * code below is Arquero 8.0.3's `orderby` (verbs/orderby.js `parseValues`) and `compare`
  * (expression/compare.js) split in two: the parse and the generated source (a function of the
- * keys, the table's column names, which the parse checks, and whether the table is grouped), kept;
+ * keys, the table's column names, which the parse checks, whether each key's column is an array,
+ * which the code reads by index, and whether the table is grouped), kept;
  * and the comparator made from it for this table (its data and group keys), every call, as
  * Arquero makes it. A key with an escaped function, a collation or an aggregate is never kept (the
  * caller runs Arquero's own `orderby`), and neither is a parse that throws.
@@ -17,6 +18,7 @@ import { desc, type ColumnTable } from 'arquero';
 import { parse } from 'arquero/src/expression/parse.js';
 import { codegen } from 'arquero/src/expression/codegen.js';
 import { field } from 'arquero/src/helpers/field.js';
+import { isArrayType } from 'arquero/src/util/is-array-type.js';
 import {
   ArrayIsArray,
   JSONStringify,
@@ -50,7 +52,8 @@ export function keptOrderby(t: ColumnTable, args: unknown[]): ColumnTable | unde
   for (const p of params) {
     const name = plainKey(p);
     if (name === undefined) return undefined;
-    key.push(name);
+    // the generated code reads an array column by index and any other by `at()` (Arquero's rewrite)
+    key.push(name, isArrayType(t.column(name.slice(2))));
   }
   const text = JSONStringify(key);
   let factory = kept.get(text);

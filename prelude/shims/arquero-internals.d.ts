@@ -58,3 +58,7 @@ declare module 'arquero/src/expression/parse.js' {
 declare module 'arquero/src/helpers/field.js' {
   export function field(expr: unknown, name?: string, table?: number): unknown;
 }
+
+declare module 'arquero/src/util/is-array-type.js' {
+  export function isArrayType(value: unknown): boolean;
+}

@@ -68,6 +68,12 @@ describe('orderby with its parse kept', () => {
     ).toEqual([]);
   }, 180_000);
 
+  test('a plain copy first, then the host table: array columns are read by index, others by at()', async () => {
+    const r = await h.run(
+      `${JSON.stringify(TABLES.map((t) => t.name))}.filter((n) => { const X = tables[n]; const P = __plain(X); const a = P.orderby('Y', aq.desc('K2')).indices().join(); const b = X.orderby('Y', aq.desc('K2')).indices().join(); const c = X.orderby((d) => d.Y, aq.desc((d) => d.K2)).indices().join(); return a !== c || b !== c; })`,
+    );
+    expect(r.ok && r.value, JSON.stringify(r.error)).toEqual([]);
+  });
   test('an unknown column fails as in Arquero, and the next good call still sorts', async () => {
     const r = await h.run(
       "const msg = (f) => { try { f(); return 'no error'; } catch (e) { return e.message; } }; [msg(() => t3.orderby('Nope')), msg(() => t3.orderby(aq.desc('Nope'))), t3.orderby(aq.desc('V')).indices().join()]",
