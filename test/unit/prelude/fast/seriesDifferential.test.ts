@@ -180,6 +180,8 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
         "(X) => X.orderby(aq.desc('V')).V.gt(0).tolist()",
         "(X) => [X.K1.isin(['a', 'null', '😀']).sum(), X.V.isin([0, 1.5]).sum(), X.T.isna().sum()]",
         '(X) => X.V.gt(0).and(X.V.lt(100)).not().sum()',
+        // each of and/or/xor alone, where both masks hold
+        '(X) => [X.V.gt(0).and(X.Y.gt(1)).tolist(), X.V.gt(0).or(X.Y.gt(1)).tolist(), X.V.gt(0).xor(X.Y.gt(1)).tolist()]',
       ]),
     ).toEqual([]);
   }, 180_000);
@@ -283,6 +285,8 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
         "(X) => { const F = X[X.V.between(-2, 3)]; return [F.numRows(), F.V.mean(), F.indices().length, F.K1.tolist(), F.filter(F.Y.gt(0)).V.sum(), F.orderby('V').V.tolist()]; }",
         '(X) => [X.D.dt.year.tolist(), X.D.dt.month.sum(), X.D.dt.day.tolist(), X.D.dt.quarter.tolist(), X.D.dt.dayofweek.tolist(), X.D.dt.dayofyear.tolist(), X.D.dt.hour.sum()]',
         "(X) => [X.orderby(aq.desc('D')).D.dt.year.value_counts(), X.D.dt.month.mean(), X.filter(X.Y.gt(0)).D.dt.year.tolist()]",
+        // a part no kept getter answers, on an ordered and on a filtered column (dtAccessor.ts partLoop's row map)
+        "(X) => [X.orderby(aq.desc('D')).D.dt.dayofyear.tolist(), X.filter(X.Y.gt(0)).D.dt.dayofyear.tolist()]",
       ]),
     ).toEqual([]);
   }, 300_000);
