@@ -54,14 +54,28 @@ function aggregate(t: ColumnTable, outs: ReadonlyArray<{ col?: string; fn: AggFn
   const m = rows ? rows.length : t.totalRows();
   const first = new Int32Array(size).fill(-1);
   const count = new Float64Array(size);
+  // the loop ends its own function: code after a loop in the same function deopted the loop's
+  // compiled code on every warm call (docs/architecture.md, "Inside the prelude")
+  firstAndCount(rows, keys, m, first, count);
+  const values: Array<ArrayLike<unknown>> = [];
+  for (const p of plan) values.push(one(t, p.name, p.src, p.col, keys, size, rows, m, count));
+  return { first, count, values };
+}
+
+/** Each group's first row and row count, in scan order. */
+function firstAndCount(
+  rows: Uint32Array | null,
+  keys: Uint32Array | null,
+  m: number,
+  first: Int32Array,
+  count: Float64Array,
+): void {
   for (let j = 0; j < m; j++) {
     const i = rows ? rows[j] : j;
     const gi = keys ? keys[i] : 0;
     if (first[gi] < 0) first[gi] = i;
     count[gi]++;
   }
-  const values = plan.map((p) => one(t, p.name, p.src, p.col, keys, size, rows, m, count));
-  return { first, count, values };
 }
 
 function one(
@@ -124,15 +138,9 @@ function one(
     const { valid } = src as Extract<Source, { kind: 'num' }>;
     const sum = new Float64Array(size);
     const cnt = new Float64Array(size);
-    for (let j = 0; j < m; j++) {
-      const i = rows ? rows[j] : j;
-      const v = values[i];
-      if (valid[i] !== 0 && v === v) {
-        const gi = keys ? keys[i] : 0;
-        sum[gi] += v;
-        cnt[gi]++;
-      }
-    }
+    // the loop ends its own function: code after a loop in the same function deopted the loop's
+    // compiled code on every warm call (docs/architecture.md, "Inside the prelude")
+    sumCount(values, valid, rows, keys, m, sum, cnt);
     return name === 'sum' ? sum : Array.from(sum, (a, gi) => (cnt[gi] ? a / cnt[gi] : null));
   }
   const acc = new Float64Array(size).fill(name === 'prod' ? 1 : 0);
@@ -191,4 +199,25 @@ function one(
         return n[gi] < 2 ? null : Math.sqrt(m2[gi] / (n[gi] - 1));
     }
   });
+}
+
+/** Per group, the sum and the count of the present values, in scan order. */
+function sumCount(
+  values: Float64Array,
+  valid: Uint8Array,
+  rows: Uint32Array | null,
+  keys: Uint32Array | null,
+  m: number,
+  sum: Float64Array,
+  cnt: Float64Array,
+): void {
+  for (let j = 0; j < m; j++) {
+    const i = rows ? rows[j] : j;
+    const v = values[i];
+    if (valid[i] !== 0 && v === v) {
+      const gi = keys ? keys[i] : 0;
+      sum[gi] += v;
+      cnt[gi]++;
+    }
+  }
 }

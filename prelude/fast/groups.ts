@@ -76,32 +76,62 @@ export function assignGroups(
   const c = kc.length > 2 ? kc[2].codes : null;
   const ca = kc[0].card;
   const cb = kc.length > 1 ? kc[1].card : 1;
-  if (cells <= DENSE_LIMIT || cells <= n) {
-    const slot = new Int32Array(cells).fill(-1);
-    for (let j = 0; j < m; j++) {
-      const i = rows ? rows[j] : j;
-      const code = a[i] + (b ? ca * (b[i] + (c ? cb * c[i] : 0)) : 0);
-      let g = slot[code];
-      if (g < 0) {
-        g = slot[code] = first.length;
-        first.push(i);
-      }
-      ids[i] = g;
-    }
-  } else {
-    const slot = new SafeMap<number, number>();
-    for (let j = 0; j < m; j++) {
-      const i = rows ? rows[j] : j;
-      const code = a[i] + (b ? ca * (b[i] + (c ? cb * c[i] : 0)) : 0);
-      let g = slot.get(code);
-      if (g === undefined) {
-        slot.set(code, (g = first.length));
-        first.push(i);
-      }
-      ids[i] = g;
-    }
-  }
+  // each loop ends its own function: code after a loop in the same function deopted the loop's
+  // compiled code on every warm call (docs/architecture.md, "Inside the prelude")
+  if (cells <= DENSE_LIMIT || cells <= n) denseGroups(a, b, c, ca, cb, cells, rows, m, ids, first);
+  else sparseGroups(a, b, c, ca, cb, rows, m, ids, first);
   return { ids, first, size: first.length };
+}
+
+/** assignGroups through a lookup array of every combined code. */
+function denseGroups(
+  a: Int32Array,
+  b: Int32Array | null,
+  c: Int32Array | null,
+  ca: number,
+  cb: number,
+  cells: number,
+  rows: ArrayLike<number> | null,
+  m: number,
+  ids: Uint32Array,
+  first: number[],
+): void {
+  const slot = new Int32Array(cells).fill(-1);
+  for (let j = 0; j < m; j++) {
+    const i = rows ? rows[j] : j;
+    const code = a[i] + (b ? ca * (b[i] + (c ? cb * c[i] : 0)) : 0);
+    let g = slot[code];
+    if (g < 0) {
+      g = slot[code] = first.length;
+      first.push(i);
+    }
+    ids[i] = g;
+  }
+}
+
+/** assignGroups through a Map of the combined codes met (past DENSE_LIMIT cells). */
+function sparseGroups(
+  a: Int32Array,
+  b: Int32Array | null,
+  c: Int32Array | null,
+  ca: number,
+  cb: number,
+  rows: ArrayLike<number> | null,
+  m: number,
+  ids: Uint32Array,
+  first: number[],
+): void {
+  const slot = new SafeMap<number, number>();
+  for (let j = 0; j < m; j++) {
+    const i = rows ? rows[j] : j;
+    const code = a[i] + (b ? ca * (b[i] + (c ? cb * c[i] : 0)) : 0);
+    let g = slot.get(code);
+    if (g === undefined) {
+      slot.set(code, (g = first.length));
+      first.push(i);
+    }
+    ids[i] = g;
+  }
 }
 
 /**

@@ -10,9 +10,10 @@ import { fastFilter } from './filter.js';
 import { fastGroups } from './groups.js';
 import { fastRollup } from './rollup.js';
 import { noteOrder } from './topN.js';
+import { keptOrderby } from './orderbyKept.js';
 
 /** Verbs with a fast path. */
-export const FAST_VERBS = new Set(['groupby', 'rollup', 'count', 'filter', 'derive']);
+export const FAST_VERBS = new Set(['groupby', 'rollup', 'count', 'filter', 'derive', 'orderby']);
 
 /** The verb's result on the fast path, or undefined to run Arquero's verb. */
 export function fastVerb(t: ColumnTable, verb: string, args: unknown[]): ColumnTable | undefined {
@@ -37,6 +38,11 @@ export function fastVerb(t: ColumnTable, verb: string, args: unknown[]): ColumnT
         return args.length === 1 ? fastFilter(t, args[0]) : undefined;
       case 'derive':
         return args.length <= 2 ? fastDerive(t, args[0], args[1]) : undefined;
+      case 'orderby': {
+        // Arquero's own orderby with its parse kept; the mark top-n reads, as after Arquero's
+        const out = keptOrderby(t, args);
+        return out && afterVerb(t, 'orderby', args, out);
+      }
       default:
         return undefined;
     }

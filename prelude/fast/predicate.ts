@@ -265,7 +265,26 @@ function hostIncludes(
   const data = ObjectCreate(null) as Record<string, unknown>;
   data[name] = [null];
   const z = f(0, data) ? 1 : 0;
-  const n = ctx.n;
+  // the loop ends its own function: code after a loop in the same function deopted the loop's
+  // compiled code on every warm call (docs/architecture.md, "Inside the prelude")
+  includesPages(pages, name, needle, fold, f, data, z, ctx.n, sel, out);
+  ctx.fast = true;
+  return true;
+}
+
+/** hostIncludes' answer page by page: the host's scan of a page, or the compiled code on the page's rows. */
+function includesPages(
+  pages: NonNullable<ReturnType<typeof hostScannedPages>>,
+  name: string,
+  needle: string,
+  fold: 'none' | 'lower',
+  f: (row: number, data: unknown) => unknown,
+  data: Record<string, unknown>,
+  z: number,
+  n: number,
+  sel: Uint8Array,
+  out: Uint8Array,
+): void {
   for (let p = 0, lo = 0; lo < n; p++) {
     const hi = Math.min(n, lo + PAGE_ROWS);
     if (anySelected(sel, lo, hi)) {
@@ -282,8 +301,6 @@ function hostIncludes(
     }
     lo = hi;
   }
-  ctx.fast = true;
-  return true;
 }
 
 /**

@@ -19,32 +19,66 @@ export function dateExtremes(
 ): unknown[] {
   const best = new Float64Array(size);
   const seen = new Uint8Array(size);
+  // each loop ends its own function: code after a loop in the same function deopted the loop's
+  // compiled code on every warm call (docs/architecture.md, "Inside the prelude")
   if (!keys) {
-    let b = 0;
-    let s = 0;
-    for (let j = 0; j < m; j++) {
-      const i = order ? order[j]! : j;
-      if (!valid[i]) continue;
-      const v = values[i]!;
-      if (!s || (isMin ? v < b : v > b)) {
-        b = v;
-        s = 1;
-      }
+    const at = extremeRow(isMin, values, valid, order, m);
+    if (at >= 0) {
+      best[0] = values[at]!;
+      seen[0] = 1;
     }
-    best[0] = b;
-    seen[0] = s;
-  } else {
-    for (let j = 0; j < m; j++) {
-      const i = order ? order[j]! : j;
-      if (!valid[i]) continue;
-      const v = values[i]!;
-      const g = keys[i]!;
-      if (!seen[g] || (isMin ? v < best[g]! : v > best[g]!)) {
-        best[g] = v;
-        seen[g] = 1;
-      }
+  } else groupExtremes(isMin, values, valid, keys, order, m, best, seen);
+  return datesOf(best, seen, size);
+}
+
+/**
+ * The row of the one group's extreme, or -1 when no row is valid: the first valid row's time, replaced
+ * only by a strictly smaller (larger) one, so the row kept holds the time the running value would.
+ */
+function extremeRow(
+  isMin: boolean,
+  values: Float64Array,
+  valid: Uint8Array,
+  order: Uint32Array | null,
+  m: number,
+): number {
+  let b = 0;
+  let at = -1;
+  for (let j = 0; j < m; j++) {
+    const i = order ? order[j]! : j;
+    if (!valid[i]) continue;
+    const v = values[i]!;
+    if (at < 0 || (isMin ? v < b : v > b)) {
+      b = v;
+      at = i;
     }
   }
+  return at;
+}
+
+function groupExtremes(
+  isMin: boolean,
+  values: Float64Array,
+  valid: Uint8Array,
+  keys: Uint32Array,
+  order: Uint32Array | null,
+  m: number,
+  best: Float64Array,
+  seen: Uint8Array,
+): void {
+  for (let j = 0; j < m; j++) {
+    const i = order ? order[j]! : j;
+    if (!valid[i]) continue;
+    const v = values[i]!;
+    const g = keys[i]!;
+    if (!seen[g] || (isMin ? v < best[g]! : v > best[g]!)) {
+      best[g] = v;
+      seen[g] = 1;
+    }
+  }
+}
+
+function datesOf(best: Float64Array, seen: Uint8Array, size: number): unknown[] {
   const out = new Array<unknown>(size);
   for (let g = 0; g < size; g++) out[g] = seen[g] ? new NativeDate(best[g]!) : undefined;
   return out;

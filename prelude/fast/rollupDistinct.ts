@@ -18,44 +18,72 @@ export function distinctCounts(
 ): number[] {
   const invalid = new Uint8Array(size);
   const out = new Array<number>(size).fill(0);
-  if (src.kind === 'dict' && !keys) {
-    const seen = new Uint8Array(src.dict.length);
-    const codes = src.codes;
-    for (let j = 0; j < m; j++) {
-      const c = codes[order ? order[j]! : j]!;
-      if (c < 0) invalid[0] = 1;
-      else if (!seen[c]) {
-        seen[c] = 1;
-        out[0]!++;
-      }
-    }
-  } else {
-    // a group-and-value key per row: the code (or the number) within its group
-    const seen = new Map<number, Set<number>>();
-    const isDict = src.kind === 'dict';
-    for (let j = 0; j < m; j++) {
-      const i = order ? order[j]! : j;
-      const g = keys ? keys[i]! : 0;
-      let v: number;
-      if (isDict) {
-        v = src.codes[i]!;
-        if (v < 0) {
-          invalid[g] = 1;
-          continue;
-        }
-      } else {
-        v = src.values[i]!;
-        if (!src.valid[i] || v !== v) {
-          invalid[g] = 1;
-          continue;
-        }
-      }
-      let set = seen.get(g);
-      if (!set) seen.set(g, (set = new Set()));
-      set.add(v);
-    }
+  // each loop ends its own function: code after a loop in the same function deopted the loop's
+  // compiled code on every warm call (docs/architecture.md, "Inside the prelude")
+  if (src.kind === 'dict' && !keys) out[0] = distinctCodeCount(src.codes, src.dict.length, order, m, invalid);
+  else {
+    const seen = groupValues(src, keys, order, m, invalid);
     for (const [g, set] of seen) out[g] = set.size;
   }
-  for (let g = 0; g < size; g++) out[g]! += invalid[g]!;
+  addInvalid(out, invalid, size);
   return out;
+}
+
+/** The number of distinct codes of one group; `invalid[0]` set when a row is null. */
+function distinctCodeCount(
+  codes: Int32Array,
+  dictSize: number,
+  order: Uint32Array | null,
+  m: number,
+  invalid: Uint8Array,
+): number {
+  const seen = new Uint8Array(dictSize);
+  let count = 0;
+  for (let j = 0; j < m; j++) {
+    const c = codes[order ? order[j]! : j]!;
+    if (c < 0) invalid[0] = 1;
+    else if (!seen[c]) {
+      seen[c] = 1;
+      count++;
+    }
+  }
+  return count;
+}
+
+/** Per group, the set of its valid values: a group-and-value key per row (the code, or the number). */
+function groupValues(
+  src: Source,
+  keys: Uint32Array | null,
+  order: Uint32Array | null,
+  m: number,
+  invalid: Uint8Array,
+): Map<number, Set<number>> {
+  const seen = new Map<number, Set<number>>();
+  const isDict = src.kind === 'dict';
+  for (let j = 0; j < m; j++) {
+    const i = order ? order[j]! : j;
+    const g = keys ? keys[i]! : 0;
+    let v: number;
+    if (isDict) {
+      v = src.codes[i]!;
+      if (v < 0) {
+        invalid[g] = 1;
+        continue;
+      }
+    } else {
+      v = src.values[i]!;
+      if (!src.valid[i] || v !== v) {
+        invalid[g] = 1;
+        continue;
+      }
+    }
+    let set = seen.get(g);
+    if (!set) seen.set(g, (set = new Set()));
+    set.add(v);
+  }
+  return seen;
+}
+
+function addInvalid(out: number[], invalid: Uint8Array, size: number): void {
+  for (let g = 0; g < size; g++) out[g]! += invalid[g]!;
 }

@@ -15,10 +15,9 @@ import type { Node } from './node.js';
 export function typedLeaf(t: ColumnTable, node: Node, params: unknown, sel: Uint8Array): Uint8Array | null {
   if (node.type === 'Literal' || node.type === 'Column') return null; // nothing to gain
   const n = sel.length;
-  let count = 0;
-  for (let i = 0; i < n; i++) count += sel[i]!;
-  const rows = new Uint32Array(count);
-  for (let i = 0, k = 0; i < n; i++) if (sel[i]) rows[k++] = i;
+  // each loop ends its own function: code after a loop in the same function deopted the loop's
+  // compiled code on every warm call (docs/architecture.md, "Inside the prelude")
+  const rows = selectedRows(sel, n, selectedCount(sel, n));
   const env: Env = { t, n, rows };
   let vec: Vec;
   try {
@@ -28,6 +27,22 @@ export function typedLeaf(t: ColumnTable, node: Node, params: unknown, sel: Uint
   }
   const truth = truthOf(vec, n);
   if (!truth) return null;
+  return andBytes(sel, truth, n);
+}
+
+function selectedCount(sel: Uint8Array, n: number): number {
+  let count = 0;
+  for (let i = 0; i < n; i++) count += sel[i]!;
+  return count;
+}
+
+function selectedRows(sel: Uint8Array, n: number, count: number): Uint32Array {
+  const rows = new Uint32Array(count);
+  for (let i = 0, k = 0; i < n; i++) if (sel[i]) rows[k++] = i;
+  return rows;
+}
+
+function andBytes(sel: Uint8Array, truth: Uint8Array, n: number): Uint8Array {
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) out[i] = sel[i]! & truth[i]!;
   return out;

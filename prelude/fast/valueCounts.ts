@@ -97,16 +97,49 @@ function countOne(
 ): FastCounts {
   const per = new Int32Array(card);
   const at = new Int32Array(card); // the visit (j) that first met each code
+  // each loop ends its own function: code after a loop in the same function deopted the loop's
+  // compiled code on every warm call (docs/architecture.md, "Inside the prelude")
+  countCodes(codes, nan, rows, m, per, at);
+  const visits = Float64Array.from(metVisits(per, at, card, dropna)).sort(); // distinct visits: the keys' order of first appearance
+  const firsts: number[] = [];
+  const counts: number[] = [];
+  keysInOrder(codes, nan, rows, visits, per, firsts, counts);
+  return { firsts, counts };
+}
+
+/** The count of each code over the visited rows, and the visit that first met it. */
+function countCodes(
+  codes: Int32Array,
+  nan: number,
+  rows: Uint32Array | null,
+  m: number,
+  per: Int32Array,
+  at: Int32Array,
+): void {
   for (let j = 0; j < m; j++) {
     let x = codes[rows ? rows[j]! : j]!;
     if (x === nan) x = 0; // NaN is missing, as null
     if (per[x]++ === 0) at[x] = j;
   }
+}
+
+/** The first visit of each code met (code 0, missing, left out with dropna), in code order. */
+function metVisits(per: Int32Array, at: Int32Array, card: number, dropna: boolean): number[] {
   const met: number[] = [];
   for (let x = dropna ? 1 : 0; x < card; x++) if (per[x]! > 0) met.push(at[x]!);
-  const visits = Float64Array.from(met).sort(); // distinct visits: the keys' order of first appearance
-  const firsts: number[] = [];
-  const counts: number[] = [];
+  return met;
+}
+
+/** Each key's first row and count, pushed in the order of `visits`. */
+function keysInOrder(
+  codes: Int32Array,
+  nan: number,
+  rows: Uint32Array | null,
+  visits: Float64Array,
+  per: Int32Array,
+  firsts: number[],
+  counts: number[],
+): void {
   for (let k = 0; k < visits.length; k++) {
     const j = visits[k]!;
     const i = rows ? rows[j]! : j;
@@ -115,5 +148,4 @@ function countOne(
     firsts.push(i);
     counts.push(per[x]!);
   }
-  return { firsts, counts };
 }

@@ -123,29 +123,18 @@ function byColumns(
 ): ColumnTable {
   const { first } = fast;
   const at = new Int32Array(first.length); // group index of each position
-  let n = 0;
-  for (let gi = 0; gi < first.length; gi++) if (first[gi]! >= 0) at[n++] = gi;
+  // each loop below ends its own function: code after a loop in the same function deopted the
+  // loop's compiled code on every warm call (docs/architecture.md, "Inside the prelude")
+  let n = presentGroups(first, at);
   const byNumber = dropna && sort && keys.length === 1 ? numberKeyOrder(t, g, first, at, n) : undefined;
   if (byNumber) {
     const cols: Record<string, unknown[]> = { [keys[0]!]: byNumber.keys };
     outs.forEach((o, j) => (cols[o.out] = gather(fast.values[j]!, byNumber.groups)));
     return newTable(cols, [keys[0]!, ...outs.map((o) => o.out).filter((c) => c !== keys[0])]);
   }
-  const kv = keys.map((_, k) => {
-    const get = g.get[k]!;
-    const a: unknown[] = []; // pushed: `new Array(n)` of this size is a slow dictionary array
-    for (let i = 0; i < n; i++) a.push(get(first[at[i]!]!));
-    return a;
-  });
+  const kv = keys.map((_, k) => keyValues(g.get[k]!, first, at, n));
   if (dropna && keys.length) {
-    let m = 0;
-    for (let i = 0; i < n; i++) {
-      if (kv.some((a) => isNull(a[i]))) continue;
-      at[m] = at[i]!;
-      for (const a of kv) a[m] = a[i];
-      m++;
-    }
-    n = m;
+    n = dropNullKeys(kv, at, n);
     for (const a of kv) a.length = n;
   }
   let order: ArrayLike<number> | undefined;
@@ -167,13 +156,49 @@ function byColumns(
   }
   const cols: Record<string, unknown[]> = {};
   // the positions in output order, then the group index of each
-  const pos = new Int32Array(n);
-  for (let j = 0; j < n; j++) pos[j] = order ? order[j]! : j;
-  const gis = new Int32Array(n);
-  for (let j = 0; j < n; j++) gis[j] = at[pos[j]!]!;
+  const pos = positions(order, n);
+  const gis = groupsAt(at, pos, n);
   keys.forEach((k, i) => (cols[k] = gather(kv[i]!, pos)));
   outs.forEach((o, j) => (cols[o.out] = gather(fast.values[j]!, gis)));
   return newTable(cols, [...keys, ...outs.map((o) => o.out).filter((c) => !keys.includes(c))]);
+}
+
+/** Writes the index of each group that has rows into `at`, in group order; their number. */
+function presentGroups(first: Int32Array, at: Int32Array): number {
+  let n = 0;
+  for (let gi = 0; gi < first.length; gi++) if (first[gi]! >= 0) at[n++] = gi;
+  return n;
+}
+
+/** One key part per position: read from each group's first row. */
+function keyValues(get: (row: number) => unknown, first: Int32Array, at: Int32Array, n: number): unknown[] {
+  const a: unknown[] = []; // pushed: `new Array(n)` of this size is a slow dictionary array
+  for (let i = 0; i < n; i++) a.push(get(first[at[i]!]!));
+  return a;
+}
+
+/** Moves the positions whose key parts are all present to the front (kv and at); their number. */
+function dropNullKeys(kv: unknown[][], at: Int32Array, n: number): number {
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    if (kv.some((a) => isNull(a[i]))) continue;
+    at[m] = at[i]!;
+    for (const a of kv) a[m] = a[i];
+    m++;
+  }
+  return m;
+}
+
+function positions(order: ArrayLike<number> | undefined, n: number): Int32Array {
+  const pos = new Int32Array(n);
+  for (let j = 0; j < n; j++) pos[j] = order ? order[j]! : j;
+  return pos;
+}
+
+function groupsAt(at: Int32Array, pos: Int32Array, n: number): Int32Array {
+  const gis = new Int32Array(n);
+  for (let j = 0; j < n; j++) gis[j] = at[pos[j]!]!;
+  return gis;
 }
 
 /**

@@ -170,18 +170,33 @@ function distinctCodes(s: S, counting = false): [number, number] | undefined {
   if (!t || t.kind !== 'dict') return undefined;
   const { codes, dict, rows } = t;
   const seen = new Uint8Array(dict.length);
+  // each loop ends its own function: code after a loop in the same function deopted the loop's
+  // compiled code on every warm call (docs/architecture.md, "Inside the prelude")
+  const missing = markCodes(codes, rows, s.length, seen);
+  return [t.oneCodePerString === true ? countSeen(seen) : seenStrings(dict, seen).size, missing];
+}
+
+/** Marks each code present in the first `n` rows (through `rows`); 1 when one of them is null, else 0. */
+function markCodes(codes: Int32Array, rows: Uint32Array | null, n: number, seen: Uint8Array): number {
   let missing = 0;
-  for (let i = 0; i < s.length; i++) {
+  for (let i = 0; i < n; i++) {
     const c = codes[rows ? rows[i]! : i]!;
     if (c < 0) missing = 1;
     else seen[c] = 1;
   }
-  if (t.oneCodePerString === true) {
-    let present = 0;
-    for (let k = 0; k < dict.length; k++) present += seen[k]!;
-    return [present, missing];
-  }
+  return missing;
+}
+
+/** How many codes are marked (a host column's codes: one code per string, no set of the strings needed). */
+function countSeen(seen: Uint8Array): number {
+  let present = 0;
+  for (let k = 0; k < seen.length; k++) present += seen[k]!;
+  return present;
+}
+
+/** The distinct strings among the marked codes (returned whole: a read of its size after the loop deopted it). */
+function seenStrings(dict: readonly string[], seen: Uint8Array): Set<string> {
   const strings = new Set<string>();
   for (let k = 0; k < dict.length; k++) if (seen[k]) strings.add(dict[k]!);
-  return [strings.size, missing];
+  return strings;
 }

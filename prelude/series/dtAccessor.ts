@@ -47,6 +47,22 @@ function fastPart(s: Series, field: Field): Series | undefined {
     return keptPart(s, field, dateFeatures(values, valid, [getter])[0]!, rows);
   const out = new Float64Array(n);
   const ok = new Uint8Array(n);
+  // the loop ends its own function: code after a loop in the same function deopted the loop's
+  // compiled code on every warm call (docs/architecture.md, "Inside the prelude")
+  partLoop(values, valid, rows, n, field, out, ok);
+  return Series.numbers(out, ok, s, s.name, 'integer');
+}
+
+/** Fills `out` with each row's part and `ok` with 1 where the row has one (fastPart). */
+function partLoop(
+  values: Float64Array,
+  valid: Uint8Array | null,
+  rows: Uint32Array | null,
+  n: number,
+  field: Field,
+  out: Float64Array,
+  ok: Uint8Array,
+): void {
   for (let i = 0; i < n; i++) {
     const r = rows ? rows[i]! : i;
     const x = values[r]!;
@@ -77,7 +93,6 @@ function fastPart(s: Series, field: Field): Series | undefined {
     out[i] = v;
     ok[i] = 1;
   }
-  return Series.numbers(out, ok, s, s.name, 'integer');
 }
 
 /**

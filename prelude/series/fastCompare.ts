@@ -81,11 +81,28 @@ export function combineMasks(a: Series, b: unknown, method: string): Series | un
   const p = x.bits;
   const q = y.bits;
   const n = p.length;
-  const bits = new Uint8Array(n);
-  if (method === 'and') for (let i = 0; i < n; i++) bits[i] = p[i]! & q[i]!;
-  else if (method === 'or') for (let i = 0; i < n; i++) bits[i] = p[i]! | q[i]!;
-  else for (let i = 0; i < n; i++) bits[i] = p[i]! ^ q[i]!;
+  // each loop ends its own function: code after a loop in the same function deopted the loop's
+  // compiled code on every warm call (docs/architecture.md, "Inside the prelude")
+  const bits = method === 'and' ? andBytes(p, q, n) : method === 'or' ? orBytes(p, q, n) : xorBytes(p, q, n);
   return Series.bools(bits, a);
+}
+
+function andBytes(p: Uint8Array, q: Uint8Array, n: number): Uint8Array {
+  const bits = new Uint8Array(n);
+  for (let i = 0; i < n; i++) bits[i] = p[i]! & q[i]!;
+  return bits;
+}
+
+function orBytes(p: Uint8Array, q: Uint8Array, n: number): Uint8Array {
+  const bits = new Uint8Array(n);
+  for (let i = 0; i < n; i++) bits[i] = p[i]! | q[i]!;
+  return bits;
+}
+
+function xorBytes(p: Uint8Array, q: Uint8Array, n: number): Uint8Array {
+  const bits = new Uint8Array(n);
+  for (let i = 0; i < n; i++) bits[i] = p[i]! ^ q[i]!;
+  return bits;
 }
 
 /** The negation of a mask, or undefined. */

@@ -177,8 +177,22 @@ function presentNaN(v: NumView, n: number): boolean {
   return false;
 }
 
-// the whole column in storage order: one loop per direction, the first extreme kept
+// the whole column in storage order: one loop per direction, the first extreme kept. Each loop is
+// the end of its own function (maxScan, minScan): code after a loop in the function that holds it
+// has no type feedback when V8 enters the loop's on-stack code, and that code was entered again and
+// deoptimized there on every warm call (docs/architecture.md, "Inside the prelude").
 function maxPos(values: Float64Array, valid: Uint8Array | null, n: number): number {
+  const pos = maxScan(values, valid, n);
+  // -Infinity itself is only a maximum when nothing is larger: the first present one
+  return pos < 0 ? firstPresent(values, valid, n) : pos;
+}
+
+function minPos(values: Float64Array, valid: Uint8Array | null, n: number): number {
+  const pos = minScan(values, valid, n);
+  return pos < 0 ? firstPresent(values, valid, n) : pos;
+}
+
+function maxScan(values: Float64Array, valid: Uint8Array | null, n: number): number {
   let best = -Infinity;
   let pos = -1;
   for (let i = 0; i < n; i++) {
@@ -188,11 +202,10 @@ function maxPos(values: Float64Array, valid: Uint8Array | null, n: number): numb
       pos = i;
     }
   }
-  // -Infinity itself is only a maximum when nothing is larger: the first present one
-  return pos < 0 ? firstPresent(values, valid, n) : pos;
+  return pos;
 }
 
-function minPos(values: Float64Array, valid: Uint8Array | null, n: number): number {
+function minScan(values: Float64Array, valid: Uint8Array | null, n: number): number {
   let best = Infinity;
   let pos = -1;
   for (let i = 0; i < n; i++) {
@@ -202,7 +215,7 @@ function minPos(values: Float64Array, valid: Uint8Array | null, n: number): numb
       pos = i;
     }
   }
-  return pos < 0 ? firstPresent(values, valid, n) : pos;
+  return pos;
 }
 
 function firstPresent(values: Float64Array, valid: Uint8Array | null, n: number): number {

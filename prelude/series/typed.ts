@@ -234,6 +234,21 @@ export function scanLengths(
   const n = s.length;
   const values = new Float64Array(n);
   const valid = new Uint8Array(n);
+  // the loop ends its own function: code after a loop in the same function deopted the loop's
+  // compiled code on every warm call (docs/architecture.md, "Inside the prelude")
+  pageLengths(pages, n, f, narrowF, values, valid);
+  return { values, valid };
+}
+
+/** scanLengths' page loop: fills `values` and `valid` for the first `n` rows. */
+function pageLengths(
+  pages: TextPages,
+  n: number,
+  f: (v: string) => number,
+  narrowF: (v: string) => number,
+  values: Float64Array,
+  valid: Uint8Array,
+): void {
   for (let p = 0, i = 0; i < n; p++) {
     const got = pages.scan(p, { op: 'len' });
     if (got) {
@@ -254,7 +269,6 @@ export function scanLengths(
       }
     }
   }
-  return { values, valid };
 }
 
 /**

@@ -23,7 +23,7 @@ declare module 'arquero/src/util/ascending.js' {
   export function ascending(a: unknown, b: unknown): number;
 }
 declare module 'arquero/src/expression/codegen.js' {
-  export function codegen(node: unknown, opt?: { index: string }): string;
+  export function codegen(node: unknown, opt?: { index: string; op?: string }): string;
 }
 declare module 'arquero/src/expression/compile.js' {
   export const compile: { expr(code: string, params: unknown): (row: number, data: unknown, op?: unknown) => unknown };
@@ -46,4 +46,19 @@ declare module 'arquero/src/op/aggregate-functions.js' {
 
 declare module 'arquero/src/op/window-functions.js' {
   export const windowFunctions: Record<string, unknown>;
+}
+
+declare module 'arquero/src/expression/parse.js' {
+  export function parse(
+    input: unknown,
+    opt: { table: unknown; value: (name: string, node: { escape?: unknown }) => void; window: boolean },
+  ): { names: string[]; exprs: unknown[]; ops: unknown[] };
+}
+
+declare module 'arquero/src/helpers/field.js' {
+  export function field(expr: unknown, name?: string, table?: number): unknown;
+}
+
+declare module 'arquero/src/util/is-array-type.js' {
+  export function isArrayType(value: unknown): boolean;
 }

@@ -89,10 +89,21 @@ const MANY_GROUPS: ColumnarTable = {
   name: 'manygroups',
 };
 
+/**
+ * Columns whose only present values are -Infinity (or +Infinity): no value is larger (smaller)
+ * than the scan's start, so idxmax (idxmin) is the first present one, as the per-value path gives.
+ */
+const infinities = (v: number, name: string): ColumnarTable => ({
+  ...build([null, Number.NaN, v, null, v, Number.NaN].map((V, i) => ({ K1: 'a', K2: 'x', Y: i, D: null, V, A: 'x' }))),
+  name,
+});
+const NEG_INF = infinities(-Infinity, 'neginf');
+const POS_INF = infinities(Infinity, 'posinf');
+
 let h: Harness;
 beforeAll(() => {
   h = createHarness({
-    tables: [AWARDS, ...TABLES, MANY, MANY_GROUPS],
+    tables: [AWARDS, ...TABLES, MANY, MANY_GROUPS, NEG_INF, POS_INF],
     textPages: true,
     limits: { maxResultBytes: 8 << 20 },
   });
@@ -149,6 +160,24 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
       ]),
     ).toEqual([]);
   }, 180_000);
+  test('idxmax and idxmin of a column whose present values are all -Infinity or all +Infinity', async () => {
+    const r = await h.run(
+      "['neginf', 'posinf'].map((n) => { const X = tables[n]; const P = __plain(X); return [X.V.idxmax(), X.V.idxmin(), X.V.argmax(), X.V.argmin(), P.V.idxmax(), P.V.idxmin(), P.V.argmax(), P.V.argmin()]; })",
+    );
+    expect(r.ok && r.value, JSON.stringify(r.error)).toEqual([
+      [2, 2, 2, 2, 2, 2, 2, 2],
+      [2, 2, 2, 2, 2, 2, 2, 2],
+    ]);
+  });
+  test('and/or/xor of two masks follow the truth table, element by element', async () => {
+    // both sides of a differential run combine typed masks: checked against the booleans themselves
+    const r = await h.run(
+      `${JSON.stringify(TABLES.map((t) => t.name))}.filter((n) => { const X = tables[n]; const a = X.V.gt(0).tolist(); const b = X.Y.gt(1).tolist();
+        const same = (m, f) => JSON.stringify(m.tolist()) === JSON.stringify(a.map((x, i) => f(x, b[i])));
+        return !(same(X.V.gt(0).and(X.Y.gt(1)), (x, y) => x && y) && same(X.V.gt(0).or(X.Y.gt(1)), (x, y) => x || y) && same(X.V.gt(0).xor(X.Y.gt(1)), (x, y) => x !== y)); })`,
+    );
+    expect(r.ok && r.value, JSON.stringify(r.error)).toEqual([]);
+  });
   test('comparisons and masks combined, counted and used as filters', async () => {
     expect(
       await diff([
@@ -263,6 +292,8 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
         "(X) => { const F = X[X.V.between(-2, 3)]; return [F.numRows(), F.V.mean(), F.indices().length, F.K1.tolist(), F.filter(F.Y.gt(0)).V.sum(), F.orderby('V').V.tolist()]; }",
         '(X) => [X.D.dt.year.tolist(), X.D.dt.month.sum(), X.D.dt.day.tolist(), X.D.dt.quarter.tolist(), X.D.dt.dayofweek.tolist(), X.D.dt.dayofyear.tolist(), X.D.dt.hour.sum()]',
         "(X) => [X.orderby(aq.desc('D')).D.dt.year.value_counts(), X.D.dt.month.mean(), X.filter(X.Y.gt(0)).D.dt.year.tolist()]",
+        // a part no kept getter answers, on an ordered and on a filtered column (dtAccessor.ts partLoop's row map)
+        "(X) => [X.orderby(aq.desc('D')).D.dt.dayofyear.tolist(), X.filter(X.Y.gt(0)).D.dt.dayofyear.tolist()]",
       ]),
     ).toEqual([]);
   }, 300_000);
