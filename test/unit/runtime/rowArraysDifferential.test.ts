@@ -100,6 +100,15 @@ const SEQUENCES: Record<string, Step[]> = {
         "[ch2.map(r => r.Company).slice(0, 3), ch2.filter(r => r['Award Amount'] > 1e6).length, ch2.findIndex(r => r['Proposal Award Date'] === null), ch2.filter(r => r.Nope === undefined).length, ch2.reduce((s, r, i) => s + (i < 4 ? r['Award Amount'] : 0), 0)]",
     ),
     'ch2.slice(0, 2)',
+    // every row, ordered; most rows, filtered: the chains read the rows through the table's indices
+    cw(
+      "const ch3 = award_data.orderby(aq.desc('Award Amount'), 'Company').select('Company', 'Award Amount', 'Phase').objects();\n" +
+        "[ch3.map(r => r.Company).slice(0, 4), ch3.findIndex(r => r.Phase === 'Phase II'), ch3.filter(r => r.Phase === 'Phase I').map(r => r['Award Amount']).slice(0, 3), ch3.reduce((s, r, i) => i < 5 ? s + r['Award Amount'] : s, 0), ch3.filter(r => r.Phase === 'Phase II').reduce((s, r) => s + r['Award Amount'], 0)]",
+    ),
+    cw(
+      "const ch4 = award_data.filter(d => d.Phase !== 'Phase II').orderby('Award Year').select('Award Year', 'Phase').objects();\n" +
+        "[ch4.length, ch4.map(r => r['Award Year']).slice(0, 3), ch4.some(r => r.Phase === 'Phase II'), ch4.findIndex(r => r['Award Year'] > 2010), ch4.filter(r => r.Phase === 'Phase I').length]",
+    ),
     cw(
       "const xs3 = [1, 2, null, 4];\nconst ut3 = aq.table({ a: xs3, b: ['w', 'x', 'y', 'z'] });\nconst ur3 = ut3.objects();\nxs3[0] = 100;\n[ur3.map(r => r.a), ur3.filter(r => r.a > 1).length, ur3.reduce((s, r) => s + r.b, '')]",
     ),
