@@ -61,12 +61,16 @@ export function scalarLoop(
   if (!bound || (!list && !isBareObjectsCall(right) && !table)) return undefined;
   const reads = bound.reads;
   const row = declaredName(loop.left, ['const', 'let']);
+  const pushed = pushShape(loop.body, reads, bound.names);
   const shape =
+    pushed ??
     (row !== undefined && !list ? pickShape(loop.body, reads, row) : undefined) ??
     scalarShape(loop.body, reads, bound.names);
   if (!shape) return undefined;
   const { targets, spec } = shape;
-  if (!targets.every((t) => assignableBefore(t, body, place))) return undefined;
+  // a push loop's array is never assigned: a `const NAME = []` of the top level before the loop
+  if (pushed ? !emptyArrayBefore(targets[0]!, body, place) : !targets.every((t) => assignableBefore(t, body, place)))
+    return undefined;
   const temp = `$sbtRowK${at}`;
   const payload = `[${JSON.stringify(spec)}, [${targets.join(', ')}]]`;
   const ins = (pos: number, text: string): LocalEdit => ({
@@ -75,10 +79,12 @@ export function scalarLoop(
     text: `${INSERTED_OPEN}${text}${INSERTED_CLOSE}`,
   });
   let writes = '';
-  targets.forEach((t, k) => (writes += `${t}=${temp}[${k}];`));
+  if (!pushed) targets.forEach((t, k) => (writes += `${t}=${temp}[${k}];`));
+  // a push loop pushed into its array: no local to write back (`took(0)`)
+  const count = pushed ? 0 : targets.length;
   const wrap = [
     ins(loop.start, `{let ${temp};`),
-    ins(loop.end, `if((${temp}=${ROW_LOOP_GLOBAL}.took(${targets.length}))!==null){${writes}}}`),
+    ins(loop.end, `if((${temp}=${ROW_LOOP_GLOBAL}.took(${count}))!==null){${writes}}}`),
   ];
   if (!list && !isBareObjectsCall(right)) {
     const edits = keyedTableEdits(loop, source, `${JSON.stringify(reads.fields)}, ["keyed"], ${payload}`);
@@ -141,6 +147,55 @@ function assignableBefore(name: string, body: AnyNode[], at: number): boolean {
     if (s.declarations.some((d: AnyNode) => d.id.type === 'Identifier' && d.id.name === name)) return true;
   }
   return false;
+}
+
+/** Whether a top-level `const name = []` among the first `at` statements of `body` declares `name` (an array the code made: no Proxy). */
+function emptyArrayBefore(name: string, body: AnyNode[], at: number): boolean {
+  for (let k = 0; k < at; k++) {
+    const s = body[k];
+    if (s.type !== 'VariableDeclaration' || s.kind !== 'const') continue;
+    for (const d of s.declarations as AnyNode[])
+      if (d.id.type === 'Identifier' && d.id.name === name)
+        return d.init?.type === 'ArrayExpression' && d.init.elements.length === 0;
+  }
+  return false;
+}
+
+/**
+ * `xs.push(FIELD)` under any number of `if (C) continue;` and at most one `if (C)` (session 19): the
+ * values of the rows that pass, pushed in order, as the guest's spec `['push', cond, field]` with the
+ * array as the one local (nothing written back: the guest pushes into it).
+ */
+function pushShape(body: AnyNode, reads: Reads, taken: string[]): { targets: string[]; spec: Spec } | undefined {
+  const list = statements(body) as AnyNode[];
+  const conds: Spec[] = [];
+  for (const s of list.slice(0, -1)) {
+    const c =
+      s.type === 'IfStatement' && !s.alternate && isContinue(s.consequent) ? condition(s.test, reads) : undefined;
+    if (!c) return undefined;
+    conds.push(['!', c]);
+  }
+  let last = list[list.length - 1];
+  if (last?.type === 'IfStatement' && !last.alternate) {
+    const c = condition(last.test, reads);
+    const inner = statements(last.consequent) as AnyNode[];
+    if (!c || inner.length !== 1) return undefined;
+    conds.push(c);
+    last = inner[0];
+  }
+  if (last?.type !== 'ExpressionStatement') return undefined;
+  const call = last.expression as AnyNode;
+  if (call.type !== 'CallExpression' || call.optional || call.arguments.length !== 1) return undefined;
+  const callee = call.callee as AnyNode;
+  if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) return undefined;
+  if (callee.property.name !== 'push' || callee.object.type !== 'Identifier') return undefined;
+  const xs = callee.object.name as string;
+  if (taken.includes(xs) || reads.fields.includes(xs)) return undefined;
+  const f = reads.field(call.arguments[0] as AnyNode);
+  if (f === undefined) return undefined;
+  let cond: Spec | null = null;
+  for (const c of conds) cond = cond === null ? c : ['L', '&&', cond, c];
+  return { targets: [xs], spec: ['push', cond, f] };
 }
 
 /**
