@@ -199,8 +199,7 @@ function chainMethod(name: string): Function {
     const b = ReflectApply(weakGet, bound, [this]) as BoundRows | undefined;
     const first = c !== null && c.ops!.length > 0 && b?.chain ? c.ops![0] : undefined;
     if (b && b.chain && c !== null && (first === 'pluck' ? 'map' : first) === name) {
-      const rows = this;
-      const link = b.chain(c, () => filled(rows, b));
+      const link = b.chain(c, () => filled(this, b));
       if (link !== null) return ReflectApply(link[name] as Function, link, arguments as unknown as unknown[]);
     }
     // the lookup the call as written makes, on the array with no own methods left

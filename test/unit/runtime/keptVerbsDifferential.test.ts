@@ -112,25 +112,22 @@ const DERIVES = [
   `(X) => X.derive({ m: ${M} }).derive({ q: (d) => d.m * 2 + 1 }).rollup({ s: op.sum('q'), n: op.count() })`,
 ];
 
-describe.each(['isolated-vm', 'quickjs'] as const)(
-  'kept derived columns on %s',
-  (engine) => {
-    it('give what Arquero gives, asked again and over other columns', async () => {
-      await using box = await createSandbox({ engine });
-      expect((await box.run(SETUP)).ok).toBe(true);
-      for (let pass = 0; pass < 2; pass++) {
-        for (const program of DERIVES) {
-          for (let round = 0; round < 2; round++) {
-            const r = await box.run(`__pair(${program})`);
-            expect(r.ok, program).toBe(true);
-            const [fast, plain] = r.value as [string, string];
-            expect(fast, `${program} (pass ${pass + 1}, run ${round + 1})`).toEqual(plain);
-          }
+describe.each(['isolated-vm', 'quickjs'] as const)('kept derived columns on %s', (engine) => {
+  it('give what Arquero gives, asked again and over other columns', async () => {
+    await using box = await createSandbox({ engine });
+    expect((await box.run(SETUP)).ok).toBe(true);
+    for (let pass = 0; pass < 2; pass++) {
+      for (const program of DERIVES) {
+        for (let round = 0; round < 2; round++) {
+          const r = await box.run(`__pair(${program})`);
+          expect(r.ok, program).toBe(true);
+          const [fast, plain] = r.value as [string, string];
+          expect(fast, `${program} (pass ${pass + 1}, run ${round + 1})`).toEqual(plain);
         }
       }
-    });
-  },
-);
+    }
+  });
+});
 
 describe.each(['isolated-vm', 'quickjs'] as const)(
   'kept filters, reductions, groupings and top-n rows on %s',

@@ -302,7 +302,8 @@ describe.each(['isolated-vm', 'quickjs'] as const)('row arrays bound to a name o
       if (typeof step === 'string' || step.rewritten !== undefined)
         expect(prepared.includes('__sbirtools_rowLoop.'), code).toBe(typeof step !== 'string' && step.rewritten);
       if (typeof step !== 'string' && step.chains) expect(prepared, code).toMatch(/\["chains","[a-zA-Z]+"/);
-      if (typeof step !== 'string' && step.bind === false) expect(prepared, code).not.toMatch(/\["(bind|defer|chains)"/);
+      if (typeof step !== 'string' && step.bind === false)
+        expect(prepared, code).not.toMatch(/\["(bind|defer|chains)"/);
       const [a, b] = [await rewritten.run(code), await plain.run(asWritten(code))];
       expect(runOutcome(a), code).toEqual(runOutcome(b));
     }

@@ -313,9 +313,13 @@ const SEQUENCES: Record<string, Step[]> = {
     rw("award_data.select({ Program: 'Phase' }).objects().filter(r => r.Phase === 'Phase II').length"),
     rw("award_data.select({ 'Woman Owned': 'Phase' }).objects().some(r => r.Phase === 'Phase II')"),
     rw("award_data.select('Phase').objects().filter(r => r.Phase === 'Phase II').length"),
-    rw("award_data.filter(d => d['Award Year'] > 2010).select('Phase').objects().filter(r => r.Phase === 'Phase II').length"),
+    rw(
+      "award_data.filter(d => d['Award Year'] > 2010).select('Phase').objects().filter(r => r.Phase === 'Phase II').length",
+    ),
     rw("award_data.derive({ m: d => d['Award Amount'] / 1e6 }).select('m').objects().filter(r => r.m > 0.5).length"),
-    rw("award_data.derive({ m: d => d['Number Employees'] / 1e6 }).select('m').objects().filter(r => r.m > 0.5).length"),
+    rw(
+      "award_data.derive({ m: d => d['Number Employees'] / 1e6 }).select('m').objects().filter(r => r.m > 0.5).length",
+    ),
     rw("award_data.derive({ m: d => d['Award Amount'] / 1e6 }).select('m').objects().filter(r => r.m > 0.5).length"),
     rw("award_data.select({ 'Award Amount': 'm' }).objects().filter(r => r.m > 0.5).length"),
     rw(

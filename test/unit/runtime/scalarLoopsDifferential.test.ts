@@ -107,23 +107,33 @@ const SEQUENCES: Record<string, Step[]> = {
     rw(
       "const xs = [];\nfor (const r of award_data.select('Agency', 'Award Year', 'Number Employees').objects())\n  if (r.Agency === 'National Science Foundation' && r['Award Year'] >= 2015) xs.push(r['Number Employees']);\n[xs.length, xs.slice(0, 5), xs.filter(v => v === null).length]",
     ),
-    rw("const ys = [];\nfor (const r of k.objects()) if (r.S !== 'b') ys.push(r.V);\n[ys.length, ys.map(v => Object.is(v, -0) ? '-0' : v)]"),
-    rw('const zs = [];\nfor (const r of k) { if (r.V == null) continue; zs.push(r.W) }\nzs.map(v => Object.is(v, -0) ? "-0" : v)'),
+    rw(
+      "const ys = [];\nfor (const r of k.objects()) if (r.S !== 'b') ys.push(r.V);\n[ys.length, ys.map(v => Object.is(v, -0) ? '-0' : v)]",
+    ),
+    rw(
+      'const zs = [];\nfor (const r of k) { if (r.V == null) continue; zs.push(r.W) }\nzs.map(v => Object.is(v, -0) ? "-0" : v)',
+    ),
     rw('const ws = [];\nfor (const { V, W } of k.objects()) if (W > 0) ws.push(V);\nws'),
     rw("const ps = [];\nfor (const [s, v] of k.select('S', 'V').tolist()) if (s === 'a') ps.push(v);\nps"),
-    rw('const rows = k.objects();\nconst bs = [];\nfor (const r of rows) if (r.V > 0) bs.push(r.W);\n[bs, rows.length]'),
+    rw(
+      'const rows = k.objects();\nconst bs = [];\nfor (const r of rows) if (r.V > 0) bs.push(r.W);\n[bs, rows.length]',
+    ),
     'rows[2]',
     rw(
       "const fs = [];\nfor (const r of award_data.filter(d => d.Phase === 'Phase II').orderby('Award Amount').objects()) if (r['Award Year'] > 2015) fs.push(r['Award Amount']);\n[fs.length, fs.slice(0, 3), fs[fs.length - 1]]",
     ),
     rw("const xs2 = [];\nxs2.push('first');\nfor (const r of k) if (r.V < 1) xs2.push(r.W);\nxs2"),
     // arrays a push would reach code through, or could not grow: as written
-    rw('const xs3 = [];\nxs3.push = (v) => 0;\nfor (const r of k) if (r.V > 0) xs3.push(r.W);\n[xs3.length, typeof xs3.push]'),
+    rw(
+      'const xs3 = [];\nxs3.push = (v) => 0;\nfor (const r of k) if (r.V > 0) xs3.push(r.W);\n[xs3.length, typeof xs3.push]',
+    ),
     rw(
       "const log = [];\nObject.defineProperty(Array.prototype, '3', { set: (v) => { log[log.length] = v }, configurable: true });\nconst xs4 = [];\nfor (const r of k) if (r.V != null) xs4.push(r.W);\ndelete Array.prototype[3];\n[xs4.length, Object.keys(xs4), log]",
     ),
     rw('const xs5 = [];\nObject.freeze(xs5);\nfor (const r of k) if (r.V > 0) xs5.push(r.W);\nxs5'),
-    rw("const xs6 = [];\nfor (const r of award_data.select('Phase').objects()) if (r.Phase !== null) xs6.push(r.Phase);\n[xs6.length, xs6[0]]"),
+    rw(
+      "const xs6 = [];\nfor (const r of award_data.select('Phase').objects()) if (r.Phase !== null) xs6.push(r.Phase);\n[xs6.length, xs6[0]]",
+    ),
     as('const xs7 = [];\nfor (const r of k) if (r.V > 0) xs7.push(r.W * 2);\nxs7'),
     as('let xs8 = [];\nfor (const r of k) if (r.V > 0) xs8.push(r.W);\nxs8'),
   ],
