@@ -265,7 +265,10 @@ const SEQUENCES: Record<string, Step[]> = {
       'const xs6 = [1, 2, 3];\nconst t6 = aq.table({ a: xs6 });\nconst got6 = t6.objects().filter(r => { xs6[2] = 30; return true }).map(r => r.a);\n[got6, t6.objects().map(r => r.a)]',
     ),
     rw('aq.table({ a: [1, 2] }).objects().map(r => r.b)'),
-    "const rows7 = award_data.select('Phase').objects();\nconst p7 = rows7.map(r => r.Phase);\n[p7.length, p7[0], rows7.length]",
+    // a bound array a pluck and `.length` read: deferred, the pluck answered by its own map (session 19)
+    rw(
+      "const rows7 = award_data.select('Phase').objects();\nconst p7 = rows7.map(r => r.Phase);\n[p7.length, p7[0], rows7.length]",
+    ),
     'rows7[1]',
   ],
   // a filter/some/every/findIndex callback that reads only number, boolean and dictionary fields
