@@ -11,7 +11,7 @@ import {
   termOf,
 } from './keyedLoops.js';
 import type { LocalEdit } from './localize.js';
-import type { AnyNode } from './patternNames.js';
+import { type AnyNode, collectPatternNames } from './patternNames.js';
 import { isBareObjectsCall } from './rowChains.js';
 import { keyedTableEdits } from './tableLoops.js';
 
@@ -69,7 +69,11 @@ export function scalarLoop(
   if (!shape) return undefined;
   const { targets, spec } = shape;
   // a push loop's array is never assigned: a `const NAME = []` of the top level before the loop
-  if (pushed ? !emptyArrayBefore(targets[0]!, body, place) : !targets.every((t) => assignableBefore(t, body, place)))
+  if (
+    pushed
+      ? !emptyArrayBefore(targets[0]!, body, place, program)
+      : !targets.every((t) => assignableBefore(t, body, place))
+  )
     return undefined;
   const temp = `$sbtRowK${at}`;
   const payload = `[${JSON.stringify(spec)}, [${targets.join(', ')}]]`;
@@ -149,17 +153,60 @@ function assignableBefore(name: string, body: AnyNode[], at: number): boolean {
   return false;
 }
 
-/** Whether a top-level `const name = []` among the first `at` statements of `body` declares `name` (an array the code made: no Proxy). */
-function emptyArrayBefore(name: string, body: AnyNode[], at: number): boolean {
+/**
+ * Whether a top-level `const name = []` among the first `at` statements of `body` declares `name`, or
+ * a `let name = []` that nothing in `program` assigns again: an array the code made, never a Proxy.
+ */
+function emptyArrayBefore(name: string, body: AnyNode[], at: number, program: AnyNode): boolean {
   for (let k = 0; k < at; k++) {
     const s = body[k];
-    if (s.type !== 'VariableDeclaration' || s.kind !== 'const') continue;
+    if (s.type !== 'VariableDeclaration' || s.kind === 'var') continue;
     for (const d of s.declarations as AnyNode[])
       if (d.id.type === 'Identifier' && d.id.name === name)
-        return d.init?.type === 'ArrayExpression' && d.init.elements.length === 0;
+        return (
+          d.init?.type === 'ArrayExpression' &&
+          d.init.elements.length === 0 &&
+          (s.kind === 'const' || assignedOnce(program, name))
+        );
   }
   return false;
 }
+
+/** Whether `name` is bound or assigned exactly once in `program` (its declaration), anywhere, functions included. */
+function assignedOnce(program: AnyNode, name: string): boolean {
+  let count = 0;
+  const stack: AnyNode[] = [program];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const targets: AnyNode[] = [];
+    if (node.type === 'VariableDeclarator') targets.push(node.id);
+    else if (node.type === 'AssignmentExpression') targets.push(node.left);
+    else if (node.type === 'UpdateExpression') targets.push(node.argument);
+    else if (
+      (node.type === 'ForOfStatement' || node.type === 'ForInStatement') &&
+      node.left.type !== 'VariableDeclaration'
+    )
+      targets.push(node.left);
+    else if (FUNCTIONS.has(node.type)) targets.push(...(node.params as AnyNode[]), ...(node.id ? [node.id] : []));
+    else if (node.type === 'CatchClause' && node.param) targets.push(node.param);
+    else if (node.type === 'ClassDeclaration' && node.id) targets.push(node.id);
+    for (const t of targets) {
+      const names: string[] = [];
+      collectPatternNames(t, names);
+      for (const n of names) if (n === name) count++;
+    }
+    for (const key in node) {
+      if (key === 'type' || key === 'start' || key === 'end' || key === 'loc') continue;
+      const v = node[key];
+      if (v === null || typeof v !== 'object') continue;
+      for (const c of (Array.isArray(v) ? v : [v]) as (AnyNode | null)[])
+        if (c && typeof c.type === 'string') stack.push(c);
+    }
+  }
+  return count === 1;
+}
+
+const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
 
 /**
  * `xs.push(FIELD)` under any number of `if (C) continue;` and at most one `if (C)` (session 19): the

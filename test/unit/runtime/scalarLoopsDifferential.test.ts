@@ -135,7 +135,12 @@ const SEQUENCES: Record<string, Step[]> = {
       "const xs6 = [];\nfor (const r of award_data.select('Phase').objects()) if (r.Phase !== null) xs6.push(r.Phase);\n[xs6.length, xs6[0]]",
     ),
     as('const xs7 = [];\nfor (const r of k) if (r.V > 0) xs7.push(r.W * 2);\nxs7'),
-    as('let xs8 = [];\nfor (const r of k) if (r.V > 0) xs8.push(r.W);\nxs8'),
+    rw('let xs8 = [];\nfor (const r of k) if (r.V > 0) xs8.push(r.W);\nxs8'),
+    // a `let` assigned again (here after the loop: any other binding could make it a Proxy first)
+    as('let xs9 = [];\nfor (const r of k) if (r.V > 0) xs9.push(r.W);\nxs9 = [xs9.length];\nxs9'),
+    as(
+      'let xs10 = [];\nconst f10 = () => { xs10 = new Proxy([], {}) };\nfor (const r of k) if (r.V > 0) xs10.push(r.W);\nxs10',
+    ),
   ],
   'the same loop again, from other starts, and over other tables: what a session keeps': [
     rw("let t1 = 0;\nfor (const r of award_data.select('Award Amount').objects()) t1 += r['Award Amount'] || 0;\nt1"),
