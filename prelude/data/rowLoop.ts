@@ -212,8 +212,15 @@ function chainMethod(name: string): Function {
 
 /** Gives `rows` (bound as `b`) its own methods `names` (chainMethod), until disown. */
 export function ownChainMethods(rows: unknown[], b: BoundRows, names: string[]): void {
-  for (let i = 0; i < names.length; i++)
-    ObjectDefineProperty(rows, names[i]!, { value: chainMethod(names[i]!), writable: true, configurable: true });
+  for (let i = 0; i < names.length; i++) {
+    // a descriptor with no prototype: a field a run put on Object.prototype (`get`, `enumerable`) is not read as its own
+    const d = ObjectCreate(null) as PropertyDescriptor;
+    d.value = chainMethod(names[i]!);
+    d.writable = true;
+    d.enumerable = false;
+    d.configurable = true;
+    ObjectDefineProperty(rows, names[i]!, d);
+  }
   b.own = names;
 }
 

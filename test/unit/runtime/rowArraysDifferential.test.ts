@@ -135,6 +135,10 @@ const SEQUENCES: Record<string, Step[]> = {
       "const rl = award_data.select('Award Amount').objects();\nconst n12 = rl.filter(r => r['Award Amount'] > 1e6).length;\n[n12, rl.length, rl.map(r => r['Award Amount']).filter(v => v != null).length]",
     ),
     'rl.slice(0, 3)',
+    // a field a run put on Object.prototype is no part of the own methods' descriptors
+    cw(
+      "Object.defineProperty(Object.prototype, 'get', { value: () => 1, configurable: true, writable: true });\nconst og = award_data.select('Phase').objects();\nconst ogn = og.filter(r => r.Phase === 'Phase I').length;\ndelete Object.prototype.get;\n[ogn, og.length]",
+    ),
     unbound(
       "const sq = award_data.select('Award Amount').objects();\nsq.reduce((s, r) => s + (r['Award Amount'] || 0), (1, 0)) / sq.length",
     ),
