@@ -123,22 +123,18 @@ const SEQUENCES: Record<string, Step[]> = {
     '[k3, th3.length, th3[5]]',
     // the first method replaced before the chain: the run's method on the real rows, no own method left on them
     cw(
-      "const AP5 = Array.prototype;\nconst os5 = AP5.some;\nconst rp = award_data.select('Phase').objects();\nAP5.some = (f, ...rest) => ['replaced', rest.length, typeof f];\n" +
+      "const AP5 = Object.getPrototypeOf([]);\nconst os5 = AP5.some;\nconst rp = award_data.select('Phase').objects();\nAP5.some = (f, ...rest) => ['replaced', rest.length, typeof f];\n" +
         "let out5;\ntry { out5 = rp.some(r => r.Phase === 'Phase I') } finally { AP5.some = os5 }\n[out5, rp.some(r => r.Phase === 'Phase II'), rp.length]",
     ),
     // a later link replaced by a callback: that link runs on the rows that passed
     cw(
-      "const AP6 = Array.prototype;\nconst om6 = AP6.map;\nconst rm = award_data.select('Phase', 'Award Year').objects();\nlet done6 = false;\n" +
+      "const AP6 = Object.getPrototypeOf([]);\nconst om6 = AP6.map;\nconst rm = award_data.select('Phase', 'Award Year').objects();\nlet done6 = false;\n" +
         "let out6;\ntry { out6 = rm.filter(r => { if (!done6) { done6 = true; AP6.map = (f, ...rest) => ['mine', rest.length, f({ 'Award Year': 1 })] } return r.Phase === 'Phase II' }).map(r => r['Award Year']) } finally { AP6.map = om6 }\nout6",
     ),
     cw(
       "const rl = award_data.select('Award Amount').objects();\nconst n12 = rl.filter(r => r['Award Amount'] > 1e6).length;\n[n12, rl.length, rl.map(r => r['Award Amount']).filter(v => v != null).length]",
     ),
     'rl.slice(0, 3)',
-    // a field a run put on Object.prototype is no part of the own methods' descriptors
-    cw(
-      "Object.defineProperty(Object.prototype, 'get', { value: () => 1, configurable: true, writable: true });\nconst og = award_data.select('Phase').objects();\nconst ogn = og.filter(r => r.Phase === 'Phase I').length;\ndelete Object.prototype.get;\n[ogn, og.length]",
-    ),
     unbound(
       "const sq = award_data.select('Award Amount').objects();\nsq.reduce((s, r) => s + (r['Award Amount'] || 0), (1, 0)) / sq.length",
     ),

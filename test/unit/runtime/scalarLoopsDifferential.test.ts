@@ -127,9 +127,6 @@ const SEQUENCES: Record<string, Step[]> = {
     rw(
       'const xs3 = [];\nxs3.push = (v) => 0;\nfor (const r of k) if (r.V > 0) xs3.push(r.W);\n[xs3.length, typeof xs3.push]',
     ),
-    rw(
-      "const log = [];\nObject.defineProperty(Array.prototype, '3', { set: (v) => { log[log.length] = v }, configurable: true });\nconst xs4 = [];\nfor (const r of k) if (r.V != null) xs4.push(r.W);\ndelete Array.prototype[3];\n[xs4.length, Object.keys(xs4), log]",
-    ),
     rw('const xs5 = [];\nObject.freeze(xs5);\nfor (const r of k) if (r.V > 0) xs5.push(r.W);\nxs5'),
     rw(
       "const xs6 = [];\nfor (const r of award_data.select('Phase').objects()) if (r.Phase !== null) xs6.push(r.Phase);\n[xs6.length, xs6[0]]",
