@@ -44,7 +44,7 @@ import {
   sessionMath,
   shapeText,
 } from './keyedCode.js';
-import { pickLoop, scalarLoop } from './scalarLoop.js';
+import { pickLoop, pushLoop, scalarLoop } from './scalarLoop.js';
 
 /**
  * A loop's shape, as the preparation writes it: `[target, op, key, cond, term]`. target 'object' or
@@ -274,6 +274,7 @@ export function keyedLoop(
   // a scalar accumulation (numbers in locals, data/scalarLoop.ts) shares the token and the sources
   if (NativeArray.isArray(spec) && spec[0] === 'scalar') return scalarLoop(spec, target, srcs, idx, n, copies);
   if (NativeArray.isArray(spec) && spec[0] === 'pick') return copies === null && pickLoop(spec, target, srcs, idx, n);
+  if (NativeArray.isArray(spec) && spec[0] === 'push') return copies === null && pushLoop(spec, target, srcs, idx, n);
   if (!NativeArray.isArray(spec) || spec.length !== 5 || !freshTarget(spec[0], target)) return false;
   const read = columnsOf(srcs, copies);
   if (read === undefined) return false;

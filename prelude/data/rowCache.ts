@@ -95,11 +95,22 @@ export function dateFlags(vals: readonly Kept[]): string {
 
 /** The declarations row code reads from `vals`: `v<k>` values, or a date column's `t<k>` times and `m<k>` validity. */
 export function rowLoad(names: string[], flags: string): string {
-  return names
-    .map((_, k) =>
-      flags[k] === '1' ? `const t${k} = vals[${k}].values, m${k} = vals[${k}].valid;` : `const v${k} = vals[${k}];`,
-    )
-    .join(' ');
+  let out = '';
+  for (let k = 0; k < names.length; k++)
+    out +=
+      (k ? ' ' : '') +
+      (flags[k] === '1' ? `const t${k} = vals[${k}].values, m${k} = vals[${k}].valid;` : `const v${k} = vals[${k}];`);
+  return out;
+}
+
+/**
+ * The names joined by `sep`, in a loop: rows are also built after their call (a bound array's fill:
+ * data/rowLoop.ts), when the run may have replaced Array.prototype's methods (session 19).
+ */
+function joined(names: readonly string[], sep: string): string {
+  let out = '';
+  for (let k = 0; k < names.length; k++) out += (k ? sep : '') + names[k]!;
+  return out;
 }
 
 /** Code that reads field k of row `r`: its value, or a fresh Date (or null) of a date column's times. */
@@ -109,14 +120,15 @@ function fieldCode(k: number, flags: string): string {
 
 /** Code that makes row `r` from the declarations of rowLoad (also data/rowLoop.ts's loops that keep rows). */
 export function rowCode(shape: RowShape, names: string[], flags = ''): string {
-  const parts = names.map((_, k) => fieldCode(k, flags));
-  if (shape === 'array') return `[${parts.join(', ')}]`;
-  return `{ ${names.map((name, k) => `${JSON.stringify(name)}: ${parts[k]}`).join(', ')} }`;
+  const parts: string[] = [];
+  for (let k = 0; k < names.length; k++)
+    parts[k] = shape === 'array' ? fieldCode(k, flags) : `${JSON.stringify(names[k])}: ${fieldCode(k, flags)}`;
+  return shape === 'array' ? `[${joined(parts, ', ')}]` : `{ ${joined(parts, ', ')} }`;
 }
 
 /** The loop that builds rows `off .. off + n - 1` of the visible rows for one shape, list of names and date flags, compiled once. */
 function codeFor(shape: RowShape, names: string[], flags: string): Build {
-  const key = `${shape}\u0000${flags}\u0000${names.join('\u0000')}`;
+  const key = `${shape}\u0000${flags}\u0000${joined(names, '\u0000')}`;
   let build = builders.get(key);
   if (build) return build;
   build = NewFunction(
@@ -157,7 +169,7 @@ export function rowsAt(
   m: number,
 ): unknown[] {
   const flags = dateFlags(vals);
-  const key = `${flags}\u0000${names.join('\u0000')}`;
+  const key = `${flags}\u0000${joined(names, '\u0000')}`;
   let build = buildersAt.get(key);
   if (!build) {
     build = NewFunction(

@@ -26,6 +26,7 @@ import {
   ObjectGetOwnPropertyDescriptor,
   ObjectGetPrototypeOf,
   ReflectApply,
+  SafeWeakMap,
 } from '../intrinsics.js';
 import type { RowAddends } from '../fast/rowTruth.js';
 
@@ -39,6 +40,8 @@ for (const m of METHODS) ORIGINAL[m] = ArrayProto[m];
 const SPECIES = Symbol.species;
 const speciesGetter = ObjectGetOwnPropertyDescriptor(NativeArray, SPECIES)?.get;
 const NativeUint32Array = Uint32Array;
+const weakGet = SafeWeakMap.prototype.get;
+const weakSet = SafeWeakMap.prototype.set;
 
 /** Whether `op` on an array of rows would still run the session's own method (and, for filter and map, make a plain array). */
 function intact(op: string): boolean {
@@ -267,10 +270,22 @@ function keptInto(
   return count;
 }
 
+/**
+ * The count of every row's truth bytes, by the bytes (session 19): a callback's bytes over every row
+ * are kept for the session (fast/rowTruth.ts) and never written, so the same question again reads
+ * its count (half of a warm `t.objects().filter(r => r.m > 2).length` was this loop).
+ */
+const wholeCounts = new SafeWeakMap<Uint8Array, number>();
+
 function countOf(truth: Uint8Array, idx: ArrayLike<number> | null, pos: ArrayLike<number> | null, m: number): number {
   let count = 0;
-  if (idx === null && pos === null) for (let k = 0; k < m; k++) count += truth[k]!;
-  else
+  if (idx === null && pos === null) {
+    const whole = m === truth.length;
+    const known = whole ? (ReflectApply(weakGet, wholeCounts, [truth]) as number | undefined) : undefined;
+    if (known !== undefined) return known;
+    for (let k = 0; k < m; k++) count += truth[k]!;
+    if (whole) ReflectApply(weakSet, wholeCounts, [truth, count]);
+  } else
     for (let k = 0; k < m; k++) {
       const p = pos === null ? k : pos[k]!;
       count += truth[idx === null ? p : idx[p]!]!;

@@ -17,10 +17,12 @@ import {
   NativeDate,
   SafeWeakMap,
   NewFunction,
+  ObjectCreate,
   ObjectDefineProperty,
   ObjectGetOwnPropertyDescriptor,
   ObjectGetPrototypeOf,
   ReflectApply,
+  SafeMap,
 } from '../intrinsics.js';
 import { dateFlags, rowCode, rowLoad, type Kept, type RowShape } from './rowCache.js';
 import { dateArrayLoop, dateLoopState, fillDates, type DateRows } from './dateLoop.js';
@@ -74,6 +76,15 @@ export interface BoundRows {
    * from those columns, over the rows its loops read (`idx`, `n`), as rowObjects.ts's keyedRows.
    */
   keyed?: (names: string[], payload: unknown) => boolean;
+  /**
+   * For an array chains read (`['chains', ...methods]`, prepare/rowArrays.ts): the object that stands
+   * for its rows at a cued chain's first link (data/rowChain.ts `chainRows`), over the values of the
+   * call, or null where the chain must run on the rows (its first method replaced, a field not kept);
+   * `rows` gives the array with its rows in it.
+   */
+  chain?: (c: RowLoopState, rows: () => unknown[]) => Record<string, unknown> | null;
+  /** The array's own methods (chainMethod) until its rows are first handed to code other than the chains' (disown). */
+  own?: string[] | null;
 }
 
 const bound = new SafeWeakMap<object, BoundRows>();
@@ -86,8 +97,9 @@ export function bindRows(rows: unknown[], b: BoundRows): void {
   ReflectApply(weakSet, bound, [rows, b]);
 }
 
-/** The bound array `rows` with its rows in it (built now if they were deferred). */
+/** The bound array `rows` with its rows in it (built now if they were deferred), and none of its own methods. */
 function filled(rows: unknown[], b: BoundRows): unknown[] {
+  disown(rows, b);
   const fill = b.fill;
   if (fill) {
     b.fill = null;
@@ -136,11 +148,88 @@ function release(value: unknown, name?: unknown): unknown {
   const b = ReflectApply(weakGet, bound, [value]) as BoundRows | undefined;
   if (!b) return value;
   ReflectApply(weakDelete, bound, [value]);
+  disown(value as unknown[], b);
   if (b.fill && typeof name === 'string' && holdRows(value as unknown[], b.fill, name)) {
     b.fill = null;
     return value;
   }
   return filled(value as unknown[], b);
+}
+
+/**
+ * `NAME.length` of a bound name (`__sbirtools_rowLoop.len(NAME).length`, prepare/rowArrays.ts): while
+ * its rows are deferred, an object whose `length` is their count (what the array will hold); else the
+ * value itself.
+ */
+function lengthOf(rows: unknown): unknown {
+  if (rows === null || typeof rows !== 'object') return rows;
+  const b = ReflectApply(weakGet, bound, [rows]) as BoundRows | undefined;
+  if (!b || b.fill === null) return rows;
+  const o = ObjectCreate(null) as { length: number };
+  o.length = b.n;
+  return o;
+}
+
+/** The chain whose cue ran last (`__sbirtools_rowLoop.chain`): its fields and links; taken by the next chainMethod call. */
+let cue: RowLoopState | null = null;
+
+/**
+ * The cue around the last argument of a chain's first call on a bound name (prepare/rowArrays.ts):
+ * answers the argument as it is (the call gets the same values, as many), and notes which chain the
+ * call is for. Nothing runs between it and the call.
+ */
+function cueChain(value: unknown, names: unknown, ops: unknown): unknown {
+  cue = { names: strings(names), ops: strings(ops) };
+  return value;
+}
+
+const ownMethods = new SafeMap<string, Function>();
+
+/**
+ * The own method `name` of an array chains read (`['chains', ...]`): the cued chain over the kept
+ * values when this array is bound with them and the cue is this method's chain, else the rows and the
+ * session's `Array.prototype[name]` (or the run's: the lookup the call as written makes) on them.
+ */
+function chainMethod(name: string): Function {
+  let f = ownMethods.get(name);
+  if (f) return f;
+  f = function (this: unknown[]): unknown {
+    const c = cue;
+    cue = null;
+    const b = ReflectApply(weakGet, bound, [this]) as BoundRows | undefined;
+    const first = c !== null && c.ops!.length > 0 && b?.chain ? c.ops![0] : undefined;
+    if (b && b.chain && c !== null && (first === 'pluck' ? 'map' : first) === name) {
+      const link = b.chain(c, () => filled(this, b));
+      if (link !== null) return ReflectApply(link[name] as Function, link, arguments as unknown as unknown[]);
+    }
+    // the lookup the call as written makes, on the array with no own methods left
+    const rows = b ? filled(this, b) : this;
+    return ReflectApply((rows as unknown as Record<string, Function>)[name]!, rows, arguments as unknown as unknown[]);
+  };
+  ownMethods.set(name, f);
+  return f;
+}
+
+/** Gives `rows` (bound as `b`) its own methods `names` (chainMethod), until disown. */
+export function ownChainMethods(rows: unknown[], b: BoundRows, names: string[]): void {
+  for (let i = 0; i < names.length; i++) {
+    // a descriptor with no prototype: a field a run put on Object.prototype (`get`, `enumerable`) is not read as its own
+    const d = ObjectCreate(null) as PropertyDescriptor;
+    d.value = chainMethod(names[i]!);
+    d.writable = true;
+    d.enumerable = false;
+    d.configurable = true;
+    ObjectDefineProperty(rows, names[i]!, d);
+  }
+  b.own = names;
+}
+
+/** Takes the own methods off `rows`: from here on code may see the array, which is then a plain array of rows. */
+function disown(rows: unknown[], b: BoundRows): void {
+  const own = b.own;
+  if (!own) return;
+  b.own = null;
+  for (let i = 0; i < own.length; i++) delete (rows as unknown as Record<string, unknown>)[own[i]!];
 }
 
 /**
@@ -245,6 +334,8 @@ export function installRowLoop(keyed: (spec: unknown, target: unknown, arrays: u
       return s;
     },
     rows: useRows,
+    chain: cueChain,
+    len: lengthOf,
     dates: useDates,
     release,
     took: tookScalar,

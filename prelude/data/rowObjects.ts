@@ -38,8 +38,10 @@ import {
   isKeyedToken,
   isTextLoopToken,
   loopRows,
+  ownChainMethods,
   setTableLoop,
   takeRowLoop,
+  type BoundRows,
   type RowLoopState,
 } from './rowLoop.js';
 import { textLoop } from './textLoop.js';
@@ -331,11 +333,13 @@ function typedChain(t: ColumnTable, s: RowLoopState): boolean {
 }
 
 /**
- * A row array bound to a name (`open([...fields], ['bind'])`, or `['defer']` when only loops read it,
- * `['deferLength']` when loops and `NAME.length`: prepare/rowArrays.ts).
+ * A row array bound to a name (`open([...fields], ['defer'])`, `['chains', ...methods]` when chains
+ * read it too: prepare/rowArrays.ts; `['bind']`, the rows built at the call, is no longer made).
  */
 const isBind = (s: RowLoopState) =>
-  s.ops !== null && s.ops.length === 1 && (s.ops[0] === 'bind' || s.ops[0] === 'defer' || s.ops[0] === 'deferLength');
+  s.ops !== null &&
+  ((s.ops.length === 1 && (s.ops[0] === 'bind' || s.ops[0] === 'defer')) ||
+    (s.ops.length > 1 && s.ops[0] === 'chains'));
 
 /**
  * What objects() answers a bound declaration with: the rows objects() builds, as a bare call does
@@ -346,13 +350,10 @@ const isBind = (s: RowLoopState) =>
 function boundRows(t: ColumnTable, s: RowLoopState): unknown[] | null {
   // the array's rows and its loops' reused row hold the same Dates, as the loops as written read them from the rows
   const dates = new CallDates();
-  if (s.ops![0] === 'defer' || s.ops![0] === 'deferLength') {
-    const later = deferredRows(t, s, 'object', dates);
-    if (later) {
-      // `rows.length` reads the count of the rows the fill will put in (rowsInto sets the same length)
-      if (s.ops![0] === 'deferLength') later.length = t.numRows();
-      return later;
-    }
+  const how = s.ops![0];
+  if (how === 'defer' || how === 'chains') {
+    const later = deferredRows(t, s, 'object', dates, how === 'chains' ? s.ops!.slice(1) : null);
+    if (later) return later;
   }
   const list = rows(t, 'object', {}, dates);
   if (!list) return null;
@@ -381,6 +382,7 @@ function deferredRows(
   s: RowLoopState,
   shape: RowShape = 'object',
   dates: CallDates = new CallDates(),
+  methods: string[] | null = null,
 ): unknown[] | null {
   const names = t.columnNames();
   const cols = rowColumns(t, names);
@@ -408,15 +410,61 @@ function deferredRows(
     return list;
   }
   // the rows hold the Dates the loops read (the call's); a date column no loop read gets its Dates as the rows are built
-  bindRows(list, {
+  const b: BoundRows = {
     names: s.names,
     vals: v.vals,
     idx: v.idx,
     n,
     fill: (out) => rowsInto(shape, names, dates.settled(vals), idx, n, out),
     keyed: (names, payload) => keyedRows(t, names, payload, v),
-  });
+  };
+  if (methods !== null) {
+    b.chain = (c, all) => boundChain(t, c, s.names, v.vals, idx, n, all);
+    ownChainMethods(list, b, methods);
+  }
+  bindRows(list, b);
   return list;
+}
+
+/**
+ * The first link of chain `c` on a bound array (data/rowLoop.ts chainMethod): over the values of the
+ * call (`names`, `vals`: what every use of the name reads; `idx` and `n` the visible rows then), as
+ * objects()'s own chain of the same links would answer, its callbacks answered from the columns where
+ * objects()'s are (the host's columns never change); null when the chain must run on the rows `all`
+ * gives (its first method replaced, a field not kept).
+ */
+function boundChain(
+  t: ColumnTable,
+  c: RowLoopState,
+  names: string[],
+  vals: ArrayLike<unknown>[],
+  idx: ArrayLike<number> | null,
+  n: number,
+  all: () => unknown[],
+): Record<string, unknown> | null {
+  if (c.ops === null || !chainIntact(c.ops)) return null;
+  const own = new NativeArray<ArrayLike<unknown>>(c.names.length);
+  for (let k = 0; k < c.names.length; k++) {
+    const at = names.indexOf(c.names[k]!);
+    if (at < 0) return null;
+    own[k] = vals[at]!;
+  }
+  const pick = (pos: ArrayLike<number>, m: number) => pickRows(all(), pos, m);
+  const text = idx === null ? textChain(t, c) : null;
+  const typed = typedChain(t, c);
+  return chainRows(
+    c.names,
+    own,
+    idx,
+    n,
+    c.ops,
+    all,
+    pick,
+    text,
+    idx === null ? pluckOrigin(t, c) : null,
+    typed ? (cb, m) => (m * 4 > t.totalRows() ? rowTruth(t, cb) : undefined) : null,
+    typed ? (cb, m) => (m * 4 > t.totalRows() ? rowAddends(t, cb) : undefined) : null,
+  ) as Record<string, unknown>;
 }
 
 /**

@@ -19,9 +19,15 @@ import {
   NativeMap,
   NewFunction,
   NumberIsSafeInteger,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectGetOwnPropertyNames,
+  ObjectGetPrototypeOf,
+  ObjectPrototype,
   ReflectApply,
   SafeMap,
 } from '../intrinsics.js';
+
+const ObjectIsExtensible = Object.isExtensible;
 import type { Source } from '../fast/source.js';
 import {
   code,
@@ -359,6 +365,127 @@ export function pickLoop(
     keep({ key, arrays, n, start: none, out });
   }
   return true;
+}
+
+/** A push loop's kernel: writes the raw index of every row that passes into `out`, in order, and returns how many. */
+type PushKernel = (c: Columns, L: number[], idx: ArrayLike<number> | null, n: number, out: Uint32Array) => number;
+const pushes = new SafeMap<string, PushKernel>();
+/** The rows a push loop keeps (grown as needed; read only here). */
+let pushRows = new Uint32Array(0);
+
+const ArrayProto = NativeArray.prototype;
+const arrayPush = ArrayProto.push;
+
+/**
+ * Whether `xs.push(v)` on `xs` (a `const xs = []` of the run: a real array, never a Proxy) is the
+ * session's push adding `v` at index `length` with no code of the run called: its prototype is
+ * Array.prototype, whose `push` is the session's (descriptors read: no getter runs), it has no own
+ * `push`, it is extensible, and neither Array.prototype nor Object.prototype has an index-like key (a
+ * setter there would run at the push).
+ */
+function plainPushTarget(xs: unknown): xs is unknown[] {
+  if (!NativeArray.isArray(xs) || ObjectGetPrototypeOf(xs) !== ArrayProto || !ObjectIsExtensible(xs)) return false;
+  if (ObjectGetOwnPropertyDescriptor(xs, 'push') !== undefined) return false;
+  if (ObjectGetOwnPropertyDescriptor(ArrayProto, 'push')?.value !== arrayPush) return false;
+  if (xs.length > 0x3fffffff) return false;
+  return !indexKeys(ArrayProto) && !indexKeys(ObjectPrototype);
+}
+
+/** Whether `o` has an own key that is an array index (or looks like one: any key starting with a digit). */
+function indexKeys(o: object): boolean {
+  const keys = ObjectGetOwnPropertyNames(o);
+  for (let i = 0; i < keys.length; i++) {
+    // read by index: no String.prototype method (a run may have replaced them)
+    const c = keys[i]![0]!;
+    if (c >= '0' && c <= '9') return true;
+  }
+  return false;
+}
+
+/**
+ * `['push', cond, field]` (session 19): `const xs = []; for (const r of ...) if (C) xs.push(r.F);`
+ * (cond C or null; F a number column): the values of the rows that pass, in the loop's order, put at
+ * the array's end as its pushes would (a number, or null for a missing value), once the array is one a
+ * push adds to without calling code (plainPushTarget). False, with nothing pushed, when the loop must
+ * run as written.
+ */
+export function pushLoop(
+  spec: unknown[],
+  start: unknown,
+  srcs: (Source | undefined)[],
+  idx: ArrayLike<number> | null,
+  n: number,
+): boolean {
+  answer = null;
+  if (spec.length !== 3 || !NativeArray.isArray(start) || start.length !== 1) return false;
+  const xs = start[0];
+  if (!plainPushTarget(xs)) return false;
+  const [, cond, field] = spec;
+  if (typeof field !== 'number' || field % 1 !== 0 || field < 0 || field >= srcs.length) return false;
+  const read = columnsOf(srcs, null);
+  if (read === undefined || read.kinds[field] !== 'n') return false;
+  const key = `${read.kinds}\u0000${shapeText(spec)}`;
+  const lits: [number, string][] = [];
+  let kernel = ReflectApply(MapGet, pushes, [key]) as PushKernel | undefined;
+  const g: Gen = { kinds: read.kinds, used: [], lits, raw: [] };
+  const condCode = cond === null ? 'true' : code(cond, g);
+  if (condCode === undefined) return false;
+  if (kernel === undefined) {
+    let litLoad = '';
+    for (let j = 0; j < lits.length; j++) litLoad += `const L${j} = L[${j}]; `;
+    kernel = NewFunction(
+      'c',
+      'L',
+      'idx',
+      'n',
+      'out',
+      `${loads(read.kinds, false)} ${litLoad} let m = 0;
+      if (idx === null) for (let r = 0; r < n; r++) { if (${condCode}) out[m++] = r; }
+      else for (let k = 0; k < n; k++) { const r = idx[k]; if (${condCode}) out[m++] = r; }
+      return m;`,
+    ) as PushKernel;
+    if ((ReflectApply(MapSizeGetter, pushes, []) as number) >= MAX_COMPILED) ReflectApply(MapClear, pushes, []);
+    ReflectApply(MapSet, pushes, [key, kernel]);
+  }
+  const L: number[] = [];
+  for (let j = 0; j < lits.length; j++) {
+    const [i, text] = lits[j]!;
+    L[j] = codeOf((srcs[i] as { dict: readonly string[] }).dict, text);
+  }
+  // over every row the rows that pass are kept as a scalar loop's answer is (no start: the array's
+  // values do not decide which rows pass)
+  const none = new Float64Array(0);
+  const arrays = idx === null ? arraysOf(srcs) : null;
+  let rows: ArrayLike<number> | null = arrays === null ? null : keptAnswer(key, arrays, n, none);
+  let m = rows === null ? 0 : rows.length;
+  if (rows === null) {
+    if (pushRows.length < n) pushRows = new Uint32Array(n);
+    m = kernel(read.cols, L, idx, n, pushRows);
+    rows = pushRows;
+    if (arrays !== null && m <= KEPT_PUSHES) {
+      const out = new Float64Array(m);
+      for (let j = 0; j < m; j++) out[j] = pushRows[j]!;
+      keep({ key, arrays, n, start: none, out });
+    }
+  }
+  pushValues(xs, read.cols.V[field] as ArrayLike<number>, read.cols.M[field] as ArrayLike<number>, rows, m);
+  answer = none;
+  return true;
+}
+
+/** The most rows a push loop's kept answer holds (8 bytes each). */
+const KEPT_PUSHES = 1 << 18;
+
+/**
+ * Each row's value (a number, or null where it is missing) at the end of `xs`, in order: the array is
+ * a real one only the run's code holds, with no setter to reach, so each goes where its push puts it.
+ */
+function pushValues(xs: unknown[], V: ArrayLike<number>, M: ArrayLike<number>, rows: ArrayLike<number>, m: number) {
+  let at = xs.length;
+  for (let j = 0; j < m; j++) {
+    const r = rows[j]!;
+    xs[at++] = M[r] !== 0 ? V[r] : null;
+  }
 }
 
 /**

@@ -13,7 +13,7 @@ import { parse, type ColumnTable } from 'arquero';
 import { columnSet } from 'arquero/src/table/ColumnSet.js';
 import type { ColumnData, ColumnMeta } from '../../schema/columnar.js';
 import { LazyColumn } from '../data/lazyColumn.js';
-import { ArrayIsArray, ObjectGetOwnPropertyDescriptor, ObjectKeys } from '../intrinsics.js';
+import { ArrayIsArray, ObjectGetOwnPropertyDescriptor, ObjectKeys, SafeMap } from '../intrinsics.js';
 import { evalNode } from './deriveEval.js';
 import { columnVec, eachRow, giveUp, ones, type Env, type Vec } from './deriveVec.js';
 import type { Node } from './node.js';
@@ -70,7 +70,7 @@ export function fastDerive(t: ColumnTable, values: unknown, options: unknown): C
   const params = (t.params() ?? {}) as Record<string, unknown>;
   const out: Array<[string, unknown]> = [];
   try {
-    for (const [name, node] of nodes) out.push([name, outputColumn(env, name, node, params)]);
+    for (const [name, node] of nodes) out.push([name, keptOutput(env, name, node, params)]);
   } catch {
     return undefined; // a give-up (GIVE_UP), or anything unexpected: Arquero's path answers or throws
   }
@@ -93,6 +93,78 @@ function hasOp(node: Node): boolean {
       if (c && typeof c === 'object' && typeof (c as Node).type === 'string' && hasOp(c as Node)) return true;
   }
   return false;
+}
+
+/** A derived column kept for the session: its name, the table's row count and the columns it was computed from. */
+interface KeptColumn {
+  name: string;
+  n: number;
+  inputs: unknown[];
+  column: unknown;
+}
+
+/** The last few derived columns, by the kept parse tree they were computed from (fast/parseKept.ts). */
+const keptColumns = new SafeMap<Node, KeptColumn>();
+const KEEP_COLUMNS = 4;
+
+/**
+ * outputColumn's answer, kept for the session (session 19) when it is a pure function of the parse
+ * tree and the columns it reads: every row of the table visible (the hidden rows' validity depends on
+ * the view), no params, and a tree of column reads, literals, constants and operators only (no call:
+ * a function's meaning is the registry's) whose every column is a LazyColumn (a host column, or one
+ * kept here: neither ever changes; an array column a guest holds is not) and not a date column. The same program run again
+ * (kept trees are the same objects) then gets the same column, computed once, and every fast path
+ * that keeps answers by column (a filter's rows, a reduction) reads it as it reads award_data's.
+ */
+function keptOutput(env: Env, name: string, node: Node, params: Record<string, unknown>): unknown {
+  const inputs = env.rows === null && ObjectKeys(params).length === 0 ? pureInputs(env.t, node, []) : null;
+  if (inputs !== null) {
+    const k = keptColumns.get(node);
+    if (k !== undefined && k.name === name && k.n === env.n && sameList(k.inputs, inputs)) return k.column;
+  }
+  const column = outputColumn(env, name, node, params);
+  // a column read as it is (`d => d.x`) is the table's own already
+  if (inputs !== null && node.type !== 'Column') {
+    if (keptColumns.size >= KEEP_COLUMNS) keptColumns.clear();
+    keptColumns.set(node, { name, n: env.n, inputs, column });
+  }
+  return column;
+}
+
+/** The columns `node` reads, in tree order, when it is only column reads, literals, constants and operators; else null. */
+function pureInputs(t: ColumnTable, node: Node, out: unknown[]): unknown[] | null {
+  switch (node.type) {
+    case 'Column': {
+      if (node.table !== 0 && node.table !== undefined) return null;
+      const col = t.column(node.name as string) as unknown;
+      // a date column's values are Dates, whose `valueOf` a run may replace (fast/filterKept.ts)
+      if (!(col instanceof LazyColumn) || col.type === 'date') return null;
+      out[out.length] = col;
+      return out;
+    }
+    case 'Literal':
+    case 'Constant':
+      return out;
+    case 'BinaryExpression':
+    case 'LogicalExpression':
+      return pureInputs(t, node.left as Node, out) && pureInputs(t, node.right as Node, out);
+    case 'UnaryExpression':
+      return pureInputs(t, node.argument as Node, out);
+    case 'ConditionalExpression':
+      return (
+        pureInputs(t, node.test as Node, out) &&
+        pureInputs(t, node.consequent as Node, out) &&
+        pureInputs(t, node.alternate as Node, out)
+      );
+    default:
+      return null;
+  }
+}
+
+function sameList(a: unknown[], b: unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The output column of one expression: a host column read as is, or a new LazyColumn over typed arrays. */

@@ -27,11 +27,59 @@ export function rowTruth(t: ColumnTable, cb: unknown): Uint8Array | undefined {
   const tree = convert(t, fn.body, fn.params[0]!);
   if (!tree) return undefined;
   const env: Env = { t, n: t.totalRows(), rows: visibleRows(t, false) };
+  const columns = env.rows === null ? columnsOf(t, tree, []) : null;
+  const known = columns && keptTruth(fn.body, columns, env.n);
+  if (known) return known;
   try {
-    return truthOf(env, tree);
+    const truth = truthOf(env, tree);
+    if (columns) keepTruth(fn.body, columns, env.n, truth);
+    return truth;
   } catch {
     return undefined; // a give-up, or an operator that threw at a row: the callback runs as written
   }
+}
+
+/**
+ * The truth bytes of the last few callbacks over every row of a table, kept for the session (session
+ * 19): by the callback's body (closure/arrowSource.ts hands the same tree for the same source text),
+ * the column objects its fields are (host columns, and derived columns kept by fast/derive.ts: none
+ * ever changes) and the row count. Never handed out: the chains only read them.
+ */
+interface KeptTruth {
+  body: Node;
+  columns: unknown[];
+  n: number;
+  truth: Uint8Array;
+}
+
+const kept: KeptTruth[] = [];
+const KEEP_TRUTHS = 4;
+
+function keptTruth(body: Node, columns: unknown[], n: number): Uint8Array | undefined {
+  for (let i = 0; i < kept.length; i++) {
+    const k = kept[i]!;
+    if (k.body !== body || k.n !== n || k.columns.length !== columns.length) continue;
+    let same = true;
+    for (let j = 0; j < columns.length; j++) if (k.columns[j] !== columns[j]) same = false;
+    if (same) return k.truth;
+  }
+  return undefined;
+}
+
+function keepTruth(body: Node, columns: unknown[], n: number, truth: Uint8Array): void {
+  if (kept.length >= KEEP_TRUTHS) kept.length = 0;
+  kept[kept.length] = { body, columns, n, truth };
+}
+
+/** The column objects the converted tree reads, in tree order. */
+function columnsOf(t: ColumnTable, node: Node, out: unknown[]): unknown[] {
+  if (node.type === 'Column') {
+    out[out.length] = t.column(node.name as string);
+    return out;
+  }
+  for (const key of ['left', 'right', 'argument', 'test', 'consequent', 'alternate'])
+    if (node[key] && typeof node[key] === 'object') columnsOf(t, node[key] as Node, out);
+  return out;
 }
 
 /**

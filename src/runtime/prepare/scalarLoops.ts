@@ -11,7 +11,7 @@ import {
   termOf,
 } from './keyedLoops.js';
 import type { LocalEdit } from './localize.js';
-import type { AnyNode } from './patternNames.js';
+import { type AnyNode, collectPatternNames } from './patternNames.js';
 import { isBareObjectsCall } from './rowChains.js';
 import { keyedTableEdits } from './tableLoops.js';
 
@@ -61,12 +61,20 @@ export function scalarLoop(
   if (!bound || (!list && !isBareObjectsCall(right) && !table)) return undefined;
   const reads = bound.reads;
   const row = declaredName(loop.left, ['const', 'let']);
+  const pushed = pushShape(loop.body, reads, bound.names);
   const shape =
+    pushed ??
     (row !== undefined && !list ? pickShape(loop.body, reads, row) : undefined) ??
     scalarShape(loop.body, reads, bound.names);
   if (!shape) return undefined;
   const { targets, spec } = shape;
-  if (!targets.every((t) => assignableBefore(t, body, place))) return undefined;
+  // a push loop's array is never assigned: a `const NAME = []` of the top level before the loop
+  if (
+    pushed
+      ? !emptyArrayBefore(targets[0]!, body, place, program)
+      : !targets.every((t) => assignableBefore(t, body, place))
+  )
+    return undefined;
   const temp = `$sbtRowK${at}`;
   const payload = `[${JSON.stringify(spec)}, [${targets.join(', ')}]]`;
   const ins = (pos: number, text: string): LocalEdit => ({
@@ -75,10 +83,12 @@ export function scalarLoop(
     text: `${INSERTED_OPEN}${text}${INSERTED_CLOSE}`,
   });
   let writes = '';
-  targets.forEach((t, k) => (writes += `${t}=${temp}[${k}];`));
+  if (!pushed) targets.forEach((t, k) => (writes += `${t}=${temp}[${k}];`));
+  // a push loop pushed into its array: no local to write back (`took(0)`)
+  const count = pushed ? 0 : targets.length;
   const wrap = [
     ins(loop.start, `{let ${temp};`),
-    ins(loop.end, `if((${temp}=${ROW_LOOP_GLOBAL}.took(${targets.length}))!==null){${writes}}}`),
+    ins(loop.end, `if((${temp}=${ROW_LOOP_GLOBAL}.took(${count}))!==null){${writes}}}`),
   ];
   if (!list && !isBareObjectsCall(right)) {
     const edits = keyedTableEdits(loop, source, `${JSON.stringify(reads.fields)}, ["keyed"], ${payload}`);
@@ -141,6 +151,98 @@ function assignableBefore(name: string, body: AnyNode[], at: number): boolean {
     if (s.declarations.some((d: AnyNode) => d.id.type === 'Identifier' && d.id.name === name)) return true;
   }
   return false;
+}
+
+/**
+ * Whether a top-level `const name = []` among the first `at` statements of `body` declares `name`, or
+ * a `let name = []` that nothing in `program` assigns again: an array the code made, never a Proxy.
+ */
+function emptyArrayBefore(name: string, body: AnyNode[], at: number, program: AnyNode): boolean {
+  for (let k = 0; k < at; k++) {
+    const s = body[k];
+    if (s.type !== 'VariableDeclaration' || s.kind === 'var') continue;
+    for (const d of s.declarations as AnyNode[])
+      if (d.id.type === 'Identifier' && d.id.name === name)
+        return (
+          d.init?.type === 'ArrayExpression' &&
+          d.init.elements.length === 0 &&
+          (s.kind === 'const' || assignedOnce(program, name))
+        );
+  }
+  return false;
+}
+
+/** Whether `name` is bound or assigned exactly once in `program` (its declaration), anywhere, functions included. */
+function assignedOnce(program: AnyNode, name: string): boolean {
+  let count = 0;
+  const stack: AnyNode[] = [program];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const targets: AnyNode[] = [];
+    if (node.type === 'VariableDeclarator') targets.push(node.id);
+    else if (node.type === 'AssignmentExpression') targets.push(node.left);
+    else if (node.type === 'UpdateExpression') targets.push(node.argument);
+    else if (
+      (node.type === 'ForOfStatement' || node.type === 'ForInStatement') &&
+      node.left.type !== 'VariableDeclaration'
+    )
+      targets.push(node.left);
+    else if (FUNCTIONS.has(node.type)) targets.push(...(node.params as AnyNode[]), ...(node.id ? [node.id] : []));
+    else if (node.type === 'CatchClause' && node.param) targets.push(node.param);
+    else if (node.type === 'ClassDeclaration' && node.id) targets.push(node.id);
+    for (const t of targets) {
+      const names: string[] = [];
+      collectPatternNames(t, names);
+      for (const n of names) if (n === name) count++;
+    }
+    for (const key in node) {
+      if (key === 'type' || key === 'start' || key === 'end' || key === 'loc') continue;
+      const v = node[key];
+      if (v === null || typeof v !== 'object') continue;
+      for (const c of (Array.isArray(v) ? v : [v]) as (AnyNode | null)[])
+        if (c && typeof c.type === 'string') stack.push(c);
+    }
+  }
+  return count === 1;
+}
+
+const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
+
+/**
+ * `xs.push(FIELD)` under any number of `if (C) continue;` and at most one `if (C)` (session 19): the
+ * values of the rows that pass, pushed in order, as the guest's spec `['push', cond, field]` with the
+ * array as the one local (nothing written back: the guest pushes into it).
+ */
+function pushShape(body: AnyNode, reads: Reads, taken: string[]): { targets: string[]; spec: Spec } | undefined {
+  const list = statements(body) as AnyNode[];
+  const conds: Spec[] = [];
+  for (const s of list.slice(0, -1)) {
+    const c =
+      s.type === 'IfStatement' && !s.alternate && isContinue(s.consequent) ? condition(s.test, reads) : undefined;
+    if (!c) return undefined;
+    conds.push(['!', c]);
+  }
+  let last = list[list.length - 1];
+  if (last?.type === 'IfStatement' && !last.alternate) {
+    const c = condition(last.test, reads);
+    const inner = statements(last.consequent) as AnyNode[];
+    if (!c || inner.length !== 1) return undefined;
+    conds.push(c);
+    last = inner[0];
+  }
+  if (last?.type !== 'ExpressionStatement') return undefined;
+  const call = last.expression as AnyNode;
+  if (call.type !== 'CallExpression' || call.optional || call.arguments.length !== 1) return undefined;
+  const callee = call.callee as AnyNode;
+  if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) return undefined;
+  if (callee.property.name !== 'push' || callee.object.type !== 'Identifier') return undefined;
+  const xs = callee.object.name as string;
+  if (taken.includes(xs) || reads.fields.includes(xs)) return undefined;
+  const f = reads.field(call.arguments[0] as AnyNode);
+  if (f === undefined) return undefined;
+  let cond: Spec | null = null;
+  for (const c of conds) cond = cond === null ? c : ['L', '&&', cond, c];
+  return { targets: [xs], spec: ['push', cond, f] };
 }
 
 /**

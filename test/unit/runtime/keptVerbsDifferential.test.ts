@@ -89,6 +89,46 @@ const TOPS = [
   "(X) => X.filter((d) => d.Phase === 'Phase I').orderby(aq.desc('Award Amount')).slice(0, 3)",
 ];
 
+// a derived column kept for the session (prelude/fast/derive.ts `keptOutput`, session 19)
+const M = "(d) => d['Award Amount'] / 1e6";
+const DERIVES = [
+  `(X) => X.derive({ m: ${M} }).filter((d) => d.m > 0.5).numRows()`,
+  `(X) => X.derive({ m: ${M} }).select('m').objects().filter((r) => r.m > 0.5).length`,
+  `(X) => X.derive({ m: ${M} }).array('m')`,
+  `(X) => X.derive({ m: ${M} }).objects({ limit: 3 })`,
+  // a run writes into the values it was handed: the next one gets the column's own
+  `(X) => { const a = X.derive({ m: ${M} }).array('m'); a[0] = 7; a[1] = null; return a.slice(0, 3); }`,
+  `(X) => X.derive({ m: ${M} }).array('m').slice(0, 3)`,
+  // the same text under another name; the same names over other columns (the same kept parse)
+  `(X) => X.derive({ k: ${M} }).columnNames().concat(X.derive({ k: ${M} }).array('k').slice(0, 2))`,
+  `(X) => X.select({ 'Number Employees': 'Award Amount' }).derive({ m: ${M} }).array('m')`,
+  `(X) => X.select({ 'Award Year': 'Award Amount' }).derive({ m: ${M} }).filter((d) => d.m > 0.002).numRows()`,
+  // filtered and ordered tables (not kept: the hidden rows' validity is the view's)
+  `(X) => X.filter((d) => d.Phase === 'Phase I').derive({ m: ${M} }).array('m')`,
+  `(X) => X.orderby('Award Year').derive({ m: ${M} }).array('m').slice(0, 5)`,
+  // booleans, ?:, ||, unary minus; a derived column derived again
+  "(X) => X.derive({ b: (d) => d['Award Year'] > 2015, c: (d) => d.Phase === 'Phase I' ? -d['Award Amount'] : d['Number Employees'] || 0 }).objects({ limit: 4 })",
+  `(X) => X.derive({ m: ${M} }).derive({ q: (d) => d.m * 2 + 1 }).filter((d) => d.q > 1.5).array('q')`,
+  `(X) => X.derive({ m: ${M} }).derive({ q: (d) => d.m * 2 + 1 }).rollup({ s: op.sum('q'), n: op.count() })`,
+];
+
+describe.each(['isolated-vm', 'quickjs'] as const)('kept derived columns on %s', (engine) => {
+  it('give what Arquero gives, asked again and over other columns', async () => {
+    await using box = await createSandbox({ engine });
+    expect((await box.run(SETUP)).ok).toBe(true);
+    for (let pass = 0; pass < 2; pass++) {
+      for (const program of DERIVES) {
+        for (let round = 0; round < 2; round++) {
+          const r = await box.run(`__pair(${program})`);
+          expect(r.ok, program).toBe(true);
+          const [fast, plain] = r.value as [string, string];
+          expect(fast, `${program} (pass ${pass + 1}, run ${round + 1})`).toEqual(plain);
+        }
+      }
+    }
+  });
+});
+
 describe.each(['isolated-vm', 'quickjs'] as const)(
   'kept filters, reductions, groupings and top-n rows on %s',
   (engine) => {

@@ -265,7 +265,10 @@ const SEQUENCES: Record<string, Step[]> = {
       'const xs6 = [1, 2, 3];\nconst t6 = aq.table({ a: xs6 });\nconst got6 = t6.objects().filter(r => { xs6[2] = 30; return true }).map(r => r.a);\n[got6, t6.objects().map(r => r.a)]',
     ),
     rw('aq.table({ a: [1, 2] }).objects().map(r => r.b)'),
-    "const rows7 = award_data.select('Phase').objects();\nconst p7 = rows7.map(r => r.Phase);\n[p7.length, p7[0], rows7.length]",
+    // a bound array a pluck and `.length` read: deferred, the pluck answered by its own map (session 19)
+    rw(
+      "const rows7 = award_data.select('Phase').objects();\nconst p7 = rows7.map(r => r.Phase);\n[p7.length, p7[0], rows7.length]",
+    ),
     'rows7[1]',
   ],
   // a filter/some/every/findIndex callback that reads only number, boolean and dictionary fields
@@ -303,6 +306,27 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
     rw(
       "const o10 = award_data.filter(d => d.State === 'Texas').orderby(aq.desc('Award Amount'));\n[o10.objects().reduce((s, r) => s + r['Award Amount'], 0), o10.objects().filter(r => r['Award Amount'] < 5e5).reduce((s, r) => s + r['Number Employees'], 7), o10.objects().reduce((s, r) => s + r['Award Amount'], 'x').slice(0, 12), o10.objects().reduce((s, r) => s + r.Phase, 0).slice(0, 12), o10.objects().reduce((s, r) => r['Award Amount'] + s, 0), o10.objects().reduce((s, r) => s + s, 1), o10.objects().reduce((s, r) => s + r['Award Amount'], undefined)]",
+    ),
+  ],
+  // the truth bytes of a callback over every row are kept for the session (session 19): the same text
+  // again reads them, over other columns under the same names it does not
+  'callbacks answered from the columns, asked again: other columns under the same names': [
+    rw("award_data.select('Phase').objects().filter(r => r.Phase === 'Phase II').length"),
+    rw("award_data.select('Phase').objects().filter(r => r.Phase === 'Phase II').length"),
+    rw("award_data.select({ Program: 'Phase' }).objects().filter(r => r.Phase === 'Phase II').length"),
+    rw("award_data.select({ 'Woman Owned': 'Phase' }).objects().some(r => r.Phase === 'Phase II')"),
+    rw("award_data.select('Phase').objects().filter(r => r.Phase === 'Phase II').length"),
+    rw(
+      "award_data.filter(d => d['Award Year'] > 2010).select('Phase').objects().filter(r => r.Phase === 'Phase II').length",
+    ),
+    rw("award_data.derive({ m: d => d['Award Amount'] / 1e6 }).select('m').objects().filter(r => r.m > 0.5).length"),
+    rw(
+      "award_data.derive({ m: d => d['Number Employees'] / 1e6 }).select('m').objects().filter(r => r.m > 0.5).length",
+    ),
+    rw("award_data.derive({ m: d => d['Award Amount'] / 1e6 }).select('m').objects().filter(r => r.m > 0.5).length"),
+    rw("award_data.select({ 'Award Amount': 'm' }).objects().filter(r => r.m > 0.5).length"),
+    rw(
+      "const tb = award_data.select('Phase', 'State');\n[tb.objects().findIndex(r => r.Phase === 'Phase II' && r.State === 'Ohio'), tb.select({ State: 'Phase', Phase: 'State' }).objects().findIndex(r => r.Phase === 'Phase II' && r.State === 'Ohio')]",
     ),
   ],
   'chains over no rows, nulls, and columns named like keywords or with spaces': [

@@ -97,6 +97,48 @@ const SEQUENCES: Record<string, Step[]> = {
     rw("let l4 = 0;\nfor (const [d] of award_data.select('Proposal Award Date').tolist()) if (d) l4++;\nl4"),
     '[total, s, n, big, lo, hi, dod, k2, nsf, wo, p1, l1, l2]',
   ],
+  'values pushed into an array (session 19): the rows that pass, in order, nulls and -0 as they are': [
+    rw(
+      "const xs = [];\nfor (const r of award_data.select('Agency', 'Award Year', 'Award Amount').objects())\n  if (r.Agency === 'National Science Foundation' && r['Award Year'] >= 2015 && r['Award Amount'] != null) xs.push(r['Award Amount']);\n[xs.length, xs.slice(0, 3), xs.reduce((a, b) => a + b, 0) / xs.length]",
+    ),
+    rw(
+      "const xs = [];\nfor (const r of award_data.select('Agency', 'Award Year', 'Award Amount').objects())\n  if (r.Agency === 'National Science Foundation' && r['Award Year'] >= 2015 && r['Award Amount'] != null) xs.push(r['Award Amount']);\n[xs.length, xs.slice(0, 3), xs.reduce((a, b) => a + b, 0) / xs.length]",
+    ),
+    rw(
+      "const xs = [];\nfor (const r of award_data.select('Agency', 'Award Year', 'Number Employees').objects())\n  if (r.Agency === 'National Science Foundation' && r['Award Year'] >= 2015) xs.push(r['Number Employees']);\n[xs.length, xs.slice(0, 5), xs.filter(v => v === null).length]",
+    ),
+    rw(
+      "const ys = [];\nfor (const r of k.objects()) if (r.S !== 'b') ys.push(r.V);\n[ys.length, ys.map(v => Object.is(v, -0) ? '-0' : v)]",
+    ),
+    rw(
+      'const zs = [];\nfor (const r of k) { if (r.V == null) continue; zs.push(r.W) }\nzs.map(v => Object.is(v, -0) ? "-0" : v)',
+    ),
+    rw('const ws = [];\nfor (const { V, W } of k.objects()) if (W > 0) ws.push(V);\nws'),
+    rw("const ps = [];\nfor (const [s, v] of k.select('S', 'V').tolist()) if (s === 'a') ps.push(v);\nps"),
+    rw(
+      'const rows = k.objects();\nconst bs = [];\nfor (const r of rows) if (r.V > 0) bs.push(r.W);\n[bs, rows.length]',
+    ),
+    'rows[2]',
+    rw(
+      "const fs = [];\nfor (const r of award_data.filter(d => d.Phase === 'Phase II').orderby('Award Amount').objects()) if (r['Award Year'] > 2015) fs.push(r['Award Amount']);\n[fs.length, fs.slice(0, 3), fs[fs.length - 1]]",
+    ),
+    rw("const xs2 = [];\nxs2.push('first');\nfor (const r of k) if (r.V < 1) xs2.push(r.W);\nxs2"),
+    // arrays a push would reach code through, or could not grow: as written
+    rw(
+      'const xs3 = [];\nxs3.push = (v) => 0;\nfor (const r of k) if (r.V > 0) xs3.push(r.W);\n[xs3.length, typeof xs3.push]',
+    ),
+    rw('const xs5 = [];\nObject.freeze(xs5);\nfor (const r of k) if (r.V > 0) xs5.push(r.W);\nxs5'),
+    rw(
+      "const xs6 = [];\nfor (const r of award_data.select('Phase').objects()) if (r.Phase !== null) xs6.push(r.Phase);\n[xs6.length, xs6[0]]",
+    ),
+    as('const xs7 = [];\nfor (const r of k) if (r.V > 0) xs7.push(r.W * 2);\nxs7'),
+    rw('let xs8 = [];\nfor (const r of k) if (r.V > 0) xs8.push(r.W);\nxs8'),
+    // a `let` assigned again (here after the loop: any other binding could make it a Proxy first)
+    as('let xs9 = [];\nfor (const r of k) if (r.V > 0) xs9.push(r.W);\nxs9 = [xs9.length];\nxs9'),
+    as(
+      'let xs10 = [];\nconst f10 = () => { xs10 = new Proxy([], {}) };\nfor (const r of k) if (r.V > 0) xs10.push(r.W);\nxs10',
+    ),
+  ],
   'the same loop again, from other starts, and over other tables: what a session keeps': [
     rw("let t1 = 0;\nfor (const r of award_data.select('Award Amount').objects()) t1 += r['Award Amount'] || 0;\nt1"),
     rw("let t1 = 0;\nfor (const r of award_data.select('Award Amount').objects()) t1 += r['Award Amount'] || 0;\nt1"),
@@ -238,7 +280,8 @@ const SEQUENCES: Record<string, Step[]> = {
 
 /** The same program with the rewrite defeated: a comment naming its prefix turns it off. */
 const asWritten = (code: string) => `${code}\n// $sbtRow`;
-const isScalar = (prepared: string) => prepared.includes('["scalar",') || prepared.includes('["pick",');
+const isScalar = (prepared: string) =>
+  prepared.includes('["scalar",') || prepared.includes('["pick",') || prepared.includes('["push",');
 
 describe.each(['isolated-vm', 'quickjs'] as const)('scalar accumulation loops on %s', (engine) => {
   it.each(Object.keys(SEQUENCES))('%s: same answers as the code as written', async (name) => {
