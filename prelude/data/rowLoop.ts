@@ -236,7 +236,9 @@ function useRows(rows: unknown, names: unknown, kind?: unknown, payload?: unknow
  * Defines `__sbirtools_rowLoop` (non-writable and non-enumerable: a run cannot replace it; an object,
  * not a function, so error hints never suggest it).
  */
-export function installRowLoop(keyed: (spec: unknown, target: unknown, arrays: unknown) => boolean): void {
+export function installRowLoop(
+  keyed: (spec: unknown, target: unknown, arrays: unknown, iter?: unknown) => boolean,
+): void {
   const entry = {
     keyed,
     open(names: unknown, ops?: unknown, text?: unknown): RowLoopState {

@@ -10,8 +10,9 @@
  * code after the loop writes the locals from `tookScalar()`. Anything the kernel cannot keep exact (a
  * local that is not a number as the loop starts, a term field that is not a number column, a
  * min/max written through a Math the run replaced, a null a comparison would assign) answers false
- * before anything is written: the loop then runs as written. An index loop's arrays are not read
- * here (that loop stays with the array style's paths). `pickLoop` answers the loop that keeps a row.
+ * before anything is written: the loop then runs as written. An index loop's arrays (or a for-of's
+ * over a bound `t.array(col)`, session 19) are read through their columns once each is seen to hold
+ * the values it was copied from (`unchanged`). `pickLoop` answers the loop that keeps a row.
  */
 import {
   MapSizeGetter,
@@ -241,8 +242,10 @@ export function scalarLoop(
   copies: Copies | null,
 ): boolean {
   answer = null;
-  // an index loop's arrays (copies) are not read here: that loop runs as written
-  if (copies !== null || spec.length !== 4 || !NativeArray.isArray(start) || start.length !== spec[1]) return false;
+  if (spec.length !== 4 || !NativeArray.isArray(start) || start.length !== spec[1]) return false;
+  // an index loop's arrays (data/keyedArrays.ts): each copy must still hold the kept values it was
+  // copied from at every row (-0 and NaN as themselves) before its column is read in its place
+  if (copies !== null && !unchanged(copies)) return false;
   const s = new Float64Array(start.length);
   for (let j = 0; j < start.length; j++) {
     const v = start[j] as unknown;
@@ -270,6 +273,26 @@ export function scalarLoop(
   if (c.kernel(read.cols, L, idx, n, s) < 0) return false;
   if (key !== null) keep({ key, arrays: arrays!, n, start: from!, out: new Float64Array(s) });
   answer = s;
+  return true;
+}
+
+/**
+ * Whether every array of `copies` holds its kept values at every row (the same array, the column's
+ * kept values handed out in place, needs no look). Reads each element once, as the loop would have.
+ */
+function unchanged(copies: Copies): boolean {
+  for (let k = 0; k < copies.xs.length; k++) {
+    const x = copies.xs[k]!;
+    const a = copies.kept[k]!;
+    if (x === a) continue;
+    const n = a.length;
+    if (x.length !== n) return false;
+    for (let r = 0; r < n; r++) {
+      const u = x[r];
+      const v = a[r];
+      if (u !== v ? u === u || v === v : u === 0 && 1 / (u as number) !== 1 / (v as number)) return false;
+    }
+  }
   return true;
 }
 

@@ -150,7 +150,8 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
   for (const loop of loops) {
     // a keyed accumulation answered from the columns when its names run as true locals (keyedLoops.ts);
     // else the edits below (their own: the guest's fallback for the keyed loop is the reused row)
-    const k = keyedLoop(loop, program, up, mentions, source) ?? scalarLoop(loop, program, source, keyed.length);
+    let k =
+      keyedLoop(loop, program, up, mentions, source) ?? scalarLoop(loop, program, source, keyed.length, arrayNames);
     // a loop that reads a long text value only through what the host answers per row (textLoops.ts)
     let stmt = loop;
     for (let at = up.get(stmt); at && at[0].type === 'LabeledStatement'; at = up.get(stmt)) stmt = at[0];
@@ -163,6 +164,8 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
       if (date) {
         own = date;
         dates++;
+        // a date column's values are no numbers the scalar kernel reads: its date loop is kept
+        if (k && loop.right.type === 'Identifier' && arrayNames.has(loop.right.name)) k = undefined;
         // a keyed loop's edits may replace these: its array is then read as it is
         if (!k && loop.right.type === 'Identifier') taken.add(loop);
       }
@@ -173,7 +176,8 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
   }
   for (const loop of indexLoops) {
     // a scalar accumulation's fallback is the loop as written
-    const k = keyedLoop(loop, program, up, mentions, source) ?? scalarLoop(loop, program, source, keyed.length);
+    const k =
+      keyedLoop(loop, program, up, mentions, source) ?? scalarLoop(loop, program, source, keyed.length, arrayNames);
     if (k) keyed.push({ ...k, otherwise: [] });
   }
   for (const call of calls) {
@@ -184,10 +188,10 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
   const arrays = [
     ...rowArrays(program, up, mentions, source),
     ...dated,
-    // a keyed loop reads its arrays through their origin (prelude/data/keyedArrays.ts): theirs stay
-    // copies; a date array only date loops read is deferred instead
+    // a keyed loop reads its arrays through their origin or as the column's kept values themselves
+    // (prelude/data/keyedArrays.ts); a date array only date loops read is deferred instead
     ...sharedArrays(program, declared, up, mentions, source, indexLoop).filter(
-      (a) => !keyed.some((k) => k.names.includes(a.name)) && !dated.some((x) => x.name === a.name),
+      (a) => !dated.some((x) => x.name === a.name),
     ),
   ];
   return { edits, arrays, keyed };

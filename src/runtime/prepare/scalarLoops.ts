@@ -2,13 +2,17 @@ import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/
 import {
   VALUED,
   arrayCall,
+  arrayReads,
   condition,
+  declaredBefore,
   declaredName,
+  indexLoop,
   isContinue,
   type Reads,
   rowReads,
   statements,
   termOf,
+  valueReads,
 } from './keyedLoops.js';
 import type { LocalEdit } from './localize.js';
 import type { AnyNode } from './patternNames.js';
@@ -46,10 +50,14 @@ export function scalarLoop(
   program: AnyNode,
   source: string,
   at: number,
+  arrayNames: ReadonlySet<string> = new Set(),
 ): { names: string[]; edits: LocalEdit[] } | undefined {
   const body = program.body as AnyNode[];
   const place = body.indexOf(loop);
   if (place < 0 || !body.slice(place + 1).some((s) => VALUED.has(s.type))) return undefined;
+  // an index loop over arrays, a for-of over `t.array(col)` or over a name bound to one (the array style)
+  const overArrays = arrayLoop(loop, body, place, at, arrayNames);
+  if (overArrays !== null) return overArrays;
   // a loop over objects() or over a name or call (a table, or a bound row array: the guest decides)
   if (loop.type !== 'ForOfStatement' || loop.await) return undefined;
   const right = loop.right as AnyNode;
@@ -67,25 +75,91 @@ export function scalarLoop(
   if (!shape) return undefined;
   const { targets, spec } = shape;
   if (!targets.every((t) => assignableBefore(t, body, place))) return undefined;
-  const temp = `$sbtRowK${at}`;
   const payload = `[${JSON.stringify(spec)}, [${targets.join(', ')}]]`;
-  const ins = (pos: number, text: string): LocalEdit => ({
-    start: pos,
-    end: pos,
-    text: `${INSERTED_OPEN}${text}${INSERTED_CLOSE}`,
-  });
-  let writes = '';
-  targets.forEach((t, k) => (writes += `${t}=${temp}[${k}];`));
-  const wrap = [
-    ins(loop.start, `{let ${temp};`),
-    ins(loop.end, `if((${temp}=${ROW_LOOP_GLOBAL}.took(${targets.length}))!==null){${writes}}}`),
-  ];
+  const wrap = wrapEdits(loop, targets, at);
   if (!list && !isBareObjectsCall(right)) {
     const edits = keyedTableEdits(loop, source, `${JSON.stringify(reads.fields)}, ["keyed"], ${payload}`);
     return edits && { names: targets, edits: [...wrap, ...edits] };
   }
   const open = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify(reads.fields)}, ["keyed"], ${payload})`;
   return { names: targets, edits: [...wrap, ins(right.end - 1, open)] };
+}
+
+/** An inserted text between the markers. */
+const ins = (pos: number, text: string): LocalEdit => ({
+  start: pos,
+  end: pos,
+  text: `${INSERTED_OPEN}${text}${INSERTED_CLOSE}`,
+});
+
+/** The block around a scalar loop whose end writes the locals back from what the guest answered (`took`). */
+function wrapEdits(loop: AnyNode, targets: string[], at: number): LocalEdit[] {
+  const temp = `$sbtRowK${at}`;
+  let writes = '';
+  targets.forEach((t, k) => (writes += `${t}=${temp}[${k}];`));
+  return [
+    ins(loop.start, `{let ${temp};`),
+    // `;` first: a body without one (`s += v` and a line break) would run on into the `if`
+    ins(loop.end, `;if((${temp}=${ROW_LOOP_GLOBAL}.took(${targets.length}))!==null){${writes}}}`),
+  ];
+}
+
+/**
+ * The array style's scalar loops (session 19): `for (let i = 0; i < xs.length; i++)` reading `ys[i]` of
+ * arrays named by top-level `const|let` declarations before the loop, `for (const|let v of
+ * <expr>.array('col'))`, or `for (const|let v of NAME)` over a NAME of `arrayNames` (a top-level
+ * `const|let NAME = <expr>.array('col')`), whose body is scalarShape's over the values. The index loop
+ * and the loop over a name go to the guest in front of the loop, `if (!__sbirtools_rowLoop.keyed(spec,
+ * [locals], [xs, ys], iter))` (iter 1 for the for-of: the guest then also checks the array iterator the
+ * loop would run), the names then true locals too; the loop over the call through array()'s token, as a
+ * keyed loop's. Null when the loop is none of these (the row forms may take it); undefined when it is
+ * one but not of a scalar shape.
+ */
+function arrayLoop(
+  loop: AnyNode,
+  body: AnyNode[],
+  place: number,
+  at: number,
+  arrayNames: ReadonlySet<string>,
+): { names: string[]; edits: LocalEdit[] } | undefined | null {
+  let reads: Reads;
+  let taken: string[];
+  let arrays: string[] | undefined;
+  let iter = 0;
+  if (loop.type === 'ForStatement') {
+    const i = indexLoop(loop);
+    if (!i) return undefined;
+    reads = arrayReads(i.index, i.bound);
+    taken = [i.index];
+  } else if (loop.type === 'ForOfStatement' && !loop.await) {
+    const right = loop.right as AnyNode;
+    const named = right.type === 'Identifier' && arrayNames.has(right.name);
+    if (!arrayCall(right) && !named) return null;
+    const id = declaredName(loop.left, ['const', 'let']);
+    if (!id) return undefined;
+    reads = valueReads(id);
+    taken = [id];
+    if (named) {
+      arrays = [right.name as string];
+      iter = 1;
+    }
+  } else return null;
+  const shape = scalarShape(loop.body, reads, taken);
+  if (!shape) return undefined;
+  const { targets, spec } = shape;
+  if (!targets.every((t) => assignableBefore(t, body, place))) return undefined;
+  if (loop.type === 'ForOfStatement' && !arrays) {
+    // after the argument: `t.array('A',)` parses
+    const payload = `[${JSON.stringify(spec)}, [${targets.join(', ')}]]`;
+    const open = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify(reads.fields)}, ["keyed"], ${payload})`;
+    return { names: targets, edits: [...wrapEdits(loop, targets, at), ins(loop.right.arguments[0].end, `, ${open}`)] };
+  }
+  // the arrays are read twice (the guest's check, the loop): true locals, declared before the loop (a
+  // name in its dead zone throws where the loop as written would not)
+  arrays ??= reads.fields;
+  if (arrays.some((a) => targets.includes(a) || taken.includes(a) || !declaredBefore(a, body, place))) return undefined;
+  const keyed = `if (!${ROW_LOOP_GLOBAL}.keyed(${JSON.stringify(spec)}, [${targets.join(', ')}], [${arrays.join(', ')}], ${iter})) `;
+  return { names: [...targets, ...arrays], edits: [...wrapEdits(loop, targets, at), ins(loop.start, keyed)] };
 }
 
 /**
