@@ -30,6 +30,7 @@ export function keyedArrays(spec: unknown, target: unknown, arrays: unknown, ite
   const srcs: Source[] = [];
   const read: unknown[][] = [];
   const kept: ArrayLike<unknown>[] = [];
+  let copied = false;
   for (let k = 0; k < arrays.length; k++) {
     const xs = arrays[k] as unknown;
     // arrayOrigin and keptValuesOrigin know arrays by identity: never a Proxy
@@ -43,10 +44,12 @@ export function keyedArrays(spec: unknown, target: unknown, arrays: unknown, ite
     const scan = src === undefined ? null : col.scanSource();
     if (src === undefined || scan === null || scan.kind !== 'all' || scan.all.length !== n) return false;
     if (copy === undefined && scan.all !== xs) return false;
+    copied ||= copy !== undefined;
     srcs[k] = src;
     read[k] = list;
     kept[k] = scan.all;
   }
-  // the kernel checks that each array it reads still holds the values it was copied from
-  return keyedLoop(spec, target, srcs, null, n, { xs: read, kept });
+  // the kernel checks that each copy it reads still holds the values it was copied from (the kept
+  // values themselves, read in place, need no look)
+  return keyedLoop(spec, target, srcs, null, n, copied ? { xs: read, kept } : null);
 }

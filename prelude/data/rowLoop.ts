@@ -144,6 +144,21 @@ function release(value: unknown, name?: unknown): unknown {
 }
 
 /**
+ * `__sbirtools_rowLoop.own(x)`: before an index loop the columns did not answer runs as written
+ * (prepare/keyedLoops.ts `indexGuard`), an array it reads that is a column's kept values read in place
+ * becomes a copy of its own (the loop's index, bounded by another array, could pass its length and
+ * reach a getter of the run's with the kept values as `this`); anything else is returned as it is.
+ */
+function own(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || ReflectApply(weakGet, sharedValues, [value]) !== true)
+    return value;
+  const values = value as unknown[];
+  const out = new NativeArray<unknown>(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = values[i];
+  return out;
+}
+
+/**
  * What `const NAME = t.array(dateCol)` answers when every use of NAME is a date loop (`open([col],
  * ['dates'])`, prepare/dateLoops.ts `dateArrays`): an empty array, recorded with the column's times,
  * that the write-back at the end of the run (release) fills, or leaves pending on the global, with
@@ -249,6 +264,7 @@ export function installRowLoop(
     rows: useRows,
     dates: useDates,
     release,
+    own,
     took: tookScalar,
     text: textLoopState,
     date: dateLoopState,

@@ -174,11 +174,16 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     if (k) keyed.push({ ...k, otherwise: own });
     else edits.push(...own);
   }
+  // index loops the columns answer, by their names (an array they read may be read in place: sharedArrays.ts)
+  const answered = new Map<AnyNode, string[]>();
   for (const loop of indexLoops) {
     // a scalar accumulation's fallback is the loop as written
     const k =
       keyedLoop(loop, program, up, mentions, source) ?? scalarLoop(loop, program, source, keyed.length, arrayNames);
-    if (k) keyed.push({ ...k, otherwise: [] });
+    if (k) {
+      keyed.push({ ...k, otherwise: [] });
+      answered.set(loop, k.names);
+    }
   }
   for (const call of calls) {
     const chain = rowChain(call, up);
@@ -190,7 +195,7 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     ...dated,
     // a keyed loop reads its arrays through their origin or as the column's kept values themselves
     // (prelude/data/keyedArrays.ts); a date array only date loops read is deferred instead
-    ...sharedArrays(program, declared, up, mentions, source, indexLoop).filter(
+    ...sharedArrays(program, declared, up, mentions, source, indexLoop, answered).filter(
       (a) => !dated.some((x) => x.name === a.name),
     ),
   ];

@@ -6,6 +6,7 @@ import {
   condition,
   declaredBefore,
   declaredName,
+  indexGuard,
   indexLoop,
   isContinue,
   type Reads,
@@ -158,7 +159,7 @@ function arrayLoop(
   // name in its dead zone throws where the loop as written would not)
   arrays ??= reads.fields;
   if (arrays.some((a) => targets.includes(a) || taken.includes(a) || !declaredBefore(a, body, place))) return undefined;
-  const keyed = `if (!${ROW_LOOP_GLOBAL}.keyed(${JSON.stringify(spec)}, [${targets.join(', ')}], [${arrays.join(', ')}], ${iter})) `;
+  const keyed = indexGuard(JSON.stringify(spec), `[${targets.join(', ')}]`, arrays, iter);
   return { names: [...targets, ...arrays], edits: [...wrapEdits(loop, targets, at), ins(loop.start, keyed)] };
 }
 

@@ -180,6 +180,18 @@ const SEQUENCES: Record<string, Step[]> = {
       ),
       'Map = NativeMap0;\nmapNews',
     ],
+  'index loops over arrays read in place (session 19): every array the kept values, a loop declined': [
+    rw(
+      "const p = award_data.array('Program'), ag = award_data.array('Agency');\nconst m = new Map();\nfor (let i = 0; i < p.length; i++) if (p[i] === 'STTR') m.set(ag[i], (m.get(ag[i]) || 0) + 1);\n[...m]",
+    ),
+    '[p.length, ag[3], m.size]',
+    "Object.defineProperty(Array.prototype, '40', { get() { this[1] = 'Mine'; return 'x1'; }, configurable: true });\n0",
+    // the other array shorter than the bound: declined, and its reads past the end reach the run's getter
+    rw(
+      "const ks = k.array('S'), amt = award_data.array('Award Amount');\nconst o = {};\nfor (let i = 0; i < amt.length; i++) o[ks[i]] = (o[ks[i]] || 0) + 1;\nObject.entries(o)",
+    ),
+    "delete Array.prototype[40];\n[k.array('S')[1], ks[1], ks.length]",
+  ],
   'pair accumulators: one array or object per key, sums and counts in its slots': [
     rw(
       "const q1 = {};\nfor (const r of award_data.select('Phase', 'Award Amount').objects()) {\n  if (r['Award Amount'] == null) continue;\n  const e = (q1[r.Phase] ||= [0, 0]);\n  e[0] += r['Award Amount']; e[1]++;\n}\nObject.entries(q1).map(([k, [s, n]]) => [k, s / n])",

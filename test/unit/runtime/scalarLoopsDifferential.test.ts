@@ -224,6 +224,26 @@ const SEQUENCES: Record<string, Step[]> = {
     as("const v = k.array('V');\nlet c2 = 0;\nfor (let i = 0; i < v.length; i++) c2 += v[i] * i;\nc2"),
     as("let c3 = 0;\nfor (const x of k.array('V')) c3 += x;"),
   ],
+  'arrays an answered index loop reads in place, and a loop it declines (session 19)': [
+    // every array of the loop is the column's kept values: none is copied, the answer read from the columns
+    rw(
+      "const ag = award_data.array('Agency'), ph = award_data.array('Phase'), am = award_data.array('Award Amount');\nlet n = 0, s = 0;\nfor (let i = 0; i < ag.length; i++) if (ag[i] === 'Department of Defense' && ph[i] === 'Phase II' && am[i] > 1e6) { n++; s += am[i]; }\n[n, s]",
+    ),
+    '[ag.length, ph[0], am[7], ag === award_data.array("Agency")]',
+    // the other array shorter than the loop's bound: declined; the loop as written reads past its end,
+    // where a getter of the run's writes into the array it is read on (a copy of its own, never the kept values)
+    "Object.defineProperty(Array.prototype, '30', { get() { this[0] = 99; return 1; }, configurable: true });\n0",
+    rw(
+      "const kv = k.array('V'), amt = award_data.array('Award Amount');\nlet a = 0;\nfor (let i = 0; i < amt.length; i++) a += kv[i] ?? 0;\na",
+    ),
+    "[k.array('V')[0], kv[0], kv.length]",
+    rw("const kv = k.array('V'), kw = k.array('W');\nlet b = 0;\nfor (let i = 0; i < kv.length; i++) b += kw[i] || 0;\nb"),
+    "delete Array.prototype[30];\n[k.array('V')[0], kw[0]]",
+    // the same with both arrays of the user table: in bounds, answered
+    rw(
+      "const ka = k.array('V'), kb = k.array('W');\nlet c = 0;\nfor (let i = 0; i < ka.length; i++) c += kb[i] ?? 0;\nc",
+    ),
+  ],
   'a row kept past the loop: the largest, the smallest, ties, nulls, other tables': [
     rw(
       "let best = null;\nfor (const r of award_data.select('Company', 'Award Amount').objects()) if (r['Award Amount'] != null && (best === null || r['Award Amount'] > best['Award Amount'])) best = r;\n[best.Company, best['Award Amount'], Object.keys(best)]",
