@@ -100,9 +100,7 @@ export function keyedLoop(
     if (names.includes(target) || !names.every((n) => declaredBefore(n, body, at))) return undefined;
     return {
       names: [target, ...names],
-      edits: [
-        ins(loop.start, indexGuard(JSON.stringify(spec), target, names)),
-      ],
+      edits: [ins(loop.start, indexGuard(JSON.stringify(spec), target, names))],
     };
   }
   const right = loop.right as AnyNode;

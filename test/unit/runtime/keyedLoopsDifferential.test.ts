@@ -185,12 +185,13 @@ const SEQUENCES: Record<string, Step[]> = {
       "const p = award_data.array('Program'), ag = award_data.array('Agency');\nconst m = new Map();\nfor (let i = 0; i < p.length; i++) if (p[i] === 'STTR') m.set(ag[i], (m.get(ag[i]) || 0) + 1);\n[...m]",
     ),
     '[p.length, ag[3], m.size]',
-    "Object.defineProperty(Array.prototype, '40', { get() { this[1] = 'Mine'; return 'x1'; }, configurable: true });\n0",
-    // the other array shorter than the bound: declined, and its reads past the end reach the run's getter
+    "var hooked = 0;\nObject.setPrototypeOf(Object.getPrototypeOf([]), new Proxy(Object.getPrototypeOf({}), { get(t, key, rec) { if (key === '40') { hooked++; rec[1] = 'Mine'; return 'x1'; } return t[key]; } }));\nhooked",
+    // the other array shorter than the bound: declined, and its reads past the end reach the run's Proxy,
+    // which writes into the array it is read on (a copy of its own, never the kept values)
     rw(
       "const ks = k.array('S'), amt = award_data.array('Award Amount');\nconst o = {};\nfor (let i = 0; i < amt.length; i++) o[ks[i]] = (o[ks[i]] || 0) + 1;\nObject.entries(o)",
     ),
-    "delete Array.prototype[40];\n[k.array('S')[1], ks[1], ks.length]",
+    "Object.setPrototypeOf(Object.getPrototypeOf([]), Object.getPrototypeOf({}));\n[k.array('S')[1], ks[1], ks.length, hooked]",
   ],
   'pair accumulators: one array or object per key, sums and counts in its slots': [
     rw(

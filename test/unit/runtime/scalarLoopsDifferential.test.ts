@@ -210,12 +210,20 @@ const SEQUENCES: Record<string, Step[]> = {
     rw("const ks = k.array('S');\nlet t = 0;\nfor (let i = 0; i < ks.length; i++) t += ks[i];\nt"),
     // a date column's values are Dates: as written
     rw("let dn = 0;\nfor (const d of award_data.array('Proposal Award Date')) if (d != null) dn++;\ndn"),
-    // a replaced array iterator: the for-of's run as written, the index loop's need none
-    'var ArrIt2 = Array.prototype[Symbol.iterator], seen2 = 0;\nArray.prototype[Symbol.iterator] = function () { seen2++; return ArrIt2.call(this) };\nseen2',
-    rw("const wo = award_data.array('Woman Owned');\nlet y = 0;\nfor (const v of wo) if (v === 'Y') y++;\n[y, seen2]"),
-    rw("let es = 0;\nfor (const v of award_data.array('Number Employees')) if (v != null) es += v;\n[es, seen2]"),
-    rw("const kv = k.array('V');\nlet s2 = 0;\nfor (let i = 0; i < kv.length; i++) s2 += kv[i];\n[s2, seen2]"),
-    'Array.prototype[Symbol.iterator] = ArrIt2;\n[seen2, total, dod, m, es, en, y, a, t]',
+    // the array iterator found through a Proxy (its `get` takes the receiver as a parameter: a function
+    // holding `this` would keep every later run's names global): the for-of's run as written, the index
+    // loop's need no iterator
+    'var seen4 = 0;\nvar AP4 = Object.getPrototypeOf([]);\nvar keepIt4 = AP4[Symbol.iterator];\nvar OP4 = Object.getPrototypeOf(AP4);\nObject.setPrototypeOf(AP4, new Proxy(OP4, { get(t, k, rcv) { if (k === Symbol.iterator) { seen4++; return keepIt4; } return Reflect.get(t, k, rcv); } }));\ndelete AP4[Symbol.iterator];\n1',
+    rw(
+      "const c0 = seen4;\nconst wo = award_data.array('Woman Owned');\nlet y = 0;\nfor (const v of wo) if (v === 'Y') y++;\n[y, seen4 - c0]",
+    ),
+    rw(
+      "const c1 = seen4;\nlet es = 0;\nfor (const v of award_data.array('Number Employees')) if (v != null) es += v;\n[es, seen4 - c1]",
+    ),
+    rw(
+      "const c2 = seen4;\nconst kv = k.array('V');\nlet s2 = 0;\nfor (let i = 0; i < kv.length; i++) s2 += kv[i];\n[s2, seen4 - c2]",
+    ),
+    'AP4[Symbol.iterator] = keepIt4;\nObject.setPrototypeOf(AP4, OP4);\n[total, dod, m, es, en, y, a, t]',
     // a const local, a name used by a function, and a loop with a second statement kept: as written
     as("const v = k.array('V');\nconst c0 = 0;\nfor (let i = 0; i < v.length; i++) c0 += v[i];\nc0"),
     as(
@@ -231,14 +239,17 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
     '[ag.length, ph[0], am[7], ag === award_data.array("Agency")]',
     // the other array shorter than the loop's bound: declined; the loop as written reads past its end,
-    // where a getter of the run's writes into the array it is read on (a copy of its own, never the kept values)
-    "Object.defineProperty(Array.prototype, '30', { get() { this[0] = 99; return 1; }, configurable: true });\n0",
+    // where a Proxy under Array.prototype writes into the array it is read on (a copy of its own, never
+    // the kept values). A getter would need `this`, which keeps every later run's names global
+    "var hooked = 0;\nObject.setPrototypeOf(Object.getPrototypeOf([]), new Proxy(Object.getPrototypeOf({}), { get(t, key, rec) { if (key === '30') { hooked++; rec[0] = 99; return 1; } return t[key]; } }));\nhooked",
     rw(
       "const kv = k.array('V'), amt = award_data.array('Award Amount');\nlet a = 0;\nfor (let i = 0; i < amt.length; i++) a += kv[i] ?? 0;\na",
     ),
-    "[k.array('V')[0], kv[0], kv.length]",
-    rw("const kv = k.array('V'), kw = k.array('W');\nlet b = 0;\nfor (let i = 0; i < kv.length; i++) b += kw[i] || 0;\nb"),
-    "delete Array.prototype[30];\n[k.array('V')[0], kw[0]]",
+    "[k.array('V')[0], kv[0], kv.length, hooked]",
+    rw(
+      "const kv = k.array('V'), kw = k.array('W');\nlet b = 0;\nfor (let i = 0; i < kv.length; i++) b += kw[i] || 0;\nb",
+    ),
+    "Object.setPrototypeOf(Object.getPrototypeOf([]), Object.getPrototypeOf({}));\n[k.array('V')[0], kw[0], hooked]",
     // the same with both arrays of the user table: in bounds, answered
     rw(
       "const ka = k.array('V'), kb = k.array('W');\nlet c = 0;\nfor (let i = 0; i < ka.length; i++) c += kb[i] ?? 0;\nc",
@@ -337,6 +348,20 @@ describe.each(['isolated-vm', 'quickjs'] as const)('scalar accumulation loops on
       const [a, b] = [await rewritten.run(code), await plain.run(asWritten(code))];
       expect(runOutcome(a), code).toEqual(runOutcome(b));
     }
+  });
+
+  it("a for-of over a bound array is answered only while the array iterator is the session's", async () => {
+    await using box = byHand(await createSandbox({ engine, tables: { k: edgeCsv } }));
+    const spec = '["scalar", 1, null, [[0, "+", null, ["f", 0]]]]';
+    const r = await box.run(
+      `const v = k.array('V');\nconst intact = __sbirtools_rowLoop.keyed(${spec}, [0], [v], 1);\nconst t1 = __sbirtools_rowLoop.took(1);\n` +
+        `const AP = Object.getPrototypeOf([]), keep = AP[Symbol.iterator];\nAP[Symbol.iterator] = function () { return keep.call(this); };\n` +
+        `const replaced = __sbirtools_rowLoop.keyed(${spec}, [0], [v], 1);\nconst t2 = __sbirtools_rowLoop.took(1);\n` +
+        `const asIndex = __sbirtools_rowLoop.keyed(${spec}, [0], [v], 0);\nconst t3 = __sbirtools_rowLoop.took(1);\nAP[Symbol.iterator] = keep;\n` +
+        '[intact, t1 !== null, replaced, t2, asIndex, t3 !== null]',
+    );
+    expect(r.error).toBeUndefined();
+    expect(r.value).toEqual([true, true, false, null, true, true]);
   });
 
   it('the guest answers from the columns when it can, and hands nothing back when it cannot', async () => {
