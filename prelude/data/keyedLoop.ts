@@ -44,7 +44,7 @@ import {
   sessionMath,
   shapeText,
 } from './keyedCode.js';
-import { pickLoop, scalarLoop } from './scalarLoop.js';
+import { pickAtLoop, pickLoop, scalarLoop } from './scalarLoop.js';
 
 /**
  * A loop's shape, as the preparation writes it: `[target, op, key, cond, term]`. target 'object' or
@@ -274,6 +274,9 @@ export function keyedLoop(
   // a scalar accumulation (numbers in locals, data/scalarLoop.ts) shares the token and the sources
   if (NativeArray.isArray(spec) && spec[0] === 'scalar') return scalarLoop(spec, target, srcs, idx, n, copies);
   if (NativeArray.isArray(spec) && spec[0] === 'pick') return copies === null && pickLoop(spec, target, srcs, idx, n);
+  // an index loop keeping an index (data/keyedArrays.ts only: every row, in order)
+  if (NativeArray.isArray(spec) && spec[0] === 'pickAt')
+    return idx === null && pickAtLoop(spec, target, srcs, n, copies);
   if (!NativeArray.isArray(spec) || spec.length !== 5 || !freshTarget(spec[0], target)) return false;
   const read = columnsOf(srcs, copies);
   if (read === undefined) return false;

@@ -327,17 +327,58 @@ export function pickLoop(
   answer = null;
   picked = -2;
   if (spec.length !== 4 || !NativeArray.isArray(start) || start.length !== 1 || start[0] !== null) return false;
+  const at = pickRaw(spec, srcs, idx, n);
+  if (at === undefined) return false;
+  picked = at;
+  return true;
+}
+
+/**
+ * `['pickAt', cond, field, op, test]` (session 19, prepare/scalarLoops.ts `pickAtShape`): `for (let i =
+ * 0; i < a.length; i++) if (C && (k < 0 || a[i] OP a[k])) k = i;` over arrays read through their
+ * columns (`copies` checked first, as scalarLoop does): the index the loop keeps, or the start when no
+ * row passes, as the local's value for `tookScalar`. The start must pass the test as the loop
+ * begins ('<0': a number below 0; '-1': -1 itself), else false and the loop runs as written.
+ */
+export function pickAtLoop(
+  spec: unknown[],
+  start: unknown,
+  srcs: (Source | undefined)[],
+  n: number,
+  copies: Copies | null,
+): boolean {
+  answer = null;
+  if (spec.length !== 5 || !NativeArray.isArray(start) || start.length !== 1) return false;
+  const k = start[0] as unknown;
+  const test = spec[4];
+  if (typeof k !== 'number' || !(test === '<0' ? k < 0 : test === '-1' && k === -1)) return false;
+  if (copies !== null && !unchanged(copies)) return false;
+  const at = pickRaw([spec[0], spec[1], spec[2], spec[3]], srcs, null, n);
+  if (at === undefined) return false;
+  const out = new Float64Array(1);
+  out[0] = at < 0 ? k : at;
+  answer = out;
+  return true;
+}
+
+/** The raw index of the row a pick's kernel keeps (-1 for none), or undefined when it is not one. */
+function pickRaw(
+  spec: unknown[],
+  srcs: (Source | undefined)[],
+  idx: ArrayLike<number> | null,
+  n: number,
+): number | undefined {
   const [, cond, field, op] = spec;
-  if (typeof field !== 'number' || field % 1 !== 0 || field < 0 || field >= srcs.length) return false;
-  if (op !== '<' && op !== '<=' && op !== '>' && op !== '>=') return false;
+  if (typeof field !== 'number' || field % 1 !== 0 || field < 0 || field >= srcs.length) return undefined;
+  if (op !== '<' && op !== '<=' && op !== '>' && op !== '>=') return undefined;
   const read = columnsOf(srcs, null);
-  if (read === undefined || read.kinds[field] !== 'n') return false;
+  if (read === undefined || read.kinds[field] !== 'n') return undefined;
   const key = `${read.kinds}\u0000${shapeText(spec)}`;
   const lits: [number, string][] = [];
   let kernel = ReflectApply(MapGet, picks, [key]) as PickKernel | undefined;
   const g: Gen = { kinds: read.kinds, used: [], lits, raw: [] };
   const condCode = cond === null ? 'true' : code(cond, g);
-  if (condCode === undefined) return false;
+  if (condCode === undefined) return undefined;
   if (kernel === undefined) {
     let litLoad = '';
     for (let j = 0; j < lits.length; j++) litLoad += `const L${j} = L[${j}]; `;
@@ -371,17 +412,14 @@ export function pickLoop(
   const none = new Float64Array(0);
   const arrays = idx === null ? arraysOf(srcs) : null;
   const hit = arrays === null ? null : keptAnswer(key, arrays, n, none);
-  if (hit !== null) {
-    picked = hit[0] as number;
-    return true;
-  }
-  picked = kernel(read.cols, L, idx, n);
+  if (hit !== null) return hit[0] as number;
+  const at = kernel(read.cols, L, idx, n);
   if (arrays !== null) {
     const out = new Float64Array(1);
-    out[0] = picked;
+    out[0] = at;
     keep({ key, arrays, n, start: none, out });
   }
-  return true;
+  return at;
 }
 
 /**

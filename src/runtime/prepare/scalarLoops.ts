@@ -145,7 +145,9 @@ function arrayLoop(
       iter = 1;
     }
   } else return null;
-  const shape = scalarShape(loop.body, reads, taken);
+  const shape =
+    (loop.type === 'ForStatement' ? pickAtShape(loop.body, reads, taken[0]!) : undefined) ??
+    scalarShape(loop.body, reads, taken);
   if (!shape) return undefined;
   const { targets, spec } = shape;
   if (!targets.every((t) => assignableBefore(t, body, place))) return undefined;
@@ -161,6 +163,81 @@ function arrayLoop(
   if (arrays.some((a) => targets.includes(a) || taken.includes(a) || !declaredBefore(a, body, place))) return undefined;
   const keyed = indexGuard(JSON.stringify(spec), `[${targets.join(', ')}]`, arrays, iter);
   return { names: [...targets, ...arrays], edits: [...wrapEdits(loop, targets, at), ins(loop.start, keyed)] };
+}
+
+/**
+ * An index loop that keeps the index of the row it prefers (session 19): `if (C && (k < 0 || a[i] OP
+ * a[k])) k = i;` (after any `if (C) continue;`; `k === -1` or `k == -1` for `k < 0`, either side; any
+ * order comparison, either side; C optional) over the loop's index `i`, `a` one array read at `i` and
+ * at `k` alike. The guest's spec `['pickAt', cond, field, op, test]` (op with the row's value on the
+ * left, test '<0' or '-1'): the guest checks the start passes the test, and answers the index the
+ * loop keeps, or the start when no row passes (data/scalarLoop.ts).
+ */
+function pickAtShape(body: AnyNode, reads: Reads, index: string): { targets: string[]; spec: Spec } | undefined {
+  const list = statements(body) as AnyNode[];
+  const conds: Spec[] = [];
+  for (const s of list.slice(0, -1)) {
+    const c =
+      s.type === 'IfStatement' && !s.alternate && isContinue(s.consequent) ? condition(s.test, reads) : undefined;
+    if (!c) return undefined;
+    conds.push(['!', c]);
+  }
+  const last = list[list.length - 1];
+  if (!last || last.type !== 'IfStatement' || last.alternate) return undefined;
+  const inner = statements(last.consequent) as AnyNode[];
+  const set =
+    inner.length === 1 && inner[0]!.type === 'ExpressionStatement' ? (inner[0]!.expression as AnyNode) : undefined;
+  if (!set || set.type !== 'AssignmentExpression' || set.operator !== '=' || set.left.type !== 'Identifier')
+    return undefined;
+  if (set.right.type !== 'Identifier' || set.right.name !== index) return undefined;
+  const k = set.left.name as string;
+  if (k === index || reads.fields.includes(k)) return undefined;
+  const isK = (x: AnyNode) => x.type === 'Identifier' && x.name === k;
+  let t = last.test as AnyNode;
+  if (t.type === 'LogicalExpression' && t.operator === '&&') {
+    const c = condition(t.left, reads);
+    if (!c) return undefined;
+    conds.push(c);
+    t = t.right;
+  }
+  if (t.type !== 'LogicalExpression' || t.operator !== '||') return undefined;
+  const none = t.left as AnyNode;
+  const num = (x: AnyNode, v: number) =>
+    (x.type === 'Literal' && x.value === v) ||
+    (x.type === 'UnaryExpression' && x.operator === '-' && x.argument.type === 'Literal' && x.argument.value === -v);
+  let test: string | undefined;
+  if (none.type === 'BinaryExpression') {
+    const o = none.operator as string;
+    if (isK(none.left) && o === '<' && num(none.right, 0)) test = '<0';
+    else if (isK(none.right) && o === '>' && num(none.left, 0)) test = '<0';
+    else if (
+      (o === '===' || o === '==') &&
+      ((isK(none.left) && num(none.right, -1)) || (isK(none.right) && num(none.left, -1)))
+    )
+      test = '-1';
+  }
+  const cmp = t.right as AnyNode;
+  if (!test || cmp.type !== 'BinaryExpression' || FLIP[cmp.operator as string] === undefined) return undefined;
+  /** `a[k]` of the array whose `a[i]` is field f. */
+  const atK = (x: AnyNode, f: number) =>
+    x.type === 'MemberExpression' &&
+    x.computed &&
+    !x.optional &&
+    x.object.type === 'Identifier' &&
+    x.object.name === reads.fields[f] &&
+    isK(x.property);
+  let f = reads.field(cmp.left);
+  let op = cmp.operator as string;
+  let other = cmp.right as AnyNode;
+  if (f === undefined) {
+    f = reads.field(cmp.right);
+    op = FLIP[op]!;
+    other = cmp.left;
+  }
+  if (f === undefined || !atK(other, f)) return undefined;
+  let cond: Spec | null = null;
+  for (const c of conds) cond = cond === null ? c : ['L', '&&', cond, c];
+  return { targets: [k], spec: ['pickAt', cond, f, op, test] };
 }
 
 /**

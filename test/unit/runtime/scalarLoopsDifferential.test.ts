@@ -210,6 +210,34 @@ const SEQUENCES: Record<string, Step[]> = {
     rw("const ks = k.array('S');\nlet t = 0;\nfor (let i = 0; i < ks.length; i++) t += ks[i];\nt"),
     // a date column's values are Dates: as written
     rw("let dn = 0;\nfor (const d of award_data.array('Proposal Award Date')) if (d != null) dn++;\ndn"),
+    // an index kept past the loop: the largest, the smallest, ties, nulls, no row, starts of every kind
+    rw(
+      "const amt = award_data.array('Award Amount');\nlet kx = -1;\nfor (let i = 0; i < amt.length; i++) if (amt[i] != null && (kx < 0 || amt[i] > amt[kx])) kx = i;\n[award_data.get('Company', kx), amt[kx], kx]",
+    ),
+    rw(
+      "const kv = k.array('V');\nlet k1 = -1, k2 = -1;\nfor (let i = 0; i < kv.length; i++) if (k1 === -1 || kv[i] >= kv[k1]) k1 = i;\nfor (let i = 0; i < kv.length; i++) if (-1 == k2 || kv[k2] > kv[i]) k2 = i;\n[k1, k2]",
+    ),
+    rw(
+      "const kw = k.array('W');\nlet k3 = -7;\nfor (let i = 0; i < kw.length; i++) if (0 > k3 || kw[i] < kw[k3]) k3 = i;\nk3",
+    ),
+    rw(
+      "const kw = k.array('W'), ks = k.array('S');\nlet k4 = -2;\nfor (let i = 0; i < kw.length; i++) { if (ks[i] === 'zz') continue; if (kw[i] != null && (k4 < 0 || kw[i] <= kw[k4])) k4 = i; }\nk4",
+    ),
+    rw(
+      "const kv = k.array('V');\nlet k5 = 3;\nfor (let i = 0; i < kv.length; i++) if (k5 < 0 || kv[i] > kv[k5]) k5 = i;\nk5",
+    ),
+    rw(
+      "const kv = k.array('V');\nlet k6 = -1.5;\nfor (let i = 0; i < kv.length; i++) if (k6 === -1 || kv[i] > kv[k6]) k6 = i;\nk6",
+    ),
+    rw(
+      "const ks = k.array('S');\nlet k7 = -1;\nfor (let i = 0; i < ks.length; i++) if (k7 < 0 || ks[i] > ks[k7]) k7 = i;\nk7",
+    ),
+    rw(
+      "const ks = k.array('S'), kv = k.array('V');\nlet k9 = -4;\nfor (let i = 0; i < ks.length; i++) if (ks[i] === 'zz' && (k9 < 0 || kv[i] > kv[k9])) k9 = i;\nk9",
+    ),
+    rw(
+      "const kv = k.array('V'); kv[4] = 1e300;\nlet k8 = -1;\nfor (let i = 0; i < kv.length; i++) if (k8 < 0 || kv[i] > kv[k8]) k8 = i;\nk8",
+    ),
     // the array iterator found through a Proxy (its `get` takes the receiver as a parameter: a function
     // holding `this` would keep every later run's names global): the for-of's run as written, the index
     // loop's need no iterator
@@ -336,7 +364,8 @@ const SEQUENCES: Record<string, Step[]> = {
 
 /** The same program with the rewrite defeated: a comment naming its prefix turns it off. */
 const asWritten = (code: string) => `${code}\n// $sbtRow`;
-const isScalar = (prepared: string) => prepared.includes('["scalar",') || prepared.includes('["pick",');
+const isScalar = (prepared: string) =>
+  prepared.includes('["scalar",') || prepared.includes('["pick",') || prepared.includes('["pickAt",');
 
 describe.each(['isolated-vm', 'quickjs'] as const)('scalar accumulation loops on %s', (engine) => {
   it.each(Object.keys(SEQUENCES))('%s: same answers as the code as written', async (name) => {
