@@ -7,7 +7,7 @@ import { tableLoopEdits } from './tableLoops.js';
 import { arrayDeclarations, dateArrays, dateLoopEdits } from './dateLoops.js';
 import { loopHead, textLoopEdits } from './textLoops.js';
 import { type RowArray, rowArrays } from './rowArrays.js';
-import { type KeyedLoop, indexLoop, keyedLoop } from './keyedLoops.js';
+import { type KeyedLoop, arrayCall, indexLoop, keyedLoop } from './keyedLoops.js';
 import { scalarLoop } from './scalarLoops.js';
 import { sharedArrays } from './sharedArrays.js';
 
@@ -150,22 +150,27 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
   for (const loop of loops) {
     // a keyed accumulation answered from the columns when its names run as true locals (keyedLoops.ts);
     // else the edits below (their own: the guest's fallback for the keyed loop is the reused row)
-    let k =
-      keyedLoop(loop, program, up, mentions, source) ?? scalarLoop(loop, program, source, keyed.length, arrayNames);
+    const byKey = keyedLoop(loop, program, up, mentions, source);
+    let k = byKey ?? scalarLoop(loop, program, source, keyed.length, arrayNames);
+    // a scalar loop over an array's values (session 19) leaves a text or date loop its own path: the
+    // host's scans and a date column's numbers answer those, the scalar kernel reads neither
+    const overValues =
+      !byKey && (arrayCall(loop.right) || (loop.right.type === 'Identifier' && arrayNames.has(loop.right.name)));
     // a loop that reads a long text value only through what the host answers per row (textLoops.ts)
     let stmt = loop;
     for (let at = up.get(stmt); at && at[0].type === 'LabeledStatement'; at = up.get(stmt)) stmt = at[0];
     const text = textLoopEdits(loop, stmt, source, texts, up, undefinedUnbound);
     let own = text;
-    if (text) texts++;
-    else {
+    if (text) {
+      texts++;
+      if (overValues) k = undefined;
+    } else {
       // a loop that reads a date value only through numbers of the column (dateLoops.ts)
       const date = dateLoopEdits(loop, stmt, source, dates, up, undefinedUnbound, arrayNames);
       if (date) {
         own = date;
         dates++;
-        // a date column's values are no numbers the scalar kernel reads: its date loop is kept
-        if (k && loop.right.type === 'Identifier' && arrayNames.has(loop.right.name)) k = undefined;
+        if (overValues) k = undefined;
         // a keyed loop's edits may replace these: its array is then read as it is
         if (!k && loop.right.type === 'Identifier') taken.add(loop);
       }
