@@ -179,7 +179,8 @@ const SEQUENCES: Record<string, Step[]> = {
     rw(
       "const v = k.array('V'), w = k.array('W');\nlet a = -0, b = 0, lo = Infinity, hi = -Infinity, mx = -0;\nfor (let i = 0; i < v.length; i += 1) { a += v[i]; b += w[i] ?? 0; mx = Math.max(mx, w[i]); if (v[i] < lo) lo = v[i]; if (hi < v[i]) hi = v[i]; }\n[a, b, lo, hi, Object.is(a, -0), mx]",
     ),
-    rw("let cs = 0, cn = 0;\nfor (const x of k.array('S')) { if (x === 'a') continue; cn++; }\n[cs, cn]"),
+    // a body that reads the value only for its truth or equality: a text loop's (the host's scans answer long text)
+    "let cs = 0, cn = 0;\nfor (const x of k.array('S')) { if (x === 'a') continue; cn++; }\n[cs, cn]",
     rw(
       "const ks = k.array('S'), kw = k.array('W');\nlet wn = 0;\nfor (let i = 0; i < ks.length; i++) if (ks[i] !== 'b' && kw[i] != null) wn++;\nwn",
     ),
@@ -209,7 +210,7 @@ const SEQUENCES: Record<string, Step[]> = {
     rw("let t = 0;\nfor (const x of k.array('S')) t += x;\nt"),
     rw("const ks = k.array('S');\nlet t = 0;\nfor (let i = 0; i < ks.length; i++) t += ks[i];\nt"),
     // a date column's values are Dates: as written
-    rw("let dn = 0;\nfor (const d of award_data.array('Proposal Award Date')) if (d != null) dn++;\ndn"),
+    "let dn = 0;\nfor (const d of award_data.array('Proposal Award Date')) if (d != null) dn++;\ndn",
     // an index kept past the loop: the largest, the smallest, ties, nulls, no row, starts of every kind
     rw(
       "const amt = award_data.array('Award Amount');\nlet kx = -1;\nfor (let i = 0; i < amt.length; i++) if (amt[i] != null && (kx < 0 || amt[i] > amt[kx])) kx = i;\n[award_data.get('Company', kx), amt[kx], kx]",
