@@ -32,6 +32,8 @@ import { columnSource } from '../fast/source.js';
 import { textLoop } from './textLoop.js';
 
 const origins = new SafeWeakMap<object, LazyColumn>();
+/** A column's kept values handed to a run's local in place (`shared`, `sharedIter`), by the column. */
+const keptOrigins = new SafeWeakMap<object, LazyColumn>();
 
 /**
  * The column an array came from, when it is one `t.array(col)` returned over all rows of an
@@ -39,6 +41,14 @@ const origins = new SafeWeakMap<object, LazyColumn>();
  */
 export function arrayOrigin(a: object): LazyColumn | undefined {
   return origins.get(a);
+}
+
+/**
+ * The column whose kept values `a` is, when array() handed them to a run's local in place (a
+ * `shared` or `sharedIter` token: prepare/sharedArrays.ts proved the run only reads them in bounds).
+ */
+export function keptValuesOrigin(a: object): LazyColumn | undefined {
+  return keptOrigins.get(a);
 }
 
 /**
@@ -115,7 +125,11 @@ export function installColumnArrays(proto: Record<string, unknown>): void {
     if (loop) {
       const bare = () => ReflectApply(array, this, [name]) as unknown[];
       // a keyed loop's token names the loop's value, not the column
-      if (isKeyedToken(loop)) return keyedColumn(this, name, loop.text) ?? bare();
+      // declined, the loop runs as written over what the values token gives (prepare/rowLoops.ts `loopEdits`)
+      if (isKeyedToken(loop))
+        return (
+          keyedColumn(this, name, loop.text) ?? (hostTableMethods(this) ? columnArray(this, name, 'loop') : bare())
+        );
       if (loop.names.length !== 1 || loop.names[0] !== name) return bare();
       // a local that only reads elements in bounds: the column's kept values themselves (the calls as bare)
       // only through the installed array(): a table's own or replaced `array` that hands the token on
@@ -153,6 +167,7 @@ export function installColumnArrays(proto: Record<string, unknown>): void {
     if (s !== null && s.kind === 'all') {
       if (mode === 'shared' || (mode === 'sharedIter' && arrayIterationIntact())) {
         shareValues(s.all as unknown[]);
+        keptOrigins.set(s.all, col);
         return s.all;
       }
       // the for-of takes the array's iterator right after this call: the session's, over the kept

@@ -11,36 +11,45 @@
  */
 import { ArrayIsArray, NativeArray, ObjectGetPrototypeOf } from '../intrinsics.js';
 import { columnSource, type Source } from '../fast/source.js';
-import { arrayOrigin } from './columnArrays.js';
+import { arrayOrigin, keptValuesOrigin } from './columnArrays.js';
 import { keyedLoop } from './keyedLoop.js';
+import { arrayIterationIntact } from './rowLoop.js';
 
 /**
  * `__sbirtools_rowLoop.keyed(spec, target, arrays)`: true when the loop over `arrays` (the one its
  * `i < arrays[0].length` bounds first) was answered into `target`; false, with nothing written or
  * run, when it must run as written.
  */
-export function keyedArrays(spec: unknown, target: unknown, arrays: unknown): boolean {
+export function keyedArrays(spec: unknown, target: unknown, arrays: unknown, iter?: unknown): boolean {
   if (!ArrayIsArray(arrays) || arrays.length === 0) return false;
+  // `for (const v of xs)` (iter 1): the loop as written would run the session's array iterator
+  if (iter === 1 && (arrays.length !== 1 || !arrayIterationIntact())) return false;
   const first = arrays[0] as unknown;
   if (!ArrayIsArray(first)) return false;
   const n = first.length;
   const srcs: Source[] = [];
   const read: unknown[][] = [];
   const kept: ArrayLike<unknown>[] = [];
+  let copied = false;
   for (let k = 0; k < arrays.length; k++) {
     const xs = arrays[k] as unknown;
-    // arrayOrigin knows arrays by identity: never a Proxy
-    const col = xs !== null && typeof xs === 'object' ? arrayOrigin(xs) : undefined;
+    // arrayOrigin and keptValuesOrigin know arrays by identity: never a Proxy
+    const copy = xs !== null && typeof xs === 'object' ? arrayOrigin(xs) : undefined;
+    // or the column's kept values themselves, handed to a local only read in bounds (prepare/sharedArrays.ts)
+    const col = copy ?? (xs !== null && typeof xs === 'object' ? keptValuesOrigin(xs) : undefined);
     if (col === undefined || ObjectGetPrototypeOf(xs) !== NativeArray.prototype) return false;
     const list = xs as unknown[];
     if (list.length !== n || col.length !== n || col.type === 'date') return false;
     const src = columnSource(col);
     const scan = src === undefined ? null : col.scanSource();
     if (src === undefined || scan === null || scan.kind !== 'all' || scan.all.length !== n) return false;
+    if (copy === undefined && scan.all !== xs) return false;
+    copied ||= copy !== undefined;
     srcs[k] = src;
     read[k] = list;
     kept[k] = scan.all;
   }
-  // the kernel checks that each array it reads still holds the values it was copied from
-  return keyedLoop(spec, target, srcs, null, n, { xs: read, kept });
+  // the kernel checks that each copy it reads still holds the values it was copied from (the kept
+  // values themselves, read in place, need no look)
+  return keyedLoop(spec, target, srcs, null, n, copied ? { xs: read, kept } : null);
 }

@@ -44,7 +44,7 @@ import {
   sessionMath,
   shapeText,
 } from './keyedCode.js';
-import { pickLoop, pushLoop, scalarLoop } from './scalarLoop.js';
+import { pickAtLoop, pickLoop, pushLoop, scalarLoop } from './scalarLoop.js';
 
 /**
  * A loop's shape, as the preparation writes it: `[target, op, key, cond, term]`. target 'object' or
@@ -275,6 +275,9 @@ export function keyedLoop(
   if (NativeArray.isArray(spec) && spec[0] === 'scalar') return scalarLoop(spec, target, srcs, idx, n, copies);
   if (NativeArray.isArray(spec) && spec[0] === 'pick') return copies === null && pickLoop(spec, target, srcs, idx, n);
   if (NativeArray.isArray(spec) && spec[0] === 'push') return copies === null && pushLoop(spec, target, srcs, idx, n);
+  // an index loop keeping an index (data/keyedArrays.ts only: every row, in order)
+  if (NativeArray.isArray(spec) && spec[0] === 'pickAt')
+    return idx === null && pickAtLoop(spec, target, srcs, n, copies);
   if (!NativeArray.isArray(spec) || spec.length !== 5 || !freshTarget(spec[0], target)) return false;
   const read = columnsOf(srcs, copies);
   if (read === undefined) return false;
@@ -282,6 +285,11 @@ export function keyedLoop(
   const c = compile(spec, kinds, copies !== null);
   if (!c || (c.math && !sessionMath())) return false;
   for (let k = 0; k < c.termFields.length; k++) if (kinds[c.termFields[k]!] !== 'n') return false;
+  // over every row with no copy to check, the same loop again answers from what the session kept
+  const keyText = idx === null && copies === null ? `${kinds}\u0000${shapeText(spec)}` : null;
+  const arrays = keyText === null ? null : arraysOf(srcs);
+  const hit = keyText === null ? null : keptGroups(keyText, arrays!, n);
+  if (hit !== null) return settle(spec[0] === 'object', target, hit.keys, hit.acc, c);
   const L: number[] = [];
   for (let j = 0; j < c.lits.length; j++) {
     const [i, text] = c.lits[j]!;
@@ -316,21 +324,86 @@ export function keyedLoop(
   for (let g = 0; g < groups; g++) {
     const k = c.keyOf(cols, L, first[g]!);
     const key = isObject ? '' + (k as string) : k;
-    if (isObject && (key as string) in (target as object)) return false;
     if (seen !== null) {
       if (ReflectApply(SetHas, seen, [key])) return false;
       ReflectApply(SetAdd, seen, [key]);
     } else if (isObject && key === 'null' && ++nulls > 1) return false;
     keys[g] = key;
   }
+  // the groups' slots alone (an index loop, no typed-array method a run may have replaced)
+  const sums = new Float64Array(groups * c.width);
+  for (let j = 0; j < sums.length; j++) sums[j] = acc[j]!;
+  if (keyText !== null) keepGroups({ key: keyText, arrays: arrays!, n, keys, acc: sums });
+  return settle(isObject, target, keys, sums, c);
+}
+
+/**
+ * Writes a keyed loop's groups into `target` in first-occurrence order: `o[key] = total` (or the entry
+ * `make` builds from the group's slots, fresh each time) on the object, the session's `set` on the Map.
+ * False, with nothing written, when a key is already on the object (its prototype's included: a key
+ * the loop as written would read, and maybe a setter of the run's).
+ */
+function settle(isObject: boolean, target: unknown, keys: unknown[], acc: Float64Array, c: Compiled): boolean {
+  const groups = keys.length;
   const make = c.make;
   if (isObject) {
     const o = target as Record<string, unknown>;
+    for (let g = 0; g < groups; g++) if ((keys[g] as string) in o) return false;
     for (let g = 0; g < groups; g++) o[keys[g] as string] = make === null ? acc[g]! : make(acc, g * c.width);
   } else
     for (let g = 0; g < groups; g++)
       ReflectApply(MapSet, target, [keys[g], make === null ? acc[g] : make(acc, g * c.width)]);
   return true;
+}
+
+/**
+ * A keyed loop answered over every row of host columns, kept (session 19): the same loop again in the
+ * session (an agent re-running a cell) finds its groups' keys and accumulators by the shape, the
+ * columns' arrays (a session's host columns never change) and the row count, and writes them into its
+ * fresh object or Map (`settle`, which checks the object's prototype chain each time). The keys and
+ * sums are never handed out: entries are made anew from the sums each time.
+ */
+interface KeptGroups {
+  key: string;
+  arrays: unknown[];
+  n: number;
+  keys: unknown[];
+  acc: Float64Array;
+}
+const KEPT_GROUPS = 8;
+const keptList: KeptGroups[] = [];
+
+/** The arrays a kernel reads of `srcs`, each source's two, in order (what kept groups are found by). */
+function arraysOf(srcs: (Source | undefined)[]): unknown[] {
+  const out: unknown[] = [];
+  for (let i = 0; i < srcs.length; i++) {
+    const s = srcs[i]!;
+    out[2 * i] = s.kind === 'dict' ? s.codes : s.values;
+    out[2 * i + 1] = s.kind === 'dict' ? s.dict : s.valid;
+  }
+  return out;
+}
+
+/** The kept groups of this loop, most recent first (moved to the front), or null. */
+function keptGroups(key: string, arrays: unknown[], n: number): KeptGroups | null {
+  for (let e = 0; e < keptList.length; e++) {
+    const k = keptList[e]!;
+    if (k.key !== key || k.n !== n || k.arrays.length !== arrays.length) continue;
+    let same = true;
+    for (let j = 0; j < arrays.length && same; j++) same = k.arrays[j] === arrays[j];
+    if (!same) continue;
+    for (let j = e; j > 0; j--) keptList[j] = keptList[j - 1]!;
+    keptList[0] = k;
+    return k;
+  }
+  return null;
+}
+
+/** Keeps groups as the most recent (the oldest falls off); no Array.prototype method (a run may replace them). */
+function keepGroups(k: KeptGroups): void {
+  const n = keptList.length < KEPT_GROUPS ? keptList.length + 1 : KEPT_GROUPS;
+  for (let j = n - 1; j > 0; j--) keptList[j] = keptList[j - 1]!;
+  keptList[0] = k;
 }
 
 /** An iterator that is done at once: what a loop answered here iterates. */

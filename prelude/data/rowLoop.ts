@@ -233,6 +233,21 @@ function disown(rows: unknown[], b: BoundRows): void {
 }
 
 /**
+ * `__sbirtools_rowLoop.own(x)`: before an index loop the columns did not answer runs as written
+ * (prepare/keyedLoops.ts `indexGuard`), an array it reads that is a column's kept values read in place
+ * becomes a copy of its own (the loop's index, bounded by another array, could pass its length and
+ * reach a getter of the run's with the kept values as `this`); anything else is returned as it is.
+ */
+function own(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || ReflectApply(weakGet, sharedValues, [value]) !== true)
+    return value;
+  const values = value as unknown[];
+  const out = new NativeArray<unknown>(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = values[i];
+  return out;
+}
+
+/**
  * What `const NAME = t.array(dateCol)` answers when every use of NAME is a date loop (`open([col],
  * ['dates'])`, prepare/dateLoops.ts `dateArrays`): an empty array, recorded with the column's times,
  * that the write-back at the end of the run (release) fills, or leaves pending on the global, with
@@ -325,7 +340,9 @@ function useRows(rows: unknown, names: unknown, kind?: unknown, payload?: unknow
  * Defines `__sbirtools_rowLoop` (non-writable and non-enumerable: a run cannot replace it; an object,
  * not a function, so error hints never suggest it).
  */
-export function installRowLoop(keyed: (spec: unknown, target: unknown, arrays: unknown) => boolean): void {
+export function installRowLoop(
+  keyed: (spec: unknown, target: unknown, arrays: unknown, iter?: unknown) => boolean,
+): void {
   const entry = {
     keyed,
     open(names: unknown, ops?: unknown, text?: unknown): RowLoopState {
@@ -338,6 +355,7 @@ export function installRowLoop(keyed: (spec: unknown, target: unknown, arrays: u
     len: lengthOf,
     dates: useDates,
     release,
+    own,
     took: tookScalar,
     text: textLoopState,
     date: dateLoopState,

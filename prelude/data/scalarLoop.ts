@@ -10,8 +10,9 @@
  * code after the loop writes the locals from `tookScalar()`. Anything the kernel cannot keep exact (a
  * local that is not a number as the loop starts, a term field that is not a number column, a
  * min/max written through a Math the run replaced, a null a comparison would assign) answers false
- * before anything is written: the loop then runs as written. An index loop's arrays are not read
- * here (that loop stays with the array style's paths). `pickLoop` answers the loop that keeps a row.
+ * before anything is written: the loop then runs as written. An index loop's arrays (or a for-of's
+ * over a bound `t.array(col)`, session 19) are read through their columns once each is seen to hold
+ * the values it was copied from (`unchanged`). `pickLoop` answers the loop that keeps a row.
  */
 import {
   MapSizeGetter,
@@ -247,8 +248,10 @@ export function scalarLoop(
   copies: Copies | null,
 ): boolean {
   answer = null;
-  // an index loop's arrays (copies) are not read here: that loop runs as written
-  if (copies !== null || spec.length !== 4 || !NativeArray.isArray(start) || start.length !== spec[1]) return false;
+  if (spec.length !== 4 || !NativeArray.isArray(start) || start.length !== spec[1]) return false;
+  // an index loop's arrays (data/keyedArrays.ts): each copy must still hold the kept values it was
+  // copied from at every row (-0 and NaN as themselves) before its column is read in its place
+  if (copies !== null && !unchanged(copies)) return false;
   const s = new Float64Array(start.length);
   for (let j = 0; j < start.length; j++) {
     const v = start[j] as unknown;
@@ -276,6 +279,26 @@ export function scalarLoop(
   if (c.kernel(read.cols, L, idx, n, s) < 0) return false;
   if (key !== null) keep({ key, arrays: arrays!, n, start: from!, out: new Float64Array(s) });
   answer = s;
+  return true;
+}
+
+/**
+ * Whether every array of `copies` holds its kept values at every row (the same array, the column's
+ * kept values handed out in place, needs no look). Reads each element once, as the loop would have.
+ */
+function unchanged(copies: Copies): boolean {
+  for (let k = 0; k < copies.xs.length; k++) {
+    const x = copies.xs[k]!;
+    const a = copies.kept[k]!;
+    if (x === a) continue;
+    const n = a.length;
+    if (x.length !== n) return false;
+    for (let r = 0; r < n; r++) {
+      const u = x[r];
+      const v = a[r];
+      if (u !== v ? u === u || v === v : u === 0 && 1 / (u as number) !== 1 / (v as number)) return false;
+    }
+  }
   return true;
 }
 
@@ -310,17 +333,58 @@ export function pickLoop(
   answer = null;
   picked = -2;
   if (spec.length !== 4 || !NativeArray.isArray(start) || start.length !== 1 || start[0] !== null) return false;
+  const at = pickRaw(spec, srcs, idx, n);
+  if (at === undefined) return false;
+  picked = at;
+  return true;
+}
+
+/**
+ * `['pickAt', cond, field, op, test]` (session 19, prepare/scalarLoops.ts `pickAtShape`): `for (let i =
+ * 0; i < a.length; i++) if (C && (k < 0 || a[i] OP a[k])) k = i;` over arrays read through their
+ * columns (`copies` checked first, as scalarLoop does): the index the loop keeps, or the start when no
+ * row passes, as the local's value for `tookScalar`. The start must pass the test as the loop
+ * begins ('<0': a number below 0; '-1': -1 itself), else false and the loop runs as written.
+ */
+export function pickAtLoop(
+  spec: unknown[],
+  start: unknown,
+  srcs: (Source | undefined)[],
+  n: number,
+  copies: Copies | null,
+): boolean {
+  answer = null;
+  if (spec.length !== 5 || !NativeArray.isArray(start) || start.length !== 1) return false;
+  const k = start[0] as unknown;
+  const test = spec[4];
+  if (typeof k !== 'number' || !(test === '<0' ? k < 0 : test === '-1' && k === -1)) return false;
+  if (copies !== null && !unchanged(copies)) return false;
+  const at = pickRaw([spec[0], spec[1], spec[2], spec[3]], srcs, null, n);
+  if (at === undefined) return false;
+  const out = new Float64Array(1);
+  out[0] = at < 0 ? k : at;
+  answer = out;
+  return true;
+}
+
+/** The raw index of the row a pick's kernel keeps (-1 for none), or undefined when it is not one. */
+function pickRaw(
+  spec: unknown[],
+  srcs: (Source | undefined)[],
+  idx: ArrayLike<number> | null,
+  n: number,
+): number | undefined {
   const [, cond, field, op] = spec;
-  if (typeof field !== 'number' || field % 1 !== 0 || field < 0 || field >= srcs.length) return false;
-  if (op !== '<' && op !== '<=' && op !== '>' && op !== '>=') return false;
+  if (typeof field !== 'number' || field % 1 !== 0 || field < 0 || field >= srcs.length) return undefined;
+  if (op !== '<' && op !== '<=' && op !== '>' && op !== '>=') return undefined;
   const read = columnsOf(srcs, null);
-  if (read === undefined || read.kinds[field] !== 'n') return false;
+  if (read === undefined || read.kinds[field] !== 'n') return undefined;
   const key = `${read.kinds}\u0000${shapeText(spec)}`;
   const lits: [number, string][] = [];
   let kernel = ReflectApply(MapGet, picks, [key]) as PickKernel | undefined;
   const g: Gen = { kinds: read.kinds, used: [], lits, raw: [] };
   const condCode = cond === null ? 'true' : code(cond, g);
-  if (condCode === undefined) return false;
+  if (condCode === undefined) return undefined;
   if (kernel === undefined) {
     let litLoad = '';
     for (let j = 0; j < lits.length; j++) litLoad += `const L${j} = L[${j}]; `;
@@ -354,17 +418,14 @@ export function pickLoop(
   const none = new Float64Array(0);
   const arrays = idx === null ? arraysOf(srcs) : null;
   const hit = arrays === null ? null : keptAnswer(key, arrays, n, none);
-  if (hit !== null) {
-    picked = hit[0] as number;
-    return true;
-  }
-  picked = kernel(read.cols, L, idx, n);
+  if (hit !== null) return hit[0] as number;
+  const at = kernel(read.cols, L, idx, n);
   if (arrays !== null) {
     const out = new Float64Array(1);
-    out[0] = picked;
+    out[0] = at;
     keep({ key, arrays, n, start: none, out });
   }
-  return true;
+  return at;
 }
 
 /** A push loop's kernel: writes the raw index of every row that passes into `out`, in order, and returns how many. */

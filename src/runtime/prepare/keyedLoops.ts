@@ -100,9 +100,7 @@ export function keyedLoop(
     if (names.includes(target) || !names.every((n) => declaredBefore(n, body, at))) return undefined;
     return {
       names: [target, ...names],
-      edits: [
-        ins(loop.start, `if (!${ROW_LOOP_GLOBAL}.keyed(${JSON.stringify(spec)}, ${target}, [${names.join(', ')}])) `),
-      ],
+      edits: [ins(loop.start, indexGuard(JSON.stringify(spec), target, names))],
     };
   }
   const right = loop.right as AnyNode;
@@ -114,6 +112,20 @@ export function keyedLoop(
   // after the argument: `t.array('A',)` parses
   const edit = isBareObjectsCall(right) ? ins(right.end - 1, open) : ins(right.arguments[0].end, `, ${open}`);
   return { names: [target], edits: [edit] };
+}
+
+/**
+ * What goes in front of an index loop the columns may answer: `if (!__sbirtools_rowLoop.keyed(spec,
+ * target, [xs, ys], iter) && ((ys = __sbirtools_rowLoop.own(ys)), 1)) ` (xs the array bounding the
+ * loop, `iter` 1 for a for-of over xs). When the guest declines, each other array is handed to the loop
+ * as written as an array of its own (`own`: a copy when it is a column's kept values read in place,
+ * sharedArrays.ts, which the index of another array's bound could pass; else itself).
+ */
+export function indexGuard(spec: string, target: string, arrays: string[], iter?: number): string {
+  let own = '';
+  for (const a of arrays.slice(1)) own += `(${a} = ${ROW_LOOP_GLOBAL}.own(${a})), `;
+  const call = `!${ROW_LOOP_GLOBAL}.keyed(${spec}, ${target}, [${arrays.join(', ')}]${iter === undefined ? '' : `, ${iter}`})`;
+  return own ? `if (${call} && (${own}1)) ` : `if (${call}) `;
 }
 
 /** Whether a top-level `const|let` among the first `at` statements of `body` declares `name`. */

@@ -10,6 +10,11 @@ export interface RowArray {
   name: string;
   /** The edits for the declaration and every use (applied only when `name` runs as a true local). */
   edits: LocalEdit[];
+  /**
+   * Names that must run as true locals too for the edits to apply: a column array read in place only
+   * by a loop the columns answer (sharedArrays.ts) needs that loop's rewrite (keyedLoops.ts's names).
+   */
+  needs?: string[];
 }
 
 /** A loop over the array: the name it iterates, and the fields its body reads. */

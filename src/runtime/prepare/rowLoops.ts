@@ -7,7 +7,7 @@ import { tableLoopEdits } from './tableLoops.js';
 import { arrayDeclarations, dateArrays, dateLoopEdits } from './dateLoops.js';
 import { loopHead, textLoopEdits } from './textLoops.js';
 import { type RowArray, rowArrays } from './rowArrays.js';
-import { type KeyedLoop, indexLoop, keyedLoop } from './keyedLoops.js';
+import { type KeyedLoop, arrayCall, indexLoop, keyedLoop } from './keyedLoops.js';
 import { scalarLoop } from './scalarLoops.js';
 import { sharedArrays } from './sharedArrays.js';
 
@@ -150,19 +150,27 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
   for (const loop of loops) {
     // a keyed accumulation answered from the columns when its names run as true locals (keyedLoops.ts);
     // else the edits below (their own: the guest's fallback for the keyed loop is the reused row)
-    const k = keyedLoop(loop, program, up, mentions, source) ?? scalarLoop(loop, program, source, keyed.length);
+    const byKey = keyedLoop(loop, program, up, mentions, source);
+    let k = byKey ?? scalarLoop(loop, program, source, keyed.length, arrayNames);
+    // a scalar loop over an array's values (session 19) leaves a text or date loop its own path: the
+    // host's scans and a date column's numbers answer those, the scalar kernel reads neither
+    const overValues =
+      !byKey && (arrayCall(loop.right) || (loop.right.type === 'Identifier' && arrayNames.has(loop.right.name)));
     // a loop that reads a long text value only through what the host answers per row (textLoops.ts)
     let stmt = loop;
     for (let at = up.get(stmt); at && at[0].type === 'LabeledStatement'; at = up.get(stmt)) stmt = at[0];
     const text = textLoopEdits(loop, stmt, source, texts, up, undefinedUnbound);
     let own = text;
-    if (text) texts++;
-    else {
+    if (text) {
+      texts++;
+      if (overValues) k = undefined;
+    } else {
       // a loop that reads a date value only through numbers of the column (dateLoops.ts)
       const date = dateLoopEdits(loop, stmt, source, dates, up, undefinedUnbound, arrayNames);
       if (date) {
         own = date;
         dates++;
+        if (overValues) k = undefined;
         // a keyed loop's edits may replace these: its array is then read as it is
         if (!k && loop.right.type === 'Identifier') taken.add(loop);
       }
@@ -171,10 +179,16 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     if (k) keyed.push({ ...k, otherwise: own });
     else edits.push(...own);
   }
+  // index loops the columns answer, by their names (an array they read may be read in place: sharedArrays.ts)
+  const answered = new Map<AnyNode, string[]>();
   for (const loop of indexLoops) {
     // a scalar accumulation's fallback is the loop as written
-    const k = keyedLoop(loop, program, up, mentions, source) ?? scalarLoop(loop, program, source, keyed.length);
-    if (k) keyed.push({ ...k, otherwise: [] });
+    const k =
+      keyedLoop(loop, program, up, mentions, source) ?? scalarLoop(loop, program, source, keyed.length, arrayNames);
+    if (k) {
+      keyed.push({ ...k, otherwise: [] });
+      answered.set(loop, k.names);
+    }
   }
   for (const call of calls) {
     const chain = rowChain(call, up);
@@ -184,10 +198,10 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
   const arrays = [
     ...rowArrays(program, up, mentions, source),
     ...dated,
-    // a keyed loop reads its arrays through their origin (prelude/data/keyedArrays.ts): theirs stay
-    // copies; a date array only date loops read is deferred instead
-    ...sharedArrays(program, declared, up, mentions, source, indexLoop).filter(
-      (a) => !keyed.some((k) => k.names.includes(a.name)) && !dated.some((x) => x.name === a.name),
+    // a keyed loop reads its arrays through their origin or as the column's kept values themselves
+    // (prelude/data/keyedArrays.ts); a date array only date loops read is deferred instead
+    ...sharedArrays(program, declared, up, mentions, source, indexLoop, answered).filter(
+      (a) => !dated.some((x) => x.name === a.name),
     ),
   ];
   return { edits, arrays, keyed };

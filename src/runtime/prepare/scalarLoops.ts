@@ -2,13 +2,18 @@ import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/
 import {
   VALUED,
   arrayCall,
+  arrayReads,
   condition,
+  declaredBefore,
   declaredName,
+  indexGuard,
+  indexLoop,
   isContinue,
   type Reads,
   rowReads,
   statements,
   termOf,
+  valueReads,
 } from './keyedLoops.js';
 import type { LocalEdit } from './localize.js';
 import { type AnyNode, collectPatternNames } from './patternNames.js';
@@ -46,10 +51,14 @@ export function scalarLoop(
   program: AnyNode,
   source: string,
   at: number,
+  arrayNames: ReadonlySet<string> = new Set(),
 ): { names: string[]; edits: LocalEdit[] } | undefined {
   const body = program.body as AnyNode[];
   const place = body.indexOf(loop);
   if (place < 0 || !body.slice(place + 1).some((s) => VALUED.has(s.type))) return undefined;
+  // an index loop over arrays, a for-of over `t.array(col)` or over a name bound to one (the array style)
+  const overArrays = arrayLoop(loop, body, place, at, arrayNames);
+  if (overArrays !== null) return overArrays;
   // a loop over objects() or over a name or call (a table, or a bound row array: the guest decides)
   if (loop.type !== 'ForOfStatement' || loop.await) return undefined;
   const right = loop.right as AnyNode;
@@ -75,27 +84,170 @@ export function scalarLoop(
       : !targets.every((t) => assignableBefore(t, body, place))
   )
     return undefined;
-  const temp = `$sbtRowK${at}`;
   const payload = `[${JSON.stringify(spec)}, [${targets.join(', ')}]]`;
-  const ins = (pos: number, text: string): LocalEdit => ({
-    start: pos,
-    end: pos,
-    text: `${INSERTED_OPEN}${text}${INSERTED_CLOSE}`,
-  });
-  let writes = '';
-  if (!pushed) targets.forEach((t, k) => (writes += `${t}=${temp}[${k}];`));
-  // a push loop pushed into its array: no local to write back (`took(0)`)
-  const count = pushed ? 0 : targets.length;
-  const wrap = [
-    ins(loop.start, `{let ${temp};`),
-    ins(loop.end, `if((${temp}=${ROW_LOOP_GLOBAL}.took(${count}))!==null){${writes}}}`),
-  ];
+  const wrap = wrapEdits(loop, targets, at, pushed !== undefined);
   if (!list && !isBareObjectsCall(right)) {
     const edits = keyedTableEdits(loop, source, `${JSON.stringify(reads.fields)}, ["keyed"], ${payload}`);
     return edits && { names: targets, edits: [...wrap, ...edits] };
   }
   const open = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify(reads.fields)}, ["keyed"], ${payload})`;
   return { names: targets, edits: [...wrap, ins(right.end - 1, open)] };
+}
+
+/** An inserted text between the markers. */
+const ins = (pos: number, text: string): LocalEdit => ({
+  start: pos,
+  end: pos,
+  text: `${INSERTED_OPEN}${text}${INSERTED_CLOSE}`,
+});
+
+/** The block around a scalar loop whose end writes the locals back from what the guest answered (`took`). */
+function wrapEdits(loop: AnyNode, targets: string[], at: number, pushed = false): LocalEdit[] {
+  const temp = `$sbtRowK${at}`;
+  let writes = '';
+  // a push loop pushed into its array: no local to write back (`took(0)`)
+  if (!pushed) targets.forEach((t, k) => (writes += `${t}=${temp}[${k}];`));
+  const count = pushed ? 0 : targets.length;
+  return [
+    ins(loop.start, `{let ${temp};`),
+    // `;` first: a body without one (`s += v` and a line break) would run on into the `if`
+    ins(loop.end, `;if((${temp}=${ROW_LOOP_GLOBAL}.took(${count}))!==null){${writes}}}`),
+  ];
+}
+
+/**
+ * The array style's scalar loops (session 19): `for (let i = 0; i < xs.length; i++)` reading `ys[i]` of
+ * arrays named by top-level `const|let` declarations before the loop, `for (const|let v of
+ * <expr>.array('col'))`, or `for (const|let v of NAME)` over a NAME of `arrayNames` (a top-level
+ * `const|let NAME = <expr>.array('col')`), whose body is scalarShape's over the values. The index loop
+ * and the loop over a name go to the guest in front of the loop, `if (!__sbirtools_rowLoop.keyed(spec,
+ * [locals], [xs, ys], iter))` (iter 1 for the for-of: the guest then also checks the array iterator the
+ * loop would run), the names then true locals too; the loop over the call through array()'s token, as a
+ * keyed loop's. Null when the loop is none of these (the row forms may take it); undefined when it is
+ * one but not of a scalar shape.
+ */
+function arrayLoop(
+  loop: AnyNode,
+  body: AnyNode[],
+  place: number,
+  at: number,
+  arrayNames: ReadonlySet<string>,
+): { names: string[]; edits: LocalEdit[] } | undefined | null {
+  let reads: Reads;
+  let taken: string[];
+  let arrays: string[] | undefined;
+  let iter = 0;
+  if (loop.type === 'ForStatement') {
+    const i = indexLoop(loop);
+    if (!i) return undefined;
+    reads = arrayReads(i.index, i.bound);
+    taken = [i.index];
+  } else if (loop.type === 'ForOfStatement' && !loop.await) {
+    const right = loop.right as AnyNode;
+    const named = right.type === 'Identifier' && arrayNames.has(right.name);
+    if (!arrayCall(right) && !named) return null;
+    const id = declaredName(loop.left, ['const', 'let']);
+    if (!id) return undefined;
+    reads = valueReads(id);
+    taken = [id];
+    if (named) {
+      arrays = [right.name as string];
+      iter = 1;
+    }
+  } else return null;
+  const shape =
+    (loop.type === 'ForStatement' ? pickAtShape(loop.body, reads, taken[0]!) : undefined) ??
+    scalarShape(loop.body, reads, taken);
+  if (!shape) return undefined;
+  const { targets, spec } = shape;
+  if (!targets.every((t) => assignableBefore(t, body, place))) return undefined;
+  if (loop.type === 'ForOfStatement' && !arrays) {
+    // after the argument: `t.array('A',)` parses
+    const payload = `[${JSON.stringify(spec)}, [${targets.join(', ')}]]`;
+    const open = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify(reads.fields)}, ["keyed"], ${payload})`;
+    return { names: targets, edits: [...wrapEdits(loop, targets, at), ins(loop.right.arguments[0].end, `, ${open}`)] };
+  }
+  // the arrays are read twice (the guest's check, the loop): true locals, declared before the loop (a
+  // name in its dead zone throws where the loop as written would not)
+  arrays ??= reads.fields;
+  if (arrays.some((a) => targets.includes(a) || taken.includes(a) || !declaredBefore(a, body, place))) return undefined;
+  const keyed = indexGuard(JSON.stringify(spec), `[${targets.join(', ')}]`, arrays, iter);
+  return { names: [...targets, ...arrays], edits: [...wrapEdits(loop, targets, at), ins(loop.start, keyed)] };
+}
+
+/**
+ * An index loop that keeps the index of the row it prefers (session 19): `if (C && (k < 0 || a[i] OP
+ * a[k])) k = i;` (after any `if (C) continue;`; `k === -1` or `k == -1` for `k < 0`, either side; any
+ * order comparison, either side; C optional) over the loop's index `i`, `a` one array read at `i` and
+ * at `k` alike. The guest's spec `['pickAt', cond, field, op, test]` (op with the row's value on the
+ * left, test '<0' or '-1'): the guest checks the start passes the test, and answers the index the
+ * loop keeps, or the start when no row passes (data/scalarLoop.ts).
+ */
+function pickAtShape(body: AnyNode, reads: Reads, index: string): { targets: string[]; spec: Spec } | undefined {
+  const list = statements(body) as AnyNode[];
+  const conds: Spec[] = [];
+  for (const s of list.slice(0, -1)) {
+    const c =
+      s.type === 'IfStatement' && !s.alternate && isContinue(s.consequent) ? condition(s.test, reads) : undefined;
+    if (!c) return undefined;
+    conds.push(['!', c]);
+  }
+  const last = list[list.length - 1];
+  if (!last || last.type !== 'IfStatement' || last.alternate) return undefined;
+  const inner = statements(last.consequent) as AnyNode[];
+  const set =
+    inner.length === 1 && inner[0]!.type === 'ExpressionStatement' ? (inner[0]!.expression as AnyNode) : undefined;
+  if (!set || set.type !== 'AssignmentExpression' || set.operator !== '=' || set.left.type !== 'Identifier')
+    return undefined;
+  if (set.right.type !== 'Identifier' || set.right.name !== index) return undefined;
+  const k = set.left.name as string;
+  if (k === index || reads.fields.includes(k)) return undefined;
+  const isK = (x: AnyNode) => x.type === 'Identifier' && x.name === k;
+  let t = last.test as AnyNode;
+  if (t.type === 'LogicalExpression' && t.operator === '&&') {
+    const c = condition(t.left, reads);
+    if (!c) return undefined;
+    conds.push(c);
+    t = t.right;
+  }
+  if (t.type !== 'LogicalExpression' || t.operator !== '||') return undefined;
+  const none = t.left as AnyNode;
+  const num = (x: AnyNode, v: number) =>
+    (x.type === 'Literal' && x.value === v) ||
+    (x.type === 'UnaryExpression' && x.operator === '-' && x.argument.type === 'Literal' && x.argument.value === -v);
+  let test: string | undefined;
+  if (none.type === 'BinaryExpression') {
+    const o = none.operator as string;
+    if (isK(none.left) && o === '<' && num(none.right, 0)) test = '<0';
+    else if (isK(none.right) && o === '>' && num(none.left, 0)) test = '<0';
+    else if (
+      (o === '===' || o === '==') &&
+      ((isK(none.left) && num(none.right, -1)) || (isK(none.right) && num(none.left, -1)))
+    )
+      test = '-1';
+  }
+  const cmp = t.right as AnyNode;
+  if (!test || cmp.type !== 'BinaryExpression' || FLIP[cmp.operator as string] === undefined) return undefined;
+  /** `a[k]` of the array whose `a[i]` is field f. */
+  const atK = (x: AnyNode, f: number) =>
+    x.type === 'MemberExpression' &&
+    x.computed &&
+    !x.optional &&
+    x.object.type === 'Identifier' &&
+    x.object.name === reads.fields[f] &&
+    isK(x.property);
+  let f = reads.field(cmp.left);
+  let op = cmp.operator as string;
+  let other = cmp.right as AnyNode;
+  if (f === undefined) {
+    f = reads.field(cmp.right);
+    op = FLIP[op]!;
+    other = cmp.left;
+  }
+  if (f === undefined || !atK(other, f)) return undefined;
+  let cond: Spec | null = null;
+  for (const c of conds) cond = cond === null ? c : ['L', '&&', cond, c];
+  return { targets: [k], spec: ['pickAt', cond, f, op, test] };
 }
 
 /**

@@ -30,6 +30,7 @@ export function sharedArrays(
   mentions: AnyNode[],
   source: string,
   indexLoop: (loop: AnyNode) => { index: string; bound: string } | undefined,
+  answered: ReadonlyMap<AnyNode, string[]> = new Map(),
 ): RowArray[] {
   const out: RowArray[] = [];
   // `eval` or `with` may write the index or reach the name where no mention shows it
@@ -49,6 +50,7 @@ export function sharedArrays(
     let indexed = 0;
     let iterated = false;
     let ok = true;
+    const needs: string[] = [];
     for (const m of mentions) {
       if (m === d.id || m.name !== name) continue;
       ok = m.start >= decl.end && !inFunction(m, up);
@@ -65,14 +67,21 @@ export function sharedArrays(
       if (!ok || !member || key !== 'object' || member.type !== 'MemberExpression' || member.optional) ok = false;
       else if (!readAsValue(member, up)) ok = false;
       else if (!member.computed) ok = member.property.type === 'Identifier' && member.property.name === 'length';
-      else if (inBounds(member, name, up, indexLoop, touched)) indexed++;
-      else ok = false;
+      else {
+        const at = inBounds(member, name, up, indexLoop, touched, answered);
+        if (at === undefined) ok = false;
+        else {
+          indexed++;
+          if (at !== true) for (const n of at) if (!needs.includes(n)) needs.push(n);
+        }
+      }
       if (!ok) break;
     }
     if (!ok || indexed === 0) continue;
     const arg = d.init.arguments[0];
     const token = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify([arg.value])}, [${iterated ? '"sharedIter"' : '"shared"'}])`;
-    out.push({ name, edits: [{ start: arg.end, end: arg.end, text: `${INSERTED_OPEN}, ${token}${INSERTED_CLOSE}` }] });
+    const edits = [{ start: arg.end, end: arg.end, text: `${INSERTED_OPEN}, ${token}${INSERTED_CLOSE}` }];
+    out.push(needs.length ? { name, edits, needs } : { name, edits });
   }
   return out;
 }
@@ -142,7 +151,11 @@ function readAsValue(member: AnyNode, up: Up): boolean {
 
 /**
  * Whether `member` (`NAME[<identifier>]`) sits in `for (let i = 0; i < NAME.length; i++)` over that
- * identifier, in its body, and the loop's body never assigns, updates or declares the index (`touched`).
+ * identifier, in its body, and the loop's body never assigns, updates or declares the index (`touched`):
+ * true. Or (session 19) in the body of such a loop over another array that the columns answer
+ * (`answered`: keyedLoops.ts's and scalarLoops.ts's index loops, by their names): that loop's names,
+ * whose rewrite must apply too, since its guard hands the loop as written a copy of NAME
+ * (`__sbirtools_rowLoop.own`) when it declines: NAME's index may then pass its length. Else undefined.
  */
 function inBounds(
   member: AnyNode,
@@ -150,9 +163,10 @@ function inBounds(
   up: Up,
   indexLoop: (loop: AnyNode) => { index: string; bound: string } | undefined,
   touched: (body: AnyNode, index: string) => boolean,
-): boolean {
+  answered: ReadonlyMap<AnyNode, string[]>,
+): true | string[] | undefined {
   const prop = member.property as AnyNode;
-  if (prop.type !== 'Identifier') return false;
+  if (prop.type !== 'Identifier') return undefined;
   let child = member;
   for (let at = up.get(member); at; child = at[0], at = up.get(at[0])) {
     const [node, key] = at;
@@ -160,9 +174,11 @@ function inBounds(
     const head = indexLoop(node);
     if (!head || head.index !== prop.name) continue;
     // the loop that declares the index: its body, not its init or update
-    return head.bound === name && key === 'body' && child === node.body && !touched(node.body, head.index);
+    if (key !== 'body' || child !== node.body || touched(node.body, head.index)) return undefined;
+    if (head.bound === name) return true;
+    return answered.get(node)?.includes(name) ? answered.get(node) : undefined;
   }
-  return false;
+  return undefined;
 }
 
 /** Whether `id` (a mention of a name) is only read there: not written, declared, a parameter... */

@@ -88,7 +88,9 @@ export function prepareCode(
           );
     if (plan) {
       // a row array bound to a name is read through its kept values only when nothing else can reach it
-      for (const a of rowLoops.arrays) if (plan.locals.includes(a.name)) edits.push(...a.edits);
+      for (const a of rowLoops.arrays)
+        if (plan.locals.includes(a.name) && (a.needs ?? []).every((n) => plan.locals.includes(n)))
+          edits.push(...a.edits);
       // a chain's array bound to a name has its sums read from the chain only when no other code can write into it
       for (const b of chains.bound) if (plan.locals.includes(b.name)) edits.push(...b.edits);
       // a keyed loop is answered from the columns only when its object or Map and arrays are true locals

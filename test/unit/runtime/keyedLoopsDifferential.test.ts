@@ -180,6 +180,43 @@ const SEQUENCES: Record<string, Step[]> = {
       ),
       'Map = NativeMap0;\nmapNews',
     ],
+  'index loops over arrays read in place (session 19): every array the kept values, a loop declined': [
+    rw(
+      "const p = award_data.array('Program'), ag = award_data.array('Agency');\nconst m = new Map();\nfor (let i = 0; i < p.length; i++) if (p[i] === 'STTR') m.set(ag[i], (m.get(ag[i]) || 0) + 1);\n[...m]",
+    ),
+    '[p.length, ag[3], m.size]',
+    "var hooked = 0;\nObject.setPrototypeOf(Object.getPrototypeOf([]), new Proxy(Object.getPrototypeOf({}), { get(t, key, rec) { if (key === '40') { hooked++; rec[1] = 'Mine'; return 'x1'; } return t[key]; } }));\nhooked",
+    // the other array shorter than the bound: declined, and its reads past the end reach the run's Proxy,
+    // which writes into the array it is read on (a copy of its own, never the kept values)
+    rw(
+      "const ks = k.array('S'), amt = award_data.array('Award Amount');\nconst o = {};\nfor (let i = 0; i < amt.length; i++) o[ks[i]] = (o[ks[i]] || 0) + 1;\nObject.entries(o)",
+    ),
+    "Object.setPrototypeOf(Object.getPrototypeOf([]), Object.getPrototypeOf({}));\n[k.array('S')[1], ks[1], ks.length, hooked]",
+  ],
+  'the same loops again (session 19): what a session keeps, and what changed since': [
+    rw("const m = new Map();\nfor (const y of award_data.array('Award Year')) m.set(y, (m.get(y) || 0) + 1);\n[...m]"),
+    rw("const m = new Map();\nfor (const y of award_data.array('Award Year')) m.set(y, (m.get(y) || 0) + 1);\n[...m]"),
+    rw(
+      "const p = award_data.array('Phase'), a = award_data.array('Award Amount');\nconst acc = new Map();\nfor (let i = 0; i < p.length; i++) { if (a[i] == null) continue; const e = acc.get(p[i]) || [0, 0]; e[0] += a[i]; e[1]++; acc.set(p[i], e); }\nvar first = acc;\n[...acc]",
+    ),
+    // the entries a repeat makes are its own: the first run's, written since, are not what it reads
+    "first.get('Phase I')[0] = -1;\nfirst.get('Phase I').push(7);\n[...first]",
+    rw(
+      "const p = award_data.array('Phase'), a = award_data.array('Award Amount');\nconst acc = new Map();\nfor (let i = 0; i < p.length; i++) { if (a[i] == null) continue; const e = acc.get(p[i]) || [0, 0]; e[0] += a[i]; e[1]++; acc.set(p[i], e); }\n[...acc, acc === first, [...first]]",
+    ),
+    rw("const o = {};\nfor (const s of award_data.array('Phase')) o[s] = (o[s] || 0) + 1;\nObject.entries(o)"),
+    rw("const o = {};\nfor (const s of award_data.array('Phase')) o[s] = (o[s] || 0) + 1;\nObject.entries(o)"),
+    // a key put on Object.prototype since: the loop as written reads it there
+    "Object.defineProperty(Object.getPrototypeOf({}), 'Phase II', { value: 100, writable: true, configurable: true });\n0",
+    rw(
+      "const o = {};\nfor (const s of award_data.array('Phase')) o[s] = (o[s] || 0) + 1;\n[Object.entries(o), o['Phase II']]",
+    ),
+    "delete Object.getPrototypeOf({})['Phase II'];\n0",
+    rw("const o = {};\nfor (const s of award_data.array('Phase')) o[s] = (o[s] || 0) + 1;\nObject.entries(o)"),
+    // the same shape over another table's column
+    rw("const o = {};\nfor (const s of k.array('S')) o[s] = (o[s] || 0) + 1;\nObject.entries(o)"),
+    as("const o = { pre: 1 };\nfor (const s of k.array('S')) o[s] = (o[s] || 0) + 1;\nObject.entries(o)"),
+  ],
   'pair accumulators: one array or object per key, sums and counts in its slots': [
     rw(
       "const q1 = {};\nfor (const r of award_data.select('Phase', 'Award Amount').objects()) {\n  if (r['Award Amount'] == null) continue;\n  const e = (q1[r.Phase] ||= [0, 0]);\n  e[0] += r['Award Amount']; e[1]++;\n}\nObject.entries(q1).map(([k, [s, n]]) => [k, s / n])",

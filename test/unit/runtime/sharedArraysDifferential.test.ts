@@ -97,8 +97,10 @@ const SEQUENCES: Record<string, Step[]> = {
       "const g = award_data.array('Award Amount');\nlet gs = 0;\nfor (let i = 0; i < g.length; i++) gs += g[i] || 0;\ngs",
     ),
     "delete Object.getPrototypeOf([])['999999'];\n[leaked, g.length]",
-    // a keyed accumulation keeps its copies (prelude/data/keyedArrays.ts reads their origin)
-    "const ag = award_data.array('Agency');\nconst amt = award_data.array('Award Amount');\nconst m = {};\nfor (let i = 0; i < ag.length; i++) m[ag[i]] = (m[ag[i]] || 0) + (amt[i] || 0);\nObject.entries(m).sort((x, y) => y[1] - x[1]).slice(0, 3)",
+    // a keyed accumulation reads its arrays in place since session 19 (prelude/data/keyedArrays.ts)
+    rw(
+      "const ag = award_data.array('Agency');\nconst amt = award_data.array('Award Amount');\nconst m = {};\nfor (let i = 0; i < ag.length; i++) m[ag[i]] = (m[ag[i]] || 0) + (amt[i] || 0);\nObject.entries(m).sort((x, y) => y[1] - x[1]).slice(0, 3)",
+    ),
   ],
   // several declarators in one statement (session 17): each read as it would be alone
   'arrays declared together': [
@@ -154,9 +156,8 @@ const SEQUENCES: Record<string, Step[]> = {
   ],
   // `for (... of X.array(col))` (rowLoops.ts `['values']`): the session's array iterator over the kept values
   'for-of over a column array: the kept values through the array iterator': [
-    rwv(
-      "let s = 0, n = 0;\nfor (const v of award_data.array('Number Employees')) if (v != null) { s += v; n++; }\n[s / n, n]",
-    ),
+    // a sum and a count: the columns answer it since session 19 (scalarLoops.ts), the other loops below read the values
+    "let s = 0, n = 0;\nfor (const v of award_data.array('Number Employees')) if (v != null) { s += v; n++; }\n[s / n, n]",
     rwv(
       "let y = 0;\nfor (const p of award_data.array('Phase')) { y += p ? p.charCodeAt(p.length - 1) : 1; if (y > 100000) break; }\ny",
     ),
