@@ -184,34 +184,11 @@ function arrayLoop(
  * loop keeps, or the start when no row passes (data/scalarLoop.ts).
  */
 function pickAtShape(body: AnyNode, reads: Reads, index: string): { targets: string[]; spec: Spec } | undefined {
-  const list = statements(body) as AnyNode[];
-  const conds: Spec[] = [];
-  for (const s of list.slice(0, -1)) {
-    const c =
-      s.type === 'IfStatement' && !s.alternate && isContinue(s.consequent) ? condition(s.test, reads) : undefined;
-    if (!c) return undefined;
-    conds.push(['!', c]);
-  }
-  const last = list[list.length - 1];
-  if (!last || last.type !== 'IfStatement' || last.alternate) return undefined;
-  const inner = statements(last.consequent) as AnyNode[];
-  const set =
-    inner.length === 1 && inner[0]!.type === 'ExpressionStatement' ? (inner[0]!.expression as AnyNode) : undefined;
-  if (!set || set.type !== 'AssignmentExpression' || set.operator !== '=' || set.left.type !== 'Identifier')
-    return undefined;
-  if (set.right.type !== 'Identifier' || set.right.name !== index) return undefined;
-  const k = set.left.name as string;
+  const kept = keptWhen(body, reads, index);
+  if (!kept) return undefined;
+  const { conds, name: k, none } = kept;
   if (k === index || reads.fields.includes(k)) return undefined;
   const isK = (x: AnyNode) => x.type === 'Identifier' && x.name === k;
-  let t = last.test as AnyNode;
-  if (t.type === 'LogicalExpression' && t.operator === '&&') {
-    const c = condition(t.left, reads);
-    if (!c) return undefined;
-    conds.push(c);
-    t = t.right;
-  }
-  if (t.type !== 'LogicalExpression' || t.operator !== '||') return undefined;
-  const none = t.left as AnyNode;
   const num = (x: AnyNode, v: number) =>
     (x.type === 'Literal' && x.value === v) ||
     (x.type === 'UnaryExpression' && x.operator === '-' && x.argument.type === 'Literal' && x.argument.value === -v);
@@ -226,7 +203,7 @@ function pickAtShape(body: AnyNode, reads: Reads, index: string): { targets: str
     )
       test = '-1';
   }
-  const cmp = t.right as AnyNode;
+  const cmp = kept.cmp;
   if (!test || cmp.type !== 'BinaryExpression' || FLIP[cmp.operator as string] === undefined) return undefined;
   /** `a[k]` of the array whose `a[i]` is field f. */
   const atK = (x: AnyNode, f: number) =>
@@ -398,12 +375,15 @@ function pushShape(body: AnyNode, reads: Reads, taken: string[]): { targets: str
 }
 
 /**
- * `if (C && (best === null || r.F > best.F)) best = r;` (after any `if (C) continue;`; `best == null`
- * or `!best` for the test of null, any order comparison, either side, C optional): the loop keeps the
- * last row that passes, as the guest's spec `['pick', cond, field, op]` (op with the row's value on
- * the left) with `best`, which must be null as the loop starts (the guest checks), as the one local.
+ * The body both picks share: any `if (C) continue;`s, then `if ([C &&] (NONE || CMP)) NAME = from;`
+ * alone. The conditions (each continue's negated, then C), NAME, NONE and CMP; undefined when the
+ * body is not of that shape.
  */
-function pickShape(body: AnyNode, reads: Reads, row: string): { targets: string[]; spec: Spec } | undefined {
+function keptWhen(
+  body: AnyNode,
+  reads: Reads,
+  from: string,
+): { conds: Spec[]; name: string; none: AnyNode; cmp: AnyNode } | undefined {
   const list = statements(body) as AnyNode[];
   const conds: Spec[] = [];
   for (const s of list.slice(0, -1)) {
@@ -419,10 +399,7 @@ function pickShape(body: AnyNode, reads: Reads, row: string): { targets: string[
     inner.length === 1 && inner[0]!.type === 'ExpressionStatement' ? (inner[0]!.expression as AnyNode) : undefined;
   if (!set || set.type !== 'AssignmentExpression' || set.operator !== '=' || set.left.type !== 'Identifier')
     return undefined;
-  if (set.right.type !== 'Identifier' || set.right.name !== row) return undefined;
-  const best = set.left.name as string;
-  if (best === row) return undefined;
-  const isBest = (x: AnyNode) => x.type === 'Identifier' && x.name === best;
+  if (set.right.type !== 'Identifier' || set.right.name !== from) return undefined;
   let t = last.test as AnyNode;
   if (t.type === 'LogicalExpression' && t.operator === '&&') {
     const c = condition(t.left, reads);
@@ -431,14 +408,28 @@ function pickShape(body: AnyNode, reads: Reads, row: string): { targets: string[
     t = t.right;
   }
   if (t.type !== 'LogicalExpression' || t.operator !== '||') return undefined;
-  const none = t.left as AnyNode;
+  return { conds, name: set.left.name as string, none: t.left as AnyNode, cmp: t.right as AnyNode };
+}
+
+/**
+ * `if (C && (best === null || r.F > best.F)) best = r;` (after any `if (C) continue;`; `best == null`
+ * or `!best` for the test of null, any order comparison, either side, C optional): the loop keeps the
+ * last row that passes, as the guest's spec `['pick', cond, field, op]` (op with the row's value on
+ * the left) with `best`, which must be null as the loop starts (the guest checks), as the one local.
+ */
+function pickShape(body: AnyNode, reads: Reads, row: string): { targets: string[]; spec: Spec } | undefined {
+  const kept = keptWhen(body, reads, row);
+  if (!kept) return undefined;
+  const { conds, name: best, none } = kept;
+  if (best === row) return undefined;
+  const isBest = (x: AnyNode) => x.type === 'Identifier' && x.name === best;
   const isNull = (x: AnyNode) => x.type === 'Literal' && x.value === null && x.raw === 'null';
   const nullTest =
     (none.type === 'UnaryExpression' && none.operator === '!' && isBest(none.argument)) ||
     (none.type === 'BinaryExpression' &&
       (none.operator === '===' || none.operator === '==') &&
       ((isBest(none.left) && isNull(none.right)) || (isNull(none.left) && isBest(none.right))));
-  const cmp = t.right as AnyNode;
+  const cmp = kept.cmp;
   if (!nullTest || cmp.type !== 'BinaryExpression' || FLIP[cmp.operator as string] === undefined) return undefined;
   /** `best.F` / `best['F']`: F's name. */
   const bestField = (x: AnyNode): string | undefined => {
