@@ -273,6 +273,19 @@ export function codeOf(dict: readonly string[], text: string): number {
   return -1;
 }
 
+/**
+ * The codes (codeOf) of a generated loop's text literals, each in its source's dictionary: `lits`
+ * as Gen collected them (`[source index, text]`), `srcs` the loop's sources, in order.
+ */
+export function literalCodes(lits: readonly [number, string][], srcs: readonly unknown[]): number[] {
+  const L: number[] = [];
+  for (let j = 0; j < lits.length; j++) {
+    const [i, text] = lits[j]!;
+    L[j] = codeOf((srcs[i] as { dict: readonly string[] }).dict, text);
+  }
+  return L;
+}
+
 /** The dictionaries with a null in front (code 0), built once per dictionary. */
 const withNull = new SafeWeakMap<readonly string[], (string | null)[]>();
 const weakGet = NativeWeakMap.prototype.get;

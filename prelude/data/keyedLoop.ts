@@ -32,7 +32,7 @@ import { keyCodes } from '../fast/keyCodes.js';
 import type { Source } from '../fast/source.js';
 import {
   code,
-  codeOf,
+  literalCodes,
   type Columns,
   columnsOf,
   type Copies,
@@ -290,11 +290,7 @@ export function keyedLoop(
   const arrays = keyText === null ? null : arraysOf(srcs);
   const hit = keyText === null ? null : keptGroups(keyText, arrays!, n);
   if (hit !== null) return settle(spec[0] === 'object', target, hit.keys, hit.acc, c);
-  const L: number[] = [];
-  for (let j = 0; j < c.lits.length; j++) {
-    const [i, text] = c.lits[j]!;
-    L[j] = codeOf((srcs[i] as { dict: readonly string[] }).dict, text);
-  }
+  const L = literalCodes(c.lits, srcs);
   const mult: number[] = [];
   let slots = 1;
   for (let j = c.keyFields.length - 1; j >= 0; j--) {

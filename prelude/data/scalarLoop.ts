@@ -32,7 +32,7 @@ const ObjectIsExtensible = Object.isExtensible;
 import type { Source } from '../fast/source.js';
 import {
   code,
-  codeOf,
+  literalCodes,
   type Columns,
   columnsOf,
   type Copies,
@@ -263,11 +263,7 @@ export function scalarLoop(
   const c = compile(spec, read.kinds);
   if (!c || (c.math && !sessionMath())) return false;
   for (let k = 0; k < c.termFields.length; k++) if (read.kinds[c.termFields[k]!] !== 'n') return false;
-  const L: number[] = [];
-  for (let j = 0; j < c.lits.length; j++) {
-    const [i, text] = c.lits[j]!;
-    L[j] = codeOf((srcs[i] as { dict: readonly string[] }).dict, text);
-  }
+  const L = literalCodes(c.lits, srcs);
   const key = idx === null ? `${read.kinds}\u0000${shapeText(spec)}` : null;
   const arrays = key === null ? null : arraysOf(srcs);
   const hit = key === null ? null : keptAnswer(key, arrays!, n, s);
@@ -409,11 +405,7 @@ function pickRaw(
     if ((ReflectApply(MapSizeGetter, picks, []) as number) >= MAX_COMPILED) ReflectApply(MapClear, picks, []);
     ReflectApply(MapSet, picks, [key, kernel]);
   }
-  const L: number[] = [];
-  for (let j = 0; j < lits.length; j++) {
-    const [i, text] = lits[j]!;
-    L[j] = codeOf((srcs[i] as { dict: readonly string[] }).dict, text);
-  }
+  const L = literalCodes(lits, srcs);
   // over every row the kept row's index is kept as a scalar loop's answer is (no start: it is null)
   const none = new Float64Array(0);
   const arrays = idx === null ? arraysOf(srcs) : null;
@@ -508,11 +500,7 @@ export function pushLoop(
     if ((ReflectApply(MapSizeGetter, pushes, []) as number) >= MAX_COMPILED) ReflectApply(MapClear, pushes, []);
     ReflectApply(MapSet, pushes, [key, kernel]);
   }
-  const L: number[] = [];
-  for (let j = 0; j < lits.length; j++) {
-    const [i, text] = lits[j]!;
-    L[j] = codeOf((srcs[i] as { dict: readonly string[] }).dict, text);
-  }
+  const L = literalCodes(lits, srcs);
   // over every row the rows that pass are kept as a scalar loop's answer is (no start: the array's
   // values do not decide which rows pass)
   const none = new Float64Array(0);
