@@ -344,13 +344,8 @@ const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFu
  */
 function pushShape(body: AnyNode, reads: Reads, taken: string[]): { targets: string[]; spec: Spec } | undefined {
   const list = statements(body) as AnyNode[];
-  const conds: Spec[] = [];
-  for (const s of list.slice(0, -1)) {
-    const c =
-      s.type === 'IfStatement' && !s.alternate && isContinue(s.consequent) ? condition(s.test, reads) : undefined;
-    if (!c) return undefined;
-    conds.push(['!', c]);
-  }
+  const conds = continueConds(list, reads);
+  if (!conds) return undefined;
   let last = list[list.length - 1];
   if (last?.type === 'IfStatement' && !last.alternate) {
     const c = condition(last.test, reads);
@@ -374,6 +369,18 @@ function pushShape(body: AnyNode, reads: Reads, taken: string[]): { targets: str
   return { targets: [xs], spec: ['push', cond, f] };
 }
 
+/** Every statement of `list` but the last as `if (C) continue;`: their conditions negated, else undefined. */
+function continueConds(list: AnyNode[], reads: Reads): Spec[] | undefined {
+  const conds: Spec[] = [];
+  for (const s of list.slice(0, -1)) {
+    const c =
+      s.type === 'IfStatement' && !s.alternate && isContinue(s.consequent) ? condition(s.test, reads) : undefined;
+    if (!c) return undefined;
+    conds.push(['!', c]);
+  }
+  return conds;
+}
+
 /**
  * The body both picks share: any `if (C) continue;`s, then `if ([C &&] (NONE || CMP)) NAME = from;`
  * alone. The conditions (each continue's negated, then C), NAME, NONE and CMP; undefined when the
@@ -385,13 +392,8 @@ function keptWhen(
   from: string,
 ): { conds: Spec[]; name: string; none: AnyNode; cmp: AnyNode } | undefined {
   const list = statements(body) as AnyNode[];
-  const conds: Spec[] = [];
-  for (const s of list.slice(0, -1)) {
-    const c =
-      s.type === 'IfStatement' && !s.alternate && isContinue(s.consequent) ? condition(s.test, reads) : undefined;
-    if (!c) return undefined;
-    conds.push(['!', c]);
-  }
+  const conds = continueConds(list, reads);
+  if (!conds) return undefined;
   const last = list[list.length - 1];
   if (!last || last.type !== 'IfStatement' || last.alternate) return undefined;
   const inner = statements(last.consequent) as AnyNode[];
