@@ -102,7 +102,9 @@ describe('the holder started through its code cache loader', () => {
       magic: 'SBIRTOOLS-HOLDERCCW1',
     });
     expect(startHolder()).toEqual({ holderCodeCache: 'accepted', written: false });
-    expect(readFileSync(file).length).toBeGreaterThanOrEqual(plainSize);
+    // The warm cache holds what the plain one held, give or take the functions V8's GC flushed in
+    // between (Node 26 in CI wrote one 40 bytes smaller): not a byte count, but not a stub either.
+    expect(readFileSync(file).length).toBeGreaterThan(plainSize * 0.95);
     expect(readdirSync(holder).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   }, 120_000);
 
