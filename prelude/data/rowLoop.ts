@@ -408,6 +408,9 @@ export const isValuesToken = (s: RowLoopState): boolean =>
 export const isDateArrayToken = (s: RowLoopState): boolean =>
   s.ops !== null && s.ops.length === 1 && s.ops[0] === 'dates' && s.names.length === 1;
 
+/** Whether `x` is the token the run's preparation just opened (not yet taken): never a value of the run's. */
+export const isOpenRowLoop = (x: unknown): boolean => pending !== null && x === pending;
+
 /** The loop state when `options` is the token `open` made last (it is then used up), else null. */
 export function takeRowLoop(options: unknown): RowLoopState | null {
   if (pending === null || options !== pending) return null;
