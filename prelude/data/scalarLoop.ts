@@ -46,11 +46,12 @@ import {
 } from './keyedCode.js';
 
 /**
- * `['scalar', locals, cond, updates]`: `locals` the number of locals the loop updates, `cond` (or
+ * `['scalar', locals, cond, updates, stop?]`: `locals` the number of locals the loop updates, `cond` (or
  * null) what a row must pass to be updated at all (the body's `if (C) continue;`s), `updates` in the
  * written order, each `[local, op, cond | null, term]`: op '+' (`a += term`, `a++`), 'max' / 'min'
  * (`a = Math.max(a, term)`), or a comparison '<', '<=', '>', '>=' (`if (term OP a) a = term`, term a
- * field). Expression trees as data/keyedLoop.ts's.
+ * field); `stop` (an index loop's, session 20) `[local, op, number]`: the rows end at the first whose
+ * turn finds `local op number` false. Expression trees as data/keyedLoop.ts's.
  */
 export type ScalarSpec = unknown[];
 
@@ -142,9 +143,23 @@ function compile(spec: ScalarSpec, kinds: string): Compiled | undefined {
   const cacheKey = `${kinds}\u0000${shapeText(spec)}`;
   const hit = ReflectApply(MapGet, compiled, [cacheKey]) as Compiled | undefined;
   if (hit) return hit;
-  const [, locals, cond, updates] = spec;
+  const [, locals, cond, updates, stop] = spec;
   if (typeof locals !== 'number' || locals % 1 !== 0 || locals < 1 || locals > 16) return undefined;
   if (!NativeArray.isArray(updates) || updates.length === 0 || updates.length > 32) return undefined;
+  // `[local, op, number]`: the loop's test also stops it once the local fails `local op number`
+  // (`i < xs.length && n < 20`), checked before each row as the test is
+  let stopAt = -1;
+  let stopCode = '';
+  if (stop !== undefined) {
+    if (!NativeArray.isArray(stop) || stop.length !== 3) return undefined;
+    const [at, op, limit] = stop as unknown[];
+    if (typeof at !== 'number' || at % 1 !== 0 || at < 0 || at >= locals) return undefined;
+    if (op !== '<' && op !== '<=' && op !== '>' && op !== '>=') return undefined;
+    if (typeof limit !== 'number' || !(limit >= 0 && limit < Infinity)) return undefined;
+    stopAt = at;
+    stopCode = `
+      if (!(a${at} ${op} ${limit})) break;`;
+  }
   const lits: [number, string][] = [];
   const all: Gen = { kinds, used: [], lits, raw: [] };
   const termGen: Gen = { kinds, used: [], lits: [], raw: [] };
@@ -162,7 +177,15 @@ function compile(spec: ScalarSpec, kinds: string): Compiled | undefined {
     for (let j = 0; j < updates.length; j++)
       if (NativeArray.isArray(updates[j]) && (updates[j] as unknown[])[0] === at) uses++;
     const term = NativeArray.isArray(u) ? (u[3] as unknown[]) : null;
-    if (uses === 1 && u[1] === '+' && NativeArray.isArray(term) && term[0] === 'n' && NumberIsSafeInteger(term[1]))
+    // the stop's local is read before each row: it is updated row by row
+    if (
+      at !== stopAt &&
+      uses === 1 &&
+      u[1] === '+' &&
+      NativeArray.isArray(term) &&
+      term[0] === 'n' &&
+      NumberIsSafeInteger(term[1])
+    )
       counted[counted.length] = k;
   }
   let start = '';
@@ -209,7 +232,7 @@ function compile(spec: ScalarSpec, kinds: string): Compiled | undefined {
     first += `let a${j} = s[${j}]; `;
     last += `s[${j}] = a${j}; `;
   }
-  const row = `
+  const row = `${stopCode}
       if (!${condCode}) continue;${body}`;
   // one loop over every row and one through the index: no test of which per row
   const kernel = NewFunction(
@@ -248,7 +271,7 @@ export function scalarLoop(
   copies: Copies | null,
 ): boolean {
   answer = null;
-  if (spec.length !== 4 || !NativeArray.isArray(start) || start.length !== spec[1]) return false;
+  if ((spec.length !== 4 && spec.length !== 5) || !NativeArray.isArray(start) || start.length !== spec[1]) return false;
   // an index loop's arrays (data/keyedArrays.ts): each copy must still hold the kept values it was
   // copied from at every row (-0 and NaN as themselves) before its column is read in its place
   if (copies !== null && !unchanged(copies)) return false;

@@ -183,6 +183,30 @@ export function indexLoop(loop: AnyNode): { index: string; bound: string } | und
   return bound === index ? undefined : { index, bound };
 }
 
+/**
+ * indexLoop's head, or one whose test also stops on a local (session 20): `i < xs.length && n < 20`
+ * (either order; `<`, `<=`, `>`, `>=`, the local on the left, a number literal on the right). Both
+ * conjuncts are pure reads of locals: the loop visits the rows indexLoop's would while the stop holds.
+ */
+export function indexLoopStop(
+  loop: AnyNode,
+): { index: string; bound: string; stop?: { name: string; op: string; value: number } } | undefined {
+  const test = loop.test as AnyNode | null;
+  if (test?.type !== 'LogicalExpression' || test.operator !== '&&') return indexLoop(loop);
+  for (const [len, other] of [
+    [test.left, test.right],
+    [test.right, test.left],
+  ] as AnyNode[][]) {
+    const head = indexLoop({ ...loop, test: len });
+    if (!head || other.type !== 'BinaryExpression' || !['<', '<=', '>', '>='].includes(other.operator)) continue;
+    const { left, right } = other;
+    if (left.type !== 'Identifier' || right.type !== 'Literal' || typeof right.value !== 'number') continue;
+    if (left.name === head.index || left.name === head.bound) continue;
+    return { ...head, stop: { name: left.name as string, op: other.operator as string, value: right.value } };
+  }
+  return undefined;
+}
+
 /** `r.name`, `r['name']` of the row `r` (objects()). */
 export function rowReads(row: string): Reads {
   const fields: string[] = [];

@@ -7,7 +7,7 @@ import { tableLoopEdits } from './tableLoops.js';
 import { arrayDeclarations, dateArrays, dateLoopEdits } from './dateLoops.js';
 import { loopHead, textLoopEdits } from './textLoops.js';
 import { type RowArray, rowArrays } from './rowArrays.js';
-import { type KeyedLoop, arrayCall, indexLoop, keyedLoop } from './keyedLoops.js';
+import { type KeyedLoop, arrayCall, indexLoopStop, keyedLoop } from './keyedLoops.js';
 import { scalarLoop } from './scalarLoops.js';
 import { listDeclarations, sharedArrays } from './sharedArrays.js';
 
@@ -203,7 +203,7 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     ...dated,
     // a keyed loop reads its arrays through their origin or as the column's kept values themselves
     // (prelude/data/keyedArrays.ts); a date array only date loops read is deferred instead
-    ...sharedArrays(program, columns, up, mentions, source, indexLoop, answered).filter(
+    ...sharedArrays(program, columns, up, mentions, source, indexLoopStop, answered).filter(
       (a) => !dated.some((x) => x.name === a.name) && !rows.some((x) => x.name === a.name),
     ),
   ];

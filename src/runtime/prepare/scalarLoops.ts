@@ -7,7 +7,7 @@ import {
   declaredBefore,
   declaredName,
   indexGuard,
-  indexLoop,
+  indexLoopStop,
   isContinue,
   type Reads,
   rowReads,
@@ -137,11 +137,13 @@ function arrayLoop(
   let taken: string[];
   let arrays: string[] | undefined;
   let iter = 0;
+  let stop: { name: string; op: string; value: number } | undefined;
   if (loop.type === 'ForStatement') {
-    const i = indexLoop(loop);
+    const i = indexLoopStop(loop);
     if (!i) return undefined;
     reads = arrayReads(i.index, i.bound);
     taken = [i.index];
+    stop = i.stop;
   } else if (loop.type === 'ForOfStatement' && !loop.await) {
     const right = loop.right as AnyNode;
     const named = right.type === 'Identifier' && arrayNames.has(right.name);
@@ -156,10 +158,17 @@ function arrayLoop(
     }
   } else return null;
   const shape =
-    (loop.type === 'ForStatement' ? pickAtShape(loop.body, reads, taken[0]!) : undefined) ??
+    (loop.type === 'ForStatement' && !stop ? pickAtShape(loop.body, reads, taken[0]!) : undefined) ??
     scalarShape(loop.body, reads, taken);
   if (!shape) return undefined;
-  const { targets, spec } = shape;
+  const { targets } = shape;
+  let spec = shape.spec;
+  if (stop) {
+    // the loop stops once a local it updates fails the test (`n < 20`): `[local, op, number]`
+    const k = targets.indexOf(stop.name);
+    if (k < 0) return undefined;
+    spec = [...spec, [k, stop.op, stop.value]];
+  }
   if (!targets.every((t) => assignableBefore(t, body, place))) return undefined;
   if (loop.type === 'ForOfStatement' && !arrays) {
     // after the argument: `t.array('A',)` parses

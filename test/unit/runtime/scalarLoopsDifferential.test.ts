@@ -326,6 +326,67 @@ const SEQUENCES: Record<string, Step[]> = {
       "const ka = k.array('V'), kb = k.array('W');\nlet c = 0;\nfor (let i = 0; i < ka.length; i++) c += kb[i] ?? 0;\nc",
     ),
   ],
+  // `i < xs.length && n < 20` (session 20, keyedLoops.ts `indexLoopStop`): the rows end at the first
+  // whose turn finds the local past its limit
+  'index loops that stop on a local they update (session 20)': [
+    rw(
+      "const ag = award_data.array('Agency'), ph = award_data.array('Phase'), am = award_data.array('Award Amount');\nlet s = 0, n = 0;\nfor (let i = 0; i < ag.length && n < 20; i++) if (ag[i] === 'National Science Foundation' && ph[i] === 'Phase II') { s += am[i] || 0; n++; }\n[s, n]",
+    ),
+    rw(
+      "const ag = award_data.array('Agency'), am = award_data.array('Award Amount');\nlet s = 0, n = 3;\nfor (let i = 0; n <= 7 && i < ag.length; i++) if (ag[i] === 'Department of Defense') { n++; s += am[i] || 0; }\n[s, n]",
+    ),
+    '[ag.length, am[3], n]',
+    // never stopped, stopped before the first row, a sum as the stop, a count by 2, no condition
+    rw(
+      "const am = award_data.array('Award Amount');\nlet c = 0, t = 0;\nfor (let i = 0; i < am.length && c < 1e9; i++) if (am[i] > 1e6) { c++; t += am[i]; }\n[c, t]",
+    ),
+    rw(
+      "const am = award_data.array('Award Amount');\nlet c = 50, t = 0;\nfor (let i = 0; i < am.length && c < 20; i++) { c++; t += am[i] || 0; }\n[c, t]",
+    ),
+    rw(
+      "const am = award_data.array('Award Amount');\nlet t = 0, c = 0;\nfor (let i = 0; i < am.length && t < 5e6; i++) { t += am[i] || 0; c++; }\n[t, c]",
+    ),
+    rw(
+      "const ph = award_data.array('Phase');\nlet c = 0;\nfor (let i = 0; i < ph.length && c <= 9; i++) if (ph[i] === 'Phase II') c += 2;\nc",
+    ),
+    rw(
+      "const am = award_data.array('Award Amount');\nlet c = 0;\nfor (let i = 0; i < am.length && c < 3; i++) c++;\nc",
+    ),
+    rw(
+      "const am = award_data.array('Award Amount');\nlet lo = Infinity, hi = 0;\nfor (let i = 0; i < am.length && hi < 2e6; ++i) { if (am[i] != null && am[i] < lo) lo = am[i]; if (am[i] > hi) hi = am[i]; }\n[lo, hi]",
+    ),
+    // the same loop again (a kept answer), and from another start
+    rw(
+      "const ag = award_data.array('Agency'), ph = award_data.array('Phase'), am = award_data.array('Award Amount');\nlet s = 0, n = 0;\nfor (let i = 0; i < ag.length && n < 20; i++) if (ag[i] === 'National Science Foundation' && ph[i] === 'Phase II') { s += am[i] || 0; n++; }\n[s, n]",
+    ),
+    rw(
+      "const ag = award_data.array('Agency'), ph = award_data.array('Phase'), am = award_data.array('Award Amount');\nlet s = 0, n = 15;\nfor (let i = 0; i < ag.length && n < 20; i++) if (ag[i] === 'National Science Foundation' && ph[i] === 'Phase II') { s += am[i] || 0; n++; }\n[s, n]",
+    ),
+    // the user table: -0, nulls, 2^53
+    rw(
+      "const kv = k.array('V'), ks = k.array('S');\nlet c = 0, t = -0;\nfor (let i = 0; i < kv.length && c < 5; i++) if (ks[i] === 'a' && kv[i] != null) { t += kv[i]; c++; }\n[Object.is(t, -0), t, c]",
+    ),
+    rw(
+      "const kv = k.array('V');\nlet c = 0, t = 0;\nfor (let i = 0; i < kv.length && t < 1e15; i++) { t += kv[i] ?? 0; c++; }\n[t, c]",
+    ),
+    // left as written: a stop on a local the loop does not update, on a negative literal, on a call,
+    // with `||`, and a stop local that is no number
+    as(
+      "const am = award_data.array('Award Amount');\nlet m = 5, c = 0;\nfor (let i = 0; i < am.length && m > 2; i++) c++;\nc",
+    ),
+    as(
+      "const am = award_data.array('Award Amount');\nlet c = 0;\nfor (let i = 0; i < am.length && c > -1; i++) if (c < 4) c++;\nc",
+    ),
+    as(
+      "const am = award_data.array('Award Amount');\nlet c = 0;\nfor (let i = 0; i < am.length && Math.abs(c) < 3; i++) c++;\nc",
+    ),
+    as(
+      "const am = award_data.array('Award Amount');\nlet c = 0;\nfor (let i = 0; i < am.length || c < 3; i++) c++;\nc",
+    ),
+    rw(
+      "const am = award_data.array('Award Amount');\nlet c = '0', t = 0;\nfor (let i = 0; i < am.length && c < 3; i++) { c++; t += am[i] || 0; }\n[c, t]",
+    ),
+  ],
   'a row kept past the loop: the largest, the smallest, ties, nulls, other tables': [
     rw(
       "let best = null;\nfor (const r of award_data.select('Company', 'Award Amount').objects()) if (r['Award Amount'] != null && (best === null || r['Award Amount'] > best['Award Amount'])) best = r;\n[best.Company, best['Award Amount'], Object.keys(best)]",

@@ -165,8 +165,12 @@ const SEQUENCES: Record<string, Step[]> = {
     rw(
       "const ys = award_data['Award Year'].to_list();\nlet lo = Infinity, hi = -Infinity;\nfor (let i = 0; i < ys.length; i++) { const y = ys[i]; if (y != null && y < lo) lo = y; if (y != null && y > hi) hi = y; }\n[lo, hi, ys.length]",
     ),
-    rw("const st = award_data.State.tolist();\nlet ca = 0;\nfor (let i = 0; i < st.length; i++) if (st[i] === 'CA') ca++;\nca"),
-    rwi("const wo = award_data['Woman Owned'].tolist();\nlet y = 0;\nfor (const v of wo) if (v === 'Y') y++;\n[y, wo.length]"),
+    rw(
+      "const st = award_data.State.tolist();\nlet ca = 0;\nfor (let i = 0; i < st.length; i++) if (st[i] === 'CA') ca++;\nca",
+    ),
+    rwi(
+      "const wo = award_data['Woman Owned'].tolist();\nlet y = 0;\nfor (const v of wo) if (v === 'Y') y++;\n[y, wo.length]",
+    ),
     // a filtered table's Series, a Series that is no column, a date column: their own lists, as written
     rw(
       "const few = award_data.filter(r => r.Phase === 'Phase II');\nconst fa = few['Award Amount'].tolist();\nlet fs2 = 0;\nfor (let i = 0; i < fa.length; i++) fs2 += fa[i] || 0;\n[fs2, fa.length]",
