@@ -342,9 +342,11 @@ function useRows(rows: unknown, names: unknown, kind?: unknown, payload?: unknow
  */
 export function installRowLoop(
   keyed: (spec: unknown, target: unknown, arrays: unknown, iter?: unknown) => boolean,
+  gets: (spec: unknown, target: unknown, table: unknown, bound: unknown, names: unknown) => boolean,
 ): void {
   const entry = {
     keyed,
+    gets,
     open(names: unknown, ops?: unknown, text?: unknown): RowLoopState {
       const s: RowLoopState = { names: strings(names), ops: ops === undefined ? null : strings(ops), text };
       pending = s;

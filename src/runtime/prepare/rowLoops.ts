@@ -82,7 +82,8 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
     !source.includes('to_list') &&
     !source.includes('tolist') &&
     !/\bof\b/.test(source) &&
-    !source.includes('length')
+    !source.includes('length') &&
+    !source.includes('.get(')
   )
     return none;
   if (source.includes(PREFIX) || source.includes(ROW_LOOP_GLOBAL)) return none;

@@ -6,10 +6,12 @@ import {
   condition,
   declaredBefore,
   declaredName,
+  getReads,
   indexGuard,
   indexLoopStop,
   isContinue,
   type Reads,
+  rowIndexLoop,
   rowReads,
   statements,
   termOf,
@@ -140,7 +142,7 @@ function arrayLoop(
   let stop: { name: string; op: string; value: number } | undefined;
   if (loop.type === 'ForStatement') {
     const i = indexLoopStop(loop);
-    if (!i) return undefined;
+    if (!i) return getLoop(loop, body, place, at);
     reads = arrayReads(i.index, i.bound);
     taken = [i.index];
     stop = i.stop;
@@ -182,6 +184,56 @@ function arrayLoop(
   if (arrays.some((a) => targets.includes(a) || taken.includes(a) || !declaredBefore(a, body, place))) return undefined;
   const keyed = indexGuard(JSON.stringify(spec), `[${targets.join(', ')}]`, arrays, iter);
   return { names: [...targets, ...arrays], edits: [...wrapEdits(loop, targets, at), ins(loop.start, keyed)] };
+}
+
+/**
+ * A loop of `T.get('col', i)` reads (session 20): `for (let i = 0; i < N; i++)` with N a top-level
+ * `const|let` declared before the loop or `T.numRows()`, an optional stop as indexLoopStop's, every
+ * value the body reads `T.get('col', i)` of one name T, the body scalarShape's. The guest
+ * (prelude/data/keyedGets.ts) is handed T (a top-level `const|let` declared before the loop, or the
+ * name of a global when the program declares no `const|let` T: the guest reads the global's data
+ * property), N's value (null for the call) and the columns; N and a local T run as true locals.
+ */
+function getLoop(
+  loop: AnyNode,
+  body: AnyNode[],
+  place: number,
+  at: number,
+): { names: string[]; edits: LocalEdit[] } | undefined {
+  const head = indexLoopStop(loop, rowIndexLoop);
+  if (!head) return undefined;
+  const tables = new Set<string>();
+  const reads = getReads(head.index, tables);
+  const shape = scalarShape(loop.body, reads, [head.index]);
+  if (!shape || tables.size !== 1) return undefined;
+  const { targets } = shape;
+  const [table] = tables as unknown as [string];
+  if ((head.table !== undefined && head.table !== table) || table === head.index) return undefined;
+  const names = [...targets];
+  for (const n of [table, head.bound]) if (n && (targets.includes(n) || n === head.index)) return undefined;
+  let tableArg = JSON.stringify(table);
+  if (declaredBefore(table, body, place)) {
+    tableArg = table;
+    names.push(table);
+  } else if (declaredAnywhere(table, body)) return undefined;
+  if (head.bound) {
+    if (head.bound === table || !declaredBefore(head.bound, body, place)) return undefined;
+    names.push(head.bound);
+  }
+  let spec = shape.spec;
+  if (head.stop) {
+    const k = targets.indexOf(head.stop.name);
+    if (k < 0) return undefined;
+    spec = [...spec, [k, head.stop.op, head.stop.value]];
+  }
+  if (!targets.every((t) => assignableBefore(t, body, place))) return undefined;
+  const guard = `if (!${ROW_LOOP_GLOBAL}.gets(${JSON.stringify(spec)}, [${targets.join(', ')}], ${tableArg}, ${head.bound || 'null'}, ${JSON.stringify(reads.fields)})) `;
+  return { names, edits: [...wrapEdits(loop, targets, at), ins(loop.start, guard)] };
+}
+
+/** Whether a top-level `const|let` of `body` declares `name` (such a name may run as a true local). */
+function declaredAnywhere(name: string, body: AnyNode[]): boolean {
+  return declaredBefore(name, body, body.length);
 }
 
 /**

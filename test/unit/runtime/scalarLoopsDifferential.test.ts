@@ -387,6 +387,64 @@ const SEQUENCES: Record<string, Step[]> = {
       "const am = award_data.array('Award Amount');\nlet c = '0', t = 0;\nfor (let i = 0; i < am.length && c < 3; i++) { c++; t += am[i] || 0; }\n[c, t]",
     ),
   ],
+  // `for (let i = 0; i < N; i++) ... t.get(col, i)` (session 20, scalarLoops.ts `getLoop`,
+  // prelude/data/keyedGets.ts): the columns read as get() would read them, row by row
+  'loops of t.get(col, i) (session 20)': [
+    rw(
+      "let n = 0;\nconst rows = award_data.numRows();\nfor (let i = 0; i < rows; i++) if (award_data.get('Agency', i) === 'Department of Defense') n++;\nn",
+    ),
+    '[rows, n]',
+    rw(
+      "let n2 = 0, s2 = 0;\nfor (let i = 0; i < award_data.numRows() && n2 < 50; i++) if (award_data.get('Agency', i) === 'Department of Defense') { n2++; s2 += award_data.get('Award Amount', i) || 0; }\n[n2, s2]",
+    ),
+    rw(
+      "const t = award_data;\nconst N = t.numRows();\nlet c = 0, hi = -Infinity;\nfor (let i = 0; i < N; ++i) { const a = t.get('Award Amount', i); if (t.get('Phase', i) === 'Phase II' && a > 1e6) c++; if (a > hi) hi = a; }\n[c, hi]",
+    ),
+    rw(
+      "const kn = k.numRows();\nlet ks = -0, kc = 0;\nfor (let i = 0; i < kn; i += 1) { const v = k.get('V', i); if (v == null) continue; ks += v; kc++; }\n[Object.is(ks, -0), ks, kc]",
+    ),
+    rw("let kt = 0;\nfor (let i = 0; i < k.numRows(); i++) if (k.get('S', i) !== 'b') kt += k.get('W', i) ?? 1;\nkt"),
+    // fewer rows than the table's; more, or a bound that is no integer: as written (the guest declines)
+    rw(
+      "const few = 7;\nlet fs2 = 0;\nfor (let i = 0; i < few; i++) fs2 += award_data.get('Award Amount', i) || 0;\nfs2",
+    ),
+    rw(
+      "const more = award_data.numRows() + 2;\nlet m2 = 0;\nfor (let i = 0; i < more; i++) if (award_data.get('Phase', i) == null) m2++;\nm2",
+    ),
+    rw("const half = 2.5;\nlet h2 = 0;\nfor (let i = 0; i < half; i++) h2 += award_data.get('Award Year', i);\nh2"),
+    rw("let z = 0;\nconst none = '3';\nfor (let i = 0; i < none; i++) z += award_data.get('Award Year', i);\nz"),
+    // a filtered table, a date column, a long text column, a column that is not there: as written
+    rw(
+      "const f = award_data.filter(r => r.Phase === 'Phase I');\nconst fn = f.numRows();\nlet fa = 0;\nfor (let i = 0; i < fn; i++) fa += f.get('Award Amount', i) || 0;\n[fa, fn]",
+    ),
+    rw(
+      "let d = 0;\nfor (let i = 0; i < award_data.numRows(); i++) if (award_data.get('Proposal Award Date', i) != null) d++;\nd",
+    ),
+    rw(
+      "let ab = 0;\nfor (let i = 0; i < award_data.numRows(); i++) if (award_data.get('Abstract', i) === 'N/A') ab++;\nab",
+    ),
+    rw("let q = 0;\nfor (let i = 0; i < award_data.numRows(); i++) if (award_data.get('No Such', i) === 1) q++;\nq"),
+    // a table's own get(), and award_data as a getter: what the loop as written calls, it calls
+    'var keepGet = award_data.get;\nvar gets = 0;\naward_data.get = function (c, i) { gets++; return keepGet.call(award_data, c, i); };\n1',
+    rw(
+      "let g2 = 0;\nfor (let i = 0; i < award_data.numRows(); i++) if (award_data.get('Phase', i) === 'Phase I') g2++;\n[g2, gets]",
+    ),
+    'delete award_data.get;\ngets',
+    "var keepAd = award_data;\nvar adReads = 0;\nObject.defineProperty(globalThis, 'award_data', { get() { adReads++; return keepAd; }, configurable: true });\n1",
+    rw(
+      "let g3 = 0;\nconst r3 = keepAd.numRows();\nfor (let i = 0; i < r3; i++) if (award_data.get('Phase', i) === 'Phase I') g3++;\n[g3, adReads]",
+    ),
+    "Object.defineProperty(globalThis, 'award_data', { value: keepAd, writable: true, configurable: true });\n[adReads, award_data.numRows()]",
+    // left as written: two tables, a write to the bound, the index read, a bound of another table
+    as(
+      "let two = 0;\nfor (let i = 0; i < k.numRows(); i++) if (award_data.get('Agency', i) === k.get('S', i)) two++;\ntwo",
+    ),
+    as("let w = 0, lim = 5;\nfor (let i = 0; i < lim; i++) { w += award_data.get('Award Year', i); lim--; }\nw"),
+    as(
+      "let ix = 0;\nfor (let i = 0; i < award_data.numRows(); i++) ix += award_data.get('Award Year', i + 1) || 0;\nix",
+    ),
+    as("let ot = 0;\nfor (let i = 0; i < k.numRows(); i++) ot += award_data.get('Award Year', i);\not"),
+  ],
   'a row kept past the loop: the largest, the smallest, ties, nulls, other tables': [
     rw(
       "let best = null;\nfor (const r of award_data.select('Company', 'Award Amount').objects()) if (r['Award Amount'] != null && (best === null || r['Award Amount'] > best['Award Amount'])) best = r;\n[best.Company, best['Award Amount'], Object.keys(best)]",
