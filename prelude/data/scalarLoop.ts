@@ -496,16 +496,37 @@ export function pushLoop(
   if (spec.length !== 3 || !NativeArray.isArray(start) || start.length !== 1) return false;
   const xs = start[0];
   if (!plainPushTarget(xs)) return false;
-  const [, cond, field] = spec;
+  const field = spec[2];
   if (typeof field !== 'number' || field % 1 !== 0 || field < 0 || field >= srcs.length) return false;
   const read = columnsOf(srcs, null);
   if (read === undefined || read.kinds[field] !== 'n') return false;
+  const pass = passingRows(spec, read, srcs, idx, n);
+  if (pass === null) return false;
+  pushValues(xs, read.cols.V[field] as ArrayLike<number>, read.cols.M[field] as ArrayLike<number>, pass.rows, pass.m);
+  answer = new Float64Array(0);
+  return true;
+}
+
+/**
+ * The raw indices of the rows that pass `spec[1]` (a push or add loop's condition, or null), in the
+ * loop's order, found by a kernel compiled once per shape; kept over every row as a scalar loop's
+ * answer is (the target's contents do not decide which rows pass). Null when the condition is none
+ * the kernel reads. The array is shared: read it before the next call.
+ */
+export function passingRows(
+  spec: unknown[],
+  read: { kinds: string; cols: Columns },
+  srcs: (Source | undefined)[],
+  idx: ArrayLike<number> | null,
+  n: number,
+): { rows: ArrayLike<number>; m: number } | null {
+  const cond = spec[1];
   const key = `${read.kinds}\u0000${shapeText(spec)}`;
   const lits: [number, string][] = [];
   let kernel = ReflectApply(MapGet, pushes, [key]) as PushKernel | undefined;
   const g: Gen = { kinds: read.kinds, used: [], lits, raw: [] };
   const condCode = cond === null ? 'true' : code(cond, g);
-  if (condCode === undefined) return false;
+  if (condCode === undefined) return null;
   if (kernel === undefined) {
     let litLoad = '';
     for (let j = 0; j < lits.length; j++) litLoad += `const L${j} = L[${j}]; `;
@@ -524,8 +545,6 @@ export function pushLoop(
     ReflectApply(MapSet, pushes, [key, kernel]);
   }
   const L = literalCodes(lits, srcs);
-  // over every row the rows that pass are kept as a scalar loop's answer is (no start: the array's
-  // values do not decide which rows pass)
   const none = new Float64Array(0);
   const arrays = idx === null ? arraysOf(srcs) : null;
   let rows: ArrayLike<number> | null = arrays === null ? null : keptAnswer(key, arrays, n, none);
@@ -540,9 +559,12 @@ export function pushLoop(
       keep({ key, arrays, n, start: none, out });
     }
   }
-  pushValues(xs, read.cols.V[field] as ArrayLike<number>, read.cols.M[field] as ArrayLike<number>, rows, m);
-  answer = none;
-  return true;
+  return { rows, m };
+}
+
+/** A loop answered with nothing to write back (an add loop's: data/setAddLoop.ts): `took(0)` then reads an empty answer. */
+export function answeredInPlace(): void {
+  answer = new Float64Array(0);
 }
 
 /** The most rows a push loop's kept answer holds (8 bytes each). */

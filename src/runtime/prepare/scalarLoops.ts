@@ -79,10 +79,11 @@ export function scalarLoop(
     scalarShape(loop.body, reads, bound.names);
   if (!shape) return undefined;
   const { targets, spec } = shape;
-  // a push loop's array is never assigned: a `const NAME = []` of the top level before the loop
+  // a push loop's array (an add loop's Set) is never assigned: a `const NAME = []` (`new Set()`) of the
+  // top level before the loop
   if (
     pushed
-      ? !emptyArrayBefore(targets[0]!, body, place, program)
+      ? !emptyBefore(targets[0]!, body, place, program, pushed.spec[0] === 'add')
       : !targets.every((t) => assignableBefore(t, body, place))
   )
     return undefined;
@@ -344,18 +345,23 @@ function assignableBefore(name: string, body: AnyNode[], at: number): boolean {
 }
 
 /**
- * Whether a top-level `const name = []` among the first `at` statements of `body` declares `name`, or
- * a `let name = []` that nothing in `program` assigns again: an array the code made, never a Proxy.
+ * Whether a top-level `const name = []` (`new Set()` with `set`) among the first `at` statements of
+ * `body` declares `name`, or such a `let name` that nothing in `program` assigns again: an array the
+ * code made, never a Proxy (a Set: the guest checks its prototype and `add`).
  */
-function emptyArrayBefore(name: string, body: AnyNode[], at: number, program: AnyNode): boolean {
+function emptyBefore(name: string, body: AnyNode[], at: number, program: AnyNode, set: boolean): boolean {
   for (let k = 0; k < at; k++) {
     const s = body[k];
     if (s.type !== 'VariableDeclaration' || s.kind === 'var') continue;
     for (const d of s.declarations as AnyNode[])
       if (d.id.type === 'Identifier' && d.id.name === name)
         return (
-          d.init?.type === 'ArrayExpression' &&
-          d.init.elements.length === 0 &&
+          (set
+            ? d.init?.type === 'NewExpression' &&
+              d.init.callee.type === 'Identifier' &&
+              d.init.callee.name === 'Set' &&
+              d.init.arguments.length === 0
+            : d.init?.type === 'ArrayExpression' && d.init.elements.length === 0) &&
           (s.kind === 'const' || assignedOnce(program, name))
         );
   }
@@ -401,7 +407,8 @@ const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFu
 /**
  * `xs.push(FIELD)` under any number of `if (C) continue;` and at most one `if (C)` (session 19): the
  * values of the rows that pass, pushed in order, as the guest's spec `['push', cond, field]` with the
- * array as the one local (nothing written back: the guest pushes into it).
+ * array as the one local (nothing written back: the guest pushes into it); `seen.add(FIELD)` the same
+ * as `['add', cond, field]` (session 20, a Set: prelude/data/setAddLoop.ts).
  */
 function pushShape(body: AnyNode, reads: Reads, taken: string[]): { targets: string[]; spec: Spec } | undefined {
   const list = statements(body) as AnyNode[];
@@ -420,14 +427,15 @@ function pushShape(body: AnyNode, reads: Reads, taken: string[]): { targets: str
   if (call.type !== 'CallExpression' || call.optional || call.arguments.length !== 1) return undefined;
   const callee = call.callee as AnyNode;
   if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) return undefined;
-  if (callee.property.name !== 'push' || callee.object.type !== 'Identifier') return undefined;
+  const method = callee.property.name as string;
+  if ((method !== 'push' && method !== 'add') || callee.object.type !== 'Identifier') return undefined;
   const xs = callee.object.name as string;
   if (taken.includes(xs) || reads.fields.includes(xs)) return undefined;
   const f = reads.field(call.arguments[0] as AnyNode);
   if (f === undefined) return undefined;
   let cond: Spec | null = null;
   for (const c of conds) cond = cond === null ? c : ['L', '&&', cond, c];
-  return { targets: [xs], spec: ['push', cond, f] };
+  return { targets: [xs], spec: [method, cond, f] };
 }
 
 /** Every statement of `list` but the last as `if (C) continue;`: their conditions negated, else undefined. */

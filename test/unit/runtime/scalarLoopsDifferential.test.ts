@@ -445,6 +445,46 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
     as("let ot = 0;\nfor (let i = 0; i < k.numRows(); i++) ot += award_data.get('Award Year', i);\not"),
   ],
+  // `const seen = new Set(); for (...) if (C) seen.add(r.F)` (session 20, prelude/data/setAddLoop.ts)
+  'values added to a Set (session 20): first appearances in order, nulls, -0': [
+    rw(
+      "const seen = new Set();\nfor (const r of award_data.select('Company').objects()) if (r.Company != null) seen.add(r.Company);\n[seen.size, [...seen].slice(0, 3), [...seen].slice(-2)]",
+    ),
+    '[seen.size, seen.has(null)]',
+    rw(
+      "const years = new Set();\nfor (const r of award_data.objects()) if (r['Award Year'] > 2015) years.add(r['Award Year']);\n[...years]",
+    ),
+    rw(
+      "const st = new Set();\nfor (const r of award_data.select('State').objects()) st.add(r.State);\n[st.size, st.has(null), [...st].slice(0, 8)]",
+    ),
+    rw('const ph = new Set();\nfor (const { Phase } of award_data.objects()) ph.add(Phase);\n[...ph]'),
+    rw(
+      "let ks = new Set();\nfor (const r of k.objects()) ks.add(r.V);\n[...ks].map((v) => (Object.is(v, -0) ? '-0' : v))",
+    ),
+    rw(
+      "const kw = new Set();\nfor (const r of k) if (r.S !== 'c') kw.add(r.W);\n[...kw].map((v) => (Object.is(v, -0) ? '-0' : v))",
+    ),
+    rw(
+      "const few = new Set();\nfor (const r of award_data.filter(d => d.Phase === 'Phase I').orderby('Award Amount').objects()) few.add(r.Agency);\n[...few]",
+    ),
+    // left as written: a Set made with values, a call on the field, a Set of a class of the run's
+    as("const q = new Set([1]);\nfor (const r of award_data.objects()) q.add(r['Award Year']);\nq.size"),
+    as('const q2 = new Set();\nfor (const r of award_data.objects()) q2.add(String(r.Phase));\nq2.size'),
+    as(
+      'class MySet extends Set {}\nconst q3 = new MySet();\nfor (const r of award_data.objects()) q3.add(r.Phase);\nq3.size',
+    ),
+    // an own add (an arrow naming the Set keeps it global: as written), and Set.prototype.add replaced:
+    // the loop as written calls them
+    as(
+      'const own = new Set();\nlet owns = 0;\nown.add = (v) => { owns++; return own; };\nfor (const r of award_data.objects()) own.add(r.Phase);\n[own.size, owns]',
+    ),
+    rw(
+      'const own2 = new Set();\nown2.add = Math.max;\nfor (const r of award_data.objects()) own2.add(r.Phase);\nown2.size',
+    ),
+    'var SP = Object.getPrototypeOf(new Set());\nvar keepAdd = SP.add;\nvar protoAdds = 0;\nSP.add = (v) => { protoAdds++; };\n1',
+    rw('const pa = new Set();\nfor (const r of award_data.objects()) pa.add(r.Phase);\n[pa.size, protoAdds]'),
+    'SP.add = keepAdd;\nprotoAdds',
+  ],
   'a row kept past the loop: the largest, the smallest, ties, nulls, other tables': [
     rw(
       "let best = null;\nfor (const r of award_data.select('Company', 'Award Amount').objects()) if (r['Award Amount'] != null && (best === null || r['Award Amount'] > best['Award Amount'])) best = r;\n[best.Company, best['Award Amount'], Object.keys(best)]",
@@ -530,6 +570,7 @@ const isScalar = (prepared: string) =>
   prepared.includes('["scalar",') ||
   prepared.includes('["pick",') ||
   prepared.includes('["push",') ||
+  prepared.includes('["add",') ||
   prepared.includes('["pickAt",');
 
 describe.each(['isolated-vm', 'quickjs'] as const)('scalar accumulation loops on %s', (engine) => {
