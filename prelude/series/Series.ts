@@ -152,7 +152,10 @@ export class Series {
     // a column of award_data: the column's decoded values, copied (data/columnArrays.ts)
     const src = this.source;
     if (src && src.table.column(src.column) instanceof LazyColumn && src.table.numRows() === this.length)
-      return (token === undefined ? src.table.array(src.column) : src.table.array(src.column, token)) as unknown[];
+      // the token goes where array() reads it (data/columnArrays.ts: its second parameter)
+      return (
+        token === undefined ? src.table.array(src.column) : src.table.array(src.column, token as ArrayConstructor)
+      ) as unknown[];
     const n = this.length;
     const out = new Array<unknown>(n);
     for (let i = 0; i < n; i++) {
