@@ -457,6 +457,9 @@ const SEQUENCES: Record<string, Step[]> = {
     rw(
       "const st = new Set();\nfor (const r of award_data.select('State').objects()) st.add(r.State);\n[st.size, st.has(null), [...st].slice(0, 8)]",
     ),
+    rw(
+      "const br = new Set();\nfor (const r of award_data.select('Branch').objects()) br.add(r.Branch);\n[br.size, br.has(null), [...br]]",
+    ),
     rw('const ph = new Set();\nfor (const { Phase } of award_data.objects()) ph.add(Phase);\n[...ph]'),
     rw(
       "let ks = new Set();\nfor (const r of k.objects()) ks.add(r.V);\n[...ks].map((v) => (Object.is(v, -0) ? '-0' : v))",

@@ -256,6 +256,17 @@ describe('column arrays read in place: the guest takes the path', () => {
     expect(r.value).toEqual([true, false, false, true]);
   });
 
+  it("hands a Series' tolist() the kept values with the token only, and any other argument its plain list", async () => {
+    await using box = byHand(await createSandbox({ engine: 'isolated-vm' }));
+    const r = await box.run(
+      "const open = () => __sbirtools_rowLoop.open(['Phase'], ['shared']);\n" +
+        "const l1 = award_data['Phase'].tolist(open()), l2 = award_data.Phase.to_list(open()), l3 = award_data['Phase'].tolist();\n" +
+        "const f = award_data['Phase'].tolist(Float64Array);\n" +
+        "[l1 === l2, l1 === l3, Array.isArray(f), typeof f[0], f.length === l3.length, award_data.filter(d => d.Phase === 'Phase I')['Phase'].tolist(open()) === l1]",
+    );
+    expect(r.value).toEqual([true, false, true, 'string', true, false]);
+  });
+
   it('hands a for-of over a column array the kept values, and a copy once the array iterator is replaced', async () => {
     await using box = byHand(await createSandbox({ engine: 'isolated-vm' }));
     const r = await box.run(
