@@ -269,6 +269,14 @@ function instance(): Simd | null {
   return module;
 }
 
+/**
+ * The search's memory, for a module that works on bytes read into it (the cache's block sums,
+ * cache/blockSum.ts); null when WebAssembly SIMD is unavailable.
+ */
+export function searchMemory(): WebAssembly.Memory | null {
+  return instance()?.memory ?? null;
+}
+
 /** Grows the memory to `bytes`; false when it cannot. */
 function reserve(m: Simd, bytes: number): boolean {
   const have = m.memory.buffer.byteLength;
