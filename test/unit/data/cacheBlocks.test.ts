@@ -8,13 +8,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ColumnarTable } from '../../../schema/columnar.js';
 import { blockSum, blockSumPlain } from '../../../src/data/cache/blockSum.js';
-import { crc32 } from '../../../src/data/cache/crc32.js';
 import { BLOCK_BYTES, CACHE_VERSION, READ_VERSIONS } from '../../../src/data/cache/format.js';
 import { searchArea } from '../../../src/data/columns/simdBytes.js';
 import { openCache } from '../../../src/data/cache/readCache.js';
 import { writeCache } from '../../../src/data/cache/writeCache.js';
 import { ingestCsv } from '../../../src/data/ingest/ingestCsv.js';
-import { decode, tempDir } from './helpers.js';
+import { cacheToVersion2, decode, tempDir } from './helpers.js';
 
 const info = { name: 't', synthetic: true, source: 'test', identity: 'x', rows: 0 };
 const ROWS = 3000;
@@ -175,7 +174,7 @@ describe('binary cache: per-block checksums', () => {
 
   it('a version-2 cache (CRC-32 blocks) is rebuilt beside a CSV, read from a data folder, and checked by its CRC-32s', async () => {
     const { path, bytesAt } = await textCache();
-    toVersion2(path);
+    cacheToVersion2(path);
     expect(openCache(path, 'k')).toEqual({ ok: false, reason: 'format version 2, expected 3' });
     const opened = openCache(path, 'k', READ_VERSIONS);
     if (!opened.ok) throw new Error(opened.reason);
@@ -194,23 +193,6 @@ describe('binary cache: per-block checksums', () => {
     );
   });
 });
-
-/** Rewrites a cache as format 2: every block table recomputed as CRC-32s, the version field 2. */
-function toVersion2(path: string): void {
-  const raw = readFileSync(path);
-  const header = JSON.parse(raw.subarray(24, 24 + raw.readUInt32LE(12)).toString('utf8')) as {
-    columns: Array<{ buffers: Record<string, { offset: number; length: number; crcs: number }> }>;
-  };
-  for (const c of header.columns)
-    for (const ref of Object.values(c.buffers))
-      for (let at = 0, b = 0; at < ref.length; at += BLOCK_BYTES, b++)
-        raw.writeUInt32LE(
-          crc32(raw.subarray(ref.offset + at, ref.offset + Math.min(ref.length, at + BLOCK_BYTES))),
-          ref.crcs + 4 * b,
-        );
-  raw.writeUInt32LE(2, 8);
-  writeFileSync(path, raw);
-}
 
 describe('blockSum: the format-3 block checksum', () => {
   it('is the same with WebAssembly SIMD (bytes copied in, or summed where they are read) as in plain JavaScript', () => {
