@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { DatasetInfo } from '../../schema/result.js';
 import { identityKey } from './cache/identity.js';
+import { READ_VERSIONS } from './cache/format.js';
 import { openCache, type CacheReader } from './cache/readCache.js';
 import { DataError } from './errors.js';
 import type { IngestReport } from './ingest/report.js';
@@ -148,7 +149,8 @@ function openDataDirV1(dir: string, manifest: ManifestV1): Dataset {
       `The data directory ${dir} has a manifest this version of sbirtools does not read. Rebuild it with \`sbirtools build-data ${dir}\`.`,
     );
   }
-  const opened = openCache(join(dir, manifest.file), manifest.key);
+  // a folder is never rewritten: one of cache format 2 (CRC-32 blocks) still reads
+  const opened = openCache(join(dir, manifest.file), manifest.key, READ_VERSIONS);
   if (!opened.ok)
     throw new DataError(
       'CACHE_CORRUPT',

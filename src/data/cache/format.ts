@@ -14,23 +14,30 @@ import { DatasetInfoSchema } from '../../../schema/result.js';
  * | 24 | H | header: UTF-8 JSON ({@link CacheHeaderSchema}) |
  * | ... | | column buffers, each at an 8-byte aligned offset listed in the header, each followed by its block table |
  *
- * A buffer's block table (at its `crcs` offset, 8-byte aligned) is one CRC-32 (u32) per
- * {@link BLOCK_BYTES} block of the buffer, the last block short. A block is checked alone, so a page
- * of a long text column read by itself is verified before it is served (version 2; version 1 had
- * one CRC-32 per buffer, so a range read alone could not be checked).
+ * A buffer's block table (at its `crcs` offset, 8-byte aligned) is one checksum (u32) per
+ * {@link BLOCK_BYTES} block of the buffer, the last block short: blockSum.ts in version 3, CRC-32
+ * in version 2 (~4x the CPU to check). A block is checked alone, so a page of a long text column
+ * read by itself is verified before it is served (version 1 had one CRC-32 per buffer, so a range
+ * read alone could not be checked).
  *
  * One column is read with one `readSync` per buffer, without touching the others.
  */
 export const CACHE_MAGIC = Buffer.from('SBTCACHE', 'latin1');
 /** Bump on any change of layout or of what ingest produces; older files are rebuilt. */
-export const CACHE_VERSION = 2;
+export const CACHE_VERSION = 3;
+/**
+ * Versions a reader opens: 3, and 2 (the same layout with CRC-32 block checksums), so a data
+ * folder built with format 2 (`sbirtools build-data`, a folder of format 1) still reads. A cache
+ * of version 2 next to a CSV is rebuilt all the same (its blocks cost ~4x as much to check).
+ */
+export const READ_VERSIONS: readonly number[] = [2, 3];
 export { BLOCK_BYTES, blockCount } from './blocks.js';
 export const PREFIX_BYTES = 24;
 
 const BufferRefSchema = z.object({
   offset: z.number().int().nonnegative(),
   length: z.number().int().nonnegative(),
-  /** Where the buffer's block table starts: ceil(length / BLOCK_BYTES) CRC-32s, u32 little-endian. */
+  /** Where the buffer's block table starts: ceil(length / BLOCK_BYTES) block checksums, u32 little-endian. */
   crcs: z.number().int().nonnegative(),
 });
 export type BufferRef = z.infer<typeof BufferRefSchema>;

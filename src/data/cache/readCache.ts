@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import type { ColumnData, TextScanRequest } from '../../../schema/columnar.js';
 import { textScan } from '../columns/textScan.js';
 import { DataError } from '../errors.js';
-import { badBlock, readInto } from './blocks.js';
+import { badBlock, blockCheck, readInto, type BlockCheck } from './blocks.js';
 import { crc32 } from './crc32.js';
 import { scanPages, warmScanHelpers } from './scanPages.js';
 import { readWindow, WINDOW_MAX_ROWS, windowOfColumn } from './rowWindow.js';
@@ -35,9 +35,11 @@ export type CacheOpenResult = { ok: true; reader: CacheReader } | { ok: false; r
  * Opens a cache file reading only its header: magic, version, header CRC, the source identity
  * `key`, the file's full length and every buffer's bounds are checked. Never throws for a bad
  * file: missing, truncated, corrupt, wrong-magic or old-version caches return `{ ok: false }`.
+ * `versions`: the format versions accepted (the current one unless the caller can use no other
+ * file, as a data folder that is never rewritten: format.ts READ_VERSIONS).
  * @example const r = openCache(path, key); if (r.ok) r.reader.loadColumn('Award Amount');
  */
-export function openCache(path: string, key: string): CacheOpenResult {
+export function openCache(path: string, key: string, versions: readonly number[] = [CACHE_VERSION]): CacheOpenResult {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -45,25 +47,29 @@ export function openCache(path: string, key: string): CacheOpenResult {
     return { ok: false, reason: `cannot open (${(err as NodeJS.ErrnoException).code ?? err})` };
   }
   try {
-    const reason = check(fd, key);
+    const reason = check(fd, key, versions);
     if (typeof reason === 'string') {
       closeSync(fd);
       return { ok: false, reason };
     }
-    return { ok: true, reader: new CacheReader(path, fd, reason) };
+    return { ok: true, reader: new CacheReader(path, fd, reason.header, reason.version) };
   } catch (err) {
     closeSync(fd);
     return { ok: false, reason: `unreadable (${(err as Error).message})` };
   }
 }
 
-function check(fd: number, key: string): string | CacheHeader {
+function check(
+  fd: number,
+  key: string,
+  versions: readonly number[],
+): string | { header: CacheHeader; version: number } {
   const size = fstatSync(fd).size;
   if (size < PREFIX_BYTES) return 'too short';
   const prefix = readExact(fd, 0, PREFIX_BYTES);
   if (!prefix.subarray(0, 8).equals(CACHE_MAGIC)) return 'wrong magic';
   const version = prefix.readUInt32LE(8);
-  if (version !== CACHE_VERSION) return `format version ${version}, expected ${CACHE_VERSION}`;
+  if (!versions.includes(version)) return `format version ${version}, expected ${CACHE_VERSION}`;
   const length = prefix.readUInt32LE(12);
   if (PREFIX_BYTES + length > size) return 'truncated header';
   const json = readExact(fd, PREFIX_BYTES, length);
@@ -84,7 +90,7 @@ function check(fd: number, key: string): string | CacheHeader {
         return `block table of column "${c.name}" out of bounds`;
     }
   }
-  return header;
+  return { header, version };
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -126,7 +132,7 @@ export class CacheReader {
   /**
    * Text columns with at least this many bytes (32 MiB) are read by range (loadRows) before they
    * are read whole; smaller ones are read whole at once. Every block a range covers is checked
-   * against its own CRC-32 before the range is served (format version 2), so a damaged cache is
+   * against its own checksum before the range is served (format version 2 and later), so a damaged cache is
    * detected, never served as wrong text (docs/threat-model.md). @internal tests set it lower.
    */
   lazyMinBytes = 32 * 1024 * 1024;
@@ -146,12 +152,18 @@ export class CacheReader {
   scanHelpers =
     process.env.SBIRTOOLS_SCAN_PARALLEL === '1' ? Math.min(availableParallelism() - 1, MAX_SCAN_HELPERS) : 0;
 
+  /** The file's block checksum (its format version's, blocks.ts blockCheck). */
+  private readonly check: BlockCheck;
+
+  /** @param version the file's format version (2 or 3), which says how its blocks are checked. */
   constructor(
     readonly path: string,
     fd: number,
     readonly header: CacheHeader,
+    readonly version = CACHE_VERSION,
   ) {
     this.fd = fd;
+    this.check = blockCheck(version);
     this.byName = new Map(header.columns.map((c) => [c.name, c]));
   }
 
@@ -187,7 +199,7 @@ export class CacheReader {
    * Rows [start, end) (at most 4096) of a number, date, boolean or dictionary column that is not
    * loaded yet, read alone (rowWindow.ts): `head()` or one row of every column reads kilobytes, not
    * every column whole. A dictionary column comes as the window's strings (utf8). Every byte served
-   * was checked against its block's CRC-32; a column this reader has loaded already is sliced.
+   * was checked against its block's checksum; a column this reader has loaded already is sliced.
    * Returns null when the column is text, the window is larger, the file is closed, or its
    * dictionary entries are spread too wide: the caller loads the column whole.
    * @throws {RangeError} when the range is outside the column; {DataError} as loadColumn.
@@ -221,7 +233,7 @@ export class CacheReader {
    * Rows [start, end) of a utf8 column that is not loaded yet, read alone (offsets rebased to 0):
    * a page of long text costs its own bytes, not the column's. The column's offsets and validity
    * are read (and checked) once; the text bytes of a range are read in whole blocks, each checked
-   * against its CRC-32 before anything is returned. With `reuse`, the returned bytes are a view of
+   * against its checksum before anything is returned. With `reuse`, the returned bytes are a view of
    * a buffer the next `loadRows(..., true)` overwrites (a scan that reads page after page then
    * allocates nothing per page); without it they are the caller's own. Returns null when the column
    * is already loaded, is not utf8, holds less than `lazyMinBytes` of text (`windowMinBytes` for a
@@ -255,7 +267,7 @@ export class CacheReader {
   /**
    * A contains or an equals (textScan) over every row of a utf8 column that is not loaded yet, page
    * by page (`pageRows` rows a page), on this thread and `scanHelpers` worker threads
-   * (scanPages.ts): each page is read in whole blocks, each block checked against its CRC-32 before
+   * (scanPages.ts): each page is read in whole blocks, each block checked against its checksum before
    * it is scanned; a page no thread answered is read here with loadRows, so damage is reported as
    * loadRows reports it (CACHE_CORRUPT). Returns per page its answer, or null for a page textScan
    * leaves to the guest; null (no pages) when loadRows would return null for a page (the column is
@@ -272,7 +284,15 @@ export class CacheReader {
     if (!entry || entry.kind !== 'utf8' || !ref || ref.length < this.lazyMinBytes) return null;
     const index = this.textIndexOf(entry, ref);
     const pages = scanPages(
-      { fd: this.fd, offset: ref.offset, length: ref.length, ...index, numRows: index.valid.length, pageRows },
+      {
+        fd: this.fd,
+        offset: ref.offset,
+        length: ref.length,
+        ...index,
+        version: this.version,
+        numRows: index.valid.length,
+        pageRows,
+      },
       req,
       this.scanHelpers,
     );
@@ -523,7 +543,7 @@ export class CacheReader {
     return offsets;
   }
 
-  /** The block table of a buffer: one CRC-32 per BLOCK_BYTES (format.ts). */
+  /** The block table of a buffer: one checksum per BLOCK_BYTES (format.ts). */
   private blockTable(ref: BufferRef): Uint32Array {
     const kept = this.tables.get(ref.crcs);
     if (kept !== undefined) return kept;
@@ -537,7 +557,7 @@ export class CacheReader {
 
   /** Checks `bytes`, which start at block `first` of the buffer and end on a block boundary or at the buffer's end. */
   private verify(column: string, role: string, bytes: Uint8Array, first: number, table: Uint32Array): void {
-    const b = badBlock(bytes, first, table);
+    const b = badBlock(bytes, first, table, this.check);
     if (b >= 0) this.corrupt(column, `${role} checksum mismatch in block ${b}`);
   }
 

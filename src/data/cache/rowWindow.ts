@@ -6,7 +6,7 @@ import { BLOCK_BYTES } from './format.js';
  * of a column no run has loaded yet (`head()`, `t.get(col, i)`, `objects()` of a sliced table)
  * cost their own bytes, not the column's. Numbers and booleans come as they are stored; a
  * dictionary column comes as the window's strings (utf8: the guest decodes a row when it reads
- * it). Every byte served was checked against its block's CRC-32 by `bytes`.
+ * it). Every byte served was checked against its block's checksum by `bytes`.
  */
 export interface WindowSource {
   /** Bytes [from, to) of one buffer of the column, read in whole checked blocks; a fresh copy. */

@@ -1,7 +1,7 @@
 import type { TextScanRequest } from '../../../schema/columnar.js';
 import { searchArea } from '../columns/simdBytes.js';
 import { textScan } from '../columns/textScan.js';
-import { BLOCK_BYTES, badBlock, readInto } from './blocks.js';
+import { BLOCK_BYTES, badBlock, blockCheck, readInto } from './blocks.js';
 
 /** A utf8 column of an open cache file as a scan reads it, page by page (any thread of the process). */
 export interface ScanColumn {
@@ -10,8 +10,10 @@ export interface ScanColumn {
   /** Where the column's text bytes start in the file, and how many there are. */
   offset: number;
   length: number;
-  /** The bytes buffer's block table (one CRC-32 per BLOCK_BYTES). */
+  /** The bytes buffer's block table (one checksum per BLOCK_BYTES). */
   table: Uint32Array;
+  /** The cache file's format version, which says the checksum (blocks.ts blockCheck). */
+  version: number;
   /** The column's row offsets (numRows + 1) and validity, both checked already. */
   offsets: Int32Array;
   valid: Uint8Array;
@@ -29,7 +31,7 @@ const CHUNK_BYTES = 4 * BLOCK_BYTES;
  * textScan of page `p` of `col` (rows [p * pageRows, ...), a contains or an equals), its answer
  * written at the page's rows of `out`. The page's whole blocks are read straight into the SIMD
  * search's memory (simdBytes.ts searchArea; without WebAssembly SIMD into `scratch.buf`, grown as
- * needed and reused by the next page) a few at a time, each checked against its CRC-32 before any
+ * needed and reused by the next page) a few at a time, each checked against its checksum before any
  * byte is scanned: exactly what CacheReader.loadRows then textScan answer, without the copies.
  * @throws {Error} when the file cannot be read (the caller reads the page again its own way).
  * @example scanPage(col, 3, { op: 'contains', needle: 'laser', fold: 'none' }, { buf: new Uint8Array(0) }, out);
@@ -56,10 +58,11 @@ export function scanPage(
     if (scratch.buf.length < span) scratch.buf = new Uint8Array(Math.max(span, scratch.buf.length * 2));
     buf = scratch.buf;
   }
+  const check = blockCheck(col.version);
   for (let at = 0; at < span; at += CHUNK_BYTES) {
     const chunk = buf.subarray(at, Math.min(span, at + CHUNK_BYTES));
     readInto(col.fd, chunk, col.offset + blockStart + at);
-    if (badBlock(chunk, first + at / BLOCK_BYTES, col.table) >= 0) return 'bad';
+    if (badBlock(chunk, first + at / BLOCK_BYTES, col.table, check) >= 0) return 'bad';
   }
   const offsets = new Int32Array(end - start + 1);
   for (let i = 0; i <= end - start; i++) offsets[i] = col.offsets[start + i]! - from;

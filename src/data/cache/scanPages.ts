@@ -16,7 +16,7 @@ const PAGE_WAIT_MS = 30_000;
  * next page until none is left, so a scan takes about 1/(helpers + 1) of one pass when the cores
  * are free. Only helpers already started and waiting take part (warmScanHelpers; the dataset starts
  * them when it opens, and any missing are started after this scan). Every page is read in whole
- * blocks, each checked against its CRC-32 before it is scanned (scanPage.ts). Synchronous: the
+ * blocks, each checked against its checksum before it is scanned (scanPage.ts). Synchronous: the
  * guest is waiting inside a host call.
  * @returns per page its answer (rows of the page), null when textScan leaves the page to the guest,
  *   or undefined when no thread answered it (a block failed its check, a read failed, a helper

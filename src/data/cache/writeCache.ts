@@ -6,6 +6,7 @@ import { textScan } from '../columns/textScan.js';
 import type { DatasetInfo } from '../../../schema/result.js';
 import { DataError, isDiskFull, isUnwritable } from '../errors.js';
 import type { IngestReport } from '../ingest/report.js';
+import { blockSum } from './blockSum.js';
 import { crc32 } from './crc32.js';
 import {
   align8,
@@ -195,11 +196,11 @@ function shortIndex(data: Extract<ColumnData, { kind: 'utf8' }>): { codes: Uint8
   return { codes, values: [...seen.keys()] };
 }
 
-/** One CRC-32 per BLOCK_BYTES of `bytes` (u32 little-endian), what a reader checks a block against. */
+/** One checksum (blockSum) per BLOCK_BYTES of `bytes` (u32 little-endian), what a reader checks a block against. */
 function blockTable(bytes: Uint8Array): Uint8Array {
   const table = Buffer.alloc(blockCount(bytes.length) * 4);
   for (let b = 0, at = 0; at < bytes.length; b++, at += BLOCK_BYTES)
-    table.writeUInt32LE(crc32(bytes.subarray(at, Math.min(bytes.length, at + BLOCK_BYTES))), b * 4);
+    table.writeUInt32LE(blockSum(bytes.subarray(at, Math.min(bytes.length, at + BLOCK_BYTES))), b * 4);
   return table;
 }
 

@@ -6,9 +6,10 @@
  * - `find(at, n, needle, k, out, cap, from)`: every start position of a k-byte needle in
  *   memory[at, at + n), ascending, from `from`, at most `cap` of them written to `out` (the count
  *   is returned; a full `out` means "call again after the last one"). Sixteen candidate positions
- *   are tested a step by comparing their first and last bytes with the needle's (W. Muła's SIMD
- *   substring search), then the bytes between; `Buffer.indexOf` spends most of its time on a call
- *   per hit and a `memchr` per occurrence of the needle's first byte.
+ *   are tested a step by comparing two of their bytes with the needle's (W. Muła's SIMD substring
+ *   search; the needle's two rarest bytes in English text, so fewer positions pass), sixty-four a
+ *   step while none passes, then every byte of a candidate; `Buffer.indexOf` spends most of its
+ *   time on a call per hit and a `memchr` per occurrence of the needle's first byte.
  */
 
 const op = {
@@ -28,6 +29,7 @@ const op = {
   eqz: 0x45,
   ne: 0x47,
   ltU: 0x49,
+  gtU: 0x4b,
   geU: 0x4f,
   ctz: 0x68,
   add: 0x6a,
@@ -47,6 +49,7 @@ const simd = {
   ltU8: 0x26,
   and: 0x4e,
   or: 0x50,
+  anyTrue: 0x53,
   bitmask8: 0x64,
   sub8: 0x71,
 } as const;
@@ -54,7 +57,7 @@ const splat = (byte: number): number[] => [op.simd, simd.const, ...new Array<num
 const v = (code: number): number[] => [op.simd, code];
 const get = (i: number): number[] => [op.localGet, i];
 const set = (i: number): number[] => [op.localSet, i];
-const i32 = (n: number): number[] => [op.i32Const, n]; // 0..63: one signed LEB128 byte
+const i32 = (n: number): number[] => (n < 64 ? [op.i32Const, n] : [op.i32Const, 0x80 | (n & 0x7f), n >> 7]); // 0..8191: signed LEB128
 const byteMem = [0, 0]; // alignment hint 1, offset 0
 const wordMem = [2, 0]; // alignment hint 4, offset 0
 const I32 = 0x7f;
@@ -103,37 +106,60 @@ const FOLD = [
   ...[op.end, op.end, op.end],
 ];
 
-// find: params $at 0, $n 1, $needle 2, $k 3, $out 4, $cap 5, $from 6 (the position tested next);
-// locals $end 7 (positions < $end can start a hit: n - k + 1), $m 8 (candidate bits), $pos 9,
-// $j 10, $ok 11, $cnt 12, $first 13 (v128), $last 14 (v128). The caller ensures 1 <= k <= n and
-// 16 readable bytes past the data.
-const [AT, N, NEEDLE, K, OUT, CAP, FROM, END, M, POS, J, OK, CNT, FIRST, LAST] = Array.from(
-  { length: 15 },
+// find: params $at 0, $n 1, $needle 2, $k 3, $out 4, $cap 5, $from 6 (the position tested next),
+// $i1 7, $i2 8 (the two needle bytes the filter tests: its rarest, rareFilter); locals $end 9
+// (positions < $end can start a hit: n - k + 1), $m 10 (candidate bits), $pos 11, $j 12, $ok 13,
+// $cnt 14, $p 15, $q 16 (where the filter loads), $first 17 (v128), $last 18 (v128). The caller
+// ensures 1 <= k <= n, i1, i2 < k, and 16 readable bytes past the data.
+const [AT, N, NEEDLE, K, OUT, CAP, FROM, I1, I2, END, M, POS, J, OK, CNT, P, Q, FIRST, LAST] = Array.from(
+  { length: 19 },
   (_, i) => i,
 );
+/** Positions the filter clears a step while none of them is a candidate (four 16-byte loads a side). */
+const SKIP = 64;
+/** The filter's compare of 16 positions from the addresses in $p and $q plus `offset` (0-48). */
+const candidates = (offset: number): number[] => [
+  ...[...get(P), ...v(simd.load), 0, offset, ...get(FIRST), ...v(simd.eq8)],
+  ...[...get(Q), ...v(simd.load), 0, offset, ...get(LAST), ...v(simd.eq8), ...v(simd.and)],
+];
 const FIND = [
   2,
-  6,
+  8,
   I32,
   2,
   V128,
   ...[...get(N), ...get(K), op.sub, ...i32(1), op.add, ...set(END)],
-  ...[...get(NEEDLE), op.load8u, ...byteMem, ...v(simd.splat8), ...set(FIRST)],
-  ...[...get(NEEDLE), ...get(K), op.add, ...i32(1), op.sub, op.load8u, ...byteMem, ...v(simd.splat8), ...set(LAST)],
+  ...[...get(NEEDLE), ...get(I1), op.add, op.load8u, ...byteMem, ...v(simd.splat8), ...set(FIRST)],
+  ...[...get(NEEDLE), ...get(I2), op.add, op.load8u, ...byteMem, ...v(simd.splat8), ...set(LAST)],
   ...[op.block, op.void, op.loop, op.void], // $done, $blocks
+  // while 64 positions from $from can all start a hit and none is a candidate, skip them
+  ...[op.block, op.void, op.loop, op.void], // $slow, $skip
+  ...[...get(FROM), ...i32(SKIP), op.add, ...get(END), op.gtU, op.brIf, 1],
+  ...[...get(AT), ...get(FROM), op.add, ...get(I1), op.add, ...set(P)],
+  ...[...get(P), ...get(I2), op.add, ...get(I1), op.sub, ...set(Q)],
+  ...candidates(0),
+  ...candidates(16),
+  ...v(simd.or),
+  ...candidates(32),
+  ...v(simd.or),
+  ...candidates(48),
+  ...v(simd.or),
+  ...[...v(simd.anyTrue), op.brIf, 1],
+  ...[...get(FROM), ...i32(SKIP), op.add, ...set(FROM), op.br, 0],
+  ...[op.end, op.end],
   ...[...get(FROM), ...get(END), op.geU, op.brIf, 1],
-  // m = bitmask((load(at + from) == first) & (load(at + from + k - 1) == last))
-  ...[...get(AT), ...get(FROM), op.add, ...v(simd.load), ...byteMem, ...get(FIRST), ...v(simd.eq8)],
-  ...[...get(AT), ...get(FROM), op.add, ...get(K), op.add, ...i32(1), op.sub, ...v(simd.load), ...byteMem],
+  // m = bitmask((load(at + from + i1) == first) & (load(at + from + i2) == last))
+  ...[...get(AT), ...get(FROM), op.add, ...get(I1), op.add, ...v(simd.load), ...byteMem, ...get(FIRST), ...v(simd.eq8)],
+  ...[...get(AT), ...get(FROM), op.add, ...get(I2), op.add, ...v(simd.load), ...byteMem],
   ...[...get(LAST), ...v(simd.eq8), ...v(simd.and), ...v(simd.bitmask8), ...set(M)],
   ...[op.block, op.void, op.loop, op.void], // $next, $bits
   ...[...get(M), op.eqz, op.brIf, 1],
   ...[...get(FROM), ...get(M), op.ctz, op.add, ...set(POS)],
   ...[...get(M), ...get(M), ...i32(1), op.sub, op.and, ...set(M)],
   ...[...get(POS), ...get(END), op.ltU, op.if, op.void],
-  ...[...i32(1), ...set(J), ...i32(1), ...set(OK)],
-  ...[op.block, op.void, op.loop, op.void], // $cmpdone, $cmp: bytes 1 .. k-2
-  ...[...get(J), ...get(K), ...i32(1), op.sub, op.geU, op.brIf, 1],
+  ...[...i32(0), ...set(J), ...i32(1), ...set(OK)],
+  ...[op.block, op.void, op.loop, op.void], // $cmpdone, $cmp: every byte of the needle
+  ...[...get(J), ...get(K), op.geU, op.brIf, 1],
   ...[...get(AT), ...get(POS), op.add, ...get(J), op.add, op.load8u, ...byteMem],
   ...[...get(NEEDLE), ...get(J), op.add, op.load8u, ...byteMem, op.ne],
   ...[op.if, op.void, ...i32(0), ...set(OK), op.br, 2, op.end],
@@ -152,6 +178,34 @@ const FIND = [
   op.end,
 ];
 
+/**
+ * Bytes by how often they occur in English prose, most often first (space, then letters by their
+ * frequency, then the common punctuation); any other byte counts as rarer than all of them.
+ */
+const COMMON_BYTES = ' etaoinsrhldcumfpgwybv,.kETASIONRHLDCUMFPGWYBV-0123456789x()jqz;:/';
+const byteRank = new Uint8Array(256).fill(COMMON_BYTES.length);
+for (let i = 0; i < COMMON_BYTES.length; i++) byteRank[COMMON_BYTES.charCodeAt(i)] = i;
+
+/**
+ * The two positions of `needle` whose bytes find's filter tests (ascending; both 0 for one byte):
+ * the rarest two by byteRank, so fewer text positions pass the filter and need a full compare.
+ * Any two positions give the same hits (every candidate is compared byte by byte); this only
+ * changes how many candidates there are.
+ */
+function rareFilter(needle: Uint8Array): [number, number] {
+  if (needle.length < 2) return [0, 0];
+  let a = 0;
+  let b = 1;
+  if (byteRank[needle[b]!]! > byteRank[needle[a]!]!) [a, b] = [b, a];
+  // a is the rarest so far, b the second rarest
+  for (let i = 2; i < needle.length; i++) {
+    const r = byteRank[needle[i]!]!;
+    if (r > byteRank[needle[a]!]!) [a, b] = [i, a];
+    else if (r > byteRank[needle[b]!]!) b = i;
+  }
+  return a < b ? [a, b] : [b, a];
+}
+
 /** Unsigned LEB128. */
 function leb(n: number): number[] {
   const out: number[] = [];
@@ -169,8 +223,8 @@ const body = (code: number[]): number[] => [...leb(code.length), ...code];
 
 const MODULE = new Uint8Array([
   ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00], // "\0asm", version 1
-  // type 0: (i32, i32) -> (); type 1: (i32 x7) -> i32
-  ...section(1, [2, 0x60, 2, I32, I32, 0, 0x60, 7, ...new Array<number>(7).fill(I32), 1, I32]),
+  // type 0: (i32, i32) -> (); type 1: (i32 x9) -> i32
+  ...section(1, [2, 0x60, 2, I32, I32, 0, 0x60, 9, ...new Array<number>(9).fill(I32), 1, I32]),
   ...section(3, [2, 0, 1]), // fold: type 0, find: type 1
   ...section(5, [1, 0x00, 1]), // one memory, at least one 64 KiB page
   ...section(7, [3, ...name('memory'), 0x02, 0, ...name('fold'), 0x00, 0, ...name('find'), 0x00, 1]),
@@ -184,7 +238,17 @@ const FIND_CAP = 16384;
 interface Simd {
   memory: WebAssembly.Memory;
   fold(at: number, n: number): void;
-  find(at: number, n: number, needle: number, k: number, out: number, cap: number, from: number): number;
+  find(
+    at: number,
+    n: number,
+    needle: number,
+    k: number,
+    out: number,
+    cap: number,
+    from: number,
+    i1: number,
+    i2: number,
+  ): number;
 }
 
 let module: Simd | null | undefined;
@@ -203,6 +267,14 @@ function instance(): Simd | null {
     }
   }
   return module;
+}
+
+/**
+ * The search's memory, for a module that works on bytes read into it (the cache's block sums,
+ * cache/blockSum.ts); null when WebAssembly SIMD is unavailable.
+ */
+export function searchMemory(): WebAssembly.Memory | null {
+  return instance()?.memory ?? null;
 }
 
 /** Grows the memory to `bytes`; false when it cannot. */
@@ -281,6 +353,7 @@ export function byteSearch(
   if (fold) m.fold(at, n);
   new Uint8Array(m.memory.buffer, needleAt, k).set(needle);
   if (k > n) return { next: () => -1 };
+  const [i1, i2] = rareFilter(needle);
   const found = new Int32Array(m.memory.buffer, outAt, FIND_CAP);
   let count = 0;
   let index = 0;
@@ -296,7 +369,7 @@ export function byteSearch(
         }
         if (resume >= n) return -1;
         const start = Math.max(resume, from);
-        count = m.find(at, n, needleAt, k, outAt, FIND_CAP, start);
+        count = m.find(at, n, needleAt, k, outAt, FIND_CAP, start, i1, i2);
         index = 0;
         // a full batch may have more after its last position; a short one found everything
         resume = count === FIND_CAP ? found[count - 1]! + 1 : n;

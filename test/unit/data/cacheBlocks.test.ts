@@ -1,4 +1,5 @@
-// The binary cache's per-block checksums (format version 2): a page of long text read alone
+// The binary cache's per-block checksums (format version 3; version 2, CRC-32 blocks, still read
+// from a data folder): a page of long text read alone
 // (CacheReader.loadRows) is checked block by block before it is served, so a flipped byte is
 // detected on a lazy read, never returned as text; a cache of an older version is rebuilt or
 // refused with a clear reason, never read.
@@ -6,11 +7,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ColumnarTable } from '../../../schema/columnar.js';
-import { BLOCK_BYTES, CACHE_VERSION } from '../../../src/data/cache/format.js';
+import { blockSum, blockSumPlain } from '../../../src/data/cache/blockSum.js';
+import { BLOCK_BYTES, CACHE_VERSION, READ_VERSIONS } from '../../../src/data/cache/format.js';
+import { searchArea } from '../../../src/data/columns/simdBytes.js';
 import { openCache } from '../../../src/data/cache/readCache.js';
 import { writeCache } from '../../../src/data/cache/writeCache.js';
 import { ingestCsv } from '../../../src/data/ingest/ingestCsv.js';
-import { decode, tempDir } from './helpers.js';
+import { cacheToVersion2, decode, tempDir } from './helpers.js';
 
 const info = { name: 't', synthetic: true, source: 'test', identity: 'x', rows: 0 };
 const ROWS = 3000;
@@ -69,8 +72,8 @@ function rowHolding(at: number): number {
 }
 
 describe('binary cache: per-block checksums', () => {
-  it('writes format version 2 and reads any range of long text alone, the same rows as the whole column', async () => {
-    expect(CACHE_VERSION).toBe(2);
+  it('writes format version 3 and reads any range of long text alone, the same rows as the whole column', async () => {
+    expect(CACHE_VERSION).toBe(3);
     const { path } = await textCache();
     const reader = lazyReader(path);
     const expected = Array.from({ length: ROWS }, (_, i) => rowText(i));
@@ -165,6 +168,64 @@ describe('binary cache: per-block checksums', () => {
     const raw = readFileSync(path);
     raw.writeUInt32LE(1, 8);
     writeFileSync(path, raw);
-    expect(openCache(path, 'k')).toEqual({ ok: false, reason: 'format version 1, expected 2' });
+    expect(openCache(path, 'k')).toEqual({ ok: false, reason: 'format version 1, expected 3' });
+    expect(openCache(path, 'k', READ_VERSIONS)).toEqual({ ok: false, reason: 'format version 1, expected 3' });
+  });
+
+  it('a version-2 cache (CRC-32 blocks) is rebuilt beside a CSV, read from a data folder, and checked by its CRC-32s', async () => {
+    const { path, bytesAt } = await textCache();
+    cacheToVersion2(path);
+    expect(openCache(path, 'k')).toEqual({ ok: false, reason: 'format version 2, expected 3' });
+    const opened = openCache(path, 'k', READ_VERSIONS);
+    if (!opened.ok) throw new Error(opened.reason);
+    opened.reader.lazyMinBytes = 0;
+    const expected = Array.from({ length: ROWS }, (_, i) => rowText(i));
+    expect(decode(opened.reader.loadRows('Text', 100, 2900)!)).toEqual(expected.slice(100, 2900));
+    opened.reader.close();
+    // its blocks are checked by CRC-32, not by the format-3 sum: a flipped byte is still found
+    const raw = readFileSync(path);
+    raw[bytesAt + 2 * BLOCK_BYTES + 7] ^= 0x04;
+    writeFileSync(path, raw);
+    const damaged = openCache(path, 'k', READ_VERSIONS);
+    if (!damaged.ok) throw new Error(damaged.reason);
+    expect(() => damaged.reader.loadColumn('Text')).toThrow(
+      expect.objectContaining({ code: 'CACHE_CORRUPT', message: expect.stringMatching(/block 2/) }),
+    );
+  });
+});
+
+describe('blockSum: the format-3 block checksum', () => {
+  it('is the same with WebAssembly SIMD (bytes copied in, or summed where they are read) as in plain JavaScript', () => {
+    let seed = 5;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 8) & 0xff;
+    for (const n of [0, 1, 3, 15, 16, 17, 63, 64, 65, 100, 127, 128, 129, 1000, 4096, 65535, BLOCK_BYTES]) {
+      const bytes = Uint8Array.from({ length: n }, rand);
+      const want = blockSumPlain(bytes);
+      expect(blockSum(bytes), `n ${n}`).toBe(want);
+      for (const at of [0, 1, 7, 16]) {
+        const area = searchArea(at + n + 16)!;
+        area.set(bytes, at);
+        expect(blockSum(area.subarray(at, at + n)), `n ${n} at ${at}`).toBe(want);
+      }
+    }
+    // the length counts: zero bytes of different lengths differ
+    expect(new Set([0, 1, 64, 65, 128].map((n) => blockSum(new Uint8Array(n)))).size).toBe(5);
+  });
+
+  it('changes when any one byte of a block changes, whatever the change (one bit, every bit, to zero)', () => {
+    const block = Uint8Array.from({ length: 4096 + 37 }, (_, i) => (i * 31 + 11) & 0xff);
+    const sum = blockSum(block);
+    for (let i = 0; i < block.length; i++)
+      for (const flip of [0x01, 0x80, 0xff, block[i]!]) {
+        if (flip === 0) continue;
+        block[i] ^= flip;
+        if (blockSum(block) === sum) throw new Error(`byte ${i} ^ ${flip} left the sum unchanged`);
+        block[i] ^= flip;
+      }
+    // two words that trade places
+    const swapped = block.slice();
+    swapped.set(block.subarray(64, 68), 128);
+    swapped.set(block.subarray(128, 132), 64);
+    expect(blockSum(swapped)).not.toBe(sum);
   });
 });

@@ -1,9 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 import type { ColumnData, ColumnarTable } from '../../../schema/columnar.js';
+import { crc32 } from '../../../src/data/cache/crc32.js';
+import { BLOCK_BYTES } from '../../../src/data/cache/format.js';
 
 /** The repository root (this file is test/unit/data/helpers.ts). */
 export const repoRoot = resolve(fileURLToPath(import.meta.url), '../../../..');
@@ -58,4 +60,21 @@ export function column(table: ColumnarTable, name: string): unknown[] {
   const c = table.columns.find((x) => x.name === name);
   if (!c) throw new Error(`no column ${name}; have ${table.columns.map((x) => x.name).join(', ')}`);
   return decode(c.data);
+}
+
+/** Rewrites a binary cache file as format 2: every block table recomputed as CRC-32s, the version field 2. */
+export function cacheToVersion2(path: string): void {
+  const raw = readFileSync(path);
+  const header = JSON.parse(raw.subarray(24, 24 + raw.readUInt32LE(12)).toString('utf8')) as {
+    columns: Array<{ buffers: Record<string, { offset: number; length: number; crcs: number }> }>;
+  };
+  for (const c of header.columns)
+    for (const ref of Object.values(c.buffers))
+      for (let at = 0, b = 0; at < ref.length; at += BLOCK_BYTES, b++)
+        raw.writeUInt32LE(
+          crc32(raw.subarray(ref.offset + at, ref.offset + Math.min(ref.length, at + BLOCK_BYTES))),
+          ref.crcs + 4 * b,
+        );
+  raw.writeUInt32LE(2, 8);
+  writeFileSync(path, raw);
 }

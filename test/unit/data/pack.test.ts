@@ -11,7 +11,7 @@ import { columnFromBuffers } from '../../../src/data/pack/columnFromBuffers.js';
 import { inflateColumn } from '../../../src/data/pack/inflateColumn.js';
 import { resolveDataSource } from '../../../src/data/resolveDataSource.js';
 import { syntheticSamplePath } from '../../../src/data/syntheticSample.js';
-import { decode, tempDir } from './helpers.js';
+import { cacheToVersion2, decode, tempDir } from './helpers.js';
 
 let cacheDir: string;
 let source: Dataset;
@@ -86,6 +86,9 @@ describe('data folder format 2: one gzip-compressed file per column', () => {
       }),
     );
     expect(decode(openDataDir(v1).loadColumn('Agency'))).toEqual(decode(source.loadColumn('Agency')));
+    // its cache file of format 2 (CRC-32 blocks, written before session 20) reads too: a folder is never rewritten
+    cacheToVersion2(join(v1, 'award_data.sbtc'));
+    expect(decode(openDataDir(v1).loadColumn('Abstract'))).toEqual(decode(source.loadColumn('Abstract')));
     await writeDataDir(v1, { kind: 'csv', path: v1, cacheDir: tempDir() }, openDataset);
     expect(existsSync(join(v1, 'award_data.sbtc'))).toBe(false);
     expect(manifestOf(v1).v).toBe(2);

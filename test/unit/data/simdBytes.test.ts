@@ -78,6 +78,31 @@ describe('byteSearch', () => {
     }
   });
 
+  it('finds every position in long prose, where the filter skips 64 positions a step, at every offset of that step', () => {
+    // few candidates: the skip runs long, then a hit (or a near miss) at each offset of a 64-byte step
+    const enc = new TextEncoder();
+    const words = ['the', 'of', 'digital', 'twins', 'and', 'quantum', 'sensing', 'a', 'for', 'zebra', 'é', 'jaxz'];
+    let seed = 3;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 8) & 0xffff;
+    for (const text of ['digital twin', 'quantum', 'twin', 'jaxz q', 'zz', 'éa', 'x', 'the twin of a digital']) {
+      const needle = enc.encode(text);
+      for (let round = 0; round < 12; round++) {
+        const parts: string[] = [];
+        while (parts.join(' ').length < 3000) parts.push(words[rand() % words.length]!);
+        const hay = enc.encode(parts.join(' '));
+        // the needle, and the needle with one byte changed, planted at offsets 0..63 of a step
+        for (let k = 0; k < 6; k++) {
+          const at = 64 * (1 + (rand() % 40)) + ((round * 6 + k) % 64);
+          if (at + needle.length > hay.length) continue;
+          hay.set(needle, at);
+          if (k % 2 === 1) hay[at + (rand() % needle.length)] ^= 1;
+        }
+        expect(all(hay, needle), `${text} round ${round}`).toEqual(naive(hay, needle));
+        expect(all(hay, needle, true), `${text} folded, round ${round}`).toEqual(naive(foldAscii(hay)!, needle));
+      }
+    }
+  });
+
   it('reads past a full batch of hits (16,384 a call) without losing or repeating one', () => {
     const hay = new Uint8Array(100_003).fill(0x61);
     expect(all(hay, Uint8Array.of(0x61, 0x61))).toEqual(naive(hay, Uint8Array.of(0x61, 0x61)));

@@ -25,7 +25,7 @@ type ScanResult = Int32Array | Uint8Array | null;
  * `bridge.textScan` for one session: a length (characters or UTF-16 units), a literal contains or an equality over rows [start, end) of a
  * text column, answered from the UTF-8 bytes (data/columns/textScan.ts). While the column is not
  * loaded, each page's bytes are read alone from the binary cache into one reused buffer, every block
- * checked against its CRC-32 first (`provider.loadRows(..., reuse)`): the first scan of `Abstract`
+ * checked against its checksum first (`provider.loadRows(..., reuse)`): the first scan of `Abstract`
  * reads and checks 293 MB page by page instead of allocating, reading and checking it whole before
  * the first answer. A contains or an equals over one page of such a column answers every page at
  * once (`provider.textScanPages`, with SBIRTOOLS_SCAN_PARALLEL=1 on worker threads too), and the
