@@ -1,16 +1,22 @@
 import { Worker } from 'node:worker_threads';
 
-// A classic script (eval workers are CommonJS): reads the file in 4 MiB pieces and hashes it.
+// The worker's source, evaluated as a script. Its modules come by import(), which a CommonJS and an
+// ES module evaluation both have: a worker inherits the process's flags, and under
+// `node --input-type=module` (or a default type of module) an eval worker is an ES module, where
+// `require` does not exist (the first ingest of such a process failed with "require is not
+// defined in ES module scope").
 const SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { createHash } = require('node:crypto');
-const fs = require('node:fs');
-const hash = createHash('sha256');
-const fd = fs.openSync(workerData, 'r');
-const buf = Buffer.allocUnsafe(1 << 22);
-for (let pos = 0, n; (n = fs.readSync(fd, buf, 0, buf.length, pos)) > 0; pos += n) hash.update(buf.subarray(0, n));
-fs.closeSync(fd);
-parentPort.postMessage(hash.digest('hex'));
+(async () => {
+  const { parentPort, workerData } = await import('node:worker_threads');
+  const { createHash } = await import('node:crypto');
+  const fs = await import('node:fs');
+  const hash = createHash('sha256');
+  const fd = fs.openSync(workerData, 'r');
+  const buf = Buffer.allocUnsafe(1 << 22);
+  for (let pos = 0, n; (n = fs.readSync(fd, buf, 0, buf.length, pos)) > 0; pos += n) hash.update(buf.subarray(0, n));
+  fs.closeSync(fd);
+  parentPort.postMessage(hash.digest('hex'));
+})();
 `;
 
 /**
