@@ -154,12 +154,15 @@ interface Evaluated {
 }
 
 /** A chain's result the session keeps: its column, its key (memoKey), its evaluation and the array it made. */
-interface MemoEntry {
+export interface MemoEntry {
   col: LazyColumn;
   key: string;
   r: Evaluated;
   /** A copy of the array the chain made, never handed out (null until one was made). */
   made: unknown[] | null;
+  /** That array sorted by `(a, b) => a - b` / `b - a` (keptChainSort), never handed out; numbers only. */
+  asc?: unknown[];
+  desc?: unknown[];
 }
 
 /**
@@ -378,6 +381,11 @@ class Chain {
     const r = this.compute(undefined);
     if (r !== undefined) this.keep(r);
     return r;
+  }
+
+  /** This chain's kept entry once evaluated (the same as memo: for fast/handSort.ts through chainToSort). */
+  kept(): MemoEntry | undefined {
+    return this.memo();
   }
 
   /**
@@ -708,11 +716,55 @@ function copyOf(xs: unknown[]): unknown[] {
 
 /**
  * `e(x)`: the array a recorded chain makes, or `x` itself. `e(x, 1)` (a bound name of boundChain) may
- * answer the copy the session keeps of that array, when it has one (Chain.array).
+ * answer the copy the session keeps of that array, when it has one (Chain.array). `e(x, 2)` (a chain
+ * sorted at once through fast/handSort.ts `by`, which the preparation wraps around it) answers the
+ * chain itself: `by` takes it (chainToSort) before anything else runs, and it reaches no other code.
  */
 function end(x: unknown, lend?: unknown): unknown {
   const c = x !== null && typeof x === 'object' ? chains.get(x) : undefined;
-  return c === undefined ? x : c.array(lend === 1);
+  if (c === undefined || lend === 2) return x;
+  return c.array(lend === 1);
+}
+
+/**
+ * For `by` (fast/handSort.ts) given what `e(<chain>, 2)` answered: when `x` is a Chain, the chain (its
+ * `array()` as `e` makes it, its `kept()` entry once evaluated, for keptChainSort); else undefined.
+ */
+export function chainToSort(x: unknown): { array(): unknown[]; kept(): MemoEntry | undefined } | undefined {
+  return x !== null && typeof x === 'object' ? chains.get(x) : undefined;
+}
+
+/**
+ * The array `entry`'s chain makes, sorted by a comparator `(a, b) => a - b` (`desc` false) or `b - a`,
+ * as a fresh array when the session kept that sort (`keepChainSort`) and `slice` calls nothing of the
+ * run's; else undefined. The sort of the same elements by the same comparator shape is the same array
+ * (fast/handSort.ts sorts exactly as Array.prototype.sort does, stable).
+ */
+export function keptChainSort(entry: MemoEntry, desc: boolean): unknown[] | undefined {
+  const sorted = desc ? entry.desc : entry.asc;
+  if (sorted === undefined || !sliceIsNative()) return undefined;
+  return ReflectApply(ArrayPrototypeSlice, sorted, []) as unknown[];
+}
+
+/**
+ * Keeps `sorted` (the chain's array just sorted in the direction `desc`) with `entry` when every
+ * element is a number other than NaN (then the sort is a function of the numbers alone), as a copy
+ * never handed out.
+ */
+export function keepChainSort(entry: MemoEntry, desc: boolean, sorted: unknown[]): void {
+  if (!sliceIsNative() || !allNumbers(sorted)) return;
+  const copy = ReflectApply(ArrayPrototypeSlice, sorted, []) as unknown[];
+  if (desc) entry.desc = copy;
+  else entry.asc = copy;
+}
+
+function allNumbers(xs: unknown[]): boolean {
+  const n = xs.length;
+  for (let i = 0; i < n; i++) {
+    const v = xs[i];
+    if (typeof v !== 'number' || v !== v) return false;
+  }
+  return true;
 }
 
 /**

@@ -2,7 +2,7 @@ import { ARRAY_CHAIN_GLOBAL, chainNamed } from '../../../schema/arrayChain.js';
 import { INSERTED_CLOSE, INSERTED_OPEN } from '../../../schema/rowLoop.js';
 import type { LocalEdit } from './localize.js';
 import { type AnyNode, collectPatternNames, twoParamReturn } from './patternNames.js';
-import { parenSafe, wrappedSpreads } from './sortCalls.js';
+import { parenSafe, type SortShape, wrappedSorts, wrappedSpreads } from './sortCalls.js';
 import { isBareObjectsCall, pluckedField } from './rowChains.js';
 import { calleeText } from './v8CalleeText.js';
 
@@ -160,6 +160,8 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
   const bound = new Set<string>();
   const identifiers: AnyNode[] = [];
   let spreads: Set<AnyNode> | undefined;
+  let sorts: Map<AnyNode, SortShape> | undefined;
+  const sortedBy = () => (sorts ??= wrappedSorts(program, source));
   const stack: AnyNode[] = [program];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -249,6 +251,10 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
         end: call.start,
         text: `${INSERTED_OPEN}${ARRAY_CHAIN_GLOBAL}.e(${INSERTED_CLOSE}`,
       });
+      // `e(<chain>, 2)`: sorted at once by a number comparator through the guest's `by`, which is sure
+      // to receive it (sortCalls.ts wraps that sort): the chain itself is handed there, not its array
+      if (sortedBy().get(last)?.key === undefined && sortedBy().has(last))
+        insert(edits.closes, last.end, ', 2');
       insert(edits.closes, last.end, `${whole === undefined ? '' : chainNamed('e', whole)})`);
       const held = boundChain(
         last,
