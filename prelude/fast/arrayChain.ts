@@ -586,6 +586,24 @@ function start(xs: unknown): unknown {
 }
 
 /**
+ * A Chain over every row of `col` (the values `t.array(col)` gives, `make` making them if the chain
+ * replays) for a pluck the preparation wraps in `a(...)` (data/rowChain.ts, `objects().map(r => r.F)`
+ * over every row of an unfiltered, unordered table, F a host column): for a number (not date) or
+ * dictionary column of at least ARRAY_CHAIN_MIN_LENGTH rows with the native array methods, as `a`
+ * would record for the array; else undefined (the pluck answers the array).
+ */
+export function columnChain(col: LazyColumn, make: () => unknown[]): unknown {
+  if (!COMPILED || col.length < ARRAY_CHAIN_MIN_LENGTH || col.type === 'date' || !nativeMethods([])) return undefined;
+  const vec = columnVec(col);
+  if (!vec) return undefined;
+  const values = () => {
+    const s = col.scanSource();
+    return s !== null && s.kind === 'all' ? s.all : null;
+  };
+  return chain({ col, vec, n: col.length, xs: null, make, values }, []);
+}
+
+/**
  * `t(X)`: for a host table whose table methods are the installed ones, an object whose `array(col)`
  * calls what `X.array(col)` calls and, for a number or dictionary column, answers with a Chain
  * instead of the copy (made only if the chain replays); else `X` itself.

@@ -23,6 +23,11 @@ export interface ChainEdits {
    * only when the name runs as a true local (nothing else can reach the array).
    */
   bound: Array<{ name: string; edits: LocalEdit[] }>;
+  /**
+   * The `<expr>.objects()` calls of the chains that start at `<expr>.objects().map(r => r.F)` and are
+   * wrapped in `a(...)`: their pluck token (rowChains.ts) may answer a chain in place of the array.
+   */
+  plucks: Set<AnyNode>;
 }
 
 /**
@@ -152,7 +157,7 @@ function methodCall(call: AnyNode | undefined, obj: AnyNode): string | undefined
  * None when the source names the marker or the global (a program cannot pose as a rewrite).
  */
 export function planArrayChains(program: AnyNode, source: string): ChainEdits {
-  const none: ChainEdits = { opens: [], closes: [], bound: [] };
+  const none: ChainEdits = { opens: [], closes: [], bound: [], plucks: new Set() };
   if (!/\b(array|objects)\b/.test(source) || source.includes(MARKER) || source.includes(ARRAY_CHAIN_GLOBAL))
     return none;
   const parents = new Map<AnyNode, AnyNode>();
@@ -186,7 +191,7 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
         }
     }
   }
-  const edits: ChainEdits = { opens: [], closes: [], bound: [] };
+  const edits: ChainEdits = { opens: [], closes: [], bound: [], plucks: new Set() };
   const insert = (list: LocalEdit[], at: number, text: string) =>
     list.push({ start: at, end: at, text: INSERTED_OPEN + text + INSERTED_CLOSE });
   for (const call of starts) {
@@ -235,6 +240,7 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
     const named = calleeText(call);
     const receiverName = calleeText(x);
     insert(edits.opens, call.start, `${ARRAY_CHAIN_GLOBAL}.a(`);
+    if (plucks) edits.plucks.add(call.callee.object);
     // `(0, t(X)).array`: V8 reports a failed `.array` read at the name, as for `X.array` (a call's
     // result would be reported at the dot); where a `(` could continue the line before, no `t`
     const receiverWrap = !plucks && parenSafe(source, x.start);
