@@ -416,4 +416,20 @@ describe('planArrayChains: the text it inserts', () => {
     expect(out).toContain(`${ARRAY_CHAIN_GLOBAL}.t(/*>$sbtRow*/award_data/*$sbtRow<*//*=chain-t:award_data*/))`);
     expect(strip(out)).toBe(strip(prepareCode(`${code} // $sbtRow`).code).replace(' // $sbtRow', ''));
   });
+
+  it('hands the sort helper the chain itself only where it wraps the sort, and a pluck a chain only under a(...)', () => {
+    const sorted = (code: string) => prepareCode(code).code.includes(', 2/*>$sbtRow*/');
+    expect(sorted("award_data.array('A').filter(v => v != null).sort((x, y) => x - y)")).toBe(true);
+    expect(sorted("award_data.array('A').map(v => v * 2).sort(function (x, y) { return y - x; })")).toBe(true);
+    // a key, another comparator, a slice between, a name, `?.`: no chain handed on
+    expect(sorted("award_data.array('A').filter(v => v).sort((x, y) => x[0] - y[0])")).toBe(false);
+    expect(sorted("award_data.array('A').filter(v => v).sort((x, y) => x - y || 1)")).toBe(false);
+    expect(sorted("award_data.array('A').filter(v => v).slice().sort((x, y) => x - y)")).toBe(false);
+    expect(sorted("const f = award_data.array('A').filter(v => v);\nf.sort((x, y) => x - y)")).toBe(false);
+    expect(sorted("award_data.array('A').filter(v => v)?.sort((x, y) => x - y)")).toBe(false);
+    const chained = (code: string) => prepareCode(code).code.includes('["pluck"], 1)');
+    expect(chained("award_data.objects().map(r => r.A).filter(v => v != null).length")).toBe(true);
+    expect(chained("const p = award_data.objects().map(r => r.A);\np.length")).toBe(false);
+    expect(chained("award_data.objects().map(r => r.A).slice(0, 3)")).toBe(false);
+  });
 });
