@@ -24,7 +24,15 @@ import {
 import { copyOf, sortNumbers } from './numberSort.js';
 import { radixOrder } from './radixOrder.js';
 import { keepSort, keptSort } from './sortMemo.js';
-import { chainToSort, isLent, keepChainSort, keptChainSort, lentExtreme, releaseLent, type MemoEntry } from './arrayChain.js';
+import {
+  chainToSort,
+  isLent,
+  keepChainSort,
+  keptChainSort,
+  lentExtreme,
+  releaseLent,
+  type MemoEntry,
+} from './arrayChain.js';
 
 const G = globalThis;
 const ArrayPrototype = G.Array.prototype;
@@ -168,7 +176,11 @@ function by(x: unknown, desc: unknown, key: unknown): unknown {
  * chain makes is a fresh real array of Array.prototype, so nativeSortOf reduces to that); else the
  * array the chain makes, sorted as `by` sorts it, and that sort kept for the next time.
  */
-function chainSorter(chain: { array(): unknown[]; kept(): MemoEntry | undefined }, desc: boolean, key: unknown): unknown {
+function chainSorter(
+  chain: { array(): unknown[]; kept(): MemoEntry | undefined },
+  desc: boolean,
+  key: unknown,
+): unknown {
   if (key === undefined && COMPILED && holds(ArrayPrototype, 'sort', NativeSort)) {
     const entry = chain.kept();
     const sorted = entry === undefined ? undefined : keptChainSort(entry, desc);

@@ -259,8 +259,7 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
       });
       // `e(<chain>, 2)`: sorted at once by a number comparator through the guest's `by`, which is sure
       // to receive it (sortCalls.ts wraps that sort): the chain itself is handed there, not its array
-      if (sortedBy().get(last)?.key === undefined && sortedBy().has(last))
-        insert(edits.closes, last.end, ', 2');
+      if (sortedBy().get(last)?.key === undefined && sortedBy().has(last)) insert(edits.closes, last.end, ', 2');
       insert(edits.closes, last.end, `${whole === undefined ? '' : chainNamed('e', whole)})`);
       const held = boundChain(
         last,

@@ -74,11 +74,7 @@ export function isRowListLoop(loop: AnyNode): boolean {
  * The edits that rewrite every qualifying row loop and array-method chain on objects() (rowChains.ts)
  * of `program`, or none (see docs/architecture.md).
  */
-export function planRowLoops(
-  program: AnyNode,
-  source: string,
-  plucks: ReadonlySet<AnyNode> = new Set(),
-): RowLoopPlan {
+export function planRowLoops(program: AnyNode, source: string, plucks: ReadonlySet<AnyNode> = new Set()): RowLoopPlan {
   const none: RowLoopPlan = { edits: [], arrays: [], keyed: [] };
   // no walk when no objects() call can be there; none when a name the rewrite uses is taken
   if (

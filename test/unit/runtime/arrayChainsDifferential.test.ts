@@ -428,8 +428,8 @@ describe('planArrayChains: the text it inserts', () => {
     expect(sorted("const f = award_data.array('A').filter(v => v);\nf.sort((x, y) => x - y)")).toBe(false);
     expect(sorted("award_data.array('A').filter(v => v)?.sort((x, y) => x - y)")).toBe(false);
     const chained = (code: string) => prepareCode(code).code.includes('["pluck"], 1)');
-    expect(chained("award_data.objects().map(r => r.A).filter(v => v != null).length")).toBe(true);
-    expect(chained("const p = award_data.objects().map(r => r.A);\np.length")).toBe(false);
-    expect(chained("award_data.objects().map(r => r.A).slice(0, 3)")).toBe(false);
+    expect(chained('award_data.objects().map(r => r.A).filter(v => v != null).length')).toBe(true);
+    expect(chained('const p = award_data.objects().map(r => r.A);\np.length')).toBe(false);
+    expect(chained('award_data.objects().map(r => r.A).slice(0, 3)')).toBe(false);
   });
 });
