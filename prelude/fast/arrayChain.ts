@@ -765,25 +765,17 @@ export function keptChainSort(entry: MemoEntry, desc: boolean): unknown[] | unde
 }
 
 /**
- * Keeps `sorted` (the chain's array just sorted in the direction `desc`) with `entry` when every
- * element is a number other than NaN (then the sort is a function of the numbers alone), as a copy
- * never handed out.
+ * Keeps `sorted` (the chain's array just sorted in the direction `desc`, every element a number other
+ * than NaN, as fast/handSort.ts found while sorting it: the sort is then a function of the numbers
+ * alone) with `entry`, as a copy never handed out.
  */
 export function keepChainSort(entry: MemoEntry, desc: boolean, sorted: unknown[]): void {
-  if (!sliceIsNative() || !allNumbers(sorted)) return;
+  if (!sliceIsNative()) return;
   const copy = ReflectApply(ArrayPrototypeSlice, sorted, []) as unknown[];
   if (desc) entry.desc = copy;
   else entry.asc = copy;
 }
 
-function allNumbers(xs: unknown[]): boolean {
-  const n = xs.length;
-  for (let i = 0; i < n; i++) {
-    const v = xs[i];
-    if (typeof v !== 'number' || v !== v) return false;
-  }
-  return true;
-}
 
 /**
  * Defines `__sbirtools_chain` (non-writable and non-enumerable: a run cannot replace it; an object,

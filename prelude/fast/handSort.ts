@@ -94,6 +94,9 @@ function plainNumberKey(o: unknown, key: string): number {
  * a stable sort by number with -0 equal to 0, and a radix sort gives that order without calling it.
  * Otherwise the native sort orders the same elements with `cmp` (the calls it would make on `x`).
  */
+/** Whether the last sortArray sorted nothing but numbers other than NaN (no undefined, no hole): chainSorter keeps those. */
+let numbersOnly = false;
+
 function sortArray(x: unknown[], cmp: unknown, desc: boolean, key: string | undefined): unknown[] {
   const len = x.length;
   const keys = new Float64Array(len);
@@ -130,6 +133,7 @@ function sortArray(x: unknown[], cmp: unknown, desc: boolean, key: string | unde
     // equal numbers are the same number (a -0 keeps its place: numberSort.ts), so the sorted values are the answer
     const sorted = sortNumbers(m === len ? keys : copyOf(keys, m), desc);
     for (let j = 0; j < m; j++) x[j] = sorted[j];
+    numbersOnly = m === len;
   } else if (fast) {
     const held = m === len ? keys : copyOf(keys, m);
     const tag = desc ? 'order-desc' : 'order-asc';
@@ -199,8 +203,10 @@ function chainSorter(
   if (sorter === xs || key !== undefined) return sorter;
   return {
     sort(cmp: unknown) {
+      numbersOnly = false;
       const out = (sorter as Sorter).sort(cmp);
-      const entry = typeof cmp === 'function' ? chain.kept() : undefined;
+      // every element a number other than NaN: the stable sort is a function of the numbers alone
+      const entry = numbersOnly ? chain.kept() : undefined;
       if (entry !== undefined) keepChainSort(entry, desc, out);
       return out;
     },
