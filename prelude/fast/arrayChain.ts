@@ -776,7 +776,6 @@ export function keepChainSort(entry: MemoEntry, desc: boolean, sorted: unknown[]
   else entry.asc = copy;
 }
 
-
 /**
  * Defines `__sbirtools_chain` (non-writable and non-enumerable: a run cannot replace it; an object,
  * not a function, so error hints never suggest it). It hands out nothing but the arrays given to it
