@@ -14,6 +14,7 @@ import { installExactRowObjects } from './frame/exactRowObjects.js';
 import { installRowObjects } from './data/rowObjects.js';
 import { installRowLoop } from './data/rowLoop.js';
 import { keyedArrays } from './data/keyedArrays.js';
+import { keyedGets } from './data/keyedGets.js';
 import { installArrayChain } from './fast/arrayChain.js';
 import { installHandSort } from './fast/handSort.js';
 import { chart } from './charts/chart.js';
@@ -188,7 +189,7 @@ export function install(extra: Record<string, unknown>): void {
   // objects(), tolist() and row loops through the session's row cache (wraps the methods above)
   installRowObjects(proto);
   // the entry rewritten row loops call (src/runtime/prepare/rowLoops.ts)
-  installRowLoop(keyedArrays);
+  installRowLoop(keyedArrays, keyedGets);
   // the entry rewritten sorts and Math.min/max spreads call (src/runtime/prepare/sortCalls.ts)
   installHandSort();
   // the entry rewritten chains on t.array(col) call (src/runtime/prepare/arrayChains.ts)

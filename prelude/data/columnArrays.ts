@@ -66,21 +66,23 @@ export function noteHostTable(t: object): void {
   hostTableSet.set(t, true);
 }
 
-/** The table methods a chain on `t.array(col)` reads a column with, as Arquero and this file define them. */
+/** The table methods a chain on `t.array(col)` (or a loop of `t.get(col, i)`) reads a column with, as Arquero and this file define them. */
 export interface TableMethods {
   array: (this: ColumnTable, name: string) => unknown;
   column: (this: ColumnTable, name: string) => unknown;
+  get: (this: ColumnTable, name: string, row?: number) => unknown;
   isFiltered: (this: ColumnTable) => boolean;
   isOrdered: (this: ColumnTable) => boolean;
+  numRows: (this: ColumnTable) => number;
   totalRows: (this: ColumnTable) => number;
 }
 
-const CHECKED = ['array', 'column', 'isFiltered', 'isOrdered', 'totalRows'] as const;
+const CHECKED = ['array', 'column', 'get', 'isFiltered', 'isOrdered', 'numRows', 'totalRows'] as const;
 let installed: { proto: object; parent: object | null; methods: TableMethods } | null = null;
 
 /**
- * The methods of `t` when `t` is a host table and each of `array`, `column`, `isFiltered`,
- * `isOrdered` and `totalRows` is still the one installed (not an own property, not replaced on its
+ * The methods of `t` when `t` is a host table and each of `array`, `column`, `get`, `isFiltered`,
+ * `isOrdered`, `numRows` and `totalRows` is still the one installed (not an own property, not replaced on its
  * prototype): calling them runs no guest code. Reads descriptors of objects known by identity only.
  */
 export function hostTableMethods(t: unknown): TableMethods | undefined {
@@ -191,8 +193,10 @@ export function installColumnArrays(proto: Record<string, unknown>): void {
     methods: {
       array,
       column: find('column'),
+      get: find('get'),
       isFiltered: find('isFiltered'),
       isOrdered: find('isOrdered'),
+      numRows: find('numRows'),
       totalRows: find('totalRows'),
     } as TableMethods,
   };

@@ -45,6 +45,7 @@ import {
   shapeText,
 } from './keyedCode.js';
 import { pickAtLoop, pickLoop, pushLoop, scalarLoop } from './scalarLoop.js';
+import { setAddLoop } from './setAddLoop.js';
 
 /**
  * A loop's shape, as the preparation writes it: `[target, op, key, cond, term]`. target 'object' or
@@ -275,6 +276,7 @@ export function keyedLoop(
   if (NativeArray.isArray(spec) && spec[0] === 'scalar') return scalarLoop(spec, target, srcs, idx, n, copies);
   if (NativeArray.isArray(spec) && spec[0] === 'pick') return copies === null && pickLoop(spec, target, srcs, idx, n);
   if (NativeArray.isArray(spec) && spec[0] === 'push') return copies === null && pushLoop(spec, target, srcs, idx, n);
+  if (NativeArray.isArray(spec) && spec[0] === 'add') return copies === null && setAddLoop(spec, target, srcs, idx, n);
   // an index loop keeping an index (data/keyedArrays.ts only: every row, in order)
   if (NativeArray.isArray(spec) && spec[0] === 'pickAt')
     return idx === null && pickAtLoop(spec, target, srcs, n, copies);

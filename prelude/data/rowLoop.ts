@@ -356,9 +356,11 @@ function useRows(rows: unknown, names: unknown, kind?: unknown, payload?: unknow
  */
 export function installRowLoop(
   keyed: (spec: unknown, target: unknown, arrays: unknown, iter?: unknown) => boolean,
+  gets: (spec: unknown, target: unknown, table: unknown, bound: unknown, names: unknown) => boolean,
 ): void {
   const entry = {
     keyed,
+    gets,
     open(names: unknown, ops?: unknown, text?: unknown): RowLoopState {
       const s: RowLoopState = { names: strings(names), ops: ops === undefined ? null : strings(ops), text };
       pending = s;
@@ -422,6 +424,9 @@ export const isValuesToken = (s: RowLoopState): boolean =>
 /** A date column's array only date loops read (`open([col], ['dates'])`, prepare/dateLoops.ts `dateArrays`). */
 export const isDateArrayToken = (s: RowLoopState): boolean =>
   s.ops !== null && s.ops.length === 1 && s.ops[0] === 'dates' && s.names.length === 1;
+
+/** Whether `x` is the token the run's preparation just opened (not yet taken): never a value of the run's. */
+export const isOpenRowLoop = (x: unknown): boolean => pending !== null && x === pending;
 
 /** The loop state when `options` is the token `open` made last (it is then used up), else null. */
 export function takeRowLoop(options: unknown): RowLoopState | null {

@@ -46,11 +46,12 @@ import {
 } from './keyedCode.js';
 
 /**
- * `['scalar', locals, cond, updates]`: `locals` the number of locals the loop updates, `cond` (or
+ * `['scalar', locals, cond, updates, stop?]`: `locals` the number of locals the loop updates, `cond` (or
  * null) what a row must pass to be updated at all (the body's `if (C) continue;`s), `updates` in the
  * written order, each `[local, op, cond | null, term]`: op '+' (`a += term`, `a++`), 'max' / 'min'
  * (`a = Math.max(a, term)`), or a comparison '<', '<=', '>', '>=' (`if (term OP a) a = term`, term a
- * field). Expression trees as data/keyedLoop.ts's.
+ * field); `stop` (an index loop's, session 20) `[local, op, number]`: the rows end at the first whose
+ * turn finds `local op number` false. Expression trees as data/keyedLoop.ts's.
  */
 export type ScalarSpec = unknown[];
 
@@ -142,9 +143,23 @@ function compile(spec: ScalarSpec, kinds: string): Compiled | undefined {
   const cacheKey = `${kinds}\u0000${shapeText(spec)}`;
   const hit = ReflectApply(MapGet, compiled, [cacheKey]) as Compiled | undefined;
   if (hit) return hit;
-  const [, locals, cond, updates] = spec;
+  const [, locals, cond, updates, stop] = spec;
   if (typeof locals !== 'number' || locals % 1 !== 0 || locals < 1 || locals > 16) return undefined;
   if (!NativeArray.isArray(updates) || updates.length === 0 || updates.length > 32) return undefined;
+  // `[local, op, number]`: the loop's test also stops it once the local fails `local op number`
+  // (`i < xs.length && n < 20`), checked before each row as the test is
+  let stopAt = -1;
+  let stopCode = '';
+  if (stop !== undefined) {
+    if (!NativeArray.isArray(stop) || stop.length !== 3) return undefined;
+    const [at, op, limit] = stop as unknown[];
+    if (typeof at !== 'number' || at % 1 !== 0 || at < 0 || at >= locals) return undefined;
+    if (op !== '<' && op !== '<=' && op !== '>' && op !== '>=') return undefined;
+    if (typeof limit !== 'number' || !(limit >= 0 && limit < Infinity)) return undefined;
+    stopAt = at;
+    stopCode = `
+      if (!(a${at} ${op} ${limit})) break;`;
+  }
   const lits: [number, string][] = [];
   const all: Gen = { kinds, used: [], lits, raw: [] };
   const termGen: Gen = { kinds, used: [], lits: [], raw: [] };
@@ -162,7 +177,15 @@ function compile(spec: ScalarSpec, kinds: string): Compiled | undefined {
     for (let j = 0; j < updates.length; j++)
       if (NativeArray.isArray(updates[j]) && (updates[j] as unknown[])[0] === at) uses++;
     const term = NativeArray.isArray(u) ? (u[3] as unknown[]) : null;
-    if (uses === 1 && u[1] === '+' && NativeArray.isArray(term) && term[0] === 'n' && NumberIsSafeInteger(term[1]))
+    // the stop's local is read before each row: it is updated row by row
+    if (
+      at !== stopAt &&
+      uses === 1 &&
+      u[1] === '+' &&
+      NativeArray.isArray(term) &&
+      term[0] === 'n' &&
+      NumberIsSafeInteger(term[1])
+    )
       counted[counted.length] = k;
   }
   let start = '';
@@ -209,7 +232,7 @@ function compile(spec: ScalarSpec, kinds: string): Compiled | undefined {
     first += `let a${j} = s[${j}]; `;
     last += `s[${j}] = a${j}; `;
   }
-  const row = `
+  const row = `${stopCode}
       if (!${condCode}) continue;${body}`;
   // one loop over every row and one through the index: no test of which per row
   const kernel = NewFunction(
@@ -248,7 +271,7 @@ export function scalarLoop(
   copies: Copies | null,
 ): boolean {
   answer = null;
-  if (spec.length !== 4 || !NativeArray.isArray(start) || start.length !== spec[1]) return false;
+  if ((spec.length !== 4 && spec.length !== 5) || !NativeArray.isArray(start) || start.length !== spec[1]) return false;
   // an index loop's arrays (data/keyedArrays.ts): each copy must still hold the kept values it was
   // copied from at every row (-0 and NaN as themselves) before its column is read in its place
   if (copies !== null && !unchanged(copies)) return false;
@@ -473,16 +496,37 @@ export function pushLoop(
   if (spec.length !== 3 || !NativeArray.isArray(start) || start.length !== 1) return false;
   const xs = start[0];
   if (!plainPushTarget(xs)) return false;
-  const [, cond, field] = spec;
+  const field = spec[2];
   if (typeof field !== 'number' || field % 1 !== 0 || field < 0 || field >= srcs.length) return false;
   const read = columnsOf(srcs, null);
   if (read === undefined || read.kinds[field] !== 'n') return false;
+  const pass = passingRows(spec, read, srcs, idx, n);
+  if (pass === null) return false;
+  pushValues(xs, read.cols.V[field] as ArrayLike<number>, read.cols.M[field] as ArrayLike<number>, pass.rows, pass.m);
+  answer = new Float64Array(0);
+  return true;
+}
+
+/**
+ * The raw indices of the rows that pass `spec[1]` (a push or add loop's condition, or null), in the
+ * loop's order, found by a kernel compiled once per shape; kept over every row as a scalar loop's
+ * answer is (the target's contents do not decide which rows pass). Null when the condition is none
+ * the kernel reads. The array is shared: read it before the next call.
+ */
+export function passingRows(
+  spec: unknown[],
+  read: { kinds: string; cols: Columns },
+  srcs: (Source | undefined)[],
+  idx: ArrayLike<number> | null,
+  n: number,
+): { rows: ArrayLike<number>; m: number } | null {
+  const cond = spec[1];
   const key = `${read.kinds}\u0000${shapeText(spec)}`;
   const lits: [number, string][] = [];
   let kernel = ReflectApply(MapGet, pushes, [key]) as PushKernel | undefined;
   const g: Gen = { kinds: read.kinds, used: [], lits, raw: [] };
   const condCode = cond === null ? 'true' : code(cond, g);
-  if (condCode === undefined) return false;
+  if (condCode === undefined) return null;
   if (kernel === undefined) {
     let litLoad = '';
     for (let j = 0; j < lits.length; j++) litLoad += `const L${j} = L[${j}]; `;
@@ -501,8 +545,6 @@ export function pushLoop(
     ReflectApply(MapSet, pushes, [key, kernel]);
   }
   const L = literalCodes(lits, srcs);
-  // over every row the rows that pass are kept as a scalar loop's answer is (no start: the array's
-  // values do not decide which rows pass)
   const none = new Float64Array(0);
   const arrays = idx === null ? arraysOf(srcs) : null;
   let rows: ArrayLike<number> | null = arrays === null ? null : keptAnswer(key, arrays, n, none);
@@ -517,9 +559,12 @@ export function pushLoop(
       keep({ key, arrays, n, start: none, out });
     }
   }
-  pushValues(xs, read.cols.V[field] as ArrayLike<number>, read.cols.M[field] as ArrayLike<number>, rows, m);
-  answer = none;
-  return true;
+  return { rows, m };
+}
+
+/** A loop answered with nothing to write back (an add loop's: data/setAddLoop.ts): `took(0)` then reads an empty answer. */
+export function answeredInPlace(): void {
+  answer = new Float64Array(0);
 }
 
 /** The most rows a push loop's kept answer holds (8 bytes each). */

@@ -143,12 +143,19 @@ export class Series {
     return this.labels ? this.labels[i] : i;
   }
 
-  /** All values as a new array (missing values are null). */
-  toArray(): unknown[] {
+  /**
+   * All values as a new array (missing values are null); with `token` (tolist's, a row loop token the
+   * preparation opened) a column of a host table hands it to array(), which may answer the column's
+   * kept values themselves.
+   */
+  toArray(token?: unknown): unknown[] {
     // a column of award_data: the column's decoded values, copied (data/columnArrays.ts)
     const src = this.source;
     if (src && src.table.column(src.column) instanceof LazyColumn && src.table.numRows() === this.length)
-      return src.table.array(src.column) as unknown[];
+      // the token goes where array() reads it (data/columnArrays.ts: its second parameter)
+      return (
+        token === undefined ? src.table.array(src.column) : src.table.array(src.column, token as ArrayConstructor)
+      ) as unknown[];
     const n = this.length;
     const out = new Array<unknown>(n);
     for (let i = 0; i < n; i++) {

@@ -2,6 +2,7 @@
 import { newTable, type Dtype } from '../frame/common.js';
 import { Series } from './Series.js';
 import { seriesText } from './seriesText.js';
+import { isOpenRowLoop } from '../data/rowLoop.js';
 
 type S = Series;
 
@@ -16,8 +17,9 @@ const PANDAS_DTYPE: Record<Dtype, string> = {
 
 /** Conversion methods installed on Series.prototype. */
 export const CONVERT: Record<string, (this: S, ...a: never[]) => unknown> = {
-  tolist(this: S) {
-    return this.toArray();
+  tolist(this: S, token?: unknown) {
+    // a local the run only reads in bounds (prepare/sharedArrays.ts `listDeclarations`): array()'s token
+    return isOpenRowLoop(token) ? this.toArray(token) : this.toArray();
   },
   to_numpy(this: S) {
     return this.toArray();

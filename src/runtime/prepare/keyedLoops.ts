@@ -157,6 +157,18 @@ export function arrayCall(call: AnyNode): boolean {
 
 /** `for (let i = 0; i < xs.length; i++ | ++i | i += 1)`: the index's name and the bounding array's. */
 export function indexLoop(loop: AnyNode): { index: string; bound: string } | undefined {
+  const index = countingIndex(loop);
+  if (!index) return undefined;
+  const len = (loop.test as AnyNode).right as AnyNode;
+  if (len.type !== 'MemberExpression' || len.computed || len.optional || len.object.type !== 'Identifier')
+    return undefined;
+  if (len.property.type !== 'Identifier' || len.property.name !== 'length') return undefined;
+  const bound = len.object.name as string;
+  return bound === index ? undefined : { index, bound };
+}
+
+/** The index of `for (let i = 0; i < ANY; i++ | ++i | i += 1)`, or undefined. */
+function countingIndex(loop: AnyNode): string | undefined {
   const index = declaredName(loop.init, ['let']);
   if (!index) return undefined;
   const init = loop.init.declarations[0].init as AnyNode | null;
@@ -164,10 +176,6 @@ export function indexLoop(loop: AnyNode): { index: string; bound: string } | und
   const test = loop.test as AnyNode | null;
   if (!test || test.type !== 'BinaryExpression' || test.operator !== '<') return undefined;
   if (test.left.type !== 'Identifier' || test.left.name !== index) return undefined;
-  const len = test.right as AnyNode;
-  if (len.type !== 'MemberExpression' || len.computed || len.optional || len.object.type !== 'Identifier')
-    return undefined;
-  if (len.property.type !== 'Identifier' || len.property.name !== 'length') return undefined;
   const update = loop.update as AnyNode | null;
   const isIndex = (e: AnyNode) => e.type === 'Identifier' && e.name === index;
   const step =
@@ -178,9 +186,69 @@ export function indexLoop(loop: AnyNode): { index: string; bound: string } | und
         isIndex(update.left) &&
         update.right.type === 'Literal' &&
         update.right.value === 1));
-  if (!step) return undefined;
-  const bound = len.object.name as string;
-  return bound === index ? undefined : { index, bound };
+  return step ? index : undefined;
+}
+
+/**
+ * indexLoop's head, or one whose test also stops on a local (session 20): `i < xs.length && n < 20`
+ * (either order; `<`, `<=`, `>`, `>=`, the local on the left, a number literal on the right). Both
+ * conjuncts are pure reads of locals: the loop visits the rows indexLoop's would while the stop holds.
+ */
+export function indexLoopStop<H extends { index: string; bound: string }>(
+  loop: AnyNode,
+  headOf: (loop: AnyNode) => H | undefined = indexLoop as (loop: AnyNode) => H | undefined,
+): (H & { stop?: { name: string; op: string; value: number } }) | undefined {
+  const test = loop.test as AnyNode | null;
+  if (test?.type !== 'LogicalExpression' || test.operator !== '&&') return headOf(loop);
+  for (const [len, other] of [
+    [test.left, test.right],
+    [test.right, test.left],
+  ] as AnyNode[][]) {
+    const head = headOf({ ...loop, test: len });
+    if (!head || other.type !== 'BinaryExpression' || !['<', '<=', '>', '>='].includes(other.operator)) continue;
+    const { left, right } = other;
+    if (left.type !== 'Identifier' || right.type !== 'Literal' || typeof right.value !== 'number') continue;
+    if (left.name === head.index || left.name === head.bound) continue;
+    return { ...head, stop: { name: left.name as string, op: other.operator as string, value: right.value } };
+  }
+  return undefined;
+}
+
+/**
+ * `for (let i = 0; i < N; i++ | ++i | i += 1)` with N a name or `T.numRows()` (session 20, a loop of
+ * `T.get(col, i)` reads): the index's name, N's name ('' for the call) and T's.
+ */
+export function rowIndexLoop(loop: AnyNode): { index: string; bound: string; table?: string } | undefined {
+  const index = countingIndex(loop);
+  if (!index) return undefined;
+  const n = (loop.test as AnyNode).right as AnyNode;
+  if (n.type === 'Identifier') return n.name === index ? undefined : { index, bound: n.name as string };
+  if (n.type !== 'CallExpression' || n.optional || n.arguments.length !== 0) return undefined;
+  const callee = n.callee as AnyNode;
+  if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) return undefined;
+  if (callee.object.type !== 'Identifier' || callee.property.name !== 'numRows') return undefined;
+  const table = callee.object.name as string;
+  return table === index ? undefined : { index, bound: '', table };
+}
+
+/** `T.get('col', i)` of one table name T (`tables` collects the names read) at the loop's index `i`. */
+export function getReads(index: string, tables: Set<string>): Reads {
+  const fields: string[] = [];
+  return {
+    fields,
+    field(e) {
+      if (e.type !== 'CallExpression' || e.optional || e.arguments.length !== 2) return undefined;
+      const callee = e.callee as AnyNode;
+      if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) return undefined;
+      if (callee.object.type !== 'Identifier' || callee.property.name !== 'get') return undefined;
+      const [col, at] = e.arguments as AnyNode[];
+      if (col.type !== 'Literal' || typeof col.value !== 'string') return undefined;
+      if (at.type !== 'Identifier' || at.name !== index) return undefined;
+      tables.add(callee.object.name as string);
+      const k = fields.indexOf(col.value);
+      return k >= 0 ? k : fields.push(col.value) - 1;
+    },
+  };
 }
 
 /** `r.name`, `r['name']` of the row `r` (objects()). */

@@ -7,9 +7,9 @@ import { tableLoopEdits } from './tableLoops.js';
 import { arrayDeclarations, dateArrays, dateLoopEdits } from './dateLoops.js';
 import { loopHead, textLoopEdits } from './textLoops.js';
 import { type RowArray, rowArrays } from './rowArrays.js';
-import { type KeyedLoop, arrayCall, indexLoop, keyedLoop } from './keyedLoops.js';
+import { type KeyedLoop, arrayCall, indexLoopStop, keyedLoop } from './keyedLoops.js';
 import { scalarLoop } from './scalarLoops.js';
-import { sharedArrays } from './sharedArrays.js';
+import { listDeclarations, sharedArrays } from './sharedArrays.js';
 
 /** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
 const PREFIX = '$sbtRow';
@@ -82,7 +82,8 @@ export function planRowLoops(program: AnyNode, source: string, plucks: ReadonlyS
     !source.includes('to_list') &&
     !source.includes('tolist') &&
     !/\bof\b/.test(source) &&
-    !source.includes('length')
+    !source.includes('length') &&
+    !source.includes('.get(')
   )
     return none;
   if (source.includes(PREFIX) || source.includes(ROW_LOOP_GLOBAL)) return none;
@@ -197,13 +198,16 @@ export function planRowLoops(program: AnyNode, source: string, plucks: ReadonlyS
     if (chain) edits.push(insert(call, `${JSON.stringify(chain.reads)}, ${JSON.stringify(chain.ops)}${chained}`));
   }
   const dated = dateArrays(declared, taken, up, mentions);
+  const rows = rowArrays(program, up, mentions, source);
+  // a Series' tolist() bound to a name is read in place as its column's array() (session 20)
+  const columns = new Map([...declared, ...listDeclarations(program)]);
   const arrays = [
-    ...rowArrays(program, up, mentions, source),
+    ...rows,
     ...dated,
     // a keyed loop reads its arrays through their origin or as the column's kept values themselves
     // (prelude/data/keyedArrays.ts); a date array only date loops read is deferred instead
-    ...sharedArrays(program, declared, up, mentions, source, indexLoop, answered).filter(
-      (a) => !dated.some((x) => x.name === a.name),
+    ...sharedArrays(program, columns, up, mentions, source, indexLoopStop, answered).filter(
+      (a) => !dated.some((x) => x.name === a.name) && !rows.some((x) => x.name === a.name),
     ),
   ];
   return { edits, arrays, keyed };

@@ -6,10 +6,12 @@ import {
   condition,
   declaredBefore,
   declaredName,
+  getReads,
   indexGuard,
-  indexLoop,
+  indexLoopStop,
   isContinue,
   type Reads,
+  rowIndexLoop,
   rowReads,
   statements,
   termOf,
@@ -77,10 +79,11 @@ export function scalarLoop(
     scalarShape(loop.body, reads, bound.names);
   if (!shape) return undefined;
   const { targets, spec } = shape;
-  // a push loop's array is never assigned: a `const NAME = []` of the top level before the loop
+  // a push loop's array (an add loop's Set) is never assigned: a `const NAME = []` (`new Set()`) of the
+  // top level before the loop
   if (
     pushed
-      ? !emptyArrayBefore(targets[0]!, body, place, program)
+      ? !emptyBefore(targets[0]!, body, place, program, pushed.spec[0] === 'add')
       : !targets.every((t) => assignableBefore(t, body, place))
   )
     return undefined;
@@ -137,11 +140,13 @@ function arrayLoop(
   let taken: string[];
   let arrays: string[] | undefined;
   let iter = 0;
+  let stop: { name: string; op: string; value: number } | undefined;
   if (loop.type === 'ForStatement') {
-    const i = indexLoop(loop);
-    if (!i) return undefined;
+    const i = indexLoopStop(loop);
+    if (!i) return getLoop(loop, body, place, at);
     reads = arrayReads(i.index, i.bound);
     taken = [i.index];
+    stop = i.stop;
   } else if (loop.type === 'ForOfStatement' && !loop.await) {
     const right = loop.right as AnyNode;
     const named = right.type === 'Identifier' && arrayNames.has(right.name);
@@ -156,10 +161,17 @@ function arrayLoop(
     }
   } else return null;
   const shape =
-    (loop.type === 'ForStatement' ? pickAtShape(loop.body, reads, taken[0]!) : undefined) ??
+    (loop.type === 'ForStatement' && !stop ? pickAtShape(loop.body, reads, taken[0]!) : undefined) ??
     scalarShape(loop.body, reads, taken);
   if (!shape) return undefined;
-  const { targets, spec } = shape;
+  const { targets } = shape;
+  let spec = shape.spec;
+  if (stop) {
+    // the loop stops once a local it updates fails the test (`n < 20`): `[local, op, number]`
+    const k = targets.indexOf(stop.name);
+    if (k < 0) return undefined;
+    spec = [...spec, [k, stop.op, stop.value]];
+  }
   if (!targets.every((t) => assignableBefore(t, body, place))) return undefined;
   if (loop.type === 'ForOfStatement' && !arrays) {
     // after the argument: `t.array('A',)` parses
@@ -173,6 +185,56 @@ function arrayLoop(
   if (arrays.some((a) => targets.includes(a) || taken.includes(a) || !declaredBefore(a, body, place))) return undefined;
   const keyed = indexGuard(JSON.stringify(spec), `[${targets.join(', ')}]`, arrays, iter);
   return { names: [...targets, ...arrays], edits: [...wrapEdits(loop, targets, at), ins(loop.start, keyed)] };
+}
+
+/**
+ * A loop of `T.get('col', i)` reads (session 20): `for (let i = 0; i < N; i++)` with N a top-level
+ * `const|let` declared before the loop or `T.numRows()`, an optional stop as indexLoopStop's, every
+ * value the body reads `T.get('col', i)` of one name T, the body scalarShape's. The guest
+ * (prelude/data/keyedGets.ts) is handed T (a top-level `const|let` declared before the loop, or the
+ * name of a global when the program declares no `const|let` T: the guest reads the global's data
+ * property), N's value (null for the call) and the columns; N and a local T run as true locals.
+ */
+function getLoop(
+  loop: AnyNode,
+  body: AnyNode[],
+  place: number,
+  at: number,
+): { names: string[]; edits: LocalEdit[] } | undefined {
+  const head = indexLoopStop(loop, rowIndexLoop);
+  if (!head) return undefined;
+  const tables = new Set<string>();
+  const reads = getReads(head.index, tables);
+  const shape = scalarShape(loop.body, reads, [head.index]);
+  if (!shape || tables.size !== 1) return undefined;
+  const { targets } = shape;
+  const [table] = tables as unknown as [string];
+  if ((head.table !== undefined && head.table !== table) || table === head.index) return undefined;
+  const names = [...targets];
+  for (const n of [table, head.bound]) if (n && (targets.includes(n) || n === head.index)) return undefined;
+  let tableArg = JSON.stringify(table);
+  if (declaredBefore(table, body, place)) {
+    tableArg = table;
+    names.push(table);
+  } else if (declaredAnywhere(table, body)) return undefined;
+  if (head.bound) {
+    if (head.bound === table || !declaredBefore(head.bound, body, place)) return undefined;
+    names.push(head.bound);
+  }
+  let spec = shape.spec;
+  if (head.stop) {
+    const k = targets.indexOf(head.stop.name);
+    if (k < 0) return undefined;
+    spec = [...spec, [k, head.stop.op, head.stop.value]];
+  }
+  if (!targets.every((t) => assignableBefore(t, body, place))) return undefined;
+  const guard = `if (!${ROW_LOOP_GLOBAL}.gets(${JSON.stringify(spec)}, [${targets.join(', ')}], ${tableArg}, ${head.bound || 'null'}, ${JSON.stringify(reads.fields)})) `;
+  return { names, edits: [...wrapEdits(loop, targets, at), ins(loop.start, guard)] };
+}
+
+/** Whether a top-level `const|let` of `body` declares `name` (such a name may run as a true local). */
+function declaredAnywhere(name: string, body: AnyNode[]): boolean {
+  return declaredBefore(name, body, body.length);
 }
 
 /**
@@ -283,18 +345,23 @@ function assignableBefore(name: string, body: AnyNode[], at: number): boolean {
 }
 
 /**
- * Whether a top-level `const name = []` among the first `at` statements of `body` declares `name`, or
- * a `let name = []` that nothing in `program` assigns again: an array the code made, never a Proxy.
+ * Whether a top-level `const name = []` (`new Set()` with `set`) among the first `at` statements of
+ * `body` declares `name`, or such a `let name` that nothing in `program` assigns again: an array the
+ * code made, never a Proxy (a Set: the guest checks its prototype and `add`).
  */
-function emptyArrayBefore(name: string, body: AnyNode[], at: number, program: AnyNode): boolean {
+function emptyBefore(name: string, body: AnyNode[], at: number, program: AnyNode, set: boolean): boolean {
   for (let k = 0; k < at; k++) {
     const s = body[k];
     if (s.type !== 'VariableDeclaration' || s.kind === 'var') continue;
     for (const d of s.declarations as AnyNode[])
       if (d.id.type === 'Identifier' && d.id.name === name)
         return (
-          d.init?.type === 'ArrayExpression' &&
-          d.init.elements.length === 0 &&
+          (set
+            ? d.init?.type === 'NewExpression' &&
+              d.init.callee.type === 'Identifier' &&
+              d.init.callee.name === 'Set' &&
+              d.init.arguments.length === 0
+            : d.init?.type === 'ArrayExpression' && d.init.elements.length === 0) &&
           (s.kind === 'const' || assignedOnce(program, name))
         );
   }
@@ -340,7 +407,8 @@ const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFu
 /**
  * `xs.push(FIELD)` under any number of `if (C) continue;` and at most one `if (C)` (session 19): the
  * values of the rows that pass, pushed in order, as the guest's spec `['push', cond, field]` with the
- * array as the one local (nothing written back: the guest pushes into it).
+ * array as the one local (nothing written back: the guest pushes into it); `seen.add(FIELD)` the same
+ * as `['add', cond, field]` (session 20, a Set: prelude/data/setAddLoop.ts).
  */
 function pushShape(body: AnyNode, reads: Reads, taken: string[]): { targets: string[]; spec: Spec } | undefined {
   const list = statements(body) as AnyNode[];
@@ -359,14 +427,15 @@ function pushShape(body: AnyNode, reads: Reads, taken: string[]): { targets: str
   if (call.type !== 'CallExpression' || call.optional || call.arguments.length !== 1) return undefined;
   const callee = call.callee as AnyNode;
   if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) return undefined;
-  if (callee.property.name !== 'push' || callee.object.type !== 'Identifier') return undefined;
+  const method = callee.property.name as string;
+  if ((method !== 'push' && method !== 'add') || callee.object.type !== 'Identifier') return undefined;
   const xs = callee.object.name as string;
   if (taken.includes(xs) || reads.fields.includes(xs)) return undefined;
   const f = reads.field(call.arguments[0] as AnyNode);
   if (f === undefined) return undefined;
   let cond: Spec | null = null;
   for (const c of conds) cond = cond === null ? c : ['L', '&&', cond, c];
-  return { targets: [xs], spec: ['push', cond, f] };
+  return { targets: [xs], spec: [method, cond, f] };
 }
 
 /** Every statement of `list` but the last as `if (C) continue;`: their conditions negated, else undefined. */

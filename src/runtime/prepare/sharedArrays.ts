@@ -87,9 +87,9 @@ export function sharedArrays(
       if (!ok) break;
     }
     if (!ok || indexed === 0) continue;
-    const arg = d.init.arguments[0];
-    const token = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify([arg.value])}, [${iterated ? '"sharedIter"' : '"shared"'}])`;
-    const edits = [{ start: arg.end, end: arg.end, text: `${INSERTED_OPEN}, ${token}${INSERTED_CLOSE}` }, ...reads];
+    const { column, at, lead } = tokenPlace(d.init);
+    const token = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify([column])}, [${iterated ? '"sharedIter"' : '"shared"'}])`;
+    const edits = [{ start: at, end: at, text: `${INSERTED_OPEN}${lead}${token}${INSERTED_CLOSE}` }, ...reads];
     out.push(needs.length ? { name, edits, needs } : { name, edits });
   }
   return out;
@@ -109,6 +109,48 @@ function keyRead(member: AnyNode, source: string): { text: string; local?: strin
   if (prop.type === 'Identifier') return { text: prop.name as string, local: prop.name as string };
   if (prop.type === 'Literal' && typeof prop.value === 'number') return { text: source.slice(prop.start, prop.end) };
   return undefined;
+}
+
+/**
+ * The Series lists bound to a name (session 20): `const|let NAME = <expr>['col'].tolist()` (or
+ * `<expr>.col.tolist()`, `to_list()`, no arguments, no `?.`), which a column of a host table answers
+ * with `t.array('col')` (prelude/series/Series.ts `toArray`): sharedArrays takes them as it takes
+ * arrayDeclarations' (dateLoops.ts), the token then passed to `tolist(token)`, which hands it to
+ * array() only when it is a token of the run's preparation.
+ */
+export function listDeclarations(program: AnyNode): Map<string, AnyNode> {
+  const out = new Map<string, AnyNode>();
+  for (const s of program.body as AnyNode[]) {
+    if (s.type !== 'VariableDeclaration' || s.kind === 'var') continue;
+    for (const d of s.declarations as AnyNode[])
+      if (d.id.type === 'Identifier' && d.id.name !== 'result' && listColumn(d.init) !== undefined)
+        out.set(d.id.name, s);
+  }
+  return out;
+}
+
+/** The column of `<expr>['col'].tolist()` / `<expr>.col.to_list()` (no arguments, no `?.`), else undefined. */
+function listColumn(call: AnyNode | null): string | undefined {
+  if (!call || call.type !== 'CallExpression' || call.optional || call.arguments.length !== 0) return undefined;
+  const callee = call.callee as AnyNode;
+  if (callee.type !== 'MemberExpression' || callee.computed || callee.optional) return undefined;
+  if (callee.property.type !== 'Identifier' || !['tolist', 'to_list'].includes(callee.property.name)) return undefined;
+  const series = callee.object as AnyNode;
+  if (series.type !== 'MemberExpression' || series.optional) return undefined;
+  const p = series.property as AnyNode;
+  if (!series.computed) return p.type === 'Identifier' ? (p.name as string) : undefined;
+  return p.type === 'Literal' && typeof p.value === 'string' ? p.value : undefined;
+}
+
+/**
+ * Where the token goes in a declaration's call and the column it names: after the argument of
+ * `t.array('col')` (`, token`), or as the one argument of `t['col'].tolist()`.
+ */
+function tokenPlace(call: AnyNode): { column: string; at: number; lead: string } {
+  const list = listColumn(call);
+  if (list !== undefined) return { column: list, at: call.end - 1, lead: '' };
+  const arg = call.arguments[0] as AnyNode;
+  return { column: arg.value as string, at: arg.end, lead: ', ' };
 }
 
 /**

@@ -326,6 +326,168 @@ const SEQUENCES: Record<string, Step[]> = {
       "const ka = k.array('V'), kb = k.array('W');\nlet c = 0;\nfor (let i = 0; i < ka.length; i++) c += kb[i] ?? 0;\nc",
     ),
   ],
+  // `i < xs.length && n < 20` (session 20, keyedLoops.ts `indexLoopStop`): the rows end at the first
+  // whose turn finds the local past its limit
+  'index loops that stop on a local they update (session 20)': [
+    rw(
+      "const ag = award_data.array('Agency'), ph = award_data.array('Phase'), am = award_data.array('Award Amount');\nlet s = 0, n = 0;\nfor (let i = 0; i < ag.length && n < 20; i++) if (ag[i] === 'National Science Foundation' && ph[i] === 'Phase II') { s += am[i] || 0; n++; }\n[s, n]",
+    ),
+    rw(
+      "const ag = award_data.array('Agency'), am = award_data.array('Award Amount');\nlet s = 0, n = 3;\nfor (let i = 0; n <= 7 && i < ag.length; i++) if (ag[i] === 'Department of Defense') { n++; s += am[i] || 0; }\n[s, n]",
+    ),
+    '[ag.length, am[3], n]',
+    // never stopped, stopped before the first row, a sum as the stop, a count by 2, no condition
+    rw(
+      "const am = award_data.array('Award Amount');\nlet c = 0, t = 0;\nfor (let i = 0; i < am.length && c < 1e9; i++) if (am[i] > 1e6) { c++; t += am[i]; }\n[c, t]",
+    ),
+    rw(
+      "const am = award_data.array('Award Amount');\nlet c = 50, t = 0;\nfor (let i = 0; i < am.length && c < 20; i++) { c++; t += am[i] || 0; }\n[c, t]",
+    ),
+    rw(
+      "const am = award_data.array('Award Amount');\nlet t = 0, c = 0;\nfor (let i = 0; i < am.length && t < 5e6; i++) { t += am[i] || 0; c++; }\n[t, c]",
+    ),
+    rw(
+      "const ph = award_data.array('Phase');\nlet c = 0;\nfor (let i = 0; i < ph.length && c <= 9; i++) if (ph[i] === 'Phase II') c += 2;\nc",
+    ),
+    rw(
+      "const am = award_data.array('Award Amount');\nlet c = 0;\nfor (let i = 0; i < am.length && c < 3; i++) c++;\nc",
+    ),
+    rw(
+      "const am = award_data.array('Award Amount');\nlet lo = Infinity, hi = 0;\nfor (let i = 0; i < am.length && hi < 2e6; ++i) { if (am[i] != null && am[i] < lo) lo = am[i]; if (am[i] > hi) hi = am[i]; }\n[lo, hi]",
+    ),
+    // the same loop again (a kept answer), and from another start
+    rw(
+      "const ag = award_data.array('Agency'), ph = award_data.array('Phase'), am = award_data.array('Award Amount');\nlet s = 0, n = 0;\nfor (let i = 0; i < ag.length && n < 20; i++) if (ag[i] === 'National Science Foundation' && ph[i] === 'Phase II') { s += am[i] || 0; n++; }\n[s, n]",
+    ),
+    rw(
+      "const ag = award_data.array('Agency'), ph = award_data.array('Phase'), am = award_data.array('Award Amount');\nlet s = 0, n = 15;\nfor (let i = 0; i < ag.length && n < 20; i++) if (ag[i] === 'National Science Foundation' && ph[i] === 'Phase II') { s += am[i] || 0; n++; }\n[s, n]",
+    ),
+    // the user table: -0, nulls, 2^53
+    rw(
+      "const kv = k.array('V'), ks = k.array('S');\nlet c = 0, t = -0;\nfor (let i = 0; i < kv.length && c < 5; i++) if (ks[i] === 'a' && kv[i] != null) { t += kv[i]; c++; }\n[Object.is(t, -0), t, c]",
+    ),
+    rw(
+      "const kv = k.array('V');\nlet c = 0, t = 0;\nfor (let i = 0; i < kv.length && t < 1e15; i++) { t += kv[i] ?? 0; c++; }\n[t, c]",
+    ),
+    // left as written: a stop on a local the loop does not update, on a negative literal, on a call,
+    // with `||`, and a stop local that is no number
+    as(
+      "const am = award_data.array('Award Amount');\nlet m = 5, c = 0;\nfor (let i = 0; i < am.length && m > 2; i++) c++;\nc",
+    ),
+    as(
+      "const am = award_data.array('Award Amount');\nlet c = 0;\nfor (let i = 0; i < am.length && c > -1; i++) if (c < 4) c++;\nc",
+    ),
+    as(
+      "const am = award_data.array('Award Amount');\nlet c = 0;\nfor (let i = 0; i < am.length && Math.abs(c) < 3; i++) c++;\nc",
+    ),
+    as(
+      "const am = award_data.array('Award Amount');\nlet c = 0;\nfor (let i = 0; i < am.length || c < 3; i++) c++;\nc",
+    ),
+    rw(
+      "const am = award_data.array('Award Amount');\nlet c = '0', t = 0;\nfor (let i = 0; i < am.length && c < 3; i++) { c++; t += am[i] || 0; }\n[c, t]",
+    ),
+  ],
+  // `for (let i = 0; i < N; i++) ... t.get(col, i)` (session 20, scalarLoops.ts `getLoop`,
+  // prelude/data/keyedGets.ts): the columns read as get() would read them, row by row
+  'loops of t.get(col, i) (session 20)': [
+    rw(
+      "let n = 0;\nconst rows = award_data.numRows();\nfor (let i = 0; i < rows; i++) if (award_data.get('Agency', i) === 'Department of Defense') n++;\nn",
+    ),
+    '[rows, n]',
+    rw(
+      "let n2 = 0, s2 = 0;\nfor (let i = 0; i < award_data.numRows() && n2 < 50; i++) if (award_data.get('Agency', i) === 'Department of Defense') { n2++; s2 += award_data.get('Award Amount', i) || 0; }\n[n2, s2]",
+    ),
+    rw(
+      "const t = award_data;\nconst N = t.numRows();\nlet c = 0, hi = -Infinity;\nfor (let i = 0; i < N; ++i) { const a = t.get('Award Amount', i); if (t.get('Phase', i) === 'Phase II' && a > 1e6) c++; if (a > hi) hi = a; }\n[c, hi]",
+    ),
+    rw(
+      "const kn = k.numRows();\nlet ks = -0, kc = 0;\nfor (let i = 0; i < kn; i += 1) { const v = k.get('V', i); if (v == null) continue; ks += v; kc++; }\n[Object.is(ks, -0), ks, kc]",
+    ),
+    rw("let kt = 0;\nfor (let i = 0; i < k.numRows(); i++) if (k.get('S', i) !== 'b') kt += k.get('W', i) ?? 1;\nkt"),
+    // fewer rows than the table's; more, or a bound that is no integer: as written (the guest declines)
+    rw(
+      "const few = 7;\nlet fs2 = 0;\nfor (let i = 0; i < few; i++) fs2 += award_data.get('Award Amount', i) || 0;\nfs2",
+    ),
+    rw(
+      "const more = award_data.numRows() + 2;\nlet m2 = 0;\nfor (let i = 0; i < more; i++) if (award_data.get('Phase', i) == null) m2++;\nm2",
+    ),
+    rw("const half = 2.5;\nlet h2 = 0;\nfor (let i = 0; i < half; i++) h2 += award_data.get('Award Year', i);\nh2"),
+    rw("let z = 0;\nconst none = '3';\nfor (let i = 0; i < none; i++) z += award_data.get('Award Year', i);\nz"),
+    // a filtered table, a date column, a long text column, a column that is not there: as written
+    rw(
+      "const f = award_data.filter(r => r.Phase === 'Phase I');\nconst fn = f.numRows();\nlet fa = 0;\nfor (let i = 0; i < fn; i++) fa += f.get('Award Amount', i) || 0;\n[fa, fn]",
+    ),
+    rw(
+      "let d = 0;\nfor (let i = 0; i < award_data.numRows(); i++) if (award_data.get('Proposal Award Date', i) != null) d++;\nd",
+    ),
+    rw(
+      "let ab = 0;\nfor (let i = 0; i < award_data.numRows(); i++) if (award_data.get('Abstract', i) === 'N/A') ab++;\nab",
+    ),
+    rw("let q = 0;\nfor (let i = 0; i < award_data.numRows(); i++) if (award_data.get('No Such', i) === 1) q++;\nq"),
+    // a table's own get(), and award_data as a getter: what the loop as written calls, it calls
+    'var keepGet = award_data.get;\nvar gets = 0;\naward_data.get = function (c, i) { gets++; return keepGet.call(award_data, c, i); };\n1',
+    rw(
+      "let g2 = 0;\nfor (let i = 0; i < award_data.numRows(); i++) if (award_data.get('Phase', i) === 'Phase I') g2++;\n[g2, gets]",
+    ),
+    'delete award_data.get;\ngets',
+    "var keepAd = award_data;\nvar adReads = 0;\nObject.defineProperty(globalThis, 'award_data', { get() { adReads++; return keepAd; }, configurable: true });\n1",
+    rw(
+      "let g3 = 0;\nconst r3 = keepAd.numRows();\nfor (let i = 0; i < r3; i++) if (award_data.get('Phase', i) === 'Phase I') g3++;\n[g3, adReads]",
+    ),
+    "Object.defineProperty(globalThis, 'award_data', { value: keepAd, writable: true, configurable: true });\n[adReads, award_data.numRows()]",
+    // left as written: two tables, a write to the bound, the index read, a bound of another table
+    as(
+      "let two = 0;\nfor (let i = 0; i < k.numRows(); i++) if (award_data.get('Agency', i) === k.get('S', i)) two++;\ntwo",
+    ),
+    as("let w = 0, lim = 5;\nfor (let i = 0; i < lim; i++) { w += award_data.get('Award Year', i); lim--; }\nw"),
+    as(
+      "let ix = 0;\nfor (let i = 0; i < award_data.numRows(); i++) ix += award_data.get('Award Year', i + 1) || 0;\nix",
+    ),
+    as("let ot = 0;\nfor (let i = 0; i < k.numRows(); i++) ot += award_data.get('Award Year', i);\not"),
+  ],
+  // `const seen = new Set(); for (...) if (C) seen.add(r.F)` (session 20, prelude/data/setAddLoop.ts)
+  'values added to a Set (session 20): first appearances in order, nulls, -0': [
+    rw(
+      "const seen = new Set();\nfor (const r of award_data.select('Company').objects()) if (r.Company != null) seen.add(r.Company);\n[seen.size, [...seen].slice(0, 3), [...seen].slice(-2)]",
+    ),
+    '[seen.size, seen.has(null)]',
+    rw(
+      "const years = new Set();\nfor (const r of award_data.objects()) if (r['Award Year'] > 2015) years.add(r['Award Year']);\n[...years]",
+    ),
+    rw(
+      "const st = new Set();\nfor (const r of award_data.select('State').objects()) st.add(r.State);\n[st.size, st.has(null), [...st].slice(0, 8)]",
+    ),
+    rw(
+      "const br = new Set();\nfor (const r of award_data.select('Branch').objects()) br.add(r.Branch);\n[br.size, br.has(null), [...br]]",
+    ),
+    rw('const ph = new Set();\nfor (const { Phase } of award_data.objects()) ph.add(Phase);\n[...ph]'),
+    rw(
+      "let ks = new Set();\nfor (const r of k.objects()) ks.add(r.V);\n[...ks].map((v) => (Object.is(v, -0) ? '-0' : v))",
+    ),
+    rw(
+      "const kw = new Set();\nfor (const r of k) if (r.S !== 'c') kw.add(r.W);\n[...kw].map((v) => (Object.is(v, -0) ? '-0' : v))",
+    ),
+    rw(
+      "const few = new Set();\nfor (const r of award_data.filter(d => d.Phase === 'Phase I').orderby('Award Amount').objects()) few.add(r.Agency);\n[...few]",
+    ),
+    // left as written: a Set made with values, a call on the field, a Set of a class of the run's
+    as("const q = new Set([1]);\nfor (const r of award_data.objects()) q.add(r['Award Year']);\nq.size"),
+    as('const q2 = new Set();\nfor (const r of award_data.objects()) q2.add(String(r.Phase));\nq2.size'),
+    as(
+      'class MySet extends Set {}\nconst q3 = new MySet();\nfor (const r of award_data.objects()) q3.add(r.Phase);\nq3.size',
+    ),
+    // an own add (an arrow naming the Set keeps it global: as written), and Set.prototype.add replaced:
+    // the loop as written calls them
+    as(
+      'const own = new Set();\nlet owns = 0;\nown.add = (v) => { owns++; return own; };\nfor (const r of award_data.objects()) own.add(r.Phase);\n[own.size, owns]',
+    ),
+    rw(
+      'const own2 = new Set();\nown2.add = Math.max;\nfor (const r of award_data.objects()) own2.add(r.Phase);\nown2.size',
+    ),
+    'var SP = Object.getPrototypeOf(new Set());\nvar keepAdd = SP.add;\nvar protoAdds = 0;\nSP.add = (v) => { protoAdds++; };\n1',
+    rw('const pa = new Set();\nfor (const r of award_data.objects()) pa.add(r.Phase);\n[pa.size, protoAdds]'),
+    'SP.add = keepAdd;\nprotoAdds',
+  ],
   'a row kept past the loop: the largest, the smallest, ties, nulls, other tables': [
     rw(
       "let best = null;\nfor (const r of award_data.select('Company', 'Award Amount').objects()) if (r['Award Amount'] != null && (best === null || r['Award Amount'] > best['Award Amount'])) best = r;\n[best.Company, best['Award Amount'], Object.keys(best)]",
@@ -411,6 +573,7 @@ const isScalar = (prepared: string) =>
   prepared.includes('["scalar",') ||
   prepared.includes('["pick",') ||
   prepared.includes('["push",') ||
+  prepared.includes('["add",') ||
   prepared.includes('["pickAt",');
 
 describe.each(['isolated-vm', 'quickjs'] as const)('scalar accumulation loops on %s', (engine) => {

@@ -193,6 +193,36 @@ const SEQUENCES: Record<string, Step[]> = {
     rwi("const w11 = award_data.array('Phase');\nlet c11 = 0;\nfor (const v of w11) if (v === 'own') c11++;\nc11"),
     "delete award_data.array;\ngot[1] = 'own';\n[award_data.array('Phase')[1], w11[1]]",
   ],
+  // `const p = X['col'].tolist()` (session 20, sharedArrays.ts `listDeclarations`): a Series of a host
+  // column hands the token to array(); anything else answers its own list
+  'Series lists bound to a name': [
+    rw(
+      "const p = award_data['Phase'].tolist(), a = award_data['Award Amount'].tolist();\nlet s = 0;\nfor (let i = 0; i < p.length; i++) if (p[i] === 'Phase I') s += a[i] || 0;\ns",
+    ),
+    "[p.length, p[0], a[0], Array.isArray(a), a === award_data['Award Amount'].tolist()]",
+    "p[0] = 'changed'; a.length = 1;\n[p[0], a.length, award_data['Phase'].tolist()[0] !== 'changed', award_data.array('Award Amount').length]",
+    rw(
+      "const ys = award_data['Award Year'].to_list();\nlet lo = Infinity, hi = -Infinity;\nfor (let i = 0; i < ys.length; i++) { const y = ys[i]; if (y != null && y < lo) lo = y; if (y != null && y > hi) hi = y; }\n[lo, hi, ys.length]",
+    ),
+    rw(
+      "const st = award_data.State.tolist();\nlet ca = 0;\nfor (let i = 0; i < st.length; i++) if (st[i] === 'CA') ca++;\nca",
+    ),
+    rwi(
+      "const wo = award_data['Woman Owned'].tolist();\nlet y = 0;\nfor (const v of wo) if (v === 'Y') y++;\n[y, wo.length]",
+    ),
+    // a filtered table's Series, a Series that is no column, a date column: their own lists, as written
+    rw(
+      "const few = award_data.filter(r => r.Phase === 'Phase II');\nconst fa = few['Award Amount'].tolist();\nlet fs2 = 0;\nfor (let i = 0; i < fa.length; i++) fs2 += fa[i] || 0;\n[fs2, fa.length]",
+    ),
+    rw(
+      "const da = award_data['Proposal Award Date'].tolist();\nlet late = 0;\nfor (let i = 0; i < da.length; i++) if (da[i] && da[i].getTime() > 1.5e12) late++;\nlate",
+    ),
+    "const m2 = award_data['Award Amount'].mul(2).tolist();\nlet s2 = 0;\nfor (let i = 0; i < m2.length; i++) s2 += m2[i] || 0;\ns2",
+    "const p3 = award_data['Phase'].tolist(Float64Array);\nlet c3 = 0;\nfor (let i = 0; i < p3.length; i++) if (p3[i] === 'Phase I') c3++;\nc3",
+    // read past the loop, or written: a copy, as written
+    "const p4 = award_data['Phase'].tolist();\nlet c4 = 0;\nfor (let i = 0; i < p4.length; i++) if (p4[i] === 'Phase I') c4++;\n[c4, p4[0]]",
+    "const p5 = award_data['Phase'].tolist();\nfor (let i = 0; i < p5.length; i++) p5[i] = 1;\np5.length",
+  ],
   // `for (... of X.array(col))` (rowLoops.ts `['values']`): the session's array iterator over the kept values
   'for-of over a column array: the kept values through the array iterator': [
     // a sum and a count: the columns answer it since session 19 (scalarLoops.ts), the other loops below read the values
@@ -263,6 +293,17 @@ describe('column arrays read in place: the guest takes the path', () => {
         "[x1 === x2, x1 === award_data.array('Award Amount'), __sbirtools_rowLoop.release(x1, 'nope') === x1, __sbirtools_rowLoop.release(x1, 'nope').length === x1.length]",
     );
     expect(r.value).toEqual([true, false, false, true]);
+  });
+
+  it("hands a Series' tolist() the kept values with the token only, and any other argument its plain list", async () => {
+    await using box = byHand(await createSandbox({ engine: 'isolated-vm' }));
+    const r = await box.run(
+      "const open = () => __sbirtools_rowLoop.open(['Phase'], ['shared']);\n" +
+        "const l1 = award_data['Phase'].tolist(open()), l2 = award_data.Phase.to_list(open()), l3 = award_data['Phase'].tolist();\n" +
+        "const f = award_data['Phase'].tolist(Float64Array);\n" +
+        "[l1 === l2, l1 === l3, Array.isArray(f), typeof f[0], f.length === l3.length, award_data.filter(d => d.Phase === 'Phase I')['Phase'].tolist(open()) === l1]",
+    );
+    expect(r.value).toEqual([true, false, true, 'string', true, false]);
   });
 
   it('hands a for-of over a column array the kept values, and a copy once the array iterator is replaced', async () => {

@@ -325,6 +325,12 @@ export class IsolatedVmSession implements EngineSession {
         resultName: req.resultName,
         deterministic: req.deterministic,
       };
+      // Called from a microtask of its own: isolated-vm records up to 10 frames of the caller's
+      // stack for every asynchronous call (ThreePhaseTask::Run), and the holder reaches here from
+      // the IPC message event through ~10 optimized frames, whose summaries need deopt translation
+      // (~3 µs a run). An abort or a limit that disposes the isolate meanwhile ends the run as now:
+      // the call rejects, and classify reads the reason.
+      await Promise.resolve();
       // The sync part runs under isolated-vm's timeout; promises are raced against the host deadline.
       const exec = this.execute.apply(undefined, [req.code, opts], {
         arguments: { copy: true },
