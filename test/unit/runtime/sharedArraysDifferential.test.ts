@@ -219,8 +219,11 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
     "const m2 = award_data['Award Amount'].mul(2).tolist();\nlet s2 = 0;\nfor (let i = 0; i < m2.length; i++) s2 += m2[i] || 0;\ns2",
     "const p3 = award_data['Phase'].tolist(Float64Array);\nlet c3 = 0;\nfor (let i = 0; i < p3.length; i++) if (p3[i] === 'Phase I') c3++;\nc3",
-    // read past the loop, or written: a copy, as written
-    "const p4 = award_data['Phase'].tolist();\nlet c4 = 0;\nfor (let i = 0; i < p4.length; i++) if (p4[i] === 'Phase I') c4++;\n[c4, p4[0]]",
+    // read past the loop at a literal or a kept index: in place since session 20 (`at`); written: a copy, as written
+    rw(
+      "const p4 = award_data['Phase'].tolist();\nlet c4 = 0;\nfor (let i = 0; i < p4.length; i++) if (p4[i] === 'Phase I') c4++;\n[c4, p4[0]]",
+    ),
+    "const p6 = award_data['Phase'].tolist();\nlet c6 = 0;\nfor (let i = 0; i < p6.length; i++) if (p6[i] === 'Phase I') c6++;\n[c6, p6[c6 + 1]]",
     "const p5 = award_data['Phase'].tolist();\nfor (let i = 0; i < p5.length; i++) p5[i] = 1;\np5.length",
   ],
   // `for (... of X.array(col))` (rowLoops.ts `['values']`): the session's array iterator over the kept values
