@@ -142,10 +142,17 @@ interface Chain {
   /** The rows objects() builds (every visible row, fresh). */
   rows: () => unknown[];
   /** For a `pluck` over every row of an unfiltered, unordered table: notes its array as the column's (or null). */
-  origin: ((out: unknown[]) => void) | null;
+  origin: PluckOrigin | null;
   /** The rows a chain's last filter answers: the rows objects() builds at visible positions `pos[0..m)`, in order. */
   rowsAt: (pos: ArrayLike<number>, m: number) => unknown[];
 }
+
+/**
+ * Notes the array a pluck over every row answers as its column's (data/rowObjects.ts pluckOrigin);
+ * `chain`, when the preparation wraps the pluck in a chain's `a(...)` (the token's `1`), answers that
+ * chain over the column instead of the array (made only if the chain replays), or undefined.
+ */
+export type PluckOrigin = ((out: unknown[]) => void) & { chain?: (make: () => unknown[]) => unknown };
 
 /** What stands for the rows at link `step`: positions `pos` (or 0..m-1 when null) of the visible rows. */
 function link(c: Chain, step: number, pos: ArrayLike<number> | null, m: number): unknown {
@@ -168,6 +175,12 @@ function link(c: Chain, step: number, pos: ArrayLike<number> | null, m: number):
       const vals = c.vals();
       if (vals === null)
         return ReflectApply(ORIGINAL.map as Function, link0(c, pos, m), arguments as unknown as unknown[]);
+      // every row, straight into a chain's `a(...)`: the chain over the column, no array yet
+      const chained =
+        pos === null && c.idx === null && c.origin?.chain
+          ? c.origin.chain(() => pluck(vals[c.names.length - 1]!, null, null, m))
+          : undefined;
+      if (chained !== undefined) return chained;
       const out = pluck(vals[c.names.length - 1]!, c.idx, pos, m);
       // every row in order: the array `t.array(F)` would give (a chain on it may be typed: fast/arrayChain.ts)
       if (pos === null && c.idx === null && c.origin !== null) c.origin(out);

@@ -248,6 +248,20 @@ function own(value: unknown): unknown {
 }
 
 /**
+ * `(NAME = __sbirtools_rowLoop.at(NAME, k), NAME)[k]` (prepare/sharedArrays.ts `keyRead`: a read of a
+ * local's element outside a loop bounded by its length): `value` itself unless it is a column's kept
+ * values read in place and `k` is not an index of their own elements (a number, an integer from 0
+ * below their length), when it becomes a copy of its own (`own`): the read as written then reaches
+ * the prototypes (a getter of the run's) with the copy as `this`, never the kept values.
+ */
+function at(value: unknown, k: unknown): unknown {
+  if (value === null || typeof value !== 'object' || ReflectApply(weakGet, sharedValues, [value]) !== true)
+    return value;
+  if (typeof k === 'number' && k >= 0 && k < (value as unknown[]).length && (k | 0) === k) return value;
+  return own(value);
+}
+
+/**
  * What `const NAME = t.array(dateCol)` answers when every use of NAME is a date loop (`open([col],
  * ['dates'])`, prepare/dateLoops.ts `dateArrays`): an empty array, recorded with the column's times,
  * that the write-back at the end of the run (release) fills, or leaves pending on the global, with
@@ -358,6 +372,7 @@ export function installRowLoop(
     dates: useDates,
     release,
     own,
+    at,
     took: tookScalar,
     text: textLoopState,
     date: dateLoopState,

@@ -30,7 +30,8 @@ import {
   type RowColumn,
   type RowShape,
 } from './rowCache.js';
-import { chainIntact, chainRows, pickRows } from './rowChain.js';
+import { chainIntact, chainRows, pickRows, type PluckOrigin } from './rowChain.js';
+import { columnChain } from '../fast/arrayChain.js';
 import {
   arrayIterationIntact,
   bindRows,
@@ -283,13 +284,16 @@ function filteredRows(
  * a host column over all its rows: what notes the array it answers as F's (columnArrays.ts
  * noteArrayOrigin), so a chain of array methods on it runs as on `t.array(F)`'s; else null.
  */
-function pluckOrigin(t: ColumnTable, s: RowLoopState): ((out: unknown[]) => void) | null {
+function pluckOrigin(t: ColumnTable, s: RowLoopState): PluckOrigin | null {
   if (s.ops === null || s.ops.length !== 1 || s.ops[0] !== 'pluck' || t.isFiltered() || t.isOrdered()) return null;
   const col = t.column(s.names[s.names.length - 1]!) as unknown;
   if (!(col instanceof LazyColumn) || col.length !== t.totalRows()) return null;
-  return (out) => {
+  const origin: PluckOrigin = (out) => {
     if (out.length === col.length) noteArrayOrigin(out, col);
   };
+  // `open(names, ['pluck'], 1)`: the pluck is the argument of a chain's `a(...)` (prepare/arrayChains.ts)
+  if (s.text === 1) origin.chain = (make) => columnChain(col, make);
+  return origin;
 }
 
 /**

@@ -154,12 +154,15 @@ interface Evaluated {
 }
 
 /** A chain's result the session keeps: its column, its key (memoKey), its evaluation and the array it made. */
-interface MemoEntry {
+export interface MemoEntry {
   col: LazyColumn;
   key: string;
   r: Evaluated;
   /** A copy of the array the chain made, never handed out (null until one was made). */
   made: unknown[] | null;
+  /** That array sorted by `(a, b) => a - b` / `b - a` (keptChainSort), never handed out; numbers only. */
+  asc?: unknown[];
+  desc?: unknown[];
 }
 
 /**
@@ -380,6 +383,11 @@ class Chain {
     return r;
   }
 
+  /** This chain's kept entry once evaluated (the same as memo: for fast/handSort.ts through chainToSort). */
+  kept(): MemoEntry | undefined {
+    return this.memo();
+  }
+
   /**
    * This chain's kept entry, or undefined. A chain's result depends on nothing but its column and the
    * source text of each callback: a callback is evaluated here only when its body reads nothing but its
@@ -578,6 +586,24 @@ function start(xs: unknown): unknown {
 }
 
 /**
+ * A Chain over every row of `col` (the values `t.array(col)` gives, `make` making them if the chain
+ * replays) for a pluck the preparation wraps in `a(...)` (data/rowChain.ts, `objects().map(r => r.F)`
+ * over every row of an unfiltered, unordered table, F a host column): for a number (not date) or
+ * dictionary column of at least ARRAY_CHAIN_MIN_LENGTH rows with the native array methods, as `a`
+ * would record for the array; else undefined (the pluck answers the array).
+ */
+export function columnChain(col: LazyColumn, make: () => unknown[]): unknown {
+  if (!COMPILED || col.length < ARRAY_CHAIN_MIN_LENGTH || col.type === 'date' || !nativeMethods([])) return undefined;
+  const vec = columnVec(col);
+  if (!vec) return undefined;
+  const values = () => {
+    const s = col.scanSource();
+    return s !== null && s.kind === 'all' ? s.all : null;
+  };
+  return chain({ col, vec, n: col.length, xs: null, make, values }, []);
+}
+
+/**
  * `t(X)`: for a host table whose table methods are the installed ones, an object whose `array(col)`
  * calls what `X.array(col)` calls and, for a number or dictionary column, answers with a Chain
  * instead of the copy (made only if the chain replays); else `X` itself.
@@ -708,11 +734,46 @@ function copyOf(xs: unknown[]): unknown[] {
 
 /**
  * `e(x)`: the array a recorded chain makes, or `x` itself. `e(x, 1)` (a bound name of boundChain) may
- * answer the copy the session keeps of that array, when it has one (Chain.array).
+ * answer the copy the session keeps of that array, when it has one (Chain.array). `e(x, 2)` (a chain
+ * sorted at once through fast/handSort.ts `by`, which the preparation wraps around it) answers the
+ * chain itself: `by` takes it (chainToSort) before anything else runs, and it reaches no other code.
  */
 function end(x: unknown, lend?: unknown): unknown {
   const c = x !== null && typeof x === 'object' ? chains.get(x) : undefined;
-  return c === undefined ? x : c.array(lend === 1);
+  if (c === undefined || lend === 2) return x;
+  return c.array(lend === 1);
+}
+
+/**
+ * For `by` (fast/handSort.ts) given what `e(<chain>, 2)` answered: when `x` is a Chain, the chain (its
+ * `array()` as `e` makes it, its `kept()` entry once evaluated, for keptChainSort); else undefined.
+ */
+export function chainToSort(x: unknown): { array(): unknown[]; kept(): MemoEntry | undefined } | undefined {
+  return x !== null && typeof x === 'object' ? chains.get(x) : undefined;
+}
+
+/**
+ * The array `entry`'s chain makes, sorted by a comparator `(a, b) => a - b` (`desc` false) or `b - a`,
+ * as a fresh array when the session kept that sort (`keepChainSort`) and `slice` calls nothing of the
+ * run's; else undefined. The sort of the same elements by the same comparator shape is the same array
+ * (fast/handSort.ts sorts exactly as Array.prototype.sort does, stable).
+ */
+export function keptChainSort(entry: MemoEntry, desc: boolean): unknown[] | undefined {
+  const sorted = desc ? entry.desc : entry.asc;
+  if (sorted === undefined || !sliceIsNative()) return undefined;
+  return ReflectApply(ArrayPrototypeSlice, sorted, []) as unknown[];
+}
+
+/**
+ * Keeps `sorted` (the chain's array just sorted in the direction `desc`, every element a number other
+ * than NaN, as fast/handSort.ts found while sorting it: the sort is then a function of the numbers
+ * alone) with `entry`, as a copy never handed out.
+ */
+export function keepChainSort(entry: MemoEntry, desc: boolean, sorted: unknown[]): void {
+  if (!sliceIsNative()) return;
+  const copy = ReflectApply(ArrayPrototypeSlice, sorted, []) as unknown[];
+  if (desc) entry.desc = copy;
+  else entry.asc = copy;
 }
 
 /**

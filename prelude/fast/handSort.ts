@@ -24,7 +24,15 @@ import {
 import { copyOf, sortNumbers } from './numberSort.js';
 import { radixOrder } from './radixOrder.js';
 import { keepSort, keptSort } from './sortMemo.js';
-import { isLent, lentExtreme, releaseLent } from './arrayChain.js';
+import {
+  chainToSort,
+  isLent,
+  keepChainSort,
+  keptChainSort,
+  lentExtreme,
+  releaseLent,
+  type MemoEntry,
+} from './arrayChain.js';
 
 const G = globalThis;
 const ArrayPrototype = G.Array.prototype;
@@ -86,6 +94,9 @@ function plainNumberKey(o: unknown, key: string): number {
  * a stable sort by number with -0 equal to 0, and a radix sort gives that order without calling it.
  * Otherwise the native sort orders the same elements with `cmp` (the calls it would make on `x`).
  */
+/** Whether the last sortArray sorted nothing but numbers other than NaN (no undefined, no hole): chainSorter keeps those. */
+let numbersOnly = false;
+
 function sortArray(x: unknown[], cmp: unknown, desc: boolean, key: string | undefined): unknown[] {
   const len = x.length;
   const keys = new Float64Array(len);
@@ -122,6 +133,7 @@ function sortArray(x: unknown[], cmp: unknown, desc: boolean, key: string | unde
     // equal numbers are the same number (a -0 keeps its place: numberSort.ts), so the sorted values are the answer
     const sorted = sortNumbers(m === len ? keys : copyOf(keys, m), desc);
     for (let j = 0; j < m; j++) x[j] = sorted[j];
+    numbersOnly = m === len;
   } else if (fast) {
     const held = m === len ? keys : copyOf(keys, m);
     const tag = desc ? 'order-desc' : 'order-asc';
@@ -148,6 +160,9 @@ interface Sorter {
  * sorts `x` in place and returns it.
  */
 function by(x: unknown, desc: unknown, key: unknown): unknown {
+  // `e(<chain>, 2)` (fast/arrayChain.ts): the chain itself, whose array is made here (it reaches no other code)
+  const chain = chainToSort(x);
+  if (chain !== undefined) return chainSorter(chain, desc === 1, key);
   if (!nativeSortOf(x) || x.length < SORT_MIN) return x;
   const k = typeof key === 'string' ? key : undefined;
   const sorter: Sorter = {
@@ -157,6 +172,45 @@ function by(x: unknown, desc: unknown, key: unknown): unknown {
     },
   };
   return sorter;
+}
+
+/**
+ * `by` of a chain's array sorted at once by a number comparator (no key): the sort the session kept for
+ * the same chain and direction, a fresh copy, when the sort would be the native one (the array the
+ * chain makes is a fresh real array of Array.prototype, so nativeSortOf reduces to that); else the
+ * array the chain makes, sorted as `by` sorts it, and that sort kept for the next time.
+ */
+function chainSorter(
+  chain: { array(): unknown[]; kept(): MemoEntry | undefined },
+  desc: boolean,
+  key: unknown,
+): unknown {
+  if (key === undefined && COMPILED && holds(ArrayPrototype, 'sort', NativeSort)) {
+    const entry = chain.kept();
+    const sorted = entry === undefined ? undefined : keptChainSort(entry, desc);
+    if (sorted !== undefined) {
+      const sorter: Sorter = {
+        sort(cmp: unknown) {
+          // the comparator is an inline function of the shape (sortCalls.ts): `sorted` is what it gives
+          return typeof cmp === 'function' ? sorted : (ReflectApply(NativeSort, chain.array(), [cmp]) as unknown[]);
+        },
+      };
+      return sorter;
+    }
+  }
+  const xs = chain.array();
+  const sorter = by(xs, desc ? 1 : 0, key);
+  if (sorter === xs || key !== undefined) return sorter;
+  return {
+    sort(cmp: unknown) {
+      numbersOnly = false;
+      const out = (sorter as Sorter).sort(cmp);
+      // every element a number other than NaN: the stable sort is a function of the numbers alone
+      const entry = numbersOnly ? chain.kept() : undefined;
+      if (entry !== undefined) keepChainSort(entry, desc, out);
+      return out;
+    },
+  } satisfies Sorter;
 }
 
 /**

@@ -2,7 +2,7 @@ import { ARRAY_CHAIN_GLOBAL, chainNamed } from '../../../schema/arrayChain.js';
 import { INSERTED_CLOSE, INSERTED_OPEN } from '../../../schema/rowLoop.js';
 import type { LocalEdit } from './localize.js';
 import { type AnyNode, collectPatternNames, twoParamReturn } from './patternNames.js';
-import { parenSafe, wrappedSpreads } from './sortCalls.js';
+import { parenSafe, type SortShape, wrappedSorts, wrappedSpreads } from './sortCalls.js';
 import { isBareObjectsCall, pluckedField } from './rowChains.js';
 import { calleeText } from './v8CalleeText.js';
 
@@ -23,6 +23,11 @@ export interface ChainEdits {
    * only when the name runs as a true local (nothing else can reach the array).
    */
   bound: Array<{ name: string; edits: LocalEdit[] }>;
+  /**
+   * The `<expr>.objects()` calls of the chains that start at `<expr>.objects().map(r => r.F)` and are
+   * wrapped in `a(...)`: their pluck token (rowChains.ts) may answer a chain in place of the array.
+   */
+  plucks: Set<AnyNode>;
 }
 
 /**
@@ -152,7 +157,7 @@ function methodCall(call: AnyNode | undefined, obj: AnyNode): string | undefined
  * None when the source names the marker or the global (a program cannot pose as a rewrite).
  */
 export function planArrayChains(program: AnyNode, source: string): ChainEdits {
-  const none: ChainEdits = { opens: [], closes: [], bound: [] };
+  const none: ChainEdits = { opens: [], closes: [], bound: [], plucks: new Set() };
   if (!/\b(array|objects)\b/.test(source) || source.includes(MARKER) || source.includes(ARRAY_CHAIN_GLOBAL))
     return none;
   const parents = new Map<AnyNode, AnyNode>();
@@ -160,6 +165,8 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
   const bound = new Set<string>();
   const identifiers: AnyNode[] = [];
   let spreads: Set<AnyNode> | undefined;
+  let sorts: Map<AnyNode, SortShape> | undefined;
+  const sortedBy = () => (sorts ??= wrappedSorts(program, source));
   const stack: AnyNode[] = [program];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -184,7 +191,7 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
         }
     }
   }
-  const edits: ChainEdits = { opens: [], closes: [], bound: [] };
+  const edits: ChainEdits = { opens: [], closes: [], bound: [], plucks: new Set() };
   const insert = (list: LocalEdit[], at: number, text: string) =>
     list.push({ start: at, end: at, text: INSERTED_OPEN + text + INSERTED_CLOSE });
   for (const call of starts) {
@@ -233,6 +240,7 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
     const named = calleeText(call);
     const receiverName = calleeText(x);
     insert(edits.opens, call.start, `${ARRAY_CHAIN_GLOBAL}.a(`);
+    if (plucks) edits.plucks.add(call.callee.object);
     // `(0, t(X)).array`: V8 reports a failed `.array` read at the name, as for `X.array` (a call's
     // result would be reported at the dot); where a `(` could continue the line before, no `t`
     const receiverWrap = !plucks && parenSafe(source, x.start);
@@ -249,6 +257,9 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
         end: call.start,
         text: `${INSERTED_OPEN}${ARRAY_CHAIN_GLOBAL}.e(${INSERTED_CLOSE}`,
       });
+      // `e(<chain>, 2)`: sorted at once by a number comparator through the guest's `by`, which is sure
+      // to receive it (sortCalls.ts wraps that sort): the chain itself is handed there, not its array
+      if (sortedBy().get(last)?.key === undefined && sortedBy().has(last)) insert(edits.closes, last.end, ', 2');
       insert(edits.closes, last.end, `${whole === undefined ? '' : chainNamed('e', whole)})`);
       const held = boundChain(
         last,

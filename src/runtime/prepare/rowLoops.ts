@@ -74,7 +74,7 @@ export function isRowListLoop(loop: AnyNode): boolean {
  * The edits that rewrite every qualifying row loop and array-method chain on objects() (rowChains.ts)
  * of `program`, or none (see docs/architecture.md).
  */
-export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
+export function planRowLoops(program: AnyNode, source: string, plucks: ReadonlySet<AnyNode> = new Set()): RowLoopPlan {
   const none: RowLoopPlan = { edits: [], arrays: [], keyed: [] };
   // no walk when no objects() call can be there; none when a name the rewrite uses is taken
   if (
@@ -193,7 +193,9 @@ export function planRowLoops(program: AnyNode, source: string): RowLoopPlan {
   }
   for (const call of calls) {
     const chain = rowChain(call, up);
-    if (chain) edits.push(insert(call, `${JSON.stringify(chain.reads)}, ${JSON.stringify(chain.ops)}`));
+    // a pluck that starts a chain on the values (arrayChains.ts wraps it in `a(...)`): `, 1` lets it answer that chain
+    const chained = plucks.has(call) && chain?.ops.length === 1 && chain.ops[0] === 'pluck' ? ', 1' : '';
+    if (chain) edits.push(insert(call, `${JSON.stringify(chain.reads)}, ${JSON.stringify(chain.ops)}${chained}`));
   }
   const dated = dateArrays(declared, taken, up, mentions);
   const rows = rowArrays(program, up, mentions, source);

@@ -2,6 +2,7 @@ import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/
 import type { RowArray } from './rowArrays.js';
 import { declaratorOf } from './dateLoops.js';
 import { FUNCTION_NODES, type AnyNode } from './patternNames.js';
+import type { LocalEdit } from './localize.js';
 
 type Up = Map<AnyNode, [AnyNode, string]>;
 
@@ -51,6 +52,7 @@ export function sharedArrays(
     let iterated = false;
     let ok = true;
     const needs: string[] = [];
+    const reads: LocalEdit[] = [];
     for (const m of mentions) {
       if (m === d.id || m.name !== name) continue;
       ok = m.start >= decl.end && !inFunction(m, up);
@@ -69,7 +71,14 @@ export function sharedArrays(
       else if (!member.computed) ok = member.property.type === 'Identifier' && member.property.name === 'length';
       else {
         const at = inBounds(member, name, up, indexLoop, touched, answered);
-        if (at === undefined) ok = false;
+        const key = at === undefined ? keyRead(member, source) : undefined;
+        if (key !== undefined) {
+          // `NAME[k]` anywhere else (the index a loop kept, a literal): read through `at` (see keyRead)
+          if (key.local !== undefined && !needs.includes(key.local)) needs.push(key.local);
+          const open = `${INSERTED_OPEN}(${name} = ${ROW_LOOP_GLOBAL}.at(${name}, ${key.text}), ${INSERTED_CLOSE}`;
+          reads.push({ start: m.start, end: m.start, text: open });
+          reads.push({ start: m.end, end: m.end, text: `${INSERTED_OPEN})${INSERTED_CLOSE}` });
+        } else if (at === undefined) ok = false;
         else {
           indexed++;
           if (at !== true) for (const n of at) if (!needs.includes(n)) needs.push(n);
@@ -80,10 +89,26 @@ export function sharedArrays(
     if (!ok || indexed === 0) continue;
     const { column, at, lead } = tokenPlace(d.init);
     const token = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify([column])}, [${iterated ? '"sharedIter"' : '"shared"'}])`;
-    const edits = [{ start: at, end: at, text: `${INSERTED_OPEN}${lead}${token}${INSERTED_CLOSE}` }];
+    const edits = [{ start: at, end: at, text: `${INSERTED_OPEN}${lead}${token}${INSERTED_CLOSE}` }, ...reads];
     out.push(needs.length ? { name, edits, needs } : { name, edits });
   }
   return out;
+}
+
+/**
+ * `NAME[k]` read for its value outside a loop that bounds `k` by NAME's length (the index an argmax
+ * loop kept, `a[k]` after it; `a[0]`): `k` a name (which must run as a true local, so reading it
+ * twice runs no code: `local`) or a number literal. It becomes `(NAME = __sbirtools_rowLoop.at(NAME,
+ * k), NAME)[k]`: `at` hands NAME back when it is not the kept values or `k` is an index of their own
+ * elements (a number, an integer from 0 below the length: the read reaches no prototype), else a
+ * copy of its own (prelude/data/rowLoop.ts `own`), which NAME holds from then on, as the code as
+ * written held a copy from the start. Undefined for any other key.
+ */
+function keyRead(member: AnyNode, source: string): { text: string; local?: string } | undefined {
+  const prop = member.property as AnyNode;
+  if (prop.type === 'Identifier') return { text: prop.name as string, local: prop.name as string };
+  if (prop.type === 'Literal' && typeof prop.value === 'number') return { text: source.slice(prop.start, prop.end) };
+  return undefined;
 }
 
 /**

@@ -103,12 +103,7 @@ export function planSortCalls(program: AnyNode, source: string): LocalEdit[] {
   const edits: LocalEdit[] = [];
   const insert = (at: number, text: string) =>
     edits.push({ start: at, end: at, text: INSERTED_OPEN + text + INSERTED_CLOSE });
-  for (const call of sorts) {
-    const x = call.callee.object as AnyNode;
-    const shape = comparatorShape(call.arguments[0]);
-    if (!shape || x.type === 'Super' || !noOptionalSpine(x)) continue;
-    // `(a, b).sort(...)`: acorn's range of X leaves out its parentheses; inserting inside them would change X
-    if (!/^\s*\.\s*$/.test(source.slice(x.end, call.callee.property.start))) continue;
+  for (const [x, { shape }] of wrapped(sorts, source)) {
     // V8 places a failed `.sort` read at the dot when X's chain holds a call, else at `sort`: the
     // wrapper keeps that (a call, or `(0, call)`), so the error's column is the one the user gets today
     const seq = !chainHasCall(x) && parenSafe(source, x.start);
@@ -126,6 +121,32 @@ export function planSortCalls(program: AnyNode, source: string): LocalEdit[] {
     insert(v.node.end, `${namedInsert(kind, v.node.name)})`);
   }
   return edits;
+}
+
+/** The receivers X of the `.sort(cmp)` calls planSortCalls wraps, each with its call and its comparator's shape. */
+function wrapped(sorts: AnyNode[], source: string): Map<AnyNode, { call: AnyNode; shape: SortShape }> {
+  const out = new Map<AnyNode, { call: AnyNode; shape: SortShape }>();
+  for (const call of sorts) {
+    const x = call.callee.object as AnyNode;
+    const shape = comparatorShape(call.arguments[0]);
+    if (!shape || x.type === 'Super' || !noOptionalSpine(x)) continue;
+    // `(a, b).sort(...)`: acorn's range of X leaves out its parentheses; inserting inside them would change X
+    if (!/^\s*\.\s*$/.test(source.slice(x.end, call.callee.property.start))) continue;
+    out.set(x, { call, shape });
+  }
+  return out;
+}
+
+/**
+ * The receivers X of the `.sort(cmp)` calls planSortCalls routes through the guest's `by`, each with
+ * its comparator's shape: a chain's array sorted there straight away may be handed to `by` as the
+ * chain itself (arrayChains.ts: `e(<chain>, 2)`), since `by` is then sure to receive it.
+ */
+export function wrappedSorts(program: AnyNode, source: string): Map<AnyNode, SortShape> {
+  const found = sortsAndSpreads(program, source);
+  const out = new Map<AnyNode, SortShape>();
+  if (found !== null) for (const [x, { shape }] of wrapped(found.sorts, source)) out.set(x, shape);
+  return out;
 }
 
 /**

@@ -68,11 +68,11 @@ export function prepareCode(
   const found = scanTopLevel(program);
   const needsAsync = found.asyncMarker;
   const resultName = !found.returns && (found.assignsResult || body.some(declaresResult));
-  const rowLoops = planRowLoops(program, source);
-  const edits: Edit[] = rowLoops.edits;
-  // applied after every other edit: at a shared start, `return (` or a published function goes first
   // chains on t.array(col) (arrayChains.ts): their wrappers sit inside sortCalls' at a shared place
   const chains = planArrayChains(program, source);
+  const rowLoops = planRowLoops(program, source, chains.plucks);
+  const edits: Edit[] = rowLoops.edits;
+  // applied after every other edit: at a shared start, `return (` or a published function goes first
   const sortEdits = [...chains.closes, ...planSortCalls(program, source), ...chains.opens];
   if (!needsAsync) {
     // top-level names a loop uses run as block-scoped locals, written back at the end (localize.ts)

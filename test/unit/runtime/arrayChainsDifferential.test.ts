@@ -9,12 +9,16 @@ import { createSandbox, shutdown } from '../../../src/index.js';
 import { byHand } from '../../helpers/byHand.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
 import { ARRAY_CHAIN_GLOBAL } from '../../../schema/arrayChain.js';
+import { INSERTED_CLOSE } from '../../../schema/rowLoop.js';
 import { runOutcome } from '../../helpers/runOutcome.js';
 
 afterAll(() => shutdown());
 
-type Step = string | { code: string; rewritten: boolean; bound?: boolean };
+type Step = string | { code: string; rewritten: boolean; bound?: boolean; sorted?: boolean };
 const rw = (code: string): Step => ({ code, rewritten: true });
+/** A chain sorted at once through the guest's `by`: the chain itself is handed there (`e(<chain>, 2)`). */
+const rws = (code: string): Step => ({ code, rewritten: true, sorted: true });
+const SORTED = `, 2${INSERTED_CLOSE}`;
 /** A chain bound to a name whose sum reduces read the chain (arrayChains.ts `boundChain`). */
 const rwb = (code: string): Step => ({ code, rewritten: true, bound: true });
 const BOUND = `${ARRAY_CHAIN_GLOBAL}.r(`;
@@ -55,7 +59,7 @@ const SEQUENCES: Record<string, Step[]> = {
     "award_data.array('Award Amount').some((v, i) => i > 3)",
   ],
   'arrays made whole, then sorted, spread, put in a Set': [
-    rw(
+    rws(
       "const s = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n[s.length, s[0], s[s.length - 1], s[(s.length / 2) | 0], Array.isArray(s)]",
     ),
     rw("const y = award_data.array('Award Year').filter(v => v != null);\n[Math.min(...y), Math.max(...y), y.length]"),
@@ -246,7 +250,7 @@ const SEQUENCES: Record<string, Step[]> = {
   ],
   // `<expr>.objects().map(r => r.F)` (rowChains.ts `pluck`) starts a chain as `t.array(F)` does
   'chains on the values of objects().map(r => r.F)': [
-    rw(
+    rws(
       "const med = award_data.select('Award Amount').objects().map(r => r['Award Amount']).filter(v => v != null).sort((x, y) => x - y);\n[med.length, med[0], med[med.length >> 1], med[med.length - 1], Array.isArray(med)]",
     ),
     rw(
@@ -269,6 +273,49 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
     rw(
       "const keepMapP = Object.getPrototypeOf([]).map;\nlet mapsP = 0;\nObject.getPrototypeOf([]).map = function (f) { mapsP++; return keepMapP.call(this, f) };\nlet outM;\ntry { outM = award_data.objects().map(r => r['Award Amount']).filter(v => v > 1).length } finally { Object.getPrototypeOf([]).map = keepMapP }\n[outM, mapsP]",
+    ),
+  ],
+  // a chain sorted at once by `(a, b) => a - b` / `b - a` (session 20): the sort is kept with the chain's
+  // evaluation and a repeat answers a fresh copy of it; each program runs twice (the second is the kept one)
+  'chains sorted at once, and again': [
+    ...[
+      "const a = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n[a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2, a.length, sig(a.slice(0, 30)), sig(a.slice(-30))]",
+      "const d = award_data.array('Award Amount').filter(v => v > 1e5).sort((p, q) => q - p);\n[d.length, sig(d.slice(0, 30)), sig(d.slice(-30)), Array.isArray(d)]",
+      "const e = award_data.array('Number Employees').map(v => v === null ? 7 : v * 2).sort(function (a, b) { return a - b; });\n[e.length, sig(e.slice(0, 20)), sig(e.slice(-20))]",
+      // -0 and 0 among the values: the sort is stable, each keeps its place among the equal ones
+      "const z = award_data.array('Award Amount').filter(v => v != null).map(v => v > 5e5 ? -0 : v < 1e5 ? 0 : v).sort((a, b) => a - b);\n[z.length, sig(z.slice(0, 300))]",
+      // nulls, NaN and strings: no kept sort (its elements are not all numbers), the same answer
+      "const n = award_data.array('Award Amount').map(v => v).sort((a, b) => a - b);\n[n.length, sig(n.slice(0, 20)), sig(n.slice(-20))]",
+      "const nn = award_data.array('Award Amount').map(v => v === null ? NaN : v).sort((a, b) => b - a);\n[nn.length, sig(nn.slice(0, 20)), sig(nn.slice(-20))]",
+      "const ph = award_data.array('Phase').filter(p => p != null).sort((a, b) => a - b);\n[ph.length, sig(ph.slice(0, 10)), sig(ph.slice(-10))]",
+      "const pl = award_data.select('Award Amount').objects().map(r => r['Award Amount']).filter(v => v != null).sort((x, y) => x - y);\n[pl.length, pl[pl.length >> 1], sig(pl.slice(-10))]",
+    ].flatMap((c) => [rws(c), rws(c)]),
+    // the same chain the other way
+    rws(
+      "const dd = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => y - x);\n[dd.length, sig(dd.slice(0, 5)), sig(dd.slice(-5))]",
+    ),
+    // the sorted array is the run's own: written, cut and pushed, the next sort of the same chain does not see it
+    rws(
+      "const w = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nw[0] = 'written'; w.reverse(); w.length = 5; w.push(-0);\nsig(w)",
+    ),
+    rws(
+      "const w2 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n[w2.length, sig(w2.slice(0, 5)), sig(w2.slice(-5))]",
+    ),
+    // a sort replaced on Array.prototype: the run's sort on the chain's array, asked again while it is replaced
+    ...[0, 1].map(() =>
+      rws(
+        "const AP = Object.getPrototypeOf([]);\nconst keepSort = AP.sort;\nlet sorts = 0;\nAP.sort = function (c) { sorts++; return keepSort.call(this, c); };\nlet rs;\ntry { rs = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y); } finally { AP.sort = keepSort; }\n[sorts, rs.length, sig(rs.slice(0, 5))]",
+      ),
+    ),
+    rws(
+      "const AP2 = Object.getPrototypeOf([]);\nconst keepSort2 = AP2.sort;\nAP2.sort = function (c) { return 'own'; };\nlet rs2;\ntry { rs2 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y); } finally { AP2.sort = keepSort2; }\nrs2",
+    ),
+    // a sort by a key, a slice in between, a name in between: the sorts of before (no chain handed to `by`)
+    rw(
+      "const sl = award_data.array('Award Amount').filter(v => v != null).slice().sort((x, y) => x - y);\n[sl.length, sig(sl.slice(0, 5))]",
+    ),
+    rw(
+      "const nm = award_data.array('Award Amount').filter(v => v != null);\nnm[0] = -1;\nnm.sort((x, y) => x - y);\n[nm.length, sig(nm.slice(0, 5))]",
     ),
   ],
   'errors keep their message, line and column': [
@@ -311,6 +358,7 @@ describe.each(['isolated-vm', 'quickjs'] as const)('chains on t.array(col) on %s
       const prepared = prepareCode(code).code;
       expect(prepared.includes(ARRAY_CHAIN_GLOBAL), code).toBe(typeof step !== 'string' && step.rewritten);
       expect(prepared.includes(BOUND), code).toBe(typeof step !== 'string' && step.bound === true);
+      expect(prepared.includes(SORTED), code).toBe(typeof step !== 'string' && step.sorted === true);
       expect(prepareCode(asWritten(code)).code, 'the reference is not rewritten').not.toContain(ARRAY_CHAIN_GLOBAL);
       const [a, b] = [await rewritten.run(code), await plain.run(asWritten(code))];
       // the policy check refuses before anything runs: a step it refuses would compare nothing
@@ -367,5 +415,21 @@ describe('planArrayChains: the text it inserts', () => {
     expect(out).toContain("tableOf(1).array('B').filter(v => v).length");
     expect(out).toContain(`${ARRAY_CHAIN_GLOBAL}.t(/*>$sbtRow*/award_data/*$sbtRow<*//*=chain-t:award_data*/))`);
     expect(strip(out)).toBe(strip(prepareCode(`${code} // $sbtRow`).code).replace(' // $sbtRow', ''));
+  });
+
+  it('hands the sort helper the chain itself only where it wraps the sort, and a pluck a chain only under a(...)', () => {
+    const sorted = (code: string) => prepareCode(code).code.includes(', 2/*>$sbtRow*/');
+    expect(sorted("award_data.array('A').filter(v => v != null).sort((x, y) => x - y)")).toBe(true);
+    expect(sorted("award_data.array('A').map(v => v * 2).sort(function (x, y) { return y - x; })")).toBe(true);
+    // a key, another comparator, a slice between, a name, `?.`: no chain handed on
+    expect(sorted("award_data.array('A').filter(v => v).sort((x, y) => x[0] - y[0])")).toBe(false);
+    expect(sorted("award_data.array('A').filter(v => v).sort((x, y) => x - y || 1)")).toBe(false);
+    expect(sorted("award_data.array('A').filter(v => v).slice().sort((x, y) => x - y)")).toBe(false);
+    expect(sorted("const f = award_data.array('A').filter(v => v);\nf.sort((x, y) => x - y)")).toBe(false);
+    expect(sorted("award_data.array('A').filter(v => v)?.sort((x, y) => x - y)")).toBe(false);
+    const chained = (code: string) => prepareCode(code).code.includes('["pluck"], 1)');
+    expect(chained('award_data.objects().map(r => r.A).filter(v => v != null).length')).toBe(true);
+    expect(chained('const p = award_data.objects().map(r => r.A);\np.length')).toBe(false);
+    expect(chained('award_data.objects().map(r => r.A).slice(0, 3)')).toBe(false);
   });
 });

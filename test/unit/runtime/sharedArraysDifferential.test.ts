@@ -60,7 +60,10 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
   ],
   'what is left as written: other reads, writes, escapes, other tables and columns': [
-    "const a = award_data.array('Award Amount');\nlet k = 0;\nfor (let i = 0; i < a.length; i++) if (a[i] > a[k]) k = i;\n[k, a[k]]",
+    // a read at a kept index is in place since session 20 ("elements read at a kept index" below)
+    rw(
+      "const a = award_data.array('Award Amount');\nlet k = 0;\nfor (let i = 0; i < a.length; i++) if (a[i] > a[k]) k = i;\n[k, a[k]]",
+    ),
     "const a = award_data.array('Award Amount');\nlet s = 0;\nfor (let i = 0; i < a.length; i++) { s += a[i] || 0; a[i] = 0; }\n[s, a[5]]",
     "const a = award_data.array('Award Amount');\nlet s = 0;\nfor (let i = 0; i < a.length; i++) { s += a[i] || 0; i++; }\ns",
     "const a = award_data.array('Award Amount');\nlet s = 0;\nfor (let i = 0; i < a.length; i++) s += a[i + 1] || 0;\ns",
@@ -101,6 +104,42 @@ const SEQUENCES: Record<string, Step[]> = {
     rw(
       "const ag = award_data.array('Agency');\nconst amt = award_data.array('Award Amount');\nconst m = {};\nfor (let i = 0; i < ag.length; i++) m[ag[i]] = (m[ag[i]] || 0) + (amt[i] || 0);\nObject.entries(m).sort((x, y) => y[1] - x[1]).slice(0, 3)",
     ),
+  ],
+  // `a[k]` outside a loop bounded by a's length (session 20, sharedArrays.ts `keyRead`): read in place
+  // while k is an index of a's own elements, else a becomes a copy of its own first
+  'elements read at a kept index': [
+    rw(
+      "const a = award_data.array('Award Amount');\nlet k = -1;\nfor (let i = 0; i < a.length; i++) if (a[i] != null && (k < 0 || a[i] > a[k])) k = i;\n[award_data.get('Company', k), a[k], k]",
+    ),
+    '[a.length, a[k], a[0]]',
+    rw(
+      "const emp = award_data.array('Number Employees');\nlet j = -1;\nfor (let i = 0; i < emp.length; i++) if (emp[i] != null && (j === -1 || emp[i] <= emp[j])) j = i;\n[j, emp[j], emp[0], emp[3]]",
+    ),
+    rw(
+      "const yr = award_data.array('Award Year');\nconst amt = award_data.array('Award Amount');\nlet k2 = -1;\nfor (let i = 0; i < yr.length; i++) if (yr[i] === 2015 && amt[i] != null && (k2 < 0 || amt[i] < amt[k2])) k2 = i;\n[k2, amt[k2], yr[k2]]",
+    ),
+    // no row passes: a[-1] reaches the prototypes, whose getter sees (and writes into) a copy, as written
+    // (a Proxy under Array.prototype, no `this`: a kept function holding `this` keeps later runs' names global)
+    "var seen = null;\nvar AP4 = Object.getPrototypeOf([]), OP4 = Object.getPrototypeOf(AP4);\nObject.setPrototypeOf(AP4, new Proxy(OP4, { get(t, key, rcv) { if (key === '-1') { seen = rcv; rcv[0] = 'got'; return 'proto'; } return Reflect.get(t, key, rcv); } }));\n1",
+    rw(
+      "const b = award_data.array('Award Amount');\nlet kb = -1;\nfor (let i = 0; i < b.length; i++) if (b[i] === -5 && (kb < 0 || b[i] > b[kb])) kb = i;\n[kb, b[kb], b[0], seen[0], seen.length, b.length]",
+    ),
+    "Object.setPrototypeOf(AP4, OP4);\n[b[0], award_data.array('Award Amount')[0], b.length]",
+    // the column's kept values, read in place again, were never written
+    rw(
+      "const b2 = award_data.array('Award Amount');\nlet t2 = 0;\nfor (let i = 0; i < b2.length; i++) t2 += b2[i] || 0;\n[t2, b2[0]]",
+    ),
+    // keys that are no index of its own elements: a string, a fraction, past the end, an object with toString
+    rw(
+      "const c = award_data.array('Phase');\nlet ks = '3', kf = 2.5, kp = 1e9;\nvar calls = 0;\nconst ko = { toString() { calls++; return '1'; } };\nlet s = 0;\nfor (let i = 0; i < c.length; i++) if (c[i] === 'Phase I') s += ks.length + (kf > kp ? 1 : 0) + (ko ? 0 : 1);\n[c[ks], c[kf], c[kp], c[ko], calls, c[0], c[2], s]",
+    ),
+    "c.push('more'); [c.length, c[c.length - 1], award_data.array('Phase').length]",
+    rw(
+      "const d = award_data.array('Award Amount');\nlet t = 0;\nfor (let i = 0; i < d.length; i++) t += d[i] || 0;\n[t, d[0], d[4999], d[5000], d.length]",
+    ),
+    // a key that is no true local, or an expression: a copy, as before
+    "var kv = 2;\nconst e = award_data.array('Award Amount');\nlet u = 0;\nfor (let i = 0; i < e.length; i++) u += e[i] || 0;\n[u, e[kv]]",
+    "const f = award_data.array('Award Amount');\nlet v = 0, m = 1;\nfor (let i = 0; i < f.length; i++) v += f[i] || 0;\n[v, f[m + 1], f[f.length - 1]]",
   ],
   // several declarators in one statement (session 17): each read as it would be alone
   'arrays declared together': [
@@ -180,8 +219,11 @@ const SEQUENCES: Record<string, Step[]> = {
     ),
     "const m2 = award_data['Award Amount'].mul(2).tolist();\nlet s2 = 0;\nfor (let i = 0; i < m2.length; i++) s2 += m2[i] || 0;\ns2",
     "const p3 = award_data['Phase'].tolist(Float64Array);\nlet c3 = 0;\nfor (let i = 0; i < p3.length; i++) if (p3[i] === 'Phase I') c3++;\nc3",
-    // read past the loop, or written: a copy, as written
-    "const p4 = award_data['Phase'].tolist();\nlet c4 = 0;\nfor (let i = 0; i < p4.length; i++) if (p4[i] === 'Phase I') c4++;\n[c4, p4[0]]",
+    // read past the loop at a literal or a kept index: in place since session 20 (`at`); written: a copy, as written
+    rw(
+      "const p4 = award_data['Phase'].tolist();\nlet c4 = 0;\nfor (let i = 0; i < p4.length; i++) if (p4[i] === 'Phase I') c4++;\n[c4, p4[0]]",
+    ),
+    "const p6 = award_data['Phase'].tolist();\nlet c6 = 0;\nfor (let i = 0; i < p6.length; i++) if (p6[i] === 'Phase I') c6++;\n[c6, p6[c6 + 1]]",
     "const p5 = award_data['Phase'].tolist();\nfor (let i = 0; i < p5.length; i++) p5[i] = 1;\np5.length",
   ],
   // `for (... of X.array(col))` (rowLoops.ts `['values']`): the session's array iterator over the kept values
