@@ -79,6 +79,12 @@ if (process.argv.includes('--child')) {
   if (!jsonOut) console.log(`| --- | ${builds.map(() => '--: | --:').join(' | ')} | --- |`);
   const only = arg('--only', '');
   const picked = only ? only.split(',').map(Number) : QUESTIONS.map((_, i) => i);
+  const bad = picked.filter((q) => !Number.isInteger(q) || q < 0 || q >= QUESTIONS.length);
+  if (bad.length) {
+    console.error(`--only ${only}: no question ${bad.join(', ')}; the indexes are 0-${QUESTIONS.length - 1}:`);
+    QUESTIONS.forEach(([name], i) => console.error(`  ${i}  ${name}`));
+    process.exit(2);
+  }
   for (const q of picked) {
     const got = Object.fromEntries(builds.map(([n]) => [n, []]));
     let value;
