@@ -303,6 +303,20 @@ export function nullFirst(dict: readonly string[]): (string | null)[] {
 }
 
 /**
+ * The arrays a kernel reads of `srcs`, each source's two, in order: what a kept answer or kept
+ * groups are found by (a session's host columns never change, so the same arrays mean the same rows).
+ */
+export function arraysOf(srcs: (Source | undefined)[]): unknown[] {
+  const out: unknown[] = [];
+  for (let i = 0; i < srcs.length; i++) {
+    const s = srcs[i]!;
+    out[2 * i] = s.kind === 'dict' ? s.codes : s.values;
+    out[2 * i + 1] = s.kind === 'dict' ? s.dict : s.valid;
+  }
+  return out;
+}
+
+/**
  * What a kernel reads of each of `srcs` (their kinds, 'd' dictionary or 'n' number, and their
  * arrays), or undefined when one is missing or a date column: every value a loop over them reads is
  * then a string, a number or null (no object: no valueOf or toString of the run's).

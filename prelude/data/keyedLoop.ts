@@ -34,6 +34,7 @@ import {
   code,
   literalCodes,
   type Columns,
+  arraysOf,
   columnsOf,
   type Copies,
   type Gen,
@@ -370,17 +371,6 @@ interface KeptGroups {
 }
 const KEPT_GROUPS = 8;
 const keptList: KeptGroups[] = [];
-
-/** The arrays a kernel reads of `srcs`, each source's two, in order (what kept groups are found by). */
-function arraysOf(srcs: (Source | undefined)[]): unknown[] {
-  const out: unknown[] = [];
-  for (let i = 0; i < srcs.length; i++) {
-    const s = srcs[i]!;
-    out[2 * i] = s.kind === 'dict' ? s.codes : s.values;
-    out[2 * i + 1] = s.kind === 'dict' ? s.dict : s.valid;
-  }
-  return out;
-}
 
 /** The kept groups of this loop, most recent first (moved to the front), or null. */
 function keptGroups(key: string, arrays: unknown[], n: number): KeptGroups | null {

@@ -34,6 +34,7 @@ import {
   code,
   literalCodes,
   type Columns,
+  arraysOf,
   columnsOf,
   type Copies,
   type Gen,
@@ -93,17 +94,6 @@ interface Kept {
 }
 const KEPT_LOOPS = 8;
 const kept: Kept[] = [];
-
-/** The arrays a kernel reads of `srcs`, each source's two, in order (what a kept answer is found by). */
-function arraysOf(srcs: (Source | undefined)[]): unknown[] {
-  const out: unknown[] = [];
-  for (let i = 0; i < srcs.length; i++) {
-    const s = srcs[i]!;
-    out[2 * i] = s.kind === 'dict' ? s.codes : s.values;
-    out[2 * i + 1] = s.kind === 'dict' ? s.dict : s.valid;
-  }
-  return out;
-}
 
 /** Whether two Float64Arrays hold the same numbers, -0 and NaN as themselves. */
 function sameNumbers(a: Float64Array, b: Float64Array): boolean {

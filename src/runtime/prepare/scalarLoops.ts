@@ -248,7 +248,7 @@ function declaredAnywhere(name: string, body: AnyNode[]): boolean {
 function pickAtShape(body: AnyNode, reads: Reads, index: string): { targets: string[]; spec: Spec } | undefined {
   const kept = keptWhen(body, reads, index);
   if (!kept) return undefined;
-  const { conds, name: k, none } = kept;
+  const { name: k, none } = kept;
   if (k === index || reads.fields.includes(k)) return undefined;
   const isK = (x: AnyNode) => x.type === 'Identifier' && x.name === k;
   const num = (x: AnyNode, v: number) =>
@@ -265,8 +265,7 @@ function pickAtShape(body: AnyNode, reads: Reads, index: string): { targets: str
     )
       test = '-1';
   }
-  const cmp = kept.cmp;
-  if (!test || cmp.type !== 'BinaryExpression' || FLIP[cmp.operator as string] === undefined) return undefined;
+  if (!test) return undefined;
   /** `a[k]` of the array whose `a[i]` is field f. */
   const atK = (x: AnyNode, f: number) =>
     x.type === 'MemberExpression' &&
@@ -275,18 +274,8 @@ function pickAtShape(body: AnyNode, reads: Reads, index: string): { targets: str
     x.object.type === 'Identifier' &&
     x.object.name === reads.fields[f] &&
     isK(x.property);
-  let f = reads.field(cmp.left);
-  let op = cmp.operator as string;
-  let other = cmp.right as AnyNode;
-  if (f === undefined) {
-    f = reads.field(cmp.right);
-    op = FLIP[op]!;
-    other = cmp.left;
-  }
-  if (f === undefined || !atK(other, f)) return undefined;
-  let cond: Spec | null = null;
-  for (const c of conds) cond = cond === null ? c : ['L', '&&', cond, c];
-  return { targets: [k], spec: ['pickAt', cond, f, op, test] };
+  const got = keptComparison(kept, reads, atK);
+  return got && { targets: [k], spec: ['pickAt', ...got, test] };
 }
 
 /**
@@ -483,33 +472,17 @@ function keptWhen(
 }
 
 /**
- * `if (C && (best === null || r.F > best.F)) best = r;` (after any `if (C) continue;`; `best == null`
- * or `!best` for the test of null, any order comparison, either side, C optional): the loop keeps the
- * last row that passes, as the guest's spec `['pick', cond, field, op]` (op with the row's value on
- * the left) with `best`, which must be null as the loop starts (the guest checks), as the one local.
+ * A pick's CMP, `F OP other` or `other OP F` (an order comparison, F a field the loop reads at its
+ * row), with `other` the kept row's read of F (`keptRead`), and the conditions joined with `&&`:
+ * `[cond, field, op]`, op with the row's value on the left; undefined otherwise.
  */
-function pickShape(body: AnyNode, reads: Reads, row: string): { targets: string[]; spec: Spec } | undefined {
-  const kept = keptWhen(body, reads, row);
-  if (!kept) return undefined;
-  const { conds, name: best, none } = kept;
-  if (best === row) return undefined;
-  const isBest = (x: AnyNode) => x.type === 'Identifier' && x.name === best;
-  const isNull = (x: AnyNode) => x.type === 'Literal' && x.value === null && x.raw === 'null';
-  const nullTest =
-    (none.type === 'UnaryExpression' && none.operator === '!' && isBest(none.argument)) ||
-    (none.type === 'BinaryExpression' &&
-      (none.operator === '===' || none.operator === '==') &&
-      ((isBest(none.left) && isNull(none.right)) || (isNull(none.left) && isBest(none.right))));
+function keptComparison(
+  kept: { conds: Spec[]; cmp: AnyNode },
+  reads: Reads,
+  keptRead: (other: AnyNode, f: number) => boolean,
+): [Spec | null, number, string] | undefined {
   const cmp = kept.cmp;
-  if (!nullTest || cmp.type !== 'BinaryExpression' || FLIP[cmp.operator as string] === undefined) return undefined;
-  /** `best.F` / `best['F']`: F's name. */
-  const bestField = (x: AnyNode): string | undefined => {
-    if (x.type !== 'MemberExpression' || x.optional || !isBest(x.object)) return undefined;
-    if (!x.computed && x.property.type === 'Identifier') return x.property.name as string;
-    return x.computed && x.property.type === 'Literal' && typeof x.property.value === 'string'
-      ? x.property.value
-      : undefined;
-  };
+  if (cmp.type !== 'BinaryExpression' || FLIP[cmp.operator as string] === undefined) return undefined;
   let f = reads.field(cmp.left);
   let op = cmp.operator as string;
   let other = cmp.right as AnyNode;
@@ -518,10 +491,41 @@ function pickShape(body: AnyNode, reads: Reads, row: string): { targets: string[
     op = FLIP[op]!;
     other = cmp.left;
   }
-  if (f === undefined || bestField(other) !== reads.fields[f]) return undefined;
+  if (f === undefined || !keptRead(other, f)) return undefined;
   let cond: Spec | null = null;
-  for (const c of conds) cond = cond === null ? c : ['L', '&&', cond, c];
-  return { targets: [best], spec: ['pick', cond, f, op] };
+  for (const c of kept.conds) cond = cond === null ? c : ['L', '&&', cond, c];
+  return [cond, f, op];
+}
+
+/**
+ * `if (C && (best === null || r.F > best.F)) best = r;` (after any `if (C) continue;`; `best == null`
+ * or `!best` for the test of null, any order comparison, either side, C optional): the loop keeps the
+ * last row that passes, as the guest's spec `['pick', cond, field, op]` (op with the row's value on
+ * the left) with `best`, which must be null as the loop starts (the guest checks), as the one local.
+ */
+function pickShape(body: AnyNode, reads: Reads, row: string): { targets: string[]; spec: Spec } | undefined {
+  const kept = keptWhen(body, reads, row);
+  if (!kept) return undefined;
+  const { name: best, none } = kept;
+  if (best === row) return undefined;
+  const isBest = (x: AnyNode) => x.type === 'Identifier' && x.name === best;
+  const isNull = (x: AnyNode) => x.type === 'Literal' && x.value === null && x.raw === 'null';
+  const nullTest =
+    (none.type === 'UnaryExpression' && none.operator === '!' && isBest(none.argument)) ||
+    (none.type === 'BinaryExpression' &&
+      (none.operator === '===' || none.operator === '==') &&
+      ((isBest(none.left) && isNull(none.right)) || (isNull(none.left) && isBest(none.right))));
+  if (!nullTest) return undefined;
+  /** `best.F` / `best['F']`: F's name. */
+  const bestField = (x: AnyNode): string | undefined => {
+    if (x.type !== 'MemberExpression' || x.optional || !isBest(x.object)) return undefined;
+    if (!x.computed && x.property.type === 'Identifier') return x.property.name as string;
+    return x.computed && x.property.type === 'Literal' && typeof x.property.value === 'string'
+      ? x.property.value
+      : undefined;
+  };
+  const got = keptComparison(kept, reads, (other, f) => bestField(other) === reads.fields[f]);
+  return got && { targets: [best], spec: ['pick', ...got] };
 }
 
 /** The body's updates as the guest's spec `['scalar', locals, cond, updates]` and the locals' names, or undefined. */
