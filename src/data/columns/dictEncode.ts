@@ -64,10 +64,16 @@ export function dictCodes(col: Utf8Column, limit: number, beat?: () => void): Di
   const { bytes, offsets, valid } = col;
   const n = valid.length;
   const codes = new Int32Array(n);
+  // Open addressing over [hash, code + 1] pairs (0 = empty), and a compact copy of each distinct
+  // value's bytes: a lookup reads the pair and the copy, a few MB in all for a 250k-value column,
+  // not the value's first row in the column (offsets and bytes of the whole column, tens of MB read
+  // at random: memory latency per row, docs/benchmarks.md "session 21").
   let cap = 1024;
-  let slots: Int32Array = new Int32Array(cap); // code + 1; 0 = empty
+  let table: Int32Array = new Int32Array(cap * 2);
   let hashes: Int32Array = new Int32Array(256);
   let firstRow: Int32Array = new Int32Array(256);
+  let seenOffsets: Int32Array = new Int32Array(257);
+  let seen: Uint8Array = new Uint8Array(4096);
   let distinct = 0;
   // in runs of BEAT_ROWS rows, a beat after each when asked (no test per row)
   for (let from = 0; from < n; from += BEAT_ROWS) {
@@ -82,28 +88,44 @@ export function dictCodes(col: Utf8Column, limit: number, beat?: () => void): Di
       let h = 0x811c9dc5 | 0; // int32 like the Int32Array it is compared with (an empty value hashes to the seed)
       for (let k = s; k < e; k++) h = Math.imul(h ^ bytes[k], 16777619);
       let slot = h & (cap - 1);
+      let found = -1;
       for (;;) {
-        const code = slots[slot] - 1;
+        const code = table[slot * 2 + 1] - 1;
         if (code < 0) break;
-        if (hashes[code] === h && same(bytes, offsets, firstRow[code], s, e)) {
-          codes[r] = code;
+        if (table[slot * 2] === h && sameSeen(seen, seenOffsets, code, bytes, s, e)) {
+          found = code;
           break;
         }
         slot = (slot + 1) & (cap - 1);
       }
-      if (slots[slot] !== 0) continue;
+      if (found >= 0) {
+        codes[r] = found;
+        continue;
+      }
       if (distinct === limit) return null;
       if (distinct === hashes.length) {
         hashes = grow(hashes);
         firstRow = grow(firstRow);
+        const o = new Int32Array(hashes.length + 1);
+        o.set(seenOffsets);
+        seenOffsets = o;
       }
+      const at = seenOffsets[distinct];
+      if (at + (e - s) > seen.length) {
+        const b = new Uint8Array(Math.max(seen.length * 2, at + (e - s)));
+        b.set(seen.subarray(0, at));
+        seen = b;
+      }
+      seen.set(bytes.subarray(s, e), at);
+      seenOffsets[distinct + 1] = at + (e - s);
       hashes[distinct] = h;
       firstRow[distinct] = r;
       codes[r] = distinct;
-      slots[slot] = ++distinct;
+      table[slot * 2] = h;
+      table[slot * 2 + 1] = ++distinct;
       if (distinct * 2 > cap) {
         cap *= 2;
-        slots = rehash(hashes, distinct, cap);
+        table = rehash(hashes, distinct, cap);
       }
     }
     beat?.();
@@ -111,10 +133,11 @@ export function dictCodes(col: Utf8Column, limit: number, beat?: () => void): Di
   return { codes, hashes, firstRow, distinct };
 }
 
-function same(bytes: Uint8Array, offsets: Int32Array, row: number, s: number, e: number): boolean {
-  const a = offsets[row];
-  if (offsets[row + 1] - a !== e - s) return false;
-  for (let k = 0; k < e - s; k++) if (bytes[a + k] !== bytes[s + k]) return false;
+/** Whether the value of `code` in the compact copy holds the bytes `s..e` of the column. */
+function sameSeen(seen: Uint8Array, seenOffsets: Int32Array, code: number, bytes: Uint8Array, s: number, e: number): boolean {
+  const a = seenOffsets[code];
+  if (seenOffsets[code + 1] - a !== e - s) return false;
+  for (let k = 0; k < e - s; k++) if (seen[a + k] !== bytes[s + k]) return false;
   return true;
 }
 
@@ -125,13 +148,14 @@ function grow(a: Int32Array): Int32Array {
 }
 
 function rehash(hashes: Int32Array, distinct: number, cap: number): Int32Array {
-  const slots = new Int32Array(cap);
+  const table = new Int32Array(cap * 2);
   for (let code = 0; code < distinct; code++) {
     let slot = hashes[code] & (cap - 1);
-    while (slots[slot] !== 0) slot = (slot + 1) & (cap - 1);
-    slots[slot] = code + 1;
+    while (table[slot * 2 + 1] !== 0) slot = (slot + 1) & (cap - 1);
+    table[slot * 2] = hashes[code];
+    table[slot * 2 + 1] = code + 1;
   }
-  return slots;
+  return table;
 }
 
 function dictionary(bytes: Uint8Array, offsets: Int32Array, firstRow: Int32Array, distinct: number) {
