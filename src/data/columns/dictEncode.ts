@@ -134,7 +134,14 @@ export function dictCodes(col: Utf8Column, limit: number, beat?: () => void): Di
 }
 
 /** Whether the value of `code` in the compact copy holds the bytes `s..e` of the column. */
-function sameSeen(seen: Uint8Array, seenOffsets: Int32Array, code: number, bytes: Uint8Array, s: number, e: number): boolean {
+function sameSeen(
+  seen: Uint8Array,
+  seenOffsets: Int32Array,
+  code: number,
+  bytes: Uint8Array,
+  s: number,
+  e: number,
+): boolean {
   const a = seenOffsets[code];
   if (seenOffsets[code + 1] - a !== e - s) return false;
   for (let k = 0; k < e - s; k++) if (seen[a + k] !== bytes[s + k]) return false;

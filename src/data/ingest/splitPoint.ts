@@ -9,15 +9,15 @@ const PROBE_RECORDS = 8;
 const MAX_CANDIDATES = 256;
 
 /**
- * A byte offset near the middle of the file that looks like the start of a record: right after a
+ * A byte offset near the middle of the file (of its bytes from `from` on) that looks like the start of a record: right after a
  * newline, and followed by records of exactly `width` fields with no stray quote. A newline inside a
  * quoted field (a multi-line abstract) usually fails that test, but can pass it: the offset is only
  * a candidate, which the parse of the first part proves or refuses (csvInParts.ts). Null when no
  * newline in the window looks right (a ragged or one-record file): the file is then read in one part.
  * @example await splitCandidate('/data/big.csv', 95_000_000, 7) // 47_500_123
  */
-export async function splitCandidate(path: string, size: number, width: number): Promise<number | null> {
-  const mid = Math.floor(size / 2);
+export async function splitCandidate(path: string, size: number, width: number, from = 0): Promise<number | null> {
+  const mid = from + Math.floor((size - from) / 2);
   const fh = await open(path, 'r');
   let window: Buffer;
   try {

@@ -1,11 +1,11 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { USER_MAX_DICT_SIZE } from '../../../src/data/columns/dictEncode.js';
 import { compactTable } from '../../../src/data/columns/compactTable.js';
 import { DataError } from '../../../src/data/errors.js';
-import { ingestCsvInParts, type InPartsOptions } from '../../../src/data/ingest/csvInParts.js';
+import { ingestCsvInParts, type HostLoad, type InPartsOptions } from '../../../src/data/ingest/csvInParts.js';
 import { defaultWorker } from '../../../src/data/ingest/csvPartThread.js';
 import { CSV_STALL_MS, csvStallMs } from '../../../src/data/ingest/csvStall.js';
 import { ingestCsv, type IngestResult } from '../../../src/data/ingest/ingestCsv.js';
@@ -333,5 +333,84 @@ while (Date.now() < end) if (Date.now() >= next) { Atomics.add(workerData.beat, 
       expect(() => csvStallMs({ SBIRTOOLS_CSV_STALL_MS: bad })).toThrow(
         /SBIRTOOLS_CSV_STALL_MS="[^"]*" is not a time in ms/,
       );
+  });
+});
+
+describe('a busy host: a first stretch parsed on this thread, the rest split only onto idle cores', () => {
+  /** A host whose load average leaves no core, and whose cores were `idle` over the stretch. */
+  const busy = (idle: number | null, meters = { n: 0 }): HostLoad => ({
+    loadAverage: () => 99,
+    idleMeter: () => {
+      meters.n++;
+      return () => idle;
+    },
+  });
+  /** Multi-byte text, quoted newlines, numbers: a stretch cut inside a character or a record would show. */
+  function busyFile(): string {
+    const rows = ['id,text,n'];
+    for (let i = 0; i < 160; i++) {
+      const text = i % 4 === 0 ? `"é ${i}\nnext 日本語"` : i % 4 === 1 ? `ééé${'語'.repeat(i % 5)}` : `plain ${i % 9}`;
+      rows.push(`${i},${text},${i % 7 === 0 ? '' : i * 0.25}`);
+    }
+    return write(rows.join('\n') + '\n');
+  }
+  const onePass = new Map<string, ReturnType<typeof comparable>>();
+  const expectOnePass = async (path: string, r: Awaited<ReturnType<typeof ingestCsvInParts>>, what: string) => {
+    if (!onePass.has(path)) onePass.set(path, comparable(await ingestCsv(path, {})));
+    const one = onePass.get(path)!;
+    const got = comparable(r);
+    expect(tableDifference(got.table, one.table), what).toBeNull();
+    expect(got.report, what).toEqual(one.report);
+  };
+
+  it('no idle core: this thread reads on alone, wherever the stretch ends (at a newline)', async () => {
+    const path = busyFile();
+    const size = statSync(path).size;
+    for (let probe = 1; probe < size; probe += 23) {
+      const meters = { n: 0 };
+      const r = await ingestCsvInParts(path, { minPartBytes: 0, host: busy(0.2, meters), probeBytes: probe });
+      expect(r.parts).toBe(1);
+      await expectOnePass(path, r, `stretch from ${probe}`);
+      // measured, unless no newline follows the probe (then the file is read in one pass at once)
+      expect(meters.n).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('idle cores: the rest is split in two after the stretch, and the table is the one-pass table', async () => {
+    const path = busyFile();
+    const size = statSync(path).size;
+    let two = 0;
+    for (const share of [0.05, 0.2, 0.35, 0.5, 0.6, 0.75]) {
+      const r = await ingestCsvInParts(path, {
+        minPartBytes: 0,
+        host: busy(1.5),
+        probeBytes: Math.floor(size * share),
+      });
+      if (r.parts === 2) two++;
+      await expectOnePass(path, r, `stretch from ${share} of the file`);
+    }
+    expect(two).toBeGreaterThan(2);
+  }, 300_000);
+
+  it('idle cores unknown (no /proc/stat): read on alone', async () => {
+    const path = busyFile();
+    const meters = { n: 0 };
+    const r = await ingestCsvInParts(path, { minPartBytes: 0, host: busy(null, meters), probeBytes: 100 });
+    expect(r.parts).toBe(1);
+    expect(meters.n).toBe(1);
+    await expectOnePass(path, r, 'unknown idle');
+  });
+
+  it('a load average that leaves a core splits at once, without measuring', async () => {
+    const path = busyFile();
+    const quiet: HostLoad = {
+      loadAverage: () => 0,
+      idleMeter: () => {
+        throw new Error('measured');
+      },
+    };
+    const r = await ingestCsvInParts(path, { minPartBytes: 0, host: quiet });
+    expect(r.parts).toBe(2);
+    await expectOnePass(path, r, 'quiet host');
   });
 });
