@@ -65,7 +65,7 @@ const MASKS = [
 
 // a run that replaces TypedArray.prototype.slice: a kept index must still never be the one handed out
 const SLICED = [
-  "(X) => { Object.getPrototypeOf(Object.getPrototypeOf(new Uint32Array(1))).slice = function () { return this; }; return 1; }",
+  '(X) => { Object.getPrototypeOf(Object.getPrototypeOf(new Uint32Array(1))).slice = function () { return this; }; return 1; }',
   `(X) => { const f = X[${A}.gt(1e6)]; f.indices()[0] = 2; return f.array('Award Year').slice(0, 3); }`,
   `(X) => { const f = X.filter((d) => d['Award Amount'] > 1e6); f.indices()[0] = 2; return f.array('Award Year').slice(0, 3); }`,
   `(X) => [X[${A}.gt(1e6)].array('Award Year').slice(0, 3), X.filter((d) => d['Award Amount'] > 1e6).array('Award Year').slice(0, 3)]`,
