@@ -4,7 +4,7 @@
  * for masks, frame/clean.ts for dropna).
  */
 import { BitSet, type ColumnTable } from 'arquero';
-import { ObjectDefineProperty, ReflectApply, TypedArrayPrototype } from '../intrinsics.js';
+import { ReflectApply, TypedArrayPrototype } from '../intrinsics.js';
 
 // copies through the TypedArray `set` captured when the prelude loaded: a run may replace `slice` or
 // `set` on the prototype, and a kept array must never be the one handed out (fast/filterKept.ts)
@@ -45,26 +45,8 @@ export function keepStorageWords(t: ColumnTable, words: Uint32Array, index: Uint
   ReflectApply(TypedArraySet, own, [words]);
   const out = t.create({ filter: keep });
   const holder = out as unknown as { _index?: Uint32Array | null };
-  if (holder._index === null && out.numRows() === index.length) lazyIndex(out, index);
+  if (holder._index === null && out.numRows() === index.length) holder._index = copyOf(index);
   return out;
-}
-
-/**
- * Gives `t` the row index `index` holds, copied when Arquero first reads `_index` (`indices()`, a
- * scan): a filter asked only for its count (`filter(...).numRows()`) copies no index. The copy then
- * stays as the table's own data property, as Arquero's own index would.
- */
-function lazyIndex(t: ColumnTable, index: Uint32Array): void {
-  const own = (v: Uint32Array | null): Uint32Array | null => {
-    ObjectDefineProperty(t, '_index', { value: v, writable: true, enumerable: true, configurable: true });
-    return v;
-  };
-  ObjectDefineProperty(t, '_index', {
-    get: () => own(copyOf(index)),
-    set: own,
-    enumerable: true,
-    configurable: true,
-  });
 }
 
 /** `keep` with the rows of `words` set one by one (a BitSet whose words differ from Arquero's). */
