@@ -49,7 +49,7 @@ interface Handed {
 }
 
 const entries: Kept[] = [];
-const derived = new SafeWeakMap<Series, { key: string; chain: object }>();
+const derived = new SafeWeakMap<Series, { key: string; chain: object; n: number }>();
 const handed = new SafeWeakMap<Series, Handed>();
 const columnIds = new SafeWeakMap<LazyColumn, number>();
 let nextColumn = 0;
@@ -82,7 +82,7 @@ export function comparisonKey(column: string, method: string, x: unknown): strin
 export function valuesKey(s: Series): string | null {
   const d = derived.get(s);
   // a chain forced (its `view` read or written) is a plain Series whose view a run may have replaced
-  if (d !== undefined) return pendingChain(s) === d.chain ? d.key : null;
+  if (d !== undefined) return pendingChain(s) === d.chain && s.length === d.n ? d.key : null;
   return hostColumnKey(s);
 }
 
@@ -91,7 +91,7 @@ export function noteArithmetic(s: Series, method: string, x: number, out: Series
   const base = valuesKey(s);
   const chain = pendingChain(out);
   if (base !== null && chain !== undefined)
-    derived.set(out, { key: `${base}|${method}|n${x === 0 && 1 / x < 0 ? '-0' : x}`, chain });
+    derived.set(out, { key: `${base}|${method}|n${x === 0 && 1 / x < 0 ? '-0' : x}`, chain, n: out.length });
 }
 
 /** The kept mask `m` stands for (it was handed out by keptMask and is untouched), or undefined. */
@@ -124,6 +124,8 @@ export function keptMask(key: string, like: Series, make: () => Series | undefin
   let kept: Kept | undefined;
   for (let e = 0; e < entries.length; e++) {
     if (entries[e]!.key !== key) continue;
+    // a Series whose length a run replaced: its mask as computed, neither kept nor read from the kept one
+    if (entries[e]!.bits.length !== like.length) return make();
     kept = entries[e]!;
     for (let j = e; j > 0; j--) entries[j] = entries[j - 1]!;
     entries[0] = kept;

@@ -46,6 +46,9 @@ const MASKS = [
   `(X) => [${A}.div(1e6).gt('0.5').sum(), ${A}.add(NaN).gt(1).sum(), ${A}.div(X['Number Employees']).gt(1e4).sum(), ${A}.rdiv(1e6).lt(1).sum()]`,
   `(X) => { const d = ${A}.div(1e6); d.view; return d.gt(0.5).sum(); }`,
   `(X) => { const d = ${A}.div(1e6); d.view = null; return d.gt(0.5).sum(); }`,
+  // a run that sets a Series' length (a literal asked first here): the next run's mask is the column's
+  `(X) => { const d = ${A}.div(1e6); d.length = 5; d.gt(0.25); const c = X.Phase; c.length = 5; c.eq('Phase I'); return 1; }`,
+  `(X) => { const m = ${A}.div(1e6).gt(0.25); const p = X.Phase.eq('Phase I'); return [m.mean(), X[m].numRows(), p.mean(), X[p].numRows()]; }`,
   // the same names over other columns; other tables of the same length; filtered and ordered tables
   "(X) => X.select({ 'Award Year': 'Number Employees' })['Award Year'].eq(2020).sum()",
   "(X) => X.select({ 'Award Amount': 'Number Employees' })['Award Amount'].div(1e6).gt(0.5).sum()",
