@@ -4,6 +4,16 @@
  * for masks, frame/clean.ts for dropna).
  */
 import { BitSet, type ColumnTable } from 'arquero';
+import { ReflectApply, TypedArrayPrototype } from '../intrinsics.js';
+
+// copies through the TypedArray `set` captured when the prelude loaded: a run may replace `slice` or
+// `set` on the prototype, and a kept array must never be the one handed out (fast/filterKept.ts)
+const TypedArraySet = (TypedArrayPrototype as { set: (a: ArrayLike<number>) => void }).set;
+function copyOf(a: Uint32Array): Uint32Array {
+  const out = new Uint32Array(a.length);
+  ReflectApply(TypedArraySet, out, [a]);
+  return out;
+}
 
 /** The rows of an unfiltered `t` whose byte in `bits` (one per storage row, each 0 or 1) is 1. */
 export function keepStorageRows(t: ColumnTable, bits: Uint8Array): ColumnTable {
@@ -21,7 +31,7 @@ export function storageWords(t: ColumnTable): { words: Uint32Array; index: Uint3
   const words = (t.mask() as unknown as { _bits?: Uint32Array } | null)?._bits;
   const index = (t as unknown as { _index?: Uint32Array | null })._index;
   if (!(words instanceof Uint32Array) || !(index instanceof Uint32Array)) return null;
-  return { words: words.slice(), index: index.slice() };
+  return { words: copyOf(words), index: copyOf(index) };
 }
 
 /**
@@ -32,10 +42,10 @@ export function keepStorageWords(t: ColumnTable, words: Uint32Array, index: Uint
   const keep = new BitSet(t.totalRows());
   const own = (keep as unknown as { _bits?: Uint32Array })._bits;
   if (!(own instanceof Uint32Array) || own.length !== words.length) return t.create({ filter: bitsOf(keep, words) });
-  own.set(words);
+  ReflectApply(TypedArraySet, own, [words]);
   const out = t.create({ filter: keep });
   const holder = out as unknown as { _index?: Uint32Array | null };
-  if (holder._index === null && out.numRows() === index.length) holder._index = index.slice();
+  if (holder._index === null && out.numRows() === index.length) holder._index = copyOf(index);
   return out;
 }
 

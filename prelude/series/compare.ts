@@ -7,7 +7,8 @@
 import { GuestError } from '../errors/guestError.js';
 import { compareValues, isNull } from '../frame/common.js';
 import { to_datetime } from '../frame/dates.js';
-import { betweenNumbers, combineMasks, compareNumber, notMask } from './fastCompare.js';
+import { betweenNumbers, combineBytes, combineMasks, compareNumber, notBytes, notMask } from './fastCompare.js';
+import { comparisonKey, keptBits, keptMask, logicalKey, noteArithmetic, valuesKey } from './maskKept.js';
 import { arithmeticNumbers } from './fastElementwise.js';
 import type { BinaryOp } from './numberChain.js';
 import { Series } from './Series.js';
@@ -56,6 +57,20 @@ function scalarTest(method: string, x: number | string): (v: unknown) => boolean
 }
 
 function comparison(method: string, test: (c: number) => boolean, missing = false) {
+  const compute = computed(method, test, missing);
+  return function (this: S, x: unknown): S {
+    // a whole host column against a literal: the session's kept mask (maskKept.ts)
+    const column = (typeof x === 'number' || typeof x === 'string') && valuesKey(this);
+    const key = column ? comparisonKey(column, method, x) : null;
+    if (key !== null) {
+      const kept = keptMask(key, this, () => compute.call(this, x));
+      if (kept) return kept;
+    }
+    return compute.call(this, x);
+  };
+}
+
+function computed(method: string, test: (c: number) => boolean, missing: boolean) {
   return function (this: S, x: unknown): S {
     if (typeof x === 'number' && x === x) {
       const fast = compareNumber(this, method, x);
@@ -83,6 +98,14 @@ function comparison(method: string, test: (c: number) => boolean, missing = fals
 
 function logical(method: string, f: (a: boolean, b: boolean) => boolean) {
   return function (this: S, x: unknown): S {
+    // two kept masks: the session's kept combination (maskKept.ts)
+    const key = logicalKey(method, this, x);
+    if (key !== null) {
+      const p = keptBits(this)!;
+      const q = keptBits(x)!;
+      const kept = keptMask(key, this, () => Series.bools(combineBytes(p, q, method), this));
+      if (kept) return kept;
+    }
     const fast = combineMasks(this, x, method);
     if (fast) return fast;
     const at = other(this, x, method);
@@ -93,7 +116,11 @@ function logical(method: string, f: (a: boolean, b: boolean) => boolean) {
 function arithmetic(method: BinaryOp, f: (a: number, b: number) => number, strings = false) {
   return function (this: S, x: unknown): S {
     const fast = arithmeticNumbers(this, x, method);
-    if (fast) return fast;
+    if (fast) {
+      // a pending chain on a host column: its masks may be kept (maskKept.ts)
+      if (typeof x === 'number') noteArithmetic(this, method, x, fast);
+      return fast;
+    }
     const at = other(this, x, method);
     return this.mapValues((v, i) => {
       const w = at(i);
@@ -125,6 +152,12 @@ export const COMPARE: Record<string, (this: S, ...a: never[]) => unknown> = {
   or: logical('or', (a, b) => a || b),
   xor: logical('xor', (a, b) => a !== b),
   not(this: S) {
+    const key = logicalKey('not', this);
+    if (key !== null) {
+      const p = keptBits(this)!;
+      const kept = keptMask(key, this, () => Series.bools(notBytes(p), this));
+      if (kept) return kept;
+    }
     return notMask(this) ?? this.maskValues((v) => v !== true);
   },
   isin(this: S, values: unknown) {

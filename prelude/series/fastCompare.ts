@@ -78,13 +78,15 @@ export function combineMasks(a: Series, b: unknown, method: string): Series | un
   const x = typedOf(a);
   const y = typedOf(b);
   if (!x || !y || x.kind !== 'bool' || y.kind !== 'bool') return undefined;
-  const p = x.bits;
-  const q = y.bits;
+  return Series.bools(combineBytes(x.bits, y.bits, method), a);
+}
+
+/** and/or/xor of two mask byte arrays of the same length, into new bytes. */
+export function combineBytes(p: Uint8Array, q: Uint8Array, method: string): Uint8Array {
   const n = p.length;
   // each loop ends its own function: code after a loop in the same function deopted the loop's
   // compiled code on every warm call (docs/architecture.md, "Inside the prelude")
-  const bits = method === 'and' ? andBytes(p, q, n) : method === 'or' ? orBytes(p, q, n) : xorBytes(p, q, n);
-  return Series.bools(bits, a);
+  return method === 'and' ? andBytes(p, q, n) : method === 'or' ? orBytes(p, q, n) : xorBytes(p, q, n);
 }
 
 function andBytes(p: Uint8Array, q: Uint8Array, n: number): Uint8Array {
@@ -109,8 +111,12 @@ function xorBytes(p: Uint8Array, q: Uint8Array, n: number): Uint8Array {
 export function notMask(a: Series): Series | undefined {
   const x = typedOf(a);
   if (!x || x.kind !== 'bool') return undefined;
-  const p = x.bits;
+  return Series.bools(notBytes(x.bits), a);
+}
+
+/** The negation of mask bytes, into new bytes. */
+export function notBytes(p: Uint8Array): Uint8Array {
   const bits = new Uint8Array(p.length);
   for (let i = 0; i < p.length; i++) bits[i] = p[i]! ^ 1;
-  return Series.bools(bits, a);
+  return bits;
 }

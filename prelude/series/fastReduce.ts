@@ -95,6 +95,33 @@ export function presentNumbers(s: Series): Float64Array | undefined {
   return v ? dense(v, s.length) : undefined;
 }
 
+/**
+ * [sum, count] of the present values of a view with a row map (a filtered table's column: `t[mask][c]`),
+ * read at its rows: the additions of denseSum over dense()'s packed copy, in the same order, without
+ * the copy (a fresh array, so never one whose sum was kept).
+ */
+function sumAtRows(s: Series, v: NumView): [number, number] | undefined {
+  const { values, valid, rows } = v;
+  if (!rows || rows.length < s.length) return undefined;
+  sumRows(values, valid, rows, s.length);
+  return [SUM_COUNT[0]!, SUM_COUNT[1]!];
+}
+
+function sumRows(values: Float64Array, valid: Uint8Array | null, rows: Uint32Array, n: number): void {
+  let sum = 0;
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const r = rows[i]!;
+    const x = values[r]!;
+    if ((valid === null || valid[r] === 1) && x === x) {
+      sum += x;
+      count++;
+    }
+  }
+  SUM_COUNT[0] = sum;
+  SUM_COUNT[1] = count;
+}
+
 /** sum, or undefined. A mask counts its true values. */
 export function fastSum(s: Series): number | undefined {
   const c = pendingChain(s);
@@ -109,7 +136,7 @@ export function fastSum(s: Series): number | undefined {
   }
   const v = numView(s);
   if (!v) return undefined;
-  const direct = sumInPlace(s, v);
+  const direct = sumInPlace(s, v) ?? sumAtRows(s, v);
   if (direct) return direct[0];
   return denseSum(dense(v, s.length));
 }
@@ -128,7 +155,7 @@ export function fastSumCount(s: Series): [number, number] | undefined {
   if (t && t.kind === 'bool') return [fastSum(s)!, s.length];
   const v = numView(s);
   if (!v) return undefined;
-  const direct = sumInPlace(s, v);
+  const direct = sumInPlace(s, v) ?? sumAtRows(s, v);
   if (direct) return direct;
   const xs = dense(v, s.length);
   return [denseSum(xs), xs.length];

@@ -9,6 +9,7 @@ import { BitSet, type ColumnTable } from 'arquero';
 import { GuestError } from '../errors/guestError.js';
 import { Series } from './Series.js';
 import { keepStorageRows } from '../frame/bitWords.js';
+import { keptRowsWhere } from './maskKept.js';
 
 /** The rows of `t` where `mask` is true. */
 export function filterByMask(t: ColumnTable, mask: Series | readonly unknown[], where: string): ColumnTable {
@@ -20,6 +21,9 @@ export function filterByMask(t: ColumnTable, mask: Series | readonly unknown[], 
       "Build the mask with a comparison: t['Award Amount'].gt(1e6), t.Agency.eq('DOD'), t.Phase.isin([...]), t['Award Title'].str.contains('x').",
     );
   }
+  // a mask the session keeps (maskKept.ts): its kept words and index
+  const kept = keptRowsWhere(t, m);
+  if (kept) return kept;
   const bits = m.view?.kind === 'bool' ? m.view.bits : null;
   const whole = !t.isFiltered() && !t.isOrdered();
   if (bits && m.length === (whole ? t.totalRows() : t.numRows())) return rowsWhere(t, bits);
