@@ -66,7 +66,7 @@ const SEQUENCES: Record<string, Sequence> = {
       "[rp.length, rowSig(rp[1]), pushed.filter((d) => d !== null)[0] === rp.filter((r) => r['Award Amount'] > 5e5 && r['Proposal Award Date'] !== null)[0]['Proposal Award Date']]",
       "const rc = award_data.select('Phase', 'Award Year').objects();\n[rc.filter(r => r.Phase === 'Phase II').length, rc.length]",
       '[rc.length, rowSig(rc[rc.length - 1])]',
-      "const every = award_data.objects();\nlet k = 0;\nfor (const r of every) k += r.Abstract == null ? 0 : 1;\nk",
+      'const every = award_data.objects();\nlet k = 0;\nfor (const r of every) k += r.Abstract == null ? 0 : 1;\nk',
       '[every.length, typeof every[2].Abstract, rowSig(every[11])]',
     ],
   },
