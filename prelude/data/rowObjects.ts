@@ -657,7 +657,10 @@ export function installRowObjects(proto: Record<string, unknown>): void {
         const own = loopKept(this, loop);
         return own ? loopRows('reused', loop.names, own.vals, own.idx, own.n) : bare();
       }
-      if (typedChain(this, loop)) {
+      // a pluck straight into a chain's `a(...)` (`open([F], ['pluck'], 1)`) over every row: the chain
+      // reads the column's typed values, so the values are read only if it makes its array as written
+      const plucked = loop.text === 1 && loop.ops !== null && loop.ops.length === 1 && loop.ops[0] === 'pluck';
+      if (typedChain(this, loop) || (plucked && pluckOrigin(this, loop)?.chain)) {
         // a callback may be answered from the columns (fast/rowTruth.ts): the values are read when a link needs them
         const vals = () => loopValues(this, loop, dates)?.vals ?? null;
         const idx = this.isFiltered() || this.isOrdered() ? (this.indices() as Uint32Array) : null;

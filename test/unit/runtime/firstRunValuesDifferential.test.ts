@@ -1,9 +1,11 @@
 // A session's first runs read a column's typed values where the code as written would have made a
 // boxed copy of the whole column only to read a few values of it (session 21): a chain bound to a
 // name makes its array from the typed values (prelude/fast/arrayChain.ts `make`), a loop that keeps
-// one row builds that row alone (prelude/data/rowObjects.ts `rowAt`), and a row array only loops read
-// takes its columns' values when first needed (`lazyRows`). Each sequence runs in two sessions,
-// rewritten and with the rewrite defeated (a comment naming `$sbtRow` turns it off), on both engines:
+// one row builds that row alone (prelude/data/rowObjects.ts `rowAt`), a row array only loops read
+// takes its columns' values when first needed (`lazyRows`), and a pluck straight into a chain reads
+// the rows' values only if the chain makes its array as written (prelude/data/rowChain.ts). Each
+// sequence runs in two sessions, rewritten and with the rewrite defeated (a comment naming `$sbtRow`
+// turns it off), on both engines:
 // values, output and errors, and what later runs read of the names, must be the same. On
 // isolated-vm (where these paths run) each also checks, after its first step, that the columns named
 // were not boxed (`column(name).builtValues()`, null until the session holds a copy of every value).
@@ -37,6 +39,16 @@ const SEQUENCES: Record<string, Sequence> = {
       // the column boxed now (array() hands it out): the same chain copies its values from it
       "const whole = award_data.array('Award Amount');\nconst z = award_data.array('Award Amount').filter(v => v !== 0);\n[whole.length, z.length, sig(z.slice(0, 60)), z.filter(v => v === null).length]",
       "const y = award_data.array('Award Year').filter(v => v > 2000);\n[Math.min(...y), Math.max(...y), y.length, sig(y.slice(0, 9))]",
+    ],
+  },
+  'a pluck straight into a chain, sorted': {
+    first:
+      "const p = award_data.select('Award Amount').objects().map(r => r['Award Amount']).filter(v => v != null).sort((x, y) => x - y);\n[p.length, p[0], p[p.length - 1], p[(p.length / 2) | 0]]",
+    unboxed: ['Award Amount'],
+    then: [
+      '[p.length, sig(p.slice(0, 30)), Array.isArray(p)]',
+      "award_data.select('Award Year').objects().map(r => r['Award Year']).filter(y => y > 2010).length",
+      "const q = award_data.objects().map(r => r['Number Employees']).filter(v => v !== null).map(v => v * 2);\n[q.length, sig(q.slice(-20))]",
     ],
   },
   'a loop that keeps one row of every column, dates and text among them': {
