@@ -222,6 +222,16 @@ export class LazyColumn {
   }
 
   /**
+   * The values `scanSource` reads (`{ kind: 'all' }`) when they are built already, else null: builds
+   * nothing. For a path that can read the column's typed arrays instead and would otherwise box a
+   * number column (a copy of every value, kept for the session) only to copy from it once.
+   */
+  builtValues(): unknown[] | null {
+    if (this.pending || this.text || this.utf8 || this.type === 'date') return null;
+    return this.all;
+  }
+
+  /**
    * The column's text pages when the host can scan them (bridge `textScan`) and they hold `rows`
    * rows, else null. Builds nothing: a column that is not paged text returns null at once.
    */

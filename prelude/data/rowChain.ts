@@ -172,15 +172,21 @@ function link(c: Chain, step: number, pos: ArrayLike<number> | null, m: number):
   }
   if (op === 'pluck') {
     o.map = function (): unknown {
-      const vals = c.vals();
-      if (vals === null)
-        return ReflectApply(ORIGINAL.map as Function, link0(c, pos, m), arguments as unknown as unknown[]);
-      // every row, straight into a chain's `a(...)`: the chain over the column, no array yet
+      // every row, straight into a chain's `a(...)`: the chain over the column, no array yet, and the
+      // values read only if it makes the array as written (a host column over every row: they exist)
+      const args = arguments as unknown as unknown[];
       const chained =
         pos === null && c.idx === null && c.origin?.chain
-          ? c.origin.chain(() => pluck(vals[c.names.length - 1]!, null, null, m))
+          ? c.origin.chain(() => {
+              const vals = c.vals();
+              return vals === null
+                ? (ReflectApply(ORIGINAL.map as Function, link0(c, pos, m), args) as unknown[])
+                : pluck(vals[c.names.length - 1]!, null, null, m);
+            })
           : undefined;
       if (chained !== undefined) return chained;
+      const vals = c.vals();
+      if (vals === null) return ReflectApply(ORIGINAL.map as Function, link0(c, pos, m), args);
       const out = pluck(vals[c.names.length - 1]!, c.idx, pos, m);
       // every row in order: the array `t.array(F)` would give (a chain on it may be typed: fast/arrayChain.ts)
       if (pos === null && c.idx === null && c.origin !== null) c.origin(out);

@@ -206,15 +206,32 @@ function keyedRows(
   return !isPick(payload[0]) || settlePick((raw) => rowAt(t, raw));
 }
 
-/** The row objects() builds for `t`'s raw row `raw` (every column), or undefined where rows() would not build it. */
+/**
+ * The row objects() builds for `t`'s raw row `raw` (every column), or undefined where rows() would not
+ * build it. From the session's kept values of these columns when it has them; else from the row's
+ * own values (`at`, as those values would hold them): one row kept by a loop is no reason to box
+ * every value of every column (a text column's would be decoded whole).
+ */
 function rowAt(t: ColumnTable, raw: number): unknown {
   const names = t.columnNames();
   const cols = rowColumns(t, names);
-  const kept = cols && cachedValues(cols, t.totalRows(), t.numRows(), 'object');
-  if (!cols || !kept) return undefined;
+  if (!cols) return undefined;
   const one = new Uint32Array(1);
-  one[0] = raw;
-  return loopRows('object', names, callKept(cols, kept), one, 1).next().value;
+  // n 0: the kept entry when there is one, never one built now
+  const kept = cachedValues(cols, t.totalRows(), 0, 'object');
+  if (kept) {
+    one[0] = raw;
+    return loopRows('object', names, callKept(cols, kept), one, 1).next().value;
+  }
+  const vals = new NativeArray<Kept>(cols.length);
+  for (let k = 0; k < cols.length; k++) {
+    const column = cols[k]!.column;
+    const v = new NativeArray<unknown>(1);
+    // a date column's value is a fresh Date (at), as a row made from its times has
+    v[0] = column instanceof LazyColumn ? column.at(raw) : (column as ArrayLike<unknown>)[raw];
+    vals[k] = v;
+  }
+  return loopRows('object', names, vals, one, 1).next().value;
 }
 
 /** The columns of `t` at places `#k` (a list's rows hold them in that order), or null when one is past the last. */
@@ -391,6 +408,10 @@ function deferredRows(
   const names = t.columnNames();
   const cols = rowColumns(t, names);
   if (!cols) return null;
+  if (shape === 'object') {
+    const later = lazyRows(t, s, cols, names, dates, methods);
+    if (later) return later;
+  }
   const n = t.numRows();
   const kept = cachedValues(cols, t.totalRows(), n, shape);
   const v = kept && loopValues(t, s, dates);
@@ -424,6 +445,71 @@ function deferredRows(
   };
   if (methods !== null) {
     b.chain = (c, all) => boundChain(t, c, s.names, v.vals, idx, n, all);
+    ownChainMethods(list, b, methods);
+  }
+  bindRows(list, b);
+  return list;
+}
+
+/**
+ * deferredRows for an object row array of every row of a table whose columns are all the host's
+ * (their values never change): the values its rows and loops read are taken when first needed (a
+ * loop that runs as written, a chain, the fill at the global's first read), not at the call, so a
+ * declaration whose loops the columns answer boxes and keeps nothing (`const rows =
+ * t.select('A').objects(); for (const r of rows) s += r.A`, read from the column's typed values);
+ * they are the values the call would have taken. Everything that calls a method is settled at the
+ * call: what runs later is index loops over arrays made here and the columns' own reads (a run may
+ * have replaced Array.prototype's methods by then). Null (deferredRows goes on) for any other table.
+ */
+function lazyRows(
+  t: ColumnTable,
+  s: RowLoopState,
+  cols: RowColumn[],
+  names: string[],
+  dates: CallDates,
+  methods: string[] | null,
+): unknown[] | null {
+  if (t.isFiltered() || t.isOrdered()) return null;
+  const n = t.numRows();
+  const total = t.totalRows();
+  // as cachedValues and loopValues decide: every row, every field read a column, every column the host's
+  if (n !== total || n * 8 < total) return null;
+  for (let k = 0; k < cols.length; k++) if (!(cols[k]!.column instanceof LazyColumn)) return null;
+  const fields = s.names;
+  const at = new NativeArray<number>(fields.length);
+  for (let k = 0; k < fields.length; k++) {
+    let j = 0;
+    while (j < names.length && names[j] !== fields[k]) j++;
+    if (j === names.length) return null;
+    at[k] = j;
+  }
+  let loop: ArrayLike<unknown>[] | null = null;
+  // what loopValues gives: each field's values, a date column's as the call's Dates
+  const loopVals = () => {
+    if (loop !== null) return loop;
+    const out = new NativeArray<ArrayLike<unknown>>(fields.length);
+    for (let k = 0; k < fields.length; k++) out[k] = ownValues(cols[at[k]!]!.values(), dates, null, total);
+    return (loop = out);
+  };
+  // what cachedValues keeps for every column (a date column's times)
+  const allVals = () => {
+    const out = new NativeArray<Kept>(cols.length);
+    for (let k = 0; k < cols.length; k++) out[k] = cols[k]!.values();
+    return out;
+  };
+  const b: BoundRows = {
+    names: fields,
+    get vals() {
+      return loopVals();
+    },
+    idx: null,
+    n,
+    fill: (out) => rowsInto('object', names, dates.settled(allVals()), null, n, out),
+    keyed: (read, payload) => keyedRows(t, read, payload, { idx: null, n }),
+  };
+  const list = new NativeArray<unknown>(0);
+  if (methods !== null) {
+    b.chain = (c, all) => boundChain(t, c, fields, loopVals(), null, n, all);
     ownChainMethods(list, b, methods);
   }
   bindRows(list, b);
@@ -571,7 +657,10 @@ export function installRowObjects(proto: Record<string, unknown>): void {
         const own = loopKept(this, loop);
         return own ? loopRows('reused', loop.names, own.vals, own.idx, own.n) : bare();
       }
-      if (typedChain(this, loop)) {
+      // a pluck straight into a chain's `a(...)` (`open([F], ['pluck'], 1)`) over every row: the chain
+      // reads the column's typed values, so the values are read only if it makes its array as written
+      const plucked = loop.text === 1 && loop.ops !== null && loop.ops.length === 1 && loop.ops[0] === 'pluck';
+      if (typedChain(this, loop) || (plucked && pluckOrigin(this, loop)?.chain)) {
         // a callback may be answered from the columns (fast/rowTruth.ts): the values are read when a link needs them
         const vals = () => loopValues(this, loop, dates)?.vals ?? null;
         const idx = this.isFiltered() || this.isOrdered() ? (this.indices() as Uint32Array) : null;

@@ -207,7 +207,11 @@ interface Start {
   n: number;
   xs: unknown[] | null;
   make: () => unknown[];
-  /** The column's values as `t.array(col)` copies them (boxed once per session), read only. */
+  /**
+   * The column's values as `t.array(col)` copies them (boxed once per session), read only, when the
+   * session has them already; null when not (`make` then reads the column's typed values: boxing a
+   * number column first would make every value twice on a session's first run).
+   */
   values: () => readonly unknown[] | null;
   /** A long text column's pages the host can scan (`vec` is then text): filters and tests of the value's class only. */
   pages?: TextPages;
@@ -336,7 +340,8 @@ class Chain {
     const { keep, n } = r;
     const count = keep === null ? n : (r.count ??= keptCount(keep, n));
     const out = new NativeArray<unknown>(count);
-    // no map: the column's own values (its numbers already boxed: copied, not made again)
+    // no map: the column's own values when the session has them (its numbers already boxed: copied,
+    // not made again); else read from the column's typed values below, the same values
     const own = this.ops.some((op) => op.kind === 'map') ? null : (this.start.xs ?? this.start.values());
     const vec = r.vec;
     let j = 0;
@@ -596,11 +601,7 @@ export function columnChain(col: LazyColumn, make: () => unknown[]): unknown {
   if (!COMPILED || col.length < ARRAY_CHAIN_MIN_LENGTH || col.type === 'date' || !nativeMethods([])) return undefined;
   const vec = columnVec(col);
   if (!vec) return undefined;
-  const values = () => {
-    const s = col.scanSource();
-    return s !== null && s.kind === 'all' ? s.all : null;
-  };
-  return chain({ col, vec, n: col.length, xs: null, make, values }, []);
+  return chain({ col, vec, n: col.length, xs: null, make, values: () => col.builtValues() }, []);
 }
 
 /**
@@ -630,11 +631,7 @@ function receiver(x: unknown): unknown {
       }
       const vec = columnVec(col); // loads the column now, where `array()` would
       if (!vec) return make();
-      const values = () => {
-        const s = col.scanSource();
-        return s !== null && s.kind === 'all' ? s.all : null;
-      };
-      return chain({ col, vec, n: col.length, xs: null, make, values }, []);
+      return chain({ col, vec, n: col.length, xs: null, make, values: () => col.builtValues() }, []);
     },
   };
 }
