@@ -54,7 +54,7 @@ export function scalarLoop(
   source: string,
   at: number,
   arrayNames: ReadonlySet<string> = new Set(),
-): { names: string[]; edits: LocalEdit[] } | undefined {
+): { names: string[]; edits: LocalEdit[]; dated?: true } | undefined {
   const body = program.body as AnyNode[];
   const place = body.indexOf(loop);
   if (place < 0 || !body.slice(place + 1).some((s) => VALUED.has(s.type))) return undefined;
@@ -136,7 +136,7 @@ function arrayLoop(
   place: number,
   at: number,
   arrayNames: ReadonlySet<string>,
-): { names: string[]; edits: LocalEdit[] } | undefined | null {
+): { names: string[]; edits: LocalEdit[]; dated?: true } | undefined | null {
   let reads: Reads;
   let taken: string[];
   let arrays: string[] | undefined;
@@ -163,6 +163,7 @@ function arrayLoop(
   } else return null;
   const shape =
     (loop.type === 'ForStatement' && !stop ? pickAtShape(loop.body, reads, taken[0]!) : undefined) ??
+    (loop.type === 'ForOfStatement' && !arrays ? latestShape(loop.body, reads, taken) : undefined) ??
     scalarShape(loop.body, reads, taken);
   if (!shape) return undefined;
   const { targets } = shape;
@@ -178,7 +179,9 @@ function arrayLoop(
     // after the argument: `t.array('A',)` parses
     const payload = `[${JSON.stringify(spec)}, [${targets.join(', ')}]]`;
     const open = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify(reads.fields)}, ["keyed"], ${payload})`;
-    return { names: targets, edits: [...wrapEdits(loop, targets, at), ins(loop.right.arguments[0].end, `, ${open}`)] };
+    const edits = [...wrapEdits(loop, targets, at), ins(loop.right.arguments[0].end, `, ${open}`)];
+    // a latest loop over a date column's array is answered before the date loop's path (rowLoops.ts)
+    return spec[0] === 'latest' ? { names: targets, edits, dated: true } : { names: targets, edits };
   }
   // the arrays are read twice (the guest's check, the loop): true locals, declared before the loop (a
   // name in its dead zone throws where the loop as written would not)
@@ -535,7 +538,9 @@ function pickShape(body: AnyNode, reads: Reads, row: string): { targets: string[
  * itself), `d != null` / `d !== null` for `d`, NONE `!latest`, `latest == null` or `latest === null`
  * (either side), OP an order comparison (either side). The guest's spec `['latest', guard, field, op,
  * none]` (op with the row's value on the left) answers it for a date column only, from its numbers,
- * when `latest` starts null (prelude/data/dateExtremeLoop.ts); the loop runs as written otherwise.
+ * when `latest` starts null (prelude/data/dateExtremeLoop.ts); the loop runs as written otherwise. Over
+ * objects(), a table, a destructured row, or the values of `for (const d of <expr>.array('col'))`
+ * (`dated`: answered before the date loop's path, which then is the loop's as written).
  */
 function latestShape(body: AnyNode, reads: Reads, taken: string[]): { targets: string[]; spec: Spec } | undefined {
   const list = statements(body) as AnyNode[];

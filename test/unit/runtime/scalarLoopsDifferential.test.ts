@@ -528,6 +528,18 @@ const SEQUENCES: Record<string, Step[]> = {
     rw('let u2;\nfor (const r of dt.objects()) if (u2 == null || u2 > r.D) u2 = r.D;\nu2'),
     rw('let u3;\nfor (const r of dt.objects()) if (u3 === null || u3 > r.D) u3 = r.D;\nu3'),
     rw('let u4 = null;\nfor (const r of dt.objects()) { const d = r.D; if (d && (!u4 || d < u4)) u4 = d; }\nu4'),
+    // the values of a date column's array (the date loop's path otherwise)
+    rw(
+      "let a1 = null;\nfor (const d of award_data.array('Proposal Award Date')) if (d && (!a1 || d > a1)) a1 = d;\na1",
+    ),
+    rw(
+      "let a2 = null;\nfor (const d of award_data.array('Proposal Award Date')) { const x = d; if (x != null && (a2 === null || x <= a2)) a2 = x; }\n[a2, a2 instanceof Date]",
+    ),
+    rw("let a3 = null;\nfor (const v of dt.array('D')) if (!a3 || v > a3) a3 = v;\na3"),
+    rw("let a4 = null;\nfor (const v of award_data.array('Award Amount')) if (v && (!a4 || v > a4)) a4 = v;\na4"),
+    as(
+      "const ds = award_data.array('Proposal Award Date');\nlet a5 = null;\nfor (const d of ds) if (d && (!a5 || d > a5)) a5 = d;\na5",
+    ),
     // other starts, a number field, a bound row array (the loop keeps one of its rows' Dates): as written
     rw(
       "let s1 = new Date(0);\nfor (const r of award_data.objects()) { const d = r['Proposal Award Date']; if (d && (!s1 || d > s1)) s1 = d; }\ns1",
@@ -550,6 +562,9 @@ const SEQUENCES: Record<string, Step[]> = {
     'var DP = Object.getPrototypeOf(new Date());\nvar keepValueOf = DP.valueOf;\nvar calls = 0;\nDP.valueOf = new Proxy(keepValueOf, { apply: (f, me, args) => { calls++; return -Reflect.apply(f, me, args); } });\n1',
     rw(
       "let p1 = null;\nfor (const r of award_data.objects()) { const d = r['Proposal Award Date']; if (d && (!p1 || d > p1)) p1 = d; }\n[p1, calls]",
+    ),
+    rw(
+      "let p4 = null;\nfor (const d of award_data.array('Proposal Award Date')) if (d && (!p4 || d > p4)) p4 = d;\n[p4, calls]",
     ),
     'DP.valueOf = keepValueOf;\nvar keepPrim = Object.getOwnPropertyDescriptor(DP, Symbol.toPrimitive);\nObject.defineProperty(DP, Symbol.toPrimitive, { value: new Proxy(keepPrim.value, { apply: (f, me) => me.getUTCDate() }), configurable: true });\n1',
     rw(
