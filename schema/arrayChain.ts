@@ -21,13 +21,13 @@ export const ARRAY_CHAIN_MIN_LENGTH = 2048;
 export const ARRAY_CHAIN_MEMO_ENTRIES = 4;
 
 /** Where an insert carries the user's expression as V8 names it: `/*=a:<encoded text>*\/`. */
-const NAMED = /\/\*=chain-(a|e|t):([^*]*)\*\//g;
+const NAMED = /\/\*=chain-(a|e|k|t):([^*]*)\*\//g;
 
 /**
  * The comment a rewrite inserts after the helper's argument: how V8 names the expression it wraps
  * (`award_data.array(...)`, `award_data.array(...).filter(...)`), URI-encoded so no `*\/` ends it early.
  */
-export function chainNamed(kind: 'a' | 'e' | 't', text: string): string {
+export function chainNamed(kind: 'a' | 'e' | 'k' | 't', text: string): string {
   return `/*=chain-${kind}:${encodeURIComponent(text)}*/`;
 }
 
@@ -44,7 +44,7 @@ export function repairChainMessage(message: string, line: string, column: number
   for (const m of line.matchAll(NAMED)) named.push({ kind: m[1]!, text: m[2]!, at: m.index });
   // `(0 , h.t(...))` is how V8 names the receiver's wrapper (a sequence), `h.a(...)` the others
   const helper = new RegExp(
-    `\\(0 , ${ARRAY_CHAIN_GLOBAL}\\.(t)\\(\\.\\.\\.\\)\\)|${ARRAY_CHAIN_GLOBAL}\\.(a|e|t)\\(\\.\\.\\.\\)`,
+    `\\(0 , ${ARRAY_CHAIN_GLOBAL}\\.(t)\\(\\.\\.\\.\\)\\)|${ARRAY_CHAIN_GLOBAL}\\.(a|e|k|t)\\(\\.\\.\\.\\)`,
     'g',
   );
   return message.replace(helper, (whole, seqKind: string | undefined, plainKind: string | undefined) => {

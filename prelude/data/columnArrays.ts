@@ -28,6 +28,7 @@ import {
 } from './rowLoop.js';
 import { dateLoop, dateRowsOf } from './dateLoop.js';
 import { doneIterator, keyedLoop } from './keyedLoop.js';
+import { isLatest } from './dateExtremeLoop.js';
 import { columnSource } from '../fast/source.js';
 import { textLoop } from './textLoop.js';
 
@@ -110,7 +111,9 @@ function keyedColumn(t: ColumnTable, name: string, payload: unknown): Iterator<u
   // the table methods asked are the installed ones: asking them runs no code of the run's
   if (!ArrayIsArray(payload) || payload.length !== 2 || !hostTableMethods(t)) return null;
   const col = t.column(name) as unknown;
-  if (!(col instanceof LazyColumn) || t.isFiltered() || t.isOrdered() || col.type === 'date') return null;
+  // a date column's only keyed loop is a latest loop's (data/dateExtremeLoop.ts: its numbers, a fresh Date)
+  if (!(col instanceof LazyColumn) || t.isFiltered() || t.isOrdered()) return null;
+  if (col.type === 'date' && !isLatest(payload[0])) return null;
   if (!arrayIterationIntact()) return null;
   return keyedLoop(payload[0], payload[1], [columnSource(col)], null, col.length) ? doneIterator() : null;
 }

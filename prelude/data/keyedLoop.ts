@@ -47,6 +47,7 @@ import {
 } from './keyedCode.js';
 import { pickAtLoop, pickLoop, pushLoop, scalarLoop } from './scalarLoop.js';
 import { setAddLoop } from './setAddLoop.js';
+import { latestLoop } from './dateExtremeLoop.js';
 
 /**
  * A loop's shape, as the preparation writes it: `[target, op, key, cond, term]`. target 'object' or
@@ -278,6 +279,8 @@ export function keyedLoop(
   if (NativeArray.isArray(spec) && spec[0] === 'pick') return copies === null && pickLoop(spec, target, srcs, idx, n);
   if (NativeArray.isArray(spec) && spec[0] === 'push') return copies === null && pushLoop(spec, target, srcs, idx, n);
   if (NativeArray.isArray(spec) && spec[0] === 'add') return copies === null && setAddLoop(spec, target, srcs, idx, n);
+  if (NativeArray.isArray(spec) && spec[0] === 'latest')
+    return copies === null && latestLoop(spec, target, srcs, idx, n);
   // an index loop keeping an index (data/keyedArrays.ts only: every row, in order)
   if (NativeArray.isArray(spec) && spec[0] === 'pickAt')
     return idx === null && pickAtLoop(spec, target, srcs, n, copies);

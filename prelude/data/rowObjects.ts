@@ -49,6 +49,7 @@ import { textLoop } from './textLoop.js';
 import { dateLoop } from './dateLoop.js';
 import { doneIterator, keyedLoop } from './keyedLoop.js';
 import { isPick, settlePick } from './scalarLoop.js';
+import { isLatest } from './dateExtremeLoop.js';
 import { columnSource, type Source } from '../fast/source.js';
 import { seriesMark } from '../series/seriesTables.js';
 import { rowCallbackBody, textClasses, textTruth } from '../fast/textClasses.js';
@@ -199,8 +200,10 @@ function keyedRows(
     if (!(col instanceof LazyColumn) || col.length !== t.totalRows()) return false;
     srcs[i] = columnSource(col);
   }
-  // a pick keeps a row of its own: over a bound array the loop would keep one of the array's rows
-  if (at !== null) return !isPick(payload[0]) && keyedLoop(payload[0], payload[1], srcs, at.idx, at.n);
+  // a pick keeps a row of its own (a latest loop a Date): over a bound array the loop would keep one of
+  // the array's rows (one of their Dates)
+  if (at !== null)
+    return !isPick(payload[0]) && !isLatest(payload[0]) && keyedLoop(payload[0], payload[1], srcs, at.idx, at.n);
   const idx = t.isFiltered() || t.isOrdered() ? (t.indices() as Uint32Array) : null;
   if (!keyedLoop(payload[0], payload[1], srcs, idx, t.numRows())) return false;
   return !isPick(payload[0]) || settlePick((raw) => rowAt(t, raw));

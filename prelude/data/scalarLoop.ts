@@ -552,6 +552,11 @@ export function passingRows(
   return { rows, m };
 }
 
+/** A loop answered with the locals' values `values` (a date loop's: data/dateExtremeLoop.ts), for `took(values.length)`. */
+export function answerWith(values: unknown[]): void {
+  answer = values;
+}
+
 /** A loop answered with nothing to write back (an add loop's: data/setAddLoop.ts): `took(0)` then reads an empty answer. */
 export function answeredInPlace(): void {
   answer = new Float64Array(0);

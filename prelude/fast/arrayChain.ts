@@ -25,12 +25,15 @@ import {
   ArrayPrototypeSlice,
   FunctionPrototypeToString,
   NativeArray,
+  NativeSet,
   ObjectDefineProperty,
   ObjectGetOwnPropertyDescriptor,
   ObjectGetPrototypeOf,
   SafeMap,
+  SafeSet,
   SafeWeakMap,
   ReflectApply,
+  SetSizeGetter,
 } from '../intrinsics.js';
 import { evalNode, truthy } from './deriveEval.js';
 import { GIVE_UP, valueReader, type Env, type Vec } from './deriveVec.js';
@@ -151,6 +154,8 @@ interface Evaluated {
   count?: number;
   lo?: number;
   hi?: number;
+  /** How many elements a Set of the kept elements holds (SameValueZero), once asked (`e(x, 3)`). */
+  distinct?: number;
 }
 
 /** A chain's result the session keeps: its column, its key (memoKey), its evaluation and the array it made. */
@@ -297,6 +302,17 @@ class Chain {
     const { xs, pages } = this.start;
     if (xs === null && pages) return pages.get(row);
     return xs === null || this.ops.some((op) => op.kind === 'map') ? valueReader(r.vec)(row) : xs[row];
+  }
+
+  /**
+   * How many elements `new Set(<the array this chain makes>)` holds, or undefined (the array is then
+   * made): for a number, boolean or dictionary evaluation, the kept elements' distinct values as the
+   * Set tells them apart (SameValueZero: -0 is 0, NaN one value), kept with the evaluation.
+   */
+  distinct(): number | undefined {
+    const r = this.evaluate();
+    if (!r || (r.vec.k !== 'num' && r.vec.k !== 'codes' && r.vec.k !== 'bool')) return undefined;
+    return (r.distinct ??= distinctOf(r.vec, r.keep, r.n));
   }
 
   /** The first kept row whose callback result's truth is `want` (-1: none), or undefined to replay. */
@@ -721,6 +737,59 @@ function greatestOf(v: Float64Array, valid: Uint8Array | null, keep: Uint8Array 
   return nan ? NaN : best;
 }
 
+/** The distinct values of the kept elements of `vec` (a number, boolean or dictionary Vec) as a Set counts them. */
+function distinctOf(vec: Vec, keep: Uint8Array | null, n: number): number {
+  const seen = new SafeSet<unknown>();
+  if (vec.k === 'codes') {
+    // each code's value once: the dictionary's strings (and null at 0) added in the prelude's own Set
+    const { codes, values } = vec;
+    const marked = new Uint8Array(values.length);
+    for (let i = 0; i < n; i++) if (keep === null || keep[i]) marked[codes[i]! + 1] = 1;
+    for (let c = 0; c < marked.length; c++) if (marked[c]) seen.add(values[c]);
+    return seen.size;
+  }
+  const read = valueReader(vec);
+  for (let i = 0; i < n; i++) if (keep === null || keep[i]) seen.add(read(i));
+  return seen.size;
+}
+
+const SetProto = NativeSet.prototype;
+const SetAdd = SetProto.add;
+const NativeValues = ArrayPrototype[Symbol.iterator];
+const ArrayIteratorPrototype = ObjectGetPrototypeOf(ReflectApply(NativeValues, [], [])) as object;
+const NativeNext = (ArrayIteratorPrototype as { next: unknown }).next;
+
+/**
+ * Whether `new Set(xs)` of a plain array `xs` the prelude made, then its `size`, runs nothing of the
+ * run's: Set.prototype's `add` and `size` getter, Array.prototype's iterator and the array iterator's
+ * `next` are the session's own (descriptors read: no getter runs).
+ */
+function setIsNative(): boolean {
+  if (!holds(SetProto, 'add', SetAdd) || ObjectGetOwnPropertyDescriptor(SetProto, 'size')?.get !== SetSizeGetter)
+    return false;
+  return holds(ArrayPrototype, Symbol.iterator, NativeValues) && holds(ArrayIteratorPrototype, 'next', NativeNext);
+}
+
+/** The constructor `new (k(Set))(e(x, 3))` calls, from `k` to `e`; the Set's size `e` found, from `e` to `u`. */
+let setCallee: unknown;
+let pendingSize: number | undefined;
+
+/** `k(C)`: `C` itself, noted as what the `new` around a chain's `e(x, 3)` constructs. */
+function setConstructor(c: unknown): unknown {
+  setCallee = c;
+  return c;
+}
+
+/**
+ * `u(size)` around `new (k(Set))(e(x, 3)).size`: the size `e` found the Set of the chain's array
+ * holds, when it answered an empty array in place of that array; else `size` itself.
+ */
+function setSize(size: unknown): unknown {
+  const known = pendingSize;
+  pendingSize = undefined;
+  return known === undefined ? size : known;
+}
+
 /** A fresh array of `xs`'s elements (an index loop: no method a run may have replaced runs). */
 function copyOf(xs: unknown[]): unknown[] {
   const n = xs.length;
@@ -737,8 +806,31 @@ function copyOf(xs: unknown[]): unknown[] {
  */
 function end(x: unknown, lend?: unknown): unknown {
   const c = x !== null && typeof x === 'object' ? chains.get(x) : undefined;
+  if (lend === 3) return setOf(c, x);
   if (c === undefined || lend === 2) return x;
   return c.array(lend === 1);
+}
+
+/**
+ * `e(x, 3)`, the only argument of `new (k(Set))(...)` whose `size` alone is read, inside `u(...)`
+ * (src/runtime/prepare/arrayChains.ts `setSizeOf`): when the constructor is the session's Set, whose
+ * construction and size run nothing of the run's (setIsNative), and the chain's Set size is known
+ * (Chain.distinct), an empty array (the Set made of it is never read) with the size left for `u`;
+ * else the chain's array, as `e(x)`.
+ */
+function setOf(c: Chain | undefined, x: unknown): unknown {
+  const callee = setCallee;
+  setCallee = undefined;
+  pendingSize = undefined;
+  if (c === undefined) return x;
+  if (callee === NativeSet && setIsNative()) {
+    const size = c.distinct();
+    if (size !== undefined) {
+      pendingSize = size;
+      return new NativeArray<unknown>(0);
+    }
+  }
+  return c.array();
 }
 
 /**
@@ -780,7 +872,7 @@ export function keepChainSort(entry: MemoEntry, desc: boolean, sorted: unknown[]
  */
 export function installArrayChain(): void {
   ObjectDefineProperty(G, ARRAY_CHAIN_GLOBAL, {
-    value: Object.freeze({ a: start, e: end, t: receiver, r: reduceOf }),
+    value: Object.freeze({ a: start, e: end, t: receiver, r: reduceOf, k: setConstructor, u: setSize }),
     writable: false,
     enumerable: false,
     configurable: false,

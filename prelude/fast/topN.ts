@@ -54,9 +54,11 @@ export function noteOrderColumns(
   names: readonly string[],
   how?: Omit<TopKey, 'name'>,
 ): void {
-  // a plain number column (a group-by's sums) only under sort_values' order, whose comparator
-  // (compareValues, nulls and NaN together) typedTop.ts and the heap below both follow
-  const plainOk = how !== undefined && how.nulls !== 'low';
+  // a plain number column (a group-by's sums) under sort_values' order, whose comparator
+  // (compareValues, nulls and NaN together) typedTop.ts and the heap below both follow; under
+  // Arquero's orderby as its one key (null and undefined below NaN, NaN below every number:
+  // arquero's expression/compare.js), where typedTop.ts places them as for a host column
+  const plainOk = how !== undefined && (how.nulls !== 'low' || names.length === 1);
   const typed = (n: string) => sourceOf(t, n) !== undefined || (plainOk && plainNumberSource(t, n) !== undefined);
   if (!(names.length && names.every(typed))) return;
   consistent.set(out, true);

@@ -25,9 +25,10 @@ export interface TopKey {
  * @example typedTop(t.orderby(aq.desc('Amount')), { name: 'Amount', desc: true, nulls: 'low' }, 10)
  */
 export function typedTop(t: ColumnTable, key: TopKey, end: number): Uint32Array | undefined {
-  // a plain number column only under sort_values' order (nulls last or first), the one noted for it
+  // a plain number column under either order noted for it (topN.ts): null and undefined one tier, as
+  // both comparators have them
   const host = sourceOf(t, key.name);
-  const src = host ?? (key.nulls === 'low' ? undefined : plainNumberSource(t, key.name));
+  const src = host ?? plainNumberSource(t, key.name);
   if (!src) return undefined;
   // every row of a host column: the rows are a function of its typed data, the key and `end`, kept
   // for the session (the caller only reads them); a re-run top-n reads them

@@ -236,7 +236,9 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
         ends = 'length';
       break;
     }
-    if (ops === 0 && ends !== 'reduce' && ends !== 'test') continue;
+    // `new Set(<chain>).size`: the chain's array only fills a Set whose size is read (setSizeOf)
+    const sized = ends === 'array' ? setSizeOf(last, parents, bound, source) : undefined;
+    if (ops === 0 && ends !== 'reduce' && ends !== 'test' && !sized) continue;
     const named = calleeText(call);
     const receiverName = calleeText(x);
     insert(edits.opens, call.start, `${ARRAY_CHAIN_GLOBAL}.a(`);
@@ -260,6 +262,14 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
       // `e(<chain>, 2)`: sorted at once by a number comparator through the guest's `by`, which is sure
       // to receive it (sortCalls.ts wraps that sort): the chain itself is handed there, not its array
       if (sortedBy().get(last)?.key === undefined && sortedBy().has(last)) insert(edits.closes, last.end, ', 2');
+      // `u(new (k(Set))(e(<chain>, 3)).size)`: the Set's size may come from the chain's evaluation
+      if (sized) {
+        insert(edits.closes, last.end, ', 3');
+        insert(edits.opens, sized.start, `${ARRAY_CHAIN_GLOBAL}.u(`);
+        insert(edits.opens, sized.callee.start, `(${ARRAY_CHAIN_GLOBAL}.k(`);
+        insert(edits.closes, sized.callee.end, `${chainNamed('k', 'Set')}))`);
+        insert(edits.closes, sized.end, ')');
+      }
       insert(edits.closes, last.end, `${whole === undefined ? '' : chainNamed('e', whole)})`);
       const held = boundChain(
         last,
@@ -340,6 +350,33 @@ function boundChain(
     edits.push({ start: m.end, end: m.end, text: `${INSERTED_OPEN})${INSERTED_CLOSE}` });
   }
   return edits.length > 0 || spread ? { name, edits } : undefined;
+}
+
+/**
+ * `new Set(<chain>).size` around the chain ending at `chainEnd`: its only argument, `Set` a name the
+ * program binds nowhere (the global, which the guest checks is the session's Set), and `.size` read
+ * for its value right after the call's `)`. The NewExpression and the size read (`.end` past `size`),
+ * or undefined. The guest (prelude/fast/arrayChain.ts `setOf`) may then answer the size from the
+ * chain's evaluation and fill the Set, never read, from an empty array.
+ */
+function setSizeOf(
+  chainEnd: AnyNode,
+  parents: Map<AnyNode, AnyNode>,
+  bound: Set<string>,
+  source: string,
+): { start: number; end: number; callee: AnyNode } | undefined {
+  const made = parents.get(chainEnd);
+  if (!made || made.type !== 'NewExpression' || made.arguments.length !== 1 || made.arguments[0] !== chainEnd)
+    return undefined;
+  if (made.callee.type !== 'Identifier' || made.callee.name !== 'Set' || bound.has('Set')) return undefined;
+  const member = parents.get(made);
+  if (!member || member.type !== 'MemberExpression' || member.object !== made || member.computed || member.optional)
+    return undefined;
+  if (member.property.type !== 'Identifier' || member.property.name !== 'size') return undefined;
+  // `(new Set(x)).size`: `u(` would open inside the parentheses and close outside them
+  if (!/^\s*\.\s*$/.test(source.slice(made.end, member.property.start))) return undefined;
+  if (writes(member, parents.get(member))) return undefined;
+  return { start: made.start, end: member.end, callee: made.callee };
 }
 
 /**

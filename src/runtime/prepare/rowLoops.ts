@@ -152,7 +152,8 @@ export function planRowLoops(program: AnyNode, source: string, plucks: ReadonlyS
     // a keyed accumulation answered from the columns when its names run as true locals (keyedLoops.ts);
     // else the edits below (their own: the guest's fallback for the keyed loop is the reused row)
     const byKey = keyedLoop(loop, program, up, mentions, source);
-    let k = byKey ?? scalarLoop(loop, program, source, keyed.length, arrayNames);
+    const scalar = byKey ? undefined : scalarLoop(loop, program, source, keyed.length, arrayNames);
+    let k = byKey ?? scalar;
     // a scalar loop over an array's values (session 19) leaves a text or date loop its own path: the
     // host's scans and a date column's numbers answer those, the scalar kernel reads neither
     const overValues =
@@ -171,7 +172,8 @@ export function planRowLoops(program: AnyNode, source: string, plucks: ReadonlyS
       if (date) {
         own = date;
         dates++;
-        if (overValues) k = undefined;
+        // a latest loop's kernel reads the date column's numbers itself (scalarLoops.ts `latestShape`)
+        if (overValues && !scalar?.dated) k = undefined;
         // a keyed loop's edits may replace these: its array is then read as it is
         if (!k && loop.right.type === 'Identifier') taken.add(loop);
       }

@@ -54,7 +54,7 @@ export function scalarLoop(
   source: string,
   at: number,
   arrayNames: ReadonlySet<string> = new Set(),
-): { names: string[]; edits: LocalEdit[] } | undefined {
+): { names: string[]; edits: LocalEdit[]; dated?: true } | undefined {
   const body = program.body as AnyNode[];
   const place = body.indexOf(loop);
   if (place < 0 || !body.slice(place + 1).some((s) => VALUED.has(s.type))) return undefined;
@@ -76,6 +76,7 @@ export function scalarLoop(
   const shape =
     pushed ??
     (row !== undefined && !list ? pickShape(loop.body, reads, row) : undefined) ??
+    (list ? undefined : latestShape(loop.body, reads, bound.names)) ??
     scalarShape(loop.body, reads, bound.names);
   if (!shape) return undefined;
   const { targets, spec } = shape;
@@ -135,7 +136,7 @@ function arrayLoop(
   place: number,
   at: number,
   arrayNames: ReadonlySet<string>,
-): { names: string[]; edits: LocalEdit[] } | undefined | null {
+): { names: string[]; edits: LocalEdit[]; dated?: true } | undefined | null {
   let reads: Reads;
   let taken: string[];
   let arrays: string[] | undefined;
@@ -162,6 +163,7 @@ function arrayLoop(
   } else return null;
   const shape =
     (loop.type === 'ForStatement' && !stop ? pickAtShape(loop.body, reads, taken[0]!) : undefined) ??
+    (loop.type === 'ForOfStatement' && !arrays ? latestShape(loop.body, reads, taken) : undefined) ??
     scalarShape(loop.body, reads, taken);
   if (!shape) return undefined;
   const { targets } = shape;
@@ -177,7 +179,9 @@ function arrayLoop(
     // after the argument: `t.array('A',)` parses
     const payload = `[${JSON.stringify(spec)}, [${targets.join(', ')}]]`;
     const open = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify(reads.fields)}, ["keyed"], ${payload})`;
-    return { names: targets, edits: [...wrapEdits(loop, targets, at), ins(loop.right.arguments[0].end, `, ${open}`)] };
+    const edits = [...wrapEdits(loop, targets, at), ins(loop.right.arguments[0].end, `, ${open}`)];
+    // a latest loop over a date column's array is answered before the date loop's path (rowLoops.ts)
+    return spec[0] === 'latest' ? { names: targets, edits, dated: true } : { names: targets, edits };
   }
   // the arrays are read twice (the guest's check, the loop): true locals, declared before the loop (a
   // name in its dead zone throws where the loop as written would not)
@@ -526,6 +530,76 @@ function pickShape(body: AnyNode, reads: Reads, row: string): { targets: string[
   };
   const got = keptComparison(kept, reads, (other, f) => bestField(other) === reads.fields[f]);
   return got && { targets: [best], spec: ['pick', ...got] };
+}
+
+/**
+ * A loop that keeps the latest (or earliest) value of one field (session 21): `const d = FIELD;` or
+ * none, then `if ([d &&] (NONE || d OP latest)) latest = d;` alone, d the field's value (or FIELD
+ * itself), `d != null` / `d !== null` for `d`, NONE `!latest`, `latest == null` or `latest === null`
+ * (either side), OP an order comparison (either side). The guest's spec `['latest', guard, field, op,
+ * none]` (op with the row's value on the left) answers it for a date column only, from its numbers,
+ * when `latest` starts null (prelude/data/dateExtremeLoop.ts); the loop runs as written otherwise. Over
+ * objects(), a table, a destructured row, or the values of `for (const d of <expr>.array('col'))`
+ * (`dated`: answered before the date loop's path, which then is the loop's as written).
+ */
+function latestShape(body: AnyNode, reads: Reads, taken: string[]): { targets: string[]; spec: Spec } | undefined {
+  const list = statements(body) as AnyNode[];
+  let named: string | undefined;
+  let f: number | undefined;
+  if (list.length === 2) {
+    const decl = list[0]!;
+    named = decl.type === 'VariableDeclaration' ? declaredName(decl, ['const', 'let']) : undefined;
+    const init = named === undefined ? null : (decl.declarations[0].init as AnyNode | null);
+    f = init ? reads.field(init) : undefined;
+    if (named === undefined || f === undefined || taken.includes(named) || reads.fields.includes(named))
+      return undefined;
+  } else if (list.length !== 1) return undefined;
+  const last = list[list.length - 1]!;
+  if (last.type !== 'IfStatement' || last.alternate) return undefined;
+  const inner = statements(last.consequent) as AnyNode[];
+  const set =
+    inner.length === 1 && inner[0]!.type === 'ExpressionStatement' ? (inner[0]!.expression as AnyNode) : undefined;
+  if (!set || set.type !== 'AssignmentExpression' || set.operator !== '=' || set.left.type !== 'Identifier')
+    return undefined;
+  const latest = set.left.name as string;
+  if (latest === named || taken.includes(latest) || reads.fields.includes(latest)) return undefined;
+  // no declaration: the field the assignment reads is the one the test reads
+  if (named === undefined) f = reads.field(set.right);
+  /** The field's value: `d` of the declaration, or a read of the field itself when there is none. */
+  const isValue = (x: AnyNode) =>
+    named !== undefined ? x.type === 'Identifier' && x.name === named : reads.field(x) === f;
+  if (f === undefined || !isValue(set.right)) return undefined;
+  const isLatest = (x: AnyNode) => x.type === 'Identifier' && x.name === latest;
+  const isNull = (x: AnyNode) => x.type === 'Literal' && x.value === null && x.raw === 'null';
+  let t = last.test as AnyNode;
+  let guard = 0;
+  if (t.type === 'LogicalExpression' && t.operator === '&&') {
+    const g = t.left as AnyNode;
+    const nonNull =
+      g.type === 'BinaryExpression' &&
+      (g.operator === '!=' || g.operator === '!==') &&
+      ((isValue(g.left) && isNull(g.right)) || (isNull(g.left) && isValue(g.right)));
+    if (!isValue(g) && !nonNull) return undefined;
+    guard = 1;
+    t = t.right;
+  }
+  if (t.type !== 'LogicalExpression' || t.operator !== '||') return undefined;
+  const none = t.left as AnyNode;
+  let test: string | undefined;
+  if (none.type === 'UnaryExpression' && none.operator === '!' && isLatest(none.argument)) test = '!';
+  else if (
+    none.type === 'BinaryExpression' &&
+    (none.operator === '==' || none.operator === '===') &&
+    ((isLatest(none.left) && isNull(none.right)) || (isNull(none.left) && isLatest(none.right)))
+  )
+    test = none.operator as string;
+  const cmp = t.right as AnyNode;
+  if (!test || cmp.type !== 'BinaryExpression' || FLIP[cmp.operator as string] === undefined) return undefined;
+  let op: string;
+  if (isValue(cmp.left) && isLatest(cmp.right)) op = cmp.operator as string;
+  else if (isLatest(cmp.left) && isValue(cmp.right)) op = FLIP[cmp.operator as string]!;
+  else return undefined;
+  return { targets: [latest], spec: ['latest', guard, f, op, test] };
 }
 
 /** The body's updates as the guest's spec `['scalar', locals, cond, updates]` and the locals' names, or undefined. */

@@ -14,11 +14,14 @@ import { runOutcome } from '../../helpers/runOutcome.js';
 
 afterAll(() => shutdown());
 
-type Step = string | { code: string; rewritten: boolean; bound?: boolean; sorted?: boolean };
+type Step = string | { code: string; rewritten: boolean; bound?: boolean; sorted?: boolean; sized?: boolean };
 const rw = (code: string): Step => ({ code, rewritten: true });
 /** A chain sorted at once through the guest's `by`: the chain itself is handed there (`e(<chain>, 2)`). */
 const rws = (code: string): Step => ({ code, rewritten: true, sorted: true });
 const SORTED = `, 2${INSERTED_CLOSE}`;
+/** A chain whose array only fills `new Set(...)` whose size is read (`e(<chain>, 3)`, arrayChains.ts `setSizeOf`). */
+const rwz = (code: string): Step => ({ code, rewritten: true, sized: true });
+const SIZED = `, 3${INSERTED_CLOSE}`;
 /** A chain bound to a name whose sum reduces read the chain (arrayChains.ts `boundChain`). */
 const rwb = (code: string): Step => ({ code, rewritten: true, bound: true });
 const BOUND = `${ARRAY_CHAIN_GLOBAL}.r(`;
@@ -63,7 +66,7 @@ const SEQUENCES: Record<string, Step[]> = {
       "const s = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n[s.length, s[0], s[s.length - 1], s[(s.length / 2) | 0], Array.isArray(s)]",
     ),
     rw("const y = award_data.array('Award Year').filter(v => v != null);\n[Math.min(...y), Math.max(...y), y.length]"),
-    rw("new Set(award_data.array('Company').filter(c => c != null)).size"),
+    rwz("new Set(award_data.array('Company').filter(c => c != null)).size"),
     rw("sig(award_data.array('Phase').map(p => p === 'Phase II').slice(0, 30))"),
     rw(
       "const ph = award_data.array('Phase').filter(p => p === 'Phase II');\n[ph.length, ph[0], Object.keys(ph).length]",
@@ -209,6 +212,48 @@ const SEQUENCES: Record<string, Step[]> = {
     rw("const y7 = award_data.array('Award Year').filter(v => v != null);\ny7[0] = 1;\nMath.min(...y7)"),
     rw("const y8 = award_data.array('Award Year').filter(v => v != null);\n[Math.min(...y8, 5), [...y8].length]"),
   ],
+  // `new Set(<chain>).size` (session 21): the size read from the chain's evaluation, the Set filled from
+  // an empty array, when the Set, its add and size and the array iterator are the session's own
+  "the size of a Set of a chain's array": [
+    ...[
+      "new Set(award_data.array('Company').filter(c => c != null)).size",
+      "[new Set(award_data.array('State')).size, new Set(award_data.array('Branch')).size, new Set(award_data.array('Agency').filter(a => a < 'E')).size]",
+      "[new Set(award_data.array('Award Amount')).size, new Set(award_data.array('Award Year').filter(y => y > 2010)).size]",
+      "new Set(award_data.array('Award Amount').map(v => v === null ? NaN : v > 5e5 ? -0 : v < 1e5 ? 0 : v)).size",
+      "new Set(award_data.array('Number Employees').map(v => v === null ? null : v > 50 ? v / 0 : -v / 0)).size",
+      "[new Set(award_data.array('Phase').map(p => p === 'Phase II')).size, new Set(award_data.array('Award Amount').filter(v => v > 1e15)).size]",
+      "[new Set(award_data.objects().map(r => r.Agency)).size, new Set(award_data.select('Company').objects().map(r => r.Company).filter(c => c !== null)).size]",
+      "new Set(award_data.array('Company').filter(c => c != null)).size + new Set(award_data.array('Company').filter(c => c != null)).size\n",
+    ].flatMap((c) => [rwz(c), rwz(c)]),
+    // Dates (each its own object), long text, a filtered table, a user table: the array made as written
+    rwz("new Set(award_data.array('Proposal Award Date').filter(d => d != null)).size"),
+    rwz("new Set(award_data.array('Abstract').filter(a => a != null)).size"),
+    rwz("const ft = award_data.filter(d => d.Phase === 'Phase I');\nnew Set(ft.array('Company')).size"),
+    rwz(
+      "const zt = aq.table({ x: Array.from({ length: 3000 }, (_, i) => (i % 7 === 0 ? null : i % 11 === 0 ? NaN : i % 13 === 0 ? -0 : i % 50)) });\n[new Set(zt.array('x')).size, new Set(zt.array('x').filter(v => v !== 3)).size]",
+    ),
+    // the run's own add, size getter, array iterator or Set: as written, and the next run reads the chain again
+    rwz(
+      "const SP = Object.getPrototypeOf(new Set());\nconst keepAdd = SP.add;\nlet adds = 0;\nSP.add = function (v) { adds++; return keepAdd.call(this, v) };\nlet z1;\ntry { z1 = new Set(award_data.array('Phase').filter(p => p != null)).size } finally { SP.add = keepAdd }\n[z1, adds]",
+    ),
+    rwz(
+      "const SP2 = Object.getPrototypeOf(new Set());\nconst keepSize = Object.getOwnPropertyDescriptor(SP2, 'size');\nObject.defineProperty(SP2, 'size', { get() { return 'own ' + keepSize.get.call(this) }, configurable: true });\nlet z2;\ntry { z2 = new Set(award_data.array('Phase').filter(p => p != null)).size } finally { Object.defineProperty(SP2, 'size', keepSize) }\nz2",
+    ),
+    rwz(
+      "const AP = Object.getPrototypeOf([]);\nconst keepIter = AP[Symbol.iterator];\nAP[Symbol.iterator] = function () { return keepIter.call(this.length > 100 ? this.slice(0, 3) : this) };\nlet z3;\ntry { z3 = new Set(award_data.array('Company').filter(c => c != null)).size } finally { AP[Symbol.iterator] = keepIter }\nz3",
+    ),
+    'var KeepSet = Set;\nSet = class extends KeepSet { add(v) { return super.add(typeof v) } };\n1',
+    rwz("new Set(award_data.array('Company').filter(c => c != null)).size"),
+    'Set = KeepSet;\n1',
+    rwz("new Set(award_data.array('Company').filter(c => c != null)).size"),
+    // a Set the program binds, parentheses around the Set, the size written or called: not the size path
+    rw(
+      "function own(Set) { return new Set(award_data.array('Phase').filter(p => p != null)).size }\nown(class { constructor(xs) { this.size = xs.length } })",
+    ),
+    rw("(new Set(award_data.array('Phase').filter(p => p != null))).size"),
+    rw("new Set(award_data.array('Phase').filter(p => p != null)).size = 5"),
+    rw("[...new Set(award_data.array('Phase').filter(p => p != null))].length"),
+  ],
   'what the rewrite leaves alone or cannot copy runs as written': [
     "award_data.array('Award Amount').filter(v => v > limit).length",
     "let hits = 0;\naward_data.array('Award Amount').filter(v => { hits++; return v > 1e5 }).length + hits",
@@ -333,6 +378,11 @@ const SEQUENCES: Record<string, Step[]> = {
     rw("const p = { array: () => null };\np.array('x').filter(v => v).length"),
     rw("award_data.array('Phase').filter(p => p === 'Phase I')()"),
     rw("award_data.array('Award Amount').reduce((s, v) => s + v, 0)()"),
+    // the run's Set no constructor, or its size called: V8 names the expression as written
+    rwz(
+      "var KeepSet2 = Set;\nSet = 5;\ntry { new Set(award_data.array('Phase').filter(p => p != null)).size } finally { Set = KeepSet2 }",
+    ),
+    rw("new Set(award_data.array('Phase').filter(p => p != null)).size()"),
     // a text feature of the value is rewritten (a long text column reads it from the host) and replayed here
     rw("award_data.array('Award Amount').filter(v => v.length > 1).length"),
   ],
@@ -359,6 +409,7 @@ describe.each(['isolated-vm', 'quickjs'] as const)('chains on t.array(col) on %s
       expect(prepared.includes(ARRAY_CHAIN_GLOBAL), code).toBe(typeof step !== 'string' && step.rewritten);
       expect(prepared.includes(BOUND), code).toBe(typeof step !== 'string' && step.bound === true);
       expect(prepared.includes(SORTED), code).toBe(typeof step !== 'string' && step.sorted === true);
+      expect(prepared.includes(SIZED), code).toBe(typeof step !== 'string' && step.sized === true);
       expect(prepareCode(asWritten(code)).code, 'the reference is not rewritten').not.toContain(ARRAY_CHAIN_GLOBAL);
       const [a, b] = [await rewritten.run(code), await plain.run(asWritten(code))];
       // the policy check refuses before anything runs: a step it refuses would compare nothing

@@ -57,7 +57,8 @@ const SEQUENCES: Record<string, Step[]> = {
     "let log = [];\nconst o = { valueOf() { log.push('o'); return 1.6e12; } };\nfor (const d of t.array('d')) { if (d && o < d) log.push(1); if (log.length > 30) break; }\nlog.join(',')",
   ],
   'the row real Date where the code passes it on': [
-    "let latest = null;\nfor (const d of t.array('d')) if (d && (!latest || d > latest)) latest = d;\n[latest.toISOString(), latest instanceof Date]",
+    // (`!latest` in place of `=== undefined` is a latest loop since session 21: scalarLoopsDifferential.test.ts)
+    "let latest;\nfor (const d of t.array('d')) if (d && (latest === undefined || d > latest)) latest = d;\n[latest.toISOString(), latest instanceof Date]",
     "const kept = [];\nfor (const d of t.array('d')) if (d && d.getUTCFullYear() < 1970) kept.push(d);\n[kept.length, kept.map((x) => x.toISOString()).join(' '), kept[0] === kept[1]]",
     "let same = 0, n = 0;\nfor (const d of t.array('d')) { const a = d, b = d; if (d && d.getUTCMonth() === 3) { same += a === b; n += [d][0] === a; } }\n[same, n]",
     "const out = [];\nfor (const d of t.array('d')) { if (!d || d.getUTCDate() !== 3) continue; const x = d; x.setUTCFullYear(1999); out.push(d.getUTCFullYear(), d.getTime() === x.getTime(), d > 0); if (out.length > 20) break; }\nout",

@@ -16,6 +16,7 @@ import { runOutcome } from '../../helpers/runOutcome.js';
 
 let dir = '';
 let edgeCsv = '';
+let dateCsv = '';
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'scalar-'));
   edgeCsv = join(dir, 'edge.csv');
@@ -34,6 +35,10 @@ beforeAll(() => {
   for (let k = 0; k < 3; k++)
     for (let i = 0; i < rows.length; i++) lines.push(rows[(i * 3 + k) % rows.length]!.join(','));
   writeFileSync(edgeCsv, lines.join('\n') + '\n');
+  // dates before 1970 (a null compares as 0, above them), missing ones, a tie
+  dateCsv = join(dir, 'dates.csv');
+  const dates = ['1960-01-01', '', '1950-05-05', '2001-02-03', '', '1969-12-31', '2001-02-03', '1940-07-01'];
+  writeFileSync(dateCsv, `D,N\n${dates.map((d, i) => `${d},${i}`).join('\n')}\n`);
 });
 afterAll(async () => {
   await shutdown();
@@ -488,6 +493,98 @@ const SEQUENCES: Record<string, Step[]> = {
     rw('const pa = new Set();\nfor (const r of award_data.objects()) pa.add(r.Phase);\n[pa.size, protoAdds]'),
     'SP.add = keepAdd;\nprotoAdds',
   ],
+  // `if (d && (!latest || d > latest)) latest = d` over a date column (session 21): the Date the loop
+  // keeps, made fresh, from the column's numbers; nulls as the comparisons read them
+  'the latest or earliest date a loop keeps (session 21)': [
+    rw(
+      "let latest = null;\nfor (const r of award_data.select('Proposal Award Date').objects()) { const d = r['Proposal Award Date']; if (d && (!latest || d > latest)) latest = d; }\nlatest.toISOString().slice(0, 10)",
+    ),
+    '[latest instanceof Date, latest.getTime(), Object.keys(latest)]',
+    rw(
+      "let first = null;\nfor (const r of award_data.objects()) { const d = r['Proposal Award Date']; if (d !== null && (first === null || d < first)) first = d; }\n[first, typeof first]",
+    ),
+    rw(
+      "let lt;\nfor (const r of award_data.select('Proposal Award Date').objects()) if (!lt || r['Proposal Award Date'] >= lt) lt = r['Proposal Award Date'];\nlt",
+    ),
+    rw(
+      "let e1 = null;\nfor (const { 'Proposal Award Date': d } of award_data.objects()) if (d != null && (null == e1 || e1 >= d)) e1 = d;\ne1",
+    ),
+    rw(
+      "let e2 = null;\nfor (const r of award_data.filter(d => d.Phase === 'Phase II').orderby(aq.desc('Award Amount')).objects()) { const d = r['Proposal Award Date']; if (d && (e2 === null || e2 < d)) e2 = d; }\ne2",
+    ),
+    rw(
+      "let e3 = null;\nfor (const r of award_data.filter(d => false).objects()) { const d = r['Proposal Award Date']; if (d && (!e3 || d > e3)) e3 = d; }\ne3.toISOString()",
+    ),
+    // user dates before 1970 with nulls, no guard: a null row taken (`null > d` is 0 > d), then the test of none again
+    ...['>', '<', '>=', '<='].map((op) =>
+      rw(
+        `let u = null;\nfor (const r of dt.objects()) if (!u || r.D ${op} u) u = r.D;\n[u, u === null ? 'null' : u.getTime()]`,
+      ),
+    ),
+    // 1960, null, 1950: the null row is taken (0 > 1960's time), then 1950 as the first Date again
+    ...['>', '>='].map((op) =>
+      rw(`let f1 = null;\nfor (const r of dt.filter(d => d.N < 3).objects()) if (!f1 || r.D ${op} f1) f1 = r.D;\nf1`),
+    ),
+    rw('let u2;\nfor (const r of dt.objects()) if (u2 == null || u2 > r.D) u2 = r.D;\nu2'),
+    rw('let u3;\nfor (const r of dt.objects()) if (u3 === null || u3 > r.D) u3 = r.D;\nu3'),
+    rw('let u4 = null;\nfor (const r of dt.objects()) { const d = r.D; if (d && (!u4 || d < u4)) u4 = d; }\nu4'),
+    // the values of a date column's array (the date loop's path otherwise)
+    rw(
+      "let a1 = null;\nfor (const d of award_data.array('Proposal Award Date')) if (d && (!a1 || d > a1)) a1 = d;\na1",
+    ),
+    rw(
+      "let a2 = null;\nfor (const d of award_data.array('Proposal Award Date')) { const x = d; if (x != null && (a2 === null || x <= a2)) a2 = x; }\n[a2, a2 instanceof Date]",
+    ),
+    rw("let a3 = null;\nfor (const v of dt.array('D')) if (!a3 || v > a3) a3 = v;\na3"),
+    rw("let a4 = null;\nfor (const v of award_data.array('Award Amount')) if (v && (!a4 || v > a4)) a4 = v;\na4"),
+    as(
+      "const ds = award_data.array('Proposal Award Date');\nlet a5 = null;\nfor (const d of ds) if (d && (!a5 || d > a5)) a5 = d;\na5",
+    ),
+    // other starts, a number field, a bound row array (the loop keeps one of its rows' Dates): as written
+    rw(
+      "let s1 = new Date(0);\nfor (const r of award_data.objects()) { const d = r['Proposal Award Date']; if (d && (!s1 || d > s1)) s1 = d; }\ns1",
+    ),
+    rw(
+      "let s2 = 0;\nfor (const r of award_data.objects()) { const d = r['Proposal Award Date']; if (d && (s2 === null || d > s2)) s2 = d; }\ns2",
+    ),
+    rw(
+      "let n1 = null;\nfor (const r of award_data.objects()) { const a = r['Award Amount']; if (a && (!n1 || a > n1)) n1 = a; }\nn1",
+    ),
+    as(
+      "const rows = award_data.objects();\nlet b1 = null;\nfor (const r of rows) { const d = r['Proposal Award Date']; if (d && (!b1 || d > b1)) b1 = d; }\n[b1, rows.some((r) => r['Proposal Award Date'] === b1)]",
+    ),
+    rw(
+      "const rows2 = award_data.objects();\nlet b2 = null;\nfor (const r of rows2) { const d = r['Proposal Award Date']; if (d && (!b2 || d > b2)) b2 = d; }\nb2",
+    ),
+    "[b2, rows2.some((r) => r['Proposal Award Date'] === b2), rows2.length]",
+    // the run's own conversions of a Date: the comparisons call them (the loop as written; Proxies, not
+    // functions holding `this`, which would keep every later run's names global, off this path)
+    'var DP = Object.getPrototypeOf(new Date());\nvar keepValueOf = DP.valueOf;\nvar calls = 0;\nDP.valueOf = new Proxy(keepValueOf, { apply: (f, me, args) => { calls++; return -Reflect.apply(f, me, args); } });\n1',
+    rw(
+      "let p1 = null;\nfor (const r of award_data.objects()) { const d = r['Proposal Award Date']; if (d && (!p1 || d > p1)) p1 = d; }\n[p1, calls]",
+    ),
+    rw(
+      "let p4 = null;\nfor (const d of award_data.array('Proposal Award Date')) if (d && (!p4 || d > p4)) p4 = d;\n[p4, calls]",
+    ),
+    'DP.valueOf = keepValueOf;\nvar keepPrim = Object.getOwnPropertyDescriptor(DP, Symbol.toPrimitive);\nObject.defineProperty(DP, Symbol.toPrimitive, { value: new Proxy(keepPrim.value, { apply: (f, me) => me.getUTCDate() }), configurable: true });\n1',
+    rw(
+      "let p2 = null;\nfor (const r of award_data.objects()) { const d = r['Proposal Award Date']; if (d && (!p2 || d > p2)) p2 = d; }\np2",
+    ),
+    'Object.defineProperty(DP, Symbol.toPrimitive, keepPrim);\n1',
+    rw(
+      "let p3 = null;\nfor (const r of award_data.objects()) { const d = r['Proposal Award Date']; if (d && (!p3 || d > p3)) p3 = d; }\n[p3, calls]",
+    ),
+    // other shapes: as written (the first the scalar kernel's `if (v > s) s = v`, which reads no date column)
+    rw(
+      "let o1 = null;\nfor (const r of award_data.objects()) { const d = r['Proposal Award Date']; if (d > o1) o1 = d; }\no1",
+    ),
+    as(
+      "let o2 = null;\nfor (const r of award_data.objects()) { const d = r['Proposal Award Date']; if (d && (!o2 || d > o2)) o2 = r['Award Year']; }\no2",
+    ),
+    as(
+      "let o3 = null;\nfor (const r of award_data.objects()) { const d = r['Proposal Award Date']; if (d && (!o3 || r['Award Year'] > o3)) o3 = d; }\no3",
+    ),
+  ],
   'a row kept past the loop: the largest, the smallest, ties, nulls, other tables': [
     rw(
       "let best = null;\nfor (const r of award_data.select('Company', 'Award Amount').objects()) if (r['Award Amount'] != null && (best === null || r['Award Amount'] > best['Award Amount'])) best = r;\n[best.Company, best['Award Amount'], Object.keys(best)]",
@@ -574,12 +671,13 @@ const isScalar = (prepared: string) =>
   prepared.includes('["pick",') ||
   prepared.includes('["push",') ||
   prepared.includes('["add",') ||
+  prepared.includes('["latest",') ||
   prepared.includes('["pickAt",');
 
 describe.each(['isolated-vm', 'quickjs'] as const)('scalar accumulation loops on %s', (engine) => {
   it.each(Object.keys(SEQUENCES))('%s: same answers as the code as written', async (name) => {
-    await using rewritten = await createSandbox({ engine, tables: { k: edgeCsv } });
-    await using plain = await createSandbox({ engine, tables: { k: edgeCsv } });
+    await using rewritten = await createSandbox({ engine, tables: { k: edgeCsv, dt: dateCsv } });
+    await using plain = await createSandbox({ engine, tables: { k: edgeCsv, dt: dateCsv } });
     for (const step of SEQUENCES[name]!) {
       const code = typeof step === 'string' ? step : step.code;
       if (typeof step !== 'string') expect(isScalar(prepareCode(code).code), code).toBe(step.scalar);
