@@ -3,22 +3,8 @@
 // values' strings, including values whose hashes collide and a dictionary that outgrows every
 // starting size (the table, the codes' arrays and the compact copy of the values).
 import { describe, expect, test } from 'vitest';
-import type { Utf8Column } from '../../../../schema/columnar.js';
+import { utf8Column as column } from '../../../helpers/utf8Column.js';
 import { dictCodes, dictEncode } from '../../../../src/data/columns/dictEncode.js';
-
-/** A column of these values (null: a null cell). */
-function column(values: (string | null)[]): Utf8Column {
-  const parts = values.map((v) => Buffer.from(v ?? ''));
-  const offsets = new Int32Array(values.length + 1);
-  parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.length));
-  return {
-    kind: 'utf8',
-    type: 'string',
-    bytes: new Uint8Array(Buffer.concat(parts)),
-    offsets,
-    valid: Uint8Array.from(values, (v) => (v === null ? 0 : 1)),
-  };
-}
 
 /** The codes as written by hand: a Map of the strings, in first-seen order. */
 function expected(values: (string | null)[]): { codes: number[]; firstRow: number[]; dict: string[] } {

@@ -1,25 +1,11 @@
 // A CSV read in two parts skips hashing a text column for a dictionary when the parts' sketches
 // prove it has too many distinct values; the sketch must never count more than there are.
 import { describe, expect, test } from 'vitest';
-import type { Utf8Column } from '../../../../schema/columnar.js';
+import { utf8Column as column } from '../../../helpers/utf8Column.js';
 import { distinctAtLeast, distinctSketch } from '../../../../src/data/columns/distinctSketch.js';
 import { dictEncode, MAX_DICT_SIZE, USER_MAX_DICT_SIZE } from '../../../../src/data/columns/dictEncode.js';
 import { Utf8Builder } from '../../../../src/data/ingest/utf8Builder.js';
 import { IssueLog } from '../../../../src/data/ingest/report.js';
-
-/** A column of these values (null: a null cell). */
-function column(values: (string | null)[]): Utf8Column {
-  const parts = values.map((v) => Buffer.from(v ?? ''));
-  const offsets = new Int32Array(values.length + 1);
-  parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.length));
-  return {
-    kind: 'utf8',
-    type: 'string',
-    bytes: new Uint8Array(Buffer.concat(parts)),
-    offsets,
-    valid: Uint8Array.from(values, (v) => (v === null ? 0 : 1)),
-  };
-}
 
 const nonNull = (values: (string | null)[]) => values.filter((v) => v !== null).length;
 const distinct = (values: (string | null)[]) => new Set(values.filter((v) => v !== null)).size;
