@@ -70,6 +70,8 @@ export const MapSizeGetter = ObjectGetOwnPropertyDescriptor(G.Map.prototype, 'si
 export const SetSizeGetter = ObjectGetOwnPropertyDescriptor(G.Set.prototype, 'size')!.get!;
 export const TypedArrayPrototype = ObjectGetPrototypeOf(G.Uint8Array.prototype);
 export const TypedArrayToStringTag = ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag)!.get!;
+/** TypedArray.prototype.set as the prelude loaded: copies of kept arrays go through it, never a run's replacement. */
+export const TypedArraySet = (TypedArrayPrototype as { set: (a: ArrayLike<number>) => void }).set;
 
 /**
  * An array of `n` undefineds with no holes, for a cache filled on first read (`a[k] ?? fill(k)`):

@@ -4,11 +4,10 @@
  * for masks, frame/clean.ts for dropna).
  */
 import { BitSet, type ColumnTable } from 'arquero';
-import { ReflectApply, TypedArrayPrototype } from '../intrinsics.js';
+import { ReflectApply, TypedArraySet } from '../intrinsics.js';
 
 // copies through the TypedArray `set` captured when the prelude loaded: a run may replace `slice` or
 // `set` on the prototype, and a kept array must never be the one handed out (fast/filterKept.ts)
-const TypedArraySet = (TypedArrayPrototype as { set: (a: ArrayLike<number>) => void }).set;
 function copyOf(a: Uint32Array): Uint32Array {
   const out = new Uint32Array(a.length);
   ReflectApply(TypedArraySet, out, [a]);

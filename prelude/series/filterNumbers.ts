@@ -39,7 +39,8 @@ export function filterNumbers(s: Series, mask: Series): Series | undefined {
 // runs (on-stack replacement) before the code after it has ever run, and that code, reached,
 // throws the compiled loop away again on every later call (Node 20).
 
-function countTrue(bits: Uint8Array, n: number): number {
+/** The 1s among the first `n` bytes of a mask. */
+export function countTrue(bits: Uint8Array, n: number): number {
   let k = 0;
   for (let i = 0; i < n; i++) k += bits[i]!;
   return k;

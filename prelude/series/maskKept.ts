@@ -21,14 +21,14 @@
 import type { ColumnTable } from 'arquero';
 import { LazyColumn } from '../data/lazyColumn.js';
 import { keepStorageRows, keepStorageWords, storageWords } from '../frame/bitWords.js';
-import { ReflectApply, SafeWeakMap, TypedArrayPrototype } from '../intrinsics.js';
+import { ReflectApply, SafeWeakMap, TypedArraySet } from '../intrinsics.js';
+import { countTrue } from './filterNumbers.js';
 import { pendingChain } from './numberChain.js';
 import { Series } from './Series.js';
 import type { BoolView } from './typed.js';
 
 const KEPT = 24;
 const KEPT_BYTES = 16 << 20;
-const TypedArraySet = (TypedArrayPrototype as { set: (a: ArrayLike<number>) => void }).set;
 const ObjectFreeze = Object.freeze;
 
 /** A kept mask: its bytes (never handed out), their count of 1s and, once asked, `t[mask]`'s words and index. */
@@ -136,7 +136,7 @@ export function keptMask(key: string, like: Series, make: () => Series | undefin
     const v = m?.view;
     if (m === undefined || v?.kind !== 'bool' || v.bits.length !== like.length) return m;
     const bits = v.bits;
-    kept = { key, id: ++nextId, bits, trues: v.trues ?? countOnes(bits), words: null, index: null };
+    kept = { key, id: ++nextId, bits, trues: v.trues ?? countTrue(bits, bits.length), words: null, index: null };
     for (let j = entries.length; j > 0; j--) entries[j] = entries[j - 1]!;
     entries[0] = kept;
     bound();
@@ -196,11 +196,4 @@ function bound(): void {
       return;
     }
   }
-}
-
-// a function that ends with its loop (docs/architecture.md, "Inside the prelude")
-function countOnes(bits: Uint8Array): number {
-  let c = 0;
-  for (let i = 0; i < bits.length; i++) c += bits[i]!;
-  return c;
 }
