@@ -135,3 +135,19 @@ export function typedArrayName(v: unknown): string | undefined {
   if (typeof v !== 'object' || v === null) return undefined;
   return ReflectApply(TypedArrayToStringTag, v, []) as string | undefined;
 }
+
+const arrayValues = G.Array.prototype[Symbol.iterator];
+const arrayIteratorProto = ObjectGetPrototypeOf(arrayValues.call([])) as object;
+const arrayIteratorNext = ObjectGetOwnPropertyDescriptor(arrayIteratorProto, 'next')?.value;
+
+/**
+ * Whether a for-of over (or a spread of) a plain array would still run the session's own array
+ * iterator (read as descriptors: no getter of the run's runs). A for-of takes the iterator and its
+ * `next` right after its iterable is made, so the check at the objects() or tolist() call is the loop's.
+ */
+export function arrayIterationIntact(): boolean {
+  return (
+    ObjectGetOwnPropertyDescriptor(G.Array.prototype, Symbol.iterator)?.value === arrayValues &&
+    ObjectGetOwnPropertyDescriptor(arrayIteratorProto, 'next')?.value === arrayIteratorNext
+  );
+}

@@ -13,14 +13,13 @@
  */
 import { ROW_LOOP_GLOBAL } from '../../schema/rowLoop.js';
 import {
+  arrayIterationIntact,
   NativeArray,
   NativeDate,
   SafeWeakMap,
   NewFunction,
   ObjectCreate,
   ObjectDefineProperty,
-  ObjectGetOwnPropertyDescriptor,
-  ObjectGetPrototypeOf,
   ReflectApply,
   SafeMap,
 } from '../intrinsics.js';
@@ -566,19 +565,5 @@ export function loopRows(
   return startFor(kind, names, dateFlags(vals))(vals, idx, n, ITERATOR, NativeDate);
 }
 
-const ArrayProto = NativeArray.prototype;
-const arrayValues = ArrayProto[Symbol.iterator];
-const arrayIteratorProto = ObjectGetPrototypeOf(arrayValues.call([])) as object;
-const arrayIteratorNext = ObjectGetOwnPropertyDescriptor(arrayIteratorProto, 'next')?.value;
-
-/**
- * Whether a for-of over an array of rows would still run the session's own array iterator (read as
- * descriptors: no getter of the run's runs). A for-of takes the iterator and its `next` right after
- * its iterable is made, so the check at the objects() or tolist() call is the loop's.
- */
-export function arrayIterationIntact(): boolean {
-  return (
-    ObjectGetOwnPropertyDescriptor(ArrayProto, ITERATOR)?.value === arrayValues &&
-    ObjectGetOwnPropertyDescriptor(arrayIteratorProto, 'next')?.value === arrayIteratorNext
-  );
-}
+// the for-of check lives with the captures it reads; the row paths import it from here
+export { arrayIterationIntact };

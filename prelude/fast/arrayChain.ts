@@ -23,6 +23,7 @@ import { LazyColumn, dictStrings } from '../data/lazyColumn.js';
 import {
   ArrayIsArray,
   ArrayPrototypeSlice,
+  arrayIterationIntact,
   FunctionPrototypeToString,
   NativeArray,
   NativeSet,
@@ -755,9 +756,6 @@ function distinctOf(vec: Vec, keep: Uint8Array | null, n: number): number {
 
 const SetProto = NativeSet.prototype;
 const SetAdd = SetProto.add;
-const NativeValues = ArrayPrototype[Symbol.iterator];
-const ArrayIteratorPrototype = ObjectGetPrototypeOf(ReflectApply(NativeValues, [], [])) as object;
-const NativeNext = (ArrayIteratorPrototype as { next: unknown }).next;
 
 /**
  * Whether `new Set(xs)` of a plain array `xs` the prelude made, then its `size`, runs nothing of the
@@ -767,7 +765,7 @@ const NativeNext = (ArrayIteratorPrototype as { next: unknown }).next;
 function setIsNative(): boolean {
   if (!holds(SetProto, 'add', SetAdd) || ObjectGetOwnPropertyDescriptor(SetProto, 'size')?.get !== SetSizeGetter)
     return false;
-  return holds(ArrayPrototype, Symbol.iterator, NativeValues) && holds(ArrayIteratorPrototype, 'next', NativeNext);
+  return arrayIterationIntact();
 }
 
 /** The constructor `new (k(Set))(e(x, 3))` calls, from `k` to `e`; the Set's size `e` found, from `e` to `u`. */

@@ -15,6 +15,7 @@ import {
 } from '../../schema/handSort.js';
 import {
   ArrayIsArray,
+  arrayIterationIntact,
   ObjectDefineProperty,
   ObjectGetOwnPropertyDescriptor,
   ObjectGetPrototypeOf,
@@ -37,9 +38,6 @@ import {
 const G = globalThis;
 const ArrayPrototype = G.Array.prototype;
 const NativeSort = ArrayPrototype.sort;
-const NativeValues = ArrayPrototype[Symbol.iterator];
-const ArrayIteratorPrototype = ObjectGetPrototypeOf([][Symbol.iterator]()) as object;
-const NativeNext = (ArrayIteratorPrototype as { next: unknown }).next;
 const IntrinsicMath = G.Math;
 const NativeMin = IntrinsicMath.min;
 const NativeMax = IntrinsicMath.max;
@@ -251,8 +249,7 @@ function nativeSpread(xs: unknown[], max: boolean): boolean {
   if (ObjectGetPrototypeOf(xs) !== ArrayPrototype || ObjectGetOwnPropertyDescriptor(xs, Symbol.iterator) !== undefined)
     return false;
   // the spread of the array returned must iterate as the native spread does; the callee was the native function
-  if (!holds(ArrayPrototype, Symbol.iterator, NativeValues) || !holds(ArrayIteratorPrototype, 'next', NativeNext))
-    return false;
+  if (!arrayIterationIntact()) return false;
   if (!holds(G, 'Math', IntrinsicMath) || readMath() !== IntrinsicMath) return false;
   return holds(IntrinsicMath, max ? 'max' : 'min', max ? NativeMax : NativeMin);
 }
