@@ -16,7 +16,15 @@ import {
   SafeWeakMap,
   TypedArraySet,
 } from '../intrinsics.js';
-import type { Grouping } from './groups.js';
+
+/** Arquero's grouping object (Table#groups(); fast/groups.ts `Grouping`). */
+interface Grouping {
+  keys: Uint32Array;
+  get: Array<(row: number) => unknown>;
+  names: string[];
+  rows: number[];
+  size: number;
+}
 
 /** One kept grouping: the key column objects and row count it is for, its ids and first rows. */
 export interface KeptGrouping {
@@ -106,12 +114,7 @@ export function unreadGrouping(groups: object, n: number): KeptGrouping | undefi
  * array, or null for a count) per group of `k`, visiting every row in storage order: the kept one,
  * copied, or `compute()`'s, kept. Only primitives may be kept (the caller never asks for Dates).
  */
-export function keptAnswer(
-  k: KeptGrouping,
-  op: string,
-  owner: object | null,
-  compute: () => unknown[],
-): unknown[] {
+export function keptAnswer(k: KeptGrouping, op: string, owner: object | null, compute: () => unknown[]): unknown[] {
   const out = keptValue(k, op, owner, compute); // only ever copied: the kept array is never handed out
   return ReflectApply(ArrayPrototypeSlice, out, []) as unknown[];
 }

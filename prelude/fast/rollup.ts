@@ -122,7 +122,12 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
     const reduce = () => reduceOp(op, src, keys, size, order, t.totalRows());
     if (hosted.has(k)) result[op.id] = [hosted.get(k)];
     else if (kept && order === null && keepable[k])
-      result[op.id] = keptAnswer(kept, opText(op), src === null ? null : src.kind === 'dict' ? src.codes : src.values, reduce);
+      result[op.id] = keptAnswer(
+        kept,
+        opText(op),
+        src === null ? null : src.kind === 'dict' ? src.codes : src.values,
+        reduce,
+      );
     else result[op.id] = reduce();
   });
   const cols = columnSet();

@@ -63,7 +63,12 @@ const kept: KeptTruth[] = [];
 const KEEP_TRUTHS = 6;
 const KEEP_ADDENDS_ROWS = 1 << 22;
 
-function keptTruth(kind: KeptTruth['kind'], body: Node, columns: unknown[], n: number): Uint8Array | RowAddends | undefined {
+function keptTruth(
+  kind: KeptTruth['kind'],
+  body: Node,
+  columns: unknown[],
+  n: number,
+): Uint8Array | RowAddends | undefined {
   for (let i = 0; i < kept.length; i++) {
     const k = kept[i]!;
     if (k.kind !== kind || k.body !== body || k.n !== n || k.columns.length !== columns.length) continue;
@@ -74,7 +79,13 @@ function keptTruth(kind: KeptTruth['kind'], body: Node, columns: unknown[], n: n
   return undefined;
 }
 
-function keepTruth(kind: KeptTruth['kind'], body: Node, columns: unknown[], n: number, truth: Uint8Array | RowAddends): void {
+function keepTruth(
+  kind: KeptTruth['kind'],
+  body: Node,
+  columns: unknown[],
+  n: number,
+  truth: Uint8Array | RowAddends,
+): void {
   if (kept.length >= KEEP_TRUTHS) kept.length = 0;
   kept[kept.length] = { kind, body, columns, n, truth };
 }
