@@ -39,7 +39,7 @@ export interface KeptGrouping {
 const KEPT_GROUPINGS = 4;
 const kept: KeptGrouping[] = [];
 /** Answers are kept for groupings of at most this many groups, at most this many per grouping. */
-const ANSWER_GROUPS = 1 << 18;
+const ANSWER_GROUPS = 1 << 16;
 const ANSWERS = 12;
 
 /** The kept grouping of every row by these column objects, or undefined. */
