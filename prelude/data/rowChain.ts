@@ -262,8 +262,15 @@ function truthLink(c: Chain, step: number, pos: ArrayLike<number> | null, m: num
   if (op === 'filter') {
     // `.length` next: only how many passed
     if (c.ops[step + 1] === 'length') return link(c, step + 1, null, countOf(truth, idx, pos, m));
-    const kept = new NativeUint32Array(m);
-    const count = keptInto(truth, idx, pos, m, kept);
+    const whole = idx === null && pos === null && m === truth.length;
+    const known = whole ? (ReflectApply(weakGet, wholeRows, [truth]) as KeptRows | undefined) : undefined;
+    let kept: Uint32Array, count: number;
+    if (known !== undefined) ({ rows: kept, count } = known);
+    else {
+      kept = new NativeUint32Array(m);
+      count = keptInto(truth, idx, pos, m, kept);
+      if (whole) ReflectApply(weakSet, wholeRows, [truth, { rows: firstOf(kept, count), count }]);
+    }
     return step === c.ops.length - 1 ? c.rowsAt(kept, count) : link(c, step + 1, kept, count);
   }
   const k = firstWith(truth, idx, pos, m, op === 'every' ? 0 : 1);
@@ -310,6 +317,25 @@ function countOf(truth: Uint8Array, idx: ArrayLike<number> | null, pos: ArrayLik
       count += truth[idx === null ? p : idx[p]!]!;
     }
   return count;
+}
+
+/**
+ * The rows every row's truth bytes keep, by the bytes (session 22): kept like their count, and only
+ * read (the links and the rows a chain answers read positions, never write them), so a re-run's
+ * `t.objects().filter(r => r.H === 'Y').reduce(...)` reads the positions instead of a pass over
+ * every row.
+ */
+interface KeptRows {
+  rows: Uint32Array;
+  count: number;
+}
+const wholeRows = new SafeWeakMap<Uint8Array, KeptRows>();
+
+/** The first `count` positions of `all`, in an array of their own (not a view holding all of them). */
+function firstOf(all: Uint32Array, count: number): Uint32Array {
+  const out = new NativeUint32Array(count);
+  for (let k = 0; k < count; k++) out[k] = all[k]!;
+  return out;
 }
 
 /** `acc` plus `k` once per row, in order (the callback's own sums). */

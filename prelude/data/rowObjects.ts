@@ -555,8 +555,8 @@ function boundChain(
     pick,
     text,
     idx === null ? pluckOrigin(t, c) : null,
-    typed ? (cb, m) => (m * 4 > t.totalRows() ? rowTruth(t, cb) : undefined) : null,
-    typed ? (cb, m) => (m * 4 > t.totalRows() ? rowAddends(t, cb) : undefined) : null,
+    typed ? (cb, m) => rowTruth(t, cb, m * 4 <= t.totalRows()) : null,
+    typed ? (cb, m) => rowAddends(t, cb, m) : null,
   ) as Record<string, unknown>;
 }
 
@@ -677,9 +677,10 @@ export function installRowObjects(proto: Record<string, unknown>): void {
           filteredRows(this, loop.ops, bare, dates),
           null,
           pluckOrigin(this, loop),
-          // a pass over every table row: not for a link that reads a quarter of them or fewer
-          (cb, m) => (m * 4 > this.totalRows() ? rowTruth(this, cb) : undefined),
-          (cb, m) => (m * 4 > this.totalRows() ? rowAddends(this, cb) : undefined),
+          // a pass over every table row: not for a link that reads a quarter of them or fewer,
+          // which reads only what the session kept
+          (cb, m) => rowTruth(this, cb, m * 4 <= this.totalRows()),
+          (cb, m) => rowAddends(this, cb, m),
         );
       }
       const v = loopValues(this, loop, dates);

@@ -11,6 +11,7 @@ import { selectQuantiles } from '../frame/selectQuantile.js';
 import { SafeSet } from '../intrinsics.js';
 import { sourceOf, type Source } from './source.js';
 import { orderIsConsistent } from './topN.js';
+import { keptValue, unreadGrouping } from './keptGroupings.js';
 
 /** Per group index: its first row (-1 when empty), row count and each output's value. */
 export interface FastAgg {
@@ -49,17 +50,38 @@ function aggregate(t: ColumnTable, outs: ReadonlyArray<{ col?: string; fn: AggFn
   }
   const g = t.groups() as unknown as { keys: Uint32Array; size: number } | null;
   const size = g ? g.size : 1;
-  const keys = g ? g.keys : null;
   const rows = t.isOrdered() || t.isFiltered() ? (t.indices() as Uint32Array) : null;
   const m = rows ? rows.length : t.totalRows();
+  // every row of a kept grouping no one has read: its ids, and what an agg over it computed before
+  // (every value below is only read by groupAgg, which gathers the output into arrays of its own)
+  const kept = g && rows === null ? unreadGrouping(g, m) : undefined;
+  const keys = kept ? kept.ids : g ? g.keys : null;
+  const [first, count] = kept
+    ? keptValue(kept, 'agg:first,count', null, () => firstsAndCounts(rows, keys, m, size))
+    : firstsAndCounts(rows, keys, m, size);
+  const values: Array<ArrayLike<unknown>> = [];
+  for (const p of plan) {
+    const value = () => one(t, p.name, p.src, p.col, keys, size, rows, m, count);
+    // Dates are objects a run may change (first, last): never kept
+    const keep = kept && (p.src === null || !(p.src.kind === 'num' && p.src.type === 'date'));
+    const owner = p.src === null ? null : p.src.kind === 'dict' ? p.src.codes : p.src.values;
+    values.push(keep ? keptValue(kept, `agg:${p.name}`, owner, value) : value());
+  }
+  return { first, count, values };
+}
+
+function firstsAndCounts(
+  rows: Uint32Array | null,
+  keys: Uint32Array | null,
+  m: number,
+  size: number,
+): [Int32Array, Float64Array] {
   const first = new Int32Array(size).fill(-1);
   const count = new Float64Array(size);
   // the loop ends its own function: code after a loop in the same function deopted the loop's
   // compiled code on every warm call (docs/architecture.md, "Inside the prelude")
   firstAndCount(rows, keys, m, first, count);
-  const values: Array<ArrayLike<unknown>> = [];
-  for (const p of plan) values.push(one(t, p.name, p.src, p.col, keys, size, rows, m, count));
-  return { first, count, values };
+  return [first, count];
 }
 
 /** Each group's first row and row count, in scan order. */

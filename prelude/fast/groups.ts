@@ -9,6 +9,7 @@ import { SafeMap, SafeWeakMap } from '../intrinsics.js';
 import { keyCodes, numberRanks, type KeyCodes } from './keyCodes.js';
 import { groupSourceOf, sourceOf } from './source.js';
 import { indexFilteredRows } from '../frame/bitWords.js';
+import { keepGrouping, keptGrouping, lazyGrouping } from './keptGroupings.js';
 
 /** Arquero's grouping object (Table#groups()). */
 export interface Grouping {
@@ -146,37 +147,23 @@ export function fastGroups(t: ColumnTable, names: readonly string[]): Grouping |
   indexFilteredRows(t); // the rows from the filter's words, not a search per set bit
   const rows = t.isFiltered() ? (t.indices(false) as Uint32Array) : null;
   const cols = names.map((name) => t.column(name)!);
-  const { ids, first, size } = rows === null ? keptGroups(kc, n, cols) : assignGroups(kc, n, rows);
   const get = cols.map((col) => (row: number) => col.at(row));
-  const grouping = { keys: ids, get, names: [...names], rows: first, size };
+  let grouping: Grouping;
+  if (rows === null) {
+    // every row: the session's kept grouping, its ids copied only when someone reads them
+    let k = keptGrouping(cols, n);
+    if (k === undefined) {
+      const made = assignGroups(kc, n, null);
+      k = keepGrouping(cols, n, made.ids, made.first);
+    }
+    grouping = lazyGrouping(k, get, [...names]);
+  } else {
+    const { ids, first, size } = assignGroups(kc, n, rows);
+    grouping = { keys: ids, get, names: [...names], rows: first, size };
+  }
   madeHere.set(grouping, cols);
   return grouping;
 }
-
-/**
- * The groups of every row by these key columns: `assignGroups`' answer, a function of the columns'
- * codes alone, kept for the session (the last `KEPT_GROUPINGS`, by the column objects, which hold
- * the codes, and the row count): the same groupby again, as a re-run question asks, copies the group
- * ids (the caller's own: `t.groups().keys` is reachable by a run) instead of a pass over the rows.
- */
-function keptGroups(
-  kc: readonly KeyCodes[],
-  n: number,
-  cols: readonly unknown[],
-): { ids: Uint32Array; first: number[]; size: number } {
-  for (let e = 0; e < keptGroupings.length; e++) {
-    const k = keptGroupings[e]!;
-    if (k.n !== n || k.cols.length !== cols.length || k.cols.some((c, i) => c !== cols[i])) continue;
-    return { ids: k.ids.slice(), first: k.first.slice(), size: k.first.length };
-  }
-  const made = assignGroups(kc, n, null);
-  if (keptGroupings.length >= KEPT_GROUPINGS) keptGroupings.pop();
-  keptGroupings.unshift({ cols, n, ids: made.ids.slice(), first: made.first.slice() });
-  return made;
-}
-
-const KEPT_GROUPINGS = 4;
-const keptGroupings: Array<{ cols: readonly unknown[]; n: number; ids: Uint32Array; first: number[] }> = [];
 
 /**
  * The groups of a grouping by one host number column (not dates), ordered by key with null and

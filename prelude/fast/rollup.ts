@@ -26,6 +26,7 @@ import { reduceOne } from './rollupOne.js';
 import { parseKept } from './parseKept.js';
 import { aggregateInstalled } from './aggregatesInstalled.js';
 import { indexFilteredRows } from '../frame/bitWords.js';
+import { keptAnswer, unreadGrouping } from './keptGroupings.js';
 
 interface ParsedOp {
   name: string;
@@ -65,6 +66,8 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
     return undefined; // Arquero reports the error
   }
   const sources: Array<Source | null> = [];
+  // per op: its answer over a kept grouping may be kept (a count, or a host column's typed array)
+  const keepable: boolean[] = [];
   // op index -> its answer, for a distinct the host counted (one group)
   const hosted = new Map<number, number>();
   let nodes: FieldNodes | null | undefined;
@@ -73,16 +76,19 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
     if (!aggregateInstalled(op.name)) return undefined;
     if (op.name === 'count' && op.fields.length === 0) {
       sources.push(null);
+      keepable.push(true);
       continue;
     }
     if (op.fields.length !== 1 || !(NUMERIC.has(op.name) || ANY_COLUMN.has(op.name))) return undefined;
     const name = fieldOf(op.fields[0]);
     let src = name === undefined ? undefined : sourceOf(t, name);
+    const computed = !src && name === undefined;
     if (!src && name !== undefined && op.name === 'distinct') {
       const counted = hostDistinct(t, name);
       if (counted !== undefined) {
         hosted.set(sources.length, counted);
         sources.push(null);
+        keepable.push(false);
         continue;
       }
       // grouped or filtered: the host's codes of long text (counted per group like a dictionary column)
@@ -101,17 +107,29 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
     if (op.name === 'distinct' && src.kind === 'num' && src.type === 'date') return undefined;
     if (op.name === 'quantile' && (op.params.length !== 1 || typeof op.params[0] !== 'number')) return undefined;
     sources.push(src);
+    // Dates are objects a run may change: never kept
+    keepable.push(!computed && !(src.kind === 'num' && src.type === 'date') && op.params.every(isNumber));
   }
   const groups = t.groups() as unknown as Grouping | null;
   const size = groups ? groups.size : 1;
   const order = scanOrder(t);
+  // a grouping whose ids no one has read: the kept ids, and the kept answers over every row
+  const kept = groups ? unreadGrouping(groups, t.totalRows()) : undefined;
+  const keys = kept ? kept.ids : groups ? groups.keys : null;
   const result: unknown[][] = [];
-  parsed.ops.forEach(
-    (op, k) =>
-      (result[op.id] = hosted.has(k)
-        ? [hosted.get(k)]
-        : reduceOp(op, sources[k], groups ? groups.keys : null, size, order, t.totalRows())),
-  );
+  parsed.ops.forEach((op, k) => {
+    const src = sources[k];
+    const reduce = () => reduceOp(op, src, keys, size, order, t.totalRows());
+    if (hosted.has(k)) result[op.id] = [hosted.get(k)];
+    else if (kept && order === null && keepable[k])
+      result[op.id] = keptAnswer(
+        kept,
+        opText(op),
+        src === null ? null : src.kind === 'dict' ? src.codes : src.values,
+        reduce,
+      );
+    else result[op.id] = reduce();
+  });
   const cols = columnSet();
   if (groups) groupOutput(cols, groups);
   const opAt = (id: number, row: number) => result[id][row];
@@ -137,6 +155,17 @@ function hostDistinct(t: ColumnTable, name: string): number | undefined {
   if (!(col instanceof LazyColumn)) return undefined;
   const counted = col.hostScanPages(t.numRows())?.distinct();
   return counted ? counted[0] + counted[1] : undefined;
+}
+
+function isNumber(p: unknown): boolean {
+  return typeof p === 'number';
+}
+
+/** An op's name and number parameters as a key (-0 apart from 0). */
+function opText(op: ParsedOp): string {
+  let s = op.name;
+  for (const p of op.params) s += p === 0 && 1 / (p as number) < 0 ? ',-0' : `,${p as number}`;
+  return s;
 }
 
 /** Rows in the order Arquero's reducers visit them (indices when ordered, else ascending). */

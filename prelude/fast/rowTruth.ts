@@ -20,19 +20,24 @@ import type { Env } from './deriveVec.js';
 import type { Node } from './node.js';
 import { visibleRows } from './source.js';
 
-/** The callback's truth value at every table row (a byte each), or undefined when it is not such a callback. */
-export function rowTruth(t: ColumnTable, cb: unknown): Uint8Array | undefined {
+/**
+ * The callback's truth value at every table row (a byte each), or undefined when it is not such a
+ * callback; with `keptOnly`, only when the session kept it (a link of few rows: a pass over every
+ * table row would not pay, reading kept bytes does).
+ */
+export function rowTruth(t: ColumnTable, cb: unknown, keptOnly = false): Uint8Array | undefined {
   const fn = expressionBody(cb, 1);
   if (!fn) return undefined;
   const tree = convert(t, fn.body, fn.params[0]!);
   if (!tree) return undefined;
   const env: Env = { t, n: t.totalRows(), rows: visibleRows(t, false) };
   const columns = env.rows === null ? columnsOf(t, tree, []) : null;
-  const known = columns && keptTruth(fn.body, columns, env.n);
-  if (known) return known;
+  const known = columns && keptTruth('truth', fn.body, columns, env.n);
+  if (known) return known as Uint8Array;
+  if (keptOnly) return undefined;
   try {
     const truth = truthOf(env, tree);
-    if (columns) keepTruth(fn.body, columns, env.n, truth);
+    if (columns) keepTruth('truth', fn.body, columns, env.n, truth);
     return truth;
   } catch {
     return undefined; // a give-up, or an operator that threw at a row: the callback runs as written
@@ -41,24 +46,32 @@ export function rowTruth(t: ColumnTable, cb: unknown): Uint8Array | undefined {
 
 /**
  * The truth bytes of the last few callbacks over every row of a table, kept for the session (session
- * 19): by the callback's body (closure/arrowSource.ts hands the same tree for the same source text),
- * the column objects its fields are (host columns, and derived columns kept by fast/derive.ts: none
- * ever changes) and the row count. Never handed out: the chains only read them.
+ * 19), and the addends of the last few reduce callbacks (session 22): by the callback's body
+ * (closure/arrowSource.ts hands the same tree for the same source text), the column objects its
+ * fields are (host columns, and derived columns kept by fast/derive.ts: none ever changes) and the
+ * row count. Never handed out: the chains only read them.
  */
 interface KeptTruth {
+  kind: 'truth' | 'add';
   body: Node;
   columns: unknown[];
   n: number;
-  truth: Uint8Array;
+  truth: Uint8Array | RowAddends;
 }
 
 const kept: KeptTruth[] = [];
-const KEEP_TRUTHS = 4;
+const KEEP_TRUTHS = 6;
+const KEEP_ADDENDS_ROWS = 1 << 22;
 
-function keptTruth(body: Node, columns: unknown[], n: number): Uint8Array | undefined {
+function keptTruth(
+  kind: KeptTruth['kind'],
+  body: Node,
+  columns: unknown[],
+  n: number,
+): Uint8Array | RowAddends | undefined {
   for (let i = 0; i < kept.length; i++) {
     const k = kept[i]!;
-    if (k.body !== body || k.n !== n || k.columns.length !== columns.length) continue;
+    if (k.kind !== kind || k.body !== body || k.n !== n || k.columns.length !== columns.length) continue;
     let same = true;
     for (let j = 0; j < columns.length; j++) if (k.columns[j] !== columns[j]) same = false;
     if (same) return k.truth;
@@ -66,9 +79,15 @@ function keptTruth(body: Node, columns: unknown[], n: number): Uint8Array | unde
   return undefined;
 }
 
-function keepTruth(body: Node, columns: unknown[], n: number, truth: Uint8Array): void {
+function keepTruth(
+  kind: KeptTruth['kind'],
+  body: Node,
+  columns: unknown[],
+  n: number,
+  truth: Uint8Array | RowAddends,
+): void {
   if (kept.length >= KEEP_TRUTHS) kept.length = 0;
-  kept[kept.length] = { body, columns, n, truth };
+  kept[kept.length] = { kind, body, columns, n, truth };
 }
 
 /** The column objects the converted tree reads, in tree order. */
@@ -138,9 +157,10 @@ export type RowAddends = number | { v: Float64Array; valid: Uint8Array | null };
 /**
  * For a reduce callback `(s, r) => s + E` (an arrow of two plain parameters, E in the class above and
  * not naming `s`), what it adds at every table row when E is a number there (or null, which `+` reads
- * as 0): from a number, the same sums in the same order as the callback's; undefined otherwise.
+ * as 0): from a number, the same sums in the same order as the callback's; undefined otherwise
+ * (and for a link of too few rows `m` for a pass over every table row to pay, unless kept).
  */
-export function rowAddends(t: ColumnTable, cb: unknown): RowAddends | undefined {
+export function rowAddends(t: ColumnTable, cb: unknown, m: number): RowAddends | undefined {
   const fn = expressionBody(cb, 2);
   if (!fn) return undefined;
   const [acc, row] = fn.params as [string, string];
@@ -153,10 +173,25 @@ export function rowAddends(t: ColumnTable, cb: unknown): RowAddends | undefined 
   const tree = convert(t, body.right as Node, row);
   if (!tree) return undefined;
   const env: Env = { t, n: t.totalRows(), rows: visibleRows(t, false) };
+  // kept as the truth bytes are (9 bytes a row: only for tables up to KEEP_ADDENDS_ROWS rows)
+  const columns = env.rows === null ? columnsOf(t, tree, []) : null;
+  const known = columns && keptTruth('add', body, columns, env.n);
+  if (known !== undefined && known !== null) return known as RowAddends;
+  // a pass over every table row for a link of `m` rows: when it is kept for the next run (a re-run reads
+  // it), from a 32nd of the rows; else from a quarter
+  if (m * (columns !== null && env.n <= KEEP_ADDENDS_ROWS ? 32 : 4) <= env.n) return undefined;
   try {
     const out = evalNode(env, tree, {});
-    if (out.k === 'const') return typeof out.value === 'number' ? out.value : undefined;
-    return out.k === 'num' ? { v: out.v, valid: out.valid } : undefined;
+    const add: RowAddends | undefined =
+      out.k === 'const'
+        ? typeof out.value === 'number'
+          ? out.value
+          : undefined
+        : out.k === 'num'
+          ? { v: out.v, valid: out.valid }
+          : undefined;
+    if (columns && add !== undefined && env.n <= KEEP_ADDENDS_ROWS) keepTruth('add', body, columns, env.n, add);
+    return add;
   } catch {
     return undefined;
   }

@@ -329,6 +329,47 @@ const SEQUENCES: Record<string, Step[]> = {
       "const tb = award_data.select('Phase', 'State');\n[tb.objects().findIndex(r => r.Phase === 'Phase II' && r.State === 'Ohio'), tb.select({ State: 'Phase', Phase: 'State' }).objects().findIndex(r => r.Phase === 'Phase II' && r.State === 'Ohio')]",
     ),
   ],
+  // the addends of a reduce callback and the rows of a filter over every row are kept for the session
+  // (session 22): a filter of few rows then a reduce reads both when asked again; other columns under
+  // the same names, a filtered table and the rows a run was handed do not reach them
+  'filtered sums asked again: addends and rows kept, other columns under the same names': [
+    rw(
+      "award_data.select('HUBZone Owned', 'Award Amount').objects().filter(r => r['HUBZone Owned'] === 'Y').reduce((s, r) => s + (r['Award Amount'] || 0), 0)",
+    ),
+    rw(
+      "award_data.select('HUBZone Owned', 'Award Amount').objects().filter(r => r['HUBZone Owned'] === 'Y').reduce((s, r) => s + (r['Award Amount'] || 0), 0)",
+    ),
+    rw(
+      "award_data.select('HUBZone Owned', 'Award Amount').objects().filter(r => r['HUBZone Owned'] === 'Y').reduce((s, r) => s + (r['Award Amount'] || 0), 0.5)",
+    ),
+    rw(
+      "award_data.select('HUBZone Owned', 'Award Amount').objects().filter(r => r['HUBZone Owned'] === 'Y').reduce((s, r) => s + 1, 0)",
+    ),
+    rw(
+      "award_data.select({ 'Woman Owned': 'HUBZone Owned', 'Award Amount': 'Award Amount' }).objects().filter(r => r['HUBZone Owned'] === 'Y').reduce((s, r) => s + (r['Award Amount'] || 0), 0)",
+    ),
+    rw(
+      "award_data.select({ 'HUBZone Owned': 'HUBZone Owned', 'Number Employees': 'Award Amount' }).objects().filter(r => r['HUBZone Owned'] === 'Y').reduce((s, r) => s + (r['Award Amount'] || 0), 0)",
+    ),
+    rw(
+      "award_data.filter(d => d.Phase === 'Phase I').select('HUBZone Owned', 'Award Amount').objects().filter(r => r['HUBZone Owned'] === 'Y').reduce((s, r) => s + (r['Award Amount'] || 0), 0)",
+    ),
+    rw(
+      "const hz = award_data.select('HUBZone Owned', 'Award Amount').objects().filter(r => r['HUBZone Owned'] === 'Y');\nhz[0]['Award Amount'] = -1; hz[1] = null;\n[hz.length, hz.slice(0, 3)]",
+    ),
+    rw(
+      "[award_data.select('HUBZone Owned', 'Award Amount').objects().filter(r => r['HUBZone Owned'] === 'Y').slice(0, 3), award_data.select('HUBZone Owned', 'Award Amount').objects().filter(r => r['HUBZone Owned'] === 'Y').map(r => r['Award Amount']).slice(-2), award_data.select('HUBZone Owned', 'Award Amount').objects().filter(r => r['HUBZone Owned'] === 'Y').reduce((s, r) => s + (r['Award Amount'] || 0), 0)]",
+    ),
+    rw(
+      "award_data.select('HUBZone Owned', 'Award Amount').objects().filter(r => r['HUBZone Owned'] === 'Y').reduce((s, r) => s + r['Award Amount'], 'x').slice(0, 20)",
+    ),
+    rw(
+      "award_data.select('HUBZone Owned', 'Award Amount').objects().filter(r => r['HUBZone Owned'] === 'Y').filter(r => r['Award Amount'] > 1e6).reduce((s, r) => s + (r['Award Amount'] || 0), 0)",
+    ),
+    rw(
+      "award_data.select('HUBZone Owned', 'Award Amount').objects().filter(r => r['HUBZone Owned'] === 'Y').filter(r => r['Award Amount'] > 1e6).reduce((s, r) => s + (r['Award Amount'] || 0), 0)",
+    ),
+  ],
   'chains over no rows, nulls, and columns named like keywords or with spaces': [
     rw("award_data.filter(d => d.Phase === 'no such phase').objects().length"),
     rw(
