@@ -33,9 +33,8 @@ export class TextStage {
    */
   constructor(room: number, bound?: number) {
     this.ends = new Int32Array(room + 1);
-    const plain = bound !== undefined && Number.isSafeInteger(bound) && bound > 0;
-    this.buffer =
-      (plain ? null : resizableBuffer(1 << 16)) ?? new ArrayBuffer(plain ? Math.min(bound, MAX_BYTES) : 1 << 16);
+    const plain = bound !== undefined && Number.isSafeInteger(bound) && bound > 0 ? sized(bound) : null;
+    this.buffer = plain ?? resizableBuffer(1 << 16) ?? new ArrayBuffer(1 << 16);
     this.data = new Uint8Array(this.buffer);
     this.view = new DataView(this.buffer);
   }
@@ -163,6 +162,18 @@ export class TextStage {
     const data = this.data;
     while (s < e) data[at++] = buf[s++];
     return at;
+  }
+}
+
+/**
+ * A plain buffer of `bound` bytes (at most 2 GiB), or null when it cannot be had (a footer that
+ * overstates its pages on a host without the address space): the stage then grows as it goes.
+ */
+function sized(bound: number): ArrayBuffer | null {
+  try {
+    return new ArrayBuffer(Math.min(bound, MAX_BYTES));
+  } catch {
+    return null;
   }
 }
 
