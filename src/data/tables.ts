@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import type { ColumnarTable } from '../../schema/columnar.js';
 import { columnFromValues } from './columns/fromValues.js';
 import { USER_MAX_DICT_SIZE } from './columns/dictEncode.js';
-import { compactTable } from './columns/compactTable.js';
+import { compactColumn } from './columns/compactTable.js';
+import { releaseParts } from './columns/releaseBuffers.js';
 import { ingestCsvInParts } from './ingest/csvInParts.js';
 import { checkColumnNames } from './formats/checkColumnNames.js';
 import { DEFAULT_DECODE_CAPS } from './formats/decodeCaps.js';
@@ -18,7 +19,17 @@ import { DEFAULT_DECODE_CAPS } from './formats/decodeCaps.js';
  */
 export async function tableFromCsv(name: string, path: string): Promise<ColumnarTable> {
   const { table } = await ingestCsvInParts(resolve(path), { name, maxDictSize: USER_MAX_DICT_SIZE });
-  return compactTable(table);
+  // each column made tight (its builder's spare room, or a text column's resizable store, copied
+  // out), then the parse's own arrays given back at once: nothing else holds them, and left to the
+  // next collection they would sit beside the whole table (a long text column twice, at the peak)
+  return {
+    ...table,
+    columns: table.columns.map((c) => {
+      const data = compactColumn(c.data);
+      releaseParts([c.data], data);
+      return { ...c, data };
+    }),
+  };
 }
 
 /**

@@ -64,6 +64,12 @@ export class ByteStore {
     return new Uint8Array(this.rab, 0, this.length);
   }
 
+  /** Gives the bytes' memory back at once (the column was built from them and they are not read again). */
+  release(): void {
+    this.rab.resize(0);
+    this.length = 0;
+  }
+
   private grow(need: number): void {
     if (need > this.rab.maxByteLength) throw new RangeError(`byte store limit ${this.rab.maxByteLength} exceeded`);
     this.rab.resize(Math.min(this.rab.maxByteLength, Math.max(need, this.view.length * 2, 1 << 16)));

@@ -3,6 +3,7 @@ import { DataError } from '../errors.js';
 import { ByteStore, MAX_COLUMN_BYTES } from '../columns/byteStore.js';
 import { exact, growI32, growU8 } from '../columns/grow.js';
 import { dictCodes, dictEncode, dictLimit, MAX_DICT_SIZE } from '../columns/dictEncode.js';
+import { releaseBuffers } from '../columns/releaseBuffers.js';
 import { distinctAtLeast, distinctSketch } from '../columns/distinctSketch.js';
 import { totalNonNull, type PartDecision, type PartSummary, type PartText } from './partColumn.js';
 import { isBlank } from './blank.js';
@@ -89,7 +90,13 @@ export class Utf8Builder {
     // a column its sketch proves past the limit (an all-distinct Abstract) is not hashed for one
     const limit = dictLimit(this.nonNull, this.maxDict);
     if (distinctAtLeast([distinctSketch(col, this.nonNull, limit)]) > limit) return col;
-    return dictEncode(col, this.nonNull, this.maxDict) ?? col;
+    const coded = dictEncode(col, this.nonNull, this.maxDict);
+    if (coded === null) return col;
+    // the text the codes were made from (a category column's bytes and offsets: tens of MB at
+    // millions of rows) is given back now, not at the holder's next collection
+    this.store.release();
+    releaseBuffers([this.offsets.buffer as ArrayBuffer, this.valid.buffer as ArrayBuffer]);
+    return coded;
   }
 
   summary(): PartSummary {

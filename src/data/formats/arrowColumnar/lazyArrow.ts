@@ -4,6 +4,7 @@ import { arrowColumnAt, openArrow, type OpenedArrow } from '../arrow.js';
 import type { ByteSource } from '../byteSource.js';
 import type { DecodeCaps } from '../decodeCaps.js';
 import type { OpenedFile } from '../lazyParquet/columnJob.js';
+import { releaseBuffers } from '../../columns/releaseBuffers.js';
 import { arrowMetadata, columnRanges, sparseFile, type FilePart } from './arrowOnDisk.js';
 
 /** An Arrow file opened in a column worker: its shape for the holder, and one column at a time. */
@@ -64,8 +65,10 @@ export function openLazyArrow(source: ByteSource, file: string, caps: DecodeCaps
       // the same metadata parsed again, over the buffer that now also holds this column's bytes
       const again = openArrow(filled, file, caps);
       beat?.();
-      const column = arrowColumnAt(again, i, file, { beat });
-      return ownArrays(column, filled.buffer);
+      const column = ownArrays(arrowColumnAt(again, i, file, { beat }), filled.buffer);
+      // the column's bytes as read (a text column's whole size): freed now, not when this thread next collects
+      releaseBuffers([filled.buffer as ArrayBuffer]);
+      return column;
     },
   };
 }

@@ -1,5 +1,7 @@
-import type { ColumnData } from '../../../../schema/columnar.js';
-import { dictEncode, USER_MAX_DICT_SIZE } from '../../columns/dictEncode.js';
+import type { ColumnData, Utf8Column } from '../../../../schema/columnar.js';
+import { dictEncode, dictLimit, USER_MAX_DICT_SIZE } from '../../columns/dictEncode.js';
+import { hashBytes, viewOf } from '../../columns/hashBytes.js';
+import { DistinctFloor } from '../parquetColumnar/distinctFloor.js';
 import type { ArrowBatch } from './arrowBatch.js';
 import { textBatch, type TextBatch } from './textBatch.js';
 import { textRow } from './textRow.js';
@@ -73,5 +75,35 @@ export function textColumn(
     beat?.();
   }
   const col = { kind: 'utf8' as const, type: 'string' as const, bytes: out, offsets, valid };
+  if (provenText(col, dictLimit(nonNull, USER_MAX_DICT_SIZE), beat)) return col;
   return dictEncode(col, nonNull, USER_MAX_DICT_SIZE, beat) ?? col;
+}
+
+/** Values the distinct floor reads before it leaves a column of mostly repeated values to dictEncode. */
+const PROBE_VALUES = 1 << 16;
+
+/**
+ * True when the column is proven to have more than `limit` distinct values (a DistinctFloor over
+ * the values' hashes passed it): dictEncode would then intern `limit` values, with a compact copy
+ * of each (a long text column's size again, for an all-distinct `Abstract`), only to give up and
+ * return null. False when it cannot prove it, and at once when fewer than half of the first
+ * PROBE_VALUES values are distinct (a dictionary is likely: dictEncode decides, as before). The
+ * column returned is the same either way; this only skips work that cannot change it.
+ */
+function provenText(col: Utf8Column, limit: number, beat?: () => void): boolean {
+  const { bytes, offsets, valid } = col;
+  const view = viewOf(bytes);
+  const floor = new DistinctFloor(limit);
+  let seen = 0;
+  for (let r = 0; r < valid.length; r++) {
+    if (valid[r] === 0) continue;
+    floor.add(hashBytes(view, bytes, offsets[r], offsets[r + 1]));
+    seen++;
+    if (seen === PROBE_VALUES && floor.counted * 2 < seen) return false;
+    if ((seen & 0xffff) === 0) {
+      beat?.();
+      if (floor.above) return true;
+    }
+  }
+  return floor.above;
 }

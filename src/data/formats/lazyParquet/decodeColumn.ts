@@ -4,6 +4,7 @@ import type { DecodeCaps } from '../decodeCaps.js';
 import type { ColumnAnswer, ColumnJob, OpenedFile } from './columnJob.js';
 import { columnWorkers, type Posted } from './columnWorkers.js';
 import { joinColumns } from './joinColumns.js';
+import { releaseParts } from '../../columns/releaseBuffers.js';
 
 /** One leaf of an opened file to decode, and how large a column must be to be split over two workers. */
 export interface LeafDecode {
@@ -63,7 +64,11 @@ export function collectColumn(p: PostedColumn, caps: DecodeCaps = p.decode.caps)
   if (answers.some((a) => !a.ok && a.whole))
     answers = wait(post(p.decode, [[0, 0, opened.groupRows.length]]), file, caps);
   try {
-    return joinColumns(answers.map((a) => expectAnswer(a, file).column!));
+    const parts = answers.map((a) => expectAnswer(a, file).column!);
+    const joined = joinColumns(parts);
+    // the parts' copies, freed now rather than at this thread's next collection
+    if (parts.length > 1) releaseParts(parts, joined);
+    return joined;
   } catch (err) {
     if (!(err instanceof RangeError)) throw err;
     throw new DataError(

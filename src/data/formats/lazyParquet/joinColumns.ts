@@ -124,10 +124,16 @@ function joinText(parts: Array<DictColumn | Utf8Column>): Utf8Column {
     }
   }
   if (size > MAX_BYTES) throw new RangeError('a text column is larger than 2 GiB');
-  const inPlace = grownInPlace(parts[0], size);
+  const first = parts[0];
+  // the first part's offsets and validity, when its worker gave them room for every row
+  // (stringSink.ts stagedText): the later parts' are written after them, the first's stay
+  const roomyOffsets = first.kind === 'utf8' && first.offsets[0] === 0 ? roomy(first.offsets, rows + 1) : null;
+  const roomyValid = roomyOffsets ? roomy((first as Utf8Column).valid, rows) : null;
+  const inPlace = grownInPlace(first, size, roomyOffsets !== null && roomyValid !== null);
   const bytes = inPlace ?? new Uint8Array(size);
-  const offsets = new Int32Array(rows + 1);
-  const valid = new Uint8Array(rows);
+  const inPlaceRows = inPlace && roomyOffsets && roomyValid;
+  const offsets = (inPlaceRows ? roomyOffsets : null) ?? new Int32Array(rows + 1);
+  const valid = (inPlaceRows ? roomyValid : null) ?? new Uint8Array(rows);
   let row = 0;
   let pos = 0;
   for (const p of parts) {
@@ -135,9 +141,11 @@ function joinText(parts: Array<DictColumn | Utf8Column>): Utf8Column {
       const base = p.offsets[0];
       const n = p.valid.length;
       // the first part's bytes are already where they belong when its buffer was grown
-      if (!(inPlace && p === parts[0])) bytes.set(p.bytes.subarray(base, p.offsets[n]), pos);
-      for (let r = 0; r < n; r++) offsets[row + r + 1] = pos + p.offsets[r + 1] - base;
-      valid.set(p.valid, row);
+      if (!(inPlace && p === first)) bytes.set(p.bytes.subarray(base, p.offsets[n]), pos);
+      if (!(inPlaceRows && p === first)) {
+        for (let r = 0; r < n; r++) offsets[row + r + 1] = pos + p.offsets[r + 1] - base;
+        valid.set(p.valid, row);
+      }
       pos += p.offsets[n] - base;
       row += n;
     } else {
@@ -156,18 +164,24 @@ function joinText(parts: Array<DictColumn | Utf8Column>): Utf8Column {
 }
 
 /**
- * The first part's text bytes grown in place to `size` (a resizable buffer: stringBuilder.ts
- * growableBytes), so joining copies only the later parts; null when they are not in one.
+ * The first part's text bytes grown in place to `size`, so joining copies only the later parts:
+ * a resizable buffer (stringBuilder.ts growableBytes, textStage.ts) is resized; a plain one with
+ * room for them is used as it is, only when its part was made to be joined so (`made`: its offsets
+ * and validity have room for every row, which only a staged first part's have: stringSink.ts
+ * stagedText), so no buffer that holds anything else is ever written. Null otherwise.
  */
-function grownInPlace(first: DictColumn | Utf8Column, size: number): Uint8Array | null {
+function grownInPlace(first: DictColumn | Utf8Column, size: number, made: boolean): Uint8Array | null {
   if (first.kind !== 'utf8' || first.offsets[0] !== 0 || first.bytes.byteOffset !== 0) return null;
   const buffer = first.bytes.buffer as ArrayBuffer & {
     resizable?: boolean;
     maxByteLength?: number;
     resize?: (n: number) => void;
   };
-  if (buffer.resizable !== true || typeof buffer.resize !== 'function' || (buffer.maxByteLength ?? 0) < size)
-    return null;
+  if (buffer.resizable !== true) {
+    if (!made || !(buffer instanceof ArrayBuffer) || buffer.byteLength < size) return null;
+    return new Uint8Array(buffer, 0, size);
+  }
+  if (typeof buffer.resize !== 'function' || (buffer.maxByteLength ?? 0) < size) return null;
   buffer.resize(size);
   return new Uint8Array(buffer, 0, size);
 }

@@ -61,7 +61,12 @@ export function decodeLeaf(
 ): ColumnData | null {
   const plan = leafPlan(leaf);
   if (!plan) return null;
-  const sink = sinkFor(plan, leaf, rows, onGroup, ruleRows, capacity);
+  // what the leaf's pages inflate to (all of its row groups for a first part, which holds the whole column's room)
+  const [from, to] = capacity === undefined ? groups : [0, meta.row_groups.length];
+  let bound = 0;
+  for (let g = from; g < to; g++)
+    bound += Number(meta.row_groups[g].columns[c].meta_data?.total_uncompressed_size ?? NaN);
+  const sink = sinkFor(plan, leaf, rows, onGroup, ruleRows, capacity, Number.isSafeInteger(bound) ? bound : undefined);
   try {
     for (let g = groups[0]; g < groups[1]; g++) {
       const rg = meta.row_groups[g];
@@ -94,9 +99,11 @@ function sinkFor(
   onStep?: () => void,
   ruleRows?: number,
   capacity?: number,
+  bytesBound?: number,
 ): ColumnSink {
   if (plan.physical === 'BOOLEAN') return new BoolSink(numRows);
-  if (plan.physical === 'BYTE_ARRAY') return new StringSink(numRows, USER_MAX_DICT_SIZE, onStep, ruleRows, capacity);
+  if (plan.physical === 'BYTE_ARRAY')
+    return new StringSink(numRows, USER_MAX_DICT_SIZE, onStep, ruleRows, capacity, bytesBound);
   const type = leaf.type === 'date' ? 'date' : leaf.type === 'integer' ? 'integer' : 'number';
   return new NumberSink(plan, type, numRows, capacity);
 }

@@ -31,6 +31,11 @@ export class DistinctFloor {
     }
   }
 
+  /** Distinct values proven so far (never more than there are). */
+  get counted(): number {
+    return this.count;
+  }
+
   /** True once more than `limit` distinct values are proven. */
   get above(): boolean {
     return this.count > this.limit;

@@ -8,6 +8,7 @@ import { DistinctFloor } from './distinctFloor.js';
 import { NeedsFallback, PageCorrupt } from './pageErrors.js';
 import { plainBytes, type ByteRanges } from './plainBytes.js';
 import { StringBuilder } from './stringBuilder.js';
+import { TextStage } from './textStage.js';
 
 /** A Parquet dictionary page: its entries, which of them rows use, and (once hashed) their hashes. */
 interface DictStep {
@@ -20,10 +21,14 @@ interface DictStep {
   /** Set once every entry has its code in `codeOf`: 'identity' when each entry's code is its index. */
   coded?: 'all' | 'identity';
 }
-/** A PLAIN or DELTA_LENGTH_BYTE_ARRAY page: its values in place, and (once hashed) their hashes. */
+/**
+ * A PLAIN or DELTA_LENGTH_BYTE_ARRAY page: its values (copied into the column's TextStage when
+ * `staged`, else in place in the page), and (once hashed) their hashes.
+ */
 interface ValuesStep {
   kind: 'values';
   ranges: ByteRanges;
+  staged: boolean;
   hashes: Int32Array;
   defs: Int32Array | null;
   rows: number;
@@ -65,6 +70,8 @@ export class StringSink implements ColumnSink {
   private entries = 0;
   /** The indices of the page being replayed (one array for every page). */
   private scratch = new Int32Array(0);
+  /** The values of the PLAIN and DELTA_LENGTH_BYTE_ARRAY pages, copied out as they come. */
+  private stage: TextStage | null = null;
 
   /**
    * @param maxDict the most distinct values of a dictionary column. @default MAX_DICT_SIZE
@@ -72,6 +79,8 @@ export class StringSink implements ColumnSink {
    * @param ruleRows for a part of a column: the whole column's rows, whose half bounds the distinct
    *   values a part may keep as a dictionary (the joined parts then apply the exact rule).
    * @param capacity for the first part of a column: the whole column's rows (StringBuilder's capacity).
+   * @param bytesBound the most bytes the pages' values can hold (for a first part, the whole
+   *   column's), from the file's metadata: the stage's size (TextStage).
    */
   constructor(
     private readonly numRows: number,
@@ -79,6 +88,7 @@ export class StringSink implements ColumnSink {
     private readonly onStep?: () => void,
     private readonly ruleRows?: number,
     private readonly capacity?: number,
+    private readonly bytesBound?: number,
   ) {}
 
   dictionary(buf: Uint8Array, pos: number, end: number, count: number): void {
@@ -123,13 +133,8 @@ export class StringSink implements ColumnSink {
       return;
     }
     this.eager = false;
-    if (p.encoding === 'PLAIN' || p.encoding === 'DELTA_LENGTH_BYTE_ARRAY') {
-      const ranges =
-        p.encoding === 'PLAIN'
-          ? plainBytes(p.buf, p.pos, p.end, p.nonNull).ranges
-          : deltaLengthBytes(p.buf, p.pos, p.end, p.nonNull);
-      this.steps.push({ kind: 'values', ranges, hashes: new Int32Array(p.nonNull), defs: p.defs, rows: p.rows });
-    } else if (p.encoding === 'PLAIN_DICTIONARY' || p.encoding === 'RLE_DICTIONARY') {
+    if (p.encoding === 'PLAIN' || p.encoding === 'DELTA_LENGTH_BYTE_ARRAY') this.steps.push(this.valuesStep(p));
+    else if (p.encoding === 'PLAIN_DICTIONARY' || p.encoding === 'RLE_DICTIONARY') {
       const dict = this.dict;
       const idx = dictIndices(p.buf, p.pos, p.end, p.nonNull, dict?.used.length);
       // which entries rows use is marked in finish, only where the distinct count could matter
@@ -140,6 +145,38 @@ export class StringSink implements ColumnSink {
   }
 
   finish(): DictColumn | Utf8Column {
+    const stage = this.stage;
+    if (stage !== null)
+      for (const step of this.steps) if (step.kind === 'values' && step.staged) stage.rebind(step.ranges);
+    const column = this.build();
+    // the column was copied out of the stage (a dictionary, or text replayed with other pages): its memory goes now
+    if (stage !== null && !(column.kind === 'utf8' && column.bytes.buffer === stage.bytes.buffer)) stage.release();
+    return column;
+  }
+
+  /**
+   * A page's values, copied into the stage (the page is then not held: it is the inflated page's
+   * size, twice the column's text when pages and the built column are alive together), unless the
+   * stage would pass the 2 GiB a text column may hold (a dictionary column's pages can: they stay
+   * in place then, as before).
+   */
+  private valuesStep(p: PageRows): ValuesStep {
+    const stage = (this.stage ??= new TextStage(Math.max(this.numRows, this.capacity ?? 0), this.bytesBound));
+    const rest = { hashes: new Int32Array(p.nonNull), defs: p.defs, rows: p.rows };
+    if (p.encoding === 'PLAIN' && stage.fits(p.end - p.pos)) {
+      const from = stage.addPlain(p.buf, p.pos, p.end, p.nonNull);
+      return { kind: 'values', ranges: stage.ranges(from, p.nonNull), staged: true, ...rest };
+    }
+    const ranges =
+      p.encoding === 'PLAIN'
+        ? plainBytes(p.buf, p.pos, p.end, p.nonNull).ranges
+        : deltaLengthBytes(p.buf, p.pos, p.end, p.nonNull);
+    if (!stage.fits(p.end - p.pos)) return { kind: 'values', ranges, staged: false, ...rest };
+    const from = stage.addRanges(ranges);
+    return { kind: 'values', ranges: stage.ranges(from, p.nonNull), staged: true, ...rest };
+  }
+
+  private build(): DictColumn | Utf8Column {
     if (this.out !== null) return this.finishAfterEager(this.out);
     const out = new StringBuilder(this.numRows, this.maxDict, this.ruleRows, this.capacity);
     const limit = Math.min(this.maxDict, Math.floor((this.ruleRows ?? this.nonNull) / 2));
@@ -154,7 +191,11 @@ export class StringSink implements ColumnSink {
     const marked = bound > limit;
     if (marked) markUsed(this.steps);
     // a part of a column (ruleRows) gets text bytes that joinColumns can grow in place
-    if (this.moreDistinctThan(limit, marked)) out.startText(this.textBytes(), this.ruleRows !== undefined);
+    if (this.moreDistinctThan(limit, marked)) {
+      const staged = this.stagedText();
+      if (staged !== null) return staged;
+      out.startText(this.textBytes(), this.ruleRows !== undefined);
+    }
     for (const step of this.steps) {
       if (step.kind === 'values') replayValues(out, step);
       else if (step.kind === 'indices') replayIndices(out, step);
@@ -162,6 +203,58 @@ export class StringSink implements ColumnSink {
       this.onStep?.();
     }
     return out.finish();
+  }
+
+  /**
+   * The column as UTF-8 when every row came from a staged page (no dictionary-coded page): the
+   * stage's bytes as they are, its value ends as the offsets when no row is null (rebuilt around
+   * the nulls otherwise); null when rows came another way (they are replayed then). For the first
+   * part of a column the offsets and validity have room for the whole column (`capacity`), as its
+   * bytes do (a resizable buffer): joinColumns.ts fills the later parts in after them.
+   */
+  private stagedText(): Utf8Column | null {
+    const stage = this.stage;
+    if (stage === null || stage.count !== this.nonNull) return null;
+    let nulls = false;
+    for (const step of this.steps) {
+      if (step.kind === 'indices' || (step.kind === 'values' && !step.staged)) return null;
+      if (step.kind === 'values' && step.defs !== null) nulls = true;
+    }
+    const n = this.numRows;
+    const room = stage.ends.length - 1;
+    const valid = new Uint8Array(room);
+    if (!nulls) {
+      valid.fill(1, 0, n);
+      return {
+        kind: 'utf8',
+        type: 'string',
+        bytes: stage.take(),
+        offsets: stage.ends.subarray(0, n + 1),
+        valid: valid.subarray(0, n),
+      };
+    }
+    const ends = stage.ends;
+    const offsets = new Int32Array(room + 1);
+    let row = 0;
+    let k = 0;
+    for (const step of this.steps) {
+      if (step.kind !== 'values') continue;
+      const defs = step.defs;
+      for (let i = 0; i < step.rows; i++, row++) {
+        if (defs === null || defs[i] !== 0) {
+          valid[row] = 1;
+          k++;
+        }
+        offsets[row + 1] = ends[k];
+      }
+    }
+    return {
+      kind: 'utf8',
+      type: 'string',
+      bytes: stage.take(),
+      offsets: offsets.subarray(0, n + 1),
+      valid: valid.subarray(0, n),
+    };
   }
 
   /** The most distinct values this column (or, for a part, the whole column) may keep as a dictionary. */

@@ -45,8 +45,11 @@ function defsOf(rows: Array<unknown>): Int32Array | null {
   return rows.every((r) => r !== null) ? null : Int32Array.from(rows, (r) => (r === null ? 0 : 1));
 }
 
-/** The column through StringSink, page by page. */
-function built(pages: Page[], maxDict = MAX_DICT_SIZE): DictColumn | Utf8Column {
+/**
+ * The column through StringSink, page by page. `handed` is called with each data page's bytes
+ * once the sink has it (a test may then scribble over them).
+ */
+function built(pages: Page[], maxDict = MAX_DICT_SIZE, handed?: (buf: Uint8Array) => void): DictColumn | Utf8Column {
   const numRows = pages.reduce((n, p) => n + p.rows.length, 0);
   const sink = new StringSink(numRows, maxDict);
   for (const p of pages) {
@@ -62,6 +65,7 @@ function built(pages: Page[], maxDict = MAX_DICT_SIZE): DictColumn | Utf8Column 
         defs: defsOf(p.rows),
         nonNull: values.length,
       });
+      handed?.(buf);
     } else {
       const dict = plainBytes(p.entries);
       sink.dictionary(dict, 0, dict.length, p.entries.length);
@@ -75,6 +79,7 @@ function built(pages: Page[], maxDict = MAX_DICT_SIZE): DictColumn | Utf8Column 
         defs: defsOf(p.rows),
         nonNull: values.length,
       });
+      handed?.(buf);
     }
   }
   return sink.finish();
@@ -181,6 +186,36 @@ describe('StringSink = dictEncode over the same rows', () => {
       { kind: 'plain', rows: all.slice(2 * third) },
     ];
     expectSame(built(pages), reference(pages));
+  });
+
+  it('a data page is not read after it is handed over (its values are copied out as it comes): any mix, the same column', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(3, 30, 300, 3000).chain((pool) => fc.array(page(pool), { maxLength: 8 })),
+        fc.integer({ min: 1, max: 40 }),
+        (pages, maxDict) => {
+          // the reader drops (or reuses) each inflated page once the sink has it: scribbled over here
+          const scribble = (buf: Uint8Array) => buf.fill(0xa5);
+          expectSame(built(pages, MAX_DICT_SIZE, scribble), reference(pages));
+          expectSame(built(pages, maxDict, scribble), reference(pages, maxDict));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a column of PLAIN pages proven to be text is the copied values themselves, nulls or not', () => {
+    const rows = Array.from({ length: 5000 }, (_, i) => (i % 13 === 0 ? null : `row ${i} é`));
+    for (const all of [rows, rows.map((v, i) => v ?? `filled ${i}`)]) {
+      const pages: Page[] = [0, 1, 2, 3].map((k) => ({ kind: 'plain', rows: all.slice(k * 1250, (k + 1) * 1250) }));
+      const col = built(pages, 100);
+      expectSame(col, reference(pages, 100));
+      // the stage's resizable buffer, trimmed: not a second copy of the text (where the runtime has resizable buffers)
+      const buffer = (col as Utf8Column).bytes.buffer as ArrayBuffer & { resizable?: boolean };
+      if (typeof (ArrayBuffer.prototype as { resize?: unknown }).resize === 'function')
+        expect(buffer.resizable).toBe(true);
+      expect(buffer.byteLength).toBe((col as Utf8Column).bytes.byteLength);
+    }
   });
 
   it('values of the same length and the same hash stay distinct (the bytes are compared)', () => {
