@@ -6,14 +6,17 @@
 // agent's calls; the arms then take turns going first); the default 0 asks the next repetition at
 // once, when only the other arms' runs separate two runs of one arm. The figure depends on it
 // (docs/benchmarks.md "The trivial round trip (session 16)").
-// Prints min/p10/p50/p90 of the wall time of `box.run` and the p50 of wall minus the isolate's CPU
-// (`stats.cpuMs`): what a run pays outside the guest's code.
+// `styles`: programs of bench/model-styles.mjs too, as "question:style" ("over1M:verbs"), each
+// measured as the three above (named by that string; `only` may name them).
+// Prints min/p10/p50/p90 of the wall time of `box.run`, the p50 of wall minus the isolate's CPU
+// (`stats.cpuMs`): what a run pays outside the guest's code, and the mean of that CPU.
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { CACHE_DIR, CSV, DIST } from '../lib/paths.mjs';
 import { emit, log, measureArgs } from '../lib/measureChild.mjs';
 import { quantile } from '../lib/stats.mjs';
+import { MODEL_STYLE_QUESTIONS } from '../model-styles.mjs';
 
 const PROGRAMS = {
   one: '1',
@@ -29,7 +32,14 @@ const {
   cacheDir = CACHE_DIR,
   only,
   gapMs = 0,
+  styles = [],
 } = measureArgs();
+for (const name of styles) {
+  const [id, style] = name.split(':');
+  const code = MODEL_STYLE_QUESTIONS.find((q) => q.id === id)?.[style];
+  if (!code) throw new Error(`no program ${name} in bench/model-styles.mjs (question:style)`);
+  PROGRAMS[name] = code;
+}
 const arms = [];
 // `others`: more builds by name ({ "json ipc": "/path/dist" }), each an arm of its own
 for (const [name, dir] of Object.entries({ current: DIST, ...(baseDist ? { base: baseDist } : {}), ...others })) {
@@ -48,7 +58,7 @@ const round = (x) => Math.round(x * 1000) / 1000;
 const out = {};
 for (const [id, code] of Object.entries(PROGRAMS)) {
   if (only && !only.includes(id)) continue;
-  const samples = Object.fromEntries(arms.map((a) => [a.name, { wall: [], outside: [] }]));
+  const samples = Object.fromEntries(arms.map((a) => [a.name, { wall: [], outside: [], cpu: [] }]));
   for (let i = -warmup; i < reps; i++) {
     if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
     // after a gap the first arm meets this process idle too: each arm goes first in turn
@@ -61,11 +71,12 @@ for (const [id, code] of Object.entries(PROGRAMS)) {
       if (i >= 0) {
         samples[name].wall.push(ms);
         samples[name].outside.push(ms - (r.stats?.cpuMs ?? 0));
+        samples[name].cpu.push(r.stats?.cpuMs ?? 0);
       }
     }
   }
   out[id] = Object.fromEntries(
-    Object.entries(samples).map(([k, { wall, outside }]) => [
+    Object.entries(samples).map(([k, { wall, outside, cpu }]) => [
       k,
       {
         min: round(Math.min(...wall)),
@@ -73,13 +84,15 @@ for (const [id, code] of Object.entries(PROGRAMS)) {
         p50: round(quantile(wall, 0.5)),
         p90: round(quantile(wall, 0.9)),
         outsideP50: round(quantile(outside, 0.5)),
+        // the isolate's CPU in 10 µs steps: their mean over many runs reads below a step
+        cpuMean: round(cpu.reduce((a, b) => a + b, 0) / cpu.length),
       },
     ]),
   );
   log(`${id} (load ${loadavg()[0].toFixed(1)}):`);
   for (const [k, s] of Object.entries(out[id]))
     log(
-      `  ${k.padEnd(16)} min ${s.min.toFixed(3)}  p10 ${s.p10.toFixed(3)}  p50 ${s.p50.toFixed(3)}  p90 ${s.p90.toFixed(3)}  wall-cpu p50 ${s.outsideP50.toFixed(3)}`,
+      `  ${k.padEnd(16)} min ${s.min.toFixed(3)}  p10 ${s.p10.toFixed(3)}  p50 ${s.p50.toFixed(3)}  p90 ${s.p90.toFixed(3)}  wall-cpu p50 ${s.outsideP50.toFixed(3)}  cpu mean ${s.cpuMean.toFixed(3)}`,
     );
 }
 for (const { box } of arms) await box.close();

@@ -42,6 +42,11 @@ interface Entry {
    * functionReads): a later run keeps those names global instead of localizing them.
    */
   functionReads: Set<string> | 'all';
+  /**
+   * keepGlobal's preparations by source (most recently used last), made under `functionReads` as it
+   * is: emptied when a run adds a name to it, so a program asked again is not parsed again each run.
+   */
+  keptGlobal: Map<string, PreparedCode>;
   /** The session's warm-up in idle time, until its first run (idleWarmUp.ts). */
   idleWarm?: IdleWarmUp | undefined;
   /** A run waiting for the idle warm-up's slice in flight; `aborted` once abort() was called meanwhile. */
@@ -118,7 +123,16 @@ export class SessionHost {
     this.close(id);
     const spare = await this.warm.take(spec);
     const { session, dataset, engine, prefetch, tables } = spare ?? (await this.warmed(await this.build(spec), spec));
-    const entry: Entry = { spec, session, dataset, engine, prefetch, tables, functionReads: new Set() };
+    const entry: Entry = {
+      spec,
+      session,
+      dataset,
+      engine,
+      prefetch,
+      tables,
+      functionReads: new Set(),
+      keptGlobal: new Map(),
+    };
     this.sessions.set(id, entry);
     // a spare has run already (warmSessions.ts trivialRun): the engine would refuse its warm-up
     if (!spare && warmIdle && this.warmIdle && session.warmSlice) entry.idleWarm = this.idleWarmUp(id, entry);
@@ -285,7 +299,7 @@ export class SessionHost {
     this.lastRunEdge = performance.now();
     try {
       const run = {
-        ...keepGlobal(checked.prepared, req.source, current.functionReads),
+        ...keepGlobal(checked.prepared, req.source, current),
         timeoutMs: left,
         ...(req.deterministic ? { deterministic: req.deterministic } : {}),
         ...(onOutput ? { onOutput } : {}),
@@ -415,19 +429,41 @@ function loadedOrThrow<T>(r: PromiseSettledResult<T>): T {
   return r.value;
 }
 
+/** Programs keepGlobal keeps prepared per session (each at most INLINE_CHECK_MAX_UNITS long). */
+const KEPT_GLOBAL_ENTRIES = 16;
+
 /**
  * `prepared`, or the same program prepared again with the names a function of an earlier run may
- * read kept global when it localized one of them (rare: a session whose functions read its loop
+ * read kept global when it localized one of them (a session whose functions read its loop
  * variables). A function called during the run must see each global as the plain transform has it.
+ * The preparation is a parse and the transform (0.1-0.4 ms for model code), a pure function of the
+ * source and the session's reads: kept until a run adds a read (addReads empties the store).
  */
-function keepGlobal(prepared: PreparedCode, source: string, reads: Set<string> | 'all'): PreparedCode {
+function keepGlobal(prepared: PreparedCode, source: string, entry: Entry): PreparedCode {
+  const reads = entry.functionReads;
   const locals = prepared.locals;
   if (!locals || (reads !== 'all' && !locals.some((n) => reads.has(n)))) return prepared;
-  return prepareCode(source, undefined, reads);
+  const kept = entry.keptGlobal;
+  const known = kept.get(source);
+  if (known) {
+    // most recently used last: the oldest entry is the first one evicted
+    kept.delete(source);
+    kept.set(source, known);
+    return known;
+  }
+  const again = Object.freeze(prepareCode(source, undefined, reads));
+  if (source.length <= INLINE_CHECK_MAX_UNITS) {
+    kept.set(source, again);
+    if (kept.size > KEPT_GLOBAL_ENTRIES) kept.delete(kept.keys().next().value!);
+  }
+  return again;
 }
 
 function addReads(entry: Entry, reads: PreparedCode['functionReads']): void {
   if (!reads || entry.functionReads === 'all') return;
+  const before = entry.functionReads.size;
   if (reads === 'all') entry.functionReads = 'all';
   else for (const n of reads) entry.functionReads.add(n);
+  // the preparations kept under the reads as they were are not the ones these reads make
+  if (entry.functionReads === 'all' || entry.functionReads.size !== before) entry.keptGlobal.clear();
 }

@@ -72,6 +72,27 @@ describe('deterministic', () => {
     const after = await h.run('Date.now()');
     expect(after.value).not.toBe(1_700_000_000_000);
   });
+  test('time and randomness come back after a run that throws, an async run and a rejected one', async () => {
+    const det = { deterministic: { now: 1_700_000_000_000, seed: 7 } };
+    const seeded = (await h.run('Math.random()', det)).value;
+    const real = async () => {
+      const r = await h.run('[Date.now() > 1_700_000_000_000, Math.random() !== Math.random()]');
+      expect(r.value).toEqual([true, true]);
+    };
+    await real();
+    const threw = await h.run('throw new Error("x " + Date.now() + " " + Math.random())', det);
+    expect(threw.error?.message).toBe(`x 1700000000000 ${String(seeded)}`);
+    await real();
+    const late = await h.run(wrap('await null;\n  return [Date.now(), Math.random()];'), { ...det, async: true });
+    expect(late.value).toEqual([1_700_000_000_000, seeded]);
+    await real();
+    const rejected = await h.run(wrap('await null;\n  throw new RangeError("at " + Date.now());'), {
+      ...det,
+      async: true,
+    });
+    expect(rejected.error).toMatchObject({ name: 'RangeError', message: 'at 1700000000000' });
+    await real();
+  });
   test('Arquero sampling is seeded too', async () => {
     const code = "award_data.sample(3).array('Award Year')";
     const opts = { deterministic: { now: 0, seed: 3 } };

@@ -63,6 +63,7 @@ const MASKS = [
   `(X) => { const m = ${A}.gt(1e6); m.view = X.Phase.eq('Phase I').view; return [X[m].numRows(), m.and(${DOD}).sum()]; }`,
   `(X) => { const f = X[${A}.gt(1e6)]; f.indices()[0] = 2; f.indices()[1] = 2; return f.array('Award Year').slice(0, 3); }`,
   `(X) => { const f = X[${A}.gt(1e6)]; const k = f.mask(); k.set(0); k.set(1); return f.numRows(); }`,
+  `(X) => { const f = X[${A}.gt(1e6)]; const k = f.mask(); const keys = Object.getOwnPropertyNames(k).join(); k.set(0); k.set(1); return [f.numRows(), k.count(), keys]; }`,
   `(X) => { const f = X[${A}.gt(1e6)]; f._index = f.indices().subarray(0, 2); return [f.numRows(), f.indices().length]; }`,
   "(X) => { const f = X.filter((d) => d['Award Amount'] > 1e6); f._index = null; return [f.numRows(), f.indices().length, f.array('Award Year').slice(0, 3)]; }",
   `(X) => [${A}.gt(1e6), X[${A}.gt(1e6)].array('Award Year').slice(0, 3), ${A}.gt(1e6).and(${DOD}).sum()]`,

@@ -37,6 +37,9 @@ const FILTERS = [
   // a run writes into the rows a kept filter handed out: the next one gets its own
   `(X) => { const f = X.filter(${OVER}); f.indices()[0] = 2; f.indices()[1] = 2; return f.array('Award Year'); }`,
   `(X) => { const f = X.filter(${OVER}); const m = f.mask(); m.set(0); m.set(1); return f.numRows(); }`,
+  // the count a kept filter's table takes from its row index (frame/bitWords.ts createCounted) leaves
+  // the mask as Arquero's: no own key, and count() counts the bits a run set since
+  `(X) => { const f = X.filter(${OVER}); const m = f.mask(); const keys = Object.getOwnPropertyNames(m).join(); m.set(0); m.set(1); return [f.numRows(), m.count(), keys]; }`,
   `(X) => X.filter(${OVER}).array('Award Year')`,
   // other tables over the same columns; ordered and filtered tables (no kept rows)
   `(X) => X.derive({ k: (d) => d['Award Year'] * 2 }).filter(${OVER}).array('k')`,

@@ -192,6 +192,26 @@ const SEQUENCES: Record<string, Step[]> = {
     },
     '[hit, xs9]',
   ],
+  // a program a function of an earlier run reads a local of is prepared again with it kept global, and
+  // that preparation is kept for the session (sessionHost.ts keepGlobal) only until a run adds a read:
+  // the second run keeps tot9 global (f9 reads it) and n9 local; g9 reads n9 after it, so the third
+  // must keep n9 global too (g9 sees this run's n9, not the one the second run wrote back)
+  'a program asked again after a later function reads another of its locals': [
+    'function f9() { return tot9 }',
+    {
+      code: "k9 = (typeof k9 === 'number' ? k9 : 0) + 1;\nlet tot9 = 0;\nfor (const v of [1, 2, 3]) tot9 += v;\nlet n9 = 0;\nfor (const v of [1, 2, 3]) n9 += v * k9;\n[tot9, n9, typeof g9 === 'function' ? g9() : null, f9()]",
+      local: true,
+    },
+    'function g9() { return n9 }',
+    {
+      code: "k9 = (typeof k9 === 'number' ? k9 : 0) + 1;\nlet tot9 = 0;\nfor (const v of [1, 2, 3]) tot9 += v;\nlet n9 = 0;\nfor (const v of [1, 2, 3]) n9 += v * k9;\n[tot9, n9, typeof g9 === 'function' ? g9() : null, f9()]",
+      local: true,
+    },
+    {
+      code: "k9 = (typeof k9 === 'number' ? k9 : 0) + 1;\nlet tot9 = 0;\nfor (const v of [1, 2, 3]) tot9 += v;\nlet n9 = 0;\nfor (const v of [1, 2, 3]) n9 += v * k9;\n[tot9, n9, typeof g9 === 'function' ? g9() : null, f9()]",
+      local: true,
+    },
+  ],
   'names the prelude and JavaScript define': [
     {
       code: 'let print2 = 0;\nlet undefined = 3;\nfor (let i = 0; i < 2; i++) print2 += i;\n[print2, typeof undefined]',
