@@ -63,7 +63,7 @@ async function processChild({ code, cacheDir, dist, thinkMs = 0, spareWaitMs = 0
 }
 
 /** Child, mode "split": the holder's SessionHost in this process, the run's parts timed. */
-async function splitChild({ code, cacheDir, dist, warmUp, checkFirst }) {
+async function splitChild({ code, cacheDir, dist, warmUp, checkFirst, thinkMs = 0 }) {
   const { SessionHost } = await import(at(dist, 'src/runtime/holder/sessionHost.js'));
   const { PRESETS } = await import(at(dist, 'schema/limits.js'));
   const host = new SessionHost();
@@ -75,8 +75,11 @@ async function splitChild({ code, cacheDir, dist, warmUp, checkFirst }) {
     if (warmUp && !(await host.sessions.get('s').session.warmUp(10_000))) throw new Error('warm-up refused');
     for (const other of checkFirst ?? []) host.checker.check(other, 'standard', 60_000, 512, 'w');
     const run = (source) => host.run('s', { source, preset: 'standard', timeoutMs: 60_000 });
-    const open = await run('award_data.numRows()');
-    if (open.status !== 'ok') throw new Error(open.message);
+    if (thinkMs > 0) await new Promise((r) => setTimeout(r, thinkMs));
+    else {
+      const open = await run('award_data.numRows()');
+      if (open.status !== 'ok') throw new Error(open.message);
+    }
     // the provider's reads, timed (host.tables keeps the provider the session's bridge calls)
     const { provider } = await host.tables.award(spec.data);
     let readMs = 0;

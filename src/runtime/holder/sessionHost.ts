@@ -37,6 +37,8 @@ interface Entry {
   prefetch?: ((names: string[]) => Promise<void>) | undefined;
   /** Lazily decoded tables (Parquet, Arrow): the columns a run names are decoded together before it starts. */
   tables?: TableProvider[] | undefined;
+  /** Every table the session reads (award_data first): the idle warm-up runs their read paths. */
+  providers?: TableProvider[] | undefined;
   /**
    * What the functions the session's runs made may read when called (prepare/localize.ts
    * functionReads): a later run keeps those names global instead of localizing them.
@@ -117,8 +119,9 @@ export class SessionHost {
   ): Promise<{ dataset: DatasetInfo | undefined; engine: EngineLabel }> {
     this.close(id);
     const spare = await this.warm.take(spec);
-    const { session, dataset, engine, prefetch, tables } = spare ?? (await this.warmed(await this.build(spec), spec));
-    const entry: Entry = { spec, session, dataset, engine, prefetch, tables, functionReads: new Set() };
+    const { session, dataset, engine, prefetch, tables, providers } =
+      spare ?? (await this.warmed(await this.build(spec), spec));
+    const entry: Entry = { spec, session, dataset, engine, prefetch, tables, providers, functionReads: new Set() };
     this.sessions.set(id, entry);
     // a spare has run already (warmSessions.ts trivialRun): the engine would refuse its warm-up
     if (!spare && warmIdle && this.warmIdle && session.warmSlice) entry.idleWarm = this.idleWarmUp(id, entry);
@@ -134,7 +137,12 @@ export class SessionHost {
         ![...this.sessions.values()].some((e) => e.session.isRunning) &&
         performance.now() - Math.max(this.lastRunEdge, opened) >= IDLE_WARM_MS,
       checkOne: () => {
-        if (this.checkerWarmed < WARM_PROGRAMS.length) this.checker.warmUp(this.checkerWarmed, ++this.checkerWarmed);
+        if (this.checkerWarmed >= WARM_PROGRAMS.length) return false;
+        this.checker.warmUp(this.checkerWarmed, ++this.checkerWarmed);
+        return true;
+      },
+      warmReads: () => {
+        for (const p of entry.providers ?? []) p.warmReads?.();
       },
       // the isolate grew between runs: the next run's baseline is measured when it starts
       afterSlice: () => {
@@ -167,6 +175,7 @@ export class SessionHost {
     entry.engine = built.engine;
     entry.prefetch = built.prefetch;
     entry.tables = built.tables;
+    entry.providers = built.providers;
   }
 
   /**
@@ -215,8 +224,16 @@ export class SessionHost {
     }
     const loading = spec.tables.length > 0 ? this.loadTables(spec, providers) : providers;
     const session = await openEngineSession(engine, spec.limits, loading, dataset);
-    const tables = (await loading).filter((p) => p.prefetch);
-    return { session, dataset, engine: engine.label, prefetch, ...(tables.length > 0 ? { tables } : {}) };
+    const all = await loading;
+    const tables = all.filter((p) => p.prefetch);
+    return {
+      session,
+      dataset,
+      engine: engine.label,
+      prefetch,
+      providers: all,
+      ...(tables.length > 0 ? { tables } : {}),
+    };
   }
 
   /**

@@ -12,6 +12,7 @@ import { SessionHost } from '../../../src/runtime/holder/sessionHost.js';
 import { CodeChecker } from '../../../src/runtime/prepare/codeChecker.js';
 import { WARM_PROGRAMS } from '../../../src/runtime/prepare/warmPrograms.js';
 import { IsolatedVmSession } from '../../../src/runtime/engines/isolated-vm/isolatedVmSession.js';
+import { CacheReader } from '../../../src/data/cache/readCache.js';
 import { PRESETS } from '../../../schema/limits.js';
 import type { SessionSpec } from '../../../src/runtime/holder/protocol.js';
 
@@ -156,6 +157,54 @@ describe("a session's warm-up in idle time", () => {
     expect(await answer(h, id, "award_data['Award Amount'].sum() > 0")).toMatchObject({
       outcome: { ok: true, value: true },
     });
+  });
+
+  it("runs the tables' read paths once, in the first slice the code check has nothing left for; not once a run came first", async () => {
+    const held = gate();
+    let midSession: IsolatedVmSession | undefined;
+    const calls = spySlices({ hold: (slice, s) => (slice === 3 && s === midSession ? held.wait : undefined) });
+    const check = vi.spyOn(CodeChecker.prototype, 'warmUp');
+    // each read path run, with the slices asked for and the code check's programs run by then
+    const reads: Array<{ slices: number; checks: number }> = [];
+    const warmReads = CacheReader.prototype.warmReads;
+    vi.spyOn(CacheReader.prototype, 'warmReads').mockImplementation(function (this: CacheReader) {
+      reads.push({ slices: calls.length, checks: check.mock.calls.length });
+      return warmReads.call(this);
+    });
+    // the columns read whole from the file (the reader's private decode)
+    type Decode = { decode(entry: { name: string }): unknown };
+    const decodes: string[] = [];
+    const decode = (CacheReader.prototype as unknown as Decode).decode;
+    vi.spyOn(CacheReader.prototype as unknown as Decode, 'decode').mockImplementation(function (this: Decode, entry) {
+      decodes.push(entry.name);
+      return decode.call(this, entry);
+    });
+    const full = hostWith();
+    const fullId = await open(full);
+    await warmedToTheEnd(calls, sessionOf(full, fullId));
+    const slices = calls.length;
+    expect(slices).toBeGreaterThan(WARM_PROGRAMS.length);
+    // once, after every program of the code check, in the slice after the last of them
+    expect(reads).toEqual([{ slices: WARM_PROGRAMS.length + 1, checks: WARM_PROGRAMS.length }]);
+    // one column read whole, and kept nowhere: the session's first run reads it from the file again
+    expect(decodes).toHaveLength(1);
+    const [read] = decodes;
+    expect(await answer(full, fullId, `award_data[${JSON.stringify(read)}].count() > 0`)).toMatchObject({
+      outcome: { ok: true, value: true },
+    });
+    expect(decodes).toEqual([read, read]);
+    // a session whose first run arrives in slice 3 never gets there
+    const mid = hostWith();
+    const midId = await open(mid);
+    midSession = sessionOf(mid, midId);
+    await vi.waitFor(() => expect(calls.some((c) => c.session === midSession && c.slice === 3)).toBe(true), {
+      timeout: 30_000,
+      interval: 20,
+    });
+    const first = answer(mid, midId, '1 + 1');
+    held.open();
+    expect(await first).toMatchObject({ outcome: { ok: true, value: 2 } });
+    expect(reads).toHaveLength(1);
   });
 
   it('ends with one run of the host trivial program after the last slice; a run that arrives first gets none', async () => {
