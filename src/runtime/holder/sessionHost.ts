@@ -19,6 +19,20 @@ import { IDLE_WARM_MS, IdleWarmUp } from './idleWarmUp.js';
 import { WARM_PROGRAMS } from '../prepare/warmPrograms.js';
 import { HolderCodeCacheKeeper } from './holderCodeCache.js';
 
+/**
+ * The answer to the caller's idle round trip (protocol.ts `warm`): shaped as a run of `0` answers,
+ * so the caller's reply path runs as for a run, but marked as never having reached the isolate.
+ */
+const WARM_ROUND_TRIP: RawRunOutcome = {
+  status: 'ok',
+  outcomeJson: JSON.stringify({ ok: true, valueText: '0', value: 0, truncatedValue: false, truncatedOutput: false }),
+  stdout: '',
+  stderr: '',
+  outputTruncated: false,
+  stats: { wallMs: 0, cpuMs: 0, heapUsedMb: 0 },
+  codeRan: false,
+};
+
 /** How far the process RSS may grow during a run, as a multiple of the run's memory limit. */
 const RSS_FACTOR = 1.5;
 /**
@@ -257,6 +271,8 @@ export class SessionHost {
     const received = performance.now();
     const entry = this.sessions.get(id);
     if (!entry) throw new Error(`no open session ${id}`);
+    // the caller's idle round trip: the reply's path only, nothing of the session is touched
+    if (req.warm) return { ...WARM_ROUND_TRIP, engine: entry.engine, reset: false };
     // the session's idle warm-up starts no slice from now on (its first run has arrived); every run
     // waits for a slice still in flight, also one whose first run was refused by the check
     const warming = entry.idleWarm?.stop();

@@ -207,6 +207,30 @@ describe("a session's warm-up in idle time", () => {
     expect(reads).toHaveLength(1);
   });
 
+  it("answers the caller's idle round trip without the isolate, and goes on warming", async () => {
+    const calls = spySlices();
+    const runs = vi.spyOn(IsolatedVmSession.prototype, 'run');
+    const h = hostWith();
+    const id = await open(h);
+    const session = sessionOf(h, id);
+    await vi.waitFor(() => expect(calls.some((c) => c.session === session && c.slice === 1)).toBe(true), {
+      timeout: 30_000,
+      interval: 5,
+    });
+    const cpu = session.isolate.cpuTime;
+    // the round trip's source is never looked at (the caller sends the trivial program)
+    const trip = await h.run(id, { source: '4242', preset: 'standard', timeoutMs: 60_000, warm: true });
+    expect(trip).toMatchObject({ status: 'ok', codeRan: false, reset: false });
+    expect(JSON.parse(trip.outcomeJson!)).toMatchObject({ ok: true, value: 0 });
+    // not a run: the warm-up goes to its end, then the first run answers
+    await warmedToTheEnd(calls, session);
+    expect(session.isolate.cpuTime).toBeGreaterThan(cpu);
+    expect(await answer(h, id, '1 + 1')).toMatchObject({ outcome: { ok: true, value: 2 } });
+    const codes = runs.mock.calls.map(([req]) => req.code);
+    expect(codes.some((c) => c.includes('4242'))).toBe(false);
+    expect(codes.filter((c) => c.includes('1 + 1'))).toHaveLength(1);
+  });
+
   it('ends with one run of the host trivial program after the last slice; a run that arrives first gets none', async () => {
     const held = gate();
     let midSession: IsolatedVmSession | undefined;
