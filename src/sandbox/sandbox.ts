@@ -44,8 +44,7 @@ export type OneShotOptions = Omit<SandboxOptions, 'deterministic'> & {
 export class Sandbox {
   private closedFlag = false;
   private queue: Promise<unknown> = Promise.resolve();
-  /** A run was asked for: the idle round trip (warmWhenIdle) is no longer sent. */
-  private asked = false;
+  /** The idle round trip's timer (warmWhenIdle), cleared by the first run asked for and by close(). */
   private warmTimer: NodeJS.Timeout | undefined;
 
   /** @internal use createSandbox() */
@@ -75,7 +74,6 @@ export class Sandbox {
    */
   run(code: string, options: RunOptions = {}): Promise<RunResult> {
     if (this.closedFlag) return Promise.reject(new SandboxClosedError());
-    this.asked = true;
     clearTimeout(this.warmTimer);
     try {
       checkRunOptions(options);
@@ -101,7 +99,6 @@ export class Sandbox {
     if (process.env.SBIRTOOLS_WARM_IDLE === '0') return;
     this.warmTimer = setTimeout(() => {
       this.warmTimer = undefined;
-      if (this.closedFlag || this.asked) return;
       this.queue = this.queue.then(() => this.runNow('0', {}, true)).catch(() => undefined);
     }, WARM_ROUND_TRIP_MS);
     this.warmTimer.unref();
