@@ -200,9 +200,11 @@ export class CacheReader {
   /**
    * Runs the read path once, keeping nothing, so that a session's first column costs its bytes and
    * not the first run of this code (the holder calls it in idle time, runtime/holder/idleWarmUp.ts):
-   * one number column read whole and checked, then dropped, and one row of the dictionary column
-   * with the smallest dictionary. Once per reader, and not at all once a column was loaded (the path
-   * has run) or the file is closed.
+   * the presence bytes of one number column (one byte a row) read and checked against their blocks,
+   * then dropped, and one row of the dictionary column with the smallest dictionary. Not a whole
+   * column: 1.9 MB of garbage left in this process's heap made the session's first run slower when
+   * it was collected during it (docs/benchmarks.md, session 22). Once per reader, and not at all once
+   * a column was loaded (the path has run) or the file is closed.
    * @throws {DataError} as loadColumn (CACHE_CORRUPT removes the file, as any read that finds it would).
    */
   warmReads(): void {
@@ -211,7 +213,7 @@ export class CacheReader {
     if (this.memo.size > 0 || this.header.numRows === 0) return;
     const columns = this.header.columns;
     const number = columns.find((c) => c.kind === 'float64');
-    if (number) this.decode(number);
+    if (number) this.read(number, 'valid');
     const dictBytes = (c: ColumnEntry) => c.buffers['dictOffsets']?.length ?? Infinity;
     const dict = columns.filter((c) => c.kind === 'dict').sort((a, b) => dictBytes(a) - dictBytes(b))[0];
     if (dict) this.loadWindow(dict.name, 0, 1);

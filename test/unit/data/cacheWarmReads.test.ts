@@ -1,8 +1,9 @@
 // The cache reader's read path run once in idle time (CacheReader.warmReads; the holder's idle
-// warm-up calls it before a session's first column): one number column read whole and dropped, one
-// row of the dictionary column with the smallest dictionary, once per reader, nothing kept (the
-// columns read afterwards are read from the file again, with the same values), and nothing at all
-// once a column was loaded or the file is closed. What ran is counted, never timed.
+// warm-up calls it before a session's first column): the presence bytes of one number column read,
+// checked and dropped (not the whole column), one row of the dictionary column with the smallest
+// dictionary, once per reader, nothing kept (the column is read from the file again, with its
+// values), and nothing at all once a column was loaded or the file is closed. What ran is counted,
+// never timed.
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ColumnData, ColumnarTable } from '../../../schema/columnar.js';
@@ -75,54 +76,54 @@ function reader(path: string): CacheReader {
   return opened.reader;
 }
 
-/** The columns the reader decoded whole, in order (its private decode, counted). */
-function decoded(r: CacheReader): string[] {
+type Read = { read(entry: { name: string }, role: string): ArrayBuffer };
+
+/** The buffers the reader read from the file, in order, as `column role` (its private read, counted). */
+function buffersRead(r: CacheReader): string[] {
   const names: string[] = [];
-  const decode = (r as unknown as { decode: (e: { name: string }) => ColumnData }).decode;
-  vi.spyOn(r as unknown as { decode: (e: { name: string }) => ColumnData }, 'decode').mockImplementation(function (
-    this: CacheReader,
-    entry,
-  ) {
-    names.push(entry.name);
-    return decode.call(this, entry);
+  const read = (r as unknown as Read).read;
+  vi.spyOn(r as unknown as Read, 'read').mockImplementation(function (this: CacheReader, entry, role) {
+    names.push(`${entry.name} ${role}`);
+    return read.call(this, entry, role);
   });
   return names;
 }
 
 describe('CacheReader.warmReads', () => {
-  it('reads the first number column whole and one row of the smallest dictionary, keeping neither', async () => {
+  it("reads the first number column's presence bytes and one row of the smallest dictionary, keeping neither", async () => {
     const r = reader(await cache());
-    const names = decoded(r);
+    const names = buffersRead(r);
     const windows = vi.spyOn(r, 'loadWindow');
     r.warmReads();
-    expect(names).toEqual(['Amount']);
+    // the window reads the dictionary's offsets (kept for the next window, as any window keeps them)
+    expect(names).toEqual(['Amount valid', 'Phase dictOffsets']);
     expect(windows.mock.calls).toEqual([['Phase', 0, 1]]);
-    // kept nowhere: the column is read from the file again, with its values
+    // kept nowhere: the column is read from the file, with its values
     const col = r.loadColumn('Amount');
-    expect(names).toEqual(['Amount', 'Amount']);
+    expect(names).toEqual(['Amount valid', 'Phase dictOffsets', 'Amount values', 'Amount valid']);
     expect(col.kind === 'float64' && Array.from(col.values.subarray(0, 3))).toEqual([amount(0), amount(1), amount(2)]);
     r.close();
   });
 
   it('runs once per reader', async () => {
     const r = reader(await cache());
-    const names = decoded(r);
+    const names = buffersRead(r);
     r.warmReads();
     r.warmReads();
-    expect(names).toEqual(['Amount']);
+    expect(names).toEqual(['Amount valid', 'Phase dictOffsets']);
     r.close();
   });
 
   it('reads nothing once a column was loaded (the path has run), or when the file is closed', async () => {
     const path = await cache();
     const loaded = reader(path);
-    const names = decoded(loaded);
+    const names = buffersRead(loaded);
     loaded.loadColumn('Year');
     loaded.warmReads();
-    expect(names).toEqual(['Year']);
+    expect(names).toEqual(['Year values', 'Year valid']);
     loaded.close();
     const closed = reader(path);
-    const none = decoded(closed);
+    const none = buffersRead(closed);
     closed.close();
     expect(() => closed.warmReads()).not.toThrow();
     expect(none).toEqual([]);

@@ -171,13 +171,13 @@ describe("a session's warm-up in idle time", () => {
       reads.push({ slices: calls.length, checks: check.mock.calls.length });
       return warmReads.call(this);
     });
-    // the columns read whole from the file (the reader's private decode)
-    type Decode = { decode(entry: { name: string }): unknown };
-    const decodes: string[] = [];
-    const decode = (CacheReader.prototype as unknown as Decode).decode;
-    vi.spyOn(CacheReader.prototype as unknown as Decode, 'decode').mockImplementation(function (this: Decode, entry) {
-      decodes.push(entry.name);
-      return decode.call(this, entry);
+    // the buffers read from the file (the reader's private read), as `column role`
+    type Read = { read(entry: { name: string }, role: string): unknown };
+    const buffers: string[] = [];
+    const read = (CacheReader.prototype as unknown as Read).read;
+    vi.spyOn(CacheReader.prototype as unknown as Read, 'read').mockImplementation(function (this: Read, entry, role) {
+      buffers.push(`${entry.name} ${role}`);
+      return read.call(this, entry, role);
     });
     const full = hostWith();
     const fullId = await open(full);
@@ -186,13 +186,16 @@ describe("a session's warm-up in idle time", () => {
     expect(slices).toBeGreaterThan(WARM_PROGRAMS.length);
     // once, after every program of the code check, in the slice after the last of them
     expect(reads).toEqual([{ slices: WARM_PROGRAMS.length + 1, checks: WARM_PROGRAMS.length }]);
-    // one column read whole, and kept nowhere: the session's first run reads it from the file again
-    expect(decodes).toHaveLength(1);
-    const [read] = decodes;
-    expect(await answer(full, fullId, `award_data[${JSON.stringify(read)}].count() > 0`)).toMatchObject({
+    // one number column's presence bytes, kept nowhere: the session's first run reads the column
+    // (and a dictionary's offsets, for its window of one row)
+    expect(buffers).toHaveLength(2);
+    const [name, role] = buffers[0]!.split(/ (?=\w+$)/);
+    expect(role).toBe('valid');
+    expect(buffers[1]).toMatch(/ dictOffsets$/);
+    expect(await answer(full, fullId, `award_data[${JSON.stringify(name)}].count() > 0`)).toMatchObject({
       outcome: { ok: true, value: true },
     });
-    expect(decodes).toEqual([read, read]);
+    expect(buffers.slice(2)).toEqual([`${name} values`, `${name} valid`]);
     // a session whose first run arrives in slice 3 never gets there
     const mid = hostWith();
     const midId = await open(mid);
