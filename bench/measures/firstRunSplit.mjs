@@ -12,7 +12,9 @@
 // SBIRTOOLS_WARM_OPEN=0). `thinkMs` (mode "process"): an agent's first run instead, the session
 // opened, `thinkMs` idle (the model thinking), then the program, with no `numRows()` first (a run
 // ends the window in which the holder warms the session's isolate); the open's ms is then
-// createSandbox alone. `spareWaitMs` (mode "process"): a fresh session in a warm holder instead (what
+// createSandbox alone; in mode "split" the same (the SessionHost opened, `thinkMs` idle, no
+// `numRows()`), so the holder's and the isolate's parts of the agent's first run are split too.
+// `spareWaitMs` (mode "process"): a fresh session in a warm holder instead (what
 // an MCP server's or a pool's next conversation pays): a first sandbox opened, `award_data.numRows()`
 // run in it and closed, `spareWaitMs` idle (the holder boots its spare, and warms it when
 // SBIRTOOLS_WARM_SPARES is on), then a second sandbox, which takes the spare, opened with
