@@ -12,7 +12,9 @@
 // SBIRTOOLS_WARM_OPEN=0). `thinkMs` (mode "process"): an agent's first run instead, the session
 // opened, `thinkMs` idle (the model thinking), then the program, with no `numRows()` first (a run
 // ends the window in which the holder warms the session's isolate); the open's ms is then
-// createSandbox alone. `spareWaitMs` (mode "process"): a fresh session in a warm holder instead (what
+// createSandbox alone; in mode "split" the same (the SessionHost opened, `thinkMs` idle, no
+// `numRows()`), so the holder's and the isolate's parts of the agent's first run are split too.
+// `spareWaitMs` (mode "process"): a fresh session in a warm holder instead (what
 // an MCP server's or a pool's next conversation pays): a first sandbox opened, `award_data.numRows()`
 // run in it and closed, `spareWaitMs` idle (the holder boots its spare, and warms it when
 // SBIRTOOLS_WARM_SPARES is on), then a second sandbox, which takes the spare, opened with
@@ -63,7 +65,7 @@ async function processChild({ code, cacheDir, dist, thinkMs = 0, spareWaitMs = 0
 }
 
 /** Child, mode "split": the holder's SessionHost in this process, the run's parts timed. */
-async function splitChild({ code, cacheDir, dist, warmUp, checkFirst }) {
+async function splitChild({ code, cacheDir, dist, warmUp, checkFirst, thinkMs = 0 }) {
   const { SessionHost } = await import(at(dist, 'src/runtime/holder/sessionHost.js'));
   const { PRESETS } = await import(at(dist, 'schema/limits.js'));
   const host = new SessionHost();
@@ -75,8 +77,11 @@ async function splitChild({ code, cacheDir, dist, warmUp, checkFirst }) {
     if (warmUp && !(await host.sessions.get('s').session.warmUp(10_000))) throw new Error('warm-up refused');
     for (const other of checkFirst ?? []) host.checker.check(other, 'standard', 60_000, 512, 'w');
     const run = (source) => host.run('s', { source, preset: 'standard', timeoutMs: 60_000 });
-    const open = await run('award_data.numRows()');
-    if (open.status !== 'ok') throw new Error(open.message);
+    if (thinkMs > 0) await new Promise((r) => setTimeout(r, thinkMs));
+    else {
+      const open = await run('award_data.numRows()');
+      if (open.status !== 'ok') throw new Error(open.message);
+    }
     // the provider's reads, timed (host.tables keeps the provider the session's bridge calls)
     const { provider } = await host.tables.award(spec.data);
     let readMs = 0;

@@ -178,6 +178,7 @@ export function datasetFromCache(reader: CacheReader): Dataset {
     textEquals: (name, start, end, needle) => reader.textEquals(name, start, end, needle),
     textScanPages: (name, req, pageRows) => reader.textScanPages(name, req, pageRows),
     warmScan: () => reader.warmScan(),
+    warmReads: () => reader.warmReads(),
     close: () => reader.close(),
   };
 }

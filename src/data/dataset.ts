@@ -41,6 +41,8 @@ export interface Dataset {
   textScanPages?(name: string, req: TextScanRequest, pageRows: number): (Uint8Array | null)[] | null;
   /** Optional: start the threads textScanPages shares its pages with, ahead of the first scan; never throws. */
   warmScan?(): void;
+  /** Optional: run the column read path once in idle time, keeping nothing (cache/readCache.ts warmReads). */
+  warmReads?(): void;
   /**
    * Optional (remote data): fetch these columns ahead of their first touch, in parallel; never
    * throws (the first touch reports a failure). Names that are not columns are ignored.

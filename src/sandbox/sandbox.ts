@@ -12,6 +12,13 @@ import { backendFor } from './defaultBackend.js';
 import type { SessionSpec } from '../runtime/holder/protocol.js';
 import { trackSandbox, untrackSandbox } from './liveSandboxes.js';
 
+/**
+ * How long a session must be open with no run asked for before its idle round trip
+ * (Sandbox.warmWhenIdle): a one-shot run(code) or an MCP call asks within a few ms of the open and
+ * never sends one; an agent's first question follows its model's thinking (hundreds of ms or more).
+ */
+export const WARM_ROUND_TRIP_MS = 250;
+
 /** Per-run options. */
 export interface RunOptions {
   /** Cancels the run; the result is `ABORTED` and the session is reset. */
@@ -37,6 +44,8 @@ export type OneShotOptions = Omit<SandboxOptions, 'deterministic'> & {
 export class Sandbox {
   private closedFlag = false;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The idle round trip's timer (warmWhenIdle), cleared by the first run asked for and by close(). */
+  private warmTimer: NodeJS.Timeout | undefined;
 
   /** @internal use createSandbox() */
   constructor(
@@ -65,6 +74,7 @@ export class Sandbox {
    */
   run(code: string, options: RunOptions = {}): Promise<RunResult> {
     if (this.closedFlag) return Promise.reject(new SandboxClosedError());
+    clearTimeout(this.warmTimer);
     try {
       checkRunOptions(options);
     } catch (err) {
@@ -76,7 +86,25 @@ export class Sandbox {
     return next;
   }
 
-  private async runNow(code: string, options: RunOptions): Promise<RunResult> {
+  /**
+   * @internal createSandbox calls it. Once the session has been open WARM_ROUND_TRIP_MS with no run
+   * asked for (an agent's model is thinking), one round trip of the host's trivial program through
+   * this sandbox's own run path, answered by the session's host without entering the isolate
+   * (protocol.ts `warm`): the first question then finds the caller's run path, the channel and the
+   * reply's handling compiled. Its answer is dropped. A run asked for meanwhile waits for it in the
+   * queue (one round trip); a run asked for before it, or close(), cancels it. Off with
+   * SBIRTOOLS_WARM_IDLE=0, as the holder's idle warm-up is.
+   */
+  warmWhenIdle(): void {
+    if (process.env.SBIRTOOLS_WARM_IDLE === '0') return;
+    this.warmTimer = setTimeout(() => {
+      this.warmTimer = undefined;
+      this.queue = this.queue.then(() => this.runNow('0', {}, true)).catch(() => undefined);
+    }, WARM_ROUND_TRIP_MS);
+    this.warmTimer.unref();
+  }
+
+  private async runNow(code: string, options: RunOptions, warm = false): Promise<RunResult> {
     if (this.closedFlag) throw new SandboxClosedError();
     const started = performance.now();
     const checked = precheck(code, this.spec.limits);
@@ -105,6 +133,7 @@ export class Sandbox {
         preset: this.preset,
         timeoutMs: this.spec.limits.timeoutMs,
         ...(deterministic ? { deterministic } : {}),
+        ...(warm ? { warm: true as const } : {}),
       },
       options.signal,
       options.onOutput,
@@ -128,6 +157,7 @@ export class Sandbox {
   async close(): Promise<void> {
     if (this.closedFlag) return;
     this.closedFlag = true;
+    clearTimeout(this.warmTimer);
     untrackSandbox(this);
     await this.queue;
     await this.backend.close(this.id);
@@ -155,6 +185,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const { dataset } = await backend.open(id, spec, opts.priority);
   const box = new Sandbox(backend, id, spec, opts.preset ?? 'standard', dataset, opts.deterministic ?? false);
   trackSandbox(box);
+  box.warmWhenIdle();
   return box;
 }
 

@@ -110,6 +110,8 @@ const RECENT_BLOCKS = 64;
 export class CacheReader {
   private fd: number | null;
   private readonly memo = new Map<string, ColumnData>();
+  /** warmReads ran (once per reader). */
+  private readsWarmed = false;
   private readonly byName: Map<string, ColumnEntry>;
   /** Offsets and validity of utf8 columns read by range (loadRows) before any full load. */
   private readonly textIndex = new Map<string, { offsets: Int32Array; valid: Uint8Array; table: Uint32Array }>();
@@ -193,6 +195,28 @@ export class CacheReader {
     this.textIndex.delete(name);
     this.windowOffsets.delete(name);
     return col;
+  }
+
+  /**
+   * Runs the read path once, keeping nothing, so that a session's first column costs its bytes and
+   * not the first run of this code (the holder calls it in idle time, runtime/holder/idleWarmUp.ts):
+   * the presence bytes of one number column (one byte a row) read and checked against their blocks,
+   * then dropped, and one row of the dictionary column with the smallest dictionary. Not a whole
+   * column: 1.9 MB of garbage left in this process's heap made the session's first run slower when
+   * it was collected during it (docs/benchmarks.md, session 22). Once per reader, and not at all once
+   * a column was loaded (the path has run) or the file is closed.
+   * @throws {DataError} as loadColumn (CACHE_CORRUPT removes the file, as any read that finds it would).
+   */
+  warmReads(): void {
+    if (this.readsWarmed || this.fd === null) return;
+    this.readsWarmed = true;
+    if (this.memo.size > 0 || this.header.numRows === 0) return;
+    const columns = this.header.columns;
+    const number = columns.find((c) => c.kind === 'float64');
+    if (number) this.read(number, 'valid');
+    const dictBytes = (c: ColumnEntry) => c.buffers['dictOffsets']?.length ?? Infinity;
+    const dict = columns.filter((c) => c.kind === 'dict').sort((a, b) => dictBytes(a) - dictBytes(b))[0];
+    if (dict) this.loadWindow(dict.name, 0, 1);
   }
 
   /**

@@ -47,6 +47,11 @@ export interface TableProvider {
   prefetch?(names: readonly string[], withinMs: number): void;
   /** Optional: forget the prefetched columns the run did not read (after each run). */
   releasePrefetched?(): void;
+  /**
+   * Optional: run this provider's column read path once, keeping nothing, so a session's first
+   * column costs its bytes rather than the code's first run (the holder's idle warm-up calls it).
+   */
+  warmReads?(): void;
 }
 
 /** Why a session's isolate was disposed: decides how a run in flight is reported. */

@@ -16,8 +16,16 @@ export interface IdleWarmHooks {
   session(): EngineSession | undefined;
   /** True while the process has had no run in flight, started or ended for IDLE_WARM_MS. */
   idle(): boolean;
-  /** One more program of the code check's warm-up on this thread, if any is left (once per process). */
-  checkOne(): void;
+  /**
+   * One more program of the code check's warm-up on this thread; false when none was left (once
+   * per process), and the slice's time on this thread is free for warmReads.
+   */
+  checkOne(): boolean;
+  /**
+   * The session's tables' column read paths, run once each (TableProvider.warmReads), keeping
+   * nothing: the first slice whose code check had nothing left to do calls it, once.
+   */
+  warmReads(): void;
   /** After each slice that ran: the isolate grew (the memory watchdog's baseline is stale). */
   afterSlice(): void;
   /**
@@ -47,6 +55,8 @@ export class IdleWarmUp {
   private stopped = false;
   /** stop() was called: no trivial run after the slice in flight. */
   private runArrived = false;
+  /** warmReads was called (once per session). */
+  private readsWarmed = false;
   private timer: NodeJS.Timeout | undefined;
   /** The slice in flight, and the rebuild after it when it failed: a run waits for it. */
   private inFlight: Promise<void> | undefined;
@@ -95,10 +105,20 @@ export class IdleWarmUp {
   private async one(session: EngineSession, slice: number): Promise<void> {
     const isolate = session.warmSlice!(slice, WARM_UP_TIMEOUT_MS);
     isolate.catch(() => undefined); // awaited below, after this thread's part
+    // this thread's half of the slice: a program of the code check, or once they ran, the reads
+    let checked = true;
     try {
-      this.hooks.checkOne();
+      checked = this.hooks.checkOne();
     } catch {
       // the code check's warm-up only warms: a program it cannot check is not this session's failure
+    }
+    if (!checked && !this.readsWarmed) {
+      this.readsWarmed = true;
+      try {
+        this.hooks.warmReads();
+      } catch {
+        // only warms: a column the read path refuses fails the run that reads it, with its own error
+      }
     }
     try {
       const outcome = await isolate;

@@ -56,6 +56,13 @@ export interface SourceRunRequest {
   deterministic?: { now: number; seed: number };
   /** Send what the code prints as `output` events while it runs (the reply still carries all of it). */
   streamOutput?: boolean;
+  /**
+   * The caller's round trip in idle time (sandbox.ts `warmWhenIdle`): answered by the session's
+   * host without a check and without entering the isolate, so that the run path on both sides of
+   * the channel is compiled before the session's first question. Not a run: the session's idle
+   * warm-up goes on, and its first run is still the caller's.
+   */
+  warm?: true;
 }
 
 export type { OutputListener } from '../engines/engineSession.js';

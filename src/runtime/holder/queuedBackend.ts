@@ -22,6 +22,8 @@ export class QueuedBackend implements Backend {
 
   async run(id: string, req: SourceRunRequest, signal?: AbortSignal, onOutput?: OutputListener) {
     if (this.active >= this.maxConcurrent) {
+      // the caller's idle round trip (protocol.ts `warm`) only warms: it never waits for a slot
+      if (req.warm) return emptyOutcome('queue_full', 'a warm round trip takes no slot that is busy');
       if (this.waiting.length >= this.maxQueue) {
         return emptyOutcome(
           'queue_full',

@@ -19,6 +19,20 @@ import { IDLE_WARM_MS, IdleWarmUp } from './idleWarmUp.js';
 import { WARM_PROGRAMS } from '../prepare/warmPrograms.js';
 import { HolderCodeCacheKeeper } from './holderCodeCache.js';
 
+/**
+ * The answer to the caller's idle round trip (protocol.ts `warm`): shaped as a run of `0` answers,
+ * so the caller's reply path runs as for a run, but marked as never having reached the isolate.
+ */
+const WARM_ROUND_TRIP: RawRunOutcome = {
+  status: 'ok',
+  outcomeJson: JSON.stringify({ ok: true, valueText: '0', value: 0, truncatedValue: false, truncatedOutput: false }),
+  stdout: '',
+  stderr: '',
+  outputTruncated: false,
+  stats: { wallMs: 0, cpuMs: 0, heapUsedMb: 0 },
+  codeRan: false,
+};
+
 /** How far the process RSS may grow during a run, as a multiple of the run's memory limit. */
 const RSS_FACTOR = 1.5;
 /**
@@ -37,6 +51,8 @@ interface Entry {
   prefetch?: ((names: string[]) => Promise<void>) | undefined;
   /** Lazily decoded tables (Parquet, Arrow): the columns a run names are decoded together before it starts. */
   tables?: TableProvider[] | undefined;
+  /** Every table the session reads (award_data first): the idle warm-up runs their read paths. */
+  providers?: TableProvider[] | undefined;
   /**
    * What the functions the session's runs made may read when called (prepare/localize.ts
    * functionReads): a later run keeps those names global instead of localizing them.
@@ -122,7 +138,8 @@ export class SessionHost {
   ): Promise<{ dataset: DatasetInfo | undefined; engine: EngineLabel }> {
     this.close(id);
     const spare = await this.warm.take(spec);
-    const { session, dataset, engine, prefetch, tables } = spare ?? (await this.warmed(await this.build(spec), spec));
+    const { session, dataset, engine, prefetch, tables, providers } =
+      spare ?? (await this.warmed(await this.build(spec), spec));
     const entry: Entry = {
       spec,
       session,
@@ -130,6 +147,7 @@ export class SessionHost {
       engine,
       prefetch,
       tables,
+      providers,
       functionReads: new Set(),
       keptGlobal: new Map(),
     };
@@ -148,7 +166,12 @@ export class SessionHost {
         ![...this.sessions.values()].some((e) => e.session.isRunning) &&
         performance.now() - Math.max(this.lastRunEdge, opened) >= IDLE_WARM_MS,
       checkOne: () => {
-        if (this.checkerWarmed < WARM_PROGRAMS.length) this.checker.warmUp(this.checkerWarmed, ++this.checkerWarmed);
+        if (this.checkerWarmed >= WARM_PROGRAMS.length) return false;
+        this.checker.warmUp(this.checkerWarmed, ++this.checkerWarmed);
+        return true;
+      },
+      warmReads: () => {
+        for (const p of entry.providers ?? []) p.warmReads?.();
       },
       // the isolate grew between runs: the next run's baseline is measured when it starts
       afterSlice: () => {
@@ -181,6 +204,7 @@ export class SessionHost {
     entry.engine = built.engine;
     entry.prefetch = built.prefetch;
     entry.tables = built.tables;
+    entry.providers = built.providers;
   }
 
   /**
@@ -229,8 +253,16 @@ export class SessionHost {
     }
     const loading = spec.tables.length > 0 ? this.loadTables(spec, providers) : providers;
     const session = await openEngineSession(engine, spec.limits, loading, dataset);
-    const tables = (await loading).filter((p) => p.prefetch);
-    return { session, dataset, engine: engine.label, prefetch, ...(tables.length > 0 ? { tables } : {}) };
+    const all = await loading;
+    const tables = all.filter((p) => p.prefetch);
+    return {
+      session,
+      dataset,
+      engine: engine.label,
+      prefetch,
+      providers: all,
+      ...(tables.length > 0 ? { tables } : {}),
+    };
   }
 
   /**
@@ -254,6 +286,8 @@ export class SessionHost {
     const received = performance.now();
     const entry = this.sessions.get(id);
     if (!entry) throw new Error(`no open session ${id}`);
+    // the caller's idle round trip: the reply's path only, nothing of the session is touched
+    if (req.warm) return { ...WARM_ROUND_TRIP, engine: entry.engine, reset: false };
     // the session's idle warm-up starts no slice from now on (its first run has arrived); every run
     // waits for a slice still in flight, also one whose first run was refused by the check
     const warming = entry.idleWarm?.stop();

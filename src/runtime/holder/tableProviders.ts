@@ -155,6 +155,8 @@ export class TableCache {
                     ds.textScanPages!(name, req, pageRows),
                 }
               : {}),
+            // the read path run once in idle time, before a session's first column (idleWarmUp.ts)
+            ...(ds.warmReads ? { warmReads: () => ds.warmReads!() } : {}),
           },
         };
       });

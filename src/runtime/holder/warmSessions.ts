@@ -11,6 +11,8 @@ export interface Built {
   prefetch?: ((names: string[]) => Promise<void>) | undefined;
   /** The caller's tables that decode the columns a run names before it starts (never on a spare). */
   tables?: TableProvider[] | undefined;
+  /** Every table the session reads (award_data first), for the idle warm-up's reads. */
+  providers?: TableProvider[] | undefined;
 }
 
 /** How many distinct session shapes keep a spare (most recently used first). */

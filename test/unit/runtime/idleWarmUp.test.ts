@@ -12,6 +12,7 @@ import { SessionHost } from '../../../src/runtime/holder/sessionHost.js';
 import { CodeChecker } from '../../../src/runtime/prepare/codeChecker.js';
 import { WARM_PROGRAMS } from '../../../src/runtime/prepare/warmPrograms.js';
 import { IsolatedVmSession } from '../../../src/runtime/engines/isolated-vm/isolatedVmSession.js';
+import { CacheReader } from '../../../src/data/cache/readCache.js';
 import { PRESETS } from '../../../schema/limits.js';
 import type { SessionSpec } from '../../../src/runtime/holder/protocol.js';
 
@@ -156,6 +157,81 @@ describe("a session's warm-up in idle time", () => {
     expect(await answer(h, id, "award_data['Award Amount'].sum() > 0")).toMatchObject({
       outcome: { ok: true, value: true },
     });
+  });
+
+  it("runs the tables' read paths once, in the first slice the code check has nothing left for; not once a run came first", async () => {
+    const held = gate();
+    let midSession: IsolatedVmSession | undefined;
+    const calls = spySlices({ hold: (slice, s) => (slice === 3 && s === midSession ? held.wait : undefined) });
+    const check = vi.spyOn(CodeChecker.prototype, 'warmUp');
+    // each read path run, with the slices asked for and the code check's programs run by then
+    const reads: Array<{ slices: number; checks: number }> = [];
+    const warmReads = CacheReader.prototype.warmReads;
+    vi.spyOn(CacheReader.prototype, 'warmReads').mockImplementation(function (this: CacheReader) {
+      reads.push({ slices: calls.length, checks: check.mock.calls.length });
+      return warmReads.call(this);
+    });
+    // the buffers read from the file (the reader's private read), as `column role`
+    type Read = { read(entry: { name: string }, role: string): unknown };
+    const buffers: string[] = [];
+    const read = (CacheReader.prototype as unknown as Read).read;
+    vi.spyOn(CacheReader.prototype as unknown as Read, 'read').mockImplementation(function (this: Read, entry, role) {
+      buffers.push(`${entry.name} ${role}`);
+      return read.call(this, entry, role);
+    });
+    const full = hostWith();
+    const fullId = await open(full);
+    await warmedToTheEnd(calls, sessionOf(full, fullId));
+    const slices = calls.length;
+    expect(slices).toBeGreaterThan(WARM_PROGRAMS.length);
+    // once, after every program of the code check, in the slice after the last of them
+    expect(reads).toEqual([{ slices: WARM_PROGRAMS.length + 1, checks: WARM_PROGRAMS.length }]);
+    // one number column's presence bytes, kept nowhere: the session's first run reads the column
+    // (and a dictionary's offsets, for its window of one row)
+    expect(buffers).toHaveLength(2);
+    const [name, role] = buffers[0]!.split(/ (?=\w+$)/);
+    expect(role).toBe('valid');
+    expect(buffers[1]).toMatch(/ dictOffsets$/);
+    expect(await answer(full, fullId, `award_data[${JSON.stringify(name)}].count() > 0`)).toMatchObject({
+      outcome: { ok: true, value: true },
+    });
+    expect(buffers.slice(2)).toEqual([`${name} values`, `${name} valid`]);
+    // a session whose first run arrives in slice 3 never gets there
+    const mid = hostWith();
+    const midId = await open(mid);
+    midSession = sessionOf(mid, midId);
+    await vi.waitFor(() => expect(calls.some((c) => c.session === midSession && c.slice === 3)).toBe(true), {
+      timeout: 30_000,
+      interval: 20,
+    });
+    const first = answer(mid, midId, '1 + 1');
+    held.open();
+    expect(await first).toMatchObject({ outcome: { ok: true, value: 2 } });
+    expect(reads).toHaveLength(1);
+  });
+
+  it("answers the caller's idle round trip without the isolate, and goes on warming", async () => {
+    const calls = spySlices();
+    const runs = vi.spyOn(IsolatedVmSession.prototype, 'run');
+    const h = hostWith();
+    const id = await open(h);
+    const session = sessionOf(h, id);
+    await vi.waitFor(() => expect(calls.some((c) => c.session === session && c.slice === 1)).toBe(true), {
+      timeout: 30_000,
+      interval: 5,
+    });
+    const cpu = session.isolate.cpuTime;
+    // the round trip's source is never looked at (the caller sends the trivial program)
+    const trip = await h.run(id, { source: '4242', preset: 'standard', timeoutMs: 60_000, warm: true });
+    expect(trip).toMatchObject({ status: 'ok', codeRan: false, reset: false });
+    expect(JSON.parse(trip.outcomeJson!)).toMatchObject({ ok: true, value: 0 });
+    // not a run: the warm-up goes to its end, then the first run answers
+    await warmedToTheEnd(calls, session);
+    expect(session.isolate.cpuTime).toBeGreaterThan(cpu);
+    expect(await answer(h, id, '1 + 1')).toMatchObject({ outcome: { ok: true, value: 2 } });
+    const codes = runs.mock.calls.map(([req]) => req.code);
+    expect(codes.some((c) => c.includes('4242'))).toBe(false);
+    expect(codes.filter((c) => c.includes('1 + 1'))).toHaveLength(1);
   });
 
   it('ends with one run of the host trivial program after the last slice; a run that arrives first gets none', async () => {
