@@ -4,33 +4,12 @@
 // dictionary, once per reader, nothing kept (the column is read from the file again, with its
 // values), and nothing at all once a column was loaded or the file is closed. What ran is counted,
 // never timed.
-import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import type { ColumnData, ColumnarTable } from '../../../schema/columnar.js';
+import type { ColumnData } from '../../../schema/columnar.js';
 import { type CacheReader, openCache } from '../../../src/data/cache/readCache.js';
-import { writeCache } from '../../../src/data/cache/writeCache.js';
-import { ingestCsv } from '../../../src/data/ingest/ingestCsv.js';
-import { tempDir } from './helpers.js';
+import { dictColumn, writeColumnsCache } from './helpers.js';
 
-const info = { name: 't', synthetic: true, source: 'test', identity: 'x', rows: 0 };
 const ROWS = 5_000;
-const enc = new TextEncoder();
-
-function dictOf(values: string[]): ColumnData {
-  const keys = [...new Set(values)];
-  const parts = keys.map((k) => enc.encode(k));
-  const dictOffsets = new Int32Array(parts.length + 1);
-  parts.forEach((p, i) => (dictOffsets[i + 1] = dictOffsets[i]! + p.length));
-  const dictBytes = new Uint8Array(dictOffsets[parts.length]!);
-  parts.forEach((p, i) => dictBytes.set(p, dictOffsets[i]!));
-  return {
-    kind: 'dict',
-    type: 'string',
-    codes: Int32Array.from(values, (v) => keys.indexOf(v)),
-    dictBytes,
-    dictOffsets,
-  };
-}
 
 const idx = Array.from({ length: ROWS }, (_, i) => i);
 const amount = (i: number) => i * 1.5 - 100;
@@ -38,8 +17,8 @@ const amount = (i: number) => i * 1.5 - 100;
 async function cache(): Promise<string> {
   const cols: Array<[string, ColumnData]> = [
     // a wide dictionary first: the warm read must pick the small one
-    ['Company', dictOf(idx.map((i) => `Company ${i % 997}`))],
-    ['Phase', dictOf(idx.map((i) => (i % 3 ? 'Phase I' : 'Phase II')))],
+    ['Company', dictColumn(idx.map((i) => `Company ${i % 997}`))],
+    ['Phase', dictColumn(idx.map((i) => (i % 3 ? 'Phase I' : 'Phase II')))],
     [
       'Amount',
       { kind: 'float64', type: 'number', values: Float64Array.from(idx, amount), valid: new Uint8Array(ROWS).fill(1) },
@@ -54,20 +33,7 @@ async function cache(): Promise<string> {
       },
     ],
   ];
-  const table: ColumnarTable = {
-    name: 't',
-    numRows: ROWS,
-    columns: cols.map(([name, data]) => ({
-      name,
-      type: data.kind === 'float64' ? data.type : 'string',
-      kind: data.kind,
-      data,
-    })),
-  };
-  const path = join(tempDir(), 't.sbtc');
-  const report = (await ingestCsv(Buffer.from('a\n1\n'))).report;
-  await writeCache(path, { key: 'k', table, info, report });
-  return path;
+  return writeColumnsCache(cols, ROWS);
 }
 
 function reader(path: string): CacheReader {

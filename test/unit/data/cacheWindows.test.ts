@@ -3,35 +3,13 @@
 // its block's CRC-32 first, null (load it whole) when the window's dictionary entries are spread
 // too wide, and a clear error for a range outside the column or a damaged block.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ColumnData, ColumnarTable } from '../../../schema/columnar.js';
+import type { ColumnData } from '../../../schema/columnar.js';
 import { BLOCK_BYTES } from '../../../src/data/cache/format.js';
 import { openCache } from '../../../src/data/cache/readCache.js';
-import { writeCache } from '../../../src/data/cache/writeCache.js';
-import { ingestCsv } from '../../../src/data/ingest/ingestCsv.js';
-import { tempDir } from './helpers.js';
+import { dictColumn, writeColumnsCache } from './helpers.js';
 
-const info = { name: 't', synthetic: true, source: 'test', identity: 'x', rows: 0 };
 const ROWS = 20_000;
-const enc = new TextEncoder();
-
-/** A dictionary column of `values` (null as code -1), entries in first-seen order. */
-function dictOf(values: Array<string | null>): ColumnData {
-  const keys = new Map<string, number>();
-  const codes = Int32Array.from(values, (v) => {
-    if (v === null) return -1;
-    let k = keys.get(v);
-    if (k === undefined) keys.set(v, (k = keys.size));
-    return k;
-  });
-  const parts = [...keys.keys()].map((k) => enc.encode(k));
-  const dictOffsets = new Int32Array(parts.length + 1);
-  parts.forEach((p, i) => (dictOffsets[i + 1] = dictOffsets[i]! + p.length));
-  const dictBytes = new Uint8Array(dictOffsets[parts.length]!);
-  parts.forEach((p, i) => dictBytes.set(p, dictOffsets[i]!));
-  return { kind: 'dict', type: 'string', codes, dictBytes, dictOffsets };
-}
 
 const amount = (i: number) => (i % 11 === 3 ? null : i % 17 === 0 ? NaN : i * 1.25 - 7000);
 const day = (i: number) => (i % 9 === 4 ? null : Date.UTC(2000, 0, 1) + i * 86_400_000);
@@ -65,23 +43,10 @@ async function cache(): Promise<string> {
         valid: Uint8Array.from(flags, (v) => (v === null ? 0 : 1)),
       },
     ],
-    ['Agency', dictOf(idx.map(agency))],
-    ['Unique', dictOf(idx.map(unique))],
+    ['Agency', dictColumn(idx.map(agency))],
+    ['Unique', dictColumn(idx.map(unique))],
   ];
-  const table: ColumnarTable = {
-    name: 't',
-    numRows: ROWS,
-    columns: cols.map(([name, data]) => ({
-      name,
-      type: data.kind === 'float64' ? data.type : data.kind === 'bool' ? 'boolean' : 'string',
-      kind: data.kind,
-      data,
-    })),
-  };
-  const path = join(tempDir(), 't.sbtc');
-  const report = (await ingestCsv(Buffer.from('a\n1\n'))).report;
-  await writeCache(path, { key: 'k', table, info, report });
-  return path;
+  return writeColumnsCache(cols, ROWS);
 }
 
 function reader(path: string) {

@@ -6,6 +6,8 @@ import { afterAll } from 'vitest';
 import type { ColumnData, ColumnarTable } from '../../../schema/columnar.js';
 import { crc32 } from '../../../src/data/cache/crc32.js';
 import { BLOCK_BYTES } from '../../../src/data/cache/format.js';
+import { writeCache } from '../../../src/data/cache/writeCache.js';
+import { ingestCsv } from '../../../src/data/ingest/ingestCsv.js';
 
 /** The repository root (this file is test/unit/data/helpers.ts). */
 export const repoRoot = resolve(fileURLToPath(import.meta.url), '../../../..');
@@ -77,4 +79,42 @@ export function cacheToVersion2(path: string): void {
         );
   raw.writeUInt32LE(2, 8);
   writeFileSync(path, raw);
+}
+
+const enc = new TextEncoder();
+
+/** A dictionary column of `values` (null as code -1), entries in first-seen order. */
+export function dictColumn(values: Array<string | null>): ColumnData {
+  const keys = new Map<string, number>();
+  const codes = Int32Array.from(values, (v) => {
+    if (v === null) return -1;
+    let k = keys.get(v);
+    if (k === undefined) keys.set(v, (k = keys.size));
+    return k;
+  });
+  const parts = [...keys.keys()].map((k) => enc.encode(k));
+  const dictOffsets = new Int32Array(parts.length + 1);
+  parts.forEach((p, i) => (dictOffsets[i + 1] = dictOffsets[i]! + p.length));
+  const dictBytes = new Uint8Array(dictOffsets[parts.length]!);
+  parts.forEach((p, i) => dictBytes.set(p, dictOffsets[i]!));
+  return { kind: 'dict', type: 'string', codes, dictBytes, dictOffsets };
+}
+
+/** A binary cache file (key 'k') of these named columns, `numRows` rows each, in a fresh temp folder. */
+export async function writeColumnsCache(cols: Array<[string, ColumnData]>, numRows: number): Promise<string> {
+  const table: ColumnarTable = {
+    name: 't',
+    numRows,
+    columns: cols.map(([name, data]) => ({
+      name,
+      type: data.kind === 'float64' ? data.type : data.kind === 'bool' ? 'boolean' : 'string',
+      kind: data.kind,
+      data,
+    })),
+  };
+  const path = join(tempDir(), 't.sbtc');
+  const report = (await ingestCsv(Buffer.from('a\n1\n'))).report;
+  const info = { name: 't', synthetic: true, source: 'test', identity: 'x', rows: 0 };
+  await writeCache(path, { key: 'k', table, info, report });
+  return path;
 }

@@ -8,23 +8,9 @@ import type { ColumnData, Utf8Column } from '../../../../../schema/columnar.js';
 import { joinColumns } from '../../../../../src/data/formats/lazyParquet/joinColumns.js';
 import { releaseParts } from '../../../../../src/data/columns/releaseBuffers.js';
 import { StringSink } from '../../../../../src/data/formats/parquetColumnar/stringSink.js';
+import { plainByteArray } from '../../../../helpers/plainByteArray.js';
 
-const enc = new TextEncoder();
 const resizable = typeof (ArrayBuffer.prototype as { resize?: unknown }).resize === 'function';
-
-/** PLAIN BYTE_ARRAY page bytes of the non-null values. */
-function plain(values: string[]): Uint8Array {
-  const parts = values.map((v) => enc.encode(v));
-  const out = new Uint8Array(parts.reduce((n, p) => n + 4 + p.length, 0));
-  const view = new DataView(out.buffer);
-  let at = 0;
-  for (const p of parts) {
-    view.setUint32(at, p.length, true);
-    out.set(p, at + 4);
-    at += 4 + p.length;
-  }
-  return out;
-}
 
 /** Rows [from, to) of `all` through a StringSink as lazyParquet's column worker makes one part of it. */
 function part(all: Array<string | null>, from: number, to: number, pageRows: number): ColumnData {
@@ -39,7 +25,7 @@ function part(all: Array<string | null>, from: number, to: number, pageRows: num
   for (let at = from; at < to; at += pageRows) {
     const rows = all.slice(at, Math.min(to, at + pageRows));
     const values = rows.filter((r): r is string => r !== null);
-    const buf = plain(values);
+    const buf = plainByteArray(values);
     const defs = values.length === rows.length ? null : Int32Array.from(rows, (r) => (r === null ? 0 : 1));
     sink.page({ buf, pos: 0, end: buf.length, encoding: 'PLAIN', rows: rows.length, defs, nonNull: values.length });
   }

@@ -10,25 +10,13 @@ import { dictEncode, MAX_DICT_SIZE } from '../../../../../src/data/columns/dictE
 import { hashBytes, viewOf } from '../../../../../src/data/columns/hashBytes.js';
 import { DistinctFloor } from '../../../../../src/data/formats/parquetColumnar/distinctFloor.js';
 import { StringSink } from '../../../../../src/data/formats/parquetColumnar/stringSink.js';
+import { plainByteArray } from '../../../../helpers/plainByteArray.js';
 
 const enc = new TextEncoder();
 
 /** A page of the column: PLAIN values, or indices into the dictionary page before it. */
 type Page =
   { kind: 'plain'; rows: Array<string | null> } | { kind: 'dict'; entries: string[]; rows: Array<number | null> };
-
-function plainBytes(values: string[]): Uint8Array {
-  const parts = values.map((v) => enc.encode(v));
-  const out = new Uint8Array(parts.reduce((n, p) => n + 4 + p.length, 0));
-  const view = new DataView(out.buffer);
-  let at = 0;
-  for (const p of parts) {
-    view.setUint32(at, p.length, true);
-    out.set(p, at + 4);
-    at += 4 + p.length;
-  }
-  return out;
-}
 
 /** Dictionary indices as the page holds them: a bit width, then one RLE run per value. */
 function indexBytes(idx: number[], size: number): Uint8Array {
@@ -55,7 +43,7 @@ function built(pages: Page[], maxDict = MAX_DICT_SIZE, handed?: (buf: Uint8Array
   for (const p of pages) {
     const values = p.rows.filter((r) => r !== null);
     if (p.kind === 'plain') {
-      const buf = plainBytes(values as string[]);
+      const buf = plainByteArray(values as string[]);
       sink.page({
         buf,
         pos: 0,
@@ -67,7 +55,7 @@ function built(pages: Page[], maxDict = MAX_DICT_SIZE, handed?: (buf: Uint8Array
       });
       handed?.(buf);
     } else {
-      const dict = plainBytes(p.entries);
+      const dict = plainByteArray(p.entries);
       sink.dictionary(dict, 0, dict.length, p.entries.length);
       const buf = indexBytes(values as number[], p.entries.length);
       sink.page({
