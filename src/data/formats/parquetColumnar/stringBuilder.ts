@@ -1,6 +1,7 @@
 import type { DictColumn, Utf8Column } from '../../../../schema/columnar.js';
 import { MAX_DICT_SIZE } from '../../columns/dictEncode.js';
 import { dictIndices } from './dictIndices.js';
+import { copyBytes, resizableBuffer } from './byteCopy.js';
 import { PageCorrupt } from './pageErrors.js';
 import { viewOf } from '../../columns/hashBytes.js';
 import { growU8 } from '../../columns/grow.js';
@@ -211,7 +212,7 @@ export class StringBuilder {
     let at = t.length;
     let row = this.row;
     for (let k = 0; k < n; k++) {
-      at = copy(view, buf, begin[k], end[k], outView, out, at);
+      at = copyBytes(view, buf, begin[k], end[k], outView, out, at);
       valid[row] = 1;
       offsets[++row] = at;
     }
@@ -307,35 +308,13 @@ export class StringBuilder {
   }
 }
 
-/** Copies `buf[s, e)` to `out` at `at`, four bytes at a time (the views are of `buf` and `out`); returns the end. */
-function copy(
-  view: DataView,
-  buf: Uint8Array,
-  s: number,
-  e: number,
-  outView: DataView,
-  out: Uint8Array,
-  at: number,
-): number {
-  if (e - s > 64) {
-    out.set(buf.subarray(s, e), at);
-    return at + e - s;
-  }
-  for (; s + 4 <= e; s += 4, at += 4) outView.setInt32(at, view.getInt32(s, true), true);
-  while (s < e) out[at++] = buf[s++];
-  return at;
-}
-
 /**
  * `size` bytes in a resizable ArrayBuffer (up to 2 GiB, reserved as address space only): the text of
  * the first part of a column decoded in parts, which joinColumns grows in place to hold the others
  * rather than copying every part into a new buffer (a transient third copy of a long text column).
+ * A plain array where there are no resizable buffers (or no address space).
  */
 function growableBytes(size: number): Uint8Array {
-  const Resizable = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer;
-  try {
-    return new Uint8Array(new Resizable(size, { maxByteLength: MAX_BYTES }), 0, size);
-  } catch {
-    return new Uint8Array(size); // no resizable buffers here (or no address space): a plain one
-  }
+  const b = resizableBuffer(size);
+  return b ? new Uint8Array(b, 0, size) : new Uint8Array(size);
 }

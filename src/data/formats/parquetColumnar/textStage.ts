@@ -1,5 +1,6 @@
 import { releaseBuffers } from '../../columns/releaseBuffers.js';
 import { MAX_BYTES } from '../../columns/textDictionary.js';
+import { copyBytes, resizableBuffer } from './byteCopy.js';
 import { PageCorrupt } from './pageErrors.js';
 import type { ByteRanges } from './plainBytes.js';
 
@@ -71,7 +72,7 @@ export class TextStage {
       pos += 4;
       if (len > stop - pos)
         throw new PageCorrupt(`a text value of ${len} bytes, with ${stop - pos} bytes left in the page`);
-      at = this.copy(src, buf, pos, pos + len, at);
+      at = copyBytes(src, buf, pos, pos + len, this.view, this.data, at);
       pos += len;
       ends[from + i + 1] = at;
     }
@@ -91,7 +92,7 @@ export class TextStage {
     const src = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     let at = this.length;
     for (let k = 0; k < n; k++) {
-      at = this.copy(src, buf, begin[k], end[k], at);
+      at = copyBytes(src, buf, begin[k], end[k], this.view, this.data, at);
       this.ends[from + k + 1] = at;
     }
     this.length = at;
@@ -150,19 +151,6 @@ export class TextStage {
     this.data = new Uint8Array(grown);
     this.view = new DataView(grown);
   }
-
-  /** Copies `buf[s, e)` (`src` is a DataView of `buf`) to the stage at `at`, four bytes at a time; returns the end. */
-  private copy(src: DataView, buf: Uint8Array, s: number, e: number, at: number): number {
-    if (e - s > 64) {
-      this.data.set(buf.subarray(s, e), at);
-      return at + e - s;
-    }
-    const out = this.view;
-    for (; s + 4 <= e; s += 4, at += 4) out.setInt32(at, src.getInt32(s, true), true);
-    const data = this.data;
-    while (s < e) data[at++] = buf[s++];
-    return at;
-  }
 }
 
 /**
@@ -172,20 +160,6 @@ export class TextStage {
 function sized(bound: number): ArrayBuffer | null {
   try {
     return new ArrayBuffer(Math.min(bound, MAX_BYTES));
-  } catch {
-    return null;
-  }
-}
-
-/** A resizable buffer of `size` bytes that may grow to 2 GiB (address space only), or null where there are none. */
-function resizableBuffer(size: number): (ArrayBuffer & { resize: (n: number) => void }) | null {
-  const Resizable = ArrayBuffer as unknown as new (
-    n: number,
-    o: { maxByteLength: number },
-  ) => ArrayBuffer & { resize?: (n: number) => void };
-  try {
-    const b = new Resizable(size, { maxByteLength: MAX_BYTES }) as ArrayBuffer & { resizable?: boolean };
-    return b.resizable === true ? (b as ArrayBuffer & { resize: (n: number) => void }) : null;
   } catch {
     return null;
   }
