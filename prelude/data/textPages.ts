@@ -7,6 +7,7 @@ import type { TextPage, TextScanRequest } from '../../schema/columnar.js';
 import { ArrayIsArray, MathMin, SafeMap } from '../intrinsics.js';
 import { PAGE_SHIFT } from './pagedText.js';
 import type { CachedPage, Slot, TextCache } from './textCache.js';
+import { keepScan, keptScan, scanColumnId, scanKey } from './keptScans.js';
 
 const PAGE_ROWS = 1 << PAGE_SHIFT;
 const WINDOW_SHIFT = 7;
@@ -43,6 +44,10 @@ export class TextPages {
   private lastWindow = -2;
   /** Reads served by `lastWindow` (counted until DENSE_READS). */
   private lastWindowReads = 0;
+  /** This column's id among the scan answers kept for the session (keptScans.ts). */
+  private readonly scanId = scanColumnId();
+  /** The host's distinct count, once asked. */
+  private distinctKept: [number, number] | null = null;
 
   constructor(
     readonly numRows: number,
@@ -96,10 +101,15 @@ export class TextPages {
    * testing it here is cheaper than a host call): null when the guest must test the page itself.
    * `evenHeld` asks the host for a held page too: a test that reads every row's string (its length
    * at least) pays a memory access per row in the isolate, more than the host's answer from the
-   * stored lengths.
+   * stored lengths. An answer the host gave is kept for the session (keptScans.ts) and given again,
+   * held page or not, without asking. The caller only reads the array.
    */
   scan(p: number, req: TextScanRequest, evenHeld = false): Int32Array | Uint8Array | null {
-    if (!this.scanText || (this.slots[p]!.page && !evenHeld)) return null;
+    if (!this.scanText) return null;
+    const key = scanKey(this.scanId, req);
+    const had = keptScan(key, p);
+    if (had) return had;
+    if (this.slots[p]!.page && !evenHeld) return null;
     const start = p * PAGE_ROWS;
     const end = MathMin(this.numRows, start + PAGE_ROWS);
     const out = this.scanText(start, end, req);
@@ -107,6 +117,7 @@ export class TextPages {
     const ok = req.op === 'len' || req.op === 'units' ? out instanceof Int32Array : out instanceof Uint8Array;
     if (!ok || out.length !== end - start)
       throw new Error(`textScan returned malformed data for rows ${start}..${end}`);
+    keepScan(key, p, this.slots.length, out);
     return out;
   }
 
@@ -116,10 +127,13 @@ export class TextPages {
    */
   distinct(): [number, number] | null {
     if (!this.scanText) return null;
+    if (this.distinctKept) return [this.distinctKept[0], this.distinctKept[1]];
     const out = this.scanText(0, this.numRows, { op: 'distinct' });
     if (out === null || out === undefined) return null;
     if (!(out instanceof Int32Array) || out.length !== 2 || out[0]! < 0 || out[1]! < 0 || out[1]! > 1)
       throw new Error(`textScan returned malformed data for the distinct values of rows 0..${this.numRows}`);
+    // kept: the text never changes
+    this.distinctKept = [out[0]!, out[1]!];
     return [out[0]!, out[1]!];
   }
 
