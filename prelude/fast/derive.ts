@@ -19,6 +19,7 @@ import { columnVec, eachRow, giveUp, ones, type Env, type Vec } from './deriveVe
 import type { Node } from './node.js';
 import { visibleRows } from './source.js';
 import { parseKept } from './parseKept.js';
+import { textLengthOf } from './textUnits.js';
 
 /** The derived table, or undefined when Arquero's derive must run. */
 export function fastDerive(t: ColumnTable, values: unknown, options: unknown): ColumnTable | undefined {
@@ -111,7 +112,8 @@ const KEEP_COLUMNS = 4;
  * outputColumn's answer, kept for the session (session 19) when it is a pure function of the parse
  * tree and the columns it reads: every row of the table visible (the hidden rows' validity depends on
  * the view), no params, and a tree of column reads, literals, constants and operators only (no call:
- * a function's meaning is the registry's) whose every column is a LazyColumn (a host column, or one
+ * a function's meaning is the registry's; but the length of a long text column, `op.length(d.X)`
+ * while Arquero's `length` is installed or `d.X.length`, fast/textUnits.ts `textLengthOf`) whose every column is a LazyColumn (a host column, or one
  * kept here: neither ever changes; an array column a guest holds is not) and not a date column. The same program run again
  * (kept trees are the same objects) then gets the same column, computed once, and every fast path
  * that keeps answers by column (a filter's rows, a reduction) reads it as it reads award_data's.
@@ -156,8 +158,13 @@ function pureInputs(t: ColumnTable, node: Node, out: unknown[]): unknown[] | nul
         pureInputs(t, node.consequent as Node, out) &&
         pureInputs(t, node.alternate as Node, out)
       );
-    default:
-      return null;
+    default: {
+      // the UTF-16 length of a long text column's rows (`op.length(d.X)`, `d.X.length`): its text never changes
+      const text = textLengthOf(t, node);
+      if (text === null) return null;
+      out[out.length] = text;
+      return out;
+    }
   }
 }
 

@@ -10,7 +10,10 @@
 import { LazyColumn } from '../data/lazyColumn.js';
 import { PAGE_SHIFT } from '../data/pagedText.js';
 import { Collector, eachRow, giveUp, type Env, type Vec } from './deriveVec.js';
+import { stillInstalled } from './deriveFunctions.js';
+import type { ColumnTable } from 'arquero';
 import type { Node } from './node.js';
+import type { TextPages } from '../data/textPages.js';
 
 /**
  * The UTF-16 length of every visible row of text column `name` (`nullIsZero`: 0 for a null row,
@@ -22,6 +25,10 @@ export function textUnits(env: Env, name: string, nullIsZero: boolean): Vec | nu
   if (!(col instanceof LazyColumn)) return null;
   const pages = col.hostScanPages(env.n);
   if (!pages) return null;
+  if (env.rows === null && env.n > 0) {
+    const whole = wholeUnits(pages, env.n, nullIsZero);
+    if (whole) return whole;
+  }
   const out = new Collector(env.n);
   let page = -1;
   let base = 0;
@@ -71,4 +78,47 @@ export function readsTextLength(node: Node): boolean {
       if (c && typeof c === 'object' && typeof (c as Node).type === 'string' && readsTextLength(c as Node)) return true;
   }
   return false;
+}
+
+/**
+ * Every row's UTF-16 length when all rows are visible, a page of the host's (kept) answers copied at
+ * a time: what the row loop below gives (no row is ever null when `nullIsZero`, so no validity),
+ * without a call per row. A null row without `nullIsZero` gives up as the loop does; a page the host
+ * leaves to the guest: null (the loop measures the rows).
+ */
+function wholeUnits(pages: TextPages, n: number, nullIsZero: boolean): Vec | null {
+  const v = new Float64Array(n);
+  for (let p = 0, i = 0; i < n; p++) {
+    const got = pages.scan(p, { op: 'units' }, true);
+    if (!(got instanceof Int32Array)) return null;
+    for (let k = 0; k < got.length; k++, i++) {
+      const u = got[k]!;
+      if (u < 0) {
+        if (!nullIsZero) giveUp(); // `null.length` throws in Arquero's code
+      } else v[i] = u;
+    }
+  }
+  return { k: 'num', v, valid: null };
+}
+
+/**
+ * The long text column whose rows' UTF-16 length `node` is (`op.length(d.X)` while `length` is still
+ * Arquero's own, `d.X.length`, `d.X['length']`), or null: a derive may keep such a column for the
+ * session (fast/derive.ts `keptOutput`), since a string's length reads no prototype and the text
+ * never changes.
+ */
+export function textLengthOf(t: ColumnTable, node: Node): LazyColumn | null {
+  let arg: Node | null = null;
+  if (node.type === 'MemberExpression') {
+    const p = node.property as Node;
+    if (node.computed ? p.type === 'Literal' && p.value === 'length' : p.name === 'length') arg = node.object as Node;
+  } else if (node.type === 'CallExpression') {
+    const callee = node.callee as Node;
+    const args = node.arguments as Node[];
+    if (callee.type === 'Function' && callee.name === 'length' && args.length === 1 && stillInstalled('length'))
+      arg = args[0]!;
+  }
+  if (arg === null || arg.type !== 'Column' || (arg.table !== 0 && arg.table !== undefined)) return null;
+  const col = typeof arg.name === 'string' ? (t.column(arg.name) as unknown) : undefined;
+  return col instanceof LazyColumn && col.kind === 'utf8' ? col : null;
 }
