@@ -39,7 +39,7 @@ import {
 import { evalNode, truthy } from './deriveEval.js';
 import { GIVE_UP, valueReader, type Env, type Vec } from './deriveVec.js';
 import type { TextPages } from '../data/textPages.js';
-import { featureNode, textClasses, textNumbers, textTruth } from './textClasses.js';
+import { featureNode, textClasses, textNumbers, textTruth, truthCount } from './textClasses.js';
 
 const G = globalThis;
 const ArrayPrototype = NativeArray.prototype;
@@ -482,10 +482,7 @@ class Chain {
    * gives a number per row from the same answers (`a => a ? a.length : 0`: fast/textClasses.ts
    * `textNumbers`) for `.length` or the sum. Undefined (replay) for any other map or callback.
    */
-  private evaluateText(
-    pages: TextPages,
-    test: unknown,
-  ): { n: number; vec: Vec; keep: Uint8Array | null; test?: Uint8Array } | undefined {
+  private evaluateText(pages: TextPages, test: unknown): Evaluated | undefined {
     const { n, vec } = this.start;
     const truth = (fn: unknown) => {
       const body = callbackBody(fn as Function, { k: 'const', value: null });
@@ -493,6 +490,8 @@ class Chain {
       return classes && textTruth(classes, pages, n);
     };
     let keep: Uint8Array | null = null;
+    // the truths are kept for the session (textTruth): a second filter ands into a copy of the first
+    let own = false;
     const ops = this.ops;
     for (let k = 0; k < ops.length; k++) {
       const op = ops[k]!;
@@ -506,9 +505,15 @@ class Chain {
       const m = truth(op.fn);
       if (!m) return undefined;
       if (keep === null) keep = m;
-      else andInto(keep, m, n);
+      else {
+        if (!own) keep = new Uint8Array(keep);
+        own = true;
+        andInto(keep, m, n);
+      }
     }
-    if (test === undefined) return { n, vec, keep };
+    // a kept truth's count is kept with it: `.length` again counts nothing
+    if (test === undefined)
+      return keep !== null && !own ? { n, vec, keep, count: truthCount(keep, n) } : { n, vec, keep };
     const t = truth(test);
     return t && { n, vec, keep, test: t };
   }

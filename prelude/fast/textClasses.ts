@@ -12,7 +12,7 @@
  */
 import type { Node } from './node.js';
 import { closureNode } from '../closure/arrowSource.js';
-import { JSONStringify, MathMin, ReflectApply, SafeMap, SafeSet } from '../intrinsics.js';
+import { JSONStringify, MathMin, ReflectApply, SafeMap, SafeSet, SafeWeakMap } from '../intrinsics.js';
 import { EMPTY_ROW, NULL_ROW, OTHER_ROW, rowFeatures, stringMethodsIntact, type Feature } from './textFeatures.js';
 
 const StringToLowerCase = String.prototype.toLowerCase;
@@ -256,7 +256,58 @@ function featuresOf(body: Node): Feature[] {
  * from its strings. Undefined when a row is neither a string nor null.
  */
 export function textTruth(c: Classes, pages: TextPages, n: number): Uint8Array | undefined {
-  if (c.features.length > 0) return rowTruth(c, pages, n);
+  // a body reading features is evaluated over the string methods as loaded: a run that replaced one replays
+  if (c.features.length > 0 && !stringMethodsIntact()) return undefined;
+  const key = JSONStringify(c.body);
+  const had = keptTruth(pages, key, n);
+  if (had !== undefined) return had;
+  const out = c.features.length > 0 ? rowTruth(c, pages, n) : classTruth(c, pages, n);
+  if (out !== undefined) keepTruth(pages, key, n, out);
+  return out;
+}
+
+/**
+ * Truth values kept per column for the session, by the callback's body (its tree as JSON: the same
+ * source gives the same tree, and the body alone decides each row's value from the column's text,
+ * which never changes). The callers only read them (fast/arrayChain.ts copies before it ands two
+ * filters; data/rowChain.ts counts and keeps positions by the array's identity).
+ */
+const keptTruths = new SafeWeakMap<TextPages, { n: number; truths: Map<string, Uint8Array> }>();
+const truthsGet = SafeWeakMap.prototype.get;
+const truthsSet = SafeWeakMap.prototype.set;
+/** Bodies kept per column, and the longest column whose truths are kept (a byte a row each). */
+const KEPT_TRUTHS = 16;
+const KEPT_TRUTH_ROWS = 1 << 22;
+
+function keptTruth(pages: TextPages, key: string, n: number): Uint8Array | undefined {
+  const k = ReflectApply(truthsGet, keptTruths, [pages]) as { n: number; truths: Map<string, Uint8Array> } | undefined;
+  return k !== undefined && k.n === n ? k.truths.get(key) : undefined;
+}
+
+function keepTruth(pages: TextPages, key: string, n: number, truth: Uint8Array): void {
+  if (n > KEPT_TRUTH_ROWS) return;
+  let k = ReflectApply(truthsGet, keptTruths, [pages]) as { n: number; truths: Map<string, Uint8Array> } | undefined;
+  if (k === undefined || k.n !== n) {
+    k = { n, truths: new SafeMap() };
+    ReflectApply(truthsSet, keptTruths, [pages, k]);
+  }
+  if (k.truths.size >= KEPT_TRUTHS) k.truths.clear();
+  k.truths.set(key, truth);
+}
+
+/** How many rows a kept truth (textTruth's answer) holds true: counted once, by the array's identity. */
+export function truthCount(truth: Uint8Array, n: number): number {
+  let count = ReflectApply(truthsGet, truthCounts, [truth]) as number | undefined;
+  if (count !== undefined) return count;
+  count = 0;
+  for (let i = 0; i < n; i++) count += truth[i]!;
+  ReflectApply(truthsSet, truthCounts, [truth, count]);
+  return count;
+}
+const truthCounts = new SafeWeakMap<Uint8Array, number>();
+
+/** textTruth of a body that reads no feature: each row's class (and literal) from the host's answers. */
+function classTruth(c: Classes, pages: TextPages, n: number): Uint8Array | undefined {
   const { missing, empty, other, literals } = c;
   const out = new Uint8Array(n);
   const needLen = missing !== other || empty !== other;

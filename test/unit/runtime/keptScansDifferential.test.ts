@@ -59,6 +59,12 @@ for (const col of ['body', 'title']) {
     `docs.filter(d => d.${col} != null && d.${col}.length > 30).numRows()`,
     // distinct values
     `docs[${q}].nunique()`,
+    // two filters: the second ands into a copy of the first one's kept truth, never into it
+    `docs.array(${q}).filter(a => a != null).filter(a => a !== 'N/A').length`,
+    `[docs.array(${q}).filter(a => a != null).length, docs.array(${q}).filter(a => a !== 'N/A').length]`,
+    `docs.array(${q}).filter(a => a != null && a.includes('quantum')).filter(a => a.length > 30).length`,
+    `docs.select(${q}).objects().filter(r => r.${col} != null && r.${col}.includes('quantum')).length`,
+    `docs.array(${q}).filter(a => a != null).some(a => a === 'N/A ')`,
   );
 }
 
@@ -77,5 +83,17 @@ describe('text-scan answers kept for the session (isolated-vm) against QuickJS o
         expect(runOutcome(got), `pass ${pass}: ${code}`).toEqual(want.get(code));
       }
     }
+    // a run replaces a string method the kept answers stand for: the callbacks run as written again
+    const replaced = [
+      // a derived length column kept for the session: a run writing into its array writes a copy
+      "const a = docs.derive({ len: d => op.length(d.body) }).array('len'); a.fill(3); a[1]",
+      "docs.derive({ len: d => op.length(d.body) }).filter(d => d.len >= 40).rollup({ m: op.mean('len') }).get('m', 0)",
+      "aq.addFunction('length', (x) => 100, { override: true });\ndocs.derive({ len: d => op.length(d.body) }).filter(d => d.len >= 40).rollup({ m: op.mean('len') }).get('m', 0)",
+      "Object.getPrototypeOf('').includes = function () { return true; };\ndocs.select('body').objects().filter(r => r.body && r.body.includes('machine learning')).length",
+      "docs.array('title').filter(a => a != null && a.includes('quantum')).length",
+      "let n = 0;\nfor (const t of docs.array('body')) if (t && t.includes('Quantum')) n++;\nn",
+    ];
+    for (const code of replaced)
+      expect(runOutcome(await kept.run(code)), code).toEqual(runOutcome(await plain.run(code)));
   }, 180_000);
 });
