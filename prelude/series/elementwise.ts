@@ -18,6 +18,7 @@ import {
 } from './numberChain.js';
 import { Series } from './Series.js';
 import { scanEquals } from './typed.js';
+import { keptMask, valuesKey } from './maskKept.js';
 
 type S = Series;
 
@@ -80,13 +81,25 @@ function textMissing(s: S, missing: 0 | 1): S | undefined {
   return bits ? Series.bools(bits, s) : undefined;
 }
 
+/**
+ * `isna()` (`missing` 1) or `notna()` (0): of a whole host column (or arithmetic on one still
+ * pending), the session's kept mask, as a comparison's (maskKept.ts: `award_data['Abstract'].isna()`
+ * read the stored lengths of 219,590 rows again on every run); else computed.
+ */
+function keptMissing(s: S, missing: 0 | 1): S {
+  const make = () => missingMask(s, missing) ?? textMissing(s, missing) ?? s.mask(missing ? isNull : (v) => !isNull(v));
+  const column = valuesKey(s);
+  const kept = column !== null ? keptMask(`${column}|${missing ? 'isna' : 'notna'}`, s, make) : undefined;
+  return kept ?? make();
+}
+
 /** Element-wise methods installed on Series.prototype. */
 export const ELEMENTWISE: Record<string, (this: S, ...a: never[]) => unknown> = {
   isna(this: S) {
-    return missingMask(this, 1) ?? textMissing(this, 1) ?? this.mask(isNull);
+    return keptMissing(this, 1);
   },
   notna(this: S) {
-    return missingMask(this, 0) ?? textMissing(this, 0) ?? this.mask((v) => !isNull(v));
+    return keptMissing(this, 0);
   },
   fillna(this: S, value: unknown) {
     if (value && typeof value === 'object' && 'method' in (value as object)) {

@@ -57,6 +57,10 @@ const MASKS = [
   `(X) => X[X.Phase.eq('Phase I')]['Award Amount'].gt(1e6).sum()`,
   `(X) => X.filter((d) => d.Phase === 'Phase I')[${A}.gt(1e6)].numRows()`,
   "(X) => X['Proposal Award Date'].gt('2020-01-01').sum()",
+  // isna/notna of a whole host column or pending arithmetic on one (kept the same way), and not of others
+  "(X) => [X.Abstract.isna(), X.Abstract.notna().sum(), X['Number Employees'].isna().sum(), X['Number Employees'].notna(), X.Company.isna().sum(), X.Abstract.isna().and(X.Phase.eq('Phase II')).sum(), X[X.Abstract.notna()].numRows()]",
+  `(X) => [${A}.div(0).isna().sum(), ${A}.div(1e6).notna().sum(), X.select({ Abstract: 'Company' }).Abstract.isna().sum(), X.orderby('Award Year').Abstract.isna().sum(), X[X.Phase.eq('Phase I')].Abstract.notna().sum()]`,
+  '(X) => { const m = X.Abstract.isna(); const b = m.view.bits; b[0] = 1; b[1] = 1; return [X[m].numRows(), m.not().sum(), m.get(1), X.Abstract.isna().sum()]; }',
   // a run writes into what it was handed (the bytes, the filtered table's index and bitmap) or
   // replaces a mask's view: its own answers follow, and the next run gets the kept ones
   `(X) => { const m = ${A}.gt(1e6); const b = m.view.bits; b[0] = 1; b[1] = 1; return [X[m].numRows(), m.and(m).sum(), m.not().sum(), m.get(1)]; }`,
