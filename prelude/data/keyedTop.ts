@@ -15,7 +15,9 @@
  */
 import {
   arrayIterationIntact,
+  JSONStringify,
   NativeArray,
+  NewFunction,
   NativeMap,
   ObjectCreate,
   ObjectGetOwnPropertyDescriptor,
@@ -23,6 +25,7 @@ import {
   ObjectGetPrototypeOf,
   ObjectPrototype,
   ReflectApply,
+  SafeMap,
   SafeSet,
   SafeWeakMap,
 } from '../intrinsics.js';
@@ -176,8 +179,9 @@ function topEntries(target: unknown, spec: unknown): unknown[] | null {
     const tree = spec[3] as unknown;
     // the callback destructures each entry (and an array entry) through the array iterator
     if (!plainTree(tree, n.width) || !holds(ArrayPrototype, 'map', ArrayMap) || !arrayIterationIntact()) return null;
+    const value = compiled(tree as unknown[]);
     acc = new Float64Array(groups);
-    for (let g = 0; g < groups; g++) acc[g] = valueOf(tree as unknown[], n.acc, g * n.width);
+    for (let g = 0; g < groups; g++) acc[g] = value(n.acc, g * n.width);
   } else if (n.entry) return null;
   const band = placesOf(keys, kind === 'object');
   // the first K in a stable sort by value: a buffer of the best so far, a new entry after its equals
@@ -208,7 +212,8 @@ function plainTree(t: unknown, width: number): boolean {
   if (!NativeArray.isArray(t)) return false;
   switch (t[0]) {
     case 'n':
-      return t.length === 2 && typeof t[1] === 'number';
+      // a literal's number: finite, never -0 (compiled through its JSON text)
+      return t.length === 2 && typeof t[1] === 'number' && t[1] - t[1] === 0 && !(t[1] === 0 && 1 / t[1] < 0);
     case 's':
       return t.length === 2 && typeof t[1] === 'number' && t[1] % 1 === 0 && t[1] >= 0 && t[1] < width;
     case '-':
@@ -225,20 +230,36 @@ function plainTree(t: unknown, width: number): boolean {
   }
 }
 
-/** A value tree's number for the entry whose slots start at `acc[b]` (the same operations on the same numbers). */
-function valueOf(t: unknown[], acc: Float64Array, b: number): number {
+type Value = (acc: Float64Array, b: number) => number;
+/** Compiled value trees by their text (a few shapes per session; cleared past 32). */
+const values = new SafeMap<string, Value>();
+
+/**
+ * A plainTree's function of the slots starting at `acc[b]`: the same operations on the same numbers
+ * (compiled from the validated tree, never from text of the run's: numbers through JSONStringify,
+ * operators from plainTree's list).
+ */
+function compiled(t: unknown[]): Value {
+  const text = JSONStringify(t) as string;
+  let f = values.get(text);
+  if (f === undefined) {
+    if (values.size >= 32) values.clear();
+    f = NewFunction('a', 'b', `return ${valueCode(t)};`) as Value;
+    values.set(text, f);
+  }
+  return f;
+}
+
+function valueCode(t: unknown[]): string {
   switch (t[0]) {
     case 'n':
-      return t[1] as number;
+      return `(${JSONStringify(t[1]) as string})`;
     case 's':
-      return acc[b + (t[1] as number)]!;
+      return `a[b + ${t[1] as number}]`;
     case '-':
-      return -valueOf(t[1] as unknown[], acc, b);
-    default: {
-      const x = valueOf(t[2] as unknown[], acc, b);
-      const y = valueOf(t[3] as unknown[], acc, b);
-      return t[1] === '+' ? x + y : t[1] === '-' ? x - y : t[1] === '*' ? x * y : x / y;
-    }
+      return `(-${valueCode(t[1] as unknown[])})`;
+    default:
+      return `(${valueCode(t[2] as unknown[])} ${t[1] as string} ${valueCode(t[3] as unknown[])})`;
   }
 }
 
