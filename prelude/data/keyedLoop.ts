@@ -20,6 +20,8 @@ import {
   NativeMap,
   NativeSet,
   NewFunction,
+  ObjectCreate,
+  ObjectDefineProperty,
   ObjectGetOwnPropertyDescriptor,
   ObjectGetOwnPropertyNames,
   ObjectGetPrototypeOf,
@@ -48,6 +50,7 @@ import {
 import { pickAtLoop, pickLoop, pushLoop, scalarLoop } from './scalarLoop.js';
 import { setAddLoop } from './setAddLoop.js';
 import { latestLoop } from './dateExtremeLoop.js';
+import { deferGroups, forgetGroups, noteGroups, onObjectPrototype } from './keyedTop.js';
 
 /**
  * A loop's shape, as the preparation writes it: `[target, op, key, cond, term]`. target 'object' or
@@ -274,6 +277,13 @@ export function keyedLoop(
   n: number,
   copies: Copies | null = null,
 ): boolean {
+  forgetGroups();
+  // `['defer', spec]`: only the statement right after the loop reads the target (prepare/keyedTop.ts)
+  let defer = false;
+  if (NativeArray.isArray(spec) && spec.length === 2 && spec[0] === 'defer') {
+    defer = true;
+    spec = spec[1];
+  }
   // a scalar accumulation (numbers in locals, data/scalarLoop.ts) shares the token and the sources
   if (NativeArray.isArray(spec) && spec[0] === 'scalar') return scalarLoop(spec, target, srcs, idx, n, copies);
   if (NativeArray.isArray(spec) && spec[0] === 'pick') return copies === null && pickLoop(spec, target, srcs, idx, n);
@@ -295,7 +305,7 @@ export function keyedLoop(
   const keyText = idx === null && copies === null ? `${kinds}\u0000${shapeText(spec)}` : null;
   const arrays = keyText === null ? null : arraysOf(srcs);
   const hit = keyText === null ? null : keptGroups(keyText, arrays!, n);
-  if (hit !== null) return settle(spec[0] === 'object', target, hit.keys, hit.acc, c);
+  if (hit !== null) return settle(spec[0] === 'object', target, hit.keys, hit.acc, c, defer);
   const L = literalCodes(c.lits, srcs);
   const mult: number[] = [];
   let slots = 1;
@@ -336,7 +346,7 @@ export function keyedLoop(
   const sums = new Float64Array(groups * c.width);
   for (let j = 0; j < sums.length; j++) sums[j] = acc[j]!;
   if (keyText !== null) keepGroups({ key: keyText, arrays: arrays!, n, keys, acc: sums });
-  return settle(isObject, target, keys, sums, c);
+  return settle(isObject, target, keys, sums, c, defer);
 }
 
 /**
@@ -345,17 +355,61 @@ export function keyedLoop(
  * False, with nothing written, when a key is already on the object (its prototype's included: a key
  * the loop as written would read, and maybe a setter of the run's).
  */
-function settle(isObject: boolean, target: unknown, keys: unknown[], acc: Float64Array, c: Compiled): boolean {
+function settle(
+  isObject: boolean,
+  target: unknown,
+  keys: unknown[],
+  acc: Float64Array,
+  c: Compiled,
+  defer = false,
+): boolean {
   const groups = keys.length;
   const make = c.make;
   if (isObject) {
     const o = target as Record<string, unknown>;
-    for (let g = 0; g < groups; g++) if ((keys[g] as string) in o) return false;
+    // a fresh `{}` (freshTarget): a key `in` it is a property of Object.prototype
+    if (onObjectPrototype(keys)) return false;
+    // written later, when the top statement after the loop runs as written or the run ends
+    if (defer) {
+      deferGroups(o, keys, acc, c.width, make !== null, () => defineTotals(o, keys, acc, c));
+      return true;
+    }
     for (let g = 0; g < groups; g++) o[keys[g] as string] = make === null ? acc[g]! : make(acc, g * c.width);
+  } else if (defer) {
+    deferGroups(target as object, keys, acc, c.width, make !== null, () => {
+      for (let g = 0; g < groups; g++)
+        ReflectApply(MapSet, target, [keys[g], make === null ? acc[g] : make(acc, g * c.width)]);
+    });
+    return true;
   } else
     for (let g = 0; g < groups; g++)
       ReflectApply(MapSet, target, [keys[g], make === null ? acc[g] : make(acc, g * c.width)]);
+  // the totals or entries written, for a top statement right after the loop (data/keyedTop.ts)
+  noteGroups(target as object, keys, acc, c.width, make !== null);
   return true;
+}
+
+/**
+ * A deferred object's totals (or entries), made as the loop's assignments made them (own data properties, in the
+ * groups' order): assigned when no key is on the prototype chain now, else defined, so no setter a
+ * later run put on Object.prototype meanwhile runs (the loop checked the chain at its start).
+ */
+function defineTotals(o: Record<string, unknown>, keys: unknown[], acc: Float64Array, c: Compiled): void {
+  const groups = keys.length;
+  const make = c.make;
+  const value = (g: number) => (make === null ? acc[g] : make(acc, g * c.width));
+  if (!onObjectPrototype(keys)) {
+    for (let g = 0; g < groups; g++) o[keys[g] as string] = value(g);
+    return;
+  }
+  const d = ObjectCreate(null) as PropertyDescriptor;
+  d.writable = true;
+  d.enumerable = true;
+  d.configurable = true;
+  for (let g = 0; g < groups; g++) {
+    d.value = value(g);
+    ObjectDefineProperty(o, keys[g] as string, d);
+  }
 }
 
 /**

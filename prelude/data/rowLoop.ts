@@ -29,6 +29,7 @@ import { holdRows } from './pendingRows.js';
 import { doneIterator } from './keyedLoop.js';
 import { isPick, tookScalar } from './scalarLoop.js';
 import { textLoopState } from './textLoop.js';
+import { keyedTop, releaseKeyed } from './keyedTop.js';
 
 /** What `open` returns: the token passed to objects(). */
 export interface RowLoopState {
@@ -145,7 +146,8 @@ function release(value: unknown, name?: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (ReflectApply(weakGet, sharedValues, [value]) === true) return releaseShared(value as unknown[], name);
   const b = ReflectApply(weakGet, bound, [value]) as BoundRows | undefined;
-  if (!b) return value;
+  // a keyed loop's target whose totals are deferred (data/keyedTop.ts)
+  if (!b) return releaseKeyed(value, name);
   ReflectApply(weakDelete, bound, [value]);
   disown(value as unknown[], b);
   if (b.fill && typeof name === 'string' && holdRows(value as unknown[], b.fill, name)) {
@@ -373,6 +375,7 @@ export function installRowLoop(
     own,
     at,
     took: tookScalar,
+    top: keyedTop,
     text: textLoopState,
     date: dateLoopState,
   };

@@ -3,6 +3,7 @@ import type { LocalEdit } from './localize.js';
 import { type AnyNode, collectPatternNames, FUNCTION_NODES, LOOP_NODES } from './patternNames.js';
 import { isBareObjectsCall } from './rowChains.js';
 import { keyedTableEdits } from './tableLoops.js';
+import { topEdits } from './keyedTop.js';
 
 /**
  * A keyed accumulation loop the guest may answer from the columns (prelude/data/keyedLoop.ts): its
@@ -14,6 +15,8 @@ export interface KeyedLoop {
   names: string[];
   edits: LocalEdit[];
   otherwise: LocalEdit[];
+  /** The target whose write-back goes through `release`: its totals may still be deferred (keyedTop.ts). */
+  release?: string;
 }
 
 /** Statements whose completion is never empty: one after the loop makes the loop's completion unseen. */
@@ -86,7 +89,23 @@ export function keyedLoop(
   if (!freshTarget(target, spec[0] as string, body, at, loop, up, mentions)) return undefined;
   if (spec[0] === 'map' && mentions.some((m) => m.name === 'Map' && declares(m, up))) return undefined;
   if (shape.math && mentions.some((m) => m.name === 'Math' && declares(m, up))) return undefined;
-  const payload = `[${JSON.stringify(spec)}, ${target}]`;
+  // the top entries of a sum read right after the loop, from the groups it wrote (keyedTop.ts)
+  const after = mentions.filter((m) => m.name === target && m.start >= loop.end);
+  const term = spec[4] as unknown[];
+  const entry = spec[1] === 'entry' ? { shape: term[1] as 'a' | 'o', names: term[2] as string[] } : null;
+  const { edits: top, defer } = topEdits(
+    body[at + 1],
+    target,
+    spec[0] as string,
+    source,
+    (n) => mentions.some((m) => m.name === n && declares(m, up)),
+    after,
+    loop,
+    entry,
+  );
+  const specText = JSON.stringify(defer ? ['defer', spec] : spec);
+  const release = defer ? { release: target } : {};
+  const payload = `[${specText}, ${target}]`;
   const ins = (pos: number, text: string): LocalEdit => ({
     start: pos,
     end: pos,
@@ -100,18 +119,19 @@ export function keyedLoop(
     if (names.includes(target) || !names.every((n) => declaredBefore(n, body, at))) return undefined;
     return {
       names: [target, ...names],
-      edits: [ins(loop.start, indexGuard(JSON.stringify(spec), target, names))],
+      edits: [ins(loop.start, indexGuard(specText, target, names)), ...top],
+      ...release,
     };
   }
   const right = loop.right as AnyNode;
   if (!isBareObjectsCall(right) && !arrayCall(right)) {
     const edits = keyedTableEdits(loop, source, `${JSON.stringify(reads.fields)}, ["keyed"], ${payload}`);
-    return edits && { names: [target], edits };
+    return edits && { names: [target], edits: [...edits, ...top], ...release };
   }
   const open = `${ROW_LOOP_GLOBAL}.open(${JSON.stringify(reads.fields)}, ["keyed"], ${payload})`;
   // after the argument: `t.array('A',)` parses
   const edit = isBareObjectsCall(right) ? ins(right.end - 1, open) : ins(right.arguments[0].end, `, ${open}`);
-  return { names: [target], edits: [edit] };
+  return { names: [target], edits: [edit, ...top], ...release };
 }
 
 /**

@@ -83,7 +83,12 @@ export function prepareCode(
             program,
             source,
             resultName,
-            [...rowLoops.arrays.map((a) => a.name), ...chains.bound.map((b) => b.name)],
+            [
+              ...rowLoops.arrays.map((a) => a.name),
+              ...chains.bound.map((b) => b.name),
+              // a keyed loop's target whose totals may be deferred (keyedTop.ts)
+              ...rowLoops.keyed.flatMap((k) => (k.release === undefined ? [] : [k.release])),
+            ],
             keepGlobal,
           );
     if (plan) {
