@@ -24,10 +24,10 @@ const ODD_MIN = 4096;
  * Numbers use plain syntax and reject leading zeros (`0123` stays a string, like ZIP codes).
  *
  * While the column may still be typed, a cell's text is kept only when its value does not give it
- * back (canonicalText.ts): a 5M-row column of amounts holds its numbers, not its text beside them
- * (~100 MB of a 5M-row table's parse, docs/benchmarks.md session 23). When a cell proves the column
- * text, the earlier cells' text is written again from their values and kept cells, the same bytes
- * as read, and the column goes on as text.
+ * back (canonicalText.ts): a 5M-row column of amounts holds its numbers, not ~60 MB of text and
+ * offsets beside them (docs/benchmarks.md, session 23). When a cell proves the column text, the
+ * earlier cells' text is written again from their values and kept cells, the same bytes as read,
+ * and the column goes on as text.
  */
 export class InferBuilder {
   /** Every cell's text so far, once the column is text (or keeps its text: too many odd cells). */
