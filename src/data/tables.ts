@@ -21,15 +21,17 @@ export async function tableFromCsv(name: string, path: string): Promise<Columnar
   const { table } = await ingestCsvInParts(resolve(path), { name, maxDictSize: USER_MAX_DICT_SIZE });
   // each column made tight (its builder's spare room, or a text column's resizable store, copied
   // out), then the parse's own arrays given back at once: nothing else holds them, and left to the
-  // next collection they would sit beside the whole table (a long text column twice, at the peak)
-  return {
-    ...table,
-    columns: table.columns.map((c) => {
-      const data = compactColumn(c.data);
-      releaseParts([c.data], data);
-      return { ...c, data };
-    }),
-  };
+  // next collection they would sit beside the whole table (a long text column twice, at the peak).
+  // A plain buffer is given back when this thread next turns its event loop (releaseBuffers.ts):
+  // one turn after each column, so each column's copy is made once the ones before are freed.
+  const columns: ColumnarTable['columns'] = [];
+  for (const c of table.columns) {
+    const data = compactColumn(c.data);
+    releaseParts([c.data], data);
+    columns.push({ ...c, data });
+    await new Promise((turned) => setImmediate(turned));
+  }
+  return { ...table, columns };
 }
 
 /**

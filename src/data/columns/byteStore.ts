@@ -1,3 +1,5 @@
+import { releaseBuffers } from './releaseBuffers.js';
+
 /** `new ArrayBuffer(n, { maxByteLength })` (ES2024 resizable buffers, in Node >= 20). */
 const ResizableArrayBuffer = ArrayBuffer as unknown as new (
   n: number,
@@ -18,6 +20,9 @@ export const MAX_COLUMN_BYTES = 0x7fffffff;
  */
 const COPY_FROM = 24;
 
+/** Bytes copied out of the resizable buffer before it is shrunk behind them ({@link ByteStore.finish}). */
+const FINISH_STEP = 16 << 20;
+
 /**
  * Append-only bytes in one resizable ArrayBuffer: it reserves address space up front and
  * commits pages as it grows, so a 300 MB text column is written once, never copied while it
@@ -29,6 +34,8 @@ export class ByteStore {
   private readonly rab: InstanceType<typeof ResizableArrayBuffer>;
   /** A length-tracking view: it follows every resize. */
   private readonly view: Uint8Array;
+  /** The bytes once finished (a plain buffer). */
+  private done: Uint8Array | null = null;
 
   /** @param maxBytes upper bound of what will be appended (reserved, not allocated). */
   constructor(maxBytes = MAX_COLUMN_BYTES) {
@@ -58,16 +65,33 @@ export class ByteStore {
     return this.length;
   }
 
-  /** The bytes, contiguous (a view; the spare capacity is released). */
+  /**
+   * The bytes, in a plain buffer of their exact size (what isolated-vm and structured clone take; a
+   * view of the resizable one would be copied again by compactTable.ts). Copied from the end in
+   * {@link FINISH_STEP} steps, the resizable buffer shrinking behind each step, so the bytes are held
+   * once and a step, not twice (a 5M-row abstract column: ~225 MB). The same array on every call;
+   * nothing may be appended after.
+   */
   finish(): Uint8Array {
-    this.rab.resize(this.length);
-    return new Uint8Array(this.rab, 0, this.length);
+    if (this.done) return this.done;
+    const n = this.length;
+    const out = new Uint8Array(n);
+    for (let end = n; end > 0;) {
+      const start = Math.max(0, end - FINISH_STEP);
+      out.set(this.view.subarray(start, end), start);
+      this.rab.resize(start);
+      end = start;
+    }
+    this.done = out;
+    return out;
   }
 
   /** Gives the bytes' memory back at once (the column was built from them and they are not read again). */
   release(): void {
     this.rab.resize(0);
     this.length = 0;
+    if (this.done) releaseBuffers([this.done.buffer as ArrayBuffer]);
+    this.done = null;
   }
 
   private grow(need: number): void {

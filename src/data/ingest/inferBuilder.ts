@@ -1,5 +1,7 @@
 import type { ColumnData } from '../../../schema/columnar.js';
-import { growF64, growU8 } from '../columns/grow.js';
+import { growF64, growI32, growU8 } from '../columns/grow.js';
+import { isBlank } from './blank.js';
+import { boolText, canonicalBool, canonicalDate, canonicalNumber, dateText } from './canonicalText.js';
 import { parseDateBytes } from './parseDate.js';
 import { parseNumberBytes } from './parseNumber.js';
 import type { IssueLog } from './report.js';
@@ -8,80 +10,127 @@ import { Utf8Builder } from './utf8Builder.js';
 import { totalNonNull, type PartColumn, type PartDecision, type PartSummary } from './partColumn.js';
 
 /**
- * A column of a user's CSV whose type is inferred over ALL its cells: it keeps the text, and
- * parses each non-blank cell as number, date and boolean while every earlier cell did too.
+ * Cells whose text is not the one their value gives back ({@link canonicalNumber}: `1.50`, `007`
+ * as text, `1e3`) are kept as they are; past this share of the rows (and {@link ODD_MIN} rows) the
+ * column keeps every cell's text beside its values instead, as before.
+ */
+const ODD_SHARE = 8;
+const ODD_MIN = 4096;
+
+/**
+ * A column of a user's CSV whose type is inferred over ALL its cells: it parses each non-blank
+ * cell as number, date and boolean while every earlier cell did too.
  * Final type: number (integer if all whole), else date, else boolean, else string.
  * Numbers use plain syntax and reject leading zeros (`0123` stays a string, like ZIP codes).
+ *
+ * While the column may still be typed, a cell's text is kept only when its value does not give it
+ * back (canonicalText.ts): a 5M-row column of amounts holds its numbers, not ~60 MB of text and
+ * offsets beside them (docs/benchmarks.md, session 23). When a cell proves the column text, the
+ * earlier cells' text is written again from their values and kept cells, the same bytes as read,
+ * and the column goes on as text.
  */
 export class InferBuilder {
-  private readonly text: Utf8Builder;
+  /** Every cell's text so far, once the column is text (or keeps its text: too many odd cells). */
+  private text: Utf8Builder | null = null;
+  length = 0;
+  private nonNull = 0;
+  private valid: Uint8Array = new Uint8Array(1024);
   private num: Float64Array | null = new Float64Array(1024);
   private allInt = true;
   private date: Float64Array | null = new Float64Array(1024);
   private bool: Uint8Array | null = new Uint8Array(1024);
+  /** The rows whose text is not their value's ({@link canonicalNumber}), and their bytes. */
+  private oddRows: Int32Array = new Int32Array(64);
+  private oddCount = 0;
+  private oddBytes: Buffer = Buffer.allocUnsafe(1024);
+  private oddEnds: Int32Array = new Int32Array(64);
 
-  constructor(name: string, issues: IssueLog, maxBytes?: number, maxDict?: number) {
-    this.text = new Utf8Builder(name, 'text', issues, false, 'auto', maxBytes, maxDict);
-  }
-
-  get length(): number {
-    return this.text.length;
-  }
+  constructor(
+    private readonly name: string,
+    private readonly issues: IssueLog,
+    private readonly maxBytes?: number,
+    private readonly maxDict?: number,
+  ) {}
 
   /** Appends the cell `buf[s, e)`. */
   add(buf: Buffer, s: number, e: number, flags: number): void {
-    const i = this.text.length;
-    this.text.add(buf, s, e, flags);
-    if (this.text.valid[i] === 0) return;
+    const i = this.length;
+    if (i === this.valid.length) this.valid = growU8(this.valid, i + 1);
+    if (this.text) this.text.add(buf, s, e, flags);
+    this.length = i + 1;
+    if (isBlank(buf, s, e)) {
+      this.valid[i] = 0;
+      return;
+    }
+    this.valid[i] = 1;
+    this.nonNull++;
+    const { num, date, bool } = this;
+    if (!num && !date && !bool) return;
     const plain = (flags & (ESCAPED | MALFORMED)) === 0;
-    if (this.num) {
+    let back = false; // the value gives the cell's text back
+    if (num) {
       const v = plain ? parseNumberBytes(buf, s, e, false) : NaN;
       if (Number.isNaN(v)) this.num = null;
       else {
-        this.num = growF64(this.num, i + 1);
+        this.num = growF64(num, i + 1);
         this.num[i] = v;
         if (!Number.isInteger(v)) this.allInt = false;
+        back = canonicalNumber(buf, s, e);
       }
     }
-    if (this.date) {
+    if (date) {
       const v = plain ? parseDateBytes(buf, s, e) : NaN;
       if (Number.isNaN(v)) this.date = null;
       else {
-        this.date = growF64(this.date, i + 1);
+        this.date = growF64(date, i + 1);
         this.date[i] = v;
+        back = canonicalDate(buf, s, e);
       }
     }
-    if (this.bool) {
+    if (bool) {
       const v = plain ? parseBool(buf, s, e) : -1;
       if (v < 0) this.bool = null;
       else {
-        this.bool = growU8(this.bool, i + 1);
+        this.bool = growU8(bool, i + 1);
         this.bool[i] = v;
+        back = canonicalBool(buf, s, e);
       }
     }
+    if (this.text) return;
+    const alive = (this.num ? 1 : 0) + (this.date ? 1 : 0) + (this.bool ? 1 : 0);
+    if (alive === 0) {
+      // the column is text: the earlier cells' text from the values they had, then this cell's
+      this.text = this.writeText(i, num ? 'num' : date ? 'date' : 'bool', num ?? date ?? bool!);
+      this.text.add(buf, s, e, flags);
+      this.dropOdd();
+    } else if (alive > 1 || !back) this.keepOdd(i, buf, s, e);
   }
 
   addNull(): void {
-    this.text.addNull();
+    const i = this.length;
+    if (i === this.valid.length) this.valid = growU8(this.valid, i + 1);
+    this.valid[i] = 0;
+    this.length = i + 1;
+    this.text?.addNull();
   }
 
   finish(): ColumnData {
-    const n = this.text.length;
-    const valid = this.text.valid.subarray(0, n);
-    if (this.text.nonNull > 0) {
+    const n = this.length;
+    const valid = this.valid.subarray(0, n);
+    if (this.nonNull > 0) {
       if (this.num)
         return { kind: 'float64', type: this.allInt ? 'integer' : 'number', values: sized(this.num, n), valid };
       if (this.date) return { kind: 'float64', type: 'date', values: sized(this.date, n), valid };
       if (this.bool) return { kind: 'bool', type: 'boolean', values: sized(this.bool, n), valid };
     }
-    return this.text.finish();
+    return this.textOfAll().finish();
   }
 
   summary(): PartSummary {
     const infer = { num: this.num !== null, allInt: this.allInt, date: this.date !== null, bool: this.bool !== null };
     // a part that may still be typed skips the sketch: the column is text only if another part is
     const text = !infer.num && !infer.date && !infer.bool;
-    return { nonNull: this.text.nonNull, infer, sketch: text ? this.text.sketch() : null };
+    return { nonNull: this.nonNull, infer, sketch: text ? this.textOfAll().sketch() : null };
   }
 
   /** {@link finish}'s rule over every part: a type only when every part's cells parse as it. */
@@ -92,17 +141,82 @@ export class InferBuilder {
       if (all('date')) return { as: 'date' };
       if (all('bool')) return { as: 'boolean' };
     }
-    return this.text.decide(parts);
+    return this.textOfAll().decide(parts);
   }
 
   finishPart(decision: PartDecision): PartColumn {
-    const n = this.text.length;
-    const valid = this.text.valid.subarray(0, n);
+    const n = this.length;
+    const valid = this.valid.subarray(0, n);
     if (decision.as === 'number')
       return { kind: 'float64', type: decision.integer ? 'integer' : 'number', values: sized(this.num!, n), valid };
     if (decision.as === 'date') return { kind: 'float64', type: 'date', values: sized(this.date!, n), valid };
     if (decision.as === 'boolean') return { kind: 'bool', type: 'boolean', values: sized(this.bool!, n), valid };
-    return this.text.finishPart(decision);
+    return this.textOfAll().finishPart(decision);
+  }
+
+  /** Every row's text: written now from the values when the column was still typed. */
+  private textOfAll(): Utf8Builder {
+    if (this.text) return this.text;
+    const kind = this.num ? 'num' : this.date ? 'date' : 'bool';
+    this.text = this.writeText(this.length, kind, this.num ?? this.date ?? this.bool!);
+    this.dropOdd();
+    return this.text;
+  }
+
+  /** A cell whose text its value does not give back: its bytes, by row. */
+  private keepOdd(row: number, buf: Buffer, s: number, e: number): void {
+    const k = this.oddCount;
+    if (k >= ODD_MIN && k * ODD_SHARE > row) {
+      // mostly odd cells: keep every cell's text from here, as one column of text
+      const kind = this.num ? 'num' : this.date ? 'date' : 'bool';
+      this.text = this.writeText(row, kind, this.num ?? this.date ?? this.bool!);
+      this.text.add(buf, s, e, 0);
+      this.dropOdd();
+      return;
+    }
+    const at = k === 0 ? 0 : this.oddEnds[k - 1];
+    if (k === this.oddRows.length) {
+      this.oddRows = growI32(this.oddRows, k + 1);
+      this.oddEnds = growI32(this.oddEnds, k + 1);
+    }
+    if (at + (e - s) > this.oddBytes.length) {
+      const b = Buffer.allocUnsafe(Math.max(2 * this.oddBytes.length, at + (e - s)));
+      this.oddBytes.copy(b, 0, 0, at);
+      this.oddBytes = b;
+    }
+    buf.copy(this.oddBytes, at, s, e);
+    this.oddRows[k] = row;
+    this.oddEnds[k] = at + (e - s);
+    this.oddCount = k + 1;
+  }
+
+  private dropOdd(): void {
+    this.oddRows = new Int32Array(0);
+    this.oddEnds = new Int32Array(0);
+    this.oddBytes = Buffer.alloc(0);
+    this.oddCount = 0;
+  }
+
+  /**
+   * The text of rows `[0, rows)` as they were read: a kept cell's bytes, else the text of the
+   * value of `kind` (the one type every earlier cell had; canonicalText.ts).
+   */
+  private writeText(rows: number, kind: 'num' | 'date' | 'bool', values: Float64Array | Uint8Array): Utf8Builder {
+    const text = new Utf8Builder(this.name, 'text', this.issues, false, 'auto', this.maxBytes, this.maxDict);
+    const scratch = Buffer.allocUnsafe(64);
+    let odd = 0;
+    for (let r = 0; r < rows; r++) {
+      if (this.valid[r] === 0) text.addNull();
+      else if (odd < this.oddCount && this.oddRows[odd] === r) {
+        text.add(this.oddBytes, odd === 0 ? 0 : this.oddEnds[odd - 1], this.oddEnds[odd], 0);
+        odd++;
+      } else {
+        const v = values[r];
+        const s = kind === 'num' ? String(v) : kind === 'date' ? dateText(v) : boolText(v);
+        text.add(scratch, 0, scratch.write(s, 0, 'latin1'), 0);
+      }
+    }
+    return text;
   }
 }
 

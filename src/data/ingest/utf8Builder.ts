@@ -8,6 +8,7 @@ import { distinctAtLeast, distinctSketch } from '../columns/distinctSketch.js';
 import { totalNonNull, type PartDecision, type PartSummary, type PartText } from './partColumn.js';
 import { isBlank } from './blank.js';
 import { ESCAPED } from './scanner.js';
+import { TextCoder, unescapeInto } from './textCoder.js';
 import type { IssueLog } from './report.js';
 
 /** Per-cell rule: plain text, DUNS (legacy apostrophes removed), or a Y/N/U flag (others reported). */
@@ -20,11 +21,18 @@ const APOS = 0x27;
 export class Utf8Builder {
   length = 0;
   nonNull = 0;
-  /** Validity so far (shared with the inference builder). */
-  valid: Uint8Array = new Uint8Array(1024);
+  /** Validity so far, once the column is kept as text (while coded, a null is code -1). */
+  private valid: Uint8Array = new Uint8Array(1024);
   private offsets: Int32Array = new Int32Array(1025);
   private readonly store: ByteStore;
   private byteLen = 0;
+  /**
+   * A column that may become a dictionary (`encoding` 'auto') is coded as its cells are read, and
+   * written as text only when the coder gives up (textCoder.ts) or a part's text is asked for.
+   */
+  private coder: TextCoder | null;
+  /** A quoted cell with its `""` pairs collapsed, before it is coded. */
+  private scratch: Buffer = Buffer.allocUnsafe(256);
 
   constructor(
     readonly name: string,
@@ -38,21 +46,17 @@ export class Utf8Builder {
     private readonly maxDict = MAX_DICT_SIZE,
   ) {
     this.store = new ByteStore(maxBytes);
+    this.coder = encoding === 'auto' ? new TextCoder(maxDict) : null;
   }
 
   /** Appends the cell `buf[s, e)`; `flags & ESCAPED` collapses `""` pairs. */
   add(buf: Buffer, s: number, e: number, flags: number): void {
-    const i = this.length;
-    if (i === this.valid.length) this.valid = growU8(this.valid, i + 1);
-    if (i + 1 === this.offsets.length) this.offsets = growI32(this.offsets, i + 2);
-    this.length = i + 1;
     if (this.rule === 'duns' && e - s >= 2 && buf[s] === APOS && buf[e - 1] === APOS) {
       s++;
       e--;
     }
     if (isBlank(buf, s, e)) {
-      this.valid[i] = 0;
-      this.offsets[i + 1] = this.byteLen;
+      this.addNull();
       if (this.reportBlank)
         this.issues.invalid(this.name, 'blank in a column that is always filled; stored null', () => '');
       return;
@@ -60,13 +64,34 @@ export class Utf8Builder {
     if (this.rule === 'flag' && !(e - s === 1 && (buf[s] === 0x59 || buf[s] === 0x4e || buf[s] === 0x55))) {
       this.issues.invalid(this.name, "not 'Y', 'N' or 'U'; kept as is", () => buf.toString('utf8', s, e));
     }
-    const at = this.byteLen;
-    if (at + (e - s) > MAX_BYTES) {
+    if (this.byteLen + (e - s) > MAX_BYTES) {
       throw new DataError(
         'DATA_TOO_LARGE',
         `Column "${this.name}" holds more than 2 GiB of text; split the CSV into smaller files.`,
       );
     }
+    if (this.coder) {
+      let value = buf;
+      let vs = s;
+      let ve = e;
+      if (flags & ESCAPED) {
+        if (this.scratch.length < e - s) this.scratch = Buffer.allocUnsafe(Math.max(e - s, 2 * this.scratch.length));
+        value = this.scratch;
+        vs = 0;
+        ve = unescapeInto(buf, s, e, value);
+      }
+      if (this.coder.add(value, vs, ve)) {
+        this.length++;
+        this.nonNull++;
+        this.byteLen += ve - vs;
+        return;
+      }
+      this.writeCodedText();
+    }
+    const i = this.length;
+    if (i === this.valid.length) this.valid = growU8(this.valid, i + 1);
+    if (i + 1 === this.offsets.length) this.offsets = growI32(this.offsets, i + 2);
+    this.length = i + 1;
     this.byteLen = flags & ESCAPED ? this.store.appendUnescaped(buf, s, e) : this.store.append(buf, s, e);
     this.offsets[i + 1] = this.byteLen;
     this.valid[i] = 1;
@@ -76,15 +101,40 @@ export class Utf8Builder {
   /** Appends a null (a cell missing from a short record). */
   addNull(): void {
     const i = this.length;
+    this.length = i + 1;
+    if (this.coder) {
+      this.coder.addNull();
+      return;
+    }
     if (i === this.valid.length) this.valid = growU8(this.valid, i + 1);
     if (i + 1 === this.offsets.length) this.offsets = growI32(this.offsets, i + 2);
     this.valid[i] = 0;
     this.offsets[i + 1] = this.byteLen;
-    this.length = i + 1;
+  }
+
+  /** The rows coded so far written as text (the column is kept as text from here on). */
+  private writeCodedText(): void {
+    const coder = this.coder;
+    if (!coder) return;
+    this.coder = null;
+    const text = coder.writeText(this.store, this.offsets, this.valid);
+    this.offsets = text.offsets;
+    this.valid = text.valid;
+    this.byteLen = text.bytes;
   }
 
   /** Utf8 column, or a dictionary when `encoding` is 'auto' and few values repeat a lot. */
   finish(): Utf8Column | DictColumn {
+    if (this.coder) {
+      // coded as read: dictEncode's rule on the distinct values counted (its column when within it)
+      if (this.coder.distinct <= dictLimit(this.nonNull, this.maxDict)) {
+        const coded = this.coder.column();
+        this.coder = null;
+        return coded;
+      }
+      this.writeCodedText();
+      return this.utf8();
+    }
     const col = this.utf8();
     if (this.encoding !== 'auto') return col;
     // a column its sketch proves past the limit (an all-distinct Abstract) is not hashed for one
@@ -126,6 +176,7 @@ export class Utf8Builder {
   }
 
   private utf8(): Utf8Column {
+    this.writeCodedText();
     return {
       kind: 'utf8',
       type: 'string',

@@ -64,3 +64,22 @@ describe('ByteStore', () => {
     expect(() => store.append(buf, 60, 160)).toThrow(RangeError);
   });
 });
+
+describe('ByteStore.finish', () => {
+  it('hands over the bytes in a plain buffer of their exact size, copied in steps across 16 MiB', () => {
+    const piece = input(1 << 20, 0x1b873593);
+    const store = new ByteStore(1 << 27);
+    const n = 40 * (1 << 20) + 12_345; // two whole steps and a part
+    for (let at = 0; at < n; at += 777) store.append(piece, at % 1000, (at % 1000) + Math.min(777, n - at));
+    const out = store.finish();
+    expect((out.buffer as { resizable?: boolean }).resizable).toBe(false);
+    expect(out.byteLength).toBe(n);
+    expect(out.buffer.byteLength).toBe(n);
+    for (let at = 0; at < n; at += 777) {
+      const len = Math.min(777, n - at);
+      const want = piece.subarray(at % 1000, (at % 1000) + len);
+      if (!Buffer.from(out.buffer, at, len).equals(want)) throw new Error(`bytes at ${at} differ`);
+    }
+    expect(store.finish()).toBe(out);
+  });
+});
