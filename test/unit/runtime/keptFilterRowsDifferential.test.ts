@@ -165,7 +165,8 @@ describe.each(['isolated-vm', 'quickjs'] as const)('two kept filters of as many 
     await using box = await createSandbox({ engine });
     expect((await box.run(SETUP)).ok).toBe(true);
     // thresholds with exactly m amounts above the one and m below the other (a null is below any number in JS)
-    const found = await box.run(`const a = award_data.array('Award Amount').filter((v) => v != null).sort((p, q) => p - q);
+    const found =
+      await box.run(`const a = award_data.array('Award Amount').filter((v) => v != null).sort((p, q) => p - q);
 let out = null;
 for (let m = 50; m < a.length / 2 && out === null; m++) if (a[a.length - 1 - m] < a[a.length - m] && a[m - 1] < a[m]) out = [a[a.length - 1 - m], a[m]];
 out`);
