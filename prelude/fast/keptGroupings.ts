@@ -41,7 +41,7 @@ export interface KeptGrouping {
   answers: Array<{ op: string; owner: object | null; out: object }>;
 }
 
-const KEPT_GROUPINGS = 8;
+const KEPT_GROUPINGS = 4;
 const kept: KeptGrouping[] = [];
 /** Answers are kept for groupings of at most this many groups, at most this many per grouping. */
 const ANSWER_GROUPS = 1 << 16;
