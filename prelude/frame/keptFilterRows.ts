@@ -89,6 +89,18 @@ export function keptFilterRows(t: ColumnTable): KeptFilterRows | undefined {
   return typedArrayName(index) === 'Uint32Array' && same(index as Uint32Array, kept.index) ? kept : undefined;
 }
 
+/**
+ * The words of the kept filter `t`'s BitSet was filled from when the first `n` of `rows` are that
+ * filter's index (the row map of a Series of `t`'s column, `t[mask]['Award Amount']`: compared, it was
+ * handed out with the Series), or undefined. What is summed at those rows may then be kept by them.
+ */
+export function keptFilterOfRows(t: ColumnTable, rows: Uint32Array, n: number): Uint32Array | undefined {
+  const mask = t.mask();
+  const kept = mask !== null && typeof mask === 'object' ? made.get(mask) : undefined;
+  if (kept === undefined || kept.index.length !== n || rows.length !== n) return undefined;
+  return same(rows, kept.index) ? kept.words : undefined;
+}
+
 // a loop that ends its function (docs/architecture.md, "Inside the prelude")
 function same(a: Uint32Array, b: Uint32Array): boolean {
   if (a.length !== b.length) return false;
