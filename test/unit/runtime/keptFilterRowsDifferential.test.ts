@@ -64,6 +64,7 @@ const SERIES = [
   "(X) => X[X.Program.eq('STTR')]['Agency'].value_counts().head(3)",
   "(X) => X[X.Program.eq('STTR')].value_counts(['Agency', 'Phase'])",
   "(X) => X[X.Phase.eq('Phase I')]['Award Amount'].sum()",
+  "(X) => [X[X.Phase.eq('Phase I')]['Award Year'].sum(), X.derive({ y2: (d) => d['Award Year'] * 2 })[X.Phase.eq('Phase I')].y2.sum()]",
   "(X) => [X[X.Phase.eq('Phase I')]['Award Amount'].mean(), X[X.Phase.eq('Phase I')]['Number Employees'].sum(), X[X.Phase.eq('Phase II')]['Award Amount'].sum()]",
   `(X) => X[X.Agency.eq(${DOD}).and(X['Award Year'].ge(2015))]['Award Amount'].sum()`,
   "(X) => X[X['Award Year'].ge(2018)].groupby('Phase').agg({ 'Award Amount': ['sum', 'mean', 'min', 'max', 'count', 'std', 'median'], 'Number Employees': 'var', Agency: ['first', 'last', 'nunique'] })",
