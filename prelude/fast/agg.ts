@@ -12,6 +12,7 @@ import { SafeSet } from '../intrinsics.js';
 import { sourceOf, type Source } from './source.js';
 import { orderIsConsistent } from './topN.js';
 import { keptValue, unreadGrouping } from './keptGroupings.js';
+import { keptFilterRows } from '../frame/keptFilterRows.js';
 
 /** Per group index: its first row (-1 when empty), row count and each output's value. */
 export interface FastAgg {
@@ -50,11 +51,15 @@ function aggregate(t: ColumnTable, outs: ReadonlyArray<{ col?: string; fn: AggFn
   }
   const g = t.groups() as unknown as { keys: Uint32Array; size: number } | null;
   const size = g ? g.size : 1;
-  const rows = t.isOrdered() || t.isFiltered() ? (t.indices() as Uint32Array) : null;
+  // the rows of a kept filter (frame/keptFilterRows.ts): its kept index, only read, is the scan order
+  const within = t.isFiltered() ? keptFilterRows(t) : undefined;
+  const rows = within ? within.index : t.isOrdered() || t.isFiltered() ? (t.indices() as Uint32Array) : null;
   const m = rows ? rows.length : t.totalRows();
-  // every row of a kept grouping no one has read: its ids, and what an agg over it computed before
-  // (every value below is only read by groupAgg, which gathers the output into arrays of its own)
-  const kept = g && rows === null ? unreadGrouping(g, m) : undefined;
+  // every row (or a kept filter's rows) of a kept grouping no one has read: its ids, and what an agg
+  // over it computed before (every value below is only read by groupAgg, which gathers the output
+  // into arrays of its own)
+  const grouped = g ? unreadGrouping(g, t.totalRows()) : undefined;
+  const kept = grouped && grouped.within === (rows === null ? null : (within?.words ?? 0)) ? grouped : undefined;
   const keys = kept ? kept.ids : g ? g.keys : null;
   const [first, count] = kept
     ? keptValue(kept, 'agg:first,count', null, () => firstsAndCounts(rows, keys, m, size))

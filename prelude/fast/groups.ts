@@ -8,7 +8,8 @@ import type { ColumnTable } from 'arquero';
 import { SafeMap, SafeWeakMap } from '../intrinsics.js';
 import { keyCodes, numberRanks, type KeyCodes } from './keyCodes.js';
 import { groupSourceOf, sourceOf } from './source.js';
-import { indexFilteredRows } from '../frame/bitWords.js';
+import { createWithCount, indexFilteredRows } from '../frame/bitWords.js';
+import { keptFilterRows, type KeptFilterRows } from '../frame/keptFilterRows.js';
 import { keepGrouping, keptGrouping, lazyGrouping } from './keptGroupings.js';
 
 /** Arquero's grouping object (Table#groups()). */
@@ -22,6 +23,8 @@ export interface Grouping {
 
 /** The groupings fastGroups made, with the column object each key read. */
 const madeHere = new SafeWeakMap<object, readonly unknown[]>();
+/** The groupings fastGroups made of a kept filter's rows, with that filter (for `groupedTable`). */
+const madeWithin = new SafeWeakMap<object, KeptFilterRows>();
 
 /**
  * Combined codes above this many cells, and above the table's rows, use a Map instead of a lookup
@@ -144,25 +147,41 @@ export function fastGroups(t: ColumnTable, names: readonly string[]): Grouping |
   if (!keys) return undefined;
   const kc = keys.kc;
   const n = t.totalRows();
-  indexFilteredRows(t); // the rows from the filter's words, not a search per set bit
-  const rows = t.isFiltered() ? (t.indices(false) as Uint32Array) : null;
+  // the rows of a filter the session keeps (frame/keptFilterRows.ts): grouped as every row is
+  const within = t.isFiltered() ? keptFilterRows(t) : undefined;
+  if (within === undefined) indexFilteredRows(t); // the rows from the filter's words, not a search per set bit
+  const rows = t.isFiltered() && within === undefined ? (t.indices(false) as Uint32Array) : null;
   const cols = names.map((name) => t.column(name)!);
   const get = cols.map((col) => (row: number) => col.at(row));
   let grouping: Grouping;
   if (rows === null) {
-    // every row: the session's kept grouping, its ids copied only when someone reads them
-    let k = keptGrouping(cols, n);
+    // every row, or a kept filter's: the session's kept grouping, its ids copied only when someone reads them
+    const words = within?.words ?? null;
+    let k = keptGrouping(cols, n, words);
     if (k === undefined) {
-      const made = assignGroups(kc, n, null);
-      k = keepGrouping(cols, n, made.ids, made.first);
+      const made = assignGroups(kc, n, within?.index ?? null);
+      k = keepGrouping(cols, n, made.ids, made.first, words);
     }
     grouping = lazyGrouping(k, get, [...names]);
+    if (within !== undefined) madeWithin.set(grouping, within);
   } else {
     const { ids, first, size } = assignGroups(kc, n, rows);
     grouping = { keys: ids, get, names: [...names], rows: first, size };
   }
   madeHere.set(grouping, cols);
   return grouping;
+}
+
+/**
+ * `t` grouped by `grouping` (fastGroups' answer for `t`), as `t.create({ groups })`: when it groups a
+ * kept filter's rows that `t` shows, the table's row count is the kept index's length, not Arquero's
+ * count of the filter's bits (a step per row).
+ */
+export function groupedTable(t: ColumnTable, grouping: Grouping): ColumnTable {
+  const within = madeWithin.get(grouping);
+  const keep = t.mask();
+  if (within === undefined || keep === null) return t.create({ groups: grouping as never });
+  return createWithCount(t, { groups: grouping }, keep, within.index.length);
 }
 
 /**

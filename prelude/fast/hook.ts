@@ -7,7 +7,7 @@
 import { op, type ColumnTable } from 'arquero';
 import { fastDerive } from './derive.js';
 import { fastFilter } from './filter.js';
-import { fastGroups } from './groups.js';
+import { fastGroups, groupedTable } from './groups.js';
 import { fastRollup } from './rollup.js';
 import { noteOrder } from './topN.js';
 import { keptOrderby } from './orderbyKept.js';
@@ -24,7 +24,7 @@ export function fastVerb(t: ColumnTable, verb: string, args: unknown[]): ColumnT
         const names = args.flat();
         if (!names.every((n) => typeof n === 'string')) return undefined;
         const groups = fastGroups(t, [...new Set(names as string[])]); // Arquero keys its groups by name: a repeat is one key
-        return groups && t.create({ groups: groups as never });
+        return groups && groupedTable(t, groups);
       }
       case 'rollup':
         return args.length <= 1 && emptyOk(t) ? fastRollup(t, args[0] ?? {}) : undefined;

@@ -32,6 +32,11 @@ export interface KeptGrouping {
   n: number;
   ids: Uint32Array;
   first: number[];
+  /**
+   * The kept filter's words whose rows it groups (frame/keptFilterRows.ts), or null for every row:
+   * `ids` are meaningful at those rows only (0 elsewhere, as Arquero's own grouping of a filtered table).
+   */
+  within: Uint32Array | null;
   /** Aggregates computed over it: the op's text, the column's typed array it read (null: count). */
   answers: Array<{ op: string; owner: object | null; out: object }>;
 }
@@ -42,11 +47,18 @@ const kept: KeptGrouping[] = [];
 const ANSWER_GROUPS = 1 << 16;
 const ANSWERS = 12;
 
-/** The kept grouping of every row by these column objects, or undefined. */
-export function keptGrouping(cols: readonly unknown[], n: number): KeptGrouping | undefined {
+/**
+ * The kept grouping by these column objects of every row (`within` null) or of a kept filter's rows
+ * (its words), or undefined.
+ */
+export function keptGrouping(
+  cols: readonly unknown[],
+  n: number,
+  within: Uint32Array | null = null,
+): KeptGrouping | undefined {
   for (let e = 0; e < kept.length; e++) {
     const k = kept[e]!;
-    if (k.n === n && sameColumns(k.cols, cols)) return k;
+    if (k.n === n && k.within === within && sameColumns(k.cols, cols)) return k;
   }
   return undefined;
 }
@@ -58,8 +70,14 @@ function sameColumns(a: readonly unknown[], b: readonly unknown[]): boolean {
 }
 
 /** Keeps a grouping the caller made and hands it no longer (the last KEPT_GROUPINGS). */
-export function keepGrouping(cols: readonly unknown[], n: number, ids: Uint32Array, first: number[]): KeptGrouping {
-  const k: KeptGrouping = { cols, n, ids, first, answers: [] };
+export function keepGrouping(
+  cols: readonly unknown[],
+  n: number,
+  ids: Uint32Array,
+  first: number[],
+  within: Uint32Array | null = null,
+): KeptGrouping {
+  const k: KeptGrouping = { cols, n, ids, first, within, answers: [] };
   if (kept.length >= KEPT_GROUPINGS) kept.pop();
   kept.unshift(k);
   return k;

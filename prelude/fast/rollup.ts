@@ -26,6 +26,7 @@ import { reduceOne } from './rollupOne.js';
 import { parseKept } from './parseKept.js';
 import { aggregateInstalled } from './aggregatesInstalled.js';
 import { indexFilteredRows } from '../frame/bitWords.js';
+import { keptFilterRows } from '../frame/keptFilterRows.js';
 import { keptAnswer, unreadGrouping } from './keptGroupings.js';
 
 interface ParsedOp {
@@ -112,16 +113,21 @@ export function fastRollup(t: ColumnTable, values: unknown): ColumnTable | undef
   }
   const groups = t.groups() as unknown as Grouping | null;
   const size = groups ? groups.size : 1;
-  const order = scanOrder(t);
-  // a grouping whose ids no one has read: the kept ids, and the kept answers over every row
+  // a grouping whose ids no one has read: the kept ids, and the kept answers over every row or over
+  // the rows of the kept filter it grouped, which the table still shows (frame/keptFilterRows.ts;
+  // its kept index is the scan order then, only read)
   const kept = groups ? unreadGrouping(groups, t.totalRows()) : undefined;
+  const within = (groups ? kept?.within : t.isFiltered()) ? keptFilterRows(t) : undefined;
+  // ungrouped: any kept filter's rows (rollupOne.ts keeps the answers by its words)
+  const keptRows = within !== undefined && (groups ? within.words === kept!.within : true);
+  const order = keptRows ? within.index : scanOrder(t);
   const keys = kept ? kept.ids : groups ? groups.keys : null;
   const result: unknown[][] = [];
   parsed.ops.forEach((op, k) => {
     const src = sources[k];
-    const reduce = () => reduceOp(op, src, keys, size, order, t.totalRows());
+    const reduce = () => reduceOp(op, src, keys, size, order, t.totalRows(), keptRows && !groups ? within.words : null);
     if (hosted.has(k)) result[op.id] = [hosted.get(k)];
-    else if (kept && order === null && keepable[k])
+    else if (kept && (kept.within === null ? order === null : keptRows) && keepable[k])
       result[op.id] = keptAnswer(
         kept,
         opText(op),
@@ -182,11 +188,12 @@ function reduceOp(
   size: number,
   order: Uint32Array | null,
   n: number,
+  within: Uint32Array | null,
 ): unknown[] {
   const m = order ? order.length : n;
   // one group: the same updates in the same order on locals (fast/rollupOne.ts)
   if (keys === null) {
-    const one = reduceOne(op.name, src, order, m);
+    const one = reduceOne(op.name, src, order, m, within);
     if (one !== undefined) return one;
   }
   const count = new Float64Array(size);

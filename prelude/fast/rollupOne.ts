@@ -22,23 +22,37 @@ import { SafeMap, SafeWeakMap } from '../intrinsics.js';
  * gets a fresh one-element array each time (it becomes a column of the output table).
  */
 const keptOne = new SafeWeakMap<object, Map<string, number | undefined>>();
+/**
+ * The same over the rows of a kept filter (frame/keptFilterRows.ts: `order` is then its kept index),
+ * by the filter's words first: dropped with the filter.
+ */
+const keptWithin = new SafeWeakMap<Uint32Array, WeakMap<object, Map<string, number | undefined>>>();
 
-/** The op's value for the one group, or undefined when the grouped code handles `name`. */
+/**
+ * The op's value for the one group, or undefined when the grouped code handles `name`. `within`: the
+ * words of the kept filter whose index `order` is (its answers are kept too), else null.
+ */
 export function reduceOne(
   name: string,
   src: Source | null,
   order: Uint32Array | null,
   m: number,
+  within: Uint32Array | null = null,
 ): unknown[] | undefined {
   if (src === null) return [m]; // count(): every visited row
-  if (order !== null) return computeOne(name, src, order, m);
+  if (order !== null && within === null) return computeOne(name, src, order, m);
   const data = src.kind === 'dict' ? src.codes : src.values;
   const key = `${name}/${m}`;
-  let known = keptOne.get(data);
+  let byData: WeakMap<object, Map<string, number | undefined>> | undefined = keptOne;
+  if (within !== null) {
+    byData = keptWithin.get(within);
+    if (byData === undefined) keptWithin.set(within, (byData = new SafeWeakMap()));
+  }
+  let known = byData.get(data);
   if (known !== undefined && known.has(key)) return [known.get(key)];
-  const one = computeOne(name, src, null, m);
+  const one = computeOne(name, src, order, m);
   if (one === undefined) return undefined;
-  if (known === undefined) keptOne.set(data, (known = new SafeMap<string, number | undefined>()));
+  if (known === undefined) byData.set(data, (known = new SafeMap<string, number | undefined>()));
   known.set(key, one[0] as number | undefined);
   return one;
 }

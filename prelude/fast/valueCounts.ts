@@ -7,6 +7,7 @@
 import type { ColumnTable } from 'arquero';
 import { SafeMap, SafeWeakMap } from '../intrinsics.js';
 import { combinableKeys } from './groups.js';
+import { keptFilterRows } from '../frame/keptFilterRows.js';
 
 /** Distinct keys in order of first appearance: the first row of each and its count. */
 export interface FastCounts {
@@ -16,6 +17,14 @@ export interface FastCounts {
 
 /** One column's counts over a whole table by its key codes, [with missing, without]; callers only read them. */
 const kept = new SafeWeakMap<Int32Array, [FastCounts | undefined, FastCounts | undefined]>();
+/**
+ * The same over the rows of a kept filter (frame/keptFilterRows.ts), by its words then the codes:
+ * dropped with the filter (its words are referenced only while the session keeps it).
+ */
+const keptWithin = new SafeWeakMap<
+  Uint32Array,
+  WeakMap<Int32Array, [FastCounts | undefined, FastCounts | undefined]>
+>();
 /** Counts with more keys than this are not kept. */
 const KEEP_KEYS = 1 << 16;
 
@@ -32,19 +41,25 @@ function count(t: ColumnTable, names: readonly string[], dropna: boolean): FastC
   const keys = combinableKeys(t, names);
   if (!keys) return undefined;
   const { kc, cells } = keys;
-  const rows = t.isOrdered() || t.isFiltered() ? (t.indices() as Uint32Array) : null;
+  // the rows of a kept filter: its kept index (only read) is the visiting order
+  const within = t.isFiltered() && t.totalRows() === kc[0]!.codes.length ? keptFilterRows(t) : undefined;
+  const rows = within ? within.index : t.isOrdered() || t.isFiltered() ? (t.indices() as Uint32Array) : null;
   if (kc.length === 1) {
     const { codes, nan, card } = kc[0]!;
-    // every row of the table in storage order: the counts are kept for the session with the
-    // column's key codes (keyCodes.ts), so a warm `award_data.Agency.value_counts()` counts nothing
+    // every row of the table in storage order (or a kept filter's rows): the counts are kept for the
+    // session with the column's key codes (keyCodes.ts), so a warm `award_data.Agency.value_counts()`
+    // counts nothing
     const whole = !rows && t.totalRows() === codes.length;
-    const hit = whole ? kept.get(codes)?.[dropna ? 1 : 0] : undefined;
+    const perCodes = within ? keptWithin.get(within.words) : whole ? kept : undefined;
+    const hit = perCodes?.get(codes)?.[dropna ? 1 : 0];
     if (hit) return hit;
     const got = countOne(codes, nan, card, rows, rows ? rows.length : t.totalRows(), dropna);
-    if (whole && got.counts.length <= KEEP_KEYS) {
-      const both = kept.get(codes) ?? [undefined, undefined];
+    if ((whole || within) && got.counts.length <= KEEP_KEYS) {
+      let to = perCodes;
+      if (to === undefined) keptWithin.set(within!.words, (to = new SafeWeakMap()));
+      const both = to.get(codes) ?? [undefined, undefined];
       both[dropna ? 1 : 0] = got;
-      kept.set(codes, both);
+      to.set(codes, both);
     }
     return got;
   }

@@ -5,6 +5,7 @@
  */
 import { BitSet, type ColumnTable } from 'arquero';
 import { ReflectApply, TypedArraySet } from '../intrinsics.js';
+import { noteKeptFilter } from './keptFilterRows.js';
 
 // copies through the TypedArray `set` captured when the prelude loaded: a run may replace `slice` or
 // `set` on the prototype, and a kept array must never be the one handed out (fast/filterKept.ts)
@@ -35,8 +36,9 @@ export function storageWords(t: ColumnTable): { words: Uint32Array; index: Uint3
 
 /**
  * The table `keepStorageRows(t, bits)` made for an unfiltered, unordered `t`, from the words and index
- * `storageWords` copied off it: fresh copies of both (the table's own), no pass over the rows, and
- * its row count from the index (createCounted), not from a pass over the words.
+ * `storageWords` copied off it: a fresh copy of the words and the index lent, copied when first read
+ * (frame/keptFilterRows.ts: both the table's own), no pass over the rows, and its row count from the
+ * index (createCounted), not from a pass over the words.
  */
 export function keepStorageWords(t: ColumnTable, words: Uint32Array, index: Uint32Array): ColumnTable {
   const keep = new BitSet(t.totalRows());
@@ -44,8 +46,8 @@ export function keepStorageWords(t: ColumnTable, words: Uint32Array, index: Uint
   if (!(own instanceof Uint32Array) || own.length !== words.length) return t.create({ filter: bitsOf(keep, words) });
   ReflectApply(TypedArraySet, own, [words]);
   const out = createCounted(t, keep, index.length);
-  const holder = out as unknown as { _index?: Uint32Array | null };
-  if (holder._index === null && out.numRows() === index.length) holder._index = copyOf(index);
+  // the index lent, copied when first read; the rows answers may be kept for (frame/keptFilterRows.ts)
+  noteKeptFilter(out, keep, words, index);
   return out;
 }
 
@@ -57,12 +59,20 @@ export function keepStorageWords(t: ColumnTable, words: Uint32Array, index: Uint
  * `create` when nothing asked: the mask a run reads is Arquero's, its count() a count of its bits.
  */
 function createCounted(t: ColumnTable, keep: BitSet, count: number): ColumnTable {
+  return createWithCount(t, { filter: keep }, keep, count);
+}
+
+/**
+ * `t.create(options)` whose filter (`options.filter`, or else `t`'s own BitSet) is `keep`, known to
+ * hold `count` rows: the count lent as createCounted does (a groupby's table over a kept filter).
+ */
+export function createWithCount(t: ColumnTable, options: object, keep: BitSet, count: number): ColumnTable {
   lent = keep;
   lentCount = count;
   const own = keep as unknown as { count?: () => number };
   own.count = countLent;
   try {
-    return t.create({ filter: keep });
+    return t.create(options);
   } finally {
     if (lent !== null) {
       lent = null;

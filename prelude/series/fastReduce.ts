@@ -22,6 +22,7 @@ import { numView, typedOf, type NumView } from './typed.js';
 import { NumberKeys } from '../fast/numberKeys.js';
 import { denseSum } from './denseSum.js';
 import { hasPacked, packedPresent } from '../fast/presentValues.js';
+import { keptFilterOfRows } from '../frame/keptFilterRows.js';
 
 /**
  * The present, non-NaN values of a numeric view in order, packed into a Float64Array: the loops
@@ -95,6 +96,12 @@ export function presentNumbers(s: Series): Float64Array | undefined {
   return v ? dense(v, s.length) : undefined;
 }
 
+/** [sum, count] at a kept filter's rows, by its words, then the column's values (and validity). */
+const rowSums = new SafeWeakMap<
+  Uint32Array,
+  WeakMap<Float64Array, { valid: Uint8Array | null; sum: number; count: number }>
+>();
+
 /**
  * [sum, count] of the present values of a view with a row map (a filtered table's column: `t[mask][c]`),
  * read at its rows: the additions of denseSum over dense()'s packed copy, in the same order, without
@@ -103,7 +110,16 @@ export function presentNumbers(s: Series): Float64Array | undefined {
 function sumAtRows(s: Series, v: NumView): [number, number] | undefined {
   const { values, valid, rows } = v;
   if (!rows || rows.length < s.length) return undefined;
+  // the rows of a kept filter (frame/keptFilterRows.ts): the [sum, count] kept by its words and the column
+  const words = s.source ? keptFilterOfRows(s.source.table, rows, s.length) : undefined;
+  const known = words === undefined ? undefined : rowSums.get(words)?.get(values);
+  if (known !== undefined && known.valid === valid) return [known.sum, known.count];
   sumRows(values, valid, rows, s.length);
+  if (words !== undefined) {
+    let byValues = rowSums.get(words);
+    if (byValues === undefined) rowSums.set(words, (byValues = new SafeWeakMap()));
+    byValues.set(values, { valid, sum: SUM_COUNT[0]!, count: SUM_COUNT[1]! });
+  }
   return [SUM_COUNT[0]!, SUM_COUNT[1]!];
 }
 
