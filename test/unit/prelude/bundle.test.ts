@@ -47,10 +47,12 @@ describe('dist/prelude/bundle.js', () => {
   // 619 KB after session 15 (one-group rollups, Dates made per call, the warm-up in slices, kept
   // ranks and date-part counts); 644 KB after session 19 (long text's host codes, push loops and
   // index picks, kept derived columns, bound rows read by chains, orderby's kept parse, the loops
-  // split out of 13 functions): each measured in docs/benchmarks.md's session-19 sections. A jump
-  // past the bound is code to look at, not a bound to move
+  // split out of 13 functions): each measured in docs/benchmarks.md's session-19 sections; 664 KB
+  // after session 23 (kept text-scan answers, top entries of keyed loops, answers over kept filters'
+  // rows: docs/benchmarks.md's session-23 sections). A jump past the bound is code to look at, not a
+  // bound to move
   test('stays small', () => {
-    expect(Buffer.byteLength(source)).toBeLessThan(660 * 1024);
+    expect(Buffer.byteLength(source)).toBeLessThan(672 * 1024);
   });
 });
 
