@@ -3,7 +3,7 @@
  * 16-bit passes) over the keys' bits made order-preserving as unsigned integers (sign flipped,
  * negatives inverted; -0 taken as 0, which `a - b` treats as equal). A pass whose digit is the same
  * for every key is skipped (integers held as doubles leave the low mantissa bits empty). Used by
- * Series sorts (series/fastOrder.ts) and by the sorts user code writes by hand (handSort.ts).
+ * the Series and table sorts (stableOrder.ts) and by the sorts user code writes by hand (handSort.ts).
  */
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;

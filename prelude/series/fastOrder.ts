@@ -1,88 +1,92 @@
 /**
  * Sorting a Series on its typed arrays (typed.ts): positions ordered by the Float64Array (numbers and
- * dates as ms) or by each dictionary string's rank, ties by position (the stable order), missing
- * values after (or before) the rest; nlargest/nsmallest keep only n candidates. The same positions
- * as order.ts's comparator over values; undefined when the Series has no such view.
+ * dates as ms) or by each dictionary string's rank (fast/dictRank.ts), ties by position (the stable
+ * order), missing values after (or before) the rest (fast/stableOrder.ts); the sorted Series reads
+ * its values from the original when asked and keeps a typed view over the sorted rows;
+ * nlargest/nsmallest keep only n candidates. The same answers as order.ts's comparator over values;
+ * undefined when the Series has no such view.
  */
-import type { Series } from './Series.js';
-import { typedOf, type NumView } from './typed.js';
-import { radixOrder } from '../fast/radixOrder.js';
+import { Series } from './Series.js';
+import { typedOf, type DictView, type NumView, type TypedView } from './typed.js';
+import { dictRank } from '../fast/dictRank.js';
+import { presentCount, sortedPositions } from '../fast/stableOrder.js';
 
 /** Sort keys per position (NaN = missing), or undefined. */
-function keysOf(s: Series): Float64Array | undefined {
-  const t = typedOf(s);
+function keysOf(t: TypedView | null, n: number): Float64Array | undefined {
   if (!t || (t.kind !== 'num' && t.kind !== 'dict')) return undefined;
-  const n = s.length;
   const keys = new Float64Array(n);
   if (t.kind === 'num') {
-    const { values, valid, rows } = t;
-    for (let i = 0; i < n; i++) {
-      const r = rows ? rows[i]! : i;
-      keys[i] = valid === null || valid[r] ? values[r]! : NaN;
-    }
+    numberKeys(t, keys);
     return keys;
   }
-  // strings order by code unit: rank the dictionary once, then sort by rank
+  // strings order by code unit: the dictionary's ranks, kept per session (fast/dictRank.ts)
   const { codes, dict, rows } = t;
-  const byString = Array.from(dict.keys()).sort((a, b) => (dict[a]! < dict[b]! ? -1 : dict[a]! > dict[b]! ? 1 : 0));
-  const rank = new Float64Array(dict.length);
-  // equal strings (a dictionary may repeat one) share a rank
-  for (let j = 0; j < byString.length; j++)
-    rank[byString[j]!] = j > 0 && dict[byString[j]!] === dict[byString[j - 1]!] ? rank[byString[j - 1]!]! : j;
-  for (let i = 0; i < n; i++) {
-    const c = codes[rows ? rows[i]! : i]!;
-    keys[i] = c < 0 ? NaN : rank[c]!;
-  }
+  codeKeys(codes, rows, dictRank(dict) ?? sharedRanks(dict), keys);
   return keys;
 }
 
-/** Every position sorted (stable, missing last unless naFirst), or undefined. */
-export function fastSortPositions(s: Series, ascending: boolean, naFirst: boolean): number[] | undefined {
-  const keys = keysOf(s);
-  if (!keys) return undefined;
-  const missing: number[] = [];
-  missingPositions(keys, missing);
-  const out = sortPresent(keys, ascending);
-  return naFirst ? [...missing, ...out] : missing.length ? out.concat(missing) : out;
+function numberKeys(t: NumView, keys: Float64Array): void {
+  const { values, valid, rows } = t;
+  for (let i = 0; i < keys.length; i++) {
+    const r = rows ? rows[i]! : i;
+    keys[i] = valid === null || valid[r] ? values[r]! : NaN;
+  }
 }
 
-/** The positions of present keys (NaN skipped), sorted by key, ties by position (fast/radixOrder.ts). */
-function sortPresent(keys: Float64Array, ascending: boolean): number[] {
-  const m = presentCount(keys);
-  const pos = new Uint32Array(m);
-  const present = new Float64Array(m);
-  gatherPresent(keys, pos, present);
-  const idx = radixOrder(present, ascending);
-  const out = new Array<number>();
-  positionsAt(pos, idx, m, out);
+function codeKeys(codes: Int32Array, rows: Uint32Array | null, rank: ArrayLike<number>, keys: Float64Array): void {
+  for (let i = 0; i < keys.length; i++) {
+    const c = codes[rows ? rows[i]! : i]!;
+    keys[i] = c < 0 ? NaN : rank[c]!;
+  }
+}
+
+/** Ranks of a dictionary that repeats a string (dictRank has none): equal strings share a rank. */
+function sharedRanks(dict: readonly string[]): Float64Array {
+  const byString = Array.from(dict.keys()).sort((a, b) => (dict[a]! < dict[b]! ? -1 : dict[a]! > dict[b]! ? 1 : 0));
+  const rank = new Float64Array(dict.length);
+  for (let j = 0; j < byString.length; j++)
+    rank[byString[j]!] = j > 0 && dict[byString[j]!] === dict[byString[j - 1]!] ? rank[byString[j - 1]!]! : j;
+  return rank;
+}
+
+/**
+ * `s.sort_values()` on its typed view (stable, missing last unless naFirst), or undefined when `s`
+ * has none. No value is read: the result reads each value from `s` at its position when asked, its
+ * labels travel in a Uint32Array (a plain array when `s`'s are not one), and its typed view is
+ * `s`'s over the sorted rows, so what follows (head, sum, value_counts, another sort) keeps its
+ * typed paths.
+ */
+export function fastSortValues(s: Series, ascending: boolean, naFirst: boolean): Series | undefined {
+  const t = typedOf(s);
+  const keys = keysOf(t, s.length);
+  if (!keys) return undefined;
+  const pos = sortedPositions(keys, ascending, naFirst);
+  const n = pos.length;
+  const rows = new Uint32Array(n);
+  composed((t as NumView | DictView).rows, pos, rows);
+  const from = s.labels;
+  let labels: ArrayLike<number>;
+  if (from === null || from instanceof Uint32Array) {
+    const l = new Uint32Array(n);
+    composed(from, pos, l);
+    labels = l;
+  } else labels = Array.from(pos, (p) => from[p]!);
+  const out = new Series((i) => s.at0(pos[i]!), n, s.name, labels, null, s.dtypeName);
+  out.view = { ...(t as NumView | DictView), rows };
   return out;
 }
 
 // Each loop over the keys ends its function (docs/architecture.md, "Inside the prelude"): with code
 // after it, V8 threw its compile away on every call (sort_values of 219,590 amounts).
 
-function missingPositions(keys: Float64Array, missing: number[]): void {
-  for (let i = 0; i < keys.length; i++) if (keys[i] !== keys[i]) missing.push(i);
+/** out[i] = (map ? map[pos[i]] : pos[i]): positions of a view's rows (or labels) in sorted order. */
+function composed(map: Uint32Array | null, pos: Uint32Array, out: Uint32Array): void {
+  for (let i = 0; i < pos.length; i++) out[i] = map ? map[pos[i]!]! : pos[i]!;
 }
 
-function presentCount(keys: Float64Array): number {
-  let m = 0;
-  for (let i = 0; i < keys.length; i++) if (keys[i] === keys[i]) m++;
-  return m;
-}
-
-/** pos[k] and present[k]: the position and key of the k-th present (not NaN) key. */
-function gatherPresent(keys: Float64Array, pos: Uint32Array, present: Float64Array): void {
-  for (let i = 0, k = 0; i < keys.length; i++) {
-    const x = keys[i]!;
-    if (x !== x) continue;
-    pos[k] = i;
-    present[k++] = x;
-  }
-}
-
-function positionsAt(pos: Uint32Array, idx: ArrayLike<number>, m: number, out: number[]): void {
-  for (let j = 0; j < m; j++) out.push(pos[idx[j]!]!);
+/** The positions of present keys sorted by key, ties by position (nlargest/nsmallest of many). */
+function sortPresent(keys: Float64Array, ascending: boolean): number[] {
+  return Array.from(sortedPositions(keys, ascending, false).subarray(0, presentCount(keys)));
 }
 
 /** The first n positions of the stable sort, missing values skipped (nlargest/nsmallest), or undefined. */
@@ -90,7 +94,7 @@ export function fastTopPositions(s: Series, n: number, largest: boolean): number
   if (!(n >= 0)) return undefined;
   const t = typedOf(s);
   if (t && t.kind === 'num' && Math.floor(n) <= 1000) return topNumbers(t, Math.floor(n), largest, s.length);
-  const keys = keysOf(s);
+  const keys = keysOf(t, s.length);
   if (!keys) return undefined;
   const k = Math.floor(n);
   if (k > 1000) return sortPresent(keys, !largest).slice(0, k); // many: one sort beats insertion

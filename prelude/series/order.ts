@@ -8,7 +8,7 @@ import { compareValues, isNull } from '../frame/common.js';
 import { Series } from './Series.js';
 import { filterNumbers } from './filterNumbers.js';
 import { indexer } from './indexer.js';
-import { fastSortPositions, fastTopPositions } from './fastOrder.js';
+import { fastSortValues, fastTopPositions } from './fastOrder.js';
 
 type S = Series;
 
@@ -22,9 +22,8 @@ export function take(s: S, pos: readonly number[]): S {
   );
 }
 
+/** The stable order of `s`'s positions by value, by the comparator (a Series with no typed view). */
 function sortPositions(s: S, ascending: boolean, naFirst = false): number[] {
-  const fast = fastSortPositions(s, ascending, naFirst);
-  if (fast) return fast;
   const pos = Array.from({ length: s.length }, (_, i) => i);
   const vals = s.toArray();
   return pos.sort((a, b) => {
@@ -102,7 +101,7 @@ export const ORDER: Record<string, (this: S, ...a: never[]) => unknown> = {
   },
   sort_values(this: S, o?: unknown) {
     const { ascending, naFirst } = sortOptions(o);
-    return take(this, sortPositions(this, ascending, naFirst));
+    return fastSortValues(this, ascending, naFirst) ?? take(this, sortPositions(this, ascending, naFirst));
   },
   sort_index(this: S, o?: unknown) {
     const { ascending } = sortOptions(o);

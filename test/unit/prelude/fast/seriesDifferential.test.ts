@@ -219,6 +219,54 @@ describe('the Series layer on typed arrays gives the per-value answers', () => {
       ]),
     ).toEqual([]);
   }, 180_000);
+  // sort_values on the typed view answers a Series over the sorted rows (series/fastOrder.ts
+  // fastSortValues): its values, labels and every typed path that reads it afterwards
+  test('a sorted Series: values, labels and the methods that read it, over columns, views and computed Series', async () => {
+    const exprs = [
+      "(X) => [X.V.sort_values(), X.V.sort_values({ na_position: 'first' }), X.V.sort_values({ ascending: false }), X.V.sort_values(false).index]",
+      "(X) => [X.Y.sort_values({ ascending: false, na_position: 'first' }), X.D.sort_values(), X.D.sort_values({ na_position: 'first' }).tolist(), X.K2.sort_values(false)]",
+      '(X) => { const s = X.V.sort_values(); return [s.head(3), s.tail(2), s.sum(), s.mean(), s.min(), s.idxmax(), s.idxmin(), s.argmax(), s.count(), s.cumsum().tolist(), s.value_counts(), s.nunique()]; }',
+      '(X) => { const s = X.V.sort_values(false); return [s.gt(0).sum(), s[s.gt(0)], s.filter(s.lt(5)), s.iloc[0], s.iloc[s.length - 1], s.nlargest(3), s.nsmallest(2), s.sort_values(), s.sort_values(false), s.sort_index(), s.mul(2).tolist(), s.isna().tolist()]; }',
+      "(X) => { const s = X.K1.sort_values(); return [s, s.value_counts(), s.str.upper().tolist(), s.eq('a').sum(), s.nunique(), s.sort_values(false), s.head(4), s.isin(['a', '😀']).tolist(), s.fillna('z').tolist()]; }",
+      '(X) => { const s = X.D.sort_values(false); return [s.max(), s.min(), s.head(2), s.nlargest(2), s.isna().sum(), s.dt ? s.dt.year.tolist() : 0]; }',
+      "(X) => [X.filter(X.Y.gt(0)).orderby(aq.desc('V')).V.sort_values(), X.filter(X.K2.ne('x')).orderby('Y').K1.sort_values({ ascending: false, na_position: 'first' }), X.slice(1, 3).Y.sort_values().index]",
+      "(X) => [X.V.mul(2).sort_values(), X.V.add(X.Y).sort_values({ ascending: false, na_position: 'first' }), X.Y.sub(1).sort_values().sum(), X.V.gt(0).sort_values(), X[X.Y.gt(0)].V.sort_values().index]",
+      "(X) => [X.filter(X.Y.gt(1e9)).V.sort_values(), X.slice(0, 1).V.sort_values(false), X.slice(0, 1).K1.sort_values().index, X.V.sort_values().sort_values(false).sort_values({ na_position: 'first' })]",
+      '(X) => { const s = X.V.sort_values(); const v = s.values; v[0] = 12345; const i = s.index; i[0] = -1; return [s.head(2), s.index.slice(0, 2), X.V.head(2)]; }',
+    ];
+    expect(await diff(exprs)).toEqual([]);
+    // -0/+0, one-ulp neighbours, +-Infinity, NaN among nulls: the host table against its plain copy
+    const r = await h.run(
+      `const T = tables.many, P = __plain(T); [${exprs.join(',')}].map((e, i) => [i, __dump(e(T)), __dump(e(P))]).filter(([, a, b]) => a !== b).map(([i, a, b]) => { let k = 0; while (a[k] === b[k]) k++; return [i, a.slice(Math.max(0, k - 150), k + 150), b.slice(Math.max(0, k - 150), k + 150)]; })`,
+    );
+    expect(r.ok ? r.value : r.error).toEqual([]);
+  }, 180_000);
+  test('a sorted Series is the stable comparator sort: ties by position, missing values last or first, -0 beside 0', async () => {
+    // a reference written here: positions sorted by value (numbers, dates by time, strings by code
+    // unit), ties by position, null and NaN at the end (or the start) in position order
+    const r = await h.run(`
+      const ref = (s, asc, first) => {
+        const v = s.tolist(), idx = s.index;
+        const miss = (x) => x === null || x === undefined || (typeof x === 'number' && x !== x);
+        const key = (x) => (x instanceof Date ? x.getTime() : x);
+        const pos = v.map((_, i) => i);
+        const present = pos.filter((i) => !miss(v[i])).sort((a, b) => { const x = key(v[a]), y = key(v[b]); const c = x < y ? -1 : x > y ? 1 : 0; return (asc ? c : -c) || a - b; });
+        const missing = pos.filter((i) => miss(v[i]));
+        const order = first ? [...missing, ...present] : [...present, ...missing];
+        return JSON.stringify([order.map((i) => __ser(v[i])), order.map((i) => idx[i])]);
+      };
+      const got = (s) => JSON.stringify([s.tolist().map(__ser), s.index]);
+      const out = [];
+      for (const X of [tables.many, tables.manygroups, tables.neginf, tables.posinf, ...${JSON.stringify(TABLES.map((t) => t.name))}.map((n) => tables[n])])
+        for (const c of X.columnNames())
+          for (const [asc, first] of [[true, false], [false, false], [true, true], [false, true]]) {
+            const F = X.filter(X.K2.ne('y')), O = X.orderby(aq.desc('Y'));
+            for (const t of [X[c], F[c], O[c], F.orderby('V')[c]])
+              if (got(t.sort_values({ ascending: asc, na_position: first ? 'first' : 'last' })) !== ref(t, asc, first)) out.push([c, asc, first, t.length]);
+          }
+      out.slice(0, 5)`);
+    expect(r.ok ? r.value : r.error).toEqual([]);
+  }, 180_000);
   test('merge on a lookup table (left and inner) gives the join answers, column names and missing values included', async () => {
     const r = await h.run(JOIN_REF);
     expect(r.ok).toBe(true);
