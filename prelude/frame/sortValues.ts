@@ -9,6 +9,7 @@ import { assertTable, compareValues, isNull, resolveColumns } from './common.js'
 import { noteOrderColumns } from '../fast/topN.js';
 import { plainNumberSource } from '../fast/plainNumbers.js';
 import { sourceOf } from '../fast/source.js';
+import { lendSortedIndex } from '../fast/sortedRows.js';
 
 /** Options of sort_values. */
 export interface SortOptions {
@@ -56,6 +57,8 @@ export function sort_values(t: unknown, by: unknown, options: SortOptions | bool
     return a - b; // stable
   };
   const out = t.create({ order: cmp as never });
+  // the row index, when read, sorted on the typed columns instead of by `cmp` (fast/sortedRows.ts)
+  lendSortedIndex(out, t, names, asc, nullsFirst);
   // head(n) may then take the top-n path
   noteOrderColumns(out, t, names, { desc: !asc[0], nulls: nullsFirst ? 'first' : 'last' });
   return out;

@@ -222,6 +222,24 @@ describe('fast paths give exactly the plain path answers on random tables', () =
       ]),
     ).toEqual([]);
   }, 180_000);
+  // the full order of sort_values by host columns, sorted on the typed columns when the row index is
+  // first read (fast/sortedRows.ts), against Arquero's comparator sort of the plain copy
+  test('sort_values in full: one and several keys of every type, both directions, nulls first or last, filtered, grouped', async () => {
+    expect(
+      await diff([
+        "(X) => [X.sort_values('V'), X.sort_values('V', { ascending: false }), X.sort_values('V', { na_position: 'first' })]",
+        "(X) => [X.sort_values('Y', { ascending: false, na_position: 'first' }), X.sort_values('D'), X.sort_values('D', false)]",
+        "(X) => [X.sort_values('K1'), X.sort_values('K1', { ascending: false, na_position: 'first' }), X.sort_values('K2').indices()]",
+        "(X) => [X.sort_values(['K1', 'V'], { ascending: [true, false] }), X.sort_values(['K2', 'Y', 'D'], { ascending: [false, true, false], na_position: 'first' })]",
+        "(X) => [X.filter((d) => d.K2 !== 'x').sort_values('V'), X.orderby(aq.desc('Y')).sort_values(['A', 'K1']), X.slice(2, 900).sort_values('D', { ascending: false })]",
+        "(X) => [X.groupby('K2').sort_values('V'), X.sort_values('V').groupby('K1').count(), X.sort_values('Y').objects().slice(0, 5), X.sort_values({ by: 'V', ascending: false }).partitions()]",
+        "(X) => { const t = X.sort_values('V'); return [t.array('V'), t.filter((d) => d.Y !== 1).array('K1'), t.slice(1, 4), t.reify().indices(), t.indices() === t.indices()]; }",
+        "(X) => { const t = X.sort_values(['Y', 'V']); Object.freeze(t); return [t.indices(), t.array('V')]; }",
+        "(X) => { const t = X.sort_values('V'); t._index = null; return [t.array('K2'), t.indices()]; }",
+        "(X) => [nlargest(X, 1000, 'V'), X.nsmallest(5000, 'D'), X.sort_values('V').head(1e6).numRows()]",
+      ]),
+    ).toEqual([]);
+  }, 180_000);
   test('top-n: orderby(...).slice(0, n), sort_values(...).head(n), nlargest, nsmallest', async () => {
     expect(
       await diff([
