@@ -190,8 +190,7 @@ function chainSorter(
   if (key === undefined && COMPILED && holds(ArrayPrototype, 'sort', NativeSort)) {
     const entry = chain.kept();
     // `lend` (`e(<chain>, 4, 2)`): a name that only reads it gets the kept sort itself, not a copy
-    const sorted =
-      entry === undefined ? undefined : lend ? lendChainSort(entry, desc) : keptChainSort(entry, desc);
+    const sorted = entry === undefined ? undefined : lend ? lendChainSort(entry, desc) : keptChainSort(entry, desc);
     if (sorted !== undefined) {
       const sorter: Sorter = {
         sort(cmp: unknown) {

@@ -59,7 +59,11 @@ export function boundSorted(
     if (!numberKey(member.property, name)) return undefined;
     const key = source.slice(member.property.start, member.property.end);
     // `(NAME = at(NAME, (k)))[k]`: V8 names the member read `NAME[k]` in a message, as written
-    edits.push({ start: m.start, end: m.start, text: `${INSERTED_OPEN}(${name} = ${ROW_LOOP_GLOBAL}.at(${INSERTED_CLOSE}` });
+    edits.push({
+      start: m.start,
+      end: m.start,
+      text: `${INSERTED_OPEN}(${name} = ${ROW_LOOP_GLOBAL}.at(${INSERTED_CLOSE}`,
+    });
     edits.push({ start: m.end, end: m.end, text: `${INSERTED_OPEN}, (${key})))${INSERTED_CLOSE}` });
   }
   return { name, edits };

@@ -94,9 +94,10 @@ describe('the serializer short ways write what the long ways wrote', () => {
     ];
     for (const [k, a] of arrays.entries())
       for (let bytes = 0; bytes <= 400; bytes += 3)
-        expect(written((out) => writeJson(a, out), bytes), `array ${k} in ${bytes}`).toEqual(
-          written((out) => arrayTheLongWay(a, out), bytes),
-        );
+        expect(
+          written((out) => writeJson(a, out), bytes),
+          `array ${k} in ${bytes}`,
+        ).toEqual(written((out) => arrayTheLongWay(a, out), bytes));
   });
 
   test('utf8Length counts the bytes Buffer counts, ASCII or not, short or long', () => {

@@ -31,7 +31,11 @@ const SEQUENCES: Record<string, Step[]> = {
       MEDIAN('m', "award_data.select('Award Amount').objects().map(r => r['Award Amount']).filter(v => v != null)"),
       MEDIAN('e', "award_data.array('Number Employees').filter(v => v != null && v > 3)"),
       MEDIAN('y', "award_data.array('Award Year').filter(v => v >= 2010)", '(p, q) => q - p'),
-      MEDIAN('k', "award_data.array('Award Amount').map(v => v === null ? -0 : v / 1e6)", 'function (a, b) { return a - b; }'),
+      MEDIAN(
+        'k',
+        "award_data.array('Award Amount').map(v => v === null ? -0 : v / 1e6)",
+        'function (a, b) { return a - b; }',
+      ),
       // a quarter, the ends, an index that is not an integer, one past the end, before the start
       "const q = award_data.array('Award Amount').filter(v => v > 1e5).sort((a, b) => b - a);\n[q[q.length >> 2], q[0], q[q.length - 1], q[q.length * 0.5], q[q.length], q[-1], q.length]",
       "const z = award_data.array('Award Amount').filter(v => v != null).map(v => v > 5e5 ? -0 : v < 1e5 ? 0 : v).sort((a, b) => a - b);\n[Object.is(z[0], -0), Object.is(z[z.length - 1], -0), z[z.length >> 1], ({ mid: z[z.length >> 1], n: z.length })]",
