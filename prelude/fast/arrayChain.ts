@@ -810,7 +810,9 @@ function copyOf(xs: unknown[]): unknown[] {
 function end(x: unknown, lend?: unknown): unknown {
   const c = x !== null && typeof x === 'object' ? chains.get(x) : undefined;
   if (lend === 3) return setOf(c, x);
-  if (c === undefined || lend === 2) return x;
+  // `e(<chain>, 4, 2)`: sorted at once, into a bound name that only reads it (prepare/sortedBound.ts)
+  if (lend === 4 && c !== undefined) sortLends.set(x as object, true);
+  if (c === undefined || lend === 2 || lend === 4) return x;
   return c.array(lend === 1);
 }
 
@@ -842,6 +844,39 @@ function setOf(c: Chain | undefined, x: unknown): unknown {
  */
 export function chainToSort(x: unknown): { array(): unknown[]; kept(): MemoEntry | undefined } | undefined {
   return x !== null && typeof x === 'object' ? chains.get(x) : undefined;
+}
+
+/** The chains `e(<chain>, 4, 2)` handed to `by`: their sorted array goes to a bound name that only reads it. */
+const sortLends = new SafeWeakMap<object, true>();
+
+/**
+ * Whether `e` answered `x` as `e(<chain>, 4, 2)` (src/runtime/prepare/sortedBound.ts): the sorted array
+ * goes to a name that runs as a true local and only reads its length and elements, each element read
+ * through `__sbirtools_rowLoop.at` (which gives the name a copy of its own before a read that is not of
+ * one of its own elements); the write-back gives the global a copy (data/rowLoop.ts `release`).
+ */
+export function sortLent(x: unknown): boolean {
+  return x !== null && typeof x === 'object' && sortLends.get(x) === true;
+}
+
+/**
+ * For a lending sort (`sortLent`): the sort the session kept for `entry`'s chain in the direction
+ * `desc`, itself (never written: it goes to readers only, as shared values, see above), or undefined.
+ */
+export function lendChainSort(entry: MemoEntry, desc: boolean): unknown[] | undefined {
+  const sorted = desc ? entry.desc : entry.asc;
+  if (sorted !== undefined) shareValues(sorted);
+  return sorted;
+}
+
+/**
+ * For a lending sort (`sortLent`) that just sorted the chain's own fresh array `sorted` (every element
+ * a number other than NaN): keeps that array itself as the session's sort, and lends it as lendChainSort does.
+ */
+export function keepLentSort(entry: MemoEntry, desc: boolean, sorted: unknown[]): void {
+  if (desc) entry.desc = sorted;
+  else entry.asc = sorted;
+  shareValues(sorted);
 }
 
 /**

@@ -29,9 +29,12 @@ import {
   chainToSort,
   isLent,
   keepChainSort,
+  keepLentSort,
   keptChainSort,
+  lendChainSort,
   lentExtreme,
   releaseLent,
+  sortLent,
   type MemoEntry,
 } from './arrayChain.js';
 
@@ -160,7 +163,7 @@ interface Sorter {
 function by(x: unknown, desc: unknown, key: unknown): unknown {
   // `e(<chain>, 2)` (fast/arrayChain.ts): the chain itself, whose array is made here (it reaches no other code)
   const chain = chainToSort(x);
-  if (chain !== undefined) return chainSorter(chain, desc === 1, key);
+  if (chain !== undefined) return chainSorter(chain, desc === 1, key, sortLent(x));
   if (!nativeSortOf(x) || x.length < SORT_MIN) return x;
   const k = typeof key === 'string' ? key : undefined;
   const sorter: Sorter = {
@@ -182,10 +185,12 @@ function chainSorter(
   chain: { array(): unknown[]; kept(): MemoEntry | undefined },
   desc: boolean,
   key: unknown,
+  lend: boolean,
 ): unknown {
   if (key === undefined && COMPILED && holds(ArrayPrototype, 'sort', NativeSort)) {
     const entry = chain.kept();
-    const sorted = entry === undefined ? undefined : keptChainSort(entry, desc);
+    // `lend` (`e(<chain>, 4, 2)`): a name that only reads it gets the kept sort itself, not a copy
+    const sorted = entry === undefined ? undefined : lend ? lendChainSort(entry, desc) : keptChainSort(entry, desc);
     if (sorted !== undefined) {
       const sorter: Sorter = {
         sort(cmp: unknown) {
@@ -205,7 +210,8 @@ function chainSorter(
       const out = (sorter as Sorter).sort(cmp);
       // every element a number other than NaN: the stable sort is a function of the numbers alone
       const entry = numbersOnly ? chain.kept() : undefined;
-      if (entry !== undefined) keepChainSort(entry, desc, out);
+      if (entry !== undefined && lend && key === undefined) keepLentSort(entry, desc, out);
+      else if (entry !== undefined) keepChainSort(entry, desc, out);
       return out;
     },
   } satisfies Sorter;

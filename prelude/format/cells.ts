@@ -40,20 +40,22 @@ export function cellFormatter(dtype: Dtype, shown: readonly unknown[]): (v: unkn
   };
 }
 
-/** The shown rows of a table as formatted strings per column, plus the dtypes. */
+/** The shown rows of a table as formatted strings per column, plus the dtypes (`known`: already read, one per name). */
 export function formatColumns(
   t: ColumnTable,
   names: string[],
   rows: ArrayLike<number>,
   width: number,
+  known?: readonly Dtype[],
 ): { cells: string[][]; dtypes: Dtype[] } {
   const cells: string[][] = [];
   const dtypes: Dtype[] = [];
-  for (const name of names) {
+  for (let c = 0; c < names.length; c++) {
+    const name = names[c]!;
     const col = t.column(name)!;
     const shown: unknown[] = [];
     for (let i = 0; i < rows.length; i++) shown.push(col.at(rows[i]));
-    const dtype = dtypeOf(t, name);
+    const dtype = known?.[c] ?? dtypeOf(t, name);
     const f = cellFormatter(dtype, shown);
     cells.push(shown.map((v) => clip(f(v), width)));
     dtypes.push(dtype);

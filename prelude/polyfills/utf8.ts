@@ -4,6 +4,10 @@
  * Invalid sequences decode to U+FFFD, as the WHATWG decoder does in non-fatal mode.
  */
 const CHUNK = 8192;
+/** Captured when the prelude loads: a run that replaces them changes nothing here. */
+const ReflectApply = Reflect.apply;
+const regExpExec = RegExp.prototype.exec;
+const NON_ASCII = /[^\x00-\x7f]/;
 const fromCharCode = String.fromCharCode;
 
 /** Whether the last utf8Decode call met bytes that are not UTF-8 (and decoded them to U+FFFD). */
@@ -111,6 +115,8 @@ export function utf8Decode(bytes: Uint8Array, start = 0, end = bytes.length): st
 
 /** Number of UTF-8 bytes needed for `s` (lone surrogates count as U+FFFD, 3 bytes). */
 export function utf8Length(s: string): number {
+  // all ASCII (most result pieces and tables): one native scan, not a loop of this function's own
+  if (s.length > 8 && ReflectApply(regExpExec, NON_ASCII, [s]) === null) return s.length;
   let bytes = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

@@ -31,6 +31,18 @@ export class JsonOut {
     return true;
   }
 
+  /** `push` of a piece known to be ASCII (a number's text, `null`, a comma): its length is its bytes. */
+  pushAscii(s: string): boolean {
+    const n = s.length;
+    if (n > this.budget.remaining) {
+      this.budget.truncated = true;
+      return false;
+    }
+    this.budget.remaining -= n;
+    this.parts[this.parts.length] = s;
+    return true;
+  }
+
   /** Opens a container, reserving the byte of its closing bracket. */
   open(bracket: '[' | '{'): boolean {
     if (this.budget.remaining < 2) {

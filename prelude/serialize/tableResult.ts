@@ -6,13 +6,16 @@
  */
 import type { ColumnTable } from 'arquero';
 import { JSONStringify } from '../intrinsics.js';
-import { dtypeOf } from '../frame/common.js';
+import { dtypeOf, type Dtype } from '../frame/common.js';
 import { formatColumns } from '../format/cells.js';
 import { markdownTable } from '../format/markdown.js';
 import { Budget, JsonOut } from './jsonOut.js';
-import { writeJson } from './writeJson.js';
+import { writeCell } from './writeJson.js';
 import { utf8Length } from '../polyfills/utf8.js';
 import { cutToBytes } from '../output/output.js';
+
+/** How a cell that is not a number, text, boolean or null is written (a nested array, object, Date...). */
+const CELL_OPTIONS = { maxDepth: 4, maxRows: 20 };
 
 /** The most rows rendered in the Markdown, even when more rows fit in `rows`. */
 const MARKDOWN_ROWS = 200;
@@ -40,14 +43,14 @@ export function tableResultJson(t: ColumnTable, budget: Budget, maxRows: number)
   const limit = Math.min(total, maxRows);
   for (; opened && shown < limit; shown++) {
     const m = rowsOut.mark();
-    if ((shown > 0 && !rowsOut.push(',')) || !rowsOut.open('[')) {
+    if ((shown > 0 && !rowsOut.pushAscii(',')) || !rowsOut.open('[')) {
       rowsOut.rollback(m);
       break;
     }
     let ok = true;
     for (let j = 0; j < cols.length && ok; j++) {
-      if (j > 0 && !rowsOut.push(',')) ok = false;
-      else if (!writeJson(cols[j].at(idx[shown]), rowsOut, { maxDepth: 4, maxRows: 20 })) ok = false;
+      if (j > 0 && !rowsOut.pushAscii(',')) ok = false;
+      else if (!writeCell(cols[j].at(idx[shown]), rowsOut, CELL_OPTIONS)) ok = false;
     }
     if (!ok) {
       rowsOut.rollback(m);
@@ -63,7 +66,7 @@ export function tableResultJson(t: ColumnTable, budget: Budget, maxRows: number)
   if (half.truncated) budget.truncated = true;
   if (shown < total) budget.truncated = true;
 
-  const md = markdownFor(t, names, idx, shown, total, budget);
+  const md = markdownFor(t, names, dtypes, idx, shown, total, budget);
   const tail = `,"truncated":${truncated},"markdown":${JSONStringify(md)}}`;
   budget.remaining -= utf8Length(tail);
   return head.text() + rowsText + tail;
@@ -72,6 +75,7 @@ export function tableResultJson(t: ColumnTable, budget: Budget, maxRows: number)
 function markdownFor(
   t: ColumnTable,
   names: string[],
+  known: readonly Dtype[],
   idx: ArrayLike<number>,
   shown: number,
   total: number,
@@ -79,7 +83,7 @@ function markdownFor(
 ): string {
   const n = Math.min(shown, MARKDOWN_ROWS);
   const rows = Array.from({ length: n }, (_, i) => idx[i]);
-  const { cells, dtypes } = formatColumns(t, names, rows, 100);
+  const { cells, dtypes } = formatColumns(t, names, rows, 100, known);
   const rowCells = rows.map((_, i) => cells.map((c) => c[i]));
   const room = Math.max(0, budget.remaining - 64);
   const size = (s: string) => utf8Length(JSONStringify(s) as string);

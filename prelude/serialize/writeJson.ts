@@ -83,9 +83,9 @@ function write(v: unknown, c: Ctx, depth: number): boolean {
   if (typeof v === 'bigint') return out.string(`${v}n`);
   if (typeof v === 'function') return out.string(fnLabel(v));
   if (typeof v === 'symbol') return out.string(`Symbol(${v.description ?? ''})`);
-  if (v === undefined) return out.push('null');
+  if (v === undefined) return out.pushAscii('null');
   const s = scalar(v);
-  if (s !== undefined && s !== null) return out.push(s);
+  if (s !== undefined && s !== null) return out.pushAscii(s);
   const o = v as object;
   if (isDate(o)) {
     const t = timeOf(o);
@@ -102,7 +102,7 @@ function write(v: unknown, c: Ctx, depth: number): boolean {
   try {
     if (isTable(o)) return items(c, depth, '[', ']', tableRows(o, c.maxRows));
     if (isSeries(o)) return items(c, depth, '[', ']', o.head(c.maxRows).toArray());
-    if (ArrayIsArray(o) || ta) return items(c, depth, '[', ']', arrayIter(o as ArrayLike<unknown>));
+    if (ArrayIsArray(o) || ta) return arrayItems(c, depth, o as ArrayLike<unknown>);
     if (isSet(o)) return items(c, depth, '[', ']', ReflectApply(SetPrototypeValues, o, []) as Iterable<unknown>);
     if (isMap(o)) return writeMap(o, c, depth);
     if (o instanceof Error)
@@ -128,9 +128,38 @@ function safeGet(o: object, k: string): unknown {
   }
 }
 
-function* arrayIter(a: ArrayLike<unknown>): Iterable<unknown> {
+/**
+ * The cells of a table result (serialize/tableResult.ts) and the elements of an array: a number, text,
+ * boolean, null or undefined written straight away, as `write` writes it, with no context made for it;
+ * anything else through writeJson with `opts`.
+ */
+export function writeCell(v: unknown, out: JsonOut, opts: Partial<WriteOptions>): boolean {
+  if (typeof v === 'number') return out.pushAscii(NumberIsFinite(v) ? (v === 0 ? '0' : '' + v) : 'null');
+  if (typeof v === 'string') return out.string(v);
+  if (v === null || v === undefined) return out.pushAscii('null');
+  if (typeof v === 'boolean') return out.pushAscii(v ? 'true' : 'false');
+  return writeJson(v, out, opts);
+}
+
+/**
+ * `items` of an array's elements, read by index as the generator it replaces read them (`length` once,
+ * then each element in order): no generator object and no iterator call per element.
+ */
+function arrayItems(c: Ctx, depth: number, a: ArrayLike<unknown>): boolean {
+  const out = c.out;
+  if (!out.open('[')) return false;
   const n = a.length;
-  for (let i = 0; i < n; i++) yield a[i];
+  for (let i = 0; i < n; i++) {
+    const v = a[i];
+    const m = out.mark();
+    if ((i > 0 && !out.pushAscii(',')) || !write(v === undefined ? null : v, c, depth + 1)) {
+      out.rollback(m);
+      out.budget.truncated = true;
+      break;
+    }
+  }
+  out.close(']');
+  return true;
 }
 
 function* tableRows(t: import('arquero').ColumnTable, maxRows: number): Iterable<unknown> {

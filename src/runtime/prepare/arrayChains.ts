@@ -4,6 +4,7 @@ import type { LocalEdit } from './localize.js';
 import { type AnyNode, collectPatternNames, twoParamReturn } from './patternNames.js';
 import { parenSafe, type SortShape, wrappedSorts, wrappedSpreads } from './sortCalls.js';
 import { isBareObjectsCall, pluckedField } from './rowChains.js';
+import { boundSorted } from './sortedBound.js';
 import { calleeText } from './v8CalleeText.js';
 
 /** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
@@ -282,6 +283,12 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
       // `e(<chain>, 1)`: the array NAME holds may be the session's kept copy (it is never written)
       if (held) held.edits.push({ start: last.end, end: last.end, text: `${INSERTED_OPEN}, 1${INSERTED_CLOSE}` });
       if (held) edits.bound.push(held);
+      // `const NAME = <chain>.sort(cmp)` read only at `.length` and elements: NAME may hold the session's kept sort
+      const sortHeld =
+        !held && sortedBy().has(last) && sortedBy().get(last)?.key === undefined
+          ? boundSorted(last, parents, identifiers, program, source)
+          : undefined;
+      if (sortHeld) edits.bound.push(sortHeld);
     }
   }
   return edits;

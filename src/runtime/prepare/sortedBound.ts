@@ -1,0 +1,124 @@
+import { INSERTED_CLOSE, INSERTED_OPEN, ROW_LOOP_GLOBAL } from '../../../schema/rowLoop.js';
+import type { LocalEdit } from './localize.js';
+import { FUNCTION_NODES, type AnyNode } from './patternNames.js';
+
+/** Operators of two numbers that give a number and call nothing (no `in`, `instanceof`, comparison). */
+const NUMBER_OPS = new Set(['+', '-', '*', '/', '%', '**', '<<', '>>', '>>>', '|', '&', '^']);
+
+/**
+ * `const NAME = <chain>.sort(cmp)`, a declarator of the program's top level whose chain's array is
+ * sorted at once by a number comparator with no key (`e(<chain>, 2)` handed to the guest's `by`:
+ * arrayChains.ts), whose every other mention of NAME, after the declaration and none inside a
+ * function, arrow or class, is `NAME.length` read for its value or `NAME[k]` read for its value with
+ * `k` a number expression of number literals and `NAME.length` alone (evaluating it twice runs
+ * nothing and gives the same number: `(a.length - 1) / 2`, `a.length >> 1`), in a program that names
+ * neither `eval` nor `with`. The median's shape:
+ *   const a = t.array('A').filter(v => v != null).sort((x, y) => x - y);
+ *   a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2
+ * The edits: `e` gets `, 4` before its `, 2` (`e(<chain>, 4, 2)`), by which the guest's `by` may hand
+ * NAME the sorted array the session keeps for the chain itself, not a copy of it (prelude/fast/
+ * handSort.ts `chainSorter`); each `NAME[k]` becomes `(NAME = __sbirtools_rowLoop.at(NAME, (k)))[k]`
+ * (as sharedArrays.ts's key reads), which gives NAME a copy of its own before a read that is not of one
+ * of its own elements could reach a getter of the run's on a prototype with the kept array as `this`.
+ * NAME must run as a true local (transform.ts), so nothing else can reach the array during the run;
+ * the write-back gives the global a copy of its own, made at its first read (prelude/data/rowLoop.ts
+ * `release`).
+ */
+export function boundSorted(
+  chainEnd: AnyNode,
+  parents: Map<AnyNode, AnyNode>,
+  identifiers: AnyNode[],
+  program: AnyNode,
+  source: string,
+): { name: string; edits: LocalEdit[] } | undefined {
+  const sortMember = parents.get(chainEnd);
+  if (!sortMember || sortMember.type !== 'MemberExpression' || sortMember.object !== chainEnd) return undefined;
+  const call = parents.get(sortMember);
+  if (!call || call.type !== 'CallExpression' || call.callee !== sortMember) return undefined;
+  const d = parents.get(call);
+  const decl = d && parents.get(d);
+  if (!d || d.type !== 'VariableDeclarator' || d.init !== call || d.id.type !== 'Identifier') return undefined;
+  if (!decl || decl.kind !== 'const' || !(program.body as AnyNode[]).includes(decl)) return undefined;
+  if (/\bwith\b/.test(source) || identifiers.some((m) => m.name === 'eval')) return undefined;
+  const name = d.id.name as string;
+  const edits: LocalEdit[] = [{ start: chainEnd.end, end: chainEnd.end, text: `${INSERTED_OPEN}, 4${INSERTED_CLOSE}` }];
+  for (const m of identifiers) {
+    if (m === d.id || m.name !== name) continue;
+    const member = parents.get(m);
+    // a property name (`o.NAME`, `{ NAME: 1 }`) is no mention of the variable
+    if (member?.type === 'MemberExpression' && member.property === m && !member.computed) continue;
+    if (member?.type === 'Property' && member.key === m && !member.computed && !member.shorthand) continue;
+    if (m.start < decl.end || !member || member.type !== 'MemberExpression' || member.object !== m) return undefined;
+    if (member.optional || !readOnly(member, parents)) return undefined;
+    for (let at = parents.get(m); at; at = parents.get(at))
+      if (FUNCTION_NODES.has(at.type) || at.type === 'ClassBody' || at.type === 'StaticBlock') return undefined;
+    if (!member.computed) {
+      if (member.property.type !== 'Identifier' || member.property.name !== 'length') return undefined;
+      continue;
+    }
+    if (!numberKey(member.property, name)) return undefined;
+    const key = source.slice(member.property.start, member.property.end);
+    // `(NAME = at(NAME, (k)))[k]`: V8 names the member read `NAME[k]` in a message, as written
+    edits.push({
+      start: m.start,
+      end: m.start,
+      text: `${INSERTED_OPEN}(${name} = ${ROW_LOOP_GLOBAL}.at(${INSERTED_CLOSE}`,
+    });
+    edits.push({ start: m.end, end: m.end, text: `${INSERTED_OPEN}, (${key})))${INSERTED_CLOSE}` });
+  }
+  return { name, edits };
+}
+
+/** A number literal, `name.length`, or `+`, `-`, `~` of one or an arithmetic or bitwise operator between two. */
+function numberKey(e: AnyNode, name: string): boolean {
+  switch (e.type) {
+    case 'Literal':
+      return typeof e.value === 'number';
+    case 'MemberExpression':
+      return (
+        !e.computed &&
+        !e.optional &&
+        e.object.type === 'Identifier' &&
+        e.object.name === name &&
+        e.property.type === 'Identifier' &&
+        e.property.name === 'length'
+      );
+    case 'UnaryExpression':
+      return (e.operator === '-' || e.operator === '+' || e.operator === '~') && numberKey(e.argument, name);
+    case 'BinaryExpression':
+      return NUMBER_OPS.has(e.operator) && numberKey(e.left, name) && numberKey(e.right, name);
+    default:
+      return false;
+  }
+}
+
+/** Whether `member` (`NAME.length`, `NAME[k]`) is only read for its value where it stands (not written, called, deleted or destructured into). */
+function readOnly(member: AnyNode, parents: Map<AnyNode, AnyNode>): boolean {
+  const parent = parents.get(member);
+  if (!parent) return false;
+  switch (parent.type) {
+    case 'AssignmentExpression':
+      return parent.right === member;
+    case 'CallExpression':
+    case 'NewExpression':
+      return parent.callee !== member;
+    case 'UnaryExpression':
+      return parent.operator !== 'delete';
+    case 'ForInStatement':
+    case 'ForOfStatement':
+      return parent.left !== member;
+    case 'Property':
+      // a value of an object literal, not of a pattern (`({ k: NAME[0] } = o)` writes it)
+      return parent.value === member && parents.get(parent)?.type === 'ObjectExpression';
+    case 'ChainExpression':
+    case 'UpdateExpression':
+    case 'TaggedTemplateExpression':
+    case 'ArrayPattern':
+    case 'ObjectPattern':
+    case 'AssignmentPattern':
+    case 'RestElement':
+      return false;
+    default:
+      return true;
+  }
+}
