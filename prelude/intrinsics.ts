@@ -72,6 +72,8 @@ export const TypedArrayPrototype = ObjectGetPrototypeOf(G.Uint8Array.prototype);
 export const TypedArrayToStringTag = ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag)!.get!;
 /** TypedArray.prototype.set as the prelude loaded: copies of kept arrays go through it, never a run's replacement. */
 export const TypedArraySet = (TypedArrayPrototype as { set: (a: ArrayLike<number>) => void }).set;
+/** TypedArray.prototype.indexOf as the prelude loaded (a scan of a column's presence bytes). */
+export const TypedArrayIndexOf = (TypedArrayPrototype as { indexOf: (v: number, from?: number) => number }).indexOf;
 
 /**
  * An array of `n` undefineds with no holes, for a cache filled on first read (`a[k] ?? fill(k)`):

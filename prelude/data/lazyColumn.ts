@@ -19,7 +19,8 @@
 import type { ColumnData, ColumnMeta, ColumnType } from '../../schema/columnar.js';
 import type { CardColumnData } from '../../schema/dataCard.js';
 import { utf8Decode } from '../polyfills/utf8.js';
-import { ArrayPrototypeSlice, NativeDate, SafeWeakMap, ReflectApply } from '../intrinsics.js';
+import { ArrayPrototypeSlice, NativeDate, SafeWeakMap, ReflectApply, TypedArrayIndexOf } from '../intrinsics.js';
+import { boxNumbers } from './boxNumbers.js';
 import { pagedText, type FetchRange } from './pagedText.js';
 import { TextPages, type FetchTextPage, type ScanText } from './textPages.js';
 import { DictStrings } from './dictStrings.js';
@@ -406,8 +407,7 @@ const boxed = new SafeWeakMap<Float64Array, unknown[]>();
 function boxFloats(values: Float64Array, valid: Uint8Array, n: number): unknown[] {
   let arr = boxed.get(values);
   if (arr !== undefined) return arr;
-  arr = new Array<unknown>(n);
-  for (let i = 0; i < n; i++) arr[i] = valid[i] ? values[i] : null;
+  arr = boxNumbers(values, valid, n);
   boxed.set(values, arr);
   return arr;
 }
@@ -425,10 +425,9 @@ function valuesOf(c: ColumnData, n: number): unknown[] | null {
         for (let i = 0; i < n; i++) out[i] = valid[i] ? new NativeDate(values[i]!) : null;
         return out;
       }
-      for (let i = 0; i < n; i++) if (!valid[i]) return boxFloats(values, valid, n);
-      const out = new Array<unknown>(n);
-      for (let i = 0; i < n; i++) out[i] = values[i];
-      return out;
+      // a null anywhere: the boxed values the row getter shares (found by the builtin, not a cold loop)
+      if (ReflectApply(TypedArrayIndexOf, valid, [0]) !== -1) return boxFloats(values, valid, n);
+      return boxNumbers(values, null, n);
     }
     case 'dict': {
       // every entry at once (DictStrings.all: a slice of one string per ASCII entry)

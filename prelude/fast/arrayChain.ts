@@ -369,7 +369,15 @@ class Chain {
       for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = pages.get(i);
     } else if (vec.k === 'num') {
       const { v, valid } = vec;
-      for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = valid === null || valid[i] ? v[i] : null;
+      // as data/boxNumbers.ts stores them: an integer in int32 as a small integer (no heap number each)
+      for (let i = 0; i < n; i++)
+        if (keep === null || keep[i]) {
+          if (valid === null || valid[i]) {
+            const x = v[i]!;
+            const s = x | 0;
+            out[j++] = s === x && (s !== 0 || 1 / x > 0) ? s : x;
+          } else out[j++] = null;
+        }
     } else if (vec.k === 'codes') {
       const { codes, values } = vec;
       for (let i = 0; i < n; i++) if (keep === null || keep[i]) out[j++] = values[codes[i]! + 1];

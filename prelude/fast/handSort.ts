@@ -133,7 +133,12 @@ function sortArray(x: unknown[], cmp: unknown, desc: boolean, key: string | unde
   if (fast && items === null) {
     // equal numbers are the same number (a -0 keeps its place: numberSort.ts), so the sorted values are the answer
     const sorted = sortNumbers(m === len ? keys : copyOf(keys, m), desc);
-    for (let j = 0; j < m; j++) x[j] = sorted[j];
+    // an integer in int32 back as a small integer (data/boxNumbers.ts): no heap number per value
+    for (let j = 0; j < m; j++) {
+      const v = sorted[j]!;
+      const s = v | 0;
+      x[j] = s === v && (s !== 0 || 1 / v > 0) ? s : v;
+    }
     numbersOnly = m === len;
   } else if (fast) {
     const held = m === len ? keys : copyOf(keys, m);
