@@ -21,19 +21,16 @@ export class JsonOut {
 
   /** Appends `s` if it fits; otherwise marks the budget truncated and returns false. */
   push(s: string): boolean {
-    const n = utf8Length(s);
-    if (n > this.budget.remaining) {
-      this.budget.truncated = true;
-      return false;
-    }
-    this.budget.remaining -= n;
-    this.parts[this.parts.length] = s;
-    return true;
+    return this.append(s, utf8Length(s));
   }
 
   /** `push` of a piece known to be ASCII (a number's text, `null`, a comma): its length is its bytes. */
   pushAscii(s: string): boolean {
-    const n = s.length;
+    return this.append(s, s.length);
+  }
+
+  /** Appends `s` of `n` UTF-8 bytes if they fit; otherwise marks the budget truncated and returns false. */
+  private append(s: string, n: number): boolean {
     if (n > this.budget.remaining) {
       this.budget.truncated = true;
       return false;
