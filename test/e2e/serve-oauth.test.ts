@@ -4,7 +4,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './helpers/processes.js';
 import { startServe, stop, type ServeProcess } from './helpers/serve.js';
 
 const API_KEY = 'static-key-bbbbbbbbbbbbbbbbbbbbbb';
@@ -68,13 +67,12 @@ describe('sbirtools serve as an OAuth 2.1 resource server', () => {
     issuer = await startIssuer();
     k1 = await keyPair('key-1');
     issuer.keys.push(k1.jwk);
-    const port = await freePort();
-    audience = `http://127.0.0.1:${port}/mcp`;
-    s = await startServe(
-      ['--quiet', '--oauth-issuer', issuer.url],
-      { SBIRTOOLS_OAUTH_AUDIENCE: audience, SBIRTOOLS_API_KEYS: API_KEY },
-      { port },
-    );
+    // the audience names the server's own URL: set for whichever port serve binds
+    s = await startServe(['--quiet', '--oauth-issuer', issuer.url], (port) => ({
+      SBIRTOOLS_OAUTH_AUDIENCE: `http://127.0.0.1:${port}/mcp`,
+      SBIRTOOLS_API_KEYS: API_KEY,
+    }));
+    audience = `${s.url}/mcp`;
   });
   afterAll(async () => {
     await stop(s);
