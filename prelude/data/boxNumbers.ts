@@ -8,8 +8,9 @@
  * from a Float64Array in a loop that runs cold (the interpreter: a column boxed on a session's first
  * run) is a new heap number otherwise, 16 bytes each, which the scavenges then copy: in a fresh
  * isolate the loop over 219,590 amounts took about half as long storing small integers (docs/
- * benchmarks.md "Small integers in a first run's boxed columns (session 24)"). Whether a number is a
- * small integer or a heap number cannot be seen by any code.
+ * benchmarks.md "A fresh session's first run: where the check and the isolate go, and small integers
+ * in boxed columns (session 24)"). Whether a number is a small integer or a heap number cannot be
+ * seen by any code.
  * @example boxNumbers(new Float64Array([2015, 1.5, -0]), new Uint8Array([1, 1, 0]), 3) // [2015, 1.5, null]
  */
 export function boxNumbers(values: Float64Array, valid: Uint8Array | null, n: number): unknown[] {
