@@ -30,6 +30,11 @@ export interface ExecuteOptions {
   /** The run's value is the global binding `result`. */
   resultName: boolean;
   deterministic?: Deterministic;
+  /**
+   * The code's function form, made by the host's code check (schema/functionForm.ts) so that this
+   * isolate need not parse the code; absent when the host sent none (the form is then made here).
+   */
+  form?: { text: string; declare: string };
 }
 
 /** Limits execute() enforces inside the isolate. */
@@ -103,7 +108,7 @@ export function makeExecute(
         settleRows(src);
         if (opts.async) value = indirectEval(`${src}\n//# sourceURL=${SOURCE_NAME}`);
         else {
-          const run = kept.get(src, !!opts.resultName);
+          const run = kept.get(src, !!opts.resultName, givenForm(opts.form));
           ran = run.code;
           lineOffset += run.addedLines;
           value = run.run();
@@ -139,6 +144,13 @@ export function makeExecute(
       }
     }
   };
+}
+
+/** The host's form when it is one (two strings), else undefined: the form is then made here. */
+function givenForm(form: unknown): { text: string; declare: string } | undefined {
+  if (typeof form !== 'object' || form === null) return undefined;
+  const { text, declare } = form as { text?: unknown; declare?: unknown };
+  return typeof text === 'string' && typeof declare === 'string' ? { text, declare } : undefined;
 }
 
 /** Runs a deterministic run's restore, if any, keeping the outcome when it throws; undefined, for the slot it came from. */

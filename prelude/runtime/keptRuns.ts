@@ -7,7 +7,7 @@
  */
 import { SOURCE_NAME } from '../errors/errorInfo.js';
 import { ReflectApply } from '../intrinsics.js';
-import { functionForm } from './functionForm.js';
+import { functionForm, type FunctionForm } from './functionForm.js';
 import { globalize } from './globalize.js';
 
 /** How a synchronous program runs. */
@@ -34,16 +34,20 @@ const indirectEval = globalThis.eval;
 const sourceUrl = `\n//# sourceURL=${SOURCE_NAME}`;
 
 /**
- * A store of kept runs: `get(code, resultName)` gives how to run `code` (a synchronous program as
- * the runtime sends it, before globalize), compiling it on first sight.
+ * A store of kept runs: `get(code, resultName, given)` gives how to run `code` (a synchronous program
+ * as the runtime sends it, before globalize), compiling it on first sight: from `given`, the form the
+ * host's code check made of this text (schema/functionForm.ts), when it sent one, else from the form
+ * made here (a parse in the isolate).
  * Only captured builtins and plain indexing are used: user code may have replaced Array and Map methods.
  * @example const kept = makeKeptRuns(); kept.get('let s = 0;\nfor (const v of xs) s += v;\ns', false).run()
  */
-export function makeKeptRuns(max = MAX_KEPT): { get(src: string, resultName: boolean): KeptRun } {
+export function makeKeptRuns(max = MAX_KEPT): {
+  get(src: string, resultName: boolean, given?: FunctionForm): KeptRun;
+} {
   // most recent first
   const slots: Entry[] = [];
   return {
-    get(src, resultName) {
+    get(src, resultName, given) {
       for (let i = 0; i < slots.length; i++) {
         const e = slots[i]!;
         if (e.src === src && e.resultName === resultName) {
@@ -52,7 +56,7 @@ export function makeKeptRuns(max = MAX_KEPT): { get(src: string, resultName: boo
           return e.run;
         }
       }
-      const run = compile(src, resultName);
+      const run = compile(src, resultName, given);
       if (src.length > MAX_CODE) return run;
       const n = slots.length < max ? slots.length + 1 : max;
       for (let j = n - 1; j > 0; j--) slots[j] = slots[j - 1]!;
@@ -62,8 +66,8 @@ export function makeKeptRuns(max = MAX_KEPT): { get(src: string, resultName: boo
   };
 }
 
-function compile(src: string, resultName: boolean): KeptRun {
-  const form = functionForm(src, resultName);
+function compile(src: string, resultName: boolean, given: FunctionForm | undefined): KeptRun {
+  const form = given ?? functionForm(src, resultName);
   const evaluated = (): KeptRun => {
     const text = globalize(src) + sourceUrl;
     return { run: () => indirectEval(text), code: src, addedLines: 0 };

@@ -1,5 +1,6 @@
 import type { ColumnData, TableMeta, TextScanRequest } from '../../../schema/columnar.js';
 import type { RawRunOutcome } from '../../../schema/outcome.js';
+import type { FunctionForm } from '../../../schema/functionForm.js';
 
 /** One run, already checked by the policy and prepared by transform.ts: what a session evaluates. */
 export interface GuestRunRequest {
@@ -7,6 +8,8 @@ export interface GuestRunRequest {
   async: boolean;
   lineOffset: number;
   resultName: boolean;
+  /** The code's function form (schema/functionForm.ts), when the code check made one: the guest then parses nothing to run it. */
+  form?: FunctionForm;
   /** Milliseconds the run may take, measured from when the holder receives it. */
   timeoutMs: number;
   deterministic?: { now: number; seed: number };

@@ -8,6 +8,7 @@ import { startColumnWorkers, TableCache } from './tableProviders.js';
 import type { OutputListener, SessionSpec, SourceRunRequest } from './protocol.js';
 import { CodeChecker, INLINE_CHECK_MAX_UNITS, parseTimeout } from '../prepare/codeChecker.js';
 import { prepareCode, type PreparedCode } from '../prepare/transform.js';
+import { withRunForm } from '../prepare/runForm.js';
 import { emptyOutcome } from './backend.js';
 import type { DatasetInfo } from '../../../schema/result.js';
 import { TRIVIAL_RUN, WARM_UP_TIMEOUT_MS, WarmSessions, type Built } from './warmSessions.js';
@@ -485,7 +486,7 @@ function keepGlobal(prepared: PreparedCode, source: string, entry: Entry): Prepa
     kept.set(source, known);
     return known;
   }
-  const again = Object.freeze(prepareCode(source, undefined, reads));
+  const again = Object.freeze(withRunForm(prepareCode(source, undefined, reads)));
   if (source.length <= INLINE_CHECK_MAX_UNITS) {
     kept.set(source, again);
     if (kept.size > KEPT_GLOBAL_ENTRIES) kept.delete(kept.keys().next().value!);

@@ -1,4 +1,5 @@
 import * as acorn from 'acorn';
+import type { FunctionForm } from '../../../schema/functionForm.js';
 import { planArrayChains } from './arrayChains.js';
 import { functionReads, planLocals } from './localize.js';
 import { type AnyNode, collectPatternNames } from './patternNames.js';
@@ -22,6 +23,11 @@ export interface PreparedCode {
    * any: the names they mention, or 'all' (localize.ts functionReads). A session keeps them global.
    */
   functionReads?: string[] | 'all';
+  /**
+   * The code's function form (schema/functionForm.ts), made by the code check (runForm.ts) so that
+   * the isolate runs the program without parsing it; absent for async code and code that stays on eval.
+   */
+  form?: FunctionForm;
 }
 
 const PARSE_OPTIONS: acorn.Options = {

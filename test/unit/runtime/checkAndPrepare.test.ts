@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { checkAndPrepare } from '../../../src/runtime/prepare/checkAndPrepare.js';
 import { CodeChecker, INLINE_CHECK_MAX_UNITS } from '../../../src/runtime/prepare/codeChecker.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
+import { withRunForm } from '../../../src/runtime/prepare/runForm.js';
 import { checkCode, inspectCode } from '../../../src/policy/index.js';
 
 const PROGRAMS = [
@@ -59,7 +60,7 @@ const tokenSoup = fc.array(fc.constantFrom(...TOKENS), { maxLength: 60 }).map((t
 /** The former path: checkCode, then prepareCode parsing again. */
 function twoParses(code: string) {
   const check = checkCode(code, 'standard');
-  return check.ok ? { ok: true, prepared: prepareCode(code) } : { ok: false, type: check.type };
+  return check.ok ? { ok: true, prepared: withRunForm(prepareCode(code)) } : { ok: false, type: check.type };
 }
 
 describe('checkAndPrepare (one parse)', () => {

@@ -4,10 +4,13 @@
 // function form defeated (a comment naming `$sbtEval` keeps the eval of today), on both engines;
 // values, output, errors with line and column, and what later runs see must be the same. Steps are
 // repeated so the second run of a text calls the kept function; each step marked `kept` also checks
-// that the program does get a function form (and `kept: false` that it stays on eval).
+// that the program does get a function form (and `kept: false` that it stays on eval), and that the
+// code check sends it with the prepared code (runForm.ts): on isolated-vm the kept arm runs the host's
+// form, no parse in the isolate; on QuickJS, which is sent none, the form the prelude makes.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, shutdown } from '../../../src/index.js';
 import { prepareCode } from '../../../src/runtime/prepare/transform.js';
+import { checkAndPrepare } from '../../../src/runtime/prepare/checkAndPrepare.js';
 import { EVAL_ONLY, functionForm } from '../../../prelude/runtime/functionForm.js';
 import { runOutcome } from '../../helpers/runOutcome.js';
 
@@ -157,6 +160,9 @@ describe.each(['isolated-vm', 'quickjs'] as const)('kept runs on %s', (engine) =
         const prepared = prepareCode(code);
         const form = prepared.async ? undefined : functionForm(prepared.code, prepared.resultName);
         expect(form !== undefined, code).toBe(step.kept);
+        const checked = checkAndPrepare(code, 'standard');
+        // (a program the policy refuses is refused alike in both arms)
+        if (checked.ok) expect(checked.prepared.form, code).toEqual(form);
       }
       const [a, b] = [await kept.run(asWritten(code)), await evaluated.run(onEval(code))];
       expect(runOutcome(a), code).toEqual(runOutcome(b));

@@ -324,6 +324,7 @@ export class IsolatedVmSession implements EngineSession {
         lineOffset: req.lineOffset,
         resultName: req.resultName,
         deterministic: req.deterministic,
+        form: req.form,
       };
       // Called from a microtask of its own: isolated-vm records up to 10 frames of the caller's
       // stack for every asynchronous call (ThreePhaseTask::Run), and the holder reaches here from
