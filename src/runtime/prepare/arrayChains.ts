@@ -20,10 +20,11 @@ export interface ChainEdits {
   closes: LocalEdit[];
   /**
    * Chains whose array is bound to a name only read as `NAME.length` and `NAME.reduce((s, v) => s + v,
-   * <number>)` (boundChain): the edits that answer each reduce from the chain's evaluation, to apply
-   * only when the name runs as a true local (nothing else can reach the array).
+   * <number>)` (boundChain), or sorted and read at its length and elements (sortedBound.ts): the edits
+   * to apply only when the name runs as a true local (nothing else can reach the array), and so do
+   * the names of `needs` (an element's index read twice must run no code).
    */
-  bound: Array<{ name: string; edits: LocalEdit[] }>;
+  bound: Array<{ name: string; edits: LocalEdit[]; needs?: string[] }>;
   /**
    * The `<expr>.objects()` calls of the chains that start at `<expr>.objects().map(r => r.F)` and are
    * wrapped in `a(...)`: their pluck token (rowChains.ts) may answer a chain in place of the array.

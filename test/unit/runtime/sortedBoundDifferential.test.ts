@@ -91,14 +91,40 @@ const SEQUENCES: Record<string, Step[]> = {
     lent("const t3 = award_data.array('Award Amount').filter(v => v > 1e15).sort((x, y) => x - y);\nt3[0].toFixed(2)"),
     'typeof t2 + t2.length + typeof t3',
   ],
+  'an index held in a const of the program (`mid`): lent; other names in the index: the copy': [
+    ...[0, 1].map(() =>
+      lent(
+        "const s1 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nconst mid = Math.floor(s1.length / 2);\ns1.length % 2 ? s1[mid] : (s1[mid - 1] + s1[mid]) / 2",
+      ),
+    ),
+    lent(
+      "const s2 = award_data.array('Award Year').filter(v => v >= 2015).sort((x, y) => y - x);\nconst half = s2.length >> 1, q1 = half >> 1;\n[s2[q1], s2[half], s2[half + q1], s2[s2.length - q1 - 1]]",
+    ),
+    // an index that converts itself: the rewritten read and the written one convert it once each
+    'var nconv = 0;\n1',
+    lent(
+      "const s3 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nconst ko = { toString() { nconv++; return '3'; } };\n[s3[ko], nconv, s3[0], s3.length]",
+    ),
+    // read before its declaration: the same ReferenceError
+    lent(
+      "const s4 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nconst r4 = s4[late];\nconst late = 2;\nr4",
+    ),
+    // a name the program also binds in a block, a `let`, an earlier run's global, a name a function reads, a pattern's name
+    "const s5 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nconst m5 = s5.length >> 1;\n{ const m5 = 0; }\ns5[m5]",
+    "const s6 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nlet m6 = s6.length >> 1;\ns6[m6]",
+    'var gk = 1;\n1',
+    "const s7 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n[s7[gk], s7[gk + 1]]",
+    "const s8 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nconst m8 = s8.length >> 1;\nconst f8 = () => m8;\n[s8[m8], f8()]",
+    "const s9 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nconst { m9 } = { m9: 4 };\ns9[m9]",
+    '[s1.length, mid, s3.length, nconv, typeof s4, s5.length, m6, s7.length, m8, m9]',
+  ],
   'any other use of the name: the sorted copy as before': [
-    // written, called, spread, in a function, `let`, a key that is a name, a pattern's target, typeof, `?.`
+    // written, called, spread, in a function, `let`, a pattern's target, typeof, `?.`
     "const w1 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nw1[0] = 5;\n[w1[0], w1.length]",
     "const w2 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n[w2.slice(0, 2), w2.length]",
     "const w3 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n[Math.max(...w3), w3.length]",
     "const w4 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nconst f4 = () => w4[0];\nf4()",
     "let w5 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nw5[w5.length >> 1]",
-    "const w6 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nconst i6 = w6.length >> 1;\nw6[i6]",
     "const w7 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n({ k: w7[0] } = { k: 'set' });\n[w7[0], w7.length]",
     "const w8 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n[typeof w8, w8.length]",
     "const w9 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n[w9?.[0], w9.length]",
