@@ -4,7 +4,7 @@ import type { LocalEdit } from './localize.js';
 import { type AnyNode, collectPatternNames, twoParamReturn } from './patternNames.js';
 import { parenSafe, type SortShape, wrappedSorts, wrappedSpreads } from './sortCalls.js';
 import { isBareObjectsCall, pluckedField } from './rowChains.js';
-import { boundSorted } from './sortedBound.js';
+import { boundSorted, sortedInPlace } from './sortedBound.js';
 import { calleeText } from './v8CalleeText.js';
 
 /** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
@@ -290,6 +290,12 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
           ? boundSorted(last, parents, identifiers, program, source)
           : undefined;
       if (sortHeld) edits.bound.push(sortHeld);
+      // `const NAME = <chain>;` sorted in place by the next statement, then only read: the same, folded
+      const inPlace =
+        !held && !sortedBy().has(last)
+          ? sortedInPlace(last, parents, identifiers, program, source, sortedBy())
+          : undefined;
+      if (inPlace) edits.bound.push(inPlace);
     }
   }
   return edits;

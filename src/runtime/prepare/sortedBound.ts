@@ -34,7 +34,7 @@ export function boundSorted(
   identifiers: AnyNode[],
   program: AnyNode,
   source: string,
-): { name: string; edits: LocalEdit[]; needs: string[] } | undefined {
+): BoundSort | undefined {
   const sortMember = parents.get(chainEnd);
   if (!sortMember || sortMember.type !== 'MemberExpression' || sortMember.object !== chainEnd) return undefined;
   const call = parents.get(sortMember);
@@ -43,22 +43,98 @@ export function boundSorted(
   const decl = d && parents.get(d);
   if (!d || d.type !== 'VariableDeclarator' || d.init !== call || d.id.type !== 'Identifier') return undefined;
   if (!decl || decl.kind !== 'const' || !(program.body as AnyNode[]).includes(decl)) return undefined;
-  if (/\bwith\b/.test(source) || identifiers.some((m) => m.name === 'eval')) return undefined;
+  const reads = elementReads(d.id.name as string, [d.id], decl.end, parents, identifiers, program, source);
+  if (!reads) return undefined;
+  reads.edits.unshift({ start: chainEnd.end, end: chainEnd.end, text: `${INSERTED_OPEN}, 4${INSERTED_CLOSE}` });
+  return reads;
+}
+
+/** A name lent a kept sort: the edits that lend it, to apply only when it and `needs` run as true locals. */
+export interface BoundSort {
+  name: string;
+  edits: LocalEdit[];
+  needs: string[];
+}
+
+/**
+ * The same for a chain's array sorted in place by the statement right after its declaration:
+ *   const a = t.array('A').filter(v => v != null);
+ *   a.sort((x, y) => x - y);
+ *   const mid = Math.floor(a.length / 2);
+ *   a.length % 2 ? a[mid] : (a[mid - 1] + a[mid]) / 2
+ * The declaration is the only declarator of a top-level `const`; the next statement is `NAME.sort(cmp)`
+ * alone, a sort planSortCalls wraps (`sorts`: a number comparator with no key); a later statement is
+ * an expression statement (the program's value is never the sorted array); NAME's other mentions are
+ * boundSorted's. Nothing runs between the two statements, so sorting the chain's array at once is
+ * sorting it there: `e(<chain>, 4, 2)` hands NAME the chain, which the sort statement, now
+ * `NAME = by(NAME, d).sort(cmp)`, turns into the sorted array (the session's kept sort, lent) and
+ * gives NAME, as `const NAME = <chain>.sort(cmp)` would.
+ */
+export function sortedInPlace(
+  chainEnd: AnyNode,
+  parents: Map<AnyNode, AnyNode>,
+  identifiers: AnyNode[],
+  program: AnyNode,
+  source: string,
+  sorts: ReadonlyMap<AnyNode, { key?: string }>,
+): BoundSort | undefined {
+  const d = parents.get(chainEnd);
+  const decl = d && parents.get(d);
+  if (!d || d.type !== 'VariableDeclarator' || d.init !== chainEnd || d.id.type !== 'Identifier') return undefined;
+  if (!decl || decl.kind !== 'const' || decl.declarations.length !== 1) return undefined;
+  const body = program.body as AnyNode[];
+  const at = body.indexOf(decl);
+  const next = at < 0 ? undefined : body[at + 1];
+  if (next?.type !== 'ExpressionStatement' || next.expression.type !== 'CallExpression') return undefined;
   const name = d.id.name as string;
+  const call = next.expression;
+  const callee = call.callee as AnyNode;
+  if (call.optional || call.arguments.length !== 1 || callee.type !== 'MemberExpression') return undefined;
+  if (callee.computed || callee.optional || callee.property.type !== 'Identifier' || callee.property.name !== 'sort')
+    return undefined;
+  const receiver = callee.object as AnyNode;
+  if (receiver.type !== 'Identifier' || receiver.name !== name) return undefined;
+  if (!sorts.has(receiver) || sorts.get(receiver)!.key !== undefined) return undefined;
+  if (!body.slice(at + 2).some((st) => st.type === 'ExpressionStatement')) return undefined;
+  const reads = elementReads(name, [d.id, receiver], next.end, parents, identifiers, program, source);
+  if (!reads) return undefined;
+  reads.edits.unshift(
+    { start: chainEnd.end, end: chainEnd.end, text: `${INSERTED_OPEN}, 4${INSERTED_CLOSE}` },
+    { start: chainEnd.end, end: chainEnd.end, text: `${INSERTED_OPEN}, 2${INSERTED_CLOSE}` },
+    { start: call.start, end: call.start, text: `${INSERTED_OPEN}${name} = ${INSERTED_CLOSE}` },
+  );
+  return reads;
+}
+
+/**
+ * The edits that read NAME's elements through `at` when every mention of NAME but those of `skip`
+ * comes after `from` (none inside a function, arrow or class) and is `NAME.length` or `NAME[k]` read
+ * for its value (`numberKey`), in a program that names neither `eval` nor `with`; else undefined.
+ */
+function elementReads(
+  name: string,
+  skip: AnyNode[],
+  from: number,
+  parents: Map<AnyNode, AnyNode>,
+  identifiers: AnyNode[],
+  program: AnyNode,
+  source: string,
+): BoundSort | undefined {
+  if (/\bwith\b/.test(source) || identifiers.some((m) => m.name === 'eval')) return undefined;
   const needs: string[] = [];
   const keyName = (n: string) => {
     if (n === name || !soleTopConst(n, program, identifiers, parents)) return false;
     if (!needs.includes(n)) needs.push(n);
     return true;
   };
-  const edits: LocalEdit[] = [{ start: chainEnd.end, end: chainEnd.end, text: `${INSERTED_OPEN}, 4${INSERTED_CLOSE}` }];
+  const edits: LocalEdit[] = [];
   for (const m of identifiers) {
-    if (m === d.id || m.name !== name) continue;
+    if (m.name !== name || skip.includes(m)) continue;
     const member = parents.get(m);
     // a property name (`o.NAME`, `{ NAME: 1 }`) is no mention of the variable
     if (member?.type === 'MemberExpression' && member.property === m && !member.computed) continue;
     if (member?.type === 'Property' && member.key === m && !member.computed && !member.shorthand) continue;
-    if (m.start < decl.end || !member || member.type !== 'MemberExpression' || member.object !== m) return undefined;
+    if (m.start < from || !member || member.type !== 'MemberExpression' || member.object !== m) return undefined;
     if (member.optional || !readOnly(member, parents)) return undefined;
     for (let at = parents.get(m); at; at = parents.get(at))
       if (FUNCTION_NODES.has(at.type) || at.type === 'ClassBody' || at.type === 'StaticBlock') return undefined;
