@@ -1,6 +1,6 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import type { ColumnData, TextScanRequest } from '../../../schema/columnar.js';
-import { byteSearch } from './simdBytes.js';
+import { rowSearch } from './simdBytes.js';
 import { textDistinct } from './textDistinct.js';
 import { utf8Rows } from './utf8Rows.js';
 
@@ -128,8 +128,7 @@ export function textScan(
     return out;
   }
   if (req.op !== 'contains' || typeof req.needle !== 'string') throw new Error('textScan: unknown request');
-  const out = new Uint8Array(end - start);
-  for (let i = start; i < end; i++) if (!valid[i]) out[i - start] = 2;
+  const out = nullCodes(valid, start, end);
   const needle = req.needle;
   const asciiNeedle = ASCII_ONLY.test(needle);
   // a lone surrogate has no UTF-8 form: such a needle is tested on the decoded rows
@@ -142,21 +141,18 @@ export function textScan(
   // (an ASCII needle needs no look at the page: a contains test of it is a byte search on any bytes)
   if (fold === 'none' && encodable && (asciiNeedle || isUtf8(page))) {
     const pattern = Buffer.from(needle, 'utf8');
-    const simd = byteSearch(page, pattern, false);
-    const find = simd ? (from: number) => simd.next(from - base) : (from: number) => page.indexOf(pattern, from - base);
-    markHits(out, offsets, start, end, find, pattern.length, base);
+    const flags = rowSearch(page, pattern, false, offsets, start, end, base);
+    if (flags) return withFlags(out, flags);
+    markHits(out, offsets, start, end, (from) => page.indexOf(pattern, from - base), pattern.length, base);
     return out;
   }
   if (fold !== 'none' && asciiNeedle && (fold === 'regex' || !lowersToAscii(page))) {
     // A RegExp `i` flag (no `u`) folds ASCII letters and never folds a byte above 0x7f to ASCII, and
     // `toLowerCase` of a page without the two characters it lowers to ASCII is the same fold for an
-    // ASCII needle: lowercase A-Z in the bytes and in the needle, then search bytes (positions stay
-    // byte offsets; non-ASCII bytes are untouched).
-    const simd = byteSearch(page, Buffer.from(needle.toLowerCase(), 'latin1'), true);
-    if (simd) {
-      markHits(out, offsets, start, end, (from) => simd.next(from - base), needle.length, base);
-      return out;
-    }
+    // ASCII needle: search the bytes with A-Z matching a-z of the lower-cased needle (non-ASCII
+    // bytes match only themselves).
+    const flags = rowSearch(page, Buffer.from(needle.toLowerCase(), 'latin1'), true, offsets, start, end, base);
+    if (flags) return withFlags(out, flags);
     // no WebAssembly SIMD: the same fold through a RegExp over a Latin-1 view (one character per byte)
     const text = page.toString('latin1');
     const re = new RegExp(needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'gi');
@@ -206,7 +202,25 @@ function equalRows(
 }
 
 /**
- * Marks the rows holding a hit: `find(from)` is the page-relative position of the next hit at or
+ * One byte per row of [start, end): 2 for a null row, else 0. The per-row loops of a scan live in
+ * small functions like this one: a loop in textScan itself made V8 optimize the whole of it (and
+ * of scanPage, which inlines it) while the first pass ran, ~50-130 ms of compiling on a loaded
+ * machine's cores beside the pass (--trace-opt, docs/benchmarks.md session 25).
+ */
+function nullCodes(valid: Uint8Array, start: number, end: number): Uint8Array {
+  const out = new Uint8Array(end - start);
+  for (let i = start; i < end; i++) if (!valid[i]) out[i - start] = 2;
+  return out;
+}
+
+/** `out` with 1 for each non-null row whose flag (rowSearch) is set. */
+function withFlags(out: Uint8Array, flags: Uint8Array): Uint8Array {
+  for (let i = 0; i < out.length; i++) if (flags[i] === 1 && out[i] === 0) out[i] = 1;
+  return out;
+}
+
+/**
+ * Marks the rows holding a hit (the search without WebAssembly SIMD): `find(from)` is the page-relative position of the next hit at or
  * after absolute byte `from` (-1: none); a hit counts when it ends inside its row.
  */
 function markHits(
