@@ -23,18 +23,25 @@ function codePoints(v: string): number {
 const ASCII_ONLY = /^[\u0000-\u007f]*$/;
 const SURROGATE = /[\uD800-\uDFFF]/;
 
-/** The UTF-8 of the only characters `toLowerCase` maps to a string holding ASCII: U+0130 (to `i̇`), U+212A (to `k`). */
-const LOWERS_TO_ASCII = [Buffer.from('\u0130', 'utf8'), Buffer.from('\u212a', 'utf8')];
+/**
+ * The only characters `toLowerCase` maps to a string holding ASCII, by the ASCII letter they give,
+ * with their UTF-8: U+0130 (to `i̇`, an `i` and U+0307), U+212A (to `k`).
+ */
+const LOWERS_TO_ASCII: readonly (readonly [string, Buffer])[] = [
+  ['i', Buffer.from('\u0130', 'utf8')],
+  ['k', Buffer.from('\u212a', 'utf8')],
+];
 
 /**
- * True when the bytes hold U+0130 or U+212A. Without them, `toLowerCase()` of the decoded rows has
- * an ASCII character exactly where the bytes have an ASCII byte (lowercased A-Z): an ASCII byte
- * always decodes to itself, every other character (U+FFFD for invalid bytes included) lowers to a
- * non-empty string outside ASCII, so an ASCII needle is found in the lowered rows exactly where it
- * is found in the A-Z folded bytes.
+ * True when the bytes hold U+0130 or U+212A and the lower-case ASCII needle holds the letter it
+ * lowers to. Otherwise `toLowerCase()` of the decoded rows finds the needle exactly where the A-Z
+ * folded bytes hold it: an ASCII byte always decodes to itself, and every other character (U+FFFD
+ * for invalid bytes included) lowers to a non-empty string whose only ASCII character, if any, is
+ * the `i` or `k` above, which such a needle never matches (a needle without `i` and `k`, as most
+ * are, needs no look at the page).
  */
-function lowersToAscii(page: Buffer): boolean {
-  return LOWERS_TO_ASCII.some((b) => page.includes(b));
+function lowersToAscii(page: Buffer, needle: string): boolean {
+  return LOWERS_TO_ASCII.some(([letter, bytes]) => needle.includes(letter) && page.includes(bytes));
 }
 
 /** True when no non-empty row of [start, end) begins with a UTF-8 continuation byte. */
@@ -146,7 +153,7 @@ export function textScan(
     markHits(out, offsets, start, end, (from) => page.indexOf(pattern, from - base), pattern.length, base);
     return out;
   }
-  if (fold !== 'none' && asciiNeedle && (fold === 'regex' || !lowersToAscii(page))) {
+  if (fold !== 'none' && asciiNeedle && (fold === 'regex' || !lowersToAscii(page, needle.toLowerCase()))) {
     // A RegExp `i` flag (no `u`) folds ASCII letters and never folds a byte above 0x7f to ASCII, and
     // `toLowerCase` of a page without the two characters it lowers to ASCII is the same fold for an
     // ASCII needle: search the bytes with A-Z matching a-z of the lower-cased needle (non-ASCII
