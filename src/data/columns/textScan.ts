@@ -67,11 +67,12 @@ function rowsStartOnCharacters(bytes: Uint8Array, offsets: Int32Array, start: nu
  * - `contains`: 1 when the row holds `needle`, 0 when not, 2 for a null row. `fold` says how
  *   case is ignored: `none`; `regex` (a RegExp's `i` flag without `u`: ASCII letters fold,
  *   nothing outside ASCII folds to ASCII); `lower` (`toLowerCase().includes(needle.toLowerCase())`).
- *   Byte search (simdBytes.ts; `Buffer.indexOf` without WebAssembly SIMD) answers a case-sensitive
- *   needle on valid UTF-8 and an ASCII needle on any bytes (an ASCII byte always decodes to
- *   itself); folded ASCII needles search a copy of the page bytes with A-Z lowercased (positions
- *   stay byte offsets), for `lower` on any page without U+0130 or U+212A (the only characters
- *   `toLowerCase` maps to ASCII); other pages with `lower` decode their rows.
+ *   Byte search (simdBytes.ts rowSearch, which marks the rows itself; `Buffer.indexOf` without
+ *   WebAssembly SIMD) answers a case-sensitive needle on valid UTF-8 and an ASCII needle on any
+ *   bytes (an ASCII byte always decodes to itself); folded ASCII needles are searched with A-Z of
+ *   the page matching a-z of the needle (the page is not rewritten), for `lower` on any page
+ *   without U+0130 or U+212A (the only characters `toLowerCase` maps to ASCII) or whose needle
+ *   lacks the letter they lower to (lowersToAscii); other pages with `lower` decode their rows.
  * - `equals`: 1 when the row is exactly `needle`, 0 when not, 2 for a null row. Only rows whose
  *   byte length is the needle's are compared, byte for byte: a row whose bytes are the needle's
  *   UTF-8 is valid UTF-8 and decodes to it, and a row with invalid bytes decodes with a U+FFFD,
