@@ -20,6 +20,7 @@ import {
 import { enterDeterministic, type Deterministic } from './deterministic.js';
 import { emptyNote } from './emptyNote.js';
 import { makeKeptRuns } from './keptRuns.js';
+import { EXECUTE_ASYNC, EXECUTE_DETERMINISTIC, EXECUTE_RESULT_NAME } from '../../schema/executeFlags.js';
 
 /** Options the runtime passes. */
 export interface ExecuteOptions {
@@ -138,6 +139,27 @@ export function makeExecute(
         return FALLBACK_OUTCOME;
       }
     }
+  };
+}
+
+/**
+ * execute() with its options as numbers (`flags` of schema/executeFlags.ts, `lineOffset`, and `now`/`seed` when
+ * EXECUTE_DETERMINISTIC is set): the isolated-vm runtime calls this one, whose arguments isolated-vm
+ * passes as primitives without a structured clone of an options object on either thread (a warm
+ * run's fixed cost: docs/benchmarks.md "The trivial round trip's parts on this VM (session 25)").
+ */
+export function makeExecuteFlat(
+  execute: (code: string, opts?: Partial<ExecuteOptions>) => string | Promise<string>,
+): (code: string, flags: number, lineOffset: number, now: number, seed: number) => string | Promise<string> {
+  return function executeFlat(code, flags, lineOffset, now, seed) {
+    const f = NativeNumber(flags) | 0;
+    return execute(code, {
+      async: (f & EXECUTE_ASYNC) !== 0,
+      lineOffset: NativeNumber(lineOffset) || 0,
+      resultName: (f & EXECUTE_RESULT_NAME) !== 0,
+      deterministic:
+        (f & EXECUTE_DETERMINISTIC) !== 0 ? { now: NativeNumber(now), seed: NativeNumber(seed) } : undefined,
+    });
   };
 }
 
