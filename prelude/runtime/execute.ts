@@ -109,7 +109,8 @@ export function makeExecute(
           lineOffset += run.addedLines;
           value = run.run();
         }
-        if (opts.resultName) value = indirectEval('typeof result === "undefined" ? undefined : result');
+        // an async run's `result` is set when its function settles, read then (below)
+        if (opts.resultName && !opts.async) value = readResult();
       } catch (e) {
         restore = restoreOnce(restore);
         return failure(e, ran, lineOffset);
@@ -120,16 +121,28 @@ export function makeExecute(
         return success(value, limits, src, opts);
       }
       return new NativePromise<string>((resolve) => {
-        settled(
-          (v) => {
-            restore = restoreOnce(restore);
-            resolve(success(v, limits, src, opts));
-          },
-          (e) => {
-            restore = restoreOnce(restore);
-            resolve(failure(e, ran, lineOffset));
-          },
-        );
+        const fail = (e: unknown) => {
+          restore = restoreOnce(restore);
+          resolve(failure(e, ran, lineOffset));
+        };
+        const done = (v: unknown) => {
+          restore = restoreOnce(restore);
+          resolve(success(v, limits, src, opts));
+        };
+        settled((v) => {
+          if (!opts.async || !opts.resultName) return done(v);
+          // `result = await ...` in an async run: its value is `result` once the function settled,
+          // awaited in turn when it holds a promise (as a synchronous run's `result` is)
+          let r: unknown;
+          try {
+            r = readResult();
+          } catch (e) {
+            return fail(e);
+          }
+          const again = awaitNative(r);
+          if (again) again(done, fail);
+          else done(r);
+        }, fail);
       });
     } catch (e) {
       restore = restoreOnce(restore);
@@ -172,6 +185,11 @@ function restoreOnce(restore: (() => void) | undefined): undefined {
     /* keep the outcome */
   }
   return undefined;
+}
+
+/** The `result` global a run assigned (its value when the code assigns `result`), undefined when it has none. */
+function readResult(): unknown {
+  return indirectEval('typeof result === "undefined" ? undefined : result');
 }
 
 /** For a native promise, a function that subscribes to it; undefined for anything else. */
