@@ -20,7 +20,7 @@ import { install } from '../install.js';
 import { setWriter, type Write } from '../output/output.js';
 import { setFileSink, type SaveFile } from '../output/files.js';
 import { makeDescribeData } from './describeData.js';
-import { makeExecute, type ExecuteOptions } from './execute.js';
+import { makeExecute, makeExecuteFlat, type ExecuteOptions } from './execute.js';
 import { endWarmUp, warmSlice, warmUp, type WarmSliceOutcome } from './warmUp.js';
 import { NativeNumber } from '../intrinsics.js';
 
@@ -62,6 +62,8 @@ export interface Bridge {
 /** What boot returns. */
 export interface Internals {
   execute(code: string, opts?: Partial<ExecuteOptions>): string | Promise<string>;
+  /** execute() with its options as numbers (execute.ts makeExecuteFlat): what isolated-vm calls. */
+  executeFlat(code: string, flags: number, lineOffset: number, now: number, seed: number): string | Promise<string>;
   /**
    * The isolate's warm-up (warmUp.ts): the questions that threw, or null when refused because a
    * run has started in this context (user code may have run: it is never warmed then).
@@ -135,11 +137,13 @@ export function boot(bridge: Bridge): Internals {
     configurable: true,
   });
   let ran = false;
+  const execute = makeExecute(limits, () => {
+    ran = true;
+    endWarmUp();
+  });
   return {
-    execute: makeExecute(limits, () => {
-      ran = true;
-      endWarmUp();
-    }),
+    execute,
+    executeFlat: makeExecuteFlat(execute),
     warm: () => (ran ? null : warmUp()),
     warmSlice: (slice) => (ran ? null : warmSlice(NativeNumber(slice))),
   };

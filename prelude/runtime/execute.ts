@@ -20,6 +20,7 @@ import {
 import { enterDeterministic, type Deterministic } from './deterministic.js';
 import { emptyNote } from './emptyNote.js';
 import { makeKeptRuns } from './keptRuns.js';
+import { EXECUTE_ASYNC, EXECUTE_DETERMINISTIC, EXECUTE_RESULT_NAME } from '../../schema/executeFlags.js';
 
 /** Options the runtime passes. */
 export interface ExecuteOptions {
@@ -113,7 +114,8 @@ export function makeExecute(
           lineOffset += run.addedLines;
           value = run.run();
         }
-        if (opts.resultName) value = indirectEval('typeof result === "undefined" ? undefined : result');
+        // an async run's `result` is set when its function settles, read then (below)
+        if (opts.resultName && !opts.async) value = readResult();
       } catch (e) {
         restore = restoreOnce(restore);
         return failure(e, ran, lineOffset);
@@ -124,16 +126,28 @@ export function makeExecute(
         return success(value, limits, src, opts);
       }
       return new NativePromise<string>((resolve) => {
-        settled(
-          (v) => {
-            restore = restoreOnce(restore);
-            resolve(success(v, limits, src, opts));
-          },
-          (e) => {
-            restore = restoreOnce(restore);
-            resolve(failure(e, ran, lineOffset));
-          },
-        );
+        const fail = (e: unknown) => {
+          restore = restoreOnce(restore);
+          resolve(failure(e, ran, lineOffset));
+        };
+        const done = (v: unknown) => {
+          restore = restoreOnce(restore);
+          resolve(success(v, limits, src, opts));
+        };
+        settled((v) => {
+          if (!opts.async || !opts.resultName) return done(v);
+          // `result = await ...` in an async run: its value is `result` once the function settled,
+          // awaited in turn when it holds a promise (as a synchronous run's `result` is)
+          let r: unknown;
+          try {
+            r = readResult();
+          } catch (e) {
+            return fail(e);
+          }
+          const again = awaitNative(r);
+          if (again) again(done, fail);
+          else done(r);
+        }, fail);
       });
     } catch (e) {
       restore = restoreOnce(restore);
@@ -153,6 +167,37 @@ function givenForm(form: unknown): { text: string; declare: string } | undefined
   return typeof text === 'string' && typeof declare === 'string' ? { text, declare } : undefined;
 }
 
+/**
+ * execute() with its options as numbers (`flags` of schema/executeFlags.ts, `lineOffset`, and `now`/`seed` when
+ * EXECUTE_DETERMINISTIC is set): the isolated-vm runtime calls this one, whose arguments isolated-vm
+ * passes as primitives without a structured clone of an options object on either thread (a warm
+ * run's fixed cost: docs/benchmarks.md "The trivial round trip's parts on this VM (session 25)").
+ */
+export function makeExecuteFlat(
+  execute: (code: string, opts?: Partial<ExecuteOptions>) => string | Promise<string>,
+): (
+  code: string,
+  flags: number,
+  lineOffset: number,
+  now: number,
+  seed: number,
+  formText?: string,
+  formDeclare?: string,
+) => string | Promise<string> {
+  // formText, formDeclare: the code's function form made by the host's code check (ExecuteOptions.form)
+  return function executeFlat(code, flags, lineOffset, now, seed, formText, formDeclare) {
+    const f = NativeNumber(flags) | 0;
+    return execute(code, {
+      form: givenForm({ text: formText, declare: formDeclare }),
+      async: (f & EXECUTE_ASYNC) !== 0,
+      lineOffset: NativeNumber(lineOffset) || 0,
+      resultName: (f & EXECUTE_RESULT_NAME) !== 0,
+      deterministic:
+        (f & EXECUTE_DETERMINISTIC) !== 0 ? { now: NativeNumber(now), seed: NativeNumber(seed) } : undefined,
+    });
+  };
+}
+
 /** Runs a deterministic run's restore, if any, keeping the outcome when it throws; undefined, for the slot it came from. */
 function restoreOnce(restore: (() => void) | undefined): undefined {
   if (restore === undefined) return undefined;
@@ -162,6 +207,11 @@ function restoreOnce(restore: (() => void) | undefined): undefined {
     /* keep the outcome */
   }
   return undefined;
+}
+
+/** The `result` global a run assigned (its value when the code assigns `result`), undefined when it has none. */
+function readResult(): unknown {
+  return indirectEval('typeof result === "undefined" ? undefined : result');
 }
 
 /** For a native promise, a function that subscribes to it; undefined for anything else. */

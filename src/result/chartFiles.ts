@@ -3,6 +3,15 @@ import { isSafeFileName } from '../../schema/fileName.js';
 import { renderChartIsolated } from './renderChartIsolated.js';
 
 /**
+ * Whether `result` has a chart that save_chart() marked for a file (what addChartFiles renders):
+ * a run without one skips addChartFiles' promise on the reply's path.
+ * @example if (marksChartFiles(result)) result = await addChartFiles(result)
+ */
+export function marksChartFiles(result: RunResult): boolean {
+  return result.charts?.some((c) => typeof c.file === 'string') ?? false;
+}
+
+/**
  * Renders the charts that save_chart() marked (`chart.file`) to SVG and adds them to
  * `result.files`, within the run's `maxFileBytes` together with the files already saved. A chart
  * that cannot be rendered or does not fit is reported on stderr, not as a failed run.

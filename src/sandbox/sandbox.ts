@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Limits, PresetName } from '../../schema/limits.js';
 import type { DatasetInfo, RunResult } from '../../schema/result.js';
-import { addChartFiles } from '../result/chartFiles.js';
+import { addChartFiles, marksChartFiles } from '../result/chartFiles.js';
 import { buildResult } from '../result/buildResult.js';
 import type { Backend } from '../runtime/holder/backend.js';
 import { SandboxClosedError, SbirtoolsValidationError } from '../core/errors.js';
@@ -146,9 +146,13 @@ export class Sandbox {
         ...(raw.reset ? { sessionReset: true } : {}),
       };
     }
-    const result = await addChartFiles(
-      buildResult(raw, { code: checked.code, limits: this.spec.limits, dataset: this.dataset, reset: raw.reset }),
-    );
+    const built = buildResult(raw, {
+      code: checked.code,
+      limits: this.spec.limits,
+      dataset: this.dataset,
+      reset: raw.reset,
+    });
+    const result = marksChartFiles(built) ? await addChartFiles(built) : built;
     result.stats.wallMs = Math.round((performance.now() - started) * 100) / 100;
     return result;
   }

@@ -1,7 +1,6 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRoundRobinProxy, type RoundRobinProxy } from './helpers/roundRobinProxy.js';
-import { freePort } from './helpers/processes.js';
 import { sharedCacheDir, startRedis, startServe, stop, type ServeProcess } from './helpers/serve.js';
 import { waitFor } from '../helpers/waitFor.js';
 
@@ -19,14 +18,17 @@ describe('sbirtools serve: 3 replicas, no affinity, one SIGKILLed mid-conversati
   const ports: number[] = [];
   const replicas: Array<ServeProcess | undefined> = [];
   const cacheDir = sharedCacheDir();
-  const startReplica = (i: number) =>
-    startServe(['--redis', redis.url, '--quiet'], { SBIRTOOLS_API_KEYS: KEY }, { port: ports[i]!, cacheDir });
+  /** A replica on a free port it picks (again if another process takes it first), or on `port` (a restart: the proxy's). */
+  const startReplica = (port?: number) =>
+    startServe(['--redis', redis.url, '--quiet'], { SBIRTOOLS_API_KEYS: KEY }, { port, cacheDir });
 
   beforeAll(async () => {
     redis = await startRedis();
-    for (let i = 0; i < 3; i++) ports.push(await freePort());
     // one after the other: the first writes the binary cache the others then open
-    for (let i = 0; i < 3; i++) replicas[i] = await startReplica(i);
+    for (let i = 0; i < 3; i++) {
+      replicas[i] = await startReplica();
+      ports.push(replicas[i]!.port);
+    }
     proxy = await startRoundRobinProxy(ports);
   }, 180_000);
 
@@ -101,7 +103,7 @@ describe('sbirtools serve: 3 replicas, no affinity, one SIGKILLed mid-conversati
         replicas[killedAt]!.proc.kill('SIGKILL');
         await replicas[killedAt]!.exited;
       }
-      if (i === 22) replicas[killedAt] = await startReplica(killedAt);
+      if (i === 22) replicas[killedAt] = await startReplica(ports[killedAt]);
       const { status, json, attempts } = await pending;
       if (attempts > 1) retried++;
       expect(status, `cell ${i}: ${JSON.stringify(json).slice(0, 300)}`).toBe(200);

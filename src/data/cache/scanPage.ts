@@ -64,8 +64,7 @@ export function scanPage(
     readInto(col.fd, chunk, col.offset + blockStart + at);
     if (badBlock(chunk, first + at / BLOCK_BYTES, col.table, check) >= 0) return 'bad';
   }
-  const offsets = new Int32Array(end - start + 1);
-  for (let i = 0; i <= end - start; i++) offsets[i] = col.offsets[start + i]! - from;
+  const offsets = relativeOffsets(col.offsets, start, end, from);
   const answer = textScan(
     {
       kind: 'utf8',
@@ -81,4 +80,11 @@ export function scanPage(
   if (!answer) return 'null';
   out.set(answer, start);
   return 'ok';
+}
+
+/** Row bounds [start, end] less `from` (a loop of its own: see textScan.ts nullCodes). */
+function relativeOffsets(offsets: Int32Array, start: number, end: number, from: number): Int32Array {
+  const out = new Int32Array(end - start + 1);
+  for (let i = 0; i <= end - start; i++) out[i] = offsets[start + i]! - from;
+  return out;
 }

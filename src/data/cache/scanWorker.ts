@@ -44,7 +44,9 @@ function warmUp(): void {
   const rowBytes = 1300;
   const area = searchArea(rows * rowBytes);
   if (!area) return;
-  const text = new TextEncoder().encode('The Digital Twin will let operators predict failures. ');
+  // no row holds the needle: the search reads every byte of the page (a row holding it is left
+  // after its first hit, simdBytes.ts rowSearch), as it does on most rows of a real page
+  const text = new TextEncoder().encode('The twin of a Digital system will let operators predict failures. ');
   for (let at = 0; at < area.length; at += text.length) area.set(text.subarray(0, area.length - at), at);
   const offsets = Int32Array.from({ length: rows + 1 }, (_, i) => i * rowBytes);
   const col = {

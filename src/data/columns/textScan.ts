@@ -1,6 +1,6 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import type { ColumnData, TextScanRequest } from '../../../schema/columnar.js';
-import { byteSearch } from './simdBytes.js';
+import { rowSearch } from './simdBytes.js';
 import { textDistinct } from './textDistinct.js';
 import { utf8Rows } from './utf8Rows.js';
 
@@ -23,18 +23,25 @@ function codePoints(v: string): number {
 const ASCII_ONLY = /^[\u0000-\u007f]*$/;
 const SURROGATE = /[\uD800-\uDFFF]/;
 
-/** The UTF-8 of the only characters `toLowerCase` maps to a string holding ASCII: U+0130 (to `i̇`), U+212A (to `k`). */
-const LOWERS_TO_ASCII = [Buffer.from('\u0130', 'utf8'), Buffer.from('\u212a', 'utf8')];
+/**
+ * The only characters `toLowerCase` maps to a string holding ASCII, by the ASCII letter they give,
+ * with their UTF-8: U+0130 (to `i̇`, an `i` and U+0307), U+212A (to `k`).
+ */
+const LOWERS_TO_ASCII: readonly (readonly [string, Buffer])[] = [
+  ['i', Buffer.from('\u0130', 'utf8')],
+  ['k', Buffer.from('\u212a', 'utf8')],
+];
 
 /**
- * True when the bytes hold U+0130 or U+212A. Without them, `toLowerCase()` of the decoded rows has
- * an ASCII character exactly where the bytes have an ASCII byte (lowercased A-Z): an ASCII byte
- * always decodes to itself, every other character (U+FFFD for invalid bytes included) lowers to a
- * non-empty string outside ASCII, so an ASCII needle is found in the lowered rows exactly where it
- * is found in the A-Z folded bytes.
+ * True when the bytes hold U+0130 or U+212A and the lower-case ASCII needle holds the letter it
+ * lowers to. Otherwise `toLowerCase()` of the decoded rows finds the needle exactly where the A-Z
+ * folded bytes hold it: an ASCII byte always decodes to itself, and every other character (U+FFFD
+ * for invalid bytes included) lowers to a non-empty string whose only ASCII character, if any, is
+ * the `i` or `k` above, which such a needle never matches (a needle without `i` and `k`, as most
+ * are, needs no look at the page).
  */
-function lowersToAscii(page: Buffer): boolean {
-  return LOWERS_TO_ASCII.some((b) => page.includes(b));
+function lowersToAscii(page: Buffer, needle: string): boolean {
+  return LOWERS_TO_ASCII.some(([letter, bytes]) => needle.includes(letter) && page.includes(bytes));
 }
 
 /** True when no non-empty row of [start, end) begins with a UTF-8 continuation byte. */
@@ -60,11 +67,12 @@ function rowsStartOnCharacters(bytes: Uint8Array, offsets: Int32Array, start: nu
  * - `contains`: 1 when the row holds `needle`, 0 when not, 2 for a null row. `fold` says how
  *   case is ignored: `none`; `regex` (a RegExp's `i` flag without `u`: ASCII letters fold,
  *   nothing outside ASCII folds to ASCII); `lower` (`toLowerCase().includes(needle.toLowerCase())`).
- *   Byte search (simdBytes.ts; `Buffer.indexOf` without WebAssembly SIMD) answers a case-sensitive
- *   needle on valid UTF-8 and an ASCII needle on any bytes (an ASCII byte always decodes to
- *   itself); folded ASCII needles search a copy of the page bytes with A-Z lowercased (positions
- *   stay byte offsets), for `lower` on any page without U+0130 or U+212A (the only characters
- *   `toLowerCase` maps to ASCII); other pages with `lower` decode their rows.
+ *   Byte search (simdBytes.ts rowSearch, which marks the rows itself; `Buffer.indexOf` without
+ *   WebAssembly SIMD) answers a case-sensitive needle on valid UTF-8 and an ASCII needle on any
+ *   bytes (an ASCII byte always decodes to itself); folded ASCII needles are searched with A-Z of
+ *   the page matching a-z of the needle (the page is not rewritten), for `lower` on any page
+ *   without U+0130 or U+212A (the only characters `toLowerCase` maps to ASCII) or whose needle
+ *   lacks the letter they lower to (lowersToAscii); other pages with `lower` decode their rows.
  * - `equals`: 1 when the row is exactly `needle`, 0 when not, 2 for a null row. Only rows whose
  *   byte length is the needle's are compared, byte for byte: a row whose bytes are the needle's
  *   UTF-8 is valid UTF-8 and decodes to it, and a row with invalid bytes decodes with a U+FFFD,
@@ -128,8 +136,7 @@ export function textScan(
     return out;
   }
   if (req.op !== 'contains' || typeof req.needle !== 'string') throw new Error('textScan: unknown request');
-  const out = new Uint8Array(end - start);
-  for (let i = start; i < end; i++) if (!valid[i]) out[i - start] = 2;
+  const out = nullCodes(valid, start, end);
   const needle = req.needle;
   const asciiNeedle = ASCII_ONLY.test(needle);
   // a lone surrogate has no UTF-8 form: such a needle is tested on the decoded rows
@@ -142,21 +149,18 @@ export function textScan(
   // (an ASCII needle needs no look at the page: a contains test of it is a byte search on any bytes)
   if (fold === 'none' && encodable && (asciiNeedle || isUtf8(page))) {
     const pattern = Buffer.from(needle, 'utf8');
-    const simd = byteSearch(page, pattern, false);
-    const find = simd ? (from: number) => simd.next(from - base) : (from: number) => page.indexOf(pattern, from - base);
-    markHits(out, offsets, start, end, find, pattern.length, base);
+    const flags = rowSearch(page, pattern, false, offsets, start, end, base);
+    if (flags) return withFlags(out, flags);
+    markHits(out, offsets, start, end, (from) => page.indexOf(pattern, from - base), pattern.length, base);
     return out;
   }
-  if (fold !== 'none' && asciiNeedle && (fold === 'regex' || !lowersToAscii(page))) {
+  if (fold !== 'none' && asciiNeedle && (fold === 'regex' || !lowersToAscii(page, needle.toLowerCase()))) {
     // A RegExp `i` flag (no `u`) folds ASCII letters and never folds a byte above 0x7f to ASCII, and
     // `toLowerCase` of a page without the two characters it lowers to ASCII is the same fold for an
-    // ASCII needle: lowercase A-Z in the bytes and in the needle, then search bytes (positions stay
-    // byte offsets; non-ASCII bytes are untouched).
-    const simd = byteSearch(page, Buffer.from(needle.toLowerCase(), 'latin1'), true);
-    if (simd) {
-      markHits(out, offsets, start, end, (from) => simd.next(from - base), needle.length, base);
-      return out;
-    }
+    // ASCII needle: search the bytes with A-Z matching a-z of the lower-cased needle (non-ASCII
+    // bytes match only themselves).
+    const flags = rowSearch(page, Buffer.from(needle.toLowerCase(), 'latin1'), true, offsets, start, end, base);
+    if (flags) return withFlags(out, flags);
     // no WebAssembly SIMD: the same fold through a RegExp over a Latin-1 view (one character per byte)
     const text = page.toString('latin1');
     const re = new RegExp(needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'gi');
@@ -206,7 +210,25 @@ function equalRows(
 }
 
 /**
- * Marks the rows holding a hit: `find(from)` is the page-relative position of the next hit at or
+ * One byte per row of [start, end): 2 for a null row, else 0. The per-row loops of a scan live in
+ * small functions like this one: a loop in textScan itself made V8 optimize the whole of it (and
+ * of scanPage, which inlines it) while the first pass ran, ~50-130 ms of compiling on a loaded
+ * machine's cores beside the pass (--trace-opt, docs/benchmarks.md session 25).
+ */
+function nullCodes(valid: Uint8Array, start: number, end: number): Uint8Array {
+  const out = new Uint8Array(end - start);
+  for (let i = start; i < end; i++) if (!valid[i]) out[i - start] = 2;
+  return out;
+}
+
+/** `out` with 1 for each non-null row whose flag (rowSearch) is set. */
+function withFlags(out: Uint8Array, flags: Uint8Array): Uint8Array {
+  for (let i = 0; i < out.length; i++) if (flags[i] === 1 && out[i] === 0) out[i] = 1;
+  return out;
+}
+
+/**
+ * Marks the rows holding a hit (the search without WebAssembly SIMD): `find(from)` is the page-relative position of the next hit at or
  * after absolute byte `from` (-1: none); a hit counts when it ends inside its row.
  */
 function markHits(

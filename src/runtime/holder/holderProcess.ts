@@ -75,6 +75,10 @@ export class HolderProcess {
   /** The frame socket to the holder (frameChannel.ts); undefined: Node's advanced IPC carries everything. */
   private readonly pipe: Socket | undefined;
   private readonly pending = new Map<number, Pending>();
+  /** The holder said it is ready (`ready` resolved). */
+  private isReady = false;
+  /** Whether updateRef last ref'd the process's handles (undefined: never set, so the first call sets them). */
+  private refed: boolean | undefined;
   /** Who receives a streaming run's output, by session id (one run per session at a time). */
   readonly outputListeners = new Map<string, OutputListener>();
   private nextId = 1;
@@ -126,8 +130,10 @@ export class HolderProcess {
     this.ready = new Promise((resolve, reject) => {
       const onMessage = (msg: HolderReply | HolderEvent) => {
         if ('event' in msg) {
-          if (msg.event === 'ready') resolve();
-          else if (msg.event === 'output') this.outputListeners.get(msg.sessionId)?.(msg.stream, msg.text);
+          if (msg.event === 'ready') {
+            this.isReady = true;
+            resolve();
+          } else if (msg.event === 'output') this.outputListeners.get(msg.sessionId)?.(msg.stream, msg.text);
           else if (msg.event === 'catastrophe') {
             reject(new Error(msg.message));
             this.retire(msg.message);
@@ -184,12 +190,15 @@ export class HolderProcess {
 
   /** Send one request; rejects with HolderExitedError if the holder dies first. */
   async request<T>(req: Req): Promise<T> {
-    this.waitingForReady++;
-    this.updateRef();
-    try {
-      await this.ready;
-    } finally {
-      this.waitingForReady--;
+    // once ready, `ready` can no longer reject: a request then goes out in this turn, not a microtask later
+    if (!this.isReady) {
+      this.waitingForReady++;
+      this.updateRef();
+      try {
+        await this.ready;
+      } finally {
+        this.waitingForReady--;
+      }
     }
     if (this.exited) throw new HolderExitedError('the sandbox process has exited', 'crash');
     if (this.retiring && req.op !== 'close' && req.op !== 'stats') {
@@ -271,10 +280,14 @@ export class HolderProcess {
   }
 
   private updateRef(): void {
-    // Keep the host alive only while requests are in flight.
+    // Keep the host alive only while requests are in flight; the handles are touched only on a change
+    // (a run would otherwise ref them three times, natively, and unref them once)
+    const wanted = this.pending.size > 0 || this.waitingForReady > 0;
+    if (wanted === this.refed) return;
+    this.refed = wanted;
     const channel = (this.child as unknown as { channel?: { ref?(): void; unref?(): void } }).channel; // Bun's channel has neither
     const stderr = this.child.stderr as unknown as { ref?(): void; unref?(): void } | null;
-    if (this.pending.size > 0 || this.waitingForReady > 0) {
+    if (wanted) {
       this.child.ref();
       channel?.ref?.();
       stderr?.ref?.();

@@ -343,11 +343,25 @@ export class SessionHost {
     } finally {
       // a run that threw may have made functions too (a declaration is there before its first statement)
       addReads(current, checked.prepared.functionReads);
-      for (const t of current.tables ?? []) t.releasePrefetched?.();
       this.lastRunEdge = performance.now();
+      this.afterRun(current);
+    }
+  }
+
+  /**
+   * What a run leaves to do once it has ended, done after its reply has gone: this is called as
+   * the outcome returns, and the holder sends the reply in the microtasks that follow, so the
+   * `setImmediate` runs after the send and before the next request is read (the loop reads
+   * requests in its poll phase, after this turn's check phase). The session's next run cannot
+   * arrive before its reply, so it always finds this done; another session's run that starts
+   * meanwhile finds the watch still on and keeps it (stopWatchIfIdle then leaves it).
+   */
+  private afterRun(entry: Entry): void {
+    setImmediate(() => {
+      for (const t of entry.tables ?? []) t.releasePrefetched?.();
       this.stopWatchIfIdle();
       this.codeCache.afterRun();
-    }
+    }).unref();
   }
 
   /** Cancel the run in flight: the isolate is disposed, the session is rebuilt on its next run. */
@@ -383,7 +397,14 @@ export class SessionHost {
   }
 
   private startWatch(): void {
-    if (this.watch) return;
+    if (this.watch) {
+      // another run is in flight: it keeps the watch and the baseline it started with
+      if (this.anyRunning()) return;
+      // the runs ended but their afterRun has not stopped the watch yet: start again from a fresh baseline
+      clearInterval(this.watch);
+      this.watch = undefined;
+      this.baselineFresh = false;
+    }
     // the baseline taken after the previous run replied (below) is still exact unless a run
     // started since; reading /proc and the heap costs ~6 µs (processMemory.ts), off the reply's path that way
     if (!this.baselineFresh) this.takeBaseline();
@@ -393,17 +414,18 @@ export class SessionHost {
     this.watch.unref();
   }
 
+  private anyRunning(): boolean {
+    for (const e of this.sessions.values()) if (e.session.isRunning) return true;
+    return false;
+  }
+
   private stopWatchIfIdle(): void {
-    if (!this.watch) return;
-    for (const e of this.sessions.values()) if (e.session.isRunning) return;
+    if (!this.watch || this.anyRunning()) return;
     clearInterval(this.watch);
     this.watch = undefined;
-    // after this turn (the reply goes out first), measure the baseline for the next run
-    setImmediate(() => {
-      if (this.watch) return;
-      this.takeBaseline();
-      this.baselineFresh = true;
-    }).unref();
+    // called after the reply has gone (afterRun): the baseline for the next run, off the reply's path
+    this.takeBaseline();
+    this.baselineFresh = true;
   }
 
   private takeBaseline(): void {

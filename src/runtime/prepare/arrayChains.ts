@@ -4,7 +4,7 @@ import type { LocalEdit } from './localize.js';
 import { type AnyNode, collectPatternNames, twoParamReturn } from './patternNames.js';
 import { parenSafe, type SortShape, wrappedSorts, wrappedSpreads } from './sortCalls.js';
 import { isBareObjectsCall, pluckedField } from './rowChains.js';
-import { boundSorted } from './sortedBound.js';
+import { boundSorted, sortedInPlace } from './sortedBound.js';
 import { calleeText } from './v8CalleeText.js';
 
 /** The markers' name: a source that contains it (its text could pose as a marker) is left as written. */
@@ -20,10 +20,11 @@ export interface ChainEdits {
   closes: LocalEdit[];
   /**
    * Chains whose array is bound to a name only read as `NAME.length` and `NAME.reduce((s, v) => s + v,
-   * <number>)` (boundChain): the edits that answer each reduce from the chain's evaluation, to apply
-   * only when the name runs as a true local (nothing else can reach the array).
+   * <number>)` (boundChain), or sorted and read at its length and elements (sortedBound.ts): the edits
+   * to apply only when the name runs as a true local (nothing else can reach the array), and so do
+   * the names of `needs` (an element's index read twice must run no code).
    */
-  bound: Array<{ name: string; edits: LocalEdit[] }>;
+  bound: Array<{ name: string; edits: LocalEdit[]; needs?: string[] }>;
   /**
    * The `<expr>.objects()` calls of the chains that start at `<expr>.objects().map(r => r.F)` and are
    * wrapped in `a(...)`: their pluck token (rowChains.ts) may answer a chain in place of the array.
@@ -289,6 +290,12 @@ export function planArrayChains(program: AnyNode, source: string): ChainEdits {
           ? boundSorted(last, parents, identifiers, program, source)
           : undefined;
       if (sortHeld) edits.bound.push(sortHeld);
+      // `const NAME = <chain>;` sorted in place by the next statement, then only read: the same, folded
+      const inPlace =
+        !held && !sortedBy().has(last)
+          ? sortedInPlace(last, parents, identifiers, program, source, sortedBy())
+          : undefined;
+      if (inPlace) edits.bound.push(inPlace);
     }
   }
   return edits;

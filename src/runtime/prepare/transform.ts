@@ -91,7 +91,7 @@ export function prepareCode(
             resultName,
             [
               ...rowLoops.arrays.map((a) => a.name),
-              ...chains.bound.map((b) => b.name),
+              ...chains.bound.flatMap((b) => [b.name, ...(b.needs ?? [])]),
               // a keyed loop's target whose totals may be deferred (keyedTop.ts)
               ...rowLoops.keyed.flatMap((k) => (k.release === undefined ? [] : [k.release])),
             ],
@@ -103,7 +103,9 @@ export function prepareCode(
         if (plan.locals.includes(a.name) && (a.needs ?? []).every((n) => plan.locals.includes(n)))
           edits.push(...a.edits);
       // a chain's array bound to a name has its sums read from the chain only when no other code can write into it
-      for (const b of chains.bound) if (plan.locals.includes(b.name)) edits.push(...b.edits);
+      for (const b of chains.bound)
+        if (plan.locals.includes(b.name) && (b.needs ?? []).every((n) => plan.locals.includes(n)))
+          edits.push(...b.edits);
       // a keyed loop is answered from the columns only when its object or Map and arrays are true locals
       const answered: Edit[] = [];
       for (const k of rowLoops.keyed) {

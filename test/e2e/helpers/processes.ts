@@ -63,3 +63,20 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/** How many free ports retryOnPortTaken tries when another process takes the one picked before it is bound. */
+const PORT_TRIES = 5;
+
+/**
+ * `start` again (it picks another free port) while what it started failed with EADDRINUSE: a port
+ * free when picked was taken before the process bound it. Any other failure is thrown at once.
+ */
+export async function retryOnPortTaken<T>(start: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (e) {
+      if (attempt >= PORT_TRIES || !/EADDRINUSE|Address already in use/.test(String(e))) throw e;
+    }
+  }
+}

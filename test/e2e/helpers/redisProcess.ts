@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, ROOT } from './processes.js';
+import { freePort, retryOnPortTaken, ROOT } from './processes.js';
 
 /** A redis-server a test controls: stop, kill, restart on the same port, pause (SIGSTOP) and resume. */
 export interface RedisProcess {
@@ -34,24 +34,25 @@ export async function startRedisProcess(
     .trim()
     .split('\n')
     .pop()!;
-  const port = await freePort();
+  let port = 0;
   const dir = mkdtempSync(join(tmpdir(), 'sbirtools-redis-'));
-  const portArgs = opts.tls
-    ? [
-        '--port',
-        '0',
-        '--tls-port',
-        String(port),
-        '--tls-cert-file',
-        opts.tls.cert,
-        '--tls-key-file',
-        opts.tls.key,
-        '--tls-auth-clients',
-        'no',
-      ]
-    : ['--port', String(port)];
-  const args = [
-    ...portArgs,
+  const portArgs = () =>
+    opts.tls
+      ? [
+          '--port',
+          '0',
+          '--tls-port',
+          String(port),
+          '--tls-cert-file',
+          opts.tls.cert,
+          '--tls-key-file',
+          opts.tls.key,
+          '--tls-auth-clients',
+          'no',
+        ]
+      : ['--port', String(port)];
+  const args = () => [
+    ...portArgs(),
     '--bind',
     '127.0.0.1',
     '--save',
@@ -67,7 +68,7 @@ export async function startRedisProcess(
   let proc: ChildProcess;
   let exited: Promise<void>;
   const start = async () => {
-    proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    proc = spawn(bin, args(), { stdio: ['ignore', 'pipe', 'pipe'] });
     exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
     let log = '';
     proc.stdout!.on('data', (d: Buffer) => (log += d.toString()));
@@ -78,7 +79,11 @@ export async function startRedisProcess(
       await new Promise((r) => setTimeout(r, 50));
     }
   };
-  await start();
+  // a port free when picked may be taken before redis-server binds it: pick another then
+  await retryOnPortTaken(async () => {
+    port = await freePort();
+    await start();
+  });
   const auth = opts.password ? `:${encodeURIComponent(opts.password)}@` : '';
   const cliArgs = [
     '-h',

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, cliEnv, freePort, ROOT } from './processes.js';
+import { CLI, cliEnv, freePort, retryOnPortTaken, ROOT } from './processes.js';
 import { startRedisProcess } from './redisProcess.js';
 
 /** A `sbirtools serve` child process. */
@@ -17,38 +17,31 @@ export interface ServeProcess {
   exited: Promise<number | string>;
 }
 
-/** How many free ports startServe tries when another process takes the one it picked before serve binds it. */
-const PORT_TRIES = 5;
-
 /**
  * Start `sbirtools serve` on a free port (or `port`) and wait until it prints its URL. With
  * `port: 'env'` no --port is passed: the server picks it ($PORT in `env`) and the port is read from
  * the line it prints. `env` may be a function of the port (a setting that names the server's own
- * URL). A port picked here is free when picked, not when serve binds it (another test process may
- * take it in between): on EADDRINUSE serve is started again on another free port.
+ * URL; with `port: 'env'`, the free port it is handed is the one to put in $PORT). A port picked here
+ * is free when picked, not when serve binds it (another test process may take it in between): on
+ * EADDRINUSE serve is started again on another free port.
  */
 export async function startServe(
   args: string[],
   env: Record<string, string> | ((port: number) => Record<string, string>) = {},
   opts: { port?: number | 'env'; cacheDir?: string } = {},
 ): Promise<ServeProcess> {
-  if (opts.port !== undefined) return startServeOn(args, env, opts);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startServeOn(args, env, { ...opts, port: await freePort() });
-    } catch (e) {
-      if (attempt >= PORT_TRIES || !/EADDRINUSE/.test(String(e))) throw e;
-    }
-  }
+  const fixed = typeof opts.port === 'number' || (opts.port === 'env' && typeof env !== 'function');
+  if (fixed) return startServeOn(args, env, opts);
+  return retryOnPortTaken(async () => startServeOn(args, env, { ...opts, picked: await freePort() }));
 }
 
 async function startServeOn(
   args: string[],
   envOf: Record<string, string> | ((port: number) => Record<string, string>),
-  opts: { port?: number | 'env'; cacheDir?: string },
+  opts: { port?: number | 'env'; picked?: number; cacheDir?: string },
 ): Promise<ServeProcess> {
   const fromEnv = opts.port === 'env';
-  let port = fromEnv ? 0 : (opts.port as number);
+  let port = opts.picked ?? (fromEnv ? 0 : (opts.port as number));
   const env = typeof envOf === 'function' ? envOf(port) : envOf;
   const extra = opts.cacheDir ? { SBIRTOOLS_CACHE_DIR: opts.cacheDir, ...env } : env;
   const proc = spawn(process.execPath, [CLI, 'serve', ...(fromEnv ? [] : ['--port', String(port)]), ...args], {

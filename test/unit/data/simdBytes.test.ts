@@ -1,11 +1,11 @@
-// The WebAssembly SIMD byte routines (src/data/columns/simdBytes.ts: the ASCII fold and the
-// substring search) and the literal contains built on them (textScan): every position a naive
-// search finds, in order, and answers equal to a RegExp `i`
-// (and `toLowerCase().includes`) run on the decoded rows, for ASCII and non-ASCII text, whatever
-// the needle's position against the fold's 16-byte steps.
+// The WebAssembly SIMD row search (src/data/columns/simdBytes.ts rowSearch: which rows of a page
+// hold a needle, with or without ASCII case folding) and the literal contains built on it
+// (textScan): the rows a plain per-row loop finds, and answers equal to a RegExp `i` (and
+// `toLowerCase().includes`) run on the decoded rows, for ASCII and non-ASCII text, whatever the
+// needle's position against the search's 16- and 64-byte steps and its rows' bounds.
 import { describe, expect, it } from 'vitest';
 import type { ColumnData, TextScanRequest } from '../../../schema/columnar.js';
-import { byteSearch, foldAscii, searchArea } from '../../../src/data/columns/simdBytes.js';
+import { rowSearch, searchArea } from '../../../src/data/columns/simdBytes.js';
 import { textScan } from '../../../src/data/columns/textScan.js';
 
 const reference = (b: number) => (b >= 0x41 && b <= 0x5a ? b + 0x20 : b);
@@ -20,68 +20,65 @@ function textColumn(rows: Array<string | null>): Extract<ColumnData, { kind: 'ut
   return { kind: 'utf8', type: 'string', bytes, offsets, valid: Uint8Array.from(rows, (r) => (r === null ? 0 : 1)) };
 }
 
-describe('foldAscii', () => {
-  it('lowercases exactly A-Z and keeps every other byte, at any length (the 16-byte steps and the tail)', () => {
-    for (let length = 0; length <= 300; length += 7) {
-      const bytes = Uint8Array.from({ length }, (_, i) => (i * 37 + length) & 0xff);
-      const folded = foldAscii(bytes);
-      expect(folded).not.toBeNull();
-      expect([...folded!]).toEqual([...bytes].map(reference));
-      expect(folded!.length).toBe(length);
-    }
-    const every = Uint8Array.from({ length: 256 }, (_, i) => i);
-    expect([...foldAscii(every)!]).toEqual([...every].map(reference));
-  });
-
-  it('leaves its input untouched and grows for a large page', () => {
-    const big = new Uint8Array(3 * 1024 * 1024 + 5).fill(0x41);
-    const folded = foldAscii(big)!;
-    expect(folded.length).toBe(big.length);
-    expect(folded[0]).toBe(0x61);
-    expect(folded[big.length - 1]).toBe(0x61);
-    expect(big[0]).toBe(0x41);
-  });
-});
-
-/** Every start position of `needle` in `hay`, by a plain loop. */
-function naive(hay: Uint8Array, needle: Uint8Array): number[] {
-  const out: number[] = [];
-  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
-    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
-    out.push(i);
+/** Whether `hay[a, b)` holds `needle` (A-Z of the hay lowercased first when `fold`), by a plain loop. */
+function holds(hay: Uint8Array, a: number, b: number, needle: Uint8Array, fold: boolean): boolean {
+  outer: for (let i = a; i + needle.length <= b; i++) {
+    for (let j = 0; j < needle.length; j++)
+      if ((fold ? reference(hay[i + j]!) : hay[i + j]) !== needle[j]) continue outer;
+    return true;
   }
-  return out;
+  return false;
 }
 
-function all(hay: Uint8Array, needle: Uint8Array, fold = false): number[] {
-  const s = byteSearch(hay, needle, fold)!;
-  const out: number[] = [];
-  for (let p = s.next(0); p >= 0; p = s.next(p + 1)) out.push(p);
-  return out;
+/** rowSearch's answer as plain numbers, and the plain loop's, for rows [start, end) of `offsets` over `hay` (bytes from `base`). */
+function both(
+  hay: Uint8Array,
+  needle: Uint8Array,
+  fold: boolean,
+  offsets: Int32Array,
+  start = 0,
+  end = offsets.length - 1,
+  base = offsets[start]!,
+): [number[], number[]] {
+  const got = rowSearch(hay, needle, fold, offsets, start, end, base);
+  expect(got).not.toBeNull();
+  const want = Array.from({ length: end - start }, (_, r) =>
+    holds(hay, offsets[start + r]! - base, offsets[start + r + 1]! - base, needle, fold) ? 1 : 0,
+  );
+  return [[...got!], want];
 }
 
-describe('byteSearch', () => {
-  it('finds every position a plain loop finds, for needles of 1 to 40 bytes, near the ends and across 16-byte steps', () => {
+/** Cuts `n` bytes into rows at random bounds (empty rows included); `rand` gives 0..255. */
+function randomBounds(n: number, rand: () => number): Int32Array {
+  const bounds = [0];
+  while (bounds[bounds.length - 1]! < n) bounds.push(Math.min(n, bounds[bounds.length - 1]! + (rand() % 50)));
+  return Int32Array.from(bounds);
+}
+
+describe('rowSearch', () => {
+  it('marks the rows a plain loop finds, for needles of 1 to 40 bytes, folded or not, hits across row bounds', () => {
     let seed = 7;
     const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 8) & 0xff;
-    for (let round = 0; round < 300; round++) {
+    for (let round = 0; round < 400; round++) {
       const n = rand() + (round % 3) * 37;
-      // a small alphabet so needles repeat, overlap and straddle the 16-byte steps
-      const hay = Uint8Array.from({ length: n }, () => [0x61, 0x62, 0xff, 0x00][rand() & 3]!);
+      // a small alphabet so needles repeat, overlap and straddle the 16-byte steps and the rows' bounds
+      const hay = Uint8Array.from({ length: n }, () => [0x61, 0x62, 0x41, 0xff, 0x00][rand() % 5]!);
       const k = 1 + (rand() % 40);
       const at = n > k ? rand() % (n - k) : 0;
+      const fold = round % 4 >= 2;
       const needle =
         round % 2 === 0 && n >= k
-          ? hay.slice(at, at + k)
+          ? hay.slice(at, at + k).map((b) => (fold ? reference(b) : b))
           : Uint8Array.from({ length: k }, () => [0x61, 0x62][rand() & 1]!);
-      expect(all(hay, needle), `round ${round}`).toEqual(naive(hay, needle));
+      const [got, want] = both(hay, needle, fold, randomBounds(n, rand));
+      expect(got, `round ${round}`).toEqual(want);
     }
   });
 
-  it('finds every position in long prose, where the filter skips 64 positions a step, at every offset of that step', () => {
+  it('marks every row in long prose, where the filter skips 64 positions a step, with a hit at every offset of that step', () => {
     // few candidates: the skip runs long, then a hit (or a near miss) at each offset of a 64-byte step
     const enc = new TextEncoder();
-    const words = ['the', 'of', 'digital', 'twins', 'and', 'quantum', 'sensing', 'a', 'for', 'zebra', 'é', 'jaxz'];
+    const words = ['the', 'of', 'Digital', 'twins', 'and', 'QUANTUM', 'sensing', 'a', 'for', 'zebra', 'é', 'jaxz'];
     let seed = 3;
     const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 8) & 0xffff;
     for (const text of ['digital twin', 'quantum', 'twin', 'jaxz q', 'zz', 'éa', 'x', 'the twin of a digital']) {
@@ -90,38 +87,65 @@ describe('byteSearch', () => {
         const parts: string[] = [];
         while (parts.join(' ').length < 3000) parts.push(words[rand() % words.length]!);
         const hay = enc.encode(parts.join(' '));
-        // the needle, and the needle with one byte changed, planted at offsets 0..63 of a step
+        // the needle (some of it upper-case), and the needle with one byte changed, planted at offsets 0..63 of a step
         for (let k = 0; k < 6; k++) {
           const at = 64 * (1 + (rand() % 40)) + ((round * 6 + k) % 64);
           if (at + needle.length > hay.length) continue;
-          hay.set(needle, at);
+          hay.set(
+            needle.map((b, i) => (i % 2 === round % 2 && b >= 0x61 && b <= 0x7a ? b - 0x20 : b)),
+            at,
+          );
           if (k % 2 === 1) hay[at + (rand() % needle.length)] ^= 1;
         }
-        expect(all(hay, needle), `${text} round ${round}`).toEqual(naive(hay, needle));
-        expect(all(hay, needle, true), `${text} folded, round ${round}`).toEqual(naive(foldAscii(hay)!, needle));
+        // rows of a few hundred bytes, so a row with a hit is left for the next and most rows have none
+        const bounds = [0];
+        while (bounds[bounds.length - 1]! < hay.length)
+          bounds.push(Math.min(hay.length, bounds[bounds.length - 1]! + 1 + (rand() % 400)));
+        const offsets = Int32Array.from(bounds);
+        for (const fold of [false, true]) {
+          const [got, want] = both(hay, needle, fold, offsets);
+          expect(got, `${text} ${fold ? 'folded' : ''} round ${round}`).toEqual(want);
+        }
       }
     }
   });
 
-  it('reads past a full batch of hits (16,384 a call) without losing or repeating one', () => {
-    const hay = new Uint8Array(100_003).fill(0x61);
-    expect(all(hay, Uint8Array.of(0x61, 0x61))).toEqual(naive(hay, Uint8Array.of(0x61, 0x61)));
-    const s = byteSearch(hay, Uint8Array.of(0x61), false)!;
-    expect([s.next(0), s.next(50_000), s.next(99_000), s.next(100_002), s.next(100_003)]).toEqual([
-      0, 50_000, 99_000, 100_002, -1,
-    ]);
+  it('counts a hit only inside its row: one that ends exactly at the row end counts, one a byte longer does not', () => {
+    const hay = new TextEncoder().encode('xxlaser|laseR|xxlas|erxx|laser');
+    const needle = new TextEncoder().encode('laser');
+    const offsets = Int32Array.of(0, 7, 13, 18, 23, 29, 29, 30);
+    expect(both(hay, needle, false, offsets)[0]).toEqual([1, 0, 0, 0, 0, 0, 0]);
+    expect(both(hay, needle, true, offsets)[0]).toEqual([1, 1, 0, 0, 0, 0, 0]);
+    // the row bounds hold where the same bytes sit in a longer column: rows 1-4 of it, from byte 7
+    const [got, want] = both(hay.subarray(7, 23), needle, true, offsets, 1, 4, 7);
+    expect(got).toEqual(want);
+    expect(got).toEqual([1, 0, 0]);
   });
 
-  it('a needle longer than the bytes finds nothing; folding matches any case of ASCII letters only', () => {
-    expect(all(Uint8Array.of(1, 2), Uint8Array.of(1, 2, 3))).toEqual([]);
-    const hay = new TextEncoder().encode('Laser LASER lAsEr Łaser laserÉ');
-    expect(all(hay, new TextEncoder().encode('laser'), true)).toEqual([0, 6, 12, 25]); // 'Ł' is two bytes
-    expect(all(hay, new TextEncoder().encode('laser'), false)).toEqual([25]);
+  it('folds A-Z only: punctuation one bit away from a needle byte, and bytes above 0x7f, match only themselves', () => {
+    const enc = new TextEncoder();
+    // '[' | 0x20 is '{', '@' | 0x20 is '`': the filter ORs 0x20 into letters' positions only
+    const hay = enc.encode('{x|`a|[X|@A|Łaser|ŁASER|laserÉ');
+    const offsets = Int32Array.of(0, 2, 3, 5, 6, 8, 9, 11, 12, 18, 19, 25, 26, 33);
+    const rows = (needle: string, fold: boolean) => both(hay, enc.encode(needle), fold, offsets)[0];
+    expect(rows('[x', true)).toEqual([0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(rows('@a', true)).toEqual([0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
+    expect(rows('laser', true)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+    expect(rows('aser', true)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1]);
+    expect(rows('aser', false)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1]);
+  });
+
+  it('a needle longer than the bytes, or no rows, marks nothing; an empty needle is left to the caller', () => {
+    expect([...rowSearch(Uint8Array.of(1, 2), Uint8Array.of(1, 2, 3), false, Int32Array.of(0, 2), 0, 1, 0)!]).toEqual([
+      0,
+    ]);
+    expect([...rowSearch(new Uint8Array(0), Uint8Array.of(1), true, Int32Array.of(5), 0, 0, 5)!]).toEqual([]);
+    expect(rowSearch(Uint8Array.of(1), new Uint8Array(0), false, Int32Array.of(0, 1), 0, 1, 0)).toBeNull();
   });
 });
 
 describe('searchArea: bytes read straight into the search memory', () => {
-  it('are searched where they are, at any offset, folded in place, with the positions a copy gives', () => {
+  it('are searched where they are, at any offset, unchanged, with the rows a copy gives', () => {
     let seed = 11;
     const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 8) & 0xff;
     for (let round = 0; round < 200; round++) {
@@ -130,28 +154,30 @@ describe('searchArea: bytes read straight into the search memory', () => {
       const k = 1 + (rand() % 12);
       const needle = Uint8Array.from({ length: k }, () => [0x61, 0x62][rand() & 1]!);
       const fold = round % 2 === 1;
-      const want = all(hay, needle, fold);
+      const offsets = randomBounds(n, rand);
+      const [want] = both(hay, needle, fold, offsets);
       // the page somewhere inside the area, as a page of rows sits inside its blocks
       const at = rand() % 40;
       const area = searchArea(at + n + (rand() % 40))!;
       area.set(hay, at);
-      expect(all(area.subarray(at, at + n), needle, fold), `round ${round}`).toEqual(want);
-      if (fold) expect([...searchArea(at + n)!.subarray(at, at + n)]).toEqual([...foldAscii(hay)!]);
+      expect(both(area.subarray(at, at + n), needle, fold, offsets)[0], `round ${round}`).toEqual(want);
+      expect([...searchArea(at + n)!.subarray(at, at + n)]).toEqual([...hay]);
     }
   });
 
   it('keeps its bytes when a long needle makes the memory grow', () => {
-    // an area that fits the memory as it is, with just the room kept for a needle of 4 KiB after it
-    const size = searchArea(1)!.buffer.byteLength;
-    const hay = new Uint8Array(size - 69_680).fill(0x62);
+    // an area that fits the memory as it is, with just the room kept after it for a needle of 4 KiB and a page's rows
+    const size = searchArea(1_000_000)!.buffer.byteLength;
+    const hay = new Uint8Array(size - 86_144).fill(0x62);
     hay[10] = 0x61;
-    hay[hay.length - 9_000] = 0x61;
+    hay[hay.length - 109_000] = 0x61;
     const area = searchArea(hay.length)!;
     expect(area.buffer.byteLength).toBe(size);
     area.set(hay);
-    const needle = new Uint8Array(8_000).fill(0x62); // longer than that room
+    const needle = new Uint8Array(100_000).fill(0x62); // longer than that room
     needle[0] = 0x61;
-    expect(all(area, needle)).toEqual([10, hay.length - 9_000]);
+    const offsets = Int32Array.of(0, 5, 200_000, hay.length - 110_000, hay.length);
+    expect(both(area, needle, false, offsets)[0]).toEqual([0, 1, 0, 1]);
     expect(searchArea(1)!.buffer.byteLength).toBeGreaterThan(size);
   });
 });

@@ -91,14 +91,71 @@ const SEQUENCES: Record<string, Step[]> = {
     lent("const t3 = award_data.array('Award Amount').filter(v => v > 1e15).sort((x, y) => x - y);\nt3[0].toFixed(2)"),
     'typeof t2 + t2.length + typeof t3',
   ],
+  'an index held in a const of the program (`mid`): lent; other names in the index: the copy': [
+    ...[0, 1].map(() =>
+      lent(
+        "const s1 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nconst mid = Math.floor(s1.length / 2);\ns1.length % 2 ? s1[mid] : (s1[mid - 1] + s1[mid]) / 2",
+      ),
+    ),
+    lent(
+      "const s2 = award_data.array('Award Year').filter(v => v >= 2015).sort((x, y) => y - x);\nconst half = s2.length >> 1, q1 = half >> 1;\n[s2[q1], s2[half], s2[half + q1], s2[s2.length - q1 - 1]]",
+    ),
+    // an index that converts itself: the rewritten read and the written one convert it once each
+    'var nconv = 0;\n1',
+    lent(
+      "const s3 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nconst ko = { toString() { nconv++; return '3'; } };\n[s3[ko], nconv, s3[0], s3.length]",
+    ),
+    // read before its declaration: the same ReferenceError
+    lent(
+      "const s4 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nconst r4 = s4[late];\nconst late = 2;\nr4",
+    ),
+    // a name the program also binds in a block, a `let`, an earlier run's global, a name a function reads, a pattern's name
+    "const s5 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nconst m5 = s5.length >> 1;\n{ const m5 = 0; }\ns5[m5]",
+    "const s6 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nlet m6 = s6.length >> 1;\ns6[m6]",
+    'var gk = 1;\n1',
+    "const s7 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n[s7[gk], s7[gk + 1]]",
+    "const s8 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nconst m8 = s8.length >> 1;\nconst f8 = () => m8;\n[s8[m8], f8()]",
+    "const s9 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nconst { m9 } = { m9: 4 };\ns9[m9]",
+    '[s1.length, mid, s3.length, nconv, typeof s4, s5.length, m6, s7.length, m8, m9]',
+  ],
+  'a chain sorted in place by the statement after its declaration, then read: lent; any other shape: as written': [
+    ...[0, 1].map(() =>
+      lent(
+        "const p1 = award_data.array('Award Amount').filter(v => v != null);\np1.sort((x, y) => x - y);\nconst pm = Math.floor(p1.length / 2);\np1.length % 2 ? p1[pm] : (p1[pm - 1] + p1[pm]) / 2",
+      ),
+    ),
+    lent(
+      "const p2 = award_data.array('Award Year').filter(v => v >= 2012);\np2.sort(function (a, b) { return b - a; });\n[p2[0], p2[p2.length - 1], p2[p2.length >> 1], p2.length]",
+    ),
+    // nulls among the values (no kept sort): the run's own sorted array
+    lent(
+      "const p3 = award_data.array('Award Amount').map(v => v);\np3.sort((a, b) => a - b);\n[p3[0], p3[p3.length - 1], p3.length]",
+    ),
+    lent("const p4 = award_data.array('Award Amount').filter(v => v != null);\np4.sort((a, b) => a - b);\nnull.x"),
+    '[p1.length, sig(p1.slice(0, 3)), p2[0], p3[p3.length - 1], typeof p4, sig(p4.slice(-2))]',
+    "p1[0] = 'mine'; p1.push(-0);\n[p1[0], p1.length]",
+    lent(
+      "const p5 = award_data.array('Award Amount').filter(v => v != null);\np5.sort((a, b) => a - b);\n[p5[0], p5.length]",
+    ),
+    // a statement between, the sort the program's last statement, its value kept, a keyed comparator,
+    // another read of the name, two declarators, a `let`, the name read in its own initializer
+    "const q1 = award_data.array('Award Amount').filter(v => v != null);\nconst q1n = q1.length;\nq1.sort((a, b) => a - b);\n[q1[0], q1n]",
+    "const q2 = award_data.array('Award Amount').filter(v => v != null);\nq2.sort((a, b) => a - b);",
+    "const q3 = award_data.array('Award Amount').filter(v => v != null);\nconst q3s = q3.sort((a, b) => a - b);\n[q3[0], q3s === q3]",
+    "const q4 = award_data.array('Award Amount').filter(v => v != null).map(v => ({ v }));\nq4.sort((a, b) => a.v - b.v);\n[q4[0].v, q4.length]",
+    "const q5 = award_data.array('Award Amount').filter(v => v != null);\nq5.sort((a, b) => a - b);\n[q5[0], q5.slice(-1)]",
+    "const q6 = award_data.array('Award Amount').filter(v => v != null), q6b = 1;\nq6.sort((a, b) => a - b);\n[q6[0], q6b]",
+    "let q7 = award_data.array('Award Amount').filter(v => v != null);\nq7.sort((a, b) => a - b);\n[q7[0], q7.length]",
+    "const q8 = award_data.array('Award Amount').filter(v => v > (typeof q8));\nq8.sort((a, b) => a - b);\nq8.length",
+    '[sig(q2.slice(0, 2)), q3.length, q5.length, q7.length, p5.length]',
+  ],
   'any other use of the name: the sorted copy as before': [
-    // written, called, spread, in a function, `let`, a key that is a name, a pattern's target, typeof, `?.`
+    // written, called, spread, in a function, `let`, a pattern's target, typeof, `?.`
     "const w1 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nw1[0] = 5;\n[w1[0], w1.length]",
     "const w2 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n[w2.slice(0, 2), w2.length]",
     "const w3 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n[Math.max(...w3), w3.length]",
     "const w4 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nconst f4 = () => w4[0];\nf4()",
     "let w5 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nw5[w5.length >> 1]",
-    "const w6 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\nconst i6 = w6.length >> 1;\nw6[i6]",
     "const w7 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n({ k: w7[0] } = { k: 'set' });\n[w7[0], w7.length]",
     "const w8 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n[typeof w8, w8.length]",
     "const w9 = award_data.array('Award Amount').filter(v => v != null).sort((x, y) => x - y);\n[w9?.[0], w9.length]",

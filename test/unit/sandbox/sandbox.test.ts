@@ -159,3 +159,25 @@ describe('async last expressions', () => {
     expect((await run('await 1; ({ a: 1 })')).value).toEqual({ a: 1 });
   });
 });
+
+describe.each(['isolated-vm', 'quickjs'] as const)('`result` assigned in an async run on %s', (engine) => {
+  // `result` was read when the async function started, before its awaits: undefined on a fresh
+  // session, and the previous run's `result` on a session (a stale answer)
+  it('is the value it holds once the run settled, a promise in it awaited, never an earlier run’s', async () => {
+    await using s = await createSandbox({ engine });
+    const values = [];
+    for (const code of [
+      'result = await Promise.resolve(5)',
+      'result = await Promise.resolve(6)',
+      'const x = await Promise.resolve(7);\nresult = x * 2',
+      'result = 1;\nawait null;\nresult = Promise.resolve(8)',
+      'await null;\nresult = undefined',
+      'result = 9',
+    ])
+      values.push((await s.run(code)).value);
+    expect(values).toEqual([5, 6, 14, 8, undefined, 9]);
+    const failed = await s.run('result = 1;\nawait null;\nresult = Promise.reject(new RangeError("late"))');
+    expect(failed.ok).toBe(false);
+    expect(failed.error?.message).toContain('late');
+  });
+});

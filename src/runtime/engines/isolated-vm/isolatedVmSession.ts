@@ -15,6 +15,7 @@ import type { TextScanRequest } from '../../../../schema/columnar.js';
 import { FileSink } from '../fileSink.js';
 import type { EngineSession, GuestRunRequest, TableProvider } from '../engineSession.js';
 import { disposeIsolate } from './disposeIsolate.js';
+import { EXECUTE_ASYNC, EXECUTE_DETERMINISTIC, EXECUTE_RESULT_NAME } from '../../../../schema/executeFlags.js';
 
 import type IVM from '#ivm-types';
 
@@ -230,7 +231,8 @@ export class IsolatedVmSession implements EngineSession {
         arguments: { copy: true },
         result: { reference: true },
       }) as Reference;
-      const execute = internals.getSync('execute', { reference: true }) as Reference;
+      // execute() with its options as numbers: they cross as primitives, no structured clone (execute.ts)
+      const execute = internals.getSync('executeFlat', { reference: true }) as Reference;
       const warm = internals.getSync('warm', { reference: true }) as Reference;
       const warmOne = internals.getSync('warmSlice', { reference: true }) as Reference;
       // The boot function is called once, by the host; user code must not re-enter it.
@@ -319,13 +321,17 @@ export class IsolatedVmSession implements EngineSession {
         this.interrupt = () => resolve('stopped');
         timer = setTimeout(() => this.dispose('timeout'), req.timeoutMs);
       });
-      const opts = {
-        async: req.async,
-        lineOffset: req.lineOffset,
-        resultName: req.resultName,
-        deterministic: req.deterministic,
-        form: req.form,
-      };
+      // the prelude's executeFlat (execute.ts): the options as flags, then lineOffset, now and seed,
+      // then the code check's function form of the code when it made one (two strings)
+      const d = req.deterministic;
+      const args = [
+        String(req.code),
+        (req.async ? EXECUTE_ASYNC : 0) | (req.resultName ? EXECUTE_RESULT_NAME : 0) | (d ? EXECUTE_DETERMINISTIC : 0),
+        Number(req.lineOffset) || 0,
+        d ? Number(d.now) : 0,
+        d ? Number(d.seed) : 0,
+        ...(req.form ? [String(req.form.text), String(req.form.declare)] : []),
+      ];
       // Called from a microtask of its own: isolated-vm records up to 10 frames of the caller's
       // stack for every asynchronous call (ThreePhaseTask::Run), and the holder reaches here from
       // the IPC message event through ~10 optimized frames, whose summaries need deopt translation
@@ -333,8 +339,8 @@ export class IsolatedVmSession implements EngineSession {
       // the call rejects, and classify reads the reason.
       await Promise.resolve();
       // The sync part runs under isolated-vm's timeout; promises are raced against the host deadline.
-      const exec = this.execute.apply(undefined, [req.code, opts], {
-        arguments: { copy: true },
+      // primitives only: isolated-vm copies each as it is, without `arguments: { copy: true }`'s clone
+      const exec = this.execute.apply(undefined, args, {
         result: { promise: true, copy: true },
         timeout: req.timeoutMs,
       }) as Promise<unknown>;
