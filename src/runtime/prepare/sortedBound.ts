@@ -122,9 +122,11 @@ function elementReads(
 ): BoundSort | undefined {
   if (/\bwith\b/.test(source) || identifiers.some((m) => m.name === 'eval')) return undefined;
   const needs: string[] = [];
+  // each name's bindings counted once (a median reads `mid` three times), not at every mention
   const keyName = (n: string) => {
+    if (needs.includes(n)) return true;
     if (n === name || !soleTopConst(n, program, identifiers, parents)) return false;
-    if (!needs.includes(n)) needs.push(n);
+    needs.push(n);
     return true;
   };
   const edits: LocalEdit[] = [];
